@@ -1,0 +1,53 @@
+import { Config, Context, Duration, Effect, Layer, LogLevel, Option, Redacted, Schema, SchemaGetter } from "effect"
+
+// LOG_LEVEL is read case-insensitively: operators write `info`, effect names it `Info`.
+const LogLevelName = Schema.String.pipe(
+  Schema.decodeTo(
+    Schema.Literals(LogLevel.values),
+    {
+      decode: SchemaGetter.transform((raw: string) => {
+        const match = LogLevel.values.find((level) => level.toLowerCase() === raw.trim().toLowerCase())
+        return (match ?? raw) as LogLevel.LogLevel
+      }),
+      encode: SchemaGetter.transform((level: LogLevel.LogLevel) => level)
+    }
+  )
+)
+
+/**
+ * Process-wide settings, read once from the environment at start-up.
+ * Every variable is validated here, so a bad value stops the start with a
+ * message naming it instead of failing later on the first request.
+ */
+export class AppConfig extends Context.Service<AppConfig, {
+  readonly port: number
+  readonly host: string
+  /** `None` means: start the embedded PostgreSQL under `dataDir`. */
+  readonly databaseUrl: Option.Option<Redacted.Redacted>
+  readonly dataDir: string
+  readonly demoPartnerToken: Option.Option<Redacted.Redacted>
+  readonly logLevel: LogLevel.LogLevel
+  /** How long a token look-up is trusted before the database is asked again. */
+  readonly authCacheTtlMillis: number
+  /** Public address of this service, used in links it hands out (launch URLs, curl hints). */
+  readonly publicUrl: Option.Option<string>
+}>()("partner-api/platform/AppConfig") {
+  static readonly config = Config.all({
+    port: Config.Port("PORT").pipe(Config.withDefault(8080)),
+    host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
+    databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
+    dataDir: Config.String("DATA_DIR").pipe(Config.withDefault(".data")),
+    demoPartnerToken: Config.option(Config.Redacted("DEMO_PARTNER_TOKEN")),
+    logLevel: Config.schema(LogLevelName, "LOG_LEVEL").pipe(Config.withDefault("Info" as const)),
+    authCacheTtl: Config.Duration("AUTH_CACHE_TTL").pipe(Config.withDefault("5 seconds")),
+    publicUrl: Config.option(Config.URL("PUBLIC_URL"))
+  }).pipe(
+    Config.map(({ authCacheTtl, publicUrl, ...rest }) => ({
+      ...rest,
+      authCacheTtlMillis: Duration.toMillis(authCacheTtl),
+      publicUrl: Option.map(publicUrl, (url) => url.toString().replace(/\/$/, ""))
+    }))
+  )
+
+  static readonly layer = Layer.effect(AppConfig, Effect.map(AppConfig.config, AppConfig.of))
+}

@@ -1,0 +1,75 @@
+import { NodeServices } from "@effect/platform-node"
+import { PgClient, PgMigrator } from "@effect/sql-pg"
+import { Effect, FileSystem, Layer, Option, Path, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { fileURLToPath } from "node:url"
+import { AppConfig } from "./AppConfig.ts"
+import { EmbeddedPostgres } from "./EmbeddedPostgres.ts"
+
+/** The numbered plain-SQL migrations, `sql/NNNN_name.sql`, next to src/. */
+export const migrationsDirectory = fileURLToPath(new URL("../../sql", import.meta.url))
+
+/**
+ * Loads `NNNN_name.sql` files for effect's migrator. The driver speaks the
+ * extended query protocol, which takes one statement per call, so each file
+ * runs as one anonymous PL/pgSQL block: plain DDL runs unchanged inside it,
+ * and the migrator's transaction makes the whole file all-or-nothing.
+ */
+export const sqlFileLoader = (directory: string): PgMigrator.Loader<FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const files = yield* fs.readDirectory(directory).pipe(
+      Effect.mapError((cause) =>
+        new PgMigrator.MigrationError({ kind: "Failed", cause, message: `Cannot read migrations in ${directory}` })
+      )
+    )
+    const migrations: Array<PgMigrator.ResolvedMigration> = []
+    for (const file of files) {
+      const match = /^(\d+)_([\w-]+)\.sql$/.exec(file)
+      if (match === null) continue
+      const load = fs.readFileString(path.join(directory, file)).pipe(
+        Effect.orDie,
+        Effect.map((text) =>
+          Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`DO $migration$ BEGIN\n${text}\nEND $migration$`))
+        )
+      )
+      migrations.push([Number(match[1]), match[2], load])
+    }
+    return migrations.sort(([a], [b]) => a - b)
+  })
+
+/** Applies pending migrations; safe to run from several processes at once (the migrator locks its table). */
+export const migrate = PgMigrator.run({ loader: sqlFileLoader(migrationsDirectory) }).pipe(
+  Effect.provide(NodeServices.layer)
+)
+
+/** A pooled client for one database URL, migrated before anything uses it. */
+export const layerFromUrl = (url: Redacted.Redacted) =>
+  Layer.effectDiscard(migrate).pipe(
+    Layer.provideMerge(PgClient.layer({
+      url,
+      maxConnections: 20,
+      connectTimeout: "5 seconds",
+      applicationName: "partner-api"
+    }))
+  )
+
+/**
+ * The database: `DATABASE_URL` when set, otherwise the embedded cluster
+ * under `DATA_DIR`, which this layer starts and, on shutdown, stops after the
+ * pool has closed.
+ */
+export const layer = Layer.unwrap(Effect.gen(function*() {
+  const config = yield* AppConfig
+  return Option.match(config.databaseUrl, {
+    onSome: layerFromUrl,
+    onNone: () =>
+      Layer.unwrap(Effect.gen(function*() {
+        const embedded = yield* EmbeddedPostgres
+        return layerFromUrl(embedded.url)
+      })).pipe(
+        Layer.provide(EmbeddedPostgres.layer(config.dataDir))
+      )
+  })
+}))

