@@ -1,0 +1,49 @@
+import { Schema } from "effect"
+
+/** The partner as echoed in every envelope; extra properties are allowed by the contract. */
+export const PartnerSummary = Schema.Struct({
+  id: Schema.Int,
+  name: Schema.String,
+  slug: Schema.String,
+  status: Schema.String
+}).annotate({ identifier: "PartnerSummary" })
+export type PartnerSummary = typeof PartnerSummary.Type
+
+/** Free-form provider payload, passed through as the upstream sent it. */
+export const ProviderResponse = Schema.Unknown.annotate({
+  identifier: "ProviderResponse",
+  description: "The upstream provider's payload, unchanged."
+})
+
+/**
+ * The success envelope of every 200 answer: `success`, `partner`, `data`,
+ * and optionally `message` and `provider_response`.
+ */
+export const Envelope = <Data extends Schema.Top>(identifier: string, data: Data) =>
+  Schema.Struct({
+    success: Schema.Literal(true),
+    partner: PartnerSummary,
+    data,
+    message: Schema.optionalKey(Schema.String),
+    provider_response: Schema.optionalKey(ProviderResponse)
+  }).annotate({ identifier })
+
+/** The envelope's view of a partner. */
+export const partnerSummary = (partner: PartnerSummary): PartnerSummary => ({
+  id: partner.id,
+  name: partner.name,
+  slug: partner.slug,
+  status: partner.status
+})
+
+/** Builds the success envelope; every handler answers through it. */
+export const ok = <Data>(
+  partner: PartnerSummary,
+  data: Data,
+  extras?: { readonly message?: string; readonly provider_response?: unknown }
+) => ({
+  success: true as const,
+  partner: partnerSummary(partner),
+  data,
+  ...extras
+})

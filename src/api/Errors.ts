@@ -1,0 +1,48 @@
+import { Schema } from "effect"
+import { PartnerSummary, ProviderResponse } from "./Envelope.ts"
+
+/**
+ * The error envelope. Each status has its own class so the contract (and the
+ * OpenAPI document) says which body goes with which status. `Schema.Error`
+ * keeps `_tag` and other internals out of the bodies.
+ */
+
+export const ErrorMessages = {
+  missingToken: "API key do parceiro nao informada.",
+  invalidPartner: "Parceiro invalido ou inativo.",
+  invalidData: "The given data was invalid.",
+  routeNotFound: "Route not found.",
+  internal: "Internal server error.",
+  eventNotFound: "Event not found."
+} as const
+
+export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")({
+  success: Schema.tag(false),
+  message: Schema.String
+}, { httpApiStatus: 401, description: "Token missing, unknown, or the partner is not active." }) {}
+
+export class NotFound extends Schema.Error<NotFound>("NotFound")({
+  success: Schema.tag(false),
+  message: Schema.String
+}, { httpApiStatus: 404 }) {}
+
+export class ValidationFailed extends Schema.Error<ValidationFailed>("ValidationFailed")({
+  success: Schema.tag(false),
+  message: Schema.String,
+  errors: Schema.Record(Schema.String, Schema.Array(Schema.String))
+}, { httpApiStatus: 422, description: "`errors` maps each failing field to its messages." }) {}
+
+export class InternalError extends Schema.Error<InternalError>("InternalError")({
+  success: Schema.tag(false),
+  message: Schema.String,
+  provider: Schema.optionalKey(Schema.String),
+  provider_response: Schema.optionalKey(ProviderResponse)
+}, { httpApiStatus: 500 }) {}
+
+export class ProviderUnavailable extends Schema.Error<ProviderUnavailable>("ProviderUnavailable")({
+  success: Schema.tag(false),
+  message: Schema.String,
+  partner: Schema.optionalKey(PartnerSummary),
+  provider: Schema.String,
+  provider_response: Schema.optionalKey(ProviderResponse)
+}, { httpApiStatus: 502, description: "The sports provider could not be queried." }) {}

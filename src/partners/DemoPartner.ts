@@ -1,0 +1,57 @@
+import { Console, Effect, Layer, Option, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { apiPrefix } from "../api/Api.ts"
+import { AppConfig } from "../platform/AppConfig.ts"
+import { Partners } from "./Partners.ts"
+
+const demoSlug = "demo"
+
+/**
+ * Makes the embedded default usable at once. With DEMO_PARTNER_TOKEN set, an
+ * active `demo` partner holds that token after start-up. Without it, a
+ * database with no partner at all gets one, and its token is printed once
+ * (on stderr, apart from the JSON log) with a curl line to paste.
+ */
+export const ensureDemoPartner = Effect.gen(function*() {
+  const config = yield* AppConfig
+  const partners = yield* Partners
+  const sql = yield* SqlClient.SqlClient
+
+  const created = yield* sql.withTransaction(Effect.gen(function*() {
+    // Two instances starting on one empty database must not both create a partner.
+    yield* sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:demo-partner'))`
+    if (Option.isSome(config.demoPartnerToken)) {
+      const token = Redacted.value(config.demoPartnerToken.value)
+      const existing = yield* Effect.option(partners.show(demoSlug))
+      if (Option.isSome(existing)) {
+        yield* partners.rotateToken(demoSlug, token)
+        yield* partners.setStatus(demoSlug, "active")
+      } else {
+        yield* partners.create({ name: "Demo Partner", slug: demoSlug, token })
+      }
+      return Option.none<string>()
+    }
+    if ((yield* partners.count) > 0) return Option.none<string>()
+    const { token } = yield* partners.create({ name: "Demo Partner", slug: demoSlug })
+    return Option.some(token)
+  })).pipe(Effect.orDie)
+
+  if (Option.isSome(created)) {
+    const base = Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`)
+    yield* Console.error([
+      "",
+      "A demo partner was created. Its token is shown only this once:",
+      "",
+      `  ${created.value}`,
+      "",
+      "Try it:",
+      "",
+      `  curl -H "Authorization: Bearer ${created.value}" ${base}${apiPrefix}/status`,
+      "",
+      `API docs: ${base}/docs`,
+      ""
+    ].join("\n"))
+  }
+})
+
+export const DemoPartnerLive = Layer.effectDiscard(ensureDemoPartner)

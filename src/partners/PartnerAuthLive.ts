@@ -1,0 +1,49 @@
+import { Effect, Layer, Option, Redacted } from "effect"
+import { HttpApiBuilder, HttpApiSecurity } from "effect/http-api"
+import { ErrorMessages, Unauthorized } from "../api/Errors.ts"
+import { CurrentPartner, PartnerAuth } from "../api/Security.ts"
+import { RequestLog } from "../platform/HttpEdge.ts"
+import { Partners } from "./Partners.ts"
+
+const missingToken = new Unauthorized({ message: ErrorMessages.missingToken })
+const invalidPartner = new Unauthorized({ message: ErrorMessages.invalidPartner })
+const bearerCredential = HttpApiBuilder.securityDecode(HttpApiSecurity.bearer)
+
+/**
+ * The server side of PartnerAuth. A token that is absent is 401 "nao
+ * informada"; a token that is unknown, or whose partner is not active, is
+ * 401 "invalido ou inativo". Any other Authorization scheme is no token.
+ */
+export const PartnerAuthLive = Layer.effect(
+  PartnerAuth,
+  Effect.gen(function*() {
+    const partners = yield* Partners
+
+    const admit = <A, E, R>(
+      token: string,
+      httpEffect: Effect.Effect<A, E, R>
+    ): Effect.Effect<A, E | Unauthorized, Exclude<R, CurrentPartner>> =>
+      Effect.flatMap(partners.authenticate(token), (found): Effect.Effect<A, E | Unauthorized, Exclude<R, CurrentPartner>> => {
+        if (Option.isNone(found) || !found.value.isActive) return Effect.fail(invalidPartner)
+        const partner = found.value
+        return Effect.flatMap(Effect.service(RequestLog), (log) => {
+          log.partnerId = partner.id
+          return Effect.provideService(httpEffect, CurrentPartner, partner)
+        })
+      })
+
+    return PartnerAuth.of({
+      bearer: (httpEffect, { credential }) => {
+        const token = Redacted.value(credential)
+        return token === "" ? Effect.fail(missingToken) : admit(token, httpEffect)
+      },
+      partnerKey: (httpEffect, { credential }) => {
+        const token = Redacted.value(credential)
+        if (token !== "") return admit(token, httpEffect)
+        // The bearer scheme ran first; when it refused a token, the answer is "invalid", not "missing".
+        return Effect.flatMap(bearerCredential, (bearer) =>
+          Effect.fail(Redacted.value(bearer) === "" ? missingToken : invalidPartner))
+      }
+    })
+  })
+)

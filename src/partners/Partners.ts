@@ -1,0 +1,176 @@
+import { Cache, Context, Effect, Exit, Layer, Option, Schema } from "effect"
+import { createHash, randomBytes } from "node:crypto"
+import type { Partner, PartnerStatus } from "../domain/Partner.ts"
+import { PartnerStatus as PartnerStatusSchema } from "../domain/Partner.ts"
+import { AppConfig } from "../platform/AppConfig.ts"
+import { PartnerRepo, SlugTaken } from "./PartnerRepo.ts"
+
+/** Tokens are `pak_` + 32 random bytes; only their SHA-256 is stored. */
+export const generateToken = () => `pak_${randomBytes(32).toString("base64url")}`
+export const hashToken = (token: string): Uint8Array => createHash("sha256").update(token, "utf8").digest()
+
+const CallbackUrl = Schema.String.check(
+  Schema.makeFilter((url: string) => {
+    try {
+      const parsed = new URL(url)
+      return parsed.protocol === "https:" || parsed.protocol === "http:"
+        ? true
+        : "must be an http:// or https:// URL"
+    } catch {
+      return "must be an absolute http:// or https:// URL"
+    }
+  })
+)
+
+/** What an operator may set on a partner. Shared by create and update. */
+export const PartnerFields = Schema.Struct({
+  name: Schema.String.check(Schema.isTrimmed(), Schema.isMinLength(1), Schema.isMaxLength(255)),
+  slug: Schema.String.check(
+    Schema.isPattern(/^[a-z0-9]+(-[a-z0-9]+)*$/, {
+      message: "must be lowercase letters, digits and single dashes (e.g. acme-bets)"
+    }),
+    Schema.isMaxLength(100)
+  ),
+  status: PartnerStatusSchema,
+  commissionPercent: Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 })),
+  callbackUrl: Schema.NullOr(CallbackUrl.check(Schema.isMaxLength(2048)))
+})
+
+export class PartnerNotFound extends Schema.TaggedError<PartnerNotFound>()("PartnerNotFound", {
+  slug: Schema.String
+}) {
+  override get message() {
+    return `No partner with slug "${this.slug}".`
+  }
+}
+
+export class InvalidPartnerInput extends Schema.TaggedError<InvalidPartnerInput>()("InvalidPartnerInput", {
+  message: Schema.String
+}) {}
+
+export interface NewPartner {
+  readonly name: string
+  readonly slug?: string | undefined
+  readonly status?: PartnerStatus | undefined
+  readonly commissionPercent?: number | undefined
+  readonly callbackUrl?: string | null | undefined
+  /** A token to install instead of a generated one (the demo partner's). */
+  readonly token?: string | undefined
+}
+
+export interface PartnerChanges {
+  readonly name?: string | undefined
+  readonly commissionPercent?: number | undefined
+  readonly callbackUrl?: string | null | undefined
+}
+
+/** `Acme Bets Ltda.` -> `acme-bets-ltda` */
+export const slugify = (name: string) =>
+  name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "").slice(0, 100).replace(/-+$/, "") || "partner"
+
+const validate = Schema.decodeUnknownEffect(PartnerFields)
+const validatePartial = Schema.decodeUnknownEffect(Schema.Struct(PartnerFields.fields).mapFields((fields) => ({
+  name: Schema.optionalKey(fields.name),
+  commissionPercent: Schema.optionalKey(fields.commissionPercent),
+  callbackUrl: Schema.optionalKey(fields.callbackUrl)
+})))
+
+const toInputError = (error: Schema.SchemaError) => new InvalidPartnerInput({ message: error.message })
+
+/**
+ * Partners: token authentication for the hot path, and the operator's
+ * account management used by the admin CLI.
+ */
+export class Partners extends Context.Service<Partners, {
+  /** The partner holding this token, when the token is known. Cached briefly in memory. */
+  authenticate(token: string): Effect.Effect<Option.Option<Partner>>
+  create(input: NewPartner): Effect.Effect<{ partner: Partner; token: string }, InvalidPartnerInput | SlugTaken>
+  readonly list: Effect.Effect<ReadonlyArray<Partner>>
+  readonly count: Effect.Effect<number>
+  show(slug: string): Effect.Effect<Partner, PartnerNotFound>
+  setStatus(slug: string, status: PartnerStatus): Effect.Effect<Partner, PartnerNotFound>
+  rotateToken(slug: string, token?: string): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound>
+  update(slug: string, changes: PartnerChanges): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
+}>()("partner-api/partners/Partners") {
+  static readonly layerNoDeps = Layer.effect(
+    Partners,
+    Effect.gen(function*() {
+      const repo = yield* PartnerRepo
+      const config = yield* AppConfig
+
+      // Keyed by the token's hash, so no raw token is kept in memory. Unknown
+      // tokens are cached too (a guessing client cannot hammer the database);
+      // failed look-ups are not.
+      const byTokenHash = yield* Cache.makeWith(
+        (hashHex: string) => repo.findByTokenHash(Buffer.from(hashHex, "hex")),
+        {
+          capacity: 10_000,
+          timeToLive: (exit) => Exit.isSuccess(exit) ? config.authCacheTtlMillis : 0
+        }
+      )
+      const forgetCachedTokens = Cache.invalidateAll(byTokenHash)
+
+      const authenticate = (token: string) =>
+        Cache.get(byTokenHash, Buffer.from(hashToken(token)).toString("hex"))
+
+      const show = (slug: string) =>
+        repo.findBySlug(slug).pipe(
+          Effect.flatMap(Option.match({
+            onNone: () => Effect.fail(new PartnerNotFound({ slug })),
+            onSome: Effect.succeed
+          }))
+        )
+
+      const updated = (slug: string) => (result: Option.Option<Partner>) =>
+        Option.match(result, {
+          onNone: () => Effect.fail(new PartnerNotFound({ slug })),
+          onSome: (partner) => Effect.as(forgetCachedTokens, partner)
+        })
+
+      const create = Effect.fn("Partners.create")(function*(input: NewPartner) {
+        const explicitSlug = input.slug !== undefined
+        const fields = yield* validate({
+          name: input.name,
+          slug: input.slug ?? slugify(input.name),
+          status: input.status ?? "active",
+          commissionPercent: input.commissionPercent ?? 0,
+          callbackUrl: input.callbackUrl ?? null
+        }).pipe(Effect.mapError(toInputError))
+        const token = input.token ?? generateToken()
+        const insert = (slug: string) => repo.insert({ ...fields, slug, tokenHash: hashToken(token) })
+        // A slug derived from the name gets a numeric suffix on collision; an explicit one is the operator's call.
+        const insertWithFreeSlug = (attempt: number): Effect.Effect<Partner, SlugTaken> =>
+          insert(attempt === 1 ? fields.slug : `${fields.slug.slice(0, 95)}-${attempt}`).pipe(
+            Effect.catchTag("SlugTaken", (taken) => attempt < 100 ? insertWithFreeSlug(attempt + 1) : Effect.fail(taken))
+          )
+        const partner = yield* (explicitSlug ? insert(fields.slug) : insertWithFreeSlug(1))
+        return { partner, token }
+      })
+
+      const rotateToken = Effect.fn("Partners.rotateToken")(function*(slug: string, newToken?: string) {
+        const token = newToken ?? generateToken()
+        const partner = yield* repo.update(slug, { tokenHash: hashToken(token) }).pipe(Effect.flatMap(updated(slug)))
+        return { partner, token }
+      })
+
+      const update = Effect.fn("Partners.update")(function*(slug: string, changes: PartnerChanges) {
+        const valid = yield* validatePartial(changes).pipe(Effect.mapError(toInputError))
+        return yield* repo.update(slug, valid).pipe(Effect.flatMap(updated(slug)))
+      })
+
+      return Partners.of({
+        authenticate,
+        create,
+        list: repo.list,
+        count: repo.count,
+        show,
+        setStatus: (slug, status) => repo.update(slug, { status }).pipe(Effect.flatMap(updated(slug))),
+        rotateToken,
+        update
+      })
+    })
+  )
+
+  static readonly layer = this.layerNoDeps.pipe(Layer.provide(PartnerRepo.layer))
+}

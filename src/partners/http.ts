@@ -1,0 +1,24 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { PartnerApi } from "../api/Api.ts"
+import { ok } from "../api/Envelope.ts"
+import { CurrentPartner } from "../api/Security.ts"
+
+export const AccountHandlers = HttpApiBuilder.group(
+  PartnerApi,
+  "account",
+  (handlers) =>
+    handlers.handle("status", () =>
+      Effect.map(Effect.service(CurrentPartner), (partner) =>
+        ok(partner, {
+          partner: {
+            id: partner.id,
+            name: partner.name,
+            slug: partner.slug,
+            status: partner.status,
+            commission_percent: partner.commission_percent
+          },
+          aggregator_configured: false,
+          sports_gateway: { configured: false, provider: "none" }
+        })))
+)
