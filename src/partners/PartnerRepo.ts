@@ -37,6 +37,9 @@ export class SlugTaken extends Schema.TaggedError<SlugTaken>()("SlugTaken", { sl
   }
 }
 
+/** NOTIFY channel announcing that some partner row changed (from any process: service, admin CLI). */
+export const partnersChangedChannel = "partner_api_partners_changed"
+
 /** Partner rows in PostgreSQL. Database failures are defects here: callers cannot act on them. */
 export class PartnerRepo extends Context.Service<PartnerRepo, {
   findByTokenHash(hash: Uint8Array): Effect.Effect<Option.Option<Partner>>
@@ -51,6 +54,8 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const columns = sql`id, name, slug, status, commission_percent, callback_url, created_at, updated_at`
+      // Lets every running service drop its cached token look-ups at once (see Partners).
+      const announceChange = (slug: string) => sql`SELECT pg_notify(${partnersChangedChannel}, ${slug})`.pipe(Effect.orDie)
 
       const findByTokenHash = SqlSchema.findOneOption({
         Request: Schema.Uint8Array,
@@ -79,7 +84,9 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
           Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(PartnerRow))),
           Effect.orDie,
           Effect.flatMap((rows) =>
-            rows.length === 0 ? Effect.fail(new SlugTaken({ slug: partner.slug })) : Effect.succeed(rows[0])
+            rows.length === 0
+              ? Effect.fail(new SlugTaken({ slug: partner.slug }))
+              : Effect.as(announceChange(partner.slug), rows[0])
           )
         )
 
@@ -97,6 +104,7 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
         `.pipe(
           Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(PartnerRow))),
           Effect.map((rows) => Option.fromNullishOr(rows[0])),
+          Effect.tap((updated) => Option.isSome(updated) ? announceChange(slug) : Effect.void),
           Effect.orDie
         )
       }

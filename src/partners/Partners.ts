@@ -1,13 +1,14 @@
-import { Cache, Context, Effect, Exit, Layer, Option, Schema } from "effect"
-import { createHash, randomBytes } from "node:crypto"
+import { PgClient } from "@effect/sql-pg"
+import { Cache, Context, Effect, Exit, Layer, Option, Queue, Schedule, Schema, SchemaIssue } from "effect"
+import { hash, randomBytes } from "node:crypto"
 import type { Partner, PartnerStatus } from "../domain/Partner.ts"
 import { PartnerStatus as PartnerStatusSchema } from "../domain/Partner.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import { PartnerRepo, SlugTaken } from "./PartnerRepo.ts"
+import { PartnerRepo, partnersChangedChannel, SlugTaken } from "./PartnerRepo.ts"
 
 /** Tokens are `pak_` + 32 random bytes; only their SHA-256 is stored. */
 export const generateToken = () => `pak_${randomBytes(32).toString("base64url")}`
-export const hashToken = (token: string): Uint8Array => createHash("sha256").update(token, "utf8").digest()
+export const hashToken = (token: string): Uint8Array => hash("sha256", token, "buffer")
 
 const CallbackUrl = Schema.String.check(
   Schema.makeFilter((url: string) => {
@@ -69,14 +70,28 @@ export const slugify = (name: string) =>
   name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "").slice(0, 100).replace(/-+$/, "") || "partner"
 
-const validate = Schema.decodeUnknownEffect(PartnerFields)
+const validate = Schema.decodeUnknownEffect(PartnerFields, { errors: "all" })
 const validatePartial = Schema.decodeUnknownEffect(Schema.Struct(PartnerFields.fields).mapFields((fields) => ({
-  name: Schema.optionalKey(fields.name),
-  commissionPercent: Schema.optionalKey(fields.commissionPercent),
-  callbackUrl: Schema.optionalKey(fields.callbackUrl)
-})))
+  name: Schema.optional(fields.name),
+  commissionPercent: Schema.optional(fields.commissionPercent),
+  callbackUrl: Schema.optional(fields.callbackUrl)
+})), { errors: "all" })
 
-const toInputError = (error: Schema.SchemaError) => new InvalidPartnerInput({ message: error.message })
+const fieldNames: Record<string, string> = {
+  name: "name",
+  slug: "slug",
+  status: "status",
+  commissionPercent: "commission",
+  callbackUrl: "callback URL"
+}
+const issueFormatter = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const toInputError = (error: Schema.SchemaError) =>
+  new InvalidPartnerInput({
+    message: issueFormatter(error.issue).issues
+      .map(({ message, path }) => `Invalid ${fieldNames[String(path?.[0])] ?? "value"}: ${message}.`)
+      .join(" ")
+  })
 
 /**
  * Partners: token authentication for the hot path, and the operator's
@@ -98,12 +113,13 @@ export class Partners extends Context.Service<Partners, {
     Effect.gen(function*() {
       const repo = yield* PartnerRepo
       const config = yield* AppConfig
+      const pg = yield* PgClient.PgClient
 
       // Keyed by the token's hash, so no raw token is kept in memory. Unknown
       // tokens are cached too (a guessing client cannot hammer the database);
       // failed look-ups are not.
       const byTokenHash = yield* Cache.makeWith(
-        (hashHex: string) => repo.findByTokenHash(Buffer.from(hashHex, "hex")),
+        (hashBase64: string) => repo.findByTokenHash(Buffer.from(hashBase64, "base64")),
         {
           capacity: 10_000,
           timeToLive: (exit) => Exit.isSuccess(exit) ? config.authCacheTtlMillis : 0
@@ -111,8 +127,19 @@ export class Partners extends Context.Service<Partners, {
       )
       const forgetCachedTokens = Cache.invalidateAll(byTokenHash)
 
-      const authenticate = (token: string) =>
-        Cache.get(byTokenHash, Buffer.from(hashToken(token)).toString("hex"))
+      // A change made anywhere (another instance, the admin CLI) empties the
+      // cache at once; the TTL remains the bound if this listener is down.
+      yield* Effect.gen(function*() {
+        const changes = yield* pg.listen(partnersChangedChannel)
+        yield* Effect.forever(Effect.andThen(Queue.takeAll(changes), forgetCachedTokens))
+      }).pipe(
+        Effect.scoped,
+        Effect.tapCause((cause) => Effect.logWarning("Partner change listener stopped; retrying", cause)),
+        Effect.retry(Schedule.spaced("5 seconds")),
+        Effect.forkScoped
+      )
+
+      const authenticate = (token: string) => Cache.get(byTokenHash, hash("sha256", token, "base64"))
 
       const show = (slug: string) =>
         repo.findBySlug(slug).pipe(
