@@ -13,11 +13,15 @@ import * as Database from "./platform/Database.ts"
 import { HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
 import { RequestValidationLive } from "./platform/RequestValidation.ts"
 
+/** The handlers of every group of the partner API, with the middleware they run behind. */
+export const ApiHandlersLive = Layer.mergeAll(AccountHandlers).pipe(
+  Layer.provideMerge(Layer.mergeAll(PartnerAuthLive, RequestValidationLive))
+)
+
 /** Every route the service answers: the partner API, its OpenAPI document and docs page, and the probes. */
 export const RoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(PartnerApi, { openapiPath: `${apiPrefix}/openapi.json` }).pipe(
-    Layer.provide(AccountHandlers),
-    Layer.provide([PartnerAuthLive, RequestValidationLive])
+    Layer.provide(ApiHandlersLive)
   ),
   HttpApiScalar.layer(PartnerApi, { path: "/docs", scalar: { withDefaultFonts: false } }),
   HealthRoutes,

@@ -11,11 +11,14 @@ import { RequestValidation } from "../api/RequestValidation.ts"
  * Schemas in src/api carry their own messages; these cover the rest.
  */
 const leafMessage: SchemaIssue.LeafHook = (issue) => {
-  const annotated = issue._tag === "MissingKey"
-    ? issue.annotations?.messageMissingKey
+  const annotations = "annotations" in issue && issue.annotations !== undefined
+    ? issue.annotations
     : "ast" in issue
-    ? issue.ast.annotations?.message
+    ? issue.ast.annotations
     : undefined
+  const annotated = annotations?.[
+    issue._tag === "MissingKey" ? "messageMissingKey" : issue._tag === "UnexpectedKey" ? "messageUnexpectedKey" : "message"
+  ]
   if (typeof annotated === "string") return annotated
   switch (issue._tag) {
     case "MissingKey":

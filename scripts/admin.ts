@@ -1,0 +1,149 @@
+/**
+ * The operator's admin CLI: `npm run admin -- <command>`.
+ * It uses the service's own configuration and database (the embedded one,
+ * shared with a running service, when DATABASE_URL is unset). Results are
+ * JSON on stdout; logs and errors go to stderr; failures exit non-zero.
+ */
+import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import { Console, Effect, Layer, Logger, Option, References } from "effect"
+import { Argument, CliError, Command, Flag } from "effect/cli"
+import type { Partner } from "../src/domain/Partner.ts"
+import { Partners } from "../src/partners/Partners.ts"
+import { AppConfig } from "../src/platform/AppConfig.ts"
+import * as Database from "../src/platform/Database.ts"
+
+const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
+
+const partnerView = (partner: Partner) => ({
+  id: partner.id,
+  name: partner.name,
+  slug: partner.slug,
+  status: partner.status,
+  commission_percent: partner.commission_percent,
+  callback_url: partner.callback_url,
+  created_at: partner.created_at.toISOString(),
+  updated_at: partner.updated_at.toISOString()
+})
+
+/** Domain failures become a one-line message for the operator and exit code 1. */
+const userFacing = <A, R>(effect: Effect.Effect<A, { readonly message: string }, R>) =>
+  Effect.mapError(effect, (error) => new CliError.UserError({ cause: error, userMessage: error.message }))
+
+const slug = Argument.String("slug").pipe(Argument.withDescription("The partner's slug"))
+const commission = Flag.Finite("commission").pipe(
+  Flag.withDescription("Commission percent, 0 to 100"),
+  Flag.optional
+)
+const callbackUrl = Flag.String("callback-url").pipe(
+  Flag.withDescription("Where wallet callbacks for this partner's players go (http:// or https://); \"none\" clears it"),
+  Flag.optional
+)
+const name = Flag.String("name").pipe(Flag.withDescription("Display name"))
+
+const toCallbackUrl = (value: Option.Option<string>) =>
+  Option.map(value, (url) => url === "none" ? null : url).pipe(Option.getOrUndefined)
+
+const create = Command.make("create", {
+  name,
+  slug: Flag.String("slug").pipe(Flag.withDescription("URL-safe id; derived from the name when omitted"), Flag.optional),
+  status: Flag.Literals("status", ["active", "inactive"]).pipe(Flag.withDefault("active" as const)),
+  commission,
+  callbackUrl
+}, (input) =>
+  Effect.gen(function*() {
+    const partners = yield* Partners
+    const { partner, token } = yield* userFacing(partners.create({
+      name: input.name,
+      slug: Option.getOrUndefined(input.slug),
+      status: input.status,
+      commissionPercent: Option.getOrUndefined(input.commission),
+      callbackUrl: toCallbackUrl(input.callbackUrl)
+    }))
+    // The only time the token is shown.
+    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, token }))
+  })).pipe(Command.withDescription("Create a partner and print its token (shown only this once)"))
+
+const list = Command.make("list", {}, () =>
+  Effect.gen(function*() {
+    const partners = yield* Partners
+    yield* printJson((yield* partners.list).map(partnerView))
+  })).pipe(Command.withDescription("List all partners"))
+
+const show = Command.make("show", { slug }, ({ slug }) =>
+  Effect.gen(function*() {
+    const partners = yield* Partners
+    yield* printJson(partnerView(yield* userFacing(partners.show(slug))))
+  })).pipe(Command.withDescription("Show one partner"))
+
+const setStatus = (command: "activate" | "deactivate") =>
+  Command.make(command, { slug }, ({ slug }) =>
+    Effect.gen(function*() {
+      const partners = yield* Partners
+      const partner = yield* userFacing(partners.setStatus(slug, command === "activate" ? "active" : "inactive"))
+      yield* printJson(partnerView(partner))
+    })).pipe(Command.withDescription(
+      command === "activate"
+        ? "Let the partner's token in again"
+        : "Refuse the partner's token (within AUTH_CACHE_TTL on running services)"
+    ))
+
+const rotateToken = Command.make("rotate-token", { slug }, ({ slug }) =>
+  Effect.gen(function*() {
+    const partners = yield* Partners
+    const { partner, token } = yield* userFacing(partners.rotateToken(slug))
+    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, token }))
+  })).pipe(Command.withDescription("Issue a new token; the old one stops working"))
+
+const set = Command.make("set", {
+  slug,
+  commission,
+  callbackUrl,
+  name: name.pipe(Flag.optional)
+}, (input) =>
+  Effect.gen(function*() {
+    if (Option.isNone(input.commission) && Option.isNone(input.callbackUrl) && Option.isNone(input.name)) {
+      return yield* new CliError.UserError({
+        cause: "nothing to change",
+        userMessage: "Nothing to change: pass --commission, --callback-url or --name."
+      })
+    }
+    const partners = yield* Partners
+    const partner = yield* userFacing(partners.update(input.slug, {
+      name: Option.getOrUndefined(input.name),
+      commissionPercent: Option.getOrUndefined(input.commission),
+      callbackUrl: toCallbackUrl(input.callbackUrl)
+    }))
+    yield* printJson(partnerView(partner))
+  })).pipe(Command.withDescription("Change a partner's name, commission or callback URL"))
+
+const partnersCommand = Command.make("partners").pipe(
+  Command.withDescription("Manage partners (operators) and their tokens"),
+  Command.withSubcommands([create, list, show, setStatus("activate"), setStatus("deactivate"), rotateToken, set])
+)
+
+export const admin = Command.make("admin").pipe(
+  Command.withDescription("Partner Aggregator API administration"),
+  Command.withSubcommands([partnersCommand])
+)
+
+// Logs go to stderr so stdout stays a clean JSON result.
+const StderrLogger = Layer.mergeAll(
+  Logger.layer([Logger.withConsoleError(Logger.formatJson)]),
+  Layer.succeed(References.MinimumLogLevel, "Warn")
+)
+
+const ServicesLive = Partners.layer.pipe(
+  Layer.provide(Database.layer),
+  Layer.provide(AppConfig.layer)
+)
+
+admin.pipe(
+  Command.run({ version: "1.0.0" }),
+  Effect.provide(ServicesLive),
+  Effect.provide(NodeServices.layer),
+  Effect.provide(StderrLogger),
+  Effect.catchTag("ConfigError", (error) =>
+    Effect.andThen(Console.error(`Invalid configuration: ${error.message}`), Effect.sync(() => process.exit(1)))),
+  NodeRuntime.runMain
+)
+
