@@ -1,0 +1,46 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { HttpClientRequest, HttpServer } from "effect/http"
+import { HttpApiMiddleware, HttpApiTest } from "effect/http-api"
+import { PartnerApi } from "../../src/api/Api.ts"
+import { Unauthorized } from "../../src/api/Errors.ts"
+import { PartnerAuth } from "../../src/api/Security.ts"
+import { ApiHandlersLive } from "../../src/server.ts"
+import { givenPartner, TestServices } from "../support/TestApp.ts"
+
+/** The typed client's side of PartnerAuth: send this token as a bearer. */
+const asPartner = (token: string) =>
+  HttpApiMiddleware.layerClient(PartnerAuth, ({ next, request }) => next(HttpClientRequest.bearerToken(request, token)))
+
+const statusClient = (token: string) =>
+  HttpApiTest.groups(PartnerApi, ["account"]).pipe(Effect.provide(asPartner(token)))
+
+// In memory: the handlers and middleware of the real API, no socket.
+layer(ApiHandlersLive.pipe(Layer.provideMerge(TestServices()), Layer.provideMerge(HttpServer.layerServices)))(
+  "GET /status",
+  (it) => {
+    it.effect("answers the envelope with the partner and the configured gateways", () =>
+      Effect.gen(function*() {
+        const { partner, token } = yield* givenPartner({ name: "Acme Bets", slug: "acme", commissionPercent: 12.5 })
+        const client = yield* statusClient(token)
+        const response = yield* client.account.status()
+        assert.deepStrictEqual(response, {
+          success: true,
+          partner: { id: partner.id, name: "Acme Bets", slug: "acme", status: "active" },
+          data: {
+            partner: { id: partner.id, name: "Acme Bets", slug: "acme", status: "active", commission_percent: 12.5 },
+            aggregator_configured: false,
+            sports_gateway: { configured: false, provider: "none" }
+          }
+        })
+      }))
+
+    it.effect("refuses an unknown token with the invalid-partner message", () =>
+      Effect.gen(function*() {
+        const client = yield* statusClient("pak_unknown")
+        const error = yield* Effect.flip(client.account.status())
+        assert.instanceOf(error, Unauthorized)
+        assert.strictEqual((error as Unauthorized).message, "Parceiro invalido ou inativo.")
+      }))
+  }
+)

@@ -1,0 +1,130 @@
+/**
+ * The embedded default, end to end: `node src/main.ts` with no DATABASE_URL,
+ * as `npm start` runs it on a fresh clone.
+ */
+import { NodeServices } from "@effect/platform-node"
+import { assert, it } from "@effect/vitest"
+import { Effect, Stream } from "effect"
+import { ChildProcess, ChildProcessSpawner } from "effect/process"
+import * as fs from "node:fs/promises"
+import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
+
+const freePort = () =>
+  Effect.promise(() =>
+    new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as net.AddressInfo
+        server.close(() => resolve(port))
+      })
+    })
+  )
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const postmasterPid = (dataDir: string) =>
+  Effect.promise(() =>
+    fs.readFile(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").then(
+      (text) => Number.parseInt(text.split("\n")[0], 10),
+      () => undefined
+    )
+  )
+
+/** Starts the service; resolves once it listens, with the demo token if it printed one. */
+const startService = (dataDir: string, port: number) =>
+  Effect.gen(function*() {
+    const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
+    const env = { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: undefined }
+    const handle = yield* spawner.spawn(ChildProcess.make(process.execPath, ["src/main.ts"], { env, extendEnv: true }))
+    let token: string | undefined
+    const output: Array<string> = []
+    yield* handle.all.pipe(
+      Stream.decodeText(),
+      Stream.splitLines,
+      Stream.tap((line) =>
+        Effect.sync(() => {
+          output.push(line)
+          token ??= /(pak_[A-Za-z0-9_-]{43})/.exec(line)?.[1]
+        })
+      ),
+      Stream.takeUntil((line) => line.includes("Listening on")),
+      Stream.runDrain,
+      Effect.timeoutOrElse({
+        duration: "60 seconds",
+        orElse: () => Effect.die(`service did not start:\n${output.join("\n")}`)
+      })
+    )
+    return { handle, token, output }
+  })
+
+const status = (port: number, token: string) =>
+  Effect.promise(async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/api/partner/v1/status`, {
+      headers: { authorization: `Bearer ${token}` }
+    })
+    return { status: response.status, body: (await response.json()) as { partner: { slug: string } } }
+  })
+
+const waitUntil = (condition: () => Effect.Effect<boolean>, what: string) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + 30_000
+    while (!(yield* condition())) {
+      if (Date.now() > deadline) return yield* Effect.die(`timed out waiting for ${what}`)
+      yield* Effect.sleep("100 millis")
+    }
+  })
+
+it.live("npm start with no database: serves the demo token, survives a kill -9, stops cleanly on SIGTERM", () =>
+  Effect.gen(function*() {
+    const dataDir = yield* Effect.acquireRelease(
+      Effect.promise(async () => {
+        const dir = await fs.mkdtemp(path.join(os.tmpdir(), "partner-api-start-"))
+        await fs.chmod(dir, 0o755)
+        return dir
+      }),
+      (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
+    )
+    const port = yield* freePort()
+
+    // First start: a cluster is created and a demo partner printed once.
+    const first = yield* startService(dataDir, port)
+    assert.isDefined(first.token, first.output.join("\n"))
+    const token = first.token!
+    const answered = yield* status(port, token)
+    assert.strictEqual(answered.status, 200)
+    assert.strictEqual(answered.body.partner.slug, "demo")
+
+    // SIGTERM: the service exits and takes its PostgreSQL with it.
+    const firstPostmaster = yield* postmasterPid(dataDir)
+    assert.isDefined(firstPostmaster)
+    process.kill(Number(first.handle.pid), "SIGTERM")
+    yield* first.handle.exitCode
+    yield* waitUntil(() => Effect.sync(() => !isAlive(firstPostmaster!)), "the embedded PostgreSQL to stop")
+
+    // Second start: same data, no new demo partner, the token still works.
+    const second = yield* startService(dataDir, port)
+    assert.isUndefined(second.token)
+    assert.strictEqual((yield* status(port, token)).status, 200)
+
+    // kill -9 leaves the postmaster behind; the next start must not be stopped by it.
+    const orphan = yield* postmasterPid(dataDir)
+    process.kill(Number(second.handle.pid), "SIGKILL")
+    yield* Effect.exit(second.handle.exitCode) // fails: killed by a signal
+    assert.isTrue(isAlive(orphan!), "the killed run left its PostgreSQL running")
+
+    const third = yield* startService(dataDir, port)
+    assert.strictEqual((yield* status(port, token)).status, 200)
+    assert.isFalse(isAlive(orphan!), "the left-over PostgreSQL was stopped")
+    const thirdPostmaster = yield* postmasterPid(dataDir)
+    process.kill(Number(third.handle.pid), "SIGTERM")
+    yield* third.handle.exitCode
+    yield* waitUntil(() => Effect.sync(() => !isAlive(thirdPostmaster!)), "the embedded PostgreSQL to stop")
+  }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), { timeout: 180_000 })

@@ -1,0 +1,104 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { TestDatabaseUrl } from "../support/TestDatabase.ts"
+import { bearer, request, TestApp } from "../support/TestApp.ts"
+import { runNode } from "../support/process.ts"
+
+/** `npm run admin -- <args>` against the test file's database, as a separate process. */
+const admin = (...args: Array<string>) =>
+  Effect.flatMap(Effect.service(TestDatabaseUrl), (url) =>
+    runNode(["scripts/admin.ts", ...args], { DATABASE_URL: url, LOG_LEVEL: "Warn" }))
+
+const status = (token: string) => request("GET", "/api/partner/v1/status", { headers: bearer(token) })
+
+/** The service refuses or admits within seconds of a change made by another process. */
+const eventually = (token: string, expected: number) =>
+  Effect.gen(function*() {
+    const started = Date.now()
+    while ((yield* status(token)).status !== expected) {
+      if (Date.now() - started > 10_000) return yield* Effect.die(`never answered ${expected}`)
+      yield* Effect.sleep("50 millis")
+    }
+  })
+
+layer(TestApp())("admin CLI", (it) => {
+  it.effect("create prints only {id, slug, token}; the token works at once", () =>
+    Effect.gen(function*() {
+      const created = yield* admin("partners", "create", "--name", "Acme Bets", "--commission", "12.5",
+        "--callback-url", "https://acme.example/wallet")
+      assert.strictEqual(created.exitCode, 0, created.stderr)
+      const output = JSON.parse(created.stdout)
+      assert.deepStrictEqual(Object.keys(output).sort(), ["id", "slug", "token"])
+      assert.strictEqual(output.slug, "acme-bets")
+      assert.match(output.token, /^pak_[A-Za-z0-9_-]{43}$/)
+
+      const response = yield* status(output.token)
+      assert.strictEqual(response.status, 200)
+      assert.deepStrictEqual(response.body.data.partner, {
+        id: output.id, name: "Acme Bets", slug: "acme-bets", status: "active", commission_percent: 12.5
+      })
+    }))
+
+  it.effect("deactivate refuses the token; activate admits it again", () =>
+    Effect.gen(function*() {
+      const { token, slug } = JSON.parse((yield* admin("partners", "create", "--name", "Beta", "--slug", "beta")).stdout)
+      yield* eventually(token, 200)
+      const deactivated = yield* admin("partners", "deactivate", slug)
+      assert.strictEqual(deactivated.exitCode, 0, deactivated.stderr)
+      assert.strictEqual(JSON.parse(deactivated.stdout).status, "inactive")
+      yield* eventually(token, 401)
+      assert.deepStrictEqual((yield* status(token)).body, { success: false, message: "Parceiro invalido ou inativo." })
+      yield* admin("partners", "activate", slug)
+      yield* eventually(token, 200)
+    }))
+
+  it.effect("rotate-token: the new token works, the old one fails", () =>
+    Effect.gen(function*() {
+      const first = JSON.parse((yield* admin("partners", "create", "--name", "Gamma")).stdout)
+      yield* eventually(first.token, 200)
+      const rotated = yield* admin("partners", "rotate-token", first.slug)
+      assert.strictEqual(rotated.exitCode, 0, rotated.stderr)
+      const second = JSON.parse(rotated.stdout)
+      assert.strictEqual(second.id, first.id)
+      assert.notStrictEqual(second.token, first.token)
+      yield* eventually(first.token, 401)
+      assert.strictEqual((yield* status(second.token)).status, 200)
+    }))
+
+  it.effect("list, show and set", () =>
+    Effect.gen(function*() {
+      const { slug } = JSON.parse((yield* admin("partners", "create", "--name", "Delta")).stdout)
+      const changed = yield* admin("partners", "set", slug, "--commission", "7", "--callback-url", "https://delta.example/cb", "--name", "Delta Two")
+      assert.strictEqual(changed.exitCode, 0, changed.stderr)
+      const shown = JSON.parse((yield* admin("partners", "show", slug)).stdout)
+      assert.deepInclude(shown, { slug, name: "Delta Two", commission_percent: 7, callback_url: "https://delta.example/cb" })
+      const listed = JSON.parse((yield* admin("partners", "list")).stdout)
+      assert.isTrue(listed.some((partner: { slug: string }) => partner.slug === slug))
+      const cleared = JSON.parse((yield* admin("partners", "set", slug, "--callback-url", "none")).stdout)
+      assert.isNull(cleared.callback_url)
+    }))
+
+  it.effect("bad arguments get a clear message and a non-zero exit", () =>
+    Effect.gen(function*() {
+      const cases: Array<[Array<string>, RegExp]> = [
+        [["partners", "create"], /--name/],
+        [["partners", "create", "--name", "X", "--commission", "150"], /commission.*between 0 and 100/i],
+        [["partners", "create", "--name", "X", "--callback-url", "ftp://x"], /callback URL/],
+        [["partners", "create", "--name", "X", "--slug", "Not A Slug"], /slug/],
+        [["partners", "create", "--name", "X", "--status", "paused"], /status/],
+        [["partners", "show", "no-such-partner"], /No partner with slug "no-such-partner"/],
+        [["partners", "deactivate", "no-such-partner"], /No partner/],
+        [["partners", "set", "no-such-partner"], /Nothing to change/],
+        [["partners", "frobnicate"], /Unknown subcommand/]
+      ]
+      const results = yield* Effect.forEach(cases, ([args]) => admin(...args), { concurrency: 4 })
+      cases.forEach(([args, message], i) => {
+        assert.notStrictEqual(results[i].exitCode, 0, args.join(" "))
+        assert.match(results[i].stderr, message, args.join(" "))
+      })
+      yield* admin("partners", "create", "--name", "Echo", "--slug", "echo")
+      const duplicate = yield* admin("partners", "create", "--name", "Echo", "--slug", "echo")
+      assert.notStrictEqual(duplicate.exitCode, 0)
+      assert.match(duplicate.stderr, /already exists/)
+    }))
+})

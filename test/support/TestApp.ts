@@ -1,0 +1,86 @@
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer, Option } from "effect"
+import { HttpBody, HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
+import { Partners } from "../../src/partners/Partners.ts"
+import { AppConfig } from "../../src/platform/AppConfig.ts"
+import { RoutesLive, ServicesLive } from "../../src/server.ts"
+import { TestDatabase } from "./TestDatabase.ts"
+
+export const testConfig = (overrides: Partial<AppConfig["Service"]> = {}) =>
+  AppConfig.of({
+    port: 0,
+    host: "127.0.0.1",
+    databaseUrl: Option.none(),
+    dataDir: ".data",
+    demoPartnerToken: Option.none(),
+    logLevel: "Warn",
+    authCacheTtlMillis: 5_000,
+    publicUrl: Option.none(),
+    ...overrides
+  })
+
+export const TestConfig = (overrides: Partial<AppConfig["Service"]> = {}) =>
+  Layer.succeed(AppConfig, testConfig(overrides))
+
+/** The domain services over the test file's own database. */
+export const TestServices = (overrides: Partial<AppConfig["Service"]> = {}) =>
+  ServicesLive.pipe(
+    Layer.provideMerge(TestDatabase),
+    Layer.provideMerge(TestConfig(overrides))
+  )
+
+/**
+ * The whole HTTP service on a real socket (port 0), with an HttpClient
+ * pointed at it, the domain services and the database for arranging data.
+ */
+export const TestApp = (overrides: Partial<AppConfig["Service"]> = {}) =>
+  HttpRouter.serve(RoutesLive, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(TestServices(overrides))
+  )
+
+export interface RawResponse {
+  readonly status: number
+  readonly contentType: string | undefined
+  readonly body: any
+}
+
+/** One request over the wire; the body is parsed when it is JSON. */
+export const request = (
+  method: "GET" | "POST" | "PUT" | "DELETE",
+  path: string,
+  options: {
+    readonly headers?: Record<string, string>
+    readonly json?: unknown
+    readonly body?: string
+  } = {}
+) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    let req = HttpClientRequest.make(method)(path).pipe(HttpClientRequest.setHeaders(options.headers ?? {}))
+    if (options.json !== undefined) req = HttpClientRequest.bodyJsonUnsafe(req, options.json)
+    if (options.body !== undefined) {
+      req = HttpClientRequest.setBody(
+        req,
+        HttpBody.text(options.body, options.headers?.["content-type"] ?? "application/json")
+      )
+    }
+    const response = yield* client.execute(req)
+    const text = yield* response.text
+    const contentType = response.headers["content-type"]
+    return {
+      status: response.status,
+      contentType,
+      body: contentType?.includes("json") && text !== "" ? JSON.parse(text) : text
+    } satisfies RawResponse
+  }).pipe(Effect.orDie)
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+export const partnerKey = (token: string) => ({ "x-partner-key": token })
+
+/** Creates a partner and returns it with its token. */
+export const givenPartner = (input: Partial<Parameters<Partners["Service"]["create"]>[0]> = {}) =>
+  Effect.flatMap(
+    Effect.service(Partners),
+    (partners) => partners.create({ name: "Test Partner", ...input })
+  ).pipe(Effect.orDie)

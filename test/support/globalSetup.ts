@@ -1,0 +1,71 @@
+/**
+ * One PostgreSQL for the whole run: DATABASE_URL's server when set,
+ * otherwise an embedded cluster in a temporary directory. A migrated
+ * template database is made once; each test file clones it into a database
+ * of its own (TestDatabase). Everything the run created is dropped at the end.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
+import * as path from "node:path"
+import type { TestProject } from "vitest/node"
+import * as Database from "../../src/platform/Database.ts"
+import { EmbeddedPostgres } from "../../src/platform/EmbeddedPostgres.ts"
+import { databaseUrl, quoteIdentifier } from "./urls.ts"
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    testDatabase: {
+      readonly adminUrl: string
+      readonly template: string
+      readonly prefix: string
+    }
+  }
+}
+
+const adminQuery = (adminUrl: string, run: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* run(sql)
+  }).pipe(
+    Effect.provide(PgClient.layer({ url: Redacted.make(adminUrl), maxConnections: 1 })),
+    Effect.runPromise
+  )
+
+export default async function setup(project: TestProject) {
+  let adminUrl = process.env.DATABASE_URL
+  let stopEmbedded = async () => {}
+  if (adminUrl === undefined) {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "partner-api-test-"))
+    await fs.chmod(dataDir, 0o755) // the cluster may run as the postgres user
+    const runtime = ManagedRuntime.make(EmbeddedPostgres.layer(dataDir, { database: "postgres" }).pipe(Layer.orDie))
+    const embedded = await runtime.runPromise(Effect.service(EmbeddedPostgres))
+    adminUrl = Redacted.value(embedded.adminUrl)
+    stopEmbedded = async () => {
+      await runtime.dispose()
+      await fs.rm(dataDir, { recursive: true, force: true })
+    }
+  }
+
+  const prefix = `pa_test_${Date.now().toString(36)}_${process.pid}`
+  const template = `${prefix}_template`
+  await adminQuery(adminUrl, (sql) => sql.unsafe(`CREATE DATABASE ${quoteIdentifier(template)}`))
+  await Effect.runPromise(Database.migrate.pipe(
+    Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl(adminUrl, template)), maxConnections: 1 })),
+    Effect.asVoid
+  ))
+  project.provide("testDatabase", { adminUrl, template, prefix })
+
+  return async () => {
+    const url = adminUrl!
+    await adminQuery(url, (sql) =>
+      Effect.flatMap(
+        sql<{ datname: string }>`SELECT datname FROM pg_database WHERE starts_with(datname, ${prefix})`,
+        (rows) =>
+          Effect.forEach(rows, ({ datname }) => sql.unsafe(`DROP DATABASE ${quoteIdentifier(datname)} WITH (FORCE)`))
+      ))
+    await stopEmbedded()
+  }
+}

@@ -1,0 +1,24 @@
+import { NodeServices } from "@effect/platform-node"
+import { Effect, Stream } from "effect"
+import { ChildProcess, ChildProcessSpawner } from "effect/process"
+
+export interface CommandResult {
+  readonly exitCode: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const collect = (stream: Stream.Stream<Uint8Array, unknown>) =>
+  stream.pipe(Stream.decodeText(), Stream.mkString)
+
+/** Runs a script of the project on this node, as an operator would with `npm run`. */
+export const runNode = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+  Effect.gen(function*() {
+    const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
+    const handle = yield* spawner.spawn(ChildProcess.make(process.execPath, args, { env, extendEnv: true }))
+    const [stdout, stderr, exitCode] = yield* Effect.all(
+      [collect(handle.stdout), collect(handle.stderr), handle.exitCode],
+      { concurrency: "unbounded" }
+    )
+    return { exitCode: Number(exitCode), stdout, stderr } satisfies CommandResult
+  }).pipe(Effect.scoped, Effect.provide(NodeServices.layer), Effect.orDie)
