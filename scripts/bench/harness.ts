@@ -1,0 +1,155 @@
+import { NodeServices } from "@effect/platform-node"
+import autocannon from "autocannon"
+import { Effect, Stream } from "effect"
+import { ChildProcess, ChildProcessSpawner } from "effect/process"
+import * as net from "node:net"
+
+export const freePort = () =>
+  Effect.promise(() =>
+    new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as net.AddressInfo
+        server.close(() => resolve(port))
+      })
+    })
+  )
+
+/**
+ * Starts `node <args>` and waits for a line of its output matching `ready`.
+ * The process lives until the enclosing scope closes.
+ */
+export const startNode = (args: ReadonlyArray<string>, env: Record<string, string | undefined>, ready: RegExp) =>
+  Effect.gen(function*() {
+    const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
+    const handle = yield* spawner.spawn(
+      ChildProcess.make(process.execPath, args, { env, extendEnv: true, stdout: "pipe", stderr: "pipe" })
+    )
+    const seen: Array<string> = []
+    yield* handle.all.pipe(
+      Stream.decodeText(),
+      Stream.splitLines,
+      Stream.tap((line) => Effect.sync(() => seen.push(line))),
+      Stream.takeUntil((line) => ready.test(line)),
+      Stream.runDrain,
+      Effect.timeoutOrElse({
+        duration: "90 seconds",
+        orElse: () => Effect.die(new Error(`${args.join(" ")} did not start:\n${seen.join("\n")}`))
+      })
+    )
+    // Keep draining so a chatty process never blocks on a full pipe.
+    yield* Effect.forkScoped(Stream.runDrain(handle.all))
+    return { handle, output: seen }
+  }).pipe(Effect.provide(NodeServices.layer))
+
+export interface LoadResult {
+  readonly requestsPerSecond: number
+  readonly p50: number
+  readonly p99: number
+  readonly errors: number
+  readonly non2xx: number
+  readonly total: number
+}
+
+export interface LoadOptions {
+  readonly url: string
+  readonly method?: "GET" | "POST"
+  readonly headers?: Record<string, string>
+  readonly body?: string
+  /** Bodies rotated per request (e.g. a different player on each launch). */
+  readonly requests?: ReadonlyArray<{ readonly method?: "GET" | "POST"; readonly path?: string; readonly body?: string }>
+  readonly connections?: number
+  readonly seconds?: number
+}
+
+/** One autocannon run; a short warm-up first so JIT and caches are settled. */
+export const load = (options: LoadOptions) =>
+  Effect.promise(async (): Promise<LoadResult> => {
+    const run = (duration: number) =>
+      autocannon({
+        url: options.url,
+        method: options.method ?? "GET",
+        headers: options.headers ?? {},
+        ...(options.body === undefined ? {} : { body: options.body }),
+        ...(options.requests === undefined ? {} : { requests: options.requests as Array<autocannon.Request> }),
+        connections: options.connections ?? 50,
+        duration
+      })
+    await run(2)
+    const result = await run(options.seconds ?? 10)
+    return {
+      requestsPerSecond: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+      total: result.requests.total
+    }
+  })
+
+export interface Target {
+  readonly name: string
+  readonly options: LoadOptions
+}
+
+export interface Comparison {
+  readonly name: string
+  /** Median over the rounds. */
+  readonly result: LoadResult
+  readonly rounds: ReadonlyArray<LoadResult>
+}
+
+const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/**
+ * Measures every target once per round, interleaved, and keeps the median
+ * of each: on a shared machine the load drifts between runs, so targets are
+ * compared within the same minutes, never across.
+ */
+export const compare = (targets: ReadonlyArray<Target>, rounds = Number(process.env.BENCH_ROUNDS ?? 3)) =>
+  Effect.gen(function*() {
+    const results = targets.map(() => [] as Array<LoadResult>)
+    for (let round = 0; round < rounds; round++) {
+      for (let i = 0; i < targets.length; i++) results[i].push(yield* load(targets[i].options))
+    }
+    return targets.map((target, i): Comparison => ({
+      name: target.name,
+      rounds: results[i],
+      result: {
+        requestsPerSecond: median(results[i].map((r) => r.requestsPerSecond)),
+        p50: median(results[i].map((r) => r.p50)),
+        p99: median(results[i].map((r) => r.p99)),
+        errors: results[i].reduce((sum, r) => sum + r.errors, 0),
+        non2xx: results[i].reduce((sum, r) => sum + r.non2xx, 0),
+        total: results[i].reduce((sum, r) => sum + r.total, 0)
+      }
+    }))
+  })
+
+const pad = (text: string, width: number) => text.padStart(width)
+const number = (value: number, digits = 0) =>
+  value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
+
+/** Prints medians, each row's ratio to the first (the baseline), and the per-round spread. */
+export const printTable = (title: string, rows: ReadonlyArray<Comparison>) => {
+  const lines = [
+    "",
+    title,
+    `${"".padEnd(34)}${pad("req/s", 9)}${pad("p50 ms", 8)}${pad("p99 ms", 8)}${pad("failed", 8)}${pad("vs first", 10)}  rounds (req/s)`
+  ]
+  const baseline = rows[0]?.result
+  for (const { name, result, rounds } of rows) {
+    const ratio = baseline === undefined ? 1 : result.requestsPerSecond / baseline.requestsPerSecond
+    lines.push(
+      `${name.padEnd(34)}${pad(number(result.requestsPerSecond), 9)}${pad(number(result.p50, 1), 8)}${
+        pad(number(result.p99, 1), 8)
+      }${pad(number(result.non2xx + result.errors), 8)}${pad(ratio.toFixed(2), 10)}  ${
+        rounds.map((r) => number(r.requestsPerSecond)).join(" / ")
+      }`
+    )
+  }
+  console.log(lines.join("\n"))
+}

@@ -1,0 +1,17 @@
+/**
+ * The baseline: a bare node:http server answering a fixed JSON body, the
+ * fastest anything on this machine can answer that body over HTTP.
+ */
+import { createServer } from "node:http"
+
+const body = process.env.BODY ?? "{}"
+const port = Number(process.env.PORT ?? 0)
+
+const server = createServer((_request, response) => {
+  response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
+  response.end(body)
+})
+server.listen(port, "127.0.0.1", () => {
+  console.log(`Listening on ${(server.address() as { port: number }).port}`)
+})
+process.on("SIGTERM", () => server.close(() => process.exit(0)))
