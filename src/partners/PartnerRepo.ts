@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { Partner, type PartnerStatus } from "../domain/Partner.ts"
+import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { IdFromBigInt, NumberFromNumeric } from "../platform/SqlCodecs.ts"
 
 const PartnerRow = Schema.Struct({
@@ -55,7 +56,8 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
       const sql = yield* SqlClient.SqlClient
       const columns = sql`id, name, slug, status, commission_percent, callback_url, created_at, updated_at`
       // Lets every running service drop its cached token look-ups at once (see Partners).
-      const announceChange = (slug: string) => sql`SELECT pg_notify(${partnersChangedChannel}, ${slug})`.pipe(Effect.orDie)
+      const announceChange = (slug: string) =>
+        ChangeFeed.announce(partnersChangedChannel, slug).pipe(Effect.provideService(SqlClient.SqlClient, sql))
 
       const findByTokenHash = SqlSchema.findOneOption({
         Request: Schema.Uint8Array,

@@ -1,9 +1,10 @@
-import { PgClient } from "@effect/sql-pg"
-import { Cache, Context, Effect, Exit, Layer, Option, Queue, Schedule, Schema, SchemaIssue } from "effect"
+import { Cache, Context, Effect, Exit, Layer, Option, Schema, SchemaIssue } from "effect"
 import { hash, randomBytes } from "node:crypto"
 import type { Partner, PartnerStatus } from "../domain/Partner.ts"
 import { PartnerStatus as PartnerStatusSchema } from "../domain/Partner.ts"
+import { slugify } from "../domain/Slug.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
+import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { PartnerRepo, partnersChangedChannel, SlugTaken } from "./PartnerRepo.ts"
 
 /** Tokens are `pak_` + 32 random bytes; only their SHA-256 is stored. */
@@ -65,11 +66,6 @@ export interface PartnerChanges {
   readonly callbackUrl?: string | null | undefined
 }
 
-/** `Acme Bets Ltda.` -> `acme-bets-ltda` */
-export const slugify = (name: string) =>
-  name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "").slice(0, 100).replace(/-+$/, "") || "partner"
-
 const validate = Schema.decodeUnknownEffect(PartnerFields, { errors: "all" })
 const validatePartial = Schema.decodeUnknownEffect(Schema.Struct(PartnerFields.fields).mapFields((fields) => ({
   name: Schema.optional(fields.name),
@@ -113,7 +109,6 @@ export class Partners extends Context.Service<Partners, {
     Effect.gen(function*() {
       const repo = yield* PartnerRepo
       const config = yield* AppConfig
-      const pg = yield* PgClient.PgClient
 
       // Keyed by the token's hash, so no raw token is kept in memory. Unknown
       // tokens are cached too (a guessing client cannot hammer the database);
@@ -128,16 +123,8 @@ export class Partners extends Context.Service<Partners, {
       const forgetCachedTokens = Cache.invalidateAll(byTokenHash)
 
       // A change made anywhere (another instance, the admin CLI) empties the
-      // cache at once; the TTL remains the bound if this listener is down.
-      yield* Effect.gen(function*() {
-        const changes = yield* pg.listen(partnersChangedChannel)
-        yield* Effect.forever(Effect.andThen(Queue.takeAll(changes), forgetCachedTokens))
-      }).pipe(
-        Effect.scoped,
-        Effect.tapCause((cause) => Effect.logWarning("Partner change listener stopped; retrying", cause)),
-        Effect.retry(Schedule.spaced("5 seconds")),
-        Effect.forkScoped
-      )
+      // cache at once; the TTL remains the bound if the listener is down.
+      yield* ChangeFeed.onChange(partnersChangedChannel, forgetCachedTokens)
 
       const authenticate = (token: string) => Cache.get(byTokenHash, hash("sha256", token, "base64"))
 
@@ -159,7 +146,7 @@ export class Partners extends Context.Service<Partners, {
         const explicitSlug = input.slug !== undefined
         const fields = yield* validate({
           name: input.name,
-          slug: input.slug ?? slugify(input.name),
+          slug: input.slug ?? slugify(input.name, "partner"),
           status: input.status ?? "active",
           commissionPercent: input.commissionPercent ?? 0,
           callbackUrl: input.callbackUrl ?? null
