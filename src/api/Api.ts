@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountGroup } from "./Account.ts"
+import { CasinoGroup } from "./Casino.ts"
 import { PartnerAuth } from "./Security.ts"
 
 export const apiPrefix = "/api/partner/v1"
@@ -10,6 +11,7 @@ export const apiPrefix = "/api/partner/v1"
  */
 export class PartnerApi extends HttpApi.make("partner-api")
   .add(AccountGroup)
+  .add(CasinoGroup)
   .prefix(apiPrefix)
   .middleware(PartnerAuth)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })

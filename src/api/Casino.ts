@@ -1,0 +1,153 @@
+import { Schema, SchemaAST, SchemaGetter } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Envelope } from "./Envelope.ts"
+import { InternalError } from "./Errors.ts"
+import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
+import { RequestValidation } from "./RequestValidation.ts"
+
+// Validation messages follow the `The :attribute field ...` convention; see RequestValidation.
+
+const text = (max: number, options: { readonly required: boolean }) => {
+  const trimmed = Schema.Trim.check(
+    Schema.isMaxLength(max, { message: `The :attribute field must not be greater than ${max} characters.` })
+  )
+  return options.required
+    ? trimmed.check(Schema.isMinLength(1, { message: "The :attribute field is required." }))
+    : trimmed
+}
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/** Money: finite, never negative, at most two decimal places (cents). */
+export const Money = Schema.Finite.check(
+  Schema.isGreaterThanOrEqualTo(0, { message: "The :attribute field must be at least 0." }),
+  Schema.isLessThanOrEqualTo(1e12, { message: "The :attribute field must not be greater than 1000000000000." }),
+  Schema.makeFilter((value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, {
+    message: "The :attribute field must have at most 2 decimal places."
+  })
+)
+
+export const launchLanguages = ["pt", "es", "en", "ja", "zh", "ru", "th", "hi"] as const
+
+/** `pt-BR` and `PT` mean `pt`; anything outside the aggregator's languages is refused. */
+const Language = Schema.String.pipe(
+  Schema.decodeTo(
+    Schema.Literals(launchLanguages).annotate({
+      message: `The selected :attribute is invalid. Supported: ${launchLanguages.join(", ")}.`
+    }),
+    {
+      decode: SchemaGetter.transform((raw: string) =>
+        raw.trim().toLowerCase().split(/[-_]/)[0] as (typeof launchLanguages)[number]
+      ),
+      encode: SchemaGetter.transform((lang: string) => lang)
+    }
+  )
+)
+
+const typeMessages: Partial<Record<string, string>> = {
+  String: "The :attribute field must be a string.",
+  Number: "The :attribute field must be a number.",
+  Boolean: "The :attribute field must be true or false."
+}
+
+/** An optional field that may also be null; a value of the wrong type is named in the field's terms. */
+const optionalNullable = <S extends Schema.Top>(schema: S) =>
+  Schema.optionalKey(
+    Schema.NullOr(schema).annotate({
+      message: typeMessages[SchemaAST.toEncoded(schema.ast)._tag] ?? "The :attribute field is invalid."
+    })
+  )
+
+/**
+ * The launch body. The contract's two descriptions disagree on what is
+ * required; this accepts both: player_name and player_email are optional,
+ * game_original defaults to true and lang to pt. Optional fields may be null.
+ */
+export const LaunchRequest = Schema.Struct({
+  external_player_id: text(255, { required: true }),
+  player_name: optionalNullable(text(255, { required: false })),
+  player_email: optionalNullable(
+    text(255, { required: false }).check(
+      Schema.isPattern(emailPattern, { message: "The :attribute field must be a valid email address." })
+    )
+  ),
+  player_balance: Money,
+  game_code: text(255, { required: true }),
+  provider: Schema.Union([
+    text(255, { required: true }),
+    Schema.Int.pipe(Schema.decodeTo(Schema.String, {
+      decode: SchemaGetter.transform((id: number) => String(id)),
+      encode: SchemaGetter.transform((id: string) => Number(id))
+    }))
+  ]).annotate({ message: "The :attribute field must be a string (the provider's slug or id)." }),
+  game_original: optionalNullable(Schema.Boolean),
+  lang: optionalNullable(Language),
+  user_rtp: optionalNullable(
+    Schema.Number.check(
+      Schema.isInt({ message: "The :attribute field must be an integer." }),
+      Schema.isBetween({ minimum: 0, maximum: 100 }, { message: "The :attribute field must be between 0 and 100." })
+    )
+  )
+}).annotate({ identifier: "LaunchRequest" })
+export type LaunchRequest = typeof LaunchRequest.Type
+
+export const ProviderEntry = Schema.Struct({
+  provider: Schema.String.annotate({ description: "The provider's slug" }),
+  provider_id: Schema.Int,
+  name: Schema.String
+})
+
+export const GameEntry = Schema.Struct({
+  game_code: Schema.String,
+  provider: Schema.String.annotate({ description: "The provider's slug" }),
+  provider_id: Schema.Int,
+  name: Schema.String,
+  enabled: Schema.Boolean,
+  image_url: Schema.NullOr(Schema.String),
+  original: Schema.Boolean
+})
+
+export const PartnerPlayerEntry = Schema.Struct({
+  id: Schema.Int,
+  external_player_id: Schema.String,
+  internal_user_id: Schema.Int.annotate({ description: "The user code this service uses for the player upstream" }),
+  balance: Schema.Finite
+})
+
+export class CasinoGroup extends HttpApiGroup.make("casino")
+  .add(
+    HttpApiEndpoint.get("providers", "/providers", {
+      success: Envelope("ProvidersResponse", Schema.Struct({ list: Schema.Array(ProviderEntry) }))
+    }).annotateMerge(OpenApi.annotations({ summary: "The enabled casino providers" }))
+  )
+  .add(
+    HttpApiEndpoint.get("games", "/games", {
+      query: {
+        provider: Schema.optional(Schema.String).annotate({ description: "Provider id (integer) or slug" }),
+        search: Schema.optional(Schema.String).annotate({ description: "Case-insensitive, over name and game code" }),
+        enabled: Schema.optional(Schema.Literals(["true", "false"])).annotate({
+          description: "Only enabled (true) or only disabled (false) games; both when absent"
+        }),
+        page: Schema.optional(PageQuery),
+        per_page: Schema.optional(PerPageQuery)
+      },
+      success: Envelope("GamesResponse", Schema.Struct({ games: Schema.Array(GameEntry), meta: PageMeta }))
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Casino games, filtered by provider and search, paged"
+    }))
+  )
+  .add(
+    HttpApiEndpoint.post("launch", "/launch", {
+      payload: LaunchRequest,
+      success: Envelope(
+        "LaunchResponse",
+        Schema.Struct({ launch: Schema.Struct({ url: Schema.String }), partner_player: PartnerPlayerEntry })
+      ),
+      error: InternalError
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Launch a game for a player of the partner",
+      description: "Resolves or creates the partner's player (by external_player_id), records the balance " +
+        "the partner sent, and asks the casino aggregator for a launch URL."
+    }))
+  )
+{}
