@@ -4,6 +4,14 @@ import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { createServer } from "node:http"
 import { apiPrefix, PartnerApi } from "./api/Api.ts"
+import { Casino } from "./casino/Casino.ts"
+import { CasinoCatalog } from "./casino/CasinoCatalog.ts"
+import { CasinoConfig } from "./casino/CasinoConfig.ts"
+import { CasinoGatewayLive } from "./casino/CasinoGatewayLive.ts"
+import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
+import { CasinoHandlers } from "./casino/http.ts"
+import { PartnerPlayers } from "./casino/PartnerPlayers.ts"
+import { SandboxPages } from "./casino/SandboxPages.ts"
 import { DemoPartnerLive } from "./partners/DemoPartner.ts"
 import { PartnerAuthLive } from "./partners/PartnerAuthLive.ts"
 import { Partners } from "./partners/Partners.ts"
@@ -14,25 +22,34 @@ import { HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/Ht
 import { RequestValidationLive } from "./platform/RequestValidation.ts"
 
 /** The handlers of every group of the partner API, with the middleware they run behind. */
-export const ApiHandlersLive = Layer.mergeAll(AccountHandlers).pipe(
+export const ApiHandlersLive = Layer.mergeAll(AccountHandlers, CasinoHandlers).pipe(
   Layer.provideMerge(Layer.mergeAll(PartnerAuthLive, RequestValidationLive))
 )
 
-/** Every route the service answers: the partner API, its OpenAPI document and docs page, and the probes. */
+/** Every route the service answers: the partner API, its OpenAPI document and docs page, the probes, the sandbox. */
 export const RoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(PartnerApi, { openapiPath: `${apiPrefix}/openapi.json` }).pipe(
     Layer.provide(ApiHandlersLive)
   ),
   HttpApiScalar.layer(PartnerApi, { path: "/docs", scalar: { withDefaultFonts: false } }),
   HealthRoutes,
+  SandboxPages,
   HttpEdgeMiddleware
 )
 
-/** The domain services the routes use, over the database. */
-export const ServicesLive = Partners.layer
+/** The casino area: the gateway CASINO_GATEWAY selects, the local catalog, players and launches. */
+export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, PartnerPlayers.layer, CasinoGatewayLive))
+)
 
-/** The services with their database (migrated) and start-up data. */
-export const AppLive = DemoPartnerLive.pipe(
+/** The domain services the routes use. Needs the database and the configuration. */
+export const ServicesLive = Layer.mergeAll(Partners.layer, CasinoLive)
+
+/** Every setting, read from the environment. */
+export const ConfigLive = Layer.mergeAll(AppConfig.layer, CasinoConfig.layer)
+
+/** The services with their database (migrated), start-up data and background work. */
+export const AppLive = Layer.mergeAll(DemoPartnerLive, CatalogSyncSchedule).pipe(
   Layer.provideMerge(ServicesLive),
   Layer.provideMerge(Database.layer)
 )
@@ -44,12 +61,12 @@ const HttpServerLive = Layer.unwrap(Effect.gen(function*() {
 
 /**
  * The whole service. Shutdown runs in reverse: the HTTP server stops
- * accepting and drains in-flight requests, then the pool closes, then the
- * embedded database (if any) stops.
+ * accepting and drains in-flight requests, then background work stops and
+ * the pool closes, then the embedded database (if any) stops.
  */
 export const ServerLive = HttpRouter.serve(RoutesLive, { disableLogger: true }).pipe(
   Layer.provide(MaxBodySizeLive),
   Layer.provide(HttpServerLive),
   Layer.provide(AppLive),
-  Layer.provide(AppConfig.layer)
+  Layer.provide(ConfigLive)
 )

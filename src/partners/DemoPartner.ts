@@ -1,7 +1,7 @@
 import { Console, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { apiPrefix } from "../api/Api.ts"
-import { AppConfig } from "../platform/AppConfig.ts"
+import { AppConfig, publicBaseUrl } from "../platform/AppConfig.ts"
 import { Partners } from "./Partners.ts"
 
 const demoSlug = "demo"
@@ -37,7 +37,7 @@ export const ensureDemoPartner = Effect.gen(function*() {
   })).pipe(Effect.orDie)
 
   if (Option.isSome(created)) {
-    const base = Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`)
+    const base = publicBaseUrl(config)
     yield* Console.error([
       "",
       "A demo partner was created. Its token is shown only this once:",

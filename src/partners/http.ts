@@ -3,12 +3,14 @@ import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
 import { ok } from "../api/Envelope.ts"
 import { CurrentPartner } from "../api/Security.ts"
+import { CasinoGateway } from "../casino/CasinoGateway.ts"
 
 export const AccountHandlers = HttpApiBuilder.group(
   PartnerApi,
   "account",
-  (handlers) =>
-    handlers.handle("status", () =>
+  Effect.fn(function*(handlers) {
+    const casino = yield* CasinoGateway
+    return handlers.handle("status", () =>
       Effect.map(Effect.service(CurrentPartner), (partner) =>
         ok(partner, {
           partner: {
@@ -18,7 +20,8 @@ export const AccountHandlers = HttpApiBuilder.group(
             status: partner.status,
             commission_percent: partner.commission_percent
           },
-          aggregator_configured: false,
+          aggregator_configured: casino.configured,
           sports_gateway: { configured: false, provider: "none" }
         })))
+  })
 )

@@ -51,3 +51,7 @@ export class AppConfig extends Context.Service<AppConfig, {
 
   static readonly layer = Layer.effect(AppConfig, Effect.map(AppConfig.config, AppConfig.of))
 }
+
+/** Where this service is reached from outside: PUBLIC_URL, or localhost on PORT. */
+export const publicBaseUrl = (config: AppConfig["Service"]) =>
+  Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`)

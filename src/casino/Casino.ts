@@ -1,0 +1,91 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import type { LaunchRequest } from "../api/Casino.ts"
+import type { PartnerPlayer } from "../domain/Casino.ts"
+import type { Partner } from "../domain/Partner.ts"
+import { CasinoCatalog } from "./CasinoCatalog.ts"
+import { CasinoGateway, CasinoGatewayError } from "./CasinoGateway.ts"
+import { PartnerPlayers } from "./PartnerPlayers.ts"
+
+/** The launch names something that cannot be launched; the map is field -> messages. */
+export class LaunchRefused extends Schema.TaggedError<LaunchRefused>()("LaunchRefused", {
+  errors: Schema.Record(Schema.String, Schema.Array(Schema.String))
+}) {}
+
+/** The aggregator did not give a launch URL. The player row is already up to date. */
+export class LaunchFailed extends Schema.TaggedError<LaunchFailed>()("LaunchFailed", {
+  gateway: Schema.String,
+  cause: CasinoGatewayError
+}) {
+  override get message() {
+    return this.cause.message
+  }
+}
+
+export interface LaunchedForPlayer {
+  readonly url: string
+  readonly player: PartnerPlayer
+}
+
+/** Game launches for partners' players. */
+export class Casino extends Context.Service<Casino, {
+  launch(partner: Partner, request: LaunchRequest): Effect.Effect<LaunchedForPlayer, LaunchRefused | LaunchFailed>
+}>()("partner-api/casino/Casino") {
+  static readonly layer = Layer.effect(
+    Casino,
+    Effect.gen(function*() {
+      const catalog = yield* CasinoCatalog
+      const players = yield* PartnerPlayers
+      const gateway = yield* CasinoGateway
+
+      const launch = Effect.fn("Casino.launch")(function*(partner: Partner, request: LaunchRequest) {
+        const game = yield* catalog.findGame(request.provider, request.game_code)
+        if (Option.isNone(game)) {
+          const provider = yield* catalog.findProvider(request.provider)
+          return yield* new LaunchRefused({
+            errors: Option.isNone(provider)
+              ? { provider: ["The selected provider is invalid."] }
+              : { game_code: ["The selected game code is invalid for this provider."] }
+          })
+        }
+        if (!game.value.enabled) {
+          return yield* new LaunchRefused({ errors: { game_code: ["The selected game is disabled."] } })
+        }
+        yield* Effect.annotateCurrentSpan({ partner: partner.id, game: game.value.game_code })
+
+        const player = yield* players.arrive({
+          partnerId: partner.id,
+          externalPlayerId: request.external_player_id,
+          name: request.player_name ?? null,
+          email: request.player_email ?? null,
+          balance: request.player_balance
+        })
+
+        const launched = yield* gateway.launch({
+          userCode: player.internal_user_id,
+          gameCode: game.value.game_code,
+          providerCode: game.value.provider_upstream_code,
+          balance: player.balance,
+          original: request.game_original ?? true,
+          lang: request.lang ?? "pt",
+          rtp: request.user_rtp ?? undefined,
+          playerName: player.name
+        }).pipe(
+          Effect.tapError((cause) =>
+            Effect.logWarning("Game launch failed at the casino aggregator").pipe(
+              Effect.annotateLogs({
+                partner_id: partner.id,
+                game_code: game.value.game_code,
+                reason: cause.reason,
+                detail: cause.message
+              })
+            )
+          ),
+          Effect.mapError((cause) => new LaunchFailed({ gateway: gateway.name, cause }))
+        )
+        return { url: launched.url, player }
+      })
+
+      return Casino.of({ launch })
+    })
+  )
+}

@@ -1,0 +1,87 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { PartnerApi } from "../api/Api.ts"
+import { ok } from "../api/Envelope.ts"
+import { ErrorMessages, InternalError, ValidationFailed } from "../api/Errors.ts"
+import { page } from "../api/Paging.ts"
+import { CurrentPartner } from "../api/Security.ts"
+import type { CasinoGame } from "../domain/Casino.ts"
+import { Casino } from "./Casino.ts"
+import { CasinoCatalog } from "./CasinoCatalog.ts"
+
+const gameEntry = (game: CasinoGame) => ({
+  game_code: game.game_code,
+  provider: game.provider_slug,
+  provider_id: game.provider_id,
+  name: game.name,
+  enabled: game.enabled,
+  image_url: game.image_url,
+  original: game.original
+})
+
+export const CasinoHandlers = HttpApiBuilder.group(
+  PartnerApi,
+  "casino",
+  Effect.fn(function*(handlers) {
+    const catalog = yield* CasinoCatalog
+    const casino = yield* Casino
+
+    return handlers
+      .handle("providers", () =>
+        Effect.gen(function*() {
+          const partner = yield* CurrentPartner
+          const providers = yield* catalog.enabledProviders
+          return ok(partner, {
+            list: providers.map((provider) => ({
+              provider: provider.slug,
+              provider_id: provider.id,
+              name: provider.name
+            }))
+          })
+        }))
+      .handle("games", ({ query }) =>
+        Effect.gen(function*() {
+          const partner = yield* CurrentPartner
+          const paging = page(query)
+          const { games, total } = yield* catalog.games({
+            provider: query.provider?.trim(),
+            search: query.search,
+            enabled: query.enabled === undefined ? undefined : query.enabled === "true",
+            ...paging
+          })
+          return ok(partner, {
+            games: games.map(gameEntry),
+            meta: { page: paging.page, per_page: paging.perPage, total }
+          })
+        }))
+      .handle("launch", ({ payload }) =>
+        Effect.gen(function*() {
+          const partner = yield* CurrentPartner
+          const launched = yield* casino.launch(partner, payload)
+          return ok(partner, {
+            launch: { url: launched.url },
+            partner_player: {
+              id: launched.player.id,
+              external_player_id: launched.player.external_player_id,
+              internal_user_id: launched.player.internal_user_id,
+              balance: launched.player.balance
+            }
+          })
+        }).pipe(
+          Effect.catchTags({
+            LaunchRefused: (refused) =>
+              Effect.fail(new ValidationFailed({ message: ErrorMessages.invalidData, errors: refused.errors })),
+            LaunchFailed: (failed) =>
+              Effect.fail(
+                new InternalError({
+                  message: `The game could not be launched: ${failed.cause.message}`,
+                  provider: failed.gateway,
+                  ...(failed.cause.providerResponse === undefined
+                    ? {}
+                    : { provider_response: failed.cause.providerResponse })
+                })
+              )
+          })
+        ))
+  })
+)
