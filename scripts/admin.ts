@@ -8,9 +8,11 @@ import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Console, Effect, Layer, Logger, Option, References } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
 import type { Partner } from "../src/domain/Partner.ts"
+import { CasinoCatalog } from "../src/casino/CasinoCatalog.ts"
+import { CatalogSync } from "../src/casino/CatalogSync.ts"
 import { Partners } from "../src/partners/Partners.ts"
-import { AppConfig } from "../src/platform/AppConfig.ts"
 import * as Database from "../src/platform/Database.ts"
+import { ConfigLive, ServicesLive } from "../src/server.ts"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
@@ -121,9 +123,58 @@ const partnersCommand = Command.make("partners").pipe(
   Command.withSubcommands([create, list, show, setStatus("activate"), setStatus("deactivate"), rotateToken, set])
 )
 
+const providerRef = Argument.String("provider").pipe(Argument.withDescription("The provider's id or slug"))
+const gameCode = Argument.String("game-code").pipe(Argument.withDescription("The game's code"))
+
+const casinoSync = Command.make("sync", {}, () =>
+  Effect.gen(function*() {
+    const sync = yield* CatalogSync
+    yield* printJson(yield* userFacing(sync.run))
+  })).pipe(Command.withDescription("Refresh the local catalog from the casino aggregator now"))
+
+const casinoProviders = Command.make("providers", {}, () =>
+  Effect.gen(function*() {
+    const catalog = yield* CasinoCatalog
+    yield* printJson(yield* catalog.allProviders)
+  })).pipe(Command.withDescription("List every provider in the local catalog, enabled or not"))
+
+const setProviderEnabled = (command: "enable-provider" | "disable-provider") =>
+  Command.make(command, { provider: providerRef }, ({ provider }) =>
+    Effect.gen(function*() {
+      const catalog = yield* CasinoCatalog
+      yield* printJson(yield* userFacing(catalog.setProviderEnabled(provider, command === "enable-provider")))
+    })).pipe(Command.withDescription(
+      command === "enable-provider"
+        ? "Offer a provider's games again (when the aggregator lists them)"
+        : "Stop offering a provider and its games; syncs do not undo this"
+    ))
+
+const setGameEnabled = (command: "enable-game" | "disable-game") =>
+  Command.make(command, { provider: providerRef, gameCode }, ({ gameCode, provider }) =>
+    Effect.gen(function*() {
+      const catalog = yield* CasinoCatalog
+      yield* printJson(yield* userFacing(catalog.setGameEnabled(provider, gameCode, command === "enable-game")))
+    })).pipe(Command.withDescription(
+      command === "enable-game"
+        ? "Offer a game again (when the aggregator lists it)"
+        : "Stop offering a game; syncs do not undo this"
+    ))
+
+const casinoCommand = Command.make("casino").pipe(
+  Command.withDescription("The local casino catalog"),
+  Command.withSubcommands([
+    casinoSync,
+    casinoProviders,
+    setProviderEnabled("enable-provider"),
+    setProviderEnabled("disable-provider"),
+    setGameEnabled("enable-game"),
+    setGameEnabled("disable-game")
+  ])
+)
+
 export const admin = Command.make("admin").pipe(
   Command.withDescription("Partner Aggregator API administration"),
-  Command.withSubcommands([partnersCommand])
+  Command.withSubcommands([partnersCommand, casinoCommand])
 )
 
 // Logs go to stderr so stdout stays a clean JSON result.
@@ -132,14 +183,14 @@ const StderrLogger = Layer.mergeAll(
   Layer.succeed(References.MinimumLogLevel, "Warn")
 )
 
-const ServicesLive = Partners.layer.pipe(
+const AdminServicesLive = ServicesLive.pipe(
   Layer.provide(Database.layer),
-  Layer.provide(AppConfig.layer)
+  Layer.provide(ConfigLive)
 )
 
 admin.pipe(
   Command.run({ version: "1.0.0" }),
-  Effect.provide(ServicesLive),
+  Effect.provide(AdminServicesLive),
   Effect.provide(NodeServices.layer),
   Effect.provide(StderrLogger),
   Effect.catchTag("ConfigError", (error) =>
