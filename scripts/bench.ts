@@ -3,15 +3,22 @@
  * a raw node:http baseline started in the same run on the same machine.
  * Ratios, not absolute numbers, are what compare across machines.
  *
- * The service runs as its own process on DATABASE_URL when set, otherwise on
- * an embedded PostgreSQL in a temporary directory.
+ * The service runs as its own process on a database of the run's own,
+ * created on DATABASE_URL's server (or an embedded PostgreSQL in a temporary
+ * directory) and dropped at the end.
  */
-import { NodeRuntime } from "@effect/platform-node"
-import { Effect } from "effect"
+import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import { PgClient } from "@effect/sql-pg"
+import type autocannon from "autocannon"
+import { Context, Effect, Layer, Redacted, type Scope } from "effect"
+import type { ChildProcessSpawner } from "effect/process"
+import { SqlClient } from "effect/sql"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
-import { compare, freePort, printTable, startNode } from "./bench/harness.ts"
+import { EmbeddedPostgres } from "../src/platform/EmbeddedPostgres.ts"
+import { compare, freePort, printTable } from "./bench/harness.ts"
+import { startNode } from "./bench/processes.ts"
 
 const benchToken = "pak_bench_000000000000000000000000000000000000000"
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
@@ -20,7 +27,13 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 export interface BenchContext {
   readonly baseUrl: string
   readonly token: string
+  /** The bench database, for arranging data the scenario needs. */
+  readonly sql: SqlClient.SqlClient
+  /** Starts another instance of the service on the same database, with extra settings; returns its URL. */
+  readonly startService: (env: Record<string, string>) => Effect.Effect<string, unknown, ChildProcessSpawner.ChildProcessSpawner | Scope.Scope>
 }
+
+type Scenario = (context: BenchContext) => Effect.Effect<void, unknown, ChildProcessSpawner.ChildProcessSpawner>
 
 /** Starts a fixed-body server (the raw baseline or the effect floor) and returns its URL. */
 const fixedBodyServer = (script: string, body: string) =>
@@ -30,11 +43,13 @@ const fixedBodyServer = (script: string, body: string) =>
     return `http://127.0.0.1:${port}`
   })
 
-const statusScenario = (context: BenchContext) =>
+const fetchText = (url: string, init?: RequestInit) => Effect.promise(() => fetch(url, init).then((r) => r.text()))
+
+const statusScenario: Scenario = (context) =>
   Effect.gen(function*() {
     const path = "/api/partner/v1/status"
     const headers = { authorization: `Bearer ${context.token}` }
-    const body = yield* Effect.promise(() => fetch(context.baseUrl + path, { headers }).then((r) => r.text()))
+    const body = yield* fetchText(context.baseUrl + path, { headers })
     const raw = yield* fixedBodyServer("scripts/bench/raw-server.ts", body)
     const floor = yield* fixedBodyServer("scripts/bench/effect-floor-server.ts", body)
     const rows = yield* compare([
@@ -45,40 +60,159 @@ const statusScenario = (context: BenchContext) =>
     printTable(`GET /status, authenticated (${connections} connections, ${seconds} s per round)`, rows)
   }).pipe(Effect.scoped)
 
-const scenarios: Record<string, (context: BenchContext) => Effect.Effect<void, unknown>> = {
-  status: statusScenario
+/** 40 providers x 500 games of generated names, next to the sandbox's own catalog. */
+const seedGames = (sql: SqlClient.SqlClient) =>
+  Effect.gen(function*() {
+    yield* sql`
+      INSERT INTO casino_providers (slug, upstream_code, name)
+      SELECT 'bench-provider-' || n, 'Bench Provider ' || n, 'Bench Provider ' || n
+      FROM generate_series(1, 40) AS n
+      ON CONFLICT DO NOTHING
+    `
+    yield* sql`
+      INSERT INTO casino_games (provider_id, game_code, name, image_url)
+      SELECT p.id, 'bench-' || p.id || '-' || g,
+             (ARRAY['Golden','Lucky','Wild','Mystic','Royal','Crystal','Fire','Frozen','Thunder','Jungle'])[1 + g % 10]
+               || ' ' ||
+             (ARRAY['Fortune','Treasure','Reels','Gems','Riches','Quest','Dragon','Temple','Safari','Fiesta'])[1 + (g / 10) % 10]
+               || ' ' || g,
+             'https://img.example/' || g || '.png'
+      FROM casino_providers p, generate_series(1, 500) AS g
+      WHERE p.slug LIKE 'bench-provider-%'
+      ON CONFLICT DO NOTHING
+    `
+    yield* sql`ANALYZE casino_games`
+    const [{ total }] = yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM casino_games`
+    return total
+  })
+
+const gamesScenario: Scenario = (context) =>
+  Effect.gen(function*() {
+    const total = yield* seedGames(context.sql)
+    const headers = { authorization: `Bearer ${context.token}` }
+    const searches = ["fortune", "dragon 12", "LUCKY", "gems 4", "bench-7-", "zzz"]
+    const paths = searches.map((term) => `/api/partner/v1/games?search=${encodeURIComponent(term)}&per_page=50`)
+    const body = yield* fetchText(context.baseUrl + paths[0], { headers })
+    const raw = yield* fixedBodyServer("scripts/bench/raw-server.ts", body)
+    const uncached = yield* context.startService({ CASINO_CATALOG_CACHE_TTL: "0 seconds" })
+    const requests = paths.map((path) => ({ method: "GET" as const, path }))
+    const rows = yield* compare([
+      { name: "raw node:http, same body", options: { url: raw, requests, connections, seconds } },
+      { name: "service", options: { url: context.baseUrl, headers, requests, connections, seconds } },
+      { name: "service, cache TTL 0 (coalescing only)", options: { url: uncached, headers, requests, connections, seconds } }
+    ])
+    printTable(
+      `GET /games?search=... over ${total.toLocaleString("en-US")} games, ${searches.length} terms in turn (${connections} connections, ${seconds} s per round)`,
+      rows
+    )
+  }).pipe(Effect.scoped)
+
+const launchScenario: Scenario = (context) =>
+  Effect.gen(function*() {
+    const headers = { authorization: `Bearer ${context.token}`, "content-type": "application/json" }
+    const body = (player: string) =>
+      JSON.stringify({
+        external_player_id: player,
+        player_name: "Bench Player",
+        player_balance: 100,
+        provider: "aurora-gaming",
+        game_code: "ag-hidden-fortune"
+      })
+    const sample = yield* fetchText(`${context.baseUrl}/api/partner/v1/launch`, {
+      method: "POST",
+      headers,
+      body: body("bench-sample")
+    })
+    const raw = yield* fixedBodyServer("scripts/bench/raw-server.ts", sample)
+    // Every request is a different player among 5,000: first launches and returning players mixed.
+    const launchRequest = {
+      method: "POST" as const,
+      path: "/api/partner/v1/launch",
+      setupRequest: (request: autocannon.Request) => ({
+        ...request,
+        body: body(`bench-${Math.floor(Math.random() * 5_000)}`)
+      })
+    }
+    const rows = yield* compare([
+      { name: "raw node:http, same body", options: { url: raw, method: "POST", headers, requests: [launchRequest], connections, seconds } },
+      { name: "service", options: { url: context.baseUrl, headers, requests: [launchRequest], connections, seconds } }
+    ])
+    printTable(`POST /launch, sandbox aggregator, 5,000 players (${connections} connections, ${seconds} s per round)`, rows)
+  }).pipe(Effect.scoped)
+
+const scenarios: Record<string, Scenario> = {
+  status: statusScenario,
+  games: gamesScenario,
+  launch: launchScenario
 }
+
+/** A PostgreSQL server URL: DATABASE_URL's, or an embedded cluster living as long as the scope. */
+const databaseServer = Effect.gen(function*() {
+  if (process.env.DATABASE_URL !== undefined) return process.env.DATABASE_URL
+  const dataDir = yield* Effect.acquireRelease(
+    Effect.promise(async () => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), "partner-api-bench-"))
+      await fs.chmod(dir, 0o755)
+      return dir
+    }),
+    (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
+  )
+  const context = yield* Layer.build(EmbeddedPostgres.layer(dataDir, { database: "postgres" }))
+  return Redacted.value(Context.get(context, EmbeddedPostgres).adminUrl)
+})
+
+const withDatabase = (url: string) => (name: string) => {
+  const target = new URL(url)
+  target.pathname = `/${name}`
+  return target.toString()
+}
+
+const adminStatement = (url: string, statement: string) =>
+  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql.unsafe(statement)).pipe(
+    Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))
+  )
 
 const main = Effect.gen(function*() {
   const wanted = process.argv.slice(2)
   const selected = wanted.length === 0 ? Object.keys(scenarios) : wanted
   for (const name of selected) {
-    if (!(name in scenarios)) return yield* Effect.die(`Unknown scenario "${name}". Known: ${Object.keys(scenarios).join(", ")}`)
+    if (!(name in scenarios)) {
+      return yield* Effect.die(`Unknown scenario "${name}". Known: ${Object.keys(scenarios).join(", ")}`)
+    }
   }
 
-  const port = yield* freePort()
-  const env: Record<string, string | undefined> = {
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DEMO_PARTNER_TOKEN: benchToken,
-    LOG_LEVEL: "Info"
-  }
-  if (process.env.DATABASE_URL === undefined) {
-    env.DATA_DIR = yield* Effect.acquireRelease(
-      Effect.promise(async () => {
-        const dir = await fs.mkdtemp(path.join(os.tmpdir(), "partner-api-bench-"))
-        await fs.chmod(dir, 0o755)
-        return dir
-      }),
-      (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
-    )
-  }
-  yield* startNode(["src/main.ts"], env, /Listening on/)
+  const server = yield* databaseServer
+  const database = `partner_api_bench_${process.pid}`
+  yield* Effect.acquireRelease(
+    adminStatement(server, `CREATE DATABASE ${database}`),
+    () => Effect.ignore(adminStatement(server, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`))
+  )
+  const databaseUrl = withDatabase(server)(database)
+
+  const startService = (env: Record<string, string>) =>
+    Effect.gen(function*() {
+      const port = yield* freePort()
+      yield* startNode(["src/main.ts"], {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATABASE_URL: databaseUrl,
+        DEMO_PARTNER_TOKEN: benchToken,
+        LOG_LEVEL: "Info",
+        ...env
+      }, /Listening on/)
+      return `http://127.0.0.1:${port}`
+    })
+  const baseUrl = yield* startService({})
   console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), database: ${
-    process.env.DATABASE_URL === undefined ? "embedded" : "DATABASE_URL"
+    process.env.DATABASE_URL === undefined ? "embedded" : "DATABASE_URL's server"
   }`)
-  const context: BenchContext = { baseUrl: `http://127.0.0.1:${port}`, token: benchToken }
+
+  const sql = Context.get(
+    yield* Layer.build(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 2 })),
+    SqlClient.SqlClient
+  )
+  const context: BenchContext = { baseUrl, token: benchToken, sql, startService }
   for (const name of selected) yield* scenarios[name](context)
-}).pipe(Effect.scoped)
+}).pipe(Effect.scoped, Effect.provide(NodeServices.layer))
 
 NodeRuntime.runMain(main)

@@ -1,7 +1,5 @@
-import { NodeServices } from "@effect/platform-node"
 import autocannon from "autocannon"
-import { Effect, Stream } from "effect"
-import { ChildProcess, ChildProcessSpawner } from "effect/process"
+import { Effect } from "effect"
 import * as net from "node:net"
 
 export const freePort = () =>
@@ -13,33 +11,6 @@ export const freePort = () =>
       })
     })
   )
-
-/**
- * Starts `node <args>` and waits for a line of its output matching `ready`.
- * The process lives until the enclosing scope closes.
- */
-export const startNode = (args: ReadonlyArray<string>, env: Record<string, string | undefined>, ready: RegExp) =>
-  Effect.gen(function*() {
-    const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
-    const handle = yield* spawner.spawn(
-      ChildProcess.make(process.execPath, args, { env, extendEnv: true, stdout: "pipe", stderr: "pipe" })
-    )
-    const seen: Array<string> = []
-    yield* handle.all.pipe(
-      Stream.decodeText(),
-      Stream.splitLines,
-      Stream.tap((line) => Effect.sync(() => seen.push(line))),
-      Stream.takeUntil((line) => ready.test(line)),
-      Stream.runDrain,
-      Effect.timeoutOrElse({
-        duration: "90 seconds",
-        orElse: () => Effect.die(new Error(`${args.join(" ")} did not start:\n${seen.join("\n")}`))
-      })
-    )
-    // Keep draining so a chatty process never blocks on a full pipe.
-    yield* Effect.forkScoped(Stream.runDrain(handle.all))
-    return { handle, output: seen }
-  }).pipe(Effect.provide(NodeServices.layer))
 
 export interface LoadResult {
   readonly requestsPerSecond: number
@@ -55,8 +26,8 @@ export interface LoadOptions {
   readonly method?: "GET" | "POST"
   readonly headers?: Record<string, string>
   readonly body?: string
-  /** Bodies rotated per request (e.g. a different player on each launch). */
-  readonly requests?: ReadonlyArray<{ readonly method?: "GET" | "POST"; readonly path?: string; readonly body?: string }>
+  /** Requests taken in turn; `setupRequest` may rewrite each one (e.g. a different player per launch). */
+  readonly requests?: ReadonlyArray<autocannon.Request>
   readonly connections?: number
   readonly seconds?: number
 }
@@ -70,7 +41,7 @@ export const load = (options: LoadOptions) =>
         method: options.method ?? "GET",
         headers: options.headers ?? {},
         ...(options.body === undefined ? {} : { body: options.body }),
-        ...(options.requests === undefined ? {} : { requests: options.requests as Array<autocannon.Request> }),
+        ...(options.requests === undefined ? {} : { requests: [...options.requests] }),
         connections: options.connections ?? 50,
         duration
       })

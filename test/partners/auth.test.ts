@@ -4,6 +4,7 @@ import { SqlClient } from "effect/sql"
 import { createHash } from "node:crypto"
 import { Partners } from "../../src/partners/Partners.ts"
 import { bearer, givenPartner, partnerKey, request, TestApp } from "../support/TestApp.ts"
+import { live } from "../support/live.ts"
 
 const missing = { success: false, message: "API key do parceiro nao informada." }
 const invalid = { success: false, message: "Parceiro invalido ou inativo." }
@@ -18,7 +19,7 @@ const headerStyles = [
   { name: "X-Partner-Key", headers: partnerKey }
 ] as const
 
-layer(TestApp())("partner authentication", (it) => {
+layer(TestApp(), live)("partner authentication", (it) => {
   for (const endpoint of endpoints) {
     describe(`${endpoint.method} ${endpoint.path}`, () => {
       it.effect("no token: 401, API key not given", () =>

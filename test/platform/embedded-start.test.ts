@@ -4,12 +4,12 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { assert, it } from "@effect/vitest"
-import { Effect, Stream } from "effect"
-import { ChildProcess, ChildProcessSpawner } from "effect/process"
+import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
+import { startNode } from "../support/process.ts"
 
 const freePort = () =>
   Effect.promise(() =>
@@ -40,30 +40,18 @@ const postmasterPid = (dataDir: string) =>
 
 /** Starts the service; resolves once it listens, with the demo token if it printed one. */
 const startService = (dataDir: string, port: number) =>
-  Effect.gen(function*() {
-    const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
-    const env = { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: undefined }
-    const handle = yield* spawner.spawn(ChildProcess.make(process.execPath, ["src/main.ts"], { env, extendEnv: true }))
-    let token: string | undefined
-    const output: Array<string> = []
-    yield* handle.all.pipe(
-      Stream.decodeText(),
-      Stream.splitLines,
-      Stream.tap((line) =>
-        Effect.sync(() => {
-          output.push(line)
-          token ??= /(pak_[A-Za-z0-9_-]{43})/.exec(line)?.[1]
-        })
-      ),
-      Stream.takeUntil((line) => line.includes("Listening on")),
-      Stream.runDrain,
-      Effect.timeoutOrElse({
-        duration: "60 seconds",
-        orElse: () => Effect.die(`service did not start:\n${output.join("\n")}`)
-      })
-    )
-    return { handle, token, output }
-  })
+  Effect.map(
+    startNode(
+      ["src/main.ts"],
+      { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: undefined },
+      /Listening on/
+    ),
+    ({ handle, output }) => ({
+      handle,
+      output,
+      token: output.map((line) => /(pak_[A-Za-z0-9_-]{43})/.exec(line)?.[1]).find((found) => found !== undefined)
+    })
+  )
 
 const status = (port: number, token: string) =>
   Effect.promise(async () => {

@@ -8,10 +8,11 @@ import { HttpEdgeMiddleware, MaxBodySizeLive } from "../../src/platform/HttpEdge
 import { RequestValidationLive } from "../../src/platform/RequestValidation.ts"
 import { makeLogCapture } from "../support/LogCapture.ts"
 import { bearer, givenPartner, request, TestApp } from "../support/TestApp.ts"
+import { live } from "../support/live.ts"
 
 const logs = makeLogCapture()
 
-layer(TestApp().pipe(Layer.provide(logs.layer)))("the service's edges", (it) => {
+layer(TestApp().pipe(Layer.provide(logs.layer)), live)("the service's edges", (it) => {
   it.effect("an unknown route is a 404 envelope, with or without a token", () =>
     Effect.gen(function*() {
       const { token } = yield* givenPartner()
@@ -102,7 +103,7 @@ const ProbeApp = HttpRouter.serve(
   { disableLogger: true, disableListenLog: true }
 ).pipe(Layer.provide(MaxBodySizeLive), Layer.provideMerge(NodeHttpServer.layerTest), Layer.provide(logs.layer))
 
-layer(ProbeApp)("request validation and failures", (it) => {
+layer(ProbeApp, live)("request validation and failures", (it) => {
   describe("422 with every failing field", () => {
     it.effect("malformed JSON", () =>
       Effect.gen(function*() {

@@ -1,8 +1,9 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestDatabaseUrl } from "../support/TestDatabase.ts"
-import { bearer, request, TestApp } from "../support/TestApp.ts"
+import { bearer, givenPartner, request, TestApp } from "../support/TestApp.ts"
 import { runNode } from "../support/process.ts"
+import { live } from "../support/live.ts"
 
 /** `npm run admin -- <args>` against the test file's database, as a separate process. */
 const admin = (...args: Array<string>) =>
@@ -21,7 +22,7 @@ const eventually = (token: string, expected: number) =>
     }
   })
 
-layer(TestApp())("admin CLI", (it) => {
+layer(TestApp(), live)("admin CLI", (it) => {
   it.effect("create prints only {id, slug, token}; the token works at once", () =>
     Effect.gen(function*() {
       const created = yield* admin("partners", "create", "--name", "Acme Bets", "--commission", "12.5",
@@ -100,5 +101,56 @@ layer(TestApp())("admin CLI", (it) => {
       const duplicate = yield* admin("partners", "create", "--name", "Echo", "--slug", "echo")
       assert.notStrictEqual(duplicate.exitCode, 0)
       assert.match(duplicate.stderr, /already exists/)
+    }))
+
+  it.effect("casino: sync, then switch a game and a provider off and on; running services follow at once", () =>
+    Effect.gen(function*() {
+      const synced = yield* admin("casino", "sync")
+      assert.strictEqual(synced.exitCode, 0, synced.stderr)
+      const report = JSON.parse(synced.stdout)
+      assert.deepStrictEqual(report.providers, { added: 12, changed: 0, absent: 0 })
+      assert.isAbove(report.games.added, 300)
+      const { token } = yield* givenPartner()
+      const gameEnabled = (code: string) =>
+        Effect.map(
+          request("GET", `/api/partner/v1/games?search=${code}`, { headers: bearer(token) }),
+          (response) => response.body.data.games.find((g: { game_code: string }) => g.game_code === code)?.enabled
+        )
+      const providerListed = (slug: string) =>
+        Effect.map(
+          request("GET", "/api/partner/v1/providers", { headers: bearer(token) }),
+          (response) => response.body.data.list.some((p: { provider: string }) => p.provider === slug)
+        )
+      const until = <A>(read: Effect.Effect<A, never, any>, expected: A) =>
+        Effect.gen(function*() {
+          const started = Date.now()
+          while ((yield* read) !== expected) {
+            if (Date.now() - started > 10_000) return yield* Effect.die(`never became ${String(expected)}`)
+            yield* Effect.sleep("50 millis")
+          }
+        })
+
+      yield* until(gameEnabled("ag-hidden-fortune"), true) // now cached by the service
+      const off = yield* admin("casino", "disable-game", "aurora-gaming", "ag-hidden-fortune")
+      assert.strictEqual(off.exitCode, 0, off.stderr)
+      assert.isFalse(JSON.parse(off.stdout).enabled)
+      yield* until(gameEnabled("ag-hidden-fortune"), false)
+      yield* admin("casino", "enable-game", "aurora-gaming", "ag-hidden-fortune")
+      yield* until(gameEnabled("ag-hidden-fortune"), true)
+
+      yield* until(providerListed("red-fox-studios"), true)
+      yield* admin("casino", "disable-provider", "red-fox-studios")
+      yield* until(providerListed("red-fox-studios"), false)
+      const listed = JSON.parse((yield* admin("casino", "providers")).stdout)
+      assert.isFalse(listed.find((p: { slug: string }) => p.slug === "red-fox-studios").enabled)
+      yield* admin("casino", "enable-provider", "red-fox-studios")
+      yield* until(providerListed("red-fox-studios"), true)
+
+      const unknown = yield* admin("casino", "disable-game", "aurora-gaming", "no-such-game")
+      assert.notStrictEqual(unknown.exitCode, 0)
+      assert.match(unknown.stderr, /No game "no-such-game"/)
+      const noProvider = yield* admin("casino", "enable-provider", "nobody")
+      assert.notStrictEqual(noProvider.exitCode, 0)
+      assert.match(noProvider.stderr, /No casino provider "nobody"/)
     }))
 })

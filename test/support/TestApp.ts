@@ -1,6 +1,8 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Option } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
+import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
+import { CatalogSync } from "../../src/casino/CatalogSync.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { RoutesLive, ServicesLive } from "../../src/server.ts"
@@ -19,25 +21,51 @@ export const testConfig = (overrides: Partial<AppConfig["Service"]> = {}) =>
     ...overrides
   })
 
-export const TestConfig = (overrides: Partial<AppConfig["Service"]> = {}) =>
-  Layer.succeed(AppConfig, testConfig(overrides))
+export const testCasinoConfig = (overrides: Partial<CasinoConfig["Service"]> = {}) =>
+  CasinoConfig.of({
+    gateway: "sandbox",
+    playfiver: { baseUrl: "http://127.0.0.1:9", agentToken: Option.none(), secretKey: Option.none() },
+    timeout: Duration.seconds(2),
+    syncInterval: Duration.hours(1),
+    catalogCacheTtl: Duration.seconds(30),
+    ...overrides
+  })
+
+export interface TestSettings {
+  readonly app?: Partial<AppConfig["Service"]>
+  readonly casino?: Partial<CasinoConfig["Service"]>
+}
+
+export const TestConfig = (settings: TestSettings = {}) =>
+  Layer.mergeAll(
+    Layer.succeed(AppConfig, testConfig(settings.app)),
+    Layer.succeed(CasinoConfig, testCasinoConfig(settings.casino))
+  )
 
 /** The domain services over the test file's own database. */
-export const TestServices = (overrides: Partial<AppConfig["Service"]> = {}) =>
+export const TestServices = (settings: TestSettings = {}) => TestServicesWith(TestConfig(settings))
+
+/** The domain services with a configuration built by the test (e.g. pointing at a fake upstream). */
+export const TestServicesWith = <R>(config: Layer.Layer<AppConfig | CasinoConfig, never, R>) =>
   ServicesLive.pipe(
     Layer.provideMerge(TestDatabase),
-    Layer.provideMerge(TestConfig(overrides))
+    Layer.provideMerge(config)
   )
 
 /**
  * The whole HTTP service on a real socket (port 0), with an HttpClient
  * pointed at it, the domain services and the database for arranging data.
  */
-export const TestApp = (overrides: Partial<AppConfig["Service"]> = {}) =>
+export const TestApp = (settings: TestSettings = {}) => TestAppWith(TestConfig(settings))
+
+export const TestAppWith = <R>(config: Layer.Layer<AppConfig | CasinoConfig, never, R>) =>
   HttpRouter.serve(RoutesLive, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(TestServices(overrides))
+    Layer.provideMerge(TestServicesWith(config))
   )
+
+/** Brings the local casino catalog in line with the configured gateway. */
+export const givenSyncedCatalog = Effect.flatMap(Effect.service(CatalogSync), (sync) => sync.run).pipe(Effect.orDie)
 
 export interface RawResponse {
   readonly status: number

@@ -1,0 +1,43 @@
+import { Deferred, type Duration, Effect, Exit, Stream } from "effect"
+import { ChildProcess, ChildProcessSpawner } from "effect/process"
+
+export interface RunningProcess {
+  readonly handle: ChildProcessSpawner.ChildProcessHandle
+  /** Every line the process wrote so far, stdout and stderr. */
+  readonly output: Array<string>
+}
+
+/**
+ * Starts `node <args>` and waits until a line matches `ready`. Output keeps
+ * being collected until the process ends; it is stopped with the scope.
+ */
+export const startNode = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string | undefined>,
+  ready: RegExp,
+  timeout: Duration.Input = "60 seconds"
+) =>
+  Effect.gen(function*() {
+    const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
+    const handle = yield* spawner.spawn(ChildProcess.make(process.execPath, args, { env, extendEnv: true }))
+    const output: Array<string> = []
+    const started = yield* Deferred.make<void>()
+    yield* handle.all.pipe(
+      Stream.decodeText(),
+      Stream.splitLines,
+      Stream.runForEach((line) =>
+        Effect.sync(() => {
+          output.push(line)
+          if (ready.test(line)) Deferred.doneUnsafe(started, Exit.void)
+        })
+      ),
+      Effect.forkScoped
+    )
+    yield* Deferred.await(started).pipe(
+      Effect.timeoutOrElse({
+        duration: timeout,
+        orElse: () => Effect.die(new Error(`${args.join(" ")} did not start:\n${output.join("\n")}`))
+      })
+    )
+    return { handle, output } satisfies RunningProcess
+  })

@@ -1,0 +1,237 @@
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
+import {
+  CasinoGateway,
+  CasinoGatewayError,
+  type UpstreamGame,
+  type UpstreamProvider
+} from "../../src/casino/CasinoGateway.ts"
+import { CatalogSync } from "../../src/casino/CatalogSync.ts"
+import { live } from "../support/live.ts"
+import { bearer, givenPartner, request, TestApp } from "../support/TestApp.ts"
+
+const provider = (code: string, enabled = true): UpstreamProvider => ({ code, name: code, enabled, imageUrl: null })
+const game = (providerCode: string, code: string, name: string, enabled = true): UpstreamGame => ({
+  code,
+  name,
+  providerCode,
+  enabled,
+  original: true,
+  imageUrl: `https://img.example/${code}.png`
+})
+
+const baseSnapshot = {
+  providers: [provider("Alpha Games"), provider("Beta Studio")],
+  games: [
+    game("Alpha Games", "a-1", "Alpha One"),
+    game("Alpha Games", "a-2", "Alpha Two"),
+    game("Beta Studio", "b-1", "Beta Fortune"),
+    game("Beta Studio", "B_100%", "Percent Party")
+  ]
+}
+
+/** Each test starts from an empty catalog (the file shares one database). */
+const emptyCatalog = Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+  sql`TRUNCATE casino_games, casino_providers RESTART IDENTITY CASCADE`).pipe(Effect.orDie)
+
+const listGames = (token: string, query: string) =>
+  request("GET", `/api/partner/v1/games${query}`, { headers: bearer(token) })
+
+layer(TestApp(), live)("the local casino catalog", (it) => {
+  it.effect("a sync adds, changes only what changed, and keeps vanished games as absent (disabled)", () =>
+    Effect.gen(function*() {
+      yield* emptyCatalog
+      const catalog = yield* CasinoCatalog
+      const first = yield* catalog.sync(baseSnapshot)
+      assert.deepStrictEqual(first, {
+        providers: { added: 2, changed: 0, absent: 0 },
+        games: { added: 4, changed: 0, absent: 0 }
+      })
+      const again = yield* catalog.sync(baseSnapshot)
+      assert.deepStrictEqual(again, {
+        providers: { added: 0, changed: 0, absent: 0 },
+        games: { added: 0, changed: 0, absent: 0 }
+      })
+
+      const changed = yield* catalog.sync({
+        providers: baseSnapshot.providers,
+        games: [
+          game("Alpha Games", "a-1", "Alpha One Deluxe"), // renamed
+          game("Alpha Games", "a-2", "Alpha Two", false), // disabled upstream
+          game("Beta Studio", "b-1", "Beta Fortune"),
+          // "B_100%" vanished; a new one arrives
+          game("Beta Studio", "b-2", "Beta Two")
+        ]
+      })
+      assert.deepStrictEqual(changed.games, { added: 1, changed: 2, absent: 1 })
+      const vanished = yield* catalog.findGame("beta-studio", "B_100%")
+      assert.isTrue(vanished._tag === "Some" && !vanished.value.enabled, "kept, not deleted, and disabled")
+      const renamed = yield* catalog.findGame("alpha-games", "a-1")
+      assert.isTrue(renamed._tag === "Some" && renamed.value.name === "Alpha One Deluxe")
+
+      // It comes back when the aggregator lists it again.
+      yield* catalog.sync(baseSnapshot)
+      const back = yield* catalog.findGame("beta-studio", "B_100%")
+      assert.isTrue(back._tag === "Some" && back.value.enabled)
+    }))
+
+  it.effect("the operator's switch survives syncs; a provider gone upstream takes its games with it", () =>
+    Effect.gen(function*() {
+      yield* emptyCatalog
+      const catalog = yield* CasinoCatalog
+      yield* catalog.sync(baseSnapshot)
+      yield* catalog.setGameEnabled("alpha-games", "a-1", false)
+      yield* catalog.sync(baseSnapshot)
+      const stillOff = yield* catalog.findGame("alpha-games", "a-1")
+      assert.isTrue(stillOff._tag === "Some" && !stillOff.value.enabled)
+      yield* catalog.setGameEnabled("alpha-games", "a-1", true)
+
+      const report = yield* catalog.sync({
+        providers: [provider("Alpha Games")],
+        games: baseSnapshot.games.filter((g) => g.providerCode === "Alpha Games")
+      })
+      assert.strictEqual(report.providers.absent, 1)
+      const providers = yield* catalog.enabledProviders
+      assert.deepStrictEqual(providers.map((p) => p.slug), ["alpha-games"])
+      const orphan = yield* catalog.findGame("beta-studio", "b-1")
+      assert.isTrue(orphan._tag === "Some" && !orphan.value.enabled)
+      yield* catalog.sync(baseSnapshot)
+    }))
+
+  it.effect("two syncs at once neither fail nor duplicate", () =>
+    Effect.gen(function*() {
+      yield* emptyCatalog
+      const catalog = yield* CasinoCatalog
+      yield* Effect.all([catalog.sync(baseSnapshot), catalog.sync(baseSnapshot), catalog.sync(baseSnapshot)], {
+        concurrency: "unbounded"
+      })
+      const { total } = yield* catalog.games({ page: 1, perPage: 200 })
+      assert.strictEqual(total, 4)
+    }))
+
+  it.effect("a sync that fails half-way changes nothing", () =>
+    Effect.gen(function*() {
+      yield* emptyCatalog
+      const catalog = yield* CasinoCatalog
+      yield* catalog.sync(baseSnapshot)
+      const sql = yield* SqlClient.SqlClient
+      // Read the tables themselves: the catalog's own reads may be answered from memory.
+      const snapshotOfTables = sql`
+        SELECT p.upstream_code, p.present_upstream AS provider_present, g.game_code, g.name, g.present_upstream
+        FROM casino_providers p LEFT JOIN casino_games g ON g.provider_id = p.id
+        ORDER BY p.upstream_code, g.game_code
+      `
+      const before = yield* snapshotOfTables
+      // The second provider's game list fails: nothing of the new snapshot may land.
+      const failing = CasinoGateway.of({
+        name: "failing",
+        configured: true,
+        providers: Effect.succeed([provider("Alpha Games"), provider("Gamma New")]),
+        games: (p) =>
+          p.code === "Gamma New"
+            ? Effect.fail(new CasinoGatewayError({ reason: "Unavailable", message: "down" }))
+            : Effect.succeed([game("Alpha Games", "a-3", "Alpha Three")]),
+        launch: () => Effect.die("unused")
+      })
+      const error = yield* Effect.flip(
+        Effect.flatMap(Effect.service(CatalogSync), (sync) => sync.run).pipe(
+          Effect.provide(Layer.fresh(CatalogSync.layer).pipe(Layer.provide(Layer.succeed(CasinoGateway, failing))))
+        )
+      )
+      assert.strictEqual(error.reason, "Unavailable")
+      const after = yield* snapshotOfTables
+      assert.deepStrictEqual(after, before)
+      assert.isTrue((yield* catalog.findProvider("gamma-new"))._tag === "None")
+    }))
+
+  describe("GET /providers and GET /games", () => {
+    it.effect("/providers lists the enabled providers as {provider, provider_id, name}", () =>
+      Effect.gen(function*() {
+        yield* emptyCatalog
+        const catalog = yield* CasinoCatalog
+        yield* catalog.sync({ ...baseSnapshot, providers: [...baseSnapshot.providers, provider("Closed Co", false)] })
+        const { token } = yield* givenPartner()
+        const response = yield* request("GET", "/api/partner/v1/providers", { headers: bearer(token) })
+        assert.strictEqual(response.status, 200)
+        const alpha = Option.getOrThrow(yield* catalog.findProvider("alpha-games")).id
+        assert.deepInclude(response.body.data.list, { provider: "alpha-games", provider_id: alpha, name: "Alpha Games" })
+        assert.notInclude(response.body.data.list.map((p: { provider: string }) => p.provider), "closed-co")
+        yield* catalog.sync(baseSnapshot)
+      }))
+
+    it.effect("/games filters by provider id or slug; an unknown provider is an empty page", () =>
+      Effect.gen(function*() {
+        yield* emptyCatalog
+        const catalog = yield* CasinoCatalog
+        yield* catalog.sync(baseSnapshot)
+        const { token } = yield* givenPartner()
+        const { id } = Option.getOrThrow(yield* catalog.findProvider("beta-studio"))
+        for (const ref of [String(id), "beta-studio"]) {
+          const response = yield* listGames(token, `?provider=${ref}`)
+          assert.strictEqual(response.status, 200)
+          assert.deepStrictEqual(response.body.data.games.map((g: { game_code: string }) => g.game_code).sort(), ["B_100%", "b-1"])
+          assert.strictEqual(response.body.data.meta.total, 2)
+        }
+        const unknown = yield* listGames(token, "?provider=nobody")
+        assert.deepStrictEqual(unknown.body.data, { games: [], meta: { page: 1, per_page: 50, total: 0 } })
+      }))
+
+    it.effect("/games search is case-insensitive over name and code, and takes % and _ literally", () =>
+      Effect.gen(function*() {
+        yield* emptyCatalog
+        yield* (yield* CasinoCatalog).sync(baseSnapshot)
+        const { token } = yield* givenPartner()
+        const codes = (response: { body: any }) => response.body.data.games.map((g: { game_code: string }) => g.game_code)
+        assert.deepStrictEqual(codes(yield* listGames(token, "?search=FORTUNE")), ["b-1"])
+        assert.deepStrictEqual(codes(yield* listGames(token, "?search=A-2")), ["a-2"])
+        assert.deepStrictEqual(codes(yield* listGames(token, `?search=${encodeURIComponent("100%")}`)), ["B_100%"])
+        assert.deepStrictEqual(codes(yield* listGames(token, "?search=_")), ["B_100%"])
+        assert.deepStrictEqual(codes(yield* listGames(token, "?search=zzz")), [])
+      }))
+
+    it.effect("/games answers the contract's fields, and can filter on enabled", () =>
+      Effect.gen(function*() {
+        yield* emptyCatalog
+        const catalog = yield* CasinoCatalog
+        yield* catalog.sync(baseSnapshot)
+        yield* catalog.setGameEnabled("alpha-games", "a-2", false)
+        const { token } = yield* givenPartner()
+        const all = yield* listGames(token, "?provider=alpha-games")
+        assert.deepStrictEqual(all.body.data.games[1], {
+          game_code: "a-2",
+          provider: "alpha-games",
+          provider_id: all.body.data.games[1].provider_id,
+          name: "Alpha Two",
+          enabled: false,
+          image_url: "https://img.example/a-2.png",
+          original: true
+        })
+        const enabledOnly = yield* listGames(token, "?provider=alpha-games&enabled=true")
+        assert.deepStrictEqual(enabledOnly.body.data.games.map((g: { game_code: string }) => g.game_code), ["a-1"])
+        const bad = yield* listGames(token, "?enabled=maybe")
+        assert.strictEqual(bad.status, 422)
+        assert.deepStrictEqual(Object.keys(bad.body.errors), ["enabled"])
+        yield* catalog.setGameEnabled("alpha-games", "a-2", true)
+      }))
+
+    it.effect("/games paging: out-of-range values are clamped, never an error", () =>
+      Effect.gen(function*() {
+        yield* emptyCatalog
+        yield* (yield* CasinoCatalog).sync(baseSnapshot)
+        const { token } = yield* givenPartner()
+        const meta = (response: { body: any }) => response.body.data.meta
+        assert.deepStrictEqual(meta(yield* listGames(token, "")), { page: 1, per_page: 50, total: 4 })
+        assert.deepStrictEqual(meta(yield* listGames(token, "?page=0&per_page=0")), { page: 1, per_page: 1, total: 4 })
+        assert.deepStrictEqual(meta(yield* listGames(token, "?page=-3&per_page=500")), { page: 1, per_page: 200, total: 4 })
+        assert.deepStrictEqual(meta(yield* listGames(token, "?page=abc&per_page=x")), { page: 1, per_page: 50, total: 4 })
+        const second = yield* listGames(token, "?page=2&per_page=3")
+        assert.strictEqual(second.status, 200)
+        assert.deepStrictEqual(meta(second), { page: 2, per_page: 3, total: 4 })
+        assert.strictEqual(second.body.data.games.length, 1)
+        const beyond = yield* listGames(token, "?page=99&per_page=3")
+        assert.deepStrictEqual(beyond.body.data, { games: [], meta: { page: 99, per_page: 3, total: 4 } })
+      }))
+  })
+})

@@ -1,0 +1,68 @@
+/**
+ * Graceful shutdown, on the real process: SIGTERM while a launch is still
+ * waiting for the aggregator lets that launch finish, then the process exits.
+ */
+import { NodeServices } from "@effect/platform-node"
+import { assert, it } from "@effect/vitest"
+import { Effect, Fiber, Layer } from "effect"
+import * as net from "node:net"
+import { FakePlayFiver, healthyAggregator } from "../support/FakePlayFiver.ts"
+import { startNode } from "../support/process.ts"
+import { scopedDatabase } from "../support/TestDatabase.ts"
+
+const token = "pak_shutdown_test_000000000000000000000000000000"
+
+const freePort = () =>
+  Effect.promise(() =>
+    new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as net.AddressInfo
+        server.close(() => resolve(port))
+      })
+    })
+  )
+
+it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
+  Effect.gen(function*() {
+    const fake = yield* FakePlayFiver
+    // The aggregator takes 1.5 s to launch; lists answer at once.
+    fake.script((call) =>
+      call.path === "/api/v2/game_launch" ? { kind: "delay", millis: 1_500, then: healthyAggregator(call) } : healthyAggregator(call)
+    )
+    const databaseUrl = yield* scopedDatabase()
+    const port = yield* freePort()
+    const { handle, output } = yield* startNode(["src/main.ts"], {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DEMO_PARTNER_TOKEN: token,
+      CASINO_GATEWAY: "playfiver",
+      PLAYFIVER_BASE_URL: fake.url,
+      PLAYFIVER_AGENT_TOKEN: "agent",
+      PLAYFIVER_SECRET_KEY: "secret",
+      CASINO_GATEWAY_TIMEOUT: "10 seconds"
+    }, /Listening on/)
+
+    const launch = yield* Effect.forkChild(Effect.promise(async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/api/partner/v1/launch`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ external_player_id: "p", player_balance: 5, provider: "pg-soft", game_code: "126" })
+      })
+      return { status: response.status, body: await response.json() as { data?: { launch?: { url?: string } } } }
+    }))
+    yield* Effect.sleep("400 millis") // the launch is now waiting on the aggregator
+    process.kill(Number(handle.pid), "SIGTERM")
+
+    const answered = yield* Fiber.join(launch)
+    assert.strictEqual(answered.status, 200, output.join("\n"))
+    assert.match(answered.body.data?.launch?.url ?? "", /^https:\/\/games\.example\/launch/)
+    const exitCode = yield* handle.exitCode.pipe(Effect.timeout("15 seconds"))
+    yield* Effect.sleep("100 millis") // the last output lines are still in the pipe
+    assert.strictEqual(Number(exitCode), 0, output.join("\n"))
+    // The last request was logged before the process went away.
+    assert.isTrue(output.some((line) => line.includes("\"path\":\"/api/partner/v1/launch\"") && line.includes("\"status\":200")), output.join("\n"))
+  }).pipe(
+    Effect.scoped,
+    Effect.provide(Layer.mergeAll(NodeServices.layer, FakePlayFiver.layer(healthyAggregator)))
+  ), { timeout: 60_000 })
