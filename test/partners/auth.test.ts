@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { createHash } from "node:crypto"
 import { Partners } from "../../src/partners/Partners.ts"
-import { bearer, givenPartner, partnerKey, request, TestApp } from "../support/TestApp.ts"
+import { bearer, givenPartner, givenSyncedCatalog, partnerKey, request, TestApp } from "../support/TestApp.ts"
 import { live } from "../support/live.ts"
 
 const missing = { success: false, message: "API key do parceiro nao informada." }
@@ -11,8 +11,25 @@ const invalid = { success: false, message: "Parceiro invalido ou inativo." }
 
 /** Endpoints behind partner auth; the auth contract is the same on each. */
 const endpoints = [
-  { method: "GET", path: "/api/partner/v1/status" }
+  { method: "GET", path: "/api/partner/v1/status" },
+  { method: "GET", path: "/api/partner/v1/providers" },
+  { method: "GET", path: "/api/partner/v1/games?search=x" },
+  {
+    method: "POST",
+    path: "/api/partner/v1/launch",
+    json: {
+      external_player_id: "auth-check",
+      player_balance: 1,
+      provider: "aurora-gaming",
+      game_code: "ag-hidden-fortune"
+    }
+  }
 ] as const
+
+type Endpoint = (typeof endpoints)[number]
+
+const call = (endpoint: Endpoint, headers: Record<string, string> = {}) =>
+  request(endpoint.method, endpoint.path, { headers, ...("json" in endpoint ? { json: endpoint.json } : {}) })
 
 const headerStyles = [
   { name: "Authorization: Bearer", headers: bearer },
@@ -24,7 +41,7 @@ layer(TestApp(), live)("partner authentication", (it) => {
     describe(`${endpoint.method} ${endpoint.path}`, () => {
       it.effect("no token: 401, API key not given", () =>
         Effect.gen(function*() {
-          const response = yield* request(endpoint.method, endpoint.path)
+          const response = yield* call(endpoint)
           assert.strictEqual(response.status, 401)
           assert.deepStrictEqual(response.body, missing)
           assert.include(response.contentType, "application/json")
@@ -40,7 +57,7 @@ layer(TestApp(), live)("partner authentication", (it) => {
               { authorization: "Token abc" }
             ]
           ) {
-            const response = yield* request(endpoint.method, endpoint.path, { headers })
+            const response = yield* call(endpoint, headers)
             assert.strictEqual(response.status, 401, JSON.stringify(headers))
             assert.deepStrictEqual(response.body, missing, JSON.stringify(headers))
           }
@@ -49,8 +66,9 @@ layer(TestApp(), live)("partner authentication", (it) => {
       for (const style of headerStyles) {
         it.effect(`${style.name}: a valid token of an active partner is admitted`, () =>
           Effect.gen(function*() {
+            yield* givenSyncedCatalog // so a launch can succeed
             const { partner, token } = yield* givenPartner()
-            const response = yield* request(endpoint.method, endpoint.path, { headers: style.headers(token) })
+            const response = yield* call(endpoint, style.headers(token))
             assert.strictEqual(response.status, 200)
             assert.strictEqual(response.body.success, true)
             assert.strictEqual(response.body.partner.id, partner.id)
@@ -58,9 +76,7 @@ layer(TestApp(), live)("partner authentication", (it) => {
 
         it.effect(`${style.name}: an unknown token is 401 invalid`, () =>
           Effect.gen(function*() {
-            const response = yield* request(endpoint.method, endpoint.path, {
-              headers: style.headers("pak_not-a-real-token")
-            })
+            const response = yield* call(endpoint, style.headers("pak_not-a-real-token"))
             assert.strictEqual(response.status, 401)
             assert.deepStrictEqual(response.body, invalid)
           }))
@@ -68,7 +84,7 @@ layer(TestApp(), live)("partner authentication", (it) => {
         it.effect(`${style.name}: an inactive partner's token is 401 invalid`, () =>
           Effect.gen(function*() {
             const { token } = yield* givenPartner({ status: "inactive" })
-            const response = yield* request(endpoint.method, endpoint.path, { headers: style.headers(token) })
+            const response = yield* call(endpoint, style.headers(token))
             assert.strictEqual(response.status, 401)
             assert.deepStrictEqual(response.body, invalid)
           }))
@@ -77,30 +93,22 @@ layer(TestApp(), live)("partner authentication", (it) => {
       it.effect("the bearer scheme name is case-insensitive", () =>
         Effect.gen(function*() {
           const { token } = yield* givenPartner()
-          const response = yield* request(endpoint.method, endpoint.path, {
-            headers: { authorization: `bearer ${token}` }
-          })
+          const response = yield* call(endpoint, { authorization: `bearer ${token}` })
           assert.strictEqual(response.status, 200)
         }))
 
       it.effect("either header may carry the valid token", () =>
         Effect.gen(function*() {
           const { token } = yield* givenPartner()
-          const keyWins = yield* request(endpoint.method, endpoint.path, {
-            headers: { ...bearer("pak_wrong"), ...partnerKey(token) }
-          })
+          const keyWins = yield* call(endpoint, { ...bearer("pak_wrong"), ...partnerKey(token) })
           assert.strictEqual(keyWins.status, 200)
-          const bearerWins = yield* request(endpoint.method, endpoint.path, {
-            headers: { ...bearer(token), ...partnerKey("pak_wrong") }
-          })
+          const bearerWins = yield* call(endpoint, { ...bearer(token), ...partnerKey("pak_wrong") })
           assert.strictEqual(bearerWins.status, 200)
         }))
 
       it.effect("a refused bearer token with no X-Partner-Key is invalid, not missing", () =>
         Effect.gen(function*() {
-          const response = yield* request(endpoint.method, endpoint.path, {
-            headers: { ...bearer("pak_wrong"), "x-partner-key": "" }
-          })
+          const response = yield* call(endpoint, { ...bearer("pak_wrong"), "x-partner-key": "" })
           assert.deepStrictEqual(response.body, invalid)
         }))
     })
