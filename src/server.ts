@@ -17,12 +17,15 @@ import { PartnerAuthLive } from "./partners/PartnerAuthLive.ts"
 import { Partners } from "./partners/Partners.ts"
 import { AccountHandlers } from "./partners/http.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
+import { SportsHandlers } from "./sports/http.ts"
+import { SportsConfig } from "./sports/SportsConfig.ts"
+import { SportsProviderLive } from "./sports/SportsProviderLive.ts"
 import * as Database from "./platform/Database.ts"
 import { HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
 import { RequestValidationLive } from "./platform/RequestValidation.ts"
 
 /** The handlers of every group of the partner API, with the middleware they run behind. */
-export const ApiHandlersLive = Layer.mergeAll(AccountHandlers, CasinoHandlers).pipe(
+export const ApiHandlersLive = Layer.mergeAll(AccountHandlers, CasinoHandlers, SportsHandlers).pipe(
   Layer.provideMerge(Layer.mergeAll(PartnerAuthLive, RequestValidationLive))
 )
 
@@ -43,10 +46,10 @@ export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
 )
 
 /** The domain services the routes use. Needs the database and the configuration. */
-export const ServicesLive = Layer.mergeAll(Partners.layer, CasinoLive)
+export const ServicesLive = Layer.mergeAll(Partners.layer, CasinoLive, SportsProviderLive)
 
 /** Every setting, read from the environment. */
-export const ConfigLive = Layer.mergeAll(AppConfig.layer, CasinoConfig.layer)
+export const ConfigLive = Layer.mergeAll(AppConfig.layer, CasinoConfig.layer, SportsConfig.layer)
 
 /** The services with their database (migrated), start-up data and background work. */
 export const AppLive = Layer.mergeAll(DemoPartnerLive, CatalogSyncSchedule).pipe(

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountGroup } from "./Account.ts"
 import { CasinoGroup } from "./Casino.ts"
 import { PartnerAuth } from "./Security.ts"
+import { SportsGroup } from "./Sports.ts"
 
 export const apiPrefix = "/api/partner/v1"
 
@@ -12,6 +13,7 @@ export const apiPrefix = "/api/partner/v1"
 export class PartnerApi extends HttpApi.make("partner-api")
   .add(AccountGroup)
   .add(CasinoGroup)
+  .add(SportsGroup)
   .prefix(apiPrefix)
   .middleware(PartnerAuth)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })

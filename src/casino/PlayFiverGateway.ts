@@ -1,5 +1,6 @@
 import { Duration, Effect, Layer, Option, Redacted, Schedule, Schema, SchemaGetter } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { withoutSecrets } from "../platform/Secrets.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
 import {
   CasinoGateway,
@@ -58,22 +59,6 @@ const LaunchAnswer = Schema.Struct({
   msg: Maybe(Schema.String),
   launch_url: Maybe(Schema.String)
 })
-
-/** Replaces every occurrence of a secret in an upstream answer before it is shown or logged. */
-export const withoutSecrets = (value: unknown, secrets: ReadonlyArray<string>): unknown => {
-  const active = secrets.filter((secret) => secret.length > 0)
-  const scrub = (node: unknown): unknown => {
-    if (typeof node === "string") {
-      return active.reduce((text, secret) => text.split(secret).join("[redacted]"), node)
-    }
-    if (Array.isArray(node)) return node.map(scrub)
-    if (node !== null && typeof node === "object") {
-      return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, scrub(item)]))
-    }
-    return node
-  }
-  return scrub(value)
-}
 
 /**
  * The PlayFiver v2 protocol (../shared/spec/upstreams.md). Every call has a
@@ -214,7 +199,7 @@ export const PlayFiverGatewayLive = Layer.effect(
           value.status === false || !value.launch_url
             ? Effect.fail(fail(
               "Rejected",
-              `The casino aggregator refused the launch${value.msg ? `: ${withoutSecrets(value.msg, secrets)}` : "."}`,
+              `The casino aggregator refused the launch${value.msg ? `: ${String(withoutSecrets(value.msg, secrets))}` : "."}`,
               json
             ))
             : Effect.succeed({ url: value.launch_url, response: withoutSecrets(json, secrets) })

@@ -1,0 +1,79 @@
+/**
+ * Sports data as the gateway speaks about it, whatever the provider behind.
+ * Ids are strings (the providers' own); times are UTC.
+ */
+
+/** The BetsAPI sport ids, which the gateway keeps as its own. */
+export const sportNames: Readonly<Record<number, string>> = {
+  1: "Soccer",
+  18: "Basketball",
+  13: "Tennis",
+  17: "Ice Hockey",
+  91: "Volleyball",
+  78: "Handball",
+  16: "Baseball",
+  12: "American Football",
+  151: "E-sports"
+}
+
+export type EventStatus = "prematch" | "live" | "ended" | "postponed" | "cancelled" | "interrupted"
+
+export interface SportsTeam {
+  readonly id: string
+  readonly name: string
+  readonly countryCode: string | null
+}
+
+export interface SportsLeague {
+  readonly id: string
+  readonly name: string
+  readonly sportId: number
+  readonly countryCode: string | null
+}
+
+export interface SportsEvent {
+  readonly id: string
+  readonly sportId: number
+  readonly league: SportsLeague
+  readonly home: SportsTeam
+  readonly away: SportsTeam
+  readonly startsAt: Date
+  readonly status: EventStatus
+  /** "2-1", or null before it starts. */
+  readonly score: string | null
+  readonly minute: number | null
+  readonly hasLineup: boolean
+}
+
+export interface Page<A> {
+  readonly results: ReadonlyArray<A>
+  readonly page: number
+  readonly perPage: number
+  readonly total: number
+}
+
+export interface Odd {
+  readonly label: string
+  readonly value: number
+}
+
+export interface OddsMarket {
+  readonly key: string
+  readonly name: string
+  readonly odds: ReadonlyArray<Odd>
+}
+
+export interface Lineup {
+  readonly home: ReadonlyArray<string>
+  readonly away: ReadonlyArray<string>
+}
+
+/** Latest value of each statistic, per side. */
+export type StatsTrend = Readonly<Record<string, number>>
+
+export interface EventResult {
+  readonly eventId: string
+  readonly homeScore: number
+  readonly awayScore: number
+  readonly winner: "home" | "away" | "draw"
+}

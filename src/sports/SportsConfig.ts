@@ -1,0 +1,34 @@
+import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+
+export type SportsProviderKind = "sandbox" | "betsapi"
+
+/** Settings of the sports area, from the environment. */
+export class SportsConfig extends Context.Service<SportsConfig, {
+  readonly provider: SportsProviderKind
+  readonly betsapi: {
+    readonly baseUrl: string
+    readonly token: Option.Option<Redacted.Redacted>
+  }
+  /** Time-out of each call to the provider. */
+  readonly timeout: Duration.Duration
+  /** Upstream calls allowed per hour (BetsAPI's standard plan: 3,600). */
+  readonly rateLimitPerHour: number
+}>()("partner-api/sports/SportsConfig") {
+  static readonly config = Config.all({
+    provider: Config.Literals(["sandbox", "betsapi"], "SPORTS_PROVIDER").pipe(Config.withDefault("sandbox" as const)),
+    betsapi: Config.all({
+      baseUrl: Config.URL("BETSAPI_BASE_URL").pipe(
+        Config.map((url) => url.toString().replace(/\/$/, "")),
+        Config.withDefault("https://api.b365api.com")
+      ),
+      token: Config.option(Config.Redacted("BETSAPI_TOKEN"))
+    }),
+    timeout: Config.Duration("SPORTS_PROVIDER_TIMEOUT").pipe(Config.withDefault(Duration.seconds(5))),
+    rateLimitPerHour: Config.schema(
+      Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1)),
+      "SPORTS_PROVIDER_RATE_LIMIT"
+    ).pipe(Config.withDefault(3600))
+  })
+
+  static readonly layer = Layer.effect(SportsConfig, Effect.map(SportsConfig.config, SportsConfig.of))
+}

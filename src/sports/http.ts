@@ -1,0 +1,123 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { PartnerApi } from "../api/Api.ts"
+import { ok, partnerSummary } from "../api/Envelope.ts"
+import { NotFound, ProviderUnavailable } from "../api/Errors.ts"
+import { CurrentPartner } from "../api/Security.ts"
+import type { Partner } from "../domain/Partner.ts"
+import type { Page, SportsEvent } from "../domain/Sports.ts"
+import { type EventNotFound, type Fetched, SportsProvider, type SportsProviderError } from "./SportsProvider.ts"
+
+const summary = (event: SportsEvent) => ({
+  event_id: event.id,
+  home_name: event.home.name,
+  away_name: event.away.name,
+  league_id: event.league.id,
+  league_name: event.league.name
+})
+
+const meta = (page: Page<unknown>) => ({ page: page.page, per_page: page.perPage, total: page.total })
+
+const includeRaw = (query: { readonly include_raw?: string | undefined }) =>
+  query.include_raw === "true" || query.include_raw === "1"
+
+export const SportsHandlers = HttpApiBuilder.group(
+  PartnerApi,
+  "sports",
+  Effect.fn(function*(handlers) {
+    const provider = yield* SportsProvider
+
+    const unavailable = (partner: Partner, error: SportsProviderError) =>
+      new ProviderUnavailable({
+        message: `The sports provider could not be queried: ${error.message}`,
+        partner: partnerSummary(partner),
+        provider: provider.name,
+        provider_response: error.providerResponse ?? { error: error.reason, error_detail: error.message }
+      })
+
+    /**
+     * Every provider-backed answer: the envelope with the mapped data, the
+     * raw payload only when asked, 404 for an unknown event, 502 for any
+     * failure of the provider.
+     */
+    const answer = <A, D>(
+      query: { readonly include_raw?: string | undefined },
+      fetched: Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound>,
+      toData: (value: A) => D
+    ) =>
+      Effect.gen(function*() {
+        const partner = yield* CurrentPartner
+        return yield* fetched.pipe(
+          Effect.map(({ raw, value }) => ok(partner, toData(value), includeRaw(query) ? { provider_response: raw } : {})),
+          Effect.catchTags({
+            SportsProviderError: (error) => Effect.fail(unavailable(partner, error)),
+            EventNotFound: (error) => Effect.fail(new NotFound({ message: error.message }))
+          })
+        )
+      })
+
+    const list = (query: { readonly sport_id?: number | undefined; readonly page?: number | undefined }) => ({
+      sportId: query.sport_id ?? 1,
+      page: query.page ?? 1
+    })
+
+    return handlers.handleAll({
+      status: () =>
+        Effect.map(Effect.service(CurrentPartner), (partner) =>
+          ok(partner, { provider: provider.name, capabilities: [...provider.capabilities] })),
+      leagues: ({ query }) =>
+        answer(query, provider.leagues(list(query)), (page) => ({
+          provider: provider.name,
+          results: page.results.map((league) => ({
+            league_id: league.id,
+            league_name: league.name,
+            country_code: league.countryCode
+          })),
+          meta: meta(page)
+        })),
+      upcoming: ({ query }) =>
+        answer(query, provider.upcoming({ ...list(query), leagueId: query.league_id }), (page) => ({
+          results: page.results.map((event) => ({ ...summary(event), starts_at: event.startsAt.toISOString() })),
+          meta: meta(page)
+        })),
+      live: ({ query }) =>
+        answer(query, provider.live(list(query)), (page) => ({
+          results: page.results.map((event) => ({ ...summary(event), score: event.score ?? "", minute: event.minute })),
+          meta: meta(page)
+        })),
+      liveEvent: ({ params, query }) =>
+        answer(query, provider.event(params.eventId), (event) => ({
+          event_id: event.id,
+          home_name: event.home.name,
+          away_name: event.away.name,
+          minute: event.minute,
+          score: event.score ?? "",
+          status: event.status
+        })),
+      ended: ({ query }) =>
+        answer(query, provider.ended({ ...list(query), day: query.day, leagueId: query.league_id }), (page) => ({
+          results: page.results.map((event) => ({ ...summary(event), score: event.score ?? "" })),
+          meta: meta(page)
+        })),
+      odds: ({ params, query }) =>
+        answer(query, provider.odds(params.eventId), (markets) => ({ event_id: params.eventId, markets: [...markets] })),
+      liveOdds: ({ params, query }) =>
+        answer(query, provider.liveOdds(params.eventId), (markets) => ({ event_id: params.eventId, markets: [...markets] })),
+      lineup: ({ params, query }) =>
+        answer(query, provider.lineup(params.eventId), (lineup) => ({
+          event_id: params.eventId,
+          home: [...lineup.home],
+          away: [...lineup.away]
+        })),
+      statsTrend: ({ params, query }) =>
+        answer(query, provider.statsTrend(params.eventId), (stats) => ({ event_id: params.eventId, ...stats })),
+      result: ({ params, query }) =>
+        answer(query, provider.result(params.eventId), (result) => ({
+          event_id: result.eventId,
+          home_score: result.homeScore,
+          away_score: result.awayScore,
+          winner: result.winner
+        }))
+    })
+  })
+)
