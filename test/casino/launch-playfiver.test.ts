@@ -3,7 +3,9 @@ import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
-import { FakePlayFiver, healthyAggregator } from "../support/FakePlayFiver.ts"
+import { SportsConfig } from "../../src/sports/SportsConfig.ts"
+import { FakeUpstream } from "../support/FakeUpstream.ts"
+import { healthyAggregator } from "../support/PlayFiverScripts.ts"
 import { live } from "../support/live.ts"
 import {
   bearer,
@@ -12,16 +14,18 @@ import {
   request,
   TestAppWith,
   testCasinoConfig,
-  testConfig
+  testConfig,
+  testSportsConfig
 } from "../support/TestApp.ts"
 
 /** The whole service with CASINO_GATEWAY=playfiver, talking HTTP to a fake aggregator. */
 const PlayFiverApp = TestAppWith(
   Layer.mergeAll(
     Layer.succeed(AppConfig, testConfig()),
+    Layer.succeed(SportsConfig, testSportsConfig()),
     Layer.effect(
       CasinoConfig,
-      Effect.map(Effect.service(FakePlayFiver), (fake) =>
+      Effect.map(Effect.service(FakeUpstream), (fake) =>
         testCasinoConfig({
           gateway: "playfiver",
           timeout: Duration.millis(500),
@@ -33,7 +37,7 @@ const PlayFiverApp = TestAppWith(
         }))
     )
   )
-).pipe(Layer.provideMerge(FakePlayFiver.layer(healthyAggregator)))
+).pipe(Layer.provideMerge(FakeUpstream.layer(healthyAggregator)))
 
 const launchBody = {
   external_player_id: "pf-player",
@@ -63,7 +67,7 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
   it.effect("answers the aggregator's launch URL; the user code sent is the player's internal_user_id", () =>
     Effect.gen(function*() {
       yield* givenSyncedCatalog
-      const fake = yield* FakePlayFiver
+      const fake = yield* FakeUpstream
       fake.reset()
       const { token } = yield* givenPartner()
       const response = yield* request("POST", "/api/partner/v1/launch", { headers: bearer(token), json: launchBody })
@@ -84,7 +88,7 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
   it.effect("an upstream refusal is a 500 envelope with the aggregator's answer; the player row stays valid", () =>
     Effect.gen(function*() {
       yield* givenSyncedCatalog
-      const fake = yield* FakePlayFiver
+      const fake = yield* FakeUpstream
       const { partner, token } = yield* givenPartner()
       fake.script((call) =>
         call.path === "/api/v2/game_launch"
@@ -113,7 +117,7 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
   it.effect("an aggregator that hangs is a 500 naming the time-out, within it", () =>
     Effect.gen(function*() {
       yield* givenSyncedCatalog
-      const fake = yield* FakePlayFiver
+      const fake = yield* FakeUpstream
       const { token } = yield* givenPartner()
       fake.script((call) => call.path === "/api/v2/game_launch" ? { kind: "hang" } : healthyAggregator(call))
       const started = Date.now()

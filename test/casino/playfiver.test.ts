@@ -1,10 +1,11 @@
-import { assert, describe, it, layer } from "@effect/vitest"
+import { assert, describe, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CasinoGateway, type CasinoGatewayError, type GameLaunch } from "../../src/casino/CasinoGateway.ts"
-import { PlayFiverGatewayLive, withoutSecrets } from "../../src/casino/PlayFiverGateway.ts"
-import { FakePlayFiver, healthyAggregator } from "../support/FakePlayFiver.ts"
+import { PlayFiverGatewayLive } from "../../src/casino/PlayFiverGateway.ts"
+import { FakeUpstream } from "../support/FakeUpstream.ts"
+import { healthyAggregator } from "../support/PlayFiverScripts.ts"
 import { testCasinoConfig } from "../support/TestApp.ts"
 import { live } from "../support/live.ts"
 
@@ -17,7 +18,7 @@ const PlayFiverAgainstFake = (options: { readonly credentials?: boolean; readonl
     Layer.provide(FetchHttpClient.layer),
     Layer.provide(Layer.effect(
       CasinoConfig,
-      Effect.map(Effect.service(FakePlayFiver), (fake) =>
+      Effect.map(Effect.service(FakeUpstream), (fake) =>
         testCasinoConfig({
           gateway: "playfiver",
           timeout: Duration.fromInputUnsafe(options.timeout ?? "300 millis"),
@@ -28,7 +29,7 @@ const PlayFiverAgainstFake = (options: { readonly credentials?: boolean; readonl
           }
         }))
     )),
-    Layer.provideMerge(FakePlayFiver.layer(healthyAggregator))
+    Layer.provideMerge(FakeUpstream.layer(healthyAggregator))
   )
 
 const launchRequest: GameLaunch = {
@@ -47,7 +48,7 @@ const gatewayError = <A>(effect: Effect.Effect<A, CasinoGatewayError>) => Effect
 layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
   it.effect("lists providers, decoding the protocol's type variants; credentials go in query and headers", () =>
     Effect.gen(function*() {
-      const fake = yield* FakePlayFiver
+      const fake = yield* FakeUpstream
       fake.reset()
       const gateway = yield* CasinoGateway
       assert.strictEqual(gateway.name, "playfiver")
@@ -67,7 +68,7 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
 
   it.effect("lists a provider's games: numeric codes become strings, 0/'0' mean disabled or not original", () =>
     Effect.gen(function*() {
-      const fake = yield* FakePlayFiver
+      const fake = yield* FakeUpstream
       fake.reset()
       const gateway = yield* CasinoGateway
       const games = yield* gateway.games({ code: "PG Soft", name: "PG Soft", enabled: true, imageUrl: null })
@@ -81,7 +82,7 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
 
   it.effect("launches: sends the protocol's body (RTP clamped into 1..100) and returns the launch URL", () =>
     Effect.gen(function*() {
-      const fake = yield* FakePlayFiver
+      const fake = yield* FakeUpstream
       fake.reset()
       const gateway = yield* CasinoGateway
       const launched = yield* gateway.launch(launchRequest)
@@ -106,7 +107,7 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
 
   it.effect("leaves user_rtp out when the partner sent none", () =>
     Effect.gen(function*() {
-      const fake = yield* FakePlayFiver
+      const fake = yield* FakeUpstream
       fake.reset()
       yield* (yield* CasinoGateway).launch({ ...launchRequest, rtp: undefined })
       assert.notProperty(fake.calls[0].body, "user_rtp")
@@ -114,7 +115,7 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
 
   it.effect("accepts the answer variants: status true, 1, \"success\", or absent with a URL", () =>
     Effect.gen(function*() {
-      const fake = yield* FakePlayFiver
+      const fake = yield* FakeUpstream
       const gateway = yield* CasinoGateway
       for (const status of [true, 1, "success", undefined]) {
         fake.script(() => ({ kind: "json", body: { status, launch_url: "https://games.example/x" } }))
@@ -126,7 +127,7 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
   describe("failures", () => {
     it.effect("a refusal (status false) is Rejected, with the aggregator's answer and never our secret", () =>
       Effect.gen(function*() {
-        const fake = yield* FakePlayFiver
+        const fake = yield* FakeUpstream
         fake.script(() => ({
           kind: "json",
           body: { status: false, msg: `INVALID_AGENT ${secretKey}`, launch_url: null }
@@ -141,7 +142,7 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
 
     it.effect("an HTTP error answer: 5xx is Unavailable, 4xx Rejected; the launch is not repeated", () =>
       Effect.gen(function*() {
-        const fake = yield* FakePlayFiver
+        const fake = yield* FakeUpstream
         const gateway = yield* CasinoGateway
         fake.reset()
         fake.script(() => ({ kind: "json", status: 503, body: { status: false, msg: "UNDER_MAINTENANCE" } }))
@@ -156,7 +157,7 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
 
     it.effect("catalog reads are retried with backoff on unavailability, and succeed once it recovers", () =>
       Effect.gen(function*() {
-        const fake = yield* FakePlayFiver
+        const fake = yield* FakeUpstream
         fake.reset()
         let failures = 2
         fake.script((call) =>
@@ -170,7 +171,7 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
 
     it.effect("garbage (not JSON) is InvalidResponse, with the start of what came back", () =>
       Effect.gen(function*() {
-        const fake = yield* FakePlayFiver
+        const fake = yield* FakeUpstream
         fake.script(() => ({ kind: "text", status: 200, body: "<html>Bad Gateway</html>" }))
         const error = yield* gatewayError((yield* CasinoGateway).launch(launchRequest))
         assert.strictEqual(error.reason, "InvalidResponse")
@@ -180,7 +181,7 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
 
     it.effect("JSON of an unexpected shape is InvalidResponse", () =>
       Effect.gen(function*() {
-        const fake = yield* FakePlayFiver
+        const fake = yield* FakeUpstream
         fake.script(() => ({ kind: "json", body: { data: "not a list" } }))
         const error = yield* gatewayError((yield* CasinoGateway).providers)
         assert.strictEqual(error.reason, "InvalidResponse")
@@ -190,7 +191,7 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
 
     it.effect("a hang hits the time-out: a launch once, a catalog read after its retries", () =>
       Effect.gen(function*() {
-        const fake = yield* FakePlayFiver
+        const fake = yield* FakeUpstream
         const gateway = yield* CasinoGateway
         fake.reset()
         fake.script(() => ({ kind: "hang" }))
@@ -208,7 +209,7 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
 
     it.effect("a dropped connection is Unavailable", () =>
       Effect.gen(function*() {
-        const fake = yield* FakePlayFiver
+        const fake = yield* FakeUpstream
         fake.script(() => ({ kind: "close" }))
         assert.strictEqual((yield* gatewayError((yield* CasinoGateway).launch(launchRequest))).reason, "Unavailable")
         fake.reset()
@@ -219,18 +220,11 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
 layer(PlayFiverAgainstFake({ credentials: false }), live)("PlayFiver adapter without credentials", (it) => {
   it.effect("is not configured, and calls nothing", () =>
     Effect.gen(function*() {
-      const fake = yield* FakePlayFiver
+      const fake = yield* FakeUpstream
       const gateway = yield* CasinoGateway
       assert.isFalse(gateway.configured)
       const error = yield* gatewayError(gateway.launch(launchRequest))
       assert.strictEqual(error.reason, "NotConfigured")
       assert.strictEqual(fake.calls.length, 0)
     }))
-})
-
-it("withoutSecrets replaces secrets anywhere in an answer", () => {
-  assert.deepStrictEqual(
-    withoutSecrets({ a: ["x s3cret y"], b: { c: "s3cret" }, d: 1, e: null }, ["s3cret", ""]),
-    { a: ["x [redacted] y"], b: { c: "[redacted]" }, d: 1, e: null }
-  )
 })

@@ -14,6 +14,8 @@ const endpoints = [
   { method: "GET", path: "/api/partner/v1/status" },
   { method: "GET", path: "/api/partner/v1/providers" },
   { method: "GET", path: "/api/partner/v1/games?search=x" },
+  { method: "GET", path: "/api/partner/v1/sports/status" },
+  { method: "GET", path: "/api/partner/v1/sports/events/upcoming?sport_id=1" },
   {
     method: "POST",
     path: "/api/partner/v1/launch",

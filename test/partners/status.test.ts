@@ -34,7 +34,7 @@ layer(InMemoryApi(), live)(
           data: {
             partner: { id: partner.id, name: "Acme Bets", slug: "acme", status: "active", commission_percent: 12.5 },
             aggregator_configured: true, // the sandbox aggregator needs nothing
-            sports_gateway: { configured: false, provider: "none" }
+            sports_gateway: { configured: true, provider: "sandbox" }
           }
         })
       }))

@@ -6,7 +6,8 @@ import { NodeServices } from "@effect/platform-node"
 import { assert, it } from "@effect/vitest"
 import { Effect, Fiber, Layer } from "effect"
 import * as net from "node:net"
-import { FakePlayFiver, healthyAggregator } from "../support/FakePlayFiver.ts"
+import { FakeUpstream } from "../support/FakeUpstream.ts"
+import { healthyAggregator } from "../support/PlayFiverScripts.ts"
 import { startNode } from "../support/process.ts"
 import { scopedDatabase } from "../support/TestDatabase.ts"
 
@@ -24,7 +25,7 @@ const freePort = () =>
 
 it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
   Effect.gen(function*() {
-    const fake = yield* FakePlayFiver
+    const fake = yield* FakeUpstream
     // The aggregator takes 1.5 s to launch; lists answer at once.
     fake.script((call) =>
       call.path === "/api/v2/game_launch" ? { kind: "delay", millis: 1_500, then: healthyAggregator(call) } : healthyAggregator(call)
@@ -64,5 +65,5 @@ it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
     assert.isTrue(output.some((line) => line.includes("\"path\":\"/api/partner/v1/launch\"") && line.includes("\"status\":200")), output.join("\n"))
   }).pipe(
     Effect.scoped,
-    Effect.provide(Layer.mergeAll(NodeServices.layer, FakePlayFiver.layer(healthyAggregator)))
+    Effect.provide(Layer.mergeAll(NodeServices.layer, FakeUpstream.layer(healthyAggregator)))
   ), { timeout: 60_000 })

@@ -4,6 +4,7 @@ import { HttpBody, HttpClient, HttpClientRequest, HttpRouter } from "effect/http
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CatalogSync } from "../../src/casino/CatalogSync.ts"
 import { Partners } from "../../src/partners/Partners.ts"
+import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { RoutesLive, ServicesLive } from "../../src/server.ts"
 import { TestDatabase } from "./TestDatabase.ts"
@@ -31,22 +32,35 @@ export const testCasinoConfig = (overrides: Partial<CasinoConfig["Service"]> = {
     ...overrides
   })
 
+export const testSportsConfig = (overrides: Partial<SportsConfig["Service"]> = {}) =>
+  SportsConfig.of({
+    provider: "sandbox",
+    betsapi: { baseUrl: "http://127.0.0.1:9", token: Option.none() },
+    timeout: Duration.seconds(2),
+    rateLimitPerHour: 3600,
+    ...overrides
+  })
+
 export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
   readonly casino?: Partial<CasinoConfig["Service"]>
+  readonly sports?: Partial<SportsConfig["Service"]>
 }
+
+export type TestConfigs = AppConfig | CasinoConfig | SportsConfig
 
 export const TestConfig = (settings: TestSettings = {}) =>
   Layer.mergeAll(
     Layer.succeed(AppConfig, testConfig(settings.app)),
-    Layer.succeed(CasinoConfig, testCasinoConfig(settings.casino))
+    Layer.succeed(CasinoConfig, testCasinoConfig(settings.casino)),
+    Layer.succeed(SportsConfig, testSportsConfig(settings.sports))
   )
 
 /** The domain services over the test file's own database. */
 export const TestServices = (settings: TestSettings = {}) => TestServicesWith(TestConfig(settings))
 
 /** The domain services with a configuration built by the test (e.g. pointing at a fake upstream). */
-export const TestServicesWith = <R>(config: Layer.Layer<AppConfig | CasinoConfig, never, R>) =>
+export const TestServicesWith = <R>(config: Layer.Layer<TestConfigs, never, R>) =>
   ServicesLive.pipe(
     Layer.provideMerge(TestDatabase),
     Layer.provideMerge(config)
@@ -58,7 +72,7 @@ export const TestServicesWith = <R>(config: Layer.Layer<AppConfig | CasinoConfig
  */
 export const TestApp = (settings: TestSettings = {}) => TestAppWith(TestConfig(settings))
 
-export const TestAppWith = <R>(config: Layer.Layer<AppConfig | CasinoConfig, never, R>) =>
+export const TestAppWith = <R>(config: Layer.Layer<TestConfigs, never, R>) =>
   HttpRouter.serve(RoutesLive, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(TestServicesWith(config))
