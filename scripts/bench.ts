@@ -16,6 +16,7 @@ import { SqlClient } from "effect/sql"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
+import { hashToken } from "../src/partners/Partners.ts"
 import { EmbeddedPostgres } from "../src/platform/EmbeddedPostgres.ts"
 import { compare, freePort, printTable } from "./bench/harness.ts"
 import { startNode } from "./bench/processes.ts"
@@ -140,10 +141,67 @@ const launchScenario: Scenario = (context) =>
     printTable(`POST /launch, sandbox aggregator, 5,000 players (${connections} connections, ${seconds} s per round)`, rows)
   }).pipe(Effect.scoped)
 
+/**
+ * Sports odds through a BetsAPI stand-in that counts its calls: a burst of
+ * 1,000 requests from 50 partners over 10 events (how many reach the
+ * provider), then a sustained read of one cached event.
+ */
+const oddsScenario: Scenario = (context) =>
+  Effect.gen(function*() {
+    const fakePort = yield* freePort()
+    yield* startNode(["scripts/bench/fake-betsapi.ts"], { PORT: String(fakePort) }, /Listening on/)
+    const fake = `http://127.0.0.1:${fakePort}`
+    const service = yield* context.startService({
+      SPORTS_PROVIDER: "betsapi",
+      BETSAPI_BASE_URL: fake,
+      BETSAPI_TOKEN: "bench-token"
+    })
+
+    const tokens = Array.from({ length: 50 }, (_, i) => `pak_bench_odds_${String(i).padStart(2, "0")}_${"x".repeat(28)}`)
+    for (const [i, token] of tokens.entries()) {
+      yield* context.sql`
+        INSERT INTO partners (name, slug, token_hash)
+        VALUES (${`Bench Partner ${i}`}, ${`bench-odds-${i}`}, ${hashToken(token)})
+        ON CONFLICT (slug) DO NOTHING
+      `
+    }
+    const callsSoFar = Effect.promise(() =>
+      fetch(`${fake}/__calls`).then((r) => r.json() as Promise<{ calls: number }>).then((body) => body.calls)
+    )
+    const before = yield* callsSoFar
+    const started = performance.now()
+    const statuses = yield* Effect.promise(() =>
+      Promise.all(Array.from({ length: 1_000 }, (_, i) =>
+        fetch(`${service}/api/partner/v1/sports/events/${5000 + (i % 10)}/odds`, {
+          headers: { authorization: `Bearer ${tokens[i % tokens.length]}` }
+        }).then((r) => r.status)))
+    )
+    const burstMs = performance.now() - started
+    const upstreamCalls = (yield* callsSoFar) - before
+    console.log([
+      "",
+      "GET /sports/events/{id}/odds, a burst of 1,000 requests from 50 partners over 10 events (BetsAPI stand-in)",
+      `  answered 200: ${statuses.filter((s) => s === 200).length} of 1,000 in ${Math.round(burstMs)} ms; upstream calls: ${upstreamCalls}`
+    ].join("\n"))
+
+    const path = "/api/partner/v1/sports/events/5000/odds"
+    const headers = { authorization: `Bearer ${tokens[0]}` }
+    const body = yield* fetchText(service + path, { headers })
+    const raw = yield* fixedBodyServer("scripts/bench/raw-server.ts", body)
+    const rows = yield* compare([
+      { name: "raw node:http, same body", options: { url: raw + path, connections, seconds } },
+      { name: "service, cached odds", options: { url: service + path, headers, connections, seconds } }
+    ])
+    printTable(`GET /sports/events/{id}/odds, cached (${connections} connections, ${seconds} s per round)`, rows)
+    const after = yield* callsSoFar
+    console.log(`  upstream calls during the sustained read: ${after - before - upstreamCalls} (the 60 s cache lifetime)`)
+  }).pipe(Effect.scoped)
+
 const scenarios: Record<string, Scenario> = {
   status: statusScenario,
   games: gamesScenario,
-  launch: launchScenario
+  launch: launchScenario,
+  odds: oddsScenario
 }
 
 /** A PostgreSQL server URL: DATABASE_URL's, or an embedded cluster living as long as the scope. */

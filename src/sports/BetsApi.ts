@@ -223,6 +223,13 @@ const marketOdds = (entry: Readonly<Record<string, unknown>>) => {
 
 const isInPlay = (entry: Readonly<Record<string, unknown>>) => typeof entry.ss === "string" && entry.ss !== ""
 
+/** "1_2" before "1_10" before "18_1": market keys compare by their numbers. */
+const marketOrder = (a: string, b: string) => {
+  const [sportA, marketA] = a.split("_").map(Number)
+  const [sportB, marketB] = b.split("_").map(Number)
+  return sportA - sportB || marketA - marketB || a.localeCompare(b)
+}
+
 /**
  * Markets from an odds history (latest first): pre-match odds are the
  * latest entry taken before kick-off, in-play odds the latest taken during
@@ -236,7 +243,7 @@ export const toOdds = (answer: typeof OddsAnswer.Type, inPlay: boolean): Readonl
     const odds = marketOdds(latest)
     if (odds.length > 0) markets.push({ key, name: marketNames[key] ?? `Market ${key}`, odds })
   }
-  return markets.sort((a, b) => a.key.localeCompare(b.key, "en", { numeric: true }))
+  return markets.sort((a, b) => marketOrder(a.key, b.key))
 }
 
 export const toLineup = (answer: typeof LineupAnswer.Type): Lineup | undefined => {

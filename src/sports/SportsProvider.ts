@@ -177,6 +177,20 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
       providerResponse: raw
     })
 
+  // A cached answer is the same object on every hit, so what is derived from it is kept beside it.
+  const derived = new WeakMap<object, Map<unknown, unknown>>()
+  const remembered = <A>(raw: unknown, key: unknown, compute: () => A): A => {
+    if (raw === null || typeof raw !== "object") return compute()
+    let entry = derived.get(raw)
+    if (entry === undefined) derived.set(raw, entry = new Map())
+    if (!entry.has(key)) entry.set(key, compute())
+    return entry.get(key) as A
+  }
+  const decode = <A>(what: string, schema: Schema.Codec<A, unknown>, raw: unknown): Effect.Effect<A, SportsProviderError> =>
+    remembered(raw, schema, () =>
+      Schema.decodeUnknownExit(schema)(raw)
+    ).pipe(Effect.mapError(() => invalid(what, raw)))
+
   /** Fetches (through the cache) and checks the BetsAPI envelope; NOT_FOUND comes back as `found: false`. */
   const fetch = (
     what: string,
@@ -189,8 +203,7 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
         SchemaError: (error) => Effect.die(error)
       }),
       Effect.flatMap((raw) =>
-        Schema.decodeUnknownEffect(BetsApi.Answer)(raw).pipe(
-          Effect.mapError(() => invalid(what, raw)),
+        decode(what, BetsApi.Answer, raw).pipe(
           Effect.flatMap((answer): Effect.Effect<{ raw: unknown; found: boolean }, SportsProviderError> => {
             if (answer.success === 1) return Effect.succeed({ raw, found: true })
             if (notFoundCodes.has(answer.error ?? "")) return Effect.succeed({ raw, found: false })
@@ -205,9 +218,6 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
         )
       )
     )
-
-  const decode = <A>(what: string, schema: Schema.Codec<A, unknown>, raw: unknown) =>
-    Schema.decodeUnknownEffect(schema)(raw).pipe(Effect.mapError(() => invalid(what, raw)))
 
   const emptyPage = <A>(page: number): Page<A> => ({ results: [], page, perPage: 0, total: 0 })
 
@@ -247,7 +257,7 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
       const { found, raw } = yield* fetch(what, BetsApi.paths.odds, eventParams(eventId))
       if (!found) return yield* notFound(eventId)
       const answer = yield* decode(what, BetsApi.OddsAnswer, raw)
-      return { value: BetsApi.toOdds(answer, inPlay), raw }
+      return { value: remembered(raw, inPlay, () => BetsApi.toOdds(answer, inPlay)), raw }
     })
 
   const lineup = (eventId: string) =>
