@@ -43,6 +43,8 @@ export interface SportsEvent {
   readonly score: string | null
   readonly minute: number | null
   readonly hasLineup: boolean
+  /** The provider links odds to the event (BetsAPI: a bet365_id). */
+  readonly hasOdds: boolean
 }
 
 export interface Page<A> {

@@ -62,6 +62,8 @@ export const validationErrors = (issue: SchemaIssue.Issue): Record<string, Array
       : String(field.split(".").at(-1)).replaceAll("_", " ")
     const text = message === "Expected a valid JSON body"
       ? "The request body must be valid JSON."
+      : field === "body" && message.startsWith("Expected ")
+      ? "The request body must be a JSON object."
       : message.replaceAll(":attribute", attribute)
     const list = (errors[field] ??= [])
     if (!list.includes(text)) list.push(text)

@@ -68,7 +68,8 @@ const Event = Schema.Struct({
   away: Team,
   ss: Maybe(Schema.String),
   timer: Maybe(Schema.Struct({ tm: Maybe(Integer) })),
-  has_lineup: Maybe(Integer)
+  has_lineup: Maybe(Integer),
+  bet365_id: Maybe(Text)
 })
 type Event = typeof Event.Type
 
@@ -147,7 +148,8 @@ export const toEvent = (raw: Event): SportsEvent => ({
   status: statusOf(raw.time_status),
   score: raw.ss ?? null,
   minute: raw.timer?.tm ?? null,
-  hasLineup: (raw.has_lineup ?? 0) === 1
+  hasLineup: (raw.has_lineup ?? 0) === 1,
+  hasOdds: raw.bet365_id !== undefined && raw.bet365_id !== null && raw.bet365_id !== ""
 })
 
 export const toLeagues = (answer: typeof LeaguesAnswer.Type, sportId: number): Page<SportsLeague> => ({

@@ -13,6 +13,8 @@ export class SportsConfig extends Context.Service<SportsConfig, {
   readonly timeout: Duration.Duration
   /** Upstream calls allowed per hour (BetsAPI's standard plan: 3,600). */
   readonly rateLimitPerHour: number
+  /** The longest any answer is reused; 0 keeps only the sharing of identical concurrent calls. */
+  readonly cacheTtlMax: Duration.Duration
 }>()("partner-api/sports/SportsConfig") {
   static readonly config = Config.all({
     provider: Config.Literals(["sandbox", "betsapi"], "SPORTS_PROVIDER").pipe(Config.withDefault("sandbox" as const)),
@@ -27,7 +29,8 @@ export class SportsConfig extends Context.Service<SportsConfig, {
     rateLimitPerHour: Config.schema(
       Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1)),
       "SPORTS_PROVIDER_RATE_LIMIT"
-    ).pipe(Config.withDefault(3600))
+    ).pipe(Config.withDefault(3600)),
+    cacheTtlMax: Config.Duration("SPORTS_PROVIDER_CACHE_TTL_MAX").pipe(Config.withDefault(Duration.infinity))
   })
 
   static readonly layer = Layer.effect(SportsConfig, Effect.map(SportsConfig.config, SportsConfig.of))

@@ -157,6 +157,7 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
     Effect.asVoid
   )
 
+  const ttl = (path: string, raw: unknown) => Duration.min(timeToLive(path, raw), config.cacheTtlMax)
   const cache = yield* PersistedCache.make(
     (call: ProviderCall) =>
       Effect.andThen(takeToken, transport.call(call.path, call.params)).pipe(
@@ -164,8 +165,8 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
       ),
     {
       storeId: `sports-provider-${name}`,
-      timeToLive: (exit, call) => Exit.isSuccess(exit) ? timeToLive(call.path, exit.value) : Duration.zero,
-      inMemoryTTL: (exit, call) => Exit.isSuccess(exit) ? timeToLive(call.path, exit.value) : Duration.zero,
+      timeToLive: (exit, call) => Exit.isSuccess(exit) ? ttl(call.path, exit.value) : Duration.zero,
+      inMemoryTTL: (exit, call) => Exit.isSuccess(exit) ? ttl(call.path, exit.value) : Duration.zero,
       inMemoryCapacity: 5_000
     }
   )

@@ -296,7 +296,8 @@ const eventJson = (fixture: Fixture, now: number) => {
     ss: state.timeStatus === 0 ? null : `${state.home}-${state.away}`,
     ...(state.minute === null ? {} : { timer: { tm: state.minute, ts: 0, tt: "1", ta: 0, md: state.minute > 45 ? 1 : 0 } }),
     has_lineup: sport.hasLineup ? 1 : 0,
-    bet365_id: String(Number(fixture.id) + 7_000_000)
+    // Most events are linked to odds; some lower-profile ones are not.
+    ...(chance(fixture.id, "odds") < 0.85 ? { bet365_id: String(Number(fixture.id) + 7_000_000) } : {})
   }
 }
 
