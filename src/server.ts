@@ -12,6 +12,10 @@ import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
 import { CasinoHandlers } from "./casino/http.ts"
 import { PartnerPlayers } from "./casino/PartnerPlayers.ts"
 import { SandboxPages } from "./casino/SandboxPages.ts"
+import { Catalog } from "./catalog/Catalog.ts"
+import { CatalogConfig } from "./catalog/CatalogConfig.ts"
+import { CatalogSchedule } from "./catalog/CatalogSchedule.ts"
+import { CatalogHandlers } from "./catalog/http.ts"
 import { DemoPartnerLive } from "./partners/DemoPartner.ts"
 import { PartnerAuthLive } from "./partners/PartnerAuthLive.ts"
 import { Partners } from "./partners/Partners.ts"
@@ -25,7 +29,7 @@ import { HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/Ht
 import { RequestValidationLive } from "./platform/RequestValidation.ts"
 
 /** The handlers of every group of the partner API, with the middleware they run behind. */
-export const ApiHandlersLive = Layer.mergeAll(AccountHandlers, CasinoHandlers, SportsHandlers).pipe(
+export const ApiHandlersLive = Layer.mergeAll(AccountHandlers, CasinoHandlers, SportsHandlers, CatalogHandlers).pipe(
   Layer.provideMerge(Layer.mergeAll(PartnerAuthLive, RequestValidationLive))
 )
 
@@ -46,13 +50,15 @@ export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
 )
 
 /** The domain services the routes use. Needs the database and the configuration. */
-export const ServicesLive = Layer.mergeAll(Partners.layer, CasinoLive, SportsProviderLive)
+export const ServicesLive = Layer.mergeAll(Partners.layer, CasinoLive, Catalog.layer).pipe(
+  Layer.provideMerge(SportsProviderLive)
+)
 
 /** Every setting, read from the environment. */
-export const ConfigLive = Layer.mergeAll(AppConfig.layer, CasinoConfig.layer, SportsConfig.layer)
+export const ConfigLive = Layer.mergeAll(AppConfig.layer, CasinoConfig.layer, SportsConfig.layer, CatalogConfig.layer)
 
 /** The services with their database (migrated), start-up data and background work. */
-export const AppLive = Layer.mergeAll(DemoPartnerLive, CatalogSyncSchedule).pipe(
+export const AppLive = Layer.mergeAll(DemoPartnerLive, CatalogSyncSchedule, CatalogSchedule).pipe(
   Layer.provideMerge(ServicesLive),
   Layer.provideMerge(Database.layer)
 )

@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountGroup } from "./Account.ts"
 import { CasinoGroup } from "./Casino.ts"
+import { CatalogGroup } from "./Catalog.ts"
 import { PartnerAuth } from "./Security.ts"
 import { SportsGroup } from "./Sports.ts"
 
@@ -14,6 +15,7 @@ export class PartnerApi extends HttpApi.make("partner-api")
   .add(AccountGroup)
   .add(CasinoGroup)
   .add(SportsGroup)
+  .add(CatalogGroup)
   .prefix(apiPrefix)
   .middleware(PartnerAuth)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })

@@ -1,0 +1,25 @@
+import { Config, Context, Duration, Effect, Layer, Schema } from "effect"
+
+/** Settings of the local sports catalog, from the environment. */
+export class CatalogConfig extends Context.Service<CatalogConfig, {
+  /** How often the whole catalog (leagues, events) is refreshed from the provider. */
+  readonly refreshInterval: Duration.Duration
+  /** How often events in play are refreshed (score, minute, status). */
+  readonly liveRefreshInterval: Duration.Duration
+  /** The sports a refresh without sport_id covers. */
+  readonly sportIds: ReadonlyArray<number>
+  /** How long catalog and feed answers are served from memory; 0 turns it off. */
+  readonly cacheTtl: Duration.Duration
+}>()("partner-api/catalog/CatalogConfig") {
+  static readonly config = Config.all({
+    refreshInterval: Config.Duration("CATALOG_REFRESH_INTERVAL").pipe(Config.withDefault(Duration.minutes(5))),
+    liveRefreshInterval: Config.Duration("CATALOG_LIVE_REFRESH_INTERVAL").pipe(Config.withDefault(Duration.seconds(30))),
+    sportIds: Config.Array(
+      Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThan(0)),
+      "CATALOG_SPORT_IDS"
+    ).pipe(Config.withDefault([1, 18, 13])),
+    cacheTtl: Config.Duration("CATALOG_CACHE_TTL").pipe(Config.withDefault(Duration.seconds(10)))
+  })
+
+  static readonly layer = Layer.effect(CatalogConfig, Effect.map(CatalogConfig.config, CatalogConfig.of))
+}

@@ -1,0 +1,21 @@
+/** Names of the country codes sports providers use (ISO 3166 alpha-2, lowercase; BetsAPI adds a few of its own). */
+const names: Readonly<Record<string, string>> = {
+  ar: "Argentina", at: "Austria", au: "Australia", be: "Belgium", bg: "Bulgaria", bo: "Bolivia", br: "Brazil",
+  ca: "Canada", ch: "Switzerland", cl: "Chile", cn: "China", co: "Colombia", cr: "Costa Rica", cy: "Cyprus",
+  cz: "Czech Republic", de: "Germany", dk: "Denmark", ec: "Ecuador", eg: "Egypt", en: "England", es: "Spain",
+  fi: "Finland", fr: "France", gb: "England", gr: "Greece", hr: "Croatia", hu: "Hungary", id: "Indonesia",
+  ie: "Ireland", il: "Israel", in: "India", is: "Iceland", it: "Italy", jp: "Japan", kr: "South Korea",
+  ma: "Morocco", mx: "Mexico", ng: "Nigeria", nl: "Netherlands", no: "Norway", nz: "New Zealand", pe: "Peru",
+  pl: "Poland", pt: "Portugal", py: "Paraguay", ro: "Romania", rs: "Serbia", ru: "Russia", sa: "Saudi Arabia",
+  sc: "Scotland", se: "Sweden", si: "Slovenia", sk: "Slovakia", tr: "Turkey", ua: "Ukraine", us: "USA",
+  uy: "Uruguay", ve: "Venezuela", wa: "Wales", za: "South Africa"
+}
+
+export const countryName = (code: string) => names[code.toLowerCase()] ?? code.toUpperCase()
+
+/** The codes a country reference means: a code itself, or every code whose name it is (England: en, gb). */
+export const countryCodesOf = (reference: string): ReadonlyArray<string> => {
+  const wanted = reference.trim().toLowerCase()
+  const byName = Object.entries(names).filter(([, name]) => name.toLowerCase() === wanted).map(([code]) => code)
+  return /^[a-z]{2,3}$/.test(wanted) ? [...new Set([wanted, ...byName])] : byName
+}
