@@ -33,6 +33,10 @@ const logged = (run: Effect.Effect<SyncReport, CasinoGatewayError>) =>
       Effect.logWarning("Casino catalog sync failed").pipe(
         Effect.annotateLogs({ reason: error.reason, detail: error.message })
       )
+    ),
+    // A defect is logged and the schedule goes on: one bad run must not stop the syncs for good.
+    Effect.catchDefect((defect) =>
+      Effect.logError("Casino catalog sync failed unexpectedly").pipe(Effect.annotateLogs({ defect: String(defect) }))
     )
   )
 
