@@ -2,6 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
+import { CatalogConfig } from "../../src/catalog/CatalogConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
@@ -14,6 +15,7 @@ import {
   request,
   TestAppWith,
   testCasinoConfig,
+  testCatalogConfig,
   testConfig,
   testSportsConfig
 } from "../support/TestApp.ts"
@@ -22,6 +24,7 @@ import {
 const PlayFiverApp = TestAppWith(
   Layer.mergeAll(
     Layer.succeed(AppConfig, testConfig()),
+    Layer.succeed(CatalogConfig, testCatalogConfig()),
     Layer.succeed(SportsConfig, testSportsConfig()),
     Layer.effect(
       CasinoConfig,

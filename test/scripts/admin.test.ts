@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { TestDatabaseUrl } from "../support/TestDatabase.ts"
 import { bearer, givenPartner, request, TestApp } from "../support/TestApp.ts"
 import { runNode } from "../support/process.ts"
-import { live } from "../support/live.ts"
+import { eventually as eventuallyHolds, live } from "../support/live.ts"
 
 /** `npm run admin -- <args>` against the test file's database, as a separate process. */
 const admin = (...args: Array<string>) =>
@@ -14,13 +14,7 @@ const status = (token: string) => request("GET", "/api/partner/v1/status", { hea
 
 /** The service refuses or admits within seconds of a change made by another process. */
 const eventually = (token: string, expected: number) =>
-  Effect.gen(function*() {
-    const started = Date.now()
-    while ((yield* status(token)).status !== expected) {
-      if (Date.now() - started > 10_000) return yield* Effect.die(`never answered ${expected}`)
-      yield* Effect.sleep("50 millis")
-    }
-  })
+  eventuallyHolds(status(token), (response) => response.status === expected, `status ${expected}`)
 
 layer(TestApp(), live)("admin CLI", (it) => {
   it.effect("create prints only {id, slug, token}; the token works at once", () =>

@@ -1,6 +1,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
+import { CatalogConfig } from "../../src/catalog/CatalogConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { betsApiToken, healthyBetsApi } from "../support/BetsApiScripts.ts"
@@ -13,6 +14,7 @@ import {
   request,
   TestAppWith,
   testCasinoConfig,
+  testCatalogConfig,
   testConfig,
   testSportsConfig
 } from "../support/TestApp.ts"
@@ -24,6 +26,7 @@ const BetsApiApp = (options: { readonly rateLimitPerHour?: number; readonly toke
   TestAppWith(
     Layer.mergeAll(
       Layer.succeed(AppConfig, testConfig()),
+      Layer.succeed(CatalogConfig, testCatalogConfig()),
       Layer.succeed(CasinoConfig, testCasinoConfig()),
       Layer.effect(
         SportsConfig,

@@ -3,6 +3,7 @@ import { Duration, Effect, Layer, Option } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CatalogSync } from "../../src/casino/CatalogSync.ts"
+import { CatalogConfig } from "../../src/catalog/CatalogConfig.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
@@ -38,6 +39,16 @@ export const testSportsConfig = (overrides: Partial<SportsConfig["Service"]> = {
     betsapi: { baseUrl: "http://127.0.0.1:9", token: Option.none() },
     timeout: Duration.seconds(2),
     rateLimitPerHour: 3600,
+    cacheTtlMax: Duration.infinity,
+    ...overrides
+  })
+
+export const testCatalogConfig = (overrides: Partial<CatalogConfig["Service"]> = {}) =>
+  CatalogConfig.of({
+    refreshInterval: Duration.minutes(5),
+    liveRefreshInterval: Duration.seconds(30),
+    sportIds: [1, 18, 13],
+    cacheTtl: Duration.seconds(10),
     ...overrides
   })
 
@@ -45,15 +56,17 @@ export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
   readonly casino?: Partial<CasinoConfig["Service"]>
   readonly sports?: Partial<SportsConfig["Service"]>
+  readonly catalog?: Partial<CatalogConfig["Service"]>
 }
 
-export type TestConfigs = AppConfig | CasinoConfig | SportsConfig
+export type TestConfigs = AppConfig | CasinoConfig | SportsConfig | CatalogConfig
 
 export const TestConfig = (settings: TestSettings = {}) =>
   Layer.mergeAll(
     Layer.succeed(AppConfig, testConfig(settings.app)),
     Layer.succeed(CasinoConfig, testCasinoConfig(settings.casino)),
-    Layer.succeed(SportsConfig, testSportsConfig(settings.sports))
+    Layer.succeed(SportsConfig, testSportsConfig(settings.sports)),
+    Layer.succeed(CatalogConfig, testCatalogConfig(settings.catalog))
   )
 
 /** The domain services over the test file's own database. */

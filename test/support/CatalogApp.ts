@@ -1,0 +1,52 @@
+import { Duration, Effect, Layer, Option, Redacted } from "effect"
+import { SportsConfig } from "../../src/sports/SportsConfig.ts"
+import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
+import { CatalogConfig } from "../../src/catalog/CatalogConfig.ts"
+import { AppConfig } from "../../src/platform/AppConfig.ts"
+import { catalogProvider, type WorldEvent, worldEvents } from "./CatalogScripts.ts"
+import { FakeUpstream } from "./FakeUpstream.ts"
+import { bearer, request, TestAppWith, testCasinoConfig, testCatalogConfig, testConfig, testSportsConfig } from "./TestApp.ts"
+
+/** A world the test can change between refreshes. */
+export interface World {
+  events: ReadonlyArray<WorldEvent>
+}
+
+/**
+ * The whole service with its sports provider (BetsAPI protocol) served by a
+ * fake over `world`, provider answers never reused (so a changed world is
+ * seen at once), and catalog reads cached for `cacheTtl`.
+ */
+export const CatalogApp = (
+  world: World = { events: worldEvents() },
+  options: { readonly cacheTtl?: Duration.Input; readonly catalog?: Partial<CatalogConfig["Service"]> } = {}
+) =>
+  TestAppWith(
+    Layer.mergeAll(
+      Layer.succeed(AppConfig, testConfig()),
+      Layer.succeed(CasinoConfig, testCasinoConfig()),
+      Layer.succeed(CatalogConfig, testCatalogConfig({
+        sportIds: [1, 18],
+        cacheTtl: Duration.fromInputUnsafe(options.cacheTtl ?? 0),
+        ...options.catalog
+      })),
+      Layer.effect(
+        SportsConfig,
+        Effect.map(Effect.service(FakeUpstream), (fake) =>
+          testSportsConfig({
+            provider: "betsapi",
+            rateLimitPerHour: 1_000_000,
+            cacheTtlMax: Duration.zero,
+            betsapi: { baseUrl: fake.url, token: Option.some(Redacted.make("catalog-test")) }
+          }))
+      )
+    )
+  ).pipe(Layer.provideMerge(FakeUpstream.layer(catalogProvider(world))))
+
+export const api = (token: string, path: string) => request("GET", `/api/partner/v1${path}`, { headers: bearer(token) })
+
+export const refresh = (token: string, body?: unknown) =>
+  request("POST", "/api/partner/v1/sports/catalog/refresh", {
+    headers: bearer(token),
+    ...(body === undefined ? {} : { json: body })
+  })
