@@ -1,5 +1,5 @@
 import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import type { RefreshRequest } from "../api/Catalog.ts"
 import { countryCodesOf, countryName } from "../domain/Countries.ts"
 import { sportNames } from "../domain/Sports.ts"
@@ -105,8 +105,7 @@ const sportIdsOf = (reference: string): ReadonlyArray<number> => {
   return Object.entries(sportNames).filter(([, name]) => name.toLowerCase() === wanted).map(([id]) => Number(id))
 }
 
-const collator = new Intl.Collator("en")
-const sortedNames = (names: Iterable<string>) => [...new Set(names)].sort(collator.compare)
+const sortedNames = (names: Iterable<string>) => [...new Set(names)].sort((a, b) => a.localeCompare(b, "en"))
 
 const FeedRow = Schema.Struct({
   id: Schema.String,
@@ -194,20 +193,20 @@ export class Catalog extends Context.Service<Catalog, {
       const eventConditions = (
         source: EventSource,
         filters: CatalogFilters,
-        range: { readonly from?: number | undefined; readonly to?: number | undefined },
-        omit?: Facet
+        range: { readonly from?: number | undefined; readonly to?: number | undefined }
       ) => {
-        const conditions = [sql`active`, sql`status = ${source}`]
-        if (filters.sport_id !== undefined && omit !== "sport") {
+        // The status is written out, not bound, so the planner can always use the open-events indexes.
+        const conditions = [sql`active`, source === "live" ? sql`status = 'live'` : sql`status = 'prematch'`]
+        if (filters.sport_id !== undefined) {
           const ids = sportIdsOf(filters.sport_id)
           conditions.push(ids.length === 0 ? sql`false` : sql`sport_id IN ${sql.in(ids)}`)
         }
-        if (filters.country !== undefined && omit !== "country") {
+        if (filters.country !== undefined) {
           const codes = countryCodesOf(filters.country)
           conditions.push(codes.length === 0 ? sql`false` : sql`country_code IN ${sql.in(codes)}`)
         }
-        if (filters.league_id !== undefined && omit !== "league") conditions.push(sql`league_id = ${filters.league_id}`)
-        if (filters.team_id !== undefined && omit !== "team") {
+        if (filters.league_id !== undefined) conditions.push(sql`league_id = ${filters.league_id}`)
+        if (filters.team_id !== undefined) {
           conditions.push(sql`(home_team_id = ${filters.team_id} OR away_team_id = ${filters.team_id})`)
         }
         const search = filters.search?.trim()
@@ -228,22 +227,33 @@ export class Catalog extends Context.Service<Catalog, {
       ) {
         const range = yield* dayRange(filters)
         const where = eventConditions(source, filters, range)
-        const column = sortColumns[sort.sortBy?.trim().toLowerCase() ?? "time"]
-        const direction = column !== undefined && sort.direction?.trim().toLowerCase() === "desc" ? sql`DESC` : sql`ASC`
-        const order = sql`${sql(column ?? "starts_at")} ${direction}, starts_at ASC, id ASC`
-        const [rows, counted] = yield* Effect.all([
+        // An unknown sort means time ascending, whatever direction came with it.
+        const known = sortColumns[sort.sortBy?.trim().toLowerCase() ?? "time"]
+        const column = known ?? "starts_at"
+        const direction = known !== undefined && sort.direction?.trim().toLowerCase() === "desc" ? sql`DESC` : sql`ASC`
+        // Ties keep kick-off order, then id, so pages never overlap; by time, the id follows the direction (one index walk).
+        const order = column === "starts_at"
+          ? sql`starts_at ${direction}, id ${direction}`
+          : sql`${sql(column)} ${direction}, starts_at ASC, id ASC`
+        const [rows, total] = yield* Effect.all([
+          // The page is chosen on the open-events index alone; only its rows are then read.
           sql`
             SELECT id, sport_id, country_code, league_id, league_name, home_name, away_name, starts_at, status,
                    score, minute, has_odds, last_update
-            FROM sports_events WHERE ${where}
+            FROM sports_events
+            WHERE id IN (
+              SELECT id FROM sports_events WHERE ${where}
+              ORDER BY ${order}
+              LIMIT ${page.perPage} OFFSET ${(page.page - 1) * page.perPage}
+            )
             ORDER BY ${order}
-            LIMIT ${page.perPage} OFFSET ${(page.page - 1) * page.perPage}
-          `,
-          sql<{ total: number }>`SELECT count(*)::int AS total FROM sports_events WHERE ${where}`
-        ], { concurrency: 2 }).pipe(Effect.orDie)
+          `.pipe(Effect.orDie),
+          // Counted once per set of filters, whatever the page or the sort.
+          cachedRead<number>({ kind: "feedTotal", source, filters })
+        ], { concurrency: 2 })
         const decoded = yield* Schema.decodeUnknownEffect(Schema.Array(FeedRow))(rows).pipe(Effect.orDie)
         return {
-          total: counted[0].total,
+          total,
           results: decoded.map((row): FeedEvent => ({
             id: row.id,
             sportId: row.sport_id,
@@ -262,32 +272,71 @@ export class Catalog extends Context.Service<Catalog, {
         }
       })
 
-      /** Each facet is narrowed by every chosen filter except its own, so a choice can still be changed. */
-      const filtersUncached = Effect.fn("Catalog.filters")(function*(source: EventSource, filters: CatalogFilters) {
-        const range = yield* dayRange(filters)
-        const [sports, countries, leagues, teams] = yield* Effect.all([
-          sql<{ id: number }>`SELECT DISTINCT sport_id AS id FROM sports_events WHERE ${
-            eventConditions(source, filters, range, "sport")
-          }`,
-          sql<{ code: string }>`SELECT DISTINCT country_code AS code FROM sports_events WHERE ${
-            eventConditions(source, filters, range, "country")
-          } AND country_code IS NOT NULL`,
-          sql<{ name: string }>`SELECT DISTINCT league_name AS name FROM sports_events WHERE ${
-            eventConditions(source, filters, range, "league")
-          }`,
-          sql<{ name: string }>`
-            SELECT home_name AS name FROM sports_events WHERE ${eventConditions(source, filters, range, "team")}
-            UNION
-            SELECT away_name AS name FROM sports_events WHERE ${eventConditions(source, filters, range, "team")}
-          `
-        ], { concurrency: 4 }).pipe(Effect.orDie)
-        return {
-          sports: sortedNames(sports.map((row) => sportNames[row.id] ?? `Sport ${row.id}`)),
-          countries: sortedNames(countries.map((row) => countryName(row.code))),
-          leagues: sortedNames(leagues.map((row) => row.name)),
-          teams: sortedNames(teams.map((row) => row.name))
-        } satisfies Facets
+      const feedTotalUncached = (source: EventSource, filters: CatalogFilters) =>
+        Effect.flatMap(dayRange(filters), (range) =>
+          sql<{ total: number }>`SELECT count(*)::int AS total FROM sports_events WHERE ${
+            eventConditions(source, filters, range)
+          }`.pipe(Effect.map((rows) => rows[0].total), Effect.orDie))
+
+      /**
+       * One facet's names: events of the source matching `filters`, which no longer hold the facet's own
+       * choice. Ids come from the open-events indexes; names from the league and team records (the names
+       * events carry).
+       */
+      const facetUncached = Effect.fn("Catalog.facet")(function*(facet: Facet, source: EventSource, filters: CatalogFilters) {
+        const where = eventConditions(source, filters, yield* dayRange(filters))
+        const names = yield* (() => {
+          switch (facet) {
+            case "sport":
+              return Effect.map(
+                sql<{ id: number }>`SELECT DISTINCT sport_id AS id FROM sports_events WHERE ${where}`,
+                (rows) => rows.map((row) => sportNames[row.id] ?? `Sport ${row.id}`)
+              )
+            case "country":
+              return Effect.map(
+                sql<{ code: string }>`SELECT DISTINCT country_code AS code FROM sports_events
+                                      WHERE ${where} AND country_code IS NOT NULL`,
+                (rows) => rows.map((row) => countryName(row.code))
+              )
+            case "league":
+              return Effect.map(
+                sql<{ name: string }>`SELECT name FROM sports_leagues
+                                      WHERE id IN (SELECT league_id FROM sports_events WHERE ${where})`,
+                (rows) => rows.map((row) => row.name)
+              )
+            case "team":
+              return Effect.map(
+                sql<{ name: string }>`SELECT name FROM sports_teams WHERE id IN (
+                  SELECT team.id FROM sports_events CROSS JOIN LATERAL (VALUES (home_team_id), (away_team_id)) AS team(id)
+                  WHERE ${where})`,
+                (rows) => rows.map((row) => row.name)
+              )
+          }
+        })().pipe(Effect.orDie)
+        return sortedNames(names)
       })
+
+      const facetFilter: Record<Facet, keyof CatalogFilters> = {
+        sport: "sport_id",
+        country: "country",
+        league: "league_id",
+        team: "team_id"
+      }
+      /**
+       * Each facet is narrowed by every chosen filter except its own, so a choice can still be changed.
+       * Facets are read (and cached) apart: the leagues facet of `league_id=7` is the one of no league
+       * chosen, shared by every league a partner clicks through.
+       */
+      const facetsOf = (source: EventSource, filters: CatalogFilters) => {
+        const facet = (name: Facet) =>
+          cachedRead<ReadonlyArray<string>>({ kind: "facet", facet: name, source, filters: { ...filters, [facetFilter[name]]: undefined } })
+        return Effect.all({
+          sports: facet("sport"),
+          countries: facet("country"),
+          leagues: facet("league"),
+          teams: facet("team")
+        }, { concurrency: 4 })
+      }
 
       const paged = <A>(
         rows: Effect.Effect<ReadonlyArray<unknown>, unknown>,
@@ -366,20 +415,28 @@ export class Catalog extends Context.Service<Catalog, {
           active: row.active
         }))
 
+      /**
+       * A page of leagues or teams in name order. A search is matched first (through its trigrams), then
+       * sorted: walking the name order instead can pass most of the table when the matches sort late.
+       */
+      const namedPage = (table: Statement.Fragment, where: Statement.Fragment, filters: CatalogFilters, page: PageRequest) =>
+        filters.search?.trim()
+          ? sql`SELECT id, name, country_code, sport_id, active
+                FROM (SELECT id, name, country_code, sport_id, active FROM ${table} WHERE ${where} OFFSET 0) AS matches
+                ORDER BY name, id ${limit(page)}`
+          : sql`SELECT id, name, country_code, sport_id, active FROM ${table} WHERE ${where} ORDER BY name, id ${limit(page)}`
+
       const leaguesUncached = (filters: CatalogFilters, page: PageRequest) => {
         const conditions = common(filters, "search_text")
         if (filters.sport_id !== undefined) conditions.push(sportCondition("sport_id", filters.sport_id))
         if (filters.country !== undefined) conditions.push(countryCondition("country_code", filters.country))
         if (filters.league_id !== undefined) conditions.push(sql`id = ${filters.league_id}`)
         if (filters.team_id !== undefined) {
-          conditions.push(sql`id IN (
-            SELECT league_id FROM sports_events WHERE home_team_id = ${filters.team_id}
-            UNION SELECT league_id FROM sports_events WHERE away_team_id = ${filters.team_id})`)
+          conditions.push(sql`id IN (SELECT league_id FROM sports_team_leagues WHERE team_id = ${filters.team_id})`)
         }
         const where = sql.and(conditions)
         return paged(
-          sql`SELECT id, name, country_code, sport_id, active FROM sports_leagues WHERE ${where}
-              ORDER BY name, id ${limit(page)}`,
+          namedPage(sql`sports_leagues`, where, filters, page),
           sql<{ total: number }>`SELECT count(*)::int AS total FROM sports_leagues WHERE ${where}`,
           namedRecords
         )
@@ -391,14 +448,11 @@ export class Catalog extends Context.Service<Catalog, {
         if (filters.country !== undefined) conditions.push(countryCondition("country_code", filters.country))
         if (filters.team_id !== undefined) conditions.push(sql`id = ${filters.team_id}`)
         if (filters.league_id !== undefined) {
-          conditions.push(sql`id IN (
-            SELECT home_team_id FROM sports_events WHERE league_id = ${filters.league_id}
-            UNION SELECT away_team_id FROM sports_events WHERE league_id = ${filters.league_id})`)
+          conditions.push(sql`id IN (SELECT team_id FROM sports_team_leagues WHERE league_id = ${filters.league_id})`)
         }
         const where = sql.and(conditions)
         return paged(
-          sql`SELECT id, name, country_code, sport_id, active FROM sports_teams WHERE ${where}
-              ORDER BY name, id ${limit(page)}`,
+          namedPage(sql`sports_teams`, where, filters, page),
           sql<{ total: number }>`SELECT count(*)::int AS total FROM sports_teams WHERE ${where}`,
           namedRecords
         )
@@ -422,7 +476,8 @@ export class Catalog extends Context.Service<Catalog, {
 
       type Read =
         | { readonly kind: "feed"; readonly source: EventSource; readonly filters: CatalogFilters; readonly sort: FeedSort; readonly page: PageRequest }
-        | { readonly kind: "filters"; readonly source: EventSource; readonly filters: CatalogFilters }
+        | { readonly kind: "feedTotal"; readonly source: EventSource; readonly filters: CatalogFilters }
+        | { readonly kind: "facet"; readonly facet: Facet; readonly source: EventSource; readonly filters: CatalogFilters }
         | { readonly kind: "sports" | "countries" | "leagues" | "teams"; readonly filters: CatalogFilters; readonly page: PageRequest }
         | { readonly kind: "overview" }
 
@@ -430,8 +485,10 @@ export class Catalog extends Context.Service<Catalog, {
         switch (request.kind) {
           case "feed":
             return feedUncached(request.source, request.filters, request.sort, request.page)
-          case "filters":
-            return filtersUncached(request.source, request.filters)
+          case "feedTotal":
+            return feedTotalUncached(request.source, request.filters)
+          case "facet":
+            return facetUncached(request.facet, request.source, request.filters)
           case "sports":
             return sportsUncached(request.filters, request.page)
           case "countries":
@@ -465,6 +522,7 @@ export class Catalog extends Context.Service<Catalog, {
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           const snapshot = yield* fetchSnapshot(provider, scope, now)
+          const fetched = yield* Clock.currentTimeMillis
           const report = yield* sql.withTransaction(Effect.gen(function*() {
             const report = yield* publish(snapshot)
             // Delivered at commit: every instance forgets its cached reads once the new catalog is visible.
@@ -472,6 +530,11 @@ export class Catalog extends Context.Service<Catalog, {
             return report
           })).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
           yield* forget
+          const published = yield* Clock.currentTimeMillis
+          // The frequent live refresh logs at debug level; a full one is worth a line.
+          yield* Effect.logWithLevel(scope.liveOnly ? "Debug" : "Info")(
+            scope.liveOnly ? "Live events refreshed" : "Sports catalog refreshed"
+          ).pipe(Effect.annotateLogs({ ...report, fetch_ms: fetched - now, publish_ms: published - fetched }))
           return { scope, report }
         }).pipe(Effect.withSpan("Catalog.refresh"))
 
@@ -515,7 +578,7 @@ export class Catalog extends Context.Service<Catalog, {
         countries: (filters, page) => Effect.orDie(cachedRead({ kind: "countries", filters, page })),
         leagues: (filters, page) => Effect.orDie(cachedRead({ kind: "leagues", filters, page })),
         teams: (filters, page) => Effect.orDie(cachedRead({ kind: "teams", filters, page })),
-        filters: (source, filters) => cachedRead({ kind: "filters", source, filters }),
+        filters: facetsOf,
         feed: (source, filters, sort, page) => cachedRead({ kind: "feed", source, filters, sort, page })
       })
     })

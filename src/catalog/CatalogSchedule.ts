@@ -13,14 +13,13 @@ export const CatalogSchedule = Layer.effectDiscard(Effect.gen(function*() {
   const catalog = yield* Catalog
   const config = yield* CatalogConfig
 
+  // Successes are logged by the refresh itself; failures here, since no partner is there to see them.
   const full = catalog.refresh(undefined).pipe(
-    Effect.tap(({ report }) => Effect.logInfo("Sports catalog refreshed").pipe(Effect.annotateLogs({ ...report }))),
     Effect.tapError((error) =>
       Effect.logWarning("Sports catalog refresh failed").pipe(Effect.annotateLogs({ detail: error.message }))
     )
   )
   const live = catalog.refreshLive.pipe(
-    Effect.tap(({ report }) => Effect.logDebug("Live events refreshed").pipe(Effect.annotateLogs({ ...report }))),
     Effect.tapError((error) =>
       Effect.logWarning("Live events refresh failed").pipe(Effect.annotateLogs({ detail: error.message }))
     )

@@ -127,17 +127,31 @@ export const publish = (snapshot: Snapshot) =>
           `
         )
       }
+      const memberships = new Map<string, { team_id: string; league_id: string }>()
+      for (const event of snapshot.events) {
+        for (const team of [event.home, event.away]) {
+          memberships.set(`${team.id}\u0000${event.league.id}`, { team_id: team.id, league_id: event.league.id })
+        }
+      }
+      for (const chunk of chunks([...memberships.values()])) {
+        yield* sql`
+          INSERT INTO sports_team_leagues (team_id, league_id)
+          SELECT m.team_id, m.league_id FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) AS m(team_id text, league_id text)
+          ON CONFLICT DO NOTHING
+        `
+      }
       for (const chunk of chunks(snapshot.events)) {
         const rows = chunk.map((event) => ({
           id: event.id,
           sport_id: event.sportId,
           country_code: event.league.countryCode?.toLowerCase() ?? null,
           league_id: event.league.id,
-          league_name: event.league.name,
+          // The names the league and team records carry, so lists, filters and feeds always agree.
+          league_name: leagues.get(event.league.id)?.name ?? event.league.name,
           home_team_id: event.home.id,
-          home_name: event.home.name,
+          home_name: teams.get(event.home.id)?.name ?? event.home.name,
           away_team_id: event.away.id,
-          away_name: event.away.name,
+          away_name: teams.get(event.away.id)?.name ?? event.away.name,
           starts_at: event.startsAt.toISOString(),
           status: event.status,
           score: event.score,

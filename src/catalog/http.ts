@@ -71,7 +71,7 @@ export const CatalogHandlers = HttpApiBuilder.group(
           const { report, scope } = yield* catalog.refresh(payload)
           const message = `Imported ${plural(report.sports, "sport")}, ${plural(report.countries, "country", "countries")}, ` +
             `${plural(report.leagues, "league")}, ${plural(report.teams, "team")} and ${plural(report.events, "event")}` +
-            ` from ${provider.name}: ${plural(report.changed, "record")} new or changed, ${report.deactivated} deactivated.`
+            ` from ${provider.name}: ${plural(report.changed, "record")} new or changed, ${report.deactivated.toLocaleString("en-US")} deactivated.`
           return ok(partner, {
             sport_id: payload?.sport_id ?? null,
             import_leagues: scope.leagues,

@@ -51,7 +51,9 @@ export const layerFromUrl = (url: Redacted.Redacted) =>
       url,
       maxConnections: 20,
       connectTimeout: "5 seconds",
-      applicationName: "partner-api"
+      applicationName: "partner-api",
+      // Short queries only: compiling a plan (tens of ms) costs more than any of them runs.
+      startupParameters: { jit: "off" }
     }))
   )
 

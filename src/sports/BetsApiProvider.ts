@@ -51,7 +51,8 @@ export const BetsApiProviderLive = Layer.effect(
           return yield* fail("Unavailable", `The sports provider failed (HTTP ${response.status}).`, json)
         }
         // 2xx and 4xx answers carry BetsAPI's envelope ({success: 0, error}); its codes are read upstream of here.
-        return scrub(json)
+        // An answer is only walked for the token when its text holds it (an echoed request, say).
+        return body.includes(token) ? scrub(json) : json
       }).pipe(
         Effect.timeoutOrElse({
           duration: config.timeout,
