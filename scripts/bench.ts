@@ -10,41 +10,21 @@
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
 import type autocannon from "autocannon"
-import { Context, Effect, Layer, Redacted, type Scope } from "effect"
-import type { ChildProcessSpawner } from "effect/process"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { hashToken } from "../src/partners/Partners.ts"
 import { EmbeddedPostgres } from "../src/platform/EmbeddedPostgres.ts"
+import { catalogScenario } from "./bench/catalog.ts"
+import { type BenchContext, fetchText, fixedBodyServer, type Scenario } from "./bench/context.ts"
 import { compare, freePort, printTable } from "./bench/harness.ts"
 import { startNode } from "./bench/processes.ts"
 
 const benchToken = "pak_bench_000000000000000000000000000000000000000"
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
-
-export interface BenchContext {
-  readonly baseUrl: string
-  readonly token: string
-  /** The bench database, for arranging data the scenario needs. */
-  readonly sql: SqlClient.SqlClient
-  /** Starts another instance of the service on the same database, with extra settings; returns its URL. */
-  readonly startService: (env: Record<string, string>) => Effect.Effect<string, unknown, ChildProcessSpawner.ChildProcessSpawner | Scope.Scope>
-}
-
-type Scenario = (context: BenchContext) => Effect.Effect<void, unknown, ChildProcessSpawner.ChildProcessSpawner>
-
-/** Starts a fixed-body server (the raw baseline or the effect floor) and returns its URL. */
-const fixedBodyServer = (script: string, body: string) =>
-  Effect.gen(function*() {
-    const port = yield* freePort()
-    yield* startNode([script], { PORT: String(port), BODY: body }, /Listening on/)
-    return `http://127.0.0.1:${port}`
-  })
-
-const fetchText = (url: string, init?: RequestInit) => Effect.promise(() => fetch(url, init).then((r) => r.text()))
 
 const statusScenario: Scenario = (context) =>
   Effect.gen(function*() {
@@ -95,7 +75,7 @@ const gamesScenario: Scenario = (context) =>
     const paths = searches.map((term) => `/api/partner/v1/games?search=${encodeURIComponent(term)}&per_page=50`)
     const body = yield* fetchText(context.baseUrl + paths[0], { headers })
     const raw = yield* fixedBodyServer("scripts/bench/raw-server.ts", body)
-    const uncached = yield* context.startService({ CASINO_CATALOG_CACHE_TTL: "0 seconds" })
+    const uncached = (yield* context.startService({ CASINO_CATALOG_CACHE_TTL: "0 seconds" })).url
     const requests = paths.map((path) => ({ method: "GET" as const, path }))
     const rows = yield* compare([
       { name: "raw node:http, same body", options: { url: raw, requests, connections, seconds } },
@@ -151,7 +131,7 @@ const oddsScenario: Scenario = (context) =>
     const fakePort = yield* freePort()
     yield* startNode(["scripts/bench/fake-betsapi.ts"], { PORT: String(fakePort) }, /Listening on/)
     const fake = `http://127.0.0.1:${fakePort}`
-    const service = yield* context.startService({
+    const { url: service } = yield* context.startService({
       SPORTS_PROVIDER: "betsapi",
       BETSAPI_BASE_URL: fake,
       BETSAPI_TOKEN: "bench-token"
@@ -201,7 +181,8 @@ const scenarios: Record<string, Scenario> = {
   status: statusScenario,
   games: gamesScenario,
   launch: launchScenario,
-  odds: oddsScenario
+  odds: oddsScenario,
+  catalog: catalogScenario
 }
 
 /** A PostgreSQL server URL: DATABASE_URL's, or an embedded cluster living as long as the scope. */
@@ -247,20 +228,23 @@ const main = Effect.gen(function*() {
   )
   const databaseUrl = withDatabase(server)(database)
 
+  // Background catalog refreshes are pushed out of the run, so what a scenario seeds stays as seeded.
   const startService = (env: Record<string, string>) =>
     Effect.gen(function*() {
       const port = yield* freePort()
-      yield* startNode(["src/main.ts"], {
+      const { handle, output } = yield* startNode(["src/main.ts"], {
         PORT: String(port),
         HOST: "127.0.0.1",
         DATABASE_URL: databaseUrl,
         DEMO_PARTNER_TOKEN: benchToken,
         LOG_LEVEL: "Info",
+        CATALOG_REFRESH_INTERVAL: "24 hours",
+        CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
         ...env
       }, /Listening on/)
-      return `http://127.0.0.1:${port}`
+      return { url: `http://127.0.0.1:${port}`, pid: handle.pid, output }
     })
-  const baseUrl = yield* startService({})
+  const { url: baseUrl } = yield* startService({})
   console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), database: ${
     process.env.DATABASE_URL === undefined ? "embedded" : "DATABASE_URL's server"
   }`)

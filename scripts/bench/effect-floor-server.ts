@@ -7,9 +7,11 @@
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
+import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 
-const body = process.env.BODY ?? "{}"
+// The body comes in a file: a large one does not fit in the environment.
+const body = readFileSync(process.env.BODY_FILE ?? "/dev/null", "utf8") || "{}"
 const port = Number(process.env.PORT ?? 0)
 
 const Routes = HttpRouter.use(Effect.fnUntraced(function*(router) {

@@ -1,10 +1,20 @@
 /**
- * A stand-in BetsAPI for the benchmark: canned odds for any event id, after
- * a short think time, and a count of the calls it received at /__calls.
+ * A stand-in BetsAPI for the benchmark, counting the calls it receives
+ * (GET /__calls):
+ * - odds: canned markets for any event id, after a 50 ms think time;
+ * - catalog: CATALOG_EVENTS upcoming soccer events (sport_id 1) in
+ *   CATALOG_LEAGUES leagues of 25 teams, spread over the next 14 days,
+ *   listed 50 a page as BetsAPI does; nothing in play or ended.
  */
 import { createServer } from "node:http"
+import { paths } from "../../src/sports/BetsApi.ts"
 
 const port = Number(process.env.PORT ?? 0)
+const eventCount = Number(process.env.CATALOG_EVENTS ?? 0)
+const leagueCount = Number(process.env.CATALOG_LEAGUES ?? 2_000)
+const perPage = 50
+const countries = ["gb", "es", "de", "it", "fr", "br", "ar", "pt", "nl", "us", "mx", "jp"]
+const startsFrom = Math.floor(Date.now() / 1000) + 3_600
 let calls = 0
 
 const odds = (eventId: string) => ({
@@ -19,6 +29,59 @@ const odds = (eventId: string) => ({
   }
 })
 
+const league = (n: number) => ({ id: String(10_000 + n), name: `Bench League ${n}`, cc: countries[n % countries.length] })
+
+const team = (leagueIndex: number, slot: number) => ({
+  id: String(100_000 + leagueIndex * 25 + slot),
+  name: `Bench Team ${leagueIndex * 25 + slot}`,
+  image_id: "0",
+  cc: null
+})
+
+const event = (n: number) => {
+  const leagueIndex = n % leagueCount
+  const home = Math.floor(n / leagueCount) % 25
+  const away = (home + 1 + (Math.floor(n / (leagueCount * 25)) % 24)) % 25
+  return {
+    id: String(5_000_000 + n),
+    sport_id: "1",
+    time: String(startsFrom + Math.floor((n * 14 * 86_400) / Math.max(eventCount, 1))),
+    time_status: "0",
+    league: league(leagueIndex),
+    home: team(leagueIndex, home),
+    away: team(leagueIndex, away),
+    ss: null,
+    ...(n % 7 === 0 ? {} : { bet365_id: String(9_000_000 + n) })
+  }
+}
+
+const page = (total: number, number: number, item: (n: number) => unknown) => ({
+  success: 1,
+  pager: { page: number, per_page: perPage, total },
+  results: Array.from(
+    { length: Math.max(0, Math.min(perPage, total - (number - 1) * perPage)) },
+    (_, i) => item((number - 1) * perPage + i)
+  )
+})
+
+const answer = (url: URL): unknown => {
+  const pageNumber = Math.max(1, Number(url.searchParams.get("page") ?? 1))
+  const soccer = url.searchParams.get("sport_id") === "1"
+  switch (url.pathname) {
+    case paths.odds:
+      return odds(url.searchParams.get("event_id") ?? "0")
+    case paths.leagues:
+      return page(soccer ? leagueCount : 0, pageNumber, league)
+    case paths.upcoming:
+      return page(soccer ? eventCount : 0, pageNumber, event)
+    case paths.inplay:
+    case paths.ended:
+      return page(0, pageNumber, event)
+    default:
+      return { success: 0, error: "NOT_FOUND" }
+  }
+}
+
 const server = createServer((request, response) => {
   const url = new URL(request.url ?? "/", "http://fake")
   if (url.pathname === "/__calls") {
@@ -27,10 +90,13 @@ const server = createServer((request, response) => {
     return
   }
   calls++
-  setTimeout(() => {
+  const body = JSON.stringify(answer(url))
+  const send = () => {
     response.writeHead(200, { "content-type": "application/json" })
-    response.end(JSON.stringify(odds(url.searchParams.get("event_id") ?? "0")))
-  }, 50)
+    response.end(body)
+  }
+  if (url.pathname === paths.odds) setTimeout(send, 50)
+  else send()
 })
 server.listen(port, "127.0.0.1", () => {
   console.log(`Listening on ${(server.address() as { port: number }).port}`)

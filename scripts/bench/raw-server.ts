@@ -2,9 +2,11 @@
  * The baseline: a bare node:http server answering a fixed JSON body, the
  * fastest anything on this machine can answer that body over HTTP.
  */
+import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 
-const body = process.env.BODY ?? "{}"
+// The body comes in a file: a large one does not fit in the environment.
+const body = readFileSync(process.env.BODY_FILE ?? "/dev/null", "utf8") || "{}"
 const port = Number(process.env.PORT ?? 0)
 
 const server = createServer((_request, response) => {

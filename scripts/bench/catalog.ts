@@ -1,0 +1,274 @@
+/**
+ * The sports catalog at scale: 1,000,000 events and 50,000 teams loaded
+ * straight into the tables, then the feeds, the dynamic filters and the
+ * catalog lists under load (each against a raw node:http server answering
+ * the first request's body), and a 100,000-event refresh through the real
+ * import path from a BetsAPI stand-in.
+ *
+ * The synthetic catalog is shaped like one that has run for a year: 2,000
+ * leagues of 25 teams over five sports and 60 countries; events spread over
+ * the last 330 days (ended, kept as history) and the next 28 (prematch,
+ * about 78,000), a couple of hundred in play.
+ */
+import { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import { type BenchContext, fetchText, fixedBodyServer, memoryOf, type Scenario } from "./context.ts"
+import { compare, freePort, printTable, type Target } from "./harness.ts"
+import { startNode } from "./processes.ts"
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+/** Fewer connections than the throughput scenarios: these figures are about latency at a steady load. */
+const connections = Number(process.env.BENCH_CATALOG_CONNECTIONS ?? 10)
+const refreshEvents = Number(process.env.BENCH_REFRESH_EVENTS ?? 100_000)
+
+const countryCodes = [
+  "ar", "at", "au", "be", "bg", "bo", "br", "ca", "ch", "cl", "cn", "co", "cr", "cy", "cz", "de", "dk", "ec", "eg", "en",
+  "es", "fi", "fr", "gr", "hr", "hu", "id", "ie", "il", "in", "is", "it", "jp", "kr", "ma", "mx", "ng", "nl", "no", "nz",
+  "pe", "pl", "pt", "py", "ro", "rs", "ru", "sa", "sc", "se", "si", "sk", "tr", "ua", "us", "uy", "ve", "wa", "za", "gb"
+]
+
+/** Loads the synthetic catalog in place of whatever is there; returns the seconds it took. */
+const seedCatalog = (sql: SqlClient.SqlClient) =>
+  Effect.gen(function*() {
+    const started = performance.now()
+    yield* sql`TRUNCATE sports_sports, sports_countries, sports_leagues, sports_teams, sports_events, sports_team_leagues`
+    yield* sql`
+      INSERT INTO sports_sports (id, name)
+      VALUES (1, 'Soccer'), (18, 'Basketball'), (13, 'Tennis'), (17, 'Ice Hockey'), (91, 'Volleyball')
+    `
+    yield* sql`
+      INSERT INTO sports_countries (code, name)
+      SELECT code, upper(code) FROM jsonb_array_elements_text(${JSON.stringify(countryCodes)}::jsonb) AS code
+    `
+    // Half the leagues are soccer; country n*7 mod 60, so every country has leagues of several sports.
+    yield* sql`
+      INSERT INTO sports_leagues (id, sport_id, country_code, name)
+      SELECT 'bl' || n,
+             (ARRAY[1, 1, 1, 1, 1, 18, 18, 13, 17, 91])[1 + n % 10],
+             (SELECT array_agg(code ORDER BY code) FROM sports_countries)[1 + (n * 7) % 60],
+             (ARRAY['Premier', 'Super', 'First', 'National', 'Pro', 'Elite', 'Regional', 'Championship', 'Cup', 'Open'])[1 + n % 10]
+               || ' ' ||
+             (ARRAY['League', 'Division', 'Series', 'Liga', 'Tour', 'Conference', 'Trophy', 'Serie', 'Ligue', 'Cup'])[1 + (n / 10) % 10]
+               || ' ' || n
+      FROM generate_series(1, 2000) AS n
+    `
+    yield* sql`
+      INSERT INTO sports_teams (id, sport_id, country_code, name)
+      SELECT 'bt' || t, l.sport_id, l.country_code,
+             (ARRAY['Atletico', 'Real', 'Sporting', 'United', 'City', 'Dynamo', 'Racing', 'Union', 'Olympic', 'Rovers',
+                    'Wanderers', 'Athletic'])[1 + t % 12] || ' ' ||
+             (ARRAY['North', 'South', 'East', 'West', 'Central', 'Harbor', 'Valley', 'River', 'Lake', 'Hill', 'Port',
+                    'Forest', 'Bay'])[1 + (t / 12) % 13] || ' ' || t
+      FROM generate_series(0, 49999) AS t
+      JOIN sports_leagues l ON l.id = 'bl' || (1 + t / 25)
+    `
+    // Event n: league n*7919 mod 2000 (scattered), a pair of that league's teams, a kick-off minute
+    // spread evenly (in a scattered order) over [now - 330 days, now + 28 days).
+    yield* sql`
+      INSERT INTO sports_events (id, sport_id, country_code, league_id, league_name, home_team_id, home_name,
+                                 away_team_id, away_name, starts_at, status, score, minute, has_odds)
+      SELECT 'be' || e.n, l.sport_id, l.country_code, l.id, l.name, h.id, h.name, a.id, a.name, e.starts_at,
+             CASE WHEN e.starts_at > now() THEN 'prematch'
+                  WHEN e.starts_at > now() - interval '2 hours' THEN 'live'
+                  ELSE 'ended' END,
+             CASE WHEN e.starts_at > now() THEN NULL ELSE (e.n % 4) || '-' || (e.n % 3) END,
+             CASE WHEN e.starts_at > now() OR e.starts_at < now() - interval '2 hours' THEN NULL
+                  ELSE (extract(epoch FROM now() - e.starts_at) / 60)::int END,
+             e.n % 7 <> 0
+      FROM (
+        SELECT n, (1 + (n::bigint * 7919) % 2000)::int AS league, (n / 2000) % 25 AS home,
+               ((n / 2000) % 25 + 1 + (n / 50000) % 24) % 25 AS away,
+               date_trunc('minute', now() - interval '330 days' + ((n::bigint * 104729) % 1000000) * interval '30.9312 seconds')
+                 AS starts_at
+        FROM generate_series(1, 1000000) AS n
+      ) e
+      JOIN sports_leagues l ON l.id = 'bl' || e.league
+      JOIN sports_teams h ON h.id = 'bt' || ((e.league - 1) * 25 + e.home)
+      JOIN sports_teams a ON a.id = 'bt' || ((e.league - 1) * 25 + e.away)
+    `
+    yield* sql`
+      INSERT INTO sports_team_leagues (team_id, league_id)
+      SELECT home_team_id, league_id FROM sports_events UNION SELECT away_team_id, league_id FROM sports_events
+    `
+    // What autovacuum does after a load: statistics, and the visibility map index-only scans rely on.
+    yield* sql.unsafe("VACUUM ANALYZE sports_sports, sports_countries, sports_leagues, sports_teams, sports_events, sports_team_leagues")
+    const [counts] = yield* sql<{ events: number; teams: number; prematch: number; live: number }>`
+      SELECT (SELECT count(*) FROM sports_events)::int AS events, (SELECT count(*) FROM sports_teams)::int AS teams,
+             (SELECT count(*) FROM sports_events WHERE status = 'prematch')::int AS prematch,
+             (SELECT count(*) FROM sports_events WHERE status = 'live')::int AS live
+    `
+    return { ...counts, seconds: (performance.now() - started) / 1000 }
+  })
+
+const utcDay = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10)
+
+const sequentialTimes = (url: string, headers: Record<string, string>, count: number) =>
+  Effect.promise(async () => {
+    const times: Array<number> = []
+    for (let i = 0; i < count; i++) {
+      const started = performance.now()
+      await fetch(url, { headers }).then((response) => response.arrayBuffer())
+      times.push(performance.now() - started)
+    }
+    times.sort((a, b) => a - b)
+    return { median: times[Math.floor(count / 2)], slowest: times[count - 1] }
+  })
+
+/** Measures a set of requests taken in turn: raw baseline, the service as configured, and with its read cache off. */
+const measure = (
+  context: BenchContext,
+  uncachedUrl: string,
+  title: string,
+  sets: ReadonlyArray<{ readonly name: string; readonly paths: ReadonlyArray<string> }>
+) =>
+  Effect.gen(function*() {
+    const headers = { authorization: `Bearer ${context.token}` }
+    const targets: Array<Target> = []
+    for (const set of sets) {
+      for (const path of set.paths) {
+        const response = yield* Effect.promise(() => fetch(context.baseUrl + path, { headers }))
+        if (response.status !== 200) return yield* Effect.die(`${path} answered ${response.status}: ${yield* Effect.promise(() => response.text())}`)
+        yield* Effect.promise(() => response.arrayBuffer())
+      }
+      const requests = set.paths.map((path) => ({ method: "GET" as const, path }))
+      const body = yield* fetchText(context.baseUrl + set.paths[0], { headers })
+      const raw = yield* fixedBodyServer("scripts/bench/raw-server.ts", body)
+      targets.push(
+        { name: "raw node:http, first body", options: { url: raw, requests, connections, seconds } },
+        { name: "service", options: { url: context.baseUrl, headers, requests, connections, seconds } },
+        { name: "service, no read cache", options: { url: uncachedUrl, headers, requests, connections, seconds } }
+      )
+    }
+    // Every set is measured in the same interleaved rounds, then printed on its own against its baseline.
+    const rows = yield* compare(targets)
+    for (const [i, set] of sets.entries()) {
+      printTable(
+        `${title}${sets.length > 1 ? `, ${set.name}` : ""} (${set.paths.length} in turn, ${connections} connections, ${seconds} s per round)`,
+        rows.slice(i * 3, i * 3 + 3)
+      )
+      // Which request costs what, when nothing is cached: one at a time, so the figure is the request's own.
+      const lines = ["  each request alone, no read cache (ms, median / slowest of 15):"]
+      for (const path of set.paths) {
+        const times = yield* sequentialTimes(uncachedUrl + path, headers, 15)
+        lines.push(`  ${times.median.toFixed(1).padStart(7)} / ${times.slowest.toFixed(1).padStart(6)}  ${path.replace("/api/partner/v1", "")}`)
+      }
+      console.log(lines.join("\n"))
+    }
+  })
+
+const refreshScenario = (context: BenchContext) =>
+  Effect.gen(function*() {
+    const fakePort = yield* freePort()
+    yield* startNode(["scripts/bench/fake-betsapi.ts"], { PORT: String(fakePort), CATALOG_EVENTS: String(refreshEvents) }, /Listening on/)
+    const fake = `http://127.0.0.1:${fakePort}`
+    const service = yield* context.startService({
+      SPORTS_PROVIDER: "betsapi",
+      BETSAPI_BASE_URL: fake,
+      BETSAPI_TOKEN: "bench-token",
+      SPORTS_PROVIDER_RATE_LIMIT: "100000000",
+      SPORTS_PROVIDER_CACHE_TTL_MAX: "0 seconds",
+      CATALOG_SPORT_IDS: "1"
+    })
+    const calls = Effect.promise(() =>
+      fetch(`${fake}/__calls`).then((r) => r.json() as Promise<{ calls: number }>).then((body) => body.calls)
+    )
+    const refresh = Effect.gen(function*() {
+      const before = yield* calls
+      const loggedBefore = service.output.filter((line) => line.includes('"Sports catalog refreshed"')).length
+      const started = performance.now()
+      const response = yield* Effect.promise(() =>
+        fetch(`${service.url}/api/partner/v1/sports/catalog/refresh`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${context.token}`, "content-type": "application/json" },
+          body: JSON.stringify({ sport_id: 1 })
+        })
+      )
+      const body = (yield* Effect.promise(() => response.json())) as { message?: string }
+      const elapsed = (performance.now() - started) / 1000
+      if (response.status !== 200) return yield* Effect.die(`refresh answered ${response.status}: ${JSON.stringify(body)}`)
+      // The service logs how the time split between fetching from the provider and publishing (a moment later).
+      const refreshedLines = () => service.output.filter((line) => line.includes('"Sports catalog refreshed"'))
+      while (refreshedLines().length <= loggedBefore && performance.now() - started < elapsed * 1000 + 2_000) {
+        yield* Effect.sleep("20 millis")
+      }
+      const logged = refreshedLines()[loggedBefore]
+      const phases = logged === undefined ? {} : JSON.parse(logged) as { fetch_ms?: number; publish_ms?: number }
+      return {
+        elapsed,
+        upstreamCalls: (yield* calls) - before,
+        message: body.message ?? "",
+        split: `fetch ${((phases.fetch_ms ?? NaN) / 1000).toFixed(1)} s + publish ${((phases.publish_ms ?? NaN) / 1000).toFixed(1)} s`
+      }
+    })
+    const first = yield* refresh
+    const second = yield* refresh
+    const memory = yield* memoryOf(service.pid)
+    const count = refreshEvents.toLocaleString("en-US")
+    console.log([
+      "",
+      `POST /sports/catalog/refresh {sport_id: 1}: ${count} upcoming events from a BetsAPI stand-in (50 a page), into the catalog above`,
+      `  first (all new):       ${first.elapsed.toFixed(1)} s (${first.split}), ${first.upstreamCalls} upstream calls, ${
+        Math.round(refreshEvents / first.elapsed).toLocaleString("en-US")
+      } events/s`,
+      `    ${first.message}`,
+      `  again (none changed):  ${second.elapsed.toFixed(1)} s (${second.split}), ${second.upstreamCalls} upstream calls`,
+      `    ${second.message}`,
+      memory === null ? "" : `  service memory: ${memory.rss.toFixed(0)} MiB resident after, ${memory.peak.toFixed(0)} MiB at peak`
+    ].join("\n"))
+  }).pipe(Effect.scoped)
+
+export const catalogScenario: Scenario = (context) =>
+  Effect.gen(function*() {
+    const seeded = yield* seedCatalog(context.sql)
+    console.log([
+      "",
+      `Sports catalog: loaded ${seeded.events.toLocaleString("en-US")} events (${seeded.prematch.toLocaleString("en-US")} prematch, ${
+        seeded.live.toLocaleString("en-US")
+      } live) and ${seeded.teams.toLocaleString("en-US")} teams in ${seeded.seconds.toFixed(0)} s`
+    ].join("\n"))
+    const { url: uncached } = yield* context.startService({ CATALOG_CACHE_TTL: "0 seconds" })
+    const tomorrow = utcDay(1)
+    const feed = "/api/partner/v1/sports/feed"
+    const catalog = "/api/partner/v1/sports/catalog"
+
+    yield* measure(context, uncached, "Feeds over 1,000,000 events, typical filters and sorts", [{
+      name: "feeds",
+      paths: [
+        `${feed}/prematch?sport_id=1`,
+        `${feed}/prematch?sport_id=1&date=${tomorrow}`,
+        `${feed}/prematch?country=es&sort_by=league_name`,
+        `${feed}/prematch?league_id=bl7`,
+        `${feed}/prematch?has_odds=true&date_from=${tomorrow}&date_to=${utcDay(3)}&sort_by=home_name&sort_direction=desc`,
+        `${feed}/prematch?team_id=bt1234`,
+        `${feed}/prematch?sport_id=1&search=united`,
+        `${feed}/prematch?sport_id=1&page=20`,
+        `${feed}/live?sport_id=1&sort_by=last_update&sort_direction=desc`
+      ]
+    }])
+    yield* measure(context, uncached, "Dynamic filters over 1,000,000 events", [
+      {
+        name: "typical",
+        paths: [
+          `${catalog}/filters?source=prematch&sport_id=1&date=${tomorrow}`,
+          `${catalog}/filters?source=prematch&country=es`,
+          `${catalog}/filters?source=prematch&league_id=bl7`,
+          `${catalog}/filters?source=prematch&sport_id=18&has_odds=true`,
+          `${catalog}/filters?source=live`
+        ]
+      },
+      // The widest: every soccer team with a fixture in the next four weeks (about 25,000 names).
+      { name: "all soccer", paths: [`${catalog}/filters?source=prematch&sport_id=1`] }
+    ])
+    yield* measure(context, uncached, "Catalog lists with search over 2,000 leagues and 50,000 teams", [{
+      name: "lists",
+      paths: [
+        `${catalog}/leagues?search=premier`,
+        `${catalog}/leagues?search=league%2012`,
+        `${catalog}/leagues?search=cup&sport_id=1`,
+        `${catalog}/leagues?search=zzz`,
+        `${catalog}/teams?search=united`,
+        `${catalog}/teams?search=rovers%20north&sport_id=1`
+      ]
+    }])
+    yield* refreshScenario(context)
+  }).pipe(Effect.scoped)

@@ -1,0 +1,52 @@
+import { Effect, FileSystem, type Scope } from "effect"
+import type { ChildProcessSpawner } from "effect/process"
+import type { SqlClient } from "effect/sql"
+import { freePort } from "./harness.ts"
+import { startNode } from "./processes.ts"
+
+export interface BenchContext {
+  readonly baseUrl: string
+  readonly token: string
+  /** The bench database, for arranging data the scenario needs. */
+  readonly sql: SqlClient.SqlClient
+  /** Starts another instance of the service on the same database, with extra settings. */
+  readonly startService: (
+    env: Record<string, string>
+  ) => Effect.Effect<ServiceInstance, unknown, ChildProcessSpawner.ChildProcessSpawner | Scope.Scope>
+}
+
+export interface ServiceInstance {
+  readonly url: string
+  readonly pid: number
+  /** Every line the instance has written so far (JSON log lines). */
+  readonly output: ReadonlyArray<string>
+}
+
+export type Scenario = (
+  context: BenchContext
+) => Effect.Effect<void, unknown, ChildProcessSpawner.ChildProcessSpawner | FileSystem.FileSystem>
+
+/** Starts a fixed-body server (the raw baseline or the effect floor) and returns its URL. */
+export const fixedBodyServer = (script: string, body: string) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const file = yield* fs.makeTempFileScoped({ suffix: ".json" })
+    yield* fs.writeFileString(file, body)
+    const port = yield* freePort()
+    yield* startNode([script], { PORT: String(port), BODY_FILE: file }, /Listening on/)
+    return `http://127.0.0.1:${port}`
+  })
+
+export const fetchText = (url: string, init?: RequestInit) => Effect.promise(() => fetch(url, init).then((r) => r.text()))
+
+/** Resident memory of a process, now and at its peak, in MiB (Linux /proc; null elsewhere). */
+export const memoryOf = (pid: number) =>
+  Effect.promise(async () => {
+    try {
+      const status = await import("node:fs/promises").then((fs) => fs.readFile(`/proc/${pid}/status`, "utf8"))
+      const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) / 1024
+      return { rss: field("VmRSS"), peak: field("VmHWM") }
+    } catch {
+      return null
+    }
+  })
