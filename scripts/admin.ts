@@ -7,6 +7,7 @@
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Console, Effect, Layer, Logger, Option, References } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
+import { CallbackOutbox, type CallbackRecord } from "../src/callbacks/CallbackOutbox.ts"
 import type { Partner } from "../src/domain/Partner.ts"
 import { CasinoCatalog } from "../src/casino/CasinoCatalog.ts"
 import { CatalogSync } from "../src/casino/CatalogSync.ts"
@@ -54,16 +55,16 @@ const create = Command.make("create", {
 }, (input) =>
   Effect.gen(function*() {
     const partners = yield* Partners
-    const { partner, token } = yield* userFacing(partners.create({
+    const { partner, token, webhookSecret } = yield* userFacing(partners.create({
       name: input.name,
       slug: Option.getOrUndefined(input.slug),
       status: input.status,
       commissionPercent: Option.getOrUndefined(input.commission),
       callbackUrl: toCallbackUrl(input.callbackUrl)
     }))
-    // The only time the token is shown.
-    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, token }))
-  })).pipe(Command.withDescription("Create a partner and print its token (shown only this once)"))
+    // The only time the token and the webhook secret are shown.
+    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, token, webhook_secret: webhookSecret }))
+  })).pipe(Command.withDescription("Create a partner and print its token and webhook secret (shown only this once)"))
 
 const list = Command.make("list", {}, () =>
   Effect.gen(function*() {
@@ -96,6 +97,15 @@ const rotateToken = Command.make("rotate-token", { slug }, ({ slug }) =>
     yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, token }))
   })).pipe(Command.withDescription("Issue a new token; the old one stops working"))
 
+const rotateWebhookSecret = Command.make("rotate-webhook-secret", { slug }, ({ slug }) =>
+  Effect.gen(function*() {
+    const partners = yield* Partners
+    const { partner, webhookSecret } = yield* userFacing(partners.rotateWebhookSecret(slug))
+    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, webhook_secret: webhookSecret }))
+  })).pipe(Command.withDescription(
+    "Issue a new webhook secret (shown only this once); callbacks are signed with it from now on, retries included"
+  ))
+
 const set = Command.make("set", {
   slug,
   commission,
@@ -120,7 +130,16 @@ const set = Command.make("set", {
 
 const partnersCommand = Command.make("partners").pipe(
   Command.withDescription("Manage partners (operators) and their tokens"),
-  Command.withSubcommands([create, list, show, setStatus("activate"), setStatus("deactivate"), rotateToken, set])
+  Command.withSubcommands([
+    create,
+    list,
+    show,
+    setStatus("activate"),
+    setStatus("deactivate"),
+    rotateToken,
+    rotateWebhookSecret,
+    set
+  ])
 )
 
 const providerRef = Argument.String("provider").pipe(Argument.withDescription("The provider's id or slug"))
@@ -172,9 +191,58 @@ const casinoCommand = Command.make("casino").pipe(
   ])
 )
 
+const callbackView = (callback: CallbackRecord) => ({
+  id: callback.id,
+  event_id: callback.event_id,
+  partner: callback.partner,
+  player: callback.external_player_id,
+  kind: callback.kind,
+  transaction_id: callback.txn_id,
+  status: callback.status,
+  attempts: callback.attempts,
+  last_error: callback.last_error,
+  created_at: callback.created_at.toISOString(),
+  delivered_at: callback.delivered_at?.toISOString() ?? null,
+  next_attempt_at: callback.next_attempt_at?.toISOString() ?? null,
+  body: JSON.parse(callback.body) as unknown
+})
+
+const callbacksList = Command.make("list", {
+  status: Flag.Literals("status", ["pending", "delivered", "failed"]).pipe(
+    Flag.withDescription("Only callbacks in this state"),
+    Flag.optional
+  ),
+  partner: Flag.String("partner").pipe(Flag.withDescription("Only this partner's (slug)"), Flag.optional),
+  limit: Flag.Int("limit").pipe(Flag.withDescription("How many, newest first (default 50)"), Flag.withDefault(50))
+}, (input) =>
+  Effect.gen(function*() {
+    const outbox = yield* CallbackOutbox
+    const callbacks = yield* outbox.list({
+      status: Option.getOrUndefined(input.status),
+      partner: Option.getOrUndefined(input.partner),
+      limit: Math.max(1, Math.min(input.limit, 1000))
+    })
+    yield* printJson(callbacks.map(callbackView))
+  })).pipe(Command.withDescription("Show callbacks sent to partners: bets answered at once, notifications and their delivery"))
+
+const callbacksRetry = Command.make("retry", {
+  id: Argument.Int("id").pipe(Argument.withDescription("The callback's id (from callbacks list)"))
+}, ({ id }) =>
+  Effect.gen(function*() {
+    const outbox = yield* CallbackOutbox
+    yield* printJson(callbackView(yield* userFacing(outbox.retry(id))))
+  })).pipe(Command.withDescription(
+    "Deliver a notification again now (same body and event id; failed, pending or already delivered)"
+  ))
+
+const callbacksCommand = Command.make("callbacks").pipe(
+  Command.withDescription("Wallet callbacks sent to partners"),
+  Command.withSubcommands([callbacksList, callbacksRetry])
+)
+
 export const admin = Command.make("admin").pipe(
   Command.withDescription("Partner Aggregator API administration"),
-  Command.withSubcommands([partnersCommand, casinoCommand])
+  Command.withSubcommands([partnersCommand, casinoCommand, callbacksCommand])
 )
 
 // Logs go to stderr so stdout stays a clean JSON result.

@@ -4,6 +4,13 @@ import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { createServer } from "node:http"
 import { apiPrefix, PartnerApi } from "./api/Api.ts"
+import { CallbackOutbox } from "./callbacks/CallbackOutbox.ts"
+import { CallbacksConfig } from "./callbacks/CallbacksConfig.ts"
+import { CallbackWorker } from "./callbacks/CallbackWorker.ts"
+import { WalletRoutes } from "./callbacks/http.ts"
+import { PartnerCallbacks } from "./callbacks/PartnerCallbacks.ts"
+import { Wallet } from "./callbacks/Wallet.ts"
+import { WalletCredentials } from "./callbacks/WalletCredentials.ts"
 import { Casino } from "./casino/Casino.ts"
 import { CasinoCatalog } from "./casino/CasinoCatalog.ts"
 import { CasinoConfig } from "./casino/CasinoConfig.ts"
@@ -40,6 +47,7 @@ export const RoutesLive = Layer.mergeAll(
   ),
   HttpApiScalar.layer(PartnerApi, { path: "/docs", scalar: { withDefaultFonts: false } }),
   HealthRoutes,
+  WalletRoutes,
   SandboxPages,
   HttpEdgeMiddleware
 )
@@ -49,16 +57,28 @@ export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, PartnerPlayers.layer, CasinoGatewayLive))
 )
 
+/** The wallet: the aggregator's calls, the ledger, the partner callbacks and their outbox. */
+export const CallbacksLive = Layer.mergeAll(Wallet.layer, WalletCredentials.layer).pipe(
+  Layer.provideMerge(CallbackOutbox.layer),
+  Layer.provideMerge(PartnerCallbacks.layer)
+)
+
 /** The domain services the routes use. Needs the database and the configuration. */
-export const ServicesLive = Layer.mergeAll(Partners.layer, CasinoLive, Catalog.layer).pipe(
+export const ServicesLive = Layer.mergeAll(Partners.layer, CasinoLive, Catalog.layer, CallbacksLive).pipe(
   Layer.provideMerge(SportsProviderLive)
 )
 
 /** Every setting, read from the environment. */
-export const ConfigLive = Layer.mergeAll(AppConfig.layer, CasinoConfig.layer, SportsConfig.layer, CatalogConfig.layer)
+export const ConfigLive = Layer.mergeAll(
+  AppConfig.layer,
+  CasinoConfig.layer,
+  SportsConfig.layer,
+  CatalogConfig.layer,
+  CallbacksConfig.layer
+)
 
 /** The services with their database (migrated), start-up data and background work. */
-export const AppLive = Layer.mergeAll(DemoPartnerLive, CatalogSyncSchedule, CatalogSchedule).pipe(
+export const AppLive = Layer.mergeAll(DemoPartnerLive, CatalogSyncSchedule, CatalogSchedule, CallbackWorker).pipe(
   Layer.provideMerge(ServicesLive),
   Layer.provideMerge(Database.layer)
 )

@@ -96,13 +96,19 @@ const toInputError = (error: Schema.SchemaError) =>
 export class Partners extends Context.Service<Partners, {
   /** The partner holding this token, when the token is known. Cached briefly in memory. */
   authenticate(token: string): Effect.Effect<Option.Option<Partner>>
-  create(input: NewPartner): Effect.Effect<{ partner: Partner; token: string }, InvalidPartnerInput | SlugTaken>
+  /** A new partner, with its token and webhook secret (shown to the operator this once). */
+  create(input: NewPartner): Effect.Effect<
+    { partner: Partner; token: string; webhookSecret: string },
+    InvalidPartnerInput | SlugTaken
+  >
   readonly list: Effect.Effect<ReadonlyArray<Partner>>
   readonly count: Effect.Effect<number>
   show(slug: string): Effect.Effect<Partner, PartnerNotFound>
   setStatus(slug: string, status: PartnerStatus): Effect.Effect<Partner, PartnerNotFound>
   rotateToken(slug: string, token?: string): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound>
   update(slug: string, changes: PartnerChanges): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
+  /** A new webhook secret; the old one stops signing at once. */
+  rotateWebhookSecret(slug: string): Effect.Effect<{ partner: Partner; webhookSecret: string }, PartnerNotFound>
 }>()("partner-api/partners/Partners") {
   static readonly layerNoDeps = Layer.effect(
     Partners,
@@ -154,12 +160,12 @@ export class Partners extends Context.Service<Partners, {
         const token = input.token ?? generateToken()
         const insert = (slug: string) => repo.insert({ ...fields, slug, tokenHash: hashToken(token) })
         // A slug derived from the name gets a numeric suffix on collision; an explicit one is the operator's call.
-        const insertWithFreeSlug = (attempt: number): Effect.Effect<Partner, SlugTaken> =>
+        const insertWithFreeSlug = (attempt: number): Effect.Effect<{ partner: Partner; webhookSecret: string }, SlugTaken> =>
           insert(attempt === 1 ? fields.slug : `${fields.slug.slice(0, 95)}-${attempt}`).pipe(
             Effect.catchTag("SlugTaken", (taken) => attempt < 100 ? insertWithFreeSlug(attempt + 1) : Effect.fail(taken))
           )
-        const partner = yield* (explicitSlug ? insert(fields.slug) : insertWithFreeSlug(1))
-        return { partner, token }
+        const { partner, webhookSecret } = yield* (explicitSlug ? insert(fields.slug) : insertWithFreeSlug(1))
+        return { partner, token, webhookSecret }
       })
 
       const rotateToken = Effect.fn("Partners.rotateToken")(function*(slug: string, newToken?: string) {
@@ -181,7 +187,14 @@ export class Partners extends Context.Service<Partners, {
         show,
         setStatus: (slug, status) => repo.update(slug, { status }).pipe(Effect.flatMap(updated(slug))),
         rotateToken,
-        update
+        update,
+        rotateWebhookSecret: (slug) =>
+          repo.rotateWebhookSecret(slug).pipe(
+            Effect.flatMap(Option.match({
+              onNone: () => Effect.fail(new PartnerNotFound({ slug })),
+              onSome: Effect.succeed
+            }))
+          )
       })
     })
   )

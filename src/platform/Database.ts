@@ -1,7 +1,8 @@
 import { NodeServices } from "@effect/platform-node"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
-import { Effect, FileSystem, Layer, Option, Path, Redacted } from "effect"
+import { Context, Effect, FileSystem, Layer, Option, Path, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
+import { Logger as JobQueueLogger, runMigrations } from "graphile-worker"
 import { fileURLToPath } from "node:url"
 import { AppConfig } from "./AppConfig.ts"
 import { EmbeddedPostgres } from "./EmbeddedPostgres.ts"
@@ -39,14 +40,32 @@ export const sqlFileLoader = (directory: string): PgMigrator.Loader<FileSystem.F
     return migrations.sort(([a], [b]) => a - b)
   })
 
+/** graphile-worker logs through its own logger; its migrations have nothing worth a line. */
+const silentLogger = new JobQueueLogger(() => () => {})
+
 /** Applies pending migrations; safe to run from several processes at once (the migrator locks its table). */
 export const migrate = PgMigrator.run({ loader: sqlFileLoader(migrationsDirectory) }).pipe(
   Effect.provide(NodeServices.layer)
 )
 
+/**
+ * Creates or upgrades the job queue's own schema (graphile-worker's
+ * `graphile_worker`), which the callbacks outbox enqueues into from inside
+ * its transactions. It keeps its own migrations; concurrent starts are safe.
+ */
+export const migrateJobQueue = (url: Redacted.Redacted) =>
+  Effect.tryPromise({
+    try: () => runMigrations({ connectionString: Redacted.value(url), logger: silentLogger }),
+    catch: (cause) => new PgMigrator.MigrationError({ kind: "Failed", cause, message: "Cannot migrate the job queue schema" })
+  })
+
+/** The URL of the database the service uses, for the parts that keep their own connections (the job queue). */
+export class DatabaseUrl extends Context.Service<DatabaseUrl, Redacted.Redacted>()("partner-api/platform/DatabaseUrl") {}
+
 /** A pooled client for one database URL, migrated before anything uses it. */
 export const layerFromUrl = (url: Redacted.Redacted) =>
-  Layer.effectDiscard(migrate).pipe(
+  Layer.effectDiscard(Effect.andThen(migrate, migrateJobQueue(url))).pipe(
+    Layer.provideMerge(Layer.succeed(DatabaseUrl, url)),
     Layer.provideMerge(PgClient.layer({
       url,
       maxConnections: 20,

@@ -14,6 +14,8 @@ export interface RecordedCall {
   readonly query: Record<string, string>
   readonly headers: IncomingMessage["headers"]
   readonly body: any
+  /** The body as it arrived, byte for byte (signatures are over it). */
+  readonly raw: string
 }
 
 export type Answer =
@@ -57,7 +59,8 @@ export class FakeUpstream extends Context.Service<FakeUpstream, {
                   path: url.pathname,
                   query: Object.fromEntries(url.searchParams),
                   headers: request.headers,
-                  body
+                  body,
+                  raw
                 }
                 calls.push(call)
                 const respond = (answer: Answer): void => {

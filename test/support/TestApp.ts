@@ -3,6 +3,7 @@ import { Duration, Effect, Layer, Option } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CatalogSync } from "../../src/casino/CatalogSync.ts"
+import { CallbacksConfig } from "../../src/callbacks/CallbacksConfig.ts"
 import { CatalogConfig } from "../../src/catalog/CatalogConfig.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
@@ -26,7 +27,13 @@ export const testConfig = (overrides: Partial<AppConfig["Service"]> = {}) =>
 export const testCasinoConfig = (overrides: Partial<CasinoConfig["Service"]> = {}) =>
   CasinoConfig.of({
     gateway: "sandbox",
-    playfiver: { baseUrl: "http://127.0.0.1:9", agentToken: Option.none(), secretKey: Option.none() },
+    playfiver: {
+      baseUrl: "http://127.0.0.1:9",
+      agentToken: Option.none(),
+      secretKey: Option.none(),
+      walletAgentCode: Option.none(),
+      walletAgentSecret: Option.none()
+    },
     timeout: Duration.seconds(2),
     syncInterval: Duration.hours(1),
     catalogCacheTtl: Duration.seconds(30),
@@ -52,31 +59,44 @@ export const testCatalogConfig = (overrides: Partial<CatalogConfig["Service"]> =
     ...overrides
   })
 
+export const testCallbacksConfig = (overrides: Partial<CallbacksConfig["Service"]> = {}) =>
+  CallbacksConfig.of({
+    timeout: Duration.seconds(1),
+    maxAttempts: 25,
+    workers: 4,
+    ...overrides
+  })
+
 export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
   readonly casino?: Partial<CasinoConfig["Service"]>
   readonly sports?: Partial<SportsConfig["Service"]>
   readonly catalog?: Partial<CatalogConfig["Service"]>
+  readonly callbacks?: Partial<CallbacksConfig["Service"]>
 }
 
-export type TestConfigs = AppConfig | CasinoConfig | SportsConfig | CatalogConfig
+export type TestConfigs = AppConfig | CasinoConfig | SportsConfig | CatalogConfig | CallbacksConfig
 
 export const TestConfig = (settings: TestSettings = {}) =>
   Layer.mergeAll(
     Layer.succeed(AppConfig, testConfig(settings.app)),
     Layer.succeed(CasinoConfig, testCasinoConfig(settings.casino)),
     Layer.succeed(SportsConfig, testSportsConfig(settings.sports)),
-    Layer.succeed(CatalogConfig, testCatalogConfig(settings.catalog))
+    Layer.succeed(CatalogConfig, testCatalogConfig(settings.catalog)),
+    Layer.succeed(CallbacksConfig, testCallbacksConfig(settings.callbacks))
   )
 
 /** The domain services over the test file's own database. */
 export const TestServices = (settings: TestSettings = {}) => TestServicesWith(TestConfig(settings))
 
-/** The domain services with a configuration built by the test (e.g. pointing at a fake upstream). */
-export const TestServicesWith = <R>(config: Layer.Layer<TestConfigs, never, R>) =>
+/**
+ * The domain services with settings built by the test (e.g. pointing at a
+ * fake upstream); the settings it does not provide are the test defaults.
+ */
+export const TestServicesWith = <ROut extends TestConfigs, R>(config: Layer.Layer<ROut, never, R>) =>
   ServicesLive.pipe(
     Layer.provideMerge(TestDatabase),
-    Layer.provideMerge(config)
+    Layer.provideMerge(Layer.merge(TestConfig(), config))
   )
 
 /**
@@ -85,7 +105,7 @@ export const TestServicesWith = <R>(config: Layer.Layer<TestConfigs, never, R>) 
  */
 export const TestApp = (settings: TestSettings = {}) => TestAppWith(TestConfig(settings))
 
-export const TestAppWith = <R>(config: Layer.Layer<TestConfigs, never, R>) =>
+export const TestAppWith = <ROut extends TestConfigs, R>(config: Layer.Layer<ROut, never, R>) =>
   HttpRouter.serve(RoutesLive, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(TestServicesWith(config))

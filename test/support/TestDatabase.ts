@@ -3,6 +3,7 @@ import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { inject } from "vitest"
+import { DatabaseUrl } from "../../src/platform/Database.ts"
 import { databaseUrl, quoteIdentifier } from "./urls.ts"
 
 /** The URL of the current test file's own database. */
@@ -34,8 +35,8 @@ export const scopedDatabase = (options: { readonly empty?: boolean } = {}) =>
 /** A fresh, migrated database for the test file, dropped when the layer closes. */
 export const TestDatabaseUrlLive = Layer.effect(TestDatabaseUrl, scopedDatabase())
 
-/** PgClient and SqlClient on the test file's own database. */
+/** PgClient and SqlClient on the test file's own database (and its URL, for the job queue's own pool). */
 export const TestDatabase = Layer.unwrap(Effect.gen(function*() {
-  const url = yield* TestDatabaseUrl
-  return PgClient.layer({ url: Redacted.make(url), maxConnections: 10 })
+  const url = Redacted.make(yield* TestDatabaseUrl)
+  return Layer.merge(PgClient.layer({ url, maxConnections: 10 }), Layer.succeed(DatabaseUrl, url))
 })).pipe(Layer.provideMerge(TestDatabaseUrlLive))

@@ -52,8 +52,10 @@ export default async function setup(project: TestProject) {
   const prefix = `pa_test_${Date.now().toString(36)}_${process.pid}`
   const template = `${prefix}_template`
   await adminQuery(adminUrl, (sql) => sql.unsafe(`CREATE DATABASE ${quoteIdentifier(template)}`))
+  const templateUrl = Redacted.make(databaseUrl(adminUrl, template))
   await Effect.runPromise(Database.migrate.pipe(
-    Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl(adminUrl, template)), maxConnections: 1 })),
+    Effect.andThen(Database.migrateJobQueue(templateUrl)),
+    Effect.provide(PgClient.layer({ url: templateUrl, maxConnections: 1 })),
     Effect.asVoid
   ))
   project.provide("testDatabase", { adminUrl, template, prefix })

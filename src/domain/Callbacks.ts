@@ -1,0 +1,103 @@
+import { createHash, randomBytes } from "node:crypto"
+import { type Cents, fromCents } from "./Money.ts"
+
+/**
+ * The callbacks a partner receives at its callback_url. `balance` and `bet`
+ * are answered at once with the player's balance; `win`, `refund` and
+ * `rollback` are notifications, delivered at least once and in order per
+ * player, and need only a 2xx.
+ */
+export type CallbackKind = "balance" | "bet" | "win" | "refund" | "rollback"
+
+export interface CallbackParty {
+  readonly partnerSlug: string
+  readonly externalPlayerId: string
+  readonly userCode: number
+}
+
+export interface CallbackTransaction {
+  readonly txnId: string
+  readonly roundId: string | null
+  readonly gameCode: string | null
+  readonly providerCode: string | null
+}
+
+/**
+ * Event ids are derived from the transaction, so asking again after a crash
+ * or a time-out carries the same id, and the partner's de-duplication makes
+ * it harmless.
+ */
+export const transactionEventId = (kind: Exclude<CallbackKind, "balance">, txnId: string) =>
+  `evt_${createHash("sha256").update(`${kind}:${txnId}`).digest("hex").slice(0, 32)}`
+
+export const balanceEventId = () => `evt_${randomBytes(16).toString("hex")}`
+
+const base = (kind: CallbackKind, eventId: string, party: CallbackParty, now: Date) => ({
+  event_id: eventId,
+  kind,
+  created_at: now.toISOString(),
+  partner: party.partnerSlug,
+  player: { external_player_id: party.externalPlayerId, user_code: party.userCode }
+})
+
+const transaction = (txn: CallbackTransaction) => ({
+  transaction_id: txn.txnId,
+  round_id: txn.roundId,
+  game: { code: txn.gameCode, provider: txn.providerCode }
+})
+
+/** A JSON body, keys in a fixed order; kept byte for byte so every retry sends the same body. */
+export const balanceBody = (party: CallbackParty, now: Date) => {
+  const eventId = balanceEventId()
+  return { eventId, body: JSON.stringify(base("balance", eventId, party, now)) }
+}
+
+/** Take `amount` (the stake) from the player's balance, or refuse. */
+export const betBody = (party: CallbackParty, txn: CallbackTransaction, amount: Cents, now: Date) =>
+  JSON.stringify({
+    ...base("bet", transactionEventId("bet", txn.txnId), party, now),
+    ...transaction(txn),
+    amount: fromCents(amount)
+  })
+
+/** Credit `amount`, the round's win; `balance` is the player's balance after it, as this service reckons it. */
+export const winBody = (party: CallbackParty, txn: CallbackTransaction, amount: Cents, balance: Cents, now: Date) =>
+  JSON.stringify({
+    ...base("win", transactionEventId("win", txn.txnId), party, now),
+    ...transaction(txn),
+    amount: fromCents(amount),
+    balance: fromCents(balance)
+  })
+
+/**
+ * The round `round_id` is refunded: apply `amount` (the stake back, less any
+ * win the round paid; negative if the win was larger).
+ */
+export const refundBody = (
+  party: CallbackParty,
+  txn: CallbackTransaction,
+  round: { readonly bet: Cents; readonly win: Cents },
+  amount: Cents,
+  balance: Cents,
+  now: Date
+) =>
+  JSON.stringify({
+    ...base("refund", transactionEventId("refund", txn.txnId), party, now),
+    ...transaction(txn),
+    amount: fromCents(amount),
+    bet: fromCents(round.bet),
+    win: fromCents(round.win),
+    balance: fromCents(balance)
+  })
+
+/**
+ * The bet `rolls_back` was not confirmed in time and was refused to the
+ * aggregator: if it was applied, give `amount` back; if not, ignore this.
+ */
+export const rollbackBody = (party: CallbackParty, txn: CallbackTransaction, amount: Cents, now: Date) =>
+  JSON.stringify({
+    ...base("rollback", transactionEventId("rollback", txn.txnId), party, now),
+    ...transaction(txn),
+    amount: fromCents(amount),
+    rolls_back: transactionEventId("bet", txn.txnId)
+  })

@@ -1,0 +1,113 @@
+/**
+ * A partner's wallet, as a fake over FakeUpstream: it checks each callback's
+ * signature the way the README tells partners to, keeps its players'
+ * balances in cents, applies each event id once (a repeat gets the first
+ * answer), and can be told to misbehave: slow, down, garbage, or failing
+ * notifications.
+ */
+import { verify } from "../../src/callbacks/Signature.ts"
+import type { Answer, RecordedCall, Script } from "./FakeUpstream.ts"
+
+export type PartnerBehaviour =
+  | "fine"
+  /** Applies a callback, then answers after 1.5 s (past the test time-out). */
+  | "slow"
+  | "down"
+  | "garbage"
+  /** Every bet is refused for insufficient funds. */
+  | "broke"
+  /** Does not know the player. */
+  | "unknown-player"
+
+export interface ReceivedCallback {
+  readonly eventId: string
+  readonly kind: string
+  readonly verified: boolean
+  readonly body: any
+  readonly headers: RecordedCall["headers"]
+}
+
+export class PartnerBooks {
+  /** The partner's copies of webhook secrets (one fake can stand for several partners). */
+  readonly secrets = new Set<string>()
+  behaviour: PartnerBehaviour = "fine"
+  /** How many of the next notifications (win, refund, rollback) to answer with a 500. */
+  failNotifications = 0
+  readonly balances = new Map<string, number>()
+  readonly received: Array<ReceivedCallback> = []
+  /** Event ids whose money was moved, in the order they were applied. */
+  readonly applied: Array<string> = []
+  private readonly answers = new Map<string, Answer>()
+
+  balanceOf(player: string) {
+    return this.balances.get(player) ?? 0
+  }
+
+  receivedFor(eventId: string) {
+    return this.received.filter((callback) => callback.eventId === eventId)
+  }
+
+  reset() {
+    this.secrets.clear()
+    this.behaviour = "fine"
+    this.failNotifications = 0
+    this.balances.clear()
+    this.received.length = 0
+    this.applied.length = 0
+    this.answers.clear()
+  }
+
+  /** What the partner does with a verified callback it has not answered before. */
+  private apply(body: any): Answer {
+    const player = String(body.player?.external_player_id)
+    const cents = Math.round(Number(body.amount ?? 0) * 100)
+    const balance = () => ({ kind: "json", body: { balance: this.balanceOf(player) / 100 } }) as const
+    if (this.behaviour === "unknown-player") return { kind: "json", status: 404, body: { error: "unknown_player" } }
+    switch (body.kind) {
+      case "balance":
+        return balance()
+      case "bet":
+        if (this.behaviour === "broke" || this.balanceOf(player) < cents) {
+          return { kind: "json", status: 402, body: { error: "insufficient_funds", balance: this.balanceOf(player) / 100 } }
+        }
+        this.balances.set(player, this.balanceOf(player) - cents)
+        this.applied.push(body.event_id)
+        return balance()
+      case "win":
+      case "refund":
+        this.balances.set(player, this.balanceOf(player) + cents)
+        this.applied.push(body.event_id)
+        return { kind: "json", body: { ok: true } }
+      case "rollback":
+        // Only a bet that was applied is given back.
+        if (this.applied.includes(body.rolls_back)) {
+          this.balances.set(player, this.balanceOf(player) + cents)
+          this.applied.push(body.event_id)
+        }
+        return { kind: "json", body: { ok: true } }
+      default:
+        return { kind: "json", status: 400, body: { error: "unknown kind" } }
+    }
+  }
+
+  readonly script: Script = (call) => {
+    const eventId = String(call.headers["x-partner-event-id"] ?? "")
+    const headers = {
+      timestamp: call.headers["x-partner-timestamp"] as string | undefined,
+      signature: call.headers["x-partner-signature"] as string | undefined
+    }
+    const verified = [...this.secrets].some((secret) => verify(secret, headers, call.raw, new Date()))
+    this.received.push({ eventId, kind: String(call.body?.kind), verified, body: call.body, headers: call.headers })
+    if (this.behaviour === "down") return { kind: "close" }
+    if (this.behaviour === "garbage") return { kind: "text", status: 200, body: "<html>Service temporarily unavailable</html>" }
+    if (!verified) return { kind: "json", status: 401, body: { error: "invalid signature" } }
+    const isNotification = ["win", "refund", "rollback"].includes(call.body?.kind)
+    if (isNotification && this.failNotifications > 0) {
+      this.failNotifications--
+      return { kind: "json", status: 500, body: { error: "try later" } }
+    }
+    const answer = this.answers.get(eventId) ?? this.apply(call.body)
+    this.answers.set(eventId, answer)
+    return this.behaviour === "slow" ? { kind: "delay", millis: 1_500, then: answer } : answer
+  }
+}
