@@ -8,8 +8,12 @@ import { PartnerCallbacks } from "./PartnerCallbacks.ts"
 /** The job queue's task that delivers one player's notifications, oldest first. */
 export const deliveryTask = "partner_callbacks"
 
+/** Notifications one delivery run sends at most, so a run lasts at most this many time-outs. */
+export const drainBatch = 50
+
 /** One job (and one job queue) per player: their notifications go one at a time, in order. */
-const playerLine = (playerId: number) => `partner-callbacks:player:${playerId}`
+export const playerLinePrefix = "partner-callbacks:player:"
+const playerLine = (playerId: number) => `${playerLinePrefix}${playerId}`
 
 export interface NewCallback {
   readonly partnerId: number
@@ -57,6 +61,12 @@ export class CallbackNotReplayable extends Schema.TaggedError<CallbackNotReplaya
       `(an unconfirmed bet is followed by its rollback notification, which can be retried).`
   }
 }
+
+/** The head of a player's line could not be delivered this time; the queue tries again later. */
+export class DeliveryStalled extends Schema.TaggedError<DeliveryStalled>()("DeliveryStalled", {
+  callbackId: Schema.Int,
+  message: Schema.String
+}) {}
 
 /** Where the job that delivers the current player's line stands, as the queue reports it. */
 export interface DeliveryAttempt {
@@ -151,6 +161,11 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
       const drain = Effect.fn("CallbackOutbox.drain")(function*(playerId: number, attempt: DeliveryAttempt) {
         let delivered = 0
         while (true) {
+          if (delivered === drainBatch) {
+            // A run stays short (its lock tells the living from the dead): the rest goes on in a new run.
+            yield* schedule(playerId, "replace").pipe(Effect.orDie)
+            return { delivered }
+          }
           const head = yield* headOf(playerId)
           if (Option.isNone(head)) return { delivered }
           const { body, callback_url, event_id, id, partner_id, webhook_secret } = head.value
@@ -195,7 +210,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
           FROM partner_callbacks c
           JOIN partners p ON p.id = c.partner_id
           JOIN partner_players pp ON pp.id = c.player_id
-          LEFT JOIN graphile_worker.jobs j ON j.key = ${sql.literal("'partner-callbacks:player:'")} || c.player_id
+          LEFT JOIN graphile_worker.jobs j ON j.key = ${playerLinePrefix} || c.player_id
           WHERE ${where}
           ORDER BY c.id DESC
           LIMIT ${limit}
@@ -227,9 +242,3 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
     })
   )
 }
-
-/** The head of a player's line could not be delivered this time; the queue tries again later. */
-export class DeliveryStalled extends Schema.TaggedError<DeliveryStalled>()("DeliveryStalled", {
-  callbackId: Schema.Int,
-  message: Schema.String
-}) {}

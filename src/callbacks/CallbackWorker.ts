@@ -1,7 +1,8 @@
-import { Effect, Layer, Redacted } from "effect"
+import { Duration, Effect, Layer, Redacted, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
 import { Logger as JobQueueLogger, run } from "graphile-worker"
 import { DatabaseUrl } from "../platform/Database.ts"
-import { CallbackOutbox, deliveryTask } from "./CallbackOutbox.ts"
+import { CallbackOutbox, deliveryTask, playerLinePrefix } from "./CallbackOutbox.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
 
 /**
@@ -10,12 +11,15 @@ import { CallbacksConfig } from "./CallbacksConfig.ts"
  * jobs by NOTIFY, so a notification usually leaves within milliseconds of
  * its commit; a failed job comes back after exp(min(attempts, 10)) seconds
  * (3 s, 7 s, 20 s, … up to about 6 h between tries), from any instance. On
- * shutdown it finishes the deliveries in flight before the pool closes.
+ * shutdown it finishes the deliveries in flight before the pool closes;
+ * after a crash, another instance takes the dead one's line over once its
+ * lock is PARTNER_CALLBACK_STALE_LOCK old.
  */
 export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
   const url = yield* DatabaseUrl
   const config = yield* CallbacksConfig
   const outbox = yield* CallbackOutbox
+  const sql = yield* SqlClient.SqlClient
   const context = yield* Effect.context<never>()
   const runPromise = Effect.runPromiseWith(context)
   const runFork = Effect.runForkWith(context)
@@ -44,5 +48,26 @@ export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
       })
     ),
     (runner) => Effect.promise(() => runner.stop())
+  )
+
+  // A hard crash leaves its delivery job locked (the queue would wait 4 hours). Runs are short (at most
+  // drainBatch time-outs), so a lock much older than that is released for a living instance to take over.
+  const staleBefore = sql`now() - ${`${Duration.toSeconds(config.staleLockAfter)} seconds`}::interval`
+  const releaseAbandoned = sql`
+    SELECT graphile_worker.force_unlock_workers(array_agg(DISTINCT stale.locked_by))
+    FROM (
+      SELECT locked_by FROM graphile_worker.jobs WHERE task_identifier = ${deliveryTask} AND locked_at < ${staleBefore}
+      UNION
+      SELECT locked_by FROM graphile_worker._private_job_queues
+      WHERE starts_with(queue_name, ${playerLinePrefix}) AND locked_at < ${staleBefore}
+    ) AS stale
+    HAVING count(*) > 0
+  `.pipe(
+    Effect.tap((rows) => rows.length > 0 ? Effect.logWarning("Released delivery jobs abandoned by a crashed instance") : Effect.void),
+    Effect.ignore({ log: "Warn" })
+  )
+  yield* releaseAbandoned.pipe(
+    Effect.repeat(Schedule.spaced(Duration.min(Duration.minutes(1), Duration.divideUnsafe(config.staleLockAfter, 2)))),
+    Effect.forkScoped
   )
 }))

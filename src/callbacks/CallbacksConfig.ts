@@ -8,6 +8,11 @@ export class CallbacksConfig extends Context.Service<CallbacksConfig, {
   readonly maxAttempts: number
   /** Notifications this instance delivers at once (each player's stay in order). */
   readonly workers: number
+  /**
+   * A delivery job holding its lock longer than this belongs to an instance that died mid-delivery;
+   * its lock is released so another instance picks the line up.
+   */
+  readonly staleLockAfter: Duration.Duration
 }>()("partner-api/callbacks/CallbacksConfig") {
   static readonly config = Config.all({
     timeout: Config.Duration("PARTNER_CALLBACK_TIMEOUT").pipe(Config.withDefault(Duration.seconds(3))),
@@ -18,7 +23,8 @@ export class CallbacksConfig extends Context.Service<CallbacksConfig, {
     workers: Config.schema(
       Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 64 })),
       "PARTNER_CALLBACK_WORKERS"
-    ).pipe(Config.withDefault(4))
+    ).pipe(Config.withDefault(4)),
+    staleLockAfter: Config.Duration("PARTNER_CALLBACK_STALE_LOCK").pipe(Config.withDefault(Duration.minutes(10)))
   })
 
   static readonly layer = Layer.effect(CallbacksConfig, Effect.map(CallbacksConfig.config, CallbacksConfig.of))

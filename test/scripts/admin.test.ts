@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { TestDatabaseUrl } from "../support/TestDatabase.ts"
 import { bearer, givenPartner, request, TestApp } from "../support/TestApp.ts"
 import { runNode } from "../support/process.ts"
@@ -17,15 +18,18 @@ const eventually = (token: string, expected: number) =>
   eventuallyHolds(status(token), (response) => response.status === expected, `status ${expected}`)
 
 layer(TestApp(), live)("admin CLI", (it) => {
-  it.effect("create prints only {id, slug, token}; the token works at once", () =>
+  it.effect("create prints only {id, slug, token, webhook_secret}; the token works at once", () =>
     Effect.gen(function*() {
       const created = yield* admin("partners", "create", "--name", "Acme Bets", "--commission", "12.5",
         "--callback-url", "https://acme.example/wallet")
       assert.strictEqual(created.exitCode, 0, created.stderr)
       const output = JSON.parse(created.stdout)
-      assert.deepStrictEqual(Object.keys(output).sort(), ["id", "slug", "token"])
+      assert.deepStrictEqual(Object.keys(output).sort(), ["id", "slug", "token", "webhook_secret"])
       assert.strictEqual(output.slug, "acme-bets")
       assert.match(output.token, /^pak_[A-Za-z0-9_-]{43}$/)
+      assert.match(output.webhook_secret, /^whsec_[0-9a-f]{64}$/)
+      // Shown once: never in show or list.
+      assert.notInclude((yield* admin("partners", "show", "acme-bets")).stdout, output.webhook_secret)
 
       const response = yield* status(output.token)
       assert.strictEqual(response.status, 200)
@@ -58,6 +62,64 @@ layer(TestApp(), live)("admin CLI", (it) => {
       assert.notStrictEqual(second.token, first.token)
       yield* eventually(first.token, 401)
       assert.strictEqual((yield* status(second.token)).status, 200)
+    }))
+
+  it.effect("rotate-webhook-secret: a new secret signs from now on", () =>
+    Effect.gen(function*() {
+      const first = JSON.parse((yield* admin("partners", "create", "--name", "Webhook Co")).stdout)
+      const rotated = yield* admin("partners", "rotate-webhook-secret", first.slug)
+      assert.strictEqual(rotated.exitCode, 0, rotated.stderr)
+      const second = JSON.parse(rotated.stdout)
+      assert.deepStrictEqual(Object.keys(second).sort(), ["id", "slug", "webhook_secret"])
+      assert.notStrictEqual(second.webhook_secret, first.webhook_secret)
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* sql<{ webhook_secret: string }>`SELECT webhook_secret FROM partners WHERE slug = ${first.slug}`
+      assert.strictEqual(row.webhook_secret, second.webhook_secret)
+      const unknown = yield* admin("partners", "rotate-webhook-secret", "no-such-partner")
+      assert.notStrictEqual(unknown.exitCode, 0)
+      assert.match(unknown.stderr, /No partner with slug/)
+    }))
+
+  it.effect("callbacks list and retry", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const { partner } = yield* givenPartner({ name: "Callbacks Co", callbackUrl: "http://127.0.0.1:9/wallet" })
+      const [player] = yield* sql<{ id: string }>`
+        INSERT INTO partner_players (partner_id, external_player_id, balance) VALUES (${partner.id}, 'cb-1', 10)
+        RETURNING id::text
+      `
+      const [win] = yield* sql<{ id: string }>`
+        INSERT INTO partner_callbacks (event_id, partner_id, player_id, kind, txn_id, body, status, attempts, last_error)
+        VALUES ('evt_admin_test', ${partner.id}, ${Number(player.id)}, 'win', 'admin-txn', '{"kind":"win","amount":1}',
+                'failed', 25, 'The partner could not be reached.')
+        RETURNING id::text
+      `
+      const listed = yield* admin("callbacks", "list", "--status", "failed", "--partner", partner.slug)
+      assert.strictEqual(listed.exitCode, 0, listed.stderr)
+      const [entry] = JSON.parse(listed.stdout)
+      assert.deepInclude(entry, {
+        id: Number(win.id),
+        event_id: "evt_admin_test",
+        partner: partner.slug,
+        player: "cb-1",
+        kind: "win",
+        status: "failed",
+        attempts: 25,
+        last_error: "The partner could not be reached."
+      })
+      assert.deepStrictEqual(entry.body, { kind: "win", amount: 1 })
+
+      const retried = yield* admin("callbacks", "retry", win.id)
+      assert.strictEqual(retried.exitCode, 0, retried.stderr)
+      assert.deepInclude(JSON.parse(retried.stdout), { id: Number(win.id), status: "pending", last_error: null })
+      const [job] = yield* sql<{ attempts: number }>`
+        SELECT attempts FROM graphile_worker.jobs WHERE key = ${`partner-callbacks:player:${player.id}`}
+      `
+      assert.strictEqual(job.attempts, 0, "the player's line is scheduled afresh")
+
+      const unknown = yield* admin("callbacks", "retry", "987654")
+      assert.notStrictEqual(unknown.exitCode, 0)
+      assert.match(unknown.stderr, /No callback with id 987654/)
     }))
 
   it.effect("list, show and set", () =>

@@ -24,6 +24,8 @@ export interface ReceivedCallback {
   readonly kind: string
   readonly verified: boolean
   readonly body: any
+  /** The body byte for byte, as signed. */
+  readonly raw: string
   readonly headers: RecordedCall["headers"]
 }
 
@@ -33,6 +35,8 @@ export class PartnerBooks {
   behaviour: PartnerBehaviour = "fine"
   /** How many of the next notifications (win, refund, rollback) to answer with a 500. */
   failNotifications = 0
+  /** Notifications are received and never answered (the connection stays open). */
+  hangNotifications = false
   readonly balances = new Map<string, number>()
   readonly received: Array<ReceivedCallback> = []
   /** Event ids whose money was moved, in the order they were applied. */
@@ -51,6 +55,7 @@ export class PartnerBooks {
     this.secrets.clear()
     this.behaviour = "fine"
     this.failNotifications = 0
+    this.hangNotifications = false
     this.balances.clear()
     this.received.length = 0
     this.applied.length = 0
@@ -97,11 +102,12 @@ export class PartnerBooks {
       signature: call.headers["x-partner-signature"] as string | undefined
     }
     const verified = [...this.secrets].some((secret) => verify(secret, headers, call.raw, new Date()))
-    this.received.push({ eventId, kind: String(call.body?.kind), verified, body: call.body, headers: call.headers })
+    this.received.push({ eventId, kind: String(call.body?.kind), verified, body: call.body, raw: call.raw, headers: call.headers })
     if (this.behaviour === "down") return { kind: "close" }
     if (this.behaviour === "garbage") return { kind: "text", status: 200, body: "<html>Service temporarily unavailable</html>" }
     if (!verified) return { kind: "json", status: 401, body: { error: "invalid signature" } }
     const isNotification = ["win", "refund", "rollback"].includes(call.body?.kind)
+    if (isNotification && this.hangNotifications) return { kind: "hang" }
     if (isNotification && this.failNotifications > 0) {
       this.failNotifications--
       return { kind: "json", status: 500, body: { error: "try later" } }

@@ -64,6 +64,7 @@ export const testCallbacksConfig = (overrides: Partial<CallbacksConfig["Service"
     timeout: Duration.seconds(1),
     maxAttempts: 25,
     workers: 4,
+    staleLockAfter: Duration.minutes(10),
     ...overrides
   })
 

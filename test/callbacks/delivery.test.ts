@@ -1,0 +1,154 @@
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect, Exit } from "effect"
+import { SqlClient } from "effect/sql"
+import { createHmac, timingSafeEqual } from "node:crypto"
+import { CallbackOutbox } from "../../src/callbacks/CallbackOutbox.ts"
+import { transactionEventId } from "../../src/domain/Callbacks.ts"
+import { PartnerBooks } from "../support/FakePartner.ts"
+import { eventually, live } from "../support/live.ts"
+import { givenPlayer, givenWalletPartner, WalletApp, winBet } from "../support/WalletApp.ts"
+
+const books = new PartnerBooks()
+
+const givenPlayerWith = (start: number) =>
+  Effect.gen(function*() {
+    const created = yield* givenWalletPartner(books)
+    const external = `player-${created.partner.id}`
+    const player = yield* givenPlayer(books, created.partner.id, external, start)
+    return { ...created, external, userCode: player.internal_user_id, playerId: player.id }
+  })
+
+const callbackRow = (eventId: string) =>
+  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+    sql<{ id: string; status: string; attempts: number; last_error: string | null }>`
+      SELECT id::text, status, attempts, last_error FROM partner_callbacks WHERE event_id = ${eventId}
+    `).pipe(Effect.map((rows) => rows[0]), Effect.orDie)
+
+/** The README's signature check, as a partner would write it. */
+const partnerVerifies = (secret: string, headers: Record<string, string | string[] | undefined>, rawBody: string) => {
+  const timestamp = String(headers["x-partner-timestamp"])
+  const signature = String(headers["x-partner-signature"])
+  const expected = "v1=" + createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex")
+  const fresh = Math.abs(Date.now() / 1000 - Number(timestamp)) < 300
+  return fresh && signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected))
+}
+
+layer(WalletApp(books), live)("Notifications", (it) => {
+  it.effect("a failed delivery is retried with backoff, the same body and event id, freshly signed", () =>
+    Effect.gen(function*() {
+      const { external, userCode, webhookSecret } = yield* givenPlayerWith(50)
+      books.failNotifications = 1
+      yield* winBet(userCode, "retry-1", { bet: 1, win: 3 })
+      const win = transactionEventId("win", "retry-1")
+      const failed = yield* eventually(callbackRow(win), (row) => row?.attempts === 1, "the first failed attempt")
+      assert.deepInclude(failed, { status: "pending" })
+      assert.match(failed.last_error ?? "", /HTTP 500/)
+      const [listed] = yield* (yield* CallbackOutbox).list({ status: "pending", partner: undefined, limit: 1 })
+      assert.isAbove(listed.next_attempt_at?.getTime() ?? 0, Date.now(), "the next attempt is in the future")
+
+      // No new activity: the queue's own backoff (about 3 s) brings it back.
+      const delivered = yield* eventually(callbackRow(win), (row) => row.status === "delivered", "the retry")
+      assert.strictEqual(delivered.attempts, 2)
+      assert.isNull(delivered.last_error)
+      assert.strictEqual(books.balanceOf(external), 5_200)
+
+      const attempts = books.receivedFor(win)
+      assert.strictEqual(attempts.length, 2)
+      assert.deepStrictEqual(attempts[0].body, attempts[1].body)
+      for (const attempt of attempts) {
+        const raw = attempt.raw
+        assert.isTrue(partnerVerifies(webhookSecret, attempt.headers, raw), "the README's check accepts it")
+        assert.isFalse(partnerVerifies(webhookSecret, attempt.headers, raw.replace('"amount":3', '"amount":30')))
+        assert.isFalse(partnerVerifies("whsec_someone_else", attempt.headers, raw))
+      }
+    }))
+
+  it.effect("a player's notifications arrive in order, even when the first has to be retried", () =>
+    Effect.gen(function*() {
+      const { external, userCode } = yield* givenPlayerWith(10)
+      books.failNotifications = 1
+      yield* winBet(userCode, "order-1", { bet: 1, win: 2 })
+      yield* eventually(callbackRow(transactionEventId("win", "order-1")), (row) => row?.attempts === 1, "the first failure")
+      yield* winBet(userCode, "order-2", { bet: 1, win: 5 })
+      yield* winBet(userCode, "order-3", { bet: 1, win: 7 })
+      yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 2_100, "all three wins")
+      const wins = ["order-1", "order-2", "order-3"].map((txn) => transactionEventId("win", txn))
+      assert.deepStrictEqual(books.applied.filter((id) => wins.includes(id)), wins)
+    }))
+
+  it.effect("callbacks retry replays a delivered notification (same event id: the partner does not pay twice)", () =>
+    Effect.gen(function*() {
+      const { external, userCode } = yield* givenPlayerWith(10)
+      yield* winBet(userCode, "replay-1", { bet: 1, win: 4 })
+      const win = transactionEventId("win", "replay-1")
+      const row = yield* eventually(callbackRow(win), (row) => row?.status === "delivered", "the first delivery")
+      const outbox = yield* CallbackOutbox
+      const retried = yield* outbox.retry(Number(row.id))
+      assert.strictEqual(retried.status, "pending")
+      yield* eventually(Effect.sync(() => books.receivedFor(win).length), (n) => n === 2, "the replay")
+      yield* eventually(callbackRow(win), (row) => row.status === "delivered", "delivered again")
+      assert.strictEqual(books.balanceOf(external), 1_300)
+
+      const bet = yield* callbackRow(transactionEventId("bet", "replay-1"))
+      const notReplayable = yield* Effect.exit(outbox.retry(Number(bet.id)))
+      assert.isTrue(Exit.isFailure(notReplayable))
+      assert.match(JSON.stringify(notReplayable), /CallbackNotReplayable/)
+      const unknown = yield* Effect.exit(outbox.retry(999_999_999))
+      assert.match(JSON.stringify(unknown), /CallbackNotFound/)
+    }))
+
+  it.effect("a crash between the ledger and the outbox loses nothing and doubles nothing", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const { external, playerId, userCode } = yield* givenPlayerWith(100)
+      // The database fails the transaction at the outbox write, as a crash there would end it.
+      yield* sql.unsafe(`
+        CREATE FUNCTION fail_crash_outbox() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.txn_id = 'crash-1' AND NEW.kind = 'win' THEN RAISE EXCEPTION 'crashed before the outbox'; END IF;
+          RETURN NEW;
+        END $$
+      `)
+      yield* sql.unsafe(
+        "CREATE TRIGGER crash_outbox BEFORE INSERT ON partner_callbacks FOR EACH ROW EXECUTE FUNCTION fail_crash_outbox()"
+      )
+      const crashed = yield* winBet(userCode, "crash-1", { bet: 5, win: 10 })
+      assert.strictEqual(crashed.status, 500)
+      const ledger = () => sql<{ n: number }>`SELECT count(*)::int AS n FROM wallet_transactions WHERE txn_id = 'crash-1'`
+      assert.strictEqual((yield* ledger())[0].n, 0, "no ledger entry without its outbox")
+      const [mirror] = yield* sql<{ balance: string }>`SELECT balance FROM partner_players WHERE id = ${playerId}`
+      assert.strictEqual(Number(mirror.balance), 100)
+      // The partner took the stake before the crash.
+      assert.strictEqual(books.balanceOf(external), 9_500)
+
+      yield* sql.unsafe("DROP TRIGGER crash_outbox ON partner_callbacks")
+      const retried = yield* winBet(userCode, "crash-1", { bet: 5, win: 10 })
+      assert.deepStrictEqual(retried.body, { msg: "", balance: 105 })
+      assert.strictEqual((yield* ledger())[0].n, 1)
+      yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 10_500, "the win, once")
+      // Asked twice with one event id, the partner moved the stake once.
+      assert.strictEqual(books.receivedFor(transactionEventId("bet", "crash-1")).length, 2)
+      assert.strictEqual(books.applied.filter((id) => id === transactionEventId("bet", "crash-1")).length, 1)
+    }))
+})
+
+describe("when deliveries run out of attempts", () => {
+  const patient = new PartnerBooks()
+  layer(WalletApp(patient, { callbacks: { maxAttempts: 1 } }), live)("the line", (it) => {
+    it.effect("is marked failed and waits for an operator's retry", () =>
+      Effect.gen(function*() {
+        const { partner } = yield* givenWalletPartner(patient)
+        const player = yield* givenPlayer(patient, partner.id, "patient-1", 10)
+        patient.failNotifications = 1
+        yield* winBet(player.internal_user_id, "last-1", { bet: 1, win: 2 })
+        const win = transactionEventId("win", "last-1")
+        const failed = yield* eventually(callbackRow(win), (row) => row?.status === "failed", "the failure")
+        assert.strictEqual(failed.attempts, 1)
+        yield* Effect.sleep("3500 millis")
+        assert.strictEqual((yield* callbackRow(win)).status, "failed", "no more attempts on its own")
+        yield* (yield* CallbackOutbox).retry(Number(failed.id))
+        yield* eventually(callbackRow(win), (row) => row.status === "delivered", "the operator's retry")
+        assert.strictEqual(patient.balanceOf("patient-1"), 1_100)
+      }))
+  })
+})
