@@ -9,6 +9,7 @@ import { CallbacksConfig } from "./callbacks/CallbacksConfig.ts"
 import { CallbackWorker } from "./callbacks/CallbackWorker.ts"
 import { WalletRoutes } from "./callbacks/http.ts"
 import { PartnerCallbacks } from "./callbacks/PartnerCallbacks.ts"
+import { SandboxPartnerWallet } from "./callbacks/SandboxPartnerWallet.ts"
 import { Wallet } from "./callbacks/Wallet.ts"
 import { WalletCredentials } from "./callbacks/WalletCredentials.ts"
 import { Casino } from "./casino/Casino.ts"
@@ -19,6 +20,7 @@ import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
 import { CasinoHandlers } from "./casino/http.ts"
 import { PartnerPlayers } from "./casino/PartnerPlayers.ts"
 import { SandboxPages } from "./casino/SandboxPages.ts"
+import { SandboxPlay } from "./casino/SandboxPlay.ts"
 import { Catalog } from "./catalog/Catalog.ts"
 import { CatalogConfig } from "./catalog/CatalogConfig.ts"
 import { CatalogSchedule } from "./catalog/CatalogSchedule.ts"
@@ -49,6 +51,8 @@ export const RoutesLive = Layer.mergeAll(
   HealthRoutes,
   WalletRoutes,
   SandboxPages,
+  SandboxPlay,
+  SandboxPartnerWallet,
   HttpEdgeMiddleware
 )
 

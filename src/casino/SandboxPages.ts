@@ -3,6 +3,7 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { NumberFromNumeric } from "../platform/SqlCodecs.ts"
 import { sandboxCatalog } from "./SandboxCatalog.ts"
+import { sandboxStakes } from "./SandboxPlay.ts"
 
 /**
  * The sandbox aggregator's pages: the game a launch URL opens, and the game
@@ -12,6 +13,9 @@ import { sandboxCatalog } from "./SandboxCatalog.ts"
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
+
+/** JSON to embed in a <script>: nothing in it can close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c")
 
 const hashOf = (text: string) => {
   let hash = 2166136261
@@ -104,6 +108,23 @@ const page = (title: string, body: string) => `<!doctype html>
     .reel { aspect-ratio: 1; display: grid; place-items: center; font: bold 52px Georgia, serif; border-radius: 16px; overflow: hidden;
       background: linear-gradient(180deg, #fdf6e3, #e8dcc0); color: #222; box-shadow: inset 0 -6px 0 rgba(0,0,0,0.15); }
     .note { margin: 0; font-size: 13px; color: #b7a9cc; text-align: center; }
+    .controls { display: flex; gap: 12px; align-items: center; margin-bottom: 14px; }
+    .controls select { flex: 0 0 auto; padding: 10px 12px; border-radius: 12px; border: 1px solid rgba(255,215,128,0.35);
+      background: #1d1230; color: #f4f1ea; font-size: 16px; }
+    .controls button { flex: 1; padding: 12px; border: 0; border-radius: 12px; font: bold 18px Georgia, serif; cursor: pointer;
+      color: #2a1600; background: linear-gradient(180deg, #ffe29a, #d9a441); box-shadow: 0 6px 0 #8a5a12; }
+    .controls button:disabled { opacity: 0.6; cursor: wait; }
+    .result { min-height: 20px; margin: 0 0 12px; text-align: center; font-size: 15px; }
+    .result.win { color: #7dffa8; } .result.refused { color: #ff9c8a; }
+    .callbacks { margin-top: 16px; padding-top: 14px; border-top: 1px solid rgba(255,255,255,0.08); }
+    .callbacks h2 { margin: 0 0 8px; font-size: 13px; text-transform: uppercase; letter-spacing: 0.1em; color: #d9b86c; }
+    .callbacks ol { list-style: none; margin: 0; padding: 0; display: grid; gap: 8px; }
+    .callbacks li { padding: 10px 12px; border-radius: 12px; background: rgba(255,255,255,0.05); font-size: 13px; }
+    .callbacks .kind { font-weight: 700; text-transform: uppercase; letter-spacing: 0.06em; }
+    .callbacks .status { float: right; color: #b7a9cc; }
+    .callbacks .status.delivered { color: #7dffa8; } .callbacks .status.failed { color: #ff9c8a; }
+    .callbacks pre { margin: 8px 0 0; padding: 8px; border-radius: 8px; background: #0c0716; color: #d8cfe8;
+      font-size: 11px; white-space: pre-wrap; word-break: break-all; }
     .session { margin-top: 18px; font-size: 11px; color: #6f6385; text-align: center; word-break: break-all; }
   </style>
 </head>
@@ -124,8 +145,9 @@ const gamePage = (session: SessionRow) => {
     `<span style="color:#1e8449">♣</span>`,
     `<span style="color:#7d3c98">$</span>`
   ]
-  const seed = hashOf(session.id)
-  const reels = [0, 1, 2].map((i) => symbols[(seed >>> (i * 5)) % symbols.length])
+  // Three different symbols to start with: the page should not open on what looks like a jackpot.
+  const first = hashOf(session.id) % symbols.length
+  const reels = [0, 1, 2].map((i) => symbols[(first + i * 2) % symbols.length])
   return page(
     `${title} · Sandbox casino`,
     `<main class="table">
@@ -144,10 +166,78 @@ const gamePage = (session: SessionRow) => {
       </div>
     </div>
     <div class="reels" aria-label="reels">${reels.map((symbol) => `<div class="reel">${symbol}</div>`).join("")}</div>
+    <div class="controls">
+      <select id="stake" aria-label="Stake">${
+    sandboxStakes.map((stake) => `<option value="${stake}"${stake === 1 ? " selected" : ""}>${money(stake)}</option>`).join("")
+  }</select>
+      <button id="spin" type="button">Spin</button>
+    </div>
+    <p class="result" id="result">Each spin is a wallet call: the stake is taken from the operator's wallet, the win paid back.</p>
     <p class="note">Sandbox casino: a demo game launched through the Partner Aggregator API.</p>
+    <section class="callbacks" aria-live="polite">
+      <h2>Signed callbacks to the operator</h2>
+      <ol id="callbacks"></ol>
+    </section>
     <div class="session">session ${escapeHtml(session.id)} · user ${session.user_code} · ${escapeHtml(session.lang)}</div>
   </section>
-</main>`
+</main>
+<script>
+  const session = ${scriptJson(session.id)};
+  const symbols = ${scriptJson(symbols)};
+  const byId = (id) => document.getElementById(id);
+  const newline = String.fromCharCode(10);
+  const money = (n) => n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const el = (tag, className, text) => {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  async function showCallbacks() {
+    const response = await fetch("/sandbox/casino/play/" + encodeURIComponent(session) + "/callbacks");
+    if (!response.ok) return;
+    const { callbacks } = await response.json();
+    const list = byId("callbacks");
+    list.replaceChildren(...callbacks.map((callback) => {
+      const item = el("li");
+      item.append(el("span", "kind", callback.kind + " "), el("span", "status " + callback.status, callback.status));
+      item.append(el("div", "", callback.event_id));
+      const headers = callback.received ? callback.received.headers : { "x-partner-event-id": callback.event_id };
+      const lines = Object.entries(headers).map(([name, value]) => name + ": " + value);
+      const answer = callback.received ? ["", "answer: " + JSON.stringify(callback.received.answer.body)] : [];
+      item.append(el("pre", "", [...lines, "", JSON.stringify(callback.body, null, 2), ...answer].join(newline)));
+      return item;
+    }));
+  }
+  byId("spin").addEventListener("click", async () => {
+    const button = byId("spin");
+    const result = byId("result");
+    button.disabled = true;
+    try {
+      const response = await fetch("/sandbox/casino/play/" + encodeURIComponent(session) + "/spin", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ bet: Number(byId("stake").value) })
+      });
+      const spin = await response.json();
+      if (!response.ok) throw new Error(spin.message || "The spin failed.");
+      document.querySelectorAll(".reel").forEach((reel, i) => { reel.innerHTML = symbols[spin.reels[i]]; });
+      byId("balance").textContent = money(spin.balance);
+      result.className = "result " + (spin.msg ? "refused" : spin.win > 0 ? "win" : "");
+      result.textContent = spin.msg
+        ? "Refused by the operator's wallet: " + spin.msg
+        : spin.win > 0 ? "You won " + money(spin.win) + "!" : "No win this time.";
+      await showCallbacks();
+      setTimeout(showCallbacks, 1000);
+    } catch (error) {
+      result.className = "result refused";
+      result.textContent = error.message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  showCallbacks();
+</script>`
   )
 }
 
@@ -169,8 +259,10 @@ export const SandboxPages = HttpRouter.use(Effect.fnUntraced(function*(router) {
     Request: Schema.String,
     Result: SessionRow,
     execute: (id) =>
-      sql`SELECT id, user_code, game_code, provider, player_name, balance, lang
-          FROM sandbox_casino_sessions WHERE id = ${id}`
+      // The balance shown is the player's latest known one (spins move it), not the one at launch.
+      sql`SELECT s.id, s.user_code, s.game_code, s.provider, s.player_name, coalesce(pp.balance, s.balance) AS balance, s.lang
+          FROM sandbox_casino_sessions s LEFT JOIN partner_players pp ON pp.internal_user_id = s.user_code
+          WHERE s.id = ${id}`
   })
 
   yield* router.add(

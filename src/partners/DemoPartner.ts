@@ -1,6 +1,8 @@
 import { Console, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { apiPrefix } from "../api/Api.ts"
+import { sandboxPartnerWalletPath } from "../callbacks/SandboxPartnerWallet.ts"
+import { CasinoConfig } from "../casino/CasinoConfig.ts"
 import { AppConfig, publicBaseUrl } from "../platform/AppConfig.ts"
 import { Partners } from "./Partners.ts"
 
@@ -10,7 +12,9 @@ const demoSlug = "demo"
  * Makes the embedded default usable at once. With DEMO_PARTNER_TOKEN set, an
  * active `demo` partner holds that token after start-up. Without it, a
  * database with no partner at all gets one, and its token is printed once
- * (on stderr, apart from the JSON log) with a curl line to paste.
+ * (on stderr, apart from the JSON log) with a curl line to paste. With the
+ * sandbox aggregator, a demo partner without a callback_url gets the
+ * sandbox's own partner wallet.
  */
 export const ensureDemoPartner = Effect.gen(function*() {
   const config = yield* AppConfig
@@ -35,6 +39,15 @@ export const ensureDemoPartner = Effect.gen(function*() {
     const { token } = yield* partners.create({ name: "Demo Partner", slug: demoSlug })
     return Option.some(token)
   })).pipe(Effect.orDie)
+
+  // On the sandbox, the demo partner's wallet is the sandbox's own, so a spin moves money end to end.
+  const casino = yield* CasinoConfig
+  if (casino.gateway === "sandbox") {
+    const demo = yield* Effect.option(partners.show(demoSlug))
+    if (Option.isSome(demo) && demo.value.callback_url === null) {
+      yield* partners.update(demoSlug, { callbackUrl: `${publicBaseUrl(config)}${sandboxPartnerWalletPath}` }).pipe(Effect.orDie)
+    }
+  }
 
   if (Option.isSome(created)) {
     const base = publicBaseUrl(config)

@@ -1,0 +1,82 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { HttpServer } from "effect/http"
+import { SqlClient } from "effect/sql"
+import { CallbackWorker } from "../../src/callbacks/CallbackWorker.ts"
+import { sandboxPartnerWalletPath } from "../../src/callbacks/SandboxPartnerWallet.ts"
+import { verify } from "../../src/callbacks/Signature.ts"
+import { eventually, live } from "../support/live.ts"
+import { bearer, givenPartner, givenSyncedCatalog, request, TestApp } from "../support/TestApp.ts"
+
+const serverUrl = Effect.map(Effect.service(HttpServer.HttpServer), (server) =>
+  `http://127.0.0.1:${(server.address as { readonly port: number }).port}`)
+
+layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox closes the wallet loop", (it) => {
+  it.effect("a spin on the game page moves the balance in the partner's wallet and shows the signed callbacks", () =>
+    Effect.gen(function*() {
+      yield* givenSyncedCatalog
+      const { partner, token, webhookSecret } = yield* givenPartner({
+        name: "Sandbox Operator",
+        callbackUrl: `${yield* serverUrl}${sandboxPartnerWalletPath}`
+      })
+      const launched = yield* request("POST", "/api/partner/v1/launch", {
+        headers: bearer(token),
+        json: { external_player_id: "spinner", player_balance: 20, provider: "aurora-gaming", game_code: "ag-hidden-fortune" }
+      })
+      assert.strictEqual(launched.status, 200, JSON.stringify(launched.body))
+      const gamePath = new URL(launched.body.data.launch.url).pathname
+      const page = yield* request("GET", gamePath)
+      assert.include(page.body, "id=\"spin\"")
+
+      const spins = []
+      for (let i = 0; i < 5; i++) {
+        const spin = yield* request("POST", `${gamePath}/spin`, { json: { bet: 2 } })
+        assert.strictEqual(spin.status, 200, JSON.stringify(spin.body))
+        spins.push(spin.body)
+      }
+      const last = spins.at(-1)!
+      const expected = 20 + spins.reduce((sum, spin) => sum - spin.bet + spin.win, 0)
+      assert.strictEqual(last.msg, "")
+      assert.closeTo(last.balance, expected, 0.001)
+
+      // The partner's own wallet (the sandbox's demo wallet) holds the same balance once the wins are in.
+      const sql = yield* SqlClient.SqlClient
+      yield* eventually(
+        sql<{ balance: string }>`SELECT balance FROM sandbox_partner_wallets WHERE partner_id = ${partner.id}`,
+        (rows) => rows.length === 1 && Math.abs(Number(rows[0].balance) - expected) < 0.001,
+        "the partner's wallet"
+      )
+
+      // The page shows what the partner received, signed with its secret.
+      const shown = yield* request("GET", `${gamePath}/callbacks`)
+      const bet = shown.body.callbacks.find((callback: { kind: string }) => callback.kind === "bet")
+      assert.strictEqual(bet.status, "delivered")
+      assert.deepInclude(bet.body, { kind: "bet", amount: 2, partner: partner.slug })
+      const [received] = yield* sql<{ body: string }>`SELECT body FROM sandbox_partner_events WHERE event_id = ${bet.event_id}`
+      assert.isTrue(verify(webhookSecret, {
+        timestamp: bet.received.headers["x-partner-timestamp"],
+        signature: bet.received.headers["x-partner-signature"]
+      }, received.body, new Date()))
+
+      // A stake the wallet cannot cover is refused, in the aggregator's terms, and moves nothing.
+      yield* sql`UPDATE sandbox_partner_wallets SET balance = 1 WHERE partner_id = ${partner.id}`
+      const refused = yield* request("POST", `${gamePath}/spin`, { json: { bet: 5 } })
+      assert.deepInclude(refused.body, { msg: "INSUFFICIENT_USER_FUNDS", balance: 1, win: 0 })
+    }))
+
+  it.effect("the demo wallet refuses a callback that is not signed by the partner", () =>
+    Effect.gen(function*() {
+      const { partner } = yield* givenPartner({ name: "Unsigned Operator" })
+      const forged = yield* request("POST", sandboxPartnerWalletPath, {
+        headers: { "x-partner-timestamp": String(Math.floor(Date.now() / 1000)), "x-partner-signature": "v1=00" },
+        json: {
+          event_id: "evt_forged",
+          kind: "win",
+          partner: partner.slug,
+          player: { external_player_id: "x", user_code: 1 },
+          amount: 1000
+        }
+      })
+      assert.strictEqual(forged.status, 401)
+    }))
+})
