@@ -18,6 +18,7 @@ import * as path from "node:path"
 import { hashToken } from "../src/partners/Partners.ts"
 import { EmbeddedPostgres } from "../src/platform/EmbeddedPostgres.ts"
 import { catalogScenario } from "./bench/catalog.ts"
+import { walletScenario } from "./bench/wallet.ts"
 import { type BenchContext, fetchText, fixedBodyServer, type Scenario } from "./bench/context.ts"
 import { compare, freePort, printTable } from "./bench/harness.ts"
 import { startNode } from "./bench/processes.ts"
@@ -182,7 +183,8 @@ const scenarios: Record<string, Scenario> = {
   games: gamesScenario,
   launch: launchScenario,
   odds: oddsScenario,
-  catalog: catalogScenario
+  catalog: catalogScenario,
+  wallet: walletScenario
 }
 
 /** A PostgreSQL server URL: DATABASE_URL's, or an embedded cluster living as long as the scope. */

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import type { CallbackKind } from "../domain/Callbacks.ts"
 import { IdFromBigInt } from "../platform/SqlCodecs.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
@@ -84,10 +84,12 @@ export interface DeliveryAttempt {
  * backoff between attempts.
  */
 export class CallbackOutbox extends Context.Service<CallbackOutbox, {
-  /** Inside the caller's transaction: records notifications and schedules each player's line. */
-  enqueue(callbacks: ReadonlyArray<NewCallback>): Effect.Effect<void>
-  /** Inside the caller's transaction: keeps the record of a bet asked during a wallet call. */
-  recordBet(bet: AnsweredBet): Effect.Effect<void>
+  /**
+   * Common table expressions, for the statement that writes what caused the callbacks: they record the
+   * callbacks (a bet asked during a wallet call, notifications to deliver) and schedule each player's line,
+   * only if the CTE named `guard` produced a row. One statement keeps it all or none.
+   */
+  writing(callbacks: ReadonlyArray<NewCallback | AnsweredBet>, guard: string): Statement.Fragment
   /** Delivers a player's undelivered notifications in order; fails (to be retried) at the first that fails. */
   drain(playerId: number, attempt: DeliveryAttempt): Effect.Effect<{ readonly delivered: number }, DeliveryStalled>
   list(filter: {
@@ -119,23 +121,49 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
               job_key_mode => ${mode}
             )`
 
-      const insert = (callback: NewCallback, status: "pending" | "delivered" | "failed", error: string | null) =>
-        sql`
-          INSERT INTO partner_callbacks (event_id, partner_id, player_id, kind, txn_id, body, status, attempts, last_error,
-                                         delivered_at)
-          VALUES (${callback.eventId}, ${callback.partnerId}, ${callback.playerId}, ${callback.kind}, ${callback.txnId},
-                  ${callback.body}, ${status}, ${status === "pending" ? 0 : 1}, ${error},
-                  ${status === "delivered" ? sql`now()` : null})
+      const writing = (callbacks: ReadonlyArray<NewCallback | AnsweredBet>, guard: string) => {
+        const rows = callbacks.map((callback) => {
+          const answered = "error" in callback
+          const status = !answered ? "pending" : callback.error === null ? "delivered" : "failed"
+          return {
+            event_id: callback.eventId,
+            partner_id: callback.partnerId,
+            player_id: callback.playerId,
+            kind: callback.kind,
+            txn_id: callback.txnId,
+            body: callback.body,
+            status,
+            attempts: answered ? 1 : 0,
+            last_error: answered ? callback.error : null
+          }
+        })
+        // A line is scheduled for each player with a notification to deliver.
+        const lines = [...new Set(rows.filter((row) => row.status === "pending").map((row) => row.player_id))]
+        return sql`
+          written_callbacks AS (
+            INSERT INTO partner_callbacks (event_id, partner_id, player_id, kind, txn_id, body, status, attempts, last_error,
+                                           delivered_at)
+            SELECT c.event_id, c.partner_id, c.player_id, c.kind, c.txn_id, c.body, c.status, c.attempts, c.last_error,
+                   CASE WHEN c.status = 'delivered' THEN now() END
+            FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS c(event_id text, partner_id bigint, player_id bigint,
+              kind text, txn_id text, body text, status text, attempts integer, last_error text)
+            WHERE EXISTS (SELECT 1 FROM ${sql(guard)})
+            RETURNING id
+          ),
+          scheduled_lines AS (
+            SELECT job.id FROM jsonb_array_elements_text(${JSON.stringify(lines)}::jsonb) AS line(player_id)
+            CROSS JOIN LATERAL graphile_worker.add_job(
+              ${deliveryTask},
+              json_build_object('player_id', line.player_id::bigint),
+              queue_name => ${playerLinePrefix} || line.player_id,
+              max_attempts => ${config.maxAttempts}::smallint,
+              job_key => ${playerLinePrefix} || line.player_id,
+              job_key_mode => 'preserve_run_at'
+            ) AS job
+            WHERE EXISTS (SELECT 1 FROM ${sql(guard)})
+          )
         `
-
-      const enqueue = (callbacks: ReadonlyArray<NewCallback>) =>
-        Effect.gen(function*() {
-          for (const callback of callbacks) yield* insert(callback, "pending", null)
-          for (const playerId of new Set(callbacks.map((callback) => callback.playerId))) yield* schedule(playerId, "preserve_run_at")
-        }).pipe(Effect.orDie)
-
-      const recordBet = (bet: AnsweredBet) =>
-        Effect.orDie(insert(bet, bet.error === null ? "delivered" : "failed", bet.error))
+      }
 
       const Head = Schema.Struct({
         id: IdFromBigInt,
@@ -238,7 +266,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
           return updated
         })
 
-      return CallbackOutbox.of({ enqueue, recordBet, drain, list, retry })
+      return CallbackOutbox.of({ writing, drain, list, retry })
     })
   )
 }

@@ -12,7 +12,7 @@ import {
 } from "../domain/Callbacks.ts"
 import { type Cents, fromCents, toCents } from "../domain/Money.ts"
 import { IdFromBigInt, NumberFromNumeric } from "../platform/SqlCodecs.ts"
-import { CallbackOutbox, type NewCallback } from "./CallbackOutbox.ts"
+import { type AnsweredBet, CallbackOutbox, type NewCallback } from "./CallbackOutbox.ts"
 import { type CallbackTarget, PartnerCallbacks } from "./PartnerCallbacks.ts"
 import {
   accepted,
@@ -41,6 +41,8 @@ const PlayerRow = Schema.Struct({
 type PlayerRow = typeof PlayerRow.Type
 
 const StoredAnswer = Schema.Struct({ msg: Schema.String, balance: Schema.Finite })
+
+const PlayerWithAnswer = Schema.Struct({ ...PlayerRow.fields, stored: Schema.NullOr(StoredAnswer) })
 
 /** What a wallet call decided, written in one transaction with its callbacks. */
 interface Decision {
@@ -103,6 +105,23 @@ export class Wallet extends Context.Service<Wallet, {
           Effect.orDie
         )
 
+      /** The player behind a user code and, when this transaction id was seen before, the answer it got: one query. */
+      const lookup = (userCode: number, txnId: string) =>
+        sql`
+          SELECT pp.id, pp.partner_id, p.slug, p.status, pp.external_player_id, pp.internal_user_id, pp.balance,
+                 p.callback_url, p.webhook_secret,
+                 (SELECT answer FROM wallet_transactions WHERE txn_id = ${txnId}) AS stored
+          FROM partner_players pp JOIN partners p ON p.id = pp.partner_id
+          WHERE pp.internal_user_id = ${userCode}
+        `.pipe(
+          Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(PlayerWithAnswer))),
+          Effect.map((rows) => ({
+            player: Option.fromNullishOr(rows[0]),
+            stored: Option.fromNullishOr(rows[0]?.stored) as Option.Option<WalletAnswer>
+          })),
+          Effect.orDie
+        )
+
       const storedAnswer = (txnId: string) =>
         sql<{ answer: unknown }>`SELECT answer FROM wallet_transactions WHERE txn_id = ${txnId}`.pipe(
           Effect.flatMap((rows) =>
@@ -123,24 +142,35 @@ export class Wallet extends Context.Service<Wallet, {
           ? Option.some({ partnerId: player.partner_id, callbackUrl: player.callback_url, webhookSecret: player.webhook_secret })
           : Option.none()
 
+      interface Recording {
+        readonly kind: "bet" | "refund"
+        readonly player: PlayerRow
+        readonly txn: CallbackTransaction
+        readonly amounts: { readonly bet: Cents; readonly win: Cents }
+        readonly betAsked?: { readonly eventId: string; readonly body: string; readonly error: string | null } | undefined
+      }
+
       /**
-       * Writes a decision in one transaction, with the player's row locked so their calls take turns. If
-       * another call with this transaction id got there first, its answer is the answer.
+       * One statement writes a decision: the ledger entry (once per transaction id: a copy that got there
+       * first wins), the mirror, the bet callback's record, the notifications and their players' lines.
+       * Everything after the ledger entry happens only if the entry was written, and a single statement is
+       * all-or-nothing by itself.
        */
-      const record = (
-        kind: "bet" | "refund",
-        player: PlayerRow,
-        txn: CallbackTransaction,
-        amounts: { readonly bet: Cents; readonly win: Cents },
-        decide: (mirror: Cents) => Effect.Effect<Decision>,
-        betAsked?: { readonly eventId: string; readonly body: string; readonly error: string | null }
-      ) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const [locked] = yield* sql<{ balance: string }>`
-            SELECT balance FROM partner_players WHERE id = ${player.id} FOR UPDATE
-          `
-          const decision = yield* decide(toCents(Number(locked.balance)))
-          const inserted = yield* sql`
+      const write = ({ amounts, betAsked, kind, player, txn }: Recording, decision: Decision) => {
+        const callbacks: Array<NewCallback | AnsweredBet> = [...decision.notifications]
+        if (betAsked !== undefined) {
+          callbacks.unshift({
+            partnerId: player.partner_id,
+            playerId: player.id,
+            kind: "bet",
+            txnId: txn.txnId,
+            eventId: betAsked.eventId,
+            body: betAsked.body,
+            error: betAsked.error
+          })
+        }
+        return sql<{ recorded: boolean; lines: number }>`
+          WITH ledger AS (
             INSERT INTO wallet_transactions (txn_id, kind, partner_id, player_id, round_id, game_code, provider_code, bet, win,
                                              amount, balance_after, outcome, refusal, answer)
             VALUES (${txn.txnId}, ${kind}, ${player.partner_id}, ${player.id}, ${txn.roundId}, ${txn.gameCode},
@@ -149,34 +179,41 @@ export class Wallet extends Context.Service<Wallet, {
                     ${JSON.stringify(decision.answer)}::jsonb)
             ON CONFLICT DO NOTHING
             RETURNING id
+          ),
+          mirror AS (
+            UPDATE partner_players SET balance = ${fromCents(decision.balanceAfter)}, updated_at = now()
+            WHERE id = ${player.id} AND ${decision.outcome === "applied"} AND EXISTS (SELECT 1 FROM ledger)
+            RETURNING id
+          ),
+          ${outbox.writing(callbacks, "ledger")}
+          SELECT EXISTS (SELECT 1 FROM ledger) AS recorded, (SELECT count(*) FROM scheduled_lines)::int AS lines
+        `.pipe(Effect.map(([row]) => row.recorded))
+      }
+
+      /** What was recorded answers; if a copy of this call got there first (another instance), its answer does. */
+      const answerOf = (txnId: string, decision: Decision) => (recorded: boolean) =>
+        recorded
+          ? Effect.succeed(decision.answer)
+          : Effect.flatMap(storedAnswer(txnId), Option.match({ onSome: Effect.succeed, onNone: () => Effect.die("lost transaction") }))
+
+      /** Records a decision that does not depend on the player's balance as this service last knew it. */
+      const record = (recording: Recording, decision: Decision) =>
+        write(recording, decision).pipe(Effect.orDie, Effect.flatMap(answerOf(recording.txn.txnId, decision)))
+
+      /**
+       * Records a decision made from the player's mirrored balance (a free round's win, a refund): the player's
+       * row is locked first, so such calls for one player take turns and never lose an update.
+       */
+      const recordFromMirror = (recording: Recording, decide: (mirror: Cents) => Effect.Effect<Decision>) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const [locked] = yield* sql<{ balance: string }>`
+            SELECT balance FROM partner_players WHERE id = ${recording.player.id} FOR UPDATE
           `
-          if (inserted.length === 0) return Option.none<WalletAnswer>()
-          if (decision.outcome === "applied") {
-            yield* sql`
-              UPDATE partner_players SET balance = ${fromCents(decision.balanceAfter)}, updated_at = now()
-              WHERE id = ${player.id}
-            `
-          }
-          if (betAsked !== undefined) {
-            yield* outbox.recordBet({
-              partnerId: player.partner_id,
-              playerId: player.id,
-              kind: "bet",
-              txnId: txn.txnId,
-              eventId: betAsked.eventId,
-              body: betAsked.body,
-              error: betAsked.error
-            })
-          }
-          if (decision.notifications.length > 0) yield* outbox.enqueue(decision.notifications)
-          return Option.some(decision.answer)
+          const decision = yield* decide(toCents(Number(locked.balance)))
+          return { decision, recorded: yield* write(recording, decision) }
         })).pipe(
           Effect.orDie,
-          Effect.flatMap(Option.match({
-            onSome: Effect.succeed,
-            // Lost the race to a copy of this call (another instance): answer what it answered.
-            onNone: () => Effect.flatMap(storedAnswer(txn.txnId), Option.match({ onSome: Effect.succeed, onNone: () => Effect.die("lost transaction") }))
-          }))
+          Effect.flatMap(({ decision, recorded }) => answerOf(recording.txn.txnId, decision)(recorded))
         )
 
       const notification = (player: PlayerRow, kind: NewCallback["kind"], txnId: string, body: string): NewCallback => ({
@@ -231,21 +268,20 @@ export class Wallet extends Context.Service<Wallet, {
             gameCode: slot.game_code ?? null,
             providerCode: slot.provider_code ?? null
           }
-          const stored = yield* storedAnswer(txn.txnId)
+          const { player: found, stored } = yield* lookup(call.user_code, txn.txnId)
           if (Option.isSome(stored)) return stored.value
-          const found = yield* findPlayer(call.user_code)
           if (Option.isNone(found)) return refused("INVALID_USER", 0)
           const player = found.value
           const bet = slot.bet ?? 0
           const win = slot.win ?? 0
-          const amounts = { bet, win }
+          const recording: Recording = { kind: "bet", player, txn, amounts: { bet, win } }
           const party = partyOf(player)
           const at = yield* now
           const target = targetOf(player)
+          // A refusal moves nothing: it answers the balance last confirmed (or the partner's own figure).
+          const mirror = toCents(player.balance)
 
-          if (Option.isNone(target)) {
-            return yield* record("bet", player, txn, amounts, (mirror) => Effect.succeed(refusedDecision("INVALID_USER", mirror, 0)))
-          }
+          if (Option.isNone(target)) return yield* record(recording, refusedDecision("INVALID_USER", mirror, 0))
 
           const applied = (balanceAfter: Cents): Decision => ({
             outcome: "applied",
@@ -260,7 +296,7 @@ export class Wallet extends Context.Service<Wallet, {
 
           if (bet === 0) {
             // Nothing to take (a free round): the win is credited through the outbox.
-            return yield* record("bet", player, txn, amounts, (mirror) => Effect.succeed(applied(mirror + win)))
+            return yield* recordFromMirror(recording, (locked) => Effect.succeed(applied(locked + win)))
           }
 
           const eventId = transactionEventId("bet", txn.txnId)
@@ -270,28 +306,20 @@ export class Wallet extends Context.Service<Wallet, {
             yield* Effect.logWarning("Partner bet callback failed; bet refused and rolled back").pipe(
               Effect.annotateLogs({ partner_id: player.partner_id, txn_id: txn.txnId, detail: answer.failure.message })
             )
-            return yield* record("bet", player, txn, amounts, (mirror) =>
-              Effect.succeed({
-                ...refusedDecision("INSUFFICIENT_USER_FUNDS", mirror),
-                notifications: [notification(player, "rollback", txn.txnId, rollbackBody(party, txn, bet, at))]
-              }), { eventId, body, error: answer.failure.message })
+            return yield* record({ ...recording, betAsked: { eventId, body, error: answer.failure.message } }, {
+              ...refusedDecision("INSUFFICIENT_USER_FUNDS", mirror),
+              notifications: [notification(player, "rollback", txn.txnId, rollbackBody(party, txn, bet, at))]
+            })
           }
           const reply = answer.success
-          const asked = { eventId, body, error: null }
+          const asked: Recording = { ...recording, betAsked: { eventId, body, error: null } }
           switch (reply._tag) {
             case "Balance":
-              return yield* record("bet", player, txn, amounts, () => Effect.succeed(applied(reply.balance + win)), asked)
+              return yield* record(asked, applied(reply.balance + win))
             case "InsufficientFunds":
-              return yield* record(
-                "bet",
-                player,
-                txn,
-                amounts,
-                (mirror) => Effect.succeed(refusedDecision("INSUFFICIENT_USER_FUNDS", mirror, reply.balance ?? mirror)),
-                asked
-              )
+              return yield* record(asked, refusedDecision("INSUFFICIENT_USER_FUNDS", mirror, reply.balance ?? mirror))
             case "UnknownPlayer":
-              return yield* record("bet", player, txn, amounts, (mirror) => Effect.succeed(refusedDecision("INVALID_USER", mirror, 0)), asked)
+              return yield* record(asked, refusedDecision("INVALID_USER", mirror, 0))
           }
         })
 
@@ -316,15 +344,14 @@ export class Wallet extends Context.Service<Wallet, {
             gameCode: call.slot?.game_code ?? null,
             providerCode: call.slot?.provider_code ?? null
           }
-          const stored = yield* storedAnswer(txnId)
+          const { player: found, stored } = yield* lookup(call.user_code, txnId)
           if (Option.isSome(stored)) return stored.value
-          const found = yield* findPlayer(call.user_code)
           if (Option.isNone(found)) return refused("INVALID_USER", 0)
           const player = found.value
           const party = partyOf(player)
           const at = yield* now
 
-          return yield* record("refund", player, txn, { bet: 0, win: 0 }, (mirror) =>
+          return yield* recordFromMirror({ kind: "refund", player, txn, amounts: { bet: 0, win: 0 } }, (mirror) =>
             Effect.gen(function*() {
               const [round] = yield* sql`
                 SELECT count(*)::int AS seen,

@@ -1,0 +1,110 @@
+/**
+ * The wallet under load: the aggregator's WinBet calls (every one a new
+ * transaction: a signed bet callback to the partner, a ledger entry, and for
+ * one in four a win through the outbox) with the partner's wallet answering
+ * on this machine, against a raw node:http server answering the same body.
+ * Then a storm of 50 copies of one transaction, and how long the outbox
+ * takes to drain what the run left.
+ */
+import type autocannon from "autocannon"
+import { Effect } from "effect"
+import { type BenchContext, fetchText, fixedBodyServer, type Scenario } from "./context.ts"
+import { compare, freePort, printTable } from "./harness.ts"
+import { startNode } from "./processes.ts"
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const players = 1_000
+
+const setUp = (context: BenchContext) =>
+  Effect.gen(function*() {
+    const sql = context.sql
+    const [partner] = yield* sql<{ id: string; webhook_secret: string }>`
+      INSERT INTO partners (name, slug, token_hash) VALUES ('Bench Wallet Partner', 'bench-wallet', sha256('bench-wallet'))
+      ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name
+      RETURNING id::text, webhook_secret
+    `
+    const port = yield* freePort()
+    yield* startNode(["scripts/bench/partner-wallet.ts"], { PORT: String(port), SECRET: partner.webhook_secret }, /Listening on/)
+    const wallet = `http://127.0.0.1:${port}`
+    yield* sql`UPDATE partners SET callback_url = ${`${wallet}/wallet`} WHERE id = ${Number(partner.id)}`
+    const codes = yield* sql<{ internal_user_id: string }>`
+      INSERT INTO partner_players (partner_id, external_player_id, balance)
+      SELECT ${Number(partner.id)}, 'bench-player-' || n, 1000000 FROM generate_series(1, ${players}) AS n
+      ON CONFLICT (partner_id, external_player_id) DO UPDATE SET balance = EXCLUDED.balance
+      RETURNING internal_user_id::text
+    `
+    const [agent] = yield* sql<{ value: string }>`SELECT value FROM service_secrets WHERE name = 'sandbox_agent_secret'`
+    return { wallet, userCodes: codes.map((row) => Number(row.internal_user_id)), agentSecret: agent.value }
+  })
+
+export const walletScenario: Scenario = (context) =>
+  Effect.gen(function*() {
+    const { agentSecret, userCodes, wallet } = yield* setUp(context)
+    let counter = 0
+    const call = (txnId: string, userCode: number, win: number) =>
+      JSON.stringify({
+        type: "WinBet",
+        user_code: userCode,
+        agent_code: "sandbox",
+        agent_secret: agentSecret,
+        game_type: "slot",
+        game_original: true,
+        slot: {
+          bet: 1,
+          win,
+          type: "BASE",
+          txn_id: txnId,
+          round_id: txnId,
+          txn_type: "debit_credit",
+          game_code: "ag-hidden-fortune",
+          provider_code: "aurora-gaming"
+        }
+      })
+    const nextCall = () => {
+      const n = ++counter
+      return call(`bench-${process.pid}-${n}`, userCodes[n % userCodes.length], n % 4 === 0 ? 2 : 0)
+    }
+    const headers = { "content-type": "application/json" }
+    const url = `${context.baseUrl}/aggregator/wallet`
+    const sample = yield* fetchText(url, { method: "POST", headers, body: nextCall() })
+    const raw = yield* fixedBodyServer("scripts/bench/raw-server.ts", sample)
+    const winBet = {
+      method: "POST" as const,
+      path: "/aggregator/wallet",
+      setupRequest: (request: autocannon.Request) => ({ ...request, body: nextCall() })
+    }
+    const rows = yield* compare([
+      { name: "raw node:http, same body", options: { url: raw, method: "POST", headers, requests: [winBet], connections, seconds } },
+      { name: "service, WinBet", options: { url: context.baseUrl, headers, requests: [winBet], connections, seconds } }
+    ])
+    printTable(
+      `POST /aggregator/wallet: WinBet, a new transaction each, ${players.toLocaleString("en-US")} players, the partner's wallet local (${connections} connections, ${seconds} s per round)`,
+      rows
+    )
+
+    // What the run left in the outbox, and how long it takes to drain.
+    const pending = context.sql<{ n: number }>`SELECT count(*)::int AS n FROM partner_callbacks WHERE status <> 'delivered' AND kind <> 'bet'`
+    const started = performance.now()
+    const left = (yield* pending)[0].n
+    while ((yield* pending)[0].n > 0 && performance.now() - started < 120_000) yield* Effect.sleep("100 millis")
+    const [{ delivered, transactions }] = yield* context.sql<{ delivered: number; transactions: number }>`
+      SELECT (SELECT count(*)::int FROM partner_callbacks WHERE kind = 'win' AND status = 'delivered') AS delivered,
+             (SELECT count(*)::int FROM wallet_transactions) AS transactions
+    `
+    console.log(`  ledger: ${transactions.toLocaleString("en-US")} transactions; wins delivered: ${delivered.toLocaleString("en-US")}; ` +
+      `left pending when the load stopped: ${left.toLocaleString("en-US")}, drained in ${Math.round(performance.now() - started)} ms`)
+
+    // 50 copies of one transaction at once: one bet reaches the partner, one answer for all.
+    const storm = call(`bench-storm-${process.pid}`, userCodes[0], 2)
+    const answers = yield* Effect.promise(() =>
+      Promise.all(Array.from({ length: 50 }, () => fetch(url, { method: "POST", headers, body: storm }).then((r) => r.text())))
+    )
+    const stats = yield* Effect.promise(() =>
+      fetch(`${wallet}/__stats`).then((r) => r.json() as Promise<{ received: number; rejected: number; maxCopies: number }>)
+    )
+    console.log(
+      `  50 copies of one transaction at once: ${new Set(answers).size} distinct answer(s); ` +
+        `the most copies of any event the partner received: ${stats.maxCopies}; signatures rejected: ${stats.rejected}`
+    )
+  }).pipe(Effect.scoped)
