@@ -76,7 +76,12 @@ export const walletScenario: Scenario = (context) =>
     }
     const rows = yield* compare([
       { name: "raw node:http, same body", options: { url: raw, method: "POST", headers, requests: [winBet], connections, seconds } },
-      { name: "service, WinBet", options: { url: context.baseUrl, headers, requests: [winBet], connections, seconds } }
+      { name: "service, WinBet", options: { url: context.baseUrl, headers, requests: [winBet], connections, seconds } },
+      // The same at a load the service is not saturated by: latency without the queue.
+      {
+        name: "service, WinBet, 10 connections",
+        options: { url: context.baseUrl, headers, requests: [winBet], connections: 10, seconds }
+      }
     ])
     printTable(
       `POST /aggregator/wallet: WinBet, a new transaction each, ${players.toLocaleString("en-US")} players, the partner's wallet local (${connections} connections, ${seconds} s per round)`,
