@@ -1,16 +1,7 @@
 import autocannon from "autocannon"
 import { Effect } from "effect"
-import * as net from "node:net"
 
-export const freePort = () =>
-  Effect.promise(() =>
-    new Promise<number>((resolve) => {
-      const server = net.createServer().listen(0, "127.0.0.1", () => {
-        const { port } = server.address() as net.AddressInfo
-        server.close(() => resolve(port))
-      })
-    })
-  )
+export { freePort } from "./processes.ts"
 
 export interface LoadResult {
   readonly requestsPerSecond: number

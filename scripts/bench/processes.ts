@@ -1,5 +1,17 @@
 import { Deferred, type Duration, Effect, Exit, Stream } from "effect"
 import { ChildProcess, ChildProcessSpawner } from "effect/process"
+import * as net from "node:net"
+
+/** A port nothing listens on right now, for a process about to start. */
+export const freePort = () =>
+  Effect.promise(() =>
+    new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as net.AddressInfo
+        server.close(() => resolve(port))
+      })
+    })
+  )
 
 export interface RunningProcess {
   readonly handle: ChildProcessSpawner.ChildProcessHandle

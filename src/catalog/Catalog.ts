@@ -366,6 +366,14 @@ export class Catalog extends Context.Service<Catalog, {
         return ids.length === 0 ? sql`false` : sql`${sql(column)} IN ${sql.in(ids)}`
       }
 
+      /** A page of a small list (sports, countries) in name order, and its total. */
+      const pagedByName = (from: Statement.Fragment, key: string, where: Statement.Fragment, page: PageRequest) =>
+        paged(
+          sql`SELECT ${sql(key)}, name, active FROM ${from} WHERE ${where} ORDER BY name, ${sql(key)} ${limit(page)}`,
+          sql<{ total: number }>`SELECT count(*)::int AS total FROM ${from} WHERE ${where}`,
+          (rows) => rows
+        )
+
       const sportsUncached = (filters: CatalogFilters, page: PageRequest) => {
         const conditions = common(filters, "name_search")
         if (filters.sport_id !== undefined) conditions.push(sportCondition("id", filters.sport_id))
@@ -377,13 +385,12 @@ export class Catalog extends Context.Service<Catalog, {
         if (filters.league_id !== undefined) {
           conditions.push(sql`EXISTS (SELECT 1 FROM sports_leagues l WHERE l.sport_id = s.id AND l.id = ${filters.league_id})`)
         }
-        const where = sql.and(conditions)
-        const from = sql`(SELECT *, lower(name) AS name_search FROM sports_sports) s`
-        return paged(
-          sql`SELECT id, name, active FROM ${from} WHERE ${where} ORDER BY name, id ${limit(page)}`,
-          sql<{ total: number }>`SELECT count(*)::int AS total FROM ${from} WHERE ${where}`,
-          (rows) => rows as ReadonlyArray<{ id: number; name: string; active: boolean }>
-        )
+        return pagedByName(
+          sql`(SELECT id, name, active, lower(name) AS name_search FROM sports_sports) s`,
+          "id",
+          sql.and(conditions),
+          page
+        ) as Effect.Effect<Paged<{ id: number; name: string; active: boolean }>>
       }
 
       const countriesUncached = (filters: CatalogFilters, page: PageRequest) => {
@@ -397,13 +404,12 @@ export class Catalog extends Context.Service<Catalog, {
         if (filters.league_id !== undefined) {
           conditions.push(sql`EXISTS (SELECT 1 FROM sports_leagues l WHERE l.country_code = c.code AND l.id = ${filters.league_id})`)
         }
-        const where = sql.and(conditions)
-        const from = sql`(SELECT *, lower(name) AS name_search FROM sports_countries) c`
-        return paged(
-          sql`SELECT code, name, active FROM ${from} WHERE ${where} ORDER BY name, code ${limit(page)}`,
-          sql<{ total: number }>`SELECT count(*)::int AS total FROM ${from} WHERE ${where}`,
-          (rows) => rows as ReadonlyArray<{ code: string; name: string; active: boolean }>
-        )
+        return pagedByName(
+          sql`(SELECT code, name, active, lower(name) AS name_search FROM sports_countries) c`,
+          "code",
+          sql.and(conditions),
+          page
+        ) as Effect.Effect<Paged<{ code: string; name: string; active: boolean }>>
       }
 
       const namedRecords = (rows: ReadonlyArray<unknown>) =>

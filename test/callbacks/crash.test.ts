@@ -9,25 +9,15 @@ import { PgClient } from "@effect/sql-pg"
 import { assert, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import * as net from "node:net"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
-import { startNode } from "../support/process.ts"
+import { freePort, startNode } from "../support/process.ts"
 import { scopedDatabase } from "../support/TestDatabase.ts"
 
 const books = new PartnerBooks()
 
-const freePort = () =>
-  Effect.promise(() =>
-    new Promise<number>((resolve) => {
-      const server = net.createServer().listen(0, "127.0.0.1", () => {
-        const { port } = server.address() as net.AddressInfo
-        server.close(() => resolve(port))
-      })
-    })
-  )
 
 layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)("a crashed instance", (it) => {
   it.effect("leaves its delivery to another instance, and the partner is paid once", () =>

@@ -5,23 +5,13 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, it } from "@effect/vitest"
 import { Effect, Fiber, Layer } from "effect"
-import * as net from "node:net"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { healthyAggregator } from "../support/PlayFiverScripts.ts"
-import { startNode } from "../support/process.ts"
+import { freePort, startNode } from "../support/process.ts"
 import { scopedDatabase } from "../support/TestDatabase.ts"
 
 const token = "pak_shutdown_test_000000000000000000000000000000"
 
-const freePort = () =>
-  Effect.promise(() =>
-    new Promise<number>((resolve) => {
-      const server = net.createServer().listen(0, "127.0.0.1", () => {
-        const { port } = server.address() as net.AddressInfo
-        server.close(() => resolve(port))
-      })
-    })
-  )
 
 it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
   Effect.gen(function*() {
