@@ -34,9 +34,11 @@ const statusScenario: Scenario = (context) =>
     const body = yield* fetchText(context.baseUrl + path, { headers })
     const raw = yield* fixedBodyServer("scripts/bench/raw-server.ts", body)
     const floor = yield* fixedBodyServer("scripts/bench/effect-floor-server.ts", body)
+    const apiFloor = yield* fixedBodyServer("scripts/bench/effect-api-floor-server.ts", body)
     const rows = yield* compare([
       { name: "raw node:http, same body", options: { url: raw + path, connections, seconds } },
       { name: "effect router, same body", options: { url: floor + path, connections, seconds } },
+      { name: "effect HttpApi, same body", options: { url: apiFloor + path, connections, seconds } },
       { name: "service", options: { url: context.baseUrl + path, headers, connections, seconds } }
     ])
     printTable(`GET /status, authenticated (${connections} connections, ${seconds} s per round)`, rows)
