@@ -7,25 +7,8 @@ import { IdFromBigInt } from "../platform/SqlCodecs.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
 import type { UpstreamGame, UpstreamProvider } from "./CasinoGateway.ts"
 
-const ProviderRow = Schema.Struct({
-  id: Schema.Int,
-  slug: Schema.String,
-  name: Schema.String,
-  upstream_code: Schema.String,
-  enabled: Schema.Boolean
-}).pipe(Schema.decodeTo(CasinoProvider))
-
-const GameRow = Schema.Struct({
-  id: IdFromBigInt,
-  game_code: Schema.String,
-  name: Schema.String,
-  provider_id: Schema.Int,
-  provider_slug: Schema.String,
-  provider_upstream_code: Schema.String,
-  enabled: Schema.Boolean,
-  image_url: Schema.NullOr(Schema.String),
-  original: Schema.Boolean
-}).pipe(Schema.decodeTo(CasinoGame))
+// A game's id is a BIGSERIAL, which the driver hands over as a bigint.
+const GameRow = Schema.Struct({ ...CasinoGame.fields, id: IdFromBigInt }).pipe(Schema.decodeTo(CasinoGame))
 
 export interface GameQuery {
   /** A provider's integer id or its slug. */
@@ -103,7 +86,7 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
       const queryProviders = (enabledOnly: boolean) =>
         SqlSchema.findAll({
           Request: Schema.Void,
-          Result: ProviderRow,
+          Result: CasinoProvider,
           execute: () =>
             sql`SELECT ${providerColumns} FROM casino_providers_status
                 ${enabledOnly ? sql`WHERE enabled` : sql``} ORDER BY name, id`
@@ -112,7 +95,7 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
       const queryProvider = (ref: string) =>
         SqlSchema.findOneOption({
           Request: Schema.String,
-          Result: ProviderRow,
+          Result: CasinoProvider,
           execute: (ref) => sql`SELECT ${providerColumns} FROM casino_providers_status WHERE ${providerMatch(ref)}`
         })(ref).pipe(Effect.orDie)
 

@@ -1,6 +1,6 @@
 import { Context, Duration, Effect, Exit, Schema } from "effect"
 import { Persistable, PersistedCache, RateLimiter } from "effect/persistence"
-import type { SportsCapability } from "../api/Sports.ts"
+import { type SportsCapability, sportsCapabilities } from "../api/Sports.ts"
 import type {
   EventResult,
   Lineup,
@@ -297,18 +297,8 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   return SportsProvider.of({
     name,
     configured: options.configured,
-    capabilities: [
-      "leagues",
-      "upcoming-events",
-      "live-events",
-      "live-event",
-      "ended-events",
-      "event-odds",
-      "event-live-odds",
-      "event-lineup",
-      "event-stats-trend",
-      "event-result"
-    ],
+    // Both providers answer every operation of the contract.
+    capabilities: sportsCapabilities,
     leagues: (query) =>
       Effect.gen(function*() {
         const { found, raw } = yield* fetch("the league list", BetsApi.paths.leagues, listParams(query))
