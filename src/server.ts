@@ -4,6 +4,8 @@ import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { createServer } from "node:http"
 import { apiPrefix, PartnerApi } from "./api/Api.ts"
+import { RequestValidation } from "./api/RequestValidation.ts"
+import { PartnerAuth } from "./api/Security.ts"
 import { CallbackOutbox } from "./callbacks/CallbackOutbox.ts"
 import { CallbacksConfig } from "./callbacks/CallbacksConfig.ts"
 import { CallbackWorker } from "./callbacks/CallbackWorker.ts"
@@ -15,6 +17,7 @@ import { WalletCredentials } from "./callbacks/WalletCredentials.ts"
 import { Casino } from "./casino/Casino.ts"
 import { CasinoCatalog } from "./casino/CasinoCatalog.ts"
 import { CasinoConfig } from "./casino/CasinoConfig.ts"
+import { CasinoGateway } from "./casino/CasinoGateway.ts"
 import { CasinoGatewayLive } from "./casino/CasinoGatewayLive.ts"
 import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
 import { CasinoHandlers } from "./casino/http.ts"
@@ -32,13 +35,20 @@ import { AccountHandlers } from "./partners/http.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
 import { SportsHandlers } from "./sports/http.ts"
 import { SportsConfig } from "./sports/SportsConfig.ts"
+import { SportsProvider } from "./sports/SportsProvider.ts"
 import { SportsProviderLive } from "./sports/SportsProviderLive.ts"
 import * as Database from "./platform/Database.ts"
+import { seeingOnly } from "./platform/HandlerContext.ts"
 import { HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
 import { RequestValidationLive } from "./platform/RequestValidation.ts"
 
-/** The handlers of every group of the partner API, with the middleware they run behind. */
+/**
+ * The handlers of every group of the partner API, with the middleware they
+ * run behind. They are built seeing only the services they take (see
+ * seeingOnly): a group carries what it sees into every request it serves.
+ */
 export const ApiHandlersLive = Layer.mergeAll(AccountHandlers, CasinoHandlers, SportsHandlers, CatalogHandlers).pipe(
+  seeingOnly(CasinoGateway, CasinoCatalog, Casino, SportsProvider, Catalog, PartnerAuth, RequestValidation),
   Layer.provideMerge(Layer.mergeAll(PartnerAuthLive, RequestValidationLive))
 )
 

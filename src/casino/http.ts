@@ -4,10 +4,8 @@ import { PartnerApi } from "../api/Api.ts"
 import { ok } from "../api/Envelope.ts"
 import { ErrorMessages, InternalError, ValidationFailed } from "../api/Errors.ts"
 import { page } from "../api/Paging.ts"
-import { RequestValidation } from "../api/RequestValidation.ts"
-import { CurrentPartner, PartnerAuth } from "../api/Security.ts"
+import { CurrentPartner } from "../api/Security.ts"
 import type { CasinoGame } from "../domain/Casino.ts"
-import { seeingOnly } from "../platform/HandlerContext.ts"
 import { Casino } from "./Casino.ts"
 import { CasinoCatalog } from "./CasinoCatalog.ts"
 
@@ -86,4 +84,4 @@ export const CasinoHandlers = HttpApiBuilder.group(
           })
         ))
   })
-).pipe(seeingOnly(CasinoCatalog, Casino, PartnerAuth, RequestValidation))
+)

@@ -2,9 +2,8 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
 import { ok } from "../api/Envelope.ts"
-import { CurrentPartner, PartnerAuth } from "../api/Security.ts"
+import { CurrentPartner } from "../api/Security.ts"
 import { CasinoGateway } from "../casino/CasinoGateway.ts"
-import { seeingOnly } from "../platform/HandlerContext.ts"
 import { SportsProvider } from "../sports/SportsProvider.ts"
 
 export const AccountHandlers = HttpApiBuilder.group(
@@ -27,4 +26,4 @@ export const AccountHandlers = HttpApiBuilder.group(
           sports_gateway: { configured: sports.configured, provider: sports.name }
         })))
   })
-).pipe(seeingOnly(CasinoGateway, SportsProvider, PartnerAuth))
+)

@@ -1,12 +1,12 @@
 import { Context, Effect, Layer } from "effect"
 
 /**
- * Builds an API group's handler layer where only `keys` are visible.
+ * Builds API group handler layers where only `keys` are visible.
  *
  * HttpApiBuilder.group keeps the whole context its layer is built in and
  * merges it into the context of every request the group serves. Built inside
  * the full application that is a copy of some forty services per request,
- * about a quarter of the CPU of an authenticated /status. The handlers take
+ * about a sixth of the CPU of an authenticated /status. The handlers take
  * their services once, when the group is built, and the middleware is looked
  * up then too; so a group needs to see only those, and each request keeps the
  * serving context it already has for everything else.

@@ -3,11 +3,9 @@ import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
 import { ok, partnerSummary } from "../api/Envelope.ts"
 import { NotFound, ProviderUnavailable } from "../api/Errors.ts"
-import { RequestValidation } from "../api/RequestValidation.ts"
-import { CurrentPartner, PartnerAuth } from "../api/Security.ts"
+import { CurrentPartner } from "../api/Security.ts"
 import type { Partner } from "../domain/Partner.ts"
 import type { Page, SportsEvent } from "../domain/Sports.ts"
-import { seeingOnly } from "../platform/HandlerContext.ts"
 import { type EventNotFound, type Fetched, SportsProvider, type SportsProviderError } from "./SportsProvider.ts"
 
 const summary = (event: SportsEvent) => ({
@@ -122,4 +120,4 @@ export const SportsHandlers = HttpApiBuilder.group(
         }))
     })
   })
-).pipe(seeingOnly(SportsProvider, PartnerAuth, RequestValidation))
+)
