@@ -118,7 +118,7 @@ export const CatalogHandlers = HttpApiBuilder.group(
           const partner = yield* CurrentPartner
           const source = query.source ?? "prematch"
           const facets = yield* catalog.filters(source, query).pipe(Effect.mapError(invalid))
-          return ok(partner, { source, ...facets, sports: [...facets.sports], countries: [...facets.countries], leagues: [...facets.leagues], teams: [...facets.teams] })
+          return ok(partner, { source, ...facets })
         }),
       prematch: ({ query }) =>
         Effect.gen(function*() {

@@ -64,7 +64,7 @@ export const SportsHandlers = HttpApiBuilder.group(
     return handlers.handleAll({
       status: () =>
         Effect.map(Effect.service(CurrentPartner), (partner) =>
-          ok(partner, { provider: provider.name, capabilities: [...provider.capabilities] })),
+          ok(partner, { provider: provider.name, capabilities: provider.capabilities })),
       leagues: ({ query }) =>
         answer(query, provider.leagues(list(query)), (page) => ({
           provider: provider.name,
@@ -100,14 +100,14 @@ export const SportsHandlers = HttpApiBuilder.group(
           meta: meta(page)
         })),
       odds: ({ params, query }) =>
-        answer(query, provider.odds(params.eventId), (markets) => ({ event_id: params.eventId, markets: [...markets] })),
+        answer(query, provider.odds(params.eventId), (markets) => ({ event_id: params.eventId, markets })),
       liveOdds: ({ params, query }) =>
-        answer(query, provider.liveOdds(params.eventId), (markets) => ({ event_id: params.eventId, markets: [...markets] })),
+        answer(query, provider.liveOdds(params.eventId), (markets) => ({ event_id: params.eventId, markets })),
       lineup: ({ params, query }) =>
         answer(query, provider.lineup(params.eventId), (lineup) => ({
           event_id: params.eventId,
-          home: [...lineup.home],
-          away: [...lineup.away]
+          home: lineup.home,
+          away: lineup.away
         })),
       statsTrend: ({ params, query }) =>
         answer(query, provider.statsTrend(params.eventId), (stats) => ({ event_id: params.eventId, ...stats })),
