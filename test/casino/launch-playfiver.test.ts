@@ -2,9 +2,6 @@ import { assert, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
-import { CatalogConfig } from "../../src/catalog/CatalogConfig.ts"
-import { AppConfig } from "../../src/platform/AppConfig.ts"
-import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { healthyAggregator } from "../support/PlayFiverScripts.ts"
 import { live } from "../support/live.ts"
@@ -14,33 +11,25 @@ import {
   givenSyncedCatalog,
   request,
   TestAppWith,
-  testCasinoConfig,
-  testCatalogConfig,
-  testConfig,
-  testSportsConfig
+  testCasinoConfig
 } from "../support/TestApp.ts"
 
 /** The whole service with CASINO_GATEWAY=playfiver, talking HTTP to a fake aggregator. */
 const PlayFiverApp = TestAppWith(
-  Layer.mergeAll(
-    Layer.succeed(AppConfig, testConfig()),
-    Layer.succeed(CatalogConfig, testCatalogConfig()),
-    Layer.succeed(SportsConfig, testSportsConfig()),
-    Layer.effect(
-      CasinoConfig,
-      Effect.map(Effect.service(FakeUpstream), (fake) =>
-        testCasinoConfig({
-          gateway: "playfiver",
-          timeout: Duration.millis(500),
-          playfiver: {
-            baseUrl: fake.url,
-            agentToken: Option.some(Redacted.make("agent-1")),
-            secretKey: Option.some(Redacted.make("secret-1")),
-            walletAgentCode: Option.none(),
-            walletAgentSecret: Option.none()
-          }
-        }))
-    )
+  Layer.effect(
+    CasinoConfig,
+    Effect.map(Effect.service(FakeUpstream), (fake) =>
+      testCasinoConfig({
+        gateway: "playfiver",
+        timeout: Duration.millis(500),
+        playfiver: {
+          baseUrl: fake.url,
+          agentToken: Option.some(Redacted.make("agent-1")),
+          secretKey: Option.some(Redacted.make("secret-1")),
+          walletAgentCode: Option.none(),
+          walletAgentSecret: Option.none()
+        }
+      }))
   )
 ).pipe(Layer.provideMerge(FakeUpstream.layer(healthyAggregator)))
 

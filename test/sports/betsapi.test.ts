@@ -1,8 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
-import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
-import { CatalogConfig } from "../../src/catalog/CatalogConfig.ts"
-import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { betsApiToken, healthyBetsApi } from "../support/BetsApiScripts.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
@@ -13,9 +10,6 @@ import {
   givenPartner,
   request,
   TestAppWith,
-  testCasinoConfig,
-  testCatalogConfig,
-  testConfig,
   testSportsConfig
 } from "../support/TestApp.ts"
 
@@ -24,25 +18,20 @@ const logs = makeLogCapture()
 /** The whole service with SPORTS_PROVIDER=betsapi, over real HTTP to a fake BetsAPI. */
 const BetsApiApp = (options: { readonly rateLimitPerHour?: number; readonly token?: string | undefined } = {}) =>
   TestAppWith(
-    Layer.mergeAll(
-      Layer.succeed(AppConfig, testConfig()),
-      Layer.succeed(CatalogConfig, testCatalogConfig()),
-      Layer.succeed(CasinoConfig, testCasinoConfig()),
-      Layer.effect(
-        SportsConfig,
-        Effect.map(Effect.service(FakeUpstream), (fake) =>
-          testSportsConfig({
-            provider: "betsapi",
-            timeout: Duration.millis(400),
-            rateLimitPerHour: options.rateLimitPerHour ?? 3600,
-            betsapi: {
-              baseUrl: fake.url,
-              token: "token" in options && options.token === undefined
-                ? Option.none()
-                : Option.some(Redacted.make(options.token ?? betsApiToken))
-            }
-          }))
-      )
+    Layer.effect(
+      SportsConfig,
+      Effect.map(Effect.service(FakeUpstream), (fake) =>
+        testSportsConfig({
+          provider: "betsapi",
+          timeout: Duration.millis(400),
+          rateLimitPerHour: options.rateLimitPerHour ?? 3600,
+          betsapi: {
+            baseUrl: fake.url,
+            token: "token" in options && options.token === undefined
+              ? Option.none()
+              : Option.some(Redacted.make(options.token ?? betsApiToken))
+          }
+        }))
     )
   ).pipe(Layer.provideMerge(FakeUpstream.layer(healthyBetsApi)), Layer.provide(logs.layer))
 

@@ -1,11 +1,9 @@
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
-import { SportsConfig } from "../../src/sports/SportsConfig.ts"
-import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CatalogConfig } from "../../src/catalog/CatalogConfig.ts"
-import { AppConfig } from "../../src/platform/AppConfig.ts"
+import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { catalogProvider, type WorldEvent, worldEvents } from "./CatalogScripts.ts"
 import { FakeUpstream } from "./FakeUpstream.ts"
-import { bearer, request, TestAppWith, testCasinoConfig, testCatalogConfig, testConfig, testSportsConfig } from "./TestApp.ts"
+import { bearer, request, TestAppWith, testCatalogConfig, testSportsConfig } from "./TestApp.ts"
 
 /** A world the test can change between refreshes. */
 export interface World {
@@ -23,8 +21,6 @@ export const CatalogApp = (
 ) =>
   TestAppWith(
     Layer.mergeAll(
-      Layer.succeed(AppConfig, testConfig()),
-      Layer.succeed(CasinoConfig, testCasinoConfig()),
       Layer.succeed(CatalogConfig, testCatalogConfig({
         sportIds: [1, 18],
         cacheTtl: Duration.fromInputUnsafe(options.cacheTtl ?? 0),
