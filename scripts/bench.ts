@@ -10,11 +10,9 @@
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
 import type autocannon from "autocannon"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, FileSystem, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import * as fs from "node:fs/promises"
 import * as os from "node:os"
-import * as path from "node:path"
 import { hashToken } from "../src/partners/Partners.ts"
 import { EmbeddedPostgres } from "../src/platform/EmbeddedPostgres.ts"
 import { catalogScenario } from "./bench/catalog.ts"
@@ -192,14 +190,10 @@ const scenarios: Record<string, Scenario> = {
 /** A PostgreSQL server URL: DATABASE_URL's, or an embedded cluster living as long as the scope. */
 const databaseServer = Effect.gen(function*() {
   if (process.env.DATABASE_URL !== undefined) return process.env.DATABASE_URL
-  const dataDir = yield* Effect.acquireRelease(
-    Effect.promise(async () => {
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), "partner-api-bench-"))
-      await fs.chmod(dir, 0o755)
-      return dir
-    }),
-    (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
-  )
+  const files = yield* FileSystem.FileSystem
+  const dataDir = yield* files.makeTempDirectoryScoped({ prefix: "partner-api-bench-" })
+  // The cluster's own user (postgres, when run as root) must reach it.
+  yield* files.chmod(dataDir, 0o755)
   const context = yield* Layer.build(EmbeddedPostgres.layer(dataDir, { database: "postgres" }))
   return Redacted.value(Context.get(context, EmbeddedPostgres).adminUrl)
 })

@@ -4,9 +4,8 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { assert, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, FileSystem } from "effect"
 import * as fs from "node:fs/promises"
-import * as os from "node:os"
 import * as path from "node:path"
 import { freePort, startNode } from "../support/process.ts"
 
@@ -62,14 +61,10 @@ const waitUntil = (condition: () => Effect.Effect<boolean>, what: string) =>
 
 it.live("npm start with no database: serves the demo token, survives a kill -9, stops cleanly on SIGTERM", () =>
   Effect.gen(function*() {
-    const dataDir = yield* Effect.acquireRelease(
-      Effect.promise(async () => {
-        const dir = await fs.mkdtemp(path.join(os.tmpdir(), "partner-api-start-"))
-        await fs.chmod(dir, 0o755)
-        return dir
-      }),
-      (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
-    )
+    const files = yield* FileSystem.FileSystem
+    const dataDir = yield* files.makeTempDirectoryScoped({ prefix: "partner-api-start-" })
+    // The cluster's own user (postgres, when run as root) must reach it.
+    yield* files.chmod(dataDir, 0o755)
     const port = yield* freePort()
 
     // First start: a cluster is created and a demo partner printed once.
