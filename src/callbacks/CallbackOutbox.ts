@@ -46,6 +46,7 @@ const CallbackRow = Schema.Struct({
   body: Schema.String
 })
 export type CallbackRecord = typeof CallbackRow.Type
+const decodeCallbackRows = Schema.decodeUnknownEffect(Schema.Array(CallbackRow))
 
 export class CallbackNotFound extends Schema.TaggedError<CallbackNotFound>()("CallbackNotFound", { id: Schema.Int }) {
   override get message() {
@@ -173,6 +174,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
         callback_url: Schema.NullOr(Schema.String),
         webhook_secret: Schema.String
       })
+      const decodeHeads = Schema.decodeUnknownEffect(Schema.Array(Head))
       const headOf = (playerId: number) =>
         sql`
           SELECT c.id, c.event_id, c.body, c.partner_id, p.callback_url, p.webhook_secret
@@ -181,7 +183,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
           ORDER BY c.id
           LIMIT 1
         `.pipe(
-          Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Head))),
+          Effect.flatMap(decodeHeads),
           Effect.map((rows) => Option.fromNullishOr(rows[0])),
           Effect.orDie
         )
@@ -242,7 +244,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
           WHERE ${where}
           ORDER BY c.id DESC
           LIMIT ${limit}
-        `.pipe(Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(CallbackRow))), Effect.orDie)
+        `.pipe(Effect.flatMap(decodeCallbackRows), Effect.orDie)
 
       const list = (filter: { readonly status?: string | undefined; readonly partner?: string | undefined; readonly limit: number }) => {
         const conditions = [sql`true`]

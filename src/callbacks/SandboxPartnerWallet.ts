@@ -15,6 +15,7 @@ const Callback = Schema.Struct({
   amount: Schema.optional(Schema.Finite),
   rolls_back: Schema.optional(Schema.String)
 })
+const decodeCallback = Schema.decodeUnknownOption(Schema.fromJsonString(Callback))
 
 interface Reply {
   readonly status: number
@@ -95,7 +96,7 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const raw = yield* request.text
-      const callback = Schema.decodeUnknownOption(Schema.fromJsonString(Callback))(raw)
+      const callback = decodeCallback(raw)
       if (callback._tag === "None") return HttpServerResponse.jsonUnsafe({ error: "not a callback" }, { status: 400 })
       const [partner] = yield* sql<{ id: string; webhook_secret: string }>`
         SELECT id::text, webhook_secret FROM partners WHERE slug = ${callback.value.partner}

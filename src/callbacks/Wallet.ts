@@ -44,6 +44,11 @@ const StoredAnswer = Schema.Struct({ msg: Schema.String, balance: Schema.Finite 
 
 const PlayerWithAnswer = Schema.Struct({ ...PlayerRow.fields, stored: Schema.NullOr(StoredAnswer) })
 
+// Decoders built once: each call of the wallet reads through them.
+const decodePlayerRows = Schema.decodeUnknownEffect(Schema.Array(PlayerRow))
+const decodePlayerWithAnswerRows = Schema.decodeUnknownEffect(Schema.Array(PlayerWithAnswer))
+const decodeStoredAnswer = Schema.decodeUnknownEffect(StoredAnswer)
+
 /** What a wallet call decided, written in one transaction with its callbacks. */
 interface Decision {
   readonly outcome: "applied" | "refused" | "already_refunded"
@@ -100,7 +105,7 @@ export class Wallet extends Context.Service<Wallet, {
           FROM partner_players pp JOIN partners p ON p.id = pp.partner_id
           WHERE pp.internal_user_id = ${userCode}
         `.pipe(
-          Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(PlayerRow))),
+          Effect.flatMap(decodePlayerRows),
           Effect.map((rows) => Option.fromNullishOr(rows[0])),
           Effect.orDie
         )
@@ -114,7 +119,7 @@ export class Wallet extends Context.Service<Wallet, {
           FROM partner_players pp JOIN partners p ON p.id = pp.partner_id
           WHERE pp.internal_user_id = ${userCode}
         `.pipe(
-          Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(PlayerWithAnswer))),
+          Effect.flatMap(decodePlayerWithAnswerRows),
           Effect.map((rows) => ({
             player: Option.fromNullishOr(rows[0]),
             stored: Option.fromNullishOr(rows[0]?.stored) as Option.Option<WalletAnswer>
@@ -127,7 +132,7 @@ export class Wallet extends Context.Service<Wallet, {
           Effect.flatMap((rows) =>
             rows.length === 0
               ? Effect.succeed(Option.none<WalletAnswer>())
-              : Effect.map(Schema.decodeUnknownEffect(StoredAnswer)(rows[0].answer), (answer) => Option.some(answer as WalletAnswer))
+              : Effect.map(decodeStoredAnswer(rows[0].answer), (answer) => Option.some(answer as WalletAnswer))
           ),
           Effect.orDie
         )
@@ -330,6 +335,7 @@ export class Wallet extends Context.Service<Wallet, {
         win: NumberFromNumeric,
         refunded: Schema.Boolean
       })
+      const decodeRoundRows = Schema.decodeUnknownEffect(Schema.Array(RoundRow))
 
       const refund = (call: Extract<WalletCall, { type: "Refund" }>) =>
         Effect.gen(function*() {
@@ -363,7 +369,7 @@ export class Wallet extends Context.Service<Wallet, {
                                  AND outcome = 'applied') AS refunded
                 FROM wallet_transactions
                 WHERE player_id = ${player.id} AND round_id = ${roundId} AND kind = 'bet'
-              `.pipe(Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(RoundRow))), Effect.orDie)
+              `.pipe(Effect.flatMap(decodeRoundRows), Effect.orDie)
               if (round.seen === 0) return refusedDecision("ROUND_NOT_FOUND", mirror)
               if (round.refunded) {
                 return {

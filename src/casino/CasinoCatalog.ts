@@ -9,6 +9,7 @@ import type { UpstreamGame, UpstreamProvider } from "./CasinoGateway.ts"
 
 // A game's id is a BIGSERIAL, which the driver hands over as a bigint.
 const GameRow = Schema.Struct({ ...CasinoGame.fields, id: IdFromBigInt }).pipe(Schema.decodeTo(CasinoGame))
+const decodeGameRows = Schema.decodeUnknownEffect(Schema.Array(GameRow))
 
 export interface GameQuery {
   /** A provider's integer id or its slug. */
@@ -132,7 +133,7 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
           `,
           sql<{ total: number }>`SELECT count(*)::int AS total FROM casino_games_status ${where}`
         ], { concurrency: 2 }).pipe(Effect.orDie)
-        const decoded = yield* Schema.decodeUnknownEffect(Schema.Array(GameRow))(rows).pipe(Effect.orDie)
+        const decoded = yield* decodeGameRows(rows).pipe(Effect.orDie)
         return { games: decoded, total: counted[0].total }
       })
 

@@ -30,6 +30,9 @@ const SessionRow = Schema.Struct({
 
 const WalletAnswer = Schema.Struct({ msg: Schema.String, balance: Schema.Finite })
 
+const decodeSessionRows = Schema.decodeUnknownEffect(Schema.Array(SessionRow))
+const decodeWalletAnswer = Schema.decodeUnknownEffect(WalletAnswer)
+
 /**
  * The sandbox aggregator at play: a spin on the game page becomes the same
  * wallet call a real aggregator makes (WinBet, over HTTP, to this service's
@@ -50,7 +53,7 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
 
   const findSession = (id: string) =>
     sql`SELECT id, user_code, game_code, provider, spins FROM sandbox_casino_sessions WHERE id = ${id}`.pipe(
-      Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(SessionRow))),
+      Effect.flatMap(decodeSessionRows),
       Effect.map((rows) => Option.fromNullishOr(rows[0])),
       Effect.orDie
     )
@@ -104,7 +107,7 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
         )
       ).pipe(
         Effect.flatMap((response) => response.json),
-        Effect.flatMap(Schema.decodeUnknownEffect(WalletAnswer)),
+        Effect.flatMap(decodeWalletAnswer),
         Effect.timeout("10 seconds"),
         Effect.orDie
       )

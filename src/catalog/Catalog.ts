@@ -131,6 +131,9 @@ const NamedRow = Schema.Struct({
   active: Schema.Boolean
 })
 
+const decodeFeedRows = Schema.decodeUnknownEffect(Schema.Array(FeedRow))
+const decodeNamedRows = Schema.decodeUnknownSync(Schema.Array(NamedRow))
+
 /**
  * The local sports catalog: refreshed from the SportsProvider, read by the
  * catalog lists, the dynamic filters and the feeds. Reads are answered from
@@ -251,7 +254,7 @@ export class Catalog extends Context.Service<Catalog, {
           // Counted once per set of filters, whatever the page or the sort.
           cachedRead<number>({ kind: "feedTotal", source, filters })
         ], { concurrency: 2 })
-        const decoded = yield* Schema.decodeUnknownEffect(Schema.Array(FeedRow))(rows).pipe(Effect.orDie)
+        const decoded = yield* decodeFeedRows(rows).pipe(Effect.orDie)
         return {
           total,
           results: decoded.map((row): FeedEvent => ({
@@ -413,7 +416,7 @@ export class Catalog extends Context.Service<Catalog, {
       }
 
       const namedRecords = (rows: ReadonlyArray<unknown>) =>
-        Schema.decodeUnknownSync(Schema.Array(NamedRow))(rows).map((row): NamedRecord => ({
+        decodeNamedRows(rows).map((row): NamedRecord => ({
           id: row.id,
           name: row.name,
           countryCode: row.country_code,

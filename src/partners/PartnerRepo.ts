@@ -17,11 +17,10 @@ const PartnerRow = Schema.Struct({
 
 /** A partner row with its webhook secret, which only creation and rotation hand out. */
 const WithSecret = Schema.Struct({ webhook_secret: Schema.String })
+const decodePartnerRows = Schema.decodeUnknownEffect(Schema.Array(PartnerRow))
+const decodeSecretRows = Schema.decodeUnknownEffect(Schema.Array(WithSecret))
 const decodeWithSecret = (rows: ReadonlyArray<unknown>) =>
-  Effect.all([
-    Schema.decodeUnknownEffect(Schema.Array(PartnerRow))(rows),
-    Schema.decodeUnknownEffect(Schema.Array(WithSecret))(rows)
-  ]).pipe(Effect.map(([partners, secrets]) => partners.map((partner, i) => ({ partner, webhookSecret: secrets[i].webhook_secret }))))
+  Effect.all([decodePartnerRows(rows), decodeSecretRows(rows)]).pipe(Effect.map(([partners, secrets]) => partners.map((partner, i) => ({ partner, webhookSecret: secrets[i].webhook_secret }))))
 
 export interface PartnerInsert {
   readonly name: string
@@ -127,7 +126,7 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
           WHERE slug = ${slug}
           RETURNING ${columns}
         `.pipe(
-          Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(PartnerRow))),
+          Effect.flatMap(decodePartnerRows),
           Effect.map((rows) => Option.fromNullishOr(rows[0])),
           Effect.tap((updated) => Option.isSome(updated) ? announceChange(slug) : Effect.void),
           Effect.orDie
