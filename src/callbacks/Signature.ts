@@ -4,7 +4,10 @@ import { createHmac, timingSafeEqual } from "node:crypto"
  * How callbacks are signed: HMAC-SHA256, keyed with the partner's webhook
  * secret, over `<timestamp>.<body>` (the timestamp in Unix seconds, the body
  * byte for byte), sent as `X-Partner-Signature: v1=<hex>` beside
- * `X-Partner-Timestamp`. A retry sends the same body with a fresh timestamp.
+ * `X-Partner-Timestamp`. After a rotation, while the previous secret is
+ * still valid, the header carries one signature per secret, newest first:
+ * `v1=<new>,v1=<old>`; a partner accepts the callback if any matches. A
+ * retry sends the same body with a fresh timestamp.
  */
 export const signatureHeader = "x-partner-signature"
 export const timestampHeader = "x-partner-timestamp"
@@ -13,17 +16,20 @@ export const eventIdHeader = "x-partner-event-id"
 export const sign = (secret: string, timestamp: number, body: string) =>
   `v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`
 
-export const signedHeaders = (secret: string, eventId: string, body: string, now: Date) => {
+export const signedHeaders = (secrets: ReadonlyArray<string>, eventId: string, body: string, now: Date) => {
   const timestamp = Math.floor(now.getTime() / 1000)
   return {
     "content-type": "application/json",
     [eventIdHeader]: eventId,
     [timestampHeader]: String(timestamp),
-    [signatureHeader]: sign(secret, timestamp, body)
+    [signatureHeader]: secrets.map((secret) => sign(secret, timestamp, body)).join(",")
   }
 }
 
-/** A partner's check, as the README shows it: the signature matches and the timestamp is recent (5 minutes). */
+/**
+ * A partner's check, as the README shows it: one of the signatures matches
+ * its secret and the timestamp is recent (5 minutes).
+ */
 export const verify = (
   secret: string,
   headers: { readonly timestamp: string | undefined; readonly signature: string | undefined },
@@ -34,6 +40,8 @@ export const verify = (
   const timestamp = Number(headers.timestamp)
   if (!Number.isInteger(timestamp) || Math.abs(now.getTime() / 1000 - timestamp) > toleranceSeconds) return false
   const expected = Buffer.from(sign(secret, timestamp, body))
-  const given = Buffer.from(headers.signature ?? "")
-  return given.length === expected.length && timingSafeEqual(given, expected)
+  return (headers.signature ?? "").split(",").some((given) => {
+    const candidate = Buffer.from(given.trim())
+    return candidate.length === expected.length && timingSafeEqual(candidate, expected)
+  })
 }

@@ -22,17 +22,3 @@ export class CasinoGame extends Schema.Class<CasinoGame>("CasinoGame")({
   image_url: Schema.NullOr(Schema.String),
   original: Schema.Boolean
 }) {}
-
-/**
- * A partner's player. `internal_user_id` is the user code this service uses
- * for the player at the aggregator: unique across partners, never reused.
- */
-export class PartnerPlayer extends Schema.Class<PartnerPlayer>("PartnerPlayer")({
-  id: Schema.Int,
-  partner_id: Schema.Int,
-  external_player_id: Schema.String,
-  internal_user_id: Schema.Int,
-  name: Schema.NullOr(Schema.String),
-  email: Schema.NullOr(Schema.String),
-  balance: Schema.Finite
-}) {}

@@ -18,3 +18,41 @@ export class Partner extends Schema.Class<Partner>("Partner")({
     return this.status === "active"
   }
 }
+
+/**
+ * A partner as its wallet callbacks see it: whether it is active (only an
+ * active partner's players can bet), where callbacks go (none until the
+ * operator registers a callback_url) and what signs them: the webhook
+ * secret, and for a while after a rotation the previous one too, so a
+ * partner can switch its verification without refusing anything.
+ */
+export interface CallbackTarget {
+  readonly partnerId: number
+  readonly partnerSlug: string
+  readonly active: boolean
+  readonly callbackUrl: string | null
+  readonly webhookSecret: string
+  readonly previousSecret: { readonly secret: string; readonly until: Date } | null
+}
+
+/** The secrets a callback is signed with at `now`: the current one first. */
+export const signingSecrets = (target: CallbackTarget, now: Date): ReadonlyArray<string> =>
+  target.previousSecret !== null && target.previousSecret.until > now
+    ? [target.webhookSecret, target.previousSecret.secret]
+    : [target.webhookSecret]
+
+/**
+ * A partner's player. `internal_user_id` is the user code this service uses
+ * for the player at the aggregator: unique across partners, never reused.
+ * `balance` (in cents) is the last figure the partner confirmed: at launch,
+ * or through the wallet.
+ */
+export class PartnerPlayer extends Schema.Class<PartnerPlayer>("PartnerPlayer")({
+  id: Schema.Int,
+  partner_id: Schema.Int,
+  external_player_id: Schema.String,
+  internal_user_id: Schema.Int,
+  name: Schema.NullOr(Schema.String),
+  email: Schema.NullOr(Schema.String),
+  balance: Schema.Int
+}) {}

@@ -5,24 +5,13 @@ import { PartnerStatus as PartnerStatusSchema } from "../domain/Partner.ts"
 import { slugify } from "../domain/Slug.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
+import { CallbackUrlPolicy } from "./CallbackUrlPolicy.ts"
 import { PartnerRepo, partnersChangedChannel, SlugTaken } from "./PartnerRepo.ts"
+import { PartnersConfig } from "./PartnersConfig.ts"
 
 /** Tokens are `pak_` + 32 random bytes; only their SHA-256 is stored. */
 export const generateToken = () => `pak_${randomBytes(32).toString("base64url")}`
 export const hashToken = (token: string): Uint8Array => hash("sha256", token, "buffer")
-
-const CallbackUrl = Schema.String.check(
-  Schema.makeFilter((url: string) => {
-    try {
-      const parsed = new URL(url)
-      return parsed.protocol === "https:" || parsed.protocol === "http:"
-        ? true
-        : "must be an http:// or https:// URL"
-    } catch {
-      return "must be an absolute http:// or https:// URL"
-    }
-  })
-)
 
 /** What an operator may set on a partner. Shared by create and update. */
 export const PartnerFields = Schema.Struct({
@@ -35,7 +24,8 @@ export const PartnerFields = Schema.Struct({
   ),
   status: PartnerStatusSchema,
   commissionPercent: Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 })),
-  callbackUrl: Schema.NullOr(CallbackUrl.check(Schema.isMaxLength(2048)))
+  // Its form and where it leads are the CallbackUrlPolicy's to judge.
+  callbackUrl: Schema.NullOr(Schema.String.check(Schema.isMaxLength(2048)))
 })
 
 export class PartnerNotFound extends Schema.TaggedError<PartnerNotFound>()("PartnerNotFound", {
@@ -104,17 +94,21 @@ export class Partners extends Context.Service<Partners, {
   readonly list: Effect.Effect<ReadonlyArray<Partner>>
   readonly count: Effect.Effect<number>
   show(slug: string): Effect.Effect<Partner, PartnerNotFound>
+  findById(id: number): Effect.Effect<Option.Option<Partner>>
   setStatus(slug: string, status: PartnerStatus): Effect.Effect<Partner, PartnerNotFound>
   rotateToken(slug: string, token?: string): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound>
   update(slug: string, changes: PartnerChanges): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
-  /** A new webhook secret; the old one stops signing at once. */
+  /** A new webhook secret; the old one keeps signing beside it for PARTNER_WEBHOOK_SECRET_OVERLAP. */
   rotateWebhookSecret(slug: string): Effect.Effect<{ partner: Partner; webhookSecret: string }, PartnerNotFound>
+
 }>()("partner-api/partners/Partners") {
   static readonly layerNoDeps = Layer.effect(
     Partners,
     Effect.gen(function*() {
       const repo = yield* PartnerRepo
       const config = yield* AppConfig
+      const partnersConfig = yield* PartnersConfig
+      const urlPolicy = yield* CallbackUrlPolicy
 
       // Keyed by the token's hash, so no raw token is kept in memory. Unknown
       // tokens are cached too (a guessing client cannot hammer the database);
@@ -131,6 +125,14 @@ export class Partners extends Context.Service<Partners, {
       // A change made anywhere (another instance, the admin CLI) empties the
       // cache at once; the TTL remains the bound if the listener is down.
       yield* ChangeFeed.onChange(partnersChangedChannel, forgetCachedTokens)
+
+      /** The operator's callback URL, judged by the policy (form, and where its host resolves). */
+      const checkCallbackUrl = (url: string | null | undefined) =>
+        url === null || url === undefined
+          ? Effect.void
+          : urlPolicy.check(url).pipe(
+            Effect.mapError((unsafe) => new InvalidPartnerInput({ message: `Invalid callback URL: ${unsafe.message}.` }))
+          )
 
       const authenticate = (token: string) => Cache.get(byTokenHash, hash("sha256", token, "base64"))
 
@@ -157,6 +159,7 @@ export class Partners extends Context.Service<Partners, {
           commissionPercent: input.commissionPercent ?? 0,
           callbackUrl: input.callbackUrl ?? null
         }).pipe(Effect.mapError(toInputError))
+        yield* checkCallbackUrl(fields.callbackUrl)
         const token = input.token ?? generateToken()
         const insert = (slug: string) => repo.insert({ ...fields, slug, tokenHash: hashToken(token) })
         // A slug derived from the name gets a numeric suffix on collision; an explicit one is the operator's call.
@@ -176,6 +179,7 @@ export class Partners extends Context.Service<Partners, {
 
       const update = Effect.fn("Partners.update")(function*(slug: string, changes: PartnerChanges) {
         const valid = yield* validatePartial(changes).pipe(Effect.mapError(toInputError))
+        yield* checkCallbackUrl(valid.callbackUrl)
         return yield* repo.update(slug, valid).pipe(Effect.flatMap(updated(slug)))
       })
 
@@ -185,11 +189,12 @@ export class Partners extends Context.Service<Partners, {
         list: repo.list,
         count: repo.count,
         show,
+        findById: repo.findById,
         setStatus: (slug, status) => repo.update(slug, { status }).pipe(Effect.flatMap(updated(slug))),
         rotateToken,
         update,
         rotateWebhookSecret: (slug) =>
-          repo.rotateWebhookSecret(slug).pipe(
+          repo.rotateWebhookSecret(slug, partnersConfig.webhookSecretOverlap).pipe(
             Effect.flatMap(Option.match({
               onNone: () => Effect.fail(new PartnerNotFound({ slug })),
               onSome: Effect.succeed
@@ -199,5 +204,5 @@ export class Partners extends Context.Service<Partners, {
     })
   )
 
-  static readonly layer = this.layerNoDeps.pipe(Layer.provide(PartnerRepo.layer))
+  static readonly layer = this.layerNoDeps.pipe(Layer.provide(Layer.merge(PartnerRepo.layer, CallbackUrlPolicy.layer)))
 }

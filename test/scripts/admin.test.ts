@@ -6,10 +6,15 @@ import { bearer, givenPartner, request, TestApp } from "../support/TestApp.ts"
 import { runNode } from "../support/process.ts"
 import { eventually as eventuallyHolds, live } from "../support/live.ts"
 
-/** `npm run admin -- <args>` against the test file's database, as a separate process. */
-const admin = (...args: Array<string>) =>
+/**
+ * `npm run admin -- <args>` against the test file's database, as a separate process. These machines have
+ * no public DNS, so callback URLs are not resolved here unless a test asks for the policy (`strict`).
+ */
+const adminWith = (env: Record<string, string>) => (...args: Array<string>) =>
   Effect.flatMap(Effect.service(TestDatabaseUrl), (url) =>
-    runNode(["scripts/admin.ts", ...args], { DATABASE_URL: url, LOG_LEVEL: "Warn" }))
+    runNode(["scripts/admin.ts", ...args], { DATABASE_URL: url, LOG_LEVEL: "Warn", ...env }))
+const admin = adminWith({ PARTNER_CALLBACK_ALLOW_PRIVATE: "true" })
+const strict = adminWith({ PARTNER_CALLBACK_ALLOW_PRIVATE: "false" })
 
 const status = (token: string) => request("GET", "/api/partner/v1/status", { headers: bearer(token) })
 
@@ -78,6 +83,39 @@ layer(TestApp(), live)("admin CLI", (it) => {
       const unknown = yield* admin("partners", "rotate-webhook-secret", "no-such-partner")
       assert.notStrictEqual(unknown.exitCode, 0)
       assert.match(unknown.stderr, /No partner with slug/)
+    }))
+
+  it.effect("a callback URL must be https:// and lead to a public address, unless private ones are allowed", () =>
+    Effect.gen(function*() {
+      const refusals: Array<[string, RegExp]> = [
+        ["http://partner.example/wallet", /must be https:\/\//],
+        ["https://127.0.0.1/wallet", /private, loopback, link-local or reserved address \(127\.0\.0\.1\)/],
+        ["https://10.1.2.3/wallet", /\(10\.1\.2\.3\)/],
+        ["https://169.254.169.254/latest/meta-data", /\(169\.254\.169\.254\)/],
+        ["https://[::1]/wallet", /\(::1\)/],
+        ["https://[fd00:ec2::254]/wallet", /\(fd00:ec2::254\)/],
+        ["https://localhost/wallet", /must not resolve to a private, loopback, link-local or reserved address \(localhost is/],
+        ["ftp://partner.example/wallet", /must be an http:\/\/ or https:\/\/ URL/],
+        ["not a url", /must be an absolute http:\/\/ or https:\/\/ URL/]
+      ]
+      for (const [url, reason] of refusals) {
+        const refused = yield* strict("partners", "create", "--name", "Sneaky", "--callback-url", url)
+        assert.strictEqual(refused.exitCode, 1, url)
+        assert.match(refused.stderr, /Invalid callback URL/, url)
+        assert.match(refused.stderr, reason, url)
+      }
+      const { slug } = JSON.parse((yield* strict("partners", "create", "--name", "Public Partner",
+        "--callback-url", "https://93.184.215.14/wallet")).stdout)
+      const moved = yield* strict("partners", "set", slug, "--callback-url", "https://192.168.1.20/wallet")
+      assert.strictEqual(moved.exitCode, 1)
+      // Nothing was half-written: the partner keeps its URL, and no sneaky partner exists.
+      const shown = JSON.parse((yield* admin("partners", "show", slug)).stdout)
+      assert.strictEqual(shown.callback_url, "https://93.184.215.14/wallet")
+      const listed = JSON.parse((yield* admin("partners", "list")).stdout) as Array<{ name: string }>
+      assert.isFalse(listed.some((partner) => partner.name === "Sneaky"))
+      // The operator's explicit choice lets a private wallet in (a partner on the same network).
+      const allowed = yield* admin("partners", "set", slug, "--callback-url", "http://10.1.2.3:8080/wallet")
+      assert.strictEqual(allowed.exitCode, 0, allowed.stderr)
     }))
 
   it.effect("callbacks list and retry", () =>

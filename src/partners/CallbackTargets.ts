@@ -1,0 +1,34 @@
+import { Cache, Context, Effect, Exit, Layer, Option } from "effect"
+import type { CallbackTarget } from "../domain/Partner.ts"
+import { AppConfig } from "../platform/AppConfig.ts"
+import * as ChangeFeed from "../platform/ChangeFeed.ts"
+import { PartnerRepo, partnersChangedChannel } from "./PartnerRepo.ts"
+
+/**
+ * Where each partner's wallet callbacks go and what signs them, as the
+ * wallet needs it on every call: cached in memory for AUTH_CACHE_TTL and
+ * forgotten at once when any process changes a partner (NOTIFY).
+ */
+export class CallbackTargets extends Context.Service<CallbackTargets, {
+  get(partnerId: number): Effect.Effect<Option.Option<CallbackTarget>>
+}>()("partner-api/partners/CallbackTargets") {
+  static readonly layer = Layer.effect(
+    CallbackTargets,
+    Effect.gen(function*() {
+      const repo = yield* PartnerRepo
+      const config = yield* AppConfig
+      const targets = yield* Cache.makeWith(repo.findCallbackTarget, {
+        capacity: 10_000,
+        timeToLive: (exit) => Exit.isSuccess(exit) ? config.authCacheTtlMillis : 0
+      })
+      yield* ChangeFeed.onChange(partnersChangedChannel, Cache.invalidateAll(targets))
+      return CallbackTargets.of({ get: (partnerId) => Cache.get(targets, partnerId) })
+    })
+  ).pipe(Layer.provide(PartnerRepo.layer))
+
+  /** Fixed targets, for tests of the wallet's rules. */
+  static readonly layerMemory = (targets: ReadonlyArray<CallbackTarget>) =>
+    Layer.succeed(CallbackTargets, CallbackTargets.of({
+      get: (partnerId) => Effect.succeed(Option.fromNullishOr(targets.find((target) => target.partnerId === partnerId)))
+    }))
+}
