@@ -7,7 +7,10 @@
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Console, Effect, Layer, Logger, Option, References } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
-import { CallbackOutbox, type CallbackRecord } from "../src/callbacks/CallbackOutbox.ts"
+import { CallbackOutbox } from "../src/callbacks/CallbackOutbox.ts"
+import { entryJson } from "../src/callbacks/http.ts"
+import type { CallbackRecord } from "../src/callbacks/OutboxRepo.ts"
+import { WalletLedger } from "../src/callbacks/WalletLedger.ts"
 import type { Partner } from "../src/domain/Partner.ts"
 import { CasinoCatalog } from "../src/casino/CasinoCatalog.ts"
 import { CatalogSync } from "../src/casino/CatalogSync.ts"
@@ -103,7 +106,8 @@ const rotateWebhookSecret = Command.make("rotate-webhook-secret", { slug }, ({ s
     const { partner, webhookSecret } = yield* userFacing(partners.rotateWebhookSecret(slug))
     yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, webhook_secret: webhookSecret }))
   })).pipe(Command.withDescription(
-    "Issue a new webhook secret (shown only this once); callbacks are signed with it from now on, retries included"
+    "Issue a new webhook secret (shown only this once); callbacks carry a signature with it and, for " +
+      "PARTNER_WEBHOOK_SECRET_OVERLAP (24 hours), one with the previous secret too"
   ))
 
 const set = Command.make("set", {
@@ -240,9 +244,42 @@ const callbacksCommand = Command.make("callbacks").pipe(
   Command.withSubcommands([callbacksList, callbacksRetry])
 )
 
+const walletShow = Command.make("show", {
+  txn: Argument.String("transaction-id").pipe(Argument.withDescription("The aggregator's transaction id")),
+  kind: Flag.Literals("kind", ["bet", "refund"]).pipe(Flag.withDescription("Only the bet or only the refund"), Flag.optional)
+}, ({ kind, txn }) =>
+  Effect.gen(function*() {
+    const ledger = yield* WalletLedger
+    const entries = yield* ledger.transaction({}, txn, Option.getOrUndefined(kind))
+    if (entries.length === 0) {
+      return yield* new CliError.UserError({ cause: txn, userMessage: `No wallet transaction with id "${txn}".` })
+    }
+    yield* printJson(entries.map((entry) => ({ partner_id: entry.transaction.partnerId, ...entryJson(entry) })))
+  })).pipe(Command.withDescription("A transaction (the bet and/or refund with this id), its answer and its callbacks"))
+
+const walletPending = Command.make("pending", {
+  limit: Flag.Int("limit").pipe(Flag.withDescription("How many, oldest first (default 100)"), Flag.withDefault(100))
+}, ({ limit }) =>
+  Effect.gen(function*() {
+    const ledger = yield* WalletLedger
+    const entries = yield* ledger.pending(Math.max(1, Math.min(limit, 1000)))
+    yield* printJson(entries.map((entry) => ({
+      partner_id: entry.transaction.partnerId,
+      pending_seconds: Math.round(entry.transaction.ageMillis / 1000),
+      ...entryJson(entry)
+    })))
+  })).pipe(Command.withDescription(
+    "Bets waiting for a partner's answer; past WALLET_PENDING_TIMEOUT they are settled as refused, with a rollback"
+  ))
+
+const walletCommand = Command.make("wallet").pipe(
+  Command.withDescription("The wallet's ledger: transactions, their answers and callbacks"),
+  Command.withSubcommands([walletShow, walletPending])
+)
+
 export const admin = Command.make("admin").pipe(
   Command.withDescription("Partner Aggregator API administration"),
-  Command.withSubcommands([partnersCommand, casinoCommand, callbacksCommand])
+  Command.withSubcommands([partnersCommand, casinoCommand, callbacksCommand, walletCommand])
 )
 
 // Logs go to stderr so stdout stays a clean JSON result.

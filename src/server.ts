@@ -6,14 +6,20 @@ import { createServer } from "node:http"
 import { apiPrefix, PartnerApi } from "./api/Api.ts"
 import { RequestValidation } from "./api/RequestValidation.ts"
 import { PartnerAuth } from "./api/Security.ts"
+import { AggregatorRoute } from "./callbacks/AggregatorRoute.ts"
 import { CallbackOutbox } from "./callbacks/CallbackOutbox.ts"
 import { CallbacksConfig } from "./callbacks/CallbacksConfig.ts"
 import { CallbackWorker } from "./callbacks/CallbackWorker.ts"
-import { WalletRoutes } from "./callbacks/http.ts"
+import { WalletHandlers } from "./callbacks/http.ts"
+import { OutboxRepo } from "./callbacks/OutboxRepo.ts"
 import { PartnerCallbacks } from "./callbacks/PartnerCallbacks.ts"
-import { SandboxPartnerWallet } from "./callbacks/SandboxPartnerWallet.ts"
+import { SandboxPartnerWallet, sandboxPartnerWalletPath } from "./callbacks/SandboxPartnerWallet.ts"
 import { Wallet } from "./callbacks/Wallet.ts"
 import { WalletCredentials } from "./callbacks/WalletCredentials.ts"
+import { WalletLedger } from "./callbacks/WalletLedger.ts"
+import { WalletRecovery } from "./callbacks/WalletRecovery.ts"
+import type { WalletRepo } from "./callbacks/WalletRepo.ts"
+import { WalletRepoSql } from "./callbacks/WalletRepoSql.ts"
 import { Casino } from "./casino/Casino.ts"
 import { CasinoCatalog } from "./casino/CasinoCatalog.ts"
 import { CasinoConfig } from "./casino/CasinoConfig.ts"
@@ -21,18 +27,21 @@ import { CasinoGateway } from "./casino/CasinoGateway.ts"
 import { CasinoGatewayLive } from "./casino/CasinoGatewayLive.ts"
 import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
 import { CasinoHandlers } from "./casino/http.ts"
-import { PartnerPlayers } from "./casino/PartnerPlayers.ts"
 import { SandboxPages } from "./casino/SandboxPages.ts"
 import { SandboxPlay } from "./casino/SandboxPlay.ts"
 import { Catalog } from "./catalog/Catalog.ts"
 import { CatalogConfig } from "./catalog/CatalogConfig.ts"
 import { CatalogSchedule } from "./catalog/CatalogSchedule.ts"
 import { CatalogHandlers } from "./catalog/http.ts"
+import { CallbackTargets } from "./partners/CallbackTargets.ts"
+import { ExemptCallbackUrls } from "./partners/CallbackUrlPolicy.ts"
 import { DemoPartnerLive } from "./partners/DemoPartner.ts"
 import { PartnerAuthLive } from "./partners/PartnerAuthLive.ts"
+import { PartnerPlayers } from "./partners/PartnerPlayers.ts"
 import { Partners } from "./partners/Partners.ts"
+import { PartnersConfig } from "./partners/PartnersConfig.ts"
 import { AccountHandlers } from "./partners/http.ts"
-import { AppConfig } from "./platform/AppConfig.ts"
+import { AppConfig, publicBaseUrl } from "./platform/AppConfig.ts"
 import { SportsHandlers } from "./sports/http.ts"
 import { SportsConfig } from "./sports/SportsConfig.ts"
 import { SportsProvider } from "./sports/SportsProvider.ts"
@@ -47,8 +56,14 @@ import { RequestValidationLive } from "./platform/RequestValidation.ts"
  * run behind. They are built seeing only the services they take (see
  * seeingOnly): a group carries what it sees into every request it serves.
  */
-export const ApiHandlersLive = Layer.mergeAll(AccountHandlers, CasinoHandlers, SportsHandlers, CatalogHandlers).pipe(
-  seeingOnly(CasinoGateway, CasinoCatalog, Casino, SportsProvider, Catalog, PartnerAuth, RequestValidation),
+export const ApiHandlersLive = Layer.mergeAll(
+  AccountHandlers,
+  CasinoHandlers,
+  SportsHandlers,
+  CatalogHandlers,
+  WalletHandlers
+).pipe(
+  seeingOnly(CasinoGateway, CasinoCatalog, Casino, SportsProvider, Catalog, WalletLedger, PartnerAuth, RequestValidation),
   Layer.provideMerge(Layer.mergeAll(PartnerAuthLive, RequestValidationLive))
 )
 
@@ -59,7 +74,7 @@ export const RoutesLive = Layer.mergeAll(
   ),
   HttpApiScalar.layer(PartnerApi, { path: "/docs", scalar: { withDefaultFonts: false } }),
   HealthRoutes,
-  WalletRoutes,
+  AggregatorRoute,
   SandboxPages,
   SandboxPlay,
   SandboxPartnerWallet,
@@ -68,19 +83,37 @@ export const RoutesLive = Layer.mergeAll(
 
 /** The casino area: the gateway CASINO_GATEWAY selects, the local catalog, players and launches. */
 export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, PartnerPlayers.layer, CasinoGatewayLive))
+  Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, CasinoGatewayLive))
 )
 
-/** The wallet: the aggregator's calls, the ledger, the partner callbacks and their outbox. */
-export const CallbacksLive = Layer.mergeAll(Wallet.layer, WalletCredentials.layer).pipe(
-  Layer.provideMerge(CallbackOutbox.layer),
-  Layer.provideMerge(PartnerCallbacks.layer)
+/**
+ * The wallet: the aggregator's calls, the ledger and its reading, the partner callbacks and their outbox,
+ * over a WalletRepo (PostgreSQL's; a test may wrap it to inject a fault).
+ */
+export const callbacksLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
+  Layer.mergeAll(Wallet.layerNoDeps, WalletLedger.layer, WalletCredentials.layer).pipe(
+    Layer.provideMerge(Layer.mergeAll(walletRepo, CallbackOutbox.layer)),
+    Layer.provideMerge(Layer.mergeAll(OutboxRepo.layer, PartnerCallbacks.layer, CallbackTargets.layer))
+  )
+
+/** On the sandbox, the demo partner's wallet is this service's own: its callback URL is exempt from the policy. */
+const SandboxCallbackUrlsLive = Layer.effect(
+  ExemptCallbackUrls,
+  Effect.gen(function*() {
+    const casino = yield* CasinoConfig
+    const app = yield* AppConfig
+    return new Set(casino.gateway === "sandbox" ? [`${publicBaseUrl(app)}${sandboxPartnerWalletPath}`] : [])
+  })
 )
 
-/** The domain services the routes use. Needs the database and the configuration. */
-export const ServicesLive = Layer.mergeAll(Partners.layer, CasinoLive, Catalog.layer, CallbacksLive).pipe(
-  Layer.provideMerge(SportsProviderLive)
-)
+/** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
+export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
+  Layer.mergeAll(CasinoLive, Catalog.layer, callbacksLayer(walletRepo)).pipe(
+    Layer.provideMerge(Layer.mergeAll(Partners.layer, PartnerPlayers.layer, SportsProviderLive)),
+    Layer.provide(SandboxCallbackUrlsLive)
+  )
+
+export const ServicesLive = servicesLayer(WalletRepoSql)
 
 /** Every setting, read from the environment. */
 export const ConfigLive = Layer.mergeAll(
@@ -88,11 +121,12 @@ export const ConfigLive = Layer.mergeAll(
   CasinoConfig.layer,
   SportsConfig.layer,
   CatalogConfig.layer,
-  CallbacksConfig.layer
+  CallbacksConfig.layer,
+  PartnersConfig.layer
 )
 
 /** The services with their database (migrated), start-up data and background work. */
-export const AppLive = Layer.mergeAll(DemoPartnerLive, CatalogSyncSchedule, CatalogSchedule, CallbackWorker).pipe(
+export const AppLive = Layer.mergeAll(DemoPartnerLive, CatalogSyncSchedule, CatalogSchedule, CallbackWorker, WalletRecovery).pipe(
   Layer.provideMerge(ServicesLive),
   Layer.provideMerge(Database.layer)
 )

@@ -4,6 +4,7 @@ import { CasinoGroup } from "./Casino.ts"
 import { CatalogGroup } from "./Catalog.ts"
 import { PartnerAuth } from "./Security.ts"
 import { SportsGroup } from "./Sports.ts"
+import { WalletGroup } from "./Wallet.ts"
 
 export const apiPrefix = "/api/partner/v1"
 
@@ -16,6 +17,7 @@ export class PartnerApi extends HttpApi.make("partner-api")
   .add(CasinoGroup)
   .add(SportsGroup)
   .add(CatalogGroup)
+  .add(WalletGroup)
   .prefix(apiPrefix)
   .middleware(PartnerAuth)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })

@@ -1,5 +1,6 @@
 import { Schema, SchemaAST, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { amountCents } from "../domain/Money.ts"
 import { Envelope } from "./Envelope.ts"
 import { InternalError } from "./Errors.ts"
 import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
@@ -18,13 +19,9 @@ const text = (max: number, options: { readonly required: boolean }) => {
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-/** Money: finite, never negative, at most two decimal places (cents). */
-export const Money = Schema.Finite.check(
-  Schema.isGreaterThanOrEqualTo(0, { message: "The :attribute field must be at least 0." }),
-  Schema.isLessThanOrEqualTo(1e12, { message: "The :attribute field must not be greater than 1000000000000." }),
-  Schema.makeFilter((value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, {
-    message: "The :attribute field must have at most 2 decimal places."
-  })
+/** Money in cents: a number or a plain decimal string, at least 0, at most two decimal places; never rounded. */
+export const Money = amountCents(
+  "The :attribute field must be an amount from 0 to 1000000000000 with at most 2 decimal places (like 150.5 or \"150.50\")."
 )
 
 export const launchLanguages = ["pt", "es", "en", "ja", "zh", "ru", "th", "hi"] as const

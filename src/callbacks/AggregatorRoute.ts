@@ -1,17 +1,25 @@
-import { Effect, Schema, SchemaIssue } from "effect"
+import { Effect, Result, Schema, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import * as ExactJson from "../domain/ExactJson.ts"
 import { Wallet } from "./Wallet.ts"
 import { WalletCredentials } from "./WalletCredentials.ts"
-import { CallEnvelope, WalletCall } from "./WalletProtocol.ts"
+import { CallEnvelope, readWalletCall } from "./WalletProtocol.ts"
 
 /** Where the aggregator posts its wallet calls (its "operator URL"): outside the partner API, in its protocol. */
 export const walletPath = "/aggregator/wallet"
 
 const decodeEnvelope = Schema.decodeUnknownResult(CallEnvelope)
-const decodeCall = Schema.decodeUnknownResult(WalletCall, { errors: "all" })
 const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
 
 const answer = (status: number, body: unknown) => HttpServerResponse.jsonUnsafe(body, { status })
+
+const parse = (text: string): Result.Result<unknown, string> => {
+  try {
+    return Result.succeed(ExactJson.parse(text))
+  } catch {
+    return Result.fail("the body is not JSON")
+  }
+}
 
 /**
  * POST /aggregator/wallet. Only calls carrying the configured agent code
@@ -19,7 +27,7 @@ const answer = (status: number, body: unknown) => HttpServerResponse.jsonUnsafe(
  * and logged without the secret. Protocol answers are 200 with `msg`;
  * a call that cannot be read is a 400, a stranger a 401.
  */
-export const WalletRoutes = HttpRouter.use(Effect.fnUntraced(function*(router) {
+export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
   const wallet = yield* Wallet
   const credentials = yield* WalletCredentials
 
@@ -36,25 +44,28 @@ export const WalletRoutes = HttpRouter.use(Effect.fnUntraced(function*(router) {
     walletPath,
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const json = yield* Effect.result(request.json)
-      if (json._tag === "Failure") return yield* refuse(400, "INVALID_REQUEST", "the body is not JSON", request)
-      const envelope = decodeEnvelope(json.success)
-      if (envelope._tag === "Failure" || json.success === null || typeof json.success !== "object") {
+      const text = yield* Effect.result(request.text)
+      const body = Result.isSuccess(text) ? parse(text.success) : Result.fail("the body could not be read")
+      if (Result.isFailure(body)) return yield* refuse(400, "INVALID_REQUEST", body.failure, request)
+      const envelope = decodeEnvelope(body.success)
+      if (Result.isFailure(envelope) || body.success === null || typeof body.success !== "object" || Array.isArray(body.success)) {
         return yield* refuse(400, "INVALID_REQUEST", "the body is not a JSON object", request)
       }
       if (!credentials.matches(envelope.success.agent_code, envelope.success.agent_secret)) {
         return yield* refuse(401, "INVALID_AGENT", "unknown agent code or wrong agent secret", request)
       }
-      const call = decodeCall(json.success)
-      if (call._tag === "Failure") {
-        const problems = formatIssue(call.failure.issue).issues
-          .map(({ message, path }) => `${(path ?? []).join(".") || "body"}: ${message}`)
-        return yield* refuse(400, "INVALID_REQUEST", `not a Balance, WinBet or Refund call (${problems.join("; ")})`, request)
+      const call = readWalletCall(body.success)
+      if (Result.isFailure(call)) {
+        const problem = typeof call.failure === "string"
+          ? call.failure
+          : `not a Balance, WinBet or Refund call (${
+            formatIssue(call.failure.issue).issues
+              .map(({ message, path }) => `${(path ?? []).join(".") || "body"}: ${message}`)
+              .join("; ")
+          })`
+        return yield* refuse(400, "INVALID_REQUEST", problem, request)
       }
-      return yield* wallet.handle(call.success).pipe(
-        Effect.map((result) => answer(200, result)),
-        Effect.catchTag("InvalidWalletCall", (error) => refuse(400, "INVALID_REQUEST", error.message, request))
-      )
+      return answer(200, yield* wallet.handle(call.success))
     })
   )
 }))

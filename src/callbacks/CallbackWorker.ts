@@ -2,7 +2,8 @@ import { Duration, Effect, Layer, Redacted, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Logger as JobQueueLogger, run } from "graphile-worker"
 import { DatabaseUrl } from "../platform/Database.ts"
-import { CallbackOutbox, deliveryTask, playerLinePrefix } from "./CallbackOutbox.ts"
+import { CallbackOutbox } from "./CallbackOutbox.ts"
+import { deliveryTask, playerLinePrefix } from "./OutboxRepo.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
 
 /**
@@ -11,7 +12,8 @@ import { CallbacksConfig } from "./CallbacksConfig.ts"
  * jobs by NOTIFY, so a notification usually leaves within milliseconds of
  * its commit; a failed job comes back after exp(min(attempts, 10)) seconds
  * (3 s, 7 s, 20 s, … up to about 6 h between tries), from any instance. On
- * shutdown it finishes the deliveries in flight before the pool closes;
+ * shutdown the runs in flight finish the notification they hold, hand the
+ * rest of their line back to the queue, and stop before the pool closes;
  * after a crash, another instance takes the dead one's line over once its
  * lock is PARTNER_CALLBACK_STALE_LOCK old.
  */
@@ -39,6 +41,9 @@ export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
         noHandleSignals: true,
         pollInterval: 2_000,
         logger,
+        // Completions go through the queue's batcher, which a graceful stop flushes before it returns: unbatched,
+        // they are written after the stop, when the pool may be gone, and the line stays locked.
+        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
         taskList: {
           [deliveryTask]: async (payload, helpers) => {
             const playerId = Number((payload as { readonly player_id?: unknown }).player_id)
@@ -47,7 +52,7 @@ export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
         }
       })
     ),
-    (runner) => Effect.promise(() => runner.stop())
+    (runner) => Effect.andThen(outbox.stopTaking, Effect.promise(() => runner.stop()))
   )
 
   // A hard crash leaves its delivery job locked (the queue would wait 4 hours). Runs are short (at most

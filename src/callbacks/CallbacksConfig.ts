@@ -1,4 +1,4 @@
-import { Config, Context, Duration, Effect, Layer, Schema } from "effect"
+import { Config, Context, Duration, Effect, Layer, Schema, SchemaIssue } from "effect"
 
 /** Settings of the wallet callbacks to partners, from the environment. */
 export class CallbacksConfig extends Context.Service<CallbacksConfig, {
@@ -13,6 +13,12 @@ export class CallbacksConfig extends Context.Service<CallbacksConfig, {
    * its lock is released so another instance picks the line up.
    */
   readonly staleLockAfter: Duration.Duration
+  /**
+   * A bet still pending this long after it was written (its instance crashed or hung while asking the
+   * partner) is settled as refused, with a rollback, by whichever instance is alive. A refund of its round
+   * waits for it at most this long. Longer than `timeout`, so no living call is overtaken.
+   */
+  readonly pendingTimeout: Duration.Duration
 }>()("partner-api/callbacks/CallbacksConfig") {
   static readonly config = Config.all({
     timeout: Config.Duration("PARTNER_CALLBACK_TIMEOUT").pipe(Config.withDefault(Duration.seconds(3))),
@@ -24,8 +30,23 @@ export class CallbacksConfig extends Context.Service<CallbacksConfig, {
       Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 64 })),
       "PARTNER_CALLBACK_WORKERS"
     ).pipe(Config.withDefault(4)),
-    staleLockAfter: Config.Duration("PARTNER_CALLBACK_STALE_LOCK").pipe(Config.withDefault(Duration.minutes(10)))
-  })
+    staleLockAfter: Config.Duration("PARTNER_CALLBACK_STALE_LOCK").pipe(Config.withDefault(Duration.minutes(10))),
+    pendingTimeout: Config.Duration("WALLET_PENDING_TIMEOUT").pipe(Config.withDefault(Duration.seconds(15)))
+  }).pipe(
+    Config.mapEffect((config) =>
+      Duration.isGreaterThan(config.pendingTimeout, Duration.sum(config.timeout, Duration.seconds(1)))
+        ? Effect.succeed(config)
+        : Effect.fail(
+          new Config.ConfigError(
+            new Schema.SchemaError(
+              new SchemaIssue.InvalidValue({
+                message: "WALLET_PENDING_TIMEOUT must be more than PARTNER_CALLBACK_TIMEOUT plus a second"
+              })
+            )
+          )
+        )
+    )
+  )
 
   static readonly layer = Layer.effect(CallbacksConfig, Effect.map(CallbacksConfig.config, CallbacksConfig.of))
 }

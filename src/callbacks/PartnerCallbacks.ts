@@ -1,44 +1,47 @@
-import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { NodeHttpClient } from "@effect/platform-node"
+import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest } from "effect/http"
-import { type Cents, MoneyCents } from "../domain/Money.ts"
+import * as ExactJson from "../domain/ExactJson.ts"
+import { AmountCents } from "../domain/Money.ts"
+import { type CallbackTarget, signingSecrets } from "../domain/Partner.ts"
+import type { PartnerAnswer } from "../domain/Wallet.ts"
+import { CallbackUrlPolicy } from "../partners/CallbackUrlPolicy.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
 import { signedHeaders } from "./Signature.ts"
 
-/** Where a partner's callbacks go, and the secret they are signed with. */
-export interface CallbackTarget {
-  readonly partnerId: number
-  readonly callbackUrl: string
-  readonly webhookSecret: string
-}
-
-/** What a partner said to a callback that needs an answer. */
-export type PartnerAnswer =
-  | { readonly _tag: "Balance"; readonly balance: Cents }
-  | { readonly _tag: "InsufficientFunds"; readonly balance: Cents | null }
-  | { readonly _tag: "UnknownPlayer" }
-
-/** The partner could not be asked, or answered nothing usable: down, slow, an error status, garbage. */
+/** The partner could not be told: down, slow, an error status, a refused address. */
 export class CallbackFailed extends Schema.TaggedError<CallbackFailed>()("CallbackFailed", {
-  reason: Schema.Literals(["Timeout", "Unreachable", "HttpStatus", "InvalidAnswer"]),
+  reason: Schema.Literals(["Timeout", "Unreachable", "HttpStatus", "InvalidAnswer", "UnsafeUrl"]),
   message: Schema.String
 }) {}
 
 const PartnerReply = Schema.Struct({
-  balance: Schema.optional(Schema.NullOr(MoneyCents)),
+  balance: Schema.optional(Schema.NullOr(AmountCents)),
   error: Schema.optional(Schema.NullOr(Schema.String))
 })
-const decodeReply = Schema.decodeUnknownExit(Schema.fromJsonString(PartnerReply))
+const decodeReply = Schema.decodeUnknownExit(PartnerReply)
+
+/** The partner's answer, its amounts read exactly as written. */
+const readReply = (text: string) => {
+  try {
+    return decodeReply(ExactJson.parse(text))
+  } catch {
+    return undefined
+  }
+}
+
+const snippet = (text: string) => JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text)
 
 /**
  * Sends signed callbacks to partners over HTTP, each with
- * PARTNER_CALLBACK_TIMEOUT. Nothing here is retried: the outbox decides
- * when a notification is tried again, and a bet is never asked twice in
- * one wallet call.
+ * PARTNER_CALLBACK_TIMEOUT, through connections that reach only what the
+ * CallbackUrlPolicy allows. Nothing here is retried: the outbox decides when
+ * a notification is tried again, and a bet is never asked twice in one
+ * wallet call. A call that times out is aborted before it reports.
  */
 export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
-  /** A callback that needs an answer (`balance`, `bet`): the player's balance, or a refusal. */
-  ask(target: CallbackTarget, eventId: string, body: string): Effect.Effect<PartnerAnswer, CallbackFailed>
+  /** A callback that needs an answer (`balance`, `bet`): the player's balance, a refusal, or why there is none. */
+  ask(target: CallbackTarget, eventId: string, body: string): Effect.Effect<PartnerAnswer>
   /** A notification: delivered when the partner answers 2xx. */
   deliver(target: CallbackTarget, eventId: string, body: string): Effect.Effect<void, CallbackFailed>
 }>()("partner-api/callbacks/PartnerCallbacks") {
@@ -46,20 +49,35 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
     PartnerCallbacks,
     Effect.gen(function*() {
       const config = yield* CallbacksConfig
-      const httpClient = yield* HttpClient.HttpClient
+      const policy = yield* CallbackUrlPolicy
+      const clientWith = (options: NodeHttpClient.HttpAgentOptions) =>
+        Layer.build(NodeHttpClient.layerNodeHttpOptions(options)).pipe(Effect.map(Context.get(HttpClient.HttpClient)))
+      // node:http with kept-alive connections: partners are few and called often, and it costs less CPU than fetch.
+      const guarded = yield* clientWith({ keepAlive: true, lookup: policy.lookup })
+      const own = yield* clientWith({ keepAlive: true })
       const timeoutText = Duration.format(config.timeout)
 
       const post = (target: CallbackTarget, eventId: string, body: string) =>
         Effect.gen(function*() {
+          const url = target.callbackUrl
+          if (url === null) {
+            return yield* new CallbackFailed({ reason: "Unreachable", message: "The partner has no callback_url." })
+          }
+          yield* policy.checkBeforeSend(url).pipe(
+            Effect.mapError((unsafe) => new CallbackFailed({ reason: "UnsafeUrl", message: `The callback URL ${unsafe.message}.` }))
+          )
           const now = new Date(yield* Clock.currentTimeMillis)
-          const request = HttpClientRequest.post(target.callbackUrl).pipe(
-            HttpClientRequest.setHeaders(signedHeaders(target.webhookSecret, eventId, body, now)),
+          const request = HttpClientRequest.post(url).pipe(
+            HttpClientRequest.setHeaders(signedHeaders(signingSecrets(target, now), eventId, body, now)),
             HttpClientRequest.setBody(HttpBody.text(body, "application/json"))
           )
-          const response = yield* httpClient.execute(request).pipe(
-            Effect.mapError((error) =>
-              new CallbackFailed({ reason: "Unreachable", message: `The partner could not be reached: ${error.message}` })
-            )
+          const client = policy.isExempt(url) ? own : guarded
+          const response = yield* client.execute(request).pipe(
+            Effect.mapError((error) => {
+              // The socket's own reason (refused, reset, an address the policy refuses) says more than "Transport error".
+              const cause = "cause" in error.reason && error.reason.cause instanceof Error ? `: ${error.reason.cause.message}` : ""
+              return new CallbackFailed({ reason: "Unreachable", message: `The partner could not be reached${cause} (${error.message})` })
+            })
           )
           const text = yield* response.text.pipe(
             Effect.mapError(() => new CallbackFailed({ reason: "Unreachable", message: "The partner's answer could not be read." }))
@@ -74,29 +92,30 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
           Effect.withSpan("PartnerCallbacks.post", { attributes: { eventId } })
         )
 
-      const snippet = (text: string) => JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text)
+      const answerOf = (status: number, text: string): PartnerAnswer => {
+        const reply = readReply(text)
+        if (reply?._tag === "Success") {
+          const { balance, error } = reply.value
+          const code = error?.trim().toLowerCase()
+          if (code === "insufficient_funds" && status < 500) return { _tag: "InsufficientFunds", balance: balance ?? null }
+          if (code === "unknown_player" && status < 500) return { _tag: "UnknownPlayer" }
+          if (status >= 200 && status < 300 && !code && balance !== undefined && balance !== null) {
+            return { _tag: "Balance", balance }
+          }
+        }
+        return {
+          _tag: "Unavailable",
+          reason: status >= 200 && status < 300
+            ? `The partner's answer is not {"balance": <amount>}: ${snippet(text)}`
+            : `The partner answered HTTP ${status}: ${snippet(text)}`
+        }
+      }
 
       const ask = (target: CallbackTarget, eventId: string, body: string) =>
-        Effect.gen(function*() {
-          const { status, text } = yield* post(target, eventId, body)
-          const reply = decodeReply(text)
-          if (reply._tag === "Success") {
-            const { balance, error } = reply.value
-            const code = error?.trim().toLowerCase()
-            if (code === "insufficient_funds" && status < 500) {
-              return { _tag: "InsufficientFunds", balance: balance ?? null } satisfies PartnerAnswer
-            }
-            if (code === "unknown_player" && status < 500) return { _tag: "UnknownPlayer" } satisfies PartnerAnswer
-            if (status >= 200 && status < 300 && !code && balance !== undefined && balance !== null) {
-              return { _tag: "Balance", balance } satisfies PartnerAnswer
-            }
-          }
-          return yield* new CallbackFailed(
-            status >= 200 && status < 300
-              ? { reason: "InvalidAnswer", message: `The partner's answer is not {"balance": <amount>}: ${snippet(text)}` }
-              : { reason: "HttpStatus", message: `The partner answered HTTP ${status}: ${snippet(text)}` }
-          )
-        })
+        post(target, eventId, body).pipe(
+          Effect.map(({ status, text }) => answerOf(status, text)),
+          Effect.catch((failed) => Effect.succeed<PartnerAnswer>({ _tag: "Unavailable", reason: failed.message }))
+        )
 
       const deliver = (target: CallbackTarget, eventId: string, body: string) =>
         Effect.flatMap(post(target, eventId, body), ({ status, text }) =>
@@ -108,6 +127,5 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
     })
   )
 
-  // node:http with kept-alive connections: partners are few and called often, and it costs less CPU than fetch.
-  static readonly layer = this.layerNoDeps.pipe(Layer.provide(NodeHttpClient.layerNodeHttpOptions({ keepAlive: true })))
+  static readonly layer = this.layerNoDeps.pipe(Layer.provide(CallbackUrlPolicy.layer))
 }

@@ -1,7 +1,7 @@
 import { Clock, Effect, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
-import { type Cents, fromCents, toCents } from "../domain/Money.ts"
+import { type Cents, centsFromNumeric, formatCents, toAmount } from "../domain/Money.ts"
 import { eventIdHeader, signatureHeader, timestampHeader, verify } from "./Signature.ts"
 
 /** Where the demo partner's callbacks go on the embedded default. */
@@ -28,7 +28,9 @@ interface Reply {
  * signature with the partner's webhook secret, applies each event id once
  * (a repeat gets the first answer), keeps its players' balances (starting
  * from the balance the partner gave at launch), refuses a bet the balance
- * cannot cover, and gives back a rolled-back bet only if it took it.
+ * cannot cover, gives back a rolled-back bet only if it took it, and
+ * remembers a rollback of a bet it never saw, to refuse that bet if it
+ * arrives after all.
  * What it received is kept, so the sandbox game page can show it.
  */
 export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(router) {
@@ -51,24 +53,30 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
         SELECT balance FROM sandbox_partner_wallets
         WHERE partner_id = ${partnerId} AND external_player_id = ${player} FOR UPDATE
       `
-      const balance = toCents(Number(wallet.balance))
-      const amount = toCents(callback.amount ?? 0)
+      const balance = centsFromNumeric(wallet.balance)
+      // Our own callbacks: amounts are exact decimals (a refund's may be negative).
+      const amount = centsFromNumeric(String(callback.amount ?? 0))
       const move = (to: Cents) =>
-        sql`UPDATE sandbox_partner_wallets SET balance = ${fromCents(to)}, updated_at = now()
+        sql`UPDATE sandbox_partner_wallets SET balance = ${formatCents(to)}, updated_at = now()
             WHERE partner_id = ${partnerId} AND external_player_id = ${player}`
       let reply: Reply
       switch (callback.kind) {
         case "balance":
-          reply = { status: 200, body: { balance: fromCents(balance) } }
+          reply = { status: 200, body: { balance: toAmount(balance) } }
           break
-        case "bet":
-          if (amount > balance) {
-            reply = { status: 402, body: { error: "insufficient_funds", balance: fromCents(balance) } }
+        case "bet": {
+          const [rolledBack] = yield* sql`SELECT 1 FROM sandbox_partner_events WHERE rolls_back = ${callback.event_id}`
+          if (rolledBack !== undefined) {
+            // The service gave up on this bet and rolled it back before it got here: it must not be applied.
+            reply = { status: 409, body: { error: "rolled_back", balance: toAmount(balance) } }
+          } else if (amount > balance) {
+            reply = { status: 402, body: { error: "insufficient_funds", balance: toAmount(balance) } }
           } else {
             yield* move(balance - amount)
-            reply = { status: 200, body: { balance: fromCents(balance - amount) } }
+            reply = { status: 200, body: { balance: toAmount(balance - amount) } }
           }
           break
+        }
         case "win":
         case "refund":
           yield* move(Math.max(0, balance + amount))
@@ -78,14 +86,16 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
           const [bet] = yield* sql<{ applied: boolean }>`
             SELECT (answer->>'status')::int = 200 AS applied FROM sandbox_partner_events WHERE event_id = ${callback.rolls_back ?? ""}
           `
+          // A bet not seen (yet) is remembered as rolled back by this very row: it is refused if it comes.
           if (bet?.applied) yield* move(balance + amount)
           reply = { status: 200, body: { ok: true, rolled_back: bet?.applied ?? false } }
           break
         }
       }
       yield* sql`
-        INSERT INTO sandbox_partner_events (event_id, partner_id, headers, body, answer)
-        VALUES (${callback.event_id}, ${partnerId}, ${JSON.stringify(headers)}::jsonb, ${raw}, ${JSON.stringify(reply)}::jsonb)
+        INSERT INTO sandbox_partner_events (event_id, partner_id, headers, body, answer, rolls_back)
+        VALUES (${callback.event_id}, ${partnerId}, ${JSON.stringify(headers)}::jsonb, ${raw}, ${JSON.stringify(reply)}::jsonb,
+                ${callback.kind === "rollback" ? callback.rolls_back ?? null : null})
       `
       return reply
     }))

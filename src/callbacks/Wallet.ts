@@ -1,5 +1,4 @@
-import { Cache, Clock, Context, Duration, Effect, Equal, Hash, Layer, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { Clock, Context, Duration, Effect, Layer, Option, Schedule } from "effect"
 import {
   balanceBody,
   betBody,
@@ -10,422 +9,383 @@ import {
   transactionEventId,
   winBody
 } from "../domain/Callbacks.ts"
-import { type Cents, fromCents, toCents } from "../domain/Money.ts"
-import { IdFromBigInt, NumberFromNumeric } from "../platform/SqlCodecs.ts"
-import { type AnsweredBet, CallbackOutbox, type NewCallback } from "./CallbackOutbox.ts"
-import { type CallbackTarget, PartnerCallbacks } from "./PartnerCallbacks.ts"
+import type { CallbackTarget, PartnerPlayer } from "../domain/Partner.ts"
 import {
   accepted,
-  type Refusal,
+  balanceAfterRefund,
+  type BalanceCall,
+  type BetCall,
+  decideRefund,
+  fingerprint,
+  type PartnerAnswer,
+  type RefundCall,
   refused,
+  type Round,
+  settleBet,
   type WalletAnswer,
-  type WalletCall
-} from "./WalletProtocol.ts"
+  type WalletCall,
+  type WalletTransaction
+} from "../domain/Wallet.ts"
+import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
+import { CallbackTargets } from "../partners/CallbackTargets.ts"
+import { CallbacksConfig } from "./CallbacksConfig.ts"
+import type { NewCallback } from "./OutboxRepo.ts"
+import { PartnerCallbacks } from "./PartnerCallbacks.ts"
+import {
+  type NewTransaction,
+  type Outcome,
+  type RoundChanged,
+  type RoundWrite,
+  type TransactionExists,
+  WalletRepo
+} from "./WalletRepo.ts"
 
-/** A refund that names no transaction or no round cannot be matched to anything. */
-export class InvalidWalletCall extends Schema.TaggedError<InvalidWalletCall>()("InvalidWalletCall", {
-  message: Schema.String
-}) {}
+/** How often a call waiting on a pending bet looks again: quickly at first, then every 200 ms. */
+const pollSchedule = Schedule.min([Schedule.exponential("10 millis"), Schedule.spaced("200 millis")])
 
-const PlayerRow = Schema.Struct({
-  id: IdFromBigInt,
-  partner_id: IdFromBigInt,
-  slug: Schema.String,
-  status: Schema.String,
-  external_player_id: Schema.String,
-  internal_user_id: IdFromBigInt,
-  balance: NumberFromNumeric,
-  callback_url: Schema.NullOr(Schema.String),
-  webhook_secret: Schema.String
-})
-type PlayerRow = typeof PlayerRow.Type
-
-const StoredAnswer = Schema.Struct({ msg: Schema.String, balance: Schema.Finite })
-
-const PlayerWithAnswer = Schema.Struct({ ...PlayerRow.fields, stored: Schema.NullOr(StoredAnswer) })
-
-// Decoders built once: each call of the wallet reads through them.
-const decodePlayerRows = Schema.decodeUnknownEffect(Schema.Array(PlayerRow))
-const decodePlayerWithAnswerRows = Schema.decodeUnknownEffect(Schema.Array(PlayerWithAnswer))
-const decodeStoredAnswer = Schema.decodeUnknownEffect(StoredAnswer)
-
-/** What a wallet call decided, written in one transaction with its callbacks. */
-interface Decision {
-  readonly outcome: "applied" | "refused" | "already_refunded"
-  readonly refusal: Refusal | null
-  /** The change to the player's balance. */
-  readonly amount: Cents
-  readonly balanceAfter: Cents
-  readonly answer: WalletAnswer
-  readonly notifications: ReadonlyArray<NewCallback>
-}
-
-/** Concurrent calls with one transaction id share one run: equal by the id, whatever else they carry. */
-class TransactionCall implements Equal.Equal {
-  readonly txnId: string
-  readonly run: Effect.Effect<WalletAnswer, InvalidWalletCall>
-  constructor(txnId: string, run: Effect.Effect<WalletAnswer, InvalidWalletCall>) {
-    this.txnId = txnId
-    this.run = run
-  }
-  [Equal.symbol](that: Equal.Equal): boolean {
-    return that instanceof TransactionCall && that.txnId === this.txnId
-  }
-  [Hash.symbol](): number {
-    return Hash.string(this.txnId)
-  }
-}
+const unanswered = "No answer was recorded: the call to the partner was cut off (its instance stopped or hung)."
 
 /**
  * The aggregator's wallet calls, answered for the partner who keeps the
- * player's money. Every transaction id is recorded once in the ledger
- * (wallet_transactions) with the answer given, so a repeat (or 50 at once)
- * moves nothing again and gets that answer. A stake is taken only when the
- * partner confirms it; a partner that is down, slow or answers garbage gets
- * the bet refused and a rollback notification, so if it did take the stake
- * it gives it back. Wins and refunds are notifications through the outbox,
- * written in the same transaction as the ledger entry.
+ * player's money. A bet is written pending before the partner is asked and
+ * settled from its answer; everything else on a round (refunds, free rounds,
+ * bets of refunded rounds) is decided with the round locked. Repeats replay
+ * the first answer; another payload under a used id is refused. Bets left
+ * pending by a crash are settled refused, with a rollback, by `recover`.
  */
 export class Wallet extends Context.Service<Wallet, {
-  handle(call: WalletCall): Effect.Effect<WalletAnswer, InvalidWalletCall>
+  handle(call: WalletCall): Effect.Effect<WalletAnswer>
+  /** Settles the bets pending past WALLET_PENDING_TIMEOUT as refused, with a rollback; how many it settled. */
+  readonly recover: Effect.Effect<number>
 }>()("partner-api/callbacks/Wallet") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     Wallet,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const partners = yield* PartnerCallbacks
-      const outbox = yield* CallbackOutbox
-
+      const repo = yield* WalletRepo
+      const players = yield* PartnerPlayers
+      const targets = yield* CallbackTargets
+      const callbacks = yield* PartnerCallbacks
+      const config = yield* CallbacksConfig
+      const pendingMillis = Duration.toMillis(config.pendingTimeout)
       const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-      const findPlayer = (userCode: number) =>
-        sql`
-          SELECT pp.id, pp.partner_id, p.slug, p.status, pp.external_player_id, pp.internal_user_id, pp.balance,
-                 p.callback_url, p.webhook_secret
-          FROM partner_players pp JOIN partners p ON p.id = pp.partner_id
-          WHERE pp.internal_user_id = ${userCode}
-        `.pipe(
-          Effect.flatMap(decodePlayerRows),
-          Effect.map((rows) => Option.fromNullishOr(rows[0])),
-          Effect.orDie
-        )
-
-      /** The player behind a user code and, when this transaction id was seen before, the answer it got: one query. */
-      const lookup = (userCode: number, txnId: string) =>
-        sql`
-          SELECT pp.id, pp.partner_id, p.slug, p.status, pp.external_player_id, pp.internal_user_id, pp.balance,
-                 p.callback_url, p.webhook_secret,
-                 (SELECT answer FROM wallet_transactions WHERE txn_id = ${txnId}) AS stored
-          FROM partner_players pp JOIN partners p ON p.id = pp.partner_id
-          WHERE pp.internal_user_id = ${userCode}
-        `.pipe(
-          Effect.flatMap(decodePlayerWithAnswerRows),
-          Effect.map((rows) => ({
-            player: Option.fromNullishOr(rows[0]),
-            stored: Option.fromNullishOr(rows[0]?.stored) as Option.Option<WalletAnswer>
-          })),
-          Effect.orDie
-        )
-
-      const storedAnswer = (txnId: string) =>
-        sql<{ answer: unknown }>`SELECT answer FROM wallet_transactions WHERE txn_id = ${txnId}`.pipe(
-          Effect.flatMap((rows) =>
-            rows.length === 0
-              ? Effect.succeed(Option.none<WalletAnswer>())
-              : Effect.map(decodeStoredAnswer(rows[0].answer), (answer) => Option.some(answer as WalletAnswer))
-          ),
-          Effect.orDie
-        )
-
-      const partyOf = (player: PlayerRow): CallbackParty => ({
-        partnerSlug: player.slug,
+      const partyOf = (player: PartnerPlayer, partnerSlug: string): CallbackParty => ({
+        partnerSlug,
         externalPlayerId: player.external_player_id,
         userCode: player.internal_user_id
       })
-      const targetOf = (player: PlayerRow): Option.Option<CallbackTarget> =>
-        player.status === "active" && player.callback_url !== null
-          ? Option.some({ partnerId: player.partner_id, callbackUrl: player.callback_url, webhookSecret: player.webhook_secret })
-          : Option.none()
-
-      interface Recording {
-        readonly kind: "bet" | "refund"
-        readonly player: PlayerRow
-        readonly txn: CallbackTransaction
-        readonly amounts: { readonly bet: Cents; readonly win: Cents }
-        readonly betAsked?: { readonly eventId: string; readonly body: string; readonly error: string | null } | undefined
-      }
-
-      /**
-       * One statement writes a decision: the ledger entry (once per transaction id: a copy that got there
-       * first wins), the mirror, the bet callback's record, the notifications and their players' lines.
-       * Everything after the ledger entry happens only if the entry was written, and a single statement is
-       * all-or-nothing by itself.
-       */
-      const write = ({ amounts, betAsked, kind, player, txn }: Recording, decision: Decision) => {
-        const callbacks: Array<NewCallback | AnsweredBet> = [...decision.notifications]
-        if (betAsked !== undefined) {
-          callbacks.unshift({
-            partnerId: player.partner_id,
-            playerId: player.id,
-            kind: "bet",
-            txnId: txn.txnId,
-            eventId: betAsked.eventId,
-            body: betAsked.body,
-            error: betAsked.error
-          })
-        }
-        return sql<{ recorded: boolean; lines: number }>`
-          WITH ledger AS (
-            INSERT INTO wallet_transactions (txn_id, kind, partner_id, player_id, round_id, game_code, provider_code, bet, win,
-                                             amount, balance_after, outcome, refusal, answer)
-            VALUES (${txn.txnId}, ${kind}, ${player.partner_id}, ${player.id}, ${txn.roundId}, ${txn.gameCode},
-                    ${txn.providerCode}, ${fromCents(amounts.bet)}, ${fromCents(amounts.win)}, ${fromCents(decision.amount)},
-                    ${fromCents(decision.balanceAfter)}, ${decision.outcome}, ${decision.refusal},
-                    ${JSON.stringify(decision.answer)}::jsonb)
-            ON CONFLICT DO NOTHING
-            RETURNING id
-          ),
-          mirror AS (
-            UPDATE partner_players SET balance = ${fromCents(decision.balanceAfter)}, updated_at = now()
-            WHERE id = ${player.id} AND ${decision.outcome === "applied"} AND EXISTS (SELECT 1 FROM ledger)
-            RETURNING id
-          ),
-          ${outbox.writing(callbacks, "ledger")}
-          SELECT EXISTS (SELECT 1 FROM ledger) AS recorded, (SELECT count(*) FROM scheduled_lines)::int AS lines
-        `.pipe(Effect.map(([row]) => row.recorded))
-      }
-
-      /** What was recorded answers; if a copy of this call got there first (another instance), its answer does. */
-      const answerOf = (txnId: string, decision: Decision) => (recorded: boolean) =>
-        recorded
-          ? Effect.succeed(decision.answer)
-          : Effect.flatMap(storedAnswer(txnId), Option.match({ onSome: Effect.succeed, onNone: () => Effect.die("lost transaction") }))
-
-      /** Records a decision that does not depend on the player's balance as this service last knew it. */
-      const record = (recording: Recording, decision: Decision) =>
-        write(recording, decision).pipe(Effect.orDie, Effect.flatMap(answerOf(recording.txn.txnId, decision)))
-
-      /**
-       * Records a decision made from the player's mirrored balance (a free round's win, a refund): the player's
-       * row is locked first, so such calls for one player take turns and never lose an update.
-       */
-      const recordFromMirror = (recording: Recording, decide: (mirror: Cents) => Effect.Effect<Decision>) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const [locked] = yield* sql<{ balance: string }>`
-            SELECT balance FROM partner_players WHERE id = ${recording.player.id} FOR UPDATE
-          `
-          const decision = yield* decide(toCents(Number(locked.balance)))
-          return { decision, recorded: yield* write(recording, decision) }
-        })).pipe(
-          Effect.orDie,
-          Effect.flatMap(({ decision, recorded }) => answerOf(recording.txn.txnId, decision)(recorded))
-        )
-
-      const notification = (player: PlayerRow, kind: NewCallback["kind"], txnId: string, body: string): NewCallback => ({
+      /** Only an active partner with a callback_url can be asked to take a stake. */
+      const canBet = (target: Option.Option<CallbackTarget>): target is Option.Some<CallbackTarget> =>
+        Option.isSome(target) && target.value.active && target.value.callbackUrl !== null
+      const slugOf = (partnerId: number) =>
+        Effect.map(targets.get(partnerId), Option.match({ onNone: () => `partner-${partnerId}`, onSome: (t) => t.partnerSlug }))
+      const transactionOf = (t: { readonly txnId: string; readonly roundId: string; readonly gameCode: string | null; readonly providerCode: string | null }): CallbackTransaction => ({
+        txnId: t.txnId,
+        roundId: t.roundId,
+        gameCode: t.gameCode,
+        providerCode: t.providerCode
+      })
+      const newTransaction = (call: BetCall | RefundCall, player: PartnerPlayer): NewTransaction => ({
+        kind: call.type === "WinBet" ? "bet" : "refund",
+        txnId: call.txnId,
+        fingerprint: fingerprint(call),
+        partnerId: player.partner_id,
+        playerId: player.id,
+        roundId: call.roundId,
+        gameCode: call.gameCode,
+        providerCode: call.providerCode,
+        bet: call.type === "WinBet" ? call.bet : 0,
+        win: call.type === "WinBet" ? call.win : 0
+      })
+      const notification = (player: PartnerPlayer, kind: "win" | "refund" | "rollback", txnId: string, body: string): NewCallback => ({
         partnerId: player.partner_id,
         playerId: player.id,
         kind,
         txnId,
-        eventId: transactionEventId(kind as "win" | "refund" | "rollback", txnId),
+        eventId: transactionEventId(kind, txnId),
         body
       })
-
-      const refusedDecision = (refusal: Refusal, mirror: Cents, answerBalance: Cents = mirror): Decision => ({
-        outcome: "refused",
-        refusal,
-        amount: 0,
-        balanceAfter: mirror,
-        answer: refused(refusal, answerBalance),
-        notifications: []
+      const betOf = (t: WalletTransaction): BetCall => ({
+        type: "WinBet",
+        userCode: 0,
+        txnId: t.txnId,
+        roundId: t.roundId,
+        bet: t.bet,
+        win: t.win,
+        gameCode: t.gameCode,
+        providerCode: t.providerCode
       })
 
-      const balance = (userCode: number) =>
-        Effect.gen(function*() {
-          const found = yield* findPlayer(userCode)
-          if (Option.isNone(found) || found.value.status !== "active") return refused("INVALID_USER", 0)
-          const player = found.value
-          const mirror = toCents(player.balance)
-          const target = targetOf(player)
-          if (Option.isNone(target)) return accepted(mirror)
-          const asked = balanceBody(partyOf(player), yield* now)
-          const answer = yield* partners.ask(target.value, asked.eventId, asked.body).pipe(Effect.result)
-          if (answer._tag === "Failure") {
-            // A balance moves no money: the last one the partner confirmed is a fair answer while it is away.
-            yield* Effect.logWarning("Partner balance callback failed; answering the last known balance").pipe(
-              Effect.annotateLogs({ partner_id: player.partner_id, player_id: player.id, detail: answer.failure.message })
-            )
-            return accepted(mirror)
-          }
-          const reply = answer.success
-          if (reply._tag === "UnknownPlayer") return refused("INVALID_USER", 0)
-          const confirmed = reply._tag === "Balance" ? reply.balance : reply.balance ?? mirror
-          yield* sql`UPDATE partner_players SET balance = ${fromCents(confirmed)}, updated_at = now() WHERE id = ${player.id}`
-            .pipe(Effect.orDie)
-          return accepted(confirmed)
-        })
-
-      const winBet = (call: Extract<WalletCall, { type: "WinBet" }>) =>
-        Effect.gen(function*() {
-          const slot = call.slot
-          const txn: CallbackTransaction = {
-            txnId: slot.txn_id,
-            roundId: slot.round_id ?? null,
-            gameCode: slot.game_code ?? null,
-            providerCode: slot.provider_code ?? null
-          }
-          const { player: found, stored } = yield* lookup(call.user_code, txn.txnId)
-          if (Option.isSome(stored)) return stored.value
-          if (Option.isNone(found)) return refused("INVALID_USER", 0)
-          const player = found.value
-          const bet = slot.bet ?? 0
-          const win = slot.win ?? 0
-          const recording: Recording = { kind: "bet", player, txn, amounts: { bet, win } }
-          const party = partyOf(player)
-          const at = yield* now
-          const target = targetOf(player)
-          // A refusal moves nothing: it answers the balance last confirmed (or the partner's own figure).
-          const mirror = toCents(player.balance)
-
-          if (Option.isNone(target)) return yield* record(recording, refusedDecision("INVALID_USER", mirror, 0))
-
-          const applied = (balanceAfter: Cents): Decision => ({
-            outcome: "applied",
-            refusal: null,
-            amount: win - bet,
-            balanceAfter,
-            answer: accepted(balanceAfter),
-            notifications: win > 0
-              ? [notification(player, "win", txn.txnId, winBody(party, txn, win, balanceAfter, at))]
-              : []
-          })
-
-          if (bet === 0) {
-            // Nothing to take (a free round): the win is credited through the outbox.
-            return yield* recordFromMirror(recording, (locked) => Effect.succeed(applied(locked + win)))
-          }
-
-          const eventId = transactionEventId("bet", txn.txnId)
-          const body = betBody(party, txn, bet, at)
-          const answer = yield* partners.ask(target.value, eventId, body).pipe(Effect.result)
-          if (answer._tag === "Failure") {
-            yield* Effect.logWarning("Partner bet callback failed; bet refused and rolled back").pipe(
-              Effect.annotateLogs({ partner_id: player.partner_id, txn_id: txn.txnId, detail: answer.failure.message })
-            )
-            return yield* record({ ...recording, betAsked: { eventId, body, error: answer.failure.message } }, {
-              ...refusedDecision("INSUFFICIENT_USER_FUNDS", mirror),
-              notifications: [notification(player, "rollback", txn.txnId, rollbackBody(party, txn, bet, at))]
-            })
-          }
-          const reply = answer.success
-          const asked: Recording = { ...recording, betAsked: { eventId, body, error: null } }
-          switch (reply._tag) {
-            case "Balance":
-              return yield* record(asked, applied(reply.balance + win))
-            case "InsufficientFunds":
-              return yield* record(asked, refusedDecision("INSUFFICIENT_USER_FUNDS", mirror, reply.balance ?? mirror))
-            case "UnknownPlayer":
-              return yield* record(asked, refusedDecision("INVALID_USER", mirror, 0))
-          }
-        })
-
-      const RoundRow = Schema.Struct({
-        seen: Schema.Int,
-        net: NumberFromNumeric,
-        bet: NumberFromNumeric,
-        win: NumberFromNumeric,
-        refunded: Schema.Boolean
-      })
-      const decodeRoundRows = Schema.decodeUnknownEffect(Schema.Array(RoundRow))
-
-      const refund = (call: Extract<WalletCall, { type: "Refund" }>) =>
-        Effect.gen(function*() {
-          const txnId = call.slot?.txn_id ?? call.txn_id
-          const roundId = call.slot?.round_id ?? call.round_id
-          if (txnId === undefined || roundId === undefined || roundId === null) {
-            return yield* new InvalidWalletCall({ message: "A refund needs txn_id and round_id (in slot or at the top level)." })
-          }
-          const txn: CallbackTransaction = {
-            txnId,
-            roundId,
-            gameCode: call.slot?.game_code ?? null,
-            providerCode: call.slot?.provider_code ?? null
-          }
-          const { player: found, stored } = yield* lookup(call.user_code, txnId)
-          if (Option.isSome(stored)) return stored.value
-          if (Option.isNone(found)) return refused("INVALID_USER", 0)
-          const player = found.value
-          const party = partyOf(player)
-          const at = yield* now
-
-          return yield* recordFromMirror({ kind: "refund", player, txn, amounts: { bet: 0, win: 0 } }, (mirror) =>
-            Effect.gen(function*() {
-              const [round] = yield* sql`
-                SELECT count(*)::int AS seen,
-                       coalesce(sum(amount) FILTER (WHERE outcome = 'applied'), 0)::text AS net,
-                       coalesce(sum(bet) FILTER (WHERE outcome = 'applied'), 0)::text AS bet,
-                       coalesce(sum(win) FILTER (WHERE outcome = 'applied'), 0)::text AS win,
-                       EXISTS (SELECT 1 FROM wallet_transactions
-                               WHERE player_id = ${player.id} AND round_id = ${roundId} AND kind = 'refund'
-                                 AND outcome = 'applied') AS refunded
-                FROM wallet_transactions
-                WHERE player_id = ${player.id} AND round_id = ${roundId} AND kind = 'bet'
-              `.pipe(Effect.flatMap(decodeRoundRows), Effect.orDie)
-              if (round.seen === 0) return refusedDecision("ROUND_NOT_FOUND", mirror)
-              if (round.refunded) {
-                return {
-                  outcome: "already_refunded",
-                  refusal: null,
-                  amount: 0,
-                  balanceAfter: mirror,
-                  answer: accepted(mirror),
-                  notifications: []
-                } satisfies Decision
-              }
-              // The round is undone: its stake back, its win taken back. The mirror never goes below 0;
-              // the partner, who holds the money, has the last word.
-              const amount = -toCents(round.net)
-              const balanceAfter = Math.max(0, mirror + amount)
-              return {
-                outcome: "applied",
-                refusal: null,
-                amount,
-                balanceAfter,
-                answer: accepted(balanceAfter),
-                notifications: amount === 0 ? [] : [
-                  notification(
-                    player,
-                    "refund",
-                    txnId,
-                    refundBody(party, txn, { bet: toCents(round.bet), win: toCents(round.win) }, amount, balanceAfter, at)
-                  )
-                ]
-              } satisfies Decision
-            }))
-        })
-
-      // A transaction's copies arriving together share one run (one partner call); it runs to the end
-      // even if the aggregator hangs up, so what the ledger says and what the partner did stay together.
-      const running = yield* Cache.makeWith((call: TransactionCall) => Effect.uninterruptible(call.run), {
-        capacity: 100_000,
-        timeToLive: () => Duration.zero
-      })
-      const once = (txnId: string | undefined, run: Effect.Effect<WalletAnswer, InvalidWalletCall>) =>
-        txnId === undefined ? run : Cache.get(running, new TransactionCall(txnId, run))
-
-      const handle = (call: WalletCall): Effect.Effect<WalletAnswer, InvalidWalletCall> => {
-        switch (call.type) {
-          case "Balance":
-            return balance(call.user_code)
-          case "WinBet":
-            return once(`bet:${call.slot.txn_id}`, winBet(call))
-          case "Refund": {
-            const txnId = call.slot?.txn_id ?? call.txn_id
-            return once(txnId === undefined ? undefined : `refund:${txnId}`, refund(call))
-          }
+      /** A bet's end: the outcome and the callbacks that go with it (its ask record, a win, a rollback). */
+      const settlementOf = (player: PartnerPlayer, slug: string, bet: BetCall, answer: PartnerAnswer, at: Date) => {
+        const settled = settleBet(bet, answer, player.balance)
+        const party = partyOf(player, slug)
+        const txn = transactionOf(bet)
+        const written: Array<NewCallback> = [{
+          partnerId: player.partner_id,
+          playerId: player.id,
+          kind: "bet",
+          txnId: bet.txnId,
+          eventId: transactionEventId("bet", bet.txnId),
+          body: betBody(party, txn, bet.bet, at),
+          asked: { error: settled.askError }
+        }]
+        if (settled.status === "applied" && bet.win > 0) {
+          written.push(notification(player, "win", bet.txnId, winBody(party, txn, bet.win, settled.balanceAfter, at)))
         }
+        if (settled.rollback) written.push(notification(player, "rollback", bet.txnId, rollbackBody(party, txn, bet.bet, at)))
+        const outcome: Outcome = {
+          status: settled.status,
+          refusal: settled.refusal,
+          note: null,
+          amount: settled.amount,
+          balanceAfter: settled.balanceAfter,
+          answer: settled.answer,
+          mirror: settled.confirmsBalance ? settled.balanceAfter : null
+        }
+        return { outcome, callbacks: written }
       }
 
-      return Wallet.of({ handle: (call) => handle(call).pipe(Effect.withSpan("Wallet.handle", { attributes: { type: call.type } })) })
+      /** Settles one bet left pending past the time-out: refused, and a rollback in case the partner took it. */
+      const recoverBet = Effect.fn("Wallet.recoverBet")(function*(pending: WalletTransaction) {
+        const player = Option.getOrThrow(yield* players.findById(pending.playerId))
+        const slug = yield* slugOf(pending.partnerId)
+        const { callbacks: written, outcome } = settlementOf(player, slug, betOf(pending), {
+          _tag: "Unavailable",
+          reason: unanswered
+        }, yield* now)
+        const settled = yield* repo.settleBet(pending, { ...outcome, note: "recovered" }, written, {
+          olderThan: config.pendingTimeout
+        })
+        if (settled) {
+          yield* Effect.logWarning("A bet left pending was settled as refused, with a rollback").pipe(
+            Effect.annotateLogs({ txn_id: pending.txnId, partner_id: pending.partnerId, pending_ms: Math.round(pending.ageMillis) })
+          )
+        }
+        return settled
+      })
+
+      /** Waits (bounded by WALLET_PENDING_TIMEOUT) until a pending transaction is settled, settling it if it went stale. */
+      const awaitSettled = (pending: WalletTransaction): Effect.Effect<WalletTransaction> =>
+        repo.findTransaction(pending.kind, pending.txnId).pipe(
+          Effect.map(Option.getOrThrow),
+          Effect.filterOrFail((t) => t.status !== "pending" || t.ageMillis >= pendingMillis, () => "pending"),
+          Effect.retry({ schedule: pollSchedule }),
+          Effect.orDie,
+          Effect.flatMap((t) =>
+            t.status !== "pending"
+              ? Effect.succeed(t)
+              : recoverBet(t).pipe(Effect.andThen(repo.findTransaction(t.kind, t.txnId)), Effect.map(Option.getOrThrow))
+          )
+        )
+
+      /** A transaction seen before: the same payload gets its answer (once settled); another payload is refused. */
+      const replay = (existing: WalletTransaction, call: BetCall | RefundCall, player: PartnerPlayer) =>
+        Effect.gen(function*() {
+          if (existing.fingerprint !== null && existing.fingerprint !== fingerprint(call)) {
+            yield* Effect.logWarning("Wallet call refused: its transaction id was used before with another payload").pipe(
+              Effect.annotateLogs({ kind: existing.kind, txn_id: existing.txnId, user_code: call.userCode })
+            )
+            return refused("DUPLICATE_TRANSACTION", player.balance)
+          }
+          const settled = existing.status === "pending" ? yield* awaitSettled(existing) : existing
+          return settled.answer!
+        })
+
+      const replayStored = (call: BetCall | RefundCall, player: PartnerPlayer) =>
+        Effect.flatMap(
+          repo.findTransaction(call.type === "WinBet" ? "bet" : "refund", call.txnId),
+          (found) => replay(Option.getOrThrow(found), call, player)
+        )
+
+      /** Runs a decision on a locked round again when the round changed under it (another call created it). */
+      const onRound = <A>(
+        player: PartnerPlayer,
+        roundId: string,
+        decide: (round: Option.Option<Round>) => Effect.Effect<A, RoundChanged | TransactionExists>
+      ) =>
+        repo.withRoundLocked(player.id, roundId, decide).pipe(
+          Effect.retry({ while: (error) => error._tag === "RoundChanged", times: 10 })
+        )
+
+      const roundWrite = (round: Option.Option<Round>, change: { readonly refund: boolean; readonly addWin: number }): RoundWrite =>
+        Option.match(round, {
+          onNone: () => ({ _tag: "Create", status: "settled", refundedEarly: false, addBet: 0, addWin: change.addWin }),
+          onSome: (r) => ({ _tag: "Update", roundRef: r.ref, refund: change.refund, addBet: 0, addWin: change.addWin })
+        })
+
+      /** A bet the partner is not asked about: of a refunded round, of a partner that cannot be called, or with no stake. */
+      const decideBet = (call: BetCall, player: PartnerPlayer, target: Option.Option<CallbackTarget>) =>
+        onRound(player, call.roundId, (round) =>
+          Effect.gen(function*() {
+            const mirror = yield* players.lockBalance(player.id)
+            const decided = (outcome: Outcome, write: RoundWrite, written: ReadonlyArray<NewCallback> = []) =>
+              Effect.as(repo.recordDecided(newTransaction(call, player), outcome, write, written), outcome.answer)
+            const refusal = (code: "ROUND_REFUNDED" | "INVALID_USER", balance: number) =>
+              decided({
+                status: "refused",
+                refusal: code,
+                note: null,
+                amount: 0,
+                balanceAfter: mirror,
+                answer: refused(code, balance),
+                mirror: null
+              }, roundWrite(round, { refund: false, addWin: 0 }))
+            if (Option.isSome(round) && round.value.status === "refunded") return yield* refusal("ROUND_REFUNDED", mirror)
+            if (!canBet(target)) return yield* refusal("INVALID_USER", 0)
+            // A free round: nothing to take; the win is credited through the outbox.
+            const balanceAfter = mirror + call.win
+            const at = yield* now
+            const win = call.win > 0
+              ? [notification(player, "win", call.txnId, winBody(partyOf(player, target.value.partnerSlug), transactionOf(call), call.win, balanceAfter, at))]
+              : []
+            return yield* decided({
+              status: "applied",
+              refusal: null,
+              note: null,
+              amount: call.win,
+              balanceAfter,
+              answer: accepted(balanceAfter),
+              mirror: balanceAfter
+            }, roundWrite(round, { refund: false, addWin: call.win }), win)
+          })
+        ).pipe(Effect.catchTag(["TransactionExists", "RoundChanged"], () => replayStored(call, player)))
+
+      const askAndSettle = (call: BetCall, player: PartnerPlayer, target: CallbackTarget, pending: WalletTransaction) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const party = partyOf(player, target.partnerSlug)
+          const answer = yield* callbacks.ask(target, transactionEventId("bet", call.txnId), betBody(party, transactionOf(call), call.bet, at))
+          if (answer._tag === "Unavailable") {
+            yield* Effect.logWarning("Partner bet callback failed; bet refused and rolled back").pipe(
+              Effect.annotateLogs({ partner_id: player.partner_id, txn_id: call.txnId, detail: answer.reason })
+            )
+          }
+          const { callbacks: written, outcome } = settlementOf(player, target.partnerSlug, call, answer, at)
+          if (yield* repo.settleBet(pending, outcome, written)) return outcome.answer
+          // Settled by someone else meanwhile (it was taken for abandoned): theirs is the answer.
+          return yield* replayStored(call, player)
+        })
+
+      const winBet = Effect.fn("Wallet.winBet")(function*(call: BetCall) {
+        const found = yield* players.findByUserCode(call.userCode)
+        if (Option.isNone(found)) return refused("INVALID_USER", 0)
+        const player = found.value
+        const target = yield* targets.get(player.partner_id)
+        if (call.bet === 0 || !canBet(target)) {
+          const existing = yield* repo.findTransaction("bet", call.txnId)
+          if (Option.isSome(existing)) return yield* replay(existing.value, call, player)
+          return yield* decideBet(call, player, target)
+        }
+        // Written pending first, so a crash while the partner is asked leaves a trace that recovery settles;
+        // from there to the settle it runs to the end even if the aggregator hangs up.
+        return yield* Effect.uninterruptibleMask((restore) =>
+          repo.openBet(newTransaction(call, player)).pipe(
+            Effect.flatMap((opened) =>
+              opened._tag === "Opened"
+                ? askAndSettle(call, player, target.value, opened.transaction)
+                : restore(decideBet(call, player, target))
+            ),
+            Effect.catchTag("TransactionExists", () => restore(replayStored(call, player)))
+          )
+        )
+      })
+
+      const refund = Effect.fn("Wallet.refund")(function*(call: RefundCall) {
+        const found = yield* players.findByUserCode(call.userCode)
+        if (Option.isNone(found)) return refused("INVALID_USER", 0)
+        const player = found.value
+        const existing = yield* repo.findTransaction("refund", call.txnId)
+        if (Option.isSome(existing)) return yield* replay(existing.value, call, player)
+        const slug = yield* slugOf(player.partner_id)
+        while (true) {
+          const step = yield* onRound(player, call.roundId, (round) =>
+            Effect.gen(function*() {
+              if (Option.isSome(round) && round.value.pendingBets > 0) {
+                // A bet of this round still waits for the partner: wait for it, or settle it if it was abandoned.
+                const pending = yield* repo.pendingBetsOf(round.value.ref)
+                const stale = pending.filter((bet) => bet.ageMillis >= pendingMillis)
+                if (stale.length < pending.length) return { _tag: "Wait" as const, bet: pending[0] }
+                yield* Effect.forEach(stale, recoverBet, { discard: true })
+                return { _tag: "Again" as const }
+              }
+              const mirror = yield* players.lockBalance(player.id)
+              const decision = decideRefund(Option.getOrUndefined(round))
+              const base = { status: "applied" as const, refusal: null, amount: 0, balanceAfter: mirror, answer: accepted(mirror), mirror: null }
+              const write = (outcome: Outcome, change: RoundWrite, written: ReadonlyArray<NewCallback> = []) =>
+                Effect.as(repo.recordDecided(newTransaction(call, player), outcome, change, written), {
+                  _tag: "Done" as const,
+                  answer: outcome.answer
+                })
+              switch (decision._tag) {
+                case "Tombstone":
+                  return yield* write({ ...base, note: "early_refund" }, { _tag: "Create", status: "refunded", refundedEarly: true, addBet: 0, addWin: 0 })
+                case "AlreadyRefunded":
+                  return yield* write({ ...base, note: "already_refunded" }, roundWrite(round, { refund: true, addWin: 0 }))
+                case "Undo": {
+                  const r = Option.getOrThrow(round)
+                  const balanceAfter = balanceAfterRefund(mirror, decision.amount)
+                  const body = refundBody(partyOf(player, slug), transactionOf(call), { bet: r.betTotal, win: r.winTotal }, decision.amount, balanceAfter, yield* now)
+                  return yield* write(
+                    { ...base, note: null, amount: decision.amount, balanceAfter, answer: accepted(balanceAfter), mirror: balanceAfter },
+                    roundWrite(round, { refund: true, addWin: 0 }),
+                    decision.amount === 0 ? [] : [notification(player, "refund", call.txnId, body)]
+                  )
+                }
+              }
+            })
+          ).pipe(Effect.catchTag(["TransactionExists", "RoundChanged"], () => Effect.succeed({ _tag: "Existing" as const })))
+          switch (step._tag) {
+            case "Done":
+              return step.answer
+            case "Existing":
+              return yield* replayStored(call, player)
+            case "Wait":
+              yield* awaitSettled(step.bet)
+              break
+            case "Again":
+              break
+          }
+        }
+      })
+
+      const balance = Effect.fn("Wallet.balance")(function*(call: BalanceCall) {
+        const found = yield* players.findByUserCode(call.userCode)
+        if (Option.isNone(found)) return refused("INVALID_USER", 0)
+        const player = found.value
+        const target = yield* targets.get(player.partner_id)
+        if (Option.isNone(target) || !target.value.active) return refused("INVALID_USER", 0)
+        if (target.value.callbackUrl === null) return accepted(player.balance)
+        const asked = balanceBody(partyOf(player, target.value.partnerSlug), yield* now)
+        const answer = yield* callbacks.ask(target.value, asked.eventId, asked.body)
+        switch (answer._tag) {
+          case "Unavailable":
+            // A balance moves no money: the last one the partner confirmed is a fair answer while it is away.
+            yield* Effect.logWarning("Partner balance callback failed; answering the last known balance").pipe(
+              Effect.annotateLogs({ partner_id: player.partner_id, player_id: player.id, detail: answer.reason })
+            )
+            return accepted(player.balance)
+          case "UnknownPlayer":
+            return refused("INVALID_USER", 0)
+          case "InsufficientFunds":
+          case "Balance": {
+            const confirmed = answer.balance ?? player.balance
+            yield* players.confirmBalance(player.id, confirmed)
+            return accepted(confirmed)
+          }
+        }
+      })
+
+      const recover = repo.stalePendingBets(config.pendingTimeout, 100).pipe(
+        Effect.flatMap((stale) => Effect.forEach(stale, recoverBet)),
+        Effect.map((settled) => settled.filter(Boolean).length),
+        Effect.withSpan("Wallet.recover")
+      )
+
+      return Wallet.of({
+        handle: (call) => call.type === "Balance" ? balance(call) : call.type === "WinBet" ? winBet(call) : refund(call),
+        recover
+      })
     })
   )
 }

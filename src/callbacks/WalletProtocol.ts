@@ -1,29 +1,52 @@
-import { Schema, SchemaGetter } from "effect"
-import { type Cents, fromCents, MoneyCents } from "../domain/Money.ts"
+import { Result, Schema, SchemaGetter } from "effect"
+import { JsonNumber, JsonNumberSchema } from "../domain/ExactJson.ts"
+import { AmountCents } from "../domain/Money.ts"
+import type { WalletCall } from "../domain/Wallet.ts"
 
 /**
  * The aggregator's seamless-wallet protocol (PlayFiver style, see
- * ../shared/spec/upstreams.md): one operator URL receives POSTs whose `type`
- * is `Balance`, `WinBet` or `Refund`, each carrying the agent's code and
- * secret. Public clients disagree on details, so ids are read as strings or
- * numbers and a refund's ids may sit in `slot` or at the top level.
+ * docs/upstreams.md): one operator URL receives POSTs whose `type` is
+ * `Balance`, `WinBet` or `Refund`, each carrying the agent's code and
+ * secret. The body is read with ExactJson, so ids keep every digit and
+ * amounts every decimal they were written with. Public clients disagree on
+ * details: ids come as strings or numbers, and a refund's ids may sit in
+ * `slot` or at the top level.
  */
 
-/** An id as JSON may carry it: a string, or a number written out as a string. */
-const Id = Schema.Union([Schema.String, Schema.Finite]).pipe(
-  Schema.decodeTo(Schema.String.check(Schema.isTrimmed(), Schema.isMinLength(1), Schema.isMaxLength(200)), {
-    decode: SchemaGetter.transform((value: string | number) => String(value).trim()),
-    encode: SchemaGetter.transform((value: string) => value)
-  })
-)
+/** Text PostgreSQL can keep as it came: no NUL or other control characters, no lone surrogates. */
+const isStorableText = (text: string) => text.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(text)
+
+const idMessage = "must be a non-empty string or a whole number (at most 200 characters, no surrounding spaces or control characters)"
+
+/** An id as JSON may carry it: a string as it is, or a whole number exactly as written (never rounded). */
+const Id = Schema.Union([Schema.String, JsonNumberSchema]).pipe(
+  Schema.decodeTo(
+    Schema.String.check(Schema.makeFilter((id: string) =>
+      id.length >= 1 && id.length <= 200 && id.trim() === id && isStorableText(id), { message: idMessage })),
+    {
+      decode: SchemaGetter.transform((value: string | JsonNumber) =>
+        // A number with a fraction or an exponent is no id: it becomes "", which the check refuses.
+        value instanceof JsonNumber ? (/^-?\d+$/.test(value.source) ? value.source : "") : value
+      ),
+      encode: SchemaGetter.transform((id: string) => id)
+    }
+  )
+).annotate({ message: idMessage })
 
 /** The user code this service gave the player at launch (partner_players.internal_user_id). */
 const UserCode = Id.pipe(
   Schema.decodeTo(Schema.Int, {
     decode: SchemaGetter.transform((value: string) => /^\d{1,15}$/.test(value) ? Number(value) : -1),
     encode: SchemaGetter.transform((value: number) => String(value))
-  })
+  }),
+  Schema.check(Schema.isGreaterThanOrEqualTo(0))
 )
+
+const Text = Schema.optional(Schema.NullOr(
+  Schema.String.check(Schema.makeFilter((text: string) => text.length <= 255 && isStorableText(text), {
+    message: "must be text of at most 255 characters, without control characters"
+  }))
+))
 
 const Credentials = {
   user_code: UserCode,
@@ -31,34 +54,36 @@ const Credentials = {
   agent_secret: Schema.String
 }
 
-const Slot = Schema.Struct({
-  txn_id: Id,
-  round_id: Schema.optional(Schema.NullOr(Id)),
-  bet: Schema.optional(MoneyCents),
-  win: Schema.optional(MoneyCents),
-  game_code: Schema.optional(Schema.NullOr(Schema.String)),
-  provider_code: Schema.optional(Schema.NullOr(Schema.String))
-})
-
-export const BalanceCall = Schema.Struct({ type: Schema.Literal("Balance"), ...Credentials })
-
-export const WinBetCall = Schema.Struct({
+const WinBetWire = Schema.Struct({
   type: Schema.Literal("WinBet"),
   ...Credentials,
-  game_original: Schema.optional(Schema.Unknown),
-  slot: Slot
+  slot: Schema.Struct({
+    txn_id: Id,
+    round_id: Schema.optional(Schema.NullOr(Id)),
+    bet: AmountCents,
+    win: AmountCents,
+    game_code: Text,
+    provider_code: Text
+  })
 })
 
-export const RefundCall = Schema.Struct({
+const RefundWire = Schema.Struct({
   type: Schema.Literal("Refund"),
   ...Credentials,
-  slot: Schema.optional(Slot.mapFields((fields) => ({ ...fields, txn_id: Schema.optional(Id) }))),
+  slot: Schema.optional(Schema.Struct({
+    txn_id: Schema.optional(Id),
+    round_id: Schema.optional(Schema.NullOr(Id)),
+    game_code: Text,
+    provider_code: Text
+  })),
   txn_id: Schema.optional(Id),
-  round_id: Schema.optional(Id)
+  round_id: Schema.optional(Schema.NullOr(Id))
 })
 
-export const WalletCall = Schema.Union([BalanceCall, WinBetCall, RefundCall])
-export type WalletCall = typeof WalletCall.Type
+const BalanceWire = Schema.Struct({ type: Schema.Literal("Balance"), ...Credentials })
+
+const WireCall = Schema.Union([BalanceWire, WinBetWire, RefundWire])
+const decodeWire = Schema.decodeUnknownResult(WireCall, { errors: "all" })
 
 /** Just enough to authenticate a call before its body is trusted. */
 export const CallEnvelope = Schema.Struct({
@@ -67,14 +92,42 @@ export const CallEnvelope = Schema.Struct({
   agent_secret: Schema.optional(Schema.Unknown)
 })
 
-/** Refusals in the aggregator's terms (and ROUND_NOT_FOUND for a refund of a round never seen). */
-export type Refusal = "INSUFFICIENT_USER_FUNDS" | "INVALID_USER" | "ROUND_NOT_FOUND"
-
-/** What the aggregator is told: `msg` empty on success, the refusal otherwise, and the player's balance. */
-export interface WalletAnswer {
-  readonly msg: "" | Refusal
-  readonly balance: number
+/**
+ * A call read into the wallet's terms, or why it cannot be. A bet without
+ * a round is its own round; a refund must name its transaction and round.
+ */
+export const readWalletCall = (body: unknown): Result.Result<WalletCall, Schema.SchemaError | string> => {
+  const wire = decodeWire(body)
+  if (Result.isFailure(wire)) return Result.fail(wire.failure)
+  const call = wire.success
+  switch (call.type) {
+    case "Balance":
+      return Result.succeed({ type: "Balance", userCode: call.user_code })
+    case "WinBet":
+      return Result.succeed({
+        type: "WinBet",
+        userCode: call.user_code,
+        txnId: call.slot.txn_id,
+        roundId: call.slot.round_id ?? call.slot.txn_id,
+        bet: call.slot.bet,
+        win: call.slot.win,
+        gameCode: call.slot.game_code ?? null,
+        providerCode: call.slot.provider_code ?? null
+      })
+    case "Refund": {
+      const txnId = call.slot?.txn_id ?? call.txn_id
+      const roundId = call.slot?.round_id ?? call.round_id
+      if (txnId === undefined || roundId === undefined || roundId === null) {
+        return Result.fail("A refund needs txn_id and round_id (in slot or at the top level).")
+      }
+      return Result.succeed({
+        type: "Refund",
+        userCode: call.user_code,
+        txnId,
+        roundId,
+        gameCode: call.slot?.game_code ?? null,
+        providerCode: call.slot?.provider_code ?? null
+      })
+    }
+  }
 }
-
-export const accepted = (balance: Cents): WalletAnswer => ({ msg: "", balance: fromCents(balance) })
-export const refused = (refusal: Refusal, balance: Cents): WalletAnswer => ({ msg: refusal, balance: fromCents(balance) })

@@ -1,10 +1,10 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { LaunchRequest } from "../api/Casino.ts"
-import type { PartnerPlayer } from "../domain/Casino.ts"
-import type { Partner } from "../domain/Partner.ts"
+import { toAmount } from "../domain/Money.ts"
+import type { Partner, PartnerPlayer } from "../domain/Partner.ts"
+import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { CasinoCatalog } from "./CasinoCatalog.ts"
 import { CasinoGateway, CasinoGatewayError } from "./CasinoGateway.ts"
-import { PartnerPlayers } from "./PartnerPlayers.ts"
 
 /** The launch names something that cannot be launched; the map is field -> messages. */
 export class LaunchRefused extends Schema.TaggedError<LaunchRefused>()("LaunchRefused", {
@@ -64,7 +64,7 @@ export class Casino extends Context.Service<Casino, {
           userCode: player.internal_user_id,
           gameCode: game.value.game_code,
           providerCode: game.value.provider_upstream_code,
-          balance: player.balance,
+          balance: toAmount(player.balance),
           original: request.game_original ?? true,
           lang: request.lang ?? "pt",
           rtp: request.user_rtp ?? undefined,

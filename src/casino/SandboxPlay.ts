@@ -3,9 +3,9 @@ import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer,
 import { NetAddress } from "effect/net"
 import { SqlClient } from "effect/sql"
 import { randomInt } from "node:crypto"
-import { walletPath } from "../callbacks/http.ts"
+import { walletPath } from "../callbacks/AggregatorRoute.ts"
 import { WalletCredentials } from "../callbacks/WalletCredentials.ts"
-import { fromCents, toCents } from "../domain/Money.ts"
+import { parseCents, toAmount } from "../domain/Money.ts"
 
 /** Stakes the sandbox game offers. */
 export const sandboxStakes = [0.5, 1, 2, 5] as const
@@ -81,7 +81,7 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
         UPDATE sandbox_casino_sessions SET spins = spins + 1 WHERE id = ${session.value.id} RETURNING spins
       `.pipe(Effect.orDie)
       const reels = spinReels()
-      const win = fromCents(Math.round(toCents(stake) * payout(reels)))
+      const win = toAmount(Math.round(parseCents(String(stake))! * payout(reels)))
       const txnId = `sbx-${session.value.id}-${spins}`
       const answer = yield* httpClient.execute(
         HttpClientRequest.post(`${ownUrl}${walletPath}`).pipe(

@@ -6,6 +6,7 @@ import { ErrorMessages, InternalError, ValidationFailed } from "../api/Errors.ts
 import { page } from "../api/Paging.ts"
 import { CurrentPartner } from "../api/Security.ts"
 import type { CasinoGame } from "../domain/Casino.ts"
+import { toAmount } from "../domain/Money.ts"
 import { Casino } from "./Casino.ts"
 import { CasinoCatalog } from "./CasinoCatalog.ts"
 
@@ -64,7 +65,7 @@ export const CasinoHandlers = HttpApiBuilder.group(
               id: launched.player.id,
               external_player_id: launched.player.external_player_id,
               internal_user_id: launched.player.internal_user_id,
-              balance: launched.player.balance
+              balance: toAmount(launched.player.balance)
             }
           })
         }).pipe(

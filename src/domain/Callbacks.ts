@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto"
-import { type Cents, fromCents } from "./Money.ts"
+import { type Cents, toAmount } from "./Money.ts"
 
 /**
  * The callbacks a partner receives at its callback_url. `balance` and `bet`
@@ -57,7 +57,7 @@ export const betBody = (party: CallbackParty, txn: CallbackTransaction, amount: 
   JSON.stringify({
     ...base("bet", transactionEventId("bet", txn.txnId), party, now),
     ...transaction(txn),
-    amount: fromCents(amount)
+    amount: toAmount(amount)
   })
 
 /** Credit `amount`, the round's win; `balance` is the player's balance after it, as this service reckons it. */
@@ -65,8 +65,8 @@ export const winBody = (party: CallbackParty, txn: CallbackTransaction, amount: 
   JSON.stringify({
     ...base("win", transactionEventId("win", txn.txnId), party, now),
     ...transaction(txn),
-    amount: fromCents(amount),
-    balance: fromCents(balance)
+    amount: toAmount(amount),
+    balance: toAmount(balance)
   })
 
 /**
@@ -84,10 +84,10 @@ export const refundBody = (
   JSON.stringify({
     ...base("refund", transactionEventId("refund", txn.txnId), party, now),
     ...transaction(txn),
-    amount: fromCents(amount),
-    bet: fromCents(round.bet),
-    win: fromCents(round.win),
-    balance: fromCents(balance)
+    amount: toAmount(amount),
+    bet: toAmount(round.bet),
+    win: toAmount(round.win),
+    balance: toAmount(balance)
   })
 
 /**
@@ -98,6 +98,6 @@ export const rollbackBody = (party: CallbackParty, txn: CallbackTransaction, amo
   JSON.stringify({
     ...base("rollback", transactionEventId("rollback", txn.txnId), party, now),
     ...transaction(txn),
-    amount: fromCents(amount),
+    amount: toAmount(amount),
     rolls_back: transactionEventId("bet", txn.txnId)
   })

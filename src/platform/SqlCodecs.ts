@@ -1,4 +1,5 @@
 import { Schema, SchemaGetter } from "effect"
+import { centsFromNumeric, formatCents } from "../domain/Money.ts"
 
 /**
  * Column codecs shared by the Postgres repositories.
@@ -14,3 +15,11 @@ export const IdFromBigInt = Schema.BigInt.pipe(
 
 /** `numeric` columns arrive as exact decimal strings. */
 export const NumberFromNumeric = Schema.FiniteFromString
+
+/** A `numeric(20, 2)` money column, exactly, in cents. */
+export const CentsFromNumeric = Schema.String.pipe(
+  Schema.decodeTo(Schema.Int, {
+    decode: SchemaGetter.transform(centsFromNumeric),
+    encode: SchemaGetter.transform(formatCents)
+  })
+)

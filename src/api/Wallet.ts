@@ -1,0 +1,142 @@
+import { Schema, SchemaGetter } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Envelope } from "./Envelope.ts"
+import { NotFound } from "./Errors.ts"
+import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
+import { RequestValidation } from "./RequestValidation.ts"
+
+/**
+ * Reconciliation: a partner reads back what the wallet did with its
+ * players' money (each transaction, its round, the callbacks it caused and
+ * whether they were delivered), to match against its own books.
+ */
+
+const Amount = Schema.Finite.annotate({ description: "A decimal amount with at most 2 places" })
+
+export const WalletCallbackEntry = Schema.Struct({
+  event_id: Schema.String,
+  kind: Schema.Literals(["bet", "win", "refund", "rollback"]),
+  status: Schema.Literals(["pending", "delivered", "failed"]).annotate({
+    description: "A bet is `delivered` when the partner answered it, `failed` when it could not be asked"
+  }),
+  attempts: Schema.Int,
+  last_error: Schema.NullOr(Schema.String),
+  created_at: Schema.String,
+  delivered_at: Schema.NullOr(Schema.String),
+  next_attempt_at: Schema.NullOr(Schema.String)
+})
+
+const WalletPlayer = Schema.Struct({
+  external_player_id: Schema.String,
+  user_code: Schema.Int.annotate({ description: "The player's user code at the casino aggregator" })
+})
+
+export const WalletTransactionEntry = Schema.Struct({
+  transaction_id: Schema.String,
+  kind: Schema.Literals(["bet", "refund"]),
+  status: Schema.Literals(["pending", "applied", "refused"]),
+  refusal: Schema.NullOr(Schema.String).annotate({ description: "The code the aggregator was answered when refused" }),
+  note: Schema.NullOr(Schema.Literals(["early_refund", "already_refunded", "recovered"])),
+  player: WalletPlayer,
+  round_id: Schema.String,
+  game: Schema.Struct({ code: Schema.NullOr(Schema.String), provider: Schema.NullOr(Schema.String) }),
+  bet: Amount,
+  win: Amount,
+  amount: Amount.annotate({ description: "The change to the player's balance (0 unless applied)" }),
+  balance_after: Schema.NullOr(Amount),
+  answer: Schema.NullOr(Schema.Struct({ msg: Schema.String, balance: Amount })).annotate({
+    description: "Exactly what the aggregator was answered; null while pending"
+  }),
+  created_at: Schema.String,
+  settled_at: Schema.NullOr(Schema.String),
+  callbacks: Schema.Array(WalletCallbackEntry)
+})
+
+export const WalletRoundEntry = Schema.Struct({
+  round_id: Schema.String,
+  player: WalletPlayer,
+  status: Schema.Literals(["open", "settled", "refunded"]),
+  pending_bets: Schema.Int,
+  bet_total: Amount,
+  win_total: Amount,
+  refunded_early: Schema.Boolean.annotate({ description: "Refunded before any bet of it arrived" }),
+  created_at: Schema.String,
+  updated_at: Schema.String,
+  transactions: Schema.Array(WalletTransactionEntry)
+})
+
+const isoMessage = "The :attribute field must be a date (YYYY-MM-DD) or a date-time in ISO 8601 (2026-11-22T13:00:00Z)."
+
+/** A day (`2026-11-22`: its start for `from`, its end for `to`) or an ISO 8601 instant. */
+const instant = (edge: "start" | "end") =>
+  Schema.String.pipe(
+    Schema.decodeTo(
+      Schema.Date.check(Schema.makeFilter((date: Date) => !Number.isNaN(date.getTime()), { message: isoMessage })),
+      {
+        decode: SchemaGetter.transform((raw: string) => {
+          const text = raw.trim()
+          if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+            return new Date(`${text}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}Z`)
+          }
+          return /^\d{4}-\d{2}-\d{2}T/.test(text) ? new Date(text) : new Date(Number.NaN)
+        }),
+        encode: SchemaGetter.transform((date: Date) => date.toISOString())
+      }
+    )
+  ).annotate({ message: isoMessage })
+
+export class WalletGroup extends HttpApiGroup.make("wallet")
+  .add(
+    HttpApiEndpoint.get("transactions", "/wallet/transactions", {
+      query: {
+        external_player_id: Schema.optional(Schema.String),
+        round_id: Schema.optional(Schema.String),
+        kind: Schema.optional(Schema.Literals(["bet", "refund"]).annotate({
+          message: "The selected :attribute is invalid. Use bet or refund."
+        })),
+        status: Schema.optional(Schema.Literals(["pending", "applied", "refused"]).annotate({
+          message: "The selected :attribute is invalid. Use pending, applied or refused."
+        })),
+        from: Schema.optional(instant("start")).annotate({ description: "Created at or after (YYYY-MM-DD or ISO 8601)" }),
+        to: Schema.optional(instant("end")).annotate({ description: "Created at or before (YYYY-MM-DD or ISO 8601)" }),
+        page: Schema.optional(PageQuery),
+        per_page: Schema.optional(PerPageQuery)
+      },
+      success: Envelope(
+        "WalletTransactionsResponse",
+        Schema.Struct({ transactions: Schema.Array(WalletTransactionEntry), meta: PageMeta })
+      )
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "The wallet transactions of the partner's players, newest first",
+      description: "Filtered by player, round, kind, status and a creation time range, paged."
+    }))
+  )
+  .add(
+    HttpApiEndpoint.get("transaction", "/wallet/transactions/:transaction_id", {
+      params: { transaction_id: Schema.String },
+      query: {
+        kind: Schema.optional(Schema.Literals(["bet", "refund"]).annotate({
+          message: "The selected :attribute is invalid. Use bet or refund."
+        }))
+      },
+      success: Envelope("WalletTransactionResponse", Schema.Struct({ transactions: Schema.Array(WalletTransactionEntry) })),
+      error: NotFound
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "One transaction id: the bet and/or the refund that carried it",
+      description: "A transaction is its kind and its id, so a refund may carry its bet's id: both are listed " +
+        "(narrow with `kind`). 404 when none of the partner's players has one."
+    }))
+  )
+  .add(
+    HttpApiEndpoint.get("round", "/wallet/rounds/:round_id", {
+      params: { round_id: Schema.String },
+      query: { external_player_id: Schema.optional(Schema.String) },
+      success: Envelope("WalletRoundResponse", Schema.Struct({ rounds: Schema.Array(WalletRoundEntry) })),
+      error: NotFound
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "A round with its transactions",
+      description: "Rounds are per player: the same round id of two players is two rounds (narrow with " +
+        "`external_player_id`). 404 when none of the partner's players has it."
+    }))
+  )
+{}

@@ -1,0 +1,223 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, type Statement } from "effect/sql"
+import type { CallbackKind } from "../domain/Callbacks.ts"
+import { IdFromBigInt } from "../platform/SqlCodecs.ts"
+import { CallbacksConfig } from "./CallbacksConfig.ts"
+
+/** The job queue's task that delivers one player's notifications, oldest first. */
+export const deliveryTask = "partner_callbacks"
+
+/** One job (and one job queue) per player: their notifications go one at a time, in order. */
+export const playerLinePrefix = "partner-callbacks:player:"
+const playerLine = (playerId: number) => `${playerLinePrefix}${playerId}`
+
+/** A callback to record with the wallet decision that caused it. */
+export interface NewCallback {
+  readonly partnerId: number
+  readonly playerId: number
+  readonly kind: Exclude<CallbackKind, "balance">
+  readonly txnId: string
+  readonly eventId: string
+  readonly body: string
+  /**
+   * A bet is asked during the wallet call and recorded as answered: `error` is
+   * null when the partner answered, otherwise why it could not be asked.
+   * Notifications (win, refund, rollback) have no `asked`: they wait for delivery.
+   */
+  readonly asked?: { readonly error: string | null } | undefined
+}
+
+const CallbackRow = Schema.Struct({
+  id: IdFromBigInt,
+  event_id: Schema.String,
+  partner_id: IdFromBigInt,
+  partner: Schema.String,
+  player_id: IdFromBigInt,
+  external_player_id: Schema.String,
+  kind: Schema.Literals(["bet", "win", "refund", "rollback"]),
+  txn_id: Schema.String,
+  transaction_ref: Schema.NullOr(IdFromBigInt),
+  status: Schema.Literals(["pending", "delivered", "failed"]),
+  attempts: Schema.Int,
+  last_error: Schema.NullOr(Schema.String),
+  created_at: Schema.Date,
+  delivered_at: Schema.NullOr(Schema.Date),
+  next_attempt_at: Schema.NullOr(Schema.Date),
+  body: Schema.String
+})
+export type CallbackRecord = typeof CallbackRow.Type
+const decodeCallbackRows = Schema.decodeUnknownEffect(Schema.Array(CallbackRow))
+
+const Head = Schema.Struct({ id: IdFromBigInt, event_id: Schema.String, body: Schema.String, partner_id: IdFromBigInt })
+const decodeHeads = Schema.decodeUnknownEffect(Schema.Array(Head))
+export type LineHead = typeof Head.Type
+
+export interface CallbackFilter {
+  readonly status?: CallbackRecord["status"] | undefined
+  readonly partner?: string | undefined
+  readonly limit: number
+}
+
+/**
+ * The outbox's rows (partner_callbacks) and its players' delivery lines in
+ * the job queue (graphile-worker's add_job). Callbacks are written by the
+ * statement of the wallet decision that caused them (`writing`), so a crash
+ * keeps both or neither.
+ */
+export class OutboxRepo extends Context.Service<OutboxRepo, {
+  /**
+   * Common table expressions for the statement that writes a wallet decision: they record the callbacks
+   * (for the transaction `transactionRef` names) and schedule each player's line, only if the CTE named
+   * `guard` produced a row.
+   */
+  writing(
+    callbacks: ReadonlyArray<NewCallback>,
+    options: { readonly guard: string; readonly transactionRef: Statement.Fragment }
+  ): Statement.Fragment
+  /** The oldest undelivered notification of a player: the head of their line. */
+  headOf(playerId: number): Effect.Effect<Option.Option<LineHead>>
+  markDelivered(id: number): Effect.Effect<void>
+  /** A failed attempt; `final` marks it failed for good (the line then waits for an operator). */
+  markFailed(id: number, error: string, final: boolean): Effect.Effect<void>
+  /**
+   * Schedules the player's line. `preserve_run_at` keeps a waiting job's time unless it is backing off
+   * after a failure; `replace` runs it now.
+   */
+  scheduleLine(playerId: number, mode: "preserve_run_at" | "replace"): Effect.Effect<void>
+  list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<CallbackRecord>>
+  find(id: number): Effect.Effect<Option.Option<CallbackRecord>>
+  /** Puts a notification back in its player's line and runs the line now. */
+  requeue(id: number): Effect.Effect<void>
+  /** Every callback of these wallet transactions, oldest first. */
+  ofTransactions(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<CallbackRecord>>
+}>()("partner-api/callbacks/OutboxRepo") {
+  static readonly layer = Layer.effect(
+    OutboxRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const config = yield* CallbacksConfig
+
+      const scheduleLine = (playerId: number, mode: "preserve_run_at" | "replace") =>
+        sql`SELECT id FROM graphile_worker.add_job(
+              ${deliveryTask},
+              json_build_object('player_id', ${playerId}::bigint),
+              queue_name => ${playerLine(playerId)},
+              max_attempts => ${config.maxAttempts}::smallint,
+              job_key => ${playerLine(playerId)},
+              job_key_mode => ${mode}
+            )`.pipe(Effect.asVoid, Effect.orDie)
+
+      const writing = (
+        callbacks: ReadonlyArray<NewCallback>,
+        options: { readonly guard: string; readonly transactionRef: Statement.Fragment }
+      ) => {
+        const rows = callbacks.map((callback) => {
+          const status = callback.asked === undefined ? "pending" : callback.asked.error === null ? "delivered" : "failed"
+          return {
+            event_id: callback.eventId,
+            partner_id: callback.partnerId,
+            player_id: callback.playerId,
+            kind: callback.kind,
+            txn_id: callback.txnId,
+            body: callback.body,
+            status,
+            attempts: callback.asked === undefined ? 0 : 1,
+            last_error: callback.asked?.error ?? null
+          }
+        })
+        // A line is scheduled for each player with a notification to deliver.
+        const lines = [...new Set(rows.filter((row) => row.status === "pending").map((row) => row.player_id))]
+        // The lines are scheduled first, and the insert refers to them: a plain SELECT in WITH that nothing
+        // reads is never run, and the caller's statement need not know this one's parts.
+        return sql`
+          scheduled_lines AS (
+            SELECT job.id FROM jsonb_array_elements_text(${JSON.stringify(lines)}::jsonb) AS line(player_id)
+            CROSS JOIN LATERAL graphile_worker.add_job(
+              ${deliveryTask},
+              json_build_object('player_id', line.player_id::bigint),
+              queue_name => ${playerLinePrefix} || line.player_id,
+              max_attempts => ${config.maxAttempts}::smallint,
+              job_key => ${playerLinePrefix} || line.player_id,
+              job_key_mode => 'preserve_run_at'
+            ) AS job
+            WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)})
+          ),
+          written_callbacks AS (
+            INSERT INTO partner_callbacks (event_id, partner_id, player_id, kind, txn_id, transaction_ref, body, status,
+                                           attempts, last_error, delivered_at)
+            SELECT c.event_id, c.partner_id, c.player_id, c.kind, c.txn_id, ${options.transactionRef}, c.body, c.status,
+                   c.attempts, c.last_error, CASE WHEN c.status = 'delivered' THEN now() END
+            FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS c(event_id text, partner_id bigint, player_id bigint,
+              kind text, txn_id text, body text, status text, attempts integer, last_error text)
+            WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)}) AND (SELECT count(*) FROM scheduled_lines) >= 0
+            RETURNING id
+          )
+        `
+      }
+
+      const headOf = (playerId: number) =>
+        sql`
+          SELECT id, event_id, body, partner_id FROM partner_callbacks
+          WHERE player_id = ${playerId} AND status <> 'delivered' AND kind <> 'bet'
+          ORDER BY id
+          LIMIT 1
+        `.pipe(
+          Effect.flatMap(decodeHeads),
+          Effect.map((rows) => Option.fromNullishOr(rows[0])),
+          Effect.orDie
+        )
+
+      const select = (where: Statement.Fragment, limit: number) =>
+        sql`
+          SELECT c.id, c.event_id, c.partner_id, p.slug AS partner, c.player_id, pp.external_player_id, c.kind, c.txn_id,
+                 c.transaction_ref, c.status, c.attempts, c.last_error, c.created_at, c.delivered_at, c.body,
+                 CASE WHEN c.status = 'pending' THEN j.run_at END AS next_attempt_at
+          FROM partner_callbacks c
+          JOIN partners p ON p.id = c.partner_id
+          JOIN partner_players pp ON pp.id = c.player_id
+          LEFT JOIN graphile_worker.jobs j ON j.key = ${playerLinePrefix} || c.player_id
+          WHERE ${where}
+          ORDER BY c.id DESC
+          LIMIT ${limit}
+        `.pipe(Effect.flatMap(decodeCallbackRows), Effect.orDie)
+
+      const list = (filter: CallbackFilter) => {
+        const conditions = [sql`true`]
+        if (filter.status !== undefined) conditions.push(sql`c.status = ${filter.status}`)
+        if (filter.partner !== undefined) conditions.push(sql`p.slug = ${filter.partner}`)
+        return select(sql.and(conditions), filter.limit)
+      }
+
+      return OutboxRepo.of({
+        writing,
+        headOf,
+        markDelivered: (id) =>
+          sql`
+            UPDATE partner_callbacks
+            SET status = 'delivered', attempts = attempts + 1, last_error = NULL, delivered_at = now()
+            WHERE id = ${id}
+          `.pipe(Effect.asVoid, Effect.orDie),
+        markFailed: (id, error, final) =>
+          sql`
+            UPDATE partner_callbacks
+            SET attempts = attempts + 1, last_error = ${error}, status = ${final ? "failed" : "pending"}
+            WHERE id = ${id}
+          `.pipe(Effect.asVoid, Effect.orDie),
+        scheduleLine,
+        list,
+        find: (id) => Effect.map(select(sql`c.id = ${id}`, 1), (rows) => Option.fromNullishOr(rows[0])),
+        requeue: (id) =>
+          sql.withTransaction(Effect.gen(function*() {
+            const [row] = yield* sql<{ player_id: bigint }>`
+              UPDATE partner_callbacks SET status = 'pending', last_error = NULL WHERE id = ${id} RETURNING player_id
+            `
+            if (row !== undefined) yield* scheduleLine(Number(row.player_id), "replace")
+          })).pipe(Effect.orDie),
+        ofTransactions: (refs) =>
+          refs.length === 0
+            ? Effect.succeed([])
+            : select(sql`c.transaction_ref = ANY(${refs}::bigint[])`, 10_000).pipe(Effect.map((rows) => [...rows].reverse()))
+      })
+    })
+  )
+}

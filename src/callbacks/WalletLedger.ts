@@ -1,0 +1,113 @@
+import { Context, Effect, Layer, Option } from "effect"
+import type { PartnerPlayer } from "../domain/Partner.ts"
+import type { Round, TransactionKind, TransactionStatus, WalletTransaction } from "../domain/Wallet.ts"
+import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
+import { type CallbackRecord, OutboxRepo } from "./OutboxRepo.ts"
+import { type PageRequest, WalletRepo } from "./WalletRepo.ts"
+
+/** A transaction as reconciliation shows it: with its player and every callback it caused. */
+export interface LedgerEntry {
+  readonly transaction: WalletTransaction
+  readonly player: PartnerPlayer
+  readonly callbacks: ReadonlyArray<CallbackRecord>
+}
+
+export interface LedgerRound {
+  readonly round: Round
+  readonly player: PartnerPlayer
+  readonly entries: ReadonlyArray<LedgerEntry>
+}
+
+export interface LedgerFilter {
+  readonly externalPlayerId?: string | undefined
+  readonly roundId?: string | undefined
+  readonly kind?: TransactionKind | undefined
+  readonly status?: TransactionStatus | undefined
+  readonly from?: Date | undefined
+  readonly to?: Date | undefined
+}
+
+/** Whose ledger is read: one partner's players (the partner API), or everyone's (the operator). */
+export type LedgerScope = { readonly partnerId: number } | { readonly partnerId?: undefined }
+
+/**
+ * The wallet's books read back, for partners reconciling (only their own
+ * players) and for operators: transactions, rounds and the callbacks each
+ * caused, with their delivery state.
+ */
+export class WalletLedger extends Context.Service<WalletLedger, {
+  transactions(scope: LedgerScope, filter: LedgerFilter, page: PageRequest): Effect.Effect<{
+    readonly entries: ReadonlyArray<LedgerEntry>
+    readonly total: number
+  }>
+  /** The bet and/or the refund carrying this transaction id. */
+  transaction(scope: LedgerScope, txnId: string, kind?: TransactionKind): Effect.Effect<ReadonlyArray<LedgerEntry>>
+  rounds(scope: LedgerScope, roundId: string, externalPlayerId?: string): Effect.Effect<ReadonlyArray<LedgerRound>>
+  /** Bets waiting for a partner's answer, oldest first. */
+  pending(limit: number): Effect.Effect<ReadonlyArray<LedgerEntry>>
+}>()("partner-api/callbacks/WalletLedger") {
+  static readonly layer = Layer.effect(
+    WalletLedger,
+    Effect.gen(function*() {
+      const repo = yield* WalletRepo
+      const players = yield* PartnerPlayers
+      const outbox = yield* OutboxRepo
+
+      const entriesOf = Effect.fnUntraced(function*(transactions: ReadonlyArray<WalletTransaction>) {
+        const [owners, callbacks] = yield* Effect.all([
+          players.findByIds([...new Set(transactions.map((t) => t.playerId))]),
+          outbox.ofTransactions(transactions.map((t) => t.ref))
+        ], { concurrency: 2 })
+        const byId = new Map(owners.map((player) => [player.id, player]))
+        return transactions.map((transaction): LedgerEntry => ({
+          transaction,
+          player: byId.get(transaction.playerId)!,
+          callbacks: callbacks.filter((callback) => callback.transaction_ref === transaction.ref)
+        }))
+      })
+
+      /** A player named by the partner's own id; none means the filter matches nothing. */
+      const playerFilter = (scope: LedgerScope, externalPlayerId: string | undefined) =>
+        externalPlayerId === undefined || scope.partnerId === undefined
+          ? Effect.succeed(Option.some<number | undefined>(undefined))
+          : Effect.map(players.find(scope.partnerId, externalPlayerId), Option.map((player) => player.id))
+
+      const transactions = Effect.fn("WalletLedger.transactions")(
+        function*(scope: LedgerScope, filter: LedgerFilter, page: PageRequest) {
+          const playerId = yield* playerFilter(scope, filter.externalPlayerId)
+          if (Option.isNone(playerId)) return { entries: [], total: 0 }
+          const found = yield* repo.transactions({ ...filter, partnerId: scope.partnerId, playerId: playerId.value }, page)
+          return { entries: yield* entriesOf(found.transactions), total: found.total }
+        }
+      )
+
+      const transaction = Effect.fn("WalletLedger.transaction")(
+        function*(scope: LedgerScope, txnId: string, kind?: TransactionKind) {
+          const found = yield* repo.transactions({ partnerId: scope.partnerId, txnId, kind }, { page: 1, perPage: 10 })
+          // The bet before its refund: the order they happened in.
+          return yield* entriesOf([...found.transactions].sort((a, b) => a.ref - b.ref))
+        }
+      )
+
+      const rounds = Effect.fn("WalletLedger.rounds")(function*(scope: LedgerScope, roundId: string, externalPlayerId?: string) {
+        const playerId = yield* playerFilter(scope, externalPlayerId)
+        if (Option.isNone(playerId)) return []
+        const found = yield* repo.rounds({ partnerId: scope.partnerId, playerId: playerId.value, roundId })
+        const entries = yield* Effect.flatMap(repo.transactionsOfRounds(found.map((round) => round.ref)), entriesOf)
+        const owners = yield* players.findByIds(found.map((round) => round.playerId))
+        return found.map((round): LedgerRound => ({
+          round,
+          player: owners.find((player) => player.id === round.playerId)!,
+          entries: entries.filter((entry) => entry.transaction.roundRef === round.ref)
+        }))
+      })
+
+      return WalletLedger.of({
+        transactions,
+        transaction,
+        rounds,
+        pending: (limit) => Effect.flatMap(repo.pendingBets(limit), entriesOf)
+      })
+    })
+  )
+}

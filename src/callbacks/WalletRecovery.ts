@@ -1,0 +1,21 @@
+import { Duration, Effect, Layer, Schedule } from "effect"
+import { CallbacksConfig } from "./CallbacksConfig.ts"
+import { Wallet } from "./Wallet.ts"
+
+/**
+ * Settles bets that a crashed or hung instance left pending: every third of
+ * WALLET_PENDING_TIMEOUT, bets pending longer than it are refused, with a
+ * rollback notification (the partner's event-id dedupe makes that safe
+ * whatever it did), so the aggregator's retry gets the settled answer. Every
+ * instance runs it; a bet is settled once, by whoever gets there first.
+ */
+export const WalletRecovery = Layer.effectDiscard(Effect.gen(function*() {
+  const wallet = yield* Wallet
+  const config = yield* CallbacksConfig
+  const every = Duration.max(Duration.seconds(1), Duration.divideUnsafe(config.pendingTimeout, 3))
+  yield* wallet.recover.pipe(
+    Effect.catchCause((cause) => Effect.logWarning("Recovery of pending bets failed; trying again", cause)),
+    Effect.repeat(Schedule.spaced(every)),
+    Effect.forkScoped
+  )
+}))

@@ -1,0 +1,216 @@
+import { createHash } from "node:crypto"
+import { type Cents, toAmount } from "./Money.ts"
+
+/**
+ * The seamless wallet's rules, apart from where its state is kept. A bet
+ * is written `pending` before the partner is asked and then settled
+ * `applied` or `refused`; a refund undoes a whole round, once. Rounds are
+ * `open` while a bet of theirs waits for the partner, then `settled`, and
+ * `refunded` at the end (a refund that arrives before any bet leaves the
+ * round `refunded` already, so a late bet of it is refused).
+ */
+
+export type TransactionKind = "bet" | "refund"
+export type TransactionStatus = "pending" | "applied" | "refused"
+export type RoundStatus = "open" | "settled" | "refunded"
+
+/**
+ * Refusals: the aggregator's own two codes, and two of this service's
+ * (documented in the README): a bet of a round already refunded, and a
+ * transaction id already used with another payload. ROUND_NOT_FOUND is only
+ * read back: refunds of unknown rounds answered it before they became
+ * tombstones.
+ */
+export type Refusal =
+  | "INSUFFICIENT_USER_FUNDS"
+  | "INVALID_USER"
+  | "ROUND_REFUNDED"
+  | "DUPLICATE_TRANSACTION"
+  | "ROUND_NOT_FOUND"
+export const refusals = [
+  "INSUFFICIENT_USER_FUNDS",
+  "INVALID_USER",
+  "ROUND_REFUNDED",
+  "DUPLICATE_TRANSACTION",
+  "ROUND_NOT_FOUND"
+] as const satisfies ReadonlyArray<Refusal>
+
+/** What the aggregator is told: `msg` empty on success, the refusal otherwise, and the player's balance. */
+export interface WalletAnswer {
+  readonly msg: "" | Refusal
+  readonly balance: number
+}
+
+export const accepted = (balance: Cents): WalletAnswer => ({ msg: "", balance: toAmount(balance) })
+export const refused = (refusal: Refusal, balance: Cents): WalletAnswer => ({ msg: refusal, balance: toAmount(balance) })
+
+/** The aggregator's calls, decoded; ids are exact strings, amounts cents. */
+export interface BalanceCall {
+  readonly type: "Balance"
+  readonly userCode: number
+}
+
+export interface BetCall {
+  readonly type: "WinBet"
+  readonly userCode: number
+  readonly txnId: string
+  readonly roundId: string
+  readonly bet: Cents
+  readonly win: Cents
+  readonly gameCode: string | null
+  readonly providerCode: string | null
+}
+
+export interface RefundCall {
+  readonly type: "Refund"
+  readonly userCode: number
+  readonly txnId: string
+  readonly roundId: string
+  readonly gameCode: string | null
+  readonly providerCode: string | null
+}
+
+export type WalletCall = BalanceCall | BetCall | RefundCall
+
+/**
+ * What a transaction carries that money depends on: the player, the round,
+ * the amounts and the game. A repeat of a transaction id must carry the
+ * same, or it is another transaction wearing a used id.
+ */
+export const fingerprint = (call: BetCall | RefundCall): string =>
+  createHash("sha256").update(JSON.stringify(
+    call.type === "WinBet"
+      ? ["bet", call.userCode, call.roundId, call.bet, call.win, call.gameCode, call.providerCode]
+      : ["refund", call.userCode, call.roundId, call.gameCode, call.providerCode]
+  )).digest("base64url")
+
+export interface Round {
+  /** The row's own id. */
+  readonly ref: number
+  readonly partnerId: number
+  readonly playerId: number
+  readonly roundId: string
+  readonly status: RoundStatus
+  readonly pendingBets: number
+  /** Stakes and wins of the round's applied bets: what a refund undoes. */
+  readonly betTotal: Cents
+  readonly winTotal: Cents
+  /** The round was refunded before any bet of it arrived. */
+  readonly refundedEarly: boolean
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+/** Why a transaction moved nothing although it was applied. */
+export type TransactionNote = "early_refund" | "already_refunded" | "recovered"
+
+export interface WalletTransaction {
+  readonly ref: number
+  readonly kind: TransactionKind
+  readonly txnId: string
+  /** null for transactions recorded before fingerprints were kept: any repeat of them replays. */
+  readonly fingerprint: string | null
+  readonly partnerId: number
+  readonly playerId: number
+  readonly roundRef: number
+  readonly roundId: string
+  readonly gameCode: string | null
+  readonly providerCode: string | null
+  readonly bet: Cents
+  readonly win: Cents
+  readonly status: TransactionStatus
+  readonly refusal: Refusal | null
+  readonly note: TransactionNote | null
+  /** The change to the player's balance (0 unless applied). */
+  readonly amount: Cents
+  /** The player's balance as this service reckoned it once settled; null while pending. */
+  readonly balanceAfter: Cents | null
+  /** Exactly what the aggregator was answered; null while pending. */
+  readonly answer: WalletAnswer | null
+  readonly createdAt: Date
+  readonly settledAt: Date | null
+  /** How long ago it was written, by the database's clock (a pending bet's age is what recovery goes by). */
+  readonly ageMillis: number
+}
+
+/** What the partner said when asked to take a stake. */
+export type PartnerAnswer =
+  | { readonly _tag: "Balance"; readonly balance: Cents }
+  | { readonly _tag: "InsufficientFunds"; readonly balance: Cents | null }
+  | { readonly _tag: "UnknownPlayer" }
+  /** The partner could not be asked or answered nothing usable: down, slow, an error status, garbage. */
+  | { readonly _tag: "Unavailable"; readonly reason: string }
+
+/** How a pending bet ends. */
+export interface Settlement {
+  readonly status: "applied" | "refused"
+  readonly refusal: Refusal | null
+  /** The change to the player's balance. */
+  readonly amount: Cents
+  /** The player's balance once settled (the partner's figure after the stake, plus the win). */
+  readonly balanceAfter: Cents
+  /** Whether the balance mirror takes balanceAfter (only the partner's own figure moves it). */
+  readonly confirmsBalance: boolean
+  readonly answer: WalletAnswer
+  /** The partner may have taken the stake without our knowing: a rollback notification gives it back. */
+  readonly rollback: boolean
+  /** Why the partner could not be asked; null when it answered. */
+  readonly askError: string | null
+}
+
+/**
+ * A bet's end, from the partner's answer. Taken: the balance after it plus
+ * the win, which follows as a notification. Refused by the partner: nothing
+ * moved. Unavailable (or never answered): refused to the player, and the
+ * stake given back by a rollback in case the partner took it.
+ */
+export const settleBet = (bet: BetCall, answer: PartnerAnswer, mirror: Cents): Settlement => {
+  const refusal = (code: Refusal, balance: Cents, rollback: boolean, askError: string | null): Settlement => ({
+    status: "refused",
+    refusal: code,
+    amount: 0,
+    balanceAfter: mirror,
+    confirmsBalance: false,
+    answer: refused(code, balance),
+    rollback,
+    askError
+  })
+  switch (answer._tag) {
+    case "Balance":
+      return {
+        status: "applied",
+        refusal: null,
+        amount: bet.win - bet.bet,
+        balanceAfter: answer.balance + bet.win,
+        confirmsBalance: true,
+        answer: accepted(answer.balance + bet.win),
+        rollback: false,
+        askError: null
+      }
+    case "InsufficientFunds":
+      return refusal("INSUFFICIENT_USER_FUNDS", answer.balance ?? mirror, false, null)
+    case "UnknownPlayer":
+      return refusal("INVALID_USER", 0, false, null)
+    case "Unavailable":
+      return refusal("INSUFFICIENT_USER_FUNDS", mirror, true, answer.reason)
+  }
+}
+
+/** What a refund does to its round. */
+export type RefundDecision =
+  /** Never seen: the round is recorded refunded, so a bet of it arriving later is refused. Nothing moves. */
+  | { readonly _tag: "Tombstone" }
+  /** Refunded before: nothing moves again. */
+  | { readonly _tag: "AlreadyRefunded" }
+  /** The round is undone: its stakes back, its wins taken back (`amount` is negative when it paid more than it took). */
+  | { readonly _tag: "Undo"; readonly amount: Cents }
+
+/** A refund of a round with no pending bet (those are waited for, or settled, first). */
+export const decideRefund = (round: Round | undefined): RefundDecision => {
+  if (round === undefined) return { _tag: "Tombstone" }
+  if (round.status === "refunded") return { _tag: "AlreadyRefunded" }
+  return { _tag: "Undo", amount: round.betTotal - round.winTotal }
+}
+
+/** The mirror after a refund: it never goes below 0; the partner, who holds the money, has the last word. */
+export const balanceAfterRefund = (mirror: Cents, amount: Cents): Cents => Math.max(0, mirror + amount)
