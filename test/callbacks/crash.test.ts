@@ -1,13 +1,14 @@
 /**
- * Durability across processes: an instance killed (SIGKILL) in the middle
- * of delivering a notification. Another instance on the same database takes
- * the player's line over once the dead one's lock is stale, and the partner
- * is paid once.
+ * The wallet across processes: an instance killed (SIGKILL) while it
+ * delivers a notification or waits for a partner to take a stake, and one
+ * stopped normally (SIGTERM) in the middle of a player's line. Other
+ * instances on the same database carry on; the partner is paid once and
+ * holds what the aggregator was told.
  */
 import { NodeServices } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
 import { assert, layer } from "@effect/vitest"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Fiber, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
@@ -18,60 +19,65 @@ import { scopedDatabase } from "../support/TestDatabase.ts"
 
 const books = new PartnerBooks()
 
-
-layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)("a crashed instance", (it) => {
-  it.effect("leaves its delivery to another instance, and the partner is paid once", () =>
-    Effect.gen(function*() {
-      const fake = yield* FakeUpstream
-      const databaseUrl = yield* scopedDatabase()
-      const service = (env: Record<string, string>) =>
-        Effect.gen(function*() {
-          const port = yield* freePort()
-          const running = yield* startNode(["src/main.ts"], {
-            DATABASE_URL: databaseUrl,
-            PORT: String(port),
-            HOST: "127.0.0.1",
-            CATALOG_REFRESH_INTERVAL: "24 hours",
-            CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
-            ...env
-          }, /Listening on/)
-          return { ...running, url: `http://127.0.0.1:${port}` }
-        })
-
-      const first = yield* service({ PARTNER_CALLBACK_TIMEOUT: "60 seconds" })
-
-      const sql = Context.get(
-        yield* Layer.build(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 2 })),
-        SqlClient.SqlClient
-      )
-      const [partner] = yield* sql<{ id: string; webhook_secret: string }>`
-        INSERT INTO partners (name, slug, token_hash, callback_url)
-        VALUES ('Crash Partner', 'crash-partner', sha256('crash-token'), ${`${fake.url}/wallet`})
-        RETURNING id::text, webhook_secret
-      `
-      const [player] = yield* sql<{ internal_user_id: string; id: string }>`
-        INSERT INTO partner_players (partner_id, external_player_id, balance)
-        VALUES (${Number(partner.id)}, 'crash-player', 50) RETURNING internal_user_id::text, id::text
-      `
-      const [agent] = yield* sql<{ value: string }>`SELECT value FROM service_secrets WHERE name = 'sandbox_agent_secret'`
-      books.secrets.add(partner.webhook_secret)
-      books.balances.set("crash-player", 5_000)
-      books.hangNotifications = true
-
-      const answer = yield* Effect.promise(() =>
-        fetch(`${first.url}/aggregator/wallet`, {
+/** A database of the test's own, a way to start instances of the service on it, and a partner with one player. */
+const given = (player: string, balance: number) =>
+  Effect.gen(function*() {
+    const fake = yield* FakeUpstream
+    const databaseUrl = yield* scopedDatabase()
+    const service = (env: Record<string, string> = {}) =>
+      Effect.gen(function*() {
+        const port = yield* freePort()
+        const running = yield* startNode(["src/main.ts"], {
+          DATABASE_URL: databaseUrl,
+          PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
+          PORT: String(port),
+          HOST: "127.0.0.1",
+          CATALOG_REFRESH_INTERVAL: "24 hours",
+          CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
+          ...env
+        }, /Listening on/)
+        return { ...running, url: `http://127.0.0.1:${port}` }
+      })
+    const first = yield* service({ PARTNER_CALLBACK_TIMEOUT: "60 seconds", WALLET_PENDING_TIMEOUT: "120 seconds" })
+    const sql = Context.get(
+      yield* Layer.build(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 2 })),
+      SqlClient.SqlClient
+    )
+    const [partner] = yield* sql<{ id: string; webhook_secret: string }>`
+      INSERT INTO partners (name, slug, token_hash, callback_url)
+      VALUES ('Crash Partner', 'crash-partner', sha256('crash-token'), ${`${fake.url}/wallet`})
+      RETURNING id::text, webhook_secret
+    `
+    const [row] = yield* sql<{ internal_user_id: string }>`
+      INSERT INTO partner_players (partner_id, external_player_id, balance)
+      VALUES (${Number(partner.id)}, ${player}, ${balance}) RETURNING internal_user_id::text
+    `
+    const [agent] = yield* sql<{ value: string }>`SELECT value FROM service_secrets WHERE name = 'sandbox_agent_secret'`
+    books.secrets.add(partner.webhook_secret)
+    books.balances.set(player, balance * 100)
+    const winBet = (url: string, txnId: string, bet: number, win: number) =>
+      Effect.promise(() =>
+        fetch(`${url}/aggregator/wallet`, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({
             type: "WinBet",
-            user_code: Number(player.internal_user_id),
+            user_code: Number(row.internal_user_id),
             agent_code: "sandbox",
             agent_secret: agent.value,
-            slot: { txn_id: "crash-win-1", round_id: "crash-round-1", bet: 5, win: 20, game_code: "g", provider_code: "p" }
+            slot: { txn_id: txnId, round_id: txnId, bet, win, game_code: "g", provider_code: "p" }
           })
-        }).then((response) => response.json())
+        }).then((response) => response.status === 200 ? response.json() : { status: response.status })
       )
-      assert.deepStrictEqual(answer, { msg: "", balance: 65 })
+    return { first, service, sql, winBet }
+  })
+
+layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)("instances that stop", (it) => {
+  it.effect("a crashed instance leaves its delivery to another instance, and the partner is paid once", () =>
+    Effect.gen(function*() {
+      const { first, service, sql, winBet } = yield* given("crash-player", 50)
+      books.hangNotifications = true
+      assert.deepStrictEqual(yield* winBet(first.url, "crash-win-1", 5, 20), { msg: "", balance: 65 })
       const win = transactionEventId("win", "crash-win-1")
       // The first instance is now delivering the win, and the partner keeps it waiting.
       yield* eventually(Effect.sync(() => books.receivedFor(win).length), (n) => n === 1, "the first delivery attempt")
@@ -87,5 +93,59 @@ layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)("
       assert.strictEqual(delivered[0].status, "delivered", second.output.join("\n"))
       assert.strictEqual(books.applied.filter((id) => id === win).length, 1)
       assert.strictEqual(books.balanceOf("crash-player"), 6_500)
-    }).pipe(Effect.scoped), { timeout: 60_000 })
+    }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => books.reset()))), { timeout: 60_000 })
+
+  it.effect("an instance killed while a partner takes a stake: another refuses the bet and rolls it back", () =>
+    Effect.gen(function*() {
+      const { first, service, sql, winBet } = yield* given("killed-player", 40)
+      books.behaviour = "slow"
+      books.delayMillis = 30_000
+      const unanswered = yield* Effect.forkChild(winBet(first.url, "killed-bet-1", 15, 0))
+      const bet = transactionEventId("bet", "killed-bet-1")
+      yield* eventually(Effect.sync(() => books.receivedFor(bet).length), (n) => n === 1, "the bet at the partner")
+      assert.strictEqual(books.balanceOf("killed-player"), 2_500, "the partner took the stake")
+      process.kill(Number(first.handle.pid), "SIGKILL")
+      yield* Effect.ignore(Fiber.await(unanswered))
+      books.behaviour = "fine"
+
+      const second = yield* service({ WALLET_PENDING_TIMEOUT: "3 seconds", PARTNER_CALLBACK_TIMEOUT: "1 second" })
+      // The aggregator retries at the living instance: the bet (pending since the kill) is settled refused.
+      const retried = yield* winBet(second.url, "killed-bet-1", 15, 0)
+      assert.deepStrictEqual(retried, { msg: "INSUFFICIENT_USER_FUNDS", balance: 40 })
+      yield* eventually(
+        sql<{ status: string }>`SELECT status FROM partner_callbacks WHERE event_id = ${transactionEventId("rollback", "killed-bet-1")}`,
+        (rows) => rows[0]?.status === "delivered",
+        "the rollback delivered"
+      )
+      assert.strictEqual(books.balanceOf("killed-player"), 4_000, "the partner holds what the aggregator was told")
+      const [entry] = yield* sql<{ status: string; note: string }>`SELECT status, note FROM wallet_transactions`
+      assert.deepStrictEqual(entry, { status: "refused", note: "recovered" })
+    }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => books.reset()))), { timeout: 60_000 })
+
+  it.effect("a normal stop hands the rest of a player's line back: the next instance delivers it at once", () =>
+    Effect.gen(function*() {
+      const { first, service, sql, winBet } = yield* given("restart-player", 10)
+      books.notificationDelayMillis = 1_000
+      for (const txn of ["restart-1", "restart-2", "restart-3"]) yield* winBet(first.url, txn, 1, 2)
+      const wins = ["restart-1", "restart-2", "restart-3"].map((txn) => transactionEventId("win", txn))
+      yield* eventually(Effect.sync(() => books.receivedFor(wins[0]).length), (n) => n === 1, "the first delivery")
+      const stopping = Date.now()
+      process.kill(Number(first.handle.pid), "SIGTERM")
+      yield* first.handle.exitCode
+      const stopMillis = Date.now() - stopping
+      assert.isBelow(stopMillis, 2_900, "it finished the notification it held, not the whole line")
+      assert.isBelow(books.received.filter((callback) => callback.kind === "win").length, 3)
+      const locked = yield* sql<{ id: string }>`
+        SELECT id::text FROM graphile_worker.jobs WHERE task_identifier = 'partner_callbacks' AND locked_at IS NOT NULL
+      `
+      assert.deepStrictEqual(locked, [], "no lock left behind")
+
+      books.notificationDelayMillis = 0
+      const started = Date.now()
+      yield* service() // the default stale-lock wait is 10 minutes: it must not be needed
+      yield* eventually(Effect.sync(() => wins.every((win) => books.applied.includes(win))), (done) => done, "the rest")
+      assert.isBelow(Date.now() - started, 20_000)
+      for (const win of wins) assert.strictEqual(books.applied.filter((id) => id === win).length, 1)
+      assert.strictEqual(books.balanceOf("restart-player"), 1_300)
+    }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => books.reset()))), { timeout: 60_000 })
 })

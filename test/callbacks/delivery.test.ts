@@ -96,40 +96,6 @@ layer(WalletApp(books), live)("Notifications", (it) => {
       const unknown = yield* Effect.exit(outbox.retry(999_999_999))
       assert.match(JSON.stringify(unknown), /CallbackNotFound/)
     }))
-
-  it.effect("a crash between the ledger and the outbox loses nothing and doubles nothing", () =>
-    Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const { external, playerId, userCode } = yield* givenPlayerWith(100)
-      // The database fails the transaction at the outbox write, as a crash there would end it.
-      yield* sql.unsafe(`
-        CREATE FUNCTION fail_crash_outbox() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          IF NEW.txn_id = 'crash-1' AND NEW.kind = 'win' THEN RAISE EXCEPTION 'crashed before the outbox'; END IF;
-          RETURN NEW;
-        END $$
-      `)
-      yield* sql.unsafe(
-        "CREATE TRIGGER crash_outbox BEFORE INSERT ON partner_callbacks FOR EACH ROW EXECUTE FUNCTION fail_crash_outbox()"
-      )
-      const crashed = yield* winBet(userCode, "crash-1", { bet: 5, win: 10 })
-      assert.strictEqual(crashed.status, 500)
-      const ledger = () => sql<{ n: number }>`SELECT count(*)::int AS n FROM wallet_transactions WHERE txn_id = 'crash-1'`
-      assert.strictEqual((yield* ledger())[0].n, 0, "no ledger entry without its outbox")
-      const [mirror] = yield* sql<{ balance: string }>`SELECT balance FROM partner_players WHERE id = ${playerId}`
-      assert.strictEqual(Number(mirror.balance), 100)
-      // The partner took the stake before the crash.
-      assert.strictEqual(books.balanceOf(external), 9_500)
-
-      yield* sql.unsafe("DROP TRIGGER crash_outbox ON partner_callbacks")
-      const retried = yield* winBet(userCode, "crash-1", { bet: 5, win: 10 })
-      assert.deepStrictEqual(retried.body, { msg: "", balance: 105 })
-      assert.strictEqual((yield* ledger())[0].n, 1)
-      yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 10_500, "the win, once")
-      // Asked twice with one event id, the partner moved the stake once.
-      assert.strictEqual(books.receivedFor(transactionEventId("bet", "crash-1")).length, 2)
-      assert.strictEqual(books.applied.filter((id) => id === transactionEventId("bet", "crash-1")).length, 1)
-    }))
 })
 
 describe("when deliveries run out of attempts", () => {

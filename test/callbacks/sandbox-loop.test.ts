@@ -4,7 +4,7 @@ import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { CallbackWorker } from "../../src/callbacks/CallbackWorker.ts"
 import { sandboxPartnerWalletPath } from "../../src/callbacks/SandboxPartnerWallet.ts"
-import { verify } from "../../src/callbacks/Signature.ts"
+import { signedHeaders, verify } from "../../src/callbacks/Signature.ts"
 import { eventually, live } from "../support/live.ts"
 import { bearer, givenPartner, givenSyncedCatalog, request, TestApp } from "../support/TestApp.ts"
 
@@ -78,5 +78,28 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
         }
       })
       assert.strictEqual(forged.status, 401)
+    }))
+
+  it.effect("the demo wallet remembers a rollback of a bet it never saw, and refuses that bet when it comes late", () =>
+    Effect.gen(function*() {
+      const { partner, webhookSecret } = yield* givenPartner({ name: "Late Operator" })
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, balance) VALUES (${partner.id}, 'late', 30)`
+      const send = (body: Record<string, unknown>) => {
+        const raw = JSON.stringify({ partner: partner.slug, player: { external_player_id: "late", user_code: 1 }, ...body })
+        return request("POST", sandboxPartnerWalletPath, {
+          headers: signedHeaders([webhookSecret], String(body.event_id), raw, new Date()),
+          body: raw
+        })
+      }
+      // The service gave up on the bet and rolled it back; the rollback got here first.
+      const rolledBack = yield* send({ event_id: "evt_rb_late", kind: "rollback", amount: 10, rolls_back: "evt_bet_late" })
+      assert.deepStrictEqual([rolledBack.status, rolledBack.body.rolled_back], [200, false])
+      const late = yield* send({ event_id: "evt_bet_late", kind: "bet", amount: 10 })
+      assert.deepStrictEqual([late.status, late.body], [409, { error: "rolled_back", balance: 30 }])
+      const [wallet] = yield* sql<{ balance: string }>`
+        SELECT balance FROM sandbox_partner_wallets WHERE partner_id = ${partner.id} AND external_player_id = 'late'
+      `
+      assert.strictEqual(wallet.balance, "30.00", "the stake was never taken")
     }))
 })

@@ -1,41 +1,31 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
 import { request } from "../support/TestApp.ts"
-import { balance, givenPlayer, givenWalletPartner, refund, WalletApp, walletCall, winBet } from "../support/WalletApp.ts"
+import {
+  assertConserved,
+  balance,
+  givenPlayer,
+  givenWalletPartner,
+  ledgerOf,
+  mirrorOf,
+  refund,
+  WalletApp,
+  walletCall,
+  winBet,
+  givenWalletPlayer
+} from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
 
-/** A fresh partner and player for one test; the partner's books start at `start`. */
-const givenPlayerWith = (start: number) =>
-  Effect.gen(function*() {
-    const { partner } = yield* givenWalletPartner(books)
-    const external = `player-${partner.id}`
-    const player = yield* givenPlayer(books, partner.id, external, start)
-    return { partner, external, userCode: player.internal_user_id, playerId: player.id }
-  })
-
-const mirrorOf = (playerId: number) =>
-  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-    sql<{ balance: string }>`SELECT balance FROM partner_players WHERE id = ${playerId}`).pipe(
-      Effect.map((rows) => Number(rows[0].balance)),
-      Effect.orDie
-    )
-
-const ledgerOf = (playerId: number) =>
-  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-    sql<{ txn_id: string; kind: string; outcome: string; refusal: string | null; amount: string; balance_after: string }>`
-      SELECT txn_id, kind, outcome, refusal, amount, balance_after FROM wallet_transactions WHERE player_id = ${playerId} ORDER BY id
-    `).pipe(Effect.orDie)
 
 layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
   describe("who may call", () => {
     it.effect("only the aggregator's agent code and secret get in; anything else is refused and logged", () =>
       Effect.gen(function*() {
-        const { userCode } = yield* givenPlayerWith(50)
+        const { userCode } = yield* givenWalletPlayer(books, 50)
         const wrongSecret = yield* request("POST", "/aggregator/wallet", {
           json: { type: "Balance", user_code: userCode, agent_code: "sandbox", agent_secret: "guess" }
         })
@@ -60,13 +50,13 @@ layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
   describe("Balance", () => {
     it.effect("asks the partner and mirrors its answer; an unknown user code is INVALID_USER", () =>
       Effect.gen(function*() {
-        const { external, playerId, userCode } = yield* givenPlayerWith(120.5)
+        const { external, playerId, userCode } = yield* givenWalletPlayer(books, 120.5)
         const first = yield* balance(userCode)
         assert.deepStrictEqual(first.body, { msg: "", balance: 120.5 })
         books.balances.set(external, 9_999)
         const second = yield* balance(userCode)
         assert.deepStrictEqual(second.body, { msg: "", balance: 99.99 })
-        assert.strictEqual(yield* mirrorOf(playerId), 99.99)
+        assert.strictEqual(yield* mirrorOf(playerId), 9_999)
         const asked = books.received.filter((callback) => callback.body?.player?.external_player_id === external)
         assert.isTrue(asked.every((callback) => callback.verified && callback.kind === "balance"))
         const unknown = yield* balance(987_654_321)
@@ -75,7 +65,7 @@ layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
 
     it.effect("answers the last confirmed balance while the partner is away", () =>
       Effect.gen(function*() {
-        const { userCode } = yield* givenPlayerWith(30)
+        const { userCode } = yield* givenWalletPlayer(books, 30)
         books.behaviour = "down"
         const answer = yield* balance(userCode).pipe(Effect.ensuring(Effect.sync(() => (books.behaviour = "fine"))))
         assert.deepStrictEqual(answer.body, { msg: "", balance: 30 })
@@ -85,13 +75,14 @@ layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
   describe("WinBet", () => {
     it.effect("the partner takes the stake, the win follows as a notification, the mirror follows the ledger", () =>
       Effect.gen(function*() {
-        const { external, playerId, userCode } = yield* givenPlayerWith(100)
+        const player = yield* givenWalletPlayer(books, 100)
+        const { external, playerId, userCode } = player
         const answer = yield* winBet(userCode, "wb-1", { bet: 10, win: 25.5 })
         assert.strictEqual(answer.status, 200)
         assert.deepStrictEqual(answer.body, { msg: "", balance: 115.5 })
-        assert.strictEqual(yield* mirrorOf(playerId), 115.5)
+        assert.strictEqual(yield* mirrorOf(playerId), 11_550)
         const [entry] = yield* ledgerOf(playerId)
-        assert.deepInclude(entry, { txn_id: "wb-1", kind: "bet", outcome: "applied", refusal: null })
+        assert.deepInclude(entry, { txn_id: "wb-1", kind: "bet", status: "applied", refusal: null })
         assert.strictEqual(Number(entry.amount), 15.5)
 
         // The bet was asked at once, signed; the win arrives through the outbox.
@@ -104,11 +95,13 @@ layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
         yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 11_550, "the win at the partner")
         const win = books.receivedFor(transactionEventId("win", "wb-1"))
         assert.deepInclude(win[0].body, { kind: "win", amount: 25.5, balance: 115.5 })
+        yield* assertConserved(books, player, answer.body)
       }))
 
     it.effect("a repeated transaction, even 50 copies at once, moves nothing twice and gets the first answer", () =>
       Effect.gen(function*() {
-        const { external, playerId, userCode } = yield* givenPlayerWith(100)
+        const player = yield* givenWalletPlayer(books, 100)
+        const { external, playerId, userCode } = player
         const first = yield* winBet(userCode, "dup-1", { bet: 5, win: 0 })
         const again = yield* winBet(userCode, "dup-1", { bet: 5, win: 0 })
         assert.deepStrictEqual(again.body, first.body)
@@ -125,20 +118,23 @@ layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
         assert.deepStrictEqual((yield* ledgerOf(playerId)).map((entry) => entry.txn_id), ["dup-1", "dup-2"])
         yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 9_100, "one win of 3 at the partner")
         assert.strictEqual(books.applied.filter((id) => id === transactionEventId("win", "dup-2")).length, 1)
+        yield* assertConserved(books, player, storm[0].body)
       }))
 
     it.effect("a free round (no stake) asks nothing and credits the win", () =>
       Effect.gen(function*() {
-        const { external, userCode } = yield* givenPlayerWith(10)
-        const answer = yield* winBet(userCode, "free-1", { bet: 0, win: 4 })
+        const player = yield* givenWalletPlayer(books, 10)
+        const answer = yield* winBet(player.userCode, "free-1", { bet: 0, win: 4 })
         assert.deepStrictEqual(answer.body, { msg: "", balance: 14 })
         assert.strictEqual(books.receivedFor(transactionEventId("bet", "free-1")).length, 0)
-        yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 1_400, "the free win")
+        yield* eventually(Effect.sync(() => books.balanceOf(player.external)), (cents) => cents === 1_400, "the free win")
+        yield* assertConserved(books, player, answer.body)
       }))
 
     it.effect("the partner's refusals: insufficient funds and an unknown player, in the aggregator's terms", () =>
       Effect.gen(function*() {
-        const { external, playerId, userCode } = yield* givenPlayerWith(5)
+        const player = yield* givenWalletPlayer(books, 5)
+        const { external, playerId, userCode } = player
         const tooMuch = yield* winBet(userCode, "poor-1", { bet: 10, win: 0 })
         assert.deepStrictEqual(tooMuch.body, { msg: "INSUFFICIENT_USER_FUNDS", balance: 5 })
         books.behaviour = "unknown-player"
@@ -147,7 +143,7 @@ layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
         )
         assert.deepStrictEqual(unknown.body, { msg: "INVALID_USER", balance: 0 })
         assert.deepStrictEqual(
-          (yield* ledgerOf(playerId)).map((entry) => [entry.outcome, entry.refusal]),
+          (yield* ledgerOf(playerId)).map((entry) => [entry.status, entry.refusal]),
           [["refused", "INSUFFICIENT_USER_FUNDS"], ["refused", "INVALID_USER"]]
         )
         assert.strictEqual(books.balanceOf(external), 500)
@@ -156,29 +152,32 @@ layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
         assert.strictEqual(books.receivedFor(transactionEventId("rollback", "poor-1")).length, 0)
         // And the same transaction gets the same refusal.
         assert.deepStrictEqual((yield* winBet(userCode, "poor-1", { bet: 10, win: 0 })).body, tooMuch.body)
+        yield* assertConserved(books, player, tooMuch.body)
       }))
 
     for (const behaviour of ["slow", "down", "garbage"] as const) {
       it.effect(`a partner that is ${behaviour} gets the bet refused and rolled back: no money half-moved`, () =>
         Effect.gen(function*() {
-          const { external, playerId, userCode } = yield* givenPlayerWith(40)
+          const player = yield* givenWalletPlayer(books, 40)
+          const { external, playerId, userCode } = player
           books.behaviour = behaviour
           const answer = yield* winBet(userCode, `${behaviour}-1`, { bet: 15, win: 30 }).pipe(
             Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))
           )
           assert.deepStrictEqual(answer.body, { msg: "INSUFFICIENT_USER_FUNDS", balance: 40 })
-          assert.strictEqual(yield* mirrorOf(playerId), 40)
+          assert.strictEqual(yield* mirrorOf(playerId), 4_000)
           const rollback = transactionEventId("rollback", `${behaviour}-1`)
           yield* eventually(Effect.sync(() => books.receivedFor(rollback).length), (n) => n >= 1, "the rollback")
           // Whether or not the partner took the stake (the slow one did), it has it back, and no win was paid.
           assert.strictEqual(books.balanceOf(external), 4_000)
           assert.strictEqual(books.receivedFor(transactionEventId("win", `${behaviour}-1`)).length, 0)
+          yield* assertConserved(books, player, answer.body)
         }))
     }
 
     it.effect("a partner that cannot check our signature (another secret) gets the bet refused", () =>
       Effect.gen(function*() {
-        const { external, userCode } = yield* givenPlayerWith(40)
+        const { external, userCode } = yield* givenWalletPlayer(books, 40)
         const secrets = [...books.secrets]
         books.secrets.clear()
         books.secrets.add("whsec_not_the_one")
@@ -203,9 +202,10 @@ layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
   })
 
   describe("Refund", () => {
-    it.effect("undoes its round once; another refund of it moves nothing; an unknown round is ROUND_NOT_FOUND", () =>
+    it.effect("undoes its round once; another refund of it moves nothing; a round never seen is a tombstone", () =>
       Effect.gen(function*() {
-        const { external, playerId, userCode } = yield* givenPlayerWith(100)
+        const player = yield* givenWalletPlayer(books, 100)
+        const { external, playerId, userCode } = player
         yield* winBet(userCode, "r-bet-1", { bet: 10, win: 0 }, "round-1")
         const refunded = yield* refund(userCode, "r-refund-1", "round-1")
         assert.deepStrictEqual(refunded.body, { msg: "", balance: 100 })
@@ -213,26 +213,34 @@ layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
         assert.deepStrictEqual(repeated.body, refunded.body)
         const another = yield* refund(userCode, "r-refund-2", "round-1")
         assert.deepStrictEqual(another.body, { msg: "", balance: 100 })
-        const unknown = yield* refund(userCode, "r-refund-3", "round-never")
-        assert.deepStrictEqual(unknown.body, { msg: "ROUND_NOT_FOUND", balance: 100 })
+        // Refunded before any bet: answered as done (nothing moves), and the round's bet is refused if it comes.
+        const early = yield* refund(userCode, "r-refund-3", "round-never")
+        assert.deepStrictEqual(early.body, { msg: "", balance: 100 })
+        const late = yield* winBet(userCode, "r-bet-late", { bet: 3, win: 0 }, "round-never")
+        assert.deepStrictEqual(late.body, { msg: "ROUND_REFUNDED", balance: 100 })
+        assert.strictEqual(books.receivedFor(transactionEventId("bet", "r-bet-late")).length, 0, "the partner was not asked")
 
         assert.deepStrictEqual(
-          (yield* ledgerOf(playerId)).map((entry) => [entry.txn_id, entry.outcome, Number(entry.amount)]),
-          [["r-bet-1", "applied", -10], ["r-refund-1", "applied", 10], ["r-refund-2", "already_refunded", 0], [
-            "r-refund-3",
-            "refused",
-            0
-          ]]
+          (yield* ledgerOf(playerId)).map((entry) => [entry.txn_id, entry.status, entry.note, Number(entry.amount)]),
+          [
+            ["r-bet-1", "applied", null, -10],
+            ["r-refund-1", "applied", null, 10],
+            ["r-refund-2", "applied", "already_refunded", 0],
+            ["r-refund-3", "applied", "early_refund", 0],
+            ["r-bet-late", "refused", null, 0]
+          ]
         )
         yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 10_000, "the refund at the partner")
         const notice = books.receivedFor(transactionEventId("refund", "r-refund-1"))[0].body
         assert.deepInclude(notice, { kind: "refund", amount: 10, bet: 10, win: 0, round_id: "round-1" })
         assert.strictEqual(books.receivedFor(transactionEventId("refund", "r-refund-2")).length, 0)
+        yield* assertConserved(books, player, late.body)
       }))
 
     it.effect("two refunds of one round at once: exactly one is applied", () =>
       Effect.gen(function*() {
-        const { external, playerId, userCode } = yield* givenPlayerWith(50)
+        const player = yield* givenWalletPlayer(books, 50)
+        const { external, playerId, userCode } = player
         yield* winBet(userCode, "rr-bet", { bet: 20, win: 5 }, "round-2")
         const answers = yield* Effect.all([
           refund(userCode, "rr-a", "round-2"),
@@ -241,8 +249,9 @@ layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
         ], { concurrency: "unbounded" })
         for (const answer of answers) assert.deepStrictEqual(answer.body, { msg: "", balance: 50 })
         const refunds = (yield* ledgerOf(playerId)).filter((entry) => entry.kind === "refund")
-        assert.sameMembers(refunds.map((entry) => entry.outcome), ["applied", "already_refunded"])
+        assert.sameMembers(refunds.map((entry) => entry.note), [null, "already_refunded"])
         yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 5_000, "stake back, win taken back")
+        yield* assertConserved(books, player, answers[0].body)
       }))
   })
 })

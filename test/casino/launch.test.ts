@@ -5,6 +5,8 @@ import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import { live } from "../support/live.ts"
 import { bearer, givenPartner, givenSyncedCatalog, request, TestApp } from "../support/TestApp.ts"
 
+const BALANCE_MESSAGE = "The player balance field must be an amount from 0 to 1000000000000 with at most 2 decimal places (like 150.5 or \"150.50\")."
+
 const launchPath = "/api/partner/v1/launch"
 
 /** A launchable sandbox game (enabled upstream). */
@@ -136,15 +138,17 @@ layer(TestApp(), live)("POST /launch", (it) => {
       ["an e-mail that is not one", { player_email: "ana.example.com" }, {
         player_email: ["The player email field must be a valid email address."]
       }],
-      ["a negative balance", { player_balance: -0.01 }, {
-        player_balance: ["The player balance field must be at least 0."]
-      }],
-      ["a balance that is not a number", { player_balance: "100" }, {
-        player_balance: ["The player balance field must be a number."]
-      }],
-      ["a balance with fractions of a cent", { player_balance: 10.005 }, {
-        player_balance: ["The player balance field must have at most 2 decimal places."]
-      }],
+      ...([
+        ["a negative balance", -0.01],
+        ["a balance with fractions of a cent", 10.005],
+        ["a balance too large", 1e13],
+        ["a balance written with an exponent", 1e21],
+        ["an empty balance", ""],
+        ["a balance in hexadecimal", "0x10"],
+        ["a balance with an exponent in text", "1e2"],
+        ["a balance padded with spaces", " 5"],
+        ["a balance that is not an amount", true]
+      ] as const).map(([name, value]) => [name, { player_balance: value }, { player_balance: [BALANCE_MESSAGE] }] as const),
       ["an RTP out of range, or not an integer", { user_rtp: 101 }, {
         user_rtp: ["The user rtp field must be between 0 and 100."]
       }],

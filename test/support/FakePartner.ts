@@ -2,16 +2,20 @@
  * A partner's wallet, as a fake over FakeUpstream: it checks each callback's
  * signature the way the README tells partners to, keeps its players'
  * balances in cents, applies each event id once (a repeat gets the first
- * answer), and can be told to misbehave: slow, down, garbage, or failing
- * notifications.
+ * answer), remembers a rollback of a bet it has not seen and refuses that
+ * bet if it arrives later, and can be told to misbehave: slow, late, down,
+ * garbage, or failing notifications.
  */
 import { verify } from "../../src/callbacks/Signature.ts"
+import { centsFromNumeric } from "../../src/domain/Money.ts"
 import type { Answer, RecordedCall, Script } from "./FakeUpstream.ts"
 
 export type PartnerBehaviour =
   | "fine"
-  /** Applies a callback, then answers after 1.5 s (past the test time-out). */
+  /** Applies a callback at once, then answers after `delayMillis`. */
   | "slow"
+  /** Holds a bet for `delayMillis` and only then applies it (unless it was rolled back meanwhile) and answers. */
+  | "late"
   | "down"
   | "garbage"
   /** Every bet is refused for insufficient funds. */
@@ -33,14 +37,20 @@ export class PartnerBooks {
   /** The partner's copies of webhook secrets (one fake can stand for several partners). */
   readonly secrets = new Set<string>()
   behaviour: PartnerBehaviour = "fine"
+  /** How long a slow or late partner takes. */
+  delayMillis = 1_500
   /** How many of the next notifications (win, refund, rollback) to answer with a 500. */
   failNotifications = 0
   /** Notifications are received and never answered (the connection stays open). */
   hangNotifications = false
+  /** Notifications are applied at once and answered this much later. */
+  notificationDelayMillis = 0
   readonly balances = new Map<string, number>()
   readonly received: Array<ReceivedCallback> = []
   /** Event ids whose money was moved, in the order they were applied. */
   readonly applied: Array<string> = []
+  /** Bets (by event id) rolled back before they were seen: refused if they come. */
+  readonly rolledBack = new Set<string>()
   private readonly answers = new Map<string, Answer>()
 
   balanceOf(player: string) {
@@ -54,24 +64,30 @@ export class PartnerBooks {
   reset() {
     this.secrets.clear()
     this.behaviour = "fine"
+    this.delayMillis = 1_500
     this.failNotifications = 0
     this.hangNotifications = false
+    this.notificationDelayMillis = 0
     this.balances.clear()
     this.received.length = 0
     this.applied.length = 0
+    this.rolledBack.clear()
     this.answers.clear()
   }
 
   /** What the partner does with a verified callback it has not answered before. */
   private apply(body: any): Answer {
     const player = String(body.player?.external_player_id)
-    const cents = Math.round(Number(body.amount ?? 0) * 100)
+    const cents = centsFromNumeric(String(body.amount ?? 0))
     const balance = () => ({ kind: "json", body: { balance: this.balanceOf(player) / 100 } }) as const
     if (this.behaviour === "unknown-player") return { kind: "json", status: 404, body: { error: "unknown_player" } }
     switch (body.kind) {
       case "balance":
         return balance()
       case "bet":
+        if (this.rolledBack.has(body.event_id)) {
+          return { kind: "json", status: 409, body: { error: "rolled_back", balance: this.balanceOf(player) / 100 } }
+        }
         if (this.behaviour === "broke" || this.balanceOf(player) < cents) {
           return { kind: "json", status: 402, body: { error: "insufficient_funds", balance: this.balanceOf(player) / 100 } }
         }
@@ -84,15 +100,23 @@ export class PartnerBooks {
         this.applied.push(body.event_id)
         return { kind: "json", body: { ok: true } }
       case "rollback":
-        // Only a bet that was applied is given back.
+        // Only a bet that was applied is given back; one not seen yet is refused if it comes.
         if (this.applied.includes(body.rolls_back)) {
           this.balances.set(player, this.balanceOf(player) + cents)
           this.applied.push(body.event_id)
+        } else {
+          this.rolledBack.add(body.rolls_back)
         }
         return { kind: "json", body: { ok: true } }
       default:
         return { kind: "json", status: 400, body: { error: "unknown kind" } }
     }
+  }
+
+  private once(eventId: string, body: any): Answer {
+    const answer = this.answers.get(eventId) ?? this.apply(body)
+    this.answers.set(eventId, answer)
+    return answer
   }
 
   readonly script: Script = (call) => {
@@ -112,8 +136,11 @@ export class PartnerBooks {
       this.failNotifications--
       return { kind: "json", status: 500, body: { error: "try later" } }
     }
-    const answer = this.answers.get(eventId) ?? this.apply(call.body)
-    this.answers.set(eventId, answer)
-    return this.behaviour === "slow" ? { kind: "delay", millis: 1_500, then: answer } : answer
+    if (this.behaviour === "late" && call.body?.kind === "bet") {
+      return { kind: "later", millis: this.delayMillis, then: () => this.once(eventId, call.body) }
+    }
+    const answer = this.once(eventId, call.body)
+    if (isNotification && this.notificationDelayMillis > 0) return { kind: "delay", millis: this.notificationDelayMillis, then: answer }
+    return this.behaviour === "slow" ? { kind: "delay", millis: this.delayMillis, then: answer } : answer
   }
 }

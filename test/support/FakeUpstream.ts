@@ -23,6 +23,8 @@ export type Answer =
   | { readonly kind: "text"; readonly status?: number; readonly body: string }
   | { readonly kind: "hang" }
   | { readonly kind: "delay"; readonly millis: number; readonly then: Answer }
+  /** Decides only after `millis`: what it answers (and does) is worked out then. */
+  | { readonly kind: "later"; readonly millis: number; readonly then: () => Answer }
   | { readonly kind: "close" }
 
 export type Script = (call: RecordedCall) => Answer
@@ -81,6 +83,9 @@ export class FakeUpstream extends Context.Service<FakeUpstream, {
                     return
                   case "delay":
                     setTimeout(() => respond(answer.then), answer.millis)
+                    return
+                  case "later":
+                    setTimeout(() => respond(answer.then()), answer.millis)
                     return
                 }
                 }

@@ -6,10 +6,13 @@ import { CatalogSync } from "../../src/casino/CatalogSync.ts"
 import { CallbacksConfig } from "../../src/callbacks/CallbacksConfig.ts"
 import { CatalogConfig } from "../../src/catalog/CatalogConfig.ts"
 import { Partners } from "../../src/partners/Partners.ts"
+import { PartnersConfig } from "../../src/partners/PartnersConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
-import { RoutesLive, ServicesLive } from "../../src/server.ts"
-import { TestDatabase } from "./TestDatabase.ts"
+import type { WalletRepo } from "../../src/callbacks/WalletRepo.ts"
+import { WalletRepoSql } from "../../src/callbacks/WalletRepoSql.ts"
+import { RoutesLive, servicesLayer } from "../../src/server.ts"
+import { TestDatabase, TestDatabaseOnUrl } from "./TestDatabase.ts"
 
 export const testConfig = (overrides: Partial<AppConfig["Service"]> = {}) =>
   AppConfig.of({
@@ -65,6 +68,15 @@ export const testCallbacksConfig = (overrides: Partial<CallbacksConfig["Service"
     maxAttempts: 25,
     workers: 4,
     staleLockAfter: Duration.minutes(10),
+    pendingTimeout: Duration.seconds(5),
+    ...overrides
+  })
+
+/** Fake partners listen on this machine's loopback, so tests allow private callback URLs unless a test says otherwise. */
+export const testPartnersConfig = (overrides: Partial<PartnersConfig["Service"]> = {}) =>
+  PartnersConfig.of({
+    callbackAllowPrivate: true,
+    webhookSecretOverlap: Duration.hours(24),
     ...overrides
   })
 
@@ -74,9 +86,10 @@ export interface TestSettings {
   readonly sports?: Partial<SportsConfig["Service"]>
   readonly catalog?: Partial<CatalogConfig["Service"]>
   readonly callbacks?: Partial<CallbacksConfig["Service"]>
+  readonly partners?: Partial<PartnersConfig["Service"]>
 }
 
-export type TestConfigs = AppConfig | CasinoConfig | SportsConfig | CatalogConfig | CallbacksConfig
+export type TestConfigs = AppConfig | CasinoConfig | SportsConfig | CatalogConfig | CallbacksConfig | PartnersConfig
 
 export const TestConfig = (settings: TestSettings = {}) =>
   Layer.mergeAll(
@@ -84,7 +97,8 @@ export const TestConfig = (settings: TestSettings = {}) =>
     Layer.succeed(CasinoConfig, testCasinoConfig(settings.casino)),
     Layer.succeed(SportsConfig, testSportsConfig(settings.sports)),
     Layer.succeed(CatalogConfig, testCatalogConfig(settings.catalog)),
-    Layer.succeed(CallbacksConfig, testCallbacksConfig(settings.callbacks))
+    Layer.succeed(CallbacksConfig, testCallbacksConfig(settings.callbacks)),
+    Layer.succeed(PartnersConfig, testPartnersConfig(settings.partners))
   )
 
 /** The domain services over the test file's own database. */
@@ -94,8 +108,11 @@ export const TestServices = (settings: TestSettings = {}) => TestServicesWith(Te
  * The domain services with settings built by the test (e.g. pointing at a
  * fake upstream); the settings it does not provide are the test defaults.
  */
-export const TestServicesWith = <ROut extends TestConfigs, R>(config: Layer.Layer<ROut, never, R>) =>
-  ServicesLive.pipe(
+export const TestServicesWith = <ROut extends TestConfigs, R>(
+  config: Layer.Layer<ROut, never, R>,
+  walletRepo: Layer.Layer<WalletRepo, never, any> = WalletRepoSql
+) =>
+  servicesLayer(walletRepo as typeof WalletRepoSql).pipe(
     Layer.provideMerge(TestDatabase),
     Layer.provideMerge(Layer.merge(TestConfig(), config))
   )
@@ -104,12 +121,17 @@ export const TestServicesWith = <ROut extends TestConfigs, R>(config: Layer.Laye
  * The whole HTTP service on a real socket (port 0), with an HttpClient
  * pointed at it, the domain services and the database for arranging data.
  */
-export const TestApp = (settings: TestSettings = {}) => TestAppWith(TestConfig(settings))
+export const TestApp = (settings: TestSettings = {}, walletRepo?: Layer.Layer<WalletRepo, never, any>) =>
+  TestAppWith(TestConfig(settings), walletRepo)
 
-export const TestAppWith = <ROut extends TestConfigs, R>(config: Layer.Layer<ROut, never, R>) =>
+/** `walletRepo`: the wallet's repository, when a test wraps PostgreSQL's to inject a fault. */
+export const TestAppWith = <ROut extends TestConfigs, R>(
+  config: Layer.Layer<ROut, never, R>,
+  walletRepo?: Layer.Layer<WalletRepo, never, any>
+) =>
   HttpRouter.serve(RoutesLive, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(TestServicesWith(config))
+    Layer.provideMerge(TestServicesWith(config, walletRepo))
   )
 
 /** Brings the local casino catalog in line with the configured gateway. */
@@ -160,3 +182,17 @@ export const givenPartner = (input: Partial<Parameters<Partners["Service"]["crea
     Effect.service(Partners),
     (partners) => partners.create({ name: "Test Partner", ...input })
   ).pipe(Effect.orDie)
+
+/**
+ * Another instance of the service on the same database as the test's app (its own pool, caches and
+ * server): build it inside a test with `Layer.build`, and send it requests with its context provided.
+ */
+export const AnotherInstance = (settings: TestSettings = {}) =>
+  HttpRouter.serve(RoutesLive, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(servicesLayer(WalletRepoSql).pipe(
+      Layer.provideMerge(TestDatabaseOnUrl),
+      Layer.provideMerge(TestConfig(settings))
+    )),
+    Layer.fresh
+  )

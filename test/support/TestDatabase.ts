@@ -35,8 +35,11 @@ export const scopedDatabase = (options: { readonly empty?: boolean } = {}) =>
 /** A fresh, migrated database for the test file, dropped when the layer closes. */
 export const TestDatabaseUrlLive = Layer.effect(TestDatabaseUrl, scopedDatabase())
 
-/** PgClient and SqlClient on the test file's own database (and its URL, for the job queue's own pool). */
-export const TestDatabase = Layer.unwrap(Effect.gen(function*() {
+/** PgClient and SqlClient on the database TestDatabaseUrl names (and its URL, for the job queue's own pool). */
+export const TestDatabaseOnUrl = Layer.unwrap(Effect.gen(function*() {
   const url = Redacted.make(yield* TestDatabaseUrl)
   return Layer.merge(PgClient.layer({ url, maxConnections: 10 }), Layer.succeed(DatabaseUrl, url))
-})).pipe(Layer.provideMerge(TestDatabaseUrlLive))
+}))
+
+/** PgClient and SqlClient on the test file's own database. */
+export const TestDatabase = TestDatabaseOnUrl.pipe(Layer.provideMerge(TestDatabaseUrlLive))

@@ -1,16 +1,22 @@
+import { assert } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import { CallbackWorker } from "../../src/callbacks/CallbackWorker.ts"
+import { WalletRecovery } from "../../src/callbacks/WalletRecovery.ts"
+import type { WalletRepo } from "../../src/callbacks/WalletRepo.ts"
 import { WalletCredentials } from "../../src/callbacks/WalletCredentials.ts"
-import { PartnerPlayers } from "../../src/casino/PartnerPlayers.ts"
+import { centsFromNumeric, parseCents } from "../../src/domain/Money.ts"
+import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { FakeUpstream } from "./FakeUpstream.ts"
 import type { PartnerBooks } from "./FakePartner.ts"
+import { eventually } from "./live.ts"
 import { request, TestApp, type TestSettings } from "./TestApp.ts"
 
-/** The whole service with its notification worker, and a partner wallet (`books`) on a real port. */
-export const WalletApp = (books: PartnerBooks, settings: TestSettings = {}) =>
-  CallbackWorker.pipe(
-    Layer.provideMerge(TestApp(settings)),
+/** The whole service with its notification worker and bet recovery, and a partner wallet (`books`) on a real port. */
+export const WalletApp = (books: PartnerBooks, settings: TestSettings = {}, walletRepo?: Layer.Layer<WalletRepo, never, any>) =>
+  Layer.merge(CallbackWorker, WalletRecovery).pipe(
+    Layer.provideMerge(TestApp(settings, walletRepo)),
     Layer.provideMerge(FakeUpstream.layer(books.script))
   )
 
@@ -31,8 +37,9 @@ export const givenWalletPartner = (books: PartnerBooks, options: { readonly call
 /** A player of the partner, with the same balance in the partner's books; `user_code` is what the aggregator knows. */
 export const givenPlayer = (books: PartnerBooks, partnerId: number, externalPlayerId: string, balance: number) =>
   Effect.gen(function*() {
-    const player = yield* (yield* PartnerPlayers).arrive({ partnerId, externalPlayerId, name: null, email: null, balance })
-    books.balances.set(externalPlayerId, Math.round(balance * 100))
+    const cents = parseCents(String(balance))!
+    const player = yield* (yield* PartnerPlayers).arrive({ partnerId, externalPlayerId, name: null, email: null, balance: cents })
+    books.balances.set(externalPlayerId, cents)
     return player
   })
 
@@ -74,3 +81,80 @@ export const refund = (userCode: number, txnId: string, roundId: string) =>
   walletCall({ type: "Refund", user_code: userCode, slot: { txn_id: txnId, round_id: roundId } })
 
 export const balance = (userCode: number) => walletCall({ type: "Balance", user_code: userCode })
+
+/** A wallet call whose body is JSON text written by the test (numbers exactly as written), with the agent credentials. */
+export const walletCallText = (fields: string) =>
+  Effect.gen(function*() {
+    const credentials = Option.getOrThrow((yield* WalletCredentials).expected)
+    const agent = `"agent_code": ${JSON.stringify(credentials.agentCode)}, "agent_secret": ${
+      JSON.stringify(Redacted.value(credentials.agentSecret))
+    }`
+    return yield* request("POST", "/aggregator/wallet", { body: `{${agent}, ${fields}}` })
+  })
+
+/** The player's balance mirror, in cents. */
+export const mirrorOf = (playerId: number) =>
+  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+    sql<{ balance: string }>`SELECT balance FROM partner_players WHERE id = ${playerId}`).pipe(
+      Effect.map((rows) => centsFromNumeric(rows[0].balance)),
+      Effect.orDie
+    )
+
+export interface LedgerRow {
+  readonly txn_id: string
+  readonly kind: string
+  readonly status: string
+  readonly refusal: string | null
+  readonly note: string | null
+  readonly amount: string
+  readonly balance_after: string | null
+}
+
+export const ledgerOf = (playerId: number) =>
+  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+    sql<LedgerRow>`
+      SELECT txn_id, kind, status, refusal, note, amount, balance_after FROM wallet_transactions
+      WHERE player_id = ${playerId} ORDER BY id
+    `).pipe(Effect.orDie)
+
+/**
+ * Conservation, the wallet's one law: once every notification is delivered,
+ * the partner's wallet holds what it started with plus every applied change
+ * in the ledger, and that is what the aggregator was last told (when given).
+ */
+export const assertConserved = (
+  books: PartnerBooks,
+  player: { readonly external: string; readonly playerId: number; readonly start: number },
+  lastAnswer?: { readonly balance: number }
+) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* eventually(
+      sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM partner_callbacks
+        WHERE player_id = ${player.playerId} AND kind <> 'bet' AND status <> 'delivered'
+      `.pipe(Effect.orDie),
+      (rows) => rows[0].n === 0,
+      "every notification delivered"
+    )
+    const ledger = yield* ledgerOf(player.playerId)
+    const applied = ledger.filter((row) => row.status === "applied")
+      .reduce((sum, row) => sum + centsFromNumeric(row.amount), 0)
+    const held = books.balanceOf(player.external)
+    const start = parseCents(String(player.start))!
+    assert.strictEqual(held, start + applied, "the partner holds its start plus the ledger's applied changes")
+    assert.isFalse(ledger.some((row) => row.status === "pending"), "nothing is left pending")
+    if (lastAnswer !== undefined) {
+      assert.strictEqual(held, parseCents(String(lastAnswer.balance)), "the partner holds what the aggregator was last told")
+    }
+    return held
+  })
+
+/** A fresh partner with one player whose books (on both sides) start at `start`. */
+export const givenWalletPlayer = (books: PartnerBooks, start: number) =>
+  Effect.gen(function*() {
+    const created = yield* givenWalletPartner(books)
+    const external = `player-${created.partner.id}`
+    const player = yield* givenPlayer(books, created.partner.id, external, start)
+    return { ...created, external, userCode: player.internal_user_id, playerId: player.id, start }
+  })

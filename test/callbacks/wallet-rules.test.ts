@@ -1,0 +1,206 @@
+/**
+ * The wallet's rules without a database: the Wallet service over the
+ * in-memory repository, players and callback targets, with a partner that
+ * answers in memory. What reaches partners over HTTP and PostgreSQL is in
+ * wallet.test.ts and wallet-races.test.ts; here each rule is checked on its own.
+ */
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Duration, Effect, Fiber, Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
+import { CallbacksConfig } from "../../src/callbacks/CallbacksConfig.ts"
+import { PartnerCallbacks } from "../../src/callbacks/PartnerCallbacks.ts"
+import { Wallet } from "../../src/callbacks/Wallet.ts"
+import { WalletRepo } from "../../src/callbacks/WalletRepo.ts"
+import { MemoryCallbacks, WalletRepoMemory } from "../../src/callbacks/WalletRepoMemory.ts"
+import * as ExactJson from "../../src/domain/ExactJson.ts"
+import { formatCents, parseCents } from "../../src/domain/Money.ts"
+import type { PartnerAnswer } from "../../src/domain/Wallet.ts"
+import { type BetCall, decideRefund, fingerprint, type RefundCall, settleBet } from "../../src/domain/Wallet.ts"
+import { CallbackTargets } from "../../src/partners/CallbackTargets.ts"
+import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
+import { testCallbacksConfig } from "../support/TestApp.ts"
+
+const bet = (txnId: string, amounts: { bet: number; win: number }, roundId = txnId): BetCall => ({
+  type: "WinBet",
+  userCode: 100_001,
+  txnId,
+  roundId,
+  bet: amounts.bet,
+  win: amounts.win,
+  gameCode: "g",
+  providerCode: "p"
+})
+const refundOf = (txnId: string, roundId: string): RefundCall => ({
+  type: "Refund",
+  userCode: 100_001,
+  txnId,
+  roundId,
+  gameCode: null,
+  providerCode: null
+})
+
+describe("the rules, as pure functions", () => {
+  it("amounts are exact decimals or nothing", () => {
+    assert.strictEqual(parseCents("12.5"), 1_250)
+    assert.strictEqual(parseCents("0.07"), 7)
+    assert.strictEqual(parseCents("1000000000000"), 100_000_000_000_000)
+    for (const text of ["", " 1", "1 ", "0x10", "1e2", "-1", "1.005", "01", ".5", "5.", "1000000000000.01", "NaN"]) {
+      assert.isUndefined(parseCents(text), text)
+    }
+    assert.strictEqual(formatCents(-1_205), "-12.05")
+  })
+
+  it("exact JSON keeps numbers as written", () => {
+    const parsed = ExactJson.parse(`{"id": 1790000000000000001, "amount": 0.10, "big": 1e2}`) as Record<string, ExactJson.JsonNumber>
+    assert.deepStrictEqual([parsed.id.source, parsed.amount.source, parsed.big.source], ["1790000000000000001", "0.10", "1e2"])
+  })
+
+  it("a fingerprint is what money depends on", () => {
+    const base = bet("f-1", { bet: 100, win: 0 })
+    assert.strictEqual(fingerprint(base), fingerprint({ ...base }))
+    for (const other of [{ ...base, bet: 101 }, { ...base, win: 1 }, { ...base, roundId: "x" }, { ...base, userCode: 2 }, { ...base, gameCode: "h" }]) {
+      assert.notStrictEqual(fingerprint(other), fingerprint(base))
+    }
+    assert.notStrictEqual(fingerprint(refundOf("f-1", "f-1")), fingerprint(base), "a refund is another kind")
+  })
+
+  it("a bet's end follows the partner's answer", () => {
+    const call = bet("s-1", { bet: 1_000, win: 2_500 })
+    const answers: ReadonlyArray<[PartnerAnswer, object]> = [
+      [{ _tag: "Balance", balance: 9_000 }, { status: "applied", amount: 1_500, balanceAfter: 11_500, rollback: false }],
+      [{ _tag: "InsufficientFunds", balance: 500 }, { status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", amount: 0, rollback: false }],
+      [{ _tag: "UnknownPlayer" }, { status: "refused", refusal: "INVALID_USER", rollback: false }],
+      [{ _tag: "Unavailable", reason: "down" }, { status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", rollback: true, askError: "down" }]
+    ]
+    for (const [answer, expected] of answers) assert.deepInclude(settleBet(call, answer, 7_700), expected)
+    assert.deepStrictEqual(settleBet(call, { _tag: "InsufficientFunds", balance: null }, 7_700).answer, {
+      msg: "INSUFFICIENT_USER_FUNDS",
+      balance: 77
+    })
+  })
+
+  it("a refund undoes its round once, and a round never seen becomes a tombstone", () => {
+    const round = {
+      ref: 1, partnerId: 1, playerId: 1, roundId: "r", status: "settled" as const, pendingBets: 0,
+      betTotal: 1_000, winTotal: 2_500, refundedEarly: false, createdAt: new Date(0), updatedAt: new Date(0)
+    }
+    assert.deepStrictEqual(decideRefund(round), { _tag: "Undo", amount: -1_500 })
+    assert.deepStrictEqual(decideRefund({ ...round, status: "refunded" }), { _tag: "AlreadyRefunded" })
+    assert.deepStrictEqual(decideRefund(undefined), { _tag: "Tombstone" })
+  })
+})
+
+/** A partner's wallet in memory: takes stakes it can cover, after `delay`, or is away. */
+const partner = { balance: 10_000, away: false, delay: Duration.zero, asked: [] as Array<string> }
+const MemoryPartner = Layer.succeed(PartnerCallbacks, PartnerCallbacks.of({
+  ask: (_target, eventId, body) =>
+    Effect.gen(function*() {
+      partner.asked.push(eventId)
+      yield* Effect.sleep(partner.delay)
+      if (partner.away) return { _tag: "Unavailable", reason: "away" } satisfies PartnerAnswer
+      const amount = parseCents(String(JSON.parse(body).amount ?? 0)) ?? 0
+      if (amount > partner.balance) return { _tag: "InsufficientFunds", balance: partner.balance } satisfies PartnerAnswer
+      partner.balance -= amount
+      return { _tag: "Balance", balance: partner.balance } satisfies PartnerAnswer
+    }),
+  deliver: () => Effect.void
+}))
+
+const target = {
+  partnerId: 1, partnerSlug: "acme", active: true, callbackUrl: "https://acme.example/wallet", webhookSecret: "s", previousSecret: null
+}
+
+const RulesLive = Wallet.layerNoDeps.pipe(
+  Layer.provideMerge(WalletRepoMemory),
+  Layer.provideMerge(Layer.mergeAll(
+    PartnerPlayers.layerMemory,
+    CallbackTargets.layerMemory([target]),
+    MemoryPartner,
+    Layer.succeed(CallbacksConfig, testCallbacksConfig({ pendingTimeout: Duration.seconds(5) }))
+  ))
+)
+
+const given = Effect.gen(function*() {
+  partner.balance = 10_000
+  partner.away = false
+  partner.delay = Duration.zero
+  partner.asked.length = 0
+  return yield* (yield* PartnerPlayers).arrive({ partnerId: 1, externalPlayerId: "p", name: null, email: null, balance: 10_000 })
+})
+
+layer(RulesLive)("the wallet's rules over memory", (it) => {
+  it.effect("a bet asked and taken: applied, the mirror follows, the win is a notification", () =>
+    Effect.gen(function*() {
+      const player = yield* given
+      const wallet = yield* Wallet
+      const answer = yield* wallet.handle(bet("m-1", { bet: 1_000, win: 300 }))
+      assert.deepStrictEqual(answer, { msg: "", balance: 93 })
+      assert.strictEqual(Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance, 9_300)
+      const written = (yield* MemoryCallbacks).filter((callback) => callback.txnId === "m-1").map((callback) => callback.kind)
+      assert.deepStrictEqual(written, ["bet", "win"])
+    }))
+
+  it.effect("a partner away: refused, and a rollback recorded for the stake it may have taken", () =>
+    Effect.gen(function*() {
+      yield* given
+      partner.away = true
+      const answer = yield* (yield* Wallet).handle(bet("m-2", { bet: 1_000, win: 0 }))
+      assert.deepStrictEqual(answer, { msg: "INSUFFICIENT_USER_FUNDS", balance: 100 })
+      const written = (yield* MemoryCallbacks).filter((callback) => callback.txnId === "m-2")
+      assert.deepStrictEqual(written.map((callback) => [callback.kind, callback.asked?.error ?? null]), [["bet", "away"], ["rollback", null]])
+    }))
+
+  it.effect("an early refund is a tombstone: answered done, and the round's late bet refused without asking", () =>
+    Effect.gen(function*() {
+      yield* given
+      const wallet = yield* Wallet
+      assert.deepStrictEqual(yield* wallet.handle(refundOf("m-r1", "m-round-3")), { msg: "", balance: 100 })
+      assert.deepStrictEqual(yield* wallet.handle(bet("m-3", { bet: 500, win: 0 }, "m-round-3")), { msg: "ROUND_REFUNDED", balance: 100 })
+      assert.deepStrictEqual(partner.asked, [])
+    }))
+
+  it.effect("a refund gives the stake back and takes the win back; the mirror never goes below 0", () =>
+    Effect.gen(function*() {
+      const player = yield* given
+      const wallet = yield* Wallet
+      yield* wallet.handle(bet("m-4", { bet: 1_000, win: 6_000 }, "m-round-4"))
+      // The player spent the win elsewhere: the partner says 20.00.
+      yield* (yield* PartnerPlayers).confirmBalance(player.id, 2_000)
+      const refunded = yield* wallet.handle(refundOf("m-r4", "m-round-4"))
+      assert.deepStrictEqual(refunded, { msg: "", balance: 0 })
+      const entry = Option.getOrThrow(yield* (yield* WalletRepo).findTransaction("refund", "m-r4"))
+      assert.strictEqual(entry.amount, -5_000, "the partner is told the whole reversal")
+    }))
+
+  it.effect("a refund waits for its round's pending bet, then undoes it", () =>
+    Effect.gen(function*() {
+      yield* given
+      partner.delay = Duration.millis(200)
+      const wallet = yield* Wallet
+      const pending = yield* Effect.forkChild(wallet.handle(bet("m-5", { bet: 700, win: 0 }, "m-round-5")))
+      yield* TestClock.adjust("50 millis")
+      const refunding = yield* Effect.forkChild(wallet.handle(refundOf("m-r5", "m-round-5")))
+      yield* TestClock.adjust("1 second")
+      assert.deepStrictEqual(yield* Fiber.join(pending), { msg: "", balance: 93 })
+      assert.deepStrictEqual(yield* Fiber.join(refunding), { msg: "", balance: 100 })
+    }))
+
+  it.effect("a bet left pending past the time-out is recovered: refused with a rollback, and its repeat gets that", () =>
+    Effect.gen(function*() {
+      const player = yield* given
+      const repo = yield* WalletRepo
+      const opened = yield* repo.openBet({
+        kind: "bet", txnId: "m-6", fingerprint: fingerprint(bet("m-6", { bet: 100, win: 0 })), partnerId: 1,
+        playerId: player.id, roundId: "m-6", gameCode: "g", providerCode: "p", bet: 100, win: 0
+      })
+      assert.strictEqual(opened._tag, "Opened")
+      const wallet = yield* Wallet
+      assert.strictEqual(yield* wallet.recover, 0, "not yet stale")
+      yield* TestClock.adjust("6 seconds")
+      assert.strictEqual(yield* wallet.recover, 1)
+      const entry = Option.getOrThrow(yield* repo.findTransaction("bet", "m-6"))
+      assert.deepInclude(entry, { status: "refused", note: "recovered", refusal: "INSUFFICIENT_USER_FUNDS" })
+      assert.deepStrictEqual(yield* wallet.handle(bet("m-6", { bet: 100, win: 0 })), { msg: "INSUFFICIENT_USER_FUNDS", balance: 100 })
+      assert.isTrue((yield* MemoryCallbacks).some((callback) => callback.txnId === "m-6" && callback.kind === "rollback"))
+    }))
+})
