@@ -11,6 +11,7 @@ import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
 import type autocannon from "autocannon"
 import { Context, Effect, FileSystem, Layer, Redacted } from "effect"
+import { ChildProcess, ChildProcessSpawner } from "effect/process"
 import { SqlClient } from "effect/sql"
 import * as os from "node:os"
 import { hashToken } from "../src/partners/Partners.ts"
@@ -219,28 +220,55 @@ const main = Effect.gen(function*() {
   }
 
   const server = yield* databaseServer
-  const database = `partner_api_bench_${process.pid}`
-  yield* Effect.acquireRelease(
-    adminStatement(server, `CREATE DATABASE ${database}`),
-    () => Effect.ignore(adminStatement(server, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`))
-  )
-  const databaseUrl = withDatabase(server)(database)
+  /** A database of the run's own on the server, dropped at the end. */
+  const scopedDatabase = (name: string) =>
+    Effect.as(
+      Effect.acquireRelease(
+        adminStatement(server, `CREATE DATABASE ${name}`),
+        () => Effect.ignore(adminStatement(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+      ),
+      withDatabase(server)(name)
+    )
+  const databaseUrl = yield* scopedDatabase(`partner_api_bench_${process.pid}`)
 
   // Background catalog refreshes are pushed out of the run, so what a scenario seeds stays as seeded.
-  const startService = (env: Record<string, string>) =>
+  // Partner wallets of the bench listen on this machine's loopback.
+  const serviceOn = (database: string, env: Record<string, string>, cwd?: string) =>
     Effect.gen(function*() {
       const port = yield* freePort()
       const { handle, output } = yield* startNode(["src/main.ts"], {
         PORT: String(port),
         HOST: "127.0.0.1",
-        DATABASE_URL: databaseUrl,
+        DATABASE_URL: database,
         DEMO_PARTNER_TOKEN: benchToken,
         LOG_LEVEL: "Info",
         CATALOG_REFRESH_INTERVAL: "24 hours",
         CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
+        PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
+        // BENCH_CPU_PROF=<dir>: a CPU profile of the service under test, written when it stops.
+        ...(process.env.BENCH_CPU_PROF !== undefined && cwd === undefined
+          ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` }
+          : {}),
         ...env
-      }, /Listening on/)
+      }, /Listening on/, "60 seconds", cwd)
       return { url: `http://127.0.0.1:${port}`, pid: handle.pid, output }
+    })
+  const startService = (env: Record<string, string>) => serviceOn(databaseUrl, env)
+  const startRevision = (revision: string, env: Record<string, string>) =>
+    Effect.gen(function*() {
+      const files = yield* FileSystem.FileSystem
+      const tree = yield* files.makeTempDirectoryScoped({ prefix: "partner-api-baseline-" })
+      const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
+      const exported = yield* spawner.spawn(ChildProcess.make("sh", ["-c", `git archive ${revision} | tar -x -C ${tree}`]))
+      if ((yield* exported.exitCode) !== 0) return yield* Effect.die(`git archive ${revision} failed`)
+      yield* files.symlink(`${process.cwd()}/node_modules`, `${tree}/node_modules`)
+      const database = yield* scopedDatabase(`partner_api_bench_${process.pid}_baseline`)
+      const instance = yield* serviceOn(database, env, tree)
+      const sql = Context.get(
+        yield* Layer.build(PgClient.layer({ url: Redacted.make(database), maxConnections: 2 })),
+        SqlClient.SqlClient
+      )
+      return { ...instance, sql }
     })
   const { url: baseUrl } = yield* startService({})
   console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), database: ${
@@ -251,7 +279,7 @@ const main = Effect.gen(function*() {
     yield* Layer.build(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 2 })),
     SqlClient.SqlClient
   )
-  const context: BenchContext = { baseUrl, token: benchToken, sql, startService }
+  const context: BenchContext = { baseUrl, token: benchToken, sql, startService, startRevision }
   for (const name of selected) yield* scenarios[name](context)
 }).pipe(Effect.scoped, Effect.provide(NodeServices.layer))
 

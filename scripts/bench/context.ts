@@ -13,6 +13,18 @@ export interface BenchContext {
   readonly startService: (
     env: Record<string, string>
   ) => Effect.Effect<ServiceInstance, unknown, ChildProcessSpawner.ChildProcessSpawner | Scope.Scope>
+  /**
+   * Starts the service as it was at a git revision (its tree exported to a temporary directory, this
+   * checkout's node_modules beside it), on a database of its own: the baseline of a before-and-after row.
+   */
+  readonly startRevision: (
+    revision: string,
+    env: Record<string, string>
+  ) => Effect.Effect<
+    ServiceInstance & { readonly sql: SqlClient.SqlClient },
+    unknown,
+    ChildProcessSpawner.ChildProcessSpawner | FileSystem.FileSystem | Scope.Scope
+  >
 }
 
 export interface ServiceInstance {

@@ -51,6 +51,8 @@ export const load = (options: LoadOptions) =>
 export interface Target {
   readonly name: string
   readonly options: LoadOptions
+  /** Runs before each of this target's rounds: e.g. waits until what an earlier target left behind is done. */
+  readonly settle?: Effect.Effect<void, unknown>
 }
 
 export interface Comparison {
@@ -75,7 +77,10 @@ export const compare = (targets: ReadonlyArray<Target>, rounds = Number(process.
   Effect.gen(function*() {
     const results = targets.map(() => [] as Array<LoadResult>)
     for (let round = 0; round < rounds; round++) {
-      for (let i = 0; i < targets.length; i++) results[i].push(yield* load(targets[i].options))
+      for (let i = 0; i < targets.length; i++) {
+        if (targets[i].settle !== undefined) yield* Effect.orDie(targets[i].settle!)
+        results[i].push(yield* load(targets[i].options))
+      }
     }
     return targets.map((target, i): Comparison => ({
       name: target.name,

@@ -27,11 +27,12 @@ export const startNode = (
   args: ReadonlyArray<string>,
   env: Record<string, string | undefined>,
   ready: RegExp,
-  timeout: Duration.Input = "60 seconds"
+  timeout: Duration.Input = "60 seconds",
+  cwd?: string
 ) =>
   Effect.gen(function*() {
     const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
-    const handle = yield* spawner.spawn(ChildProcess.make(process.execPath, args, { env, extendEnv: true }))
+    const handle = yield* spawner.spawn(ChildProcess.make(process.execPath, args, { env, extendEnv: true, cwd }))
     const output: Array<string> = []
     const started = yield* Deferred.make<void>()
     yield* handle.all.pipe(
