@@ -19,8 +19,16 @@ export const StatusData = Schema.Struct({
 
 export class AccountGroup extends HttpApiGroup.make("account").add(
   HttpApiEndpoint.get("status", "/status", {
-    success: Envelope("StatusResponse", StatusData)
+    success: Envelope("StatusResponse", StatusData, {
+      example: {
+        partner: { id: 12, name: "Acme Bets", slug: "acme-bets", status: "active", commission_percent: 12.5 },
+        aggregator_configured: true,
+        sports_gateway: { configured: true, provider: "betsapi" }
+      }
+    })
   }).annotateMerge(OpenApi.annotations({
-    summary: "Validate the token and show the partner and the configured gateways"
+    summary: "Validate the token and show the partner and the configured gateways",
+    description: "The first call to make with a new token: 200 when it is valid and the partner active, 401 otherwise. " +
+      "Also says whether the casino aggregator is configured and which sports provider answers."
   }))
-) {}
+).annotateMerge(OpenApi.annotations({ description: "The partner's own account." })) {}

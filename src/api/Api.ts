@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountGroup } from "./Account.ts"
 import { CasinoGroup } from "./Casino.ts"
 import { CatalogGroup } from "./Catalog.ts"
+import { documentPartnerApi } from "./Documentation.ts"
 import { PartnerAuth } from "./Security.ts"
 import { SportsGroup } from "./Sports.ts"
 import { WalletGroup } from "./Wallet.ts"
@@ -9,7 +10,7 @@ import { WalletGroup } from "./Wallet.ts"
 export const apiPrefix = "/api/partner/v1"
 
 /**
- * The partner API contract (../shared/spec/partner-api-v1.md). Server
+ * The partner API contract (docs/partner-api-v1.md). Server
  * handlers, the OpenAPI document and the typed client all derive from it.
  */
 export class PartnerApi extends HttpApi.make("partner-api")
@@ -25,7 +26,12 @@ export class PartnerApi extends HttpApi.make("partner-api")
   .annotateMerge(OpenApi.annotations({
     title: "Partner Aggregator API",
     version: "1.0.0",
-    description: "One gateway for casino (providers, games, launch) and sports (catalog, feeds, provider data). " +
-      "Every answer is a JSON envelope; authenticate with `Authorization: Bearer <token>` or `X-Partner-Key: <token>`."
+    description: "One gateway for casino (providers, games, launch) and sports (catalog, feeds, provider data).\n\n" +
+      "Authenticate with `Authorization: Bearer <token>` or `X-Partner-Key: <token>` (either one; \"Try it\" " +
+      "offers both). Every answer is a JSON envelope: `{success: true, partner, data}` with the endpoint's keys " +
+      "under `data`, or `{success: false, message}` with `errors` (each failing field and its messages) on a 422. " +
+      "Query values are read strictly: an integer is plain decimal digits, and a value that cannot be read is a 422 " +
+      "naming the field.",
+    transform: documentPartnerApi
   }))
 {}

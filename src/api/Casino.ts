@@ -60,7 +60,7 @@ const optionalNullable = <S extends Schema.Top>(schema: S) =>
  * required; this accepts both: player_name and player_email are optional,
  * game_original defaults to true and lang to pt. Optional fields may be null.
  */
-export const LaunchRequest = Schema.Struct({
+const LaunchRequestFields = Schema.Struct({
   external_player_id: text(255, { required: true }),
   player_name: optionalNullable(text(255, { required: false })),
   player_email: optionalNullable(
@@ -85,7 +85,25 @@ export const LaunchRequest = Schema.Struct({
       Schema.isBetween({ minimum: 0, maximum: 100 }, { message: "The :attribute field must be between 0 and 100." })
     )
   )
-}).annotate({ identifier: "LaunchRequest" })
+})
+
+/** A launch as a partner sends it (the wire form: `player_balance` in currency units). */
+const launchExample: typeof LaunchRequestFields.Encoded = {
+  external_player_id: "player-42",
+  player_name: "Ana Souza",
+  player_email: "ana@example.com",
+  player_balance: "150.50",
+  game_code: "vs20fruitsw",
+  provider: "pragmatic-play",
+  game_original: true,
+  lang: "pt"
+}
+
+export const LaunchRequest = LaunchRequestFields.annotate({
+  identifier: "LaunchRequest",
+  // Examples are shown as written, so this one is the wire form.
+  examples: [launchExample as unknown as typeof LaunchRequestFields.Type]
+})
 export type LaunchRequest = typeof LaunchRequest.Type
 
 export const ProviderEntry = Schema.Struct({
@@ -114,23 +132,49 @@ export const PartnerPlayerEntry = Schema.Struct({
 export class CasinoGroup extends HttpApiGroup.make("casino")
   .add(
     HttpApiEndpoint.get("providers", "/providers", {
-      success: Envelope("ProvidersResponse", Schema.Struct({ list: Schema.Array(ProviderEntry) }))
-    }).annotateMerge(OpenApi.annotations({ summary: "The enabled casino providers" }))
+      success: Envelope("ProvidersResponse", Schema.Struct({ list: Schema.Array(ProviderEntry) }), {
+        example: {
+          list: [
+            { provider: "pragmatic-play", provider_id: 1, name: "Pragmatic Play" },
+            { provider: "pg-soft", provider_id: 2, name: "PG Soft" }
+          ]
+        }
+      })
+    }).annotateMerge(OpenApi.annotations({
+      summary: "The enabled casino providers",
+      description: "Every provider a game can be launched from, in id order. `provider` (the slug) or `provider_id` " +
+        "is what `/games` and `/launch` take as `provider`."
+    }))
   )
   .add(
     HttpApiEndpoint.get("games", "/games", {
       query: {
-        provider: Schema.optional(Schema.String).annotate({ description: "Provider id (integer) or slug" }),
-        search: Schema.optional(Schema.String).annotate({ description: "Case-insensitive, over name and game code" }),
+        provider: Schema.optional(Schema.String.annotate({ description: "Provider id (integer) or slug", examples: ["pragmatic-play"] })),
+        search: Schema.optional(Schema.String.annotate({ description: "Case-insensitive, over name and game code", examples: ["sweet"] })),
         enabled: Schema.optional(Schema.Literals(["true", "false"])).annotate({
           description: "Only enabled (true) or only disabled (false) games; both when absent"
         }),
         page: Schema.optional(PageQuery),
         per_page: Schema.optional(PerPageQuery)
       },
-      success: Envelope("GamesResponse", Schema.Struct({ games: Schema.Array(GameEntry), meta: PageMeta }))
+      success: Envelope("GamesResponse", Schema.Struct({ games: Schema.Array(GameEntry), meta: PageMeta }), {
+        example: {
+          games: [{
+            game_code: "vs20fruitsw",
+            provider: "pragmatic-play",
+            provider_id: 1,
+            name: "Sweet Bonanza",
+            enabled: true,
+            image_url: "https://cdn.example.com/games/vs20fruitsw.png",
+            original: true
+          }],
+          meta: { page: 1, per_page: 50, total: 1 }
+        }
+      })
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "Casino games, filtered by provider and search, paged"
+      summary: "Casino games, filtered by provider and search, paged",
+      description: "Disabled games are listed too, flagged `enabled: false` (filter with `enabled=true`). Ordered by " +
+        "provider, then name. A provider that does not exist matches nothing."
     }))
   )
   .add(
@@ -138,13 +182,21 @@ export class CasinoGroup extends HttpApiGroup.make("casino")
       payload: LaunchRequest,
       success: Envelope(
         "LaunchResponse",
-        Schema.Struct({ launch: Schema.Struct({ url: Schema.String }), partner_player: PartnerPlayerEntry })
+        Schema.Struct({ launch: Schema.Struct({ url: Schema.String }), partner_player: PartnerPlayerEntry }),
+        {
+          example: {
+            launch: { url: "https://play.example.com/launch?token=3f9c2b7e" },
+            partner_player: { id: 4051, external_player_id: "player-42", internal_user_id: 1000123, balance: 150.5 }
+          }
+        }
       ),
       error: InternalError
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Launch a game for a player of the partner",
       description: "Resolves or creates the partner's player (by external_player_id), records the balance " +
-        "the partner sent, and asks the casino aggregator for a launch URL."
+        "the partner sent, and asks the casino aggregator for a launch URL. Every failing field is named at once " +
+        "in a 422; an unknown provider or game is a 422 on `provider` or `game_code`."
     }))
   )
+  .annotateMerge(OpenApi.annotations({ description: "Casino providers and games, and game launches." }))
 {}

@@ -13,7 +13,7 @@ const truthy = ["true", "1", "yes", "on"]
 const falsy = ["false", "0", "no", "off"]
 
 /** `true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`, any case. */
-export const BooleanQuery = Schema.String.pipe(
+export const BooleanQuery = Schema.String.annotate({ description: "true or false (also 1/0, yes/no, on/off)", examples: ["true"] }).pipe(
   Schema.decodeTo(
     Schema.Literals(["true", "false"]).annotate({
       message: "The :attribute field must be true or false (also 1/0, yes/no)."
@@ -30,32 +30,46 @@ export const BooleanQuery = Schema.String.pipe(
     decode: SchemaGetter.transform((value: "true" | "false") => value === "true"),
     encode: SchemaGetter.transform((value: boolean) => (value ? "true" : "false") as "true" | "false")
   })
-).annotate({ description: "true or false (also 1/0, yes/no)" })
+)
 
-/** A sport by its id (1 soccer, 18 basketball, 13 tennis, ...) or its name, any case. */
-export const SportRef = Schema.String.annotate({ description: "Sport id (1 soccer, 18 basketball, 13 tennis) or name" })
+/**
+ * A sport by its id (1 soccer, 18 basketball, 13 tennis, ...: plain decimal digits, at least 1) or its
+ * name in any case (letters, spaces, `.`, `'` and `-`). `0x10` or `1e2` is neither: a 422, not a guess.
+ */
+export const SportRef = Schema.String.annotate({
+  description: "Sport id (1 soccer, 18 basketball, 13 tennis) or name (Soccer, any case)",
+  examples: ["1"]
+}).check(Schema.makeFilter(
+  (raw: string) => /^\d{1,9}$/.test(raw) ? Number(raw) >= 1 : /^\p{L}[\p{L} .'-]*$/u.test(raw),
+  { message: "The :attribute field must be a sport id (like 1) or a sport name (like Soccer)." }
+))
 
 export const SourceQuery = Schema.Literals(["prematch", "live"]).annotate({
   message: "The selected :attribute is invalid. Use prematch or live."
 })
 
+const CountryRef = Schema.String.annotate({
+  description: "Country code (br) or name (Brazil), any case; a code means every code of its country (en and gb are England)",
+  examples: ["br"]
+})
+
 const listQuery = {
-  search: Schema.optional(Schema.String),
+  search: Schema.optional(Schema.String.annotate({ description: "Case-insensitive, any part of the name", examples: ["fla"] })),
   page: Schema.optional(PageQuery),
   per_page: Schema.optional(PerPageQuery),
   active: Schema.optional(BooleanQuery),
   sport_id: Schema.optional(SportRef),
-  country: Schema.optional(Schema.String.annotate({ description: "Country code (br) or name (Brazil)" })),
-  league_id: Schema.optional(Schema.String),
-  team_id: Schema.optional(Schema.String)
+  country: Schema.optional(CountryRef),
+  league_id: Schema.optional(Schema.String.annotate({ examples: ["155"] })),
+  team_id: Schema.optional(Schema.String.annotate({ examples: ["10305"] }))
 }
 
 export const feedFilters = {
   sport_id: Schema.optional(SportRef),
-  country: Schema.optional(Schema.String.annotate({ description: "Country code (br) or name (Brazil)" })),
-  league_id: Schema.optional(Schema.String),
-  team_id: Schema.optional(Schema.String.annotate({ description: "Events where the team plays home or away" })),
-  search: Schema.optional(Schema.String.annotate({ description: "Case-insensitive, over league and team names" })),
+  country: Schema.optional(CountryRef),
+  league_id: Schema.optional(Schema.String.annotate({ examples: ["155"] })),
+  team_id: Schema.optional(Schema.String.annotate({ description: "Events where the team plays home or away", examples: ["10305"] })),
+  search: Schema.optional(Schema.String.annotate({ description: "Case-insensitive, over league and team names", examples: ["flamengo"] })),
   has_odds: Schema.optional(BooleanQuery),
   date: Schema.optional(DayQuery),
   date_from: Schema.optional(DayQuery),
@@ -67,10 +81,12 @@ const feedQuery = {
   page: Schema.optional(PageQuery),
   per_page: Schema.optional(PerPageQuery),
   sort_by: Schema.optional(Schema.String.annotate({
-    description: "time (default), league_name, home_name, away_name or last_update; anything else means time"
+    description: "time (default), league_name, home_name, away_name or last_update; anything else means time",
+    examples: ["time"]
   })),
   sort_direction: Schema.optional(Schema.String.annotate({
-    description: "asc (default) or desc; anything else means asc"
+    description: "asc (default) or desc; anything else means asc",
+    examples: ["asc"]
   }))
 }
 
@@ -81,7 +97,10 @@ export const RefreshRequest = Schema.Struct({
   })),
   import_leagues: Schema.optionalKey(Schema.Boolean),
   import_events: Schema.optionalKey(Schema.Boolean)
-}).annotate({ identifier: "CatalogRefreshRequest" })
+}).annotate({
+  identifier: "CatalogRefreshRequest",
+  examples: [{ sport_id: 1, import_leagues: true, import_events: true }]
+})
 export type RefreshRequest = typeof RefreshRequest.Type
 
 const Imported = Schema.Struct({
@@ -93,8 +112,30 @@ const Imported = Schema.Struct({
   deactivated: Schema.Int
 })
 
-const list = <Entry extends Schema.Top>(identifier: string, entry: Entry) =>
-  Envelope(identifier, Schema.Struct({ results: Schema.Array(entry), meta: PageMeta }))
+const list = <Entry extends Schema.Top>(identifier: string, entry: Entry, example: Entry["Encoded"]) =>
+  Envelope(identifier, Schema.Struct({ results: Schema.Array(entry), meta: PageMeta }), {
+    example: { results: [example], meta: { page: 1, per_page: 50, total: 1 } }
+  })
+
+const examplePrematch = {
+  event_id: "10150123",
+  sport_id: 1,
+  country: "Brazil",
+  league_id: "155",
+  league_name: "Brazil Serie A",
+  home_name: "Flamengo",
+  away_name: "Palmeiras",
+  starts_at: "2026-11-22T19:00:00.000Z",
+  has_odds: true,
+  last_update: "2026-11-22T18:55:12.000Z"
+}
+
+const exampleLeague = { id: "155", name: "Brazil Serie A", country: "Brazil", country_code: "br", sport_id: 1, active: true }
+
+const catalogRead = "Read from the local catalog (see refresh), never from the provider; names sort in name order, " +
+  "then by id, so pages never overlap."
+const feedRead = "Read from the local catalog. Filters combine; `date`, `date_from` and `date_to` are UTC days " +
+  "(YYYY-MM-DD or YYYYMMDD), `date_to` before `date_from` is a 422. Ties sort in kick-off order, then by id."
 
 const NamedRef = {
   id: Schema.String,
@@ -137,12 +178,22 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
           import_events: Schema.Boolean,
           message: Schema.String,
           imported: Imported
-        })
+        }),
+        {
+          example: {
+            sport_id: 1,
+            import_leagues: true,
+            import_events: true,
+            message: "Catalog refreshed.",
+            imported: { sports: 1, countries: 12, leagues: 48, teams: 860, events: 1240, deactivated: 3 }
+          }
+        }
       ),
       error: InternalError
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Refresh the local catalog from the sports provider",
-      description: "All or nothing: a refresh that fails leaves the previous catalog as it was."
+      description: "All or nothing: a refresh that fails leaves the previous catalog as it was. No body (or null) " +
+        "refreshes every configured sport; `sport_id` (an id or a name) one. The service also refreshes on a schedule."
     }))
   )
   .add(
@@ -155,39 +206,63 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
           leagues_total: Schema.Int,
           teams_total: Schema.Int,
           events_total: Schema.Int
-        })
+        }),
+        {
+          example: { sports_total: 3, countries_total: 24, leagues_total: 96, teams_total: 1720, events_total: 2480 }
+        }
       )
-    })
+    }).annotateMerge(OpenApi.annotations({
+      summary: "How much the local catalog holds",
+      description: "Counts of sports, countries, leagues, teams and events in the local catalog."
+    }))
   )
   .add(
     HttpApiEndpoint.get("sports", "/sports/catalog/sports", {
       query: listQuery,
       success: list(
         "CatalogSportsResponse",
-        Schema.Struct({ id: Schema.Int, name: Schema.String, active: Schema.Boolean })
+        Schema.Struct({ id: Schema.Int, name: Schema.String, active: Schema.Boolean }),
+        { id: 1, name: "Soccer", active: true }
       )
-    }).middleware(RequestValidation)
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Sports of the local catalog",
+      description: `A sport is active while it has open events. ${catalogRead}`
+    }))
   )
   .add(
     HttpApiEndpoint.get("countries", "/sports/catalog/countries", {
       query: listQuery,
       success: list(
         "CatalogCountriesResponse",
-        Schema.Struct({ name: Schema.String, code: Schema.String, active: Schema.Boolean })
+        Schema.Struct({ name: Schema.String, code: Schema.String, active: Schema.Boolean }),
+        { name: "Brazil", code: "br", active: true }
       )
-    }).middleware(RequestValidation)
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Countries of the local catalog",
+      description: `\`code\` is the provider's (ISO 3166 alpha-2, lowercase, plus a few of BetsAPI's own). ${catalogRead}`
+    }))
   )
   .add(
     HttpApiEndpoint.get("leagues", "/sports/catalog/leagues", {
       query: listQuery,
-      success: list("CatalogLeaguesResponse", Schema.Struct(NamedRef))
-    }).middleware(RequestValidation)
+      success: list("CatalogLeaguesResponse", Schema.Struct(NamedRef), exampleLeague)
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Leagues of the local catalog",
+      description: `\`country\` is null for international competitions. ${catalogRead}`
+    }))
   )
   .add(
     HttpApiEndpoint.get("teams", "/sports/catalog/teams", {
       query: listQuery,
-      success: list("CatalogTeamsResponse", Schema.Struct(NamedRef))
-    }).middleware(RequestValidation)
+      success: list("CatalogTeamsResponse", Schema.Struct(NamedRef), {
+        ...exampleLeague,
+        id: "10305",
+        name: "Flamengo"
+      })
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Teams of the local catalog",
+      description: `\`league_id\` narrows to the teams that play in the league. ${catalogRead}`
+    }))
   )
   .add(
     HttpApiEndpoint.get("filters", "/sports/catalog/filters", {
@@ -200,7 +275,16 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
           countries: Schema.Array(Schema.String),
           leagues: Schema.Array(Schema.String),
           teams: Schema.Array(Schema.String)
-        })
+        }),
+        {
+          example: {
+            source: "prematch",
+            sports: ["Basketball", "Soccer"],
+            countries: ["Brazil", "Spain"],
+            leagues: ["Brazil Serie A", "Liga Primera"],
+            teams: ["Flamengo", "Palmeiras"]
+          }
+        }
       )
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "The filter options still available, given the filters already chosen",
@@ -210,13 +294,22 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
   .add(
     HttpApiEndpoint.get("prematch", "/sports/feed/prematch", {
       query: feedQuery,
-      success: list("PrematchFeedResponse", PrematchEntry)
-    }).middleware(RequestValidation)
+      success: list("PrematchFeedResponse", PrematchEntry, examplePrematch)
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Events not started yet, filtered, sorted and paged",
+      description: feedRead
+    }))
   )
   .add(
     HttpApiEndpoint.get("live", "/sports/feed/live", {
       query: feedQuery,
-      success: list("LiveFeedResponse", LiveEntry)
-    }).middleware(RequestValidation)
+      success: list("LiveFeedResponse", LiveEntry, { ...examplePrematch, score: "1-0", minute: 37 })
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Events in play, filtered, sorted and paged",
+      description: `The prematch feed's contract, plus \`score\` (home-away) and \`minute\`. ${feedRead}`
+    }))
   )
+  .annotateMerge(OpenApi.annotations({
+    description: "The local sports catalog and its feeds: fast, filterable reads refreshed from the provider."
+  }))
 {}

@@ -9,6 +9,9 @@ export const PartnerSummary = Schema.Struct({
 }).annotate({ identifier: "PartnerSummary" })
 export type PartnerSummary = typeof PartnerSummary.Type
 
+/** The partner every example answer is for. */
+export const examplePartner: PartnerSummary = { id: 12, name: "Acme Bets", slug: "acme-bets", status: "active" }
+
 /** Free-form provider payload, passed through as the upstream sent it. */
 export const ProviderResponse = Schema.Unknown.annotate({
   identifier: "ProviderResponse",
@@ -19,14 +22,31 @@ export const ProviderResponse = Schema.Unknown.annotate({
  * The success envelope of every 200 answer: `success`, `partner`, `data`,
  * and optionally `message` and `provider_response`.
  */
-export const Envelope = <Data extends Schema.Top>(identifier: string, data: Data) =>
-  Schema.Struct({
+export const Envelope = <Data extends Schema.Top>(
+  identifier: string,
+  data: Data,
+  options?: { readonly example?: Data["Encoded"]; readonly message?: string }
+) => {
+  const envelope = Schema.Struct({
     success: Schema.Literal(true),
     partner: PartnerSummary,
     data,
     message: Schema.optionalKey(Schema.String),
     provider_response: Schema.optionalKey(ProviderResponse)
-  }).annotate({ identifier })
+  })
+  // The example is typed by the schema's wire form, so the docs page cannot show a body the service would not send.
+  return envelope.annotate({
+    identifier,
+    ...(options?.example === undefined ? {} : {
+      examples: [{
+        success: true as const,
+        partner: examplePartner,
+        data: options.example,
+        ...(options.message === undefined ? {} : { message: options.message })
+      } as unknown as typeof envelope.Type]
+    })
+  })
+}
 
 /** The envelope's view of a partner. */
 export const partnerSummary = (partner: PartnerSummary): PartnerSummary => ({

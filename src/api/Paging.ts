@@ -3,33 +3,74 @@ import { Schema, SchemaGetter } from "effect"
 export const pageLimits = { defaultPerPage: 50, maxPerPage: 200, maxPage: 1_000_000 } as const
 
 /**
- * A paging number from the query string that never fails a GET: anything
- * that is not an integer falls back to the default, and values out of range
- * are clamped into it (per the contract's page and per_page limits).
+ * Query text as it arrives. A declaration rather than `Schema.String`, so the
+ * JSON Schema of a query value is its check's alone: an integer parameter is
+ * documented as `type: integer`, which is what it means on the wire.
  */
-const clampedInt = (fallback: number, max: number, description: string) =>
-  Schema.String.pipe(
-    Schema.decodeTo(Schema.Int, {
-      decode: SchemaGetter.transform((raw: string) => {
-        const parsed = Number.parseInt(raw, 10)
-        return Number.isFinite(parsed) ? Math.min(Math.max(parsed, 1), max) : fallback
-      }),
-      encode: SchemaGetter.transform((value: number) => String(value))
-    })
-  ).annotate({ description })
+const QueryText = Schema.declare((input: unknown): input is string => typeof input === "string", {
+  expected: "a string",
+  // Already the text a query carries: nothing to encode it to.
+  toCodecStringTree: () => undefined
+})
 
-export const PageQuery = clampedInt(1, pageLimits.maxPage, "Page number, from 1 (default 1)")
-export const PerPageQuery = clampedInt(
-  pageLimits.defaultPerPage,
-  pageLimits.maxPerPage,
-  "Page size, 1 to 200 (default 50); out-of-range values are clamped"
-)
+const decimalInteger = /^-?\d{1,16}$/
+
+/**
+ * An integer from the query string, read strictly: plain decimal digits only
+ * (no exponent, hex, fraction, plus sign or spaces), so `1e2`, `0x10` and
+ * `abc` are refused rather than guessed at. Then at least `minimum`, and at
+ * most `maximum` unless `clampAbove` says a larger value means the maximum.
+ */
+export const integerQuery = (options: {
+  readonly minimum: number
+  readonly maximum: number
+  readonly clampAbove?: boolean
+  readonly description: string
+  readonly example: number
+}) => {
+  const { clampAbove = false, description, example, maximum, minimum } = options
+  const range = clampAbove
+    ? `The :attribute field must be at least ${minimum}.`
+    : `The :attribute field must be between ${minimum} and ${maximum}.`
+  return QueryText.check(Schema.makeFilter((raw: string) => decimalInteger.test(raw), {
+    message: "The :attribute field must be an integer.",
+    description,
+    toJsonSchema: () => ({ type: "integer", minimum, ...(clampAbove ? {} : { maximum }), examples: [example] })
+  })).pipe(
+    Schema.decodeTo(
+      Schema.Number.check(
+        Schema.makeFilter((value: number) => value >= minimum && (clampAbove || value <= maximum), { message: range })
+      ),
+      {
+        decode: SchemaGetter.transform((raw: string) => clampAbove ? Math.min(Number(raw), maximum) : Number(raw)),
+        encode: SchemaGetter.transform((value: number) => String(value))
+      }
+    )
+  )
+}
+
+/** `page`: 1 to 1,000,000; a page past the last one answers an empty list. */
+export const PageQuery = integerQuery({
+  minimum: 1,
+  maximum: pageLimits.maxPage,
+  description: "Page number, from 1 (default 1). A page past the last answers an empty list.",
+  example: 1
+})
+
+/** `per_page`: at least 1; above 200 means 200 (the answer's `meta.per_page` says so). */
+export const PerPageQuery = integerQuery({
+  minimum: 1,
+  maximum: pageLimits.maxPerPage,
+  clampAbove: true,
+  description: "Page size, from 1 (default 50); a value above 200 means 200, as meta.per_page then says.",
+  example: 50
+})
 
 /** `meta` of every paged list. */
 export const PageMeta = Schema.Struct({
-  page: Schema.Int,
-  per_page: Schema.Int,
-  total: Schema.Int
+  page: Schema.Int.annotate({ description: "The page answered", examples: [1] }),
+  per_page: Schema.Int.annotate({ description: "The page size applied", examples: [50] }),
+  total: Schema.Int.annotate({ description: "Matches over all pages", examples: [128] })
 })
 
 export interface Page {

@@ -1,5 +1,5 @@
 import { Context } from "effect"
-import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import type { Partner } from "../domain/Partner.ts"
 import { Unauthorized } from "./Errors.ts"
 
@@ -15,8 +15,14 @@ export class PartnerAuth extends HttpApiMiddleware.Service<PartnerAuth, {
   provides: CurrentPartner
 }>()("partner-api/api/PartnerAuth", {
   security: {
-    bearer: HttpApiSecurity.bearer,
-    partnerKey: HttpApiSecurity.apiKey({ key: "X-Partner-Key", in: "header" })
+    // Spelled `bearer`, the form OpenAPI's examples and the docs page's "Try it" know (`Bearer` made it ask
+    // for Basic credentials); the server reads the scheme in any case, as RFC 9110 says.
+    bearer: HttpApiSecurity.http({ scheme: "bearer" }).pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "`Authorization: Bearer <token>`, the partner's token (`pak_…`)")
+    ),
+    partnerKey: HttpApiSecurity.apiKey({ key: "X-Partner-Key", in: "header" }).pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "`X-Partner-Key: <token>`, the same token in a header of its own")
+    )
   },
   error: Unauthorized,
   requiredForClient: true

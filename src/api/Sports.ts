@@ -2,7 +2,7 @@ import { Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Envelope } from "./Envelope.ts"
 import { NotFound, ProviderUnavailable } from "./Errors.ts"
-import { PageMeta, PageQuery } from "./Paging.ts"
+import { integerQuery, PageMeta, PageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 
 export const sportsCapabilities = [
@@ -19,17 +19,16 @@ export const sportsCapabilities = [
 ] as const
 export type SportsCapability = (typeof sportsCapabilities)[number]
 
-/** A positive integer id from the query string (sport ids are BetsAPI's: 1 soccer, 18 basketball, 13 tennis). */
-export const SportIdQuery = Schema.NumberFromString.check(
-  Schema.isInt({ message: "The :attribute field must be an integer." }),
-  Schema.isGreaterThan(0, { message: "The :attribute field must be at least 1." })
-).annotate({
-  message: "The :attribute field must be an integer.",
-  description: "Sport id: 1 soccer, 18 basketball, 13 tennis, 17 ice hockey, ... (default 1)"
+/** A sport id from the query string (BetsAPI's: 1 soccer, 18 basketball, 13 tennis), plain decimal digits. */
+export const SportIdQuery = integerQuery({
+  minimum: 1,
+  maximum: 2_147_483_647,
+  description: "Sport id: 1 soccer, 18 basketball, 13 tennis, 17 ice hockey, ... (default 1)",
+  example: 1
 })
 
 /** `YYYYMMDD` (the provider's form) or `YYYY-MM-DD`, a real calendar day; decoded to `YYYYMMDD`. */
-export const DayQuery = Schema.String.pipe(
+export const DayQuery = Schema.String.annotate({ description: "UTC day, YYYYMMDD or YYYY-MM-DD", examples: ["2026-11-22"] }).pipe(
   Schema.decodeTo(
     Schema.String.check(
       Schema.makeFilter((day: string) => {
@@ -45,7 +44,7 @@ export const DayQuery = Schema.String.pipe(
       encode: SchemaGetter.transform((day: string) => day)
     }
   )
-).annotate({ description: "UTC day, YYYYMMDD or YYYY-MM-DD" })
+)
 
 export const IncludeRawQuery = Schema.Literals(["true", "false", "1", "0"]).annotate({
   message: "The :attribute field must be true or false.",
@@ -95,23 +94,46 @@ const eventPath = <const Name extends string, const Path extends `/${string}`, D
   name: Name,
   path: Path,
   data: Data,
-  summary: string
+  docs: { readonly summary: string; readonly description: string; readonly example: Data["Encoded"] }
 ) =>
   HttpApiEndpoint.get(name, path, {
-    params: { eventId: Schema.String },
+    params: { eventId: Schema.String.annotate({ description: "The provider's event id", examples: ["10150123"] }) },
     query: rawQuery,
-    success: Envelope(`${name[0].toUpperCase()}${name.slice(1)}Response`, data),
+    success: Envelope(`${name[0].toUpperCase()}${name.slice(1)}Response`, data, { example: docs.example }),
     error: [NotFound, ProviderUnavailable]
-  }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({ summary }))
+  }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+    summary: docs.summary,
+    description: `${docs.description} 404 when the provider does not know the event.`
+  }))
+
+const exampleEvent = {
+  event_id: "10150123",
+  home_name: "Flamengo",
+  away_name: "Palmeiras",
+  league_id: "155",
+  league_name: "Brazil Serie A"
+}
+
+const exampleMarkets = [{
+  name: "Full Time Result",
+  key: "1_1",
+  odds: [{ label: "1", value: 2.1 }, { label: "X", value: 3.25 }, { label: "2", value: 3.6 }]
+}]
+
+const providerPaging = "Paged as the provider pages (`page`, 50 a page); `meta.total` is the provider's count."
 
 export class SportsGroup extends HttpApiGroup.make("sports")
   .add(
     HttpApiEndpoint.get("status", "/sports/status", {
       success: Envelope(
         "SportsStatusResponse",
-        Schema.Struct({ provider: Schema.String, capabilities: Schema.Array(Schema.String) })
+        Schema.Struct({ provider: Schema.String, capabilities: Schema.Array(Schema.String) }),
+        { example: { provider: "betsapi", capabilities: [...sportsCapabilities] } }
       )
-    }).annotateMerge(OpenApi.annotations({ summary: "The active sports provider and what it can answer" }))
+    }).annotateMerge(OpenApi.annotations({
+      summary: "The active sports provider and what it can answer",
+      description: "`capabilities` lists the provider endpoints below that the configured provider answers."
+    }))
   )
   .add(
     HttpApiEndpoint.get("leagues", "/sports/leagues", {
@@ -126,23 +148,42 @@ export class SportsGroup extends HttpApiGroup.make("sports")
             country_code: Schema.NullOr(Schema.String)
           })),
           meta: PageMeta
-        })
+        }),
+        {
+          example: {
+            provider: "betsapi",
+            results: [{ league_id: "155", league_name: "Brazil Serie A", country_code: "br" }],
+            meta: { page: 1, per_page: 50, total: 1 }
+          }
+        }
       ),
       error: ProviderUnavailable
-    }).middleware(RequestValidation)
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Leagues of a sport, straight from the provider",
+      description: `${providerPaging} 502 when the provider cannot be queried.`
+    }))
   )
   .add(
     HttpApiEndpoint.get("upcoming", "/sports/events/upcoming", {
-      query: { ...listQuery, league_id: Schema.optional(Schema.String) },
+      query: { ...listQuery, league_id: Schema.optional(Schema.String.annotate({ examples: ["155"] })) },
       success: Envelope(
         "SportsUpcomingResponse",
         Schema.Struct({
           results: Schema.Array(Schema.Struct({ ...EventSummary.fields, starts_at: Schema.String })),
           meta: PageMeta
-        })
+        }),
+        {
+          example: {
+            results: [{ ...exampleEvent, starts_at: "2026-11-22T19:00:00.000Z" }],
+            meta: { page: 1, per_page: 50, total: 1 }
+          }
+        }
       ),
       error: ProviderUnavailable
-    }).middleware(RequestValidation)
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Events not started yet, straight from the provider",
+      description: `Kick-off times are ISO 8601, UTC. ${providerPaging}`
+    }))
   )
   .add(
     HttpApiEndpoint.get("live", "/sports/events/live", {
@@ -156,14 +197,23 @@ export class SportsGroup extends HttpApiGroup.make("sports")
             minute: Schema.NullOr(Schema.Int)
           })),
           meta: PageMeta
-        })
+        }),
+        {
+          example: {
+            results: [{ ...exampleEvent, score: "1-0", minute: 37 }],
+            meta: { page: 1, per_page: 50, total: 1 }
+          }
+        }
       ),
       error: ProviderUnavailable
-    }).middleware(RequestValidation)
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Events in play, straight from the provider",
+      description: `\`score\` is home-away; \`minute\` the match clock. ${providerPaging}`
+    }))
   )
   .add(
     HttpApiEndpoint.get("liveEvent", "/sports/events/live/:eventId", {
-      params: { eventId: Schema.String },
+      params: { eventId: Schema.String.annotate({ description: "The provider's event id", examples: ["10150123"] }) },
       query: { sport_id: Schema.optional(SportIdQuery), ...rawQuery },
       success: Envelope(
         "SportsLiveEventResponse",
@@ -174,33 +224,79 @@ export class SportsGroup extends HttpApiGroup.make("sports")
           minute: Schema.NullOr(Schema.Int),
           score: Schema.String,
           status: Schema.String
-        })
+        }),
+        {
+          example: {
+            event_id: "10150123",
+            home_name: "Flamengo",
+            away_name: "Palmeiras",
+            minute: 37,
+            score: "1-0",
+            status: "live"
+          }
+        }
       ),
       error: [NotFound, ProviderUnavailable]
-    }).middleware(RequestValidation)
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "One event's state: score, minute and status",
+      description: "Answers any event the provider knows, with its `status`; one not started has `score: \"\"`. " +
+        "404 when the provider does not know the event."
+    }))
   )
   .add(
     HttpApiEndpoint.get("ended", "/sports/events/ended", {
-      query: { ...listQuery, day: Schema.optional(DayQuery), league_id: Schema.optional(Schema.String) },
+      query: {
+        ...listQuery,
+        day: Schema.optional(DayQuery),
+        league_id: Schema.optional(Schema.String.annotate({ examples: ["155"] }))
+      },
       success: Envelope(
         "SportsEndedResponse",
         Schema.Struct({
           results: Schema.Array(Schema.Struct({ ...EventSummary.fields, score: Schema.String })),
           meta: PageMeta
-        })
+        }),
+        { example: { results: [{ ...exampleEvent, score: "2-1" }], meta: { page: 1, per_page: 50, total: 1 } } }
       ),
       error: ProviderUnavailable
-    }).middleware(RequestValidation)
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Finished events, of a day if asked, straight from the provider",
+      description: `\`day\` is a UTC day. ${providerPaging}`
+    }))
   )
-  .add(eventPath("odds", "/sports/events/:eventId/odds", OddsData, "Pre-match odds of an event"))
-  .add(eventPath("liveOdds", "/sports/events/:eventId/odds/live", OddsData, "In-play odds of an event"))
+  .add(eventPath("odds", "/sports/events/:eventId/odds", OddsData, {
+    summary: "Pre-match odds of an event",
+    description: "Each market with its outcomes and decimal odds.",
+    example: { event_id: "10150123", markets: exampleMarkets }
+  }))
+  .add(eventPath("liveOdds", "/sports/events/:eventId/odds/live", OddsData, {
+    summary: "In-play odds of an event",
+    description: "The latest in-play odds of each market, decimal.",
+    example: { event_id: "10150123", markets: exampleMarkets }
+  }))
   .add(eventPath(
     "lineup",
     "/sports/events/:eventId/lineup",
     Schema.Struct({ event_id: Schema.String, home: Schema.Array(Schema.String), away: Schema.Array(Schema.String) }),
-    "Starting line-ups"
+    {
+      summary: "Starting line-ups",
+      description: "Player names of each side's starting line-up; empty lists until the provider has them.",
+      example: { event_id: "10150123", home: ["Rossi", "Léo Pereira", "Pulgar"], away: ["Weverton", "Gustavo Gómez", "Raphael Veiga"] }
+    }
   ))
-  .add(eventPath("statsTrend", "/sports/events/:eventId/stats-trend", StatsTrendData, "Latest statistics of an event"))
+  .add(eventPath("statsTrend", "/sports/events/:eventId/stats-trend", StatsTrendData, {
+    summary: "Latest statistics of an event",
+    description: "The latest value of each statistic the provider tracks, per side; one it does not track is absent.",
+    example: {
+      event_id: "10150123",
+      possession_home: 54,
+      possession_away: 46,
+      shots_on_target_home: 5,
+      shots_on_target_away: 3,
+      corners_home: 6,
+      corners_away: 2
+    }
+  }))
   .add(eventPath(
     "result",
     "/sports/events/:eventId/result",
@@ -210,6 +306,13 @@ export class SportsGroup extends HttpApiGroup.make("sports")
       away_score: Schema.Int,
       winner: Schema.Literals(["home", "away", "draw"])
     }),
-    "Final result of an ended event"
+    {
+      summary: "Final result of an ended event",
+      description: "Final score and the winner (`home`, `away` or `draw`).",
+      example: { event_id: "10150123", home_score: 2, away_score: 1, winner: "home" }
+    }
   ))
+  .annotateMerge(OpenApi.annotations({
+    description: "Provider data, answered live from the configured sports provider (BetsAPI or the sandbox)."
+  }))
 {}

@@ -65,11 +65,41 @@ export const WalletRoundEntry = Schema.Struct({
   transactions: Schema.Array(WalletTransactionEntry)
 })
 
+const examplePlayer = { external_player_id: "player-42", user_code: 1000123 }
+
+const exampleTransaction: typeof WalletTransactionEntry.Encoded = {
+  transaction_id: "txn-88231",
+  kind: "bet",
+  status: "applied",
+  refusal: null,
+  note: null,
+  player: examplePlayer,
+  round_id: "round-5521",
+  game: { code: "vs20fruitsw", provider: "pragmatic-play" },
+  bet: 10,
+  win: 4.5,
+  amount: -5.5,
+  balance_after: 145,
+  answer: { msg: "", balance: 145 },
+  created_at: "2026-11-22T13:00:02.120Z",
+  settled_at: "2026-11-22T13:00:02.410Z",
+  callbacks: [{
+    event_id: "evt_3b1f0c9a7d2e4f6a8b0c1d2e3f4a5b6c",
+    kind: "bet",
+    status: "delivered",
+    attempts: 1,
+    last_error: null,
+    created_at: "2026-11-22T13:00:02.130Z",
+    delivered_at: "2026-11-22T13:00:02.400Z",
+    next_attempt_at: null
+  }]
+}
+
 const isoMessage = "The :attribute field must be a date (YYYY-MM-DD) or a date-time in ISO 8601 (2026-11-22T13:00:00Z)."
 
 /** A day (`2026-11-22`: its start for `from`, its end for `to`) or an ISO 8601 instant. */
-const instant = (edge: "start" | "end") =>
-  Schema.String.pipe(
+const instant = (edge: "start" | "end", description: string) =>
+  Schema.String.annotate({ description, examples: [edge === "start" ? "2026-11-01" : "2026-11-22T13:00:00Z"] }).pipe(
     Schema.decodeTo(
       Schema.Date.check(Schema.makeFilter((date: Date) => !Number.isNaN(date.getTime()), { message: isoMessage })),
       {
@@ -89,22 +119,23 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
   .add(
     HttpApiEndpoint.get("transactions", "/wallet/transactions", {
       query: {
-        external_player_id: Schema.optional(Schema.String),
-        round_id: Schema.optional(Schema.String),
+        external_player_id: Schema.optional(Schema.String.annotate({ examples: ["player-42"] })),
+        round_id: Schema.optional(Schema.String.annotate({ examples: ["round-5521"] })),
         kind: Schema.optional(Schema.Literals(["bet", "refund"]).annotate({
           message: "The selected :attribute is invalid. Use bet or refund."
         })),
         status: Schema.optional(Schema.Literals(["pending", "applied", "refused"]).annotate({
           message: "The selected :attribute is invalid. Use pending, applied or refused."
         })),
-        from: Schema.optional(instant("start")).annotate({ description: "Created at or after (YYYY-MM-DD or ISO 8601)" }),
-        to: Schema.optional(instant("end")).annotate({ description: "Created at or before (YYYY-MM-DD or ISO 8601)" }),
+        from: Schema.optional(instant("start", "Created at or after (YYYY-MM-DD: from its start, or ISO 8601)")),
+        to: Schema.optional(instant("end", "Created at or before (YYYY-MM-DD: to its end, or ISO 8601)")),
         page: Schema.optional(PageQuery),
         per_page: Schema.optional(PerPageQuery)
       },
       success: Envelope(
         "WalletTransactionsResponse",
-        Schema.Struct({ transactions: Schema.Array(WalletTransactionEntry), meta: PageMeta })
+        Schema.Struct({ transactions: Schema.Array(WalletTransactionEntry), meta: PageMeta }),
+        { example: { transactions: [exampleTransaction], meta: { page: 1, per_page: 50, total: 1 } } }
       )
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "The wallet transactions of the partner's players, newest first",
@@ -119,7 +150,11 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
           message: "The selected :attribute is invalid. Use bet or refund."
         }))
       },
-      success: Envelope("WalletTransactionResponse", Schema.Struct({ transactions: Schema.Array(WalletTransactionEntry) })),
+      success: Envelope(
+        "WalletTransactionResponse",
+        Schema.Struct({ transactions: Schema.Array(WalletTransactionEntry) }),
+        { example: { transactions: [exampleTransaction] } }
+      ),
       error: NotFound
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "One transaction id: the bet and/or the refund that carried it",
@@ -131,7 +166,22 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
     HttpApiEndpoint.get("round", "/wallet/rounds/:round_id", {
       params: { round_id: Schema.String },
       query: { external_player_id: Schema.optional(Schema.String) },
-      success: Envelope("WalletRoundResponse", Schema.Struct({ rounds: Schema.Array(WalletRoundEntry) })),
+      success: Envelope("WalletRoundResponse", Schema.Struct({ rounds: Schema.Array(WalletRoundEntry) }), {
+        example: {
+          rounds: [{
+            round_id: "round-5521",
+            player: examplePlayer,
+            status: "settled",
+            pending_bets: 0,
+            bet_total: 10,
+            win_total: 4.5,
+            refunded_early: false,
+            created_at: "2026-11-22T13:00:02.120Z",
+            updated_at: "2026-11-22T13:00:02.410Z",
+            transactions: [exampleTransaction]
+          }]
+        }
+      }),
       error: NotFound
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "A round with its transactions",
@@ -139,4 +189,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
         "`external_player_id`). 404 when none of the partner's players has it."
     }))
   )
+  .annotateMerge(OpenApi.annotations({
+    description: "Reconciliation: what the wallet did with the partner's players' money, and the callbacks it sent."
+  }))
 {}
