@@ -1,9 +1,9 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder } from "effect/http-api"
 import { createServer } from "node:http"
-import { apiPrefix, PartnerApi } from "./api/Api.ts"
+import { PartnerApi } from "./api/Api.ts"
 import { RequestValidation } from "./api/RequestValidation.ts"
 import { PartnerAuth } from "./api/Security.ts"
 import { AggregatorRoute } from "./callbacks/AggregatorRoute.ts"
@@ -46,6 +46,7 @@ import { SportsHandlers } from "./sports/http.ts"
 import { SportsConfig } from "./sports/SportsConfig.ts"
 import { SportsProvider } from "./sports/SportsProvider.ts"
 import { SportsProviderLive } from "./sports/SportsProviderLive.ts"
+import { ApiDocsRoutes } from "./platform/ApiDocs.ts"
 import * as Database from "./platform/Database.ts"
 import { seeingOnly } from "./platform/HandlerContext.ts"
 import { HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
@@ -67,12 +68,10 @@ export const ApiHandlersLive = Layer.mergeAll(
   Layer.provideMerge(Layer.mergeAll(PartnerAuthLive, RequestValidationLive))
 )
 
-/** Every route the service answers: the partner API, its OpenAPI document and docs page, the probes, the sandbox. */
+/** Every route the service answers: the partner API, its OpenAPI documents and docs page, the probes, the sandbox. */
 export const RoutesLive = Layer.mergeAll(
-  HttpApiBuilder.layer(PartnerApi, { openapiPath: `${apiPrefix}/openapi.json` }).pipe(
-    Layer.provide(ApiHandlersLive)
-  ),
-  HttpApiScalar.layer(PartnerApi, { path: "/docs", scalar: { withDefaultFonts: false } }),
+  HttpApiBuilder.layer(PartnerApi).pipe(Layer.provide(ApiHandlersLive)),
+  ApiDocsRoutes,
   HealthRoutes,
   AggregatorRoute,
   SandboxPages,

@@ -13,9 +13,13 @@ const names: Readonly<Record<string, string>> = {
 
 export const countryName = (code: string) => names[code.toLowerCase()] ?? code.toUpperCase()
 
-/** The codes a country reference means: a code itself, or every code whose name it is (England: en, gb). */
+/**
+ * The codes a country reference means: every code of the country it names, whether it names it by a code or by
+ * its name, any case (`en`, `gb` and `England` all mean en and gb). A code not in the table means itself only.
+ */
 export const countryCodesOf = (reference: string): ReadonlyArray<string> => {
   const wanted = reference.trim().toLowerCase()
-  const byName = Object.entries(names).filter(([, name]) => name.toLowerCase() === wanted).map(([code]) => code)
-  return /^[a-z]{2,3}$/.test(wanted) ? [...new Set([wanted, ...byName])] : byName
+  const name = (names[wanted] ?? wanted).toLowerCase()
+  const codes = Object.entries(names).filter(([, known]) => known.toLowerCase() === name).map(([code]) => code)
+  return /^[a-z]{2,3}$/.test(wanted) ? [...new Set([wanted, ...codes])] : codes
 }

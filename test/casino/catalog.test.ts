@@ -216,16 +216,25 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
         yield* catalog.setGameEnabled("alpha-games", "a-2", true)
       }))
 
-    it.effect("/games paging: out-of-range values are clamped, never an error", () =>
+    it.effect("/games paging: a per_page above 200 means 200; a value that cannot be read is a 422 naming the field", () =>
       Effect.gen(function*() {
         yield* emptyCatalog
         yield* (yield* CasinoCatalog).sync(baseSnapshot)
         const { token } = yield* givenPartner()
         const meta = (response: { body: any }) => response.body.data.meta
         assert.deepStrictEqual(meta(yield* listGames(token, "")), { page: 1, per_page: 50, total: 4 })
-        assert.deepStrictEqual(meta(yield* listGames(token, "?page=0&per_page=0")), { page: 1, per_page: 1, total: 4 })
-        assert.deepStrictEqual(meta(yield* listGames(token, "?page=-3&per_page=500")), { page: 1, per_page: 200, total: 4 })
-        assert.deepStrictEqual(meta(yield* listGames(token, "?page=abc&per_page=x")), { page: 1, per_page: 50, total: 4 })
+        assert.deepStrictEqual(meta(yield* listGames(token, "?page=1&per_page=500")), { page: 1, per_page: 200, total: 4 })
+        const unreadable = yield* listGames(token, "?page=abc&per_page=1e2")
+        assert.strictEqual(unreadable.status, 422)
+        assert.deepStrictEqual(unreadable.body.errors, {
+          page: ["The page field must be an integer."],
+          per_page: ["The per page field must be an integer."]
+        })
+        const outOfRange = yield* listGames(token, "?page=0&per_page=-3")
+        assert.deepStrictEqual(outOfRange.body.errors, {
+          page: ["The page field must be between 1 and 1000000."],
+          per_page: ["The per page field must be at least 1."]
+        })
         const second = yield* listGames(token, "?page=2&per_page=3")
         assert.strictEqual(second.status, 200)
         assert.deepStrictEqual(meta(second), { page: 2, per_page: 3, total: 4 })

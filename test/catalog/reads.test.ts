@@ -53,6 +53,9 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         yield* check("sport_id=Basketball", upcoming.filter((e) => e.sportId === 18))
         yield* check("country=gb", upcoming.filter((e) => e.league.cc === "gb"))
         yield* check("country=England", upcoming.filter((e) => e.league.cc === "gb"))
+        // England is both en and gb, as the README says: either code (any case) finds the other's events.
+        yield* check("country=en", upcoming.filter((e) => e.league.cc === "gb"))
+        yield* check("country=GB", upcoming.filter((e) => e.league.cc === "gb"))
         yield* check("country=spain", upcoming.filter((e) => e.league.cc === "es"))
         yield* check("country=Atlantis", [])
         yield* check("league_id=902", upcoming.filter((e) => e.league.id === "902"))
@@ -113,7 +116,7 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         assert.deepStrictEqual(badDirection, ascending(badDirection))
       }))
 
-    it.effect("pages: totals, clamping, and stable pages that cover everything once", () =>
+    it.effect("pages: totals, per_page capped at 200, and stable pages that cover everything once", () =>
       Effect.gen(function*() {
         const token = yield* withCatalog
         const pages = yield* Effect.forEach([1, 2, 3], (page) => api(token, `/sports/feed/prematch?per_page=50&page=${page}`))
@@ -121,8 +124,8 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         const all = pages.flatMap((p) => p.body.data.results.map((e: { event_id: string }) => e.event_id))
         assert.strictEqual(new Set(all).size, upcoming.length)
         for (const page of pages) assert.strictEqual(page.body.data.meta.total, upcoming.length)
-        const clamped = yield* api(token, "/sports/feed/prematch?per_page=999&page=0")
-        assert.deepStrictEqual(clamped.body.data.meta, { page: 1, per_page: 200, total: upcoming.length })
+        const capped = yield* api(token, "/sports/feed/prematch?per_page=999&page=1")
+        assert.deepStrictEqual(capped.body.data.meta, { page: 1, per_page: 200, total: upcoming.length })
         const beyond = yield* api(token, "/sports/feed/prematch?page=50")
         assert.deepStrictEqual(beyond.body.data.results, [])
       }))
@@ -133,6 +136,17 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         const response = yield* api(token, "/sports/feed/prematch?has_odds=maybe&date=2026-13-01&date_from=yesterday")
         assert.strictEqual(response.status, 422)
         assert.deepStrictEqual(Object.keys(response.body.errors).sort(), ["date", "date_from", "has_odds"])
+        const numbers = yield* api(token, "/sports/feed/prematch?page=abc&per_page=1e2&sport_id=0x10")
+        assert.deepStrictEqual([numbers.status, numbers.body.errors], [422, {
+          page: ["The page field must be an integer."],
+          per_page: ["The per page field must be an integer."],
+          sport_id: ["The sport id field must be a sport id (like 1) or a sport name (like Soccer)."]
+        }])
+        for (const query of ["page=0", "page=-1", "per_page=0", "sport_id=0", "sport_id=1.5", "page=%201", "page=+2"]) {
+          const refused = yield* api(token, `/sports/catalog/leagues?${query}`)
+          assert.strictEqual(refused.status, 422, query)
+          assert.deepStrictEqual(Object.keys(refused.body.errors), [query.split("=")[0]], query)
+        }
         const reversed = yield* api(token, `/sports/feed/prematch?date_from=${day(3)}&date_to=${day(1)}`)
         assert.deepStrictEqual([reversed.status, reversed.body.errors], [422, {
           date_to: ["The date to field must be a day on or after date from."]
@@ -261,8 +275,8 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         assert.deepStrictEqual(names((yield* api(token, "/sports/catalog/teams?country=gb")).body), ["Arsenal", "Brighton", "Chelsea", "Derby"])
         const lastPage = yield* api(token, "/sports/catalog/teams?per_page=5&page=4")
         assert.deepStrictEqual([lastPage.body.data.results.length, lastPage.body.data.meta], [1, { page: 4, per_page: 5, total: 16 }])
-        const clamped = yield* api(token, "/sports/catalog/teams?per_page=0&page=-1")
-        assert.deepStrictEqual(clamped.body.data.meta, { page: 1, per_page: 1, total: 16 })
+        const outOfRange = yield* api(token, "/sports/catalog/teams?per_page=0&page=-1")
+        assert.deepStrictEqual([outOfRange.status, Object.keys(outOfRange.body.errors).sort()], [422, ["page", "per_page"]])
         const bad = yield* api(token, "/sports/catalog/teams?active=sometimes")
         assert.deepStrictEqual(Object.keys(bad.body.errors), ["active"])
       }))
