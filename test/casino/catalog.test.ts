@@ -10,6 +10,7 @@ import {
 } from "../../src/casino/CasinoGateway.ts"
 import { CatalogSync } from "../../src/casino/CatalogSync.ts"
 import { live } from "../support/live.ts"
+import { partnerClient } from "../support/PartnerClient.ts"
 import { bearer, givenPartner, request, TestApp } from "../support/TestApp.ts"
 
 const provider = (code: string, enabled = true): UpstreamProvider => ({ code, name: code, enabled, imageUrl: null })
@@ -153,11 +154,10 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
         const catalog = yield* CasinoCatalog
         yield* catalog.sync({ ...baseSnapshot, providers: [...baseSnapshot.providers, provider("Closed Co", false)] })
         const { token } = yield* givenPartner()
-        const response = yield* request("GET", "/api/partner/v1/providers", { headers: bearer(token) })
-        assert.strictEqual(response.status, 200)
+        const { data } = yield* (yield* partnerClient(token)).casino.providers()
         const alpha = Option.getOrThrow(yield* catalog.findProvider("alpha-games")).id
-        assert.deepInclude(response.body.data.list, { provider: "alpha-games", provider_id: alpha, name: "Alpha Games" })
-        assert.notInclude(response.body.data.list.map((p: { provider: string }) => p.provider), "closed-co")
+        assert.deepInclude(data.list, { provider: "alpha-games", provider_id: alpha, name: "Alpha Games" })
+        assert.notInclude(data.list.map((p) => p.provider), "closed-co")
         yield* catalog.sync(baseSnapshot)
       }))
 
@@ -168,14 +168,14 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
         yield* catalog.sync(baseSnapshot)
         const { token } = yield* givenPartner()
         const { id } = Option.getOrThrow(yield* catalog.findProvider("beta-studio"))
-        for (const ref of [String(id), "beta-studio"]) {
-          const response = yield* listGames(token, `?provider=${ref}`)
-          assert.strictEqual(response.status, 200)
-          assert.deepStrictEqual(response.body.data.games.map((g: { game_code: string }) => g.game_code).sort(), ["B_100%", "b-1"])
-          assert.strictEqual(response.body.data.meta.total, 2)
+        const client = yield* partnerClient(token)
+        for (const provider of [String(id), "beta-studio"]) {
+          const { data } = yield* client.casino.games({ query: { provider } })
+          assert.deepStrictEqual(data.games.map((g) => g.game_code).sort(), ["B_100%", "b-1"])
+          assert.strictEqual(data.meta.total, 2)
         }
-        const unknown = yield* listGames(token, "?provider=nobody")
-        assert.deepStrictEqual(unknown.body.data, { games: [], meta: { page: 1, per_page: 50, total: 0 } })
+        const unknown = yield* client.casino.games({ query: { provider: "nobody" } })
+        assert.deepStrictEqual(unknown.data, { games: [], meta: { page: 1, per_page: 50, total: 0 } })
       }))
 
     it.effect("/games search is case-insensitive over name and code, and takes % and _ literally", () =>
