@@ -1,0 +1,114 @@
+/**
+ * The contract as documents and a docs page: OpenAPI 3.0.3 that standard
+ * tooling validates (3.1 beside it), a summary, description and realistic
+ * example for every operation, integers typed as integers, and a docs page
+ * whose "Try it" knows both auth schemes.
+ */
+import SwaggerParser from "@apidevtools/swagger-parser"
+import { assert, layer } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { HttpServer } from "effect/http"
+import { PartnerApi } from "../../src/api/Api.ts"
+import { LaunchRequest } from "../../src/api/Casino.ts"
+import { RefreshRequest } from "../../src/api/Catalog.ts"
+import { live } from "../support/live.ts"
+import { request, TestApp } from "../support/TestApp.ts"
+
+const validate = (document: unknown) => Effect.promise(() =>
+  SwaggerParser.validate(structuredClone(document) as any).then(() => "valid", (error: Error) => error.message)
+)
+
+type Json = Record<string, any>
+
+const operationsOf = (document: Json) =>
+  Object.entries(document.paths as Json).flatMap(([path, item]) =>
+    Object.entries(item as Json).map(([method, operation]) => ({ path, method, operation: operation as Json }))
+  )
+
+const componentOf = (document: Json, schema: Json) =>
+  document.components.schemas[String(schema.$ref).replace("#/components/schemas/", "")]
+
+/** The contract's endpoints by operation id (`group.endpoint`). */
+const endpoints = new Map(
+  Object.values(PartnerApi.groups).flatMap((group) =>
+    Object.entries(group.endpoints).map(([name, endpoint]) => [`${group.identifier}.${name}`, endpoint] as const)
+  )
+)
+
+layer(TestApp(), live)("the contract as documents and a docs page", (it) => {
+  it.effect("/api/partner/v1/openapi.json is OpenAPI 3.0.3 that a 3.0 validator accepts; 3.1 is beside it", () =>
+    Effect.gen(function*() {
+      const v30 = yield* request("GET", "/api/partner/v1/openapi.json")
+      assert.strictEqual(v30.status, 200)
+      assert.strictEqual(v30.body.openapi, "3.0.3")
+      assert.strictEqual(yield* validate(v30.body), "valid")
+      const v31 = yield* request("GET", "/api/partner/v1/openapi-3.1.json")
+      assert.strictEqual(v31.body.openapi, "3.1.0")
+      assert.strictEqual(yield* validate(v31.body), "valid")
+      assert.deepStrictEqual(Object.keys(v30.body.paths), Object.keys(v31.body.paths))
+      // The validator is strict enough to tell: the 3.1 document merely relabelled is refused.
+      assert.notStrictEqual(yield* validate({ ...v31.body, openapi: "3.0.3" }), "valid")
+    }))
+
+  it.effect("every operation has a summary, a description naming its answer's keys, and a realistic example", () =>
+    Effect.gen(function*() {
+      const document = (yield* request("GET", "/api/partner/v1/openapi.json")).body
+      const operations = operationsOf(document)
+      assert.strictEqual(operations.length, endpoints.size)
+      for (const { method, operation, path } of operations) {
+        const where = `${method} ${path}`
+        assert.isString(operation.summary, where)
+        assert.match(operation.description, /Answers, in the envelope's `data`: `data\./, where)
+        const success = componentOf(document, operation.responses["200"].content["application/json"].schema)
+        assert.isDefined(success.example, where)
+        // The example is what the service would send: the contract's own schema reads it.
+        const endpoint = endpoints.get(operation.operationId)!
+        const [schema] = endpoint.success
+        assert.doesNotThrow(() => Schema.decodeUnknownSync(schema as any)(success.example), where)
+      }
+      const describedAs = (path: string) => document.paths[`/api/partner/v1${path}`].get.description
+      assert.include(describedAs("/providers"), "`data.list` (array)")
+      assert.include(describedAs("/games"), "`data.games` (array), `data.meta` (object)")
+      assert.include(describedAs("/sports/feed/prematch"), "`data.results` (array)")
+      assert.notInclude(JSON.stringify(document), "9007199254740991")
+      const launch = document.components.schemas.LaunchRequest.example
+      assert.doesNotThrow(() => Schema.decodeUnknownSync(LaunchRequest)(launch))
+      assert.doesNotThrow(() => Schema.decodeUnknownSync(RefreshRequest)(document.components.schemas.CatalogRefreshRequest.example))
+    }))
+
+  it.effect("page, per_page and sport ids are integers; both auth schemes are ones doc pages know", () =>
+    Effect.gen(function*() {
+      const document = (yield* request("GET", "/api/partner/v1/openapi.json")).body
+      const parameter = (path: string, name: string) =>
+        document.paths[`/api/partner/v1${path}`].get.parameters.find((p: Json) => p.name === name).schema
+      for (const path of ["/games", "/sports/feed/prematch", "/sports/catalog/teams", "/wallet/transactions"]) {
+        assert.deepInclude(parameter(path, "page"), { type: "integer", minimum: 1, maximum: 1_000_000 }, path)
+        assert.deepInclude(parameter(path, "per_page"), { type: "integer", minimum: 1, example: 50 }, path)
+      }
+      assert.deepInclude(parameter("/sports/leagues", "sport_id"), { type: "integer", minimum: 1 })
+      const { bearer, partnerKey } = document.components.securitySchemes
+      assert.deepInclude(bearer, { type: "http", scheme: "bearer" })
+      assert.deepInclude(partnerKey, { type: "apiKey", in: "header", name: "X-Partner-Key" })
+      assert.deepStrictEqual(document.paths["/api/partner/v1/status"].get.security, [{ bearer: [] }, { partnerKey: [] }])
+    }))
+
+  it.effect("the docs page carries the contract with the lowercase bearer scheme and a favicon; / leads to it", () =>
+    Effect.gen(function*() {
+      const docs = yield* request("GET", "/docs")
+      assert.strictEqual(docs.status, 200)
+      assert.include(docs.body, `"scheme":"bearer"`)
+      assert.include(docs.body, `"favicon":"/favicon.ico"`)
+      const root = yield* request("GET", "/") // the test client follows the redirect
+      assert.strictEqual(root.status, 200)
+      assert.include(root.body, "createApiReference")
+      const server = yield* HttpServer.HttpServer
+      const unfollowed = yield* Effect.promise(() =>
+        fetch(new URL("/", HttpServer.formatAddress(server.address)), { redirect: "manual" })
+      )
+      assert.deepStrictEqual([unfollowed.status, unfollowed.headers.get("location")], [302, "/docs"])
+      const favicon = yield* request("GET", "/favicon.ico")
+      assert.strictEqual(favicon.status, 200)
+      assert.strictEqual(favicon.contentType, "image/svg+xml")
+      assert.match(favicon.body, /^<svg /)
+    }))
+})
