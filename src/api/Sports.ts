@@ -1,5 +1,6 @@
 import { Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { StorableText } from "../domain/Text.ts"
 import { Envelope } from "./Envelope.ts"
 import { NotFound, ProviderUnavailable } from "./Errors.ts"
 import { PageMeta, PageQuery } from "./Paging.ts"
@@ -98,7 +99,7 @@ const eventPath = <const Name extends string, const Path extends `/${string}`, D
   summary: string
 ) =>
   HttpApiEndpoint.get(name, path, {
-    params: { eventId: Schema.String },
+    params: { eventId: StorableText },
     query: rawQuery,
     success: Envelope(`${name[0].toUpperCase()}${name.slice(1)}Response`, data),
     error: [NotFound, ProviderUnavailable]
@@ -163,7 +164,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
   )
   .add(
     HttpApiEndpoint.get("liveEvent", "/sports/events/live/:eventId", {
-      params: { eventId: Schema.String },
+      params: { eventId: StorableText },
       query: { sport_id: Schema.optional(SportIdQuery), ...rawQuery },
       success: Envelope(
         "SportsLiveEventResponse",

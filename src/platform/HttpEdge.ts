@@ -1,7 +1,8 @@
-import { ByteSize, Cause, Context, Effect, Exit, Layer, Schema } from "effect"
-import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Cause, Context, Effect, Exit, Schema } from "effect"
+import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { ErrorMessages, InternalError, NotFound } from "../api/Errors.ts"
+import { maxBodyBytes } from "./RequestBody.ts"
 
 /**
  * What the access log learns while a request runs. The partner is only
@@ -42,7 +43,7 @@ const failureResponse = (cause: Cause.Cause<unknown>) =>
             return routeNotFound
           case "RequestParseError":
             return error.reason.reason === "BodyTooLarge"
-              ? errorBody(413, "The request body is too large.")
+              ? errorBody(413, `The request body is larger than ${maxBodyBytes / 1024} KiB.`)
               : errorBody(400, "The request body could not be read.")
         }
       }
@@ -86,8 +87,7 @@ export const HttpEdgeMiddleware = HttpRouter.middleware((httpEffect) =>
     )
   }), { global: true })
 
-/** Bodies above this are refused before they are buffered. */
-export const MaxBodySizeLive = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(1024 * 1024))
+export { MaxBodySizeLive } from "./RequestBody.ts"
 
 /**
  * Load-balancer probes, outside the partner prefix and without auth:
