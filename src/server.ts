@@ -2,7 +2,6 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
-import { createServer } from "node:http"
 import { apiPrefix, PartnerApi } from "./api/Api.ts"
 import { RequestValidation } from "./api/RequestValidation.ts"
 import { PartnerAuth } from "./api/Security.ts"
@@ -48,7 +47,7 @@ import { SportsProvider } from "./sports/SportsProvider.ts"
 import { SportsProviderLive } from "./sports/SportsProviderLive.ts"
 import * as Database from "./platform/Database.ts"
 import { seeingOnly } from "./platform/HandlerContext.ts"
-import { HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
+import { createHttpServer, HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
 import { RequestValidationLive } from "./platform/RequestValidation.ts"
 
 /**
@@ -133,7 +132,7 @@ export const AppLive = Layer.mergeAll(DemoPartnerLive, CatalogSyncSchedule, Cata
 
 const HttpServerLive = Layer.unwrap(Effect.gen(function*() {
   const config = yield* AppConfig
-  return NodeHttpServer.layer(createServer, { port: config.port, host: config.host })
+  return NodeHttpServer.layer(createHttpServer, { port: config.port, host: config.host })
 }))
 
 /**
