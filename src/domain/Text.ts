@@ -65,3 +65,14 @@ export const nestsDeeperThan = (json: string, limit: number): boolean => {
   }
   return false
 }
+
+const naturalOrder = new Intl.Collator("und", { numeric: true, sensitivity: "accent" })
+
+/**
+ * Names in the order people read them: without regard to case, numbers by
+ * value ("A. de Minaur" before "A. Sabalenka", "Team 2" before "Team 10"),
+ * code units breaking ties. The same order as the database's natural_ci
+ * collation (sql/0008), for lists sorted in memory.
+ */
+export const compareNames = (a: string, b: string): number =>
+  naturalOrder.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0)
