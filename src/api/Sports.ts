@@ -154,7 +154,9 @@ export class SportsGroup extends HttpApiGroup.make("sports")
           results: Schema.Array(Schema.Struct({
             ...EventSummary.fields,
             score: Schema.String,
-            minute: Schema.NullOr(Schema.Int)
+            minute: Schema.Int.annotate({
+              description: "The match clock where the sport has one; otherwise whole minutes since the start (0 before it)"
+            })
           })),
           meta: PageMeta
         })
@@ -172,7 +174,9 @@ export class SportsGroup extends HttpApiGroup.make("sports")
           event_id: Schema.String,
           home_name: Schema.String,
           away_name: Schema.String,
-          minute: Schema.NullOr(Schema.Int),
+          minute: Schema.Int.annotate({
+            description: "The match clock where the sport has one; otherwise whole minutes since the start (0 before it)"
+          }),
           score: Schema.String,
           status: Schema.String
         })
