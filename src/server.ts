@@ -2,7 +2,6 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { createServer } from "node:http"
 import { PartnerApi } from "./api/Api.ts"
 import { RequestValidation } from "./api/RequestValidation.ts"
 import { PartnerAuth } from "./api/Security.ts"
@@ -49,7 +48,7 @@ import { SportsProviderLive } from "./sports/SportsProviderLive.ts"
 import { ApiDocsRoutes } from "./platform/ApiDocs.ts"
 import * as Database from "./platform/Database.ts"
 import { seeingOnly } from "./platform/HandlerContext.ts"
-import { HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
+import { createHttpServer, HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
 import { RequestValidationLive } from "./platform/RequestValidation.ts"
 
 /**
@@ -132,7 +131,7 @@ export const AppLive = Layer.mergeAll(DemoPartnerLive, CatalogSyncSchedule, Cata
 
 const HttpServerLive = Layer.unwrap(Effect.gen(function*() {
   const config = yield* AppConfig
-  return NodeHttpServer.layer(createServer, { port: config.port, host: config.host })
+  return NodeHttpServer.layer(createHttpServer, { port: config.port, host: config.host })
 }))
 
 /**

@@ -1,6 +1,7 @@
 import { Schema, SchemaAST, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { amountCents } from "../domain/Money.ts"
+import { isStorable } from "../domain/Text.ts"
 import { Envelope } from "./Envelope.ts"
 import { InternalError } from "./Errors.ts"
 import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
@@ -10,6 +11,7 @@ import { RequestValidation } from "./RequestValidation.ts"
 
 const text = (max: number, options: { readonly required: boolean }) => {
   const trimmed = Schema.Trim.check(
+    isStorable,
     Schema.isMaxLength(max, { message: `The :attribute field must not be greater than ${max} characters.` })
   )
   return options.required

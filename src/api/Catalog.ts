@@ -162,7 +162,9 @@ export const PrematchEntry = Schema.Struct({
 export const LiveEntry = Schema.Struct({
   ...PrematchEntry.fields,
   score: Schema.String,
-  minute: Schema.NullOr(Schema.Int)
+  minute: Schema.Int.annotate({
+    description: "The match clock where the sport has one; otherwise whole minutes since the start (0 before it)"
+  })
 })
 
 export class CatalogGroup extends HttpApiGroup.make("catalog")

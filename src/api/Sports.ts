@@ -1,5 +1,6 @@
 import { Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { StorableText } from "../domain/Text.ts"
 import { Envelope } from "./Envelope.ts"
 import { NotFound, ProviderUnavailable } from "./Errors.ts"
 import { integerQuery, PageMeta, PageQuery } from "./Paging.ts"
@@ -97,7 +98,7 @@ const eventPath = <const Name extends string, const Path extends `/${string}`, D
   docs: { readonly summary: string; readonly description: string; readonly example: Data["Encoded"] }
 ) =>
   HttpApiEndpoint.get(name, path, {
-    params: { eventId: Schema.String.annotate({ description: "The provider's event id", examples: ["10150123"] }) },
+    params: { eventId: StorableText.annotate({ description: "The provider's event id", examples: ["10150123"] }) },
     query: rawQuery,
     success: Envelope(`${name[0].toUpperCase()}${name.slice(1)}Response`, data, { example: docs.example }),
     error: [NotFound, ProviderUnavailable]
@@ -194,7 +195,9 @@ export class SportsGroup extends HttpApiGroup.make("sports")
           results: Schema.Array(Schema.Struct({
             ...EventSummary.fields,
             score: Schema.String,
-            minute: Schema.NullOr(Schema.Int)
+            minute: Schema.Int.annotate({
+              description: "The match clock where the sport has one; otherwise whole minutes since the start (0 before it)"
+            })
           })),
           meta: PageMeta
         }),
@@ -213,7 +216,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
   )
   .add(
     HttpApiEndpoint.get("liveEvent", "/sports/events/live/:eventId", {
-      params: { eventId: Schema.String.annotate({ description: "The provider's event id", examples: ["10150123"] }) },
+      params: { eventId: StorableText.annotate({ description: "The provider's event id", examples: ["10150123"] }) },
       query: { sport_id: Schema.optional(SportIdQuery), ...rawQuery },
       success: Envelope(
         "SportsLiveEventResponse",
@@ -221,7 +224,9 @@ export class SportsGroup extends HttpApiGroup.make("sports")
           event_id: Schema.String,
           home_name: Schema.String,
           away_name: Schema.String,
-          minute: Schema.NullOr(Schema.Int),
+          minute: Schema.Int.annotate({
+            description: "The match clock where the sport has one; otherwise whole minutes since the start (0 before it)"
+          }),
           score: Schema.String,
           status: Schema.String
         }),

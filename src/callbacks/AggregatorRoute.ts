@@ -1,6 +1,7 @@
 import { Effect, Result, Schema, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as ExactJson from "../domain/ExactJson.ts"
+import { readBodyText } from "../platform/RequestBody.ts"
 import { Wallet } from "./Wallet.ts"
 import { WalletCredentials } from "./WalletCredentials.ts"
 import { CallEnvelope, readWalletCall } from "./WalletProtocol.ts"
@@ -44,8 +45,9 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
     walletPath,
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const text = yield* Effect.result(request.text)
-      const body = Result.isSuccess(text) ? parse(text.success) : Result.fail("the body could not be read")
+      // Read strictly: bytes that are not UTF-8 would otherwise become U+FFFD, merging two ids into one.
+      const text = yield* Effect.result(readBodyText(request))
+      const body = Result.isSuccess(text) ? parse(text.success) : Result.fail(text.failure.message)
       if (Result.isFailure(body)) return yield* refuse(400, "INVALID_REQUEST", body.failure, request)
       const envelope = decodeEnvelope(body.success)
       if (Result.isFailure(envelope) || body.success === null || typeof body.success !== "object" || Array.isArray(body.success)) {

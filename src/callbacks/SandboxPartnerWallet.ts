@@ -2,6 +2,7 @@ import { Clock, Effect, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { type Cents, centsFromNumeric, formatCents, toAmount } from "../domain/Money.ts"
+import { isStorableText } from "../domain/Text.ts"
 import { eventIdHeader, signatureHeader, timestampHeader, verify } from "./Signature.ts"
 
 /** Where the demo partner's callbacks go on the embedded default. */
@@ -107,7 +108,7 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
       const request = yield* HttpServerRequest.HttpServerRequest
       const raw = yield* request.text
       const callback = decodeCallback(raw)
-      if (callback._tag === "None") return HttpServerResponse.jsonUnsafe({ error: "not a callback" }, { status: 400 })
+      if (callback._tag === "None" || !isStorableText(callback.value.partner)) return HttpServerResponse.jsonUnsafe({ error: "not a callback" }, { status: 400 })
       const [partner] = yield* sql<{ id: string; webhook_secret: string }>`
         SELECT id::text, webhook_secret FROM partners WHERE slug = ${callback.value.partner}
       `

@@ -1,6 +1,7 @@
 import { Result, Schema, SchemaGetter } from "effect"
 import { JsonNumber, JsonNumberSchema } from "../domain/ExactJson.ts"
 import { AmountCents } from "../domain/Money.ts"
+import { isStorableText } from "../domain/Text.ts"
 import type { WalletCall } from "../domain/Wallet.ts"
 
 /**
@@ -13,8 +14,8 @@ import type { WalletCall } from "../domain/Wallet.ts"
  * `slot` or at the top level.
  */
 
-/** Text PostgreSQL can keep as it came: no NUL or other control characters, no lone surrogates. */
-const isStorableText = (text: string) => text.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(text)
+/** Text PostgreSQL can keep as it came (see domain/Text), and without control characters. */
+const isCleanText = (text: string) => isStorableText(text) && !/[\u0001-\u001f\u007f]/.test(text)
 
 const idMessage = "must be a non-empty string or a whole number (at most 200 characters, no surrounding spaces or control characters)"
 
@@ -22,7 +23,7 @@ const idMessage = "must be a non-empty string or a whole number (at most 200 cha
 const Id = Schema.Union([Schema.String, JsonNumberSchema]).pipe(
   Schema.decodeTo(
     Schema.String.check(Schema.makeFilter((id: string) =>
-      id.length >= 1 && id.length <= 200 && id.trim() === id && isStorableText(id), { message: idMessage })),
+      id.length >= 1 && id.length <= 200 && id.trim() === id && isCleanText(id), { message: idMessage })),
     {
       decode: SchemaGetter.transform((value: string | JsonNumber) =>
         // A number with a fraction or an exponent is no id: it becomes "", which the check refuses.
@@ -43,7 +44,7 @@ const UserCode = Id.pipe(
 )
 
 const Text = Schema.optional(Schema.NullOr(
-  Schema.String.check(Schema.makeFilter((text: string) => text.length <= 255 && isStorableText(text), {
+  Schema.String.check(Schema.makeFilter((text: string) => text.length <= 255 && isCleanText(text), {
     message: "must be text of at most 255 characters, without control characters"
   }))
 ))

@@ -90,7 +90,7 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
           Result: CasinoProvider,
           execute: () =>
             sql`SELECT ${providerColumns} FROM casino_providers_status
-                ${enabledOnly ? sql`WHERE enabled` : sql``} ORDER BY name, id`
+                ${enabledOnly ? sql`WHERE enabled` : sql``} ORDER BY name COLLATE natural_ci, id`
         })().pipe(Effect.orDie)
 
       const queryProvider = (ref: string) =>
@@ -128,7 +128,7 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
         const [rows, counted] = yield* Effect.all([
           sql`
             SELECT ${gameColumns} FROM casino_games_status ${where}
-            ORDER BY provider_id, name, game_code
+            ORDER BY provider_id, name COLLATE natural_ci, game_code
             LIMIT ${query.perPage} OFFSET ${(query.page - 1) * query.perPage}
           `,
           sql<{ total: number }>`SELECT count(*)::int AS total FROM casino_games_status ${where}`

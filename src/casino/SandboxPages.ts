@@ -1,6 +1,7 @@
 import { Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { isStorableText } from "../domain/Text.ts"
 import { NumberFromNumeric } from "../platform/SqlCodecs.ts"
 import { sandboxCatalog } from "./SandboxCatalog.ts"
 import { sandboxStakes } from "./SandboxPlay.ts"
@@ -270,7 +271,8 @@ export const SandboxPages = HttpRouter.use(Effect.fnUntraced(function*(router) {
     "/sandbox/casino/play/:session",
     Effect.gen(function*() {
       const { session } = yield* HttpRouter.params
-      const found = yield* findSession(session ?? "").pipe(Effect.orDie)
+      // An id PostgreSQL could not store names no session; it is not sent to the query.
+      const found = isStorableText(session ?? "") ? yield* findSession(session ?? "").pipe(Effect.orDie) : Option.none()
       return Option.match(found, {
         onNone: () => htmlResponse(notFoundPage, 404),
         onSome: (row) => htmlResponse(gamePage(row), 200)

@@ -6,6 +6,7 @@ import { randomInt } from "node:crypto"
 import { walletPath } from "../callbacks/AggregatorRoute.ts"
 import { WalletCredentials } from "../callbacks/WalletCredentials.ts"
 import { parseCents, toAmount } from "../domain/Money.ts"
+import { isStorableText } from "../domain/Text.ts"
 
 /** Stakes the sandbox game offers. */
 export const sandboxStakes = [0.5, 1, 2, 5] as const
@@ -51,12 +52,15 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
     ? server.address._tag === "InetAddressV6" ? `http://[::1]:${server.address.port}` : `http://127.0.0.1:${server.address.port}`
     : "http://127.0.0.1"
 
+  // An id PostgreSQL could not store names no session; it is not sent to the query.
   const findSession = (id: string) =>
-    sql`SELECT id, user_code, game_code, provider, spins FROM sandbox_casino_sessions WHERE id = ${id}`.pipe(
-      Effect.flatMap(decodeSessionRows),
-      Effect.map((rows) => Option.fromNullishOr(rows[0])),
-      Effect.orDie
-    )
+    !isStorableText(id)
+      ? Effect.succeedNone
+      : sql`SELECT id, user_code, game_code, provider, spins FROM sandbox_casino_sessions WHERE id = ${id}`.pipe(
+        Effect.flatMap(decodeSessionRows),
+        Effect.map((rows) => Option.fromNullishOr(rows[0])),
+        Effect.orDie
+      )
 
   const notFound = HttpServerResponse.jsonUnsafe({ message: "This game session does not exist." }, { status: 404 })
 

@@ -3,6 +3,7 @@ import { SqlClient, type Statement } from "effect/sql"
 import type { RefreshRequest } from "../api/Catalog.ts"
 import { countryCodesOf, countryName } from "../domain/Countries.ts"
 import { sportNames } from "../domain/Sports.ts"
+import { compareNames } from "../domain/Text.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { SportsProvider, type SportsProviderError } from "../sports/SportsProvider.ts"
 import { CatalogConfig } from "./CatalogConfig.ts"
@@ -97,6 +98,7 @@ const sortColumns: Readonly<Record<string, string>> = {
   away_name: "away_name",
   last_update: "last_update"
 }
+const nameColumns = new Set(["league_name", "home_name", "away_name"])
 
 /** A sport by id, or by name in any case; an unknown name matches nothing. */
 const sportIdsOf = (reference: string): ReadonlyArray<number> => {
@@ -105,7 +107,7 @@ const sportIdsOf = (reference: string): ReadonlyArray<number> => {
   return Object.entries(sportNames).filter(([, name]) => name.toLowerCase() === wanted).map(([id]) => Number(id))
 }
 
-const sortedNames = (names: Iterable<string>) => [...new Set(names)].sort((a, b) => a.localeCompare(b, "en"))
+const sortedNames = (names: Iterable<string>) => [...new Set(names)].sort(compareNames)
 
 const FeedRow = Schema.Struct({
   id: Schema.String,
@@ -235,8 +237,11 @@ export class Catalog extends Context.Service<Catalog, {
         const column = known ?? "starts_at"
         const direction = known !== undefined && sort.direction?.trim().toLowerCase() === "desc" ? sql`DESC` : sql`ASC`
         // Ties keep kick-off order, then id, so pages never overlap; by time, the id follows the direction (one index walk).
+        // Names sort naturally (sql/0008: the natural_ci collation, as the indexes do).
         const order = column === "starts_at"
           ? sql`starts_at ${direction}, id ${direction}`
+          : nameColumns.has(column)
+          ? sql`${sql(column)} COLLATE natural_ci ${direction}, starts_at ASC, id ASC`
           : sql`${sql(column)} ${direction}, starts_at ASC, id ASC`
         const [rows, total] = yield* Effect.all([
           // The page is chosen on the open-events index alone; only its rows are then read.
@@ -372,7 +377,7 @@ export class Catalog extends Context.Service<Catalog, {
       /** A page of a small list (sports, countries) in name order, and its total. */
       const pagedByName = (from: Statement.Fragment, key: string, where: Statement.Fragment, page: PageRequest) =>
         paged(
-          sql`SELECT ${sql(key)}, name, active FROM ${from} WHERE ${where} ORDER BY name, ${sql(key)} ${limit(page)}`,
+          sql`SELECT ${sql(key)}, name, active FROM ${from} WHERE ${where} ORDER BY name COLLATE natural_ci, ${sql(key)} ${limit(page)}`,
           sql<{ total: number }>`SELECT count(*)::int AS total FROM ${from} WHERE ${where}`,
           (rows) => rows
         )
@@ -432,8 +437,8 @@ export class Catalog extends Context.Service<Catalog, {
         filters.search?.trim()
           ? sql`SELECT id, name, country_code, sport_id, active
                 FROM (SELECT id, name, country_code, sport_id, active FROM ${table} WHERE ${where} OFFSET 0) AS matches
-                ORDER BY name, id ${limit(page)}`
-          : sql`SELECT id, name, country_code, sport_id, active FROM ${table} WHERE ${where} ORDER BY name, id ${limit(page)}`
+                ORDER BY name COLLATE natural_ci, id ${limit(page)}`
+          : sql`SELECT id, name, country_code, sport_id, active FROM ${table} WHERE ${where} ORDER BY name COLLATE natural_ci, id ${limit(page)}`
 
       const leaguesUncached = (filters: CatalogFilters, page: PageRequest) => {
         const conditions = common(filters, "search_text")

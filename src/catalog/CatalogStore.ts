@@ -52,6 +52,12 @@ export const publish = (snapshot: Snapshot) =>
     for (const league of leagues.values()) if (league.countryCode) countryCodes.add(league.countryCode.toLowerCase())
     for (const team of teams.values()) if (team.country_code) countryCodes.add(team.country_code.toLowerCase())
 
+    // A sport is recorded once the provider lists something of it: a refresh for a sport id the provider
+    // does not know leaves no row ("Sport 987654") for every partner to see.
+    const listedSports = new Set<number>()
+    for (const league of leagues.values()) listedSports.add(league.sportId)
+    for (const event of snapshot.events) listedSports.add(event.sportId)
+
     let changed = 0
     let deactivated = 0
     const count = (rows: ReadonlyArray<unknown>) => rows.length
@@ -60,7 +66,7 @@ export const publish = (snapshot: Snapshot) =>
       yield* sql`
         INSERT INTO sports_sports (id, name)
         SELECT s.id, s.name FROM jsonb_to_recordset(${
-        JSON.stringify(scope.sportIds.map((id) => ({ id, name: sportNames[id] ?? `Sport ${id}` })))
+        JSON.stringify([...listedSports].map((id) => ({ id, name: sportNames[id] ?? `Sport ${id}` })))
       }::jsonb) AS s(id integer, name text)
         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
         WHERE sports_sports.name IS DISTINCT FROM EXCLUDED.name
@@ -225,7 +231,7 @@ export const publish = (snapshot: Snapshot) =>
     `
 
     return {
-      sports: scope.sportIds.length,
+      sports: listedSports.size,
       countries: countryCodes.size,
       leagues: leagueRows.length,
       teams: teams.size,

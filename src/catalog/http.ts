@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
 import { ok } from "../api/Envelope.ts"
@@ -6,6 +6,7 @@ import { ErrorMessages, InternalError, ValidationFailed } from "../api/Errors.ts
 import { page } from "../api/Paging.ts"
 import { CurrentPartner } from "../api/Security.ts"
 import { countryName } from "../domain/Countries.ts"
+import { minuteOf } from "../domain/Sports.ts"
 import { SportsProvider } from "../sports/SportsProvider.ts"
 import { Catalog, type CatalogFilters, type FeedEvent, type InvalidCatalogQuery, type NamedRecord } from "./Catalog.ts"
 
@@ -136,6 +137,7 @@ export const CatalogHandlers = HttpApiBuilder.group(
         Effect.gen(function*() {
           const partner = yield* CurrentPartner
           const request = page(query)
+          const now = yield* Clock.currentTimeMillis
           const { results, total } = yield* catalog.feed(
             "live",
             query,
@@ -143,7 +145,11 @@ export const CatalogHandlers = HttpApiBuilder.group(
             request
           ).pipe(Effect.mapError(invalid))
           return ok(partner, {
-            results: results.map((event) => ({ ...prematchEntry(event), score: event.score ?? "", minute: event.minute })),
+            results: results.map((event) => ({
+              ...prematchEntry(event),
+              score: event.score ?? "",
+              minute: minuteOf(event, now)
+            })),
             meta: meta(request, total)
           })
         })

@@ -47,6 +47,15 @@ export interface SportsEvent {
   readonly hasOdds: boolean
 }
 
+/**
+ * The `minute` partners get, an integer for every sport: the match clock
+ * where the provider keeps one (soccer, basketball, ...); where a sport has
+ * no clock (tennis, volleyball, ...), whole minutes since the start, 0
+ * before it.
+ */
+export const minuteOf = (event: { readonly minute: number | null; readonly startsAt: Date }, now: number): number =>
+  event.minute ?? Math.max(0, Math.floor((now - event.startsAt.getTime()) / 60_000))
+
 export interface Page<A> {
   readonly results: ReadonlyArray<A>
   readonly page: number

@@ -1,7 +1,10 @@
-import { ByteSize, Cause, Context, Effect, Exit, Layer, Schema } from "effect"
-import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Cause, Context, Effect, Exit, Schema } from "effect"
+import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { ErrorMessages, InternalError, NotFound } from "../api/Errors.ts"
+import { createServer, STATUS_CODES } from "node:http"
+import type { Duplex } from "node:stream"
+import { maxBodyBytes } from "./RequestBody.ts"
 
 /**
  * What the access log learns while a request runs. The partner is only
@@ -42,7 +45,7 @@ const failureResponse = (cause: Cause.Cause<unknown>) =>
             return routeNotFound
           case "RequestParseError":
             return error.reason.reason === "BodyTooLarge"
-              ? errorBody(413, "The request body is too large.")
+              ? errorBody(413, `The request body is larger than ${maxBodyBytes / 1024} KiB.`)
               : errorBody(400, "The request body could not be read.")
         }
       }
@@ -86,8 +89,7 @@ export const HttpEdgeMiddleware = HttpRouter.middleware((httpEffect) =>
     )
   }), { global: true })
 
-/** Bodies above this are refused before they are buffered. */
-export const MaxBodySizeLive = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(1024 * 1024))
+export { MaxBodySizeLive } from "./RequestBody.ts"
 
 /**
  * Load-balancer probes, outside the partner prefix and without auth:
@@ -111,3 +113,39 @@ export const HealthRoutes = HttpRouter.use(Effect.fnUntraced(function*(router) {
     )
   )
 }))
+
+const parserRefusal = (code: string | undefined): readonly [number, string] => {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return [431, "The request headers are too large."]
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return [413, "The request's chunk extensions are too large."]
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return [408, "The request did not arrive in time."]
+    default:
+      return [400, "The request is not valid HTTP."]
+  }
+}
+
+/**
+ * What Node's HTTP parser refuses (a 64 KB header, a bad method, CR or LF
+ * inside a header) never reaches the routes; Node would answer an empty
+ * 400 or 431. This answers the same status in the error envelope, then
+ * closes the connection, as Node does.
+ */
+export const answerClientError = (error: Error & { readonly code?: string }, socket: Duplex) => {
+  const inProgress = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (error.code === "ECONNRESET" || !socket.writable || inProgress?.headersSent === true) {
+    socket.destroy()
+    return
+  }
+  const [status, message] = parserRefusal(error.code)
+  const body = JSON.stringify({ success: false, message })
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  )
+}
+
+/** The Node HTTP server the service listens with: parser refusals answer in the envelope. */
+export const createHttpServer = () => createServer().on("clientError", answerClientError)

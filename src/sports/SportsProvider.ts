@@ -252,19 +252,41 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
       return { value: BetsApi.toEvent(first), raw }
     })
 
+  /**
+   * BetsAPI answers the odds, line-up or statistics of an event it does not
+   * know with success and nothing in them, not NOT_FOUND. An empty answer is
+   * checked against the event itself (a cached view): an unknown event is a
+   * 404 on every event endpoint, whatever the provider's way of saying so.
+   */
+  const hasNothing = (raw: unknown) => {
+    const results = (raw as { results?: unknown } | null)?.results
+    return results === undefined || results === null || (typeof results === "object" && Object.keys(results).length === 0)
+  }
+  const confirmEvent = (eventId: string) => Effect.asVoid(event(eventId))
+
   const odds = (inPlay: boolean) => (eventId: string) =>
     Effect.gen(function*() {
       const what = inPlay ? "the live odds" : "the odds"
       const { found, raw } = yield* fetch(what, BetsApi.paths.odds, eventParams(eventId))
       if (!found) return yield* notFound(eventId)
+      if (hasNothing(raw)) {
+        yield* confirmEvent(eventId)
+        return { value: [], raw }
+      }
       const answer = yield* decode(what, BetsApi.OddsAnswer, raw)
-      return { value: remembered(raw, inPlay, () => BetsApi.toOdds(answer, inPlay)), raw }
+      const value = remembered(raw, inPlay, () => BetsApi.toOdds(answer, inPlay))
+      if (value.length === 0) yield* confirmEvent(eventId)
+      return { value, raw }
     })
 
   const lineup = (eventId: string) =>
     Effect.gen(function*() {
       const { found, raw } = yield* fetch("the line-up", BetsApi.paths.lineup, eventParams(eventId))
       if (!found) return yield* notFound(eventId)
+      if (hasNothing(raw)) {
+        yield* confirmEvent(eventId)
+        return yield* notFound(eventId, `No line-up is available for event ${eventId}.`)
+      }
       const value = BetsApi.toLineup(yield* decode("the line-up", BetsApi.LineupAnswer, raw))
       if (value === undefined) return yield* notFound(eventId, `No line-up is available for event ${eventId}.`)
       return { value, raw }
@@ -274,6 +296,10 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
     Effect.gen(function*() {
       const { found, raw } = yield* fetch("the statistics", BetsApi.paths.statsTrend, eventParams(eventId))
       if (!found) return yield* notFound(eventId)
+      if (hasNothing(raw)) {
+        yield* confirmEvent(eventId)
+        return yield* notFound(eventId, `No statistics are available for event ${eventId}.`)
+      }
       const value = BetsApi.toStatsTrend(yield* decode("the statistics", BetsApi.StatsTrendAnswer, raw))
       if (value === undefined) return yield* notFound(eventId, `No statistics are available for event ${eventId}.`)
       return { value, raw }

@@ -1,11 +1,11 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
 import { ok, partnerSummary } from "../api/Envelope.ts"
 import { NotFound, ProviderUnavailable } from "../api/Errors.ts"
 import { CurrentPartner } from "../api/Security.ts"
 import type { Partner } from "../domain/Partner.ts"
-import type { Page, SportsEvent } from "../domain/Sports.ts"
+import { minuteOf, type Page, type SportsEvent } from "../domain/Sports.ts"
 import { type EventNotFound, type Fetched, SportsProvider, type SportsProviderError } from "./SportsProvider.ts"
 
 const summary = (event: SportsEvent) => ({
@@ -81,19 +81,25 @@ export const SportsHandlers = HttpApiBuilder.group(
           meta: meta(page)
         })),
       live: ({ query }) =>
-        answer(query, provider.live(list(query)), (page) => ({
-          results: page.results.map((event) => ({ ...summary(event), score: event.score ?? "", minute: event.minute })),
-          meta: meta(page)
-        })),
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          answer(query, provider.live(list(query)), (page) => ({
+            results: page.results.map((event) => ({
+              ...summary(event),
+              score: event.score ?? "",
+              minute: minuteOf(event, now)
+            })),
+            meta: meta(page)
+          }))),
       liveEvent: ({ params, query }) =>
-        answer(query, provider.event(params.eventId), (event) => ({
-          event_id: event.id,
-          home_name: event.home.name,
-          away_name: event.away.name,
-          minute: event.minute,
-          score: event.score ?? "",
-          status: event.status
-        })),
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          answer(query, provider.event(params.eventId), (event) => ({
+            event_id: event.id,
+            home_name: event.home.name,
+            away_name: event.away.name,
+            minute: minuteOf(event, now),
+            score: event.score ?? "",
+            status: event.status
+          }))),
       ended: ({ query }) =>
         answer(query, provider.ended({ ...list(query), day: query.day, leagueId: query.league_id }), (page) => ({
           results: page.results.map((event) => ({ ...summary(event), score: event.score ?? "" })),

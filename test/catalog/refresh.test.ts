@@ -72,6 +72,19 @@ layer(CatalogApp(), live)("POST /sports/catalog/refresh", (it) => {
       assert.deepInclude(byId.body.data.imported, { sports: 1, events: 34 })
     }))
 
+  it.effect("a sport id the provider lists nothing for leaves nothing: no \"Sport 987654\" for every partner to see", () =>
+    Effect.gen(function*() {
+      const { token } = yield* givenPartner()
+      yield* refresh(token)
+      const before = yield* tableCounts
+      const unknown = yield* refresh(token, { sport_id: 987654 })
+      assert.strictEqual(unknown.status, 200)
+      assert.deepInclude(unknown.body.data.imported, { sports: 0, leagues: 0, events: 0 })
+      assert.deepStrictEqual(yield* tableCounts, before)
+      const sports = yield* api(token, "/sports/catalog/sports?per_page=200")
+      assert.notInclude(sports.body.data.results.map((sport: { id: number }) => sport.id), 987654)
+    }))
+
   it.effect("a body of the wrong types is a 422 naming every field; so is an unknown sport", () =>
     Effect.gen(function*() {
       const { token } = yield* givenPartner()

@@ -149,6 +149,20 @@ export const catalogProvider = (world: { events: ReadonlyArray<WorldEvent> }): S
       // The catalog asks for today's and yesterday's; this world's ended games are all listed for any day.
       return paged(bySport.filter((e) => e.timeStatus === 3).map(eventJson), call)
     }
+  }
+  // Event calls answer as BetsAPI does: an unknown event's view is an empty list, and its odds, line-up,
+  // statistics and result are a success with nothing in them (not NOT_FOUND).
+  const event = world.events.find((candidate) => candidate.id === call.query.event_id)
+  const ok = (results: unknown): Answer => ({ kind: "json", body: { success: 1, results } })
+  switch (call.path) {
+    case "/v1/event/view":
+      return ok(event === undefined ? [] : [eventJson(event)])
+    case "/v2/event/odds":
+      return ok({ stats: { matching_dir: 1 }, odds: {} })
+    case "/v1/event/lineup":
+    case "/v1/event/stats_trend":
+    case "/v1/bet365/result":
+      return ok([])
     default:
       return { kind: "json", body: { success: 0, error: "NOT_FOUND" } }
   }

@@ -11,6 +11,7 @@ import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import type { WalletRepo } from "../../src/callbacks/WalletRepo.ts"
 import { WalletRepoSql } from "../../src/callbacks/WalletRepoSql.ts"
+import { MaxBodySizeLive } from "../../src/platform/RequestBody.ts"
 import { RoutesLive, servicesLayer } from "../../src/server.ts"
 import { TestDatabase, TestDatabaseOnUrl } from "./TestDatabase.ts"
 
@@ -130,6 +131,7 @@ export const TestAppWith = <ROut extends TestConfigs, R>(
   walletRepo?: Layer.Layer<WalletRepo, never, any>
 ) =>
   HttpRouter.serve(RoutesLive, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provide(MaxBodySizeLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(TestServicesWith(config, walletRepo))
   )
@@ -189,6 +191,7 @@ export const givenPartner = (input: Partial<Parameters<Partners["Service"]["crea
  */
 export const AnotherInstance = (settings: TestSettings = {}) =>
   HttpRouter.serve(RoutesLive, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provide(MaxBodySizeLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(servicesLayer(WalletRepoSql).pipe(
       Layer.provideMerge(TestDatabaseOnUrl),

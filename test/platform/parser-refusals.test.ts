@@ -1,0 +1,59 @@
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import type { AddressInfo } from "node:net"
+import { connect } from "node:net"
+import { createHttpServer } from "../../src/platform/HttpEdge.ts"
+
+// The server factory the service listens with (src/server.ts), answering every routed request with 200.
+const server = createHttpServer().on("request", (_request, response) => response.end("routed"))
+let port = 0
+
+beforeAll(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => {
+  port = (server.address() as AddressInfo).port
+  resolve()
+})))
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+/** Sends raw bytes and reads everything the server answers until it closes the connection. */
+const raw = (text: string) =>
+  new Promise<{ status: number; headers: string; body: string }>((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1")
+    const chunks: Array<Buffer> = []
+    socket.on("data", (chunk) => chunks.push(chunk))
+    socket.on("error", reject)
+    socket.on("close", () => {
+      const answer = Buffer.concat(chunks).toString("utf8")
+      const [head, body = ""] = answer.split("\r\n\r\n")
+      resolve({ status: Number(head.split(" ")[1]), headers: head, body })
+    })
+    socket.end(text)
+  })
+
+describe("requests Node's HTTP parser refuses", () => {
+  it("a header over Node's limit is a 431 in the error envelope", async () => {
+    const answer = await raw(`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(64 * 1024)}\r\n\r\n`)
+    assert.strictEqual(answer.status, 431)
+    assert.match(answer.headers, /content-type: application\/json/i)
+    assert.deepStrictEqual(JSON.parse(answer.body), { success: false, message: "The request headers are too large." })
+  })
+
+  it("a bad method, a CR or LF inside a header, or garbage are a 400 in the error envelope", async () => {
+    for (
+      const request of [
+        "GE(T /health HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /health HTTP/1.1\r\nHost: x\r\nX-Split: a\rb\r\n\r\n",
+        "GET /health HTTP/1.1\r\nHost: x\r\nX-Split: a\nb c\r\n\r\n",
+        "\u0000\u0001 nothing like HTTP\r\n\r\n"
+      ]
+    ) {
+      const answer = await raw(request)
+      assert.strictEqual(answer.status, 400, JSON.stringify(request))
+      assert.deepStrictEqual(JSON.parse(answer.body), { success: false, message: "The request is not valid HTTP." })
+    }
+  })
+
+  it("a well-formed request still reaches the routes", async () => {
+    const answer = await raw("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert.strictEqual(answer.status, 200)
+    assert.strictEqual(answer.body, "routed")
+  })
+})
