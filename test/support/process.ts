@@ -23,4 +23,4 @@ export const runNode = (args: ReadonlyArray<string>, env: Record<string, string>
     return { exitCode: Number(exitCode), stdout, stderr } satisfies CommandResult
   }).pipe(Effect.scoped, Effect.provide(NodeServices.layer), Effect.orDie)
 
-export { freePort, type RunningProcess, startNode } from "../../scripts/bench/processes.ts"
+export { freePort, type RunningProcess, startCommand, startNode } from "../../scripts/bench/processes.ts"
