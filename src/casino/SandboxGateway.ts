@@ -15,7 +15,7 @@ export const SandboxGatewayLive = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const baseUrl = publicBaseUrl(yield* AppConfig)
-    const catalog = sandboxCatalog(baseUrl)
+    const catalog = sandboxCatalog()
     const gamesByKey = new Map(catalog.games.map((game) => [`${game.providerCode}\u0000${game.code}`, game]))
 
     const launch = Effect.fn("SandboxGateway.launch")(function*(request: GameLaunch) {

@@ -23,7 +23,7 @@ const hashOf = (text: string) => {
   return hash >>> 0
 }
 
-const catalog = sandboxCatalog("")
+const catalog = sandboxCatalog()
 const gameByCode = new Map(catalog.games.map((game) => [game.code, game]))
 const providerBySlug = new Map(
   catalog.providers.map((provider) => [provider.imageUrl!.replace(/^.*\/provider-|\.svg$/g, ""), provider])

@@ -41,15 +41,11 @@ const portAnswers = (port: number) =>
     })
   )
 
-const npm = process.env.npm_execpath !== undefined && process.env.npm_execpath.endsWith(".js")
-  ? { command: process.env.npm_node_execpath ?? "node", prefix: [process.env.npm_execpath] }
-  : { command: "npm", prefix: [] }
-
 /** Runs `npm start` on the embedded database under `dataDir` until `stop` is sent, and checks how it ended. */
 const startAndStop = (dataDir: string, stop: (npmPid: number) => void) =>
   Effect.gen(function*() {
     const port = yield* freePort()
-    const { handle, output } = yield* startCommand(npm.command, [...npm.prefix, "start"], {
+    const { handle, output } = yield* startCommand("npm", ["start"], {
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: "127.0.0.1",
