@@ -2,7 +2,7 @@ import { Duration, Effect, Layer, Redacted, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Logger as JobQueueLogger, run } from "graphile-worker"
 import { DatabaseUrl } from "../platform/Database.ts"
-import { CallbackOutbox } from "./CallbackOutbox.ts"
+import { CallbackOutbox, DeliveryStalled } from "./CallbackOutbox.ts"
 import { deliveryTask, playerLinePrefix } from "./OutboxRepo.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
 
@@ -26,9 +26,12 @@ export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
   const runPromise = Effect.runPromiseWith(context)
   const runFork = Effect.runForkWith(context)
 
-  // The queue's own messages join the service's log; its per-job chatter only at debug level.
-  const logger = new JobQueueLogger((scope) => (level, message) => {
-    const effectLevel = level === "error" ? "Error" : level === "warning" ? "Warn" : "Debug"
+  // The queue's own messages join the service's log; its per-job chatter only at debug level. A job that
+  // failed because the partner could not be reached is expected (the outbox logged its one WARN line, and the
+  // queue retries it): its stack trace is no news, so it stays at debug level too.
+  const logger = new JobQueueLogger((scope) => (level, message, meta) => {
+    const expected = meta?.failure === true && meta.error instanceof DeliveryStalled
+    const effectLevel = expected ? "Debug" : level === "error" ? "Error" : level === "warning" ? "Warn" : "Debug"
     runFork(Effect.logWithLevel(effectLevel)(`Job queue: ${message}`).pipe(Effect.annotateLogs({ ...scope })))
   })
 
