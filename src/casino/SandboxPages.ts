@@ -225,7 +225,7 @@ const gamePage = (session: SessionRow) => {
       byId("balance").textContent = money(spin.balance);
       result.className = "result " + (spin.msg ? "refused" : spin.win > 0 ? "win" : "");
       result.textContent = spin.msg
-        ? "Refused by the operator's wallet: " + spin.msg
+        ? spin.reason
         : spin.win > 0 ? "You won " + money(spin.win) + "!" : "No win this time.";
       await showCallbacks();
       setTimeout(showCallbacks, 1000);
