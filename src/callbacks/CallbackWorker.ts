@@ -1,6 +1,7 @@
 import { Duration, Effect, Layer, Redacted, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Logger as JobQueueLogger, run } from "graphile-worker"
+import { Pool } from "pg"
 import { DatabaseUrl } from "../platform/Database.ts"
 import { CallbackOutbox, DeliveryStalled } from "./CallbackOutbox.ts"
 import { deliveryTask, playerLinePrefix } from "./OutboxRepo.ts"
@@ -17,6 +18,9 @@ import { CallbacksConfig } from "./CallbacksConfig.ts"
  * after a crash, another instance takes the dead one's line over once its
  * lock is PARTNER_CALLBACK_STALE_LOCK old.
  */
+/** How the queue's connections are named in pg_stat_activity. */
+export const jobQueueApplicationName = "partner-api-job-queue"
+
 export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
   const url = yield* DatabaseUrl
   const config = yield* CallbacksConfig
@@ -35,12 +39,36 @@ export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
     runFork(Effect.logWithLevel(effectLevel)(`Job queue: ${message}`).pipe(Effect.annotateLogs({ ...scope })))
   })
 
+  // The queue's connections are a pool of ours, not one the queue makes: the queue ends its own pool without
+  // waiting and drops its error handlers first, so a connection the server closed while it was ending (a
+  // database stopping, or dropped with FORCE) raised an unhandled 'error' and took the process down. Ours
+  // keeps its handlers for as long as any of its connections lives, and is ended, and awaited, last.
+  let stopping = false
+  const connectionLost = (error: Error) =>
+    runFork(
+      (stopping ? Effect.logDebug : Effect.logWarning)("Job queue: a database connection was closed").pipe(
+        Effect.annotateLogs({ detail: error.message })
+      )
+    )
+  const pool = yield* Effect.acquireRelease(
+    Effect.sync(() => {
+      const pool = new Pool({
+        connectionString: Redacted.value(url),
+        max: config.workers + 2,
+        application_name: jobQueueApplicationName
+      })
+      pool.on("error", connectionLost)
+      pool.on("connect", (client) => client.on("error", connectionLost))
+      return pool
+    }),
+    (pool) => Effect.promise(() => pool.end())
+  )
+
   yield* Effect.acquireRelease(
     Effect.promise(() =>
       run({
-        connectionString: Redacted.value(url),
+        pgPool: pool,
         concurrency: config.workers,
-        maxPoolSize: config.workers + 2,
         noHandleSignals: true,
         pollInterval: 2_000,
         logger,
@@ -55,7 +83,13 @@ export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
         }
       })
     ),
-    (runner) => Effect.andThen(outbox.stopTaking, Effect.promise(() => runner.stop()))
+    (runner) =>
+      Effect.andThen(
+        Effect.sync(() => {
+          stopping = true
+        }),
+        Effect.andThen(outbox.stopTaking, Effect.promise(() => runner.stop()))
+      )
   )
 
   // A hard crash leaves its delivery job locked (the queue would wait 4 hours). Runs are short (at most

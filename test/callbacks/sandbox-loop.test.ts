@@ -88,7 +88,15 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
       assert.strictEqual(yield* shownBalance(first), "150.00")
       assert.strictEqual((yield* request("POST", `${first}/spin`, { json: { bet: 5 } })).body.msg, "")
 
-      // ...then the partner launches the player again with 10.00: the page and the next spin start from 10.00.
+      // ...then, once that spin's callbacks are in, the partner launches the player again with 10.00: the page
+      // and the next spin start from 10.00.
+      const sql = yield* SqlClient.SqlClient
+      yield* eventually(
+        sql`SELECT 1 FROM partner_callbacks c JOIN partner_players pp ON pp.id = c.player_id
+            WHERE pp.external_player_id = 'relauncher' AND c.status <> 'delivered'`,
+        (rows) => rows.length === 0,
+        "the first session's callbacks"
+      )
       const second = yield* launch(10)
       assert.strictEqual(yield* shownBalance(second), "10.00")
       const spin = (yield* request("POST", `${second}/spin`, { json: { bet: 1 } })).body

@@ -117,7 +117,7 @@ layer(TestApp(), live)("admin CLI", (it) => {
       // The operator's explicit choice lets a private wallet in (a partner on the same network).
       const allowed = yield* admin("partners", "set", slug, "--callback-url", "http://10.1.2.3:8080/wallet")
       assert.strictEqual(allowed.exitCode, 0, allowed.stderr)
-    }))
+    }), { timeout: 90_000 }) // a dozen CLI runs, each a node start
 
   it.effect("callbacks list and retry", () =>
     Effect.gen(function*() {
