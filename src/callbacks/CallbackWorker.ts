@@ -7,6 +7,9 @@ import { CallbackOutbox, DeliveryStalled } from "./CallbackOutbox.ts"
 import { deliveryTask, playerLinePrefix } from "./OutboxRepo.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
 
+/** How the queue's connections are named in pg_stat_activity. */
+export const jobQueueApplicationName = "partner-api-job-queue"
+
 /**
  * Delivers the outbox's notifications: graphile-worker runs the players'
  * delivery jobs on PARTNER_CALLBACK_WORKERS at once. It is told of new
@@ -18,9 +21,6 @@ import { CallbacksConfig } from "./CallbacksConfig.ts"
  * after a crash, another instance takes the dead one's line over once its
  * lock is PARTNER_CALLBACK_STALE_LOCK old.
  */
-/** How the queue's connections are named in pg_stat_activity. */
-export const jobQueueApplicationName = "partner-api-job-queue"
-
 export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
   const url = yield* DatabaseUrl
   const config = yield* CallbacksConfig
@@ -42,7 +42,7 @@ export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
   // The queue's connections are a pool of ours, not one the queue makes: the queue ends its own pool without
   // waiting and drops its error handlers first, so a connection the server closed while it was ending (a
   // database stopping, or dropped with FORCE) raised an unhandled 'error' and took the process down. Ours
-  // keeps its handlers for as long as any of its connections lives, and is ended, and awaited, last.
+  // keeps its handlers for as long as any of its connections lives, and is ended after the queue stopped.
   let stopping = false
   const connectionLost = (error: Error) =>
     runFork(
