@@ -1,5 +1,5 @@
 /**
- * The operator's admin CLI: `npm run admin -- <command>`.
+ * The operator's admin CLI: `npm run -s admin -- <command>`.
  * It uses the service's own configuration and database (the embedded one,
  * shared with a running service, when DATABASE_URL is unset). Results are
  * JSON on stdout; logs and errors go to stderr; failures exit non-zero.

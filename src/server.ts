@@ -63,7 +63,7 @@ export const ApiHandlersLive = Layer.mergeAll(
   CatalogHandlers,
   WalletHandlers
 ).pipe(
-  seeingOnly(CasinoGateway, CasinoCatalog, Casino, SportsProvider, Catalog, WalletLedger, PartnerAuth, RequestValidation),
+  seeingOnly(AppConfig, CasinoGateway, CasinoCatalog, Casino, SportsProvider, Catalog, WalletLedger, PartnerAuth, RequestValidation),
   Layer.provideMerge(Layer.mergeAll(PartnerAuthLive, RequestValidationLive))
 )
 

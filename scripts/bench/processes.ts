@@ -29,10 +29,23 @@ export const startNode = (
   ready: RegExp,
   timeout: Duration.Input = "60 seconds",
   cwd?: string
+) => startCommand(process.execPath, args, env, ready, timeout, cwd)
+
+/**
+ * Starts `command <args>` in a process group of its own (as a terminal runs a
+ * foreground job) and waits until a line matches `ready`; see startNode.
+ */
+export const startCommand = (
+  command: string,
+  args: ReadonlyArray<string>,
+  env: Record<string, string | undefined>,
+  ready: RegExp,
+  timeout: Duration.Input = "60 seconds",
+  cwd?: string
 ) =>
   Effect.gen(function*() {
     const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
-    const handle = yield* spawner.spawn(ChildProcess.make(process.execPath, args, { env, extendEnv: true, cwd }))
+    const handle = yield* spawner.spawn(ChildProcess.make(command, args, { env, extendEnv: true, cwd, detached: true }))
     const output: Array<string> = []
     const started = yield* Deferred.make<void>()
     yield* handle.all.pipe(

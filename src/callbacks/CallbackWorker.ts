@@ -1,10 +1,14 @@
 import { Duration, Effect, Layer, Redacted, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Logger as JobQueueLogger, run } from "graphile-worker"
+import { Pool } from "pg"
 import { DatabaseUrl } from "../platform/Database.ts"
-import { CallbackOutbox } from "./CallbackOutbox.ts"
+import { CallbackOutbox, DeliveryStalled } from "./CallbackOutbox.ts"
 import { deliveryTask, playerLinePrefix } from "./OutboxRepo.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
+
+/** How the queue's connections are named in pg_stat_activity. */
+export const jobQueueApplicationName = "partner-api-job-queue"
 
 /**
  * Delivers the outbox's notifications: graphile-worker runs the players'
@@ -26,18 +30,45 @@ export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
   const runPromise = Effect.runPromiseWith(context)
   const runFork = Effect.runForkWith(context)
 
-  // The queue's own messages join the service's log; its per-job chatter only at debug level.
-  const logger = new JobQueueLogger((scope) => (level, message) => {
-    const effectLevel = level === "error" ? "Error" : level === "warning" ? "Warn" : "Debug"
+  // The queue's own messages join the service's log; its per-job chatter only at debug level. A job that
+  // failed because the partner could not be reached is expected (the outbox logged its one WARN line, and the
+  // queue retries it): its stack trace is no news, so it stays at debug level too.
+  const logger = new JobQueueLogger((scope) => (level, message, meta) => {
+    const expected = meta?.failure === true && meta.error instanceof DeliveryStalled
+    const effectLevel = expected ? "Debug" : level === "error" ? "Error" : level === "warning" ? "Warn" : "Debug"
     runFork(Effect.logWithLevel(effectLevel)(`Job queue: ${message}`).pipe(Effect.annotateLogs({ ...scope })))
   })
+
+  // The queue's connections are a pool of ours, not one the queue makes: the queue ends its own pool without
+  // waiting and drops its error handlers first, so a connection the server closed while it was ending (a
+  // database stopping, or dropped with FORCE) raised an unhandled 'error' and took the process down. Ours
+  // keeps its handlers for as long as any of its connections lives, and is ended after the queue stopped.
+  let stopping = false
+  const connectionLost = (error: Error) =>
+    runFork(
+      (stopping ? Effect.logDebug : Effect.logWarning)("Job queue: a database connection was closed").pipe(
+        Effect.annotateLogs({ detail: error.message })
+      )
+    )
+  const pool = yield* Effect.acquireRelease(
+    Effect.sync(() => {
+      const pool = new Pool({
+        connectionString: Redacted.value(url),
+        max: config.workers + 2,
+        application_name: jobQueueApplicationName
+      })
+      pool.on("error", connectionLost)
+      pool.on("connect", (client) => client.on("error", connectionLost))
+      return pool
+    }),
+    (pool) => Effect.promise(() => pool.end())
+  )
 
   yield* Effect.acquireRelease(
     Effect.promise(() =>
       run({
-        connectionString: Redacted.value(url),
+        pgPool: pool,
         concurrency: config.workers,
-        maxPoolSize: config.workers + 2,
         noHandleSignals: true,
         pollInterval: 2_000,
         logger,
@@ -52,7 +83,13 @@ export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
         }
       })
     ),
-    (runner) => Effect.andThen(outbox.stopTaking, Effect.promise(() => runner.stop()))
+    (runner) =>
+      Effect.andThen(
+        Effect.sync(() => {
+          stopping = true
+        }),
+        Effect.andThen(outbox.stopTaking, Effect.promise(() => runner.stop()))
+      )
   )
 
   // A hard crash leaves its delivery job locked (the queue would wait 4 hours). Runs are short (at most

@@ -48,8 +48,13 @@ export interface SandboxCatalog {
   readonly games: ReadonlyArray<UpstreamGame>
 }
 
-/** The catalog, with art served by this service under `baseUrl`. */
-export const sandboxCatalog = (baseUrl: string): SandboxCatalog => {
+/**
+ * The catalog. Its art is served by this service, so image URLs are paths
+ * (`/sandbox/casino/art/...`): what is stored never depends on the address
+ * of the process that synced it; the API prefixes the public URL when it
+ * answers.
+ */
+export const sandboxCatalog = (): SandboxCatalog => {
   const next = random(20241122)
   const providers: Array<UpstreamProvider> = []
   const games: Array<UpstreamGame> = []
@@ -58,7 +63,7 @@ export const sandboxCatalog = (baseUrl: string): SandboxCatalog => {
       code: name,
       name,
       enabled: true,
-      imageUrl: `${baseUrl}/sandbox/casino/art/provider-${slug(name)}.svg`
+      imageUrl: `/sandbox/casino/art/provider-${slug(name)}.svg`
     }
     providers.push(provider)
     const prefix = name.split(" ").map((word) => word[0].toLowerCase()).join("")
@@ -75,7 +80,7 @@ export const sandboxCatalog = (baseUrl: string): SandboxCatalog => {
         providerCode: provider.code,
         enabled: next() >= 0.03,
         original: next() >= 0.2,
-        imageUrl: `${baseUrl}/sandbox/casino/art/${code}.svg`
+        imageUrl: `/sandbox/casino/art/${code}.svg`
       })
     }
   }

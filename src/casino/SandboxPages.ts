@@ -24,7 +24,7 @@ const hashOf = (text: string) => {
   return hash >>> 0
 }
 
-const catalog = sandboxCatalog("")
+const catalog = sandboxCatalog()
 const gameByCode = new Map(catalog.games.map((game) => [game.code, game]))
 const providerBySlug = new Map(
   catalog.providers.map((provider) => [provider.imageUrl!.replace(/^.*\/provider-|\.svg$/g, ""), provider])
@@ -226,7 +226,7 @@ const gamePage = (session: SessionRow) => {
       byId("balance").textContent = money(spin.balance);
       result.className = "result " + (spin.msg ? "refused" : spin.win > 0 ? "win" : "");
       result.textContent = spin.msg
-        ? "Refused by the operator's wallet: " + spin.msg
+        ? spin.reason
         : spin.win > 0 ? "You won " + money(spin.win) + "!" : "No win this time.";
       await showCallbacks();
       setTimeout(showCallbacks, 1000);

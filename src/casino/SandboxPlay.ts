@@ -7,6 +7,7 @@ import { walletPath } from "../callbacks/AggregatorRoute.ts"
 import { WalletCredentials } from "../callbacks/WalletCredentials.ts"
 import { parseCents, toAmount } from "../domain/Money.ts"
 import { isStorableText } from "../domain/Text.ts"
+import { type Refusal, refusalReasons } from "../domain/Wallet.ts"
 
 /** Stakes the sandbox game offers. */
 export const sandboxStakes = [0.5, 1, 2, 5] as const
@@ -115,7 +116,15 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
         Effect.timeout("10 seconds"),
         Effect.orDie
       )
-      return HttpServerResponse.jsonUnsafe({ txn_id: txnId, reels, bet: stake, win: answer.msg === "" ? win : 0, ...answer })
+      const reason = answer.msg === "" ? null : refusalReasons[answer.msg as Refusal] ?? `Refused by the operator's wallet (${answer.msg}).`
+      return HttpServerResponse.jsonUnsafe({
+        txn_id: txnId,
+        reels,
+        bet: stake,
+        win: answer.msg === "" ? win : 0,
+        ...answer,
+        reason
+      })
     })
   )
 

@@ -7,16 +7,18 @@ import { page } from "../api/Paging.ts"
 import { CurrentPartner } from "../api/Security.ts"
 import type { CasinoGame } from "../domain/Casino.ts"
 import { toAmount } from "../domain/Money.ts"
+import { AppConfig, publicBaseUrl } from "../platform/AppConfig.ts"
 import { Casino } from "./Casino.ts"
 import { CasinoCatalog } from "./CasinoCatalog.ts"
 
-const gameEntry = (game: CasinoGame) => ({
+/** Art this service serves itself is stored as a path; partners get it under the public URL of the one answering. */
+const gameEntry = (publicBase: string) => (game: CasinoGame) => ({
   game_code: game.game_code,
   provider: game.provider_slug,
   provider_id: game.provider_id,
   name: game.name,
   enabled: game.enabled,
-  image_url: game.image_url,
+  image_url: game.image_url?.startsWith("/") ? `${publicBase}${game.image_url}` : game.image_url,
   original: game.original
 })
 
@@ -26,6 +28,7 @@ export const CasinoHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const catalog = yield* CasinoCatalog
     const casino = yield* Casino
+    const publicBase = publicBaseUrl(yield* AppConfig)
 
     return handlers
       .handle("providers", () =>
@@ -51,7 +54,7 @@ export const CasinoHandlers = HttpApiBuilder.group(
             ...paging
           })
           return ok(partner, {
-            games: games.map(gameEntry),
+            games: games.map(gameEntry(publicBase)),
             meta: { page: paging.page, per_page: paging.perPage, total }
           })
         }))

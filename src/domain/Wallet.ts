@@ -35,6 +35,15 @@ export const refusals = [
   "ROUND_NOT_FOUND"
 ] as const satisfies ReadonlyArray<Refusal>
 
+/** A refusal in words, for people (the sandbox game page); the code is what the aggregator reads. */
+export const refusalReasons: Record<Refusal, string> = {
+  INSUFFICIENT_USER_FUNDS: "Insufficient funds: the balance does not cover this stake.",
+  INVALID_USER: "The operator's wallet did not accept this player, or could not be reached.",
+  ROUND_REFUNDED: "This round was already refunded.",
+  DUPLICATE_TRANSACTION: "This transaction id was already used for a different bet.",
+  ROUND_NOT_FOUND: "This round is unknown."
+}
+
 /** What the aggregator is told: `msg` empty on success, the refusal otherwise, and the player's balance. */
 export interface WalletAnswer {
   readonly msg: "" | Refusal

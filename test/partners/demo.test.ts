@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Option, Redacted } from "effect"
+import { Console, Effect, Option, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import { sandboxPartnerWalletPath } from "../../src/callbacks/SandboxPartnerWallet.ts"
 import { ensureDemoPartner } from "../../src/partners/DemoPartner.ts"
 import { Partners } from "../../src/partners/Partners.ts"
@@ -8,13 +9,21 @@ import { TestServices } from "../support/TestApp.ts"
 
 const token = "pak_demo_test_0000000000000000000000000000000000"
 
+/** Runs the start-up step and returns what it printed on stderr. */
+const ensureDemoPartnerPrinting = Effect.gen(function*() {
+  const printed: Array<string> = []
+  const console: Console.Console = { ...globalThis.console, error: (...args: Array<unknown>) => printed.push(args.join(" ")) }
+  yield* ensureDemoPartner.pipe(Effect.provideService(Console.Console, console))
+  return printed.join("\n")
+})
+
 layer(
   TestServices({ app: { demoPartnerToken: Option.some(Redacted.make(token)), publicUrl: Option.some("http://demo.example") } }),
   live
-)("the demo partner", (it) => {
+)("the demo partner with DEMO_PARTNER_TOKEN", (it) => {
   it.effect("holds DEMO_PARTNER_TOKEN and, on the sandbox, pays through the sandbox's own wallet", () =>
     Effect.gen(function*() {
-      yield* ensureDemoPartner
+      assert.strictEqual(yield* ensureDemoPartnerPrinting, "", "a token the operator chose is not printed")
       const partners = yield* Partners
       const demo = yield* partners.show("demo")
       assert.strictEqual(demo.callback_url, `http://demo.example${sandboxPartnerWalletPath}`)
@@ -24,5 +33,56 @@ layer(
       yield* partners.update("demo", { callbackUrl: "https://operator.example/wallet" }).pipe(Effect.orDie)
       yield* ensureDemoPartner
       assert.strictEqual((yield* partners.show("demo")).callback_url, "https://operator.example/wallet")
+    }))
+
+  it.effect("the sandbox wallet URL an earlier start stored (another port) follows this start's address", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE partners SET callback_url = ${`http://localhost:8080${sandboxPartnerWalletPath}`} WHERE slug = 'demo'`
+      yield* ensureDemoPartner
+      assert.strictEqual((yield* (yield* Partners).show("demo")).callback_url, `http://demo.example${sandboxPartnerWalletPath}`)
+    }))
+
+  it.effect("never re-activates a demo partner an operator deactivated", () =>
+    Effect.gen(function*() {
+      const partners = yield* Partners
+      yield* partners.setStatus("demo", "inactive").pipe(Effect.orDie)
+      yield* ensureDemoPartner
+      assert.strictEqual((yield* partners.show("demo")).status, "inactive")
+      const statusOfToken = Effect.map(partners.authenticate(token), Option.map((partner) => partner.status))
+      assert.deepStrictEqual(yield* statusOfToken, Option.some("inactive" as const))
+      // The operator's own switch still works.
+      yield* partners.setStatus("demo", "active").pipe(Effect.orDie)
+      assert.deepStrictEqual(yield* statusOfToken, Option.some("active" as const))
+    }))
+})
+
+layer(
+  TestServices({ app: { databaseUrl: Option.some(Redacted.make("postgres://db.example/production")) } }),
+  live
+)("the demo partner on a database of the operator's (DATABASE_URL)", (it) => {
+  it.effect("the first start creates no partner and prints no token", () =>
+    Effect.gen(function*() {
+      const partners = yield* Partners
+      assert.strictEqual(yield* partners.count, 0)
+      assert.strictEqual(yield* ensureDemoPartnerPrinting, "")
+      assert.strictEqual(yield* partners.count, 0)
+      assert.isTrue(Option.isNone(yield* Effect.option(partners.show("demo"))))
+    }))
+})
+
+layer(TestServices(), live)("the demo partner on the embedded default (no DATABASE_URL)", (it) => {
+  it.effect("the first start creates an active demo partner and prints its token once", () =>
+    Effect.gen(function*() {
+      const partners = yield* Partners
+      const printed = yield* ensureDemoPartnerPrinting
+      const shown = /(pak_[A-Za-z0-9_-]{43})/.exec(printed)?.[1]
+      assert.isDefined(shown, printed)
+      const demo = yield* partners.authenticate(shown!)
+      assert.isTrue(Option.isSome(demo))
+      assert.strictEqual((yield* partners.show("demo")).status, "active")
+      // The next start: nothing new, nothing printed.
+      assert.strictEqual(yield* ensureDemoPartnerPrinting, "")
+      assert.strictEqual(yield* partners.count, 1)
     }))
 })

@@ -3,7 +3,8 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestDatabaseUrl } from "../support/TestDatabase.ts"
 import { bearer, givenPartner, request, TestApp } from "../support/TestApp.ts"
-import { runNode } from "../support/process.ts"
+import { runCommand, runNode } from "../support/process.ts"
+import { AppConfig, publicBaseUrl } from "../../src/platform/AppConfig.ts"
 import { eventually as eventuallyHolds, live } from "../support/live.ts"
 
 /**
@@ -116,7 +117,7 @@ layer(TestApp(), live)("admin CLI", (it) => {
       // The operator's explicit choice lets a private wallet in (a partner on the same network).
       const allowed = yield* admin("partners", "set", slug, "--callback-url", "http://10.1.2.3:8080/wallet")
       assert.strictEqual(allowed.exitCode, 0, allowed.stderr)
-    }))
+    }), { timeout: 90_000 }) // a dozen CLI runs, each a node start
 
   it.effect("callbacks list and retry", () =>
     Effect.gen(function*() {
@@ -246,5 +247,45 @@ layer(TestApp(), live)("admin CLI", (it) => {
       const noProvider = yield* admin("casino", "enable-provider", "nobody")
       assert.notStrictEqual(noProvider.exitCode, 0)
       assert.match(noProvider.stderr, /No casino provider "nobody"/)
+    }))
+
+  it.effect("the stored catalog does not depend on the port of the process that synced it", () =>
+    Effect.gen(function*() {
+      // Synced by a process with another PORT (as the CLI is, without the service's environment).
+      const synced = yield* adminWith({ PORT: "1" })("casino", "sync")
+      assert.strictEqual(synced.exitCode, 0, synced.stderr)
+      const sql = yield* SqlClient.SqlClient
+      const stored = yield* sql<{ image_url: string | null }>`SELECT image_url FROM casino_games`
+      assert.isAbove(stored.length, 300)
+      for (const row of stored) assert.match(row.image_url ?? "", /^\/sandbox\/casino\/art\/[\w-]+\.svg$/)
+
+      // The service answering prefixes its own public address.
+      const base = publicBaseUrl(yield* AppConfig)
+      const { token } = yield* givenPartner()
+      const games = (yield* request("GET", "/api/partner/v1/games?per_page=5", { headers: bearer(token) })).body.data.games
+      assert.lengthOf(games, 5)
+      for (const game of games) {
+        assert.strictEqual(game.image_url, `${base}/sandbox/casino/art/${game.game_code}.svg`)
+      }
+    }))
+})
+
+layer(TestApp(), live)("admin CLI through npm, as documented", (it) => {
+  it.effect("`npm run -s admin -- ...` prints only JSON on stdout", () =>
+    Effect.gen(function*() {
+      const url = yield* TestDatabaseUrl
+      const npmAdmin = (...args: Array<string>) =>
+        runCommand("npm", ["run", "-s", "admin", "--", ...args], { DATABASE_URL: url, LOG_LEVEL: "Info" })
+      const created = yield* npmAdmin("partners", "create", "--name", "Piped Co")
+      assert.strictEqual(created.exitCode, 0, created.stderr)
+      assert.strictEqual(JSON.parse(created.stdout).slug, "piped-co")
+      const listed = yield* npmAdmin("partners", "list")
+      assert.strictEqual(listed.exitCode, 0, listed.stderr)
+      assert.include(JSON.parse(listed.stdout).map((partner: { slug: string }) => partner.slug), "piped-co")
+      // A failure: nothing on stdout, the reason on stderr, a non-zero exit.
+      const missing = yield* npmAdmin("partners", "show", "nobody")
+      assert.notStrictEqual(missing.exitCode, 0)
+      assert.strictEqual(missing.stdout, "")
+      assert.match(missing.stderr, /nobody/)
     }))
 })

@@ -12,10 +12,13 @@ const collect = (stream: Stream.Stream<Uint8Array, unknown>) =>
   stream.pipe(Stream.decodeText(), Stream.mkString)
 
 /** Runs a script of the project on this node, as an operator would with `npm run`. */
-export const runNode = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+export const runNode = (args: ReadonlyArray<string>, env: Record<string, string>) => runCommand(process.execPath, args, env)
+
+/** Runs `command <args>` to its end; with `npm`, the project's scripts as an operator types them. */
+export const runCommand = (command: string, args: ReadonlyArray<string>, env: Record<string, string | undefined>) =>
   Effect.gen(function*() {
     const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
-    const handle = yield* spawner.spawn(ChildProcess.make(process.execPath, args, { env, extendEnv: true }))
+    const handle = yield* spawner.spawn(ChildProcess.make(command, args, { env, extendEnv: true }))
     const [stdout, stderr, exitCode] = yield* Effect.all(
       [collect(handle.stdout), collect(handle.stderr), handle.exitCode],
       { concurrency: "unbounded" }
@@ -23,4 +26,4 @@ export const runNode = (args: ReadonlyArray<string>, env: Record<string, string>
     return { exitCode: Number(exitCode), stdout, stderr } satisfies CommandResult
   }).pipe(Effect.scoped, Effect.provide(NodeServices.layer), Effect.orDie)
 
-export { freePort, type RunningProcess, startNode } from "../../scripts/bench/processes.ts"
+export { freePort, type RunningProcess, startCommand, startNode } from "../../scripts/bench/processes.ts"
