@@ -1,4 +1,5 @@
 import { Schema, SchemaGetter } from "effect"
+import type { PageRequest } from "../domain/Paging.ts"
 
 export const pageLimits = { defaultPerPage: 50, maxPerPage: 200, maxPage: 1_000_000 } as const
 
@@ -73,12 +74,8 @@ export const PageMeta = Schema.Struct({
   total: Schema.Int.annotate({ description: "Matches over all pages", examples: [128] })
 })
 
-export interface Page {
-  readonly page: number
-  readonly perPage: number
-}
-
-export const page = (query: { readonly page?: number | undefined; readonly per_page?: number | undefined }): Page => ({
+/** The page a query asks for: page 1 and 50 a page unless it says otherwise. */
+export const page = (query: { readonly page?: number | undefined; readonly per_page?: number | undefined }): PageRequest => ({
   page: query.page ?? 1,
   perPage: query.per_page ?? pageLimits.defaultPerPage
 })

@@ -1,9 +1,10 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { PartnerPlayer } from "../domain/Partner.ts"
+import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, TransactionStatus, WalletTransaction } from "../domain/Wallet.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { type CallbackRecord, OutboxRepo } from "./OutboxRepo.ts"
-import { type PageRequest, WalletRepo } from "./WalletRepo.ts"
+import { WalletRepo } from "./WalletRepo.ts"
 
 /** A transaction as reconciliation shows it: with its player and every callback it caused. */
 export interface LedgerEntry {

@@ -1,5 +1,6 @@
 import { Context, type Duration, type Effect, type Option, Schema } from "effect"
 import type { Cents } from "../domain/Money.ts"
+import type { PageRequest } from "../domain/Paging.ts"
 import type {
   Refusal,
   Round,
@@ -67,11 +68,6 @@ export interface TransactionFilter {
   readonly status?: TransactionStatus | undefined
   readonly from?: Date | undefined
   readonly to?: Date | undefined
-}
-
-export interface PageRequest {
-  readonly page: number
-  readonly perPage: number
 }
 
 /**

@@ -56,12 +56,8 @@ export interface SportsEvent {
 export const minuteOf = (event: { readonly minute: number | null; readonly startsAt: Date }, now: number): number =>
   event.minute ?? Math.max(0, Math.floor((now - event.startsAt.getTime()) / 60_000))
 
-export interface Page<A> {
-  readonly results: ReadonlyArray<A>
-  readonly page: number
-  readonly perPage: number
-  readonly total: number
-}
+/** A provider's page of a list: the paging type every list shares. */
+export type { Page } from "./Paging.ts"
 
 export interface Odd {
   readonly label: string
