@@ -28,10 +28,10 @@ import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
 import { CasinoHandlers } from "./casino/http.ts"
 import { SandboxPages } from "./casino/SandboxPages.ts"
 import { SandboxPlay } from "./casino/SandboxPlay.ts"
-import { Catalog } from "./catalog/Catalog.ts"
-import { CatalogConfig } from "./catalog/CatalogConfig.ts"
 import { CatalogSchedule } from "./catalog/CatalogSchedule.ts"
-import { CatalogHandlers } from "./catalog/http.ts"
+import { SportsCatalogHandlers } from "./catalog/http.ts"
+import { SportsCatalog } from "./catalog/SportsCatalog.ts"
+import { SportsCatalogConfig } from "./catalog/SportsCatalogConfig.ts"
 import { CallbackTargets } from "./partners/CallbackTargets.ts"
 import { ExemptCallbackUrls } from "./partners/CallbackUrlPolicy.ts"
 import { DemoPartnerLive } from "./partners/DemoPartner.ts"
@@ -60,10 +60,10 @@ export const ApiHandlersLive = Layer.mergeAll(
   AccountHandlers,
   CasinoHandlers,
   SportsHandlers,
-  CatalogHandlers,
+  SportsCatalogHandlers,
   WalletHandlers
 ).pipe(
-  seeingOnly(AppConfig, CasinoGateway, CasinoCatalog, Casino, SportsProvider, Catalog, WalletLedger, PartnerAuth, RequestValidation),
+  seeingOnly(AppConfig, CasinoGateway, CasinoCatalog, Casino, SportsProvider, SportsCatalog, WalletLedger, PartnerAuth, RequestValidation),
   Layer.provideMerge(Layer.mergeAll(PartnerAuthLive, RequestValidationLive))
 )
 
@@ -106,7 +106,7 @@ const SandboxCallbackUrlsLive = Layer.effect(
 
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
-  Layer.mergeAll(CasinoLive, Catalog.layer, callbacksLayer(walletRepo)).pipe(
+  Layer.mergeAll(CasinoLive, SportsCatalog.layer, callbacksLayer(walletRepo)).pipe(
     Layer.provideMerge(Layer.mergeAll(Partners.layer, PartnerPlayers.layer, SportsProviderLive)),
     Layer.provide(SandboxCallbackUrlsLive)
   )
@@ -118,7 +118,7 @@ export const ConfigLive = Layer.mergeAll(
   AppConfig.layer,
   CasinoConfig.layer,
   SportsConfig.layer,
-  CatalogConfig.layer,
+  SportsCatalogConfig.layer,
   CallbacksConfig.layer,
   PartnersConfig.layer
 )

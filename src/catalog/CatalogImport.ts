@@ -1,42 +1,27 @@
 import { Effect } from "effect"
-import type { Page, SportsEvent, SportsLeague } from "../domain/Sports.ts"
+import type { Page } from "../domain/Paging.ts"
+import type { RefreshScope, Snapshot } from "../domain/SportsCatalog.ts"
+import type { SportsEvent } from "../domain/Sports.ts"
 import type { Fetched, SportsProvider, SportsProviderError } from "../sports/SportsProvider.ts"
-
-/** What a refresh covers. */
-export interface RefreshScope {
-  readonly sportIds: ReadonlyArray<number>
-  readonly leagues: boolean
-  readonly events: boolean
-  /** Only events in play (and those that just ended): the frequent, light refresh. */
-  readonly liveOnly?: boolean | undefined
-}
-
-/** Everything the provider listed for the scope, fetched before anything is written. */
-export interface Snapshot {
-  readonly scope: RefreshScope
-  readonly leagues: ReadonlyArray<SportsLeague>
-  readonly events: ReadonlyArray<SportsEvent>
-}
 
 /** A runaway pager (a provider reporting millions of pages) stops here. */
 const maxPages = 5_000
 
 /** Every page of a paged list: the first tells how many there are, the rest come a few at a time. */
-const allPages = <A>(
+const allPages = Effect.fn("SportsCatalogImport.allPages")(function*<A>(
   fetchPage: (page: number) => Effect.Effect<Fetched<Page<A>>, SportsProviderError>
-): Effect.Effect<ReadonlyArray<A>, SportsProviderError> =>
-  Effect.gen(function*() {
-    const first = (yield* fetchPage(1)).value
-    const pageCount = first.perPage > 0 && first.results.length > 0
-      ? Math.min(Math.ceil(first.total / first.perPage), maxPages)
-      : 1
-    const rest = yield* Effect.forEach(
-      Array.from({ length: Math.max(0, pageCount - 1) }, (_, i) => i + 2),
-      (page) => Effect.map(fetchPage(page), (fetched) => fetched.value.results),
-      { concurrency: 8 }
-    )
-    return [...first.results, ...rest.flat()]
-  })
+) {
+  const first = (yield* fetchPage(1)).value
+  const pageCount = first.perPage > 0 && first.results.length > 0
+    ? Math.min(Math.ceil(first.total / first.perPage), maxPages)
+    : 1
+  const rest = yield* Effect.forEach(
+    Array.from({ length: Math.max(0, pageCount - 1) }, (_, i) => i + 2),
+    (page) => Effect.map(fetchPage(page), (fetched) => fetched.value.results),
+    { concurrency: 8 }
+  )
+  return [...first.results, ...rest.flat()] as ReadonlyArray<A>
+})
 
 const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10).replaceAll("-", "")
 
@@ -46,30 +31,33 @@ const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10).repla
  * ended events (so games that finished since the last refresh are closed).
  * Any failure fails the whole snapshot, so nothing half-fetched is written.
  */
-export const fetchSnapshot = (provider: SportsProvider["Service"], scope: RefreshScope, now: number) =>
-  Effect.gen(function*() {
-    const perSport = yield* Effect.forEach(scope.sportIds, (sportId) =>
-      Effect.gen(function*() {
-        const leagues = scope.leagues && !scope.liveOnly
-          ? yield* allPages((page) => provider.leagues({ sportId, page }))
-          : []
-        if (!scope.events) return { leagues, events: [] as ReadonlyArray<SportsEvent> }
-        const lists = [
-          ...(scope.liveOnly ? [] : [(page: number) => provider.upcoming({ sportId, page })]),
-          (page: number) => provider.live({ sportId, page }),
-          (page: number) => provider.ended({ sportId, page, day: utcDay(now) }),
-          ...(scope.liveOnly ? [] : [(page: number) => provider.ended({ sportId, page, day: utcDay(now - 86_400_000) })])
-        ]
-        const events = yield* Effect.forEach(lists, allPages, { concurrency: 2 })
-        return { leagues, events: events.flat() }
-      }), { concurrency: 2 })
+export const fetchSnapshot = Effect.fn("SportsCatalogImport.fetchSnapshot")(function*(
+  provider: SportsProvider["Service"],
+  scope: RefreshScope,
+  now: number
+) {
+  const perSport = yield* Effect.forEach(scope.sportIds, (sportId) =>
+    Effect.gen(function*() {
+      const leagues = scope.leagues && !scope.liveOnly
+        ? yield* allPages((page) => provider.leagues({ sportId, page }))
+        : []
+      if (!scope.events) return { leagues, events: [] as ReadonlyArray<SportsEvent> }
+      const lists = [
+        ...(scope.liveOnly ? [] : [(page: number) => provider.upcoming({ sportId, page })]),
+        (page: number) => provider.live({ sportId, page }),
+        (page: number) => provider.ended({ sportId, page, day: utcDay(now) }),
+        ...(scope.liveOnly ? [] : [(page: number) => provider.ended({ sportId, page, day: utcDay(now - 86_400_000) })])
+      ]
+      const events = yield* Effect.forEach(lists, (list) => allPages(list), { concurrency: 2 })
+      return { leagues, events: events.flat() }
+    }), { concurrency: 2 })
 
-    // Later lists win: an event that went from upcoming to in play to ended is kept in its latest state.
-    const events = new Map<string, SportsEvent>()
-    for (const { events: list } of perSport) for (const event of list) events.set(event.id, event)
-    return {
-      scope,
-      leagues: perSport.flatMap(({ leagues }) => leagues),
-      events: [...events.values()]
-    } satisfies Snapshot
-  })
+  // Later lists win: an event that went from upcoming to in play to ended is kept in its latest state.
+  const events = new Map<string, SportsEvent>()
+  for (const { events: list } of perSport) for (const event of list) events.set(event.id, event)
+  return {
+    scope,
+    leagues: perSport.flatMap(({ leagues }) => leagues),
+    events: [...events.values()]
+  } satisfies Snapshot
+})

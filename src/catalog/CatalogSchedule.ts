@@ -1,6 +1,6 @@
 import { Duration, Effect, Fiber, Layer, Schedule } from "effect"
-import { Catalog } from "./Catalog.ts"
-import { CatalogConfig } from "./CatalogConfig.ts"
+import { SportsCatalog } from "./SportsCatalog.ts"
+import { SportsCatalogConfig } from "./SportsCatalogConfig.ts"
 
 /**
  * Keeps the feeds current without any partner asking: a full refresh every
@@ -10,8 +10,8 @@ import { CatalogConfig } from "./CatalogConfig.ts"
  * the previous catalog stays as it was.
  */
 export const CatalogSchedule = Layer.effectDiscard(Effect.gen(function*() {
-  const catalog = yield* Catalog
-  const config = yield* CatalogConfig
+  const catalog = yield* SportsCatalog
+  const config = yield* SportsCatalogConfig
 
   // Successes are logged by the refresh itself; failures here, since no partner is there to see them.
   const full = catalog.refresh(undefined).pipe(

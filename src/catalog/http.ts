@@ -6,11 +6,14 @@ import { ErrorMessages, InternalError, ValidationFailed } from "../api/Errors.ts
 import { page } from "../api/Paging.ts"
 import { CurrentPartner } from "../api/Security.ts"
 import { countryName } from "../domain/Countries.ts"
+import type { Page } from "../domain/Paging.ts"
+import type { FeedEvent, InvalidSportsCatalogQuery, NamedRecord } from "../domain/SportsCatalog.ts"
+import type { SportsCatalogFilters } from "../domain/SportsCatalogQuery.ts"
 import { minuteOf } from "../domain/Sports.ts"
 import { SportsProvider } from "../sports/SportsProvider.ts"
-import { Catalog, type CatalogFilters, type FeedEvent, type InvalidCatalogQuery, type NamedRecord } from "./Catalog.ts"
+import { SportsCatalog } from "./SportsCatalog.ts"
 
-const invalid = (error: InvalidCatalogQuery) =>
+const invalid = (error: InvalidSportsCatalogQuery) =>
   new ValidationFailed({ message: ErrorMessages.invalidData, errors: error.errors })
 
 const country = (code: string | null) => code === null ? null : countryName(code)
@@ -40,36 +43,65 @@ const prematchEntry = (event: FeedEvent) => ({
 const plural = (count: number, one: string, many = `${one}s`) =>
   `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`
 
-export const CatalogHandlers = HttpApiBuilder.group(
+/** The query's filters, as the catalog takes them. */
+const filtersOf = (query: {
+  readonly sport_id?: string | undefined
+  readonly country?: string | undefined
+  readonly league_id?: string | undefined
+  readonly team_id?: string | undefined
+  readonly search?: string | undefined
+  readonly has_odds?: boolean | undefined
+  readonly date?: string | undefined
+  readonly date_from?: string | undefined
+  readonly date_to?: string | undefined
+  readonly active?: boolean | undefined
+}): SportsCatalogFilters => ({
+  sport: query.sport_id,
+  country: query.country,
+  leagueId: query.league_id,
+  teamId: query.team_id,
+  search: query.search,
+  hasOdds: query.has_odds,
+  date: query.date,
+  dateFrom: query.date_from,
+  dateTo: query.date_to,
+  active: query.active
+})
+
+/** A page as every list answers it: `results` and `meta`. */
+const listed = <A, B>(answer: Page<A>, toEntry: (item: A) => B) => ({
+  results: answer.results.map(toEntry),
+  meta: { page: answer.page, per_page: answer.perPage, total: answer.total }
+})
+
+export const SportsCatalogHandlers = HttpApiBuilder.group(
   PartnerApi,
   "catalog",
-  Effect.fn(function*(handlers) {
-    const catalog = yield* Catalog
+  Effect.fn("SportsCatalogHttp.handlers")(function*(handlers) {
+    const catalog = yield* SportsCatalog
     const provider = yield* SportsProvider
 
-    const meta = (request: { page: number; perPage: number }, total: number) => ({
-      page: request.page,
-      per_page: request.perPage,
-      total
-    })
-
     const list = <A, B>(
-      fetch: (filters: CatalogFilters, request: { page: number; perPage: number }) => Effect.Effect<{ results: ReadonlyArray<A>; total: number }>,
+      name: string,
+      fetch: (filters: SportsCatalogFilters, request: { page: number; perPage: number }) => Effect.Effect<Page<A>>,
       toEntry: (item: A) => B
     ) =>
-    (query: CatalogFilters & { readonly page?: number | undefined; readonly per_page?: number | undefined }) =>
-      Effect.gen(function*() {
+      Effect.fn(`SportsCatalogHttp.${name}`)(function*({ query }: {
+        readonly query: Parameters<typeof filtersOf>[0] & { readonly page?: number | undefined; readonly per_page?: number | undefined }
+      }) {
         const partner = yield* CurrentPartner
-        const request = page(query)
-        const { results, total } = yield* fetch(query, request)
-        return ok(partner, { results: results.map(toEntry), meta: meta(request, total) })
+        return ok(partner, listed(yield* fetch(filtersOf(query), page(query)), toEntry))
       })
 
     return handlers.handleAll({
-      refresh: ({ payload }) =>
-        Effect.gen(function*() {
+      refresh: Effect.fn("SportsCatalogHttp.refresh")(
+        function*({ payload }) {
           const partner = yield* CurrentPartner
-          const { report, scope } = yield* catalog.refresh(payload)
+          const { report, scope } = yield* catalog.refresh(payload && {
+            sport: payload.sport_id,
+            importLeagues: payload.import_leagues,
+            importEvents: payload.import_events
+          })
           const message = `Imported ${plural(report.sports, "sport")}, ${plural(report.countries, "country", "countries")}, ` +
             `${plural(report.leagues, "league")}, ${plural(report.teams, "team")} and ${plural(report.events, "event")}` +
             ` from ${provider.name}: ${plural(report.changed, "record")} new or changed, ${report.deactivated.toLocaleString("en-US")} deactivated.`
@@ -87,72 +119,61 @@ export const CatalogHandlers = HttpApiBuilder.group(
               deactivated: report.deactivated
             }
           }, { message })
-        }).pipe(
-          Effect.catchTags({
-            InvalidCatalogQuery: (error) => Effect.fail(invalid(error)),
-            SportsProviderError: (error) =>
-              Effect.fail(new InternalError({
+        },
+        Effect.catchTags({
+          InvalidSportsCatalogQuery: (error) => Effect.fail(invalid(error)),
+          SportsProviderError: (error) =>
+            Effect.fail(
+              new InternalError({
                 message: `The catalog could not be refreshed: the sports provider could not be queried: ${error.message}`,
                 provider: provider.name,
                 provider_response: error.providerResponse ?? { error: error.reason, error_detail: error.message }
-              }))
-          })
-        ),
-      overview: () =>
-        Effect.gen(function*() {
-          const partner = yield* CurrentPartner
-          const totals = yield* catalog.overview
-          return ok(partner, {
-            sports_total: totals.sports,
-            countries_total: totals.countries,
-            leagues_total: totals.leagues,
-            teams_total: totals.teams,
-            events_total: totals.events
-          })
-        }),
-      sports: ({ query }) => list(catalog.sports, (sport) => sport)(query),
-      countries: ({ query }) => list(catalog.countries, (entry) => entry)(query),
-      leagues: ({ query }) => list(catalog.leagues, named)(query),
-      teams: ({ query }) => list(catalog.teams, named)(query),
-      filters: ({ query }) =>
-        Effect.gen(function*() {
-          const partner = yield* CurrentPartner
-          const source = query.source ?? "prematch"
-          const facets = yield* catalog.filters(source, query).pipe(Effect.mapError(invalid))
-          return ok(partner, { source, ...facets })
-        }),
-      prematch: ({ query }) =>
-        Effect.gen(function*() {
-          const partner = yield* CurrentPartner
-          const request = page(query)
-          const { results, total } = yield* catalog.feed(
-            "prematch",
-            query,
-            { sortBy: query.sort_by, direction: query.sort_direction },
-            request
-          ).pipe(Effect.mapError(invalid))
-          return ok(partner, { results: results.map(prematchEntry), meta: meta(request, total) })
-        }),
-      live: ({ query }) =>
-        Effect.gen(function*() {
-          const partner = yield* CurrentPartner
-          const request = page(query)
-          const now = yield* Clock.currentTimeMillis
-          const { results, total } = yield* catalog.feed(
-            "live",
-            query,
-            { sortBy: query.sort_by, direction: query.sort_direction },
-            request
-          ).pipe(Effect.mapError(invalid))
-          return ok(partner, {
-            results: results.map((event) => ({
-              ...prematchEntry(event),
-              score: event.score ?? "",
-              minute: minuteOf(event, now)
-            })),
-            meta: meta(request, total)
-          })
+              })
+            )
         })
+      ),
+      overview: Effect.fn("SportsCatalogHttp.overview")(function*() {
+        const partner = yield* CurrentPartner
+        const totals = yield* catalog.overview
+        return ok(partner, {
+          sports_total: totals.sports,
+          countries_total: totals.countries,
+          leagues_total: totals.leagues,
+          teams_total: totals.teams,
+          events_total: totals.events
+        })
+      }),
+      sports: list("sports", catalog.sports, (sport) => sport),
+      countries: list("countries", catalog.countries, (entry) => entry),
+      leagues: list("leagues", catalog.leagues, named),
+      teams: list("teams", catalog.teams, named),
+      filters: Effect.fn("SportsCatalogHttp.filters")(function*({ query }) {
+        const partner = yield* CurrentPartner
+        const source = query.source ?? "prematch"
+        const facets = yield* catalog.filters(source, filtersOf(query)).pipe(Effect.mapError(invalid))
+        return ok(partner, { source, ...facets })
+      }),
+      prematch: Effect.fn("SportsCatalogHttp.prematch")(function*({ query }) {
+        const partner = yield* CurrentPartner
+        const answer = yield* catalog.feed(
+          "prematch",
+          filtersOf(query),
+          { sortBy: query.sort_by, direction: query.sort_direction },
+          page(query)
+        ).pipe(Effect.mapError(invalid))
+        return ok(partner, listed(answer, prematchEntry))
+      }),
+      live: Effect.fn("SportsCatalogHttp.live")(function*({ query }) {
+        const partner = yield* CurrentPartner
+        const now = yield* Clock.currentTimeMillis
+        const answer = yield* catalog.feed(
+          "live",
+          filtersOf(query),
+          { sortBy: query.sort_by, direction: query.sort_direction },
+          page(query)
+        ).pipe(Effect.mapError(invalid))
+        return ok(partner, listed(answer, (event) => ({ ...prematchEntry(event), score: event.score ?? "", minute: minuteOf(event, now) })))
+      })
     })
   })
 )

@@ -1,7 +1,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { Catalog } from "../../src/catalog/Catalog.ts"
+import { SportsCatalog } from "../../src/catalog/SportsCatalog.ts"
 import { api, CatalogApp, refresh, type World } from "../support/CatalogApp.ts"
 import { catalogProvider, worldEvents } from "../support/CatalogScripts.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
@@ -104,9 +104,9 @@ layer(CatalogApp(), live)("POST /sports/catalog/refresh", (it) => {
   it.effect("refreshes at once, several from here and two other instances, neither fail nor duplicate", () =>
     Effect.gen(function*() {
       const { token } = yield* givenPartner()
-      // Two more Catalog services over the same database stand for two more instances.
-      const otherInstance = Effect.flatMap(Effect.service(Catalog), (catalog) => catalog.refresh(null)).pipe(
-        Effect.provide(Layer.fresh(Catalog.layer))
+      // Two more SportsCatalog services over the same database stand for two more instances.
+      const otherInstance = Effect.flatMap(Effect.service(SportsCatalog), (catalog) => catalog.refresh(null)).pipe(
+        Effect.provide(Layer.fresh(SportsCatalog.layer))
       )
       const results = yield* Effect.all([
         refresh(token),

@@ -1,5 +1,5 @@
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
-import { CatalogConfig } from "../../src/catalog/CatalogConfig.ts"
+import { SportsCatalogConfig } from "../../src/catalog/SportsCatalogConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { catalogProvider, type WorldEvent, worldEvents } from "./CatalogScripts.ts"
 import { FakeUpstream } from "./FakeUpstream.ts"
@@ -17,11 +17,11 @@ export interface World {
  */
 export const CatalogApp = (
   world: World = { events: worldEvents() },
-  options: { readonly cacheTtl?: Duration.Input; readonly catalog?: Partial<CatalogConfig["Service"]> } = {}
+  options: { readonly cacheTtl?: Duration.Input; readonly catalog?: Partial<SportsCatalogConfig["Service"]> } = {}
 ) =>
   TestAppWith(
     Layer.mergeAll(
-      Layer.succeed(CatalogConfig, testCatalogConfig({
+      Layer.succeed(SportsCatalogConfig, testCatalogConfig({
         sportIds: [1, 18],
         cacheTtl: Duration.fromInputUnsafe(options.cacheTtl ?? 0),
         ...options.catalog

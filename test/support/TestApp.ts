@@ -4,7 +4,7 @@ import { HttpBody, HttpClient, HttpClientRequest, HttpRouter } from "effect/http
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CatalogSync } from "../../src/casino/CatalogSync.ts"
 import { CallbacksConfig } from "../../src/callbacks/CallbacksConfig.ts"
-import { CatalogConfig } from "../../src/catalog/CatalogConfig.ts"
+import { SportsCatalogConfig } from "../../src/catalog/SportsCatalogConfig.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { PartnersConfig } from "../../src/partners/PartnersConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
@@ -54,12 +54,13 @@ export const testSportsConfig = (overrides: Partial<SportsConfig["Service"]> = {
     ...overrides
   })
 
-export const testCatalogConfig = (overrides: Partial<CatalogConfig["Service"]> = {}) =>
-  CatalogConfig.of({
+export const testCatalogConfig = (overrides: Partial<SportsCatalogConfig["Service"]> = {}) =>
+  SportsCatalogConfig.of({
     refreshInterval: Duration.minutes(5),
     liveRefreshInterval: Duration.seconds(30),
     sportIds: [1, 18, 13],
     cacheTtl: Duration.seconds(10),
+    cacheMaxBytes: 64 * 1024 * 1024,
     ...overrides
   })
 
@@ -85,19 +86,19 @@ export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
   readonly casino?: Partial<CasinoConfig["Service"]>
   readonly sports?: Partial<SportsConfig["Service"]>
-  readonly catalog?: Partial<CatalogConfig["Service"]>
+  readonly catalog?: Partial<SportsCatalogConfig["Service"]>
   readonly callbacks?: Partial<CallbacksConfig["Service"]>
   readonly partners?: Partial<PartnersConfig["Service"]>
 }
 
-export type TestConfigs = AppConfig | CasinoConfig | SportsConfig | CatalogConfig | CallbacksConfig | PartnersConfig
+export type TestConfigs = AppConfig | CasinoConfig | SportsConfig | SportsCatalogConfig | CallbacksConfig | PartnersConfig
 
 export const TestConfig = (settings: TestSettings = {}) =>
   Layer.mergeAll(
     Layer.succeed(AppConfig, testConfig(settings.app)),
     Layer.succeed(CasinoConfig, testCasinoConfig(settings.casino)),
     Layer.succeed(SportsConfig, testSportsConfig(settings.sports)),
-    Layer.succeed(CatalogConfig, testCatalogConfig(settings.catalog)),
+    Layer.succeed(SportsCatalogConfig, testCatalogConfig(settings.catalog)),
     Layer.succeed(CallbacksConfig, testCallbacksConfig(settings.callbacks)),
     Layer.succeed(PartnersConfig, testPartnersConfig(settings.partners))
   )

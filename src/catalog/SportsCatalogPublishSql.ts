@@ -1,0 +1,235 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { countryName } from "../domain/Countries.ts"
+import type { PublishReport, Snapshot } from "../domain/SportsCatalog.ts"
+import { sportName } from "../domain/SportsCatalogQuery.ts"
+import * as ChangeFeed from "../platform/ChangeFeed.ts"
+import { sportsCatalogChangedChannel } from "./SportsCatalogRepo.ts"
+
+/** Rows go to PostgreSQL as JSON documents of this many, typed by jsonb_to_recordset's column list. */
+const chunkSize = 10_000
+
+const chunks = <A>(items: ReadonlyArray<A>) =>
+  Array.from({ length: Math.ceil(items.length / chunkSize) }, (_, i) => items.slice(i * chunkSize, (i + 1) * chunkSize))
+
+/**
+ * Publishes a snapshot, to be run in one transaction (SportsCatalogRepoSql
+ * does), in bulk: nothing of it is seen until all of it is written, a
+ * failure leaves the previous catalog as it was, and concurrent refreshes
+ * (any instance) take turns on an advisory lock. Unchanged rows are not
+ * rewritten. Part of SportsCatalogRepoSql: nothing else imports it.
+ */
+export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
+  const sql = yield* SqlClient.SqlClient
+  const { scope } = snapshot
+  yield* sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:sports-catalog'))`
+
+  // Leagues the events mention, for the ones the league list did not carry.
+  const leagues = new Map(snapshot.leagues.map((league) => [league.id, league]))
+  for (const event of snapshot.events) if (!leagues.has(event.league.id)) leagues.set(event.league.id, event.league)
+  const teams = new Map<string, { id: string; name: string; sport_id: number; country_code: string | null }>()
+  for (const event of snapshot.events) {
+    for (const team of [event.home, event.away]) {
+      teams.set(team.id, {
+        id: team.id,
+        name: team.name,
+        sport_id: event.sportId,
+        country_code: team.countryCode ?? event.league.countryCode
+      })
+    }
+  }
+  const countryCodes = new Set<string>()
+  for (const league of leagues.values()) if (league.countryCode) countryCodes.add(league.countryCode.toLowerCase())
+  for (const team of teams.values()) if (team.country_code) countryCodes.add(team.country_code.toLowerCase())
+
+  // A sport is recorded once the provider lists something of it: a refresh for a sport id the provider
+  // does not know leaves no row ("Sport 987654") for every partner to see.
+  const listedSports = new Set<number>()
+  for (const league of leagues.values()) listedSports.add(league.sportId)
+  for (const event of snapshot.events) listedSports.add(event.sportId)
+
+  let changed = 0
+  let deactivated = 0
+  const count = (rows: ReadonlyArray<unknown>) => rows.length
+
+  changed += count(
+    yield* sql`
+      INSERT INTO sports_sports (id, name)
+      SELECT s.id, s.name FROM jsonb_to_recordset(${
+      JSON.stringify([...listedSports].map((id) => ({ id, name: sportName(id) })))
+    }::jsonb) AS s(id integer, name text)
+      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
+      WHERE sports_sports.name IS DISTINCT FROM EXCLUDED.name
+      RETURNING id
+    `
+  )
+  changed += count(
+    yield* sql`
+      INSERT INTO sports_countries (code, name)
+      SELECT c.code, c.name FROM jsonb_to_recordset(${
+      JSON.stringify([...countryCodes].map((code) => ({ code, name: countryName(code) })))
+    }::jsonb) AS c(code text, name text)
+      ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
+      WHERE sports_countries.name IS DISTINCT FROM EXCLUDED.name
+      RETURNING code
+    `
+  )
+
+  const leagueRows = [...leagues.values()].map((league) => ({
+    id: league.id,
+    sport_id: league.sportId,
+    country_code: league.countryCode?.toLowerCase() ?? null,
+    name: league.name
+  }))
+  changed += count(
+    yield* sql`
+      INSERT INTO sports_leagues (id, sport_id, country_code, name)
+      SELECT l.id, l.sport_id, l.country_code, l.name
+      FROM jsonb_to_recordset(${JSON.stringify(leagueRows)}::jsonb)
+        AS l(id text, sport_id integer, country_code text, name text)
+      ON CONFLICT (id) DO UPDATE SET
+        sport_id = EXCLUDED.sport_id, country_code = EXCLUDED.country_code, name = EXCLUDED.name,
+        active = true, updated_at = now()
+      WHERE (sports_leagues.sport_id, sports_leagues.country_code, sports_leagues.name, sports_leagues.active)
+        IS DISTINCT FROM (EXCLUDED.sport_id, EXCLUDED.country_code, EXCLUDED.name, true)
+      RETURNING id
+    `
+  )
+  if (scope.leagues && !scope.liveOnly) {
+    deactivated += count(
+      yield* sql`
+        UPDATE sports_leagues SET active = false, updated_at = now()
+        WHERE active AND sport_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(scope.sportIds)}::jsonb)::integer)
+          AND id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(leagueRows.map((l) => l.id))}::jsonb))
+        RETURNING id
+      `
+    )
+  }
+
+  if (scope.events) {
+    for (const chunk of chunks([...teams.values()])) {
+      changed += count(
+        yield* sql`
+          INSERT INTO sports_teams (id, sport_id, country_code, name)
+          SELECT t.id, t.sport_id, lower(t.country_code), t.name
+          FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb)
+            AS t(id text, sport_id integer, country_code text, name text)
+          ON CONFLICT (id) DO UPDATE SET
+            sport_id = EXCLUDED.sport_id, country_code = EXCLUDED.country_code, name = EXCLUDED.name,
+            active = true, updated_at = now()
+          WHERE (sports_teams.sport_id, sports_teams.country_code, sports_teams.name, sports_teams.active)
+            IS DISTINCT FROM (EXCLUDED.sport_id, EXCLUDED.country_code, EXCLUDED.name, true)
+          RETURNING id
+        `
+      )
+    }
+    const memberships = new Map<string, { team_id: string; league_id: string }>()
+    for (const event of snapshot.events) {
+      for (const team of [event.home, event.away]) {
+        memberships.set(`${team.id}\u0000${event.league.id}`, { team_id: team.id, league_id: event.league.id })
+      }
+    }
+    for (const chunk of chunks([...memberships.values()])) {
+      yield* sql`
+        INSERT INTO sports_team_leagues (team_id, league_id)
+        SELECT m.team_id, m.league_id FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) AS m(team_id text, league_id text)
+        ON CONFLICT DO NOTHING
+      `
+    }
+    for (const chunk of chunks(snapshot.events)) {
+      const rows = chunk.map((event) => ({
+        id: event.id,
+        sport_id: event.sportId,
+        country_code: event.league.countryCode?.toLowerCase() ?? null,
+        league_id: event.league.id,
+        // The names the league and team records carry, so lists, filters and feeds always agree.
+        league_name: leagues.get(event.league.id)?.name ?? event.league.name,
+        home_team_id: event.home.id,
+        home_name: teams.get(event.home.id)?.name ?? event.home.name,
+        away_team_id: event.away.id,
+        away_name: teams.get(event.away.id)?.name ?? event.away.name,
+        starts_at: event.startsAt.toISOString(),
+        status: event.status,
+        score: event.score,
+        minute: event.minute,
+        has_odds: event.hasOdds
+      }))
+      changed += count(
+        yield* sql`
+          INSERT INTO sports_events (id, sport_id, country_code, league_id, league_name, home_team_id, home_name,
+                                     away_team_id, away_name, starts_at, status, score, minute, has_odds)
+          SELECT e.id, e.sport_id, e.country_code, e.league_id, e.league_name, e.home_team_id, e.home_name,
+                 e.away_team_id, e.away_name, e.starts_at, e.status, e.score, e.minute, e.has_odds
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS e(
+            id text, sport_id integer, country_code text, league_id text, league_name text, home_team_id text,
+            home_name text, away_team_id text, away_name text, starts_at timestamptz, status text, score text,
+            minute integer, has_odds boolean)
+          ON CONFLICT (id) DO UPDATE SET
+            sport_id = EXCLUDED.sport_id, country_code = EXCLUDED.country_code, league_id = EXCLUDED.league_id,
+            league_name = EXCLUDED.league_name, home_team_id = EXCLUDED.home_team_id,
+            home_name = EXCLUDED.home_name, away_team_id = EXCLUDED.away_team_id, away_name = EXCLUDED.away_name,
+            starts_at = EXCLUDED.starts_at, status = EXCLUDED.status, score = EXCLUDED.score,
+            minute = EXCLUDED.minute, has_odds = EXCLUDED.has_odds, active = true, last_update = now()
+          WHERE (sports_events.sport_id, sports_events.country_code, sports_events.league_id,
+                 sports_events.league_name, sports_events.home_team_id, sports_events.home_name,
+                 sports_events.away_team_id, sports_events.away_name, sports_events.starts_at,
+                 sports_events.status, sports_events.score, sports_events.minute, sports_events.has_odds,
+                 sports_events.active)
+            IS DISTINCT FROM (EXCLUDED.sport_id, EXCLUDED.country_code, EXCLUDED.league_id, EXCLUDED.league_name,
+                 EXCLUDED.home_team_id, EXCLUDED.home_name, EXCLUDED.away_team_id, EXCLUDED.away_name,
+                 EXCLUDED.starts_at, EXCLUDED.status, EXCLUDED.score, EXCLUDED.minute, EXCLUDED.has_odds, true)
+          RETURNING id
+        `
+      )
+    }
+    if (!scope.liveOnly) {
+      // Events the provider no longer lists before or during play (removed, cancelled) go inactive.
+      const sportIds = JSON.stringify(scope.sportIds)
+      const seen = JSON.stringify(snapshot.events.map((event) => event.id))
+      deactivated += count(
+        yield* sql`
+          UPDATE sports_events SET active = false, last_update = now()
+          WHERE active AND status IN ('prematch', 'live')
+            AND sport_id IN (SELECT jsonb_array_elements_text(${sportIds}::jsonb)::integer)
+            AND id NOT IN (SELECT jsonb_array_elements_text(${seen}::jsonb))
+          RETURNING id
+        `
+      )
+      deactivated += count(
+        yield* sql`
+          UPDATE sports_teams SET active = false, updated_at = now()
+          WHERE active AND sport_id IN (SELECT jsonb_array_elements_text(${sportIds}::jsonb)::integer)
+            AND id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify([...teams.keys()])}::jsonb))
+          RETURNING id
+        `
+      )
+    }
+  }
+
+  // A sport or a country is active while one of its leagues is.
+  yield* sql`
+    UPDATE sports_sports s SET active = x.active, updated_at = now()
+    FROM (SELECT s2.id, EXISTS (SELECT 1 FROM sports_leagues l WHERE l.sport_id = s2.id AND l.active) AS active
+          FROM sports_sports s2) x
+    WHERE x.id = s.id AND s.active IS DISTINCT FROM x.active
+  `
+  yield* sql`
+    UPDATE sports_countries c SET active = x.active, updated_at = now()
+    FROM (SELECT c2.code, EXISTS (SELECT 1 FROM sports_leagues l WHERE l.country_code = c2.code AND l.active) AS active
+          FROM sports_countries c2) x
+    WHERE x.code = c.code AND c.active IS DISTINCT FROM x.active
+  `
+
+  // Delivered at commit: every instance forgets its cached reads once the new catalog is visible.
+  if (changed + deactivated > 0) yield* ChangeFeed.announce(sportsCatalogChangedChannel)
+
+  return {
+    sports: listedSports.size,
+    countries: countryCodes.size,
+    leagues: leagueRows.length,
+    teams: teams.size,
+    events: snapshot.events.length,
+    changed,
+    deactivated
+  } satisfies PublishReport
+})

@@ -1,0 +1,110 @@
+import { Schema } from "effect"
+import type { SportsEvent, SportsLeague } from "./Sports.ts"
+
+/**
+ * The local sports catalog as the service speaks about it: what it holds
+ * (sports, countries, leagues, teams, events), what a refresh reports, and
+ * the errors of a query that cannot be answered. Its rules (how a query is
+ * read) are in SportsCatalogQuery.ts.
+ */
+
+/** The two feeds: events not started yet, and events in play. */
+export type EventSource = "prematch" | "live"
+
+/** An open event, as the feeds list it. */
+export const FeedEvent = Schema.Struct({
+  id: Schema.String,
+  sportId: Schema.Int,
+  countryCode: Schema.NullOr(Schema.String),
+  leagueId: Schema.String,
+  leagueName: Schema.String,
+  homeName: Schema.String,
+  awayName: Schema.String,
+  startsAt: Schema.Date,
+  status: Schema.String,
+  score: Schema.NullOr(Schema.String),
+  minute: Schema.NullOr(Schema.Int),
+  hasOdds: Schema.Boolean,
+  lastUpdate: Schema.Date
+})
+export type FeedEvent = typeof FeedEvent.Type
+
+/** A league or a team. */
+export const NamedRecord = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  countryCode: Schema.NullOr(Schema.String),
+  sportId: Schema.Int,
+  active: Schema.Boolean
+})
+export type NamedRecord = typeof NamedRecord.Type
+
+export const SportRecord = Schema.Struct({ id: Schema.Int, name: Schema.String, active: Schema.Boolean })
+export type SportRecord = typeof SportRecord.Type
+
+export const CountryRecord = Schema.Struct({ code: Schema.String, name: Schema.String, active: Schema.Boolean })
+export type CountryRecord = typeof CountryRecord.Type
+
+/** Active records of each kind. */
+export const SportsCatalogOverview = Schema.Struct({
+  sports: Schema.Int,
+  countries: Schema.Int,
+  leagues: Schema.Int,
+  teams: Schema.Int,
+  events: Schema.Int
+})
+export type SportsCatalogOverview = typeof SportsCatalogOverview.Type
+
+/** The dynamic filters: the names each facet still offers, sorted. */
+export interface Facets {
+  readonly sports: ReadonlyArray<string>
+  readonly countries: ReadonlyArray<string>
+  readonly leagues: ReadonlyArray<string>
+  readonly teams: ReadonlyArray<string>
+}
+
+/** A refresh as asked for: a sport (an id or a name) or every configured one; leagues, events or both. */
+export interface RefreshRequest {
+  readonly sport?: number | string | null | undefined
+  readonly importLeagues?: boolean | undefined
+  readonly importEvents?: boolean | undefined
+}
+
+/** What a refresh covers. */
+export interface RefreshScope {
+  readonly sportIds: ReadonlyArray<number>
+  readonly leagues: boolean
+  readonly events: boolean
+  /** Only events in play (and those that just ended): the frequent, light refresh. */
+  readonly liveOnly: boolean
+}
+
+/** Everything the provider listed for a scope, fetched before anything is written. */
+export interface Snapshot {
+  readonly scope: RefreshScope
+  readonly leagues: ReadonlyArray<SportsLeague>
+  readonly events: ReadonlyArray<SportsEvent>
+}
+
+/** What publishing a refresh did. */
+export interface PublishReport {
+  readonly sports: number
+  readonly countries: number
+  readonly leagues: number
+  readonly teams: number
+  readonly events: number
+  /** Rows added or changed by this refresh. */
+  readonly changed: number
+  /** Records the provider stopped listing, now inactive. */
+  readonly deactivated: number
+}
+
+export interface RefreshOutcome {
+  readonly scope: RefreshScope
+  readonly report: PublishReport
+}
+
+/** A query that cannot be answered as asked; field -> messages, for a 422. */
+export class InvalidSportsCatalogQuery extends Schema.TaggedError<InvalidSportsCatalogQuery>()("InvalidSportsCatalogQuery", {
+  errors: Schema.Record(Schema.String, Schema.Array(Schema.String))
+}) {}
