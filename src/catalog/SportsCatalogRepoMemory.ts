@@ -1,0 +1,221 @@
+import { Clock, Effect, Equal, Layer } from "effect"
+import { countryName } from "../domain/Countries.ts"
+import { type PageRequest, slicePage } from "../domain/Paging.ts"
+import type { CountryRecord, FeedEvent, NamedRecord, PublishReport, Snapshot, SportRecord } from "../domain/SportsCatalog.ts"
+import { type EventQuery, type FeedOrder, type ListQuery, sportName } from "../domain/SportsCatalogQuery.ts"
+import { compareNames } from "../domain/Text.ts"
+import { SportsCatalogRepo } from "./SportsCatalogRepo.ts"
+
+interface StoredEvent extends FeedEvent {
+  readonly homeTeamId: string
+  readonly awayTeamId: string
+  readonly active: boolean
+}
+
+const byName = <A extends { readonly name: string }>(key: (a: A) => string | number) => (a: A, b: A) =>
+  compareNames(a.name, b.name) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+const named = (search: string | null, name: string) => search === null || name.toLowerCase().includes(search)
+
+/**
+ * SportsCatalogRepo in memory, for tests of the read service without a
+ * database: the same reads over plain records, and a publish that upserts,
+ * counts what changed and deactivates what the scope covered but the
+ * snapshot no longer lists. Change listeners run after each changing publish.
+ */
+export const SportsCatalogRepoMemory = Layer.effect(
+  SportsCatalogRepo,
+  Effect.sync(() => {
+    const sports = new Map<number, SportRecord>()
+    const countries = new Map<string, CountryRecord>()
+    const leagues = new Map<string, NamedRecord>()
+    const teams = new Map<string, NamedRecord>()
+    const teamLeagues = new Set<string>()
+    const events = new Map<string, StoredEvent>()
+    const listeners = new Set<Effect.Effect<void>>()
+
+    const matches = (query: EventQuery) => (event: StoredEvent) =>
+      event.active && event.status === query.source &&
+      (query.sportIds === null || query.sportIds.includes(event.sportId)) &&
+      (query.countryCodes === null || (event.countryCode !== null && query.countryCodes.includes(event.countryCode))) &&
+      (query.leagueId === null || event.leagueId === query.leagueId) &&
+      (query.teamId === null || event.homeTeamId === query.teamId || event.awayTeamId === query.teamId) &&
+      (query.search === null || `${event.leagueName} ${event.homeName} ${event.awayName}`.toLowerCase().includes(query.search)) &&
+      (query.hasOdds === null || event.hasOdds === query.hasOdds) &&
+      (query.startsFrom === null || event.startsAt.getTime() >= query.startsFrom) &&
+      (query.startsBefore === null || event.startsAt.getTime() < query.startsBefore)
+    const selected = (query: EventQuery) => [...events.values()].filter(matches(query))
+
+    const feedOrder = (order: FeedOrder) => (a: StoredEvent, b: StoredEvent) => {
+      const sign = order.descending ? -1 : 1
+      const time = a.startsAt.getTime() - b.startsAt.getTime()
+      switch (order.by) {
+        case "time":
+          return sign * (time || byId(a.id, b.id))
+        case "last_update":
+          return sign * (a.lastUpdate.getTime() - b.lastUpdate.getTime()) || time || byId(a.id, b.id)
+        default: {
+          const field = order.by === "league_name" ? "leagueName" : order.by === "home_name" ? "homeName" : "awayName"
+          return sign * compareNames(a[field], b[field]) || time || byId(a.id, b.id)
+        }
+      }
+    }
+    const feedEvent = ({ active: _a, awayTeamId: _w, homeTeamId: _h, ...event }: StoredEvent): FeedEvent => event
+
+    const recordMatches = (query: ListQuery, record: NamedRecord) =>
+      named(query.search, record.name) && (query.active === null || record.active === query.active) &&
+      (query.sportIds === null || query.sportIds.includes(record.sportId)) &&
+      (query.countryCodes === null || (record.countryCode !== null && query.countryCodes.includes(record.countryCode)))
+    const leaguesWhere = (test: (league: NamedRecord) => boolean) => [...leagues.values()].some(test)
+
+    const list = <A>(items: Iterable<A>, keep: (item: A) => boolean, order: (a: A, b: A) => number, page: PageRequest) =>
+      Effect.succeed(slicePage(page, [...items].filter(keep).sort(order)))
+
+    const upsert = <K, A>(table: Map<K, A>, key: K, row: A) => {
+      const changed = !Equal.equals(table.get(key), row)
+      if (changed) table.set(key, row)
+      return changed ? 1 : 0
+    }
+
+    const publish = (snapshot: Snapshot) =>
+      Effect.gen(function*() {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const { scope } = snapshot
+        let changed = 0
+        let deactivated = 0
+        const seenLeagues = new Map(snapshot.leagues.map((league) => [league.id, league]))
+        for (const event of snapshot.events) if (!seenLeagues.has(event.league.id)) seenLeagues.set(event.league.id, event.league)
+        const seenTeams = new Map<string, NamedRecord>()
+        for (const event of snapshot.events) {
+          for (const team of [event.home, event.away]) {
+            const code = team.countryCode ?? event.league.countryCode
+            seenTeams.set(team.id, { id: team.id, name: team.name, sportId: event.sportId, countryCode: code?.toLowerCase() ?? null, active: true })
+          }
+        }
+        const listedSports = new Set([...seenLeagues.values()].map((league) => league.sportId).concat(snapshot.events.map((e) => e.sportId)))
+        for (const id of listedSports) changed += upsert(sports, id, { id, name: sportName(id), active: sports.get(id)?.active ?? true })
+        const codes = new Set<string>()
+        for (const league of seenLeagues.values()) if (league.countryCode) codes.add(league.countryCode.toLowerCase())
+        for (const team of seenTeams.values()) if (team.countryCode) codes.add(team.countryCode)
+        for (const code of codes) changed += upsert(countries, code, { code, name: countryName(code), active: countries.get(code)?.active ?? true })
+        for (const league of seenLeagues.values()) {
+          changed += upsert(leagues, league.id, {
+            id: league.id,
+            name: league.name,
+            countryCode: league.countryCode?.toLowerCase() ?? null,
+            sportId: league.sportId,
+            active: true
+          })
+        }
+        const deactivate = <A extends { readonly active: boolean; readonly sportId: number }>(table: Map<string, A>, seen: (id: string) => boolean) => {
+          for (const [id, row] of table) {
+            if (row.active && scope.sportIds.includes(row.sportId) && !seen(id)) {
+              table.set(id, { ...row, active: false })
+              deactivated++
+            }
+          }
+        }
+        if (scope.leagues && !scope.liveOnly) deactivate(leagues, (id) => seenLeagues.has(id))
+        if (scope.events) {
+          for (const team of seenTeams.values()) changed += upsert(teams, team.id, team)
+          for (const event of snapshot.events) {
+            for (const team of [event.home, event.away]) teamLeagues.add(`${team.id}\u0000${event.league.id}`)
+            const previous = events.get(event.id)
+            const row = {
+              id: event.id,
+              sportId: event.sportId,
+              countryCode: event.league.countryCode?.toLowerCase() ?? null,
+              leagueId: event.league.id,
+              leagueName: leagues.get(event.league.id)?.name ?? event.league.name,
+              homeTeamId: event.home.id,
+              homeName: teams.get(event.home.id)?.name ?? event.home.name,
+              awayTeamId: event.away.id,
+              awayName: teams.get(event.away.id)?.name ?? event.away.name,
+              startsAt: event.startsAt,
+              status: event.status,
+              score: event.score,
+              minute: event.minute,
+              hasOdds: event.hasOdds,
+              active: true
+            }
+            if (previous === undefined || !Equal.equals({ ...previous, lastUpdate: undefined }, { ...row, lastUpdate: undefined })) {
+              events.set(event.id, { ...row, lastUpdate: now })
+              changed++
+            }
+          }
+          if (!scope.liveOnly) {
+            const listed = new Set(snapshot.events.map((event) => event.id))
+            deactivate(events, (id) => listed.has(id) || !["prematch", "live"].includes(events.get(id)!.status))
+            deactivate(teams, (id) => seenTeams.has(id))
+          }
+        }
+        // A sport or a country is active while one of its leagues is.
+        for (const sport of sports.values()) {
+          sports.set(sport.id, { ...sport, active: leaguesWhere((l) => l.active && l.sportId === sport.id) })
+        }
+        for (const country of countries.values()) {
+          countries.set(country.code, { ...country, active: leaguesWhere((l) => l.active && l.countryCode === country.code) })
+        }
+        if (changed + deactivated > 0) yield* Effect.forEach(listeners, (listener) => listener, { discard: true })
+        return {
+          sports: listedSports.size,
+          countries: codes.size,
+          leagues: seenLeagues.size,
+          teams: seenTeams.size,
+          events: snapshot.events.length,
+          changed,
+          deactivated
+        } satisfies PublishReport
+      })
+
+    return SportsCatalogRepo.of({
+      feedPage: (query, order, page) =>
+        Effect.sync(() => slicePage(page, selected(query).sort(feedOrder(order))).results.map(feedEvent)),
+      feedTotal: (query) => Effect.sync(() => selected(query).length),
+      eventSportIds: (query) => Effect.sync(() => [...new Set(selected(query).map((event) => event.sportId))]),
+      eventCountryCodes: (query) =>
+        Effect.sync(() => [...new Set(selected(query).flatMap((event) => event.countryCode === null ? [] : [event.countryCode]))]),
+      eventLeagueNames: (query) =>
+        Effect.sync(() => [...new Set(selected(query).map((event) => event.leagueId))].flatMap((id) => leagues.get(id)?.name ?? [])),
+      eventTeamNames: (query) =>
+        Effect.sync(() =>
+          [...new Set(selected(query).flatMap((event) => [event.homeTeamId, event.awayTeamId]))].flatMap((id) => teams.get(id)?.name ?? [])
+        ),
+      sports: (query, page) =>
+        list(sports.values(), (sport) =>
+          named(query.search, sport.name) && (query.active === null || sport.active === query.active) &&
+          (query.sportIds === null || query.sportIds.includes(sport.id)) &&
+          (query.countryCodes === null || leaguesWhere((l) => l.sportId === sport.id && query.countryCodes!.includes(l.countryCode ?? ""))) &&
+          (query.leagueId === null || leaguesWhere((l) => l.sportId === sport.id && l.id === query.leagueId)), byName((s) => s.id), page),
+      countries: (query, page) =>
+        list(countries.values(), (country) =>
+          named(query.search, country.name) && (query.active === null || country.active === query.active) &&
+          (query.countryCodes === null || query.countryCodes.includes(country.code)) &&
+          (query.sportIds === null || leaguesWhere((l) => l.countryCode === country.code && query.sportIds!.includes(l.sportId))) &&
+          (query.leagueId === null || leaguesWhere((l) => l.countryCode === country.code && l.id === query.leagueId)), byName((c) => c.code), page),
+      leagues: (query, page) =>
+        list(leagues.values(), (league) =>
+          recordMatches(query, league) && (query.leagueId === null || league.id === query.leagueId) &&
+          (query.teamId === null || teamLeagues.has(`${query.teamId}\u0000${league.id}`)), byName((l) => l.id), page),
+      teams: (query, page) =>
+        list(teams.values(), (team) =>
+          recordMatches(query, team) && (query.teamId === null || team.id === query.teamId) &&
+          (query.leagueId === null || teamLeagues.has(`${team.id}\u0000${query.leagueId}`)), byName((t) => t.id), page),
+      overview: Effect.sync(() => {
+        const active = (rows: Iterable<{ readonly active: boolean }>) => [...rows].filter((row) => row.active).length
+        return {
+          sports: active(sports.values()),
+          countries: active(countries.values()),
+          leagues: active(leagues.values()),
+          teams: active(teams.values()),
+          events: active(events.values())
+        }
+      }),
+      isEmpty: Effect.sync(() => events.size === 0),
+      publish,
+      onChange: (run) =>
+        Effect.acquireRelease(Effect.sync(() => listeners.add(run)), () => Effect.sync(() => listeners.delete(run))).pipe(Effect.asVoid)
+    })
+  })
+)
