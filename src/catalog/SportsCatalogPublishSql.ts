@@ -1,8 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { countryName } from "../domain/Countries.ts"
 import type { PublishReport, Snapshot } from "../domain/SportsCatalog.ts"
-import { sportName } from "../domain/SportsCatalogQuery.ts"
+import { type RecordRow, snapshotRecords } from "../domain/SportsCatalogPublish.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { sportsCatalogChangedChannel } from "./SportsCatalogRepo.ts"
 
@@ -12,42 +11,22 @@ const chunkSize = 10_000
 const chunks = <A>(items: ReadonlyArray<A>) =>
   Array.from({ length: Math.ceil(items.length / chunkSize) }, (_, i) => items.slice(i * chunkSize, (i + 1) * chunkSize))
 
+const recordRow = (row: RecordRow) => ({ id: row.id, name: row.name, sport_id: row.sportId, country_code: row.countryCode })
+
 /**
- * Publishes a snapshot, to be run in one transaction (SportsCatalogRepoSql
- * does), in bulk: nothing of it is seen until all of it is written, a
- * failure leaves the previous catalog as it was, and concurrent refreshes
- * (any instance) take turns on an advisory lock. Unchanged rows are not
- * rewritten. Part of SportsCatalogRepoSql: nothing else imports it.
+ * Publishes a snapshot's records (domain/SportsCatalogPublish), to be run
+ * in one transaction (SportsCatalogRepoSql does), in bulk: nothing of it is
+ * seen until all of it is written, a failure leaves the previous catalog as
+ * it was, and concurrent refreshes (any instance) take turns on an advisory
+ * lock. Unchanged rows are not rewritten. Part of SportsCatalogRepoSql:
+ * nothing else imports it.
  */
 export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
   const sql = yield* SqlClient.SqlClient
   const { scope } = snapshot
   yield* sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:sports-catalog'))`
 
-  // Leagues the events mention, for the ones the league list did not carry.
-  const leagues = new Map(snapshot.leagues.map((league) => [league.id, league]))
-  for (const event of snapshot.events) if (!leagues.has(event.league.id)) leagues.set(event.league.id, event.league)
-  const teams = new Map<string, { id: string; name: string; sport_id: number; country_code: string | null }>()
-  for (const event of snapshot.events) {
-    for (const team of [event.home, event.away]) {
-      teams.set(team.id, {
-        id: team.id,
-        name: team.name,
-        sport_id: event.sportId,
-        country_code: team.countryCode ?? event.league.countryCode
-      })
-    }
-  }
-  const countryCodes = new Set<string>()
-  for (const league of leagues.values()) if (league.countryCode) countryCodes.add(league.countryCode.toLowerCase())
-  for (const team of teams.values()) if (team.country_code) countryCodes.add(team.country_code.toLowerCase())
-
-  // A sport is recorded once the provider lists something of it: a refresh for a sport id the provider
-  // does not know leaves no row ("Sport 987654") for every partner to see.
-  const listedSports = new Set<number>()
-  for (const league of leagues.values()) listedSports.add(league.sportId)
-  for (const event of snapshot.events) listedSports.add(event.sportId)
-
+  const records = snapshotRecords(snapshot)
   let changed = 0
   let deactivated = 0
   const count = (rows: ReadonlyArray<unknown>) => rows.length
@@ -56,7 +35,7 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
     yield* sql`
       INSERT INTO sports_sports (id, name)
       SELECT s.id, s.name FROM jsonb_to_recordset(${
-      JSON.stringify([...listedSports].map((id) => ({ id, name: sportName(id) })))
+      JSON.stringify(records.sports)
     }::jsonb) AS s(id integer, name text)
       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
       WHERE sports_sports.name IS DISTINCT FROM EXCLUDED.name
@@ -67,7 +46,7 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
     yield* sql`
       INSERT INTO sports_countries (code, name)
       SELECT c.code, c.name FROM jsonb_to_recordset(${
-      JSON.stringify([...countryCodes].map((code) => ({ code, name: countryName(code) })))
+      JSON.stringify(records.countries)
     }::jsonb) AS c(code text, name text)
       ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
       WHERE sports_countries.name IS DISTINCT FROM EXCLUDED.name
@@ -75,17 +54,11 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
     `
   )
 
-  const leagueRows = [...leagues.values()].map((league) => ({
-    id: league.id,
-    sport_id: league.sportId,
-    country_code: league.countryCode?.toLowerCase() ?? null,
-    name: league.name
-  }))
   changed += count(
     yield* sql`
       INSERT INTO sports_leagues (id, sport_id, country_code, name)
       SELECT l.id, l.sport_id, l.country_code, l.name
-      FROM jsonb_to_recordset(${JSON.stringify(leagueRows)}::jsonb)
+      FROM jsonb_to_recordset(${JSON.stringify(records.leagues.map(recordRow))}::jsonb)
         AS l(id text, sport_id integer, country_code text, name text)
       ON CONFLICT (id) DO UPDATE SET
         sport_id = EXCLUDED.sport_id, country_code = EXCLUDED.country_code, name = EXCLUDED.name,
@@ -100,18 +73,18 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
       yield* sql`
         UPDATE sports_leagues SET active = false, updated_at = now()
         WHERE active AND sport_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(scope.sportIds)}::jsonb)::integer)
-          AND id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(leagueRows.map((l) => l.id))}::jsonb))
+          AND id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(records.leagues.map((league) => league.id))}::jsonb))
         RETURNING id
       `
     )
   }
 
   if (scope.events) {
-    for (const chunk of chunks([...teams.values()])) {
+    for (const chunk of chunks(records.teams.map(recordRow))) {
       changed += count(
         yield* sql`
           INSERT INTO sports_teams (id, sport_id, country_code, name)
-          SELECT t.id, t.sport_id, lower(t.country_code), t.name
+          SELECT t.id, t.sport_id, t.country_code, t.name
           FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb)
             AS t(id text, sport_id integer, country_code text, name text)
           ON CONFLICT (id) DO UPDATE SET
@@ -123,31 +96,24 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
         `
       )
     }
-    const memberships = new Map<string, { team_id: string; league_id: string }>()
-    for (const event of snapshot.events) {
-      for (const team of [event.home, event.away]) {
-        memberships.set(`${team.id}\u0000${event.league.id}`, { team_id: team.id, league_id: event.league.id })
-      }
-    }
-    for (const chunk of chunks([...memberships.values()])) {
+    for (const chunk of chunks(records.memberships.map((m) => ({ team_id: m.teamId, league_id: m.leagueId })))) {
       yield* sql`
         INSERT INTO sports_team_leagues (team_id, league_id)
         SELECT m.team_id, m.league_id FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) AS m(team_id text, league_id text)
         ON CONFLICT DO NOTHING
       `
     }
-    for (const chunk of chunks(snapshot.events)) {
+    for (const chunk of chunks(records.events)) {
       const rows = chunk.map((event) => ({
         id: event.id,
         sport_id: event.sportId,
-        country_code: event.league.countryCode?.toLowerCase() ?? null,
-        league_id: event.league.id,
-        // The names the league and team records carry, so lists, filters and feeds always agree.
-        league_name: leagues.get(event.league.id)?.name ?? event.league.name,
-        home_team_id: event.home.id,
-        home_name: teams.get(event.home.id)?.name ?? event.home.name,
-        away_team_id: event.away.id,
-        away_name: teams.get(event.away.id)?.name ?? event.away.name,
+        country_code: event.countryCode,
+        league_id: event.leagueId,
+        league_name: event.leagueName,
+        home_team_id: event.homeTeamId,
+        home_name: event.homeName,
+        away_team_id: event.awayTeamId,
+        away_name: event.awayName,
         starts_at: event.startsAt.toISOString(),
         status: event.status,
         score: event.score,
@@ -199,7 +165,7 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
         yield* sql`
           UPDATE sports_teams SET active = false, updated_at = now()
           WHERE active AND sport_id IN (SELECT jsonb_array_elements_text(${sportIds}::jsonb)::integer)
-            AND id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify([...teams.keys()])}::jsonb))
+            AND id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(records.teams.map((team) => team.id))}::jsonb))
           RETURNING id
         `
       )
@@ -224,10 +190,10 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
   if (changed + deactivated > 0) yield* ChangeFeed.announce(sportsCatalogChangedChannel)
 
   return {
-    sports: listedSports.size,
-    countries: countryCodes.size,
-    leagues: leagueRows.length,
-    teams: teams.size,
+    sports: records.sports.length,
+    countries: records.countries.length,
+    leagues: records.leagues.length,
+    teams: records.teams.length,
     events: snapshot.events.length,
     changed,
     deactivated

@@ -1,8 +1,8 @@
 import { Clock, Effect, Equal, Layer } from "effect"
-import { countryName } from "../domain/Countries.ts"
 import { type PageRequest, slicePage } from "../domain/Paging.ts"
 import type { CountryRecord, FeedEvent, NamedRecord, PublishReport, Snapshot, SportRecord } from "../domain/SportsCatalog.ts"
-import { type EventQuery, type FeedOrder, type ListQuery, sportName } from "../domain/SportsCatalogQuery.ts"
+import { snapshotRecords } from "../domain/SportsCatalogPublish.ts"
+import type { EventQuery, FeedOrder, ListQuery } from "../domain/SportsCatalogQuery.ts"
 import { compareNames } from "../domain/Text.ts"
 import { SportsCatalogRepo } from "./SportsCatalogRepo.ts"
 
@@ -84,70 +84,44 @@ export const SportsCatalogRepoMemory = Layer.effect(
         const { scope } = snapshot
         let changed = 0
         let deactivated = 0
-        const seenLeagues = new Map(snapshot.leagues.map((league) => [league.id, league]))
-        for (const event of snapshot.events) if (!seenLeagues.has(event.league.id)) seenLeagues.set(event.league.id, event.league)
-        const seenTeams = new Map<string, NamedRecord>()
-        for (const event of snapshot.events) {
-          for (const team of [event.home, event.away]) {
-            const code = team.countryCode ?? event.league.countryCode
-            seenTeams.set(team.id, { id: team.id, name: team.name, sportId: event.sportId, countryCode: code?.toLowerCase() ?? null, active: true })
-          }
+        const records = snapshotRecords(snapshot)
+        for (const sport of records.sports) {
+          changed += upsert(sports, sport.id, { ...sport, active: sports.get(sport.id)?.active ?? true })
         }
-        const listedSports = new Set([...seenLeagues.values()].map((league) => league.sportId).concat(snapshot.events.map((e) => e.sportId)))
-        for (const id of listedSports) changed += upsert(sports, id, { id, name: sportName(id), active: sports.get(id)?.active ?? true })
-        const codes = new Set<string>()
-        for (const league of seenLeagues.values()) if (league.countryCode) codes.add(league.countryCode.toLowerCase())
-        for (const team of seenTeams.values()) if (team.countryCode) codes.add(team.countryCode)
-        for (const code of codes) changed += upsert(countries, code, { code, name: countryName(code), active: countries.get(code)?.active ?? true })
-        for (const league of seenLeagues.values()) {
-          changed += upsert(leagues, league.id, {
-            id: league.id,
-            name: league.name,
-            countryCode: league.countryCode?.toLowerCase() ?? null,
-            sportId: league.sportId,
-            active: true
-          })
+        for (const country of records.countries) {
+          changed += upsert(countries, country.code, { ...country, active: countries.get(country.code)?.active ?? true })
         }
-        const deactivate = <A extends { readonly active: boolean; readonly sportId: number }>(table: Map<string, A>, seen: (id: string) => boolean) => {
+        for (const league of records.leagues) changed += upsert(leagues, league.id, { ...league, active: true })
+        const listedLeagues = new Set(records.leagues.map((league) => league.id))
+        const listedTeams = new Set(records.teams.map((team) => team.id))
+        // What the scope covered but the snapshot no longer lists goes inactive.
+        const deactivate = <A extends { readonly active: boolean; readonly sportId: number }>(
+          table: Map<string, A>,
+          listed: (id: string) => boolean
+        ) => {
           for (const [id, row] of table) {
-            if (row.active && scope.sportIds.includes(row.sportId) && !seen(id)) {
+            if (row.active && scope.sportIds.includes(row.sportId) && !listed(id)) {
               table.set(id, { ...row, active: false })
               deactivated++
             }
           }
         }
-        if (scope.leagues && !scope.liveOnly) deactivate(leagues, (id) => seenLeagues.has(id))
+        if (scope.leagues && !scope.liveOnly) deactivate(leagues, (id) => listedLeagues.has(id))
         if (scope.events) {
-          for (const team of seenTeams.values()) changed += upsert(teams, team.id, team)
-          for (const event of snapshot.events) {
-            for (const team of [event.home, event.away]) teamLeagues.add(`${team.id}\u0000${event.league.id}`)
-            const previous = events.get(event.id)
-            const row = {
-              id: event.id,
-              sportId: event.sportId,
-              countryCode: event.league.countryCode?.toLowerCase() ?? null,
-              leagueId: event.league.id,
-              leagueName: leagues.get(event.league.id)?.name ?? event.league.name,
-              homeTeamId: event.home.id,
-              homeName: teams.get(event.home.id)?.name ?? event.home.name,
-              awayTeamId: event.away.id,
-              awayName: teams.get(event.away.id)?.name ?? event.away.name,
-              startsAt: event.startsAt,
-              status: event.status,
-              score: event.score,
-              minute: event.minute,
-              hasOdds: event.hasOdds,
-              active: true
-            }
-            if (previous === undefined || !Equal.equals({ ...previous, lastUpdate: undefined }, { ...row, lastUpdate: undefined })) {
-              events.set(event.id, { ...row, lastUpdate: now })
+          for (const team of records.teams) changed += upsert(teams, team.id, { ...team, active: true })
+          for (const membership of records.memberships) teamLeagues.add(`${membership.teamId}\u0000${membership.leagueId}`)
+          for (const row of records.events) {
+            const previous = events.get(row.id)
+            const open = { ...row, active: true }
+            if (previous === undefined || !Equal.equals({ ...previous, lastUpdate: null }, { ...open, lastUpdate: null })) {
+              events.set(row.id, { ...open, lastUpdate: now })
               changed++
             }
           }
           if (!scope.liveOnly) {
             const listed = new Set(snapshot.events.map((event) => event.id))
             deactivate(events, (id) => listed.has(id) || !["prematch", "live"].includes(events.get(id)!.status))
-            deactivate(teams, (id) => seenTeams.has(id))
+            deactivate(teams, (id) => listedTeams.has(id))
           }
         }
         // A sport or a country is active while one of its leagues is.
@@ -159,10 +133,10 @@ export const SportsCatalogRepoMemory = Layer.effect(
         }
         if (changed + deactivated > 0) yield* Effect.forEach(listeners, (listener) => listener, { discard: true })
         return {
-          sports: listedSports.size,
-          countries: codes.size,
-          leagues: seenLeagues.size,
-          teams: seenTeams.size,
+          sports: records.sports.length,
+          countries: records.countries.length,
+          leagues: records.leagues.length,
+          teams: records.teams.length,
           events: snapshot.events.length,
           changed,
           deactivated

@@ -1,0 +1,99 @@
+import { countryName } from "./Countries.ts"
+import type { Snapshot } from "./SportsCatalog.ts"
+import { sportName } from "./SportsCatalogQuery.ts"
+
+/**
+ * What a refresh's snapshot publishes, record by record, whatever keeps
+ * them: the leagues listed and the ones only events mention, every team
+ * with its country (its own, else its league's), the countries and sports
+ * these name, which team plays in which league, and each event with the
+ * names its league and team records carry (so lists, filters and feeds
+ * always agree). Country codes are lower case. Pure.
+ */
+export interface SnapshotRecords {
+  readonly sports: ReadonlyArray<{ readonly id: number; readonly name: string }>
+  readonly countries: ReadonlyArray<{ readonly code: string; readonly name: string }>
+  readonly leagues: ReadonlyArray<RecordRow>
+  readonly teams: ReadonlyArray<RecordRow>
+  readonly memberships: ReadonlyArray<{ readonly teamId: string; readonly leagueId: string }>
+  readonly events: ReadonlyArray<EventRow>
+}
+
+export interface RecordRow {
+  readonly id: string
+  readonly name: string
+  readonly sportId: number
+  readonly countryCode: string | null
+}
+
+export interface EventRow {
+  readonly id: string
+  readonly sportId: number
+  readonly countryCode: string | null
+  readonly leagueId: string
+  readonly leagueName: string
+  readonly homeTeamId: string
+  readonly homeName: string
+  readonly awayTeamId: string
+  readonly awayName: string
+  readonly startsAt: Date
+  readonly status: string
+  readonly score: string | null
+  readonly minute: number | null
+  readonly hasOdds: boolean
+}
+
+const lower = (code: string | null) => code?.toLowerCase() ?? null
+
+export const snapshotRecords = (snapshot: Snapshot): SnapshotRecords => {
+  // Leagues the events mention, for the ones the league list did not carry.
+  const leagues = new Map(snapshot.leagues.map((league) => [league.id, league]))
+  for (const event of snapshot.events) if (!leagues.has(event.league.id)) leagues.set(event.league.id, event.league)
+  const teams = new Map<string, RecordRow>()
+  const memberships = new Map<string, { readonly teamId: string; readonly leagueId: string }>()
+  for (const event of snapshot.events) {
+    for (const team of [event.home, event.away]) {
+      teams.set(team.id, {
+        id: team.id,
+        name: team.name,
+        sportId: event.sportId,
+        countryCode: lower(team.countryCode ?? event.league.countryCode)
+      })
+      memberships.set(`${team.id}\u0000${event.league.id}`, { teamId: team.id, leagueId: event.league.id })
+    }
+  }
+  const leagueRows = [...leagues.values()].map((league): RecordRow => ({
+    id: league.id,
+    name: league.name,
+    sportId: league.sportId,
+    countryCode: lower(league.countryCode)
+  }))
+  const countryCodes = new Set<string>()
+  for (const row of [...leagueRows, ...teams.values()]) if (row.countryCode) countryCodes.add(row.countryCode)
+  // A sport is recorded once the provider lists something of it: a refresh for a sport id the provider
+  // does not know leaves no row ("Sport 987654") for every partner to see.
+  const sportIds = new Set([...leagueRows.map((league) => league.sportId), ...snapshot.events.map((event) => event.sportId)])
+  return {
+    sports: [...sportIds].map((id) => ({ id, name: sportName(id) })),
+    countries: [...countryCodes].map((code) => ({ code, name: countryName(code) })),
+    leagues: leagueRows,
+    teams: [...teams.values()],
+    memberships: [...memberships.values()],
+    events: snapshot.events.map((event): EventRow => ({
+      id: event.id,
+      sportId: event.sportId,
+      countryCode: lower(event.league.countryCode),
+      leagueId: event.league.id,
+      leagueName: leagues.get(event.league.id)?.name ?? event.league.name,
+      homeTeamId: event.home.id,
+      homeName: teams.get(event.home.id)?.name ?? event.home.name,
+      awayTeamId: event.away.id,
+      awayName: teams.get(event.away.id)?.name ?? event.away.name,
+      startsAt: event.startsAt,
+      status: event.status,
+      score: event.score,
+      minute: event.minute,
+      hasOdds: event.hasOdds
+    }))
+  }
+}
