@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import type { PublishReport, Snapshot } from "../domain/SportsCatalog.ts"
-import { type RecordRow, snapshotRecords } from "../domain/SportsCatalogPublish.ts"
+import type { Snapshot } from "../domain/SportsCatalog.ts"
+import { publishReportOf, type RecordRow, snapshotRecords } from "../domain/SportsCatalogPublish.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { sportsCatalogChangedChannel } from "./SportsCatalogRepo.ts"
 
@@ -189,13 +189,5 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
   // Delivered at commit: every instance forgets its cached reads once the new catalog is visible.
   if (changed + deactivated > 0) yield* ChangeFeed.announce(sportsCatalogChangedChannel)
 
-  return {
-    sports: records.sports.length,
-    countries: records.countries.length,
-    leagues: records.leagues.length,
-    teams: records.teams.length,
-    events: snapshot.events.length,
-    changed,
-    deactivated
-  } satisfies PublishReport
+  return publishReportOf(records, { changed, deactivated })
 })

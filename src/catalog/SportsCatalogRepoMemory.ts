@@ -1,7 +1,7 @@
 import { Clock, Effect, Equal, Layer } from "effect"
 import { type PageRequest, slicePage } from "../domain/Paging.ts"
-import type { CountryRecord, FeedEvent, NamedRecord, PublishReport, Snapshot, SportRecord } from "../domain/SportsCatalog.ts"
-import { snapshotRecords } from "../domain/SportsCatalogPublish.ts"
+import type { CountryRecord, FeedEvent, NamedRecord, Snapshot, SportRecord } from "../domain/SportsCatalog.ts"
+import { publishReportOf, snapshotRecords } from "../domain/SportsCatalogPublish.ts"
 import type { EventQuery, FeedOrder, ListQuery } from "../domain/SportsCatalogQuery.ts"
 import { compareNames } from "../domain/Text.ts"
 import { SportsCatalogRepo } from "./SportsCatalogRepo.ts"
@@ -132,15 +132,7 @@ export const SportsCatalogRepoMemory = Layer.effect(
           countries.set(country.code, { ...country, active: leaguesWhere((l) => l.active && l.countryCode === country.code) })
         }
         if (changed + deactivated > 0) yield* Effect.forEach(listeners, (listener) => listener, { discard: true })
-        return {
-          sports: records.sports.length,
-          countries: records.countries.length,
-          leagues: records.leagues.length,
-          teams: records.teams.length,
-          events: snapshot.events.length,
-          changed,
-          deactivated
-        } satisfies PublishReport
+        return publishReportOf(records, { changed, deactivated })
       })
 
     return SportsCatalogRepo.of({

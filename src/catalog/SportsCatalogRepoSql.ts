@@ -129,39 +129,44 @@ export const SportsCatalogRepoSql = Layer.effect(
     const paged = <A, E, R>(page: PageRequest, rows: Effect.Effect<ReadonlyArray<A>, E, R>, total: Effect.Effect<number, E, R>) =>
       Effect.map(Effect.all([rows, total], { concurrency: 2 }), ([results, total]): Page<A> => pageOf(page, results, total))
 
+    /** A sport or a country with a league that meets `condition`; `link` ties the league (l) to the row. */
+    const hasLeague = (link: Statement.Fragment, condition: Statement.Fragment) =>
+      sql`EXISTS (SELECT 1 FROM sports_leagues l WHERE ${link} AND ${condition})`
+
+    /** A page of a small list (sports, countries) in name order, then `key`, and its total. */
+    const pagedByName = <A, E, R>(
+      decode: (rows: Statement.Statement<unknown>) => Effect.Effect<ReadonlyArray<A>, E, R>,
+      from: Statement.Fragment,
+      key: string,
+      conditions: Array<Statement.Fragment>,
+      page: PageRequest
+    ) => {
+      const where = sql.and(conditions)
+      const rows = sql`SELECT ${sql(key)}, name, active FROM ${from} WHERE ${where} ORDER BY name COLLATE natural_ci, ${sql(key)} ${limit(page)}`
+      return paged(page, decode(rows), countOf(from, where))
+    }
+
     const sports = (query: ListQuery, page: PageRequest) => {
       const conditions = common(query, "name_search")
+      const link = sql`l.sport_id = s.id`
       if (query.sportIds !== null) conditions.push(oneOf("id", query.sportIds))
-      if (query.countryCodes !== null) {
-        conditions.push(sql`EXISTS (SELECT 1 FROM sports_leagues l WHERE l.sport_id = s.id AND ${oneOf("l.country_code", query.countryCodes)})`)
-      }
-      if (query.leagueId !== null) {
-        conditions.push(sql`EXISTS (SELECT 1 FROM sports_leagues l WHERE l.sport_id = s.id AND l.id = ${query.leagueId})`)
-      }
-      const from = sql`(SELECT id, name, active, lower(name) AS name_search FROM sports_sports) s`
-      const where = sql.and(conditions)
-      return paged(
-        page,
-        sportRows(sql`SELECT id, name, active FROM ${from} WHERE ${where} ORDER BY name COLLATE natural_ci, id ${limit(page)}`),
-        countOf(from, where)
-      )
+      if (query.countryCodes !== null) conditions.push(hasLeague(link, oneOf("l.country_code", query.countryCodes)))
+      if (query.leagueId !== null) conditions.push(hasLeague(link, sql`l.id = ${query.leagueId}`))
+      return pagedByName(sportRows, sql`(SELECT id, name, active, lower(name) AS name_search FROM sports_sports) s`, "id", conditions, page)
     }
 
     const countries = (query: ListQuery, page: PageRequest) => {
       const conditions = common(query, "name_search")
+      const link = sql`l.country_code = c.code`
       if (query.countryCodes !== null) conditions.push(oneOf("code", query.countryCodes))
-      if (query.sportIds !== null) {
-        conditions.push(sql`EXISTS (SELECT 1 FROM sports_leagues l WHERE l.country_code = c.code AND ${oneOf("l.sport_id", query.sportIds)})`)
-      }
-      if (query.leagueId !== null) {
-        conditions.push(sql`EXISTS (SELECT 1 FROM sports_leagues l WHERE l.country_code = c.code AND l.id = ${query.leagueId})`)
-      }
-      const from = sql`(SELECT code, name, active, lower(name) AS name_search FROM sports_countries) c`
-      const where = sql.and(conditions)
-      return paged(
-        page,
-        countryRows(sql`SELECT code, name, active FROM ${from} WHERE ${where} ORDER BY name COLLATE natural_ci, code ${limit(page)}`),
-        countOf(from, where)
+      if (query.sportIds !== null) conditions.push(hasLeague(link, oneOf("l.sport_id", query.sportIds)))
+      if (query.leagueId !== null) conditions.push(hasLeague(link, sql`l.id = ${query.leagueId}`))
+      return pagedByName(
+        countryRows,
+        sql`(SELECT code, name, active, lower(name) AS name_search FROM sports_countries) c`,
+        "code",
+        conditions,
+        page
       )
     }
 

@@ -7,7 +7,7 @@ import { page } from "../api/Paging.ts"
 import { CurrentPartner } from "../api/Security.ts"
 import { countryName } from "../domain/Countries.ts"
 import type { Page } from "../domain/Paging.ts"
-import type { FeedEvent, InvalidSportsCatalogQuery, NamedRecord } from "../domain/SportsCatalog.ts"
+import type { EventSource, FeedEvent, InvalidSportsCatalogQuery, NamedRecord } from "../domain/SportsCatalog.ts"
 import type { SportsCatalogFilters } from "../domain/SportsCatalogQuery.ts"
 import { minuteOf } from "../domain/Sports.ts"
 import { SportsProvider } from "../sports/SportsProvider.ts"
@@ -68,6 +68,13 @@ const filtersOf = (query: {
   active: query.active
 })
 
+type FeedQuery = Parameters<typeof filtersOf>[0] & {
+  readonly page?: number | undefined
+  readonly per_page?: number | undefined
+  readonly sort_by?: string | undefined
+  readonly sort_direction?: string | undefined
+}
+
 /** A page as every list answers it: `results` and `meta`. */
 const listed = <A, B>(answer: Page<A>, toEntry: (item: A) => B) => ({
   results: answer.results.map(toEntry),
@@ -92,6 +99,11 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
         const partner = yield* CurrentPartner
         return ok(partner, listed(yield* fetch(filtersOf(query), page(query)), toEntry))
       })
+
+    const feed = (source: EventSource, query: FeedQuery) =>
+      catalog.feed(source, filtersOf(query), { sortBy: query.sort_by, direction: query.sort_direction }, page(query)).pipe(
+        Effect.mapError(invalid)
+      )
 
     return handlers.handleAll({
       refresh: Effect.fn("SportsCatalogHttp.refresh")(
@@ -155,23 +167,12 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
       }),
       prematch: Effect.fn("SportsCatalogHttp.prematch")(function*({ query }) {
         const partner = yield* CurrentPartner
-        const answer = yield* catalog.feed(
-          "prematch",
-          filtersOf(query),
-          { sortBy: query.sort_by, direction: query.sort_direction },
-          page(query)
-        ).pipe(Effect.mapError(invalid))
-        return ok(partner, listed(answer, prematchEntry))
+        return ok(partner, listed(yield* feed("prematch", query), prematchEntry))
       }),
       live: Effect.fn("SportsCatalogHttp.live")(function*({ query }) {
         const partner = yield* CurrentPartner
         const now = yield* Clock.currentTimeMillis
-        const answer = yield* catalog.feed(
-          "live",
-          filtersOf(query),
-          { sortBy: query.sort_by, direction: query.sort_direction },
-          page(query)
-        ).pipe(Effect.mapError(invalid))
+        const answer = yield* feed("live", query)
         return ok(partner, listed(answer, (event) => ({ ...prematchEntry(event), score: event.score ?? "", minute: minuteOf(event, now) })))
       })
     })

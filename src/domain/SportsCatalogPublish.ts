@@ -1,5 +1,5 @@
 import { countryName } from "./Countries.ts"
-import type { Snapshot } from "./SportsCatalog.ts"
+import type { PublishReport, Snapshot } from "./SportsCatalog.ts"
 import { sportName } from "./SportsCatalogQuery.ts"
 
 /**
@@ -97,3 +97,17 @@ export const snapshotRecords = (snapshot: Snapshot): SnapshotRecords => {
     }))
   }
 }
+
+/** What publishing `records` did, told in counts: what it carried, and how many rows changed or went inactive. */
+export const publishReportOf = (
+  records: SnapshotRecords,
+  counts: { readonly changed: number; readonly deactivated: number }
+): PublishReport => ({
+  sports: records.sports.length,
+  countries: records.countries.length,
+  leagues: records.leagues.length,
+  teams: records.teams.length,
+  events: records.events.length,
+  changed: counts.changed,
+  deactivated: counts.deactivated
+})
