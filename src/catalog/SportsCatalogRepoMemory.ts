@@ -78,62 +78,61 @@ export const SportsCatalogRepoMemory = Layer.effect(
       return changed ? 1 : 0
     }
 
-    const publish = (snapshot: Snapshot) =>
-      Effect.gen(function*() {
-        const now = new Date(yield* Clock.currentTimeMillis)
-        const { scope } = snapshot
-        let changed = 0
-        let deactivated = 0
-        const records = snapshotRecords(snapshot)
-        for (const sport of records.sports) {
-          changed += upsert(sports, sport.id, { ...sport, active: sports.get(sport.id)?.active ?? true })
-        }
-        for (const country of records.countries) {
-          changed += upsert(countries, country.code, { ...country, active: countries.get(country.code)?.active ?? true })
-        }
-        for (const league of records.leagues) changed += upsert(leagues, league.id, { ...league, active: true })
-        const listedLeagues = new Set(records.leagues.map((league) => league.id))
-        const listedTeams = new Set(records.teams.map((team) => team.id))
-        // What the scope covered but the snapshot no longer lists goes inactive.
-        const deactivate = <A extends { readonly active: boolean; readonly sportId: number }>(
-          table: Map<string, A>,
-          listed: (id: string) => boolean
-        ) => {
-          for (const [id, row] of table) {
-            if (row.active && scope.sportIds.includes(row.sportId) && !listed(id)) {
-              table.set(id, { ...row, active: false })
-              deactivated++
-            }
+    const publish = Effect.fn("SportsCatalogRepoMemory.publish")(function*(snapshot: Snapshot) {
+      const now = new Date(yield* Clock.currentTimeMillis)
+      const { scope } = snapshot
+      let changed = 0
+      let deactivated = 0
+      const records = snapshotRecords(snapshot)
+      for (const sport of records.sports) {
+        changed += upsert(sports, sport.id, { ...sport, active: sports.get(sport.id)?.active ?? true })
+      }
+      for (const country of records.countries) {
+        changed += upsert(countries, country.code, { ...country, active: countries.get(country.code)?.active ?? true })
+      }
+      for (const league of records.leagues) changed += upsert(leagues, league.id, { ...league, active: true })
+      const listedLeagues = new Set(records.leagues.map((league) => league.id))
+      const listedTeams = new Set(records.teams.map((team) => team.id))
+      // What the scope covered but the snapshot no longer lists goes inactive.
+      const deactivate = <A extends { readonly active: boolean; readonly sportId: number }>(
+        table: Map<string, A>,
+        listed: (id: string) => boolean
+      ) => {
+        for (const [id, row] of table) {
+          if (row.active && scope.sportIds.includes(row.sportId) && !listed(id)) {
+            table.set(id, { ...row, active: false })
+            deactivated++
           }
         }
-        if (scope.leagues && !scope.liveOnly) deactivate(leagues, (id) => listedLeagues.has(id))
-        if (scope.events) {
-          for (const team of records.teams) changed += upsert(teams, team.id, { ...team, active: true })
-          for (const membership of records.memberships) teamLeagues.add(`${membership.teamId}\u0000${membership.leagueId}`)
-          for (const row of records.events) {
-            const previous = events.get(row.id)
-            const open = { ...row, active: true }
-            if (previous === undefined || !Equal.equals({ ...previous, lastUpdate: null }, { ...open, lastUpdate: null })) {
-              events.set(row.id, { ...open, lastUpdate: now })
-              changed++
-            }
-          }
-          if (!scope.liveOnly) {
-            const listed = new Set(snapshot.events.map((event) => event.id))
-            deactivate(events, (id) => listed.has(id) || !["prematch", "live"].includes(events.get(id)!.status))
-            deactivate(teams, (id) => listedTeams.has(id))
+      }
+      if (scope.leagues && !scope.liveOnly) deactivate(leagues, (id) => listedLeagues.has(id))
+      if (scope.events) {
+        for (const team of records.teams) changed += upsert(teams, team.id, { ...team, active: true })
+        for (const membership of records.memberships) teamLeagues.add(`${membership.teamId}\u0000${membership.leagueId}`)
+        for (const row of records.events) {
+          const previous = events.get(row.id)
+          const open = { ...row, active: true }
+          if (previous === undefined || !Equal.equals({ ...previous, lastUpdate: null }, { ...open, lastUpdate: null })) {
+            events.set(row.id, { ...open, lastUpdate: now })
+            changed++
           }
         }
-        // A sport or a country is active while one of its leagues is.
-        for (const sport of sports.values()) {
-          sports.set(sport.id, { ...sport, active: leaguesWhere((l) => l.active && l.sportId === sport.id) })
+        if (!scope.liveOnly) {
+          const listed = new Set(snapshot.events.map((event) => event.id))
+          deactivate(events, (id) => listed.has(id) || !["prematch", "live"].includes(events.get(id)!.status))
+          deactivate(teams, (id) => listedTeams.has(id))
         }
-        for (const country of countries.values()) {
-          countries.set(country.code, { ...country, active: leaguesWhere((l) => l.active && l.countryCode === country.code) })
-        }
-        if (changed + deactivated > 0) yield* Effect.forEach(listeners, (listener) => listener, { discard: true })
-        return publishReportOf(records, { changed, deactivated })
-      })
+      }
+      // A sport or a country is active while one of its leagues is.
+      for (const sport of sports.values()) {
+        sports.set(sport.id, { ...sport, active: leaguesWhere((l) => l.active && l.sportId === sport.id) })
+      }
+      for (const country of countries.values()) {
+        countries.set(country.code, { ...country, active: leaguesWhere((l) => l.active && l.countryCode === country.code) })
+      }
+      if (changed + deactivated > 0) yield* Effect.forEach(listeners, (listener) => listener, { discard: true })
+      return publishReportOf(records, { changed, deactivated })
+    })
 
     return SportsCatalogRepo.of({
       feedPage: (query, order, page) =>

@@ -35,59 +35,64 @@ const lowWater = 0.9
  * A cache of `lookup`'s successes for `timeToLive`, within `maxBytes`; failures are not kept. Concurrent
  * gets of one key share one lookup. A time-to-live of zero turns caching off: every get looks up.
  */
-export const make = <Key, A, E>(options: {
+export const make = Effect.fn("ByteBoundedCache.make")(function*<Key, A, E>(options: {
   readonly lookup: (key: Key) => Effect.Effect<A, E>
   readonly timeToLive: Duration.Duration
   readonly maxBytes: number
   readonly sizeOf?: ((value: A) => number) | undefined
-}): Effect.Effect<ByteBoundedCache<Key, A, E>> =>
-  Effect.gen(function*() {
-    const { lookup, maxBytes, timeToLive } = options
-    if (Duration.isZero(timeToLive) || maxBytes <= 0) {
-      return { get: lookup, invalidateAll: Effect.void, usage: Effect.succeed({ entries: 0, bytes: 0 }) }
+}) {
+  const { lookup, maxBytes, timeToLive } = options
+  if (Duration.isZero(timeToLive) || maxBytes <= 0) {
+    const off: ByteBoundedCache<Key, A, E> = {
+      get: lookup,
+      invalidateAll: Effect.void,
+      usage: Effect.succeed({ entries: 0, bytes: 0 })
     }
-    const sizeOf = options.sizeOf ?? encodedBytes
-    // An upper estimate of the bytes kept: every answer that fits is added as it arrives; entries the
-    // cache drops on its own (expired and replaced, forgotten) are only subtracted at the next recount.
-    let counted = 0
-    const cache = yield* Cache.makeWith((key: Key) =>
-      Effect.map(lookup(key), (value): Sized<A> => {
-        const bytes = sizeOf(value)
-        if (bytes <= maxBytes) counted += bytes
-        return { value, bytes }
-      }), {
-      // The bound is in bytes, below; the cache's own count stays unbounded.
-      capacity: Number.POSITIVE_INFINITY,
-      timeToLive: (exit) => Exit.isSuccess(exit) && exit.value.bytes <= maxBytes ? timeToLive : Duration.zero
-    })
-
-    const kept = Effect.map(Cache.entries(cache), (entries) => [...entries])
-
-    /** Counts what is kept, then drops the least recently used entries until a tenth of the budget is free. */
-    const recount = Effect.gen(function*() {
-      const before = counted
-      const entries = yield* kept
-      let total = entries.reduce((sum, [, sized]) => sum + sized.bytes, 0)
-      for (const [key, sized] of entries) {
-        if (total <= maxBytes * lowWater) break
-        yield* Cache.invalidate(cache, key)
-        total -= sized.bytes
-      }
-      // Answers that arrived meanwhile stay counted.
-      counted = total + (counted - before)
-    })
-
-    return {
-      get: (key: Key) =>
-        Effect.flatMap(Cache.get(cache, key), (sized) =>
-          counted > maxBytes ? Effect.as(recount, sized.value) : Effect.succeed(sized.value)),
-      invalidateAll: Effect.suspend(() => {
-        counted = 0
-        return Cache.invalidateAll(cache)
-      }),
-      usage: Effect.map(kept, (entries) => ({
-        entries: entries.length,
-        bytes: entries.reduce((sum, [, sized]) => sum + sized.bytes, 0)
-      }))
-    }
+    return off
+  }
+  const sizeOf = options.sizeOf ?? encodedBytes
+  // An upper estimate of the bytes kept: every answer that fits is added as it arrives; entries the
+  // cache drops on its own (expired and replaced, forgotten) are only subtracted at the next recount.
+  let counted = 0
+  const cache = yield* Cache.makeWith((key: Key) =>
+    Effect.map(lookup(key), (value): Sized<A> => {
+      const bytes = sizeOf(value)
+      if (bytes <= maxBytes) counted += bytes
+      return { value, bytes }
+    }), {
+    // The bound is in bytes, below; the cache's own count stays unbounded.
+    capacity: Number.POSITIVE_INFINITY,
+    timeToLive: (exit) => Exit.isSuccess(exit) && exit.value.bytes <= maxBytes ? timeToLive : Duration.zero
   })
+
+  const kept = Effect.map(Cache.entries(cache), (entries) => [...entries])
+
+  /** Counts what is kept, then drops the least recently used entries until a tenth of the budget is free. */
+  const recount = Effect.gen(function*() {
+    const before = counted
+    const entries = yield* kept
+    let total = entries.reduce((sum, [, sized]) => sum + sized.bytes, 0)
+    for (const [key, sized] of entries) {
+      if (total <= maxBytes * lowWater) break
+      yield* Cache.invalidate(cache, key)
+      total -= sized.bytes
+    }
+    // Answers that arrived meanwhile stay counted.
+    counted = total + (counted - before)
+  })
+
+  const bounded: ByteBoundedCache<Key, A, E> = {
+    get: (key: Key) =>
+      Effect.flatMap(Cache.get(cache, key), (sized) =>
+        counted > maxBytes ? Effect.as(recount, sized.value) : Effect.succeed(sized.value)),
+    invalidateAll: Effect.suspend(() => {
+      counted = 0
+      return Cache.invalidateAll(cache)
+    }),
+    usage: Effect.map(kept, (entries) => ({
+      entries: entries.length,
+      bytes: entries.reduce((sum, [, sized]) => sum + sized.bytes, 0)
+    }))
+  }
+  return bounded
+})
