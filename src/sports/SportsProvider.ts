@@ -202,10 +202,10 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   const budget = makeByteBudget(Number(config.cacheMaxSize))
 
   /** One kind of answer: its cache, each entry fetched once and decoded once. */
-  const answers = <A>(schema: Schema.Codec<A, unknown>, nothingIsUnknown = false) =>
-    budget.cache({
-      lookup: (call: ProviderCall): Effect.Effect<Stored<A>, SportsProviderError> =>
-        Effect.gen(function*() {
+  const answers = <A>(kind: string, schema: Schema.Codec<A, unknown>, nothingIsUnknown = false) =>
+    budget.cache<ProviderCall, Stored<A>, SportsProviderError>({
+      lookup: Effect.fn(`SportsProvider.fetch.${kind}`)(
+        function*(call: ProviderCall): Effect.fn.Return<Stored<A>, SportsProviderError> {
           yield* takeToken
           const raw = yield* transport.call(call.path, paramsOf(call))
           return {
@@ -215,17 +215,18 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
             storedAt: yield* Clock.currentTimeMillis,
             timeToLive: Duration.min(timeToLive(call.path, raw), config.cacheTtlMax)
           }
-        }),
+        }
+      ),
       timeToLive: (exit) => Exit.isSuccess(exit) ? exit.value.timeToLive : Duration.zero,
       capacity: 5_000
     })
-  const leaguesCache = yield* answers(BetsApi.LeaguesAnswer)
-  const eventsCache = yield* answers(BetsApi.EventsAnswer)
-  const viewCache = yield* answers(BetsApi.ViewAnswer)
-  const oddsCache = yield* answers(BetsApi.OddsAnswer, true)
-  const lineupCache = yield* answers(BetsApi.LineupAnswer, true)
-  const statsTrendCache = yield* answers(BetsApi.StatsTrendAnswer, true)
-  const resultCache = yield* answers(BetsApi.ResultAnswer)
+  const leaguesCache = yield* answers("leagues", BetsApi.LeaguesAnswer)
+  const eventsCache = yield* answers("events", BetsApi.EventsAnswer)
+  const viewCache = yield* answers("view", BetsApi.ViewAnswer)
+  const oddsCache = yield* answers("odds", BetsApi.OddsAnswer, true)
+  const lineupCache = yield* answers("lineup", BetsApi.LineupAnswer, true)
+  const statsTrendCache = yield* answers("statsTrend", BetsApi.StatsTrendAnswer, true)
+  const resultCache = yield* answers("result", BetsApi.ResultAnswer)
 
   /** Reads through a cache; a refusal or an answer of the wrong shape is an error worded for `what`. */
   const fetch = <A>(
