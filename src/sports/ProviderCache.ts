@@ -1,4 +1,5 @@
 import { Cache, Data, type Duration, Effect, type Exit } from "effect"
+import type { Path } from "./BetsApi.ts"
 
 /**
  * An id as the provider knows it: BetsAPI's ids are numbers, so a numeric
@@ -16,7 +17,7 @@ export const canonicalId = (id: string): string => {
  * call (`sport_id=1`, `01`, `001`) is one entry and one upstream request.
  */
 export class ProviderCall extends Data.Class<{
-  readonly path: string
+  readonly path: Path
   readonly sportId: number | undefined
   readonly page: number | undefined
   readonly leagueId: string | undefined
@@ -24,7 +25,7 @@ export class ProviderCall extends Data.Class<{
   readonly eventId: string | undefined
 }> {}
 
-export const listCall = (path: string, query: {
+export const listCall = (path: Path, query: {
   readonly sportId: number
   readonly page: number
   readonly leagueId?: string | undefined
@@ -39,7 +40,7 @@ export const listCall = (path: string, query: {
     eventId: undefined
   })
 
-export const eventCall = (path: string, eventId: string) =>
+export const eventCall = (path: Path, eventId: string) =>
   new ProviderCall({ path, sportId: undefined, page: undefined, leagueId: undefined, day: undefined, eventId: canonicalId(eventId) })
 
 /** The query parameters a call sends, in the provider's names. */

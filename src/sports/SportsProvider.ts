@@ -265,7 +265,7 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
     return { value: BetsApi.toLeagues(content.answer, query.sportId), raw }
   })
 
-  const events = (what: string, path: string, spanName: string) =>
+  const events = (what: string, path: BetsApi.Path, spanName: string) =>
     Effect.fn(spanName)(function*(query: ListQuery) {
       const { content, raw } = yield* fetch(what, eventsCache, listCall(path, query))
       if (content._tag !== "Found") return { value: emptyPage<SportsEvent>(query.page), raw }
@@ -303,7 +303,7 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   const eventDetail = <A, D>(options: {
     readonly span: string
     readonly what: string
-    readonly path: string
+    readonly path: BetsApi.Path
     readonly cache: (call: ProviderCall) => Effect.Effect<Stored<A>, SportsProviderError>
     readonly toValue: (answer: A) => D | undefined
     readonly missing: (eventId: string) => string
