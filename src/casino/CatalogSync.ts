@@ -1,4 +1,5 @@
-import { Context, Duration, Effect, Fiber, Layer, Schedule } from "effect"
+import { Context, Effect, Layer } from "effect"
+import { keepCurrent } from "../platform/KeepCurrent.ts"
 import { CasinoCatalog, type SyncReport } from "./CasinoCatalog.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
 import { CasinoGateway, type CasinoGatewayError } from "./CasinoGateway.ts"
@@ -33,42 +34,25 @@ const logged = (run: Effect.Effect<SyncReport, CasinoGatewayError>) =>
       Effect.logWarning("Casino catalog sync failed").pipe(
         Effect.annotateLogs({ reason: error.reason, detail: error.message })
       )
-    ),
-    // A defect is logged and the schedule goes on: one bad run must not stop the syncs for good.
-    Effect.catchDefect((defect) =>
-      Effect.logError("Casino catalog sync failed unexpectedly").pipe(Effect.annotateLogs({ defect: String(defect) }))
     )
   )
 
 /**
  * The schedule: an empty catalog is synced at start-up (retried with backoff
- * until the aggregator answers), then every CASINO_SYNC_INTERVAL.
+ * until the aggregator answers; start-up waits up to 10 s for it), then every
+ * CASINO_SYNC_INTERVAL.
  */
 export const CatalogSyncSchedule = Layer.effectDiscard(Effect.gen(function*() {
   const sync = yield* CatalogSync
   const catalog = yield* CasinoCatalog
   const config = yield* CasinoConfig
   const run = logged(sync.run)
-
-  const initial = Effect.gen(function*() {
-    if (!(yield* catalog.isEmpty)) return
-    yield* run.pipe(
-      Effect.retry({
-        schedule: Schedule.min([
-          Schedule.exponential("5 seconds"),
-          Schedule.spaced(Duration.min(config.syncInterval, Duration.minutes(5)))
-        ])
-      })
-    )
+  yield* keepCurrent({
+    isEmpty: catalog.isEmpty,
+    fill: run,
+    fillInterval: config.syncInterval,
+    waitAtStart: "10 seconds",
+    jobs: [{ run, interval: config.syncInterval }],
+    defectMessage: "Casino catalog sync failed unexpectedly"
   })
-  const periodic = Effect.forever(Effect.andThen(Effect.sleep(config.syncInterval), Effect.ignore(run)))
-
-  // A first sync that answers quickly is waited for, so the catalog is there
-  // when the service starts answering; a slow or failing one goes on in the background.
-  const firstSync = yield* Effect.forkScoped(initial)
-  yield* Effect.raceFirst(
-    Effect.ignore(Fiber.await(firstSync)),
-    Effect.sleep("10 seconds")
-  )
-  yield* Effect.forkScoped(Effect.andThen(Fiber.await(firstSync), periodic))
 }))

@@ -1,6 +1,7 @@
-import { Duration, Effect, Layer, Option, Redacted, Schedule, Schema, SchemaGetter } from "effect"
+import { Duration, Effect, flow, Layer, Option, Redacted, Schedule, Schema, SchemaGetter } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
 import { withoutSecrets } from "../platform/Secrets.ts"
+import { type AttemptError, attemptFailure, decodeBody, jsonBody, timeEachAttempt, type UpstreamFailure } from "../platform/UpstreamHttp.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
 import {
   CasinoGateway,
@@ -61,16 +62,16 @@ const LaunchAnswer = Schema.Struct({
 })
 
 /**
- * The PlayFiver v2 protocol (../shared/spec/upstreams.md). Every call has a
- * time-out; the catalog reads, which change nothing, are retried with backoff
- * on time-outs and unavailability; a launch is never repeated.
+ * The PlayFiver v2 protocol (../shared/spec/upstreams.md), over effect's
+ * HttpClient: the base URL, a 2xx status filter and a time-out on every
+ * attempt. The catalog reads, which change nothing, are retried with backoff
+ * on transient failures (a time-out, a dropped connection, 408, 429, 500,
+ * 502, 503, 504); a launch is never repeated.
  */
 export const PlayFiverGatewayLive = Layer.effect(
   CasinoGateway,
   Effect.gen(function*() {
     const config = yield* CasinoConfig
-    const httpClient = yield* HttpClient.HttpClient
-    const { baseUrl } = config.playfiver
     const agentToken = Option.map(config.playfiver.agentToken, Redacted.value)
     const secretKey = Option.map(config.playfiver.secretKey, Redacted.value)
     const configured = Option.isSome(agentToken) && Option.isSome(secretKey) &&
@@ -79,6 +80,17 @@ export const PlayFiverGatewayLive = Layer.effect(
     const credentials = { agentToken: Option.getOrElse(agentToken, () => ""), secretKey: Option.getOrElse(secretKey, () => "") }
     const timeoutText = Duration.format(config.timeout)
 
+    const client = (yield* HttpClient.HttpClient).pipe(
+      HttpClient.mapRequest(flow(HttpClientRequest.prependUrl(config.playfiver.baseUrl), HttpClientRequest.acceptJson)),
+      HttpClient.filterStatusOk,
+      timeEachAttempt(config.timeout, { retried: true })
+    )
+    // Credentials travel both in the query and as headers: clients of this API disagree on which it reads.
+    const catalogReads = client.pipe(
+      HttpClient.mapRequest(flow(HttpClientRequest.setUrlParams(credentials), HttpClientRequest.setHeaders(credentials))),
+      HttpClient.retryTransient({ retryOn: "errors-only", schedule: Schedule.exponential("200 millis"), times: 3 })
+    )
+
     const fail = (reason: CasinoGatewayError["reason"], message: string, providerResponse?: unknown) =>
       new CasinoGatewayError({
         reason,
@@ -86,68 +98,47 @@ export const PlayFiverGatewayLive = Layer.effect(
         ...(providerResponse === undefined ? {} : { providerResponse: withoutSecrets(providerResponse, secrets) })
       })
 
+    /** An upstream failure in the gateway's words; `what` names the call. */
+    const gatewayError = (what: string) => (failure: UpstreamFailure): CasinoGatewayError => {
+      switch (failure.kind) {
+        case "Unreachable":
+          return fail("Unavailable", `The casino aggregator could not be reached (${what}): ${failure.detail}`)
+        case "Unreadable":
+          return fail("Unavailable", `The casino aggregator's answer could not be read (${what}).`)
+        case "TimedOut":
+          return fail("Timeout", `The casino aggregator did not answer ${what} within ${timeoutText}.`)
+        case "NotJson":
+          return fail("InvalidResponse", `The casino aggregator answered ${what} with something that is not JSON.`, failure.body)
+        case "Shape":
+          return fail("InvalidResponse", `The casino aggregator's answer to ${what} has an unexpected shape.`, failure.body)
+        case "Status":
+          return (failure.status ?? 500) >= 500
+            ? fail("Unavailable", `The casino aggregator failed (${what}, HTTP ${failure.status}).`, failure.body)
+            : fail("Rejected", `The casino aggregator refused ${what} (HTTP ${failure.status}).`, failure.body)
+      }
+    }
+
+    /** Sends one request through `through` and decodes its JSON answer; every failure is a CasinoGatewayError. */
+    const call = <A>(
+      through: HttpClient.HttpClient.With<AttemptError>,
+      request: HttpClientRequest.HttpClientRequest,
+      answer: Schema.Codec<A, unknown>,
+      what: string
+    ): Effect.Effect<{ readonly value: A; readonly response: HttpClientResponse.HttpClientResponse }, CasinoGatewayError> =>
+      configured
+        ? through.execute(request).pipe(
+          Effect.catch(attemptFailure),
+          Effect.flatMap((response) => Effect.map(decodeBody(answer)(response), (value) => ({ value, response }))),
+          Effect.mapError(gatewayError(what))
+        )
+        : Effect.fail(notConfigured)
+
     const notConfigured = fail(
       "NotConfigured",
       "The casino aggregator is not configured (PLAYFIVER_AGENT_TOKEN and PLAYFIVER_SECRET_KEY)."
     )
 
-    /** Sends one request and decodes its JSON answer, mapping every failure to a CasinoGatewayError. */
-    const call = <A>(
-      request: HttpClientRequest.HttpClientRequest,
-      answer: Schema.Codec<A, unknown>,
-      what: string
-    ): Effect.Effect<{ readonly value: A; readonly json: unknown }, CasinoGatewayError> =>
-      Effect.gen(function*() {
-        if (!configured) return yield* notConfigured
-        const response: HttpClientResponse.HttpClientResponse = yield* httpClient.execute(request).pipe(
-          Effect.mapError((error) => fail("Unavailable", `The casino aggregator could not be reached (${what}): ${error.message}`))
-        )
-        const body = yield* response.text.pipe(
-          Effect.mapError(() => fail("Unavailable", `The casino aggregator's answer could not be read (${what}).`))
-        )
-        let json: unknown
-        try {
-          json = JSON.parse(body)
-        } catch {
-          return yield* fail("InvalidResponse", `The casino aggregator answered ${what} with something that is not JSON.`, {
-            status: response.status,
-            body: body.slice(0, 1000)
-          })
-        }
-        if (response.status >= 500) {
-          return yield* fail("Unavailable", `The casino aggregator failed (${what}, HTTP ${response.status}).`, json)
-        }
-        if (response.status >= 400) {
-          return yield* fail("Rejected", `The casino aggregator refused ${what} (HTTP ${response.status}).`, json)
-        }
-        const value = yield* Schema.decodeUnknownEffect(answer)(json).pipe(
-          Effect.mapError(() => fail("InvalidResponse", `The casino aggregator's answer to ${what} has an unexpected shape.`, json))
-        )
-        return { value, json }
-      }).pipe(
-        Effect.timeoutOrElse({
-          duration: config.timeout,
-          orElse: () => Effect.fail(fail("Timeout", `The casino aggregator did not answer ${what} within ${timeoutText}.`))
-        })
-      )
-
-    const retryTransient = <A>(effect: Effect.Effect<A, CasinoGatewayError>) =>
-      Effect.retry(effect, {
-        schedule: Schedule.exponential("200 millis"),
-        times: 3,
-        while: (error) => error.transient
-      })
-
-    // Credentials travel both in the query and as headers: clients of this API disagree on which it reads.
-    const get = (path: string, params: Record<string, string>) =>
-      HttpClientRequest.get(`${baseUrl}${path}`).pipe(
-        HttpClientRequest.setUrlParams({ ...params, ...credentials }),
-        HttpClientRequest.setHeaders(credentials),
-        HttpClientRequest.acceptJson
-      )
-
-    const providers = call(get("/api/v2/providers", {}), ProvidersAnswer, "the provider list").pipe(
-      retryTransient,
+    const providers = call(catalogReads, HttpClientRequest.get("/api/v2/providers"), ProvidersAnswer, "the provider list").pipe(
       Effect.map(({ value }) =>
         value.data.map((provider): UpstreamProvider => ({
           code: provider.name,
@@ -160,8 +151,12 @@ export const PlayFiverGatewayLive = Layer.effect(
     )
 
     const games = (provider: UpstreamProvider) =>
-      call(get("/api/v2/games", { provider: provider.code }), GamesAnswer, `the game list of ${provider.code}`).pipe(
-        retryTransient,
+      call(
+        catalogReads,
+        HttpClientRequest.get("/api/v2/games", { urlParams: { provider: provider.code } }),
+        GamesAnswer,
+        `the game list of ${provider.code}`
+      ).pipe(
         Effect.map(({ value }) =>
           value.data.map((game): UpstreamGame => ({
             code: game.game_code,
@@ -177,8 +172,8 @@ export const PlayFiverGatewayLive = Layer.effect(
 
     const launch = (request: GameLaunch) =>
       call(
-        HttpClientRequest.post(`${baseUrl}/api/v2/game_launch`).pipe(
-          HttpClientRequest.acceptJson,
+        client,
+        HttpClientRequest.post("/api/v2/game_launch").pipe(
           HttpClientRequest.bodyJsonUnsafe({
             ...credentials,
             user_code: String(request.userCode),
@@ -195,14 +190,15 @@ export const PlayFiverGatewayLive = Layer.effect(
         LaunchAnswer,
         "the game launch"
       ).pipe(
-        Effect.flatMap(({ json, value }) =>
-          value.status === false || !value.launch_url
-            ? Effect.fail(fail(
-              "Rejected",
-              `The casino aggregator refused the launch${value.msg ? `: ${String(withoutSecrets(value.msg, secrets))}` : "."}`,
-              json
-            ))
-            : Effect.succeed({ url: value.launch_url, response: withoutSecrets(json, secrets) })
+        Effect.flatMap(({ response, value }) =>
+          Effect.flatMap(Effect.mapError(jsonBody(response), gatewayError("the game launch")), (json) =>
+            value.status === false || !value.launch_url
+              ? Effect.fail(fail(
+                "Rejected",
+                `The casino aggregator refused the launch${value.msg ? `: ${String(withoutSecrets(value.msg, secrets))}` : "."}`,
+                json
+              ))
+              : Effect.succeed({ url: value.launch_url, response: withoutSecrets(json, secrets) }))
         ),
         Effect.withSpan("PlayFiver.launch", { attributes: { game: request.gameCode } })
       )

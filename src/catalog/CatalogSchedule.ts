@@ -1,4 +1,5 @@
-import { Duration, Effect, Fiber, Layer, Schedule } from "effect"
+import { Effect, Layer } from "effect"
+import { keepCurrent } from "../platform/KeepCurrent.ts"
 import { SportsCatalog } from "./SportsCatalog.ts"
 import { SportsCatalogConfig } from "./SportsCatalogConfig.ts"
 
@@ -24,28 +25,15 @@ export const CatalogSchedule = Layer.effectDiscard(Effect.gen(function*() {
       Effect.logWarning("Live events refresh failed").pipe(Effect.annotateLogs({ detail: error.message }))
     )
   )
-  // A defect is logged and the schedule goes on: one bad run must not stop the feeds for good.
-  const survivingDefects = <A, E>(run: Effect.Effect<A, E>) =>
-    Effect.catchDefect(run, (defect) =>
-      Effect.logError("Sports catalog refresh failed unexpectedly").pipe(Effect.annotateLogs({ defect: String(defect) })))
-  const every = (interval: Duration.Duration, run: Effect.Effect<unknown, unknown>) =>
-    Effect.forever(Effect.andThen(Effect.sleep(interval), Effect.ignore(survivingDefects(run))))
-
-  const initial = Effect.gen(function*() {
-    if (!(yield* catalog.isEmpty)) return
-    yield* full.pipe(
-      Effect.retry({
-        schedule: Schedule.min([
-          Schedule.exponential("5 seconds"),
-          Schedule.spaced(Duration.min(config.refreshInterval, Duration.minutes(5)))
-        ])
-      })
-    )
+  yield* keepCurrent({
+    isEmpty: catalog.isEmpty,
+    fill: full,
+    fillInterval: config.refreshInterval,
+    waitAtStart: "15 seconds",
+    jobs: [
+      { run: full, interval: config.refreshInterval },
+      { run: live, interval: config.liveRefreshInterval }
+    ],
+    defectMessage: "Sports catalog refresh failed unexpectedly"
   })
-  // A first refresh that answers quickly is waited for, so the feeds are there when the service
-  // starts answering; a slow or failing one goes on in the background.
-  const first = yield* Effect.forkScoped(survivingDefects(initial))
-  yield* Effect.raceFirst(Effect.ignore(Fiber.await(first)), Effect.sleep("15 seconds"))
-  yield* Effect.forkScoped(Effect.andThen(Fiber.await(first), every(config.refreshInterval, full)))
-  yield* Effect.forkScoped(Effect.andThen(Fiber.await(first), every(config.liveRefreshInterval, live)))
 }))

@@ -31,6 +31,8 @@ export const paths = {
   result: "/v1/bet365/result"
 } as const
 
+export type Path = (typeof paths)[keyof typeof paths]
+
 const Text = Schema.Union([Schema.String, Schema.Number]).pipe(
   Schema.decodeTo(Schema.String, {
     decode: SchemaGetter.transform((value: string | number) => String(value)),

@@ -1,23 +1,39 @@
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, flow, Layer, Option, Redacted, Schedule } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { withoutSecrets } from "../platform/Secrets.ts"
+import { attemptFailure, jsonBody, timeEachAttempt, type UpstreamFailure } from "../platform/UpstreamHttp.ts"
 import { SportsConfig } from "./SportsConfig.ts"
-import { makeSportsProvider, SportsProvider, SportsProviderError } from "./SportsProvider.ts"
+import { makeSportsProvider, providerQuota, SportsProvider, SportsProviderError } from "./SportsProvider.ts"
 
 /**
- * BetsAPI over HTTP. The token travels as the `token` query parameter and
- * is scrubbed from anything this service shows or logs. Each call has
- * SPORTS_PROVIDER_TIMEOUT; calls are not retried (the cache absorbs
- * repeats, and retries would spend the hourly quota).
+ * BetsAPI over effect's HttpClient. The token travels as the `token` query
+ * parameter and is scrubbed from anything this service shows or logs. Each
+ * attempt has SPORTS_PROVIDER_TIMEOUT, and a time-out is final (a partner is
+ * waiting). A dropped connection or a 500, 502, 503 or 504 is tried again,
+ * twice at most, after 100 then 200 ms: the calls are GETs, and every
+ * attempt spends the hourly quota like any other request.
  */
 export const BetsApiProviderLive = Layer.effect(
   SportsProvider,
   Effect.gen(function*() {
     const config = yield* SportsConfig
-    const httpClient = yield* HttpClient.HttpClient
     const token = Option.getOrElse(Option.map(config.betsapi.token, Redacted.value), () => "")
     const configured = token !== ""
     const scrub = (value: unknown) => withoutSecrets(value, [token])
+    const quota = yield* providerQuota("betsapi")
+
+    const client = (yield* HttpClient.HttpClient).pipe(
+      HttpClient.mapRequest(flow(
+        HttpClientRequest.prependUrl(config.betsapi.baseUrl),
+        HttpClientRequest.setUrlParam("token", token),
+        HttpClientRequest.acceptJson
+      )),
+      HttpClient.tapRequest(() => quota),
+      // 2xx and 4xx answers carry BetsAPI's envelope ({success: 0, error}), which the provider reads.
+      HttpClient.filterStatus((status) => status < 500),
+      timeEachAttempt(config.timeout, { retried: false }),
+      HttpClient.retryTransient({ retryOn: "errors-only", schedule: Schedule.exponential("100 millis"), times: 2 })
+    )
 
     const fail = (reason: SportsProviderError["reason"], message: string, providerResponse?: unknown) =>
       new SportsProviderError({
@@ -26,41 +42,38 @@ export const BetsApiProviderLive = Layer.effect(
         ...(providerResponse === undefined ? {} : { providerResponse: scrub(providerResponse) })
       })
 
-    const call = (path: string, params: Readonly<Record<string, string>>) =>
-      Effect.gen(function*() {
-        if (!configured) return yield* fail("NotConfigured", "The sports provider is not configured (BETSAPI_TOKEN).")
-        const response = yield* httpClient.execute(
-          HttpClientRequest.get(`${config.betsapi.baseUrl}${path}`).pipe(
-            HttpClientRequest.setUrlParams({ ...params, token }),
-            HttpClientRequest.acceptJson
-          )
-        ).pipe(Effect.mapError(() => fail("Unavailable", "The sports provider could not be reached.")))
-        const body = yield* response.text.pipe(
-          Effect.mapError(() => fail("Unavailable", "The sports provider's answer could not be read."))
-        )
-        let json: unknown
-        try {
-          json = JSON.parse(body)
-        } catch {
-          return yield* fail("InvalidResponse", "The sports provider answered with something that is not JSON.", {
-            status: response.status,
-            body: body.slice(0, 1000)
-          })
-        }
-        if (response.status >= 500) {
-          return yield* fail("Unavailable", `The sports provider failed (HTTP ${response.status}).`, json)
-        }
-        // 2xx and 4xx answers carry BetsAPI's envelope ({success: 0, error}); its codes are read upstream of here.
-        // An answer is only walked for the token when its text holds it (an echoed request, say).
-        return body.includes(token) ? scrub(json) : json
-      }).pipe(
-        Effect.timeoutOrElse({
-          duration: config.timeout,
-          orElse: () => Effect.fail(fail("Timeout", "The sports provider did not answer in time."))
-        }),
-        Effect.withSpan("BetsApi.call", { attributes: { path } })
-      )
+    const providerError = (failure: UpstreamFailure): SportsProviderError => {
+      switch (failure.kind) {
+        case "Unreachable":
+          return fail("Unavailable", "The sports provider could not be reached.")
+        case "Unreadable":
+          return fail("Unavailable", "The sports provider's answer could not be read.")
+        case "TimedOut":
+          return fail("Timeout", "The sports provider did not answer in time.")
+        case "Status":
+          return fail("Unavailable", `The sports provider failed (HTTP ${failure.status}).`, failure.body)
+        case "NotJson":
+        case "Shape":
+          return fail("InvalidResponse", "The sports provider answered with something that is not JSON.", failure.body)
+      }
+    }
 
-    return yield* makeSportsProvider({ name: "betsapi", configured, transport: { call } })
+    const call = (path: string, params: Readonly<Record<string, string>>) =>
+      configured
+        ? client.get(path, { urlParams: params }).pipe(
+          Effect.catch((error): Effect.Effect<never, SportsProviderError | UpstreamFailure> =>
+            error._tag === "SportsProviderError" ? Effect.fail(error) : attemptFailure(error)
+          ),
+          Effect.flatMap((response) =>
+            Effect.flatMap(jsonBody(response), (json) =>
+              // An answer is only walked for the token when its text holds it (an echoed request, say).
+              Effect.map(Effect.orDie(response.text), (text) => text.includes(token) ? scrub(json) : json))
+          ),
+          Effect.mapError((error) => error._tag === "UpstreamFailure" ? providerError(error) : error),
+          Effect.withSpan("BetsApi.call", { attributes: { path } })
+        )
+        : Effect.fail(fail("NotConfigured", "The sports provider is not configured (BETSAPI_TOKEN)."))
+
+    return yield* makeSportsProvider({ name: "betsapi", configured, transport: { call, chargesQuota: true } })
   })
 )

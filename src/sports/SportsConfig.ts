@@ -1,4 +1,4 @@
-import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { ByteSize, Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 
 export type SportsProviderKind = "sandbox" | "betsapi"
 
@@ -15,6 +15,8 @@ export class SportsConfig extends Context.Service<SportsConfig, {
   readonly rateLimitPerHour: number
   /** The longest any answer is reused; 0 keeps only the sharing of identical concurrent calls. */
   readonly cacheTtlMax: Duration.Duration
+  /** The most the cached answers may hold, counted as the JSON the provider sent; the oldest go first. */
+  readonly cacheMaxSize: ByteSize.ByteSize
 }>()("partner-api/sports/SportsConfig") {
   static readonly config = Config.all({
     provider: Config.Literals(["sandbox", "betsapi"], "SPORTS_PROVIDER").pipe(Config.withDefault("sandbox" as const)),
@@ -30,7 +32,8 @@ export class SportsConfig extends Context.Service<SportsConfig, {
       Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1)),
       "SPORTS_PROVIDER_RATE_LIMIT"
     ).pipe(Config.withDefault(3600)),
-    cacheTtlMax: Config.Duration("SPORTS_PROVIDER_CACHE_TTL_MAX").pipe(Config.withDefault(Duration.infinity))
+    cacheTtlMax: Config.Duration("SPORTS_PROVIDER_CACHE_TTL_MAX").pipe(Config.withDefault(Duration.infinity)),
+    cacheMaxSize: Config.ByteSize("SPORTS_PROVIDER_CACHE_MAX_SIZE").pipe(Config.withDefault(ByteSize.megabytes(64)))
   })
 
   static readonly layer = Layer.effect(SportsConfig, Effect.map(SportsConfig.config, SportsConfig.of))

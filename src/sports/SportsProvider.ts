@@ -1,5 +1,5 @@
-import { Context, Duration, Effect, Exit, Schema } from "effect"
-import { Persistable, PersistedCache, RateLimiter } from "effect/persistence"
+import { Clock, Context, Duration, Effect, Exit, Option, Predicate, Schema } from "effect"
+import { RateLimiter } from "effect/persistence"
 import { type SportsCapability, sportsCapabilities } from "../api/Sports.ts"
 import type {
   EventResult,
@@ -11,6 +11,7 @@ import type {
   StatsTrend
 } from "../domain/Sports.ts"
 import * as BetsApi from "./BetsApi.ts"
+import { eventCall, listCall, makeByteBudget, type ProviderCall, paramsOf, type Weighed } from "./ProviderCache.ts"
 import { SportsConfig } from "./SportsConfig.ts"
 
 export class SportsProviderError extends Schema.TaggedError<SportsProviderError>()("SportsProviderError", {
@@ -64,17 +65,39 @@ export class SportsProvider extends Context.Service<SportsProvider, {
 /** How a provider is reached: one GET of a BetsAPI-style path, answering its JSON. */
 export interface SportsTransport {
   readonly call: (path: string, params: Readonly<Record<string, string>>) => Effect.Effect<unknown, SportsProviderError>
+  /**
+   * Whether `call` spends the hourly quota itself, once per request it sends
+   * (retries included); otherwise the provider spends it once per call.
+   */
+  readonly chargesQuota?: boolean
 }
 
-/** One upstream call, as a cache key: the path and its parameters in a fixed order. */
-class ProviderCall extends Persistable.Class<{
-  payload: { readonly path: string; readonly params: Readonly<Record<string, string>> }
-}>()("SportsProviderCall", {
-  primaryKey: ({ params, path }) =>
-    `${path}?${Object.keys(params).sort().map((key) => `${key}=${params[key]}`).join("&")}`,
-  success: Schema.Json,
-  error: SportsProviderError
-}) {}
+/**
+ * One unit of the provider's hourly quota: at most SPORTS_PROVIDER_RATE_LIMIT
+ * calls in any sliding hour (a small burst, then a steady refill); past it,
+ * a RateLimited error, before anything is sent.
+ */
+export const providerQuota = Effect.fnUntraced(function*(name: string) {
+  const config = yield* SportsConfig
+  const limiter = yield* RateLimiter.RateLimiter
+  const burst = Math.max(1, Math.min(60, Math.floor(config.rateLimitPerHour / 10)))
+  const refillEvery = Duration.millis(3_600_000 / Math.max(1, config.rateLimitPerHour - burst))
+  return limiter.consume({
+    algorithm: "token-bucket",
+    onExceeded: "fail",
+    key: `sports-provider:${name}`,
+    limit: burst,
+    window: Duration.times(refillEvery, burst)
+  }).pipe(
+    Effect.mapError(() =>
+      new SportsProviderError({
+        reason: "RateLimited",
+        message: `The sports provider's hourly quota (${config.rateLimitPerHour} calls) is in use; retry shortly.`
+      })
+    ),
+    Effect.asVoid
+  )
+})
 
 const seconds = Duration.seconds
 const minutes = Duration.minutes
@@ -122,12 +145,51 @@ export const timeToLive = (path: string, raw: unknown): Duration.Duration => {
   }
 }
 
+/** What one upstream call answered, decoded once, when it arrived. */
+type Content<A> =
+  | { readonly _tag: "Found"; readonly answer: A }
+  /** The provider's NOT_FOUND. */
+  | { readonly _tag: "NotFound" }
+  /** Success with nothing in it: how BetsAPI answers an event detail it does not know (or has nothing of yet). */
+  | { readonly _tag: "Nothing" }
+  | { readonly _tag: "Rejected"; readonly code: string | undefined }
+  | { readonly _tag: "Invalid" }
+
+/** What a read hands on: the refusals and the wrong shapes have become errors. */
+type Usable<A> = Exclude<Content<A>, { readonly _tag: "Rejected" | "Invalid" }>
+
+interface Stored<A> extends Weighed {
+  /** The payload as the provider sent it (the token removed), for `include_raw`. */
+  readonly raw: unknown
+  readonly content: Content<A>
+  readonly timeToLive: Duration.Duration
+}
+
 const notFoundCodes = new Set(["NOT_FOUND"])
 
+const hasNothing = (raw: unknown) => {
+  const results = Predicate.hasProperty(raw, "results") ? raw.results : undefined
+  return results === undefined || results === null || (typeof results === "object" && Object.keys(results).length === 0)
+}
+
+/** Decodes an answer: its envelope, then (success with something in it) the path's own shape. */
+const contentOf = <A>(schema: Schema.Codec<A, unknown>, nothingIsUnknown: boolean, raw: unknown): Content<A> => {
+  const envelope = Schema.decodeUnknownOption(BetsApi.Answer)(raw)
+  if (Option.isNone(envelope)) return { _tag: "Invalid" }
+  if (envelope.value.success !== 1) {
+    return notFoundCodes.has(envelope.value.error ?? "")
+      ? { _tag: "NotFound" }
+      : { _tag: "Rejected", code: envelope.value.error ?? undefined }
+  }
+  if (nothingIsUnknown && hasNothing(raw)) return { _tag: "Nothing" }
+  const answer = Schema.decodeUnknownOption(schema)(raw)
+  return Option.isSome(answer) ? { _tag: "Found", answer: answer.value } : { _tag: "Invalid" }
+}
+
 /**
- * Builds the SportsProvider over a transport: caching (effect's
- * PersistedCache over the Persistence store in the context), coalescing, the
- * hourly limit, and the mapping of BetsAPI-style answers.
+ * Builds the SportsProvider over a transport: caching (effect's Cache, one
+ * per kind of answer, values decoded, all under one bound in bytes),
+ * coalescing, the hourly limit, and the mapping of BetsAPI-style answers.
  */
 export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   readonly name: string
@@ -135,122 +197,89 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   readonly transport: SportsTransport
 }) {
   const config = yield* SportsConfig
-  const limiter = yield* RateLimiter.RateLimiter
   const { name, transport } = options
+  const takeToken = transport.chargesQuota === true ? Effect.void : yield* providerQuota(name)
+  const budget = makeByteBudget(Number(config.cacheMaxSize))
 
-  // At most `limit` calls in any sliding hour: a small burst, then a steady refill.
-  const burst = Math.max(1, Math.min(60, Math.floor(config.rateLimitPerHour / 10)))
-  const refillEvery = Duration.millis(3_600_000 / Math.max(1, config.rateLimitPerHour - burst))
-  const takeToken = limiter.consume({
-    algorithm: "token-bucket",
-    onExceeded: "fail",
-    key: `sports-provider:${name}`,
-    limit: burst,
-    window: Duration.times(refillEvery, burst)
-  }).pipe(
-    Effect.mapError(() =>
-      new SportsProviderError({
-        reason: "RateLimited",
-        message: `The sports provider's hourly quota (${config.rateLimitPerHour} calls) is in use; retry shortly.`
-      })
-    ),
-    Effect.asVoid
-  )
-
-  const ttl = (path: string, raw: unknown) => Duration.min(timeToLive(path, raw), config.cacheTtlMax)
-  const cache = yield* PersistedCache.make(
-    (call: ProviderCall) =>
-      Effect.andThen(takeToken, transport.call(call.path, call.params)).pipe(
-        Effect.map((json) => json as Schema.Json)
+  /** One kind of answer: its cache, each entry fetched once and decoded once. */
+  const answers = <A>(kind: string, schema: Schema.Codec<A, unknown>, nothingIsUnknown = false) =>
+    budget.cache<ProviderCall, Stored<A>, SportsProviderError>({
+      lookup: Effect.fn(`SportsProvider.fetch.${kind}`)(
+        function*(call: ProviderCall): Effect.fn.Return<Stored<A>, SportsProviderError> {
+          yield* takeToken
+          const raw = yield* transport.call(call.path, paramsOf(call))
+          return {
+            raw,
+            content: contentOf(schema, nothingIsUnknown, raw),
+            bytes: Buffer.byteLength(JSON.stringify(raw) ?? ""),
+            storedAt: yield* Clock.currentTimeMillis,
+            timeToLive: Duration.min(timeToLive(call.path, raw), config.cacheTtlMax)
+          }
+        }
       ),
-    {
-      storeId: `sports-provider-${name}`,
-      timeToLive: (exit, call) => Exit.isSuccess(exit) ? ttl(call.path, exit.value) : Duration.zero,
-      inMemoryTTL: (exit, call) => Exit.isSuccess(exit) ? ttl(call.path, exit.value) : Duration.zero,
-      inMemoryCapacity: 5_000
-    }
-  )
-
-  const invalid = (what: string, raw: unknown) =>
-    new SportsProviderError({
-      reason: "InvalidResponse",
-      message: `The sports provider's answer to ${what} has an unexpected shape.`,
-      providerResponse: raw
+      timeToLive: (exit) => Exit.isSuccess(exit) ? exit.value.timeToLive : Duration.zero,
+      capacity: 5_000
     })
+  const leaguesCache = yield* answers("leagues", BetsApi.LeaguesAnswer)
+  const eventsCache = yield* answers("events", BetsApi.EventsAnswer)
+  const viewCache = yield* answers("view", BetsApi.ViewAnswer)
+  const oddsCache = yield* answers("odds", BetsApi.OddsAnswer, true)
+  const lineupCache = yield* answers("lineup", BetsApi.LineupAnswer, true)
+  const statsTrendCache = yield* answers("statsTrend", BetsApi.StatsTrendAnswer, true)
+  const resultCache = yield* answers("result", BetsApi.ResultAnswer)
 
-  // A cached answer is the same object on every hit, so what is derived from it is kept beside it.
-  const derived = new WeakMap<object, Map<unknown, unknown>>()
-  const remembered = <A>(raw: unknown, key: unknown, compute: () => A): A => {
-    if (raw === null || typeof raw !== "object") return compute()
-    let entry = derived.get(raw)
-    if (entry === undefined) derived.set(raw, entry = new Map())
-    if (!entry.has(key)) entry.set(key, compute())
-    return entry.get(key) as A
-  }
-  const decode = <A>(what: string, schema: Schema.Codec<A, unknown>, raw: unknown): Effect.Effect<A, SportsProviderError> =>
-    remembered(raw, schema, () =>
-      Schema.decodeUnknownExit(schema)(raw)
-    ).pipe(Effect.mapError(() => invalid(what, raw)))
-
-  /** Fetches (through the cache) and checks the BetsAPI envelope; NOT_FOUND comes back as `found: false`. */
-  const fetch = (
+  /** Reads through a cache; a refusal or an answer of the wrong shape is an error worded for `what`. */
+  const fetch = <A>(
     what: string,
-    path: string,
-    params: Record<string, string>
-  ): Effect.Effect<{ readonly raw: unknown; readonly found: boolean }, SportsProviderError> =>
-    cache.get(new ProviderCall({ path, params })).pipe(
-      Effect.catchTags({
-        PersistenceError: (error) => Effect.die(error),
-        SchemaError: (error) => Effect.die(error)
-      }),
-      Effect.flatMap((raw) =>
-        decode(what, BetsApi.Answer, raw).pipe(
-          Effect.flatMap((answer): Effect.Effect<{ raw: unknown; found: boolean }, SportsProviderError> => {
-            if (answer.success === 1) return Effect.succeed({ raw, found: true })
-            if (notFoundCodes.has(answer.error ?? "")) return Effect.succeed({ raw, found: false })
-            return Effect.fail(
-              new SportsProviderError({
-                reason: "Rejected",
-                message: `The sports provider refused ${what}: ${answer.error ?? "unknown error"}.`,
-                providerResponse: raw
-              })
-            )
-          })
-        )
-      )
-    )
+    cache: (call: ProviderCall) => Effect.Effect<Stored<A>, SportsProviderError>,
+    call: ProviderCall
+  ): Effect.Effect<{ readonly raw: unknown; readonly content: Usable<A> }, SportsProviderError> =>
+    Effect.flatMap(cache(call), ({ content, raw }) => {
+      switch (content._tag) {
+        case "Rejected":
+          return Effect.fail(
+            new SportsProviderError({
+              reason: "Rejected",
+              message: `The sports provider refused ${what}: ${content.code ?? "unknown error"}.`,
+              providerResponse: raw
+            })
+          )
+        case "Invalid":
+          return Effect.fail(
+            new SportsProviderError({
+              reason: "InvalidResponse",
+              message: `The sports provider's answer to ${what} has an unexpected shape.`,
+              providerResponse: raw
+            })
+          )
+        default:
+          return Effect.succeed({ raw, content })
+      }
+    })
 
   const emptyPage = <A>(page: number): Page<A> => ({ results: [], page, perPage: 0, total: 0 })
 
-  const listParams = (query: ListQuery): Record<string, string> => ({
-    sport_id: String(query.sportId),
-    page: String(query.page),
-    ...(query.leagueId === undefined ? {} : { league_id: query.leagueId }),
-    ...(query.day === undefined ? {} : { day: query.day })
+  const leagues = Effect.fn("SportsProvider.leagues")(function*(query: ListQuery) {
+    const { content, raw } = yield* fetch("the league list", leaguesCache, listCall(BetsApi.paths.leagues, query))
+    if (content._tag !== "Found") return { value: emptyPage<SportsLeague>(query.page), raw }
+    return { value: BetsApi.toLeagues(content.answer, query.sportId), raw }
   })
 
-  const events = (what: string, path: string) => (query: ListQuery) =>
-    Effect.gen(function*() {
-      const { found, raw } = yield* fetch(what, path, listParams(query))
-      if (!found) return { value: emptyPage<SportsEvent>(query.page), raw }
-      const answer = yield* decode(what, BetsApi.EventsAnswer, raw)
-      return { value: BetsApi.toEvents(answer, query.page), raw }
+  const events = (what: string, path: BetsApi.Path, spanName: string) =>
+    Effect.fn(spanName)(function*(query: ListQuery) {
+      const { content, raw } = yield* fetch(what, eventsCache, listCall(path, query))
+      if (content._tag !== "Found") return { value: emptyPage<SportsEvent>(query.page), raw }
+      return { value: BetsApi.toEvents(content.answer, query.page), raw }
     })
 
-  const notFound = (eventId: string, message = `Event ${eventId} not found.`) =>
-    new EventNotFound({ eventId, message })
+  const notFound = (eventId: string, message = `Event ${eventId} not found.`) => new EventNotFound({ eventId, message })
 
-  const eventParams = (eventId: string) => ({ event_id: eventId })
-
-  const event = (eventId: string) =>
-    Effect.gen(function*() {
-      const { found, raw } = yield* fetch("the event", BetsApi.paths.view, eventParams(eventId))
-      if (!found) return yield* notFound(eventId)
-      const answer = yield* decode("the event", BetsApi.ViewAnswer, raw)
-      const first = answer.results[0]
-      if (first === undefined) return yield* notFound(eventId)
-      return { value: BetsApi.toEvent(first), raw }
-    })
+  const event = Effect.fn("SportsProvider.event")(function*(eventId: string) {
+    const { content, raw } = yield* fetch("the event", viewCache, eventCall(BetsApi.paths.view, eventId))
+    const first = content._tag === "Found" ? content.answer.results[0] : undefined
+    if (first === undefined) return yield* notFound(eventId)
+    return { value: BetsApi.toEvent(first), raw }
+  })
 
   /**
    * BetsAPI answers the odds, line-up or statistics of an event it does not
@@ -258,88 +287,78 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
    * checked against the event itself (a cached view): an unknown event is a
    * 404 on every event endpoint, whatever the provider's way of saying so.
    */
-  const hasNothing = (raw: unknown) => {
-    const results = (raw as { results?: unknown } | null)?.results
-    return results === undefined || results === null || (typeof results === "object" && Object.keys(results).length === 0)
-  }
   const confirmEvent = (eventId: string) => Effect.asVoid(event(eventId))
 
-  const odds = (inPlay: boolean) => (eventId: string) =>
-    Effect.gen(function*() {
+  const odds = (inPlay: boolean) =>
+    Effect.fn(inPlay ? "SportsProvider.liveOdds" : "SportsProvider.odds")(function*(eventId: string) {
       const what = inPlay ? "the live odds" : "the odds"
-      const { found, raw } = yield* fetch(what, BetsApi.paths.odds, eventParams(eventId))
-      if (!found) return yield* notFound(eventId)
-      if (hasNothing(raw)) {
-        yield* confirmEvent(eventId)
-        return { value: [], raw }
-      }
-      const answer = yield* decode(what, BetsApi.OddsAnswer, raw)
-      const value = remembered(raw, inPlay, () => BetsApi.toOdds(answer, inPlay))
+      const { content, raw } = yield* fetch(what, oddsCache, eventCall(BetsApi.paths.odds, eventId))
+      if (content._tag === "NotFound") return yield* notFound(eventId)
+      const value = content._tag === "Found" ? BetsApi.toOdds(content.answer, inPlay) : []
       if (value.length === 0) yield* confirmEvent(eventId)
       return { value, raw }
     })
 
-  const lineup = (eventId: string) =>
-    Effect.gen(function*() {
-      const { found, raw } = yield* fetch("the line-up", BetsApi.paths.lineup, eventParams(eventId))
-      if (!found) return yield* notFound(eventId)
-      if (hasNothing(raw)) {
-        yield* confirmEvent(eventId)
-        return yield* notFound(eventId, `No line-up is available for event ${eventId}.`)
-      }
-      const value = BetsApi.toLineup(yield* decode("the line-up", BetsApi.LineupAnswer, raw))
-      if (value === undefined) return yield* notFound(eventId, `No line-up is available for event ${eventId}.`)
+  /** An event detail that may be missing (line-up, statistics): a 404 that says so when the event has none. */
+  const eventDetail = <A, D>(options: {
+    readonly span: string
+    readonly what: string
+    readonly path: BetsApi.Path
+    readonly cache: (call: ProviderCall) => Effect.Effect<Stored<A>, SportsProviderError>
+    readonly toValue: (answer: A) => D | undefined
+    readonly missing: (eventId: string) => string
+  }) =>
+    Effect.fn(options.span)(function*(eventId: string) {
+      const { content, raw } = yield* fetch(options.what, options.cache, eventCall(options.path, eventId))
+      if (content._tag === "NotFound") return yield* notFound(eventId)
+      if (content._tag === "Nothing") yield* confirmEvent(eventId)
+      const value = content._tag === "Found" ? options.toValue(content.answer) : undefined
+      if (value === undefined) return yield* notFound(eventId, options.missing(eventId))
       return { value, raw }
     })
 
-  const statsTrend = (eventId: string) =>
-    Effect.gen(function*() {
-      const { found, raw } = yield* fetch("the statistics", BetsApi.paths.statsTrend, eventParams(eventId))
-      if (!found) return yield* notFound(eventId)
-      if (hasNothing(raw)) {
-        yield* confirmEvent(eventId)
-        return yield* notFound(eventId, `No statistics are available for event ${eventId}.`)
-      }
-      const value = BetsApi.toStatsTrend(yield* decode("the statistics", BetsApi.StatsTrendAnswer, raw))
-      if (value === undefined) return yield* notFound(eventId, `No statistics are available for event ${eventId}.`)
-      return { value, raw }
-    })
-
-  const result = (eventId: string) =>
-    Effect.gen(function*() {
-      const { found, raw } = yield* fetch("the result", BetsApi.paths.result, eventParams(eventId))
-      if (!found) return yield* notFound(eventId)
-      const outcome = BetsApi.toResult(yield* decode("the result", BetsApi.ResultAnswer, raw))
-      switch (outcome._tag) {
-        case "Unknown":
-          return yield* notFound(eventId)
-        case "NotFinished":
-          return yield* notFound(eventId, `Event ${eventId} has no final result yet (it is ${outcome.status}).`)
-        case "Result":
-          return { value: outcome.result, raw }
-      }
-    })
+  const result = Effect.fn("SportsProvider.result")(function*(eventId: string) {
+    const { content, raw } = yield* fetch("the result", resultCache, eventCall(BetsApi.paths.result, eventId))
+    if (content._tag !== "Found") return yield* notFound(eventId)
+    const outcome = BetsApi.toResult(content.answer)
+    switch (outcome._tag) {
+      case "Unknown":
+        return yield* notFound(eventId)
+      case "NotFinished":
+        return yield* notFound(eventId, `Event ${eventId} has no final result yet (it is ${outcome.status}).`)
+      case "Result":
+        return { value: outcome.result, raw }
+    }
+  })
 
   return SportsProvider.of({
     name,
     configured: options.configured,
     // Both providers answer every operation of the contract.
     capabilities: sportsCapabilities,
-    leagues: (query) =>
-      Effect.gen(function*() {
-        const { found, raw } = yield* fetch("the league list", BetsApi.paths.leagues, listParams(query))
-        if (!found) return { value: emptyPage<SportsLeague>(query.page), raw }
-        const answer = yield* decode("the league list", BetsApi.LeaguesAnswer, raw)
-        return { value: BetsApi.toLeagues(answer, query.sportId), raw }
-      }),
-    upcoming: events("the upcoming events", BetsApi.paths.upcoming),
-    live: events("the live events", BetsApi.paths.inplay),
-    ended: events("the ended events", BetsApi.paths.ended),
+    leagues,
+    upcoming: events("the upcoming events", BetsApi.paths.upcoming, "SportsProvider.upcoming"),
+    live: events("the live events", BetsApi.paths.inplay, "SportsProvider.live"),
+    ended: events("the ended events", BetsApi.paths.ended, "SportsProvider.ended"),
     event,
     odds: odds(false),
     liveOdds: odds(true),
-    lineup,
-    statsTrend,
+    lineup: eventDetail({
+      span: "SportsProvider.lineup",
+      what: "the line-up",
+      path: BetsApi.paths.lineup,
+      cache: lineupCache,
+      toValue: BetsApi.toLineup,
+      missing: (eventId) => `No line-up is available for event ${eventId}.`
+    }),
+    statsTrend: eventDetail({
+      span: "SportsProvider.statsTrend",
+      what: "the statistics",
+      path: BetsApi.paths.statsTrend,
+      cache: statsTrendCache,
+      toValue: BetsApi.toStatsTrend,
+      missing: (eventId) => `No statistics are available for event ${eventId}.`
+    }),
     result
   })
 })

@@ -45,16 +45,14 @@ export const SportsHandlers = HttpApiBuilder.group(
       fetched: Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound>,
       toData: (value: A) => D
     ) =>
-      Effect.gen(function*() {
-        const partner = yield* CurrentPartner
-        return yield* fetched.pipe(
+      Effect.flatMap(Effect.service(CurrentPartner), (partner) =>
+        fetched.pipe(
           Effect.map(({ raw, value }) => ok(partner, toData(value), includeRaw(query) ? { provider_response: raw } : {})),
           Effect.catchTags({
             SportsProviderError: (error) => Effect.fail(unavailable(partner, error)),
             EventNotFound: (error) => Effect.fail(new NotFound({ message: error.message }))
           })
-        )
-      })
+        ))
 
     const list = (query: { readonly sport_id?: number | undefined; readonly page?: number | undefined }) => ({
       sportId: query.sport_id ?? 1,

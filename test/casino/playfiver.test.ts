@@ -209,11 +209,19 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
         fake.reset()
       }))
 
-    it.effect("a dropped connection is Unavailable", () =>
+    it.effect("a dropped connection is Unavailable; a launch is sent once, a catalog read tried again", () =>
       Effect.gen(function*() {
         const fake = yield* FakeUpstream
+        const gateway = yield* CasinoGateway
+        fake.reset()
         fake.script(() => ({ kind: "close" }))
-        assert.strictEqual((yield* gatewayError((yield* CasinoGateway).launch(launchRequest))).reason, "Unavailable")
+        assert.strictEqual((yield* gatewayError(gateway.launch(launchRequest))).reason, "Unavailable")
+        assert.strictEqual(fake.calls.length, 1, "a launch is never retried")
+        let drops = 1
+        fake.script((call) => drops-- > 0 ? { kind: "close" } : healthyAggregator(call))
+        fake.calls.length = 0
+        assert.strictEqual((yield* gateway.providers).length, 3)
+        assert.strictEqual(fake.calls.length, 2)
         fake.reset()
       }))
   })

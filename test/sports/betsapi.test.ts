@@ -1,39 +1,17 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { Duration, Effect, Layer, Option, Redacted } from "effect"
-import { SportsConfig } from "../../src/sports/SportsConfig.ts"
+import { Effect, Layer } from "effect"
+import { BetsApiApp as BetsApiAppWithoutLogs } from "../support/BetsApiApp.ts"
 import { betsApiToken, healthyBetsApi } from "../support/BetsApiScripts.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { live } from "../support/live.ts"
 import { makeLogCapture } from "../support/LogCapture.ts"
-import {
-  bearer,
-  givenPartner,
-  request,
-  TestAppWith,
-  testSportsConfig
-} from "../support/TestApp.ts"
+import { bearer, givenPartner, request } from "../support/TestApp.ts"
 
 const logs = makeLogCapture()
 
-/** The whole service with SPORTS_PROVIDER=betsapi, over real HTTP to a fake BetsAPI. */
-const BetsApiApp = (options: { readonly rateLimitPerHour?: number; readonly token?: string | undefined } = {}) =>
-  TestAppWith(
-    Layer.effect(
-      SportsConfig,
-      Effect.map(Effect.service(FakeUpstream), (fake) =>
-        testSportsConfig({
-          provider: "betsapi",
-          timeout: Duration.millis(400),
-          rateLimitPerHour: options.rateLimitPerHour ?? 3600,
-          betsapi: {
-            baseUrl: fake.url,
-            token: "token" in options && options.token === undefined
-              ? Option.none()
-              : Option.some(Redacted.make(options.token ?? betsApiToken))
-          }
-        }))
-    )
-  ).pipe(Layer.provideMerge(FakeUpstream.layer(healthyBetsApi)), Layer.provide(logs.layer))
+/** The whole service with SPORTS_PROVIDER=betsapi, over real HTTP to a fake BetsAPI, its logs captured. */
+const BetsApiApp = (options: Parameters<typeof BetsApiAppWithoutLogs>[0] = {}) =>
+  BetsApiAppWithoutLogs(options).pipe(Layer.provide(logs.layer))
 
 const get = (token: string, path: string) => request("GET", `/api/partner/v1${path}`, { headers: bearer(token) })
 

@@ -1,5 +1,5 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { Duration, Effect, Layer, Option } from "effect"
+import { ByteSize, Duration, Effect, Layer, Option } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CatalogSync } from "../../src/casino/CatalogSync.ts"
@@ -51,6 +51,7 @@ export const testSportsConfig = (overrides: Partial<SportsConfig["Service"]> = {
     timeout: Duration.seconds(2),
     rateLimitPerHour: 3600,
     cacheTtlMax: Duration.infinity,
+    cacheMaxSize: ByteSize.megabytes(64),
     ...overrides
   })
 
