@@ -55,6 +55,8 @@ export type LineHead = typeof Head.Type
 export interface CallbackFilter {
   readonly status?: CallbackRecord["status"] | undefined
   readonly partner?: string | undefined
+  /** Only this player's (partner_players.id). */
+  readonly playerId?: number | undefined
   readonly limit: number
 }
 
@@ -185,6 +187,7 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
         const conditions = [sql`true`]
         if (filter.status !== undefined) conditions.push(sql`c.status = ${filter.status}`)
         if (filter.partner !== undefined) conditions.push(sql`p.slug = ${filter.partner}`)
+        if (filter.playerId !== undefined) conditions.push(sql`c.player_id = ${filter.playerId}`)
         return select(sql.and(conditions), filter.limit)
       }
 
