@@ -3,7 +3,8 @@ import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
-import { PartnerApi } from "./api/Api.ts"
+import { apiPrefix, PartnerApi } from "./api/Api.ts"
+import { ErrorMessages, ValidationFailed } from "./api/Errors.ts"
 import { RequestValidation } from "./api/RequestValidation.ts"
 import { PartnerAuth } from "./api/Security.ts"
 import { AggregatorRoute } from "./callbacks/AggregatorRoute.ts"
@@ -44,11 +45,11 @@ import { SportsHandlers } from "./sports/http.ts"
 import { SportsConfig } from "./sports/SportsConfig.ts"
 import { SportsProvider } from "./sports/SportsProvider.ts"
 import { sportsProviderLayer } from "./sports/SportsProviderLive.ts"
-import { ApiDocsRoutes } from "./platform/ApiDocs.ts"
+import { apiDocsRoutes } from "./platform/ApiDocs.ts"
 import * as Database from "./platform/Database.ts"
 import { seeingOnly } from "./platform/HandlerContext.ts"
 import { createHttpServer, HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
-import { RequestValidationLive } from "./platform/RequestValidation.ts"
+import { validateRequests } from "./platform/RequestValidation.ts"
 import {
   SandboxAgentCredentialsLive,
   SandboxCasinoGatewayLive,
@@ -57,6 +58,12 @@ import {
   SandboxRoutes,
   SandboxSportsProviderLive
 } from "./sandbox/Sandbox.ts"
+
+/** Request validation, failing with the contract's 422 naming every failing field. */
+export const RequestValidationLive = Layer.succeed(
+  RequestValidation,
+  validateRequests((errors) => new ValidationFailed({ message: ErrorMessages.invalidData, errors }))
+)
 
 /**
  * The handlers of every group of the partner API, with the middleware they
@@ -85,7 +92,7 @@ const SandboxRoutesWhenSelected = Layer.unwrap(
 /** Every route the service answers: the partner API, its OpenAPI documents and docs page, the probes, the sandbox's. */
 export const RoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(PartnerApi).pipe(Layer.provide(ApiHandlersLive)),
-  ApiDocsRoutes,
+  apiDocsRoutes(PartnerApi, apiPrefix),
   HealthRoutes,
   AggregatorRoute,
   SandboxRoutesWhenSelected,
