@@ -16,7 +16,7 @@ import { CasinoCatalog } from "../src/casino/CasinoCatalog.ts"
 import { CatalogSync } from "../src/casino/CatalogSync.ts"
 import { Partners } from "../src/partners/Partners.ts"
 import * as Database from "../src/platform/Database.ts"
-import { ConfigLive, ServicesLive } from "../src/server.ts"
+import { AdminLayers, ConfigLive } from "../src/server.ts"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
@@ -143,7 +143,8 @@ const partnersCommand = Command.make("partners").pipe(
     rotateToken,
     rotateWebhookSecret,
     set
-  ])
+  ]),
+  Command.provide(AdminLayers.partners)
 )
 
 const providerRef = Argument.String("provider").pipe(Argument.withDescription("The provider's id or slug"))
@@ -153,13 +154,19 @@ const casinoSync = Command.make("sync", {}, () =>
   Effect.gen(function*() {
     const sync = yield* CatalogSync
     yield* printJson(yield* userFacing(sync.run))
-  })).pipe(Command.withDescription("Refresh the local catalog from the casino aggregator now"))
+  })).pipe(
+    Command.withDescription("Refresh the local catalog from the casino aggregator now"),
+    Command.provide(AdminLayers.casinoSync)
+  )
 
 const casinoProviders = Command.make("providers", {}, () =>
   Effect.gen(function*() {
     const catalog = yield* CasinoCatalog
     yield* printJson(yield* catalog.allProviders)
-  })).pipe(Command.withDescription("List every provider in the local catalog, enabled or not"))
+  })).pipe(
+    Command.withDescription("List every provider in the local catalog, enabled or not"),
+    Command.provide(AdminLayers.casinoCatalog)
+  )
 
 const setProviderEnabled = (command: "enable-provider" | "disable-provider") =>
   Command.make(command, { provider: providerRef }, ({ provider }) =>
@@ -170,7 +177,7 @@ const setProviderEnabled = (command: "enable-provider" | "disable-provider") =>
       command === "enable-provider"
         ? "Offer a provider's games again (when the aggregator lists them)"
         : "Stop offering a provider and its games; syncs do not undo this"
-    ))
+    ), Command.provide(AdminLayers.casinoCatalog))
 
 const setGameEnabled = (command: "enable-game" | "disable-game") =>
   Command.make(command, { provider: providerRef, gameCode }, ({ gameCode, provider }) =>
@@ -181,7 +188,7 @@ const setGameEnabled = (command: "enable-game" | "disable-game") =>
       command === "enable-game"
         ? "Offer a game again (when the aggregator lists it)"
         : "Stop offering a game; syncs do not undo this"
-    ))
+    ), Command.provide(AdminLayers.casinoCatalog))
 
 const casinoCommand = Command.make("casino").pipe(
   Command.withDescription("The local casino catalog"),
@@ -241,7 +248,8 @@ const callbacksRetry = Command.make("retry", {
 
 const callbacksCommand = Command.make("callbacks").pipe(
   Command.withDescription("Wallet callbacks sent to partners"),
-  Command.withSubcommands([callbacksList, callbacksRetry])
+  Command.withSubcommands([callbacksList, callbacksRetry]),
+  Command.provide(AdminLayers.callbacks)
 )
 
 const walletShow = Command.make("show", {
@@ -274,7 +282,8 @@ const walletPending = Command.make("pending", {
 
 const walletCommand = Command.make("wallet").pipe(
   Command.withDescription("The wallet's ledger: transactions, their answers and callbacks"),
-  Command.withSubcommands([walletShow, walletPending])
+  Command.withSubcommands([walletShow, walletPending]),
+  Command.provide(AdminLayers.wallet)
 )
 
 export const admin = Command.make("admin").pipe(
@@ -288,14 +297,12 @@ const StderrLogger = Layer.mergeAll(
   Layer.succeed(References.MinimumLogLevel, "Warn")
 )
 
-const AdminServicesLive = ServicesLive.pipe(
-  Layer.provide(Database.layer),
-  Layer.provide(ConfigLive)
-)
+// Each command group builds its own services (AdminLayers); all share the database and the configuration.
+const AdminBaseLive = Database.layer.pipe(Layer.provideMerge(ConfigLive))
 
 admin.pipe(
   Command.run({ version: "1.0.0" }),
-  Effect.provide(AdminServicesLive),
+  Effect.provide(AdminBaseLive),
   Effect.provide(NodeServices.layer),
   Effect.provide(StderrLogger),
   Effect.catchTag("ConfigError", (error) =>

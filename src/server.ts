@@ -167,6 +167,29 @@ export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =
 
 export const ServicesLive = servicesLayer(WalletRepoSql)
 
+/**
+ * What each group of admin commands needs, and no more: `partners list`
+ * builds the partners, not the casino gateway or the sports provider.
+ * Each needs the database and the configuration.
+ */
+export const AdminLayers = {
+  partners: Partners.layer.pipe(Layer.provide(SandboxCallbackUrlsLive)),
+  casinoCatalog: CasinoCatalog.layer,
+  /** A sync asks the gateway; the sandbox's opens the demo wallet of players it knows. */
+  casinoSync: CatalogSync.layer.pipe(
+    Layer.provide(Layer.mergeAll(CasinoCatalog.layer, casinoGatewayLayer(SandboxCasinoGatewayLive))),
+    Layer.provide(Layer.mergeAll(PartnerPlayers.layer, CallbackTargets.layer))
+  ),
+  callbacks: CallbackOutbox.layer.pipe(
+    Layer.provide(Layer.mergeAll(OutboxRepo.layer, PartnerCallbacks.layer, CallbackTargets.layer)),
+    Layer.provide(SandboxCallbackUrlsLive)
+  ),
+  wallet: WalletLedger.layer.pipe(
+    Layer.provide(WalletRepoSql),
+    Layer.provide(Layer.mergeAll(OutboxRepo.layer, PartnerPlayers.layer))
+  )
+}
+
 /** Every setting, read from the environment. */
 export const ConfigLive = Layer.mergeAll(
   AppConfig.layer,
