@@ -7,9 +7,8 @@
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Console, Effect, Layer, Logger, Option, References } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
-import { CallbackOutbox } from "../src/callbacks/CallbackOutbox.ts"
+import { CallbackOutbox, type CallbackView } from "../src/callbacks/CallbackOutbox.ts"
 import { entryJson } from "../src/callbacks/http.ts"
-import type { CallbackRecord } from "../src/callbacks/OutboxRepo.ts"
 import { WalletLedger } from "../src/callbacks/WalletLedger.ts"
 import type { Partner } from "../src/domain/Partner.ts"
 import { CasinoCatalog } from "../src/casino/CasinoCatalog.ts"
@@ -202,7 +201,7 @@ const casinoCommand = Command.make("casino").pipe(
   ])
 )
 
-const callbackView = (callback: CallbackRecord) => ({
+const callbackView = (callback: CallbackView) => ({
   id: callback.id,
   event_id: callback.event_id,
   partner: callback.partner,
@@ -228,9 +227,13 @@ const callbacksList = Command.make("list", {
 }, (input) =>
   Effect.gen(function*() {
     const outbox = yield* CallbackOutbox
-    const callbacks = yield* outbox.list({
+    const partners = yield* Partners
+    const slug = Option.getOrUndefined(input.partner)
+    const partner = slug === undefined ? undefined : Option.getOrNull(yield* Effect.option(partners.show(slug)))
+    // A slug that names no partner has no callbacks.
+    const callbacks = partner === null ? [] : yield* outbox.list({
       status: Option.getOrUndefined(input.status),
-      partner: Option.getOrUndefined(input.partner),
+      partnerId: partner?.id,
       limit: Math.max(1, Math.min(input.limit, 1000))
     })
     yield* printJson(callbacks.map(callbackView))

@@ -180,8 +180,8 @@ export const AdminLayers = {
     Layer.provide(Layer.mergeAll(CasinoCatalog.layer, casinoGatewayLayer(SandboxCasinoGatewayLive))),
     Layer.provide(Layer.mergeAll(PartnerPlayers.layer, CallbackTargets.layer))
   ),
-  callbacks: CallbackOutbox.layer.pipe(
-    Layer.provide(Layer.mergeAll(OutboxRepo.layer, PartnerCallbacks.layer, CallbackTargets.layer)),
+  callbacks: Layer.mergeAll(CallbackOutbox.layer, Partners.layer).pipe(
+    Layer.provide(Layer.mergeAll(OutboxRepo.layer, PartnerCallbacks.layer, CallbackTargets.layer, PartnerPlayers.layer)),
     Layer.provide(SandboxCallbackUrlsLive)
   ),
   wallet: WalletLedger.layer.pipe(
