@@ -7,16 +7,15 @@
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Console, Effect, Layer, Logger, Option, References } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
-import { CallbackOutbox } from "../src/callbacks/CallbackOutbox.ts"
+import { CallbackOutbox, type CallbackView } from "../src/callbacks/CallbackOutbox.ts"
 import { entryJson } from "../src/callbacks/http.ts"
-import type { CallbackRecord } from "../src/callbacks/OutboxRepo.ts"
 import { WalletLedger } from "../src/callbacks/WalletLedger.ts"
 import type { Partner } from "../src/domain/Partner.ts"
 import { CasinoCatalog } from "../src/casino/CasinoCatalog.ts"
 import { CatalogSync } from "../src/casino/CatalogSync.ts"
 import { Partners } from "../src/partners/Partners.ts"
 import * as Database from "../src/platform/Database.ts"
-import { ConfigLive, ServicesLive } from "../src/server.ts"
+import { AdminLayers, ConfigLive } from "../src/server.ts"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
@@ -143,7 +142,8 @@ const partnersCommand = Command.make("partners").pipe(
     rotateToken,
     rotateWebhookSecret,
     set
-  ])
+  ]),
+  Command.provide(AdminLayers.partners)
 )
 
 const providerRef = Argument.String("provider").pipe(Argument.withDescription("The provider's id or slug"))
@@ -153,13 +153,19 @@ const casinoSync = Command.make("sync", {}, () =>
   Effect.gen(function*() {
     const sync = yield* CatalogSync
     yield* printJson(yield* userFacing(sync.run))
-  })).pipe(Command.withDescription("Refresh the local catalog from the casino aggregator now"))
+  })).pipe(
+    Command.withDescription("Refresh the local catalog from the casino aggregator now"),
+    Command.provide(AdminLayers.casinoSync)
+  )
 
 const casinoProviders = Command.make("providers", {}, () =>
   Effect.gen(function*() {
     const catalog = yield* CasinoCatalog
     yield* printJson(yield* catalog.allProviders)
-  })).pipe(Command.withDescription("List every provider in the local catalog, enabled or not"))
+  })).pipe(
+    Command.withDescription("List every provider in the local catalog, enabled or not"),
+    Command.provide(AdminLayers.casinoCatalog)
+  )
 
 const setProviderEnabled = (command: "enable-provider" | "disable-provider") =>
   Command.make(command, { provider: providerRef }, ({ provider }) =>
@@ -170,7 +176,7 @@ const setProviderEnabled = (command: "enable-provider" | "disable-provider") =>
       command === "enable-provider"
         ? "Offer a provider's games again (when the aggregator lists them)"
         : "Stop offering a provider and its games; syncs do not undo this"
-    ))
+    ), Command.provide(AdminLayers.casinoCatalog))
 
 const setGameEnabled = (command: "enable-game" | "disable-game") =>
   Command.make(command, { provider: providerRef, gameCode }, ({ gameCode, provider }) =>
@@ -181,7 +187,7 @@ const setGameEnabled = (command: "enable-game" | "disable-game") =>
       command === "enable-game"
         ? "Offer a game again (when the aggregator lists it)"
         : "Stop offering a game; syncs do not undo this"
-    ))
+    ), Command.provide(AdminLayers.casinoCatalog))
 
 const casinoCommand = Command.make("casino").pipe(
   Command.withDescription("The local casino catalog"),
@@ -195,7 +201,7 @@ const casinoCommand = Command.make("casino").pipe(
   ])
 )
 
-const callbackView = (callback: CallbackRecord) => ({
+const callbackView = (callback: CallbackView) => ({
   id: callback.id,
   event_id: callback.event_id,
   partner: callback.partner,
@@ -221,9 +227,13 @@ const callbacksList = Command.make("list", {
 }, (input) =>
   Effect.gen(function*() {
     const outbox = yield* CallbackOutbox
-    const callbacks = yield* outbox.list({
+    const partners = yield* Partners
+    const slug = Option.getOrUndefined(input.partner)
+    const partner = slug === undefined ? undefined : Option.getOrNull(yield* Effect.option(partners.show(slug)))
+    // A slug that names no partner has no callbacks.
+    const callbacks = partner === null ? [] : yield* outbox.list({
       status: Option.getOrUndefined(input.status),
-      partner: Option.getOrUndefined(input.partner),
+      partnerId: partner?.id,
       limit: Math.max(1, Math.min(input.limit, 1000))
     })
     yield* printJson(callbacks.map(callbackView))
@@ -241,7 +251,8 @@ const callbacksRetry = Command.make("retry", {
 
 const callbacksCommand = Command.make("callbacks").pipe(
   Command.withDescription("Wallet callbacks sent to partners"),
-  Command.withSubcommands([callbacksList, callbacksRetry])
+  Command.withSubcommands([callbacksList, callbacksRetry]),
+  Command.provide(AdminLayers.callbacks)
 )
 
 const walletShow = Command.make("show", {
@@ -274,7 +285,8 @@ const walletPending = Command.make("pending", {
 
 const walletCommand = Command.make("wallet").pipe(
   Command.withDescription("The wallet's ledger: transactions, their answers and callbacks"),
-  Command.withSubcommands([walletShow, walletPending])
+  Command.withSubcommands([walletShow, walletPending]),
+  Command.provide(AdminLayers.wallet)
 )
 
 export const admin = Command.make("admin").pipe(
@@ -288,14 +300,12 @@ const StderrLogger = Layer.mergeAll(
   Layer.succeed(References.MinimumLogLevel, "Warn")
 )
 
-const AdminServicesLive = ServicesLive.pipe(
-  Layer.provide(Database.layer),
-  Layer.provide(ConfigLive)
-)
+// Each command group builds its own services (AdminLayers); all share the database and the configuration.
+const AdminBaseLive = Database.layer.pipe(Layer.provideMerge(ConfigLive))
 
 admin.pipe(
   Command.run({ version: "1.0.0" }),
-  Effect.provide(AdminServicesLive),
+  Effect.provide(AdminBaseLive),
   Effect.provide(NodeServices.layer),
   Effect.provide(StderrLogger),
   Effect.catchTag("ConfigError", (error) =>

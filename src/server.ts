@@ -2,7 +2,9 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { PartnerApi } from "./api/Api.ts"
+import type { SqlClient } from "effect/sql"
+import { apiPrefix, PartnerApi } from "./api/Api.ts"
+import { ErrorMessages, ValidationFailed } from "./api/Errors.ts"
 import { RequestValidation } from "./api/RequestValidation.ts"
 import { PartnerAuth } from "./api/Security.ts"
 import { AggregatorRoute } from "./callbacks/AggregatorRoute.ts"
@@ -12,7 +14,6 @@ import { CallbackWorker } from "./callbacks/CallbackWorker.ts"
 import { WalletHandlers } from "./callbacks/http.ts"
 import { OutboxRepo } from "./callbacks/OutboxRepo.ts"
 import { PartnerCallbacks } from "./callbacks/PartnerCallbacks.ts"
-import { SandboxPartnerWallet, sandboxPartnerWalletPath } from "./callbacks/SandboxPartnerWallet.ts"
 import { Wallet } from "./callbacks/Wallet.ts"
 import { WalletCredentials } from "./callbacks/WalletCredentials.ts"
 import { WalletLedger } from "./callbacks/WalletLedger.ts"
@@ -23,33 +24,46 @@ import { Casino } from "./casino/Casino.ts"
 import { CasinoCatalog } from "./casino/CasinoCatalog.ts"
 import { CasinoConfig } from "./casino/CasinoConfig.ts"
 import { CasinoGateway } from "./casino/CasinoGateway.ts"
-import { CasinoGatewayLive } from "./casino/CasinoGatewayLive.ts"
+import { casinoGatewayLayer } from "./casino/CasinoGatewayLive.ts"
 import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
 import { CasinoHandlers } from "./casino/http.ts"
-import { SandboxPages } from "./casino/SandboxPages.ts"
-import { SandboxPlay } from "./casino/SandboxPlay.ts"
 import { CatalogSchedule } from "./catalog/CatalogSchedule.ts"
 import { SportsCatalogHandlers } from "./catalog/http.ts"
 import { SportsCatalog } from "./catalog/SportsCatalog.ts"
 import { SportsCatalogConfig } from "./catalog/SportsCatalogConfig.ts"
 import { CallbackTargets } from "./partners/CallbackTargets.ts"
 import { ExemptCallbackUrls } from "./partners/CallbackUrlPolicy.ts"
-import { DemoPartnerLive } from "./partners/DemoPartner.ts"
+import { DemoPartnerLive, DemoPartnerWallet } from "./partners/DemoPartner.ts"
 import { PartnerAuthLive } from "./partners/PartnerAuthLive.ts"
 import { PartnerPlayers } from "./partners/PartnerPlayers.ts"
 import { Partners } from "./partners/Partners.ts"
 import { PartnersConfig } from "./partners/PartnersConfig.ts"
 import { AccountHandlers } from "./partners/http.ts"
+import { StatusReport } from "./partners/StatusReport.ts"
 import { AppConfig, publicBaseUrl } from "./platform/AppConfig.ts"
 import { SportsHandlers } from "./sports/http.ts"
 import { SportsConfig } from "./sports/SportsConfig.ts"
 import { SportsProvider } from "./sports/SportsProvider.ts"
-import { SportsProviderLive } from "./sports/SportsProviderLive.ts"
-import { ApiDocsRoutes } from "./platform/ApiDocs.ts"
+import { sportsProviderLayer } from "./sports/SportsProviderLive.ts"
+import { apiDocsRoutes } from "./platform/ApiDocs.ts"
 import * as Database from "./platform/Database.ts"
 import { seeingOnly } from "./platform/HandlerContext.ts"
 import { createHttpServer, HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
-import { RequestValidationLive } from "./platform/RequestValidation.ts"
+import { validateRequests } from "./platform/RequestValidation.ts"
+import {
+  SandboxAgentCredentialsLive,
+  SandboxCasinoGatewayLive,
+  SandboxConfig,
+  sandboxPartnerWalletPath,
+  SandboxRoutes,
+  SandboxSportsProviderLive
+} from "./sandbox/Sandbox.ts"
+
+/** Request validation, failing with the contract's 422 naming every failing field. */
+export const RequestValidationLive = Layer.succeed(
+  RequestValidation,
+  validateRequests((errors) => new ValidationFailed({ message: ErrorMessages.invalidData, errors }))
+)
 
 /**
  * The handlers of every group of the partner API, with the middleware they
@@ -63,25 +77,40 @@ export const ApiHandlersLive = Layer.mergeAll(
   SportsCatalogHandlers,
   WalletHandlers
 ).pipe(
-  seeingOnly(AppConfig, CasinoGateway, CasinoCatalog, Casino, SportsProvider, SportsCatalog, WalletLedger, PartnerAuth, RequestValidation),
+  seeingOnly(AppConfig, StatusReport, CasinoCatalog, Casino, SportsProvider, SportsCatalog, WalletLedger, PartnerAuth, RequestValidation),
   Layer.provideMerge(Layer.mergeAll(PartnerAuthLive, RequestValidationLive))
 )
 
-/** Every route the service answers: the partner API, its OpenAPI documents and docs page, the probes, the sandbox. */
+/** Whether the sandbox aggregator is the casino gateway: then the sandbox's routes are served, and its agent's calls taken. */
+const casinoSandboxSelected = Effect.map(Effect.service(CasinoConfig), (config) => config.gateway === "sandbox")
+
+/** The sandbox's routes, only when the sandbox aggregator is selected (otherwise they are unknown routes: 404). */
+const SandboxRoutesWhenSelected = Layer.unwrap(
+  Effect.map(casinoSandboxSelected, (selected) => selected ? SandboxRoutes : Layer.empty)
+)
+
+/** Every route the service answers: the partner API, its OpenAPI documents and docs page, the probes, the sandbox's. */
 export const RoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(PartnerApi).pipe(Layer.provide(ApiHandlersLive)),
-  ApiDocsRoutes,
+  apiDocsRoutes(PartnerApi, apiPrefix),
   HealthRoutes,
   AggregatorRoute,
-  SandboxPages,
-  SandboxPlay,
-  SandboxPartnerWallet,
+  SandboxRoutesWhenSelected,
   HttpEdgeMiddleware
 )
 
 /** The casino area: the gateway CASINO_GATEWAY selects, the local catalog, players and launches. */
 export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, CasinoGatewayLive))
+  Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, casinoGatewayLayer(SandboxCasinoGatewayLive)))
+)
+
+/** The agent the aggregator's wallet calls must carry: the sandbox's own, or the configured one. */
+const WalletCredentialsLive = Layer.unwrap(
+  Effect.map(
+    casinoSandboxSelected,
+    (selected): Layer.Layer<WalletCredentials, never, CallbacksConfig | SqlClient.SqlClient> =>
+      selected ? SandboxAgentCredentialsLive : WalletCredentials.layer
+  )
 )
 
 /**
@@ -89,29 +118,77 @@ export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
  * over a WalletRepo (PostgreSQL's; a test may wrap it to inject a fault).
  */
 export const callbacksLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
-  Layer.mergeAll(Wallet.layerNoDeps, WalletLedger.layer, WalletCredentials.layer).pipe(
+  Layer.mergeAll(Wallet.layerNoDeps, WalletLedger.layer, WalletCredentialsLive).pipe(
     Layer.provideMerge(Layer.mergeAll(walletRepo, CallbackOutbox.layer)),
     Layer.provideMerge(Layer.mergeAll(OutboxRepo.layer, PartnerCallbacks.layer, CallbackTargets.layer))
   )
 
-/** On the sandbox, the demo partner's wallet is this service's own: its callback URL is exempt from the policy. */
+/** On the sandbox, the demo partner's wallet is the sandbox's own partner wallet. */
+const DemoPartnerWalletLive = Layer.effect(
+  DemoPartnerWallet,
+  Effect.map(casinoSandboxSelected, (selected) => selected ? { path: sandboxPartnerWalletPath } : undefined)
+)
+
+/** That wallet is this service's own: its callback URL is exempt from the policy. */
 const SandboxCallbackUrlsLive = Layer.effect(
   ExemptCallbackUrls,
   Effect.gen(function*() {
-    const casino = yield* CasinoConfig
+    const wallet = yield* DemoPartnerWallet
     const app = yield* AppConfig
-    return new Set(casino.gateway === "sandbox" ? [`${publicBaseUrl(app)}${sandboxPartnerWalletPath}`] : [])
+    return new Set(wallet === undefined ? [] : [`${publicBaseUrl(app)}${wallet.path}`])
+  })
+).pipe(Layer.provide(DemoPartnerWalletLive))
+
+/** What /status reports about the upstreams, from the casino gateway and the sports provider in use. */
+const StatusReportLive = Layer.effect(
+  StatusReport,
+  Effect.gen(function*() {
+    const casino = yield* CasinoGateway
+    const sports = yield* SportsProvider
+    return StatusReport.of({
+      aggregatorConfigured: casino.configured,
+      sportsProvider: { name: sports.name, configured: sports.configured }
+    })
   })
 )
 
+/** The provider SPORTS_PROVIDER selects: BetsAPI or the sandbox's simulated world. */
+const SportsProviderLive = sportsProviderLayer(SandboxSportsProviderLive)
+
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
-  Layer.mergeAll(CasinoLive, SportsCatalog.layer, callbacksLayer(walletRepo)).pipe(
-    Layer.provideMerge(Layer.mergeAll(Partners.layer, PartnerPlayers.layer, SportsProviderLive)),
-    Layer.provide(SandboxCallbackUrlsLive)
-  )
+  StatusReportLive.pipe(Layer.provideMerge(
+    Layer.mergeAll(CasinoLive, SportsCatalog.layer, callbacksLayer(walletRepo)).pipe(
+      Layer.provideMerge(Layer.mergeAll(Partners.layer, PartnerPlayers.layer, CallbackTargets.layer, SportsProviderLive)),
+      Layer.provideMerge(DemoPartnerWalletLive),
+      Layer.provide(SandboxCallbackUrlsLive)
+    )
+  ))
 
 export const ServicesLive = servicesLayer(WalletRepoSql)
+
+/**
+ * What each group of admin commands needs, and no more: `partners list`
+ * builds the partners, not the casino gateway or the sports provider.
+ * Each needs the database and the configuration.
+ */
+export const AdminLayers = {
+  partners: Partners.layer.pipe(Layer.provide(SandboxCallbackUrlsLive)),
+  casinoCatalog: CasinoCatalog.layer,
+  /** A sync asks the gateway; the sandbox's opens the demo wallet of players it knows. */
+  casinoSync: CatalogSync.layer.pipe(
+    Layer.provide(Layer.mergeAll(CasinoCatalog.layer, casinoGatewayLayer(SandboxCasinoGatewayLive))),
+    Layer.provide(Layer.mergeAll(PartnerPlayers.layer, CallbackTargets.layer))
+  ),
+  callbacks: Layer.mergeAll(CallbackOutbox.layer, Partners.layer).pipe(
+    Layer.provide(Layer.mergeAll(OutboxRepo.layer, PartnerCallbacks.layer, CallbackTargets.layer, PartnerPlayers.layer)),
+    Layer.provide(SandboxCallbackUrlsLive)
+  ),
+  wallet: WalletLedger.layer.pipe(
+    Layer.provide(WalletRepoSql),
+    Layer.provide(Layer.mergeAll(OutboxRepo.layer, PartnerPlayers.layer))
+  )
+}
 
 /** Every setting, read from the environment. */
 export const ConfigLive = Layer.mergeAll(
@@ -120,7 +197,8 @@ export const ConfigLive = Layer.mergeAll(
   SportsConfig.layer,
   SportsCatalogConfig.layer,
   CallbacksConfig.layer,
-  PartnersConfig.layer
+  PartnersConfig.layer,
+  SandboxConfig.layer
 )
 
 /** The services with their database (migrated), start-up data and background work. */

@@ -7,14 +7,7 @@ import { PartnerSummary, ProviderResponse } from "./Envelope.ts"
  * keeps `_tag` and other internals out of the bodies.
  */
 
-export const ErrorMessages = {
-  missingToken: "API key do parceiro nao informada.",
-  invalidPartner: "Parceiro invalido ou inativo.",
-  invalidData: "The given data was invalid.",
-  routeNotFound: "Route not found.",
-  internal: "Internal server error.",
-  eventNotFound: "Event not found."
-} as const
+export { ErrorMessages } from "../domain/ErrorMessages.ts"
 
 export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")({
   success: Schema.tag(false),

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { CallbackTargets } from "../partners/CallbackTargets.ts"
+import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { type CallbackFilter, type CallbackRecord, OutboxRepo } from "./OutboxRepo.ts"
 import { PartnerCallbacks } from "./PartnerCallbacks.ts"
 
@@ -27,6 +28,12 @@ export class DeliveryStalled extends Schema.TaggedError<DeliveryStalled>()("Deli
   message: Schema.String
 }) {}
 
+/** A callback as an operator reads it: with its partner's slug and its player's external id. */
+export interface CallbackView extends CallbackRecord {
+  readonly partner: string
+  readonly external_player_id: string
+}
+
 /** Where the job that delivers the current player's line stands, as the queue reports it. */
 export interface DeliveryAttempt {
   readonly attempts: number
@@ -45,9 +52,9 @@ export interface DeliveryAttempt {
 export class CallbackOutbox extends Context.Service<CallbackOutbox, {
   /** Delivers a player's undelivered notifications in order; fails (to be retried) at the first that fails. */
   drain(playerId: number, attempt: DeliveryAttempt): Effect.Effect<{ readonly delivered: number }, DeliveryStalled>
-  list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<CallbackRecord>>
+  list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<CallbackView>>
   /** Sends a notification again (delivered or not), as soon as its player's line reaches it. */
-  retry(id: number): Effect.Effect<CallbackRecord, CallbackNotFound | CallbackNotReplayable>
+  retry(id: number): Effect.Effect<CallbackView, CallbackNotFound | CallbackNotReplayable>
   /** Shutdown began: runs in flight finish the notification they hold and stop. */
   readonly stopTaking: Effect.Effect<void>
 }>()("partner-api/callbacks/CallbackOutbox") {
@@ -57,7 +64,25 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
       const repo = yield* OutboxRepo
       const targets = yield* CallbackTargets
       const callbacks = yield* PartnerCallbacks
+      const players = yield* PartnerPlayers
       let stopping = false
+
+      // Who each callback is for, from the services that own partners and players.
+      const viewed = Effect.fnUntraced(function*(records: ReadonlyArray<CallbackRecord>) {
+        const owners = new Map(
+          (yield* players.findByIds([...new Set(records.map((record) => record.player_id))])).map((p) => [p.id, p])
+        )
+        const slugs = new Map<number, string>()
+        for (const partnerId of new Set(records.map((record) => record.partner_id))) {
+          const target = yield* targets.get(partnerId)
+          slugs.set(partnerId, Option.match(target, { onNone: () => "", onSome: (t) => t.partnerSlug }))
+        }
+        return records.map((record): CallbackView => ({
+          ...record,
+          partner: slugs.get(record.partner_id) ?? "",
+          external_player_id: owners.get(record.player_id)?.external_player_id ?? ""
+        }))
+      })
 
       const drain = Effect.fn("CallbackOutbox.drain")(function*(playerId: number, attempt: DeliveryAttempt) {
         let delivered = 0
@@ -100,12 +125,13 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
         if (Option.isNone(found)) return yield* new CallbackNotFound({ id })
         if (found.value.kind === "bet") return yield* new CallbackNotReplayable({ id })
         yield* repo.requeue(id)
-        return Option.getOrThrow(yield* repo.find(id))
+        const [view] = yield* viewed([Option.getOrThrow(yield* repo.find(id))])
+        return view
       })
 
       return CallbackOutbox.of({
         drain,
-        list: repo.list,
+        list: (filter) => Effect.flatMap(repo.list(filter), viewed),
         retry,
         stopTaking: Effect.sync(() => {
           stopping = true

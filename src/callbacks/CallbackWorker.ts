@@ -4,7 +4,7 @@ import { Logger as JobQueueLogger, run } from "graphile-worker"
 import { Pool } from "pg"
 import { DatabaseUrl } from "../platform/Database.ts"
 import { CallbackOutbox, DeliveryStalled } from "./CallbackOutbox.ts"
-import { deliveryTask, playerLinePrefix } from "./OutboxRepo.ts"
+import { deliveryTask } from "./OutboxRepo.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
 
 /** How the queue's connections are named in pg_stat_activity. */
@@ -94,15 +94,13 @@ export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
 
   // A hard crash leaves its delivery job locked (the queue would wait 4 hours). Runs are short (at most
   // drainBatch time-outs), so a lock much older than that is released for a living instance to take over.
+  // Read through the queue's public surface: its `jobs` view (a player's line is locked with its job, by
+  // the same worker) and force_unlock_workers, which frees that worker's jobs and queues alike.
   const staleBefore = sql`now() - ${`${Duration.toSeconds(config.staleLockAfter)} seconds`}::interval`
   const releaseAbandoned = sql`
-    SELECT graphile_worker.force_unlock_workers(array_agg(DISTINCT stale.locked_by))
-    FROM (
-      SELECT locked_by FROM graphile_worker.jobs WHERE task_identifier = ${deliveryTask} AND locked_at < ${staleBefore}
-      UNION
-      SELECT locked_by FROM graphile_worker._private_job_queues
-      WHERE starts_with(queue_name, ${playerLinePrefix}) AND locked_at < ${staleBefore}
-    ) AS stale
+    SELECT graphile_worker.force_unlock_workers(array_agg(DISTINCT locked_by))
+    FROM graphile_worker.jobs
+    WHERE task_identifier = ${deliveryTask} AND locked_by IS NOT NULL AND locked_at < ${staleBefore}
     HAVING count(*) > 0
   `.pipe(
     Effect.tap((rows) => rows.length > 0 ? Effect.logWarning("Released delivery jobs abandoned by a crashed instance") : Effect.void),

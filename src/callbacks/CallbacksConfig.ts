@@ -1,4 +1,4 @@
-import { Config, Context, Duration, Effect, Layer, Schema, SchemaIssue } from "effect"
+import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
 
 /** Settings of the wallet callbacks to partners, from the environment. */
 export class CallbacksConfig extends Context.Service<CallbacksConfig, {
@@ -19,6 +19,9 @@ export class CallbacksConfig extends Context.Service<CallbacksConfig, {
    * waits for it at most this long. Longer than `timeout`, so no living call is overtaken.
    */
   readonly pendingTimeout: Duration.Duration
+  /** What the aggregator's wallet calls carry as agent_code and agent_secret (the sandbox has its own). */
+  readonly walletAgentCode: Option.Option<string>
+  readonly walletAgentSecret: Option.Option<Redacted.Redacted>
 }>()("partner-api/callbacks/CallbacksConfig") {
   static readonly config = Config.all({
     timeout: Config.Duration("PARTNER_CALLBACK_TIMEOUT").pipe(Config.withDefault(Duration.seconds(3))),
@@ -31,7 +34,9 @@ export class CallbacksConfig extends Context.Service<CallbacksConfig, {
       "PARTNER_CALLBACK_WORKERS"
     ).pipe(Config.withDefault(4)),
     staleLockAfter: Config.Duration("PARTNER_CALLBACK_STALE_LOCK").pipe(Config.withDefault(Duration.minutes(10))),
-    pendingTimeout: Config.Duration("WALLET_PENDING_TIMEOUT").pipe(Config.withDefault(Duration.seconds(15)))
+    pendingTimeout: Config.Duration("WALLET_PENDING_TIMEOUT").pipe(Config.withDefault(Duration.seconds(15))),
+    walletAgentCode: Config.option(Config.String("PLAYFIVER_AGENT_CODE")),
+    walletAgentSecret: Config.option(Config.Redacted("PLAYFIVER_AGENT_SECRET"))
   }).pipe(
     Config.mapEffect((config) =>
       Duration.isGreaterThan(config.pendingTimeout, Duration.sum(config.timeout, Duration.seconds(1)))

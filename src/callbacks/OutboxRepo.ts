@@ -31,9 +31,7 @@ const CallbackRow = Schema.Struct({
   id: IdFromBigInt,
   event_id: Schema.String,
   partner_id: IdFromBigInt,
-  partner: Schema.String,
   player_id: IdFromBigInt,
-  external_player_id: Schema.String,
   kind: Schema.Literals(["bet", "win", "refund", "rollback"]),
   txn_id: Schema.String,
   transaction_ref: Schema.NullOr(IdFromBigInt),
@@ -54,7 +52,9 @@ export type LineHead = typeof Head.Type
 
 export interface CallbackFilter {
   readonly status?: CallbackRecord["status"] | undefined
-  readonly partner?: string | undefined
+  readonly partnerId?: number | undefined
+  /** Only this player's (partner_players.id). */
+  readonly playerId?: number | undefined
   readonly limit: number
 }
 
@@ -169,12 +169,10 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
 
       const select = (where: Statement.Fragment, limit: number) =>
         sql`
-          SELECT c.id, c.event_id, c.partner_id, p.slug AS partner, c.player_id, pp.external_player_id, c.kind, c.txn_id,
+          SELECT c.id, c.event_id, c.partner_id, c.player_id, c.kind, c.txn_id,
                  c.transaction_ref, c.status, c.attempts, c.last_error, c.created_at, c.delivered_at, c.body,
                  CASE WHEN c.status = 'pending' THEN j.run_at END AS next_attempt_at
           FROM partner_callbacks c
-          JOIN partners p ON p.id = c.partner_id
-          JOIN partner_players pp ON pp.id = c.player_id
           LEFT JOIN graphile_worker.jobs j ON j.key = ${playerLinePrefix} || c.player_id
           WHERE ${where}
           ORDER BY c.id DESC
@@ -184,7 +182,8 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
       const list = (filter: CallbackFilter) => {
         const conditions = [sql`true`]
         if (filter.status !== undefined) conditions.push(sql`c.status = ${filter.status}`)
-        if (filter.partner !== undefined) conditions.push(sql`p.slug = ${filter.partner}`)
+        if (filter.partnerId !== undefined) conditions.push(sql`c.partner_id = ${filter.partnerId}`)
+        if (filter.playerId !== undefined) conditions.push(sql`c.player_id = ${filter.playerId}`)
         return select(sql.and(conditions), filter.limit)
       }
 

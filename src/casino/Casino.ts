@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import type { LaunchRequest } from "../api/Casino.ts"
+import type { PlayerLaunch } from "../domain/Casino.ts"
 import { toAmount } from "../domain/Money.ts"
 import type { Partner, PartnerPlayer } from "../domain/Partner.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
@@ -28,7 +28,7 @@ export interface LaunchedForPlayer {
 
 /** Game launches for partners' players. */
 export class Casino extends Context.Service<Casino, {
-  launch(partner: Partner, request: LaunchRequest): Effect.Effect<LaunchedForPlayer, LaunchRefused | LaunchFailed>
+  launch(partner: Partner, request: PlayerLaunch): Effect.Effect<LaunchedForPlayer, LaunchRefused | LaunchFailed>
 }>()("partner-api/casino/Casino") {
   static readonly layer = Layer.effect(
     Casino,
@@ -37,8 +37,8 @@ export class Casino extends Context.Service<Casino, {
       const players = yield* PartnerPlayers
       const gateway = yield* CasinoGateway
 
-      const launch = Effect.fn("Casino.launch")(function*(partner: Partner, request: LaunchRequest) {
-        const game = yield* catalog.findGame(request.provider, request.game_code)
+      const launch = Effect.fn("Casino.launch")(function*(partner: Partner, request: PlayerLaunch) {
+        const game = yield* catalog.findGame(request.provider, request.gameCode)
         if (Option.isNone(game)) {
           const provider = yield* catalog.findProvider(request.provider)
           return yield* new LaunchRefused({
@@ -54,10 +54,10 @@ export class Casino extends Context.Service<Casino, {
 
         const player = yield* players.arrive({
           partnerId: partner.id,
-          externalPlayerId: request.external_player_id,
-          name: request.player_name ?? null,
-          email: request.player_email ?? null,
-          balance: request.player_balance
+          externalPlayerId: request.externalPlayerId,
+          name: request.playerName,
+          email: request.playerEmail,
+          balance: request.playerBalance
         })
 
         const launched = yield* gateway.launch({
@@ -65,9 +65,9 @@ export class Casino extends Context.Service<Casino, {
           gameCode: game.value.game_code,
           providerCode: game.value.provider_upstream_code,
           balance: toAmount(player.balance),
-          original: request.game_original ?? true,
+          original: request.original ?? true,
           lang: request.lang ?? "pt",
-          rtp: request.user_rtp ?? undefined,
+          rtp: request.rtp ?? undefined,
           playerName: player.name
         }).pipe(
           Effect.tapError((cause) =>

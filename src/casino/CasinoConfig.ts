@@ -9,9 +9,6 @@ export class CasinoConfig extends Context.Service<CasinoConfig, {
     readonly baseUrl: string
     readonly agentToken: Option.Option<Redacted.Redacted>
     readonly secretKey: Option.Option<Redacted.Redacted>
-    /** What the aggregator's wallet calls carry as agent_code and agent_secret. */
-    readonly walletAgentCode: Option.Option<string>
-    readonly walletAgentSecret: Option.Option<Redacted.Redacted>
   }
   /** Time-out of each call to the aggregator. */
   readonly timeout: Duration.Duration
@@ -28,9 +25,7 @@ export class CasinoConfig extends Context.Service<CasinoConfig, {
         Config.withDefault("https://api.playfivers.com")
       ),
       agentToken: Config.option(Config.Redacted("PLAYFIVER_AGENT_TOKEN")),
-      secretKey: Config.option(Config.Redacted("PLAYFIVER_SECRET_KEY")),
-      walletAgentCode: Config.option(Config.String("PLAYFIVER_AGENT_CODE")),
-      walletAgentSecret: Config.option(Config.Redacted("PLAYFIVER_AGENT_SECRET"))
+      secretKey: Config.option(Config.Redacted("PLAYFIVER_SECRET_KEY"))
     }),
     timeout: Config.Duration("CASINO_GATEWAY_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10))),
     syncInterval: Config.Duration("CASINO_SYNC_INTERVAL").pipe(Config.withDefault(Duration.hours(1))),

@@ -1,18 +1,18 @@
 import { Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
-import type { SqlClient } from "effect/sql"
-import type { AppConfig } from "../platform/AppConfig.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
 import type { CasinoGateway } from "./CasinoGateway.ts"
 import { PlayFiverGatewayLive } from "./PlayFiverGateway.ts"
-import { SandboxGatewayLive } from "./SandboxGateway.ts"
 
-/** The gateway CASINO_GATEWAY names: `sandbox` (default) or `playfiver`. */
-export const CasinoGatewayLive = Layer.unwrap(Effect.gen(function*() {
-  const config = yield* CasinoConfig
-  const gateway: Layer.Layer<CasinoGateway, never, CasinoConfig | AppConfig | SqlClient.SqlClient> =
-    config.gateway === "playfiver"
+/**
+ * The gateway CASINO_GATEWAY names: `playfiver`, or `sandbox` (the default), whose layer the
+ * caller gives: the sandbox is an area of its own, which this one does not know.
+ */
+export const casinoGatewayLayer = <E, R>(sandbox: Layer.Layer<CasinoGateway, E, R>) =>
+  Layer.unwrap(Effect.gen(function*() {
+    const config = yield* CasinoConfig
+    const gateway: Layer.Layer<CasinoGateway, E, R | CasinoConfig> = config.gateway === "playfiver"
       ? PlayFiverGatewayLive.pipe(Layer.provide(FetchHttpClient.layer))
-      : SandboxGatewayLive
-  return gateway
-}))
+      : sandbox
+    return gateway
+  }))

@@ -61,7 +61,17 @@ export const CasinoHandlers = HttpApiBuilder.group(
       .handle("launch", ({ payload }) =>
         Effect.gen(function*() {
           const partner = yield* CurrentPartner
-          const launched = yield* casino.launch(partner, payload)
+          const launched = yield* casino.launch(partner, {
+            externalPlayerId: payload.external_player_id,
+            playerName: payload.player_name ?? null,
+            playerEmail: payload.player_email ?? null,
+            playerBalance: payload.player_balance,
+            provider: payload.provider,
+            gameCode: payload.game_code,
+            original: payload.game_original ?? null,
+            lang: payload.lang ?? null,
+            rtp: payload.user_rtp ?? null
+          })
           return ok(partner, {
             launch: { url: launched.url },
             partner_player: {

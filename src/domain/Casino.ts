@@ -22,3 +22,22 @@ export class CasinoGame extends Schema.Class<CasinoGame>("CasinoGame")({
   image_url: Schema.NullOr(Schema.String),
   original: Schema.Boolean
 }) {}
+
+/**
+ * A partner's request to open a game for one of its players, as the casino
+ * takes it (the contract's LaunchRequest, read). What is left out takes the
+ * casino's defaults.
+ */
+export interface PlayerLaunch {
+  readonly externalPlayerId: string
+  readonly playerName: string | null
+  readonly playerEmail: string | null
+  /** The player's balance as the partner sends it, in cents. */
+  readonly playerBalance: number
+  /** The provider's integer id or its slug. */
+  readonly provider: string
+  readonly gameCode: string
+  readonly original: boolean | null
+  readonly lang: string | null
+  readonly rtp: number | null
+}

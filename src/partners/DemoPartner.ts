@@ -1,12 +1,20 @@
-import { Console, Effect, Layer, Option, Redacted } from "effect"
+import { Console, Context, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { apiPrefix } from "../api/Api.ts"
-import { sandboxPartnerWalletPath } from "../callbacks/SandboxPartnerWallet.ts"
-import { CasinoConfig } from "../casino/CasinoConfig.ts"
 import { AppConfig, publicBaseUrl } from "../platform/AppConfig.ts"
 import { Partners } from "./Partners.ts"
 
 const demoSlug = "demo"
+
+/**
+ * The partner wallet this service runs itself for the demo partner, when it
+ * runs one (the sandbox's, with the sandbox aggregator): its path here. The
+ * layer graph provides it; by default there is none.
+ */
+export const DemoPartnerWallet = Context.Reference<{ readonly path: string } | undefined>(
+  "partner-api/partners/DemoPartnerWallet",
+  { defaultValue: () => undefined }
+)
 
 /**
  * Makes the embedded default usable at once. With DEMO_PARTNER_TOKEN set, a
@@ -15,10 +23,10 @@ const demoSlug = "demo"
  * embedded database (no DATABASE_URL) gets one, when it has no partner at
  * all, and its token is printed once (on stderr, apart from the JSON log)
  * with a curl line to paste: a production database never gets a partner
- * nobody asked for, nor its token in a log. With the sandbox aggregator, a
- * demo partner without a callback_url, or with the sandbox wallet's URL of
- * an earlier start (another PORT or PUBLIC_URL), gets this start's sandbox
- * partner wallet.
+ * nobody asked for, nor its token in a log. When the service runs the demo
+ * partner's wallet itself (DemoPartnerWallet), a demo partner without a
+ * callback_url, or with that wallet's URL of an earlier start (another PORT
+ * or PUBLIC_URL), gets this start's.
  */
 export const ensureDemoPartner = Effect.gen(function*() {
   const config = yield* AppConfig
@@ -47,11 +55,13 @@ export const ensureDemoPartner = Effect.gen(function*() {
   })).pipe(Effect.orDie)
 
   // On the sandbox, the demo partner's wallet is the sandbox's own, so a spin moves money end to end.
-  const casino = yield* CasinoConfig
-  if (casino.gateway === "sandbox") {
+  const ownWallet = yield* DemoPartnerWallet
+  if (ownWallet !== undefined) {
     const demo = yield* Effect.option(partners.show(demoSlug))
-    const wallet = `${publicBaseUrl(config)}${sandboxPartnerWalletPath}`
-    if (Option.isSome(demo) && demo.value.callback_url !== wallet && isSandboxWalletOrNone(demo.value.callback_url)) {
+    const wallet = `${publicBaseUrl(config)}${ownWallet.path}`
+    // No callback URL, or the same wallet at whatever address this service had then: an operator's choice stays.
+    const replaceable = (url: string | null) => url === null || URL.parse(url)?.pathname === ownWallet.path
+    if (Option.isSome(demo) && demo.value.callback_url !== wallet && replaceable(demo.value.callback_url)) {
       yield* partners.update(demoSlug, { callbackUrl: wallet }).pipe(Effect.orDie)
     }
   }
@@ -73,8 +83,5 @@ export const ensureDemoPartner = Effect.gen(function*() {
     ].join("\n"))
   }
 })
-
-/** No callback URL, or the sandbox partner wallet (of this service, at whatever address it had then). */
-const isSandboxWalletOrNone = (url: string | null) => url === null || URL.parse(url)?.pathname === sandboxPartnerWalletPath
 
 export const DemoPartnerLive = Layer.effectDiscard(ensureDemoPartner)

@@ -3,15 +3,13 @@ import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
 import { ok } from "../api/Envelope.ts"
 import { CurrentPartner } from "../api/Security.ts"
-import { CasinoGateway } from "../casino/CasinoGateway.ts"
-import { SportsProvider } from "../sports/SportsProvider.ts"
+import { StatusReport } from "./StatusReport.ts"
 
 export const AccountHandlers = HttpApiBuilder.group(
   PartnerApi,
   "account",
   Effect.fn(function*(handlers) {
-    const casino = yield* CasinoGateway
-    const sports = yield* SportsProvider
+    const report = yield* StatusReport
     return handlers.handle("status", () =>
       Effect.map(Effect.service(CurrentPartner), (partner) =>
         ok(partner, {
@@ -22,8 +20,8 @@ export const AccountHandlers = HttpApiBuilder.group(
             status: partner.status,
             commission_percent: partner.commission_percent
           },
-          aggregator_configured: casino.configured,
-          sports_gateway: { configured: sports.configured, provider: sports.name }
+          aggregator_configured: report.aggregatorConfigured,
+          sports_gateway: { configured: report.sportsProvider.configured, provider: report.sportsProvider.name }
         })))
   })
 )

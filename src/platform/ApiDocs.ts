@@ -1,16 +1,15 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { HttpApiScalar, OpenApi } from "effect/http-api"
-import { apiPrefix, PartnerApi } from "../api/Api.ts"
+import { type HttpApi, type HttpApiGroup, HttpApiScalar, OpenApi } from "effect/http-api"
 import { toOpenApi30 } from "./OpenApi30.ts"
 
-/** Where the contract's machine-readable descriptions are served, without a token. */
-export const openApiPaths = {
+/** Where a contract's machine-readable descriptions are served under its prefix, without a token. */
+export const openApiPaths = (apiPrefix: `/${string}`) => ({
   /** OpenAPI 3.0.3, as the contract promises: what partner tooling should read. */
-  v30: `${apiPrefix}/openapi.json`,
+  v30: `${apiPrefix}/openapi.json` as const,
   /** The same contract as OpenAPI 3.1, as effect writes it. */
-  v31: `${apiPrefix}/openapi-3.1.json`
-} as const
+  v31: `${apiPrefix}/openapi-3.1.json` as const
+})
 
 export const docsPath = "/docs"
 
@@ -26,27 +25,34 @@ const faviconResponse = HttpServerResponse.text(faviconSvg, {
 })
 
 /**
- * The docs page (Scalar, bundled: no CDN), the OpenAPI documents, `/` leading
- * to the docs page, and the favicon browsers ask every page for.
+ * The docs page of `api` (Scalar, bundled: no CDN), its OpenAPI documents
+ * under `apiPrefix`, `/` leading to the docs page, and the favicon browsers
+ * ask every page for.
  */
-export const ApiDocsRoutes = Layer.mergeAll(
-  HttpApiScalar.layer(PartnerApi, {
-    path: docsPath,
-    scalar: { withDefaultFonts: false, favicon: "/favicon.ico" }
-  }),
-  HttpRouter.use(Effect.fnUntraced(function*(router) {
-    // Built once, on first use: the contract does not change while the process runs.
-    let v31: OpenApi.OpenAPISpec | undefined
-    let v30: Record<string, unknown> | undefined
-    const openApi31 = () => (v31 ??= OpenApi.fromApi(PartnerApi))
-    yield* router.add("GET", openApiPaths.v31, Effect.sync(() => HttpServerResponse.jsonUnsafe(openApi31())))
-    yield* router.add(
-      "GET",
-      openApiPaths.v30,
-      Effect.sync(() => HttpServerResponse.jsonUnsafe(v30 ??= toOpenApi30(openApi31())))
-    )
-    yield* router.add("GET", "/", Effect.succeed(HttpServerResponse.redirect(docsPath, { status: 302 })))
-    yield* router.add("GET", "/favicon.ico", Effect.succeed(faviconResponse))
-    yield* router.add("GET", "/favicon.svg", Effect.succeed(faviconResponse))
-  }))
-)
+export const apiDocsRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>,
+  apiPrefix: `/${string}`
+) => {
+  const paths = openApiPaths(apiPrefix)
+  return Layer.mergeAll(
+    HttpApiScalar.layer(api, {
+      path: docsPath,
+      scalar: { withDefaultFonts: false, favicon: "/favicon.ico" }
+    }),
+    HttpRouter.use(Effect.fnUntraced(function*(router) {
+      // Built once, on first use: the contract does not change while the process runs.
+      let v31: OpenApi.OpenAPISpec | undefined
+      let v30: Record<string, unknown> | undefined
+      const openApi31 = () => (v31 ??= OpenApi.fromApi(api))
+      yield* router.add("GET", paths.v31, Effect.sync(() => HttpServerResponse.jsonUnsafe(openApi31())))
+      yield* router.add(
+        "GET",
+        paths.v30,
+        Effect.sync(() => HttpServerResponse.jsonUnsafe(v30 ??= toOpenApi30(openApi31())))
+      )
+      yield* router.add("GET", "/", Effect.succeed(HttpServerResponse.redirect(docsPath, { status: 302 })))
+      yield* router.add("GET", "/favicon.ico", Effect.succeed(faviconResponse))
+      yield* router.add("GET", "/favicon.svg", Effect.succeed(faviconResponse))
+    }))
+  )
+}

@@ -1,7 +1,7 @@
-import { Cause, Context, Effect, Exit, Schema } from "effect"
+import { Cause, Context, Effect, Exit } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
-import { ErrorMessages, InternalError, NotFound } from "../api/Errors.ts"
+import { ErrorMessages } from "../domain/ErrorMessages.ts"
 import { createServer, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
 import { maxBodyBytes } from "./RequestBody.ts"
@@ -15,19 +15,12 @@ export const RequestLog = Context.Reference<{ partnerId: number | undefined }>(
   { defaultValue: () => ({ partnerId: undefined }) }
 )
 
+/** The error envelope's body, as the contract's errors encode it (src/api/Errors.ts), for answers outside an endpoint. */
 const errorBody = (status: number, message: string) =>
   HttpServerResponse.jsonUnsafe({ success: false, message }, { status })
 
-const encodeNotFound = Schema.encodeSync(NotFound)
-const encodeInternal = Schema.encodeSync(InternalError)
-const routeNotFound = HttpServerResponse.jsonUnsafe(
-  encodeNotFound(new NotFound({ message: ErrorMessages.routeNotFound })),
-  { status: 404 }
-)
-const internalError = HttpServerResponse.jsonUnsafe(
-  encodeInternal(new InternalError({ message: ErrorMessages.internal })),
-  { status: 500 }
-)
+const routeNotFound = errorBody(404, ErrorMessages.routeNotFound)
+const internalError = errorBody(500, ErrorMessages.internal)
 
 /**
  * Answers for failures that never reached an endpoint's own error encoder:

@@ -1,9 +1,7 @@
-import { Effect, Layer, SchemaIssue } from "effect"
+import { Effect, SchemaIssue } from "effect"
 import { HttpMethod, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { unhandled } from "effect/Types"
-import { HttpApiError } from "effect/http-api"
-import { ErrorMessages, ValidationFailed } from "../api/Errors.ts"
-import { RequestValidation } from "../api/RequestValidation.ts"
+import { HttpApiError, type HttpApiEndpoint } from "effect/http-api"
 import { decodeUrlComponent, isStorableText, storableTextMessage } from "../domain/Text.ts"
 import { readBodyText } from "./RequestBody.ts"
 
@@ -73,8 +71,8 @@ export const validationErrors = (issue: SchemaIssue.Issue): Record<string, Array
   return errors
 }
 
-export const invalidData = (errors: Record<string, Array<string>>) =>
-  new ValidationFailed({ message: ErrorMessages.invalidData, errors })
+/** Every failing field with its messages. */
+export type FieldErrors = Record<string, Array<string>>
 
 const isJson = (contentType: string) => {
   const mediaType = contentType.split(";")[0].trim().toLowerCase()
@@ -111,39 +109,43 @@ export const unstorableQueryValues = (url: string): Record<string, Array<string>
 
 /**
  * The request validation middleware: a body that is not JSON, and any body,
- * path or query that does not decode, become one 422 naming every failing
- * field. Query values and bodies are read strictly first (see
- * unstorableQueryValues, readBodyText): a body too large is a 413, one that
- * is not UTF-8 or nests too deep a 422, before any parse. It runs after
- * authentication, so an anonymous caller learns nothing about an
- * endpoint's inputs.
+ * path or query that does not decode, become one failure naming every
+ * failing field, made by `invalidData` (the contract's 422). Query values
+ * and bodies are read strictly first (see unstorableQueryValues,
+ * readBodyText): a body too large is a 413, one that is not UTF-8 or nests
+ * too deep is invalid, before any parse. It runs after authentication, so
+ * an anonymous caller learns nothing about an endpoint's inputs.
  */
-export const RequestValidationLive = Layer.succeed(RequestValidation, (httpEffect, { endpoint }) =>
+export const validateRequests = <E>(invalidData: (errors: FieldErrors) => E) =>
+(
+  httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled>,
+  { endpoint }: { readonly endpoint: HttpApiEndpoint.Top }
+): Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled | E, HttpServerRequest.HttpServerRequest> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     Effect.gen(function*() {
       const queryErrors = unstorableQueryValues(request.url)
-      if (Object.keys(queryErrors).length > 0) return yield* invalidData(queryErrors)
+      if (Object.keys(queryErrors).length > 0) return yield* Effect.fail(invalidData(queryErrors))
       if (endpoint.payload.size > 0 && HttpMethod.hasBody(request.method)) {
         const contentType = request.headers["content-type"]
         if (contentType !== undefined && !isJson(contentType)) {
-          return yield* invalidData({
+          return yield* Effect.fail(invalidData({
             body: ["The request body must be JSON, sent with Content-Type: application/json."]
-          })
+          }))
         }
         const body = yield* Effect.result(readBodyText(request))
         if (body._tag === "Failure") {
           if (body.failure.reason === "TooLarge") {
             return HttpServerResponse.jsonUnsafe({ success: false, message: body.failure.message }, { status: 413 })
           }
-          return yield* invalidData({ body: [body.failure.message] })
+          return yield* Effect.fail(invalidData({ body: [body.failure.message] }))
         }
       }
       return yield* Effect.catch(
         httpEffect,
-        (error): Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled | ValidationFailed> =>
+        (error): Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled | E> =>
           HttpApiError.HttpApiSchemaError.is(error) &&
             (error.kind === "Payload" || error.kind === "Query" || error.kind === "Params")
             ? Effect.fail(invalidData(validationErrors(error.cause.issue)))
             : Effect.fail(error)
       )
-    })))
+    }))

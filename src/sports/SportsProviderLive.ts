@@ -2,7 +2,6 @@ import { Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { RateLimiter } from "effect/persistence"
 import { BetsApiProviderLive } from "./BetsApiProvider.ts"
-import { SandboxProviderLive } from "./SandboxProvider.ts"
 import { SportsConfig } from "./SportsConfig.ts"
 import type { SportsProvider } from "./SportsProvider.ts"
 
@@ -13,12 +12,22 @@ import type { SportsProvider } from "./SportsProvider.ts"
  */
 export const ProviderStoresLive = RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))
 
-/** The provider SPORTS_PROVIDER names: `sandbox` (default) or `betsapi`. */
-export const SportsProviderLive = Layer.unwrap(Effect.gen(function*() {
-  const config = yield* SportsConfig
-  const provider: Layer.Layer<SportsProvider, never, SportsConfig | RateLimiter.RateLimiter> =
-    config.provider === "betsapi"
+/** A provider layer over the provider stores (the rate limit's counters). */
+export type ProviderLayer<E = never, R = never> = Layer.Layer<
+  SportsProvider,
+  E,
+  SportsConfig | RateLimiter.RateLimiter | R
+>
+
+/**
+ * The provider SPORTS_PROVIDER names: `betsapi`, or `sandbox` (the default), whose layer the
+ * caller gives: the sandbox is an area of its own, which this one does not know.
+ */
+export const sportsProviderLayer = <E, R>(sandbox: ProviderLayer<E, R>) =>
+  Layer.unwrap(Effect.gen(function*() {
+    const config = yield* SportsConfig
+    const provider: ProviderLayer<E, R> = config.provider === "betsapi"
       ? BetsApiProviderLive.pipe(Layer.provide(FetchHttpClient.layer))
-      : SandboxProviderLive
-  return provider
-})).pipe(Layer.provide(ProviderStoresLive))
+      : sandbox
+    return provider
+  })).pipe(Layer.provide(ProviderStoresLive))

@@ -25,9 +25,7 @@ const PlayFiverApp = TestAppWith(
         playfiver: {
           baseUrl: fake.url,
           agentToken: Option.some(Redacted.make("agent-1")),
-          secretKey: Option.some(Redacted.make("secret-1")),
-          walletAgentCode: Option.none(),
-          walletAgentSecret: Option.none()
+          secretKey: Option.some(Redacted.make("secret-1"))
         }
       }))
   )

@@ -25,9 +25,7 @@ const PlayFiverAgainstFake = (options: { readonly credentials?: boolean; readonl
           playfiver: {
             baseUrl: fake.url,
             agentToken: options.credentials === false ? Option.none() : Option.some(Redacted.make(agentToken)),
-            secretKey: options.credentials === false ? Option.none() : Option.some(Redacted.make(secretKey)),
-            walletAgentCode: Option.none(),
-            walletAgentSecret: Option.none()
+            secretKey: options.credentials === false ? Option.none() : Option.some(Redacted.make(secretKey))
           }
         }))
     )),

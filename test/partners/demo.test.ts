@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Console, Effect, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { sandboxPartnerWalletPath } from "../../src/callbacks/SandboxPartnerWallet.ts"
+import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxPartnerWallet.ts"
 import { ensureDemoPartner } from "../../src/partners/DemoPartner.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { live } from "../support/live.ts"

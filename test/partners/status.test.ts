@@ -56,9 +56,7 @@ const playfiver = (agentToken: Option.Option<string>, secretKey: Option.Option<s
       playfiver: {
         baseUrl: "http://127.0.0.1:9",
         agentToken: Option.map(agentToken, Redacted.make),
-        secretKey: Option.map(secretKey, Redacted.make),
-        walletAgentCode: Option.none(),
-        walletAgentSecret: Option.none()
+        secretKey: Option.map(secretKey, Redacted.make)
       }
     }
   })

@@ -147,6 +147,8 @@ layer(TestApp(), live)("admin CLI", (it) => {
         last_error: "The partner could not be reached."
       })
       assert.deepStrictEqual(entry.body, { kind: "win", amount: 1 })
+      const nobody = yield* admin("callbacks", "list", "--partner", "no-such-partner")
+      assert.deepStrictEqual([nobody.exitCode, JSON.parse(nobody.stdout)], [0, []], "a slug naming no partner has no callbacks")
 
       const retried = yield* admin("callbacks", "retry", win.id)
       assert.strictEqual(retried.exitCode, 0, retried.stderr)

@@ -9,6 +9,7 @@ import { Partners } from "../../src/partners/Partners.ts"
 import { PartnersConfig } from "../../src/partners/PartnersConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
+import { SandboxConfig } from "../../src/sandbox/SandboxConfig.ts"
 import type { WalletRepo } from "../../src/callbacks/WalletRepo.ts"
 import { WalletRepoSql } from "../../src/callbacks/WalletRepoSql.ts"
 import { MaxBodySizeLive } from "../../src/platform/RequestBody.ts"
@@ -34,9 +35,7 @@ export const testCasinoConfig = (overrides: Partial<CasinoConfig["Service"]> = {
     playfiver: {
       baseUrl: "http://127.0.0.1:9",
       agentToken: Option.none(),
-      secretKey: Option.none(),
-      walletAgentCode: Option.none(),
-      walletAgentSecret: Option.none()
+      secretKey: Option.none()
     },
     timeout: Duration.seconds(2),
     syncInterval: Duration.hours(1),
@@ -72,6 +71,8 @@ export const testCallbacksConfig = (overrides: Partial<CallbacksConfig["Service"
     workers: 4,
     staleLockAfter: Duration.minutes(10),
     pendingTimeout: Duration.seconds(5),
+    walletAgentCode: Option.none(),
+    walletAgentSecret: Option.none(),
     ...overrides
   })
 
@@ -83,6 +84,9 @@ export const testPartnersConfig = (overrides: Partial<PartnersConfig["Service"]>
     ...overrides
   })
 
+export const testSandboxConfig = (overrides: Partial<SandboxConfig["Service"]> = {}) =>
+  SandboxConfig.of({ sessionTtl: Duration.hours(24), ...overrides })
+
 export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
   readonly casino?: Partial<CasinoConfig["Service"]>
@@ -90,9 +94,17 @@ export interface TestSettings {
   readonly catalog?: Partial<SportsCatalogConfig["Service"]>
   readonly callbacks?: Partial<CallbacksConfig["Service"]>
   readonly partners?: Partial<PartnersConfig["Service"]>
+  readonly sandbox?: Partial<SandboxConfig["Service"]>
 }
 
-export type TestConfigs = AppConfig | CasinoConfig | SportsConfig | SportsCatalogConfig | CallbacksConfig | PartnersConfig
+export type TestConfigs =
+  | AppConfig
+  | CasinoConfig
+  | SportsConfig
+  | SportsCatalogConfig
+  | CallbacksConfig
+  | PartnersConfig
+  | SandboxConfig
 
 export const TestConfig = (settings: TestSettings = {}) =>
   Layer.mergeAll(
@@ -101,7 +113,8 @@ export const TestConfig = (settings: TestSettings = {}) =>
     Layer.succeed(SportsConfig, testSportsConfig(settings.sports)),
     Layer.succeed(SportsCatalogConfig, testCatalogConfig(settings.catalog)),
     Layer.succeed(CallbacksConfig, testCallbacksConfig(settings.callbacks)),
-    Layer.succeed(PartnersConfig, testPartnersConfig(settings.partners))
+    Layer.succeed(PartnersConfig, testPartnersConfig(settings.partners)),
+    Layer.succeed(SandboxConfig, testSandboxConfig(settings.sandbox))
   )
 
 /** The domain services over the test file's own database. */

@@ -1,13 +1,13 @@
 import { assert, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { CasinoGateway } from "../../src/casino/CasinoGateway.ts"
-import { sandboxCatalog } from "../../src/casino/SandboxCatalog.ts"
+import { sandboxCasinoCatalog } from "../../src/sandbox/SandboxCasinoCatalog.ts"
 import { live } from "../support/live.ts"
 import { request, TestApp } from "../support/TestApp.ts"
 
 it("the sandbox catalog is the same on every start: a dozen providers, hundreds of games, a few disabled", () => {
-  const first = sandboxCatalog()
-  const second = sandboxCatalog()
+  const first = sandboxCasinoCatalog()
+  const second = sandboxCasinoCatalog()
   assert.deepStrictEqual(first, second)
   assert.strictEqual(first.providers.length, 12)
   assert.isAtLeast(first.games.length, 300)
@@ -24,7 +24,7 @@ layer(TestApp(), live)("the sandbox aggregator", (it) => {
     Effect.gen(function*() {
       const gateway = yield* CasinoGateway
       assert.deepStrictEqual([gateway.name, gateway.configured], ["sandbox", true])
-      const game = sandboxCatalog().games.find((g) => g.enabled && g.providerCode === "Nordic Spin")!
+      const game = sandboxCasinoCatalog().games.find((g) => g.enabled && g.providerCode === "Nordic Spin")!
       const session = yield* gateway.launch({
         userCode: 100777,
         gameCode: game.code,
@@ -46,7 +46,7 @@ layer(TestApp(), live)("the sandbox aggregator", (it) => {
 
   it.effect("refuses a disabled game, as an aggregator would", () =>
     Effect.gen(function*() {
-      const disabled = sandboxCatalog().games.find((g) => !g.enabled)!
+      const disabled = sandboxCasinoCatalog().games.find((g) => !g.enabled)!
       const error = yield* Effect.flip((yield* CasinoGateway).launch({
         userCode: 1,
         gameCode: disabled.code,
@@ -62,7 +62,7 @@ layer(TestApp(), live)("the sandbox aggregator", (it) => {
 
   it.effect("serves the catalog's art as SVG, and a friendly 404 page for an unknown session", () =>
     Effect.gen(function*() {
-      const game = sandboxCatalog().games[0]
+      const game = sandboxCasinoCatalog().games[0]
       const art = yield* request("GET", `/sandbox/casino/art/${game.code}.svg`)
       assert.strictEqual(art.status, 200)
       assert.include(art.contentType, "image/svg+xml")

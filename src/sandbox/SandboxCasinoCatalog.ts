@@ -1,7 +1,7 @@
-import type { UpstreamGame, UpstreamProvider } from "./CasinoGateway.ts"
+import type { UpstreamGame, UpstreamProvider } from "../casino/CasinoGateway.ts"
 
 /**
- * The sandbox aggregator's catalog: a dozen providers and several hundred
+ * The sandbox aggregator's casino catalog: a dozen providers and several hundred
  * games, a few of them disabled, generated from a fixed seed so every start
  * (and every machine) sees the same codes.
  */
@@ -43,7 +43,7 @@ const random = (seed: number) => () => {
 
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")
 
-export interface SandboxCatalog {
+export interface SandboxCasinoCatalog {
   readonly providers: ReadonlyArray<UpstreamProvider>
   readonly games: ReadonlyArray<UpstreamGame>
 }
@@ -54,7 +54,7 @@ export interface SandboxCatalog {
  * of the process that synced it; the API prefixes the public URL when it
  * answers.
  */
-export const sandboxCatalog = (): SandboxCatalog => {
+export const sandboxCasinoCatalog = (): SandboxCasinoCatalog => {
   const next = random(20241122)
   const providers: Array<UpstreamProvider> = []
   const games: Array<UpstreamGame> = []

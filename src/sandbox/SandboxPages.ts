@@ -1,10 +1,11 @@
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { SqlClient, SqlSchema } from "effect/sql"
-import { isStorableText } from "../domain/Text.ts"
-import { NumberFromNumeric } from "../platform/SqlCodecs.ts"
-import { sandboxCatalog } from "./SandboxCatalog.ts"
-import { sandboxStakes } from "./SandboxPlay.ts"
+import { toAmount } from "../domain/Money.ts"
+import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
+import { sandboxCasinoCatalog } from "./SandboxCasinoCatalog.ts"
+import { SandboxConfig } from "./SandboxConfig.ts"
+import { openSession, sandboxStakes } from "./SandboxPlay.ts"
+import { type GameSession, SandboxRepo } from "./SandboxRepo.ts"
 
 /**
  * The sandbox aggregator's pages: the game a launch URL opens, and the game
@@ -24,7 +25,7 @@ const hashOf = (text: string) => {
   return hash >>> 0
 }
 
-const catalog = sandboxCatalog()
+const catalog = sandboxCasinoCatalog()
 const gameByCode = new Map(catalog.games.map((game) => [game.code, game]))
 const providerBySlug = new Map(
   catalog.providers.map((provider) => [provider.imageUrl!.replace(/^.*\/provider-|\.svg$/g, ""), provider])
@@ -65,17 +66,6 @@ export const artSvg = (code: string) => {
   }</text>
 </svg>`
 }
-
-const SessionRow = Schema.Struct({
-  id: Schema.String,
-  user_code: Schema.BigInt,
-  game_code: Schema.String,
-  provider: Schema.String,
-  player_name: Schema.NullOr(Schema.String),
-  balance: NumberFromNumeric,
-  lang: Schema.String
-})
-type SessionRow = typeof SessionRow.Type
 
 const money = (amount: number) =>
   amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })
@@ -134,7 +124,7 @@ ${body}
 </body>
 </html>`
 
-const gamePage = (session: SessionRow) => {
+const gamePage = (session: GameSession) => {
   const game = gameByCode.get(session.game_code)
   const title = game?.name ?? session.game_code
   // Symbols every system font has, coloured here rather than relying on emoji fonts.
@@ -247,7 +237,7 @@ const notFoundPage = page(
   `<main class="table"><section class="content">
     <div class="provider">Sandbox casino</div>
     <h1>This game session does not exist.</h1>
-    <p class="note">Launch the game again through POST /api/partner/v1/launch.</p>
+    <p class="note">Sessions close after a while: launch the game again through POST /api/partner/v1/launch.</p>
   </section></main>`
 )
 
@@ -255,28 +245,24 @@ const htmlResponse = (body: string, status: number) =>
   HttpServerResponse.text(body, { status, contentType: "text/html; charset=utf-8" })
 
 export const SandboxPages = HttpRouter.use(Effect.fnUntraced(function*(router) {
-  const sql = yield* SqlClient.SqlClient
-  const findSession = SqlSchema.findOneOption({
-    Request: Schema.String,
-    Result: SessionRow,
-    execute: (id) =>
-      // The balance shown is the player's latest known one (spins move it), not the one at launch.
-      sql`SELECT s.id, s.user_code, s.game_code, s.provider, s.player_name, coalesce(pp.balance, s.balance) AS balance, s.lang
-          FROM sandbox_casino_sessions s LEFT JOIN partner_players pp ON pp.internal_user_id = s.user_code
-          WHERE s.id = ${id}`
-  })
+  const repo = yield* SandboxRepo
+  const config = yield* SandboxConfig
+  const players = yield* PartnerPlayers
 
   yield* router.add(
     "GET",
     "/sandbox/casino/play/:session",
     Effect.gen(function*() {
-      const { session } = yield* HttpRouter.params
-      // An id PostgreSQL could not store names no session; it is not sent to the query.
-      const found = isStorableText(session ?? "") ? yield* findSession(session ?? "").pipe(Effect.orDie) : Option.none()
-      return Option.match(found, {
-        onNone: () => htmlResponse(notFoundPage, 404),
-        onSome: (row) => htmlResponse(gamePage(row), 200)
-      })
+      const { session: id } = yield* HttpRouter.params
+      const session = yield* openSession(id ?? "").pipe(
+        Effect.provideService(SandboxRepo, repo),
+        Effect.provideService(SandboxConfig, config)
+      )
+      if (Option.isNone(session)) return htmlResponse(notFoundPage, 404)
+      // The balance shown is the player's latest known one (spins move it), not the one at launch.
+      const player = yield* players.findByUserCode(session.value.user_code)
+      const balance = Option.match(player, { onNone: () => session.value.balance, onSome: (p) => toAmount(p.balance) })
+      return htmlResponse(gamePage({ ...session.value, balance }), 200)
     })
   )
 

@@ -1,6 +1,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { answer, sandboxLeagues } from "../../src/sports/SportsSandbox.ts"
+import { sandboxLeagues } from "../../src/sandbox/SportsWorld.ts"
+import { answer } from "../../src/sandbox/SportsWorldAnswers.ts"
 import { live } from "../support/live.ts"
 import { bearer, givenPartner, request, TestApp } from "../support/TestApp.ts"
 

@@ -1,13 +1,16 @@
 import { Effect, Option, Redacted, Schema } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { NetAddress } from "effect/net"
-import { SqlClient } from "effect/sql"
 import { randomInt } from "node:crypto"
 import { walletPath } from "../callbacks/AggregatorRoute.ts"
-import { WalletCredentials } from "../callbacks/WalletCredentials.ts"
+import { CallbackOutbox } from "../callbacks/CallbackOutbox.ts"
 import { parseCents, toAmount } from "../domain/Money.ts"
 import { isStorableText } from "../domain/Text.ts"
 import { type Refusal, refusalReasons } from "../domain/Wallet.ts"
+import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
+import { SandboxAgent } from "./SandboxAgent.ts"
+import { SandboxConfig } from "./SandboxConfig.ts"
+import { SandboxRepo } from "./SandboxRepo.ts"
 
 /** Stakes the sandbox game offers. */
 export const sandboxStakes = [0.5, 1, 2, 5] as const
@@ -22,18 +25,15 @@ const payout = (reels: ReadonlyArray<number>) => {
 
 const SpinRequest = Schema.Struct({ bet: Schema.optional(Schema.Literals(sandboxStakes)) })
 
-const SessionRow = Schema.Struct({
-  id: Schema.String,
-  user_code: Schema.BigInt,
-  game_code: Schema.String,
-  provider: Schema.String,
-  spins: Schema.Int
-})
-
 const WalletAnswer = Schema.Struct({ msg: Schema.String, balance: Schema.Finite })
-
-const decodeSessionRows = Schema.decodeUnknownEffect(Schema.Array(SessionRow))
 const decodeWalletAnswer = Schema.decodeUnknownEffect(WalletAnswer)
+
+/** The session behind an id, while it is open; an id PostgreSQL could not store names none and is not sent to it. */
+export const openSession = Effect.fn("SandboxPlay.openSession")(function*(id: string) {
+  const repo = yield* SandboxRepo
+  const { sessionTtl } = yield* SandboxConfig
+  return isStorableText(id) ? yield* repo.findSession(id, sessionTtl) : Option.none()
+})
 
 /**
  * The sandbox aggregator at play: a spin on the game page becomes the same
@@ -43,26 +43,22 @@ const decodeWalletAnswer = Schema.decodeUnknownEffect(WalletAnswer)
  * callbacks, and the balance coming back.
  */
 export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
-  const sql = yield* SqlClient.SqlClient
-  const credentials = yield* WalletCredentials
+  const repo = yield* SandboxRepo
+  const config = yield* SandboxConfig
+  const agent = yield* SandboxAgent
+  const players = yield* PartnerPlayers
+  const outbox = yield* CallbackOutbox
   const server = yield* HttpServer.HttpServer
   const httpClient = (yield* HttpClient.HttpClient).pipe(HttpClient.filterStatusOk)
+  const findSession = (id: string) =>
+    openSession(id).pipe(Effect.provideService(SandboxRepo, repo), Effect.provideService(SandboxConfig, config))
 
   // The aggregator calls the operator URL; here that is this very server, on its loopback.
   const ownUrl = NetAddress.isInetAddress(server.address)
     ? server.address._tag === "InetAddressV6" ? `http://[::1]:${server.address.port}` : `http://127.0.0.1:${server.address.port}`
     : "http://127.0.0.1"
 
-  // An id PostgreSQL could not store names no session; it is not sent to the query.
-  const findSession = (id: string) =>
-    !isStorableText(id)
-      ? Effect.succeedNone
-      : sql`SELECT id, user_code, game_code, provider, spins FROM sandbox_casino_sessions WHERE id = ${id}`.pipe(
-        Effect.flatMap(decodeSessionRows),
-        Effect.map((rows) => Option.fromNullishOr(rows[0])),
-        Effect.orDie
-      )
-
+  // An expired session is one that does not exist (it is removed at a later launch).
   const notFound = HttpServerResponse.jsonUnsafe({ message: "This game session does not exist." }, { status: 404 })
 
   yield* router.add(
@@ -72,19 +68,11 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
       const { session: id } = yield* HttpRouter.params
       const session = yield* findSession(id ?? "")
       if (Option.isNone(session)) return notFound
-      const agent = Option.getOrUndefined(credentials.expected)
-      if (agent === undefined || agent.agentCode !== "sandbox") {
-        return HttpServerResponse.jsonUnsafe({ message: "Spins need the sandbox aggregator (CASINO_GATEWAY=sandbox)." }, {
-          status: 409
-        })
-      }
       const request = yield* HttpServerRequest.HttpServerRequest
       const body = yield* Effect.orElseSucceed(request.json, () => ({}))
       const bet = Schema.decodeUnknownOption(SpinRequest)(body).pipe(Option.flatMap((spin) => Option.fromNullishOr(spin.bet)))
       const stake = Option.getOrElse(bet, () => 1)
-      const [{ spins }] = yield* sql<{ spins: number }>`
-        UPDATE sandbox_casino_sessions SET spins = spins + 1 WHERE id = ${session.value.id} RETURNING spins
-      `.pipe(Effect.orDie)
+      const spins = yield* repo.countSpin(session.value.id)
       const reels = spinReels()
       const win = toAmount(Math.round(parseCents(String(stake))! * payout(reels)))
       const txnId = `sbx-${session.value.id}-${spins}`
@@ -92,7 +80,7 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
         HttpClientRequest.post(`${ownUrl}${walletPath}`).pipe(
           HttpClientRequest.bodyJsonUnsafe({
             type: "WinBet",
-            user_code: Number(session.value.user_code),
+            user_code: session.value.user_code,
             agent_code: agent.agentCode,
             agent_secret: Redacted.value(agent.agentSecret),
             game_type: "slot",
@@ -136,32 +124,23 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
       const session = yield* findSession(id ?? "")
       if (Option.isNone(session)) return notFound
       // What the partner was sent for this player, and (for the demo partner) what its wallet received.
-      const rows = yield* sql<{
-        kind: string
-        event_id: string
-        status: string
-        attempts: number
-        body: string
-        headers: unknown
-        answer: unknown
-      }>`
-        SELECT c.kind, c.event_id, c.status, c.attempts, c.body, e.headers, e.answer
-        FROM partner_callbacks c
-        JOIN partner_players pp ON pp.id = c.player_id
-        LEFT JOIN sandbox_partner_events e ON e.event_id = c.event_id
-        WHERE pp.internal_user_id = ${Number(session.value.user_code)}
-        ORDER BY c.id DESC
-        LIMIT 6
-      `.pipe(Effect.orDie)
+      const player = yield* players.findByUserCode(session.value.user_code)
+      const sent = Option.isNone(player) ? [] : yield* outbox.list({ playerId: player.value.id, limit: 6 })
+      const received = new Map(
+        (yield* repo.received(sent.map((callback) => callback.event_id))).map((event) => [event.event_id, event])
+      )
       return HttpServerResponse.jsonUnsafe({
-        callbacks: rows.map((row) => ({
-          kind: row.kind,
-          event_id: row.event_id,
-          status: row.status,
-          attempts: row.attempts,
-          body: JSON.parse(row.body) as unknown,
-          received: row.headers === null ? null : { headers: row.headers, answer: row.answer }
-        }))
+        callbacks: sent.map((callback) => {
+          const seen = received.get(callback.event_id)
+          return {
+            kind: callback.kind,
+            event_id: callback.event_id,
+            status: callback.status,
+            attempts: callback.attempts,
+            body: JSON.parse(callback.body) as unknown,
+            received: seen === undefined ? null : { headers: seen.headers, answer: seen.answer }
+          }
+        })
       })
     })
   )

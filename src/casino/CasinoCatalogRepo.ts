@@ -1,0 +1,236 @@
+import { PgClient } from "@effect/sql-pg"
+import { Context, Effect, Layer, type Option, Schema, type Scope } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
+import * as ChangeFeed from "../platform/ChangeFeed.ts"
+import { IdFromBigInt } from "../platform/SqlCodecs.ts"
+import { type CatalogChanges, type GameRecord, isProviderId, type ProviderRecord, type StoredCatalog } from "./CasinoCatalogRules.ts"
+
+export interface GameQuery {
+  /** A provider's integer id or its slug. */
+  readonly provider?: string | undefined
+  readonly search?: string | undefined
+  readonly enabled?: boolean | undefined
+  readonly page: number
+  readonly perPage: number
+}
+
+export interface GamePage {
+  readonly games: ReadonlyArray<CasinoGame>
+  readonly total: number
+}
+
+/** NOTIFY channel: the casino catalog changed (a sync, an operator's switch), from any process. */
+export const casinoCatalogChangedChannel = "partner_api_casino_catalog_changed"
+
+// A game's id is a BIGSERIAL, which the driver hands over as a bigint.
+const GameRow = Schema.Struct({ ...CasinoGame.fields, id: IdFromBigInt }).pipe(Schema.decodeTo(CasinoGame))
+const decodeGameRows = Schema.decodeUnknownEffect(Schema.Array(GameRow))
+
+const StoredProviderRow = Schema.Struct({
+  upstream_code: Schema.String,
+  slug: Schema.String,
+  name: Schema.String,
+  image_url: Schema.NullOr(Schema.String),
+  upstream_enabled: Schema.Boolean,
+  present_upstream: Schema.Boolean
+})
+const StoredGameRow = Schema.Struct({
+  provider_code: Schema.String,
+  game_code: Schema.String,
+  name: Schema.String,
+  image_url: Schema.NullOr(Schema.String),
+  original: Schema.Boolean,
+  upstream_enabled: Schema.Boolean,
+  present_upstream: Schema.Boolean
+})
+
+/** LIKE pattern for a substring, with the user's own % and _ taken literally. */
+const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/**
+ * The casino catalog's tables (casino_providers, casino_games and their
+ * `_status` views, which add what partners see as enabled): the only place
+ * their SQL lives, every row decoded once. Changes are announced to every
+ * process through NOTIFY.
+ */
+export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
+  providers(enabledOnly: boolean): Effect.Effect<ReadonlyArray<CasinoProvider>>
+  findProvider(ref: string): Effect.Effect<Option.Option<CasinoProvider>>
+  findGame(providerRef: string, gameCode: string): Effect.Effect<Option.Option<CasinoGame>>
+  games(query: GameQuery): Effect.Effect<GamePage>
+  readonly isEmpty: Effect.Effect<boolean>
+  /** Runs a sync: one at a time across every instance, all of it or none. */
+  syncing<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
+  /** What the syncs stored: the aggregator's facts, without the operator's switches. */
+  readonly stored: Effect.Effect<StoredCatalog>
+  write(changes: CatalogChanges): Effect.Effect<void>
+  /** The operator's switch; none when the reference names nothing. */
+  setProviderEnabled(ref: string, enabled: boolean): Effect.Effect<Option.Option<CasinoProvider>>
+  setGameEnabled(providerRef: string, gameCode: string, enabled: boolean): Effect.Effect<Option.Option<CasinoGame>>
+  /** Tells every process the catalog changed (at commit, inside a transaction). */
+  readonly announceChange: Effect.Effect<void>
+  /** Runs `effect` after each change any process announces, for as long as the scope lives. */
+  onChange(effect: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>
+}>()("partner-api/casino/CasinoCatalogRepo") {
+  static readonly layer = Layer.effect(
+    CasinoCatalogRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const pg = yield* PgClient.PgClient
+
+      const providerColumns = sql`id, slug, name, upstream_code, enabled`
+      const gameColumns =
+        sql`id, game_code, name, provider_id, provider_slug, provider_upstream_code, enabled, image_url, original`
+      const providerMatch = (ref: string) => isProviderId(ref) ? sql`id = ${Number(ref)}` : sql`slug = ${ref}`
+      const gameProviderMatch = (ref: string) =>
+        isProviderId(ref) ? sql`provider_id = ${Number(ref)}` : sql`provider_slug = ${ref}`
+
+      const providers = SqlSchema.findAll({
+        Request: Schema.Boolean,
+        Result: CasinoProvider,
+        execute: (enabledOnly) =>
+          sql`SELECT ${providerColumns} FROM casino_providers_status
+              ${enabledOnly ? sql`WHERE enabled` : sql``} ORDER BY name COLLATE natural_ci, id`
+      })
+      const findProvider = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: CasinoProvider,
+        execute: (ref) => sql`SELECT ${providerColumns} FROM casino_providers_status WHERE ${providerMatch(ref)}`
+      })
+      const findGame = SqlSchema.findOneOption({
+        Request: Schema.Struct({ providerRef: Schema.String, gameCode: Schema.String }),
+        Result: GameRow,
+        execute: ({ gameCode, providerRef }) =>
+          sql`SELECT ${gameColumns} FROM casino_games_status
+              WHERE game_code = ${gameCode} AND ${gameProviderMatch(providerRef)}`
+      })
+      const storedProviders = SqlSchema.findAll({
+        Request: Schema.Void,
+        Result: StoredProviderRow,
+        execute: () =>
+          sql`SELECT upstream_code, slug, name, image_url, upstream_enabled, present_upstream FROM casino_providers`
+      })
+      const storedGames = SqlSchema.findAll({
+        Request: Schema.Void,
+        Result: StoredGameRow,
+        execute: () =>
+          sql`SELECT p.upstream_code AS provider_code, g.game_code, g.name, g.image_url, g.original, g.upstream_enabled,
+                     g.present_upstream
+              FROM casino_games g JOIN casino_providers p ON p.id = g.provider_id`
+      })
+
+      const games = Effect.fn("CasinoCatalogRepo.games")(function*(query: GameQuery) {
+        const filters = []
+        if (query.provider !== undefined && query.provider !== "") filters.push(gameProviderMatch(query.provider))
+        const search = query.search?.trim()
+        if (search) filters.push(sql`search_text LIKE ${containing(search)}`)
+        if (query.enabled !== undefined) filters.push(query.enabled ? sql`enabled` : sql`NOT enabled`)
+        const where = filters.length === 0 ? sql`` : sql`WHERE ${sql.and(filters)}`
+        const [rows, counted] = yield* Effect.all([
+          sql`SELECT ${gameColumns} FROM casino_games_status ${where}
+              ORDER BY provider_id, name COLLATE natural_ci, game_code
+              LIMIT ${query.perPage} OFFSET ${(query.page - 1) * query.perPage}`,
+          sql<{ total: number }>`SELECT count(*)::int AS total FROM casino_games_status ${where}`
+        ], { concurrency: 2 })
+        return { games: yield* decodeGameRows(rows), total: counted[0].total }
+      }, Effect.orDie)
+
+      // Rows travel as one JSON document: typed by the column list, whatever nulls or emptiness they hold.
+      const writeProviders = (rows: ReadonlyArray<ProviderRecord>) =>
+        rows.length === 0 ? Effect.void : sql`
+          INSERT INTO casino_providers (slug, upstream_code, name, image_url, upstream_enabled, present_upstream, synced_at)
+          SELECT s.slug, s.code, s.name, s.image_url, s.enabled, s.present, now()
+          FROM jsonb_to_recordset(${JSON.stringify(rows.map((p) => ({
+          slug: p.slug,
+          code: p.upstreamCode,
+          name: p.name,
+          image_url: p.imageUrl,
+          enabled: p.upstreamEnabled,
+          present: p.presentUpstream
+        })))}::jsonb)
+            AS s(slug text, code text, name text, image_url text, enabled boolean, present boolean)
+          ON CONFLICT (upstream_code) DO UPDATE SET
+            name = EXCLUDED.name, image_url = EXCLUDED.image_url, upstream_enabled = EXCLUDED.upstream_enabled,
+            present_upstream = EXCLUDED.present_upstream, synced_at = now()
+        `.pipe(Effect.asVoid)
+      const writeGames = (rows: ReadonlyArray<GameRecord>) =>
+        rows.length === 0 ? Effect.void : sql`
+          INSERT INTO casino_games (provider_id, game_code, name, image_url, original, upstream_enabled, present_upstream,
+                                    synced_at)
+          SELECT p.id, s.code, s.name, s.image_url, s.original, s.enabled, s.present, now()
+          FROM jsonb_to_recordset(${JSON.stringify(rows.map((g) => ({
+          provider_code: g.providerCode,
+          code: g.gameCode,
+          name: g.name,
+          image_url: g.imageUrl,
+          original: g.original,
+          enabled: g.upstreamEnabled,
+          present: g.presentUpstream
+        })))}::jsonb)
+            AS s(provider_code text, code text, name text, image_url text, original boolean, enabled boolean, present boolean)
+          JOIN casino_providers p ON p.upstream_code = s.provider_code
+          ON CONFLICT (provider_id, game_code) DO UPDATE SET
+            name = EXCLUDED.name, image_url = EXCLUDED.image_url, original = EXCLUDED.original,
+            upstream_enabled = EXCLUDED.upstream_enabled, present_upstream = EXCLUDED.present_upstream, synced_at = now()
+        `.pipe(Effect.asVoid)
+
+      return CasinoCatalogRepo.of({
+        providers: (enabledOnly) => Effect.orDie(providers(enabledOnly)),
+        findProvider: (ref) => Effect.orDie(findProvider(ref)),
+        findGame: (providerRef, gameCode) => Effect.orDie(findGame({ providerRef, gameCode })),
+        games,
+        isEmpty: sql<{ empty: boolean }>`SELECT NOT EXISTS (SELECT 1 FROM casino_providers) AS empty`.pipe(
+          Effect.map((rows) => rows[0].empty),
+          Effect.orDie
+        ),
+        syncing: (effect) =>
+          sql.withTransaction(
+            Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:casino-sync'))`, effect)
+          ).pipe(Effect.catchTag("SqlError", Effect.die)),
+        stored: Effect.all({ providers: storedProviders(), games: storedGames() }, { concurrency: 1 }).pipe(
+          Effect.map(({ games, providers }) => ({
+            providers: providers.map((row) => ({
+              upstreamCode: row.upstream_code,
+              slug: row.slug,
+              name: row.name,
+              imageUrl: row.image_url,
+              upstreamEnabled: row.upstream_enabled,
+              presentUpstream: row.present_upstream
+            })),
+            games: games.map((row) => ({
+              providerCode: row.provider_code,
+              gameCode: row.game_code,
+              name: row.name,
+              imageUrl: row.image_url,
+              original: row.original,
+              upstreamEnabled: row.upstream_enabled,
+              presentUpstream: row.present_upstream
+            }))
+          })),
+          Effect.orDie
+        ),
+        write: (changes) =>
+          Effect.andThen(
+            writeProviders([...changes.providers.added, ...changes.providers.changed, ...changes.providers.absent]),
+            writeGames([...changes.games.added, ...changes.games.changed, ...changes.games.absent])
+          ).pipe(Effect.orDie),
+        setProviderEnabled: (ref, enabled) =>
+          Effect.andThen(
+            sql`UPDATE casino_providers SET operator_enabled = ${enabled} WHERE ${providerMatch(ref)}`,
+            findProvider(ref)
+          ).pipe(Effect.orDie),
+        setGameEnabled: (providerRef, gameCode, enabled) =>
+          Effect.andThen(
+            sql`UPDATE casino_games SET operator_enabled = ${enabled}
+                WHERE game_code = ${gameCode}
+                  AND provider_id = (SELECT id FROM casino_providers WHERE ${providerMatch(providerRef)})`,
+            findGame({ providerRef, gameCode })
+          ).pipe(Effect.orDie),
+        announceChange: ChangeFeed.announce(casinoCatalogChangedChannel).pipe(Effect.provideService(SqlClient.SqlClient, sql)),
+        onChange: (effect) =>
+          ChangeFeed.onChange(casinoCatalogChangedChannel, effect).pipe(Effect.provideService(PgClient.PgClient, pg))
+      })
+    })
+  )
+}

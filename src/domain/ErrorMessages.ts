@@ -1,0 +1,12 @@
+/**
+ * The messages of the error envelope that do not depend on the request:
+ * the contract's (src/api/Errors.ts) and the HTTP edge's, one text each.
+ */
+export const ErrorMessages = {
+  missingToken: "API key do parceiro nao informada.",
+  invalidPartner: "Parceiro invalido ou inativo.",
+  invalidData: "The given data was invalid.",
+  routeNotFound: "Route not found.",
+  internal: "Internal server error.",
+  eventNotFound: "Event not found."
+} as const

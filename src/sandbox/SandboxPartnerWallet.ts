@@ -1,0 +1,137 @@
+import { Clock, Effect, Option, Schema } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { eventIdHeader, signatureHeader, timestampHeader, verify } from "../callbacks/Signature.ts"
+import { type Cents, centsFromNumeric, toAmount } from "../domain/Money.ts"
+import { isStorableText } from "../domain/Text.ts"
+import { CallbackTargets } from "../partners/CallbackTargets.ts"
+import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
+import { Partners } from "../partners/Partners.ts"
+import { SandboxRepo, type WalletKey, type WalletReply } from "./SandboxRepo.ts"
+
+/** Where the demo partner's callbacks go on the embedded default. */
+export const sandboxPartnerWalletPath = "/sandbox/partner/wallet"
+
+/** A callback URL that is the sandbox partner wallet (of this service, at whatever address it had). */
+export const isSandboxPartnerWallet = (url: string | null) =>
+  url !== null && URL.parse(url)?.pathname === sandboxPartnerWalletPath
+
+const Callback = Schema.Struct({
+  event_id: Schema.String,
+  kind: Schema.Literals(["balance", "bet", "win", "refund", "rollback"]),
+  partner: Schema.String,
+  player: Schema.Struct({ external_player_id: Schema.String }),
+  amount: Schema.optional(Schema.Finite),
+  rolls_back: Schema.optional(Schema.String)
+})
+type Callback = typeof Callback.Type
+const decodeCallback = Schema.decodeUnknownOption(Schema.fromJsonString(Callback))
+
+/**
+ * What the wallet answers a callback, given the player's balance: the
+ * partner's rules, as README "For partners" asks a partner to keep them.
+ * `rolledBack`: a rollback of this bet came first. `betApplied`: for a
+ * rollback, whether the bet it rolls back was taken.
+ */
+export const decide = (
+  callback: Pick<Callback, "kind">,
+  amount: Cents,
+  balance: Cents,
+  facts: { readonly rolledBack: boolean; readonly betApplied: boolean }
+): { readonly reply: WalletReply; readonly balance: Cents } => {
+  switch (callback.kind) {
+    case "balance":
+      return { reply: { status: 200, body: { balance: toAmount(balance) } }, balance }
+    case "bet":
+      // The service gave up on this bet and rolled it back before it got here: it must not be applied.
+      if (facts.rolledBack) return { reply: { status: 409, body: { error: "rolled_back", balance: toAmount(balance) } }, balance }
+      if (amount > balance) {
+        return { reply: { status: 402, body: { error: "insufficient_funds", balance: toAmount(balance) } }, balance }
+      }
+      return { reply: { status: 200, body: { balance: toAmount(balance - amount) } }, balance: balance - amount }
+    case "win":
+    case "refund":
+      return { reply: { status: 200, body: { ok: true } }, balance: Math.max(0, balance + amount) }
+    case "rollback":
+      // A bet not seen (yet) is remembered as rolled back by this very event: it is refused if it comes.
+      return {
+        reply: { status: 200, body: { ok: true, rolled_back: facts.betApplied } },
+        balance: facts.betApplied ? balance + amount : balance
+      }
+  }
+}
+
+/**
+ * A partner's wallet, as the sandbox's demo partner runs it: what a partner
+ * is asked to build (README, "For partners"), working. It checks the
+ * signature with the partner's webhook secret, applies each event id once
+ * (a repeat gets the first answer), keeps its players' balances (starting
+ * from the balance the partner gave at launch), refuses a bet the balance
+ * cannot cover, gives back a rolled-back bet only if it took it, and
+ * remembers a rollback of a bet it never saw, to refuse that bet if it
+ * arrives after all.
+ * What it received is kept, so the sandbox game page can show it.
+ */
+export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(router) {
+  const repo = yield* SandboxRepo
+  const partners = yield* Partners
+  const targets = yield* CallbackTargets
+  const players = yield* PartnerPlayers
+
+  const apply = Effect.fn("SandboxPartnerWallet.apply")(
+    function*(partnerId: number, callback: Callback, headers: Record<string, string>, raw: string) {
+      const seen = yield* repo.replyTo(callback.event_id)
+      if (Option.isSome(seen)) return seen.value
+      const wallet: WalletKey = { partnerId, externalPlayerId: callback.player.external_player_id }
+      // A wallet opens at the balance the partner last confirmed for the player.
+      const player = yield* players.find(partnerId, wallet.externalPlayerId)
+      yield* repo.openWallet(wallet, Option.match(player, { onNone: () => 0, onSome: (p) => p.balance }))
+      const balance = yield* repo.lockWallet(wallet)
+      // Our own callbacks: amounts are exact decimals (a refund's may be negative).
+      const amount = centsFromNumeric(String(callback.amount ?? 0))
+      const facts = {
+        rolledBack: callback.kind === "bet" && (yield* repo.isRolledBack(callback.event_id)),
+        betApplied: callback.kind === "rollback" &&
+          Option.exists(yield* repo.replyTo(callback.rolls_back ?? ""), (reply) => reply.status === 200)
+      }
+      const decided = decide(callback, amount, balance, facts)
+      if (decided.balance !== balance) yield* repo.moveWallet(wallet, decided.balance)
+      yield* repo.recordEvent({
+        eventId: callback.event_id,
+        partnerId,
+        headers,
+        body: raw,
+        reply: decided.reply,
+        rollsBack: callback.kind === "rollback" ? callback.rolls_back ?? null : null
+      })
+      return decided.reply
+    },
+    repo.transaction
+  )
+
+  yield* router.add(
+    "POST",
+    sandboxPartnerWalletPath,
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const raw = yield* request.text
+      const callback = decodeCallback(raw)
+      if (callback._tag === "None" || !isStorableText(callback.value.partner)) {
+        return HttpServerResponse.jsonUnsafe({ error: "not a callback" }, { status: 400 })
+      }
+      const partner = yield* Effect.option(partners.show(callback.value.partner))
+      const target = Option.isNone(partner) ? Option.none() : yield* targets.get(partner.value.id)
+      const headers = {
+        [eventIdHeader]: request.headers[eventIdHeader] ?? "",
+        [timestampHeader]: request.headers[timestampHeader] ?? "",
+        [signatureHeader]: request.headers[signatureHeader] ?? ""
+      }
+      const now = new Date(yield* Clock.currentTimeMillis)
+      if (
+        Option.isNone(target) ||
+        !verify(target.value.webhookSecret, { timestamp: headers[timestampHeader], signature: headers[signatureHeader] }, raw, now)
+      ) return HttpServerResponse.jsonUnsafe({ error: "invalid signature" }, { status: 401 })
+      const reply = yield* apply(target.value.partnerId, callback.value, headers, raw)
+      return HttpServerResponse.jsonUnsafe(reply.body, { status: reply.status })
+    }).pipe(Effect.orDie)
+  )
+}))

@@ -1,0 +1,164 @@
+import { Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { type Cents, formatCents } from "../domain/Money.ts"
+import { CentsFromNumeric, IdFromBigInt, NumberFromNumeric } from "../platform/SqlCodecs.ts"
+
+/** A game session the sandbox aggregator opened at a launch. `balance` is the amount the launch sent. */
+export const GameSession = Schema.Struct({
+  id: Schema.String,
+  user_code: IdFromBigInt,
+  game_code: Schema.String,
+  provider: Schema.String,
+  player_name: Schema.NullOr(Schema.String),
+  balance: NumberFromNumeric,
+  lang: Schema.String,
+  spins: Schema.Int
+})
+export type GameSession = typeof GameSession.Type
+
+export type NewGameSession = Omit<GameSession, "spins">
+
+/** The demo partner wallet's answer to one callback: kept, so a repeated event gets it again. */
+export const WalletReply = Schema.Struct({ status: Schema.Int, body: Schema.Unknown })
+export type WalletReply = typeof WalletReply.Type
+
+/** A callback the demo partner wallet received: its signature headers and its answer. */
+const ReceivedEvent = Schema.Struct({
+  event_id: Schema.String,
+  headers: Schema.Record(Schema.String, Schema.String),
+  answer: WalletReply
+})
+export type ReceivedEvent = typeof ReceivedEvent.Type
+
+export interface NewReceivedEvent {
+  readonly eventId: string
+  readonly partnerId: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+  readonly reply: WalletReply
+  /** A rollback's bet: remembered, so that bet is refused if it arrives after its rollback. */
+  readonly rollsBack: string | null
+}
+
+export interface WalletKey {
+  readonly partnerId: number
+  readonly externalPlayerId: string
+}
+
+/**
+ * The sandbox's own tables, and the only place their SQL lives: the
+ * sandbox aggregator's game sessions (sandbox_casino_sessions), its agent
+ * secret (service_secrets), and the demo partner wallet's books
+ * (sandbox_partner_wallets) and the callbacks it answered, rollback
+ * tombstones among them (sandbox_partner_events).
+ */
+export class SandboxRepo extends Context.Service<SandboxRepo, {
+  /** The secret the sandbox aggregator's wallet calls carry, generated once per database. */
+  readonly agentSecret: Effect.Effect<Redacted.Redacted>
+  /** Opens a session; sessions older than `ttl` are removed on the way. */
+  openSession(session: NewGameSession, ttl: Duration.Duration): Effect.Effect<void>
+  /** The session, unless it is older than `ttl`. */
+  findSession(id: string, ttl: Duration.Duration): Effect.Effect<Option.Option<GameSession>>
+  /** Counts one more spin of the session and returns the count. */
+  countSpin(id: string): Effect.Effect<number>
+  /** Runs `effect` in one transaction (the wallet applies an event whole or not at all). */
+  transaction<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
+  /** Sets a wallet's balance, opening the wallet if it has none. */
+  setWalletBalance(wallet: WalletKey, balance: Cents): Effect.Effect<void>
+  /** Opens a wallet at `balance` unless it is open already. */
+  openWallet(wallet: WalletKey, balance: Cents): Effect.Effect<void>
+  /** The wallet's balance, locked until the transaction ends. */
+  lockWallet(wallet: WalletKey): Effect.Effect<Cents>
+  moveWallet(wallet: WalletKey, balance: Cents): Effect.Effect<void>
+  /** The answer already given to this event id, if any. */
+  replyTo(eventId: string): Effect.Effect<Option.Option<WalletReply>>
+  /** Whether a rollback of this bet was received. */
+  isRolledBack(betEventId: string): Effect.Effect<boolean>
+  recordEvent(event: NewReceivedEvent): Effect.Effect<void>
+  received(eventIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<ReceivedEvent>>
+}>()("partner-api/sandbox/SandboxRepo") {
+  static readonly layer = Layer.effect(
+    SandboxRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+
+      /** Rows younger than `ttl`; an infinite one keeps every row. */
+      const youngerThan = (ttl: Duration.Duration) =>
+        Duration.isFinite(ttl)
+          ? sql`created_at > now() - make_interval(secs => ${Duration.toSeconds(ttl)})`
+          : sql`true`
+
+      const findSession = SqlSchema.findOneOption({
+        Request: Schema.Struct({ id: Schema.String, ttl: Schema.Duration }),
+        Result: GameSession,
+        execute: ({ id, ttl }) =>
+          sql`SELECT id, user_code, game_code, provider, player_name, balance, lang, spins
+              FROM sandbox_casino_sessions WHERE id = ${id} AND ${youngerThan(ttl)}`
+      })
+      const lockWallet = SqlSchema.findOne({
+        Request: Schema.Struct({ partnerId: Schema.Int, externalPlayerId: Schema.String }),
+        Result: Schema.Struct({ balance: CentsFromNumeric }),
+        execute: (wallet) =>
+          sql`SELECT balance FROM sandbox_partner_wallets
+              WHERE partner_id = ${wallet.partnerId} AND external_player_id = ${wallet.externalPlayerId} FOR UPDATE`
+      })
+      const replyTo = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: Schema.Struct({ answer: WalletReply }),
+        execute: (eventId) => sql`SELECT answer FROM sandbox_partner_events WHERE event_id = ${eventId}`
+      })
+      const received = SqlSchema.findAll({
+        Request: Schema.Array(Schema.String),
+        Result: ReceivedEvent,
+        execute: (ids) =>
+          sql`SELECT event_id, headers, answer FROM sandbox_partner_events WHERE event_id = ANY(${ids}::text[])`
+      })
+
+      return SandboxRepo.of({
+        agentSecret: sql<{ value: string }>`SELECT value FROM service_secrets WHERE name = 'sandbox_agent_secret'`.pipe(
+          Effect.map(([row]) => Redacted.make(row.value)),
+          Effect.orDie
+        ),
+        openSession: (session, ttl) =>
+          Effect.all([
+            sql`DELETE FROM sandbox_casino_sessions WHERE NOT (${youngerThan(ttl)})`,
+            sql`INSERT INTO sandbox_casino_sessions (id, user_code, game_code, provider, player_name, balance, lang)
+                VALUES (${session.id}, ${session.user_code}, ${session.game_code}, ${session.provider},
+                        ${session.player_name}, ${session.balance}, ${session.lang})`
+          ], { discard: true }).pipe(Effect.orDie),
+        findSession: (id, ttl) => Effect.orDie(findSession({ id, ttl })),
+        countSpin: (id) =>
+          sql<{ spins: number }>`UPDATE sandbox_casino_sessions SET spins = spins + 1 WHERE id = ${id} RETURNING spins`.pipe(
+            Effect.map(([row]) => row.spins),
+            Effect.orDie
+          ),
+        transaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)),
+        setWalletBalance: (wallet, balance) =>
+          sql`INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, balance)
+              VALUES (${wallet.partnerId}, ${wallet.externalPlayerId}, ${formatCents(balance)})
+              ON CONFLICT (partner_id, external_player_id) DO UPDATE SET balance = EXCLUDED.balance, updated_at = now()`
+            .pipe(Effect.asVoid, Effect.orDie),
+        openWallet: (wallet, balance) =>
+          sql`INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, balance)
+              VALUES (${wallet.partnerId}, ${wallet.externalPlayerId}, ${formatCents(balance)})
+              ON CONFLICT DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
+        lockWallet: (wallet) => lockWallet(wallet).pipe(Effect.map((row) => row.balance), Effect.orDie),
+        moveWallet: (wallet, balance) =>
+          sql`UPDATE sandbox_partner_wallets SET balance = ${formatCents(balance)}, updated_at = now()
+              WHERE partner_id = ${wallet.partnerId} AND external_player_id = ${wallet.externalPlayerId}`
+            .pipe(Effect.asVoid, Effect.orDie),
+        replyTo: (eventId) => replyTo(eventId).pipe(Effect.map(Option.map((row) => row.answer)), Effect.orDie),
+        isRolledBack: (betEventId) =>
+          sql`SELECT 1 FROM sandbox_partner_events WHERE rolls_back = ${betEventId}`.pipe(
+            Effect.map((rows) => rows.length > 0),
+            Effect.orDie
+          ),
+        recordEvent: (event) =>
+          sql`INSERT INTO sandbox_partner_events (event_id, partner_id, headers, body, answer, rolls_back)
+              VALUES (${event.eventId}, ${event.partnerId}, ${JSON.stringify(event.headers)}::jsonb, ${event.body},
+                      ${JSON.stringify(event.reply)}::jsonb, ${event.rollsBack})`.pipe(Effect.asVoid, Effect.orDie),
+        received: (ids) => ids.length === 0 ? Effect.succeed([]) : Effect.orDie(received(ids))
+      })
+    })
+  )
+}
