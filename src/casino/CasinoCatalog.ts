@@ -1,7 +1,15 @@
-import { Cache, Context, Duration, Effect, Exit, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import { CasinoCatalogRepo, type GamePage, type GameQuery } from "./CasinoCatalogRepo.ts"
-import { catalogChanges, changesAnything, type Snapshot, type SyncReport, syncReport } from "./CasinoCatalogRules.ts"
+import * as ByteBoundedCache from "../platform/ByteBoundedCache.ts"
+import {
+  canonicalProviderRef,
+  catalogChanges,
+  changesAnything,
+  type Snapshot,
+  type SyncReport,
+  syncReport
+} from "./CasinoCatalogRules.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
 
 export type { GameQuery } from "./CasinoCatalogRepo.ts"
@@ -25,11 +33,50 @@ export class UnknownGame extends Schema.TaggedError<UnknownGame>()("UnknownGame"
 }
 
 /**
+ * One cached read, as a key: built only by `reads` below, in one canonical form (a provider by
+ * canonicalProviderRef, a search trimmed and lower-cased as the look-up reads it, an empty filter
+ * left out), so requests that mean the same thing are equal values (effect's structural Equal) and
+ * share an entry. `A` is the answer's type (never present at run time).
+ */
+type CasinoRead<A> = (
+  | { readonly kind: "enabledProviders" }
+  | { readonly kind: "provider"; readonly ref: string }
+  | { readonly kind: "game"; readonly providerRef: string; readonly gameCode: string }
+  | { readonly kind: "games"; readonly query: GameQuery }
+) & { readonly answer?: A }
+
+const optionalText = (text: string | undefined) => (text === undefined || text === "" ? undefined : text)
+
+const reads = {
+  enabledProviders: (): CasinoRead<ReadonlyArray<CasinoProvider>> => ({ kind: "enabledProviders" }),
+  provider: (ref: string): CasinoRead<Option.Option<CasinoProvider>> => ({ kind: "provider", ref: canonicalProviderRef(ref) }),
+  game: (providerRef: string, gameCode: string): CasinoRead<Option.Option<CasinoGame>> => ({
+    kind: "game",
+    providerRef: canonicalProviderRef(providerRef),
+    gameCode
+  }),
+  games: (query: GameQuery): CasinoRead<GamePage> => {
+    const provider = optionalText(query.provider)
+    return {
+      kind: "games",
+      query: {
+        provider: provider === undefined ? undefined : canonicalProviderRef(provider),
+        search: optionalText(query.search?.trim().toLowerCase()),
+        enabled: query.enabled,
+        page: query.page,
+        perPage: query.perPage
+      }
+    }
+  }
+}
+
+/**
  * The local casino catalog: what partners list and launch from, refreshed
  * from the aggregator by `sync` (its rules: CasinoCatalogRules; its tables:
  * CasinoCatalogRepo). It changes only through a sync or an operator, so
- * reads are answered from memory for CASINO_CATALOG_CACHE_TTL and forgotten
- * on every instance at once when it changes.
+ * reads are answered from memory for CASINO_CATALOG_CACHE_TTL, within
+ * CASINO_CATALOG_CACHE_MAX_SIZE, and forgotten on every instance at once
+ * when it changes.
  */
 export class CasinoCatalog extends Context.Service<CasinoCatalog, {
   readonly enabledProviders: Effect.Effect<ReadonlyArray<CasinoProvider>>
@@ -48,41 +95,28 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
     CasinoCatalog,
     Effect.gen(function*() {
       const repo = yield* CasinoCatalogRepo
-      const { catalogCacheTtl } = yield* CasinoConfig
+      const { catalogCacheMaxBytes, catalogCacheTtl } = yield* CasinoConfig
 
-      const cached = <K, A>(lookup: (key: K) => Effect.Effect<A>) =>
-        Cache.makeWith(lookup, {
-          capacity: 5_000,
-          timeToLive: (exit) => Exit.isSuccess(exit) ? catalogCacheTtl : Duration.zero
-        })
-      const gamesCache = yield* cached((key: string) => repo.games(JSON.parse(key) as GameQuery))
-      const gameCache = yield* cached((key: string) => {
-        const [providerRef, gameCode] = JSON.parse(key) as [string, string]
-        return repo.findGame(providerRef, gameCode)
+      const cache = yield* ByteBoundedCache.make({
+        lookup: (read: CasinoRead<unknown>): Effect.Effect<unknown> => {
+          switch (read.kind) {
+            case "enabledProviders":
+              return repo.providers(true)
+            case "provider":
+              return repo.findProvider(read.ref)
+            case "game":
+              return repo.findGame(read.providerRef, read.gameCode)
+            case "games":
+              return repo.games(read.query)
+          }
+        },
+        timeToLive: catalogCacheTtl,
+        maxBytes: catalogCacheMaxBytes
       })
-      const providerCache = yield* cached(repo.findProvider)
-      const providersCache = yield* cached(repo.providers)
-      const forget = Effect.all([
-        Cache.invalidateAll(gamesCache),
-        Cache.invalidateAll(gameCache),
-        Cache.invalidateAll(providerCache),
-        Cache.invalidateAll(providersCache)
-      ], { discard: true })
-      yield* repo.onChange(forget)
-      const changed = Effect.andThen(repo.announceChange, forget)
-
-      // The key lists every field in a fixed order, so equal queries share an entry.
-      const games = (query: GameQuery) =>
-        Cache.get(
-          gamesCache,
-          JSON.stringify({
-            provider: query.provider,
-            search: query.search,
-            enabled: query.enabled,
-            page: query.page,
-            perPage: query.perPage
-          } satisfies GameQuery)
-        )
+      // The one place an answer's type is restored: a CasinoRead<A> is only ever built to answer an A.
+      const read = <A>(key: CasinoRead<A>) => cache.get(key) as Effect.Effect<A>
+      yield* repo.onChange(cache.invalidateAll)
+      const changed = Effect.andThen(repo.announceChange, cache.invalidateAll)
 
       const sync = Effect.fn("CasinoCatalog.sync")(function*(snapshot: Snapshot) {
         const changes = catalogChanges(yield* repo.stored, snapshot)
@@ -111,11 +145,11 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
       )
 
       return CasinoCatalog.of({
-        enabledProviders: Cache.get(providersCache, true),
+        enabledProviders: read(reads.enabledProviders()),
         allProviders: repo.providers(false),
-        games,
-        findProvider: (ref) => Cache.get(providerCache, ref),
-        findGame: (providerRef, gameCode) => Cache.get(gameCache, JSON.stringify([providerRef, gameCode])),
+        games: (query) => read(reads.games(query)),
+        findProvider: (ref) => read(reads.provider(ref)),
+        findGame: (providerRef, gameCode) => read(reads.game(providerRef, gameCode)),
         isEmpty: repo.isEmpty,
         sync,
         setProviderEnabled,

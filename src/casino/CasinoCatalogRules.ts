@@ -10,6 +10,12 @@ import type { UpstreamGame, UpstreamProvider } from "./CasinoGateway.ts"
 /** A provider reference is its integer id when it is all digits, otherwise its slug. */
 export const isProviderId = (ref: string) => /^\d{1,9}$/.test(ref)
 
+/**
+ * One spelling per provider reference: an id without its leading zeros ("01" and "001" are provider 1,
+ * as every look-up reads them), a slug as given (slugs are matched exactly).
+ */
+export const canonicalProviderRef = (ref: string) => isProviderId(ref) ? String(Number(ref)) : ref
+
 /** A provider as the sync stores it: what the aggregator says, under the slug it was given once. */
 export interface ProviderRecord {
   readonly upstreamCode: string

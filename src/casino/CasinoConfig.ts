@@ -1,4 +1,4 @@
-import { Config, Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { ByteSize, Config, Context, Duration, Effect, Layer, Option, Redacted } from "effect"
 
 export type CasinoGatewayKind = "sandbox" | "playfiver"
 
@@ -16,6 +16,8 @@ export class CasinoConfig extends Context.Service<CasinoConfig, {
   readonly syncInterval: Duration.Duration
   /** How long catalog answers (/providers, /games, launch look-ups) are served from memory; 0 turns it off. */
   readonly catalogCacheTtl: Duration.Duration
+  /** The most those answers may take in memory, by their encoded size. */
+  readonly catalogCacheMaxBytes: number
 }>()("partner-api/casino/CasinoConfig") {
   static readonly config = Config.all({
     gateway: Config.Literals(["sandbox", "playfiver"], "CASINO_GATEWAY").pipe(Config.withDefault("sandbox" as const)),
@@ -29,7 +31,11 @@ export class CasinoConfig extends Context.Service<CasinoConfig, {
     }),
     timeout: Config.Duration("CASINO_GATEWAY_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10))),
     syncInterval: Config.Duration("CASINO_SYNC_INTERVAL").pipe(Config.withDefault(Duration.hours(1))),
-    catalogCacheTtl: Config.Duration("CASINO_CATALOG_CACHE_TTL").pipe(Config.withDefault(Duration.seconds(30)))
+    catalogCacheTtl: Config.Duration("CASINO_CATALOG_CACHE_TTL").pipe(Config.withDefault(Duration.seconds(30))),
+    catalogCacheMaxBytes: Config.ByteSize("CASINO_CATALOG_CACHE_MAX_SIZE").pipe(
+      Config.withDefault(ByteSize.mebibytes(32)),
+      Config.map(ByteSize.toNumberUnsafe)
+    )
   })
 
   static readonly layer = Layer.effect(CasinoConfig, Effect.map(CasinoConfig.config, CasinoConfig.of))

@@ -40,6 +40,7 @@ export const testCasinoConfig = (overrides: Partial<CasinoConfig["Service"]> = {
     timeout: Duration.seconds(2),
     syncInterval: Duration.hours(1),
     catalogCacheTtl: Duration.seconds(30),
+    catalogCacheMaxBytes: 1024 * 1024,
     ...overrides
   })
 
