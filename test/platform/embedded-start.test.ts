@@ -5,27 +5,7 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, it } from "@effect/vitest"
 import { Effect, FileSystem } from "effect"
-import * as fs from "node:fs/promises"
-import * as path from "node:path"
-import { freePort, startNode } from "../support/process.ts"
-
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
-const postmasterPid = (dataDir: string) =>
-  Effect.promise(() =>
-    fs.readFile(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").then(
-      (text) => Number.parseInt(text.split("\n")[0], 10),
-      () => undefined
-    )
-  )
+import { freePort, isAlive, postmasterPid, startNode } from "../support/process.ts"
 
 /** Starts the service; resolves once it listens, with the demo token if it printed one. */
 const startService = (dataDir: string, port: number) =>

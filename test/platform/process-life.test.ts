@@ -7,27 +7,9 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, it } from "@effect/vitest"
 import { Effect, FileSystem } from "effect"
-import * as fs from "node:fs/promises"
 import * as net from "node:net"
-import * as path from "node:path"
-import { freePort, startCommand } from "../support/process.ts"
+import { freePort, isAlive, postmasterPid, startCommand } from "../support/process.ts"
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
-const postmasterPid = (dataDir: string) =>
-  Effect.promise(() =>
-    fs.readFile(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").then(
-      (text) => Number.parseInt(text.split("\n")[0], 10),
-      () => undefined
-    )
-  )
 
 const portAnswers = (port: number) =>
   Effect.promise(() =>

@@ -1,6 +1,8 @@
 import { NodeServices } from "@effect/platform-node"
 import { Effect, Stream } from "effect"
 import { ChildProcess, ChildProcessSpawner } from "effect/process"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
 
 export interface CommandResult {
   readonly exitCode: number
@@ -27,3 +29,22 @@ export const runCommand = (command: string, args: ReadonlyArray<string>, env: Re
   }).pipe(Effect.scoped, Effect.provide(NodeServices.layer), Effect.orDie)
 
 export { freePort, type RunningProcess, startCommand, startNode } from "../../scripts/bench/processes.ts"
+
+/** Whether a process with this pid is still running. */
+export const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The pid in the embedded PostgreSQL's postmaster.pid under a data directory, if it has one. */
+export const postmasterPid = (dataDir: string) =>
+  Effect.promise(() =>
+    fs.readFile(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").then(
+      (text) => Number.parseInt(text.split("\n")[0], 10),
+      () => undefined
+    )
+  )
