@@ -64,36 +64,33 @@ export const WalletHandlers = HttpApiBuilder.group(
     const ledger = yield* WalletLedger
 
     return handlers
-      .handle("transactions", ({ query }) =>
-        Effect.gen(function*() {
-          const partner = yield* CurrentPartner
-          const paging = page(query)
-          const { entries, total } = yield* ledger.transactions({ partnerId: partner.id }, {
-            externalPlayerId: query.external_player_id,
-            roundId: query.round_id,
-            kind: query.kind,
-            status: query.status,
-            from: query.from,
-            to: query.to
-          }, paging)
-          return ok(partner, {
-            transactions: entries.map(entryJson),
-            meta: { page: paging.page, per_page: paging.perPage, total }
-          })
-        }))
-      .handle("transaction", ({ params, query }) =>
-        Effect.gen(function*() {
-          const partner = yield* CurrentPartner
-          const entries = yield* ledger.transaction({ partnerId: partner.id }, params.transaction_id, query.kind)
-          if (entries.length === 0) return yield* new NotFound({ message: "Transaction not found." })
-          return ok(partner, { transactions: entries.map(entryJson) })
-        }))
-      .handle("round", ({ params, query }) =>
-        Effect.gen(function*() {
-          const partner = yield* CurrentPartner
-          const rounds = yield* ledger.rounds({ partnerId: partner.id }, params.round_id, query.external_player_id)
-          if (rounds.length === 0) return yield* new NotFound({ message: "Round not found." })
-          return ok(partner, { rounds: rounds.map(roundJson) })
-        }))
+      .handle("transactions", Effect.fn("WalletHandlers.transactions")(function*({ query }) {
+        const partner = yield* CurrentPartner
+        const paging = page(query)
+        const { entries, total } = yield* ledger.transactions({ partnerId: partner.id }, {
+          externalPlayerId: query.external_player_id,
+          roundId: query.round_id,
+          kind: query.kind,
+          status: query.status,
+          from: query.from,
+          to: query.to
+        }, paging)
+        return ok(partner, {
+          transactions: entries.map(entryJson),
+          meta: { page: paging.page, per_page: paging.perPage, total }
+        })
+      }))
+      .handle("transaction", Effect.fn("WalletHandlers.transaction")(function*({ params, query }) {
+        const partner = yield* CurrentPartner
+        const entries = yield* ledger.transaction({ partnerId: partner.id }, params.transaction_id, query.kind)
+        if (entries.length === 0) return yield* new NotFound({ message: "Transaction not found." })
+        return ok(partner, { transactions: entries.map(entryJson) })
+      }))
+      .handle("round", Effect.fn("WalletHandlers.round")(function*({ params, query }) {
+        const partner = yield* CurrentPartner
+        const rounds = yield* ledger.rounds({ partnerId: partner.id }, params.round_id, query.external_player_id)
+        if (rounds.length === 0) return yield* new NotFound({ message: "Round not found." })
+        return ok(partner, { rounds: rounds.map(roundJson) })
+      }))
   })
 )

@@ -16,18 +16,17 @@ export const announce = (channel: string, payload = "") =>
   )
 
 /** Runs `onChange` after each burst of notifications on `channel`, for as long as the scope lives. */
-export const onChange = (channel: string, onChange: Effect.Effect<void>) =>
-  Effect.gen(function*() {
-    const pg = yield* PgClient.PgClient
-    yield* Effect.gen(function*() {
-      const changes = yield* pg.listen(channel)
-      yield* Effect.forever(Effect.andThen(Queue.takeAll(changes), onChange))
-    }).pipe(
-      Effect.scoped,
-      Effect.tapCause((cause) =>
-        Effect.logWarning("Change listener stopped; retrying").pipe(Effect.annotateLogs({ channel }), Effect.andThen(Effect.logDebug(cause)))
-      ),
-      Effect.retry(Schedule.spaced("5 seconds")),
-      Effect.forkScoped
-    )
-  })
+export const onChange = Effect.fn("ChangeFeed.onChange")(function*(channel: string, onChange: Effect.Effect<void>) {
+  const pg = yield* PgClient.PgClient
+  yield* Effect.gen(function*() {
+    const changes = yield* pg.listen(channel)
+    yield* Effect.forever(Effect.andThen(Queue.takeAll(changes), onChange))
+  }).pipe(
+    Effect.scoped,
+    Effect.tapCause((cause) =>
+      Effect.logWarning("Change listener stopped; retrying").pipe(Effect.annotateLogs({ channel }), Effect.andThen(Effect.logDebug(cause)))
+    ),
+    Effect.retry(Schedule.spaced("5 seconds")),
+    Effect.forkScoped
+  )
+})
