@@ -18,7 +18,7 @@ import { hashToken } from "../src/partners/Partners.ts"
 import { EmbeddedPostgres } from "../src/platform/EmbeddedPostgres.ts"
 import { catalogScenario } from "./bench/catalog.ts"
 import { walletScenario } from "./bench/wallet.ts"
-import { type BenchContext, fetchText, fixedBodyServer, type Scenario } from "./bench/context.ts"
+import { type BenchContext, fetchText, fixedBodyProcess, fixedBodyServer, type Scenario } from "./bench/context.ts"
 import { compare, freePort, printTable } from "./bench/harness.ts"
 import { startNode } from "./bench/processes.ts"
 
@@ -31,14 +31,21 @@ const statusScenario: Scenario = (context) =>
     const path = "/api/partner/v1/status"
     const headers = { authorization: `Bearer ${context.token}` }
     const body = yield* fetchText(context.baseUrl + path, { headers })
-    const raw = yield* fixedBodyServer("scripts/bench/raw-server.ts", body)
-    const floor = yield* fixedBodyServer("scripts/bench/effect-floor-server.ts", body)
-    const apiFloor = yield* fixedBodyServer("scripts/bench/effect-api-floor-server.ts", body)
+    const raw = yield* fixedBodyProcess("scripts/bench/raw-server.ts", body)
+    const floor = yield* fixedBodyProcess("scripts/bench/effect-floor-server.ts", body)
+    const apiFloor = yield* fixedBodyProcess("scripts/bench/effect-api-floor-server.ts", body)
+    // BENCH_BASELINE=<revision>: the service as it was there, beside the current one in the same rounds.
+    const revision = process.env.BENCH_BASELINE
+    const before = revision === undefined ? undefined : yield* context.startRevision(revision, {})
     const rows = yield* compare([
-      { name: "raw node:http, same body", options: { url: raw + path, connections, seconds } },
-      { name: "effect router, same body", options: { url: floor + path, connections, seconds } },
-      { name: "effect HttpApi, same body", options: { url: apiFloor + path, connections, seconds } },
-      { name: "service", options: { url: context.baseUrl + path, headers, connections, seconds } }
+      { name: "raw node:http, same body", options: { url: raw.url + path, pid: raw.pid, connections, seconds } },
+      { name: "effect router, same body", options: { url: floor.url + path, pid: floor.pid, connections, seconds } },
+      { name: "effect HttpApi, same body", options: { url: apiFloor.url + path, pid: apiFloor.pid, connections, seconds } },
+      ...(before === undefined ? [] : [{
+        name: `service at ${revision}`,
+        options: { url: before.url + path, pid: before.pid, headers, connections, seconds }
+      }]),
+      { name: "service", options: { url: context.baseUrl + path, pid: context.pid, headers, connections, seconds } }
     ])
     printTable(`GET /status, authenticated (${connections} connections, ${seconds} s per round)`, rows)
   }).pipe(Effect.scoped)
@@ -270,7 +277,7 @@ const main = Effect.gen(function*() {
       )
       return { ...instance, sql }
     })
-  const { url: baseUrl } = yield* startService({})
+  const { url: baseUrl, pid } = yield* startService({})
   console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), database: ${
     process.env.DATABASE_URL === undefined ? "embedded" : "DATABASE_URL's server"
   }`)
@@ -279,7 +286,7 @@ const main = Effect.gen(function*() {
     yield* Layer.build(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 2 })),
     SqlClient.SqlClient
   )
-  const context: BenchContext = { baseUrl, token: benchToken, sql, startService, startRevision }
+  const context: BenchContext = { baseUrl, pid, token: benchToken, sql, startService, startRevision }
   for (const name of selected) yield* scenarios[name](context)
 }).pipe(Effect.scoped, Effect.provide(NodeServices.layer))
 

@@ -6,6 +6,8 @@ import { startNode } from "./processes.ts"
 
 export interface BenchContext {
   readonly baseUrl: string
+  /** The service's process, for its CPU time per request. */
+  readonly pid: number
   readonly token: string
   /** The bench database, for arranging data the scenario needs. */
   readonly sql: SqlClient.SqlClient
@@ -39,14 +41,17 @@ export type Scenario = (
 ) => Effect.Effect<void, unknown, ChildProcessSpawner.ChildProcessSpawner | FileSystem.FileSystem>
 
 /** Starts a fixed-body server (the raw baseline or the effect floor) and returns its URL. */
-export const fixedBodyServer = (script: string, body: string) =>
+export const fixedBodyServer = (script: string, body: string) => Effect.map(fixedBodyProcess(script, body), ({ url }) => url)
+
+/** The same, with the server's pid, for its CPU time per request. */
+export const fixedBodyProcess = (script: string, body: string) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const file = yield* fs.makeTempFileScoped({ suffix: ".json" })
     yield* fs.writeFileString(file, body)
     const port = yield* freePort()
-    yield* startNode([script], { PORT: String(port), BODY_FILE: file }, /Listening on/)
-    return `http://127.0.0.1:${port}`
+    const { handle } = yield* startNode([script], { PORT: String(port), BODY_FILE: file }, /Listening on/)
+    return { url: `http://127.0.0.1:${port}`, pid: handle.pid }
   })
 
 export const fetchText = (url: string, init?: RequestInit) => Effect.promise(() => fetch(url, init).then((r) => r.text()))

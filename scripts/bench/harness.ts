@@ -1,5 +1,6 @@
 import autocannon from "autocannon"
 import { Effect } from "effect"
+import { readFile } from "node:fs/promises"
 
 export { freePort } from "./processes.ts"
 
@@ -10,6 +11,12 @@ export interface LoadResult {
   readonly errors: number
   readonly non2xx: number
   readonly total: number
+  /**
+   * CPU time the serving process spent per request (user + system, from
+   * /proc), when its pid is known. Unlike req/s this barely moves when other
+   * work shares the machine, so it compares targets on a noisy host.
+   */
+  readonly cpuMicrosPerRequest?: number | undefined
 }
 
 export interface LoadOptions {
@@ -21,6 +28,22 @@ export interface LoadOptions {
   readonly requests?: ReadonlyArray<autocannon.Request>
   readonly connections?: number
   readonly seconds?: number
+  /** The serving process, to measure its CPU time per request (Linux). */
+  readonly pid?: number
+}
+
+/** User + system CPU time of a process so far, in microseconds (Linux /proc; undefined elsewhere). */
+const cpuMicrosOf = async (pid: number | undefined): Promise<number | undefined> => {
+  if (pid === undefined) return undefined
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8")
+    // Fields after the command name (which may hold spaces, hence the last ")"): utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    const ticksPerSecond = 100 // USER_HZ, 100 on every Linux this runs on
+    return (Number(fields[11]) + Number(fields[12])) * (1_000_000 / ticksPerSecond)
+  } catch {
+    return undefined
+  }
 }
 
 /** One autocannon run; a short warm-up first so JIT and caches are settled. */
@@ -37,8 +60,13 @@ export const load = (options: LoadOptions) =>
         duration
       })
     await run(2)
+    const cpuBefore = await cpuMicrosOf(options.pid)
     const result = await run(options.seconds ?? 10)
+    const cpuAfter = await cpuMicrosOf(options.pid)
     return {
+      cpuMicrosPerRequest: cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+        ? undefined
+        : (cpuAfter - cpuBefore) / result.requests.total,
       requestsPerSecond: result.requests.average,
       p50: result.latency.p50,
       p99: result.latency.p99,
@@ -68,6 +96,9 @@ const median = (values: ReadonlyArray<number>) => {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
+const medianOf = (values: ReadonlyArray<number | undefined>) =>
+  values.every((value) => value !== undefined) && values.length > 0 ? median(values as Array<number>) : undefined
+
 /**
  * Measures every target once per round, interleaved, and keeps the median
  * of each: on a shared machine the load drifts between runs, so targets are
@@ -91,7 +122,8 @@ export const compare = (targets: ReadonlyArray<Target>, rounds = Number(process.
         p99: median(results[i].map((r) => r.p99)),
         errors: results[i].reduce((sum, r) => sum + r.errors, 0),
         non2xx: results[i].reduce((sum, r) => sum + r.non2xx, 0),
-        total: results[i].reduce((sum, r) => sum + r.total, 0)
+        total: results[i].reduce((sum, r) => sum + r.total, 0),
+        cpuMicrosPerRequest: medianOf(results[i].map((r) => r.cpuMicrosPerRequest))
       }
     }))
   })
@@ -100,22 +132,33 @@ const pad = (text: string, width: number) => text.padStart(width)
 const number = (value: number, digits = 0) =>
   value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
 
-/** Prints medians, each row's ratio to the first (the baseline), and the per-round spread. */
+/**
+ * Prints medians, each row's ratio to the first (the baseline), and the per-round spread.
+ * With CPU figures: each row's CPU time per request, and the first row's over it (the
+ * throughput ratio the row would reach if CPU were all that limited both).
+ */
 export const printTable = (title: string, rows: ReadonlyArray<Comparison>) => {
+  const withCpu = rows.some((row) => row.result.cpuMicrosPerRequest !== undefined)
   const lines = [
     "",
     title,
-    `${"".padEnd(34)}${pad("req/s", 9)}${pad("p50 ms", 8)}${pad("p99 ms", 8)}${pad("failed", 8)}${pad("vs first", 10)}  rounds (req/s)`
+    `${"".padEnd(34)}${pad("req/s", 9)}${pad("p50 ms", 8)}${pad("p99 ms", 8)}${pad("failed", 8)}${pad("vs first", 10)}${
+      withCpu ? `${pad("cpu us/req", 12)}${pad("cpu vs first", 14)}` : ""
+    }  rounds (req/s)`
   ]
   const baseline = rows[0]?.result
   for (const { name, result, rounds } of rows) {
     const ratio = baseline === undefined ? 1 : result.requestsPerSecond / baseline.requestsPerSecond
+    const cpu = result.cpuMicrosPerRequest
+    const cpuRatio = cpu === undefined || baseline?.cpuMicrosPerRequest === undefined
+      ? undefined
+      : baseline.cpuMicrosPerRequest / cpu
     lines.push(
       `${name.padEnd(34)}${pad(number(result.requestsPerSecond), 9)}${pad(number(result.p50, 1), 8)}${
         pad(number(result.p99, 1), 8)
-      }${pad(number(result.non2xx + result.errors), 8)}${pad(ratio.toFixed(2), 10)}  ${
-        rounds.map((r) => number(r.requestsPerSecond)).join(" / ")
-      }`
+      }${pad(number(result.non2xx + result.errors), 8)}${pad(ratio.toFixed(2), 10)}${
+        withCpu ? `${pad(cpu === undefined ? "-" : number(cpu, 1), 12)}${pad(cpuRatio === undefined ? "-" : cpuRatio.toFixed(2), 14)}` : ""
+      }  ${rounds.map((r) => number(r.requestsPerSecond)).join(" / ")}`
     )
   }
   console.log(lines.join("\n"))
