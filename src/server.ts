@@ -1,6 +1,5 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { apiPrefix, PartnerApi } from "./api/Api.ts"
@@ -49,6 +48,7 @@ import { apiDocsRoutes } from "./platform/ApiDocs.ts"
 import * as Database from "./platform/Database.ts"
 import { seeingOnly } from "./platform/HandlerContext.ts"
 import { createHttpServer, HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
+import { serveRoutes } from "./platform/HttpServe.ts"
 import { validateRequests } from "./platform/RequestValidation.ts"
 import {
   SandboxAgentCredentialsLive,
@@ -217,7 +217,7 @@ const HttpServerLive = Layer.unwrap(Effect.gen(function*() {
  * accepting and drains in-flight requests, then background work stops and
  * the pool closes, then the embedded database (if any) stops.
  */
-export const ServerLive = HttpRouter.serve(RoutesLive, { disableLogger: true }).pipe(
+export const ServerLive = serveRoutes(RoutesLive).pipe(
   Layer.provide(MaxBodySizeLive),
   Layer.provide(HttpServerLive),
   Layer.provide(AppLive),

@@ -1,6 +1,6 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Duration, Effect, Layer, Option } from "effect"
-import { HttpBody, HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
+import { HttpBody, HttpClient, HttpClientRequest } from "effect/http"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CatalogSync } from "../../src/casino/CatalogSync.ts"
 import { CallbacksConfig } from "../../src/callbacks/CallbacksConfig.ts"
@@ -12,6 +12,7 @@ import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { SandboxConfig } from "../../src/sandbox/SandboxConfig.ts"
 import type { WalletRepo } from "../../src/callbacks/WalletRepo.ts"
 import { WalletRepoSql } from "../../src/callbacks/WalletRepoSql.ts"
+import { serveRoutes } from "../../src/platform/HttpServe.ts"
 import { MaxBodySizeLive } from "../../src/platform/RequestBody.ts"
 import { RoutesLive, servicesLayer } from "../../src/server.ts"
 import { TestDatabase, TestDatabaseOnUrl } from "./TestDatabase.ts"
@@ -146,7 +147,7 @@ export const TestAppWith = <ROut extends TestConfigs, R>(
   config: Layer.Layer<ROut, never, R>,
   walletRepo?: Layer.Layer<WalletRepo, never, any>
 ) =>
-  HttpRouter.serve(RoutesLive, { disableLogger: true, disableListenLog: true }).pipe(
+  serveRoutes(RoutesLive, { disableListenLog: true }).pipe(
     Layer.provide(MaxBodySizeLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(TestServicesWith(config, walletRepo))
@@ -206,7 +207,7 @@ export const givenPartner = (input: Partial<Parameters<Partners["Service"]["crea
  * server): build it inside a test with `Layer.build`, and send it requests with its context provided.
  */
 export const AnotherInstance = (settings: TestSettings = {}) =>
-  HttpRouter.serve(RoutesLive, { disableLogger: true, disableListenLog: true }).pipe(
+  serveRoutes(RoutesLive, { disableListenLog: true }).pipe(
     Layer.provide(MaxBodySizeLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(servicesLayer(WalletRepoSql).pipe(

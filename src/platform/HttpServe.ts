@@ -1,0 +1,46 @@
+import { Context, Effect, Layer, Scope } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+
+/** Every service of this application is keyed under this prefix (`partner-api/<area>/<Name>`). */
+const applicationKeyPrefix = "partner-api/"
+
+/**
+ * The context a request fiber starts with: the serving context without the
+ * application's own services. Routes take those when they are built, so at
+ * request time they are dead weight, and not free: HttpApi merges each
+ * group's context into every request's context, a copy of everything the
+ * request carries (forty-odd services before, a dozen after). What stays is
+ * the platform's: loggers and their level, tracer, HTTP platform, body limit.
+ */
+const requestTimeContext = <R>(context: Context.Context<R>): Context.Context<R> => {
+  const kept = new Map<string, unknown>()
+  for (const [key, value] of context.mapUnsafe) {
+    if (!key.startsWith(applicationKeyPrefix)) kept.set(key, value)
+  }
+  return Context.makeUnsafe(kept)
+}
+
+/**
+ * `HttpRouter.serve` (routes built with the application's services, in the
+ * same memo map, so each service is still built once), with request fibers
+ * that carry only the platform's services (see requestTimeContext). A route
+ * that looked an application service up at request time would fail, so none
+ * does: handlers, middleware and raw routes take their services when built.
+ */
+export const serveRoutes = <A, E, R>(
+  routes: Layer.Layer<A, E, R>,
+  options: { readonly disableListenLog?: boolean } = {}
+): Layer.Layer<A, E, HttpServer.HttpServer | Exclude<R, HttpRouter.HttpRouter>> => {
+  const withRouter = Layer.provideMerge(routes, HttpRouter.layer)
+  const served = Effect.contextWith((context: Context.Context<Scope.Scope>) =>
+    Layer.buildWithMemoMap(withRouter, Layer.CurrentMemoMap.forkOrCreate(context), Context.get(context, Scope.Scope))
+  ).pipe(
+    Effect.map((built) => {
+      const handler = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
+      const serving = Layer.effectDiscard(Effect.updateContext(HttpServer.serveEffect(handler), requestTimeContext))
+      return Layer.merge(serving, Layer.succeedContext(built))
+    }),
+    Layer.unwrap
+  )
+  return (options.disableListenLog === true ? served : HttpServer.withLogAddress(served)) as any
+}
