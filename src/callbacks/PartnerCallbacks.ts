@@ -57,8 +57,9 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
       const own = yield* clientWith({ keepAlive: true })
       const timeoutText = Duration.format(config.timeout)
 
-      const post = (target: CallbackTarget, eventId: string, body: string) =>
-        Effect.gen(function*() {
+      const post = Effect.fn("PartnerCallbacks.post")(
+        function*(target: CallbackTarget, eventId: string, body: string) {
+          yield* Effect.annotateCurrentSpan("eventId", eventId)
           const url = target.callbackUrl
           if (url === null) {
             return yield* new CallbackFailed({ reason: "Unreachable", message: "The partner has no callback_url." })
@@ -83,14 +84,13 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
             Effect.mapError(() => new CallbackFailed({ reason: "Unreachable", message: "The partner's answer could not be read." }))
           )
           return { status: response.status, text }
-        }).pipe(
-          Effect.timeoutOrElse({
-            duration: config.timeout,
-            orElse: () =>
-              Effect.fail(new CallbackFailed({ reason: "Timeout", message: `The partner did not answer within ${timeoutText}.` }))
-          }),
-          Effect.withSpan("PartnerCallbacks.post", { attributes: { eventId } })
-        )
+        },
+        Effect.timeoutOrElse({
+          duration: config.timeout,
+          orElse: () =>
+            Effect.fail(new CallbackFailed({ reason: "Timeout", message: `The partner did not answer within ${timeoutText}.` }))
+        })
+      )
 
       const answerOf = (status: number, text: string): PartnerAnswer => {
         const reply = readReply(text)

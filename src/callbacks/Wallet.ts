@@ -180,8 +180,8 @@ export class Wallet extends Context.Service<Wallet, {
         )
 
       /** A transaction seen before: the same payload gets its answer (once settled); another payload is refused. */
-      const replay = (existing: WalletTransaction, call: BetCall | RefundCall, player: PartnerPlayer) =>
-        Effect.gen(function*() {
+      const replay = Effect.fn("Wallet.replay")(
+        function*(existing: WalletTransaction, call: BetCall | RefundCall, player: PartnerPlayer) {
           if (existing.fingerprint !== null && existing.fingerprint !== fingerprint(call)) {
             yield* Effect.logWarning("Wallet call refused: its transaction id was used before with another payload").pipe(
               Effect.annotateLogs({ kind: existing.kind, txn_id: existing.txnId, user_code: call.userCode })
@@ -190,7 +190,8 @@ export class Wallet extends Context.Service<Wallet, {
           }
           const settled = existing.status === "pending" ? yield* awaitSettled(existing) : existing
           return settled.answer!
-        })
+        }
+      )
 
       const replayStored = (call: BetCall | RefundCall, player: PartnerPlayer) =>
         Effect.flatMap(
@@ -251,8 +252,8 @@ export class Wallet extends Context.Service<Wallet, {
           })
         ).pipe(Effect.catchTag(["TransactionExists", "RoundChanged"], () => replayStored(call, player)))
 
-      const askAndSettle = (call: BetCall, player: PartnerPlayer, target: CallbackTarget, pending: WalletTransaction) =>
-        Effect.gen(function*() {
+      const askAndSettle = Effect.fn("Wallet.askAndSettle")(
+        function*(call: BetCall, player: PartnerPlayer, target: CallbackTarget, pending: WalletTransaction) {
           const at = yield* now
           const party = partyOf(player, target.partnerSlug)
           const answer = yield* callbacks.ask(target, transactionEventId("bet", call.txnId), betBody(party, transactionOf(call), call.bet, at))
@@ -265,7 +266,8 @@ export class Wallet extends Context.Service<Wallet, {
           if (yield* repo.settleBet(pending, outcome, written)) return outcome.answer
           // Settled by someone else meanwhile (it was taken for abandoned): theirs is the answer.
           return yield* replayStored(call, player)
-        })
+        }
+      )
 
       const winBet = Effect.fn("Wallet.winBet")(function*(call: BetCall) {
         const found = yield* players.findByUserCode(call.userCode)

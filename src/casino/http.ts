@@ -31,71 +31,66 @@ export const CasinoHandlers = HttpApiBuilder.group(
     const publicBase = publicBaseUrl(yield* AppConfig)
 
     return handlers
-      .handle("providers", () =>
-        Effect.gen(function*() {
-          const partner = yield* CurrentPartner
-          const providers = yield* catalog.enabledProviders
-          return ok(partner, {
-            list: providers.map((provider) => ({
-              provider: provider.slug,
-              provider_id: provider.id,
-              name: provider.name
-            }))
-          })
-        }))
-      .handle("games", ({ query }) =>
-        Effect.gen(function*() {
-          const partner = yield* CurrentPartner
-          const paging = page(query)
-          const { games, total } = yield* catalog.games({
-            provider: query.provider?.trim(),
-            search: query.search,
-            enabled: query.enabled === undefined ? undefined : query.enabled === "true",
-            ...paging
-          })
-          return ok(partner, {
-            games: games.map(gameEntry(publicBase)),
-            meta: { page: paging.page, per_page: paging.perPage, total }
-          })
-        }))
-      .handle("launch", ({ payload }) =>
-        Effect.gen(function*() {
-          const partner = yield* CurrentPartner
-          const launched = yield* casino.launch(partner, {
-            externalPlayerId: payload.external_player_id,
-            playerName: payload.player_name ?? null,
-            playerEmail: payload.player_email ?? null,
-            playerBalance: payload.player_balance,
-            provider: payload.provider,
-            gameCode: payload.game_code,
-            original: payload.game_original ?? null,
-            lang: payload.lang ?? null,
-            rtp: payload.user_rtp ?? null
-          })
-          return ok(partner, {
-            launch: { url: launched.url },
-            partner_player: {
-              id: launched.player.id,
-              external_player_id: launched.player.external_player_id,
-              internal_user_id: launched.player.internal_user_id,
-              balance: toAmount(launched.player.balance)
-            }
-          })
-        }).pipe(
-          Effect.catchTags({
-            LaunchRefused: (refused) =>
-              Effect.fail(new ValidationFailed({ message: ErrorMessages.invalidData, errors: refused.errors })),
-            LaunchFailed: (failed) =>
-              Effect.fail(
-                new InternalError({
-                  message: `The game could not be launched: ${failed.cause.message}`,
-                  provider: failed.gateway,
-                  ...(failed.cause.providerResponse === undefined
-                    ? {}
-                    : { provider_response: failed.cause.providerResponse })
-                })
-              )
-          })
-        ))
+      .handle("providers", Effect.fn("CasinoHandlers.providers")(function*() {
+        const partner = yield* CurrentPartner
+        const providers = yield* catalog.enabledProviders
+        return ok(partner, {
+          list: providers.map((provider) => ({
+            provider: provider.slug,
+            provider_id: provider.id,
+            name: provider.name
+          }))
+        })
+      }))
+      .handle("games", Effect.fn("CasinoHandlers.games")(function*({ query }) {
+        const partner = yield* CurrentPartner
+        const paging = page(query)
+        const { games, total } = yield* catalog.games({
+          provider: query.provider?.trim(),
+          search: query.search,
+          enabled: query.enabled === undefined ? undefined : query.enabled === "true",
+          ...paging
+        })
+        return ok(partner, {
+          games: games.map(gameEntry(publicBase)),
+          meta: { page: paging.page, per_page: paging.perPage, total }
+        })
+      }))
+      .handle("launch", Effect.fn("CasinoHandlers.launch")(function*({ payload }) {
+        const partner = yield* CurrentPartner
+        const launched = yield* casino.launch(partner, {
+          externalPlayerId: payload.external_player_id,
+          playerName: payload.player_name ?? null,
+          playerEmail: payload.player_email ?? null,
+          playerBalance: payload.player_balance,
+          provider: payload.provider,
+          gameCode: payload.game_code,
+          original: payload.game_original ?? null,
+          lang: payload.lang ?? null,
+          rtp: payload.user_rtp ?? null
+        })
+        return ok(partner, {
+          launch: { url: launched.url },
+          partner_player: {
+            id: launched.player.id,
+            external_player_id: launched.player.external_player_id,
+            internal_user_id: launched.player.internal_user_id,
+            balance: toAmount(launched.player.balance)
+          }
+        })
+      }, Effect.catchTags({
+        LaunchRefused: (refused) =>
+          Effect.fail(new ValidationFailed({ message: ErrorMessages.invalidData, errors: refused.errors })),
+        LaunchFailed: (failed) =>
+          Effect.fail(
+            new InternalError({
+              message: `The game could not be launched: ${failed.cause.message}`,
+              provider: failed.gateway,
+              ...(failed.cause.providerResponse === undefined
+                ? {}
+                : { provider_response: failed.cause.providerResponse })
+            })
+          )
+      })))
   })
 )

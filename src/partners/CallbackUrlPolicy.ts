@@ -92,8 +92,7 @@ export class CallbackUrlPolicy extends Context.Service<CallbackUrlPolicy, {
       const isExempt = (url: string) => exempt.has(url)
       const refuse = (message: string) => Effect.fail(new UnsafeCallbackUrl({ message }))
 
-      const checkForm = (raw: string) =>
-        Effect.gen(function*() {
+      const checkForm = Effect.fn("CallbackUrlPolicy.checkForm")(function*(raw: string) {
           if (isExempt(raw)) return undefined
           const url = URL.canParse(raw) ? new URL(raw) : undefined
           if (url === undefined) return yield* refuse("must be an absolute http:// or https:// URL")
@@ -108,8 +107,7 @@ export class CallbackUrlPolicy extends Context.Service<CallbackUrlPolicy, {
           return url
         })
 
-      const check = (raw: string) =>
-        Effect.gen(function*() {
+      const check = Effect.fn("CallbackUrlPolicy.check")(function*(raw: string) {
           const url = yield* checkForm(raw)
           if (url === undefined || net.isIP(hostOf(url)) !== 0) return
           const host = hostOf(url)

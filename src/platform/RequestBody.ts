@@ -31,8 +31,7 @@ const tooLarge = new UnreadableBody({
  * with the reason. The bytes stay cached on the request, so a later
  * `request.json` reads the same body.
  */
-export const readBodyText = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.gen(function*() {
+export const readBodyText = Effect.fn("RequestBody.readBodyText")(function*(request: HttpServerRequest.HttpServerRequest) {
     const declared = Number(request.headers["content-length"] ?? 0)
     if (declared > maxBodyBytes) return yield* tooLarge
     const bytes = yield* Effect.mapError(request.arrayBuffer, (error) =>
