@@ -205,6 +205,9 @@ export const request = (
 export const bodyAs = <A>(schema: Schema.Decoder<A>) => (response: RawResponse): A =>
   Schema.decodeUnknownSync(schema)(response.body)
 
+/** A raw answer that is not JSON (a page, a file): its text. */
+export const textBody = bodyAs(Schema.String)
+
 /** The error envelope as the wire carries it: `{success: false, message}`, with `errors` on a 422. */
 export const ErrorBody = Schema.Struct({
   success: Schema.Literal(false),
