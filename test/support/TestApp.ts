@@ -202,7 +202,7 @@ export const request = (
   }).pipe(Effect.orDie)
 
 /** Reads a raw answer's body as `schema` says (its wire form); a body that does not fit fails the test, naming why. */
-export const bodyAs = <A>(schema: Schema.Decoder<A>) => (response: RawResponse): A =>
+export const bodyAs = <A>(schema: Schema.Decoder<A>) => (response: Pick<RawResponse, "body">): A =>
   Schema.decodeUnknownSync(schema)(response.body)
 
 /** A raw answer that is not JSON (a page, a file): its text. */
@@ -219,11 +219,11 @@ export const ErrorBody = Schema.Struct({
 export const errorBody = bodyAs(ErrorBody)
 
 /** A raw 422's `errors`: each failing field and its messages. */
-export const validationErrors = (response: RawResponse) =>
+export const validationErrors = (response: Pick<RawResponse, "body">) =>
   bodyAs(Schema.Struct({ ...ErrorBody.fields, errors: ErrorBody.fields.errors.schema }))(response).errors
 
 /** A raw success envelope's `data`, as `data` says. */
-export const dataAs = <A>(data: Schema.Decoder<A>) => (response: RawResponse): A =>
+export const dataAs = <A>(data: Schema.Decoder<A>) => (response: Pick<RawResponse, "body">): A =>
   bodyAs(Schema.Struct({ success: Schema.Literal(true), data }))(response).data
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
