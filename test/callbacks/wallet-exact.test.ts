@@ -15,6 +15,7 @@ import {
   ledgerOf,
   refund,
   WalletApp,
+  walletAnswer,
   walletCall,
   walletCallText,
   winBet,
@@ -61,7 +62,7 @@ layer(WalletApp(books).pipe(Layer.provide(logs.layer)), live)("exact wallet call
       for (const id of ["17.5", "1.79e18", "-0.0"]) {
         const answer = yield* walletCallText(betText(player.userCode, id, "\"r\"", "1", "0"))
         assert.strictEqual(answer.status, 400, id)
-        assert.strictEqual(answer.body.msg, "INVALID_REQUEST")
+        assert.strictEqual(walletAnswer(answer).msg, "INVALID_REQUEST")
       }
       assert.strictEqual((yield* ledgerOf(player.playerId)).length, 0)
     }))

@@ -13,6 +13,7 @@ import {
   mirrorOf,
   refund,
   WalletApp,
+  walletAnswer,
   walletCall,
   winBet,
   givenWalletPlayer
@@ -35,7 +36,7 @@ layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
         assert.strictEqual(noCredentials.status, 401)
         const notJson = yield* request("POST", "/aggregator/wallet", { body: "type=Balance", headers: { "content-type": "text/plain" } })
         assert.strictEqual(notJson.status, 400)
-        assert.strictEqual(notJson.body.msg, "INVALID_REQUEST")
+        assert.strictEqual(walletAnswer(notJson).msg, "INVALID_REQUEST")
         const unknownType = yield* walletCall({ type: "Withdraw", user_code: userCode })
         assert.strictEqual(unknownType.status, 400)
         const noSlot = yield* walletCall({ type: "WinBet", user_code: userCode })

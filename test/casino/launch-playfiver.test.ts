@@ -5,14 +5,9 @@ import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { healthyAggregator } from "../support/PlayFiverScripts.ts"
 import { live } from "../support/live.ts"
-import {
-  bearer,
-  givenPartner,
-  givenSyncedCatalog,
-  request,
-  TestAppWith,
-  testCasinoConfig
-} from "../support/TestApp.ts"
+import { InternalError } from "../../src/client/PartnerClient.ts"
+import { failsWith, partnerClient } from "../support/PartnerClient.ts"
+import { givenPartner, givenSyncedCatalog, TestAppWith, testCasinoConfig } from "../support/TestApp.ts"
 
 /** The whole service with CASINO_GATEWAY=playfiver, talking HTTP to a fake aggregator. */
 const PlayFiverApp = TestAppWith(
@@ -31,27 +26,27 @@ const PlayFiverApp = TestAppWith(
   )
 ).pipe(Layer.provideMerge(FakeUpstream.layer(healthyAggregator)))
 
+/** The balance in cents, as the typed client takes it (80.00). */
 const launchBody = {
   external_player_id: "pf-player",
-  player_balance: 80,
+  player_balance: 8000,
   provider: "pg-soft",
   game_code: "126"
 }
+
+const givenClient = Effect.flatMap(givenPartner(), (given) => Effect.map(partnerClient(given.token), (client) => ({ ...given, client })))
 
 layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
   it.effect("syncs the aggregator's catalog: enabled providers listed, disabled games flagged", () =>
     Effect.gen(function*() {
       const report = yield* givenSyncedCatalog
       assert.deepStrictEqual(report.providers.added + report.providers.changed, report.providers.added)
-      const { token } = yield* givenPartner()
-      const providers = yield* request("GET", "/api/partner/v1/providers", { headers: bearer(token) })
+      const { client } = yield* givenClient
+      const providers = yield* client.casino.providers()
+      assert.deepStrictEqual(providers.data.list.map((p) => p.provider), ["pg-soft", "pragmatic-play"])
+      const games = yield* client.casino.games({ query: { provider: "pg-soft" } })
       assert.deepStrictEqual(
-        providers.body.data.list.map((p: { provider: string }) => p.provider),
-        ["pg-soft", "pragmatic-play"]
-      )
-      const games = yield* request("GET", "/api/partner/v1/games?provider=pg-soft", { headers: bearer(token) })
-      assert.deepStrictEqual(
-        games.body.data.games.map((g: { game_code: string; enabled: boolean }) => [g.game_code, g.enabled]),
+        games.data.games.map((g) => [g.game_code, g.enabled]),
         [["98", true], ["1543462", false], ["126", true]] // by name: Ox, Rabbit, Tiger
       )
     }))
@@ -61,11 +56,10 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
       yield* givenSyncedCatalog
       const fake = yield* FakeUpstream
       fake.reset()
-      const { token } = yield* givenPartner()
-      const response = yield* request("POST", "/api/partner/v1/launch", { headers: bearer(token), json: launchBody })
-      assert.strictEqual(response.status, 200, JSON.stringify(response.body))
-      const player = response.body.data.partner_player
-      assert.strictEqual(response.body.data.launch.url, `https://games.example/launch?user=${player.internal_user_id}&game=126`)
+      const { client } = yield* givenClient
+      const response = yield* client.casino.launch({ payload: launchBody })
+      const player = response.data.partner_player
+      assert.strictEqual(response.data.launch.url, `https://games.example/launch?user=${player.internal_user_id}&game=126`)
       const sent = fake.calls.find((call) => call.path === "/api/v2/game_launch")!
       assert.deepInclude(sent.body, {
         user_code: String(player.internal_user_id),
@@ -81,19 +75,16 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
     Effect.gen(function*() {
       yield* givenSyncedCatalog
       const fake = yield* FakeUpstream
-      const { partner, token } = yield* givenPartner()
+      const { client, partner } = yield* givenClient
       fake.script((call) =>
         call.path === "/api/v2/game_launch"
           ? { kind: "json", body: { status: false, msg: "INSUFFICIENT_AGENT_BALANCE" } }
           : healthyAggregator(call)
       )
-      const response = yield* request("POST", "/api/partner/v1/launch", {
-        headers: bearer(token),
-        json: { ...launchBody, player_balance: 42.5 }
-      })
+      const refused = yield* failsWith(InternalError)(client.casino.launch({ payload: { ...launchBody, player_balance: 4250 } })) // a 500
       fake.reset()
-      assert.strictEqual(response.status, 500)
-      assert.deepStrictEqual(response.body, {
+      const { message, provider, provider_response, success } = refused
+      assert.deepStrictEqual({ success, message, provider, provider_response }, {
         success: false,
         message: "The game could not be launched: The casino aggregator refused the launch: INSUFFICIENT_AGENT_BALANCE",
         provider: "playfiver",
@@ -110,13 +101,12 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
     Effect.gen(function*() {
       yield* givenSyncedCatalog
       const fake = yield* FakeUpstream
-      const { token } = yield* givenPartner()
+      const { client } = yield* givenClient
       fake.script((call) => call.path === "/api/v2/game_launch" ? { kind: "hang" } : healthyAggregator(call))
       const started = Date.now()
-      const response = yield* request("POST", "/api/partner/v1/launch", { headers: bearer(token), json: launchBody })
+      const refused = yield* failsWith(InternalError)(client.casino.launch({ payload: launchBody })) // a 500
       fake.reset()
-      assert.strictEqual(response.status, 500)
-      assert.match(response.body.message, /did not answer the game launch within 500ms/)
+      assert.match(refused.message, /did not answer the game launch within 500ms/)
       assert.isBelow(Date.now() - started, 3_000)
     }))
 })

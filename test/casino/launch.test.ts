@@ -1,9 +1,21 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
+import type { LaunchRequest } from "../../src/api/Casino.ts"
+import { ValidationFailed } from "../../src/client/PartnerClient.ts"
 import { live } from "../support/live.ts"
-import { bearer, givenPartner, givenSyncedCatalog, request, TestApp } from "../support/TestApp.ts"
+import { failsWith, partnerClient } from "../support/PartnerClient.ts"
+import {
+  bearer,
+  dataAs,
+  givenPartner,
+  givenSyncedCatalog,
+  request,
+  TestApp,
+  textBody,
+  validationErrors
+} from "../support/TestApp.ts"
 
 const BALANCE_MESSAGE = "The player balance field must be an amount from 0 to 1000000000000 with at most 2 decimal places (like 150.5 or \"150.50\")."
 
@@ -21,7 +33,27 @@ const validBody = (overrides: Record<string, unknown> = {}) => ({
   ...overrides
 })
 
-const launch = (token: string, body: unknown) => request("POST", launchPath, { headers: bearer(token), json: body })
+/** The same launch as the typed client takes it: the balance in cents (it sends "150.50"). */
+const typedBody = (overrides: Partial<LaunchRequest> = {}): LaunchRequest => ({
+  external_player_id: "player-1",
+  player_name: "Ana Souza",
+  player_email: "ana@example.com",
+  player_balance: 15050,
+  ...game,
+  ...overrides
+})
+
+/** POST /launch through the typed client, as `token`'s partner. */
+const launch = (token: string, payload: LaunchRequest) =>
+  Effect.flatMap(partnerClient(token), (client) => client.casino.launch({ payload }))
+
+/** POST /launch over the wire with any JSON body, for bodies the typed client would refuse to send. */
+const launchOnTheWire = (token: string, body: unknown) => request("POST", launchPath, { headers: bearer(token), json: body })
+
+/** The sandbox game page a launch URL opens (HTML, so over the wire). */
+const gamePage = (url: string) => request("GET", new URL(url).pathname)
+
+const PartnerPlayerOnTheWire = Schema.Struct({ partner_player: Schema.Record(Schema.String, Schema.Unknown) })
 
 const countPlayers = (partnerId: number) =>
   Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
@@ -35,37 +67,41 @@ layer(TestApp(), live)("POST /launch", (it) => {
     Effect.gen(function*() {
       yield* givenSyncedCatalog
       const { partner, token } = yield* givenPartner()
-      const response = yield* launch(token, validBody())
-      assert.strictEqual(response.status, 200, JSON.stringify(response.body))
-      assert.deepStrictEqual(response.body.partner, { id: partner.id, name: partner.name, slug: partner.slug, status: "active" })
-      const { launch: launched, partner_player } = response.body.data
+      const response = yield* launch(token, typedBody())
+      assert.deepStrictEqual(response.partner, { id: partner.id, name: partner.name, slug: partner.slug, status: "active" })
+      const { launch: launched, partner_player } = response.data
       assert.match(launched.url, /\/sandbox\/casino\/play\/[A-Za-z0-9_-]+$/)
-      assert.deepStrictEqual(Object.keys(partner_player).sort(), ["balance", "external_player_id", "id", "internal_user_id"])
       assert.strictEqual(partner_player.external_player_id, "player-1")
       assert.strictEqual(partner_player.balance, 150.5)
       assert.isAtLeast(partner_player.internal_user_id, 100001)
+      // Exactly the player's four fields on the wire (the same player, launched again).
+      const again = yield* launchOnTheWire(token, validBody())
+      assert.strictEqual(again.status, 200)
+      assert.deepStrictEqual(
+        Object.keys(dataAs(PartnerPlayerOnTheWire)(again).partner_player).sort(),
+        ["balance", "external_player_id", "id", "internal_user_id"]
+      )
 
       // The launch URL opens the sandbox game page for this player.
-      const page = yield* request("GET", new URL(launched.url).pathname)
+      const page = yield* gamePage(launched.url)
       assert.strictEqual(page.status, 200)
       assert.include(page.contentType, "text/html")
-      assert.include(page.body, "Hidden Fortune")
-      assert.include(page.body, "Ana Souza")
-      assert.include(page.body, "150.50")
+      assert.include(textBody(page), "Hidden Fortune")
+      assert.include(textBody(page), "Ana Souza")
+      assert.include(textBody(page), "150.50")
     }))
 
   it.effect("a returning player keeps id and user code; balance follows, name and e-mail stay when omitted", () =>
     Effect.gen(function*() {
       yield* givenSyncedCatalog
       const { partner, token } = yield* givenPartner()
-      const first = (yield* launch(token, validBody({ external_player_id: "returning" }))).body.data.partner_player
+      const first = (yield* launch(token, typedBody({ external_player_id: "returning" }))).data.partner_player
       const second = yield* launch(token, {
         external_player_id: "returning",
-        player_balance: 20,
+        player_balance: 2000,
         ...game
       })
-      assert.strictEqual(second.status, 200)
-      const player = second.body.data.partner_player
+      const player = second.data.partner_player
       assert.deepStrictEqual([player.id, player.internal_user_id, player.balance], [first.id, first.internal_user_id, 20])
       const sql = yield* SqlClient.SqlClient
       const rows = yield* sql<{ name: string; email: string }>`
@@ -88,9 +124,8 @@ layer(TestApp(), live)("POST /launch", (it) => {
         lang: null,
         user_rtp: null
       })
-      assert.strictEqual(response.status, 200, JSON.stringify(response.body))
-      const page = yield* request("GET", new URL(response.body.data.launch.url).pathname)
-      assert.include(page.body, " pt<") // the session's language
+      const page = yield* gamePage(response.data.launch.url)
+      assert.include(textBody(page), " pt<") // the session's language
     }))
 
   it.effect("the provider may be given by its integer id, as a number or a string", () =>
@@ -99,8 +134,9 @@ layer(TestApp(), live)("POST /launch", (it) => {
       const { token } = yield* givenPartner()
       const catalog = yield* CasinoCatalog
       const { id } = Option.getOrThrow(yield* catalog.findProvider("aurora-gaming"))
+      // On the wire: the typed client sends the provider one way only, and this balance as a JSON number.
       for (const ref of [id, String(id)]) {
-        const response = yield* launch(token, validBody({ provider: ref, external_player_id: `by-id-${typeof ref}` }))
+        const response = yield* launchOnTheWire(token, validBody({ provider: ref, external_player_id: `by-id-${typeof ref}` }))
         assert.strictEqual(response.status, 200, JSON.stringify(response.body))
       }
     }))
@@ -166,6 +202,7 @@ layer(TestApp(), live)("POST /launch", (it) => {
       }]
     ]
 
+    // Bodies the typed client would refuse to send: only the wire carries them.
     for (const [name, overrides, errors] of cases) {
       it.effect(name, () =>
         Effect.gen(function*() {
@@ -174,7 +211,7 @@ layer(TestApp(), live)("POST /launch", (it) => {
           const body = Object.fromEntries(
             Object.entries(validBody(overrides)).filter(([, value]) => value !== undefined)
           )
-          const response = yield* launch(token, body)
+          const response = yield* launchOnTheWire(token, body)
           assert.strictEqual(response.status, 422)
           assert.deepStrictEqual(response.body, { success: false, message: "The given data was invalid.", errors })
           assert.strictEqual(yield* countPlayers(partner.id), 0)
@@ -184,14 +221,14 @@ layer(TestApp(), live)("POST /launch", (it) => {
     it.effect("all failing fields are named together", () =>
       Effect.gen(function*() {
         const { token } = yield* givenPartner()
-        const response = yield* launch(token, {
+        const response = yield* launchOnTheWire(token, {
           player_email: "nope",
           player_balance: -1,
           game_original: "yes",
           user_rtp: 500
         })
         assert.strictEqual(response.status, 422)
-        assert.deepStrictEqual(Object.keys(response.body.errors).sort(), [
+        assert.deepStrictEqual(Object.keys(validationErrors(response)).sort(), [
           "external_player_id", "game_code", "game_original", "player_balance", "player_email", "provider", "user_rtp"
         ])
       }))
@@ -204,13 +241,13 @@ layer(TestApp(), live)("POST /launch", (it) => {
           body: "{\"external_player_id\": "
         })
         assert.strictEqual(malformed.status, 422)
-        assert.deepStrictEqual(malformed.body.errors, { body: ["The request body must be valid JSON."] })
+        assert.deepStrictEqual(validationErrors(malformed), { body: ["The request body must be valid JSON."] })
         const form = yield* request("POST", launchPath, {
           headers: { ...bearer(token), "content-type": "text/plain" },
           body: "external_player_id=1"
         })
         assert.strictEqual(form.status, 422)
-        assert.deepStrictEqual(Object.keys(form.body.errors), ["body"])
+        assert.deepStrictEqual(Object.keys(validationErrors(form)), ["body"])
       }))
 
     it.effect("authentication comes first: an anonymous invalid body is a 401", () =>
@@ -226,9 +263,9 @@ layer(TestApp(), live)("POST /launch", (it) => {
       Effect.gen(function*() {
         yield* givenSyncedCatalog
         const { partner, token } = yield* givenPartner()
-        const response = yield* launch(token, validBody({ game_code: "rfs-crystal-wolves" })) // another provider's game
-        assert.strictEqual(response.status, 422)
-        assert.deepStrictEqual(response.body.errors, { game_code: ["The selected game code is invalid for this provider."] })
+        // Only the service can judge these: the typed client's 422.
+        const refused = yield* failsWith(ValidationFailed)(launch(token, typedBody({ game_code: "rfs-crystal-wolves" }))) // another provider's game
+        assert.deepStrictEqual(refused.errors, { game_code: ["The selected game code is invalid for this provider."] })
         assert.strictEqual(yield* countPlayers(partner.id), 0)
       }))
 
@@ -236,9 +273,8 @@ layer(TestApp(), live)("POST /launch", (it) => {
       Effect.gen(function*() {
         yield* givenSyncedCatalog
         const { token } = yield* givenPartner()
-        const response = yield* launch(token, validBody({ provider: "no-such-provider" }))
-        assert.strictEqual(response.status, 422)
-        assert.deepStrictEqual(response.body.errors, { provider: ["The selected provider is invalid."] })
+        const refused = yield* failsWith(ValidationFailed)(launch(token, typedBody({ provider: "no-such-provider" })))
+        assert.deepStrictEqual(refused.errors, { provider: ["The selected provider is invalid."] })
       }))
 
     it.effect("a game disabled by the operator, by the aggregator, or through its provider", () =>
@@ -247,23 +283,25 @@ layer(TestApp(), live)("POST /launch", (it) => {
         const catalog = yield* CasinoCatalog
         const { token } = yield* givenPartner()
         const disabled = { game_code: ["The selected game is disabled."] }
+        const refusal = (payload: LaunchRequest) =>
+          Effect.map(failsWith(ValidationFailed)(launch(token, payload)), (refused) => refused.errors)
 
         yield* catalog.setGameEnabled("aurora-gaming", "ag-hidden-fortune", false)
-        assert.deepStrictEqual((yield* launch(token, validBody())).body.errors, disabled)
+        assert.deepStrictEqual(yield* refusal(typedBody()), disabled)
         yield* catalog.setGameEnabled("aurora-gaming", "ag-hidden-fortune", true)
 
         const upstreamDisabled = (yield* catalog.games({ enabled: false, page: 1, perPage: 1 })).games[0]
         assert.isDefined(upstreamDisabled, "the sandbox catalog has disabled games")
-        const refused = yield* launch(token, validBody({
+        const refused = yield* refusal(typedBody({
           provider: upstreamDisabled.provider_slug,
           game_code: upstreamDisabled.game_code
         }))
-        assert.deepStrictEqual(refused.body.errors, disabled)
+        assert.deepStrictEqual(refused, disabled)
 
         yield* catalog.setProviderEnabled("aurora-gaming", false)
-        assert.deepStrictEqual((yield* launch(token, validBody())).body.errors, disabled)
+        assert.deepStrictEqual(yield* refusal(typedBody()), disabled)
         yield* catalog.setProviderEnabled("aurora-gaming", true)
-        assert.strictEqual((yield* launch(token, validBody())).status, 200)
+        assert.match((yield* launch(token, typedBody())).data.launch.url, /\/sandbox\/casino\/play\//)
       }))
   })
 
@@ -272,12 +310,12 @@ layer(TestApp(), live)("POST /launch", (it) => {
       yield* givenSyncedCatalog
       const { partner, token } = yield* givenPartner()
       const responses = yield* Effect.all(
-        Array.from({ length: 25 }, (_, i) => launch(token, validBody({ external_player_id: "racer", player_balance: i }))),
+        Array.from({ length: 25 }, (_, i) => launch(token, typedBody({ external_player_id: "racer", player_balance: i * 100 }))),
         { concurrency: "unbounded" }
       )
-      for (const response of responses) assert.strictEqual(response.status, 200, JSON.stringify(response.body))
-      const userCodes = new Set(responses.map((r) => r.body.data.partner_player.internal_user_id))
-      const ids = new Set(responses.map((r) => r.body.data.partner_player.id))
+      assert.lengthOf(responses, 25) // every one answered (a failure fails the test)
+      const userCodes = new Set(responses.map((r) => r.data.partner_player.internal_user_id))
+      const ids = new Set(responses.map((r) => r.data.partner_player.id))
       assert.strictEqual(userCodes.size, 1)
       assert.strictEqual(ids.size, 1)
       assert.strictEqual(yield* countPlayers(partner.id), 1)
@@ -288,12 +326,12 @@ layer(TestApp(), live)("POST /launch", (it) => {
       yield* givenSyncedCatalog
       const a = yield* givenPartner({ name: "Partner A" })
       const b = yield* givenPartner({ name: "Partner B" })
-      const fromA = (yield* launch(a.token, validBody({ external_player_id: "shared-id", player_balance: 10 }))).body.data
-      const fromB = (yield* launch(b.token, validBody({ external_player_id: "shared-id", player_balance: 99 }))).body.data
+      const fromA = (yield* launch(a.token, typedBody({ external_player_id: "shared-id", player_balance: 1000 }))).data
+      const fromB = (yield* launch(b.token, typedBody({ external_player_id: "shared-id", player_balance: 9900 }))).data
       assert.notStrictEqual(fromA.partner_player.id, fromB.partner_player.id)
       assert.notStrictEqual(fromA.partner_player.internal_user_id, fromB.partner_player.internal_user_id)
       // A's next launch sees A's player only, untouched by B.
-      const againA = (yield* launch(a.token, validBody({ external_player_id: "shared-id", player_balance: 11 }))).body.data
+      const againA = (yield* launch(a.token, typedBody({ external_player_id: "shared-id", player_balance: 1100 }))).data
       assert.strictEqual(againA.partner_player.id, fromA.partner_player.id)
       const sql = yield* SqlClient.SqlClient
       const balances = yield* sql<{ partner_id: string; balance: string }>`

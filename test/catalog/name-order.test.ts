@@ -2,9 +2,10 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { compareNames } from "../../src/domain/Text.ts"
-import { api, CatalogApp, refresh } from "../support/CatalogApp.ts"
+import { CatalogApp, refresh } from "../support/CatalogApp.ts"
 import { day0, type WorldEvent } from "../support/CatalogScripts.ts"
 import { live } from "../support/live.ts"
+import { partnerClient } from "../support/PartnerClient.ts"
 import { givenPartner } from "../support/TestApp.ts"
 
 /** In the order people read them: case aside, numbers by value. */
@@ -43,13 +44,11 @@ layer(CatalogApp(world, { catalog: { sportIds: [13] } }), live)("names in natura
     Effect.gen(function*() {
       const { token } = yield* givenPartner()
       yield* refresh(token)
-      const up = yield* api(token, "/sports/feed/prematch?sort_by=home_name&sort_direction=asc")
-      assert.deepStrictEqual(up.body.data.results.map((event: { home_name: string }) => event.home_name), inReadingOrder)
-      const down = yield* api(token, "/sports/feed/prematch?sort_by=home_name&sort_direction=desc")
-      assert.deepStrictEqual(
-        down.body.data.results.map((event: { home_name: string }) => event.home_name),
-        [...inReadingOrder].reverse()
-      )
+      const client = yield* partnerClient(token)
+      const up = yield* client.catalog.prematch({ query: { sort_by: "home_name", sort_direction: "asc" } })
+      assert.deepStrictEqual(up.data.results.map((event) => event.home_name), inReadingOrder)
+      const down = yield* client.catalog.prematch({ query: { sort_by: "home_name", sort_direction: "desc" } })
+      assert.deepStrictEqual(down.data.results.map((event) => event.home_name), [...inReadingOrder].reverse())
     }))
 
   it.effect("the catalog's team list and the filter options", () =>
@@ -57,10 +56,11 @@ layer(CatalogApp(world, { catalog: { sportIds: [13] } }), live)("names in natura
       const { token } = yield* givenPartner()
       yield* refresh(token)
       const expected = [...inReadingOrder, ...inReadingOrder.map((_, i) => `Opponent ${i}`)].sort(compareNames)
-      const teams = yield* api(token, "/sports/catalog/teams?per_page=200")
-      assert.deepStrictEqual(teams.body.data.results.map((team: { name: string }) => team.name), expected)
-      const filters = yield* api(token, "/sports/catalog/filters")
-      assert.deepStrictEqual(filters.body.data.teams, expected)
+      const client = yield* partnerClient(token)
+      const teams = yield* client.catalog.teams({ query: { per_page: 200 } })
+      assert.deepStrictEqual(teams.data.results.map((team) => team.name), expected)
+      const filters = yield* client.catalog.filters({ query: {} })
+      assert.deepStrictEqual(filters.data.teams, expected)
     }))
 
   it("sorts in memory the way the database does", () => {

@@ -1,12 +1,14 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { SportsCatalog } from "../../src/catalog/SportsCatalog.ts"
-import { api, CatalogApp, refresh, type World } from "../support/CatalogApp.ts"
+import { InternalError, ValidationFailed } from "../../src/client/PartnerClient.ts"
+import { CatalogApp, refresh, refreshOnTheWire, type World } from "../support/CatalogApp.ts"
 import { catalogProvider, worldEvents } from "../support/CatalogScripts.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { live } from "../support/live.ts"
-import { givenPartner } from "../support/TestApp.ts"
+import { partnerClient } from "../support/PartnerClient.ts"
+import { dataAs, givenPartner, validationErrors } from "../support/TestApp.ts"
 
 const fullWorld = { sports: 2, countries: 3, leagues: 4, teams: 16, events: 129 }
 
@@ -26,20 +28,19 @@ layer(CatalogApp(), live)("POST /sports/catalog/refresh", (it) => {
     Effect.gen(function*() {
       const { token } = yield* givenPartner()
       const response = yield* refresh(token)
-      assert.strictEqual(response.status, 200, JSON.stringify(response.body))
-      const data = response.body.data
+      const data = response.data
       assert.deepInclude(data, { sport_id: null, import_leagues: true, import_events: true })
       assert.deepStrictEqual(data.imported, { ...fullWorld, deactivated: 0 })
       assert.match(data.message, /^Imported 2 sports, 3 countries, 4 leagues, 16 teams and 129 events from betsapi/)
-      assert.strictEqual(response.body.message, data.message)
+      assert.strictEqual(response.message, data.message)
 
       // 90 upcoming soccer events are two pages of 50 upstream: both were read.
       const fake = yield* FakeUpstream
       const pages = fake.calls.filter((call) => call.path === "/v3/events/upcoming" && call.query.sport_id === "1")
       assert.sameMembers(pages.map((call) => call.query.page), ["1", "2"])
 
-      const overview = yield* api(token, "/sports/catalog/overview")
-      assert.deepStrictEqual(overview.body.data, {
+      const overview = yield* (yield* partnerClient(token)).catalog.overview()
+      assert.deepStrictEqual(overview.data, {
         sports_total: 2,
         countries_total: 3,
         leagues_total: 4,
@@ -55,21 +56,25 @@ layer(CatalogApp(), live)("POST /sports/catalog/refresh", (it) => {
       const sql = yield* SqlClient.SqlClient
       const before = yield* sql`SELECT id, last_update FROM sports_events ORDER BY id`
       const again = yield* refresh(token, {})
-      assert.match(again.body.data.message, /: 0 records new or changed, 0 deactivated\.$/)
+      assert.match(again.data.message, /: 0 records new or changed, 0 deactivated\.$/)
       const after = yield* sql`SELECT id, last_update FROM sports_events ORDER BY id`
       assert.deepStrictEqual(after, before)
       assert.deepStrictEqual(yield* tableCounts, { ...fullWorld, active: 129 })
+      // No body at all (the typed client sends a JSON null) is the same whole refresh.
+      const bare = yield* refreshOnTheWire(token)
+      assert.strictEqual(bare.status, 200)
+      assert.match(dataAs(Schema.Struct({ message: Schema.String }))(bare).message, /: 0 records new or changed, 0 deactivated\.$/)
     }))
 
   it.effect("sport_id (as id or name) and the import flags narrow it", () =>
     Effect.gen(function*() {
       const { token } = yield* givenPartner()
       const leaguesOnly = yield* refresh(token, { sport_id: "basketball", import_events: false })
-      assert.deepInclude(leaguesOnly.body.data, { sport_id: "basketball", import_leagues: true, import_events: false })
-      assert.deepInclude(leaguesOnly.body.data.imported, { sports: 1, leagues: 1, events: 0, teams: 0 })
+      assert.deepInclude(leaguesOnly.data, { sport_id: "basketball", import_leagues: true, import_events: false })
+      assert.deepInclude(leaguesOnly.data.imported, { sports: 1, leagues: 1, events: 0, teams: 0 })
       const byId = yield* refresh(token, { sport_id: 18, import_leagues: false })
-      assert.deepInclude(byId.body.data, { sport_id: 18, import_leagues: false, import_events: true })
-      assert.deepInclude(byId.body.data.imported, { sports: 1, events: 34 })
+      assert.deepInclude(byId.data, { sport_id: 18, import_leagues: false, import_events: true })
+      assert.deepInclude(byId.data.imported, { sports: 1, events: 34 })
     }))
 
   it.effect("a sport id the provider lists nothing for leaves nothing: no \"Sport 987654\" for every partner to see", () =>
@@ -78,27 +83,29 @@ layer(CatalogApp(), live)("POST /sports/catalog/refresh", (it) => {
       yield* refresh(token)
       const before = yield* tableCounts
       const unknown = yield* refresh(token, { sport_id: 987654 })
-      assert.strictEqual(unknown.status, 200)
-      assert.deepInclude(unknown.body.data.imported, { sports: 0, leagues: 0, events: 0 })
+      assert.deepInclude(unknown.data.imported, { sports: 0, leagues: 0, events: 0 })
       assert.deepStrictEqual(yield* tableCounts, before)
-      const sports = yield* api(token, "/sports/catalog/sports?per_page=200")
-      assert.notInclude(sports.body.data.results.map((sport: { id: number }) => sport.id), 987654)
+      const sports = yield* (yield* partnerClient(token)).catalog.sports({ query: { per_page: 200 } })
+      assert.notInclude(sports.data.results.map((sport) => sport.id), 987654)
     }))
 
   it.effect("a body of the wrong types is a 422 naming every field; so is an unknown sport", () =>
     Effect.gen(function*() {
       const { token } = yield* givenPartner()
-      const wrong = yield* refresh(token, { sport_id: true, import_leagues: "yes", import_events: 1 })
+      // Bodies the typed client would refuse to send: only the wire carries them.
+      const wrong = yield* refreshOnTheWire(token, { sport_id: true, import_leagues: "yes", import_events: 1 })
       assert.strictEqual(wrong.status, 422)
-      assert.deepStrictEqual(wrong.body.errors, {
+      assert.deepStrictEqual(validationErrors(wrong), {
         sport_id: ["The sport id field must be an integer or a string."],
         import_leagues: ["The import leagues field must be true or false."],
         import_events: ["The import events field must be true or false."]
       })
-      const unknown = yield* refresh(token, { sport_id: "curling" })
-      assert.deepStrictEqual([unknown.status, unknown.body.errors], [422, { sport_id: ["The selected sport id is invalid."] }])
-      const notAnObject = yield* refresh(token, [1, 2])
-      assert.deepStrictEqual(notAnObject.body.errors, { body: ["The request body must be a JSON object."] })
+      const notAnObject = yield* refreshOnTheWire(token, [1, 2])
+      assert.deepStrictEqual(validationErrors(notAnObject), { body: ["The request body must be a JSON object."] })
+      // A sport only the service can judge unknown: the typed client's 422.
+      const unknown = yield* Effect.flip(refresh(token, { sport_id: "curling" }))
+      assert.instanceOf(unknown, ValidationFailed)
+      assert.deepStrictEqual((unknown as ValidationFailed).errors, { sport_id: ["The selected sport id is invalid."] })
     }))
 
   it.effect("refreshes at once, several from here and two other instances, neither fail nor duplicate", () =>
@@ -108,14 +115,15 @@ layer(CatalogApp(), live)("POST /sports/catalog/refresh", (it) => {
       const otherInstance = Effect.flatMap(Effect.service(SportsCatalog), (catalog) => catalog.refresh(null)).pipe(
         Effect.provide(Layer.fresh(SportsCatalog.layer))
       )
+      // Each one succeeds (a failed refresh fails the test), here a decoded envelope, there the service's result.
       const results = yield* Effect.all([
         refresh(token),
         refresh(token),
         refresh(token, { sport_id: 1 }),
-        Effect.map(otherInstance, () => ({ status: 200 })),
-        Effect.map(otherInstance, () => ({ status: 200 }))
+        otherInstance,
+        otherInstance
       ], { concurrency: "unbounded" })
-      for (const result of results) assert.strictEqual(result.status, 200)
+      assert.lengthOf(results, 5)
       assert.deepStrictEqual(yield* tableCounts, { ...fullWorld, active: 129 })
     }))
 })
@@ -138,19 +146,17 @@ describe("when the provider changes", () => {
               event
           )
         const again = yield* refresh(token)
-        assert.strictEqual(again.body.data.imported.deactivated, 10)
-        const feed = yield* api(token, "/sports/feed/prematch?per_page=200")
-        assert.strictEqual(feed.body.data.meta.total, 110)
-        for (const id of removed) assert.notInclude(feed.body.data.results.map((e: { event_id: string }) => e.event_id), id)
-        const liveFeed = yield* api(token, "/sports/feed/live?per_page=200")
-        assert.deepInclude(
-          liveFeed.body.data.results.find((e: { event_id: string }) => e.event_id === "80000"),
-          { score: "5-5", minute: 88 }
-        )
-        const leagues = yield* api(token, "/sports/catalog/leagues?league_id=900")
-        assert.strictEqual(leagues.body.data.results[0].name, "Premier Division Renamed")
-        const overview = yield* api(token, "/sports/catalog/overview")
-        assert.strictEqual(overview.body.data.events_total, 119)
+        assert.strictEqual(again.data.imported.deactivated, 10)
+        const client = yield* partnerClient(token)
+        const feed = yield* client.catalog.prematch({ query: { per_page: 200 } })
+        assert.strictEqual(feed.data.meta.total, 110)
+        for (const id of removed) assert.notInclude(feed.data.results.map((e) => e.event_id), id)
+        const liveFeed = yield* client.catalog.live({ query: { per_page: 200 } })
+        assert.deepInclude(liveFeed.data.results.find((e) => e.event_id === "80000"), { score: "5-5", minute: 88 })
+        const leagues = yield* client.catalog.leagues({ query: { league_id: "900" } })
+        assert.strictEqual(leagues.data.results[0].name, "Premier Division Renamed")
+        const overview = yield* client.catalog.overview()
+        assert.strictEqual(overview.data.events_total, 119)
       }))
   })
 
@@ -173,12 +179,13 @@ describe("when the provider changes", () => {
             ? { kind: "json", status: 500, body: { success: 0, error: "INTERNAL_SERVER_ERROR" } }
             : healthy(call)
         )
-        const failed = yield* refresh(token)
+        const failed = yield* Effect.flip(refresh(token))
         fake.reset()
-        assert.strictEqual(failed.status, 500)
-        assert.match(failed.body.message, /^The catalog could not be refreshed: the sports provider could not be queried/)
-        assert.strictEqual(failed.body.provider, "betsapi")
-        assert.deepStrictEqual(failed.body.provider_response, { success: 0, error: "INTERNAL_SERVER_ERROR" })
+        assert.instanceOf(failed, InternalError) // the contract's 500
+        const refused = failed as InternalError
+        assert.match(refused.message, /^The catalog could not be refreshed: the sports provider could not be queried/)
+        assert.strictEqual(refused.provider, "betsapi")
+        assert.deepStrictEqual(refused.provider_response, { success: 0, error: "INTERNAL_SERVER_ERROR" })
         assert.deepStrictEqual(yield* snapshot, before)
       }))
   })
@@ -189,14 +196,15 @@ describe("when the provider changes", () => {
         const { token } = yield* givenPartner()
         world.events = worldEvents()
         yield* refresh(token)
-        const before = yield* api(token, "/sports/feed/prematch?league_id=901&per_page=1")
-        assert.strictEqual(before.body.data.results[0].league_name, "Liga Primera")
+        const client = yield* partnerClient(token)
+        const before = yield* client.catalog.prematch({ query: { league_id: "901", per_page: 1 } })
+        assert.strictEqual(before.data.results[0].league_name, "Liga Primera")
         world.events = worldEvents().map((event) =>
           event.league.id === "901" ? { ...event, league: { ...event.league, name: "Liga Renamed" } } : event
         )
         yield* refresh(token)
-        const after = yield* api(token, "/sports/feed/prematch?league_id=901&per_page=1")
-        assert.strictEqual(after.body.data.results[0].league_name, "Liga Renamed")
+        const after = yield* client.catalog.prematch({ query: { league_id: "901", per_page: 1 } })
+        assert.strictEqual(after.data.results[0].league_name, "Liga Renamed")
       }))
   })
 })

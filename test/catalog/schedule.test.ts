@@ -1,10 +1,11 @@
 import { assert, layer } from "@effect/vitest"
 import { Duration, Effect, Layer } from "effect"
 import { CatalogSchedule } from "../../src/catalog/CatalogSchedule.ts"
-import { api, CatalogApp, type World } from "../support/CatalogApp.ts"
+import { CatalogApp, type World } from "../support/CatalogApp.ts"
 import { worldEvents } from "../support/CatalogScripts.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { eventually, live } from "../support/live.ts"
+import { partnerClient } from "../support/PartnerClient.ts"
 import { givenPartner } from "../support/TestApp.ts"
 
 const world: World = { events: worldEvents() }
@@ -19,18 +20,19 @@ layer(
     Effect.gen(function*() {
       const { token } = yield* givenPartner()
       // Start-up waited for the first refresh: the feeds are there already.
-      const overview = yield* api(token, "/sports/catalog/overview")
-      assert.strictEqual(overview.body.data.events_total, 129)
+      const client = yield* partnerClient(token)
+      const overview = yield* client.catalog.overview()
+      assert.strictEqual(overview.data.events_total, 129)
 
       // A goal in play is picked up by the live refresh.
       world.events = worldEvents().map((event) => event.id === "80001" ? { ...event, ss: "3-2", minute: 71 } : event)
       const liveEntry = yield* eventually(
-        api(token, "/sports/feed/live?per_page=50"),
-        (response) => response.body.data.results.some((e: { event_id: string; score: string }) => e.event_id === "80001" && e.score === "3-2"),
+        client.catalog.live({ query: { per_page: 50 } }),
+        (response) => response.data.results.some((e) => e.event_id === "80001" && e.score === "3-2"),
         "the new score in the live feed"
       )
       assert.deepInclude(
-        liveEntry.body.data.results.find((e: { event_id: string }) => e.event_id === "80001"),
+        liveEntry.data.results.find((e) => e.event_id === "80001"),
         { score: "3-2", minute: 71 }
       )
 
@@ -38,8 +40,8 @@ layer(
       const [template] = worldEvents().filter((event) => event.timeStatus === 0)
       world.events = [...world.events, { ...template, id: "79999" }]
       yield* eventually(
-        api(token, "/sports/catalog/overview"),
-        (response) => response.body.data.events_total === 130,
+        client.catalog.overview(),
+        (response) => response.data.events_total === 130,
         "the new fixture in the catalog"
       )
       const fake = yield* FakeUpstream

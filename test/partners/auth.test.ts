@@ -1,10 +1,17 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { createHash } from "node:crypto"
 import { Partners } from "../../src/partners/Partners.ts"
-import { bearer, givenPartner, givenSyncedCatalog, partnerKey, request, TestApp } from "../support/TestApp.ts"
+import { PartnerSummary } from "../../src/api/Envelope.ts"
+import { bearer, bodyAs, givenPartner, givenSyncedCatalog, partnerKey, request, TestApp } from "../support/TestApp.ts"
 import { live } from "../support/live.ts"
+
+/**
+ * Authentication is judged on the wire: each header variant, and the exact Portuguese messages.
+ * (The typed client sends the token one way; test/client covers it.)
+ */
+const Admitted = Schema.Struct({ success: Schema.Literal(true), partner: PartnerSummary })
 
 const missing = { success: false, message: "API key do parceiro nao informada." }
 const invalid = { success: false, message: "Parceiro invalido ou inativo." }
@@ -72,8 +79,9 @@ layer(TestApp(), live)("partner authentication", (it) => {
             const { partner, token } = yield* givenPartner()
             const response = yield* call(endpoint, style.headers(token))
             assert.strictEqual(response.status, 200)
-            assert.strictEqual(response.body.success, true)
-            assert.strictEqual(response.body.partner.id, partner.id)
+            const admitted = bodyAs(Admitted)(response)
+            assert.strictEqual(admitted.success, true)
+            assert.strictEqual(admitted.partner.id, partner.id)
           }))
 
         it.effect(`${style.name}: an unknown token is 401 invalid`, () =>

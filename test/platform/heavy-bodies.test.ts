@@ -3,7 +3,7 @@ import { Effect, Fiber, Option, Stream } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { maxBodyBytes, maxJsonDepth } from "../../src/platform/RequestBody.ts"
 import { live } from "../support/live.ts"
-import { bearer, givenPartner, request, TestApp } from "../support/TestApp.ts"
+import { bearer, errorBody, givenPartner, request, TestApp, validationErrors } from "../support/TestApp.ts"
 
 const encoder = new TextEncoder()
 
@@ -19,7 +19,7 @@ const post = (path: string, token: string, body: HttpClientRequest.HttpClientReq
     const response = yield* client.execute(
       HttpClientRequest.post(path).pipe(HttpClientRequest.setHeaders(bearer(token)), HttpClientRequest.setBody(body))
     )
-    return { status: response.status, body: (yield* response.json) as any }
+    return { status: response.status, body: (yield* response.json) as unknown }
   }).pipe(Effect.orDie)
 
 const bytes = (value: Uint8Array) => HttpClientRequest.bodyUint8Array(HttpClientRequest.post("/"), value, "application/json").body
@@ -41,7 +41,7 @@ layer(TestApp(), live)("heavy bodies", (it) => {
       ).body
       const streamed = yield* post("/api/partner/v1/launch", token, chunked)
       assert.strictEqual(streamed.status, 413)
-      assert.strictEqual(streamed.body.success, false)
+      assert.strictEqual(errorBody(streamed).success, false)
     }))
 
   it.effect("a body within the limit but nested too deep is a 422 before it is parsed", () =>
@@ -50,7 +50,7 @@ layer(TestApp(), live)("heavy bodies", (it) => {
       for (const path of ["/api/partner/v1/launch", "/api/partner/v1/sports/catalog/refresh"]) {
         const response = yield* post(path, token, bytes(nestedSmall))
         assert.strictEqual(response.status, 422, path)
-        assert.deepStrictEqual(response.body.errors, {
+        assert.deepStrictEqual(validationErrors(response), {
           body: [`The request body nests arrays or objects deeper than ${maxJsonDepth} levels.`]
         })
       }

@@ -12,13 +12,17 @@ import { PartnerApi } from "../../src/api/Api.ts"
 import { LaunchRequest } from "../../src/api/Casino.ts"
 import { RefreshRequest } from "../../src/api/Catalog.ts"
 import { live } from "../support/live.ts"
-import { request, TestApp } from "../support/TestApp.ts"
+import { bodyAs, type RawResponse, request, TestApp, textBody } from "../support/TestApp.ts"
 
 const validate = (document: unknown) => Effect.promise(() =>
   SwaggerParser.validate(structuredClone(document) as any).then(() => "valid", (error: Error) => error.message)
 )
 
+/** An OpenAPI document is free-form JSON, read here by path as the specification lays it out. */
 type Json = Record<string, any>
+
+/** A served document: a JSON object (checked), read as free-form JSON. */
+const documentOf = (response: RawResponse): Json => bodyAs(Schema.Record(Schema.String, Schema.Unknown))(response)
 
 const operationsOf = (document: Json) =>
   Object.entries(document.paths as Json).flatMap(([path, item]) =>
@@ -38,21 +42,22 @@ const endpoints = new Map(
 layer(TestApp(), live)("the contract as documents and a docs page", (it) => {
   it.effect("/api/partner/v1/openapi.json is OpenAPI 3.0.3 that a 3.0 validator accepts; 3.1 is beside it", () =>
     Effect.gen(function*() {
-      const v30 = yield* request("GET", "/api/partner/v1/openapi.json")
-      assert.strictEqual(v30.status, 200)
-      assert.strictEqual(v30.body.openapi, "3.0.3")
-      assert.strictEqual(yield* validate(v30.body), "valid")
-      const v31 = yield* request("GET", "/api/partner/v1/openapi-3.1.json")
-      assert.strictEqual(v31.body.openapi, "3.1.0")
-      assert.strictEqual(yield* validate(v31.body), "valid")
-      assert.deepStrictEqual(Object.keys(v30.body.paths), Object.keys(v31.body.paths))
+      const v30Response = yield* request("GET", "/api/partner/v1/openapi.json")
+      assert.strictEqual(v30Response.status, 200)
+      const v30 = documentOf(v30Response)
+      assert.strictEqual(v30.openapi, "3.0.3")
+      assert.strictEqual(yield* validate(v30), "valid")
+      const v31 = documentOf(yield* request("GET", "/api/partner/v1/openapi-3.1.json"))
+      assert.strictEqual(v31.openapi, "3.1.0")
+      assert.strictEqual(yield* validate(v31), "valid")
+      assert.deepStrictEqual(Object.keys(v30.paths), Object.keys(v31.paths))
       // The validator is strict enough to tell: the 3.1 document merely relabelled is refused.
-      assert.notStrictEqual(yield* validate({ ...v31.body, openapi: "3.0.3" }), "valid")
+      assert.notStrictEqual(yield* validate({ ...v31, openapi: "3.0.3" }), "valid")
     }))
 
   it.effect("every operation has a summary, a description naming its answer's keys, and a realistic example", () =>
     Effect.gen(function*() {
-      const document = (yield* request("GET", "/api/partner/v1/openapi.json")).body
+      const document = documentOf(yield* request("GET", "/api/partner/v1/openapi.json"))
       const operations = operationsOf(document)
       assert.strictEqual(operations.length, endpoints.size)
       for (const { method, operation, path } of operations) {
@@ -78,7 +83,7 @@ layer(TestApp(), live)("the contract as documents and a docs page", (it) => {
 
   it.effect("page, per_page and sport ids are integers; both auth schemes are ones doc pages know", () =>
     Effect.gen(function*() {
-      const document = (yield* request("GET", "/api/partner/v1/openapi.json")).body
+      const document = documentOf(yield* request("GET", "/api/partner/v1/openapi.json"))
       const parameter = (path: string, name: string) =>
         document.paths[`/api/partner/v1${path}`].get.parameters.find((p: Json) => p.name === name).schema
       for (const path of ["/games", "/sports/feed/prematch", "/sports/catalog/teams", "/wallet/transactions"]) {
@@ -96,11 +101,11 @@ layer(TestApp(), live)("the contract as documents and a docs page", (it) => {
     Effect.gen(function*() {
       const docs = yield* request("GET", "/docs")
       assert.strictEqual(docs.status, 200)
-      assert.include(docs.body, `"scheme":"bearer"`)
-      assert.include(docs.body, `"favicon":"/favicon.ico"`)
+      assert.include(textBody(docs), `"scheme":"bearer"`)
+      assert.include(textBody(docs), `"favicon":"/favicon.ico"`)
       const root = yield* request("GET", "/") // the test client follows the redirect
       assert.strictEqual(root.status, 200)
-      assert.include(root.body, "createApiReference")
+      assert.include(textBody(root), "createApiReference")
       const server = yield* HttpServer.HttpServer
       const unfollowed = yield* Effect.promise(() =>
         fetch(new URL("/", HttpServer.formatAddress(server.address)), { redirect: "manual" })
@@ -109,6 +114,6 @@ layer(TestApp(), live)("the contract as documents and a docs page", (it) => {
       const favicon = yield* request("GET", "/favicon.ico")
       assert.strictEqual(favicon.status, 200)
       assert.strictEqual(favicon.contentType, "image/svg+xml")
-      assert.match(favicon.body, /^<svg /)
+      assert.match(textBody(favicon), /^<svg /)
     }))
 })

@@ -1,15 +1,51 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { CallbackWorker } from "../../src/callbacks/CallbackWorker.ts"
 import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxPartnerWallet.ts"
 import { signedHeaders, verify } from "../../src/callbacks/Signature.ts"
 import { eventually, live } from "../support/live.ts"
-import { bearer, givenPartner, givenSyncedCatalog, request, TestApp } from "../support/TestApp.ts"
+import { partnerClient } from "../support/PartnerClient.ts"
+import { bodyAs, givenPartner, givenSyncedCatalog, request, TestApp, textBody } from "../support/TestApp.ts"
 
 const serverUrl = Effect.map(Effect.service(HttpServer.HttpServer), (server) =>
   `http://127.0.0.1:${(server.address as { readonly port: number }).port}`)
+
+// The game page, its spins and the demo wallet are the sandbox's own pages and protocol: read on the wire.
+
+/** A spin the wallet took: the stake, the win, the balance after, and no reason. */
+const Spin = Schema.Struct({
+  msg: Schema.String,
+  bet: Schema.Number,
+  win: Schema.Number,
+  balance: Schema.Number,
+  reason: Schema.NullOr(Schema.String)
+})
+
+/** A spin the wallet refused, with the reason in words. */
+const RefusedSpin = Schema.Struct({ msg: Schema.String, balance: Schema.Number, win: Schema.Number, reason: Schema.String })
+
+/** What the game page's callbacks list shows of each callback. */
+const ShownCallbacks = Schema.Struct({
+  callbacks: Schema.Array(Schema.Struct({
+    kind: Schema.String,
+    status: Schema.String,
+    event_id: Schema.String,
+    body: Schema.Record(Schema.String, Schema.Unknown),
+    received: Schema.NullOr(Schema.Struct({ headers: Schema.Record(Schema.String, Schema.String) }))
+  }))
+})
+
+/** A launch through the typed client (the balance in cents): the game page's path. */
+const launchPath = (token: string, externalPlayerId: string, cents: number) =>
+  Effect.gen(function*() {
+    const client = yield* partnerClient(token)
+    const launched = yield* client.casino.launch({
+      payload: { external_player_id: externalPlayerId, player_balance: cents, provider: "aurora-gaming", game_code: "ag-hidden-fortune" }
+    })
+    return new URL(launched.data.launch.url).pathname
+  })
 
 layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox closes the wallet loop", (it) => {
   it.effect("a spin on the game page moves the balance in the partner's wallet and shows the signed callbacks", () =>
@@ -19,20 +55,15 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
         name: "Sandbox Operator",
         callbackUrl: `${yield* serverUrl}${sandboxPartnerWalletPath}`
       })
-      const launched = yield* request("POST", "/api/partner/v1/launch", {
-        headers: bearer(token),
-        json: { external_player_id: "spinner", player_balance: 20, provider: "aurora-gaming", game_code: "ag-hidden-fortune" }
-      })
-      assert.strictEqual(launched.status, 200, JSON.stringify(launched.body))
-      const gamePath = new URL(launched.body.data.launch.url).pathname
+      const gamePath = yield* launchPath(token, "spinner", 2000)
       const page = yield* request("GET", gamePath)
-      assert.include(page.body, "id=\"spin\"")
+      assert.include(textBody(page), "id=\"spin\"")
 
-      const spins = []
+      const spins: Array<typeof Spin.Type> = []
       for (let i = 0; i < 5; i++) {
         const spin = yield* request("POST", `${gamePath}/spin`, { json: { bet: 2 } })
         assert.strictEqual(spin.status, 200, JSON.stringify(spin.body))
-        spins.push(spin.body)
+        spins.push(bodyAs(Spin)(spin))
       }
       const last = spins.at(-1)!
       const expected = 20 + spins.reduce((sum, spin) => sum - spin.bet + spin.win, 0)
@@ -49,13 +80,13 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
 
       // The page shows what the partner received, signed with its secret.
       const shown = yield* request("GET", `${gamePath}/callbacks`)
-      const bet = shown.body.callbacks.find((callback: { kind: string }) => callback.kind === "bet")
+      const bet = bodyAs(ShownCallbacks)(shown).callbacks.find((callback) => callback.kind === "bet")!
       assert.strictEqual(bet.status, "delivered")
       assert.deepInclude(bet.body, { kind: "bet", amount: 2, partner: partner.slug })
       const [received] = yield* sql<{ body: string }>`SELECT body FROM sandbox_partner_events WHERE event_id = ${bet.event_id}`
       assert.isTrue(verify(webhookSecret, {
-        timestamp: bet.received.headers["x-partner-timestamp"],
-        signature: bet.received.headers["x-partner-signature"]
+        timestamp: bet.received!.headers["x-partner-timestamp"],
+        signature: bet.received!.headers["x-partner-signature"]
       }, received.body, new Date()))
 
       // A stake the wallet cannot cover is refused, in the aggregator's terms, and moves nothing.
@@ -71,22 +102,14 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
         name: "Relaunch Operator",
         callbackUrl: `${yield* serverUrl}${sandboxPartnerWalletPath}`
       })
-      const launch = (balance: number) =>
-        Effect.gen(function*() {
-          const launched = yield* request("POST", "/api/partner/v1/launch", {
-            headers: bearer(token),
-            json: { external_player_id: "relauncher", player_balance: balance, provider: "aurora-gaming", game_code: "ag-hidden-fortune" }
-          })
-          assert.strictEqual(launched.status, 200, JSON.stringify(launched.body))
-          return new URL(launched.body.data.launch.url).pathname
-        })
+      const launch = (balance: number) => launchPath(token, "relauncher", balance * 100)
       const shownBalance = (gamePath: string) =>
-        Effect.map(request("GET", gamePath), (page) => /id="balance">([^<]*)</.exec(page.body)?.[1])
+        Effect.map(request("GET", gamePath), (page) => /id="balance">([^<]*)</.exec(textBody(page))?.[1])
 
       // Played a while at 150.00...
       const first = yield* launch(150)
       assert.strictEqual(yield* shownBalance(first), "150.00")
-      assert.strictEqual((yield* request("POST", `${first}/spin`, { json: { bet: 5 } })).body.msg, "")
+      assert.strictEqual(bodyAs(Spin)(yield* request("POST", `${first}/spin`, { json: { bet: 5 } })).msg, "")
 
       // ...then, once that spin's callbacks are in, the partner launches the player again with 10.00: the page
       // and the next spin start from 10.00.
@@ -101,7 +124,7 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
       yield* callbacksDelivered("first")
       const second = yield* launch(10)
       assert.strictEqual(yield* shownBalance(second), "10.00")
-      const spin = (yield* request("POST", `${second}/spin`, { json: { bet: 1 } })).body
+      const spin = bodyAs(Spin)(yield* request("POST", `${second}/spin`, { json: { bet: 1 } }))
       assert.strictEqual(spin.msg, "")
       assert.isNull(spin.reason)
       assert.closeTo(spin.balance, 10 - 1 + spin.win, 0.001)
@@ -111,10 +134,10 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
       // second session's win is in: arriving after the launch, it would rightly add to the partner's books.)
       yield* callbacksDelivered("second")
       const third = yield* launch(1)
-      const refused = (yield* request("POST", `${third}/spin`, { json: { bet: 5 } })).body
+      const refused = bodyAs(RefusedSpin)(yield* request("POST", `${third}/spin`, { json: { bet: 5 } }))
       assert.deepInclude(refused, { msg: "INSUFFICIENT_USER_FUNDS", balance: 1, win: 0 })
       assert.match(refused.reason, /^Insufficient funds/)
-      const page = (yield* request("GET", third)).body as string
+      const page = textBody(yield* request("GET", third))
       assert.include(page, "spin.reason", "the page shows the reason, not the code")
       assert.notInclude(page, "wallet: \" + spin.msg")
     }))
@@ -149,7 +172,10 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
       }
       // The service gave up on the bet and rolled it back; the rollback got here first.
       const rolledBack = yield* send({ event_id: "evt_rb_late", kind: "rollback", amount: 10, rolls_back: "evt_bet_late" })
-      assert.deepStrictEqual([rolledBack.status, rolledBack.body.rolled_back], [200, false])
+      assert.deepStrictEqual(
+        [rolledBack.status, bodyAs(Schema.Struct({ rolled_back: Schema.Boolean }))(rolledBack).rolled_back],
+        [200, false]
+      )
       const late = yield* send({ event_id: "evt_bet_late", kind: "bet", amount: 10 })
       assert.deepStrictEqual([late.status, late.body], [409, { error: "rolled_back", balance: 30 }])
       const [wallet] = yield* sql<{ balance: string }>`

@@ -2,6 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestDatabaseUrl } from "../support/TestDatabase.ts"
+import { Unauthorized } from "../../src/client/PartnerClient.ts"
+import { partnerClient } from "../support/PartnerClient.ts"
 import { bearer, givenPartner, request, TestApp } from "../support/TestApp.ts"
 import { runCommand, runNode } from "../support/process.ts"
 import { AppConfig, publicBaseUrl } from "../../src/platform/AppConfig.ts"
@@ -17,10 +19,19 @@ const adminWith = (env: Record<string, string>) => (...args: Array<string>) =>
 const admin = adminWith({ PARTNER_CALLBACK_ALLOW_PRIVATE: "true" })
 const strict = adminWith({ PARTNER_CALLBACK_ALLOW_PRIVATE: "false" })
 
-const status = (token: string) => request("GET", "/api/partner/v1/status", { headers: bearer(token) })
+/** GET /status as `token`'s partner through the typed client: its answer, or the contract's 401 (`Unauthorized`). */
+const status = (token: string) =>
+  Effect.flatMap(partnerClient(token), (client) =>
+    client.account.status().pipe(
+      Effect.map((answer) => ({ status: 200 as const, answer })),
+      Effect.catchIf(
+        (error): error is Unauthorized => error instanceof Unauthorized,
+        (refusal) => Effect.succeed({ status: 401 as const, refusal })
+      )
+    ))
 
 /** The service refuses or admits within seconds of a change made by another process. */
-const eventually = (token: string, expected: number) =>
+const eventually = (token: string, expected: 200 | 401) =>
   eventuallyHolds(status(token), (response) => response.status === expected, `status ${expected}`)
 
 layer(TestApp(), live)("admin CLI", (it) => {
@@ -37,9 +48,8 @@ layer(TestApp(), live)("admin CLI", (it) => {
       // Shown once: never in show or list.
       assert.notInclude((yield* admin("partners", "show", "acme-bets")).stdout, output.webhook_secret)
 
-      const response = yield* status(output.token)
-      assert.strictEqual(response.status, 200)
-      assert.deepStrictEqual(response.body.data.partner, {
+      const response = yield* (yield* partnerClient(output.token)).account.status()
+      assert.deepStrictEqual(response.data.partner, {
         id: output.id, name: "Acme Bets", slug: "acme-bets", status: "active", commission_percent: 12.5
       })
     }))
@@ -52,7 +62,9 @@ layer(TestApp(), live)("admin CLI", (it) => {
       assert.strictEqual(deactivated.exitCode, 0, deactivated.stderr)
       assert.strictEqual(JSON.parse(deactivated.stdout).status, "inactive")
       yield* eventually(token, 401)
-      assert.deepStrictEqual((yield* status(token)).body, { success: false, message: "Parceiro invalido ou inativo." })
+      // The exact refusal on the wire.
+      const refused = yield* request("GET", "/api/partner/v1/status", { headers: bearer(token) })
+      assert.deepStrictEqual([refused.status, refused.body], [401, { success: false, message: "Parceiro invalido ou inativo." }])
       yield* admin("partners", "activate", slug)
       yield* eventually(token, 200)
     }))
@@ -208,17 +220,15 @@ layer(TestApp(), live)("admin CLI", (it) => {
       assert.deepStrictEqual(report.providers, { added: 12, changed: 0, absent: 0 })
       assert.isAbove(report.games.added, 300)
       const { token } = yield* givenPartner()
+      const client = yield* partnerClient(token)
       const gameEnabled = (code: string) =>
         Effect.map(
-          request("GET", `/api/partner/v1/games?search=${code}`, { headers: bearer(token) }),
-          (response) => response.body.data.games.find((g: { game_code: string }) => g.game_code === code)?.enabled
+          client.casino.games({ query: { search: code } }),
+          (response) => response.data.games.find((g) => g.game_code === code)?.enabled
         )
       const providerListed = (slug: string) =>
-        Effect.map(
-          request("GET", "/api/partner/v1/providers", { headers: bearer(token) }),
-          (response) => response.body.data.list.some((p: { provider: string }) => p.provider === slug)
-        )
-      const until = <A>(read: Effect.Effect<A, never, any>, expected: A) =>
+        Effect.map(client.casino.providers(), (response) => response.data.list.some((p) => p.provider === slug))
+      const until = <A, E, R>(read: Effect.Effect<A, E, R>, expected: A) =>
         Effect.gen(function*() {
           const started = Date.now()
           while ((yield* read) !== expected) {
@@ -264,7 +274,7 @@ layer(TestApp(), live)("admin CLI", (it) => {
       // The service answering prefixes its own public address.
       const base = publicBaseUrl(yield* AppConfig)
       const { token } = yield* givenPartner()
-      const games = (yield* request("GET", "/api/partner/v1/games?per_page=5", { headers: bearer(token) })).body.data.games
+      const games = (yield* (yield* partnerClient(token)).casino.games({ query: { per_page: 5 } })).data.games
       assert.lengthOf(games, 5)
       for (const game of games) {
         assert.strictEqual(game.image_url, `${base}/sandbox/casino/art/${game.game_code}.svg`)

@@ -1,8 +1,10 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { api, CatalogApp, refresh } from "../support/CatalogApp.ts"
+import { NotFound } from "../../src/client/PartnerClient.ts"
+import { CatalogApp, refresh } from "../support/CatalogApp.ts"
 import type { WorldEvent } from "../support/CatalogScripts.ts"
 import { live } from "../support/live.ts"
+import { failsWith, partnerClient } from "../support/PartnerClient.ts"
 import { givenPartner } from "../support/TestApp.ts"
 
 const minuteMs = 60_000
@@ -35,25 +37,23 @@ layer(CatalogApp(world, { catalog: { sportIds: [1, 13] } }), live)("events, as a
     it.effect("the provider's live list and live event: the clock, or minutes since the start", () =>
       Effect.gen(function*() {
         const { token } = yield* givenPartner()
-        const soccerList = yield* api(token, "/sports/events/live?sport_id=1")
-        assert.strictEqual(soccerList.body.data.results[0].minute, 34)
-        const tennisList = yield* api(token, "/sports/events/live?sport_id=13")
-        assert.include(sinceStart, tennisList.body.data.results[0].minute)
-        const tennisEvent = yield* api(token, `/sports/events/live/${tennis.id}`)
-        assert.strictEqual(tennisEvent.status, 200)
-        assert.include(sinceStart, tennisEvent.body.data.minute)
-        const soccerEvent = yield* api(token, `/sports/events/live/${soccer.id}`)
-        assert.strictEqual(soccerEvent.body.data.minute, 34)
+        const client = yield* partnerClient(token)
+        const soccerList = yield* client.sports.live({ query: { sport_id: 1 } })
+        assert.strictEqual(soccerList.data.results[0].minute, 34)
+        const tennisList = yield* client.sports.live({ query: { sport_id: 13 } })
+        assert.include(sinceStart, tennisList.data.results[0].minute)
+        const tennisEvent = yield* client.sports.liveEvent({ params: { eventId: tennis.id }, query: {} })
+        assert.include(sinceStart, tennisEvent.data.minute)
+        const soccerEvent = yield* client.sports.liveEvent({ params: { eventId: soccer.id }, query: {} })
+        assert.strictEqual(soccerEvent.data.minute, 34)
       }))
 
     it.effect("the catalog's live feed", () =>
       Effect.gen(function*() {
         const { token } = yield* givenPartner()
         yield* refresh(token)
-        const feed = yield* api(token, "/sports/feed/live")
-        const minutes = Object.fromEntries(
-          feed.body.data.results.map((event: { event_id: string; minute: unknown }) => [event.event_id, event.minute])
-        )
+        const feed = yield* (yield* partnerClient(token)).catalog.live({ query: {} })
+        const minutes = Object.fromEntries(feed.data.results.map((event) => [event.event_id, event.minute]))
         assert.strictEqual(minutes[soccer.id], 34)
         assert.include(sinceStart, minutes[tennis.id])
       }))
@@ -62,20 +62,31 @@ layer(CatalogApp(world, { catalog: { sportIds: [1, 13] } }), live)("events, as a
   it.effect("an unknown event is a 404 on every event endpoint, though the provider answers success with nothing", () =>
     Effect.gen(function*() {
       const { token } = yield* givenPartner()
-      for (const path of ["/live/777", "/777/odds", "/777/odds/live", "/777/lineup", "/777/stats-trend", "/777/result"]) {
-        const response = yield* api(token, `/sports/events${path}`)
-        assert.strictEqual(response.status, 404, path)
-        assert.deepStrictEqual(response.body, { success: false, message: "Event 777 not found." }, path)
+      const client = yield* partnerClient(token)
+      const event = { params: { eventId: "777" }, query: {} }
+      for (
+        const [path, read] of [
+          ["/live/777", client.sports.liveEvent(event)],
+          ["/777/odds", client.sports.odds(event)],
+          ["/777/odds/live", client.sports.liveOdds(event)],
+          ["/777/lineup", client.sports.lineup(event)],
+          ["/777/stats-trend", client.sports.statsTrend(event)],
+          ["/777/result", client.sports.result(event)]
+        ] as const
+      ) {
+        const refused = yield* failsWith(NotFound)(read as Effect.Effect<unknown, unknown>) // the contract's 404
+        assert.deepStrictEqual([refused.success, refused.message], [false, "Event 777 not found."], path)
       }
     }))
 
   it.effect("a known event with no odds yet is a 200 with no markets", () =>
     Effect.gen(function*() {
       const { token } = yield* givenPartner()
-      const response = yield* api(token, `/sports/events/${soccer.id}/odds`)
-      assert.strictEqual(response.status, 200)
-      assert.deepStrictEqual(response.body.data, { event_id: soccer.id, markets: [] })
-      const lineup = yield* api(token, `/sports/events/${soccer.id}/lineup`)
-      assert.deepStrictEqual([lineup.status, lineup.body.message], [404, `No line-up is available for event ${soccer.id}.`])
+      const client = yield* partnerClient(token)
+      const event = { params: { eventId: soccer.id }, query: {} }
+      const response = yield* client.sports.odds(event)
+      assert.deepStrictEqual(response.data, { event_id: soccer.id, markets: [] })
+      const lineup = yield* failsWith(NotFound)(client.sports.lineup(event))
+      assert.strictEqual(lineup.message, `No line-up is available for event ${soccer.id}.`)
     }))
 })

@@ -1,8 +1,10 @@
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { SportsCatalogConfig } from "../../src/catalog/SportsCatalogConfig.ts"
+import type { RefreshRequest } from "../../src/api/Catalog.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { catalogProvider, type WorldEvent, worldEvents } from "./CatalogScripts.ts"
 import { FakeUpstream } from "./FakeUpstream.ts"
+import { partnerClient } from "./PartnerClient.ts"
 import { bearer, request, TestAppWith, testCatalogConfig, testSportsConfig } from "./TestApp.ts"
 
 /** A world the test can change between refreshes. */
@@ -39,9 +41,15 @@ export const CatalogApp = (
     )
   ).pipe(Layer.provideMerge(FakeUpstream.layer(catalogProvider(world))))
 
+/** A GET of the partner API over the wire (query text as given, answer unchecked), for what only the wire shows. */
 export const api = (token: string, path: string) => request("GET", `/api/partner/v1${path}`, { headers: bearer(token) })
 
-export const refresh = (token: string, body?: unknown) =>
+/** POST /sports/catalog/refresh through the typed client; no body when `payload` is left out. */
+export const refresh = (token: string, payload: RefreshRequest | null = null) =>
+  Effect.flatMap(partnerClient(token), (client) => client.catalog.refresh({ payload }))
+
+/** POST /sports/catalog/refresh over the wire, with any JSON body (or none), for bodies the contract refuses. */
+export const refreshOnTheWire = (token: string, body?: unknown) =>
   request("POST", "/api/partner/v1/sports/catalog/refresh", {
     headers: bearer(token),
     ...(body === undefined ? {} : { json: body })

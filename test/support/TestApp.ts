@@ -1,5 +1,5 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, Duration, Effect, Layer, Option } from "effect"
+import { ByteSize, Duration, Effect, Layer, Option, Schema } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest } from "effect/http"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CatalogSync } from "../../src/casino/CatalogSync.ts"
@@ -156,13 +156,23 @@ export const TestAppWith = <ROut extends TestConfigs, R>(
 /** Brings the local casino catalog in line with the configured gateway. */
 export const givenSyncedCatalog = Effect.flatMap(Effect.service(CatalogSync), (sync) => sync.run).pipe(Effect.orDie)
 
+/**
+ * An answer as it came over the wire. The partner API's own answers are read
+ * through the typed client (./PartnerClient.ts); this is for what only the
+ * wire shows: malformed input, headers, exact statuses and bodies, pages,
+ * documents and the aggregator's wallet protocol.
+ */
 export interface RawResponse {
   readonly status: number
   readonly contentType: string | undefined
-  readonly body: any
+  /** Parsed when the answer is JSON, else the text; read it with `bodyAs`. */
+  readonly body: unknown
 }
 
-/** One request over the wire; the body is parsed when it is JSON. */
+/**
+ * One request over the wire, with nothing checked or encoded for it (the wire-level
+ * helper: prefer the typed client for the contract's answers); the body is parsed when it is JSON.
+ */
 export const request = (
   method: "GET" | "POST" | "PUT" | "DELETE",
   path: string,
@@ -188,9 +198,34 @@ export const request = (
     return {
       status: response.status,
       contentType,
-      body: contentType?.includes("json") && text !== "" ? JSON.parse(text) : text
+      body: contentType?.includes("json") && text !== "" ? JSON.parse(text) as unknown : text
     } satisfies RawResponse
   }).pipe(Effect.orDie)
+
+/** Reads a raw answer's body as `schema` says (its wire form); a body that does not fit fails the test, naming why. */
+export const bodyAs = <A>(schema: Schema.Decoder<A>) => (response: Pick<RawResponse, "body">): A =>
+  Schema.decodeUnknownSync(schema)(response.body)
+
+/** A raw answer that is not JSON (a page, a file): its text. */
+export const textBody = bodyAs(Schema.String)
+
+/** The error envelope as the wire carries it: `{success: false, message}`, with `errors` on a 422. */
+export const ErrorBody = Schema.Struct({
+  success: Schema.Literal(false),
+  message: Schema.String,
+  errors: Schema.optionalKey(Schema.Record(Schema.String, Schema.Array(Schema.String)))
+})
+
+/** A raw answer's error envelope. */
+export const errorBody = bodyAs(ErrorBody)
+
+/** A raw 422's `errors`: each failing field and its messages. */
+export const validationErrors = (response: Pick<RawResponse, "body">) =>
+  bodyAs(Schema.Struct({ ...ErrorBody.fields, errors: ErrorBody.fields.errors.schema }))(response).errors
+
+/** A raw success envelope's `data`, as `data` says. */
+export const dataAs = <A>(data: Schema.Decoder<A>) => (response: Pick<RawResponse, "body">): A =>
+  bodyAs(Schema.Struct({ success: Schema.Literal(true), data }))(response).data
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 export const partnerKey = (token: string) => ({ "x-partner-key": token })

@@ -1,5 +1,5 @@
 import { assert } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { CallbackWorker } from "../../src/callbacks/CallbackWorker.ts"
 import { WalletRecovery } from "../../src/callbacks/WalletRecovery.ts"
@@ -11,7 +11,7 @@ import { Partners } from "../../src/partners/Partners.ts"
 import { FakeUpstream } from "./FakeUpstream.ts"
 import type { PartnerBooks } from "./FakePartner.ts"
 import { eventually } from "./live.ts"
-import { request, TestApp, type TestSettings } from "./TestApp.ts"
+import { bodyAs, request, TestApp, type TestSettings } from "./TestApp.ts"
 
 /** The whole service with its notification worker and bet recovery, and a partner wallet (`books`) on a real port. */
 export const WalletApp = (books: PartnerBooks, settings: TestSettings = {}, walletRepo?: Layer.Layer<WalletRepo, never, any>) =>
@@ -42,6 +42,15 @@ export const givenPlayer = (books: PartnerBooks, partnerId: number, externalPlay
     books.balances.set(externalPlayerId, cents)
     return player
   })
+
+/**
+ * The aggregator wallet protocol's answer (not the partner API: read on the wire): `msg`, empty when done
+ * or the refusal's code, and the balance in currency units when there is one.
+ */
+export const WalletAnswer = Schema.Struct({ msg: Schema.String, balance: Schema.optionalKey(Schema.Number) })
+
+/** A raw wallet answer, read as the protocol says. */
+export const walletAnswer = bodyAs(WalletAnswer)
 
 /** A wallet call as the aggregator makes it, with the agent credentials the service expects. */
 export const walletCall = (body: Record<string, unknown>) =>
@@ -125,7 +134,7 @@ export const ledgerOf = (playerId: number) =>
 export const assertConserved = (
   books: PartnerBooks,
   player: { readonly external: string; readonly playerId: number; readonly start: number },
-  lastAnswer?: { readonly balance: number }
+  lastAnswer?: unknown
 ) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -145,7 +154,8 @@ export const assertConserved = (
     assert.strictEqual(held, start + applied, "the partner holds its start plus the ledger's applied changes")
     assert.isFalse(ledger.some((row) => row.status === "pending"), "nothing is left pending")
     if (lastAnswer !== undefined) {
-      assert.strictEqual(held, parseCents(String(lastAnswer.balance)), "the partner holds what the aggregator was last told")
+      const told = Schema.decodeUnknownSync(Schema.Struct({ balance: Schema.Number }))(lastAnswer).balance
+      assert.strictEqual(held, parseCents(String(told)), "the partner holds what the aggregator was last told")
     }
     return held
   })

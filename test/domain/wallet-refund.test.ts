@@ -1,0 +1,69 @@
+/**
+ * Refund arithmetic without a database: what a refund undoes of its round,
+ * and where it leaves the balance mirror. In cents, so every sum is exact.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { formatCents, parseCents, toAmount } from "../../src/domain/Money.ts"
+import { balanceAfterRefund, decideRefund, type Round } from "../../src/domain/Wallet.ts"
+
+const round = (overrides: Partial<Round> = {}): Round => ({
+  ref: 1,
+  partnerId: 1,
+  playerId: 1,
+  roundId: "r",
+  status: "settled",
+  pendingBets: 0,
+  betTotal: 0,
+  winTotal: 0,
+  refundedEarly: false,
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
+  ...overrides
+})
+
+const undo = (r: Round) => {
+  const decision = decideRefund(r)
+  assert.strictEqual(decision._tag, "Undo")
+  return decision._tag === "Undo" ? decision.amount : Number.NaN
+}
+
+describe("a refund's amount", () => {
+  it("gives the stakes back and takes the wins back: stakes minus wins", () => {
+    assert.strictEqual(undo(round({ betTotal: 1_000 })), 1_000, "a lost round gives its stake back")
+    assert.strictEqual(undo(round({ betTotal: 1_000, winTotal: 400 })), 600)
+    assert.strictEqual(undo(round({ betTotal: 1_000, winTotal: 1_000 })), 0, "a round that paid back its stake moves nothing")
+    assert.strictEqual(undo(round({ betTotal: 1_000, winTotal: 2_500 })), -1_500, "a round that paid more takes it back")
+  })
+
+  it("is exact for amounts a double cannot hold in currency units", () => {
+    // 0.1 + 0.2 is not 0.3 in doubles; in cents it is.
+    const bets = ["0.10", "0.20"].map((text) => parseCents(text)!)
+    const amount = undo(round({ betTotal: bets[0] + bets[1], winTotal: parseCents("0.30")! }))
+    assert.strictEqual(amount, 0)
+    const large = undo(round({ betTotal: parseCents("999999999999.99")!, winTotal: parseCents("0.01")! }))
+    assert.strictEqual(formatCents(large), "999999999999.98")
+  })
+
+  it("is the same for an open round as for a settled one; a refunded round moves nothing again", () => {
+    assert.strictEqual(undo(round({ status: "open", betTotal: 250, winTotal: 50 })), 200)
+    assert.deepStrictEqual(decideRefund(round({ status: "refunded", betTotal: 250 })), { _tag: "AlreadyRefunded" })
+  })
+})
+
+describe("the balance mirror after a refund", () => {
+  it("adds the refund's amount, a stake given back or a win taken back", () => {
+    assert.strictEqual(balanceAfterRefund(5_000, 1_000), 6_000)
+    assert.strictEqual(balanceAfterRefund(5_000, -1_500), 3_500)
+    assert.strictEqual(balanceAfterRefund(5_000, 0), 5_000)
+  })
+
+  it("never goes below 0: the partner, who holds the money, has the last word", () => {
+    assert.strictEqual(balanceAfterRefund(1_000, -1_500), 0)
+    assert.strictEqual(balanceAfterRefund(0, -1), 0)
+    assert.strictEqual(balanceAfterRefund(1_500, -1_500), 0)
+  })
+
+  it("answers the aggregator in currency units, exactly", () => {
+    assert.strictEqual(toAmount(balanceAfterRefund(parseCents("150.50")!, parseCents("0.25")!)), 150.75)
+  })
+})
