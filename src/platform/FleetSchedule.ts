@@ -67,11 +67,14 @@ export const keepCurrentAcrossFleet = Effect.fn("FleetSchedule.start")(function*
   const runAtAfter = (interval: Duration.Duration) =>
     Effect.map(Clock.currentTimeMillis, (now) => new Date(now + Duration.toMillis(interval)))
 
+  // The interval is part of the key: a changed interval starts a chain of its own at once (the old one's
+  // pending run, which may be far off, joins the new chain when it runs) instead of waiting for that run.
+  const keyOf = (job: Recurring) => `${job.task}@${Duration.toMillis(job.interval)}ms`
   const taskList: Record<string, (payload: unknown, helpers: { addJob: AddJob }) => Promise<void>> = {}
   for (const job of options.jobs) {
     taskList[job.task] = async (_payload, helpers) => {
       const next = await runPromise(runAtAfter(job.interval))
-      await helpers.addJob(job.task, {}, { jobKey: job.task, runAt: next, maxAttempts: 1 })
+      await helpers.addJob(job.task, {}, { jobKey: keyOf(job), runAt: next, maxAttempts: 1 })
       await runPromise(Effect.ignore(survivingDefects(job.run)))
     }
   }
@@ -80,7 +83,7 @@ export const keepCurrentAcrossFleet = Effect.fn("FleetSchedule.start")(function*
     Effect.promise(async () => {
       for (const job of options.jobs) {
         await addJob(job.task, {}, {
-          jobKey: job.task,
+          jobKey: keyOf(job),
           jobKeyMode: "preserve_run_at",
           runAt: await runPromise(runAtAfter(job.interval)),
           maxAttempts: 1

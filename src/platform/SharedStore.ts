@@ -134,25 +134,30 @@ const fallingBackStore = (shared: SharedStore["Service"], redisStore: RateLimite
     const memory = Context.get(context, RateLimiter.RateLimiterStore)
     const part = (limit: number) => Math.max(1, Math.floor(limit / shared.fleetSize))
     const slower = (rate: Duration.Duration) => Duration.times(rate, shared.fleetSize)
+    /** Redis's answer, or memory's when Redis fails (the store reports that as a RateLimitStoreError). */
+    const either = <A>(
+      onRedis: Effect.Effect<A, RateLimiter.RateLimiterError>,
+      inMemory: Effect.Effect<A, RateLimiter.RateLimiterError>
+    ) =>
+      shared.shared(onRedis.pipe(
+        Effect.catchIf(
+          (error) => error.reason._tag === "RateLimitStoreError",
+          (error) => Effect.fail(new Redis.RedisError({ cause: error }))
+        )
+      )).pipe(Effect.catchTag("RedisError", () => inMemory))
     return RateLimiter.RateLimiterStore.of({
       fixedWindow: (options) =>
-        shared.shared(redisStore.fixedWindow(options)).pipe(
-          Effect.catchTag("RedisError", () =>
-            memory.fixedWindow({ ...options, limit: options.limit === undefined ? undefined : part(options.limit) }))
+        either(
+          redisStore.fixedWindow(options),
+          memory.fixedWindow({ ...options, limit: options.limit === undefined ? undefined : part(options.limit) })
         ),
       tokenBucket: (options) =>
-        shared.shared(redisStore.tokenBucket(options)).pipe(
-          Effect.catchTag("RedisError", () =>
-            memory.tokenBucket({ ...options, limit: part(options.limit), refillRate: slower(options.refillRate) }))
+        either(
+          redisStore.tokenBucket(options),
+          memory.tokenBucket({ ...options, limit: part(options.limit), refillRate: slower(options.refillRate) })
         ),
-      adaptiveConsume: (options) =>
-        shared.shared(redisStore.adaptiveConsume(options)).pipe(
-          Effect.catchTag("RedisError", () => memory.adaptiveConsume(options))
-        ),
-      adaptiveFeedback: (options) =>
-        shared.shared(redisStore.adaptiveFeedback(options)).pipe(
-          Effect.catchTag("RedisError", () => memory.adaptiveFeedback(options))
-        )
+      adaptiveConsume: (options) => either(redisStore.adaptiveConsume(options), memory.adaptiveConsume(options)),
+      adaptiveFeedback: (options) => either(redisStore.adaptiveFeedback(options), memory.adaptiveFeedback(options))
     })
   })
 
