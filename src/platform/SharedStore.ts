@@ -100,7 +100,7 @@ const makeRedisStore = Effect.fnUntraced(function*(config: SharedStoreConfig["Se
   const shared = <A, E>(command: Effect.Effect<A, E>): Effect.Effect<A, E | Redis.RedisError> =>
     command.pipe(
       Effect.timeoutOrElse({ duration: commandTimeout, orElse: () => Effect.fail(timedOut()) }),
-      Effect.tapError((error) => Redis.RedisError.prototype.isPrototypeOf(error as object) ? transition(false) : Effect.void),
+      Effect.tapError((error) => error instanceof Redis.RedisError ? transition(false) : Effect.void),
       Effect.tap(() => transition(true))
     )
   return SharedStore.of({

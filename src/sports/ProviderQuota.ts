@@ -26,13 +26,16 @@ export interface QuotaShares {
   readonly perPartnerPerHour: number
 }
 
+/** Whole calls of a fraction of the budget, read as decimals are (600 x (1 - 0.9) is 60, not 59.99…). */
+const callsIn = (whole: number, fraction: number) => Math.max(1, Math.floor(Math.round(whole * fraction * 1e6) / 1e6))
+
 export const quotaShares = (config: SportsConfig["Service"]): QuotaShares => {
   const whole = config.rateLimitPerHour
-  const partners = Math.max(1, Math.floor(whole * (1 - config.scheduledReserve)))
+  const partners = callsIn(whole, 1 - config.scheduledReserve)
   return {
     wholePerHour: whole,
     partnersPerHour: partners,
-    perPartnerPerHour: Math.min(partners, Math.max(1, Math.floor(whole * config.partnerQuotaShare)))
+    perPartnerPerHour: Math.min(partners, callsIn(whole, config.partnerQuotaShare))
   }
 }
 
