@@ -17,6 +17,7 @@ import * as os from "node:os"
 import { hashToken } from "../src/partners/Partners.ts"
 import { EmbeddedPostgres } from "../src/platform/EmbeddedPostgres.ts"
 import { catalogScenario } from "./bench/catalog.ts"
+import { fleetScenario } from "./bench/fleet.ts"
 import { walletScenario } from "./bench/wallet.ts"
 import { type BenchContext, fetchText, fixedBodyProcess, fixedBodyServer, type Scenario } from "./bench/context.ts"
 import { compare, freePort, printTable } from "./bench/harness.ts"
@@ -192,7 +193,8 @@ const scenarios: Record<string, Scenario> = {
   launch: launchScenario,
   odds: oddsScenario,
   catalog: catalogScenario,
-  wallet: walletScenario
+  wallet: walletScenario,
+  fleet: fleetScenario
 }
 
 /** A PostgreSQL server URL: DATABASE_URL's, or an embedded cluster living as long as the scope. */
@@ -286,7 +288,7 @@ const main = Effect.gen(function*() {
     yield* Layer.build(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 2 })),
     SqlClient.SqlClient
   )
-  const context: BenchContext = { baseUrl, pid, token: benchToken, sql, startService, startRevision }
+  const context: BenchContext = { baseUrl, pid, token: benchToken, sql, databaseUrl, startService, startRevision }
   for (const name of selected) yield* scenarios[name](context)
 }).pipe(Effect.scoped, Effect.provide(NodeServices.layer))
 

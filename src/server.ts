@@ -49,6 +49,7 @@ import * as Database from "./platform/Database.ts"
 import { seeingOnly } from "./platform/HandlerContext.ts"
 import { createHttpServer, HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
 import { serveRoutes } from "./platform/HttpServe.ts"
+import { SharedPersistence, SharedRateLimiterLive, SharedStoreConfig, SharedStoreLive } from "./platform/SharedStore.ts"
 import { validateRequests } from "./platform/RequestValidation.ts"
 import {
   SandboxAgentCredentialsLive,
@@ -163,7 +164,15 @@ export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =
       Layer.provideMerge(DemoPartnerWalletLive),
       Layer.provide(SandboxCallbackUrlsLive)
     )
-  ))
+  ), Layer.provideMerge(SharedStoresLive))
+
+/**
+ * What the instances of a fleet share (Redis with REDIS_URL, memory otherwise): the one RateLimiter every
+ * limit of the service counts in, and the store of the provider's answers.
+ */
+export const SharedStoresLive = Layer.mergeAll(SharedRateLimiterLive, SharedPersistence.layer).pipe(
+  Layer.provideMerge(SharedStoreLive)
+)
 
 export const ServicesLive = servicesLayer(WalletRepoSql)
 
@@ -198,7 +207,8 @@ export const ConfigLive = Layer.mergeAll(
   SportsCatalogConfig.layer,
   CallbacksConfig.layer,
   PartnersConfig.layer,
-  SandboxConfig.layer
+  SandboxConfig.layer,
+  SharedStoreConfig.layer
 )
 
 /** The services with their database (migrated), start-up data and background work. */

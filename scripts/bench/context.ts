@@ -11,6 +11,8 @@ export interface BenchContext {
   readonly token: string
   /** The bench database, for arranging data the scenario needs. */
   readonly sql: SqlClient.SqlClient
+  /** Its URL (a scenario may make databases of its own beside it, on the same server). */
+  readonly databaseUrl: string
   /** Starts another instance of the service on the same database, with extra settings. */
   readonly startService: (
     env: Record<string, string>

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { keepCurrent } from "../platform/KeepCurrent.ts"
+import { keepCurrentAcrossFleet } from "../platform/FleetSchedule.ts"
 import { CasinoCatalog, type SyncReport } from "./CasinoCatalog.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
 import { CasinoGateway, type CasinoGatewayError } from "./CasinoGateway.ts"
@@ -40,19 +40,20 @@ const logged = (run: Effect.Effect<SyncReport, CasinoGatewayError>) =>
 /**
  * The schedule: an empty catalog is synced at start-up (retried with backoff
  * until the aggregator answers; start-up waits up to 10 s for it), then every
- * CASINO_SYNC_INTERVAL.
+ * CASINO_SYNC_INTERVAL, once across the fleet (the job queue on PostgreSQL
+ * picks one instance per run).
  */
 export const CatalogSyncSchedule = Layer.effectDiscard(Effect.gen(function*() {
   const sync = yield* CatalogSync
   const catalog = yield* CasinoCatalog
   const config = yield* CasinoConfig
   const run = logged(sync.run)
-  yield* keepCurrent({
+  yield* keepCurrentAcrossFleet({
+    fillTask: "casino-catalog:fill",
     isEmpty: catalog.isEmpty,
     fill: run,
-    fillInterval: config.syncInterval,
     waitAtStart: "10 seconds",
-    jobs: [{ run, interval: config.syncInterval }],
+    jobs: [{ task: "casino-catalog:sync", run, interval: config.syncInterval }],
     defectMessage: "Casino catalog sync failed unexpectedly"
   })
 }))

@@ -5,6 +5,7 @@ import { ErrorMessages } from "../domain/ErrorMessages.ts"
 import { createServer, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
 import { maxBodyBytes } from "./RequestBody.ts"
+import { SharedStore } from "./SharedStore.ts"
 
 /**
  * What the access log learns while a request runs. The partner is only
@@ -86,17 +87,27 @@ export { MaxBodySizeLive } from "./RequestBody.ts"
 
 /**
  * Load-balancer probes, outside the partner prefix and without auth:
- * /health says the process is up, /ready that the database answers.
+ * /health says the process is up, /ready that the database answers (and
+ * whether the shared store, Redis, does: `shared_store`).
  */
 export const HealthRoutes = HttpRouter.use(Effect.fnUntraced(function*(router) {
   const sql = yield* SqlClient.SqlClient
+  const shared = yield* SharedStore
   yield* router.add("GET", "/health", Effect.succeed(HttpServerResponse.jsonUnsafe({ success: true, message: "ok" })))
   yield* router.add(
     "GET",
     "/ready",
     sql`SELECT 1`.pipe(
       Effect.timeout("2 seconds"),
-      Effect.as(HttpServerResponse.jsonUnsafe({ success: true, message: "ready" })),
+      // Redis down is said, not refused: the instance still answers, from the provider within its part of the quota.
+      Effect.andThen(shared.check),
+      Effect.map((state) =>
+        HttpServerResponse.jsonUnsafe(
+          state === "redis-unreachable"
+            ? { success: true, message: "ready, but Redis is unreachable: this instance uses its own memory", shared_store: state }
+            : { success: true, message: "ready", shared_store: state }
+        )
+      ),
       Effect.catchCause((cause) =>
         Effect.as(
           Effect.logWarning("Readiness check failed", cause),

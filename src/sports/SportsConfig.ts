@@ -13,6 +13,10 @@ export class SportsConfig extends Context.Service<SportsConfig, {
   readonly timeout: Duration.Duration
   /** Upstream calls allowed per hour (BetsAPI's standard plan: 3,600). */
   readonly rateLimitPerHour: number
+  /** The part of the hourly budget one partner's uncached requests may spend (0 < share <= 1). */
+  readonly partnerQuotaShare: number
+  /** The part of the hourly budget partners can never spend: kept for the scheduled refreshes (0 <= reserve < 1). */
+  readonly scheduledReserve: number
   /** The longest any answer is reused; 0 keeps only the sharing of identical concurrent calls. */
   readonly cacheTtlMax: Duration.Duration
   /** The most the cached answers may hold, counted as the JSON the provider sent; the oldest go first. */
@@ -32,6 +36,14 @@ export class SportsConfig extends Context.Service<SportsConfig, {
       Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1)),
       "SPORTS_PROVIDER_RATE_LIMIT"
     ).pipe(Config.withDefault(3600)),
+    partnerQuotaShare: Config.schema(
+      Schema.NumberFromString.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)),
+      "SPORTS_PARTNER_QUOTA_SHARE"
+    ).pipe(Config.withDefault(0.25)),
+    scheduledReserve: Config.schema(
+      Schema.NumberFromString.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThan(1)),
+      "SPORTS_SCHEDULED_RESERVE"
+    ).pipe(Config.withDefault(0.25)),
     cacheTtlMax: Config.Duration("SPORTS_PROVIDER_CACHE_TTL_MAX").pipe(Config.withDefault(Duration.infinity)),
     cacheMaxSize: Config.ByteSize("SPORTS_PROVIDER_CACHE_MAX_SIZE").pipe(Config.withDefault(ByteSize.megabytes(64)))
   })

@@ -1,5 +1,4 @@
 import { Clock, Context, Duration, Effect, Exit, Option, Predicate, Schema } from "effect"
-import { RateLimiter } from "effect/persistence"
 import { type SportsCapability, sportsCapabilities } from "../api/Sports.ts"
 import type {
   EventResult,
@@ -12,14 +11,12 @@ import type {
 } from "../domain/Sports.ts"
 import * as BetsApi from "./BetsApi.ts"
 import { eventCall, listCall, makeByteBudget, type ProviderCall, paramsOf, type Weighed } from "./ProviderCache.ts"
+import { providerQuota } from "./ProviderQuota.ts"
+import { makeSharedAnswers, type Origin } from "./SharedAnswers.ts"
 import { SportsConfig } from "./SportsConfig.ts"
+import { SportsProviderError } from "./SportsProviderError.ts"
 
-export class SportsProviderError extends Schema.TaggedError<SportsProviderError>()("SportsProviderError", {
-  reason: Schema.Literals(["NotConfigured", "Timeout", "Unavailable", "Rejected", "InvalidResponse", "RateLimited"]),
-  message: Schema.String,
-  /** What the provider answered, when it answered; the token removed. */
-  providerResponse: Schema.optional(Schema.Unknown)
-}) {}
+export { SportsProviderError }
 
 export class EventNotFound extends Schema.TaggedError<EventNotFound>()("EventNotFound", {
   eventId: Schema.String,
@@ -30,6 +27,10 @@ export class EventNotFound extends Schema.TaggedError<EventNotFound>()("EventNot
 export interface Fetched<A> {
   readonly value: A
   readonly raw: unknown
+  /** When the provider gave this answer (epoch millis), for the `Age` header. */
+  readonly storedAt: number
+  /** Whether the provider was asked for it on this request's behalf, or it came from a cache (this instance's or the fleet's). */
+  readonly origin: Origin
 }
 
 export interface ListQuery {
@@ -72,32 +73,7 @@ export interface SportsTransport {
   readonly chargesQuota?: boolean
 }
 
-/**
- * One unit of the provider's hourly quota: at most SPORTS_PROVIDER_RATE_LIMIT
- * calls in any sliding hour (a small burst, then a steady refill); past it,
- * a RateLimited error, before anything is sent.
- */
-export const providerQuota = Effect.fnUntraced(function*(name: string) {
-  const config = yield* SportsConfig
-  const limiter = yield* RateLimiter.RateLimiter
-  const burst = Math.max(1, Math.min(60, Math.floor(config.rateLimitPerHour / 10)))
-  const refillEvery = Duration.millis(3_600_000 / Math.max(1, config.rateLimitPerHour - burst))
-  return limiter.consume({
-    algorithm: "token-bucket",
-    onExceeded: "fail",
-    key: `sports-provider:${name}`,
-    limit: burst,
-    window: Duration.times(refillEvery, burst)
-  }).pipe(
-    Effect.mapError(() =>
-      new SportsProviderError({
-        reason: "RateLimited",
-        message: `The sports provider's hourly quota (${config.rateLimitPerHour} calls) is in use; retry shortly.`
-      })
-    ),
-    Effect.asVoid
-  )
-})
+export { providerQuota }
 
 const seconds = Duration.seconds
 const minutes = Duration.minutes
@@ -159,6 +135,7 @@ type Content<A> =
 type Usable<A> = Exclude<Content<A>, { readonly _tag: "Rejected" | "Invalid" }>
 
 interface Stored<A> extends Weighed {
+  readonly origin: Origin
   /** The payload as the provider sent it (the token removed), for `include_raw`. */
   readonly raw: unknown
   readonly content: Content<A>
@@ -200,20 +177,33 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   const { name, transport } = options
   const takeToken = transport.chargesQuota === true ? Effect.void : yield* providerQuota(name)
   const budget = makeByteBudget(Number(config.cacheMaxSize))
+  const shared = yield* makeSharedAnswers({
+    storeId: `sports-provider-${name}`,
+    lockFor: 4 * Duration.toMillis(config.timeout) + 1_000
+  })
 
   /** One kind of answer: its cache, each entry fetched once and decoded once. */
   const answers = <A>(kind: string, schema: Schema.Codec<A, unknown>, nothingIsUnknown = false) =>
     budget.cache<ProviderCall, Stored<A>, SportsProviderError>({
       lookup: Effect.fn(`SportsProvider.fetch.${kind}`)(
         function*(call: ProviderCall): Effect.fn.Return<Stored<A>, SportsProviderError> {
-          yield* takeToken
-          const raw = yield* transport.call(call.path, paramsOf(call))
+          const params = paramsOf(call)
+          const upstream = Effect.gen(function*() {
+            yield* takeToken
+            const raw = yield* transport.call(call.path, params)
+            const ttl = Duration.min(timeToLive(call.path, raw), config.cacheTtlMax)
+            return { raw, storedAt: yield* Clock.currentTimeMillis, ttlMillis: Duration.toMillis(ttl) }
+          })
+          const { answer, origin } = yield* shared(`${call.path}?${new URLSearchParams(params)}`, upstream)
+          const age = (yield* Clock.currentTimeMillis) - answer.storedAt
           return {
-            raw,
-            content: contentOf(schema, nothingIsUnknown, raw),
-            bytes: Buffer.byteLength(JSON.stringify(raw) ?? ""),
-            storedAt: yield* Clock.currentTimeMillis,
-            timeToLive: Duration.min(timeToLive(call.path, raw), config.cacheTtlMax)
+            raw: answer.raw,
+            origin,
+            content: contentOf(schema, nothingIsUnknown, answer.raw),
+            bytes: Buffer.byteLength(JSON.stringify(answer.raw) ?? ""),
+            storedAt: answer.storedAt,
+            // An answer another instance fetched is kept here only for what is left of its lifetime.
+            timeToLive: Duration.millis(Math.max(0, answer.ttlMillis - age))
           }
         }
       ),
@@ -233,8 +223,11 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
     what: string,
     cache: (call: ProviderCall) => Effect.Effect<Stored<A>, SportsProviderError>,
     call: ProviderCall
-  ): Effect.Effect<{ readonly raw: unknown; readonly content: Usable<A> }, SportsProviderError> =>
-    Effect.flatMap(cache(call), ({ content, raw }) => {
+  ): Effect.Effect<
+    { readonly raw: unknown; readonly content: Usable<A>; readonly stamp: Pick<Fetched<A>, "storedAt" | "origin"> },
+    SportsProviderError
+  > =>
+    Effect.flatMap(cache(call), ({ content, origin, raw, storedAt }) => {
       switch (content._tag) {
         case "Rejected":
           return Effect.fail(
@@ -253,32 +246,32 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
             })
           )
         default:
-          return Effect.succeed({ raw, content })
+          return Effect.succeed({ raw, content, stamp: { storedAt, origin } })
       }
     })
 
   const emptyPage = <A>(page: number): Page<A> => ({ results: [], page, perPage: 0, total: 0 })
 
   const leagues = Effect.fn("SportsProvider.leagues")(function*(query: ListQuery) {
-    const { content, raw } = yield* fetch("the league list", leaguesCache, listCall(BetsApi.paths.leagues, query))
-    if (content._tag !== "Found") return { value: emptyPage<SportsLeague>(query.page), raw }
-    return { value: BetsApi.toLeagues(content.answer, query.sportId), raw }
+    const { content, raw, stamp } = yield* fetch("the league list", leaguesCache, listCall(BetsApi.paths.leagues, query))
+    if (content._tag !== "Found") return { value: emptyPage<SportsLeague>(query.page), raw, ...stamp }
+    return { value: BetsApi.toLeagues(content.answer, query.sportId), raw, ...stamp }
   })
 
   const events = (what: string, path: BetsApi.Path, spanName: string) =>
     Effect.fn(spanName)(function*(query: ListQuery) {
-      const { content, raw } = yield* fetch(what, eventsCache, listCall(path, query))
-      if (content._tag !== "Found") return { value: emptyPage<SportsEvent>(query.page), raw }
-      return { value: BetsApi.toEvents(content.answer, query.page), raw }
+      const { content, raw, stamp } = yield* fetch(what, eventsCache, listCall(path, query))
+      if (content._tag !== "Found") return { value: emptyPage<SportsEvent>(query.page), raw, ...stamp }
+      return { value: BetsApi.toEvents(content.answer, query.page), raw, ...stamp }
     })
 
   const notFound = (eventId: string, message = `Event ${eventId} not found.`) => new EventNotFound({ eventId, message })
 
   const event = Effect.fn("SportsProvider.event")(function*(eventId: string) {
-    const { content, raw } = yield* fetch("the event", viewCache, eventCall(BetsApi.paths.view, eventId))
+    const { content, raw, stamp } = yield* fetch("the event", viewCache, eventCall(BetsApi.paths.view, eventId))
     const first = content._tag === "Found" ? content.answer.results[0] : undefined
     if (first === undefined) return yield* notFound(eventId)
-    return { value: BetsApi.toEvent(first), raw }
+    return { value: BetsApi.toEvent(first), raw, ...stamp }
   })
 
   /**
@@ -292,11 +285,11 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   const odds = (inPlay: boolean) =>
     Effect.fn(inPlay ? "SportsProvider.liveOdds" : "SportsProvider.odds")(function*(eventId: string) {
       const what = inPlay ? "the live odds" : "the odds"
-      const { content, raw } = yield* fetch(what, oddsCache, eventCall(BetsApi.paths.odds, eventId))
+      const { content, raw, stamp } = yield* fetch(what, oddsCache, eventCall(BetsApi.paths.odds, eventId))
       if (content._tag === "NotFound") return yield* notFound(eventId)
       const value = content._tag === "Found" ? BetsApi.toOdds(content.answer, inPlay) : []
       if (value.length === 0) yield* confirmEvent(eventId)
-      return { value, raw }
+      return { value, raw, ...stamp }
     })
 
   /** An event detail that may be missing (line-up, statistics): a 404 that says so when the event has none. */
@@ -309,16 +302,16 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
     readonly missing: (eventId: string) => string
   }) =>
     Effect.fn(options.span)(function*(eventId: string) {
-      const { content, raw } = yield* fetch(options.what, options.cache, eventCall(options.path, eventId))
+      const { content, raw, stamp } = yield* fetch(options.what, options.cache, eventCall(options.path, eventId))
       if (content._tag === "NotFound") return yield* notFound(eventId)
       if (content._tag === "Nothing") yield* confirmEvent(eventId)
       const value = content._tag === "Found" ? options.toValue(content.answer) : undefined
       if (value === undefined) return yield* notFound(eventId, options.missing(eventId))
-      return { value, raw }
+      return { value, raw, ...stamp }
     })
 
   const result = Effect.fn("SportsProvider.result")(function*(eventId: string) {
-    const { content, raw } = yield* fetch("the result", resultCache, eventCall(BetsApi.paths.result, eventId))
+    const { content, raw, stamp } = yield* fetch("the result", resultCache, eventCall(BetsApi.paths.result, eventId))
     if (content._tag !== "Found") return yield* notFound(eventId)
     const outcome = BetsApi.toResult(content.answer)
     switch (outcome._tag) {
@@ -327,7 +320,7 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
       case "NotFinished":
         return yield* notFound(eventId, `Event ${eventId} has no final result yet (it is ${outcome.status}).`)
       case "Result":
-        return { value: outcome.result, raw }
+        return { value: outcome.result, raw, ...stamp }
     }
   })
 

@@ -1,22 +1,19 @@
 import { Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { RateLimiter } from "effect/persistence"
+import { type SharedPersistence, type SharedStore } from "../platform/SharedStore.ts"
 import { BetsApiProviderLive } from "./BetsApiProvider.ts"
 import { SportsConfig } from "./SportsConfig.ts"
 import type { SportsProvider } from "./SportsProvider.ts"
 
 /**
- * Where the rate limit's counters live: this process's memory. effect's
- * RateLimiter store can move them to Redis so several instances share one
- * quota.
+ * A provider layer over the shared stores: the rate limit's counters (the
+ * service's one RateLimiter) and the fleet's answers (Redis, with REDIS_URL).
  */
-export const ProviderStoresLive = RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))
-
-/** A provider layer over the provider stores (the rate limit's counters). */
 export type ProviderLayer<E = never, R = never> = Layer.Layer<
   SportsProvider,
   E,
-  SportsConfig | RateLimiter.RateLimiter | R
+  SportsConfig | RateLimiter.RateLimiter | SharedStore | SharedPersistence | R
 >
 
 /**
@@ -30,4 +27,4 @@ export const sportsProviderLayer = <E, R>(sandbox: ProviderLayer<E, R>) =>
       ? BetsApiProviderLive.pipe(Layer.provide(FetchHttpClient.layer))
       : sandbox
     return provider
-  })).pipe(Layer.provide(ProviderStoresLive))
+  }))

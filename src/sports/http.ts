@@ -1,4 +1,5 @@
 import { Clock, Effect } from "effect"
+import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
 import { ok, partnerSummary } from "../api/Envelope.ts"
@@ -6,6 +7,7 @@ import { NotFound, ProviderUnavailable } from "../api/Errors.ts"
 import { CurrentPartner } from "../api/Security.ts"
 import type { Partner } from "../domain/Partner.ts"
 import { minuteOf, type Page, type SportsEvent } from "../domain/Sports.ts"
+import { ProviderCaller } from "./ProviderQuota.ts"
 import { type EventNotFound, type Fetched, SportsProvider, type SportsProviderError } from "./SportsProvider.ts"
 
 const summary = (event: SportsEvent) => ({
@@ -20,6 +22,22 @@ const meta = (page: Page<unknown>) => ({ page: page.page, per_page: page.perPage
 
 const includeRaw = (query: { readonly include_raw?: string | undefined }) =>
   query.include_raw === "true" || query.include_raw === "1"
+
+/**
+ * How old a provider answer is: `Age` in whole seconds since the provider
+ * gave it, and `X-Cache: MISS` when the provider was asked while this
+ * request waited (alone or sharing the call), `HIT` when it came from a
+ * cache, this instance's or the fleet's.
+ */
+const freshness = (answer: { readonly storedAt: number; readonly origin: string }, startedAt: number) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => {
+    const miss = answer.origin === "upstream" && answer.storedAt >= startedAt
+    const headers = {
+      age: String(Math.max(0, Math.floor((now - answer.storedAt) / 1000))),
+      "x-cache": miss ? "MISS" : "HIT"
+    }
+    return HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
+  })
 
 export const SportsHandlers = HttpApiBuilder.group(
   PartnerApi,
@@ -45,14 +63,20 @@ export const SportsHandlers = HttpApiBuilder.group(
       fetched: Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound>,
       toData: (value: A) => D
     ) =>
-      Effect.flatMap(Effect.service(CurrentPartner), (partner) =>
-        fetched.pipe(
+      Effect.gen(function*() {
+        const partner = yield* CurrentPartner
+        const startedAt = yield* Clock.currentTimeMillis
+        return yield* fetched.pipe(
+          // The partner's uncached calls count against its own share of the provider's quota.
+          Effect.provideService(ProviderCaller, { _tag: "Partner", partnerId: partner.id }),
+          Effect.tap((answer) => freshness(answer, startedAt)),
           Effect.map(({ raw, value }) => ok(partner, toData(value), includeRaw(query) ? { provider_response: raw } : {})),
           Effect.catchTags({
             SportsProviderError: (error) => Effect.fail(unavailable(partner, error)),
             EventNotFound: (error) => Effect.fail(new NotFound({ message: error.message }))
           })
-        ))
+        )
+      })
 
     const list = (query: { readonly sport_id?: number | undefined; readonly page?: number | undefined }) => ({
       sportId: query.sport_id ?? 1,

@@ -34,7 +34,7 @@ const event = (id: string, league: SportsLeague, home: string, away: string, sta
 /** A provider over `world`, counting league pages, and waiting for `gate` before answering any. */
 const worldProvider = (world: { events: ReadonlyArray<SportsEvent> }, gate?: Deferred.Deferred<void>) => {
   const calls = { leagues: 0 }
-  const page = <A>(results: ReadonlyArray<A>) => ({ value: { results, page: 1, perPage: 50, total: results.length } satisfies Page<A>, raw: null })
+  const page = <A>(results: ReadonlyArray<A>) => ({ value: { results, page: 1, perPage: 50, total: results.length } satisfies Page<A>, raw: null, storedAt: 0, origin: "upstream" as const })
   const events = (status: string) => (query: ListQuery) =>
     Effect.succeed(page(world.events.filter((e) => e.status === status && e.sportId === query.sportId)))
   const unused = () => Effect.die("not used by the catalog")

@@ -42,7 +42,7 @@ layer(TestApp().pipe(Layer.provide(logs.layer)), live)("the service's edges", (i
       const health = yield* request("GET", "/health")
       assert.deepStrictEqual([health.status, health.body], [200, { success: true, message: "ok" }])
       const ready = yield* request("GET", "/ready")
-      assert.deepStrictEqual([ready.status, ready.body], [200, { success: true, message: "ready" }])
+      assert.deepStrictEqual([ready.status, ready.body], [200, { success: true, message: "ready", shared_store: "memory" }])
     }))
 
   it.effect("the OpenAPI document describes the contract, version 1.0.0, under the v1 prefix", () =>

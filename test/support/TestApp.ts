@@ -9,6 +9,7 @@ import { Partners } from "../../src/partners/Partners.ts"
 import { PartnersConfig } from "../../src/partners/PartnersConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
+import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
 import { SandboxConfig } from "../../src/sandbox/SandboxConfig.ts"
 import type { WalletRepo } from "../../src/callbacks/WalletRepo.ts"
 import { WalletRepoSql } from "../../src/callbacks/WalletRepoSql.ts"
@@ -51,6 +52,8 @@ export const testSportsConfig = (overrides: Partial<SportsConfig["Service"]> = {
     betsapi: { baseUrl: "http://127.0.0.1:9", token: Option.none() },
     timeout: Duration.seconds(2),
     rateLimitPerHour: 3600,
+    partnerQuotaShare: 1,
+    scheduledReserve: 0,
     cacheTtlMax: Duration.infinity,
     cacheMaxSize: ByteSize.megabytes(64),
     ...overrides
@@ -86,6 +89,10 @@ export const testPartnersConfig = (overrides: Partial<PartnersConfig["Service"]>
     ...overrides
   })
 
+/** Memory unless a test names a Redis (and a key prefix of its own). */
+export const testSharedStoreConfig = (overrides: Partial<SharedStoreConfig["Service"]> = {}) =>
+  SharedStoreConfig.of({ redisUrl: Option.none(), keyPrefix: "pag-test:", fleetSize: 1, ...overrides })
+
 export const testSandboxConfig = (overrides: Partial<SandboxConfig["Service"]> = {}) =>
   SandboxConfig.of({ sessionTtl: Duration.hours(24), ...overrides })
 
@@ -97,6 +104,7 @@ export interface TestSettings {
   readonly callbacks?: Partial<CallbacksConfig["Service"]>
   readonly partners?: Partial<PartnersConfig["Service"]>
   readonly sandbox?: Partial<SandboxConfig["Service"]>
+  readonly shared?: Partial<SharedStoreConfig["Service"]>
 }
 
 export type TestConfigs =
@@ -107,6 +115,7 @@ export type TestConfigs =
   | CallbacksConfig
   | PartnersConfig
   | SandboxConfig
+  | SharedStoreConfig
 
 export const TestConfig = (settings: TestSettings = {}) =>
   Layer.mergeAll(
@@ -116,7 +125,8 @@ export const TestConfig = (settings: TestSettings = {}) =>
     Layer.succeed(SportsCatalogConfig, testCatalogConfig(settings.catalog)),
     Layer.succeed(CallbacksConfig, testCallbacksConfig(settings.callbacks)),
     Layer.succeed(PartnersConfig, testPartnersConfig(settings.partners)),
-    Layer.succeed(SandboxConfig, testSandboxConfig(settings.sandbox))
+    Layer.succeed(SandboxConfig, testSandboxConfig(settings.sandbox)),
+    Layer.succeed(SharedStoreConfig, testSharedStoreConfig(settings.shared))
   )
 
 /** The domain services over the test file's own database. */

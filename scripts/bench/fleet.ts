@@ -1,0 +1,170 @@
+/**
+ * `npm run bench -- fleet`: one instance, then three on one database and one
+ * Redis, doing the same work against a BetsAPI stand-in that counts its
+ * calls: the same schedules (a full refresh every 10 s, the live one every
+ * 2 s) and the same partner traffic (20 partners asking for the odds of 150
+ * events, in the same order, spread over the instances). Prints the
+ * provider calls of each and their ratio (the goal: at most 1.25), and the
+ * partners' p50/p99 through each; then three without Redis, for comparison.
+ * Provider answers live at most 5 s, so that work done twice shows.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { createClient } from "redis"
+import { hashToken } from "../../src/partners/Partners.ts"
+import type { BenchContext, ServiceInstance } from "./context.ts"
+import { freePort } from "./harness.ts"
+import { startNode } from "./processes.ts"
+
+const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379"
+const seconds = Number(process.env.BENCH_FLEET_SECONDS ?? 30)
+const requestsPerSecond = Number(process.env.BENCH_FLEET_RATE ?? 40)
+const partners = 20
+const events = 150
+
+const redisAnswers = Effect.promise(async () => {
+  const client = createClient({ url: redisUrl, socket: { connectTimeout: 1_000, reconnectStrategy: false } })
+  client.on("error", () => {})
+  try {
+    await client.connect()
+    return (await client.ping()) === "PONG"
+  } catch {
+    return false
+  } finally {
+    if (client.isOpen) client.destroy()
+  }
+})
+
+/** Removes the run's keys (the persistence store escapes the prefix's colon). */
+const dropKeys = (prefix: string) =>
+  Effect.promise(async () => {
+    const client = createClient({ url: redisUrl })
+    client.on("error", () => {})
+    await client.connect()
+    for (const pattern of [`${prefix}*`, `${prefix.replace(/:/g, "%3A")}*`]) {
+      for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: 1000 })) {
+        if (keys.length > 0) await client.del(keys)
+      }
+    }
+    client.destroy()
+  })
+
+/** A database of its own on the bench's server, dropped at the end. */
+const scopedDatabase = (context: BenchContext, name: string) =>
+  Effect.gen(function*() {
+    yield* Effect.acquireRelease(
+      context.sql.unsafe(`CREATE DATABASE ${name}`),
+      () => Effect.ignore(context.sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+    )
+    const url = new URL(context.databaseUrl)
+    url.pathname = `/${name}`
+    return { url: url.toString() }
+  })
+
+const tokenOf = (i: number) => `pak_bench_fleet_${String(i).padStart(2, "0")}_${"x".repeat(27)}`
+
+/** A seeded pseudo-random sequence (mulberry32): every run spreads the same requests the same way. */
+const seeded = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+
+/**
+ * The same partner traffic for every run: request n asks for event (n * 37) mod 150, as partner
+ * n mod 20, through an instance drawn from a seeded sequence (as a load balancer spreads them).
+ */
+const drive = (instances: ReadonlyArray<ServiceInstance>) =>
+  Effect.promise(async () => {
+    const latencies: Array<number> = []
+    let failed = 0
+    const total = seconds * requestsPerSecond
+    const gap = 1000 / requestsPerSecond
+    const started = performance.now()
+    const pending: Array<Promise<void>> = []
+    const draw = seeded(42)
+    for (let n = 0; n < total; n++) {
+      const due = started + n * gap
+      const wait = due - performance.now()
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+      const instance = instances[Math.floor(draw() * instances.length)]
+      const at = performance.now()
+      pending.push(
+        fetch(`${instance.url}/api/partner/v1/sports/events/${5_000_000 + ((n * 37) % events)}/odds`, {
+          headers: { authorization: `Bearer ${tokenOf(n % partners)}` }
+        }).then(async (response) => {
+          await response.arrayBuffer()
+          if (response.status !== 200) failed++
+          latencies.push(performance.now() - at)
+        })
+      )
+    }
+    await Promise.all(pending)
+    latencies.sort((a, b) => a - b)
+    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]
+    return { requests: total, failed, p50: at(0.5), p99: at(0.99) }
+  })
+
+export const fleetScenario = (context: BenchContext) =>
+  Effect.gen(function*() {
+    if (!(yield* redisAnswers)) {
+      console.log(`\n!!! fleet: no Redis answers at ${redisUrl} (BENCH_REDIS_URL): the scenario is SKIPPED !!!\n`)
+      return
+    }
+    const fakePort = yield* freePort()
+    yield* startNode(["scripts/bench/fake-betsapi.ts"], { PORT: String(fakePort), CATALOG_EVENTS: "500", CATALOG_LEAGUES: "20" }, /Listening on/)
+    const fake = `http://127.0.0.1:${fakePort}`
+    const callsSoFar = Effect.promise(() =>
+      fetch(`${fake}/__calls`).then((r) => r.json() as Promise<{ calls: number }>).then((body) => body.calls)
+    )
+
+    const run = (size: number, redis: boolean) =>
+      Effect.gen(function*() {
+        const name = `${size}_${redis ? "redis" : "memory"}`
+        const { url: database } = yield* scopedDatabase(context, `partner_api_bench_fleet_${process.pid}_${name}`)
+        const prefix = `pag-bench-${process.pid}-${name}:`
+        yield* Effect.addFinalizer(() => Effect.ignore(dropKeys(prefix)))
+        const env = {
+          DATABASE_URL: database,
+          SPORTS_PROVIDER: "betsapi",
+          BETSAPI_BASE_URL: fake,
+          BETSAPI_TOKEN: "bench-token",
+          SPORTS_PROVIDER_RATE_LIMIT: "1000000",
+          // Shorter than the refresh interval, so that a refresh run twice reaches the provider twice.
+          SPORTS_PROVIDER_CACHE_TTL_MAX: "5 seconds",
+          CATALOG_SPORT_IDS: "1",
+          CATALOG_REFRESH_INTERVAL: "10 seconds",
+          CATALOG_LIVE_REFRESH_INTERVAL: "2 seconds",
+          ...(redis ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, FLEET_SIZE: String(size) } : {})
+        }
+        const before = yield* callsSoFar
+        const instances: Array<ServiceInstance> = []
+        for (let i = 0; i < size; i++) instances.push(yield* context.startService(env))
+        const sql = Context.get(
+          yield* Layer.build(PgClient.layer({ url: Redacted.make(database), maxConnections: 1 })),
+          SqlClient.SqlClient
+        )
+        for (let i = 0; i < partners; i++) {
+          yield* sql`INSERT INTO partners (name, slug, token_hash) VALUES (${`Fleet ${i}`}, ${`fleet-${i}`}, ${hashToken(tokenOf(i))})`
+        }
+        const traffic = yield* drive(instances)
+        return { ...traffic, upstream: (yield* callsSoFar) - before }
+      }).pipe(Effect.scoped)
+
+    const one = yield* run(1, false)
+    const three = yield* run(3, true)
+    const threeAlone = yield* run(3, false)
+    const ms = (value: number) => `${value.toFixed(1)} ms`
+    console.log([
+      "",
+      `fleet: the same schedules (full refresh every 10 s over 500 events, live every 2 s) and the same partner traffic`,
+      `(${requestsPerSecond} odds requests/s for ${seconds} s from ${partners} partners over ${events} events), one instance, then three on one Redis`,
+      `  one instance:    upstream calls ${one.upstream}, partner p50 ${ms(one.p50)}, p99 ${ms(one.p99)}, non-200 ${one.failed} of ${one.requests}`,
+      `  three instances: upstream calls ${three.upstream}, partner p50 ${ms(three.p50)}, p99 ${ms(three.p99)}, non-200 ${three.failed} of ${three.requests}`,
+      `  ratio of upstream calls, three to one: ${(three.upstream / Math.max(1, one.upstream)).toFixed(2)} (goal: at most 1.25)`,
+      `  for comparison, three instances without Redis (schedules still once per fleet, caches and quotas each its own):`,
+      `                   upstream calls ${threeAlone.upstream} (ratio ${(threeAlone.upstream / Math.max(1, one.upstream)).toFixed(2)}), partner p99 ${ms(threeAlone.p99)}`
+    ].join("\n"))
+  }).pipe(Effect.scoped)

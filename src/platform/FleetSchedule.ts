@@ -1,0 +1,140 @@
+import { Clock, Duration, Effect, Redacted, Schedule, type Scope } from "effect"
+import { Logger as JobQueueLogger, run } from "graphile-worker"
+import { Pool } from "pg"
+import { DatabaseUrl } from "./Database.ts"
+
+/** A job that runs every `interval`, once across all the instances on the database. */
+export interface Recurring {
+  /** The job queue's name for it, unique in the service (`sports-catalog:live`). */
+  readonly task: string
+  readonly run: Effect.Effect<unknown, unknown>
+  readonly interval: Duration.Duration
+}
+
+/** How the schedules' connections are named in pg_stat_activity. */
+export const scheduleApplicationName = "partner-api-schedule"
+
+/**
+ * Background work that keeps a local copy of an upstream current (the
+ * sports catalog, the casino catalog), run ONCE per fleet whatever the number
+ * of instances on the database: each job is a graphile-worker job with a
+ * job key, so the fleet holds one pending run of it, which whichever
+ * instance is free takes. A run first schedules the next one an interval
+ * later (moving the key on), then works: a crash mid-run never stops the
+ * chain. Every instance, at start-up, makes sure the chain exists without
+ * moving it (`preserve_run_at`). An empty copy is filled first, by one
+ * `fill` job (also keyed, retried by the queue with its backoff until the
+ * upstream answers), which then starts the chains; start-up waits up to
+ * `waitAtStart` for it. A failed run
+ * is the job's own to log; a defect is logged here and the chain goes on.
+ */
+export const keepCurrentAcrossFleet = Effect.fn("FleetSchedule.start")(function*(options: {
+  /** The job queue's name of the fill (`sports-catalog:fill`). */
+  readonly fillTask: string
+  readonly isEmpty: Effect.Effect<boolean>
+  readonly fill: Effect.Effect<unknown, unknown>
+  readonly waitAtStart: Duration.Input
+  readonly jobs: ReadonlyArray<Recurring>
+  /** The log line of a defect, e.g. "Casino catalog sync failed unexpectedly". */
+  readonly defectMessage: string
+}): Effect.fn.Return<void, never, Scope.Scope | DatabaseUrl> {
+  const url = yield* DatabaseUrl
+  const context = yield* Effect.context<never>()
+  const runPromise = Effect.runPromiseWith(context)
+  const runFork = Effect.runForkWith(context)
+  const survivingDefects = <A, E>(work: Effect.Effect<A, E>) =>
+    Effect.catchDefect(work, (defect) => Effect.logError(options.defectMessage).pipe(Effect.annotateLogs({ defect: String(defect) })))
+
+  const logger = new JobQueueLogger((scope) => (level, message) => {
+    const effectLevel = level === "error" ? "Error" : level === "warning" ? "Warn" : "Debug"
+    runFork(Effect.logWithLevel(effectLevel)(`Schedule: ${message}`).pipe(Effect.annotateLogs({ ...scope })))
+  })
+  let stopping = false
+  const connectionLost = (error: Error) =>
+    runFork((stopping ? Effect.logDebug : Effect.logWarning)("Schedule: a database connection was closed").pipe(
+      Effect.annotateLogs({ detail: error.message })
+    ))
+  const pool = yield* Effect.acquireRelease(
+    Effect.sync(() => {
+      const pool = new Pool({ connectionString: Redacted.value(url), max: 3, application_name: scheduleApplicationName })
+      pool.on("error", connectionLost)
+      pool.on("connect", (client) => client.on("error", connectionLost))
+      return pool
+    }),
+    (pool) => Effect.promise(() => pool.end())
+  )
+
+  const runAtAfter = (interval: Duration.Duration) =>
+    Effect.map(Clock.currentTimeMillis, (now) => new Date(now + Duration.toMillis(interval)))
+
+  // The interval is part of the key: a changed interval starts a chain of its own at once (the old one's
+  // pending run, which may be far off, joins the new chain when it runs) instead of waiting for that run.
+  const keyOf = (job: Recurring) => `${job.task}@${Duration.toMillis(job.interval)}ms`
+  const taskList: Record<string, (payload: unknown, helpers: { addJob: AddJob }) => Promise<void>> = {}
+  for (const job of options.jobs) {
+    taskList[job.task] = async (_payload, helpers) => {
+      const next = await runPromise(runAtAfter(job.interval))
+      await helpers.addJob(job.task, {}, { jobKey: keyOf(job), runAt: next, maxAttempts: 1 })
+      await runPromise(Effect.ignore(survivingDefects(job.run)))
+    }
+  }
+  // The chains start once the copy is filled (as the fill's last step), so no job races the fill.
+  const startChains = (addJob: AddJob) =>
+    Effect.promise(async () => {
+      for (const job of options.jobs) {
+        await addJob(job.task, {}, {
+          jobKey: keyOf(job),
+          jobKeyMode: "preserve_run_at",
+          runAt: await runPromise(runAtAfter(job.interval)),
+          maxAttempts: 1
+        })
+      }
+    })
+  taskList[options.fillTask] = async (_payload, helpers) => {
+    // Thrown, the queue retries it with its own backoff (3 s, 7 s, 20 s, …) until the upstream answers.
+    await runPromise(Effect.gen(function*() {
+      if (yield* options.isEmpty) yield* survivingDefects(options.fill)
+      yield* startChains(helpers.addJob)
+    }))
+  }
+
+  // Jobs are due in the future: the queue finds them by polling, so it polls well within the shortest interval.
+  const shortest = Math.min(...options.jobs.map((job) => Duration.toMillis(job.interval)))
+  const runner = yield* Effect.acquireRelease(
+    Effect.promise(() =>
+      run({
+        pgPool: pool,
+        concurrency: options.jobs.length + 1,
+        noHandleSignals: true,
+        pollInterval: Math.max(50, Math.min(2_000, Math.floor(shortest / 3))),
+        logger,
+        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+        taskList: taskList as never
+      })
+    ),
+    (runner) => Effect.andThen(Effect.sync(() => (stopping = true)), Effect.promise(() => runner.stop()))
+  )
+
+  const addJob: AddJob = (task, payload, spec) => runner.addJob(task, payload, spec)
+  if (!(yield* options.isEmpty)) {
+    yield* startChains(addJob)
+  } else {
+    yield* Effect.promise(() => runner.addJob(options.fillTask, {}, { jobKey: options.fillTask, maxAttempts: 25 }))
+    yield* options.isEmpty.pipe(
+      Effect.repeat({ schedule: Schedule.spaced("100 millis"), while: (empty) => empty }),
+      Effect.timeout(options.waitAtStart),
+      Effect.ignore
+    )
+  }
+})
+
+type AddJob = (
+  identifier: string,
+  payload: unknown,
+  spec: {
+    readonly jobKey: string
+    readonly jobKeyMode?: "replace" | "preserve_run_at"
+    readonly runAt: Date
+    readonly maxAttempts: number
+  }
+) => Promise<unknown>

@@ -1,0 +1,203 @@
+import { NodeRedis } from "@effect/platform-node"
+import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Persistence, RateLimiter, Redis } from "effect/persistence"
+
+/**
+ * Where state shared by every instance of the service lives: Redis when
+ * REDIS_URL is set, this process's memory otherwise (one instance).
+ */
+export class SharedStoreConfig extends Context.Service<SharedStoreConfig, {
+  readonly redisUrl: Option.Option<Redacted.Redacted>
+  /** Put before every key this service writes in Redis, so several deployments (or test runs) share one Redis. */
+  readonly keyPrefix: string
+  /**
+   * Instances in the fleet. While Redis is unreachable each instance keeps
+   * to its own part (1/FLEET_SIZE) of every shared limit, in memory, so the
+   * fleet as a whole still stays within it.
+   */
+  readonly fleetSize: number
+}>()("partner-api/platform/SharedStoreConfig") {
+  static readonly config = Config.all({
+    redisUrl: Config.option(Config.Redacted("REDIS_URL")),
+    keyPrefix: Config.String("REDIS_KEY_PREFIX").pipe(Config.withDefault("pag:")),
+    fleetSize: Config.schema(
+      Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1)),
+      "FLEET_SIZE"
+    ).pipe(Config.withDefault(1))
+  })
+
+  static readonly layer = Layer.effect(SharedStoreConfig, Effect.map(SharedStoreConfig.config, SharedStoreConfig.of))
+}
+
+/** How the shared store is doing, as /ready reports it. */
+export type SharedStoreState = "memory" | "redis" | "redis-unreachable"
+
+/** The longest a command to Redis may take before Redis counts as down for that call. */
+const commandTimeout = Duration.millis(500)
+
+/**
+ * The shared store in use. `redis` is there only with REDIS_URL; `shared`
+ * runs one command against it with a time-out and remembers how Redis did,
+ * so that callers fall back at once (to memory, to the provider) instead of
+ * waiting on a Redis that is down.
+ */
+export class SharedStore extends Context.Service<SharedStore, {
+  readonly redis: Option.Option<Redis.Redis["Service"]>
+  readonly keyPrefix: string
+  readonly fleetSize: number
+  /** Runs a command on Redis: a failure or a time-out is a RedisError, logged once per outage. */
+  readonly shared: <A, E>(command: Effect.Effect<A, E>) => Effect.Effect<A, E | Redis.RedisError>
+  /** Asks Redis now (PING); `memory` without REDIS_URL. */
+  readonly check: Effect.Effect<SharedStoreState>
+}>()("partner-api/platform/SharedStore") {}
+
+const timedOut = () => new Redis.RedisError({ cause: new Error(`Redis did not answer within ${Duration.format(commandTimeout)}`) })
+
+const memoryStore = SharedStore.of({
+  redis: Option.none(),
+  keyPrefix: "",
+  fleetSize: 1,
+  shared: (command) => command,
+  check: Effect.succeed("memory")
+})
+
+/**
+ * The Redis client REDIS_URL names (node-redis through effect's NodeRedis).
+ * Commands fail at once while the connection is down (no offline queue);
+ * the client reconnects on its own, with backoff up to 2 s, for as long as
+ * it takes. The first connection must succeed: a start with an unreachable
+ * Redis fails, naming it.
+ */
+const redisLayer = (url: Redacted.Redacted) => {
+  const state = { connected: false }
+  return NodeRedis.layer({
+    url: Redacted.value(url),
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: 2_000,
+      reconnectStrategy: (retries: number, cause: Error) =>
+        state.connected ? Math.min(2 ** retries * 50, 2_000) + Math.floor(Math.random() * 200) : cause
+    }
+  }).pipe(
+    Layer.tap(() => Effect.sync(() => (state.connected = true))),
+    Layer.tapError((error) =>
+      Effect.logError("Redis at REDIS_URL could not be reached").pipe(Effect.annotateLogs({ detail: String(error.cause) }))
+    )
+  )
+}
+
+const makeRedisStore = Effect.fnUntraced(function*(config: SharedStoreConfig["Service"]) {
+  const redis = yield* Redis.Redis
+  let healthy = true
+  const transition = (ok: boolean) =>
+    Effect.suspend(() => {
+      if (ok === healthy) return Effect.void
+      healthy = ok
+      return ok
+        ? Effect.logInfo("Redis answers again: shared state is back")
+        : Effect.logWarning("Redis is unreachable: each instance keeps to its own memory and its part of the limits")
+    })
+  const shared = <A, E>(command: Effect.Effect<A, E>): Effect.Effect<A, E | Redis.RedisError> =>
+    command.pipe(
+      Effect.timeoutOrElse({ duration: commandTimeout, orElse: () => Effect.fail(timedOut()) }),
+      Effect.tapError((error) => error instanceof Redis.RedisError ? transition(false) : Effect.void),
+      Effect.tap(() => transition(true))
+    )
+  return SharedStore.of({
+    redis: Option.some(redis),
+    keyPrefix: config.keyPrefix,
+    fleetSize: config.fleetSize,
+    shared,
+    check: shared(redis.send("PING")).pipe(
+      Effect.as<SharedStoreState>("redis"),
+      Effect.catch(() => Effect.succeed<SharedStoreState>("redis-unreachable"))
+    )
+  })
+})
+
+/** The SharedStore REDIS_URL selects. */
+export const SharedStoreLive = Layer.unwrap(Effect.gen(function*() {
+  const config = yield* SharedStoreConfig
+  return Option.match(config.redisUrl, {
+    onNone: () => Layer.succeed(SharedStore, memoryStore),
+    onSome: (url) => Layer.effect(SharedStore, makeRedisStore(config)).pipe(Layer.provide(redisLayer(url)))
+  })
+}))
+
+/**
+ * A RateLimiterStore over Redis that falls back to this process's memory
+ * while Redis is unreachable: every limit is then divided by FLEET_SIZE,
+ * so that the instances, each counting alone, stay within it together.
+ */
+const fallingBackStore = (shared: SharedStore["Service"], redisStore: RateLimiter.RateLimiterStore["Service"]) =>
+  Effect.map(Layer.build(RateLimiter.layerStoreMemory), (context) => {
+    const memory = Context.get(context, RateLimiter.RateLimiterStore)
+    const part = (limit: number) => Math.max(1, Math.floor(limit / shared.fleetSize))
+    const slower = (rate: Duration.Duration) => Duration.times(rate, shared.fleetSize)
+    /** Redis's answer, or memory's when Redis fails (the store reports that as a RateLimitStoreError). */
+    const either = <A>(
+      onRedis: Effect.Effect<A, RateLimiter.RateLimiterError>,
+      inMemory: Effect.Effect<A, RateLimiter.RateLimiterError>
+    ) =>
+      shared.shared(onRedis.pipe(
+        Effect.catchIf(
+          (error) => error.reason._tag === "RateLimitStoreError",
+          (error) => Effect.fail(new Redis.RedisError({ cause: error }))
+        )
+      )).pipe(Effect.catchTag("RedisError", () => inMemory))
+    return RateLimiter.RateLimiterStore.of({
+      fixedWindow: (options) =>
+        either(
+          redisStore.fixedWindow(options),
+          memory.fixedWindow({ ...options, limit: options.limit === undefined ? undefined : part(options.limit) })
+        ),
+      tokenBucket: (options) =>
+        either(
+          redisStore.tokenBucket(options),
+          memory.tokenBucket({ ...options, limit: part(options.limit), refillRate: slower(options.refillRate) })
+        ),
+      adaptiveConsume: (options) => either(redisStore.adaptiveConsume(options), memory.adaptiveConsume(options)),
+      adaptiveFeedback: (options) => either(redisStore.adaptiveFeedback(options), memory.adaptiveFeedback(options))
+    })
+  })
+
+/**
+ * The one RateLimiter of the service (the provider's quota and its shares,
+ * and any other limit): its counters in Redis with REDIS_URL, shared by the
+ * fleet; in memory otherwise.
+ */
+export const SharedRateLimiterLive = RateLimiter.layer.pipe(
+  Layer.provide(Layer.unwrap(Effect.gen(function*() {
+    const shared = yield* SharedStore
+    return Option.match(shared.redis, {
+      onNone: () => RateLimiter.layerStoreMemory,
+      onSome: (redis) =>
+        Layer.effect(
+          RateLimiter.RateLimiterStore,
+          Effect.gen(function*() {
+            const redisStore = yield* RateLimiter.makeStoreRedis({ prefix: `${shared.keyPrefix}ratelimit:` })
+            return yield* fallingBackStore(shared, redisStore)
+          }).pipe(Effect.provideService(Redis.Redis, redis))
+        )
+    })
+  })))
+)
+
+/**
+ * effect's Persistence over the shared Redis, for answers worth sharing
+ * across the fleet (the sports provider's). `None` without REDIS_URL: an
+ * instance alone keeps its answers in its own bounded cache.
+ */
+export class SharedPersistence extends Context.Service<SharedPersistence, Option.Option<Persistence.Persistence["Service"]>>()(
+  "partner-api/platform/SharedPersistence"
+) {
+  static readonly layer = Layer.effect(
+    SharedPersistence,
+    Effect.gen(function*() {
+      const shared = yield* SharedStore
+      if (Option.isNone(shared.redis)) return Option.none()
+      const context = yield* Layer.build(Persistence.layerRedis).pipe(Effect.provideService(Redis.Redis, shared.redis.value))
+      return Option.some(Context.get(context, Persistence.Persistence))
+    })
+  )
+}

@@ -1,0 +1,95 @@
+import { Context, Duration, Effect } from "effect"
+import { RateLimiter } from "effect/persistence"
+import { SportsConfig } from "./SportsConfig.ts"
+import { SportsProviderError } from "./SportsProviderError.ts"
+
+/**
+ * Who a provider call is made for: a partner's request, or the service's
+ * own work (the scheduled refreshes, an operator's refresh). Partner
+ * endpoints set it; everything else is the service's.
+ */
+export type ProviderCaller =
+  | { readonly _tag: "Service" }
+  | { readonly _tag: "Partner"; readonly partnerId: number }
+
+export const ProviderCaller = Context.Reference<ProviderCaller>("partner-api/sports/ProviderCaller", {
+  defaultValue: () => ({ _tag: "Service" })
+})
+
+/** The hourly budgets a provider's calls are counted against. */
+export interface QuotaShares {
+  /** Every call, whoever it is for: SPORTS_PROVIDER_RATE_LIMIT. */
+  readonly wholePerHour: number
+  /** All partners together: the budget less SPORTS_SCHEDULED_RESERVE. */
+  readonly partnersPerHour: number
+  /** One partner: SPORTS_PARTNER_QUOTA_SHARE of the budget (never more than all partners together). */
+  readonly perPartnerPerHour: number
+}
+
+/** Whole calls of a fraction of the budget, read as decimals are (600 x (1 - 0.9) is 60, not 59.99…). */
+const callsIn = (whole: number, fraction: number) => Math.max(1, Math.floor(Math.round(whole * fraction * 1e6) / 1e6))
+
+export const quotaShares = (config: SportsConfig["Service"]): QuotaShares => {
+  const whole = config.rateLimitPerHour
+  const partners = callsIn(whole, 1 - config.scheduledReserve)
+  return {
+    wholePerHour: whole,
+    partnersPerHour: partners,
+    perPartnerPerHour: Math.min(partners, callsIn(whole, config.partnerQuotaShare))
+  }
+}
+
+/**
+ * One hourly budget as a token bucket: a small burst (a tenth, at most 60),
+ * then a steady refill, so that the budget holds in any sliding hour.
+ */
+const bucket = (perHour: number) => {
+  const burst = Math.max(1, Math.min(60, Math.floor(perHour / 10)))
+  const refillEvery = Duration.millis(3_600_000 / Math.max(1, perHour - burst))
+  return { limit: burst, window: Duration.times(refillEvery, burst) }
+}
+
+/**
+ * One unit of the provider's hourly quota for the current caller. Every
+ * call counts against SPORTS_PROVIDER_RATE_LIMIT; a partner's call also
+ * against its own share and against what partners together may spend, so
+ * that no partner starves the others nor the scheduled refreshes (which
+ * keep SPORTS_SCHEDULED_RESERVE for themselves). Past any of them, a
+ * RateLimited error, before anything is sent. The counters live in the
+ * service's one RateLimiter: in Redis, fleet-wide, with REDIS_URL.
+ */
+export const providerQuota = Effect.fnUntraced(function*(name: string) {
+  const config = yield* SportsConfig
+  const limiter = yield* RateLimiter.RateLimiter
+  const shares = quotaShares(config)
+  const take = (key: string, perHour: number, message: string) =>
+    limiter.consume({ algorithm: "token-bucket", onExceeded: "fail", key, ...bucket(perHour) }).pipe(
+      Effect.mapError((error) =>
+        error.reason._tag === "RateLimitExceeded"
+          ? new SportsProviderError({ reason: "RateLimited", message })
+          : new SportsProviderError({ reason: "Unavailable", message: "The provider's quota could not be checked." })
+      )
+    )
+  const whole = take(
+    `sports-provider:${name}`,
+    shares.wholePerHour,
+    `The sports provider's hourly quota (${shares.wholePerHour} calls) is in use; retry shortly.`
+  )
+  const partners = take(
+    `sports-provider:${name}:partners`,
+    shares.partnersPerHour,
+    `The partners' part of the sports provider's hourly quota (${shares.partnersPerHour} calls) is in use; retry shortly.`
+  )
+  return Effect.gen(function*() {
+    const caller = yield* ProviderCaller
+    if (caller._tag === "Partner") {
+      yield* take(
+        `sports-provider:${name}:partner:${caller.partnerId}`,
+        shares.perPartnerPerHour,
+        `Your share of the sports provider's hourly quota (${shares.perPartnerPerHour} calls) is in use; retry shortly.`
+      )
+      yield* partners
+    }
+    yield* whole
+  })
+})

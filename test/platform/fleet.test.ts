@@ -1,0 +1,169 @@
+import { assert, describe, layer } from "@effect/vitest"
+import { Context, Duration, Effect, Layer } from "effect"
+import { Partners } from "../../src/partners/Partners.ts"
+import { catalogProvider, worldEvents } from "../support/CatalogScripts.ts"
+import { FakeUpstream } from "../support/FakeUpstream.ts"
+import {
+  type Answer,
+  baseUrlOf,
+  FleetInstance,
+  type FleetSettings,
+  get,
+  RedisProxy,
+  redisAnswers,
+  scopedKeyPrefix,
+  testRedisUrl
+} from "../support/FleetApp.ts"
+import { eventually, live } from "../support/live.ts"
+import { TestDatabaseUrlLive } from "../support/TestDatabase.ts"
+
+const redisUp = await redisAnswers()
+if (!redisUp) {
+  console.warn(`\n!!! No Redis answers at ${testRedisUrl} (TEST_REDIS_URL): the fleet tests are SKIPPED !!!\n`)
+}
+
+const world = { events: worldEvents() }
+const prefix = "/api/partner/v1"
+
+/** Three instances (or `size`) on the test's database and one Redis, each with its own address. */
+const fleet = (settings: Omit<FleetSettings, "redisUrl" | "keyPrefix"> & { readonly size?: number; readonly name: string }) =>
+  Effect.gen(function*() {
+    const keyPrefix = yield* scopedKeyPrefix(settings.name)
+    const instances: Array<{ readonly url: string; readonly context: Context.Context<Partners> }> = []
+    for (let i = 0; i < (settings.size ?? 3); i++) {
+      const context = yield* Layer.build(FleetInstance({ ...settings, redisUrl: testRedisUrl, keyPrefix }))
+      instances.push({ url: yield* Effect.provide(baseUrlOf, context), context })
+    }
+    return instances
+  })
+
+const givenToken = (instance: { readonly context: Context.Context<Partners> }, name: string) =>
+  Effect.map(
+    Effect.orDie(Effect.flatMap(Effect.service(Partners), (partners) => partners.create({ name }))).pipe(
+      Effect.provide(instance.context)
+    ),
+    (created) => created.token
+  )
+
+const callsTo = (fake: FakeUpstream["Service"], path: string) => fake.calls.filter((call) => call.path === path).length
+
+describe.skipIf(!redisUp)("a fleet of instances on one database and one Redis", () => {
+  layer(Layer.mergeAll(FakeUpstream.layer(catalogProvider(world)), TestDatabaseUrlLive), { ...live, timeout: 120_000 })(
+    "behaves as one toward the provider",
+    (it) => {
+      it.effect("runs each scheduled refresh once per interval across the fleet", () =>
+        Effect.scoped(Effect.gen(function*() {
+          const fake = yield* FakeUpstream
+          yield* fleet({
+            name: "schedule",
+            scheduled: true,
+            // Answers never reused: every refresh that runs reaches the fake.
+            sports: { cacheTtlMax: Duration.zero },
+            catalog: { refreshInterval: Duration.seconds(1), liveRefreshInterval: Duration.hours(1) }
+          })
+          // One full refresh asks for the league list once: its count is the number of refreshes.
+          const before = callsTo(fake, "/v1/league")
+          yield* Effect.sleep("5 seconds")
+          const refreshes = callsTo(fake, "/v1/league") - before
+          // Five intervals: one instance would run about five, three on their own about fifteen.
+          assert.isAtLeast(refreshes, 3)
+          assert.isAtMost(refreshes, 6)
+        })), 60_000)
+
+      it.effect("an identical partner request sent to every instance reaches the provider once", () =>
+        Effect.scoped(Effect.gen(function*() {
+          const fake = yield* FakeUpstream
+          const instances = yield* fleet({ name: "single-flight" })
+          const token = yield* givenToken(instances[0], "Acme")
+          const path = `${prefix}/sports/events/70007/odds`
+          const oddsCalls = () => fake.calls.filter((call) => call.path === "/v2/event/odds" && call.query.event_id === "70007").length
+
+          const first = yield* Effect.forEach(instances, (instance) => get(instance.url, path, token), { concurrency: "unbounded" })
+          assert.deepStrictEqual(first.map((answer) => answer.status), [200, 200, 200])
+          assert.strictEqual(oddsCalls(), 1)
+          assert.deepStrictEqual(first.map((answer) => answer.headers.get("x-cache")).sort(), ["HIT", "HIT", "MISS"])
+
+          yield* Effect.sleep("1100 millis")
+          const again = yield* Effect.forEach(instances, (instance) => get(instance.url, path, token))
+          assert.strictEqual(oddsCalls(), 1)
+          assert.deepStrictEqual(again.map((answer) => answer.headers.get("x-cache")), ["HIT", "HIT", "HIT"])
+          for (const answer of again) assert.isAtLeast(Number(answer.headers.get("age")), 1)
+        })))
+
+      it.effect("holds the hourly quota fleet-wide", () =>
+        Effect.scoped(Effect.gen(function*() {
+          const fake = yield* FakeUpstream
+          // 100 calls an hour: a burst of 10, then one every 40 s.
+          const instances = yield* fleet({ name: "quota", sports: { rateLimitPerHour: 100 } })
+          const token = yield* givenToken(instances[0], "Busy")
+          const before = fake.calls.length
+          const answers = yield* Effect.forEach(
+            Array.from({ length: 30 }, (_, i) => i),
+            (i) => get(instances[i % 3].url, `${prefix}/sports/events/${70_030 + i}/odds`, token),
+            { concurrency: 6 }
+          )
+          const reached = fake.calls.length - before
+          // Each instance on its own would have let 10 through: 30 in all.
+          assert.isAtMost(reached, 11)
+          const refused = answers.filter((answer) => answer.status === 502)
+          assert.isAtLeast(refused.length, 15)
+          assert.match(refused[0].body.message, /hourly quota/)
+        })))
+
+      it.effect("one partner's flood starves neither another partner nor the live refresh", () =>
+        Effect.scoped(Effect.gen(function*() {
+          const fake = yield* FakeUpstream
+          const instances = yield* fleet({
+            name: "fair-share",
+            scheduled: true,
+            // One partner: 3 calls an hour (a burst of 1); partners together: half of the 36,000.
+            // Answers never reused, so that each live refresh reaches the fake.
+            sports: { rateLimitPerHour: 36_000, partnerQuotaShare: 0.0001, scheduledReserve: 0.5, cacheTtlMax: Duration.zero },
+            catalog: { refreshInterval: Duration.hours(1), liveRefreshInterval: Duration.millis(500) }
+          })
+          const flooder = yield* givenToken(instances[0], "Flooder")
+          const other = yield* givenToken(instances[1], "Other")
+          const flood = yield* Effect.forEach(
+            Array.from({ length: 30 }, (_, i) => i),
+            (i) => get(instances[i % 3].url, `${prefix}/sports/events/${70_060 + i}/result`, flooder),
+            { concurrency: 6 }
+          )
+          const refused = flood.filter((answer: Answer) => answer.status === 502)
+          assert.isAtLeast(refused.length, 28)
+          assert.match(refused[0].body.message, /Your share of the sports provider's hourly quota/)
+
+          const answer = yield* get(instances[2].url, `${prefix}/sports/events/70095/result`, other)
+          assert.strictEqual(answer.status, 404, "the other partner reaches the provider (the event has no result yet)")
+
+          const inPlay = callsTo(fake, "/v3/events/inplay")
+          yield* eventually(Effect.sync(() => callsTo(fake, "/v3/events/inplay")), (n) => n >= inPlay + 2, "live refreshes after the flood")
+        })))
+
+      it.effect("keeps answering while its Redis is down, says so on /ready, and shares again once it is back", () =>
+        Effect.scoped(Effect.gen(function*() {
+          const fake = yield* FakeUpstream
+          const proxy = yield* RedisProxy()
+          const keyPrefix = yield* scopedKeyPrefix("outage")
+          const context = yield* Layer.build(FleetInstance({ redisUrl: proxy.url, keyPrefix }))
+          const url = yield* Effect.provide(baseUrlOf, context)
+          const token = yield* givenToken({ context }, "Steady")
+          const ready = () => Effect.map(get(url, "/ready"), (answer) => answer.body.shared_store)
+
+          assert.strictEqual(yield* ready(), "redis")
+          assert.strictEqual((yield* get(url, `${prefix}/sports/events/70100/odds`, token)).status, 200)
+
+          yield* proxy.cut
+          const readiness = yield* get(url, "/ready")
+          assert.deepStrictEqual([readiness.status, readiness.body.shared_store], [200, "redis-unreachable"])
+          const before = fake.calls.length
+          const during = yield* get(url, `${prefix}/sports/events/70101/odds`, token)
+          assert.strictEqual(during.status, 200)
+          assert.strictEqual(during.headers.get("x-cache"), "MISS")
+          assert.isAbove(fake.calls.length, before, "answered from the provider")
+
+          yield* proxy.restore
+          yield* eventually(ready(), (state) => state === "redis", "Redis shared again")
+        })))
+    }
+  )
+})

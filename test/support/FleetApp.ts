@@ -1,0 +1,167 @@
+import { NodeHttpServer } from "@effect/platform-node"
+import { Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { createConnection, createServer, type Server, type Socket } from "node:net"
+import { createClient } from "redis"
+import { CatalogSchedule } from "../../src/catalog/CatalogSchedule.ts"
+import { SportsCatalogConfig } from "../../src/catalog/SportsCatalogConfig.ts"
+import { MaxBodySizeLive } from "../../src/platform/RequestBody.ts"
+import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
+import { RoutesLive, servicesLayer } from "../../src/server.ts"
+import { SportsConfig } from "../../src/sports/SportsConfig.ts"
+import { WalletRepoSql } from "../../src/callbacks/WalletRepoSql.ts"
+import { FakeUpstream } from "./FakeUpstream.ts"
+import { TestConfig, testCatalogConfig, testSharedStoreConfig, testSportsConfig } from "./TestApp.ts"
+import { TestDatabaseOnUrl } from "./TestDatabase.ts"
+
+/** The machine's Redis for tests: TEST_REDIS_URL, or the one on 6379. */
+export const testRedisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379"
+
+/** Whether a Redis answers at `url` (a PING within a second). */
+export const redisAnswers = async (url = testRedisUrl): Promise<boolean> => {
+  const client = createClient({ url, socket: { connectTimeout: 1_000, reconnectStrategy: false } })
+  client.on("error", () => {})
+  try {
+    await client.connect()
+    return (await client.ping()) === "PONG"
+  } catch {
+    return false
+  } finally {
+    if (client.isOpen) client.destroy()
+  }
+}
+
+/** A key prefix of the test's own, and its keys removed when the scope closes (the store's escaped namespace too). */
+export const scopedKeyPrefix = (name: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => `pag-test-${name}-${process.pid}-${Math.random().toString(36).slice(2, 8)}:`),
+    (prefix) =>
+      Effect.promise(async () => {
+        const client = createClient({ url: testRedisUrl })
+        client.on("error", () => {})
+        await client.connect()
+        for (const pattern of [`${prefix}*`, `${prefix.replace(/:/g, "%3A")}*`]) {
+          for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: 1000 })) {
+            if (keys.length > 0) await client.del(keys)
+          }
+        }
+        client.destroy()
+      })
+  )
+
+export interface FleetSettings {
+  readonly redisUrl: string | undefined
+  readonly keyPrefix: string
+  readonly sports?: Partial<SportsConfig["Service"]>
+  readonly catalog?: Partial<SportsCatalogConfig["Service"]>
+  readonly fleetSize?: number
+  /** Runs the catalog's schedule (full and live refreshes). */
+  readonly scheduled?: boolean
+}
+
+/**
+ * One instance of the service with its own pool, caches, clients and server,
+ * on the test's database, the fake provider and (with `redisUrl`) a Redis.
+ * Build several in one scope: they are a fleet behind no common address.
+ */
+export const FleetInstance = (settings: FleetSettings) => {
+  const config = Layer.mergeAll(
+    TestConfig(),
+    Layer.succeed(SharedStoreConfig, testSharedStoreConfig({
+      redisUrl: settings.redisUrl === undefined ? Option.none() : Option.some(Redacted.make(settings.redisUrl)),
+      keyPrefix: settings.keyPrefix,
+      fleetSize: settings.fleetSize ?? 1
+    })),
+    Layer.succeed(SportsCatalogConfig, testCatalogConfig({ sportIds: [1], cacheTtl: Duration.zero, ...settings.catalog })),
+    Layer.effect(
+      SportsConfig,
+      Effect.map(Effect.service(FakeUpstream), (fake) =>
+        testSportsConfig({
+          provider: "betsapi",
+          timeout: Duration.seconds(2),
+          betsapi: { baseUrl: fake.url, token: Option.some(Redacted.make("fleet-test")) },
+          ...settings.sports
+        }))
+    )
+  )
+  const services = servicesLayer(WalletRepoSql).pipe(
+    Layer.provideMerge(TestDatabaseOnUrl),
+    Layer.provideMerge(config)
+  )
+  const withSchedule = settings.scheduled === true ? CatalogSchedule.pipe(Layer.provideMerge(services)) : services
+  return HttpRouter.serve(RoutesLive, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provide(MaxBodySizeLive),
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(withSchedule),
+    Layer.fresh
+  )
+}
+
+/** An instance's address, for plain `fetch`. */
+export const baseUrlOf = Effect.map(Effect.service(HttpServer.HttpServer), (server) => {
+  const address = server.address
+  return "port" in address ? `http://127.0.0.1:${address.port}` : "http://invalid"
+})
+
+export interface Answer {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: any
+}
+
+/** One GET to an instance, with the partner's token. */
+export const get = (baseUrl: string, path: string, token?: string): Effect.Effect<Answer> =>
+  Effect.promise(async () => {
+    const response = await fetch(`${baseUrl}${path}`, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } })
+    const text = await response.text()
+    return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) }
+  })
+
+/**
+ * A TCP proxy to Redis on a port of its own, which the test can cut (every
+ * connection dropped, the port closed) and open again: Redis "stops" for the
+ * instances behind it while the machine's Redis goes on serving everyone else.
+ */
+export const RedisProxy = (target = testRedisUrl): Effect.Effect<{
+  readonly url: string
+  readonly cut: Effect.Effect<void>
+  readonly restore: Effect.Effect<void>
+}, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const { hostname, port } = new URL(target)
+    const sockets = new Set<Socket>()
+    let server: Server | undefined
+    const listen = (onPort: number) =>
+      Effect.promise(() =>
+        new Promise<number>((resolve) => {
+          server = createServer((client) => {
+            const upstream = createConnection({ host: hostname, port: Number(port || 6379) })
+            sockets.add(client).add(upstream)
+            const drop = () => {
+              client.destroy()
+              upstream.destroy()
+              sockets.delete(client)
+              sockets.delete(upstream)
+            }
+            client.on("error", drop).on("close", drop)
+            upstream.on("error", drop).on("close", drop)
+            client.pipe(upstream).pipe(client)
+          })
+          server.listen(onPort, "127.0.0.1", () => {
+            const address = server!.address()
+            resolve(typeof address === "object" && address !== null ? address.port : 0)
+          })
+        })
+      )
+    const cut = Effect.promise(() =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        sockets.clear()
+        server === undefined ? resolve() : server.close(() => resolve())
+        server = undefined
+      })
+    )
+    const proxyPort = yield* listen(0)
+    yield* Effect.addFinalizer(() => cut)
+    return { url: `redis://127.0.0.1:${proxyPort}`, cut, restore: Effect.asVoid(listen(proxyPort)) }
+  })
