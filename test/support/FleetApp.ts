@@ -1,11 +1,12 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { HttpServer } from "effect/http"
 import { createConnection, createServer, type Server, type Socket } from "node:net"
 import { createClient } from "redis"
 import { CatalogSchedule } from "../../src/catalog/CatalogSchedule.ts"
 import { SportsCatalogConfig } from "../../src/catalog/SportsCatalogConfig.ts"
 import { MaxBodySizeLive } from "../../src/platform/RequestBody.ts"
+import { serveRoutes } from "../../src/platform/HttpServe.ts"
 import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
 import { RoutesLive, servicesLayer } from "../../src/server.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
@@ -89,7 +90,7 @@ export const FleetInstance = (settings: FleetSettings) => {
     Layer.provideMerge(config)
   )
   const withSchedule = settings.scheduled === true ? CatalogSchedule.pipe(Layer.provideMerge(services)) : services
-  return HttpRouter.serve(RoutesLive, { disableLogger: true, disableListenLog: true }).pipe(
+  return serveRoutes(RoutesLive, { disableListenLog: true }).pipe(
     Layer.provide(MaxBodySizeLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(withSchedule),
