@@ -1,16 +1,13 @@
 import { Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { RateLimiter } from "effect/persistence"
+import { RateLimiterLive } from "../platform/RateLimiterStore.ts"
 import { BetsApiProviderLive } from "./BetsApiProvider.ts"
 import { SportsConfig } from "./SportsConfig.ts"
 import type { SportsProvider } from "./SportsProvider.ts"
 
-/**
- * Where the rate limit's counters live: this process's memory. effect's
- * RateLimiter store can move them to Redis so several instances share one
- * quota.
- */
-export const ProviderStoresLive = RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))
+/** Where the rate limit's counters live: the service's one RateLimiter store, which the partner API's limits share. */
+export const ProviderStoresLive = RateLimiterLive
 
 /** A provider layer over the provider stores (the rate limit's counters). */
 export type ProviderLayer<E = never, R = never> = Layer.Layer<
