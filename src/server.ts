@@ -36,6 +36,7 @@ import { ExemptCallbackUrls } from "./partners/CallbackUrlPolicy.ts"
 import { DemoPartnerLive, DemoPartnerWallet } from "./partners/DemoPartner.ts"
 import { PartnerAuthLive } from "./partners/PartnerAuthLive.ts"
 import { PartnerPlayers } from "./partners/PartnerPlayers.ts"
+import { PartnerRateLimit } from "./partners/PartnerRateLimit.ts"
 import { Partners } from "./partners/Partners.ts"
 import { PartnersConfig } from "./partners/PartnersConfig.ts"
 import { AccountHandlers } from "./partners/http.ts"
@@ -47,6 +48,11 @@ import { SportsProvider } from "./sports/SportsProvider.ts"
 import { sportsProviderLayer } from "./sports/SportsProviderLive.ts"
 import { apiDocsRoutes } from "./platform/ApiDocs.ts"
 import * as Database from "./platform/Database.ts"
+import { metricsRoutes } from "./platform/MetricsRoute.ts"
+import { ObservabilityConfig } from "./platform/ObservabilityConfig.ts"
+import { RateLimiterLive } from "./platform/RateLimiterStore.ts"
+import { TracingLive } from "./platform/Tracing.ts"
+import { refreshOutboxGauges } from "./callbacks/OutboxGauges.ts"
 import { seeingOnly } from "./platform/HandlerContext.ts"
 import { createHttpServer, HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
 import { validateRequests } from "./platform/RequestValidation.ts"
@@ -89,11 +95,17 @@ const SandboxRoutesWhenSelected = Layer.unwrap(
   Effect.map(casinoSandboxSelected, (selected) => selected ? SandboxRoutes : Layer.empty)
 )
 
-/** Every route the service answers: the partner API, its OpenAPI documents and docs page, the probes, the sandbox's. */
+/** GET /metrics, its outbox gauges read from the database at each scrape. */
+const MetricsRoutesLive = Layer.unwrap(
+  Effect.map(Effect.service(OutboxRepo), (outbox) => metricsRoutes(refreshOutboxGauges(outbox)))
+)
+
+/** Every route the service answers: the partner API, its OpenAPI documents and docs page, the probes and metrics, the sandbox's. */
 export const RoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(PartnerApi).pipe(Layer.provide(ApiHandlersLive)),
   apiDocsRoutes(PartnerApi, apiPrefix),
   HealthRoutes,
+  MetricsRoutesLive,
   AggregatorRoute,
   SandboxRoutesWhenSelected,
   HttpEdgeMiddleware
@@ -159,7 +171,9 @@ const SportsProviderLive = sportsProviderLayer(SandboxSportsProviderLive)
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
   StatusReportLive.pipe(Layer.provideMerge(
     Layer.mergeAll(CasinoLive, SportsCatalog.layer, callbacksLayer(walletRepo)).pipe(
-      Layer.provideMerge(Layer.mergeAll(Partners.layer, PartnerPlayers.layer, CallbackTargets.layer, SportsProviderLive)),
+      Layer.provideMerge(Layer.mergeAll(Partners.layer, PartnerPlayers.layer, CallbackTargets.layer, SportsProviderLive, PartnerRateLimit.layer)),
+      // One RateLimiter for the provider's quota and the partners' limits (the provider's layer names the same one).
+      Layer.provideMerge(RateLimiterLive),
       Layer.provideMerge(DemoPartnerWalletLive),
       Layer.provide(SandboxCallbackUrlsLive)
     )
@@ -198,7 +212,8 @@ export const ConfigLive = Layer.mergeAll(
   SportsCatalogConfig.layer,
   CallbacksConfig.layer,
   PartnersConfig.layer,
-  SandboxConfig.layer
+  SandboxConfig.layer,
+  ObservabilityConfig.layer
 )
 
 /** The services with their database (migrated), start-up data and background work. */
@@ -221,5 +236,6 @@ export const ServerLive = HttpRouter.serve(RoutesLive, { disableLogger: true }).
   Layer.provide(MaxBodySizeLive),
   Layer.provide(HttpServerLive),
   Layer.provide(AppLive),
+  Layer.provide(TracingLive),
   Layer.provide(ConfigLive)
 )

@@ -1,8 +1,9 @@
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpApiBuilder, HttpApiSecurity } from "effect/http-api"
-import { ErrorMessages, Unauthorized } from "../api/Errors.ts"
+import { ErrorMessages, type TooManyRequests, Unauthorized } from "../api/Errors.ts"
 import { CurrentPartner, PartnerAuth } from "../api/Security.ts"
 import { RequestLog } from "../platform/HttpEdge.ts"
+import { PartnerRateLimit } from "./PartnerRateLimit.ts"
 import { Partners } from "./Partners.ts"
 
 const missingToken = new Unauthorized({ message: ErrorMessages.missingToken })
@@ -13,24 +14,30 @@ const bearerCredential = HttpApiBuilder.securityDecode(HttpApiSecurity.bearer)
  * The server side of PartnerAuth. A token that is absent is 401 "nao
  * informada"; a token that is unknown, or whose partner is not active, is
  * 401 "invalido ou inativo". Any other Authorization scheme is no token.
+ * An admitted partner then spends one request of its rate limit (429 past it).
  */
 export const PartnerAuthLive = Layer.effect(
   PartnerAuth,
   Effect.gen(function*() {
     const partners = yield* Partners
+    const rateLimit = yield* PartnerRateLimit
 
     const admit = <A, E, R>(
       token: string,
       httpEffect: Effect.Effect<A, E, R>
-    ): Effect.Effect<A, E | Unauthorized, Exclude<R, CurrentPartner>> =>
-      Effect.flatMap(partners.authenticate(token), (found): Effect.Effect<A, E | Unauthorized, Exclude<R, CurrentPartner>> => {
-        if (Option.isNone(found) || !found.value.isActive) return Effect.fail(invalidPartner)
-        const partner = found.value
-        return Effect.flatMap(Effect.service(RequestLog), (log) => {
-          log.partnerId = partner.id
-          return Effect.provideService(httpEffect, CurrentPartner, partner)
-        })
-      })
+    ): Effect.Effect<A, E | Unauthorized | TooManyRequests, Exclude<R, CurrentPartner>> =>
+      Effect.flatMap(
+        partners.authenticate(token),
+        (found): Effect.Effect<A, E | Unauthorized | TooManyRequests, Exclude<R, CurrentPartner>> => {
+          if (Option.isNone(found) || !found.value.isActive) return Effect.fail(invalidPartner)
+          const partner = found.value
+          return Effect.flatMap(Effect.service(RequestLog), (log) => {
+            log.partnerId = partner.id
+            log.partnerSlug = partner.slug
+            return Effect.andThen(rateLimit.admit(partner), Effect.provideService(httpEffect, CurrentPartner, partner))
+          })
+        }
+      )
 
     return PartnerAuth.of({
       bearer: (httpEffect, { credential }) => {

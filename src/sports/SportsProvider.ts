@@ -1,5 +1,6 @@
 import { Clock, Context, Duration, Effect, Exit, Option, Predicate, Schema } from "effect"
 import { RateLimiter } from "effect/persistence"
+import * as Metrics from "../platform/Metrics.ts"
 import { type SportsCapability, sportsCapabilities } from "../api/Sports.ts"
 import type {
   EventResult,
@@ -207,7 +208,7 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
       lookup: Effect.fn(`SportsProvider.fetch.${kind}`)(
         function*(call: ProviderCall): Effect.fn.Return<Stored<A>, SportsProviderError> {
           yield* takeToken
-          const raw = yield* transport.call(call.path, paramsOf(call))
+          const raw = yield* transport.call(call.path, paramsOf(call)).pipe(Metrics.countedProviderCall(kind))
           return {
             raw,
             content: contentOf(schema, nothingIsUnknown, raw),

@@ -9,6 +9,7 @@ import { Partners } from "../../src/partners/Partners.ts"
 import { PartnersConfig } from "../../src/partners/PartnersConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
+import { ObservabilityConfig } from "../../src/platform/ObservabilityConfig.ts"
 import { SandboxConfig } from "../../src/sandbox/SandboxConfig.ts"
 import type { WalletRepo } from "../../src/callbacks/WalletRepo.ts"
 import { WalletRepoSql } from "../../src/callbacks/WalletRepoSql.ts"
@@ -82,11 +83,16 @@ export const testPartnersConfig = (overrides: Partial<PartnersConfig["Service"]>
   PartnersConfig.of({
     callbackAllowPrivate: true,
     webhookSecretOverlap: Duration.hours(24),
+    rateLimitPerMinute: 1200,
     ...overrides
   })
 
 export const testSandboxConfig = (overrides: Partial<SandboxConfig["Service"]> = {}) =>
   SandboxConfig.of({ sessionTtl: Duration.hours(24), ...overrides })
+
+/** /metrics open (no METRICS_TOKEN) unless a test sets one. */
+export const testObservabilityConfig = (overrides: Partial<ObservabilityConfig["Service"]> = {}) =>
+  ObservabilityConfig.of({ metricsToken: Option.none(), serviceName: "partner-aggregator-api-test", ...overrides })
 
 export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
@@ -96,6 +102,7 @@ export interface TestSettings {
   readonly callbacks?: Partial<CallbacksConfig["Service"]>
   readonly partners?: Partial<PartnersConfig["Service"]>
   readonly sandbox?: Partial<SandboxConfig["Service"]>
+  readonly observability?: Partial<ObservabilityConfig["Service"]>
 }
 
 export type TestConfigs =
@@ -106,6 +113,7 @@ export type TestConfigs =
   | CallbacksConfig
   | PartnersConfig
   | SandboxConfig
+  | ObservabilityConfig
 
 export const TestConfig = (settings: TestSettings = {}) =>
   Layer.mergeAll(
@@ -115,7 +123,8 @@ export const TestConfig = (settings: TestSettings = {}) =>
     Layer.succeed(SportsCatalogConfig, testCatalogConfig(settings.catalog)),
     Layer.succeed(CallbacksConfig, testCallbacksConfig(settings.callbacks)),
     Layer.succeed(PartnersConfig, testPartnersConfig(settings.partners)),
-    Layer.succeed(SandboxConfig, testSandboxConfig(settings.sandbox))
+    Layer.succeed(SandboxConfig, testSandboxConfig(settings.sandbox)),
+    Layer.succeed(ObservabilityConfig, testObservabilityConfig(settings.observability))
   )
 
 /** The domain services over the test file's own database. */
