@@ -1,7 +1,9 @@
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder, HttpApiSecurity } from "effect/http-api"
 import { ErrorMessages, type TooManyRequests, Unauthorized } from "../api/Errors.ts"
 import { CurrentPartner, PartnerAuth } from "../api/Security.ts"
+import type { Partner } from "../domain/Partner.ts"
 import { RequestLog } from "../platform/HttpEdge.ts"
 import { PartnerRateLimit } from "./PartnerRateLimit.ts"
 import { Partners } from "./Partners.ts"
@@ -21,6 +23,15 @@ export const PartnerAuthLive = Layer.effect(
   Effect.gen(function*() {
     const partners = yield* Partners
     const rateLimit = yield* PartnerRateLimit
+    // A bearer partner refused for its rate limit must be answered 429 when the X-Partner-Key scheme runs
+    // after it (the last scheme's failure is the answer): its refusal is kept for the request.
+    const refusedForRate = new WeakMap<HttpServerRequest.HttpServerRequest, TooManyRequests>()
+    const admitWithinLimit = (partner: Partner) =>
+      Effect.tapError(rateLimit.admit(partner), (refusal) =>
+        Effect.withFiber((fiber) => {
+          refusedForRate.set(Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest), refusal)
+          return Effect.void
+        }))
 
     const admit = <A, E, R>(
       token: string,
@@ -34,7 +45,7 @@ export const PartnerAuthLive = Layer.effect(
           return Effect.flatMap(Effect.service(RequestLog), (log) => {
             log.partnerId = partner.id
             log.partnerSlug = partner.slug
-            return Effect.andThen(rateLimit.admit(partner), Effect.provideService(httpEffect, CurrentPartner, partner))
+            return Effect.andThen(admitWithinLimit(partner), Effect.provideService(httpEffect, CurrentPartner, partner))
           })
         }
       )
@@ -47,9 +58,12 @@ export const PartnerAuthLive = Layer.effect(
       partnerKey: (httpEffect, { credential }) => {
         const token = Redacted.value(credential)
         if (token !== "") return admit(token, httpEffect)
-        // The bearer scheme ran first; when it refused a token, the answer is "invalid", not "missing".
-        return Effect.flatMap(bearerCredential, (bearer) =>
-          Effect.fail(Redacted.value(bearer) === "" ? missingToken : invalidPartner))
+        // The bearer scheme ran first; when it refused a token, the answer is "invalid" (or its 429), not "missing".
+        return Effect.flatMap(bearerCredential, (bearer) => {
+          if (Redacted.value(bearer) === "") return Effect.fail(missingToken)
+          return Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
+            Effect.fail(refusedForRate.get(request) ?? invalidPartner))
+        })
       }
     })
   })

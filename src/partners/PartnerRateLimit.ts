@@ -49,7 +49,8 @@ export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
         return limiter.consume({
           algorithm: "token-bucket",
           onExceeded: "fail",
-          key: `partner-api:partner:${partner.id}`,
+          // The limit is part of the key: a changed limit starts a full allowance of its own size at once.
+          key: `partner-api:partner:${partner.id}:${limit}`,
           limit,
           window
         }).pipe(

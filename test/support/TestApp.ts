@@ -167,6 +167,7 @@ export const givenSyncedCatalog = Effect.flatMap(Effect.service(CatalogSync), (s
 export interface RawResponse {
   readonly status: number
   readonly contentType: string | undefined
+  readonly headers: Readonly<Record<string, string>>
   readonly body: any
 }
 
@@ -196,6 +197,7 @@ export const request = (
     return {
       status: response.status,
       contentType,
+      headers: response.headers,
       body: contentType?.includes("json") && text !== "" ? JSON.parse(text) : text
     } satisfies RawResponse
   }).pipe(Effect.orDie)
