@@ -69,6 +69,13 @@ export const HttpEdgeMiddleware = HttpRouter.middleware((httpEffect) =>
     const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
     const startedAt = performance.now()
     const log = { partnerId: undefined as number | undefined, partnerSlug: undefined as string | undefined }
+    let route = "unmatched"
+    // The router puts the matched route in the fiber's context for the rest of the request, up to the
+    // service provided around it below, so it is read there.
+    const readRoute = Effect.withFiber<void>((fiber) => {
+      route = routePattern(fiber.context)
+      return Effect.void
+    })
     const writeLog = (status: number) => {
       const path = pathOf(request.url)
       const line = quietPaths.has(path) ? Effect.logDebug("request") : Effect.logInfo("request")
@@ -81,19 +88,17 @@ export const HttpEdgeMiddleware = HttpRouter.middleware((httpEffect) =>
           duration_ms: Math.round(millis * 100) / 100,
           partner_id: log.partnerId ?? null
         }),
-        // The router leaves the matched route in the fiber's context until the request ends.
-        Effect.andThen(Effect.withFiber((fiber) =>
-          recordRequest({
-            route: routePattern(fiber.context),
-            method: request.method,
-            status,
-            partner: log.partnerSlug ?? "none",
-            seconds: millis / 1000
-          })
-        ))
+        Effect.andThen(recordRequest({
+          route,
+          method: request.method,
+          status,
+          partner: log.partnerSlug ?? "none",
+          seconds: millis / 1000
+        }))
       )
     }
     return httpEffect.pipe(
+      Effect.ensuring(readRoute),
       Effect.provideService(RequestLog, log),
       Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : failureResponse(cause)),
       Effect.onExit((exit) => writeLog(Exit.isSuccess(exit) ? exit.value.status : 499))

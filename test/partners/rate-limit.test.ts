@@ -87,6 +87,11 @@ layer(TestApp({ partners: { rateLimitPerMinute: defaultLimit } }), live)("partne
       assert.isUndefined(noToken.headers["ratelimit-limit"])
       const health = yield* request("GET", "/health")
       assert.isUndefined(health.headers["ratelimit-limit"])
+      // Without METRICS_TOKEN (this app sets none), /metrics is open.
+      const metrics = yield* request("GET", "/metrics")
+      assert.strictEqual(metrics.status, 200)
+      assert.isUndefined(metrics.headers["ratelimit-limit"])
+      assert.include(metrics.body, "# TYPE http_requests_total counter")
     }))
 
   it.effect("a partner's own limit, set through the partners service, replaces the default and can be cleared", () =>
