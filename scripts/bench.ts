@@ -245,6 +245,8 @@ const main = Effect.gen(function*() {
         CATALOG_REFRESH_INTERVAL: "24 hours",
         CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
         PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
+        // One partner sends everything: its allowance is checked on every request, never spent.
+        PARTNER_RATE_LIMIT: "1000000000",
         // BENCH_CPU_PROF=<dir>: a CPU profile of the service under test, written when it stops.
         ...(process.env.BENCH_CPU_PROF !== undefined && cwd === undefined
           ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` }
