@@ -92,7 +92,7 @@ export const testSandboxConfig = (overrides: Partial<SandboxConfig["Service"]> =
 
 /** /metrics open (no METRICS_TOKEN) unless a test sets one. */
 export const testObservabilityConfig = (overrides: Partial<ObservabilityConfig["Service"]> = {}) =>
-  ObservabilityConfig.of({ metricsToken: Option.none(), serviceName: "partner-aggregator-api-test", ...overrides })
+  ObservabilityConfig.of({ metricsToken: Option.none(), tracesEndpoint: Option.none(), serviceName: "partner-aggregator-api-test", ...overrides })
 
 export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
