@@ -26,11 +26,15 @@ const benchToken = "pak_bench_000000000000000000000000000000000000000"
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 
+/** BENCH_STATUS_BASELINE=<revision>: that revision of the service runs beside the current one, in the same rounds. */
+const statusBaseline = process.env.BENCH_STATUS_BASELINE
+
 const statusScenario: Scenario = (context) =>
   Effect.gen(function*() {
     const path = "/api/partner/v1/status"
     const headers = { authorization: `Bearer ${context.token}` }
     const body = yield* fetchText(context.baseUrl + path, { headers })
+    const baseline = statusBaseline === undefined ? undefined : yield* context.startRevision(statusBaseline, {})
     const raw = yield* fixedBodyServer("scripts/bench/raw-server.ts", body)
     const floor = yield* fixedBodyServer("scripts/bench/effect-floor-server.ts", body)
     const apiFloor = yield* fixedBodyServer("scripts/bench/effect-api-floor-server.ts", body)
@@ -38,7 +42,11 @@ const statusScenario: Scenario = (context) =>
       { name: "raw node:http, same body", options: { url: raw + path, connections, seconds } },
       { name: "effect router, same body", options: { url: floor + path, connections, seconds } },
       { name: "effect HttpApi, same body", options: { url: apiFloor + path, connections, seconds } },
-      { name: "service", options: { url: context.baseUrl + path, headers, connections, seconds } }
+      { name: "service", options: { url: context.baseUrl + path, headers, connections, seconds } },
+      ...(baseline === undefined ? [] : [{
+        name: `service at ${statusBaseline}`,
+        options: { url: baseline.url + path, headers, connections, seconds }
+      }])
     ])
     printTable(`GET /status, authenticated (${connections} connections, ${seconds} s per round)`, rows)
   }).pipe(Effect.scoped)

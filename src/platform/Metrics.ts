@@ -102,7 +102,7 @@ const refreshSeries = seriesOf(refreshDuration)
 const providerCallSeries = seriesOf(sportsProviderCalls)
 const providerCacheSeries = seriesOf(sportsProviderCache)
 
-/** One answered HTTP request. */
+/** One answered HTTP request (on every request's path: both series in one step). */
 export const recordRequest = (request: {
   readonly route: string
   readonly method: string
@@ -110,13 +110,12 @@ export const recordRequest = (request: {
   readonly partner: string
   readonly seconds: number
 }) =>
-  Effect.andThen(
-    Metric.update(
-      requestSeries({ route: request.route, method: request.method, status: String(request.status), partner: request.partner }),
-      1
-    ),
-    Metric.update(durationSeries({ route: request.route, method: request.method }), request.seconds)
-  )
+  Effect.withFiber<void>((fiber) => {
+    requestSeries({ route: request.route, method: request.method, status: String(request.status), partner: request.partner })
+      .updateUnsafe(1, fiber.context)
+    durationSeries({ route: request.route, method: request.method }).updateUnsafe(request.seconds, fiber.context)
+    return Effect.void
+  })
 
 /** A partner API request refused for the partner's rate limit. */
 export const recordRateLimitRefusal = (partner: string) => Metric.update(refusalSeries({ partner }), 1)
