@@ -78,29 +78,30 @@ export const sportsProviderQuotaRemaining = Metric.gauge("sports_provider_quota_
 })
 
 /**
- * Series of a metric by their label values, made once: a tagged metric keeps
- * its series key, so recording on the hot path is a registry look-up.
+ * Series of a metric by their label values (in the order of `labels`), made
+ * once: a tagged metric keeps its series key, so recording on the hot path is
+ * a string key and a map look-up.
  */
-const seriesOf = <I, S>(metric: Metric.Metric<I, S>) => {
+const seriesOf = <I, S>(metric: Metric.Metric<I, S>, ...labels: ReadonlyArray<string>) => {
   const made = new Map<string, Metric.Metric<I, S>>()
-  return (labels: Readonly<Record<string, string>>): Metric.Metric<I, S> => {
-    const key = Object.values(labels).join("\u0000")
+  return (...values: ReadonlyArray<string>): Metric.Metric<I, S> => {
+    const key = values.length === 1 ? values[0] : values.join("\u0000")
     let series = made.get(key)
     if (series === undefined) {
-      series = Metric.withAttributes(metric, labels)
+      series = Metric.withAttributes(metric, Object.fromEntries(labels.map((label, i) => [label, values[i]])))
       made.set(key, series)
     }
     return series
   }
 }
 
-const requestSeries = seriesOf(httpRequests)
-const durationSeries = seriesOf(httpRequestDuration)
-const refusalSeries = seriesOf(rateLimitRefusals)
-const walletSeries = seriesOf(walletDecisions)
-const refreshSeries = seriesOf(refreshDuration)
-const providerCallSeries = seriesOf(sportsProviderCalls)
-const providerCacheSeries = seriesOf(sportsProviderCache)
+const requestSeries = seriesOf(httpRequests, "route", "method", "status", "partner")
+const durationSeries = seriesOf(httpRequestDuration, "route", "method")
+const refusalSeries = seriesOf(rateLimitRefusals, "partner")
+const walletSeries = seriesOf(walletDecisions, "call", "outcome")
+const refreshSeries = seriesOf(refreshDuration, "refresh", "outcome")
+const providerCallSeries = seriesOf(sportsProviderCalls, "operation", "outcome")
+const providerCacheSeries = seriesOf(sportsProviderCache, "result")
 
 /** One answered HTTP request (on every request's path: both series in one step). */
 export const recordRequest = (request: {
@@ -111,22 +112,21 @@ export const recordRequest = (request: {
   readonly seconds: number
 }) =>
   Effect.withFiber<void>((fiber) => {
-    requestSeries({ route: request.route, method: request.method, status: String(request.status), partner: request.partner })
-      .updateUnsafe(1, fiber.context)
-    durationSeries({ route: request.route, method: request.method }).updateUnsafe(request.seconds, fiber.context)
+    requestSeries(request.route, request.method, String(request.status), request.partner).updateUnsafe(1, fiber.context)
+    durationSeries(request.route, request.method).updateUnsafe(request.seconds, fiber.context)
     return Effect.void
   })
 
 /** A partner API request refused for the partner's rate limit. */
-export const recordRateLimitRefusal = (partner: string) => Metric.update(refusalSeries({ partner }), 1)
+export const recordRateLimitRefusal = (partner: string) => Metric.update(refusalSeries(partner), 1)
 
 /** A wallet call's answer; an empty `msg` is the protocol's success, counted as `OK`. */
 export const recordWalletDecision = (call: string, msg: string) =>
-  Metric.update(walletSeries({ call, outcome: msg === "" ? "OK" : msg }), 1)
+  Metric.update(walletSeries(call, msg === "" ? "OK" : msg), 1)
 
 /** A sports provider call that reached the upstream: `outcome` is `success` or why it failed. */
 export const recordProviderCall = (operation: string, outcome: string) =>
-  Metric.update(providerCallSeries({ operation, outcome }), 1)
+  Metric.update(providerCallSeries(operation, outcome), 1)
 
 /**
  * Counts each call of `call` into `sports_provider_calls_total{operation}`: outcome `success`, or the
@@ -142,7 +142,7 @@ export const countedProviderCall = (operation: string) => <A, E, R>(call: Effect
   })
 
 /** A provider read served from the cache (`hit`) or sent upstream (`miss`). */
-export const recordProviderCache = (result: "hit" | "miss") => Metric.update(providerCacheSeries({ result }), 1)
+export const recordProviderCache = (result: "hit" | "miss") => Metric.update(providerCacheSeries(result), 1)
 
 /** The refreshes `refresh_duration_seconds` tells apart. */
 export type RefreshName = "catalog_full" | "catalog_live" | "casino_sync"
@@ -153,7 +153,7 @@ export const timedRefresh = (refresh: RefreshName) => <A, E, R>(run: Effect.Effe
     const startedAt = performance.now()
     return Effect.onExit(run, (exit) =>
       Exit.hasInterrupts(exit) ? Effect.void : Metric.update(
-        refreshSeries({ refresh, outcome: Exit.isSuccess(exit) ? "success" : "failure" }),
+        refreshSeries(refresh, Exit.isSuccess(exit) ? "success" : "failure"),
         (performance.now() - startedAt) / 1000
       ))
   })
