@@ -35,7 +35,7 @@ export const rateLimitRefusals = Metric.counter("partner_rate_limit_refusals_tot
 
 /** `wallet_decisions_total{call, outcome}`: the aggregator's wallet calls by what they were answered. */
 export const walletDecisions = Metric.counter("wallet_decisions_total", {
-  description: "Wallet calls from the aggregator, by call (Balance, WinBet, Refund) and answer (OK, INSUFFICIENT_USER_FUNDS, INVALID_USER, ROUND_REFUNDED, DUPLICATE_TRANSACTION, ...).",
+  description: "Wallet calls from the aggregator, by call (Balance, WinBet, Refund; unread when refused before it was read) and answer (OK, INSUFFICIENT_USER_FUNDS, INVALID_USER, ROUND_REFUNDED, DUPLICATE_TRANSACTION, INVALID_REQUEST, INVALID_AGENT).",
   incremental: true
 })
 

@@ -86,6 +86,7 @@ layer(App, live)("GET /metrics", (it) => {
       const player = yield* givenPlayer(books, wallet.partner.id, "metrics-player", 100)
       assert.strictEqual((yield* winBet(player.internal_user_id, "metrics-txn-1", { bet: 5, win: 8 })).body.msg, "")
       assert.strictEqual((yield* walletCall({ type: "Balance", user_code: 987654321 })).body.msg, "INVALID_USER")
+      assert.strictEqual((yield* request("POST", "/aggregator/wallet", { json: { agent_code: "x", agent_secret: "y" } })).status, 401)
 
       const scraped = yield* scrape
       assert.strictEqual(scraped.status, 200)
@@ -114,6 +115,7 @@ layer(App, live)("GET /metrics", (it) => {
       const decisions = family(families, "wallet_decisions_total", "counter")
       assert.isAtLeast(valueOf(decisions, { call: "WinBet", outcome: "OK" }) ?? 0, 1)
       assert.isAtLeast(valueOf(decisions, { call: "Balance", outcome: "INVALID_USER" }) ?? 0, 1)
+      assert.isAtLeast(valueOf(decisions, { call: "unread", outcome: "INVALID_AGENT" }) ?? 0, 1)
 
       // The win waits in the outbox: no worker runs in this app.
       const pending = family(families, "callback_outbox_pending", "gauge")
