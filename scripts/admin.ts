@@ -26,6 +26,8 @@ const partnerView = (partner: Partner) => ({
   status: partner.status,
   commission_percent: partner.commission_percent,
   callback_url: partner.callback_url,
+  // null: the service's PARTNER_RATE_LIMIT applies.
+  rate_limit_per_minute: partner.rate_limit_per_minute,
   created_at: partner.created_at.toISOString(),
   updated_at: partner.updated_at.toISOString()
 })
@@ -44,6 +46,28 @@ const callbackUrl = Flag.String("callback-url").pipe(
   Flag.optional
 )
 const name = Flag.String("name").pipe(Flag.withDescription("Display name"))
+const rateLimit = Flag.String("rate-limit").pipe(
+  Flag.withDescription("Requests a minute this partner may send to the partner API; \"default\" follows PARTNER_RATE_LIMIT"),
+  Flag.optional
+)
+
+/** `--rate-limit`: a whole number of requests a minute, or `default` (the service's PARTNER_RATE_LIMIT). */
+const toRateLimit = (value: Option.Option<string>) =>
+  Option.match(value, {
+    onNone: () => Effect.succeed(undefined),
+    onSome: (text) => {
+      const trimmed = text.trim().toLowerCase()
+      if (trimmed === "default") return Effect.succeed(null)
+      return /^[0-9]+$/.test(trimmed)
+        ? Effect.succeed(Number(trimmed))
+        : Effect.fail(
+          new CliError.UserError({
+            cause: text,
+            userMessage: `Invalid rate limit: "${text}" is neither a whole number of requests a minute nor "default".`
+          })
+        )
+    }
+  })
 
 const toCallbackUrl = (value: Option.Option<string>) =>
   Option.map(value, (url) => url === "none" ? null : url).pipe(Option.getOrUndefined)
@@ -53,7 +77,8 @@ const create = Command.make("create", {
   slug: Flag.String("slug").pipe(Flag.withDescription("URL-safe id; derived from the name when omitted"), Flag.optional),
   status: Flag.Literals("status", ["active", "inactive"]).pipe(Flag.withDefault("active" as const)),
   commission,
-  callbackUrl
+  callbackUrl,
+  rateLimit
 }, (input) =>
   Effect.gen(function*() {
     const partners = yield* Partners
@@ -62,7 +87,8 @@ const create = Command.make("create", {
       slug: Option.getOrUndefined(input.slug),
       status: input.status,
       commissionPercent: Option.getOrUndefined(input.commission),
-      callbackUrl: toCallbackUrl(input.callbackUrl)
+      callbackUrl: toCallbackUrl(input.callbackUrl),
+      rateLimitPerMinute: yield* toRateLimit(input.rateLimit)
     }))
     // The only time the token and the webhook secret are shown.
     yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, token, webhook_secret: webhookSecret }))
@@ -113,23 +139,25 @@ const set = Command.make("set", {
   slug,
   commission,
   callbackUrl,
+  rateLimit,
   name: name.pipe(Flag.optional)
 }, (input) =>
   Effect.gen(function*() {
-    if (Option.isNone(input.commission) && Option.isNone(input.callbackUrl) && Option.isNone(input.name)) {
+    if ([input.commission, input.callbackUrl, input.name, input.rateLimit].every((flag: Option.Option<unknown>) => Option.isNone(flag))) {
       return yield* new CliError.UserError({
         cause: "nothing to change",
-        userMessage: "Nothing to change: pass --commission, --callback-url or --name."
+        userMessage: "Nothing to change: pass --commission, --callback-url, --rate-limit or --name."
       })
     }
     const partners = yield* Partners
     const partner = yield* userFacing(partners.update(input.slug, {
       name: Option.getOrUndefined(input.name),
       commissionPercent: Option.getOrUndefined(input.commission),
-      callbackUrl: toCallbackUrl(input.callbackUrl)
+      callbackUrl: toCallbackUrl(input.callbackUrl),
+      rateLimitPerMinute: yield* toRateLimit(input.rateLimit)
     }))
     yield* printJson(partnerView(partner))
-  })).pipe(Command.withDescription("Change a partner's name, commission or callback URL"))
+  })).pipe(Command.withDescription("Change a partner's name, commission, callback URL or rate limit"))
 
 const partnersCommand = Command.make("partners").pipe(
   Command.withDescription("Manage partners (operators) and their tokens"),

@@ -27,6 +27,8 @@ const benchToken = "pak_bench_000000000000000000000000000000000000000"
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 
+/** BENCH_STATUS_BASELINE=<revision>: that revision of the service runs beside the current one, in the same rounds. */
+
 const statusScenario: Scenario = (context) =>
   Effect.gen(function*() {
     const path = "/api/partner/v1/status"
@@ -254,6 +256,8 @@ const main = Effect.gen(function*() {
         CATALOG_REFRESH_INTERVAL: "24 hours",
         CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
         PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
+        // One partner sends everything: its allowance is checked on every request, never spent.
+        PARTNER_RATE_LIMIT: "1000000000",
         // BENCH_CPU_PROF=<dir>: a CPU profile of the service under test, written when it stops.
         ...(process.env.BENCH_CPU_PROF !== undefined && cwd === undefined
           ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` }

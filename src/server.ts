@@ -35,6 +35,7 @@ import { ExemptCallbackUrls } from "./partners/CallbackUrlPolicy.ts"
 import { DemoPartnerLive, DemoPartnerWallet } from "./partners/DemoPartner.ts"
 import { PartnerAuthLive } from "./partners/PartnerAuthLive.ts"
 import { PartnerPlayers } from "./partners/PartnerPlayers.ts"
+import { PartnerRateLimit } from "./partners/PartnerRateLimit.ts"
 import { Partners } from "./partners/Partners.ts"
 import { PartnersConfig } from "./partners/PartnersConfig.ts"
 import { AccountHandlers } from "./partners/http.ts"
@@ -46,6 +47,10 @@ import { SportsProvider } from "./sports/SportsProvider.ts"
 import { sportsProviderLayer } from "./sports/SportsProviderLive.ts"
 import { apiDocsRoutes } from "./platform/ApiDocs.ts"
 import * as Database from "./platform/Database.ts"
+import { metricsRoutes } from "./platform/MetricsRoute.ts"
+import { ObservabilityConfig } from "./platform/ObservabilityConfig.ts"
+import { TracingLive } from "./platform/Tracing.ts"
+import { refreshOutboxGauges } from "./callbacks/OutboxGauges.ts"
 import { seeingOnly } from "./platform/HandlerContext.ts"
 import { createHttpServer, HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
 import { serveRoutes } from "./platform/HttpServe.ts"
@@ -90,11 +95,17 @@ const SandboxRoutesWhenSelected = Layer.unwrap(
   Effect.map(casinoSandboxSelected, (selected) => selected ? SandboxRoutes : Layer.empty)
 )
 
-/** Every route the service answers: the partner API, its OpenAPI documents and docs page, the probes, the sandbox's. */
+/** GET /metrics, its outbox gauges read from the database at each scrape. */
+const MetricsRoutesLive = Layer.unwrap(
+  Effect.map(Effect.service(OutboxRepo), (outbox) => metricsRoutes(refreshOutboxGauges(outbox)))
+)
+
+/** Every route the service answers: the partner API, its OpenAPI documents and docs page, the probes and metrics, the sandbox's. */
 export const RoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(PartnerApi).pipe(Layer.provide(ApiHandlersLive)),
   apiDocsRoutes(PartnerApi, apiPrefix),
   HealthRoutes,
+  MetricsRoutesLive,
   AggregatorRoute,
   SandboxRoutesWhenSelected,
   HttpEdgeMiddleware
@@ -160,7 +171,7 @@ const SportsProviderLive = sportsProviderLayer(SandboxSportsProviderLive)
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
   StatusReportLive.pipe(Layer.provideMerge(
     Layer.mergeAll(CasinoLive, SportsCatalog.layer, callbacksLayer(walletRepo)).pipe(
-      Layer.provideMerge(Layer.mergeAll(Partners.layer, PartnerPlayers.layer, CallbackTargets.layer, SportsProviderLive)),
+      Layer.provideMerge(Layer.mergeAll(Partners.layer, PartnerPlayers.layer, CallbackTargets.layer, SportsProviderLive, PartnerRateLimit.layer)),
       Layer.provideMerge(DemoPartnerWalletLive),
       Layer.provide(SandboxCallbackUrlsLive)
     )
@@ -168,7 +179,8 @@ export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =
 
 /**
  * What the instances of a fleet share (Redis with REDIS_URL, memory otherwise): the one RateLimiter every
- * limit of the service counts in, and the store of the provider's answers.
+ * limit of the service counts in (the provider's quota and each partner's allowance), and the store of the
+ * provider's answers.
  */
 export const SharedStoresLive = Layer.mergeAll(SharedRateLimiterLive, SharedPersistence.layer).pipe(
   Layer.provideMerge(SharedStoreLive)
@@ -208,7 +220,8 @@ export const ConfigLive = Layer.mergeAll(
   CallbacksConfig.layer,
   PartnersConfig.layer,
   SandboxConfig.layer,
-  SharedStoreConfig.layer
+  SharedStoreConfig.layer,
+  ObservabilityConfig.layer
 )
 
 /** The services with their database (migrated), start-up data and background work. */
@@ -231,5 +244,6 @@ export const ServerLive = serveRoutes(RoutesLive).pipe(
   Layer.provide(MaxBodySizeLive),
   Layer.provide(HttpServerLive),
   Layer.provide(AppLive),
+  Layer.provide(TracingLive),
   Layer.provide(ConfigLive)
 )

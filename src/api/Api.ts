@@ -31,7 +31,9 @@ export class PartnerApi extends HttpApi.make("partner-api")
       "offers both). Every answer is a JSON envelope: `{success: true, partner, data}` with the endpoint's keys " +
       "under `data`, or `{success: false, message}` with `errors` (each failing field and its messages) on a 422. " +
       "Query values are read strictly: an integer is plain decimal digits, and a value that cannot be read is a 422 " +
-      "naming the field.",
+      "naming the field. Each partner may send a number of requests a minute: every answer after authentication " +
+      "carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds), and past the limit the " +
+      "answer is a 429 with `Retry-After` (seconds).",
     transform: documentPartnerApi
   }))
 {}

@@ -61,6 +61,38 @@ const nameResponseKeys = (spec: Json) => {
   }
 }
 
+const integerHeader = (description: string) => ({ description, schema: { type: "integer", minimum: 0 } })
+
+/** What every authenticated answer carries about the partner's rate limit (see PartnerRateLimit). */
+const rateLimitHeaders: Json = {
+  "RateLimit-Limit": integerHeader("Requests a minute this partner may send."),
+  "RateLimit-Remaining": integerHeader("Requests left before the limit is reached."),
+  "RateLimit-Reset": integerHeader("Seconds until the whole allowance is available again.")
+}
+
+const retryAfter = integerHeader("Seconds to wait before the next request is admitted.")
+
+/**
+ * Every answer of an operation past authentication (all but the 401) names the RateLimit-* headers, and
+ * the 429 also `Retry-After`: response headers are not part of the schemas effect writes.
+ */
+const documentRateLimitHeaders = (spec: Json) => {
+  for (const pathItem of Object.values(spec.paths as Json)) {
+    for (const method of methods) {
+      const responses = pathItem[method]?.responses
+      if (!isObject(responses)) continue
+      for (const [status, response] of Object.entries(responses)) {
+        if (status === "401" || !isObject(response)) continue
+        response.headers = {
+          ...response.headers,
+          ...(status === "429" ? { "Retry-After": retryAfter } : {}),
+          ...rateLimitHeaders
+        }
+      }
+    }
+  }
+}
+
 const errorExamples: Record<string, Json> = {
   UnauthorizedEncoded: { success: false, message: ErrorMessages.missingToken },
   ValidationFailedEncoded: {
@@ -69,6 +101,7 @@ const errorExamples: Record<string, Json> = {
     errors: { page: ["The page field must be an integer."], per_page: ["The per page field must be at least 1."] }
   },
   NotFoundEncoded: { success: false, message: ErrorMessages.eventNotFound },
+  TooManyRequestsEncoded: { success: false, message: ErrorMessages.rateLimited(1200, 1) },
   InternalErrorEncoded: { success: false, message: ErrorMessages.internal },
   ProviderUnavailableEncoded: {
     success: false,
@@ -82,6 +115,7 @@ const errorExamples: Record<string, Json> = {
 export const documentPartnerApi = (spec: Json): Json => {
   dropSafeIntegerBounds(spec)
   nameResponseKeys(spec)
+  documentRateLimitHeaders(spec)
   for (const [name, example] of Object.entries(errorExamples)) {
     const schema = spec.components?.schemas?.[name]
     if (isObject(schema)) schema.examples = [example]

@@ -14,6 +14,15 @@ export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")({
   message: Schema.String
 }, { httpApiStatus: 401, description: "Token missing, unknown, or the partner is not active." }) {}
 
+export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyRequests")({
+  success: Schema.tag(false),
+  message: Schema.String
+}, {
+  httpApiStatus: 429,
+  description: "The partner sent more requests than its rate limit allows (`RateLimit-Limit` a minute); " +
+    "`Retry-After` says in how many seconds the next one is admitted."
+}) {}
+
 export class NotFound extends Schema.Error<NotFound>("NotFound")({
   success: Schema.tag(false),
   message: Schema.String

@@ -1,7 +1,7 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import type { Partner } from "../domain/Partner.ts"
-import { Unauthorized } from "./Errors.ts"
+import { TooManyRequests, Unauthorized } from "./Errors.ts"
 
 /** The authenticated partner of the current request. */
 export class CurrentPartner extends Context.Service<CurrentPartner, Partner>()("partner-api/api/CurrentPartner") {}
@@ -9,7 +9,8 @@ export class CurrentPartner extends Context.Service<CurrentPartner, Partner>()("
 /**
  * Partner authentication: `Authorization: Bearer <token>` or
  * `X-Partner-Key: <token>`, either accepted. The schemes are tried in this
- * order and the last failure is the one answered.
+ * order and the last failure is the one answered. An admitted partner over
+ * its rate limit is answered 429.
  */
 export class PartnerAuth extends HttpApiMiddleware.Service<PartnerAuth, {
   provides: CurrentPartner
@@ -24,6 +25,7 @@ export class PartnerAuth extends HttpApiMiddleware.Service<PartnerAuth, {
       HttpApiSecurity.annotate(OpenApi.Description, "`X-Partner-Key: <token>`, the same token in a header of its own")
     )
   },
-  error: Unauthorized,
+  // Auth also applies the partner's rate limit (429), so every operation answers both.
+  error: [Unauthorized, TooManyRequests],
   requiredForClient: true
 }) {}

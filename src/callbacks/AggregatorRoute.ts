@@ -1,6 +1,7 @@
 import { Effect, Result, Schema, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as ExactJson from "../domain/ExactJson.ts"
+import { recordWalletDecision } from "../platform/Metrics.ts"
 import { readBodyText } from "../platform/RequestBody.ts"
 import { Wallet } from "./Wallet.ts"
 import { WalletCredentials } from "./WalletCredentials.ts"
@@ -35,7 +36,8 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
   const refuse = (status: number, msg: string, reason: string, request: HttpServerRequest.HttpServerRequest) =>
     Effect.as(
       Effect.logWarning("Wallet call refused").pipe(
-        Effect.annotateLogs({ reason, status, remote_address: request.remoteAddress._tag === "Some" ? request.remoteAddress.value : null })
+        Effect.annotateLogs({ reason, status, remote_address: request.remoteAddress._tag === "Some" ? request.remoteAddress.value : null }),
+        Effect.andThen(recordWalletDecision("unread", msg))
       ),
       answer(status, { msg, balance: 0 })
     )

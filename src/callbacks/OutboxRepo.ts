@@ -50,6 +50,15 @@ const Head = Schema.Struct({ id: IdFromBigInt, event_id: Schema.String, body: Sc
 const decodeHeads = Schema.decodeUnknownEffect(Schema.Array(Head))
 export type LineHead = typeof Head.Type
 
+const Backlog = Schema.Struct({ pending: Schema.Int, failed: Schema.Int, oldest_pending_seconds: Schema.Finite })
+const decodeBacklog = Schema.decodeUnknownEffect(Schema.Array(Backlog))
+export interface OutboxBacklog {
+  readonly pending: number
+  readonly failed: number
+  /** 0 when nothing is pending. */
+  readonly oldestPendingSeconds: number
+}
+
 export interface CallbackFilter {
   readonly status?: CallbackRecord["status"] | undefined
   readonly partnerId?: number | undefined
@@ -90,6 +99,8 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
   requeue(id: number): Effect.Effect<void>
   /** Every callback of these wallet transactions, oldest first. */
   ofTransactions(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<CallbackRecord>>
+  /** The notifications not delivered: how many are pending and failed, and the oldest pending one's age. */
+  readonly backlog: Effect.Effect<OutboxBacklog>
 }>()("partner-api/callbacks/OutboxRepo") {
   static readonly layer = Layer.effect(
     OutboxRepo,
@@ -212,6 +223,19 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
             `
             if (row !== undefined) yield* scheduleLine(Number(row.player_id), "replace")
           })).pipe(Effect.orDie),
+        // Only undelivered notifications are read, through the index that serves the players' lines.
+        backlog: sql`
+          SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending,
+                 count(*) FILTER (WHERE status = 'failed')::int AS failed,
+                 COALESCE(EXTRACT(EPOCH FROM now() - min(created_at) FILTER (WHERE status = 'pending')), 0)::float8
+                   AS oldest_pending_seconds
+          FROM partner_callbacks
+          WHERE status <> 'delivered' AND kind <> 'bet'
+        `.pipe(
+          Effect.flatMap(decodeBacklog),
+          Effect.map(([row]) => ({ pending: row.pending, failed: row.failed, oldestPendingSeconds: row.oldest_pending_seconds })),
+          Effect.orDie
+        ),
         ofTransactions: (refs) =>
           refs.length === 0
             ? Effect.succeed([])

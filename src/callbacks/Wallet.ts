@@ -28,6 +28,7 @@ import {
 } from "../domain/Wallet.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { CallbackTargets } from "../partners/CallbackTargets.ts"
+import { recordWalletDecision } from "../platform/Metrics.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
 import type { NewCallback } from "./OutboxRepo.ts"
 import { PartnerCallbacks } from "./PartnerCallbacks.ts"
@@ -385,7 +386,10 @@ export class Wallet extends Context.Service<Wallet, {
       )
 
       return Wallet.of({
-        handle: (call) => call.type === "Balance" ? balance(call) : call.type === "WinBet" ? winBet(call) : refund(call),
+        handle: (call) =>
+          (call.type === "Balance" ? balance(call) : call.type === "WinBet" ? winBet(call) : refund(call)).pipe(
+            Effect.tap((answer) => recordWalletDecision(call.type, answer.msg))
+          ),
         recover
       })
     })

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { keepCurrentAcrossFleet } from "../platform/FleetSchedule.ts"
+import { timedRefresh } from "../platform/Metrics.ts"
 import { CasinoCatalog, type SyncReport } from "./CasinoCatalog.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
 import { CasinoGateway, type CasinoGatewayError } from "./CasinoGateway.ts"
@@ -21,7 +22,7 @@ export class CatalogSync extends Context.Service<CatalogSync, {
         const providers = yield* gateway.providers
         const games = yield* Effect.forEach(providers, gateway.games, { concurrency: 4 })
         return yield* catalog.sync({ providers, games: games.flat() })
-      }).pipe(Effect.withSpan("CatalogSync.run"))
+      }).pipe(timedRefresh("casino_sync"), Effect.withSpan("CatalogSync.run"))
       return CatalogSync.of({ run })
     })
   )

@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Fiber, FiberMap, Layer, Option } from "effect"
 import { countryName } from "../domain/Countries.ts"
 import { type Page, pageOf, type PageRequest } from "../domain/Paging.ts"
+import { timedRefresh } from "../platform/Metrics.ts"
 import type {
   CountryRecord,
   EventSource,
@@ -207,7 +208,7 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
         Effect.suspend(() =>
           Option.match(FiberMap.getUnsafe(running, scope), {
             onSome: Effect.succeed,
-            onNone: () => FiberMap.run(running, scope, runRefresh(scope))
+            onNone: () => FiberMap.run(running, scope, runRefresh(scope).pipe(timedRefresh(scope.liveOnly ? "catalog_live" : "catalog_full")))
           })
         ).pipe(Effect.flatMap(Fiber.join))
 

@@ -8,5 +8,9 @@ export const ErrorMessages = {
   invalidData: "The given data was invalid.",
   routeNotFound: "Route not found.",
   internal: "Internal server error.",
-  eventNotFound: "Event not found."
+  eventNotFound: "Event not found.",
+  rateLimited: (limit: number, retryAfterSeconds: number) =>
+    `Too many requests: this partner may send ${limit} ${limit === 1 ? "request" : "requests"} a minute. Retry in ${retryAfterSeconds} ${
+      retryAfterSeconds === 1 ? "second" : "seconds"
+    }.`
 } as const

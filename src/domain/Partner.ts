@@ -11,6 +11,8 @@ export class Partner extends Schema.Class<Partner>("Partner")({
   status: PartnerStatus,
   commission_percent: Schema.Finite,
   callback_url: Schema.NullOr(Schema.String),
+  /** Requests a minute this partner may send to the partner API; null: PARTNER_RATE_LIMIT. */
+  rate_limit_per_minute: Schema.NullOr(Schema.Int),
   created_at: Schema.Date,
   updated_at: Schema.Date
 }) {

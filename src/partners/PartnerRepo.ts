@@ -11,6 +11,7 @@ const PartnerRow = Schema.Struct({
   status: Schema.String,
   commission_percent: NumberFromNumeric,
   callback_url: Schema.NullOr(Schema.String),
+  rate_limit_per_minute: Schema.NullOr(Schema.Int),
   created_at: Schema.Date,
   updated_at: Schema.Date
 }).pipe(Schema.decodeTo(Partner))
@@ -39,6 +40,7 @@ export interface PartnerInsert {
   readonly status: PartnerStatus
   readonly commissionPercent: number
   readonly callbackUrl: string | null
+  readonly rateLimitPerMinute: number | null
   readonly tokenHash: Uint8Array
 }
 
@@ -47,6 +49,8 @@ export interface PartnerPatch {
   readonly status?: PartnerStatus | undefined
   readonly commissionPercent?: number | undefined
   readonly callbackUrl?: string | null | undefined
+  /** null: back to PARTNER_RATE_LIMIT. */
+  readonly rateLimitPerMinute?: number | null | undefined
   readonly tokenHash?: Uint8Array | undefined
 }
 
@@ -84,7 +88,7 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
     PartnerRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const columns = sql`id, name, slug, status, commission_percent, callback_url, created_at, updated_at`
+      const columns = sql`id, name, slug, status, commission_percent, callback_url, rate_limit_per_minute, created_at, updated_at`
       // Lets every running service drop its cached token look-ups at once (see Partners).
       const announceChange = (slug: string) =>
         ChangeFeed.announce(partnersChangedChannel, slug).pipe(Effect.provideService(SqlClient.SqlClient, sql))
@@ -112,9 +116,9 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
 
       const insert = (partner: PartnerInsert) =>
         sql`
-          INSERT INTO partners (name, slug, status, commission_percent, callback_url, token_hash)
+          INSERT INTO partners (name, slug, status, commission_percent, callback_url, rate_limit_per_minute, token_hash)
           VALUES (${partner.name}, ${partner.slug}, ${partner.status}, ${partner.commissionPercent},
-                  ${partner.callbackUrl}, ${partner.tokenHash})
+                  ${partner.callbackUrl}, ${partner.rateLimitPerMinute}, ${partner.tokenHash})
           ON CONFLICT (slug) DO NOTHING
           RETURNING ${columns}, webhook_secret
         `.pipe(
@@ -147,6 +151,7 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
         if (patch.status !== undefined) changes.status = patch.status
         if (patch.commissionPercent !== undefined) changes.commission_percent = patch.commissionPercent
         if (patch.callbackUrl !== undefined) changes.callback_url = patch.callbackUrl
+        if (patch.rateLimitPerMinute !== undefined) changes.rate_limit_per_minute = patch.rateLimitPerMinute
         if (patch.tokenHash !== undefined) changes.token_hash = patch.tokenHash
         return sql`
           UPDATE partners SET ${sql.update(changes)}, updated_at = now()

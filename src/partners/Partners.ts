@@ -25,7 +25,9 @@ export const PartnerFields = Schema.Struct({
   status: PartnerStatusSchema,
   commissionPercent: Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 })),
   // Its form and where it leads are the CallbackUrlPolicy's to judge.
-  callbackUrl: Schema.NullOr(Schema.String.check(Schema.isMaxLength(2048)))
+  callbackUrl: Schema.NullOr(Schema.String.check(Schema.isMaxLength(2048))),
+  /** Requests a minute on the partner API; null follows PARTNER_RATE_LIMIT. */
+  rateLimitPerMinute: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1_000_000_000 })))
 })
 
 export class PartnerNotFound extends Schema.TaggedError<PartnerNotFound>()("PartnerNotFound", {
@@ -46,6 +48,8 @@ export interface NewPartner {
   readonly status?: PartnerStatus | undefined
   readonly commissionPercent?: number | undefined
   readonly callbackUrl?: string | null | undefined
+  /** Requests a minute on the partner API; absent or null: PARTNER_RATE_LIMIT. */
+  readonly rateLimitPerMinute?: number | null | undefined
   /** A token to install instead of a generated one (the demo partner's). */
   readonly token?: string | undefined
 }
@@ -54,13 +58,16 @@ export interface PartnerChanges {
   readonly name?: string | undefined
   readonly commissionPercent?: number | undefined
   readonly callbackUrl?: string | null | undefined
+  /** null: back to PARTNER_RATE_LIMIT. */
+  readonly rateLimitPerMinute?: number | null | undefined
 }
 
 const validate = Schema.decodeUnknownEffect(PartnerFields, { errors: "all" })
 const validatePartial = Schema.decodeUnknownEffect(Schema.Struct(PartnerFields.fields).mapFields((fields) => ({
   name: Schema.optional(fields.name),
   commissionPercent: Schema.optional(fields.commissionPercent),
-  callbackUrl: Schema.optional(fields.callbackUrl)
+  callbackUrl: Schema.optional(fields.callbackUrl),
+  rateLimitPerMinute: Schema.optional(fields.rateLimitPerMinute)
 })), { errors: "all" })
 
 const fieldNames: Record<string, string> = {
@@ -68,7 +75,8 @@ const fieldNames: Record<string, string> = {
   slug: "slug",
   status: "status",
   commissionPercent: "commission",
-  callbackUrl: "callback URL"
+  callbackUrl: "callback URL",
+  rateLimitPerMinute: "rate limit"
 }
 const issueFormatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -157,7 +165,8 @@ export class Partners extends Context.Service<Partners, {
           slug: input.slug ?? slugify(input.name, "partner"),
           status: input.status ?? "active",
           commissionPercent: input.commissionPercent ?? 0,
-          callbackUrl: input.callbackUrl ?? null
+          callbackUrl: input.callbackUrl ?? null,
+          rateLimitPerMinute: input.rateLimitPerMinute ?? null
         }).pipe(Effect.mapError(toInputError))
         yield* checkCallbackUrl(fields.callbackUrl)
         const token = input.token ?? generateToken()

@@ -1,4 +1,4 @@
-import { Config, Context, Duration, Effect, Layer } from "effect"
+import { Config, Context, Duration, Effect, Layer, Schema } from "effect"
 
 /** Settings of partner accounts, from the environment. */
 export class PartnersConfig extends Context.Service<PartnersConfig, {
@@ -9,10 +9,16 @@ export class PartnersConfig extends Context.Service<PartnersConfig, {
   readonly callbackAllowPrivate: boolean
   /** How long a rotated-out webhook secret keeps signing callbacks beside the new one. */
   readonly webhookSecretOverlap: Duration.Duration
+  /** Requests a minute each partner may send to the partner API, unless the partner has its own limit. */
+  readonly rateLimitPerMinute: number
 }>()("partner-api/partners/PartnersConfig") {
   static readonly config = Config.all({
     callbackAllowPrivate: Config.Boolean("PARTNER_CALLBACK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
-    webhookSecretOverlap: Config.Duration("PARTNER_WEBHOOK_SECRET_OVERLAP").pipe(Config.withDefault(Duration.hours(24)))
+    webhookSecretOverlap: Config.Duration("PARTNER_WEBHOOK_SECRET_OVERLAP").pipe(Config.withDefault(Duration.hours(24))),
+    rateLimitPerMinute: Config.schema(
+      Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 1_000_000_000 })),
+      "PARTNER_RATE_LIMIT"
+    ).pipe(Config.withDefault(1200))
   })
 
   static readonly layer = Layer.effect(PartnersConfig, Effect.map(PartnersConfig.config, PartnersConfig.of))

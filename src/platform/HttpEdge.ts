@@ -4,6 +4,7 @@ import { SqlClient } from "effect/sql"
 import { ErrorMessages } from "../domain/ErrorMessages.ts"
 import { createServer, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
+import { recordRequest } from "./Metrics.ts"
 import { maxBodyBytes } from "./RequestBody.ts"
 import { SharedStore } from "./SharedStore.ts"
 
@@ -11,9 +12,9 @@ import { SharedStore } from "./SharedStore.ts"
  * What the access log learns while a request runs. The partner is only
  * known once the auth middleware, deep inside the route, has resolved it.
  */
-export const RequestLog = Context.Reference<{ partnerId: number | undefined }>(
+export const RequestLog = Context.Reference<{ partnerId: number | undefined; partnerSlug: string | undefined }>(
   "partner-api/platform/RequestLog",
-  { defaultValue: () => ({ partnerId: undefined }) }
+  { defaultValue: () => ({ partnerId: undefined, partnerSlug: undefined }) }
 )
 
 /** The error envelope's body, as the contract's errors encode it (src/api/Errors.ts), for answers outside an endpoint. */
@@ -53,7 +54,11 @@ const pathOf = (url: string) => {
   return query === -1 ? url : url.slice(0, query)
 }
 
-const quietPaths = new Set(["/health", "/ready"])
+const quietPaths = new Set(["/health", "/ready", "/metrics"])
+
+/** The matched route's pattern (`/api/partner/v1/sports/events/:eventId/odds`), never the raw path; `unmatched` for none. */
+const routePattern = (context: Context.Context<never>) =>
+  Context.getOrUndefined(context, HttpRouter.RouteContext)?.route.path ?? "unmatched"
 
 /**
  * The outermost layer of every request: one access-log line (method, path,
@@ -64,19 +69,37 @@ export const HttpEdgeMiddleware = HttpRouter.middleware((httpEffect) =>
   Effect.withFiber((fiber) => {
     const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
     const startedAt = performance.now()
-    const log = { partnerId: undefined as number | undefined }
+    const log = { partnerId: undefined as number | undefined, partnerSlug: undefined as string | undefined }
+    let route = "unmatched"
+    // The router puts the matched route in the fiber's context for the rest of the request, up to the
+    // service provided around it below, so it is read there.
+    const readRoute = Effect.withFiber<void>((fiber) => {
+      route = routePattern(fiber.context)
+      return Effect.void
+    })
     const writeLog = (status: number) => {
       const path = pathOf(request.url)
       const line = quietPaths.has(path) ? Effect.logDebug("request") : Effect.logInfo("request")
-      return line.pipe(Effect.annotateLogs({
-        method: request.method,
-        path,
-        status,
-        duration_ms: Math.round((performance.now() - startedAt) * 100) / 100,
-        partner_id: log.partnerId ?? null
-      }))
+      const millis = performance.now() - startedAt
+      return line.pipe(
+        Effect.annotateLogs({
+          method: request.method,
+          path,
+          status,
+          duration_ms: Math.round(millis * 100) / 100,
+          partner_id: log.partnerId ?? null
+        }),
+        Effect.andThen(recordRequest({
+          route,
+          method: request.method,
+          status,
+          partner: log.partnerSlug ?? "none",
+          seconds: millis / 1000
+        }))
+      )
     }
     return httpEffect.pipe(
+      Effect.ensuring(readRoute),
       Effect.provideService(RequestLog, log),
       Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : failureResponse(cause)),
       Effect.onExit((exit) => writeLog(Exit.isSuccess(exit) ? exit.value.status : 499))

@@ -1,5 +1,6 @@
 import { Context, Duration, Effect } from "effect"
 import { RateLimiter } from "effect/persistence"
+import { recordProviderQuotaRemaining } from "../platform/Metrics.ts"
 import { SportsConfig } from "./SportsConfig.ts"
 import { SportsProviderError } from "./SportsProviderError.ts"
 
@@ -74,7 +75,7 @@ export const providerQuota = Effect.fnUntraced(function*(name: string) {
     `sports-provider:${name}`,
     shares.wholePerHour,
     `The sports provider's hourly quota (${shares.wholePerHour} calls) is in use; retry shortly.`
-  )
+  ).pipe(Effect.tap((taken) => recordProviderQuotaRemaining(taken.remaining)))
   const partners = take(
     `sports-provider:${name}:partners`,
     shares.partnersPerHour,

@@ -1,4 +1,5 @@
 import { Clock, Context, Duration, Effect, Exit, Option, Predicate, Schema } from "effect"
+import * as Metrics from "../platform/Metrics.ts"
 import { type SportsCapability, sportsCapabilities } from "../api/Sports.ts"
 import type {
   EventResult,
@@ -190,7 +191,7 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
           const params = paramsOf(call)
           const upstream = Effect.gen(function*() {
             yield* takeToken
-            const raw = yield* transport.call(call.path, params)
+            const raw = yield* transport.call(call.path, params).pipe(Metrics.countedProviderCall(kind))
             const ttl = Duration.min(timeToLive(call.path, raw), config.cacheTtlMax)
             return { raw, storedAt: yield* Clock.currentTimeMillis, ttlMillis: Duration.toMillis(ttl) }
           })

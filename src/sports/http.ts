@@ -7,6 +7,7 @@ import { NotFound, ProviderUnavailable } from "../api/Errors.ts"
 import { CurrentPartner } from "../api/Security.ts"
 import type { Partner } from "../domain/Partner.ts"
 import { minuteOf, type Page, type SportsEvent } from "../domain/Sports.ts"
+import { recordProviderCache } from "../platform/Metrics.ts"
 import { ProviderCaller } from "./ProviderQuota.ts"
 import { type EventNotFound, type Fetched, SportsProvider, type SportsProviderError } from "./SportsProvider.ts"
 
@@ -36,7 +37,10 @@ const freshness = (answer: { readonly storedAt: number; readonly origin: string 
       age: String(Math.max(0, Math.floor((now - answer.storedAt) / 1000))),
       "x-cache": miss ? "MISS" : "HIT"
     }
-    return HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
+    return Effect.andThen(
+      recordProviderCache(miss ? "miss" : "hit"),
+      HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
+    )
   })
 
 export const SportsHandlers = HttpApiBuilder.group(

@@ -55,6 +55,25 @@ layer(TestApp(), live)("the contract as documents and a docs page", (it) => {
       assert.notStrictEqual(yield* validate({ ...v31, openapi: "3.0.3" }), "valid")
     }))
 
+  it.effect("every operation documents the 429 with Retry-After, and the RateLimit-* headers on every answer past auth", () =>
+    Effect.gen(function*() {
+      const document = documentOf(yield* request("GET", "/api/partner/v1/openapi.json"))
+      const rateLimitHeaders = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]
+      for (const { method, operation, path } of operationsOf(document)) {
+        const where = `${method} ${path}`
+        const refused = operation.responses["429"]
+        assert.isDefined(refused, where)
+        const body = componentOf(document, refused.content["application/json"].schema)
+        assert.deepStrictEqual(body.required, ["success", "message"], where)
+        assert.includeMembers(Object.keys(refused.headers), ["Retry-After", ...rateLimitHeaders], where)
+        assert.strictEqual(refused.headers["Retry-After"].schema.type, "integer", where)
+        for (const [status, response] of Object.entries(operation.responses as Json)) {
+          if (status === "401") assert.isUndefined(response.headers, where)
+          else assert.includeMembers(Object.keys(response.headers ?? {}), rateLimitHeaders, `${where} ${status}`)
+        }
+      }
+    }))
+
   it.effect("every operation has a summary, a description naming its answer's keys, and a realistic example", () =>
     Effect.gen(function*() {
       const document = documentOf(yield* request("GET", "/api/partner/v1/openapi.json"))

@@ -59,24 +59,28 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
       const page = yield* request("GET", gamePath)
       assert.include(textBody(page), "id=\"spin\"")
 
+      // The partner's own wallet (the sandbox's demo wallet) holds the balance a spin answered once its win
+      // has arrived, as a notification; each spin waits for it, so the next stake is taken from that balance.
+      const sql = yield* SqlClient.SqlClient
+      const walletHolds = (expected: number) =>
+        eventually(
+          sql<{ balance: string }>`SELECT balance FROM sandbox_partner_wallets WHERE partner_id = ${partner.id}`,
+          (rows) => rows.length === 1 && Math.abs(Number(rows[0].balance) - expected) < 0.001,
+          "the partner's wallet"
+        )
       const spins: Array<typeof Spin.Type> = []
       for (let i = 0; i < 5; i++) {
         const spin = yield* request("POST", `${gamePath}/spin`, { json: { bet: 2 } })
         assert.strictEqual(spin.status, 200, JSON.stringify(spin.body))
-        spins.push(bodyAs(Spin)(spin))
+        const answered = bodyAs(Spin)(spin)
+        spins.push(answered)
+        yield* walletHolds(answered.balance)
       }
       const last = spins.at(-1)!
       const expected = 20 + spins.reduce((sum, spin) => sum - spin.bet + spin.win, 0)
       assert.strictEqual(last.msg, "")
       assert.closeTo(last.balance, expected, 0.001)
-
-      // The partner's own wallet (the sandbox's demo wallet) holds the same balance once the wins are in.
-      const sql = yield* SqlClient.SqlClient
-      yield* eventually(
-        sql<{ balance: string }>`SELECT balance FROM sandbox_partner_wallets WHERE partner_id = ${partner.id}`,
-        (rows) => rows.length === 1 && Math.abs(Number(rows[0].balance) - expected) < 0.001,
-        "the partner's wallet"
-      )
+      yield* walletHolds(expected)
 
       // The page shows what the partner received, signed with its secret.
       const shown = yield* request("GET", `${gamePath}/callbacks`)

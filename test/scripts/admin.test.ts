@@ -31,6 +31,9 @@ const status = (token: string) =>
     ))
 
 /** The service refuses or admits within seconds of a change made by another process. */
+/** The same answer on the wire, where its RateLimit-* headers are read. */
+const statusOnTheWire = (token: string) => request("GET", "/api/partner/v1/status", { headers: bearer(token) })
+
 const eventually = (token: string, expected: 200 | 401) =>
   eventuallyHolds(status(token), (response) => response.status === expected, `status ${expected}`)
 
@@ -187,6 +190,38 @@ layer(TestApp(), live)("admin CLI", (it) => {
       const cleared = JSON.parse((yield* admin("partners", "set", slug, "--callback-url", "none")).stdout)
       assert.isNull(cleared.callback_url)
     }))
+
+  it.effect("set --rate-limit gives a partner its own limit, which the running service applies; default clears it", () =>
+    Effect.gen(function*() {
+      const created = JSON.parse((yield* admin("partners", "create", "--name", "Limited", "--rate-limit", "50")).stdout)
+      assert.strictEqual(JSON.parse((yield* admin("partners", "show", created.slug)).stdout).rate_limit_per_minute, 50)
+      const set = yield* admin("partners", "set", created.slug, "--rate-limit", "2")
+      assert.strictEqual(set.exitCode, 0, set.stderr)
+      assert.strictEqual(JSON.parse(set.stdout).rate_limit_per_minute, 2)
+      const listed = JSON.parse((yield* admin("partners", "list")).stdout)
+      assert.strictEqual(listed.find((partner: { slug: string }) => partner.slug === created.slug).rate_limit_per_minute, 2)
+      // The service hears of the change (NOTIFY) and answers by the new limit.
+      yield* eventuallyHolds(statusOnTheWire(created.token), (response) => response.headers["ratelimit-limit"] === "2", "limit 2")
+      yield* eventuallyHolds(statusOnTheWire(created.token), (response) => response.status === 429, "status 429")
+
+      const cleared = yield* admin("partners", "set", created.slug, "--rate-limit", "default")
+      assert.strictEqual(cleared.exitCode, 0, cleared.stderr)
+      assert.isNull(JSON.parse(cleared.stdout).rate_limit_per_minute)
+      yield* eventuallyHolds(
+        statusOnTheWire(created.token),
+        (response) => response.headers["ratelimit-limit"] === "1200",
+        "limit 1200"
+      )
+
+      const wrongs = ["0", "1.5", "lots"]
+      const refusals = yield* Effect.forEach(wrongs, (wrong) => admin("partners", "set", created.slug, "--rate-limit", wrong), {
+        concurrency: 3
+      })
+      refusals.forEach((refused, i) => {
+        assert.notStrictEqual(refused.exitCode, 0, wrongs[i])
+        assert.match(refused.stderr, /rate limit/i, wrongs[i])
+      })
+    }), 120_000)
 
   it.effect("bad arguments get a clear message and a non-zero exit", () =>
     Effect.gen(function*() {

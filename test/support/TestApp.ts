@@ -10,6 +10,7 @@ import { PartnersConfig } from "../../src/partners/PartnersConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
+import { ObservabilityConfig } from "../../src/platform/ObservabilityConfig.ts"
 import { SandboxConfig } from "../../src/sandbox/SandboxConfig.ts"
 import type { WalletRepo } from "../../src/callbacks/WalletRepo.ts"
 import { WalletRepoSql } from "../../src/callbacks/WalletRepoSql.ts"
@@ -86,6 +87,7 @@ export const testPartnersConfig = (overrides: Partial<PartnersConfig["Service"]>
   PartnersConfig.of({
     callbackAllowPrivate: true,
     webhookSecretOverlap: Duration.hours(24),
+    rateLimitPerMinute: 1200,
     ...overrides
   })
 
@@ -96,6 +98,10 @@ export const testSharedStoreConfig = (overrides: Partial<SharedStoreConfig["Serv
 export const testSandboxConfig = (overrides: Partial<SandboxConfig["Service"]> = {}) =>
   SandboxConfig.of({ sessionTtl: Duration.hours(24), ...overrides })
 
+/** /metrics open (no METRICS_TOKEN) unless a test sets one. */
+export const testObservabilityConfig = (overrides: Partial<ObservabilityConfig["Service"]> = {}) =>
+  ObservabilityConfig.of({ metricsToken: Option.none(), tracesEndpoint: Option.none(), serviceName: "partner-aggregator-api-test", ...overrides })
+
 export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
   readonly casino?: Partial<CasinoConfig["Service"]>
@@ -105,6 +111,7 @@ export interface TestSettings {
   readonly partners?: Partial<PartnersConfig["Service"]>
   readonly sandbox?: Partial<SandboxConfig["Service"]>
   readonly shared?: Partial<SharedStoreConfig["Service"]>
+  readonly observability?: Partial<ObservabilityConfig["Service"]>
 }
 
 export type TestConfigs =
@@ -116,6 +123,7 @@ export type TestConfigs =
   | PartnersConfig
   | SandboxConfig
   | SharedStoreConfig
+  | ObservabilityConfig
 
 export const TestConfig = (settings: TestSettings = {}) =>
   Layer.mergeAll(
@@ -126,7 +134,8 @@ export const TestConfig = (settings: TestSettings = {}) =>
     Layer.succeed(CallbacksConfig, testCallbacksConfig(settings.callbacks)),
     Layer.succeed(PartnersConfig, testPartnersConfig(settings.partners)),
     Layer.succeed(SandboxConfig, testSandboxConfig(settings.sandbox)),
-    Layer.succeed(SharedStoreConfig, testSharedStoreConfig(settings.shared))
+    Layer.succeed(SharedStoreConfig, testSharedStoreConfig(settings.shared)),
+    Layer.succeed(ObservabilityConfig, testObservabilityConfig(settings.observability))
   )
 
 /** The domain services over the test file's own database. */
@@ -175,6 +184,7 @@ export const givenSyncedCatalog = Effect.flatMap(Effect.service(CatalogSync), (s
 export interface RawResponse {
   readonly status: number
   readonly contentType: string | undefined
+  readonly headers: Readonly<Record<string, string>>
   /** Parsed when the answer is JSON, else the text; read it with `bodyAs`. */
   readonly body: unknown
 }
@@ -208,6 +218,7 @@ export const request = (
     return {
       status: response.status,
       contentType,
+      headers: response.headers,
       body: contentType?.includes("json") && text !== "" ? JSON.parse(text) as unknown : text
     } satisfies RawResponse
   }).pipe(Effect.orDie)

@@ -1,0 +1,93 @@
+import { Context, Duration, Effect, Layer } from "effect"
+import { HttpEffect, HttpServerResponse } from "effect/http"
+import { RateLimiter } from "effect/persistence"
+import { ErrorMessages, TooManyRequests } from "../api/Errors.ts"
+import type { Partner } from "../domain/Partner.ts"
+import { recordRateLimitRefusal } from "../platform/Metrics.ts"
+import { PartnersConfig } from "./PartnersConfig.ts"
+
+const window = Duration.minutes(1)
+const windowMillis = Duration.toMillis(window)
+
+/** Whole seconds, rounded up: a client told 0 would come back at once and be refused again. */
+const seconds = (millis: number) => Math.max(1, Math.ceil(millis / 1000))
+
+/** The IETF draft's RateLimit-* headers (Reset in seconds), set on the answer whatever it is. */
+const withRateLimitHeaders = (headers: Record<string, string>) =>
+  Effect.withFiber<void>((fiber) => {
+    HttpEffect.appendPreResponseHandlerUnsafe(
+      fiber.context,
+      (_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+    )
+    return Effect.void
+  })
+
+/**
+ * Each partner's allowance on the partner API: its own `rate_limit_per_minute`
+ * or PARTNER_RATE_LIMIT requests a minute, as a token bucket (a burst of the
+ * whole minute's allowance, refilled evenly), counted in effect's RateLimiter
+ * store, so every instance sharing that store shares the allowance. Called by
+ * the auth middleware once the partner is known: the limit came with the
+ * cached partner look-up, so the check costs no database round trip.
+ */
+export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
+  /**
+   * Takes one request from the partner's allowance and puts `RateLimit-Limit`, `RateLimit-Remaining` and
+   * `RateLimit-Reset` on the answer; over the limit, fails with the 429 (with `Retry-After`). A store that
+   * cannot be reached admits the request (logged): the limit protects the service, it must not stop it.
+   */
+  admit(partner: Partner): Effect.Effect<void, TooManyRequests>
+}>()("partner-api/partners/PartnerRateLimit") {
+  static readonly layer = Layer.effect(
+    PartnerRateLimit,
+    Effect.gen(function*() {
+      const limiter = yield* RateLimiter.RateLimiter
+      const config = yield* PartnersConfig
+
+      const admit = (partner: Partner) => {
+        const limit = partner.rate_limit_per_minute ?? config.rateLimitPerMinute
+        return limiter.consume({
+          algorithm: "token-bucket",
+          onExceeded: "fail",
+          // The limit is part of the key: a changed limit starts a full allowance of its own size at once.
+          key: `partner-api:partner:${partner.id}:${limit}`,
+          limit,
+          window
+        }).pipe(
+          Effect.matchEffect({
+            onSuccess: (taken) =>
+              withRateLimitHeaders({
+                "ratelimit-limit": String(limit),
+                "ratelimit-remaining": String(Math.max(0, Math.floor(taken.remaining))),
+                "ratelimit-reset": String(seconds(Duration.toMillis(taken.resetAfter)))
+              }),
+            onFailure: (error) => {
+              if (error.reason._tag === "RateLimitStoreError") {
+                return Effect.logWarning("Partner rate limit store failed; request admitted").pipe(
+                  Effect.annotateLogs({ partner_id: partner.id, detail: error.reason.message })
+                )
+              }
+              const retryAfterMillis = Duration.toMillis(error.reason.retryAfter)
+              const retryAfter = seconds(retryAfterMillis)
+              // Full again once the missing token has come back and the rest of the minute has refilled the others.
+              const resetMillis = windowMillis - windowMillis / limit + retryAfterMillis
+              return withRateLimitHeaders({
+                "retry-after": String(retryAfter),
+                "ratelimit-limit": String(limit),
+                "ratelimit-remaining": "0",
+                "ratelimit-reset": String(seconds(resetMillis))
+              }).pipe(
+                Effect.andThen(recordRateLimitRefusal(partner.slug)),
+                Effect.andThen(Effect.fail(
+                  new TooManyRequests({ message: ErrorMessages.rateLimited(limit, retryAfter) })
+                ))
+              )
+            }
+          })
+        )
+      }
+
+      return PartnerRateLimit.of({ admit })
+    })
+  )
+}
