@@ -3,10 +3,21 @@ import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
+import { AdminApi } from "./api/admin/AdminApi.ts"
 import { apiPrefix, PartnerApi } from "./api/Api.ts"
 import { ErrorMessages, ValidationFailed } from "./api/Errors.ts"
 import { RequestValidation } from "./api/RequestValidation.ts"
 import { PartnerAuth } from "./api/Security.ts"
+import { AdminAccounts } from "./admin/AdminAccounts.ts"
+import { AdminAuthLive } from "./admin/AdminAuthLive.ts"
+import { AdminChanges } from "./admin/AdminChanges.ts"
+import { AdminAccountRepo as AdminAccountRepoLive } from "./admin/AdminAccountRepo.ts"
+import { AdminConfig } from "./admin/AdminConfig.ts"
+import { AuditRepo } from "./admin/AuditRepo.ts"
+import { AdminLoginHandlers, AdminPartnersHandlers, AdminSessionHandlers } from "./admin/http.ts"
+import { AdminCasinoHandlers, AdminWalletHandlers } from "./admin/httpOperations.ts"
+import { AdminSystemHandlers } from "./admin/httpSystem.ts"
+import { PanelRoutes } from "./admin/Panel.ts"
 import { AggregatorRoute } from "./callbacks/AggregatorRoute.ts"
 import { CallbackOutbox } from "./callbacks/CallbackOutbox.ts"
 import { CallbacksConfig } from "./callbacks/CallbacksConfig.ts"
@@ -81,6 +92,22 @@ export const ApiHandlersLive = Layer.mergeAll(
   Layer.provideMerge(Layer.mergeAll(PartnerAuthLive, RequestValidationLive))
 )
 
+/** The operator console's API: its handlers behind the session middleware, with request validation. */
+export const AdminHandlersLive = Layer.mergeAll(
+  AdminLoginHandlers,
+  AdminSessionHandlers,
+  AdminPartnersHandlers,
+  AdminWalletHandlers,
+  AdminCasinoHandlers,
+  AdminSystemHandlers
+).pipe(Layer.provideMerge(Layer.mergeAll(AdminAuthLive, RequestValidationLive)))
+
+/** The console: its API with its own OpenAPI document, and its pages. */
+const AdminRoutesLive = Layer.mergeAll(
+  HttpApiBuilder.layer(AdminApi, { openapiPath: "/admin/api/openapi.json" }).pipe(Layer.provide(AdminHandlersLive)),
+  PanelRoutes
+)
+
 /** Whether the sandbox aggregator is the casino gateway: then the sandbox's routes are served, and its agent's calls taken. */
 const casinoSandboxSelected = Effect.map(Effect.service(CasinoConfig), (config) => config.gateway === "sandbox")
 
@@ -93,6 +120,7 @@ const SandboxRoutesWhenSelected = Layer.unwrap(
 export const RoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(PartnerApi).pipe(Layer.provide(ApiHandlersLive)),
   apiDocsRoutes(PartnerApi, apiPrefix),
+  AdminRoutesLive,
   HealthRoutes,
   AggregatorRoute,
   SandboxRoutesWhenSelected,
@@ -155,9 +183,12 @@ const StatusReportLive = Layer.effect(
 /** The provider SPORTS_PROVIDER selects: BetsAPI or the sandbox's simulated world. */
 const SportsProviderLive = sportsProviderLayer(SandboxSportsProviderLive)
 
+/** The console's accounts, audit trail and audited changes, over the domain services. */
+const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChanges.layer).pipe(Layer.provideMerge(AuditRepo.layer), Layer.provide(AdminAccountRepoLive.layer))
+
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
-  StatusReportLive.pipe(Layer.provideMerge(
+  Layer.mergeAll(StatusReportLive, AdminServicesLive).pipe(Layer.provideMerge(
     Layer.mergeAll(CasinoLive, SportsCatalog.layer, callbacksLayer(walletRepo)).pipe(
       Layer.provideMerge(Layer.mergeAll(Partners.layer, PartnerPlayers.layer, CallbackTargets.layer, SportsProviderLive)),
       Layer.provideMerge(DemoPartnerWalletLive),
@@ -198,7 +229,8 @@ export const ConfigLive = Layer.mergeAll(
   SportsCatalogConfig.layer,
   CallbacksConfig.layer,
   PartnersConfig.layer,
-  SandboxConfig.layer
+  SandboxConfig.layer,
+  AdminConfig.layer
 )
 
 /** The services with their database (migrated), start-up data and background work. */

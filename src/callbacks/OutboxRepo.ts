@@ -50,6 +50,12 @@ const Head = Schema.Struct({ id: IdFromBigInt, event_id: Schema.String, body: Sc
 const decodeHeads = Schema.decodeUnknownEffect(Schema.Array(Head))
 export type LineHead = typeof Head.Type
 
+export interface Backlog {
+  readonly pendingCallbacks: number
+  readonly failedCallbacks: number
+  readonly jobs: { readonly queued: number; readonly locked: number; readonly failing: number }
+}
+
 export interface CallbackFilter {
   readonly status?: CallbackRecord["status"] | undefined
   readonly partnerId?: number | undefined
@@ -90,6 +96,8 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
   requeue(id: number): Effect.Effect<void>
   /** Every callback of these wallet transactions, oldest first. */
   ofTransactions(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<CallbackRecord>>
+  /** What waits: notifications pending or failed for good, and the delivery jobs queued, running or retrying. */
+  readonly backlog: Effect.Effect<Backlog>
 }>()("partner-api/callbacks/OutboxRepo") {
   static readonly layer = Layer.effect(
     OutboxRepo,
@@ -215,7 +223,23 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
         ofTransactions: (refs) =>
           refs.length === 0
             ? Effect.succeed([])
-            : select(sql`c.transaction_ref = ANY(${refs}::bigint[])`, 10_000).pipe(Effect.map((rows) => [...rows].reverse()))
+            : select(sql`c.transaction_ref = ANY(${refs}::bigint[])`, 10_000).pipe(Effect.map((rows) => [...rows].reverse())),
+        backlog: sql<{ pending: number; failed: number; queued: number; locked: number; failing: number }>`
+          SELECT
+            (SELECT count(*)::int FROM partner_callbacks WHERE status = 'pending' AND kind <> 'bet') AS pending,
+            (SELECT count(*)::int FROM partner_callbacks WHERE status = 'failed' AND kind <> 'bet') AS failed,
+            count(*) FILTER (WHERE j.locked_at IS NULL)::int AS queued,
+            count(*) FILTER (WHERE j.locked_at IS NOT NULL)::int AS locked,
+            count(*) FILTER (WHERE j.attempts > 0 AND j.locked_at IS NULL)::int AS failing
+          FROM graphile_worker.jobs j WHERE j.task_identifier = ${deliveryTask}
+        `.pipe(
+          Effect.map(([row]) => ({
+            pendingCallbacks: row.pending,
+            failedCallbacks: row.failed,
+            jobs: { queued: row.queued, locked: row.locked, failing: row.failing }
+          })),
+          Effect.orDie
+        )
       })
     })
   )

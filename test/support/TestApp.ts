@@ -1,6 +1,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Duration, Effect, Layer, Option } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
+import { AdminConfig } from "../../src/admin/AdminConfig.ts"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CatalogSync } from "../../src/casino/CatalogSync.ts"
 import { CallbacksConfig } from "../../src/callbacks/CallbacksConfig.ts"
@@ -88,6 +89,9 @@ export const testPartnersConfig = (overrides: Partial<PartnersConfig["Service"]>
 export const testSandboxConfig = (overrides: Partial<SandboxConfig["Service"]> = {}) =>
   SandboxConfig.of({ sessionTtl: Duration.hours(24), ...overrides })
 
+export const testAdminConfig = (overrides: Partial<AdminConfig["Service"]> = {}) =>
+  AdminConfig.of({ sessionTtl: Duration.hours(8), loginMaxFailures: 5, loginWindow: Duration.minutes(15), ...overrides })
+
 export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
   readonly casino?: Partial<CasinoConfig["Service"]>
@@ -96,6 +100,7 @@ export interface TestSettings {
   readonly callbacks?: Partial<CallbacksConfig["Service"]>
   readonly partners?: Partial<PartnersConfig["Service"]>
   readonly sandbox?: Partial<SandboxConfig["Service"]>
+  readonly admin?: Partial<AdminConfig["Service"]>
 }
 
 export type TestConfigs =
@@ -106,6 +111,7 @@ export type TestConfigs =
   | CallbacksConfig
   | PartnersConfig
   | SandboxConfig
+  | AdminConfig
 
 export const TestConfig = (settings: TestSettings = {}) =>
   Layer.mergeAll(
@@ -115,7 +121,8 @@ export const TestConfig = (settings: TestSettings = {}) =>
     Layer.succeed(SportsCatalogConfig, testCatalogConfig(settings.catalog)),
     Layer.succeed(CallbacksConfig, testCallbacksConfig(settings.callbacks)),
     Layer.succeed(PartnersConfig, testPartnersConfig(settings.partners)),
-    Layer.succeed(SandboxConfig, testSandboxConfig(settings.sandbox))
+    Layer.succeed(SandboxConfig, testSandboxConfig(settings.sandbox)),
+    Layer.succeed(AdminConfig, testAdminConfig(settings.admin))
   )
 
 /** The domain services over the test file's own database. */
