@@ -10,7 +10,7 @@ import { RequestValidation } from "./api/RequestValidation.ts"
 import { PartnerAuth } from "./api/Security.ts"
 import { AdminAccounts } from "./admin/AdminAccounts.ts"
 import { AdminAuthLive } from "./admin/AdminAuthLive.ts"
-import { AdminChanges } from "./admin/AdminChanges.ts"
+import { AdminChangesLive, CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerAdmin } from "./admin/AdminChanges.ts"
 import { AdminAccountRepo as AdminAccountRepoLive } from "./admin/AdminAccountRepo.ts"
 import { AdminConfig } from "./admin/AdminConfig.ts"
 import { AuditRepo } from "./admin/AuditRepo.ts"
@@ -184,7 +184,7 @@ const StatusReportLive = Layer.effect(
 const SportsProviderLive = sportsProviderLayer(SandboxSportsProviderLive)
 
 /** The console's accounts, audit trail and audited changes, over the domain services. */
-const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChanges.layer).pipe(Layer.provideMerge(AuditRepo.layer), Layer.provide(AdminAccountRepoLive.layer))
+const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChangesLive).pipe(Layer.provideMerge(AuditRepo.layer), Layer.provide(AdminAccountRepoLive.layer))
 
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
@@ -204,14 +204,22 @@ export const ServicesLive = servicesLayer(WalletRepoSql)
  * Each needs the database and the configuration.
  */
 export const AdminLayers = {
-  partners: Partners.layer.pipe(Layer.provide(SandboxCallbackUrlsLive)),
-  casinoCatalog: CasinoCatalog.layer,
+  /** Partners, changed through the audited PartnerAdmin. */
+  partners: PartnerAdmin.layer.pipe(
+    Layer.provideMerge(Layer.merge(Partners.layer, AuditRepo.layer)),
+    Layer.provide(SandboxCallbackUrlsLive)
+  ),
+  admins: AdminAccounts.layer,
+  audit: AuditRepo.layer,
+  casinoCatalog: CasinoAdmin.layer.pipe(Layer.provideMerge(Layer.merge(CasinoCatalog.layer, AuditRepo.layer))),
   /** A sync asks the gateway; the sandbox's opens the demo wallet of players it knows. */
-  casinoSync: CatalogSync.layer.pipe(
+  casinoSync: CasinoSyncAdmin.layer.pipe(
+    Layer.provideMerge(Layer.merge(CatalogSync.layer, AuditRepo.layer)),
     Layer.provide(Layer.mergeAll(CasinoCatalog.layer, casinoGatewayLayer(SandboxCasinoGatewayLive))),
     Layer.provide(Layer.mergeAll(PartnerPlayers.layer, CallbackTargets.layer))
   ),
-  callbacks: Layer.mergeAll(CallbackOutbox.layer, Partners.layer).pipe(
+  callbacks: CallbackAdmin.layer.pipe(
+    Layer.provideMerge(Layer.mergeAll(CallbackOutbox.layer, Partners.layer, AuditRepo.layer)),
     Layer.provide(Layer.mergeAll(OutboxRepo.layer, PartnerCallbacks.layer, CallbackTargets.layer, PartnerPlayers.layer)),
     Layer.provide(SandboxCallbackUrlsLive)
   ),

@@ -9,7 +9,7 @@ import type { Partner } from "../domain/Partner.ts"
 import { Partners } from "../partners/Partners.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { AdminAccounts } from "./AdminAccounts.ts"
-import { AdminChanges } from "./AdminChanges.ts"
+import { PartnerAdmin } from "./AdminChanges.ts"
 
 export const partnerJson = (partner: Partner) => ({
   id: partner.id,
@@ -94,7 +94,7 @@ const matches = (search: string) => (partner: Partner) =>
 
 export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", Effect.fn(function*(handlers) {
   const partners = yield* Partners
-  const changes = yield* AdminChanges
+  const changes = yield* PartnerAdmin
   const inputError = (error: { readonly message: string }) => new ValidationFailed({ message: error.message, errors: { partner: [error.message] } })
   const partnerAnswer = (partner: Partner) => ({ success: true as const, partner: partnerJson(partner) })
   const blankIsNull = (url: string | null | undefined) => url === undefined ? undefined : url === null || url.trim() === "" ? null : url.trim()
@@ -107,7 +107,7 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", 
       })))
     .handle("show", ({ params }) => partners.show(params.slug).pipe(Effect.mapError(notFound), Effect.map(partnerAnswer)))
     .handle("create", Effect.fn("AdminHandlers.createPartner")(function*({ payload }) {
-      const created = yield* changes.createPartner(yield* currentActor, {
+      const created = yield* changes.create(yield* currentActor, {
         name: payload.name.trim(),
         slug: payload.slug === undefined || payload.slug.trim() === "" ? undefined : payload.slug.trim(),
         commissionPercent: payload.commission_percent,
@@ -119,7 +119,7 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", 
       return { success: true as const, partner: partnerJson(created.partner), token: created.token, webhook_secret: created.webhookSecret }
     }))
     .handle("update", Effect.fn("AdminHandlers.updatePartner")(function*({ params, payload }) {
-      const partner = yield* changes.updatePartner(yield* currentActor, params.slug, {
+      const partner = yield* changes.update(yield* currentActor, params.slug, {
         name: payload.name?.trim(),
         commissionPercent: payload.commission_percent,
         callbackUrl: blankIsNull(payload.callback_url)
@@ -127,9 +127,9 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", 
       return partnerAnswer(partner)
     }))
     .handle("activate", ({ params }) =>
-      Effect.flatMap(currentActor, (actor) => changes.setPartnerStatus(actor, params.slug, "active")).pipe(Effect.mapError(notFound), Effect.map(partnerAnswer)))
+      Effect.flatMap(currentActor, (actor) => changes.setStatus(actor, params.slug, "active")).pipe(Effect.mapError(notFound), Effect.map(partnerAnswer)))
     .handle("deactivate", ({ params }) =>
-      Effect.flatMap(currentActor, (actor) => changes.setPartnerStatus(actor, params.slug, "inactive")).pipe(Effect.mapError(notFound), Effect.map(partnerAnswer)))
+      Effect.flatMap(currentActor, (actor) => changes.setStatus(actor, params.slug, "inactive")).pipe(Effect.mapError(notFound), Effect.map(partnerAnswer)))
     .handle("rotateToken", ({ params }) =>
       Effect.flatMap(currentActor, (actor) => changes.rotateToken(actor, params.slug)).pipe(
         Effect.mapError(notFound),

@@ -11,7 +11,7 @@ import { CasinoCatalog } from "../casino/CasinoCatalog.ts"
 import type { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import { Partners } from "../partners/Partners.ts"
 import { page } from "../api/Paging.ts"
-import { AdminChanges } from "./AdminChanges.ts"
+import { CallbackAdmin, CasinoAdmin, CasinoSyncAdmin } from "./AdminChanges.ts"
 import { AuditRepo } from "./AuditRepo.ts"
 import { currentActor, invalid } from "./http.ts"
 
@@ -50,7 +50,7 @@ export const AdminWalletHandlers = HttpApiBuilder.group(AdminApi, "wallet", Effe
   const ledger = yield* WalletLedger
   const partners = yield* Partners
   const outbox = yield* CallbackOutbox
-  const changes = yield* AdminChanges
+  const changes = yield* CallbackAdmin
 
   /** Ledger entries as the operator reads them: whose partner, and each callback with its id and body. */
   const entries = Effect.fnUntraced(function*(found: ReadonlyArray<LedgerEntry>, withAge = false) {
@@ -123,7 +123,8 @@ export const AdminWalletHandlers = HttpApiBuilder.group(AdminApi, "wallet", Effe
 
 export const AdminCasinoHandlers = HttpApiBuilder.group(AdminApi, "casino", Effect.fn(function*(handlers) {
   const catalog = yield* CasinoCatalog
-  const changes = yield* AdminChanges
+  const changes = yield* CasinoAdmin
+  const syncs = yield* CasinoSyncAdmin
   const audit = yield* AuditRepo
   return handlers
     .handle("providers", () =>
@@ -160,7 +161,7 @@ export const AdminCasinoHandlers = HttpApiBuilder.group(AdminApi, "casino", Effe
         Effect.map((game) => ({ success: true as const, game: gameJson(game) }))
       ))
     .handle("sync", () =>
-      Effect.flatMap(currentActor, (actor) => changes.syncCasino(actor)).pipe(
+      Effect.flatMap(currentActor, (actor) => syncs.sync(actor)).pipe(
         Effect.mapError((error) => new UpstreamFailed({ message: `The casino catalog could not be synced: ${error.message}` })),
         Effect.map((report) => ({ success: true as const, changes: report }))
       ))

@@ -15,7 +15,7 @@ import { AppConfig, publicBaseUrl } from "../platform/AppConfig.ts"
 import { SportsConfig } from "../sports/SportsConfig.ts"
 import { SportsProvider } from "../sports/SportsProvider.ts"
 import { AdminAccounts } from "./AdminAccounts.ts"
-import { AdminChanges } from "./AdminChanges.ts"
+import { SportsAdmin } from "./AdminChanges.ts"
 import { AdminConfig } from "./AdminConfig.ts"
 import { currentActor } from "./http.ts"
 import { UpstreamFailed } from "../api/admin/AdminErrors.ts"
@@ -72,7 +72,7 @@ export const AdminSystemHandlers = HttpApiBuilder.group(AdminApi, "system", Effe
   const casinoConfig = yield* CasinoConfig
   const sportsConfig = yield* SportsConfig
   const casinoGateway = yield* CasinoGateway
-  const changes = yield* AdminChanges
+  const changes = yield* SportsAdmin
 
   return handlers
     .handle("audit", ({ query }) =>
@@ -81,7 +81,7 @@ export const AdminSystemHandlers = HttpApiBuilder.group(AdminApi, "system", Effe
         entries: entries.map((entry) => ({ ...entry, at: entry.at.toISOString() }))
       })))
     .handle("refreshSports", () =>
-      Effect.flatMap(currentActor, (actor) => changes.refreshSports(actor)).pipe(
+      Effect.flatMap(currentActor, (actor) => changes.refresh(actor)).pipe(
         Effect.mapError((error) => new UpstreamFailed({ message: `The sports catalog could not be refreshed: ${error.message}` })),
         Effect.map((report) => ({ success: true as const, report }))
       ))
