@@ -52,7 +52,7 @@ export function table(caption, headers, rows, empty = "Nothing to show.") {
     h("table", {},
       h("caption", {}, caption),
       h("thead", {}, h("tr", {}, headers.map((text) => h("th", { scope: "col" }, text)))),
-      h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((cell) => h("td", {}, cell)))))))
+      h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((cell, i) => h("td", { "data-label": headers[i] }, cell)))))))
 }
 
 /** A message region read out by screen readers when it changes. */

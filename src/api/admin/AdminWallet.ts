@@ -21,7 +21,7 @@ export const CallbackDetail = Schema.Struct({
   delivered_at: Schema.NullOr(Schema.String),
   next_attempt_at: Schema.NullOr(Schema.String),
   body: Schema.Unknown,
-  /** What the partner answered, where it was recorded: a bet's answer is the transaction's. */
+  /** Whether it can be sent again: a notification can; a bet, answered during the aggregator's call, never. */
   redeliverable: Schema.Boolean
 })
 
