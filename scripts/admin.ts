@@ -12,10 +12,11 @@ import { entryJson } from "../src/callbacks/http.ts"
 import { WalletLedger } from "../src/callbacks/WalletLedger.ts"
 import type { Partner } from "../src/domain/Partner.ts"
 import { CasinoCatalog } from "../src/casino/CasinoCatalog.ts"
-import { CatalogSync } from "../src/casino/CatalogSync.ts"
+import { CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerAdmin } from "../src/admin/AdminChanges.ts"
 import { Partners } from "../src/partners/Partners.ts"
 import * as Database from "../src/platform/Database.ts"
 import { AdminLayers, ConfigLive } from "../src/server.ts"
+import { adminsCommand, auditCommand, cliActor } from "./admin/accounts.ts"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
@@ -81,8 +82,8 @@ const create = Command.make("create", {
   rateLimit
 }, (input) =>
   Effect.gen(function*() {
-    const partners = yield* Partners
-    const { partner, token, webhookSecret } = yield* userFacing(partners.create({
+    const partners = yield* PartnerAdmin
+    const { partner, token, webhookSecret } = yield* userFacing(partners.create(cliActor, {
       name: input.name,
       slug: Option.getOrUndefined(input.slug),
       status: input.status,
@@ -109,8 +110,8 @@ const show = Command.make("show", { slug }, ({ slug }) =>
 const setStatus = (command: "activate" | "deactivate") =>
   Command.make(command, { slug }, ({ slug }) =>
     Effect.gen(function*() {
-      const partners = yield* Partners
-      const partner = yield* userFacing(partners.setStatus(slug, command === "activate" ? "active" : "inactive"))
+      const partners = yield* PartnerAdmin
+      const partner = yield* userFacing(partners.setStatus(cliActor, slug, command === "activate" ? "active" : "inactive"))
       yield* printJson(partnerView(partner))
     })).pipe(Command.withDescription(
       command === "activate"
@@ -120,15 +121,15 @@ const setStatus = (command: "activate" | "deactivate") =>
 
 const rotateToken = Command.make("rotate-token", { slug }, ({ slug }) =>
   Effect.gen(function*() {
-    const partners = yield* Partners
-    const { partner, token } = yield* userFacing(partners.rotateToken(slug))
+    const partners = yield* PartnerAdmin
+    const { partner, token } = yield* userFacing(partners.rotateToken(cliActor, slug))
     yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, token }))
   })).pipe(Command.withDescription("Issue a new token; the old one stops working"))
 
 const rotateWebhookSecret = Command.make("rotate-webhook-secret", { slug }, ({ slug }) =>
   Effect.gen(function*() {
-    const partners = yield* Partners
-    const { partner, webhookSecret } = yield* userFacing(partners.rotateWebhookSecret(slug))
+    const partners = yield* PartnerAdmin
+    const { partner, webhookSecret } = yield* userFacing(partners.rotateWebhookSecret(cliActor, slug))
     yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, webhook_secret: webhookSecret }))
   })).pipe(Command.withDescription(
     "Issue a new webhook secret (shown only this once); callbacks carry a signature with it and, for " +
@@ -149,8 +150,8 @@ const set = Command.make("set", {
         userMessage: "Nothing to change: pass --commission, --callback-url, --rate-limit or --name."
       })
     }
-    const partners = yield* Partners
-    const partner = yield* userFacing(partners.update(input.slug, {
+    const partners = yield* PartnerAdmin
+    const partner = yield* userFacing(partners.update(cliActor, input.slug, {
       name: Option.getOrUndefined(input.name),
       commissionPercent: Option.getOrUndefined(input.commission),
       callbackUrl: toCallbackUrl(input.callbackUrl),
@@ -179,8 +180,8 @@ const gameCode = Argument.String("game-code").pipe(Argument.withDescription("The
 
 const casinoSync = Command.make("sync", {}, () =>
   Effect.gen(function*() {
-    const sync = yield* CatalogSync
-    yield* printJson(yield* userFacing(sync.run))
+    const sync = yield* CasinoSyncAdmin
+    yield* printJson(yield* userFacing(sync.sync(cliActor)))
   })).pipe(
     Command.withDescription("Refresh the local catalog from the casino aggregator now"),
     Command.provide(AdminLayers.casinoSync)
@@ -198,8 +199,8 @@ const casinoProviders = Command.make("providers", {}, () =>
 const setProviderEnabled = (command: "enable-provider" | "disable-provider") =>
   Command.make(command, { provider: providerRef }, ({ provider }) =>
     Effect.gen(function*() {
-      const catalog = yield* CasinoCatalog
-      yield* printJson(yield* userFacing(catalog.setProviderEnabled(provider, command === "enable-provider")))
+      const catalog = yield* CasinoAdmin
+      yield* printJson(yield* userFacing(catalog.setProviderEnabled(cliActor, provider, command === "enable-provider")))
     })).pipe(Command.withDescription(
       command === "enable-provider"
         ? "Offer a provider's games again (when the aggregator lists them)"
@@ -209,8 +210,8 @@ const setProviderEnabled = (command: "enable-provider" | "disable-provider") =>
 const setGameEnabled = (command: "enable-game" | "disable-game") =>
   Command.make(command, { provider: providerRef, gameCode }, ({ gameCode, provider }) =>
     Effect.gen(function*() {
-      const catalog = yield* CasinoCatalog
-      yield* printJson(yield* userFacing(catalog.setGameEnabled(provider, gameCode, command === "enable-game")))
+      const catalog = yield* CasinoAdmin
+      yield* printJson(yield* userFacing(catalog.setGameEnabled(cliActor, provider, gameCode, command === "enable-game")))
     })).pipe(Command.withDescription(
       command === "enable-game"
         ? "Offer a game again (when the aggregator lists it)"
@@ -271,8 +272,8 @@ const callbacksRetry = Command.make("retry", {
   id: Argument.Int("id").pipe(Argument.withDescription("The callback's id (from callbacks list)"))
 }, ({ id }) =>
   Effect.gen(function*() {
-    const outbox = yield* CallbackOutbox
-    yield* printJson(callbackView(yield* userFacing(outbox.retry(id))))
+    const callbacks = yield* CallbackAdmin
+    yield* printJson(callbackView(yield* userFacing(callbacks.redeliver(cliActor, id))))
   })).pipe(Command.withDescription(
     "Deliver a notification again now (same body and event id; failed, pending or already delivered)"
   ))
@@ -319,7 +320,7 @@ const walletCommand = Command.make("wallet").pipe(
 
 export const admin = Command.make("admin").pipe(
   Command.withDescription("Partner Aggregator API administration"),
-  Command.withSubcommands([partnersCommand, casinoCommand, callbacksCommand, walletCommand])
+  Command.withSubcommands([partnersCommand, casinoCommand, callbacksCommand, walletCommand, adminsCommand, auditCommand])
 )
 
 // Logs go to stderr so stdout stays a clean JSON result.

@@ -2,10 +2,21 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
+import { AdminApi } from "./api/admin/AdminApi.ts"
 import { apiPrefix, PartnerApi } from "./api/Api.ts"
 import { ErrorMessages, ValidationFailed } from "./api/Errors.ts"
 import { RequestValidation } from "./api/RequestValidation.ts"
 import { PartnerAuth } from "./api/Security.ts"
+import { AdminAccounts } from "./admin/AdminAccounts.ts"
+import { AdminAuthLive } from "./admin/AdminAuthLive.ts"
+import { AdminChangesLive, CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerAdmin } from "./admin/AdminChanges.ts"
+import { AdminAccountRepo as AdminAccountRepoLive } from "./admin/AdminAccountRepo.ts"
+import { AdminConfig } from "./admin/AdminConfig.ts"
+import { AuditRepo } from "./admin/AuditRepo.ts"
+import { AdminLoginHandlers, AdminPartnersHandlers, AdminSessionHandlers } from "./admin/http.ts"
+import { AdminCasinoHandlers, AdminWalletHandlers } from "./admin/httpOperations.ts"
+import { AdminSystemHandlers } from "./admin/httpSystem.ts"
+import { PanelRoutes } from "./admin/Panel.ts"
 import { AggregatorRoute } from "./callbacks/AggregatorRoute.ts"
 import { CallbackOutbox } from "./callbacks/CallbackOutbox.ts"
 import { CallbacksConfig } from "./callbacks/CallbacksConfig.ts"
@@ -87,6 +98,22 @@ export const ApiHandlersLive = Layer.mergeAll(
   Layer.provideMerge(Layer.mergeAll(PartnerAuthLive, RequestValidationLive))
 )
 
+/** The operator console's API: its handlers behind the session middleware, with request validation. */
+export const AdminHandlersLive = Layer.mergeAll(
+  AdminLoginHandlers,
+  AdminSessionHandlers,
+  AdminPartnersHandlers,
+  AdminWalletHandlers,
+  AdminCasinoHandlers,
+  AdminSystemHandlers
+).pipe(Layer.provideMerge(Layer.mergeAll(AdminAuthLive, RequestValidationLive)))
+
+/** The console: its API with its own OpenAPI document, and its pages. */
+const AdminRoutesLive = Layer.mergeAll(
+  HttpApiBuilder.layer(AdminApi, { openapiPath: "/admin/api/openapi.json" }).pipe(Layer.provide(AdminHandlersLive)),
+  PanelRoutes
+)
+
 /** Whether the sandbox aggregator is the casino gateway: then the sandbox's routes are served, and its agent's calls taken. */
 const casinoSandboxSelected = Effect.map(Effect.service(CasinoConfig), (config) => config.gateway === "sandbox")
 
@@ -104,6 +131,7 @@ const MetricsRoutesLive = Layer.unwrap(
 export const RoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(PartnerApi).pipe(Layer.provide(ApiHandlersLive)),
   apiDocsRoutes(PartnerApi, apiPrefix),
+  AdminRoutesLive,
   HealthRoutes,
   MetricsRoutesLive,
   AggregatorRoute,
@@ -167,9 +195,12 @@ const StatusReportLive = Layer.effect(
 /** The provider SPORTS_PROVIDER selects: BetsAPI or the sandbox's simulated world. */
 const SportsProviderLive = sportsProviderLayer(SandboxSportsProviderLive)
 
+/** The console's accounts, audit trail and audited changes, over the domain services. */
+const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChangesLive).pipe(Layer.provideMerge(AuditRepo.layer), Layer.provide(AdminAccountRepoLive.layer))
+
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
-  StatusReportLive.pipe(Layer.provideMerge(
+  Layer.mergeAll(StatusReportLive, AdminServicesLive).pipe(Layer.provideMerge(
     Layer.mergeAll(CasinoLive, SportsCatalog.layer, callbacksLayer(walletRepo)).pipe(
       Layer.provideMerge(Layer.mergeAll(Partners.layer, PartnerPlayers.layer, CallbackTargets.layer, SportsProviderLive, PartnerRateLimit.layer)),
       Layer.provideMerge(DemoPartnerWalletLive),
@@ -194,14 +225,22 @@ export const ServicesLive = servicesLayer(WalletRepoSql)
  * Each needs the database and the configuration.
  */
 export const AdminLayers = {
-  partners: Partners.layer.pipe(Layer.provide(SandboxCallbackUrlsLive)),
-  casinoCatalog: CasinoCatalog.layer,
+  /** Partners, changed through the audited PartnerAdmin. */
+  partners: PartnerAdmin.layer.pipe(
+    Layer.provideMerge(Layer.merge(Partners.layer, AuditRepo.layer)),
+    Layer.provide(SandboxCallbackUrlsLive)
+  ),
+  admins: AdminAccounts.layer,
+  audit: AuditRepo.layer,
+  casinoCatalog: CasinoAdmin.layer.pipe(Layer.provideMerge(Layer.merge(CasinoCatalog.layer, AuditRepo.layer))),
   /** A sync asks the gateway; the sandbox's opens the demo wallet of players it knows. */
-  casinoSync: CatalogSync.layer.pipe(
+  casinoSync: CasinoSyncAdmin.layer.pipe(
+    Layer.provideMerge(Layer.merge(CatalogSync.layer, AuditRepo.layer)),
     Layer.provide(Layer.mergeAll(CasinoCatalog.layer, casinoGatewayLayer(SandboxCasinoGatewayLive))),
     Layer.provide(Layer.mergeAll(PartnerPlayers.layer, CallbackTargets.layer))
   ),
-  callbacks: Layer.mergeAll(CallbackOutbox.layer, Partners.layer).pipe(
+  callbacks: CallbackAdmin.layer.pipe(
+    Layer.provideMerge(Layer.mergeAll(CallbackOutbox.layer, Partners.layer, AuditRepo.layer)),
     Layer.provide(Layer.mergeAll(OutboxRepo.layer, PartnerCallbacks.layer, CallbackTargets.layer, PartnerPlayers.layer)),
     Layer.provide(SandboxCallbackUrlsLive)
   ),
@@ -221,7 +260,8 @@ export const ConfigLive = Layer.mergeAll(
   PartnersConfig.layer,
   SandboxConfig.layer,
   SharedStoreConfig.layer,
-  ObservabilityConfig.layer
+  ObservabilityConfig.layer,
+  AdminConfig.layer
 )
 
 /** The services with their database (migrated), start-up data and background work. */

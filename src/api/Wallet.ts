@@ -98,7 +98,7 @@ const exampleTransaction: typeof WalletTransactionEntry.Encoded = {
 const isoMessage = "The :attribute field must be a date (YYYY-MM-DD) or a date-time in ISO 8601 (2026-11-22T13:00:00Z)."
 
 /** A day (`2026-11-22`: its start for `from`, its end for `to`) or an ISO 8601 instant. */
-const instant = (edge: "start" | "end", description: string) =>
+export const instant = (edge: "start" | "end", description: string) =>
   Schema.String.annotate({ description, examples: [edge === "start" ? "2026-11-01" : "2026-11-22T13:00:00Z"] }).pipe(
     Schema.decodeTo(
       Schema.Date.check(Schema.makeFilter((date: Date) => !Number.isNaN(date.getTime()), { message: isoMessage })),

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { CallbackTargets } from "../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
-import { type CallbackFilter, type CallbackRecord, OutboxRepo } from "./OutboxRepo.ts"
+import { type Backlog, type CallbackFilter, type CallbackRecord, OutboxRepo } from "./OutboxRepo.ts"
 import { PartnerCallbacks } from "./PartnerCallbacks.ts"
 
 /** Notifications one delivery run sends at most, so a run lasts at most this many time-outs. */
@@ -55,6 +55,8 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
   list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<CallbackView>>
   /** Sends a notification again (delivered or not), as soon as its player's line reaches it. */
   retry(id: number): Effect.Effect<CallbackView, CallbackNotFound | CallbackNotReplayable>
+  /** What waits to be delivered, for the operator. */
+  readonly backlog: Effect.Effect<Backlog>
   /** Shutdown began: runs in flight finish the notification they hold and stop. */
   readonly stopTaking: Effect.Effect<void>
 }>()("partner-api/callbacks/CallbackOutbox") {
@@ -133,6 +135,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
         drain,
         list: (filter) => Effect.flatMap(repo.list(filter), viewed),
         retry,
+        backlog: repo.backlog,
         stopTaking: Effect.sync(() => {
           stopping = true
         })

@@ -50,13 +50,23 @@ const Head = Schema.Struct({ id: IdFromBigInt, event_id: Schema.String, body: Sc
 const decodeHeads = Schema.decodeUnknownEffect(Schema.Array(Head))
 export type LineHead = typeof Head.Type
 
-const Backlog = Schema.Struct({ pending: Schema.Int, failed: Schema.Int, oldest_pending_seconds: Schema.Finite })
+const Backlog = Schema.Struct({
+  pending: Schema.Int,
+  failed: Schema.Int,
+  oldest_pending_seconds: Schema.Finite,
+  queued: Schema.Int,
+  locked: Schema.Int,
+  failing: Schema.Int
+})
 const decodeBacklog = Schema.decodeUnknownEffect(Schema.Array(Backlog))
-export interface OutboxBacklog {
+export interface Backlog {
+  /** Notifications not delivered yet and still retried, and those whose attempts ran out. */
   readonly pending: number
   readonly failed: number
-  /** 0 when nothing is pending. */
+  /** The oldest pending notification's age; 0 when nothing is pending. */
   readonly oldestPendingSeconds: number
+  /** The delivery jobs: waiting, being run, and waiting again after a failed attempt. */
+  readonly jobs: { readonly queued: number; readonly locked: number; readonly failing: number }
 }
 
 export interface CallbackFilter {
@@ -99,8 +109,8 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
   requeue(id: number): Effect.Effect<void>
   /** Every callback of these wallet transactions, oldest first. */
   ofTransactions(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<CallbackRecord>>
-  /** The notifications not delivered: how many are pending and failed, and the oldest pending one's age. */
-  readonly backlog: Effect.Effect<OutboxBacklog>
+  /** What waits: notifications pending or failed for good, the oldest pending one's age, and the delivery jobs. */
+  readonly backlog: Effect.Effect<Backlog>
 }>()("partner-api/callbacks/OutboxRepo") {
   static readonly layer = Layer.effect(
     OutboxRepo,
@@ -223,23 +233,36 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
             `
             if (row !== undefined) yield* scheduleLine(Number(row.player_id), "replace")
           })).pipe(Effect.orDie),
-        // Only undelivered notifications are read, through the index that serves the players' lines.
-        backlog: sql`
-          SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending,
-                 count(*) FILTER (WHERE status = 'failed')::int AS failed,
-                 COALESCE(EXTRACT(EPOCH FROM now() - min(created_at) FILTER (WHERE status = 'pending')), 0)::float8
-                   AS oldest_pending_seconds
-          FROM partner_callbacks
-          WHERE status <> 'delivered' AND kind <> 'bet'
-        `.pipe(
-          Effect.flatMap(decodeBacklog),
-          Effect.map(([row]) => ({ pending: row.pending, failed: row.failed, oldestPendingSeconds: row.oldest_pending_seconds })),
-          Effect.orDie
-        ),
         ofTransactions: (refs) =>
           refs.length === 0
             ? Effect.succeed([])
-            : select(sql`c.transaction_ref = ANY(${refs}::bigint[])`, 10_000).pipe(Effect.map((rows) => [...rows].reverse()))
+            : select(sql`c.transaction_ref = ANY(${refs}::bigint[])`, 10_000).pipe(Effect.map((rows) => [...rows].reverse())),
+        // Only undelivered notifications are read, through the index that serves the players' lines.
+        backlog: sql`
+          SELECT b.pending, b.failed, b.oldest_pending_seconds, j.queued, j.locked, j.failing
+          FROM (
+            SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending,
+                   count(*) FILTER (WHERE status = 'failed')::int AS failed,
+                   COALESCE(EXTRACT(EPOCH FROM now() - min(created_at) FILTER (WHERE status = 'pending')), 0)::float8
+                     AS oldest_pending_seconds
+            FROM partner_callbacks
+            WHERE status <> 'delivered' AND kind <> 'bet'
+          ) b, (
+            SELECT count(*) FILTER (WHERE locked_at IS NULL)::int AS queued,
+                   count(*) FILTER (WHERE locked_at IS NOT NULL)::int AS locked,
+                   count(*) FILTER (WHERE attempts > 0 AND locked_at IS NULL)::int AS failing
+            FROM graphile_worker.jobs WHERE task_identifier = ${deliveryTask}
+          ) j
+        `.pipe(
+          Effect.flatMap(decodeBacklog),
+          Effect.map(([row]) => ({
+            pending: row.pending,
+            failed: row.failed,
+            oldestPendingSeconds: row.oldest_pending_seconds,
+            jobs: { queued: row.queued, locked: row.locked, failing: row.failing }
+          })),
+          Effect.orDie
+        )
       })
     })
   )

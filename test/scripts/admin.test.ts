@@ -294,7 +294,7 @@ layer(TestApp(), live)("admin CLI", (it) => {
       const noProvider = yield* admin("casino", "enable-provider", "nobody")
       assert.notStrictEqual(noProvider.exitCode, 0)
       assert.match(noProvider.stderr, /No casino provider "nobody"/)
-    }))
+    }), { timeout: 90_000 }) // six CLI runs, each a node start: past 30 s on a loaded machine
 
   it.effect("the stored catalog does not depend on the port of the process that synced it", () =>
     Effect.gen(function*() {

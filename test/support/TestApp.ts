@@ -1,6 +1,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Duration, Effect, Layer, Option, Schema } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest } from "effect/http"
+import { AdminConfig } from "../../src/admin/AdminConfig.ts"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CatalogSync } from "../../src/casino/CatalogSync.ts"
 import { CallbacksConfig } from "../../src/callbacks/CallbacksConfig.ts"
@@ -102,6 +103,9 @@ export const testSandboxConfig = (overrides: Partial<SandboxConfig["Service"]> =
 export const testObservabilityConfig = (overrides: Partial<ObservabilityConfig["Service"]> = {}) =>
   ObservabilityConfig.of({ metricsToken: Option.none(), tracesEndpoint: Option.none(), serviceName: "partner-aggregator-api-test", ...overrides })
 
+export const testAdminConfig = (overrides: Partial<AdminConfig["Service"]> = {}) =>
+  AdminConfig.of({ sessionTtl: Duration.hours(8), loginMaxFailures: 5, loginWindow: Duration.minutes(15), ...overrides })
+
 export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
   readonly casino?: Partial<CasinoConfig["Service"]>
@@ -112,6 +116,7 @@ export interface TestSettings {
   readonly sandbox?: Partial<SandboxConfig["Service"]>
   readonly shared?: Partial<SharedStoreConfig["Service"]>
   readonly observability?: Partial<ObservabilityConfig["Service"]>
+  readonly admin?: Partial<AdminConfig["Service"]>
 }
 
 export type TestConfigs =
@@ -124,6 +129,7 @@ export type TestConfigs =
   | SandboxConfig
   | SharedStoreConfig
   | ObservabilityConfig
+  | AdminConfig
 
 export const TestConfig = (settings: TestSettings = {}) =>
   Layer.mergeAll(
@@ -135,7 +141,8 @@ export const TestConfig = (settings: TestSettings = {}) =>
     Layer.succeed(PartnersConfig, testPartnersConfig(settings.partners)),
     Layer.succeed(SandboxConfig, testSandboxConfig(settings.sandbox)),
     Layer.succeed(SharedStoreConfig, testSharedStoreConfig(settings.shared)),
-    Layer.succeed(ObservabilityConfig, testObservabilityConfig(settings.observability))
+    Layer.succeed(ObservabilityConfig, testObservabilityConfig(settings.observability)),
+    Layer.succeed(AdminConfig, testAdminConfig(settings.admin))
   )
 
 /** The domain services over the test file's own database. */

@@ -1,0 +1,178 @@
+import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { AdminAccount, type AdminRole } from "../domain/Admin.ts"
+import { IdFromBigInt } from "../platform/SqlCodecs.ts"
+
+const AccountRow = Schema.Struct({
+  id: IdFromBigInt,
+  email: Schema.String,
+  role: Schema.String,
+  disabled: Schema.Boolean,
+  created_at: Schema.Date,
+  updated_at: Schema.Date
+}).pipe(Schema.decodeTo(AdminAccount))
+
+const Credentials = Schema.Struct({ password_hash: Schema.String, must_change_password: Schema.Boolean })
+const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(AccountRow))
+const decodeCredentials = Schema.decodeUnknownEffect(Schema.Array(Credentials))
+
+/** A session as the console's middleware reads it: whose it is and its CSRF token. */
+export interface SessionRecord {
+  readonly account: AdminAccount
+  readonly csrfToken: string
+  readonly mustChangePassword: boolean
+  readonly expiresAt: Date
+}
+
+export class EmailTaken extends Schema.TaggedError<EmailTaken>()("EmailTaken", { email: Schema.String }) {
+  override get message() {
+    return `An admin with e-mail "${this.email}" already exists.`
+  }
+}
+
+const interval = (duration: Duration.Duration) => `${Duration.toMillis(duration)} milliseconds`
+
+/**
+ * Admin accounts, their sessions and failed log-ins (admin_accounts,
+ * admin_sessions, admin_login_failures). Sessions are kept by the SHA-256
+ * of their cookie, so a copy of the table opens no console.
+ */
+export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
+  insert(account: { email: string; role: AdminRole; passwordHash: string }): Effect.Effect<AdminAccount, EmailTaken>
+  readonly list: Effect.Effect<ReadonlyArray<AdminAccount>>
+  findByEmail(email: string): Effect.Effect<Option.Option<AdminAccount>>
+  /** The account and its password hash, for checking a log-in. */
+  credentials(email: string): Effect.Effect<Option.Option<{ account: AdminAccount; passwordHash: string; mustChangePassword: boolean }>>
+  update(
+    email: string,
+    patch: { role?: AdminRole; disabled?: boolean; passwordHash?: string; mustChangePassword?: boolean }
+  ): Effect.Effect<Option.Option<AdminAccount>>
+  createSession(session: { idHash: Uint8Array; accountId: number; csrfToken: string; ttl: Duration.Duration }): Effect.Effect<Date>
+  /** A session that has not expired, of an account that is not disabled. */
+  findSession(idHash: Uint8Array): Effect.Effect<Option.Option<SessionRecord>>
+  deleteSession(idHash: Uint8Array): Effect.Effect<void>
+  /** Ends every session of an account (disabled, its password or role changed), but `keep`. */
+  deleteSessionsOf(accountId: number, keep?: Uint8Array): Effect.Effect<void>
+  recordFailure(keys: ReadonlyArray<string>): Effect.Effect<void>
+  /** Failed log-ins counted against `key` within `window`, and when the oldest of them leaves it. */
+  failures(key: string, window: Duration.Duration): Effect.Effect<{ count: number; oldest: Date | null }>
+  clearFailures(key: string): Effect.Effect<void>
+}>()("partner-api/admin/AdminAccountRepo") {
+  static readonly layer = Layer.effect(
+    AdminAccountRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const columns = sql`id, email, role, disabled, created_at, updated_at`
+
+      const list = SqlSchema.findAll({
+        Request: Schema.Void,
+        Result: AccountRow,
+        execute: () => sql`SELECT ${columns} FROM admin_accounts ORDER BY email`
+      })
+      const findByEmail = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: AccountRow,
+        execute: (email) => sql`SELECT ${columns} FROM admin_accounts WHERE email = ${email}`
+      })
+
+      const insert = (account: { email: string; role: AdminRole; passwordHash: string }) =>
+        sql`
+          INSERT INTO admin_accounts (email, role, password_hash)
+          VALUES (${account.email}, ${account.role}, ${account.passwordHash})
+          ON CONFLICT (email) DO NOTHING
+          RETURNING ${columns}
+        `.pipe(
+          Effect.flatMap(decodeAccounts),
+          Effect.orDie,
+          Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new EmailTaken({ email: account.email })) : Effect.succeed(rows[0]))
+        )
+
+      const credentials = (email: string) =>
+        sql`SELECT ${columns}, password_hash, must_change_password FROM admin_accounts WHERE email = ${email}`.pipe(
+          Effect.flatMap((rows) => Effect.all([decodeAccounts(rows), decodeCredentials(rows)])),
+          Effect.map(([accounts, secrets]) =>
+            accounts.length === 0 ? Option.none() : Option.some({
+              account: accounts[0],
+              passwordHash: secrets[0].password_hash,
+              mustChangePassword: secrets[0].must_change_password
+            })
+          ),
+          Effect.orDie
+        )
+
+      const update = (
+        email: string,
+        patch: { role?: AdminRole; disabled?: boolean; passwordHash?: string; mustChangePassword?: boolean }
+      ) => {
+        const changes: Record<string, unknown> = {}
+        if (patch.role !== undefined) changes.role = patch.role
+        if (patch.disabled !== undefined) changes.disabled = patch.disabled
+        if (patch.passwordHash !== undefined) changes.password_hash = patch.passwordHash
+        if (patch.mustChangePassword !== undefined) changes.must_change_password = patch.mustChangePassword
+        return sql`
+          UPDATE admin_accounts SET ${sql.update(changes)}, updated_at = now() WHERE email = ${email} RETURNING ${columns}
+        `.pipe(Effect.flatMap(decodeAccounts), Effect.map((rows) => Option.fromNullishOr(rows[0])), Effect.orDie)
+      }
+
+      const SessionRow = Schema.Struct({ csrf_token: Schema.String, must_change_password: Schema.Boolean, expires_at: Schema.Date })
+      const decodeSessions = Schema.decodeUnknownEffect(Schema.Array(SessionRow))
+      const findSession = (idHash: Uint8Array) =>
+        sql`
+          SELECT a.id, a.email, a.role, a.disabled, a.created_at, a.updated_at, a.must_change_password,
+                 s.csrf_token, s.expires_at
+          FROM admin_sessions s JOIN admin_accounts a ON a.id = s.account_id
+          WHERE s.id_hash = ${idHash} AND s.expires_at > now() AND NOT a.disabled
+        `.pipe(
+          Effect.flatMap((rows) => Effect.all([decodeAccounts(rows), decodeSessions(rows)])),
+          Effect.map(([accounts, sessions]): Option.Option<SessionRecord> =>
+            accounts.length === 0 ? Option.none() : Option.some({
+              account: accounts[0],
+              csrfToken: sessions[0].csrf_token,
+              mustChangePassword: sessions[0].must_change_password,
+              expiresAt: sessions[0].expires_at
+            })
+          ),
+          Effect.orDie
+        )
+
+      return AdminAccountRepo.of({
+        insert,
+        list: Effect.orDie(list()),
+        findByEmail: (email) => Effect.orDie(findByEmail(email)),
+        credentials,
+        update,
+        createSession: ({ accountId, csrfToken, idHash, ttl }) =>
+          sql<{ expires_at: Date }>`
+            INSERT INTO admin_sessions (id_hash, account_id, csrf_token, expires_at)
+            VALUES (${idHash}, ${accountId}, ${csrfToken}, now() + ${interval(ttl)}::interval)
+            RETURNING expires_at
+          `.pipe(
+            // Expired sessions are swept as new ones begin, so the table stays the size of the live ones.
+            Effect.tap(() => sql`DELETE FROM admin_sessions WHERE expires_at < now() - interval '1 day'`),
+            Effect.map((rows) => new Date(rows[0].expires_at)),
+            Effect.orDie
+          ),
+        findSession,
+        deleteSession: (idHash) => sql`DELETE FROM admin_sessions WHERE id_hash = ${idHash}`.pipe(Effect.asVoid, Effect.orDie),
+        deleteSessionsOf: (accountId, keep) =>
+          (keep === undefined
+            ? sql`DELETE FROM admin_sessions WHERE account_id = ${accountId}`
+            : sql`DELETE FROM admin_sessions WHERE account_id = ${accountId} AND id_hash <> ${keep}`).pipe(Effect.asVoid, Effect.orDie),
+        recordFailure: (keys) =>
+          sql`
+            INSERT INTO admin_login_failures (key) SELECT jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb)
+          `.pipe(
+            Effect.tap(() => sql`DELETE FROM admin_login_failures WHERE failed_at < now() - interval '1 day'`),
+            Effect.asVoid,
+            Effect.orDie
+          ),
+        failures: (key, window) =>
+          sql<{ count: number; oldest: Date | null }>`
+            SELECT count(*)::int AS count, min(failed_at) AS oldest FROM admin_login_failures
+            WHERE key = ${key} AND failed_at > now() - ${interval(window)}::interval
+          `.pipe(Effect.map((rows) => ({ count: rows[0].count, oldest: rows[0].oldest === null ? null : new Date(rows[0].oldest) })), Effect.orDie),
+        clearFailures: (key) => sql`DELETE FROM admin_login_failures WHERE key = ${key}`.pipe(Effect.asVoid, Effect.orDie)
+      })
+    })
+  )
+}

@@ -1,0 +1,194 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { type CallbackNotFound, type CallbackNotReplayable, CallbackOutbox, type CallbackView } from "../callbacks/CallbackOutbox.ts"
+import type { SyncReport } from "../casino/CasinoCatalogRules.ts"
+import { CasinoCatalog, type UnknownGame, type UnknownProvider } from "../casino/CasinoCatalog.ts"
+import type { CasinoGatewayError } from "../casino/CasinoGateway.ts"
+import { CatalogSync } from "../casino/CatalogSync.ts"
+import { SportsCatalog } from "../catalog/SportsCatalog.ts"
+import type { Actor } from "../domain/Admin.ts"
+import type { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
+import type { Partner } from "../domain/Partner.ts"
+import type { PublishReport } from "../domain/SportsCatalog.ts"
+import type { SlugTaken } from "../partners/PartnerRepo.ts"
+import { type InvalidPartnerInput, type NewPartner, type PartnerChanges, type PartnerNotFound, Partners } from "../partners/Partners.ts"
+import type { SportsProviderError } from "../sports/SportsProvider.ts"
+import { AuditRepo } from "./AuditRepo.ts"
+
+/*
+ * Every change an operator makes, through the console or the admin CLI, made through the owning services
+ * and written to the audit trail: who, what, before and after. Secrets (tokens, webhook secrets) are handed
+ * to the caller once and never recorded. One service per area, so a CLI command builds only its own.
+ */
+
+/** A partner as the audit trail records it: everything but its token and webhook secret. */
+export const partnerAudit = (partner: Partner) => ({
+  name: partner.name,
+  slug: partner.slug,
+  status: partner.status,
+  commission_percent: partner.commission_percent,
+  callback_url: partner.callback_url,
+  rate_limit_per_minute: partner.rate_limit_per_minute
+})
+
+const providerAudit = (provider: CasinoProvider) => ({ slug: provider.slug, enabled: provider.enabled })
+const gameAudit = (game: CasinoGame) => ({ provider: game.provider_slug, game_code: game.game_code, enabled: game.enabled })
+
+export class PartnerAdmin extends Context.Service<PartnerAdmin, {
+  create(actor: Actor, input: NewPartner): Effect.Effect<
+    { partner: Partner; token: string; webhookSecret: string },
+    InvalidPartnerInput | SlugTaken
+  >
+  update(actor: Actor, slug: string, changes: PartnerChanges): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
+  setStatus(actor: Actor, slug: string, status: Partner["status"]): Effect.Effect<Partner, PartnerNotFound>
+  rotateToken(actor: Actor, slug: string): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound>
+  rotateWebhookSecret(actor: Actor, slug: string): Effect.Effect<{ partner: Partner; webhookSecret: string }, PartnerNotFound>
+}>()("partner-api/admin/PartnerAdmin") {
+  static readonly layer = Layer.effect(
+    PartnerAdmin,
+    Effect.gen(function*() {
+      const partners = yield* Partners
+      const audit = yield* AuditRepo
+
+      const changed = <E>(action: string, actor: Actor, slug: string, change: Effect.Effect<Partner, E>) =>
+        Effect.gen(function*() {
+          const before = Option.match(yield* Effect.option(partners.show(slug)), { onNone: () => null, onSome: partnerAudit })
+          const after = yield* change
+          yield* audit.record(actor, { action, target: `partner:${after.slug}`, before, after: partnerAudit(after) })
+          return after
+        })
+
+      return PartnerAdmin.of({
+        create: Effect.fn("PartnerAdmin.create")(function*(actor: Actor, input: NewPartner) {
+          const created = yield* partners.create(input)
+          yield* audit.record(actor, { action: "partner.create", target: `partner:${created.partner.slug}`, after: partnerAudit(created.partner) })
+          return created
+        }),
+        update: (actor, slug, changes) => changed("partner.update", actor, slug, partners.update(slug, changes)),
+        setStatus: (actor, slug, status) =>
+          changed(status === "active" ? "partner.activate" : "partner.deactivate", actor, slug, partners.setStatus(slug, status)),
+        rotateToken: Effect.fn("PartnerAdmin.rotateToken")(function*(actor: Actor, slug: string) {
+          const rotated = yield* partners.rotateToken(slug)
+          // That the token changed is recorded; the token itself never is.
+          yield* audit.record(actor, { action: "partner.rotate-token", target: `partner:${slug}` })
+          return rotated
+        }),
+        rotateWebhookSecret: Effect.fn("PartnerAdmin.rotateWebhookSecret")(function*(actor: Actor, slug: string) {
+          const rotated = yield* partners.rotateWebhookSecret(slug)
+          yield* audit.record(actor, { action: "partner.rotate-webhook-secret", target: `partner:${slug}` })
+          return rotated
+        })
+      })
+    })
+  )
+}
+
+export class CasinoAdmin extends Context.Service<CasinoAdmin, {
+  setProviderEnabled(actor: Actor, ref: string, enabled: boolean): Effect.Effect<CasinoProvider, UnknownProvider>
+  setGameEnabled(actor: Actor, providerRef: string, gameCode: string, enabled: boolean): Effect.Effect<CasinoGame, UnknownGame>
+}>()("partner-api/admin/CasinoAdmin") {
+  static readonly layer = Layer.effect(
+    CasinoAdmin,
+    Effect.gen(function*() {
+      const catalog = yield* CasinoCatalog
+      const audit = yield* AuditRepo
+      return CasinoAdmin.of({
+        setProviderEnabled: Effect.fn("CasinoAdmin.setProviderEnabled")(function*(actor: Actor, ref: string, enabled: boolean) {
+          const before = yield* catalog.findProvider(ref)
+          const after = yield* catalog.setProviderEnabled(ref, enabled)
+          yield* audit.record(actor, {
+            action: enabled ? "casino.enable-provider" : "casino.disable-provider",
+            target: `provider:${after.slug}`,
+            before: Option.match(before, { onNone: () => null, onSome: providerAudit }),
+            after: providerAudit(after)
+          })
+          return after
+        }),
+        setGameEnabled: Effect.fn("CasinoAdmin.setGameEnabled")(
+          function*(actor: Actor, providerRef: string, gameCode: string, enabled: boolean) {
+            const before = yield* catalog.findGame(providerRef, gameCode)
+            const after = yield* catalog.setGameEnabled(providerRef, gameCode, enabled)
+            yield* audit.record(actor, {
+              action: enabled ? "casino.enable-game" : "casino.disable-game",
+              target: `game:${after.provider_slug}/${after.game_code}`,
+              before: Option.match(before, { onNone: () => null, onSome: gameAudit }),
+              after: gameAudit(after)
+            })
+            return after
+          }
+        )
+      })
+    })
+  )
+}
+
+/** A casino sync asked by an operator; the aggregator is asked, so it has a service of its own. */
+export class CasinoSyncAdmin extends Context.Service<CasinoSyncAdmin, {
+  sync(actor: Actor): Effect.Effect<SyncReport, CasinoGatewayError>
+}>()("partner-api/admin/CasinoSyncAdmin") {
+  static readonly layer = Layer.effect(
+    CasinoSyncAdmin,
+    Effect.gen(function*() {
+      const sync = yield* CatalogSync
+      const audit = yield* AuditRepo
+      return CasinoSyncAdmin.of({
+        sync: Effect.fn("CasinoSyncAdmin.sync")(function*(actor: Actor) {
+          const report = yield* sync.run
+          yield* audit.record(actor, { action: "casino.sync", target: "casino:catalog", after: report })
+          return report
+        })
+      })
+    })
+  )
+}
+
+export class CallbackAdmin extends Context.Service<CallbackAdmin, {
+  redeliver(actor: Actor, callbackId: number): Effect.Effect<CallbackView, CallbackNotFound | CallbackNotReplayable>
+}>()("partner-api/admin/CallbackAdmin") {
+  static readonly layer = Layer.effect(
+    CallbackAdmin,
+    Effect.gen(function*() {
+      const outbox = yield* CallbackOutbox
+      const audit = yield* AuditRepo
+      return CallbackAdmin.of({
+        redeliver: Effect.fn("CallbackAdmin.redeliver")(function*(actor: Actor, callbackId: number) {
+          const view = yield* outbox.retry(callbackId)
+          yield* audit.record(actor, {
+            action: "callback.redeliver",
+            target: `callback:${callbackId}`,
+            after: { event_id: view.event_id, partner: view.partner, kind: view.kind, status: view.status, attempts: view.attempts }
+          })
+          return view
+        })
+      })
+    })
+  )
+}
+
+export class SportsAdmin extends Context.Service<SportsAdmin, {
+  refresh(actor: Actor): Effect.Effect<PublishReport, SportsProviderError>
+}>()("partner-api/admin/SportsAdmin") {
+  static readonly layer = Layer.effect(
+    SportsAdmin,
+    Effect.gen(function*() {
+      const sports = yield* SportsCatalog
+      const audit = yield* AuditRepo
+      return SportsAdmin.of({
+        refresh: Effect.fn("SportsAdmin.refresh")(function*(actor: Actor) {
+          // Every sport of CATALOG_SPORT_IDS: the request has nothing an operator could get wrong.
+          const { report } = yield* sports.refresh(null).pipe(Effect.catchTag("InvalidSportsCatalogQuery", Effect.die))
+          yield* audit.record(actor, { action: "sports.refresh", target: "sports:catalog", after: report })
+          return report
+        })
+      })
+    })
+  )
+}
+
+/** Every audited change service, over the domain services (the service's own graph). */
+export const AdminChangesLive = Layer.mergeAll(
+  PartnerAdmin.layer,
+  CasinoAdmin.layer,
+  CasinoSyncAdmin.layer,
+  CallbackAdmin.layer,
+  SportsAdmin.layer
+)

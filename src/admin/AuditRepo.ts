@@ -1,0 +1,56 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import type { Actor, AuditEntry } from "../domain/Admin.ts"
+import { IdFromBigInt } from "../platform/SqlCodecs.ts"
+
+const AuditRow = Schema.Struct({
+  id: IdFromBigInt,
+  at: Schema.Date,
+  actor: Schema.String,
+  via: Schema.Literals(["console", "cli"]),
+  action: Schema.String,
+  target: Schema.String,
+  before: Schema.Unknown,
+  after: Schema.Unknown
+})
+
+export interface AuditFilter {
+  readonly target?: string | undefined
+  readonly actor?: string | undefined
+  readonly limit: number
+}
+
+/** The audit trail (admin_audit): appended to, never changed. */
+export class AuditRepo extends Context.Service<AuditRepo, {
+  record(actor: Actor, change: { action: string; target: string; before?: unknown; after?: unknown }): Effect.Effect<void>
+  /** Newest first. */
+  list(filter: AuditFilter): Effect.Effect<ReadonlyArray<AuditEntry>>
+}>()("partner-api/admin/AuditRepo") {
+  static readonly layer = Layer.effect(
+    AuditRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const list = SqlSchema.findAll({
+        Request: Schema.Struct({ target: Schema.NullOr(Schema.String), actor: Schema.NullOr(Schema.String), limit: Schema.Int }),
+        Result: AuditRow,
+        execute: ({ actor, limit, target }) =>
+          sql`
+            SELECT id, at, actor, via, action, target, before, after FROM admin_audit
+            WHERE (${target}::text IS NULL OR target = ${target}) AND (${actor}::text IS NULL OR actor = ${actor})
+            ORDER BY at DESC, id DESC LIMIT ${limit}
+          `
+      })
+      const json = (value: unknown) => value === undefined || value === null ? null : JSON.stringify(value)
+      return AuditRepo.of({
+        record: (actor, change) =>
+          sql`
+            INSERT INTO admin_audit (actor, via, action, target, before, after)
+            VALUES (${actor.name}, ${actor.via}, ${change.action}, ${change.target},
+                    ${json(change.before)}::jsonb, ${json(change.after)}::jsonb)
+          `.pipe(Effect.asVoid, Effect.orDie),
+        list: (filter) =>
+          list({ target: filter.target ?? null, actor: filter.actor ?? null, limit: filter.limit }).pipe(Effect.orDie)
+      })
+    })
+  )
+}

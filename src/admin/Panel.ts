@@ -1,0 +1,42 @@
+import { Effect } from "effect"
+import { HttpRouter, HttpServerResponse } from "effect/http"
+import { readFileSync } from "node:fs"
+
+/**
+ * The console's pages: one HTML shell and plain ES modules (no build step,
+ * nothing from a CDN) that call the admin API. Every value reaches the page
+ * as text (textContent), never as markup, and the Content-Security-Policy
+ * allows scripts and styles from this service only.
+ */
+const panelFile = (name: string) => readFileSync(new URL(`./panel/${name}`, import.meta.url), "utf8")
+
+const securityHeaders = {
+  "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+  "cache-control": "no-store"
+}
+
+/** The console's addresses: each serves the shell, whose script draws the page the path names. */
+export const panelPages = ["", "/login", "/partners", "/wallet", "/casino", "/sports", "/system", "/audit"] as const
+
+const assets: Record<string, string> = {
+  "app.js": "text/javascript",
+  "dom.js": "text/javascript",
+  "partners.js": "text/javascript",
+  "wallet.js": "text/javascript",
+  "casino.js": "text/javascript",
+  "system.js": "text/javascript",
+  "style.css": "text/css"
+}
+
+export const PanelRoutes = HttpRouter.use(Effect.fnUntraced(function*(router) {
+  const shell = HttpServerResponse.text(panelFile("index.html"), { contentType: "text/html; charset=utf-8", headers: securityHeaders })
+  for (const page of panelPages) yield* router.add("GET", `/admin${page}`, Effect.succeed(shell))
+  for (const [name, contentType] of Object.entries(assets)) {
+    const response = HttpServerResponse.text(panelFile(name), { contentType: `${contentType}; charset=utf-8`, headers: securityHeaders })
+    yield* router.add("GET", `/admin/assets/${name}`, Effect.succeed(response))
+  }
+}))

@@ -1,0 +1,168 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { AdminApi } from "../api/admin/AdminApi.ts"
+import { Conflict, NotFound, UpstreamFailed } from "../api/admin/AdminErrors.ts"
+import type { CallbackView } from "../callbacks/CallbackOutbox.ts"
+import { CallbackOutbox } from "../callbacks/CallbackOutbox.ts"
+import { entryJson } from "../callbacks/http.ts"
+import type { CallbackRecord } from "../callbacks/OutboxRepo.ts"
+import { type LedgerEntry, WalletLedger } from "../callbacks/WalletLedger.ts"
+import { CasinoCatalog } from "../casino/CasinoCatalog.ts"
+import type { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
+import { Partners } from "../partners/Partners.ts"
+import { page } from "../api/Paging.ts"
+import { CallbackAdmin, CasinoAdmin, CasinoSyncAdmin } from "./AdminChanges.ts"
+import { AuditRepo } from "./AuditRepo.ts"
+import { currentActor, invalid } from "./http.ts"
+
+const iso = (date: Date | null) => date === null ? null : date.toISOString()
+
+const parsedBody = (body: string): unknown => {
+  try {
+    return JSON.parse(body)
+  } catch {
+    return body
+  }
+}
+
+export const callbackDetail = (callback: CallbackRecord, partner: string, player: string) => ({
+  id: callback.id,
+  event_id: callback.event_id,
+  partner,
+  player,
+  kind: callback.kind,
+  transaction_id: callback.txn_id,
+  status: callback.status,
+  attempts: callback.attempts,
+  last_error: callback.last_error,
+  created_at: callback.created_at.toISOString(),
+  delivered_at: iso(callback.delivered_at),
+  next_attempt_at: iso(callback.next_attempt_at),
+  body: parsedBody(callback.body),
+  redeliverable: callback.kind !== "bet"
+})
+
+const viewDetail = (view: CallbackView) => callbackDetail(view, view.partner, view.external_player_id)
+const providerJson = (provider: CasinoProvider) => ({ id: provider.id, slug: provider.slug, name: provider.name, enabled: provider.enabled })
+const gameJson = (game: CasinoGame) => ({ game_code: game.game_code, name: game.name, provider: game.provider_slug, enabled: game.enabled })
+
+export const AdminWalletHandlers = HttpApiBuilder.group(AdminApi, "wallet", Effect.fn(function*(handlers) {
+  const ledger = yield* WalletLedger
+  const partners = yield* Partners
+  const outbox = yield* CallbackOutbox
+  const changes = yield* CallbackAdmin
+
+  /** Ledger entries as the operator reads them: whose partner, and each callback with its id and body. */
+  const entries = Effect.fnUntraced(function*(found: ReadonlyArray<LedgerEntry>, withAge = false) {
+    const slugs = new Map((yield* partners.list).map((partner) => [partner.id, partner.slug]))
+    return found.map((entry) => {
+      const partner = slugs.get(entry.transaction.partnerId) ?? ""
+      return {
+        ...entryJson(entry),
+        partner,
+        ...(withAge ? { pending_seconds: Math.round(entry.transaction.ageMillis / 1000) } : {}),
+        callbacks: entry.callbacks.map((callback) => callbackDetail(callback, partner, entry.player.external_player_id))
+      }
+    })
+  })
+
+  /** A partner named by slug; an unknown one is a 404, not an empty list that looks like "nothing happened". */
+  const partnerId = (slug: string | undefined) =>
+    slug === undefined || slug.trim() === ""
+      ? Effect.succeed(undefined)
+      : partners.show(slug.trim()).pipe(
+        Effect.map((partner) => partner.id),
+        Effect.mapError((error) => new NotFound({ message: error.message }))
+      )
+  const text = (value: string | undefined) => value === undefined || value.trim() === "" ? undefined : value.trim()
+
+  return handlers
+    .handle("transactions", Effect.fn("AdminHandlers.transactions")(function*({ query }) {
+      const id = yield* partnerId(query.partner)
+      const player = text(query.player)
+      if (player !== undefined && id === undefined) {
+        return yield* invalid("player", "Choose the player's partner too: player ids are the partner's own.")
+      }
+      const paging = page(query)
+      const txn = text(query.transaction_id)
+      const scope = id === undefined ? {} : { partnerId: id }
+      if (txn !== undefined) {
+        const found = yield* ledger.transaction(scope, txn, query.kind)
+        return { success: true as const, transactions: yield* entries(found), meta: { page: 1, per_page: paging.perPage, total: found.length } }
+      }
+      const found = yield* ledger.transactions(scope, {
+        externalPlayerId: player,
+        roundId: text(query.round_id),
+        kind: query.kind,
+        status: query.status,
+        from: query.from,
+        to: query.to
+      }, paging)
+      return {
+        success: true as const,
+        transactions: yield* entries(found.entries),
+        meta: { page: paging.page, per_page: paging.perPage, total: found.total }
+      }
+    }))
+    .handle("pending", () =>
+      Effect.map(Effect.flatMap(ledger.pending(200), (found) => entries(found, true)), (transactions) => ({ success: true as const, transactions })))
+    .handle("callbacks", Effect.fn("AdminHandlers.callbacks")(function*({ query }) {
+      const id = yield* partnerId(query.partner)
+      const found = yield* outbox.list({ status: query.status, partnerId: id, limit: query.limit ?? 100 })
+      return { success: true as const, callbacks: found.map(viewDetail) }
+    }))
+    .handle("redeliver", ({ params }) =>
+      Effect.flatMap(currentActor, (actor) => changes.redeliver(actor, params.id)).pipe(
+        Effect.catchTags({
+          CallbackNotFound: (error) => Effect.fail(new NotFound({ message: error.message })),
+          CallbackNotReplayable: (error) => Effect.fail(new Conflict({ message: error.message }))
+        }),
+        Effect.map((view) => ({ success: true as const, callback: viewDetail(view) }))
+      ))
+}))
+
+export const AdminCasinoHandlers = HttpApiBuilder.group(AdminApi, "casino", Effect.fn(function*(handlers) {
+  const catalog = yield* CasinoCatalog
+  const changes = yield* CasinoAdmin
+  const syncs = yield* CasinoSyncAdmin
+  const audit = yield* AuditRepo
+  return handlers
+    .handle("providers", () =>
+      Effect.all([catalog.allProviders, audit.list({ target: "casino:catalog", limit: 10 })]).pipe(
+        Effect.map(([providers, syncs]) => ({
+          success: true as const,
+          providers: providers.map(providerJson),
+          syncs: syncs.map((entry) => ({ at: entry.at.toISOString(), actor: `${entry.actor} (${entry.via})`, changes: entry.after }))
+        }))
+      ))
+    .handle("games", ({ query }) => {
+      const paging = page(query)
+      const search = query.search?.trim()
+      const provider = query.provider?.trim()
+      return Effect.map(catalog.games({
+        provider: provider === "" ? undefined : provider,
+        search: search === "" ? undefined : search,
+        page: paging.page,
+        perPage: paging.perPage
+      }), (found) => ({
+        success: true as const,
+        games: found.games.map(gameJson),
+        meta: { page: paging.page, per_page: paging.perPage, total: found.total }
+      }))
+    })
+    .handle("setProvider", ({ params }) =>
+      Effect.flatMap(currentActor, (actor) => changes.setProviderEnabled(actor, params.provider, params.action === "enable")).pipe(
+        Effect.mapError((error) => new NotFound({ message: error.message })),
+        Effect.map((provider) => ({ success: true as const, provider: providerJson(provider) }))
+      ))
+    .handle("setGame", ({ params }) =>
+      Effect.flatMap(currentActor, (actor) => changes.setGameEnabled(actor, params.provider, params.game_code, params.action === "enable")).pipe(
+        Effect.mapError((error) => new NotFound({ message: error.message })),
+        Effect.map((game) => ({ success: true as const, game: gameJson(game) }))
+      ))
+    .handle("sync", () =>
+      Effect.flatMap(currentActor, (actor) => syncs.sync(actor)).pipe(
+        Effect.mapError((error) => new UpstreamFailed({ message: `The casino catalog could not be synced: ${error.message}` })),
+        Effect.map((report) => ({ success: true as const, changes: report }))
+      ))
+}))

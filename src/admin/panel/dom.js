@@ -1,0 +1,76 @@
+// Small DOM helpers. Every value is put in the page as text (text nodes, textContent, attribute values),
+// never as markup, so nothing a partner, a player or an upstream sent can become HTML.
+
+/** h("tag.class", {attributes, on: {event: handler}}, ...children): children are nodes or text. */
+export function h(spec, attrs = {}, ...children) {
+  const [tag, ...classes] = spec.split(".")
+  const el = document.createElement(tag || "div")
+  if (classes.length > 0) el.className = classes.join(" ")
+  for (const [key, value] of Object.entries(attrs ?? {})) {
+    if (value === undefined || value === null || value === false) continue
+    if (key === "on") for (const [event, handler] of Object.entries(value)) el.addEventListener(event, handler)
+    else if (key === "class") el.className = [el.className, value].filter(Boolean).join(" ")
+    else if (value === true) el.setAttribute(key, "")
+    else el.setAttribute(key, String(value))
+  }
+  append(el, children)
+  return el
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)))
+  }
+}
+
+/** Replaces an element's content. */
+export function fill(el, ...children) {
+  el.replaceChildren()
+  append(el, children)
+  return el
+}
+
+let fieldIds = 0
+
+/** A labelled form field; `input` attributes go on the control. */
+export function field(label, attrs = {}, hint) {
+  const id = attrs.id ?? `field-${++fieldIds}`
+  const control = attrs.type === "select"
+    ? h("select", { ...attrs, type: undefined, options: undefined, id }, (attrs.options ?? []).map(([value, text]) =>
+      h("option", { value, selected: String(attrs.value ?? "") === value }, text)))
+    : h("input", { ...attrs, id })
+  const hintId = hint === undefined ? undefined : `${id}-hint`
+  if (hintId !== undefined) control.setAttribute("aria-describedby", hintId)
+  return h("div.field", {}, h("label", { for: id }, label), control, hint === undefined ? null : h("small", { id: hintId }, hint))
+}
+
+/** A table with a caption (for screen readers), header cells and rows of cells. */
+export function table(caption, headers, rows, empty = "Nothing to show.") {
+  if (rows.length === 0) return h("p.empty", {}, empty)
+  return h("div.table-wrap", {},
+    h("table", {},
+      h("caption", {}, caption),
+      h("thead", {}, h("tr", {}, headers.map((text) => h("th", { scope: "col" }, text)))),
+      h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((cell, i) => h("td", { "data-label": headers[i] }, cell)))))))
+}
+
+/** A message region read out by screen readers when it changes. */
+export function notice(kind, ...text) {
+  return h(`p.notice.${kind}`, { role: kind === "error" ? "alert" : "status" }, ...text)
+}
+
+export function json(value) {
+  return h("pre.json", {}, JSON.stringify(value, null, 2))
+}
+
+export function when(iso) {
+  if (iso === null || iso === undefined) return "—"
+  const date = new Date(iso)
+  return h("time", { datetime: iso, title: iso }, date.toISOString().replace("T", " ").slice(0, 19) + " UTC")
+}
+
+/** Form values as an object of trimmed strings. */
+export function formValues(form) {
+  return Object.fromEntries([...new FormData(form).entries()].map(([key, value]) => [key, String(value).trim()]))
+}

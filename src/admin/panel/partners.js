@@ -1,0 +1,144 @@
+// Partners: list and search; create (token and webhook secret shown once); edit; activate, deactivate; rotate.
+import { api, attempt, canChange, navigate } from "./app.js"
+import { field, fill, formValues, h, notice, table, when } from "./dom.js"
+
+/** A secret shown this once, with a way to copy it. */
+function secretBox(title, entries) {
+  return h("section.card.secret", { "aria-labelledby": "secret-title" },
+    h("h2", { id: "secret-title" }, title),
+    h("p", {}, "Shown only this once: copy it now and hand it to the partner over a safe channel."),
+    h("dl", {}, entries.map(([label, value, testId]) => [
+      h("dt", {}, label),
+      h("dd", {}, h("code", { "data-secret": testId }, value),
+        h("button.secondary.small", { type: "button", on: { click: () => navigator.clipboard?.writeText(value) } }, "Copy"))
+    ])))
+}
+
+export async function partnersPage(main, params) {
+  const search = params.get("search") ?? ""
+  const { partners } = await api("GET", `/partners?search=${encodeURIComponent(search)}`)
+  const region = h("div", { "aria-live": "polite" })
+  const reload = () => partnersPage(main, new URLSearchParams(location.search)).then(() => region)
+  const change = async (action, message) => {
+    const result = await attempt(region, action)
+    if (result === undefined) return undefined
+    await reload()
+    return result
+  }
+  const showOutcome = (...nodes) => fill(main.querySelector("#outcome"), ...nodes)
+
+  const searchForm = h("form.inline", {
+    role: "search",
+    on: { submit: (event) => { event.preventDefault(); navigate(`/admin/partners?search=${encodeURIComponent(formValues(searchForm).search)}`) } }
+  }, field("Search partners", { name: "search", type: "search", value: search, placeholder: "name or slug" }), h("button", { type: "submit" }, "Search"))
+
+  const actions = (partner) => !canChange() ? "—" : h("div.actions", {},
+    h("button.secondary.small", { type: "button", on: { click: () => editForm(partner) } }, "Edit"),
+    partner.status === "active"
+      ? h("button.danger.small", {
+        type: "button",
+        "data-action": `deactivate-${partner.slug}`,
+        on: { click: async () => {
+          if (await change(() => api("POST", `/partners/${encodeURIComponent(partner.slug)}/deactivate`))) {
+            showOutcome(notice("ok", `${partner.name} is inactive: its token is refused.`))
+          }
+        } }
+      }, "Deactivate")
+      : h("button.secondary.small", {
+        type: "button",
+        "data-action": `activate-${partner.slug}`,
+        on: { click: async () => {
+          if (await change(() => api("POST", `/partners/${encodeURIComponent(partner.slug)}/activate`))) {
+            showOutcome(notice("ok", `${partner.name} is active again.`))
+          }
+        } }
+      }, "Activate"),
+    h("button.secondary.small", {
+      type: "button",
+      on: { click: async () => {
+        if (!confirm(`Issue a new token for ${partner.name}? The current one stops working at once.`)) return
+        const answer = await change(() => api("POST", `/partners/${encodeURIComponent(partner.slug)}/rotate-token`))
+        if (answer) showOutcome(secretBox(`New token for ${partner.name}`, [["Token", answer.token, "token"]]))
+      } }
+    }, "Rotate token"),
+    h("button.secondary.small", {
+      type: "button",
+      on: { click: async () => {
+        if (!confirm(`Issue a new webhook secret for ${partner.name}? The current one keeps signing beside it for a while.`)) return
+        const answer = await change(() => api("POST", `/partners/${encodeURIComponent(partner.slug)}/rotate-webhook-secret`))
+        if (answer) showOutcome(secretBox(`New webhook secret for ${partner.name}`, [["Webhook secret", answer.webhook_secret, "webhook-secret"]]))
+      } }
+    }, "Rotate webhook secret"))
+
+  const editRegion = h("div")
+  function editForm(partner) {
+    const form = h("form.card", {
+      "aria-labelledby": "edit-title",
+      on: { submit: async (event) => {
+        event.preventDefault()
+        const values = formValues(form)
+        const done = await change(() => api("PATCH", `/partners/${encodeURIComponent(partner.slug)}`, {
+          name: values.name,
+          commission_percent: Number(values.commission_percent),
+          callback_url: values.callback_url === "" ? null : values.callback_url,
+          rate_limit_per_minute: values.rate_limit_per_minute === "" ? null : Number(values.rate_limit_per_minute)
+        }))
+        if (done) showOutcome(notice("ok", `${done.partner.name} was saved.`))
+      } }
+    },
+    h("h2", { id: "edit-title" }, `Edit ${partner.name}`),
+    field("Name", { name: "name", value: partner.name, required: true, maxlength: 255 }),
+    field("Commission (%)", { name: "commission_percent", type: "number", min: 0, max: 100, step: "0.01", value: partner.commission_percent }),
+    field("Callback URL", { name: "callback_url", type: "url", value: partner.callback_url ?? "" }, "Where wallet callbacks go (https://); empty clears it"),
+    field("Rate limit (requests a minute)", { name: "rate_limit_per_minute", type: "number", min: 1, step: "1", value: partner.rate_limit_per_minute ?? "" }, "On the partner API; empty: the service's default (PARTNER_RATE_LIMIT)"),
+    h("div.actions", {}, h("button", { type: "submit" }, "Save"),
+      h("button.secondary", { type: "button", on: { click: () => fill(editRegion) } }, "Cancel")))
+    fill(editRegion, form)
+    form.querySelector("input").focus()
+  }
+
+  const createForm = h("form.card", {
+    "aria-labelledby": "create-title",
+    on: { submit: async (event) => {
+      event.preventDefault()
+      const values = formValues(createForm)
+      const answer = await change(() => api("POST", "/partners", {
+        name: values.name,
+        slug: values.slug === "" ? undefined : values.slug,
+        commission_percent: values.commission_percent === "" ? undefined : Number(values.commission_percent),
+        callback_url: values.callback_url === "" ? null : values.callback_url
+      }))
+      if (answer) {
+        showOutcome(secretBox(`${answer.partner.name} was created`, [
+          ["Token", answer.token, "token"],
+          ["Webhook secret", answer.webhook_secret, "webhook-secret"]
+        ]))
+      }
+    } }
+  },
+  h("h2", { id: "create-title" }, "New partner"),
+  h("div.grid", {},
+    field("Name", { name: "name", required: true, maxlength: 255 }),
+    field("Slug", { name: "slug", pattern: "[a-z0-9]+(-[a-z0-9]+)*", maxlength: 100 }, "Optional: derived from the name"),
+    field("Commission (%)", { name: "commission_percent", type: "number", min: 0, max: 100, step: "0.01" }),
+    field("Callback URL", { name: "callback_url", type: "url" }, "Optional: https:// address of the partner's wallet")),
+  h("button", { type: "submit" }, "Create partner"))
+
+  fill(main,
+    h("h1", {}, "Partners"),
+    h("div", { id: "outcome", "aria-live": "polite" }),
+    region,
+    searchForm,
+    table("Partners", ["Name", "Slug", "Status", "Commission", "Callback URL", "Rate limit", "Created", "Actions"], partners.map((partner) => [
+      partner.name,
+      h("code", {}, partner.slug),
+      h(`span.badge.${partner.status}`, {}, partner.status),
+      `${partner.commission_percent}%`,
+      partner.callback_url ?? "—",
+      partner.rate_limit_per_minute === null ? "default" : `${partner.rate_limit_per_minute}/min`,
+      when(partner.created_at),
+      actions(partner)
+    ]), search === "" ? "No partner yet." : "No partner matches."),
+    editRegion,
+    canChange() ? createForm : h("p.empty", {}, "Your role (viewer) can read but not change partners."))
+}

@@ -1,0 +1,67 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { RequestValidation } from "../RequestValidation.ts"
+import { AdminForbidden, AdminUnauthorized, TooManyAttempts, ValidationFailed } from "./AdminErrors.ts"
+import { AdminAuth, AnyRole, BeforePasswordChange } from "./AdminSecurity.ts"
+
+export const AdminView = Schema.Struct({
+  email: Schema.String,
+  role: Schema.Literals(["viewer", "operator"])
+})
+
+/** The session as the console reads it: who, their CSRF token for changes, and when it ends. */
+export const SessionAnswer = Schema.Struct({
+  success: Schema.Literal(true),
+  admin: AdminView,
+  csrf_token: Schema.String,
+  must_change_password: Schema.Boolean,
+  expires_at: Schema.String
+})
+
+export const Done = Schema.Struct({ success: Schema.Literal(true), message: Schema.String })
+
+/** Logging in: the one admin endpoint without a session. */
+export class AdminLoginGroup extends HttpApiGroup.make("login").add(
+  HttpApiEndpoint.post("login", "/session", {
+    payload: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), password: Schema.String.check(Schema.isMaxLength(200)) }),
+    success: SessionAnswer,
+    error: [AdminUnauthorized, TooManyAttempts]
+  }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+    summary: "Log in",
+    description: "Sets the session cookie (HttpOnly, SameSite=Strict; Secure behind https) and answers the CSRF token " +
+      "every later change must carry in `X-CSRF-Token`. A wrong e-mail or password is a 401; after " +
+      "`ADMIN_LOGIN_MAX_FAILURES` failures within `ADMIN_LOGIN_WINDOW` a 429."
+  }))
+) {}
+
+/** The current session: read it, end it, replace a password. */
+export class AdminSessionGroup extends HttpApiGroup.make("session")
+  .add(
+    HttpApiEndpoint.get("current", "/session", { success: SessionAnswer })
+      .annotate(BeforePasswordChange, true)
+      .annotateMerge(OpenApi.annotations({ summary: "The current session (and its CSRF token)" }))
+  )
+  .add(
+    HttpApiEndpoint.delete("logout", "/session", { success: Done })
+      .annotate(AnyRole, true)
+      .annotate(BeforePasswordChange, true)
+      .annotateMerge(OpenApi.annotations({ summary: "Log out: the session ends and its cookie is cleared" }))
+  )
+  .add(
+    HttpApiEndpoint.post("changePassword", "/session/password", {
+      payload: Schema.Struct({
+        current_password: Schema.String.check(Schema.isMaxLength(200)),
+        new_password: Schema.String.check(Schema.isMaxLength(200))
+      }),
+      success: Done,
+      error: [ValidationFailed, AdminForbidden]
+    }).middleware(RequestValidation)
+      .annotate(AnyRole, true)
+      .annotate(BeforePasswordChange, true)
+      .annotateMerge(OpenApi.annotations({
+        summary: "Choose a new password",
+        description: "Required after a one-time password from the CLI; the account's other sessions end."
+      }))
+  )
+  .middleware(AdminAuth)
+{}

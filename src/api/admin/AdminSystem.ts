@@ -1,0 +1,87 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { PerPageQuery } from "../Paging.ts"
+import { RequestValidation } from "../RequestValidation.ts"
+import { UpstreamFailed, ValidationFailed } from "./AdminErrors.ts"
+import { AdminAuth } from "./AdminSecurity.ts"
+
+export const AuditView = Schema.Struct({
+  id: Schema.Int,
+  at: Schema.String,
+  actor: Schema.String,
+  via: Schema.Literals(["console", "cli"]),
+  action: Schema.String,
+  target: Schema.String,
+  before: Schema.Unknown,
+  after: Schema.Unknown
+})
+
+export const SportsRefreshView = Schema.Struct({
+  sports: Schema.Int,
+  countries: Schema.Int,
+  leagues: Schema.Int,
+  teams: Schema.Int,
+  events: Schema.Int,
+  changed: Schema.Int,
+  deactivated: Schema.Int
+})
+
+export const SystemView = Schema.Struct({
+  version: Schema.String,
+  started_at: Schema.String,
+  database: Schema.Struct({ ok: Schema.Boolean, embedded: Schema.Boolean }),
+  casino: Schema.Struct({ gateway: Schema.String, configured: Schema.Boolean, providers: Schema.Int, games: Schema.Int }),
+  sports: Schema.Struct({
+    provider: Schema.String,
+    configured: Schema.Boolean,
+    rate_limit_per_hour: Schema.Int,
+    catalog: Schema.Struct({ sports: Schema.Int, countries: Schema.Int, leagues: Schema.Int, teams: Schema.Int, events: Schema.Int })
+  }),
+  wallet: Schema.Struct({ pending_bets: Schema.Int, failed_callbacks: Schema.Int, pending_callbacks: Schema.Int }),
+  jobs: Schema.Struct({ queued: Schema.Int, locked: Schema.Int, failing: Schema.Int }),
+  configuration: Schema.Record(Schema.String, Schema.String)
+})
+
+export class AdminSystemGroup extends HttpApiGroup.make("system")
+  .add(
+    HttpApiEndpoint.get("audit", "/audit", {
+      query: { target: Schema.optional(Schema.String), limit: Schema.optional(PerPageQuery) },
+      success: Schema.Struct({ success: Schema.Literal(true), entries: Schema.Array(AuditView) }),
+      error: ValidationFailed
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "The audit trail, newest first: every change through the console or the CLI"
+    }))
+  )
+  .add(
+    HttpApiEndpoint.get("status", "/system", {
+      success: Schema.Struct({ success: Schema.Literal(true), system: SystemView })
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Health, version, a configuration summary (no secrets), the wallet's backlog and background jobs"
+    }))
+  )
+  .add(
+    HttpApiEndpoint.post("refreshSports", "/sports/refresh", {
+      success: Schema.Struct({ success: Schema.Literal(true), report: SportsRefreshView }),
+      error: UpstreamFailed
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Refresh the local sports catalog from the provider now (every sport of CATALOG_SPORT_IDS)"
+    }))
+  )
+  .add(
+    HttpApiEndpoint.get("sportsRefreshes", "/sports/refreshes", {
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        refreshes: Schema.Array(Schema.Struct({ at: Schema.String, actor: Schema.String, report: Schema.Unknown }))
+      })
+    }).annotateMerge(OpenApi.annotations({ summary: "The last refreshes asked from the console or the CLI, and their counts" }))
+  )
+  .add(
+    HttpApiEndpoint.get("admins", "/admins", {
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        admins: Schema.Array(Schema.Struct({ email: Schema.String, role: Schema.String, disabled: Schema.Boolean }))
+      })
+    }).annotateMerge(OpenApi.annotations({ summary: "Admin accounts (managed with `npm run admin -- admins ...`)" }))
+  )
+  .middleware(AdminAuth)
+{}

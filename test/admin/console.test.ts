@@ -1,0 +1,217 @@
+/**
+ * The operator console in a real headless Chromium: log-in, a wrong password and throttling, a partner
+ * created (its token shown once and working against the partner API), deactivated (the partner API then
+ * answers 401), a wallet transaction found by id and its callback redelivered, a change without the CSRF
+ * token refused, a viewer who cannot change anything, and the audit trail showing each change. The pages
+ * are photographed for the README (docs/screenshots).
+ */
+import { assert, layer } from "@effect/vitest"
+import { Effect, Layer, Schema } from "effect"
+import type { Page } from "playwright-core"
+import { transactionEventId } from "../../src/domain/Callbacks.ts"
+import { givenAdmin, testPassword } from "../support/AdminConsole.ts"
+import { Browser, newPage, screenshot, serverUrl, step } from "../support/Browser.ts"
+import { PartnerBooks } from "../support/FakePartner.ts"
+import { eventually, live } from "../support/live.ts"
+import { bearer, dataAs, request } from "../support/TestApp.ts"
+import { givenWalletPlayer, WalletApp, walletAnswer, winBet } from "../support/WalletApp.ts"
+
+const books = new PartnerBooks()
+
+/** The page is drawn: the console marks its main region once a page's data has arrived. */
+const ready = (page: Page) => step(() => page.waitForSelector("main[data-ready=true]"))
+
+const logIn = (page: Page, email: string, password = testPassword) =>
+  Effect.gen(function*() {
+    const base = yield* serverUrl
+    yield* step(() => page.goto(`${base}/admin`))
+    yield* ready(page)
+    yield* step(() => page.getByLabel("E-mail").fill(email))
+    yield* step(() => page.getByLabel("Password").fill(password))
+    yield* step(() =>
+      Promise.all([
+        page.waitForResponse((response) => response.url().endsWith("/admin/api/session") && response.request().method() === "POST"),
+        page.getByRole("button", { name: "Log in" }).click()
+      ])
+    )
+  })
+
+/** Logs in and waits for the console to show the admin's pages. */
+const loggedIn = (page: Page, email: string) =>
+  Effect.gen(function*() {
+    yield* logIn(page, email)
+    yield* step(() => page.getByRole("button", { name: "Log out" }).waitFor())
+    yield* ready(page)
+  })
+
+/** Waits for the page to say `text` in an alert (a refused log-in, a refused change). */
+const alerted = (page: Page, text: string) =>
+  step(() => page.getByRole("alert").filter({ hasText: text }).waitFor({ timeout: 10_000 })).pipe(Effect.as(true))
+
+/** A change sent from inside the logged-in page, as a script on it would: the browser adds the session cookie. */
+const postFromPage = (page: Page, path: string, headers: Record<string, string>) =>
+  step(() => page.evaluate(async ({ headers, path }) => {
+    const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: "{\"name\":\"Forged\"}" })
+    return { status: response.status, body: await response.json() as { message: string } }
+  }, { headers, path }))
+
+layer(Layer.merge(WalletApp(books, { admin: { loginMaxFailures: 3 } }), Browser.layer), live)("operator console in Chromium", (it) => {
+  it.effect("log in; a wrong password; throttling after repeated failures", () =>
+    Effect.scoped(Effect.gen(function*() {
+      yield* givenAdmin("ops@example.com")
+      yield* givenAdmin("guessed@example.com")
+      const page = yield* newPage()
+      const base = yield* serverUrl
+      yield* step(() => page.goto(`${base}/admin/partners`))
+      yield* ready(page)
+      assert.strictEqual(new URL(page.url()).pathname, "/admin/login", "a visitor is sent to the log-in page")
+      yield* screenshot(page, "login")
+
+      yield* logIn(page, "ops@example.com", "not the password")
+      assert.isTrue(yield* alerted(page, "Wrong e-mail or password."))
+
+      for (let i = 0; i < 3; i++) {
+        yield* logIn(page, "guessed@example.com", `guess ${i}`)
+        assert.isTrue(yield* alerted(page, "Wrong e-mail or password."))
+      }
+      yield* logIn(page, "guessed@example.com")
+      assert.isTrue(yield* alerted(page, "Too many failed log-ins"))
+
+      yield* logIn(page, "ops@example.com")
+      yield* step(() => page.getByRole("heading", { name: "Partners" }).waitFor())
+      assert.strictEqual(new URL(page.url()).pathname, "/admin/partners")
+      const cookies = yield* step(() => page.context().cookies())
+      const session = cookies.find((cookie) => cookie.name === "admin_session")!
+      assert.deepStrictEqual([session.httpOnly, session.sameSite], [true, "Strict"])
+    })), { timeout: 90_000 })
+
+  it.effect("create a partner, see its token once and use it; deactivate it and the partner API answers 401", () =>
+    Effect.scoped(Effect.gen(function*() {
+      yield* givenAdmin("creator@example.com")
+      const page = yield* newPage()
+      yield* loggedIn(page, "creator@example.com")
+      const form = page.locator("form", { has: page.getByRole("heading", { name: "New partner" }) })
+      yield* step(() => form.getByLabel("Name").fill("Browser Bets <b>&</b>"))
+      yield* step(() => form.getByLabel("Commission (%)").fill("12.5"))
+      yield* step(() => form.getByRole("button", { name: "Create partner" }).click())
+      const tokenCell = page.locator("[data-secret=token]")
+      yield* step(() => tokenCell.waitFor())
+      const token = (yield* step(() => tokenCell.textContent()))!
+      assert.match(token, /^pak_[A-Za-z0-9_-]{43}$/)
+      assert.match((yield* step(() => page.locator("[data-secret=webhook-secret]").textContent()))!, /^whsec_/)
+      // The name is shown as the text it is, never as markup.
+      assert.strictEqual(yield* step(() => page.locator("td", { hasText: "Browser Bets <b>&</b>" }).count()), 1)
+      assert.strictEqual(yield* step(() => page.locator("td b").count()), 0)
+      yield* screenshot(page, "partners-created")
+
+      const status = yield* request("GET", "/api/partner/v1/status", { headers: bearer(token) })
+      assert.strictEqual(status.status, 200)
+      assert.strictEqual(dataAs(Schema.Struct({ partner: Schema.Struct({ commission_percent: Schema.Number }) }))(status).partner.commission_percent, 12.5)
+
+      // Shown once: not after a reload.
+      yield* step(() => page.reload())
+      yield* ready(page)
+      assert.notInclude(yield* step(() => page.content()), token)
+
+      yield* step(() => page.locator("[data-action='deactivate-browser-bets-b-b']").click())
+      yield* step(() => page.getByText("is inactive: its token is refused").waitFor())
+      assert.strictEqual((yield* request("GET", "/api/partner/v1/status", { headers: bearer(token) })).status, 401)
+      yield* screenshot(page, "partners")
+
+      const phone = yield* newPage({ width: 390, height: 844 })
+      yield* loggedIn(phone, "creator@example.com")
+      yield* step(() => phone.getByRole("heading", { name: "Partners" }).waitFor())
+      yield* screenshot(phone, "partners-phone")
+    })), { timeout: 90_000 })
+
+  it.effect("find a wallet transaction by id and redeliver its callback", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const player = yield* givenWalletPlayer(books, 100)
+      const answer = yield* winBet(player.userCode, "console-txn-1", { bet: 2, win: 5 })
+      assert.strictEqual(walletAnswer(answer).msg, "")
+      const winEvent = transactionEventId("win", "console-txn-1")
+      yield* eventually(Effect.sync(() => books.receivedFor(winEvent).length), (n) => n === 1, "the win delivered")
+
+      yield* givenAdmin("wallet@example.com")
+      const page = yield* newPage()
+      yield* loggedIn(page, "wallet@example.com")
+      yield* step(() => page.getByRole("link", { name: "Wallet" }).click())
+      yield* ready(page)
+      yield* step(() => page.getByLabel("Transaction id").fill("console-txn-1"))
+      yield* step(() => page.getByRole("button", { name: "Search" }).click())
+      const card = page.locator("[data-transaction='console-txn-1']")
+      yield* step(() => card.waitFor())
+      const text = (yield* step(() => card.textContent()))!
+      assert.include(text, player.external)
+      assert.include(text, winEvent)
+      assert.include(text, "delivered")
+      const redeliver = card.locator("button", { hasText: "Redeliver" })
+      assert.strictEqual(yield* step(() => redeliver.count()), 1, "the win can be redelivered; the bet cannot")
+      yield* step(() => redeliver.click())
+      yield* step(() => page.getByText("was queued for delivery again").waitFor())
+      yield* eventually(Effect.sync(() => books.receivedFor(winEvent).length), (n) => n === 2, "the win delivered again")
+      yield* step(() => page.locator("details").first().click())
+      yield* screenshot(page, "wallet")
+    })), { timeout: 90_000 })
+
+  it.effect("a change without the CSRF token is refused; a viewer cannot change anything", () =>
+    Effect.scoped(Effect.gen(function*() {
+      yield* givenAdmin("csrf@example.com")
+      const page = yield* newPage()
+      yield* loggedIn(page, "csrf@example.com")
+      const forged = yield* postFromPage(page, "/admin/api/partners", {})
+      assert.strictEqual(forged.status, 403)
+      assert.include(forged.body.message, "CSRF")
+
+      yield* givenAdmin("viewer@example.com", "viewer")
+      const viewer = yield* newPage()
+      yield* loggedIn(viewer, "viewer@example.com")
+      yield* step(() => viewer.getByText("Your role (viewer) can read but not change partners.").waitFor())
+      assert.strictEqual(yield* step(() => viewer.getByRole("button", { name: /Deactivate|Activate|Create partner|Rotate/ }).count()), 0)
+      // Even with the token a page script could read, the API refuses a viewer's change.
+      const csrf = yield* step(() => viewer.evaluate(async () => (await (await fetch("/admin/api/session")).json() as { csrf_token: string }).csrf_token))
+      const refused = yield* postFromPage(viewer, "/admin/api/partners", { "x-csrf-token": csrf })
+      assert.strictEqual(refused.status, 403)
+      assert.include(refused.body.message, "viewer")
+      for (const path of ["/admin/wallet", "/admin/casino"]) {
+        yield* step(() => viewer.goto(`${new URL(viewer.url()).origin}${path}`))
+        yield* ready(viewer)
+        assert.strictEqual(yield* step(() => viewer.getByRole("button", { name: /Redeliver|Sync now|Disable|Enable/ }).count()), 0, path)
+      }
+    })), { timeout: 90_000 })
+
+  it.effect("the audit trail shows each change; the casino, sports and system pages", () =>
+    Effect.scoped(Effect.gen(function*() {
+      yield* givenAdmin("auditor@example.com")
+      const page = yield* newPage()
+      yield* loggedIn(page, "auditor@example.com")
+      yield* step(() => page.getByRole("link", { name: "Casino" }).click())
+      yield* ready(page)
+      yield* step(() => page.getByRole("button", { name: "Sync now" }).click())
+      yield* step(() => page.getByText("Synced: providers").waitFor({ timeout: 30_000 }))
+      yield* step(() => page.locator("tr", { hasText: "aurora-gaming" }).getByRole("button", { name: /Disable/ }).first().click())
+      yield* step(() => page.getByText("is disabled.").waitFor())
+      yield* screenshot(page, "casino")
+
+      yield* step(() => page.getByRole("link", { name: "Sports" }).click())
+      yield* ready(page)
+      yield* screenshot(page, "sports")
+      yield* step(() => page.getByRole("link", { name: "System" }).click())
+      yield* ready(page)
+      assert.include(yield* step(() => page.locator("main").textContent()), "Healthy")
+      assert.notInclude(yield* step(() => page.content()), "postgres://", "no database URL (or its password) on the page")
+      yield* screenshot(page, "system")
+
+      yield* step(() => page.getByRole("link", { name: "Audit trail" }).click())
+      yield* ready(page)
+      const rows = yield* step(() => page.locator("tbody tr").allTextContents())
+      const has = (action: string, actor: string) => rows.some((row) => row.includes(action) && row.includes(actor))
+      assert.isTrue(has("partner.create", "creator@example.com"), "the partner created in the console")
+      assert.isTrue(has("partner.deactivate", "creator@example.com"), "its deactivation")
+      assert.isTrue(has("callback.redeliver", "wallet@example.com"), "the redelivery")
+      assert.isTrue(has("casino.sync", "auditor@example.com"), "the sync")
+      assert.isTrue(has("casino.disable-provider", "auditor@example.com"), "the provider switched off")
+      assert.notMatch(rows.join("\n"), /pak_|whsec_/, "no secret in the trail")
+      yield* screenshot(page, "audit")
+    })), { timeout: 120_000 })
+})

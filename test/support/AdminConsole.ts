@@ -1,0 +1,57 @@
+import { Effect } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import { AdminAccounts } from "../../src/admin/AdminAccounts.ts"
+import type { AdminRole } from "../../src/domain/Admin.ts"
+
+export const testPassword = "correct horse battery"
+
+/** An admin account with a password of the test's choosing (no one-time password to replace). */
+export const givenAdmin = (email: string, role: AdminRole = "operator", password = testPassword) =>
+  Effect.flatMap(Effect.service(AdminAccounts), (accounts) =>
+    accounts.create({ name: "test", via: "cli" }, { email, role, password })).pipe(Effect.orDie)
+
+export interface AdminAnswer {
+  readonly status: number
+  readonly body: any
+  readonly setCookie: ReadonlyArray<string>
+  readonly headers: Record<string, string>
+}
+
+/** One request to the admin API (or the console's pages), with a session cookie and CSRF token when given. */
+export const adminRequest = (
+  method: "GET" | "POST" | "PATCH" | "DELETE",
+  path: string,
+  options: { readonly session?: AdminSession; readonly csrf?: string | null; readonly json?: unknown; readonly headers?: Record<string, string> } = {}
+) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.session !== undefined) headers.cookie = options.session.cookie
+    const csrf = options.csrf === undefined ? options.session?.csrf : options.csrf
+    if (csrf !== undefined && csrf !== null) headers["x-csrf-token"] = csrf
+    let req = HttpClientRequest.make(method)(path).pipe(HttpClientRequest.setHeaders(headers))
+    if (options.json !== undefined) req = HttpClientRequest.bodyJsonUnsafe(req, options.json)
+    const response = yield* client.execute(req)
+    const text = yield* response.text
+    const setCookie = response.headers["set-cookie"]
+    return {
+      status: response.status,
+      body: response.headers["content-type"]?.includes("json") && text !== "" ? JSON.parse(text) : text,
+      setCookie: setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie],
+      headers: response.headers
+    } satisfies AdminAnswer
+  }).pipe(Effect.orDie)
+
+export interface AdminSession {
+  readonly cookie: string
+  readonly csrf: string
+}
+
+/** Logs in through the API: the session cookie to send back and the CSRF token. */
+export const loginAs = (email: string, password = testPassword) =>
+  Effect.gen(function*() {
+    const answer = yield* adminRequest("POST", "/admin/api/session", { json: { email, password } })
+    if (answer.status !== 200) return yield* Effect.die(new Error(`log-in refused: ${answer.status} ${JSON.stringify(answer.body)}`))
+    const cookie = answer.setCookie.find((line) => line.startsWith("admin_session="))!.split(";")[0]
+    return { cookie, csrf: answer.body.csrf_token as string } satisfies AdminSession
+  })
