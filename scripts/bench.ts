@@ -37,17 +37,17 @@ const statusScenario: Scenario = (context) =>
     const raw = yield* fixedBodyProcess("scripts/bench/raw-server.ts", body)
     const floor = yield* fixedBodyProcess("scripts/bench/effect-floor-server.ts", body)
     const apiFloor = yield* fixedBodyProcess("scripts/bench/effect-api-floor-server.ts", body)
-    // BENCH_BASELINE=<revision>: the service as it was there, beside the current one in the same rounds.
-    const revision = process.env.BENCH_BASELINE
-    const before = revision === undefined ? undefined : yield* context.startRevision(revision, {})
+    // BENCH_BASELINE=<revision>[,<revision>...]: the service as it was there, beside the current one in the same rounds.
+    const revisions = process.env.BENCH_BASELINE?.split(",").filter((revision) => revision !== "") ?? []
+    const before = yield* Effect.forEach(revisions, (revision) => Effect.map(context.startRevision(revision, {}), (instance) => ({ revision, instance })))
     const rows = yield* compare([
       { name: "raw node:http, same body", options: { url: raw.url + path, pid: raw.pid, connections, seconds } },
       { name: "effect router, same body", options: { url: floor.url + path, pid: floor.pid, connections, seconds } },
       { name: "effect HttpApi, same body", options: { url: apiFloor.url + path, pid: apiFloor.pid, connections, seconds } },
-      ...(before === undefined ? [] : [{
+      ...before.map(({ instance, revision }) => ({
         name: `service at ${revision}`,
-        options: { url: before.url + path, pid: before.pid, headers, connections, seconds }
-      }]),
+        options: { url: instance.url + path, pid: instance.pid, headers, connections, seconds }
+      })),
       { name: "service", options: { url: context.baseUrl + path, pid: context.pid, headers, connections, seconds } }
     ])
     printTable(`GET /status, authenticated (${connections} connections, ${seconds} s per round)`, rows)
@@ -275,7 +275,7 @@ const main = Effect.gen(function*() {
       const exported = yield* spawner.spawn(ChildProcess.make("sh", ["-c", `git archive ${revision} | tar -x -C ${tree}`]))
       if ((yield* exported.exitCode) !== 0) return yield* Effect.die(`git archive ${revision} failed`)
       yield* files.symlink(`${process.cwd()}/node_modules`, `${tree}/node_modules`)
-      const database = yield* scopedDatabase(`partner_api_bench_${process.pid}_baseline`)
+      const database = yield* scopedDatabase(`partner_api_bench_${process.pid}_${revision.replace(/[^A-Za-z0-9]/g, "_").toLowerCase()}`)
       const instance = yield* serviceOn(database, env, tree)
       const sql = Context.get(
         yield* Layer.build(PgClient.layer({ url: Redacted.make(database), maxConnections: 2 })),
