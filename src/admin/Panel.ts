@@ -25,6 +25,7 @@ export const panelPages = ["", "/login", "/partners", "/wallet", "/casino", "/sp
 const assets: Record<string, string> = {
   "app.js": "text/javascript",
   "dom.js": "text/javascript",
+  "session.js": "text/javascript",
   "partners.js": "text/javascript",
   "wallet.js": "text/javascript",
   "casino.js": "text/javascript",

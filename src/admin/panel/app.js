@@ -1,5 +1,6 @@
-// The operator console: a shell that calls the admin API (/admin/api) and draws the page the path names.
+// The operator console: a shell that draws the page the path names (the admin API's client is session.js).
 import { field, fill, formValues, h, notice } from "./dom.js"
+import { api, attempt, navigate, session } from "./session.js"
 import { partnersPage } from "./partners.js"
 import { walletPage } from "./wallet.js"
 import { casinoPage } from "./casino.js"
@@ -7,52 +8,6 @@ import { auditPage, sportsPage, systemPage } from "./system.js"
 
 const main = document.getElementById("main")
 const top = document.getElementById("top")
-
-/** The session: the admin and the CSRF token every change carries. */
-export const session = { admin: null, csrf: null }
-
-export class ApiError extends Error {
-  constructor(status, body) {
-    super(body?.message ?? `The console's API answered ${status}.`)
-    this.status = status
-    this.body = body
-  }
-}
-
-/** One call to the admin API. A change carries the session's CSRF token; a lost session leads to the log-in page. */
-export async function api(method, path, body) {
-  const headers = { accept: "application/json" }
-  if (method !== "GET" && session.csrf !== null) headers["x-csrf-token"] = session.csrf
-  if (body !== undefined) headers["content-type"] = "application/json"
-  const response = await fetch(`/admin/api${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: "same-origin"
-  })
-  const answer = response.headers.get("content-type")?.includes("json") ? await response.json() : null
-  if (response.status === 401 && path !== "/session") {
-    session.admin = null
-    navigate("/admin/login")
-  }
-  if (!response.ok) throw new ApiError(response.status, answer)
-  return answer
-}
-
-/** A change's outcome shown in `region`: what happened, or the error in words. */
-export async function attempt(region, action, success) {
-  try {
-    const result = await action()
-    if (success !== undefined) fill(region, notice("ok", typeof success === "function" ? success(result) : success))
-    return result
-  } catch (error) {
-    const details = error.body?.errors ? Object.values(error.body.errors).flat().filter((m) => m !== error.message) : []
-    fill(region, notice("error", [error.message, ...details].join(" ")))
-    return undefined
-  }
-}
-
-export const canChange = () => session.admin?.role === "operator"
 
 const pages = {
   "/admin": partnersPage,
@@ -72,11 +27,6 @@ const nav = [
   ["/admin/system", "System"],
   ["/admin/audit", "Audit trail"]
 ]
-
-export function navigate(path) {
-  if (location.pathname + location.search !== path) history.pushState(null, "", path)
-  render()
-}
 
 function link(path, text) {
   return h("a", {

@@ -1,5 +1,5 @@
 // Casino: providers and games with enable/disable; sync now; the last syncs and what they changed.
-import { api, attempt, canChange, navigate } from "./app.js"
+import { api, attempt, canChange, navigate } from "./session.js"
 import { field, fill, formValues, h, json, table, when } from "./dom.js"
 
 const counts = (c) => `providers +${c.providers.added} ~${c.providers.changed} −${c.providers.absent}; games +${c.games.added} ~${c.games.changed} −${c.games.absent}`

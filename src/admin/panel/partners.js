@@ -1,5 +1,5 @@
 // Partners: list and search; create (token and webhook secret shown once); edit; activate, deactivate; rotate.
-import { api, attempt, canChange, navigate } from "./app.js"
+import { api, attempt, canChange, navigate } from "./session.js"
 import { field, fill, formValues, h, notice, table, when } from "./dom.js"
 
 /** A secret shown this once, with a way to copy it. */

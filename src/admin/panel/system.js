@@ -1,5 +1,5 @@
 // Sports (provider, quota, refreshes), System (health, version, configuration, background jobs), the audit trail.
-import { api, attempt, canChange } from "./app.js"
+import { api, attempt, canChange } from "./session.js"
 import { fill, h, json, table, when } from "./dom.js"
 
 const facts = (pairs) => h("dl.facts", {}, pairs.map(([label, value]) => [h("dt", {}, label), h("dd", {}, value)]))

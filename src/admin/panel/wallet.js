@@ -1,7 +1,7 @@
 // Wallet: transactions and rounds searched by partner, player, transaction, round, status and time, each with its
 // ledger entry and callbacks (body, answer, attempts, next attempt, last error); redeliver; pending bets and failed
 // deliveries at a glance.
-import { api, attempt, canChange, navigate } from "./app.js"
+import { api, attempt, canChange, navigate } from "./session.js"
 import { field, fill, formValues, h, json, notice, table, when } from "./dom.js"
 
 const searchKeys = ["partner", "player", "transaction_id", "round_id", "kind", "status", "from", "to", "page"]

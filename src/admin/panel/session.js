@@ -1,0 +1,56 @@
+// The admin API's client and the session: every page calls the API through here. A page that moves the
+// console elsewhere announces it as a history change, which the shell (app.js) draws; so pages do not
+// import the shell, and the shell imports the pages.
+import { fill, notice } from "./dom.js"
+
+/** The session: the admin and the CSRF token every change carries. */
+export const session = { admin: null, csrf: null }
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.message ?? `The console's API answered ${status}.`)
+    this.status = status
+    this.body = body
+  }
+}
+
+/** One call to the admin API. A change carries the session's CSRF token; a lost session leads to the log-in page. */
+export async function api(method, path, body) {
+  const headers = { accept: "application/json" }
+  if (method !== "GET" && session.csrf !== null) headers["x-csrf-token"] = session.csrf
+  if (body !== undefined) headers["content-type"] = "application/json"
+  const response = await fetch(`/admin/api${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "same-origin"
+  })
+  const answer = response.headers.get("content-type")?.includes("json") ? await response.json() : null
+  if (response.status === 401 && path !== "/session") {
+    session.admin = null
+    navigate("/admin/login")
+  }
+  if (!response.ok) throw new ApiError(response.status, answer)
+  return answer
+}
+
+/** A change's outcome shown in `region`: what happened, or the error in words. */
+export async function attempt(region, action, success) {
+  try {
+    const result = await action()
+    if (success !== undefined) fill(region, notice("ok", typeof success === "function" ? success(result) : success))
+    return result
+  } catch (error) {
+    const details = error.body?.errors ? Object.values(error.body.errors).flat().filter((m) => m !== error.message) : []
+    fill(region, notice("error", [error.message, ...details].join(" ")))
+    return undefined
+  }
+}
+
+export const canChange = () => session.admin?.role === "operator"
+
+/** Goes to `path` in the console: a history entry, then the shell draws it (it listens to popstate). */
+export function navigate(path) {
+  if (location.pathname + location.search !== path) history.pushState(null, "", path)
+  window.dispatchEvent(new PopStateEvent("popstate"))
+}
