@@ -42,5 +42,11 @@ export const serveRoutes = <A, E, R>(
     }),
     Layer.unwrap
   )
-  return (options.disableListenLog === true ? served : HttpServer.withLogAddress(served)) as any
+  // The router's handler is typed as needing anything (`unknown`), as in HttpRouter.serve; the routes' own
+  // requirements are the layer's, so they are stated here as HttpRouter.serve states them.
+  return (options.disableListenLog === true ? served : HttpServer.withLogAddress(served)) as Layer.Layer<
+    A,
+    E,
+    HttpServer.HttpServer | Exclude<R, HttpRouter.HttpRouter>
+  >
 }
