@@ -10,7 +10,7 @@ import { Argument, CliError, Command, Flag } from "effect/cli"
 import { CallbackOutbox, type CallbackView } from "../src/callbacks/CallbackOutbox.ts"
 import { entryJson } from "../src/callbacks/http.ts"
 import { WalletLedger } from "../src/callbacks/WalletLedger.ts"
-import type { Partner } from "../src/domain/Partner.ts"
+import { partnerView } from "../src/admin/PartnerView.ts"
 import { CasinoCatalog } from "../src/casino/CasinoCatalog.ts"
 import { CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerAdmin } from "../src/admin/AdminChanges.ts"
 import { Partners } from "../src/partners/Partners.ts"
@@ -20,18 +20,6 @@ import { adminsCommand, auditCommand, cliActor } from "./admin/accounts.ts"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
-const partnerView = (partner: Partner) => ({
-  id: partner.id,
-  name: partner.name,
-  slug: partner.slug,
-  status: partner.status,
-  commission_percent: partner.commission_percent,
-  callback_url: partner.callback_url,
-  // null: the service's PARTNER_RATE_LIMIT applies.
-  rate_limit_per_minute: partner.rate_limit_per_minute,
-  created_at: partner.created_at.toISOString(),
-  updated_at: partner.updated_at.toISOString()
-})
 
 /** Domain failures become a one-line message for the operator and exit code 1. */
 const userFacing = <A, R>(effect: Effect.Effect<A, { readonly message: string }, R>) =>

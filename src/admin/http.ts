@@ -10,18 +10,8 @@ import { Partners } from "../partners/Partners.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { AdminAccounts } from "./AdminAccounts.ts"
 import { PartnerAdmin } from "./AdminChanges.ts"
+import { partnerView } from "./PartnerView.ts"
 
-export const partnerJson = (partner: Partner) => ({
-  id: partner.id,
-  name: partner.name,
-  slug: partner.slug,
-  status: partner.status,
-  commission_percent: partner.commission_percent,
-  callback_url: partner.callback_url,
-  rate_limit_per_minute: partner.rate_limit_per_minute,
-  created_at: partner.created_at.toISOString(),
-  updated_at: partner.updated_at.toISOString()
-})
 
 /** The admin making the current request, as the audit trail names them. */
 export const currentActor = Effect.map(Effect.service(CurrentAdmin), (admin): Actor => ({ name: admin.account.email, via: "console" }))
@@ -97,14 +87,14 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", 
   const partners = yield* Partners
   const changes = yield* PartnerAdmin
   const inputError = (error: { readonly message: string }) => new ValidationFailed({ message: error.message, errors: { partner: [error.message] } })
-  const partnerAnswer = (partner: Partner) => ({ success: true as const, partner: partnerJson(partner) })
+  const partnerAnswer = (partner: Partner) => ({ success: true as const, partner: partnerView(partner) })
   const blankIsNull = (url: string | null | undefined) => url === undefined ? undefined : url === null || url.trim() === "" ? null : url.trim()
 
   return handlers
     .handle("list", ({ query }) =>
       Effect.map(partners.list, (all) => ({
         success: true as const,
-        partners: all.filter(matches((query.search ?? "").trim().toLowerCase())).map(partnerJson)
+        partners: all.filter(matches((query.search ?? "").trim().toLowerCase())).map(partnerView)
       })))
     .handle("show", ({ params }) => partners.show(params.slug).pipe(Effect.mapError(notFound), Effect.map(partnerAnswer)))
     .handle("create", Effect.fn("AdminHandlers.createPartner")(function*({ payload }) {
@@ -117,7 +107,7 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", 
         InvalidPartnerInput: (error) => Effect.fail(inputError(error)),
         SlugTaken: (error) => Effect.fail(new Conflict({ message: error.message }))
       }))
-      return { success: true as const, partner: partnerJson(created.partner), token: created.token, webhook_secret: created.webhookSecret }
+      return { success: true as const, partner: partnerView(created.partner), token: created.token, webhook_secret: created.webhookSecret }
     }))
     .handle("update", Effect.fn("AdminHandlers.updatePartner")(function*({ params, payload }) {
       const partner = yield* changes.update(yield* currentActor, params.slug, {
@@ -135,11 +125,11 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", 
     .handle("rotateToken", ({ params }) =>
       Effect.flatMap(currentActor, (actor) => changes.rotateToken(actor, params.slug)).pipe(
         Effect.mapError(notFound),
-        Effect.map(({ partner, token }) => ({ success: true as const, partner: partnerJson(partner), token }))
+        Effect.map(({ partner, token }) => ({ success: true as const, partner: partnerView(partner), token }))
       ))
     .handle("rotateWebhookSecret", ({ params }) =>
       Effect.flatMap(currentActor, (actor) => changes.rotateWebhookSecret(actor, params.slug)).pipe(
         Effect.mapError(notFound),
-        Effect.map(({ partner, webhookSecret }) => ({ success: true as const, partner: partnerJson(partner), webhook_secret: webhookSecret }))
+        Effect.map(({ partner, webhookSecret }) => ({ success: true as const, partner: partnerView(partner), webhook_secret: webhookSecret }))
       ))
 }))
