@@ -11,7 +11,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { createClient } from "redis"
+import { redisAnswers as redisAnswersAt, removeKeysUnder } from "../../test/support/RedisKeys.ts"
 import { hashToken } from "../../src/partners/Partners.ts"
 import type { BenchContext, ServiceInstance } from "./context.ts"
 import { freePort } from "./harness.ts"
@@ -23,32 +23,10 @@ const requestsPerSecond = Number(process.env.BENCH_FLEET_RATE ?? 40)
 const partners = 20
 const events = 150
 
-const redisAnswers = Effect.promise(async () => {
-  const client = createClient({ url: redisUrl, socket: { connectTimeout: 1_000, reconnectStrategy: false } })
-  client.on("error", () => {})
-  try {
-    await client.connect()
-    return (await client.ping()) === "PONG"
-  } catch {
-    return false
-  } finally {
-    if (client.isOpen) client.destroy()
-  }
-})
+const redisAnswers = Effect.promise(() => redisAnswersAt(redisUrl))
 
-/** Removes the run's keys (the persistence store escapes the prefix's colon). */
-const dropKeys = (prefix: string) =>
-  Effect.promise(async () => {
-    const client = createClient({ url: redisUrl })
-    client.on("error", () => {})
-    await client.connect()
-    for (const pattern of [`${prefix}*`, `${prefix.replace(/:/g, "%3A")}*`]) {
-      for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: 1000 })) {
-        if (keys.length > 0) await client.del(keys)
-      }
-    }
-    client.destroy()
-  })
+/** Removes the run's keys. */
+const dropKeys = (prefix: string) => Effect.promise(() => removeKeysUnder(redisUrl, prefix))
 
 /** A database of its own on the bench's server, dropped at the end. */
 const scopedDatabase = (context: BenchContext, name: string) =>

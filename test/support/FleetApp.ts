@@ -2,7 +2,6 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import { HttpServer } from "effect/http"
 import { createConnection, createServer, type Server, type Socket } from "node:net"
-import { createClient } from "redis"
 import { CatalogSchedule } from "../../src/catalog/CatalogSchedule.ts"
 import { SportsCatalogConfig } from "../../src/catalog/SportsCatalogConfig.ts"
 import { MaxBodySizeLive } from "../../src/platform/RequestBody.ts"
@@ -12,42 +11,21 @@ import { RoutesLive, servicesLayer } from "../../src/server.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { WalletRepoSql } from "../../src/callbacks/WalletRepoSql.ts"
 import { FakeUpstream } from "./FakeUpstream.ts"
+import { redisAnswers as redisAnswersAt, removeKeysUnder } from "./RedisKeys.ts"
 import { TestConfig, testCatalogConfig, testSharedStoreConfig, testSportsConfig } from "./TestApp.ts"
 import { TestDatabaseOnUrl } from "./TestDatabase.ts"
 
 /** The machine's Redis for tests: TEST_REDIS_URL, or the one on 6379. */
 export const testRedisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379"
 
-/** Whether a Redis answers at `url` (a PING within a second). */
-export const redisAnswers = async (url = testRedisUrl): Promise<boolean> => {
-  const client = createClient({ url, socket: { connectTimeout: 1_000, reconnectStrategy: false } })
-  client.on("error", () => {})
-  try {
-    await client.connect()
-    return (await client.ping()) === "PONG"
-  } catch {
-    return false
-  } finally {
-    if (client.isOpen) client.destroy()
-  }
-}
+/** Whether a Redis answers at `url` (by default the tests'). */
+export const redisAnswers = (url = testRedisUrl) => redisAnswersAt(url)
 
 /** A key prefix of the test's own, and its keys removed when the scope closes (the store's escaped namespace too). */
 export const scopedKeyPrefix = (name: string) =>
   Effect.acquireRelease(
     Effect.sync(() => `pag-test-${name}-${process.pid}-${Math.random().toString(36).slice(2, 8)}:`),
-    (prefix) =>
-      Effect.promise(async () => {
-        const client = createClient({ url: testRedisUrl })
-        client.on("error", () => {})
-        await client.connect()
-        for (const pattern of [`${prefix}*`, `${prefix.replace(/:/g, "%3A")}*`]) {
-          for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: 1000 })) {
-            if (keys.length > 0) await client.del(keys)
-          }
-        }
-        client.destroy()
-      })
+    (prefix) => Effect.promise(() => removeKeysUnder(testRedisUrl, prefix))
   )
 
 export interface FleetSettings {
