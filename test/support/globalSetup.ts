@@ -1,4 +1,7 @@
 /**
+ * The browser the console's tests drive, chosen once (Browser.ts) and printed; whether a Redis
+ * answers for the fleet tests, printed when none does.
+ *
  * One PostgreSQL for the whole run: DATABASE_URL's server when set,
  * otherwise an embedded cluster in a temporary directory. A migrated
  * template database is made once; each test file clones it into a database
@@ -13,10 +16,14 @@ import * as path from "node:path"
 import type { TestProject } from "vitest/node"
 import * as Database from "../../src/platform/Database.ts"
 import { EmbeddedPostgres } from "../../src/platform/EmbeddedPostgres.ts"
+import { chooseChromium } from "./Browser.ts"
+import { redisAnswers, testRedisUrl } from "./RedisKeys.ts"
 import { databaseUrl, quoteIdentifier } from "./urls.ts"
 
 declare module "vitest" {
   export interface ProvidedContext {
+    /** Whether the machine's Redis answers (TEST_REDIS_URL): the fleet tests are skipped without it. */
+    redisAvailable: boolean
     testDatabase: {
       readonly adminUrl: string
       readonly template: string
@@ -35,6 +42,13 @@ const adminQuery = (adminUrl: string, run: (sql: SqlClient.SqlClient) => Effect.
   )
 
 export default async function setup(project: TestProject) {
+  const chromium = await chooseChromium()
+  console.log(`Browser tests drive ${chromium.description}.`)
+  project.provide("chromium", chromium)
+  const redisAvailable = await redisAnswers(testRedisUrl)
+  if (!redisAvailable) console.warn(`!!! No Redis answers at ${testRedisUrl} (TEST_REDIS_URL): the fleet tests are SKIPPED !!!`)
+  project.provide("redisAvailable", redisAvailable)
+
   let adminUrl = process.env.DATABASE_URL
   let stopEmbedded = async () => {}
   if (adminUrl === undefined) {
