@@ -1,4 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
+import { inject } from "vitest"
 import { Context, Duration, Effect, Layer } from "effect"
 import { Partners } from "../../src/partners/Partners.ts"
 import { catalogProvider, worldEvents } from "../support/CatalogScripts.ts"
@@ -10,17 +11,14 @@ import {
   type FleetSettings,
   get,
   RedisProxy,
-  redisAnswers,
   scopedKeyPrefix,
   testRedisUrl
 } from "../support/FleetApp.ts"
 import { eventually, live } from "../support/live.ts"
 import { TestDatabaseUrlLive } from "../support/TestDatabase.ts"
 
-const redisUp = await redisAnswers()
-if (!redisUp) {
-  console.warn(`\n!!! No Redis answers at ${testRedisUrl} (TEST_REDIS_URL): the fleet tests are SKIPPED !!!\n`)
-}
+// Asked once per run by the global set-up, which says so when the fleet tests are skipped.
+const redisUp = inject("redisAvailable")
 
 const world = { events: worldEvents() }
 const prefix = "/api/partner/v1"

@@ -11,15 +11,11 @@ import { RoutesLive, servicesLayer } from "../../src/server.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { WalletRepoSql } from "../../src/callbacks/WalletRepoSql.ts"
 import { FakeUpstream } from "./FakeUpstream.ts"
-import { redisAnswers as redisAnswersAt, removeKeysUnder } from "./RedisKeys.ts"
+import { removeKeysUnder, testRedisUrl } from "./RedisKeys.ts"
 import { TestConfig, testCatalogConfig, testSharedStoreConfig, testSportsConfig } from "./TestApp.ts"
 import { TestDatabaseOnUrl } from "./TestDatabase.ts"
 
-/** The machine's Redis for tests: TEST_REDIS_URL, or the one on 6379. */
-export const testRedisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379"
-
-/** Whether a Redis answers at `url` (by default the tests'). */
-export const redisAnswers = (url = testRedisUrl) => redisAnswersAt(url)
+export { testRedisUrl }
 
 /** A key prefix of the test's own, and its keys removed when the scope closes (the store's escaped namespace too). */
 export const scopedKeyPrefix = (name: string) =>

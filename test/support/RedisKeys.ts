@@ -5,6 +5,9 @@ import { createClient } from "redis"
  * left under its key prefix. Kept apart from the test app so the bench can use it without building it.
  */
 
+/** The machine's Redis for tests: TEST_REDIS_URL, or the one on 6379. */
+export const testRedisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379"
+
 /** Whether a Redis answers at `url` (a PING within a second). */
 export const redisAnswers = async (url: string): Promise<boolean> => {
   const client = createClient({ url, socket: { connectTimeout: 1_000, reconnectStrategy: false } })
