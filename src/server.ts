@@ -52,6 +52,7 @@ import { PartnersConfig } from "./partners/PartnersConfig.ts"
 import { AccountHandlers } from "./partners/http.ts"
 import { StatusReport } from "./partners/StatusReport.ts"
 import { AppConfig, publicBaseUrl } from "./platform/AppConfig.ts"
+import { ClientAddress } from "./platform/ClientAddress.ts"
 import { SportsHandlers } from "./sports/http.ts"
 import { SportsConfig } from "./sports/SportsConfig.ts"
 import { SportsProvider } from "./sports/SportsProvider.ts"
@@ -261,7 +262,8 @@ export const ConfigLive = Layer.mergeAll(
   SandboxConfig.layer,
   SharedStoreConfig.layer,
   ObservabilityConfig.layer,
-  AdminConfig.layer
+  AdminConfig.layer,
+  ClientAddress.layer
 )
 
 /** The services with their database (migrated), start-up data and background work. */

@@ -10,6 +10,7 @@ import { Partners } from "../../src/partners/Partners.ts"
 import { PartnersConfig } from "../../src/partners/PartnersConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
+import { AddressRanges, ClientAddress } from "../../src/platform/ClientAddress.ts"
 import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
 import { ObservabilityConfig } from "../../src/platform/ObservabilityConfig.ts"
 import { SandboxConfig } from "../../src/sandbox/SandboxConfig.ts"
@@ -117,6 +118,8 @@ export interface TestSettings {
   readonly shared?: Partial<SharedStoreConfig["Service"]>
   readonly observability?: Partial<ObservabilityConfig["Service"]>
   readonly admin?: Partial<AdminConfig["Service"]>
+  /** TRUSTED_PROXIES (none unless a test names some). */
+  readonly trustedProxies?: ReadonlyArray<string>
 }
 
 export type TestConfigs =
@@ -130,6 +133,7 @@ export type TestConfigs =
   | SharedStoreConfig
   | ObservabilityConfig
   | AdminConfig
+  | ClientAddress
 
 export const TestConfig = (settings: TestSettings = {}) =>
   Layer.mergeAll(
@@ -142,7 +146,8 @@ export const TestConfig = (settings: TestSettings = {}) =>
     Layer.succeed(SandboxConfig, testSandboxConfig(settings.sandbox)),
     Layer.succeed(SharedStoreConfig, testSharedStoreConfig(settings.shared)),
     Layer.succeed(ObservabilityConfig, testObservabilityConfig(settings.observability)),
-    Layer.succeed(AdminConfig, testAdminConfig(settings.admin))
+    Layer.succeed(AdminConfig, testAdminConfig(settings.admin)),
+    Layer.succeed(ClientAddress, ClientAddress.make(new AddressRanges(settings.trustedProxies ?? [])))
   )
 
 /** The domain services over the test file's own database. */
