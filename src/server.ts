@@ -123,7 +123,7 @@ const SandboxRoutesWhenSelected = Layer.unwrap(
   Effect.map(casinoSandboxSelected, (selected) => selected ? SandboxRoutes : Layer.empty)
 )
 
-/** GET /metrics, its outbox gauges read from the database at each scrape. */
+/** GET /metrics, its outbox gauges read from the database by the scrapes (at most once every few seconds). */
 const MetricsRoutesLive = Layer.unwrap(
   Effect.map(Effect.service(OutboxRepo), (outbox) => metricsRoutes(refreshOutboxGauges(outbox)))
 )
