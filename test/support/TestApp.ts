@@ -31,6 +31,7 @@ export const testConfig = (overrides: Partial<AppConfig["Service"]> = {}) =>
     logLevel: "Warn",
     authCacheTtlMillis: 5_000,
     publicUrl: Option.none(),
+    shutdownTimeout: Duration.seconds(30),
     ...overrides
   })
 
