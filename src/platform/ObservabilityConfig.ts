@@ -7,7 +7,7 @@ const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
  * OTEL_EXPORTER_OTLP_HEADERS' format: `name=value` pairs separated by commas, values percent-decoded,
  * blanks around each part ignored. What is wrong is said without the value, which is a secret.
  */
-export const parseOtlpHeaders = (
+const parseOtlpHeaders = (
   variable: string,
   text: string
 ): Effect.Effect<ReadonlyArray<readonly [string, Redacted.Redacted]>, Config.ConfigError> => {
