@@ -1,5 +1,5 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { AdminApi } from "./api/admin/AdminApi.ts"
@@ -123,7 +123,7 @@ const SandboxRoutesWhenSelected = Layer.unwrap(
   Effect.map(casinoSandboxSelected, (selected) => selected ? SandboxRoutes : Layer.empty)
 )
 
-/** GET /metrics, its outbox gauges read from the database at each scrape. */
+/** GET /metrics, its outbox gauges read from the database by the scrapes (at most once every few seconds). */
 const MetricsRoutesLive = Layer.unwrap(
   Effect.map(Effect.service(OutboxRepo), (outbox) => metricsRoutes(refreshOutboxGauges(outbox)))
 )
@@ -272,15 +272,22 @@ export const AppLive = Layer.mergeAll(DemoPartnerLive, CatalogSyncSchedule, Cata
   Layer.provideMerge(Database.layer)
 )
 
+/** The HTTP server; at a stop, requests still in flight after half of SHUTDOWN_TIMEOUT are interrupted. */
 const HttpServerLive = Layer.unwrap(Effect.gen(function*() {
   const config = yield* AppConfig
-  return NodeHttpServer.layer(createHttpServer, { port: config.port, host: config.host })
+  return NodeHttpServer.layer(createHttpServer, {
+    port: config.port,
+    host: config.host,
+    gracefulShutdownTimeout: Duration.divideUnsafe(config.shutdownTimeout, 2)
+  })
 }))
 
 /**
  * The whole service. Shutdown runs in reverse: the HTTP server stops
- * accepting and drains in-flight requests, then background work stops and
- * the pool closes, then the embedded database (if any) stops.
+ * accepting and drains in-flight requests (for half of SHUTDOWN_TIMEOUT at
+ * most), then background work stops (a scheduled refresh is interrupted, a
+ * delivery in flight finishes) and the pool closes, then the embedded
+ * database (if any) stops. main.ts bounds the whole of it by SHUTDOWN_TIMEOUT.
  */
 export const ServerLive = serveRoutes(RoutesLive).pipe(
   Layer.provide(MaxBodySizeLive),

@@ -3,9 +3,10 @@ import { outboxFailed, outboxOldestPendingAge, outboxPending } from "../platform
 import type { OutboxRepo } from "./OutboxRepo.ts"
 
 /**
- * Brings the outbox's gauges up to date from the database: run before each
- * /metrics scrape, so they are as fresh as the scrape, cost nothing while
- * nobody scrapes, and say the same on every instance (the outbox is shared).
+ * Brings the outbox's gauges up to date from the database: run by /metrics
+ * scrapes (at most once every few seconds, shared by the scrapes that come
+ * meanwhile; see MetricsRoute.ts), so they cost nothing while nobody scrapes
+ * and say the same on every instance (the outbox is shared).
  */
 export const refreshOutboxGauges = (repo: OutboxRepo["Service"]) =>
   Effect.flatMap(repo.backlog, (backlog) =>

@@ -86,8 +86,14 @@ export const PlayFiverGatewayLive = Layer.effect(
       timeEachAttempt(config.timeout, { retried: true })
     )
     // Credentials travel both in the query and as headers: clients of this API disagree on which it reads.
+    // In the query they are Redacted: sent as they are, but a client span's `url.full` and `url.query`
+    // (and an error's URL) show them redacted. Headers are not recorded in spans (effect's default).
+    const queryCredentials = {
+      agentToken: Redacted.make(credentials.agentToken),
+      secretKey: Redacted.make(credentials.secretKey)
+    }
     const catalogReads = client.pipe(
-      HttpClient.mapRequest(flow(HttpClientRequest.setUrlParams(credentials), HttpClientRequest.setHeaders(credentials))),
+      HttpClient.mapRequest(flow(HttpClientRequest.setUrlParams(queryCredentials), HttpClientRequest.setHeaders(credentials))),
       HttpClient.retryTransient({ retryOn: "errors-only", schedule: Schedule.exponential("200 millis"), times: 3 })
     )
 

@@ -1,4 +1,4 @@
-import { Config, Context, Duration, Effect, Layer, LogLevel, Option, Redacted, Schema, SchemaGetter } from "effect"
+import { Config, Context, Duration, Effect, Layer, LogLevel, Option, Redacted, Schema, SchemaGetter, SchemaIssue } from "effect"
 
 // LOG_LEVEL is read case-insensitively: operators write `info`, effect names it `Info`.
 const LogLevelName = Schema.String.pipe(
@@ -31,6 +31,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly authCacheTtlMillis: number
   /** Public address of this service, used in links it hands out (launch URLs, curl hints). */
   readonly publicUrl: Option.Option<string>
+  /** The longest a stop (SIGTERM, Ctrl-C) may take: HTTP drain, background work, pool; then the process exits anyway. */
+  readonly shutdownTimeout: Duration.Duration
 }>()("partner-api/platform/AppConfig") {
   static readonly config = Config.all({
     port: Config.Port("PORT").pipe(Config.withDefault(8080)),
@@ -40,7 +42,19 @@ export class AppConfig extends Context.Service<AppConfig, {
     demoPartnerToken: Config.option(Config.Redacted("DEMO_PARTNER_TOKEN")),
     logLevel: Config.schema(LogLevelName, "LOG_LEVEL").pipe(Config.withDefault("Info" as const)),
     authCacheTtl: Config.Duration("AUTH_CACHE_TTL").pipe(Config.withDefault("5 seconds")),
-    publicUrl: Config.option(Config.URL("PUBLIC_URL"))
+    publicUrl: Config.option(Config.URL("PUBLIC_URL")),
+    shutdownTimeout: Config.Duration("SHUTDOWN_TIMEOUT").pipe(
+      Config.withDefault(Duration.seconds(30)),
+      Config.mapEffect((timeout) =>
+        Duration.isGreaterThan(timeout, Duration.zero) && Duration.isFinite(timeout)
+          ? Effect.succeed(timeout)
+          : Effect.fail(
+            new Config.ConfigError(
+              new Schema.SchemaError(new SchemaIssue.InvalidValue({ message: "SHUTDOWN_TIMEOUT must be a finite duration above zero" }))
+            )
+          )
+      )
+    )
   }).pipe(
     Config.map(({ authCacheTtl, publicUrl, ...rest }) => ({
       ...rest,

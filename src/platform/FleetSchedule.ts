@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, Redacted, Schedule, type Scope } from "effect"
+import { Cause, Clock, Duration, Effect, Exit, Fiber, Redacted, Schedule, type Scope } from "effect"
 import { Logger as JobQueueLogger, run } from "graphile-worker"
 import { Pool } from "pg"
 import { DatabaseUrl } from "./Database.ts"
@@ -27,6 +27,11 @@ export const scheduleApplicationName = "partner-api-schedule"
  * upstream answers), which then starts the chains; start-up waits up to
  * `waitAtStart` for it. A failed run
  * is the job's own to log; a defect is logged here and the chain goes on.
+ *
+ * A stop does not wait for a run in progress: its work is interrupted (a
+ * refresh is safe to redo, and its transaction is rolled back), and its job
+ * is put back to run at once, on whichever instance is free or at this one's
+ * next start.
  */
 export const keepCurrentAcrossFleet = Effect.fn("FleetSchedule.start")(function*(options: {
   /** The job queue's name of the fill (`sports-catalog:fill`). */
@@ -70,12 +75,33 @@ export const keepCurrentAcrossFleet = Effect.fn("FleetSchedule.start")(function*
   // The interval is part of the key: a changed interval starts a chain of its own at once (the old one's
   // pending run, which may be far off, joins the new chain when it runs) instead of waiting for that run.
   const keyOf = (job: Recurring) => `${job.task}@${Duration.toMillis(job.interval)}ms`
+
+  // The work of the runs in progress on this instance, interrupted when it stops.
+  const inProgress = new Set<Fiber.Fiber<unknown, unknown>>()
+  /**
+   * Runs a job's work as a fiber the stop can interrupt. A failure is thrown (the queue's to retry); an
+   * interruption (the stop) puts the job back with `again` and ends the run as done.
+   */
+  const runStoppable = async (task: string, work: Effect.Effect<unknown, unknown>, again: () => Promise<unknown>) => {
+    if (!stopping) {
+      const fiber = runFork(work)
+      inProgress.add(fiber)
+      const exit = await runPromise(Fiber.await(fiber)).finally(() => inProgress.delete(fiber))
+      if (Exit.isSuccess(exit)) return
+      if (!Cause.hasInterruptsOnly(exit.cause)) throw Cause.squash(exit.cause)
+    }
+    await again()
+    runFork(Effect.logInfo(`Schedule: ${task} was stopped before it finished; it runs again at once on an instance that is free`))
+  }
+
   const taskList: Record<string, (payload: unknown, helpers: { addJob: AddJob }) => Promise<void>> = {}
   for (const job of options.jobs) {
     taskList[job.task] = async (_payload, helpers) => {
       const next = await runPromise(runAtAfter(job.interval))
       await helpers.addJob(job.task, {}, { jobKey: keyOf(job), runAt: next, maxAttempts: 1 })
-      await runPromise(Effect.ignore(survivingDefects(job.run)))
+      // Stopped, the chain's next run (just scheduled) is moved to now.
+      await runStoppable(job.task, Effect.ignore(survivingDefects(job.run)), async () =>
+        helpers.addJob(job.task, {}, { jobKey: keyOf(job), runAt: await runPromise(runAtAfter(Duration.zero)), maxAttempts: 1 }))
     }
   }
   // The chains start once the copy is filled (as the fill's last step), so no job races the fill.
@@ -92,10 +118,20 @@ export const keepCurrentAcrossFleet = Effect.fn("FleetSchedule.start")(function*
     })
   taskList[options.fillTask] = async (_payload, helpers) => {
     // Thrown, the queue retries it with its own backoff (3 s, 7 s, 20 s, …) until the upstream answers.
-    await runPromise(Effect.gen(function*() {
-      if (yield* options.isEmpty) yield* survivingDefects(options.fill)
-      yield* startChains(helpers.addJob)
-    }))
+    // Stopped, a fill of its own is queued to run at once (this one, running, gives up its key to it).
+    await runStoppable(
+      options.fillTask,
+      Effect.gen(function*() {
+        if (yield* options.isEmpty) yield* survivingDefects(options.fill)
+        yield* startChains(helpers.addJob)
+      }),
+      async () =>
+        helpers.addJob(options.fillTask, {}, {
+          jobKey: options.fillTask,
+          runAt: await runPromise(runAtAfter(Duration.zero)),
+          maxAttempts: 25
+        })
+    )
   }
 
   // Jobs are due in the future: the queue finds them by polling, so it polls well within the shortest interval.
@@ -112,7 +148,15 @@ export const keepCurrentAcrossFleet = Effect.fn("FleetSchedule.start")(function*
         taskList: taskList as never
       })
     ),
-    (runner) => Effect.andThen(Effect.sync(() => (stopping = true)), Effect.promise(() => runner.stop()))
+    // The queue stops taking jobs first, then the runs in progress are interrupted, and it stops once they
+    // have put their jobs back.
+    (runner) =>
+      Effect.gen(function*() {
+        stopping = true
+        const stopped = runner.stop()
+        yield* Fiber.interruptAll(inProgress)
+        yield* Effect.promise(() => stopped)
+      })
   )
 
   const addJob: AddJob = (task, payload, spec) => runner.addJob(task, payload, spec)

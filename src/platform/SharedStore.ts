@@ -1,5 +1,5 @@
 import { NodeRedis } from "@effect/platform-node"
-import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Cause, Config, Context, Deferred, Duration, Effect, Exit, Layer, Option, Redacted, Schedule, Schema, Scope } from "effect"
 import { Persistence, RateLimiter, Redis } from "effect/persistence"
 
 /**
@@ -64,11 +64,10 @@ const memoryStore = SharedStore.of({
 /**
  * The Redis client REDIS_URL names (node-redis through effect's NodeRedis).
  * Commands fail at once while the connection is down (no offline queue);
- * the client reconnects on its own, with backoff up to 2 s, for as long as
- * it takes. The first connection must succeed: a start with an unreachable
- * Redis fails, naming it.
+ * once connected, the client reconnects on its own, with backoff up to 2 s,
+ * for as long as it takes. Building it fails when the first connection does.
  */
-const redisLayer = (url: Redacted.Redacted) => {
+const nodeRedisLayer = (url: Redacted.Redacted) => {
   const state = { connected: false }
   return NodeRedis.layer({
     url: Redacted.value(url),
@@ -78,17 +77,57 @@ const redisLayer = (url: Redacted.Redacted) => {
       reconnectStrategy: (retries: number, cause: Error) =>
         state.connected ? Math.min(2 ** retries * 50, 2_000) + Math.floor(Math.random() * 200) : cause
     }
-  }).pipe(
-    Layer.tap(() => Effect.sync(() => (state.connected = true))),
-    Layer.tapError((error) =>
-      Effect.logError("Redis at REDIS_URL could not be reached").pipe(Effect.annotateLogs({ detail: String(error.cause) }))
-    )
-  )
+  }).pipe(Layer.tap(() => Effect.sync(() => (state.connected = true))))
 }
 
-const makeRedisStore = Effect.fnUntraced(function*(config: SharedStoreConfig["Service"]) {
-  const redis = yield* Redis.Redis
-  let healthy = true
+const notConnectedYet = () => new Redis.RedisError({ cause: new Error("Redis at REDIS_URL has not answered since this instance started") })
+
+/**
+ * Redis at REDIS_URL, there from the start whether Redis answers or not. When
+ * it does not answer at start, the instance starts without it (as during an
+ * outage: memory, and its part of every limit), its commands fail at once,
+ * and it keeps trying to connect in the background (backoff up to 2 s) until
+ * Redis answers; from then on the client's own reconnection takes over.
+ * `connectedAtStart` says which it was.
+ */
+const connectRedis = Effect.fnUntraced(function*(url: Redacted.Redacted) {
+  const scope = yield* Effect.scope
+  let current: Redis.Redis["Service"] | undefined
+  const connected = yield* Deferred.make<Redis.Redis["Service"]>()
+  const connect = Effect.gen(function*() {
+    const attempt = yield* Scope.fork(scope)
+    const built = yield* Layer.buildWithScope(nodeRedisLayer(url), attempt).pipe(
+      Effect.onError((cause) => Scope.close(attempt, Exit.failCause(cause)))
+    )
+    current = Context.get(built, Redis.Redis)
+    yield* Deferred.succeed(connected, current)
+  })
+  const atStart = yield* Effect.exit(connect)
+  if (Exit.isFailure(atStart)) {
+    const failure = Cause.squash(atStart.cause)
+    yield* Effect.logWarning(
+      "Redis at REDIS_URL could not be reached: starting without it (this instance keeps to its own memory and its part of the limits) and connecting when it answers"
+    ).pipe(Effect.annotateLogs({ detail: String(failure instanceof Redis.RedisError ? failure.cause : failure) }))
+    yield* connect.pipe(
+      Effect.retry(Schedule.min([Schedule.exponential("100 millis"), Schedule.spaced("2 seconds")])),
+      Effect.andThen(Effect.logInfo("Redis at REDIS_URL answers: connected")),
+      Effect.forkIn(scope)
+    )
+  }
+  const now = Effect.suspend(() => current === undefined ? Effect.fail(notConnectedYet()) : Effect.succeed(current))
+  const redis: Redis.Redis["Service"] = {
+    send: (command, ...args) => Effect.flatMap(now, (redis) => redis.send(command, ...args)),
+    eval: (script) => (...params) => Effect.flatMap(now, (redis) => redis.eval(script)(...params)),
+    reserve: Effect.flatMap(now, (redis) => redis.reserve),
+    // A subscription waits for the connection (nothing of this service subscribes today).
+    subscribe: (channel) => Effect.flatMap(Deferred.await(connected), (redis) => redis.subscribe(channel))
+  }
+  return { redis, connectedAtStart: Exit.isSuccess(atStart) }
+})
+
+const makeRedisStore = Effect.fnUntraced(function*(config: SharedStoreConfig["Service"], url: Redacted.Redacted) {
+  const { redis, connectedAtStart } = yield* connectRedis(url)
+  let healthy = connectedAtStart
   const transition = (ok: boolean) =>
     Effect.suspend(() => {
       if (ok === healthy) return Effect.void
@@ -120,7 +159,7 @@ export const SharedStoreLive = Layer.unwrap(Effect.gen(function*() {
   const config = yield* SharedStoreConfig
   return Option.match(config.redisUrl, {
     onNone: () => Layer.succeed(SharedStore, memoryStore),
-    onSome: (url) => Layer.effect(SharedStore, makeRedisStore(config)).pipe(Layer.provide(redisLayer(url)))
+    onSome: (url) => Layer.effect(SharedStore, makeRedisStore(config, url))
   })
 }))
 

@@ -7,7 +7,8 @@ import { makeSportsProvider, providerQuota, SportsProvider, SportsProviderError 
 
 /**
  * BetsAPI over effect's HttpClient. The token travels as the `token` query
- * parameter and is scrubbed from anything this service shows or logs. Each
+ * parameter (a Redacted value, so traces never hold it) and is scrubbed from
+ * anything this service shows or logs. Each
  * attempt has SPORTS_PROVIDER_TIMEOUT, and a time-out is final (a partner is
  * waiting). A dropped connection or a 500, 502, 503 or 504 is tried again,
  * twice at most, after 100 then 200 ms: the calls are GETs, and every
@@ -25,7 +26,8 @@ export const BetsApiProviderLive = Layer.effect(
     const client = (yield* HttpClient.HttpClient).pipe(
       HttpClient.mapRequest(flow(
         HttpClientRequest.prependUrl(config.betsapi.baseUrl),
-        HttpClientRequest.setUrlParam("token", token),
+        // Redacted: sent as it is, shown redacted in a client span's `url.full` and `url.query`.
+        HttpClientRequest.setUrlParam("token", Redacted.make(token)),
         HttpClientRequest.acceptJson
       )),
       HttpClient.tapRequest(() => quota),

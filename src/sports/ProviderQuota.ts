@@ -56,41 +56,54 @@ const bucket = (perHour: number) => {
  * against its own share and against what partners together may spend, so
  * that no partner starves the others nor the scheduled refreshes (which
  * keep SPORTS_SCHEDULED_RESERVE for themselves). Past any of them, a
- * RateLimited error, before anything is sent. The counters live in the
- * service's one RateLimiter: in Redis, fleet-wide, with REDIS_URL.
+ * RateLimited error, before anything is sent; the tokens the buckets before
+ * it had given are given back (a call that is not made spends nothing). The
+ * counters live in the service's one RateLimiter: in Redis, fleet-wide, with
+ * REDIS_URL.
  */
 export const providerQuota = Effect.fnUntraced(function*(name: string) {
   const config = yield* SportsConfig
   const limiter = yield* RateLimiter.RateLimiter
   const shares = quotaShares(config)
-  const take = (key: string, perHour: number, message: string) =>
-    limiter.consume({ algorithm: "token-bucket", onExceeded: "fail", key, ...bucket(perHour) }).pipe(
+  const consume = (key: string, perHour: number, tokens: number) =>
+    limiter.consume({ algorithm: "token-bucket", onExceeded: "fail", key, tokens, ...bucket(perHour) })
+  const budget = (key: string, perHour: number, message: string) => ({
+    take: consume(key, perHour, 1).pipe(
       Effect.mapError((error) =>
         error.reason._tag === "RateLimitExceeded"
           ? new SportsProviderError({ reason: "RateLimited", message })
           : new SportsProviderError({ reason: "Unavailable", message: "The provider's quota could not be checked." })
       )
-    )
-  const whole = take(
+    ),
+    // A negative count puts a token back (the store adds it, in the same atomic step as a take); a bucket
+    // that refilled meanwhile may hold one over its size until its next take. A store that fails here
+    // keeps the token: the call is refused either way.
+    giveBack: Effect.ignore(consume(key, perHour, -1))
+  })
+  const whole = budget(
     `sports-provider:${name}`,
     shares.wholePerHour,
     `The sports provider's hourly quota (${shares.wholePerHour} calls) is in use; retry shortly.`
-  ).pipe(Effect.tap((taken) => recordProviderQuotaRemaining(taken.remaining)))
-  const partners = take(
+  )
+  const partners = budget(
     `sports-provider:${name}:partners`,
     shares.partnersPerHour,
     `The partners' part of the sports provider's hourly quota (${shares.partnersPerHour} calls) is in use; retry shortly.`
   )
+  const takeWhole = whole.take.pipe(Effect.tap((taken) => recordProviderQuotaRemaining(taken.remaining)))
   return Effect.gen(function*() {
     const caller = yield* ProviderCaller
-    if (caller._tag === "Partner") {
-      yield* take(
-        `sports-provider:${name}:partner:${caller.partnerId}`,
-        shares.perPartnerPerHour,
-        `Your share of the sports provider's hourly quota (${shares.perPartnerPerHour} calls) is in use; retry shortly.`
-      )
-      yield* partners
-    }
-    yield* whole
+    if (caller._tag === "Service") return yield* Effect.asVoid(takeWhole)
+    const own = budget(
+      `sports-provider:${name}:partner:${caller.partnerId}`,
+      shares.perPartnerPerHour,
+      `Your share of the sports provider's hourly quota (${shares.perPartnerPerHour} calls) is in use; retry shortly.`
+    )
+    // Each bucket in turn; a refusal (or an interruption) further on gives back what the earlier ones gave.
+    yield* own.take
+    yield* partners.take.pipe(
+      Effect.andThen(takeWhole.pipe(Effect.onError(() => partners.giveBack))),
+      Effect.onError(() => own.giveBack)
+    )
   })
 })

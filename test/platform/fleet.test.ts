@@ -162,6 +162,32 @@ describe.skipIf(!redisUp)("a fleet of instances on one database and one Redis", 
           yield* proxy.restore
           yield* eventually(ready(), (state) => state === "redis", "Redis shared again")
         })))
+
+      it.effect("starts while its Redis is down, says so on /ready, and shares once Redis answers", () =>
+        Effect.scoped(Effect.gen(function*() {
+          const proxy = yield* RedisProxy()
+          yield* proxy.cut
+          const keyPrefix = yield* scopedKeyPrefix("down-at-start")
+          const context = yield* Layer.build(FleetInstance({ redisUrl: proxy.url, keyPrefix }))
+          const url = yield* Effect.provide(baseUrlOf, context)
+          const token = yield* givenToken({ context }, "Early")
+          const ready = () => Effect.map(get(url, "/ready"), (answer) => answer.body.shared_store)
+
+          const readiness = yield* get(url, "/ready")
+          assert.deepStrictEqual([readiness.status, readiness.body.shared_store], [200, "redis-unreachable"])
+          const during = yield* get(url, `${prefix}/sports/events/70110/odds`, token)
+          assert.strictEqual(during.status, 200, "answered from the provider")
+
+          yield* proxy.restore
+          yield* eventually(ready(), (state) => state === "redis", "Redis shared once it answers")
+          // Shared: what this instance fetches now, another instance on the same Redis finds there.
+          const other = yield* Layer.build(FleetInstance({ redisUrl: testRedisUrl, keyPrefix }))
+          const otherUrl = yield* Effect.provide(baseUrlOf, other)
+          const fetched = yield* get(url, `${prefix}/sports/events/70111/odds`, token)
+          assert.deepStrictEqual([fetched.status, fetched.headers.get("x-cache")], [200, "MISS"])
+          const found = yield* get(otherUrl, `${prefix}/sports/events/70111/odds`, token)
+          assert.deepStrictEqual([found.status, found.headers.get("x-cache")], [200, "HIT"])
+        })))
     }
   )
 })

@@ -1,11 +1,25 @@
-import { assert, layer } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { NodeHttpServer } from "@effect/platform-node"
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Duration, Effect, Fiber, Latch, Layer, Option, Redacted } from "effect"
 import { execFile } from "node:child_process"
+import { metricsRoutes } from "../../src/platform/MetricsRoute.ts"
+import { ObservabilityConfig } from "../../src/platform/ObservabilityConfig.ts"
+import { serveRoutes } from "../../src/platform/HttpServe.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
-import { live } from "../support/live.ts"
+import { eventually, live } from "../support/live.ts"
+import { makeLogCapture } from "../support/LogCapture.ts"
 import { type Family, parsePrometheusText } from "../support/PrometheusText.ts"
-import { bearer, errorBody, givenPartner, givenSyncedCatalog, request, TestApp, textBody } from "../support/TestApp.ts"
+import {
+  bearer,
+  errorBody,
+  givenPartner,
+  givenSyncedCatalog,
+  request,
+  TestApp,
+  testObservabilityConfig,
+  textBody
+} from "../support/TestApp.ts"
 import { givenPlayer, givenWalletPartner, walletAnswer, walletCall, winBet } from "../support/WalletApp.ts"
 
 const metricsToken = "metrics-secret-for-tests"
@@ -161,4 +175,72 @@ layer(App, live)("GET /metrics", (it) => {
       const fine = parsePrometheusText("# HELP a Things.\n# TYPE a counter\na{x=\"q\\\"\"} 1\n")
       assert.strictEqual(fine.get("a")?.samples[0].labels.x, "q\"")
     }))
+})
+
+/**
+ * GET /metrics alone on a real socket, under the settings `observability`, its gauges brought up to date
+ * by `refreshGauges`, its start-up logs in `logs`. Built in the test's scope.
+ */
+const metricsAlone = (
+  observability: Partial<ObservabilityConfig["Service"]>,
+  refreshGauges: Effect.Effect<void> = Effect.void,
+  logs = makeLogCapture()
+) =>
+  Layer.build(
+    serveRoutes(metricsRoutes(refreshGauges), { disableListenLog: true }).pipe(
+      Layer.provideMerge(NodeHttpServer.layerTest),
+      Layer.provide(Layer.succeed(ObservabilityConfig, testObservabilityConfig(observability))),
+      Layer.provide(logs.layer)
+    )
+  )
+
+describe("who may scrape, and what a scrape costs", () => {
+  it.live("with neither METRICS_TOKEN nor METRICS_PUBLIC, a scrape is refused with 403 saying what to set, and reads nothing", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const logs = makeLogCapture()
+      let refreshes = 0
+      const context = yield* metricsAlone({ metricsPublic: false }, Effect.sync(() => void refreshes++), logs)
+      for (const headers of [{}, bearer("anything")]) {
+        const refused = yield* Effect.provide(request("GET", "/metrics", { headers }), context)
+        assert.strictEqual(refused.status, 403)
+        assert.strictEqual(errorBody(refused).success, false)
+        assert.match(errorBody(refused).message, /set METRICS_TOKEN .*METRICS_PUBLIC=true/)
+      }
+      assert.strictEqual(refreshes, 0, "a refused scrape runs no query")
+      // Said once at start, where the operator looks.
+      const warnings = logs.entries.filter((entry) => entry.level === "WARN" && String(entry.message).includes("METRICS_PUBLIC=true"))
+      assert.strictEqual(warnings.length, 1, JSON.stringify(logs.entries))
+    })))
+
+  it.live("METRICS_PUBLIC=true serves it without a token; with METRICS_TOKEN set too, the token is still asked for", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const open = yield* metricsAlone({ metricsPublic: true })
+      const answered = yield* Effect.provide(request("GET", "/metrics"), open)
+      assert.strictEqual(answered.status, 200)
+      assert.include(answered.contentType, "version=0.0.4")
+
+      const both = yield* metricsAlone({ metricsPublic: true, metricsToken: Option.some(Redacted.make(metricsToken)) })
+      assert.strictEqual((yield* Effect.provide(request("GET", "/metrics"), both)).status, 401)
+      assert.strictEqual((yield* Effect.provide(scrape, both)).status, 200)
+    })))
+
+  it.live("scrapes that come while the gauges are read wait for that one reading, and later ones reuse it while it is fresh", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const reading = yield* Latch.make()
+      let refreshes = 0
+      const refreshGauges = Effect.andThen(Effect.sync(() => void refreshes++), reading.await)
+      const context = yield* metricsAlone({ metricsPublic: true, metricsGaugeMaxAge: Duration.hours(1) }, refreshGauges)
+      const scrapes = yield* Effect.forkChild(
+        Effect.forEach(Array.from({ length: 5 }), () => request("GET", "/metrics"), { concurrency: "unbounded" }).pipe(
+          Effect.provide(context)
+        )
+      )
+      // The first scrape is reading the gauges, and holds there until the latch opens.
+      yield* eventually(Effect.sync(() => refreshes), (n) => n >= 1, "the gauges being read")
+      yield* reading.open
+      const answers = yield* Fiber.join(scrapes)
+      assert.deepStrictEqual(answers.map((answer) => answer.status), [200, 200, 200, 200, 200])
+      assert.strictEqual((yield* Effect.provide(request("GET", "/metrics"), context)).status, 200)
+      assert.strictEqual(refreshes, 1, "one reading of the gauges for six scrapes")
+    })))
 })

@@ -1,13 +1,18 @@
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Duration, Effect, Layer, Option, Redacted } from "effect"
-import { quotaShares } from "../../src/sports/ProviderQuota.ts"
+import { inject } from "vitest"
+import { Duration, Effect, Exit, Layer, Option, Redacted } from "effect"
+import { HttpClient } from "effect/http"
+import { RateLimiter } from "effect/persistence"
+import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
+import { SharedStoresLive } from "../../src/server.ts"
+import { ProviderCaller, providerQuota, quotaShares } from "../../src/sports/ProviderQuota.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { SportsProvider } from "../../src/sports/SportsProvider.ts"
 import { betsApiToken, healthyBetsApi } from "../support/BetsApiScripts.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
-import { live } from "../support/live.ts"
-import { givenPartner, TestAppWith, testSportsConfig } from "../support/TestApp.ts"
-import { HttpClient } from "effect/http"
+import { scopedKeyPrefix, testRedisUrl } from "../support/FleetApp.ts"
+import { eventually, live } from "../support/live.ts"
+import { givenPartner, TestAppWith, testSharedStoreConfig, testSportsConfig } from "../support/TestApp.ts"
 
 /** One instance (memory stores) over the fake BetsAPI with the given budget and shares. */
 const app = (sports: Partial<SportsConfig["Service"]>) =>
@@ -90,4 +95,59 @@ layer(app({ rateLimitPerHour: 600, partnerQuotaShare: 0.05, scheduledReserve: 0.
       const leagues = yield* provider.leagues({ sportId: 1, page: 1 })
       assert.strictEqual(leagues.value.results.length, 3)
     }))
+})
+
+/** The provider's quota under `sports`, counted in `limiter`'s store; `name` keeps its keys apart from other tests'. */
+const quotaIn = (limiter: Layer.Layer<RateLimiter.RateLimiter>, sports: Partial<SportsConfig["Service"]>, name: string) =>
+  providerQuota(name).pipe(Effect.provideService(SportsConfig, testSportsConfig(sports)), Effect.provide(limiter))
+
+const asPartner = (partnerId: number) => Effect.provideService(ProviderCaller, { _tag: "Partner", partnerId })
+
+/** Takes from `quota` until it refuses, and returns that refusal. */
+const takeUntilRefused = <E>(quota: (attempt: number) => Effect.Effect<void, E>) =>
+  Effect.gen(function*() {
+    for (let attempt = 1; attempt <= 10_000; attempt++) {
+      const exit = yield* Effect.exit(quota(attempt))
+      if (Exit.isFailure(exit)) return { attempt, error: yield* Effect.flip(Effect.failCause(exit.cause)) }
+    }
+    return yield* Effect.die("the quota never refused")
+  })
+
+/**
+ * A partner's call is counted against its share, then partners' part, then the whole quota. When a later
+ * one refuses, the tokens the earlier ones gave are given back: the call was not made. Each partner's share
+ * here is one call every half hour, so a share that was not given back shows for the rest of the test.
+ */
+const refusalsGiveBack = (limiter: Layer.Layer<RateLimiter.RateLimiter>) =>
+  Effect.gen(function*() {
+    // The whole quota (a burst of 60, then one a second) emptied by the service's own calls.
+    const whole = yield* quotaIn(limiter, { rateLimitPerHour: 3600, partnerQuotaShare: 0.001, scheduledReserve: 0 }, "refund-whole")
+    yield* takeUntilRefused(() => whole)
+    const refusedByWhole = yield* Effect.flip(asPartner(1)(whole))
+    assert.match(refusedByWhole.message, /^The sports provider's hourly quota/)
+    // Its share and partners' part were given back: once the whole quota has a token again, the call goes through.
+    yield* eventually(Effect.exit(asPartner(1)(whole)), Exit.isSuccess, "the partner's call once the whole quota has a token")
+
+    // Partners' part (a burst of 60, then one a second) emptied by partners calling once each.
+    const parts = yield* quotaIn(limiter, { rateLimitPerHour: 36_000, partnerQuotaShare: 0.0001, scheduledReserve: 0.9 }, "refund-partners")
+    const { attempt: lastPartner, error: refusedByPart } = yield* takeUntilRefused((partner) => asPartner(partner)(parts))
+    assert.match(refusedByPart.message, /^The partners' part of the sports provider's hourly quota/)
+    // That partner's share was given back: once partners' part has a token again, its call goes through.
+    yield* eventually(Effect.exit(asPartner(lastPartner)(parts)), Exit.isSuccess, "the partner's call once partners' part has a token")
+  })
+
+describe("a call refused by a later budget", () => {
+  it.live("gives back what the earlier budgets gave (memory)", () =>
+    refusalsGiveBack(RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))), 30_000)
+
+  it.live.skipIf(!inject("redisAvailable"))("gives back what the earlier budgets gave (Redis)", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const keyPrefix = yield* scopedKeyPrefix("refund")
+      const stores = SharedStoresLive.pipe(Layer.provide(Layer.succeed(SharedStoreConfig, testSharedStoreConfig({
+        redisUrl: Option.some(Redacted.make(testRedisUrl)),
+        keyPrefix
+      }))))
+      const limiter = yield* Layer.build(stores)
+      yield* refusalsGiveBack(Layer.succeedContext(limiter))
+    })), 30_000)
 })

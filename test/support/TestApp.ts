@@ -31,6 +31,7 @@ export const testConfig = (overrides: Partial<AppConfig["Service"]> = {}) =>
     logLevel: "Warn",
     authCacheTtlMillis: 5_000,
     publicUrl: Option.none(),
+    shutdownTimeout: Duration.seconds(30),
     ...overrides
   })
 
@@ -100,9 +101,20 @@ export const testSharedStoreConfig = (overrides: Partial<SharedStoreConfig["Serv
 export const testSandboxConfig = (overrides: Partial<SandboxConfig["Service"]> = {}) =>
   SandboxConfig.of({ sessionTtl: Duration.hours(24), ...overrides })
 
-/** /metrics open (no METRICS_TOKEN) unless a test sets one. */
+/**
+ * /metrics served without a token (METRICS_PUBLIC=true: test apps listen on the loopback and no proxy
+ * forwards to them) unless a test sets one or turns it off, and its gauges read afresh at every scrape.
+ */
 export const testObservabilityConfig = (overrides: Partial<ObservabilityConfig["Service"]> = {}) =>
-  ObservabilityConfig.of({ metricsToken: Option.none(), tracesEndpoint: Option.none(), serviceName: "partner-aggregator-api-test", ...overrides })
+  ObservabilityConfig.of({
+    metricsToken: Option.none(),
+    metricsPublic: true,
+    metricsGaugeMaxAge: Duration.zero,
+    tracesEndpoint: Option.none(),
+    tracesHeaders: [],
+    serviceName: "partner-aggregator-api-test",
+    ...overrides
+  })
 
 export const testAdminConfig = (overrides: Partial<AdminConfig["Service"]> = {}) =>
   AdminConfig.of({ sessionTtl: Duration.hours(8), loginMaxFailures: 5, loginWindow: Duration.minutes(15), ...overrides })
