@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import * as dns from "node:dns"
 import * as net from "node:net"
+import { ipv6Words } from "../domain/IpAddress.ts"
 import { PartnersConfig } from "./PartnersConfig.ts"
 
 /** A callback URL this service will not call. */
@@ -49,21 +50,6 @@ const blockedGlobalIpv6 = (() => {
   for (const [prefix, bits] of [["2001::", 23], ["2001:db8::", 32], ["3fff::", 20]] as const) list.addSubnet(prefix, bits, "ipv6")
   return list
 })()
-
-/** The eight 16-bit words of a valid IPv6 address (a dotted IPv4 tail included); undefined with a zone (`%eth0`). */
-const ipv6Words = (address: string): ReadonlyArray<number> | undefined => {
-  if (address.includes("%")) return undefined
-  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address)
-  const text = dotted === null
-    ? address
-    : `${dotted[1]}${((Number(dotted[2]) << 8) | Number(dotted[3])).toString(16)}:${((Number(dotted[4]) << 8) | Number(dotted[5])).toString(16)}`
-  const parts = (part: string) => part === "" ? [] : part.split(":").map((word) => parseInt(word, 16))
-  const [head, tail] = text.split("::")
-  const before = parts(head)
-  const after = tail === undefined ? [] : parts(tail)
-  const words = tail === undefined ? before : [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after]
-  return words.length === 8 ? words : undefined
-}
 
 const ipv4Of = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`
 

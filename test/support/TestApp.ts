@@ -30,6 +30,8 @@ export const testConfig = (overrides: Partial<AppConfig["Service"]> = {}) =>
     demoPartnerToken: Option.none(),
     logLevel: "Warn",
     authCacheTtlMillis: 5_000,
+    // Test files send many invalid tokens from one address; the limit's own tests set a small one.
+    authFailureLimit: 1_000,
     publicUrl: Option.none(),
     ...overrides
   })
