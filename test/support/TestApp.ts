@@ -83,6 +83,7 @@ export const testCallbacksConfig = (overrides: Partial<CallbacksConfig["Service"
     pendingTimeout: Duration.seconds(5),
     walletAgentCode: Option.none(),
     walletAgentSecret: Option.none(),
+    aggregatorAllowedIps: new AddressRanges([]),
     ...overrides
   })
 
