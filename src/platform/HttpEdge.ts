@@ -175,6 +175,17 @@ export const answerClientError = (error: Error & { readonly code?: string }, soc
 }
 
 const missingHost = JSON.stringify({ success: false, message: "The request has no Host header." })
+const unmetExpectation = JSON.stringify({ success: false, message: "The Expect header's expectation cannot be met." })
+
+/** An answer in the error envelope written on Node's own response object, then the connection closes. */
+const answerDirectly = (response: ServerResponse, status: number, body: string) => {
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    connection: "close"
+  })
+  response.end(body)
+}
 
 /** An HTTP/1.1 request without Host, which RFC 9112 says a server must refuse with a 400 (HTTP/1.0 may omit it). */
 const lacksHost = (request: IncomingMessage) =>
@@ -192,18 +203,19 @@ class EdgeServer extends Server {
   override emit(event: string | symbol, ...args: Array<any>): boolean {
     // The events Node would have refused such a request before: a request, and one that expects 100 Continue.
     if ((event === "request" || event === "checkContinue" || event === "checkExpectation") && lacksHost(args[0])) {
-      const response = args[1] as ServerResponse
-      response.writeHead(400, {
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(missingHost),
-        connection: "close"
-      })
-      response.end(missingHost)
+      answerDirectly(args[1] as ServerResponse, 400, missingHost)
       return true
     }
     return super.emit(event as string, ...args)
   }
 }
 
-/** The Node HTTP server the service listens with: parser refusals and a missing Host answer in the envelope. */
-export const createHttpServer = () => new EdgeServer().on("clientError", answerClientError)
+/**
+ * The Node HTTP server the service listens with: parser refusals, a missing
+ * Host and an `Expect` other than 100-continue (Node's own answer would be
+ * an empty 417) answer in the envelope.
+ */
+export const createHttpServer = () =>
+  new EdgeServer()
+    .on("clientError", answerClientError)
+    .on("checkExpectation", (_request: IncomingMessage, response: ServerResponse) => answerDirectly(response, 417, unmetExpectation))

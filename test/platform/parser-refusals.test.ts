@@ -74,6 +74,13 @@ describe("requests Node's HTTP parser refuses", () => {
     }
   })
 
+  it("an Expect the server cannot meet is a 417 in the error envelope", async () => {
+    const answer = await raw("GET /health HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nConnection: close\r\n\r\n")
+    assert.strictEqual(answer.status, 417)
+    assert.match(answer.headers, /content-type: application\/json/i)
+    assert.deepStrictEqual(JSON.parse(answer.body), { success: false, message: "The Expect header's expectation cannot be met." })
+  })
+
   it("HTTP/1.0 may leave Host out, and reaches the routes", async () => {
     const answer = await raw("GET /health HTTP/1.0\r\n\r\n")
     assert.strictEqual(answer.status, 200)
