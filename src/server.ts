@@ -52,6 +52,7 @@ import { PartnersConfig } from "./partners/PartnersConfig.ts"
 import { AccountHandlers } from "./partners/http.ts"
 import { StatusReport } from "./partners/StatusReport.ts"
 import { AppConfig, publicBaseUrl } from "./platform/AppConfig.ts"
+import { AuthFailureLimit } from "./platform/AuthFailureLimit.ts"
 import { ClientAddress } from "./platform/ClientAddress.ts"
 import { SportsHandlers } from "./sports/http.ts"
 import { SportsConfig } from "./sports/SportsConfig.ts"
@@ -203,7 +204,9 @@ const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChanges
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
   Layer.mergeAll(StatusReportLive, AdminServicesLive).pipe(Layer.provideMerge(
     Layer.mergeAll(CasinoLive, SportsCatalog.layer, callbacksLayer(walletRepo)).pipe(
-      Layer.provideMerge(Layer.mergeAll(Partners.layer, PartnerPlayers.layer, CallbackTargets.layer, SportsProviderLive, PartnerRateLimit.layer)),
+      Layer.provideMerge(
+        Layer.mergeAll(Partners.layer, PartnerPlayers.layer, CallbackTargets.layer, SportsProviderLive, PartnerRateLimit.layer, AuthFailureLimit.layer)
+      ),
       Layer.provideMerge(DemoPartnerWalletLive),
       Layer.provide(SandboxCallbackUrlsLive)
     )

@@ -197,7 +197,9 @@ export class CasinoGroup extends HttpApiGroup.make("casino")
       summary: "Launch a game for a player of the partner",
       description: "Resolves or creates the partner's player (by external_player_id), records the balance " +
         "the partner sent, and asks the casino aggregator for a launch URL. Every failing field is named at once " +
-        "in a 422; an unknown provider or game is a 422 on `provider` or `game_code`."
+        "in a 422; an unknown provider or game is a 422 on `provider` or `game_code`. When the aggregator " +
+        "gives no launch URL the answer is a 500 with a plain message (refused, unavailable, no answer in time) " +
+        "and `provider`; what the aggregator said stays in the operator's log."
     }))
   )
   .annotateMerge(OpenApi.annotations({ description: "Casino providers and games, and game launches." }))

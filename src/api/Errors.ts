@@ -19,8 +19,9 @@ export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyReque
   message: Schema.String
 }, {
   httpApiStatus: 429,
-  description: "The partner sent more requests than its rate limit allows (`RateLimit-Limit` a minute); " +
-    "`Retry-After` says in how many seconds the next one is admitted."
+  description: "The partner sent more requests than its rate limit allows (`RateLimit-Limit` a minute), or the " +
+    "client's address sent more invalid tokens than it may (AUTH_FAILURE_LIMIT a minute); `Retry-After` says in " +
+    "how many seconds the next one is admitted."
 }) {}
 
 export class NotFound extends Schema.Error<NotFound>("NotFound")({

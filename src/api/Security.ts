@@ -10,7 +10,8 @@ export class CurrentPartner extends Context.Service<CurrentPartner, Partner>()("
  * Partner authentication: `Authorization: Bearer <token>` or
  * `X-Partner-Key: <token>`, either accepted. The schemes are tried in this
  * order and the last failure is the one answered. An admitted partner over
- * its rate limit is answered 429.
+ * its rate limit is answered 429, and so is an address past its invalid
+ * tokens (AUTH_FAILURE_LIMIT).
  */
 export class PartnerAuth extends HttpApiMiddleware.Service<PartnerAuth, {
   provides: CurrentPartner
@@ -25,7 +26,7 @@ export class PartnerAuth extends HttpApiMiddleware.Service<PartnerAuth, {
       HttpApiSecurity.annotate(OpenApi.Description, "`X-Partner-Key: <token>`, the same token in a header of its own")
     )
   },
-  // Auth also applies the partner's rate limit (429), so every operation answers both.
+  // Auth also applies the partner's rate limit and the per-address limit on invalid tokens (429), so every operation answers both.
   error: [Unauthorized, TooManyRequests],
   requiredForClient: true
 }) {}

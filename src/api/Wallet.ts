@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Envelope } from "./Envelope.ts"
 import { NotFound } from "./Errors.ts"
 import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
+import { StorableText } from "../domain/Text.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 
 /**
@@ -144,7 +145,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
   )
   .add(
     HttpApiEndpoint.get("transaction", "/wallet/transactions/:transaction_id", {
-      params: { transaction_id: Schema.String },
+      params: { transaction_id: StorableText },
       query: {
         kind: Schema.optional(Schema.Literals(["bet", "refund"]).annotate({
           message: "The selected :attribute is invalid. Use bet or refund."
@@ -164,7 +165,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
   )
   .add(
     HttpApiEndpoint.get("round", "/wallet/rounds/:round_id", {
-      params: { round_id: Schema.String },
+      params: { round_id: StorableText },
       query: { external_player_id: Schema.optional(Schema.String) },
       success: Envelope("WalletRoundResponse", Schema.Struct({ rounds: Schema.Array(WalletRoundEntry) }), {
         example: {

@@ -1,8 +1,11 @@
-import { Effect, Result, Schema, SchemaIssue } from "effect"
+import { Duration, Effect, Option, Result, Schema, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as ExactJson from "../domain/ExactJson.ts"
+import { AuthFailureLimit } from "../platform/AuthFailureLimit.ts"
+import { ClientAddress } from "../platform/ClientAddress.ts"
 import { recordWalletDecision } from "../platform/Metrics.ts"
 import { readBodyText } from "../platform/RequestBody.ts"
+import { CallbacksConfig } from "./CallbacksConfig.ts"
 import { Wallet } from "./Wallet.ts"
 import { WalletCredentials } from "./WalletCredentials.ts"
 import { CallEnvelope, readWalletCall } from "./WalletProtocol.ts"
@@ -23,40 +26,70 @@ const parse = (text: string): Result.Result<unknown, string> => {
   }
 }
 
+/** Whole seconds, rounded up. */
+const seconds = (duration: Duration.Duration) => Math.max(1, Math.ceil(Duration.toMillis(duration) / 1000))
+
 /**
  * POST /aggregator/wallet. Only calls carrying the configured agent code
  * and secret get in (compared in constant time); anything else is refused
  * and logged without the secret. Protocol answers are 200 with `msg`;
  * a call that cannot be read is a 400, a stranger a 401.
+ *
+ * Before its body is read, a call must come from AGGREGATOR_ALLOWED_IPS
+ * (when set; else a 403 INVALID_AGENT), from an address this instance has
+ * not seen go past AUTH_FAILURE_LIMIT wrong agents a minute (else a 429
+ * TOO_MANY_REQUESTS with Retry-After). Each INVALID_AGENT counts toward
+ * that limit, in the shared RateLimiter; the one past it is the 429. An
+ * address past it is refused whatever it sends, right credentials too,
+ * so a guess past the limit is never confirmed.
  */
 export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
   const wallet = yield* Wallet
   const credentials = yield* WalletCredentials
+  const clientAddress = yield* ClientAddress
+  const failures = yield* AuthFailureLimit
+  const allowed = (yield* CallbacksConfig).aggregatorAllowedIps
 
-  const refuse = (status: number, msg: string, reason: string, request: HttpServerRequest.HttpServerRequest) =>
+  const refuse = (status: number, msg: string, reason: string, address: string, headers: Record<string, string> = {}) =>
     Effect.as(
       Effect.logWarning("Wallet call refused").pipe(
-        Effect.annotateLogs({ reason, status, remote_address: request.remoteAddress._tag === "Some" ? request.remoteAddress.value : null }),
+        Effect.annotateLogs({ reason, status, remote_address: address }),
         Effect.andThen(recordWalletDecision("unread", msg))
       ),
-      answer(status, { msg, balance: 0 })
+      HttpServerResponse.jsonUnsafe({ msg, balance: 0 }, { status, headers })
     )
+
+  const tooMany = (retryAfter: Duration.Duration, address: string) =>
+    refuse(429, "TOO_MANY_REQUESTS", `more wrong agents than AUTH_FAILURE_LIMIT from this address`, address, {
+      "retry-after": String(seconds(retryAfter))
+    })
 
   yield* router.add(
     "POST",
     walletPath,
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
+      const address = clientAddress.of(request)
+      // Refused before the body is read: no parse, no wallet work.
+      if (!allowed.isEmpty && !allowed.has(address)) {
+        return yield* refuse(403, "INVALID_AGENT", "address outside AGGREGATOR_ALLOWED_IPS", address)
+      }
+      const blocked = yield* failures.blocked("aggregator-wallet", address)
+      if (Option.isSome(blocked)) return yield* tooMany(blocked.value, address)
       // Read strictly: bytes that are not UTF-8 would otherwise become U+FFFD, merging two ids into one.
       const text = yield* Effect.result(readBodyText(request))
       const body = Result.isSuccess(text) ? parse(text.success) : Result.fail(text.failure.message)
-      if (Result.isFailure(body)) return yield* refuse(400, "INVALID_REQUEST", body.failure, request)
+      if (Result.isFailure(body)) return yield* refuse(400, "INVALID_REQUEST", body.failure, address)
       const envelope = decodeEnvelope(body.success)
       if (Result.isFailure(envelope) || body.success === null || typeof body.success !== "object" || Array.isArray(body.success)) {
-        return yield* refuse(400, "INVALID_REQUEST", "the body is not a JSON object", request)
+        return yield* refuse(400, "INVALID_REQUEST", "the body is not a JSON object", address)
       }
       if (!credentials.matches(envelope.success.agent_code, envelope.success.agent_secret)) {
-        return yield* refuse(401, "INVALID_AGENT", "unknown agent code or wrong agent secret", request)
+        const over = yield* failures.take("aggregator-wallet", address)
+        return yield* Option.match(over, {
+          onNone: () => refuse(401, "INVALID_AGENT", "unknown agent code or wrong agent secret", address),
+          onSome: (retryAfter) => tooMany(retryAfter, address)
+        })
       }
       const call = readWalletCall(body.success)
       if (Result.isFailure(call)) {
@@ -67,7 +100,7 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
               .map(({ message, path }) => `${(path ?? []).join(".") || "body"}: ${message}`)
               .join("; ")
           })`
-        return yield* refuse(400, "INVALID_REQUEST", problem, request)
+        return yield* refuse(400, "INVALID_REQUEST", problem, address)
       }
       return answer(200, yield* wallet.handle(call.success))
     })

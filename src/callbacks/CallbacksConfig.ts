@@ -1,4 +1,5 @@
 import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
+import { AddressRanges, AddressRangesFromString } from "../platform/ClientAddress.ts"
 
 /** Settings of the wallet callbacks to partners, from the environment. */
 export class CallbacksConfig extends Context.Service<CallbacksConfig, {
@@ -22,6 +23,11 @@ export class CallbacksConfig extends Context.Service<CallbacksConfig, {
   /** What the aggregator's wallet calls carry as agent_code and agent_secret (the sandbox has its own). */
   readonly walletAgentCode: Option.Option<string>
   readonly walletAgentSecret: Option.Option<Redacted.Redacted>
+  /**
+   * The addresses the aggregator's wallet calls may come from (AGGREGATOR_ALLOWED_IPS); empty: any. A call
+   * from elsewhere is refused before its body is read.
+   */
+  readonly aggregatorAllowedIps: AddressRanges
 }>()("partner-api/callbacks/CallbacksConfig") {
   static readonly config = Config.all({
     timeout: Config.Duration("PARTNER_CALLBACK_TIMEOUT").pipe(Config.withDefault(Duration.seconds(3))),
@@ -36,7 +42,10 @@ export class CallbacksConfig extends Context.Service<CallbacksConfig, {
     staleLockAfter: Config.Duration("PARTNER_CALLBACK_STALE_LOCK").pipe(Config.withDefault(Duration.minutes(10))),
     pendingTimeout: Config.Duration("WALLET_PENDING_TIMEOUT").pipe(Config.withDefault(Duration.seconds(15))),
     walletAgentCode: Config.option(Config.String("PLAYFIVER_AGENT_CODE")),
-    walletAgentSecret: Config.option(Config.Redacted("PLAYFIVER_AGENT_SECRET"))
+    walletAgentSecret: Config.option(Config.Redacted("PLAYFIVER_AGENT_SECRET")),
+    aggregatorAllowedIps: Config.schema(AddressRangesFromString, "AGGREGATOR_ALLOWED_IPS").pipe(
+      Config.withDefault(new AddressRanges([]))
+    )
   }).pipe(
     Config.mapEffect((config) =>
       Duration.isGreaterThan(config.pendingTimeout, Duration.sum(config.timeout, Duration.seconds(1)))

@@ -1,6 +1,6 @@
 import { NodeHttpClient } from "@effect/platform-node"
-import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
-import { HttpBody, HttpClient, HttpClientRequest } from "effect/http"
+import { ByteSize, Clock, Context, Duration, Effect, Layer, Schema } from "effect"
+import { HttpBody, HttpClient, HttpClientRequest, HttpIncomingMessage } from "effect/http"
 import * as ExactJson from "../domain/ExactJson.ts"
 import { AmountCents } from "../domain/Money.ts"
 import { type CallbackTarget, signingSecrets } from "../domain/Partner.ts"
@@ -30,14 +30,30 @@ const readReply = (text: string) => {
   }
 }
 
-const snippet = (text: string) => JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text)
+/** The most of a partner's answer that is read: a wallet's answer is a few bytes; past this it is no answer. */
+export const maxAnswerBytes = 64 * 1024
+const tooLarge = `an answer larger than ${maxAnswerBytes / 1024} KiB`
+
+/** An answer's text, or undefined when it is larger than maxAnswerBytes (not read further). */
+type AnswerText = string | undefined
+
+const snippet = (text: AnswerText) =>
+  text === undefined ? `(${tooLarge})` : JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text)
+
+/** Whether reading a body failed because it passed the size limit (the connection is then dropped). */
+const isOverflow = (error: { readonly reason: { readonly _tag: string } }) =>
+  error.reason._tag === "DecodeError" && "cause" in error.reason &&
+  (error.reason.cause as { readonly _tag?: unknown } | undefined)?._tag === "MaxBytesError"
 
 /**
  * Sends signed callbacks to partners over HTTP, each with
  * PARTNER_CALLBACK_TIMEOUT, through connections that reach only what the
  * CallbackUrlPolicy allows. Nothing here is retried: the outbox decides when
  * a notification is tried again, and a bet is never asked twice in one
- * wallet call. A call that times out is aborted before it reports.
+ * wallet call. A call that times out is aborted before it reports. An
+ * answer is read up to maxAnswerBytes: a larger one is dropped unread and
+ * is no answer (a bet asked is Unavailable; a notification counts by its
+ * status alone).
  */
 export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
   /** A callback that needs an answer (`balance`, `bet`): the player's balance, a refusal, or why there is none. */
@@ -80,7 +96,10 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
               return new CallbackFailed({ reason: "Unreachable", message: `The partner could not be reached${cause} (${error.message})` })
             })
           )
-          const text = yield* response.text.pipe(
+          // Read up to maxAnswerBytes, whatever limit the calling fiber carries (a worker's carries none).
+          const text: AnswerText = yield* response.text.pipe(
+            Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxAnswerBytes)),
+            Effect.catchIf(isOverflow, () => Effect.succeed(undefined)),
             Effect.mapError(() => new CallbackFailed({ reason: "Unreachable", message: "The partner's answer could not be read." }))
           )
           return { status: response.status, text }
@@ -92,7 +111,8 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
         })
       )
 
-      const answerOf = (status: number, text: string): PartnerAnswer => {
+      const answerOf = (status: number, text: AnswerText): PartnerAnswer => {
+        if (text === undefined) return { _tag: "Unavailable", reason: `The partner answered HTTP ${status} with ${tooLarge}.` }
         const reply = readReply(text)
         if (reply?._tag === "Success") {
           const { balance, error } = reply.value

@@ -11,13 +11,29 @@ export class LaunchRefused extends Schema.TaggedError<LaunchRefused>()("LaunchRe
   errors: Schema.Record(Schema.String, Schema.Array(Schema.String))
 }) {}
 
-/** The aggregator did not give a launch URL. The player row is already up to date. */
+/** What a partner is told of a failed launch, by its kind: never the aggregator's address, words or pages. */
+const plainReasons: Record<CasinoGatewayError["reason"], string> = {
+  NotConfigured: "the casino aggregator is not configured",
+  Timeout: "the casino aggregator did not answer in time",
+  Unavailable: "the casino aggregator is unavailable",
+  Rejected: "the casino aggregator refused it",
+  InvalidResponse: "the casino aggregator's answer could not be used"
+}
+
+/**
+ * The aggregator did not give a launch URL. The player row is already up to
+ * date. `message` is the detail, for the log; `partnerMessage` is what the
+ * partner is told.
+ */
 export class LaunchFailed extends Schema.TaggedError<LaunchFailed>()("LaunchFailed", {
   gateway: Schema.String,
   cause: CasinoGatewayError
 }) {
   override get message() {
     return this.cause.message
+  }
+  get partnerMessage() {
+    return `The game could not be launched: ${plainReasons[this.cause.reason]}.`
   }
 }
 
@@ -70,13 +86,15 @@ export class Casino extends Context.Service<Casino, {
           rtp: request.rtp ?? undefined,
           playerName: player.name
         }).pipe(
+          // The details (the aggregator's address, its answer or error page) are the operator's, in the log only.
           Effect.tapError((cause) =>
             Effect.logWarning("Game launch failed at the casino aggregator").pipe(
               Effect.annotateLogs({
                 partner_id: partner.id,
                 game_code: game.value.game_code,
                 reason: cause.reason,
-                detail: cause.message
+                detail: cause.message,
+                ...(cause.providerResponse === undefined ? {} : { provider_response: cause.providerResponse })
               })
             )
           ),

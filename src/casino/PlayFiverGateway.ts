@@ -114,7 +114,10 @@ export const PlayFiverGatewayLive = Layer.effect(
         case "TimedOut":
           return fail("Timeout", `The casino aggregator did not answer ${what} within ${timeoutText}.`)
         case "NotJson":
-          return fail("InvalidResponse", `The casino aggregator answered ${what} with something that is not JSON.`, failure.body)
+          // A 5xx page (a proxy's "Bad Gateway") is the aggregator being down, not an answer of the wrong kind.
+          return (failure.status ?? 200) >= 500
+            ? fail("Unavailable", `The casino aggregator failed (${what}, HTTP ${failure.status}, not JSON).`, failure.body)
+            : fail("InvalidResponse", `The casino aggregator answered ${what} with something that is not JSON.`, failure.body)
         case "Shape":
           return fail("InvalidResponse", `The casino aggregator's answer to ${what} has an unexpected shape.`, failure.body)
         case "Status":

@@ -81,16 +81,8 @@ export const CasinoHandlers = HttpApiBuilder.group(
       }, Effect.catchTags({
         LaunchRefused: (refused) =>
           Effect.fail(new ValidationFailed({ message: ErrorMessages.invalidData, errors: refused.errors })),
-        LaunchFailed: (failed) =>
-          Effect.fail(
-            new InternalError({
-              message: `The game could not be launched: ${failed.cause.message}`,
-              provider: failed.gateway,
-              ...(failed.cause.providerResponse === undefined
-                ? {}
-                : { provider_response: failed.cause.providerResponse })
-            })
-          )
+        // A plain message: what the aggregator said, and where it is, went to the log (Casino.launch).
+        LaunchFailed: (failed) => Effect.fail(new InternalError({ message: failed.partnerMessage, provider: failed.gateway }))
       })))
   })
 )

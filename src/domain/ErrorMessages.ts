@@ -9,6 +9,10 @@ export const ErrorMessages = {
   routeNotFound: "Route not found.",
   internal: "Internal server error.",
   eventNotFound: "Event not found.",
+  invalidTokensLimited: (retryAfterSeconds: number) =>
+    `Too many requests with an invalid token from this address. Retry in ${retryAfterSeconds} ${
+      retryAfterSeconds === 1 ? "second" : "seconds"
+    }.`,
   rateLimited: (limit: number, retryAfterSeconds: number) =>
     `Too many requests: this partner may send ${limit} ${limit === 1 ? "request" : "requests"} a minute. Retry in ${retryAfterSeconds} ${
       retryAfterSeconds === 1 ? "second" : "seconds"

@@ -3,6 +3,22 @@ import { Schema } from "effect"
 export const PartnerStatus = Schema.Literals(["active", "inactive"])
 export type PartnerStatus = typeof PartnerStatus.Type
 
+/**
+ * What a partner token may look like, judged before any look-up: 20 to 200
+ * characters of the bearer-token alphabet (RFC 6750: letters, digits and
+ * `-._~+/`, `=` only at the end). Generated tokens (`pak_` and 43 base64url
+ * characters), prefixed ones (`pak_live_…`, `pak_test_…`) and any
+ * DEMO_PARTNER_TOKEN an operator chooses within it pass.
+ */
+export const isPartnerTokenShaped = (token: string): boolean => /^(?=.{20,200}$)[A-Za-z0-9._~+/-]+=*$/.test(token)
+
+export const partnerTokenShape = "20 to 200 characters: letters, digits and - . _ ~ + / (= only at the end)"
+
+/** A token of that shape; anything else is refused with `partnerTokenShape`. */
+export const PartnerToken = Schema.String.check(
+  Schema.makeFilter(isPartnerTokenShaped, { message: `must be ${partnerTokenShape}` })
+)
+
 /** A partner (operator) as the service knows it. The token is never part of it. */
 export class Partner extends Schema.Class<Partner>("Partner")({
   id: Schema.Int,

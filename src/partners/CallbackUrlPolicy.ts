@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import * as dns from "node:dns"
 import * as net from "node:net"
+import { ipv6Words } from "../domain/IpAddress.ts"
 import { PartnersConfig } from "./PartnersConfig.ts"
 
 /** A callback URL this service will not call. */
@@ -9,11 +10,12 @@ export class UnsafeCallbackUrl extends Schema.TaggedError<UnsafeCallbackUrl>()("
 }) {}
 
 /**
- * Addresses a partner's callback_url must never reach: this host, private
- * networks, link-local (cloud metadata at 169.254.169.254 among them),
- * carrier-grade NAT, documentation, multicast and reserved ranges.
+ * IPv4 addresses a partner's callback_url must never reach: this host,
+ * private networks, link-local (cloud metadata at 169.254.169.254 among
+ * them), carrier-grade NAT, documentation, benchmarking, multicast and
+ * reserved ranges.
  */
-const blocked = (() => {
+const blockedIpv4 = (() => {
   const list = new net.BlockList()
   for (
     const [prefix, bits] of [
@@ -34,28 +36,52 @@ const blocked = (() => {
       ["240.0.0.0", 4]
     ] as const
   ) list.addSubnet(prefix, bits, "ipv4")
-  for (
-    const [prefix, bits] of [
-      ["::", 128],
-      ["::1", 128],
-      ["64:ff9b::", 96],
-      ["100::", 64],
-      ["2001::", 23],
-      ["2001:db8::", 32],
-      ["fc00::", 7],
-      ["fe80::", 10],
-      ["ff00::", 8]
-    ] as const
-  ) list.addSubnet(prefix, bits, "ipv6")
   return list
 })()
 
-/** Whether an IP address is one a callback must not reach (an IPv4 address mapped into IPv6 is judged as IPv4). */
+/**
+ * IPv6: global unicast (2000::/3) only, less its special-purpose blocks:
+ * IETF protocol assignments (2001::/23: Teredo, benchmarking, ORCHID),
+ * documentation (2001:db8::/32, 3fff::/20). 6to4 (2002::/16) is judged by
+ * the IPv4 address inside it, before this list.
+ */
+const blockedGlobalIpv6 = (() => {
+  const list = new net.BlockList()
+  for (const [prefix, bits] of [["2001::", 23], ["2001:db8::", 32], ["3fff::", 20]] as const) list.addSubnet(prefix, bits, "ipv6")
+  return list
+})()
+
+const ipv4Of = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`
+
+const isBlockedIpv6 = (address: string): boolean => {
+  const words = ipv6Words(address)
+  if (words === undefined) return true
+  const zeroes = (from: number, to: number) => words.slice(from, to).every((word) => word === 0)
+  // IPv4-mapped (::ffff:a.b.c.d) and the well-known NAT64 prefix (64:ff9b::/96, DNS64's): the IPv4 address decides.
+  if (zeroes(0, 5) && words[5] === 0xffff) return blockedIpv4.check(ipv4Of(words[6], words[7]), "ipv4")
+  if (words[0] === 0x64 && words[1] === 0xff9b && zeroes(2, 6)) return blockedIpv4.check(ipv4Of(words[6], words[7]), "ipv4")
+  // 6to4: 2002:AABB:CCDD::/48 carries a.b.c.d.
+  if (words[0] === 0x2002) return blockedIpv4.check(ipv4Of(words[1], words[2]), "ipv4")
+  // Everything outside 2000::/3 (::, ::1, IPv4-compatible ::/96, ::ffff:0:0:0/96, 64:ff9b:1::/48, ULA, link-local, multicast).
+  if ((words[0] & 0xe000) !== 0x2000) return true
+  return blockedGlobalIpv6.check(address, "ipv6")
+}
+
+/**
+ * Whether an IP address is one a callback must not reach: a blocked IPv4
+ * range, or IPv6 that is not global unicast. IPv6 forms that carry an IPv4
+ * address (mapped, NAT64, 6to4) are judged by it; the other forms are
+ * refused. Text that is no IP address is refused too.
+ */
 export const isBlockedAddress = (address: string): boolean => {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  if (mapped !== null) return blocked.check(mapped[1], "ipv4")
-  const family = net.isIP(address)
-  return family === 0 || blocked.check(address, family === 4 ? "ipv4" : "ipv6")
+  switch (net.isIP(address)) {
+    case 4:
+      return blockedIpv4.check(address, "ipv4")
+    case 6:
+      return isBlockedIpv6(address)
+    default:
+      return true
+  }
 }
 
 const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, "")

@@ -1,9 +1,11 @@
-import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiSecurity } from "effect/http-api"
-import { ErrorMessages, type TooManyRequests, Unauthorized } from "../api/Errors.ts"
+import { ErrorMessages, TooManyRequests, Unauthorized } from "../api/Errors.ts"
 import { CurrentPartner, PartnerAuth } from "../api/Security.ts"
-import type { Partner } from "../domain/Partner.ts"
+import { isPartnerTokenShaped, type Partner } from "../domain/Partner.ts"
+import { AuthFailureLimit } from "../platform/AuthFailureLimit.ts"
+import { ClientAddress } from "../platform/ClientAddress.ts"
 import { RequestLog } from "../platform/HttpEdge.ts"
 import { PartnerRateLimit } from "./PartnerRateLimit.ts"
 import { Partners } from "./Partners.ts"
@@ -12,43 +14,87 @@ const missingToken = new Unauthorized({ message: ErrorMessages.missingToken })
 const invalidPartner = new Unauthorized({ message: ErrorMessages.invalidPartner })
 const bearerCredential = HttpApiBuilder.securityDecode(HttpApiSecurity.bearer)
 
+/** Whole seconds, rounded up: a client told 0 would come back at once and be refused again. */
+const seconds = (duration: Duration.Duration) => Math.max(1, Math.ceil(Duration.toMillis(duration) / 1000))
+
 /**
  * The server side of PartnerAuth. A token that is absent is 401 "nao
  * informada"; a token that is unknown, or whose partner is not active, is
  * 401 "invalido ou inativo". Any other Authorization scheme is no token.
  * An admitted partner then spends one request of its rate limit (429 past it).
+ *
+ * Invalid tokens are limited per client address (AuthFailureLimit): a token
+ * that has not the shape of one is refused without a look-up; each look-up
+ * of a token this instance does not know as a partner's counts before the
+ * database is asked, and past AUTH_FAILURE_LIMIT the address is answered
+ * 429 without one. A token this instance has seen belong to a partner is
+ * looked up whatever its address did, so a partner sharing an address with
+ * a guesser keeps working; only its failures count.
  */
 export const PartnerAuthLive = Layer.effect(
   PartnerAuth,
   Effect.gen(function*() {
     const partners = yield* Partners
     const rateLimit = yield* PartnerRateLimit
-    // A bearer partner refused for its rate limit must be answered 429 when the X-Partner-Key scheme runs
-    // after it (the last scheme's failure is the answer): its refusal is kept for the request.
+    const failures = yield* AuthFailureLimit
+    const clientAddress = yield* ClientAddress
+    // A request refused with a 429 (its partner's rate limit, or its address's invalid tokens) must be answered
+    // 429 when the X-Partner-Key scheme runs after the bearer one (the last scheme's failure is the answer).
     const refusedForRate = new WeakMap<HttpServerRequest.HttpServerRequest, TooManyRequests>()
-    const admitWithinLimit = (partner: Partner) =>
-      Effect.tapError(rateLimit.admit(partner), (refusal) =>
-        Effect.withFiber((fiber) => {
-          refusedForRate.set(Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest), refusal)
-          return Effect.void
-        }))
+    const keepRefusal = (refusal: TooManyRequests) =>
+      Effect.withFiber<void>((fiber) => {
+        refusedForRate.set(Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest), refusal)
+        return Effect.void
+      })
+    const admitWithinLimit = (partner: Partner) => Effect.tapError(rateLimit.admit(partner), keepRefusal)
+
+    /** The 429 for an address past its invalid tokens, with Retry-After (on the 429 only: another scheme may still admit). */
+    const tooManyInvalid = (retryAfter: Duration.Duration) => {
+      const refusal = new TooManyRequests({ message: ErrorMessages.invalidTokensLimited(seconds(retryAfter)) })
+      return Effect.withFiber<never, TooManyRequests>((fiber) => {
+        HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, (_request, response) =>
+          Effect.succeed(
+            response.status === 429 && response.headers["retry-after"] === undefined
+              ? HttpServerResponse.setHeader(response, "retry-after", String(seconds(retryAfter)))
+              : response
+          ))
+        return Effect.andThen(keepRefusal(refusal), Effect.fail(refusal))
+      })
+    }
+
+    /** Counts one invalid token of `address`: 401, or 429 once the address is past its limit. */
+    const refuseInvalid = (address: string) =>
+      Effect.flatMap(failures.take("partner-api", address), Option.match({
+        onNone: () => Effect.fail(invalidPartner),
+        onSome: tooManyInvalid
+      }))
 
     const admit = <A, E, R>(
       token: string,
       httpEffect: Effect.Effect<A, E, R>
     ): Effect.Effect<A, E | Unauthorized | TooManyRequests, Exclude<R, CurrentPartner>> =>
-      Effect.flatMap(
-        partners.authenticate(token),
-        (found): Effect.Effect<A, E | Unauthorized | TooManyRequests, Exclude<R, CurrentPartner>> => {
-          if (Option.isNone(found) || !found.value.isActive) return Effect.fail(invalidPartner)
-          const partner = found.value
-          return Effect.flatMap(Effect.service(RequestLog), (log) => {
-            log.partnerId = partner.id
-            log.partnerSlug = partner.slug
-            return Effect.andThen(admitWithinLimit(partner), Effect.provideService(httpEffect, CurrentPartner, partner))
-          })
+      Effect.gen(function*() {
+        const address = yield* Effect.withFiber((fiber) =>
+          Effect.succeed(clientAddress.of(Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)))
+        )
+        if (!isPartnerTokenShaped(token)) return yield* refuseInvalid(address)
+        const known = yield* partners.isKnownToken(token)
+        // A token nobody here knows is counted before it costs a query, and not asked past the limit.
+        if (!known) {
+          const over = yield* failures.take("partner-api", address)
+          if (Option.isSome(over)) return yield* tooManyInvalid(over.value)
         }
-      )
+        const found = yield* partners.authenticate(token)
+        if (Option.isNone(found) || !found.value.isActive) {
+          return yield* (known ? refuseInvalid(address) : Effect.fail(invalidPartner))
+        }
+        const partner = found.value
+        const log = yield* RequestLog
+        log.partnerId = partner.id
+        log.partnerSlug = partner.slug
+        yield* admitWithinLimit(partner)
+        return yield* Effect.provideService(httpEffect, CurrentPartner, partner)
+      })
 
     return PartnerAuth.of({
       bearer: (httpEffect, { credential }) => {

@@ -1,4 +1,4 @@
-import { Cache, Context, Effect, Exit, Layer, Option, Schema, SchemaIssue } from "effect"
+import { Cache, Context, Duration, Effect, Exit, Layer, Option, Schema, SchemaIssue } from "effect"
 import { hash, randomBytes } from "node:crypto"
 import type { Partner, PartnerStatus } from "../domain/Partner.ts"
 import { PartnerStatus as PartnerStatusSchema } from "../domain/Partner.ts"
@@ -92,8 +92,13 @@ const toInputError = (error: Schema.SchemaError) =>
  * account management used by the admin CLI.
  */
 export class Partners extends Context.Service<Partners, {
-  /** The partner holding this token, when the token is known. Cached briefly in memory. */
+  /**
+   * The partner holding this token, when the token is known. Both answers are kept briefly in memory
+   * (AUTH_CACHE_TTL), apart: unknown tokens never take the place of a real partner.
+   */
   authenticate(token: string): Effect.Effect<Option.Option<Partner>>
+  /** Whether this token belonged to a partner when this instance last looked it up (within a day). */
+  isKnownToken(token: string): Effect.Effect<boolean>
   /** A new partner, with its token and webhook secret (shown to the operator this once). */
   create(input: NewPartner): Effect.Effect<
     { partner: Partner; token: string; webhookSecret: string },
@@ -118,17 +123,38 @@ export class Partners extends Context.Service<Partners, {
       const partnersConfig = yield* PartnersConfig
       const urlPolicy = yield* CallbackUrlPolicy
 
-      // Keyed by the token's hash, so no raw token is kept in memory. Unknown
-      // tokens are cached too (a guessing client cannot hammer the database);
-      // failed look-ups are not.
-      const byTokenHash = yield* Cache.makeWith(
+      // All three are keyed by the token's hash, so no raw token is kept in memory.
+      const authCacheTtl = Duration.millis(config.authCacheTtlMillis)
+      // The partners found, for AUTH_CACHE_TTL. Only found partners are put in (below), so no unknown
+      // token, however many come, takes the place of a real partner.
+      const found = yield* Cache.make({
+        capacity: 10_000,
+        timeToLive: authCacheTtl,
+        lookup: (_hashBase64: string): Effect.Effect<Partner> => Effect.die("Partners: found partners are only set, never looked up")
+      })
+      // Look-ups in flight (concurrent requests with one token share one query), and the misses, kept as
+      // long: a client repeating an unknown token asks the database once per AUTH_CACHE_TTL. Small: a
+      // guesser sending new tokens gets nothing from it, and the per-address limit (PartnerAuthLive) is
+      // what stops it.
+      const lookups = yield* Cache.makeWith(
         (hashBase64: string) => repo.findByTokenHash(Buffer.from(hashBase64, "base64")),
         {
-          capacity: 10_000,
-          timeToLive: (exit) => Exit.isSuccess(exit) ? config.authCacheTtlMillis : 0
+          capacity: 1_000,
+          timeToLive: (exit) => Exit.isSuccess(exit) && Option.isNone(exit.value) ? authCacheTtl : Duration.zero
         }
       )
-      const forgetCachedTokens = Cache.invalidateAll(byTokenHash)
+      // Tokens that belonged to a partner lately: only a hint for the per-address limit, never an admission.
+      const known = yield* Cache.make({
+        capacity: 10_000,
+        timeToLive: Duration.days(1),
+        lookup: (_hashBase64: string) => Effect.void
+      })
+      // Bumped by every change, so a look-up that began before one does not put a stale partner back.
+      let generation = 0
+      const forgetCachedTokens = Effect.andThen(
+        Effect.sync(() => generation++),
+        Effect.andThen(Cache.invalidateAll(found), Cache.invalidateAll(lookups))
+      )
 
       // A change made anywhere (another instance, the admin CLI) empties the
       // cache at once; the TTL remains the bound if the listener is down.
@@ -142,7 +168,20 @@ export class Partners extends Context.Service<Partners, {
             Effect.mapError((unsafe) => new InvalidPartnerInput({ message: `Invalid callback URL: ${unsafe.message}.` }))
           )
 
-      const authenticate = (token: string) => Cache.get(byTokenHash, hash("sha256", token, "base64"))
+      const authenticate = Effect.fnUntraced(function*(token: string) {
+        const key = hash("sha256", token, "base64")
+        const cached = yield* Cache.getSuccess(found, key)
+        if (Option.isSome(cached)) return cached
+        const startedAt = generation
+        const result = yield* Cache.get(lookups, key)
+        if (Option.isSome(result)) {
+          if (startedAt === generation) yield* Cache.set(found, key, result.value)
+          yield* Cache.set(known, key, undefined)
+        }
+        return result
+      })
+
+      const isKnownToken = (token: string) => Cache.has(known, hash("sha256", token, "base64"))
 
       const show = (slug: string) =>
         repo.findBySlug(slug).pipe(
@@ -194,6 +233,7 @@ export class Partners extends Context.Service<Partners, {
 
       return Partners.of({
         authenticate,
+        isKnownToken,
         create,
         list: repo.list,
         count: repo.count,

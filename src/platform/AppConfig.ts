@@ -1,4 +1,5 @@
 import { Config, Context, Duration, Effect, Layer, LogLevel, Option, Redacted, Schema, SchemaGetter, SchemaIssue } from "effect"
+import { PartnerToken } from "../domain/Partner.ts"
 
 // LOG_LEVEL is read case-insensitively: operators write `info`, effect names it `Info`.
 const LogLevelName = Schema.String.pipe(
@@ -27,8 +28,13 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly dataDir: string
   readonly demoPartnerToken: Option.Option<Redacted.Redacted>
   readonly logLevel: LogLevel.LogLevel
-  /** How long a token look-up is trusted before the database is asked again. */
+  /** How long a token look-up (found or not) is trusted before the database is asked again. */
   readonly authCacheTtlMillis: number
+  /**
+   * Refused credentials a minute one client address may get (an unknown partner token, a wallet call with
+   * the wrong agent); past it the address is answered 429. Counted apart for each door, shared by the fleet.
+   */
+  readonly authFailureLimit: number
   /** Public address of this service, used in links it hands out (launch URLs, curl hints). */
   readonly publicUrl: Option.Option<string>
   /** The longest a stop (SIGTERM, Ctrl-C) may take: HTTP drain, background work, pool; then the process exits anyway. */
@@ -39,9 +45,14 @@ export class AppConfig extends Context.Service<AppConfig, {
     host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
     databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
     dataDir: Config.String("DATA_DIR").pipe(Config.withDefault(".data")),
-    demoPartnerToken: Config.option(Config.Redacted("DEMO_PARTNER_TOKEN")),
+    // The shape every partner token has (src/domain/Partner.ts); the message never shows the value.
+    demoPartnerToken: Config.option(Config.schema(Schema.Redacted(PartnerToken), "DEMO_PARTNER_TOKEN")),
     logLevel: Config.schema(LogLevelName, "LOG_LEVEL").pipe(Config.withDefault("Info" as const)),
     authCacheTtl: Config.Duration("AUTH_CACHE_TTL").pipe(Config.withDefault("5 seconds")),
+    authFailureLimit: Config.schema(
+      Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 1_000_000 })),
+      "AUTH_FAILURE_LIMIT"
+    ).pipe(Config.withDefault(30)),
     publicUrl: Config.option(Config.URL("PUBLIC_URL")),
     shutdownTimeout: Config.Duration("SHUTDOWN_TIMEOUT").pipe(
       Config.withDefault(Duration.seconds(30)),

@@ -2,7 +2,7 @@ import { Cause, Context, Effect, Exit } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { ErrorMessages } from "../domain/ErrorMessages.ts"
-import { createServer, STATUS_CODES } from "node:http"
+import { type IncomingMessage, Server, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
 import { recordRequest } from "./Metrics.ts"
 import { maxBodyBytes } from "./RequestBody.ts"
@@ -174,5 +174,48 @@ export const answerClientError = (error: Error & { readonly code?: string }, soc
   )
 }
 
-/** The Node HTTP server the service listens with: parser refusals answer in the envelope. */
-export const createHttpServer = () => createServer().on("clientError", answerClientError)
+const missingHost = JSON.stringify({ success: false, message: "The request has no Host header." })
+const unmetExpectation = JSON.stringify({ success: false, message: "The Expect header's expectation cannot be met." })
+
+/** An answer in the error envelope written on Node's own response object, then the connection closes. */
+const answerDirectly = (response: ServerResponse, status: number, body: string) => {
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    connection: "close"
+  })
+  response.end(body)
+}
+
+/** An HTTP/1.1 request without Host, which RFC 9112 says a server must refuse with a 400 (HTTP/1.0 may omit it). */
+const lacksHost = (request: IncomingMessage) =>
+  request.httpVersionMajor === 1 && request.httpVersionMinor === 1 && request.headers.host === undefined
+
+/**
+ * Node refuses an HTTP/1.1 request without Host itself, with an empty 400,
+ * before any listener hears of it. Its check is off here and made the same
+ * way, answering in the envelope: the routes never see such a request.
+ */
+class EdgeServer extends Server {
+  constructor() {
+    super({ requireHostHeader: false })
+  }
+  override emit(event: string | symbol, ...args: Array<any>): boolean {
+    // The events Node would have refused such a request before: a request, and one that expects 100 Continue.
+    if ((event === "request" || event === "checkContinue" || event === "checkExpectation") && lacksHost(args[0])) {
+      answerDirectly(args[1] as ServerResponse, 400, missingHost)
+      return true
+    }
+    return super.emit(event as string, ...args)
+  }
+}
+
+/**
+ * The Node HTTP server the service listens with: parser refusals, a missing
+ * Host and an `Expect` other than 100-continue (Node's own answer would be
+ * an empty 417) answer in the envelope.
+ */
+export const createHttpServer = () =>
+  new EdgeServer()
+    .on("clientError", answerClientError)
+    .on("checkExpectation", (_request: IncomingMessage, response: ServerResponse) => answerDirectly(response, 417, unmetExpectation))

@@ -5,14 +5,19 @@
  * private, even if they got into the database.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Option, Redacted } from "effect"
+import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
+import { connect } from "node:net"
+import { WalletCredentials } from "../../src/callbacks/WalletCredentials.ts"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { Partners } from "../../src/partners/Partners.ts"
+import { AddressRanges } from "../../src/platform/ClientAddress.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { live } from "../support/live.ts"
-import { assertConserved, givenPlayer, givenWalletPartner, WalletApp, winBet } from "../support/WalletApp.ts"
+import { request } from "../support/TestApp.ts"
+import { assertConserved, givenPlayer, givenWalletPartner, givenWalletPlayer, WalletApp, winBet } from "../support/WalletApp.ts"
 
 describe("webhook secret rotation", () => {
   const books = new PartnerBooks()
@@ -81,6 +86,114 @@ describe("callback URLs at delivery time", () => {
           `
           assert.match(bet.last_error, reason)
         }
+      }))
+  })
+})
+
+/**
+ * Sends a wallet call over a raw socket, as if from `client` through the trusted proxy on 127.0.0.1, with
+ * only the first half of its body: an answer can only come from a server that did not wait for the rest.
+ * The connection is closed once the answer's head and body arrive.
+ */
+const halfSentCall = (port: number, client: string, body: string) =>
+  Effect.callback<{ status: number; headers: string; body: unknown }>((resume) => {
+    const socket = connect(port, "127.0.0.1")
+    let answer = ""
+    socket.on("data", (chunk) => {
+      answer += chunk.toString("utf8")
+      const [head, rest = ""] = answer.split("\r\n\r\n")
+      const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? -1)
+      if (length >= 0 && Buffer.byteLength(rest) >= length) {
+        socket.destroy()
+        resume(Effect.succeed({ status: Number(head.split(" ")[1]), headers: head, body: JSON.parse(rest) }))
+      }
+    })
+    socket.on("error", (error) => resume(Effect.die(error)))
+    socket.write(
+      `POST /aggregator/wallet HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Forwarded-For: ${client}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, Math.floor(body.length / 2))}`
+    )
+    return Effect.sync(() => socket.destroy())
+  })
+
+const portOf = Effect.map(Effect.service(HttpServer.HttpServer), (server) => {
+  if (server.address._tag === "UnixPathAddress") throw new Error("the test server does not listen on TCP")
+  return server.address.port
+})
+
+/** A wallet call from `client` (through the trusted proxy), with the agent's own credentials unless `secret` is given. */
+const callFrom = (client: string, userCode: number, secret?: string) =>
+  Effect.gen(function*() {
+    const credentials = Option.getOrThrow((yield* WalletCredentials).expected)
+    return yield* request("POST", "/aggregator/wallet", {
+      headers: { "x-forwarded-for": client },
+      json: {
+        type: "Balance",
+        user_code: userCode,
+        agent_code: credentials.agentCode,
+        agent_secret: secret ?? Redacted.value(credentials.agentSecret)
+      }
+    })
+  })
+
+const wrongAgentLimit = 3
+
+describe("who may call the wallet URL", () => {
+  const books = new PartnerBooks()
+  layer(
+    WalletApp(books, {
+      trustedProxies: ["127.0.0.1"],
+      callbacks: { aggregatorAllowedIps: new AddressRanges(["192.0.2.0/24", "2001:db8::/32"]) },
+      app: { authFailureLimit: wrongAgentLimit }
+    }),
+    live
+  )("with AGGREGATOR_ALLOWED_IPS and AUTH_FAILURE_LIMIT", (it) => {
+    it.effect("a caller outside the allowlist gets INVALID_AGENT before its body is read, and nothing reaches a wallet", () =>
+      Effect.gen(function*() {
+        const { userCode } = yield* givenWalletPlayer(books, 25)
+        const credentials = Option.getOrThrow((yield* WalletCredentials).expected)
+        const port = yield* portOf
+        const received = books.received.length
+        const body = JSON.stringify({
+          type: "WinBet",
+          user_code: userCode,
+          agent_code: credentials.agentCode,
+          agent_secret: Redacted.value(credentials.agentSecret),
+          slot: { txn_id: "outside-1", round_id: "outside-1", bet: 5, win: 0 }
+        })
+        for (const outsider of ["198.51.100.9", "2001:db9::1", "::ffff:203.0.113.1"]) {
+          const refused = yield* halfSentCall(port, outsider, body)
+          assert.deepStrictEqual([refused.status, refused.body], [403, { msg: "INVALID_AGENT", balance: 0 }], outsider)
+          const whole = yield* callFrom(outsider, userCode)
+          assert.deepStrictEqual([whole.status, whole.body], [403, { msg: "INVALID_AGENT", balance: 0 }], outsider)
+        }
+        assert.strictEqual(books.received.length, received, "no partner was asked anything")
+        // From inside the list the same calls are served.
+        for (const insider of ["192.0.2.10", "2001:db8::a"]) {
+          assert.deepStrictEqual((yield* callFrom(insider, userCode)).body, { msg: "", balance: 25 }, insider)
+        }
+      }))
+
+    it.effect("past AUTH_FAILURE_LIMIT wrong agents an address gets 429 TOO_MANY_REQUESTS with Retry-After, its body unread, right credentials too", () =>
+      Effect.gen(function*() {
+        const { userCode } = yield* givenWalletPlayer(books, 30)
+        const port = yield* portOf
+        const guesser = "192.0.2.66"
+        for (let i = 0; i < wrongAgentLimit; i++) {
+          const refused = yield* callFrom(guesser, userCode, `guess-${i}`)
+          assert.deepStrictEqual([refused.status, refused.body], [401, { msg: "INVALID_AGENT", balance: 0 }], `guess ${i}`)
+        }
+        const limited = yield* callFrom(guesser, userCode, "guess-again")
+        assert.deepStrictEqual([limited.status, limited.body], [429, { msg: "TOO_MANY_REQUESTS", balance: 0 }])
+        assert.match(limited.headers["retry-after"] ?? "", /^[1-9][0-9]*$/)
+        // Now the address is refused before its body is read, whatever it carries: a right guess is never confirmed.
+        const right = yield* callFrom(guesser, userCode)
+        assert.deepStrictEqual([right.status, right.body], [429, { msg: "TOO_MANY_REQUESTS", balance: 0 }])
+        const halfSent = yield* halfSentCall(port, guesser, JSON.stringify({ type: "Balance", user_code: userCode }))
+        assert.strictEqual(halfSent.status, 429)
+        assert.match(halfSent.headers, /retry-after: [1-9][0-9]*/i)
+        // Another address of the allowlist is not affected.
+        assert.deepStrictEqual((yield* callFrom("192.0.2.67", userCode)).body, { msg: "", balance: 30 })
       }))
   })
 })

@@ -63,6 +63,22 @@ layer(WalletApp(books), live)("Notifications", (it) => {
       }
     }))
 
+  it.effect("a partner's answer is read up to 64 KiB: a larger error is named as such, a larger 2xx still delivers", () =>
+    Effect.gen(function*() {
+      const { external, userCode } = yield* givenPlayerWith(50)
+      books.hugeNotifications = true
+      books.failNotifications = 1
+      yield* winBet(userCode, "huge-1", { bet: 1, win: 3 })
+      const win = transactionEventId("win", "huge-1")
+      const failed = yield* eventually(callbackRow(win), (row) => row?.attempts === 1, "the first failed attempt")
+      assert.strictEqual(failed.last_error, "The partner answered HTTP 500: (an answer larger than 64 KiB)")
+      const delivered = yield* eventually(callbackRow(win), (row) => row.status === "delivered", "the retry").pipe(
+        Effect.ensuring(Effect.sync(() => (books.hugeNotifications = false)))
+      )
+      assert.strictEqual(delivered.attempts, 2)
+      assert.strictEqual(books.balanceOf(external), 5_200)
+    }))
+
   it.effect("a player's notifications arrive in order, even when the first has to be retried", () =>
     Effect.gen(function*() {
       const { external, userCode } = yield* givenPlayerWith(10)

@@ -1,5 +1,6 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
@@ -156,7 +157,8 @@ layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
         yield* assertConserved(books, player, tooMuch.body)
       }))
 
-    for (const behaviour of ["slow", "down", "garbage"] as const) {
+    // huge: the partner takes the stake but answers more than 64 KiB, which is read no further and is no answer.
+    for (const behaviour of ["slow", "down", "garbage", "huge"] as const) {
       it.effect(`a partner that is ${behaviour} gets the bet refused and rolled back: no money half-moved`, () =>
         Effect.gen(function*() {
           const player = yield* givenWalletPlayer(books, 40)
@@ -172,6 +174,13 @@ layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
           // Whether or not the partner took the stake (the slow one did), it has it back, and no win was paid.
           assert.strictEqual(books.balanceOf(external), 4_000)
           assert.strictEqual(books.receivedFor(transactionEventId("win", `${behaviour}-1`)).length, 0)
+          if (behaviour === "huge") {
+            const sql = yield* SqlClient.SqlClient
+            const [bet] = yield* sql<{ last_error: string }>`
+              SELECT last_error FROM partner_callbacks WHERE event_id = ${transactionEventId("bet", `${behaviour}-1`)}
+            `.pipe(Effect.orDie)
+            assert.strictEqual(bet.last_error, "The partner answered HTTP 200 with an answer larger than 64 KiB.")
+          }
           yield* assertConserved(books, player, answer.body)
         }))
     }

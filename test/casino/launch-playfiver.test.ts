@@ -5,9 +5,12 @@ import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { healthyAggregator } from "../support/PlayFiverScripts.ts"
 import { live } from "../support/live.ts"
+import { makeLogCapture } from "../support/LogCapture.ts"
 import { InternalError } from "../../src/client/PartnerClient.ts"
 import { failsWith, partnerClient } from "../support/PartnerClient.ts"
 import { givenPartner, givenSyncedCatalog, TestAppWith, testCasinoConfig } from "../support/TestApp.ts"
+
+const logs = makeLogCapture()
 
 /** The whole service with CASINO_GATEWAY=playfiver, talking HTTP to a fake aggregator. */
 const PlayFiverApp = TestAppWith(
@@ -24,7 +27,13 @@ const PlayFiverApp = TestAppWith(
         }
       }))
   )
-).pipe(Layer.provideMerge(FakeUpstream.layer(healthyAggregator)))
+).pipe(Layer.provideMerge(FakeUpstream.layer(healthyAggregator)), Layer.provide(logs.layer))
+
+/** The log lines of failed launches since `from`, as text. */
+const launchFailureLogs = (from: number) =>
+  logs.entries.slice(from).filter((entry) => JSON.stringify(entry.message).includes("Game launch failed")).map((entry) =>
+    JSON.stringify(entry.annotations)
+  )
 
 /** The balance in cents, as the typed client takes it (80.00). */
 const launchBody = {
@@ -71,7 +80,7 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
       })
     }))
 
-  it.effect("an upstream refusal is a 500 envelope with the aggregator's answer; the player row stays valid", () =>
+  it.effect("an upstream refusal is a 500 envelope with a plain message; the aggregator's answer goes to the log; the player row stays valid", () =>
     Effect.gen(function*() {
       yield* givenSyncedCatalog
       const fake = yield* FakeUpstream
@@ -81,20 +90,48 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
           ? { kind: "json", body: { status: false, msg: "INSUFFICIENT_AGENT_BALANCE" } }
           : healthyAggregator(call)
       )
+      const logged = logs.entries.length
       const refused = yield* failsWith(InternalError)(client.casino.launch({ payload: { ...launchBody, player_balance: 4250 } })) // a 500
       fake.reset()
       const { message, provider, provider_response, success } = refused
       assert.deepStrictEqual({ success, message, provider, provider_response }, {
         success: false,
-        message: "The game could not be launched: The casino aggregator refused the launch: INSUFFICIENT_AGENT_BALANCE",
+        message: "The game could not be launched: the casino aggregator refused it.",
         provider: "playfiver",
-        provider_response: { status: false, msg: "INSUFFICIENT_AGENT_BALANCE" }
+        provider_response: undefined
       })
+      const [line] = launchFailureLogs(logged)
+      assert.include(line, "INSUFFICIENT_AGENT_BALANCE")
       const sql = yield* SqlClient.SqlClient
       const rows = yield* sql<{ balance: string }>`
         SELECT balance::text FROM partner_players WHERE partner_id = ${partner.id} AND external_player_id = 'pf-player'
       `
       assert.deepStrictEqual(rows.map((row) => row.balance), ["42.50"])
+    }))
+
+  it.effect("an aggregator's error page or a dropped connection: the partner learns neither the page nor the aggregator's address; the log has both", () =>
+    Effect.gen(function*() {
+      yield* givenSyncedCatalog
+      const fake = yield* FakeUpstream
+      const { client } = yield* givenClient
+      const page = `<html><title>502 Bad Gateway</title><body>nginx/1.25.3 upstream ${"x".repeat(2_000)}</body></html>`
+      const cases = [
+        [{ kind: "text", status: 502, body: page }, "The game could not be launched: the casino aggregator is unavailable.", "nginx/1.25.3"],
+        [{ kind: "text", status: 200, body: page }, "The game could not be launched: the casino aggregator's answer could not be used.", "nginx/1.25.3"],
+        [{ kind: "close" }, "The game could not be launched: the casino aggregator is unavailable.", fake.url]
+      ] as const
+      for (const [answer, expected, inLog] of cases) {
+        fake.script((call) => call.path === "/api/v2/game_launch" ? answer : healthyAggregator(call))
+        const logged = logs.entries.length
+        const refused = yield* failsWith(InternalError)(client.casino.launch({ payload: launchBody }))
+        fake.reset()
+        assert.strictEqual(refused.message, expected, answer.kind)
+        assert.strictEqual(refused.provider_response, undefined, answer.kind)
+        const wire = JSON.stringify(refused)
+        for (const secret of ["nginx", "xxxx", fake.url, new URL(fake.url).host]) assert.notInclude(wire, secret, answer.kind)
+        const [line] = launchFailureLogs(logged)
+        assert.include(line, inLog, answer.kind)
+      }
     }))
 
   it.effect("an aggregator that hangs is a 500 naming the time-out, within it", () =>
@@ -106,7 +143,7 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
       const started = Date.now()
       const refused = yield* failsWith(InternalError)(client.casino.launch({ payload: launchBody })) // a 500
       fake.reset()
-      assert.match(refused.message, /did not answer the game launch within 500ms/)
+      assert.strictEqual(refused.message, "The game could not be launched: the casino aggregator did not answer in time.")
       assert.isBelow(Date.now() - started, 3_000)
     }))
 })

@@ -1,5 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { createHash } from "node:crypto"
 import { Partners } from "../../src/partners/Partners.ts"
@@ -164,3 +164,119 @@ const waitForStatus = <R>(call: () => Effect.Effect<{ readonly status: number },
     }
     return Date.now() - started
   })
+
+/** A request as if it came from `address` through the trusted proxy on 127.0.0.1 (TRUSTED_PROXIES). */
+const statusFrom = (address: string, headers: Record<string, string>) =>
+  request("GET", "/api/partner/v1/status", { headers: { ...headers, "x-forwarded-for": address } })
+
+/** A token of the right shape that no partner holds. */
+const unknownToken = (i: number) => `pak_unknown_${String(i).padStart(4, "0")}_${"x".repeat(32)}`
+
+const failureLimit = 3
+
+const tooManyInvalid = (retryAfter: string | undefined) => ({
+  success: false,
+  message: `Too many requests with an invalid token from this address. Retry in ${retryAfter} ${
+    retryAfter === "1" ? "second" : "seconds"
+  }.`
+})
+
+layer(TestApp({ app: { authFailureLimit: failureLimit, authCacheTtlMillis: 60_000 }, trustedProxies: ["127.0.0.1"] }), live)(
+  "invalid tokens",
+  (it) => {
+    it.effect("a token without a token's shape is refused 401 without a look-up, whoever holds it", () =>
+      Effect.gen(function*() {
+        // Stored by hand, so only a look-up could find them: the shape alone refuses them.
+        for (const token of ["short", "pak_with space_00000000000000000", "pak_é_0000000000000000000000", "x".repeat(201)]) {
+          yield* givenPartner({ token })
+          const response = yield* statusFrom(`198.51.100.${token.length % 200}`, bearer(token))
+          assert.deepStrictEqual([response.status, response.body], [401, invalid], token)
+        }
+        // Every shape a token may have passes: generated, with a live or test prefix, or chosen (base64 with padding).
+        const shaped = [`pak_${"A".repeat(43)}`, `pak_live_${"b".repeat(43)}`, `pak_test_${"c-_".repeat(14)}`, "Demo.Token~for+local/tests=="]
+        for (const [i, token] of shaped.entries()) {
+          yield* givenPartner({ token })
+          // (A token this instance has not seen yet counts toward its address's limit until it is found: one address each.)
+          const response = yield* statusFrom(`198.51.100.${240 + i}`, bearer(token))
+          assert.strictEqual(response.status, 200, token)
+        }
+      }))
+
+    it.effect(
+      "past AUTH_FAILURE_LIMIT invalid tokens an address is answered 429 with Retry-After, without a look-up; a partner's known token still works",
+      () =>
+        Effect.gen(function*() {
+          const { token: knownToken } = yield* givenPartner()
+          // Seen here once (from elsewhere): this instance knows it as a partner's.
+          assert.strictEqual((yield* statusFrom("192.0.2.1", bearer(knownToken))).status, 200)
+          const { token: newToken } = yield* givenPartner() // never seen by this instance
+
+          const guesser = "203.0.113.7"
+          for (let i = 0; i < failureLimit; i++) {
+            const response = yield* statusFrom(guesser, bearer(unknownToken(i)))
+            assert.deepStrictEqual([response.status, response.body], [401, invalid], `guess ${i}`)
+          }
+          const refusals = [
+            yield* statusFrom(guesser, bearer(unknownToken(failureLimit))),
+            yield* statusFrom(guesser, partnerKey("short")),
+            // A real partner's token that this instance has not seen is not looked up from this address either.
+            yield* statusFrom(guesser, bearer(newToken)),
+            // Nor through the other scheme, when the first refused.
+            yield* statusFrom(guesser, { ...bearer(unknownToken(99)), "x-partner-key": "" })
+          ]
+          for (const [i, refused] of refusals.entries()) {
+            assert.strictEqual(refused.status, 429, `refusal ${i}`)
+            const retryAfter = refused.headers["retry-after"]
+            assert.match(retryAfter ?? "", /^[1-9][0-9]*$/, `refusal ${i}`)
+            assert.isAtMost(Number(retryAfter), 60)
+            assert.deepStrictEqual(refused.body, tooManyInvalid(retryAfter), `refusal ${i}`)
+          }
+
+          // The known partner keeps working from there, by either header, with no Retry-After of the guesses on it.
+          const known = yield* statusFrom(guesser, bearer(knownToken))
+          assert.strictEqual(known.status, 200)
+          assert.isUndefined(known.headers["retry-after"])
+          const knownBehindGuess = yield* statusFrom(guesser, { ...bearer(unknownToken(100)), ...partnerKey(knownToken) })
+          assert.strictEqual(knownBehindGuess.status, 200)
+          assert.isUndefined(knownBehindGuess.headers["retry-after"])
+
+          // Other addresses are not affected, and the new partner works from them.
+          assert.deepStrictEqual((yield* statusFrom("203.0.113.8", bearer(unknownToken(0)))).body, invalid)
+          assert.strictEqual((yield* statusFrom("203.0.113.8", bearer(newToken))).status, 200)
+        })
+    )
+
+    it.effect("an IPv6 client is counted by its /64", () =>
+      Effect.gen(function*() {
+        for (let i = 0; i < failureLimit; i++) {
+          assert.strictEqual((yield* statusFrom(`2001:db8:7:1::${i + 1}`, bearer(unknownToken(i)))).status, 401)
+        }
+        assert.strictEqual((yield* statusFrom("2001:db8:7:1:ffff::9", bearer(unknownToken(9)))).status, 429)
+        assert.strictEqual((yield* statusFrom("2001:db8:7:2::1", bearer(unknownToken(9)))).status, 401)
+      }))
+
+    it.effect("unknown tokens, however many, never push a real partner out of the token cache", () =>
+      Effect.gen(function*() {
+        const partners = yield* Partners
+        const sql = yield* SqlClient.SqlClient
+        // Written by hand, so no change notice empties the cache behind the test's back.
+        const token = `pak_cached_${"z".repeat(40)}`
+        const [{ id }] = yield* sql<{ id: string }>`
+          INSERT INTO partners (name, slug, token_hash) VALUES ('Cached', 'cached-partner', ${createHash("sha256").update(token).digest()})
+          RETURNING id::text
+        `
+        // Found once, then its token is taken out of the database: only the cache knows it now.
+        assert.strictEqual(Option.getOrThrow(yield* partners.authenticate(token)).id, Number(id))
+        yield* sql`UPDATE partners SET token_hash = ${createHash("sha256").update(`moved-${token}`).digest()} WHERE id = ${id}`
+        // More unknown tokens than the cache holds (10,000): each a miss.
+        const misses = yield* Effect.forEach(
+          Array.from({ length: 10_050 }, (_, i) => unknownToken(i)),
+          (unknown) => partners.authenticate(unknown),
+          { concurrency: 16 }
+        )
+        assert.isTrue(misses.every(Option.isNone))
+        const still = yield* partners.authenticate(token)
+        assert.strictEqual(Option.getOrThrow(still).id, Number(id), "the partner is still served from the cache")
+      }), { timeout: 120_000 })
+  }
+)

@@ -1,9 +1,10 @@
-import { assert, layer } from "@effect/vitest"
-import { Console, Effect, Option, Redacted } from "effect"
+import { assert, describe, it, layer } from "@effect/vitest"
+import { ConfigProvider, Console, Effect, Option, Redacted, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxPartnerWallet.ts"
 import { ensureDemoPartner } from "../../src/partners/DemoPartner.ts"
 import { Partners } from "../../src/partners/Partners.ts"
+import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { live } from "../support/live.ts"
 import { TestServices } from "../support/TestApp.ts"
 
@@ -84,5 +85,33 @@ layer(TestServices(), live)("the demo partner on the embedded default (no DATABA
       // The next start: nothing new, nothing printed.
       assert.strictEqual(yield* ensureDemoPartnerPrinting, "")
       assert.strictEqual(yield* partners.count, 1)
+    }))
+})
+
+describe("DEMO_PARTNER_TOKEN at start-up", () => {
+  const read = (token: string) =>
+    Effect.result(AppConfig.config.parse(ConfigProvider.fromEnv({ env: { DEMO_PARTNER_TOKEN: token } })))
+
+  it.effect("a token of a partner token's shape is taken: generated, prefixed or chosen", () =>
+    Effect.gen(function*() {
+      for (const token of [`pak_${"Q".repeat(43)}`, `pak_live_${"r".repeat(43)}`, `pak_test_${"s".repeat(43)}`, "my-own-demo-token-2026"]) {
+        const config = yield* read(token)
+        assert.isTrue(Result.isSuccess(config), token)
+        if (Result.isSuccess(config)) assert.strictEqual(Redacted.value(Option.getOrThrow(config.success.demoPartnerToken)), token)
+      }
+    }))
+
+  it.effect("any other stops the start with an error naming the variable and the shape, never the value", () =>
+    Effect.gen(function*() {
+      for (const token of ["demo", "has a space in it, so no", "pak_ação_000000000000000000000", "x".repeat(201)]) {
+        const config = yield* read(token)
+        assert.isTrue(Result.isFailure(config), token)
+        if (Result.isFailure(config)) {
+          const text = String(config.failure)
+          assert.include(text, "DEMO_PARTNER_TOKEN", token)
+          assert.include(text, "20 to 200 characters: letters, digits and - . _ ~ + / (= only at the end)", token)
+          assert.notInclude(text, token)
+        }
+      }
     }))
 })

@@ -108,6 +108,19 @@ describe.skipIf(!redisUp)("a fleet of instances on one database and one Redis", 
           assert.match(refused[0].body.message, /hourly quota/)
         })))
 
+      it.effect("counts an address's invalid tokens fleet-wide", () =>
+        Effect.scoped(Effect.gen(function*() {
+          const instances = yield* fleet({ name: "invalid-tokens", app: { authFailureLimit: 3 } })
+          const guesses = yield* Effect.forEach(
+            Array.from({ length: 6 }, (_, i) => i),
+            (i) => get(instances[i % 3].url, `${prefix}/status`, `pak_fleet_guess_${i}_${"x".repeat(30)}`),
+            { concurrency: 1 }
+          )
+          // Each instance on its own would have answered all six 401 (three each at most 2).
+          assert.deepStrictEqual(guesses.map((answer) => answer.status), [401, 401, 401, 429, 429, 429])
+          assert.match(guesses[3].headers.get("retry-after") ?? "", /^[1-9][0-9]*$/)
+        })))
+
       it.effect("one partner's flood starves neither another partner nor the live refresh", () =>
         Effect.scoped(Effect.gen(function*() {
           const fake = yield* FakeUpstream

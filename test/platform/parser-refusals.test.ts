@@ -3,8 +3,14 @@ import type { AddressInfo } from "node:net"
 import { connect } from "node:net"
 import { createHttpServer } from "../../src/platform/HttpEdge.ts"
 
-// The server factory the service listens with (src/server.ts), answering every routed request with 200.
-const server = createHttpServer().on("request", (_request, response) => response.end("routed"))
+// The server factory the service listens with (src/server.ts), answering every routed request with 200,
+// and hearing `Expect: 100-continue` itself, as effect's server does.
+const server = createHttpServer()
+  .on("request", (_request, response) => response.end("routed"))
+  .on("checkContinue", (_request, response) => {
+    response.writeContinue()
+    response.end("routed")
+  })
 let port = 0
 
 beforeAll(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => {
@@ -49,6 +55,36 @@ describe("requests Node's HTTP parser refuses", () => {
       assert.strictEqual(answer.status, 400, JSON.stringify(request))
       assert.deepStrictEqual(JSON.parse(answer.body), { success: false, message: "The request is not valid HTTP." })
     }
+  })
+
+  it("an HTTP/1.1 request without Host is a 400 in the error envelope, then the connection closes", async () => {
+    for (
+      const request of [
+        "GET /health HTTP/1.1\r\n\r\n",
+        "GET /api/partner/v1/status HTTP/1.1\r\nAuthorization: Bearer x\r\n\r\n",
+        "POST /aggregator/wallet HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+        "POST /aggregator/wallet HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n{}"
+      ]
+    ) {
+      const answer = await raw(request)
+      assert.strictEqual(answer.status, 400, JSON.stringify(request))
+      assert.match(answer.headers, /content-type: application\/json/i)
+      assert.match(answer.headers, /connection: close/i)
+      assert.deepStrictEqual(JSON.parse(answer.body), { success: false, message: "The request has no Host header." })
+    }
+  })
+
+  it("an Expect the server cannot meet is a 417 in the error envelope", async () => {
+    const answer = await raw("GET /health HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nConnection: close\r\n\r\n")
+    assert.strictEqual(answer.status, 417)
+    assert.match(answer.headers, /content-type: application\/json/i)
+    assert.deepStrictEqual(JSON.parse(answer.body), { success: false, message: "The Expect header's expectation cannot be met." })
+  })
+
+  it("HTTP/1.0 may leave Host out, and reaches the routes", async () => {
+    const answer = await raw("GET /health HTTP/1.0\r\n\r\n")
+    assert.strictEqual(answer.status, 200)
+    assert.strictEqual(answer.body, "routed")
   })
 
   it("a well-formed request still reaches the routes", async () => {

@@ -5,7 +5,7 @@ import { SqlClient } from "effect/sql"
 import { WalletCredentials } from "../../src/callbacks/WalletCredentials.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { live } from "../support/live.ts"
-import { bearer, dataAs, givenPartner, givenSyncedCatalog, request, validationErrors } from "../support/TestApp.ts"
+import { bearer, dataAs, errorBody, givenPartner, givenSyncedCatalog, request, validationErrors } from "../support/TestApp.ts"
 import { givenWalletPlayer, WalletApp, walletCall } from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
@@ -77,6 +77,52 @@ layer(WalletApp(books), live)("text PostgreSQL cannot store", (it) => {
         const response = yield* request("GET", `/api/partner/v1${path}`, { headers: bearer(token) })
         assert.strictEqual(response.status, 422, path)
         assert.deepStrictEqual(validationErrors(response), { eventId: [storable("eventId")] }, path)
+      }
+    }))
+
+  it.effect("a NUL or a lone surrogate in a wallet id of the path is a 422 naming it", () =>
+    Effect.gen(function*() {
+      const { token } = yield* givenPartner()
+      const cases: ReadonlyArray<readonly [string, string]> = [
+        ["/wallet/transactions/%00", "transaction_id"],
+        ["/wallet/transactions/a%00b", "transaction_id"],
+        ["/wallet/transactions/a%00b?kind=bet", "transaction_id"],
+        ["/wallet/rounds/%00", "round_id"],
+        ["/wallet/rounds/a%00b", "round_id"],
+        ["/wallet/rounds/a%00b?external_player_id=p-1", "round_id"]
+      ]
+      for (const [path, field] of cases) {
+        const response = yield* request("GET", `/api/partner/v1${path}`, { headers: bearer(token) })
+        assert.strictEqual(response.status, 422, path)
+        assert.deepStrictEqual(response.body, {
+          success: false,
+          message: "The given data was invalid.",
+          errors: { [field]: [storable(field.replaceAll("_", " "))] }
+        }, path)
+      }
+      // A well-formed id nobody has is a 404 of its own; a space or a non-ASCII letter is read as sent.
+      for (const path of ["/wallet/transactions/txn%20one", "/wallet/rounds/r%C3%A9"]) {
+        const response = yield* request("GET", `/api/partner/v1${path}`, { headers: bearer(token) })
+        assert.strictEqual(response.status, 404, path)
+        assert.notStrictEqual(errorBody(response).message, "Route not found.", path)
+      }
+    }))
+
+  it.effect("a path whose escapes are not UTF-8 (a lone surrogate, a bare byte) matches no route, on every path endpoint alike", () =>
+    Effect.gen(function*() {
+      const { token } = yield* givenPartner()
+      for (
+        const path of [
+          "/wallet/transactions/%ED%A0%80",
+          "/wallet/transactions/a%FFb",
+          "/wallet/rounds/%ED%B0%80x",
+          "/wallet/rounds/a%FF",
+          "/sports/events/%ED%A0%80/odds",
+          "/sports/events/a%FF/result"
+        ]
+      ) {
+        const response = yield* request("GET", `/api/partner/v1${path}`, { headers: bearer(token) })
+        assert.deepStrictEqual([response.status, response.body], [404, { success: false, message: "Route not found." }], path)
       }
     }))
 

@@ -22,6 +22,8 @@ export type PartnerBehaviour =
   | "broke"
   /** Does not know the player. */
   | "unknown-player"
+  /** Applies each callback as `fine` does, and answers it with its usual JSON padded past 64 KiB. */
+  | "huge"
 
 export interface ReceivedCallback {
   readonly eventId: string
@@ -43,6 +45,8 @@ export class PartnerBooks {
   failNotifications = 0
   /** Notifications are received and never answered (the connection stays open). */
   hangNotifications = false
+  /** Notifications (their failures too) are answered with the usual JSON padded past 64 KiB. */
+  hugeNotifications = false
   /** Notifications are applied at once and answered this much later. */
   notificationDelayMillis = 0
   readonly balances = new Map<string, number>()
@@ -67,6 +71,7 @@ export class PartnerBooks {
     this.delayMillis = 1_500
     this.failNotifications = 0
     this.hangNotifications = false
+    this.hugeNotifications = false
     this.notificationDelayMillis = 0
     this.balances.clear()
     this.received.length = 0
@@ -119,6 +124,12 @@ export class PartnerBooks {
     return answer
   }
 
+  /** A huge partner's answer: the same JSON with 100 KB more in it. */
+  private padded(answer: Answer, isNotification: boolean): Answer {
+    if (!(this.behaviour === "huge" || (isNotification && this.hugeNotifications)) || answer.kind !== "json") return answer
+    return { ...answer, body: { ...(answer.body as object), padding: "x".repeat(100_000) } }
+  }
+
   readonly script: Script = (call) => {
     const eventId = String(call.headers["x-partner-event-id"] ?? "")
     const headers = {
@@ -134,12 +145,12 @@ export class PartnerBooks {
     if (isNotification && this.hangNotifications) return { kind: "hang" }
     if (isNotification && this.failNotifications > 0) {
       this.failNotifications--
-      return { kind: "json", status: 500, body: { error: "try later" } }
+      return this.padded({ kind: "json", status: 500, body: { error: "try later" } }, true)
     }
     if (this.behaviour === "late" && call.body?.kind === "bet") {
       return { kind: "later", millis: this.delayMillis, then: () => this.once(eventId, call.body) }
     }
-    const answer = this.once(eventId, call.body)
+    const answer = this.padded(this.once(eventId, call.body), isNotification)
     if (isNotification && this.notificationDelayMillis > 0) return { kind: "delay", millis: this.notificationDelayMillis, then: answer }
     return this.behaviour === "slow" ? { kind: "delay", millis: this.delayMillis, then: answer } : answer
   }

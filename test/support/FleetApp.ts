@@ -4,6 +4,7 @@ import { HttpServer } from "effect/http"
 import { createConnection, createServer, type Server, type Socket } from "node:net"
 import { CatalogSchedule } from "../../src/catalog/CatalogSchedule.ts"
 import { SportsCatalogConfig } from "../../src/catalog/SportsCatalogConfig.ts"
+import type { AppConfig } from "../../src/platform/AppConfig.ts"
 import { MaxBodySizeLive } from "../../src/platform/RequestBody.ts"
 import { serveRoutes } from "../../src/platform/HttpServe.ts"
 import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
@@ -32,6 +33,8 @@ export interface FleetSettings {
   readonly fleetSize?: number
   /** Runs the catalog's schedule (full and live refreshes). */
   readonly scheduled?: boolean
+  /** Process-wide settings (AUTH_FAILURE_LIMIT, say). */
+  readonly app?: Partial<AppConfig["Service"]>
 }
 
 /**
@@ -41,7 +44,7 @@ export interface FleetSettings {
  */
 export const FleetInstance = (settings: FleetSettings) => {
   const config = Layer.mergeAll(
-    TestConfig(),
+    TestConfig({ app: settings.app ?? {} }),
     Layer.succeed(SharedStoreConfig, testSharedStoreConfig({
       redisUrl: settings.redisUrl === undefined ? Option.none() : Option.some(Redacted.make(settings.redisUrl)),
       keyPrefix: settings.keyPrefix,

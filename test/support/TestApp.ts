@@ -30,6 +30,8 @@ export const testConfig = (overrides: Partial<AppConfig["Service"]> = {}) =>
     demoPartnerToken: Option.none(),
     logLevel: "Warn",
     authCacheTtlMillis: 5_000,
+    // Test files send many invalid tokens from one address; the limit's own tests set a small one.
+    authFailureLimit: 1_000,
     publicUrl: Option.none(),
     shutdownTimeout: Duration.seconds(30),
     ...overrides
@@ -82,6 +84,7 @@ export const testCallbacksConfig = (overrides: Partial<CallbacksConfig["Service"
     pendingTimeout: Duration.seconds(5),
     walletAgentCode: Option.none(),
     walletAgentSecret: Option.none(),
+    aggregatorAllowedIps: new AddressRanges([]),
     ...overrides
   })
 
