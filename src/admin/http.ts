@@ -19,13 +19,23 @@ export const currentActor = Effect.map(Effect.service(CurrentAdmin), (admin): Ac
 export const invalid = (field: string, message: string) => new ValidationFailed({ message, errors: { [field]: [message] } })
 const notFound = (error: { readonly message: string }) => new NotFound({ message: error.message })
 
-/** The session cookie: HttpOnly and SameSite=Strict always; Secure when the console is reached over https. */
+/** The names of this machine's loopback, as a browser on it writes them in a URL. */
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]", "::1"])
+
+/** The Host header's name without its port (`[::1]:3000` is `[::1]`). */
+const hostName = (host: string | undefined) => (host ?? "").trim().toLowerCase().replace(/:\d+$/, "")
+
+/**
+ * The session cookie: HttpOnly and SameSite=Strict always; Secure everywhere but plain http on this
+ * machine's loopback. A TLS proxy need not send X-Forwarded-Proto: a console reached by any other name
+ * is taken to be behind https, since a browser would send the cookie in clear over plain http there.
+ */
 const cookieOptions = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const config = yield* AppConfig
-  const https = request.protocol === "https" || request.headers["x-forwarded-proto"] === "https" ||
-    Option.exists(config.publicUrl, (url) => url.startsWith("https://"))
-  return { httpOnly: true, sameSite: "strict" as const, secure: https, path: "/admin" }
+  const https = request.headers["x-forwarded-proto"] === "https" || Option.exists(config.publicUrl, (url) => url.startsWith("https://"))
+  const plainLoopback = !https && loopbackHosts.has(hostName(request.headers.host))
+  return { httpOnly: true, sameSite: "strict" as const, secure: !plainLoopback, path: "/admin" }
 })
 
 const sessionAnswer = (session: { account: { email: string; role: "viewer" | "operator" }; csrfToken: string; mustChangePassword: boolean; expiresAt: Date }) => ({

@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { AdminAccounts } from "../../src/admin/AdminAccounts.ts"
-import { adminRequest, givenAdmin, loginAs, testPassword } from "../support/AdminConsole.ts"
+import { adminRequest, givenAdmin, loginAs, loginWithHost, testPassword } from "../support/AdminConsole.ts"
 import { live } from "../support/live.ts"
 import { bearer, request, TestApp } from "../support/TestApp.ts"
 
@@ -24,6 +24,10 @@ layer(TestApp({ admin: { loginMaxFailures: 3 } }), live)("admin API security", (
         headers: { "x-forwarded-proto": "https" }
       })
       assert.match(behindHttps.setCookie.join(";"), /Secure/)
+      // A TLS proxy that sends no X-Forwarded-Proto: any host but this machine's own gets a Secure cookie.
+      const behindSilentProxy = yield* loginWithHost("console.example.com", "ops@example.com")
+      assert.strictEqual(behindSilentProxy.status, 200)
+      assert.match(behindSilentProxy.setCookie.join(";"), /Secure/)
       // Only the session's hash is stored.
       const sql = yield* SqlClient.SqlClient
       const value = cookie.split(";")[0].slice("admin_session=".length)

@@ -28,7 +28,7 @@ export class AdminLoginGroup extends HttpApiGroup.make("login").add(
     error: [AdminUnauthorized, TooManyAttempts]
   }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
     summary: "Log in",
-    description: "Sets the session cookie (HttpOnly, SameSite=Strict; Secure behind https) and answers the CSRF token " +
+    description: "Sets the session cookie (HttpOnly, SameSite=Strict; Secure unless reached over plain http on localhost) and answers the CSRF token " +
       "every later change must carry in `X-CSRF-Token`. A wrong e-mail or password is a 401; after " +
       "`ADMIN_LOGIN_MAX_FAILURES` failures within `ADMIN_LOGIN_WINDOW` a 429."
   }))
