@@ -13,6 +13,8 @@ import { AdminChangesLive, CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerA
 import { AdminAccountRepo as AdminAccountRepoLive } from "./admin/AdminAccountRepo.ts"
 import { AdminConfig } from "./admin/AdminConfig.ts"
 import { AuditRepo } from "./admin/AuditRepo.ts"
+import { LoginAttemptRepo } from "./admin/LoginAttemptRepo.ts"
+import { PasswordHashing } from "./admin/Passwords.ts"
 import { AdminLoginHandlers, AdminPartnersHandlers, AdminSessionHandlers } from "./admin/http.ts"
 import { AdminCasinoHandlers, AdminWalletHandlers } from "./admin/httpOperations.ts"
 import { AdminSystemHandlers } from "./admin/httpSystem.ts"
@@ -197,7 +199,10 @@ const StatusReportLive = Layer.effect(
 const SportsProviderLive = sportsProviderLayer(SandboxSportsProviderLive)
 
 /** The console's accounts, audit trail and audited changes, over the domain services. */
-const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChangesLive).pipe(Layer.provideMerge(AuditRepo.layer), Layer.provide(AdminAccountRepoLive.layer))
+const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChangesLive).pipe(
+  Layer.provideMerge(Layer.merge(AuditRepo.layer, PasswordHashing.layer)),
+  Layer.provide(Layer.merge(AdminAccountRepoLive.layer, LoginAttemptRepo.layer))
+)
 
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>

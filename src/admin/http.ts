@@ -8,6 +8,7 @@ import type { Actor } from "../domain/Admin.ts"
 import type { Partner } from "../domain/Partner.ts"
 import { Partners } from "../partners/Partners.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
+import { ClientAddress } from "../platform/ClientAddress.ts"
 import { AdminAccounts } from "./AdminAccounts.ts"
 import { PartnerAdmin } from "./AdminChanges.ts"
 import { partnerView } from "./PartnerView.ts"
@@ -46,17 +47,24 @@ const sessionAnswer = (session: { account: { email: string; role: "viewer" | "op
   expires_at: session.expiresAt.toISOString()
 })
 
+/** A 429 with Retry-After: the header on the answer, the seconds in its body too. */
+const tooMany = (message: string, retryAfterSeconds: number) =>
+  HttpEffect.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(retryAfterSeconds)))
+  ).pipe(Effect.andThen(Effect.fail(new TooManyAttempts({ message, retry_after_seconds: retryAfterSeconds }))))
+
 export const AdminLoginHandlers = HttpApiBuilder.group(AdminApi, "login", Effect.fn(function*(handlers) {
   const accounts = yield* AdminAccounts
   const config = yield* AppConfig
+  const clients = yield* ClientAddress
   return handlers.handle("login", Effect.fn("AdminHandlers.login")(function*({ payload }) {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const address = Option.getOrElse(request.remoteAddress, () => "unknown")
-    const session = yield* accounts.login(payload.email, payload.password, address).pipe(
+    const session = yield* accounts.login(payload.email, payload.password, clients.of(request)).pipe(
       Effect.catchTags({
         LoginRefused: (refused) => Effect.fail(new AdminUnauthorized({ message: refused.message })),
-        LoginThrottled: (throttled) =>
-          Effect.fail(new TooManyAttempts({ message: throttled.message, retry_after_seconds: throttled.retryAfterSeconds }))
+        OneTimePasswordExpired: (expired) => Effect.fail(new AdminUnauthorized({ message: expired.message })),
+        LoginThrottled: (throttled) => tooMany(throttled.message, throttled.retryAfterSeconds),
+        HashersBusy: (busy) => tooMany(busy.message, busy.retryAfterSeconds)
       })
     )
     const options = yield* Effect.provideService(cookieOptions, AppConfig, config)
@@ -72,7 +80,7 @@ export const AdminSessionHandlers = HttpApiBuilder.group(AdminApi, "session", Ef
     .handle("current", () => Effect.map(Effect.service(CurrentAdmin), sessionAnswer))
     .handle("logout", Effect.fn("AdminHandlers.logout")(function*() {
       const admin = yield* CurrentAdmin
-      yield* accounts.logout(admin.sessionId)
+      yield* accounts.logout(admin.sessionId, admin.account)
       const options = yield* Effect.provideService(cookieOptions, AppConfig, config)
       yield* HttpEffect.appendPreResponseHandler((_request, response) =>
         Effect.orDie(HttpServerResponse.expireCookie(response, sessionCookie, options)))
@@ -83,7 +91,8 @@ export const AdminSessionHandlers = HttpApiBuilder.group(AdminApi, "session", Ef
       yield* accounts.changePassword(admin.sessionId, admin.account, payload.current_password, payload.new_password).pipe(
         Effect.catchTags({
           LoginRefused: () => Effect.fail(invalid("current_password", "The current password is wrong.")),
-          InvalidAdminInput: (error) => Effect.fail(invalid(error.field, error.message))
+          InvalidAdminInput: (error) => Effect.fail(invalid(error.field, error.message)),
+          HashersBusy: (busy) => tooMany(busy.message, busy.retryAfterSeconds)
         })
       )
       return { success: true as const, message: "Your password was changed." }
