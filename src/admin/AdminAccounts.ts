@@ -1,5 +1,4 @@
 import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
 import { hash, randomBytes, timingSafeEqual } from "node:crypto"
 import * as net from "node:net"
 import { type Actor, type AdminAccount, type AdminRole, isEmail, normalizeEmail } from "../domain/Admin.ts"
@@ -107,7 +106,6 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
   static readonly layerNoDeps = Layer.effect(
     AdminAccounts,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
       const repo = yield* AdminAccountRepo
       const attempts = yield* LoginAttemptRepo
       const audit = yield* AuditRepo
@@ -121,8 +119,7 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
         window: config.loginWindow
       }
       /** A change and its audit row commit together or not at all. */
-      const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-        sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)) as Effect.Effect<A, Exclude<E, { _tag: "SqlError" }>, R>
+      const inTransaction = audit.atomically
 
       const found = (email: string) => (result: Option.Option<AdminAccount>) =>
         Option.match(result, { onNone: () => Effect.fail(new AdminNotFound({ email })), onSome: Effect.succeed })

@@ -300,6 +300,70 @@ layer(
       assert.notInclude(JSON.stringify(audit.body), created.body.webhook_secret)
     }))
 
+  it.effect("a change and its audit row are one transaction: when the row cannot be written, the change is undone", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* givenAdmin("doomed@example.com", "viewer")
+      yield* givenAdmin("atomic@example.com")
+      const session = yield* loginAs("atomic@example.com")
+      assert.strictEqual((yield* adminRequest("POST", "/admin/api/partners", { session, json: { name: "Doomed" } })).status, 200)
+      // The database refuses the audit rows of these two targets, as a full disk or a lost connection would.
+      yield* sql`
+        CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit refused'; END $$
+      `
+      yield* sql`
+        CREATE TRIGGER refuse_audit BEFORE INSERT ON admin_audit FOR EACH ROW
+        WHEN (NEW.target IN ('partner:doomed', 'admin:doomed@example.com')) EXECUTE FUNCTION refuse_audit()
+      `
+      const renamed = yield* adminRequest("PATCH", "/admin/api/partners/doomed", { session, json: { name: "Renamed" } })
+      const promoted = yield* Effect.exit((yield* AdminAccounts).setRole({ name: "test", via: "cli" }, "doomed@example.com", "operator"))
+      yield* sql`DROP TRIGGER refuse_audit ON admin_audit`
+      yield* sql`DROP FUNCTION refuse_audit()`
+      assert.strictEqual(renamed.status, 500)
+      assert.strictEqual((yield* adminRequest("GET", "/admin/api/partners/doomed", { session })).body.partner.name, "Doomed")
+      assert.isTrue(promoted._tag === "Failure")
+      const admins = yield* adminRequest("GET", "/admin/api/admins", { session })
+      assert.strictEqual(admins.body.admins.find((admin: { email: string }) => admin.email === "doomed@example.com").role, "viewer")
+    }))
+
+  it.effect("refused changes are audited (CSRF, origin, role, invalid input) without what was typed", () =>
+    Effect.gen(function*() {
+      yield* givenAdmin("refused@example.com")
+      const session = yield* loginAs("refused@example.com")
+      assert.strictEqual((yield* adminRequest("POST", "/admin/api/partners", { session, csrf: null, json: { name: "No Token" } })).status, 403)
+      const crossSite = { session, json: { name: "Cross Site" }, headers: { origin: "https://evil.example" } }
+      assert.strictEqual((yield* adminRequest("POST", "/admin/api/partners", crossSite)).status, 403)
+      const invalid = yield* adminRequest("PATCH", "/admin/api/partners/demo", { session, json: { commission_percent: 150 } })
+      assert.strictEqual(invalid.status, 422)
+      const badPayload = yield* adminRequest("PATCH", "/admin/api/partners/demo", { session, json: { rate_limit_per_minute: 0 } })
+      assert.strictEqual(badPayload.status, 422)
+      const wrongCurrent = yield* adminRequest("POST", "/admin/api/session/password", {
+        session,
+        json: { current_password: "secret typed wrong", new_password: "another long passphrase" }
+      })
+      assert.strictEqual(wrongCurrent.status, 422)
+      yield* givenAdmin("refused-viewer@example.com", "viewer")
+      const viewer = yield* loginAs("refused-viewer@example.com")
+      assert.strictEqual((yield* adminRequest("POST", "/admin/api/casino/sync", { session: viewer })).status, 403)
+
+      const entries = (yield* Effect.flatMap(Effect.service(AuditRepo), (audit) => audit.list({ limit: 1000 })))
+        .filter((entry) => entry.action === "console.change-refused" && entry.actor.startsWith("refused"))
+      const seen = entries.map((entry) => [entry.actor, entry.target, (entry.after as { status: number }).status])
+      assert.deepStrictEqual(seen.reverse(), [
+        ["refused@example.com", "POST /admin/api/partners", 403],
+        ["refused@example.com", "POST /admin/api/partners", 403],
+        ["refused@example.com", "PATCH /admin/api/partners/demo", 422],
+        ["refused@example.com", "PATCH /admin/api/partners/demo", 422],
+        ["refused@example.com", "POST /admin/api/session/password", 422],
+        ["refused-viewer@example.com", "POST /admin/api/casino/sync", 403]
+      ])
+      assert.match((entries[0].after as { reason: string }).reason, /viewer/)
+      assert.deepStrictEqual((entries[1].after as { fields: Array<string> }).fields, ["current_password"])
+      const recorded = JSON.stringify(entries)
+      assert.notInclude(recorded, "secret typed wrong")
+      assert.notInclude(recorded, "another long passphrase")
+    }))
+
   it.effect("an operator sets a partner's rate limit, which the partner API applies; null gives it the default again", () =>
     Effect.gen(function*() {
       yield* givenAdmin("limits@example.com")
