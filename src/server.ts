@@ -18,7 +18,7 @@ import { PasswordHashing } from "./admin/Passwords.ts"
 import { AdminLoginHandlers, AdminPartnersHandlers, AdminSessionHandlers } from "./admin/http.ts"
 import { AdminCasinoHandlers, AdminWalletHandlers } from "./admin/httpOperations.ts"
 import { AdminSystemHandlers } from "./admin/httpSystem.ts"
-import { PanelRoutes } from "./admin/Panel.ts"
+import { AdminOpenApiRoute, PanelRoutes } from "./admin/Panel.ts"
 import { AggregatorRoute } from "./callbacks/AggregatorRoute.ts"
 import { CallbackOutbox } from "./callbacks/CallbackOutbox.ts"
 import { CallbacksConfig } from "./callbacks/CallbacksConfig.ts"
@@ -111,10 +111,11 @@ export const AdminHandlersLive = Layer.mergeAll(
   AdminSystemHandlers
 ).pipe(Layer.provideMerge(Layer.mergeAll(AdminAuthLive, RequestValidationLive)))
 
-/** The console: its API with its own OpenAPI document, and its pages. */
+/** The console: its API with its own OpenAPI document (for logged-in admins), and its pages. */
 const AdminRoutesLive = Layer.mergeAll(
-  HttpApiBuilder.layer(AdminApi, { openapiPath: "/admin/api/openapi.json" }).pipe(Layer.provide(AdminHandlersLive)),
-  PanelRoutes
+  HttpApiBuilder.layer(AdminApi).pipe(Layer.provide(AdminHandlersLive)),
+  PanelRoutes,
+  AdminOpenApiRoute
 )
 
 /** Whether the sandbox aggregator is the casino gateway: then the sandbox's routes are served, and its agent's calls taken. */

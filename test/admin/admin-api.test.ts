@@ -395,9 +395,14 @@ layer(
       )
     }))
 
-  it.effect("the admin API has its own OpenAPI document", () =>
+  it.effect("the admin API has its own OpenAPI document, for a logged-in admin only", () =>
     Effect.gen(function*() {
-      const answer = yield* adminRequest("GET", "/admin/api/openapi.json")
+      const anonymous = yield* adminRequest("GET", "/admin/api/openapi.json")
+      assert.strictEqual(anonymous.status, 401)
+      assert.deepStrictEqual(anonymous.body, { success: false, message: "Log in first." })
+      assert.strictEqual((yield* adminRequest("GET", "/admin/api/openapi.json", { headers: { cookie: "admin_session=forged" } })).status, 401)
+      yield* givenAdmin("reader@example.com", "viewer")
+      const answer = yield* adminRequest("GET", "/admin/api/openapi.json", { session: yield* loginAs("reader@example.com") })
       assert.strictEqual(answer.status, 200)
       assert.include(Object.keys(answer.body.paths), "/admin/api/partners")
       assert.notInclude(Object.keys(answer.body.paths), "/api/partner/v1/status")
