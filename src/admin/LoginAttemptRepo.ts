@@ -100,18 +100,23 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
         admit,
         succeeded: (key) =>
           sql.withTransaction(Effect.gen(function*() {
-            yield* sql`DELETE FROM admin_login_attempts WHERE kind = 'email' AND email = ${key.email} AND address = ${key.address}`
+            // The address's row first, as `admit` locks them: the other order could deadlock with an attempt.
             yield* sql`
               UPDATE admin_login_attempts SET attempts = GREATEST(0, attempts - 1)
               WHERE kind = 'address' AND email = '' AND address = ${key.address}
             `
+            yield* sql`DELETE FROM admin_login_attempts WHERE kind = 'email' AND email = ${key.email} AND address = ${key.address}`
           })).pipe(Effect.orDie),
         forgetEmail: (email) => sql`DELETE FROM admin_login_attempts WHERE kind = 'email' AND email = ${email}`.pipe(Effect.asVoid, Effect.orDie),
         sweep: (rules) =>
           sql`
             DELETE FROM admin_login_attempts
             WHERE last_attempt < now() - ${Math.max(forgetMs(rules), ms(rules.window))} * interval '1 millisecond'
-          `.pipe(Effect.asVoid, Effect.orDie)
+          `.pipe(
+            Effect.asVoid,
+            // Housekeeping: should it lose a lock race with an attempt reviving a stale row, the next failure sweeps.
+            Effect.catchTag("SqlError", (error) => Effect.logWarning("Sweeping old log-in attempts failed", error))
+          )
       })
     })
   )
