@@ -13,10 +13,12 @@ import { AdminChangesLive, CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerA
 import { AdminAccountRepo as AdminAccountRepoLive } from "./admin/AdminAccountRepo.ts"
 import { AdminConfig } from "./admin/AdminConfig.ts"
 import { AuditRepo } from "./admin/AuditRepo.ts"
+import { LoginAttemptRepo } from "./admin/LoginAttemptRepo.ts"
+import { PasswordHashing } from "./admin/Passwords.ts"
 import { AdminLoginHandlers, AdminPartnersHandlers, AdminSessionHandlers } from "./admin/http.ts"
 import { AdminCasinoHandlers, AdminWalletHandlers } from "./admin/httpOperations.ts"
 import { AdminSystemHandlers } from "./admin/httpSystem.ts"
-import { PanelRoutes } from "./admin/Panel.ts"
+import { AdminOpenApiRoute, PanelRoutes } from "./admin/Panel.ts"
 import { AggregatorRoute } from "./callbacks/AggregatorRoute.ts"
 import { CallbackOutbox } from "./callbacks/CallbackOutbox.ts"
 import { CallbacksConfig } from "./callbacks/CallbacksConfig.ts"
@@ -110,10 +112,11 @@ export const AdminHandlersLive = Layer.mergeAll(
   AdminSystemHandlers
 ).pipe(Layer.provideMerge(Layer.mergeAll(AdminAuthLive, RequestValidationLive)))
 
-/** The console: its API with its own OpenAPI document, and its pages. */
+/** The console: its API with its own OpenAPI document (for logged-in admins), and its pages. */
 const AdminRoutesLive = Layer.mergeAll(
-  HttpApiBuilder.layer(AdminApi, { openapiPath: "/admin/api/openapi.json" }).pipe(Layer.provide(AdminHandlersLive)),
-  PanelRoutes
+  HttpApiBuilder.layer(AdminApi).pipe(Layer.provide(AdminHandlersLive)),
+  PanelRoutes,
+  AdminOpenApiRoute
 )
 
 /** Whether the sandbox aggregator is the casino gateway: then the sandbox's routes are served, and its agent's calls taken. */
@@ -198,7 +201,10 @@ const StatusReportLive = Layer.effect(
 const SportsProviderLive = sportsProviderLayer(SandboxSportsProviderLive)
 
 /** The console's accounts, audit trail and audited changes, over the domain services. */
-const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChangesLive).pipe(Layer.provideMerge(AuditRepo.layer), Layer.provide(AdminAccountRepoLive.layer))
+const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChangesLive).pipe(
+  Layer.provideMerge(Layer.merge(AuditRepo.layer, PasswordHashing.layer)),
+  Layer.provide(Layer.merge(AdminAccountRepoLive.layer, LoginAttemptRepo.layer))
+)
 
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>

@@ -33,7 +33,7 @@ const create = Command.make("create", {
     const { account, password } = yield* userFacing(accounts.create(cliActor, { email: input.email, role: input.role }))
     // The only time this password is shown; the console asks for a new one at the first log-in.
     yield* Console.log(JSON.stringify({ email: account.email, role: account.role, one_time_password: password }))
-  })).pipe(Command.withDescription("Create an admin and print a one-time password (replaced at the first log-in at /admin)"))
+  })).pipe(Command.withDescription("Create an admin and print a one-time password (good for ADMIN_ONE_TIME_PASSWORD_TTL; replaced at the first log-in at /admin)"))
 
 const list = Command.make("list", {}, () =>
   Effect.flatMap(Effect.service(AdminAccounts), (accounts) => Effect.flatMap(accounts.list, (all) => printJson(all.map(accountView)))))
@@ -43,7 +43,7 @@ const resetPassword = Command.make("reset-password", { email }, ({ email }) =>
   Effect.gen(function*() {
     const { account, password } = yield* userFacing((yield* AdminAccounts).resetPassword(cliActor, email))
     yield* Console.log(JSON.stringify({ email: account.email, one_time_password: password }))
-  })).pipe(Command.withDescription("Issue a new one-time password; the admin's sessions end"))
+  })).pipe(Command.withDescription("Issue a new one-time password (good for ADMIN_ONE_TIME_PASSWORD_TTL); the admin's sessions end and lock-outs lift"))
 
 const setRole = Command.make("set-role", { email, role: role.pipe(Flag.withDescription("The new role")) }, (input) =>
   Effect.gen(function*() {

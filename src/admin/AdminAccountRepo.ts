@@ -12,7 +12,7 @@ const AccountRow = Schema.Struct({
   updated_at: Schema.Date
 }).pipe(Schema.decodeTo(AdminAccount))
 
-const Credentials = Schema.Struct({ password_hash: Schema.String, must_change_password: Schema.Boolean })
+const Credentials = Schema.Struct({ password_hash: Schema.String, must_change_password: Schema.Boolean, password_set_at: Schema.Date })
 const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(AccountRow))
 const decodeCredentials = Schema.decodeUnknownEffect(Schema.Array(Credentials))
 
@@ -32,17 +32,25 @@ export class EmailTaken extends Schema.TaggedError<EmailTaken>()("EmailTaken", {
 
 const interval = (duration: Duration.Duration) => `${Duration.toMillis(duration)} milliseconds`
 
+/** What checking a log-in needs of an account: its password hash, and whether (and since when) it is a one-time one. */
+export interface Credentials {
+  readonly account: AdminAccount
+  readonly passwordHash: string
+  readonly mustChangePassword: boolean
+  readonly passwordSetAt: Date
+}
+
 /**
- * Admin accounts, their sessions and failed log-ins (admin_accounts,
- * admin_sessions, admin_login_failures). Sessions are kept by the SHA-256
- * of their cookie, so a copy of the table opens no console.
+ * Admin accounts and their sessions (admin_accounts, admin_sessions).
+ * Sessions are kept by the SHA-256 of their cookie, so a copy of the table
+ * opens no console.
  */
 export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
   insert(account: { email: string; role: AdminRole; passwordHash: string }): Effect.Effect<AdminAccount, EmailTaken>
   readonly list: Effect.Effect<ReadonlyArray<AdminAccount>>
   findByEmail(email: string): Effect.Effect<Option.Option<AdminAccount>>
   /** The account and its password hash, for checking a log-in. */
-  credentials(email: string): Effect.Effect<Option.Option<{ account: AdminAccount; passwordHash: string; mustChangePassword: boolean }>>
+  credentials(email: string): Effect.Effect<Option.Option<Credentials>>
   update(
     email: string,
     patch: { role?: AdminRole; disabled?: boolean; passwordHash?: string; mustChangePassword?: boolean }
@@ -53,10 +61,6 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
   deleteSession(idHash: Uint8Array): Effect.Effect<void>
   /** Ends every session of an account (disabled, its password or role changed), but `keep`. */
   deleteSessionsOf(accountId: number, keep?: Uint8Array): Effect.Effect<void>
-  recordFailure(keys: ReadonlyArray<string>): Effect.Effect<void>
-  /** Failed log-ins counted against `key` within `window`, and when the oldest of them leaves it. */
-  failures(key: string, window: Duration.Duration): Effect.Effect<{ count: number; oldest: Date | null }>
-  clearFailures(key: string): Effect.Effect<void>
 }>()("partner-api/admin/AdminAccountRepo") {
   static readonly layer = Layer.effect(
     AdminAccountRepo,
@@ -88,13 +92,14 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
         )
 
       const credentials = (email: string) =>
-        sql`SELECT ${columns}, password_hash, must_change_password FROM admin_accounts WHERE email = ${email}`.pipe(
+        sql`SELECT ${columns}, password_hash, must_change_password, password_set_at FROM admin_accounts WHERE email = ${email}`.pipe(
           Effect.flatMap((rows) => Effect.all([decodeAccounts(rows), decodeCredentials(rows)])),
           Effect.map(([accounts, secrets]) =>
             accounts.length === 0 ? Option.none() : Option.some({
               account: accounts[0],
               passwordHash: secrets[0].password_hash,
-              mustChangePassword: secrets[0].must_change_password
+              mustChangePassword: secrets[0].must_change_password,
+              passwordSetAt: secrets[0].password_set_at
             })
           ),
           Effect.orDie
@@ -107,7 +112,10 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
         const changes: Record<string, unknown> = {}
         if (patch.role !== undefined) changes.role = patch.role
         if (patch.disabled !== undefined) changes.disabled = patch.disabled
-        if (patch.passwordHash !== undefined) changes.password_hash = patch.passwordHash
+        if (patch.passwordHash !== undefined) {
+          changes.password_hash = patch.passwordHash
+          changes.password_set_at = new Date()
+        }
         if (patch.mustChangePassword !== undefined) changes.must_change_password = patch.mustChangePassword
         return sql`
           UPDATE admin_accounts SET ${sql.update(changes)}, updated_at = now() WHERE email = ${email} RETURNING ${columns}
@@ -157,21 +165,7 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
         deleteSessionsOf: (accountId, keep) =>
           (keep === undefined
             ? sql`DELETE FROM admin_sessions WHERE account_id = ${accountId}`
-            : sql`DELETE FROM admin_sessions WHERE account_id = ${accountId} AND id_hash <> ${keep}`).pipe(Effect.asVoid, Effect.orDie),
-        recordFailure: (keys) =>
-          sql`
-            INSERT INTO admin_login_failures (key) SELECT jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb)
-          `.pipe(
-            Effect.tap(() => sql`DELETE FROM admin_login_failures WHERE failed_at < now() - interval '1 day'`),
-            Effect.asVoid,
-            Effect.orDie
-          ),
-        failures: (key, window) =>
-          sql<{ count: number; oldest: Date | null }>`
-            SELECT count(*)::int AS count, min(failed_at) AS oldest FROM admin_login_failures
-            WHERE key = ${key} AND failed_at > now() - ${interval(window)}::interval
-          `.pipe(Effect.map((rows) => ({ count: rows[0].count, oldest: rows[0].oldest === null ? null : new Date(rows[0].oldest) })), Effect.orDie),
-        clearFailures: (key) => sql`DELETE FROM admin_login_failures WHERE key = ${key}`.pipe(Effect.asVoid, Effect.orDie)
+            : sql`DELETE FROM admin_sessions WHERE account_id = ${accountId} AND id_hash <> ${keep}`).pipe(Effect.asVoid, Effect.orDie)
       })
     })
   )

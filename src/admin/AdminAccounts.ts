@@ -1,12 +1,14 @@
 import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { hash, randomBytes, timingSafeEqual } from "node:crypto"
+import * as net from "node:net"
 import { type Actor, type AdminAccount, type AdminRole, isEmail, normalizeEmail } from "../domain/Admin.ts"
-import { AdminAccountRepo, EmailTaken, type SessionRecord } from "./AdminAccountRepo.ts"
+import { AdminAccountRepo, type Credentials, EmailTaken, type SessionRecord } from "./AdminAccountRepo.ts"
 import { AdminConfig } from "./AdminConfig.ts"
 import { AuditRepo } from "./AuditRepo.ts"
-import { decoyHash, generatePassword, hashPassword, verifyPassword } from "./Passwords.ts"
+import { LoginAttemptRepo, type LoginKey, LoginThrottled, type ThrottleRules } from "./LoginAttemptRepo.ts"
+import { decoyHash, generatePassword, type HashersBusy, hashPassword, PasswordHashing, verifyPassword } from "./Passwords.ts"
 
-export { EmailTaken }
+export { EmailTaken, LoginThrottled }
 
 export class AdminNotFound extends Schema.TaggedError<AdminNotFound>()("AdminNotFound", { email: Schema.String }) {
   override get message() {
@@ -26,9 +28,13 @@ export class LoginRefused extends Schema.TaggedError<LoginRefused>()("LoginRefus
   }
 }
 
-export class LoginThrottled extends Schema.TaggedError<LoginThrottled>()("LoginThrottled", { retryAfterSeconds: Schema.Int }) {
+/** The right one-time password, too late: only who knows it learns this. */
+export class OneTimePasswordExpired extends Schema.TaggedError<OneTimePasswordExpired>()("OneTimePasswordExpired", {
+  validFor: Schema.String
+}) {
   override get message() {
-    return `Too many failed log-ins: try again in ${Math.ceil(this.retryAfterSeconds / 60)} minute(s).`
+    return `This one-time password has expired (they last ${this.validFor}): ask an operator for a new one ` +
+      "(admins reset-password)."
   }
 }
 
@@ -51,13 +57,29 @@ export const sameSecret = (given: string, expected: string) => {
   return timingSafeEqual(a, b) && given.length === expected.length
 }
 
+/**
+ * The client as log-ins are counted: an IPv4 address, or an IPv6 address's /64 (one subscriber's
+ * network, whose addresses they can change at will).
+ */
+export const throttledAddress = (address: string): string => {
+  const plain = address.replace(/%.*$/, "")
+  if (net.isIP(plain) !== 6) return address
+  const groupsOf = (part: string) => part === "" ? [] : part.split(":").flatMap((group) => group.includes(".") ? ["0", "0"] : [group])
+  const [head, tail] = plain.split("::")
+  const left = groupsOf(head)
+  const right = tail === undefined ? [] : groupsOf(tail)
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right]
+  return `${groups.slice(0, 4).map((group) => parseInt(group, 16).toString(16)).join(":")}::/64`
+}
+
 const accountView = (account: AdminAccount) => ({ email: account.email, role: account.role, disabled: account.disabled })
 
 /**
- * Admin accounts and their console sessions: log-in with throttling
- * (counted in PostgreSQL, so every instance of a fleet counts together),
- * sessions that expire, and the account changes the CLI makes, each in the
- * audit trail.
+ * Admin accounts and their console sessions: log-ins throttled before the
+ * password is checked (counted in PostgreSQL, so every instance of a fleet
+ * counts together), sessions that expire, one-time passwords that expire,
+ * and every change, log-in, failed log-in and log-out in the audit trail,
+ * each written in the same transaction as what it records.
  */
 export class AdminAccounts extends Context.Service<AdminAccounts, {
   /** A new account with a one-time password (the admin chooses their own at the first log-in). */
@@ -66,21 +88,38 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
     EmailTaken | InvalidAdminInput
   >
   readonly list: Effect.Effect<ReadonlyArray<AdminAccount>>
-  /** A new one-time password; the account's sessions end. */
+  /** A new one-time password; the account's sessions end and its lock-outs are lifted. */
   resetPassword(actor: Actor, email: string): Effect.Effect<{ account: AdminAccount; password: string }, AdminNotFound>
   setRole(actor: Actor, email: string, role: AdminRole): Effect.Effect<AdminAccount, AdminNotFound>
   setDisabled(actor: Actor, email: string, disabled: boolean): Effect.Effect<AdminAccount, AdminNotFound>
-  login(email: string, password: string, clientAddress: string): Effect.Effect<NewSession, LoginRefused | LoginThrottled>
+  login(email: string, password: string, clientAddress: string): Effect.Effect<
+    NewSession,
+    LoginRefused | LoginThrottled | OneTimePasswordExpired | HashersBusy
+  >
   session(sessionId: string): Effect.Effect<Option.Option<SessionRecord>>
-  logout(sessionId: string): Effect.Effect<void>
-  changePassword(sessionId: string, account: AdminAccount, current: string, next: string): Effect.Effect<void, LoginRefused | InvalidAdminInput>
+  logout(sessionId: string, account: AdminAccount): Effect.Effect<void>
+  changePassword(sessionId: string, account: AdminAccount, current: string, next: string): Effect.Effect<
+    void,
+    LoginRefused | InvalidAdminInput | HashersBusy
+  >
 }>()("partner-api/admin/AdminAccounts") {
   static readonly layerNoDeps = Layer.effect(
     AdminAccounts,
     Effect.gen(function*() {
       const repo = yield* AdminAccountRepo
+      const attempts = yield* LoginAttemptRepo
       const audit = yield* AuditRepo
       const config = yield* AdminConfig
+      const hashing = yield* PasswordHashing
+      const rules: ThrottleRules = {
+        allowance: config.loginMaxFailures,
+        lockout: config.loginLockout,
+        maxLockout: config.loginMaxLockout,
+        perAddress: config.loginMaxFailuresPerAddress,
+        window: config.loginWindow
+      }
+      /** A change and its audit row commit together or not at all. */
+      const inTransaction = audit.atomically
 
       const found = (email: string) => (result: Option.Option<AdminAccount>) =>
         Option.match(result, { onNone: () => Effect.fail(new AdminNotFound({ email })), onSome: Effect.succeed })
@@ -98,80 +137,117 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
         if (!isEmail(email)) return yield* new InvalidAdminInput({ field: "email", message: "The email must be a valid e-mail address." })
         const password = input.password ?? generatePassword()
         yield* checkPassword(password)
-        const account = yield* repo.insert({ email, role: input.role, passwordHash: yield* hashPassword(password) })
-        if (input.password !== undefined) yield* repo.update(email, { mustChangePassword: false })
-        yield* audit.record(actor, { action: "admin.create", target: `admin:${email}`, after: accountView(account) })
+        const passwordHash = yield* hashPassword(password)
+        const account = yield* inTransaction(Effect.gen(function*() {
+          const account = yield* repo.insert({ email, role: input.role, passwordHash })
+          if (input.password !== undefined) yield* repo.update(email, { mustChangePassword: false })
+          yield* audit.record(actor, { action: "admin.create", target: `admin:${email}`, after: accountView(account) })
+          return account
+        }))
         return { account, password }
       })
 
       const resetPassword = Effect.fn("AdminAccounts.resetPassword")(function*(actor: Actor, email: string) {
         const password = generatePassword()
         const key = normalizeEmail(email)
-        const account = yield* repo.update(key, { passwordHash: yield* hashPassword(password), mustChangePassword: true })
-          .pipe(Effect.flatMap(found(key)))
-        yield* repo.deleteSessionsOf(account.id)
-        yield* repo.clearFailures(`email:${key}`)
-        yield* audit.record(actor, { action: "admin.reset-password", target: `admin:${key}` })
+        const passwordHash = yield* hashPassword(password)
+        const account = yield* inTransaction(Effect.gen(function*() {
+          const account = yield* repo.update(key, { passwordHash, mustChangePassword: true }).pipe(Effect.flatMap(found(key)))
+          yield* repo.deleteSessionsOf(account.id)
+          yield* attempts.forgetEmail(key)
+          yield* audit.record(actor, { action: "admin.reset-password", target: `admin:${key}` })
+          return account
+        }))
         return { account, password }
       })
 
       const changeAccount = (action: string, patch: { role?: AdminRole; disabled?: boolean }) =>
         Effect.fn("AdminAccounts.change")(function*(actor: Actor, email: string) {
           const key = normalizeEmail(email)
-          const before = yield* repo.findByEmail(key).pipe(Effect.flatMap(found(key)))
-          const after = yield* repo.update(key, patch).pipe(Effect.flatMap(found(key)))
-          yield* repo.deleteSessionsOf(after.id)
-          yield* audit.record(actor, { action, target: `admin:${key}`, before: accountView(before), after: accountView(after) })
-          return after
+          return yield* inTransaction(Effect.gen(function*() {
+            const before = yield* repo.findByEmail(key).pipe(Effect.flatMap(found(key)))
+            const after = yield* repo.update(key, patch).pipe(Effect.flatMap(found(key)))
+            yield* repo.deleteSessionsOf(after.id)
+            yield* audit.record(actor, { action, target: `admin:${key}`, before: accountView(before), after: accountView(after) })
+            return after
+          }))
         })
 
-      /** Refuses a log-in while the e-mail, or the address it comes from, has failed too often lately. */
-      const throttle = Effect.fnUntraced(function*(keys: ReadonlyArray<readonly [string, number]>) {
-        for (const [key, max] of keys) {
-          const { count, oldest } = yield* repo.failures(key, config.loginWindow)
-          if (count >= max && oldest !== null) {
-            const until = oldest.getTime() + Duration.toMillis(config.loginWindow)
-            return yield* new LoginThrottled({ retryAfterSeconds: Math.max(1, Math.ceil((until - Date.now()) / 1000)) })
-          }
-        }
-      })
+      /**
+       * A refused log-in in the log and the audit trail: the client and why, never the password. The
+       * e-mail typed is named only when it is an account's: an unknown one may be a password typed in
+       * the wrong field.
+       */
+      const refused = (email: string, account: Option.Option<AdminAccount>, client: string, reason: string) => {
+        const named = Option.isSome(account) ? email : "(unknown e-mail)"
+        return audit.record({ name: named, via: "console" }, {
+          action: "admin.login-failed",
+          target: `admin:${named}`,
+          after: { client, reason }
+        }).pipe(
+          Effect.andThen(Effect.logWarning("Admin log-in refused").pipe(Effect.annotateLogs({ email: named, client, reason })))
+        )
+      }
+
+      const expired = (credentials: Credentials, now: number) =>
+        credentials.mustChangePassword &&
+        now - credentials.passwordSetAt.getTime() > Duration.toMillis(config.oneTimePasswordTtl)
 
       const login = Effect.fn("AdminAccounts.login")(function*(rawEmail: string, password: string, clientAddress: string) {
         const email = normalizeEmail(rawEmail).slice(0, 254)
-        const keys = [[`email:${email}`, config.loginMaxFailures], [`address:${clientAddress}`, config.loginMaxFailures * 10]] as const
-        yield* throttle(keys)
-        const stored = yield* repo.credentials(email)
-        // The hash is checked even for an unknown e-mail, so timing does not tell which accounts exist.
-        const matches = yield* verifyPassword(password, Option.match(stored, { onNone: () => decoyHash, onSome: (s) => s.passwordHash }))
-        if (!matches || Option.isNone(stored) || stored.value.account.disabled) {
-          yield* repo.recordFailure(keys.map(([key]) => key))
-          yield* Effect.logWarning("Admin log-in refused").pipe(Effect.annotateLogs({ email, client: clientAddress }))
-          return yield* new LoginRefused()
-        }
-        yield* repo.clearFailures(`email:${email}`)
-        const sessionId = randomBytes(32).toString("base64url")
-        const csrfToken = randomBytes(32).toString("base64url")
-        const expiresAt = yield* repo.createSession({
-          idHash: hashSession(sessionId),
-          accountId: stored.value.account.id,
-          csrfToken,
-          ttl: config.sessionTtl
-        })
-        return { sessionId, csrfToken, account: stored.value.account, mustChangePassword: stored.value.mustChangePassword, expiresAt }
+        const key: LoginKey = { email, address: throttledAddress(clientAddress) }
+        return yield* hashing.gated(Effect.gen(function*() {
+          // Recorded before the password is checked: concurrent attempts each count, whatever their outcome.
+          yield* attempts.admit(key, rules)
+          const stored = yield* repo.credentials(email)
+          // The hash is checked even for an unknown e-mail, so timing does not tell which accounts exist.
+          const matches = yield* verifyPassword(password, Option.match(stored, { onNone: () => decoyHash, onSome: (s) => s.passwordHash }))
+          const account = Option.map(stored, (s) => s.account)
+          if (!matches || Option.isNone(stored) || stored.value.account.disabled) {
+            const reason = Option.isNone(stored) ? "unknown e-mail" : !matches ? "wrong password" : "account disabled"
+            yield* attempts.sweep(rules)
+            yield* refused(email, account, clientAddress, reason)
+            return yield* new LoginRefused()
+          }
+          if (expired(stored.value, Date.now())) {
+            yield* refused(email, account, clientAddress, "one-time password expired")
+            return yield* new OneTimePasswordExpired({ validFor: Duration.format(config.oneTimePasswordTtl) })
+          }
+          const sessionId = randomBytes(32).toString("base64url")
+          const csrfToken = randomBytes(32).toString("base64url")
+          const expiresAt = yield* inTransaction(Effect.gen(function*() {
+            yield* attempts.succeeded(key)
+            yield* audit.record({ name: email, via: "console" }, { action: "admin.login", target: `admin:${email}`, after: { client: clientAddress } })
+            return yield* repo.createSession({ idHash: hashSession(sessionId), accountId: stored.value.account.id, csrfToken, ttl: config.sessionTtl })
+          }))
+          return { sessionId, csrfToken, account: stored.value.account, mustChangePassword: stored.value.mustChangePassword, expiresAt }
+        }))
+      })
+
+      const logout = Effect.fn("AdminAccounts.logout")(function*(sessionId: string, account: AdminAccount) {
+        yield* inTransaction(Effect.gen(function*() {
+          yield* repo.deleteSession(hashSession(sessionId))
+          yield* audit.record({ name: account.email, via: "console" }, { action: "admin.logout", target: `admin:${account.email}` })
+        }))
       })
 
       const changePassword = Effect.fn("AdminAccounts.changePassword")(
         function*(sessionId: string, account: AdminAccount, current: string, next: string) {
           const stored = yield* repo.credentials(account.email)
-          if (Option.isNone(stored) || !(yield* verifyPassword(current, stored.value.passwordHash))) return yield* new LoginRefused()
-          yield* checkPassword(next)
-          if (next === current) {
-            return yield* new InvalidAdminInput({ field: "new_password", message: "The new password must differ from the current one." })
-          }
-          yield* repo.update(account.email, { passwordHash: yield* hashPassword(next), mustChangePassword: false })
-          // Other sessions of the account (perhaps someone else's) end; this one goes on.
-          yield* repo.deleteSessionsOf(account.id, hashSession(sessionId))
-          yield* audit.record({ name: account.email, via: "console" }, { action: "admin.change-password", target: `admin:${account.email}` })
+          const passwordHash = yield* hashing.gated(Effect.gen(function*() {
+            if (Option.isNone(stored) || !(yield* verifyPassword(current, stored.value.passwordHash))) return yield* new LoginRefused()
+            yield* checkPassword(next)
+            if (next === current) {
+              return yield* new InvalidAdminInput({ field: "new_password", message: "The new password must differ from the current one." })
+            }
+            return yield* hashPassword(next)
+          }))
+          yield* inTransaction(Effect.gen(function*() {
+            yield* repo.update(account.email, { passwordHash, mustChangePassword: false })
+            // Other sessions of the account (perhaps someone else's) end; this one goes on.
+            yield* repo.deleteSessionsOf(account.id, hashSession(sessionId))
+            yield* audit.record({ name: account.email, via: "console" }, { action: "admin.change-password", target: `admin:${account.email}` })
+          }))
         }
       )
 
@@ -183,11 +259,14 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
         setDisabled: (actor, email, disabled) => changeAccount(disabled ? "admin.disable" : "admin.enable", { disabled })(actor, email),
         login,
         session: (sessionId) => sessionId === "" ? Effect.succeedNone : repo.findSession(hashSession(sessionId)),
-        logout: (sessionId) => repo.deleteSession(hashSession(sessionId)),
+        logout,
         changePassword
       })
     })
   )
 
-  static readonly layer = this.layerNoDeps.pipe(Layer.provide(Layer.merge(AdminAccountRepo.layer, AuditRepo.layer)))
+  /** The service with its repositories and hash permits (the admin CLI's). */
+  static readonly layer = this.layerNoDeps.pipe(
+    Layer.provide(Layer.mergeAll(AdminAccountRepo.layer, AuditRepo.layer, LoginAttemptRepo.layer, PasswordHashing.layer))
+  )
 }

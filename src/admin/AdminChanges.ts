@@ -16,8 +16,9 @@ import { AuditRepo } from "./AuditRepo.ts"
 
 /*
  * Every change an operator makes, through the console or the admin CLI, made through the owning services
- * and written to the audit trail: who, what, before and after. Secrets (tokens, webhook secrets) are handed
- * to the caller once and never recorded. One service per area, so a CLI command builds only its own.
+ * and written to the audit trail: who, what, before and after, in the same transaction as the change, so
+ * there is no change without its row nor a row without its change. Secrets (tokens, webhook secrets) are
+ * handed to the caller once and never recorded. One service per area, so a CLI command builds only its own.
  */
 
 /** A partner as the audit trail records it: everything but its token and webhook secret. */
@@ -50,32 +51,38 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
       const audit = yield* AuditRepo
 
       const changed = <E>(action: string, actor: Actor, slug: string, change: Effect.Effect<Partner, E>) =>
-        Effect.gen(function*() {
+        audit.atomically(Effect.gen(function*() {
           const before = Option.match(yield* Effect.option(partners.show(slug)), { onNone: () => null, onSome: partnerAudit })
           const after = yield* change
           yield* audit.record(actor, { action, target: `partner:${after.slug}`, before, after: partnerAudit(after) })
           return after
-        })
+        }))
 
       return PartnerAdmin.of({
         create: Effect.fn("PartnerAdmin.create")(function*(actor: Actor, input: NewPartner) {
-          const created = yield* partners.create(input)
-          yield* audit.record(actor, { action: "partner.create", target: `partner:${created.partner.slug}`, after: partnerAudit(created.partner) })
-          return created
+          return yield* audit.atomically(Effect.gen(function*() {
+            const created = yield* partners.create(input)
+            yield* audit.record(actor, { action: "partner.create", target: `partner:${created.partner.slug}`, after: partnerAudit(created.partner) })
+            return created
+          }))
         }),
         update: (actor, slug, changes) => changed("partner.update", actor, slug, partners.update(slug, changes)),
         setStatus: (actor, slug, status) =>
           changed(status === "active" ? "partner.activate" : "partner.deactivate", actor, slug, partners.setStatus(slug, status)),
         rotateToken: Effect.fn("PartnerAdmin.rotateToken")(function*(actor: Actor, slug: string) {
-          const rotated = yield* partners.rotateToken(slug)
-          // That the token changed is recorded; the token itself never is.
-          yield* audit.record(actor, { action: "partner.rotate-token", target: `partner:${slug}` })
-          return rotated
+          return yield* audit.atomically(Effect.gen(function*() {
+            const rotated = yield* partners.rotateToken(slug)
+            // That the token changed is recorded; the token itself never is.
+            yield* audit.record(actor, { action: "partner.rotate-token", target: `partner:${slug}` })
+            return rotated
+          }))
         }),
         rotateWebhookSecret: Effect.fn("PartnerAdmin.rotateWebhookSecret")(function*(actor: Actor, slug: string) {
-          const rotated = yield* partners.rotateWebhookSecret(slug)
-          yield* audit.record(actor, { action: "partner.rotate-webhook-secret", target: `partner:${slug}` })
-          return rotated
+          return yield* audit.atomically(Effect.gen(function*() {
+            const rotated = yield* partners.rotateWebhookSecret(slug)
+            yield* audit.record(actor, { action: "partner.rotate-webhook-secret", target: `partner:${slug}` })
+            return rotated
+          }))
         })
       })
     })
@@ -93,27 +100,31 @@ export class CasinoAdmin extends Context.Service<CasinoAdmin, {
       const audit = yield* AuditRepo
       return CasinoAdmin.of({
         setProviderEnabled: Effect.fn("CasinoAdmin.setProviderEnabled")(function*(actor: Actor, ref: string, enabled: boolean) {
-          const before = yield* catalog.findProvider(ref)
-          const after = yield* catalog.setProviderEnabled(ref, enabled)
-          yield* audit.record(actor, {
-            action: enabled ? "casino.enable-provider" : "casino.disable-provider",
-            target: `provider:${after.slug}`,
-            before: Option.match(before, { onNone: () => null, onSome: providerAudit }),
-            after: providerAudit(after)
-          })
-          return after
+          return yield* audit.atomically(Effect.gen(function*() {
+            const before = yield* catalog.findProvider(ref)
+            const after = yield* catalog.setProviderEnabled(ref, enabled)
+            yield* audit.record(actor, {
+              action: enabled ? "casino.enable-provider" : "casino.disable-provider",
+              target: `provider:${after.slug}`,
+              before: Option.match(before, { onNone: () => null, onSome: providerAudit }),
+              after: providerAudit(after)
+            })
+            return after
+          }))
         }),
         setGameEnabled: Effect.fn("CasinoAdmin.setGameEnabled")(
           function*(actor: Actor, providerRef: string, gameCode: string, enabled: boolean) {
-            const before = yield* catalog.findGame(providerRef, gameCode)
-            const after = yield* catalog.setGameEnabled(providerRef, gameCode, enabled)
-            yield* audit.record(actor, {
-              action: enabled ? "casino.enable-game" : "casino.disable-game",
-              target: `game:${after.provider_slug}/${after.game_code}`,
-              before: Option.match(before, { onNone: () => null, onSome: gameAudit }),
-              after: gameAudit(after)
-            })
-            return after
+            return yield* audit.atomically(Effect.gen(function*() {
+              const before = yield* catalog.findGame(providerRef, gameCode)
+              const after = yield* catalog.setGameEnabled(providerRef, gameCode, enabled)
+              yield* audit.record(actor, {
+                action: enabled ? "casino.enable-game" : "casino.disable-game",
+                target: `game:${after.provider_slug}/${after.game_code}`,
+                before: Option.match(before, { onNone: () => null, onSome: gameAudit }),
+                after: gameAudit(after)
+              })
+              return after
+            }))
           }
         )
       })
@@ -132,6 +143,8 @@ export class CasinoSyncAdmin extends Context.Service<CasinoSyncAdmin, {
       const audit = yield* AuditRepo
       return CasinoSyncAdmin.of({
         sync: Effect.fn("CasinoSyncAdmin.sync")(function*(actor: Actor) {
+          // Not one transaction: a sync waits on the aggregator, and is the same reconciliation the schedule
+          // runs unaudited; the row records that an operator asked for one and what it changed.
           const report = yield* sync.run
           yield* audit.record(actor, { action: "casino.sync", target: "casino:catalog", after: report })
           return report
@@ -151,13 +164,15 @@ export class CallbackAdmin extends Context.Service<CallbackAdmin, {
       const audit = yield* AuditRepo
       return CallbackAdmin.of({
         redeliver: Effect.fn("CallbackAdmin.redeliver")(function*(actor: Actor, callbackId: number) {
-          const view = yield* outbox.retry(callbackId)
-          yield* audit.record(actor, {
-            action: "callback.redeliver",
-            target: `callback:${callbackId}`,
-            after: { event_id: view.event_id, partner: view.partner, kind: view.kind, status: view.status, attempts: view.attempts }
-          })
-          return view
+          return yield* audit.atomically(Effect.gen(function*() {
+            const view = yield* outbox.retry(callbackId)
+            yield* audit.record(actor, {
+              action: "callback.redeliver",
+              target: `callback:${callbackId}`,
+              after: { event_id: view.event_id, partner: view.partner, kind: view.kind, status: view.status, attempts: view.attempts }
+            })
+            return view
+          }))
         })
       })
     })
@@ -174,7 +189,8 @@ export class SportsAdmin extends Context.Service<SportsAdmin, {
       const audit = yield* AuditRepo
       return SportsAdmin.of({
         refresh: Effect.fn("SportsAdmin.refresh")(function*(actor: Actor) {
-          // Every sport of CATALOG_SPORT_IDS: the request has nothing an operator could get wrong.
+          // Every sport of CATALOG_SPORT_IDS: the request has nothing an operator could get wrong. Not one
+          // transaction, as a casino sync: a refresh waits on the provider, and the schedule runs the same.
           const { report } = yield* sports.refresh(null).pipe(Effect.catchTag("InvalidSportsCatalogQuery", Effect.die))
           yield* audit.record(actor, { action: "sports.refresh", target: "sports:catalog", after: report })
           return report

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient, SqlSchema } from "effect/sql"
+import { SqlClient, SqlError, SqlSchema } from "effect/sql"
 import type { Actor, AuditEntry } from "../domain/Admin.ts"
 import { IdFromBigInt } from "../platform/SqlCodecs.ts"
 
@@ -23,6 +23,11 @@ export interface AuditFilter {
 /** The audit trail (admin_audit): appended to, never changed. */
 export class AuditRepo extends Context.Service<AuditRepo, {
   record(actor: Actor, change: { action: string; target: string; before?: unknown; after?: unknown }): Effect.Effect<void>
+  /**
+   * Runs a change and the `record` of it in one transaction, so neither is kept without the other (a
+   * database failure is a defect, as elsewhere).
+   */
+  atomically<A, E, R>(changeAndRecord: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
   /** Newest first. */
   list(filter: AuditFilter): Effect.Effect<ReadonlyArray<AuditEntry>>
 }>()("partner-api/admin/AuditRepo") {
@@ -42,6 +47,8 @@ export class AuditRepo extends Context.Service<AuditRepo, {
       })
       const json = (value: unknown) => value === undefined || value === null ? null : JSON.stringify(value)
       return AuditRepo.of({
+        atomically: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+          sql.withTransaction(effect).pipe(Effect.catchIf(SqlError.isSqlError, Effect.die)) as Effect.Effect<A, E, R>,
         record: (actor, change) =>
           sql`
             INSERT INTO admin_audit (actor, via, action, target, before, after)

@@ -1,6 +1,10 @@
-import { Effect } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
+import { Effect, Option } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { OpenApi } from "effect/http-api"
 import { readFileSync } from "node:fs"
+import { AdminApi } from "../api/admin/AdminApi.ts"
+import { sessionCookie } from "../api/admin/AdminSecurity.ts"
+import { AdminAccounts } from "./AdminAccounts.ts"
 
 /**
  * The console's pages: one HTML shell and plain ES modules (no build step,
@@ -40,4 +44,27 @@ export const PanelRoutes = HttpRouter.use(Effect.fnUntraced(function*(router) {
     const response = HttpServerResponse.text(panelFile(name), { contentType: `${contentType}; charset=utf-8`, headers: securityHeaders })
     yield* router.add("GET", `/admin/assets/${name}`, Effect.succeed(response))
   }
+}))
+
+export const adminOpenApiPath = "/admin/api/openapi.json"
+
+/**
+ * The admin API's OpenAPI document, for a logged-in admin only: it maps every operation the console can
+ * make, which is nobody else's business.
+ */
+export const AdminOpenApiRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
+  const accounts = yield* AdminAccounts
+  let document: OpenApi.OpenAPISpec | undefined
+  yield* router.add(
+    "GET",
+    adminOpenApiPath,
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const session = yield* accounts.session(request.cookies[sessionCookie] ?? "")
+      if (Option.isNone(session)) {
+        return HttpServerResponse.jsonUnsafe({ success: false, message: "Log in first." }, { status: 401, headers: { "cache-control": "no-store" } })
+      }
+      return HttpServerResponse.jsonUnsafe(document ??= OpenApi.fromApi(AdminApi), { headers: { "cache-control": "no-store" } })
+    })
+  )
 }))

@@ -1,5 +1,6 @@
-import { Effect } from "effect"
+import { Context, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
+import { AdminConfig } from "./AdminConfig.ts"
 
 /**
  * Admin passwords, hashed with scrypt (node:crypto) and a random salt of
@@ -43,3 +44,38 @@ export const decoyHash = `scrypt$${cost.N}$${cost.r}$${cost.p}$${randomBytes(16)
 
 /** A one-time password an operator reads from the CLI and types once: 20 URL-safe characters (120 bits). */
 export const generatePassword = () => randomBytes(15).toString("base64url")
+
+/** Every permit to hash is taken: the log-in is refused at once rather than queued. */
+export class HashersBusy extends Schema.TaggedError<HashersBusy>()("HashersBusy", {}) {
+  readonly retryAfterSeconds = 1
+  override get message() {
+    return "Too many log-ins are being checked right now: try again in a moment."
+  }
+}
+
+/**
+ * The console's password checks (log-ins, password changes), at most ADMIN_LOGIN_CONCURRENT_HASHES at
+ * once. scrypt runs on libuv's thread pool, which the process shares with file reads and the system
+ * resolver's DNS look-ups: a burst of log-ins must not take every thread, so one beyond the permits is
+ * refused (429) instead of waiting for one.
+ */
+export class PasswordHashing extends Context.Service<PasswordHashing, {
+  /** Runs `effect` holding a permit, or fails with HashersBusy when none is free now. */
+  gated<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | HashersBusy, R>
+  readonly permits: Semaphore.Semaphore
+}>()("partner-api/admin/PasswordHashing") {
+  static readonly layer = Layer.effect(
+    PasswordHashing,
+    Effect.gen(function*() {
+      const { concurrentHashes } = yield* AdminConfig
+      const permits = yield* Semaphore.make(concurrentHashes)
+      return PasswordHashing.of({
+        permits,
+        gated: (effect) =>
+          permits.withPermitsIfAvailable(1)(effect).pipe(
+            Effect.flatMap(Option.match({ onNone: () => Effect.fail(new HashersBusy()), onSome: Effect.succeed }))
+          )
+      })
+    })
+  )
+}

@@ -54,7 +54,12 @@ const configuration = Effect.gen(function*() {
     WALLET_PENDING_TIMEOUT: duration(callbacks.pendingTimeout),
     ADMIN_SESSION_TTL: duration(admin.sessionTtl),
     ADMIN_LOGIN_MAX_FAILURES: String(admin.loginMaxFailures),
-    ADMIN_LOGIN_WINDOW: duration(admin.loginWindow)
+    ADMIN_LOGIN_LOCKOUT: duration(admin.loginLockout),
+    ADMIN_LOGIN_MAX_LOCKOUT: duration(admin.loginMaxLockout),
+    ADMIN_LOGIN_MAX_FAILURES_PER_ADDRESS: String(admin.loginMaxFailuresPerAddress),
+    ADMIN_LOGIN_WINDOW: duration(admin.loginWindow),
+    ADMIN_LOGIN_CONCURRENT_HASHES: String(admin.concurrentHashes),
+    ADMIN_ONE_TIME_PASSWORD_TTL: duration(admin.oneTimePasswordTtl)
   }
 })
 

@@ -1,7 +1,8 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import * as dns from "node:dns"
+import type * as dns from "node:dns"
 import * as net from "node:net"
 import { ipv6Words } from "../domain/IpAddress.ts"
+import { familyOf, makeHostResolver } from "./HostResolver.ts"
 import { PartnersConfig } from "./PartnersConfig.ts"
 
 /** A callback URL this service will not call. */
@@ -117,6 +118,7 @@ export class CallbackUrlPolicy extends Context.Service<CallbackUrlPolicy, {
       const exempt = yield* ExemptCallbackUrls
       const isExempt = (url: string) => exempt.has(url)
       const refuse = (message: string) => Effect.fail(new UnsafeCallbackUrl({ message }))
+      const resolver = makeHostResolver()
 
       const checkForm = Effect.fn("CallbackUrlPolicy.checkForm")(function*(raw: string) {
           if (isExempt(raw)) return undefined
@@ -137,7 +139,7 @@ export class CallbackUrlPolicy extends Context.Service<CallbackUrlPolicy, {
           const url = yield* checkForm(raw)
           if (url === undefined || net.isIP(hostOf(url)) !== 0) return
           const host = hostOf(url)
-          const addresses = yield* Effect.tryPromise(() => dns.promises.lookup(host, { all: true, verbatim: true })).pipe(
+          const addresses = yield* Effect.tryPromise(() => resolver.resolve(host, 0)).pipe(
             Effect.mapError(() => new UnsafeCallbackUrl({ message: `must have a host that resolves (${host} does not)` }))
           )
           const bad = addresses.find((entry) => isBlockedAddress(entry.address))
@@ -148,7 +150,8 @@ export class CallbackUrlPolicy extends Context.Service<CallbackUrlPolicy, {
 
       const lookup: net.LookupFunction = (hostname, options, callback) => {
         const done = callback as unknown as LookupCallback
-        dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+        // Off libuv's thread pool (see HostResolver), so a burst of work there cannot stall a wallet call.
+        resolver.resolveWith(hostname, familyOf(options), (error, addresses) => {
           if (error !== null) return done(error, [])
           const bad = allowPrivate ? undefined : addresses.find((entry) => isBlockedAddress(entry.address))
           if (bad !== undefined) {

@@ -18,8 +18,9 @@ export const DemoPartnerWallet = Context.Reference<{ readonly path: string } | u
 
 /**
  * Makes the embedded default usable at once. With DEMO_PARTNER_TOKEN set, a
- * `demo` partner holds that token after start-up (created active if there is
- * none; one an operator deactivated stays inactive). Without it, only the
+ * `demo` partner is created active with that token when there is none; an
+ * existing one keeps its token (an operator may have rotated it) and its
+ * status. Without it, only the
  * embedded database (no DATABASE_URL) gets one, when it has no partner at
  * all, and its token is printed once (on stderr, apart from the JSON log)
  * with a curl line to paste: a production database never gets a partner
@@ -37,15 +38,10 @@ export const ensureDemoPartner = Effect.gen(function*() {
     // Two instances starting on one empty database must not both create a partner.
     yield* sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:demo-partner'))`
     if (Option.isSome(config.demoPartnerToken)) {
-      const token = Redacted.value(config.demoPartnerToken.value)
-      const existing = yield* Effect.option(partners.show(demoSlug))
-      if (Option.isSome(existing)) {
-        yield* partners.rotateToken(demoSlug, token)
-        if (existing.value.status !== "active") {
-          yield* Effect.logWarning("The demo partner is inactive; DEMO_PARTNER_TOKEN does not activate it (partners activate demo does)")
-        }
-      } else {
-        yield* partners.create({ name: "Demo Partner", slug: demoSlug, token })
+      // Only the partner it creates gets the setting's token: re-keying an existing one at every start would
+      // undo a rotation an operator made (console or CLI) at the next restart, bringing a retired token back.
+      if (Option.isNone(yield* Effect.option(partners.show(demoSlug)))) {
+        yield* partners.create({ name: "Demo Partner", slug: demoSlug, token: Redacted.value(config.demoPartnerToken.value) })
       }
       return Option.none<string>()
     }

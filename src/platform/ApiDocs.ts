@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
+import { createHash } from "node:crypto"
 import { type HttpApi, type HttpApiGroup, HttpApiScalar, OpenApi } from "effect/http-api"
 import { toOpenApi30 } from "./OpenApi30.ts"
 
@@ -24,6 +25,50 @@ const faviconResponse = HttpServerResponse.text(faviconSvg, {
   headers: { "cache-control": "public, max-age=86400" }
 })
 
+/** The SHA-256 of each inline script of a page, as a Content-Security-Policy names it. */
+const scriptHashes = (html: string) =>
+  [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => `'sha256-${createHash("sha256").update(match[1]).digest("base64")}'`)
+
+/**
+ * The docs page shares this service's origin with the operator console (/admin), so a script injected
+ * into it could call the console's API with an admin's cookie. Its policy runs only the page's own
+ * scripts (Scalar's bundle and its start, both inline: allowed by hash), loads nothing from elsewhere,
+ * and sends requests ("Try it") only here. Scalar writes its styles at run time, hence 'unsafe-inline'
+ * for styles alone.
+ */
+const docsPolicy = (html: string) =>
+  [
+    "default-src 'none'",
+    `script-src ${scriptHashes(html).join(" ")}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'"
+  ].join("; ")
+
+/** The page is built once (the contract does not change while the process runs), so its policy is too. */
+const policies = new WeakMap<object, string>()
+
+const DocsPageSecurity = HttpRouter.middleware((httpEffect) =>
+  Effect.map(httpEffect, (response) => {
+    if (response.body._tag !== "Uint8Array") return response
+    const body = response.body
+    let policy = policies.get(body)
+    if (policy === undefined) {
+      policy = docsPolicy(body.text ?? new TextDecoder().decode(body.body))
+      policies.set(body, policy)
+    }
+    return HttpServerResponse.setHeaders(response, {
+      "content-security-policy": policy,
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer"
+    })
+  })
+).layer
+
 /**
  * The docs page of `api` (Scalar, bundled: no CDN), its OpenAPI documents
  * under `apiPrefix`, `/` leading to the docs page, and the favicon browsers
@@ -38,7 +83,7 @@ export const apiDocsRoutes = <Id extends string, Groups extends HttpApiGroup.Con
     HttpApiScalar.layer(api, {
       path: docsPath,
       scalar: { withDefaultFonts: false, favicon: "/favicon.ico" }
-    }),
+    }).pipe(Layer.provide(DocsPageSecurity)),
     HttpRouter.use(Effect.fnUntraced(function*(router) {
       // Built once, on first use: the contract does not change while the process runs.
       let v31: OpenApi.OpenAPISpec | undefined

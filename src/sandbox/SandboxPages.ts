@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
+import { randomBytes } from "node:crypto"
 import { toAmount } from "../domain/Money.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { sandboxCasinoCatalog } from "./SandboxCasinoCatalog.ts"
@@ -70,13 +71,30 @@ export const artSvg = (code: string) => {
 const money = (amount: number) =>
   amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })
 
-const page = (title: string, body: string) => `<!doctype html>
+/**
+ * The pages share this service's origin with the operator console (/admin), so a script injected into one
+ * could call the console's API with an admin's cookie. Each page's policy runs only the script and style
+ * it was sent with (a nonce of its own), and its requests go only here. Not frame-ancestors: a casino's
+ * game is opened in a frame on the operator's site.
+ */
+const pagePolicy = (nonce: string) =>
+  [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'"
+  ].join("; ")
+
+const page = (title: string, body: string, nonce: string) => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${escapeHtml(title)}</title>
-  <style>
+  <style nonce="${nonce}">
     :root { color-scheme: dark; }
     * { box-sizing: border-box; }
     body {
@@ -117,6 +135,7 @@ const page = (title: string, body: string) => `<!doctype html>
     .callbacks pre { margin: 8px 0 0; padding: 8px; border-radius: 8px; background: #0c0716; color: #d8cfe8;
       font-size: 11px; white-space: pre-wrap; word-break: break-all; }
     .session { margin-top: 18px; font-size: 11px; color: #6f6385; text-align: center; word-break: break-all; }
+    .red { color: #c0392b; } .gold { color: #d4a017; } .blue { color: #2e86c1; } .green { color: #1e8449; } .purple { color: #7d3c98; }
   </style>
 </head>
 <body>
@@ -124,17 +143,18 @@ ${body}
 </body>
 </html>`
 
-const gamePage = (session: GameSession) => {
+const gamePage = (session: GameSession, nonce: string) => {
   const game = gameByCode.get(session.game_code)
   const title = game?.name ?? session.game_code
-  // Symbols every system font has, coloured here rather than relying on emoji fonts.
+  // Symbols every system font has, coloured here rather than relying on emoji fonts (by class: the page's
+  // policy allows no style attribute).
   const symbols = [
-    `<span style="color:#c0392b">7</span>`,
-    `<span style="color:#d4a017">★</span>`,
-    `<span style="color:#2e86c1">♦</span>`,
-    `<span style="color:#c0392b">♥</span>`,
-    `<span style="color:#1e8449">♣</span>`,
-    `<span style="color:#7d3c98">$</span>`
+    `<span class="red">7</span>`,
+    `<span class="gold">★</span>`,
+    `<span class="blue">♦</span>`,
+    `<span class="red">♥</span>`,
+    `<span class="green">♣</span>`,
+    `<span class="purple">$</span>`
   ]
   // Three different symbols to start with: the page should not open on what looks like a jackpot.
   const first = hashOf(session.id) % symbols.length
@@ -172,7 +192,7 @@ const gamePage = (session: GameSession) => {
     <div class="session">session ${escapeHtml(session.id)} · user ${session.user_code} · ${escapeHtml(session.lang)}</div>
   </section>
 </main>
-<script>
+<script nonce="${nonce}">
   const session = ${scriptJson(session.id)};
   const symbols = ${scriptJson(symbols)};
   const byId = (id) => document.getElementById(id);
@@ -228,21 +248,31 @@ const gamePage = (session: GameSession) => {
     }
   });
   showCallbacks();
-</script>`
+</script>`,
+    nonce
   )
 }
 
-const notFoundPage = page(
-  "Session not found · Sandbox casino",
-  `<main class="table"><section class="content">
+const notFoundPage = (nonce: string) =>
+  page(
+    "Session not found · Sandbox casino",
+    `<main class="table"><section class="content">
     <div class="provider">Sandbox casino</div>
     <h1>This game session does not exist.</h1>
     <p class="note">Sessions close after a while: launch the game again through POST /api/partner/v1/launch.</p>
-  </section></main>`
-)
+  </section></main>`,
+    nonce
+  )
 
-const htmlResponse = (body: string, status: number) =>
-  HttpServerResponse.text(body, { status, contentType: "text/html; charset=utf-8" })
+/** A page drawn with a fresh nonce, answered with the policy that names it. */
+const htmlResponse = (draw: (nonce: string) => string, status: number) => {
+  const nonce = randomBytes(16).toString("base64")
+  return HttpServerResponse.text(draw(nonce), {
+    status,
+    contentType: "text/html; charset=utf-8",
+    headers: { "content-security-policy": pagePolicy(nonce), "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" }
+  })
+}
 
 export const SandboxPages = HttpRouter.use(Effect.fnUntraced(function*(router) {
   const repo = yield* SandboxRepo
@@ -262,7 +292,7 @@ export const SandboxPages = HttpRouter.use(Effect.fnUntraced(function*(router) {
       // The balance shown is the player's latest known one (spins move it), not the one at launch.
       const player = yield* players.findByUserCode(session.value.user_code)
       const balance = Option.match(player, { onNone: () => session.value.balance, onSome: (p) => toAmount(p.balance) })
-      return htmlResponse(gamePage({ ...session.value, balance }), 200)
+      return htmlResponse((nonce) => gamePage({ ...session.value, balance }, nonce), 200)
     })
   )
 
@@ -274,7 +304,8 @@ export const SandboxPages = HttpRouter.use(Effect.fnUntraced(function*(router) {
       const code = (file ?? "").replace(/\.svg$/, "")
       return HttpServerResponse.text(artSvg(code), {
         contentType: "image/svg+xml",
-        headers: { "cache-control": "public, max-age=86400" }
+        // Opened on its own, the picture is a document of this origin: it may run and load nothing.
+        headers: { "cache-control": "public, max-age=86400", "content-security-policy": "default-src 'none'" }
       })
     })
   )

@@ -8,6 +8,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import type { Page } from "playwright-core"
+import { AdminAccounts } from "../../src/admin/AdminAccounts.ts"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { givenAdmin, testPassword } from "../support/AdminConsole.ts"
 import { Browser, newPage, screenshot, serverUrl, step } from "../support/Browser.ts"
@@ -83,6 +84,22 @@ layer(Layer.merge(WalletApp(books, { admin: { loginMaxFailures: 3 } }), Browser.
       const cookies = yield* step(() => page.context().cookies())
       const session = cookies.find((cookie) => cookie.name === "admin_session")!
       assert.deepStrictEqual([session.httpOnly, session.sameSite], [true, "Strict"])
+    })), { timeout: 90_000 })
+
+  it.effect("a first log-in with a one-time password shows the password form, then the console (no reload)", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const { password } = yield* (yield* AdminAccounts).create({ name: "test", via: "cli" }, { email: "first@example.com", role: "operator" })
+      const page = yield* newPage()
+      yield* logIn(page, "first@example.com", password)
+      yield* step(() => page.getByRole("heading", { name: "Choose your password" }).waitFor({ timeout: 10_000 }))
+      assert.strictEqual(yield* step(() => page.getByText("Choose a new password first.").count()), 0)
+      yield* step(() => page.getByLabel("Current password").fill(password))
+      yield* step(() => page.getByLabel("New password").fill("a passphrase of my own"))
+      yield* step(() => page.getByRole("button", { name: "Save" }).click())
+      yield* step(() => page.getByRole("heading", { name: "Partners" }).waitFor({ timeout: 10_000 }))
+      yield* ready(page)
+      assert.strictEqual(new URL(page.url()).pathname, "/admin/partners")
+      assert.strictEqual(yield* step(() => page.getByRole("alert").count()), 0, "no refusal on the page")
     })), { timeout: 90_000 })
 
   it.effect("create a partner, see its token once and use it; deactivate it and the partner API answers 401", () =>

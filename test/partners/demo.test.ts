@@ -36,6 +36,17 @@ layer(
       assert.strictEqual((yield* partners.show("demo")).callback_url, "https://operator.example/wallet")
     }))
 
+  it.effect("a token rotated by an operator stays rotated: DEMO_PARTNER_TOKEN only keys the partner it creates", () =>
+    Effect.gen(function*() {
+      const partners = yield* Partners
+      const rotated = yield* partners.rotateToken("demo").pipe(Effect.orDie)
+      yield* ensureDemoPartner
+      assert.isTrue(Option.isSome(yield* partners.authenticate(rotated.token)), "the operator's new token still opens the API")
+      assert.isTrue(Option.isNone(yield* partners.authenticate(token)), "the old one, from the setting, does not")
+      // Put back for the other tests, which expect the setting's token.
+      yield* partners.rotateToken("demo", token).pipe(Effect.orDie)
+    }))
+
   it.effect("the sandbox wallet URL an earlier start stored (another port) follows this start's address", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

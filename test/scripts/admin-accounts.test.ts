@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { adminRequest, loginAs } from "../support/AdminConsole.ts"
 import { live } from "../support/live.ts"
 import { runNode } from "../support/process.ts"
@@ -31,6 +32,20 @@ layer(TestApp(), live)("admin CLI: console accounts and the audit trail", (it) =
       assert.include(again.stderr, "already exists")
       const bad = yield* admin("admins", "create", "--email", "not-an-email")
       assert.strictEqual(bad.exitCode, 1)
+
+      // A one-time password lasts a day; `admins reset-password` issues a fresh one.
+      const late = JSON.parse((yield* admin("admins", "create", "--email", "late@example.com")).stdout)
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE admin_accounts SET password_set_at = now() - interval '25 hours' WHERE email = 'late@example.com'`
+      const expired = yield* adminRequest("POST", "/admin/api/session", { json: { email: "late@example.com", password: late.one_time_password } })
+      assert.strictEqual(expired.status, 401)
+      assert.match(expired.body.message, /has expired .*ask an operator for a new one \(admins reset-password\)/)
+      const reset = yield* admin("admins", "reset-password", "late@example.com")
+      assert.strictEqual(reset.exitCode, 0, reset.stderr)
+      const fresh = JSON.parse(reset.stdout)
+      assert.notStrictEqual(fresh.one_time_password, late.one_time_password)
+      const renewed = yield* loginAs("late@example.com", fresh.one_time_password)
+      assert.isTrue((yield* adminRequest("GET", "/admin/api/session", { session: renewed })).body.must_change_password)
     }), { timeout: 120_000 }) // several CLI runs, each a node start
 
   it.effect("the CLI's partner changes are in the audit trail, as the machine user, without secrets", () =>

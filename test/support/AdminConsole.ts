@@ -1,5 +1,6 @@
 import { Effect } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import { HttpClient, HttpClientRequest, HttpServer } from "effect/http"
+import * as http from "node:http"
 import { AdminAccounts } from "../../src/admin/AdminAccounts.ts"
 import type { AdminRole } from "../../src/domain/Admin.ts"
 
@@ -55,3 +56,27 @@ export const loginAs = (email: string, password = testPassword) =>
     const cookie = answer.setCookie.find((line) => line.startsWith("admin_session="))!.split(";")[0]
     return { cookie, csrf: answer.body.csrf_token as string } satisfies AdminSession
   })
+
+/**
+ * A log-in over node:http with a Host header of the test's choosing (fetch never sends one of its own), as
+ * a reverse proxy forwards the browser's: the Set-Cookie lines of the answer.
+ */
+export const loginWithHost = (host: string, email: string, password = testPassword) =>
+  Effect.flatMap(Effect.service(HttpServer.HttpServer), (server) =>
+    Effect.callback<{ status: number; setCookie: ReadonlyArray<string> }>((resume) => {
+      const address = server.address
+      if (address._tag === "UnixPathAddress") return resume(Effect.die(new Error("the test server does not listen on TCP")))
+      const body = JSON.stringify({ email, password })
+      const req = http.request({
+        host: "127.0.0.1",
+        port: address.port,
+        method: "POST",
+        path: "/admin/api/session",
+        headers: { host, "content-type": "application/json", "content-length": Buffer.byteLength(body) }
+      }, (response) => {
+        response.resume()
+        response.on("end", () => resume(Effect.succeed({ status: response.statusCode ?? 0, setCookie: response.headers["set-cookie"] ?? [] })))
+      })
+      req.on("error", (error) => resume(Effect.die(error)))
+      req.end(body)
+    }))

@@ -120,7 +120,17 @@ export const testObservabilityConfig = (overrides: Partial<ObservabilityConfig["
   })
 
 export const testAdminConfig = (overrides: Partial<AdminConfig["Service"]> = {}) =>
-  AdminConfig.of({ sessionTtl: Duration.hours(8), loginMaxFailures: 5, loginWindow: Duration.minutes(15), ...overrides })
+  AdminConfig.of({
+    sessionTtl: Duration.hours(8),
+    loginMaxFailures: 5,
+    loginLockout: Duration.minutes(1),
+    loginMaxLockout: Duration.hours(1),
+    loginMaxFailuresPerAddress: 100,
+    loginWindow: Duration.minutes(15),
+    concurrentHashes: 2,
+    oneTimePasswordTtl: Duration.hours(24),
+    ...overrides
+  })
 
 export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>

@@ -71,7 +71,10 @@ function loginPage() {
         if (answer === undefined) return
         session.admin = answer.admin
         session.csrf = answer.csrf_token
-        navigate(answer.must_change_password ? "/admin/login" : "/admin/partners")
+        // The log-in's answer says whether a one-time password must be replaced first: the shell draws
+        // that form from it, without asking the API again.
+        session.mustChangePassword = answer.must_change_password
+        navigate("/admin/partners")
       }
     }
   },
@@ -94,7 +97,9 @@ function passwordPage() {
           current_password: values.current_password,
           new_password: values.new_password
         }))
-        if (done !== undefined) navigate("/admin/partners")
+        if (done === undefined) return
+        session.mustChangePassword = false
+        navigate("/admin/partners")
       }
     }
   },
@@ -106,8 +111,6 @@ function passwordPage() {
   region)
   fill(main, form)
 }
-
-let mustChangePassword = false
 
 async function render() {
   main.removeAttribute("data-ready")
@@ -121,13 +124,10 @@ async function draw() {
       const current = await api("GET", "/session")
       session.admin = current.admin
       session.csrf = current.csrf_token
-      mustChangePassword = current.must_change_password
+      session.mustChangePassword = current.must_change_password
     } catch {
       session.admin = null
     }
-  } else if (location.pathname !== "/admin/login") {
-    const current = await api("GET", "/session").catch(() => null)
-    mustChangePassword = current?.must_change_password ?? false
   }
   header()
   if (session.admin === null) {
@@ -135,7 +135,7 @@ async function draw() {
     document.title = "Log in · Operator console"
     return loginPage()
   }
-  if (mustChangePassword) {
+  if (session.mustChangePassword) {
     document.title = "Choose your password · Operator console"
     return passwordPage()
   }

@@ -3,8 +3,11 @@
 // import the shell, and the shell imports the pages.
 import { fill, notice } from "./dom.js"
 
-/** The session: the admin and the CSRF token every change carries. */
-export const session = { admin: null, csrf: null }
+/**
+ * The session: the admin, the CSRF token every change carries, and whether a one-time password must be
+ * replaced before anything else (from the log-in's answer or GET /session).
+ */
+export const session = { admin: null, csrf: null, mustChangePassword: false }
 
 export class ApiError extends Error {
   constructor(status, body) {

@@ -10,7 +10,7 @@ export const adminApiPrefix = "/admin/api"
 /**
  * The operator console's API, apart from the partner API: its own security
  * (a session cookie and a CSRF token), its own OpenAPI document
- * (`/admin/api/openapi.json`). The console's pages call it.
+ * (`/admin/api/openapi.json`, for a logged-in admin). The console's pages call it.
  */
 export class AdminApi extends HttpApi.make("admin-api")
   .add(AdminLoginGroup)

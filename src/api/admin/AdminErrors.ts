@@ -25,7 +25,11 @@ export class TooManyAttempts extends Schema.Error<TooManyAttempts>("TooManyAttem
   success: Schema.tag(false),
   message: Schema.String,
   retry_after_seconds: Schema.Int
-}, { httpApiStatus: 429, description: "Too many failed log-ins for this e-mail or address lately." }) {}
+}, {
+  httpApiStatus: 429,
+  description: "Too many failed log-ins for this e-mail and client (or this client) lately, or too many being checked at once; " +
+    "`Retry-After` says when to try again."
+}) {}
 
 export class UpstreamFailed extends Schema.Error<UpstreamFailed>("UpstreamFailed")({
   success: Schema.tag(false),

@@ -3,7 +3,7 @@ import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import type { AdminAccount } from "../../domain/Admin.ts"
 import { AdminForbidden, AdminUnauthorized } from "./AdminErrors.ts"
 
-/** The console's session cookie: HttpOnly, SameSite=Strict, Secure behind https. */
+/** The console's session cookie: HttpOnly, SameSite=Strict, Secure unless reached over plain http on localhost. */
 export const sessionCookie = "admin_session"
 /** The header every change carries with the session's CSRF token. */
 export const csrfHeader = "x-csrf-token"

@@ -28,9 +28,11 @@ export class AdminLoginGroup extends HttpApiGroup.make("login").add(
     error: [AdminUnauthorized, TooManyAttempts]
   }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
     summary: "Log in",
-    description: "Sets the session cookie (HttpOnly, SameSite=Strict; Secure behind https) and answers the CSRF token " +
-      "every later change must carry in `X-CSRF-Token`. A wrong e-mail or password is a 401; after " +
-      "`ADMIN_LOGIN_MAX_FAILURES` failures within `ADMIN_LOGIN_WINDOW` a 429."
+    description: "Sets the session cookie (HttpOnly, SameSite=Strict; Secure unless reached over plain http on localhost) and answers the CSRF token " +
+      "every later change must carry in `X-CSRF-Token`. A wrong e-mail or password, or an expired one-time " +
+      "password, is a 401. A 429 (with `Retry-After`) after `ADMIN_LOGIN_MAX_FAILURES` attempts per e-mail and " +
+      "client (lock-outs from `ADMIN_LOGIN_LOCKOUT`, doubling), `ADMIN_LOGIN_MAX_FAILURES_PER_ADDRESS` failures " +
+      "per client within `ADMIN_LOGIN_WINDOW`, or while `ADMIN_LOGIN_CONCURRENT_HASHES` log-ins are being checked."
   }))
 ) {}
 
@@ -54,7 +56,7 @@ export class AdminSessionGroup extends HttpApiGroup.make("session")
         new_password: Schema.String.check(Schema.isMaxLength(200))
       }),
       success: Done,
-      error: [ValidationFailed, AdminForbidden]
+      error: [ValidationFailed, AdminForbidden, TooManyAttempts]
     }).middleware(RequestValidation)
       .annotate(AnyRole, true)
       .annotate(BeforePasswordChange, true)

@@ -1,0 +1,123 @@
+import { Context, Duration, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+
+export class LoginThrottled extends Schema.TaggedError<LoginThrottled>()("LoginThrottled", { retryAfterSeconds: Schema.Int }) {
+  override get message() {
+    return `Too many failed log-ins: try again in ${Math.ceil(this.retryAfterSeconds / 60)} minute(s).`
+  }
+}
+
+/** How log-ins are throttled (from AdminConfig). */
+export interface ThrottleRules {
+  /** Attempts per e-mail and client before lock-outs begin. */
+  readonly allowance: number
+  /** The first lock-out; each further failure doubles it, up to `maxLockout`. */
+  readonly lockout: Duration.Duration
+  readonly maxLockout: Duration.Duration
+  /** Failed attempts per client address within `window`, whatever the e-mail. */
+  readonly perAddress: number
+  readonly window: Duration.Duration
+}
+
+/** Who is logging in, as attempts are counted: the e-mail typed and the client's address. */
+export interface LoginKey {
+  readonly email: string
+  readonly address: string
+}
+
+const day = Duration.toMillis(Duration.days(1))
+
+/**
+ * Log-in attempts (admin_login_attempts). An attempt is recorded before its password is checked and
+ * counts as a failure until the log-in succeeds, so "record" and "check the count" are one atomic step:
+ * each key's row is locked by its upsert until the transaction ends, and every instance of a fleet
+ * counts in the same rows.
+ */
+export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
+  /** Records an attempt against the client's address and the (e-mail, client) pair, or refuses it and records nothing. */
+  admit(key: LoginKey, rules: ThrottleRules): Effect.Effect<void, LoginThrottled>
+  /** The attempt logged in: the pair forgets its failures, the address this attempt. */
+  succeeded(key: LoginKey): Effect.Effect<void>
+  /** Lifts every lock-out of an e-mail (its password was reset). */
+  forgetEmail(email: string): Effect.Effect<void>
+  /** Drops rows no attempt has touched for long enough that they no longer count. */
+  sweep(rules: ThrottleRules): Effect.Effect<void>
+}>()("partner-api/admin/LoginAttemptRepo") {
+  static readonly layer = Layer.effect(
+    LoginAttemptRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const ms = (duration: Duration.Duration) => Math.round(Duration.toMillis(duration))
+      // A pair's failures are forgotten after a day without one (longer when lock-outs may last longer),
+      // so waiting out a lock-out does not restart the allowance.
+      const forgetMs = (rules: ThrottleRules) => Math.max(day, 2 * ms(rules.maxLockout))
+      const refuse = (retryAfter: number | string) =>
+        Effect.fail(new LoginThrottled({ retryAfterSeconds: Math.max(1, Number(retryAfter)) }))
+
+      const countAddress = (address: string, rules: ThrottleRules) =>
+        sql<{ attempts: number; retry_after: number }>`
+          INSERT INTO admin_login_attempts AS t (kind, email, address, attempts) VALUES ('address', '', ${address}, 1)
+          ON CONFLICT (kind, email, address) DO UPDATE SET
+            attempts = CASE WHEN t.window_start <= now() - ${ms(rules.window)} * interval '1 millisecond' THEN 1 ELSE t.attempts + 1 END,
+            window_start = CASE WHEN t.window_start <= now() - ${ms(rules.window)} * interval '1 millisecond' THEN now() ELSE t.window_start END,
+            last_attempt = now()
+          RETURNING attempts, ceil(extract(epoch FROM t.window_start + ${ms(rules.window)} * interval '1 millisecond' - now()))::int AS retry_after
+        `
+
+      const countPair = (key: LoginKey, rules: ThrottleRules) => {
+        const next = sql`(CASE WHEN t.last_attempt <= now() - ${forgetMs(rules)} * interval '1 millisecond' THEN 1 ELSE t.attempts + 1 END)`
+        const lockout = (attempts: typeof next | number) =>
+          sql`CASE WHEN ${attempts} >= ${rules.allowance} THEN now() + LEAST(
+            ${ms(rules.maxLockout)}::float8,
+            ${ms(rules.lockout)} * power(2, LEAST(${attempts} - ${rules.allowance}, 40))
+          ) * interval '1 millisecond' END`
+        return sql<{ attempts: number }>`
+          INSERT INTO admin_login_attempts AS t (kind, email, address, attempts, blocked_until)
+          VALUES ('email', ${key.email}, ${key.address}, 1, ${lockout(1)})
+          ON CONFLICT (kind, email, address) DO UPDATE SET attempts = ${next}, blocked_until = ${lockout(next)}, last_attempt = now()
+          WHERE t.blocked_until IS NULL OR t.blocked_until <= now()
+          RETURNING attempts
+        `
+      }
+
+      const lockedFor = (key: LoginKey) =>
+        sql<{ retry_after: number }>`
+          SELECT ceil(extract(epoch FROM blocked_until - now()))::int AS retry_after FROM admin_login_attempts
+          WHERE kind = 'email' AND email = ${key.email} AND address = ${key.address}
+        `
+
+      const admit = (key: LoginKey, rules: ThrottleRules) =>
+        sql.withTransaction(Effect.gen(function*() {
+          // The address first, then the pair: every attempt locks in that order, so none waits on another in a cycle.
+          const [address] = yield* countAddress(key.address, rules)
+          if (address.attempts > rules.perAddress) return yield* refuse(address.retry_after)
+          const pair = yield* countPair(key, rules)
+          // A refusal fails the transaction, so the address's count of this attempt is undone too.
+          if (pair.length === 0) return yield* refuse((yield* lockedFor(key))[0]?.retry_after ?? 1)
+        })).pipe(Effect.catchTag("SqlError", Effect.die))
+
+      return LoginAttemptRepo.of({
+        admit,
+        succeeded: (key) =>
+          sql.withTransaction(Effect.gen(function*() {
+            // The address's row first, as `admit` locks them: the other order could deadlock with an attempt.
+            yield* sql`
+              UPDATE admin_login_attempts SET attempts = GREATEST(0, attempts - 1)
+              WHERE kind = 'address' AND email = '' AND address = ${key.address}
+            `
+            yield* sql`DELETE FROM admin_login_attempts WHERE kind = 'email' AND email = ${key.email} AND address = ${key.address}`
+          })).pipe(Effect.orDie),
+        forgetEmail: (email) => sql`DELETE FROM admin_login_attempts WHERE kind = 'email' AND email = ${email}`.pipe(Effect.asVoid, Effect.orDie),
+        sweep: (rules) =>
+          sql`
+            DELETE FROM admin_login_attempts
+            WHERE last_attempt < now() - ${Math.max(forgetMs(rules), ms(rules.window))} * interval '1 millisecond'
+          `.pipe(
+            Effect.asVoid,
+            // Housekeeping: should it lose a lock race with an attempt reviving a stale row, the next failure sweeps.
+            Effect.catchTag("SqlError", (error) => Effect.logWarning("Sweeping old log-in attempts failed", error))
+          )
+      })
+    })
+  )
+}
