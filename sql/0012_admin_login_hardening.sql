@@ -1,7 +1,8 @@
 -- Log-in throttling recorded before a password is checked, so concurrent log-ins cannot all pass a count
 -- made before any of them failed. One row per (e-mail, client address) with its lock-out, which grows with
 -- each failure, and one per client address (kind 'address', email '') counting its failures in a window.
-DROP TABLE admin_login_failures;
+-- admin_login_failures is no longer written. It is kept, not dropped, so instances of the previous release
+-- still log admins in during a rolling deploy; a later migration drops it.
 CREATE TABLE admin_login_attempts (
   kind          text NOT NULL CHECK (kind IN ('email', 'address')),
   email         text NOT NULL,

@@ -1,8 +1,8 @@
 import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { hash, randomBytes, timingSafeEqual } from "node:crypto"
-import * as net from "node:net"
 import { type Actor, type AdminAccount, type AdminRole, isEmail, normalizeEmail } from "../domain/Admin.ts"
 import { AdminAccountRepo, type Credentials, EmailTaken, type SessionRecord } from "./AdminAccountRepo.ts"
+import { clientGroup } from "../platform/ClientAddress.ts"
 import { AdminConfig } from "./AdminConfig.ts"
 import { AuditRepo } from "./AuditRepo.ts"
 import { LoginAttemptRepo, type LoginKey, LoginThrottled, type ThrottleRules } from "./LoginAttemptRepo.ts"
@@ -57,20 +57,6 @@ export const sameSecret = (given: string, expected: string) => {
   return timingSafeEqual(a, b) && given.length === expected.length
 }
 
-/**
- * The client as log-ins are counted: an IPv4 address, or an IPv6 address's /64 (one subscriber's
- * network, whose addresses they can change at will).
- */
-export const throttledAddress = (address: string): string => {
-  const plain = address.replace(/%.*$/, "")
-  if (net.isIP(plain) !== 6) return address
-  const groupsOf = (part: string) => part === "" ? [] : part.split(":").flatMap((group) => group.includes(".") ? ["0", "0"] : [group])
-  const [head, tail] = plain.split("::")
-  const left = groupsOf(head)
-  const right = tail === undefined ? [] : groupsOf(tail)
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right]
-  return `${groups.slice(0, 4).map((group) => parseInt(group, 16).toString(16)).join(":")}::/64`
-}
 
 const accountView = (account: AdminAccount) => ({ email: account.email, role: account.role, disabled: account.disabled })
 
@@ -195,7 +181,7 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
 
       const login = Effect.fn("AdminAccounts.login")(function*(rawEmail: string, password: string, clientAddress: string) {
         const email = normalizeEmail(rawEmail).slice(0, 254)
-        const key: LoginKey = { email, address: throttledAddress(clientAddress) }
+        const key: LoginKey = { email, address: clientGroup(clientAddress) }
         return yield* hashing.gated(Effect.gen(function*() {
           // Recorded before the password is checked: concurrent attempts each count, whatever their outcome.
           yield* attempts.admit(key, rules)

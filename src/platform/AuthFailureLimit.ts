@@ -1,9 +1,7 @@
 import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { RateLimiter } from "effect/persistence"
-import * as net from "node:net"
-import { ipv6Words } from "../domain/IpAddress.ts"
 import { AppConfig } from "./AppConfig.ts"
-import { normalizeAddress } from "./ClientAddress.ts"
+import { clientGroup } from "./ClientAddress.ts"
 
 /** Where credentials are refused: the partner API (tokens) or the aggregator's wallet URL (agent secret). */
 export type AuthDoor = "partner-api" | "aggregator-wallet"
@@ -13,16 +11,6 @@ const window = Duration.minutes(1)
 /** Addresses this instance remembers as past their limit, at most; the oldest go first. */
 const maxBlocked = 10_000
 
-/**
- * What a limit counts by: an IPv4 address, or the /64 of an IPv6 one (a
- * host's usual share: one machine can use every address in it).
- */
-export const addressKey = (address: string): string => {
-  const normalized = normalizeAddress(address)
-  if (net.isIP(normalized) !== 6) return normalized
-  const words = ipv6Words(normalized)
-  return words === undefined ? normalized : `${words.slice(0, 4).map((word) => word.toString(16)).join(":")}::/64`
-}
 
 /**
  * How many refused credentials one client address may get a minute at each
@@ -51,7 +39,7 @@ export class AuthFailureLimit extends Context.Service<AuthFailureLimit, {
 
       const blocked = (door: AuthDoor, address: string) =>
         Effect.map(Clock.currentTimeMillis, (now) => {
-          const key = `${door}:${addressKey(address)}`
+          const key = `${door}:${clientGroup(address)}`
           const until = blockedUntil.get(key)
           if (until === undefined) return Option.none<Duration.Duration>()
           if (until <= now) {
@@ -71,7 +59,7 @@ export class AuthFailureLimit extends Context.Service<AuthFailureLimit, {
       const take = (door: AuthDoor, address: string) =>
         Effect.flatMap(blocked(door, address), (known) => {
           if (Option.isSome(known)) return Effect.succeed(known)
-          const key = `${door}:${addressKey(address)}`
+          const key = `${door}:${clientGroup(address)}`
           return limiter.consume({
             algorithm: "token-bucket",
             onExceeded: "fail",

@@ -1,11 +1,23 @@
 import { Config, Context, Effect, Layer, Option, Schema, SchemaGetter } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import * as net from "node:net"
+import { ipv6Words } from "../domain/IpAddress.ts"
 
 /** An IPv4 address mapped into IPv6 (`::ffff:10.0.0.1`, as a dual-stack socket reports it) is the IPv4 address. */
 export const normalizeAddress = (address: string): string => {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
   return mapped === null ? address : mapped[1]
+}
+
+/**
+ * What a per-client limit counts by: an IPv4 address, or the /64 of an IPv6 one (one subscriber's
+ * network, whose addresses they can change at will).
+ */
+export const clientGroup = (address: string): string => {
+  const normalized = normalizeAddress(address)
+  if (net.isIP(normalized) !== 6) return normalized
+  const words = ipv6Words(normalized)
+  return words === undefined ? normalized : `${words.slice(0, 4).map((word) => word.toString(16)).join(":")}::/64`
 }
 
 /**
