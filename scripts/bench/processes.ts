@@ -1,4 +1,4 @@
-import { Deferred, type Duration, Effect, Exit, Stream } from "effect"
+import { Deferred, type Duration, Effect, Exit, Fiber, Stream } from "effect"
 import { ChildProcess, ChildProcessSpawner } from "effect/process"
 import * as net from "node:net"
 
@@ -17,6 +17,8 @@ export interface RunningProcess {
   readonly handle: ChildProcessSpawner.ChildProcessHandle
   /** Every line the process wrote so far, stdout and stderr. */
   readonly output: Array<string>
+  /** Done once the process's output has ended (every line it wrote is in `output`). */
+  readonly outputEnded: Effect.Effect<void>
 }
 
 /**
@@ -48,7 +50,7 @@ export const startCommand = (
     const handle = yield* spawner.spawn(ChildProcess.make(command, args, { env, extendEnv: true, cwd, detached: true }))
     const output: Array<string> = []
     const started = yield* Deferred.make<void>()
-    yield* handle.all.pipe(
+    const reading = yield* handle.all.pipe(
       Stream.decodeText(),
       Stream.splitLines,
       Stream.runForEach((line) =>
@@ -65,5 +67,5 @@ export const startCommand = (
         orElse: () => Effect.die(new Error(`${args.join(" ")} did not start:\n${output.join("\n")}`))
       })
     )
-    return { handle, output } satisfies RunningProcess
+    return { handle, output, outputEnded: Effect.ignore(Fiber.join(reading)) } satisfies RunningProcess
   })

@@ -27,7 +27,7 @@ const portAnswers = (port: number) =>
 const startAndStop = (dataDir: string, stop: (npmPid: number) => void) =>
   Effect.gen(function*() {
     const port = yield* freePort()
-    const { handle, output } = yield* startCommand("npm", ["start"], {
+    const { handle, output, outputEnded } = yield* startCommand("npm", ["start"], {
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -40,7 +40,7 @@ const startAndStop = (dataDir: string, stop: (npmPid: number) => void) =>
 
     stop(Number(handle.pid))
     const exitCode = Number(yield* handle.exitCode.pipe(Effect.timeout("30 seconds")))
-    yield* Effect.sleep("100 millis") // the last lines are still in the pipe
+    yield* outputEnded
 
     const transcript = output.join("\n")
     assert.strictEqual(exitCode, 0, transcript)

@@ -25,7 +25,7 @@ it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
     )
     const databaseUrl = yield* scopedDatabase()
     const port = yield* freePort()
-    const { handle, output } = yield* startNode(["src/main.ts"], {
+    const { handle, output, outputEnded } = yield* startNode(["src/main.ts"], {
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -45,14 +45,14 @@ it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
       })
       return { status: response.status, body: await response.json() as { data?: { launch?: { url?: string } } } }
     }))
-    yield* Effect.sleep("400 millis") // the launch is now waiting on the aggregator
+    yield* eventually(Effect.sync(() => fake.calls.some((call) => call.path === "/api/v2/game_launch")), (sent) => sent, "the launch waiting on the aggregator")
     process.kill(Number(handle.pid), "SIGTERM")
 
     const answered = yield* Fiber.join(launch)
     assert.strictEqual(answered.status, 200, output.join("\n"))
     assert.match(answered.body.data?.launch?.url ?? "", /^https:\/\/games\.example\/launch/)
     const exitCode = yield* handle.exitCode.pipe(Effect.timeout("15 seconds"))
-    yield* Effect.sleep("100 millis") // the last output lines are still in the pipe
+    yield* outputEnded
     assert.strictEqual(Number(exitCode), 0, output.join("\n"))
     // The last request was logged before the process went away.
     assert.isTrue(output.some((line) => line.includes("\"path\":\"/api/partner/v1/launch\"") && line.includes("\"status\":200")), output.join("\n"))
@@ -68,7 +68,7 @@ it.live("SHUTDOWN_TIMEOUT: a request still waiting on the aggregator is cut at h
     fake.script((call) => call.path === "/api/v2/game_launch" ? { kind: "hang" } : healthyAggregator(call))
     const databaseUrl = yield* scopedDatabase()
     const port = yield* freePort()
-    const { handle, output } = yield* startNode(["src/main.ts"], {
+    const { handle, output, outputEnded } = yield* startNode(["src/main.ts"], {
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -99,7 +99,7 @@ it.live("SHUTDOWN_TIMEOUT: a request still waiting on the aggregator is cut at h
     // Without the bound the drain would wait for the launch (20 s by default), the aggregator for 10 minutes.
     const exitCode = yield* handle.exitCode.pipe(Effect.timeout("15 seconds"))
     const answered = yield* Fiber.join(launch)
-    yield* Effect.sleep("100 millis") // the last output lines are still in the pipe
+    yield* outputEnded
     assert.strictEqual(Number(exitCode), 0, output.join("\n"))
     // Cut by the drain's bound: effect's server answers an interrupted request 503 (no body).
     assert.strictEqual(answered.status, 503, JSON.stringify(answered))
