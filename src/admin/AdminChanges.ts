@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { type CallbackNotFound, type CallbackNotReplayable, CallbackOutbox, type CallbackView } from "../callbacks/CallbackOutbox.ts"
+import { type CallbackNotFound, type CallbackNotReplayable, CallbackOutbox, type CallbackView } from "../wallet/outbox/CallbackOutbox.ts"
 import type { SyncReport } from "../casino/CasinoCatalogRules.ts"
 import { CasinoCatalog, type UnknownGame, type UnknownProvider } from "../casino/CasinoCatalog.ts"
 import type { CasinoGatewayError } from "../casino/CasinoGateway.ts"

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { type AgentCredentials, WalletCredentials } from "../callbacks/WalletCredentials.ts"
+import { type AgentCredentials, WalletCredentials } from "../wallet/WalletCredentials.ts"
 import { SandboxRepo } from "./SandboxRepo.ts"
 
 /**

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { eventIdHeader, signatureHeader, timestampHeader, verify } from "../callbacks/Signature.ts"
+import { eventIdHeader, signatureHeader, timestampHeader, verify } from "../wallet/outbox/Signature.ts"
 import { type Cents, centsFromNumeric, toAmount } from "../domain/Money.ts"
 import { isStorableText } from "../domain/Text.ts"
 import { CallbackTargets } from "../partners/CallbackTargets.ts"

@@ -6,7 +6,7 @@
  * bet if it arrives later, and can be told to misbehave: slow, late, down,
  * garbage, or failing notifications.
  */
-import { verify } from "../../src/callbacks/Signature.ts"
+import { verify } from "../../src/wallet/outbox/Signature.ts"
 import { centsFromNumeric } from "../../src/domain/Money.ts"
 import type { Answer, RecordedCall, Script } from "./FakeUpstream.ts"
 

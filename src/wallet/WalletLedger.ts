@@ -3,7 +3,7 @@ import type { PartnerPlayer } from "../domain/Partner.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, TransactionStatus, WalletTransaction } from "../domain/Wallet.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
-import { type CallbackRecord, OutboxRepo } from "./OutboxRepo.ts"
+import { type CallbackRecord, OutboxRepo } from "./outbox/OutboxRepo.ts"
 import { WalletRepo } from "./WalletRepo.ts"
 
 /** A transaction as reconciliation shows it: with its player and every callback it caused. */
@@ -46,7 +46,7 @@ export class WalletLedger extends Context.Service<WalletLedger, {
   rounds(scope: LedgerScope, roundId: string, externalPlayerId?: string): Effect.Effect<ReadonlyArray<LedgerRound>>
   /** Bets waiting for a partner's answer, oldest first. */
   pending(limit: number): Effect.Effect<ReadonlyArray<LedgerEntry>>
-}>()("partner-api/callbacks/WalletLedger") {
+}>()("partner-api/wallet/WalletLedger") {
   static readonly layer = Layer.effect(
     WalletLedger,
     Effect.gen(function*() {

@@ -11,7 +11,7 @@ import type {
   WalletAnswer,
   WalletTransaction
 } from "../domain/Wallet.ts"
-import type { NewCallback } from "./OutboxRepo.ts"
+import type { NewCallback } from "./outbox/OutboxRepo.ts"
 
 
 /** Another call already holds this (kind, transaction id): read it and replay, wait, or refuse. */
@@ -121,4 +121,4 @@ export class WalletRepo extends Context.Service<WalletRepo, {
   rounds(filter: { readonly partnerId?: number | undefined; readonly playerId?: number | undefined; readonly roundId: string }): Effect.Effect<ReadonlyArray<Round>>
   roundsByRef(refs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<Round>>
   transactionsOfRounds(refs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<WalletTransaction>>
-}>()("partner-api/callbacks/WalletRepo") {}
+}>()("partner-api/wallet/WalletRepo") {}

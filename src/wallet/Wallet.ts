@@ -30,8 +30,8 @@ import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { CallbackTargets } from "../partners/CallbackTargets.ts"
 import { recordWalletDecision } from "../platform/Metrics.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
-import type { NewCallback } from "./OutboxRepo.ts"
-import { PartnerCallbacks } from "./PartnerCallbacks.ts"
+import type { NewCallback } from "./outbox/OutboxRepo.ts"
+import { PartnerCallbacks } from "./outbox/PartnerCallbacks.ts"
 import {
   type NewTransaction,
   type Outcome,
@@ -58,7 +58,7 @@ export class Wallet extends Context.Service<Wallet, {
   handle(call: WalletCall): Effect.Effect<WalletAnswer>
   /** Settles the bets pending past WALLET_PENDING_TIMEOUT as refused, with a rollback; how many it settled. */
   readonly recover: Effect.Effect<number>
-}>()("partner-api/callbacks/Wallet") {
+}>()("partner-api/wallet/Wallet") {
   static readonly layerNoDeps = Layer.effect(
     Wallet,
     Effect.gen(function*() {

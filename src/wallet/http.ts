@@ -7,7 +7,7 @@ import { page } from "../api/Paging.ts"
 import { CurrentPartner } from "../api/Security.ts"
 import type { WalletCallbackEntry, WalletRoundEntry, WalletTransactionEntry } from "../api/Wallet.ts"
 import { toAmount } from "../domain/Money.ts"
-import type { CallbackRecord } from "./OutboxRepo.ts"
+import type { CallbackRecord } from "./outbox/OutboxRepo.ts"
 import { type LedgerEntry, type LedgerRound, WalletLedger } from "./WalletLedger.ts"
 
 const iso = (date: Date | null) => date === null ? null : date.toISOString()

@@ -1,10 +1,10 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { CallbackWorker } from "../../src/callbacks/CallbackWorker.ts"
-import { deliveryTask, playerLinePrefix } from "../../src/callbacks/OutboxRepo.ts"
-import { eventually, live } from "../support/live.ts"
-import { TestServices } from "../support/TestApp.ts"
+import { CallbackWorker } from "../../../src/wallet/outbox/CallbackWorker.ts"
+import { deliveryTask, playerLinePrefix } from "../../../src/wallet/outbox/OutboxRepo.ts"
+import { eventually, live } from "../../support/live.ts"
+import { TestServices } from "../../support/TestApp.ts"
 
 layer(TestServices(), live)("the callback worker after a crash elsewhere", (it) => {
   it.effect("releases a player's line a dead instance left locked: its job and its queue", () =>

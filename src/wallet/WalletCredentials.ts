@@ -21,7 +21,7 @@ const sameSecret = (given: unknown, expected: string) =>
 export class WalletCredentials extends Context.Service<WalletCredentials, {
   readonly expected: Option.Option<AgentCredentials>
   matches(agentCode: unknown, agentSecret: unknown): boolean
-}>()("partner-api/callbacks/WalletCredentials") {
+}>()("partner-api/wallet/WalletCredentials") {
   /** The service for these credentials (none: every call is refused). */
   static readonly make = (expected: Option.Option<AgentCredentials>) =>
     WalletCredentials.of({

@@ -1,12 +1,12 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { ByteSize, Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest, HttpIncomingMessage } from "effect/http"
-import * as ExactJson from "../domain/ExactJson.ts"
-import { AmountCents } from "../domain/Money.ts"
-import { type CallbackTarget, signingSecrets } from "../domain/Partner.ts"
-import type { PartnerAnswer } from "../domain/Wallet.ts"
-import { CallbackUrlPolicy } from "../partners/CallbackUrlPolicy.ts"
-import { CallbacksConfig } from "./CallbacksConfig.ts"
+import * as ExactJson from "../../domain/ExactJson.ts"
+import { AmountCents } from "../../domain/Money.ts"
+import { type CallbackTarget, signingSecrets } from "../../domain/Partner.ts"
+import type { PartnerAnswer } from "../../domain/Wallet.ts"
+import { CallbackUrlPolicy } from "../../partners/CallbackUrlPolicy.ts"
+import { CallbacksConfig } from "../CallbacksConfig.ts"
 import { signedHeaders } from "./Signature.ts"
 
 /** The partner could not be told: down, slow, an error status, a refused address. */
@@ -60,7 +60,7 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
   ask(target: CallbackTarget, eventId: string, body: string): Effect.Effect<PartnerAnswer>
   /** A notification: delivered when the partner answers 2xx. */
   deliver(target: CallbackTarget, eventId: string, body: string): Effect.Effect<void, CallbackFailed>
-}>()("partner-api/callbacks/PartnerCallbacks") {
+}>()("partner-api/wallet/PartnerCallbacks") {
   static readonly layerNoDeps = Layer.effect(
     PartnerCallbacks,
     Effect.gen(function*() {

@@ -4,7 +4,7 @@ import { formatCents } from "../domain/Money.ts"
 import { refusals, type Round, type WalletTransaction } from "../domain/Wallet.ts"
 import { mirrorWriting } from "../partners/PartnerPlayers.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
-import { type NewCallback, OutboxRepo } from "./OutboxRepo.ts"
+import { type NewCallback, OutboxRepo } from "./outbox/OutboxRepo.ts"
 import {
   type NewTransaction,
   type Outcome,

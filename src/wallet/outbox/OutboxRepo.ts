@@ -1,8 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import type { CallbackKind } from "../domain/Callbacks.ts"
-import { IdFromBigInt } from "../platform/SqlCodecs.ts"
-import { CallbacksConfig } from "./CallbacksConfig.ts"
+import type { CallbackKind } from "../../domain/Callbacks.ts"
+import { IdFromBigInt } from "../../platform/SqlCodecs.ts"
+import { CallbacksConfig } from "../CallbacksConfig.ts"
 
 /** The job queue's task that delivers one player's notifications, oldest first. */
 export const deliveryTask = "partner_callbacks"
@@ -111,7 +111,7 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
   ofTransactions(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<CallbackRecord>>
   /** What waits: notifications pending or failed for good, the oldest pending one's age, and the delivery jobs. */
   readonly backlog: Effect.Effect<Backlog>
-}>()("partner-api/callbacks/OutboxRepo") {
+}>()("partner-api/wallet/OutboxRepo") {
   static readonly layer = Layer.effect(
     OutboxRepo,
     Effect.gen(function*() {

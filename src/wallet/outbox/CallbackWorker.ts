@@ -2,10 +2,10 @@ import { Duration, Effect, Layer, Redacted, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Logger as JobQueueLogger, run } from "graphile-worker"
 import { Pool } from "pg"
-import { DatabaseUrl } from "../platform/Database.ts"
+import { DatabaseUrl } from "../../platform/Database.ts"
 import { CallbackOutbox, DeliveryStalled } from "./CallbackOutbox.ts"
 import { deliveryTask } from "./OutboxRepo.ts"
-import { CallbacksConfig } from "./CallbacksConfig.ts"
+import { CallbacksConfig } from "../CallbacksConfig.ts"
 
 /** How the queue's connections are named in pg_stat_activity. */
 export const jobQueueApplicationName = "partner-api-job-queue"

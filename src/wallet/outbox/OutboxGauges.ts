@@ -1,5 +1,5 @@
 import { Effect, Metric } from "effect"
-import { outboxFailed, outboxOldestPendingAge, outboxPending } from "../platform/Metrics.ts"
+import { outboxFailed, outboxOldestPendingAge, outboxPending } from "../../platform/Metrics.ts"
 import type { OutboxRepo } from "./OutboxRepo.ts"
 
 /**

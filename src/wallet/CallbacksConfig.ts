@@ -28,7 +28,7 @@ export class CallbacksConfig extends Context.Service<CallbacksConfig, {
    * from elsewhere is refused before its body is read.
    */
   readonly aggregatorAllowedIps: AddressRanges
-}>()("partner-api/callbacks/CallbacksConfig") {
+}>()("partner-api/wallet/CallbacksConfig") {
   static readonly config = Config.all({
     timeout: Config.Duration("PARTNER_CALLBACK_TIMEOUT").pipe(Config.withDefault(Duration.seconds(3))),
     maxAttempts: Config.schema(

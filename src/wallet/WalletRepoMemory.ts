@@ -1,7 +1,7 @@
 import { Context, Duration, Effect, Layer, Option, Semaphore } from "effect"
 import type { Round, WalletTransaction } from "../domain/Wallet.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
-import type { NewCallback } from "./OutboxRepo.ts"
+import type { NewCallback } from "./outbox/OutboxRepo.ts"
 import {
   type NewTransaction,
   type Outcome,
@@ -16,7 +16,7 @@ import {
 export class MemoryCallbacks extends Context.Service<
   MemoryCallbacks,
   Array<NewCallback & { readonly transactionRef: number }>
->()("partner-api/callbacks/MemoryCallbacks") {}
+>()("partner-api/wallet/MemoryCallbacks") {}
 
 /**
  * WalletRepo in memory, for tests of the wallet's rules without a

@@ -8,9 +8,9 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { CallbackWorker, jobQueueApplicationName } from "../../src/callbacks/CallbackWorker.ts"
-import { live } from "../support/live.ts"
-import { TestServices } from "../support/TestApp.ts"
+import { CallbackWorker, jobQueueApplicationName } from "../../../src/wallet/outbox/CallbackWorker.ts"
+import { live } from "../../support/live.ts"
+import { TestServices } from "../../support/TestApp.ts"
 
 layer(TestServices(), live)("the callback worker", (it) => {
   it.effect("its connections cut by the server while they close raise nothing", () =>

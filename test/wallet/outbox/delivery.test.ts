@@ -2,11 +2,11 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { SqlClient } from "effect/sql"
 import { createHmac, timingSafeEqual } from "node:crypto"
-import { CallbackOutbox } from "../../src/callbacks/CallbackOutbox.ts"
-import { transactionEventId } from "../../src/domain/Callbacks.ts"
-import { PartnerBooks } from "../support/FakePartner.ts"
-import { eventually, live } from "../support/live.ts"
-import { givenPlayer, givenWalletPartner, WalletApp, winBet } from "../support/WalletApp.ts"
+import { CallbackOutbox } from "../../../src/wallet/outbox/CallbackOutbox.ts"
+import { transactionEventId } from "../../../src/domain/Callbacks.ts"
+import { PartnerBooks } from "../../support/FakePartner.ts"
+import { eventually, live } from "../../support/live.ts"
+import { givenPlayer, givenWalletPartner, WalletApp, winBet } from "../../support/WalletApp.ts"
 
 const books = new PartnerBooks()
 

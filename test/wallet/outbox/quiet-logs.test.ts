@@ -5,12 +5,12 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { CallbackOutbox } from "../../src/callbacks/CallbackOutbox.ts"
-import { transactionEventId } from "../../src/domain/Callbacks.ts"
-import { PartnerBooks } from "../support/FakePartner.ts"
-import { eventually, live } from "../support/live.ts"
-import { makeLogCapture } from "../support/LogCapture.ts"
-import { givenPlayer, givenWalletPartner, WalletApp, winBet } from "../support/WalletApp.ts"
+import { CallbackOutbox } from "../../../src/wallet/outbox/CallbackOutbox.ts"
+import { transactionEventId } from "../../../src/domain/Callbacks.ts"
+import { PartnerBooks } from "../../support/FakePartner.ts"
+import { eventually, live } from "../../support/live.ts"
+import { makeLogCapture } from "../../support/LogCapture.ts"
+import { givenPlayer, givenWalletPartner, WalletApp, winBet } from "../../support/WalletApp.ts"
 
 const books = new PartnerBooks()
 const logs = makeLogCapture()

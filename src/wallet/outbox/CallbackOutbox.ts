@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { CallbackTargets } from "../partners/CallbackTargets.ts"
-import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
+import { CallbackTargets } from "../../partners/CallbackTargets.ts"
+import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { type Backlog, type CallbackFilter, type CallbackRecord, OutboxRepo } from "./OutboxRepo.ts"
 import { PartnerCallbacks } from "./PartnerCallbacks.ts"
 
@@ -59,7 +59,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
   readonly backlog: Effect.Effect<Backlog>
   /** Shutdown began: runs in flight finish the notification they hold and stop. */
   readonly stopTaking: Effect.Effect<void>
-}>()("partner-api/callbacks/CallbackOutbox") {
+}>()("partner-api/wallet/CallbackOutbox") {
   static readonly layer = Layer.effect(
     CallbackOutbox,
     Effect.gen(function*() {
