@@ -1,7 +1,6 @@
-import { Cause, Clock, Duration, Effect, Exit, Fiber, Redacted, Schedule, type Scope } from "effect"
-import { Logger as JobQueueLogger, run } from "graphile-worker"
-import { Pool } from "pg"
-import { DatabaseUrl } from "./Database.ts"
+import { Cause, Clock, Duration, Effect, Exit, Fiber, Schedule, type Scope } from "effect"
+import type { DatabaseUrl } from "./Database.ts"
+import * as JobQueue from "./JobQueue.ts"
 
 /** A job that runs every `interval`, once across all the instances on the database. */
 export interface Recurring {
@@ -43,31 +42,12 @@ export const keepCurrentAcrossFleet = Effect.fn("FleetSchedule.start")(function*
   /** The log line of a defect, e.g. "Casino catalog sync failed unexpectedly". */
   readonly defectMessage: string
 }): Effect.fn.Return<void, never, Scope.Scope | DatabaseUrl> {
-  const url = yield* DatabaseUrl
   const context = yield* Effect.context<never>()
   const runPromise = Effect.runPromiseWith(context)
   const runFork = Effect.runForkWith(context)
   const survivingDefects = <A, E>(work: Effect.Effect<A, E>) =>
     Effect.catchDefect(work, (defect) => Effect.logError(options.defectMessage).pipe(Effect.annotateLogs({ defect: String(defect) })))
-
-  const logger = new JobQueueLogger((scope) => (level, message) => {
-    const effectLevel = level === "error" ? "Error" : level === "warning" ? "Warn" : "Debug"
-    runFork(Effect.logWithLevel(effectLevel)(`Schedule: ${message}`).pipe(Effect.annotateLogs({ ...scope })))
-  })
   let stopping = false
-  const connectionLost = (error: Error) =>
-    runFork((stopping ? Effect.logDebug : Effect.logWarning)("Schedule: a database connection was closed").pipe(
-      Effect.annotateLogs({ detail: error.message })
-    ))
-  const pool = yield* Effect.acquireRelease(
-    Effect.sync(() => {
-      const pool = new Pool({ connectionString: Redacted.value(url), max: 3, application_name: scheduleApplicationName })
-      pool.on("error", connectionLost)
-      pool.on("connect", (client) => client.on("error", connectionLost))
-      return pool
-    }),
-    (pool) => Effect.promise(() => pool.end())
-  )
 
   const runAtAfter = (interval: Duration.Duration) =>
     Effect.map(Clock.currentTimeMillis, (now) => new Date(now + Duration.toMillis(interval)))
@@ -136,28 +116,20 @@ export const keepCurrentAcrossFleet = Effect.fn("FleetSchedule.start")(function*
 
   // Jobs are due in the future: the queue finds them by polling, so it polls well within the shortest interval.
   const shortest = Math.min(...options.jobs.map((job) => Duration.toMillis(job.interval)))
-  const runner = yield* Effect.acquireRelease(
-    Effect.promise(() =>
-      run({
-        pgPool: pool,
-        concurrency: options.jobs.length + 1,
-        noHandleSignals: true,
-        pollInterval: Math.max(50, Math.min(2_000, Math.floor(shortest / 3))),
-        logger,
-        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
-        taskList: taskList as never
-      })
-    ),
+  const runner = yield* JobQueue.run({
+    logPrefix: "Schedule",
+    applicationName: scheduleApplicationName,
+    connections: 3,
+    concurrency: options.jobs.length + 1,
+    pollInterval: Math.max(50, Math.min(2_000, Math.floor(shortest / 3))),
+    taskList: taskList as never,
     // The queue stops taking jobs first, then the runs in progress are interrupted, and it stops once they
     // have put their jobs back.
-    (runner) =>
-      Effect.gen(function*() {
-        stopping = true
-        const stopped = runner.stop()
-        yield* Fiber.interruptAll(inProgress)
-        yield* Effect.promise(() => stopped)
-      })
-  )
+    beforeStop: Effect.sync(() => {
+      stopping = true
+    }),
+    whileStopping: Fiber.interruptAll(inProgress)
+  })
 
   const addJob: AddJob = (task, payload, spec) => runner.addJob(task, payload, spec)
   if (!(yield* options.isEmpty)) {

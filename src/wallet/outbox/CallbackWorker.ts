@@ -1,8 +1,6 @@
-import { Duration, Effect, Layer, Redacted, Schedule } from "effect"
+import { Duration, Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
-import { Logger as JobQueueLogger, run } from "graphile-worker"
-import { Pool } from "pg"
-import { DatabaseUrl } from "../../platform/Database.ts"
+import * as JobQueue from "../../platform/JobQueue.ts"
 import { CallbackOutbox, DeliveryStalled } from "./CallbackOutbox.ts"
 import { deliveryTask } from "./OutboxRepo.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
@@ -22,75 +20,29 @@ export const jobQueueApplicationName = "partner-api-job-queue"
  * lock is PARTNER_CALLBACK_STALE_LOCK old.
  */
 export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
-  const url = yield* DatabaseUrl
   const config = yield* CallbacksConfig
   const outbox = yield* CallbackOutbox
   const sql = yield* SqlClient.SqlClient
   const context = yield* Effect.context<never>()
   const runPromise = Effect.runPromiseWith(context)
-  const runFork = Effect.runForkWith(context)
 
-  // The queue's own messages join the service's log; its per-job chatter only at debug level. A job that
-  // failed because the partner could not be reached is expected (the outbox logged its one WARN line, and the
-  // queue retries it): its stack trace is no news, so it stays at debug level too.
-  const logger = new JobQueueLogger((scope) => (level, message, meta) => {
-    const expected = meta?.failure === true && meta.error instanceof DeliveryStalled
-    const effectLevel = expected ? "Debug" : level === "error" ? "Error" : level === "warning" ? "Warn" : "Debug"
-    runFork(Effect.logWithLevel(effectLevel)(`Job queue: ${message}`).pipe(Effect.annotateLogs({ ...scope })))
+  yield* JobQueue.run({
+    logPrefix: "Job queue",
+    applicationName: jobQueueApplicationName,
+    connections: config.workers + 2,
+    concurrency: config.workers,
+    pollInterval: 2_000,
+    // A job that failed because the partner could not be reached is expected (the outbox logged its one WARN
+    // line, and the queue retries it): its stack trace is no news.
+    isExpectedFailure: (error) => error instanceof DeliveryStalled,
+    beforeStop: outbox.stopTaking,
+    taskList: {
+      [deliveryTask]: async (payload, helpers) => {
+        const playerId = Number((payload as { readonly player_id?: unknown }).player_id)
+        await runPromise(outbox.drain(playerId, { attempts: helpers.job.attempts, maxAttempts: helpers.job.max_attempts }))
+      }
+    }
   })
-
-  // The queue's connections are a pool of ours, not one the queue makes: the queue ends its own pool without
-  // waiting and drops its error handlers first, so a connection the server closed while it was ending (a
-  // database stopping, or dropped with FORCE) raised an unhandled 'error' and took the process down. Ours
-  // keeps its handlers for as long as any of its connections lives, and is ended after the queue stopped.
-  let stopping = false
-  const connectionLost = (error: Error) =>
-    runFork(
-      (stopping ? Effect.logDebug : Effect.logWarning)("Job queue: a database connection was closed").pipe(
-        Effect.annotateLogs({ detail: error.message })
-      )
-    )
-  const pool = yield* Effect.acquireRelease(
-    Effect.sync(() => {
-      const pool = new Pool({
-        connectionString: Redacted.value(url),
-        max: config.workers + 2,
-        application_name: jobQueueApplicationName
-      })
-      pool.on("error", connectionLost)
-      pool.on("connect", (client) => client.on("error", connectionLost))
-      return pool
-    }),
-    (pool) => Effect.promise(() => pool.end())
-  )
-
-  yield* Effect.acquireRelease(
-    Effect.promise(() =>
-      run({
-        pgPool: pool,
-        concurrency: config.workers,
-        noHandleSignals: true,
-        pollInterval: 2_000,
-        logger,
-        // Completions go through the queue's batcher, which a graceful stop flushes before it returns: unbatched,
-        // they are written after the stop, when the pool may be gone, and the line stays locked.
-        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
-        taskList: {
-          [deliveryTask]: async (payload, helpers) => {
-            const playerId = Number((payload as { readonly player_id?: unknown }).player_id)
-            await runPromise(outbox.drain(playerId, { attempts: helpers.job.attempts, maxAttempts: helpers.job.max_attempts }))
-          }
-        }
-      })
-    ),
-    (runner) =>
-      Effect.andThen(
-        Effect.sync(() => {
-          stopping = true
-        }),
-        Effect.andThen(outbox.stopTaking, Effect.promise(() => runner.stop()))
-      )
-  )
 
   // A hard crash leaves its delivery job locked (the queue would wait 4 hours). Runs are short (at most
   // drainBatch time-outs), so a lock much older than that is released for a living instance to take over.
