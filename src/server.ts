@@ -30,8 +30,7 @@ import { Wallet } from "./wallet/Wallet.ts"
 import { WalletCredentials } from "./wallet/WalletCredentials.ts"
 import { WalletLedger } from "./wallet/WalletLedger.ts"
 import { WalletRecovery } from "./wallet/WalletRecovery.ts"
-import type { WalletRepo } from "./wallet/WalletRepo.ts"
-import { WalletRepoSql } from "./wallet/WalletRepoSql.ts"
+import { WalletRepo } from "./wallet/WalletRepo.ts"
 import { Casino } from "./casino/Casino.ts"
 import { CasinoCatalog } from "./casino/CasinoCatalog.ts"
 import { CasinoConfig } from "./casino/CasinoConfig.ts"
@@ -227,7 +226,7 @@ export const SharedStoresLive = Layer.mergeAll(SharedRateLimiterLive, SharedPers
   Layer.provideMerge(SharedStoreLive)
 )
 
-export const ServicesLive = servicesLayer(WalletRepoSql)
+export const ServicesLive = servicesLayer(WalletRepo.layerSql)
 
 /**
  * What each group of admin commands needs, and no more: `partners list`
@@ -255,7 +254,7 @@ export const AdminLayers = {
     Layer.provide(SandboxCallbackUrlsLive)
   ),
   wallet: WalletLedger.layer.pipe(
-    Layer.provide(WalletRepoSql),
+    Layer.provide(WalletRepo.layerSql),
     Layer.provide(Layer.mergeAll(OutboxRepo.layer, PartnerPlayers.layer))
   )
 }

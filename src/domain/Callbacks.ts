@@ -9,6 +9,22 @@ import { type Cents, toAmount } from "./Money.ts"
  */
 export type CallbackKind = "balance" | "bet" | "win" | "refund" | "rollback"
 
+/** A callback to record with the wallet decision that caused it. */
+export interface NewCallback {
+  readonly partnerId: number
+  readonly playerId: number
+  readonly kind: Exclude<CallbackKind, "balance">
+  readonly txnId: string
+  readonly eventId: string
+  readonly body: string
+  /**
+   * A bet is asked during the wallet call and recorded as answered: `error` is
+   * null when the partner answered, otherwise why it could not be asked.
+   * Notifications (win, refund, rollback) have no `asked`: they wait for delivery.
+   */
+  readonly asked?: { readonly error: string | null } | undefined
+}
+
 export interface CallbackParty {
   readonly partnerSlug: string
   readonly externalPlayerId: string

@@ -4,6 +4,7 @@ import {
   betBody,
   type CallbackParty,
   type CallbackTransaction,
+  type NewCallback,
   refundBody,
   rollbackBody,
   transactionEventId,
@@ -30,16 +31,9 @@ import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { CallbackTargets } from "../partners/CallbackTargets.ts"
 import { recordWalletDecision } from "../platform/Metrics.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
-import type { NewCallback } from "./outbox/OutboxRepo.ts"
 import { PartnerCallbacks } from "./outbox/PartnerCallbacks.ts"
-import {
-  type NewTransaction,
-  type Outcome,
-  type RoundChanged,
-  type RoundWrite,
-  type TransactionExists,
-  WalletRepo
-} from "./WalletRepo.ts"
+import type { NewTransaction, Outcome, RoundChanged, RoundWrite, TransactionExists } from "../domain/WalletRecords.ts"
+import { WalletRepo } from "./WalletRepo.ts"
 
 /** How often a call waiting on a pending bet looks again: quickly at first, then every 200 ms. */
 const pollSchedule = Schedule.min([Schedule.exponential("10 millis"), Schedule.spaced("200 millis")])

@@ -1,82 +1,27 @@
-import { Context, type Duration, type Effect, type Option, Schema } from "effect"
-import type { Cents } from "../domain/Money.ts"
+import { Context, type Duration, Effect, Layer, type Option } from "effect"
+import type { NewCallback } from "../domain/Callbacks.ts"
 import type { PageRequest } from "../domain/Paging.ts"
+import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import type {
-  Refusal,
-  Round,
-  RoundStatus,
-  TransactionKind,
-  TransactionNote,
-  TransactionStatus,
-  WalletAnswer,
-  WalletTransaction
-} from "../domain/Wallet.ts"
-import type { NewCallback } from "./outbox/OutboxRepo.ts"
-
-
-/** Another call already holds this (kind, transaction id): read it and replay, wait, or refuse. */
-export class TransactionExists extends Schema.TaggedError<TransactionExists>()("TransactionExists", {
-  kind: Schema.Literals(["bet", "refund"]),
-  txnId: Schema.String
-}) {}
-
-/** The round changed between the decision and its write (another call created it): decide again. */
-export class RoundChanged extends Schema.TaggedError<RoundChanged>()("RoundChanged", {}) {}
-
-/** A transaction as the call brought it. */
-export interface NewTransaction {
-  readonly kind: TransactionKind
-  readonly txnId: string
-  readonly fingerprint: string
-  readonly partnerId: number
-  readonly playerId: number
-  readonly roundId: string
-  readonly gameCode: string | null
-  readonly providerCode: string | null
-  readonly bet: Cents
-  readonly win: Cents
-}
-
-/** How a transaction ends, and what that does to the balance mirror. */
-export interface Outcome {
-  readonly status: Exclude<TransactionStatus, "pending">
-  readonly refusal: Refusal | null
-  readonly note: TransactionNote | null
-  readonly amount: Cents
-  readonly balanceAfter: Cents
-  readonly answer: WalletAnswer
-  /** The mirror's new value; null leaves it as it is. */
-  readonly mirror: Cents | null
-}
-
-/** What a decided transaction does to its round: create it, or change the one locked for the decision. */
-export type RoundWrite =
-  | { readonly _tag: "Create"; readonly status: Exclude<RoundStatus, "open">; readonly refundedEarly: boolean; readonly addBet: Cents; readonly addWin: Cents }
-  | { readonly _tag: "Update"; readonly roundRef: number; readonly refund: boolean; readonly addBet: Cents; readonly addWin: Cents }
-
-export type OpenedBet =
-  | { readonly _tag: "Opened"; readonly transaction: WalletTransaction }
-  /** The round was refunded (perhaps before this bet arrived): nothing was written. */
-  | { readonly _tag: "RoundRefunded" }
-
-export interface TransactionFilter {
-  readonly partnerId?: number | undefined
-  readonly playerId?: number | undefined
-  readonly txnId?: string | undefined
-  readonly kind?: TransactionKind | undefined
-  readonly roundId?: string | undefined
-  readonly status?: TransactionStatus | undefined
-  readonly from?: Date | undefined
-  readonly to?: Date | undefined
-}
+  NewTransaction,
+  OpenedBet,
+  Outcome,
+  RoundChanged,
+  RoundWrite,
+  TransactionExists,
+  TransactionFilter
+} from "../domain/WalletRecords.ts"
+import * as WalletRepoMemory from "./WalletRepoMemory.ts"
+import * as WalletRepoSql from "./WalletRepoSql.ts"
 
 /**
  * The wallet's rounds and transactions (wallet_rounds, wallet_transactions):
  * the only code that reads or writes them. A decision is written with what
  * goes with it (the player's balance mirror, the partner callbacks and their
  * delivery lines) in one atomic step. The wallet's rules (Wallet.ts) speak
- * to it in these terms. Implemented over PostgreSQL by WalletRepoSql, and in
- * memory, for tests of those rules, by WalletRepoMemory.
+ * to it in these terms. `layerSql` keeps them in PostgreSQL (WalletRepoSql.ts),
+ * `layerMemory` in memory (WalletRepoMemory.ts), for tests of those rules
+ * and of the ledger's handlers.
  */
 export class WalletRepo extends Context.Service<WalletRepo, {
   /**
@@ -121,4 +66,14 @@ export class WalletRepo extends Context.Service<WalletRepo, {
   rounds(filter: { readonly partnerId?: number | undefined; readonly playerId?: number | undefined; readonly roundId: string }): Effect.Effect<ReadonlyArray<Round>>
   roundsByRef(refs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<Round>>
   transactionsOfRounds(refs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<WalletTransaction>>
-}>()("partner-api/wallet/WalletRepo") {}
+}>()("partner-api/wallet/WalletRepo") {
+  static readonly layerSql = Layer.effect(WalletRepo, WalletRepoSql.make)
+  /** With the callbacks it wrote (MemoryCallbacks), which tests read instead of the outbox. */
+  static readonly layerMemory = Layer.unwrap(Effect.sync(() => {
+    const callbacks: Array<WalletRepoMemory.MemoryCallback> = []
+    return Layer.merge(
+      Layer.succeed(WalletRepoMemory.MemoryCallbacks, callbacks),
+      Layer.effect(WalletRepo, WalletRepoMemory.make(callbacks))
+    )
+  }))
+}

@@ -1,231 +1,229 @@
-import { Context, Duration, Effect, Layer, Option, Semaphore } from "effect"
-import type { Round, WalletTransaction } from "../domain/Wallet.ts"
-import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
-import type { NewCallback } from "./outbox/OutboxRepo.ts"
+import { Context, Duration, Effect, Option, Semaphore } from "effect"
+import type { NewCallback } from "../domain/Callbacks.ts"
+import type { PageRequest } from "../domain/Paging.ts"
+import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import {
   type NewTransaction,
   type Outcome,
   RoundChanged,
   type RoundWrite,
-  type TransactionFilter,
   TransactionExists,
-  WalletRepo
-} from "./WalletRepo.ts"
+  type TransactionFilter
+} from "../domain/WalletRecords.ts"
+import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
+
+export type MemoryCallback = NewCallback & { readonly transactionRef: number }
 
 /** The callbacks the in-memory wallet wrote, with the transaction each belongs to. */
-export class MemoryCallbacks extends Context.Service<
-  MemoryCallbacks,
-  Array<NewCallback & { readonly transactionRef: number }>
->()("partner-api/wallet/MemoryCallbacks") {}
+export class MemoryCallbacks extends Context.Service<MemoryCallbacks, Array<MemoryCallback>>()(
+  "partner-api/wallet/MemoryCallbacks"
+) {}
 
 /**
- * WalletRepo in memory, for tests of the wallet's rules without a
+ * WalletRepo in memory (its `layerMemory`), for tests of the wallet's rules without a
  * database: the same state machine, each step atomic (JavaScript runs one
  * at a time), decisions on one round taking turns on a semaphore, the mirror
  * kept by the players' own memory. Time is the effect Clock's.
  */
-export const WalletRepoMemory = Layer.unwrap(Effect.sync(() => {
-  const callbacks: Array<NewCallback & { readonly transactionRef: number }> = []
-  return Layer.merge(
-    Layer.succeed(MemoryCallbacks, callbacks),
-    Layer.effect(
-      WalletRepo,
+export const make = (callbacks: Array<MemoryCallback>) =>
+  Effect.gen(function*() {
+    const players = yield* PartnerPlayers
+    const rounds = new Map<string, Round>()
+    const transactions = new Map<string, WalletTransaction>()
+    const locks = new Map<string, Semaphore.Semaphore>()
+    let nextRef = 1
+    const roundKey = (playerId: number, roundId: string) => `${playerId}\u0000${roundId}`
+    const txnKey = (kind: string, txnId: string) => `${kind}\u0000${txnId}`
+    const roundByRef = (ref: number) => [...rounds.values()].find((round) => round.ref === ref)
+
+    const aged = (transaction: WalletTransaction, now: number): WalletTransaction => ({
+      ...transaction,
+      ageMillis: now - transaction.createdAt.getTime()
+    })
+    const putRound = (round: Round) => rounds.set(roundKey(round.playerId, round.roundId), round)
+
+    const write = (
+      transaction: WalletTransaction,
+      outcome: Outcome | undefined,
+      written: ReadonlyArray<NewCallback>
+    ) =>
       Effect.gen(function*() {
-        const players = yield* PartnerPlayers
-        const rounds = new Map<string, Round>()
-        const transactions = new Map<string, WalletTransaction>()
-        const locks = new Map<string, Semaphore.Semaphore>()
-        let nextRef = 1
-        const roundKey = (playerId: number, roundId: string) => `${playerId}\u0000${roundId}`
-        const txnKey = (kind: string, txnId: string) => `${kind}\u0000${txnId}`
-        const roundByRef = (ref: number) => [...rounds.values()].find((round) => round.ref === ref)
-
-        const aged = (transaction: WalletTransaction, now: number): WalletTransaction => ({
-          ...transaction,
-          ageMillis: now - transaction.createdAt.getTime()
-        })
-        const putRound = (round: Round) => rounds.set(roundKey(round.playerId, round.roundId), round)
-
-        const write = (
-          transaction: WalletTransaction,
-          outcome: Outcome | undefined,
-          written: ReadonlyArray<NewCallback>
-        ) =>
-          Effect.gen(function*() {
-            transactions.set(txnKey(transaction.kind, transaction.txnId), transaction)
-            if (outcome?.mirror !== null && outcome?.mirror !== undefined) {
-              yield* players.confirmBalance(transaction.playerId, outcome.mirror)
-            }
-            for (const callback of written) callbacks.push({ ...callback, transactionRef: transaction.ref })
-            return transaction
-          })
-
-        const settled = (base: WalletTransaction, outcome: Outcome, now: number): WalletTransaction => ({
-          ...base,
-          status: outcome.status,
-          refusal: outcome.refusal,
-          note: outcome.note,
-          amount: outcome.amount,
-          balanceAfter: outcome.balanceAfter,
-          answer: outcome.answer,
-          settledAt: new Date(now)
-        })
-
-        const fresh = (transaction: NewTransaction, round: Round, now: number): WalletTransaction => ({
-          ref: nextRef++,
-          kind: transaction.kind,
-          txnId: transaction.txnId,
-          fingerprint: transaction.fingerprint,
-          partnerId: transaction.partnerId,
-          playerId: transaction.playerId,
-          roundRef: round.ref,
-          roundId: transaction.roundId,
-          gameCode: transaction.gameCode,
-          providerCode: transaction.providerCode,
-          bet: transaction.bet,
-          win: transaction.win,
-          status: "pending",
-          refusal: null,
-          note: null,
-          amount: 0,
-          balanceAfter: null,
-          answer: null,
-          createdAt: new Date(now),
-          settledAt: null,
-          ageMillis: 0
-        })
-
-        const newRound = (transaction: NewTransaction, now: number): Round => ({
-          ref: nextRef++,
-          partnerId: transaction.partnerId,
-          playerId: transaction.playerId,
-          roundId: transaction.roundId,
-          status: "settled",
-          pendingBets: 0,
-          betTotal: 0,
-          winTotal: 0,
-          refundedEarly: false,
-          createdAt: new Date(now),
-          updatedAt: new Date(now)
-        })
-
-        const matches = (filter: TransactionFilter) => (t: WalletTransaction) =>
-          (filter.partnerId === undefined || t.partnerId === filter.partnerId) &&
-          (filter.playerId === undefined || t.playerId === filter.playerId) &&
-          (filter.txnId === undefined || t.txnId === filter.txnId) &&
-          (filter.kind === undefined || t.kind === filter.kind) &&
-          (filter.roundId === undefined || t.roundId === filter.roundId) &&
-          (filter.status === undefined || t.status === filter.status) &&
-          (filter.from === undefined || t.createdAt >= filter.from) &&
-          (filter.to === undefined || t.createdAt <= filter.to)
-
-        const now = Effect.clockWith((clock) => Effect.succeed(clock.currentTimeMillisUnsafe()))
-        const all = (now: number) => [...transactions.values()].map((t) => aged(t, now)).sort((a, b) => a.ref - b.ref)
-
-        return WalletRepo.of({
-          openBet: (bet) =>
-            Effect.gen(function*() {
-              const at = yield* now
-              if (transactions.has(txnKey("bet", bet.txnId))) return yield* new TransactionExists({ kind: "bet", txnId: bet.txnId })
-              const round = rounds.get(roundKey(bet.playerId, bet.roundId)) ?? newRound(bet, at)
-              if (round.status === "refunded") return { _tag: "RoundRefunded" as const }
-              putRound({ ...round, status: "open", pendingBets: round.pendingBets + 1, updatedAt: new Date(at) })
-              const transaction = fresh(bet, round, at)
-              transactions.set(txnKey("bet", bet.txnId), transaction)
-              return { _tag: "Opened" as const, transaction }
-            }),
-          settleBet: (bet, outcome, written, options = {}) =>
-            Effect.gen(function*() {
-              const at = yield* now
-              const current = transactions.get(txnKey("bet", bet.txnId))
-              if (current === undefined || current.status !== "pending") return false
-              if (options.olderThan !== undefined && at - current.createdAt.getTime() < Duration.toMillis(options.olderThan)) {
-                return false
-              }
-              const round = roundByRef(current.roundRef)!
-              const applied = outcome.status === "applied"
-              putRound({
-                ...round,
-                pendingBets: round.pendingBets - 1,
-                status: round.status === "refunded" ? "refunded" : round.pendingBets > 1 ? "open" : "settled",
-                betTotal: round.betTotal + (applied ? current.bet : 0),
-                winTotal: round.winTotal + (applied ? current.win : 0),
-                updatedAt: new Date(at)
-              })
-              yield* write(settled(current, outcome, at), outcome, written)
-              return true
-            }),
-          withRoundLocked: (playerId, roundId, work) => {
-            const key = roundKey(playerId, roundId)
-            let lock = locks.get(key)
-            if (lock === undefined) {
-              lock = Semaphore.makeUnsafe(1)
-              locks.set(key, lock)
-            }
-            return lock.withPermits(1)(Effect.suspend(() => work(Option.fromNullishOr(rounds.get(key)))))
-          },
-          recordDecided: (transaction, outcome, roundWrite: RoundWrite, written) =>
-            Effect.gen(function*() {
-              const at = yield* now
-              if (transactions.has(txnKey(transaction.kind, transaction.txnId))) {
-                return yield* new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId })
-              }
-              let round: Round
-              if (roundWrite._tag === "Create") {
-                if (rounds.has(roundKey(transaction.playerId, transaction.roundId))) return yield* new RoundChanged()
-                round = {
-                  ...newRound(transaction, at),
-                  status: roundWrite.status,
-                  refundedEarly: roundWrite.refundedEarly,
-                  betTotal: roundWrite.addBet,
-                  winTotal: roundWrite.addWin
-                }
-              } else {
-                const current = roundByRef(roundWrite.roundRef)
-                if (current === undefined || (roundWrite.refund && current.pendingBets > 0)) return yield* new RoundChanged()
-                round = {
-                  ...current,
-                  status: roundWrite.refund || current.status === "refunded"
-                    ? "refunded"
-                    : current.pendingBets > 0
-                    ? "open"
-                    : "settled",
-                  betTotal: current.betTotal + roundWrite.addBet,
-                  winTotal: current.winTotal + roundWrite.addWin,
-                  updatedAt: new Date(at)
-                }
-              }
-              putRound(round)
-              return yield* write(settled(fresh(transaction, round, at), outcome, at), outcome, written)
-            }),
-          findTransaction: (kind, txnId) =>
-            Effect.map(now, (at) => Option.map(Option.fromNullishOr(transactions.get(txnKey(kind, txnId))), (t) => aged(t, at))),
-          pendingBetsOf: (roundRef) =>
-            Effect.map(now, (at) => all(at).filter((t) => t.roundRef === roundRef && t.status === "pending")),
-          stalePendingBets: (olderThan, limit) =>
-            Effect.map(now, (at) =>
-              all(at).filter((t) => t.status === "pending" && t.ageMillis >= Duration.toMillis(olderThan)).slice(0, limit)),
-          pendingBets: (limit) => Effect.map(now, (at) => all(at).filter((t) => t.status === "pending").slice(0, limit)),
-          transactions: (filter, page) =>
-            Effect.map(now, (at) => {
-              const found = all(at).filter(matches(filter)).reverse()
-              return {
-                transactions: found.slice((page.page - 1) * page.perPage, page.page * page.perPage),
-                total: found.length
-              }
-            }),
-          rounds: (filter) =>
-            Effect.sync(() =>
-              [...rounds.values()].filter((round) =>
-                round.roundId === filter.roundId &&
-                (filter.partnerId === undefined || round.partnerId === filter.partnerId) &&
-                (filter.playerId === undefined || round.playerId === filter.playerId)
-              )
-            ),
-          roundsByRef: (refs) => Effect.sync(() => refs.flatMap((ref) => roundByRef(ref) ?? [])),
-          transactionsOfRounds: (refs) => Effect.map(now, (at) => all(at).filter((t) => refs.includes(t.roundRef)))
-        })
+        transactions.set(txnKey(transaction.kind, transaction.txnId), transaction)
+        if (outcome?.mirror !== null && outcome?.mirror !== undefined) {
+          yield* players.confirmBalance(transaction.playerId, outcome.mirror)
+        }
+        for (const callback of written) callbacks.push({ ...callback, transactionRef: transaction.ref })
+        return transaction
       })
-    )
-  )
-}))
+
+    const settled = (base: WalletTransaction, outcome: Outcome, now: number): WalletTransaction => ({
+      ...base,
+      status: outcome.status,
+      refusal: outcome.refusal,
+      note: outcome.note,
+      amount: outcome.amount,
+      balanceAfter: outcome.balanceAfter,
+      answer: outcome.answer,
+      settledAt: new Date(now)
+    })
+
+    const fresh = (transaction: NewTransaction, round: Round, now: number): WalletTransaction => ({
+      ref: nextRef++,
+      kind: transaction.kind,
+      txnId: transaction.txnId,
+      fingerprint: transaction.fingerprint,
+      partnerId: transaction.partnerId,
+      playerId: transaction.playerId,
+      roundRef: round.ref,
+      roundId: transaction.roundId,
+      gameCode: transaction.gameCode,
+      providerCode: transaction.providerCode,
+      bet: transaction.bet,
+      win: transaction.win,
+      status: "pending",
+      refusal: null,
+      note: null,
+      amount: 0,
+      balanceAfter: null,
+      answer: null,
+      createdAt: new Date(now),
+      settledAt: null,
+      ageMillis: 0
+    })
+
+    const newRound = (transaction: NewTransaction, now: number): Round => ({
+      ref: nextRef++,
+      partnerId: transaction.partnerId,
+      playerId: transaction.playerId,
+      roundId: transaction.roundId,
+      status: "settled",
+      pendingBets: 0,
+      betTotal: 0,
+      winTotal: 0,
+      refundedEarly: false,
+      createdAt: new Date(now),
+      updatedAt: new Date(now)
+    })
+
+    const matches = (filter: TransactionFilter) => (t: WalletTransaction) =>
+      (filter.partnerId === undefined || t.partnerId === filter.partnerId) &&
+      (filter.playerId === undefined || t.playerId === filter.playerId) &&
+      (filter.txnId === undefined || t.txnId === filter.txnId) &&
+      (filter.kind === undefined || t.kind === filter.kind) &&
+      (filter.roundId === undefined || t.roundId === filter.roundId) &&
+      (filter.status === undefined || t.status === filter.status) &&
+      (filter.from === undefined || t.createdAt >= filter.from) &&
+      (filter.to === undefined || t.createdAt <= filter.to)
+
+    const now = Effect.clockWith((clock) => Effect.succeed(clock.currentTimeMillisUnsafe()))
+    const all = (now: number) => [...transactions.values()].map((t) => aged(t, now)).sort((a, b) => a.ref - b.ref)
+
+    return {
+      openBet: (bet: NewTransaction) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          if (transactions.has(txnKey("bet", bet.txnId))) return yield* new TransactionExists({ kind: "bet", txnId: bet.txnId })
+          const round = rounds.get(roundKey(bet.playerId, bet.roundId)) ?? newRound(bet, at)
+          if (round.status === "refunded") return { _tag: "RoundRefunded" as const }
+          putRound({ ...round, status: "open", pendingBets: round.pendingBets + 1, updatedAt: new Date(at) })
+          const transaction = fresh(bet, round, at)
+          transactions.set(txnKey("bet", bet.txnId), transaction)
+          return { _tag: "Opened" as const, transaction }
+        }),
+      settleBet: (
+        bet: WalletTransaction,
+        outcome: Outcome,
+        written: ReadonlyArray<NewCallback>,
+        options: { readonly olderThan?: Duration.Duration | undefined } = {}
+      ) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const current = transactions.get(txnKey("bet", bet.txnId))
+          if (current === undefined || current.status !== "pending") return false
+          if (options.olderThan !== undefined && at - current.createdAt.getTime() < Duration.toMillis(options.olderThan)) {
+            return false
+          }
+          const round = roundByRef(current.roundRef)!
+          const applied = outcome.status === "applied"
+          putRound({
+            ...round,
+            pendingBets: round.pendingBets - 1,
+            status: round.status === "refunded" ? "refunded" : round.pendingBets > 1 ? "open" : "settled",
+            betTotal: round.betTotal + (applied ? current.bet : 0),
+            winTotal: round.winTotal + (applied ? current.win : 0),
+            updatedAt: new Date(at)
+          })
+          yield* write(settled(current, outcome, at), outcome, written)
+          return true
+        }),
+      withRoundLocked: <A, E, R>(playerId: number, roundId: string, work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>) => {
+        const key = roundKey(playerId, roundId)
+        let lock = locks.get(key)
+        if (lock === undefined) {
+          lock = Semaphore.makeUnsafe(1)
+          locks.set(key, lock)
+        }
+        return lock.withPermits(1)(Effect.suspend(() => work(Option.fromNullishOr(rounds.get(key)))))
+      },
+      recordDecided: (transaction: NewTransaction, outcome: Outcome, roundWrite: RoundWrite, written: ReadonlyArray<NewCallback>) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          if (transactions.has(txnKey(transaction.kind, transaction.txnId))) {
+            return yield* new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId })
+          }
+          let round: Round
+          if (roundWrite._tag === "Create") {
+            if (rounds.has(roundKey(transaction.playerId, transaction.roundId))) return yield* new RoundChanged()
+            round = {
+              ...newRound(transaction, at),
+              status: roundWrite.status,
+              refundedEarly: roundWrite.refundedEarly,
+              betTotal: roundWrite.addBet,
+              winTotal: roundWrite.addWin
+            }
+          } else {
+            const current = roundByRef(roundWrite.roundRef)
+            if (current === undefined || (roundWrite.refund && current.pendingBets > 0)) return yield* new RoundChanged()
+            round = {
+              ...current,
+              status: roundWrite.refund || current.status === "refunded"
+                ? "refunded"
+                : current.pendingBets > 0
+                ? "open"
+                : "settled",
+              betTotal: current.betTotal + roundWrite.addBet,
+              winTotal: current.winTotal + roundWrite.addWin,
+              updatedAt: new Date(at)
+            }
+          }
+          putRound(round)
+          return yield* write(settled(fresh(transaction, round, at), outcome, at), outcome, written)
+        }),
+      findTransaction: (kind: TransactionKind, txnId: string) =>
+        Effect.map(now, (at) => Option.map(Option.fromNullishOr(transactions.get(txnKey(kind, txnId))), (t) => aged(t, at))),
+      pendingBetsOf: (roundRef: number) =>
+        Effect.map(now, (at) => all(at).filter((t) => t.roundRef === roundRef && t.status === "pending")),
+      stalePendingBets: (olderThan: Duration.Duration, limit: number) =>
+        Effect.map(now, (at) =>
+          all(at).filter((t) => t.status === "pending" && t.ageMillis >= Duration.toMillis(olderThan)).slice(0, limit)),
+      pendingBets: (limit: number) => Effect.map(now, (at) => all(at).filter((t) => t.status === "pending").slice(0, limit)),
+      transactions: (filter: TransactionFilter, page: PageRequest) =>
+        Effect.map(now, (at) => {
+          const found = all(at).filter(matches(filter)).reverse()
+          return {
+            transactions: found.slice((page.page - 1) * page.perPage, page.page * page.perPage),
+            total: found.length
+          }
+        }),
+      rounds: (filter: { readonly partnerId?: number | undefined; readonly playerId?: number | undefined; readonly roundId: string }) =>
+        Effect.sync(() =>
+          [...rounds.values()].filter((round) =>
+            round.roundId === filter.roundId &&
+            (filter.partnerId === undefined || round.partnerId === filter.partnerId) &&
+            (filter.playerId === undefined || round.playerId === filter.playerId)
+          )
+        ),
+      roundsByRef: (refs: ReadonlyArray<number>) => Effect.sync(() => refs.flatMap((ref) => roundByRef(ref) ?? [])),
+      transactionsOfRounds: (refs: ReadonlyArray<number>) => Effect.map(now, (at) => all(at).filter((t) => refs.includes(t.roundRef)))
+    }
+  })

@@ -1,19 +1,20 @@
-import { Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { Duration, Effect, Option, Schedule, Schema } from "effect"
 import { SqlClient, SqlError, type Statement } from "effect/sql"
 import { formatCents } from "../domain/Money.ts"
-import { refusals, type Round, type WalletTransaction } from "../domain/Wallet.ts"
-import { mirrorWriting } from "../partners/PartnerPlayers.ts"
-import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
-import { type NewCallback, OutboxRepo } from "./outbox/OutboxRepo.ts"
+import type { NewCallback } from "../domain/Callbacks.ts"
+import { type Round, type TransactionKind, type WalletTransaction, refusals } from "../domain/Wallet.ts"
 import {
   type NewTransaction,
   type Outcome,
   RoundChanged,
   type RoundWrite,
-  type TransactionFilter,
   TransactionExists,
-  WalletRepo
-} from "./WalletRepo.ts"
+  type TransactionFilter
+} from "../domain/WalletRecords.ts"
+import { mirrorWriting } from "../partners/PartnerPlayers.ts"
+import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
+import type { PageRequest } from "../domain/Paging.ts"
+import { OutboxRepo } from "./outbox/OutboxRepo.ts"
 
 const TransactionRow = Schema.Struct({
   id: IdFromBigInt,
@@ -117,212 +118,209 @@ const retryDeadlocks = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 const dieOnSqlError = <A, E, R>(effect: Effect.Effect<A, E | SqlError.SqlError, R>): Effect.Effect<A, Exclude<E, SqlError.SqlError>, R> =>
   Effect.catchIf(effect, SqlError.isSqlError, Effect.die) as Effect.Effect<A, Exclude<E, SqlError.SqlError>, R>
 
-/** WalletRepo over PostgreSQL: each step of the state machine is one statement, or one transaction holding the round's row lock. */
-export const WalletRepoSql = Layer.effect(
-  WalletRepo,
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const outbox = yield* OutboxRepo
-    const columns = sql.literal(transactionColumns)
-    const rounds = sql.literal(roundColumns)
+/** WalletRepo over PostgreSQL (its `layerSql`): each step of the state machine is one statement, or one transaction holding the round's row lock. */
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const outbox = yield* OutboxRepo
+  const columns = sql.literal(transactionColumns)
+  const rounds = sql.literal(roundColumns)
 
-    const selectTransactions = (statement: Statement.Statement<unknown>) =>
-      statement.pipe(Effect.flatMap(decodeTransactions), Effect.map((rows) => rows.map(toTransaction)))
-    const selectRounds = (statement: Statement.Statement<unknown>) =>
-      statement.pipe(Effect.flatMap(decodeRounds), Effect.map((rows) => rows.map(toRound)), Effect.orDie)
+  const selectTransactions = (statement: Statement.Statement<unknown>) =>
+    statement.pipe(Effect.flatMap(decodeTransactions), Effect.map((rows) => rows.map(toTransaction)))
+  const selectRounds = (statement: Statement.Statement<unknown>) =>
+    statement.pipe(Effect.flatMap(decodeRounds), Effect.map((rows) => rows.map(toRound)), Effect.orDie)
 
-    const openBet = (bet: NewTransaction) =>
-      selectTransactions(sql`
-        WITH round AS (
-          INSERT INTO wallet_rounds (partner_id, player_id, round_id, status, pending_bets)
-          VALUES (${bet.partnerId}, ${bet.playerId}, ${bet.roundId}, 'open', 1)
-          ON CONFLICT (player_id, round_id) DO UPDATE
-            SET status = 'open', pending_bets = wallet_rounds.pending_bets + 1, updated_at = now()
-            WHERE wallet_rounds.status <> 'refunded'
+  const openBet = (bet: NewTransaction) =>
+    selectTransactions(sql`
+      WITH round AS (
+        INSERT INTO wallet_rounds (partner_id, player_id, round_id, status, pending_bets)
+        VALUES (${bet.partnerId}, ${bet.playerId}, ${bet.roundId}, 'open', 1)
+        ON CONFLICT (player_id, round_id) DO UPDATE
+          SET status = 'open', pending_bets = wallet_rounds.pending_bets + 1, updated_at = now()
+          WHERE wallet_rounds.status <> 'refunded'
+        RETURNING id
+      )
+      INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, player_id, round_ref, round_id, game_code,
+                                       provider_code, bet, win, amount, status)
+      SELECT 'bet', ${bet.txnId}, ${bet.fingerprint}, ${bet.partnerId}, ${bet.playerId}, round.id, ${bet.roundId},
+             ${bet.gameCode}, ${bet.providerCode}, ${formatCents(bet.bet)}, ${formatCents(bet.win)}, 0, 'pending'
+      FROM round
+      RETURNING ${columns}
+    `).pipe(
+      Effect.map((rows) =>
+        rows.length === 0 ? { _tag: "RoundRefunded" as const } : { _tag: "Opened" as const, transaction: rows[0] }
+      ),
+      retryDeadlocks,
+      Effect.catchIf(isKeyTaken, () => Effect.fail(new TransactionExists({ kind: "bet", txnId: bet.txnId }))),
+      Effect.catchTag(["SqlError", "SchemaError"], Effect.die)
+    )
+
+  const outcomeColumns = (outcome: Outcome) => ({
+    status: outcome.status,
+    refusal: outcome.refusal,
+    note: outcome.note,
+    amount: formatCents(outcome.amount),
+    balanceAfter: formatCents(outcome.balanceAfter),
+    answer: JSON.stringify(outcome.answer)
+  })
+
+  const settleBet = (
+    bet: WalletTransaction,
+    outcome: Outcome,
+    callbacks: ReadonlyArray<NewCallback>,
+    options: { readonly olderThan?: Duration.Duration | undefined } = {}
+  ) => {
+    const o = outcomeColumns(outcome)
+    const applied = outcome.status === "applied"
+    const stale = options.olderThan === undefined
+      ? sql`true`
+      : sql`created_at <= now() - ${`${Duration.toMillis(options.olderThan)} milliseconds`}::interval`
+    return sql<{ settled: number }>`
+      WITH settled AS (
+        UPDATE wallet_transactions
+        SET status = ${o.status}, refusal = ${o.refusal}, note = ${o.note}, amount = ${o.amount},
+            balance_after = ${o.balanceAfter}, answer = ${o.answer}::jsonb, settled_at = now()
+        WHERE id = ${bet.ref} AND status = 'pending' AND ${stale}
+        RETURNING id, round_ref
+      ),
+      round AS (
+        UPDATE wallet_rounds
+        SET pending_bets = pending_bets - 1,
+            status = CASE WHEN status = 'refunded' THEN 'refunded' WHEN pending_bets > 1 THEN 'open' ELSE 'settled' END,
+            bet_total = bet_total + ${applied ? formatCents(bet.bet) : "0"},
+            win_total = win_total + ${applied ? formatCents(bet.win) : "0"},
+            updated_at = now()
+        WHERE id = (SELECT round_ref FROM settled)
+        RETURNING id
+      ),
+      ${mirrorWriting(sql, { playerId: bet.playerId, balance: outcome.mirror }, "round")},
+      ${outbox.writing(callbacks, { guard: "round", transactionRef: sql`${bet.ref}::bigint` })}
+      SELECT count(*)::int AS settled FROM round
+    `.pipe(
+      Effect.map(([row]) => row.settled === 1),
+      retryDeadlocks,
+      Effect.orDie
+    )
+  }
+
+  const lockRound = (playerId: number, roundId: string) =>
+    selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE player_id = ${playerId} AND round_id = ${roundId} FOR UPDATE`)
+      .pipe(Effect.map((found) => Option.fromNullishOr(found[0])))
+
+  const roundWriting = (transaction: NewTransaction, round: RoundWrite) =>
+    round._tag === "Create"
+      ? sql`round AS (
+          INSERT INTO wallet_rounds (partner_id, player_id, round_id, status, refunded_early, bet_total, win_total)
+          VALUES (${transaction.partnerId}, ${transaction.playerId}, ${transaction.roundId}, ${round.status},
+                  ${round.refundedEarly}, ${formatCents(round.addBet)}, ${formatCents(round.addWin)})
+          ON CONFLICT (player_id, round_id) DO NOTHING
           RETURNING id
-        )
+        )`
+      : sql`round AS (
+          UPDATE wallet_rounds
+          SET status = CASE WHEN ${round.refund} OR status = 'refunded' THEN 'refunded'
+                            WHEN pending_bets > 0 THEN 'open' ELSE 'settled' END,
+              bet_total = bet_total + ${formatCents(round.addBet)}, win_total = win_total + ${formatCents(round.addWin)},
+              updated_at = now()
+          WHERE id = ${round.roundRef} AND NOT (${round.refund} AND pending_bets > 0)
+          RETURNING id
+        )`
+
+  const recordDecided = (
+    transaction: NewTransaction,
+    outcome: Outcome,
+    round: RoundWrite,
+    callbacks: ReadonlyArray<NewCallback>
+  ) => {
+    const o = outcomeColumns(outcome)
+    return selectTransactions(sql`
+      WITH ${roundWriting(transaction, round)},
+      recorded AS (
         INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, player_id, round_ref, round_id, game_code,
-                                         provider_code, bet, win, amount, status)
-        SELECT 'bet', ${bet.txnId}, ${bet.fingerprint}, ${bet.partnerId}, ${bet.playerId}, round.id, ${bet.roundId},
-               ${bet.gameCode}, ${bet.providerCode}, ${formatCents(bet.bet)}, ${formatCents(bet.win)}, 0, 'pending'
+                                         provider_code, bet, win, status, refusal, note, amount, balance_after, answer,
+                                         settled_at)
+        SELECT ${transaction.kind}, ${transaction.txnId}, ${transaction.fingerprint}, ${transaction.partnerId},
+               ${transaction.playerId}, round.id, ${transaction.roundId}, ${transaction.gameCode}, ${transaction.providerCode},
+               ${formatCents(transaction.bet)}, ${formatCents(transaction.win)}, ${o.status}, ${o.refusal}, ${o.note},
+               ${o.amount}, ${o.balanceAfter}, ${o.answer}::jsonb, now()
         FROM round
         RETURNING ${columns}
-      `).pipe(
-        Effect.map((rows) =>
-          rows.length === 0 ? { _tag: "RoundRefunded" as const } : { _tag: "Opened" as const, transaction: rows[0] }
-        ),
-        retryDeadlocks,
-        Effect.catchIf(isKeyTaken, () => Effect.fail(new TransactionExists({ kind: "bet", txnId: bet.txnId }))),
-        Effect.catchTag(["SqlError", "SchemaError"], Effect.die)
-      )
+      ),
+      ${mirrorWriting(sql, { playerId: transaction.playerId, balance: outcome.mirror }, "recorded")},
+      ${outbox.writing(callbacks, { guard: "recorded", transactionRef: sql`(SELECT id FROM recorded)` })}
+      SELECT * FROM recorded
+    `).pipe(
+      Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new RoundChanged()) : Effect.succeed(rows[0])),
+      retryDeadlocks,
+      Effect.catchIf(isKeyTaken, () => Effect.fail(new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId }))),
+      Effect.catchTag(["SqlError", "SchemaError"], Effect.die)
+    )
+  }
 
-    const outcomeColumns = (outcome: Outcome) => ({
-      status: outcome.status,
-      refusal: outcome.refusal,
-      note: outcome.note,
-      amount: formatCents(outcome.amount),
-      balanceAfter: formatCents(outcome.balanceAfter),
-      answer: JSON.stringify(outcome.answer)
-    })
+  const transactionsWhere = (filter: TransactionFilter) => {
+    const conditions = [sql`true`]
+    if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
+    if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
+    if (filter.txnId !== undefined) conditions.push(sql`txn_id = ${filter.txnId}`)
+    if (filter.kind !== undefined) conditions.push(sql`kind = ${filter.kind}`)
+    if (filter.roundId !== undefined) conditions.push(sql`round_id = ${filter.roundId}`)
+    if (filter.status !== undefined) conditions.push(sql`status = ${filter.status}`)
+    if (filter.from !== undefined) conditions.push(sql`created_at >= ${filter.from}`)
+    if (filter.to !== undefined) conditions.push(sql`created_at <= ${filter.to}`)
+    return sql.and(conditions)
+  }
 
-    const settleBet = (
-      bet: WalletTransaction,
-      outcome: Outcome,
-      callbacks: ReadonlyArray<NewCallback>,
-      options: { readonly olderThan?: Duration.Duration | undefined } = {}
-    ) => {
-      const o = outcomeColumns(outcome)
-      const applied = outcome.status === "applied"
-      const stale = options.olderThan === undefined
-        ? sql`true`
-        : sql`created_at <= now() - ${`${Duration.toMillis(options.olderThan)} milliseconds`}::interval`
-      return sql<{ settled: number }>`
-        WITH settled AS (
-          UPDATE wallet_transactions
-          SET status = ${o.status}, refusal = ${o.refusal}, note = ${o.note}, amount = ${o.amount},
-              balance_after = ${o.balanceAfter}, answer = ${o.answer}::jsonb, settled_at = now()
-          WHERE id = ${bet.ref} AND status = 'pending' AND ${stale}
-          RETURNING id, round_ref
-        ),
-        round AS (
-          UPDATE wallet_rounds
-          SET pending_bets = pending_bets - 1,
-              status = CASE WHEN status = 'refunded' THEN 'refunded' WHEN pending_bets > 1 THEN 'open' ELSE 'settled' END,
-              bet_total = bet_total + ${applied ? formatCents(bet.bet) : "0"},
-              win_total = win_total + ${applied ? formatCents(bet.win) : "0"},
-              updated_at = now()
-          WHERE id = (SELECT round_ref FROM settled)
-          RETURNING id
-        ),
-        ${mirrorWriting(sql, { playerId: bet.playerId, balance: outcome.mirror }, "round")},
-        ${outbox.writing(callbacks, { guard: "round", transactionRef: sql`${bet.ref}::bigint` })}
-        SELECT count(*)::int AS settled FROM round
-      `.pipe(
-        Effect.map(([row]) => row.settled === 1),
-        retryDeadlocks,
+  return {
+    openBet,
+    settleBet,
+    withRoundLocked: <A, E, R>(playerId: number, roundId: string, work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>) =>
+      dieOnSqlError(retryDeadlocks(sql.withTransaction(Effect.flatMap(lockRound(playerId, roundId), work)))),
+    recordDecided,
+    findTransaction: (kind: TransactionKind, txnId: string) =>
+      selectTransactions(sql`SELECT ${columns} FROM wallet_transactions WHERE kind = ${kind} AND txn_id = ${txnId}`).pipe(
+        Effect.map((rows) => Option.fromNullishOr(rows[0])),
         Effect.orDie
-      )
-    }
-
-    const lockRound = (playerId: number, roundId: string) =>
-      selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE player_id = ${playerId} AND round_id = ${roundId} FOR UPDATE`)
-        .pipe(Effect.map((found) => Option.fromNullishOr(found[0])))
-
-    const roundWriting = (transaction: NewTransaction, round: RoundWrite) =>
-      round._tag === "Create"
-        ? sql`round AS (
-            INSERT INTO wallet_rounds (partner_id, player_id, round_id, status, refunded_early, bet_total, win_total)
-            VALUES (${transaction.partnerId}, ${transaction.playerId}, ${transaction.roundId}, ${round.status},
-                    ${round.refundedEarly}, ${formatCents(round.addBet)}, ${formatCents(round.addWin)})
-            ON CONFLICT (player_id, round_id) DO NOTHING
-            RETURNING id
-          )`
-        : sql`round AS (
-            UPDATE wallet_rounds
-            SET status = CASE WHEN ${round.refund} OR status = 'refunded' THEN 'refunded'
-                              WHEN pending_bets > 0 THEN 'open' ELSE 'settled' END,
-                bet_total = bet_total + ${formatCents(round.addBet)}, win_total = win_total + ${formatCents(round.addWin)},
-                updated_at = now()
-            WHERE id = ${round.roundRef} AND NOT (${round.refund} AND pending_bets > 0)
-            RETURNING id
-          )`
-
-    const recordDecided = (
-      transaction: NewTransaction,
-      outcome: Outcome,
-      round: RoundWrite,
-      callbacks: ReadonlyArray<NewCallback>
-    ) => {
-      const o = outcomeColumns(outcome)
-      return selectTransactions(sql`
-        WITH ${roundWriting(transaction, round)},
-        recorded AS (
-          INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, player_id, round_ref, round_id, game_code,
-                                           provider_code, bet, win, status, refusal, note, amount, balance_after, answer,
-                                           settled_at)
-          SELECT ${transaction.kind}, ${transaction.txnId}, ${transaction.fingerprint}, ${transaction.partnerId},
-                 ${transaction.playerId}, round.id, ${transaction.roundId}, ${transaction.gameCode}, ${transaction.providerCode},
-                 ${formatCents(transaction.bet)}, ${formatCents(transaction.win)}, ${o.status}, ${o.refusal}, ${o.note},
-                 ${o.amount}, ${o.balanceAfter}, ${o.answer}::jsonb, now()
-          FROM round
-          RETURNING ${columns}
-        ),
-        ${mirrorWriting(sql, { playerId: transaction.playerId, balance: outcome.mirror }, "recorded")},
-        ${outbox.writing(callbacks, { guard: "recorded", transactionRef: sql`(SELECT id FROM recorded)` })}
-        SELECT * FROM recorded
-      `).pipe(
-        Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new RoundChanged()) : Effect.succeed(rows[0])),
-        retryDeadlocks,
-        Effect.catchIf(isKeyTaken, () => Effect.fail(new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId }))),
-        Effect.catchTag(["SqlError", "SchemaError"], Effect.die)
-      )
-    }
-
-    const transactionsWhere = (filter: TransactionFilter) => {
-      const conditions = [sql`true`]
+      ),
+    pendingBetsOf: (roundRef: number) =>
+      selectTransactions(sql`
+        SELECT ${columns} FROM wallet_transactions WHERE round_ref = ${roundRef} AND status = 'pending' ORDER BY id
+      `).pipe(Effect.orDie),
+    stalePendingBets: (olderThan: Duration.Duration, limit: number) =>
+      selectTransactions(sql`
+        SELECT ${columns} FROM wallet_transactions
+        WHERE status = 'pending' AND created_at <= now() - ${`${Duration.toMillis(olderThan)} milliseconds`}::interval
+        ORDER BY created_at LIMIT ${limit}
+      `).pipe(Effect.orDie),
+    pendingBets: (limit: number) =>
+      selectTransactions(sql`
+        SELECT ${columns} FROM wallet_transactions WHERE status = 'pending' ORDER BY created_at LIMIT ${limit}
+      `).pipe(Effect.orDie),
+    transactions: (filter: TransactionFilter, page: PageRequest) =>
+      Effect.all({
+        transactions: selectTransactions(sql`
+          SELECT ${columns} FROM wallet_transactions WHERE ${transactionsWhere(filter)}
+          ORDER BY created_at DESC, id DESC
+          LIMIT ${page.perPage} OFFSET ${(page.page - 1) * page.perPage}
+        `),
+        total: sql<{ total: number }>`
+          SELECT count(*)::int AS total FROM wallet_transactions WHERE ${transactionsWhere(filter)}
+        `.pipe(Effect.map(([row]) => row.total))
+      }, { concurrency: 2 }).pipe(Effect.orDie),
+    rounds: (filter: { readonly partnerId?: number | undefined; readonly playerId?: number | undefined; readonly roundId: string }) => {
+      const conditions = [sql`round_id = ${filter.roundId}`]
       if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
       if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
-      if (filter.txnId !== undefined) conditions.push(sql`txn_id = ${filter.txnId}`)
-      if (filter.kind !== undefined) conditions.push(sql`kind = ${filter.kind}`)
-      if (filter.roundId !== undefined) conditions.push(sql`round_id = ${filter.roundId}`)
-      if (filter.status !== undefined) conditions.push(sql`status = ${filter.status}`)
-      if (filter.from !== undefined) conditions.push(sql`created_at >= ${filter.from}`)
-      if (filter.to !== undefined) conditions.push(sql`created_at <= ${filter.to}`)
-      return sql.and(conditions)
-    }
-
-    return WalletRepo.of({
-      openBet,
-      settleBet,
-      withRoundLocked: (playerId, roundId, work) =>
-        dieOnSqlError(retryDeadlocks(sql.withTransaction(Effect.flatMap(lockRound(playerId, roundId), work)))),
-      recordDecided,
-      findTransaction: (kind, txnId) =>
-        selectTransactions(sql`SELECT ${columns} FROM wallet_transactions WHERE kind = ${kind} AND txn_id = ${txnId}`).pipe(
-          Effect.map((rows) => Option.fromNullishOr(rows[0])),
-          Effect.orDie
-        ),
-      pendingBetsOf: (roundRef) =>
-        selectTransactions(sql`
-          SELECT ${columns} FROM wallet_transactions WHERE round_ref = ${roundRef} AND status = 'pending' ORDER BY id
-        `).pipe(Effect.orDie),
-      stalePendingBets: (olderThan, limit) =>
-        selectTransactions(sql`
-          SELECT ${columns} FROM wallet_transactions
-          WHERE status = 'pending' AND created_at <= now() - ${`${Duration.toMillis(olderThan)} milliseconds`}::interval
-          ORDER BY created_at LIMIT ${limit}
-        `).pipe(Effect.orDie),
-      pendingBets: (limit) =>
-        selectTransactions(sql`
-          SELECT ${columns} FROM wallet_transactions WHERE status = 'pending' ORDER BY created_at LIMIT ${limit}
-        `).pipe(Effect.orDie),
-      transactions: (filter, page) =>
-        Effect.all({
-          transactions: selectTransactions(sql`
-            SELECT ${columns} FROM wallet_transactions WHERE ${transactionsWhere(filter)}
-            ORDER BY created_at DESC, id DESC
-            LIMIT ${page.perPage} OFFSET ${(page.page - 1) * page.perPage}
-          `),
-          total: sql<{ total: number }>`
-            SELECT count(*)::int AS total FROM wallet_transactions WHERE ${transactionsWhere(filter)}
-          `.pipe(Effect.map(([row]) => row.total))
-        }, { concurrency: 2 }).pipe(Effect.orDie),
-      rounds: (filter) => {
-        const conditions = [sql`round_id = ${filter.roundId}`]
-        if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
-        if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
-        return selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE ${sql.and(conditions)} ORDER BY id`)
-      },
-      roundsByRef: (refs) =>
-        refs.length === 0
-          ? Effect.succeed([])
-          : selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE id = ANY(${refs}::bigint[]) ORDER BY id`),
-      transactionsOfRounds: (refs) =>
-        refs.length === 0
-          ? Effect.succeed([])
-          : selectTransactions(sql`
-              SELECT ${columns} FROM wallet_transactions WHERE round_ref = ANY(${refs}::bigint[]) ORDER BY id
-            `).pipe(Effect.orDie)
-    })
+      return selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE ${sql.and(conditions)} ORDER BY id`)
+    },
+    roundsByRef: (refs: ReadonlyArray<number>) =>
+      refs.length === 0
+        ? Effect.succeed([])
+        : selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE id = ANY(${refs}::bigint[]) ORDER BY id`),
+    transactionsOfRounds: (refs: ReadonlyArray<number>) =>
+      refs.length === 0
+        ? Effect.succeed([])
+        : selectTransactions(sql`
+            SELECT ${columns} FROM wallet_transactions WHERE round_ref = ANY(${refs}::bigint[]) ORDER BY id
+          `).pipe(Effect.orDie)
+  }
   })
-)

@@ -10,7 +10,7 @@ import { serveRoutes } from "../../src/platform/HttpServe.ts"
 import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
 import { RoutesLive, servicesLayer } from "../../src/server.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
-import { WalletRepoSql } from "../../src/wallet/WalletRepoSql.ts"
+import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { FakeUpstream } from "./FakeUpstream.ts"
 import { removeKeysUnder, testRedisUrl } from "./RedisKeys.ts"
 import { TestConfig, testCatalogConfig, testSharedStoreConfig, testSportsConfig } from "./TestApp.ts"
@@ -62,7 +62,7 @@ export const FleetInstance = (settings: FleetSettings) => {
         }))
     )
   )
-  const services = servicesLayer(WalletRepoSql).pipe(
+  const services = servicesLayer(WalletRepo.layerSql).pipe(
     Layer.provideMerge(TestDatabaseOnUrl),
     Layer.provideMerge(config)
   )

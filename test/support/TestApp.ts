@@ -14,8 +14,7 @@ import { AddressRanges, ClientAddress } from "../../src/platform/ClientAddress.t
 import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
 import { ObservabilityConfig } from "../../src/platform/ObservabilityConfig.ts"
 import { SandboxConfig } from "../../src/sandbox/SandboxConfig.ts"
-import type { WalletRepo } from "../../src/wallet/WalletRepo.ts"
-import { WalletRepoSql } from "../../src/wallet/WalletRepoSql.ts"
+import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { serveRoutes } from "../../src/platform/HttpServe.ts"
 import { MaxBodySizeLive } from "../../src/platform/RequestBody.ts"
 import { RoutesLive, servicesLayer } from "../../src/server.ts"
@@ -184,9 +183,9 @@ export const TestServices = (settings: TestSettings = {}) => TestServicesWith(Te
  */
 export const TestServicesWith = <ROut extends TestConfigs, R>(
   config: Layer.Layer<ROut, never, R>,
-  walletRepo: Layer.Layer<WalletRepo, never, any> = WalletRepoSql
+  walletRepo: Layer.Layer<WalletRepo, never, any> = WalletRepo.layerSql
 ) =>
-  servicesLayer(walletRepo as typeof WalletRepoSql).pipe(
+  servicesLayer(walletRepo as typeof WalletRepo.layerSql).pipe(
     Layer.provideMerge(TestDatabase),
     Layer.provideMerge(Layer.merge(TestConfig(), config))
   )
@@ -303,7 +302,7 @@ export const AnotherInstance = (settings: TestSettings = {}) =>
   serveRoutes(RoutesLive, { disableListenLog: true }).pipe(
     Layer.provide(MaxBodySizeLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(servicesLayer(WalletRepoSql).pipe(
+    Layer.provideMerge(servicesLayer(WalletRepo.layerSql).pipe(
       Layer.provideMerge(TestDatabaseOnUrl),
       Layer.provideMerge(TestConfig(settings))
     )),

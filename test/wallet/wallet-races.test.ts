@@ -8,7 +8,6 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer } from "effect"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
-import { WalletRepoSql } from "../../src/wallet/WalletRepoSql.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
 import { AnotherInstance } from "../support/TestApp.ts"
@@ -130,7 +129,7 @@ const CrashingWalletRepo = Layer.effect(
           : repo.settleBet(bet, outcome, callbacks, options)
     })
   })
-).pipe(Layer.provide(WalletRepoSql))
+).pipe(Layer.provide(WalletRepo.layerSql))
 
 describe("a crash between the partner's answer and the settle", () => {
   const crashBooks = new PartnerBooks()

@@ -11,7 +11,7 @@ import { CallbacksConfig } from "../../src/wallet/CallbacksConfig.ts"
 import { PartnerCallbacks } from "../../src/wallet/outbox/PartnerCallbacks.ts"
 import { Wallet } from "../../src/wallet/Wallet.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
-import { MemoryCallbacks, WalletRepoMemory } from "../../src/wallet/WalletRepoMemory.ts"
+import { MemoryCallbacks } from "../../src/wallet/WalletRepoMemory.ts"
 import * as ExactJson from "../../src/domain/ExactJson.ts"
 import { formatCents, parseCents } from "../../src/domain/Money.ts"
 import type { PartnerAnswer } from "../../src/domain/Wallet.ts"
@@ -111,7 +111,7 @@ const target = {
 }
 
 const RulesLive = Wallet.layerNoDeps.pipe(
-  Layer.provideMerge(WalletRepoMemory),
+  Layer.provideMerge(WalletRepo.layerMemory),
   Layer.provideMerge(Layer.mergeAll(
     PartnerPlayers.layerMemory,
     CallbackTargets.layerMemory([target]),

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import type { CallbackKind } from "../../domain/Callbacks.ts"
+import type { NewCallback } from "../../domain/Callbacks.ts"
 import { IdFromBigInt } from "../../platform/SqlCodecs.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
 
@@ -10,22 +10,6 @@ export const deliveryTask = "partner_callbacks"
 /** One job (and one job queue) per player: their notifications go one at a time, in order. */
 export const playerLinePrefix = "partner-callbacks:player:"
 const playerLine = (playerId: number) => `${playerLinePrefix}${playerId}`
-
-/** A callback to record with the wallet decision that caused it. */
-export interface NewCallback {
-  readonly partnerId: number
-  readonly playerId: number
-  readonly kind: Exclude<CallbackKind, "balance">
-  readonly txnId: string
-  readonly eventId: string
-  readonly body: string
-  /**
-   * A bet is asked during the wallet call and recorded as answered: `error` is
-   * null when the partner answered, otherwise why it could not be asked.
-   * Notifications (win, refund, rollback) have no `asked`: they wait for delivery.
-   */
-  readonly asked?: { readonly error: string | null } | undefined
-}
 
 const CallbackRow = Schema.Struct({
   id: IdFromBigInt,
