@@ -1,19 +1,42 @@
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
+import {
+  betBody,
+  type CallbackParty,
+  type CallbackTransaction,
+  type NewCallback,
+  refundBody,
+  rollbackBody,
+  transactionEventId,
+  winBody
+} from "./Callbacks.ts"
 import type { Cents } from "./Money.ts"
-import type {
-  Refusal,
-  RoundStatus,
-  TransactionKind,
-  TransactionNote,
-  TransactionStatus,
-  WalletAnswer,
-  WalletTransaction
+import type { CallbackTarget, PartnerPlayer } from "./Partner.ts"
+import {
+  accepted,
+  balanceAfterRefund,
+  type BetCall,
+  fingerprint,
+  type PartnerAnswer,
+  type RefundCall,
+  type RefundDecision,
+  type Refusal,
+  refused,
+  type Round,
+  type RoundStatus,
+  settleBet,
+  type TransactionKind,
+  type TransactionNote,
+  type TransactionStatus,
+  type WalletAnswer,
+  type WalletTransaction
 } from "./Wallet.ts"
 
 /**
  * What the wallet's decisions write, in the terms its repository takes
  * (wallet/WalletRepo.ts): the transaction a call brings, how it ends, what
- * that does to its round, and the conflicts a write can meet.
+ * that does to its round, the callbacks that go with it, and the conflicts a
+ * write can meet. The builders here are pure: the wallet service (wallet/
+ * Wallet.ts) decides when, and with what it read, and writes what they give.
  */
 
 /** Another call already holds this (kind, transaction id): read it and replay, wait, or refuse. */
@@ -70,4 +93,170 @@ export interface TransactionFilter {
   readonly status?: TransactionStatus | undefined
   readonly from?: Date | undefined
   readonly to?: Date | undefined
+}
+
+/** What one decision writes: how its transaction ends and the callbacks recorded with it. */
+export interface Decided {
+  readonly outcome: Outcome
+  readonly callbacks: ReadonlyArray<NewCallback>
+}
+
+/** The player as the partner's callbacks name them. */
+export const partyOf = (player: PartnerPlayer, partnerSlug: string): CallbackParty => ({
+  partnerSlug,
+  externalPlayerId: player.external_player_id,
+  userCode: player.internal_user_id
+})
+
+/** Only an active partner with a callback_url can be asked to take a stake. */
+export const canBet = (target: Option.Option<CallbackTarget>): target is Option.Some<CallbackTarget> =>
+  Option.isSome(target) && target.value.active && target.value.callbackUrl !== null
+
+export const transactionOf = (t: {
+  readonly txnId: string
+  readonly roundId: string
+  readonly gameCode: string | null
+  readonly providerCode: string | null
+}): CallbackTransaction => ({ txnId: t.txnId, roundId: t.roundId, gameCode: t.gameCode, providerCode: t.providerCode })
+
+/** The transaction a bet or a refund call brings, for its player. */
+export const newTransaction = (call: BetCall | RefundCall, player: PartnerPlayer): NewTransaction => ({
+  kind: call.type === "WinBet" ? "bet" : "refund",
+  txnId: call.txnId,
+  fingerprint: fingerprint(call),
+  partnerId: player.partner_id,
+  playerId: player.id,
+  roundId: call.roundId,
+  gameCode: call.gameCode,
+  providerCode: call.providerCode,
+  bet: call.type === "WinBet" ? call.bet : 0,
+  win: call.type === "WinBet" ? call.win : 0
+})
+
+/** A notification (win, refund, rollback): it waits in the player's line for delivery. */
+export const notification = (
+  player: PartnerPlayer,
+  kind: "win" | "refund" | "rollback",
+  txnId: string,
+  body: string
+): NewCallback => ({ partnerId: player.partner_id, playerId: player.id, kind, txnId, eventId: transactionEventId(kind, txnId), body })
+
+/** A pending bet as the call that wrote it (for settling it again after a crash). */
+export const betOf = (t: WalletTransaction): BetCall => ({
+  type: "WinBet",
+  userCode: 0,
+  txnId: t.txnId,
+  roundId: t.roundId,
+  bet: t.bet,
+  win: t.win,
+  gameCode: t.gameCode,
+  providerCode: t.providerCode
+})
+
+/** A bet's end from the partner's answer: the outcome and its callbacks (its ask record, a win, a rollback). */
+export const betSettlement = (
+  player: PartnerPlayer,
+  slug: string,
+  bet: BetCall,
+  answer: PartnerAnswer,
+  at: Date
+): Decided => {
+  const settled = settleBet(bet, answer, player.balance)
+  const party = partyOf(player, slug)
+  const txn = transactionOf(bet)
+  const written: Array<NewCallback> = [{
+    partnerId: player.partner_id,
+    playerId: player.id,
+    kind: "bet",
+    txnId: bet.txnId,
+    eventId: transactionEventId("bet", bet.txnId),
+    body: betBody(party, txn, bet.bet, at),
+    asked: { error: settled.askError }
+  }]
+  if (settled.status === "applied" && bet.win > 0) {
+    written.push(notification(player, "win", bet.txnId, winBody(party, txn, bet.win, settled.balanceAfter, at)))
+  }
+  if (settled.rollback) written.push(notification(player, "rollback", bet.txnId, rollbackBody(party, txn, bet.bet, at)))
+  return {
+    outcome: {
+      status: settled.status,
+      refusal: settled.refusal,
+      note: null,
+      amount: settled.amount,
+      balanceAfter: settled.balanceAfter,
+      answer: settled.answer,
+      mirror: settled.confirmsBalance ? settled.balanceAfter : null
+    },
+    callbacks: written
+  }
+}
+
+/** What a decided transaction does to its round: create it, or update the one it was decided on. */
+export const roundWrite = (round: Option.Option<Round>, change: { readonly refund: boolean; readonly addWin: Cents }): RoundWrite =>
+  Option.match(round, {
+    onNone: () => ({ _tag: "Create", status: "settled", refundedEarly: false, addBet: 0, addWin: change.addWin }),
+    onSome: (r) => ({ _tag: "Update", roundRef: r.ref, refund: change.refund, addBet: 0, addWin: change.addWin })
+  })
+
+/** A bet refused without asking the partner (its round was refunded, or its partner cannot be called). */
+export const refusedBet = (code: "ROUND_REFUNDED" | "INVALID_USER", balance: Cents, mirror: Cents): Outcome => ({
+  status: "refused",
+  refusal: code,
+  note: null,
+  amount: 0,
+  balanceAfter: mirror,
+  answer: refused(code, balance),
+  mirror: null
+})
+
+/** A free round (no stake): nothing to take; the win is credited through the outbox. */
+export const freeBet = (call: BetCall, player: PartnerPlayer, slug: string, mirror: Cents, at: Date): Decided => {
+  const balanceAfter = mirror + call.win
+  return {
+    outcome: {
+      status: "applied",
+      refusal: null,
+      note: null,
+      amount: call.win,
+      balanceAfter,
+      answer: accepted(balanceAfter),
+      mirror: balanceAfter
+    },
+    callbacks: call.win > 0
+      ? [notification(player, "win", call.txnId, winBody(partyOf(player, slug), transactionOf(call), call.win, balanceAfter, at))]
+      : []
+  }
+}
+
+/** A refund's records, from its decision on the round (locked, with no pending bet) and the player's mirror. */
+export const refundRecords = (
+  call: RefundCall,
+  player: PartnerPlayer,
+  slug: string,
+  round: Option.Option<Round>,
+  decision: RefundDecision,
+  mirror: Cents,
+  at: Date
+): Decided & { readonly round: RoundWrite } => {
+  const base = { status: "applied" as const, refusal: null, amount: 0, balanceAfter: mirror, answer: accepted(mirror), mirror: null }
+  switch (decision._tag) {
+    case "Tombstone":
+      return {
+        outcome: { ...base, note: "early_refund" },
+        round: { _tag: "Create", status: "refunded", refundedEarly: true, addBet: 0, addWin: 0 },
+        callbacks: []
+      }
+    case "AlreadyRefunded":
+      return { outcome: { ...base, note: "already_refunded" }, round: roundWrite(round, { refund: true, addWin: 0 }), callbacks: [] }
+    case "Undo": {
+      const r = Option.getOrThrow(round)
+      const balanceAfter = balanceAfterRefund(mirror, decision.amount)
+      const body = refundBody(partyOf(player, slug), transactionOf(call), { bet: r.betTotal, win: r.winTotal }, decision.amount, balanceAfter, at)
+      return {
+        outcome: { ...base, note: null, amount: decision.amount, balanceAfter, answer: accepted(balanceAfter), mirror: balanceAfter },
+        round: roundWrite(round, { refund: true, addWin: 0 }),
+        callbacks: decision.amount === 0 ? [] : [notification(player, "refund", call.txnId, body)]
+      }
+    }
+  }
 }

@@ -1,38 +1,41 @@
 import { Clock, Context, Duration, Effect, Layer, Option, Schedule } from "effect"
-import {
-  balanceBody,
-  betBody,
-  type CallbackParty,
-  type CallbackTransaction,
-  type NewCallback,
-  refundBody,
-  rollbackBody,
-  transactionEventId,
-  winBody
-} from "../domain/Callbacks.ts"
+import { balanceBody, betBody, transactionEventId } from "../domain/Callbacks.ts"
 import type { CallbackTarget, PartnerPlayer } from "../domain/Partner.ts"
 import {
   accepted,
-  balanceAfterRefund,
   type BalanceCall,
   type BetCall,
   decideRefund,
   fingerprint,
-  type PartnerAnswer,
   type RefundCall,
   refused,
   type Round,
-  settleBet,
   type WalletAnswer,
   type WalletCall,
   type WalletTransaction
 } from "../domain/Wallet.ts"
-import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
+import {
+  betOf,
+  betSettlement,
+  canBet,
+  type Decided,
+  freeBet,
+  newTransaction,
+  type Outcome,
+  partyOf,
+  refundRecords,
+  refusedBet,
+  type RoundChanged,
+  type RoundWrite,
+  type TransactionExists,
+  roundWrite,
+  transactionOf
+} from "../domain/WalletRecords.ts"
 import { CallbackTargets } from "../partners/CallbackTargets.ts"
+import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { recordWalletDecision } from "../platform/Metrics.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
 import { PartnerCallbacks } from "./outbox/PartnerCallbacks.ts"
-import type { NewTransaction, Outcome, RoundChanged, RoundWrite, TransactionExists } from "../domain/WalletRecords.ts"
 import { WalletRepo } from "./WalletRepo.ts"
 
 /** How often a call waiting on a pending bet looks again: quickly at first, then every 200 ms. */
@@ -63,89 +66,14 @@ export class Wallet extends Context.Service<Wallet, {
       const config = yield* CallbacksConfig
       const pendingMillis = Duration.toMillis(config.pendingTimeout)
       const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
-
-      const partyOf = (player: PartnerPlayer, partnerSlug: string): CallbackParty => ({
-        partnerSlug,
-        externalPlayerId: player.external_player_id,
-        userCode: player.internal_user_id
-      })
-      /** Only an active partner with a callback_url can be asked to take a stake. */
-      const canBet = (target: Option.Option<CallbackTarget>): target is Option.Some<CallbackTarget> =>
-        Option.isSome(target) && target.value.active && target.value.callbackUrl !== null
       const slugOf = (partnerId: number) =>
         Effect.map(targets.get(partnerId), Option.match({ onNone: () => `partner-${partnerId}`, onSome: (t) => t.partnerSlug }))
-      const transactionOf = (t: { readonly txnId: string; readonly roundId: string; readonly gameCode: string | null; readonly providerCode: string | null }): CallbackTransaction => ({
-        txnId: t.txnId,
-        roundId: t.roundId,
-        gameCode: t.gameCode,
-        providerCode: t.providerCode
-      })
-      const newTransaction = (call: BetCall | RefundCall, player: PartnerPlayer): NewTransaction => ({
-        kind: call.type === "WinBet" ? "bet" : "refund",
-        txnId: call.txnId,
-        fingerprint: fingerprint(call),
-        partnerId: player.partner_id,
-        playerId: player.id,
-        roundId: call.roundId,
-        gameCode: call.gameCode,
-        providerCode: call.providerCode,
-        bet: call.type === "WinBet" ? call.bet : 0,
-        win: call.type === "WinBet" ? call.win : 0
-      })
-      const notification = (player: PartnerPlayer, kind: "win" | "refund" | "rollback", txnId: string, body: string): NewCallback => ({
-        partnerId: player.partner_id,
-        playerId: player.id,
-        kind,
-        txnId,
-        eventId: transactionEventId(kind, txnId),
-        body
-      })
-      const betOf = (t: WalletTransaction): BetCall => ({
-        type: "WinBet",
-        userCode: 0,
-        txnId: t.txnId,
-        roundId: t.roundId,
-        bet: t.bet,
-        win: t.win,
-        gameCode: t.gameCode,
-        providerCode: t.providerCode
-      })
-
-      /** A bet's end: the outcome and the callbacks that go with it (its ask record, a win, a rollback). */
-      const settlementOf = (player: PartnerPlayer, slug: string, bet: BetCall, answer: PartnerAnswer, at: Date) => {
-        const settled = settleBet(bet, answer, player.balance)
-        const party = partyOf(player, slug)
-        const txn = transactionOf(bet)
-        const written: Array<NewCallback> = [{
-          partnerId: player.partner_id,
-          playerId: player.id,
-          kind: "bet",
-          txnId: bet.txnId,
-          eventId: transactionEventId("bet", bet.txnId),
-          body: betBody(party, txn, bet.bet, at),
-          asked: { error: settled.askError }
-        }]
-        if (settled.status === "applied" && bet.win > 0) {
-          written.push(notification(player, "win", bet.txnId, winBody(party, txn, bet.win, settled.balanceAfter, at)))
-        }
-        if (settled.rollback) written.push(notification(player, "rollback", bet.txnId, rollbackBody(party, txn, bet.bet, at)))
-        const outcome: Outcome = {
-          status: settled.status,
-          refusal: settled.refusal,
-          note: null,
-          amount: settled.amount,
-          balanceAfter: settled.balanceAfter,
-          answer: settled.answer,
-          mirror: settled.confirmsBalance ? settled.balanceAfter : null
-        }
-        return { outcome, callbacks: written }
-      }
 
       /** Settles one bet left pending past the time-out: refused, and a rollback in case the partner took it. */
       const recoverBet = Effect.fn("Wallet.recoverBet")(function*(pending: WalletTransaction) {
         const player = Option.getOrThrow(yield* players.findById(pending.playerId))
         const slug = yield* slugOf(pending.partnerId)
-        const { callbacks: written, outcome } = settlementOf(player, slug, betOf(pending), {
+        const { callbacks: written, outcome } = betSettlement(player, slug, betOf(pending), {
           _tag: "Unavailable",
           reason: unanswered
         }, yield* now)
@@ -171,7 +99,8 @@ export class Wallet extends Context.Service<Wallet, {
             t.status !== "pending"
               ? Effect.succeed(t)
               : recoverBet(t).pipe(Effect.andThen(repo.findTransaction(t.kind, t.txnId)), Effect.map(Option.getOrThrow))
-          )
+          ),
+          Effect.withSpan("Wallet.awaitSettled")
         )
 
       /** A transaction seen before: the same payload gets its answer (once settled); another payload is refused. */
@@ -188,11 +117,10 @@ export class Wallet extends Context.Service<Wallet, {
         }
       )
 
-      const replayStored = (call: BetCall | RefundCall, player: PartnerPlayer) =>
-        Effect.flatMap(
-          repo.findTransaction(call.type === "WinBet" ? "bet" : "refund", call.txnId),
-          (found) => replay(Option.getOrThrow(found), call, player)
-        )
+      const replayStored = Effect.fn("Wallet.replayStored")(function*(call: BetCall | RefundCall, player: PartnerPlayer) {
+        const found = yield* repo.findTransaction(call.type === "WinBet" ? "bet" : "refund", call.txnId)
+        return yield* replay(Option.getOrThrow(found), call, player)
+      })
 
       /** Runs a decision on a locked round again when the round changed under it (another call created it). */
       const onRound = <A>(
@@ -204,48 +132,32 @@ export class Wallet extends Context.Service<Wallet, {
           Effect.retry({ while: (error) => error._tag === "RoundChanged", times: 10 })
         )
 
-      const roundWrite = (round: Option.Option<Round>, change: { readonly refund: boolean; readonly addWin: number }): RoundWrite =>
-        Option.match(round, {
-          onNone: () => ({ _tag: "Create", status: "settled", refundedEarly: false, addBet: 0, addWin: change.addWin }),
-          onSome: (r) => ({ _tag: "Update", roundRef: r.ref, refund: change.refund, addBet: 0, addWin: change.addWin })
-        })
+      /** Writes a transaction decided without a pending step, with its round and callbacks; its answer. */
+      const record = (call: BetCall | RefundCall, player: PartnerPlayer, decided: Decided, write: RoundWrite) =>
+        Effect.as(repo.recordDecided(newTransaction(call, player), decided.outcome, write, decided.callbacks), decided.outcome.answer)
 
       /** A bet the partner is not asked about: of a refunded round, of a partner that cannot be called, or with no stake. */
-      const decideBet = (call: BetCall, player: PartnerPlayer, target: Option.Option<CallbackTarget>) =>
-        onRound(player, call.roundId, (round) =>
-          Effect.gen(function*() {
-            const mirror = yield* players.lockBalance(player.id)
-            const decided = (outcome: Outcome, write: RoundWrite, written: ReadonlyArray<NewCallback> = []) =>
-              Effect.as(repo.recordDecided(newTransaction(call, player), outcome, write, written), outcome.answer)
-            const refusal = (code: "ROUND_REFUNDED" | "INVALID_USER", balance: number) =>
-              decided({
-                status: "refused",
-                refusal: code,
-                note: null,
-                amount: 0,
-                balanceAfter: mirror,
-                answer: refused(code, balance),
-                mirror: null
-              }, roundWrite(round, { refund: false, addWin: 0 }))
-            if (Option.isSome(round) && round.value.status === "refunded") return yield* refusal("ROUND_REFUNDED", mirror)
-            if (!canBet(target)) return yield* refusal("INVALID_USER", 0)
-            // A free round: nothing to take; the win is credited through the outbox.
-            const balanceAfter = mirror + call.win
-            const at = yield* now
-            const win = call.win > 0
-              ? [notification(player, "win", call.txnId, winBody(partyOf(player, target.value.partnerSlug), transactionOf(call), call.win, balanceAfter, at))]
-              : []
-            return yield* decided({
-              status: "applied",
-              refusal: null,
-              note: null,
-              amount: call.win,
-              balanceAfter,
-              answer: accepted(balanceAfter),
-              mirror: balanceAfter
-            }, roundWrite(round, { refund: false, addWin: call.win }), win)
-          })
-        ).pipe(Effect.catchTag(["TransactionExists", "RoundChanged"], () => replayStored(call, player)))
+      const decideBet = Effect.fn("Wallet.decideBet")(
+        function*(call: BetCall, player: PartnerPlayer, target: Option.Option<CallbackTarget>) {
+          return yield* onRound(player, call.roundId, (round) =>
+            Effect.gen(function*() {
+              const mirror = yield* players.lockBalance(player.id)
+              const refusal = (outcome: Outcome) =>
+                record(call, player, { outcome, callbacks: [] }, roundWrite(round, { refund: false, addWin: 0 }))
+              if (Option.isSome(round) && round.value.status === "refunded") {
+                return yield* refusal(refusedBet("ROUND_REFUNDED", mirror, mirror))
+              }
+              if (!canBet(target)) return yield* refusal(refusedBet("INVALID_USER", 0, mirror))
+              return yield* record(
+                call,
+                player,
+                freeBet(call, player, target.value.partnerSlug, mirror, yield* now),
+                roundWrite(round, { refund: false, addWin: call.win })
+              )
+            })
+          ).pipe(Effect.catchTag(["TransactionExists", "RoundChanged"], () => replayStored(call, player)))
+        }
+      )
 
       const askAndSettle = Effect.fn("Wallet.askAndSettle")(
         function*(call: BetCall, player: PartnerPlayer, target: CallbackTarget, pending: WalletTransaction) {
@@ -257,7 +169,7 @@ export class Wallet extends Context.Service<Wallet, {
               Effect.annotateLogs({ partner_id: player.partner_id, txn_id: call.txnId, detail: answer.reason })
             )
           }
-          const { callbacks: written, outcome } = settlementOf(player, target.partnerSlug, call, answer, at)
+          const { callbacks: written, outcome } = betSettlement(player, target.partnerSlug, call, answer, at)
           if (yield* repo.settleBet(pending, outcome, written)) return outcome.answer
           // Settled by someone else meanwhile (it was taken for abandoned): theirs is the answer.
           return yield* replayStored(call, player)
@@ -288,6 +200,26 @@ export class Wallet extends Context.Service<Wallet, {
         )
       })
 
+      /** One try at a refund, with its round locked: done, or wait for a pending bet, or try again. */
+      const refundStep = Effect.fn("Wallet.refundStep")(function*(call: RefundCall, player: PartnerPlayer, slug: string) {
+        return yield* onRound(player, call.roundId, (round) =>
+          Effect.gen(function*() {
+            if (Option.isSome(round) && round.value.pendingBets > 0) {
+              // A bet of this round still waits for the partner: wait for it, or settle it if it was abandoned.
+              const pending = yield* repo.pendingBetsOf(round.value.ref)
+              const stale = pending.filter((bet) => bet.ageMillis >= pendingMillis)
+              if (stale.length < pending.length) return { _tag: "Wait" as const, bet: pending[0] }
+              yield* Effect.forEach(stale, recoverBet, { discard: true })
+              return { _tag: "Again" as const }
+            }
+            const mirror = yield* players.lockBalance(player.id)
+            const decided = refundRecords(call, player, slug, round, decideRefund(Option.getOrUndefined(round)), mirror, yield* now)
+            const answer = yield* record(call, player, decided, decided.round)
+            return { _tag: "Done" as const, answer }
+          })
+        ).pipe(Effect.catchTag(["TransactionExists", "RoundChanged"], () => Effect.succeed({ _tag: "Existing" as const })))
+      })
+
       const refund = Effect.fn("Wallet.refund")(function*(call: RefundCall) {
         const found = yield* players.findByUserCode(call.userCode)
         if (Option.isNone(found)) return refused("INVALID_USER", 0)
@@ -296,42 +228,7 @@ export class Wallet extends Context.Service<Wallet, {
         if (Option.isSome(existing)) return yield* replay(existing.value, call, player)
         const slug = yield* slugOf(player.partner_id)
         while (true) {
-          const step = yield* onRound(player, call.roundId, (round) =>
-            Effect.gen(function*() {
-              if (Option.isSome(round) && round.value.pendingBets > 0) {
-                // A bet of this round still waits for the partner: wait for it, or settle it if it was abandoned.
-                const pending = yield* repo.pendingBetsOf(round.value.ref)
-                const stale = pending.filter((bet) => bet.ageMillis >= pendingMillis)
-                if (stale.length < pending.length) return { _tag: "Wait" as const, bet: pending[0] }
-                yield* Effect.forEach(stale, recoverBet, { discard: true })
-                return { _tag: "Again" as const }
-              }
-              const mirror = yield* players.lockBalance(player.id)
-              const decision = decideRefund(Option.getOrUndefined(round))
-              const base = { status: "applied" as const, refusal: null, amount: 0, balanceAfter: mirror, answer: accepted(mirror), mirror: null }
-              const write = (outcome: Outcome, change: RoundWrite, written: ReadonlyArray<NewCallback> = []) =>
-                Effect.as(repo.recordDecided(newTransaction(call, player), outcome, change, written), {
-                  _tag: "Done" as const,
-                  answer: outcome.answer
-                })
-              switch (decision._tag) {
-                case "Tombstone":
-                  return yield* write({ ...base, note: "early_refund" }, { _tag: "Create", status: "refunded", refundedEarly: true, addBet: 0, addWin: 0 })
-                case "AlreadyRefunded":
-                  return yield* write({ ...base, note: "already_refunded" }, roundWrite(round, { refund: true, addWin: 0 }))
-                case "Undo": {
-                  const r = Option.getOrThrow(round)
-                  const balanceAfter = balanceAfterRefund(mirror, decision.amount)
-                  const body = refundBody(partyOf(player, slug), transactionOf(call), { bet: r.betTotal, win: r.winTotal }, decision.amount, balanceAfter, yield* now)
-                  return yield* write(
-                    { ...base, note: null, amount: decision.amount, balanceAfter, answer: accepted(balanceAfter), mirror: balanceAfter },
-                    roundWrite(round, { refund: true, addWin: 0 }),
-                    decision.amount === 0 ? [] : [notification(player, "refund", call.txnId, body)]
-                  )
-                }
-              }
-            })
-          ).pipe(Effect.catchTag(["TransactionExists", "RoundChanged"], () => Effect.succeed({ _tag: "Existing" as const })))
+          const step = yield* refundStep(call, player, slug)
           switch (step._tag) {
             case "Done":
               return step.answer
@@ -379,13 +276,12 @@ export class Wallet extends Context.Service<Wallet, {
         Effect.withSpan("Wallet.recover")
       )
 
-      return Wallet.of({
-        handle: (call) =>
-          (call.type === "Balance" ? balance(call) : call.type === "WinBet" ? winBet(call) : refund(call)).pipe(
-            Effect.tap((answer) => recordWalletDecision(call.type, answer.msg))
-          ),
-        recover
-      })
+      const handle = (call: WalletCall) =>
+        (call.type === "Balance" ? balance(call) : call.type === "WinBet" ? winBet(call) : refund(call)).pipe(
+          Effect.tap((answer) => recordWalletDecision(call.type, answer.msg))
+        )
+
+      return Wallet.of({ handle, recover })
     })
   )
 }

@@ -1,0 +1,225 @@
+/**
+ * What a wallet decision writes, without a database or a service: the
+ * transaction a call brings, how a bet ends from the partner's answer, a free
+ * round, a refund, and the callbacks each records.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Option } from "effect"
+import { transactionEventId } from "../../src/domain/Callbacks.ts"
+import { type CallbackTarget, PartnerPlayer } from "../../src/domain/Partner.ts"
+import { type BetCall, fingerprint, type RefundCall, type Round } from "../../src/domain/Wallet.ts"
+import {
+  betOf,
+  betSettlement,
+  canBet,
+  freeBet,
+  newTransaction,
+  refundRecords,
+  refusedBet,
+  roundWrite
+} from "../../src/domain/WalletRecords.ts"
+
+const player = new PartnerPlayer({
+  id: 7,
+  partner_id: 3,
+  external_player_id: "p-42",
+  internal_user_id: 1000042,
+  name: null,
+  email: null,
+  balance: 10_000
+})
+const at = new Date("2026-11-22T13:00:00.000Z")
+
+const bet: BetCall = {
+  type: "WinBet",
+  userCode: 1000042,
+  txnId: "t-1",
+  roundId: "r-1",
+  bet: 500,
+  win: 200,
+  gameCode: "g",
+  providerCode: "p"
+}
+const refund: RefundCall = { type: "Refund", userCode: 1000042, txnId: "t-9", roundId: "r-1", gameCode: "g", providerCode: "p" }
+
+const round = (overrides: Partial<Round> = {}): Round => ({
+  ref: 11,
+  partnerId: 3,
+  playerId: 7,
+  roundId: "r-1",
+  status: "settled",
+  pendingBets: 0,
+  betTotal: 500,
+  winTotal: 200,
+  refundedEarly: false,
+  createdAt: at,
+  updatedAt: at,
+  ...overrides
+})
+
+describe("the transaction a call brings", () => {
+  it("a bet carries its amounts and fingerprint; a refund none", () => {
+    assert.deepStrictEqual(newTransaction(bet, player), {
+      kind: "bet",
+      txnId: "t-1",
+      fingerprint: fingerprint(bet),
+      partnerId: 3,
+      playerId: 7,
+      roundId: "r-1",
+      gameCode: "g",
+      providerCode: "p",
+      bet: 500,
+      win: 200
+    })
+    const written = newTransaction(refund, player)
+    assert.strictEqual(written.kind, "refund")
+    assert.strictEqual(written.bet, 0)
+    assert.strictEqual(written.win, 0)
+  })
+})
+
+describe("a bet's end", () => {
+  it("taken: applied at the partner's balance plus the win, with the ask record and a win notification", () => {
+    const { callbacks, outcome } = betSettlement(player, "acme", bet, { _tag: "Balance", balance: 9_500 }, at)
+    assert.deepStrictEqual(outcome, {
+      status: "applied",
+      refusal: null,
+      note: null,
+      amount: -300,
+      balanceAfter: 9_700,
+      answer: { msg: "", balance: 97 },
+      mirror: 9_700
+    })
+    assert.deepStrictEqual(callbacks.map((c) => [c.kind, c.eventId, c.asked]), [
+      ["bet", transactionEventId("bet", "t-1"), { error: null }],
+      ["win", transactionEventId("win", "t-1"), undefined]
+    ])
+    const win = JSON.parse(callbacks[1].body)
+    assert.strictEqual(win.partner, "acme")
+    assert.deepStrictEqual(win.player, { external_player_id: "p-42", user_code: 1000042 })
+  })
+
+  it("the partner away: refused, the mirror untouched, a rollback in case it took the stake", () => {
+    const { callbacks, outcome } = betSettlement(player, "acme", bet, { _tag: "Unavailable", reason: "down" }, at)
+    assert.strictEqual(outcome.status, "refused")
+    assert.strictEqual(outcome.refusal, "INSUFFICIENT_USER_FUNDS")
+    assert.strictEqual(outcome.mirror, null)
+    assert.deepStrictEqual(callbacks.map((c) => [c.kind, c.asked]), [["bet", { error: "down" }], ["rollback", undefined]])
+  })
+
+  it("a pending bet read back is the call that wrote it (for recovery)", () => {
+    const pending = betOf({
+      ref: 1,
+      kind: "bet",
+      txnId: "t-1",
+      fingerprint: null,
+      partnerId: 3,
+      playerId: 7,
+      roundRef: 11,
+      roundId: "r-1",
+      gameCode: "g",
+      providerCode: "p",
+      bet: 500,
+      win: 200,
+      status: "pending",
+      refusal: null,
+      note: null,
+      amount: 0,
+      balanceAfter: null,
+      answer: null,
+      createdAt: at,
+      settledAt: null,
+      ageMillis: 0
+    })
+    assert.deepStrictEqual({ ...pending, userCode: bet.userCode }, bet)
+  })
+})
+
+describe("bets the partner is not asked about", () => {
+  it("a partner without a callback URL, or inactive, cannot be asked", () => {
+    const target: CallbackTarget = {
+      partnerId: 3,
+      partnerSlug: "acme",
+      active: true,
+      callbackUrl: "https://acme.test/wallet",
+      webhookSecret: "s",
+      previousSecret: null
+    }
+    assert.isTrue(canBet(Option.some(target)))
+    assert.isFalse(canBet(Option.some({ ...target, callbackUrl: null })))
+    assert.isFalse(canBet(Option.some({ ...target, active: false })))
+    assert.isFalse(canBet(Option.none()))
+  })
+
+  it("refused: nothing moves, the mirror stays", () => {
+    assert.deepStrictEqual(refusedBet("ROUND_REFUNDED", 10_000, 10_000), {
+      status: "refused",
+      refusal: "ROUND_REFUNDED",
+      note: null,
+      amount: 0,
+      balanceAfter: 10_000,
+      answer: { msg: "ROUND_REFUNDED", balance: 100 },
+      mirror: null
+    })
+    assert.deepStrictEqual(refusedBet("INVALID_USER", 0, 10_000).answer, { msg: "INVALID_USER", balance: 0 })
+  })
+
+  it("a free round credits its win through a notification; without a win it writes none", () => {
+    const free = freeBet({ ...bet, bet: 0 }, player, "acme", 10_000, at)
+    assert.strictEqual(free.outcome.balanceAfter, 10_200)
+    assert.strictEqual(free.outcome.mirror, 10_200)
+    assert.deepStrictEqual(free.callbacks.map((c) => c.kind), ["win"])
+    assert.deepStrictEqual(freeBet({ ...bet, bet: 0, win: 0 }, player, "acme", 10_000, at).callbacks, [])
+  })
+
+  it("its round is created settled, or updated with the win", () => {
+    assert.deepStrictEqual(roundWrite(Option.none(), { refund: false, addWin: 200 }), {
+      _tag: "Create",
+      status: "settled",
+      refundedEarly: false,
+      addBet: 0,
+      addWin: 200
+    })
+    assert.deepStrictEqual(roundWrite(Option.some(round()), { refund: true, addWin: 0 }), {
+      _tag: "Update",
+      roundRef: 11,
+      refund: true,
+      addBet: 0,
+      addWin: 0
+    })
+  })
+})
+
+describe("a refund's records", () => {
+  it("of an unknown round: a tombstone round, refunded early, nothing moved", () => {
+    const records = refundRecords(refund, player, "acme", Option.none(), { _tag: "Tombstone" }, 10_000, at)
+    assert.strictEqual(records.outcome.note, "early_refund")
+    assert.strictEqual(records.outcome.amount, 0)
+    assert.deepStrictEqual(records.round, { _tag: "Create", status: "refunded", refundedEarly: true, addBet: 0, addWin: 0 })
+    assert.deepStrictEqual(records.callbacks, [])
+  })
+
+  it("of a round refunded before: nothing again", () => {
+    const records = refundRecords(refund, player, "acme", Option.some(round({ status: "refunded" })), { _tag: "AlreadyRefunded" }, 10_000, at)
+    assert.strictEqual(records.outcome.note, "already_refunded")
+    assert.deepStrictEqual(records.callbacks, [])
+  })
+
+  it("undoing a round: its net back to the mirror, with a refund notification", () => {
+    const records = refundRecords(refund, player, "acme", Option.some(round()), { _tag: "Undo", amount: 300 }, 10_000, at)
+    assert.deepStrictEqual(records.outcome, {
+      status: "applied",
+      refusal: null,
+      note: null,
+      amount: 300,
+      balanceAfter: 10_300,
+      answer: { msg: "", balance: 103 },
+      mirror: 10_300
+    })
+    assert.deepStrictEqual(records.callbacks.map((c) => [c.kind, c.txnId]), [["refund", "t-9"]])
+    assert.deepStrictEqual(
+      refundRecords(refund, player, "acme", Option.some(round({ betTotal: 0, winTotal: 0 })), { _tag: "Undo", amount: 0 }, 10_000, at).callbacks,
+      []
+    )
+  })
+})
