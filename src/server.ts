@@ -164,7 +164,7 @@ const WalletCredentialsLive = Layer.unwrap(
 export const callbacksLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
   Layer.mergeAll(Wallet.layerNoDeps, WalletLedger.layer, WalletCredentialsLive).pipe(
     Layer.provideMerge(Layer.mergeAll(walletRepo, CallbackOutbox.layer)),
-    Layer.provideMerge(Layer.mergeAll(OutboxRepo.layer, PartnerCallbacks.layer, CallbackTargets.layer))
+    Layer.provideMerge(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargets.layer))
   )
 
 /** On the sandbox, the demo partner's wallet is the sandbox's own partner wallet. */
@@ -250,12 +250,12 @@ export const AdminLayers = {
   ),
   callbacks: CallbackAdmin.layer.pipe(
     Layer.provideMerge(Layer.mergeAll(CallbackOutbox.layer, Partners.layer, AuditRepo.layer)),
-    Layer.provide(Layer.mergeAll(OutboxRepo.layer, PartnerCallbacks.layer, CallbackTargets.layer, PartnerPlayers.layer)),
+    Layer.provide(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargets.layer, PartnerPlayers.layer)),
     Layer.provide(SandboxCallbackUrlsLive)
   ),
   wallet: WalletLedger.layer.pipe(
     Layer.provide(WalletRepo.layerSql),
-    Layer.provide(Layer.mergeAll(OutboxRepo.layer, PartnerPlayers.layer))
+    Layer.provide(Layer.mergeAll(OutboxRepo.layerSql, PartnerPlayers.layer))
   )
 }
 

@@ -1,8 +1,9 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import type { NewCallback } from "../../domain/Callbacks.ts"
 import { IdFromBigInt } from "../../platform/SqlCodecs.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
+import { type MemoryCallback, MemoryCallbacks } from "../WalletRepoMemory.ts"
 
 /** The job queue's task that delivers one player's notifications, oldest first. */
 export const deliveryTask = "partner_callbacks"
@@ -62,6 +63,91 @@ export interface CallbackFilter {
 }
 
 /**
+ * The outbox in memory (`OutboxRepo.layerMemory`): the callbacks the
+ * memory wallet repository wrote (MemoryCallbacks) read as the outbox's rows,
+ * with their delivery state kept here. There is no job queue: no line is
+ * scheduled and `writing` (SQL) is refused; it serves tests of the ledger's
+ * handlers and of the rules, not of delivery.
+ */
+const makeMemory = (written: ReadonlyArray<MemoryCallback>) =>
+  Effect.sync(() => {
+    /** Rows by id (their index in `written`, from 1), created when first read. */
+    const rows = new Map<number, CallbackRecord>()
+    const rowsNow = (now: Date): ReadonlyArray<CallbackRecord> => {
+      written.forEach((callback, index) => {
+        const id = index + 1
+        if (rows.has(id)) return
+        const status = callback.asked === undefined ? "pending" : callback.asked.error === null ? "delivered" : "failed"
+        rows.set(id, {
+          id,
+          event_id: callback.eventId,
+          partner_id: callback.partnerId,
+          player_id: callback.playerId,
+          kind: callback.kind,
+          txn_id: callback.txnId,
+          transaction_ref: callback.transactionRef,
+          status,
+          attempts: callback.asked === undefined ? 0 : 1,
+          last_error: callback.asked?.error ?? null,
+          created_at: now,
+          delivered_at: status === "delivered" ? now : null,
+          next_attempt_at: null,
+          body: callback.body
+        })
+      })
+      return [...rows.values()]
+    }
+    const read = <A>(f: (rows: ReadonlyArray<CallbackRecord>, now: Date) => A) =>
+      Effect.map(Clock.currentTimeMillis, (millis) => f(rowsNow(new Date(millis)), new Date(millis)))
+    const change = (id: number, f: (row: CallbackRecord, now: Date) => Partial<CallbackRecord>) =>
+      read((_, now) => {
+        const row = rows.get(id)
+        if (row !== undefined) rows.set(id, { ...row, ...f(row, now) })
+      })
+
+    return {
+      writing: (): never => {
+        throw new Error("The memory outbox writes nothing by SQL: use it with WalletRepo.layerMemory")
+      },
+      headOf: (playerId: number) =>
+        read((all) =>
+          Option.map(
+            Option.fromNullishOr(all.find((row) => row.player_id === playerId && row.status !== "delivered" && row.kind !== "bet")),
+            (row): LineHead => ({ id: row.id, event_id: row.event_id, body: row.body, partner_id: row.partner_id })
+          )
+        ),
+      markDelivered: (id: number) =>
+        change(id, (row, now) => ({ status: "delivered", attempts: row.attempts + 1, last_error: null, delivered_at: now })),
+      markFailed: (id: number, error: string, final: boolean) =>
+        change(id, (row) => ({ attempts: row.attempts + 1, last_error: error, status: final ? "failed" : "pending" })),
+      scheduleLine: (_playerId: number, _mode: "preserve_run_at" | "replace") => Effect.void,
+      list: (filter: CallbackFilter) =>
+        read((all) =>
+          all.filter((row) =>
+            (filter.status === undefined || row.status === filter.status) &&
+            (filter.partnerId === undefined || row.partner_id === filter.partnerId) &&
+            (filter.playerId === undefined || row.player_id === filter.playerId)
+          ).reverse().slice(0, filter.limit)
+        ),
+      find: (id: number) => read((all) => Option.fromNullishOr(all.find((row) => row.id === id))),
+      requeue: (id: number) => change(id, () => ({ status: "pending", last_error: null })),
+      ofTransactions: (refs: ReadonlyArray<number>) =>
+        read((all) => all.filter((row) => row.transaction_ref !== null && refs.includes(row.transaction_ref))),
+      backlog: read((all, now): Backlog => {
+        const waiting = all.filter((row) => row.status !== "delivered" && row.kind !== "bet")
+        const pending = waiting.filter((row) => row.status === "pending")
+        const oldest = pending.reduce((min, row) => Math.min(min, row.created_at.getTime()), now.getTime())
+        return {
+          pending: pending.length,
+          failed: waiting.length - pending.length,
+          oldestPendingSeconds: (now.getTime() - oldest) / 1000,
+          jobs: { queued: 0, locked: 0, failing: 0 }
+        }
+      })
+    }
+  })
+
+/**
  * The outbox's rows (partner_callbacks) and its players' delivery lines in
  * the job queue (graphile-worker's add_job). Callbacks are written by the
  * statement of the wallet decision that caused them (`writing`), so a crash
@@ -96,7 +182,13 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
   /** What waits: notifications pending or failed for good, the oldest pending one's age, and the delivery jobs. */
   readonly backlog: Effect.Effect<Backlog>
 }>()("partner-api/wallet/OutboxRepo") {
-  static readonly layer = Layer.effect(
+  /** Over the memory wallet repository's callbacks (MemoryCallbacks), without a job queue. */
+  static readonly layerMemory = Layer.effect(
+    OutboxRepo,
+    Effect.flatMap(Effect.service(MemoryCallbacks), (written) => Effect.map(makeMemory(written), OutboxRepo.of))
+  )
+
+  static readonly layerSql = Layer.effect(
     OutboxRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
