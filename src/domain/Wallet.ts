@@ -1,3 +1,4 @@
+import { Schema } from "effect"
 import { createHash } from "node:crypto"
 import { type Cents, toAmount } from "./Money.ts"
 
@@ -10,9 +11,12 @@ import { type Cents, toAmount } from "./Money.ts"
  * round `refunded` already, so a late bet of it is refused).
  */
 
-export type TransactionKind = "bet" | "refund"
-export type TransactionStatus = "pending" | "applied" | "refused"
-export type RoundStatus = "open" | "settled" | "refunded"
+export const TransactionKind = Schema.Literals(["bet", "refund"])
+export type TransactionKind = typeof TransactionKind.Type
+export const TransactionStatus = Schema.Literals(["pending", "applied", "refused"])
+export type TransactionStatus = typeof TransactionStatus.Type
+export const RoundStatus = Schema.Literals(["open", "settled", "refunded"])
+export type RoundStatus = typeof RoundStatus.Type
 
 /**
  * Refusals: the aggregator's own two codes, and two of this service's
@@ -45,10 +49,8 @@ export const refusalReasons: Record<Refusal, string> = {
 }
 
 /** What the aggregator is told: `msg` empty on success, the refusal otherwise, and the player's balance. */
-export interface WalletAnswer {
-  readonly msg: "" | Refusal
-  readonly balance: number
-}
+export const WalletAnswer = Schema.Struct({ msg: Schema.Literals(["", ...refusals]), balance: Schema.Finite })
+export type WalletAnswer = typeof WalletAnswer.Type
 
 export const accepted = (balance: Cents): WalletAnswer => ({ msg: "", balance: toAmount(balance) })
 export const refused = (refusal: Refusal, balance: Cents): WalletAnswer => ({ msg: refusal, balance: toAmount(balance) })
@@ -93,54 +95,58 @@ export const fingerprint = (call: BetCall | RefundCall): string =>
       : ["refund", call.userCode, call.roundId, call.gameCode, call.providerCode]
   )).digest("base64url")
 
-export interface Round {
+export const Round = Schema.Struct({
   /** The row's own id. */
-  readonly ref: number
-  readonly partnerId: number
-  readonly playerId: number
-  readonly roundId: string
-  readonly status: RoundStatus
-  readonly pendingBets: number
-  /** Stakes and wins of the round's applied bets: what a refund undoes. */
-  readonly betTotal: Cents
-  readonly winTotal: Cents
+  ref: Schema.Int,
+  partnerId: Schema.Int,
+  playerId: Schema.Int,
+  roundId: Schema.String,
+  status: RoundStatus,
+  pendingBets: Schema.Int,
+  /** Stakes and wins of the round's applied bets (cents): what a refund undoes. */
+  betTotal: Schema.Int,
+  winTotal: Schema.Int,
   /** The round was refunded before any bet of it arrived. */
-  readonly refundedEarly: boolean
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+  refundedEarly: Schema.Boolean,
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date
+})
+export type Round = typeof Round.Type
 
 /** Why a transaction moved nothing although it was applied. */
-export type TransactionNote = "early_refund" | "already_refunded" | "recovered"
+export const TransactionNote = Schema.Literals(["early_refund", "already_refunded", "recovered"])
+export type TransactionNote = typeof TransactionNote.Type
 
-export interface WalletTransaction {
-  readonly ref: number
-  readonly kind: TransactionKind
-  readonly txnId: string
+export const WalletTransaction = Schema.Struct({
+  ref: Schema.Int,
+  kind: TransactionKind,
+  txnId: Schema.String,
   /** null for transactions recorded before fingerprints were kept: any repeat of them replays. */
-  readonly fingerprint: string | null
-  readonly partnerId: number
-  readonly playerId: number
-  readonly roundRef: number
-  readonly roundId: string
-  readonly gameCode: string | null
-  readonly providerCode: string | null
-  readonly bet: Cents
-  readonly win: Cents
-  readonly status: TransactionStatus
-  readonly refusal: Refusal | null
-  readonly note: TransactionNote | null
+  fingerprint: Schema.NullOr(Schema.String),
+  partnerId: Schema.Int,
+  playerId: Schema.Int,
+  roundRef: Schema.Int,
+  roundId: Schema.String,
+  gameCode: Schema.NullOr(Schema.String),
+  providerCode: Schema.NullOr(Schema.String),
+  /** Amounts in cents. */
+  bet: Schema.Int,
+  win: Schema.Int,
+  status: TransactionStatus,
+  refusal: Schema.NullOr(Schema.Literals(refusals)),
+  note: Schema.NullOr(TransactionNote),
   /** The change to the player's balance (0 unless applied). */
-  readonly amount: Cents
+  amount: Schema.Int,
   /** The player's balance as this service reckoned it once settled; null while pending. */
-  readonly balanceAfter: Cents | null
+  balanceAfter: Schema.NullOr(Schema.Int),
   /** Exactly what the aggregator was answered; null while pending. */
-  readonly answer: WalletAnswer | null
-  readonly createdAt: Date
-  readonly settledAt: Date | null
+  answer: Schema.NullOr(WalletAnswer),
+  createdAt: Schema.Date,
+  settledAt: Schema.NullOr(Schema.Date),
   /** How long ago it was written, by the database's clock (a pending bet's age is what recovery goes by). */
-  readonly ageMillis: number
-}
+  ageMillis: Schema.Finite
+})
+export type WalletTransaction = typeof WalletTransaction.Type
 
 /** What the partner said when asked to take a stake. */
 export type PartnerAnswer =

@@ -1,8 +1,8 @@
-import { Duration, Effect, Option, Schedule, Schema } from "effect"
-import { SqlClient, SqlError, type Statement } from "effect/sql"
+import { Duration, Effect, Option, Schedule, Schema, Struct } from "effect"
+import { SqlClient, SqlError, SqlSchema, type Statement } from "effect/sql"
 import { formatCents } from "../domain/Money.ts"
 import type { NewCallback } from "../domain/Callbacks.ts"
-import { type Round, type TransactionKind, type WalletTransaction, refusals } from "../domain/Wallet.ts"
+import { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import {
   type NewTransaction,
   type Outcome,
@@ -16,83 +16,51 @@ import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import { OutboxRepo } from "./outbox/OutboxRepo.ts"
 
-const TransactionRow = Schema.Struct({
-  id: IdFromBigInt,
-  kind: Schema.Literals(["bet", "refund"]),
-  txn_id: Schema.String,
-  fingerprint: Schema.NullOr(Schema.String),
-  partner_id: IdFromBigInt,
-  player_id: IdFromBigInt,
-  round_ref: IdFromBigInt,
-  round_id: Schema.String,
-  game_code: Schema.NullOr(Schema.String),
-  provider_code: Schema.NullOr(Schema.String),
+// Rows are decoded once, into the domain's own shapes: the columns' names and SQL types at this edge only.
+const TransactionRow = WalletTransaction.mapFields(Struct.assign({
+  ref: IdFromBigInt,
+  partnerId: IdFromBigInt,
+  playerId: IdFromBigInt,
+  roundRef: IdFromBigInt,
   bet: CentsFromNumeric,
   win: CentsFromNumeric,
-  status: Schema.Literals(["pending", "applied", "refused"]),
-  refusal: Schema.NullOr(Schema.Literals(refusals)),
-  note: Schema.NullOr(Schema.Literals(["early_refund", "already_refunded", "recovered"])),
   amount: CentsFromNumeric,
-  balance_after: Schema.NullOr(CentsFromNumeric),
-  answer: Schema.NullOr(Schema.Struct({ msg: Schema.Literals(["", ...refusals]), balance: Schema.Finite })),
-  created_at: Schema.Date,
-  settled_at: Schema.NullOr(Schema.Date),
-  age_millis: Schema.Finite
-})
+  balanceAfter: Schema.NullOr(CentsFromNumeric)
+})).pipe(Schema.encodeKeys({
+  ref: "id",
+  txnId: "txn_id",
+  partnerId: "partner_id",
+  playerId: "player_id",
+  roundRef: "round_ref",
+  roundId: "round_id",
+  gameCode: "game_code",
+  providerCode: "provider_code",
+  balanceAfter: "balance_after",
+  createdAt: "created_at",
+  settledAt: "settled_at",
+  ageMillis: "age_millis"
+}))
 const decodeTransactions = Schema.decodeUnknownEffect(Schema.Array(TransactionRow))
 
-const toTransaction = (row: typeof TransactionRow.Type): WalletTransaction => ({
-  ref: row.id,
-  kind: row.kind,
-  txnId: row.txn_id,
-  fingerprint: row.fingerprint,
-  partnerId: row.partner_id,
-  playerId: row.player_id,
-  roundRef: row.round_ref,
-  roundId: row.round_id,
-  gameCode: row.game_code,
-  providerCode: row.provider_code,
-  bet: row.bet,
-  win: row.win,
-  status: row.status,
-  refusal: row.refusal,
-  note: row.note,
-  amount: row.amount,
-  balanceAfter: row.balance_after,
-  answer: row.answer,
-  createdAt: row.created_at,
-  settledAt: row.settled_at,
-  ageMillis: row.age_millis
-})
-
-const RoundRow = Schema.Struct({
-  id: IdFromBigInt,
-  partner_id: IdFromBigInt,
-  player_id: IdFromBigInt,
-  round_id: Schema.String,
-  status: Schema.Literals(["open", "settled", "refunded"]),
-  pending_bets: Schema.Int,
-  bet_total: CentsFromNumeric,
-  win_total: CentsFromNumeric,
-  refunded_early: Schema.Boolean,
-  created_at: Schema.Date,
-  updated_at: Schema.Date
-})
+const RoundRow = Round.mapFields(Struct.assign({
+  ref: IdFromBigInt,
+  partnerId: IdFromBigInt,
+  playerId: IdFromBigInt,
+  betTotal: CentsFromNumeric,
+  winTotal: CentsFromNumeric
+})).pipe(Schema.encodeKeys({
+  ref: "id",
+  partnerId: "partner_id",
+  playerId: "player_id",
+  roundId: "round_id",
+  pendingBets: "pending_bets",
+  betTotal: "bet_total",
+  winTotal: "win_total",
+  refundedEarly: "refunded_early",
+  createdAt: "created_at",
+  updatedAt: "updated_at"
+}))
 const decodeRounds = Schema.decodeUnknownEffect(Schema.Array(RoundRow))
-
-const toRound = (row: typeof RoundRow.Type): Round => ({
-  ref: row.id,
-  partnerId: row.partner_id,
-  playerId: row.player_id,
-  roundId: row.round_id,
-  status: row.status,
-  pendingBets: row.pending_bets,
-  betTotal: row.bet_total,
-  winTotal: row.win_total,
-  refundedEarly: row.refunded_early,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at
-})
 
 const transactionColumns = `id, kind, txn_id, fingerprint, partner_id, player_id, round_ref, round_id, game_code, provider_code,
   bet, win, status, refusal, note, amount, balance_after, answer, created_at, settled_at,
@@ -126,9 +94,9 @@ export const make = Effect.gen(function*() {
   const rounds = sql.literal(roundColumns)
 
   const selectTransactions = (statement: Statement.Statement<unknown>) =>
-    statement.pipe(Effect.flatMap(decodeTransactions), Effect.map((rows) => rows.map(toTransaction)))
+    statement.pipe(Effect.flatMap(decodeTransactions))
   const selectRounds = (statement: Statement.Statement<unknown>) =>
-    statement.pipe(Effect.flatMap(decodeRounds), Effect.map((rows) => rows.map(toRound)), Effect.orDie)
+    statement.pipe(Effect.flatMap(decodeRounds), Effect.orDie)
 
   const openBet = (bet: NewTransaction) =>
     selectTransactions(sql`
@@ -270,21 +238,36 @@ export const make = Effect.gen(function*() {
     return sql.and(conditions)
   }
 
+  const findTransaction = SqlSchema.findOneOption({
+    Request: Schema.Struct({ kind: TransactionKind, txnId: Schema.String }),
+    Result: TransactionRow,
+    execute: ({ kind, txnId }) => sql`SELECT ${columns} FROM wallet_transactions WHERE kind = ${kind} AND txn_id = ${txnId}`
+  })
+  const pendingBetsOf = SqlSchema.findAll({
+    Request: Schema.Int,
+    Result: TransactionRow,
+    execute: (roundRef) =>
+      sql`SELECT ${columns} FROM wallet_transactions WHERE round_ref = ${roundRef} AND status = 'pending' ORDER BY id`
+  })
+  const roundsByRef = SqlSchema.findAll({
+    Request: Schema.Array(Schema.Int),
+    Result: RoundRow,
+    execute: (refs) => sql`SELECT ${rounds} FROM wallet_rounds WHERE id = ANY(${refs}::bigint[]) ORDER BY id`
+  })
+  const transactionsOfRounds = SqlSchema.findAll({
+    Request: Schema.Array(Schema.Int),
+    Result: TransactionRow,
+    execute: (refs) => sql`SELECT ${columns} FROM wallet_transactions WHERE round_ref = ANY(${refs}::bigint[]) ORDER BY id`
+  })
+
   return {
     openBet,
     settleBet,
     withRoundLocked: <A, E, R>(playerId: number, roundId: string, work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>) =>
       dieOnSqlError(retryDeadlocks(sql.withTransaction(Effect.flatMap(lockRound(playerId, roundId), work)))),
     recordDecided,
-    findTransaction: (kind: TransactionKind, txnId: string) =>
-      selectTransactions(sql`SELECT ${columns} FROM wallet_transactions WHERE kind = ${kind} AND txn_id = ${txnId}`).pipe(
-        Effect.map((rows) => Option.fromNullishOr(rows[0])),
-        Effect.orDie
-      ),
-    pendingBetsOf: (roundRef: number) =>
-      selectTransactions(sql`
-        SELECT ${columns} FROM wallet_transactions WHERE round_ref = ${roundRef} AND status = 'pending' ORDER BY id
-      `).pipe(Effect.orDie),
+    findTransaction: (kind: TransactionKind, txnId: string) => Effect.orDie(findTransaction({ kind, txnId })),
+    pendingBetsOf: (roundRef: number) => Effect.orDie(pendingBetsOf(roundRef)),
     stalePendingBets: (olderThan: Duration.Duration, limit: number) =>
       selectTransactions(sql`
         SELECT ${columns} FROM wallet_transactions
@@ -312,15 +295,8 @@ export const make = Effect.gen(function*() {
       if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
       return selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE ${sql.and(conditions)} ORDER BY id`)
     },
-    roundsByRef: (refs: ReadonlyArray<number>) =>
-      refs.length === 0
-        ? Effect.succeed([])
-        : selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE id = ANY(${refs}::bigint[]) ORDER BY id`),
+    roundsByRef: (refs: ReadonlyArray<number>) => refs.length === 0 ? Effect.succeed([]) : Effect.orDie(roundsByRef(refs)),
     transactionsOfRounds: (refs: ReadonlyArray<number>) =>
-      refs.length === 0
-        ? Effect.succeed([])
-        : selectTransactions(sql`
-            SELECT ${columns} FROM wallet_transactions WHERE round_ref = ANY(${refs}::bigint[]) ORDER BY id
-          `).pipe(Effect.orDie)
+      refs.length === 0 ? Effect.succeed([]) : Effect.orDie(transactionsOfRounds(refs))
   }
   })
