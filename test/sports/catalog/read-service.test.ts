@@ -6,14 +6,14 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Duration, Effect, Fiber, Layer } from "effect"
-import { SportsCatalog } from "../../src/catalog/SportsCatalog.ts"
-import { SportsCatalogConfig } from "../../src/catalog/SportsCatalogConfig.ts"
-import { SportsCatalogRepo } from "../../src/catalog/SportsCatalogRepo.ts"
-import { SportsCatalogRepoMemory } from "../../src/catalog/SportsCatalogRepoMemory.ts"
-import type { Page } from "../../src/domain/Paging.ts"
-import type { SportsEvent, SportsLeague } from "../../src/domain/Sports.ts"
-import { type ListQuery, SportsProvider } from "../../src/sports/SportsProvider.ts"
-import { testCatalogConfig } from "../support/TestApp.ts"
+import { SportsCatalog } from "../../../src/sports/catalog/SportsCatalog.ts"
+import { SportsCatalogConfig } from "../../../src/sports/catalog/SportsCatalogConfig.ts"
+import { SportsCatalogRepo } from "../../../src/sports/catalog/SportsCatalogRepo.ts"
+import { SportsCatalogRepoMemory } from "../../../src/sports/catalog/SportsCatalogRepoMemory.ts"
+import type { Page } from "../../../src/domain/Paging.ts"
+import type { SportsEvent, SportsLeague } from "../../../src/domain/Sports.ts"
+import { type ListQuery, SportsProvider } from "../../../src/sports/SportsProvider.ts"
+import { testCatalogConfig } from "../../support/TestApp.ts"
 
 const premier: SportsLeague = { id: "900", name: "Premier Division", sportId: 1, countryCode: "gb" }
 const pro: SportsLeague = { id: "950", name: "Pro League", sportId: 18, countryCode: "us" }

@@ -1,12 +1,12 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { PrematchEntry } from "../../src/api/Catalog.ts"
-import { ValidationFailed } from "../../src/client/PartnerClient.ts"
-import { api, CatalogApp, refresh } from "../support/CatalogApp.ts"
-import { type WorldEvent, worldEvents } from "../support/CatalogScripts.ts"
-import { live } from "../support/live.ts"
-import { type FeedQuery, partnerClient } from "../support/PartnerClient.ts"
-import { bodyAs, givenPartner, validationErrors } from "../support/TestApp.ts"
+import { PrematchEntry } from "../../../src/api/Catalog.ts"
+import { ValidationFailed } from "../../../src/client/PartnerClient.ts"
+import { api, CatalogApp, refresh } from "../../support/CatalogApp.ts"
+import { type WorldEvent, worldEvents } from "../../support/CatalogScripts.ts"
+import { live } from "../../support/live.ts"
+import { type FeedQuery, partnerClient } from "../../support/PartnerClient.ts"
+import { bodyAs, givenPartner, validationErrors } from "../../support/TestApp.ts"
 
 const world = worldEvents()
 const upcoming = world.filter((event) => event.timeStatus === 0)

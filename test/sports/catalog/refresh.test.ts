@@ -1,14 +1,14 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { SportsCatalog } from "../../src/catalog/SportsCatalog.ts"
-import { InternalError, ValidationFailed } from "../../src/client/PartnerClient.ts"
-import { CatalogApp, refresh, refreshOnTheWire, type World } from "../support/CatalogApp.ts"
-import { catalogProvider, worldEvents } from "../support/CatalogScripts.ts"
-import { FakeUpstream } from "../support/FakeUpstream.ts"
-import { live } from "../support/live.ts"
-import { partnerClient } from "../support/PartnerClient.ts"
-import { dataAs, givenPartner, validationErrors } from "../support/TestApp.ts"
+import { SportsCatalog } from "../../../src/sports/catalog/SportsCatalog.ts"
+import { InternalError, ValidationFailed } from "../../../src/client/PartnerClient.ts"
+import { CatalogApp, refresh, refreshOnTheWire, type World } from "../../support/CatalogApp.ts"
+import { catalogProvider, worldEvents } from "../../support/CatalogScripts.ts"
+import { FakeUpstream } from "../../support/FakeUpstream.ts"
+import { live } from "../../support/live.ts"
+import { partnerClient } from "../../support/PartnerClient.ts"
+import { dataAs, givenPartner, validationErrors } from "../../support/TestApp.ts"
 
 const fullWorld = { sports: 2, countries: 3, leagues: 4, teams: 16, events: 129 }
 

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Scope } from "effect"
-import type { Page, PageRequest } from "../domain/Paging.ts"
+import type { Page, PageRequest } from "../../domain/Paging.ts"
 import type {
   CountryRecord,
   FeedEvent,
@@ -8,8 +8,8 @@ import type {
   Snapshot,
   SportRecord,
   SportsCatalogOverview
-} from "../domain/SportsCatalog.ts"
-import type { EventQuery, FeedOrder, ListQuery } from "../domain/SportsCatalogQuery.ts"
+} from "../../domain/SportsCatalog.ts"
+import type { EventQuery, FeedOrder, ListQuery } from "../../domain/SportsCatalogQuery.ts"
 
 /** NOTIFY channel: the sports catalog changed (a refresh), from any instance. */
 export const sportsCatalogChangedChannel = "partner_api_sports_catalog_changed"

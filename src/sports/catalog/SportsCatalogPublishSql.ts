@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Snapshot } from "../domain/SportsCatalog.ts"
-import { publishReportOf, type RecordRow, snapshotRecords } from "../domain/SportsCatalogPublish.ts"
-import * as ChangeFeed from "../platform/ChangeFeed.ts"
+import type { Snapshot } from "../../domain/SportsCatalog.ts"
+import { publishReportOf, type RecordRow, snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
+import * as ChangeFeed from "../../platform/ChangeFeed.ts"
 import { sportsCatalogChangedChannel } from "./SportsCatalogRepo.ts"
 
 /** Rows go to PostgreSQL as JSON documents of this many, typed by jsonb_to_recordset's column list. */

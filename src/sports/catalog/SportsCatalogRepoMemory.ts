@@ -1,9 +1,9 @@
 import { Clock, Effect, Equal, Layer } from "effect"
-import { type PageRequest, slicePage } from "../domain/Paging.ts"
-import type { CountryRecord, FeedEvent, NamedRecord, Snapshot, SportRecord } from "../domain/SportsCatalog.ts"
-import { publishReportOf, snapshotRecords } from "../domain/SportsCatalogPublish.ts"
-import type { EventQuery, FeedOrder, ListQuery } from "../domain/SportsCatalogQuery.ts"
-import { compareNames } from "../domain/Text.ts"
+import { type PageRequest, slicePage } from "../../domain/Paging.ts"
+import type { CountryRecord, FeedEvent, NamedRecord, Snapshot, SportRecord } from "../../domain/SportsCatalog.ts"
+import { publishReportOf, snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
+import type { EventQuery, FeedOrder, ListQuery } from "../../domain/SportsCatalogQuery.ts"
+import { compareNames } from "../../domain/Text.ts"
 import { SportsCatalogRepo } from "./SportsCatalogRepo.ts"
 
 interface StoredEvent extends FeedEvent {

@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Fiber, FiberMap, Layer, Option } from "effect"
-import { countryName } from "../domain/Countries.ts"
-import { type Page, pageOf, type PageRequest } from "../domain/Paging.ts"
-import { timedRefresh } from "../platform/Metrics.ts"
+import { countryName } from "../../domain/Countries.ts"
+import { type Page, pageOf, type PageRequest } from "../../domain/Paging.ts"
+import { timedRefresh } from "../../platform/Metrics.ts"
 import type {
   CountryRecord,
   EventSource,
@@ -14,7 +14,7 @@ import type {
   RefreshScope,
   SportRecord,
   SportsCatalogOverview
-} from "../domain/SportsCatalog.ts"
+} from "../../domain/SportsCatalog.ts"
 import {
   type EventQuery,
   eventQueryOf,
@@ -29,9 +29,9 @@ import {
   type SportsCatalogFilters,
   sortedNames,
   sportName
-} from "../domain/SportsCatalogQuery.ts"
-import * as ByteBoundedCache from "../platform/ByteBoundedCache.ts"
-import { SportsProvider, type SportsProviderError } from "../sports/SportsProvider.ts"
+} from "../../domain/SportsCatalogQuery.ts"
+import * as ByteBoundedCache from "../../platform/ByteBoundedCache.ts"
+import { SportsProvider, type SportsProviderError } from "../SportsProvider.ts"
 import { fetchSnapshot } from "./CatalogImport.ts"
 import { SportsCatalogConfig } from "./SportsCatalogConfig.ts"
 import { SportsCatalogRepo } from "./SportsCatalogRepo.ts"
