@@ -1,24 +1,11 @@
 import { Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { sportsCapabilities } from "../domain/Sports.ts"
 import { StorableText } from "../domain/Text.ts"
 import { Envelope } from "./Envelope.ts"
 import { NotFound, ProviderUnavailable } from "./Errors.ts"
 import { integerQuery, PageMeta, PageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
-
-export const sportsCapabilities = [
-  "leagues",
-  "upcoming-events",
-  "live-events",
-  "live-event",
-  "ended-events",
-  "event-odds",
-  "event-live-odds",
-  "event-lineup",
-  "event-stats-trend",
-  "event-result"
-] as const
-export type SportsCapability = (typeof sportsCapabilities)[number]
 
 /** A sport id from the query string (BetsAPI's: 1 soccer, 18 basketball, 13 tennis), plain decimal digits. */
 export const SportIdQuery = integerQuery({

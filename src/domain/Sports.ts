@@ -84,3 +84,18 @@ export interface EventResult {
   readonly awayScore: number
   readonly winner: "home" | "away" | "draw"
 }
+
+/** The operations a sports provider answers, as the status endpoint lists them. */
+export const sportsCapabilities = [
+  "leagues",
+  "upcoming-events",
+  "live-events",
+  "live-event",
+  "ended-events",
+  "event-odds",
+  "event-live-odds",
+  "event-lineup",
+  "event-stats-trend",
+  "event-result"
+] as const
+export type SportsCapability = (typeof sportsCapabilities)[number]
