@@ -65,7 +65,7 @@ interface Member {
 /** What a recount leaves kept, of the budget. */
 const lowWater = 0.9
 
-/** A budget of `maxBytes` for the caches made from it. Zero or less keeps nothing. */
+/** A budget of `maxBytes` for the caches made from it. Zero or less keeps nothing (concurrent gets still share a look-up). */
 export const makeBudget = (maxBytes: number): ByteBudget => {
   const members: Array<Member> = []
   // An upper estimate of the bytes kept: every answer that fits is added as it arrives; entries the
@@ -97,6 +97,15 @@ export const makeBudget = (maxBytes: number): ByteBudget => {
   const cache = Effect.fnUntraced(function*<Key, A, E>(options: CacheOptions<Key, A, E>) {
     const sizeOf = options.sizeOf ?? encodedBytes
     const { timeToLive } = options
+    // A time-to-live of zero turns caching off: every get looks up.
+    if (Duration.isDuration(timeToLive) && Duration.isZero(timeToLive)) {
+      const off: ByteBoundedCache<Key, A, E> = {
+        get: options.lookup,
+        invalidateAll: Effect.void,
+        usage: Effect.succeed({ entries: 0, bytes: 0 })
+      }
+      return off
+    }
     const cache = yield* Cache.makeWith(
       (key: Key) =>
         Effect.map(options.lookup(key), (value): Sized<A> => {
@@ -152,14 +161,7 @@ export const make = Effect.fn("ByteBoundedCache.make")(function*<Key, A, E>(opti
   readonly sizeOf?: ((value: A) => number) | undefined
 }) {
   const { lookup, maxBytes, timeToLive } = options
-  if (Duration.isZero(timeToLive) || maxBytes <= 0) {
-    const off: ByteBoundedCache<Key, A, E> = {
-      get: lookup,
-      invalidateAll: Effect.void,
-      usage: Effect.succeed({ entries: 0, bytes: 0 })
-    }
-    return off
-  }
+  if (Duration.isZero(timeToLive) || maxBytes <= 0) return yield* makeBudget(0).cache({ lookup, timeToLive: Duration.zero })
   const budget = makeBudget(maxBytes)
   const cache = yield* budget.cache({ lookup, timeToLive, sizeOf: options.sizeOf })
   return { ...cache, invalidateAll: budget.invalidateAll }

@@ -2,23 +2,26 @@ import { Clock, Context, Effect, Fiber, FiberMap, Layer, Option } from "effect"
 import { countryName } from "../../domain/Countries.ts"
 import { type Page, pageOf, type PageRequest } from "../../domain/Paging.ts"
 import { timedRefresh } from "../../platform/Metrics.ts"
-import type {
-  CountryRecord,
-  EventSource,
-  Facets,
-  FeedEvent,
-  InvalidSportsCatalogQuery,
-  NamedRecord,
-  RefreshOutcome,
-  RefreshRequest,
-  RefreshScope,
-  SportRecord,
-  SportsCatalogOverview
+import {
+  type CountryRecord,
+  type EventSource,
+  type Facets,
+  type FeedEntry,
+  feedEntryOf,
+  type InvalidSportsCatalogQuery,
+  type LiveFeedEntry,
+  liveEntryOf,
+  type NamedEntry,
+  namedEntryOf,
+  type RefreshOutcome,
+  type RefreshRequest,
+  type RefreshScope,
+  type SportRecord,
+  type SportsCatalogOverview
 } from "../../domain/SportsCatalog.ts"
 import {
   type EventQuery,
   eventQueryOf,
-  type Facet,
   facetQueryOf,
   type FeedOrder,
   feedOrderOf,
@@ -35,7 +38,7 @@ import { SportsProvider, type SportsProviderError } from "../SportsProvider.ts"
 import { fetchSnapshot } from "./CatalogImport.ts"
 import { SportsCatalogConfig } from "./SportsCatalogConfig.ts"
 import { SportsCatalogRepo } from "./SportsCatalogRepo.ts"
-import { SportsCatalogRepoSql } from "./SportsCatalogRepoSql.ts"
+import * as SportsCatalogRepoMemory from "./SportsCatalogRepoMemory.ts"
 
 /** A feed's sort as the partner asked for it; anything unknown means time ascending. */
 export interface FeedSort {
@@ -43,40 +46,8 @@ export interface FeedSort {
   readonly direction?: string | undefined
 }
 
-type ListKind = "sports" | "countries" | "leagues" | "teams"
-
-/**
- * One cached read, as a key: built only by `reads` below, from queries the rules already read, so two
- * requests that mean the same thing are equal values (effect's structural Equal) and share an entry.
- * `A` is the answer's type (never present at run time).
- */
-type Read<A> = (
-  | { readonly kind: "feedPage"; readonly query: EventQuery; readonly order: FeedOrder; readonly page: PageRequest }
-  | { readonly kind: "feedTotal"; readonly query: EventQuery }
-  | { readonly kind: "facet"; readonly facet: Facet; readonly query: EventQuery }
-  | { readonly kind: ListKind; readonly query: ListQuery; readonly page: PageRequest }
-  | { readonly kind: "overview" }
-) & { readonly answer?: A }
-
+/** A page as a cache key: the request's page and size only, whatever else it carries. */
 const pageKey = (page: PageRequest): PageRequest => ({ page: page.page, perPage: page.perPage })
-
-const reads = {
-  feedPage: (query: EventQuery, order: FeedOrder, page: PageRequest): Read<ReadonlyArray<FeedEvent>> => ({
-    kind: "feedPage",
-    query,
-    order,
-    page: pageKey(page)
-  }),
-  /** Counted once per set of filters, whatever the page or the sort. */
-  feedTotal: (query: EventQuery): Read<number> => ({ kind: "feedTotal", query }),
-  /** Facets are read apart: the leagues facet of `league_id=7` is the one of no league chosen, shared. */
-  facet: (facet: Facet, query: EventQuery): Read<ReadonlyArray<string>> => ({ kind: "facet", facet, query: facetQueryOf(facet, query) }),
-  sports: (query: ListQuery, page: PageRequest): Read<Page<SportRecord>> => ({ kind: "sports", query, page: pageKey(page) }),
-  countries: (query: ListQuery, page: PageRequest): Read<Page<CountryRecord>> => ({ kind: "countries", query, page: pageKey(page) }),
-  leagues: (query: ListQuery, page: PageRequest): Read<Page<NamedRecord>> => ({ kind: "leagues", query, page: pageKey(page) }),
-  teams: (query: ListQuery, page: PageRequest): Read<Page<NamedRecord>> => ({ kind: "teams", query, page: pageKey(page) }),
-  overview: (): Read<SportsCatalogOverview> => ({ kind: "overview" })
-}
 
 /**
  * The local sports catalog (the casino's is CasinoCatalog): refreshed from
@@ -94,16 +65,14 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
   readonly isEmpty: Effect.Effect<boolean>
   sports(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<SportRecord>>
   countries(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<CountryRecord>>
-  leagues(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<NamedRecord>>
-  teams(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<NamedRecord>>
+  leagues(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<NamedEntry>>
+  teams(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<NamedEntry>>
   /** The dynamic filters: each facet narrowed by every chosen filter except its own. */
   filters(source: EventSource, filters: SportsCatalogFilters): Effect.Effect<Facets, InvalidSportsCatalogQuery>
-  feed(
-    source: EventSource,
-    filters: SportsCatalogFilters,
-    sort: FeedSort,
-    page: PageRequest
-  ): Effect.Effect<Page<FeedEvent>, InvalidSportsCatalogQuery>
+  /** Events not started yet. */
+  prematch(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest): Effect.Effect<Page<FeedEntry>, InvalidSportsCatalogQuery>
+  /** Events in play, with their minute as of now. */
+  live(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest): Effect.Effect<Page<LiveFeedEntry>, InvalidSportsCatalogQuery>
 }>()("partner-api/catalog/SportsCatalog") {
   /** The service over whichever SportsCatalogRepo is provided (the tests' in-memory one, say). */
   static readonly layerNoDeps = Layer.effect(
@@ -113,77 +82,58 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
       const provider = yield* SportsProvider
       const config = yield* SportsCatalogConfig
 
-      // ---- reads, through the cache
+      // ---- reads, through the caches: one per kind of read, all under one budget, keyed by the
+      // queries the rules already read, so two requests that mean the same thing share an entry.
 
-      const facetNames = (facet: Facet, query: EventQuery): Effect.Effect<ReadonlyArray<string>> => {
-        switch (facet) {
-          case "sport":
-            return Effect.map(repo.eventSportIds(query), (ids) => sortedNames(ids.map(sportName)))
-          case "country":
-            return Effect.map(repo.eventCountryCodes(query), (codes) => sortedNames(codes.map(countryName)))
-          case "league":
-            return Effect.map(repo.eventLeagueNames(query), sortedNames)
-          case "team":
-            return Effect.map(repo.eventTeamNames(query), sortedNames)
-        }
-      }
+      const budget = ByteBoundedCache.makeBudget(config.cacheMaxBytes)
+      const cached = <Key, A>(lookup: (key: Key) => Effect.Effect<A>) =>
+        Effect.map(budget.cache({ lookup, timeToLive: config.cacheTtl }), (cache) => cache.get)
 
-      const lookup = (read: Read<unknown>): Effect.Effect<unknown> => {
-        switch (read.kind) {
-          case "feedPage":
-            return repo.feedPage(read.query, read.order, read.page)
-          case "feedTotal":
-            return repo.feedTotal(read.query)
-          case "facet":
-            return facetNames(read.facet, read.query)
-          case "sports":
-          case "countries":
-          case "leagues":
-          case "teams":
-            return repo[read.kind](read.query, read.page)
-          case "overview":
-            return repo.overview
-        }
-      }
-      const cache = yield* ByteBoundedCache.make({
-        lookup,
-        timeToLive: config.cacheTtl,
-        maxBytes: config.cacheMaxBytes
-      })
-      // The one place an answer's type is restored: a Read<A> is only ever built to answer an A.
-      const read = <A>(key: Read<A>) => cache.get(key) as Effect.Effect<A>
+      const feedPage = yield* cached((key: { readonly query: EventQuery; readonly order: FeedOrder; readonly page: PageRequest }) =>
+        repo.feedPage(key.query, key.order, key.page)
+      )
+      /** Counted once per set of filters, whatever the page or the sort. */
+      const feedTotal = yield* cached(repo.feedTotal)
+      // Facets are read apart (facetQueryOf): the leagues facet of `league_id=7` is the one of no league chosen, shared.
+      const sportFacet = yield* cached((query: EventQuery) => Effect.map(repo.eventSportIds(query), (ids) => sortedNames(ids.map(sportName))))
+      const countryFacet = yield* cached((query: EventQuery) =>
+        Effect.map(repo.eventCountryCodes(query), (codes) => sortedNames(codes.map(countryName)))
+      )
+      const leagueFacet = yield* cached((query: EventQuery) => Effect.map(repo.eventLeagueNames(query), sortedNames))
+      const teamFacet = yield* cached((query: EventQuery) => Effect.map(repo.eventTeamNames(query), sortedNames))
+      type ListKey = { readonly query: ListQuery; readonly page: PageRequest }
+      const sportList = yield* cached((key: ListKey) => repo.sports(key.query, key.page))
+      const countryList = yield* cached((key: ListKey) => repo.countries(key.query, key.page))
+      const leagueList = yield* cached((key: ListKey) => repo.leagues(key.query, key.page))
+      const teamList = yield* cached((key: ListKey) => repo.teams(key.query, key.page))
+      const overview = yield* cached((_: "overview") => repo.overview)
 
-      yield* repo.onChange(cache.invalidateAll)
+      yield* repo.onChange(budget.invalidateAll)
 
-      const feed = Effect.fn("SportsCatalog.feed")(function*(
-        source: EventSource,
-        filters: SportsCatalogFilters,
-        sort: FeedSort,
-        page: PageRequest
-      ) {
-        const query = yield* Effect.fromResult(eventQueryOf(source, filters))
-        const order = feedOrderOf(sort.sortBy, sort.direction)
-        const [results, total] = yield* Effect.all([
-          read(reads.feedPage(query, order, page)),
-          read(reads.feedTotal(query))
-        ], { concurrency: 2 })
-        return pageOf(page, results, total)
-      })
+      const feed = (source: EventSource) => (filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) =>
+        Effect.gen(function*() {
+          const query = yield* Effect.fromResult(eventQueryOf(source, filters))
+          const order = feedOrderOf(sort.sortBy, sort.direction)
+          const [results, total] = yield* Effect.all([
+            feedPage({ query, order, page: pageKey(page) }),
+            feedTotal(query)
+          ], { concurrency: 2 })
+          return pageOf(page, results, total)
+        })
 
-      const facets = Effect.fn("SportsCatalog.filters")(function*(source: EventSource, filters: SportsCatalogFilters) {
+      const filters = Effect.fn("SportsCatalog.filters")(function*(source: EventSource, filters: SportsCatalogFilters) {
         const query = yield* Effect.fromResult(eventQueryOf(source, filters))
         return yield* Effect.all({
-          sports: read(reads.facet("sport", query)),
-          countries: read(reads.facet("country", query)),
-          leagues: read(reads.facet("league", query)),
-          teams: read(reads.facet("team", query))
+          sports: sportFacet(facetQueryOf("sport", query)),
+          countries: countryFacet(facetQueryOf("country", query)),
+          leagues: leagueFacet(facetQueryOf("league", query)),
+          teams: teamFacet(facetQueryOf("team", query))
         }, { concurrency: 4 })
       })
 
-      const list = <A>(kind: ListKind, build: (query: ListQuery, page: PageRequest) => Read<Page<A>>) =>
-        Effect.fn(`SportsCatalog.${kind}`)((filters: SportsCatalogFilters, page: PageRequest) =>
-          read(build(listQueryOf(filters), page))
-        )
+      const list = <A>(read: (key: ListKey) => Effect.Effect<Page<A>>) => (filters: SportsCatalogFilters, page: PageRequest) =>
+        read({ query: listQueryOf(filters), page: pageKey(page) })
+      const entries = <A, B>(answer: Page<A>, entryOf: (item: A) => B): Page<B> => ({ ...answer, results: answer.results.map(entryOf) })
 
       // ---- refresh
 
@@ -193,7 +143,7 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
         const fetched = yield* Clock.currentTimeMillis
         const report = yield* repo.publish(snapshot)
         // This instance forgets at once; the others when the change announced at commit reaches them.
-        yield* cache.invalidateAll
+        yield* budget.invalidateAll
         const published = yield* Clock.currentTimeMillis
         // The frequent live refresh logs at debug level; a full one is worth a line.
         yield* Effect.logWithLevel(scope.liveOnly ? "Debug" : "Info")(
@@ -219,18 +169,32 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
       return SportsCatalog.of({
         refresh,
         refreshLive: refreshOnce(liveRefreshScopeOf(config.sportIds)).pipe(Effect.withSpan("SportsCatalog.refreshLive")),
-        overview: read(reads.overview()).pipe(Effect.withSpan("SportsCatalog.overview")),
+        overview: overview("overview").pipe(Effect.withSpan("SportsCatalog.overview")),
         isEmpty: repo.isEmpty,
-        sports: list("sports", reads.sports),
-        countries: list("countries", reads.countries),
-        leagues: list("leagues", reads.leagues),
-        teams: list("teams", reads.teams),
-        filters: facets,
-        feed
+        sports: Effect.fn("SportsCatalog.sports")(list(sportList)),
+        countries: Effect.fn("SportsCatalog.countries")(list(countryList)),
+        leagues: Effect.fn("SportsCatalog.leagues")(function*(filters: SportsCatalogFilters, page: PageRequest) {
+          return entries(yield* list(leagueList)(filters, page), namedEntryOf)
+        }),
+        teams: Effect.fn("SportsCatalog.teams")(function*(filters: SportsCatalogFilters, page: PageRequest) {
+          return entries(yield* list(teamList)(filters, page), namedEntryOf)
+        }),
+        filters,
+        prematch: Effect.fn("SportsCatalog.prematch")(function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
+          return entries(yield* feed("prematch")(filters, sort, page), feedEntryOf)
+        }),
+        live: Effect.fn("SportsCatalog.live")(function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
+          const answer = yield* feed("live")(filters, sort, page)
+          const now = yield* Clock.currentTimeMillis
+          return entries(answer, (event) => liveEntryOf(event, now))
+        })
       })
     })
   )
 
   /** Over PostgreSQL. */
-  static readonly layer = SportsCatalog.layerNoDeps.pipe(Layer.provide(SportsCatalogRepoSql))
+  static readonly layer = SportsCatalog.layerNoDeps.pipe(Layer.provide(SportsCatalogRepo.layerSql))
+
+  /** Over the in-memory repository: no database. */
+  static readonly layerMemory = SportsCatalog.layerNoDeps.pipe(Layer.provide(SportsCatalogRepoMemory.layerMemory))
 }

@@ -24,7 +24,7 @@ const named = (search: string | null, name: string) => search === null || name.t
  * counts what changed and deactivates what the scope covered but the
  * snapshot no longer lists. Change listeners run after each changing publish.
  */
-export const SportsCatalogRepoMemory = Layer.effect(
+export const layerMemory = Layer.effect(
   SportsCatalogRepo,
   Effect.sync(() => {
     const sports = new Map<number, SportRecord>()

@@ -1,44 +1,18 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../../api/Api.ts"
+import { encodeWith, listed, LiveEntryCodec, NamedEntryCodec, OverviewCodec, PrematchEntryCodec } from "../../api/Catalog.ts"
 import { ok } from "../../api/Envelope.ts"
 import { ErrorMessages, InternalError, ValidationFailed } from "../../api/Errors.ts"
 import { page } from "../../api/Paging.ts"
 import { CurrentPartner } from "../../api/Security.ts"
-import { countryName } from "../../domain/Countries.ts"
-import type { Page } from "../../domain/Paging.ts"
-import type { EventSource, FeedEvent, InvalidSportsCatalogQuery, NamedRecord } from "../../domain/SportsCatalog.ts"
+import { CountryRecord, type InvalidSportsCatalogQuery, SportRecord } from "../../domain/SportsCatalog.ts"
 import type { SportsCatalogFilters } from "../../domain/SportsCatalogQuery.ts"
-import { minuteOf } from "../../domain/Sports.ts"
 import { SportsProvider } from "../SportsProvider.ts"
 import { SportsCatalog } from "./SportsCatalog.ts"
 
 const invalid = (error: InvalidSportsCatalogQuery) =>
   new ValidationFailed({ message: ErrorMessages.invalidData, errors: error.errors })
-
-const country = (code: string | null) => code === null ? null : countryName(code)
-
-const named = (record: NamedRecord) => ({
-  id: record.id,
-  name: record.name,
-  country: country(record.countryCode),
-  country_code: record.countryCode,
-  sport_id: record.sportId,
-  active: record.active
-})
-
-const prematchEntry = (event: FeedEvent) => ({
-  event_id: event.id,
-  sport_id: event.sportId,
-  country: country(event.countryCode),
-  league_id: event.leagueId,
-  league_name: event.leagueName,
-  home_name: event.homeName,
-  away_name: event.awayName,
-  starts_at: event.startsAt.toISOString(),
-  has_odds: event.hasOdds,
-  last_update: event.lastUpdate.toISOString()
-})
 
 const plural = (count: number, one: string, many = `${one}s`) =>
   `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`
@@ -75,11 +49,11 @@ type FeedQuery = Parameters<typeof filtersOf>[0] & {
   readonly sort_direction?: string | undefined
 }
 
-/** A page as every list answers it: `results` and `meta`. */
-const listed = <A, B>(answer: Page<A>, toEntry: (item: A) => B) => ({
-  results: answer.results.map(toEntry),
-  meta: { page: answer.page, per_page: answer.perPage, total: answer.total }
-})
+const sortOf = (query: FeedQuery) => ({ sortBy: query.sort_by, direction: query.sort_direction })
+
+/** The envelope around what `answer` gives, for the current partner. */
+const respond = <A, E, R>(answer: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.service(CurrentPartner), (partner) => Effect.map(answer, (data) => ok(partner, data)))
 
 export const SportsCatalogHandlers = HttpApiBuilder.group(
   PartnerApi,
@@ -88,22 +62,10 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
     const catalog = yield* SportsCatalog
     const provider = yield* SportsProvider
 
-    const list = <A, B>(
-      name: string,
-      fetch: (filters: SportsCatalogFilters, request: { page: number; perPage: number }) => Effect.Effect<Page<A>>,
-      toEntry: (item: A) => B
-    ) =>
-      Effect.fn(`SportsCatalogHttp.${name}`)(function*({ query }: {
-        readonly query: Parameters<typeof filtersOf>[0] & { readonly page?: number | undefined; readonly per_page?: number | undefined }
-      }) {
-        const partner = yield* CurrentPartner
-        return ok(partner, listed(yield* fetch(filtersOf(query), page(query)), toEntry))
-      })
-
-    const feed = (source: EventSource, query: FeedQuery) =>
-      catalog.feed(source, filtersOf(query), { sortBy: query.sort_by, direction: query.sort_direction }, page(query)).pipe(
-        Effect.mapError(invalid)
-      )
+    const encode = <A, B, E>(answer: Effect.Effect<A, E>, toWire: (value: A) => Effect.Effect<B>) =>
+      respond(Effect.flatMap(answer, toWire))
+    const feed = <A, B>(answer: Effect.Effect<A, InvalidSportsCatalogQuery>, toWire: (value: A) => Effect.Effect<B>) =>
+      encode(Effect.mapError(answer, invalid), toWire)
 
     return handlers.handleAll({
       refresh: Effect.fn("SportsCatalogHttp.refresh")(
@@ -144,37 +106,16 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
             )
         })
       ),
-      overview: Effect.fn("SportsCatalogHttp.overview")(function*() {
-        const partner = yield* CurrentPartner
-        const totals = yield* catalog.overview
-        return ok(partner, {
-          sports_total: totals.sports,
-          countries_total: totals.countries,
-          leagues_total: totals.leagues,
-          teams_total: totals.teams,
-          events_total: totals.events
-        })
-      }),
-      sports: list("sports", catalog.sports, (sport) => sport),
-      countries: list("countries", catalog.countries, (entry) => entry),
-      leagues: list("leagues", catalog.leagues, named),
-      teams: list("teams", catalog.teams, named),
-      filters: Effect.fn("SportsCatalogHttp.filters")(function*({ query }) {
-        const partner = yield* CurrentPartner
-        const source = query.source ?? "prematch"
-        const facets = yield* catalog.filters(source, filtersOf(query)).pipe(Effect.mapError(invalid))
-        return ok(partner, { source, ...facets })
-      }),
-      prematch: Effect.fn("SportsCatalogHttp.prematch")(function*({ query }) {
-        const partner = yield* CurrentPartner
-        return ok(partner, listed(yield* feed("prematch", query), prematchEntry))
-      }),
-      live: Effect.fn("SportsCatalogHttp.live")(function*({ query }) {
-        const partner = yield* CurrentPartner
-        const now = yield* Clock.currentTimeMillis
-        const answer = yield* feed("live", query)
-        return ok(partner, listed(answer, (event) => ({ ...prematchEntry(event), score: event.score ?? "", minute: minuteOf(event, now) })))
-      })
+      overview: () => encode(catalog.overview, encodeWith(OverviewCodec)),
+      sports: ({ query }) => encode(catalog.sports(filtersOf(query), page(query)), listed(SportRecord)),
+      countries: ({ query }) => encode(catalog.countries(filtersOf(query), page(query)), listed(CountryRecord)),
+      leagues: ({ query }) => encode(catalog.leagues(filtersOf(query), page(query)), listed(NamedEntryCodec)),
+      teams: ({ query }) => encode(catalog.teams(filtersOf(query), page(query)), listed(NamedEntryCodec)),
+      filters: ({ query }) =>
+        feed(catalog.filters(query.source ?? "prematch", filtersOf(query)), (facets) =>
+          Effect.succeed({ source: query.source ?? "prematch", ...facets })),
+      prematch: ({ query }) => feed(catalog.prematch(filtersOf(query), sortOf(query), page(query)), listed(PrematchEntryCodec)),
+      live: ({ query }) => feed(catalog.live(filtersOf(query), sortOf(query), page(query)), listed(LiveEntryCodec))
     })
   })
 )
