@@ -1,6 +1,5 @@
-import { Effect, Schema, SchemaGetter, SchemaTransformation } from "effect"
+import { Schema, SchemaGetter, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import type { Page } from "../domain/Paging.ts"
 import { FeedEntry, LiveFeedEntry, NamedEntry, SportsCatalogOverview } from "../domain/SportsCatalog.ts"
 import { Envelope } from "./Envelope.ts"
 import { InternalError } from "./Errors.ts"
@@ -183,22 +182,6 @@ export const OverviewCodec = SportsCatalogOverview.pipe(Schema.encodeKeys({
 export const PrematchEntry = Schema.toEncoded(PrematchEntryCodec)
 export const LiveEntry = Schema.toEncoded(LiveEntryCodec)
 const NamedRef = Schema.toEncoded(NamedEntryCodec)
-
-/** A domain value as the wire carries it (an encoding failure is a defect: the codecs are the service's own). */
-export const encodeWith = <S extends Schema.Codec<unknown, unknown>>(codec: S) => {
-  const encode = Schema.encodeEffect(codec)
-  return (value: S["Type"]): Effect.Effect<S["Encoded"]> => Effect.orDie(encode(value))
-}
-
-/** A page as every list answers it, `results` encoded by `entry` and `meta`. */
-export const listed = <S extends Schema.Codec<unknown, unknown>>(entry: S) => {
-  const encode = encodeWith(Schema.Array(entry))
-  return (answer: Page<S["Type"]>) =>
-    Effect.map(encode(answer.results), (results) => ({
-      results,
-      meta: { page: answer.page, per_page: answer.perPage, total: answer.total }
-    }))
-}
 
 export class CatalogGroup extends HttpApiGroup.make("catalog")
   .add(
