@@ -38,10 +38,10 @@ import { CasinoGateway } from "./casino/CasinoGateway.ts"
 import { casinoGatewayLayer } from "./casino/CasinoGatewayLive.ts"
 import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
 import { CasinoHandlers } from "./casino/http.ts"
-import { CatalogSchedule } from "./catalog/CatalogSchedule.ts"
-import { SportsCatalogHandlers } from "./catalog/http.ts"
-import { SportsCatalog } from "./catalog/SportsCatalog.ts"
-import { SportsCatalogConfig } from "./catalog/SportsCatalogConfig.ts"
+import { CatalogSchedule } from "./sports/catalog/CatalogSchedule.ts"
+import { SportsCatalogHandlers } from "./sports/catalog/http.ts"
+import { SportsCatalog } from "./sports/catalog/SportsCatalog.ts"
+import { SportsCatalogConfig } from "./sports/catalog/SportsCatalogConfig.ts"
 import { CallbackTargets } from "./partners/CallbackTargets.ts"
 import { ExemptCallbackUrls } from "./partners/CallbackUrlPolicy.ts"
 import { DemoPartnerLive, DemoPartnerWallet } from "./partners/DemoPartner.ts"
@@ -58,7 +58,7 @@ import { ClientAddress } from "./platform/ClientAddress.ts"
 import { SportsHandlers } from "./sports/http.ts"
 import { SportsConfig } from "./sports/SportsConfig.ts"
 import { SportsProvider } from "./sports/SportsProvider.ts"
-import { sportsProviderLayer } from "./sports/SportsProviderLive.ts"
+import * as SportsProviders from "./sports/SportsProviders.ts"
 import { apiDocsRoutes } from "./platform/ApiDocs.ts"
 import * as Database from "./platform/Database.ts"
 import { metricsRoutes } from "./platform/MetricsRoute.ts"
@@ -197,7 +197,7 @@ const StatusReportLive = Layer.effect(
 )
 
 /** The provider SPORTS_PROVIDER selects: BetsAPI or the sandbox's simulated world. */
-const SportsProviderLive = sportsProviderLayer(SandboxSportsProviderLive)
+const SportsProviderLayer = SportsProviders.layer(SandboxSportsProviderLive)
 
 /** The console's accounts, audit trail and audited changes, over the domain services. */
 const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChangesLive).pipe(
@@ -210,7 +210,7 @@ export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =
   Layer.mergeAll(StatusReportLive, AdminServicesLive).pipe(Layer.provideMerge(
     Layer.mergeAll(CasinoLive, SportsCatalog.layer, callbacksLayer(walletRepo)).pipe(
       Layer.provideMerge(
-        Layer.mergeAll(Partners.layer, PartnerPlayers.layer, CallbackTargets.layer, SportsProviderLive, PartnerRateLimit.layer, AuthFailureLimit.layer)
+        Layer.mergeAll(Partners.layer, PartnerPlayers.layer, CallbackTargets.layer, SportsProviderLayer, PartnerRateLimit.layer, AuthFailureLimit.layer)
       ),
       Layer.provideMerge(DemoPartnerWalletLive),
       Layer.provide(SandboxCallbackUrlsLive)

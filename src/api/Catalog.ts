@@ -1,5 +1,6 @@
-import { Schema, SchemaGetter } from "effect"
+import { Schema, SchemaGetter, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { FeedEntry, LiveFeedEntry, NamedEntry, SportsCatalogOverview } from "../domain/SportsCatalog.ts"
 import { Envelope } from "./Envelope.ts"
 import { InternalError } from "./Errors.ts"
 import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
@@ -137,35 +138,50 @@ const catalogRead = "Read from the local catalog (see refresh), never from the p
 const feedRead = "Read from the local catalog. Filters combine; `date`, `date_from` and `date_to` are UTC days " +
   "(YYYY-MM-DD or YYYYMMDD), `date_to` before `date_from` is a 422. Ties sort in kick-off order, then by id."
 
-const NamedRef = {
-  id: Schema.String,
-  name: Schema.String,
-  country: Schema.NullOr(Schema.String),
-  country_code: Schema.NullOr(Schema.String),
-  sport_id: Schema.Int,
-  active: Schema.Boolean
-}
+// The wire's entries are the domain's, keys in snake_case and dates as ISO strings: each codec below
+// encodes what the catalog answers, and the contract declares its encoded side (the typed client reads that).
 
-export const PrematchEntry = Schema.Struct({
-  event_id: Schema.String,
-  sport_id: Schema.Int,
-  country: Schema.NullOr(Schema.String),
-  league_id: Schema.String,
-  league_name: Schema.String,
-  home_name: Schema.String,
-  away_name: Schema.String,
-  starts_at: Schema.String,
-  has_odds: Schema.Boolean,
-  last_update: Schema.String
-})
+/** A date on the wire: its ISO string. */
+const IsoDate = Schema.String.pipe(Schema.decodeTo(Schema.Date, SchemaTransformation.dateFromString))
 
-export const LiveEntry = Schema.Struct({
-  ...PrematchEntry.fields,
-  score: Schema.String,
-  minute: Schema.Int.annotate({
+const feedKeys = {
+  id: "event_id",
+  sportId: "sport_id",
+  leagueId: "league_id",
+  leagueName: "league_name",
+  homeName: "home_name",
+  awayName: "away_name",
+  startsAt: "starts_at",
+  hasOdds: "has_odds",
+  lastUpdate: "last_update"
+} as const
+
+export const PrematchEntryCodec = Schema.Struct({ ...FeedEntry.fields, startsAt: IsoDate, lastUpdate: IsoDate }).pipe(
+  Schema.encodeKeys(feedKeys)
+)
+
+export const LiveEntryCodec = Schema.Struct({
+  ...LiveFeedEntry.fields,
+  startsAt: IsoDate,
+  lastUpdate: IsoDate,
+  minute: LiveFeedEntry.fields.minute.annotate({
     description: "The match clock where the sport has one; otherwise whole minutes since the start (0 before it)"
   })
-})
+}).pipe(Schema.encodeKeys(feedKeys))
+
+export const NamedEntryCodec = NamedEntry.pipe(Schema.encodeKeys({ countryCode: "country_code", sportId: "sport_id" }))
+
+export const OverviewCodec = SportsCatalogOverview.pipe(Schema.encodeKeys({
+  sports: "sports_total",
+  countries: "countries_total",
+  leagues: "leagues_total",
+  teams: "teams_total",
+  events: "events_total"
+}))
+
+export const PrematchEntry = Schema.toEncoded(PrematchEntryCodec)
+export const LiveEntry = Schema.toEncoded(LiveEntryCodec)
+const NamedRef = Schema.toEncoded(NamedEntryCodec)
 
 export class CatalogGroup extends HttpApiGroup.make("catalog")
   .add(
@@ -202,13 +218,7 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
     HttpApiEndpoint.get("overview", "/sports/catalog/overview", {
       success: Envelope(
         "CatalogOverviewResponse",
-        Schema.Struct({
-          sports_total: Schema.Int,
-          countries_total: Schema.Int,
-          leagues_total: Schema.Int,
-          teams_total: Schema.Int,
-          events_total: Schema.Int
-        }),
+        Schema.toEncoded(OverviewCodec),
         {
           example: { sports_total: 3, countries_total: 24, leagues_total: 96, teams_total: 1720, events_total: 2480 }
         }
@@ -247,7 +257,7 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
   .add(
     HttpApiEndpoint.get("leagues", "/sports/catalog/leagues", {
       query: listQuery,
-      success: list("CatalogLeaguesResponse", Schema.Struct(NamedRef), exampleLeague)
+      success: list("CatalogLeaguesResponse", NamedRef, exampleLeague)
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Leagues of the local catalog",
       description: `\`country\` is null for international competitions. ${catalogRead}`
@@ -256,7 +266,7 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
   .add(
     HttpApiEndpoint.get("teams", "/sports/catalog/teams", {
       query: listQuery,
-      success: list("CatalogTeamsResponse", Schema.Struct(NamedRef), {
+      success: list("CatalogTeamsResponse", NamedRef, {
         ...exampleLeague,
         id: "10305",
         name: "Flamengo"

@@ -1,5 +1,5 @@
-import { Schema, SchemaGetter } from "effect"
-import type { PageRequest } from "../domain/Paging.ts"
+import { Effect, Schema, SchemaGetter } from "effect"
+import type { Page, PageRequest } from "../domain/Paging.ts"
 
 export const pageLimits = { defaultPerPage: 50, maxPerPage: 200, maxPage: 1_000_000 } as const
 
@@ -79,3 +79,19 @@ export const page = (query: { readonly page?: number | undefined; readonly per_p
   page: query.page ?? 1,
   perPage: query.per_page ?? pageLimits.defaultPerPage
 })
+
+/** A domain value as the wire carries it (an encoding failure is a defect: the codecs are the service's own). */
+export const encodeWith = <S extends Schema.Codec<unknown, unknown>>(codec: S) => {
+  const encode = Schema.encodeEffect(codec)
+  return (value: S["Type"]): Effect.Effect<S["Encoded"]> => Effect.orDie(encode(value))
+}
+
+/** A page as every list answers it, `results` encoded by `entry` and `meta`. */
+export const listed = <S extends Schema.Codec<unknown, unknown>>(entry: S) => {
+  const encode = encodeWith(Schema.Array(entry))
+  return (answer: Page<S["Type"]>) =>
+    Effect.map(encode(answer.results), (results) => ({
+      results,
+      meta: { page: answer.page, per_page: answer.perPage, total: answer.total }
+    }))
+}

@@ -1,24 +1,11 @@
 import { Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { EventResult, SportsLeague, sportsCapabilities } from "../domain/Sports.ts"
 import { StorableText } from "../domain/Text.ts"
 import { Envelope } from "./Envelope.ts"
 import { NotFound, ProviderUnavailable } from "./Errors.ts"
 import { integerQuery, PageMeta, PageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
-
-export const sportsCapabilities = [
-  "leagues",
-  "upcoming-events",
-  "live-events",
-  "live-event",
-  "ended-events",
-  "event-odds",
-  "event-live-odds",
-  "event-lineup",
-  "event-stats-trend",
-  "event-result"
-] as const
-export type SportsCapability = (typeof sportsCapabilities)[number]
 
 /** A sport id from the query string (BetsAPI's: 1 soccer, 18 basketball, 13 tennis), plain decimal digits. */
 export const SportIdQuery = integerQuery({
@@ -71,6 +58,15 @@ const OddsData = Schema.Struct({
     odds: Schema.Array(Schema.Struct({ label: Schema.String, value: Schema.Finite }))
   }))
 })
+
+// Wire entries derived from the domain's: keys in snake_case, the handlers encode with these codecs.
+
+/** A league as the provider lists it (its sport is the one asked for, so not repeated). */
+export const LeagueCodec = SportsLeague.mapFields(({ id, name, countryCode }) => ({ id, name, countryCode })).pipe(
+  Schema.encodeKeys({ id: "league_id", name: "league_name", countryCode: "country_code" })
+)
+
+export const ResultCodec = EventResult.pipe(Schema.encodeKeys({ eventId: "event_id", homeScore: "home_score", awayScore: "away_score" }))
 
 const statsFields = [
   "possession",
@@ -143,11 +139,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
         "SportsLeaguesResponse",
         Schema.Struct({
           provider: Schema.String,
-          results: Schema.Array(Schema.Struct({
-            league_id: Schema.String,
-            league_name: Schema.String,
-            country_code: Schema.NullOr(Schema.String)
-          })),
+          results: Schema.Array(Schema.toEncoded(LeagueCodec)),
           meta: PageMeta
         }),
         {
@@ -305,12 +297,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
   .add(eventPath(
     "result",
     "/sports/events/:eventId/result",
-    Schema.Struct({
-      event_id: Schema.String,
-      home_score: Schema.Int,
-      away_score: Schema.Int,
-      winner: Schema.Literals(["home", "away", "draw"])
-    }),
+    Schema.toEncoded(ResultCodec),
     {
       summary: "Final result of an ended event",
       description: "Final score and the winner (`home`, `away` or `draw`).",

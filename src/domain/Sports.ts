@@ -1,3 +1,5 @@
+import { Schema } from "effect"
+
 /**
  * Sports data as the gateway speaks about it, whatever the provider behind.
  * Ids are strings (the providers' own); times are UTC.
@@ -24,12 +26,13 @@ export interface SportsTeam {
   readonly countryCode: string | null
 }
 
-export interface SportsLeague {
-  readonly id: string
-  readonly name: string
-  readonly sportId: number
-  readonly countryCode: string | null
-}
+export const SportsLeague = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  sportId: Schema.Int,
+  countryCode: Schema.NullOr(Schema.String)
+})
+export type SportsLeague = typeof SportsLeague.Type
 
 export interface SportsEvent {
   readonly id: string
@@ -78,9 +81,25 @@ export interface Lineup {
 /** Latest value of each statistic, per side. */
 export type StatsTrend = Readonly<Record<string, number>>
 
-export interface EventResult {
-  readonly eventId: string
-  readonly homeScore: number
-  readonly awayScore: number
-  readonly winner: "home" | "away" | "draw"
-}
+export const EventResult = Schema.Struct({
+  eventId: Schema.String,
+  homeScore: Schema.Int,
+  awayScore: Schema.Int,
+  winner: Schema.Literals(["home", "away", "draw"])
+})
+export type EventResult = typeof EventResult.Type
+
+/** The operations a sports provider answers, as the status endpoint lists them. */
+export const sportsCapabilities = [
+  "leagues",
+  "upcoming-events",
+  "live-events",
+  "live-event",
+  "ended-events",
+  "event-odds",
+  "event-live-odds",
+  "event-lineup",
+  "event-stats-trend",
+  "event-result"
+] as const
+export type SportsCapability = (typeof sportsCapabilities)[number]

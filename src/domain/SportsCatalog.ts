@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import type { SportsEvent, SportsLeague } from "./Sports.ts"
+import { countryName } from "./Countries.ts"
+import { minuteOf, type SportsEvent, type SportsLeague } from "./Sports.ts"
 
 /**
  * The local sports catalog as the service speaks about it: what it holds
@@ -44,6 +45,52 @@ export type SportRecord = typeof SportRecord.Type
 
 export const CountryRecord = Schema.Struct({ code: Schema.String, name: Schema.String, active: Schema.Boolean })
 export type CountryRecord = typeof CountryRecord.Type
+
+const countryOf = (code: string | null) => code === null ? null : countryName(code)
+
+/** An open event as the prematch feed answers it: its country by name. */
+export const FeedEntry = Schema.Struct({
+  id: FeedEvent.fields.id,
+  sportId: FeedEvent.fields.sportId,
+  country: Schema.NullOr(Schema.String),
+  leagueId: FeedEvent.fields.leagueId,
+  leagueName: FeedEvent.fields.leagueName,
+  homeName: FeedEvent.fields.homeName,
+  awayName: FeedEvent.fields.awayName,
+  startsAt: FeedEvent.fields.startsAt,
+  hasOdds: FeedEvent.fields.hasOdds,
+  lastUpdate: FeedEvent.fields.lastUpdate
+})
+export type FeedEntry = typeof FeedEntry.Type
+
+/** An event in play as the live feed answers it: the score so far ("" before any) and the minute. */
+export const LiveFeedEntry = Schema.Struct({ ...FeedEntry.fields, score: Schema.String, minute: Schema.Int })
+export type LiveFeedEntry = typeof LiveFeedEntry.Type
+
+export const feedEntryOf = ({ countryCode, minute: _minute, score: _score, status: _status, ...event }: FeedEvent): FeedEntry => ({
+  ...event,
+  country: countryOf(countryCode)
+})
+
+/** `now` (epoch millis) dates the minute of a sport without a match clock. */
+export const liveEntryOf = (event: FeedEvent, now: number): LiveFeedEntry => ({
+  ...feedEntryOf(event),
+  score: event.score ?? "",
+  minute: minuteOf(event, now)
+})
+
+/** A league or a team as the lists answer it: its country by name and by code. */
+export const NamedEntry = Schema.Struct({
+  id: NamedRecord.fields.id,
+  name: NamedRecord.fields.name,
+  country: Schema.NullOr(Schema.String),
+  countryCode: NamedRecord.fields.countryCode,
+  sportId: NamedRecord.fields.sportId,
+  active: NamedRecord.fields.active
+})
+export type NamedEntry = typeof NamedEntry.Type
+
+export const namedEntryOf = (record: NamedRecord): NamedEntry => ({ ...record, country: countryOf(record.countryCode) })
 
 /** Active records of each kind. */
 export const SportsCatalogOverview = Schema.Struct({

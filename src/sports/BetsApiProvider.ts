@@ -14,7 +14,7 @@ import { makeSportsProvider, providerQuota, SportsProvider, SportsProviderError 
  * twice at most, after 100 then 200 ms: the calls are GETs, and every
  * attempt spends the hourly quota like any other request.
  */
-export const BetsApiProviderLive = Layer.effect(
+export const layer = Layer.effect(
   SportsProvider,
   Effect.gen(function*() {
     const config = yield* SportsConfig

@@ -19,7 +19,7 @@ export class SportsConfig extends Context.Service<SportsConfig, {
   readonly scheduledReserve: number
   /** The longest any answer is reused; 0 keeps only the sharing of identical concurrent calls. */
   readonly cacheTtlMax: Duration.Duration
-  /** The most the cached answers may hold, counted as the JSON the provider sent; the oldest go first. */
+  /** The most the cached answers may hold, in encoded bytes (payload and decoded content); the least recently used go first. */
   readonly cacheMaxSize: ByteSize.ByteSize
 }>()("partner-api/sports/SportsConfig") {
   static readonly config = Config.all({

@@ -1,17 +1,20 @@
-import { Clock, Context, Duration, Effect, Exit, Option, Predicate, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Schema } from "effect"
+import * as ByteBoundedCache from "../platform/ByteBoundedCache.ts"
 import * as Metrics from "../platform/Metrics.ts"
-import { type SportsCapability, sportsCapabilities } from "../api/Sports.ts"
-import type {
-  EventResult,
-  Lineup,
-  OddsMarket,
-  Page,
-  SportsEvent,
-  SportsLeague,
-  StatsTrend
+import {
+  type EventResult,
+  type Lineup,
+  type OddsMarket,
+  type Page,
+  type SportsCapability,
+  sportsCapabilities,
+  type SportsEvent,
+  type SportsLeague,
+  type StatsTrend
 } from "../domain/Sports.ts"
 import * as BetsApi from "./BetsApi.ts"
-import { eventCall, listCall, makeByteBudget, type ProviderCall, paramsOf, type Weighed } from "./ProviderCache.ts"
+import { type Content, contentOf, timeToLive, type Usable } from "./BetsApiAnswers.ts"
+import { eventCall, listCall, type ProviderCall, paramsOf } from "./ProviderCache.ts"
 import { providerQuota } from "./ProviderQuota.ts"
 import { makeSharedAnswers, type Origin } from "./SharedAnswers.ts"
 import { SportsConfig } from "./SportsConfig.ts"
@@ -76,92 +79,14 @@ export interface SportsTransport {
 
 export { providerQuota }
 
-const seconds = Duration.seconds
-const minutes = Duration.minutes
-
-const timeStatusOf = (raw: unknown): number | undefined => {
-  const first = (raw as { results?: ReadonlyArray<{ time_status?: unknown }> })?.results?.[0]
-  return first === undefined ? undefined : Number(first.time_status)
-}
-
-const hasInPlayOdds = (raw: unknown) =>
-  JSON.stringify((raw as { results?: { odds?: unknown } })?.results?.odds ?? {}).includes("\"ss\":\"")
-
-/**
- * How long an answer stays fresh: seconds for what moves during a game,
- * minutes for lists and line-ups, a day for a final result. A "not found"
- * is remembered briefly, so scans of unknown ids do not drain the quota.
- */
-export const timeToLive = (path: string, raw: unknown): Duration.Duration => {
-  if ((raw as { success?: unknown })?.success === 0 || (raw as { success?: unknown })?.success === "0") {
-    return seconds(30)
-  }
-  switch (path) {
-    case BetsApi.paths.leagues:
-      return minutes(30)
-    case BetsApi.paths.upcoming:
-      return minutes(2)
-    case BetsApi.paths.inplay:
-      return seconds(10)
-    case BetsApi.paths.ended:
-      return minutes(5)
-    case BetsApi.paths.view: {
-      const status = timeStatusOf(raw)
-      return status === 1 ? seconds(5) : status === 3 ? Duration.hours(1) : seconds(60)
-    }
-    case BetsApi.paths.odds:
-      return hasInPlayOdds(raw) ? seconds(5) : seconds(60)
-    case BetsApi.paths.lineup:
-      return minutes(10)
-    case BetsApi.paths.statsTrend:
-      return seconds(15)
-    case BetsApi.paths.result:
-      return timeStatusOf(raw) === 3 ? Duration.hours(24) : seconds(30)
-    default:
-      return seconds(30)
-  }
-}
-
-/** What one upstream call answered, decoded once, when it arrived. */
-type Content<A> =
-  | { readonly _tag: "Found"; readonly answer: A }
-  /** The provider's NOT_FOUND. */
-  | { readonly _tag: "NotFound" }
-  /** Success with nothing in it: how BetsAPI answers an event detail it does not know (or has nothing of yet). */
-  | { readonly _tag: "Nothing" }
-  | { readonly _tag: "Rejected"; readonly code: string | undefined }
-  | { readonly _tag: "Invalid" }
-
-/** What a read hands on: the refusals and the wrong shapes have become errors. */
-type Usable<A> = Exclude<Content<A>, { readonly _tag: "Rejected" | "Invalid" }>
-
-interface Stored<A> extends Weighed {
+interface Stored<A> {
   readonly origin: Origin
   /** The payload as the provider sent it (the token removed), for `include_raw`. */
   readonly raw: unknown
   readonly content: Content<A>
   readonly timeToLive: Duration.Duration
-}
-
-const notFoundCodes = new Set(["NOT_FOUND"])
-
-const hasNothing = (raw: unknown) => {
-  const results = Predicate.hasProperty(raw, "results") ? raw.results : undefined
-  return results === undefined || results === null || (typeof results === "object" && Object.keys(results).length === 0)
-}
-
-/** Decodes an answer: its envelope, then (success with something in it) the path's own shape. */
-const contentOf = <A>(schema: Schema.Codec<A, unknown>, nothingIsUnknown: boolean, raw: unknown): Content<A> => {
-  const envelope = Schema.decodeUnknownOption(BetsApi.Answer)(raw)
-  if (Option.isNone(envelope)) return { _tag: "Invalid" }
-  if (envelope.value.success !== 1) {
-    return notFoundCodes.has(envelope.value.error ?? "")
-      ? { _tag: "NotFound" }
-      : { _tag: "Rejected", code: envelope.value.error ?? undefined }
-  }
-  if (nothingIsUnknown && hasNothing(raw)) return { _tag: "Nothing" }
-  const answer = Schema.decodeUnknownOption(schema)(raw)
-  return Option.isSome(answer) ? { _tag: "Found", answer: answer.value } : { _tag: "Invalid" }
+  /** When the provider gave it (epoch millis). */
+  readonly storedAt: number
 }
 
 /**
@@ -177,7 +102,7 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   const config = yield* SportsConfig
   const { name, transport } = options
   const takeToken = transport.chargesQuota === true ? Effect.void : yield* providerQuota(name)
-  const budget = makeByteBudget(Number(config.cacheMaxSize))
+  const budget = ByteBoundedCache.makeBudget(Number(config.cacheMaxSize))
   const shared = yield* makeSharedAnswers({
     storeId: `sports-provider-${name}`,
     lockFor: 4 * Duration.toMillis(config.timeout) + 1_000
@@ -185,7 +110,7 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
 
   /** One kind of answer: its cache, each entry fetched once and decoded once. */
   const answers = <A>(kind: string, schema: Schema.Codec<A, unknown>, nothingIsUnknown = false) =>
-    budget.cache<ProviderCall, Stored<A>, SportsProviderError>({
+    Effect.map(budget.cache<ProviderCall, Stored<A>, SportsProviderError>({
       lookup: Effect.fn(`SportsProvider.fetch.${kind}`)(
         function*(call: ProviderCall): Effect.fn.Return<Stored<A>, SportsProviderError> {
           const params = paramsOf(call)
@@ -201,16 +126,16 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
             raw: answer.raw,
             origin,
             content: contentOf(schema, nothingIsUnknown, answer.raw),
-            bytes: Buffer.byteLength(JSON.stringify(answer.raw) ?? ""),
             storedAt: answer.storedAt,
             // An answer another instance fetched is kept here only for what is left of its lifetime.
             timeToLive: Duration.millis(Math.max(0, answer.ttlMillis - age))
           }
         }
       ),
-      timeToLive: (exit) => Exit.isSuccess(exit) ? exit.value.timeToLive : Duration.zero,
+      timeToLive: (stored) => stored.timeToLive,
+      // Weighed as kept: the payload and its decoded content (ByteBoundedCache.encodedBytes, the default).
       capacity: 5_000
-    })
+    }), (cache) => cache.get)
   const leaguesCache = yield* answers("leagues", BetsApi.LeaguesAnswer)
   const eventsCache = yield* answers("events", BetsApi.EventsAnswer)
   const viewCache = yield* answers("view", BetsApi.ViewAnswer)

@@ -1,12 +1,14 @@
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Schema } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
 import { ok, partnerSummary } from "../api/Envelope.ts"
 import { NotFound, ProviderUnavailable } from "../api/Errors.ts"
+import { encodeWith } from "../api/Paging.ts"
+import { LeagueCodec, ResultCodec } from "../api/Sports.ts"
 import { CurrentPartner } from "../api/Security.ts"
 import type { Partner } from "../domain/Partner.ts"
-import { minuteOf, type Page, type SportsEvent } from "../domain/Sports.ts"
+import { minuteOf, type Page, type SportsEvent, type SportsLeague } from "../domain/Sports.ts"
 import { recordProviderCache } from "../platform/Metrics.ts"
 import { ProviderCaller } from "./ProviderQuota.ts"
 import { type EventNotFound, type Fetched, SportsProvider, type SportsProviderError } from "./SportsProvider.ts"
@@ -18,6 +20,14 @@ const summary = (event: SportsEvent) => ({
   league_id: event.league.id,
   league_name: event.league.name
 })
+
+/** A provider's answer with its value encoded for the wire. */
+const encoded = <A, B, E>(fetched: Effect.Effect<Fetched<A>, E>, encode: (value: A) => Effect.Effect<B>) =>
+  Effect.flatMap(fetched, (answer) => Effect.map(encode(answer.value), (value): Fetched<B> => ({ ...answer, value })))
+
+const encodeLeagueList = encodeWith(Schema.Array(LeagueCodec))
+const encodeLeagues = (page: Page<SportsLeague>) => Effect.map(encodeLeagueList(page.results), (results) => ({ ...page, results }))
+const encodeResult = encodeWith(ResultCodec)
 
 const meta = (page: Page<unknown>) => ({ page: page.page, per_page: page.perPage, total: page.total })
 
@@ -92,13 +102,9 @@ export const SportsHandlers = HttpApiBuilder.group(
         Effect.map(Effect.service(CurrentPartner), (partner) =>
           ok(partner, { provider: provider.name, capabilities: provider.capabilities })),
       leagues: ({ query }) =>
-        answer(query, provider.leagues(list(query)), (page) => ({
+        answer(query, encoded(provider.leagues(list(query)), encodeLeagues), (page) => ({
           provider: provider.name,
-          results: page.results.map((league) => ({
-            league_id: league.id,
-            league_name: league.name,
-            country_code: league.countryCode
-          })),
+          results: page.results,
           meta: meta(page)
         })),
       upcoming: ({ query }) =>
@@ -144,12 +150,7 @@ export const SportsHandlers = HttpApiBuilder.group(
       statsTrend: ({ params, query }) =>
         answer(query, provider.statsTrend(params.eventId), (stats) => ({ event_id: params.eventId, ...stats })),
       result: ({ params, query }) =>
-        answer(query, provider.result(params.eventId), (result) => ({
-          event_id: result.eventId,
-          home_score: result.homeScore,
-          away_score: result.awayScore,
-          winner: result.winner
-        }))
+        answer(query, encoded(provider.result(params.eventId), encodeResult), (result) => result)
     })
   })
 )

@@ -8,7 +8,7 @@ import { ObservabilityConfig } from "../../src/platform/ObservabilityConfig.ts"
 import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
 import { TracingLive } from "../../src/platform/Tracing.ts"
 import { SharedStoresLive } from "../../src/server.ts"
-import { BetsApiProviderLive } from "../../src/sports/BetsApiProvider.ts"
+import * as BetsApiProvider from "../../src/sports/BetsApiProvider.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { SportsProvider } from "../../src/sports/SportsProvider.ts"
 import { betsApiToken, healthyBetsApi } from "../support/BetsApiScripts.ts"
@@ -75,7 +75,7 @@ const upstreamAdapters = Layer.unwrap(Effect.map(Effect.service(FakeUpstream), (
         playfiver: { baseUrl: fake.url, agentToken: Option.some(Redacted.make(agentToken)), secretKey: Option.some(Redacted.make(secretKey)) }
       })))
     ),
-    BetsApiProviderLive.pipe(
+    BetsApiProvider.layer.pipe(
       Layer.provide(SharedStoresLive.pipe(Layer.provide(Layer.succeed(SharedStoreConfig, testSharedStoreConfig())))),
       Layer.provide(Layer.succeed(SportsConfig, testSportsConfig({
         provider: "betsapi",

@@ -1,6 +1,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
-import { ByteSize, Duration, Effect, Equal, Exit } from "effect"
-import { canonicalId, eventCall, listCall, makeByteBudget } from "../../src/sports/ProviderCache.ts"
+import { ByteSize, Duration, Effect, Equal } from "effect"
+import * as ByteBoundedCache from "../../src/platform/ByteBoundedCache.ts"
+import { canonicalId, eventCall, listCall } from "../../src/sports/ProviderCache.ts"
 import { BetsApiApp } from "../support/BetsApiApp.ts"
 import { healthyBetsApi } from "../support/BetsApiScripts.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
@@ -30,9 +31,10 @@ describe("provider cache keys", () => {
 })
 
 describe("the bound in bytes", () => {
-  it.effect("past it, the oldest answers go first, across caches; what is left is looked up again", () =>
+  it.effect("past it, the least recently used answers go first, across caches; what is left is looked up again", () =>
     Effect.gen(function*() {
-      const budget = makeByteBudget(1_000)
+      const budget = ByteBoundedCache.makeBudget(1_000)
+      const held = Effect.map(budget.usage, (usage) => usage.bytes)
       const lookups: Array<string> = []
       let clock = 0
       const cacheOf = () =>
@@ -42,16 +44,17 @@ describe("the bound in bytes", () => {
               lookups.push(key)
               return { bytes: 400, storedAt: ++clock }
             }),
-          timeToLive: (exit) => Exit.isSuccess(exit) ? Duration.hours(1) : Duration.zero,
+          timeToLive: Duration.hours(1),
+          sizeOf: (answer) => answer.bytes,
           capacity: 100
         })
-      const first = yield* cacheOf()
-      const second = yield* cacheOf()
+      const first = (yield* cacheOf()).get
+      const second = (yield* cacheOf()).get
       yield* first("a")
       yield* second("b")
-      assert.strictEqual(yield* budget.held, 800)
+      assert.strictEqual(yield* held, 800)
       yield* first("c") // 1,200 bytes: "a", the oldest, goes
-      assert.strictEqual(yield* budget.held, 800)
+      assert.strictEqual(yield* held, 800)
       yield* second("b")
       yield* first("c")
       assert.deepStrictEqual(lookups, ["a", "b", "c"], "b and c are still cached")
@@ -61,15 +64,17 @@ describe("the bound in bytes", () => {
 
   it.effect("an answer larger than the bound is answered, not kept", () =>
     Effect.gen(function*() {
-      const budget = makeByteBudget(100)
+      const budget = ByteBoundedCache.makeBudget(100)
+      const held = Effect.map(budget.usage, (usage) => usage.bytes)
       let lookups = 0
-      const cache = yield* budget.cache({
+      const cache = (yield* budget.cache({
         lookup: (_: string) => Effect.sync(() => ({ bytes: 700_000, storedAt: ++lookups })),
         timeToLive: () => Duration.hours(1),
+        sizeOf: (answer) => answer.bytes,
         capacity: 100
-      })
+      })).get
       assert.strictEqual((yield* cache("big")).bytes, 700_000)
-      assert.strictEqual(yield* budget.held, 0)
+      assert.strictEqual(yield* held, 0)
       yield* cache("big")
       assert.strictEqual(lookups, 2)
     }))

@@ -1,5 +1,5 @@
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
-import { SportsCatalogConfig } from "../../src/catalog/SportsCatalogConfig.ts"
+import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfig.ts"
 import type { RefreshRequest } from "../../src/api/Catalog.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { catalogProvider, type WorldEvent, worldEvents } from "./CatalogScripts.ts"

@@ -6,14 +6,14 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Duration, Effect, Fiber, Layer } from "effect"
-import { SportsCatalog } from "../../src/catalog/SportsCatalog.ts"
-import { SportsCatalogConfig } from "../../src/catalog/SportsCatalogConfig.ts"
-import { SportsCatalogRepo } from "../../src/catalog/SportsCatalogRepo.ts"
-import { SportsCatalogRepoMemory } from "../../src/catalog/SportsCatalogRepoMemory.ts"
-import type { Page } from "../../src/domain/Paging.ts"
-import type { SportsEvent, SportsLeague } from "../../src/domain/Sports.ts"
-import { type ListQuery, SportsProvider } from "../../src/sports/SportsProvider.ts"
-import { testCatalogConfig } from "../support/TestApp.ts"
+import { SportsCatalog } from "../../../src/sports/catalog/SportsCatalog.ts"
+import { SportsCatalogConfig } from "../../../src/sports/catalog/SportsCatalogConfig.ts"
+import { SportsCatalogRepo } from "../../../src/sports/catalog/SportsCatalogRepo.ts"
+import * as SportsCatalogRepoMemory from "../../../src/sports/catalog/SportsCatalogRepoMemory.ts"
+import type { Page } from "../../../src/domain/Paging.ts"
+import type { SportsEvent, SportsLeague } from "../../../src/domain/Sports.ts"
+import { type ListQuery, SportsProvider } from "../../../src/sports/SportsProvider.ts"
+import { testCatalogConfig } from "../../support/TestApp.ts"
 
 const premier: SportsLeague = { id: "900", name: "Premier Division", sportId: 1, countryCode: "gb" }
 const pro: SportsLeague = { id: "950", name: "Pro League", sportId: 18, countryCode: "us" }
@@ -81,7 +81,7 @@ const countingRepo = () => {
         leagues: counted("leagues", repo.leagues)
       })
     })
-  ).pipe(Layer.provide(SportsCatalogRepoMemory))
+  ).pipe(Layer.provide(SportsCatalogRepoMemory.layerMemory))
   return { reads, layer }
 }
 
@@ -107,12 +107,12 @@ describe("the sports catalog over its in-memory repository", () => {
     return Effect.gen(function*() {
       const catalog = yield* SportsCatalog
       yield* catalog.refresh(null)
-      const answers = yield* Effect.forEach(["1", "01", "001", "Soccer"], (sport) => catalog.feed("prematch", { sport }, {}, firstPage))
+      const answers = yield* Effect.forEach(["1", "01", "001", "Soccer"], (sport) => catalog.prematch({ sport }, {}, firstPage))
       for (const answer of answers) assert.deepStrictEqual(answer, answers[0])
       assert.deepStrictEqual(answers[0].results.map((e) => e.id), ["1"])
       assert.deepStrictEqual([reads.get("feedPage"), reads.get("feedTotal")], [1, 1])
       // Another page or sort of the same filters reads its rows, but not its total again.
-      yield* catalog.feed("prematch", { sport: "1" }, { sortBy: "home_name" }, firstPage)
+      yield* catalog.prematch({ sport: "1" }, { sortBy: "home_name" }, firstPage)
       assert.deepStrictEqual([reads.get("feedPage"), reads.get("feedTotal")], [2, 1])
     }).pipe(Effect.provide(layer))
   })
@@ -143,7 +143,7 @@ describe("the sports catalog over its in-memory repository", () => {
     const { layer, reads } = catalogOver({ world: { events: [] } })
     return Effect.gen(function*() {
       const catalog = yield* SportsCatalog
-      const error = yield* Effect.flip(catalog.feed("live", { dateFrom: "20261203", dateTo: "20261201" }, {}, firstPage))
+      const error = yield* Effect.flip(catalog.live({ dateFrom: "20261203", dateTo: "20261201" }, {}, firstPage))
       assert.deepStrictEqual(error.errors, { date_to: ["The date to field must be a day on or after date from."] })
       assert.strictEqual(reads.size, 0)
     }).pipe(Effect.provide(layer))
@@ -155,11 +155,11 @@ describe("the sports catalog over its in-memory repository", () => {
     return Effect.gen(function*() {
       const catalog = yield* SportsCatalog
       yield* catalog.refresh(null)
-      assert.strictEqual((yield* catalog.feed("live", {}, {}, firstPage)).total, 1)
+      assert.strictEqual((yield* catalog.live({}, {}, firstPage)).total, 1)
       world.events = [...world.events, event("2", premier, "Derby", "Brighton", "live")]
       const { report } = yield* catalog.refreshLive
       assert.strictEqual(report.changed, 1 + 2) // the event and its two teams
-      const after = yield* catalog.feed("live", {}, { sortBy: "home_name" }, firstPage)
+      const after = yield* catalog.live({}, { sortBy: "home_name" }, firstPage)
       assert.deepStrictEqual(after.results.map((e) => e.homeName), ["Arsenal", "Derby"])
       assert.strictEqual((yield* catalog.overview).events, 2)
     }).pipe(Effect.provide(layer))

@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { RateLimiter } from "effect/persistence"
 import { type SharedPersistence, type SharedStore } from "../platform/SharedStore.ts"
-import { BetsApiProviderLive } from "./BetsApiProvider.ts"
+import * as BetsApiProvider from "./BetsApiProvider.ts"
 import { SportsConfig } from "./SportsConfig.ts"
 import type { SportsProvider } from "./SportsProvider.ts"
 
@@ -20,11 +20,11 @@ export type ProviderLayer<E = never, R = never> = Layer.Layer<
  * The provider SPORTS_PROVIDER names: `betsapi`, or `sandbox` (the default), whose layer the
  * caller gives: the sandbox is an area of its own, which this one does not know.
  */
-export const sportsProviderLayer = <E, R>(sandbox: ProviderLayer<E, R>) =>
+export const layer = <E, R>(sandbox: ProviderLayer<E, R>) =>
   Layer.unwrap(Effect.gen(function*() {
     const config = yield* SportsConfig
     const provider: ProviderLayer<E, R> = config.provider === "betsapi"
-      ? BetsApiProviderLive.pipe(Layer.provide(FetchHttpClient.layer))
+      ? BetsApiProvider.layer.pipe(Layer.provide(FetchHttpClient.layer))
       : sandbox
     return provider
   }))

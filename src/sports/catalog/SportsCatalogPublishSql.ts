@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Snapshot } from "../domain/SportsCatalog.ts"
-import { publishReportOf, type RecordRow, snapshotRecords } from "../domain/SportsCatalogPublish.ts"
-import * as ChangeFeed from "../platform/ChangeFeed.ts"
+import type { Snapshot } from "../../domain/SportsCatalog.ts"
+import { publishReportOf, type RecordRow, snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
+import * as ChangeFeed from "../../platform/ChangeFeed.ts"
 import { sportsCatalogChangedChannel } from "./SportsCatalogRepo.ts"
 
 /** Rows go to PostgreSQL as JSON documents of this many, typed by jsonb_to_recordset's column list. */
@@ -15,10 +15,10 @@ const recordRow = (row: RecordRow) => ({ id: row.id, name: row.name, sport_id: r
 
 /**
  * Publishes a snapshot's records (domain/SportsCatalogPublish), to be run
- * in one transaction (SportsCatalogRepoSql does), in bulk: nothing of it is
+ * in one transaction (SportsCatalogRepo.layerSql does), in bulk: nothing of it is
  * seen until all of it is written, a failure leaves the previous catalog as
  * it was, and concurrent refreshes (any instance) take turns on an advisory
- * lock. Unchanged rows are not rewritten. Part of SportsCatalogRepoSql:
+ * lock. Unchanged rows are not rewritten. Part of SportsCatalogRepo.layerSql:
  * nothing else imports it.
  */
 export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {

@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { keepCurrentAcrossFleet } from "../platform/FleetSchedule.ts"
+import { keepCurrentAcrossFleet } from "../../platform/FleetSchedule.ts"
 import { SportsCatalog } from "./SportsCatalog.ts"
 import { SportsCatalogConfig } from "./SportsCatalogConfig.ts"
 

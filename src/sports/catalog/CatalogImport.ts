@@ -1,8 +1,8 @@
 import { Effect } from "effect"
-import type { Page } from "../domain/Paging.ts"
-import type { RefreshScope, Snapshot } from "../domain/SportsCatalog.ts"
-import type { SportsEvent } from "../domain/Sports.ts"
-import type { Fetched, SportsProvider, SportsProviderError } from "../sports/SportsProvider.ts"
+import type { Page } from "../../domain/Paging.ts"
+import type { RefreshScope, Snapshot } from "../../domain/SportsCatalog.ts"
+import type { SportsEvent } from "../../domain/Sports.ts"
+import type { Fetched, SportsProvider, SportsProviderError } from "../SportsProvider.ts"
 
 /** A runaway pager (a provider reporting millions of pages) stops here. */
 const maxPages = 5_000

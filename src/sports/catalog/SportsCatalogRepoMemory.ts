@@ -1,9 +1,9 @@
 import { Clock, Effect, Equal, Layer } from "effect"
-import { type PageRequest, slicePage } from "../domain/Paging.ts"
-import type { CountryRecord, FeedEvent, NamedRecord, Snapshot, SportRecord } from "../domain/SportsCatalog.ts"
-import { publishReportOf, snapshotRecords } from "../domain/SportsCatalogPublish.ts"
-import type { EventQuery, FeedOrder, ListQuery } from "../domain/SportsCatalogQuery.ts"
-import { compareNames } from "../domain/Text.ts"
+import { type PageRequest, slicePage } from "../../domain/Paging.ts"
+import type { CountryRecord, FeedEvent, NamedRecord, Snapshot, SportRecord } from "../../domain/SportsCatalog.ts"
+import { publishReportOf, snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
+import type { EventQuery, FeedOrder, ListQuery } from "../../domain/SportsCatalogQuery.ts"
+import { compareNames } from "../../domain/Text.ts"
 import { SportsCatalogRepo } from "./SportsCatalogRepo.ts"
 
 interface StoredEvent extends FeedEvent {
@@ -24,7 +24,7 @@ const named = (search: string | null, name: string) => search === null || name.t
  * counts what changed and deactivates what the scope covered but the
  * snapshot no longer lists. Change listeners run after each changing publish.
  */
-export const SportsCatalogRepoMemory = Layer.effect(
+export const layerMemory = Layer.effect(
   SportsCatalogRepo,
   Effect.sync(() => {
     const sports = new Map<number, SportRecord>()

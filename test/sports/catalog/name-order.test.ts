@@ -1,12 +1,12 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { compareNames } from "../../src/domain/Text.ts"
-import { CatalogApp, refresh } from "../support/CatalogApp.ts"
-import { day0, type WorldEvent } from "../support/CatalogScripts.ts"
-import { live } from "../support/live.ts"
-import { partnerClient } from "../support/PartnerClient.ts"
-import { givenPartner } from "../support/TestApp.ts"
+import { compareNames } from "../../../src/domain/Text.ts"
+import { CatalogApp, refresh } from "../../support/CatalogApp.ts"
+import { day0, type WorldEvent } from "../../support/CatalogScripts.ts"
+import { live } from "../../support/live.ts"
+import { partnerClient } from "../../support/PartnerClient.ts"
+import { givenPartner } from "../../support/TestApp.ts"
 
 /** In the order people read them: case aside, numbers by value. */
 const inReadingOrder = ["A. de Minaur", "A. Sabalenka", "a. Zverev", "b. Tsitsipas", "Player 2", "Player 10"]

@@ -1,0 +1,200 @@
+import { Clock, Context, Effect, Fiber, FiberMap, Layer, Option } from "effect"
+import { countryName } from "../../domain/Countries.ts"
+import { type Page, pageOf, type PageRequest } from "../../domain/Paging.ts"
+import { timedRefresh } from "../../platform/Metrics.ts"
+import {
+  type CountryRecord,
+  type EventSource,
+  type Facets,
+  type FeedEntry,
+  feedEntryOf,
+  type InvalidSportsCatalogQuery,
+  type LiveFeedEntry,
+  liveEntryOf,
+  type NamedEntry,
+  namedEntryOf,
+  type RefreshOutcome,
+  type RefreshRequest,
+  type RefreshScope,
+  type SportRecord,
+  type SportsCatalogOverview
+} from "../../domain/SportsCatalog.ts"
+import {
+  type EventQuery,
+  eventQueryOf,
+  facetQueryOf,
+  type FeedOrder,
+  feedOrderOf,
+  type ListQuery,
+  listQueryOf,
+  liveRefreshScopeOf,
+  refreshScopeOf,
+  type SportsCatalogFilters,
+  sortedNames,
+  sportName
+} from "../../domain/SportsCatalogQuery.ts"
+import * as ByteBoundedCache from "../../platform/ByteBoundedCache.ts"
+import { SportsProvider, type SportsProviderError } from "../SportsProvider.ts"
+import { fetchSnapshot } from "./CatalogImport.ts"
+import { SportsCatalogConfig } from "./SportsCatalogConfig.ts"
+import { SportsCatalogRepo } from "./SportsCatalogRepo.ts"
+import * as SportsCatalogRepoMemory from "./SportsCatalogRepoMemory.ts"
+
+/** A feed's sort as the partner asked for it; anything unknown means time ascending. */
+export interface FeedSort {
+  readonly sortBy?: string | undefined
+  readonly direction?: string | undefined
+}
+
+/** A page as a cache key: the request's page and size only, whatever else it carries. */
+const pageKey = (page: PageRequest): PageRequest => ({ page: page.page, perPage: page.perPage })
+
+/**
+ * The local sports catalog (the casino's is CasinoCatalog): refreshed from
+ * the SportsProvider, read by the catalog lists, the dynamic filters and
+ * the feeds. Reads are answered from memory for CATALOG_CACHE_TTL, within
+ * CATALOG_CACHE_MAX_SIZE, and forgotten on every instance when a refresh
+ * lands. Its tables are SportsCatalogRepo's; the rules that read a query
+ * are SportsCatalogQuery's.
+ */
+export class SportsCatalog extends Context.Service<SportsCatalog, {
+  refresh(request: RefreshRequest | null | undefined): Effect.Effect<RefreshOutcome, InvalidSportsCatalogQuery | SportsProviderError>
+  /** Events in play (and just ended): score, minute, status. */
+  readonly refreshLive: Effect.Effect<RefreshOutcome, SportsProviderError>
+  readonly overview: Effect.Effect<SportsCatalogOverview>
+  readonly isEmpty: Effect.Effect<boolean>
+  sports(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<SportRecord>>
+  countries(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<CountryRecord>>
+  leagues(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<NamedEntry>>
+  teams(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<NamedEntry>>
+  /** The dynamic filters: each facet narrowed by every chosen filter except its own. */
+  filters(source: EventSource, filters: SportsCatalogFilters): Effect.Effect<Facets, InvalidSportsCatalogQuery>
+  /** Events not started yet. */
+  prematch(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest): Effect.Effect<Page<FeedEntry>, InvalidSportsCatalogQuery>
+  /** Events in play, with their minute as of now. */
+  live(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest): Effect.Effect<Page<LiveFeedEntry>, InvalidSportsCatalogQuery>
+}>()("partner-api/catalog/SportsCatalog") {
+  /** The service over whichever SportsCatalogRepo is provided (the tests' in-memory one, say). */
+  static readonly layerNoDeps = Layer.effect(
+    SportsCatalog,
+    Effect.gen(function*() {
+      const repo = yield* SportsCatalogRepo
+      const provider = yield* SportsProvider
+      const config = yield* SportsCatalogConfig
+
+      // ---- reads, through the caches: one per kind of read, all under one budget, keyed by the
+      // queries the rules already read, so two requests that mean the same thing share an entry.
+
+      const budget = ByteBoundedCache.makeBudget(config.cacheMaxBytes)
+      const cached = <Key, A>(lookup: (key: Key) => Effect.Effect<A>) =>
+        Effect.map(budget.cache({ lookup, timeToLive: config.cacheTtl }), (cache) => cache.get)
+
+      const feedPage = yield* cached((key: { readonly query: EventQuery; readonly order: FeedOrder; readonly page: PageRequest }) =>
+        repo.feedPage(key.query, key.order, key.page)
+      )
+      /** Counted once per set of filters, whatever the page or the sort. */
+      const feedTotal = yield* cached(repo.feedTotal)
+      // Facets are read apart (facetQueryOf): the leagues facet of `league_id=7` is the one of no league chosen, shared.
+      const sportFacet = yield* cached((query: EventQuery) => Effect.map(repo.eventSportIds(query), (ids) => sortedNames(ids.map(sportName))))
+      const countryFacet = yield* cached((query: EventQuery) =>
+        Effect.map(repo.eventCountryCodes(query), (codes) => sortedNames(codes.map(countryName)))
+      )
+      const leagueFacet = yield* cached((query: EventQuery) => Effect.map(repo.eventLeagueNames(query), sortedNames))
+      const teamFacet = yield* cached((query: EventQuery) => Effect.map(repo.eventTeamNames(query), sortedNames))
+      type ListKey = { readonly query: ListQuery; readonly page: PageRequest }
+      const sportList = yield* cached((key: ListKey) => repo.sports(key.query, key.page))
+      const countryList = yield* cached((key: ListKey) => repo.countries(key.query, key.page))
+      const leagueList = yield* cached((key: ListKey) => repo.leagues(key.query, key.page))
+      const teamList = yield* cached((key: ListKey) => repo.teams(key.query, key.page))
+      const overview = yield* cached((_: "overview") => repo.overview)
+
+      yield* repo.onChange(budget.invalidateAll)
+
+      const feed = (source: EventSource) => (filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) =>
+        Effect.gen(function*() {
+          const query = yield* Effect.fromResult(eventQueryOf(source, filters))
+          const order = feedOrderOf(sort.sortBy, sort.direction)
+          const [results, total] = yield* Effect.all([
+            feedPage({ query, order, page: pageKey(page) }),
+            feedTotal(query)
+          ], { concurrency: 2 })
+          return pageOf(page, results, total)
+        })
+
+      const filters = Effect.fn("SportsCatalog.filters")(function*(source: EventSource, filters: SportsCatalogFilters) {
+        const query = yield* Effect.fromResult(eventQueryOf(source, filters))
+        return yield* Effect.all({
+          sports: sportFacet(facetQueryOf("sport", query)),
+          countries: countryFacet(facetQueryOf("country", query)),
+          leagues: leagueFacet(facetQueryOf("league", query)),
+          teams: teamFacet(facetQueryOf("team", query))
+        }, { concurrency: 4 })
+      })
+
+      const list = <A>(read: (key: ListKey) => Effect.Effect<Page<A>>) => (filters: SportsCatalogFilters, page: PageRequest) =>
+        read({ query: listQueryOf(filters), page: pageKey(page) })
+      const entries = <A, B>(answer: Page<A>, entryOf: (item: A) => B): Page<B> => ({ ...answer, results: answer.results.map(entryOf) })
+
+      // ---- refresh
+
+      const runRefresh = Effect.fn("SportsCatalog.runRefresh")(function*(scope: RefreshScope) {
+        const now = yield* Clock.currentTimeMillis
+        const snapshot = yield* fetchSnapshot(provider, scope, now)
+        const fetched = yield* Clock.currentTimeMillis
+        const report = yield* repo.publish(snapshot)
+        // This instance forgets at once; the others when the change announced at commit reaches them.
+        yield* budget.invalidateAll
+        const published = yield* Clock.currentTimeMillis
+        // The frequent live refresh logs at debug level; a full one is worth a line.
+        yield* Effect.logWithLevel(scope.liveOnly ? "Debug" : "Info")(
+          scope.liveOnly ? "Live events refreshed" : "Sports catalog refreshed"
+        ).pipe(Effect.annotateLogs({ ...report, fetch_ms: fetched - now, publish_ms: published - fetched }))
+        return { scope, report } satisfies RefreshOutcome
+      })
+
+      // The same refresh asked for twice at once runs once; every caller gets its outcome.
+      const running = yield* FiberMap.make<RefreshScope, RefreshOutcome, SportsProviderError>()
+      const refreshOnce = (scope: RefreshScope) =>
+        Effect.suspend(() =>
+          Option.match(FiberMap.getUnsafe(running, scope), {
+            onSome: Effect.succeed,
+            onNone: () => FiberMap.run(running, scope, runRefresh(scope).pipe(timedRefresh(scope.liveOnly ? "catalog_live" : "catalog_full")))
+          })
+        ).pipe(Effect.flatMap(Fiber.join))
+
+      const refresh = Effect.fn("SportsCatalog.refresh")(function*(request: RefreshRequest | null | undefined) {
+        return yield* refreshOnce(yield* Effect.fromResult(refreshScopeOf(request, config.sportIds)))
+      })
+
+      return SportsCatalog.of({
+        refresh,
+        refreshLive: refreshOnce(liveRefreshScopeOf(config.sportIds)).pipe(Effect.withSpan("SportsCatalog.refreshLive")),
+        overview: overview("overview").pipe(Effect.withSpan("SportsCatalog.overview")),
+        isEmpty: repo.isEmpty,
+        sports: Effect.fn("SportsCatalog.sports")(list(sportList)),
+        countries: Effect.fn("SportsCatalog.countries")(list(countryList)),
+        leagues: Effect.fn("SportsCatalog.leagues")(function*(filters: SportsCatalogFilters, page: PageRequest) {
+          return entries(yield* list(leagueList)(filters, page), namedEntryOf)
+        }),
+        teams: Effect.fn("SportsCatalog.teams")(function*(filters: SportsCatalogFilters, page: PageRequest) {
+          return entries(yield* list(teamList)(filters, page), namedEntryOf)
+        }),
+        filters,
+        prematch: Effect.fn("SportsCatalog.prematch")(function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
+          return entries(yield* feed("prematch")(filters, sort, page), feedEntryOf)
+        }),
+        live: Effect.fn("SportsCatalog.live")(function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
+          const answer = yield* feed("live")(filters, sort, page)
+          const now = yield* Clock.currentTimeMillis
+          return entries(answer, (event) => liveEntryOf(event, now))
+        })
+      })
+    })
+  )
+
+  /** Over PostgreSQL. */
+  static readonly layer = SportsCatalog.layerNoDeps.pipe(Layer.provide(SportsCatalogRepo.layerSql))
+
+  /** Over the in-memory repository: no database. */
+  static readonly layerMemory = SportsCatalog.layerNoDeps.pipe(Layer.provide(SportsCatalogRepoMemory.layerMemory))
+}

@@ -1,0 +1,299 @@
+import { PgClient } from "@effect/sql-pg"
+import { Context, Effect, Layer, Schema, type Scope } from "effect"
+import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { type Page, pageOf, type PageRequest, pageWindow } from "../../domain/Paging.ts"
+import {
+  CountryRecord,
+  FeedEvent,
+  NamedRecord,
+  type PublishReport,
+  type Snapshot,
+  SportRecord,
+  SportsCatalogOverview
+} from "../../domain/SportsCatalog.ts"
+import type { EventQuery, FeedOrder, FeedSortKey, ListQuery } from "../../domain/SportsCatalogQuery.ts"
+import * as ChangeFeed from "../../platform/ChangeFeed.ts"
+import { publishSnapshot } from "./SportsCatalogPublishSql.ts"
+
+// Rows are decoded once, into the domain's own shapes.
+const FeedRow = FeedEvent.pipe(Schema.encodeKeys({
+  sportId: "sport_id",
+  countryCode: "country_code",
+  leagueId: "league_id",
+  leagueName: "league_name",
+  homeName: "home_name",
+  awayName: "away_name",
+  startsAt: "starts_at",
+  hasOdds: "has_odds",
+  lastUpdate: "last_update"
+}))
+const NamedRow = NamedRecord.pipe(Schema.encodeKeys({ countryCode: "country_code", sportId: "sport_id" }))
+/** A statement's rows decoded by `Result` (SqlSchema); the statement is built from a query the rules already read. */
+const rowsOf = <S extends Schema.Top & { readonly DecodingServices: never }>(Result: S) => {
+  const find = SqlSchema.findAll({ Request: Schema.Any, Result, execute: (statement: Statement.Statement<unknown>) => statement })
+  return (statement: Statement.Statement<unknown>) => Effect.orDie(find(statement))
+}
+const feedRows = rowsOf(FeedRow)
+const namedRows = rowsOf(NamedRow)
+const sportRows = rowsOf(SportRecord)
+const countryRows = rowsOf(CountryRecord)
+const totalRows = rowsOf(Schema.Struct({ total: Schema.Int }))
+const sportIdRows = rowsOf(Schema.Struct({ id: Schema.Int }))
+const textRows = rowsOf(Schema.Struct({ value: Schema.String }))
+const overviewRows = rowsOf(SportsCatalogOverview)
+const emptyRows = rowsOf(Schema.Struct({ empty: Schema.Boolean }))
+
+const sortColumns: Record<FeedSortKey, string> = {
+  time: "starts_at",
+  league_name: "league_name",
+  home_name: "home_name",
+  away_name: "away_name",
+  last_update: "last_update"
+}
+const nameSorts: ReadonlySet<FeedSortKey> = new Set(["league_name", "home_name", "away_name"])
+
+/** LIKE pattern for a substring (already lower-cased), with the user's own % and _ taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/** The sports catalog's tables in PostgreSQL. */
+const makeSql = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const pg = yield* PgClient.PgClient
+
+  const limit = (page: PageRequest) => {
+    const { limit, offset } = pageWindow(page)
+    return sql`LIMIT ${limit} OFFSET ${offset}`
+  }
+  const oneOf = <A extends string | number>(column: string, values: ReadonlyArray<A>) =>
+    values.length === 0 ? sql`false` : sql`${sql(column)} IN ${sql.in(values)}`
+
+  const eventConditions = (query: EventQuery) => {
+    // The status is written out, not bound, so the planner can always use the open-events indexes.
+    const conditions = [sql`active`, query.source === "live" ? sql`status = 'live'` : sql`status = 'prematch'`]
+    if (query.sportIds !== null) conditions.push(oneOf("sport_id", query.sportIds))
+    if (query.countryCodes !== null) conditions.push(oneOf("country_code", query.countryCodes))
+    if (query.leagueId !== null) conditions.push(sql`league_id = ${query.leagueId}`)
+    if (query.teamId !== null) conditions.push(sql`(home_team_id = ${query.teamId} OR away_team_id = ${query.teamId})`)
+    if (query.search !== null) conditions.push(sql`search_text LIKE ${containing(query.search)}`)
+    if (query.hasOdds !== null) conditions.push(sql`has_odds = ${query.hasOdds}`)
+    if (query.startsFrom !== null) conditions.push(sql`starts_at >= ${new Date(query.startsFrom)}`)
+    if (query.startsBefore !== null) conditions.push(sql`starts_at < ${new Date(query.startsBefore)}`)
+    return sql.and(conditions)
+  }
+
+  const feedPage = (query: EventQuery, order: FeedOrder, page: PageRequest) => {
+    const column = sortColumns[order.by]
+    const direction = order.descending ? sql`DESC` : sql`ASC`
+    // Ties keep kick-off order, then id, so pages never overlap; by time, the id follows the direction (one index walk).
+    // Names sort naturally (sql/0008: the natural_ci collation, as the indexes do).
+    const orderBy = order.by === "time"
+      ? sql`starts_at ${direction}, id ${direction}`
+      : nameSorts.has(order.by)
+      ? sql`${sql(column)} COLLATE natural_ci ${direction}, starts_at ASC, id ASC`
+      : sql`${sql(column)} ${direction}, starts_at ASC, id ASC`
+    // The page is chosen on the open-events index alone; only its rows are then read.
+    return feedRows(sql`
+      SELECT id, sport_id, country_code, league_id, league_name, home_name, away_name, starts_at, status,
+             score, minute, has_odds, last_update
+      FROM sports_events
+      WHERE id IN (SELECT id FROM sports_events WHERE ${eventConditions(query)} ORDER BY ${orderBy} ${limit(page)})
+      ORDER BY ${orderBy}
+    `)
+  }
+
+  const countOf = (from: Statement.Fragment, where: Statement.Fragment) =>
+    Effect.map(totalRows(sql`SELECT count(*)::int AS total FROM ${from} WHERE ${where}`), (rows) => rows[0].total)
+
+  // The dynamic filters: ids come from the open-events indexes; names from the league and team records.
+  const eventSportIds = (query: EventQuery) =>
+    Effect.map(
+      sportIdRows(sql`SELECT DISTINCT sport_id AS id FROM sports_events WHERE ${eventConditions(query)}`),
+      (rows) => rows.map((row) => row.id)
+    )
+  const values = (statement: Statement.Statement<unknown>) =>
+    Effect.map(textRows(statement), (rows) => rows.map((row) => row.value))
+  const eventCountryCodes = (query: EventQuery) =>
+    values(sql`SELECT DISTINCT country_code AS value FROM sports_events
+               WHERE ${eventConditions(query)} AND country_code IS NOT NULL`)
+  const eventLeagueNames = (query: EventQuery) =>
+    values(sql`SELECT name AS value FROM sports_leagues
+               WHERE id IN (SELECT league_id FROM sports_events WHERE ${eventConditions(query)})`)
+  const eventTeamNames = (query: EventQuery) =>
+    values(sql`SELECT name AS value FROM sports_teams WHERE id IN (
+                 SELECT team.id FROM sports_events CROSS JOIN LATERAL (VALUES (home_team_id), (away_team_id)) AS team(id)
+                 WHERE ${eventConditions(query)})`)
+
+  // ---- the lists
+
+  const common = (query: ListQuery, searchColumn: string) => {
+    const conditions = [sql`true`]
+    if (query.search !== null) conditions.push(sql`${sql(searchColumn)} LIKE ${containing(query.search)}`)
+    if (query.active !== null) conditions.push(sql`active = ${query.active}`)
+    return conditions
+  }
+
+  const paged = <A, E, R>(page: PageRequest, rows: Effect.Effect<ReadonlyArray<A>, E, R>, total: Effect.Effect<number, E, R>) =>
+    Effect.map(Effect.all([rows, total], { concurrency: 2 }), ([results, total]): Page<A> => pageOf(page, results, total))
+
+  /** A sport or a country with a league that meets `condition`; `link` ties the league (l) to the row. */
+  const hasLeague = (link: Statement.Fragment, condition: Statement.Fragment) =>
+    sql`EXISTS (SELECT 1 FROM sports_leagues l WHERE ${link} AND ${condition})`
+
+  /** A page of a small list (sports, countries) in name order, then `key`, and its total. */
+  const pagedByName = <A, E, R>(
+    decode: (rows: Statement.Statement<unknown>) => Effect.Effect<ReadonlyArray<A>, E, R>,
+    from: Statement.Fragment,
+    key: string,
+    conditions: Array<Statement.Fragment>,
+    page: PageRequest
+  ) => {
+    const where = sql.and(conditions)
+    const rows = sql`SELECT ${sql(key)}, name, active FROM ${from} WHERE ${where} ORDER BY name COLLATE natural_ci, ${sql(key)} ${limit(page)}`
+    return paged(page, decode(rows), countOf(from, where))
+  }
+
+  const sports = (query: ListQuery, page: PageRequest) => {
+    const conditions = common(query, "name_search")
+    const link = sql`l.sport_id = s.id`
+    if (query.sportIds !== null) conditions.push(oneOf("id", query.sportIds))
+    if (query.countryCodes !== null) conditions.push(hasLeague(link, oneOf("l.country_code", query.countryCodes)))
+    if (query.leagueId !== null) conditions.push(hasLeague(link, sql`l.id = ${query.leagueId}`))
+    return pagedByName(sportRows, sql`(SELECT id, name, active, lower(name) AS name_search FROM sports_sports) s`, "id", conditions, page)
+  }
+
+  const countries = (query: ListQuery, page: PageRequest) => {
+    const conditions = common(query, "name_search")
+    const link = sql`l.country_code = c.code`
+    if (query.countryCodes !== null) conditions.push(oneOf("code", query.countryCodes))
+    if (query.sportIds !== null) conditions.push(hasLeague(link, oneOf("l.sport_id", query.sportIds)))
+    if (query.leagueId !== null) conditions.push(hasLeague(link, sql`l.id = ${query.leagueId}`))
+    return pagedByName(
+      countryRows,
+      sql`(SELECT code, name, active, lower(name) AS name_search FROM sports_countries) c`,
+      "code",
+      conditions,
+      page
+    )
+  }
+
+  /**
+   * A page of leagues or teams in name order. A search is matched first (through its trigrams), then
+   * sorted: walking the name order instead can pass most of the table when the matches sort late.
+   */
+  const namedPage = (table: "sports_leagues" | "sports_teams", query: ListQuery, page: PageRequest, conditions: Array<Statement.Fragment>) => {
+    const where = sql.and(conditions)
+    const rows = query.search !== null
+      ? sql`SELECT id, name, country_code, sport_id, active
+            FROM (SELECT id, name, country_code, sport_id, active FROM ${sql(table)} WHERE ${where} OFFSET 0) AS matches
+            ORDER BY name COLLATE natural_ci, id ${limit(page)}`
+      : sql`SELECT id, name, country_code, sport_id, active FROM ${sql(table)} WHERE ${where}
+            ORDER BY name COLLATE natural_ci, id ${limit(page)}`
+    return paged(page, namedRows(rows), countOf(sql`${sql(table)}`, where))
+  }
+
+  const recordConditions = (query: ListQuery) => {
+    const conditions = common(query, "search_text")
+    if (query.sportIds !== null) conditions.push(oneOf("sport_id", query.sportIds))
+    if (query.countryCodes !== null) conditions.push(oneOf("country_code", query.countryCodes))
+    return conditions
+  }
+
+  const leagues = (query: ListQuery, page: PageRequest) => {
+    const conditions = recordConditions(query)
+    if (query.leagueId !== null) conditions.push(sql`id = ${query.leagueId}`)
+    if (query.teamId !== null) conditions.push(sql`id IN (SELECT league_id FROM sports_team_leagues WHERE team_id = ${query.teamId})`)
+    return namedPage("sports_leagues", query, page, conditions)
+  }
+
+  const teams = (query: ListQuery, page: PageRequest) => {
+    const conditions = recordConditions(query)
+    if (query.teamId !== null) conditions.push(sql`id = ${query.teamId}`)
+    if (query.leagueId !== null) conditions.push(sql`id IN (SELECT team_id FROM sports_team_leagues WHERE league_id = ${query.leagueId})`)
+    return namedPage("sports_teams", query, page, conditions)
+  }
+
+  const overview = Effect.map(
+    overviewRows(sql`
+      SELECT (SELECT count(*) FROM sports_sports WHERE active)::int AS sports,
+             (SELECT count(*) FROM sports_countries WHERE active)::int AS countries,
+             (SELECT count(*) FROM sports_leagues WHERE active)::int AS leagues,
+             (SELECT count(*) FROM sports_teams WHERE active)::int AS teams,
+             (SELECT count(*) FROM sports_events WHERE active)::int AS events
+    `),
+    (rows) => rows[0]
+  )
+
+  return SportsCatalogRepo.of({
+    feedPage: Effect.fn("SportsCatalogRepo.feedPage")(feedPage),
+    feedTotal: Effect.fn("SportsCatalogRepo.feedTotal")((query: EventQuery) =>
+      countOf(sql`sports_events`, eventConditions(query))
+    ),
+    eventSportIds: Effect.fn("SportsCatalogRepo.eventSportIds")(eventSportIds),
+    eventCountryCodes: Effect.fn("SportsCatalogRepo.eventCountryCodes")(eventCountryCodes),
+    eventLeagueNames: Effect.fn("SportsCatalogRepo.eventLeagueNames")(eventLeagueNames),
+    eventTeamNames: Effect.fn("SportsCatalogRepo.eventTeamNames")(eventTeamNames),
+    sports: Effect.fn("SportsCatalogRepo.sports")(sports),
+    countries: Effect.fn("SportsCatalogRepo.countries")(countries),
+    leagues: Effect.fn("SportsCatalogRepo.leagues")(leagues),
+    teams: Effect.fn("SportsCatalogRepo.teams")(teams),
+    overview: Effect.withSpan(overview, "SportsCatalogRepo.overview"),
+    isEmpty: emptyRows(sql`SELECT NOT EXISTS (SELECT 1 FROM sports_events) AS empty`).pipe(
+      Effect.map((rows) => rows[0].empty),
+      Effect.withSpan("SportsCatalogRepo.isEmpty")
+    ),
+    publish: Effect.fn("SportsCatalogRepo.publish")((snapshot) =>
+      sql.withTransaction(publishSnapshot(snapshot)).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
+    ),
+    onChange: (run) => ChangeFeed.onChange(sportsCatalogChangedChannel, run).pipe(Effect.provideService(PgClient.PgClient, pg))
+  })
+})
+
+/** NOTIFY channel: the sports catalog changed (a refresh), from any instance. */
+export const sportsCatalogChangedChannel = "partner_api_sports_catalog_changed"
+
+/**
+ * The local sports catalog's tables (sports_sports, sports_countries,
+ * sports_leagues, sports_teams, sports_team_leagues, sports_events): the
+ * only code that reads or writes them. Queries come already read by the
+ * rules (SportsCatalogQuery); answers are decoded domain values. Database
+ * failures are defects here: callers cannot act on them.
+ *
+ * Layers: `SportsCatalogRepo.layerSql` (PostgreSQL, below) and `layerMemory`
+ * (SportsCatalogRepoMemory.ts, for tests without a database).
+ */
+export class SportsCatalogRepo extends Context.Service<SportsCatalogRepo, {
+  /** A page of the open events `query` selects, in `order`; ties in kick-off order, then by id. */
+  feedPage(query: EventQuery, order: FeedOrder, page: PageRequest): Effect.Effect<ReadonlyArray<FeedEvent>>
+  /** How many open events `query` selects. */
+  feedTotal(query: EventQuery): Effect.Effect<number>
+  /** The sports of the events `query` selects. */
+  eventSportIds(query: EventQuery): Effect.Effect<ReadonlyArray<number>>
+  /** Their countries' codes. */
+  eventCountryCodes(query: EventQuery): Effect.Effect<ReadonlyArray<string>>
+  /** The names of their leagues (as the league records carry them). */
+  eventLeagueNames(query: EventQuery): Effect.Effect<ReadonlyArray<string>>
+  /** The names of the teams playing them, home or away. */
+  eventTeamNames(query: EventQuery): Effect.Effect<ReadonlyArray<string>>
+  /** Lists in name order (natural, case aside), then by id. */
+  sports(query: ListQuery, page: PageRequest): Effect.Effect<Page<SportRecord>>
+  countries(query: ListQuery, page: PageRequest): Effect.Effect<Page<CountryRecord>>
+  leagues(query: ListQuery, page: PageRequest): Effect.Effect<Page<NamedRecord>>
+  teams(query: ListQuery, page: PageRequest): Effect.Effect<Page<NamedRecord>>
+  readonly overview: Effect.Effect<SportsCatalogOverview>
+  /** No event at all: the catalog was never filled. */
+  readonly isEmpty: Effect.Effect<boolean>
+  /**
+   * Publishes a snapshot, all or nothing, taking turns with every other publish (any instance).
+   * Unchanged rows are not rewritten; what the scope covered but the snapshot no longer lists goes
+   * inactive. A change is announced on sportsCatalogChangedChannel once it is visible.
+   */
+  publish(snapshot: Snapshot): Effect.Effect<PublishReport>
+  /** Runs `run` after each change published (by any instance), for as long as the scope lives. */
+  onChange(run: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>
+}>()("partner-api/catalog/SportsCatalogRepo") {
+  /** The tables in PostgreSQL. */
+  static readonly layerSql: Layer.Layer<SportsCatalogRepo, never, SqlClient.SqlClient | PgClient.PgClient> = Layer.effect(
+    SportsCatalogRepo,
+    Effect.suspend(() => makeSql)
+  )
+}

@@ -1,0 +1,121 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { PartnerApi } from "../../api/Api.ts"
+import { LiveEntryCodec, NamedEntryCodec, OverviewCodec, PrematchEntryCodec } from "../../api/Catalog.ts"
+import { ok } from "../../api/Envelope.ts"
+import { ErrorMessages, InternalError, ValidationFailed } from "../../api/Errors.ts"
+import { encodeWith, listed, page } from "../../api/Paging.ts"
+import { CurrentPartner } from "../../api/Security.ts"
+import { CountryRecord, type InvalidSportsCatalogQuery, SportRecord } from "../../domain/SportsCatalog.ts"
+import type { SportsCatalogFilters } from "../../domain/SportsCatalogQuery.ts"
+import { SportsProvider } from "../SportsProvider.ts"
+import { SportsCatalog } from "./SportsCatalog.ts"
+
+const invalid = (error: InvalidSportsCatalogQuery) =>
+  new ValidationFailed({ message: ErrorMessages.invalidData, errors: error.errors })
+
+const plural = (count: number, one: string, many = `${one}s`) =>
+  `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`
+
+/** The query's filters, as the catalog takes them. */
+const filtersOf = (query: {
+  readonly sport_id?: string | undefined
+  readonly country?: string | undefined
+  readonly league_id?: string | undefined
+  readonly team_id?: string | undefined
+  readonly search?: string | undefined
+  readonly has_odds?: boolean | undefined
+  readonly date?: string | undefined
+  readonly date_from?: string | undefined
+  readonly date_to?: string | undefined
+  readonly active?: boolean | undefined
+}): SportsCatalogFilters => ({
+  sport: query.sport_id,
+  country: query.country,
+  leagueId: query.league_id,
+  teamId: query.team_id,
+  search: query.search,
+  hasOdds: query.has_odds,
+  date: query.date,
+  dateFrom: query.date_from,
+  dateTo: query.date_to,
+  active: query.active
+})
+
+type FeedQuery = Parameters<typeof filtersOf>[0] & {
+  readonly page?: number | undefined
+  readonly per_page?: number | undefined
+  readonly sort_by?: string | undefined
+  readonly sort_direction?: string | undefined
+}
+
+const sortOf = (query: FeedQuery) => ({ sortBy: query.sort_by, direction: query.sort_direction })
+
+/** The envelope around what `answer` gives, for the current partner. */
+const respond = <A, E, R>(answer: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.service(CurrentPartner), (partner) => Effect.map(answer, (data) => ok(partner, data)))
+
+export const SportsCatalogHandlers = HttpApiBuilder.group(
+  PartnerApi,
+  "catalog",
+  Effect.fn("SportsCatalogHttp.handlers")(function*(handlers) {
+    const catalog = yield* SportsCatalog
+    const provider = yield* SportsProvider
+
+    const encode = <A, B, E>(answer: Effect.Effect<A, E>, toWire: (value: A) => Effect.Effect<B>) =>
+      respond(Effect.flatMap(answer, toWire))
+    const feed = <A, B>(answer: Effect.Effect<A, InvalidSportsCatalogQuery>, toWire: (value: A) => Effect.Effect<B>) =>
+      encode(Effect.mapError(answer, invalid), toWire)
+
+    return handlers.handleAll({
+      refresh: Effect.fn("SportsCatalogHttp.refresh")(
+        function*({ payload }) {
+          const partner = yield* CurrentPartner
+          const { report, scope } = yield* catalog.refresh(payload && {
+            sport: payload.sport_id,
+            importLeagues: payload.import_leagues,
+            importEvents: payload.import_events
+          })
+          const message = `Imported ${plural(report.sports, "sport")}, ${plural(report.countries, "country", "countries")}, ` +
+            `${plural(report.leagues, "league")}, ${plural(report.teams, "team")} and ${plural(report.events, "event")}` +
+            ` from ${provider.name}: ${plural(report.changed, "record")} new or changed, ${report.deactivated.toLocaleString("en-US")} deactivated.`
+          return ok(partner, {
+            sport_id: payload?.sport_id ?? null,
+            import_leagues: scope.leagues,
+            import_events: scope.events,
+            message,
+            imported: {
+              sports: report.sports,
+              countries: report.countries,
+              leagues: report.leagues,
+              teams: report.teams,
+              events: report.events,
+              deactivated: report.deactivated
+            }
+          }, { message })
+        },
+        Effect.catchTags({
+          InvalidSportsCatalogQuery: (error) => Effect.fail(invalid(error)),
+          SportsProviderError: (error) =>
+            Effect.fail(
+              new InternalError({
+                message: `The catalog could not be refreshed: the sports provider could not be queried: ${error.message}`,
+                provider: provider.name,
+                provider_response: error.providerResponse ?? { error: error.reason, error_detail: error.message }
+              })
+            )
+        })
+      ),
+      overview: () => encode(catalog.overview, encodeWith(OverviewCodec)),
+      sports: ({ query }) => encode(catalog.sports(filtersOf(query), page(query)), listed(SportRecord)),
+      countries: ({ query }) => encode(catalog.countries(filtersOf(query), page(query)), listed(CountryRecord)),
+      leagues: ({ query }) => encode(catalog.leagues(filtersOf(query), page(query)), listed(NamedEntryCodec)),
+      teams: ({ query }) => encode(catalog.teams(filtersOf(query), page(query)), listed(NamedEntryCodec)),
+      filters: ({ query }) =>
+        feed(catalog.filters(query.source ?? "prematch", filtersOf(query)), (facets) =>
+          Effect.succeed({ source: query.source ?? "prematch", ...facets })),
+      prematch: ({ query }) => feed(catalog.prematch(filtersOf(query), sortOf(query), page(query)), listed(PrematchEntryCodec)),
+      live: ({ query }) => feed(catalog.live(filtersOf(query), sortOf(query), page(query)), listed(LiveEntryCodec))
+    })
+  })
+)

@@ -1,0 +1,125 @@
+/**
+ * The sports group's contract, handler by handler, over a provider in memory
+ * (no PostgreSQL, no socket, no upstream): the wire shape of a provider's
+ * answers, 404 for an unknown event, 502 when the provider fails. The
+ * providers themselves (BetsAPI, the sandbox) are betsapi.test.ts and
+ * event-answers.test.ts.
+ */
+import { assert, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { HttpClientRequest, HttpServer } from "effect/http"
+import { HttpApiMiddleware, HttpApiTest } from "effect/http-api"
+import { PartnerApi } from "../../src/api/Api.ts"
+import { NotFound, ProviderUnavailable } from "../../src/api/Errors.ts"
+import { CurrentPartner, PartnerAuth } from "../../src/api/Security.ts"
+import { Partner } from "../../src/domain/Partner.ts"
+import type { SportsLeague } from "../../src/domain/Sports.ts"
+import { RequestValidationLive } from "../../src/server.ts"
+import { SportsHandlers } from "../../src/sports/http.ts"
+import { EventNotFound, SportsProvider, SportsProviderError } from "../../src/sports/SportsProvider.ts"
+import { live } from "../support/live.ts"
+
+const partner = new Partner({
+  id: 7,
+  name: "Acme Bets",
+  slug: "acme",
+  status: "active",
+  commission_percent: 10,
+  callback_url: null,
+  rate_limit_per_minute: null,
+  created_at: new Date(0),
+  updated_at: new Date(0)
+})
+
+const AuthAsAcme = Layer.succeed(
+  PartnerAuth,
+  PartnerAuth.of({
+    bearer: (httpEffect) => Effect.provideService(httpEffect, CurrentPartner, partner),
+    partnerKey: (httpEffect) => Effect.provideService(httpEffect, CurrentPartner, partner)
+  })
+)
+
+const league: SportsLeague = { id: "155", name: "Brazil Serie A", sportId: 1, countryCode: "br" }
+const fetched = <A>(value: A) => Effect.succeed({ value, raw: { success: 1 }, storedAt: Date.now(), origin: "upstream" as const })
+const unknown = (eventId: string) => Effect.fail(new EventNotFound({ eventId, message: `Event ${eventId} not found.` }))
+const down = () => Effect.fail(new SportsProviderError({ reason: "Timeout", message: "The sports provider did not answer in time." }))
+
+/** Event 1003 ended 2-1; no other event exists; sport 91's lists fail upstream. */
+const MemoryProvider = Layer.succeed(
+  SportsProvider,
+  SportsProvider.of({
+    name: "memory",
+    configured: true,
+    capabilities: ["leagues", "event-result"],
+    leagues: (query) => query.sportId === 91 ? down() : fetched({ results: [league], page: query.page, perPage: 50, total: 1 }),
+    upcoming: down,
+    live: down,
+    ended: down,
+    event: unknown,
+    odds: unknown,
+    liveOdds: unknown,
+    lineup: unknown,
+    statsTrend: unknown,
+    result: (eventId) =>
+      eventId === "1003" ? fetched({ eventId, homeScore: 2, awayScore: 1, winner: "home" as const }) : unknown(eventId)
+  })
+)
+
+const Handlers = SportsHandlers.pipe(
+  Layer.provide(MemoryProvider),
+  Layer.provideMerge(Layer.mergeAll(AuthAsAcme, RequestValidationLive)),
+  Layer.provideMerge(HttpServer.layerServices)
+)
+
+const client = HttpApiTest.groups(PartnerApi, ["sports"]).pipe(
+  Effect.provide(HttpApiMiddleware.layerClient(PartnerAuth, ({ next, request }) => next(HttpClientRequest.bearerToken(request, "pak_acme"))))
+)
+
+layer(Handlers, live)("the sports group's contract (in memory)", (it) => {
+  it.effect("leagues: the provider's entries in the contract's fields, the raw payload only when asked", () =>
+    Effect.gen(function*() {
+      const api = yield* client
+      const answer = yield* api.sports.leagues({ query: {} })
+      assert.deepStrictEqual(answer.data, {
+        provider: "memory",
+        results: [{ league_id: "155", league_name: "Brazil Serie A", country_code: "br" }],
+        meta: { page: 1, per_page: 50, total: 1 }
+      })
+      assert.isUndefined(answer.provider_response)
+      const raw = yield* api.sports.leagues({ query: { include_raw: "1" } })
+      assert.deepStrictEqual(raw.provider_response, { success: 1 })
+    }))
+
+  it.effect("a result: the score and the winner", () =>
+    Effect.gen(function*() {
+      const answer = yield* (yield* client).sports.result({ params: { eventId: "1003" }, query: {} })
+      assert.deepStrictEqual(answer.data, { event_id: "1003", home_score: 2, away_score: 1, winner: "home" })
+    }))
+
+  it.effect("an unknown event is a 404 on every event endpoint", () =>
+    Effect.gen(function*() {
+      const api = yield* client
+      const params = { eventId: "999" }
+      const calls: ReadonlyArray<Effect.Effect<unknown, unknown>> = [
+        api.sports.liveEvent({ params, query: {} }),
+        api.sports.odds({ params, query: {} }),
+        api.sports.liveOdds({ params, query: {} }),
+        api.sports.lineup({ params, query: {} }),
+        api.sports.statsTrend({ params, query: {} }),
+        api.sports.result({ params, query: {} })
+      ]
+      for (const call of calls) {
+        const error = yield* Effect.flip(call)
+        assert.instanceOf(error, NotFound)
+        assert.strictEqual((error as NotFound).message, "Event 999 not found.")
+      }
+    }))
+
+  it.effect("a provider that fails is a 502 naming the provider and why", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip((yield* client).sports.leagues({ query: { sport_id: 91 } }))
+      assert.instanceOf(error, ProviderUnavailable)
+      assert.match((error as ProviderUnavailable).message, /did not answer in time/)
+      assert.strictEqual((error as ProviderUnavailable).provider, "memory")
+    }))
+})
