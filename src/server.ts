@@ -8,17 +8,20 @@ import { ErrorMessages, ValidationFailed } from "./api/Errors.ts"
 import { RequestValidation } from "./api/RequestValidation.ts"
 import { PartnerAuth } from "./api/Security.ts"
 import { AdminAccounts } from "./admin/AdminAccounts.ts"
-import { AdminAuthLive } from "./admin/AdminAuthLive.ts"
-import { AdminChangesLive, CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerAdmin } from "./admin/AdminChanges.ts"
-import { AdminAccountRepo as AdminAccountRepoLive } from "./admin/AdminAccountRepo.ts"
+import * as AdminChanges from "./admin/AdminChanges.ts"
+import { CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerAdmin } from "./admin/AdminChanges.ts"
+import { AdminAccountRepo } from "./admin/AdminAccountRepo.ts"
 import { AdminConfig } from "./admin/AdminConfig.ts"
 import { AuditRepo } from "./admin/AuditRepo.ts"
 import { LoginAttemptRepo } from "./admin/LoginAttemptRepo.ts"
 import { PasswordHashing } from "./admin/Passwords.ts"
-import { AdminLoginHandlers, AdminPartnersHandlers, AdminSessionHandlers } from "./admin/http.ts"
-import { AdminCasinoHandlers, AdminWalletHandlers } from "./admin/httpOperations.ts"
-import { AdminSystemHandlers } from "./admin/httpSystem.ts"
-import { AdminOpenApiRoute, PanelRoutes } from "./admin/Panel.ts"
+import * as AdminAuth from "./admin/http/AdminAuth.ts"
+import { AdminCasinoHandlers } from "./admin/http/Casino.ts"
+import { AdminOpenApiRoute, PanelRoutes } from "./admin/http/Panel.ts"
+import { AdminPartnersHandlers } from "./admin/http/Partners.ts"
+import { AdminLoginHandlers, AdminSessionHandlers } from "./admin/http/Session.ts"
+import { AdminSystemHandlers } from "./admin/http/System.ts"
+import { AdminWalletHandlers } from "./admin/http/Wallet.ts"
 import { AggregatorRoute } from "./wallet/AggregatorRoute.ts"
 import { CallbackOutbox } from "./wallet/outbox/CallbackOutbox.ts"
 import { CallbacksConfig } from "./wallet/CallbacksConfig.ts"
@@ -109,7 +112,7 @@ export const AdminHandlersLive = Layer.mergeAll(
   AdminWalletHandlers,
   AdminCasinoHandlers,
   AdminSystemHandlers
-).pipe(Layer.provideMerge(Layer.mergeAll(AdminAuthLive, RequestValidationLive)))
+).pipe(Layer.provideMerge(Layer.mergeAll(AdminAuth.layer, RequestValidationLive)))
 
 /** The console: its API with its own OpenAPI document (for logged-in admins), and its pages. */
 const AdminRoutesLive = Layer.mergeAll(
@@ -200,9 +203,9 @@ const StatusReportLive = Layer.effect(
 const SportsProviderLayer = SportsProviders.layer(SandboxSportsProviderLive)
 
 /** The console's accounts, audit trail and audited changes, over the domain services. */
-const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChangesLive).pipe(
-  Layer.provideMerge(Layer.merge(AuditRepo.layer, PasswordHashing.layer)),
-  Layer.provide(Layer.merge(AdminAccountRepoLive.layer, LoginAttemptRepo.layer))
+const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChanges.layer).pipe(
+  Layer.provideMerge(Layer.merge(AuditRepo.layerSql, PasswordHashing.layer)),
+  Layer.provide(Layer.merge(AdminAccountRepo.layerSql, LoginAttemptRepo.layerSql))
 )
 
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
@@ -236,20 +239,20 @@ export const ServicesLive = servicesLayer(WalletRepo.layerSql)
 export const AdminLayers = {
   /** Partners, changed through the audited PartnerAdmin. */
   partners: PartnerAdmin.layer.pipe(
-    Layer.provideMerge(Layer.merge(Partners.layer, AuditRepo.layer)),
+    Layer.provideMerge(Layer.merge(Partners.layer, AuditRepo.layerSql)),
     Layer.provide(SandboxCallbackUrlsLive)
   ),
   admins: AdminAccounts.layer,
-  audit: AuditRepo.layer,
-  casinoCatalog: CasinoAdmin.layer.pipe(Layer.provideMerge(Layer.merge(CasinoCatalog.layer, AuditRepo.layer))),
+  audit: AuditRepo.layerSql,
+  casinoCatalog: CasinoAdmin.layer.pipe(Layer.provideMerge(Layer.merge(CasinoCatalog.layer, AuditRepo.layerSql))),
   /** A sync asks the gateway; the sandbox's opens the demo wallet of players it knows. */
   casinoSync: CasinoSyncAdmin.layer.pipe(
-    Layer.provideMerge(Layer.merge(CatalogSync.layer, AuditRepo.layer)),
+    Layer.provideMerge(Layer.merge(CatalogSync.layer, AuditRepo.layerSql)),
     Layer.provide(Layer.mergeAll(CasinoCatalog.layer, casinoGatewayLayer(SandboxCasinoGatewayLive))),
     Layer.provide(Layer.mergeAll(PartnerPlayers.layer, CallbackTargets.layer))
   ),
   callbacks: CallbackAdmin.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(CallbackOutbox.layer, Partners.layer, AuditRepo.layer)),
+    Layer.provideMerge(Layer.mergeAll(CallbackOutbox.layer, Partners.layer, AuditRepo.layerSql)),
     Layer.provide(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargets.layer, PartnerPlayers.layer)),
     Layer.provide(SandboxCallbackUrlsLive)
   ),

@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { AdminAccount, type AdminRole } from "../domain/Admin.ts"
 import { IdFromBigInt } from "../platform/SqlCodecs.ts"
@@ -62,7 +62,7 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
   /** Ends every session of an account (disabled, its password or role changed), but `keep`. */
   deleteSessionsOf(accountId: number, keep?: Uint8Array): Effect.Effect<void>
 }>()("partner-api/admin/AdminAccountRepo") {
-  static readonly layer = Layer.effect(
+  static readonly layerSql = Layer.effect(
     AdminAccountRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -169,4 +169,78 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
       })
     })
   )
+
+  /**
+   * The same rules over memory, for tests of the services and handlers without PostgreSQL: e-mails unique,
+   * a new account's password one-time, sessions kept by their hash and live until `expiresAt` (by the
+   * Clock, so a test's clock can pass it), none of a disabled account's.
+   */
+  static readonly layerMemory = Layer.sync(AdminAccountRepo, () => {
+    interface Stored {
+      account: AdminAccount
+      passwordHash: string
+      mustChangePassword: boolean
+      passwordSetAt: Date
+    }
+    const accounts = new Map<string, Stored>()
+    const sessions = new Map<string, { accountId: number; csrfToken: string; expiresAt: Date }>()
+    let nextId = 1
+    const key = (idHash: Uint8Array) => Buffer.from(idHash).toString("hex")
+    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+    const byId = (id: number) => [...accounts.values()].find((stored) => stored.account.id === id)
+    const dropSessions = (accountId: number, keep?: string) => {
+      for (const [id, session] of sessions) if (session.accountId === accountId && id !== keep) sessions.delete(id)
+    }
+    return AdminAccountRepo.of({
+      insert: ({ email, passwordHash, role }) =>
+        Effect.gen(function*() {
+          if (accounts.has(email)) return yield* new EmailTaken({ email })
+          const at = yield* now
+          const account = new AdminAccount({ id: nextId++, email, role, disabled: false, created_at: at, updated_at: at })
+          accounts.set(email, { account, passwordHash, mustChangePassword: true, passwordSetAt: at })
+          return account
+        }),
+      list: Effect.sync(() => [...accounts.values()].map((stored) => stored.account).sort((a, b) => a.email < b.email ? -1 : 1)),
+      findByEmail: (email) => Effect.sync(() => Option.map(Option.fromNullishOr(accounts.get(email)), (stored) => stored.account)),
+      credentials: (email) => Effect.sync(() => Option.map(Option.fromNullishOr(accounts.get(email)), (stored) => ({ ...stored }))),
+      update: (email, patch) =>
+        Effect.gen(function*() {
+          const stored = accounts.get(email)
+          if (stored === undefined) return Option.none()
+          const at = yield* now
+          stored.account = new AdminAccount({
+            ...stored.account,
+            role: patch.role ?? stored.account.role,
+            disabled: patch.disabled ?? stored.account.disabled,
+            updated_at: at
+          })
+          if (patch.passwordHash !== undefined) {
+            stored.passwordHash = patch.passwordHash
+            stored.passwordSetAt = at
+          }
+          if (patch.mustChangePassword !== undefined) stored.mustChangePassword = patch.mustChangePassword
+          return Option.some(stored.account)
+        }),
+      createSession: ({ accountId, csrfToken, idHash, ttl }) =>
+        Effect.map(now, (at) => {
+          const expiresAt = new Date(at.getTime() + Duration.toMillis(ttl))
+          sessions.set(key(idHash), { accountId, csrfToken, expiresAt })
+          return expiresAt
+        }),
+      findSession: (idHash) =>
+        Effect.map(now, (at): Option.Option<SessionRecord> => {
+          const session = sessions.get(key(idHash))
+          const stored = session === undefined ? undefined : byId(session.accountId)
+          if (session === undefined || stored === undefined || session.expiresAt <= at || stored.account.disabled) return Option.none()
+          return Option.some({
+            account: stored.account,
+            csrfToken: session.csrfToken,
+            mustChangePassword: stored.mustChangePassword,
+            expiresAt: session.expiresAt
+          })
+        }),
+      deleteSession: (idHash) => Effect.sync(() => void sessions.delete(key(idHash))),
+      deleteSessionsOf: (accountId, keep) => Effect.sync(() => dropSessions(accountId, keep === undefined ? undefined : key(keep)))
+    })
+  })
 }

@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { hash, randomBytes, timingSafeEqual } from "node:crypto"
 import { type Actor, type AdminAccount, type AdminRole, isEmail, normalizeEmail } from "../domain/Admin.ts"
 import { AdminAccountRepo, type Credentials, EmailTaken, type SessionRecord } from "./AdminAccountRepo.ts"
@@ -195,7 +195,7 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
             yield* refused(email, account, clientAddress, reason)
             return yield* new LoginRefused()
           }
-          if (expired(stored.value, Date.now())) {
+          if (expired(stored.value, yield* Clock.currentTimeMillis)) {
             yield* refused(email, account, clientAddress, "one-time password expired")
             return yield* new OneTimePasswordExpired({ validFor: Duration.format(config.oneTimePasswordTtl) })
           }
@@ -253,6 +253,15 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
 
   /** The service with its repositories and hash permits (the admin CLI's). */
   static readonly layer = this.layerNoDeps.pipe(
-    Layer.provide(Layer.mergeAll(AdminAccountRepo.layer, AuditRepo.layer, LoginAttemptRepo.layer, PasswordHashing.layer))
+    Layer.provide(Layer.mergeAll(AdminAccountRepo.layerSql, AuditRepo.layerSql, LoginAttemptRepo.layerSql, PasswordHashing.layer))
+  )
+
+  /**
+   * The service over memory repositories, for tests of its rules (throttle, one-time passwords, audit)
+   * without PostgreSQL; the audit trail is provided too, so a test can read what was recorded.
+   */
+  static readonly layerMemory = this.layerNoDeps.pipe(
+    Layer.provideMerge(AuditRepo.layerMemory),
+    Layer.provide(Layer.mergeAll(AdminAccountRepo.layerMemory, LoginAttemptRepo.layerMemory, PasswordHashing.layer))
   )
 }

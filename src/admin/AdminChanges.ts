@@ -201,7 +201,7 @@ export class SportsAdmin extends Context.Service<SportsAdmin, {
 }
 
 /** Every audited change service, over the domain services (the service's own graph). */
-export const AdminChangesLive = Layer.mergeAll(
+export const layer = Layer.mergeAll(
   PartnerAdmin.layer,
   CasinoAdmin.layer,
   CasinoSyncAdmin.layer,

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlError, SqlSchema } from "effect/sql"
 import type { Actor, AuditEntry } from "../domain/Admin.ts"
 import { IdFromBigInt } from "../platform/SqlCodecs.ts"
@@ -31,7 +31,7 @@ export class AuditRepo extends Context.Service<AuditRepo, {
   /** Newest first. */
   list(filter: AuditFilter): Effect.Effect<ReadonlyArray<AuditEntry>>
 }>()("partner-api/admin/AuditRepo") {
-  static readonly layer = Layer.effect(
+  static readonly layerSql = Layer.effect(
     AuditRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -60,4 +60,37 @@ export class AuditRepo extends Context.Service<AuditRepo, {
       })
     })
   )
+
+  /**
+   * The trail over memory, for tests without PostgreSQL. `atomically` runs the change as it is: memory
+   * has no transaction to roll back, so a test of "no row without its change" needs the SQL layer.
+   */
+  static readonly layerMemory = Layer.sync(AuditRepo, () => {
+    const entries: Array<AuditEntry> = []
+    // Stored as the database would hand it back: JSON, so no reference to a live object is kept.
+    const json = (value: unknown) => value === undefined || value === null ? null : JSON.parse(JSON.stringify(value))
+    return AuditRepo.of({
+      atomically: (effect) => effect,
+      record: (actor, change) =>
+        Effect.map(Clock.currentTimeMillis, (millis) => {
+          entries.push({
+            id: entries.length + 1,
+            at: new Date(millis),
+            actor: actor.name,
+            via: actor.via,
+            action: change.action,
+            target: change.target,
+            before: json(change.before),
+            after: json(change.after)
+          })
+        }),
+      list: (filter) =>
+        Effect.sync(() =>
+          entries
+            .filter((entry) => (filter.target === undefined || entry.target === filter.target) && (filter.actor === undefined || entry.actor === filter.actor))
+            .sort((a, b) => b.at.getTime() - a.at.getTime() || b.id - a.id)
+            .slice(0, filter.limit)
+        )
+    })
+  })
 }

@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 
 export class LoginThrottled extends Schema.TaggedError<LoginThrottled>()("LoginThrottled", { retryAfterSeconds: Schema.Int }) {
@@ -26,6 +26,11 @@ export interface LoginKey {
 }
 
 const day = Duration.toMillis(Duration.days(1))
+const ms = (duration: Duration.Duration) => Math.round(Duration.toMillis(duration))
+// A pair's failures are forgotten after a day without one (longer when lock-outs may last longer),
+// so waiting out a lock-out does not restart the allowance.
+const forgetMs = (rules: ThrottleRules) => Math.max(day, 2 * ms(rules.maxLockout))
+const refuse = (retryAfter: number | string) => Effect.fail(new LoginThrottled({ retryAfterSeconds: Math.max(1, Number(retryAfter)) }))
 
 /**
  * Log-in attempts (admin_login_attempts). An attempt is recorded before its password is checked and
@@ -43,17 +48,10 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
   /** Drops rows no attempt has touched for long enough that they no longer count. */
   sweep(rules: ThrottleRules): Effect.Effect<void>
 }>()("partner-api/admin/LoginAttemptRepo") {
-  static readonly layer = Layer.effect(
+  static readonly layerSql = Layer.effect(
     LoginAttemptRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const ms = (duration: Duration.Duration) => Math.round(Duration.toMillis(duration))
-      // A pair's failures are forgotten after a day without one (longer when lock-outs may last longer),
-      // so waiting out a lock-out does not restart the allowance.
-      const forgetMs = (rules: ThrottleRules) => Math.max(day, 2 * ms(rules.maxLockout))
-      const refuse = (retryAfter: number | string) =>
-        Effect.fail(new LoginThrottled({ retryAfterSeconds: Math.max(1, Number(retryAfter)) }))
-
       const countAddress = (address: string, rules: ThrottleRules) =>
         sql<{ attempts: number; retry_after: number }>`
           INSERT INTO admin_login_attempts AS t (kind, email, address, attempts) VALUES ('address', '', ${address}, 1)
@@ -120,4 +118,58 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
       })
     })
   )
+
+  /**
+   * The same counting over memory (by the Clock, so a test's clock can run out a lock-out), for tests of
+   * the throttle's rules without PostgreSQL. Concurrent attempts across instances are PostgreSQL's to
+   * count: the log-in burst test runs on the SQL layer.
+   */
+  static readonly layerMemory = Layer.sync(LoginAttemptRepo, () => {
+    interface Row {
+      readonly email: string
+      readonly attempts: number
+      readonly windowStart: number
+      readonly lastAttempt: number
+      readonly blockedUntil: number | null
+    }
+    const addresses = new Map<string, Row>()
+    const pairs = new Map<string, Row>()
+    const pairKey = (key: LoginKey) => JSON.stringify([key.email, key.address])
+    const lockout = (attempts: number, rules: ThrottleRules, now: number) =>
+      attempts >= rules.allowance
+        ? now + Math.min(ms(rules.maxLockout), ms(rules.lockout) * Math.pow(2, Math.min(attempts - rules.allowance, 40)))
+        : null
+    return LoginAttemptRepo.of({
+      admit: (key, rules) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const address = addresses.get(key.address)
+          const counted: Row = address === undefined || address.windowStart <= now - ms(rules.window)
+            ? { email: "", attempts: 1, windowStart: now, lastAttempt: now, blockedUntil: null }
+            : { ...address, attempts: address.attempts + 1, lastAttempt: now }
+          // A refusal keeps nothing, as the SQL transaction rolls back the address's count.
+          if (counted.attempts > rules.perAddress) return refuse(Math.ceil((counted.windowStart + ms(rules.window) - now) / 1000))
+          const pair = pairs.get(pairKey(key))
+          if (pair?.blockedUntil != null && pair.blockedUntil > now) return refuse(Math.ceil((pair.blockedUntil - now) / 1000))
+          const attempts = pair === undefined || pair.lastAttempt <= now - forgetMs(rules) ? 1 : pair.attempts + 1
+          pairs.set(pairKey(key), { email: key.email, attempts, windowStart: pair?.windowStart ?? now, lastAttempt: now, blockedUntil: lockout(attempts, rules, now) })
+          addresses.set(key.address, counted)
+          return Effect.void
+        }),
+      succeeded: (key) =>
+        Effect.sync(() => {
+          const address = addresses.get(key.address)
+          if (address !== undefined) addresses.set(key.address, { ...address, attempts: Math.max(0, address.attempts - 1) })
+          pairs.delete(pairKey(key))
+        }),
+      forgetEmail: (email) =>
+        Effect.sync(() => {
+          for (const [id, row] of pairs) if (row.email === email) pairs.delete(id)
+        }),
+      sweep: (rules) =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          const before = now - Math.max(forgetMs(rules), ms(rules.window))
+          for (const rows of [addresses, pairs]) for (const [id, row] of rows) if (row.lastAttempt < before) rows.delete(id)
+        })
+    })
+  })
 }

@@ -4,7 +4,8 @@ import { SqlClient } from "effect/sql"
 import { AdminAccounts } from "../../src/admin/AdminAccounts.ts"
 import { AuditRepo } from "../../src/admin/AuditRepo.ts"
 import { PasswordHashing } from "../../src/admin/Passwords.ts"
-import { adminRequest, givenAdmin, loginAs, loginWithHost, testPassword } from "../support/AdminConsole.ts"
+import { ValidationFailed } from "../../src/api/admin/AdminErrors.ts"
+import { adminClient, adminRequest, givenAdmin, loginAs, loginWithHost, testPassword } from "../support/AdminConsole.ts"
 import { live } from "../support/live.ts"
 import { bearer, request, TestApp } from "../support/TestApp.ts"
 
@@ -275,29 +276,26 @@ layer(
     Effect.gen(function*() {
       yield* givenAdmin("audit@example.com")
       const session = yield* loginAs("audit@example.com")
-      const created = yield* adminRequest("POST", "/admin/api/partners", {
-        session,
-        json: { name: "Audited Bets", commission_percent: 7.5, callback_url: "" }
-      })
-      assert.strictEqual(created.status, 200)
-      const token = created.body.token as string
+      const api = yield* adminClient(session)
+      const created = yield* api.partners.create({ payload: { name: "Audited Bets", commission_percent: 7.5, callback_url: "" } })
+      const token = created.token
       assert.match(token, /^pak_/)
       assert.strictEqual((yield* request("GET", "/api/partner/v1/status", { headers: bearer(token) })).status, 200)
-      const shown = yield* adminRequest("GET", "/admin/api/partners/audited-bets", { session })
-      assert.notInclude(JSON.stringify(shown.body), token)
-      assert.strictEqual((yield* adminRequest("POST", "/admin/api/partners/audited-bets/deactivate", { session })).status, 200)
+      const shown = yield* api.partners.show({ params: { slug: "audited-bets" } })
+      assert.notInclude(JSON.stringify(shown), token)
+      yield* api.partners.deactivate({ params: { slug: "audited-bets" } })
       assert.strictEqual((yield* request("GET", "/api/partner/v1/status", { headers: bearer(token) })).status, 401)
-      const invalid = yield* adminRequest("PATCH", "/admin/api/partners/audited-bets", { session, json: { commission_percent: 150 } })
-      assert.strictEqual(invalid.status, 422)
-      const audit = yield* adminRequest("GET", "/admin/api/audit?target=partner:audited-bets", { session })
-      assert.deepStrictEqual(audit.body.entries.map((entry: any) => [entry.action, entry.actor, entry.via]), [
+      const invalid = yield* Effect.flip(api.partners.update({ params: { slug: "audited-bets" }, payload: { commission_percent: 150 } }))
+      assert.instanceOf(invalid, ValidationFailed)
+      const audit = yield* api.system.audit({ query: { target: "partner:audited-bets" } })
+      assert.deepStrictEqual(audit.entries.map((entry) => [entry.action, entry.actor, entry.via]), [
         ["partner.deactivate", "audit@example.com", "console"],
         ["partner.create", "audit@example.com", "console"]
       ])
-      assert.deepStrictEqual(audit.body.entries[0].before.status, "active")
-      assert.deepStrictEqual(audit.body.entries[0].after.status, "inactive")
-      assert.notInclude(JSON.stringify(audit.body), token)
-      assert.notInclude(JSON.stringify(audit.body), created.body.webhook_secret)
+      assert.deepStrictEqual((audit.entries[0].before as { status: string }).status, "active")
+      assert.deepStrictEqual((audit.entries[0].after as { status: string }).status, "inactive")
+      assert.notInclude(JSON.stringify(audit), token)
+      assert.notInclude(JSON.stringify(audit), created.webhook_secret)
     }))
 
   it.effect("a change and its audit row are one transaction: when the row cannot be written, the change is undone", () =>
@@ -368,29 +366,30 @@ layer(
     Effect.gen(function*() {
       yield* givenAdmin("limits@example.com")
       const session = yield* loginAs("limits@example.com")
-      const created = yield* adminRequest("POST", "/admin/api/partners", { session, json: { name: "Limited Bets" } })
-      assert.strictEqual(created.status, 200)
-      assert.isNull(created.body.partner.rate_limit_per_minute)
-      const slug = created.body.partner.slug
+      const api = yield* adminClient(session)
+      const created = yield* api.partners.create({ payload: { name: "Limited Bets" } })
+      assert.isNull(created.partner.rate_limit_per_minute)
+      const slug = created.partner.slug
       const path = `/admin/api/partners/${slug}`
 
+      // On the wire: 1.5 is not even an integer, which the typed client would refuse to send.
       for (const wrong of [0, -5, 1.5]) {
         const refused = yield* adminRequest("PATCH", path, { session, json: { rate_limit_per_minute: wrong } })
         assert.strictEqual(refused.status, 422, String(wrong))
       }
-      const set = yield* adminRequest("PATCH", path, { session, json: { rate_limit_per_minute: 2 } })
-      assert.strictEqual(set.status, 200, JSON.stringify(set.body))
-      assert.strictEqual(set.body.partner.rate_limit_per_minute, 2)
-      const limited = yield* request("GET", "/api/partner/v1/status", { headers: bearer(created.body.token) })
+      const set = yield* api.partners.update({ params: { slug }, payload: { rate_limit_per_minute: 2 } })
+      assert.strictEqual(set.partner.rate_limit_per_minute, 2)
+      const limited = yield* request("GET", "/api/partner/v1/status", { headers: bearer(created.token) })
       assert.strictEqual(limited.headers["ratelimit-limit"], "2")
 
-      const cleared = yield* adminRequest("PATCH", path, { session, json: { rate_limit_per_minute: null } })
-      assert.isNull(cleared.body.partner.rate_limit_per_minute)
-      const audit = yield* adminRequest("GET", `/admin/api/audit?target=partner:${slug}`, { session })
-      const updates = audit.body.entries.filter((entry: { action: string }) => entry.action === "partner.update")
+      const cleared = yield* api.partners.update({ params: { slug }, payload: { rate_limit_per_minute: null } })
+      assert.isNull(cleared.partner.rate_limit_per_minute)
+      const audit = yield* api.system.audit({ query: { target: `partner:${slug}` } })
+      const updates = audit.entries.filter((entry) => entry.action === "partner.update") as ReadonlyArray<
+        { before: { rate_limit_per_minute: number | null }; after: { rate_limit_per_minute: number | null } }
+      >
       assert.deepStrictEqual(
-        updates.map((entry: { before: { rate_limit_per_minute: number | null }; after: { rate_limit_per_minute: number | null } }) =>
-          [entry.before.rate_limit_per_minute, entry.after.rate_limit_per_minute]),
+        updates.map((entry) => [entry.before.rate_limit_per_minute, entry.after.rate_limit_per_minute]),
         [[2, null], [null, 2]]
       )
     }))

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { adminRequest, loginAs } from "../support/AdminConsole.ts"
+import { adminClient, adminRequest, loginAs } from "../support/AdminConsole.ts"
 import { live } from "../support/live.ts"
 import { runNode } from "../support/process.ts"
 import { TestDatabaseUrl } from "../support/TestDatabase.ts"
@@ -21,7 +21,7 @@ layer(TestApp(), live)("admin CLI: console accounts and the audit trail", (it) =
       assert.strictEqual(output.email, "ana@example.com")
       assert.match(output.one_time_password, /^[A-Za-z0-9_-]{20}$/)
       const session = yield* loginAs("ana@example.com", output.one_time_password)
-      assert.isTrue((yield* adminRequest("GET", "/admin/api/session", { session })).body.must_change_password)
+      assert.isTrue((yield* (yield* adminClient(session)).session.current()).must_change_password)
       // The list never shows a password or its hash.
       const listed = yield* admin("admins", "list")
       assert.notInclude(listed.stdout, output.one_time_password)
@@ -45,7 +45,7 @@ layer(TestApp(), live)("admin CLI: console accounts and the audit trail", (it) =
       const fresh = JSON.parse(reset.stdout)
       assert.notStrictEqual(fresh.one_time_password, late.one_time_password)
       const renewed = yield* loginAs("late@example.com", fresh.one_time_password)
-      assert.isTrue((yield* adminRequest("GET", "/admin/api/session", { session: renewed })).body.must_change_password)
+      assert.isTrue((yield* (yield* adminClient(renewed)).session.current()).must_change_password)
     }), { timeout: 120_000 }) // several CLI runs, each a node start
 
   it.effect("the CLI's partner changes are in the audit trail, as the machine user, without secrets", () =>

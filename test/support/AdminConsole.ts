@@ -1,7 +1,10 @@
 import { Effect } from "effect"
 import { HttpClient, HttpClientRequest, HttpServer } from "effect/http"
+import { HttpApiClient, HttpApiMiddleware } from "effect/http-api"
 import * as http from "node:http"
 import { AdminAccounts } from "../../src/admin/AdminAccounts.ts"
+import { AdminApi } from "../../src/api/admin/AdminApi.ts"
+import { AdminAuth, csrfHeader, sessionCookie } from "../../src/api/admin/AdminSecurity.ts"
 import type { AdminRole } from "../../src/domain/Admin.ts"
 
 export const testPassword = "correct horse battery"
@@ -47,6 +50,25 @@ export interface AdminSession {
   readonly cookie: string
   readonly csrf: string
 }
+
+/**
+ * The typed client's side of AdminAuth: the session's cookie, and its CSRF token (which a change needs and
+ * a read ignores); no session at all sends neither. A test of a refusal on the wire itself (a missing or
+ * wrong token, a cross-origin change) sends the headers with `adminRequest` instead.
+ */
+export const asAdmin = (session?: AdminSession) =>
+  HttpApiMiddleware.layerClient(AdminAuth, ({ next, request }) =>
+    next(session === undefined ? request : HttpClientRequest.setHeaders(request, { cookie: session.cookie, [csrfHeader]: session.csrf })))
+
+/** The admin API's typed client (the contract's own encoding and decoding), as `session`: for reading the contract's answers. */
+export const adminClient = (session?: AdminSession) => HttpApiClient.make(AdminApi).pipe(Effect.provide(asAdmin(session)))
+
+/** A session made by the service itself (no request): its cookie and CSRF token, as a log-in answers them. */
+export const sessionOf = (email: string, password = testPassword, client = "192.0.2.1") =>
+  Effect.flatMap(Effect.service(AdminAccounts), (accounts) => accounts.login(email, password, client)).pipe(
+    Effect.map((session): AdminSession => ({ cookie: `${sessionCookie}=${session.sessionId}`, csrf: session.csrfToken })),
+    Effect.orDie
+  )
 
 /** Logs in through the API: the session cookie to send back and the CSRF token. */
 export const loginAs = (email: string, password = testPassword) =>

@@ -1,3 +1,4 @@
+// @ts-check
 // The operator console: a shell that draws the page the path names (the admin API's client is session.js).
 import { field, fill, formValues, h, notice } from "./dom.js"
 import { api, attempt, navigate, session } from "./session.js"
@@ -6,8 +7,9 @@ import { walletPage } from "./wallet.js"
 import { casinoPage } from "./casino.js"
 import { auditPage, sportsPage, systemPage } from "./system.js"
 
-const main = document.getElementById("main")
-const top = document.getElementById("top")
+// The shell's two regions (index.html has both).
+const main = /** @type {HTMLElement} */ (document.getElementById("main"))
+const top = /** @type {HTMLElement} */ (document.getElementById("top"))
 
 const pages = {
   "/admin": partnersPage,
@@ -33,7 +35,8 @@ function link(path, text) {
     href: path,
     on: {
       click: (event) => {
-        if (event.metaKey || event.ctrlKey || event.shiftKey) return
+        const mouse = /** @type {MouseEvent} */ (event)
+        if (mouse.metaKey || mouse.ctrlKey || mouse.shiftKey) return
         event.preventDefault()
         navigate(path)
       }
@@ -140,12 +143,12 @@ async function draw() {
     return passwordPage()
   }
   if (location.pathname === "/admin/login") history.replaceState(null, "", "/admin/partners")
-  const page = pages[location.pathname] ?? partnersPage
+  const page = pages[/** @type {keyof typeof pages} */ (location.pathname)] ?? partnersPage
   fill(main, h("p.loading", {}, "Loading…"))
   try {
     await page(main, new URLSearchParams(location.search))
   } catch (error) {
-    fill(main, notice("error", error.message))
+    fill(main, notice("error", /** @type {Error} */ (error).message))
   }
   header()
 }

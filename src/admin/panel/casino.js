@@ -1,3 +1,4 @@
+// @ts-check
 // Casino: providers and games with enable/disable; sync now; the last syncs and what they changed.
 import { api, attempt, canChange, navigate } from "./session.js"
 import { field, fill, formValues, h, json, table, when } from "./dom.js"

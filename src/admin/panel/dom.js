@@ -1,14 +1,25 @@
+// @ts-check
 // Small DOM helpers. Every value is put in the page as text (text nodes, textContent, attribute values),
 // never as markup, so nothing a partner, a player or an upstream sent can become HTML.
 
-/** h("tag.class", {attributes, on: {event: handler}}, ...children): children are nodes or text. */
+/** @typedef {Node | string | number | boolean | null | undefined} Leaf a node, or text */
+/** @typedef {Leaf | ReadonlyArray<Leaf | ReadonlyArray<Leaf | ReadonlyArray<Leaf>>>} Child what may go in an element: nodes or text, in lists as deep as pages nest them */
+/** @typedef {{ [attribute: string]: unknown, on?: Record<string, EventListener> }} Attrs attributes (false, null, undefined: absent) */
+
+/**
+ * h("tag.class", {attributes, on: {event: handler}}, ...children): children are nodes or text.
+ * @param {string} spec
+ * @param {Attrs | null} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElement}
+ */
 export function h(spec, attrs = {}, ...children) {
   const [tag, ...classes] = spec.split(".")
   const el = document.createElement(tag || "div")
   if (classes.length > 0) el.className = classes.join(" ")
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === undefined || value === null || value === false) continue
-    if (key === "on") for (const [event, handler] of Object.entries(value)) el.addEventListener(event, handler)
+    if (key === "on") for (const [event, handler] of Object.entries(/** @type {Record<string, EventListener>} */ (value))) el.addEventListener(event, handler)
     else if (key === "class") el.className = [el.className, value].filter(Boolean).join(" ")
     else if (value === true) el.setAttribute(key, "")
     else el.setAttribute(key, String(value))
@@ -17,6 +28,10 @@ export function h(spec, attrs = {}, ...children) {
   return el
 }
 
+/**
+ * @param {Element} el
+ * @param {Array<Child>} children
+ */
 function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue
@@ -24,7 +39,13 @@ function append(el, children) {
   }
 }
 
-/** Replaces an element's content. */
+/**
+ * Replaces an element's content.
+ * @template {Element} E
+ * @param {E} el
+ * @param {...Child} children
+ * @returns {E}
+ */
 export function fill(el, ...children) {
   el.replaceChildren()
   append(el, children)
@@ -33,7 +54,12 @@ export function fill(el, ...children) {
 
 let fieldIds = 0
 
-/** A labelled form field; `input` attributes go on the control. */
+/**
+ * A labelled form field; `input` attributes go on the control (`type: "select"` with `options`: a select).
+ * @param {string} label
+ * @param {Attrs & { id?: string, type?: string, value?: unknown, options?: ReadonlyArray<readonly [string, string]> }} [attrs]
+ * @param {string} [hint]
+ */
 export function field(label, attrs = {}, hint) {
   const id = attrs.id ?? `field-${++fieldIds}`
   const control = attrs.type === "select"
@@ -45,7 +71,12 @@ export function field(label, attrs = {}, hint) {
   return h("div.field", {}, h("label", { for: id }, label), control, hint === undefined ? null : h("small", { id: hintId }, hint))
 }
 
-/** A table with a caption (for screen readers), header cells and rows of cells. */
+/**
+ * A table with a caption (for screen readers), header cells and rows of cells.
+ * @param {string} caption
+ * @param {ReadonlyArray<string>} headers
+ * @param {ReadonlyArray<ReadonlyArray<Child>>} rows
+ */
 export function table(caption, headers, rows, empty = "Nothing to show.") {
   if (rows.length === 0) return h("p.empty", {}, empty)
   return h("div.table-wrap", {},
@@ -55,22 +86,32 @@ export function table(caption, headers, rows, empty = "Nothing to show.") {
       h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((cell, i) => h("td", { "data-label": headers[i] }, cell)))))))
 }
 
-/** A message region read out by screen readers when it changes. */
+/**
+ * A message region read out by screen readers when it changes.
+ * @param {"ok" | "error" | "info"} kind
+ * @param {...Child} text
+ */
 export function notice(kind, ...text) {
   return h(`p.notice.${kind}`, { role: kind === "error" ? "alert" : "status" }, ...text)
 }
 
+/** @param {unknown} value */
 export function json(value) {
   return h("pre.json", {}, JSON.stringify(value, null, 2))
 }
 
+/** @param {string | null | undefined} iso */
 export function when(iso) {
   if (iso === null || iso === undefined) return "—"
   const date = new Date(iso)
   return h("time", { datetime: iso, title: iso }, date.toISOString().replace("T", " ").slice(0, 19) + " UTC")
 }
 
-/** Form values as an object of trimmed strings. */
+/**
+ * Form values as an object of trimmed strings.
+ * @param {HTMLElement} form a form (as h("form") makes it)
+ * @returns {Record<string, string>}
+ */
 export function formValues(form) {
-  return Object.fromEntries([...new FormData(form).entries()].map(([key, value]) => [key, String(value).trim()]))
+  return Object.fromEntries([...new FormData(/** @type {HTMLFormElement} */ (form)).entries()].map(([key, value]) => [key, String(value).trim()]))
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Partners: list and search; create (token and webhook secret shown once); edit; activate, deactivate; rotate.
 import { api, attempt, canChange, navigate } from "./session.js"
 import { field, fill, formValues, h, notice, table, when } from "./dom.js"
@@ -19,7 +20,7 @@ export async function partnersPage(main, params) {
   const { partners } = await api("GET", `/partners?search=${encodeURIComponent(search)}`)
   const region = h("div", { "aria-live": "polite" })
   const reload = () => partnersPage(main, new URLSearchParams(location.search)).then(() => region)
-  const change = async (action, message) => {
+  const change = async (action) => {
     const result = await attempt(region, action)
     if (result === undefined) return undefined
     await reload()
@@ -94,7 +95,7 @@ export async function partnersPage(main, params) {
     h("div.actions", {}, h("button", { type: "submit" }, "Save"),
       h("button.secondary", { type: "button", on: { click: () => fill(editRegion) } }, "Cancel")))
     fill(editRegion, form)
-    form.querySelector("input").focus()
+    form.querySelector("input")?.focus()
   }
 
   const createForm = h("form.card", {

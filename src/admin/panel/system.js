@@ -1,3 +1,4 @@
+// @ts-check
 // Sports (provider, quota, refreshes), System (health, version, configuration, background jobs), the audit trail.
 import { api, attempt, canChange } from "./session.js"
 import { fill, h, json, table, when } from "./dom.js"

@@ -1,3 +1,4 @@
+// @ts-check
 // Wallet: transactions and rounds searched by partner, player, transaction, round, status and time, each with its
 // ledger entry and callbacks (body, answer, attempts, next attempt, last error); redeliver; pending bets and failed
 // deliveries at a glance.

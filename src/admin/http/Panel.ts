@@ -2,9 +2,9 @@ import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { OpenApi } from "effect/http-api"
 import { readFileSync } from "node:fs"
-import { AdminApi } from "../api/admin/AdminApi.ts"
-import { sessionCookie } from "../api/admin/AdminSecurity.ts"
-import { AdminAccounts } from "./AdminAccounts.ts"
+import { AdminApi } from "../../api/admin/AdminApi.ts"
+import { sessionCookie } from "../../api/admin/AdminSecurity.ts"
+import { AdminAccounts } from "../AdminAccounts.ts"
 
 /**
  * The console's pages: one HTML shell and plain ES modules (no build step,
@@ -12,7 +12,7 @@ import { AdminAccounts } from "./AdminAccounts.ts"
  * as text (textContent), never as markup, and the Content-Security-Policy
  * allows scripts and styles from this service only.
  */
-const panelFile = (name: string) => readFileSync(new URL(`./panel/${name}`, import.meta.url), "utf8")
+const panelFile = (name: string) => readFileSync(new URL(`../panel/${name}`, import.meta.url), "utf8")
 
 const securityHeaders = {
   "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +

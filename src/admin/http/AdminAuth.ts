@@ -1,10 +1,10 @@
 import { Context, Effect, Layer, Option, Predicate, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { AdminForbidden, AdminUnauthorized, ValidationFailed } from "../api/admin/AdminErrors.ts"
-import { AdminAuth, AnyRole, BeforePasswordChange, csrfHeader, CurrentAdmin } from "../api/admin/AdminSecurity.ts"
-import type { AdminAccount } from "../domain/Admin.ts"
-import { AdminAccounts, sameSecret } from "./AdminAccounts.ts"
-import { AuditRepo } from "./AuditRepo.ts"
+import { AdminForbidden, AdminUnauthorized, ValidationFailed } from "../../api/admin/AdminErrors.ts"
+import { AdminAuth, AnyRole, BeforePasswordChange, csrfHeader, CurrentAdmin } from "../../api/admin/AdminSecurity.ts"
+import type { AdminAccount } from "../../domain/Admin.ts"
+import { AdminAccounts, sameSecret } from "../AdminAccounts.ts"
+import { AuditRepo } from "../AuditRepo.ts"
 
 const notLoggedIn = new AdminUnauthorized({ message: "Log in first." })
 const expired = new AdminUnauthorized({ message: "Your session has ended: log in again." })
@@ -41,7 +41,7 @@ const invalidInput = (error: unknown): ValidationFailed | undefined => {
  * the endpoint is marked AnyRole; until a one-time password is replaced,
  * only the endpoints marked BeforePasswordChange answer.
  */
-export const AdminAuthLive = Layer.effect(
+export const layer = Layer.effect(
   AdminAuth,
   Effect.gen(function*() {
     const accounts = yield* AdminAccounts

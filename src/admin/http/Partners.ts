@@ -1,0 +1,64 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { AdminApi } from "../../api/admin/AdminApi.ts"
+import { Conflict, ValidationFailed } from "../../api/admin/AdminErrors.ts"
+import type { Partner } from "../../domain/Partner.ts"
+import { Partners } from "../../partners/Partners.ts"
+import { PartnerAdmin } from "../AdminChanges.ts"
+import { partnerView } from "../PartnerView.ts"
+import { currentActor, notFound } from "./Common.ts"
+
+/** The contract's "partners" group (src/api/admin/AdminPartners.ts). */
+const matches = (search: string) => (partner: Partner) =>
+  partner.name.toLowerCase().includes(search) || partner.slug.includes(search)
+
+export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", Effect.fn(function*(handlers) {
+  const partners = yield* Partners
+  const changes = yield* PartnerAdmin
+  const inputError = (error: { readonly message: string }) => new ValidationFailed({ message: error.message, errors: { partner: [error.message] } })
+  const partnerAnswer = (partner: Partner) => ({ success: true as const, partner: partnerView(partner) })
+  const blankIsNull = (url: string | null | undefined) => url === undefined ? undefined : url === null || url.trim() === "" ? null : url.trim()
+
+  return handlers
+    .handle("list", ({ query }) =>
+      Effect.map(partners.list, (all) => ({
+        success: true as const,
+        partners: all.filter(matches((query.search ?? "").trim().toLowerCase())).map(partnerView)
+      })))
+    .handle("show", ({ params }) => partners.show(params.slug).pipe(Effect.mapError(notFound), Effect.map(partnerAnswer)))
+    .handle("create", Effect.fn("AdminHandlers.createPartner")(function*({ payload }) {
+      const created = yield* changes.create(yield* currentActor, {
+        name: payload.name.trim(),
+        slug: payload.slug === undefined || payload.slug.trim() === "" ? undefined : payload.slug.trim(),
+        commissionPercent: payload.commission_percent,
+        callbackUrl: blankIsNull(payload.callback_url)
+      }).pipe(Effect.catchTags({
+        InvalidPartnerInput: (error) => Effect.fail(inputError(error)),
+        SlugTaken: (error) => Effect.fail(new Conflict({ message: error.message }))
+      }))
+      return { success: true as const, partner: partnerView(created.partner), token: created.token, webhook_secret: created.webhookSecret }
+    }))
+    .handle("update", Effect.fn("AdminHandlers.updatePartner")(function*({ params, payload }) {
+      const partner = yield* changes.update(yield* currentActor, params.slug, {
+        name: payload.name?.trim(),
+        commissionPercent: payload.commission_percent,
+        callbackUrl: blankIsNull(payload.callback_url),
+        rateLimitPerMinute: payload.rate_limit_per_minute
+      }).pipe(Effect.catchTags({ InvalidPartnerInput: (error) => Effect.fail(inputError(error)), PartnerNotFound: (error) => Effect.fail(notFound(error)) }))
+      return partnerAnswer(partner)
+    }))
+    .handle("activate", ({ params }) =>
+      Effect.flatMap(currentActor, (actor) => changes.setStatus(actor, params.slug, "active")).pipe(Effect.mapError(notFound), Effect.map(partnerAnswer)))
+    .handle("deactivate", ({ params }) =>
+      Effect.flatMap(currentActor, (actor) => changes.setStatus(actor, params.slug, "inactive")).pipe(Effect.mapError(notFound), Effect.map(partnerAnswer)))
+    .handle("rotateToken", ({ params }) =>
+      Effect.flatMap(currentActor, (actor) => changes.rotateToken(actor, params.slug)).pipe(
+        Effect.mapError(notFound),
+        Effect.map(({ partner, token }) => ({ success: true as const, partner: partnerView(partner), token }))
+      ))
+    .handle("rotateWebhookSecret", ({ params }) =>
+      Effect.flatMap(currentActor, (actor) => changes.rotateWebhookSecret(actor, params.slug)).pipe(
+        Effect.mapError(notFound),
+        Effect.map(({ partner, webhookSecret }) => ({ success: true as const, partner: partnerView(partner), webhook_secret: webhookSecret }))
+      ))
+}))
