@@ -70,7 +70,7 @@ import { seeingOnly } from "./platform/HandlerContext.ts"
 import { createHttpServer, HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
 import { serveRoutes } from "./platform/HttpServe.ts"
 import { SharedPersistence, SharedRateLimiterLive, SharedStoreConfig, SharedStoreLive } from "./platform/SharedStore.ts"
-import { validateRequests } from "./platform/RequestValidation.ts"
+import { validateRequests } from "./platform/RequestRefusals.ts"
 import {
   SandboxAgentCredentialsLive,
   SandboxCasinoGatewayLive,
