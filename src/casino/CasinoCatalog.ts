@@ -159,5 +159,5 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
   )
 
   /** The catalog over PostgreSQL. */
-  static readonly layer = CasinoCatalog.layerNoDeps.pipe(Layer.provide(CasinoCatalogRepo.layer))
+  static readonly layer = CasinoCatalog.layerNoDeps.pipe(Layer.provide(CasinoCatalogRepo.layerSql))
 }

@@ -1,4 +1,8 @@
 import { Schema } from "effect"
+import { ErrorMessages } from "./ErrorMessages.ts"
+
+/** Where the partner API is served; the contract (src/api/Api.ts) is mounted here, start-up hints point here. */
+export const partnerApiPrefix = "/api/partner/v1"
 
 export const PartnerStatus = Schema.Literals(["active", "inactive"])
 export type PartnerStatus = typeof PartnerStatus.Type
@@ -34,6 +38,19 @@ export class Partner extends Schema.Class<Partner>("Partner")({
 }) {
   get isActive(): boolean {
     return this.status === "active"
+  }
+}
+
+/**
+ * The partner spent its allowance of requests (its own rate_limit_per_minute or PARTNER_RATE_LIMIT):
+ * `retryAfterSeconds` until the next one is admitted. The HTTP edge answers it as a 429.
+ */
+export class PartnerRateLimited extends Schema.TaggedError<PartnerRateLimited>()("PartnerRateLimited", {
+  limit: Schema.Int,
+  retryAfterSeconds: Schema.Int
+}) {
+  override get message() {
+    return ErrorMessages.rateLimited(this.limit, this.retryAfterSeconds)
   }
 }
 

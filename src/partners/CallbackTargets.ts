@@ -24,7 +24,7 @@ export class CallbackTargets extends Context.Service<CallbackTargets, {
       yield* ChangeFeed.onChange(partnersChangedChannel, Cache.invalidateAll(targets))
       return CallbackTargets.of({ get: (partnerId) => Cache.get(targets, partnerId) })
     })
-  ).pipe(Layer.provide(PartnerRepo.layer))
+  ).pipe(Layer.provide(PartnerRepo.layerSql))
 
   /** Fixed targets, for tests of the wallet's rules. */
   static readonly layerMemory = (targets: ReadonlyArray<CallbackTarget>) =>

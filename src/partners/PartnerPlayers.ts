@@ -46,7 +46,7 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
   /** The mirror, locked until the surrounding transaction ends: decisions made from it take turns. */
   lockBalance(playerId: number): Effect.Effect<Cents>
 }>()("partner-api/partners/PartnerPlayers") {
-  static readonly layer = Layer.effect(
+  static readonly layerSql = Layer.effect(
     PartnerPlayers,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

@@ -84,7 +84,7 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
   /** Where a partner's callbacks go and their signing secrets. */
   findCallbackTarget(partnerId: number): Effect.Effect<Option.Option<CallbackTarget>>
 }>()("partner-api/partners/PartnerRepo") {
-  static readonly layer = Layer.effect(
+  static readonly layerSql = Layer.effect(
     PartnerRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

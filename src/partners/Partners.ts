@@ -134,7 +134,7 @@ export class Partners extends Context.Service<Partners, {
       })
       // Look-ups in flight (concurrent requests with one token share one query), and the misses, kept as
       // long: a client repeating an unknown token asks the database once per AUTH_CACHE_TTL. Small: a
-      // guesser sending new tokens gets nothing from it, and the per-address limit (PartnerAuthLive) is
+      // guesser sending new tokens gets nothing from it, and the per-address limit (PartnerAuth.ts) is
       // what stops it.
       const lookups = yield* Cache.makeWith(
         (hashBase64: string) => repo.findByTokenHash(Buffer.from(hashBase64, "base64")),
@@ -253,5 +253,5 @@ export class Partners extends Context.Service<Partners, {
     })
   )
 
-  static readonly layer = this.layerNoDeps.pipe(Layer.provide(Layer.merge(PartnerRepo.layer, CallbackUrlPolicy.layer)))
+  static readonly layer = this.layerNoDeps.pipe(Layer.provide(Layer.merge(PartnerRepo.layerSql, CallbackUrlPolicy.layer)))
 }
