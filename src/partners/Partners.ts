@@ -4,9 +4,8 @@ import type { Partner, PartnerStatus } from "../domain/Partner.ts"
 import { PartnerStatus as PartnerStatusSchema } from "../domain/Partner.ts"
 import { slugify } from "../domain/Slug.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { CallbackUrlPolicy } from "./CallbackUrlPolicy.ts"
-import { PartnerRepo, partnersChangedChannel, SlugTaken } from "./PartnerRepo.ts"
+import { PartnerRepo, SlugTaken } from "./PartnerRepo.ts"
 import { PartnersConfig } from "./PartnersConfig.ts"
 
 /** Tokens are `pak_` + 32 random bytes; only their SHA-256 is stored. */
@@ -158,7 +157,7 @@ export class Partners extends Context.Service<Partners, {
 
       // A change made anywhere (another instance, the admin CLI) empties the
       // cache at once; the TTL remains the bound if the listener is down.
-      yield* ChangeFeed.onChange(partnersChangedChannel, forgetCachedTokens)
+      yield* repo.onChange(forgetCachedTokens)
 
       /** The operator's callback URL, judged by the policy (form, and where its host resolves). */
       const checkCallbackUrl = (url: string | null | undefined) =>
