@@ -61,14 +61,15 @@ export class PartnerRateLimited extends Schema.TaggedError<PartnerRateLimited>()
  * secret, and for a while after a rotation the previous one too, so a
  * partner can switch its verification without refusing anything.
  */
-export interface CallbackTarget {
-  readonly partnerId: number
-  readonly partnerSlug: string
-  readonly active: boolean
-  readonly callbackUrl: string | null
-  readonly webhookSecret: string
-  readonly previousSecret: { readonly secret: string; readonly until: Date } | null
-}
+export const CallbackTarget = Schema.Struct({
+  partnerId: Schema.Int,
+  partnerSlug: Schema.String,
+  active: Schema.Boolean,
+  callbackUrl: Schema.NullOr(Schema.String),
+  webhookSecret: Schema.String,
+  previousSecret: Schema.NullOr(Schema.Struct({ secret: Schema.String, until: Schema.Date }))
+})
+export type CallbackTarget = typeof CallbackTarget.Type
 
 /** The secrets a callback is signed with at `now`: the current one first. */
 export const signingSecrets = (target: CallbackTarget, now: Date): ReadonlyArray<string> =>

@@ -4,13 +4,12 @@ import { type Cents, centsFromNumeric, formatCents } from "../domain/Money.ts"
 import { PartnerPlayer } from "../domain/Partner.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
 
+/** A partner_players row: the domain's PartnerPlayer, its ids BIGINTs and its balance NUMERIC (read as cents). */
 const PlayerRow = Schema.Struct({
+  ...PartnerPlayer.fields,
   id: IdFromBigInt,
   partner_id: IdFromBigInt,
-  external_player_id: Schema.String,
   internal_user_id: IdFromBigInt,
-  name: Schema.NullOr(Schema.String),
-  email: Schema.NullOr(Schema.String),
   balance: CentsFromNumeric
 }).pipe(Schema.decodeTo(PartnerPlayer))
 

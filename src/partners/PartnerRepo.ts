@@ -2,20 +2,15 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Duration, Effect, Layer, Option, Schema, type Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { type CallbackTarget, Partner, type PartnerStatus } from "../domain/Partner.ts"
+import { CallbackTarget, Partner, type PartnerStatus } from "../domain/Partner.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { IdFromBigInt, NumberFromNumeric } from "../platform/SqlCodecs.ts"
 
+/** A partners row: the domain's Partner, its id a BIGSERIAL (a bigint from the driver) and its commission NUMERIC (text). */
 const PartnerRow = Schema.Struct({
+  ...Partner.fields,
   id: IdFromBigInt,
-  name: Schema.String,
-  slug: Schema.String,
-  status: Schema.String,
-  commission_percent: NumberFromNumeric,
-  callback_url: Schema.NullOr(Schema.String),
-  rate_limit_per_minute: Schema.NullOr(Schema.Int),
-  created_at: Schema.Date,
-  updated_at: Schema.Date
+  commission_percent: NumberFromNumeric
 }).pipe(Schema.decodeTo(Partner))
 
 /** A partner row with its webhook secret, which only creation and rotation hand out. */
@@ -23,16 +18,21 @@ const WithSecret = Schema.Struct({ webhook_secret: Schema.String })
 const decodePartnerRows = Schema.decodeUnknownEffect(Schema.Array(PartnerRow))
 const decodeSecretRows = Schema.decodeUnknownEffect(Schema.Array(WithSecret))
 
-/** What signing and sending a partner's callbacks needs. */
+/**
+ * What signing and sending a partner's callbacks needs, as the query shapes it: the domain's
+ * CallbackTarget in snake_case, the previous secret as one JSON object (its end in epoch milliseconds).
+ */
 const TargetRow = Schema.Struct({
-  id: IdFromBigInt,
-  slug: Schema.String,
-  status: Schema.String,
-  callback_url: Schema.NullOr(Schema.String),
-  webhook_secret: Schema.String,
-  previous_webhook_secret: Schema.NullOr(Schema.String),
-  previous_webhook_secret_until: Schema.NullOr(Schema.Date)
-})
+  ...CallbackTarget.fields,
+  partnerId: IdFromBigInt,
+  previousSecret: Schema.NullOr(Schema.Struct({ secret: Schema.String, until: Schema.DateFromMillis }))
+}).pipe(Schema.encodeKeys({
+  partnerId: "partner_id",
+  partnerSlug: "partner_slug",
+  callbackUrl: "callback_url",
+  webhookSecret: "webhook_secret",
+  previousSecret: "previous_secret"
+}))
 const decodeWithSecret = (rows: ReadonlyArray<unknown>) =>
   Effect.all([decodePartnerRows(rows), decodeSecretRows(rows)]).pipe(Effect.map(([partners, secrets]) => partners.map((partner, i) => ({ partner, webhookSecret: secrets[i].webhook_secret }))))
 
@@ -175,7 +175,11 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
         Result: TargetRow,
         execute: (id) =>
           sql`
-            SELECT id, slug, status, callback_url, webhook_secret, previous_webhook_secret, previous_webhook_secret_until
+            SELECT id AS partner_id, slug AS partner_slug, status = 'active' AS active, callback_url, webhook_secret,
+                   CASE WHEN previous_webhook_secret IS NOT NULL AND previous_webhook_secret_until IS NOT NULL
+                     THEN json_build_object('secret', previous_webhook_secret,
+                                            'until', floor(extract(epoch FROM previous_webhook_secret_until) * 1000))
+                   END AS previous_secret
             FROM partners WHERE id = ${id}
           `
       })
@@ -192,20 +196,7 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
         insert,
         update,
         rotateWebhookSecret,
-        findCallbackTarget: (partnerId) =>
-          findCallbackTarget(partnerId).pipe(
-            Effect.map(Option.map((row): CallbackTarget => ({
-              partnerId: row.id,
-              partnerSlug: row.slug,
-              active: row.status === "active",
-              callbackUrl: row.callback_url,
-              webhookSecret: row.webhook_secret,
-              previousSecret: row.previous_webhook_secret === null || row.previous_webhook_secret_until === null
-                ? null
-                : { secret: row.previous_webhook_secret, until: row.previous_webhook_secret_until }
-            }))),
-            Effect.orDie
-          ),
+        findCallbackTarget: (partnerId) => Effect.orDie(findCallbackTarget(partnerId)),
         onChange: (effect) =>
           ChangeFeed.onChange(partnersChangedChannel, effect).pipe(Effect.provideService(PgClient.PgClient, pg))
       })
