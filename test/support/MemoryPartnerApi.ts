@@ -14,6 +14,7 @@ import { Casino } from "../../src/casino/Casino.ts"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import { CasinoCatalogRepo } from "../../src/casino/CasinoCatalogRepo.ts"
 import { CasinoGateway, CasinoGatewayError } from "../../src/casino/CasinoGateway.ts"
+import * as CasinoGatewaySelection from "../../src/casino/CasinoGatewaySelection.ts"
 import { CasinoHandlers } from "../../src/casino/http.ts"
 import { CallbackUrlPolicy } from "../../src/partners/CallbackUrlPolicy.ts"
 import { AccountHandlers } from "../../src/partners/http.ts"
@@ -42,10 +43,18 @@ export const MemoryCasinoGateway = Layer.succeed(CasinoGateway, CasinoGateway.of
       : Effect.succeed({ url: `https://play.example/${request.userCode}/${request.gameCode}`, response: {} })
 }))
 
-const StatusReportMemory = Layer.succeed(StatusReport, StatusReport.of({
-  aggregatorConfigured: true,
-  sportsProvider: { name: "sandbox", configured: true }
-}))
+/** The gateway CASINO_GATEWAY names (the memory one in the sandbox's place), as the service selects it. */
+const CasinoGatewayMemory = CasinoGatewaySelection.layer(MemoryCasinoGateway)
+
+/** What /status reports: the selected casino gateway's configuration; the sports side is the sandbox's. */
+const StatusReportMemory = Layer.effect(
+  StatusReport,
+  Effect.map(Effect.service(CasinoGateway), (gateway) =>
+    StatusReport.of({
+      aggregatorConfigured: gateway.configured,
+      sportsProvider: { name: "sandbox", configured: true }
+    }))
+)
 
 /** The services the casino and account handlers and the partner middleware take, over memory. */
 export const MemoryServices = (settings: TestSettings = {}) =>
@@ -54,7 +63,7 @@ export const MemoryServices = (settings: TestSettings = {}) =>
       CasinoCatalog.layerNoDeps.pipe(Layer.provideMerge(CasinoCatalogRepo.layerMemory)),
       Partners.layerNoDeps.pipe(Layer.provideMerge(Layer.merge(PartnerRepo.layerMemory, CallbackUrlPolicy.layer))),
       PartnerPlayers.layerMemory,
-      MemoryCasinoGateway
+      CasinoGatewayMemory
     )),
     Layer.provideMerge(SharedStoresLive),
     Layer.provideMerge(TestConfig(settings))
