@@ -38,7 +38,7 @@ import { Casino } from "./casino/Casino.ts"
 import { CasinoCatalog } from "./casino/CasinoCatalog.ts"
 import { CasinoConfig } from "./casino/CasinoConfig.ts"
 import { CasinoGateway } from "./casino/CasinoGateway.ts"
-import { casinoGatewayLayer } from "./casino/CasinoGatewayLive.ts"
+import * as CasinoGatewaySelection from "./casino/CasinoGatewaySelection.ts"
 import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
 import { CasinoHandlers } from "./casino/http.ts"
 import { CatalogSchedule } from "./sports/catalog/CatalogSchedule.ts"
@@ -47,8 +47,9 @@ import { SportsCatalog } from "./sports/catalog/SportsCatalog.ts"
 import { SportsCatalogConfig } from "./sports/catalog/SportsCatalogConfig.ts"
 import { CallbackTargets } from "./partners/CallbackTargets.ts"
 import { ExemptCallbackUrls } from "./partners/CallbackUrlPolicy.ts"
-import { DemoPartnerLive, DemoPartnerWallet } from "./partners/DemoPartner.ts"
-import { PartnerAuthLive } from "./partners/PartnerAuthLive.ts"
+import * as DemoPartner from "./partners/DemoPartner.ts"
+import { DemoPartnerWallet } from "./partners/DemoPartner.ts"
+import * as PartnerAuthMiddleware from "./partners/PartnerAuth.ts"
 import { PartnerPlayers } from "./partners/PartnerPlayers.ts"
 import { PartnerRateLimit } from "./partners/PartnerRateLimit.ts"
 import { Partners } from "./partners/Partners.ts"
@@ -72,7 +73,7 @@ import { seeingOnly } from "./platform/HandlerContext.ts"
 import { createHttpServer, HealthRoutes, HttpEdgeMiddleware, MaxBodySizeLive } from "./platform/HttpEdge.ts"
 import { serveRoutes } from "./platform/HttpServe.ts"
 import { SharedPersistence, SharedRateLimiterLive, SharedStoreConfig, SharedStoreLive } from "./platform/SharedStore.ts"
-import { validateRequests } from "./platform/RequestValidation.ts"
+import { validateRequests } from "./platform/RequestRefusals.ts"
 import {
   SandboxAgentCredentialsLive,
   SandboxCasinoGatewayLive,
@@ -101,7 +102,7 @@ export const ApiHandlersLive = Layer.mergeAll(
   WalletHandlers
 ).pipe(
   seeingOnly(AppConfig, StatusReport, CasinoCatalog, Casino, SportsProvider, SportsCatalog, WalletLedger, PartnerAuth, RequestValidation),
-  Layer.provideMerge(Layer.mergeAll(PartnerAuthLive, RequestValidationLive))
+  Layer.provideMerge(Layer.mergeAll(PartnerAuthMiddleware.layer, RequestValidationLive))
 )
 
 /** The operator console's API: its handlers behind the session middleware, with request validation. */
@@ -148,7 +149,7 @@ export const RoutesLive = Layer.mergeAll(
 
 /** The casino area: the gateway CASINO_GATEWAY selects, the local catalog, players and launches. */
 export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, casinoGatewayLayer(SandboxCasinoGatewayLive)))
+  Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, CasinoGatewaySelection.layer(SandboxCasinoGatewayLive)))
 )
 
 /** The agent the aggregator's wallet calls must carry: the sandbox's own, or the configured one. */
@@ -213,7 +214,7 @@ export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =
   Layer.mergeAll(StatusReportLive, AdminServicesLive).pipe(Layer.provideMerge(
     Layer.mergeAll(CasinoLive, SportsCatalog.layer, callbacksLayer(walletRepo)).pipe(
       Layer.provideMerge(
-        Layer.mergeAll(Partners.layer, PartnerPlayers.layer, CallbackTargets.layer, SportsProviderLayer, PartnerRateLimit.layer, AuthFailureLimit.layer)
+        Layer.mergeAll(Partners.layer, PartnerPlayers.layerSql, CallbackTargets.layer, SportsProviderLayer, PartnerRateLimit.layer, AuthFailureLimit.layer)
       ),
       Layer.provideMerge(DemoPartnerWalletLive),
       Layer.provide(SandboxCallbackUrlsLive)
@@ -248,17 +249,17 @@ export const AdminLayers = {
   /** A sync asks the gateway; the sandbox's opens the demo wallet of players it knows. */
   casinoSync: CasinoSyncAdmin.layer.pipe(
     Layer.provideMerge(Layer.merge(CatalogSync.layer, AuditRepo.layerSql)),
-    Layer.provide(Layer.mergeAll(CasinoCatalog.layer, casinoGatewayLayer(SandboxCasinoGatewayLive))),
-    Layer.provide(Layer.mergeAll(PartnerPlayers.layer, CallbackTargets.layer))
+    Layer.provide(Layer.mergeAll(CasinoCatalog.layer, CasinoGatewaySelection.layer(SandboxCasinoGatewayLive))),
+    Layer.provide(Layer.mergeAll(PartnerPlayers.layerSql, CallbackTargets.layer))
   ),
   callbacks: CallbackAdmin.layer.pipe(
     Layer.provideMerge(Layer.mergeAll(CallbackOutbox.layer, Partners.layer, AuditRepo.layerSql)),
-    Layer.provide(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargets.layer, PartnerPlayers.layer)),
+    Layer.provide(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargets.layer, PartnerPlayers.layerSql)),
     Layer.provide(SandboxCallbackUrlsLive)
   ),
   wallet: WalletLedger.layer.pipe(
     Layer.provide(WalletRepo.layerSql),
-    Layer.provide(Layer.mergeAll(OutboxRepo.layerSql, PartnerPlayers.layer))
+    Layer.provide(Layer.mergeAll(OutboxRepo.layerSql, PartnerPlayers.layerSql))
   )
 }
 
@@ -278,7 +279,7 @@ export const ConfigLive = Layer.mergeAll(
 )
 
 /** The services with their database (migrated), start-up data and background work. */
-export const AppLive = Layer.mergeAll(DemoPartnerLive, CatalogSyncSchedule, CatalogSchedule, CallbackWorker, WalletRecovery).pipe(
+export const AppLive = Layer.mergeAll(DemoPartner.layer, CatalogSyncSchedule, CatalogSchedule, CallbackWorker, WalletRecovery).pipe(
   Layer.provideMerge(ServicesLive),
   Layer.provideMerge(Database.layer)
 )

@@ -1,14 +1,17 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
+import { Partner } from "../domain/Partner.ts"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Envelope } from "./Envelope.ts"
 
 export const StatusData = Schema.Struct({
+  /**
+   * The domain's Partner, the fields a partner sees of itself. The status stays an open string on the
+   * contract (as in the envelope's partner), so a status added later breaks no partner's client.
+   */
   partner: Schema.Struct({
-    id: Schema.Int,
-    name: Schema.String,
-    slug: Schema.String,
+    ...Struct.pick(Partner.fields, ["id", "name", "slug"]),
     status: Schema.String,
-    commission_percent: Schema.Finite
+    commission_percent: Partner.fields.commission_percent
   }),
   aggregator_configured: Schema.Boolean,
   sports_gateway: Schema.Struct({

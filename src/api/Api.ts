@@ -2,12 +2,13 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountGroup } from "./Account.ts"
 import { CasinoGroup } from "./Casino.ts"
 import { CatalogGroup } from "./Catalog.ts"
+import { partnerApiPrefix } from "../domain/Partner.ts"
 import { documentPartnerApi } from "./Documentation.ts"
 import { PartnerAuth } from "./Security.ts"
 import { SportsGroup } from "./Sports.ts"
 import { WalletGroup } from "./Wallet.ts"
 
-export const apiPrefix = "/api/partner/v1"
+export const apiPrefix = partnerApiPrefix
 
 /**
  * The partner API contract (docs/partner-api-v1.md). Server

@@ -1,6 +1,8 @@
-import { Schema, SchemaAST, SchemaGetter } from "effect"
+import { Schema, SchemaAST, SchemaGetter, Struct } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import { amountCents } from "../domain/Money.ts"
+import { PartnerPlayer } from "../domain/Partner.ts"
 import { isStorable } from "../domain/Text.ts"
 import { Envelope } from "./Envelope.ts"
 import { InternalError } from "./Errors.ts"
@@ -108,26 +110,34 @@ export const LaunchRequest = LaunchRequestFields.annotate({
 })
 export type LaunchRequest = typeof LaunchRequest.Type
 
+// The entries below are the domain's records as partners see them: the fields partners get, in the
+// wire's order, renamed at the edge (the slug is `provider`, the id `provider_id`).
+
+/** A provider (domain CasinoProvider) on the wire: `{ provider, provider_id, name }`. */
 export const ProviderEntry = Schema.Struct({
-  provider: Schema.String.annotate({ description: "The provider's slug" }),
-  provider_id: Schema.Int,
-  name: Schema.String
-})
+  slug: CasinoProvider.fields.slug.annotate({ description: "The provider's slug" }),
+  id: CasinoProvider.fields.id,
+  name: CasinoProvider.fields.name
+}).pipe(Schema.encodeKeys({ slug: "provider", id: "provider_id" }))
 
+/** A game (domain CasinoGame) on the wire, its provider's slug as `provider`. */
 export const GameEntry = Schema.Struct({
-  game_code: Schema.String,
-  provider: Schema.String.annotate({ description: "The provider's slug" }),
-  provider_id: Schema.Int,
-  name: Schema.String,
-  enabled: Schema.Boolean,
-  image_url: Schema.NullOr(Schema.String),
-  original: Schema.Boolean
-})
+  game_code: CasinoGame.fields.game_code,
+  provider_slug: CasinoGame.fields.provider_slug.annotate({ description: "The provider's slug" }),
+  // Spelled out: the wire's order of keys, not the domain's.
+  provider_id: CasinoGame.fields.provider_id,
+  name: CasinoGame.fields.name,
+  enabled: CasinoGame.fields.enabled,
+  image_url: CasinoGame.fields.image_url,
+  original: CasinoGame.fields.original
+}).pipe(Schema.encodeKeys({ provider_slug: "provider" }))
 
+/** A partner's player (domain PartnerPlayer) on the wire; its balance in currency units, as partners send it. */
 export const PartnerPlayerEntry = Schema.Struct({
-  id: Schema.Int,
-  external_player_id: Schema.String,
-  internal_user_id: Schema.Int.annotate({ description: "The user code this service uses for the player upstream" }),
+  ...Struct.pick(PartnerPlayer.fields, ["id", "external_player_id"]),
+  internal_user_id: PartnerPlayer.fields.internal_user_id.annotate({
+    description: "The user code this service uses for the player upstream"
+  }),
   balance: Schema.Finite
 })
 

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Equal, Hash, Layer, Option, Schema } from "effect"
 import type { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import { CasinoCatalogRepo, type GamePage, type GameQuery } from "./CasinoCatalogRepo.ts"
 import * as ByteBoundedCache from "../platform/ByteBoundedCache.ts"
@@ -33,40 +33,38 @@ export class UnknownGame extends Schema.TaggedError<UnknownGame>()("UnknownGame"
 }
 
 /**
- * One cached read, as a key: built only by `reads` below, in one canonical form (a provider by
- * canonicalProviderRef, a search trimmed and lower-cased as the look-up reads it, an empty filter
- * left out), so requests that mean the same thing are equal values (effect's structural Equal) and
- * share an entry. `A` is the answer's type (never present at run time).
+ * One cached read: the question, in one canonical form (a provider by canonicalProviderRef, a search
+ * trimmed and lower-cased as the look-up reads it, an empty filter left out), compared by content
+ * (effect's Equal), so requests that mean the same thing share an entry; and the repository read that
+ * answers it, which is not compared. The read is named where the question is asked, so a reader goes
+ * from an operation straight to the repository's SQL.
  */
-type CasinoRead<A> = (
-  | { readonly kind: "enabledProviders" }
-  | { readonly kind: "provider"; readonly ref: string }
-  | { readonly kind: "game"; readonly providerRef: string; readonly gameCode: string }
-  | { readonly kind: "games"; readonly query: GameQuery }
-) & { readonly answer?: A }
+class CachedRead<A> implements Equal.Equal {
+  readonly question: object
+  readonly answer: Effect.Effect<A>
+  constructor(question: object, answer: Effect.Effect<A>) {
+    this.question = question
+    this.answer = answer
+  }
+  [Equal.symbol](that: Equal.Equal): boolean {
+    return that instanceof CachedRead && Equal.equals(this.question, that.question)
+  }
+  [Hash.symbol](): number {
+    return Hash.hash(this.question)
+  }
+}
 
 const optionalText = (text: string | undefined) => (text === undefined || text === "" ? undefined : text)
 
-const reads = {
-  enabledProviders: (): CasinoRead<ReadonlyArray<CasinoProvider>> => ({ kind: "enabledProviders" }),
-  provider: (ref: string): CasinoRead<Option.Option<CasinoProvider>> => ({ kind: "provider", ref: canonicalProviderRef(ref) }),
-  game: (providerRef: string, gameCode: string): CasinoRead<Option.Option<CasinoGame>> => ({
-    kind: "game",
-    providerRef: canonicalProviderRef(providerRef),
-    gameCode
-  }),
-  games: (query: GameQuery): CasinoRead<GamePage> => {
-    const provider = optionalText(query.provider)
-    return {
-      kind: "games",
-      query: {
-        provider: provider === undefined ? undefined : canonicalProviderRef(provider),
-        search: optionalText(query.search?.trim().toLowerCase()),
-        enabled: query.enabled,
-        page: query.page,
-        perPage: query.perPage
-      }
-    }
+/** The one form of a games query the cache and the repository see. */
+const canonicalGameQuery = (query: GameQuery): GameQuery => {
+  const provider = optionalText(query.provider)
+  return {
+    provider: provider === undefined ? undefined : canonicalProviderRef(provider),
+    search: optionalText(query.search?.trim().toLowerCase()),
+    enabled: query.enabled,
+    page: query.page,
+    perPage: query.perPage
   }
 }
 
@@ -98,23 +96,13 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
       const { catalogCacheMaxBytes, catalogCacheTtl } = yield* CasinoConfig
 
       const cache = yield* ByteBoundedCache.make({
-        lookup: (read: CasinoRead<unknown>): Effect.Effect<unknown> => {
-          switch (read.kind) {
-            case "enabledProviders":
-              return repo.providers(true)
-            case "provider":
-              return repo.findProvider(read.ref)
-            case "game":
-              return repo.findGame(read.providerRef, read.gameCode)
-            case "games":
-              return repo.games(read.query)
-          }
-        },
+        lookup: (read: CachedRead<unknown>) => read.answer,
         timeToLive: catalogCacheTtl,
         maxBytes: catalogCacheMaxBytes
       })
-      // The one place an answer's type is restored: a CasinoRead<A> is only ever built to answer an A.
-      const read = <A>(key: CasinoRead<A>) => cache.get(key) as Effect.Effect<A>
+      // The one place an answer's type is restored: a CachedRead<A> answers an A.
+      const cached = <A>(question: object, answer: Effect.Effect<A>) =>
+        cache.get(new CachedRead(question, answer)) as Effect.Effect<A>
       yield* repo.onChange(cache.invalidateAll)
       const changed = Effect.andThen(repo.announceChange, cache.invalidateAll)
 
@@ -144,12 +132,25 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
         }
       )
 
+      const games = (query: GameQuery) => {
+        const canonical = canonicalGameQuery(query)
+        return cached({ games: canonical }, repo.games(canonical))
+      }
+      const findProvider = (ref: string) => {
+        const canonical = canonicalProviderRef(ref)
+        return cached({ provider: canonical }, repo.findProvider(canonical))
+      }
+      const findGame = (providerRef: string, gameCode: string) => {
+        const canonical = canonicalProviderRef(providerRef)
+        return cached({ game: canonical, gameCode }, repo.findGame(canonical, gameCode))
+      }
+
       return CasinoCatalog.of({
-        enabledProviders: read(reads.enabledProviders()),
+        enabledProviders: cached({ enabledProviders: true }, repo.providers(true)),
         allProviders: repo.providers(false),
-        games: (query) => read(reads.games(query)),
-        findProvider: (ref) => read(reads.provider(ref)),
-        findGame: (providerRef, gameCode) => read(reads.game(providerRef, gameCode)),
+        games,
+        findProvider,
+        findGame,
         isEmpty: repo.isEmpty,
         sync,
         setProviderEnabled,
@@ -159,5 +160,5 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
   )
 
   /** The catalog over PostgreSQL. */
-  static readonly layer = CasinoCatalog.layerNoDeps.pipe(Layer.provide(CasinoCatalogRepo.layer))
+  static readonly layer = CasinoCatalog.layerNoDeps.pipe(Layer.provide(CasinoCatalogRepo.layerSql))
 }

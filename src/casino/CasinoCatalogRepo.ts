@@ -1,10 +1,10 @@
 import { PgClient } from "@effect/sql-pg"
-import { Context, Effect, Layer, type Option, Schema, type Scope } from "effect"
+import { Context, Effect, Layer, Option, Schema, type Scope } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { IdFromBigInt } from "../platform/SqlCodecs.ts"
-import { type CatalogChanges, type GameRecord, isProviderId, type ProviderRecord, type StoredCatalog } from "./CasinoCatalogRules.ts"
+import { type CatalogChanges, GameRecord, isProviderId, ProviderRecord, type StoredCatalog } from "./CasinoCatalogRules.ts"
 
 export interface GameQuery {
   /** A provider's integer id or its slug. */
@@ -27,23 +27,10 @@ export const casinoCatalogChangedChannel = "partner_api_casino_catalog_changed"
 const GameRow = Schema.Struct({ ...CasinoGame.fields, id: IdFromBigInt }).pipe(Schema.decodeTo(CasinoGame))
 const decodeGameRows = Schema.decodeUnknownEffect(Schema.Array(GameRow))
 
-const StoredProviderRow = Schema.Struct({
-  upstream_code: Schema.String,
-  slug: Schema.String,
-  name: Schema.String,
-  image_url: Schema.NullOr(Schema.String),
-  upstream_enabled: Schema.Boolean,
-  present_upstream: Schema.Boolean
-})
-const StoredGameRow = Schema.Struct({
-  provider_code: Schema.String,
-  game_code: Schema.String,
-  name: Schema.String,
-  image_url: Schema.NullOr(Schema.String),
-  original: Schema.Boolean,
-  upstream_enabled: Schema.Boolean,
-  present_upstream: Schema.Boolean
-})
+// A sync's rows go to PostgreSQL as one JSON document of the records' encoded (row) form.
+const providerRowsJson = (rows: ReadonlyArray<ProviderRecord>) =>
+  JSON.stringify(Schema.encodeSync(Schema.Array(ProviderRecord))(rows))
+const gameRowsJson = (rows: ReadonlyArray<GameRecord>) => JSON.stringify(Schema.encodeSync(Schema.Array(GameRecord))(rows))
 
 /** LIKE pattern for a substring, with the user's own % and _ taken literally. */
 const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
@@ -73,7 +60,7 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
   /** Runs `effect` after each change any process announces, for as long as the scope lives. */
   onChange(effect: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>
 }>()("partner-api/casino/CasinoCatalogRepo") {
-  static readonly layer = Layer.effect(
+  static readonly layerSql = Layer.effect(
     CasinoCatalogRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -107,13 +94,13 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
       })
       const storedProviders = SqlSchema.findAll({
         Request: Schema.Void,
-        Result: StoredProviderRow,
+        Result: ProviderRecord,
         execute: () =>
           sql`SELECT upstream_code, slug, name, image_url, upstream_enabled, present_upstream FROM casino_providers`
       })
       const storedGames = SqlSchema.findAll({
         Request: Schema.Void,
-        Result: StoredGameRow,
+        Result: GameRecord,
         execute: () =>
           sql`SELECT p.upstream_code AS provider_code, g.game_code, g.name, g.image_url, g.original, g.upstream_enabled,
                      g.present_upstream
@@ -140,16 +127,9 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
       const writeProviders = (rows: ReadonlyArray<ProviderRecord>) =>
         rows.length === 0 ? Effect.void : sql`
           INSERT INTO casino_providers (slug, upstream_code, name, image_url, upstream_enabled, present_upstream, synced_at)
-          SELECT s.slug, s.code, s.name, s.image_url, s.enabled, s.present, now()
-          FROM jsonb_to_recordset(${JSON.stringify(rows.map((p) => ({
-          slug: p.slug,
-          code: p.upstreamCode,
-          name: p.name,
-          image_url: p.imageUrl,
-          enabled: p.upstreamEnabled,
-          present: p.presentUpstream
-        })))}::jsonb)
-            AS s(slug text, code text, name text, image_url text, enabled boolean, present boolean)
+          SELECT s.slug, s.upstream_code, s.name, s.image_url, s.upstream_enabled, s.present_upstream, now()
+          FROM jsonb_to_recordset(${providerRowsJson(rows)}::jsonb)
+            AS s(upstream_code text, slug text, name text, image_url text, upstream_enabled boolean, present_upstream boolean)
           ON CONFLICT (upstream_code) DO UPDATE SET
             name = EXCLUDED.name, image_url = EXCLUDED.image_url, upstream_enabled = EXCLUDED.upstream_enabled,
             present_upstream = EXCLUDED.present_upstream, synced_at = now()
@@ -158,17 +138,10 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
         rows.length === 0 ? Effect.void : sql`
           INSERT INTO casino_games (provider_id, game_code, name, image_url, original, upstream_enabled, present_upstream,
                                     synced_at)
-          SELECT p.id, s.code, s.name, s.image_url, s.original, s.enabled, s.present, now()
-          FROM jsonb_to_recordset(${JSON.stringify(rows.map((g) => ({
-          provider_code: g.providerCode,
-          code: g.gameCode,
-          name: g.name,
-          image_url: g.imageUrl,
-          original: g.original,
-          enabled: g.upstreamEnabled,
-          present: g.presentUpstream
-        })))}::jsonb)
-            AS s(provider_code text, code text, name text, image_url text, original boolean, enabled boolean, present boolean)
+          SELECT p.id, s.game_code, s.name, s.image_url, s.original, s.upstream_enabled, s.present_upstream, now()
+          FROM jsonb_to_recordset(${gameRowsJson(rows)}::jsonb)
+            AS s(provider_code text, game_code text, name text, image_url text, original boolean, upstream_enabled boolean,
+                 present_upstream boolean)
           JOIN casino_providers p ON p.upstream_code = s.provider_code
           ON CONFLICT (provider_id, game_code) DO UPDATE SET
             name = EXCLUDED.name, image_url = EXCLUDED.image_url, original = EXCLUDED.original,
@@ -188,28 +161,7 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
           sql.withTransaction(
             Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:casino-sync'))`, effect)
           ).pipe(Effect.catchTag("SqlError", Effect.die)),
-        stored: Effect.all({ providers: storedProviders(), games: storedGames() }, { concurrency: 1 }).pipe(
-          Effect.map(({ games, providers }) => ({
-            providers: providers.map((row) => ({
-              upstreamCode: row.upstream_code,
-              slug: row.slug,
-              name: row.name,
-              imageUrl: row.image_url,
-              upstreamEnabled: row.upstream_enabled,
-              presentUpstream: row.present_upstream
-            })),
-            games: games.map((row) => ({
-              providerCode: row.provider_code,
-              gameCode: row.game_code,
-              name: row.name,
-              imageUrl: row.image_url,
-              original: row.original,
-              upstreamEnabled: row.upstream_enabled,
-              presentUpstream: row.present_upstream
-            }))
-          })),
-          Effect.orDie
-        ),
+        stored: Effect.all({ providers: storedProviders(), games: storedGames() }, { concurrency: 1 }).pipe(Effect.orDie),
         write: (changes) =>
           Effect.andThen(
             writeProviders([...changes.providers.added, ...changes.providers.changed, ...changes.providers.absent]),
@@ -233,4 +185,124 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
       })
     })
   )
+
+  /** The same tables in memory (see makeMemory), for tests without PostgreSQL. */
+  static readonly layerMemory = Layer.sync(CasinoCatalogRepo, () => makeMemory())
+}
+
+interface StoredProvider extends ProviderRecord {
+  readonly id: number
+  readonly operatorEnabled: boolean
+}
+
+interface StoredGame extends GameRecord {
+  readonly id: number
+  readonly operatorEnabled: boolean
+}
+
+/** Names in the order partners see them: case-insensitive, numbers by value (PostgreSQL's natural_ci, near enough). */
+const byName = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true, sensitivity: "base" })
+
+/**
+ * The casino catalog's tables in memory, with the `_status` views' rule
+ * (enabled = the operator's switch, the aggregator's flag, listed, and for
+ * a game its provider enabled), for tests without a database. Changes
+ * reach the listeners of this one instance.
+ */
+const makeMemory = () => {
+  const providers = new Map<string, StoredProvider>()
+  const games = new Map<string, StoredGame>()
+  const listeners: Array<Effect.Effect<void>> = []
+  let nextId = 1
+
+  const providerEnabled = (p: StoredProvider) => p.operatorEnabled && p.upstreamEnabled && p.presentUpstream
+  const toProvider = (p: StoredProvider) =>
+    new CasinoProvider({ id: p.id, slug: p.slug, name: p.name, upstream_code: p.upstreamCode, enabled: providerEnabled(p) })
+  const toGame = (g: StoredGame) => {
+    const provider = providers.get(g.providerCode)!
+    return new CasinoGame({
+      id: g.id,
+      game_code: g.gameCode,
+      name: g.name,
+      provider_id: provider.id,
+      provider_slug: provider.slug,
+      provider_upstream_code: provider.upstreamCode,
+      enabled: g.operatorEnabled && g.upstreamEnabled && g.presentUpstream && providerEnabled(provider),
+      image_url: g.imageUrl,
+      original: g.original
+    })
+  }
+  const providerByRef = (ref: string) =>
+    [...providers.values()].find((p) => isProviderId(ref) ? p.id === Number(ref) : p.slug === ref)
+  const gameByRef = (providerRef: string, gameCode: string) => {
+    const provider = providerByRef(providerRef)
+    return provider === undefined ? undefined : games.get(`${provider.upstreamCode}\u0000${gameCode}`)
+  }
+  const sortedGames = () =>
+    [...games.values()].map(toGame).sort((a, b) =>
+      a.provider_id - b.provider_id || byName(a.name, b.name) || (a.game_code < b.game_code ? -1 : 1)
+    )
+
+  return CasinoCatalogRepo.of({
+    providers: (enabledOnly) =>
+      Effect.sync(() =>
+        [...providers.values()].map(toProvider).filter((p) => !enabledOnly || p.enabled)
+          .sort((a, b) => byName(a.name, b.name) || a.id - b.id)
+      ),
+    findProvider: (ref) => Effect.sync(() => Option.map(Option.fromNullishOr(providerByRef(ref)), toProvider)),
+    findGame: (providerRef, gameCode) =>
+      Effect.sync(() => Option.map(Option.fromNullishOr(gameByRef(providerRef, gameCode)), toGame)),
+    games: (query) =>
+      Effect.sync(() => {
+        const provider = query.provider === undefined || query.provider === "" ? undefined : query.provider
+        const search = query.search?.trim().toLowerCase()
+        const matching = sortedGames().filter((game) =>
+          (provider === undefined ||
+            (isProviderId(provider) ? game.provider_id === Number(provider) : game.provider_slug === provider)) &&
+          (!search || `${game.game_code} ${game.name}`.toLowerCase().includes(search)) &&
+          (query.enabled === undefined || game.enabled === query.enabled)
+        )
+        const start = (query.page - 1) * query.perPage
+        return { games: matching.slice(start, start + query.perPage), total: matching.length }
+      }),
+    isEmpty: Effect.sync(() => providers.size === 0),
+    syncing: (effect) => effect,
+    stored: Effect.sync(() => ({ providers: [...providers.values()], games: [...games.values()] })),
+    write: (changes) =>
+      Effect.sync(() => {
+        for (const row of [...changes.providers.added, ...changes.providers.changed, ...changes.providers.absent]) {
+          const before = providers.get(row.upstreamCode)
+          providers.set(row.upstreamCode, {
+            ...row,
+            slug: before?.slug ?? row.slug,
+            id: before?.id ?? nextId++,
+            operatorEnabled: before?.operatorEnabled ?? true
+          })
+        }
+        for (const row of [...changes.games.added, ...changes.games.changed, ...changes.games.absent]) {
+          if (!providers.has(row.providerCode)) continue
+          const key = `${row.providerCode}\u0000${row.gameCode}`
+          const before = games.get(key)
+          games.set(key, { ...row, id: before?.id ?? nextId++, operatorEnabled: before?.operatorEnabled ?? true })
+        }
+      }),
+    setProviderEnabled: (ref, enabled) =>
+      Effect.sync(() => {
+        const provider = providerByRef(ref)
+        if (provider === undefined) return Option.none()
+        const updated = { ...provider, operatorEnabled: enabled }
+        providers.set(provider.upstreamCode, updated)
+        return Option.some(toProvider(updated))
+      }),
+    setGameEnabled: (providerRef, gameCode, enabled) =>
+      Effect.sync(() => {
+        const game = gameByRef(providerRef, gameCode)
+        if (game === undefined) return Option.none()
+        const updated = { ...game, operatorEnabled: enabled }
+        games.set(`${game.providerCode}\u0000${game.gameCode}`, updated)
+        return Option.some(toGame(updated))
+      }),
+    announceChange: Effect.suspend(() => Effect.all(listeners, { discard: true })),
+    onChange: (effect) => Effect.sync(() => void listeners.push(effect))
+  })
 }

@@ -1,3 +1,4 @@
+import { Schema } from "effect"
 import { slugify } from "../domain/Slug.ts"
 import type { UpstreamGame, UpstreamProvider } from "./CasinoGateway.ts"
 
@@ -16,26 +17,42 @@ export const isProviderId = (ref: string) => /^\d{1,9}$/.test(ref)
  */
 export const canonicalProviderRef = (ref: string) => isProviderId(ref) ? String(Number(ref)) : ref
 
-/** A provider as the sync stores it: what the aggregator says, under the slug it was given once. */
-export interface ProviderRecord {
-  readonly upstreamCode: string
-  readonly slug: string
-  readonly name: string
-  readonly imageUrl: string | null
-  readonly upstreamEnabled: boolean
-  readonly presentUpstream: boolean
-}
+/**
+ * A provider as the sync stores it: what the aggregator says, under the slug it was given once. Its
+ * encoded form is its row's snake_case (the repository reads and writes rows through it).
+ */
+export const ProviderRecord = Schema.Struct({
+  upstreamCode: Schema.String,
+  slug: Schema.String,
+  name: Schema.String,
+  imageUrl: Schema.NullOr(Schema.String),
+  upstreamEnabled: Schema.Boolean,
+  presentUpstream: Schema.Boolean
+}).pipe(Schema.encodeKeys({
+  upstreamCode: "upstream_code",
+  imageUrl: "image_url",
+  upstreamEnabled: "upstream_enabled",
+  presentUpstream: "present_upstream"
+}))
+export type ProviderRecord = typeof ProviderRecord.Type
 
-/** A game as the sync stores it, keyed by its provider's upstream code and its own code. */
-export interface GameRecord {
-  readonly providerCode: string
-  readonly gameCode: string
-  readonly name: string
-  readonly imageUrl: string | null
-  readonly original: boolean
-  readonly upstreamEnabled: boolean
-  readonly presentUpstream: boolean
-}
+/** A game as the sync stores it, keyed by its provider's upstream code and its own code; encoded as its row. */
+export const GameRecord = Schema.Struct({
+  providerCode: Schema.String,
+  gameCode: Schema.String,
+  name: Schema.String,
+  imageUrl: Schema.NullOr(Schema.String),
+  original: Schema.Boolean,
+  upstreamEnabled: Schema.Boolean,
+  presentUpstream: Schema.Boolean
+}).pipe(Schema.encodeKeys({
+  providerCode: "provider_code",
+  gameCode: "game_code",
+  imageUrl: "image_url",
+  upstreamEnabled: "upstream_enabled",
+  presentUpstream: "present_upstream"
+}))
+export type GameRecord = typeof GameRecord.Type
 
 export interface StoredCatalog {
   readonly providers: ReadonlyArray<ProviderRecord>

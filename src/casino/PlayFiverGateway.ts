@@ -68,7 +68,7 @@ const LaunchAnswer = Schema.Struct({
  * on transient failures (a time-out, a dropped connection, 408, 429, 500,
  * 502, 503, 504); a launch is never repeated.
  */
-export const PlayFiverGatewayLive = Layer.effect(
+export const layer = Layer.effect(
   CasinoGateway,
   Effect.gen(function*() {
     const config = yield* CasinoConfig

@@ -5,22 +5,15 @@ import { ok } from "../api/Envelope.ts"
 import { ErrorMessages, InternalError, ValidationFailed } from "../api/Errors.ts"
 import { page } from "../api/Paging.ts"
 import { CurrentPartner } from "../api/Security.ts"
-import type { CasinoGame } from "../domain/Casino.ts"
+import { CasinoGame } from "../domain/Casino.ts"
 import { toAmount } from "../domain/Money.ts"
 import { AppConfig, publicBaseUrl } from "../platform/AppConfig.ts"
 import { Casino } from "./Casino.ts"
 import { CasinoCatalog } from "./CasinoCatalog.ts"
 
 /** Art this service serves itself is stored as a path; partners get it under the public URL of the one answering. */
-const gameEntry = (publicBase: string) => (game: CasinoGame) => ({
-  game_code: game.game_code,
-  provider: game.provider_slug,
-  provider_id: game.provider_id,
-  name: game.name,
-  enabled: game.enabled,
-  image_url: game.image_url?.startsWith("/") ? `${publicBase}${game.image_url}` : game.image_url,
-  original: game.original
-})
+const withPublicArt = (publicBase: string) => (game: CasinoGame): CasinoGame =>
+  game.image_url?.startsWith("/") ? new CasinoGame({ ...game, image_url: `${publicBase}${game.image_url}` }) : game
 
 export const CasinoHandlers = HttpApiBuilder.group(
   PartnerApi,
@@ -33,14 +26,7 @@ export const CasinoHandlers = HttpApiBuilder.group(
     return handlers
       .handle("providers", Effect.fn("CasinoHandlers.providers")(function*() {
         const partner = yield* CurrentPartner
-        const providers = yield* catalog.enabledProviders
-        return ok(partner, {
-          list: providers.map((provider) => ({
-            provider: provider.slug,
-            provider_id: provider.id,
-            name: provider.name
-          }))
-        })
+        return ok(partner, { list: yield* catalog.enabledProviders })
       }))
       .handle("games", Effect.fn("CasinoHandlers.games")(function*({ query }) {
         const partner = yield* CurrentPartner
@@ -52,7 +38,7 @@ export const CasinoHandlers = HttpApiBuilder.group(
           ...paging
         })
         return ok(partner, {
-          games: games.map(gameEntry(publicBase)),
+          games: games.map(withPublicArt(publicBase)),
           meta: { page: paging.page, per_page: paging.perPage, total }
         })
       }))
@@ -71,12 +57,7 @@ export const CasinoHandlers = HttpApiBuilder.group(
         })
         return ok(partner, {
           launch: { url: launched.url },
-          partner_player: {
-            id: launched.player.id,
-            external_player_id: launched.player.external_player_id,
-            internal_user_id: launched.player.internal_user_id,
-            balance: toAmount(launched.player.balance)
-          }
+          partner_player: { ...launched.player, balance: toAmount(launched.player.balance) }
         })
       }, Effect.catchTags({
         LaunchRefused: (refused) =>

@@ -1,4 +1,8 @@
 import { Schema } from "effect"
+import { ErrorMessages } from "./ErrorMessages.ts"
+
+/** Where the partner API is served; the contract (src/api/Api.ts) is mounted here, start-up hints point here. */
+export const partnerApiPrefix = "/api/partner/v1"
 
 export const PartnerStatus = Schema.Literals(["active", "inactive"])
 export type PartnerStatus = typeof PartnerStatus.Type
@@ -38,20 +42,34 @@ export class Partner extends Schema.Class<Partner>("Partner")({
 }
 
 /**
+ * The partner spent its allowance of requests (its own rate_limit_per_minute or PARTNER_RATE_LIMIT):
+ * `retryAfterSeconds` until the next one is admitted. The HTTP edge answers it as a 429.
+ */
+export class PartnerRateLimited extends Schema.TaggedError<PartnerRateLimited>()("PartnerRateLimited", {
+  limit: Schema.Int,
+  retryAfterSeconds: Schema.Int
+}) {
+  override get message() {
+    return ErrorMessages.rateLimited(this.limit, this.retryAfterSeconds)
+  }
+}
+
+/**
  * A partner as its wallet callbacks see it: whether it is active (only an
  * active partner's players can bet), where callbacks go (none until the
  * operator registers a callback_url) and what signs them: the webhook
  * secret, and for a while after a rotation the previous one too, so a
  * partner can switch its verification without refusing anything.
  */
-export interface CallbackTarget {
-  readonly partnerId: number
-  readonly partnerSlug: string
-  readonly active: boolean
-  readonly callbackUrl: string | null
-  readonly webhookSecret: string
-  readonly previousSecret: { readonly secret: string; readonly until: Date } | null
-}
+export const CallbackTarget = Schema.Struct({
+  partnerId: Schema.Int,
+  partnerSlug: Schema.String,
+  active: Schema.Boolean,
+  callbackUrl: Schema.NullOr(Schema.String),
+  webhookSecret: Schema.String,
+  previousSecret: Schema.NullOr(Schema.Struct({ secret: Schema.String, until: Schema.Date }))
+})
+export type CallbackTarget = typeof CallbackTarget.Type
 
 /** The secrets a callback is signed with at `now`: the current one first. */
 export const signingSecrets = (target: CallbackTarget, now: Date): ReadonlyArray<string> =>

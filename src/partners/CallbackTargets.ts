@@ -1,8 +1,7 @@
 import { Cache, Context, Effect, Exit, Layer, Option } from "effect"
 import type { CallbackTarget } from "../domain/Partner.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import * as ChangeFeed from "../platform/ChangeFeed.ts"
-import { PartnerRepo, partnersChangedChannel } from "./PartnerRepo.ts"
+import { PartnerRepo } from "./PartnerRepo.ts"
 
 /**
  * Where each partner's wallet callbacks go and what signs them, as the
@@ -21,10 +20,10 @@ export class CallbackTargets extends Context.Service<CallbackTargets, {
         capacity: 10_000,
         timeToLive: (exit) => Exit.isSuccess(exit) ? config.authCacheTtlMillis : 0
       })
-      yield* ChangeFeed.onChange(partnersChangedChannel, Cache.invalidateAll(targets))
+      yield* repo.onChange(Cache.invalidateAll(targets))
       return CallbackTargets.of({ get: (partnerId) => Cache.get(targets, partnerId) })
     })
-  ).pipe(Layer.provide(PartnerRepo.layer))
+  ).pipe(Layer.provide(PartnerRepo.layerSql))
 
   /** Fixed targets, for tests of the wallet's rules. */
   static readonly layerMemory = (targets: ReadonlyArray<CallbackTarget>) =>

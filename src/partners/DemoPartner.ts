@@ -1,6 +1,6 @@
 import { Console, Context, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { apiPrefix } from "../api/Api.ts"
+import { partnerApiPrefix } from "../domain/Partner.ts"
 import { AppConfig, publicBaseUrl } from "../platform/AppConfig.ts"
 import { Partners } from "./Partners.ts"
 
@@ -72,7 +72,7 @@ export const ensureDemoPartner = Effect.gen(function*() {
       "",
       "Try it:",
       "",
-      `  curl -H "Authorization: Bearer ${created.value}" ${base}${apiPrefix}/status`,
+      `  curl -H "Authorization: Bearer ${created.value}" ${base}${partnerApiPrefix}/status`,
       "",
       `API docs: ${base}/docs`,
       ""
@@ -80,4 +80,4 @@ export const ensureDemoPartner = Effect.gen(function*() {
   }
 })
 
-export const DemoPartnerLive = Layer.effectDiscard(ensureDemoPartner)
+export const layer = Layer.effectDiscard(ensureDemoPartner)

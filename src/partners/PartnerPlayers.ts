@@ -4,13 +4,12 @@ import { type Cents, centsFromNumeric, formatCents } from "../domain/Money.ts"
 import { PartnerPlayer } from "../domain/Partner.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
 
+/** A partner_players row: the domain's PartnerPlayer, its ids BIGINTs and its balance NUMERIC (read as cents). */
 const PlayerRow = Schema.Struct({
+  ...PartnerPlayer.fields,
   id: IdFromBigInt,
   partner_id: IdFromBigInt,
-  external_player_id: Schema.String,
   internal_user_id: IdFromBigInt,
-  name: Schema.NullOr(Schema.String),
-  email: Schema.NullOr(Schema.String),
   balance: CentsFromNumeric
 }).pipe(Schema.decodeTo(PartnerPlayer))
 
@@ -46,7 +45,7 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
   /** The mirror, locked until the surrounding transaction ends: decisions made from it take turns. */
   lockBalance(playerId: number): Effect.Effect<Cents>
 }>()("partner-api/partners/PartnerPlayers") {
-  static readonly layer = Layer.effect(
+  static readonly layerSql = Layer.effect(
     PartnerPlayers,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

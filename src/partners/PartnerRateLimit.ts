@@ -1,8 +1,7 @@
 import { Context, Duration, Effect, Layer } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { RateLimiter } from "effect/persistence"
-import { ErrorMessages, TooManyRequests } from "../api/Errors.ts"
-import type { Partner } from "../domain/Partner.ts"
+import { type Partner, PartnerRateLimited } from "../domain/Partner.ts"
 import { recordRateLimitRefusal } from "../platform/Metrics.ts"
 import { PartnersConfig } from "./PartnersConfig.ts"
 
@@ -33,10 +32,10 @@ const withRateLimitHeaders = (headers: Record<string, string>) =>
 export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
   /**
    * Takes one request from the partner's allowance and puts `RateLimit-Limit`, `RateLimit-Remaining` and
-   * `RateLimit-Reset` on the answer; over the limit, fails with the 429 (with `Retry-After`). A store that
+   * `RateLimit-Reset` on the answer; over the limit, fails with PartnerRateLimited (the 429, with `Retry-After`). A store that
    * cannot be reached admits the request (logged): the limit protects the service, it must not stop it.
    */
-  admit(partner: Partner): Effect.Effect<void, TooManyRequests>
+  admit(partner: Partner): Effect.Effect<void, PartnerRateLimited>
 }>()("partner-api/partners/PartnerRateLimit") {
   static readonly layer = Layer.effect(
     PartnerRateLimit,
@@ -78,9 +77,7 @@ export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
                 "ratelimit-reset": String(seconds(resetMillis))
               }).pipe(
                 Effect.andThen(recordRateLimitRefusal(partner.slug)),
-                Effect.andThen(Effect.fail(
-                  new TooManyRequests({ message: ErrorMessages.rateLimited(limit, retryAfter) })
-                ))
+                Effect.andThen(Effect.fail(new PartnerRateLimited({ limit, retryAfterSeconds: retryAfter })))
               )
             }
           })

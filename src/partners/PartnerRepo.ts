@@ -1,19 +1,16 @@
-import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { PgClient } from "@effect/sql-pg"
+import { Context, Duration, Effect, Layer, Option, Schema, type Scope } from "effect"
+import { randomBytes } from "node:crypto"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { type CallbackTarget, Partner, type PartnerStatus } from "../domain/Partner.ts"
+import { CallbackTarget, Partner, type PartnerStatus } from "../domain/Partner.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { IdFromBigInt, NumberFromNumeric } from "../platform/SqlCodecs.ts"
 
+/** A partners row: the domain's Partner, its id a BIGSERIAL (a bigint from the driver) and its commission NUMERIC (text). */
 const PartnerRow = Schema.Struct({
+  ...Partner.fields,
   id: IdFromBigInt,
-  name: Schema.String,
-  slug: Schema.String,
-  status: Schema.String,
-  commission_percent: NumberFromNumeric,
-  callback_url: Schema.NullOr(Schema.String),
-  rate_limit_per_minute: Schema.NullOr(Schema.Int),
-  created_at: Schema.Date,
-  updated_at: Schema.Date
+  commission_percent: NumberFromNumeric
 }).pipe(Schema.decodeTo(Partner))
 
 /** A partner row with its webhook secret, which only creation and rotation hand out. */
@@ -21,16 +18,21 @@ const WithSecret = Schema.Struct({ webhook_secret: Schema.String })
 const decodePartnerRows = Schema.decodeUnknownEffect(Schema.Array(PartnerRow))
 const decodeSecretRows = Schema.decodeUnknownEffect(Schema.Array(WithSecret))
 
-/** What signing and sending a partner's callbacks needs. */
+/**
+ * What signing and sending a partner's callbacks needs, as the query shapes it: the domain's
+ * CallbackTarget in snake_case, the previous secret as one JSON object (its end in epoch milliseconds).
+ */
 const TargetRow = Schema.Struct({
-  id: IdFromBigInt,
-  slug: Schema.String,
-  status: Schema.String,
-  callback_url: Schema.NullOr(Schema.String),
-  webhook_secret: Schema.String,
-  previous_webhook_secret: Schema.NullOr(Schema.String),
-  previous_webhook_secret_until: Schema.NullOr(Schema.Date)
-})
+  ...CallbackTarget.fields,
+  partnerId: IdFromBigInt,
+  previousSecret: Schema.NullOr(Schema.Struct({ secret: Schema.String, until: Schema.DateFromMillis }))
+}).pipe(Schema.encodeKeys({
+  partnerId: "partner_id",
+  partnerSlug: "partner_slug",
+  callbackUrl: "callback_url",
+  webhookSecret: "webhook_secret",
+  previousSecret: "previous_secret"
+}))
 const decodeWithSecret = (rows: ReadonlyArray<unknown>) =>
   Effect.all([decodePartnerRows(rows), decodeSecretRows(rows)]).pipe(Effect.map(([partners, secrets]) => partners.map((partner, i) => ({ partner, webhookSecret: secrets[i].webhook_secret }))))
 
@@ -83,11 +85,14 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
   ): Effect.Effect<Option.Option<{ partner: Partner; webhookSecret: string }>>
   /** Where a partner's callbacks go and their signing secrets. */
   findCallbackTarget(partnerId: number): Effect.Effect<Option.Option<CallbackTarget>>
+  /** Runs `effect` after each change any process announces (NOTIFY), for as long as the scope lives. */
+  onChange(effect: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>
 }>()("partner-api/partners/PartnerRepo") {
-  static readonly layer = Layer.effect(
+  static readonly layerSql = Layer.effect(
     PartnerRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const pg = yield* PgClient.PgClient
       const columns = sql`id, name, slug, status, commission_percent, callback_url, rate_limit_per_minute, created_at, updated_at`
       // Lets every running service drop its cached token look-ups at once (see Partners).
       const announceChange = (slug: string) =>
@@ -170,7 +175,11 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
         Result: TargetRow,
         execute: (id) =>
           sql`
-            SELECT id, slug, status, callback_url, webhook_secret, previous_webhook_secret, previous_webhook_secret_until
+            SELECT id AS partner_id, slug AS partner_slug, status = 'active' AS active, callback_url, webhook_secret,
+                   CASE WHEN previous_webhook_secret IS NOT NULL AND previous_webhook_secret_until IS NOT NULL
+                     THEN json_build_object('secret', previous_webhook_secret,
+                                            'until', floor(extract(epoch FROM previous_webhook_secret_until) * 1000))
+                   END AS previous_secret
             FROM partners WHERE id = ${id}
           `
       })
@@ -187,21 +196,106 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
         insert,
         update,
         rotateWebhookSecret,
-        findCallbackTarget: (partnerId) =>
-          findCallbackTarget(partnerId).pipe(
-            Effect.map(Option.map((row): CallbackTarget => ({
-              partnerId: row.id,
-              partnerSlug: row.slug,
-              active: row.status === "active",
-              callbackUrl: row.callback_url,
-              webhookSecret: row.webhook_secret,
-              previousSecret: row.previous_webhook_secret === null || row.previous_webhook_secret_until === null
-                ? null
-                : { secret: row.previous_webhook_secret, until: row.previous_webhook_secret_until }
-            }))),
-            Effect.orDie
-          )
+        findCallbackTarget: (partnerId) => Effect.orDie(findCallbackTarget(partnerId)),
+        onChange: (effect) =>
+          ChangeFeed.onChange(partnersChangedChannel, effect).pipe(Effect.provideService(PgClient.PgClient, pg))
       })
     })
   )
+
+  /** Partner rows in memory, for tests without PostgreSQL; changes reach the listeners of this one instance. */
+  static readonly layerMemory = Layer.sync(PartnerRepo, () => makeMemory())
+}
+
+interface StoredPartner {
+  readonly partner: Partner
+  readonly tokenHash: string
+  readonly webhookSecret: string
+  readonly previousSecret: { readonly secret: string; readonly until: Date } | null
+}
+
+type PartnerFields = ConstructorParameters<typeof Partner>[0]
+
+const newWebhookSecret = () => `whsec_${randomBytes(32).toString("hex")}`
+
+const makeMemory = () => {
+  const rows = new Map<number, StoredPartner>()
+  const listeners: Array<Effect.Effect<void>> = []
+  let nextId = 1
+  const bySlug = (slug: string) => [...rows.values()].find((row) => row.partner.slug === slug)
+  const announce = Effect.suspend(() => Effect.all(listeners, { discard: true }))
+  const hex = (hash: Uint8Array) => Buffer.from(hash).toString("hex")
+  const withPartner = (row: StoredPartner, fields: Partial<PartnerFields>): StoredPartner => ({
+    ...row,
+    partner: new Partner({ ...row.partner, ...fields, updated_at: new Date() })
+  })
+
+  return PartnerRepo.of({
+    findByTokenHash: (hash) =>
+      Effect.sync(() => Option.fromNullishOr([...rows.values()].find((row) => row.tokenHash === hex(hash))?.partner)),
+    findBySlug: (slug) => Effect.sync(() => Option.fromNullishOr(bySlug(slug)?.partner)),
+    findById: (id) => Effect.sync(() => Option.fromNullishOr(rows.get(id)?.partner)),
+    list: Effect.sync(() => [...rows.values()].map((row) => row.partner)),
+    count: Effect.sync(() => rows.size),
+    insert: (input) =>
+      Effect.suspend(() => {
+        if (bySlug(input.slug) !== undefined) return Effect.fail(new SlugTaken({ slug: input.slug }))
+        const now = new Date()
+        const partner = new Partner({
+          id: nextId++,
+          name: input.name,
+          slug: input.slug,
+          status: input.status,
+          commission_percent: input.commissionPercent,
+          callback_url: input.callbackUrl,
+          rate_limit_per_minute: input.rateLimitPerMinute,
+          created_at: now,
+          updated_at: now
+        })
+        const row = { partner, tokenHash: hex(input.tokenHash), webhookSecret: newWebhookSecret(), previousSecret: null }
+        rows.set(partner.id, row)
+        return Effect.as(announce, { partner, webhookSecret: row.webhookSecret })
+      }),
+    update: (slug, patch) =>
+      Effect.suspend(() => {
+        const row = bySlug(slug)
+        if (row === undefined) return Effect.succeed(Option.none())
+        const fields: { -readonly [K in keyof PartnerFields]?: PartnerFields[K] } = {}
+        if (patch.name !== undefined) fields.name = patch.name
+        if (patch.status !== undefined) fields.status = patch.status
+        if (patch.commissionPercent !== undefined) fields.commission_percent = patch.commissionPercent
+        if (patch.callbackUrl !== undefined) fields.callback_url = patch.callbackUrl
+        if (patch.rateLimitPerMinute !== undefined) fields.rate_limit_per_minute = patch.rateLimitPerMinute
+        const updated = {
+          ...withPartner(row, fields),
+          ...(patch.tokenHash === undefined ? {} : { tokenHash: hex(patch.tokenHash) })
+        }
+        rows.set(updated.partner.id, updated)
+        return Effect.as(announce, Option.some(updated.partner))
+      }),
+    rotateWebhookSecret: (slug, overlap) =>
+      Effect.suspend(() => {
+        const row = bySlug(slug)
+        if (row === undefined) return Effect.succeed(Option.none())
+        const rotated: StoredPartner = {
+          ...withPartner(row, {}),
+          webhookSecret: newWebhookSecret(),
+          previousSecret: { secret: row.webhookSecret, until: new Date(Date.now() + Duration.toMillis(overlap)) }
+        }
+        rows.set(rotated.partner.id, rotated)
+        return Effect.as(announce, Option.some({ partner: rotated.partner, webhookSecret: rotated.webhookSecret }))
+      }),
+    findCallbackTarget: (partnerId) =>
+      Effect.sync(() =>
+        Option.map(Option.fromNullishOr(rows.get(partnerId)), (row): CallbackTarget => ({
+          partnerId: row.partner.id,
+          partnerSlug: row.partner.slug,
+          active: row.partner.isActive,
+          callbackUrl: row.partner.callback_url,
+          webhookSecret: row.webhookSecret,
+          previousSecret: row.previousSecret
+        }))
+      ),
+    onChange: (effect) => Effect.sync(() => void listeners.push(effect))
+  })
 }

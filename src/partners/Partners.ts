@@ -4,9 +4,8 @@ import type { Partner, PartnerStatus } from "../domain/Partner.ts"
 import { PartnerStatus as PartnerStatusSchema } from "../domain/Partner.ts"
 import { slugify } from "../domain/Slug.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { CallbackUrlPolicy } from "./CallbackUrlPolicy.ts"
-import { PartnerRepo, partnersChangedChannel, SlugTaken } from "./PartnerRepo.ts"
+import { PartnerRepo, SlugTaken } from "./PartnerRepo.ts"
 import { PartnersConfig } from "./PartnersConfig.ts"
 
 /** Tokens are `pak_` + 32 random bytes; only their SHA-256 is stored. */
@@ -134,7 +133,7 @@ export class Partners extends Context.Service<Partners, {
       })
       // Look-ups in flight (concurrent requests with one token share one query), and the misses, kept as
       // long: a client repeating an unknown token asks the database once per AUTH_CACHE_TTL. Small: a
-      // guesser sending new tokens gets nothing from it, and the per-address limit (PartnerAuthLive) is
+      // guesser sending new tokens gets nothing from it, and the per-address limit (PartnerAuth.ts) is
       // what stops it.
       const lookups = yield* Cache.makeWith(
         (hashBase64: string) => repo.findByTokenHash(Buffer.from(hashBase64, "base64")),
@@ -158,7 +157,7 @@ export class Partners extends Context.Service<Partners, {
 
       // A change made anywhere (another instance, the admin CLI) empties the
       // cache at once; the TTL remains the bound if the listener is down.
-      yield* ChangeFeed.onChange(partnersChangedChannel, forgetCachedTokens)
+      yield* repo.onChange(forgetCachedTokens)
 
       /** The operator's callback URL, judged by the policy (form, and where its host resolves). */
       const checkCallbackUrl = (url: string | null | undefined) =>
@@ -253,5 +252,5 @@ export class Partners extends Context.Service<Partners, {
     })
   )
 
-  static readonly layer = this.layerNoDeps.pipe(Layer.provide(Layer.merge(PartnerRepo.layer, CallbackUrlPolicy.layer)))
+  static readonly layer = this.layerNoDeps.pipe(Layer.provide(Layer.merge(PartnerRepo.layerSql, CallbackUrlPolicy.layer)))
 }

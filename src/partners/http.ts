@@ -13,13 +13,7 @@ export const AccountHandlers = HttpApiBuilder.group(
     return handlers.handle("status", () =>
       Effect.map(Effect.service(CurrentPartner), (partner) =>
         ok(partner, {
-          partner: {
-            id: partner.id,
-            name: partner.name,
-            slug: partner.slug,
-            status: partner.status,
-            commission_percent: partner.commission_percent
-          },
+          partner,
           aggregator_configured: report.aggregatorConfigured,
           sports_gateway: { configured: report.sportsProvider.configured, provider: report.sportsProvider.name }
         })))

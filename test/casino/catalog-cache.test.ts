@@ -3,7 +3,6 @@ import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Layer, Option } from "effect"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import { CasinoCatalogRepo } from "../../src/casino/CasinoCatalogRepo.ts"
-import { CasinoCatalogRepoMemory } from "../../src/casino/CasinoCatalogRepoMemory.ts"
 import { canonicalProviderRef } from "../../src/casino/CasinoCatalogRules.ts"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { testCasinoConfig } from "../support/TestApp.ts"
@@ -21,7 +20,7 @@ const countedCatalog = (maxBytes = 1024 * 1024) => {
           Effect.andThen(Effect.sync(() => lookups.findGame++), repo.findGame(providerRef, gameCode)),
         findProvider: (ref) => Effect.andThen(Effect.sync(() => lookups.findProvider++), repo.findProvider(ref))
       }))
-  ).pipe(Layer.provide(CasinoCatalogRepoMemory))
+  ).pipe(Layer.provide(CasinoCatalogRepo.layerMemory))
   const layer = CasinoCatalog.layerNoDeps.pipe(
     Layer.provide(counting),
     Layer.provide(Layer.succeed(CasinoConfig, testCasinoConfig({ catalogCacheTtl: Duration.minutes(5), catalogCacheMaxBytes: maxBytes })))

@@ -1,7 +1,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Option } from "effect"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
-import { CasinoCatalogRepoMemory } from "../../src/casino/CasinoCatalogRepoMemory.ts"
+import { CasinoCatalogRepo } from "../../src/casino/CasinoCatalogRepo.ts"
 import { assignSlugs, catalogChanges, syncReport } from "../../src/casino/CasinoCatalogRules.ts"
 import type { UpstreamGame, UpstreamProvider } from "../../src/casino/CasinoGateway.ts"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
@@ -68,7 +68,7 @@ describe("the casino catalog's rules", () => {
 
 layer(
   CasinoCatalog.layerNoDeps.pipe(
-    Layer.provideMerge(CasinoCatalogRepoMemory),
+    Layer.provideMerge(CasinoCatalogRepo.layerMemory),
     Layer.provide(Layer.succeed(CasinoConfig, testCasinoConfig({ catalogCacheTtl: Duration.minutes(5) })))
   )
 )("the casino catalog over its repository in memory", (it) => {

@@ -3,9 +3,8 @@ import { Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import type { LaunchRequest } from "../../src/api/Casino.ts"
-import { ValidationFailed } from "../../src/client/PartnerClient.ts"
 import { live } from "../support/live.ts"
-import { failsWith, partnerClient } from "../support/PartnerClient.ts"
+import { partnerClient } from "../support/PartnerClient.ts"
 import {
   bearer,
   dataAs,
@@ -255,53 +254,6 @@ layer(TestApp(), live)("POST /launch", (it) => {
         const response = yield* request("POST", launchPath, { json: { nonsense: true } })
         assert.strictEqual(response.status, 401)
         assert.deepStrictEqual(response.body, { success: false, message: "API key do parceiro nao informada." })
-      }))
-  })
-
-  describe("422 on the game", () => {
-    it.effect("a game code the provider does not have", () =>
-      Effect.gen(function*() {
-        yield* givenSyncedCatalog
-        const { partner, token } = yield* givenPartner()
-        // Only the service can judge these: the typed client's 422.
-        const refused = yield* failsWith(ValidationFailed)(launch(token, typedBody({ game_code: "rfs-crystal-wolves" }))) // another provider's game
-        assert.deepStrictEqual(refused.errors, { game_code: ["The selected game code is invalid for this provider."] })
-        assert.strictEqual(yield* countPlayers(partner.id), 0)
-      }))
-
-    it.effect("a provider that does not exist", () =>
-      Effect.gen(function*() {
-        yield* givenSyncedCatalog
-        const { token } = yield* givenPartner()
-        const refused = yield* failsWith(ValidationFailed)(launch(token, typedBody({ provider: "no-such-provider" })))
-        assert.deepStrictEqual(refused.errors, { provider: ["The selected provider is invalid."] })
-      }))
-
-    it.effect("a game disabled by the operator, by the aggregator, or through its provider", () =>
-      Effect.gen(function*() {
-        yield* givenSyncedCatalog
-        const catalog = yield* CasinoCatalog
-        const { token } = yield* givenPartner()
-        const disabled = { game_code: ["The selected game is disabled."] }
-        const refusal = (payload: LaunchRequest) =>
-          Effect.map(failsWith(ValidationFailed)(launch(token, payload)), (refused) => refused.errors)
-
-        yield* catalog.setGameEnabled("aurora-gaming", "ag-hidden-fortune", false)
-        assert.deepStrictEqual(yield* refusal(typedBody()), disabled)
-        yield* catalog.setGameEnabled("aurora-gaming", "ag-hidden-fortune", true)
-
-        const upstreamDisabled = (yield* catalog.games({ enabled: false, page: 1, perPage: 1 })).games[0]
-        assert.isDefined(upstreamDisabled, "the sandbox catalog has disabled games")
-        const refused = yield* refusal(typedBody({
-          provider: upstreamDisabled.provider_slug,
-          game_code: upstreamDisabled.game_code
-        }))
-        assert.deepStrictEqual(refused, disabled)
-
-        yield* catalog.setProviderEnabled("aurora-gaming", false)
-        assert.deepStrictEqual(yield* refusal(typedBody()), disabled)
-        yield* catalog.setProviderEnabled("aurora-gaming", true)
-        assert.match((yield* launch(token, typedBody())).data.launch.url, /\/sandbox\/casino\/play\//)
       }))
   })
 

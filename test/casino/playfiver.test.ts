@@ -3,7 +3,7 @@ import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CasinoGateway, type CasinoGatewayError, type GameLaunch } from "../../src/casino/CasinoGateway.ts"
-import { PlayFiverGatewayLive } from "../../src/casino/PlayFiverGateway.ts"
+import * as PlayFiverGateway from "../../src/casino/PlayFiverGateway.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { healthyAggregator } from "../support/PlayFiverScripts.ts"
 import { testCasinoConfig } from "../support/TestApp.ts"
@@ -14,7 +14,7 @@ const secretKey = "secret-key-456"
 
 /** The real adapter, over real HTTP, against the fake aggregator. */
 const PlayFiverAgainstFake = (options: { readonly credentials?: boolean; readonly timeout?: Duration.Input } = {}) =>
-  PlayFiverGatewayLive.pipe(
+  PlayFiverGateway.layer.pipe(
     Layer.provide(FetchHttpClient.layer),
     Layer.provide(Layer.effect(
       CasinoConfig,

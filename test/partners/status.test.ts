@@ -1,56 +1,41 @@
+/** GET /status: the account group's contract rules, in memory (HttpApiTest over the memory repositories). */
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted } from "effect"
-import { HttpClientRequest, HttpServer } from "effect/http"
-import { HttpApiMiddleware, HttpApiTest } from "effect/http-api"
-import { PartnerApi } from "../../src/api/Api.ts"
+import { Effect, Option, Redacted } from "effect"
 import { Unauthorized } from "../../src/api/Errors.ts"
-import { PartnerAuth } from "../../src/api/Security.ts"
-import { ApiHandlersLive } from "../../src/server.ts"
-import { givenPartner, type TestSettings, TestServices } from "../support/TestApp.ts"
-import { live } from "../support/live.ts"
+import { Partners } from "../../src/partners/Partners.ts"
+import { memoryClient, MemoryPartnerApi } from "../support/MemoryPartnerApi.ts"
+import { givenPartner } from "../support/TestApp.ts"
 
-/** The typed client's side of PartnerAuth: send this token as a bearer. */
-const asPartner = (token: string) =>
-  HttpApiMiddleware.layerClient(PartnerAuth, ({ next, request }) => next(HttpClientRequest.bearerToken(request, token)))
+layer(MemoryPartnerApi())("GET /status", (it) => {
+  it.effect("answers the envelope with the partner and the configured gateways", () =>
+    Effect.gen(function*() {
+      const { partner, token } = yield* givenPartner({ name: "Acme Bets", slug: "acme", commissionPercent: 12.5 })
+      const response = yield* (yield* memoryClient(token)).account.status()
+      assert.deepStrictEqual(response, {
+        success: true,
+        partner: { id: partner.id, name: "Acme Bets", slug: "acme", status: "active" },
+        data: {
+          partner: { id: partner.id, name: "Acme Bets", slug: "acme", status: "active", commission_percent: 12.5 },
+          aggregator_configured: true,
+          sports_gateway: { configured: true, provider: "sandbox" }
+        }
+      })
+    }))
 
-const statusClient = (token: string) =>
-  HttpApiTest.groups(PartnerApi, ["account"]).pipe(Effect.provide(asPartner(token)))
-
-/** In memory: the handlers and middleware of the real API, no socket. */
-const InMemoryApi = (settings: TestSettings = {}) =>
-  ApiHandlersLive.pipe(Layer.provideMerge(TestServices(settings)), Layer.provideMerge(HttpServer.layerServices))
-
-layer(InMemoryApi(), live)(
-  "GET /status",
-  (it) => {
-    it.effect("answers the envelope with the partner and the configured gateways", () =>
-      Effect.gen(function*() {
-        const { partner, token } = yield* givenPartner({ name: "Acme Bets", slug: "acme", commissionPercent: 12.5 })
-        const client = yield* statusClient(token)
-        const response = yield* client.account.status()
-        assert.deepStrictEqual(response, {
-          success: true,
-          partner: { id: partner.id, name: "Acme Bets", slug: "acme", status: "active" },
-          data: {
-            partner: { id: partner.id, name: "Acme Bets", slug: "acme", status: "active", commission_percent: 12.5 },
-            aggregator_configured: true, // the sandbox aggregator needs nothing
-            sports_gateway: { configured: true, provider: "sandbox" }
-          }
-        })
-      }))
-
-    it.effect("refuses an unknown token with the invalid-partner message", () =>
-      Effect.gen(function*() {
-        const client = yield* statusClient("pak_unknown")
-        const error = yield* Effect.flip(client.account.status())
-        assert.instanceOf(error, Unauthorized)
-        assert.strictEqual((error as Unauthorized).message, "Parceiro invalido ou inativo.")
-      }))
-  }
-)
+  it.effect("refuses an unknown token, and an inactive partner's, with the invalid-partner message", () =>
+    Effect.gen(function*() {
+      const unknown = yield* Effect.flip((yield* memoryClient("pak_unknown")).account.status())
+      assert.instanceOf(unknown, Unauthorized)
+      assert.strictEqual((unknown as Unauthorized).message, "Parceiro invalido ou inativo.")
+      const { token } = yield* givenPartner({ slug: "paused" })
+      yield* (yield* Partners).setStatus("paused", "inactive")
+      const inactive = yield* Effect.flip((yield* memoryClient(token)).account.status())
+      assert.instanceOf(inactive, Unauthorized)
+    }))
+})
 
 const playfiver = (agentToken: Option.Option<string>, secretKey: Option.Option<string>) =>
-  InMemoryApi({
+  MemoryPartnerApi({
     casino: {
       gateway: "playfiver",
       playfiver: {
@@ -61,20 +46,20 @@ const playfiver = (agentToken: Option.Option<string>, secretKey: Option.Option<s
     }
   })
 
-layer(playfiver(Option.none(), Option.some("secret")), live)("GET /status with PlayFiver and no agent token", (it) => {
+layer(playfiver(Option.none(), Option.some("secret")))("GET /status with PlayFiver and no agent token", (it) => {
   it.effect("reports the aggregator as not configured", () =>
     Effect.gen(function*() {
       const { token } = yield* givenPartner()
-      const response = yield* (yield* statusClient(token)).account.status()
+      const response = yield* (yield* memoryClient(token)).account.status()
       assert.isFalse(response.data.aggregator_configured)
     }))
 })
 
-layer(playfiver(Option.some("agent"), Option.some("secret")), live)("GET /status with PlayFiver credentials", (it) => {
+layer(playfiver(Option.some("agent"), Option.some("secret")))("GET /status with PlayFiver credentials", (it) => {
   it.effect("reports the aggregator as configured", () =>
     Effect.gen(function*() {
       const { token } = yield* givenPartner()
-      const response = yield* (yield* statusClient(token)).account.status()
+      const response = yield* (yield* memoryClient(token)).account.status()
       assert.isTrue(response.data.aggregator_configured)
     }))
 })

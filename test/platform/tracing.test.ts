@@ -3,7 +3,7 @@ import { ConfigProvider, Effect, Layer, Option, Redacted, Tracer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CasinoGateway } from "../../src/casino/CasinoGateway.ts"
-import { PlayFiverGatewayLive } from "../../src/casino/PlayFiverGateway.ts"
+import * as PlayFiverGateway from "../../src/casino/PlayFiverGateway.ts"
 import { ObservabilityConfig } from "../../src/platform/ObservabilityConfig.ts"
 import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
 import { TracingLive } from "../../src/platform/Tracing.ts"
@@ -69,7 +69,7 @@ const exportedSpans = (exports: ReadonlyArray<RecordedCall>) =>
 /** The real PlayFiver and BetsAPI adapters, with their secrets, both upstreams being the fake. */
 const upstreamAdapters = Layer.unwrap(Effect.map(Effect.service(FakeUpstream), (fake) =>
   Layer.mergeAll(
-    PlayFiverGatewayLive.pipe(
+    PlayFiverGateway.layer.pipe(
       Layer.provide(Layer.succeed(CasinoConfig, testCasinoConfig({
         gateway: "playfiver",
         playfiver: { baseUrl: fake.url, agentToken: Option.some(Redacted.make(agentToken)), secretKey: Option.some(Redacted.make(secretKey)) }

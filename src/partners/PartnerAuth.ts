@@ -31,7 +31,7 @@ const seconds = (duration: Duration.Duration) => Math.max(1, Math.ceil(Duration.
  * looked up whatever its address did, so a partner sharing an address with
  * a guesser keeps working; only its failures count.
  */
-export const PartnerAuthLive = Layer.effect(
+export const layer = Layer.effect(
   PartnerAuth,
   Effect.gen(function*() {
     const partners = yield* Partners
@@ -46,7 +46,11 @@ export const PartnerAuthLive = Layer.effect(
         refusedForRate.set(Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest), refusal)
         return Effect.void
       })
-    const admitWithinLimit = (partner: Partner) => Effect.tapError(rateLimit.admit(partner), keepRefusal)
+    const admitWithinLimit = (partner: Partner) =>
+      rateLimit.admit(partner).pipe(
+        Effect.mapError((limited) => new TooManyRequests({ message: limited.message })),
+        Effect.tapError(keepRefusal)
+      )
 
     /** The 429 for an address past its invalid tokens, with Retry-After (on the 429 only: another scheme may still admit). */
     const tooManyInvalid = (retryAfter: Duration.Duration) => {

@@ -5,6 +5,9 @@ import { HttpApiError, type HttpApiEndpoint } from "effect/http-api"
 import { decodeUrlComponent, isStorableText, storableTextMessage } from "../domain/Text.ts"
 import { readBodyText } from "./RequestBody.ts"
 
+// The HTTP edge's refusals of input: what the contract's RequestValidation middleware (src/api) does
+// when it runs. The contract declares it; server.ts provides it with this and the contract's 422.
+
 /**
  * Messages follow the `The :attribute field ...` convention partners know
  * from Laravel-style APIs; `:attribute` becomes the field name with spaces.
