@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../../api/Api.ts"
-import { LiveEntryCodec, NamedEntryCodec, OverviewCodec, PrematchEntryCodec } from "../../api/Catalog.ts"
+import { LiveEntryCodec, NamedEntryCodec, OverviewCodec, PrematchEntryCodec, type RefreshRequest } from "../../api/Catalog.ts"
 import { ok } from "../../api/Envelope.ts"
 import { ErrorMessages, InternalError, ValidationFailed } from "../../api/Errors.ts"
 import { encodeWith, listed, page } from "../../api/Paging.ts"
@@ -67,45 +67,48 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
     const feed = <A, B>(answer: Effect.Effect<A, InvalidSportsCatalogQuery>, toWire: (value: A) => Effect.Effect<B>) =>
       encode(Effect.mapError(answer, invalid), toWire)
 
-    return handlers.handleAll({
-      refresh: Effect.fn("SportsCatalogHttp.refresh")(
-        function*({ payload }) {
-          const partner = yield* CurrentPartner
-          const { report, scope } = yield* catalog.refresh(payload && {
-            sport: payload.sport_id,
-            importLeagues: payload.import_leagues,
-            importEvents: payload.import_events
-          })
-          const message = `Imported ${plural(report.sports, "sport")}, ${plural(report.countries, "country", "countries")}, ` +
-            `${plural(report.leagues, "league")}, ${plural(report.teams, "team")} and ${plural(report.events, "event")}` +
-            ` from ${provider.name}: ${plural(report.changed, "record")} new or changed, ${report.deactivated.toLocaleString("en-US")} deactivated.`
-          return ok(partner, {
-            sport_id: payload?.sport_id ?? null,
-            import_leagues: scope.leagues,
-            import_events: scope.events,
-            message,
-            imported: {
-              sports: report.sports,
-              countries: report.countries,
-              leagues: report.leagues,
-              teams: report.teams,
-              events: report.events,
-              deactivated: report.deactivated
-            }
-          }, { message })
-        },
-        Effect.catchTags({
-          InvalidSportsCatalogQuery: (error) => Effect.fail(invalid(error)),
-          SportsProviderError: (error) =>
-            Effect.fail(
-              new InternalError({
-                message: `The catalog could not be refreshed: the sports provider could not be queried: ${error.message}`,
-                provider: provider.name,
-                provider_response: error.providerResponse ?? { error: error.reason, error_detail: error.message }
-              })
-            )
+    /** A refresh as asked for, and what it imported, worded for the partner. */
+    const refresh = Effect.fn("SportsCatalogHttp.refresh")(
+      function*(payload: RefreshRequest | null) {
+        const partner = yield* CurrentPartner
+        const { report, scope } = yield* catalog.refresh(payload && {
+          sport: payload.sport_id,
+          importLeagues: payload.import_leagues,
+          importEvents: payload.import_events
         })
-      ),
+        const message = `Imported ${plural(report.sports, "sport")}, ${plural(report.countries, "country", "countries")}, ` +
+          `${plural(report.leagues, "league")}, ${plural(report.teams, "team")} and ${plural(report.events, "event")}` +
+          ` from ${provider.name}: ${plural(report.changed, "record")} new or changed, ${report.deactivated.toLocaleString("en-US")} deactivated.`
+        return ok(partner, {
+          sport_id: payload?.sport_id ?? null,
+          import_leagues: scope.leagues,
+          import_events: scope.events,
+          message,
+          imported: {
+            sports: report.sports,
+            countries: report.countries,
+            leagues: report.leagues,
+            teams: report.teams,
+            events: report.events,
+            deactivated: report.deactivated
+          }
+        }, { message })
+      },
+      Effect.catchTags({
+        InvalidSportsCatalogQuery: (error) => Effect.fail(invalid(error)),
+        SportsProviderError: (error) =>
+          Effect.fail(
+            new InternalError({
+              message: `The catalog could not be refreshed: the sports provider could not be queried: ${error.message}`,
+              provider: provider.name,
+              provider_response: error.providerResponse ?? { error: error.reason, error_detail: error.message }
+            })
+          )
+      })
+    )
+
+    return handlers.handleAll({
+      refresh: ({ payload }) => refresh(payload),
       overview: () => encode(catalog.overview, encodeWith(OverviewCodec)),
       sports: ({ query }) => encode(catalog.sports(filtersOf(query), page(query)), listed(SportRecord)),
       countries: ({ query }) => encode(catalog.countries(filtersOf(query), page(query)), listed(CountryRecord)),
