@@ -1,6 +1,7 @@
 import { Schema, SchemaGetter, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { FeedEntry, LiveFeedEntry, NamedEntry, SportsCatalogOverview } from "../domain/SportsCatalog.ts"
+import { SportsCatalogFilters } from "../domain/SportsCatalogQuery.ts"
 import { Envelope } from "./Envelope.ts"
 import { InternalError } from "./Errors.ts"
 import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
@@ -155,6 +156,16 @@ const feedKeys = {
   hasOdds: "has_odds",
   lastUpdate: "last_update"
 } as const
+
+/** The query's filters as the catalog takes them (the query's other keys, paging and sort, are left out). */
+export const FiltersCodec = SportsCatalogFilters.pipe(Schema.encodeKeys({
+  sport: "sport_id",
+  leagueId: "league_id",
+  teamId: "team_id",
+  hasOdds: "has_odds",
+  dateFrom: "date_from",
+  dateTo: "date_to"
+}))
 
 export const PrematchEntryCodec = Schema.Struct({ ...FeedEntry.fields, startsAt: IsoDate, lastUpdate: IsoDate }).pipe(
   Schema.encodeKeys(feedKeys)

@@ -1,13 +1,12 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../../api/Api.ts"
-import { LiveEntryCodec, NamedEntryCodec, OverviewCodec, PrematchEntryCodec, type RefreshRequest } from "../../api/Catalog.ts"
+import { FiltersCodec, LiveEntryCodec, NamedEntryCodec, OverviewCodec, PrematchEntryCodec, type RefreshRequest } from "../../api/Catalog.ts"
 import { ok } from "../../api/Envelope.ts"
 import { ErrorMessages, InternalError, ValidationFailed } from "../../api/Errors.ts"
 import { encodeWith, listed, page } from "../../api/Paging.ts"
 import { CurrentPartner } from "../../api/Security.ts"
 import { CountryRecord, type InvalidSportsCatalogQuery, SportRecord } from "../../domain/SportsCatalog.ts"
-import type { SportsCatalogFilters } from "../../domain/SportsCatalogQuery.ts"
 import { SportsProvider } from "../SportsProvider.ts"
 import { SportsCatalog } from "./SportsCatalog.ts"
 
@@ -17,34 +16,10 @@ const invalid = (error: InvalidSportsCatalogQuery) =>
 const plural = (count: number, one: string, many = `${one}s`) =>
   `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`
 
-/** The query's filters, as the catalog takes them. */
-const filtersOf = (query: {
-  readonly sport_id?: string | undefined
-  readonly country?: string | undefined
-  readonly league_id?: string | undefined
-  readonly team_id?: string | undefined
-  readonly search?: string | undefined
-  readonly has_odds?: boolean | undefined
-  readonly date?: string | undefined
-  readonly date_from?: string | undefined
-  readonly date_to?: string | undefined
-  readonly active?: boolean | undefined
-}): SportsCatalogFilters => ({
-  sport: query.sport_id,
-  country: query.country,
-  leagueId: query.league_id,
-  teamId: query.team_id,
-  search: query.search,
-  hasOdds: query.has_odds,
-  date: query.date,
-  dateFrom: query.date_from,
-  dateTo: query.date_to,
-  active: query.active
-})
+/** The query's filters, as the catalog takes them: already checked by the contract, so a failure here is a defect. */
+const filtersOf = Schema.decodeSync(FiltersCodec)
 
-type FeedQuery = Parameters<typeof filtersOf>[0] & {
-  readonly page?: number | undefined
-  readonly per_page?: number | undefined
+interface FeedQuery {
   readonly sort_by?: string | undefined
   readonly sort_direction?: string | undefined
 }
