@@ -1,7 +1,8 @@
-import { Schema, SchemaGetter, SchemaTransformation } from "effect"
+import { Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { FeedEntry, LiveFeedEntry, NamedEntry, SportsCatalogOverview } from "../domain/SportsCatalog.ts"
-import { Envelope } from "./Envelope.ts"
+import { SportsCatalogFilters } from "../domain/SportsCatalogQuery.ts"
+import { Envelope, IsoDate } from "./Envelope.ts"
 import { InternalError } from "./Errors.ts"
 import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
@@ -141,9 +142,6 @@ const feedRead = "Read from the local catalog. Filters combine; `date`, `date_fr
 // The wire's entries are the domain's, keys in snake_case and dates as ISO strings: each codec below
 // encodes what the catalog answers, and the contract declares its encoded side (the typed client reads that).
 
-/** A date on the wire: its ISO string. */
-const IsoDate = Schema.String.pipe(Schema.decodeTo(Schema.Date, SchemaTransformation.dateFromString))
-
 const feedKeys = {
   id: "event_id",
   sportId: "sport_id",
@@ -155,6 +153,16 @@ const feedKeys = {
   hasOdds: "has_odds",
   lastUpdate: "last_update"
 } as const
+
+/** The query's filters as the catalog takes them (the query's other keys, paging and sort, are left out). */
+export const FiltersCodec = SportsCatalogFilters.pipe(Schema.encodeKeys({
+  sport: "sport_id",
+  leagueId: "league_id",
+  teamId: "team_id",
+  hasOdds: "has_odds",
+  dateFrom: "date_from",
+  dateTo: "date_to"
+}))
 
 export const PrematchEntryCodec = Schema.Struct({ ...FeedEntry.fields, startsAt: IsoDate, lastUpdate: IsoDate }).pipe(
   Schema.encodeKeys(feedKeys)

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 
 /** The partner as echoed in every envelope; extra properties are allowed by the contract. */
 export const PartnerSummary = Schema.Struct({
@@ -67,3 +67,6 @@ export const ok = <Data>(
   data,
   ...extras
 })
+
+/** A date on the wire: its ISO string. */
+export const IsoDate = Schema.String.pipe(Schema.decodeTo(Schema.Date, SchemaTransformation.dateFromString))

@@ -1,8 +1,8 @@
 import { Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { EventResult, SportsLeague, sportsCapabilities } from "../domain/Sports.ts"
+import { EventResult, EventSummary, SportsLeague, sportsCapabilities } from "../domain/Sports.ts"
 import { StorableText } from "../domain/Text.ts"
-import { Envelope } from "./Envelope.ts"
+import { Envelope, IsoDate } from "./Envelope.ts"
 import { NotFound, ProviderUnavailable } from "./Errors.ts"
 import { integerQuery, PageMeta, PageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
@@ -42,13 +42,32 @@ export const IncludeRawQuery = Schema.Literals(["true", "false", "1", "0"]).anno
 const rawQuery = { include_raw: Schema.optional(IncludeRawQuery) }
 const listQuery = { sport_id: Schema.optional(SportIdQuery), page: Schema.optional(PageQuery), ...rawQuery }
 
-const EventSummary = Schema.Struct({
-  event_id: Schema.String,
-  home_name: Schema.String,
-  away_name: Schema.String,
-  league_id: Schema.String,
-  league_name: Schema.String
+const minute = Schema.Int.annotate({
+  description: "The match clock where the sport has one; otherwise whole minutes since the start (0 before it)"
 })
+
+const summaryKeys = {
+  id: "event_id",
+  homeName: "home_name",
+  awayName: "away_name",
+  leagueId: "league_id",
+  leagueName: "league_name"
+} as const
+
+export const UpcomingEventCodec = Schema.Struct({ ...EventSummary.fields, startsAt: IsoDate }).pipe(
+  Schema.encodeKeys({ ...summaryKeys, startsAt: "starts_at" })
+)
+export const LiveEventCodec = Schema.Struct({ ...EventSummary.fields, score: Schema.String, minute }).pipe(Schema.encodeKeys(summaryKeys))
+export const EndedEventCodec = Schema.Struct({ ...EventSummary.fields, score: Schema.String }).pipe(Schema.encodeKeys(summaryKeys))
+/** One event in play: the summary without its league, with its state. */
+export const LiveEventDetailCodec = Schema.Struct({
+  id: EventSummary.fields.id,
+  homeName: EventSummary.fields.homeName,
+  awayName: EventSummary.fields.awayName,
+  minute,
+  score: Schema.String,
+  status: Schema.String
+}).pipe(Schema.encodeKeys({ id: "event_id", homeName: "home_name", awayName: "away_name" }))
 
 const OddsData = Schema.Struct({
   event_id: Schema.String,
@@ -162,7 +181,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
       success: Envelope(
         "SportsUpcomingResponse",
         Schema.Struct({
-          results: Schema.Array(Schema.Struct({ ...EventSummary.fields, starts_at: Schema.String })),
+          results: Schema.Array(Schema.toEncoded(UpcomingEventCodec)),
           meta: PageMeta
         }),
         {
@@ -184,13 +203,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
       success: Envelope(
         "SportsLiveResponse",
         Schema.Struct({
-          results: Schema.Array(Schema.Struct({
-            ...EventSummary.fields,
-            score: Schema.String,
-            minute: Schema.Int.annotate({
-              description: "The match clock where the sport has one; otherwise whole minutes since the start (0 before it)"
-            })
-          })),
+          results: Schema.Array(Schema.toEncoded(LiveEventCodec)),
           meta: PageMeta
         }),
         {
@@ -212,16 +225,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
       query: { sport_id: Schema.optional(SportIdQuery), ...rawQuery },
       success: Envelope(
         "SportsLiveEventResponse",
-        Schema.Struct({
-          event_id: Schema.String,
-          home_name: Schema.String,
-          away_name: Schema.String,
-          minute: Schema.Int.annotate({
-            description: "The match clock where the sport has one; otherwise whole minutes since the start (0 before it)"
-          }),
-          score: Schema.String,
-          status: Schema.String
-        }),
+        Schema.toEncoded(LiveEventDetailCodec),
         {
           example: {
             event_id: "10150123",
@@ -250,7 +254,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
       success: Envelope(
         "SportsEndedResponse",
         Schema.Struct({
-          results: Schema.Array(Schema.Struct({ ...EventSummary.fields, score: Schema.String })),
+          results: Schema.Array(Schema.toEncoded(EndedEventCodec)),
           meta: PageMeta
         }),
         { example: { results: [{ ...exampleEvent, score: "2-1" }], meta: { page: 1, per_page: 50, total: 1 } } }

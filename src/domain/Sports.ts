@@ -50,6 +50,24 @@ export interface SportsEvent {
   readonly hasOdds: boolean
 }
 
+/** An event as the provider's lists answer it: who plays, in which league. */
+export const EventSummary = Schema.Struct({
+  id: Schema.String,
+  homeName: Schema.String,
+  awayName: Schema.String,
+  leagueId: Schema.String,
+  leagueName: Schema.String
+})
+export type EventSummary = typeof EventSummary.Type
+
+export const summaryOf = (event: SportsEvent): EventSummary => ({
+  id: event.id,
+  homeName: event.home.name,
+  awayName: event.away.name,
+  leagueId: event.league.id,
+  leagueName: event.league.name
+})
+
 /**
  * The `minute` partners get, an integer for every sport: the match clock
  * where the provider keeps one (soccer, basketball, ...); where a sport has

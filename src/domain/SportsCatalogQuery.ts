@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import { Result, Schema } from "effect"
 import { countryCodesOf, countryName } from "./Countries.ts"
 import { type EventSource, InvalidSportsCatalogQuery, type RefreshRequest, type RefreshScope } from "./SportsCatalog.ts"
 import { sportNames } from "./Sports.ts"
@@ -13,22 +13,23 @@ import { compareNames } from "./Text.ts"
  */
 
 /** Filters as a partner chose them (the decoded query); lists, dynamic filters and feeds share them. */
-export interface SportsCatalogFilters {
+export const SportsCatalogFilters = Schema.Struct({
   /** A sport id (`1`) or name (`Soccer`, any case). */
-  readonly sport?: string | undefined
+  sport: Schema.optional(Schema.String),
   /** A country code (`br`) or name (`Brazil`), any case. */
-  readonly country?: string | undefined
-  readonly leagueId?: string | undefined
+  country: Schema.optional(Schema.String),
+  leagueId: Schema.optional(Schema.String),
   /** Events where the team plays home or away; leagues the team plays in. */
-  readonly teamId?: string | undefined
-  readonly search?: string | undefined
-  readonly hasOdds?: boolean | undefined
+  teamId: Schema.optional(Schema.String),
+  search: Schema.optional(Schema.String),
+  hasOdds: Schema.optional(Schema.Boolean),
   /** Days as YYYYMMDD (UTC). */
-  readonly date?: string | undefined
-  readonly dateFrom?: string | undefined
-  readonly dateTo?: string | undefined
-  readonly active?: boolean | undefined
-}
+  date: Schema.optional(Schema.String),
+  dateFrom: Schema.optional(Schema.String),
+  dateTo: Schema.optional(Schema.String),
+  active: Schema.optional(Schema.Boolean)
+})
+export type SportsCatalogFilters = typeof SportsCatalogFilters.Type
 
 /** What narrows a list and a feed alike; null means no narrowing. Sets are sorted and without repeats. */
 interface Narrowing {

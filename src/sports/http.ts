@@ -5,31 +5,40 @@ import { PartnerApi } from "../api/Api.ts"
 import { ok, partnerSummary } from "../api/Envelope.ts"
 import { NotFound, ProviderUnavailable } from "../api/Errors.ts"
 import { encodeWith } from "../api/Paging.ts"
-import { LeagueCodec, ResultCodec } from "../api/Sports.ts"
+import {
+  EndedEventCodec,
+  LeagueCodec,
+  LiveEventCodec,
+  LiveEventDetailCodec,
+  ResultCodec,
+  UpcomingEventCodec
+} from "../api/Sports.ts"
 import { CurrentPartner } from "../api/Security.ts"
 import type { Partner } from "../domain/Partner.ts"
-import { minuteOf, type Page, type SportsEvent, type SportsLeague } from "../domain/Sports.ts"
+import { minuteOf, type Page, type SportsEvent, type SportsLeague, summaryOf } from "../domain/Sports.ts"
 import { recordProviderCache } from "../platform/Metrics.ts"
 import { ProviderCaller } from "./ProviderQuota.ts"
 import { type EventNotFound, type Fetched, SportsProvider, type SportsProviderError } from "./SportsProvider.ts"
-
-const summary = (event: SportsEvent) => ({
-  event_id: event.id,
-  home_name: event.home.name,
-  away_name: event.away.name,
-  league_id: event.league.id,
-  league_name: event.league.name
-})
 
 /** A provider's answer with its value encoded for the wire. */
 const encoded = <A, B, E>(fetched: Effect.Effect<Fetched<A>, E>, encode: (value: A) => Effect.Effect<B>) =>
   Effect.flatMap(fetched, (answer) => Effect.map(encode(answer.value), (value): Fetched<B> => ({ ...answer, value })))
 
-const encodeLeagueList = encodeWith(Schema.Array(LeagueCodec))
-const encodeLeagues = (page: Page<SportsLeague>) => Effect.map(encodeLeagueList(page.results), (results) => ({ ...page, results }))
+/** A page of the provider's, its entries built by `entryOf` and encoded by `codec`. */
+const encodePage = <S extends Schema.Codec<unknown, unknown>, A>(codec: S, entryOf: (item: A) => S["Type"]) => {
+  const encode = encodeWith(Schema.Array(codec))
+  return (page: Page<A>) => Effect.map(encode(page.results.map(entryOf)), (results) => ({ ...page, results }))
+}
+const encodeLeagues = encodePage(LeagueCodec, (league: SportsLeague) => league)
+const encodeUpcoming = encodePage(UpcomingEventCodec, (event: SportsEvent) => ({ ...summaryOf(event), startsAt: event.startsAt }))
+const encodeEnded = encodePage(EndedEventCodec, (event: SportsEvent) => ({ ...summaryOf(event), score: event.score ?? "" }))
 const encodeResult = encodeWith(ResultCodec)
+const encodeLiveEventDetail = encodeWith(LiveEventDetailCodec)
 
 const meta = (page: Page<unknown>) => ({ page: page.page, per_page: page.perPage, total: page.total })
+
+/** A page as every list answers it: `results` and `meta`. */
+const listed = <A>(page: Page<A>) => ({ results: page.results, meta: meta(page) })
 
 const includeRaw = (query: { readonly include_raw?: string | undefined }) =>
   query.include_raw === "true" || query.include_raw === "1"
@@ -102,41 +111,28 @@ export const SportsHandlers = HttpApiBuilder.group(
         Effect.map(Effect.service(CurrentPartner), (partner) =>
           ok(partner, { provider: provider.name, capabilities: provider.capabilities })),
       leagues: ({ query }) =>
-        answer(query, encoded(provider.leagues(list(query)), encodeLeagues), (page) => ({
-          provider: provider.name,
-          results: page.results,
-          meta: meta(page)
-        })),
-      upcoming: ({ query }) =>
-        answer(query, provider.upcoming({ ...list(query), leagueId: query.league_id }), (page) => ({
-          results: page.results.map((event) => ({ ...summary(event), starts_at: event.startsAt.toISOString() })),
-          meta: meta(page)
-        })),
+        answer(query, encoded(provider.leagues(list(query)), encodeLeagues), (page) => ({ provider: provider.name, ...listed(page) })),
+      upcoming: ({ query }) => answer(query, encoded(provider.upcoming({ ...list(query), leagueId: query.league_id }), encodeUpcoming), listed),
       live: ({ query }) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          answer(query, provider.live(list(query)), (page) => ({
-            results: page.results.map((event) => ({
-              ...summary(event),
-              score: event.score ?? "",
-              minute: minuteOf(event, now)
-            })),
-            meta: meta(page)
-          }))),
+          answer(query, encoded(provider.live(list(query)), encodePage(LiveEventCodec, (event: SportsEvent) => ({
+            ...summaryOf(event),
+            score: event.score ?? "",
+            minute: minuteOf(event, now)
+          }))), listed)),
       liveEvent: ({ params, query }) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          answer(query, provider.event(params.eventId), (event) => ({
-            event_id: event.id,
-            home_name: event.home.name,
-            away_name: event.away.name,
-            minute: minuteOf(event, now),
-            score: event.score ?? "",
-            status: event.status
-          }))),
+          answer(query, encoded(provider.event(params.eventId), (event) =>
+            encodeLiveEventDetail({
+              id: event.id,
+              homeName: event.home.name,
+              awayName: event.away.name,
+              minute: minuteOf(event, now),
+              score: event.score ?? "",
+              status: event.status
+            })), (detail) => detail)),
       ended: ({ query }) =>
-        answer(query, provider.ended({ ...list(query), day: query.day, leagueId: query.league_id }), (page) => ({
-          results: page.results.map((event) => ({ ...summary(event), score: event.score ?? "" })),
-          meta: meta(page)
-        })),
+        answer(query, encoded(provider.ended({ ...list(query), day: query.day, leagueId: query.league_id }), encodeEnded), listed),
       odds: ({ params, query }) =>
         answer(query, provider.odds(params.eventId), (markets) => ({ event_id: params.eventId, markets })),
       liveOdds: ({ params, query }) =>

@@ -3,7 +3,9 @@ import { SqlClient } from "effect/sql"
 import type { Snapshot } from "../../domain/SportsCatalog.ts"
 import { publishReportOf, type RecordRow, snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
-import { sportsCatalogChangedChannel } from "./SportsCatalogRepo.ts"
+
+/** NOTIFY channel: the sports catalog changed (a refresh), from any instance. */
+export const sportsCatalogChangedChannel = "partner_api_sports_catalog_changed"
 
 /** Rows go to PostgreSQL as JSON documents of this many, typed by jsonb_to_recordset's column list. */
 const chunkSize = 10_000

@@ -13,7 +13,7 @@ import {
 } from "../../domain/SportsCatalog.ts"
 import type { EventQuery, FeedOrder, FeedSortKey, ListQuery } from "../../domain/SportsCatalogQuery.ts"
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
-import { publishSnapshot } from "./SportsCatalogPublishSql.ts"
+import { publishSnapshot, sportsCatalogChangedChannel } from "./SportsCatalogPublishSql.ts"
 
 // Rows are decoded once, into the domain's own shapes.
 const FeedRow = FeedEvent.pipe(Schema.encodeKeys({
@@ -248,8 +248,6 @@ const makeSql = Effect.gen(function*() {
   })
 })
 
-/** NOTIFY channel: the sports catalog changed (a refresh), from any instance. */
-export const sportsCatalogChangedChannel = "partner_api_sports_catalog_changed"
 
 /**
  * The local sports catalog's tables (sports_sports, sports_countries,

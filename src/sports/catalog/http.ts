@@ -1,13 +1,12 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../../api/Api.ts"
-import { LiveEntryCodec, NamedEntryCodec, OverviewCodec, PrematchEntryCodec } from "../../api/Catalog.ts"
+import { FiltersCodec, LiveEntryCodec, NamedEntryCodec, OverviewCodec, PrematchEntryCodec, type RefreshRequest } from "../../api/Catalog.ts"
 import { ok } from "../../api/Envelope.ts"
 import { ErrorMessages, InternalError, ValidationFailed } from "../../api/Errors.ts"
 import { encodeWith, listed, page } from "../../api/Paging.ts"
 import { CurrentPartner } from "../../api/Security.ts"
 import { CountryRecord, type InvalidSportsCatalogQuery, SportRecord } from "../../domain/SportsCatalog.ts"
-import type { SportsCatalogFilters } from "../../domain/SportsCatalogQuery.ts"
 import { SportsProvider } from "../SportsProvider.ts"
 import { SportsCatalog } from "./SportsCatalog.ts"
 
@@ -17,34 +16,10 @@ const invalid = (error: InvalidSportsCatalogQuery) =>
 const plural = (count: number, one: string, many = `${one}s`) =>
   `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`
 
-/** The query's filters, as the catalog takes them. */
-const filtersOf = (query: {
-  readonly sport_id?: string | undefined
-  readonly country?: string | undefined
-  readonly league_id?: string | undefined
-  readonly team_id?: string | undefined
-  readonly search?: string | undefined
-  readonly has_odds?: boolean | undefined
-  readonly date?: string | undefined
-  readonly date_from?: string | undefined
-  readonly date_to?: string | undefined
-  readonly active?: boolean | undefined
-}): SportsCatalogFilters => ({
-  sport: query.sport_id,
-  country: query.country,
-  leagueId: query.league_id,
-  teamId: query.team_id,
-  search: query.search,
-  hasOdds: query.has_odds,
-  date: query.date,
-  dateFrom: query.date_from,
-  dateTo: query.date_to,
-  active: query.active
-})
+/** The query's filters, as the catalog takes them: already checked by the contract, so a failure here is a defect. */
+const filtersOf = Schema.decodeSync(FiltersCodec)
 
-type FeedQuery = Parameters<typeof filtersOf>[0] & {
-  readonly page?: number | undefined
-  readonly per_page?: number | undefined
+interface FeedQuery {
   readonly sort_by?: string | undefined
   readonly sort_direction?: string | undefined
 }
@@ -67,45 +42,48 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
     const feed = <A, B>(answer: Effect.Effect<A, InvalidSportsCatalogQuery>, toWire: (value: A) => Effect.Effect<B>) =>
       encode(Effect.mapError(answer, invalid), toWire)
 
-    return handlers.handleAll({
-      refresh: Effect.fn("SportsCatalogHttp.refresh")(
-        function*({ payload }) {
-          const partner = yield* CurrentPartner
-          const { report, scope } = yield* catalog.refresh(payload && {
-            sport: payload.sport_id,
-            importLeagues: payload.import_leagues,
-            importEvents: payload.import_events
-          })
-          const message = `Imported ${plural(report.sports, "sport")}, ${plural(report.countries, "country", "countries")}, ` +
-            `${plural(report.leagues, "league")}, ${plural(report.teams, "team")} and ${plural(report.events, "event")}` +
-            ` from ${provider.name}: ${plural(report.changed, "record")} new or changed, ${report.deactivated.toLocaleString("en-US")} deactivated.`
-          return ok(partner, {
-            sport_id: payload?.sport_id ?? null,
-            import_leagues: scope.leagues,
-            import_events: scope.events,
-            message,
-            imported: {
-              sports: report.sports,
-              countries: report.countries,
-              leagues: report.leagues,
-              teams: report.teams,
-              events: report.events,
-              deactivated: report.deactivated
-            }
-          }, { message })
-        },
-        Effect.catchTags({
-          InvalidSportsCatalogQuery: (error) => Effect.fail(invalid(error)),
-          SportsProviderError: (error) =>
-            Effect.fail(
-              new InternalError({
-                message: `The catalog could not be refreshed: the sports provider could not be queried: ${error.message}`,
-                provider: provider.name,
-                provider_response: error.providerResponse ?? { error: error.reason, error_detail: error.message }
-              })
-            )
+    /** A refresh as asked for, and what it imported, worded for the partner. */
+    const refresh = Effect.fn("SportsCatalogHttp.refresh")(
+      function*(payload: RefreshRequest | null) {
+        const partner = yield* CurrentPartner
+        const { report, scope } = yield* catalog.refresh(payload && {
+          sport: payload.sport_id,
+          importLeagues: payload.import_leagues,
+          importEvents: payload.import_events
         })
-      ),
+        const message = `Imported ${plural(report.sports, "sport")}, ${plural(report.countries, "country", "countries")}, ` +
+          `${plural(report.leagues, "league")}, ${plural(report.teams, "team")} and ${plural(report.events, "event")}` +
+          ` from ${provider.name}: ${plural(report.changed, "record")} new or changed, ${report.deactivated.toLocaleString("en-US")} deactivated.`
+        return ok(partner, {
+          sport_id: payload?.sport_id ?? null,
+          import_leagues: scope.leagues,
+          import_events: scope.events,
+          message,
+          imported: {
+            sports: report.sports,
+            countries: report.countries,
+            leagues: report.leagues,
+            teams: report.teams,
+            events: report.events,
+            deactivated: report.deactivated
+          }
+        }, { message })
+      },
+      Effect.catchTags({
+        InvalidSportsCatalogQuery: (error) => Effect.fail(invalid(error)),
+        SportsProviderError: (error) =>
+          Effect.fail(
+            new InternalError({
+              message: `The catalog could not be refreshed: the sports provider could not be queried: ${error.message}`,
+              provider: provider.name,
+              provider_response: error.providerResponse ?? { error: error.reason, error_detail: error.message }
+            })
+          )
+      })
+    )
+
+    return handlers.handleAll({
+      refresh: ({ payload }) => refresh(payload),
       overview: () => encode(catalog.overview, encodeWith(OverviewCodec)),
       sports: ({ query }) => encode(catalog.sports(filtersOf(query), page(query)), listed(SportRecord)),
       countries: ({ query }) => encode(catalog.countries(filtersOf(query), page(query)), listed(CountryRecord)),
