@@ -114,14 +114,14 @@ export type LaunchRequest = typeof LaunchRequest.Type
 // wire's order, renamed at the edge (the slug is `provider`, the id `provider_id`).
 
 /** A provider (domain CasinoProvider) on the wire: `{ provider, provider_id, name }`. */
-export const ProviderEntry = Schema.Struct({
+export const ProviderEntryCodec = Schema.Struct({
   slug: CasinoProvider.fields.slug.annotate({ description: "The provider's slug" }),
   id: CasinoProvider.fields.id,
   name: CasinoProvider.fields.name
 }).pipe(Schema.encodeKeys({ slug: "provider", id: "provider_id" }))
 
 /** A game (domain CasinoGame) on the wire, its provider's slug as `provider`. */
-export const GameEntry = Schema.Struct({
+export const GameEntryCodec = Schema.Struct({
   game_code: CasinoGame.fields.game_code,
   provider_slug: CasinoGame.fields.provider_slug.annotate({ description: "The provider's slug" }),
   // Spelled out: the wire's order of keys, not the domain's.
@@ -131,6 +131,10 @@ export const GameEntry = Schema.Struct({
   image_url: CasinoGame.fields.image_url,
   original: CasinoGame.fields.original
 }).pipe(Schema.encodeKeys({ provider_slug: "provider" }))
+
+// The contract declares the wire side, so the typed client reads what partners read (`provider`).
+export const ProviderEntry = Schema.toEncoded(ProviderEntryCodec)
+export const GameEntry = Schema.toEncoded(GameEntryCodec)
 
 /** A partner's player (domain PartnerPlayer) on the wire; its balance in currency units, as partners send it. */
 export const PartnerPlayerEntry = Schema.Struct({

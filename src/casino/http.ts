@@ -1,9 +1,10 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
 import { ok } from "../api/Envelope.ts"
 import { ErrorMessages, InternalError, ValidationFailed } from "../api/Errors.ts"
-import { page } from "../api/Paging.ts"
+import { encodeWith, page } from "../api/Paging.ts"
+import { GameEntryCodec, ProviderEntryCodec } from "../api/Casino.ts"
 import { CurrentPartner } from "../api/Security.ts"
 import { CasinoGame } from "../domain/Casino.ts"
 import { toAmount } from "../domain/Money.ts"
@@ -22,11 +23,13 @@ export const CasinoHandlers = HttpApiBuilder.group(
     const catalog = yield* CasinoCatalog
     const casino = yield* Casino
     const publicBase = publicBaseUrl(yield* AppConfig)
+    const providerEntries = encodeWith(Schema.Array(ProviderEntryCodec))
+    const gameEntries = encodeWith(Schema.Array(GameEntryCodec))
 
     return handlers
       .handle("providers", Effect.fn("CasinoHandlers.providers")(function*() {
         const partner = yield* CurrentPartner
-        return ok(partner, { list: yield* catalog.enabledProviders })
+        return ok(partner, { list: yield* providerEntries(yield* catalog.enabledProviders) })
       }))
       .handle("games", Effect.fn("CasinoHandlers.games")(function*({ query }) {
         const partner = yield* CurrentPartner
@@ -38,7 +41,7 @@ export const CasinoHandlers = HttpApiBuilder.group(
           ...paging
         })
         return ok(partner, {
-          games: games.map(withPublicArt(publicBase)),
+          games: yield* gameEntries(games.map(withPublicArt(publicBase))),
           meta: { page: paging.page, per_page: paging.perPage, total }
         })
       }))

@@ -74,8 +74,8 @@ layer(MemoryPartnerApi())("casino group, in memory", (it) => {
         const { data } = yield* (yield* memoryClient(token)).casino.providers()
         const id = (slug: string) => Effect.map(catalog.findProvider(slug), (p) => Option.getOrThrow(p).id)
         assert.deepStrictEqual(data.list, [
-          { slug: "alpha-games", id: yield* id("alpha-games"), name: "Alpha Games" },
-          { slug: "beta-studio", id: yield* id("beta-studio"), name: "Beta Studio" }
+          { provider: "alpha-games", provider_id: yield* id("alpha-games"), name: "Alpha Games" },
+          { provider: "beta-studio", provider_id: yield* id("beta-studio"), name: "Beta Studio" }
         ])
       }))
 
@@ -102,7 +102,7 @@ layer(MemoryPartnerApi())("casino group, in memory", (it) => {
         const beta = yield* client.casino.games({ query: { provider: "beta-studio" } })
         assert.deepStrictEqual(beta.data.games[1], {
           game_code: "b-2",
-          provider_slug: "beta-studio",
+          provider: "beta-studio",
           provider_id: beta.data.games[0].provider_id,
           name: "Beta Gold",
           enabled: false,

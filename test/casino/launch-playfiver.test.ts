@@ -52,7 +52,7 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
       assert.deepStrictEqual(report.providers.added + report.providers.changed, report.providers.added)
       const { client } = yield* givenClient
       const providers = yield* client.casino.providers()
-      assert.deepStrictEqual(providers.data.list.map((p) => p.slug), ["pg-soft", "pragmatic-play"])
+      assert.deepStrictEqual(providers.data.list.map((p) => p.provider), ["pg-soft", "pragmatic-play"])
       const games = yield* client.casino.games({ query: { provider: "pg-soft" } })
       assert.deepStrictEqual(
         games.data.games.map((g) => [g.game_code, g.enabled]),

@@ -262,7 +262,7 @@ layer(TestApp(), live)("admin CLI", (it) => {
           (response) => response.data.games.find((g) => g.game_code === code)?.enabled
         )
       const providerListed = (slug: string) =>
-        Effect.map(client.casino.providers(), (response) => response.data.list.some((p) => p.slug === slug))
+        Effect.map(client.casino.providers(), (response) => response.data.list.some((p) => p.provider === slug))
       const until = <A, E, R>(read: Effect.Effect<A, E, R>, expected: A) =>
         Effect.gen(function*() {
           const started = Date.now()
