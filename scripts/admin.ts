@@ -5,10 +5,12 @@
  * JSON on stdout; logs and errors go to stderr; failures exit non-zero.
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
-import { Console, Effect, Layer, Logger, Option, References } from "effect"
+import { Console, Effect, Layer, Logger, Option, References, Schema } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
-import { CallbackOutbox, type CallbackView } from "../src/wallet/outbox/CallbackOutbox.ts"
-import { entryJson } from "../src/wallet/http.ts"
+import { CallbackDetail } from "../src/api/admin/AdminWallet.ts"
+import { WalletTransactionEntry } from "../src/api/Wallet.ts"
+import type { CallbackView } from "../src/domain/Callbacks.ts"
+import { CallbackOutbox } from "../src/wallet/outbox/CallbackOutbox.ts"
 import { WalletLedger } from "../src/wallet/WalletLedger.ts"
 import { partnerView } from "../src/admin/PartnerView.ts"
 import { CasinoCatalog } from "../src/casino/CasinoCatalog.ts"
@@ -218,21 +220,15 @@ const casinoCommand = Command.make("casino").pipe(
   ])
 )
 
-const callbackView = (callback: CallbackView) => ({
-  id: callback.id,
-  event_id: callback.event_id,
-  partner: callback.partner,
-  player: callback.external_player_id,
-  kind: callback.kind,
-  transaction_id: callback.txn_id,
-  status: callback.status,
-  attempts: callback.attempts,
-  last_error: callback.last_error,
-  created_at: callback.created_at.toISOString(),
-  delivered_at: callback.delivered_at?.toISOString() ?? null,
-  next_attempt_at: callback.next_attempt_at?.toISOString() ?? null,
-  body: JSON.parse(callback.body) as unknown
-})
+// Results are printed in the admin API's wire form (snake_case, amounts in units, ISO dates): the contract's codecs.
+const encodeEntry = Schema.encodeSync(WalletTransactionEntry)
+const encodeCallback = Schema.encodeSync(CallbackDetail)
+
+/** A callback as the admin API shows it, without `redeliverable` (the CLI's retry says why it refuses a bet). */
+const callbackView = (callback: CallbackView) => {
+  const { redeliverable: _, ...shown } = encodeCallback(callback)
+  return shown
+}
 
 const callbacksList = Command.make("list", {
   status: Flag.Literals("status", ["pending", "delivered", "failed"]).pipe(
@@ -282,7 +278,7 @@ const walletShow = Command.make("show", {
     if (entries.length === 0) {
       return yield* new CliError.UserError({ cause: txn, userMessage: `No wallet transaction with id "${txn}".` })
     }
-    yield* printJson(entries.map((entry) => ({ partner_id: entry.transaction.partnerId, ...entryJson(entry) })))
+    yield* printJson(entries.map((entry) => ({ partner_id: entry.partnerId, ...encodeEntry(entry) })))
   })).pipe(Command.withDescription("A transaction (the bet and/or refund with this id), its answer and its callbacks"))
 
 const walletPending = Command.make("pending", {
@@ -292,9 +288,9 @@ const walletPending = Command.make("pending", {
     const ledger = yield* WalletLedger
     const entries = yield* ledger.pending(Math.max(1, Math.min(limit, 1000)))
     yield* printJson(entries.map((entry) => ({
-      partner_id: entry.transaction.partnerId,
-      pending_seconds: Math.round(entry.transaction.ageMillis / 1000),
-      ...entryJson(entry)
+      partner_id: entry.partnerId,
+      pending_seconds: Math.round(entry.ageMillis / 1000),
+      ...encodeEntry(entry)
     })))
   })).pipe(Command.withDescription(
     "Bets waiting for a partner's answer; past WALLET_PENDING_TIMEOUT they are settled as refused, with a rollback"

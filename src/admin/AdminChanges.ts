@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { type CallbackNotFound, type CallbackNotReplayable, CallbackOutbox, type CallbackView } from "../wallet/outbox/CallbackOutbox.ts"
+import type { CallbackView } from "../domain/Callbacks.ts"
+import { type CallbackNotFound, type CallbackNotReplayable, CallbackOutbox } from "../wallet/outbox/CallbackOutbox.ts"
 import type { SyncReport } from "../casino/CasinoCatalogRules.ts"
 import { CasinoCatalog, type UnknownGame, type UnknownProvider } from "../casino/CasinoCatalog.ts"
 import type { CasinoGatewayError } from "../casino/CasinoGateway.ts"
@@ -169,7 +170,7 @@ export class CallbackAdmin extends Context.Service<CallbackAdmin, {
             yield* audit.record(actor, {
               action: "callback.redeliver",
               target: `callback:${callbackId}`,
-              after: { event_id: view.event_id, partner: view.partner, kind: view.kind, status: view.status, attempts: view.attempts }
+              after: { event_id: view.eventId, partner: view.partner, kind: view.kind, status: view.status, attempts: view.attempts }
             })
             return view
           }))

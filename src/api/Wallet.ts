@@ -1,9 +1,12 @@
-import { Schema, SchemaGetter } from "effect"
+import { Schema, SchemaGetter, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Envelope } from "./Envelope.ts"
 import { NotFound } from "./Errors.ts"
 import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
+import { Callback } from "../domain/Callbacks.ts"
+import { toAmount } from "../domain/Money.ts"
 import { StorableText } from "../domain/Text.ts"
+import { LedgerEntry, LedgerPlayer, LedgerRound } from "../domain/Wallet.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 
 /**
@@ -14,57 +17,100 @@ import { RequestValidation } from "./RequestValidation.ts"
 
 const Amount = Schema.Finite.annotate({ description: "A decimal amount with at most 2 places" })
 
+// The wire's entries are the domain's ledger records (domain/Wallet.ts LedgerEntry, LedgerRound; domain/Callbacks.ts
+// Callback) with their keys renamed at the edge, amounts from cents to currency units and dates as ISO strings.
+// The contract's schemas are these codecs, so handlers hand the records over and the typed client reads them back.
+
+/** An amount on the wire (currency units) from the domain's cents. */
+const centsAs = (amount: typeof Amount) =>
+  amount.pipe(Schema.decodeTo(Schema.Int, {
+    decode: SchemaGetter.transform((units: number) => Math.round(units * 100)),
+    encode: SchemaGetter.transform(toAmount)
+  }))
+
+/** A date on the wire: its ISO string. */
+export const IsoDate = Schema.String.pipe(Schema.decodeTo(Schema.Date, SchemaTransformation.dateFromString))
+
 export const WalletCallbackEntry = Schema.Struct({
-  event_id: Schema.String,
-  kind: Schema.Literals(["bet", "win", "refund", "rollback"]),
-  status: Schema.Literals(["pending", "delivered", "failed"]).annotate({
+  eventId: Callback.fields.eventId,
+  kind: Callback.fields.kind,
+  status: Callback.fields.status.annotate({
     description: "A bet is `delivered` when the partner answered it, `failed` when it could not be asked"
   }),
-  attempts: Schema.Int,
-  last_error: Schema.NullOr(Schema.String),
-  created_at: Schema.String,
-  delivered_at: Schema.NullOr(Schema.String),
-  next_attempt_at: Schema.NullOr(Schema.String)
-})
+  attempts: Callback.fields.attempts,
+  lastError: Callback.fields.lastError,
+  createdAt: IsoDate,
+  deliveredAt: Schema.NullOr(IsoDate),
+  nextAttemptAt: Schema.NullOr(IsoDate)
+}).pipe(Schema.encodeKeys({
+  eventId: "event_id",
+  lastError: "last_error",
+  createdAt: "created_at",
+  deliveredAt: "delivered_at",
+  nextAttemptAt: "next_attempt_at"
+}))
 
 const WalletPlayer = Schema.Struct({
-  external_player_id: Schema.String,
-  user_code: Schema.Int.annotate({ description: "The player's user code at the casino aggregator" })
-})
+  external_player_id: LedgerPlayer.fields.external_player_id,
+  internal_user_id: LedgerPlayer.fields.internal_user_id.annotate({
+    description: "The player's user code at the casino aggregator"
+  })
+}).pipe(Schema.encodeKeys({ internal_user_id: "user_code" }))
 
-export const WalletTransactionEntry = Schema.Struct({
-  transaction_id: Schema.String,
-  kind: Schema.Literals(["bet", "refund"]),
-  status: Schema.Literals(["pending", "applied", "refused"]),
+/** A ledger entry's fields as the wire carries them, in the wire's order (the admin contract adds its own). */
+export const transactionFields = {
+  txnId: LedgerEntry.fields.txnId,
+  kind: LedgerEntry.fields.kind,
+  status: LedgerEntry.fields.status,
   refusal: Schema.NullOr(Schema.String).annotate({ description: "The code the aggregator was answered when refused" }),
-  note: Schema.NullOr(Schema.Literals(["early_refund", "already_refunded", "recovered"])),
+  note: LedgerEntry.fields.note,
   player: WalletPlayer,
-  round_id: Schema.String,
-  game: Schema.Struct({ code: Schema.NullOr(Schema.String), provider: Schema.NullOr(Schema.String) }),
-  bet: Amount,
-  win: Amount,
-  amount: Amount.annotate({ description: "The change to the player's balance (0 unless applied)" }),
-  balance_after: Schema.NullOr(Amount),
+  roundId: LedgerEntry.fields.roundId,
+  game: LedgerEntry.fields.game,
+  bet: centsAs(Amount),
+  win: centsAs(Amount),
+  amount: centsAs(Amount.annotate({ description: "The change to the player's balance (0 unless applied)" })),
+  balanceAfter: Schema.NullOr(centsAs(Amount)),
   answer: Schema.NullOr(Schema.Struct({ msg: Schema.String, balance: Amount })).annotate({
     description: "Exactly what the aggregator was answered; null while pending"
   }),
-  created_at: Schema.String,
-  settled_at: Schema.NullOr(Schema.String),
+  createdAt: IsoDate,
+  settledAt: Schema.NullOr(IsoDate)
+}
+
+export const transactionKeys = {
+  txnId: "transaction_id",
+  roundId: "round_id",
+  balanceAfter: "balance_after",
+  createdAt: "created_at",
+  settledAt: "settled_at"
+} as const
+
+export const WalletTransactionEntry = Schema.Struct({
+  ...transactionFields,
   callbacks: Schema.Array(WalletCallbackEntry)
-})
+}).pipe(Schema.encodeKeys(transactionKeys))
 
 export const WalletRoundEntry = Schema.Struct({
-  round_id: Schema.String,
+  roundId: LedgerRound.fields.roundId,
   player: WalletPlayer,
-  status: Schema.Literals(["open", "settled", "refunded"]),
-  pending_bets: Schema.Int,
-  bet_total: Amount,
-  win_total: Amount,
-  refunded_early: Schema.Boolean.annotate({ description: "Refunded before any bet of it arrived" }),
-  created_at: Schema.String,
-  updated_at: Schema.String,
+  status: LedgerRound.fields.status,
+  pendingBets: LedgerRound.fields.pendingBets,
+  betTotal: centsAs(Amount),
+  winTotal: centsAs(Amount),
+  refundedEarly: LedgerRound.fields.refundedEarly.annotate({ description: "Refunded before any bet of it arrived" }),
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
   transactions: Schema.Array(WalletTransactionEntry)
-})
+}).pipe(Schema.encodeKeys({
+  roundId: "round_id",
+  pendingBets: "pending_bets",
+  betTotal: "bet_total",
+  winTotal: "win_total",
+  refundedEarly: "refunded_early",
+  createdAt: "created_at",
+  updatedAt: "updated_at"
+}))
 
 const examplePlayer = { external_player_id: "player-42", user_code: 1000123 }
 

@@ -1,3 +1,4 @@
+import { Schema } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { type Cents, toAmount } from "./Money.ts"
 
@@ -8,6 +9,55 @@ import { type Cents, toAmount } from "./Money.ts"
  * player, and need only a 2xx.
  */
 export type CallbackKind = "balance" | "bet" | "win" | "refund" | "rollback"
+
+export const CallbackStatus = Schema.Literals(["pending", "delivered", "failed"])
+export type CallbackStatus = typeof CallbackStatus.Type
+
+/**
+ * A callback the outbox recorded, with its delivery state: a bet (asked
+ * during the aggregator's call, `delivered` when the partner answered it,
+ * `failed` when it could not be asked) or a notification (win, refund,
+ * rollback) that waits in its player's line until delivered.
+ */
+export const Callback = Schema.Struct({
+  id: Schema.Int,
+  eventId: Schema.String,
+  partnerId: Schema.Int,
+  playerId: Schema.Int,
+  kind: Schema.Literals(["bet", "win", "refund", "rollback"]),
+  txnId: Schema.String,
+  /** The wallet transaction that caused it (null for rows older than that link). */
+  transactionRef: Schema.NullOr(Schema.Int),
+  status: CallbackStatus,
+  attempts: Schema.Int,
+  lastError: Schema.NullOr(Schema.String),
+  createdAt: Schema.Date,
+  deliveredAt: Schema.NullOr(Schema.Date),
+  /** When its player's line runs next, while it is pending. */
+  nextAttemptAt: Schema.NullOr(Schema.Date),
+  /** The JSON body, byte for byte as every attempt sends it. */
+  body: Schema.String
+})
+export type Callback = typeof Callback.Type
+
+/** A notification can be sent again; a bet, answered during the aggregator's call, never. */
+export const isRedeliverable = (callback: Pick<Callback, "kind">) => callback.kind !== "bet"
+
+/** A callback as an operator reads it: whose partner (slug) and player (the partner's id), and whether it can be sent again. */
+export const CallbackView = Schema.Struct({
+  ...Callback.fields,
+  partner: Schema.String,
+  externalPlayerId: Schema.String,
+  redeliverable: Schema.Boolean
+})
+export type CallbackView = typeof CallbackView.Type
+
+export const viewOf = (callback: Callback, partner: string, externalPlayerId: string): CallbackView => ({
+  ...callback,
+  partner,
+  externalPlayerId,
+  redeliverable: isRedeliverable(callback)
+})
 
 /** A callback to record with the wallet decision that caused it. */
 export interface NewCallback {

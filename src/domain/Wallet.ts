@@ -1,6 +1,8 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { createHash } from "node:crypto"
+import { Callback } from "./Callbacks.ts"
 import { type Cents, toAmount } from "./Money.ts"
+import { PartnerPlayer } from "./Partner.ts"
 
 /**
  * The seamless wallet's rules, apart from where its state is kept. A bet
@@ -229,3 +231,68 @@ export const decideRefund = (round: Round | undefined): RefundDecision => {
 
 /** The mirror after a refund: it never goes below 0; the partner, who holds the money, has the last word. */
 export const balanceAfterRefund = (mirror: Cents, amount: Cents): Cents => Math.max(0, mirror + amount)
+
+// The books read back (reconciliation, the operator): a transaction or a round with its player and the
+// callbacks it caused. The wire shapes (src/api/Wallet.ts) are these fields renamed at the edge.
+
+/** Whose it is: the partner's own player id and the user code the aggregator knows the player by. */
+export const LedgerPlayer = Schema.Struct(Struct.pick(PartnerPlayer.fields, ["external_player_id", "internal_user_id"]))
+
+export const LedgerEntry = Schema.Struct({
+  ...Struct.pick(WalletTransaction.fields, ["txnId", "kind", "status", "refusal", "note"]),
+  player: LedgerPlayer,
+  roundId: WalletTransaction.fields.roundId,
+  game: Schema.Struct({ code: WalletTransaction.fields.gameCode, provider: WalletTransaction.fields.providerCode }),
+  ...Struct.pick(WalletTransaction.fields, [
+    "bet",
+    "win",
+    "amount",
+    "balanceAfter",
+    "answer",
+    "createdAt",
+    "settledAt",
+    // The operator's (partners are not shown these): whose partner, and a pending bet's age.
+    "partnerId",
+    "ageMillis",
+    // Which round it belongs to, to list it under its round.
+    "roundRef"
+  ]),
+  /** Every callback it caused, oldest first. */
+  callbacks: Schema.Array(Callback)
+})
+export type LedgerEntry = typeof LedgerEntry.Type
+
+export const LedgerRound = Schema.Struct({
+  ...Struct.pick(Round.fields, ["roundId"]),
+  player: LedgerPlayer,
+  ...Struct.pick(Round.fields, [
+    "status",
+    "pendingBets",
+    "betTotal",
+    "winTotal",
+    "refundedEarly",
+    "createdAt",
+    "updatedAt"
+  ]),
+  transactions: Schema.Array(LedgerEntry)
+})
+export type LedgerRound = typeof LedgerRound.Type
+
+/** A transaction as the books show it: with its player and its callbacks. */
+export const ledgerEntry = (
+  transaction: WalletTransaction,
+  player: PartnerPlayer,
+  callbacks: ReadonlyArray<Callback>
+): LedgerEntry => ({
+  ...transaction,
+  player: { external_player_id: player.external_player_id, internal_user_id: player.internal_user_id },
+  game: { code: transaction.gameCode, provider: transaction.providerCode },
+  callbacks
+})
+
+/** A round as the books show it: with its player and its transactions. */
+export const ledgerRound = (round: Round, player: PartnerPlayer, transactions: ReadonlyArray<LedgerEntry>): LedgerRound => ({
+  ...round,
+  player: { external_player_id: player.external_player_id, internal_user_id: player.internal_user_id },
+  transactions
+})

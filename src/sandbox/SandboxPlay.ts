@@ -127,14 +127,14 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
       const player = yield* players.findByUserCode(session.value.user_code)
       const sent = Option.isNone(player) ? [] : yield* outbox.list({ playerId: player.value.id, limit: 6 })
       const received = new Map(
-        (yield* repo.received(sent.map((callback) => callback.event_id))).map((event) => [event.event_id, event])
+        (yield* repo.received(sent.map((callback) => callback.eventId))).map((event) => [event.event_id, event])
       )
       return HttpServerResponse.jsonUnsafe({
         callbacks: sent.map((callback) => {
-          const seen = received.get(callback.event_id)
+          const seen = received.get(callback.eventId)
           return {
             kind: callback.kind,
-            event_id: callback.event_id,
+            event_id: callback.eventId,
             status: callback.status,
             attempts: callback.attempts,
             body: JSON.parse(callback.body) as unknown,

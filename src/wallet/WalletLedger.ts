@@ -1,23 +1,17 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { PartnerPlayer } from "../domain/Partner.ts"
 import type { PageRequest } from "../domain/Paging.ts"
-import type { Round, TransactionKind, TransactionStatus, WalletTransaction } from "../domain/Wallet.ts"
+import {
+  type LedgerEntry,
+  ledgerEntry,
+  type LedgerRound,
+  ledgerRound,
+  type TransactionKind,
+  type TransactionStatus,
+  type WalletTransaction
+} from "../domain/Wallet.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
-import { type CallbackRecord, OutboxRepo } from "./outbox/OutboxRepo.ts"
+import { OutboxRepo } from "./outbox/OutboxRepo.ts"
 import { WalletRepo } from "./WalletRepo.ts"
-
-/** A transaction as reconciliation shows it: with its player and every callback it caused. */
-export interface LedgerEntry {
-  readonly transaction: WalletTransaction
-  readonly player: PartnerPlayer
-  readonly callbacks: ReadonlyArray<CallbackRecord>
-}
-
-export interface LedgerRound {
-  readonly round: Round
-  readonly player: PartnerPlayer
-  readonly entries: ReadonlyArray<LedgerEntry>
-}
 
 export interface LedgerFilter {
   readonly externalPlayerId?: string | undefined
@@ -60,11 +54,13 @@ export class WalletLedger extends Context.Service<WalletLedger, {
           outbox.ofTransactions(transactions.map((t) => t.ref))
         ], { concurrency: 2 })
         const byId = new Map(owners.map((player) => [player.id, player]))
-        return transactions.map((transaction): LedgerEntry => ({
-          transaction,
-          player: byId.get(transaction.playerId)!,
-          callbacks: callbacks.filter((callback) => callback.transaction_ref === transaction.ref)
-        }))
+        return transactions.map((transaction): LedgerEntry =>
+          ledgerEntry(
+            transaction,
+            byId.get(transaction.playerId)!,
+            callbacks.filter((callback) => callback.transactionRef === transaction.ref)
+          )
+        )
       })
 
       /** A player named by the partner's own id; none means the filter matches nothing. */
@@ -96,11 +92,13 @@ export class WalletLedger extends Context.Service<WalletLedger, {
         const found = yield* repo.rounds({ partnerId: scope.partnerId, playerId: playerId.value, roundId })
         const entries = yield* Effect.flatMap(repo.transactionsOfRounds(found.map((round) => round.ref)), entriesOf)
         const owners = yield* players.findByIds(found.map((round) => round.playerId))
-        return found.map((round): LedgerRound => ({
-          round,
-          player: owners.find((player) => player.id === round.playerId)!,
-          entries: entries.filter((entry) => entry.transaction.roundRef === round.ref)
-        }))
+        return found.map((round): LedgerRound =>
+          ledgerRound(
+            round,
+            owners.find((player) => player.id === round.playerId)!,
+            entries.filter((entry) => entry.roundRef === round.ref)
+          )
+        )
       })
 
       return WalletLedger.of({

@@ -2,44 +2,14 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../api/admin/AdminApi.ts"
 import { Conflict, NotFound } from "../../api/admin/AdminErrors.ts"
-import type { CallbackView } from "../../wallet/outbox/CallbackOutbox.ts"
+import { viewOf } from "../../domain/Callbacks.ts"
+import type { LedgerEntry } from "../../domain/Wallet.ts"
 import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
-import { entryJson } from "../../wallet/http.ts"
-import type { CallbackRecord } from "../../wallet/outbox/OutboxRepo.ts"
-import { type LedgerEntry, WalletLedger } from "../../wallet/WalletLedger.ts"
+import { WalletLedger } from "../../wallet/WalletLedger.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { page } from "../../api/Paging.ts"
 import { CallbackAdmin } from "../AdminChanges.ts"
 import { currentActor, invalid } from "./Common.ts"
-
-const iso = (date: Date | null) => date === null ? null : date.toISOString()
-
-const parsedBody = (body: string): unknown => {
-  try {
-    return JSON.parse(body)
-  } catch {
-    return body
-  }
-}
-
-export const callbackDetail = (callback: CallbackRecord, partner: string, player: string) => ({
-  id: callback.id,
-  event_id: callback.event_id,
-  partner,
-  player,
-  kind: callback.kind,
-  transaction_id: callback.txn_id,
-  status: callback.status,
-  attempts: callback.attempts,
-  last_error: callback.last_error,
-  created_at: callback.created_at.toISOString(),
-  delivered_at: iso(callback.delivered_at),
-  next_attempt_at: iso(callback.next_attempt_at),
-  body: parsedBody(callback.body),
-  redeliverable: callback.kind !== "bet"
-})
-
-const viewDetail = (view: CallbackView) => callbackDetail(view, view.partner, view.external_player_id)
 
 export const AdminWalletHandlers = HttpApiBuilder.group(AdminApi, "wallet", Effect.fn(function*(handlers) {
   const ledger = yield* WalletLedger
@@ -51,12 +21,12 @@ export const AdminWalletHandlers = HttpApiBuilder.group(AdminApi, "wallet", Effe
   const entries = Effect.fnUntraced(function*(found: ReadonlyArray<LedgerEntry>, withAge = false) {
     const slugs = new Map((yield* partners.list).map((partner) => [partner.id, partner.slug]))
     return found.map((entry) => {
-      const partner = slugs.get(entry.transaction.partnerId) ?? ""
+      const partner = slugs.get(entry.partnerId) ?? ""
       return {
-        ...entryJson(entry),
+        ...entry,
         partner,
-        ...(withAge ? { pending_seconds: Math.round(entry.transaction.ageMillis / 1000) } : {}),
-        callbacks: entry.callbacks.map((callback) => callbackDetail(callback, partner, entry.player.external_player_id))
+        ...(withAge ? { pendingSeconds: Math.round(entry.ageMillis / 1000) } : {}),
+        callbacks: entry.callbacks.map((callback) => viewOf(callback, partner, entry.player.external_player_id))
       }
     })
   })
@@ -104,7 +74,7 @@ export const AdminWalletHandlers = HttpApiBuilder.group(AdminApi, "wallet", Effe
     .handle("callbacks", Effect.fn("AdminHandlers.callbacks")(function*({ query }) {
       const id = yield* partnerId(query.partner)
       const found = yield* outbox.list({ status: query.status, partnerId: id, limit: query.limit ?? 100 })
-      return { success: true as const, callbacks: found.map(viewDetail) }
+      return { success: true as const, callbacks: found }
     }))
     .handle("redeliver", ({ params }) =>
       Effect.flatMap(currentActor, (actor) => changes.redeliver(actor, params.id)).pipe(
@@ -112,6 +82,6 @@ export const AdminWalletHandlers = HttpApiBuilder.group(AdminApi, "wallet", Effe
           CallbackNotFound: (error) => Effect.fail(new NotFound({ message: error.message })),
           CallbackNotReplayable: (error) => Effect.fail(new Conflict({ message: error.message }))
         }),
-        Effect.map((view) => ({ success: true as const, callback: viewDetail(view) }))
+        Effect.map((callback) => ({ success: true as const, callback }))
       ))
 }))

@@ -1,37 +1,58 @@
-import { Schema } from "effect"
+import { Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { PageMeta, PageQuery, PerPageQuery } from "../Paging.ts"
 import { RequestValidation } from "../RequestValidation.ts"
-import { instant, WalletTransactionEntry } from "../Wallet.ts"
+import { CallbackView } from "../../domain/Callbacks.ts"
+import { instant, IsoDate, transactionFields, transactionKeys } from "../Wallet.ts"
 import { Conflict, NotFound, ValidationFailed } from "./AdminErrors.ts"
 import { AdminAuth } from "./AdminSecurity.ts"
 
-/** A callback as the operator sees it: with its id (to redeliver), partner, player and body. */
+/** A callback's body as the operator reads it: its JSON, or the text itself when it is not JSON. */
+const CallbackBody = Schema.Unknown.pipe(Schema.decodeTo(Schema.String, {
+  decode: SchemaGetter.transform((body: unknown) => typeof body === "string" ? body : JSON.stringify(body)),
+  encode: SchemaGetter.transform((body: string): unknown => {
+    try {
+      return JSON.parse(body)
+    } catch {
+      return body
+    }
+  })
+}))
+
+/** A callback as the operator sees it (domain CallbackView): with its id (to redeliver), partner, player and body. */
 export const CallbackDetail = Schema.Struct({
-  id: Schema.Int,
-  event_id: Schema.String,
-  partner: Schema.String,
-  player: Schema.String,
-  kind: Schema.Literals(["bet", "win", "refund", "rollback"]),
-  transaction_id: Schema.String,
-  status: Schema.Literals(["pending", "delivered", "failed"]),
-  attempts: Schema.Int,
-  last_error: Schema.NullOr(Schema.String),
-  created_at: Schema.String,
-  delivered_at: Schema.NullOr(Schema.String),
-  next_attempt_at: Schema.NullOr(Schema.String),
-  body: Schema.Unknown,
+  id: CallbackView.fields.id,
+  eventId: CallbackView.fields.eventId,
+  partner: CallbackView.fields.partner,
+  externalPlayerId: CallbackView.fields.externalPlayerId,
+  kind: CallbackView.fields.kind,
+  txnId: CallbackView.fields.txnId,
+  status: CallbackView.fields.status,
+  attempts: CallbackView.fields.attempts,
+  lastError: CallbackView.fields.lastError,
+  createdAt: IsoDate,
+  deliveredAt: Schema.NullOr(IsoDate),
+  nextAttemptAt: Schema.NullOr(IsoDate),
+  body: CallbackBody,
   /** Whether it can be sent again: a notification can; a bet, answered during the aggregator's call, never. */
-  redeliverable: Schema.Boolean
-})
+  redeliverable: CallbackView.fields.redeliverable
+}).pipe(Schema.encodeKeys({
+  eventId: "event_id",
+  externalPlayerId: "player",
+  txnId: "transaction_id",
+  lastError: "last_error",
+  createdAt: "created_at",
+  deliveredAt: "delivered_at",
+  nextAttemptAt: "next_attempt_at"
+}))
 
 /** A ledger entry for the operator: the partner's view plus whose it is, and each callback in detail. */
 export const AdminTransaction = Schema.Struct({
-  ...WalletTransactionEntry.fields,
+  ...transactionFields,
+  callbacks: Schema.Array(CallbackDetail),
   partner: Schema.String,
-  pending_seconds: Schema.optional(Schema.Int),
-  callbacks: Schema.Array(CallbackDetail)
-})
+  pendingSeconds: Schema.optional(Schema.Int)
+}).pipe(Schema.encodeKeys({ ...transactionKeys, pendingSeconds: "pending_seconds" }))
 
 const literal = <const L extends ReadonlyArray<string>>(values: L) =>
   Schema.Literals(values).annotate({ message: `The selected :attribute is invalid. Use ${values.join(", ")}.` })

@@ -1,7 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { CallbackTargets } from "../../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
-import { type Backlog, type CallbackFilter, type CallbackRecord, OutboxRepo } from "./OutboxRepo.ts"
+import { type Callback, type CallbackView, isRedeliverable, viewOf } from "../../domain/Callbacks.ts"
+import { type Backlog, type CallbackFilter, OutboxRepo } from "./OutboxRepo.ts"
 import { PartnerCallbacks } from "./PartnerCallbacks.ts"
 
 /** Notifications one delivery run sends at most, so a run lasts at most this many time-outs. */
@@ -27,12 +28,6 @@ export class DeliveryStalled extends Schema.TaggedError<DeliveryStalled>()("Deli
   callbackId: Schema.Int,
   message: Schema.String
 }) {}
-
-/** A callback as an operator reads it: with its partner's slug and its player's external id. */
-export interface CallbackView extends CallbackRecord {
-  readonly partner: string
-  readonly external_player_id: string
-}
 
 /** Where the job that delivers the current player's line stands, as the queue reports it. */
 export interface DeliveryAttempt {
@@ -70,20 +65,18 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
       let stopping = false
 
       // Who each callback is for, from the services that own partners and players.
-      const viewed = Effect.fnUntraced(function*(records: ReadonlyArray<CallbackRecord>) {
+      const viewed = Effect.fnUntraced(function*(records: ReadonlyArray<Callback>) {
         const owners = new Map(
-          (yield* players.findByIds([...new Set(records.map((record) => record.player_id))])).map((p) => [p.id, p])
+          (yield* players.findByIds([...new Set(records.map((record) => record.playerId))])).map((p) => [p.id, p])
         )
         const slugs = new Map<number, string>()
-        for (const partnerId of new Set(records.map((record) => record.partner_id))) {
+        for (const partnerId of new Set(records.map((record) => record.partnerId))) {
           const target = yield* targets.get(partnerId)
           slugs.set(partnerId, Option.match(target, { onNone: () => "", onSome: (t) => t.partnerSlug }))
         }
-        return records.map((record): CallbackView => ({
-          ...record,
-          partner: slugs.get(record.partner_id) ?? "",
-          external_player_id: owners.get(record.player_id)?.external_player_id ?? ""
-        }))
+        return records.map((record): CallbackView =>
+          viewOf(record, slugs.get(record.partnerId) ?? "", owners.get(record.playerId)?.external_player_id ?? "")
+        )
       })
 
       const drain = Effect.fn("CallbackOutbox.drain")(function*(playerId: number, attempt: DeliveryAttempt) {
@@ -96,11 +89,11 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
           }
           const head = yield* repo.headOf(playerId)
           if (Option.isNone(head)) return { delivered }
-          const { body, event_id, id, partner_id } = head.value
-          const target = yield* targets.get(partner_id)
+          const { body, eventId, id, partnerId } = head.value
+          const target = yield* targets.get(partnerId)
           const outcome = yield* (Option.isNone(target)
             ? Effect.fail({ message: "The partner no longer exists." })
-            : callbacks.deliver(target.value, event_id, body)).pipe(Effect.result)
+            : callbacks.deliver(target.value, eventId, body)).pipe(Effect.result)
           if (outcome._tag === "Success") {
             yield* repo.markDelivered(id)
             delivered++
@@ -111,7 +104,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
           const final = delivered === 0 && attempt.attempts >= attempt.maxAttempts
           yield* repo.markFailed(id, error, final)
           yield* Effect.logWarning("Partner notification not delivered").pipe(
-            Effect.annotateLogs({ callback_id: id, event_id, partner_id, player_id: playerId, detail: error, final })
+            Effect.annotateLogs({ callback_id: id, event_id: eventId, partner_id: partnerId, player_id: playerId, detail: error, final })
           )
           if (delivered > 0) {
             // The line moved: back off afresh from here rather than from this job's earlier failures.
@@ -125,7 +118,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
       const retry = Effect.fn("CallbackOutbox.retry")(function*(id: number) {
         const found = yield* repo.find(id)
         if (Option.isNone(found)) return yield* new CallbackNotFound({ id })
-        if (found.value.kind === "bet") return yield* new CallbackNotReplayable({ id })
+        if (!isRedeliverable(found.value)) return yield* new CallbackNotReplayable({ id })
         yield* repo.requeue(id)
         const [view] = yield* viewed([Option.getOrThrow(yield* repo.find(id))])
         return view

@@ -1,6 +1,6 @@
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, type Statement } from "effect/sql"
-import type { NewCallback } from "../../domain/Callbacks.ts"
+import { Clock, Context, Effect, Layer, Option, Schema, Struct } from "effect"
+import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { Callback, CallbackStatus, type NewCallback } from "../../domain/Callbacks.ts"
 import { IdFromBigInt } from "../../platform/SqlCodecs.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
 import { type MemoryCallback, MemoryCallbacks } from "../WalletRepoMemory.ts"
@@ -12,28 +12,28 @@ export const deliveryTask = "partner_callbacks"
 export const playerLinePrefix = "partner-callbacks:player:"
 const playerLine = (playerId: number) => `${playerLinePrefix}${playerId}`
 
-const CallbackRow = Schema.Struct({
+/** A partner_callbacks row (next_attempt_at from its player's job) is a domain Callback: ids as bigint, columns in snake_case. */
+const CallbackRow = Callback.mapFields(Struct.assign({
   id: IdFromBigInt,
-  event_id: Schema.String,
-  partner_id: IdFromBigInt,
-  player_id: IdFromBigInt,
-  kind: Schema.Literals(["bet", "win", "refund", "rollback"]),
-  txn_id: Schema.String,
-  transaction_ref: Schema.NullOr(IdFromBigInt),
-  status: Schema.Literals(["pending", "delivered", "failed"]),
-  attempts: Schema.Int,
-  last_error: Schema.NullOr(Schema.String),
-  created_at: Schema.Date,
-  delivered_at: Schema.NullOr(Schema.Date),
-  next_attempt_at: Schema.NullOr(Schema.Date),
-  body: Schema.String
-})
-export type CallbackRecord = typeof CallbackRow.Type
-const decodeCallbackRows = Schema.decodeUnknownEffect(Schema.Array(CallbackRow))
+  partnerId: IdFromBigInt,
+  playerId: IdFromBigInt,
+  transactionRef: Schema.NullOr(IdFromBigInt)
+})).pipe(Schema.encodeKeys({
+  eventId: "event_id",
+  partnerId: "partner_id",
+  playerId: "player_id",
+  txnId: "txn_id",
+  transactionRef: "transaction_ref",
+  lastError: "last_error",
+  createdAt: "created_at",
+  deliveredAt: "delivered_at",
+  nextAttemptAt: "next_attempt_at"
+}))
 
-const Head = Schema.Struct({ id: IdFromBigInt, event_id: Schema.String, body: Schema.String, partner_id: IdFromBigInt })
-const decodeHeads = Schema.decodeUnknownEffect(Schema.Array(Head))
-export type LineHead = typeof Head.Type
+/** What delivering the head of a line needs. */
+const HeadRow = Schema.Struct({ id: IdFromBigInt, eventId: Schema.String, body: Schema.String, partnerId: IdFromBigInt })
+  .pipe(Schema.encodeKeys({ eventId: "event_id", partnerId: "partner_id" }))
+export type LineHead = typeof HeadRow.Type
 
 const Backlog = Schema.Struct({
   pending: Schema.Int,
@@ -55,7 +55,7 @@ export interface Backlog {
 }
 
 export interface CallbackFilter {
-  readonly status?: CallbackRecord["status"] | undefined
+  readonly status?: CallbackStatus | undefined
   readonly partnerId?: number | undefined
   /** Only this player's (partner_players.id). */
   readonly playerId?: number | undefined
@@ -72,34 +72,34 @@ export interface CallbackFilter {
 const makeMemory = (written: ReadonlyArray<MemoryCallback>) =>
   Effect.sync(() => {
     /** Rows by id (their index in `written`, from 1), created when first read. */
-    const rows = new Map<number, CallbackRecord>()
-    const rowsNow = (now: Date): ReadonlyArray<CallbackRecord> => {
+    const rows = new Map<number, Callback>()
+    const rowsNow = (now: Date): ReadonlyArray<Callback> => {
       written.forEach((callback, index) => {
         const id = index + 1
         if (rows.has(id)) return
         const status = callback.asked === undefined ? "pending" : callback.asked.error === null ? "delivered" : "failed"
         rows.set(id, {
           id,
-          event_id: callback.eventId,
-          partner_id: callback.partnerId,
-          player_id: callback.playerId,
+          eventId: callback.eventId,
+          partnerId: callback.partnerId,
+          playerId: callback.playerId,
           kind: callback.kind,
-          txn_id: callback.txnId,
-          transaction_ref: callback.transactionRef,
+          txnId: callback.txnId,
+          transactionRef: callback.transactionRef,
           status,
           attempts: callback.asked === undefined ? 0 : 1,
-          last_error: callback.asked?.error ?? null,
-          created_at: now,
-          delivered_at: status === "delivered" ? now : null,
-          next_attempt_at: null,
+          lastError: callback.asked?.error ?? null,
+          createdAt: now,
+          deliveredAt: status === "delivered" ? now : null,
+          nextAttemptAt: null,
           body: callback.body
         })
       })
       return [...rows.values()]
     }
-    const read = <A>(f: (rows: ReadonlyArray<CallbackRecord>, now: Date) => A) =>
+    const read = <A>(f: (rows: ReadonlyArray<Callback>, now: Date) => A) =>
       Effect.map(Clock.currentTimeMillis, (millis) => f(rowsNow(new Date(millis)), new Date(millis)))
-    const change = (id: number, f: (row: CallbackRecord, now: Date) => Partial<CallbackRecord>) =>
+    const change = (id: number, f: (row: Callback, now: Date) => Partial<Callback>) =>
       read((_, now) => {
         const row = rows.get(id)
         if (row !== undefined) rows.set(id, { ...row, ...f(row, now) })
@@ -112,31 +112,31 @@ const makeMemory = (written: ReadonlyArray<MemoryCallback>) =>
       headOf: (playerId: number) =>
         read((all) =>
           Option.map(
-            Option.fromNullishOr(all.find((row) => row.player_id === playerId && row.status !== "delivered" && row.kind !== "bet")),
-            (row): LineHead => ({ id: row.id, event_id: row.event_id, body: row.body, partner_id: row.partner_id })
+            Option.fromNullishOr(all.find((row) => row.playerId === playerId && row.status !== "delivered" && row.kind !== "bet")),
+            (row): LineHead => ({ id: row.id, eventId: row.eventId, body: row.body, partnerId: row.partnerId })
           )
         ),
       markDelivered: (id: number) =>
-        change(id, (row, now) => ({ status: "delivered", attempts: row.attempts + 1, last_error: null, delivered_at: now })),
+        change(id, (row, now) => ({ status: "delivered", attempts: row.attempts + 1, lastError: null, deliveredAt: now })),
       markFailed: (id: number, error: string, final: boolean) =>
-        change(id, (row) => ({ attempts: row.attempts + 1, last_error: error, status: final ? "failed" : "pending" })),
+        change(id, (row) => ({ attempts: row.attempts + 1, lastError: error, status: final ? "failed" : "pending" })),
       scheduleLine: (_playerId: number, _mode: "preserve_run_at" | "replace") => Effect.void,
       list: (filter: CallbackFilter) =>
         read((all) =>
           all.filter((row) =>
             (filter.status === undefined || row.status === filter.status) &&
-            (filter.partnerId === undefined || row.partner_id === filter.partnerId) &&
-            (filter.playerId === undefined || row.player_id === filter.playerId)
+            (filter.partnerId === undefined || row.partnerId === filter.partnerId) &&
+            (filter.playerId === undefined || row.playerId === filter.playerId)
           ).reverse().slice(0, filter.limit)
         ),
       find: (id: number) => read((all) => Option.fromNullishOr(all.find((row) => row.id === id))),
-      requeue: (id: number) => change(id, () => ({ status: "pending", last_error: null })),
+      requeue: (id: number) => change(id, () => ({ status: "pending", lastError: null })),
       ofTransactions: (refs: ReadonlyArray<number>) =>
-        read((all) => all.filter((row) => row.transaction_ref !== null && refs.includes(row.transaction_ref))),
+        read((all) => all.filter((row) => row.transactionRef !== null && refs.includes(row.transactionRef))),
       backlog: read((all, now): Backlog => {
         const waiting = all.filter((row) => row.status !== "delivered" && row.kind !== "bet")
         const pending = waiting.filter((row) => row.status === "pending")
-        const oldest = pending.reduce((min, row) => Math.min(min, row.created_at.getTime()), now.getTime())
+        const oldest = pending.reduce((min, row) => Math.min(min, row.createdAt.getTime()), now.getTime())
         return {
           pending: pending.length,
           failed: waiting.length - pending.length,
@@ -173,12 +173,12 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
    * after a failure; `replace` runs it now.
    */
   scheduleLine(playerId: number, mode: "preserve_run_at" | "replace"): Effect.Effect<void>
-  list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<CallbackRecord>>
-  find(id: number): Effect.Effect<Option.Option<CallbackRecord>>
+  list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<Callback>>
+  find(id: number): Effect.Effect<Option.Option<Callback>>
   /** Puts a notification back in its player's line and runs the line now. */
   requeue(id: number): Effect.Effect<void>
   /** Every callback of these wallet transactions, oldest first. */
-  ofTransactions(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<CallbackRecord>>
+  ofTransactions(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<Callback>>
   /** What waits: notifications pending or failed for good, the oldest pending one's age, and the delivery jobs. */
   readonly backlog: Effect.Effect<Backlog>
 }>()("partner-api/wallet/OutboxRepo") {
@@ -252,17 +252,17 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
         `
       }
 
-      const headOf = (playerId: number) =>
-        sql`
-          SELECT id, event_id, body, partner_id FROM partner_callbacks
-          WHERE player_id = ${playerId} AND status <> 'delivered' AND kind <> 'bet'
-          ORDER BY id
-          LIMIT 1
-        `.pipe(
-          Effect.flatMap(decodeHeads),
-          Effect.map((rows) => Option.fromNullishOr(rows[0])),
-          Effect.orDie
-        )
+      const headOf = SqlSchema.findOneOption({
+        Request: Schema.Int,
+        Result: HeadRow,
+        execute: (playerId) =>
+          sql`
+            SELECT id, event_id, body, partner_id FROM partner_callbacks
+            WHERE player_id = ${playerId} AND status <> 'delivered' AND kind <> 'bet'
+            ORDER BY id
+            LIMIT 1
+          `
+      })
 
       const select = (where: Statement.Fragment, limit: number) =>
         sql`
@@ -274,19 +274,38 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
           WHERE ${where}
           ORDER BY c.id DESC
           LIMIT ${limit}
-        `.pipe(Effect.flatMap(decodeCallbackRows), Effect.orDie)
+        `
 
-      const list = (filter: CallbackFilter) => {
-        const conditions = [sql`true`]
-        if (filter.status !== undefined) conditions.push(sql`c.status = ${filter.status}`)
-        if (filter.partnerId !== undefined) conditions.push(sql`c.partner_id = ${filter.partnerId}`)
-        if (filter.playerId !== undefined) conditions.push(sql`c.player_id = ${filter.playerId}`)
-        return select(sql.and(conditions), filter.limit)
-      }
+      const list = SqlSchema.findAll({
+        Request: Schema.Struct({
+          status: Schema.optional(CallbackStatus),
+          partnerId: Schema.optional(Schema.Int),
+          playerId: Schema.optional(Schema.Int),
+          limit: Schema.Int
+        }),
+        Result: CallbackRow,
+        execute: (filter) => {
+          const conditions = [sql`true`]
+          if (filter.status !== undefined) conditions.push(sql`c.status = ${filter.status}`)
+          if (filter.partnerId !== undefined) conditions.push(sql`c.partner_id = ${filter.partnerId}`)
+          if (filter.playerId !== undefined) conditions.push(sql`c.player_id = ${filter.playerId}`)
+          return select(sql.and(conditions), filter.limit)
+        }
+      })
+      const find = SqlSchema.findOneOption({
+        Request: Schema.Int,
+        Result: CallbackRow,
+        execute: (id) => select(sql`c.id = ${id}`, 1)
+      })
+      const ofTransactions = SqlSchema.findAll({
+        Request: Schema.Array(Schema.Int),
+        Result: CallbackRow,
+        execute: (refs) => select(sql`c.transaction_ref = ANY(${refs}::bigint[])`, 10_000)
+      })
 
       return OutboxRepo.of({
         writing,
-        headOf,
+        headOf: (playerId) => Effect.orDie(headOf(playerId)),
         markDelivered: (id) =>
           sql`
             UPDATE partner_callbacks
@@ -300,8 +319,8 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
             WHERE id = ${id}
           `.pipe(Effect.asVoid, Effect.orDie),
         scheduleLine,
-        list,
-        find: (id) => Effect.map(select(sql`c.id = ${id}`, 1), (rows) => Option.fromNullishOr(rows[0])),
+        list: (filter) => Effect.orDie(list(filter)),
+        find: (id) => Effect.orDie(find(id)),
         requeue: (id) =>
           sql.withTransaction(Effect.gen(function*() {
             const [row] = yield* sql<{ player_id: bigint }>`
@@ -312,7 +331,7 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
         ofTransactions: (refs) =>
           refs.length === 0
             ? Effect.succeed([])
-            : select(sql`c.transaction_ref = ANY(${refs}::bigint[])`, 10_000).pipe(Effect.map((rows) => [...rows].reverse())),
+            : ofTransactions(refs).pipe(Effect.map((rows) => [...rows].reverse()), Effect.orDie),
         // Only undelivered notifications are read, through the index that serves the players' lines.
         backlog: sql`
           SELECT b.pending, b.failed, b.oldest_pending_seconds, j.queued, j.locked, j.failing

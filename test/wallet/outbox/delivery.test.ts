@@ -44,7 +44,7 @@ layer(WalletApp(books), live)("Notifications", (it) => {
       assert.deepInclude(failed, { status: "pending" })
       assert.match(failed.last_error ?? "", /HTTP 500/)
       const [listed] = yield* (yield* CallbackOutbox).list({ status: "pending", limit: 1 })
-      assert.isAbove(listed.next_attempt_at?.getTime() ?? 0, Date.now(), "the next attempt is in the future")
+      assert.isAbove(listed.nextAttemptAt?.getTime() ?? 0, Date.now(), "the next attempt is in the future")
 
       // No new activity: the queue's own backoff (about 3 s) brings it back.
       const delivered = yield* eventually(callbackRow(win), (row) => row.status === "delivered", "the retry")

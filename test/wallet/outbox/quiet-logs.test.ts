@@ -34,7 +34,7 @@ layer(WalletApp(books).pipe(Layer.provide(logs.layer)), live)("delivery logs", (
       books.behaviour = "down" // the retry finds the partner unreachable (connection dropped)
       const second = yield* eventually(callbackRow(win), (row) => row.attempts === 2, "the second failed attempt")
       books.behaviour = "fine"
-      yield* (yield* CallbackOutbox).retry(second.id)
+      yield* (yield* CallbackOutbox).retry(Number(second.id)) // the row's bigint id, as an id is passed
       yield* eventually(callbackRow(win), (row) => row.status === "delivered", "the delivery")
 
       const warnings = logs.entries.filter((entry) => entry.message === "Partner notification not delivered")
