@@ -8,7 +8,7 @@ import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Console, Effect, Layer, Logger, Option, References, Schema } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
 import { CallbackDetail } from "../src/api/admin/AdminWallet.ts"
-import { WalletTransactionEntry } from "../src/api/Wallet.ts"
+import { WalletTransactionEntryCodec } from "../src/api/Wallet.ts"
 import type { CallbackView } from "../src/domain/Callbacks.ts"
 import { CallbackOutbox } from "../src/wallet/outbox/CallbackOutbox.ts"
 import { WalletLedger } from "../src/wallet/WalletLedger.ts"
@@ -221,7 +221,7 @@ const casinoCommand = Command.make("casino").pipe(
 )
 
 // Results are printed in the admin API's wire form (snake_case, amounts in units, ISO dates): the contract's codecs.
-const encodeEntry = Schema.encodeSync(WalletTransactionEntry)
+const encodeEntry = Schema.encodeSync(WalletTransactionEntryCodec)
 const encodeCallback = Schema.encodeSync(CallbackDetail)
 
 /** A callback as the admin API shows it, without `redeliverable` (the CLI's retry says why it refuses a bet). */

@@ -19,7 +19,6 @@ const Amount = Schema.Finite.annotate({ description: "A decimal amount with at m
 
 // The wire's entries are the domain's ledger records (domain/Wallet.ts LedgerEntry, LedgerRound; domain/Callbacks.ts
 // Callback) with their keys renamed at the edge, amounts from cents to currency units and dates as ISO strings.
-// The contract's schemas are these codecs, so handlers hand the records over and the typed client reads them back.
 
 /** An amount on the wire (currency units) from the domain's cents. */
 const centsAs = (amount: typeof Amount) =>
@@ -86,12 +85,12 @@ export const transactionKeys = {
   settledAt: "settled_at"
 } as const
 
-export const WalletTransactionEntry = Schema.Struct({
+export const WalletTransactionEntryCodec = Schema.Struct({
   ...transactionFields,
   callbacks: Schema.Array(WalletCallbackEntry)
 }).pipe(Schema.encodeKeys(transactionKeys))
 
-export const WalletRoundEntry = Schema.Struct({
+export const WalletRoundEntryCodec = Schema.Struct({
   roundId: LedgerRound.fields.roundId,
   player: WalletPlayer,
   status: LedgerRound.fields.status,
@@ -101,7 +100,7 @@ export const WalletRoundEntry = Schema.Struct({
   refundedEarly: LedgerRound.fields.refundedEarly.annotate({ description: "Refunded before any bet of it arrived" }),
   createdAt: IsoDate,
   updatedAt: IsoDate,
-  transactions: Schema.Array(WalletTransactionEntry)
+  transactions: Schema.Array(WalletTransactionEntryCodec)
 }).pipe(Schema.encodeKeys({
   roundId: "round_id",
   pendingBets: "pending_bets",
@@ -111,6 +110,11 @@ export const WalletRoundEntry = Schema.Struct({
   createdAt: "created_at",
   updatedAt: "updated_at"
 }))
+
+// The contract declares the wire side, so the typed client reads what partners read (currency units,
+// snake_case); the handlers encode the domain's records with the codecs above.
+export const WalletTransactionEntry = Schema.toEncoded(WalletTransactionEntryCodec)
+export const WalletRoundEntry = Schema.toEncoded(WalletRoundEntryCodec)
 
 const examplePlayer = { external_player_id: "player-42", user_code: 1000123 }
 

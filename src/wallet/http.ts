@@ -1,9 +1,10 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
 import { ok } from "../api/Envelope.ts"
 import { NotFound } from "../api/Errors.ts"
-import { page } from "../api/Paging.ts"
+import { encodeWith, page } from "../api/Paging.ts"
+import { WalletRoundEntryCodec, WalletTransactionEntryCodec } from "../api/Wallet.ts"
 import { CurrentPartner } from "../api/Security.ts"
 import { WalletLedger } from "./WalletLedger.ts"
 
@@ -13,6 +14,8 @@ export const WalletHandlers = HttpApiBuilder.group(
   "wallet",
   Effect.fn(function*(handlers) {
     const ledger = yield* WalletLedger
+    const transactionEntries = encodeWith(Schema.Array(WalletTransactionEntryCodec))
+    const roundEntries = encodeWith(Schema.Array(WalletRoundEntryCodec))
 
     return handlers
       .handle("transactions", Effect.fn("WalletHandlers.transactions")(function*({ query }) {
@@ -27,7 +30,7 @@ export const WalletHandlers = HttpApiBuilder.group(
           to: query.to
         }, paging)
         return ok(partner, {
-          transactions: entries,
+          transactions: yield* transactionEntries(entries),
           meta: { page: paging.page, per_page: paging.perPage, total }
         })
       }))
@@ -35,13 +38,13 @@ export const WalletHandlers = HttpApiBuilder.group(
         const partner = yield* CurrentPartner
         const entries = yield* ledger.transaction({ partnerId: partner.id }, params.transaction_id, query.kind)
         if (entries.length === 0) return yield* new NotFound({ message: "Transaction not found." })
-        return ok(partner, { transactions: entries })
+        return ok(partner, { transactions: yield* transactionEntries(entries) })
       }))
       .handle("round", Effect.fn("WalletHandlers.round")(function*({ params, query }) {
         const partner = yield* CurrentPartner
         const rounds = yield* ledger.rounds({ partnerId: partner.id }, params.round_id, query.external_player_id)
         if (rounds.length === 0) return yield* new NotFound({ message: "Round not found." })
-        return ok(partner, { rounds })
+        return ok(partner, { rounds: yield* roundEntries(rounds) })
       }))
   })
 )

@@ -12,8 +12,6 @@ import { Effect, Layer, Redacted } from "effect"
 import { HttpClientRequest, HttpServer } from "effect/http"
 import { HttpApiMiddleware, HttpApiTest } from "effect/http-api"
 import { PartnerApi } from "../../src/api/Api.ts"
-import type { PartnerSummary } from "../../src/api/Envelope.ts"
-import type { WalletTransactionEntry } from "../../src/api/Wallet.ts"
 import { NotFound, Unauthorized, ValidationFailed } from "../../src/api/Errors.ts"
 import { CurrentPartner, PartnerAuth } from "../../src/api/Security.ts"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
@@ -30,9 +28,6 @@ import { Wallet } from "../../src/wallet/Wallet.ts"
 import { WalletLedger } from "../../src/wallet/WalletLedger.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { testCallbacksConfig } from "../support/TestApp.ts"
-
-/** An answer's JSON as it leaves the service. */
-type Envelope<Data> = { readonly success: boolean; readonly partner: PartnerSummary; readonly data: Data }
 
 const at = new Date("2026-11-22T13:00:00.000Z")
 const partnerOf = (id: number, slug: string) =>
@@ -118,13 +113,7 @@ layer(Handlers)("GET /wallet over memory", (it) => {
     Effect.gen(function*() {
       const player = yield* givenPlayer()
       yield* winBet(player, "h-1", 1_000, 450, "h-round")
-      // The wire itself (the typed client would decode it back to the domain's camelCase and cents).
-      const raw = yield* (yield* client()).wallet.transaction({
-        params: { transaction_id: "h-1" },
-        query: {},
-        responseMode: "response-only"
-      })
-      const response = (yield* raw.json) as Envelope<{ readonly transactions: ReadonlyArray<typeof WalletTransactionEntry.Encoded> }>
+      const response = yield* (yield* client()).wallet.transaction({ params: { transaction_id: "h-1" }, query: {} })
       assert.isTrue(response.success)
       assert.deepStrictEqual(response.partner, { id: 1, name: "acme", slug: "acme", status: "active" })
       const [entry] = response.data.transactions
@@ -160,9 +149,9 @@ layer(Handlers)("GET /wallet over memory", (it) => {
       const api = yield* client()
       const first = yield* api.wallet.transactions({ query: { external_player_id: player.external_player_id, per_page: 2 } })
       assert.deepStrictEqual(first.data.meta, { page: 1, per_page: 2, total: 3 })
-      assert.deepStrictEqual(first.data.transactions.map((t) => t.txnId), ["page-3", "page-2"])
+      assert.deepStrictEqual(first.data.transactions.map((t) => t.transaction_id), ["page-3", "page-2"])
       const second = yield* api.wallet.transactions({ query: { external_player_id: player.external_player_id, per_page: 2, page: 2 } })
-      assert.deepStrictEqual(second.data.transactions.map((t) => t.txnId), ["page-1"])
+      assert.deepStrictEqual(second.data.transactions.map((t) => t.transaction_id), ["page-1"])
       const beyond = yield* api.wallet.transactions({ query: { external_player_id: player.external_player_id, page: 9 } })
       assert.deepStrictEqual([beyond.data.transactions.length, beyond.data.meta.total], [0, 3])
       const refunds = yield* api.wallet.transactions({ query: { external_player_id: player.external_player_id, kind: "refund" } })
@@ -180,16 +169,15 @@ layer(Handlers)("GET /wallet over memory", (it) => {
       yield* winBet(player, "r-2", 500, 2_000, "h-round-2")
       const { rounds } = (yield* (yield* client()).wallet.round({ params: { round_id: "h-round-2" }, query: {} })).data
       assert.strictEqual(rounds.length, 1)
-      // Read back through the contract: amounts in cents.
       assert.deepInclude(rounds[0], {
-        roundId: "h-round-2",
+        round_id: "h-round-2",
         status: "settled",
-        pendingBets: 0,
-        betTotal: 1_500,
-        winTotal: 2_000,
-        refundedEarly: false
+        pending_bets: 0,
+        bet_total: 15,
+        win_total: 20,
+        refunded_early: false
       })
-      assert.deepStrictEqual(rounds[0].transactions.map((t) => t.txnId), ["r-1", "r-2"])
+      assert.deepStrictEqual(rounds[0].transactions.map((t) => t.transaction_id), ["r-1", "r-2"])
     }))
 
   it.effect("unknown ids, and another partner's, are 404 with the contract's message", () =>

@@ -40,15 +40,14 @@ layer(WalletApp(books), live)("wallet reconciliation", (it) => {
 
       const client = yield* partnerClient(acme.token)
       const both = yield* client.wallet.transaction({ params: { transaction_id: "rec-1" }, query: {} })
-      // Read back through the contract: amounts in cents.
-      assert.deepStrictEqual(both.data.transactions.map((t) => [t.kind, t.status, t.amount, t.balanceAfter]), [
-        ["bet", "applied", -600, 9_400],
-        ["refund", "applied", 600, 10_000]
+      assert.deepStrictEqual(both.data.transactions.map((t) => [t.kind, t.status, t.amount, t.balance_after]), [
+        ["bet", "applied", -6, 94],
+        ["refund", "applied", 6, 100]
       ])
       const [placed] = both.data.transactions
-      assert.deepStrictEqual(placed.player, { external_player_id: "ana", internal_user_id: ana.internal_user_id })
+      assert.deepStrictEqual(placed.player, { external_player_id: "ana", user_code: ana.internal_user_id })
       assert.deepStrictEqual(placed.answer, { msg: "", balance: 94 })
-      assert.deepStrictEqual(placed.callbacks.map((c) => [c.kind, c.eventId]), [
+      assert.deepStrictEqual(placed.callbacks.map((c) => [c.kind, c.event_id]), [
         ["bet", transactionEventId("bet", "rec-1")],
         ["win", transactionEventId("win", "rec-1")]
       ])
@@ -62,14 +61,14 @@ layer(WalletApp(books), live)("wallet reconciliation", (it) => {
       assert.strictEqual(refused.data.transactions[0].callbacks[1].kind, "rollback")
 
       const { rounds } = (yield* client.wallet.round({ params: { round_id: "rec-round" }, query: {} })).data
-      assert.deepInclude(rounds[0], { roundId: "rec-round", status: "refunded", betTotal: 1_000, winTotal: 400, pendingBets: 0 })
+      assert.deepInclude(rounds[0], { round_id: "rec-round", status: "refunded", bet_total: 10, win_total: 4, pending_bets: 0 })
       assert.deepStrictEqual(rounds[0].transactions.map((t) => t.kind), ["bet", "refund"])
 
       const listed = yield* client.wallet.transactions({ query: { external_player_id: "ana", per_page: 2 } })
       assert.strictEqual(listed.data.meta.total, 3)
-      assert.deepStrictEqual(listed.data.transactions.map((t) => t.txnId), ["rec-2", "rec-1"], "newest first, paged")
+      assert.deepStrictEqual(listed.data.transactions.map((t) => t.transaction_id), ["rec-2", "rec-1"], "newest first, paged")
       const refusedOnly = yield* client.wallet.transactions({ query: { status: "refused" } })
-      assert.deepStrictEqual(refusedOnly.data.transactions.map((t) => t.txnId), ["rec-2"])
+      assert.deepStrictEqual(refusedOnly.data.transactions.map((t) => t.transaction_id), ["rec-2"])
       const future = yield* client.wallet.transactions({ query: { from: new Date("2999-01-01T00:00:00Z") } })
       assert.strictEqual(future.data.meta.total, 0)
 
