@@ -21,6 +21,7 @@ import { AdminOpenApiRoute, PanelRoutes } from "./admin/http/Panel.ts"
 import { AdminPartnersHandlers } from "./admin/http/Partners.ts"
 import { AdminLoginHandlers, AdminSessionHandlers } from "./admin/http/Session.ts"
 import { AdminSystemHandlers } from "./admin/http/System.ts"
+import { SystemStatus } from "./admin/SystemStatus.ts"
 import { AdminWalletHandlers } from "./admin/http/Wallet.ts"
 import { AggregatorRoute } from "./wallet/AggregatorRoute.ts"
 import { CallbackOutbox } from "./wallet/outbox/CallbackOutbox.ts"
@@ -113,7 +114,7 @@ export const AdminHandlersLive = Layer.mergeAll(
   AdminWalletHandlers,
   AdminCasinoHandlers,
   AdminSystemHandlers
-).pipe(Layer.provideMerge(Layer.mergeAll(AdminAuth.layer, RequestValidationLive)))
+).pipe(Layer.provide(SystemStatus.layer), Layer.provideMerge(Layer.mergeAll(AdminAuth.layer, RequestValidationLive)))
 
 /** The console: its API with its own OpenAPI document (for logged-in admins), and its pages. */
 const AdminRoutesLive = Layer.mergeAll(

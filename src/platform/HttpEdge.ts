@@ -6,6 +6,7 @@ import { type IncomingMessage, Server, type ServerResponse, STATUS_CODES } from 
 import type { Duplex } from "node:stream"
 import { recordRequest } from "./Metrics.ts"
 import { maxBodyBytes } from "./RequestBody.ts"
+import * as DatabaseHealth from "./DatabaseHealth.ts"
 import { SharedStore } from "./SharedStore.ts"
 
 /**
@@ -120,8 +121,8 @@ export const HealthRoutes = HttpRouter.use(Effect.fnUntraced(function*(router) {
   yield* router.add(
     "GET",
     "/ready",
-    sql`SELECT 1`.pipe(
-      Effect.timeout("2 seconds"),
+    DatabaseHealth.ping.pipe(
+      Effect.provideService(SqlClient.SqlClient, sql),
       // Redis down is said, not refused: the instance still answers, from the provider within its part of the quota.
       Effect.andThen(shared.check),
       Effect.map((state) =>

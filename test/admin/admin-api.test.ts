@@ -407,4 +407,19 @@ layer(
       assert.notInclude(Object.keys(answer.body.paths), "/api/partner/v1/status")
       assert.property(answer.body.components.securitySchemes, "session")
     }))
+
+  it.effect("the system status: the database answers the readiness check; snake_case on the wire, no secret shown", () =>
+    Effect.gen(function*() {
+      yield* givenAdmin("status@example.com", "viewer")
+      const session = yield* loginAs("status@example.com")
+      const { system } = yield* (yield* adminClient(session)).system.status()
+      assert.isTrue(system.database.ok)
+      assert.match(system.startedAt, /^\d{4}-\d{2}-\d{2}T/)
+      const answer = yield* adminRequest("GET", "/admin/api/system", { session })
+      assert.strictEqual(answer.status, 200)
+      assert.includeMembers(Object.keys(answer.body.system), ["version", "started_at", "database", "casino", "sports", "wallet", "jobs"])
+      assert.deepStrictEqual(Object.keys(answer.body.system.wallet).sort(), ["failed_callbacks", "pending_bets", "pending_callbacks"])
+      assert.property(answer.body.system.sports, "rate_limit_per_hour")
+      assert.notMatch(JSON.stringify(answer.body), /postgres(ql)?:\/\//, "no database URL")
+    }))
 })

@@ -1,15 +1,10 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { admin } from "../support/AdminCli.ts"
 import { adminClient, adminRequest, loginAs } from "../support/AdminConsole.ts"
 import { live } from "../support/live.ts"
-import { runNode } from "../support/process.ts"
-import { TestDatabaseUrl } from "../support/TestDatabase.ts"
 import { TestApp } from "../support/TestApp.ts"
-
-const admin = (...args: Array<string>) =>
-  Effect.flatMap(Effect.service(TestDatabaseUrl), (url) =>
-    runNode(["scripts/admin.ts", ...args], { DATABASE_URL: url, LOG_LEVEL: "Warn", PARTNER_CALLBACK_ALLOW_PRIVATE: "true" }))
 
 layer(TestApp(), live)("admin CLI: console accounts and the audit trail", (it) => {
   it.effect("admins create prints a one-time password that logs in once and must then be replaced", () =>
@@ -46,7 +41,7 @@ layer(TestApp(), live)("admin CLI: console accounts and the audit trail", (it) =
       assert.notStrictEqual(fresh.one_time_password, late.one_time_password)
       const renewed = yield* loginAs("late@example.com", fresh.one_time_password)
       assert.isTrue((yield* (yield* adminClient(renewed)).session.current()).must_change_password)
-    }), { timeout: 120_000 }) // several CLI runs, each a node start
+    }))
 
   it.effect("the CLI's partner changes are in the audit trail, as the machine user, without secrets", () =>
     Effect.gen(function*() {
@@ -65,5 +60,5 @@ layer(TestApp(), live)("admin CLI: console accounts and the audit trail", (it) =
       assert.deepStrictEqual([entries[1].before.status, entries[1].after.status], ["active", "inactive"])
       assert.notInclude(listed.stdout, created.token)
       assert.notInclude(listed.stdout, created.webhook_secret)
-    }), { timeout: 120_000 })
+    }))
 })

@@ -1,23 +1,20 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { TestDatabaseUrl } from "../support/TestDatabase.ts"
+import { TestDatabase, TestDatabaseUrl } from "../support/TestDatabase.ts"
 import { Unauthorized } from "../../src/client/PartnerClient.ts"
 import { partnerClient } from "../support/PartnerClient.ts"
 import { bearer, givenPartner, request, TestApp } from "../support/TestApp.ts"
-import { runCommand, runNode } from "../support/process.ts"
+import { admin, adminCli } from "../support/AdminCli.ts"
+import { runCommand } from "../support/process.ts"
 import { AppConfig, publicBaseUrl } from "../../src/platform/AppConfig.ts"
 import { eventually as eventuallyHolds, live } from "../support/live.ts"
 
 /**
- * `npm run admin -- <args>` against the test file's database, as a separate process. These machines have
+ * `admin <args>` against the test file's database, run in-process (./support/AdminCli.ts). These machines have
  * no public DNS, so callback URLs are not resolved here unless a test asks for the policy (`strict`).
  */
-const adminWith = (env: Record<string, string>) => (...args: Array<string>) =>
-  Effect.flatMap(Effect.service(TestDatabaseUrl), (url) =>
-    runNode(["scripts/admin.ts", ...args], { DATABASE_URL: url, LOG_LEVEL: "Warn", ...env }))
-const admin = adminWith({ PARTNER_CALLBACK_ALLOW_PRIVATE: "true" })
-const strict = adminWith({ PARTNER_CALLBACK_ALLOW_PRIVATE: "false" })
+const strict = adminCli({ PARTNER_CALLBACK_ALLOW_PRIVATE: "false" })
 
 /** GET /status as `token`'s partner through the typed client: its answer, or the contract's 401 (`Unauthorized`). */
 const status = (token: string) =>
@@ -132,7 +129,7 @@ layer(TestApp(), live)("admin CLI", (it) => {
       // The operator's explicit choice lets a private wallet in (a partner on the same network).
       const allowed = yield* admin("partners", "set", slug, "--callback-url", "http://10.1.2.3:8080/wallet")
       assert.strictEqual(allowed.exitCode, 0, allowed.stderr)
-    }), { timeout: 90_000 }) // a dozen CLI runs, each a node start
+    }))
 
   it.effect("callbacks list and retry", () =>
     Effect.gen(function*() {
@@ -221,7 +218,7 @@ layer(TestApp(), live)("admin CLI", (it) => {
         assert.notStrictEqual(refused.exitCode, 0, wrongs[i])
         assert.match(refused.stderr, /rate limit/i, wrongs[i])
       })
-    }), 120_000)
+    }))
 
   it.effect("bad arguments get a clear message and a non-zero exit", () =>
     Effect.gen(function*() {
@@ -294,12 +291,12 @@ layer(TestApp(), live)("admin CLI", (it) => {
       const noProvider = yield* admin("casino", "enable-provider", "nobody")
       assert.notStrictEqual(noProvider.exitCode, 0)
       assert.match(noProvider.stderr, /No casino provider "nobody"/)
-    }), { timeout: 90_000 }) // six CLI runs, each a node start: past 30 s on a loaded machine
+    }))
 
   it.effect("the stored catalog does not depend on the port of the process that synced it", () =>
     Effect.gen(function*() {
       // Synced by a process with another PORT (as the CLI is, without the service's environment).
-      const synced = yield* adminWith({ PORT: "1" })("casino", "sync")
+      const synced = yield* adminCli({ PORT: "1" })("casino", "sync")
       assert.strictEqual(synced.exitCode, 0, synced.stderr)
       const sql = yield* SqlClient.SqlClient
       const stored = yield* sql<{ image_url: string | null }>`SELECT image_url FROM casino_games`
@@ -317,7 +314,8 @@ layer(TestApp(), live)("admin CLI", (it) => {
     }))
 })
 
-layer(TestApp(), live)("admin CLI through npm, as documented", (it) => {
+// The one test of the entry point itself: a real process, through npm, over a database of its own.
+layer(TestDatabase, live)("admin CLI through npm, as documented", (it) => {
   it.effect("`npm run -s admin -- ...` prints only JSON on stdout", () =>
     Effect.gen(function*() {
       const url = yield* TestDatabaseUrl

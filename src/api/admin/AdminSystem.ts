@@ -26,21 +26,24 @@ export const SportsRefreshView = Schema.Struct({
   deactivated: Schema.Int
 })
 
+/** The console's system page; the service's report (camelCase) with the wire's snake_case keys. */
 export const SystemView = Schema.Struct({
   version: Schema.String,
-  started_at: Schema.String,
+  startedAt: Schema.String,
   database: Schema.Struct({ ok: Schema.Boolean, embedded: Schema.Boolean }),
   casino: Schema.Struct({ gateway: Schema.String, configured: Schema.Boolean, providers: Schema.Int, games: Schema.Int }),
   sports: Schema.Struct({
     provider: Schema.String,
     configured: Schema.Boolean,
-    rate_limit_per_hour: Schema.Int,
+    rateLimitPerHour: Schema.Int,
     catalog: Schema.Struct({ sports: Schema.Int, countries: Schema.Int, leagues: Schema.Int, teams: Schema.Int, events: Schema.Int })
-  }),
-  wallet: Schema.Struct({ pending_bets: Schema.Int, failed_callbacks: Schema.Int, pending_callbacks: Schema.Int }),
+  }).pipe(Schema.encodeKeys({ rateLimitPerHour: "rate_limit_per_hour" })),
+  wallet: Schema.Struct({ pendingBets: Schema.Int, failedCallbacks: Schema.Int, pendingCallbacks: Schema.Int }).pipe(
+    Schema.encodeKeys({ pendingBets: "pending_bets", failedCallbacks: "failed_callbacks", pendingCallbacks: "pending_callbacks" })
+  ),
   jobs: Schema.Struct({ queued: Schema.Int, locked: Schema.Int, failing: Schema.Int }),
   configuration: Schema.Record(Schema.String, Schema.String)
-})
+}).pipe(Schema.encodeKeys({ startedAt: "started_at" }))
 
 export class AdminSystemGroup extends HttpApiGroup.make("system")
   .add(

@@ -1,0 +1,333 @@
+/**
+ * The operator's admin CLI, as a program: `scripts/admin.ts` runs it on the process's arguments
+ * (`npm run -s admin -- <command>`), tests run it in-process on theirs. Results are JSON on stdout;
+ * logs and errors go to stderr; failures exit non-zero.
+ */
+import { Console, Effect, Layer, Logger, Option, References, Schema, Stdio } from "effect"
+import { Argument, CliError, Command, Flag } from "effect/cli"
+import { CallbackDetail } from "../../src/api/admin/AdminWallet.ts"
+import { WalletTransactionEntryCodec } from "../../src/api/Wallet.ts"
+import type { CallbackView } from "../../src/domain/Callbacks.ts"
+import { CallbackOutbox } from "../../src/wallet/outbox/CallbackOutbox.ts"
+import { WalletLedger } from "../../src/wallet/WalletLedger.ts"
+import { partnerView } from "../../src/admin/PartnerView.ts"
+import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
+import { CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerAdmin } from "../../src/admin/AdminChanges.ts"
+import { Partners } from "../../src/partners/Partners.ts"
+import * as Database from "../../src/platform/Database.ts"
+import { AdminLayers, ConfigLive } from "../../src/server.ts"
+import { adminsCommand, auditCommand, cliActor } from "./accounts.ts"
+
+const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
+
+
+/** Domain failures become a one-line message for the operator and exit code 1. */
+const userFacing = <A, R>(effect: Effect.Effect<A, { readonly message: string }, R>) =>
+  Effect.mapError(effect, (error) => new CliError.UserError({ cause: error, userMessage: error.message }))
+
+const slug = Argument.String("slug").pipe(Argument.withDescription("The partner's slug"))
+const commission = Flag.Finite("commission").pipe(
+  Flag.withDescription("Commission percent, 0 to 100"),
+  Flag.optional
+)
+const callbackUrl = Flag.String("callback-url").pipe(
+  Flag.withDescription("Where wallet callbacks for this partner's players go (http:// or https://); \"none\" clears it"),
+  Flag.optional
+)
+const name = Flag.String("name").pipe(Flag.withDescription("Display name"))
+const rateLimit = Flag.String("rate-limit").pipe(
+  Flag.withDescription("Requests a minute this partner may send to the partner API; \"default\" follows PARTNER_RATE_LIMIT"),
+  Flag.optional
+)
+
+/** `--rate-limit`: a whole number of requests a minute, or `default` (the service's PARTNER_RATE_LIMIT). */
+const toRateLimit = (value: Option.Option<string>) =>
+  Option.match(value, {
+    onNone: () => Effect.succeed(undefined),
+    onSome: (text) => {
+      const trimmed = text.trim().toLowerCase()
+      if (trimmed === "default") return Effect.succeed(null)
+      return /^[0-9]+$/.test(trimmed)
+        ? Effect.succeed(Number(trimmed))
+        : Effect.fail(
+          new CliError.UserError({
+            cause: text,
+            userMessage: `Invalid rate limit: "${text}" is neither a whole number of requests a minute nor "default".`
+          })
+        )
+    }
+  })
+
+const toCallbackUrl = (value: Option.Option<string>) =>
+  Option.map(value, (url) => url === "none" ? null : url).pipe(Option.getOrUndefined)
+
+const create = Command.make("create", {
+  name,
+  slug: Flag.String("slug").pipe(Flag.withDescription("URL-safe id; derived from the name when omitted"), Flag.optional),
+  status: Flag.Literals("status", ["active", "inactive"]).pipe(Flag.withDefault("active" as const)),
+  commission,
+  callbackUrl,
+  rateLimit
+}, (input) =>
+  Effect.gen(function*() {
+    const partners = yield* PartnerAdmin
+    const { partner, token, webhookSecret } = yield* userFacing(partners.create(cliActor, {
+      name: input.name,
+      slug: Option.getOrUndefined(input.slug),
+      status: input.status,
+      commissionPercent: Option.getOrUndefined(input.commission),
+      callbackUrl: toCallbackUrl(input.callbackUrl),
+      rateLimitPerMinute: yield* toRateLimit(input.rateLimit)
+    }))
+    // The only time the token and the webhook secret are shown.
+    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, token, webhook_secret: webhookSecret }))
+  })).pipe(Command.withDescription("Create a partner and print its token and webhook secret (shown only this once)"))
+
+const list = Command.make("list", {}, () =>
+  Effect.gen(function*() {
+    const partners = yield* Partners
+    yield* printJson((yield* partners.list).map(partnerView))
+  })).pipe(Command.withDescription("List all partners"))
+
+const show = Command.make("show", { slug }, ({ slug }) =>
+  Effect.gen(function*() {
+    const partners = yield* Partners
+    yield* printJson(partnerView(yield* userFacing(partners.show(slug))))
+  })).pipe(Command.withDescription("Show one partner"))
+
+const setStatus = (command: "activate" | "deactivate") =>
+  Command.make(command, { slug }, ({ slug }) =>
+    Effect.gen(function*() {
+      const partners = yield* PartnerAdmin
+      const partner = yield* userFacing(partners.setStatus(cliActor, slug, command === "activate" ? "active" : "inactive"))
+      yield* printJson(partnerView(partner))
+    })).pipe(Command.withDescription(
+      command === "activate"
+        ? "Let the partner's token in again"
+        : "Refuse the partner's token (within AUTH_CACHE_TTL on running services)"
+    ))
+
+const rotateToken = Command.make("rotate-token", { slug }, ({ slug }) =>
+  Effect.gen(function*() {
+    const partners = yield* PartnerAdmin
+    const { partner, token } = yield* userFacing(partners.rotateToken(cliActor, slug))
+    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, token }))
+  })).pipe(Command.withDescription("Issue a new token; the old one stops working"))
+
+const rotateWebhookSecret = Command.make("rotate-webhook-secret", { slug }, ({ slug }) =>
+  Effect.gen(function*() {
+    const partners = yield* PartnerAdmin
+    const { partner, webhookSecret } = yield* userFacing(partners.rotateWebhookSecret(cliActor, slug))
+    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, webhook_secret: webhookSecret }))
+  })).pipe(Command.withDescription(
+    "Issue a new webhook secret (shown only this once); callbacks carry a signature with it and, for " +
+      "PARTNER_WEBHOOK_SECRET_OVERLAP (24 hours), one with the previous secret too"
+  ))
+
+const set = Command.make("set", {
+  slug,
+  commission,
+  callbackUrl,
+  rateLimit,
+  name: name.pipe(Flag.optional)
+}, (input) =>
+  Effect.gen(function*() {
+    if ([input.commission, input.callbackUrl, input.name, input.rateLimit].every((flag: Option.Option<unknown>) => Option.isNone(flag))) {
+      return yield* new CliError.UserError({
+        cause: "nothing to change",
+        userMessage: "Nothing to change: pass --commission, --callback-url, --rate-limit or --name."
+      })
+    }
+    const partners = yield* PartnerAdmin
+    const partner = yield* userFacing(partners.update(cliActor, input.slug, {
+      name: Option.getOrUndefined(input.name),
+      commissionPercent: Option.getOrUndefined(input.commission),
+      callbackUrl: toCallbackUrl(input.callbackUrl),
+      rateLimitPerMinute: yield* toRateLimit(input.rateLimit)
+    }))
+    yield* printJson(partnerView(partner))
+  })).pipe(Command.withDescription("Change a partner's name, commission, callback URL or rate limit"))
+
+const partnersCommand = Command.make("partners").pipe(
+  Command.withDescription("Manage partners (operators) and their tokens"),
+  Command.withSubcommands([
+    create,
+    list,
+    show,
+    setStatus("activate"),
+    setStatus("deactivate"),
+    rotateToken,
+    rotateWebhookSecret,
+    set
+  ]),
+  Command.provide(AdminLayers.partners)
+)
+
+const providerRef = Argument.String("provider").pipe(Argument.withDescription("The provider's id or slug"))
+const gameCode = Argument.String("game-code").pipe(Argument.withDescription("The game's code"))
+
+const casinoSync = Command.make("sync", {}, () =>
+  Effect.gen(function*() {
+    const sync = yield* CasinoSyncAdmin
+    yield* printJson(yield* userFacing(sync.sync(cliActor)))
+  })).pipe(
+    Command.withDescription("Refresh the local catalog from the casino aggregator now"),
+    Command.provide(AdminLayers.casinoSync)
+  )
+
+const casinoProviders = Command.make("providers", {}, () =>
+  Effect.gen(function*() {
+    const catalog = yield* CasinoCatalog
+    yield* printJson(yield* catalog.allProviders)
+  })).pipe(
+    Command.withDescription("List every provider in the local catalog, enabled or not"),
+    Command.provide(AdminLayers.casinoCatalog)
+  )
+
+const setProviderEnabled = (command: "enable-provider" | "disable-provider") =>
+  Command.make(command, { provider: providerRef }, ({ provider }) =>
+    Effect.gen(function*() {
+      const catalog = yield* CasinoAdmin
+      yield* printJson(yield* userFacing(catalog.setProviderEnabled(cliActor, provider, command === "enable-provider")))
+    })).pipe(Command.withDescription(
+      command === "enable-provider"
+        ? "Offer a provider's games again (when the aggregator lists them)"
+        : "Stop offering a provider and its games; syncs do not undo this"
+    ), Command.provide(AdminLayers.casinoCatalog))
+
+const setGameEnabled = (command: "enable-game" | "disable-game") =>
+  Command.make(command, { provider: providerRef, gameCode }, ({ gameCode, provider }) =>
+    Effect.gen(function*() {
+      const catalog = yield* CasinoAdmin
+      yield* printJson(yield* userFacing(catalog.setGameEnabled(cliActor, provider, gameCode, command === "enable-game")))
+    })).pipe(Command.withDescription(
+      command === "enable-game"
+        ? "Offer a game again (when the aggregator lists it)"
+        : "Stop offering a game; syncs do not undo this"
+    ), Command.provide(AdminLayers.casinoCatalog))
+
+const casinoCommand = Command.make("casino").pipe(
+  Command.withDescription("The local casino catalog"),
+  Command.withSubcommands([
+    casinoSync,
+    casinoProviders,
+    setProviderEnabled("enable-provider"),
+    setProviderEnabled("disable-provider"),
+    setGameEnabled("enable-game"),
+    setGameEnabled("disable-game")
+  ])
+)
+
+// Results are printed in the admin API's wire form (snake_case, amounts in units, ISO dates): the contract's codecs.
+const encodeEntry = Schema.encodeSync(WalletTransactionEntryCodec)
+const encodeCallback = Schema.encodeSync(CallbackDetail)
+
+/** A callback as the admin API shows it, without `redeliverable` (the CLI's retry says why it refuses a bet). */
+const callbackView = (callback: CallbackView) => {
+  const { redeliverable: _, ...shown } = encodeCallback(callback)
+  return shown
+}
+
+const callbacksList = Command.make("list", {
+  status: Flag.Literals("status", ["pending", "delivered", "failed"]).pipe(
+    Flag.withDescription("Only callbacks in this state"),
+    Flag.optional
+  ),
+  partner: Flag.String("partner").pipe(Flag.withDescription("Only this partner's (slug)"), Flag.optional),
+  limit: Flag.Int("limit").pipe(Flag.withDescription("How many, newest first (default 50)"), Flag.withDefault(50))
+}, (input) =>
+  Effect.gen(function*() {
+    const outbox = yield* CallbackOutbox
+    const partners = yield* Partners
+    const slug = Option.getOrUndefined(input.partner)
+    const partner = slug === undefined ? undefined : Option.getOrNull(yield* Effect.option(partners.show(slug)))
+    // A slug that names no partner has no callbacks.
+    const callbacks = partner === null ? [] : yield* outbox.list({
+      status: Option.getOrUndefined(input.status),
+      partnerId: partner?.id,
+      limit: Math.max(1, Math.min(input.limit, 1000))
+    })
+    yield* printJson(callbacks.map(callbackView))
+  })).pipe(Command.withDescription("Show callbacks sent to partners: bets answered at once, notifications and their delivery"))
+
+const callbacksRetry = Command.make("retry", {
+  id: Argument.Int("id").pipe(Argument.withDescription("The callback's id (from callbacks list)"))
+}, ({ id }) =>
+  Effect.gen(function*() {
+    const callbacks = yield* CallbackAdmin
+    yield* printJson(callbackView(yield* userFacing(callbacks.redeliver(cliActor, id))))
+  })).pipe(Command.withDescription(
+    "Deliver a notification again now (same body and event id; failed, pending or already delivered)"
+  ))
+
+const callbacksCommand = Command.make("callbacks").pipe(
+  Command.withDescription("Wallet callbacks sent to partners"),
+  Command.withSubcommands([callbacksList, callbacksRetry]),
+  Command.provide(AdminLayers.callbacks)
+)
+
+const walletShow = Command.make("show", {
+  txn: Argument.String("transaction-id").pipe(Argument.withDescription("The aggregator's transaction id")),
+  kind: Flag.Literals("kind", ["bet", "refund"]).pipe(Flag.withDescription("Only the bet or only the refund"), Flag.optional)
+}, ({ kind, txn }) =>
+  Effect.gen(function*() {
+    const ledger = yield* WalletLedger
+    const entries = yield* ledger.transaction({}, txn, Option.getOrUndefined(kind))
+    if (entries.length === 0) {
+      return yield* new CliError.UserError({ cause: txn, userMessage: `No wallet transaction with id "${txn}".` })
+    }
+    yield* printJson(entries.map((entry) => ({ partner_id: entry.partnerId, ...encodeEntry(entry) })))
+  })).pipe(Command.withDescription("A transaction (the bet and/or refund with this id), its answer and its callbacks"))
+
+const walletPending = Command.make("pending", {
+  limit: Flag.Int("limit").pipe(Flag.withDescription("How many, oldest first (default 100)"), Flag.withDefault(100))
+}, ({ limit }) =>
+  Effect.gen(function*() {
+    const ledger = yield* WalletLedger
+    const entries = yield* ledger.pending(Math.max(1, Math.min(limit, 1000)))
+    yield* printJson(entries.map((entry) => ({
+      partner_id: entry.partnerId,
+      pending_seconds: Math.round(entry.ageMillis / 1000),
+      ...encodeEntry(entry)
+    })))
+  })).pipe(Command.withDescription(
+    "Bets waiting for a partner's answer; past WALLET_PENDING_TIMEOUT they are settled as refused, with a rollback"
+  ))
+
+const walletCommand = Command.make("wallet").pipe(
+  Command.withDescription("The wallet's ledger: transactions, their answers and callbacks"),
+  Command.withSubcommands([walletShow, walletPending]),
+  Command.provide(AdminLayers.wallet)
+)
+
+export const admin = Command.make("admin").pipe(
+  Command.withDescription("Partner Aggregator API administration"),
+  Command.withSubcommands([partnersCommand, casinoCommand, callbacksCommand, walletCommand, adminsCommand, auditCommand])
+)
+
+// Logs go to stderr so stdout stays a clean JSON result.
+const StderrLogger = Layer.mergeAll(
+  Logger.layer([Logger.withConsoleError(Logger.formatJson)]),
+  Layer.succeed(References.MinimumLogLevel, "Warn")
+)
+
+/**
+ * The CLI on these arguments. It needs the database and the configuration (`AdminBaseLive` for the
+ * operator's; a test gives its own database) and prints through the Console service.
+ */
+export const runAdmin = (argv: ReadonlyArray<string>) =>
+  Command.runWith(admin, { version: "1.0.0" })(argv).pipe(Effect.provide(StderrLogger))
+
+/**
+ * The service's own configuration and database (the embedded one, shared with a running service,
+ * when DATABASE_URL is unset). Each command group builds its own services (AdminLayers) over it.
+ */
+export const AdminBaseLive = Database.layer.pipe(Layer.provideMerge(ConfigLive))
+
+/** What `node scripts/admin.ts` runs: the process's arguments over AdminBaseLive; a bad setting is one line and exit 1. */
+export const main = Stdio.Stdio.use(({ args }) => Effect.flatMap(args, runAdmin)).pipe(
+  Effect.provide(AdminBaseLive),
+  Effect.provide(StderrLogger),
+  Effect.catchTag("ConfigError", (error) =>
+    Effect.andThen(Console.error(`Invalid configuration: ${error.message}`), Effect.sync(() => process.exit(1))))
+)
