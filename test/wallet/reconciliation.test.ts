@@ -10,16 +10,14 @@ import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
 import { partnerClient } from "../support/PartnerClient.ts"
-import { runNode } from "../support/process.ts"
-import { TestDatabaseUrl } from "../support/TestDatabase.ts"
+import { adminCli } from "../support/AdminCli.ts"
 import { bearer, errorBody, request, validationErrors } from "../support/TestApp.ts"
 import { givenPlayer, givenWalletPartner, refund, WalletApp, winBet } from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
 
-const admin = (...args: Array<string>) =>
-  Effect.flatMap(Effect.service(TestDatabaseUrl), (url) =>
-    runNode(["scripts/admin.ts", ...args], { DATABASE_URL: url, LOG_LEVEL: "Warn", PARTNER_CALLBACK_ALLOW_PRIVATE: "true" }))
+// The admin CLI in-process, on this file's database (its entry point is proved by test/scripts/admin.test.ts).
+const admin = adminCli({ PARTNER_CALLBACK_ALLOW_PRIVATE: "true" })
 
 layer(WalletApp(books), live)("wallet reconciliation", (it) => {
   it.effect("a transaction, its round and its callbacks, for the partner's own players only", () =>
