@@ -1,5 +1,5 @@
 import { Schema, Struct } from "effect"
-import { Partner } from "../domain/Partner.ts"
+import { Partner, PartnerAccess } from "../domain/Partner.ts"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Envelope } from "./Envelope.ts"
 
@@ -11,7 +11,8 @@ export const StatusData = Schema.Struct({
   partner: Schema.Struct({
     ...Struct.pick(Partner.fields, ["id", "name", "slug"]),
     status: Schema.String,
-    commission_percent: Partner.fields.commission_percent
+    commission_percent: Partner.fields.commission_percent,
+    environment: PartnerAccess.fields.environment
   }),
   aggregator_configured: Schema.Boolean,
   sports_gateway: Schema.Struct({
@@ -24,7 +25,7 @@ export class AccountGroup extends HttpApiGroup.make("account").add(
   HttpApiEndpoint.get("status", "/status", {
     success: Envelope("StatusResponse", StatusData, {
       example: {
-        partner: { id: 12, name: "Acme Bets", slug: "acme-bets", status: "active", commission_percent: 12.5 },
+        partner: { id: 12, name: "Acme Bets", slug: "acme-bets", status: "active", commission_percent: 12.5, environment: "live" },
         aggregator_configured: true,
         sports_gateway: { configured: true, provider: "betsapi" }
       }

@@ -1,16 +1,18 @@
 import { Schema, SchemaTransformation } from "effect"
+import { Environment } from "../domain/Environment.ts"
 
 /** The partner as echoed in every envelope; extra properties are allowed by the contract. */
 export const PartnerSummary = Schema.Struct({
   id: Schema.Int,
   name: Schema.String,
   slug: Schema.String,
-  status: Schema.String
+  status: Schema.String,
+  environment: Environment
 }).annotate({ identifier: "PartnerSummary" })
 export type PartnerSummary = typeof PartnerSummary.Type
 
 /** The partner every example answer is for. */
-export const examplePartner: PartnerSummary = { id: 12, name: "Acme Bets", slug: "acme-bets", status: "active" }
+export const examplePartner: PartnerSummary = { id: 12, name: "Acme Bets", slug: "acme-bets", status: "active", environment: "live" }
 
 /** Free-form provider payload, passed through as the upstream sent it. */
 export const ProviderResponse = Schema.Unknown.annotate({
@@ -53,7 +55,8 @@ export const partnerSummary = (partner: PartnerSummary): PartnerSummary => ({
   id: partner.id,
   name: partner.name,
   slug: partner.slug,
-  status: partner.status
+  status: partner.status,
+  environment: partner.environment
 })
 
 /** Builds the success envelope; every handler answers through it. */

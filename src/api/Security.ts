@@ -1,10 +1,10 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
-import type { Partner } from "../domain/Partner.ts"
+import type { PartnerAccess } from "../domain/Partner.ts"
 import { TooManyRequests, Unauthorized } from "./Errors.ts"
 
-/** The authenticated partner of the current request. */
-export class CurrentPartner extends Context.Service<CurrentPartner, Partner>()("partner-api/api/CurrentPartner") {}
+/** The authenticated partner of the current request, and the environment its token belongs to. */
+export class CurrentPartner extends Context.Service<CurrentPartner, PartnerAccess>()("partner-api/api/CurrentPartner") {}
 
 /**
  * Partner authentication: `Authorization: Bearer <token>` or

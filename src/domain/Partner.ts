@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { Environment } from "./Environment.ts"
 import { ErrorMessages } from "./ErrorMessages.ts"
 
 /** Where the partner API is served; the contract (src/api/Api.ts) is mounted here, start-up hints point here. */
@@ -41,6 +42,11 @@ export class Partner extends Schema.Class<Partner>("Partner")({
   }
 }
 
+/** A partner as one of its tokens admits it: the partner and the environment the token belongs to. */
+export class PartnerAccess extends Partner.extend<PartnerAccess>("PartnerAccess")({
+  environment: Environment
+}) {}
+
 /**
  * The partner spent its allowance of requests (its own rate_limit_per_minute or PARTNER_RATE_LIMIT):
  * `retryAfterSeconds` until the next one is admitted. The HTTP edge answers it as a 429.
@@ -63,6 +69,7 @@ export class PartnerRateLimited extends Schema.TaggedError<PartnerRateLimited>()
  */
 export const CallbackTarget = Schema.Struct({
   partnerId: Schema.Int,
+  environment: Environment,
   partnerSlug: Schema.String,
   active: Schema.Boolean,
   callbackUrl: Schema.NullOr(Schema.String),

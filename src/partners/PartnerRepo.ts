@@ -2,7 +2,8 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Duration, Effect, Layer, Option, Schema, type Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { CallbackTarget, Partner, type PartnerStatus } from "../domain/Partner.ts"
+import type { Environment } from "../domain/Environment.ts"
+import { CallbackTarget, Partner, PartnerAccess, type PartnerStatus } from "../domain/Partner.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { IdFromBigInt, NumberFromNumeric } from "../platform/SqlCodecs.ts"
 
@@ -33,6 +34,9 @@ const TargetRow = Schema.Struct({
   webhookSecret: "webhook_secret",
   previousSecret: "previous_secret"
 }))
+/** Tokens issued before environments are live ones. */
+const liveAccess = (partner: Partner): PartnerAccess => new PartnerAccess({ ...partner, environment: "live" })
+
 const decodeWithSecret = (rows: ReadonlyArray<unknown>) =>
   Effect.all([decodePartnerRows(rows), decodeSecretRows(rows)]).pipe(Effect.map(([partners, secrets]) => partners.map((partner, i) => ({ partner, webhookSecret: secrets[i].webhook_secret }))))
 
@@ -67,7 +71,7 @@ export const partnersChangedChannel = "partner_api_partners_changed"
 
 /** Partner rows in PostgreSQL. Database failures are defects here: callers cannot act on them. */
 export class PartnerRepo extends Context.Service<PartnerRepo, {
-  findByTokenHash(hash: Uint8Array): Effect.Effect<Option.Option<Partner>>
+  findByTokenHash(hash: Uint8Array): Effect.Effect<Option.Option<PartnerAccess>>
   findBySlug(slug: string): Effect.Effect<Option.Option<Partner>>
   findById(id: number): Effect.Effect<Option.Option<Partner>>
   readonly list: Effect.Effect<ReadonlyArray<Partner>>
@@ -84,7 +88,7 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
     overlap: Duration.Duration
   ): Effect.Effect<Option.Option<{ partner: Partner; webhookSecret: string }>>
   /** Where a partner's callbacks go and their signing secrets. */
-  findCallbackTarget(partnerId: number): Effect.Effect<Option.Option<CallbackTarget>>
+  findCallbackTarget(partnerId: number, environment: Environment): Effect.Effect<Option.Option<CallbackTarget>>
   /** Runs `effect` after each change any process announces (NOTIFY), for as long as the scope lives. */
   onChange(effect: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>
 }>()("partner-api/partners/PartnerRepo") {
@@ -175,7 +179,7 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
         Result: TargetRow,
         execute: (id) =>
           sql`
-            SELECT id AS partner_id, slug AS partner_slug, status = 'active' AS active, callback_url, webhook_secret,
+            SELECT id AS partner_id, 'live' AS environment, slug AS partner_slug, status = 'active' AS active, callback_url, webhook_secret,
                    CASE WHEN previous_webhook_secret IS NOT NULL AND previous_webhook_secret_until IS NOT NULL
                      THEN json_build_object('secret', previous_webhook_secret,
                                             'until', floor(extract(epoch FROM previous_webhook_secret_until) * 1000))
@@ -185,7 +189,7 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
       })
 
       return PartnerRepo.of({
-        findByTokenHash: (hash) => Effect.orDie(findByTokenHash(hash)),
+        findByTokenHash: (hash) => Effect.orDie(findByTokenHash(hash)).pipe(Effect.map(Option.map(liveAccess))),
         findBySlug: (slug) => Effect.orDie(findBySlug(slug)),
         findById: (id) => Effect.orDie(findById(id)),
         list: Effect.orDie(list()),
@@ -196,7 +200,8 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
         insert,
         update,
         rotateWebhookSecret,
-        findCallbackTarget: (partnerId) => Effect.orDie(findCallbackTarget(partnerId)),
+        findCallbackTarget: (partnerId, environment) =>
+          environment === "live" ? Effect.orDie(findCallbackTarget(partnerId)) : Effect.succeedNone,
         onChange: (effect) =>
           ChangeFeed.onChange(partnersChangedChannel, effect).pipe(Effect.provideService(PgClient.PgClient, pg))
       })
@@ -232,7 +237,9 @@ const makeMemory = () => {
 
   return PartnerRepo.of({
     findByTokenHash: (hash) =>
-      Effect.sync(() => Option.fromNullishOr([...rows.values()].find((row) => row.tokenHash === hex(hash))?.partner)),
+      Effect.sync(() =>
+        Option.map(Option.fromNullishOr([...rows.values()].find((row) => row.tokenHash === hex(hash))?.partner), liveAccess)
+      ),
     findBySlug: (slug) => Effect.sync(() => Option.fromNullishOr(bySlug(slug)?.partner)),
     findById: (id) => Effect.sync(() => Option.fromNullishOr(rows.get(id)?.partner)),
     list: Effect.sync(() => [...rows.values()].map((row) => row.partner)),
@@ -285,10 +292,11 @@ const makeMemory = () => {
         rows.set(rotated.partner.id, rotated)
         return Effect.as(announce, Option.some({ partner: rotated.partner, webhookSecret: rotated.webhookSecret }))
       }),
-    findCallbackTarget: (partnerId) =>
+    findCallbackTarget: (partnerId, environment) =>
       Effect.sync(() =>
-        Option.map(Option.fromNullishOr(rows.get(partnerId)), (row): CallbackTarget => ({
+        Option.map(Option.fromNullishOr(environment === "live" ? rows.get(partnerId) : undefined), (row): CallbackTarget => ({
           partnerId: row.partner.id,
+          environment,
           partnerSlug: row.partner.slug,
           active: row.partner.isActive,
           callbackUrl: row.partner.callback_url,

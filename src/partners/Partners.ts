@@ -1,6 +1,6 @@
 import { Cache, Context, Duration, Effect, Exit, Layer, Option, Schema, SchemaIssue } from "effect"
 import { hash, randomBytes } from "node:crypto"
-import type { Partner, PartnerStatus } from "../domain/Partner.ts"
+import type { Partner, PartnerAccess, PartnerStatus } from "../domain/Partner.ts"
 import { PartnerStatus as PartnerStatusSchema } from "../domain/Partner.ts"
 import { slugify } from "../domain/Slug.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
@@ -95,7 +95,7 @@ export class Partners extends Context.Service<Partners, {
    * The partner holding this token, when the token is known. Both answers are kept briefly in memory
    * (AUTH_CACHE_TTL), apart: unknown tokens never take the place of a real partner.
    */
-  authenticate(token: string): Effect.Effect<Option.Option<Partner>>
+  authenticate(token: string): Effect.Effect<Option.Option<PartnerAccess>>
   /** Whether this token belonged to a partner when this instance last looked it up (within a day). */
   isKnownToken(token: string): Effect.Effect<boolean>
   /** A new partner, with its token and webhook secret (shown to the operator this once). */
@@ -129,7 +129,7 @@ export class Partners extends Context.Service<Partners, {
       const found = yield* Cache.make({
         capacity: 10_000,
         timeToLive: authCacheTtl,
-        lookup: (_hashBase64: string): Effect.Effect<Partner> => Effect.die("Partners: found partners are only set, never looked up")
+        lookup: (_hashBase64: string): Effect.Effect<PartnerAccess> => Effect.die("Partners: found partners are only set, never looked up")
       })
       // Look-ups in flight (concurrent requests with one token share one query), and the misses, kept as
       // long: a client repeating an unknown token asks the database once per AUTH_CACHE_TTL. Small: a

@@ -35,7 +35,7 @@ export const SandboxGatewayLive = Layer.effect(
     const startDemoWallet = Effect.fn("SandboxGateway.startDemoWallet")(function*(userCode: number) {
       const player = yield* players.findByUserCode(userCode)
       if (Option.isNone(player)) return
-      const target = yield* targets.get(player.value.partner_id)
+      const target = yield* targets.get(player.value.partner_id, "live")
       if (Option.isNone(target) || !isSandboxPartnerWallet(target.value.callbackUrl)) return
       yield* repo.setWalletBalance(
         { partnerId: player.value.partner_id, externalPlayerId: player.value.external_player_id },

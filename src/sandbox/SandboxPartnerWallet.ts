@@ -119,7 +119,7 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
         return HttpServerResponse.jsonUnsafe({ error: "not a callback" }, { status: 400 })
       }
       const partner = yield* Effect.option(partners.show(callback.value.partner))
-      const target = Option.isNone(partner) ? Option.none() : yield* targets.get(partner.value.id)
+      const target = Option.isNone(partner) ? Option.none() : yield* targets.get(partner.value.id, "live")
       const headers = {
         [eventIdHeader]: request.headers[eventIdHeader] ?? "",
         [timestampHeader]: request.headers[timestampHeader] ?? "",

@@ -14,7 +14,7 @@ import {
   UpcomingEventCodec
 } from "../api/Sports.ts"
 import { CurrentPartner } from "../api/Security.ts"
-import type { Partner } from "../domain/Partner.ts"
+import type { PartnerAccess } from "../domain/Partner.ts"
 import { minuteOf, type Page, type SportsEvent, type SportsLeague, summaryOf } from "../domain/Sports.ts"
 import { recordProviderCache } from "../platform/Metrics.ts"
 import { ProviderCaller } from "./ProviderQuota.ts"
@@ -68,7 +68,7 @@ export const SportsHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const provider = yield* SportsProvider
 
-    const unavailable = (partner: Partner, error: SportsProviderError) =>
+    const unavailable = (partner: PartnerAccess, error: SportsProviderError) =>
       new ProviderUnavailable({
         message: `The sports provider could not be queried: ${error.message}`,
         partner: partnerSummary(partner),

@@ -67,7 +67,7 @@ export class Wallet extends Context.Service<Wallet, {
       const pendingMillis = Duration.toMillis(config.pendingTimeout)
       const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
       const slugOf = (partnerId: number) =>
-        Effect.map(targets.get(partnerId), Option.match({ onNone: () => `partner-${partnerId}`, onSome: (t) => t.partnerSlug }))
+        Effect.map(targets.get(partnerId, "live"), Option.match({ onNone: () => `partner-${partnerId}`, onSome: (t) => t.partnerSlug }))
 
       /** Settles one bet left pending past the time-out: refused, and a rollback in case the partner took it. */
       const recoverBet = Effect.fn("Wallet.recoverBet")(function*(pending: WalletTransaction) {
@@ -180,7 +180,7 @@ export class Wallet extends Context.Service<Wallet, {
         const found = yield* players.findByUserCode(call.userCode)
         if (Option.isNone(found)) return refused("INVALID_USER", 0)
         const player = found.value
-        const target = yield* targets.get(player.partner_id)
+        const target = yield* targets.get(player.partner_id, "live")
         if (call.bet === 0 || !canBet(target)) {
           const existing = yield* repo.findTransaction("bet", call.txnId)
           if (Option.isSome(existing)) return yield* replay(existing.value, call, player)
@@ -247,7 +247,7 @@ export class Wallet extends Context.Service<Wallet, {
         const found = yield* players.findByUserCode(call.userCode)
         if (Option.isNone(found)) return refused("INVALID_USER", 0)
         const player = found.value
-        const target = yield* targets.get(player.partner_id)
+        const target = yield* targets.get(player.partner_id, "live")
         if (Option.isNone(target) || !target.value.active) return refused("INVALID_USER", 0)
         if (target.value.callbackUrl === null) return accepted(player.balance)
         const asked = balanceBody(partyOf(player, target.value.partnerSlug), yield* now)

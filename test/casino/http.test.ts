@@ -56,7 +56,7 @@ layer(MemoryPartnerApi())("casino group, in memory", (it) => {
       const { partner, token } = yield* givenPartner({ name: "Acme Bets", slug: "acme-casino" })
       const response = yield* (yield* memoryClient(token)).casino.providers()
       assert.isTrue(response.success)
-      assert.deepStrictEqual(response.partner, { id: partner.id, name: "Acme Bets", slug: "acme-casino", status: "active" })
+      assert.deepStrictEqual(response.partner, { id: partner.id, name: "Acme Bets", slug: "acme-casino", status: "active", environment: "live" })
     }))
 
   it.effect("an unknown token is refused before any listing", () =>

@@ -67,7 +67,7 @@ layer(TestApp(), live)("POST /launch", (it) => {
       yield* givenSyncedCatalog
       const { partner, token } = yield* givenPartner()
       const response = yield* launch(token, typedBody())
-      assert.deepStrictEqual(response.partner, { id: partner.id, name: partner.name, slug: partner.slug, status: "active" })
+      assert.deepStrictEqual(response.partner, { id: partner.id, name: partner.name, slug: partner.slug, status: "active", environment: "live" })
       const { launch: launched, partner_player } = response.data
       assert.match(launched.url, /\/sandbox\/casino\/play\/[A-Za-z0-9_-]+$/)
       assert.strictEqual(partner_player.external_player_id, "player-1")

@@ -20,7 +20,7 @@ layer(TestApp(), live)("the typed partner client", (it) => {
       for (const scheme of ["bearer", "partnerKey"] as const) {
         const client = yield* makePartnerClient({ baseUrl, token, scheme })
         const status = yield* client.account.status()
-        assert.deepStrictEqual(status.partner, { id: partner.id, name: "Client Co", slug: partner.slug, status: "active" }, scheme)
+        assert.deepStrictEqual(status.partner, { id: partner.id, name: "Client Co", slug: partner.slug, status: "active", environment: "live" }, scheme)
         assert.strictEqual(status.data.sports_gateway.provider, "sandbox", scheme)
       }
     }).pipe(Effect.provide(FetchHttpClient.layer)))

@@ -139,6 +139,7 @@ describe("bets the partner is not asked about", () => {
   it("a partner without a callback URL, or inactive, cannot be asked", () => {
     const target: CallbackTarget = {
       partnerId: 3,
+      environment: "live",
       partnerSlug: "acme",
       active: true,
       callbackUrl: "https://acme.test/wallet",

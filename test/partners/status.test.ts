@@ -13,9 +13,9 @@ layer(MemoryPartnerApi())("GET /status", (it) => {
       const response = yield* (yield* memoryClient(token)).account.status()
       assert.deepStrictEqual(response, {
         success: true,
-        partner: { id: partner.id, name: "Acme Bets", slug: "acme", status: "active" },
+        partner: { id: partner.id, name: "Acme Bets", slug: "acme", status: "active", environment: "live" },
         data: {
-          partner: { id: partner.id, name: "Acme Bets", slug: "acme", status: "active", commission_percent: 12.5 },
+          partner: { id: partner.id, name: "Acme Bets", slug: "acme", status: "active", commission_percent: 12.5, environment: "live" },
           aggregator_configured: true,
           sports_gateway: { configured: true, provider: "sandbox" }
         }

@@ -50,7 +50,7 @@ layer(TestApp(), live)("admin CLI", (it) => {
 
       const response = yield* (yield* partnerClient(output.token)).account.status()
       assert.deepStrictEqual(response.data.partner, {
-        id: output.id, name: "Acme Bets", slug: "acme-bets", status: "active", commission_percent: 12.5
+        id: output.id, name: "Acme Bets", slug: "acme-bets", status: "active", commission_percent: 12.5, environment: "live"
       })
     }))
 

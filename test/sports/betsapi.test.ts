@@ -204,7 +204,7 @@ layer(BetsApiApp(), live)("BetsAPI provider", (it) => {
         assert.strictEqual(refused.success, false)
         assert.match(refused.message, /^The sports provider could not be queried/)
         assert.match(refused.message, detail)
-        assert.deepStrictEqual(refused.partner, { id: partner.id, name: partner.name, slug: partner.slug, status: "active" })
+        assert.deepStrictEqual(refused.partner, { id: partner.id, name: partner.name, slug: partner.slug, status: "active", environment: "live" })
         assert.strictEqual(refused.provider, "betsapi")
         assert.isDefined(refused.provider_response)
         assert.notInclude(JSON.stringify(refused), betsApiToken)

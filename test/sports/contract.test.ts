@@ -12,14 +12,15 @@ import { HttpApiMiddleware, HttpApiTest } from "effect/http-api"
 import { PartnerApi } from "../../src/api/Api.ts"
 import { NotFound, ProviderUnavailable } from "../../src/api/Errors.ts"
 import { CurrentPartner, PartnerAuth } from "../../src/api/Security.ts"
-import { Partner } from "../../src/domain/Partner.ts"
+import { PartnerAccess } from "../../src/domain/Partner.ts"
 import type { SportsLeague } from "../../src/domain/Sports.ts"
 import { RequestValidationLive } from "../../src/server.ts"
 import { SportsHandlers } from "../../src/sports/http.ts"
 import { EventNotFound, SportsProvider, SportsProviderError } from "../../src/sports/SportsProvider.ts"
 import { live } from "../support/live.ts"
 
-const partner = new Partner({
+const partner = new PartnerAccess({
+  environment: "live",
   id: 7,
   name: "Acme Bets",
   slug: "acme",

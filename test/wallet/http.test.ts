@@ -15,7 +15,7 @@ import { PartnerApi } from "../../src/api/Api.ts"
 import { NotFound, Unauthorized, ValidationFailed } from "../../src/api/Errors.ts"
 import { CurrentPartner, PartnerAuth } from "../../src/api/Security.ts"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
-import { Partner, type PartnerPlayer } from "../../src/domain/Partner.ts"
+import { PartnerAccess, type PartnerPlayer } from "../../src/domain/Partner.ts"
 import type { PartnerAnswer } from "../../src/domain/Wallet.ts"
 import { CallbackTargets } from "../../src/partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
@@ -31,7 +31,8 @@ import { testCallbacksConfig } from "../support/TestApp.ts"
 
 const at = new Date("2026-11-22T13:00:00.000Z")
 const partnerOf = (id: number, slug: string) =>
-  new Partner({
+  new PartnerAccess({
+  environment: "live",
     id,
     name: slug,
     slug,
@@ -71,6 +72,7 @@ const TakingPartner = Layer.succeed(
 
 const targets = [acme, other].map((p) => ({
   partnerId: p.id,
+  environment: "live" as const,
   partnerSlug: p.slug,
   active: true,
   callbackUrl: p.callback_url,
@@ -115,7 +117,7 @@ layer(Handlers)("GET /wallet over memory", (it) => {
       yield* winBet(player, "h-1", 1_000, 450, "h-round")
       const response = yield* (yield* client()).wallet.transaction({ params: { transaction_id: "h-1" }, query: {} })
       assert.isTrue(response.success)
-      assert.deepStrictEqual(response.partner, { id: 1, name: "acme", slug: "acme", status: "active" })
+      assert.deepStrictEqual(response.partner, { id: 1, name: "acme", slug: "acme", status: "active", environment: "live" })
       const [entry] = response.data.transactions
       assert.deepInclude(entry, {
         transaction_id: "h-1",

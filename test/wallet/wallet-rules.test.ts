@@ -107,7 +107,7 @@ const MemoryPartner = Layer.succeed(PartnerCallbacks, PartnerCallbacks.of({
 }))
 
 const target = {
-  partnerId: 1, partnerSlug: "acme", active: true, callbackUrl: "https://acme.example/wallet", webhookSecret: "s", previousSecret: null
+  partnerId: 1, environment: "live" as const, partnerSlug: "acme", active: true, callbackUrl: "https://acme.example/wallet", webhookSecret: "s", previousSecret: null
 }
 
 const RulesLive = Wallet.layerNoDeps.pipe(

@@ -71,7 +71,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
         )
         const slugs = new Map<number, string>()
         for (const partnerId of new Set(records.map((record) => record.partnerId))) {
-          const target = yield* targets.get(partnerId)
+          const target = yield* targets.get(partnerId, "live")
           slugs.set(partnerId, Option.match(target, { onNone: () => "", onSome: (t) => t.partnerSlug }))
         }
         return records.map((record): CallbackView =>
@@ -90,7 +90,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
           const head = yield* repo.headOf(playerId)
           if (Option.isNone(head)) return { delivered }
           const { body, eventId, id, partnerId } = head.value
-          const target = yield* targets.get(partnerId)
+          const target = yield* targets.get(partnerId, "live")
           const outcome = yield* (Option.isNone(target)
             ? Effect.fail({ message: "The partner no longer exists." })
             : callbacks.deliver(target.value, eventId, body)).pipe(Effect.result)

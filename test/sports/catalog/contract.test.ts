@@ -11,7 +11,7 @@ import { HttpApiMiddleware, HttpApiTest } from "effect/http-api"
 import { PartnerApi } from "../../../src/api/Api.ts"
 import { ValidationFailed } from "../../../src/api/Errors.ts"
 import { CurrentPartner, PartnerAuth } from "../../../src/api/Security.ts"
-import { Partner } from "../../../src/domain/Partner.ts"
+import { PartnerAccess } from "../../../src/domain/Partner.ts"
 import type { SportsEvent, SportsLeague } from "../../../src/domain/Sports.ts"
 import { RequestValidationLive } from "../../../src/server.ts"
 import { SportsCatalogHandlers } from "../../../src/sports/catalog/http.ts"
@@ -23,7 +23,8 @@ import { SportsProvider } from "../../../src/sports/SportsProvider.ts"
 import { testCatalogConfig } from "../../support/TestApp.ts"
 import { live } from "../../support/live.ts"
 
-const partner = new Partner({
+const partner = new PartnerAccess({
+  environment: "live",
   id: 7,
   name: "Acme Bets",
   slug: "acme",
