@@ -38,7 +38,7 @@ import { WalletRepo } from "./wallet/WalletRepo.ts"
 import { Casino } from "./casino/Casino.ts"
 import { CasinoCatalog } from "./casino/CasinoCatalog.ts"
 import { CasinoConfig } from "./casino/CasinoConfig.ts"
-import { CasinoGateway } from "./casino/CasinoGateway.ts"
+import { CasinoEnvironments } from "./casino/CasinoEnvironments.ts"
 import * as CasinoGatewaySelection from "./casino/CasinoGatewaySelection.ts"
 import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
 import { CasinoHandlers } from "./casino/http.ts"
@@ -57,12 +57,13 @@ import { Partners } from "./partners/Partners.ts"
 import { PartnersConfig } from "./partners/PartnersConfig.ts"
 import { AccountHandlers } from "./partners/http.ts"
 import { StatusReport } from "./partners/StatusReport.ts"
+import type { Environment } from "./domain/Environment.ts"
 import { AppConfig, publicBaseUrl } from "./platform/AppConfig.ts"
 import { AuthFailureLimit } from "./platform/AuthFailureLimit.ts"
 import { ClientAddress } from "./platform/ClientAddress.ts"
 import { SportsHandlers } from "./sports/http.ts"
 import { SportsConfig } from "./sports/SportsConfig.ts"
-import { SportsProvider } from "./sports/SportsProvider.ts"
+import { SportsEnvironments } from "./sports/SportsEnvironments.ts"
 import * as SportsProviders from "./sports/SportsProviders.ts"
 import { apiDocsRoutes } from "./platform/ApiDocs.ts"
 import * as Database from "./platform/Database.ts"
@@ -81,7 +82,9 @@ import {
   SandboxConfig,
   sandboxPartnerWalletPath,
   SandboxRoutes,
-  SandboxSportsProviderLive
+  SandboxSportsProviderLive,
+  SandboxTestCasinoGatewayLive,
+  withTestAgentCredentials
 } from "./sandbox/Sandbox.ts"
 
 /** Request validation, failing with the contract's 422 naming every failing field. */
@@ -102,7 +105,7 @@ export const ApiHandlersLive = Layer.mergeAll(
   SportsCatalogHandlers,
   WalletHandlers
 ).pipe(
-  seeingOnly(AppConfig, StatusReport, CasinoCatalog, Casino, SportsProvider, SportsCatalog, WalletLedger, PartnerAuth, RequestValidation),
+  seeingOnly(AppConfig, StatusReport, CasinoEnvironments, SportsEnvironments, WalletLedger, PartnerAuth, RequestValidation),
   Layer.provideMerge(Layer.mergeAll(PartnerAuthMiddleware.layer, RequestValidationLive))
 )
 
@@ -123,13 +126,8 @@ const AdminRoutesLive = Layer.mergeAll(
   AdminOpenApiRoute
 )
 
-/** Whether the sandbox aggregator is the casino gateway: then the sandbox's routes are served, and its agent's calls taken. */
+/** Whether the sandbox aggregator is the casino gateway: then its agent's calls are taken as live ones. */
 const casinoSandboxSelected = Effect.map(Effect.service(CasinoConfig), (config) => config.gateway === "sandbox")
-
-/** The sandbox's routes, only when the sandbox aggregator is selected (otherwise they are unknown routes: 404). */
-const SandboxRoutesWhenSelected = Layer.unwrap(
-  Effect.map(casinoSandboxSelected, (selected) => selected ? SandboxRoutes : Layer.empty)
-)
 
 /** GET /metrics, its outbox gauges read from the database by the scrapes (at most once every few seconds). */
 const MetricsRoutesLive = Layer.unwrap(
@@ -144,23 +142,31 @@ export const RoutesLive = Layer.mergeAll(
   HealthRoutes,
   MetricsRoutesLive,
   AggregatorRoute,
-  SandboxRoutesWhenSelected,
+  // Always: test launches play on the sandbox's game pages whatever CASINO_GATEWAY says.
+  SandboxRoutes,
   HttpEdgeMiddleware
 )
 
-/** The casino area: the gateway CASINO_GATEWAY selects, the local catalog, players and launches. */
-export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
+/**
+ * The casino area: the gateway CASINO_GATEWAY selects, the local catalog, players and launches; and per
+ * environment, the casino a token reaches (a test token's is always the sandbox's).
+ */
+export const CasinoLive = CasinoEnvironments.layer(SandboxTestCasinoGatewayLive).pipe(
+  Layer.provideMerge(Layer.mergeAll(Casino.layer, CatalogSync.layer)),
   Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, CasinoGatewaySelection.layer(SandboxCasinoGatewayLive)))
 )
 
-/** The agent the aggregator's wallet calls must carry: the sandbox's own, or the configured one. */
-const WalletCredentialsLive = Layer.unwrap(
+/**
+ * The agents the aggregator's wallet calls must carry: the sandbox's own or the configured one (live),
+ * and the sandbox's test agent (test launches).
+ */
+const WalletCredentialsLive = withTestAgentCredentials(Layer.unwrap(
   Effect.map(
     casinoSandboxSelected,
     (selected): Layer.Layer<WalletCredentials, never, CallbacksConfig | SqlClient.SqlClient> =>
       selected ? SandboxAgentCredentialsLive : WalletCredentials.layer
   )
-)
+))
 
 /**
  * The wallet: the aggregator's calls, the ledger and its reading, the partner callbacks and their outbox,
@@ -188,21 +194,25 @@ const SandboxCallbackUrlsLive = Layer.effect(
   })
 ).pipe(Layer.provide(DemoPartnerWalletLive))
 
-/** What /status reports about the upstreams, from the casino gateway and the sports provider in use. */
+/** What /status reports about the upstreams of each environment, from its casino gateway and sports provider. */
 const StatusReportLive = Layer.effect(
   StatusReport,
   Effect.gen(function*() {
-    const casino = yield* CasinoGateway
-    const sports = yield* SportsProvider
-    return StatusReport.of({
-      aggregatorConfigured: casino.configured,
-      sportsProvider: { name: sports.name, configured: sports.configured }
+    const casinos = yield* CasinoEnvironments
+    const sports = yield* SportsEnvironments
+    const report = (environment: Environment) => ({
+      aggregatorConfigured: casinos[environment].gateway.configured,
+      sportsProvider: { name: sports[environment].provider.name, configured: sports[environment].provider.configured }
     })
+    return StatusReport.of({ live: report("live"), test: report("test") })
   })
 )
 
 /** The provider SPORTS_PROVIDER selects: BetsAPI or the sandbox's simulated world. */
 const SportsProviderLayer = SportsProviders.layer(SandboxSportsProviderLive)
+
+/** The sports of each environment: a test token's provider and catalog are always the sandbox world's. */
+const SportsLive = SportsEnvironments.layer(SandboxSportsProviderLive).pipe(Layer.provideMerge(SportsCatalog.layer))
 
 /** The console's accounts, audit trail and audited changes, over the domain services. */
 const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChanges.layer).pipe(
@@ -213,7 +223,7 @@ const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChanges
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
   Layer.mergeAll(StatusReportLive, AdminServicesLive).pipe(Layer.provideMerge(
-    Layer.mergeAll(CasinoLive, SportsCatalog.layer, callbacksLayer(walletRepo)).pipe(
+    Layer.mergeAll(CasinoLive, SportsLive, callbacksLayer(walletRepo)).pipe(
       Layer.provideMerge(
         Layer.mergeAll(Partners.layer, PartnerPlayers.layerSql, CallbackTargets.layer, SportsProviderLayer, PartnerRateLimit.layer, AuthFailureLimit.layer)
       ),

@@ -161,4 +161,7 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
 
   /** The catalog over PostgreSQL. */
   static readonly layer = CasinoCatalog.layerNoDeps.pipe(Layer.provide(CasinoCatalogRepo.layerSql))
+
+  /** The catalog in this process's memory (the test environment's, when the live one is a real aggregator's). */
+  static readonly layerMemory = CasinoCatalog.layerNoDeps.pipe(Layer.provide(CasinoCatalogRepo.layerMemory))
 }

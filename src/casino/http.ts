@@ -9,8 +9,7 @@ import { CurrentPartner } from "../api/Security.ts"
 import { CasinoGame } from "../domain/Casino.ts"
 import { toAmount } from "../domain/Money.ts"
 import { AppConfig, publicBaseUrl } from "../platform/AppConfig.ts"
-import { Casino } from "./Casino.ts"
-import { CasinoCatalog } from "./CasinoCatalog.ts"
+import { CasinoEnvironments } from "./CasinoEnvironments.ts"
 
 /** Art this service serves itself is stored as a path; partners get it under the public URL of the one answering. */
 const withPublicArt = (publicBase: string) => (game: CasinoGame): CasinoGame =>
@@ -20,8 +19,8 @@ export const CasinoHandlers = HttpApiBuilder.group(
   PartnerApi,
   "casino",
   Effect.fn(function*(handlers) {
-    const catalog = yield* CasinoCatalog
-    const casino = yield* Casino
+    // The token's environment picks the casino: a test token's is the sandbox's.
+    const environments = yield* CasinoEnvironments
     const publicBase = publicBaseUrl(yield* AppConfig)
     const providerEntries = encodeWith(Schema.Array(ProviderEntryCodec))
     const gameEntries = encodeWith(Schema.Array(GameEntryCodec))
@@ -29,10 +28,12 @@ export const CasinoHandlers = HttpApiBuilder.group(
     return handlers
       .handle("providers", Effect.fn("CasinoHandlers.providers")(function*() {
         const partner = yield* CurrentPartner
+        const { catalog } = environments[partner.environment]
         return ok(partner, { list: yield* providerEntries(yield* catalog.enabledProviders) })
       }))
       .handle("games", Effect.fn("CasinoHandlers.games")(function*({ query }) {
         const partner = yield* CurrentPartner
+        const { catalog } = environments[partner.environment]
         const paging = page(query)
         const { games, total } = yield* catalog.games({
           provider: query.provider?.trim(),
@@ -47,6 +48,7 @@ export const CasinoHandlers = HttpApiBuilder.group(
       }))
       .handle("launch", Effect.fn("CasinoHandlers.launch")(function*({ payload }) {
         const partner = yield* CurrentPartner
+        const { casino } = environments[partner.environment]
         const launched = yield* casino.launch(partner, {
           externalPlayerId: payload.external_player_id,
           playerName: payload.player_name ?? null,

@@ -9,13 +9,16 @@ export const AccountHandlers = HttpApiBuilder.group(
   PartnerApi,
   "account",
   Effect.fn(function*(handlers) {
-    const report = yield* StatusReport
+    const reports = yield* StatusReport
     return handlers.handle("status", () =>
-      Effect.map(Effect.service(CurrentPartner), (partner) =>
-        ok(partner, {
+      Effect.map(Effect.service(CurrentPartner), (partner) => {
+        // The upstreams the token reaches: a test token's are the sandboxes.
+        const report = reports[partner.environment]
+        return ok(partner, {
           partner,
           aggregator_configured: report.aggregatorConfigured,
           sports_gateway: { configured: report.sportsProvider.configured, provider: report.sportsProvider.name }
-        })))
+        })
+      }))
   })
 )

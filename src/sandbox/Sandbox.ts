@@ -1,6 +1,7 @@
 import { Layer } from "effect"
-import { SandboxAgent, SandboxWalletCredentialsLive } from "./SandboxAgent.ts"
-import { SandboxGatewayLive } from "./SandboxGateway.ts"
+import type { WalletCredentials } from "../wallet/WalletCredentials.ts"
+import { SandboxAgent, SandboxTestAgent, SandboxWalletCredentialsLive, withSandboxTestAgent } from "./SandboxAgent.ts"
+import { sandboxGateway } from "./SandboxGateway.ts"
 import { SandboxPages } from "./SandboxPages.ts"
 import { SandboxPartnerWallet } from "./SandboxPartnerWallet.ts"
 import { SandboxPlay } from "./SandboxPlay.ts"
@@ -11,22 +12,35 @@ import { SandboxRepo } from "./SandboxRepo.ts"
  * demo partner wallet, so the service works end to end with nothing
  * outside it. It uses the product's services through their interfaces;
  * nothing outside this folder imports it but the layer graph (server.ts),
- * which selects it (CASINO_GATEWAY=sandbox, SPORTS_PROVIDER=sandbox).
+ * which selects it (CASINO_GATEWAY=sandbox, SPORTS_PROVIDER=sandbox) for
+ * live tokens, and always for test tokens.
  */
 
-const SandboxServicesLive = SandboxAgent.layer.pipe(Layer.provideMerge(SandboxRepo.layer))
+const SandboxServicesLive = Layer.merge(SandboxAgent.layer, SandboxTestAgent.layer).pipe(
+  Layer.provideMerge(SandboxRepo.layer)
+)
 
-/** The sandbox aggregator (CasinoGateway). */
-export const SandboxCasinoGatewayLive = SandboxGatewayLive.pipe(Layer.provide(SandboxServicesLive))
+/** The sandbox aggregator (CasinoGateway), for live launches. */
+export const SandboxCasinoGatewayLive = sandboxGateway("live").pipe(Layer.provide(SandboxServicesLive))
+
+/** The sandbox aggregator for test launches: their sessions spin as the test agent. */
+export const SandboxTestCasinoGatewayLive = sandboxGateway("test").pipe(Layer.provide(SandboxServicesLive))
+
+/** The wallet takes the sandbox test agent's calls beside those of the live agent `live` names. */
+export const withTestAgentCredentials = <E, R>(live: Layer.Layer<WalletCredentials, E, R>) =>
+  withSandboxTestAgent(live).pipe(Layer.provide(SandboxServicesLive))
 
 /** With the sandbox aggregator, the wallet takes the calls of the sandbox's own agent (WalletCredentials). */
 export const SandboxAgentCredentialsLive = SandboxWalletCredentialsLive.pipe(Layer.provide(SandboxServicesLive))
 
-/** The sandbox aggregator's routes: its game pages and art, its spins, and the demo partner's wallet. */
+/**
+ * The sandbox aggregator's routes: its game pages and art, its spins, and the demo partner's wallet.
+ * Always served: test launches play here whatever CASINO_GATEWAY says.
+ */
 export const SandboxRoutes = Layer.mergeAll(SandboxPages, SandboxPlay, SandboxPartnerWallet).pipe(
   Layer.provide(SandboxServicesLive)
 )
 
-export { SandboxConfig } from "./SandboxConfig.ts"
+export { SandboxConfig, testAgentCode } from "./SandboxConfig.ts"
 export { sandboxPartnerWalletPath } from "./SandboxPartnerWallet.ts"
 export { SandboxSportsProviderLive } from "./SandboxSportsProvider.ts"

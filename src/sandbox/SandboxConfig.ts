@@ -1,5 +1,11 @@
 import { Config, Context, Duration, Effect, Layer } from "effect"
 
+/**
+ * The agent code of the sandbox aggregator's wallet calls for test launches (the live ones carry `sandbox`):
+ * the wallet tells a test player's calls by it.
+ */
+export const testAgentCode = "sandbox-test"
+
 /** Settings of the sandbox, from the environment. */
 export class SandboxConfig extends Context.Service<SandboxConfig, {
   /**

@@ -1,13 +1,13 @@
 import { Effect, Layer, Option } from "effect"
-import { randomBytes } from "node:crypto"
 import { CasinoGateway, CasinoGatewayError, type GameLaunch } from "../casino/CasinoGateway.ts"
+import type { Environment } from "../domain/Environment.ts"
 import { CallbackTargets } from "../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { AppConfig, publicBaseUrl } from "../platform/AppConfig.ts"
 import { sandboxCasinoCatalog } from "./SandboxCasinoCatalog.ts"
 import { SandboxConfig } from "./SandboxConfig.ts"
 import { isSandboxPartnerWallet } from "./SandboxPartnerWallet.ts"
-import { SandboxRepo } from "./SandboxRepo.ts"
+import { newSessionId, SandboxRepo } from "./SandboxRepo.ts"
 
 /** Where a session's game page is served. */
 export const gamePagePath = (session: string) => `/sandbox/casino/play/${session}`
@@ -15,9 +15,11 @@ export const gamePagePath = (session: string) => `/sandbox/casino/play/${session
 /**
  * The sandbox aggregator: the embedded default and the demo a new user
  * clicks. Its catalog is fixed; a launch opens a session whose page this
- * service serves (see SandboxPages) for SANDBOX_SESSION_TTL.
+ * service serves (see SandboxPages) for SANDBOX_SESSION_TTL. One per
+ * environment: a test launch's session is marked (newSessionId), so its
+ * spins reach the wallet as the test agent's calls.
  */
-export const SandboxGatewayLive = Layer.effect(
+export const sandboxGateway = (environment: Environment) => Layer.effect(
   CasinoGateway,
   Effect.gen(function*() {
     const repo = yield* SandboxRepo
@@ -35,7 +37,7 @@ export const SandboxGatewayLive = Layer.effect(
     const startDemoWallet = Effect.fn("SandboxGateway.startDemoWallet")(function*(userCode: number) {
       const player = yield* players.findByUserCode(userCode)
       if (Option.isNone(player)) return
-      const target = yield* targets.get(player.value.partner_id, "live")
+      const target = yield* targets.get(player.value.partner_id, environment)
       if (Option.isNone(target) || !isSandboxPartnerWallet(target.value.callbackUrl)) return
       yield* repo.setWalletBalance(
         { partnerId: player.value.partner_id, externalPlayerId: player.value.external_player_id },
@@ -52,7 +54,7 @@ export const SandboxGatewayLive = Layer.effect(
           providerResponse: { status: false, msg: "GAME_NOT_AVAILABLE" }
         })
       }
-      const session = randomBytes(18).toString("base64url")
+      const session = newSessionId(environment)
       yield* repo.openSession({
         id: session,
         user_code: request.userCode,

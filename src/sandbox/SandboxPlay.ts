@@ -8,9 +8,9 @@ import { parseCents, toAmount } from "../domain/Money.ts"
 import { isStorableText } from "../domain/Text.ts"
 import { type Refusal, refusalReasons } from "../domain/Wallet.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
-import { SandboxAgent } from "./SandboxAgent.ts"
+import { SandboxAgent, SandboxTestAgent } from "./SandboxAgent.ts"
 import { SandboxConfig } from "./SandboxConfig.ts"
-import { SandboxRepo } from "./SandboxRepo.ts"
+import { SandboxRepo, sessionEnvironment } from "./SandboxRepo.ts"
 
 /** Stakes the sandbox game offers. */
 export const sandboxStakes = [0.5, 1, 2, 5] as const
@@ -40,12 +40,13 @@ export const openSession = Effect.fn("SandboxPlay.openSession")(function*(id: st
  * wallet call a real aggregator makes (WinBet, over HTTP, to this service's
  * wallet endpoint, with the sandbox agent's credentials), so the whole loop
  * runs on the embedded default: the ledger, the partner's signed
- * callbacks, and the balance coming back.
+ * callbacks, and the balance coming back. A test launch's session spins
+ * with the test agent's credentials.
  */
 export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
   const repo = yield* SandboxRepo
   const config = yield* SandboxConfig
-  const agent = yield* SandboxAgent
+  const agents = { live: yield* SandboxAgent, test: yield* SandboxTestAgent }
   const players = yield* PartnerPlayers
   const outbox = yield* CallbackOutbox
   const server = yield* HttpServer.HttpServer
@@ -76,6 +77,8 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
       const reels = spinReels()
       const win = toAmount(Math.round(parseCents(String(stake))! * payout(reels)))
       const txnId = `sbx-${session.value.id}-${spins}`
+      // A test launch's spins are the test agent's calls: the wallet tells the environment by them.
+      const agent = agents[sessionEnvironment(session.value.id)]
       const answer = yield* httpClient.execute(
         HttpClientRequest.post(`${ownUrl}${walletPath}`).pipe(
           HttpClientRequest.bodyJsonUnsafe({

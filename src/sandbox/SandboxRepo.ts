@@ -1,7 +1,22 @@
 import { Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { randomBytes } from "node:crypto"
+import type { Environment } from "../domain/Environment.ts"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { type Cents, formatCents } from "../domain/Money.ts"
 import { CentsFromNumeric, IdFromBigInt, NumberFromNumeric } from "../platform/SqlCodecs.ts"
+
+/**
+ * A test launch's session id says so, by a prefix no base64url id can start with ("." is not in its
+ * alphabet): its spins then carry the test agent's credentials. Live ids are as they always were.
+ */
+const testSessionPrefix = "test."
+
+/** A new session id, unguessable, for a launch in `environment`. */
+export const newSessionId = (environment: Environment) =>
+  `${environment === "test" ? testSessionPrefix : ""}${randomBytes(18).toString("base64url")}`
+
+/** The environment of the launch that opened a session. */
+export const sessionEnvironment = (id: string): Environment => id.startsWith(testSessionPrefix) ? "test" : "live"
 
 /** A game session the sandbox aggregator opened at a launch. `balance` is the amount the launch sent. */
 export const GameSession = Schema.Struct({

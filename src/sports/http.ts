@@ -18,7 +18,8 @@ import type { PartnerAccess } from "../domain/Partner.ts"
 import { minuteOf, type Page, type SportsEvent, type SportsLeague, summaryOf } from "../domain/Sports.ts"
 import { recordProviderCache } from "../platform/Metrics.ts"
 import { ProviderCaller } from "./ProviderQuota.ts"
-import { type EventNotFound, type Fetched, SportsProvider, type SportsProviderError } from "./SportsProvider.ts"
+import { SportsEnvironments } from "./SportsEnvironments.ts"
+import type { EventNotFound, Fetched, SportsProvider, SportsProviderError } from "./SportsProvider.ts"
 
 /** A provider's answer with its value encoded for the wire. */
 const encoded = <A, B, E>(fetched: Effect.Effect<Fetched<A>, E>, encode: (value: A) => Effect.Effect<B>) =>
@@ -66,9 +67,10 @@ export const SportsHandlers = HttpApiBuilder.group(
   PartnerApi,
   "sports",
   Effect.fn(function*(handlers) {
-    const provider = yield* SportsProvider
+    // The token's environment picks the provider: a test token's is the sandbox world, never the real one.
+    const environments = yield* SportsEnvironments
 
-    const unavailable = (partner: PartnerAccess, error: SportsProviderError) =>
+    const unavailable = (partner: PartnerAccess, provider: SportsProvider["Service"], error: SportsProviderError) =>
       new ProviderUnavailable({
         message: `The sports provider could not be queried: ${error.message}`,
         partner: partnerSummary(partner),
@@ -83,19 +85,20 @@ export const SportsHandlers = HttpApiBuilder.group(
      */
     const answer = <A, D>(
       query: { readonly include_raw?: string | undefined },
-      fetched: Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound>,
-      toData: (value: A) => D
+      fetch: (provider: SportsProvider["Service"]) => Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound>,
+      toData: (value: A, provider: SportsProvider["Service"]) => D
     ) =>
       Effect.gen(function*() {
         const partner = yield* CurrentPartner
+        const { provider } = environments[partner.environment]
         const startedAt = yield* Clock.currentTimeMillis
-        return yield* fetched.pipe(
+        return yield* fetch(provider).pipe(
           // The partner's uncached calls count against its own share of the provider's quota.
           Effect.provideService(ProviderCaller, { _tag: "Partner", partnerId: partner.id }),
           Effect.tap((answer) => freshness(answer, startedAt)),
-          Effect.map(({ raw, value }) => ok(partner, toData(value), includeRaw(query) ? { provider_response: raw } : {})),
+          Effect.map(({ raw, value }) => ok(partner, toData(value, provider), includeRaw(query) ? { provider_response: raw } : {})),
           Effect.catchTags({
-            SportsProviderError: (error) => Effect.fail(unavailable(partner, error)),
+            SportsProviderError: (error) => Effect.fail(unavailable(partner, provider, error)),
             EventNotFound: (error) => Effect.fail(new NotFound({ message: error.message }))
           })
         )
@@ -108,45 +111,54 @@ export const SportsHandlers = HttpApiBuilder.group(
 
     return handlers.handleAll({
       status: () =>
-        Effect.map(Effect.service(CurrentPartner), (partner) =>
-          ok(partner, { provider: provider.name, capabilities: provider.capabilities })),
+        Effect.map(Effect.service(CurrentPartner), (partner) => {
+          const { provider } = environments[partner.environment]
+          return ok(partner, { provider: provider.name, capabilities: provider.capabilities })
+        }),
       leagues: ({ query }) =>
-        answer(query, encoded(provider.leagues(list(query)), encodeLeagues), (page) => ({ provider: provider.name, ...listed(page) })),
-      upcoming: ({ query }) => answer(query, encoded(provider.upcoming({ ...list(query), leagueId: query.league_id }), encodeUpcoming), listed),
+        answer(query, (provider) => encoded(provider.leagues(list(query)), encodeLeagues), (page, provider) => ({
+          provider: provider.name,
+          ...listed(page)
+        })),
+      upcoming: ({ query }) =>
+        answer(query, (provider) => encoded(provider.upcoming({ ...list(query), leagueId: query.league_id }), encodeUpcoming), listed),
       live: ({ query }) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          answer(query, encoded(provider.live(list(query)), encodePage(LiveEventCodec, (event: SportsEvent) => ({
-            ...summaryOf(event),
-            score: event.score ?? "",
-            minute: minuteOf(event, now)
-          }))), listed)),
+          answer(query, (provider) =>
+            encoded(provider.live(list(query)), encodePage(LiveEventCodec, (event: SportsEvent) => ({
+              ...summaryOf(event),
+              score: event.score ?? "",
+              minute: minuteOf(event, now)
+            }))), listed)),
       liveEvent: ({ params, query }) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          answer(query, encoded(provider.event(params.eventId), (event) =>
-            encodeLiveEventDetail({
-              id: event.id,
-              homeName: event.home.name,
-              awayName: event.away.name,
-              minute: minuteOf(event, now),
-              score: event.score ?? "",
-              status: event.status
-            })), (detail) => detail)),
+          answer(query, (provider) =>
+            encoded(provider.event(params.eventId), (event) =>
+              encodeLiveEventDetail({
+                id: event.id,
+                homeName: event.home.name,
+                awayName: event.away.name,
+                minute: minuteOf(event, now),
+                score: event.score ?? "",
+                status: event.status
+              })), (detail) => detail)),
       ended: ({ query }) =>
-        answer(query, encoded(provider.ended({ ...list(query), day: query.day, leagueId: query.league_id }), encodeEnded), listed),
+        answer(query, (provider) =>
+          encoded(provider.ended({ ...list(query), day: query.day, leagueId: query.league_id }), encodeEnded), listed),
       odds: ({ params, query }) =>
-        answer(query, provider.odds(params.eventId), (markets) => ({ event_id: params.eventId, markets })),
+        answer(query, (provider) => provider.odds(params.eventId), (markets) => ({ event_id: params.eventId, markets })),
       liveOdds: ({ params, query }) =>
-        answer(query, provider.liveOdds(params.eventId), (markets) => ({ event_id: params.eventId, markets })),
+        answer(query, (provider) => provider.liveOdds(params.eventId), (markets) => ({ event_id: params.eventId, markets })),
       lineup: ({ params, query }) =>
-        answer(query, provider.lineup(params.eventId), (lineup) => ({
+        answer(query, (provider) => provider.lineup(params.eventId), (lineup) => ({
           event_id: params.eventId,
           home: lineup.home,
           away: lineup.away
         })),
       statsTrend: ({ params, query }) =>
-        answer(query, provider.statsTrend(params.eventId), (stats) => ({ event_id: params.eventId, ...stats })),
+        answer(query, (provider) => provider.statsTrend(params.eventId), (stats) => ({ event_id: params.eventId, ...stats })),
       result: ({ params, query }) =>
-        answer(query, encoded(provider.result(params.eventId), encodeResult), (result) => result)
+        answer(query, (provider) => encoded(provider.result(params.eventId), encodeResult), (result) => result)
     })
   })
 )

@@ -17,6 +17,11 @@ import type { SportsLeague } from "../../src/domain/Sports.ts"
 import { RequestValidationLive } from "../../src/server.ts"
 import { SportsHandlers } from "../../src/sports/http.ts"
 import { EventNotFound, SportsProvider, SportsProviderError } from "../../src/sports/SportsProvider.ts"
+import { SportsCatalog } from "../../src/sports/catalog/SportsCatalog.ts"
+import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfig.ts"
+import { SportsConfig } from "../../src/sports/SportsConfig.ts"
+import { SportsEnvironments } from "../../src/sports/SportsEnvironments.ts"
+import { testCatalogConfig, testSportsConfig } from "../support/TestApp.ts"
 import { live } from "../support/live.ts"
 
 const partner = new PartnerAccess({
@@ -66,8 +71,16 @@ const MemoryProvider = Layer.succeed(
   })
 )
 
+/** Both environments over the memory provider (the catalog is unused by this group). */
+const Environments = SportsEnvironments.layerShared.pipe(
+  Layer.provide(SportsCatalog.layerMemory),
+  Layer.provideMerge(MemoryProvider),
+  Layer.provide(Layer.succeed(SportsCatalogConfig, testCatalogConfig())),
+  Layer.provide(Layer.succeed(SportsConfig, testSportsConfig()))
+)
+
 const Handlers = SportsHandlers.pipe(
-  Layer.provide(MemoryProvider),
+  Layer.provide(Environments),
   Layer.provideMerge(Layer.mergeAll(AuthAsAcme, RequestValidationLive)),
   Layer.provideMerge(HttpServer.layerServices)
 )

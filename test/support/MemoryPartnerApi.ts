@@ -13,6 +13,7 @@ import { PartnerAuth } from "../../src/api/Security.ts"
 import { Casino } from "../../src/casino/Casino.ts"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import { CasinoCatalogRepo } from "../../src/casino/CasinoCatalogRepo.ts"
+import { CasinoEnvironments } from "../../src/casino/CasinoEnvironments.ts"
 import { CasinoGateway, CasinoGatewayError } from "../../src/casino/CasinoGateway.ts"
 import * as CasinoGatewaySelection from "../../src/casino/CasinoGatewaySelection.ts"
 import { CasinoHandlers } from "../../src/casino/http.ts"
@@ -49,16 +50,16 @@ const CasinoGatewayMemory = CasinoGatewaySelection.layer(MemoryCasinoGateway)
 /** What /status reports: the selected casino gateway's configuration; the sports side is the sandbox's. */
 const StatusReportMemory = Layer.effect(
   StatusReport,
-  Effect.map(Effect.service(CasinoGateway), (gateway) =>
-    StatusReport.of({
-      aggregatorConfigured: gateway.configured,
-      sportsProvider: { name: "sandbox", configured: true }
-    }))
+  Effect.map(Effect.service(CasinoGateway), (gateway) => {
+    const report = { aggregatorConfigured: gateway.configured, sportsProvider: { name: "sandbox", configured: true } }
+    return StatusReport.of({ live: report, test: report })
+  })
 )
 
 /** The services the casino and account handlers and the partner middleware take, over memory. */
 export const MemoryServices = (settings: TestSettings = {}) =>
-  Layer.mergeAll(Casino.layer, StatusReportMemory, PartnerRateLimit.layer, AuthFailureLimit.layer).pipe(
+  CasinoEnvironments.layerShared.pipe(
+    Layer.provideMerge(Layer.mergeAll(Casino.layer, StatusReportMemory, PartnerRateLimit.layer, AuthFailureLimit.layer)),
     Layer.provideMerge(Layer.mergeAll(
       CasinoCatalog.layerNoDeps.pipe(Layer.provideMerge(CasinoCatalogRepo.layerMemory)),
       Partners.layerNoDeps.pipe(Layer.provideMerge(Layer.merge(PartnerRepo.layerMemory, CallbackUrlPolicy.layer))),

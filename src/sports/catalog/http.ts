@@ -7,8 +7,7 @@ import { ErrorMessages, InternalError, ValidationFailed } from "../../api/Errors
 import { encodeWith, listed, page } from "../../api/Paging.ts"
 import { CurrentPartner } from "../../api/Security.ts"
 import { CountryRecord, type InvalidSportsCatalogQuery, SportRecord } from "../../domain/SportsCatalog.ts"
-import { SportsProvider } from "../SportsProvider.ts"
-import { SportsCatalog } from "./SportsCatalog.ts"
+import { SportsEnvironments } from "../SportsEnvironments.ts"
 
 const invalid = (error: InvalidSportsCatalogQuery) =>
   new ValidationFailed({ message: ErrorMessages.invalidData, errors: error.errors })
@@ -26,31 +25,46 @@ interface FeedQuery {
 
 const sortOf = (query: FeedQuery) => ({ sortBy: query.sort_by, direction: query.sort_direction })
 
-/** The envelope around what `answer` gives, for the current partner. */
-const respond = <A, E, R>(answer: Effect.Effect<A, E, R>) =>
-  Effect.flatMap(Effect.service(CurrentPartner), (partner) => Effect.map(answer, (data) => ok(partner, data)))
+type Services = SportsEnvironments["Service"]["live"]
+
+/** The envelope around what `answer` gives from the services of the current partner's environment. */
+const respondFrom = (environments: SportsEnvironments["Service"]) =>
+<A, E, R>(answer: (services: Services) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.service(CurrentPartner), (partner) =>
+    Effect.map(answer(environments[partner.environment]), (data) => ok(partner, data)))
 
 export const SportsCatalogHandlers = HttpApiBuilder.group(
   PartnerApi,
   "catalog",
   Effect.fn("SportsCatalogHttp.handlers")(function*(handlers) {
-    const catalog = yield* SportsCatalog
-    const provider = yield* SportsProvider
+    // The token's environment picks the catalog: a test token's is the sandbox world's.
+    const environments = yield* SportsEnvironments
+    const respond = respondFrom(environments)
 
-    const encode = <A, B, E>(answer: Effect.Effect<A, E>, toWire: (value: A) => Effect.Effect<B>) =>
-      respond(Effect.flatMap(answer, toWire))
-    const feed = <A, B>(answer: Effect.Effect<A, InvalidSportsCatalogQuery>, toWire: (value: A) => Effect.Effect<B>) =>
-      encode(Effect.mapError(answer, invalid), toWire)
+    const encode = <A, B, E>(answer: (services: Services) => Effect.Effect<A, E>, toWire: (value: A) => Effect.Effect<B>) =>
+      respond((services) => Effect.flatMap(answer(services), toWire))
+    const feed = <A, B>(
+      answer: (services: Services) => Effect.Effect<A, InvalidSportsCatalogQuery>,
+      toWire: (value: A) => Effect.Effect<B>
+    ) => encode((services) => Effect.mapError(answer(services), invalid), toWire)
 
     /** A refresh as asked for, and what it imported, worded for the partner. */
     const refresh = Effect.fn("SportsCatalogHttp.refresh")(
       function*(payload: RefreshRequest | null) {
         const partner = yield* CurrentPartner
+        const { catalog, provider } = environments[partner.environment]
         const { report, scope } = yield* catalog.refresh(payload && {
           sport: payload.sport_id,
           importLeagues: payload.import_leagues,
           importEvents: payload.import_events
-        })
+        }).pipe(Effect.catchTag("SportsProviderError", (error) =>
+          Effect.fail(
+            new InternalError({
+              message: `The catalog could not be refreshed: the sports provider could not be queried: ${error.message}`,
+              provider: provider.name,
+              provider_response: error.providerResponse ?? { error: error.reason, error_detail: error.message }
+            })
+          )))
         const message = `Imported ${plural(report.sports, "sport")}, ${plural(report.countries, "country", "countries")}, ` +
           `${plural(report.leagues, "league")}, ${plural(report.teams, "team")} and ${plural(report.events, "event")}` +
           ` from ${provider.name}: ${plural(report.changed, "record")} new or changed, ${report.deactivated.toLocaleString("en-US")} deactivated.`
@@ -69,31 +83,22 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
           }
         }, { message })
       },
-      Effect.catchTags({
-        InvalidSportsCatalogQuery: (error) => Effect.fail(invalid(error)),
-        SportsProviderError: (error) =>
-          Effect.fail(
-            new InternalError({
-              message: `The catalog could not be refreshed: the sports provider could not be queried: ${error.message}`,
-              provider: provider.name,
-              provider_response: error.providerResponse ?? { error: error.reason, error_detail: error.message }
-            })
-          )
-      })
+      Effect.catchTag("InvalidSportsCatalogQuery", (error) => Effect.fail(invalid(error)))
     )
 
     return handlers.handleAll({
       refresh: ({ payload }) => refresh(payload),
-      overview: () => encode(catalog.overview, encodeWith(OverviewCodec)),
-      sports: ({ query }) => encode(catalog.sports(filtersOf(query), page(query)), listed(SportRecord)),
-      countries: ({ query }) => encode(catalog.countries(filtersOf(query), page(query)), listed(CountryRecord)),
-      leagues: ({ query }) => encode(catalog.leagues(filtersOf(query), page(query)), listed(NamedEntryCodec)),
-      teams: ({ query }) => encode(catalog.teams(filtersOf(query), page(query)), listed(NamedEntryCodec)),
+      overview: () => encode(({ catalog }) => catalog.overview, encodeWith(OverviewCodec)),
+      sports: ({ query }) => encode(({ catalog }) => catalog.sports(filtersOf(query), page(query)), listed(SportRecord)),
+      countries: ({ query }) => encode(({ catalog }) => catalog.countries(filtersOf(query), page(query)), listed(CountryRecord)),
+      leagues: ({ query }) => encode(({ catalog }) => catalog.leagues(filtersOf(query), page(query)), listed(NamedEntryCodec)),
+      teams: ({ query }) => encode(({ catalog }) => catalog.teams(filtersOf(query), page(query)), listed(NamedEntryCodec)),
       filters: ({ query }) =>
-        feed(catalog.filters(query.source ?? "prematch", filtersOf(query)), (facets) =>
+        feed(({ catalog }) => catalog.filters(query.source ?? "prematch", filtersOf(query)), (facets) =>
           Effect.succeed({ source: query.source ?? "prematch", ...facets })),
-      prematch: ({ query }) => feed(catalog.prematch(filtersOf(query), sortOf(query), page(query)), listed(PrematchEntryCodec)),
-      live: ({ query }) => feed(catalog.live(filtersOf(query), sortOf(query), page(query)), listed(LiveEntryCodec))
+      prematch: ({ query }) =>
+        feed(({ catalog }) => catalog.prematch(filtersOf(query), sortOf(query), page(query)), listed(PrematchEntryCodec)),
+      live: ({ query }) => feed(({ catalog }) => catalog.live(filtersOf(query), sortOf(query), page(query)), listed(LiveEntryCodec))
     })
   })
 )

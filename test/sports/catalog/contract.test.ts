@@ -20,6 +20,7 @@ import { SportsCatalogConfig } from "../../../src/sports/catalog/SportsCatalogCo
 import { SportsCatalogRepo } from "../../../src/sports/catalog/SportsCatalogRepo.ts"
 import * as SportsCatalogRepoMemory from "../../../src/sports/catalog/SportsCatalogRepoMemory.ts"
 import { SportsProvider } from "../../../src/sports/SportsProvider.ts"
+import { SportsEnvironments } from "../../../src/sports/SportsEnvironments.ts"
 import { testCatalogConfig } from "../../support/TestApp.ts"
 import { live } from "../../support/live.ts"
 
@@ -83,7 +84,8 @@ const event = (id: string, status: "prematch" | "live", hour: number): SportsEve
 const events = [event("1", "prematch", 10), event("2", "prematch", 12), event("3", "prematch", 14), event("4", "live", 9)]
 
 const Handlers = SportsCatalogHandlers.pipe(
-  Layer.provide(SportsCatalog.layerNoDeps),
+  Layer.provide(SportsEnvironments.layerShared),
+  Layer.provideMerge(SportsCatalog.layerNoDeps),
   Layer.provideMerge(SportsCatalogRepoMemory.layerMemory),
   Layer.provide(NoProvider),
   Layer.provide(Layer.succeed(SportsCatalogConfig, testCatalogConfig())),
