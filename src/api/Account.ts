@@ -33,6 +33,7 @@ export class AccountGroup extends HttpApiGroup.make("account").add(
   }).annotateMerge(OpenApi.annotations({
     summary: "Validate the token and show the partner and the configured gateways",
     description: "The first call to make with a new token: 200 when it is valid and the partner active, 401 otherwise. " +
-      "Also says whether the casino aggregator is configured and which sports provider answers."
+      "Also says whether the casino aggregator is configured and which sports provider answers the token: a test " +
+      "token's are always the embedded sandboxes (`sandbox`), whatever the service's live upstreams are."
   }))
 ).annotateMerge(OpenApi.annotations({ description: "The partner's own account." })) {}

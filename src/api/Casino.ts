@@ -216,5 +216,8 @@ export class CasinoGroup extends HttpApiGroup.make("casino")
         "and `provider`; what the aggregator said stays in the operator's log."
     }))
   )
-  .annotateMerge(OpenApi.annotations({ description: "Casino providers and games, and game launches." }))
+  .annotateMerge(OpenApi.annotations({
+    description: "Casino providers and games, and game launches. With a test token, the embedded sandbox " +
+      "aggregator's catalog and game pages answer, whatever aggregator the live token reaches."
+  }))
 {}

@@ -47,12 +47,15 @@ export const MemoryCasinoGateway = Layer.succeed(CasinoGateway, CasinoGateway.of
 /** The gateway CASINO_GATEWAY names (the memory one in the sandbox's place), as the service selects it. */
 const CasinoGatewayMemory = CasinoGatewaySelection.layer(MemoryCasinoGateway)
 
-/** What /status reports: the selected casino gateway's configuration; the sports side is the sandbox's. */
+/** What /status reports: live, the selected casino gateway's configuration; the sports side and test are the sandbox's. */
 const StatusReportMemory = Layer.effect(
   StatusReport,
   Effect.map(Effect.service(CasinoGateway), (gateway) => {
-    const report = { aggregatorConfigured: gateway.configured, sportsProvider: { name: "sandbox", configured: true } }
-    return StatusReport.of({ live: report, test: report })
+    const sportsProvider = { name: "sandbox", configured: true }
+    return StatusReport.of({
+      live: { aggregatorConfigured: gateway.configured, sportsProvider },
+      test: { aggregatorConfigured: true, sportsProvider }
+    })
   })
 )
 
