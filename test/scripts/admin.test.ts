@@ -91,7 +91,10 @@ layer(TestApp(), live)("admin CLI", (it) => {
       assert.deepStrictEqual(Object.keys(second).sort(), ["id", "slug", "webhook_secret"])
       assert.notStrictEqual(second.webhook_secret, first.webhook_secret)
       const sql = yield* SqlClient.SqlClient
-      const [row] = yield* sql<{ webhook_secret: string }>`SELECT webhook_secret FROM partners WHERE slug = ${first.slug}`
+      const [row] = yield* sql<{ webhook_secret: string }>`
+        SELECT webhook_secret FROM partner_environments JOIN partners ON id = partner_id
+        WHERE slug = ${first.slug} AND environment = 'live'
+      `
       assert.strictEqual(row.webhook_secret, second.webhook_secret)
       const unknown = yield* admin("partners", "rotate-webhook-secret", "no-such-partner")
       assert.notStrictEqual(unknown.exitCode, 0)
