@@ -152,9 +152,12 @@ const oddsScenario: Scenario = (context) =>
     const tokens = Array.from({ length: 50 }, (_, i) => `pak_bench_odds_${String(i).padStart(2, "0")}_${"x".repeat(28)}`)
     for (const [i, token] of tokens.entries()) {
       yield* context.sql`
-        INSERT INTO partners (name, slug, token_hash)
-        VALUES (${`Bench Partner ${i}`}, ${`bench-odds-${i}`}, ${hashToken(token)})
-        ON CONFLICT (slug) DO NOTHING
+        WITH p AS (
+          INSERT INTO partners (name, slug) VALUES (${`Bench Partner ${i}`}, ${`bench-odds-${i}`})
+          ON CONFLICT (slug) DO NOTHING RETURNING id
+        ),
+        e AS (INSERT INTO partner_environments (partner_id, environment) SELECT id, 'live' FROM p RETURNING partner_id)
+        INSERT INTO partner_tokens (partner_id, environment, token_hash) SELECT partner_id, 'live', ${hashToken(token)} FROM e
       `
     }
     const callsSoFar = Effect.promise(() =>

@@ -10,7 +10,8 @@ import { WalletTransactionEntryCodec } from "../../src/api/Wallet.ts"
 import type { CallbackView } from "../../src/domain/Callbacks.ts"
 import { CallbackOutbox } from "../../src/wallet/outbox/CallbackOutbox.ts"
 import { WalletLedger } from "../../src/wallet/WalletLedger.ts"
-import { partnerView } from "../../src/admin/PartnerView.ts"
+import { partnerViews, viewPartner } from "../../src/admin/PartnerView.ts"
+import type { Partner } from "../../src/domain/Partner.ts"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import { CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerAdmin } from "../../src/admin/AdminChanges.ts"
 import { Partners } from "../../src/partners/Partners.ts"
@@ -35,6 +36,14 @@ const callbackUrl = Flag.String("callback-url").pipe(
   Flag.optional
 )
 const name = Flag.String("name").pipe(Flag.withDescription("Display name"))
+const environment = Flag.Literals("env", ["live", "test"]).pipe(
+  Flag.withDescription("Which environment: live (real upstreams and wallet, the default) or test (the sandboxes only)"),
+  Flag.withDefault("live" as const)
+)
+
+/** A partner as the operator sees it, both environments labelled. */
+const printPartner = (partner: Partner) =>
+  Effect.flatMap(Effect.service(Partners), (partners) => Effect.flatMap(viewPartner(partners, partner), printJson))
 const rateLimit = Flag.String("rate-limit").pipe(
   Flag.withDescription("Requests a minute this partner may send to the partner API; \"default\" follows PARTNER_RATE_LIMIT"),
   Flag.optional
@@ -67,32 +76,45 @@ const create = Command.make("create", {
   status: Flag.Literals("status", ["active", "inactive"]).pipe(Flag.withDefault("active" as const)),
   commission,
   callbackUrl,
+  testCallbackUrl: Flag.String("test-callback-url").pipe(
+    Flag.withDescription("Where the test environment's wallet callbacks go; omitted: the sandbox's partner wallet answers"),
+    Flag.optional
+  ),
   rateLimit
 }, (input) =>
   Effect.gen(function*() {
     const partners = yield* PartnerAdmin
-    const { partner, token, webhookSecret } = yield* userFacing(partners.create(cliActor, {
+    const { partner, test, token, webhookSecret } = yield* userFacing(partners.create(cliActor, {
       name: input.name,
       slug: Option.getOrUndefined(input.slug),
       status: input.status,
       commissionPercent: Option.getOrUndefined(input.commission),
       callbackUrl: toCallbackUrl(input.callbackUrl),
+      testCallbackUrl: toCallbackUrl(input.testCallbackUrl),
       rateLimitPerMinute: yield* toRateLimit(input.rateLimit)
     }))
-    // The only time the token and the webhook secret are shown.
-    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, token, webhook_secret: webhookSecret }))
-  })).pipe(Command.withDescription("Create a partner and print its token and webhook secret (shown only this once)"))
+    // The only time the tokens and the webhook secrets are shown: live at the top, test beside it.
+    yield* Console.log(JSON.stringify({
+      id: partner.id,
+      slug: partner.slug,
+      token,
+      webhook_secret: webhookSecret,
+      test: { token: test.token, webhook_secret: test.webhookSecret }
+    }))
+  })).pipe(Command.withDescription(
+    "Create a partner and print its live and test tokens and webhook secrets (shown only this once)"
+  ))
 
 const list = Command.make("list", {}, () =>
   Effect.gen(function*() {
     const partners = yield* Partners
-    yield* printJson((yield* partners.list).map(partnerView))
+    yield* printJson(yield* partnerViews(partners, yield* partners.list))
   })).pipe(Command.withDescription("List all partners"))
 
 const show = Command.make("show", { slug }, ({ slug }) =>
   Effect.gen(function*() {
     const partners = yield* Partners
-    yield* printJson(partnerView(yield* userFacing(partners.show(slug))))
+    yield* printPartner(yield* userFacing(partners.show(slug)))
   })).pipe(Command.withDescription("Show one partner"))
 
 const setStatus = (command: "activate" | "deactivate") =>
@@ -100,28 +122,31 @@ const setStatus = (command: "activate" | "deactivate") =>
     Effect.gen(function*() {
       const partners = yield* PartnerAdmin
       const partner = yield* userFacing(partners.setStatus(cliActor, slug, command === "activate" ? "active" : "inactive"))
-      yield* printJson(partnerView(partner))
+      yield* printPartner(partner)
     })).pipe(Command.withDescription(
       command === "activate"
         ? "Let the partner's token in again"
         : "Refuse the partner's token (within AUTH_CACHE_TTL on running services)"
     ))
 
-const rotateToken = Command.make("rotate-token", { slug }, ({ slug }) =>
+const rotateToken = Command.make("rotate-token", { slug, environment }, ({ environment, slug }) =>
   Effect.gen(function*() {
     const partners = yield* PartnerAdmin
-    const { partner, token } = yield* userFacing(partners.rotateToken(cliActor, slug))
-    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, token }))
-  })).pipe(Command.withDescription("Issue a new token; the old one stops working"))
-
-const rotateWebhookSecret = Command.make("rotate-webhook-secret", { slug }, ({ slug }) =>
-  Effect.gen(function*() {
-    const partners = yield* PartnerAdmin
-    const { partner, webhookSecret } = yield* userFacing(partners.rotateWebhookSecret(cliActor, slug))
-    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, webhook_secret: webhookSecret }))
+    const { partner, token } = yield* userFacing(partners.rotateToken(cliActor, slug, environment))
+    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, environment, token }))
   })).pipe(Command.withDescription(
-    "Issue a new webhook secret (shown only this once); callbacks carry a signature with it and, for " +
-      "PARTNER_WEBHOOK_SECRET_OVERLAP (24 hours), one with the previous secret too"
+    "Issue a new token for the environment (--env, live by default; shown only this once); its old one stops working, " +
+      "the other environment's is untouched. A partner created before environments gets its first test token this way."
+  ))
+
+const rotateWebhookSecret = Command.make("rotate-webhook-secret", { slug, environment }, ({ environment, slug }) =>
+  Effect.gen(function*() {
+    const partners = yield* PartnerAdmin
+    const { partner, webhookSecret } = yield* userFacing(partners.rotateWebhookSecret(cliActor, slug, environment))
+    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, environment, webhook_secret: webhookSecret }))
+  })).pipe(Command.withDescription(
+    "Issue a new webhook secret for the environment (--env, live by default; shown only this once); its callbacks " +
+      "carry a signature with it and, for PARTNER_WEBHOOK_SECRET_OVERLAP (24 hours), one with the previous secret too"
   ))
 
 const set = Command.make("set", {
@@ -129,6 +154,7 @@ const set = Command.make("set", {
   commission,
   callbackUrl,
   rateLimit,
+  environment,
   name: name.pipe(Flag.optional)
 }, (input) =>
   Effect.gen(function*() {
@@ -142,11 +168,14 @@ const set = Command.make("set", {
     const partner = yield* userFacing(partners.update(cliActor, input.slug, {
       name: Option.getOrUndefined(input.name),
       commissionPercent: Option.getOrUndefined(input.commission),
-      callbackUrl: toCallbackUrl(input.callbackUrl),
+      // --callback-url is the environment's (--env); the rest are the partner's, the same in both.
+      [input.environment === "live" ? "callbackUrl" : "testCallbackUrl"]: toCallbackUrl(input.callbackUrl),
       rateLimitPerMinute: yield* toRateLimit(input.rateLimit)
     }))
-    yield* printJson(partnerView(partner))
-  })).pipe(Command.withDescription("Change a partner's name, commission, callback URL or rate limit"))
+    yield* printPartner(partner)
+  })).pipe(Command.withDescription(
+    "Change a partner's name, commission, rate limit, or the callback URL of an environment (--env, live by default)"
+  ))
 
 const partnersCommand = Command.make("partners").pipe(
   Command.withDescription("Manage partners (operators) and their tokens"),

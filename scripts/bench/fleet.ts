@@ -125,7 +125,11 @@ export const fleetScenario = (context: BenchContext) =>
           SqlClient.SqlClient
         )
         for (let i = 0; i < partners; i++) {
-          yield* sql`INSERT INTO partners (name, slug, token_hash) VALUES (${`Fleet ${i}`}, ${`fleet-${i}`}, ${hashToken(tokenOf(i))})`
+          yield* sql`
+            WITH p AS (INSERT INTO partners (name, slug) VALUES (${`Fleet ${i}`}, ${`fleet-${i}`}) RETURNING id),
+                 e AS (INSERT INTO partner_environments (partner_id, environment) SELECT id, 'live' FROM p RETURNING partner_id)
+            INSERT INTO partner_tokens (partner_id, environment, token_hash) SELECT partner_id, 'live', ${hashToken(tokenOf(i))} FROM e
+          `
         }
         const traffic = yield* drive(instances)
         return { ...traffic, upstream: (yield* callsSoFar) - before }

@@ -24,15 +24,31 @@ const players = 1_000
 /** A partner whose wallet is a local process, and its players, on one service's database. */
 const setUp = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
-    const [partner] = yield* sql<{ id: string; webhook_secret: string }>`
-      INSERT INTO partners (name, slug, token_hash) VALUES ('Bench Wallet Partner', 'bench-wallet', sha256('bench-wallet'))
-      ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name
-      RETURNING id::text, webhook_secret
+    // The baseline revision keeps a partner's callback URL and secret on `partners`; later ones per environment.
+    const [{ environments }] = yield* sql<{ environments: boolean }>`
+      SELECT to_regclass('partner_environments') IS NOT NULL AS environments
     `
+    const [partner] = environments
+      ? yield* sql<{ id: string; webhook_secret: string }>`
+        WITH p AS (
+          INSERT INTO partners (name, slug) VALUES ('Bench Wallet Partner', 'bench-wallet')
+          ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name RETURNING id
+        )
+        INSERT INTO partner_environments (partner_id, environment) SELECT id, 'live' FROM p
+        ON CONFLICT (partner_id, environment) DO UPDATE SET callback_url = NULL
+        RETURNING partner_id::text AS id, webhook_secret
+      `
+      : yield* sql<{ id: string; webhook_secret: string }>`
+        INSERT INTO partners (name, slug, token_hash) VALUES ('Bench Wallet Partner', 'bench-wallet', sha256('bench-wallet'))
+        ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name
+        RETURNING id::text, webhook_secret
+      `
     const port = yield* freePort()
     yield* startNode(["scripts/bench/partner-wallet.ts"], { PORT: String(port), SECRET: partner.webhook_secret }, /Listening on/)
     const wallet = `http://127.0.0.1:${port}`
-    yield* sql`UPDATE partners SET callback_url = ${`${wallet}/wallet`} WHERE id = ${Number(partner.id)}`
+    yield* environments
+      ? sql`UPDATE partner_environments SET callback_url = ${`${wallet}/wallet`} WHERE partner_id = ${Number(partner.id)} AND environment = 'live'`
+      : sql`UPDATE partners SET callback_url = ${`${wallet}/wallet`} WHERE id = ${Number(partner.id)}`
     const codes = yield* sql<{ internal_user_id: string }>`
       INSERT INTO partner_players (partner_id, external_player_id, balance)
       SELECT ${Number(partner.id)}, 'bench-player-' || n, 1000000 FROM generate_series(1, ${players}) AS n

@@ -8,10 +8,18 @@ import { CatalogSync } from "../casino/CatalogSync.ts"
 import { SportsCatalog } from "../sports/catalog/SportsCatalog.ts"
 import type { Actor } from "../domain/Admin.ts"
 import type { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
-import type { Partner } from "../domain/Partner.ts"
+import type { Environment } from "../domain/Environment.ts"
+import type { Partner, PartnerEnvironmentSettings } from "../domain/Partner.ts"
 import type { PublishReport } from "../domain/SportsCatalog.ts"
 import type { SlugTaken } from "../partners/PartnerRepo.ts"
-import { type InvalidPartnerInput, type NewPartner, type PartnerChanges, type PartnerNotFound, Partners } from "../partners/Partners.ts"
+import {
+  type CreatedPartner,
+  type InvalidPartnerInput,
+  type NewPartner,
+  type PartnerChanges,
+  type PartnerNotFound,
+  Partners
+} from "../partners/Partners.ts"
 import type { SportsProviderError } from "../sports/SportsProvider.ts"
 import { AuditRepo } from "./AuditRepo.ts"
 
@@ -22,28 +30,41 @@ import { AuditRepo } from "./AuditRepo.ts"
  * handed to the caller once and never recorded. One service per area, so a CLI command builds only its own.
  */
 
-/** A partner as the audit trail records it: everything but its token and webhook secret. */
-export const partnerAudit = (partner: Partner) => ({
-  name: partner.name,
-  slug: partner.slug,
-  status: partner.status,
-  commission_percent: partner.commission_percent,
-  callback_url: partner.callback_url,
-  rate_limit_per_minute: partner.rate_limit_per_minute
-})
+/**
+ * A partner as the audit trail records it: everything but its tokens and webhook secrets; `callback_url` is
+ * the live environment's, `test_callback_url` the test one's (when its environments were read).
+ */
+export const partnerAudit = (partner: Partner, environments: ReadonlyArray<PartnerEnvironmentSettings> = []) => {
+  const test = environments.find((settings) => settings.partnerId === partner.id && settings.environment === "test")
+  return {
+    name: partner.name,
+    slug: partner.slug,
+    status: partner.status,
+    commission_percent: partner.commission_percent,
+    callback_url: partner.callback_url,
+    ...(test === undefined ? {} : { test_callback_url: test.callbackUrl }),
+    rate_limit_per_minute: partner.rate_limit_per_minute
+  }
+}
 
 const providerAudit = (provider: CasinoProvider) => ({ slug: provider.slug, enabled: provider.enabled })
 const gameAudit = (game: CasinoGame) => ({ provider: game.provider_slug, game_code: game.game_code, enabled: game.enabled })
 
 export class PartnerAdmin extends Context.Service<PartnerAdmin, {
-  create(actor: Actor, input: NewPartner): Effect.Effect<
-    { partner: Partner; token: string; webhookSecret: string },
-    InvalidPartnerInput | SlugTaken
-  >
+  /** Both environments' tokens and webhook secrets are issued; the audit records neither. */
+  create(actor: Actor, input: NewPartner): Effect.Effect<CreatedPartner, InvalidPartnerInput | SlugTaken>
   update(actor: Actor, slug: string, changes: PartnerChanges): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
   setStatus(actor: Actor, slug: string, status: Partner["status"]): Effect.Effect<Partner, PartnerNotFound>
-  rotateToken(actor: Actor, slug: string): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound>
-  rotateWebhookSecret(actor: Actor, slug: string): Effect.Effect<{ partner: Partner; webhookSecret: string }, PartnerNotFound>
+  rotateToken(
+    actor: Actor,
+    slug: string,
+    environment: Environment
+  ): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound>
+  rotateWebhookSecret(
+    actor: Actor,
+    slug: string,
+    environment: Environment
+  ): Effect.Effect<{ partner: Partner; webhookSecret: string }, PartnerNotFound>
 }>()("partner-api/admin/PartnerAdmin") {
   static readonly layer = Layer.effect(
     PartnerAdmin,
@@ -51,11 +72,14 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
       const partners = yield* Partners
       const audit = yield* AuditRepo
 
+      /** The partner as audited, both environments' callback URLs included. */
+      const audited = (partner: Partner) => Effect.map(partners.environmentsOf([partner]), (envs) => partnerAudit(partner, envs))
       const changed = <E>(action: string, actor: Actor, slug: string, change: Effect.Effect<Partner, E>) =>
         audit.atomically(Effect.gen(function*() {
-          const before = Option.match(yield* Effect.option(partners.show(slug)), { onNone: () => null, onSome: partnerAudit })
+          const found = yield* Effect.option(partners.show(slug))
+          const before = Option.isNone(found) ? null : yield* audited(found.value)
           const after = yield* change
-          yield* audit.record(actor, { action, target: `partner:${after.slug}`, before, after: partnerAudit(after) })
+          yield* audit.record(actor, { action, target: `partner:${after.slug}`, before, after: yield* audited(after) })
           return after
         }))
 
@@ -63,25 +87,34 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
         create: Effect.fn("PartnerAdmin.create")(function*(actor: Actor, input: NewPartner) {
           return yield* audit.atomically(Effect.gen(function*() {
             const created = yield* partners.create(input)
-            yield* audit.record(actor, { action: "partner.create", target: `partner:${created.partner.slug}`, after: partnerAudit(created.partner) })
+            yield* audit.record(actor, {
+              action: "partner.create",
+              target: `partner:${created.partner.slug}`,
+              after: yield* audited(created.partner)
+            })
             return created
           }))
         }),
         update: (actor, slug, changes) => changed("partner.update", actor, slug, partners.update(slug, changes)),
         setStatus: (actor, slug, status) =>
           changed(status === "active" ? "partner.activate" : "partner.deactivate", actor, slug, partners.setStatus(slug, status)),
-        rotateToken: Effect.fn("PartnerAdmin.rotateToken")(function*(actor: Actor, slug: string) {
+        rotateToken: Effect.fn("PartnerAdmin.rotateToken")(function*(actor: Actor, slug: string, environment: Environment) {
           return yield* audit.atomically(Effect.gen(function*() {
-            const rotated = yield* partners.rotateToken(slug)
-            // That the token changed is recorded; the token itself never is.
-            yield* audit.record(actor, { action: "partner.rotate-token", target: `partner:${slug}` })
+            const rotated = yield* partners.rotateToken(slug, environment)
+            // That the environment's token changed is recorded; the token itself never is.
+            yield* audit.record(actor, { action: "partner.rotate-token", target: `partner:${slug}`, after: { environment } })
             return rotated
           }))
         }),
-        rotateWebhookSecret: Effect.fn("PartnerAdmin.rotateWebhookSecret")(function*(actor: Actor, slug: string) {
+        rotateWebhookSecret: Effect.fn("PartnerAdmin.rotateWebhookSecret")(
+          function*(actor: Actor, slug: string, environment: Environment) {
           return yield* audit.atomically(Effect.gen(function*() {
-            const rotated = yield* partners.rotateWebhookSecret(slug)
-            yield* audit.record(actor, { action: "partner.rotate-webhook-secret", target: `partner:${slug}` })
+            const rotated = yield* partners.rotateWebhookSecret(slug, environment)
+            yield* audit.record(actor, {
+              action: "partner.rotate-webhook-secret",
+              target: `partner:${slug}`,
+              after: { environment }
+            })
             return rotated
           }))
         })

@@ -48,6 +48,19 @@ export class PartnerAccess extends Partner.extend<PartnerAccess>("PartnerAccess"
 }) {}
 
 /**
+ * One of a partner's environments as an operator sees it: where its callbacks go and when its token was
+ * issued (null: none yet; a partner created before environments gets its test token by a rotation).
+ * Neither the token nor the webhook secret is part of it.
+ */
+export const PartnerEnvironmentSettings = Schema.Struct({
+  partnerId: Schema.Int,
+  environment: Environment,
+  callbackUrl: Schema.NullOr(Schema.String),
+  tokenIssuedAt: Schema.NullOr(Schema.Date)
+})
+export type PartnerEnvironmentSettings = typeof PartnerEnvironmentSettings.Type
+
+/**
  * The partner spent its allowance of requests (its own rate_limit_per_minute or PARTNER_RATE_LIMIT):
  * `retryAfterSeconds` until the next one is admitted. The HTTP edge answers it as a 429.
  */

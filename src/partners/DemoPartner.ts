@@ -23,7 +23,7 @@ export const DemoPartnerWallet = Context.Reference<{ readonly path: string } | u
  * status. Without it, only the
  * embedded database (no DATABASE_URL) gets one, when it has no partner at
  * all, and its token is printed once (on stderr, apart from the JSON log)
- * with a curl line to paste: a production database never gets a partner
+ * (live and test) with a curl line to paste: a production database never gets a partner
  * nobody asked for, nor its token in a log. When the service runs the demo
  * partner's wallet itself (DemoPartnerWallet), a demo partner without a
  * callback_url, or with that wallet's URL of an earlier start (another PORT
@@ -43,11 +43,11 @@ export const ensureDemoPartner = Effect.gen(function*() {
       if (Option.isNone(yield* Effect.option(partners.show(demoSlug)))) {
         yield* partners.create({ name: "Demo Partner", slug: demoSlug, token: Redacted.value(config.demoPartnerToken.value) })
       }
-      return Option.none<string>()
+      return Option.none<{ live: string; test: string }>()
     }
-    if (Option.isSome(config.databaseUrl) || (yield* partners.count) > 0) return Option.none<string>()
-    const { token } = yield* partners.create({ name: "Demo Partner", slug: demoSlug })
-    return Option.some(token)
+    if (Option.isSome(config.databaseUrl) || (yield* partners.count) > 0) return Option.none<{ live: string; test: string }>()
+    const { test, token } = yield* partners.create({ name: "Demo Partner", slug: demoSlug })
+    return Option.some({ live: token, test: test.token })
   })).pipe(Effect.orDie)
 
   // On the sandbox, the demo partner's wallet is the sandbox's own, so a spin moves money end to end.
@@ -66,13 +66,14 @@ export const ensureDemoPartner = Effect.gen(function*() {
     const base = publicBaseUrl(config)
     yield* Console.error([
       "",
-      "A demo partner was created. Its token is shown only this once:",
+      "A demo partner was created. Its tokens are shown only this once:",
       "",
-      `  ${created.value}`,
+      `  live: ${created.value.live}`,
+      `  test: ${created.value.test}   (reaches only the sandboxes)`,
       "",
       "Try it:",
       "",
-      `  curl -H "Authorization: Bearer ${created.value}" ${base}${partnerApiPrefix}/status`,
+      `  curl -H "Authorization: Bearer ${created.value.test}" ${base}${partnerApiPrefix}/status`,
       "",
       `API docs: ${base}/docs`,
       ""

@@ -3,12 +3,13 @@ import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiSecurity } from "effect/http-api"
 import { ErrorMessages, TooManyRequests, Unauthorized } from "../api/Errors.ts"
 import { CurrentPartner, PartnerAuth } from "../api/Security.ts"
-import { isPartnerTokenShaped, type Partner } from "../domain/Partner.ts"
+import { isPartnerTokenShaped, type PartnerAccess } from "../domain/Partner.ts"
 import { AuthFailureLimit } from "../platform/AuthFailureLimit.ts"
 import { ClientAddress } from "../platform/ClientAddress.ts"
 import { RequestLog } from "../platform/HttpEdge.ts"
 import { PartnerRateLimit } from "./PartnerRateLimit.ts"
 import { Partners } from "./Partners.ts"
+import { PartnersConfig } from "./PartnersConfig.ts"
 
 const missingToken = new Unauthorized({ message: ErrorMessages.missingToken })
 const invalidPartner = new Unauthorized({ message: ErrorMessages.invalidPartner })
@@ -20,7 +21,8 @@ const seconds = (duration: Duration.Duration) => Math.max(1, Math.ceil(Duration.
 /**
  * The server side of PartnerAuth. A token that is absent is 401 "nao
  * informada"; a token that is unknown, or whose partner is not active, is
- * 401 "invalido ou inativo". Any other Authorization scheme is no token.
+ * 401 "invalido ou inativo", and so is a live token on a staging deployment
+ * (SERVICE_ENVIRONMENT=staging admits test tokens only). Any other Authorization scheme is no token.
  * An admitted partner then spends one request of its rate limit (429 past it).
  *
  * Invalid tokens are limited per client address (AuthFailureLimit): a token
@@ -38,6 +40,9 @@ export const layer = Layer.effect(
     const rateLimit = yield* PartnerRateLimit
     const failures = yield* AuthFailureLimit
     const clientAddress = yield* ClientAddress
+    const { serviceEnvironment } = yield* PartnersConfig
+    /** The configured mode of the service: a staging deployment never lets a live token in. */
+    const admittedHere = (partner: PartnerAccess) => serviceEnvironment === "production" || partner.environment === "test"
     // A request refused with a 429 (its partner's rate limit, or its address's invalid tokens) must be answered
     // 429 when the X-Partner-Key scheme runs after the bearer one (the last scheme's failure is the answer).
     const refusedForRate = new WeakMap<HttpServerRequest.HttpServerRequest, TooManyRequests>()
@@ -46,7 +51,7 @@ export const layer = Layer.effect(
         refusedForRate.set(Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest), refusal)
         return Effect.void
       })
-    const admitWithinLimit = (partner: Partner) =>
+    const admitWithinLimit = (partner: PartnerAccess) =>
       rateLimit.admit(partner).pipe(
         Effect.mapError((limited) => new TooManyRequests({ message: limited.message })),
         Effect.tapError(keepRefusal)
@@ -89,13 +94,14 @@ export const layer = Layer.effect(
           if (Option.isSome(over)) return yield* tooManyInvalid(over.value)
         }
         const found = yield* partners.authenticate(token)
-        if (Option.isNone(found) || !found.value.isActive) {
+        if (Option.isNone(found) || !found.value.isActive || !admittedHere(found.value)) {
           return yield* (known ? refuseInvalid(address) : Effect.fail(invalidPartner))
         }
         const partner = found.value
         const log = yield* RequestLog
         log.partnerId = partner.id
         log.partnerSlug = partner.slug
+        log.environment = partner.environment
         yield* admitWithinLimit(partner)
         return yield* Effect.provideService(httpEffect, CurrentPartner, partner)
       })

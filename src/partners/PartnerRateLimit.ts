@@ -1,7 +1,7 @@
 import { Context, Duration, Effect, Layer } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { RateLimiter } from "effect/persistence"
-import { type Partner, PartnerRateLimited } from "../domain/Partner.ts"
+import { type PartnerAccess, PartnerRateLimited } from "../domain/Partner.ts"
 import { recordRateLimitRefusal } from "../platform/Metrics.ts"
 import { PartnersConfig } from "./PartnersConfig.ts"
 
@@ -22,7 +22,7 @@ const withRateLimitHeaders = (headers: Record<string, string>) =>
   })
 
 /**
- * Each partner's allowance on the partner API: its own `rate_limit_per_minute`
+ * Each partner's allowance on the partner API, in each environment apart: its own `rate_limit_per_minute`
  * or PARTNER_RATE_LIMIT requests a minute, as a token bucket (a burst of the
  * whole minute's allowance, refilled evenly), counted in effect's RateLimiter
  * store, so every instance sharing that store shares the allowance. Called by
@@ -35,7 +35,7 @@ export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
    * `RateLimit-Reset` on the answer; over the limit, fails with PartnerRateLimited (the 429, with `Retry-After`). A store that
    * cannot be reached admits the request (logged): the limit protects the service, it must not stop it.
    */
-  admit(partner: Partner): Effect.Effect<void, PartnerRateLimited>
+  admit(partner: PartnerAccess): Effect.Effect<void, PartnerRateLimited>
 }>()("partner-api/partners/PartnerRateLimit") {
   static readonly layer = Layer.effect(
     PartnerRateLimit,
@@ -43,13 +43,14 @@ export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
       const limiter = yield* RateLimiter.RateLimiter
       const config = yield* PartnersConfig
 
-      const admit = (partner: Partner) => {
+      const admit = (partner: PartnerAccess) => {
         const limit = partner.rate_limit_per_minute ?? config.rateLimitPerMinute
         return limiter.consume({
           algorithm: "token-bucket",
           onExceeded: "fail",
+          // One bucket per environment: a test integration hammering the sandboxes never eats the live allowance.
           // The limit is part of the key: a changed limit starts a full allowance of its own size at once.
-          key: `partner-api:partner:${partner.id}:${limit}`,
+          key: `partner-api:partner:${partner.id}:${partner.environment}:${limit}`,
           limit,
           window
         }).pipe(
@@ -76,7 +77,7 @@ export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
                 "ratelimit-remaining": "0",
                 "ratelimit-reset": String(seconds(resetMillis))
               }).pipe(
-                Effect.andThen(recordRateLimitRefusal(partner.slug)),
+                Effect.andThen(recordRateLimitRefusal(partner.slug, partner.environment)),
                 Effect.andThen(Effect.fail(new PartnerRateLimited({ limit, retryAfterSeconds: retryAfter })))
               )
             }

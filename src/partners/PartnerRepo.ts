@@ -2,8 +2,14 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Duration, Effect, Layer, Option, Schema, type Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { SqlClient, SqlSchema } from "effect/sql"
-import type { Environment } from "../domain/Environment.ts"
-import { CallbackTarget, Partner, PartnerAccess, type PartnerStatus } from "../domain/Partner.ts"
+import { Environment, environments } from "../domain/Environment.ts"
+import {
+  CallbackTarget,
+  Partner,
+  PartnerAccess,
+  PartnerEnvironmentSettings,
+  type PartnerStatus
+} from "../domain/Partner.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { IdFromBigInt, NumberFromNumeric } from "../platform/SqlCodecs.ts"
 
@@ -14,10 +20,12 @@ const PartnerRow = Schema.Struct({
   commission_percent: NumberFromNumeric
 }).pipe(Schema.decodeTo(Partner))
 
-/** A partner row with its webhook secret, which only creation and rotation hand out. */
-const WithSecret = Schema.Struct({ webhook_secret: Schema.String })
-const decodePartnerRows = Schema.decodeUnknownEffect(Schema.Array(PartnerRow))
-const decodeSecretRows = Schema.decodeUnknownEffect(Schema.Array(WithSecret))
+/** A partner and the environment of the token that found it. */
+const AccessRow = Schema.Struct({
+  ...PartnerAccess.fields,
+  id: IdFromBigInt,
+  commission_percent: NumberFromNumeric
+}).pipe(Schema.decodeTo(PartnerAccess))
 
 /**
  * What signing and sending a partner's callbacks needs, as the query shapes it: the domain's
@@ -34,30 +42,45 @@ const TargetRow = Schema.Struct({
   webhookSecret: "webhook_secret",
   previousSecret: "previous_secret"
 }))
-/** Tokens issued before environments are live ones. */
-const liveAccess = (partner: Partner): PartnerAccess => new PartnerAccess({ ...partner, environment: "live" })
 
-const decodeWithSecret = (rows: ReadonlyArray<unknown>) =>
-  Effect.all([decodePartnerRows(rows), decodeSecretRows(rows)]).pipe(Effect.map(([partners, secrets]) => partners.map((partner, i) => ({ partner, webhookSecret: secrets[i].webhook_secret }))))
+const SettingsRow = Schema.Struct({ ...PartnerEnvironmentSettings.fields, partnerId: IdFromBigInt }).pipe(Schema.encodeKeys({
+  partnerId: "partner_id",
+  callbackUrl: "callback_url",
+  tokenIssuedAt: "token_issued_at"
+}))
+
+const SecretRow = Schema.Struct({ environment: Environment, webhook_secret: Schema.String })
+const decodeSecretRows = Schema.decodeUnknownEffect(Schema.Array(SecretRow))
+
+/** What an environment starts with: its callback URL and the hash of its first token. */
+export interface EnvironmentInsert {
+  readonly callbackUrl: string | null
+  readonly tokenHash: Uint8Array
+}
 
 export interface PartnerInsert {
   readonly name: string
   readonly slug: string
   readonly status: PartnerStatus
   readonly commissionPercent: number
-  readonly callbackUrl: string | null
   readonly rateLimitPerMinute: number | null
-  readonly tokenHash: Uint8Array
+  readonly environments: Readonly<Record<Environment, EnvironmentInsert>>
 }
 
 export interface PartnerPatch {
   readonly name?: string | undefined
   readonly status?: PartnerStatus | undefined
   readonly commissionPercent?: number | undefined
-  readonly callbackUrl?: string | null | undefined
+  /** Per environment; null clears it. */
+  readonly callbackUrls?: { readonly [E in Environment]?: string | null | undefined } | undefined
   /** null: back to PARTNER_RATE_LIMIT. */
   readonly rateLimitPerMinute?: number | null | undefined
-  readonly tokenHash?: Uint8Array | undefined
+}
+
+/** A new partner and its webhook secrets, one per environment (shown once). */
+export interface InsertedPartner {
+  readonly partner: Partner
+  readonly webhookSecrets: Readonly<Record<Environment, string>>
 }
 
 export class SlugTaken extends Schema.TaggedError<SlugTaken>()("SlugTaken", { slug: Schema.String }) {
@@ -69,25 +92,35 @@ export class SlugTaken extends Schema.TaggedError<SlugTaken>()("SlugTaken", { sl
 /** NOTIFY channel announcing that some partner row changed (from any process: service, admin CLI). */
 export const partnersChangedChannel = "partner_api_partners_changed"
 
-/** Partner rows in PostgreSQL. Database failures are defects here: callers cannot act on them. */
+/**
+ * Partner rows in PostgreSQL: `partners`, and per environment `partner_environments` (callback URL,
+ * webhook secrets) and `partner_tokens` (token hashes). Database failures are defects here: callers
+ * cannot act on them. `Partner.callback_url` is the live environment's.
+ */
 export class PartnerRepo extends Context.Service<PartnerRepo, {
+  /** The partner a token belongs to, in the token's environment. */
   findByTokenHash(hash: Uint8Array): Effect.Effect<Option.Option<PartnerAccess>>
   findBySlug(slug: string): Effect.Effect<Option.Option<Partner>>
   findById(id: number): Effect.Effect<Option.Option<Partner>>
   readonly list: Effect.Effect<ReadonlyArray<Partner>>
   readonly count: Effect.Effect<number>
-  /** Inserts a partner; its webhook secret is generated by the database. */
-  insert(partner: PartnerInsert): Effect.Effect<{ partner: Partner; webhookSecret: string }, SlugTaken>
+  /** Inserts a partner with both environments; their webhook secrets are generated by the database. */
+  insert(partner: PartnerInsert): Effect.Effect<InsertedPartner, SlugTaken>
   update(slug: string, patch: PartnerPatch): Effect.Effect<Option.Option<Partner>>
+  /** Replaces the environment's token (the one it had stops working). */
+  setToken(slug: string, environment: Environment, hash: Uint8Array): Effect.Effect<Option.Option<Partner>>
   /**
-   * Sets a newly generated webhook secret; callbacks are signed with it from then on, and with the one it
-   * replaces too until `overlap` has passed.
+   * Sets a newly generated webhook secret in the environment; callbacks are signed with it from then on,
+   * and with the one it replaces too until `overlap` has passed.
    */
   rotateWebhookSecret(
     slug: string,
+    environment: Environment,
     overlap: Duration.Duration
   ): Effect.Effect<Option.Option<{ partner: Partner; webhookSecret: string }>>
-  /** Where a partner's callbacks go and their signing secrets. */
+  /** The environments of these partners (live first), without secrets. */
+  environmentsOf(partnerIds: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<PartnerEnvironmentSettings>>
+  /** Where a partner's callbacks go in an environment and their signing secrets there. */
   findCallbackTarget(partnerId: number, environment: Environment): Effect.Effect<Option.Option<CallbackTarget>>
   /** Runs `effect` after each change any process announces (NOTIFY), for as long as the scope lives. */
   onChange(effect: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>
@@ -97,61 +130,88 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const pg = yield* PgClient.PgClient
-      const columns = sql`id, name, slug, status, commission_percent, callback_url, rate_limit_per_minute, created_at, updated_at`
+      // The live environment's callback URL is the partner's `callback_url`.
+      const columns = sql`p.id, p.name, p.slug, p.status, p.commission_percent, live.callback_url, p.rate_limit_per_minute,
+        p.created_at, p.updated_at`
+      const withLive = sql`JOIN partner_environments live ON live.partner_id = p.id AND live.environment = 'live'`
       // Lets every running service drop its cached token look-ups at once (see Partners).
       const announceChange = (slug: string) =>
         ChangeFeed.announce(partnersChangedChannel, slug).pipe(Effect.provideService(SqlClient.SqlClient, sql))
 
       const findByTokenHash = SqlSchema.findOneOption({
         Request: Schema.Uint8Array,
-        Result: PartnerRow,
-        execute: (hash) => sql`SELECT ${columns} FROM partners WHERE token_hash = ${hash}`
+        Result: AccessRow,
+        execute: (hash) =>
+          sql`SELECT ${columns}, t.environment FROM partner_tokens t JOIN partners p ON p.id = t.partner_id ${withLive}
+              WHERE t.token_hash = ${hash}`
       })
       const findBySlug = SqlSchema.findOneOption({
         Request: Schema.String,
         Result: PartnerRow,
-        execute: (slug) => sql`SELECT ${columns} FROM partners WHERE slug = ${slug}`
+        execute: (slug) => sql`SELECT ${columns} FROM partners p ${withLive} WHERE p.slug = ${slug}`
       })
       const findById = SqlSchema.findOneOption({
         Request: Schema.Int,
         Result: PartnerRow,
-        execute: (id) => sql`SELECT ${columns} FROM partners WHERE id = ${id}`
+        execute: (id) => sql`SELECT ${columns} FROM partners p ${withLive} WHERE p.id = ${id}`
       })
       const list = SqlSchema.findAll({
         Request: Schema.Void,
         Result: PartnerRow,
-        execute: () => sql`SELECT ${columns} FROM partners ORDER BY id`
+        execute: () => sql`SELECT ${columns} FROM partners p ${withLive} ORDER BY p.id`
+      })
+      const environmentsOf = SqlSchema.findAll({
+        Request: Schema.Array(Schema.Int),
+        Result: SettingsRow,
+        execute: (ids) =>
+          sql`
+            SELECT e.partner_id, e.environment, e.callback_url, t.created_at AS token_issued_at
+            FROM partner_environments e LEFT JOIN partner_tokens t USING (partner_id, environment)
+            WHERE e.partner_id IN ${sql.in(ids)}
+            ORDER BY e.partner_id, e.environment
+          `
       })
 
-      const insert = (partner: PartnerInsert) =>
-        sql`
-          INSERT INTO partners (name, slug, status, commission_percent, callback_url, rate_limit_per_minute, token_hash)
-          VALUES (${partner.name}, ${partner.slug}, ${partner.status}, ${partner.commissionPercent},
-                  ${partner.callbackUrl}, ${partner.rateLimitPerMinute}, ${partner.tokenHash})
-          ON CONFLICT (slug) DO NOTHING
-          RETURNING ${columns}, webhook_secret
-        `.pipe(
-          Effect.flatMap(decodeWithSecret),
-          Effect.orDie,
-          Effect.flatMap((rows) =>
-            rows.length === 0 ? Effect.fail(new SlugTaken({ slug: partner.slug })) : Effect.as(announceChange(partner.slug), rows[0])
-          )
+      /** Marks the partner changed, tells every instance, and reads it back. */
+      const touched = (slug: string) =>
+        sql`UPDATE partners SET updated_at = now() WHERE slug = ${slug}`.pipe(
+          Effect.andThen(findBySlug(slug)),
+          Effect.tap((partner) => Option.isSome(partner) ? announceChange(slug) : Effect.void)
         )
 
-      const rotateWebhookSecret = (slug: string, overlap: Duration.Duration) =>
-        sql`
-          UPDATE partners
-          SET webhook_secret = 'whsec_' || replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''),
-              previous_webhook_secret = webhook_secret,
-              previous_webhook_secret_until = now() + ${`${Duration.toMillis(overlap)} milliseconds`}::interval,
-              updated_at = now()
-          WHERE slug = ${slug}
-          RETURNING ${columns}, webhook_secret
-        `.pipe(
-          Effect.flatMap(decodeWithSecret),
-          Effect.map((rows) => Option.fromNullishOr(rows[0])),
-          Effect.tap((rotated) => Option.isSome(rotated) ? announceChange(slug) : Effect.void),
-          Effect.orDie
+      const insert = (partner: PartnerInsert) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const [row] = yield* sql<{ id: string }>`
+            INSERT INTO partners (name, slug, status, commission_percent, rate_limit_per_minute)
+            VALUES (${partner.name}, ${partner.slug}, ${partner.status}, ${partner.commissionPercent}, ${partner.rateLimitPerMinute})
+            ON CONFLICT (slug) DO NOTHING
+            RETURNING id::text AS id
+          `
+          if (row === undefined) return Option.none()
+          const secrets = yield* Effect.forEach(environments, (environment) =>
+            sql`
+              INSERT INTO partner_environments (partner_id, environment, callback_url)
+              VALUES (${row.id}::bigint, ${environment}, ${partner.environments[environment].callbackUrl})
+              RETURNING environment, webhook_secret
+            `.pipe(
+              Effect.flatMap(decodeSecretRows),
+              Effect.tap(() =>
+                sql`INSERT INTO partner_tokens (partner_id, environment, token_hash)
+                    VALUES (${row.id}::bigint, ${environment}, ${partner.environments[environment].tokenHash})`
+              )
+            ))
+          const created = yield* findBySlug(partner.slug)
+          yield* announceChange(partner.slug)
+          return Option.map(created, (found): InsertedPartner => ({
+            partner: found,
+            webhookSecrets: Object.fromEntries(secrets.flat().map((s) => [s.environment, s.webhook_secret])) as Record<Environment, string>
+          }))
+        })).pipe(
+          Effect.orDie,
+          Effect.flatMap(Option.match({
+            onNone: () => Effect.fail(new SlugTaken({ slug: partner.slug })),
+            onSome: Effect.succeed
+          }))
         )
 
       const update = (slug: string, patch: PartnerPatch) => {
@@ -159,37 +219,61 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
         if (patch.name !== undefined) changes.name = patch.name
         if (patch.status !== undefined) changes.status = patch.status
         if (patch.commissionPercent !== undefined) changes.commission_percent = patch.commissionPercent
-        if (patch.callbackUrl !== undefined) changes.callback_url = patch.callbackUrl
         if (patch.rateLimitPerMinute !== undefined) changes.rate_limit_per_minute = patch.rateLimitPerMinute
-        if (patch.tokenHash !== undefined) changes.token_hash = patch.tokenHash
-        return sql`
-          UPDATE partners SET ${sql.update(changes)}, updated_at = now()
-          WHERE slug = ${slug}
-          RETURNING ${columns}
-        `.pipe(
-          Effect.flatMap(decodePartnerRows),
-          Effect.map((rows) => Option.fromNullishOr(rows[0])),
-          Effect.tap((updated) => Option.isSome(updated) ? announceChange(slug) : Effect.void),
-          Effect.orDie
-        )
+        const urls = Object.entries(patch.callbackUrls ?? {}).filter(([, url]) => url !== undefined)
+        return sql.withTransaction(Effect.gen(function*() {
+          if (Object.keys(changes).length > 0) yield* sql`UPDATE partners SET ${sql.update(changes)} WHERE slug = ${slug}`
+          yield* Effect.forEach(urls, ([environment, url]) =>
+            sql`
+              UPDATE partner_environments e SET callback_url = ${url ?? null}
+              FROM partners p WHERE p.id = e.partner_id AND p.slug = ${slug} AND e.environment = ${environment}
+            `)
+          return yield* touched(slug)
+        })).pipe(Effect.orDie)
       }
 
-      const findCallbackTarget = SqlSchema.findOneOption({
-        Request: Schema.Int,
-        Result: TargetRow,
-        execute: (id) =>
+      const setToken = (slug: string, environment: Environment, hash: Uint8Array) =>
+        sql.withTransaction(
           sql`
-            SELECT id AS partner_id, 'live' AS environment, slug AS partner_slug, status = 'active' AS active, callback_url, webhook_secret,
-                   CASE WHEN previous_webhook_secret IS NOT NULL AND previous_webhook_secret_until IS NOT NULL
-                     THEN json_build_object('secret', previous_webhook_secret,
-                                            'until', floor(extract(epoch FROM previous_webhook_secret_until) * 1000))
+            INSERT INTO partner_tokens (partner_id, environment, token_hash)
+            SELECT id, ${environment}, ${hash} FROM partners WHERE slug = ${slug}
+            ON CONFLICT (partner_id, environment) DO UPDATE SET token_hash = excluded.token_hash, created_at = now()
+          `.pipe(Effect.andThen(touched(slug)))
+        ).pipe(Effect.orDie)
+
+      const rotateWebhookSecret = (slug: string, environment: Environment, overlap: Duration.Duration) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const rows = yield* sql<{ webhook_secret: string }>`
+            UPDATE partner_environments e
+            SET webhook_secret = 'whsec_' || replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''),
+                previous_webhook_secret = e.webhook_secret,
+                previous_webhook_secret_until = now() + ${`${Duration.toMillis(overlap)} milliseconds`}::interval
+            FROM partners p WHERE p.id = e.partner_id AND p.slug = ${slug} AND e.environment = ${environment}
+            RETURNING e.webhook_secret
+          `
+          if (rows.length === 0) return Option.none()
+          const partner = yield* touched(slug)
+          return Option.map(partner, (partner) => ({ partner, webhookSecret: rows[0].webhook_secret }))
+        })).pipe(Effect.orDie)
+
+      const findCallbackTarget = SqlSchema.findOneOption({
+        Request: Schema.Struct({ partnerId: Schema.Int, environment: Environment }),
+        Result: TargetRow,
+        execute: ({ environment, partnerId }) =>
+          sql`
+            SELECT p.id AS partner_id, e.environment, p.slug AS partner_slug, p.status = 'active' AS active,
+                   e.callback_url, e.webhook_secret,
+                   CASE WHEN e.previous_webhook_secret IS NOT NULL AND e.previous_webhook_secret_until IS NOT NULL
+                     THEN json_build_object('secret', e.previous_webhook_secret,
+                                            'until', floor(extract(epoch FROM e.previous_webhook_secret_until) * 1000))
                    END AS previous_secret
-            FROM partners WHERE id = ${id}
+            FROM partner_environments e JOIN partners p ON p.id = e.partner_id
+            WHERE e.partner_id = ${partnerId} AND e.environment = ${environment}
           `
       })
 
       return PartnerRepo.of({
-        findByTokenHash: (hash) => Effect.orDie(findByTokenHash(hash)).pipe(Effect.map(Option.map(liveAccess))),
+        findByTokenHash: (hash) => Effect.orDie(findByTokenHash(hash)),
         findBySlug: (slug) => Effect.orDie(findBySlug(slug)),
         findById: (id) => Effect.orDie(findById(id)),
         list: Effect.orDie(list()),
@@ -199,9 +283,10 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
         ),
         insert,
         update,
+        setToken,
         rotateWebhookSecret,
-        findCallbackTarget: (partnerId, environment) =>
-          environment === "live" ? Effect.orDie(findCallbackTarget(partnerId)) : Effect.succeedNone,
+        environmentsOf: (ids) => ids.length === 0 ? Effect.succeed([]) : Effect.orDie(environmentsOf(ids)),
+        findCallbackTarget: (partnerId, environment) => Effect.orDie(findCallbackTarget({ partnerId, environment })),
         onChange: (effect) =>
           ChangeFeed.onChange(partnersChangedChannel, effect).pipe(Effect.provideService(PgClient.PgClient, pg))
       })
@@ -212,11 +297,17 @@ export class PartnerRepo extends Context.Service<PartnerRepo, {
   static readonly layerMemory = Layer.sync(PartnerRepo, () => makeMemory())
 }
 
-interface StoredPartner {
-  readonly partner: Partner
-  readonly tokenHash: string
+interface StoredEnvironment {
+  readonly callbackUrl: string | null
+  readonly tokenHash: string | null
+  readonly tokenIssuedAt: Date | null
   readonly webhookSecret: string
   readonly previousSecret: { readonly secret: string; readonly until: Date } | null
+}
+
+interface StoredPartner {
+  readonly partner: Partner
+  readonly environments: Readonly<Record<Environment, StoredEnvironment>>
 }
 
 type PartnerFields = ConstructorParameters<typeof Partner>[0]
@@ -230,16 +321,26 @@ const makeMemory = () => {
   const bySlug = (slug: string) => [...rows.values()].find((row) => row.partner.slug === slug)
   const announce = Effect.suspend(() => Effect.all(listeners, { discard: true }))
   const hex = (hash: Uint8Array) => Buffer.from(hash).toString("hex")
-  const withPartner = (row: StoredPartner, fields: Partial<PartnerFields>): StoredPartner => ({
+  /** Stores the row with the partner's fields changed (its callback_url the live one), and announces it. */
+  const save = (row: StoredPartner, fields: Partial<PartnerFields>) => {
+    const partner = new Partner({ ...row.partner, ...fields, callback_url: row.environments.live.callbackUrl, updated_at: new Date() })
+    rows.set(partner.id, { ...row, partner })
+    return Effect.as(announce, partner)
+  }
+  const changeEnvironment = (row: StoredPartner, environment: Environment, change: Partial<StoredEnvironment>): StoredPartner => ({
     ...row,
-    partner: new Partner({ ...row.partner, ...fields, updated_at: new Date() })
+    environments: { ...row.environments, [environment]: { ...row.environments[environment], ...change } }
   })
 
   return PartnerRepo.of({
     findByTokenHash: (hash) =>
-      Effect.sync(() =>
-        Option.map(Option.fromNullishOr([...rows.values()].find((row) => row.tokenHash === hex(hash))?.partner), liveAccess)
-      ),
+      Effect.sync(() => {
+        for (const row of rows.values()) {
+          const environment = environments.find((env) => row.environments[env].tokenHash === hex(hash))
+          if (environment !== undefined) return Option.some(new PartnerAccess({ ...row.partner, environment }))
+        }
+        return Option.none()
+      }),
     findBySlug: (slug) => Effect.sync(() => Option.fromNullishOr(bySlug(slug)?.partner)),
     findById: (id) => Effect.sync(() => Option.fromNullishOr(rows.get(id)?.partner)),
     list: Effect.sync(() => [...rows.values()].map((row) => row.partner)),
@@ -248,60 +349,91 @@ const makeMemory = () => {
       Effect.suspend(() => {
         if (bySlug(input.slug) !== undefined) return Effect.fail(new SlugTaken({ slug: input.slug }))
         const now = new Date()
+        const stored = (environment: Environment): StoredEnvironment => ({
+          callbackUrl: input.environments[environment].callbackUrl,
+          tokenHash: hex(input.environments[environment].tokenHash),
+          tokenIssuedAt: now,
+          webhookSecret: newWebhookSecret(),
+          previousSecret: null
+        })
         const partner = new Partner({
           id: nextId++,
           name: input.name,
           slug: input.slug,
           status: input.status,
           commission_percent: input.commissionPercent,
-          callback_url: input.callbackUrl,
+          callback_url: input.environments.live.callbackUrl,
           rate_limit_per_minute: input.rateLimitPerMinute,
           created_at: now,
           updated_at: now
         })
-        const row = { partner, tokenHash: hex(input.tokenHash), webhookSecret: newWebhookSecret(), previousSecret: null }
+        const row: StoredPartner = { partner, environments: { live: stored("live"), test: stored("test") } }
         rows.set(partner.id, row)
-        return Effect.as(announce, { partner, webhookSecret: row.webhookSecret })
+        return Effect.as(announce, {
+          partner,
+          webhookSecrets: { live: row.environments.live.webhookSecret, test: row.environments.test.webhookSecret }
+        })
       }),
     update: (slug, patch) =>
       Effect.suspend(() => {
-        const row = bySlug(slug)
+        let row = bySlug(slug)
         if (row === undefined) return Effect.succeed(Option.none())
+        for (const environment of environments) {
+          const url = patch.callbackUrls?.[environment]
+          if (url !== undefined) row = changeEnvironment(row, environment, { callbackUrl: url })
+        }
         const fields: { -readonly [K in keyof PartnerFields]?: PartnerFields[K] } = {}
         if (patch.name !== undefined) fields.name = patch.name
         if (patch.status !== undefined) fields.status = patch.status
         if (patch.commissionPercent !== undefined) fields.commission_percent = patch.commissionPercent
-        if (patch.callbackUrl !== undefined) fields.callback_url = patch.callbackUrl
         if (patch.rateLimitPerMinute !== undefined) fields.rate_limit_per_minute = patch.rateLimitPerMinute
-        const updated = {
-          ...withPartner(row, fields),
-          ...(patch.tokenHash === undefined ? {} : { tokenHash: hex(patch.tokenHash) })
-        }
-        rows.set(updated.partner.id, updated)
-        return Effect.as(announce, Option.some(updated.partner))
+        return Effect.map(save(row, fields), Option.some)
       }),
-    rotateWebhookSecret: (slug, overlap) =>
+    setToken: (slug, environment, hash) =>
       Effect.suspend(() => {
         const row = bySlug(slug)
         if (row === undefined) return Effect.succeed(Option.none())
-        const rotated: StoredPartner = {
-          ...withPartner(row, {}),
-          webhookSecret: newWebhookSecret(),
-          previousSecret: { secret: row.webhookSecret, until: new Date(Date.now() + Duration.toMillis(overlap)) }
-        }
-        rows.set(rotated.partner.id, rotated)
-        return Effect.as(announce, Option.some({ partner: rotated.partner, webhookSecret: rotated.webhookSecret }))
+        return Effect.map(
+          save(changeEnvironment(row, environment, { tokenHash: hex(hash), tokenIssuedAt: new Date() }), {}),
+          Option.some
+        )
       }),
+    rotateWebhookSecret: (slug, environment, overlap) =>
+      Effect.suspend(() => {
+        const row = bySlug(slug)
+        if (row === undefined) return Effect.succeed(Option.none())
+        const webhookSecret = newWebhookSecret()
+        const previousSecret = {
+          secret: row.environments[environment].webhookSecret,
+          until: new Date(Date.now() + Duration.toMillis(overlap))
+        }
+        return Effect.map(
+          save(changeEnvironment(row, environment, { webhookSecret, previousSecret }), {}),
+          (partner) => Option.some({ partner, webhookSecret })
+        )
+      }),
+    environmentsOf: (ids) =>
+      Effect.sync(() =>
+        ids.flatMap((id) => {
+          const row = rows.get(id)
+          return row === undefined ? [] : environments.map((environment): PartnerEnvironmentSettings => ({
+            partnerId: id,
+            environment,
+            callbackUrl: row.environments[environment].callbackUrl,
+            tokenIssuedAt: row.environments[environment].tokenIssuedAt
+          }))
+        })
+      ),
     findCallbackTarget: (partnerId, environment) =>
       Effect.sync(() =>
-        Option.map(Option.fromNullishOr(environment === "live" ? rows.get(partnerId) : undefined), (row): CallbackTarget => ({
+        Option.map(Option.fromNullishOr(rows.get(partnerId)), (row): CallbackTarget => ({
           partnerId: row.partner.id,
           environment,
           partnerSlug: row.partner.slug,
           active: row.partner.isActive,
-          callbackUrl: row.partner.callback_url,
-          webhookSecret: row.webhookSecret,
-          previousSecret: row.previousSecret
+          callbackUrl: row.environments[environment].callbackUrl,
+          webhookSecret: row.environments[environment].webhookSecret,
+          previousSecret: row.environments[environment].previousSecret
         }))
       ),
     onChange: (effect) => Effect.sync(() => void listeners.push(effect))

@@ -1,15 +1,16 @@
 import { Cache, Context, Duration, Effect, Exit, Layer, Option, Schema, SchemaIssue } from "effect"
 import { hash, randomBytes } from "node:crypto"
-import type { Partner, PartnerAccess, PartnerStatus } from "../domain/Partner.ts"
+import { type Environment, tokenPrefix } from "../domain/Environment.ts"
+import type { Partner, PartnerAccess, PartnerEnvironmentSettings, PartnerStatus } from "../domain/Partner.ts"
 import { PartnerStatus as PartnerStatusSchema } from "../domain/Partner.ts"
 import { slugify } from "../domain/Slug.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { CallbackUrlPolicy } from "./CallbackUrlPolicy.ts"
-import { PartnerRepo, SlugTaken } from "./PartnerRepo.ts"
+import { type InsertedPartner, PartnerRepo, SlugTaken } from "./PartnerRepo.ts"
 import { PartnersConfig } from "./PartnersConfig.ts"
 
-/** Tokens are `pak_` + 32 random bytes; only their SHA-256 is stored. */
-export const generateToken = () => `pak_${randomBytes(32).toString("base64url")}`
+/** Tokens are `pak_live_` or `pak_test_` + 32 random bytes; only their SHA-256 is stored. */
+export const generateToken = (environment: Environment) => `${tokenPrefix(environment)}${randomBytes(32).toString("base64url")}`
 export const hashToken = (token: string): Uint8Array => hash("sha256", token, "buffer")
 
 /** What an operator may set on a partner. Shared by create and update. */
@@ -25,6 +26,8 @@ export const PartnerFields = Schema.Struct({
   commissionPercent: Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 })),
   // Its form and where it leads are the CallbackUrlPolicy's to judge.
   callbackUrl: Schema.NullOr(Schema.String.check(Schema.isMaxLength(2048))),
+  /** The test environment's callback URL; null: the sandbox's partner wallet answers test players. */
+  testCallbackUrl: Schema.NullOr(Schema.String.check(Schema.isMaxLength(2048))),
   /** Requests a minute on the partner API; null follows PARTNER_RATE_LIMIT. */
   rateLimitPerMinute: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1_000_000_000 })))
 })
@@ -47,18 +50,34 @@ export interface NewPartner {
   readonly status?: PartnerStatus | undefined
   readonly commissionPercent?: number | undefined
   readonly callbackUrl?: string | null | undefined
+  readonly testCallbackUrl?: string | null | undefined
   /** Requests a minute on the partner API; absent or null: PARTNER_RATE_LIMIT. */
   readonly rateLimitPerMinute?: number | null | undefined
-  /** A token to install instead of a generated one (the demo partner's). */
+  /** A live token to install instead of a generated one (the demo partner's). */
   readonly token?: string | undefined
 }
 
 export interface PartnerChanges {
   readonly name?: string | undefined
   readonly commissionPercent?: number | undefined
+  /** The live environment's; null clears it. */
   readonly callbackUrl?: string | null | undefined
+  /** The test environment's; null clears it (the sandbox's partner wallet answers). */
+  readonly testCallbackUrl?: string | null | undefined
   /** null: back to PARTNER_RATE_LIMIT. */
   readonly rateLimitPerMinute?: number | null | undefined
+}
+
+/** What a new partner's environment is handed, this once. */
+export interface IssuedCredentials {
+  readonly token: string
+  readonly webhookSecret: string
+}
+
+/** A new partner: its live credentials, and its test ones beside them. */
+export interface CreatedPartner extends IssuedCredentials {
+  readonly partner: Partner
+  readonly test: IssuedCredentials
 }
 
 const validate = Schema.decodeUnknownEffect(PartnerFields, { errors: "all" })
@@ -66,6 +85,7 @@ const validatePartial = Schema.decodeUnknownEffect(Schema.Struct(PartnerFields.f
   name: Schema.optional(fields.name),
   commissionPercent: Schema.optional(fields.commissionPercent),
   callbackUrl: Schema.optional(fields.callbackUrl),
+  testCallbackUrl: Schema.optional(fields.testCallbackUrl),
   rateLimitPerMinute: Schema.optional(fields.rateLimitPerMinute)
 })), { errors: "all" })
 
@@ -75,6 +95,7 @@ const fieldNames: Record<string, string> = {
   status: "status",
   commissionPercent: "commission",
   callbackUrl: "callback URL",
+  testCallbackUrl: "test callback URL",
   rateLimitPerMinute: "rate limit"
 }
 const issueFormatter = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -98,20 +119,27 @@ export class Partners extends Context.Service<Partners, {
   authenticate(token: string): Effect.Effect<Option.Option<PartnerAccess>>
   /** Whether this token belonged to a partner when this instance last looked it up (within a day). */
   isKnownToken(token: string): Effect.Effect<boolean>
-  /** A new partner, with its token and webhook secret (shown to the operator this once). */
-  create(input: NewPartner): Effect.Effect<
-    { partner: Partner; token: string; webhookSecret: string },
-    InvalidPartnerInput | SlugTaken
-  >
+  /** A new partner, with a token and a webhook secret per environment (shown to the operator this once). */
+  create(input: NewPartner): Effect.Effect<CreatedPartner, InvalidPartnerInput | SlugTaken>
   readonly list: Effect.Effect<ReadonlyArray<Partner>>
   readonly count: Effect.Effect<number>
   show(slug: string): Effect.Effect<Partner, PartnerNotFound>
   findById(id: number): Effect.Effect<Option.Option<Partner>>
   setStatus(slug: string, status: PartnerStatus): Effect.Effect<Partner, PartnerNotFound>
-  rotateToken(slug: string, token?: string): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound>
+  /** A new token for the environment (live unless said); the one it had stops working. */
+  rotateToken(
+    slug: string,
+    environment?: Environment,
+    token?: string
+  ): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound>
   update(slug: string, changes: PartnerChanges): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
-  /** A new webhook secret; the old one keeps signing beside it for PARTNER_WEBHOOK_SECRET_OVERLAP. */
-  rotateWebhookSecret(slug: string): Effect.Effect<{ partner: Partner; webhookSecret: string }, PartnerNotFound>
+  /** A new webhook secret in the environment; the old one keeps signing beside it for PARTNER_WEBHOOK_SECRET_OVERLAP. */
+  rotateWebhookSecret(
+    slug: string,
+    environment?: Environment
+  ): Effect.Effect<{ partner: Partner; webhookSecret: string }, PartnerNotFound>
+  /** Each partner's environments (callback URL, when its token was issued), without secrets. */
+  environmentsOf(partners: ReadonlyArray<Partner>): Effect.Effect<ReadonlyArray<PartnerEnvironmentSettings>>
 
 }>()("partner-api/partners/Partners") {
   static readonly layerNoDeps = Layer.effect(
@@ -204,30 +232,46 @@ export class Partners extends Context.Service<Partners, {
           status: input.status ?? "active",
           commissionPercent: input.commissionPercent ?? 0,
           callbackUrl: input.callbackUrl ?? null,
+          testCallbackUrl: input.testCallbackUrl ?? null,
           rateLimitPerMinute: input.rateLimitPerMinute ?? null
         }).pipe(Effect.mapError(toInputError))
         yield* checkCallbackUrl(fields.callbackUrl)
-        const token = input.token ?? generateToken()
-        const insert = (slug: string) => repo.insert({ ...fields, slug, tokenHash: hashToken(token) })
+        yield* checkCallbackUrl(fields.testCallbackUrl)
+        const token = input.token ?? generateToken("live")
+        const testToken = generateToken("test")
+        const insert = (slug: string) =>
+          repo.insert({
+            ...fields,
+            slug,
+            environments: {
+              live: { callbackUrl: fields.callbackUrl, tokenHash: hashToken(token) },
+              test: { callbackUrl: fields.testCallbackUrl, tokenHash: hashToken(testToken) }
+            }
+          })
         // A slug derived from the name gets a numeric suffix on collision; an explicit one is the operator's call.
-        const insertWithFreeSlug = (attempt: number): Effect.Effect<{ partner: Partner; webhookSecret: string }, SlugTaken> =>
+        const insertWithFreeSlug = (attempt: number): Effect.Effect<InsertedPartner, SlugTaken> =>
           insert(attempt === 1 ? fields.slug : `${fields.slug.slice(0, 95)}-${attempt}`).pipe(
             Effect.catchTag("SlugTaken", (taken) => attempt < 100 ? insertWithFreeSlug(attempt + 1) : Effect.fail(taken))
           )
-        const { partner, webhookSecret } = yield* (explicitSlug ? insert(fields.slug) : insertWithFreeSlug(1))
-        return { partner, token, webhookSecret }
+        const { partner, webhookSecrets } = yield* (explicitSlug ? insert(fields.slug) : insertWithFreeSlug(1))
+        return { partner, token, webhookSecret: webhookSecrets.live, test: { token: testToken, webhookSecret: webhookSecrets.test } }
       })
 
-      const rotateToken = Effect.fn("Partners.rotateToken")(function*(slug: string, newToken?: string) {
-        const token = newToken ?? generateToken()
-        const partner = yield* repo.update(slug, { tokenHash: hashToken(token) }).pipe(Effect.flatMap(updated(slug)))
-        return { partner, token }
-      })
+      const rotateToken = Effect.fn("Partners.rotateToken")(
+        function*(slug: string, environment: Environment = "live", newToken?: string) {
+          const token = newToken ?? generateToken(environment)
+          const partner = yield* repo.setToken(slug, environment, hashToken(token)).pipe(Effect.flatMap(updated(slug)))
+          return { partner, token }
+        }
+      )
 
       const update = Effect.fn("Partners.update")(function*(slug: string, changes: PartnerChanges) {
-        const valid = yield* validatePartial(changes).pipe(Effect.mapError(toInputError))
-        yield* checkCallbackUrl(valid.callbackUrl)
-        return yield* repo.update(slug, valid).pipe(Effect.flatMap(updated(slug)))
+        const { callbackUrl, testCallbackUrl, ...valid } = yield* validatePartial(changes).pipe(Effect.mapError(toInputError))
+        yield* checkCallbackUrl(callbackUrl)
+        yield* checkCallbackUrl(testCallbackUrl)
+        return yield* repo.update(slug, { ...valid, callbackUrls: { live: callbackUrl, test: testCallbackUrl } }).pipe(
+          Effect.flatMap(updated(slug))
+        )
       })
 
       return Partners.of({
@@ -241,8 +285,9 @@ export class Partners extends Context.Service<Partners, {
         setStatus: (slug, status) => repo.update(slug, { status }).pipe(Effect.flatMap(updated(slug))),
         rotateToken,
         update,
-        rotateWebhookSecret: (slug) =>
-          repo.rotateWebhookSecret(slug, partnersConfig.webhookSecretOverlap).pipe(
+        environmentsOf: (partners) => repo.environmentsOf(partners.map((partner) => partner.id)),
+        rotateWebhookSecret: (slug, environment = "live") =>
+          repo.rotateWebhookSecret(slug, environment, partnersConfig.webhookSecretOverlap).pipe(
             Effect.flatMap(Option.match({
               onNone: () => Effect.fail(new PartnerNotFound({ slug })),
               onSome: Effect.succeed

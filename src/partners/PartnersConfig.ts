@@ -1,5 +1,8 @@
 import { Config, Context, Duration, Effect, Layer, Schema } from "effect"
 
+export const ServiceEnvironment = Schema.Literals(["production", "staging"])
+export type ServiceEnvironment = typeof ServiceEnvironment.Type
+
 /** Settings of partner accounts, from the environment. */
 export class PartnersConfig extends Context.Service<PartnersConfig, {
   /**
@@ -11,6 +14,11 @@ export class PartnersConfig extends Context.Service<PartnersConfig, {
   readonly webhookSecretOverlap: Duration.Duration
   /** Requests a minute each partner may send to the partner API, unless the partner has its own limit. */
   readonly rateLimitPerMinute: number
+  /**
+   * SERVICE_ENVIRONMENT: `production` (the default) admits live and test tokens; `staging`, a deployment for
+   * integration work, admits test tokens only and answers a live one as an unknown token.
+   */
+  readonly serviceEnvironment: ServiceEnvironment
 }>()("partner-api/partners/PartnersConfig") {
   static readonly config = Config.all({
     callbackAllowPrivate: Config.Boolean("PARTNER_CALLBACK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
@@ -18,7 +26,8 @@ export class PartnersConfig extends Context.Service<PartnersConfig, {
     rateLimitPerMinute: Config.schema(
       Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 1_000_000_000 })),
       "PARTNER_RATE_LIMIT"
-    ).pipe(Config.withDefault(1200))
+    ).pipe(Config.withDefault(1200)),
+    serviceEnvironment: Config.schema(ServiceEnvironment, "SERVICE_ENVIRONMENT").pipe(Config.withDefault("production" as const))
   })
 
   static readonly layer = Layer.effect(PartnersConfig, Effect.map(PartnersConfig.config, PartnersConfig.of))

@@ -13,9 +13,14 @@ import { SharedStore } from "./SharedStore.ts"
  * What the access log learns while a request runs. The partner is only
  * known once the auth middleware, deep inside the route, has resolved it.
  */
-export const RequestLog = Context.Reference<{ partnerId: number | undefined; partnerSlug: string | undefined }>(
+export const RequestLog = Context.Reference<{
+  partnerId: number | undefined
+  partnerSlug: string | undefined
+  /** The environment of the partner's token (live, test). */
+  environment: string | undefined
+}>(
   "partner-api/platform/RequestLog",
-  { defaultValue: () => ({ partnerId: undefined, partnerSlug: undefined }) }
+  { defaultValue: () => ({ partnerId: undefined, partnerSlug: undefined, environment: undefined }) }
 )
 
 /** The error envelope's body, as the contract's errors encode it (src/api/Errors.ts), for answers outside an endpoint. */
@@ -63,14 +68,18 @@ const routePattern = (context: Context.Context<never>) =>
 
 /**
  * The outermost layer of every request: one access-log line (method, path,
- * status, duration, partner id; never a header, so never a token) and the
+ * status, duration, partner id and its token's environment; never a header, so never a token) and the
  * error envelope for anything that escaped the routes.
  */
 export const HttpEdgeMiddleware = HttpRouter.middleware((httpEffect) =>
   Effect.withFiber((fiber) => {
     const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
     const startedAt = performance.now()
-    const log = { partnerId: undefined as number | undefined, partnerSlug: undefined as string | undefined }
+    const log = {
+      partnerId: undefined as number | undefined,
+      partnerSlug: undefined as string | undefined,
+      environment: undefined as string | undefined
+    }
     let route = "unmatched"
     // The router puts the matched route in the fiber's context for the rest of the request, up to the
     // service provided around it below, so it is read there.
@@ -88,13 +97,15 @@ export const HttpEdgeMiddleware = HttpRouter.middleware((httpEffect) =>
           path,
           status,
           duration_ms: Math.round(millis * 100) / 100,
-          partner_id: log.partnerId ?? null
+          partner_id: log.partnerId ?? null,
+          environment: log.environment ?? null
         }),
         Effect.andThen(recordRequest({
           route,
           method: request.method,
           status,
           partner: log.partnerSlug ?? "none",
+          environment: log.environment ?? "none",
           seconds: millis / 1000
         }))
       )

@@ -15,9 +15,12 @@ const requestSeconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 /** Buckets of a background refresh, in seconds (100 ms to 10 minutes). */
 const refreshSeconds = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600]
 
-/** `http_requests_total{route, method, status, partner}`: answers, by route pattern; `partner` is `none` before auth. */
+/**
+ * `http_requests_total{route, method, status, partner, environment}`: answers, by route pattern; `partner` and
+ * `environment` (live, test) are `none` before auth.
+ */
 export const httpRequests = Metric.counter("http_requests_total", {
-  description: "HTTP requests answered, by route pattern (unmatched for unknown routes), method, status and partner slug (none when unauthenticated).",
+  description: "HTTP requests answered, by route pattern (unmatched for unknown routes), method, status, partner slug and the environment of its token (none when unauthenticated).",
   incremental: true
 })
 
@@ -27,9 +30,9 @@ export const httpRequestDuration = Metric.histogram("http_request_duration_secon
   boundaries: requestSeconds
 })
 
-/** `partner_rate_limit_refusals_total{partner}`: partner API requests refused with 429. */
+/** `partner_rate_limit_refusals_total{partner, environment}`: partner API requests refused with 429. */
 export const rateLimitRefusals = Metric.counter("partner_rate_limit_refusals_total", {
-  description: "Partner API requests refused with 429 because the partner was over its rate limit, by partner slug.",
+  description: "Partner API requests refused with 429 because the partner was over its rate limit in an environment, by partner slug and environment (live, test).",
   incremental: true
 })
 
@@ -95,9 +98,9 @@ const seriesOf = <I, S>(metric: Metric.Metric<I, S>, ...labels: ReadonlyArray<st
   }
 }
 
-const requestSeries = seriesOf(httpRequests, "route", "method", "status", "partner")
+const requestSeries = seriesOf(httpRequests, "route", "method", "status", "partner", "environment")
 const durationSeries = seriesOf(httpRequestDuration, "route", "method")
-const refusalSeries = seriesOf(rateLimitRefusals, "partner")
+const refusalSeries = seriesOf(rateLimitRefusals, "partner", "environment")
 const walletSeries = seriesOf(walletDecisions, "call", "outcome")
 const refreshSeries = seriesOf(refreshDuration, "refresh", "outcome")
 const providerCallSeries = seriesOf(sportsProviderCalls, "operation", "outcome")
@@ -109,16 +112,18 @@ export const recordRequest = (request: {
   readonly method: string
   readonly status: number
   readonly partner: string
+  readonly environment: string
   readonly seconds: number
 }) =>
   Effect.withFiber<void>((fiber) => {
-    requestSeries(request.route, request.method, String(request.status), request.partner).updateUnsafe(1, fiber.context)
+    requestSeries(request.route, request.method, String(request.status), request.partner, request.environment).updateUnsafe(1, fiber.context)
     durationSeries(request.route, request.method).updateUnsafe(request.seconds, fiber.context)
     return Effect.void
   })
 
-/** A partner API request refused for the partner's rate limit. */
-export const recordRateLimitRefusal = (partner: string) => Metric.update(refusalSeries(partner), 1)
+/** A partner API request refused for the partner's rate limit in an environment. */
+export const recordRateLimitRefusal = (partner: string, environment: string) =>
+  Metric.update(refusalSeries(partner, environment), 1)
 
 /** A wallet call's answer; an empty `msg` is the protocol's success, counted as `OK`. */
 export const recordWalletDecision = (call: string, msg: string) =>

@@ -102,7 +102,7 @@ layer(Layer.merge(WalletApp(books, { admin: { loginMaxFailures: 3 } }), Browser.
       assert.strictEqual(yield* step(() => page.getByRole("alert").count()), 0, "no refusal on the page")
     })), { timeout: 90_000 })
 
-  it.effect("create a partner, see its token once and use it; deactivate it and the partner API answers 401", () =>
+  it.effect("create a partner, see its live and test tokens once and use each; deactivate it and the partner API answers 401", () =>
     Effect.scoped(Effect.gen(function*() {
       yield* givenAdmin("creator@example.com")
       const page = yield* newPage()
@@ -111,11 +111,21 @@ layer(Layer.merge(WalletApp(books, { admin: { loginMaxFailures: 3 } }), Browser.
       yield* step(() => form.getByLabel("Name").fill("Browser Bets <b>&</b>"))
       yield* step(() => form.getByLabel("Commission (%)").fill("12.5"))
       yield* step(() => form.getByRole("button", { name: "Create partner" }).click())
-      const tokenCell = page.locator("[data-secret=token]")
+      const tokenCell = page.locator("[data-secret=live-token]")
       yield* step(() => tokenCell.waitFor())
       const token = (yield* step(() => tokenCell.textContent()))!
-      assert.match(token, /^pak_[A-Za-z0-9_-]{43}$/)
-      assert.match((yield* step(() => page.locator("[data-secret=webhook-secret]").textContent()))!, /^whsec_/)
+      const testToken = (yield* step(() => page.locator("[data-secret=test-token]").textContent()))!
+      assert.match(token, /^pak_live_[A-Za-z0-9_-]{43}$/)
+      assert.match(testToken, /^pak_test_[A-Za-z0-9_-]{43}$/)
+      const liveSecret = (yield* step(() => page.locator("[data-secret=live-webhook-secret]").textContent()))!
+      const testSecret = (yield* step(() => page.locator("[data-secret=test-webhook-secret]").textContent()))!
+      assert.match(liveSecret, /^whsec_/)
+      assert.match(testSecret, /^whsec_/)
+      assert.notStrictEqual(liveSecret, testSecret)
+      // Each value is labelled with its environment.
+      for (const label of ["Live token", "Test token", "Live webhook secret", "Test webhook secret"]) {
+        assert.strictEqual(yield* step(() => page.locator("dt", { hasText: new RegExp(`^${label}$`) }).count()), 1, label)
+      }
       // The name is shown as the text it is, never as markup.
       assert.strictEqual(yield* step(() => page.locator("td", { hasText: "Browser Bets <b>&</b>" }).count()), 1)
       assert.strictEqual(yield* step(() => page.locator("td b").count()), 0)
@@ -123,12 +133,20 @@ layer(Layer.merge(WalletApp(books, { admin: { loginMaxFailures: 3 } }), Browser.
 
       const status = yield* request("GET", "/api/partner/v1/status", { headers: bearer(token) })
       assert.strictEqual(status.status, 200)
-      assert.strictEqual(dataAs(Schema.Struct({ partner: Schema.Struct({ commission_percent: Schema.Number }) }))(status).partner.commission_percent, 12.5)
+      const statusPartner = dataAs(Schema.Struct({ partner: Schema.Struct({ commission_percent: Schema.Number, environment: Schema.String }) }))
+      assert.deepStrictEqual(statusPartner(status).partner, { commission_percent: 12.5, environment: "live" })
+      const testStatus = yield* request("GET", "/api/partner/v1/status", { headers: bearer(testToken) })
+      assert.strictEqual(testStatus.status, 200)
+      assert.strictEqual(statusPartner(testStatus).partner.environment, "test")
 
-      // Shown once: not after a reload.
+      // Shown once: not after a reload; the partner's row shows both environments, labelled.
       yield* step(() => page.reload())
       yield* ready(page)
-      assert.notInclude(yield* step(() => page.content()), token)
+      const content = yield* step(() => page.content())
+      for (const secret of [token, testToken, liveSecret, testSecret]) assert.notInclude(content, secret)
+      const row = page.locator("tr", { hasText: "Browser Bets <b>&</b>" })
+      assert.match((yield* step(() => row.locator("[data-environment=live]").textContent()))!, /^Live: issued/)
+      assert.match((yield* step(() => row.locator("[data-environment=test]").textContent()))!, /^Test: issued/)
 
       yield* step(() => page.locator("[data-action='deactivate-browser-bets-b-b']").click())
       yield* step(() => page.getByText("is inactive: its token is refused").waitFor())

@@ -144,7 +144,9 @@ layer(TestApp(), live)("partner authentication", (it) => {
       const sql = yield* SqlClient.SqlClient
       const { partner, token } = yield* givenPartner()
       const rows = yield* sql<{ token_hash: Uint8Array; row: string }>`
-        SELECT token_hash, row_to_json(p)::text AS row FROM partners p WHERE id = ${partner.id}
+        SELECT t.token_hash, row_to_json(p)::text || row_to_json(e)::text || row_to_json(t)::text AS row
+        FROM partners p JOIN partner_environments e ON e.partner_id = p.id AND e.environment = 'live'
+        JOIN partner_tokens t USING (partner_id, environment) WHERE p.id = ${partner.id}
       `
       assert.deepStrictEqual(
         Buffer.from(rows[0].token_hash),
@@ -262,12 +264,15 @@ layer(TestApp({ app: { authFailureLimit: failureLimit, authCacheTtlMillis: 60_00
         // Written by hand, so no change notice empties the cache behind the test's back.
         const token = `pak_cached_${"z".repeat(40)}`
         const [{ id }] = yield* sql<{ id: string }>`
-          INSERT INTO partners (name, slug, token_hash) VALUES ('Cached', 'cached-partner', ${createHash("sha256").update(token).digest()})
-          RETURNING id::text
+          WITH p AS (INSERT INTO partners (name, slug) VALUES ('Cached', 'cached-partner') RETURNING id),
+               e AS (INSERT INTO partner_environments (partner_id, environment) SELECT id, 'live' FROM p RETURNING partner_id)
+          INSERT INTO partner_tokens (partner_id, environment, token_hash)
+          SELECT partner_id, 'live', ${createHash("sha256").update(token).digest()} FROM e
+          RETURNING partner_id::text AS id
         `
         // Found once, then its token is taken out of the database: only the cache knows it now.
         assert.strictEqual(Option.getOrThrow(yield* partners.authenticate(token)).id, Number(id))
-        yield* sql`UPDATE partners SET token_hash = ${createHash("sha256").update(`moved-${token}`).digest()} WHERE id = ${id}`
+        yield* sql`UPDATE partner_tokens SET token_hash = ${createHash("sha256").update(`moved-${token}`).digest()} WHERE partner_id = ${id}`
         // More unknown tokens than the cache holds (10,000): each a miss.
         const misses = yield* Effect.forEach(
           Array.from({ length: 10_050 }, (_, i) => unknownToken(i)),

@@ -44,13 +44,16 @@ layer(
       assert.isTrue(Option.isSome(yield* partners.authenticate(rotated.token)), "the operator's new token still opens the API")
       assert.isTrue(Option.isNone(yield* partners.authenticate(token)), "the old one, from the setting, does not")
       // Put back for the other tests, which expect the setting's token.
-      yield* partners.rotateToken("demo", token).pipe(Effect.orDie)
+      yield* partners.rotateToken("demo", "live", token).pipe(Effect.orDie)
     }))
 
   it.effect("the sandbox wallet URL an earlier start stored (another port) follows this start's address", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      yield* sql`UPDATE partners SET callback_url = ${`http://localhost:8080${sandboxPartnerWalletPath}`} WHERE slug = 'demo'`
+      yield* sql`
+        UPDATE partner_environments SET callback_url = ${`http://localhost:8080${sandboxPartnerWalletPath}`}
+        FROM partners WHERE id = partner_id AND slug = 'demo' AND environment = 'live'
+      `
       yield* ensureDemoPartner
       assert.strictEqual((yield* (yield* Partners).show("demo")).callback_url, `http://demo.example${sandboxPartnerWalletPath}`)
     }))
@@ -88,10 +91,13 @@ layer(TestServices(), live)("the demo partner on the embedded default (no DATABA
     Effect.gen(function*() {
       const partners = yield* Partners
       const printed = yield* ensureDemoPartnerPrinting
-      const shown = /(pak_[A-Za-z0-9_-]{43})/.exec(printed)?.[1]
+      const shown = /live: (pak_live_[A-Za-z0-9_-]{43})/.exec(printed)?.[1]
+      const shownTest = /test: (pak_test_[A-Za-z0-9_-]{43})/.exec(printed)?.[1]
       assert.isDefined(shown, printed)
+      assert.isDefined(shownTest, printed)
       const demo = yield* partners.authenticate(shown!)
-      assert.isTrue(Option.isSome(demo))
+      assert.strictEqual(Option.getOrThrow(demo).environment, "live")
+      assert.strictEqual(Option.getOrThrow(yield* partners.authenticate(shownTest!)).environment, "test")
       assert.strictEqual((yield* partners.show("demo")).status, "active")
       // The next start: nothing new, nothing printed.
       assert.strictEqual(yield* ensureDemoPartnerPrinting, "")

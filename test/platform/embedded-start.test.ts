@@ -18,7 +18,7 @@ const startService = (dataDir: string, port: number) =>
     ({ handle, output }) => ({
       handle,
       output,
-      token: output.map((line) => /(pak_[A-Za-z0-9_-]{43})/.exec(line)?.[1]).find((found) => found !== undefined)
+      token: output.map((line) => /live: (pak_live_[A-Za-z0-9_-]{43})/.exec(line)?.[1]).find((found) => found !== undefined)
     })
   )
 

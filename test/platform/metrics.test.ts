@@ -111,9 +111,9 @@ layer(App, live)("GET /metrics", (it) => {
 
       const requests = family(families, "http_requests_total", "counter")
       // Labelled by the route's pattern and the partner's slug, never the raw path.
-      assert.strictEqual(valueOf(requests, { route: "/api/partner/v1/status", method: "GET", status: "200", partner: busy.partner.slug }), 2)
-      assert.strictEqual(valueOf(requests, { route: "/api/partner/v1/status", method: "GET", status: "429", partner: busy.partner.slug }), 1)
-      assert.isAtLeast(valueOf(requests, { route: "unmatched", status: "404", partner: "none" }) ?? 0, 1)
+      assert.strictEqual(valueOf(requests, { route: "/api/partner/v1/status", method: "GET", status: "200", partner: busy.partner.slug, environment: "live" }), 2)
+      assert.strictEqual(valueOf(requests, { route: "/api/partner/v1/status", method: "GET", status: "429", partner: busy.partner.slug, environment: "live" }), 1)
+      assert.isAtLeast(valueOf(requests, { route: "unmatched", status: "404", partner: "none", environment: "none" }) ?? 0, 1)
       assert.isTrue(requests.samples.every((sample) => !sample.labels.route.includes("?")))
       assert.isFalse(requests.samples.some((sample) => sample.labels.route === "/no/such/route"))
       assert.isAtLeast(valueOf(requests, { route: "/api/partner/v1/sports/events/:eventId/result", partner: looker.partner.slug }) ?? 0, 1)
@@ -127,7 +127,7 @@ layer(App, live)("GET /metrics", (it) => {
       assert.isBelow(statusSum ?? Infinity, 60)
 
       const refusals = family(families, "partner_rate_limit_refusals_total", "counter")
-      assert.strictEqual(valueOf(refusals, { partner: busy.partner.slug }), 1)
+      assert.strictEqual(valueOf(refusals, { partner: busy.partner.slug, environment: "live" }), 1)
 
       const decisions = family(families, "wallet_decisions_total", "counter")
       assert.isAtLeast(valueOf(decisions, { call: "WinBet", outcome: "OK" }) ?? 0, 1)

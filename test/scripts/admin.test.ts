@@ -35,23 +35,34 @@ const eventually = (token: string, expected: 200 | 401) =>
   eventuallyHolds(status(token), (response) => response.status === expected, `status ${expected}`)
 
 layer(TestApp(), live)("admin CLI", (it) => {
-  it.effect("create prints only {id, slug, token, webhook_secret}; the token works at once", () =>
+  it.effect("create prints only {id, slug, token, webhook_secret, test}; both tokens work at once, each in its environment", () =>
     Effect.gen(function*() {
       const created = yield* admin("partners", "create", "--name", "Acme Bets", "--commission", "12.5",
-        "--callback-url", "https://acme.example/wallet")
+        "--callback-url", "https://acme.example/wallet", "--test-callback-url", "https://acme.example/test-wallet")
       assert.strictEqual(created.exitCode, 0, created.stderr)
       const output = JSON.parse(created.stdout)
-      assert.deepStrictEqual(Object.keys(output).sort(), ["id", "slug", "token", "webhook_secret"])
+      assert.deepStrictEqual(Object.keys(output).sort(), ["id", "slug", "test", "token", "webhook_secret"])
+      assert.deepStrictEqual(Object.keys(output.test).sort(), ["token", "webhook_secret"])
       assert.strictEqual(output.slug, "acme-bets")
-      assert.match(output.token, /^pak_[A-Za-z0-9_-]{43}$/)
+      assert.match(output.token, /^pak_live_[A-Za-z0-9_-]{43}$/)
+      assert.match(output.test.token, /^pak_test_[A-Za-z0-9_-]{43}$/)
       assert.match(output.webhook_secret, /^whsec_[0-9a-f]{64}$/)
-      // Shown once: never in show or list.
-      assert.notInclude((yield* admin("partners", "show", "acme-bets")).stdout, output.webhook_secret)
+      assert.match(output.test.webhook_secret, /^whsec_[0-9a-f]{64}$/)
+      assert.notStrictEqual(output.test.webhook_secret, output.webhook_secret)
+      // Shown once: never in show or list; show labels both environments.
+      const shown = (yield* admin("partners", "show", "acme-bets")).stdout
+      for (const secret of [output.token, output.test.token, output.webhook_secret, output.test.webhook_secret]) assert.notInclude(shown, secret)
+      assert.deepStrictEqual(
+        JSON.parse(shown).environments.map((e: { environment: string; callback_url: string }) => [e.environment, e.callback_url]),
+        [["live", "https://acme.example/wallet"], ["test", "https://acme.example/test-wallet"]]
+      )
 
       const response = yield* (yield* partnerClient(output.token)).account.status()
       assert.deepStrictEqual(response.data.partner, {
         id: output.id, name: "Acme Bets", slug: "acme-bets", status: "active", commission_percent: 12.5, environment: "live"
       })
+      const tested = yield* (yield* partnerClient(output.test.token)).account.status()
+      assert.strictEqual(tested.data.partner.environment, "test")
     }))
 
   it.effect("deactivate refuses the token; activate admits it again", () =>
@@ -80,6 +91,15 @@ layer(TestApp(), live)("admin CLI", (it) => {
       assert.notStrictEqual(second.token, first.token)
       yield* eventually(first.token, 401)
       assert.strictEqual((yield* status(second.token)).status, 200)
+      assert.strictEqual((yield* status(first.test.token)).status, 200, "the test token is another environment's: untouched")
+
+      // --env test: the test token is replaced; the live one stays.
+      const rotatedTest = JSON.parse((yield* admin("partners", "rotate-token", first.slug, "--env", "test")).stdout)
+      assert.strictEqual(rotatedTest.environment, "test")
+      assert.match(rotatedTest.token, /^pak_test_/)
+      yield* eventually(first.test.token, 401)
+      assert.strictEqual((yield* status(rotatedTest.token)).status, 200)
+      assert.strictEqual((yield* status(second.token)).status, 200)
     }))
 
   it.effect("rotate-webhook-secret: a new secret signs from now on", () =>
@@ -88,11 +108,18 @@ layer(TestApp(), live)("admin CLI", (it) => {
       const rotated = yield* admin("partners", "rotate-webhook-secret", first.slug)
       assert.strictEqual(rotated.exitCode, 0, rotated.stderr)
       const second = JSON.parse(rotated.stdout)
-      assert.deepStrictEqual(Object.keys(second).sort(), ["id", "slug", "webhook_secret"])
+      assert.deepStrictEqual(Object.keys(second).sort(), ["environment", "id", "slug", "webhook_secret"])
       assert.notStrictEqual(second.webhook_secret, first.webhook_secret)
       const sql = yield* SqlClient.SqlClient
-      const [row] = yield* sql<{ webhook_secret: string }>`SELECT webhook_secret FROM partners WHERE slug = ${first.slug}`
-      assert.strictEqual(row.webhook_secret, second.webhook_secret)
+      const secrets = () =>
+        sql<{ environment: string; webhook_secret: string }>`
+          SELECT environment, webhook_secret FROM partner_environments JOIN partners ON id = partner_id
+          WHERE slug = ${first.slug} ORDER BY environment
+        `.pipe(Effect.map((rows) => rows.map((row) => row.webhook_secret)))
+      assert.deepStrictEqual(yield* secrets(), [second.webhook_secret, first.test.webhook_secret])
+      const third = JSON.parse((yield* admin("partners", "rotate-webhook-secret", first.slug, "--env", "test")).stdout)
+      assert.strictEqual(third.environment, "test")
+      assert.deepStrictEqual(yield* secrets(), [second.webhook_secret, third.webhook_secret])
       const unknown = yield* admin("partners", "rotate-webhook-secret", "no-such-partner")
       assert.notStrictEqual(unknown.exitCode, 0)
       assert.match(unknown.stderr, /No partner with slug/)
@@ -186,6 +213,13 @@ layer(TestApp(), live)("admin CLI", (it) => {
       assert.isTrue(listed.some((partner: { slug: string }) => partner.slug === slug))
       const cleared = JSON.parse((yield* admin("partners", "set", slug, "--callback-url", "none")).stdout)
       assert.isNull(cleared.callback_url)
+      // --env test sets the test environment's URL and leaves the live one.
+      const tested = JSON.parse((yield* admin("partners", "set", slug, "--env", "test", "--callback-url", "https://delta.example/test")).stdout)
+      assert.isNull(tested.callback_url)
+      assert.deepStrictEqual(
+        tested.environments.map((e: { environment: string; callback_url: string | null }) => [e.environment, e.callback_url]),
+        [["live", null], ["test", "https://delta.example/test"]]
+      )
     }))
 
   it.effect("set --rate-limit gives a partner its own limit, which the running service applies; default clears it", () =>

@@ -93,6 +93,7 @@ export const testPartnersConfig = (overrides: Partial<PartnersConfig["Service"]>
     callbackAllowPrivate: true,
     webhookSecretOverlap: Duration.hours(24),
     rateLimitPerMinute: 1200,
+    serviceEnvironment: "production",
     ...overrides
   })
 

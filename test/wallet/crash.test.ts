@@ -44,9 +44,10 @@ const given = (player: string, balance: number) =>
       SqlClient.SqlClient
     )
     const [partner] = yield* sql<{ id: string; webhook_secret: string }>`
-      INSERT INTO partners (name, slug, token_hash, callback_url)
-      VALUES ('Crash Partner', 'crash-partner', sha256('crash-token'), ${`${fake.url}/wallet`})
-      RETURNING id::text, webhook_secret
+      WITH p AS (INSERT INTO partners (name, slug) VALUES ('Crash Partner', 'crash-partner') RETURNING id)
+      INSERT INTO partner_environments (partner_id, environment, callback_url)
+      SELECT id, 'live', ${`${fake.url}/wallet`} FROM p
+      RETURNING partner_id::text AS id, webhook_secret
     `
     const [row] = yield* sql<{ internal_user_id: string }>`
       INSERT INTO partner_players (partner_id, external_player_id, balance)

@@ -5,7 +5,7 @@ import { Conflict, ValidationFailed } from "../../api/admin/AdminErrors.ts"
 import type { Partner } from "../../domain/Partner.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { PartnerAdmin } from "../AdminChanges.ts"
-import { partnerView } from "../PartnerView.ts"
+import { partnerViews, viewPartner } from "../PartnerView.ts"
 import { currentActor, notFound } from "./Common.ts"
 
 /** The contract's "partners" group (src/api/admin/AdminPartners.ts). */
@@ -16,49 +16,63 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", 
   const partners = yield* Partners
   const changes = yield* PartnerAdmin
   const inputError = (error: { readonly message: string }) => new ValidationFailed({ message: error.message, errors: { partner: [error.message] } })
-  const partnerAnswer = (partner: Partner) => ({ success: true as const, partner: partnerView(partner) })
+  const partnerAnswer = (partner: Partner) =>
+    Effect.map(viewPartner(partners, partner), (view) => ({ success: true as const, partner: view }))
   const blankIsNull = (url: string | null | undefined) => url === undefined ? undefined : url === null || url.trim() === "" ? null : url.trim()
 
   return handlers
     .handle("list", ({ query }) =>
-      Effect.map(partners.list, (all) => ({
-        success: true as const,
-        partners: all.filter(matches((query.search ?? "").trim().toLowerCase())).map(partnerView)
-      })))
-    .handle("show", ({ params }) => partners.show(params.slug).pipe(Effect.mapError(notFound), Effect.map(partnerAnswer)))
+      Effect.flatMap(partners.list, (all) => partnerViews(partners, all.filter(matches((query.search ?? "").trim().toLowerCase())))).pipe(
+        Effect.map((views) => ({ success: true as const, partners: views }))
+      ))
+    .handle("show", ({ params }) => partners.show(params.slug).pipe(Effect.mapError(notFound), Effect.flatMap(partnerAnswer)))
     .handle("create", Effect.fn("AdminHandlers.createPartner")(function*({ payload }) {
       const created = yield* changes.create(yield* currentActor, {
         name: payload.name.trim(),
         slug: payload.slug === undefined || payload.slug.trim() === "" ? undefined : payload.slug.trim(),
         commissionPercent: payload.commission_percent,
-        callbackUrl: blankIsNull(payload.callback_url)
+        callbackUrl: blankIsNull(payload.callback_url),
+        testCallbackUrl: blankIsNull(payload.test_callback_url)
       }).pipe(Effect.catchTags({
         InvalidPartnerInput: (error) => Effect.fail(inputError(error)),
         SlugTaken: (error) => Effect.fail(new Conflict({ message: error.message }))
       }))
-      return { success: true as const, partner: partnerView(created.partner), token: created.token, webhook_secret: created.webhookSecret }
+      return {
+        success: true as const,
+        partner: yield* viewPartner(partners, created.partner),
+        token: created.token,
+        webhook_secret: created.webhookSecret,
+        test: { token: created.test.token, webhook_secret: created.test.webhookSecret }
+      }
     }))
     .handle("update", Effect.fn("AdminHandlers.updatePartner")(function*({ params, payload }) {
       const partner = yield* changes.update(yield* currentActor, params.slug, {
         name: payload.name?.trim(),
         commissionPercent: payload.commission_percent,
         callbackUrl: blankIsNull(payload.callback_url),
+        testCallbackUrl: blankIsNull(payload.test_callback_url),
         rateLimitPerMinute: payload.rate_limit_per_minute
       }).pipe(Effect.catchTags({ InvalidPartnerInput: (error) => Effect.fail(inputError(error)), PartnerNotFound: (error) => Effect.fail(notFound(error)) }))
-      return partnerAnswer(partner)
+      return yield* partnerAnswer(partner)
     }))
     .handle("activate", ({ params }) =>
-      Effect.flatMap(currentActor, (actor) => changes.setStatus(actor, params.slug, "active")).pipe(Effect.mapError(notFound), Effect.map(partnerAnswer)))
+      Effect.flatMap(currentActor, (actor) => changes.setStatus(actor, params.slug, "active")).pipe(Effect.mapError(notFound), Effect.flatMap(partnerAnswer)))
     .handle("deactivate", ({ params }) =>
-      Effect.flatMap(currentActor, (actor) => changes.setStatus(actor, params.slug, "inactive")).pipe(Effect.mapError(notFound), Effect.map(partnerAnswer)))
-    .handle("rotateToken", ({ params }) =>
-      Effect.flatMap(currentActor, (actor) => changes.rotateToken(actor, params.slug)).pipe(
+      Effect.flatMap(currentActor, (actor) => changes.setStatus(actor, params.slug, "inactive")).pipe(Effect.mapError(notFound), Effect.flatMap(partnerAnswer)))
+    .handle("rotateToken", ({ params, query }) => {
+      const environment = query.environment ?? "live"
+      return Effect.flatMap(currentActor, (actor) => changes.rotateToken(actor, params.slug, environment)).pipe(
         Effect.mapError(notFound),
-        Effect.map(({ partner, token }) => ({ success: true as const, partner: partnerView(partner), token }))
-      ))
-    .handle("rotateWebhookSecret", ({ params }) =>
-      Effect.flatMap(currentActor, (actor) => changes.rotateWebhookSecret(actor, params.slug)).pipe(
+        Effect.flatMap(({ partner, token }) =>
+          Effect.map(viewPartner(partners, partner), (view) => ({ success: true as const, partner: view, environment, token })))
+      )
+    })
+    .handle("rotateWebhookSecret", ({ params, query }) => {
+      const environment = query.environment ?? "live"
+      return Effect.flatMap(currentActor, (actor) => changes.rotateWebhookSecret(actor, params.slug, environment)).pipe(
         Effect.mapError(notFound),
-        Effect.map(({ partner, webhookSecret }) => ({ success: true as const, partner: partnerView(partner), webhook_secret: webhookSecret }))
-      ))
+        Effect.flatMap(({ partner, webhookSecret }) =>
+          Effect.map(viewPartner(partners, partner), (view) => ({ success: true as const, partner: view, environment, webhook_secret: webhookSecret })))
+      )
+    })
 }))

@@ -1,5 +1,6 @@
 // @ts-check
-// Partners: list and search; create (token and webhook secret shown once); edit; activate, deactivate; rotate.
+// Partners: list and search; create (live and test tokens and webhook secrets shown once); edit; activate,
+// deactivate; rotate a token or a webhook secret per environment. Every value says which environment it is.
 import { api, attempt, canChange, navigate } from "./session.js"
 import { field, fill, formValues, h, notice, table, when } from "./dom.js"
 
@@ -14,6 +15,12 @@ function secretBox(title, entries) {
         h("button.secondary.small", { type: "button", on: { click: () => navigator.clipboard?.writeText(value) } }, "Copy"))
     ])))
 }
+
+/** Label of an environment, as every partner view shows it. */
+const environmentLabel = { live: "Live", test: "Test" }
+
+/** The partner's settings in an environment (live, test). */
+const environmentOf = (partner, environment) => partner.environments.find((e) => e.environment === environment)
 
 export async function partnersPage(main, params) {
   const search = params.get("search") ?? ""
@@ -54,22 +61,32 @@ export async function partnersPage(main, params) {
           }
         } }
       }, "Activate"),
-    h("button.secondary.small", {
-      type: "button",
-      on: { click: async () => {
-        if (!confirm(`Issue a new token for ${partner.name}? The current one stops working at once.`)) return
-        const answer = await change(() => api("POST", `/partners/${encodeURIComponent(partner.slug)}/rotate-token`))
-        if (answer) showOutcome(secretBox(`New token for ${partner.name}`, [["Token", answer.token, "token"]]))
-      } }
-    }, "Rotate token"),
-    h("button.secondary.small", {
-      type: "button",
-      on: { click: async () => {
-        if (!confirm(`Issue a new webhook secret for ${partner.name}? The current one keeps signing beside it for a while.`)) return
-        const answer = await change(() => api("POST", `/partners/${encodeURIComponent(partner.slug)}/rotate-webhook-secret`))
-        if (answer) showOutcome(secretBox(`New webhook secret for ${partner.name}`, [["Webhook secret", answer.webhook_secret, "webhook-secret"]]))
-      } }
-    }, "Rotate webhook secret"))
+    ["live", "test"].flatMap((environment) => {
+      const label = environmentLabel[environment]
+      const query = `?environment=${environment}`
+      return [
+        h("button.secondary.small", {
+          type: "button",
+          "data-action": `rotate-token-${environment}-${partner.slug}`,
+          on: { click: async () => {
+            if (!confirm(`Issue a new ${environment} token for ${partner.name}? The current ${environment} one stops working at once.`)) return
+            const answer = await change(() => api("POST", `/partners/${encodeURIComponent(partner.slug)}/rotate-token${query}`))
+            if (answer) showOutcome(secretBox(`New ${environment} token for ${partner.name}`, [[`${label} token`, answer.token, `${environment}-token`]]))
+          } }
+        }, `Rotate ${environment} token`),
+        h("button.secondary.small", {
+          type: "button",
+          on: { click: async () => {
+            if (!confirm(`Issue a new ${environment} webhook secret for ${partner.name}? The current one keeps signing beside it for a while.`)) return
+            const answer = await change(() => api("POST", `/partners/${encodeURIComponent(partner.slug)}/rotate-webhook-secret${query}`))
+            if (answer) {
+              showOutcome(secretBox(`New ${environment} webhook secret for ${partner.name}`,
+                [[`${label} webhook secret`, answer.webhook_secret, `${environment}-webhook-secret`]]))
+            }
+          } }
+        }, `Rotate ${environment} webhook secret`)
+      ]
+    }))
 
   const editRegion = h("div")
   function editForm(partner) {
@@ -82,6 +99,7 @@ export async function partnersPage(main, params) {
           name: values.name,
           commission_percent: Number(values.commission_percent),
           callback_url: values.callback_url === "" ? null : values.callback_url,
+          test_callback_url: values.test_callback_url === "" ? null : values.test_callback_url,
           rate_limit_per_minute: values.rate_limit_per_minute === "" ? null : Number(values.rate_limit_per_minute)
         }))
         if (done) showOutcome(notice("ok", `${done.partner.name} was saved.`))
@@ -90,7 +108,9 @@ export async function partnersPage(main, params) {
     h("h2", { id: "edit-title" }, `Edit ${partner.name}`),
     field("Name", { name: "name", value: partner.name, required: true, maxlength: 255 }),
     field("Commission (%)", { name: "commission_percent", type: "number", min: 0, max: 100, step: "0.01", value: partner.commission_percent }),
-    field("Callback URL", { name: "callback_url", type: "url", value: partner.callback_url ?? "" }, "Where wallet callbacks go (https://); empty clears it"),
+    field("Live callback URL", { name: "callback_url", type: "url", value: partner.callback_url ?? "" }, "Where live wallet callbacks go (https://); empty clears it"),
+    field("Test callback URL", { name: "test_callback_url", type: "url", value: environmentOf(partner, "test")?.callback_url ?? "" },
+      "Where test wallet callbacks go; empty: the sandbox's partner wallet answers"),
     field("Rate limit (requests a minute)", { name: "rate_limit_per_minute", type: "number", min: 1, step: "1", value: partner.rate_limit_per_minute ?? "" }, "On the partner API; empty: the service's default (PARTNER_RATE_LIMIT)"),
     h("div.actions", {}, h("button", { type: "submit" }, "Save"),
       h("button.secondary", { type: "button", on: { click: () => fill(editRegion) } }, "Cancel")))
@@ -107,12 +127,15 @@ export async function partnersPage(main, params) {
         name: values.name,
         slug: values.slug === "" ? undefined : values.slug,
         commission_percent: values.commission_percent === "" ? undefined : Number(values.commission_percent),
-        callback_url: values.callback_url === "" ? null : values.callback_url
+        callback_url: values.callback_url === "" ? null : values.callback_url,
+        test_callback_url: values.test_callback_url === "" ? null : values.test_callback_url
       }))
       if (answer) {
         showOutcome(secretBox(`${answer.partner.name} was created`, [
-          ["Token", answer.token, "token"],
-          ["Webhook secret", answer.webhook_secret, "webhook-secret"]
+          ["Live token", answer.token, "live-token"],
+          ["Live webhook secret", answer.webhook_secret, "live-webhook-secret"],
+          ["Test token", answer.test.token, "test-token"],
+          ["Test webhook secret", answer.test.webhook_secret, "test-webhook-secret"]
         ]))
       }
     } }
@@ -122,7 +145,8 @@ export async function partnersPage(main, params) {
     field("Name", { name: "name", required: true, maxlength: 255 }),
     field("Slug", { name: "slug", pattern: "[a-z0-9]+(-[a-z0-9]+)*", maxlength: 100 }, "Optional: derived from the name"),
     field("Commission (%)", { name: "commission_percent", type: "number", min: 0, max: 100, step: "0.01" }),
-    field("Callback URL", { name: "callback_url", type: "url" }, "Optional: https:// address of the partner's wallet")),
+    field("Live callback URL", { name: "callback_url", type: "url" }, "Optional: https:// address of the partner's live wallet"),
+    field("Test callback URL", { name: "test_callback_url", type: "url" }, "Optional: its test wallet; empty: the sandbox's partner wallet")),
   h("button", { type: "submit" }, "Create partner"))
 
   fill(main,
@@ -130,12 +154,17 @@ export async function partnersPage(main, params) {
     h("div", { id: "outcome", "aria-live": "polite" }),
     region,
     searchForm,
-    table("Partners", ["Name", "Slug", "Status", "Commission", "Callback URL", "Rate limit", "Created", "Actions"], partners.map((partner) => [
+    table("Partners", ["Name", "Slug", "Status", "Commission", "Live callback URL", "Test callback URL", "Tokens", "Rate limit", "Created", "Actions"], partners.map((partner) => [
       partner.name,
       h("code", {}, partner.slug),
       h(`span.badge.${partner.status}`, {}, partner.status),
       `${partner.commission_percent}%`,
       partner.callback_url ?? "—",
+      environmentOf(partner, "test")?.callback_url ?? "sandbox wallet",
+      h("ul.plain", {}, partner.environments.map((e) =>
+        h("li", { "data-environment": e.environment },
+          `${environmentLabel[e.environment]}: ${e.token_issued_at === null ? "none issued" : "issued "}`,
+          e.token_issued_at === null ? "" : when(e.token_issued_at)))),
       partner.rate_limit_per_minute === null ? "default" : `${partner.rate_limit_per_minute}/min`,
       when(partner.created_at),
       actions(partner)

@@ -1,8 +1,20 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Environment } from "../../domain/Environment.ts"
 import { RequestValidation } from "../RequestValidation.ts"
 import { Conflict, NotFound, ValidationFailed } from "./AdminErrors.ts"
 import { AdminAuth } from "./AdminSecurity.ts"
+
+/** One of the partner's environments, labelled; its token and webhook secret are never shown again. */
+export const PartnerEnvironmentView = Schema.Struct({
+  environment: Environment,
+  callback_url: Schema.NullOr(Schema.String).annotate({
+    description: "Where this environment's wallet callbacks go; null in test: the sandbox's partner wallet answers"
+  }),
+  token_issued_at: Schema.NullOr(Schema.String).annotate({
+    description: "When this environment's token was issued; null: none yet (issue one with rotate-token)"
+  })
+})
 
 export const PartnerView = Schema.Struct({
   id: Schema.Int,
@@ -10,16 +22,22 @@ export const PartnerView = Schema.Struct({
   slug: Schema.String,
   status: Schema.Literals(["active", "inactive"]),
   commission_percent: Schema.Finite,
-  callback_url: Schema.NullOr(Schema.String),
+  callback_url: Schema.NullOr(Schema.String).annotate({ description: "The live environment's callback URL" }),
   rate_limit_per_minute: Schema.NullOr(Schema.Int).annotate({
-    description: "The partner's own limit on the partner API, requests a minute; null: PARTNER_RATE_LIMIT"
+    description: "The partner's own limit on the partner API, requests a minute in each environment; null: PARTNER_RATE_LIMIT"
   }),
+  environments: Schema.Array(PartnerEnvironmentView).annotate({ description: "Live and test, live first" }),
   created_at: Schema.String,
   updated_at: Schema.String
 })
 
 const PartnerAnswer = Schema.Struct({ success: Schema.Literal(true), partner: PartnerView })
 const slugParam = { slug: Schema.String }
+const environmentQuery = {
+  environment: Schema.optional(Environment).annotate({ description: "`live` (the default) or `test`" })
+}
+/** What an environment is handed when the partner is created: shown this once. */
+const IssuedCredentials = Schema.Struct({ token: Schema.String, webhook_secret: Schema.String })
 const Commission = Schema.Finite.annotate({ description: "Percent, 0 to 100" })
 const RateLimit = Schema.NullOr(Schema.Int).annotate({
   description: "Requests a minute on the partner API, 1 or more; null: PARTNER_RATE_LIMIT applies"
@@ -44,18 +62,20 @@ export class AdminPartnersGroup extends HttpApiGroup.make("partners")
         name: Schema.String,
         slug: Schema.optional(Schema.String),
         commission_percent: Schema.optional(Commission),
-        callback_url: Schema.optional(Schema.NullOr(Schema.String))
+        callback_url: Schema.optional(Schema.NullOr(Schema.String)),
+        test_callback_url: Schema.optional(Schema.NullOr(Schema.String))
       }),
       success: Schema.Struct({
         success: Schema.Literal(true),
         partner: PartnerView,
-        token: Schema.String,
-        webhook_secret: Schema.String
+        token: Schema.String.annotate({ description: "The live token (`pak_live_…`)" }),
+        webhook_secret: Schema.String.annotate({ description: "The live webhook secret" }),
+        test: IssuedCredentials.annotate({ description: "The test token (`pak_test_…`) and the test webhook secret" })
       }),
       error: [ValidationFailed, Conflict]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Create a partner",
-      description: "The answer holds its token and webhook secret: the only time either is shown."
+      description: "The answer holds its live and test tokens and webhook secrets: the only time any is shown."
     }))
   )
   .add(
@@ -65,12 +85,13 @@ export class AdminPartnersGroup extends HttpApiGroup.make("partners")
         name: Schema.optional(Schema.String),
         commission_percent: Schema.optional(Commission),
         callback_url: Schema.optional(Schema.NullOr(Schema.String)),
+        test_callback_url: Schema.optional(Schema.NullOr(Schema.String)),
         rate_limit_per_minute: Schema.optional(RateLimit)
       }),
       success: PartnerAnswer,
       error: [ValidationFailed, NotFound]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "Change a partner's name, commission, callback URL (null or \"\" clears it) or rate limit (null: the default)"
+      summary: "Change a partner's name, commission, live or test callback URL (null or \"\" clears it) or rate limit (null: the default)"
     }))
   )
   .add(HttpApiEndpoint.post("activate", "/partners/:slug/activate", { params: slugParam, success: PartnerAnswer, error: NotFound }))
@@ -81,17 +102,26 @@ export class AdminPartnersGroup extends HttpApiGroup.make("partners")
   .add(
     HttpApiEndpoint.post("rotateToken", "/partners/:slug/rotate-token", {
       params: slugParam,
-      success: Schema.Struct({ success: Schema.Literal(true), partner: PartnerView, token: Schema.String }),
+      query: environmentQuery,
+      success: Schema.Struct({ success: Schema.Literal(true), partner: PartnerView, environment: Environment, token: Schema.String }),
       error: NotFound
-    }).annotateMerge(OpenApi.annotations({ summary: "Issue a new token (shown once); the old one stops working" }))
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Issue a new token for the environment (shown once); its old one stops working, the other environment's is untouched"
+    }))
   )
   .add(
     HttpApiEndpoint.post("rotateWebhookSecret", "/partners/:slug/rotate-webhook-secret", {
       params: slugParam,
-      success: Schema.Struct({ success: Schema.Literal(true), partner: PartnerView, webhook_secret: Schema.String }),
+      query: environmentQuery,
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        partner: PartnerView,
+        environment: Environment,
+        webhook_secret: Schema.String
+      }),
       error: NotFound
-    }).annotateMerge(OpenApi.annotations({
-      summary: "Issue a new webhook secret (shown once); the old one keeps signing beside it for PARTNER_WEBHOOK_SECRET_OVERLAP"
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Issue a new webhook secret for the environment (shown once); its old one keeps signing beside it for PARTNER_WEBHOOK_SECRET_OVERLAP"
     }))
   )
   .middleware(AdminAuth)

@@ -75,7 +75,7 @@ describe("callback URLs at delivery time", () => {
         for (const [i, [url, reason]] of cases.entries()) {
           const { partner } = yield* givenWalletPartner(books, { callbackUrl: null })
           // Set before the policy was tightened (or by hand): the policy still stands between it and the partner.
-          yield* sql`UPDATE partners SET callback_url = ${url} WHERE id = ${partner.id}`
+          yield* sql`UPDATE partner_environments SET callback_url = ${url} WHERE partner_id = ${partner.id} AND environment = 'live'`
           const player = yield* givenPlayer(books, partner.id, `private-${i}`, 20)
           const calls = fake.calls.length
           const answer = yield* winBet(player.internal_user_id, `private-${i}`, { bet: 1, win: 0 })
