@@ -18,7 +18,6 @@ import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { live } from "../support/live.ts"
 import { partnerClient } from "../support/PartnerClient.ts"
 import { healthyAggregator } from "../support/PlayFiverScripts.ts"
-import { TestEnvironmentTokens, testTokenOf } from "../support/TestEnvironmentTokens.ts"
 import { givenPartner, givenSyncedCatalog, testCasinoConfig, testCatalogConfig, TestServicesWith, testSportsConfig } from "../support/TestApp.ts"
 import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfig.ts"
 
@@ -47,7 +46,6 @@ const RealAdapters = Layer.mergeAll(
 const App = serveRoutes(RoutesLive, { disableListenLog: true }).pipe(
   Layer.provide(MaxBodySizeLive),
   Layer.provideMerge(NodeHttpServer.layerTest),
-  Layer.provideMerge(TestEnvironmentTokens),
   Layer.provideMerge(TestServicesWith(RealAdapters)),
   Layer.provideMerge(Fakes)
 )
@@ -67,9 +65,10 @@ const resetFakes = Effect.gen(function*() {
 layer(App, live)("a test token on a service configured with the real upstreams", (it) => {
   it.effect("every partner endpoint answers from the sandboxes, and no call reaches the aggregator or BetsAPI", () =>
     Effect.gen(function*() {
-      const { token } = yield* givenPartner({ name: "Sandbox Integrator" })
+      const { test } = yield* givenPartner({ name: "Sandbox Integrator" })
       yield* resetFakes
-      const client = yield* partnerClient(testTokenOf(token))
+      assert.match(test.token, /^pak_test_/)
+      const client = yield* partnerClient(test.token)
 
       const status = yield* client.account.status()
       assert.strictEqual(status.data.partner.environment, "test")
