@@ -31,6 +31,7 @@ import { WalletHandlers } from "./wallet/http.ts"
 import { OutboxRepo } from "./wallet/outbox/OutboxRepo.ts"
 import { PartnerCallbacks } from "./wallet/outbox/PartnerCallbacks.ts"
 import { Wallet } from "./wallet/Wallet.ts"
+import { TestData } from "./wallet/TestData.ts"
 import { WalletCredentials } from "./wallet/WalletCredentials.ts"
 import { WalletLedger } from "./wallet/WalletLedger.ts"
 import { WalletRecovery } from "./wallet/WalletRecovery.ts"
@@ -76,6 +77,7 @@ import { serveRoutes } from "./platform/HttpServe.ts"
 import { SharedPersistence, SharedRateLimiterLive, SharedStoreConfig, SharedStoreLive } from "./platform/SharedStore.ts"
 import { validateRequests } from "./platform/RequestRefusals.ts"
 import {
+  ConfiguredAgentCredentialsLive,
   SandboxAgentCredentialsLive,
   SandboxCasinoGatewayLive,
   SandboxConfig,
@@ -158,7 +160,7 @@ const WalletCredentialsLive = Layer.unwrap(
   Effect.map(
     casinoSandboxSelected,
     (selected): Layer.Layer<WalletCredentials, never, CallbacksConfig | SqlClient.SqlClient> =>
-      selected ? SandboxAgentCredentialsLive : WalletCredentials.layer
+      selected ? SandboxAgentCredentialsLive : ConfiguredAgentCredentialsLive
   )
 )
 
@@ -215,7 +217,7 @@ export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =
   Layer.mergeAll(StatusReportLive, AdminServicesLive).pipe(Layer.provideMerge(
     Layer.mergeAll(CasinoLive, SportsCatalog.layer, callbacksLayer(walletRepo)).pipe(
       Layer.provideMerge(
-        Layer.mergeAll(Partners.layer, PartnerPlayers.layerSql, CallbackTargets.layer, SportsProviderLayer, PartnerRateLimit.layer, AuthFailureLimit.layer)
+        Layer.mergeAll(Partners.layer, PartnerPlayers.layerSql, TestData.layerSql, CallbackTargets.layer, SportsProviderLayer, PartnerRateLimit.layer, AuthFailureLimit.layer)
       ),
       Layer.provideMerge(DemoPartnerWalletLive),
       Layer.provide(SandboxCallbackUrlsLive)
@@ -241,7 +243,7 @@ export const ServicesLive = servicesLayer(WalletRepo.layerSql)
 export const AdminLayers = {
   /** Partners, changed through the audited PartnerAdmin. */
   partners: PartnerAdmin.layer.pipe(
-    Layer.provideMerge(Layer.merge(Partners.layer, AuditRepo.layerSql)),
+    Layer.provideMerge(Layer.mergeAll(Partners.layer, AuditRepo.layerSql, PartnerPlayers.layerSql, TestData.layerSql)),
     Layer.provide(SandboxCallbackUrlsLive)
   ),
   admins: AdminAccounts.layer,

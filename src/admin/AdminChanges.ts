@@ -8,7 +8,9 @@ import { CatalogSync } from "../casino/CatalogSync.ts"
 import { SportsCatalog } from "../sports/catalog/SportsCatalog.ts"
 import type { Actor } from "../domain/Admin.ts"
 import type { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
-import type { Partner } from "../domain/Partner.ts"
+import type { Partner, PlayerMode } from "../domain/Partner.ts"
+import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
+import { type ClearedTestData, TestData } from "../wallet/TestData.ts"
 import type { PublishReport } from "../domain/SportsCatalog.ts"
 import type { SlugTaken } from "../partners/PartnerRepo.ts"
 import { type InvalidPartnerInput, type NewPartner, type PartnerChanges, type PartnerNotFound, Partners } from "../partners/Partners.ts"
@@ -44,12 +46,21 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
   setStatus(actor: Actor, slug: string, status: Partner["status"]): Effect.Effect<Partner, PartnerNotFound>
   rotateToken(actor: Actor, slug: string): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound>
   rotateWebhookSecret(actor: Actor, slug: string): Effect.Effect<{ partner: Partner; webhookSecret: string }, PartnerNotFound>
+  /**
+   * What the service keeps of the partner's players from now on. To `shadow`, what it kept (names, e-mails,
+   * balance mirrors) is forgotten in the same transaction; rounds in flight go on.
+   */
+  setPlayerMode(actor: Actor, slug: string, mode: PlayerMode): Effect.Effect<{ partner: Partner; mode: PlayerMode }, PartnerNotFound>
+  /** Deletes the partner's test players, rounds, transactions and callbacks; never a live row. */
+  clearTestData(actor: Actor, slug: string): Effect.Effect<{ partner: Partner; cleared: ClearedTestData }, PartnerNotFound>
 }>()("partner-api/admin/PartnerAdmin") {
   static readonly layer = Layer.effect(
     PartnerAdmin,
     Effect.gen(function*() {
       const partners = yield* Partners
       const audit = yield* AuditRepo
+      const players = yield* PartnerPlayers
+      const testData = yield* TestData
 
       const changed = <E>(action: string, actor: Actor, slug: string, change: Effect.Effect<Partner, E>) =>
         audit.atomically(Effect.gen(function*() {
@@ -83,6 +94,29 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
             const rotated = yield* partners.rotateWebhookSecret(slug)
             yield* audit.record(actor, { action: "partner.rotate-webhook-secret", target: `partner:${slug}` })
             return rotated
+          }))
+        }),
+        setPlayerMode: Effect.fn("PartnerAdmin.setPlayerMode")(function*(actor: Actor, slug: string, mode: PlayerMode) {
+          return yield* audit.atomically(Effect.gen(function*() {
+            const partner = yield* partners.show(slug)
+            const before = yield* players.modeOf(partner.id)
+            yield* players.setMode(partner.id, mode)
+            yield* audit.record(actor, {
+              action: "partner.set-player-mode",
+              target: `partner:${slug}`,
+              before: { player_mode: before },
+              after: { player_mode: mode }
+            })
+            return { partner, mode }
+          }))
+        }),
+        clearTestData: Effect.fn("PartnerAdmin.clearTestData")(function*(actor: Actor, slug: string) {
+          return yield* audit.atomically(Effect.gen(function*() {
+            const partner = yield* partners.show(slug)
+            const cleared = yield* testData.clear(partner.id)
+            // What was deleted, counted: the rows themselves are test data, not the audit's.
+            yield* audit.record(actor, { action: "partner.clear-test-data", target: `partner:${slug}`, after: { environment: "test", ...cleared } })
+            return { partner, cleared }
           }))
         })
       })

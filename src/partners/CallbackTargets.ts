@@ -1,13 +1,17 @@
 import { Cache, Context, Effect, Exit, Layer, Option } from "effect"
 import type { Environment } from "../domain/Environment.ts"
 import type { CallbackTarget } from "../domain/Partner.ts"
-import { AppConfig } from "../platform/AppConfig.ts"
+import { sandboxPartnerWalletPath } from "../sandbox/SandboxConfig.ts"
+import { AppConfig, publicBaseUrl } from "../platform/AppConfig.ts"
 import { PartnerRepo } from "./PartnerRepo.ts"
 
 /**
  * Where each partner's wallet callbacks go and what signs them, as the
  * wallet needs it on every call: cached in memory for AUTH_CACHE_TTL and
- * forgotten at once when any process changes a partner (NOTIFY).
+ * forgotten at once when any process changes a partner (NOTIFY). A test
+ * environment without a callback URL is answered by the sandbox partner
+ * wallet of this service, so a test integration works before the partner
+ * builds its own wallet; a test callback never goes to a live URL.
  */
 export class CallbackTargets extends Context.Service<CallbackTargets, {
   /** The partner's target in an environment: its callback URL and secrets there. */
@@ -19,9 +23,26 @@ export class CallbackTargets extends Context.Service<CallbackTargets, {
       const repo = yield* PartnerRepo
       const config = yield* AppConfig
       // Keyed by `partnerId:environment`: the two environments are two targets.
+      const sandboxWallet = `${publicBaseUrl(config)}${sandboxPartnerWalletPath}?environment=test`
+      const testTarget = Effect.fnUntraced(function*(partnerId: number) {
+        const test = yield* repo.findCallbackTarget(partnerId, "test")
+        if (Option.isSome(test)) {
+          return test.value.callbackUrl === null ? Option.some({ ...test.value, callbackUrl: sandboxWallet }) : test
+        }
+        // No test environment stored for the partner (yet): the sandbox wallet, signed with the live secret,
+        // which only this service's own sandbox wallet ever sees.
+        return Option.map(yield* repo.findCallbackTarget(partnerId, "live"), (live): CallbackTarget => ({
+          ...live,
+          environment: "test",
+          callbackUrl: sandboxWallet,
+          previousSecret: null
+        }))
+      })
       const targets = yield* Cache.makeWith((key: string) => {
         const [partnerId, environment] = key.split(":")
-        return repo.findCallbackTarget(Number(partnerId), environment as Environment)
+        return environment === "test"
+          ? testTarget(Number(partnerId))
+          : repo.findCallbackTarget(Number(partnerId), environment as Environment)
       }, {
         capacity: 10_000,
         timeToLive: (exit) => Exit.isSuccess(exit) ? config.authCacheTtlMillis : 0

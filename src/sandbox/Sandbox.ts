@@ -1,5 +1,5 @@
 import { Layer } from "effect"
-import { SandboxAgent, SandboxWalletCredentialsLive } from "./SandboxAgent.ts"
+import { ConfiguredWalletCredentialsLive, SandboxAgent, SandboxWalletCredentialsLive } from "./SandboxAgent.ts"
 import { SandboxGatewayLive } from "./SandboxGateway.ts"
 import { SandboxPages } from "./SandboxPages.ts"
 import { SandboxPartnerWallet } from "./SandboxPartnerWallet.ts"
@@ -21,6 +21,9 @@ export const SandboxCasinoGatewayLive = SandboxGatewayLive.pipe(Layer.provide(Sa
 
 /** With the sandbox aggregator, the wallet takes the calls of the sandbox's own agent (WalletCredentials). */
 export const SandboxAgentCredentialsLive = SandboxWalletCredentialsLive.pipe(Layer.provide(SandboxServicesLive))
+
+/** With a real aggregator, its configured agent is live; the sandbox's test agent still brings test sessions' calls. */
+export const ConfiguredAgentCredentialsLive = ConfiguredWalletCredentialsLive.pipe(Layer.provide(SandboxServicesLive))
 
 /** The sandbox aggregator's routes: its game pages and art, its spins, and the demo partner's wallet. */
 export const SandboxRoutes = Layer.mergeAll(SandboxPages, SandboxPlay, SandboxPartnerWallet).pipe(

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { type AgentCredentials, WalletCredentials } from "../wallet/WalletCredentials.ts"
+import { testAgentCode } from "./SandboxConfig.ts"
 import { SandboxRepo } from "./SandboxRepo.ts"
 
 /**
@@ -15,8 +16,22 @@ export class SandboxAgent extends Context.Service<SandboxAgent, AgentCredentials
   )
 }
 
-/** With the sandbox aggregator, the wallet takes the calls of the sandbox's agent. */
+/** The sandbox's test agent: the calls of sessions launched with test tokens carry its code, and the sandbox's secret. */
+export const sandboxTestAgent = (agent: AgentCredentials): AgentCredentials => ({
+  agentCode: testAgentCode,
+  agentSecret: agent.agentSecret
+})
+
+/** With the sandbox aggregator, the wallet takes the calls of the sandbox's agents: `sandbox` live, the test agent test. */
 export const SandboxWalletCredentialsLive = Layer.effect(
   WalletCredentials,
-  Effect.map(Effect.service(SandboxAgent), (agent) => WalletCredentials.make(Option.some(agent)))
+  Effect.map(
+    Effect.service(SandboxAgent),
+    (agent) => WalletCredentials.make(Option.some(agent), Option.some(sandboxTestAgent(agent)))
+  )
+)
+
+/** With a real aggregator: its configured agent is live, and the sandbox's test agent is test. */
+export const ConfiguredWalletCredentialsLive = Layer.unwrap(
+  Effect.map(Effect.service(SandboxAgent), (agent) => WalletCredentials.layerWithTest(Option.some(sandboxTestAgent(agent))))
 )
