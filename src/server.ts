@@ -31,6 +31,7 @@ import { WalletHandlers } from "./wallet/http.ts"
 import { OutboxRepo } from "./wallet/outbox/OutboxRepo.ts"
 import { PartnerCallbacks } from "./wallet/outbox/PartnerCallbacks.ts"
 import { Wallet } from "./wallet/Wallet.ts"
+import { TestData } from "./wallet/TestData.ts"
 import { WalletCredentials } from "./wallet/WalletCredentials.ts"
 import { WalletLedger } from "./wallet/WalletLedger.ts"
 import { WalletRecovery } from "./wallet/WalletRecovery.ts"
@@ -46,7 +47,7 @@ import { CatalogSchedule } from "./sports/catalog/CatalogSchedule.ts"
 import { SportsCatalogHandlers } from "./sports/catalog/http.ts"
 import { SportsCatalog } from "./sports/catalog/SportsCatalog.ts"
 import { SportsCatalogConfig } from "./sports/catalog/SportsCatalogConfig.ts"
-import { CallbackTargets } from "./partners/CallbackTargets.ts"
+import { CallbackTargets, DefaultTestCallbackUrl } from "./partners/CallbackTargets.ts"
 import { ExemptCallbackUrls } from "./partners/CallbackUrlPolicy.ts"
 import * as DemoPartner from "./partners/DemoPartner.ts"
 import { DemoPartnerWallet } from "./partners/DemoPartner.ts"
@@ -77,14 +78,14 @@ import { serveRoutes } from "./platform/HttpServe.ts"
 import { SharedPersistence, SharedRateLimiterLive, SharedStoreConfig, SharedStoreLive } from "./platform/SharedStore.ts"
 import { validateRequests } from "./platform/RequestRefusals.ts"
 import {
+  ConfiguredAgentCredentialsLive,
   SandboxAgentCredentialsLive,
   SandboxCasinoGatewayLive,
   SandboxConfig,
   sandboxPartnerWalletPath,
   SandboxRoutes,
   SandboxSportsProviderLive,
-  SandboxTestCasinoGatewayLive,
-  withTestAgentCredentials
+  SandboxTestCasinoGatewayLive
 } from "./sandbox/Sandbox.ts"
 
 /** Request validation, failing with the contract's 422 naming every failing field. */
@@ -156,17 +157,23 @@ export const CasinoLive = CasinoEnvironments.layer(SandboxTestCasinoGatewayLive)
   Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, CasinoGatewaySelection.layer(SandboxCasinoGatewayLive)))
 )
 
+/** Callback targets; a test environment without a callback URL of its own is answered by the sandbox partner wallet. */
+const CallbackTargetsLive = CallbackTargets.layer.pipe(Layer.provide(Layer.effect(
+  DefaultTestCallbackUrl,
+  Effect.map(Effect.service(AppConfig), (app) => `${publicBaseUrl(app)}${sandboxPartnerWalletPath}?environment=test`)
+)))
+
 /**
  * The agents the aggregator's wallet calls must carry: the sandbox's own or the configured one (live),
  * and the sandbox's test agent (test launches).
  */
-const WalletCredentialsLive = withTestAgentCredentials(Layer.unwrap(
+const WalletCredentialsLive = Layer.unwrap(
   Effect.map(
     casinoSandboxSelected,
     (selected): Layer.Layer<WalletCredentials, never, CallbacksConfig | SqlClient.SqlClient> =>
-      selected ? SandboxAgentCredentialsLive : WalletCredentials.layer
+      selected ? SandboxAgentCredentialsLive : ConfiguredAgentCredentialsLive
   )
-))
+)
 
 /**
  * The wallet: the aggregator's calls, the ledger and its reading, the partner callbacks and their outbox,
@@ -175,7 +182,7 @@ const WalletCredentialsLive = withTestAgentCredentials(Layer.unwrap(
 export const callbacksLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
   Layer.mergeAll(Wallet.layerNoDeps, WalletLedger.layer, WalletCredentialsLive).pipe(
     Layer.provideMerge(Layer.mergeAll(walletRepo, CallbackOutbox.layer)),
-    Layer.provideMerge(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargets.layer))
+    Layer.provideMerge(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargetsLive))
   )
 
 /** On the sandbox, the demo partner's wallet is the sandbox's own partner wallet. */
@@ -225,7 +232,7 @@ export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =
   Layer.mergeAll(StatusReportLive, AdminServicesLive).pipe(Layer.provideMerge(
     Layer.mergeAll(CasinoLive, SportsLive, callbacksLayer(walletRepo)).pipe(
       Layer.provideMerge(
-        Layer.mergeAll(Partners.layer, PartnerPlayers.layerSql, CallbackTargets.layer, SportsProviderLayer, PartnerRateLimit.layer, AuthFailureLimit.layer)
+        Layer.mergeAll(Partners.layer, PartnerPlayers.layerSql, TestData.layerSql, CallbackTargetsLive, SportsProviderLayer, PartnerRateLimit.layer, AuthFailureLimit.layer)
       ),
       Layer.provideMerge(DemoPartnerWalletLive),
       Layer.provide(SandboxCallbackUrlsLive)
@@ -251,7 +258,7 @@ export const ServicesLive = servicesLayer(WalletRepo.layerSql)
 export const AdminLayers = {
   /** Partners, changed through the audited PartnerAdmin. */
   partners: PartnerAdmin.layer.pipe(
-    Layer.provideMerge(Layer.merge(Partners.layer, AuditRepo.layerSql)),
+    Layer.provideMerge(Layer.mergeAll(Partners.layer, AuditRepo.layerSql, PartnerPlayers.layerSql, TestData.layerSql)),
     Layer.provide(SandboxCallbackUrlsLive)
   ),
   admins: AdminAccounts.layer,
@@ -261,11 +268,11 @@ export const AdminLayers = {
   casinoSync: CasinoSyncAdmin.layer.pipe(
     Layer.provideMerge(Layer.merge(CatalogSync.layer, AuditRepo.layerSql)),
     Layer.provide(Layer.mergeAll(CasinoCatalog.layer, CasinoGatewaySelection.layer(SandboxCasinoGatewayLive))),
-    Layer.provide(Layer.mergeAll(PartnerPlayers.layerSql, CallbackTargets.layer))
+    Layer.provide(Layer.mergeAll(PartnerPlayers.layerSql, CallbackTargetsLive))
   ),
   callbacks: CallbackAdmin.layer.pipe(
     Layer.provideMerge(Layer.mergeAll(CallbackOutbox.layer, Partners.layer, AuditRepo.layerSql)),
-    Layer.provide(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargets.layer, PartnerPlayers.layerSql)),
+    Layer.provide(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargetsLive, PartnerPlayers.layerSql)),
     Layer.provide(SandboxCallbackUrlsLive)
   ),
   wallet: WalletLedger.layer.pipe(

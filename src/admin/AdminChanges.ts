@@ -9,7 +9,9 @@ import { SportsCatalog } from "../sports/catalog/SportsCatalog.ts"
 import type { Actor } from "../domain/Admin.ts"
 import type { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import type { Environment } from "../domain/Environment.ts"
-import type { Partner, PartnerEnvironmentSettings } from "../domain/Partner.ts"
+import type { Partner, PartnerEnvironmentSettings, PlayerMode } from "../domain/Partner.ts"
+import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
+import { type ClearedTestData, TestData } from "../wallet/TestData.ts"
 import type { PublishReport } from "../domain/SportsCatalog.ts"
 import type { SlugTaken } from "../partners/PartnerRepo.ts"
 import {
@@ -65,12 +67,21 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
     slug: string,
     environment: Environment
   ): Effect.Effect<{ partner: Partner; webhookSecret: string }, PartnerNotFound>
+  /**
+   * What the service keeps of the partner's players from now on. To `shadow`, what it kept (names, e-mails,
+   * balance mirrors) is forgotten in the same transaction; rounds in flight go on.
+   */
+  setPlayerMode(actor: Actor, slug: string, mode: PlayerMode): Effect.Effect<{ partner: Partner; mode: PlayerMode }, PartnerNotFound>
+  /** Deletes the partner's test players, rounds, transactions and callbacks; never a live row. */
+  clearTestData(actor: Actor, slug: string): Effect.Effect<{ partner: Partner; cleared: ClearedTestData }, PartnerNotFound>
 }>()("partner-api/admin/PartnerAdmin") {
   static readonly layer = Layer.effect(
     PartnerAdmin,
     Effect.gen(function*() {
       const partners = yield* Partners
       const audit = yield* AuditRepo
+      const players = yield* PartnerPlayers
+      const testData = yield* TestData
 
       /** The partner as audited, both environments' callback URLs included. */
       const audited = (partner: Partner) => Effect.map(partners.environmentsOf([partner]), (envs) => partnerAudit(partner, envs))
@@ -116,6 +127,29 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
               after: { environment }
             })
             return rotated
+          }))
+        }),
+        setPlayerMode: Effect.fn("PartnerAdmin.setPlayerMode")(function*(actor: Actor, slug: string, mode: PlayerMode) {
+          return yield* audit.atomically(Effect.gen(function*() {
+            const partner = yield* partners.show(slug)
+            const before = yield* players.modeOf(partner.id)
+            yield* players.setMode(partner.id, mode)
+            yield* audit.record(actor, {
+              action: "partner.set-player-mode",
+              target: `partner:${slug}`,
+              before: { player_mode: before },
+              after: { player_mode: mode }
+            })
+            return { partner, mode }
+          }))
+        }),
+        clearTestData: Effect.fn("PartnerAdmin.clearTestData")(function*(actor: Actor, slug: string) {
+          return yield* audit.atomically(Effect.gen(function*() {
+            const partner = yield* partners.show(slug)
+            const cleared = yield* testData.clear(partner.id)
+            // What was deleted, counted: the rows themselves are test data, not the audit's.
+            yield* audit.record(actor, { action: "partner.clear-test-data", target: `partner:${slug}`, after: { environment: "test", ...cleared } })
+            return { partner, cleared }
           }))
         })
       })

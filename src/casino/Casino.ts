@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { PlayerLaunch } from "../domain/Casino.ts"
 import { toAmount } from "../domain/Money.ts"
-import type { Partner, PartnerPlayer } from "../domain/Partner.ts"
+import { type PartnerAccess, PartnerPlayer } from "../domain/Partner.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { CasinoCatalog } from "./CasinoCatalog.ts"
 import { CasinoGateway, CasinoGatewayError } from "./CasinoGateway.ts"
@@ -39,12 +39,16 @@ export class LaunchFailed extends Schema.TaggedError<LaunchFailed>()("LaunchFail
 
 export interface LaunchedForPlayer {
   readonly url: string
+  /**
+   * The player as launched: the stored row, except that a shadow player (nothing stored but its user code)
+   * shows the balance the launch carried, which was passed to the aggregator and kept nowhere.
+   */
   readonly player: PartnerPlayer
 }
 
 /** Game launches for partners' players. */
 export class Casino extends Context.Service<Casino, {
-  launch(partner: Partner, request: PlayerLaunch): Effect.Effect<LaunchedForPlayer, LaunchRefused | LaunchFailed>
+  launch(partner: PartnerAccess, request: PlayerLaunch): Effect.Effect<LaunchedForPlayer, LaunchRefused | LaunchFailed>
 }>()("partner-api/casino/Casino") {
   static readonly layer = Layer.effect(
     Casino,
@@ -53,7 +57,7 @@ export class Casino extends Context.Service<Casino, {
       const players = yield* PartnerPlayers
       const gateway = yield* CasinoGateway
 
-      const launch = Effect.fn("Casino.launch")(function*(partner: Partner, request: PlayerLaunch) {
+      const launch = Effect.fn("Casino.launch")(function*(partner: PartnerAccess, request: PlayerLaunch) {
         const game = yield* catalog.findGame(request.provider, request.gameCode)
         if (Option.isNone(game)) {
           const provider = yield* catalog.findProvider(request.provider)
@@ -68,8 +72,10 @@ export class Casino extends Context.Service<Casino, {
         }
         yield* Effect.annotateCurrentSpan({ partner: partner.id, game: game.value.game_code })
 
+        // The token's environment: a test launch makes (or finds) the test player, never the live one.
         const player = yield* players.arrive({
           partnerId: partner.id,
+          environment: partner.environment,
           externalPlayerId: request.externalPlayerId,
           name: request.playerName,
           email: request.playerEmail,
@@ -80,7 +86,7 @@ export class Casino extends Context.Service<Casino, {
           userCode: player.internal_user_id,
           gameCode: game.value.game_code,
           providerCode: game.value.provider_upstream_code,
-          balance: toAmount(player.balance),
+          balance: toAmount(player.balance ?? request.playerBalance),
           original: request.original ?? true,
           lang: request.lang ?? "pt",
           rtp: request.rtp ?? undefined,
@@ -100,7 +106,7 @@ export class Casino extends Context.Service<Casino, {
           ),
           Effect.mapError((cause) => new LaunchFailed({ gateway: gateway.name, cause }))
         )
-        return { url: launched.url, player }
+        return { url: launched.url, player: player.isShadow ? new PartnerPlayer({ ...player, balance: request.playerBalance }) : player }
       })
 
       return Casino.of({ launch })

@@ -62,7 +62,7 @@ export const CasinoHandlers = HttpApiBuilder.group(
         })
         return ok(partner, {
           launch: { url: launched.url },
-          partner_player: { ...launched.player, balance: toAmount(launched.player.balance) }
+          partner_player: { ...launched.player, balance: toAmount(launched.player.balance ?? 0) }
         })
       }, Effect.catchTags({
         LaunchRefused: (refused) =>

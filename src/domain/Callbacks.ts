@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { createHash, randomBytes } from "node:crypto"
+import { Environment } from "./Environment.ts"
 import { type Cents, toAmount } from "./Money.ts"
 
 /**
@@ -23,6 +24,8 @@ export const Callback = Schema.Struct({
   id: Schema.Int,
   eventId: Schema.String,
   partnerId: Schema.Int,
+  /** Its player's environment: where it is delivered (that environment's callback URL). */
+  environment: Environment,
   playerId: Schema.Int,
   kind: Schema.Literals(["bet", "win", "refund", "rollback"]),
   txnId: Schema.String,
@@ -62,6 +65,8 @@ export const viewOf = (callback: Callback, partner: string, externalPlayerId: st
 /** A callback to record with the wallet decision that caused it. */
 export interface NewCallback {
   readonly partnerId: number
+  /** Its player's environment. */
+  readonly environment: Environment
   readonly playerId: number
   readonly kind: Exclude<CallbackKind, "balance">
   readonly txnId: string

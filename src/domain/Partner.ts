@@ -98,17 +98,32 @@ export const signingSecrets = (target: CallbackTarget, now: Date): ReadonlyArray
     : [target.webhookSecret]
 
 /**
- * A partner's player. `internal_user_id` is the user code this service uses
- * for the player at the aggregator: unique across partners, never reused.
- * `balance` (in cents) is the last figure the partner confirmed: at launch,
- * or through the wallet.
+ * What the service keeps of a partner's players: `persisted` (name, e-mail and the balance mirror) or
+ * `shadow` (only the partner, the environment and the partner's external id behind the user code).
+ */
+export const PlayerMode = Schema.Literals(["persisted", "shadow"])
+export type PlayerMode = typeof PlayerMode.Type
+
+/**
+ * A partner's player in one of the partner's environments (the same external
+ * id in live and test is two players). `internal_user_id` is the user code
+ * this service uses for the player at the aggregator: unique across partners
+ * and environments, never reused. `balance` (in cents) is the last figure the
+ * partner confirmed (at launch, or through the wallet); null for a shadow
+ * player, whose balance only the partner keeps (and so its name and e-mail).
  */
 export class PartnerPlayer extends Schema.Class<PartnerPlayer>("PartnerPlayer")({
   id: Schema.Int,
   partner_id: Schema.Int,
+  environment: Environment,
   external_player_id: Schema.String,
   internal_user_id: Schema.Int,
   name: Schema.NullOr(Schema.String),
   email: Schema.NullOr(Schema.String),
-  balance: Schema.Int
-}) {}
+  balance: Schema.NullOr(Schema.Int)
+}) {
+  /** A shadow player: the service keeps no balance of it (its partner's player_mode was `shadow` at its last launch). */
+  get isShadow(): boolean {
+    return this.balance === null
+  }
+}

@@ -1,6 +1,7 @@
 import { Schema, Struct } from "effect"
 import { createHash } from "node:crypto"
 import { Callback } from "./Callbacks.ts"
+import { Environment } from "./Environment.ts"
 import { type Cents, toAmount } from "./Money.ts"
 import { PartnerPlayer } from "./Partner.ts"
 
@@ -101,6 +102,8 @@ export const Round = Schema.Struct({
   /** The row's own id. */
   ref: Schema.Int,
   partnerId: Schema.Int,
+  /** Its player's environment. */
+  environment: Environment,
   playerId: Schema.Int,
   roundId: Schema.String,
   status: RoundStatus,
@@ -126,6 +129,8 @@ export const WalletTransaction = Schema.Struct({
   /** null for transactions recorded before fingerprints were kept: any repeat of them replays. */
   fingerprint: Schema.NullOr(Schema.String),
   partnerId: Schema.Int,
+  /** Its player's environment: a transaction id is unique within one environment. */
+  environment: Environment,
   playerId: Schema.Int,
   roundRef: Schema.Int,
   roundId: Schema.String,

@@ -9,6 +9,7 @@ import {
   transactionEventId,
   winBody
 } from "./Callbacks.ts"
+import type { Environment } from "./Environment.ts"
 import type { Cents } from "./Money.ts"
 import type { CallbackTarget, PartnerPlayer } from "./Partner.ts"
 import {
@@ -54,6 +55,7 @@ export interface NewTransaction {
   readonly txnId: string
   readonly fingerprint: string
   readonly partnerId: number
+  readonly environment: Environment
   readonly playerId: number
   readonly roundId: string
   readonly gameCode: string | null
@@ -84,8 +86,16 @@ export type OpenedBet =
   /** The round was refunded (perhaps before this bet arrived): nothing was written. */
   | { readonly _tag: "RoundRefunded" }
 
+export interface RoundFilter {
+  readonly partnerId?: number | undefined
+  readonly environment?: Environment | undefined
+  readonly playerId?: number | undefined
+  readonly roundId: string
+}
+
 export interface TransactionFilter {
   readonly partnerId?: number | undefined
+  readonly environment?: Environment | undefined
   readonly playerId?: number | undefined
   readonly txnId?: string | undefined
   readonly kind?: TransactionKind | undefined
@@ -125,6 +135,7 @@ export const newTransaction = (call: BetCall | RefundCall, player: PartnerPlayer
   txnId: call.txnId,
   fingerprint: fingerprint(call),
   partnerId: player.partner_id,
+  environment: player.environment,
   playerId: player.id,
   roundId: call.roundId,
   gameCode: call.gameCode,
@@ -139,7 +150,7 @@ export const notification = (
   kind: "win" | "refund" | "rollback",
   txnId: string,
   body: string
-): NewCallback => ({ partnerId: player.partner_id, playerId: player.id, kind, txnId, eventId: transactionEventId(kind, txnId), body })
+): NewCallback => ({ partnerId: player.partner_id, environment: player.environment, playerId: player.id, kind, txnId, eventId: transactionEventId(kind, txnId), body })
 
 /** A pending bet as the call that wrote it (for settling it again after a crash). */
 export const betOf = (t: WalletTransaction): BetCall => ({
@@ -161,11 +172,13 @@ export const betSettlement = (
   answer: PartnerAnswer,
   at: Date
 ): Decided => {
-  const settled = settleBet(bet, answer, player.balance)
+  // A shadow player has no mirror: what the partner said is all there is, and 0 when it said nothing.
+  const settled = settleBet(bet, answer, player.balance ?? 0)
   const party = partyOf(player, slug)
   const txn = transactionOf(bet)
   const written: Array<NewCallback> = [{
     partnerId: player.partner_id,
+    environment: player.environment,
     playerId: player.id,
     kind: "bet",
     txnId: bet.txnId,

@@ -1,7 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { Environment } from "../domain/Environment.ts"
 import { type Cents, centsFromNumeric, formatCents } from "../domain/Money.ts"
-import { PartnerPlayer } from "../domain/Partner.ts"
+import { PartnerPlayer, PlayerMode } from "../domain/Partner.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
 
 /** A partner_players row: the domain's PartnerPlayer, its ids BIGINTs and its balance NUMERIC (read as cents). */
@@ -10,11 +11,13 @@ const PlayerRow = Schema.Struct({
   id: IdFromBigInt,
   partner_id: IdFromBigInt,
   internal_user_id: IdFromBigInt,
-  balance: CentsFromNumeric
+  balance: Schema.NullOr(CentsFromNumeric)
 }).pipe(Schema.decodeTo(PartnerPlayer))
 
 const PlayerArrival = Schema.Struct({
   partnerId: Schema.Int,
+  /** The environment of the token that launched: live and test players never meet. */
+  environment: Environment,
   externalPlayerId: Schema.String,
   name: Schema.NullOr(Schema.String),
   email: Schema.NullOr(Schema.String),
@@ -24,54 +27,72 @@ const PlayerArrival = Schema.Struct({
 export type PlayerArrival = typeof PlayerArrival.Type
 
 /**
- * Partners' players (partner_players): who they are, and the balance the
- * partner last confirmed, the wallet's mirror. Every read is scoped by
- * partner, except the aggregator's look-up by user code.
+ * Partners' players (partner_players): who they are, in which environment,
+ * and the balance the partner last confirmed, the wallet's mirror. Every
+ * read is scoped by partner and environment, except the aggregator's look-up
+ * by user code (whose environment the wallet then checks). What is kept of a
+ * player follows its partner's player mode (partners.player_mode), which this
+ * service reads and sets: in `shadow`, nothing but the user code's mapping.
  */
 export class PartnerPlayers extends Context.Service<PartnerPlayers, {
   /**
-   * The partner's player with this external id, created on first sight,
-   * with the balance (and name and e-mail, when given) the partner sent.
-   * Concurrent first arrivals make one row.
+   * The partner's player with this external id in this environment, created
+   * on first sight. In `persisted` mode with the balance (and name and e-mail,
+   * when given) the partner sent; in `shadow` mode with none of them (and any
+   * kept from before are forgotten). Concurrent first arrivals make one row.
    */
   arrive(player: PlayerArrival): Effect.Effect<PartnerPlayer>
-  find(partnerId: number, externalPlayerId: string): Effect.Effect<Option.Option<PartnerPlayer>>
+  find(partnerId: number, environment: Environment, externalPlayerId: string): Effect.Effect<Option.Option<PartnerPlayer>>
   findById(id: number): Effect.Effect<Option.Option<PartnerPlayer>>
   findByIds(ids: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<PartnerPlayer>>
   /** The player behind a user code the aggregator sends back. */
   findByUserCode(userCode: number): Effect.Effect<Option.Option<PartnerPlayer>>
-  /** The partner told us the player's balance. */
+  /** The partner told us the player's balance (kept only for a player with a mirror: never a shadow one). */
   confirmBalance(playerId: number, balance: Cents): Effect.Effect<void>
-  /** The mirror, locked until the surrounding transaction ends: decisions made from it take turns. */
-  lockBalance(playerId: number): Effect.Effect<Cents>
+  /** The mirror, locked until the surrounding transaction ends: decisions made from it take turns. Null: a shadow player. */
+  lockBalance(playerId: number): Effect.Effect<Cents | null>
+  /** The partner's player mode. */
+  modeOf(partnerId: number): Effect.Effect<PlayerMode>
+  /**
+   * Sets the partner's player mode. To `shadow`, the name, e-mail and mirror of all its players are forgotten in
+   * the same transaction; rounds in flight go on (a shadow player's mirror is simply never written). False: no such partner.
+   */
+  setMode(partnerId: number, mode: PlayerMode): Effect.Effect<boolean>
 }>()("partner-api/partners/PartnerPlayers") {
   static readonly layerSql = Layer.effect(
     PartnerPlayers,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const columns = sql`id, partner_id, external_player_id, internal_user_id, name, email, balance`
+      const columns = sql`id, partner_id, environment, external_player_id, internal_user_id, name, email, balance`
 
+      // The partner's row is locked (shared) while the player is written, and exclusively while its mode changes:
+      // an arrival reads the mode that holds when it writes, so no PII lands after a switch to shadow forgot it.
       const arrive = SqlSchema.findOne({
         Request: PlayerArrival,
         Result: PlayerRow,
         execute: (p) =>
           sql`
-            INSERT INTO partner_players (partner_id, external_player_id, name, email, balance)
-            VALUES (${p.partnerId}, ${p.externalPlayerId}, ${p.name}, ${p.email}, ${formatCents(p.balance)})
-            ON CONFLICT (partner_id, external_player_id) DO UPDATE SET
-              name = COALESCE(EXCLUDED.name, partner_players.name),
-              email = COALESCE(EXCLUDED.email, partner_players.email),
+            WITH mode AS (SELECT player_mode = 'shadow' AS shadow FROM partners WHERE id = ${p.partnerId} FOR SHARE)
+            INSERT INTO partner_players (partner_id, environment, external_player_id, name, email, balance)
+            SELECT ${p.partnerId}, ${p.environment}, ${p.externalPlayerId},
+                   CASE WHEN mode.shadow THEN NULL ELSE ${p.name}::text END,
+                   CASE WHEN mode.shadow THEN NULL ELSE ${p.email}::text END,
+                   CASE WHEN mode.shadow THEN NULL ELSE ${formatCents(p.balance)}::numeric END
+            FROM mode
+            ON CONFLICT (partner_id, environment, external_player_id) DO UPDATE SET
+              name = CASE WHEN EXCLUDED.balance IS NULL THEN NULL ELSE COALESCE(EXCLUDED.name, partner_players.name) END,
+              email = CASE WHEN EXCLUDED.balance IS NULL THEN NULL ELSE COALESCE(EXCLUDED.email, partner_players.email) END,
               balance = EXCLUDED.balance,
               updated_at = now()
             RETURNING ${columns}
           `
       })
       const find = SqlSchema.findOneOption({
-        Request: Schema.Struct({ partnerId: Schema.Int, externalPlayerId: Schema.String }),
+        Request: Schema.Struct({ partnerId: Schema.Int, environment: Environment, externalPlayerId: Schema.String }),
         Result: PlayerRow,
-        execute: ({ externalPlayerId, partnerId }) =>
+        execute: ({ environment, externalPlayerId, partnerId }) =>
           sql`SELECT ${columns} FROM partner_players
-              WHERE partner_id = ${partnerId} AND external_player_id = ${externalPlayerId}`
+              WHERE partner_id = ${partnerId} AND environment = ${environment} AND external_player_id = ${externalPlayerId}`
       })
       const findById = SqlSchema.findOneOption({
         Request: Schema.Int,
@@ -89,22 +110,37 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
         execute: (userCode) => sql`SELECT ${columns} FROM partner_players WHERE internal_user_id = ${userCode}`
       })
 
+      const setMode = (partnerId: number, mode: PlayerMode) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const updated = yield* sql`UPDATE partners SET player_mode = ${mode}, updated_at = now() WHERE id = ${partnerId} RETURNING id`
+          if (updated.length === 0) return false
+          if (mode === "shadow") {
+            yield* sql`UPDATE partner_players SET name = NULL, email = NULL, balance = NULL, updated_at = now()
+                       WHERE partner_id = ${partnerId} AND (name IS NOT NULL OR email IS NOT NULL OR balance IS NOT NULL)`
+          }
+          return true
+        })).pipe(Effect.orDie)
+
       return PartnerPlayers.of({
         arrive: (player) => Effect.orDie(arrive(player)),
-        find: (partnerId, externalPlayerId) => Effect.orDie(find({ partnerId, externalPlayerId })),
+        find: (partnerId, environment, externalPlayerId) => Effect.orDie(find({ partnerId, environment, externalPlayerId })),
         findById: (id) => Effect.orDie(findById(id)),
         findByIds: (ids) => ids.length === 0 ? Effect.succeed([]) : Effect.orDie(findByIds(ids)),
         findByUserCode: (userCode) => Effect.orDie(findByUserCode(userCode)),
         confirmBalance: (playerId, balance) =>
-          sql`UPDATE partner_players SET balance = ${formatCents(balance)}, updated_at = now() WHERE id = ${playerId}`.pipe(
-            Effect.asVoid,
+          sql`UPDATE partner_players SET balance = ${formatCents(balance)}, updated_at = now()
+              WHERE id = ${playerId} AND balance IS NOT NULL`.pipe(Effect.asVoid, Effect.orDie),
+        lockBalance: (playerId) =>
+          sql<{ balance: string | null }>`SELECT balance FROM partner_players WHERE id = ${playerId} FOR UPDATE`.pipe(
+            Effect.map(([row]) => row.balance === null ? null : centsFromNumeric(row.balance)),
             Effect.orDie
           ),
-        lockBalance: (playerId) =>
-          sql<{ balance: string }>`SELECT balance FROM partner_players WHERE id = ${playerId} FOR UPDATE`.pipe(
-            Effect.map(([row]) => centsFromNumeric(row.balance)),
+        modeOf: (partnerId) =>
+          sql<{ player_mode: PlayerMode }>`SELECT player_mode FROM partners WHERE id = ${partnerId}`.pipe(
+            Effect.map((rows) => rows[0]?.player_mode ?? "persisted"),
             Effect.orDie
-          )
+          ),
+        setMode
       })
     })
   )
@@ -112,37 +148,56 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
   /** Players in memory, for tests of the rules that use them. */
   static readonly layerMemory = Layer.sync(PartnerPlayers, () => {
     const players = new Map<number, PartnerPlayer>()
+    const modes = new Map<number, PlayerMode>()
     let nextId = 1
-    const byKey = (partnerId: number, externalPlayerId: string) =>
-      [...players.values()].find((p) => p.partner_id === partnerId && p.external_player_id === externalPlayerId)
+    const byKey = (partnerId: number, environment: Environment, externalPlayerId: string) =>
+      [...players.values()].find((p) =>
+        p.partner_id === partnerId && p.environment === environment && p.external_player_id === externalPlayerId
+      )
     const update = (id: number, balance: Cents) => {
       const player = players.get(id)
-      if (player !== undefined) players.set(id, new PartnerPlayer({ ...player, balance }))
+      if (player !== undefined && player.balance !== null) players.set(id, new PartnerPlayer({ ...player, balance }))
     }
     return PartnerPlayers.of({
       arrive: (arrival) =>
         Effect.sync(() => {
-          const existing = byKey(arrival.partnerId, arrival.externalPlayerId)
+          const shadow = modes.get(arrival.partnerId) === "shadow"
+          const existing = byKey(arrival.partnerId, arrival.environment, arrival.externalPlayerId)
           const id = existing?.id ?? nextId++
           const player = new PartnerPlayer({
             id,
             partner_id: arrival.partnerId,
+            environment: arrival.environment,
             external_player_id: arrival.externalPlayerId,
             internal_user_id: existing?.internal_user_id ?? 100_000 + id,
-            name: arrival.name ?? existing?.name ?? null,
-            email: arrival.email ?? existing?.email ?? null,
-            balance: arrival.balance
+            name: shadow ? null : arrival.name ?? existing?.name ?? null,
+            email: shadow ? null : arrival.email ?? existing?.email ?? null,
+            balance: shadow ? null : arrival.balance
           })
           players.set(id, player)
           return player
         }),
-      find: (partnerId, externalPlayerId) => Effect.sync(() => Option.fromNullishOr(byKey(partnerId, externalPlayerId))),
+      find: (partnerId, environment, externalPlayerId) =>
+        Effect.sync(() => Option.fromNullishOr(byKey(partnerId, environment, externalPlayerId))),
       findById: (id) => Effect.sync(() => Option.fromNullishOr(players.get(id))),
       findByIds: (ids) => Effect.sync(() => ids.flatMap((id) => players.get(id) ?? [])),
       findByUserCode: (userCode) =>
         Effect.sync(() => Option.fromNullishOr([...players.values()].find((p) => p.internal_user_id === userCode))),
       confirmBalance: (playerId, balance) => Effect.sync(() => update(playerId, balance)),
-      lockBalance: (playerId) => Effect.sync(() => players.get(playerId)?.balance ?? 0)
+      lockBalance: (playerId) => Effect.sync(() => players.get(playerId)?.balance ?? null),
+      modeOf: (partnerId) => Effect.sync(() => modes.get(partnerId) ?? "persisted"),
+      setMode: (partnerId, mode) =>
+        Effect.sync(() => {
+          modes.set(partnerId, mode)
+          if (mode === "shadow") {
+            for (const player of players.values()) {
+              if (player.partner_id === partnerId) {
+                players.set(player.id, new PartnerPlayer({ ...player, name: null, email: null, balance: null }))
+              }
+            }
+          }
+          return true
+        })
     })
   })
 }
@@ -151,7 +206,8 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
  * The mirror's part of a statement that settles a wallet transaction: a
  * CTE named `mirror` that sets the player's balance, only when the CTE named
  * `guard` produced a row. The wallet writes a decision in one statement, and
- * this keeps the SQL of partner_players here.
+ * this keeps the SQL of partner_players here. A shadow player (no mirror) is
+ * never given one: its balance stays the partner's alone.
  */
 export const mirrorWriting = (
   sql: SqlClient.SqlClient,
@@ -160,6 +216,6 @@ export const mirrorWriting = (
 ): Statement.Fragment =>
   sql`mirror AS (
     UPDATE partner_players SET balance = ${change.balance === null ? null : formatCents(change.balance)}, updated_at = now()
-    WHERE id = ${change.playerId} AND ${change.balance !== null} AND EXISTS (SELECT 1 FROM ${sql(guard)})
+    WHERE id = ${change.playerId} AND ${change.balance !== null} AND balance IS NOT NULL AND EXISTS (SELECT 1 FROM ${sql(guard)})
     RETURNING id
   )`

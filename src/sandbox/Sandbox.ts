@@ -1,6 +1,5 @@
 import { Layer } from "effect"
-import type { WalletCredentials } from "../wallet/WalletCredentials.ts"
-import { SandboxAgent, SandboxTestAgent, SandboxWalletCredentialsLive, withSandboxTestAgent } from "./SandboxAgent.ts"
+import { ConfiguredWalletCredentialsLive, SandboxAgent, SandboxTestAgent, SandboxWalletCredentialsLive } from "./SandboxAgent.ts"
 import { sandboxGateway } from "./SandboxGateway.ts"
 import { SandboxPages } from "./SandboxPages.ts"
 import { SandboxPartnerWallet } from "./SandboxPartnerWallet.ts"
@@ -26,12 +25,11 @@ export const SandboxCasinoGatewayLive = sandboxGateway("live").pipe(Layer.provid
 /** The sandbox aggregator for test launches: their sessions spin as the test agent. */
 export const SandboxTestCasinoGatewayLive = sandboxGateway("test").pipe(Layer.provide(SandboxServicesLive))
 
-/** The wallet takes the sandbox test agent's calls beside those of the live agent `live` names. */
-export const withTestAgentCredentials = <E, R>(live: Layer.Layer<WalletCredentials, E, R>) =>
-  withSandboxTestAgent(live).pipe(Layer.provide(SandboxServicesLive))
-
-/** With the sandbox aggregator, the wallet takes the calls of the sandbox's own agent (WalletCredentials). */
+/** With the sandbox aggregator, the wallet takes the calls of the sandbox's own agents (WalletCredentials). */
 export const SandboxAgentCredentialsLive = SandboxWalletCredentialsLive.pipe(Layer.provide(SandboxServicesLive))
+
+/** With a real aggregator, its configured agent is live; the sandbox's test agent brings test sessions' calls. */
+export const ConfiguredAgentCredentialsLive = ConfiguredWalletCredentialsLive.pipe(Layer.provide(SandboxServicesLive))
 
 /**
  * The sandbox aggregator's routes: its game pages and art, its spins, and the demo partner's wallet.

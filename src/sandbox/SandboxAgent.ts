@@ -34,30 +34,15 @@ export class SandboxTestAgent extends Context.Service<SandboxTestAgent, AgentCre
   )
 }
 
-/** With the sandbox aggregator, the wallet takes the calls of the sandbox's agent. */
+/** With the sandbox aggregator, the wallet takes the calls of the sandbox's agents: `sandbox` live, the test agent test. */
 export const SandboxWalletCredentialsLive = Layer.effect(
   WalletCredentials,
-  Effect.map(Effect.service(SandboxAgent), (agent) => WalletCredentials.make(Option.some(agent)))
+  Effect.gen(function*() {
+    return WalletCredentials.make(Option.some(yield* SandboxAgent), Option.some(yield* SandboxTestAgent))
+  })
 )
 
-/**
- * Test launches play on the sandbox whatever CASINO_GATEWAY says, so the wallet takes the calls of the
- * sandbox's test agent beside those of the live aggregator's (the credentials `live` gives).
- */
-export const withSandboxTestAgent = <E, R>(live: Layer.Layer<WalletCredentials, E, R>) =>
-  Layer.effect(
-    WalletCredentials,
-    Effect.gen(function*() {
-      const liveCredentials = yield* WalletCredentials
-      const testCredentials = WalletCredentials.make(Option.some(yield* SandboxTestAgent))
-      return WalletCredentials.of({
-        expected: liveCredentials.expected,
-        matches: (agentCode, agentSecret) => {
-          // Both are compared, so timing tells nothing about which agent the call claims to be.
-          const isLive = liveCredentials.matches(agentCode, agentSecret)
-          const isTest = testCredentials.matches(agentCode, agentSecret)
-          return isLive || isTest
-        }
-      })
-    })
-  ).pipe(Layer.provide(live))
+/** With a real aggregator: its configured agent is live, and the sandbox's test agent is test. */
+export const ConfiguredWalletCredentialsLive = Layer.unwrap(
+  Effect.map(Effect.service(SandboxTestAgent), (test) => WalletCredentials.layerWithTest(Option.some(test)))
+)

@@ -1,10 +1,13 @@
 import { Config, Context, Duration, Effect, Layer } from "effect"
 
 /**
- * The agent code of the sandbox aggregator's wallet calls for test launches (the live ones carry `sandbox`):
- * the wallet tells a test player's calls by it.
+ * The agent code of the sandbox aggregator's test sessions (launched with a test token): its wallet calls reach
+ * only test players. The sandbox's own `sandbox` agent is the live one when CASINO_GATEWAY=sandbox.
  */
 export const testAgentCode = "sandbox-test"
+
+/** Where the sandbox partner wallet takes callbacks: the demo partner's, and every test environment's without a callback URL. */
+export const sandboxPartnerWalletPath = "/sandbox/partner/wallet"
 
 /** Settings of the sandbox, from the environment. */
 export class SandboxConfig extends Context.Service<SandboxConfig, {

@@ -36,8 +36,9 @@ export const sandboxGateway = (environment: Environment) => Layer.effect(
      */
     const startDemoWallet = Effect.fn("SandboxGateway.startDemoWallet")(function*(userCode: number) {
       const player = yield* players.findByUserCode(userCode)
-      if (Option.isNone(player)) return
-      const target = yield* targets.get(player.value.partner_id, environment)
+      // A shadow player's balance is kept nowhere: the sandbox wallet opens at 0 for it.
+      if (Option.isNone(player) || player.value.balance === null) return
+      const target = yield* targets.get(player.value.partner_id, player.value.environment)
       if (Option.isNone(target) || !isSandboxPartnerWallet(target.value.callbackUrl)) return
       yield* repo.setWalletBalance(
         { partnerId: player.value.partner_id, externalPlayerId: player.value.external_player_id },

@@ -291,7 +291,7 @@ export const SandboxPages = HttpRouter.use(Effect.fnUntraced(function*(router) {
       if (Option.isNone(session)) return htmlResponse(notFoundPage, 404)
       // The balance shown is the player's latest known one (spins move it), not the one at launch.
       const player = yield* players.findByUserCode(session.value.user_code)
-      const balance = Option.match(player, { onNone: () => session.value.balance, onSome: (p) => toAmount(p.balance) })
+      const balance = Option.match(player, { onNone: () => session.value.balance, onSome: (p) => p.balance === null ? session.value.balance : toAmount(p.balance) })
       return htmlResponse((nonce) => gamePage({ ...session.value, balance }, nonce), 200)
     })
   )

@@ -2,14 +2,15 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { eventIdHeader, signatureHeader, timestampHeader, verify } from "../wallet/outbox/Signature.ts"
 import { type Cents, centsFromNumeric, toAmount } from "../domain/Money.ts"
+import type { Environment } from "../domain/Environment.ts"
 import { isStorableText } from "../domain/Text.ts"
 import { CallbackTargets } from "../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { Partners } from "../partners/Partners.ts"
+import { sandboxPartnerWalletPath } from "./SandboxConfig.ts"
 import { SandboxRepo, type WalletKey, type WalletReply } from "./SandboxRepo.ts"
 
-/** Where the demo partner's callbacks go on the embedded default. */
-export const sandboxPartnerWalletPath = "/sandbox/partner/wallet"
+export { sandboxPartnerWalletPath }
 
 /** A callback URL that is the sandbox partner wallet (of this service, at whatever address it had). */
 export const isSandboxPartnerWallet = (url: string | null) =>
@@ -78,13 +79,13 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
   const players = yield* PartnerPlayers
 
   const apply = Effect.fn("SandboxPartnerWallet.apply")(
-    function*(partnerId: number, callback: Callback, headers: Record<string, string>, raw: string) {
+    function*(partnerId: number, environment: Environment, callback: Callback, headers: Record<string, string>, raw: string) {
       const seen = yield* repo.replyTo(callback.event_id)
       if (Option.isSome(seen)) return seen.value
       const wallet: WalletKey = { partnerId, externalPlayerId: callback.player.external_player_id }
       // A wallet opens at the balance the partner last confirmed for the player.
-      const player = yield* players.find(partnerId, wallet.externalPlayerId)
-      yield* repo.openWallet(wallet, Option.match(player, { onNone: () => 0, onSome: (p) => p.balance }))
+      const player = yield* players.find(partnerId, environment, wallet.externalPlayerId)
+      yield* repo.openWallet(wallet, Option.match(player, { onNone: () => 0, onSome: (p) => p.balance ?? 0 }))
       const balance = yield* repo.lockWallet(wallet)
       // Our own callbacks: amounts are exact decimals (a refund's may be negative).
       const amount = centsFromNumeric(String(callback.amount ?? 0))
@@ -119,7 +120,11 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
         return HttpServerResponse.jsonUnsafe({ error: "not a callback" }, { status: 400 })
       }
       const partner = yield* Effect.option(partners.show(callback.value.partner))
-      const target = Option.isNone(partner) ? Option.none() : yield* targets.get(partner.value.id, "live")
+      // Test environments without a callback URL send here with `?environment=test` (see CallbackTargets).
+      const environment: Environment = new URL(request.url, "http://sandbox").searchParams.get("environment") === "test"
+        ? "test"
+        : "live"
+      const target = Option.isNone(partner) ? Option.none() : yield* targets.get(partner.value.id, environment)
       const headers = {
         [eventIdHeader]: request.headers[eventIdHeader] ?? "",
         [timestampHeader]: request.headers[timestampHeader] ?? "",
@@ -130,7 +135,7 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
         Option.isNone(target) ||
         !verify(target.value.webhookSecret, { timestamp: headers[timestampHeader], signature: headers[signatureHeader] }, raw, now)
       ) return HttpServerResponse.jsonUnsafe({ error: "invalid signature" }, { status: 401 })
-      const reply = yield* apply(target.value.partnerId, callback.value, headers, raw)
+      const reply = yield* apply(target.value.partnerId, environment, callback.value, headers, raw)
       return HttpServerResponse.jsonUnsafe(reply.body, { status: reply.status })
     }).pipe(Effect.orDie)
   )

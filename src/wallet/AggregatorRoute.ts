@@ -84,7 +84,9 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
       if (Result.isFailure(envelope) || body.success === null || typeof body.success !== "object" || Array.isArray(body.success)) {
         return yield* refuse(400, "INVALID_REQUEST", "the body is not a JSON object", address)
       }
-      if (!credentials.matches(envelope.success.agent_code, envelope.success.agent_secret)) {
+      // The agent says the environment: a test session's calls reach test players only.
+      const environment = credentials.environmentOf(envelope.success.agent_code, envelope.success.agent_secret)
+      if (Option.isNone(environment)) {
         const over = yield* failures.take("aggregator-wallet", address)
         return yield* Option.match(over, {
           onNone: () => refuse(401, "INVALID_AGENT", "unknown agent code or wrong agent secret", address),
@@ -102,7 +104,7 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
           })`
         return yield* refuse(400, "INVALID_REQUEST", problem, address)
       }
-      return answer(200, yield* wallet.handle(call.success))
+      return answer(200, yield* wallet.handle(call.success, environment.value))
     })
   )
 }))

@@ -31,6 +31,7 @@ import {
   roundWrite,
   transactionOf
 } from "../domain/WalletRecords.ts"
+import type { Environment } from "../domain/Environment.ts"
 import { CallbackTargets } from "../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { recordWalletDecision } from "../platform/Metrics.ts"
@@ -52,7 +53,11 @@ const unanswered = "No answer was recorded: the call to the partner was cut off 
  * pending by a crash are settled refused, with a rollback, by `recover`.
  */
 export class Wallet extends Context.Service<Wallet, {
-  handle(call: WalletCall): Effect.Effect<WalletAnswer>
+  /**
+   * A call of the aggregator of `environment` (its credentials say which): it reaches only that environment's
+   * players; a user code of the other environment is unknown here (INVALID_USER).
+   */
+  handle(call: WalletCall, environment: Environment): Effect.Effect<WalletAnswer>
   /** Settles the bets pending past WALLET_PENDING_TIMEOUT as refused, with a rollback; how many it settled. */
   readonly recover: Effect.Effect<number>
 }>()("partner-api/wallet/Wallet") {
@@ -66,13 +71,18 @@ export class Wallet extends Context.Service<Wallet, {
       const config = yield* CallbacksConfig
       const pendingMillis = Duration.toMillis(config.pendingTimeout)
       const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
-      const slugOf = (partnerId: number) =>
-        Effect.map(targets.get(partnerId, "live"), Option.match({ onNone: () => `partner-${partnerId}`, onSome: (t) => t.partnerSlug }))
+      /** Where the player's callbacks go: its partner's target in the player's environment. */
+      const targetOf = (player: PartnerPlayer) => targets.get(player.partner_id, player.environment)
+      const slugOf = (player: PartnerPlayer) =>
+        Effect.map(targetOf(player), Option.match({ onNone: () => `partner-${player.partner_id}`, onSome: (t) => t.partnerSlug }))
+      /** The player behind a user code, if it is of the calling aggregator's environment. */
+      const playerOf = (userCode: number, environment: Environment) =>
+        Effect.map(players.findByUserCode(userCode), Option.filter((player) => player.environment === environment))
 
       /** Settles one bet left pending past the time-out: refused, and a rollback in case the partner took it. */
       const recoverBet = Effect.fn("Wallet.recoverBet")(function*(pending: WalletTransaction) {
         const player = Option.getOrThrow(yield* players.findById(pending.playerId))
-        const slug = yield* slugOf(pending.partnerId)
+        const slug = yield* slugOf(player)
         const { callbacks: written, outcome } = betSettlement(player, slug, betOf(pending), {
           _tag: "Unavailable",
           reason: unanswered
@@ -90,7 +100,7 @@ export class Wallet extends Context.Service<Wallet, {
 
       /** Waits (bounded by WALLET_PENDING_TIMEOUT) until a pending transaction is settled, settling it if it went stale. */
       const awaitSettled = (pending: WalletTransaction): Effect.Effect<WalletTransaction> =>
-        repo.findTransaction(pending.kind, pending.txnId).pipe(
+        repo.findTransaction(pending.environment, pending.kind, pending.txnId).pipe(
           Effect.map(Option.getOrThrow),
           Effect.filterOrFail((t) => t.status !== "pending" || t.ageMillis >= pendingMillis, () => "pending"),
           Effect.retry({ schedule: pollSchedule }),
@@ -98,7 +108,7 @@ export class Wallet extends Context.Service<Wallet, {
           Effect.flatMap((t) =>
             t.status !== "pending"
               ? Effect.succeed(t)
-              : recoverBet(t).pipe(Effect.andThen(repo.findTransaction(t.kind, t.txnId)), Effect.map(Option.getOrThrow))
+              : recoverBet(t).pipe(Effect.andThen(repo.findTransaction(t.environment, t.kind, t.txnId)), Effect.map(Option.getOrThrow))
           ),
           Effect.withSpan("Wallet.awaitSettled")
         )
@@ -110,7 +120,7 @@ export class Wallet extends Context.Service<Wallet, {
             yield* Effect.logWarning("Wallet call refused: its transaction id was used before with another payload").pipe(
               Effect.annotateLogs({ kind: existing.kind, txn_id: existing.txnId, user_code: call.userCode })
             )
-            return refused("DUPLICATE_TRANSACTION", player.balance)
+            return refused("DUPLICATE_TRANSACTION", player.balance ?? 0)
           }
           const settled = existing.status === "pending" ? yield* awaitSettled(existing) : existing
           return settled.answer!
@@ -118,7 +128,7 @@ export class Wallet extends Context.Service<Wallet, {
       )
 
       const replayStored = Effect.fn("Wallet.replayStored")(function*(call: BetCall | RefundCall, player: PartnerPlayer) {
-        const found = yield* repo.findTransaction(call.type === "WinBet" ? "bet" : "refund", call.txnId)
+        const found = yield* repo.findTransaction(player.environment, call.type === "WinBet" ? "bet" : "refund", call.txnId)
         return yield* replay(Option.getOrThrow(found), call, player)
       })
 
@@ -141,7 +151,7 @@ export class Wallet extends Context.Service<Wallet, {
         function*(call: BetCall, player: PartnerPlayer, target: Option.Option<CallbackTarget>) {
           return yield* onRound(player, call.roundId, (round) =>
             Effect.gen(function*() {
-              const mirror = yield* players.lockBalance(player.id)
+              const mirror = (yield* players.lockBalance(player.id)) ?? 0
               const refusal = (outcome: Outcome) =>
                 record(call, player, { outcome, callbacks: [] }, roundWrite(round, { refund: false, addWin: 0 }))
               if (Option.isSome(round) && round.value.status === "refunded") {
@@ -176,13 +186,13 @@ export class Wallet extends Context.Service<Wallet, {
         }
       )
 
-      const winBet = Effect.fn("Wallet.winBet")(function*(call: BetCall) {
-        const found = yield* players.findByUserCode(call.userCode)
+      const winBet = Effect.fn("Wallet.winBet")(function*(call: BetCall, environment: Environment) {
+        const found = yield* playerOf(call.userCode, environment)
         if (Option.isNone(found)) return refused("INVALID_USER", 0)
         const player = found.value
-        const target = yield* targets.get(player.partner_id, "live")
+        const target = yield* targetOf(player)
         if (call.bet === 0 || !canBet(target)) {
-          const existing = yield* repo.findTransaction("bet", call.txnId)
+          const existing = yield* repo.findTransaction(environment, "bet", call.txnId)
           if (Option.isSome(existing)) return yield* replay(existing.value, call, player)
           return yield* decideBet(call, player, target)
         }
@@ -212,7 +222,7 @@ export class Wallet extends Context.Service<Wallet, {
               yield* Effect.forEach(stale, recoverBet, { discard: true })
               return { _tag: "Again" as const }
             }
-            const mirror = yield* players.lockBalance(player.id)
+            const mirror = (yield* players.lockBalance(player.id)) ?? 0
             const decided = refundRecords(call, player, slug, round, decideRefund(Option.getOrUndefined(round)), mirror, yield* now)
             const answer = yield* record(call, player, decided, decided.round)
             return { _tag: "Done" as const, answer }
@@ -220,13 +230,13 @@ export class Wallet extends Context.Service<Wallet, {
         ).pipe(Effect.catchTag(["TransactionExists", "RoundChanged"], () => Effect.succeed({ _tag: "Existing" as const })))
       })
 
-      const refund = Effect.fn("Wallet.refund")(function*(call: RefundCall) {
-        const found = yield* players.findByUserCode(call.userCode)
+      const refund = Effect.fn("Wallet.refund")(function*(call: RefundCall, environment: Environment) {
+        const found = yield* playerOf(call.userCode, environment)
         if (Option.isNone(found)) return refused("INVALID_USER", 0)
         const player = found.value
-        const existing = yield* repo.findTransaction("refund", call.txnId)
+        const existing = yield* repo.findTransaction(environment, "refund", call.txnId)
         if (Option.isSome(existing)) return yield* replay(existing.value, call, player)
-        const slug = yield* slugOf(player.partner_id)
+        const slug = yield* slugOf(player)
         while (true) {
           const step = yield* refundStep(call, player, slug)
           switch (step._tag) {
@@ -243,13 +253,14 @@ export class Wallet extends Context.Service<Wallet, {
         }
       })
 
-      const balance = Effect.fn("Wallet.balance")(function*(call: BalanceCall) {
-        const found = yield* players.findByUserCode(call.userCode)
+      const balance = Effect.fn("Wallet.balance")(function*(call: BalanceCall, environment: Environment) {
+        const found = yield* playerOf(call.userCode, environment)
         if (Option.isNone(found)) return refused("INVALID_USER", 0)
         const player = found.value
-        const target = yield* targets.get(player.partner_id, "live")
+        const target = yield* targetOf(player)
         if (Option.isNone(target) || !target.value.active) return refused("INVALID_USER", 0)
-        if (target.value.callbackUrl === null) return accepted(player.balance)
+        // A shadow player has no balance here to answer with: only the partner knows it (0 when it cannot say).
+        if (target.value.callbackUrl === null) return accepted(player.balance ?? 0)
         const asked = balanceBody(partyOf(player, target.value.partnerSlug), yield* now)
         const answer = yield* callbacks.ask(target.value, asked.eventId, asked.body)
         switch (answer._tag) {
@@ -258,12 +269,12 @@ export class Wallet extends Context.Service<Wallet, {
             yield* Effect.logWarning("Partner balance callback failed; answering the last known balance").pipe(
               Effect.annotateLogs({ partner_id: player.partner_id, player_id: player.id, detail: answer.reason })
             )
-            return accepted(player.balance)
+            return accepted(player.balance ?? 0)
           case "UnknownPlayer":
             return refused("INVALID_USER", 0)
           case "InsufficientFunds":
           case "Balance": {
-            const confirmed = answer.balance ?? player.balance
+            const confirmed = answer.balance ?? player.balance ?? 0
             yield* players.confirmBalance(player.id, confirmed)
             return accepted(confirmed)
           }
@@ -276,8 +287,12 @@ export class Wallet extends Context.Service<Wallet, {
         Effect.withSpan("Wallet.recover")
       )
 
-      const handle = (call: WalletCall) =>
-        (call.type === "Balance" ? balance(call) : call.type === "WinBet" ? winBet(call) : refund(call)).pipe(
+      const handle = (call: WalletCall, environment: Environment) =>
+        (call.type === "Balance"
+          ? balance(call, environment)
+          : call.type === "WinBet"
+          ? winBet(call, environment)
+          : refund(call, environment)).pipe(
           Effect.tap((answer) => recordWalletDecision(call.type, answer.msg))
         )
 

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { createHash, timingSafeEqual } from "node:crypto"
+import type { Environment } from "../domain/Environment.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
 
 export interface AgentCredentials {
@@ -14,37 +15,56 @@ const sameSecret = (given: unknown, expected: string) =>
   typeof given === "string" && timingSafeEqual(digest(given), digest(expected))
 
 /**
- * The agent code and secret the aggregator's wallet calls must carry: with
- * a real aggregator, PLAYFIVER_AGENT_CODE and PLAYFIVER_AGENT_SECRET
- * (without them every wallet call is refused); the sandbox provides its own.
+ * The agent codes and secrets the aggregators' wallet calls must carry, and
+ * the environment each stands for. Live: with a real aggregator,
+ * PLAYFIVER_AGENT_CODE and PLAYFIVER_AGENT_SECRET (without them every live
+ * call is refused); with the sandbox, the sandbox's own agent. Test: the
+ * sandbox's test agent, whose sessions were launched with test tokens. The
+ * credentials of a call say its environment, and so which players it reaches.
  */
 export class WalletCredentials extends Context.Service<WalletCredentials, {
+  /** The live agent. */
   readonly expected: Option.Option<AgentCredentials>
-  matches(agentCode: unknown, agentSecret: unknown): boolean
+  /** The test agent (the sandbox's). */
+  readonly test: Option.Option<AgentCredentials>
+  /** The environment of the agent these credentials belong to; none: a stranger. */
+  environmentOf(agentCode: unknown, agentSecret: unknown): Option.Option<Environment>
 }>()("partner-api/wallet/WalletCredentials") {
-  /** The service for these credentials (none: every call is refused). */
-  static readonly make = (expected: Option.Option<AgentCredentials>) =>
-    WalletCredentials.of({
+  /** The service for these credentials (none: every call of that environment is refused). */
+  static readonly make = (expected: Option.Option<AgentCredentials>, test: Option.Option<AgentCredentials> = Option.none()) => {
+    const matches = (credentials: Option.Option<AgentCredentials>, agentCode: unknown, agentSecret: unknown) =>
+      Option.match(credentials, {
+        onNone: () => false,
+        onSome: (credentials) => {
+          // Both are compared, whatever the first gives, so timing tells nothing about which was wrong.
+          const code = sameSecret(agentCode, credentials.agentCode)
+          const secret = sameSecret(agentSecret, Redacted.value(credentials.agentSecret))
+          return code && secret
+        }
+      })
+    return WalletCredentials.of({
       expected,
-      matches: (agentCode, agentSecret) =>
-        Option.match(expected, {
-          onNone: () => false,
-          onSome: (credentials) => {
-            // Both are compared, whatever the first gives, so timing tells nothing about which was wrong.
-            const code = sameSecret(agentCode, credentials.agentCode)
-            const secret = sameSecret(agentSecret, Redacted.value(credentials.agentSecret))
-            return code && secret
-          }
-        })
+      test,
+      environmentOf: (agentCode, agentSecret) => {
+        // Both environments are compared every time, for the same reason.
+        const live = matches(expected, agentCode, agentSecret)
+        const isTest = matches(test, agentCode, agentSecret)
+        return live ? Option.some("live") : isTest ? Option.some("test") : Option.none()
+      }
     })
+  }
 
-  /** The credentials the configuration names. */
-  static readonly layer = Layer.effect(
-    WalletCredentials,
-    Effect.map(Effect.service(CallbacksConfig), ({ walletAgentCode, walletAgentSecret }) =>
-      WalletCredentials.make(Option.zipWith(walletAgentCode, walletAgentSecret, (agentCode, agentSecret) => ({
-        agentCode,
-        agentSecret
-      }))))
-  )
+  /** The live credentials the configuration names, and these test ones. */
+  static readonly layerWithTest = (test: Option.Option<AgentCredentials>) =>
+    Layer.effect(
+      WalletCredentials,
+      Effect.map(Effect.service(CallbacksConfig), ({ walletAgentCode, walletAgentSecret }) =>
+        WalletCredentials.make(
+          Option.zipWith(walletAgentCode, walletAgentSecret, (agentCode, agentSecret) => ({ agentCode, agentSecret })),
+          test
+        ))
+    )
+
+  /** The live credentials the configuration names (no test agent). */
+  static readonly layer = WalletCredentials.layerWithTest(Option.none())
 }

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
+import type { Environment } from "../domain/Environment.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import {
   type LedgerEntry,
@@ -22,8 +23,15 @@ export interface LedgerFilter {
   readonly to?: Date | undefined
 }
 
-/** Whose ledger is read: one partner's players (the partner API), or everyone's (the operator). */
-export type LedgerScope = { readonly partnerId: number } | { readonly partnerId?: undefined }
+/**
+ * Whose ledger is read: one partner's players in the environment of its token (the partner API), or everyone's
+ * (the operator), in one environment or both.
+ */
+export interface LedgerScope {
+  readonly partnerId?: number | undefined
+  /** Both environments when absent; a player named by its external id is looked up in live then. */
+  readonly environment?: Environment | undefined
+}
 
 /**
  * The wallet's books read back, for partners reconciling (only their own
@@ -67,20 +75,26 @@ export class WalletLedger extends Context.Service<WalletLedger, {
       const playerFilter = (scope: LedgerScope, externalPlayerId: string | undefined) =>
         externalPlayerId === undefined || scope.partnerId === undefined
           ? Effect.succeed(Option.some<number | undefined>(undefined))
-          : Effect.map(players.find(scope.partnerId, externalPlayerId), Option.map((player) => player.id))
+          : Effect.map(players.find(scope.partnerId, scope.environment ?? "live", externalPlayerId), Option.map((player) => player.id))
 
       const transactions = Effect.fn("WalletLedger.transactions")(
         function*(scope: LedgerScope, filter: LedgerFilter, page: PageRequest) {
           const playerId = yield* playerFilter(scope, filter.externalPlayerId)
           if (Option.isNone(playerId)) return { entries: [], total: 0 }
-          const found = yield* repo.transactions({ ...filter, partnerId: scope.partnerId, playerId: playerId.value }, page)
+          const found = yield* repo.transactions(
+            { ...filter, partnerId: scope.partnerId, environment: scope.environment, playerId: playerId.value },
+            page
+          )
           return { entries: yield* entriesOf(found.transactions), total: found.total }
         }
       )
 
       const transaction = Effect.fn("WalletLedger.transaction")(
         function*(scope: LedgerScope, txnId: string, kind?: TransactionKind) {
-          const found = yield* repo.transactions({ partnerId: scope.partnerId, txnId, kind }, { page: 1, perPage: 10 })
+          const found = yield* repo.transactions(
+            { partnerId: scope.partnerId, environment: scope.environment, txnId, kind },
+            { page: 1, perPage: 10 }
+          )
           // The bet before its refund: the order they happened in.
           return yield* entriesOf([...found.transactions].sort((a, b) => a.ref - b.ref))
         }
@@ -89,7 +103,12 @@ export class WalletLedger extends Context.Service<WalletLedger, {
       const rounds = Effect.fn("WalletLedger.rounds")(function*(scope: LedgerScope, roundId: string, externalPlayerId?: string) {
         const playerId = yield* playerFilter(scope, externalPlayerId)
         if (Option.isNone(playerId)) return []
-        const found = yield* repo.rounds({ partnerId: scope.partnerId, playerId: playerId.value, roundId })
+        const found = yield* repo.rounds({
+          partnerId: scope.partnerId,
+          environment: scope.environment,
+          playerId: playerId.value,
+          roundId
+        })
         const entries = yield* Effect.flatMap(repo.transactionsOfRounds(found.map((round) => round.ref)), entriesOf)
         const owners = yield* players.findByIds(found.map((round) => round.playerId))
         return found.map((round): LedgerRound =>

@@ -1,5 +1,6 @@
 import { Context, type Duration, Effect, Layer, type Option } from "effect"
 import type { NewCallback } from "../domain/Callbacks.ts"
+import type { Environment } from "../domain/Environment.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import type {
@@ -7,6 +8,7 @@ import type {
   OpenedBet,
   Outcome,
   RoundChanged,
+  RoundFilter,
   RoundWrite,
   TransactionExists,
   TransactionFilter
@@ -52,7 +54,8 @@ export class WalletRepo extends Context.Service<WalletRepo, {
     round: RoundWrite,
     callbacks: ReadonlyArray<NewCallback>
   ): Effect.Effect<WalletTransaction, TransactionExists | RoundChanged>
-  findTransaction(kind: TransactionKind, txnId: string): Effect.Effect<Option.Option<WalletTransaction>>
+  /** A transaction by its kind and id, in one environment (the two aggregators number theirs apart). */
+  findTransaction(environment: Environment, kind: TransactionKind, txnId: string): Effect.Effect<Option.Option<WalletTransaction>>
   /** A round's pending bets, oldest first. */
   pendingBetsOf(roundRef: number): Effect.Effect<ReadonlyArray<WalletTransaction>>
   /** Bets pending for longer than `olderThan` (their instance crashed or hung), oldest first. */
@@ -63,7 +66,7 @@ export class WalletRepo extends Context.Service<WalletRepo, {
     readonly transactions: ReadonlyArray<WalletTransaction>
     readonly total: number
   }>
-  rounds(filter: { readonly partnerId?: number | undefined; readonly playerId?: number | undefined; readonly roundId: string }): Effect.Effect<ReadonlyArray<Round>>
+  rounds(filter: RoundFilter): Effect.Effect<ReadonlyArray<Round>>
   roundsByRef(refs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<Round>>
   transactionsOfRounds(refs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<WalletTransaction>>
 }>()("partner-api/wallet/WalletRepo") {

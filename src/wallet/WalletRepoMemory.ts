@@ -1,5 +1,6 @@
 import { Context, Duration, Effect, Option, Semaphore } from "effect"
 import type { NewCallback } from "../domain/Callbacks.ts"
+import type { Environment } from "../domain/Environment.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import {
@@ -8,6 +9,7 @@ import {
   RoundChanged,
   type RoundWrite,
   TransactionExists,
+  type RoundFilter,
   type TransactionFilter
 } from "../domain/WalletRecords.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
@@ -33,7 +35,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
     const locks = new Map<string, Semaphore.Semaphore>()
     let nextRef = 1
     const roundKey = (playerId: number, roundId: string) => `${playerId}\u0000${roundId}`
-    const txnKey = (kind: string, txnId: string) => `${kind}\u0000${txnId}`
+    const txnKey = (environment: string, kind: string, txnId: string) => `${environment}\u0000${kind}\u0000${txnId}`
     const roundByRef = (ref: number) => [...rounds.values()].find((round) => round.ref === ref)
 
     const aged = (transaction: WalletTransaction, now: number): WalletTransaction => ({
@@ -48,7 +50,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       written: ReadonlyArray<NewCallback>
     ) =>
       Effect.gen(function*() {
-        transactions.set(txnKey(transaction.kind, transaction.txnId), transaction)
+        transactions.set(txnKey(transaction.environment, transaction.kind, transaction.txnId), transaction)
         if (outcome?.mirror !== null && outcome?.mirror !== undefined) {
           yield* players.confirmBalance(transaction.playerId, outcome.mirror)
         }
@@ -73,6 +75,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       txnId: transaction.txnId,
       fingerprint: transaction.fingerprint,
       partnerId: transaction.partnerId,
+      environment: transaction.environment,
       playerId: transaction.playerId,
       roundRef: round.ref,
       roundId: transaction.roundId,
@@ -94,6 +97,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
     const newRound = (transaction: NewTransaction, now: number): Round => ({
       ref: nextRef++,
       partnerId: transaction.partnerId,
+      environment: transaction.environment,
       playerId: transaction.playerId,
       roundId: transaction.roundId,
       status: "settled",
@@ -107,6 +111,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
 
     const matches = (filter: TransactionFilter) => (t: WalletTransaction) =>
       (filter.partnerId === undefined || t.partnerId === filter.partnerId) &&
+      (filter.environment === undefined || t.environment === filter.environment) &&
       (filter.playerId === undefined || t.playerId === filter.playerId) &&
       (filter.txnId === undefined || t.txnId === filter.txnId) &&
       (filter.kind === undefined || t.kind === filter.kind) &&
@@ -122,12 +127,12 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       openBet: (bet: NewTransaction) =>
         Effect.gen(function*() {
           const at = yield* now
-          if (transactions.has(txnKey("bet", bet.txnId))) return yield* new TransactionExists({ kind: "bet", txnId: bet.txnId })
+          if (transactions.has(txnKey(bet.environment, "bet", bet.txnId))) return yield* new TransactionExists({ kind: "bet", txnId: bet.txnId })
           const round = rounds.get(roundKey(bet.playerId, bet.roundId)) ?? newRound(bet, at)
           if (round.status === "refunded") return { _tag: "RoundRefunded" as const }
           putRound({ ...round, status: "open", pendingBets: round.pendingBets + 1, updatedAt: new Date(at) })
           const transaction = fresh(bet, round, at)
-          transactions.set(txnKey("bet", bet.txnId), transaction)
+          transactions.set(txnKey(bet.environment, "bet", bet.txnId), transaction)
           return { _tag: "Opened" as const, transaction }
         }),
       settleBet: (
@@ -138,7 +143,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       ) =>
         Effect.gen(function*() {
           const at = yield* now
-          const current = transactions.get(txnKey("bet", bet.txnId))
+          const current = transactions.get(txnKey(bet.environment, "bet", bet.txnId))
           if (current === undefined || current.status !== "pending") return false
           if (options.olderThan !== undefined && at - current.createdAt.getTime() < Duration.toMillis(options.olderThan)) {
             return false
@@ -168,7 +173,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       recordDecided: (transaction: NewTransaction, outcome: Outcome, roundWrite: RoundWrite, written: ReadonlyArray<NewCallback>) =>
         Effect.gen(function*() {
           const at = yield* now
-          if (transactions.has(txnKey(transaction.kind, transaction.txnId))) {
+          if (transactions.has(txnKey(transaction.environment, transaction.kind, transaction.txnId))) {
             return yield* new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId })
           }
           let round: Round
@@ -199,8 +204,9 @@ export const make = (callbacks: Array<MemoryCallback>) =>
           putRound(round)
           return yield* write(settled(fresh(transaction, round, at), outcome, at), outcome, written)
         }),
-      findTransaction: (kind: TransactionKind, txnId: string) =>
-        Effect.map(now, (at) => Option.map(Option.fromNullishOr(transactions.get(txnKey(kind, txnId))), (t) => aged(t, at))),
+      findTransaction: (environment: Environment, kind: TransactionKind, txnId: string) =>
+        Effect.map(now, (at) =>
+          Option.map(Option.fromNullishOr(transactions.get(txnKey(environment, kind, txnId))), (t) => aged(t, at))),
       pendingBetsOf: (roundRef: number) =>
         Effect.map(now, (at) => all(at).filter((t) => t.roundRef === roundRef && t.status === "pending")),
       stalePendingBets: (olderThan: Duration.Duration, limit: number) =>
@@ -215,11 +221,12 @@ export const make = (callbacks: Array<MemoryCallback>) =>
             total: found.length
           }
         }),
-      rounds: (filter: { readonly partnerId?: number | undefined; readonly playerId?: number | undefined; readonly roundId: string }) =>
+      rounds: (filter: RoundFilter) =>
         Effect.sync(() =>
           [...rounds.values()].filter((round) =>
             round.roundId === filter.roundId &&
             (filter.partnerId === undefined || round.partnerId === filter.partnerId) &&
+            (filter.environment === undefined || round.environment === filter.environment) &&
             (filter.playerId === undefined || round.playerId === filter.playerId)
           )
         ),

@@ -1,5 +1,6 @@
 import { Duration, Effect, Option, Schedule, Schema, Struct } from "effect"
 import { SqlClient, SqlError, SqlSchema, type Statement } from "effect/sql"
+import { Environment } from "../domain/Environment.ts"
 import { formatCents } from "../domain/Money.ts"
 import type { NewCallback } from "../domain/Callbacks.ts"
 import { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
@@ -7,6 +8,7 @@ import {
   type NewTransaction,
   type Outcome,
   RoundChanged,
+  type RoundFilter,
   type RoundWrite,
   TransactionExists,
   type TransactionFilter
@@ -62,15 +64,15 @@ const RoundRow = Round.mapFields(Struct.assign({
 }))
 const decodeRounds = Schema.decodeUnknownEffect(Schema.Array(RoundRow))
 
-const transactionColumns = `id, kind, txn_id, fingerprint, partner_id, player_id, round_ref, round_id, game_code, provider_code,
+const transactionColumns = `id, kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id, game_code, provider_code,
   bet, win, status, refusal, note, amount, balance_after, answer, created_at, settled_at,
   (extract(epoch FROM now() - created_at) * 1000)::float8 AS age_millis`
 const roundColumns =
-  "id, partner_id, player_id, round_id, status, pending_bets, bet_total, win_total, refunded_early, created_at, updated_at"
+  "id, partner_id, environment, player_id, round_id, status, pending_bets, bet_total, win_total, refunded_early, created_at, updated_at"
 
 const isKeyTaken = (error: unknown): boolean =>
   SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation" &&
-  error.reason.constraint === "wallet_transactions_kind_txn_id"
+  error.reason.constraint === "wallet_transactions_environment_kind_txn_id"
 
 /** Two writers meeting on one round and one player in opposite order: PostgreSQL stops one, which tries again. */
 const retryDeadlocks = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -101,16 +103,16 @@ export const make = Effect.gen(function*() {
   const openBet = (bet: NewTransaction) =>
     selectTransactions(sql`
       WITH round AS (
-        INSERT INTO wallet_rounds (partner_id, player_id, round_id, status, pending_bets)
-        VALUES (${bet.partnerId}, ${bet.playerId}, ${bet.roundId}, 'open', 1)
+        INSERT INTO wallet_rounds (partner_id, environment, player_id, round_id, status, pending_bets)
+        VALUES (${bet.partnerId}, ${bet.environment}, ${bet.playerId}, ${bet.roundId}, 'open', 1)
         ON CONFLICT (player_id, round_id) DO UPDATE
           SET status = 'open', pending_bets = wallet_rounds.pending_bets + 1, updated_at = now()
           WHERE wallet_rounds.status <> 'refunded'
         RETURNING id
       )
-      INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, player_id, round_ref, round_id, game_code,
-                                       provider_code, bet, win, amount, status)
-      SELECT 'bet', ${bet.txnId}, ${bet.fingerprint}, ${bet.partnerId}, ${bet.playerId}, round.id, ${bet.roundId},
+      INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id,
+                                       game_code, provider_code, bet, win, amount, status)
+      SELECT 'bet', ${bet.txnId}, ${bet.fingerprint}, ${bet.partnerId}, ${bet.environment}, ${bet.playerId}, round.id, ${bet.roundId},
              ${bet.gameCode}, ${bet.providerCode}, ${formatCents(bet.bet)}, ${formatCents(bet.win)}, 0, 'pending'
       FROM round
       RETURNING ${columns}
@@ -178,8 +180,8 @@ export const make = Effect.gen(function*() {
   const roundWriting = (transaction: NewTransaction, round: RoundWrite) =>
     round._tag === "Create"
       ? sql`round AS (
-          INSERT INTO wallet_rounds (partner_id, player_id, round_id, status, refunded_early, bet_total, win_total)
-          VALUES (${transaction.partnerId}, ${transaction.playerId}, ${transaction.roundId}, ${round.status},
+          INSERT INTO wallet_rounds (partner_id, environment, player_id, round_id, status, refunded_early, bet_total, win_total)
+          VALUES (${transaction.partnerId}, ${transaction.environment}, ${transaction.playerId}, ${transaction.roundId}, ${round.status},
                   ${round.refundedEarly}, ${formatCents(round.addBet)}, ${formatCents(round.addWin)})
           ON CONFLICT (player_id, round_id) DO NOTHING
           RETURNING id
@@ -204,11 +206,11 @@ export const make = Effect.gen(function*() {
     return selectTransactions(sql`
       WITH ${roundWriting(transaction, round)},
       recorded AS (
-        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, player_id, round_ref, round_id, game_code,
-                                         provider_code, bet, win, status, refusal, note, amount, balance_after, answer,
-                                         settled_at)
+        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id,
+                                         game_code, provider_code, bet, win, status, refusal, note, amount, balance_after,
+                                         answer, settled_at)
         SELECT ${transaction.kind}, ${transaction.txnId}, ${transaction.fingerprint}, ${transaction.partnerId},
-               ${transaction.playerId}, round.id, ${transaction.roundId}, ${transaction.gameCode}, ${transaction.providerCode},
+               ${transaction.environment}, ${transaction.playerId}, round.id, ${transaction.roundId}, ${transaction.gameCode}, ${transaction.providerCode},
                ${formatCents(transaction.bet)}, ${formatCents(transaction.win)}, ${o.status}, ${o.refusal}, ${o.note},
                ${o.amount}, ${o.balanceAfter}, ${o.answer}::jsonb, now()
         FROM round
@@ -228,6 +230,7 @@ export const make = Effect.gen(function*() {
   const transactionsWhere = (filter: TransactionFilter) => {
     const conditions = [sql`true`]
     if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
+    if (filter.environment !== undefined) conditions.push(sql`environment = ${filter.environment}`)
     if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
     if (filter.txnId !== undefined) conditions.push(sql`txn_id = ${filter.txnId}`)
     if (filter.kind !== undefined) conditions.push(sql`kind = ${filter.kind}`)
@@ -239,9 +242,10 @@ export const make = Effect.gen(function*() {
   }
 
   const findTransaction = SqlSchema.findOneOption({
-    Request: Schema.Struct({ kind: TransactionKind, txnId: Schema.String }),
+    Request: Schema.Struct({ environment: Environment, kind: TransactionKind, txnId: Schema.String }),
     Result: TransactionRow,
-    execute: ({ kind, txnId }) => sql`SELECT ${columns} FROM wallet_transactions WHERE kind = ${kind} AND txn_id = ${txnId}`
+    execute: ({ environment, kind, txnId }) =>
+      sql`SELECT ${columns} FROM wallet_transactions WHERE environment = ${environment} AND kind = ${kind} AND txn_id = ${txnId}`
   })
   const pendingBetsOf = SqlSchema.findAll({
     Request: Schema.Int,
@@ -266,7 +270,8 @@ export const make = Effect.gen(function*() {
     withRoundLocked: <A, E, R>(playerId: number, roundId: string, work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>) =>
       dieOnSqlError(retryDeadlocks(sql.withTransaction(Effect.flatMap(lockRound(playerId, roundId), work)))),
     recordDecided,
-    findTransaction: (kind: TransactionKind, txnId: string) => Effect.orDie(findTransaction({ kind, txnId })),
+    findTransaction: (environment: Environment, kind: TransactionKind, txnId: string) =>
+      Effect.orDie(findTransaction({ environment, kind, txnId })),
     pendingBetsOf: (roundRef: number) => Effect.orDie(pendingBetsOf(roundRef)),
     stalePendingBets: (olderThan: Duration.Duration, limit: number) =>
       selectTransactions(sql`
@@ -289,9 +294,10 @@ export const make = Effect.gen(function*() {
           SELECT count(*)::int AS total FROM wallet_transactions WHERE ${transactionsWhere(filter)}
         `.pipe(Effect.map(([row]) => row.total))
       }, { concurrency: 2 }).pipe(Effect.orDie),
-    rounds: (filter: { readonly partnerId?: number | undefined; readonly playerId?: number | undefined; readonly roundId: string }) => {
+    rounds: (filter: RoundFilter) => {
       const conditions = [sql`round_id = ${filter.roundId}`]
       if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
+      if (filter.environment !== undefined) conditions.push(sql`environment = ${filter.environment}`)
       if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
       return selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE ${sql.and(conditions)} ORDER BY id`)
     },

@@ -8,7 +8,7 @@ import { WalletRoundEntryCodec, WalletTransactionEntryCodec } from "../api/Walle
 import { CurrentPartner } from "../api/Security.ts"
 import { WalletLedger } from "./WalletLedger.ts"
 
-/** Reconciliation for partners: always scoped to the calling partner's own players. */
+/** Reconciliation for partners: always scoped to the calling partner's own players, in its token's environment. */
 export const WalletHandlers = HttpApiBuilder.group(
   PartnerApi,
   "wallet",
@@ -21,7 +21,7 @@ export const WalletHandlers = HttpApiBuilder.group(
       .handle("transactions", Effect.fn("WalletHandlers.transactions")(function*({ query }) {
         const partner = yield* CurrentPartner
         const paging = page(query)
-        const { entries, total } = yield* ledger.transactions({ partnerId: partner.id }, {
+        const { entries, total } = yield* ledger.transactions({ partnerId: partner.id, environment: partner.environment }, {
           externalPlayerId: query.external_player_id,
           roundId: query.round_id,
           kind: query.kind,
@@ -36,13 +36,13 @@ export const WalletHandlers = HttpApiBuilder.group(
       }))
       .handle("transaction", Effect.fn("WalletHandlers.transaction")(function*({ params, query }) {
         const partner = yield* CurrentPartner
-        const entries = yield* ledger.transaction({ partnerId: partner.id }, params.transaction_id, query.kind)
+        const entries = yield* ledger.transaction({ partnerId: partner.id, environment: partner.environment }, params.transaction_id, query.kind)
         if (entries.length === 0) return yield* new NotFound({ message: "Transaction not found." })
         return ok(partner, { transactions: yield* transactionEntries(entries) })
       }))
       .handle("round", Effect.fn("WalletHandlers.round")(function*({ params, query }) {
         const partner = yield* CurrentPartner
-        const rounds = yield* ledger.rounds({ partnerId: partner.id }, params.round_id, query.external_player_id)
+        const rounds = yield* ledger.rounds({ partnerId: partner.id, environment: partner.environment }, params.round_id, query.external_player_id)
         if (rounds.length === 0) return yield* new NotFound({ message: "Round not found." })
         return ok(partner, { rounds: yield* roundEntries(rounds) })
       }))

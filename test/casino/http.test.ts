@@ -177,7 +177,7 @@ layer(MemoryPartnerApi())("casino group, in memory", (it) => {
         assert.deepStrictEqual(yield* refusal(launchBody()), disabled)
         yield* catalog.setProviderEnabled("alpha-games", true)
         // Refused before the player is written.
-        assert.isTrue(Option.isNone(yield* (yield* PartnerPlayers).find(partner.id, "player-1")))
+        assert.isTrue(Option.isNone(yield* (yield* PartnerPlayers).find(partner.id, "live", "player-1")))
       }))
 
     it.effect("500 with a plain message and the gateway when the aggregator gives no URL", () =>

@@ -22,6 +22,7 @@ import {
 const player = new PartnerPlayer({
   id: 7,
   partner_id: 3,
+  environment: "live",
   external_player_id: "p-42",
   internal_user_id: 1000042,
   name: null,
@@ -45,6 +46,7 @@ const refund: RefundCall = { type: "Refund", userCode: 1000042, txnId: "t-9", ro
 const round = (overrides: Partial<Round> = {}): Round => ({
   ref: 11,
   partnerId: 3,
+  environment: "live",
   playerId: 7,
   roundId: "r-1",
   status: "settled",
@@ -64,6 +66,7 @@ describe("the transaction a call brings", () => {
       txnId: "t-1",
       fingerprint: fingerprint(bet),
       partnerId: 3,
+      environment: "live",
       playerId: 7,
       roundId: "r-1",
       gameCode: "g",
@@ -113,7 +116,7 @@ describe("a bet's end", () => {
       kind: "bet",
       txnId: "t-1",
       fingerprint: null,
-      partnerId: 3,
+      partnerId: 3, environment: "live",
       playerId: 7,
       roundRef: 11,
       roundId: "r-1",

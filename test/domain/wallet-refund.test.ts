@@ -9,6 +9,7 @@ import { balanceAfterRefund, decideRefund, type Round } from "../../src/domain/W
 const round = (overrides: Partial<Round> = {}): Round => ({
   ref: 1,
   partnerId: 1,
+  environment: "live",
   playerId: 1,
   roundId: "r",
   status: "settled",

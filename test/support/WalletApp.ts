@@ -5,6 +5,7 @@ import { CallbackWorker } from "../../src/wallet/outbox/CallbackWorker.ts"
 import { WalletRecovery } from "../../src/wallet/WalletRecovery.ts"
 import type { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { WalletCredentials } from "../../src/wallet/WalletCredentials.ts"
+import type { Environment } from "../../src/domain/Environment.ts"
 import { centsFromNumeric, parseCents } from "../../src/domain/Money.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Partners } from "../../src/partners/Partners.ts"
@@ -35,10 +36,16 @@ export const givenWalletPartner = (books: PartnerBooks, options: { readonly call
   })
 
 /** A player of the partner, with the same balance in the partner's books; `user_code` is what the aggregator knows. */
-export const givenPlayer = (books: PartnerBooks, partnerId: number, externalPlayerId: string, balance: number) =>
+export const givenPlayer = (
+  books: PartnerBooks,
+  partnerId: number,
+  externalPlayerId: string,
+  balance: number,
+  environment: Environment = "live"
+) =>
   Effect.gen(function*() {
     const cents = parseCents(String(balance))!
-    const player = yield* (yield* PartnerPlayers).arrive({ partnerId, externalPlayerId, name: null, email: null, balance: cents })
+    const player = yield* (yield* PartnerPlayers).arrive({ partnerId, environment, externalPlayerId, name: null, email: null, balance: cents })
     books.balances.set(externalPlayerId, cents)
     return player
   })

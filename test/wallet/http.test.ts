@@ -104,11 +104,11 @@ const client = (token = "acme-token") => HttpApiTest.groups(PartnerApi, ["wallet
 let players = 0
 const givenPlayer = (partnerId = acme.id) =>
   Effect.flatMap(Effect.service(PartnerPlayers), (p) =>
-    p.arrive({ partnerId, externalPlayerId: `player-${++players}`, name: null, email: null, balance: 100_000 }))
+    p.arrive({ partnerId, environment: "live", externalPlayerId: `player-${++players}`, name: null, email: null, balance: 100_000 }))
 
 const winBet = (player: PartnerPlayer, txnId: string, bet: number, win: number, roundId = txnId) =>
   Effect.flatMap(Effect.service(Wallet), (wallet) =>
-    wallet.handle({ type: "WinBet", userCode: player.internal_user_id, txnId, roundId, bet, win, gameCode: "g", providerCode: "p" }))
+    wallet.handle({ type: "WinBet", userCode: player.internal_user_id, txnId, roundId, bet, win, gameCode: "g", providerCode: "p" }, "live"))
 
 layer(Handlers)("GET /wallet over memory", (it) => {
   it.effect("a transaction: the envelope, the wire's snake_case, amounts in units, its callbacks", () =>

@@ -81,7 +81,7 @@ describe("the rules, as pure functions", () => {
 
   it("a refund undoes its round once, and a round never seen becomes a tombstone", () => {
     const round = {
-      ref: 1, partnerId: 1, playerId: 1, roundId: "r", status: "settled" as const, pendingBets: 0,
+      ref: 1, partnerId: 1, environment: "live" as const, playerId: 1, roundId: "r", status: "settled" as const, pendingBets: 0,
       betTotal: 1_000, winTotal: 2_500, refundedEarly: false, createdAt: new Date(0), updatedAt: new Date(0)
     }
     assert.deepStrictEqual(decideRefund(round), { _tag: "Undo", amount: -1_500 })
@@ -125,7 +125,7 @@ const given = Effect.gen(function*() {
   partner.away = false
   partner.delay = Duration.zero
   partner.asked.length = 0
-  return yield* (yield* PartnerPlayers).arrive({ partnerId: 1, externalPlayerId: "p", name: null, email: null, balance: 10_000 })
+  return yield* (yield* PartnerPlayers).arrive({ partnerId: 1, environment: "live", externalPlayerId: "p", name: null, email: null, balance: 10_000 })
 })
 
 layer(RulesLive)("the wallet's rules over memory", (it) => {
@@ -133,7 +133,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
     Effect.gen(function*() {
       const player = yield* given
       const wallet = yield* Wallet
-      const answer = yield* wallet.handle(bet("m-1", { bet: 1_000, win: 300 }))
+      const answer = yield* wallet.handle(bet("m-1", { bet: 1_000, win: 300 }), "live")
       assert.deepStrictEqual(answer, { msg: "", balance: 93 })
       assert.strictEqual(Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance, 9_300)
       const written = (yield* MemoryCallbacks).filter((callback) => callback.txnId === "m-1").map((callback) => callback.kind)
@@ -144,7 +144,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
     Effect.gen(function*() {
       yield* given
       partner.away = true
-      const answer = yield* (yield* Wallet).handle(bet("m-2", { bet: 1_000, win: 0 }))
+      const answer = yield* (yield* Wallet).handle(bet("m-2", { bet: 1_000, win: 0 }), "live")
       assert.deepStrictEqual(answer, { msg: "INSUFFICIENT_USER_FUNDS", balance: 100 })
       const written = (yield* MemoryCallbacks).filter((callback) => callback.txnId === "m-2")
       assert.deepStrictEqual(written.map((callback) => [callback.kind, callback.asked?.error ?? null]), [["bet", "away"], ["rollback", null]])
@@ -154,8 +154,8 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
     Effect.gen(function*() {
       yield* given
       const wallet = yield* Wallet
-      assert.deepStrictEqual(yield* wallet.handle(refundOf("m-r1", "m-round-3")), { msg: "", balance: 100 })
-      assert.deepStrictEqual(yield* wallet.handle(bet("m-3", { bet: 500, win: 0 }, "m-round-3")), { msg: "ROUND_REFUNDED", balance: 100 })
+      assert.deepStrictEqual(yield* wallet.handle(refundOf("m-r1", "m-round-3"), "live"), { msg: "", balance: 100 })
+      assert.deepStrictEqual(yield* wallet.handle(bet("m-3", { bet: 500, win: 0 }, "m-round-3"), "live"), { msg: "ROUND_REFUNDED", balance: 100 })
       assert.deepStrictEqual(partner.asked, [])
     }))
 
@@ -163,12 +163,12 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
     Effect.gen(function*() {
       const player = yield* given
       const wallet = yield* Wallet
-      yield* wallet.handle(bet("m-4", { bet: 1_000, win: 6_000 }, "m-round-4"))
+      yield* wallet.handle(bet("m-4", { bet: 1_000, win: 6_000 }, "m-round-4"), "live")
       // The player spent the win elsewhere: the partner says 20.00.
       yield* (yield* PartnerPlayers).confirmBalance(player.id, 2_000)
-      const refunded = yield* wallet.handle(refundOf("m-r4", "m-round-4"))
+      const refunded = yield* wallet.handle(refundOf("m-r4", "m-round-4"), "live")
       assert.deepStrictEqual(refunded, { msg: "", balance: 0 })
-      const entry = Option.getOrThrow(yield* (yield* WalletRepo).findTransaction("refund", "m-r4"))
+      const entry = Option.getOrThrow(yield* (yield* WalletRepo).findTransaction("live", "refund", "m-r4"))
       assert.strictEqual(entry.amount, -5_000, "the partner is told the whole reversal")
     }))
 
@@ -177,9 +177,9 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       yield* given
       partner.delay = Duration.millis(200)
       const wallet = yield* Wallet
-      const pending = yield* Effect.forkChild(wallet.handle(bet("m-5", { bet: 700, win: 0 }, "m-round-5")))
+      const pending = yield* Effect.forkChild(wallet.handle(bet("m-5", { bet: 700, win: 0 }, "m-round-5"), "live"))
       yield* TestClock.adjust("50 millis")
-      const refunding = yield* Effect.forkChild(wallet.handle(refundOf("m-r5", "m-round-5")))
+      const refunding = yield* Effect.forkChild(wallet.handle(refundOf("m-r5", "m-round-5"), "live"))
       yield* TestClock.adjust("1 second")
       assert.deepStrictEqual(yield* Fiber.join(pending), { msg: "", balance: 93 })
       assert.deepStrictEqual(yield* Fiber.join(refunding), { msg: "", balance: 100 })
@@ -190,7 +190,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const player = yield* given
       const repo = yield* WalletRepo
       const opened = yield* repo.openBet({
-        kind: "bet", txnId: "m-6", fingerprint: fingerprint(bet("m-6", { bet: 100, win: 0 })), partnerId: 1,
+        kind: "bet", txnId: "m-6", fingerprint: fingerprint(bet("m-6", { bet: 100, win: 0 })), partnerId: 1, environment: "live",
         playerId: player.id, roundId: "m-6", gameCode: "g", providerCode: "p", bet: 100, win: 0
       })
       assert.strictEqual(opened._tag, "Opened")
@@ -198,9 +198,9 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       assert.strictEqual(yield* wallet.recover, 0, "not yet stale")
       yield* TestClock.adjust("6 seconds")
       assert.strictEqual(yield* wallet.recover, 1)
-      const entry = Option.getOrThrow(yield* repo.findTransaction("bet", "m-6"))
+      const entry = Option.getOrThrow(yield* repo.findTransaction("live", "bet", "m-6"))
       assert.deepInclude(entry, { status: "refused", note: "recovered", refusal: "INSUFFICIENT_USER_FUNDS" })
-      assert.deepStrictEqual(yield* wallet.handle(bet("m-6", { bet: 100, win: 0 })), { msg: "INSUFFICIENT_USER_FUNDS", balance: 100 })
+      assert.deepStrictEqual(yield* wallet.handle(bet("m-6", { bet: 100, win: 0 }), "live"), { msg: "INSUFFICIENT_USER_FUNDS", balance: 100 })
       assert.isTrue((yield* MemoryCallbacks).some((callback) => callback.txnId === "m-6" && callback.kind === "rollback"))
     }))
 })

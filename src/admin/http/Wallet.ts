@@ -50,7 +50,8 @@ export const AdminWalletHandlers = HttpApiBuilder.group(AdminApi, "wallet", Effe
       }
       const paging = page(query)
       const txn = text(query.transaction_id)
-      const scope = id === undefined ? {} : { partnerId: id }
+      // Both environments unless one is chosen; a player id names a live player unless test is chosen.
+      const scope = { partnerId: id, environment: query.environment }
       if (txn !== undefined) {
         const found = yield* ledger.transaction(scope, txn, query.kind)
         return { success: true as const, transactions: yield* entries(found), meta: { page: 1, per_page: paging.perPage, total: found.length } }

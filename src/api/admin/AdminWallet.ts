@@ -62,6 +62,8 @@ export class AdminWalletGroup extends HttpApiGroup.make("wallet")
     HttpApiEndpoint.get("transactions", "/wallet/transactions", {
       query: {
         partner: Schema.optional(Schema.String),
+        /** Only this environment's transactions (both when absent; a player filter without it means live). */
+        environment: Schema.optional(literal(["live", "test"])),
         player: Schema.optional(Schema.String),
         transaction_id: Schema.optional(Schema.String),
         round_id: Schema.optional(Schema.String),
@@ -75,7 +77,7 @@ export class AdminWalletGroup extends HttpApiGroup.make("wallet")
       success: Schema.Struct({ success: Schema.Literal(true), transactions: Schema.Array(AdminTransaction), meta: PageMeta }),
       error: [ValidationFailed, NotFound]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "Wallet transactions, newest first, by partner (slug), player (with a partner), transaction, round, " +
+      summary: "Wallet transactions, newest first, by partner (slug), environment, player (with a partner), transaction, round, " +
         "kind, status and time; each with its callbacks"
     }))
   )

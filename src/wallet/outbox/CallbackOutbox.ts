@@ -71,6 +71,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
         )
         const slugs = new Map<number, string>()
         for (const partnerId of new Set(records.map((record) => record.partnerId))) {
+          // The slug is the partner's, whichever environment: the live target names it.
           const target = yield* targets.get(partnerId, "live")
           slugs.set(partnerId, Option.match(target, { onNone: () => "", onSome: (t) => t.partnerSlug }))
         }
@@ -89,8 +90,9 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
           }
           const head = yield* repo.headOf(playerId)
           if (Option.isNone(head)) return { delivered }
-          const { body, eventId, id, partnerId } = head.value
-          const target = yield* targets.get(partnerId, "live")
+          const { body, environment, eventId, id, partnerId } = head.value
+          // Delivered to the callback URL of the player's environment: a test notification never reaches a live URL.
+          const target = yield* targets.get(partnerId, environment)
           const outcome = yield* (Option.isNone(target)
             ? Effect.fail({ message: "The partner no longer exists." })
             : callbacks.deliver(target.value, eventId, body)).pipe(Effect.result)

@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { Callback, CallbackStatus, type NewCallback } from "../../domain/Callbacks.ts"
+import { Environment } from "../../domain/Environment.ts"
 import { IdFromBigInt } from "../../platform/SqlCodecs.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
 import { type MemoryCallback, MemoryCallbacks } from "../WalletRepoMemory.ts"
@@ -31,7 +32,7 @@ const CallbackRow = Callback.mapFields(Struct.assign({
 }))
 
 /** What delivering the head of a line needs. */
-const HeadRow = Schema.Struct({ id: IdFromBigInt, eventId: Schema.String, body: Schema.String, partnerId: IdFromBigInt })
+const HeadRow = Schema.Struct({ id: IdFromBigInt, eventId: Schema.String, body: Schema.String, partnerId: IdFromBigInt, environment: Environment })
   .pipe(Schema.encodeKeys({ eventId: "event_id", partnerId: "partner_id" }))
 export type LineHead = typeof HeadRow.Type
 
@@ -82,6 +83,7 @@ const makeMemory = (written: ReadonlyArray<MemoryCallback>) =>
           id,
           eventId: callback.eventId,
           partnerId: callback.partnerId,
+          environment: callback.environment,
           playerId: callback.playerId,
           kind: callback.kind,
           txnId: callback.txnId,
@@ -113,7 +115,7 @@ const makeMemory = (written: ReadonlyArray<MemoryCallback>) =>
         read((all) =>
           Option.map(
             Option.fromNullishOr(all.find((row) => row.playerId === playerId && row.status !== "delivered" && row.kind !== "bet")),
-            (row): LineHead => ({ id: row.id, eventId: row.eventId, body: row.body, partnerId: row.partnerId })
+            (row): LineHead => ({ id: row.id, eventId: row.eventId, body: row.body, partnerId: row.partnerId, environment: row.environment })
           )
         ),
       markDelivered: (id: number) =>
@@ -213,6 +215,7 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
           return {
             event_id: callback.eventId,
             partner_id: callback.partnerId,
+            environment: callback.environment,
             player_id: callback.playerId,
             kind: callback.kind,
             txn_id: callback.txnId,
@@ -240,11 +243,11 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
             WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)})
           ),
           written_callbacks AS (
-            INSERT INTO partner_callbacks (event_id, partner_id, player_id, kind, txn_id, transaction_ref, body, status,
-                                           attempts, last_error, delivered_at)
-            SELECT c.event_id, c.partner_id, c.player_id, c.kind, c.txn_id, ${options.transactionRef}, c.body, c.status,
+            INSERT INTO partner_callbacks (event_id, partner_id, environment, player_id, kind, txn_id, transaction_ref, body,
+                                           status, attempts, last_error, delivered_at)
+            SELECT c.event_id, c.partner_id, c.environment, c.player_id, c.kind, c.txn_id, ${options.transactionRef}, c.body, c.status,
                    c.attempts, c.last_error, CASE WHEN c.status = 'delivered' THEN now() END
-            FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS c(event_id text, partner_id bigint, player_id bigint,
+            FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS c(event_id text, partner_id bigint, environment text, player_id bigint,
               kind text, txn_id text, body text, status text, attempts integer, last_error text)
             WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)}) AND (SELECT count(*) FROM scheduled_lines) >= 0
             RETURNING id
@@ -257,7 +260,7 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
         Result: HeadRow,
         execute: (playerId) =>
           sql`
-            SELECT id, event_id, body, partner_id FROM partner_callbacks
+            SELECT id, event_id, body, partner_id, environment FROM partner_callbacks
             WHERE player_id = ${playerId} AND status <> 'delivered' AND kind <> 'bet'
             ORDER BY id
             LIMIT 1
@@ -266,7 +269,7 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
 
       const select = (where: Statement.Fragment, limit: number) =>
         sql`
-          SELECT c.id, c.event_id, c.partner_id, c.player_id, c.kind, c.txn_id,
+          SELECT c.id, c.event_id, c.partner_id, c.environment, c.player_id, c.kind, c.txn_id,
                  c.transaction_ref, c.status, c.attempts, c.last_error, c.created_at, c.delivered_at, c.body,
                  CASE WHEN c.status = 'pending' THEN j.run_at END AS next_attempt_at
           FROM partner_callbacks c
