@@ -86,7 +86,7 @@ layer(App, live)("live and test in the wallet", (it) => {
     Effect.gen(function*() {
       const acme = yield* givenWalletPartner(liveBooks)
       // Before test webhook secrets are stored, the sandbox-wallet target signs with the partner's live one.
-      testBooks.secrets.add(acme.webhookSecret)
+      testBooks.secrets.add(acme.test.webhookSecret)
       const livePlayer = yield* givenPlayer(liveBooks, acme.partner.id, "same-id", 100)
       const testPlayer = yield* givenPlayer(testBooks, acme.partner.id, "same-id", 50, "test")
       assert.notStrictEqual(livePlayer.id, testPlayer.id)
@@ -146,9 +146,9 @@ layer(App, live)("live and test in the wallet", (it) => {
   it.effect("clearing test data deletes the partner's test rows, and not one live row changes", () =>
     Effect.gen(function*() {
       const acme = yield* givenWalletPartner(liveBooks)
-      testBooks.secrets.add(acme.webhookSecret)
+      testBooks.secrets.add(acme.test.webhookSecret)
       const other = yield* givenWalletPartner(liveBooks)
-      testBooks.secrets.add(other.webhookSecret)
+      testBooks.secrets.add(other.test.webhookSecret)
       const livePlayer = yield* givenPlayer(liveBooks, acme.partner.id, "clear-me", 100)
       const testPlayer = yield* givenPlayer(testBooks, acme.partner.id, "clear-me", 100, "test")
       const otherTest = yield* givenPlayer(testBooks, other.partner.id, "someone", 100, "test")
