@@ -20,10 +20,10 @@ export class PartnerAuth extends HttpApiMiddleware.Service<PartnerAuth, {
     // Spelled `bearer`, the form OpenAPI's examples and the docs page's "Try it" know (`Bearer` made it ask
     // for Basic credentials); the server reads the scheme in any case, as RFC 9110 says.
     bearer: HttpApiSecurity.http({ scheme: "bearer" }).pipe(
-      HttpApiSecurity.annotate(OpenApi.Description, "`Authorization: Bearer <token>`, the partner's token (`pak_…`)")
+      HttpApiSecurity.annotate(OpenApi.Description, "`Authorization: Bearer <token>`, the partner's token: `pak_live_…` (live) or `pak_test_…` (test: only the sandboxes, never real money; the envelope's `partner.environment` says which)")
     ),
     partnerKey: HttpApiSecurity.apiKey({ key: "X-Partner-Key", in: "header" }).pipe(
-      HttpApiSecurity.annotate(OpenApi.Description, "`X-Partner-Key: <token>`, the same token in a header of its own")
+      HttpApiSecurity.annotate(OpenApi.Description, "`X-Partner-Key: <token>`, the same token (live or test) in a header of its own")
     )
   },
   // Auth also applies the partner's rate limit and the per-address limit on invalid tokens (429), so every operation answers both.

@@ -23,7 +23,10 @@ export { InternalError, NotFound, ProviderUnavailable, Unauthorized, ValidationF
 export interface PartnerClientOptions {
   /** The service's origin, e.g. `https://partners.example.com`; none when the HttpClient already points at it. */
   readonly baseUrl?: string | URL | undefined
-  /** The partner's token (`pak_…`). */
+  /**
+   * The partner's token: `pak_test_…` while integrating (only the sandboxes answer), `pak_live_…` to go live;
+   * nothing else changes. Every answer's `partner.environment` says which one the service saw.
+   */
   readonly token: string | Redacted.Redacted<string>
   /** How to send it: `Authorization: Bearer` (default) or the `X-Partner-Key` header. */
   readonly scheme?: "bearer" | "partnerKey" | undefined
