@@ -7,6 +7,8 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
 import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { HttpServer } from "effect/http"
+import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxConfig.ts"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { NotFound } from "../../src/client/PartnerClient.ts"
 import { serveRoutes } from "../../src/platform/HttpServe.ts"
@@ -18,7 +20,7 @@ import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { live } from "../support/live.ts"
 import { partnerClient } from "../support/PartnerClient.ts"
 import { healthyAggregator } from "../support/PlayFiverScripts.ts"
-import { givenPartner, givenSyncedCatalog, testCasinoConfig, testCatalogConfig, TestServicesWith, testSportsConfig } from "../support/TestApp.ts"
+import { givenPartner, givenSyncedCatalog, request, testCasinoConfig, testCatalogConfig, TestServicesWith, testSportsConfig } from "../support/TestApp.ts"
 import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfig.ts"
 
 class FakeAggregator extends Context.Service<FakeAggregator, FakeUpstream["Service"]>()("test/FakeAggregator") {}
@@ -65,7 +67,12 @@ const resetFakes = Effect.gen(function*() {
 layer(App, live)("a test token on a service configured with the real upstreams", (it) => {
   it.effect("every partner endpoint answers from the sandboxes, and no call reaches the aggregator or BetsAPI", () =>
     Effect.gen(function*() {
-      const { test } = yield* givenPartner({ name: "Sandbox Integrator" })
+      // The partner's test wallet: the sandbox partner wallet of this very service, named as its test callback URL.
+      const origin = `http://127.0.0.1:${((yield* HttpServer.HttpServer).address as { readonly port: number }).port}`
+      const { token, test } = yield* givenPartner({
+        name: "Sandbox Integrator",
+        testCallbackUrl: `${origin}${sandboxPartnerWalletPath}?environment=test`
+      })
       yield* resetFakes
       assert.match(test.token, /^pak_test_/)
       const client = yield* partnerClient(test.token)
@@ -86,6 +93,15 @@ layer(App, live)("a test token on a service configured with the real upstreams",
         payload: { external_player_id: "sbx-1", player_balance: 5000, provider: game.provider, game_code: game.game_code }
       })
       assert.match(launched.data.launch.url, /\/sandbox\/casino\/play\/test\.[A-Za-z0-9_-]+$/)
+      // Play on the sandbox's game page: the spin's wallet calls reach the partner's test wallet, and the
+      // reconciliation lookups of the test token show it; the live token's show nothing of it.
+      const spin = yield* request("POST", `${new URL(launched.data.launch.url).pathname}/spin`, { json: { bet: 2 } })
+      assert.strictEqual(spin.status, 200, JSON.stringify(spin.body))
+      const testLedger = yield* client.wallet.transactions({ query: { external_player_id: "sbx-1" } })
+      assert.strictEqual(testLedger.data.meta.total, 1, JSON.stringify(testLedger.data))
+      assert.strictEqual(testLedger.data.transactions[0].answer?.msg, "")
+      const liveLedger = yield* (yield* partnerClient(token)).wallet.transactions({ query: { external_player_id: "sbx-1" } })
+      assert.strictEqual(liveLedger.data.meta.total, 0)
 
       // The provider endpoints: the sandbox world.
       assert.strictEqual((yield* client.sports.status()).data.provider, "sandbox")
