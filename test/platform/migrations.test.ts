@@ -1,7 +1,9 @@
-import { PgClient } from "@effect/sql-pg"
+import { NodeServices } from "@effect/platform-node"
+import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { assert, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
+import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as Database from "../../src/platform/Database.ts"
 import { scopedDatabase } from "../support/TestDatabase.ts"
@@ -39,4 +41,38 @@ it.effect("two services migrating one database at once apply each migration once
       sql<{ n: number }>`SELECT count(*)::int AS n FROM effect_sql_migrations`).pipe(onDatabase(url))
     assert.strictEqual(applied[0].n, a.length + b.length)
     assert.isTrue(a.length === 0 || b.length === 0)
+  }))
+
+/** The migrations up to `last`, as a database of an earlier release had them applied. */
+const migrateUpTo = (last: number) =>
+  PgMigrator.run({
+    loader: Effect.map(Database.sqlFileLoader(Database.migrationsDirectory), (all) => all.filter(([id]) => id <= last))
+  }).pipe(Effect.provide(NodeServices.layer))
+
+it.effect("a partner of the release before environments keeps its token, URL and secret as its live ones, and gets a test environment", () =>
+  Effect.gen(function*() {
+    const url = yield* scopedDatabase({ empty: true })
+    yield* migrateUpTo(12).pipe(onDatabase(url))
+    const tokenHash = createHash("sha256").update("pak_issued_before_environments_0123456789").digest()
+    const before = yield* Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+      sql<{ id: string; webhook_secret: string }>`
+        INSERT INTO partners (name, slug, callback_url, token_hash)
+        VALUES ('Earlier Bets', 'earlier-bets', 'https://earlier.example/wallet', ${tokenHash})
+        RETURNING id, webhook_secret`).pipe(onDatabase(url))
+    yield* Database.migrate.pipe(onDatabase(url))
+    const environments = yield* Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+      sql<{ environment: string; callback_url: string | null; webhook_secret: string; token_hash: Uint8Array | null }>`
+        SELECT e.environment, e.callback_url, e.webhook_secret, t.token_hash
+        FROM partner_environments e
+        LEFT JOIN partner_tokens t USING (partner_id, environment)
+        WHERE e.partner_id = ${before[0].id} ORDER BY e.environment`).pipe(onDatabase(url))
+    assert.deepStrictEqual(environments.map((e) => e.environment), ["live", "test"])
+    const [liveRow, testRow] = environments
+    assert.strictEqual(liveRow.callback_url, "https://earlier.example/wallet")
+    assert.strictEqual(liveRow.webhook_secret, before[0].webhook_secret)
+    assert.deepStrictEqual(Buffer.from(liveRow.token_hash ?? []), tokenHash)
+    // The test environment: a secret of its own, no URL (the sandbox wallet answers) and no token until one is issued.
+    assert.isNull(testRow.callback_url)
+    assert.isNull(testRow.token_hash)
+    assert.notStrictEqual(testRow.webhook_secret, liveRow.webhook_secret)
   }))
