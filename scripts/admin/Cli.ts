@@ -14,6 +14,7 @@ import { partnerViews, viewPartner } from "../../src/admin/PartnerView.ts"
 import type { Partner } from "../../src/domain/Partner.ts"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import { CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerAdmin } from "../../src/admin/AdminChanges.ts"
+import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import * as Database from "../../src/platform/Database.ts"
 import { AdminLayers, ConfigLive } from "../../src/server.ts"
@@ -43,7 +44,9 @@ const environment = Flag.Literals("env", ["live", "test"]).pipe(
 
 /** A partner as the operator sees it, both environments labelled. */
 const printPartner = (partner: Partner) =>
-  Effect.flatMap(Effect.service(Partners), (partners) => Effect.flatMap(viewPartner(partners, partner), printJson))
+  Effect.gen(function*() {
+    yield* printJson(yield* viewPartner(yield* Partners, yield* PartnerPlayers, partner))
+  })
 const rateLimit = Flag.String("rate-limit").pipe(
   Flag.withDescription("Requests a minute this partner may send to the partner API; \"default\" follows PARTNER_RATE_LIMIT"),
   Flag.optional
@@ -108,7 +111,7 @@ const create = Command.make("create", {
 const list = Command.make("list", {}, () =>
   Effect.gen(function*() {
     const partners = yield* Partners
-    yield* printJson(yield* partnerViews(partners, yield* partners.list))
+    yield* printJson(yield* partnerViews(partners, yield* PartnerPlayers, yield* partners.list))
   })).pipe(Command.withDescription("List all partners"))
 
 const show = Command.make("show", { slug }, ({ slug }) =>
@@ -155,26 +158,47 @@ const set = Command.make("set", {
   callbackUrl,
   rateLimit,
   environment,
-  name: name.pipe(Flag.optional)
+  name: name.pipe(Flag.optional),
+  playerMode: Flag.Literals("player-mode", ["persisted", "shadow"]).pipe(
+    Flag.withDescription(
+      "What the service keeps of the partner's players: persisted (name, e-mail, balance mirror) or shadow (none of " +
+        "them; to shadow, what was kept is forgotten at once, rounds in flight go on)"
+    ),
+    Flag.optional
+  )
 }, (input) =>
   Effect.gen(function*() {
-    if ([input.commission, input.callbackUrl, input.name, input.rateLimit].every((flag: Option.Option<unknown>) => Option.isNone(flag))) {
+    const settings: ReadonlyArray<Option.Option<unknown>> = [input.commission, input.callbackUrl, input.name, input.rateLimit]
+    if ([...settings, input.playerMode].every(Option.isNone)) {
       return yield* new CliError.UserError({
         cause: "nothing to change",
-        userMessage: "Nothing to change: pass --commission, --callback-url, --rate-limit or --name."
+        userMessage: "Nothing to change: pass --commission, --callback-url, --rate-limit, --name or --player-mode."
       })
     }
     const partners = yield* PartnerAdmin
-    const partner = yield* userFacing(partners.update(cliActor, input.slug, {
-      name: Option.getOrUndefined(input.name),
-      commissionPercent: Option.getOrUndefined(input.commission),
-      // --callback-url is the environment's (--env); the rest are the partner's, the same in both.
-      [input.environment === "live" ? "callbackUrl" : "testCallbackUrl"]: toCallbackUrl(input.callbackUrl),
-      rateLimitPerMinute: yield* toRateLimit(input.rateLimit)
-    }))
+    // The player mode is a change of its own in the audit trail; only it given, no empty partner.update is recorded.
+    const partner = settings.every(Option.isNone)
+      ? yield* userFacing((yield* Partners).show(input.slug))
+      : yield* userFacing(partners.update(cliActor, input.slug, {
+        name: Option.getOrUndefined(input.name),
+        commissionPercent: Option.getOrUndefined(input.commission),
+        // --callback-url is the environment's (--env); the rest are the partner's, the same in both.
+        [input.environment === "live" ? "callbackUrl" : "testCallbackUrl"]: toCallbackUrl(input.callbackUrl),
+        rateLimitPerMinute: yield* toRateLimit(input.rateLimit)
+      }))
+    if (Option.isSome(input.playerMode)) yield* userFacing(partners.setPlayerMode(cliActor, partner.slug, input.playerMode.value))
     yield* printPartner(partner)
   })).pipe(Command.withDescription(
-    "Change a partner's name, commission, rate limit, or the callback URL of an environment (--env, live by default)"
+    "Change a partner's name, commission, rate limit, player mode, or the callback URL of an environment (--env, live by default)"
+  ))
+
+const clearTestData = Command.make("clear-test-data", { slug }, ({ slug }) =>
+  Effect.gen(function*() {
+    const partners = yield* PartnerAdmin
+    const { cleared, partner } = yield* userFacing(partners.clearTestData(cliActor, slug))
+    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, environment: "test", cleared }))
+  })).pipe(Command.withDescription(
+    "Delete the partner's test players, rounds, transactions and callbacks (audited) and print how many; no live row is touched"
   ))
 
 const partnersCommand = Command.make("partners").pipe(
@@ -187,7 +211,8 @@ const partnersCommand = Command.make("partners").pipe(
     setStatus("deactivate"),
     rotateToken,
     rotateWebhookSecret,
-    set
+    set,
+    clearTestData
   ]),
   Command.provide(AdminLayers.partners)
 )

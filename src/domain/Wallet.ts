@@ -260,7 +260,9 @@ export const LedgerEntry = Schema.Struct({
     "partnerId",
     "ageMillis",
     // Which round it belongs to, to list it under its round.
-    "roundRef"
+    "roundRef",
+    // Its player's environment: the operator's views label each entry with it.
+    "environment"
   ]),
   /** Every callback it caused, oldest first. */
   callbacks: Schema.Array(Callback)

@@ -10,10 +10,12 @@ import { Effect, Layer, Schema } from "effect"
 import type { Page } from "playwright-core"
 import { AdminAccounts } from "../../src/admin/AdminAccounts.ts"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
+import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxConfig.ts"
 import { givenAdmin, testPassword } from "../support/AdminConsole.ts"
 import { Browser, newPage, screenshot, serverUrl, step } from "../support/Browser.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
+import { partnerClient } from "../support/PartnerClient.ts"
 import { bearer, dataAs, request } from "../support/TestApp.ts"
 import { givenWalletPlayer, WalletApp, walletAnswer, winBet } from "../support/WalletApp.ts"
 
@@ -48,6 +50,47 @@ const loggedIn = (page: Page, email: string) =>
 /** Waits for the page to say `text` in an alert (a refused log-in, a refused change). */
 const alerted = (page: Page, text: string) =>
   step(() => page.getByRole("alert").filter({ hasText: text }).waitFor({ timeout: 10_000 })).pipe(Effect.as(true))
+
+/** Accepts the next confirmation the page asks, answering what it said. */
+const confirming = (page: Page, action: () => Promise<unknown>) =>
+  step(async () => {
+    const asked = new Promise<string>((resolve) =>
+      page.once("dialog", (dialog) => {
+        resolve(dialog.message())
+        void dialog.accept()
+      })
+    )
+    await action()
+    return asked
+  })
+
+/** The wallet page's search for one partner in one environment (or both): the transactions' cards. */
+const walletSearch = (page: Page, partner: string, environment: "Live" | "Test" | "Live and test") =>
+  Effect.gen(function*() {
+    yield* step(() => page.getByRole("link", { name: "Wallet" }).click())
+    yield* ready(page)
+    yield* step(() => page.getByLabel("Partner").selectOption({ label: partner }))
+    yield* step(() => page.getByLabel("Environment").selectOption({ label: environment }))
+    yield* step(() => page.getByRole("button", { name: "Search" }).click())
+    yield* step(() => page.getByRole("heading", { name: /transactions? \(/ }).waitFor())
+    yield* ready(page)
+    return page.locator("section[aria-labelledby=results-title] article")
+  })
+
+/** A launch as the partner's backend makes it, then a spin on the game page the player opens: one wallet bet. */
+const spinOnce = (page: Page, token: string, externalPlayerId: string) =>
+  Effect.gen(function*() {
+    const client = yield* partnerClient(token)
+    const launched = yield* client.casino.launch({
+      payload: { external_player_id: externalPlayerId, player_balance: 5000, provider: "aurora-gaming", game_code: "ag-hidden-fortune" }
+    })
+    const game = new URL(launched.data.launch.url)
+    const base = yield* serverUrl
+    yield* step(() => page.goto(`${base}${game.pathname}`))
+    yield* step(() => page.getByRole("button", { name: "Spin" }).click())
+    yield* step(() => page.locator("#result", { hasText: /You won|No win this time|refused|failed/i }).waitFor({ timeout: 20_000 }))
+    return { path: game.pathname, result: (yield* step(() => page.locator("#result").textContent()))! }
+  }).pipe(Effect.orDie)
 
 /** A change sent from inside the logged-in page, as a script on it would: the browser adds the session cookie. */
 const postFromPage = (page: Page, path: string, headers: Record<string, string>) =>
@@ -188,6 +231,90 @@ layer(Layer.merge(WalletApp(books, { admin: { loginMaxFailures: 3 } }), Browser.
       yield* step(() => page.locator("details").first().click())
       yield* screenshot(page, "wallet")
     })), { timeout: 90_000 })
+
+  it.effect("test and live side by side: the test token plays in the sandbox, clearing test data leaves live data as it was", () =>
+    Effect.scoped(Effect.gen(function*() {
+      yield* givenAdmin("integrations@example.com")
+      const page = yield* newPage()
+      yield* loggedIn(page, "integrations@example.com")
+      const base = yield* serverUrl
+      // The catalog the live launches need, synced as an operator does.
+      yield* step(() => page.getByRole("link", { name: "Casino" }).click())
+      yield* ready(page)
+      yield* step(() => page.getByRole("button", { name: "Sync now" }).click())
+      yield* step(() => page.getByText("Synced: providers").waitFor({ timeout: 30_000 }))
+
+      // A partner whose wallets, live and test, are the sandbox's partner wallet of this service.
+      yield* step(() => page.getByRole("link", { name: "Partners" }).click())
+      yield* ready(page)
+      const form = page.locator("form", { has: page.getByRole("heading", { name: "New partner" }) })
+      yield* step(() => form.getByLabel("Name").fill("Sandbox Integrator"))
+      yield* step(() => form.getByLabel("Live callback URL").fill(`${base}${sandboxPartnerWalletPath}`))
+      yield* step(() => form.getByLabel("Test callback URL").fill(`${base}${sandboxPartnerWalletPath}?environment=test`))
+      yield* step(() => form.getByRole("button", { name: "Create partner" }).click())
+      yield* step(() => page.locator("[data-secret=test-token]").waitFor())
+      const liveToken = (yield* step(() => page.locator("[data-secret=live-token]").textContent()))!
+      const testToken = (yield* step(() => page.locator("[data-secret=test-token]").textContent()))!
+      assert.match(testToken, /^pak_test_/)
+      const row = page.locator("tr", { hasText: "Sandbox Integrator" })
+      assert.strictEqual(yield* step(() => row.locator("[data-player-mode]").textContent()), "persisted")
+
+      // The partner integrates with its test token: /status says test, a launch and a spin in the sandbox.
+      const status = yield* request("GET", "/api/partner/v1/status", { headers: bearer(testToken) })
+      const environmentOf = dataAs(Schema.Struct({ partner: Schema.Struct({ environment: Schema.String }) }))
+      assert.strictEqual(environmentOf(status).partner.environment, "test")
+      const player = yield* newPage()
+      const testSpin = yield* spinOnce(player, testToken, "integrator-test-player")
+      assert.match(testSpin.path, /\/sandbox\/casino\/play\/test\./)
+      assert.match(testSpin.result, /^(You won|No win this time)/, "the test bet was taken by the test wallet")
+      const liveSpin = yield* spinOnce(player, liveToken, "integrator-live-player")
+      assert.match(liveSpin.result, /^(You won|No win this time)/, "the live bet was taken by the live wallet")
+
+      // The wallet page shows each environment apart, every transaction labelled.
+      const testCards = yield* walletSearch(page, "Sandbox Integrator", "Test")
+      assert.isAbove(yield* step(() => testCards.count()), 0)
+      assert.deepStrictEqual(
+        [...new Set(yield* step(() => testCards.evaluateAll((cards) => cards.map((card) => card.getAttribute("data-environment")))))],
+        ["test"]
+      )
+      assert.include(yield* step(() => testCards.first().locator(".badge.environment").textContent()), "Test")
+      const liveCards = yield* walletSearch(page, "Sandbox Integrator", "Live")
+      const liveBefore = yield* step(() => liveCards.allTextContents())
+      assert.isAbove(liveBefore.length, 0)
+      assert.isTrue(liveBefore.every((text) => text.includes("Live")))
+      yield* screenshot(page, "wallet-environments")
+
+      // Clear the test data from the partner's row, after a confirmation that names the partner.
+      yield* step(() => page.getByRole("link", { name: "Partners" }).click())
+      yield* ready(page)
+      const asked = yield* confirming(page, () => page.locator("[data-action='clear-test-data-sandbox-integrator']").click())
+      assert.include(asked, "Sandbox Integrator")
+      assert.include(asked, "Live data is untouched")
+      const outcome = page.getByText("Test data of Sandbox Integrator cleared:")
+      yield* step(() => outcome.waitFor())
+      const counts = (yield* step(() => outcome.textContent()))!
+      assert.match(counts, /: 1 player, [1-9]\d* rounds?, [1-9]\d* transactions?, [1-9]\d* callbacks? deleted\. Live data is untouched\./)
+      yield* screenshot(page, "partners-test-data-cleared")
+
+      // Live data as it was; no test transaction left; the test token still works.
+      const testAfter = yield* walletSearch(page, "Sandbox Integrator", "Test")
+      assert.strictEqual(yield* step(() => testAfter.count()), 0)
+      assert.include(yield* step(() => page.locator("main").textContent()), "No transaction matches.")
+      const liveAfter = yield* walletSearch(page, "Sandbox Integrator", "Live")
+      assert.deepStrictEqual(yield* step(() => liveAfter.allTextContents()), liveBefore)
+      assert.strictEqual((yield* request("GET", "/api/partner/v1/status", { headers: bearer(testToken) })).status, 200)
+
+      // The player mode, set in the edit form (a switch to shadow is confirmed).
+      yield* step(() => page.getByRole("link", { name: "Partners" }).click())
+      yield* ready(page)
+      yield* step(() => page.locator("tr", { hasText: "Sandbox Integrator" }).getByRole("button", { name: "Edit" }).click())
+      const edit = page.locator("form", { has: page.getByRole("heading", { name: "Edit Sandbox Integrator" }) })
+      yield* step(() => edit.getByLabel("Player mode").selectOption("shadow"))
+      const switched = yield* confirming(page, () => edit.getByRole("button", { name: "Save" }).click())
+      assert.include(switched, "forgotten")
+      yield* step(() => page.getByText("Sandbox Integrator was saved.").waitFor())
+      assert.strictEqual(yield* step(() => page.locator("tr", { hasText: "Sandbox Integrator" }).locator("[data-player-mode]").textContent()), "shadow")
+    })), { timeout: 120_000 })
 
   it.effect("a change without the CSRF token is refused; a viewer cannot change anything", () =>
     Effect.scoped(Effect.gen(function*() {

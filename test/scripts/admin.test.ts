@@ -222,6 +222,39 @@ layer(TestApp(), live)("admin CLI", (it) => {
       )
     }))
 
+  it.effect("set --player-mode (audited); clear-test-data prints the counts and leaves live players", () =>
+    Effect.gen(function*() {
+      const created = JSON.parse((yield* admin("partners", "create", "--name", "Shadowed")).stdout)
+      assert.strictEqual(JSON.parse((yield* admin("partners", "show", created.slug)).stdout).player_mode, "persisted")
+      const shadow = yield* admin("partners", "set", created.slug, "--player-mode", "shadow")
+      assert.strictEqual(shadow.exitCode, 0, shadow.stderr)
+      assert.strictEqual(JSON.parse(shadow.stdout).player_mode, "shadow")
+      const wrong = yield* admin("partners", "set", created.slug, "--player-mode", "hidden")
+      assert.notStrictEqual(wrong.exitCode, 0)
+      assert.match(wrong.stderr, /persisted|shadow/)
+      const sql = yield* SqlClient.SqlClient
+      const trail = yield* sql<{ action: string; after: unknown }>`
+        SELECT action, after FROM admin_audit WHERE target = ${`partner:${created.slug}`} ORDER BY id`
+      assert.deepStrictEqual(trail.map((row) => [row.action, row.after]).slice(1), [["partner.set-player-mode", { player_mode: "shadow" }]])
+
+      for (const [environment, external] of [["live", "kept"], ["test", "kept"], ["test", "gone"]]) {
+        yield* sql`INSERT INTO partner_players (partner_id, environment, external_player_id, balance)
+                   VALUES (${created.id}, ${environment}, ${external}, 10)`
+      }
+      const cleared = yield* admin("partners", "clear-test-data", created.slug)
+      assert.strictEqual(cleared.exitCode, 0, cleared.stderr)
+      assert.deepStrictEqual(JSON.parse(cleared.stdout), {
+        id: created.id,
+        slug: created.slug,
+        environment: "test",
+        cleared: { players: 2, rounds: 0, transactions: 0, callbacks: 0 }
+      })
+      const left = yield* sql<{ environment: string }>`SELECT environment FROM partner_players WHERE partner_id = ${created.id}`
+      assert.deepStrictEqual(left.map((row) => row.environment), ["live"])
+      const unknown = yield* admin("partners", "clear-test-data", "no-such-partner")
+      assert.notStrictEqual(unknown.exitCode, 0)
+    }))
+
   it.effect("set --rate-limit gives a partner its own limit, which the running service applies; default clears it", () =>
     Effect.gen(function*() {
       const created = JSON.parse((yield* admin("partners", "create", "--name", "Limited", "--rate-limit", "50")).stdout)

@@ -3,6 +3,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../api/admin/AdminApi.ts"
 import { Conflict, ValidationFailed } from "../../api/admin/AdminErrors.ts"
 import type { Partner } from "../../domain/Partner.ts"
+import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { PartnerAdmin } from "../AdminChanges.ts"
 import { partnerViews, viewPartner } from "../PartnerView.ts"
@@ -14,15 +15,16 @@ const matches = (search: string) => (partner: Partner) =>
 
 export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", Effect.fn(function*(handlers) {
   const partners = yield* Partners
+  const players = yield* PartnerPlayers
   const changes = yield* PartnerAdmin
   const inputError = (error: { readonly message: string }) => new ValidationFailed({ message: error.message, errors: { partner: [error.message] } })
   const partnerAnswer = (partner: Partner) =>
-    Effect.map(viewPartner(partners, partner), (view) => ({ success: true as const, partner: view }))
+    Effect.map(viewPartner(partners, players, partner), (view) => ({ success: true as const, partner: view }))
   const blankIsNull = (url: string | null | undefined) => url === undefined ? undefined : url === null || url.trim() === "" ? null : url.trim()
 
   return handlers
     .handle("list", ({ query }) =>
-      Effect.flatMap(partners.list, (all) => partnerViews(partners, all.filter(matches((query.search ?? "").trim().toLowerCase())))).pipe(
+      Effect.flatMap(partners.list, (all) => partnerViews(partners, players, all.filter(matches((query.search ?? "").trim().toLowerCase())))).pipe(
         Effect.map((views) => ({ success: true as const, partners: views }))
       ))
     .handle("show", ({ params }) => partners.show(params.slug).pipe(Effect.mapError(notFound), Effect.flatMap(partnerAnswer)))
@@ -39,21 +41,32 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", 
       }))
       return {
         success: true as const,
-        partner: yield* viewPartner(partners, created.partner),
+        partner: yield* viewPartner(partners, players, created.partner),
         token: created.token,
         webhook_secret: created.webhookSecret,
         test: { token: created.test.token, webhook_secret: created.test.webhookSecret }
       }
     }))
     .handle("update", Effect.fn("AdminHandlers.updatePartner")(function*({ params, payload }) {
-      const partner = yield* changes.update(yield* currentActor, params.slug, {
-        name: payload.name?.trim(),
-        commissionPercent: payload.commission_percent,
-        callbackUrl: blankIsNull(payload.callback_url),
-        testCallbackUrl: blankIsNull(payload.test_callback_url),
-        rateLimitPerMinute: payload.rate_limit_per_minute
-      }).pipe(Effect.catchTags({ InvalidPartnerInput: (error) => Effect.fail(inputError(error)), PartnerNotFound: (error) => Effect.fail(notFound(error)) }))
+      const actor = yield* currentActor
+      const { player_mode, ...settings } = payload
+      // The player mode is its own audited change (it forgets players' data); a request with only it
+      // records no empty partner.update.
+      const partner = Object.values(settings).every((value) => value === undefined)
+        ? yield* partners.show(params.slug).pipe(Effect.mapError(notFound))
+        : yield* changes.update(actor, params.slug, {
+          name: settings.name?.trim(),
+          commissionPercent: settings.commission_percent,
+          callbackUrl: blankIsNull(settings.callback_url),
+          testCallbackUrl: blankIsNull(settings.test_callback_url),
+          rateLimitPerMinute: settings.rate_limit_per_minute
+        }).pipe(Effect.catchTags({ InvalidPartnerInput: (error) => Effect.fail(inputError(error)), PartnerNotFound: (error) => Effect.fail(notFound(error)) }))
+      if (player_mode !== undefined) yield* changes.setPlayerMode(actor, partner.slug, player_mode).pipe(Effect.mapError(notFound))
       return yield* partnerAnswer(partner)
+    }))
+    .handle("clearTestData", Effect.fn("AdminHandlers.clearTestData")(function*({ params }) {
+      const { cleared, partner } = yield* changes.clearTestData(yield* currentActor, params.slug).pipe(Effect.mapError(notFound))
+      return { success: true as const, partner: yield* viewPartner(partners, players, partner), environment: "test" as const, cleared }
     }))
     .handle("activate", ({ params }) =>
       Effect.flatMap(currentActor, (actor) => changes.setStatus(actor, params.slug, "active")).pipe(Effect.mapError(notFound), Effect.flatMap(partnerAnswer)))
@@ -64,7 +77,7 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", 
       return Effect.flatMap(currentActor, (actor) => changes.rotateToken(actor, params.slug, environment)).pipe(
         Effect.mapError(notFound),
         Effect.flatMap(({ partner, token }) =>
-          Effect.map(viewPartner(partners, partner), (view) => ({ success: true as const, partner: view, environment, token })))
+          Effect.map(viewPartner(partners, players, partner), (view) => ({ success: true as const, partner: view, environment, token })))
       )
     })
     .handle("rotateWebhookSecret", ({ params, query }) => {
@@ -72,7 +85,7 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", 
       return Effect.flatMap(currentActor, (actor) => changes.rotateWebhookSecret(actor, params.slug, environment)).pipe(
         Effect.mapError(notFound),
         Effect.flatMap(({ partner, webhookSecret }) =>
-          Effect.map(viewPartner(partners, partner), (view) => ({ success: true as const, partner: view, environment, webhook_secret: webhookSecret })))
+          Effect.map(viewPartner(partners, players, partner), (view) => ({ success: true as const, partner: view, environment, webhook_secret: webhookSecret })))
       )
     })
 }))

@@ -1,6 +1,7 @@
 // @ts-check
-// Partners: list and search; create (live and test tokens and webhook secrets shown once); edit; activate,
-// deactivate; rotate a token or a webhook secret per environment. Every value says which environment it is.
+// Partners: list and search; create (live and test tokens and webhook secrets shown once); edit (the player mode
+// too); activate, deactivate; rotate a token or a webhook secret per environment; clear the test data. Every value
+// says which environment it is.
 import { api, attempt, canChange, navigate } from "./session.js"
 import { field, fill, formValues, h, notice, table, when } from "./dom.js"
 
@@ -18,6 +19,15 @@ function secretBox(title, entries) {
 
 /** Label of an environment, as every partner view shows it. */
 const environmentLabel = { live: "Live", test: "Test" }
+
+/** What each player mode keeps, as the console says it. */
+const playerModes = {
+  persisted: "Persisted: name, e-mail and balance mirror kept",
+  shadow: "Shadow: no player data kept; the balance is always asked of the partner"
+}
+
+/** "2 players" / "1 player". */
+const counted = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`
 
 /** The partner's settings in an environment (live, test). */
 const environmentOf = (partner, environment) => partner.environments.find((e) => e.environment === environment)
@@ -86,7 +96,21 @@ export async function partnersPage(main, params) {
           } }
         }, `Rotate ${environment} webhook secret`)
       ]
-    }))
+    }),
+    h("button.danger.small", {
+      type: "button",
+      "data-action": `clear-test-data-${partner.slug}`,
+      on: { click: async () => {
+        if (!confirm(`Clear the test data of ${partner.name}? Every test player, round, transaction and callback of ${partner.name} ` +
+          "is deleted. Live data is untouched.")) return
+        const answer = await change(() => api("POST", `/partners/${encodeURIComponent(partner.slug)}/clear-test-data`))
+        if (answer) {
+          const { callbacks, players, rounds, transactions } = answer.cleared
+          showOutcome(notice("ok", `Test data of ${partner.name} cleared: ${counted(players, "player")}, ${counted(rounds, "round")}, ` +
+            `${counted(transactions, "transaction")}, ${counted(callbacks, "callback")} deleted. Live data is untouched.`))
+        }
+      } }
+    }, "Clear test data"))
 
   const editRegion = h("div")
   function editForm(partner) {
@@ -95,12 +119,18 @@ export async function partnersPage(main, params) {
       on: { submit: async (event) => {
         event.preventDefault()
         const values = formValues(form)
+        // The mode is sent only when it changes: each switch is a change of its own in the audit trail.
+        const modeChanged = values.player_mode !== partner.player_mode
+        if (modeChanged && values.player_mode === "shadow" &&
+          !confirm(`Switch ${partner.name} to shadow players? The names, e-mails and balance mirrors kept of its players ` +
+            "are forgotten now; rounds in flight go on.")) return
         const done = await change(() => api("PATCH", `/partners/${encodeURIComponent(partner.slug)}`, {
           name: values.name,
           commission_percent: Number(values.commission_percent),
           callback_url: values.callback_url === "" ? null : values.callback_url,
           test_callback_url: values.test_callback_url === "" ? null : values.test_callback_url,
-          rate_limit_per_minute: values.rate_limit_per_minute === "" ? null : Number(values.rate_limit_per_minute)
+          rate_limit_per_minute: values.rate_limit_per_minute === "" ? null : Number(values.rate_limit_per_minute),
+          player_mode: modeChanged ? values.player_mode : undefined
         }))
         if (done) showOutcome(notice("ok", `${done.partner.name} was saved.`))
       } }
@@ -112,6 +142,8 @@ export async function partnersPage(main, params) {
     field("Test callback URL", { name: "test_callback_url", type: "url", value: environmentOf(partner, "test")?.callback_url ?? "" },
       "Where test wallet callbacks go; empty: the sandbox's partner wallet answers"),
     field("Rate limit (requests a minute)", { name: "rate_limit_per_minute", type: "number", min: 1, step: "1", value: partner.rate_limit_per_minute ?? "" }, "On the partner API; empty: the service's default (PARTNER_RATE_LIMIT)"),
+    field("Player mode", { type: "select", name: "player_mode", value: partner.player_mode, options: [["persisted", playerModes.persisted], ["shadow", playerModes.shadow]] },
+      "Both environments; to shadow, what was kept of the players is forgotten at once"),
     h("div.actions", {}, h("button", { type: "submit" }, "Save"),
       h("button.secondary", { type: "button", on: { click: () => fill(editRegion) } }, "Cancel")))
     fill(editRegion, form)
@@ -154,7 +186,7 @@ export async function partnersPage(main, params) {
     h("div", { id: "outcome", "aria-live": "polite" }),
     region,
     searchForm,
-    table("Partners", ["Name", "Slug", "Status", "Commission", "Live callback URL", "Test callback URL", "Tokens", "Rate limit", "Created", "Actions"], partners.map((partner) => [
+    table("Partners", ["Name", "Slug", "Status", "Commission", "Live callback URL", "Test callback URL", "Tokens", "Rate limit", "Player mode", "Created", "Actions"], partners.map((partner) => [
       partner.name,
       h("code", {}, partner.slug),
       h(`span.badge.${partner.status}`, {}, partner.status),
@@ -166,6 +198,7 @@ export async function partnersPage(main, params) {
           `${environmentLabel[e.environment]}: ${e.token_issued_at === null ? "none issued" : "issued "}`,
           e.token_issued_at === null ? "" : when(e.token_issued_at)))),
       partner.rate_limit_per_minute === null ? "default" : `${partner.rate_limit_per_minute}/min`,
+      h("span", { "data-player-mode": partner.player_mode, title: playerModes[partner.player_mode] }, partner.player_mode),
       when(partner.created_at),
       actions(partner)
     ]), search === "" ? "No partner yet." : "No partner matches."),

@@ -1,11 +1,11 @@
 // @ts-check
 // Wallet: transactions and rounds searched by partner, player, transaction, round, status and time, each with its
 // ledger entry and callbacks (body, answer, attempts, next attempt, last error); redeliver; pending bets and failed
-// deliveries at a glance.
+// deliveries at a glance. Live, test or both: every transaction says which environment it is.
 import { api, attempt, canChange, navigate } from "./session.js"
 import { field, fill, formValues, h, json, notice, table, when } from "./dom.js"
 
-const searchKeys = ["partner", "player", "transaction_id", "round_id", "kind", "status", "from", "to", "page"]
+const searchKeys = ["partner", "environment", "player", "transaction_id", "round_id", "kind", "status", "from", "to", "page"]
 
 function redeliverButton(callback, region, after) {
   if (!callback.redeliverable || !canChange()) return null
@@ -33,11 +33,16 @@ function callbacksTable(callbacks, region, after) {
   ]), "No callback.")
 }
 
+/** An entry's environment, as a badge every transaction carries. */
+const environmentBadge = (environment) =>
+  h(`span.badge.environment.${environment}`, { "data-environment": environment }, environment === "test" ? "Test" : "Live")
+
 function transactionCard(entry, region, after) {
-  return h("article.card.transaction", { "data-transaction": entry.transaction_id },
-    h("h3", {}, `${entry.kind} ${entry.transaction_id}`, " ", h(`span.badge.${entry.status}`, {}, entry.status)),
+  return h("article.card.transaction", { "data-transaction": entry.transaction_id, "data-environment": entry.environment },
+    h("h3", {}, `${entry.kind} ${entry.transaction_id}`, " ", environmentBadge(entry.environment), " ", h(`span.badge.${entry.status}`, {}, entry.status)),
     h("dl.facts", {},
       h("dt", {}, "Partner"), h("dd", {}, entry.partner),
+      h("dt", {}, "Environment"), h("dd", {}, entry.environment),
       h("dt", {}, "Player"), h("dd", {}, `${entry.player.external_player_id} (user code ${entry.player.user_code})`),
       h("dt", {}, "Round"), h("dd", {}, entry.round_id),
       h("dt", {}, "Game"), h("dd", {}, `${entry.game.provider ?? "—"} / ${entry.game.code ?? "—"}`),
@@ -54,6 +59,7 @@ export async function walletPage(main, params) {
   const query = new URLSearchParams()
   for (const key of searchKeys) if (params.get(key)) query.set(key, params.get(key))
   const searching = [...query.keys()].some((key) => key !== "page")
+  const environment = params.get("environment") ?? ""
   const [{ partners }, pending, failed, found] = await Promise.all([
     api("GET", "/partners"),
     api("GET", "/wallet/pending"),
@@ -77,6 +83,8 @@ export async function walletPage(main, params) {
   h("h2", { id: "search-title" }, "Find transactions"),
   h("div.grid", {},
     field("Partner", { type: "select", name: "partner", value: params.get("partner") ?? "", options: [["", "Any partner"], ...partners.map((p) => [p.slug, p.name])] }),
+    field("Environment", { type: "select", name: "environment", value: environment, options: [["", "Live and test"], ["live", "Live"], ["test", "Test"]] },
+      "A player id names a live player unless Test is chosen"),
     field("Player", { name: "player", value: params.get("player") ?? "" }, "The partner's own player id (choose the partner)"),
     field("Transaction id", { name: "transaction_id", value: params.get("transaction_id") ?? "" }),
     field("Round id", { name: "round_id", value: params.get("round_id") ?? "" }),
@@ -99,24 +107,29 @@ export async function walletPage(main, params) {
         return h("button.secondary.small", { type: "button", on: { click: () => navigate(`/admin/wallet?${next}`) } }, text)
       }
       results = h("section", { "aria-labelledby": "results-title" },
-        h("h2", { id: "results-title" }, `${meta.total} transaction${meta.total === 1 ? "" : "s"}`),
+        h("h2", { id: "results-title" }, `${meta.total} transaction${meta.total === 1 ? "" : "s"}`,
+          environment === "" ? " (live and test)" : ` (${environment} only)`),
         transactions.length === 0 ? h("p.empty", {}, "No transaction matches.") : transactions.map((entry) => transactionCard(entry, region, reload)),
         pages > 1 ? h("div.actions", {}, meta.page > 1 ? pageLink(meta.page - 1, "Previous") : null,
           `Page ${meta.page} of ${pages}`, meta.page < pages ? pageLink(meta.page + 1, "Next") : null) : null)
     }
   }
 
+  // The pending bets follow the environment chosen (the list is short: filtered here).
+  const pendingShown = pending.transactions.filter((entry) => environment === "" || entry.environment === environment)
+
   fill(main,
     h("h1", {}, "Wallet"),
     h("div", { id: "outcome", "aria-live": "polite" }),
     region,
     h("section.glance", { "aria-label": "At a glance" },
-      h("div.card.stat", {}, h("strong", {}, String(pending.transactions.length)), " bets waiting for a partner"),
+      h("div.card.stat", {}, h("strong", {}, String(pendingShown.length)),
+        ` bets waiting for a partner${environment === "" ? "" : ` (${environment})`}`),
       h("div.card.stat", {}, h("strong", {}, String(failed.callbacks.length)), " deliveries that ran out of attempts")),
     form,
     results,
-    pending.transactions.length === 0 ? null : h("section", { "aria-labelledby": "pending-title" },
-      h("h2", { id: "pending-title" }, "Pending bets"), pending.transactions.map((entry) => transactionCard(entry, region, reload))),
+    pendingShown.length === 0 ? null : h("section", { "aria-labelledby": "pending-title" },
+      h("h2", { id: "pending-title" }, "Pending bets"), pendingShown.map((entry) => transactionCard(entry, region, reload))),
     h("section", { "aria-labelledby": "failed-title" },
       h("h2", { id: "failed-title" }, "Failed deliveries"),
       table("Failed deliveries", ["#", "Partner", "Player", "Kind", "Transaction", "Attempts", "Last error", ""], failed.callbacks.map((callback) => [

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Environment } from "../../domain/Environment.ts"
+import { PlayerMode } from "../../domain/Partner.ts"
 import { RequestValidation } from "../RequestValidation.ts"
 import { Conflict, NotFound, ValidationFailed } from "./AdminErrors.ts"
 import { AdminAuth } from "./AdminSecurity.ts"
@@ -25,6 +26,10 @@ export const PartnerView = Schema.Struct({
   callback_url: Schema.NullOr(Schema.String).annotate({ description: "The live environment's callback URL" }),
   rate_limit_per_minute: Schema.NullOr(Schema.Int).annotate({
     description: "The partner's own limit on the partner API, requests a minute in each environment; null: PARTNER_RATE_LIMIT"
+  }),
+  player_mode: PlayerMode.annotate({
+    description: "What the service keeps of the partner's players: `persisted` (name, e-mail, balance mirror) or " +
+      "`shadow` (only the partner's external id behind the user code; the balance is always asked of the partner)"
   }),
   environments: Schema.Array(PartnerEnvironmentView).annotate({ description: "Live and test, live first" }),
   created_at: Schema.String,
@@ -86,12 +91,32 @@ export class AdminPartnersGroup extends HttpApiGroup.make("partners")
         commission_percent: Schema.optional(Commission),
         callback_url: Schema.optional(Schema.NullOr(Schema.String)),
         test_callback_url: Schema.optional(Schema.NullOr(Schema.String)),
-        rate_limit_per_minute: Schema.optional(RateLimit)
+        rate_limit_per_minute: Schema.optional(RateLimit),
+        player_mode: Schema.optional(PlayerMode.annotate({
+          description: "`persisted` or `shadow`; to `shadow`, the names, e-mails and balance mirrors kept are forgotten at once " +
+            "(rounds in flight go on). Audited on its own (partner.set-player-mode)."
+        }))
       }),
       success: PartnerAnswer,
       error: [ValidationFailed, NotFound]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "Change a partner's name, commission, live or test callback URL (null or \"\" clears it) or rate limit (null: the default)"
+      summary: "Change a partner's name, commission, live or test callback URL (null or \"\" clears it), rate limit (null: the default) " +
+        "or player mode"
+    }))
+  )
+  .add(
+    HttpApiEndpoint.post("clearTestData", "/partners/:slug/clear-test-data", {
+      params: slugParam,
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        partner: PartnerView,
+        environment: Schema.Literal("test"),
+        cleared: Schema.Struct({ players: Schema.Int, rounds: Schema.Int, transactions: Schema.Int, callbacks: Schema.Int })
+          .annotate({ description: "How many test rows were deleted, table by table" })
+      }),
+      error: NotFound
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Delete the partner's test players, rounds, transactions and callbacks (audited); no live row is touched"
     }))
   )
   .add(HttpApiEndpoint.post("activate", "/partners/:slug/activate", { params: slugParam, success: PartnerAnswer, error: NotFound }))

@@ -4,6 +4,7 @@ import { PageMeta, PageQuery, PerPageQuery } from "../Paging.ts"
 import { RequestValidation } from "../RequestValidation.ts"
 import { CallbackView } from "../../domain/Callbacks.ts"
 import { instant, IsoDate, transactionFields, transactionKeys } from "../Wallet.ts"
+import { Environment } from "../../domain/Environment.ts"
 import { Conflict, NotFound, ValidationFailed } from "./AdminErrors.ts"
 import { AdminAuth } from "./AdminSecurity.ts"
 
@@ -51,6 +52,7 @@ export const AdminTransaction = Schema.Struct({
   ...transactionFields,
   callbacks: Schema.Array(CallbackDetail),
   partner: Schema.String,
+  environment: Environment.annotate({ description: "The environment of the transaction's player: live or test" }),
   pendingSeconds: Schema.optional(Schema.Int)
 }).pipe(Schema.encodeKeys({ ...transactionKeys, pendingSeconds: "pending_seconds" }))
 
