@@ -69,9 +69,13 @@ export const transactionFields = {
   bet: centsAs(Amount),
   win: centsAs(Amount),
   amount: centsAs(Amount.annotate({ description: "The change to the player's balance (0 unless applied)" })),
-  balanceAfter: Schema.NullOr(centsAs(Amount)),
-  answer: Schema.NullOr(Schema.Struct({ msg: Schema.String, balance: Amount })).annotate({
-    description: "Exactly what the aggregator was answered; null while pending"
+  balanceAfter: Schema.NullOr(centsAs(Amount)).annotate({
+    description: "The player's balance once settled, as this service reckoned it; null while pending, and always for a " +
+      "player of a partner in shadow mode (the service keeps no balance of theirs)"
+  }),
+  answer: Schema.NullOr(Schema.Struct({ msg: Schema.String, balance: Schema.optionalKey(Amount) })).annotate({
+    description: "What the aggregator was answered; null while pending. In shadow mode without `balance`: it was the " +
+      "partner's own figure, passed through and not kept"
   }),
   createdAt: IsoDate,
   settledAt: Schema.NullOr(IsoDate)

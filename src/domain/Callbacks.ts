@@ -131,25 +131,31 @@ export const betBody = (party: CallbackParty, txn: CallbackTransaction, amount: 
     amount: toAmount(amount)
   })
 
-/** Credit `amount`, the round's win; `balance` is the player's balance after it, as this service reckons it. */
-export const winBody = (party: CallbackParty, txn: CallbackTransaction, amount: Cents, balance: Cents, now: Date) =>
+/** The balance a notification states, when this service reckons one: a shadow player's (null) has none. */
+const stated = (balance: Cents | null) => balance === null ? {} : { balance: toAmount(balance) }
+
+/**
+ * Credit `amount`, the round's win; `balance` is the player's balance after it, as this service reckons it
+ * (absent for a shadow player: the service keeps no balance of theirs, the partner's own books say it).
+ */
+export const winBody = (party: CallbackParty, txn: CallbackTransaction, amount: Cents, balance: Cents | null, now: Date) =>
   JSON.stringify({
     ...base("win", transactionEventId("win", txn.txnId), party, now),
     ...transaction(txn),
     amount: toAmount(amount),
-    balance: toAmount(balance)
+    ...stated(balance)
   })
 
 /**
  * The round `round_id` is refunded: apply `amount` (the stake back, less any
- * win the round paid; negative if the win was larger).
+ * win the round paid; negative if the win was larger); `balance` as in a win.
  */
 export const refundBody = (
   party: CallbackParty,
   txn: CallbackTransaction,
   round: { readonly bet: Cents; readonly win: Cents },
   amount: Cents,
-  balance: Cents,
+  balance: Cents | null,
   now: Date
 ) =>
   JSON.stringify({
@@ -158,7 +164,7 @@ export const refundBody = (
     amount: toAmount(amount),
     bet: toAmount(round.bet),
     win: toAmount(round.win),
-    balance: toAmount(balance)
+    ...stated(balance)
   })
 
 /**

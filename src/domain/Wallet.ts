@@ -58,6 +58,13 @@ export type WalletAnswer = typeof WalletAnswer.Type
 export const accepted = (balance: Cents): WalletAnswer => ({ msg: "", balance: toAmount(balance) })
 export const refused = (refusal: Refusal, balance: Cents): WalletAnswer => ({ msg: refusal, balance: toAmount(balance) })
 
+/**
+ * An answer as it is kept, to be replayed: a shadow player's is kept without its balance (the service keeps
+ * no balance of theirs), and its replay asks the partner for the figure again.
+ */
+export const StoredAnswer = Schema.Struct({ msg: WalletAnswer.fields.msg, balance: Schema.optionalKey(Schema.Finite) })
+export type StoredAnswer = typeof StoredAnswer.Type
+
 /** The aggregator's calls, decoded; ids are exact strings, amounts cents. */
 export interface BalanceCall {
   readonly type: "Balance"
@@ -144,10 +151,10 @@ export const WalletTransaction = Schema.Struct({
   note: Schema.NullOr(TransactionNote),
   /** The change to the player's balance (0 unless applied). */
   amount: Schema.Int,
-  /** The player's balance as this service reckoned it once settled; null while pending. */
+  /** The player's balance as this service reckoned it once settled; null while pending, and always for a shadow player. */
   balanceAfter: Schema.NullOr(Schema.Int),
-  /** Exactly what the aggregator was answered; null while pending. */
-  answer: Schema.NullOr(WalletAnswer),
+  /** Exactly what the aggregator was answered (a shadow player's without its balance); null while pending. */
+  answer: Schema.NullOr(StoredAnswer),
   createdAt: Schema.Date,
   settledAt: Schema.NullOr(Schema.Date),
   /** How long ago it was written, by the database's clock (a pending bet's age is what recovery goes by). */
@@ -169,8 +176,8 @@ export interface Settlement {
   readonly refusal: Refusal | null
   /** The change to the player's balance. */
   readonly amount: Cents
-  /** The player's balance once settled (the partner's figure after the stake, plus the win). */
-  readonly balanceAfter: Cents
+  /** The player's balance once settled (the partner's figure after the stake, plus the win); null for a shadow player. */
+  readonly balanceAfter: Cents | null
   /** Whether the balance mirror takes balanceAfter (only the partner's own figure moves it). */
   readonly confirmsBalance: boolean
   readonly answer: WalletAnswer
@@ -184,14 +191,16 @@ export interface Settlement {
  * A bet's end, from the partner's answer. Taken: the balance after it plus
  * the win, which follows as a notification. Refused by the partner: nothing
  * moved. Unavailable (or never answered): refused to the player, and the
- * stake given back by a rollback in case the partner took it.
+ * stake given back by a rollback in case the partner took it. A shadow
+ * player's (`shadow`) keeps no balance: `mirror` is then only the figure to
+ * answer with when the partner gave none.
  */
-export const settleBet = (bet: BetCall, answer: PartnerAnswer, mirror: Cents): Settlement => {
+export const settleBet = (bet: BetCall, answer: PartnerAnswer, mirror: Cents, shadow = false): Settlement => {
   const refusal = (code: Refusal, balance: Cents, rollback: boolean, askError: string | null): Settlement => ({
     status: "refused",
     refusal: code,
     amount: 0,
-    balanceAfter: mirror,
+    balanceAfter: shadow ? null : mirror,
     confirmsBalance: false,
     answer: refused(code, balance),
     rollback,
@@ -203,8 +212,8 @@ export const settleBet = (bet: BetCall, answer: PartnerAnswer, mirror: Cents): S
         status: "applied",
         refusal: null,
         amount: bet.win - bet.bet,
-        balanceAfter: answer.balance + bet.win,
-        confirmsBalance: true,
+        balanceAfter: shadow ? null : answer.balance + bet.win,
+        confirmsBalance: !shadow,
         answer: accepted(answer.balance + bet.win),
         rollback: false,
         askError: null

@@ -25,6 +25,7 @@ import {
   type Round,
   type RoundStatus,
   settleBet,
+  type StoredAnswer,
   type TransactionKind,
   type TransactionNote,
   type TransactionStatus,
@@ -70,11 +71,20 @@ export interface Outcome {
   readonly refusal: Refusal | null
   readonly note: TransactionNote | null
   readonly amount: Cents
-  readonly balanceAfter: Cents
+  /** Null for a shadow player: the service keeps no balance of theirs. */
+  readonly balanceAfter: Cents | null
+  /** What the aggregator is told now; kept as `storedAnswer` says. */
   readonly answer: WalletAnswer
   /** The mirror's new value; null leaves it as it is. */
   readonly mirror: Cents | null
 }
+
+/**
+ * The answer as it is kept for replays: whole, or, for a shadow player (no balance after), without the balance,
+ * which is the partner's figure and only passes through.
+ */
+export const storedAnswer = (outcome: Pick<Outcome, "answer" | "balanceAfter">): StoredAnswer =>
+  outcome.balanceAfter === null ? { msg: outcome.answer.msg } : outcome.answer
 
 /** What a decided transaction does to its round: create it, or change the one locked for the decision. */
 export type RoundWrite =
@@ -172,8 +182,9 @@ export const betSettlement = (
   answer: PartnerAnswer,
   at: Date
 ): Decided => {
-  // A shadow player has no mirror: what the partner said is all there is, and 0 when it said nothing.
-  const settled = settleBet(bet, answer, player.balance ?? 0)
+  // A shadow player has no mirror: what the partner said is all there is, answered and not kept (0 when it said nothing).
+  const shadow = player.balance === null
+  const settled = settleBet(bet, answer, player.balance ?? 0, shadow)
   const party = partyOf(player, slug)
   const txn = transactionOf(bet)
   const written: Array<NewCallback> = [{
@@ -211,8 +222,11 @@ export const roundWrite = (round: Option.Option<Round>, change: { readonly refun
     onSome: (r) => ({ _tag: "Update", roundRef: r.ref, refund: change.refund, addBet: 0, addWin: change.addWin })
   })
 
-/** A bet refused without asking the partner (its round was refunded, or its partner cannot be called). */
-export const refusedBet = (code: "ROUND_REFUNDED" | "INVALID_USER", balance: Cents, mirror: Cents): Outcome => ({
+/**
+ * A bet refused without asking the partner (its round was refunded, or its partner cannot be called); `balance`
+ * is answered, `mirror` kept (null for a shadow player).
+ */
+export const refusedBet = (code: "ROUND_REFUNDED" | "INVALID_USER", balance: Cents, mirror: Cents | null): Outcome => ({
   status: "refused",
   refusal: code,
   note: null,
@@ -222,21 +236,25 @@ export const refusedBet = (code: "ROUND_REFUNDED" | "INVALID_USER", balance: Cen
   mirror: null
 })
 
-/** A free round (no stake): nothing to take; the win is credited through the outbox. */
-export const freeBet = (call: BetCall, player: PartnerPlayer, slug: string, mirror: Cents, at: Date): Decided => {
+/**
+ * A free round (no stake): nothing to take; the win is credited through the outbox. For a shadow player
+ * (`shadow`), `mirror` is the partner's figure just asked, answered plus the win and kept nowhere.
+ */
+export const freeBet = (call: BetCall, player: PartnerPlayer, slug: string, mirror: Cents, at: Date, shadow = false): Decided => {
   const balanceAfter = mirror + call.win
+  const kept = shadow ? null : balanceAfter
   return {
     outcome: {
       status: "applied",
       refusal: null,
       note: null,
       amount: call.win,
-      balanceAfter,
+      balanceAfter: kept,
       answer: accepted(balanceAfter),
-      mirror: balanceAfter
+      mirror: kept
     },
     callbacks: call.win > 0
-      ? [notification(player, "win", call.txnId, winBody(partyOf(player, slug), transactionOf(call), call.win, balanceAfter, at))]
+      ? [notification(player, "win", call.txnId, winBody(partyOf(player, slug), transactionOf(call), call.win, kept, at))]
       : []
   }
 }
@@ -249,9 +267,11 @@ export const refundRecords = (
   round: Option.Option<Round>,
   decision: RefundDecision,
   mirror: Cents,
-  at: Date
+  at: Date,
+  shadow = false
 ): Decided & { readonly round: RoundWrite } => {
-  const base = { status: "applied" as const, refusal: null, amount: 0, balanceAfter: mirror, answer: accepted(mirror), mirror: null }
+  // A shadow player's `mirror` is the partner's figure just asked: answered, never kept.
+  const base = { status: "applied" as const, refusal: null, amount: 0, balanceAfter: shadow ? null : mirror, answer: accepted(mirror), mirror: null }
   switch (decision._tag) {
     case "Tombstone":
       return {
@@ -264,9 +284,10 @@ export const refundRecords = (
     case "Undo": {
       const r = Option.getOrThrow(round)
       const balanceAfter = balanceAfterRefund(mirror, decision.amount)
-      const body = refundBody(partyOf(player, slug), transactionOf(call), { bet: r.betTotal, win: r.winTotal }, decision.amount, balanceAfter, at)
+      const kept = shadow ? null : balanceAfter
+      const body = refundBody(partyOf(player, slug), transactionOf(call), { bet: r.betTotal, win: r.winTotal }, decision.amount, kept, at)
       return {
-        outcome: { ...base, note: null, amount: decision.amount, balanceAfter, answer: accepted(balanceAfter), mirror: balanceAfter },
+        outcome: { ...base, note: null, amount: decision.amount, balanceAfter: kept, answer: accepted(balanceAfter), mirror: kept },
         round: roundWrite(round, { refund: true, addWin: 0 }),
         callbacks: decision.amount === 0 ? [] : [notification(player, "refund", call.txnId, body)]
       }

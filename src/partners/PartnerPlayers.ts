@@ -54,8 +54,8 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
   /** The partner's player mode. */
   modeOf(partnerId: number): Effect.Effect<PlayerMode>
   /**
-   * Sets the partner's player mode. To `shadow`, the name, e-mail and mirror of all its players are forgotten in
-   * the same transaction; rounds in flight go on (a shadow player's mirror is simply never written). False: no such partner.
+   * Sets the partner's player mode. To `shadow`, the name, e-mail and mirror of all its players, and the balances
+   * its wallet rows kept (sql/0015_shadow_balances.sql), are forgotten in the same transaction; rounds in flight go on (a shadow player's mirror is simply never written). False: no such partner.
    */
   setMode(partnerId: number, mode: PlayerMode): Effect.Effect<boolean>
 }>()("partner-api/partners/PartnerPlayers") {
@@ -117,6 +117,12 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
           if (mode === "shadow") {
             yield* sql`UPDATE partner_players SET name = NULL, email = NULL, balance = NULL, updated_at = now()
                        WHERE partner_id = ${partnerId} AND (name IS NOT NULL OR email IS NOT NULL OR balance IS NOT NULL)`
+            // And every balance its wallet rows kept: the figures in answers and in win/refund notifications.
+            // A notification still to deliver goes without it (the partner's own books hold the balance).
+            yield* sql`UPDATE wallet_transactions SET balance_after = NULL, answer = answer - 'balance'
+                       WHERE partner_id = ${partnerId} AND balance_after IS NOT NULL`
+            yield* sql`UPDATE partner_callbacks SET body = (body::jsonb - 'balance')::text
+                       WHERE partner_id = ${partnerId} AND kind IN ('win', 'refund') AND body::jsonb -> 'balance' IS NOT NULL`
           }
           return true
         })).pipe(Effect.orDie)

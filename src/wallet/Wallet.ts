@@ -10,6 +10,7 @@ import {
   type RefundCall,
   refused,
   type Round,
+  type StoredAnswer,
   type WalletAnswer,
   type WalletCall,
   type WalletTransaction
@@ -32,6 +33,7 @@ import {
   transactionOf
 } from "../domain/WalletRecords.ts"
 import type { Environment } from "../domain/Environment.ts"
+import { type Cents, toAmount } from "../domain/Money.ts"
 import { CallbackTargets } from "../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { recordWalletDecision } from "../platform/Metrics.ts"
@@ -79,6 +81,24 @@ export class Wallet extends Context.Service<Wallet, {
       const playerOf = (userCode: number, environment: Environment) =>
         Effect.map(players.findByUserCode(userCode), Option.filter((player) => player.environment === environment))
 
+      /**
+       * A shadow player's balance as the partner says it now: the service keeps none of theirs. Null when the
+       * partner cannot be asked or says nothing usable; the answer then carries 0, as for a player it refuses.
+       */
+      const partnerFigure = Effect.fn("Wallet.partnerFigure")(function*(player: PartnerPlayer) {
+        const target = yield* targetOf(player)
+        if (!canBet(target)) return null
+        const asked = balanceBody(partyOf(player, target.value.partnerSlug), yield* now)
+        const answer = yield* callbacks.ask(target.value, asked.eventId, asked.body)
+        return answer._tag === "Balance" || answer._tag === "InsufficientFunds" ? answer.balance : null
+      })
+
+      /** A kept answer as the aggregator hears it again: a shadow player's was kept without its balance, asked anew. */
+      const answerAgain = Effect.fn("Wallet.answerAgain")(function*(kept: StoredAnswer, player: PartnerPlayer) {
+        if (kept.balance !== undefined) return { msg: kept.msg, balance: kept.balance }
+        return { msg: kept.msg, balance: toAmount((yield* partnerFigure(player)) ?? 0) }
+      })
+
       /** Settles one bet left pending past the time-out: refused, and a rollback in case the partner took it. */
       const recoverBet = Effect.fn("Wallet.recoverBet")(function*(pending: WalletTransaction) {
         const player = Option.getOrThrow(yield* players.findById(pending.playerId))
@@ -120,10 +140,10 @@ export class Wallet extends Context.Service<Wallet, {
             yield* Effect.logWarning("Wallet call refused: its transaction id was used before with another payload").pipe(
               Effect.annotateLogs({ kind: existing.kind, txn_id: existing.txnId, user_code: call.userCode })
             )
-            return refused("DUPLICATE_TRANSACTION", player.balance ?? 0)
+            return refused("DUPLICATE_TRANSACTION", player.balance ?? (yield* partnerFigure(player)) ?? 0)
           }
           const settled = existing.status === "pending" ? yield* awaitSettled(existing) : existing
-          return settled.answer!
+          return yield* answerAgain(settled.answer!, player)
         }
       )
 
@@ -149,19 +169,23 @@ export class Wallet extends Context.Service<Wallet, {
       /** A bet the partner is not asked about: of a refunded round, of a partner that cannot be called, or with no stake. */
       const decideBet = Effect.fn("Wallet.decideBet")(
         function*(call: BetCall, player: PartnerPlayer, target: Option.Option<CallbackTarget>) {
+          // A shadow player's figure is asked before the round is locked: no HTTP call while the lock is held.
+          const figure = player.balance === null ? yield* partnerFigure(player) : null
           return yield* onRound(player, call.roundId, (round) =>
             Effect.gen(function*() {
-              const mirror = (yield* players.lockBalance(player.id)) ?? 0
+              const locked = yield* players.lockBalance(player.id)
+              const shadow = locked === null
+              const mirror = locked ?? figure ?? 0
               const refusal = (outcome: Outcome) =>
                 record(call, player, { outcome, callbacks: [] }, roundWrite(round, { refund: false, addWin: 0 }))
               if (Option.isSome(round) && round.value.status === "refunded") {
-                return yield* refusal(refusedBet("ROUND_REFUNDED", mirror, mirror))
+                return yield* refusal(refusedBet("ROUND_REFUNDED", mirror, locked))
               }
-              if (!canBet(target)) return yield* refusal(refusedBet("INVALID_USER", 0, mirror))
+              if (!canBet(target)) return yield* refusal(refusedBet("INVALID_USER", 0, locked))
               return yield* record(
                 call,
                 player,
-                freeBet(call, player, target.value.partnerSlug, mirror, yield* now),
+                freeBet(call, player, target.value.partnerSlug, mirror, yield* now, shadow),
                 roundWrite(round, { refund: false, addWin: call.win })
               )
             })
@@ -211,7 +235,8 @@ export class Wallet extends Context.Service<Wallet, {
       })
 
       /** One try at a refund, with its round locked: done, or wait for a pending bet, or try again. */
-      const refundStep = Effect.fn("Wallet.refundStep")(function*(call: RefundCall, player: PartnerPlayer, slug: string) {
+      const refundStep = Effect.fn("Wallet.refundStep")(
+        function*(call: RefundCall, player: PartnerPlayer, slug: string, figure: Cents | null) {
         return yield* onRound(player, call.roundId, (round) =>
           Effect.gen(function*() {
             if (Option.isSome(round) && round.value.pendingBets > 0) {
@@ -222,8 +247,10 @@ export class Wallet extends Context.Service<Wallet, {
               yield* Effect.forEach(stale, recoverBet, { discard: true })
               return { _tag: "Again" as const }
             }
-            const mirror = (yield* players.lockBalance(player.id)) ?? 0
-            const decided = refundRecords(call, player, slug, round, decideRefund(Option.getOrUndefined(round)), mirror, yield* now)
+            const locked = yield* players.lockBalance(player.id)
+            const mirror = locked ?? figure ?? 0
+            const decision = decideRefund(Option.getOrUndefined(round))
+            const decided = refundRecords(call, player, slug, round, decision, mirror, yield* now, locked === null)
             const answer = yield* record(call, player, decided, decided.round)
             return { _tag: "Done" as const, answer }
           })
@@ -237,8 +264,10 @@ export class Wallet extends Context.Service<Wallet, {
         const existing = yield* repo.findTransaction(environment, "refund", call.txnId)
         if (Option.isSome(existing)) return yield* replay(existing.value, call, player)
         const slug = yield* slugOf(player)
+        // A shadow player's figure, asked before the round is locked (and before this refund's notification exists).
+        const figure = player.balance === null ? yield* partnerFigure(player) : null
         while (true) {
-          const step = yield* refundStep(call, player, slug)
+          const step = yield* refundStep(call, player, slug, figure)
           switch (step._tag) {
             case "Done":
               return step.answer

@@ -7,6 +7,7 @@ import {
   type NewTransaction,
   type Outcome,
   RoundChanged,
+  storedAnswer,
   type RoundWrite,
   TransactionExists,
   type RoundFilter,
@@ -65,7 +66,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       note: outcome.note,
       amount: outcome.amount,
       balanceAfter: outcome.balanceAfter,
-      answer: outcome.answer,
+      answer: storedAnswer(outcome),
       settledAt: new Date(now)
     })
 

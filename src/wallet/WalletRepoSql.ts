@@ -10,6 +10,7 @@ import {
   RoundChanged,
   type RoundFilter,
   type RoundWrite,
+  storedAnswer,
   TransactionExists,
   type TransactionFilter
 } from "../domain/WalletRecords.ts"
@@ -130,8 +131,8 @@ export const make = Effect.gen(function*() {
     refusal: outcome.refusal,
     note: outcome.note,
     amount: formatCents(outcome.amount),
-    balanceAfter: formatCents(outcome.balanceAfter),
-    answer: JSON.stringify(outcome.answer)
+    balanceAfter: outcome.balanceAfter === null ? null : formatCents(outcome.balanceAfter),
+    answer: JSON.stringify(storedAnswer(outcome))
   })
 
   const settleBet = (
