@@ -59,10 +59,14 @@ export const WalletAnswer = Schema.Struct({ msg: Schema.String, balance: Schema.
 /** A raw wallet answer, read as the protocol says. */
 export const walletAnswer = bodyAs(WalletAnswer)
 
-/** A wallet call as the aggregator makes it, with the agent credentials the service expects. */
-export const walletCall = (body: Record<string, unknown>) =>
+/**
+ * A wallet call as the aggregator makes it, with the agent credentials the service expects: the live agent's,
+ * or in `test` the sandbox test agent's (the calls of sessions launched with test tokens).
+ */
+export const walletCall = (body: Record<string, unknown>, environment: Environment = "live") =>
   Effect.gen(function*() {
-    const credentials = Option.getOrThrow((yield* WalletCredentials).expected)
+    const agents = yield* WalletCredentials
+    const credentials = Option.getOrThrow(environment === "live" ? agents.expected : agents.test)
     return yield* request("POST", "/aggregator/wallet", {
       json: { agent_code: credentials.agentCode, agent_secret: Redacted.value(credentials.agentSecret), ...body }
     })
@@ -72,7 +76,8 @@ export const winBet = (
   userCode: number,
   txnId: string,
   amounts: { readonly bet: number; readonly win: number },
-  roundId: string = txnId
+  roundId: string = txnId,
+  environment: Environment = "live"
 ) =>
   walletCall({
     type: "WinBet",
@@ -91,10 +96,10 @@ export const winBet = (
       provider_code: "aurora-gaming",
       created_at: "2026-11-22 12:00:00"
     }
-  })
+  }, environment)
 
-export const refund = (userCode: number, txnId: string, roundId: string) =>
-  walletCall({ type: "Refund", user_code: userCode, slot: { txn_id: txnId, round_id: roundId } })
+export const refund = (userCode: number, txnId: string, roundId: string, environment: Environment = "live") =>
+  walletCall({ type: "Refund", user_code: userCode, slot: { txn_id: txnId, round_id: roundId } }, environment)
 
 export const balance = (userCode: number) => walletCall({ type: "Balance", user_code: userCode })
 

@@ -9,21 +9,20 @@
  * test data deletes every test row and leaves every live row as it was.
  */
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { PartnerAdmin } from "../../src/admin/AdminChanges.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { CallbackWorker } from "../../src/wallet/outbox/CallbackWorker.ts"
-import { WalletCredentials } from "../../src/wallet/WalletCredentials.ts"
 import { WalletLedger } from "../../src/wallet/WalletLedger.ts"
 import { WalletRecovery } from "../../src/wallet/WalletRecovery.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { live } from "../support/live.ts"
 import { request, TestAppWith, testConfig } from "../support/TestApp.ts"
-import { assertConserved, balance, givenPlayer, givenWalletPartner, refund, walletAnswer, winBet } from "../support/WalletApp.ts"
+import { assertConserved, balance, givenPlayer, givenWalletPartner, refund, walletAnswer, walletCall, winBet } from "../support/WalletApp.ts"
 
 const liveBooks = new PartnerBooks()
 const testBooks = new PartnerBooks()
@@ -39,35 +38,9 @@ const App = Layer.merge(CallbackWorker, WalletRecovery).pipe(
   ))
 )
 
-/** A wallet call with the test agent's credentials (the sandbox's test sessions). */
-const testCall = (body: Record<string, unknown>) =>
-  Effect.gen(function*() {
-    const credentials = Option.getOrThrow((yield* WalletCredentials).test)
-    return yield* request("POST", "/aggregator/wallet", {
-      json: { agent_code: credentials.agentCode, agent_secret: Redacted.value(credentials.agentSecret), ...body }
-    })
-  })
 const testBet = (userCode: number, txnId: string, amounts: { bet: number; win: number }, roundId: string) =>
-  testCall({
-    type: "WinBet",
-    user_code: userCode,
-    user_balance: 0,
-    game_type: "slot",
-    game_original: true,
-    slot: {
-      bet: amounts.bet,
-      win: amounts.win,
-      type: "BASE",
-      txn_id: txnId,
-      round_id: roundId,
-      txn_type: "debit_credit",
-      game_code: "ag-hidden-fortune",
-      provider_code: "aurora-gaming",
-      created_at: "2026-11-22 12:00:00"
-    }
-  })
-const testRefund = (userCode: number, txnId: string, roundId: string) =>
-  testCall({ type: "Refund", user_code: userCode, slot: { txn_id: txnId, round_id: roundId } })
+  winBet(userCode, txnId, amounts, roundId, "test")
+const testRefund = (userCode: number, txnId: string, roundId: string) => refund(userCode, txnId, roundId, "test")
 
 /** Every row of the partner's, by table and environment, as text: what "untouched" is compared on. */
 const rowsOf = (partnerId: number, environment: string) =>
@@ -107,7 +80,7 @@ layer(App, live)("live and test in the wallet", (it) => {
       const crossed = [
         yield* testBet(livePlayer.internal_user_id, "env-x1", { bet: 1, win: 0 }, "env-x"),
         yield* testRefund(livePlayer.internal_user_id, "env-x2", "env-round-2"),
-        yield* testCall({ type: "Balance", user_code: livePlayer.internal_user_id }),
+        yield* walletCall({ type: "Balance", user_code: livePlayer.internal_user_id }, "test"),
         yield* winBet(testPlayer.internal_user_id, "env-x3", { bet: 1, win: 0 }, "env-x"),
         yield* refund(testPlayer.internal_user_id, "env-x4", "env-round"),
         yield* balance(testPlayer.internal_user_id)
@@ -177,7 +150,7 @@ layer(App, live)("live and test in the wallet", (it) => {
       assert.isTrue(Option.isNone(yield* (yield* PartnerPlayers).find(acme.partner.id, "test", "clear-me")))
       // The test player's user code is gone: its sandbox sessions' calls are refused.
       assert.deepStrictEqual(
-        walletAnswer(yield* testCall({ type: "Balance", user_code: testPlayer.internal_user_id })),
+        walletAnswer(yield* walletCall({ type: "Balance", user_code: testPlayer.internal_user_id }, "test")),
         { msg: "INVALID_USER", balance: 0 }
       )
       const sql = yield* SqlClient.SqlClient
