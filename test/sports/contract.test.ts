@@ -11,8 +11,7 @@ import { HttpClientRequest, HttpServer } from "effect/http"
 import { HttpApiMiddleware, HttpApiTest } from "effect/http-api"
 import { PartnerApi } from "../../src/api/Api.ts"
 import { NotFound, ProviderUnavailable } from "../../src/api/Errors.ts"
-import { CurrentPartner, PartnerAuth } from "../../src/api/Security.ts"
-import { PartnerAccess } from "../../src/domain/Partner.ts"
+import { PartnerAuth } from "../../src/api/Security.ts"
 import type { SportsLeague } from "../../src/domain/Sports.ts"
 import { RequestValidationLive } from "../../src/server.ts"
 import { SportsHandlers } from "../../src/sports/http.ts"
@@ -23,27 +22,7 @@ import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { SportsEnvironments } from "../../src/sports/SportsEnvironments.ts"
 import { testCatalogConfig, testSportsConfig } from "../support/TestApp.ts"
 import { live } from "../support/live.ts"
-
-const partner = new PartnerAccess({
-  environment: "live",
-  id: 7,
-  name: "Acme Bets",
-  slug: "acme",
-  status: "active",
-  commission_percent: 10,
-  callback_url: null,
-  rate_limit_per_minute: null,
-  created_at: new Date(0),
-  updated_at: new Date(0)
-})
-
-const AuthAsAcme = Layer.succeed(
-  PartnerAuth,
-  PartnerAuth.of({
-    bearer: (httpEffect) => Effect.provideService(httpEffect, CurrentPartner, partner),
-    partnerKey: (httpEffect) => Effect.provideService(httpEffect, CurrentPartner, partner)
-  })
-)
+import { AuthAsAcme } from "../support/AuthAsAcme.ts"
 
 const league: SportsLeague = { id: "155", name: "Brazil Serie A", sportId: 1, countryCode: "br" }
 const fetched = <A>(value: A) => Effect.succeed({ value, raw: { success: 1 }, storedAt: Date.now(), origin: "upstream" as const })

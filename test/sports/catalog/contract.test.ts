@@ -10,8 +10,7 @@ import { HttpClientRequest, HttpServer } from "effect/http"
 import { HttpApiMiddleware, HttpApiTest } from "effect/http-api"
 import { PartnerApi } from "../../../src/api/Api.ts"
 import { ValidationFailed } from "../../../src/api/Errors.ts"
-import { CurrentPartner, PartnerAuth } from "../../../src/api/Security.ts"
-import { PartnerAccess } from "../../../src/domain/Partner.ts"
+import { PartnerAuth } from "../../../src/api/Security.ts"
 import type { SportsEvent, SportsLeague } from "../../../src/domain/Sports.ts"
 import { RequestValidationLive } from "../../../src/server.ts"
 import { SportsCatalogHandlers } from "../../../src/sports/catalog/http.ts"
@@ -23,28 +22,7 @@ import { SportsProvider } from "../../../src/sports/SportsProvider.ts"
 import { SportsEnvironments } from "../../../src/sports/SportsEnvironments.ts"
 import { testCatalogConfig } from "../../support/TestApp.ts"
 import { live } from "../../support/live.ts"
-
-const partner = new PartnerAccess({
-  environment: "live",
-  id: 7,
-  name: "Acme Bets",
-  slug: "acme",
-  status: "active",
-  commission_percent: 10,
-  callback_url: null,
-  rate_limit_per_minute: null,
-  created_at: new Date(0),
-  updated_at: new Date(0)
-})
-
-/** The server side of PartnerAuth: every request is Acme's (authentication has its own tests). */
-const AuthAsAcme = Layer.succeed(
-  PartnerAuth,
-  PartnerAuth.of({
-    bearer: (httpEffect) => Effect.provideService(httpEffect, CurrentPartner, partner),
-    partnerKey: (httpEffect) => Effect.provideService(httpEffect, CurrentPartner, partner)
-  })
-)
+import { AuthAsAcme } from "../../support/AuthAsAcme.ts"
 
 /** The catalog never reaches the provider in these tests: a refresh that would is refused before. */
 const unused = () => Effect.die("the provider is not asked here")
