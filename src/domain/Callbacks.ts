@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { Environment } from "./Environment.ts"
-import { type Cents, toAmount } from "./Money.ts"
+import { type Cents, centsFromNumeric, toAmount } from "./Money.ts"
 
 /**
  * The callbacks a partner receives at its callback_url. `balance` and `bet`
@@ -42,6 +42,17 @@ export const Callback = Schema.Struct({
   body: Schema.String
 })
 export type Callback = typeof Callback.Type
+
+/**
+ * What a notification waiting in its player's line will credit once the partner applies it: a win's amount, a
+ * refund's (negative when the round paid more than it took). A rollback's is not counted: it gives a stake back only
+ * if the partner took the bet, which nobody here knows until it is delivered. Bodies are this service's own JSON.
+ */
+export const creditOf = (callback: Pick<Callback, "kind" | "body">): Cents => {
+  if (callback.kind !== "win" && callback.kind !== "refund") return 0
+  const { amount } = JSON.parse(callback.body) as { readonly amount: number }
+  return centsFromNumeric(String(amount))
+}
 
 /** A notification can be sent again; a bet, answered during the aggregator's call, never. */
 export const isRedeliverable = (callback: Pick<Callback, "kind">) => callback.kind !== "bet"

@@ -2,8 +2,9 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { CallbackTargets } from "../../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { type Callback, type CallbackView, isRedeliverable, viewOf } from "../../domain/Callbacks.ts"
-import { type Backlog, type CallbackFilter, OutboxRepo } from "./OutboxRepo.ts"
-import { PartnerCallbacks } from "./PartnerCallbacks.ts"
+import type { Cents } from "../../domain/Money.ts"
+import { type Backlog, type CallbackFilter, type LineHead, OutboxRepo } from "./OutboxRepo.ts"
+import { CallbackFailed, PartnerCallbacks } from "./PartnerCallbacks.ts"
 
 /** Notifications one delivery run sends at most, so a run lasts at most this many time-outs. */
 export const drainBatch = 50
@@ -29,6 +30,18 @@ export class DeliveryStalled extends Schema.TaggedError<DeliveryStalled>()("Deli
   message: Schema.String
 }) {}
 
+/** Notifications a wallet call delivers in its own time at most; the rest of a longer line is counted as owed. */
+export const catchUpLimit = 10
+
+/** How far a player's line got when a wallet call delivered it before asking the partner. */
+export type CaughtUp =
+  | { readonly _tag: "Delivered" }
+  /**
+   * Some of the line is still undelivered: `owed` is what it will credit (see creditOf); `away` when the partner
+   * could not be reached or did not answer in time, so asking it now would only wait for another time-out.
+   */
+  | { readonly _tag: "Stalled"; readonly owed: Cents; readonly away: boolean; readonly reason: string }
+
 /** Where the job that delivers the current player's line stands, as the queue reports it. */
 export interface DeliveryAttempt {
   readonly attempts: number
@@ -47,6 +60,13 @@ export interface DeliveryAttempt {
 export class CallbackOutbox extends Context.Service<CallbackOutbox, {
   /** Delivers a player's undelivered notifications in order; fails (to be retried) at the first that fails. */
   drain(playerId: number, attempt: DeliveryAttempt): Effect.Effect<{ readonly delivered: number }, DeliveryStalled>
+  /**
+   * Delivers a player's line now, in the calling wallet call's time (at most catchUpLimit notifications, stopping
+   * at the first that fails; the queue's job goes on with the rest as usual), so that the partner's figure asked
+   * next includes every credit already decided. A notification the queue's worker is sending at the same moment
+   * may reach the partner twice: its event id makes the second harmless.
+   */
+  catchUp(playerId: number): Effect.Effect<CaughtUp>
   list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<CallbackView>>
   /** Sends a notification again (delivered or not), as soon as its player's line reaches it. */
   retry(id: number): Effect.Effect<CallbackView, CallbackNotFound | CallbackNotReplayable>
@@ -80,6 +100,13 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
         )
       })
 
+      /** Delivered to the callback URL of the player's environment: a test notification never reaches a live URL. */
+      const deliverOne = (head: LineHead) =>
+        Effect.flatMap(targets.get(head.partnerId, head.environment), (target) =>
+          Option.isNone(target)
+            ? Effect.fail(new CallbackFailed({ reason: "Unreachable", message: "The partner no longer exists." }))
+            : callbacks.deliver(target.value, head.eventId, head.body))
+
       const drain = Effect.fn("CallbackOutbox.drain")(function*(playerId: number, attempt: DeliveryAttempt) {
         let delivered = 0
         while (true) {
@@ -88,14 +115,10 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
             yield* repo.scheduleLine(playerId, "replace")
             return { delivered }
           }
-          const head = yield* repo.headOf(playerId)
-          if (Option.isNone(head)) return { delivered }
-          const { body, environment, eventId, id, partnerId } = head.value
-          // Delivered to the callback URL of the player's environment: a test notification never reaches a live URL.
-          const target = yield* targets.get(partnerId, environment)
-          const outcome = yield* (Option.isNone(target)
-            ? Effect.fail({ message: "The partner no longer exists." })
-            : callbacks.deliver(target.value, eventId, body)).pipe(Effect.result)
+          const [head] = yield* repo.lineOf(playerId, 1)
+          if (head === undefined) return { delivered }
+          const { eventId, id, partnerId } = head
+          const outcome = yield* Effect.result(deliverOne(head))
           if (outcome._tag === "Success") {
             yield* repo.markDelivered(id)
             delivered++
@@ -117,6 +140,24 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
         }
       })
 
+      const catchUp = Effect.fn("CallbackOutbox.catchUp")(function*(playerId: number) {
+        const line = yield* repo.lineOf(playerId, catchUpLimit + 1)
+        if (line.length === 0) return { _tag: "Delivered" } as const
+        for (const head of line.slice(0, catchUpLimit)) {
+          const outcome = yield* Effect.result(deliverOne(head))
+          if (outcome._tag === "Failure") {
+            // Not counted as the queue's attempt: its own run keeps its backoff and reports the failure.
+            const { message, reason } = outcome.failure
+            return { _tag: "Stalled", owed: yield* repo.owedTo(playerId), away: reason === "Timeout" || reason === "Unreachable", reason: message } as const
+          }
+          yield* repo.markDelivered(head.id)
+        }
+        if (line.length <= catchUpLimit) return { _tag: "Delivered" } as const
+        // The line may have been one an operator had to restart (its job ran out of attempts): it has a job again.
+        yield* repo.scheduleLine(playerId, "preserve_run_at")
+        return { _tag: "Stalled", owed: yield* repo.owedTo(playerId), away: false, reason: "The rest of the line is left to the queue." } as const
+      })
+
       const retry = Effect.fn("CallbackOutbox.retry")(function*(id: number) {
         const found = yield* repo.find(id)
         if (Option.isNone(found)) return yield* new CallbackNotFound({ id })
@@ -128,6 +169,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
 
       return CallbackOutbox.of({
         drain,
+        catchUp,
         list: (filter) => Effect.flatMap(repo.list(filter), viewed),
         retry,
         backlog: repo.backlog,

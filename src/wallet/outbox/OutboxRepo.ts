@@ -1,8 +1,9 @@
 import { Clock, Context, Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
-import { Callback, CallbackStatus, type NewCallback } from "../../domain/Callbacks.ts"
+import { Callback, CallbackStatus, creditOf, type NewCallback } from "../../domain/Callbacks.ts"
 import { Environment } from "../../domain/Environment.ts"
-import { IdFromBigInt } from "../../platform/SqlCodecs.ts"
+import type { Cents } from "../../domain/Money.ts"
+import { CentsFromNumeric, IdFromBigInt } from "../../platform/SqlCodecs.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
 import { type MemoryCallback, MemoryCallbacks } from "../WalletRepoMemory.ts"
 
@@ -32,8 +33,14 @@ const CallbackRow = Callback.mapFields(Struct.assign({
 }))
 
 /** What delivering the head of a line needs. */
-const HeadRow = Schema.Struct({ id: IdFromBigInt, eventId: Schema.String, body: Schema.String, partnerId: IdFromBigInt, environment: Environment })
-  .pipe(Schema.encodeKeys({ eventId: "event_id", partnerId: "partner_id" }))
+const HeadRow = Schema.Struct({
+  id: IdFromBigInt,
+  eventId: Schema.String,
+  kind: Callback.fields.kind,
+  body: Schema.String,
+  partnerId: IdFromBigInt,
+  environment: Environment
+}).pipe(Schema.encodeKeys({ eventId: "event_id", partnerId: "partner_id" }))
 export type LineHead = typeof HeadRow.Type
 
 const Backlog = Schema.Struct({
@@ -111,12 +118,19 @@ const makeMemory = (written: ReadonlyArray<MemoryCallback>) =>
       writing: (): never => {
         throw new Error("The memory outbox writes nothing by SQL: use it with WalletRepo.layerMemory")
       },
-      headOf: (playerId: number) =>
+      lineOf: (playerId: number, limit: number) =>
         read((all) =>
-          Option.map(
-            Option.fromNullishOr(all.find((row) => row.playerId === playerId && row.status !== "delivered" && row.kind !== "bet")),
-            (row): LineHead => ({ id: row.id, eventId: row.eventId, body: row.body, partnerId: row.partnerId, environment: row.environment })
+          all.filter((row) => row.playerId === playerId && row.status !== "delivered" && row.kind !== "bet").slice(0, limit).map(
+            (row): LineHead => ({
+              id: row.id, eventId: row.eventId, kind: row.kind, body: row.body, partnerId: row.partnerId, environment: row.environment
+            })
           )
+        ),
+      countOf: (playerId: number) => read((all) => all.filter((row) => row.playerId === playerId).length),
+      owedTo: (playerId: number) =>
+        read((all) =>
+          all.filter((row) => row.playerId === playerId && row.status !== "delivered")
+            .reduce((owed, row) => owed + creditOf(row), 0)
         ),
       markDelivered: (id: number) =>
         change(id, (row, now) => ({ status: "delivered", attempts: row.attempts + 1, lastError: null, deliveredAt: now })),
@@ -165,8 +179,12 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
     callbacks: ReadonlyArray<NewCallback>,
     options: { readonly guard: string; readonly transactionRef: Statement.Fragment }
   ): Statement.Fragment
-  /** The oldest undelivered notification of a player: the head of their line. */
-  headOf(playerId: number): Effect.Effect<Option.Option<LineHead>>
+  /** A player's undelivered notifications, oldest first, at most `limit`: the line's head is the first. */
+  lineOf(playerId: number, limit: number): Effect.Effect<ReadonlyArray<LineHead>>
+  /** What a player's undelivered notifications will credit once the partner applies them (see creditOf). */
+  owedTo(playerId: number): Effect.Effect<Cents>
+  /** How many callbacks (bets asked, notifications) were ever written for a player: it grows with each decision. */
+  countOf(playerId: number): Effect.Effect<number>
   markDelivered(id: number): Effect.Effect<void>
   /** A failed attempt; `final` marks it failed for good (the line then waits for an operator). */
   markFailed(id: number, error: string, final: boolean): Effect.Effect<void>
@@ -255,16 +273,33 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
         `
       }
 
-      const headOf = SqlSchema.findOneOption({
-        Request: Schema.Int,
+      const lineOf = SqlSchema.findAll({
+        Request: Schema.Struct({ playerId: Schema.Int, limit: Schema.Int }),
         Result: HeadRow,
-        execute: (playerId) =>
+        execute: ({ limit, playerId }) =>
           sql`
-            SELECT id, event_id, body, partner_id, environment FROM partner_callbacks
+            SELECT id, event_id, kind, body, partner_id, environment FROM partner_callbacks
             WHERE player_id = ${playerId} AND status <> 'delivered' AND kind <> 'bet'
             ORDER BY id
-            LIMIT 1
+            LIMIT ${limit}
           `
+      })
+
+      // The amounts are read from the bodies this service wrote (numbers of at most two places), as numeric: exact.
+      const owedTo = SqlSchema.findOne({
+        Request: Schema.Int,
+        Result: Schema.Struct({ owed: CentsFromNumeric }),
+        execute: (playerId) =>
+          sql`
+            SELECT COALESCE(sum((body::jsonb ->> 'amount')::numeric), 0)::numeric(20, 2)::text AS owed FROM partner_callbacks
+            WHERE player_id = ${playerId} AND status <> 'delivered' AND kind IN ('win', 'refund')
+          `
+      })
+
+      const countOf = SqlSchema.findOne({
+        Request: Schema.Int,
+        Result: Schema.Struct({ n: Schema.Int }),
+        execute: (playerId) => sql`SELECT count(*)::int AS n FROM partner_callbacks WHERE player_id = ${playerId}`
       })
 
       const select = (where: Statement.Fragment, limit: number) =>
@@ -308,7 +343,9 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
 
       return OutboxRepo.of({
         writing,
-        headOf: (playerId) => Effect.orDie(headOf(playerId)),
+        lineOf: (playerId, limit) => Effect.orDie(lineOf({ playerId, limit })),
+        owedTo: (playerId) => owedTo(playerId).pipe(Effect.map((row) => row.owed), Effect.orDie),
+        countOf: (playerId) => countOf(playerId).pipe(Effect.map((row) => row.n), Effect.orDie),
         markDelivered: (id) =>
           sql`
             UPDATE partner_callbacks
