@@ -180,7 +180,7 @@ const WalletCredentialsLive = Layer.unwrap(
  * over a WalletRepo (PostgreSQL's; a test may wrap it to inject a fault).
  */
 export const callbacksLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
-  Layer.mergeAll(Wallet.layerNoDeps, WalletLedger.layer, WalletCredentialsLive).pipe(
+  Layer.mergeAll(Wallet.layer, WalletLedger.layer, WalletCredentialsLive).pipe(
     Layer.provideMerge(Layer.mergeAll(walletRepo, CallbackOutbox.layer)),
     Layer.provideMerge(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargetsLive))
   )

@@ -227,6 +227,19 @@ export const settleBet = (bet: BetCall, answer: PartnerAnswer, mirror: Cents, sh
   }
 }
 
+/**
+ * The partner's figure in an answer, plus what its player's notifications still on their way will credit: the
+ * balance it holds once they arrive (never below 0; the partner, who holds the money, has the last word).
+ */
+export const withCredits = (answer: PartnerAnswer, owed: Cents): PartnerAnswer => {
+  if (owed === 0) return answer
+  if (answer._tag === "Balance") return { ...answer, balance: Math.max(0, answer.balance + owed) }
+  if (answer._tag === "InsufficientFunds" && answer.balance !== null) {
+    return { ...answer, balance: Math.max(0, answer.balance + owed) }
+  }
+  return answer
+}
+
 /** What a refund does to its round. */
 export type RefundDecision =
   /** Never seen: the round is recorded refunded, so a bet of it arriving later is refused. Nothing moves. */

@@ -1,4 +1,4 @@
-import { Clock, Context, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { balanceBody, betBody, transactionEventId } from "../domain/Callbacks.ts"
 import type { CallbackTarget, PartnerPlayer } from "../domain/Partner.ts"
 import {
@@ -16,7 +16,6 @@ import {
   type WalletTransaction
 } from "../domain/Wallet.ts"
 import {
-  betOf,
   betSettlement,
   canBet,
   type Decided,
@@ -33,18 +32,17 @@ import {
   transactionOf
 } from "../domain/WalletRecords.ts"
 import type { Environment } from "../domain/Environment.ts"
-import { type Cents, toAmount } from "../domain/Money.ts"
+import { toAmount } from "../domain/Money.ts"
 import { CallbackTargets } from "../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { recordWalletDecision } from "../platform/Metrics.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
-import { PartnerCallbacks } from "./outbox/PartnerCallbacks.ts"
+import { PartnerAsks, type ShadowFigure } from "./PartnerAsks.ts"
+import { PendingBets } from "./PendingBets.ts"
 import { WalletRepo } from "./WalletRepo.ts"
 
-/** How often a call waiting on a pending bet looks again: quickly at first, then every 200 ms. */
-const pollSchedule = Schedule.min([Schedule.exponential("10 millis"), Schedule.spaced("200 millis")])
-
-const unanswered = "No answer was recorded: the call to the partner was cut off (its instance stopped or hung)."
+/** Times a decision on a shadow player's figure asks it again because another decision of theirs was written meanwhile. */
+const figureTries = 3
 
 /**
  * The aggregator's wallet calls, answered for the partner who keeps the
@@ -52,7 +50,9 @@ const unanswered = "No answer was recorded: the call to the partner was cut off 
  * settled from its answer; everything else on a round (refunds, free rounds,
  * bets of refunded rounds) is decided with the round locked. Repeats replay
  * the first answer; another payload under a used id is refused. Bets left
- * pending by a crash are settled refused, with a rollback, by `recover`.
+ * pending by a crash are settled refused, with a rollback (PendingBets).
+ * The partner is asked through PartnerAsks, which keeps a shadow player's
+ * figures whole.
  */
 export class Wallet extends Context.Service<Wallet, {
   /**
@@ -60,8 +60,6 @@ export class Wallet extends Context.Service<Wallet, {
    * players; a user code of the other environment is unknown here (INVALID_USER).
    */
   handle(call: WalletCall, environment: Environment): Effect.Effect<WalletAnswer>
-  /** Settles the bets pending past WALLET_PENDING_TIMEOUT as refused, with a rollback; how many it settled. */
-  readonly recover: Effect.Effect<number>
 }>()("partner-api/wallet/Wallet") {
   static readonly layerNoDeps = Layer.effect(
     Wallet,
@@ -69,7 +67,8 @@ export class Wallet extends Context.Service<Wallet, {
       const repo = yield* WalletRepo
       const players = yield* PartnerPlayers
       const targets = yield* CallbackTargets
-      const callbacks = yield* PartnerCallbacks
+      const asks = yield* PartnerAsks
+      const pendingBets = yield* PendingBets
       const config = yield* CallbacksConfig
       const pendingMillis = Duration.toMillis(config.pendingTimeout)
       const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
@@ -80,58 +79,23 @@ export class Wallet extends Context.Service<Wallet, {
       /** The player behind a user code, if it is of the calling aggregator's environment. */
       const playerOf = (userCode: number, environment: Environment) =>
         Effect.map(players.findByUserCode(userCode), Option.filter((player) => player.environment === environment))
-
+      /** A shadow player's figure (the partner's, asked now); null for a persisted player, whose mirror is kept. */
+      const shadowFigure = (player: PartnerPlayer) =>
+        player.balance === null ? Effect.map(asks.figure(player), Option.some) : Effect.succeed(Option.none<ShadowFigure>())
       /**
-       * A shadow player's balance as the partner says it now: the service keeps none of theirs. Null when the
-       * partner cannot be asked or says nothing usable; the answer then carries 0, as for a player it refuses.
+       * Whether a decision on the round locked now may use `figure`: no callback of the player was written since it
+       * was asked (that decision may not be in it). After `figureTries` asks it is taken as it is, so that a player
+       * whose calls never stop is still answered.
        */
-      const partnerFigure = Effect.fn("Wallet.partnerFigure")(function*(player: PartnerPlayer) {
-        const target = yield* targetOf(player)
-        if (!canBet(target)) return null
-        const asked = balanceBody(partyOf(player, target.value.partnerSlug), yield* now)
-        const answer = yield* callbacks.ask(target.value, asked.eventId, asked.body)
-        return answer._tag === "Balance" || answer._tag === "InsufficientFunds" ? answer.balance : null
-      })
+      const figureHolds = (player: PartnerPlayer, figure: Option.Option<ShadowFigure>, tries: number) =>
+        Option.isNone(figure) || tries >= figureTries ? Effect.succeed(true) : asks.isCurrent(player, figure.value)
+      const balanceOf = (figure: Option.Option<ShadowFigure>) => Option.getOrUndefined(figure)?.balance ?? 0
 
       /** A kept answer as the aggregator hears it again: a shadow player's was kept without its balance, asked anew. */
       const answerAgain = Effect.fn("Wallet.answerAgain")(function*(kept: StoredAnswer, player: PartnerPlayer) {
         if (kept.balance !== undefined) return { msg: kept.msg, balance: kept.balance }
-        return { msg: kept.msg, balance: toAmount((yield* partnerFigure(player)) ?? 0) }
+        return { msg: kept.msg, balance: toAmount((yield* asks.figure(player)).balance ?? 0) }
       })
-
-      /** Settles one bet left pending past the time-out: refused, and a rollback in case the partner took it. */
-      const recoverBet = Effect.fn("Wallet.recoverBet")(function*(pending: WalletTransaction) {
-        const player = Option.getOrThrow(yield* players.findById(pending.playerId))
-        const slug = yield* slugOf(player)
-        const { callbacks: written, outcome } = betSettlement(player, slug, betOf(pending), {
-          _tag: "Unavailable",
-          reason: unanswered
-        }, yield* now)
-        const settled = yield* repo.settleBet(pending, { ...outcome, note: "recovered" }, written, {
-          olderThan: config.pendingTimeout
-        })
-        if (settled) {
-          yield* Effect.logWarning("A bet left pending was settled as refused, with a rollback").pipe(
-            Effect.annotateLogs({ txn_id: pending.txnId, partner_id: pending.partnerId, pending_ms: Math.round(pending.ageMillis) })
-          )
-        }
-        return settled
-      })
-
-      /** Waits (bounded by WALLET_PENDING_TIMEOUT) until a pending transaction is settled, settling it if it went stale. */
-      const awaitSettled = (pending: WalletTransaction): Effect.Effect<WalletTransaction> =>
-        repo.findTransaction(pending.environment, pending.kind, pending.txnId).pipe(
-          Effect.map(Option.getOrThrow),
-          Effect.filterOrFail((t) => t.status !== "pending" || t.ageMillis >= pendingMillis, () => "pending"),
-          Effect.retry({ schedule: pollSchedule }),
-          Effect.orDie,
-          Effect.flatMap((t) =>
-            t.status !== "pending"
-              ? Effect.succeed(t)
-              : recoverBet(t).pipe(Effect.andThen(repo.findTransaction(t.environment, t.kind, t.txnId)), Effect.map(Option.getOrThrow))
-          ),
-          Effect.withSpan("Wallet.awaitSettled")
-        )
 
       /** A transaction seen before: the same payload gets its answer (once settled); another payload is refused. */
       const replay = Effect.fn("Wallet.replay")(
@@ -140,9 +104,9 @@ export class Wallet extends Context.Service<Wallet, {
             yield* Effect.logWarning("Wallet call refused: its transaction id was used before with another payload").pipe(
               Effect.annotateLogs({ kind: existing.kind, txn_id: existing.txnId, user_code: call.userCode })
             )
-            return refused("DUPLICATE_TRANSACTION", player.balance ?? (yield* partnerFigure(player)) ?? 0)
+            return refused("DUPLICATE_TRANSACTION", player.balance ?? (yield* asks.figure(player)).balance ?? 0)
           }
-          const settled = existing.status === "pending" ? yield* awaitSettled(existing) : existing
+          const settled = existing.status === "pending" ? yield* pendingBets.awaitSettled(existing) : existing
           return yield* answerAgain(settled.answer!, player)
         }
       )
@@ -169,27 +133,30 @@ export class Wallet extends Context.Service<Wallet, {
       /** A bet the partner is not asked about: of a refunded round, of a partner that cannot be called, or with no stake. */
       const decideBet = Effect.fn("Wallet.decideBet")(
         function*(call: BetCall, player: PartnerPlayer, target: Option.Option<CallbackTarget>) {
-          // A shadow player's figure is asked before the round is locked: no HTTP call while the lock is held.
-          const figure = player.balance === null ? yield* partnerFigure(player) : null
-          return yield* onRound(player, call.roundId, (round) =>
-            Effect.gen(function*() {
-              const locked = yield* players.lockBalance(player.id)
-              const shadow = locked === null
-              const mirror = locked ?? figure ?? 0
-              const refusal = (outcome: Outcome) =>
-                record(call, player, { outcome, callbacks: [] }, roundWrite(round, { refund: false, addWin: 0 }))
-              if (Option.isSome(round) && round.value.status === "refunded") {
-                return yield* refusal(refusedBet("ROUND_REFUNDED", mirror, locked))
-              }
-              if (!canBet(target)) return yield* refusal(refusedBet("INVALID_USER", 0, locked))
-              return yield* record(
-                call,
-                player,
-                freeBet(call, player, target.value.partnerSlug, mirror, yield* now, shadow),
-                roundWrite(round, { refund: false, addWin: call.win })
-              )
-            })
-          ).pipe(Effect.catchTag(["TransactionExists", "RoundChanged"], () => replayStored(call, player)))
+          for (let tries = 1;; tries++) {
+            // A shadow player's figure is asked before the round is locked: no HTTP call while the lock is held.
+            const figure = yield* shadowFigure(player)
+            const decided = yield* onRound(player, call.roundId, (round) =>
+              Effect.gen(function*() {
+                const locked = yield* players.lockBalance(player.id)
+                if (!(yield* figureHolds(player, figure, tries))) return Option.none()
+                const mirror = locked ?? balanceOf(figure)
+                const refusal = (outcome: Outcome) =>
+                  record(call, player, { outcome, callbacks: [] }, roundWrite(round, { refund: false, addWin: 0 }))
+                if (Option.isSome(round) && round.value.status === "refunded") {
+                  return Option.some(yield* refusal(refusedBet("ROUND_REFUNDED", mirror, locked)))
+                }
+                if (!canBet(target)) return Option.some(yield* refusal(refusedBet("INVALID_USER", 0, locked)))
+                return Option.some(yield* record(
+                  call,
+                  player,
+                  freeBet(call, player, target.value.partnerSlug, mirror, yield* now, locked === null),
+                  roundWrite(round, { refund: false, addWin: call.win })
+                ))
+              })
+            ).pipe(Effect.catchTag(["TransactionExists", "RoundChanged"], () => Effect.map(replayStored(call, player), Option.some)))
+            if (Option.isSome(decided)) return decided.value
+          }
         }
       )
 
@@ -197,7 +164,8 @@ export class Wallet extends Context.Service<Wallet, {
         function*(call: BetCall, player: PartnerPlayer, target: CallbackTarget, pending: WalletTransaction) {
           const at = yield* now
           const party = partyOf(player, target.partnerSlug)
-          const answer = yield* callbacks.ask(target, transactionEventId("bet", call.txnId), betBody(party, transactionOf(call), call.bet, at))
+          const eventId = transactionEventId("bet", call.txnId)
+          const answer = yield* asks.ask(player, target, eventId, betBody(party, transactionOf(call), call.bet, at))
           if (answer._tag === "Unavailable") {
             yield* Effect.logWarning("Partner bet callback failed; bet refused and rolled back").pipe(
               Effect.annotateLogs({ partner_id: player.partner_id, txn_id: call.txnId, detail: answer.reason })
@@ -234,9 +202,12 @@ export class Wallet extends Context.Service<Wallet, {
         )
       })
 
-      /** One try at a refund, with its round locked: done, or wait for a pending bet, or try again. */
+      /**
+       * One try at a refund, with its round locked: done, or wait for a pending bet, or try again (a shadow player's
+       * figure, asked just before, is used only if no callback of theirs was written since).
+       */
       const refundStep = Effect.fn("Wallet.refundStep")(
-        function*(call: RefundCall, player: PartnerPlayer, slug: string, figure: Cents | null) {
+        function*(call: RefundCall, player: PartnerPlayer, slug: string, figure: Option.Option<ShadowFigure>, tries: number) {
         return yield* onRound(player, call.roundId, (round) =>
           Effect.gen(function*() {
             if (Option.isSome(round) && round.value.pendingBets > 0) {
@@ -244,11 +215,12 @@ export class Wallet extends Context.Service<Wallet, {
               const pending = yield* repo.pendingBetsOf(round.value.ref)
               const stale = pending.filter((bet) => bet.ageMillis >= pendingMillis)
               if (stale.length < pending.length) return { _tag: "Wait" as const, bet: pending[0] }
-              yield* Effect.forEach(stale, recoverBet, { discard: true })
+              yield* Effect.forEach(stale, pendingBets.settleAbandoned, { discard: true })
               return { _tag: "Again" as const }
             }
             const locked = yield* players.lockBalance(player.id)
-            const mirror = locked ?? figure ?? 0
+            if (!(yield* figureHolds(player, figure, tries))) return { _tag: "FigureChanged" as const }
+            const mirror = locked ?? balanceOf(figure)
             const decision = decideRefund(Option.getOrUndefined(round))
             const decided = refundRecords(call, player, slug, round, decision, mirror, yield* now, locked === null)
             const answer = yield* record(call, player, decided, decided.round)
@@ -264,19 +236,23 @@ export class Wallet extends Context.Service<Wallet, {
         const existing = yield* repo.findTransaction(environment, "refund", call.txnId)
         if (Option.isSome(existing)) return yield* replay(existing.value, call, player)
         const slug = yield* slugOf(player)
-        // A shadow player's figure, asked before the round is locked (and before this refund's notification exists).
-        const figure = player.balance === null ? yield* partnerFigure(player) : null
+        let tries = 1
         while (true) {
-          const step = yield* refundStep(call, player, slug, figure)
+          // A shadow player's figure, asked before the round is locked (and before this refund's notification
+          // exists), and again after each wait: a bet settled meanwhile may have added a win.
+          const step = yield* refundStep(call, player, slug, yield* shadowFigure(player), tries)
           switch (step._tag) {
             case "Done":
               return step.answer
             case "Existing":
               return yield* replayStored(call, player)
             case "Wait":
-              yield* awaitSettled(step.bet)
+              yield* pendingBets.awaitSettled(step.bet)
               break
             case "Again":
+              break
+            case "FigureChanged":
+              tries++
               break
           }
         }
@@ -291,7 +267,7 @@ export class Wallet extends Context.Service<Wallet, {
         // A shadow player has no balance here to answer with: only the partner knows it (0 when it cannot say).
         if (target.value.callbackUrl === null) return accepted(player.balance ?? 0)
         const asked = balanceBody(partyOf(player, target.value.partnerSlug), yield* now)
-        const answer = yield* callbacks.ask(target.value, asked.eventId, asked.body)
+        const answer = yield* asks.ask(player, target.value, asked.eventId, asked.body)
         switch (answer._tag) {
           case "Unavailable":
             // A balance moves no money: the last one the partner confirmed is a fair answer while it is away.
@@ -310,12 +286,6 @@ export class Wallet extends Context.Service<Wallet, {
         }
       })
 
-      const recover = repo.stalePendingBets(config.pendingTimeout, 100).pipe(
-        Effect.flatMap((stale) => Effect.forEach(stale, recoverBet)),
-        Effect.map((settled) => settled.filter(Boolean).length),
-        Effect.withSpan("Wallet.recover")
-      )
-
       const handle = (call: WalletCall, environment: Environment) =>
         (call.type === "Balance"
           ? balance(call, environment)
@@ -325,7 +295,10 @@ export class Wallet extends Context.Service<Wallet, {
           Effect.tap((answer) => recordWalletDecision(call.type, answer.msg))
         )
 
-      return Wallet.of({ handle, recover })
+      return Wallet.of({ handle })
     })
   )
+
+  /** With how it asks partners and settles pending bets (both kept in the context: recovery runs on the latter). */
+  static readonly layer = this.layerNoDeps.pipe(Layer.provideMerge(Layer.mergeAll(PartnerAsks.layer, PendingBets.layer)))
 }

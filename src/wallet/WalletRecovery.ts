@@ -1,6 +1,6 @@
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
-import { Wallet } from "./Wallet.ts"
+import { PendingBets } from "./PendingBets.ts"
 
 /**
  * Settles bets that a crashed or hung instance left pending: every third of
@@ -10,10 +10,10 @@ import { Wallet } from "./Wallet.ts"
  * instance runs it; a bet is settled once, by whoever gets there first.
  */
 export const WalletRecovery = Layer.effectDiscard(Effect.gen(function*() {
-  const wallet = yield* Wallet
+  const pendingBets = yield* PendingBets
   const config = yield* CallbacksConfig
   const every = Duration.max(Duration.seconds(1), Duration.divideUnsafe(config.pendingTimeout, 3))
-  yield* wallet.recover.pipe(
+  yield* pendingBets.recover.pipe(
     Effect.catchCause((cause) => Effect.logWarning("Recovery of pending bets failed; trying again", cause)),
     Effect.repeat(Schedule.spaced(every)),
     Effect.forkScoped

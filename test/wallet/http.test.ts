@@ -22,6 +22,7 @@ import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { RequestValidationLive } from "../../src/server.ts"
 import { CallbacksConfig } from "../../src/wallet/CallbacksConfig.ts"
 import { WalletHandlers } from "../../src/wallet/http.ts"
+import { CallbackOutbox } from "../../src/wallet/outbox/CallbackOutbox.ts"
 import { OutboxRepo } from "../../src/wallet/outbox/OutboxRepo.ts"
 import { PartnerCallbacks } from "../../src/wallet/outbox/PartnerCallbacks.ts"
 import { Wallet } from "../../src/wallet/Wallet.ts"
@@ -80,7 +81,8 @@ const targets = [acme, other].map((p) => ({
   previousSecret: null
 }))
 
-const Services = Layer.mergeAll(Wallet.layerNoDeps, WalletLedger.layer).pipe(
+const Services = Layer.mergeAll(Wallet.layer, WalletLedger.layer).pipe(
+  Layer.provideMerge(CallbackOutbox.layer),
   Layer.provideMerge(OutboxRepo.layerMemory),
   Layer.provideMerge(WalletRepo.layerMemory),
   Layer.provideMerge(Layer.mergeAll(

@@ -8,7 +8,10 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { CallbacksConfig } from "../../src/wallet/CallbacksConfig.ts"
+import { CallbackOutbox } from "../../src/wallet/outbox/CallbackOutbox.ts"
+import { OutboxRepo } from "../../src/wallet/outbox/OutboxRepo.ts"
 import { PartnerCallbacks } from "../../src/wallet/outbox/PartnerCallbacks.ts"
+import { PendingBets } from "../../src/wallet/PendingBets.ts"
 import { Wallet } from "../../src/wallet/Wallet.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { MemoryCallbacks } from "../../src/wallet/WalletRepoMemory.ts"
@@ -110,7 +113,9 @@ const target = {
   partnerId: 1, environment: "live" as const, partnerSlug: "acme", active: true, callbackUrl: "https://acme.example/wallet", webhookSecret: "s", previousSecret: null
 }
 
-const RulesLive = Wallet.layerNoDeps.pipe(
+const RulesLive = Wallet.layer.pipe(
+  Layer.provideMerge(CallbackOutbox.layer),
+  Layer.provideMerge(OutboxRepo.layerMemory),
   Layer.provideMerge(WalletRepo.layerMemory),
   Layer.provideMerge(Layer.mergeAll(
     PartnerPlayers.layerMemory,
@@ -195,9 +200,10 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       })
       assert.strictEqual(opened._tag, "Opened")
       const wallet = yield* Wallet
-      assert.strictEqual(yield* wallet.recover, 0, "not yet stale")
+      const pendingBets = yield* PendingBets
+      assert.strictEqual(yield* pendingBets.recover, 0, "not yet stale")
       yield* TestClock.adjust("6 seconds")
-      assert.strictEqual(yield* wallet.recover, 1)
+      assert.strictEqual(yield* pendingBets.recover, 1)
       const entry = Option.getOrThrow(yield* repo.findTransaction("live", "bet", "m-6"))
       assert.deepInclude(entry, { status: "refused", note: "recovered", refusal: "INSUFFICIENT_USER_FUNDS" })
       assert.deepStrictEqual(yield* wallet.handle(bet("m-6", { bet: 100, win: 0 }), "live"), { msg: "INSUFFICIENT_USER_FUNDS", balance: 100 })
