@@ -5,9 +5,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Option } from "effect"
-import { transactionEventId } from "../../src/domain/Callbacks.ts"
+import { creditOf, transactionEventId } from "../../src/domain/Callbacks.ts"
 import { type CallbackTarget, PartnerPlayer } from "../../src/domain/Partner.ts"
-import { type BetCall, fingerprint, type RefundCall, type Round } from "../../src/domain/Wallet.ts"
+import { type BetCall, fingerprint, type RefundCall, type Round, withCredits } from "../../src/domain/Wallet.ts"
 import {
   betOf,
   betSettlement,
@@ -225,5 +225,32 @@ describe("a refund's records", () => {
       refundRecords(refund, player, "acme", Option.some(round({ betTotal: 0, winTotal: 0 })), { _tag: "Undo", amount: 0 }, 10_000, at).callbacks,
       []
     )
+  })
+})
+
+describe("a shadow player's figure with notifications still on their way", () => {
+  const shadow = new PartnerPlayer({ ...player, balance: null })
+  const round: Round = {
+    ref: 1, partnerId: 3, environment: "live", playerId: 7, roundId: "r-1", status: "settled", pendingBets: 0,
+    betTotal: 500, winTotal: 2_000, refundedEarly: false, createdAt: at, updatedAt: at
+  }
+
+  it("what each waiting notification credits: a win's and a refund's amount (negative when the round paid more); a rollback nothing", () => {
+    const settled = betSettlement(shadow, "acme", { ...bet, win: 1_234 }, { _tag: "Balance", balance: 9_500 }, at)
+    const win = settled.callbacks.find((c) => c.kind === "win")!
+    assert.strictEqual(creditOf(win), 1_234)
+    const refunded = refundRecords(refund, shadow, "acme", Option.some(round), { _tag: "Undo", amount: -1_500 }, 9_000, at, true)
+    assert.strictEqual(creditOf(refunded.callbacks[0]), -1_500)
+    const recovered = betSettlement(shadow, "acme", bet, { _tag: "Unavailable", reason: "down" }, at)
+    const rollback = recovered.callbacks.find((c) => c.kind === "rollback")!
+    assert.strictEqual(creditOf(rollback), 0, "a rollback gives the stake back only if the partner took it: unknown")
+  })
+
+  it("the partner's figure plus what is owed, never below 0; refusals without a figure are left alone", () => {
+    assert.deepStrictEqual(withCredits({ _tag: "Balance", balance: 1_000 }, 250), { _tag: "Balance", balance: 1_250 })
+    assert.deepStrictEqual(withCredits({ _tag: "Balance", balance: 1_000 }, -1_500), { _tag: "Balance", balance: 0 })
+    assert.deepStrictEqual(withCredits({ _tag: "InsufficientFunds", balance: 10 }, 5), { _tag: "InsufficientFunds", balance: 15 })
+    assert.deepStrictEqual(withCredits({ _tag: "InsufficientFunds", balance: null }, 5), { _tag: "InsufficientFunds", balance: null })
+    assert.deepStrictEqual(withCredits({ _tag: "UnknownPlayer" }, 5), { _tag: "UnknownPlayer" })
   })
 })

@@ -13,7 +13,16 @@ import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
-import { assertConserved, balance, givenWalletPartner, refund, walletAnswer, WalletApp, winBet } from "../support/WalletApp.ts"
+import {
+  assertConserved,
+  balance,
+  givenPlayer,
+  givenWalletPartner,
+  refund,
+  walletAnswer,
+  WalletApp,
+  winBet
+} from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
 const actor = { name: "tester", via: "cli" as const }
@@ -163,4 +172,40 @@ layer(WalletApp(books), live)("shadow players", (it) => {
       })
       assert.deepInclude(again, { name: "U", balance: 5_000 })
     }).pipe(Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))))
+
+  it.effect("a notification the partner refuses for now is counted as on its way; a partner that cannot be reached is not asked twice", () =>
+    Effect.gen(function*() {
+      const acme = yield* givenWalletPartner(books)
+      yield* (yield* PartnerAdmin).setPlayerMode(actor, acme.partner.slug, "shadow")
+      const player = yield* givenPlayer(books, acme.partner.id, "stalled-1", 321.65)
+      const user = player.internal_user_id
+      books.failNotifications = 1_000
+      // The bet is taken: 321.65 - 10, plus the win, which the partner refuses to take for now.
+      assert.deepStrictEqual(walletAnswer(yield* winBet(user, "st-1", { bet: 10, win: 25 })), { msg: "", balance: 336.65 })
+      // A free round: the partner's figure (311.65) plus the win still on its way (25), plus this round's (7).
+      assert.deepStrictEqual(walletAnswer(yield* winBet(user, "st-2", { bet: 0, win: 7 })), { msg: "", balance: 343.65 })
+      assert.strictEqual(books.balanceOf("stalled-1"), 31_165, "the partner took neither win yet")
+      // The partner takes notifications again: a Balance delivers the line first, and the partner's figure says it all.
+      books.failNotifications = 0
+      const told = yield* balance(user)
+      assert.deepStrictEqual(walletAnswer(told), { msg: "", balance: 343.65 })
+      yield* assertConserved(books, { external: "stalled-1", playerId: player.id, start: 321.65 }, told.body)
+
+      // A win waits again, and the partner goes away: its line fails to reach it, so no balance is asked after it.
+      books.failNotifications = 1_000
+      assert.deepStrictEqual(walletAnswer(yield* winBet(user, "st-3", { bet: 1, win: 2 })), { msg: "", balance: 344.65 })
+      books.behaviour = "down"
+      const asked = books.received.filter((c) => c.kind === "balance").length
+      assert.deepStrictEqual(walletAnswer(yield* balance(user)), { msg: "", balance: 0 })
+      assert.strictEqual(books.received.filter((c) => c.kind === "balance").length, asked, "no balance was asked of a partner away")
+      // Back: the next call delivers what waited before it asks (the queue's retry, seconds away, is not waited for).
+      books.behaviour = "fine"
+      books.failNotifications = 0
+      const back = yield* balance(user)
+      assert.deepStrictEqual(walletAnswer(back), { msg: "", balance: 344.65 })
+      yield* assertConserved(books, { external: "stalled-1", playerId: player.id, start: 321.65 }, back.body)
+    }).pipe(Effect.ensuring(Effect.sync(() => {
+      books.behaviour = "fine"
+      books.failNotifications = 0
+    }))))
 })
