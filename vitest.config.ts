@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/support/globalSetup.ts"],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 120_000,
     // Most of a test file's time is spent waiting (on PostgreSQL, on sockets, on a partner's time-out), so three
     // files run at once even on two cores; each works in a database of its own (TestDatabase) and on ports of its

@@ -144,6 +144,7 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
       const refused = yield* failsWith(InternalError)(client.casino.launch({ payload: launchBody })) // a 500
       fake.reset()
       assert.strictEqual(refused.message, "The game could not be launched: the casino aggregator did not answer in time.")
-      assert.isBelow(Date.now() - started, 3_000)
+      // The time-out ended it, not the hang: far below the test's own limit, whatever the machine's load.
+      assert.isBelow(Date.now() - started, 10_000)
     }))
 })

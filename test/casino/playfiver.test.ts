@@ -198,7 +198,8 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
         const started = Date.now()
         const launchError = yield* gatewayError(gateway.launch(launchRequest))
         assert.strictEqual(launchError.reason, "Timeout")
-        assert.isBelow(Date.now() - started, 2_000)
+        // The time-out (300 ms here) ended it, not the hang: far below the test's own limit, whatever the machine's load.
+        assert.isBelow(Date.now() - started, 10_000)
         assert.strictEqual(fake.calls.length, 1)
         fake.calls.length = 0
         const readError = yield* gatewayError(gateway.providers)

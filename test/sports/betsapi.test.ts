@@ -255,7 +255,8 @@ layer(BetsApiApp(), live)("BetsAPI provider", (it) => {
       Effect.gen(function*() {
         const started = Date.now()
         yield* expect502(leagues(16), () => ({ kind: "hang" }), /did not answer in time/)
-        assert.isBelow(Date.now() - started, 2_000)
+        // The time-out ended it, not the hang: far below the test's own limit, whatever the machine's load.
+        assert.isBelow(Date.now() - started, 10_000)
       }))
 
     it.effect("a dropped connection", () =>
