@@ -43,9 +43,14 @@ layer(WalletApp(books), live)("Notifications", (it) => {
       const failed = yield* eventually(callbackRow(win), (row) => row?.attempts === 1, "the first failed attempt")
       assert.deepInclude(failed, { status: "pending" })
       assert.match(failed.last_error ?? "", /HTTP 500/)
-      const [listed] = yield* (yield* CallbackOutbox).list({ status: "pending", limit: 1 })
-      // The queue's backoff after a first failure is about 3 s: the next attempt is that far past the notification.
-      assert.isAbove(listed.nextAttemptAt?.getTime() ?? 0, listed.createdAt.getTime() + 2_000, "the next attempt backs off")
+      // The queue records its backoff (about 3 s after a first failure) once the attempt's run has ended: the next
+      // attempt is then that far past the notification.
+      const outbox = yield* CallbackOutbox
+      yield* eventually(
+        outbox.list({ status: "pending", limit: 1 }),
+        ([listed]) => listed !== undefined && (listed.nextAttemptAt?.getTime() ?? 0) > listed.createdAt.getTime() + 2_000,
+        "the next attempt backing off"
+      )
 
       // No new activity: the queue's own backoff (about 3 s) brings it back.
       const delivered = yield* eventually(callbackRow(win), (row) => row.status === "delivered", "the retry")
