@@ -10,12 +10,15 @@ import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { type CaseKey, caseKeys, cases, type Certification } from "../../src/domain/Certification.ts"
 import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxConfig.ts"
+import { Conflict, Forbidden, NotFound, ValidationFailed } from "../../src/client/PartnerClient.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
 import { PartnerBooks, type WalletFault } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
-import { live } from "../support/live.ts"
-import { givenPartner, TestApp } from "../support/TestApp.ts"
+import { admin } from "../support/AdminCli.ts"
+import { eventually, live } from "../support/live.ts"
+import { failsWith, partnerClient } from "../support/PartnerClient.ts"
+import { bearer, errorBody, givenPartner, request, TestApp, validationErrors } from "../support/TestApp.ts"
 
 const books = new PartnerBooks()
 /** The time-out of this file's service: a slow wallet costs one of it, once (a run stops without its first balance). */
@@ -135,17 +138,119 @@ layer(App, live)("wallet certification", (it) => {
       }))
   }
 
-  it.effect("a wallet that answers after the time-out fails on its first call, and the run stops there", () =>
+  it.effect("the partner API: the test token starts a run and reads it case by case; a live token, a stranger and a player that is not a test player are refused", () =>
     Effect.gen(function*() {
-      const { external, partner } = yield* givenTestWallet("fake")
+      const { external, partner, test, token } = yield* givenTestWallet("sandbox")
+      const client = yield* partnerClient(test.token)
+      const started = (yield* client.certifications.start({ payload: { external_player_id: external } })).data.certification
+      assert.match(started.id, /^cert_[0-9a-f]{16}$/)
+      assert.deepStrictEqual([started.status, started.started_via, started.started_by, started.cases, started.cases_total], [
+        "running",
+        "api",
+        `partner ${partner.slug} (test token)`,
+        [],
+        17
+      ])
+      const read = client.certifications.show({ params: { certification_id: started.id } })
+      const done = (yield* eventually(read, (answer) => answer.data.certification.status !== "running", "the run's end")).data.certification
+      assert.strictEqual(done.status, "passed")
+      assert.deepStrictEqual(done.cases.map((result) => [result.key, result.title, result.status]), caseKeys.map((key) => [key, cases[key].title, "passed"]))
+      const bet = done.cases.find((result) => result.key === "bet")!
+      assert.deepStrictEqual([bet.balance_before, bet.expected_balance, bet.balance_after], [150, 149, 149])
+      assert.strictEqual(bet.exchanges[0].response?.body, "{\"balance\":149}")
+      assert.strictEqual(bet.exchanges[0].reading, "balance 149.00")
+      assert.strictEqual(done.cases.find((result) => result.key === "slowness")!.timing?.timeout_ms, 2_000)
+
+      // A live token neither starts nor reads one: 403 with the reason.
+      const liveClient = yield* partnerClient(token)
+      const refused = yield* failsWith(Forbidden)(liveClient.certifications.start({ payload: { external_player_id: external } }))
+      assert.include(refused.message, "call it with your test token")
+      yield* failsWith(Forbidden)(liveClient.certifications.show({ params: { certification_id: started.id } }))
+      const onTheWire = yield* request("POST", "/api/partner/v1/wallet/certifications", { headers: bearer(token), json: { external_player_id: external } })
+      assert.deepStrictEqual([onTheWire.status, errorBody(onTheWire).message], [403, refused.message])
+      // Another partner's run is not found; a player that is not a test player, or none, is a 422 on the field.
+      const stranger = yield* givenPartner({ name: "Stranger" })
+      yield* failsWith(NotFound)((yield* partnerClient(stranger.test.token)).certifications.show({ params: { certification_id: started.id } }))
+      const unknown = yield* failsWith(ValidationFailed)(client.certifications.start({ payload: { external_player_id: "nobody" } }))
+      assert.match(unknown.errors.external_player_id[0], /"nobody" is not one of this partner's test players/)
+      const missing = yield* request("POST", "/api/partner/v1/wallet/certifications", { headers: bearer(test.token), json: {} })
+      assert.deepStrictEqual([missing.status, validationErrors(missing)], [422, { external_player_id: ["The external player id field is required."] }])
+      assert.strictEqual(yield* ledgerRows(partner.id), 0)
+    }))
+
+  it.effect("a wallet that answers after the time-out fails on its first call and the run stops; a second run meanwhile is a 409", () =>
+    Effect.gen(function*() {
+      const { external, test } = yield* givenTestWallet("fake")
       books.behaviour = "slow"
       // 4 s against the 3 s time-out, scaled to this service's 2 s one.
       books.delayMillis = 2_700
-      const run = yield* certify(partner.id, external).pipe(Effect.ensuring(Effect.sync(() => (books.behaviour = "fine"))))
-      assert.deepStrictEqual(failed(run), ["balance", "slowness"])
+      const client = yield* partnerClient(test.token)
+      const first = (yield* client.certifications.start({ payload: { external_player_id: external } })).data.certification
+      const second = yield* failsWith(Conflict)(client.certifications.start({ payload: { external_player_id: external } }))
+      assert.include(second.message, first.id)
+      const read = client.certifications.show({ params: { certification_id: first.id } })
+      const run = (yield* eventually(read, (answer) => answer.data.certification.status !== "running", "the slow run's end").pipe(
+        Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))
+      )).data.certification
+      assert.strictEqual(run.status, "failed")
+      assert.deepStrictEqual(run.cases.filter((result) => result.status === "failed").map((result) => result.key), ["balance", "slowness"])
       assert.strictEqual(run.cases.filter((result) => result.status === "skipped").length, 15)
       const slowness = run.cases.find((result) => result.key === "slowness")!
       assert.include(slowness.reason!, "Fault caught: answers after the time-out.")
-      assert.strictEqual(slowness.timing!.timedOut, 1)
+      assert.deepInclude(slowness.timing!, { calls: 1, timed_out: 1, timeout_ms: 2_000 })
+      assert.strictEqual(run.cases[0].exchanges[0].error, "The partner did not answer within 2s.")
+    }))
+
+  it.effect("the CLI certifies: exit 0 only when every case passes; a required certification withholds the live token until one passes", () =>
+    Effect.gen(function*() {
+      const sandbox = yield* givenTestWallet("sandbox")
+      const passed = yield* admin("partners", "certify", sandbox.partner.slug, "--player", sandbox.external)
+      assert.strictEqual(passed.exitCode, 0, passed.stderr)
+      assert.strictEqual(JSON.parse(passed.stdout).status, "passed")
+      assert.strictEqual(JSON.parse(passed.stdout).started_via, "cli")
+      assert.strictEqual(passed.stderr.split("\n").filter((line) => line.startsWith("passed ")).length, 17)
+
+      books.knownPlayersOnly = true
+      books.faults.add("skips-signature-checks")
+      const faulty = yield* givenTestWallet("fake")
+      const failedRun = yield* admin("partners", "certify", faulty.partner.slug, "--player", faulty.external).pipe(
+        Effect.ensuring(Effect.sync(() => books.faults.clear()))
+      )
+      assert.strictEqual(failedRun.exitCode, 1)
+      assert.strictEqual(JSON.parse(failedRun.stdout).status, "failed")
+      assert.include(failedRun.stderr, "FAILED  A bad signature: The bet was accepted")
+      assert.include(failedRun.stderr, "The wallet certification of")
+      const unknown = yield* admin("partners", "certify", faulty.partner.slug, "--player", "nobody")
+      assert.strictEqual(unknown.exitCode, 1)
+      assert.include(unknown.stderr, "is not one of this partner's test players")
+
+      // Required: no passed run yet, so the live token is withdrawn at once and none is issued until one passes.
+      const { partner, token } = faulty
+      const required = yield* admin("partners", "set", partner.slug, "--require-certification", "on")
+      assert.strictEqual(required.exitCode, 0, required.stderr)
+      assert.deepStrictEqual(
+        [JSON.parse(required.stdout).certification_required, JSON.parse(required.stdout).live_token_withdrawn],
+        [true, true]
+      )
+      const status = (liveToken: string) => Effect.map(request("GET", "/api/partner/v1/status", { headers: bearer(liveToken) }), (answer) => answer.status)
+      yield* eventually(status(token), (code) => code === 401, "the withdrawn live token refused")
+      const withheld = yield* admin("partners", "rotate-token", partner.slug)
+      assert.strictEqual(withheld.exitCode, 1)
+      assert.include(withheld.stderr, `The live token of ${partner.slug} is issued only after a passed wallet certification, and its latest run failed`)
+      const test = yield* admin("partners", "rotate-token", partner.slug, "--env", "test")
+      assert.strictEqual(test.exitCode, 0, "the test token is never withheld")
+      assert.strictEqual((yield* admin("partners", "certify", partner.slug, "--player", faulty.external)).exitCode, 0)
+      const issued = yield* admin("partners", "rotate-token", partner.slug)
+      assert.strictEqual(issued.exitCode, 0, issued.stderr)
+      yield* eventually(status(JSON.parse(issued.stdout).token), (code) => code === 200, "the new live token admitted")
+
+      const listed = JSON.parse((yield* admin("partners", "certifications", partner.slug)).stdout)
+      assert.strictEqual(listed.certification_required, true)
+      assert.deepStrictEqual(listed.runs.map((run: { status: string }) => run.status), ["passed", "failed"])
+      const audit = JSON.parse((yield* admin("audit", "list", "--target", `partner:${partner.slug}`)).stdout)
+      assert.deepInclude(audit.map((entry: { action: string; after: unknown }) => [entry.action, entry.after]), [
+        "partner.set-certification-requirement",
+        { certification_required: true, live_token_withdrawn: true }
+      ])
     }))
 })
