@@ -18,6 +18,7 @@ import { LoginAttemptRepo } from "./admin/LoginAttemptRepo.ts"
 import { PasswordHashing } from "./admin/Passwords.ts"
 import * as AdminAuth from "./admin/http/AdminAuth.ts"
 import { AdminCasinoHandlers } from "./admin/http/Casino.ts"
+import { AdminCertificationsHandlers } from "./admin/http/Certifications.ts"
 import { AdminOpenApiRoute, PanelRoutes } from "./admin/http/Panel.ts"
 import { AdminPartnersHandlers } from "./admin/http/Partners.ts"
 import { AdminLoginHandlers, AdminSessionHandlers } from "./admin/http/Session.ts"
@@ -131,7 +132,8 @@ export const AdminHandlersLive = Layer.mergeAll(
   AdminPartnersHandlers,
   AdminWalletHandlers,
   AdminCasinoHandlers,
-  AdminSystemHandlers
+  AdminSystemHandlers,
+  AdminCertificationsHandlers
 ).pipe(Layer.provide(SystemStatus.layer), Layer.provideMerge(Layer.mergeAll(AdminAuth.layer, RequestValidationLive)))
 
 /** The console: its API with its own OpenAPI document (for logged-in admins), and its pages. */

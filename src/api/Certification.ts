@@ -138,17 +138,21 @@ const exampleRun: typeof CertificationEntry.Type = {
 const CertificationResponse = (identifier: string) =>
   Envelope(identifier, Schema.Struct({ certification: CertificationEntry }), { example: { certification: exampleRun } })
 
-const StartRequest = Schema.Struct({
-  external_player_id: Schema.Trim.check(
-    isStorable,
-    Schema.isMinLength(1, { message: "The :attribute field is required." }),
-    Schema.isMaxLength(255, { message: "The :attribute field must not be greater than 255 characters." })
-  ).annotate({
-    description: "The test player the run plays with: one of the partner's test players (launched once with the test " +
-      "token). Left as it was found: every case gives back what it moved.",
-    examples: ["player-42"]
-  })
-}).annotate({ identifier: "WalletCertificationRequest", examples: [{ external_player_id: "player-42" }] })
+/** The test player a run plays with, as partners and operators name it. */
+export const TestPlayerField = Schema.Trim.check(
+  isStorable,
+  Schema.isMinLength(1, { message: "The :attribute field is required." }),
+  Schema.isMaxLength(255, { message: "The :attribute field must not be greater than 255 characters." })
+).annotate({
+  description: "The test player the run plays with: one of the partner's test players (launched once with the test " +
+    "token). Left as it was found: every case gives back what it moved.",
+  examples: ["player-42"]
+})
+
+const StartRequest = Schema.Struct({ external_player_id: TestPlayerField }).annotate({
+  identifier: "WalletCertificationRequest",
+  examples: [{ external_player_id: "player-42" }]
+})
 
 const howToTellThem = "Certification callbacks are told apart from real wallet traffic by their event ids " +
   "(`evt_cert_<run>_<n>`, never `evt_<hex>`), by the `certification: {run, case}` field at the end of their body " +
