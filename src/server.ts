@@ -173,10 +173,13 @@ export const CasinoLive = CasinoEnvironments.layer(SandboxTestCasinoGatewayLive)
   Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, CasinoGatewaySelection.layer(SandboxCasinoGatewayLive)))
 )
 
+/** Where a test environment's callbacks go without a callback URL of its own: this service's sandbox partner wallet. */
+const defaultTestCallbackUrl = (app: AppConfig["Service"]) => `${publicBaseUrl(app)}${sandboxPartnerWalletPath}?environment=test`
+
 /** Callback targets; a test environment without a callback URL of its own is answered by the sandbox partner wallet. */
 const CallbackTargetsLive = CallbackTargets.layer.pipe(Layer.provide(Layer.effect(
   DefaultTestCallbackUrl,
-  Effect.map(Effect.service(AppConfig), (app) => `${publicBaseUrl(app)}${sandboxPartnerWalletPath}?environment=test`)
+  Effect.map(Effect.service(AppConfig), defaultTestCallbackUrl)
 )))
 
 /**
@@ -207,13 +210,16 @@ const DemoPartnerWalletLive = Layer.effect(
   Effect.map(casinoSandboxSelected, (selected) => selected ? { path: sandboxPartnerWalletPath } : undefined)
 )
 
-/** That wallet is this service's own: its callback URL is exempt from the policy. */
-const SandboxCallbackUrlsLive = Layer.effect(
+/**
+ * That wallet is this service's own: its callback URL is exempt from the policy, and so is the test environments'
+ * default (served whatever the casino gateway), which plain http:// on a private address would otherwise refuse.
+ */
+export const SandboxCallbackUrlsLive = Layer.effect(
   ExemptCallbackUrls,
   Effect.gen(function*() {
     const wallet = yield* DemoPartnerWallet
     const app = yield* AppConfig
-    return new Set(wallet === undefined ? [] : [`${publicBaseUrl(app)}${wallet.path}`])
+    return new Set([defaultTestCallbackUrl(app), ...(wallet === undefined ? [] : [`${publicBaseUrl(app)}${wallet.path}`])])
   })
 ).pipe(Layer.provide(DemoPartnerWalletLive))
 
