@@ -5,20 +5,36 @@
  * live tokens) and the admin CLI (exit code, the live token's gate). No run writes a ledger row.
  */
 import { assert, layer } from "@effect/vitest"
-import { Duration, Effect, Layer, Option } from "effect"
+import { Context, Duration, Effect, Layer, Option, Result } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { type CaseKey, caseKeys, cases, type Certification } from "../../src/domain/Certification.ts"
 import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxConfig.ts"
 import { Conflict, Forbidden, NotFound, ValidationFailed } from "../../src/client/PartnerClient.ts"
+import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
+import { CallbackUrlPolicy } from "../../src/partners/CallbackUrlPolicy.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
+import { PartnersConfig } from "../../src/partners/PartnersConfig.ts"
+import { AppConfig } from "../../src/platform/AppConfig.ts"
+import { SandboxCallbackUrlsLive } from "../../src/server.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
 import { PartnerBooks, type WalletFault } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { admin } from "../support/AdminCli.ts"
 import { eventually, live } from "../support/live.ts"
 import { failsWith, partnerClient } from "../support/PartnerClient.ts"
-import { bearer, errorBody, givenPartner, request, TestApp, validationErrors } from "../support/TestApp.ts"
+import {
+  AnotherInstance,
+  bearer,
+  errorBody,
+  givenPartner,
+  request,
+  TestApp,
+  testCasinoConfig,
+  testConfig,
+  testPartnersConfig,
+  validationErrors
+} from "../support/TestApp.ts"
 
 const books = new PartnerBooks()
 /** The time-out of this file's service: a slow wallet costs one of it, once (a run stops without its first balance). */
@@ -252,5 +268,50 @@ layer(App, live)("wallet certification", (it) => {
         "partner.set-certification-requirement",
         { certification_required: true, live_token_withdrawn: true }
       ])
+    }))
+
+  it.effect("a test environment without a callback URL reaches the sandbox partner wallet where private URLs are refused", () =>
+    Effect.gen(function*() {
+      const policy = yield* CallbackUrlPolicy
+      const own = "http://10.0.0.5:8080"
+      assert.isTrue(Result.isSuccess(yield* Effect.result(policy.checkBeforeSend(`${own}${sandboxPartnerWalletPath}?environment=test`))))
+      assert.isTrue(Result.isFailure(yield* Effect.result(policy.checkBeforeSend(`${own}/elsewhere`))))
+    }).pipe(Effect.provide(Layer.fresh(CallbackUrlPolicy.layer).pipe(
+      Layer.provide(Layer.fresh(SandboxCallbackUrlsLive)),
+      // Whatever the casino gateway: test environments always have the sandbox partner wallet.
+      Layer.provide(Layer.succeed(CasinoConfig, testCasinoConfig({ gateway: "playfiver" }))),
+      Layer.provide(Layer.succeed(AppConfig, testConfig({ publicUrl: Option.some("http://10.0.0.5:8080") }))),
+      Layer.provide(Layer.succeed(PartnersConfig, testPartnersConfig({ callbackAllowPrivate: false })))
+    ))))
+
+  it.effect("a run is closed as interrupted when its instance stops; one whose instance died gives the partner its turn back", () =>
+    Effect.gen(function*() {
+      const { external, partner } = yield* givenTestWallet("fake")
+      const here = yield* Certifications
+      books.behaviour = "slow"
+      books.delayMillis = 2_700
+      // Another instance starts a run in its background, and stops while the wallet has not answered.
+      const started = yield* Effect.scoped(Effect.gen(function*() {
+        const other = Context.get(yield* Layer.build(AnotherInstance({ callbacks: { timeout } })), Certifications)
+        return yield* Effect.orDie(other.start(partner.id, external, { name: "test", via: "console" }))
+      })).pipe(Effect.ensuring(Effect.sync(() => (books.behaviour = "fine"))))
+      const stopped = Option.getOrThrow(yield* here.find(started.id))
+      assert.deepStrictEqual([stopped.status, stopped.cases.length], ["interrupted", 0])
+      assert.match(stopped.summary!, /^The run was interrupted before it finished \(the service was stopping\)/)
+
+      // An instance that died leaves its run running: once untouched for longer than a run could take, it reads as
+      // interrupted, and the partner's next run closes it.
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`
+        INSERT INTO wallet_certifications (public_id, partner_id, external_player_id, callback_url, started_by, started_via, timeout_ms, updated_at)
+        VALUES ('cert_00000000000000ff', ${partner.id}, ${external}, 'http://gone', 'test', 'cli', 2000, now() - interval '1 hour')
+      `
+      assert.strictEqual(Option.getOrThrow(yield* here.find("cert_00000000000000ff")).status, "interrupted")
+      const next = yield* here.run(partner.id, external, { name: "test", via: "cli" }).pipe(Effect.orDie)
+      assert.strictEqual(next.status, "passed")
+      const [closed] = yield* sql<{ status: string; finished_at: Date | null }>`
+        SELECT status, finished_at FROM wallet_certifications WHERE public_id = 'cert_00000000000000ff'`
+      assert.strictEqual(closed.status, "interrupted")
+      assert.isNotNull(closed.finished_at)
     }))
 })
