@@ -247,6 +247,15 @@ export const certificationBody = (
 /** `12.5` -> `"12.50"`, as reports print amounts. */
 export const amountText = (cents: Cents) => formatCents(cents)
 
+/** A balance the wallet reported against the one expected, in words: nothing when they agree. */
+export const compared = (what: string, observed: Cents | undefined, expected: Cents): ReadonlyArray<string> =>
+  observed === undefined
+    ? [`The balance could not be read ${what}.`]
+    : observed === expected
+    ? []
+    : [`${what[0].toUpperCase()}${what.slice(1)} the balance is ${amountText(observed)}, not ${amountText(expected)} ` +
+      `(${observed > expected ? "+" : ""}${amountText(observed - expected)}).`]
+
 /** How the service reads a partner's answer to a balance or a bet, in words. */
 export const answerReading = (answer: PartnerAnswer): string => {
   switch (answer._tag) {

@@ -10,6 +10,7 @@ import {
   cases,
   certificationBody,
   certificationEventId,
+  compared,
   type Exchange,
   failureReason,
   isCertificationId,
@@ -98,6 +99,13 @@ describe("wallet certification rules", () => {
     assert.deepInclude(JSON.parse(body), { event_id: eventId, kind: "bet", amount: 12.34, certification: { run: id, case: "two_decimals" } })
     const rollback = JSON.parse(certificationBody(real, { id, key: "rollback" }, eventId, `evt_${id}_006`))
     assert.strictEqual(rollback.rolls_back, `evt_${id}_006`)
+  })
+
+  it("a balance against the one expected, in words, with the difference signed", () => {
+    assert.deepStrictEqual(compared("after the bet", 14_900, 14_900), [])
+    assert.deepStrictEqual(compared("after the bet", 14_800, 14_900), ["After the bet the balance is 148.00, not 149.00 (-1.00)."])
+    assert.deepStrictEqual(compared("at the end", 5_034, 5_000), ["At the end the balance is 50.34, not 50.00 (+0.34)."])
+    assert.deepStrictEqual(compared("afterwards", undefined, 1), ["The balance could not be read afterwards."])
   })
 
   it("answers read in words", () => {

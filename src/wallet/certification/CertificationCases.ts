@@ -5,6 +5,7 @@ import {
   type CaseKey,
   type CaseResult,
   caseKeys,
+  compared,
   failureReason,
   timingOf,
   timingProblems,
@@ -38,16 +39,6 @@ const float: Cents = 10_000
 const maxTimeouts = 3
 
 const balanceOf = (answer: PartnerAnswer) => answer._tag === "Balance" ? answer.balance : undefined
-const moneyText = (cents: Cents | undefined) => cents === undefined ? "unknown" : amountText(cents)
-
-/** A balance read against the one expected, in words. */
-const compared = (what: string, observed: Cents | undefined, expected: Cents): ReadonlyArray<string> =>
-  observed === undefined
-    ? [`The balance could not be read ${what}.`]
-    : observed === expected
-    ? []
-    : [`${what[0].toUpperCase()}${what.slice(1)} the balance is ${amountText(observed)}, not ${amountText(expected)} ` +
-      `(${observed > expected ? "+" : ""}${amountText(observed - expected)}).`]
 
 /**
  * Runs every case against the partner's test wallet, handing each result to `record` as it finishes; the results in
@@ -65,6 +56,8 @@ export const certify = Effect.fnUntraced(function*(
   let known: Cents | undefined
   let start: Cents | undefined
   let floatCredited = false
+  /** The bet case's stake as the service reckons it (the wallet answered a balance): what its round's refund gives back. */
+  let betTaken: Cents = 0
 
   const finish = (key: CaseKey, log: CaseLog, status: CaseResult["status"], reason: string | null, finding: Partial<Finding>) =>
     Effect.gen(function*() {
@@ -189,6 +182,7 @@ export const certify = Effect.fnUntraced(function*(
     bet: money("bet", (log, before) =>
       Effect.gen(function*() {
         const answer = yield* bet(log, "bet", 100)
+        if (answer._tag === "Balance") betTaken = 100
         const expected = before - 100
         const problems = answer._tag !== "Balance"
           ? [`The bet was answered: ${answerReading(answer)}.`]
@@ -199,11 +193,9 @@ export const certify = Effect.fnUntraced(function*(
 
     refund: money("refund", (log, before) =>
       Effect.gen(function*() {
-        // The bet case's stake, as the service reckons the round: nothing when the wallet did not take it.
-        const taken = results.find((result) => result.key === "bet")?.status === "passed" ? 100 : 0
-        const acknowledged = yield* calls.refund(log, round("bet"), { bet: taken, win: 0 })
+        const acknowledged = yield* calls.refund(log, round("bet"), { bet: betTaken, win: 0 })
         const after = yield* balanceAfter(log)
-        const expected = before + taken
+        const expected = before + betTaken
         return {
           problems: [...(acknowledged ? [] : ["The refund was not acknowledged with a 2xx."]), ...compared("after the refund", after, expected)],
           before,
@@ -241,6 +233,9 @@ export const certify = Effect.fnUntraced(function*(
         }
         const taken = first._tag === "Balance" ? 200 : 0
         if (first._tag !== "Balance") problems.push(`The bet was answered: ${answerReading(first)}.`)
+        if (first._tag === "Unavailable") {
+          yield* calls.rollback(log, round("repeat"), 200, call.eventId, "rollback of the bet that got no usable answer, as the service sends one")
+        }
         const win = yield* calls.win(log, round("repeat"), 500)
         const acknowledged = [
           yield* calls.notify(log, win.label, win.eventId, win.body),
@@ -387,7 +382,7 @@ export const certify = Effect.fnUntraced(function*(
           return {
             problems: problems.length === 0 ? [] : [
               `The balance started at ${amountText(start!)}, the cases moved 0.00 in all (each gave back what it moved), ` +
-              `and it ends at ${moneyText(end)}.`,
+              `and it ends at ${end === undefined ? "an unknown balance" : amountText(end)}.`,
               ...(end === undefined ? [] : [`${end > start! ? "Created" : "Lost"}: ${amountText(Math.abs(end - start!))}.`])
             ],
             before: start,
