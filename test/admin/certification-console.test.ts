@@ -62,8 +62,12 @@ layer(Layer.merge(App, Browser.layer), live)("wallet certification in the consol
 
       // The list fills while the run is running, then the run ends failed.
       yield* step(() =>
-        page.waitForFunction(`document.querySelector("[data-run-status]")?.getAttribute("data-run-status") === "running" &&
-          document.querySelectorAll("li[data-case]").length > 0 && document.querySelectorAll("li[data-case]").length < 17`)
+        page.waitForFunction(() => {
+          // Runs in the page, where `document` is the console's.
+          const page = (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(a: string): string | null } | null; querySelectorAll(s: string): { length: number } } }).document
+          const cases = page.querySelectorAll("li[data-case]").length
+          return page.querySelector("[data-run-status]")?.getAttribute("data-run-status") === "running" && cases > 0 && cases < 17
+        })
       )
       yield* step(() => page.locator("[data-run-status=failed]").waitFor({ timeout: 20_000 }))
       assert.strictEqual(yield* step(() => page.locator("li[data-case]").count()), 17)

@@ -32,21 +32,25 @@ function exchangeItem(exchange) {
       h("div", {}, h("small", {}, "Answer"), h("pre.json", { "data-answer": "" }, answerText(exchange)))))
 }
 
+/** A case: a passed one in a line (what it checked, its balances and exchanges a click away); a failed one in full. */
 function caseItem(result) {
   const timing = result.timing
+  const balances = result.balance_before === null && result.balance_after === null ? null : h("dl.facts", {},
+    h("dt", {}, "Balance before"), h("dd", {}, money(result.balance_before)),
+    h("dt", {}, "Expected after"), h("dd", {}, money(result.expected_balance)),
+    h("dt", {}, "Balance after"), h("dd", {}, money(result.balance_after)))
+  const passed = result.status === "passed"
   return h("li.card.case", { "data-case": result.key, "data-status": result.status },
     h("h3", {}, h(`span.badge.${result.status}`, {}, statusLabel[result.status]), " ", result.title),
-    h("p.checks", {}, result.checks),
+    passed ? null : h("p.checks", {}, result.checks),
     result.reason === null ? null : h("p.reason", { "data-reason": "" }, result.reason),
-    result.balance_before === null && result.balance_after === null ? null : h("dl.facts", {},
-      h("dt", {}, "Balance before"), h("dd", {}, money(result.balance_before)),
-      h("dt", {}, "Expected after"), h("dd", {}, money(result.expected_balance)),
-      h("dt", {}, "Balance after"), h("dd", {}, money(result.balance_after))),
+    passed ? null : balances,
     timing === null ? null : h("p", { "data-timing": "" },
       `p50 ${timing.p50_ms} ms, p99 ${timing.p99_ms} ms, slowest ${timing.max_ms} ms over ${timing.calls} calls; ` +
       `${timing.timed_out} without an answer within the ${timing.timeout_ms} ms time-out.`),
-    result.exchanges.length === 0 ? null : h("details", {},
+    result.exchanges.length === 0 && !passed ? null : h("details", {},
       h("summary", {}, `Requests and answers (${result.exchanges.length})`),
+      passed ? [h("p.checks", {}, result.checks), balances] : null,
       h("ol.plain", {}, result.exchanges.map(exchangeItem))))
 }
 
