@@ -1,4 +1,4 @@
-import { Schema, SchemaGetter, Struct } from "effect"
+import { Schema, Struct } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
   CaseKey,
@@ -9,11 +9,11 @@ import {
   type Certification as CertificationRecord,
   Timing
 } from "../domain/Certification.ts"
-import { toAmount } from "../domain/Money.ts"
 import { isStorable, StorableText } from "../domain/Text.ts"
 import { Envelope, IsoDate } from "./Envelope.ts"
 import { Conflict, Forbidden, NotFound } from "./Errors.ts"
 import { RequestValidation } from "./RequestValidation.ts"
+import { Amount, centsAs } from "./Wallet.ts"
 
 /**
  * Wallet certification for partners: with the test token, start a run of cases against the partner's test wallet
@@ -22,11 +22,7 @@ import { RequestValidation } from "./RequestValidation.ts"
  * fault it catches.
  */
 
-const Amount = Schema.Finite.annotate({ description: "A decimal amount with at most 2 places" })
-const amountFromCents = Schema.NullOr(Amount.pipe(Schema.decodeTo(Schema.Int, {
-  decode: SchemaGetter.transform((units: number) => Math.round(units * 100)),
-  encode: SchemaGetter.transform(toAmount)
-})))
+const amountFromCents = Schema.NullOr(centsAs(Amount))
 
 const ExchangeEntry = Exchange.mapFields(Struct.assign({ sentAt: IsoDate })).pipe(Schema.encodeKeys({ sentAt: "sent_at" }))
 
