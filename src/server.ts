@@ -12,11 +12,13 @@ import * as AdminChanges from "./admin/AdminChanges.ts"
 import { CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerAdmin } from "./admin/AdminChanges.ts"
 import { AdminAccountRepo } from "./admin/AdminAccountRepo.ts"
 import { AdminConfig } from "./admin/AdminConfig.ts"
+import { CertificationAdmin } from "./admin/CertificationAdmin.ts"
 import { AuditRepo } from "./admin/AuditRepo.ts"
 import { LoginAttemptRepo } from "./admin/LoginAttemptRepo.ts"
 import { PasswordHashing } from "./admin/Passwords.ts"
 import * as AdminAuth from "./admin/http/AdminAuth.ts"
 import { AdminCasinoHandlers } from "./admin/http/Casino.ts"
+import { AdminCertificationsHandlers } from "./admin/http/Certifications.ts"
 import { AdminOpenApiRoute, PanelRoutes } from "./admin/http/Panel.ts"
 import { AdminPartnersHandlers } from "./admin/http/Partners.ts"
 import { AdminLoginHandlers, AdminSessionHandlers } from "./admin/http/Session.ts"
@@ -28,6 +30,9 @@ import { CallbackOutbox } from "./wallet/outbox/CallbackOutbox.ts"
 import { CallbacksConfig } from "./wallet/CallbacksConfig.ts"
 import { CallbackWorker } from "./wallet/outbox/CallbackWorker.ts"
 import { WalletHandlers } from "./wallet/http.ts"
+import { Certifications } from "./wallet/certification/Certifications.ts"
+import { CertificationRepo } from "./wallet/certification/CertificationRepo.ts"
+import { CertificationHandlers } from "./wallet/certification/http.ts"
 import { OutboxRepo } from "./wallet/outbox/OutboxRepo.ts"
 import { PartnerCallbacks } from "./wallet/outbox/PartnerCallbacks.ts"
 import { Wallet } from "./wallet/Wallet.ts"
@@ -104,9 +109,19 @@ export const ApiHandlersLive = Layer.mergeAll(
   CasinoHandlers,
   SportsHandlers,
   SportsCatalogHandlers,
-  WalletHandlers
+  WalletHandlers,
+  CertificationHandlers
 ).pipe(
-  seeingOnly(AppConfig, StatusReport, CasinoEnvironments, SportsEnvironments, WalletLedger, PartnerAuth, RequestValidation),
+  seeingOnly(
+    AppConfig,
+    StatusReport,
+    CasinoEnvironments,
+    SportsEnvironments,
+    WalletLedger,
+    Certifications,
+    PartnerAuth,
+    RequestValidation
+  ),
   Layer.provideMerge(Layer.mergeAll(PartnerAuthMiddleware.layer, RequestValidationLive))
 )
 
@@ -117,7 +132,8 @@ export const AdminHandlersLive = Layer.mergeAll(
   AdminPartnersHandlers,
   AdminWalletHandlers,
   AdminCasinoHandlers,
-  AdminSystemHandlers
+  AdminSystemHandlers,
+  AdminCertificationsHandlers
 ).pipe(Layer.provide(SystemStatus.layer), Layer.provideMerge(Layer.mergeAll(AdminAuth.layer, RequestValidationLive)))
 
 /** The console: its API with its own OpenAPI document (for logged-in admins), and its pages. */
@@ -157,10 +173,13 @@ export const CasinoLive = CasinoEnvironments.layer(SandboxTestCasinoGatewayLive)
   Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, CasinoGatewaySelection.layer(SandboxCasinoGatewayLive)))
 )
 
+/** Where a test environment's callbacks go without a callback URL of its own: this service's sandbox partner wallet. */
+const defaultTestCallbackUrl = (app: AppConfig["Service"]) => `${publicBaseUrl(app)}${sandboxPartnerWalletPath}?environment=test`
+
 /** Callback targets; a test environment without a callback URL of its own is answered by the sandbox partner wallet. */
 const CallbackTargetsLive = CallbackTargets.layer.pipe(Layer.provide(Layer.effect(
   DefaultTestCallbackUrl,
-  Effect.map(Effect.service(AppConfig), (app) => `${publicBaseUrl(app)}${sandboxPartnerWalletPath}?environment=test`)
+  Effect.map(Effect.service(AppConfig), defaultTestCallbackUrl)
 )))
 
 /**
@@ -180,7 +199,7 @@ const WalletCredentialsLive = Layer.unwrap(
  * over a WalletRepo (PostgreSQL's; a test may wrap it to inject a fault).
  */
 export const callbacksLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
-  Layer.mergeAll(Wallet.layer, WalletLedger.layer, WalletCredentialsLive).pipe(
+  Layer.mergeAll(Wallet.layer, WalletLedger.layer, WalletCredentialsLive, Certifications.layer).pipe(
     Layer.provideMerge(Layer.mergeAll(walletRepo, CallbackOutbox.layer)),
     Layer.provideMerge(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargetsLive))
   )
@@ -191,13 +210,16 @@ const DemoPartnerWalletLive = Layer.effect(
   Effect.map(casinoSandboxSelected, (selected) => selected ? { path: sandboxPartnerWalletPath } : undefined)
 )
 
-/** That wallet is this service's own: its callback URL is exempt from the policy. */
-const SandboxCallbackUrlsLive = Layer.effect(
+/**
+ * That wallet is this service's own: its callback URL is exempt from the policy, and so is the test environments'
+ * default (served whatever the casino gateway), which plain http:// on a private address would otherwise refuse.
+ */
+export const SandboxCallbackUrlsLive = Layer.effect(
   ExemptCallbackUrls,
   Effect.gen(function*() {
     const wallet = yield* DemoPartnerWallet
     const app = yield* AppConfig
-    return new Set(wallet === undefined ? [] : [`${publicBaseUrl(app)}${wallet.path}`])
+    return new Set([defaultTestCallbackUrl(app), ...(wallet === undefined ? [] : [`${publicBaseUrl(app)}${wallet.path}`])])
   })
 ).pipe(Layer.provide(DemoPartnerWalletLive))
 
@@ -222,7 +244,7 @@ const SportsProviderLayer = SportsProviders.layer(SandboxSportsProviderLive)
 const SportsLive = SportsEnvironments.layer(SandboxSportsProviderLive).pipe(Layer.provideMerge(SportsCatalog.layer))
 
 /** The console's accounts, audit trail and audited changes, over the domain services. */
-const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChanges.layer).pipe(
+const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChanges.layer, CertificationAdmin.layer).pipe(
   Layer.provideMerge(Layer.merge(AuditRepo.layerSql, PasswordHashing.layer)),
   Layer.provide(Layer.merge(AdminAccountRepo.layerSql, LoginAttemptRepo.layerSql))
 )
@@ -256,9 +278,17 @@ export const ServicesLive = servicesLayer(WalletRepo.layerSql)
  * Each needs the database and the configuration.
  */
 export const AdminLayers = {
-  /** Partners, changed through the audited PartnerAdmin. */
-  partners: PartnerAdmin.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(Partners.layer, AuditRepo.layerSql, PartnerPlayers.layerSql, TestData.layerSql)),
+  /** Partners, changed through the audited PartnerAdmin (and their wallet certification setting, CertificationAdmin). */
+  partners: Layer.merge(PartnerAdmin.layer, CertificationAdmin.layer).pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(Partners.layer, AuditRepo.layerSql, PartnerPlayers.layerSql, TestData.layerSql, CertificationRepo.layerSql)
+    ),
+    Layer.provide(SandboxCallbackUrlsLive)
+  ),
+  /** A wallet certification run, sent from the CLI's own process to the partner's test wallet. */
+  certification: Certifications.layer.pipe(
+    Layer.provideMerge(Partners.layer),
+    Layer.provide(Layer.mergeAll(PartnerCallbacks.layer, CallbackTargetsLive, PartnerPlayers.layerSql)),
     Layer.provide(SandboxCallbackUrlsLive)
   ),
   admins: AdminAccounts.layer,

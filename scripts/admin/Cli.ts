@@ -14,11 +14,13 @@ import { partnerViews, viewPartner } from "../../src/admin/PartnerView.ts"
 import type { Partner } from "../../src/domain/Partner.ts"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import { CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerAdmin } from "../../src/admin/AdminChanges.ts"
+import { CertificationAdmin } from "../../src/admin/CertificationAdmin.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import * as Database from "../../src/platform/Database.ts"
 import { AdminLayers, ConfigLive } from "../../src/server.ts"
 import { adminsCommand, auditCommand, cliActor } from "./accounts.ts"
+import { certifications, certify } from "./certification.ts"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
@@ -165,14 +167,22 @@ const set = Command.make("set", {
         "them; to shadow, what was kept is forgotten at once, rounds in flight go on)"
     ),
     Flag.optional
+  ),
+  requireCertification: Flag.Literals("require-certification", ["on", "off"]).pipe(
+    Flag.withDescription(
+      "on: the live token is issued only once the partner's latest wallet certification passed (turned on without one, " +
+        "the live token is withdrawn at once); off: as before"
+    ),
+    Flag.optional
   )
 }, (input) =>
   Effect.gen(function*() {
     const settings: ReadonlyArray<Option.Option<unknown>> = [input.commission, input.callbackUrl, input.name, input.rateLimit]
-    if ([...settings, input.playerMode].every(Option.isNone)) {
+    if ([...settings, input.playerMode, input.requireCertification].every(Option.isNone)) {
       return yield* new CliError.UserError({
         cause: "nothing to change",
-        userMessage: "Nothing to change: pass --commission, --callback-url, --rate-limit, --name or --player-mode."
+        userMessage: "Nothing to change: pass --commission, --callback-url, --rate-limit, --name, --player-mode or " +
+          "--require-certification."
       })
     }
     const partners = yield* PartnerAdmin
@@ -187,9 +197,19 @@ const set = Command.make("set", {
         rateLimitPerMinute: yield* toRateLimit(input.rateLimit)
       }))
     if (Option.isSome(input.playerMode)) yield* userFacing(partners.setPlayerMode(cliActor, partner.slug, input.playerMode.value))
-    yield* printPartner(partner)
+    if (Option.isNone(input.requireCertification)) return yield* printPartner(partner)
+    // The setting is the wallet certification's; its answer says whether it withdrew the live token.
+    const set = yield* userFacing(
+      (yield* CertificationAdmin).setRequired(cliActor, partner.slug, input.requireCertification.value === "on")
+    )
+    yield* printJson({
+      ...(yield* viewPartner(yield* Partners, yield* PartnerPlayers, set.partner)),
+      certification_required: set.required,
+      live_token_withdrawn: set.liveTokenWithdrawn
+    })
   })).pipe(Command.withDescription(
-    "Change a partner's name, commission, rate limit, player mode, or the callback URL of an environment (--env, live by default)"
+    "Change a partner's name, commission, rate limit, player mode, wallet certification requirement, or the callback URL " +
+      "of an environment (--env, live by default)"
   ))
 
 const clearTestData = Command.make("clear-test-data", { slug }, ({ slug }) =>
@@ -212,7 +232,9 @@ const partnersCommand = Command.make("partners").pipe(
     rotateToken,
     rotateWebhookSecret,
     set,
-    clearTestData
+    clearTestData,
+    certify,
+    certifications
   ]),
   Command.provide(AdminLayers.partners)
 )

@@ -24,6 +24,9 @@ import {
 } from "../partners/Partners.ts"
 import type { SportsProviderError } from "../sports/SportsProvider.ts"
 import { AuditRepo } from "./AuditRepo.ts"
+import { liveTokenGate } from "./CertificationAdmin.ts"
+import type { LiveTokenWithheld } from "../domain/Certification.ts"
+import { CertificationRepo } from "../wallet/certification/CertificationRepo.ts"
 
 /*
  * Every change an operator makes, through the console or the admin CLI, made through the owning services
@@ -57,11 +60,12 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
   create(actor: Actor, input: NewPartner): Effect.Effect<CreatedPartner, InvalidPartnerInput | SlugTaken>
   update(actor: Actor, slug: string, changes: PartnerChanges): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
   setStatus(actor: Actor, slug: string, status: Partner["status"]): Effect.Effect<Partner, PartnerNotFound>
+  /** A live token is withheld while the partner requires a passed wallet certification and has none (CertificationAdmin). */
   rotateToken(
     actor: Actor,
     slug: string,
     environment: Environment
-  ): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound>
+  ): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound | LiveTokenWithheld>
   rotateWebhookSecret(
     actor: Actor,
     slug: string,
@@ -82,6 +86,7 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
       const audit = yield* AuditRepo
       const players = yield* PartnerPlayers
       const testData = yield* TestData
+      const certifications = yield* CertificationRepo
 
       /** The partner as audited, both environments' callback URLs included. */
       const audited = (partner: Partner) => Effect.map(partners.environmentsOf([partner]), (envs) => partnerAudit(partner, envs))
@@ -111,6 +116,9 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
           changed(status === "active" ? "partner.activate" : "partner.deactivate", actor, slug, partners.setStatus(slug, status)),
         rotateToken: Effect.fn("PartnerAdmin.rotateToken")(function*(actor: Actor, slug: string, environment: Environment) {
           return yield* audit.atomically(Effect.gen(function*() {
+            if (environment === "live") {
+              yield* Effect.provideService(liveTokenGate(yield* partners.show(slug)), CertificationRepo, certifications)
+            }
             const rotated = yield* partners.rotateToken(slug, environment)
             // That the environment's token changed is recorded; the token itself never is.
             yield* audit.record(actor, { action: "partner.rotate-token", target: `partner:${slug}`, after: { environment } })

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountGroup } from "./Account.ts"
 import { CasinoGroup } from "./Casino.ts"
 import { CatalogGroup } from "./Catalog.ts"
+import { CertificationGroup } from "./Certification.ts"
 import { partnerApiPrefix } from "../domain/Partner.ts"
 import { documentPartnerApi } from "./Documentation.ts"
 import { PartnerAuth } from "./Security.ts"
@@ -20,6 +21,7 @@ export class PartnerApi extends HttpApi.make("partner-api")
   .add(SportsGroup)
   .add(CatalogGroup)
   .add(WalletGroup)
+  .add(CertificationGroup)
   .prefix(apiPrefix)
   .middleware(PartnerAuth)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })

@@ -49,3 +49,13 @@ export class ProviderUnavailable extends Schema.Error<ProviderUnavailable>("Prov
   provider: Schema.String,
   provider_response: Schema.optionalKey(ProviderResponse)
 }, { httpApiStatus: 502, description: "The sports provider could not be queried." }) {}
+
+export class Forbidden extends Schema.Error<Forbidden>("Forbidden")({
+  success: Schema.tag(false),
+  message: Schema.String
+}, { httpApiStatus: 403, description: "The token is valid but may not do this (a live token where only the test token may)." }) {}
+
+export class Conflict extends Schema.Error<Conflict>("Conflict")({
+  success: Schema.tag(false),
+  message: Schema.String
+}, { httpApiStatus: 409, description: "Something already in progress stands in the way (a certification run of the partner)." }) {}

@@ -15,13 +15,13 @@ import { RequestValidation } from "./RequestValidation.ts"
  * whether they were delivered), to match against its own books.
  */
 
-const Amount = Schema.Finite.annotate({ description: "A decimal amount with at most 2 places" })
+export const Amount = Schema.Finite.annotate({ description: "A decimal amount with at most 2 places" })
 
 // The wire's entries are the domain's ledger records (domain/Wallet.ts LedgerEntry, LedgerRound; domain/Callbacks.ts
 // Callback) with their keys renamed at the edge, amounts from cents to currency units and dates as ISO strings.
 
 /** An amount on the wire (currency units) from the domain's cents. */
-const centsAs = (amount: typeof Amount) =>
+export const centsAs = (amount: typeof Amount) =>
   amount.pipe(Schema.decodeTo(Schema.Int, {
     decode: SchemaGetter.transform((units: number) => Math.round(units * 100)),
     encode: SchemaGetter.transform(toAmount)

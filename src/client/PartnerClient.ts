@@ -18,7 +18,7 @@ import { PartnerAuth } from "../api/Security.ts"
  */
 
 export { PartnerApi } from "../api/Api.ts"
-export { InternalError, NotFound, ProviderUnavailable, Unauthorized, ValidationFailed } from "../api/Errors.ts"
+export { Conflict, Forbidden, InternalError, NotFound, ProviderUnavailable, Unauthorized, ValidationFailed } from "../api/Errors.ts"
 
 export interface PartnerClientOptions {
   /** The service's origin, e.g. `https://partners.example.com`; none when the HttpClient already points at it. */

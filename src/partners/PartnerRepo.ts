@@ -180,6 +180,16 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
           `.pipe(Effect.andThen(touched(slug)))
         ).pipe(Effect.orDie)
 
+      const removeToken = (slug: string, environment: Environment) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const removed = yield* sql`
+            DELETE FROM partner_tokens t USING partners p
+            WHERE p.id = t.partner_id AND p.slug = ${slug} AND t.environment = ${environment}
+            RETURNING t.partner_id
+          `
+          return Option.map(yield* touched(slug), () => removed.length > 0)
+        })).pipe(Effect.orDie)
+
       const rotateWebhookSecret = (slug: string, environment: Environment, overlap: Duration.Duration) =>
         sql.withTransaction(Effect.gen(function*() {
           const rows = yield* sql<{ webhook_secret: string }>`
@@ -223,6 +233,7 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
         insert,
         update,
         setToken,
+        removeToken,
         rotateWebhookSecret,
         environmentsOf: (ids) => ids.length === 0 ? Effect.succeed([]) : Effect.orDie(environmentsOf(ids)),
         findCallbackTarget: (partnerId, environment) => Effect.orDie(findCallbackTarget({ partnerId, environment })),

@@ -108,6 +108,13 @@ export const make = (): PartnerRepoService => {
           Option.some
         )
       }),
+    removeToken: (slug, environment) =>
+      Effect.suspend(() => {
+        const row = bySlug(slug)
+        if (row === undefined) return Effect.succeed(Option.none())
+        const had = row.environments[environment].tokenHash !== null
+        return Effect.as(save(changeEnvironment(row, environment, { tokenHash: null, tokenIssuedAt: null }), {}), Option.some(had))
+      }),
     rotateWebhookSecret: (slug, environment, overlap) =>
       Effect.suspend(() => {
         const row = bySlug(slug)

@@ -54,6 +54,8 @@ export interface PartnerRepoService {
   update(slug: string, patch: PartnerPatch): Effect.Effect<Option.Option<Partner>>
   /** Replaces the environment's token (the one it had stops working). */
   setToken(slug: string, environment: Environment, hash: Uint8Array): Effect.Effect<Option.Option<Partner>>
+  /** Removes the environment's token (it stops working; none is issued until setToken): whether it had one. */
+  removeToken(slug: string, environment: Environment): Effect.Effect<Option.Option<boolean>>
   /**
    * Sets a newly generated webhook secret in the environment; callbacks are signed with it from then on,
    * and with the one it replaces too until `overlap` has passed.

@@ -132,6 +132,8 @@ export class Partners extends Context.Service<Partners, {
     environment?: Environment,
     token?: string
   ): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound>
+  /** Withdraws the environment's token: it stops working at once, and none is issued until rotateToken. Whether it had one. */
+  withdrawToken(slug: string, environment: Environment): Effect.Effect<boolean, PartnerNotFound>
   update(slug: string, changes: PartnerChanges): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
   /** A new webhook secret in the environment; the old one keeps signing beside it for PARTNER_WEBHOOK_SECRET_OVERLAP. */
   rotateWebhookSecret(
@@ -284,6 +286,11 @@ export class Partners extends Context.Service<Partners, {
         findById: repo.findById,
         setStatus: (slug, status) => repo.update(slug, { status }).pipe(Effect.flatMap(updated(slug))),
         rotateToken,
+        withdrawToken: (slug, environment) =>
+          repo.removeToken(slug, environment).pipe(Effect.flatMap(Option.match({
+            onNone: () => Effect.fail(new PartnerNotFound({ slug })),
+            onSome: (had) => Effect.as(forgetCachedTokens, had)
+          }))),
         update,
         environmentsOf: (partners) => repo.environmentsOf(partners.map((partner) => partner.id)),
         rotateWebhookSecret: (slug, environment = "live") =>

@@ -27,6 +27,9 @@ const Callback = Schema.Struct({
 type Callback = typeof Callback.Type
 const decodeCallback = Schema.decodeUnknownOption(Schema.fromJsonString(Callback))
 
+/** A callback for a player the wallet does not know. */
+const unknownPlayer: WalletReply = { status: 404, body: { error: "unknown_player" } }
+
 /**
  * What the wallet answers a callback, given the player's balance: the
  * partner's rules, as README "For partners" asks a partner to keep them.
@@ -69,7 +72,9 @@ export const decide = (
  * from the balance the partner gave at launch), refuses a bet the balance
  * cannot cover, gives back a rolled-back bet only if it took it, and
  * remembers a rollback of a bet it never saw, to refuse that bet if it
- * arrives after all.
+ * arrives after all. A player the partner never launched, with no wallet
+ * here, is unknown to it (`{"error": "unknown_player"}`). It passes every case of the wallet
+ * certification.
  * What it received is kept, so the sandbox game page can show it.
  */
 export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(router) {
@@ -83,10 +88,15 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
       const seen = yield* repo.replyTo(callback.event_id)
       if (Option.isSome(seen)) return seen.value
       const wallet: WalletKey = { partnerId, externalPlayerId: callback.player.external_player_id }
-      // A wallet opens at the balance the partner last confirmed for the player.
+      // A player the partner never launched and with no wallet here is not one of its players: nothing is opened for it.
       const player = yield* players.find(partnerId, environment, wallet.externalPlayerId)
+      if (Option.isNone(player) && !(yield* repo.hasWallet(wallet))) return unknownPlayer
+      // A wallet opens at the balance the partner last confirmed for the player.
       yield* repo.openWallet(wallet, Option.match(player, { onNone: () => 0, onSome: (p) => p.balance ?? 0 }))
       const balance = yield* repo.lockWallet(wallet)
+      // Copies of one event arriving at once wait on the wallet's lock: the ones after the first get its answer.
+      const answered = yield* repo.replyTo(callback.event_id)
+      if (Option.isSome(answered)) return answered.value
       // Our own callbacks: amounts are exact decimals (a refund's may be negative).
       const amount = centsFromNumeric(String(callback.amount ?? 0))
       const facts = {

@@ -82,6 +82,8 @@ export class SandboxRepo extends Context.Service<SandboxRepo, {
   setWalletBalance(wallet: WalletKey, balance: Cents): Effect.Effect<void>
   /** Opens a wallet at `balance` unless it is open already. */
   openWallet(wallet: WalletKey, balance: Cents): Effect.Effect<void>
+  /** Whether the wallet is open. */
+  hasWallet(wallet: WalletKey): Effect.Effect<boolean>
   /** The wallet's balance, locked until the transaction ends. */
   lockWallet(wallet: WalletKey): Effect.Effect<Cents>
   moveWallet(wallet: WalletKey, balance: Cents): Effect.Effect<void>
@@ -157,6 +159,12 @@ export class SandboxRepo extends Context.Service<SandboxRepo, {
           sql`INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, balance)
               VALUES (${wallet.partnerId}, ${wallet.externalPlayerId}, ${formatCents(balance)})
               ON CONFLICT DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
+        hasWallet: (wallet) =>
+          sql`SELECT 1 FROM sandbox_partner_wallets
+              WHERE partner_id = ${wallet.partnerId} AND external_player_id = ${wallet.externalPlayerId}`.pipe(
+            Effect.map((rows) => rows.length > 0),
+            Effect.orDie
+          ),
         lockWallet: (wallet) => lockWallet(wallet).pipe(Effect.map((row) => row.balance), Effect.orDie),
         moveWallet: (wallet, balance) =>
           sql`UPDATE sandbox_partner_wallets SET balance = ${formatCents(balance)}, updated_at = now()

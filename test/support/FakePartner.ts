@@ -25,6 +25,17 @@ export type PartnerBehaviour =
   /** Applies each callback as `fine` does, and answers it with its usual JSON padded past 64 KiB. */
   | "huge"
 
+/** Faults of a partner's wallet that the wallet certification must catch, each switched on alone (`faults`). */
+export type WalletFault =
+  /** Applies every copy of an event: a retry, or copies arriving together, move money again. */
+  | "double-applies-retry"
+  /** Takes any callback, whatever its signature and timestamp. */
+  | "skips-signature-checks"
+  /** Applies a bet that arrives after its rollback. */
+  | "applies-late-bet"
+  /** Applies amounts rounded to whole units. */
+  | "rounds-amounts"
+
 export interface ReceivedCallback {
   readonly eventId: string
   readonly kind: string
@@ -49,6 +60,10 @@ export class PartnerBooks {
   hugeNotifications = false
   /** Notifications are applied at once and answered this much later. */
   notificationDelayMillis = 0
+  /** The faults switched on. */
+  readonly faults = new Set<WalletFault>()
+  /** Only players with a balance here are known; any other is answered `unknown_player` (off: every player is known, at 0). */
+  knownPlayersOnly = false
   readonly balances = new Map<string, number>()
   readonly received: Array<ReceivedCallback> = []
   /** Event ids whose money was moved, in the order they were applied. */
@@ -73,6 +88,8 @@ export class PartnerBooks {
     this.hangNotifications = false
     this.hugeNotifications = false
     this.notificationDelayMillis = 0
+    this.faults.clear()
+    this.knownPlayersOnly = false
     this.balances.clear()
     this.received.length = 0
     this.applied.length = 0
@@ -83,14 +100,17 @@ export class PartnerBooks {
   /** What the partner does with a verified callback it has not answered before. */
   private apply(body: any): Answer {
     const player = String(body.player?.external_player_id)
-    const cents = centsFromNumeric(String(body.amount ?? 0))
+    const exact = centsFromNumeric(String(body.amount ?? 0))
+    const cents = this.faults.has("rounds-amounts") ? Math.round(exact / 100) * 100 : exact
     const balance = () => ({ kind: "json", body: { balance: this.balanceOf(player) / 100 } }) as const
-    if (this.behaviour === "unknown-player") return { kind: "json", status: 404, body: { error: "unknown_player" } }
+    if (this.behaviour === "unknown-player" || (this.knownPlayersOnly && !this.balances.has(player))) {
+      return { kind: "json", status: 404, body: { error: "unknown_player" } }
+    }
     switch (body.kind) {
       case "balance":
         return balance()
       case "bet":
-        if (this.rolledBack.has(body.event_id)) {
+        if (this.rolledBack.has(body.event_id) && !this.faults.has("applies-late-bet")) {
           return { kind: "json", status: 409, body: { error: "rolled_back", balance: this.balanceOf(player) / 100 } }
         }
         if (this.behaviour === "broke" || this.balanceOf(player) < cents) {
@@ -119,6 +139,7 @@ export class PartnerBooks {
   }
 
   private once(eventId: string, body: any): Answer {
+    if (this.faults.has("double-applies-retry")) return this.apply(body)
     const answer = this.answers.get(eventId) ?? this.apply(body)
     this.answers.set(eventId, answer)
     return answer
@@ -140,7 +161,7 @@ export class PartnerBooks {
     this.received.push({ eventId, kind: String(call.body?.kind), verified, body: call.body, raw: call.raw, headers: call.headers })
     if (this.behaviour === "down") return { kind: "close" }
     if (this.behaviour === "garbage") return { kind: "text", status: 200, body: "<html>Service temporarily unavailable</html>" }
-    if (!verified) return { kind: "json", status: 401, body: { error: "invalid signature" } }
+    if (!verified && !this.faults.has("skips-signature-checks")) return { kind: "json", status: 401, body: { error: "invalid signature" } }
     const isNotification = ["win", "refund", "rollback"].includes(call.body?.kind)
     if (isNotification && this.hangNotifications) return { kind: "hang" }
     if (isNotification && this.failNotifications > 0) {

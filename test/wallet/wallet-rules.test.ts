@@ -106,7 +106,8 @@ const MemoryPartner = Layer.succeed(PartnerCallbacks, PartnerCallbacks.of({
       partner.balance -= amount
       return { _tag: "Balance", balance: partner.balance } satisfies PartnerAnswer
     }),
-  deliver: () => Effect.void
+  deliver: () => Effect.void,
+  send: () => Effect.die("the wallet sends no certification callback")
 }))
 
 const target = {

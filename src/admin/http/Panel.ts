@@ -24,7 +24,7 @@ const securityHeaders = {
 }
 
 /** The console's addresses: each serves the shell, whose script draws the page the path names. */
-export const panelPages = ["", "/login", "/partners", "/wallet", "/casino", "/sports", "/system", "/audit"] as const
+export const panelPages = ["", "/login", "/partners", "/wallet", "/casino", "/sports", "/system", "/audit", "/certification"] as const
 
 const assets: Record<string, string> = {
   "app.js": "text/javascript",
@@ -34,6 +34,7 @@ const assets: Record<string, string> = {
   "wallet.js": "text/javascript",
   "casino.js": "text/javascript",
   "system.js": "text/javascript",
+  "certification.js": "text/javascript",
   "style.css": "text/css"
 }
 

@@ -75,7 +75,10 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", 
     .handle("rotateToken", ({ params, query }) => {
       const environment = query.environment ?? "live"
       return Effect.flatMap(currentActor, (actor) => changes.rotateToken(actor, params.slug, environment)).pipe(
-        Effect.mapError(notFound),
+        Effect.catchTags({
+          PartnerNotFound: (error) => Effect.fail(notFound(error)),
+          LiveTokenWithheld: (withheld) => Effect.fail(new Conflict({ message: withheld.message }))
+        }),
         Effect.flatMap(({ partner, token }) =>
           Effect.map(viewPartner(partners, players, partner), (view) => ({ success: true as const, partner: view, environment, token })))
       )

@@ -6,6 +6,7 @@ import { partnersPage } from "./partners.js"
 import { walletPage } from "./wallet.js"
 import { casinoPage } from "./casino.js"
 import { auditPage, sportsPage, systemPage } from "./system.js"
+import { certificationPage } from "./certification.js"
 
 // The shell's two regions (index.html has both).
 const main = /** @type {HTMLElement} */ (document.getElementById("main"))
@@ -18,7 +19,8 @@ const pages = {
   "/admin/casino": casinoPage,
   "/admin/sports": sportsPage,
   "/admin/system": systemPage,
-  "/admin/audit": auditPage
+  "/admin/audit": auditPage,
+  "/admin/certification": certificationPage
 }
 
 const nav = [
@@ -27,7 +29,8 @@ const nav = [
   ["/admin/casino", "Casino"],
   ["/admin/sports", "Sports"],
   ["/admin/system", "System"],
-  ["/admin/audit", "Audit trail"]
+  ["/admin/audit", "Audit trail"],
+  ["/admin/certification", "Certification"]
 ]
 
 function link(path, text) {

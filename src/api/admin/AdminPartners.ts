@@ -129,9 +129,11 @@ export class AdminPartnersGroup extends HttpApiGroup.make("partners")
       params: slugParam,
       query: environmentQuery,
       success: Schema.Struct({ success: Schema.Literal(true), partner: PartnerView, environment: Environment, token: Schema.String }),
-      error: NotFound
+      error: [NotFound, Conflict]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "Issue a new token for the environment (shown once); its old one stops working, the other environment's is untouched"
+      summary: "Issue a new token for the environment (shown once); its old one stops working, the other environment's is untouched",
+      description: "A live token is refused (409) while the partner requires a passed wallet certification and its latest " +
+        "finished run did not pass."
     }))
   )
   .add(

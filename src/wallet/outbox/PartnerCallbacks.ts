@@ -35,10 +35,44 @@ export const maxAnswerBytes = 64 * 1024
 const tooLarge = `an answer larger than ${maxAnswerBytes / 1024} KiB`
 
 /** An answer's text, or undefined when it is larger than maxAnswerBytes (not read further). */
-type AnswerText = string | undefined
+export type AnswerText = string | undefined
 
 const snippet = (text: AnswerText) =>
   text === undefined ? `(${tooLarge})` : JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text)
+
+/**
+ * What a partner's answer to a `balance` or `bet` callback says: its balance, a refusal, or nothing usable (an error
+ * status, another body, one past maxAnswerBytes). The wallet and the wallet certification read answers alike.
+ */
+export const readPartnerAnswer = (status: number, text: AnswerText): PartnerAnswer => {
+  if (text === undefined) return { _tag: "Unavailable", reason: `The partner answered HTTP ${status} with ${tooLarge}.` }
+  const reply = readReply(text)
+  if (reply?._tag === "Success") {
+    const { balance, error } = reply.value
+    const code = error?.trim().toLowerCase()
+    if (code === "insufficient_funds" && status < 500) return { _tag: "InsufficientFunds", balance: balance ?? null }
+    if (code === "unknown_player" && status < 500) return { _tag: "UnknownPlayer" }
+    if (status >= 200 && status < 300 && !code && balance !== undefined && balance !== null) {
+      return { _tag: "Balance", balance }
+    }
+  }
+  return {
+    _tag: "Unavailable",
+    reason: status >= 200 && status < 300
+      ? `The partner's answer is not {"balance": <amount>}: ${snippet(text)}`
+      : `The partner answered HTTP ${status}: ${snippet(text)}`
+  }
+}
+
+/** A callback as `send` sent it: its headers, when, how long the answer took, and the answer or why none came. */
+export interface SentCallback {
+  readonly sentAt: Date
+  readonly headers: Readonly<Record<string, string>>
+  readonly millis: number
+  /** The answer's status and text (undefined past maxAnswerBytes); null when none came. */
+  readonly answer: { readonly status: number; readonly text: AnswerText } | null
+  readonly failure: CallbackFailed | null
+}
 
 /** Whether reading a body failed because it passed the size limit (the connection is then dropped). */
 const isOverflow = (error: { readonly reason: { readonly _tag: string } }) =>
@@ -60,6 +94,17 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
   ask(target: CallbackTarget, eventId: string, body: string): Effect.Effect<PartnerAnswer>
   /** A notification: delivered when the partner answers 2xx. */
   deliver(target: CallbackTarget, eventId: string, body: string): Effect.Effect<void, CallbackFailed>
+  /**
+   * A callback sent with the headers `headersAt` makes at the moment of sending (signed as `signedHeaders` signs, or
+   * deliberately not), for the wallet certification's report: what was sent, the answer or why there was none, and
+   * how long it took. The same connections, URL policy, time-out and answer limit as every callback.
+   */
+  send(
+    target: CallbackTarget,
+    eventId: string,
+    body: string,
+    headersAt: (now: Date) => Readonly<Record<string, string>>
+  ): Effect.Effect<SentCallback>
 }>()("partner-api/wallet/PartnerCallbacks") {
   static readonly layerNoDeps = Layer.effect(
     PartnerCallbacks,
@@ -74,7 +119,7 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
       const timeoutText = Duration.format(config.timeout)
 
       const post = Effect.fn("PartnerCallbacks.post")(
-        function*(target: CallbackTarget, eventId: string, body: string) {
+        function*(target: CallbackTarget, eventId: string, body: string, headers: Readonly<Record<string, string>>) {
           yield* Effect.annotateCurrentSpan("eventId", eventId)
           const url = target.callbackUrl
           if (url === null) {
@@ -83,9 +128,8 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
           yield* policy.checkBeforeSend(url).pipe(
             Effect.mapError((unsafe) => new CallbackFailed({ reason: "UnsafeUrl", message: `The callback URL ${unsafe.message}.` }))
           )
-          const now = new Date(yield* Clock.currentTimeMillis)
           const request = HttpClientRequest.post(url).pipe(
-            HttpClientRequest.setHeaders(signedHeaders(signingSecrets(target, now), eventId, body, now)),
+            HttpClientRequest.setHeaders(headers),
             HttpClientRequest.setBody(HttpBody.text(body, "application/json"))
           )
           const client = policy.isExempt(url) ? own : guarded
@@ -111,39 +155,39 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
         })
       )
 
-      const answerOf = (status: number, text: AnswerText): PartnerAnswer => {
-        if (text === undefined) return { _tag: "Unavailable", reason: `The partner answered HTTP ${status} with ${tooLarge}.` }
-        const reply = readReply(text)
-        if (reply?._tag === "Success") {
-          const { balance, error } = reply.value
-          const code = error?.trim().toLowerCase()
-          if (code === "insufficient_funds" && status < 500) return { _tag: "InsufficientFunds", balance: balance ?? null }
-          if (code === "unknown_player" && status < 500) return { _tag: "UnknownPlayer" }
-          if (status >= 200 && status < 300 && !code && balance !== undefined && balance !== null) {
-            return { _tag: "Balance", balance }
-          }
-        }
-        return {
-          _tag: "Unavailable",
-          reason: status >= 200 && status < 300
-            ? `The partner's answer is not {"balance": <amount>}: ${snippet(text)}`
-            : `The partner answered HTTP ${status}: ${snippet(text)}`
-        }
-      }
+      const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+      /** Signed at the moment of sending, with every secret valid then. */
+      const signed = (target: CallbackTarget, eventId: string, body: string) =>
+        Effect.flatMap(now, (at) => post(target, eventId, body, signedHeaders(signingSecrets(target, at), eventId, body, at)))
 
       const ask = (target: CallbackTarget, eventId: string, body: string) =>
-        post(target, eventId, body).pipe(
-          Effect.map(({ status, text }) => answerOf(status, text)),
+        signed(target, eventId, body).pipe(
+          Effect.map(({ status, text }) => readPartnerAnswer(status, text)),
           Effect.catch((failed) => Effect.succeed<PartnerAnswer>({ _tag: "Unavailable", reason: failed.message }))
         )
 
       const deliver = (target: CallbackTarget, eventId: string, body: string) =>
-        Effect.flatMap(post(target, eventId, body), ({ status, text }) =>
+        Effect.flatMap(signed(target, eventId, body), ({ status, text }) =>
           status >= 200 && status < 300
             ? Effect.void
             : Effect.fail(new CallbackFailed({ reason: "HttpStatus", message: `The partner answered HTTP ${status}: ${snippet(text)}` })))
 
-      return PartnerCallbacks.of({ ask, deliver })
+      const send = Effect.fnUntraced(
+        function*(target: CallbackTarget, eventId: string, body: string, headersAt: (now: Date) => Readonly<Record<string, string>>) {
+          const sentAt = yield* now
+          const headers = headersAt(sentAt)
+          const [took, result] = yield* Effect.timed(Effect.result(post(target, eventId, body, headers)))
+          return {
+            sentAt,
+            headers,
+            millis: Math.round(Duration.toMillis(took)),
+            answer: result._tag === "Success" ? result.success : null,
+            failure: result._tag === "Failure" ? result.failure : null
+          } satisfies SentCallback
+        }
+      )
+
+      return PartnerCallbacks.of({ ask, deliver, send })
     })
   )
 

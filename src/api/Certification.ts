@@ -1,0 +1,192 @@
+import { Schema, Struct } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import {
+  CaseKey,
+  CaseResult,
+  cases,
+  Certification,
+  Exchange,
+  type Certification as CertificationRecord,
+  Timing
+} from "../domain/Certification.ts"
+import { isStorable, StorableText } from "../domain/Text.ts"
+import { Envelope, IsoDate } from "./Envelope.ts"
+import { Conflict, Forbidden, NotFound } from "./Errors.ts"
+import { RequestValidation } from "./RequestValidation.ts"
+import { Amount, centsAs } from "./Wallet.ts"
+
+/**
+ * Wallet certification for partners: with the test token, start a run of cases against the partner's test wallet
+ * and read its report, case by case, with every request sent and every answer got (domain/Certification.ts). The
+ * wire's run is the domain's renamed at the edge, amounts in currency units, each case with what it checks and the
+ * fault it catches.
+ */
+
+const amountFromCents = Schema.NullOr(centsAs(Amount))
+
+const ExchangeEntry = Exchange.mapFields(Struct.assign({ sentAt: IsoDate })).pipe(Schema.encodeKeys({ sentAt: "sent_at" }))
+
+const TimingEntry = Timing.pipe(Schema.encodeKeys({
+  p50Millis: "p50_ms",
+  p99Millis: "p99_ms",
+  maxMillis: "max_ms",
+  timedOut: "timed_out",
+  timeoutMillis: "timeout_ms"
+}))
+
+/** A case as the report shows it: the domain's result, with its title, what it checks and the fault it catches. */
+const CaseView = Schema.Struct({
+  key: CaseKey,
+  title: Schema.String,
+  checks: Schema.String,
+  catches: Schema.String.annotate({ description: "The wallet fault this case catches; a failure names it" }),
+  status: CaseResult.fields.status,
+  reason: CaseResult.fields.reason.annotate({ description: "Why it failed or was not run, in words; null when it passed" }),
+  balanceBefore: amountFromCents,
+  expectedBalance: amountFromCents,
+  balanceAfter: amountFromCents,
+  timing: Schema.NullOr(TimingEntry).annotate({ description: "Answer times of the run's calls (the Answer times case)" }),
+  exchanges: Schema.Array(ExchangeEntry).annotate({
+    description: "Every request the case sent (headers and body exactly as sent) and the answer (status and body), " +
+      "or why none came, with how long it took and how the service reads it"
+  }),
+  finishedAt: IsoDate
+}).pipe(Schema.encodeKeys({
+  balanceBefore: "balance_before",
+  expectedBalance: "expected_balance",
+  balanceAfter: "balance_after",
+  finishedAt: "finished_at"
+}))
+
+export const CertificationCodec = Schema.Struct({
+  ...Struct.pick(Certification.fields, ["id", "status", "externalPlayerId", "callbackUrl", "startedBy", "startedVia", "summary"]),
+  timeoutMillis: Certification.fields.timeoutMillis,
+  startedAt: IsoDate,
+  finishedAt: Schema.NullOr(IsoDate),
+  casesTotal: Schema.Int,
+  cases: Schema.Array(CaseView)
+}).pipe(Schema.encodeKeys({
+  externalPlayerId: "external_player_id",
+  callbackUrl: "callback_url",
+  startedBy: "started_by",
+  startedVia: "started_via",
+  timeoutMillis: "timeout_ms",
+  startedAt: "started_at",
+  finishedAt: "finished_at",
+  casesTotal: "cases_total"
+}))
+
+/** A run as the report's codec takes it: each case with its catalog texts. */
+export const certificationView = (run: CertificationRecord): typeof CertificationCodec.Type => ({
+  ...run,
+  casesTotal: Object.keys(cases).length,
+  cases: run.cases.map((result) => ({ ...result, ...cases[result.key] }))
+})
+
+export const CertificationEntry = Schema.toEncoded(CertificationCodec)
+
+const exampleRun: typeof CertificationEntry.Type = {
+  id: "cert_3f0c9a7d2e4f6a8b",
+  status: "failed",
+  external_player_id: "player-42",
+  callback_url: "https://acme.example/test-wallet",
+  started_by: "partner acme-bets (test token)",
+  started_via: "api",
+  summary: "16 of 17 cases passed; failed: The same event 20 times at once.",
+  timeout_ms: 3000,
+  started_at: "2026-11-22T13:00:00.120Z",
+  finished_at: "2026-11-22T13:00:01.870Z",
+  cases_total: 17,
+  cases: [{
+    key: "bet",
+    title: cases.bet.title,
+    checks: cases.bet.checks,
+    catches: cases.bet.catches,
+    status: "passed",
+    reason: null,
+    balance_before: 150,
+    expected_balance: 149,
+    balance_after: 149,
+    timing: null,
+    exchanges: [{
+      label: "bet 1.00 (round cert_3f0c9a7d2e4f6a8b_bet)",
+      sent_at: "2026-11-22T13:00:00.410Z",
+      millis: 38,
+      request: {
+        headers: {
+          "content-type": "application/json",
+          "x-partner-event-id": "evt_cert_3f0c9a7d2e4f6a8b_003",
+          "x-partner-timestamp": "1795355200",
+          "x-partner-signature": "v1=8d2e…",
+          "x-partner-certification": "cert_3f0c9a7d2e4f6a8b"
+        },
+        body: "{\"event_id\":\"evt_cert_3f0c9a7d2e4f6a8b_003\",\"kind\":\"bet\",…,\"amount\":1," +
+          "\"certification\":{\"run\":\"cert_3f0c9a7d2e4f6a8b\",\"case\":\"bet\"}}"
+      },
+      response: { status: 200, body: "{\"balance\":149}" },
+      error: null,
+      reading: "balance 149.00"
+    }],
+    finished_at: "2026-11-22T13:00:00.470Z"
+  }]
+}
+
+const CertificationResponse = (identifier: string) =>
+  Envelope(identifier, Schema.Struct({ certification: CertificationEntry }), { example: { certification: exampleRun } })
+
+/** The test player a run plays with, as partners and operators name it. */
+export const TestPlayerField = Schema.Trim.check(
+  isStorable,
+  Schema.isMinLength(1, { message: "The :attribute field is required." }),
+  Schema.isMaxLength(255, { message: "The :attribute field must not be greater than 255 characters." })
+).annotate({
+  description: "The test player the run plays with: one of the partner's test players (launched once with the test " +
+    "token). Left as it was found: every case gives back what it moved.",
+  examples: ["player-42"]
+})
+
+const StartRequest = Schema.Struct({ external_player_id: TestPlayerField }).annotate({
+  identifier: "WalletCertificationRequest",
+  examples: [{ external_player_id: "player-42" }]
+})
+
+const howToTellThem = "Certification callbacks are told apart from real wallet traffic by their event ids " +
+  "(`evt_cert_<run>_<n>`, never `evt_<hex>`), by the `certification: {run, case}` field at the end of their body " +
+  "(signed with it) and by the `X-Partner-Certification: <run>` header. They are signed as every callback is, with " +
+  "the test webhook secret, and none of them is written to the wallet's ledger."
+
+export class CertificationGroup extends HttpApiGroup.make("certifications")
+  .add(
+    HttpApiEndpoint.post("start", "/wallet/certifications", {
+      payload: StartRequest,
+      success: CertificationResponse("WalletCertificationStarted"),
+      error: [Forbidden, Conflict]
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Certify the partner's test wallet: start a run of cases (test token only)",
+      description: "Starts a run in the background and answers it at once (`status: running`, no case yet); read it " +
+        "with GET /wallet/certifications/{certification_id} as its cases finish. The run sends its cases to the test " +
+        "callback URL (or the sandbox partner wallet when there is none): balance, win, bet, refund, rollback, the same " +
+        `event twice and 20 times at once, a rollback before its bet, a bad signature, a stale timestamp, a signature of ` +
+        "another body, insufficient funds, an unknown player, amounts with two decimals, a zero bet, conservation and " +
+        `answer times. ${howToTellThem} A live token is refused (403); a player that is not one of the partner's test ` +
+        "players is a 422 on `external_player_id`; a run already going for the partner is a 409."
+    }))
+  )
+  .add(
+    HttpApiEndpoint.get("show", "/wallet/certifications/:certification_id", {
+      params: { certification_id: StorableText },
+      success: CertificationResponse("WalletCertificationResponse"),
+      error: [Forbidden, NotFound]
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "A certification run's report, case by case (test token only)",
+      description: "The run's status (`running`, `passed`, `failed`, `interrupted`), its summary, and each case " +
+        "finished so far in the run's order: what it checks, the fault it catches, passed, failed (with why) or not " +
+        "run, the test player's balance before, expected and after, and every request sent and answer got. 404 for " +
+        "another partner's run."
+    }))
+  )
+  .annotateMerge(OpenApi.annotations({
+    description: "Wallet certification: the service checks the partner's test wallet the way its real traffic will " +
+      "use it, before the partner goes live."
+  }))
+{}

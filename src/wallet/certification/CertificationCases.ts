@@ -1,0 +1,412 @@
+import { Clock, Effect } from "effect"
+import {
+  amountText,
+  answerReading,
+  type CaseKey,
+  type CaseResult,
+  caseKeys,
+  compared,
+  failureReason,
+  timingOf,
+  timingProblems,
+  type Timing
+} from "../../domain/Certification.ts"
+import type { Cents } from "../../domain/Money.ts"
+import type { PartnerAnswer } from "../../domain/Wallet.ts"
+import type { PartnerCallbacks } from "../outbox/PartnerCallbacks.ts"
+import { CaseLog, type Calls, makeCalls, roundOf, type RunSetting, type Signing } from "./CertificationCalls.ts"
+
+/**
+ * The cases of a certification run, in order (domain/Certification.ts says what each checks and catches). Each case
+ * starts from the balance the previous one left and ends by reading it, so one failure does not make the next case
+ * fail; every case gives back what it moved (a refund, a rollback; a stake a wallet took when it should have refused
+ * is given back by a rollback), and the free round's win that funds the run is taken back at the end. A run with no
+ * starting balance, or after three calls without an answer in time, stops: the cases left are not run.
+ */
+
+/** What a case found: its problems (none: passed) and the test player's balance before, expected after, and after. */
+interface Finding {
+  readonly problems: ReadonlyArray<string>
+  readonly before?: Cents | undefined
+  readonly expected?: Cents | undefined
+  readonly after?: Cents | undefined
+  readonly timing?: Timing | undefined
+}
+
+/** The run's float: a free round's win of 100.00, taken back at the end, so any starting balance can play the cases. */
+const float: Cents = 10_000
+/** Calls without an answer in time after which a run stops. */
+const maxTimeouts = 3
+
+const balanceOf = (answer: PartnerAnswer) => answer._tag === "Balance" ? answer.balance : undefined
+
+/**
+ * Runs every case against the partner's test wallet, handing each result to `record` as it finishes; the results in
+ * order.
+ */
+export const certify = Effect.fnUntraced(function*(
+  setting: RunSetting,
+  callbacks: PartnerCallbacks["Service"],
+  record: (result: CaseResult) => Effect.Effect<void>
+) {
+  const calls: Calls = makeCalls(setting, callbacks)
+  const results: Array<CaseResult> = []
+  const round = (name: string) => roundOf(setting.id, name)
+  /** The balance the last case left, when it was read. */
+  let known: Cents | undefined
+  let start: Cents | undefined
+  let floatCredited = false
+  /** The bet case's stake as the service reckons it (the wallet answered a balance): what its round's refund gives back. */
+  let betTaken: Cents = 0
+
+  const finish = (key: CaseKey, log: CaseLog, status: CaseResult["status"], reason: string | null, finding: Partial<Finding>) =>
+    Effect.gen(function*() {
+      const result: CaseResult = {
+        key,
+        status,
+        reason,
+        balanceBefore: finding.before ?? null,
+        expectedBalance: finding.expected ?? null,
+        balanceAfter: finding.after ?? null,
+        timing: finding.timing ?? null,
+        exchanges: log.exchanges,
+        finishedAt: new Date(yield* Clock.currentTimeMillis)
+      }
+      results.push(result)
+      yield* record(result)
+    })
+
+  const run = (key: CaseKey, body: (log: CaseLog) => Effect.Effect<Finding>) =>
+    Effect.gen(function*() {
+      const log = new CaseLog(key)
+      const finding = yield* body(log)
+      if (finding.after !== undefined) known = finding.after
+      yield* finish(key, log, finding.problems.length === 0 ? "passed" : "failed",
+        finding.problems.length === 0 ? null : failureReason(key, finding.problems), finding)
+    })
+
+  const skip = (key: CaseKey, reason: string) => finish(key, new CaseLog(key), "skipped", reason, {})
+
+  /** The balance the case starts from: the one the last case left, or read now. */
+  const current = (log: CaseLog) =>
+    known !== undefined ? Effect.succeed(known) : Effect.map(calls.balance(log, "balance before the case"), balanceOf)
+  const balanceAfter = (log: CaseLog, label = "balance after the case") => Effect.map(calls.balance(log, label), balanceOf)
+
+  /** A case that needs to know the balance it starts from. */
+  const money = (key: CaseKey, body: (log: CaseLog, before: Cents) => Effect.Effect<Finding>) =>
+    run(key, (log) =>
+      Effect.flatMap(current(log), (before) =>
+        before === undefined
+          ? Effect.succeed<Finding>({ problems: ["The balance could not be read before the case."] })
+          : body(log, before)))
+
+  /**
+   * A bet of `amount`; one that got no usable answer is rolled back, as the service rolls back a bet it could not
+   * confirm, so the stake comes back if the wallet took it after all.
+   */
+  const bet = (log: CaseLog, name: string, amount: Cents, label = `bet ${amountText(amount)} (round ${round(name).roundId})`) =>
+    Effect.gen(function*() {
+      const call = yield* calls.betCall(log, round(name), amount)
+      const answer = yield* calls.ask(log, label, call.eventId, call.body)
+      if (answer._tag === "Unavailable") {
+        yield* calls.rollback(log, round(name), amount, call.eventId, "rollback of the bet that got no usable answer, as the service sends one")
+      }
+      return answer
+    })
+
+  /** After a case whose stake the wallet should have refused, a stake it took anyway is given back by a rollback. */
+  const giveBack = (log: CaseLog, name: string, amount: Cents, betEventId: string, before: Cents, after: Cents | undefined) =>
+    after !== undefined && after < before
+      ? Effect.andThen(
+        calls.rollback(log, round(name), amount, betEventId, "give back: a rollback of the stake the wallet took (a new event id)"),
+        balanceAfter(log, "balance after the give-back")
+      )
+      : Effect.succeed(after)
+
+  /**
+   * A bet the wallet must refuse (signed badly, too large, after its rollback): the balance must not move; a stake
+   * taken anyway is given back. Its answer, for the case to judge.
+   */
+  const refusedBet = (
+    log: CaseLog,
+    before: Cents,
+    bet: { readonly name: string; readonly amount: Cents; readonly label: string; readonly call: { readonly eventId: string; readonly body: string } },
+    signing?: Signing
+  ) =>
+    Effect.gen(function*() {
+      const answer = yield* calls.ask(log, bet.label, bet.call.eventId, bet.call.body, signing)
+      const after = yield* balanceAfter(log)
+      const given = yield* giveBack(log, bet.name, bet.amount, bet.call.eventId, before, after)
+      return { answer, problems: compared("after it", after, before), given }
+    })
+
+  /** A bet signed in a way the wallet must refuse. */
+  const badlySigned = (key: "bad_signature" | "stale_timestamp" | "other_body", label: string, signing: (other: string) => Signing) =>
+    money(key, (log, before) =>
+      Effect.gen(function*() {
+        const call = yield* calls.betCall(log, round(key), 100)
+        // Another body of the same event: the same bet, of 0.01.
+        const other = yield* calls.betCall(log, round(key), 1, { eventId: call.eventId })
+        const { answer, given, problems } = yield* refusedBet(log, before, { name: key, amount: 100, label, call }, signing(other.body))
+        return {
+          problems: [...(answer._tag === "Balance" ? [`The bet was accepted: it was answered ${answerReading(answer)}.`] : []), ...problems],
+          before,
+          expected: before,
+          after: given
+        }
+      }))
+
+  const cases: Readonly<Record<CaseKey, Effect.Effect<void>>> = {
+    balance: run("balance", (log) =>
+      Effect.map(calls.balance(log, "balance of the test player"), (answer): Finding => {
+        start = balanceOf(answer)
+        return start === undefined
+          ? { problems: [`The balance was answered: ${answerReading(answer)}.`] }
+          : { problems: [], after: start }
+      })),
+
+    win: money("win", (log, before) =>
+      Effect.gen(function*() {
+        const win = yield* calls.win(log, round("float"), float)
+        const acknowledged = yield* calls.notify(log, `${win.label}: the run's float`, win.eventId, win.body)
+        const after = yield* balanceAfter(log)
+        floatCredited = after === undefined ? acknowledged : after - before >= float
+        return {
+          problems: [...(acknowledged ? [] : ["The win was not acknowledged with a 2xx."]), ...compared("after the win", after, before + float)],
+          before,
+          expected: before + float,
+          after
+        }
+      })),
+
+    bet: money("bet", (log, before) =>
+      Effect.gen(function*() {
+        const answer = yield* bet(log, "bet", 100)
+        if (answer._tag === "Balance") betTaken = 100
+        const expected = before - 100
+        const problems = answer._tag !== "Balance"
+          ? [`The bet was answered: ${answerReading(answer)}.`]
+          : compared("in the bet's answer", answer.balance, expected)
+        const after = yield* balanceAfter(log)
+        return { problems: [...problems, ...compared("afterwards", after, expected)], before, expected, after }
+      })),
+
+    refund: money("refund", (log, before) =>
+      Effect.gen(function*() {
+        const acknowledged = yield* calls.refund(log, round("bet"), { bet: betTaken, win: 0 })
+        const after = yield* balanceAfter(log)
+        const expected = before + betTaken
+        return {
+          problems: [...(acknowledged ? [] : ["The refund was not acknowledged with a 2xx."]), ...compared("after the refund", after, expected)],
+          before,
+          expected,
+          after
+        }
+      })),
+
+    rollback: money("rollback", (log, before) =>
+      Effect.gen(function*() {
+        const call = yield* calls.betCall(log, round("rollback"), 100)
+        const answer = yield* calls.ask(log, `bet 1.00 (round ${round("rollback").roundId})`, call.eventId, call.body)
+        const acknowledged = yield* calls.rollback(log, round("rollback"), 100, call.eventId)
+        const after = yield* balanceAfter(log)
+        return {
+          problems: [
+            ...(answer._tag === "Balance" ? compared("in the bet's answer", answer.balance, before - 100) : [`The bet was answered: ${answerReading(answer)}.`]),
+            ...(acknowledged ? [] : ["The rollback was not acknowledged with a 2xx."]),
+            ...compared("after the rollback", after, before)
+          ],
+          before,
+          expected: before,
+          after
+        }
+      })),
+
+    repeat: money("repeat", (log, before) =>
+      Effect.gen(function*() {
+        const problems: Array<string> = []
+        const call = yield* calls.betCall(log, round("repeat"), 200)
+        const first = yield* calls.ask(log, "bet 2.00", call.eventId, call.body)
+        const second = yield* calls.ask(log, "the same bet again (same event id and body, signed anew)", call.eventId, call.body)
+        if (answerReading(first) !== answerReading(second)) {
+          problems.push(`The two answers differ: ${answerReading(first)}, then ${answerReading(second)}.`)
+        }
+        const taken = first._tag === "Balance" ? 200 : 0
+        if (first._tag !== "Balance") problems.push(`The bet was answered: ${answerReading(first)}.`)
+        if (first._tag === "Unavailable") {
+          yield* calls.rollback(log, round("repeat"), 200, call.eventId, "rollback of the bet that got no usable answer, as the service sends one")
+        }
+        const win = yield* calls.win(log, round("repeat"), 500)
+        const acknowledged = [
+          yield* calls.notify(log, win.label, win.eventId, win.body),
+          yield* calls.notify(log, `the same ${win.label} again`, win.eventId, win.body)
+        ]
+        if (!acknowledged.every(Boolean)) problems.push("The win, sent twice, was not acknowledged both times.")
+        const middle = yield* balanceAfter(log, "balance after the bet and the win, each sent twice")
+        problems.push(...compared("after the bet and the win, each sent twice,", middle, before - taken + 500))
+        yield* calls.refund(log, round("repeat"), { bet: taken, win: 500 })
+        const after = yield* balanceAfter(log, "balance after the round's refund")
+        problems.push(...compared("after the round's refund", after, before))
+        return { problems, before, expected: before, after }
+      })),
+
+    concurrent: money("concurrent", (log, before) =>
+      Effect.gen(function*() {
+        const problems: Array<string> = []
+        const call = yield* calls.betCall(log, round("concurrent"), 300)
+        const answers = yield* Effect.forEach(
+          Array.from({ length: 20 }, (_, i) => i + 1),
+          (n) => calls.ask(log, `copy ${n} of 20 of the bet 3.00 (one event id), sent at once`, call.eventId, call.body),
+          { concurrency: "unbounded" }
+        )
+        const readings = new Map<string, number>()
+        for (const answer of answers) readings.set(answerReading(answer), (readings.get(answerReading(answer)) ?? 0) + 1)
+        if (readings.size > 1) {
+          problems.push(`The 20 answers differ: ${[...readings].map(([reading, n]) => `${n} × ${reading}`).join("; ")}.`)
+        }
+        const taken = answers.some((answer) => answer._tag === "Balance") ? 300 : 0
+        if (taken === 0) problems.push(`The bet was answered: ${answerReading(answers[0])}.`)
+        const middle = yield* balanceAfter(log, "balance after the 20 copies")
+        problems.push(...compared("after the 20 copies", middle, before - taken))
+        yield* calls.rollback(log, round("concurrent"), 300, call.eventId)
+        const after = yield* balanceAfter(log, "balance after the bet's rollback")
+        problems.push(...compared("after the bet's rollback", after, before))
+        return { problems, before, expected: before, after }
+      })),
+
+    rollback_first: money("rollback_first", (log, before) =>
+      Effect.gen(function*() {
+        const betEventId = calls.nextEventId()
+        const acknowledged = yield* calls.rollback(log, round("late"), 100, betEventId, "rollback of a bet the wallet has not seen yet")
+        const call = yield* calls.betCall(log, round("late"), 100, { eventId: betEventId })
+        const { answer, given, problems } = yield* refusedBet(log, before, {
+          name: "late",
+          amount: 100,
+          label: "the bet, arriving after its rollback",
+          call
+        })
+        return {
+          problems: [
+            ...(acknowledged ? [] : ["The rollback was not acknowledged with a 2xx."]),
+            ...(answer._tag === "Balance" ? [`The bet was applied although its rollback came first: it was answered ${answerReading(answer)}.`] : []),
+            ...problems
+          ],
+          before,
+          expected: before,
+          after: given
+        }
+      })),
+
+    bad_signature: badlySigned("bad_signature", "bet 1.00 signed with another secret", () => ({ _tag: "OtherSecret" })),
+    stale_timestamp: badlySigned("stale_timestamp", "bet 1.00 signed correctly 10 minutes ago", () => ({ _tag: "Stale", seconds: 600 })),
+    other_body: badlySigned("other_body", "bet 1.00 carrying the signature of the same bet of 0.01", (body) => ({ _tag: "OtherBody", body })),
+
+    insufficient_funds: money("insufficient_funds", (log, before) =>
+      Effect.gen(function*() {
+        const amount = before + 100
+        const call = yield* calls.betCall(log, round("insufficient"), amount)
+        const { answer, given, problems } = yield* refusedBet(log, before, {
+          name: "insufficient",
+          amount,
+          label: `bet ${amountText(amount)}, 1.00 more than the balance`,
+          call
+        })
+        return {
+          problems: [
+            ...(answer._tag === "InsufficientFunds"
+              ? []
+              : [`The bet was answered ${answerReading(answer)}, not {"error": "insufficient_funds"}.`]),
+            ...problems
+          ],
+          before,
+          expected: before,
+          after: given
+        }
+      })),
+
+    unknown_player: money("unknown_player", (log, before) =>
+      Effect.gen(function*() {
+        const stranger = { ...setting.party, externalPlayerId: `${setting.id}_unknown`, userCode: 0 }
+        const problems: Array<string> = []
+        const asked = yield* calls.balance(log, `balance of ${stranger.externalPlayerId}, a player the wallet never saw`, stranger)
+        if (asked._tag !== "UnknownPlayer") problems.push(`Its balance was answered ${answerReading(asked)}, not {"error": "unknown_player"}.`)
+        const call = yield* calls.betCall(log, round("unknown"), 100, { party: stranger })
+        const answer = yield* calls.ask(log, "bet 1.00 of that player", call.eventId, call.body)
+        if (answer._tag !== "UnknownPlayer") problems.push(`Its bet was answered ${answerReading(answer)}, not {"error": "unknown_player"}.`)
+        if (answer._tag === "Balance") {
+          yield* calls.rollback(log, round("unknown"), 100, call.eventId, "give back: a rollback of that player's bet", stranger)
+        }
+        const after = yield* balanceAfter(log, "balance of the test player")
+        problems.push(...compared("of the test player afterwards", after, before))
+        return { problems, before, expected: before, after }
+      })),
+
+    two_decimals: money("two_decimals", (log, before) =>
+      Effect.gen(function*() {
+        const answer = yield* bet(log, "decimals", 1234)
+        const taken = answer._tag === "Balance" ? 1234 : 0
+        const problems = answer._tag === "Balance"
+          ? [...compared("in the bet's answer", answer.balance, before - 1234)]
+          : [`The bet was answered: ${answerReading(answer)}.`]
+        const win = yield* calls.win(log, round("decimals"), 7)
+        yield* calls.notify(log, win.label, win.eventId, win.body)
+        const middle = yield* balanceAfter(log, "balance after the bet and the win")
+        problems.push(...compared("after the bet of 12.34 and the win of 0.07", middle, before - taken + 7))
+        yield* calls.refund(log, round("decimals"), { bet: taken, win: 7 })
+        const after = yield* balanceAfter(log, "balance after the round's refund")
+        problems.push(...compared("after the round's refund", after, before))
+        return { problems, before, expected: before, after }
+      })),
+
+    zero_bet: money("zero_bet", (log, before) =>
+      Effect.gen(function*() {
+        const call = yield* calls.betCall(log, round("zero"), 0)
+        const answer = yield* calls.ask(log, "bet 0.00", call.eventId, call.body)
+        const problems: Array<string> = answer._tag === "Unavailable"
+          ? [`The bet was answered: ${answerReading(answer)}.`]
+          : answer._tag === "Balance"
+          ? [...compared("in the bet's answer", answer.balance, before)]
+          : []
+        const after = yield* balanceAfter(log)
+        problems.push(...compared("afterwards", after, before))
+        const given = yield* giveBack(log, "zero", 0, call.eventId, before, after)
+        return { problems, before, expected: before, after: given }
+      })),
+
+    conservation: Effect.suspend(() =>
+      start === undefined ? skip("conservation", "Not run: the starting balance could not be read (see Balance).") : run("conservation", (log) =>
+        Effect.gen(function*() {
+          if (floatCredited) yield* calls.refund(log, round("float"), { bet: 0, win: float })
+          const end = yield* balanceAfter(log, "the balance at the end")
+          const problems = compared("at the end", end, start!)
+          return {
+            problems: problems.length === 0 ? [] : [
+              `The balance started at ${amountText(start!)}, the cases moved 0.00 in all (each gave back what it moved), ` +
+              `and it ends at ${end === undefined ? "an unknown balance" : amountText(end)}.`,
+              ...(end === undefined ? [] : [`${end > start! ? "Created" : "Lost"}: ${amountText(Math.abs(end - start!))}.`])
+            ],
+            before: start,
+            expected: start,
+            after: end
+          }
+        }))),
+
+    slowness: run("slowness", () =>
+      Effect.sync(() => {
+        const timing = timingOf(calls.exchanges(), setting.timeoutMillis, calls.timedOut())
+        return { problems: timingProblems(timing), timing }
+      }))
+  }
+
+  for (const key of caseKeys) {
+    const moneyCase = key !== "balance" && key !== "conservation" && key !== "slowness"
+    if (moneyCase && start === undefined) {
+      yield* skip(key, "Not run: the test player's balance could not be read (see Balance).")
+    } else if (moneyCase && calls.timedOut() >= maxTimeouts) {
+      yield* skip(key, `Not run: the wallet did not answer in time ${maxTimeouts} times, so the run stopped (see Answer times).`)
+    } else {
+      yield* cases[key]
+    }
+  }
+  return results
+})

@@ -1,0 +1,256 @@
+import { Context, Duration, Effect, Layer, Option, Schema, SchemaTransformation, Struct } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import {
+  type CaseResult,
+  CaseResult as CaseResultSchema,
+  type Certification,
+  Certification as CertificationSchema,
+  CertificationStatus,
+  Exchange,
+  type StartedVia,
+  StartedVia as StartedViaSchema
+} from "../../domain/Certification.ts"
+import { formatCents } from "../../domain/Money.ts"
+import { CentsFromNumeric, IdFromBigInt } from "../../platform/SqlCodecs.ts"
+import { CallbacksConfig } from "../CallbacksConfig.ts"
+
+/** A run to record as started. */
+export interface NewCertification {
+  readonly id: string
+  readonly partnerId: number
+  readonly externalPlayerId: string
+  readonly callbackUrl: string
+  readonly startedBy: string
+  readonly startedVia: StartedVia
+  readonly timeoutMillis: number
+}
+
+/** A run without its cases, as lists show it. */
+export type CertificationSummary = Omit<Certification, "cases">
+
+/** The partner setting and what it is judged on: whether a passed run is required, and the latest finished run's end. */
+export interface CertificationRequirement {
+  readonly required: boolean
+  readonly latest: CertificationStatus | null
+}
+
+/** The partner has a run going: two would move the same test player's money under each other. */
+export class CertificationInProgress extends Schema.TaggedError<CertificationInProgress>()("CertificationInProgress", {
+  id: Schema.String
+}) {
+  override get message() {
+    return `A wallet certification of this partner is running (${this.id}): wait for it to finish.`
+  }
+}
+
+// Exchanges are kept as the report shows them: JSON, dates as ISO strings.
+const IsoDate = Schema.String.pipe(Schema.decodeTo(Schema.Date, SchemaTransformation.dateFromString))
+const ExchangesJson = Schema.Array(Exchange.mapFields(Struct.assign({ sentAt: IsoDate })))
+const encodeExchanges = Schema.encodeSync(ExchangesJson)
+
+const RunRow = Schema.Struct({
+  ...Struct.omit(CertificationSchema.fields, ["cases"]),
+  ref: IdFromBigInt,
+  partnerId: IdFromBigInt
+}).pipe(Schema.encodeKeys({
+  id: "public_id",
+  ref: "id",
+  partnerId: "partner_id",
+  externalPlayerId: "external_player_id",
+  callbackUrl: "callback_url",
+  startedBy: "started_by",
+  startedVia: "started_via",
+  timeoutMillis: "timeout_ms",
+  startedAt: "started_at",
+  finishedAt: "finished_at"
+}))
+
+const CaseRow = Schema.Struct({
+  ...CaseResultSchema.fields,
+  certificationRef: IdFromBigInt,
+  balanceBefore: Schema.NullOr(CentsFromNumeric),
+  expectedBalance: Schema.NullOr(CentsFromNumeric),
+  balanceAfter: Schema.NullOr(CentsFromNumeric),
+  exchanges: ExchangesJson
+}).pipe(Schema.encodeKeys({
+  certificationRef: "certification_id",
+  key: "case_key",
+  balanceBefore: "balance_before",
+  expectedBalance: "expected_balance",
+  balanceAfter: "balance_after",
+  finishedAt: "finished_at"
+}))
+
+const summaryOf = ({ ref: _, ...summary }: typeof RunRow.Type): CertificationSummary => summary
+
+const amount = (cents: number | null) => cents === null ? null : formatCents(cents)
+
+/**
+ * The wallet certification's tables: its runs, their cases and the partners that require a passed run before their
+ * live token is issued. The only place their SQL lives. A run still `running` that no case has touched for longer
+ * than a run could take (its instance died) reads as `interrupted`, and is closed as such when the partner starts
+ * another.
+ */
+export class CertificationRepo extends Context.Service<CertificationRepo, {
+  /** Records a run as running; fails when the partner has one running already. */
+  insert(run: NewCertification): Effect.Effect<CertificationSummary, CertificationInProgress>
+  /** Records a finished case of the run (its `position` in the run's order), and that the run is alive. */
+  recordCase(id: string, position: number, result: CaseResult): Effect.Effect<void>
+  finish(id: string, status: Exclude<CertificationStatus, "running">, summary: string): Effect.Effect<void>
+  /** A run with its cases so far: the partner's own (`partnerId`), or any (the operator's). */
+  find(id: string, partnerId?: number): Effect.Effect<Option.Option<Certification>>
+  /** The partner's latest runs, newest first, without their cases. */
+  list(partnerId: number, limit: number): Effect.Effect<ReadonlyArray<CertificationSummary>>
+  requirement(partnerId: number): Effect.Effect<CertificationRequirement>
+  /** Turns the setting on or off; whether it changed. */
+  setRequired(partnerId: number, required: boolean): Effect.Effect<boolean>
+  /**
+   * Serializes, within the calling transaction, what decides on the partner's live token: the setting changing and
+   * a live token being issued, so neither acts on what the other is changing.
+   */
+  lockPartner(partnerId: number): Effect.Effect<void>
+}>()("partner-api/wallet/certification/CertificationRepo") {
+  static readonly layerSql = Layer.effect(
+    CertificationRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const { timeout } = yield* CallbacksConfig
+      // A run stops after 3 calls without an answer, so no case takes more than a few time-outs: a run untouched for
+      // this long has no instance running it any more.
+      const staleAfter = Duration.max(Duration.minutes(5), Duration.times(timeout, 30))
+      const stale = sql`r.status = 'running' AND r.updated_at < now() - make_interval(secs => ${Duration.toSeconds(staleAfter)})`
+      const abandoned = "The run stopped before it finished: the instance running it stopped. Start it again."
+      const runColumns = sql`
+        r.id, r.public_id, r.partner_id, r.external_player_id, r.callback_url, r.started_by, r.started_via,
+        CASE WHEN ${stale} THEN 'interrupted' ELSE r.status END AS status,
+        CASE WHEN ${stale} THEN ${abandoned} ELSE r.summary END AS summary,
+        r.timeout_ms, r.started_at, r.finished_at`
+
+      const insertRun = SqlSchema.findOneOption({
+        Request: Schema.Struct({
+          id: Schema.String,
+          partnerId: Schema.Int,
+          externalPlayerId: Schema.String,
+          callbackUrl: Schema.String,
+          startedBy: Schema.String,
+          startedVia: StartedViaSchema,
+          timeoutMillis: Schema.Int
+        }),
+        Result: RunRow,
+        execute: (run) =>
+          sql`
+            INSERT INTO wallet_certifications AS r
+              (public_id, partner_id, external_player_id, callback_url, started_by, started_via, timeout_ms)
+            VALUES (${run.id}, ${run.partnerId}, ${run.externalPlayerId}, ${run.callbackUrl}, ${run.startedBy},
+                    ${run.startedVia}, ${run.timeoutMillis})
+            ON CONFLICT (partner_id) WHERE status = 'running' DO NOTHING
+            RETURNING ${runColumns}
+          `
+      })
+
+      const insert = (run: NewCertification) =>
+        sql.withTransaction(Effect.gen(function*() {
+          // The run of an instance that died is closed first, so it does not hold the partner's turn forever.
+          yield* sql`
+            UPDATE wallet_certifications r SET status = 'interrupted', summary = ${abandoned}, finished_at = now()
+            WHERE r.partner_id = ${run.partnerId} AND ${stale}
+          `
+          const inserted = yield* insertRun(run)
+          if (Option.isSome(inserted)) return summaryOf(inserted.value)
+          const [running] = yield* sql<{ public_id: string }>`
+            SELECT public_id FROM wallet_certifications WHERE partner_id = ${run.partnerId} AND status = 'running'`
+          return yield* new CertificationInProgress({ id: running?.public_id ?? "another run" })
+        })).pipe(Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+      const recordCase = (id: string, position: number, result: CaseResult) =>
+        sql`
+          WITH run AS (
+            UPDATE wallet_certifications SET updated_at = now() WHERE public_id = ${id} RETURNING id
+          )
+          INSERT INTO wallet_certification_cases
+            (certification_id, position, case_key, status, reason, balance_before, expected_balance, balance_after,
+             timing, exchanges, finished_at)
+          SELECT run.id, ${position}, ${result.key}, ${result.status}, ${result.reason}, ${amount(result.balanceBefore)},
+                 ${amount(result.expectedBalance)}, ${amount(result.balanceAfter)},
+                 ${result.timing === null ? null : JSON.stringify(result.timing)}::jsonb,
+                 ${JSON.stringify(encodeExchanges(result.exchanges))}::jsonb, ${result.finishedAt}
+          FROM run
+        `.pipe(Effect.asVoid, Effect.orDie)
+
+      const finish = (id: string, status: Exclude<CertificationStatus, "running">, summary: string) =>
+        sql`
+          UPDATE wallet_certifications SET status = ${status}, summary = ${summary}, finished_at = now(), updated_at = now()
+          WHERE public_id = ${id} AND status = 'running'
+        `.pipe(Effect.asVoid, Effect.orDie)
+
+      const findRun = SqlSchema.findOneOption({
+        Request: Schema.Struct({ id: Schema.String, partnerId: Schema.NullOr(Schema.Int) }),
+        Result: RunRow,
+        execute: ({ id, partnerId }) =>
+          sql`SELECT ${runColumns} FROM wallet_certifications r
+              WHERE r.public_id = ${id} AND (${partnerId}::bigint IS NULL OR r.partner_id = ${partnerId})`
+      })
+      const casesOf = SqlSchema.findAll({
+        Request: Schema.Int,
+        Result: CaseRow,
+        execute: (ref) =>
+          sql`
+            SELECT certification_id, position, case_key, status, reason, balance_before, expected_balance, balance_after,
+                   timing, exchanges, finished_at
+            FROM wallet_certification_cases WHERE certification_id = ${ref} ORDER BY position
+          `
+      })
+      const find = (id: string, partnerId?: number) =>
+        Effect.gen(function*() {
+          const run = yield* findRun({ id, partnerId: partnerId ?? null })
+          if (Option.isNone(run)) return Option.none<Certification>()
+          const found = yield* casesOf(run.value.ref)
+          return Option.some<Certification>({
+            ...summaryOf(run.value),
+            cases: found.map(({ certificationRef: _, ...result }) => result)
+          })
+        }).pipe(Effect.orDie)
+
+      const list = SqlSchema.findAll({
+        Request: Schema.Struct({ partnerId: Schema.Int, limit: Schema.Int }),
+        Result: RunRow,
+        execute: ({ limit, partnerId }) =>
+          sql`SELECT ${runColumns} FROM wallet_certifications r WHERE r.partner_id = ${partnerId} ORDER BY r.id DESC LIMIT ${limit}`
+      })
+
+      const requirement = SqlSchema.findOne({
+        Request: Schema.Int,
+        Result: Schema.Struct({ required: Schema.Boolean, latest: Schema.NullOr(CertificationStatus) }),
+        execute: (partnerId) =>
+          sql`
+            SELECT EXISTS (SELECT 1 FROM wallet_certification_requirements WHERE partner_id = ${partnerId}) AS required,
+                   (SELECT status FROM wallet_certifications
+                    WHERE partner_id = ${partnerId} AND status <> 'running' ORDER BY id DESC LIMIT 1) AS latest
+          `
+      })
+
+      const setRequired = (partnerId: number, required: boolean) =>
+        (required
+          ? sql`INSERT INTO wallet_certification_requirements (partner_id) VALUES (${partnerId}) ON CONFLICT DO NOTHING RETURNING partner_id`
+          : sql`DELETE FROM wallet_certification_requirements WHERE partner_id = ${partnerId} RETURNING partner_id`
+        ).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+
+      return CertificationRepo.of({
+        insert,
+        recordCase,
+        finish,
+        find,
+        list: (partnerId, limit) =>
+          list({ partnerId, limit }).pipe(Effect.map((rows) => rows.map(summaryOf)), Effect.orDie),
+        requirement: (partnerId) => Effect.orDie(requirement(partnerId)),
+        setRequired,
+        // Keyed apart from every other advisory lock of the service by the table's own oid.
+        lockPartner: (partnerId) =>
+          sql`SELECT pg_advisory_xact_lock('wallet_certification_requirements'::regclass::oid::int, ${partnerId}::int)`.pipe(
+            Effect.asVoid,
+            Effect.orDie
+          )
+      })
+    })
+  )
+}
