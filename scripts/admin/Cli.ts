@@ -12,6 +12,7 @@ import { CallbackOutbox } from "../../src/wallet/outbox/CallbackOutbox.ts"
 import { WalletLedger } from "../../src/wallet/WalletLedger.ts"
 import { partnerViews, viewPartner } from "../../src/admin/PartnerView.ts"
 import type { Partner } from "../../src/domain/Partner.ts"
+import { parseRtpPolicy } from "../../src/domain/RtpPolicy.ts"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import { CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerAdmin } from "../../src/admin/AdminChanges.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
@@ -65,6 +66,24 @@ const toRateLimit = (value: Option.Option<string>) =>
           new CliError.UserError({
             cause: text,
             userMessage: `Invalid rate limit: "${text}" is neither a whole number of requests a minute nor "default".`
+          })
+        )
+    }
+  })
+
+/** `--rtp-policy`: pass, clamp:MIN-MAX or fixed:VALUE. */
+const toRtpPolicy = (value: Option.Option<string>) =>
+  Option.match(value, {
+    onNone: () => Effect.succeed(undefined),
+    onSome: (text) => {
+      const policy = parseRtpPolicy(text)
+      return policy !== undefined
+        ? Effect.succeed(policy)
+        : Effect.fail(
+          new CliError.UserError({
+            cause: text,
+            userMessage: `Invalid RTP policy: "${text}". Use pass, clamp:MIN-MAX (like clamp:85-96, MIN not above MAX) or ` +
+              "fixed:VALUE (like fixed:94), with whole percents from 0 to 100."
           })
         )
     }
@@ -165,16 +184,24 @@ const set = Command.make("set", {
         "them; to shadow, what was kept is forgotten at once, rounds in flight go on)"
     ),
     Flag.optional
+  ),
+  rtpPolicy: Flag.String("rtp-policy").pipe(
+    Flag.withDescription(
+      "What its launches do with the user_rtp the partner sends: pass (as sent), clamp:MIN-MAX (into that range, " +
+        "e.g. clamp:85-96) or fixed:VALUE (always VALUE, whatever was sent; e.g. fixed:94); whole percents 0 to 100"
+    ),
+    Flag.optional
   )
 }, (input) =>
   Effect.gen(function*() {
     const settings: ReadonlyArray<Option.Option<unknown>> = [input.commission, input.callbackUrl, input.name, input.rateLimit]
-    if ([...settings, input.playerMode].every(Option.isNone)) {
+    if ([...settings, input.playerMode, input.rtpPolicy].every(Option.isNone)) {
       return yield* new CliError.UserError({
         cause: "nothing to change",
-        userMessage: "Nothing to change: pass --commission, --callback-url, --rate-limit, --name or --player-mode."
+        userMessage: "Nothing to change: pass --commission, --callback-url, --rate-limit, --name, --player-mode or --rtp-policy."
       })
     }
+    const rtpPolicy = yield* toRtpPolicy(input.rtpPolicy)
     const partners = yield* PartnerAdmin
     // The player mode is a change of its own in the audit trail; only it given, no empty partner.update is recorded.
     const partner = settings.every(Option.isNone)
@@ -187,9 +214,12 @@ const set = Command.make("set", {
         rateLimitPerMinute: yield* toRateLimit(input.rateLimit)
       }))
     if (Option.isSome(input.playerMode)) yield* userFacing(partners.setPlayerMode(cliActor, partner.slug, input.playerMode.value))
-    yield* printPartner(partner)
+    // Audited on its own (partner.set-rtp-policy), as the player mode.
+    const saved = rtpPolicy === undefined ? partner : yield* userFacing(partners.setRtpPolicy(cliActor, partner.slug, rtpPolicy))
+    yield* printPartner(saved)
   })).pipe(Command.withDescription(
-    "Change a partner's name, commission, rate limit, player mode, or the callback URL of an environment (--env, live by default)"
+    "Change a partner's name, commission, rate limit, player mode, RTP policy, or the callback URL of an environment " +
+      "(--env, live by default)"
   ))
 
 const clearTestData = Command.make("clear-test-data", { slug }, ({ slug }) =>
