@@ -6,6 +6,7 @@ import { partnerApiPrefix } from "../domain/Partner.ts"
 import { documentPartnerApi } from "./Documentation.ts"
 import { PartnerAuth } from "./Security.ts"
 import { SportsGroup } from "./Sports.ts"
+import { StatementsGroup } from "./Statements.ts"
 import { WalletGroup } from "./Wallet.ts"
 
 export const apiPrefix = partnerApiPrefix
@@ -20,6 +21,7 @@ export class PartnerApi extends HttpApi.make("partner-api")
   .add(SportsGroup)
   .add(CatalogGroup)
   .add(WalletGroup)
+  .add(StatementsGroup)
   .prefix(apiPrefix)
   .middleware(PartnerAuth)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })

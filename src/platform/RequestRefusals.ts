@@ -128,7 +128,9 @@ export const validateRequests = <E>(invalidData: (errors: FieldErrors) => E) =>
     Effect.gen(function*() {
       const queryErrors = unstorableQueryValues(request.url)
       if (Object.keys(queryErrors).length > 0) return yield* Effect.fail(invalidData(queryErrors))
-      if (endpoint.payload.size > 0 && HttpMethod.hasBody(request.method)) {
+      // A streamed payload (JSON lines) is read by its handler, within the limits its schema sets.
+      const streamed = [...endpoint.payload.values()].some((payload) => payload.encoding._tag === "Stream")
+      if (endpoint.payload.size > 0 && HttpMethod.hasBody(request.method) && !streamed) {
         const contentType = request.headers["content-type"]
         if (contentType !== undefined && !isJson(contentType)) {
           return yield* Effect.fail(invalidData({

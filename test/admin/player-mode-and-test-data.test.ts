@@ -59,7 +59,7 @@ layer(TestApp(), live)("player mode and test data through the admin API", (it) =
 
       const answer = yield* api.partners.clearTestData({ params: { slug } })
       assert.strictEqual(answer.environment, "test")
-      assert.deepStrictEqual(answer.cleared, { players: 2, rounds: 0, transactions: 0, callbacks: 0 })
+      assert.deepStrictEqual(answer.cleared, { players: 2, rounds: 0, transactions: 0, callbacks: 0, statements: 0 })
       assert.strictEqual(answer.partner.slug, slug)
       const sql = yield* SqlClient.SqlClient
       const left = yield* sql<{ environment: string }>`SELECT environment FROM partner_players WHERE partner_id = ${created.partner.id}`

@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AdminCasinoGroup } from "./AdminCasino.ts"
+import { AdminOperationsGroup } from "./AdminOperations.ts"
 import { AdminPartnersGroup } from "./AdminPartners.ts"
 import { AdminLoginGroup, AdminSessionGroup } from "./AdminSession.ts"
 import { AdminSystemGroup } from "./AdminSystem.ts"
@@ -19,6 +20,7 @@ export class AdminApi extends HttpApi.make("admin-api")
   .add(AdminWalletGroup)
   .add(AdminCasinoGroup)
   .add(AdminSystemGroup)
+  .add(AdminOperationsGroup)
   .prefix(adminApiPrefix)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })
   .annotate(HttpApi.QueryParseOptions, { errors: "all" })

@@ -120,12 +120,18 @@ export class AdminPartnersGroup extends HttpApiGroup.make("partners")
         success: Schema.Literal(true),
         partner: PartnerView,
         environment: Schema.Literal("test"),
-        cleared: Schema.Struct({ players: Schema.Int, rounds: Schema.Int, transactions: Schema.Int, callbacks: Schema.Int })
+        cleared: Schema.Struct({
+          players: Schema.Int,
+          rounds: Schema.Int,
+          transactions: Schema.Int,
+          callbacks: Schema.Int,
+          statements: Schema.Int
+        })
           .annotate({ description: "How many test rows were deleted, table by table" })
       }),
       error: NotFound
     }).annotateMerge(OpenApi.annotations({
-      summary: "Delete the partner's test players, rounds, transactions and callbacks (audited); no live row is touched"
+      summary: "Delete the partner's test players, rounds, transactions, callbacks and statements (audited); no live row is touched"
     }))
   )
   .add(HttpApiEndpoint.post("activate", "/partners/:slug/activate", { params: slugParam, success: PartnerAnswer, error: NotFound }))

@@ -1,0 +1,199 @@
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { createHmac } from "node:crypto"
+import { type Environment, environments } from "../../domain/Environment.ts"
+import { signingSecrets } from "../../domain/Partner.ts"
+import {
+  type ComputedStatement,
+  computeStatement,
+  dayOf,
+  dayStart,
+  emptyStatement,
+  linesOf,
+  nextDay,
+  type PostedTotals,
+  type PostedTransaction,
+  previousDay,
+  type Reconciliation,
+  reconcile,
+  type StatementLine,
+  statementLine,
+  type StatementSummary,
+  summaryOf
+} from "../../domain/Statements.ts"
+import { CallbackTargets } from "../../partners/CallbackTargets.ts"
+import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
+import { Partners } from "../../partners/Partners.ts"
+import { OutboxRepo } from "../outbox/OutboxRepo.ts"
+import { WalletRepo } from "../WalletRepo.ts"
+import { type ListedStatement, type NewStatement, StatementRepo } from "./StatementRepo.ts"
+
+/**
+ * How statements are signed: HMAC-SHA256 keyed with the partner's webhook secret of the statement's
+ * environment, over the JSON lines document byte for byte, sent as `X-Statement-Signature: v1=<hex>`. While a
+ * rotated secret still signs callbacks (PARTNER_WEBHOOK_SECRET_OVERLAP), the header carries one signature per
+ * secret, newest first: `v1=<new>,v1=<old>`. The document's SHA-256 (hex) is `X-Statement-SHA256`.
+ */
+export const statementSignatureHeader = "x-statement-signature"
+export const statementDigestHeader = "x-statement-sha256"
+
+export const signStatement = (secrets: ReadonlyArray<string>, document: string): string =>
+  secrets.map((secret) => `v1=${createHmac("sha256", secret).update(document).digest("hex")}`).join(",")
+
+/** Why a day has no statement to read (yet): it has not ended, it is being closed, or it precedes statements. */
+export class StatementNotReady extends Schema.TaggedError<StatementNotReady>()("StatementNotReady", {
+  message: Schema.String
+}) {}
+
+/** A statement as read: its summary and its document (stored, or computed the same way for a day without activity). */
+export interface StatementRead {
+  readonly summary: StatementSummary
+  readonly document: string
+  readonly sha256: Uint8Array
+}
+
+/** The partner whose statement is read, as the envelope names it. */
+export interface StatementOwner {
+  readonly id: number
+  readonly slug: string
+}
+
+/**
+ * Daily statements: each UTC day is closed once across the fleet, after it ended and once none of its bets is
+ * still pending (they settle within WALLET_PENDING_TIMEOUT, recovery included), and every partner environment
+ * with a transaction that day gets its statement, computed and stored in the same transaction as the close. A day
+ * without activity for an environment has no stored statement: it reads as an empty one. Statements begin with
+ * the day of the ledger's first transaction, or the day before the first close, whichever is earlier.
+ */
+export class Statements extends Context.Service<Statements, {
+  /** Closes every day that ended and is not closed yet, oldest first, each once across the fleet; the days this call closed. */
+  readonly closeDays: Effect.Effect<ReadonlyArray<string>>
+  read(partner: StatementOwner, environment: Environment, day: string): Effect.Effect<StatementRead, StatementNotReady>
+  /** The `X-Statement-Signature` of a document, with the environment's webhook secrets valid now. */
+  signature(partnerId: number, environment: Environment, document: string): Effect.Effect<string>
+  /** The day's statement against the partner's own books. */
+  reconcile(
+    partner: StatementOwner,
+    environment: Environment,
+    day: string,
+    theirs: { readonly lines: ReadonlyArray<PostedTransaction>; readonly totals?: PostedTotals | undefined }
+  ): Effect.Effect<{ readonly summary: StatementSummary; readonly reconciliation: Reconciliation }, StatementNotReady>
+  /** The latest stored statements (days with activity), newest first. */
+  recent(filter: { readonly partnerId?: number | undefined; readonly environment?: Environment | undefined; readonly limit: number }): Effect.Effect<
+    ReadonlyArray<ListedStatement>
+  >
+}>()("partner-api/wallet/Statements") {
+  static readonly layer = Layer.effect(
+    Statements,
+    Effect.gen(function*() {
+      const repo = yield* StatementRepo
+      const wallet = yield* WalletRepo
+      const outbox = yield* OutboxRepo
+      const players = yield* PartnerPlayers
+      const partners = yield* Partners
+      const targets = yield* CallbackTargets
+
+      /** The lines of a partner environment's day, each with its player's own id and whether a rollback was sent. */
+      const linesOfDay = Effect.fnUntraced(function*(partnerId: number, environment: Environment, day: string) {
+        const transactions = yield* wallet.createdBetween(partnerId, environment, dayStart(day), dayStart(nextDay(day)))
+        if (transactions.length === 0) return []
+        const [owners, rolledBack] = yield* Effect.all([
+          players.findByIds([...new Set(transactions.map((t) => t.playerId))]),
+          outbox.rolledBack(transactions.filter((t) => t.kind === "bet" && t.status === "refused").map((t) => t.ref))
+        ])
+        const byId = new Map(owners.map((player) => [player.id, player.external_player_id]))
+        return transactions.map((t): StatementLine => statementLine(t, byId.get(t.playerId) ?? "", rolledBack.has(t.ref)))
+      })
+
+      /** Every partner environment with activity on `day`, its statement computed at `closedAt`. */
+      const statementsOf = Effect.fnUntraced(function*(day: string, closedAt: Date) {
+        const statements: Array<NewStatement> = []
+        for (const partner of yield* partners.list) {
+          for (const environment of environments) {
+            const lines = yield* linesOfDay(partner.id, environment, day)
+            if (lines.length === 0) continue
+            const computed = computeStatement({ partner: partner.slug, environment, date: day, computedAt: closedAt }, lines)
+            statements.push({ partnerId: partner.id, environment, computed })
+          }
+        }
+        return statements
+      })
+
+      /** The first day to close: after the last one closed, else the ledger's first day or yesterday, the earlier. */
+      const firstOpenDay = (today: string) =>
+        Effect.gen(function*() {
+          const { last } = yield* repo.closedDays
+          if (Option.isSome(last)) return nextDay(last.value)
+          const first = yield* wallet.firstCreatedAt
+          const yesterday = previousDay(today)
+          return Option.match(first, { onNone: () => yesterday, onSome: (at) => [dayOf(at), yesterday].sort()[0] })
+        })
+
+      const closeDays = Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const today = dayOf(now)
+        const closed: Array<string> = []
+        let day = yield* firstOpenDay(today)
+        while (day < today) {
+          // A bet of the day still pending would change its totals: the day waits for it (recovery settles it).
+          if (yield* wallet.pendingBefore(dayStart(nextDay(day)))) {
+            yield* Effect.logInfo("Statements: a day waits for its pending bets before it is closed").pipe(Effect.annotateLogs({ day }))
+            break
+          }
+          const closedAt = new Date(now)
+          if (yield* repo.close(day, closedAt, statementsOf(day, closedAt))) {
+            closed.push(day)
+            yield* Effect.logInfo("Statements: a day was closed").pipe(Effect.annotateLogs({ day }))
+          }
+          day = yield* firstOpenDay(today)
+        }
+        return closed
+      }).pipe(Effect.withSpan("Statements.closeDays"))
+
+      const read = Effect.fn("Statements.read")(function*(partner: StatementOwner, environment: Environment, day: string) {
+        const stored = yield* repo.find(partner.id, environment, day)
+        if (Option.isSome(stored)) {
+          return { summary: summaryOf(stored.value.document), document: stored.value.document, sha256: stored.value.sha256 }
+        }
+        const closedAt = yield* repo.closedAt(day)
+        if (Option.isSome(closedAt)) {
+          const empty: ComputedStatement = emptyStatement(partner.slug, environment, day, closedAt.value)
+          return { summary: empty.summary, document: empty.document, sha256: empty.sha256 }
+        }
+        const today = dayOf(yield* Clock.currentTimeMillis)
+        if (day >= today) {
+          return yield* new StatementNotReady({
+            message: `The day ${day} has not ended yet: its statement is computed after it ends, at ` +
+              `${dayStart(nextDay(day)).toISOString()} (UTC), within minutes.`
+          })
+        }
+        const { first } = yield* repo.closedDays
+        if (Option.isSome(first) && day < first.value) {
+          return yield* new StatementNotReady({ message: `There is no statement for ${day}: statements begin on ${first.value}.` })
+        }
+        return yield* new StatementNotReady({
+          message: `The statement of ${day} is not computed yet: a day is closed within minutes after it ends, once none ` +
+            "of its bets is still pending. Try again shortly."
+        })
+      })
+
+      const signature = Effect.fn("Statements.signature")(function*(partnerId: number, environment: Environment, document: string) {
+        const target = yield* targets.get(partnerId, environment)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return Option.match(target, { onNone: () => "", onSome: (t) => signStatement(signingSecrets(t, now), document) })
+      })
+
+      const reconcileDay = Effect.fn("Statements.reconcile")(function*(
+        partner: StatementOwner,
+        environment: Environment,
+        day: string,
+        theirs: { readonly lines: ReadonlyArray<PostedTransaction>; readonly totals?: PostedTotals | undefined }
+      ) {
+        const statement = yield* read(partner, environment, day)
+        const ours = { lines: linesOf(statement.document), totals: statement.summary.totals, transactions: statement.summary.counts.transactions }
+        return { summary: statement.summary, reconciliation: reconcile(ours, theirs) }
+      })
+
+      return Statements.of({ closeDays, read, signature, reconcile: reconcileDay, recent: repo.recent })
+    })
+  )
+}
