@@ -18,26 +18,28 @@ ALTER TABLE partners ADD COLUMN rtp_policy jsonb NOT NULL DEFAULT '{"mode": "pas
   END
 );
 
--- The UTC days whose statements were computed, once per fleet: a day is closed once, after it ended and no bet
--- of it was still pending. A closed day without a statement row for a partner's environment had no activity there.
+-- The UTC days whose statements are all written: every environment of every partner that existed before the day
+-- ended has its statement. Until then the fleet's close comes back to the day (a partner environment with a bet of
+-- that day still pending waits for it; the others are written at once).
 CREATE TABLE wallet_statement_days (
   day       date PRIMARY KEY,
   closed_at timestamptz NOT NULL DEFAULT now()
 );
 
--- A partner's statement of one environment and day: its totals (money in numeric(20, 2), as the ledger) and
--- the statement itself, byte for byte as computed (JSON lines: a summary line, then one line per transaction),
--- with its SHA-256. The document is what the partner API serves and signs; it never changes.
+-- A partner's statement of one environment and day, written once after the day ended: its totals (money in
+-- numeric(20, 2), as the ledger) and the statement itself, byte for byte as computed (JSON lines: a summary line,
+-- then one line per transaction; a day without activity has the summary alone), with its SHA-256. The document
+-- is what the partner API serves and signs; it never changes.
 CREATE TABLE wallet_statements (
   partner_id       bigint NOT NULL REFERENCES partners (id),
   environment      text NOT NULL CHECK (environment IN ('live', 'test')),
-  day              date NOT NULL REFERENCES wallet_statement_days (day),
+  day              date NOT NULL,
   bets             numeric(20, 2) NOT NULL,
   wins             numeric(20, 2) NOT NULL,
   refunds          numeric(20, 2) NOT NULL,
   rollbacks        numeric(20, 2) NOT NULL,
   net              numeric(20, 2) NOT NULL,
-  transactions     integer NOT NULL CHECK (transactions > 0),
+  transactions     integer NOT NULL CHECK (transactions >= 0),
   document         text NOT NULL,
   document_sha256  bytea NOT NULL CHECK (length(document_sha256) = 32),
   computed_at      timestamptz NOT NULL,

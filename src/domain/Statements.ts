@@ -241,13 +241,6 @@ export const linesOf = (document: string, offset = 0, limit = Number.POSITIVE_IN
   return lines
 }
 
-/**
- * A day that closed without a transaction of the partner's environment: its statement has no line and zero
- * totals. Such statements are not stored (the day's close is), so they are computed when read, the same way.
- */
-export const emptyStatement = (partner: string, environment: Environment, date: string, closedAt: Date): ComputedStatement =>
-  computeStatement({ partner, environment, date, computedAt: closedAt }, [])
-
 // ---- Reconciliation --------------------------------------------------------------------------------------
 
 /** A transaction as the partner's books have it. The fields it leaves out are not compared. */

@@ -70,8 +70,8 @@ export class WalletRepo extends Context.Service<WalletRepo, {
   pendingBets(limit: number): Effect.Effect<ReadonlyArray<WalletTransaction>>
   /** A partner's transactions of one environment created in [from, to), in the order they were created. */
   createdBetween(partnerId: number, environment: Environment, from: Date, to: Date): Effect.Effect<ReadonlyArray<WalletTransaction>>
-  /** Whether a bet created before `instant` is still pending (a day is closed only once none of its bets is). */
-  pendingBefore(instant: Date): Effect.Effect<boolean>
+  /** The partner environments with a bet created in [from, to) still pending (their statement of the day waits for it). */
+  pendingBetween(from: Date, to: Date): Effect.Effect<ReadonlyArray<{ readonly partnerId: number; readonly environment: Environment }>>
   /** When the first transaction was created; none while the ledger is empty. */
   readonly firstCreatedAt: Effect.Effect<Option.Option<Date>>
   /**

@@ -219,8 +219,12 @@ export const make = (callbacks: Array<MemoryCallback>) =>
         Effect.map(now, (at) =>
           all(at).filter((t) => t.partnerId === partnerId && t.environment === environment && t.createdAt >= from && t.createdAt < to)
         ),
-      pendingBefore: (instant: Date) =>
-        Effect.sync(() => [...transactions.values()].some((t) => t.status === "pending" && t.createdAt < instant)),
+      pendingBetween: (from: Date, to: Date) =>
+        Effect.sync(() => {
+          const pending = [...transactions.values()].filter((t) => t.status === "pending" && t.createdAt >= from && t.createdAt < to)
+          const keys = new Set(pending.map((t) => `${t.partnerId}:${t.environment}`))
+          return [...keys].map((key) => ({ partnerId: Number(key.split(":")[0]), environment: key.split(":")[1] as Environment }))
+        }),
       firstCreatedAt: Effect.sync(() =>
         Option.fromNullishOr([...transactions.values()].map((t) => t.createdAt).sort((a, b) => a.getTime() - b.getTime())[0])
       ),

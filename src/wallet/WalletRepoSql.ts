@@ -65,6 +65,9 @@ const RoundRow = Round.mapFields(Struct.assign({
   updatedAt: "updated_at"
 }))
 const decodeRounds = Schema.decodeUnknownEffect(Schema.Array(RoundRow))
+const decodePendingPairs = Schema.decodeUnknownEffect(Schema.Array(
+  Schema.Struct({ partnerId: IdFromBigInt, environment: Environment }).pipe(Schema.encodeKeys({ partnerId: "partner_id" }))
+))
 const decodeOpenSince = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ open_since: Schema.Date })))
 
 const transactionColumns = `id, kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id, game_code, provider_code,
@@ -288,10 +291,11 @@ export const make = Effect.gen(function*() {
         WHERE partner_id = ${partnerId} AND environment = ${environment} AND created_at >= ${from} AND created_at < ${to}
         ORDER BY created_at, id
       `).pipe(Effect.orDie),
-    pendingBefore: (instant: Date) =>
-      sql<{ pending: boolean }>`
-        SELECT EXISTS (SELECT 1 FROM wallet_transactions WHERE status = 'pending' AND created_at < ${instant}) AS pending
-      `.pipe(Effect.map(([row]) => row.pending), Effect.orDie),
+    pendingBetween: (from: Date, to: Date) =>
+      sql`
+        SELECT DISTINCT partner_id, environment FROM wallet_transactions
+        WHERE status = 'pending' AND created_at >= ${from} AND created_at < ${to}
+      `.pipe(Effect.flatMap(decodePendingPairs), Effect.orDie),
     firstCreatedAt: sql<{ first: Date | null }>`SELECT min(created_at) AS first FROM wallet_transactions`.pipe(
       Effect.map(([row]) => Option.fromNullishOr(row.first)),
       Effect.orDie

@@ -1,6 +1,6 @@
 /**
- * Daily statements over real PostgreSQL and real HTTP: a day closed once however many close it at once (and
- * not while a bet of it is pending), its statement equal to the ledger summed by SQL, its JSON lines document
+ * Daily statements over real PostgreSQL and real HTTP: each statement written once however many close the day at
+ * once (one whose bet of the day is pending waits for it, the others do not), equal to the ledger summed by SQL, its JSON lines document
  * verified by the README's own snippet, a test token reading only test statements, a day not ended or without
  * activity, and a partner's books reconciled against it: the transaction it left out, the one it has otherwise,
  * the one it has and we do not. Time is a TestClock where it is the subject: the day is closed as if it were
@@ -172,21 +172,27 @@ layer(WalletApp(books), live)("daily statements", (it) => {
         win: 0
       }).pipe(Effect.orDie)
       assert.strictEqual(opened._tag, "Opened")
-      assert.deepStrictEqual(yield* closeAt(tomorrow), [], "not closed while a bet of it is pending")
+      const sql = yield* SqlClient.SqlClient
+      const written = sql<{ partner: number; environment: string }>`
+        SELECT partner_id::int AS partner, environment FROM wallet_statements WHERE day = ${day}::date ORDER BY 1, 2
+      `.pipe(Effect.orDie)
+      assert.deepStrictEqual(yield* closeAt(tomorrow), [day])
+      assert.deepStrictEqual(
+        (yield* written).map((row) => [row.partner, row.environment]),
+        [[acme.partner.id, "test"], [quiet.partner.id, "live"], [quiet.partner.id, "test"]],
+        "every statement but the one whose bet is pending"
+      )
       if (opened._tag === "Opened") {
         const player = Option.getOrThrow(yield* (yield* PartnerPlayers).findById(ana.id))
         const { callbacks, outcome } = betSettlement(player, acme.partner.slug, betOf(opened.transaction), { _tag: "Unavailable", reason: "recovered by the test" }, new Date())
         yield* repo.settleBet(opened.transaction, outcome, callbacks)
       }
 
-      // Two closes at once (two instances of the fleet): the day is closed once.
+      // Two closes at once (two instances of the fleet): the statement is written once, and the day is complete.
       const [first, second] = yield* Effect.all([closeAt(tomorrow), closeAt(tomorrow)], { concurrency: 2 })
-      assert.deepStrictEqual([...first, ...second].filter((closed) => closed === day), [day], "closed once")
-      const sql = yield* SqlClient.SqlClient
-      const stored = yield* sql<{ environment: string; n: number }>`
-        SELECT environment, count(*)::int AS n FROM wallet_statements WHERE partner_id = ${acme.partner.id} GROUP BY environment ORDER BY environment
-      `.pipe(Effect.orDie)
-      assert.deepStrictEqual(stored.map((row) => [row.environment, row.n]), [["live", 1], ["test", 1]])
+      assert.deepStrictEqual([...first, ...second], [day], "written once")
+      assert.strictEqual((yield* written).length, 4)
+      assert.deepStrictEqual(yield* closeAt(tomorrow), [], "nothing left to write")
 
       // The statement equals the ledger summed by SQL, transaction by transaction.
       const client = yield* partnerClient(acme.token)
@@ -240,8 +246,8 @@ layer(WalletApp(books), live)("daily statements", (it) => {
       const testDocument = yield* rawGet(`${url}?format=jsonl`, bearer(acme.test.token))
       assert.isTrue(verified(acme.test.webhookSecret, testDocument.headers["x-statement-signature"]!, testDocument.text))
 
-      // A closed day without activity: an empty statement, signed the same way. A day not ended, or before
-      // statements began: 404 saying why.
+      // A day without activity: an empty statement, signed the same way. A day not ended, or before the
+      // partner's account: 404 saying why.
       const quietRead = yield* (yield* partnerClient(quiet.token)).statements.statement({ params: { date: day }, query: {} })
       if (!("data" in quietRead)) return assert.fail("a JSON statement")
       assert.deepStrictEqual(quietRead.data.statement.totals, { bets: 0, wins: 0, refunds: 0, rollbacks: 0, net: 0 })
@@ -251,7 +257,7 @@ layer(WalletApp(books), live)("daily statements", (it) => {
       const notEnded = yield* client.statements.statement({ params: { date: nextDay(day) }, query: {} }).pipe(failsWith(NotFound))
       assert.include(notEnded.message, "has not ended yet")
       const before = yield* client.statements.statement({ params: { date: previousDay(day) }, query: {} }).pipe(failsWith(NotFound))
-      assert.include(before.message, `statements begin on ${day}`)
+      assert.include(before.message, "the partner's account was created after it")
       const badDate = yield* rawGet(`/api/partner/v1/wallet/statements/2026-02-30`, bearer(acme.token))
       assert.strictEqual(badDate.status, 422)
       assert.deepStrictEqual(validationErrors({ body: JSON.parse(badDate.text) }), { date: ["The date field must be a date (YYYY-MM-DD)."] })

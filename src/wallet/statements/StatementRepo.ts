@@ -34,34 +34,36 @@ export interface NewStatement {
   readonly computed: ComputedStatement
 }
 
-/** The closed days' bounds: statements begin on `first`; `last` is the latest day closed. */
-export interface ClosedDays {
-  readonly first: Option.Option<string>
-  readonly last: Option.Option<string>
+const Days = Schema.Array(Schema.Struct({ day: Schema.String }))
+const decodeDays = Schema.decodeUnknownEffect(Days)
+
+/** What closing a day wrote: its statements, and whether the day is complete (no partner environment waits). */
+export interface DayClose {
+  readonly statements: ReadonlyArray<NewStatement>
+  readonly complete: boolean
 }
 
-const Bounds = Schema.Struct({ first: Schema.NullOr(Schema.String), last: Schema.NullOr(Schema.String) })
-const decodeBounds = Schema.decodeUnknownEffect(Schema.Array(Bounds))
-
 /**
- * The daily statements (wallet_statements) and the days whose statements were computed
+ * The daily statements (wallet_statements) and the days whose statements are all written
  * (wallet_statement_days): the only code that reads or writes them. A day is closed in one transaction
- * holding a fleet-wide lock, so however many instances try, it is computed and stored once.
+ * holding a fleet-wide lock, so however many instances try, each statement is computed and stored once.
  */
 export class StatementRepo extends Context.Service<StatementRepo, {
-  readonly closedDays: Effect.Effect<ClosedDays>
-  /** When the day was closed; none if it was not (yet). */
-  closedAt(day: string): Effect.Effect<Option.Option<Date>>
+  /** The first day statements were written for; none before the first close. */
+  readonly firstDay: Effect.Effect<Option.Option<string>>
+  /** The days from `from` to `to` (inclusive) whose statements are not all written yet, oldest first. */
+  openDays(from: string, to: string): Effect.Effect<ReadonlyArray<string>>
   /**
-   * Closes `day` at `closedAt`, once across the fleet: in one transaction holding the statements' lock, when the
-   * day is not closed yet, computes its statements (`compute` runs inside it) and stores them with the day's close.
-   * False when the day was closed already (by another instance).
+   * Closes `day` once across the fleet: in one transaction holding the statements' lock, `work` is told which
+   * partner environments (`partnerId:environment`) have their statement already and computes the others it can
+   * (it runs inside the transaction); they are stored, and the day marked complete when `work` says so.
+   * How many statements this call wrote.
    */
   close<E, R>(
     day: string,
     closedAt: Date,
-    compute: Effect.Effect<ReadonlyArray<NewStatement>, E, R>
-  ): Effect.Effect<boolean, E, R>
+    work: (written: ReadonlySet<string>) => Effect.Effect<DayClose, E, R>
+  ): Effect.Effect<number, E, R>
   find(partnerId: number, environment: Environment, day: string): Effect.Effect<Option.Option<StoredStatement>>
   /** The latest stored statements, newest day first. */
   recent(filter: {
@@ -77,12 +79,6 @@ export class StatementRepo extends Context.Service<StatementRepo, {
       const listed = sql.literal(`partner_id, environment, day::text AS day, transactions, bets, wins, refunds, rollbacks, net,
         computed_at`)
 
-      const closedAt = SqlSchema.findOneOption({
-        Request: Schema.String,
-        Result: Schema.Struct({ closed_at: Schema.Date }),
-        execute: (day) => sql`SELECT closed_at FROM wallet_statement_days WHERE day = ${day}::date`
-      })
-
       const insert = (day: string, statement: NewStatement) => {
         const { summary } = statement.computed
         return sql`
@@ -95,15 +91,20 @@ export class StatementRepo extends Context.Service<StatementRepo, {
         `
       }
 
-      const close = <E, R>(day: string, at: Date, compute: Effect.Effect<ReadonlyArray<NewStatement>, E, R>) =>
+      const close = <E, R>(day: string, at: Date, work: (written: ReadonlySet<string>) => Effect.Effect<DayClose, E, R>) =>
         sql.withTransaction(Effect.gen(function*() {
           yield* sql`SELECT pg_advisory_xact_lock(hashtext('wallet_statement_days'))`.pipe(Effect.orDie)
           const [closed] = yield* sql`SELECT 1 FROM wallet_statement_days WHERE day = ${day}::date`.pipe(Effect.orDie)
-          if (closed !== undefined) return false
-          const statements = yield* compute
-          yield* sql`INSERT INTO wallet_statement_days (day, closed_at) VALUES (${day}::date, ${at})`.pipe(Effect.orDie)
-          yield* Effect.forEach(statements, (statement) => insert(day, statement), { discard: true }).pipe(Effect.orDie)
-          return true
+          if (closed !== undefined) return 0
+          const written = yield* sql<{ partner_id: string; environment: string }>`
+            SELECT partner_id::text, environment FROM wallet_statements WHERE day = ${day}::date
+          `.pipe(Effect.orDie)
+          const result = yield* work(new Set(written.map((row) => `${row.partner_id}:${row.environment}`)))
+          yield* Effect.forEach(result.statements, (statement) => insert(day, statement), { discard: true }).pipe(Effect.orDie)
+          if (result.complete) {
+            yield* sql`INSERT INTO wallet_statement_days (day, closed_at) VALUES (${day}::date, ${at})`.pipe(Effect.orDie)
+          }
+          return result.statements.length
         })).pipe(Effect.catchTag("SqlError", Effect.die))
 
       const find = SqlSchema.findOneOption({
@@ -131,12 +132,15 @@ export class StatementRepo extends Context.Service<StatementRepo, {
       })
 
       return StatementRepo.of({
-        closedDays: sql`SELECT min(day)::text AS first, max(day)::text AS last FROM wallet_statement_days`.pipe(
-          Effect.flatMap(decodeBounds),
-          Effect.map(([row]) => ({ first: Option.fromNullishOr(row.first), last: Option.fromNullishOr(row.last) })),
-          Effect.orDie
-        ),
-        closedAt: (day) => closedAt(day).pipe(Effect.map(Option.map((row) => row.closed_at)), Effect.orDie),
+        firstDay: sql<{ first: string | null }>`
+          SELECT least((SELECT min(day) FROM wallet_statements), (SELECT min(day) FROM wallet_statement_days))::text AS first
+        `.pipe(Effect.map(([row]) => Option.fromNullishOr(row.first)), Effect.orDie),
+        openDays: (from, to) =>
+          sql`
+            SELECT d::date::text AS day FROM generate_series(${from}::date, ${to}::date, interval '1 day') AS d
+            WHERE NOT EXISTS (SELECT 1 FROM wallet_statement_days s WHERE s.day = d::date)
+            ORDER BY 1
+          `.pipe(Effect.flatMap(decodeDays), Effect.map((rows) => rows.map((row) => row.day)), Effect.orDie),
         close,
         find: (partnerId, environment, day) => Effect.orDie(find({ partnerId, environment, day })),
         recent: (filter) => Effect.orDie(recent(filter))

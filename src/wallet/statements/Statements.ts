@@ -3,11 +3,9 @@ import { createHmac } from "node:crypto"
 import { type Environment, environments } from "../../domain/Environment.ts"
 import { signingSecrets } from "../../domain/Partner.ts"
 import {
-  type ComputedStatement,
   computeStatement,
   dayOf,
   dayStart,
-  emptyStatement,
   linesOf,
   nextDay,
   type PostedTotals,
@@ -55,17 +53,19 @@ export interface StatementRead {
 export interface StatementOwner {
   readonly id: number
   readonly slug: string
+  /** When its account was created: a day that ended before it has no statement. */
+  readonly created_at: Date
 }
 
 /**
- * Daily statements: each UTC day is closed once across the fleet, after it ended and once none of its bets is
- * still pending (they settle within WALLET_PENDING_TIMEOUT, recovery included), and every partner environment
- * with a transaction that day gets its statement, computed and stored in the same transaction as the close. A day
- * without activity for an environment has no stored statement: it reads as an empty one. Statements begin with
- * the day of the ledger's first transaction, or the day before the first close, whichever is earlier.
+ * Daily statements: once a UTC day has ended, every environment of every partner that existed then gets its
+ * statement of the day, computed once across the fleet and stored (a day without activity too: an empty
+ * statement). One with a bet of that day still pending waits for it (bets settle within WALLET_PENDING_TIMEOUT,
+ * recovery included); the others do not wait. Statements begin with the day of the ledger's first transaction,
+ * or the day before the first close, whichever is earlier.
  */
 export class Statements extends Context.Service<Statements, {
-  /** Closes every day that ended and is not closed yet, oldest first, each once across the fleet; the days this call closed. */
+  /** Writes the statements of the days that ended not written yet, oldest day first, each once across the fleet; the days it wrote to. */
   readonly closeDays: Effect.Effect<ReadonlyArray<string>>
   read(partner: StatementOwner, environment: Environment, day: string): Effect.Effect<StatementRead, StatementNotReady>
   /** The `X-Statement-Signature` of a document, with the environment's webhook secrets valid now. */
@@ -77,7 +77,7 @@ export class Statements extends Context.Service<Statements, {
     day: string,
     theirs: { readonly lines: ReadonlyArray<PostedTransaction>; readonly totals?: PostedTotals | undefined }
   ): Effect.Effect<{ readonly summary: StatementSummary; readonly reconciliation: Reconciliation }, StatementNotReady>
-  /** The latest stored statements (days with activity), newest first. */
+  /** The latest stored statements, newest day first. */
   recent(filter: { readonly partnerId?: number | undefined; readonly environment?: Environment | undefined; readonly limit: number }): Effect.Effect<
     ReadonlyArray<ListedStatement>
   >
@@ -104,47 +104,51 @@ export class Statements extends Context.Service<Statements, {
         return transactions.map((t): StatementLine => statementLine(t, byId.get(t.playerId) ?? "", rolledBack.has(t.ref)))
       })
 
-      /** Every partner environment with activity on `day`, its statement computed at `closedAt`. */
-      const statementsOf = Effect.fnUntraced(function*(day: string, closedAt: Date) {
-        const statements: Array<NewStatement> = []
-        for (const partner of yield* partners.list) {
-          for (const environment of environments) {
-            const lines = yield* linesOfDay(partner.id, environment, day)
-            if (lines.length === 0) continue
-            const computed = computeStatement({ partner: partner.slug, environment, date: day, computedAt: closedAt }, lines)
-            statements.push({ partnerId: partner.id, environment, computed })
-          }
-        }
-        return statements
-      })
-
-      /** The first day to close: after the last one closed, else the ledger's first day or yesterday, the earlier. */
-      const firstOpenDay = (today: string) =>
+      /**
+       * The statements of `day` not written yet (`written` has those that are), for every environment of every
+       * partner that existed before the day ended; one with a bet of the day still pending waits for it.
+       */
+      const statementsOf = (day: string, closedAt: Date) => (written: ReadonlySet<string>) =>
         Effect.gen(function*() {
-          const { last } = yield* repo.closedDays
-          if (Option.isSome(last)) return nextDay(last.value)
-          const first = yield* wallet.firstCreatedAt
+          const end = dayStart(nextDay(day))
+          const waiting = new Set((yield* wallet.pendingBetween(dayStart(day), end)).map((pair) => `${pair.partnerId}:${pair.environment}`))
+          const statements: Array<NewStatement> = []
+          for (const partner of (yield* partners.list).filter((partner) => partner.created_at < end)) {
+            for (const environment of environments) {
+              const key = `${partner.id}:${environment}`
+              if (written.has(key) || waiting.has(key)) continue
+              const lines = yield* linesOfDay(partner.id, environment, day)
+              const computed = computeStatement({ partner: partner.slug, environment, date: day, computedAt: closedAt }, lines)
+              statements.push({ partnerId: partner.id, environment, computed })
+            }
+          }
+          if (waiting.size > 0) {
+            yield* Effect.logInfo("Statements: a partner environment waits for its pending bets before its statement is written").pipe(
+              Effect.annotateLogs({ day, waiting: [...waiting].join(" ") })
+            )
+          }
+          return { statements, complete: waiting.size === 0 }
+        })
+
+      /** Statements begin with the first day written, else the ledger's first day or yesterday, the earlier. */
+      const firstDay = (today: string) =>
+        Effect.gen(function*() {
+          const first = yield* repo.firstDay
+          if (Option.isSome(first)) return first.value
           const yesterday = previousDay(today)
-          return Option.match(first, { onNone: () => yesterday, onSome: (at) => [dayOf(at), yesterday].sort()[0] })
+          return Option.match(yield* wallet.firstCreatedAt, { onNone: () => yesterday, onSome: (at) => [dayOf(at), yesterday].sort()[0] })
         })
 
       const closeDays = Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const today = dayOf(now)
         const closed: Array<string> = []
-        let day = yield* firstOpenDay(today)
-        while (day < today) {
-          // A bet of the day still pending would change its totals: the day waits for it (recovery settles it).
-          if (yield* wallet.pendingBefore(dayStart(nextDay(day)))) {
-            yield* Effect.logInfo("Statements: a day waits for its pending bets before it is closed").pipe(Effect.annotateLogs({ day }))
-            break
-          }
-          const closedAt = new Date(now)
-          if (yield* repo.close(day, closedAt, statementsOf(day, closedAt))) {
+        for (const day of yield* repo.openDays(yield* firstDay(today), previousDay(today))) {
+          const written = yield* repo.close(day, new Date(now), statementsOf(day, new Date(now)))
+          if (written > 0) {
             closed.push(day)
-            yield* Effect.logInfo("Statements: a day was closed").pipe(Effect.annotateLogs({ day }))
+            yield* Effect.logInfo("Statements: a day's statements were written").pipe(Effect.annotateLogs({ day, statements: written }))
           }
-          day = yield* firstOpenDay(today)
         }
         return closed
       }).pipe(Effect.withSpan("Statements.closeDays"))
@@ -154,25 +158,23 @@ export class Statements extends Context.Service<Statements, {
         if (Option.isSome(stored)) {
           return { summary: summaryOf(stored.value.document), document: stored.value.document, sha256: stored.value.sha256 }
         }
-        const closedAt = yield* repo.closedAt(day)
-        if (Option.isSome(closedAt)) {
-          const empty: ComputedStatement = emptyStatement(partner.slug, environment, day, closedAt.value)
-          return { summary: empty.summary, document: empty.document, sha256: empty.sha256 }
-        }
         const today = dayOf(yield* Clock.currentTimeMillis)
+        const end = dayStart(nextDay(day))
         if (day >= today) {
           return yield* new StatementNotReady({
-            message: `The day ${day} has not ended yet: its statement is computed after it ends, at ` +
-              `${dayStart(nextDay(day)).toISOString()} (UTC), within minutes.`
+            message: `The day ${day} has not ended yet: its statement is written after it ends, at ${end.toISOString()} (UTC), within minutes.`
           })
         }
-        const { first } = yield* repo.closedDays
+        if (partner.created_at >= end) {
+          return yield* new StatementNotReady({ message: `There is no statement for ${day}: the partner's account was created after it.` })
+        }
+        const first = yield* repo.firstDay
         if (Option.isSome(first) && day < first.value) {
           return yield* new StatementNotReady({ message: `There is no statement for ${day}: statements begin on ${first.value}.` })
         }
         return yield* new StatementNotReady({
-          message: `The statement of ${day} is not computed yet: a day is closed within minutes after it ends, once none ` +
-            "of its bets is still pending. Try again shortly."
+          message: `The statement of ${day} is not written yet: it is within minutes after the day ends, once none of its ` +
+            "bets is still pending. Try again shortly."
         })
       })
 
