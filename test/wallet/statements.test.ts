@@ -291,5 +291,9 @@ layer(WalletApp(books), live)("daily statements", (it) => {
       assert.match(errorBody(broken).errors!.body[0], /^Line 2: amount: The amount field must be an amount/)
       const twice = yield* reconcile(`{"transaction_id": "st-1"}\n{"transaction_id": "st-1", "kind": "bet"}`)
       assert.deepStrictEqual(errorBody(twice).errors, { body: ["Line 2: the bet st-1 was already listed on line 1."] })
+      const notLines = yield* rawPost(`${url}/reconciliation`, bearer(acme.token), "{}", "application/json")
+      assert.deepStrictEqual([notLines.status, errorBody(notLines).errors], [422, {
+        body: ["The request body must be sent with Content-Type: application/x-ndjson or application/jsonl."]
+      }])
     }), { timeout: 60_000 })
 })
