@@ -128,7 +128,7 @@ layer(App, live)("the console's operations pages in Chromium", (it) => {
       assert.strictEqual(walletAnswer(yield* winBet(bo.internal_user_id, "console-st-2", { bet: 2, win: 0 })).msg, "")
       const day = dayOf(Date.now())
       const statements = yield* Statements
-      yield* Effect.andThen(TestClock.setTime(dayStart(nextDay(day)).getTime() + 60_000), statements.closeDays).pipe(
+      yield* Effect.andThen(TestClock.setTime(dayStart(nextDay(day)).getTime() + 5 * 60_000), statements.closeDays).pipe(
         Effect.provide(TestClock.layer())
       )
 

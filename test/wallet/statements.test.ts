@@ -154,7 +154,7 @@ layer(WalletApp(books), live)("daily statements", (it) => {
       assert.strictEqual(walletAnswer(yield* winBet(bo.internal_user_id, "st-test-1", { bet: 3, win: 1 }, "st-test-1", "test")).msg, "")
 
       const day = dayOf(Date.now())
-      const tomorrow = dayStart(nextDay(day)).getTime() + 30_000
+      const tomorrow = dayStart(nextDay(day)).getTime() + 5 * 60_000
 
       // A bet of the day still pending holds the day back.
       const repo = yield* WalletRepo

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { createHmac } from "node:crypto"
 import { type Environment, environments } from "../../domain/Environment.ts"
 import { signingSecrets } from "../../domain/Partner.ts"
@@ -21,6 +21,7 @@ import {
 import { CallbackTargets } from "../../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { Partners } from "../../partners/Partners.ts"
+import { CallbacksConfig } from "../CallbacksConfig.ts"
 import { OutboxRepo } from "../outbox/OutboxRepo.ts"
 import { WalletRepo } from "../WalletRepo.ts"
 import { type ListedStatement, type NewStatement, StatementRepo } from "./StatementRepo.ts"
@@ -58,7 +59,8 @@ export interface StatementOwner {
 }
 
 /**
- * Daily statements: once a UTC day has ended, every environment of every partner that existed then gets its
+ * Daily statements: once a UTC day has ended (and a minute plus WALLET_PENDING_TIMEOUT more, so that every
+ * transaction dated that day has committed), every environment of every partner that existed then gets its
  * statement of the day, computed once across the fleet and stored (a day without activity too: an empty
  * statement). One with a bet of that day still pending waits for it (bets settle within WALLET_PENDING_TIMEOUT,
  * recovery included); the others do not wait. Statements begin with the day of the ledger's first transaction,
@@ -91,6 +93,7 @@ export class Statements extends Context.Service<Statements, {
       const players = yield* PartnerPlayers
       const partners = yield* Partners
       const targets = yield* CallbackTargets
+      const closeAfter = Duration.sum(Duration.minutes(1), (yield* CallbacksConfig).pendingTimeout)
 
       /** The lines of a partner environment's day, each with its player's own id and whether a rollback was sent. */
       const linesOfDay = Effect.fnUntraced(function*(partnerId: number, environment: Environment, day: string) {
@@ -141,7 +144,10 @@ export class Statements extends Context.Service<Statements, {
 
       const closeDays = Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        const today = dayOf(now)
+        // A wallet transaction is dated when it begins (PostgreSQL's now()) and seen once it commits: one begun just
+        // before midnight (a refund waits up to WALLET_PENDING_TIMEOUT for its round's bet) may commit after it. A day
+        // is written once it ended longer ago than that, and a minute for the clocks of the service and the database.
+        const today = dayOf(now - Duration.toMillis(closeAfter))
         const closed: Array<string> = []
         for (const day of yield* repo.openDays(yield* firstDay(today), previousDay(today))) {
           const written = yield* repo.close(day, new Date(now), statementsOf(day, new Date(now)))
