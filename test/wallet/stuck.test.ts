@@ -31,11 +31,15 @@ import { givenPlayer, givenWalletPartner, walletAnswer, winBet } from "../suppor
 describe("the stuck settings", () => {
   const parse = (env: Record<string, string>) => OperationsConfig.config.parse(ConfigProvider.fromUnknown(env))
 
-  it.effect("WALLET_STUCK_ROUND_AFTER above WALLET_PENDING_TIMEOUT; a secret of 16 characters with OPERATOR_ALERT_URL", () =>
+  it.effect("WALLET_STUCK_ROUND_AFTER above WALLET_PENDING_TIMEOUT (unset, it follows it); a secret of 16 characters with OPERATOR_ALERT_URL", () =>
     Effect.gen(function*() {
       const fine = yield* parse({ WALLET_STUCK_ROUND_AFTER: "2 minutes", OPERATOR_ALERT_URL: "https://ops.example/hook", OPERATOR_ALERT_SECRET: "s".repeat(16) })
       assert.deepStrictEqual([Duration.toMillis(fine.stuckRoundAfter), fine.alertUrl], [120_000, Option.some("https://ops.example/hook")])
-      assert.isTrue(Option.isNone((yield* parse({})).alertUrl), "no alert by default")
+      const defaults = yield* parse({})
+      assert.isTrue(Option.isNone(defaults.alertUrl), "no alert by default")
+      assert.strictEqual(Duration.toMillis(defaults.stuckRoundAfter), 60_000)
+      const longer = yield* parse({ WALLET_PENDING_TIMEOUT: "2 minutes", PARTNER_CALLBACK_TIMEOUT: "1 minute" })
+      assert.strictEqual(Duration.toMillis(longer.stuckRoundAfter), 480_000, "unset, it follows a longer WALLET_PENDING_TIMEOUT")
       const refused = (env: Record<string, string>) => Effect.map(Effect.flip(parse(env)), (error) => error.message)
       assert.include(yield* refused({ WALLET_STUCK_ROUND_AFTER: "10 seconds" }), "WALLET_STUCK_ROUND_AFTER must be more than WALLET_PENDING_TIMEOUT")
       assert.include(yield* refused({ WALLET_STUCK_ROUND_AFTER: "soon" }), "WALLET_STUCK_ROUND_AFTER")

@@ -14,12 +14,19 @@ const AlertUrl = Schema.String.check(Schema.makeFilter((text: string) => {
   }
 }, { message: "must be an http:// or https:// URL" }))
 
+/** WALLET_STUCK_ROUND_AFTER unset: a minute, or four times WALLET_PENDING_TIMEOUT when that is longer. */
+export const defaultStuckRoundAfter = (pendingTimeout: Duration.Duration): Duration.Duration =>
+  Duration.max(Duration.minutes(1), Duration.times(pendingTimeout, 4))
+
 /** The shortest operator alert secret: HMAC keys shorter than this are guessable. */
 export const minAlertSecretLength = 16
 
 /** Settings of the wallet's operations: what counts as stuck, and where an operator is told. */
 export class OperationsConfig extends Context.Service<OperationsConfig, {
-  /** A round open longer than this is stuck (WALLET_STUCK_ROUND_AFTER); more than WALLET_PENDING_TIMEOUT. */
+  /**
+   * A round open longer than this is stuck (WALLET_STUCK_ROUND_AFTER); more than WALLET_PENDING_TIMEOUT. Unset: a
+   * minute, or four times WALLET_PENDING_TIMEOUT when that is longer.
+   */
   readonly stuckRoundAfter: Duration.Duration
   /** Where a stuck item is reported, once (OPERATOR_ALERT_URL); none: no alert is sent. */
   readonly alertUrl: Option.Option<string>
@@ -28,14 +35,16 @@ export class OperationsConfig extends Context.Service<OperationsConfig, {
 }>()("partner-api/wallet/OperationsConfig") {
   static readonly config = Config.all({
     callbacks: CallbacksConfig.config,
-    stuckRoundAfter: Config.Duration("WALLET_STUCK_ROUND_AFTER").pipe(Config.withDefault(Duration.minutes(1))),
+    stuckRoundAfter: Config.option(Config.Duration("WALLET_STUCK_ROUND_AFTER")),
     alertUrl: Config.option(Config.schema(AlertUrl, "OPERATOR_ALERT_URL")).pipe(
       Config.map(Option.filter((url) => url.trim() !== "")),
       Config.map(Option.map((url) => url.trim()))
     ),
     alertSecret: Config.option(Config.Redacted("OPERATOR_ALERT_SECRET"))
   }).pipe(
-    Config.mapEffect(({ alertSecret, alertUrl, callbacks, stuckRoundAfter }) => {
+    Config.mapEffect(({ alertSecret, alertUrl, callbacks, stuckRoundAfter: given }) => {
+      // Unset, it follows WALLET_PENDING_TIMEOUT: an operator who lengthens that one is not stopped by this one.
+      const stuckRoundAfter = Option.getOrElse(given, () => defaultStuckRoundAfter(callbacks.pendingTimeout))
       if (!Duration.isGreaterThan(stuckRoundAfter, callbacks.pendingTimeout)) {
         return Effect.fail(invalid("WALLET_STUCK_ROUND_AFTER must be more than WALLET_PENDING_TIMEOUT"))
       }
