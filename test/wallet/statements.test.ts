@@ -22,6 +22,7 @@ import { betOf, betSettlement } from "../../src/domain/WalletRecords.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { Statements } from "../../src/wallet/statements/Statements.ts"
+import { TestData } from "../../src/wallet/TestData.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
@@ -291,6 +292,12 @@ layer(WalletApp(books), live)("daily statements", (it) => {
       assert.match(errorBody(broken).errors!.body[0], /^Line 2: amount: The amount field must be an amount/)
       const twice = yield* reconcile(`{"transaction_id": "st-1"}\n{"transaction_id": "st-1", "kind": "bet"}`)
       assert.deepStrictEqual(errorBody(twice).errors, { body: ["Line 2: the bet st-1 was already listed on line 1."] })
+      // Clearing the test data deletes the test statement; the day then says why it has none.
+      assert.strictEqual((yield* (yield* TestData).clear(acme.partner.id)).statements, 1)
+      const cleared = yield* testClient.statements.statement({ params: { date: day }, query: {} }).pipe(failsWith(NotFound))
+      assert.include(cleared.message, "its test data was cleared")
+      assert.isTrue("data" in (yield* client.statements.statement({ params: { date: day }, query: {} })), "the live one is untouched")
+
       const notLines = yield* rawPost(`${url}/reconciliation`, bearer(acme.token), "{}", "application/json")
       assert.deepStrictEqual([notLines.status, errorBody(notLines).errors], [422, {
         body: ["The request body must be sent with Content-Type: application/x-ndjson or application/jsonl."]

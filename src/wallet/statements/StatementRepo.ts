@@ -51,6 +51,8 @@ export interface DayClose {
 export class StatementRepo extends Context.Service<StatementRepo, {
   /** The first day statements were written for; none before the first close. */
   readonly firstDay: Effect.Effect<Option.Option<string>>
+  /** Whether every statement of the day was written. */
+  isComplete(day: string): Effect.Effect<boolean>
   /** The days from `from` to `to` (inclusive) whose statements are not all written yet, oldest first. */
   openDays(from: string, to: string): Effect.Effect<ReadonlyArray<string>>
   /**
@@ -135,6 +137,8 @@ export class StatementRepo extends Context.Service<StatementRepo, {
         firstDay: sql<{ first: string | null }>`
           SELECT least((SELECT min(day) FROM wallet_statements), (SELECT min(day) FROM wallet_statement_days))::text AS first
         `.pipe(Effect.map(([row]) => Option.fromNullishOr(row.first)), Effect.orDie),
+        isComplete: (day) =>
+          sql`SELECT 1 FROM wallet_statement_days WHERE day = ${day}::date`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
         openDays: (from, to) =>
           sql`
             SELECT d::date::text AS day FROM generate_series(${from}::date, ${to}::date, interval '1 day') AS d

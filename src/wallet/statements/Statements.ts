@@ -166,6 +166,10 @@ export class Statements extends Context.Service<Statements, {
         }
         const today = dayOf(yield* Clock.currentTimeMillis)
         const end = dayStart(nextDay(day))
+        if (partner.created_at < end && (yield* repo.isComplete(day))) {
+          // Every statement of the day was written: this one was deleted with the environment's test data since.
+          return yield* new StatementNotReady({ message: `There is no statement of ${day} for this environment: its test data was cleared.` })
+        }
         if (day >= today) {
           return yield* new StatementNotReady({
             message: `The day ${day} has not ended yet: its statement is written after it ends, at ${end.toISOString()} (UTC), within minutes.`
