@@ -21,6 +21,7 @@ import { AdminCasinoHandlers } from "./admin/http/Casino.ts"
 import { AdminCertificationsHandlers } from "./admin/http/Certifications.ts"
 import { AdminOpenApiRoute, PanelRoutes } from "./admin/http/Panel.ts"
 import { AdminPartnersHandlers } from "./admin/http/Partners.ts"
+import { AdminOperationsHandlers } from "./admin/http/Operations.ts"
 import { AdminLoginHandlers, AdminSessionHandlers } from "./admin/http/Session.ts"
 import { AdminSystemHandlers } from "./admin/http/System.ts"
 import { SystemStatus } from "./admin/SystemStatus.ts"
@@ -33,6 +34,14 @@ import { WalletHandlers } from "./wallet/http.ts"
 import { Certifications } from "./wallet/certification/Certifications.ts"
 import { CertificationRepo } from "./wallet/certification/CertificationRepo.ts"
 import { CertificationHandlers } from "./wallet/certification/http.ts"
+import { StatementsHandlers } from "./wallet/statements/http.ts"
+import { StatementRepo } from "./wallet/statements/StatementRepo.ts"
+import { Statements } from "./wallet/statements/Statements.ts"
+import { OperationsConfig } from "./wallet/stuck/OperationsConfig.ts"
+import { OperatorAlerts } from "./wallet/stuck/OperatorAlerts.ts"
+import { StuckAlertRepo } from "./wallet/stuck/StuckAlertRepo.ts"
+import { StuckItems } from "./wallet/stuck/StuckItems.ts"
+import { WalletOperations } from "./wallet/WalletOperations.ts"
 import { OutboxRepo } from "./wallet/outbox/OutboxRepo.ts"
 import { PartnerCallbacks } from "./wallet/outbox/PartnerCallbacks.ts"
 import { Wallet } from "./wallet/Wallet.ts"
@@ -110,7 +119,8 @@ export const ApiHandlersLive = Layer.mergeAll(
   SportsHandlers,
   SportsCatalogHandlers,
   WalletHandlers,
-  CertificationHandlers
+  CertificationHandlers,
+  StatementsHandlers
 ).pipe(
   seeingOnly(
     AppConfig,
@@ -119,6 +129,7 @@ export const ApiHandlersLive = Layer.mergeAll(
     SportsEnvironments,
     WalletLedger,
     Certifications,
+    Statements,
     PartnerAuth,
     RequestValidation
   ),
@@ -133,7 +144,8 @@ export const AdminHandlersLive = Layer.mergeAll(
   AdminWalletHandlers,
   AdminCasinoHandlers,
   AdminSystemHandlers,
-  AdminCertificationsHandlers
+  AdminCertificationsHandlers,
+  AdminOperationsHandlers
 ).pipe(Layer.provide(SystemStatus.layer), Layer.provideMerge(Layer.mergeAll(AdminAuth.layer, RequestValidationLive)))
 
 /** The console: its API with its own OpenAPI document (for logged-in admins), and its pages. */
@@ -146,9 +158,13 @@ const AdminRoutesLive = Layer.mergeAll(
 /** Whether the sandbox aggregator is the casino gateway: then its agent's calls are taken as live ones. */
 const casinoSandboxSelected = Effect.map(Effect.service(CasinoConfig), (config) => config.gateway === "sandbox")
 
-/** GET /metrics, its outbox gauges read from the database by the scrapes (at most once every few seconds). */
+/** GET /metrics, its outbox and stuck-item gauges read from the database by the scrapes (at most once every few seconds). */
 const MetricsRoutesLive = Layer.unwrap(
-  Effect.map(Effect.service(OutboxRepo), (outbox) => metricsRoutes(refreshOutboxGauges(outbox)))
+  Effect.gen(function*() {
+    const outbox = yield* OutboxRepo
+    const stuck = yield* StuckItems
+    return metricsRoutes(Effect.all([refreshOutboxGauges(outbox), stuck.refreshGauges], { concurrency: 2, discard: true }))
+  })
 )
 
 /** Every route the service answers: the partner API, its OpenAPI documents and docs page, the probes and metrics, the sandbox's. */
@@ -195,12 +211,14 @@ const WalletCredentialsLive = Layer.unwrap(
 )
 
 /**
- * The wallet: the aggregator's calls, the ledger and its reading, the partner callbacks and their outbox,
- * over a WalletRepo (PostgreSQL's; a test may wrap it to inject a fault).
+ * The wallet: the aggregator's calls, the ledger and its reading, the partner callbacks and their outbox, the
+ * daily statements and the stuck items, over a WalletRepo (PostgreSQL's; a test may wrap it to inject a fault).
  */
 export const callbacksLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
-  Layer.mergeAll(Wallet.layer, WalletLedger.layer, WalletCredentialsLive, Certifications.layer).pipe(
-    Layer.provideMerge(Layer.mergeAll(walletRepo, CallbackOutbox.layer)),
+  Layer.mergeAll(Wallet.layer, WalletLedger.layer, WalletCredentialsLive, Certifications.layer, Statements.layer, StuckItems.layer).pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(walletRepo, CallbackOutbox.layer, StatementRepo.layerSql, StuckAlertRepo.layerSql, OperatorAlerts.layer)
+    ),
     Layer.provideMerge(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargetsLive))
   )
 
@@ -323,11 +341,12 @@ export const ConfigLive = Layer.mergeAll(
   SharedStoreConfig.layer,
   ObservabilityConfig.layer,
   AdminConfig.layer,
+  OperationsConfig.layer,
   ClientAddress.layer
 )
 
 /** The services with their database (migrated), start-up data and background work. */
-export const AppLive = Layer.mergeAll(DemoPartner.layer, CatalogSyncSchedule, CatalogSchedule, CallbackWorker, WalletRecovery).pipe(
+export const AppLive = Layer.mergeAll(DemoPartner.layer, CatalogSyncSchedule, CatalogSchedule, CallbackWorker, WalletRecovery, WalletOperations).pipe(
   Layer.provideMerge(ServicesLive),
   Layer.provideMerge(Database.layer)
 )

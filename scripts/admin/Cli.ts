@@ -12,6 +12,7 @@ import { CallbackOutbox } from "../../src/wallet/outbox/CallbackOutbox.ts"
 import { WalletLedger } from "../../src/wallet/WalletLedger.ts"
 import { partnerViews, viewPartner } from "../../src/admin/PartnerView.ts"
 import type { Partner } from "../../src/domain/Partner.ts"
+import { parseRtpPolicy } from "../../src/domain/RtpPolicy.ts"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import { CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerAdmin } from "../../src/admin/AdminChanges.ts"
 import { CertificationAdmin } from "../../src/admin/CertificationAdmin.ts"
@@ -67,6 +68,24 @@ const toRateLimit = (value: Option.Option<string>) =>
           new CliError.UserError({
             cause: text,
             userMessage: `Invalid rate limit: "${text}" is neither a whole number of requests a minute nor "default".`
+          })
+        )
+    }
+  })
+
+/** `--rtp-policy`: pass, clamp:MIN-MAX or fixed:VALUE. */
+const toRtpPolicy = (value: Option.Option<string>) =>
+  Option.match(value, {
+    onNone: () => Effect.succeed(undefined),
+    onSome: (text) => {
+      const policy = parseRtpPolicy(text)
+      return policy !== undefined
+        ? Effect.succeed(policy)
+        : Effect.fail(
+          new CliError.UserError({
+            cause: text,
+            userMessage: `Invalid RTP policy: "${text}". Use pass, clamp:MIN-MAX (like clamp:85-96, MIN not above MAX) or ` +
+              "fixed:VALUE (like fixed:94), with whole percents from 0 to 100."
           })
         )
     }
@@ -174,17 +193,25 @@ const set = Command.make("set", {
         "the live token is withdrawn at once); off: as before"
     ),
     Flag.optional
+  ),
+  rtpPolicy: Flag.String("rtp-policy").pipe(
+    Flag.withDescription(
+      "What its launches do with the user_rtp the partner sends: pass (as sent), clamp:MIN-MAX (into that range, " +
+        "e.g. clamp:85-96) or fixed:VALUE (always VALUE, whatever was sent; e.g. fixed:94); whole percents 0 to 100"
+    ),
+    Flag.optional
   )
 }, (input) =>
   Effect.gen(function*() {
     const settings: ReadonlyArray<Option.Option<unknown>> = [input.commission, input.callbackUrl, input.name, input.rateLimit]
-    if ([...settings, input.playerMode, input.requireCertification].every(Option.isNone)) {
+    if ([...settings, input.playerMode, input.rtpPolicy, input.requireCertification].every(Option.isNone)) {
       return yield* new CliError.UserError({
         cause: "nothing to change",
-        userMessage: "Nothing to change: pass --commission, --callback-url, --rate-limit, --name, --player-mode or " +
-          "--require-certification."
+        userMessage: "Nothing to change: pass --commission, --callback-url, --rate-limit, --name, --player-mode, " +
+          "--rtp-policy or --require-certification."
       })
     }
+    const rtpPolicy = yield* toRtpPolicy(input.rtpPolicy)
     const partners = yield* PartnerAdmin
     // The player mode is a change of its own in the audit trail; only it given, no empty partner.update is recorded.
     const partner = settings.every(Option.isNone)
@@ -197,10 +224,12 @@ const set = Command.make("set", {
         rateLimitPerMinute: yield* toRateLimit(input.rateLimit)
       }))
     if (Option.isSome(input.playerMode)) yield* userFacing(partners.setPlayerMode(cliActor, partner.slug, input.playerMode.value))
-    if (Option.isNone(input.requireCertification)) return yield* printPartner(partner)
+    // Audited on its own (partner.set-rtp-policy), as the player mode.
+    const saved = rtpPolicy === undefined ? partner : yield* userFacing(partners.setRtpPolicy(cliActor, partner.slug, rtpPolicy))
+    if (Option.isNone(input.requireCertification)) return yield* printPartner(saved)
     // The setting is the wallet certification's; its answer says whether it withdrew the live token.
     const set = yield* userFacing(
-      (yield* CertificationAdmin).setRequired(cliActor, partner.slug, input.requireCertification.value === "on")
+      (yield* CertificationAdmin).setRequired(cliActor, saved.slug, input.requireCertification.value === "on")
     )
     yield* printJson({
       ...(yield* viewPartner(yield* Partners, yield* PartnerPlayers, set.partner)),
@@ -208,8 +237,8 @@ const set = Command.make("set", {
       live_token_withdrawn: set.liveTokenWithdrawn
     })
   })).pipe(Command.withDescription(
-    "Change a partner's name, commission, rate limit, player mode, wallet certification requirement, or the callback URL " +
-      "of an environment (--env, live by default)"
+    "Change a partner's name, commission, rate limit, player mode, RTP policy, wallet certification requirement, or the " +
+      "callback URL of an environment (--env, live by default)"
   ))
 
 const clearTestData = Command.make("clear-test-data", { slug }, ({ slug }) =>

@@ -10,6 +10,7 @@ import type { Actor } from "../domain/Admin.ts"
 import type { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import type { Environment } from "../domain/Environment.ts"
 import type { Partner, PartnerEnvironmentSettings, PlayerMode } from "../domain/Partner.ts"
+import type { RtpPolicy } from "../domain/RtpPolicy.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { type ClearedTestData, TestData } from "../wallet/TestData.ts"
 import type { PublishReport } from "../domain/SportsCatalog.ts"
@@ -76,6 +77,8 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
    * balance mirrors) is forgotten in the same transaction; rounds in flight go on.
    */
   setPlayerMode(actor: Actor, slug: string, mode: PlayerMode): Effect.Effect<{ partner: Partner; mode: PlayerMode }, PartnerNotFound>
+  /** What the partner's launches do with `user_rtp` (pass, clamp, fixed), both environments. */
+  setRtpPolicy(actor: Actor, slug: string, policy: RtpPolicy): Effect.Effect<Partner, PartnerNotFound>
   /** Deletes the partner's test players, rounds, transactions and callbacks; never a live row. */
   clearTestData(actor: Actor, slug: string): Effect.Effect<{ partner: Partner; cleared: ClearedTestData }, PartnerNotFound>
 }>()("partner-api/admin/PartnerAdmin") {
@@ -149,6 +152,19 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
               after: { player_mode: mode }
             })
             return { partner, mode }
+          }))
+        }),
+        setRtpPolicy: Effect.fn("PartnerAdmin.setRtpPolicy")(function*(actor: Actor, slug: string, policy: RtpPolicy) {
+          return yield* audit.atomically(Effect.gen(function*() {
+            const before = yield* partners.show(slug)
+            const after = yield* partners.setRtpPolicy(slug, policy)
+            yield* audit.record(actor, {
+              action: "partner.set-rtp-policy",
+              target: `partner:${slug}`,
+              before: { rtp_policy: before.rtp_policy },
+              after: { rtp_policy: after.rtp_policy }
+            })
+            return after
           }))
         }),
         clearTestData: Effect.fn("PartnerAdmin.clearTestData")(function*(actor: Actor, slug: string) {

@@ -14,7 +14,7 @@ export const environmentView = (settings: PartnerEnvironmentSettings) => ({
  * A partner as an operator sees it, in the console's API and the CLI's output alike: everything but its
  * tokens and webhook secrets. `rate_limit_per_minute` null: the service's PARTNER_RATE_LIMIT applies.
  * `callback_url` is the live environment's; `environments` shows both, live first; `player_mode` what the
- * service keeps of its players (persisted or shadow).
+ * service keeps of its players (persisted or shadow); `rtp_policy` what its launches do with `user_rtp`.
  */
 export const partnerView = (
   partner: Partner,
@@ -29,6 +29,7 @@ export const partnerView = (
   callback_url: partner.callback_url,
   rate_limit_per_minute: partner.rate_limit_per_minute,
   player_mode: playerMode,
+  rtp_policy: partner.rtp_policy,
   environments: environments.filter((settings) => settings.partnerId === partner.id).map(environmentView),
   created_at: partner.created_at.toISOString(),
   updated_at: partner.updated_at.toISOString()

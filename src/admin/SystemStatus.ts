@@ -15,6 +15,7 @@ import * as DatabaseHealth from "../platform/DatabaseHealth.ts"
 import { SportsConfig } from "../sports/SportsConfig.ts"
 import { SportsProvider } from "../sports/SportsProvider.ts"
 import { AdminConfig } from "./AdminConfig.ts"
+import { OperationsConfig } from "../wallet/stuck/OperationsConfig.ts"
 
 const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version
 const startedAt = new Date().toISOString()
@@ -44,6 +45,7 @@ const configuration = Effect.gen(function*() {
   const catalog = yield* SportsCatalogConfig
   const callbacks = yield* CallbacksConfig
   const admin = yield* AdminConfig
+  const operations = yield* OperationsConfig
   return {
     PUBLIC_URL: publicBaseUrl(app),
     DATABASE_URL: Option.isSome(app.databaseUrl) ? "set (not shown)" : `unset: embedded under ${app.dataDir}`,
@@ -63,6 +65,9 @@ const configuration = Effect.gen(function*() {
     PARTNER_CALLBACK_MAX_ATTEMPTS: String(callbacks.maxAttempts),
     PARTNER_CALLBACK_WORKERS: String(callbacks.workers),
     WALLET_PENDING_TIMEOUT: duration(callbacks.pendingTimeout),
+    WALLET_STUCK_ROUND_AFTER: duration(operations.stuckRoundAfter),
+    // A webhook URL often carries its own key (chat webhooks do): shown as set, like the tokens.
+    OPERATOR_ALERT_URL: Option.isSome(operations.alertUrl) ? "set (not shown)" : "unset: no alert is sent",
     ADMIN_SESSION_TTL: duration(admin.sessionTtl),
     ADMIN_LOGIN_MAX_FAILURES: String(admin.loginMaxFailures),
     ADMIN_LOGIN_LOCKOUT: duration(admin.loginLockout),

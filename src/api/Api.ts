@@ -7,6 +7,7 @@ import { partnerApiPrefix } from "../domain/Partner.ts"
 import { documentPartnerApi } from "./Documentation.ts"
 import { PartnerAuth } from "./Security.ts"
 import { SportsGroup } from "./Sports.ts"
+import { StatementsGroup } from "./Statements.ts"
 import { WalletGroup } from "./Wallet.ts"
 
 export const apiPrefix = partnerApiPrefix
@@ -22,6 +23,7 @@ export class PartnerApi extends HttpApi.make("partner-api")
   .add(CatalogGroup)
   .add(WalletGroup)
   .add(CertificationGroup)
+  .add(StatementsGroup)
   .prefix(apiPrefix)
   .middleware(PartnerAuth)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })

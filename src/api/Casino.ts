@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import { amountCents } from "../domain/Money.ts"
 import { PartnerPlayer } from "../domain/Partner.ts"
+import { RtpPolicy } from "../domain/RtpPolicy.ts"
 import { isStorable } from "../domain/Text.ts"
 import { Envelope } from "./Envelope.ts"
 import { InternalError } from "./Errors.ts"
@@ -145,6 +146,18 @@ export const PartnerPlayerEntry = Schema.Struct({
   balance: Schema.Finite
 })
 
+/**
+ * What became of the launch's `user_rtp` (an extra property of `launch`; the contract's `url` is unchanged): the
+ * partner's RTP policy, the value sent (null: none) and the value the aggregator got (null: none, its default).
+ */
+export const LaunchRtp = Schema.Struct({
+  policy: RtpPolicy,
+  requested: Schema.NullOr(Schema.Int).annotate({ description: "The launch's `user_rtp`; null when it carried none" }),
+  applied: Schema.NullOr(Schema.Int).annotate({
+    description: "What the casino aggregator was sent: the policy applied to `requested`; null: none (the aggregator's default)"
+  })
+}).annotate({ identifier: "LaunchRtp" })
+
 export class CasinoGroup extends HttpApiGroup.make("casino")
   .add(
     HttpApiEndpoint.get("providers", "/providers", {
@@ -198,10 +211,13 @@ export class CasinoGroup extends HttpApiGroup.make("casino")
       payload: LaunchRequest,
       success: Envelope(
         "LaunchResponse",
-        Schema.Struct({ launch: Schema.Struct({ url: Schema.String }), partner_player: PartnerPlayerEntry }),
+        Schema.Struct({ launch: Schema.Struct({ url: Schema.String, rtp: LaunchRtp }), partner_player: PartnerPlayerEntry }),
         {
           example: {
-            launch: { url: "https://play.example.com/launch?token=3f9c2b7e" },
+            launch: {
+              url: "https://play.example.com/launch?token=3f9c2b7e",
+              rtp: { policy: { mode: "clamp", min: 85, max: 96 }, requested: 98, applied: 96 }
+            },
             partner_player: { id: 4051, external_player_id: "player-42", internal_user_id: 1000123, balance: 150.5 }
           }
         }
@@ -210,7 +226,9 @@ export class CasinoGroup extends HttpApiGroup.make("casino")
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Launch a game for a player of the partner",
       description: "Resolves or creates the partner's player (by external_player_id), records the balance " +
-        "the partner sent, and asks the casino aggregator for a launch URL. Every failing field is named at once " +
+        "the partner sent, and asks the casino aggregator for a launch URL. `user_rtp` goes through the partner's RTP " +
+        "policy (passed on, clamped into a range, or replaced by a fixed value), and `launch.rtp` says what the aggregator " +
+        "got. Every failing field is named at once " +
         "in a 422; an unknown provider or game is a 422 on `provider` or `game_code`. When the aggregator " +
         "gives no launch URL the answer is a 500 with a plain message (refused, unavailable, no answer in time) " +
         "and `provider`; what the aggregator said stays in the operator's log."

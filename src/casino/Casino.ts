@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { PlayerLaunch } from "../domain/Casino.ts"
 import { toAmount } from "../domain/Money.ts"
 import { type PartnerAccess, PartnerPlayer } from "../domain/Partner.ts"
+import { appliedRtp, type RtpPolicy } from "../domain/RtpPolicy.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { CasinoCatalog } from "./CasinoCatalog.ts"
 import { CasinoGateway, CasinoGatewayError } from "./CasinoGateway.ts"
@@ -44,6 +45,8 @@ export interface LaunchedForPlayer {
    * shows the balance the launch carried, which was passed to the aggregator and kept nowhere.
    */
   readonly player: PartnerPlayer
+  /** The partner's RTP policy, the `user_rtp` it sent (null: none) and what the aggregator was sent (null: none). */
+  readonly rtp: { readonly policy: RtpPolicy; readonly requested: number | null; readonly applied: number | null }
 }
 
 /** Game launches for partners' players. */
@@ -82,6 +85,8 @@ export class Casino extends Context.Service<Casino, {
           balance: request.playerBalance
         })
 
+        // The partner's RTP policy decides what reaches the aggregator (regulated markets forbid a per-player RTP).
+        const rtp = { policy: partner.rtp_policy, requested: request.rtp, applied: appliedRtp(partner.rtp_policy, request.rtp) }
         const launched = yield* gateway.launch({
           userCode: player.internal_user_id,
           gameCode: game.value.game_code,
@@ -89,7 +94,7 @@ export class Casino extends Context.Service<Casino, {
           balance: toAmount(player.balance ?? request.playerBalance),
           original: request.original ?? true,
           lang: request.lang ?? "pt",
-          rtp: request.rtp ?? undefined,
+          rtp: rtp.applied ?? undefined,
           playerName: player.name
         }).pipe(
           // The details (the aggregator's address, its answer or error page) are the operator's, in the log only.
@@ -106,7 +111,11 @@ export class Casino extends Context.Service<Casino, {
           ),
           Effect.mapError((cause) => new LaunchFailed({ gateway: gateway.name, cause }))
         )
-        return { url: launched.url, player: player.isShadow ? new PartnerPlayer({ ...player, balance: request.playerBalance }) : player }
+        return {
+          url: launched.url,
+          player: player.isShadow ? new PartnerPlayer({ ...player, balance: request.playerBalance }) : player,
+          rtp
+        }
       })
 
       return Casino.of({ launch })

@@ -61,7 +61,7 @@ export const CasinoHandlers = HttpApiBuilder.group(
           rtp: payload.user_rtp ?? null
         })
         return ok(partner, {
-          launch: { url: launched.url },
+          launch: { url: launched.url, rtp: launched.rtp },
           partner_player: { ...launched.player, balance: toAmount(launched.player.balance ?? 0) }
         })
       }, Effect.catchTags({

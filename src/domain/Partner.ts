@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Environment } from "./Environment.ts"
 import { ErrorMessages } from "./ErrorMessages.ts"
+import { RtpPolicy } from "./RtpPolicy.ts"
 
 /** Where the partner API is served; the contract (src/api/Api.ts) is mounted here, start-up hints point here. */
 export const partnerApiPrefix = "/api/partner/v1"
@@ -34,6 +35,8 @@ export class Partner extends Schema.Class<Partner>("Partner")({
   callback_url: Schema.NullOr(Schema.String),
   /** Requests a minute this partner may send to the partner API; null: PARTNER_RATE_LIMIT. */
   rate_limit_per_minute: Schema.NullOr(Schema.Int),
+  /** What its launches do with the `user_rtp` it sends (both environments). */
+  rtp_policy: RtpPolicy,
   created_at: Schema.Date,
   updated_at: Schema.Date
 }) {

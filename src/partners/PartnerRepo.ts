@@ -71,7 +71,7 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
       const pg = yield* PgClient.PgClient
       // The live environment's callback URL is the partner's `callback_url`.
       const columns = sql`p.id, p.name, p.slug, p.status, p.commission_percent, live.callback_url, p.rate_limit_per_minute,
-        p.created_at, p.updated_at`
+        p.rtp_policy, p.created_at, p.updated_at`
       const withLive = sql`JOIN partner_environments live ON live.partner_id = p.id AND live.environment = 'live'`
       // Lets every running service drop its cached token look-ups at once (see Partners).
       const announceChange = (slug: string) =>
@@ -159,6 +159,7 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
         if (patch.status !== undefined) changes.status = patch.status
         if (patch.commissionPercent !== undefined) changes.commission_percent = patch.commissionPercent
         if (patch.rateLimitPerMinute !== undefined) changes.rate_limit_per_minute = patch.rateLimitPerMinute
+        if (patch.rtpPolicy !== undefined) changes.rtp_policy = JSON.stringify(patch.rtpPolicy)
         const urls = Object.entries(patch.callbackUrls ?? {}).filter(([, url]) => url !== undefined)
         return sql.withTransaction(Effect.gen(function*() {
           if (Object.keys(changes).length > 0) yield* sql`UPDATE partners SET ${sql.update(changes)} WHERE slug = ${slug}`

@@ -2,6 +2,7 @@ import { Duration, Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { type Environment, environments } from "../domain/Environment.ts"
 import { type CallbackTarget, Partner, PartnerAccess, type PartnerEnvironmentSettings } from "../domain/Partner.ts"
+import { passRtp } from "../domain/RtpPolicy.ts"
 import { type PartnerRepoService, SlugTaken } from "./PartnerWrites.ts"
 
 // Partner rows in memory, for tests without PostgreSQL (PartnerRepo.layerMemory): the same rules as the SQL in
@@ -74,6 +75,7 @@ export const make = (): PartnerRepoService => {
           commission_percent: input.commissionPercent,
           callback_url: input.environments.live.callbackUrl,
           rate_limit_per_minute: input.rateLimitPerMinute,
+          rtp_policy: passRtp,
           created_at: now,
           updated_at: now
         })
@@ -97,6 +99,7 @@ export const make = (): PartnerRepoService => {
         if (patch.status !== undefined) fields.status = patch.status
         if (patch.commissionPercent !== undefined) fields.commission_percent = patch.commissionPercent
         if (patch.rateLimitPerMinute !== undefined) fields.rate_limit_per_minute = patch.rateLimitPerMinute
+        if (patch.rtpPolicy !== undefined) fields.rtp_policy = patch.rtpPolicy
         return Effect.map(save(row, fields), Option.some)
       }),
     setToken: (slug, environment, hash) =>

@@ -1,6 +1,7 @@
 import { type Duration, type Effect, type Option, Schema, type Scope } from "effect"
 import type { Environment } from "../domain/Environment.ts"
 import type { CallbackTarget, Partner, PartnerAccess, PartnerEnvironmentSettings, PartnerStatus } from "../domain/Partner.ts"
+import type { RtpPolicy } from "../domain/RtpPolicy.ts"
 
 // What PartnerRepo's two forms (PartnerRepo.ts over PostgreSQL, PartnerRepoMemory.ts) offer and are asked to write.
 
@@ -27,6 +28,7 @@ export interface PartnerPatch {
   readonly callbackUrls?: { readonly [E in Environment]?: string | null | undefined } | undefined
   /** null: back to PARTNER_RATE_LIMIT. */
   readonly rateLimitPerMinute?: number | null | undefined
+  readonly rtpPolicy?: RtpPolicy | undefined
 }
 
 /** A new partner and its webhook secrets, one per environment (shown once). */

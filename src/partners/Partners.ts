@@ -3,6 +3,7 @@ import { hash, randomBytes } from "node:crypto"
 import { type Environment, tokenPrefix } from "../domain/Environment.ts"
 import type { Partner, PartnerAccess, PartnerEnvironmentSettings, PartnerStatus } from "../domain/Partner.ts"
 import { PartnerStatus as PartnerStatusSchema } from "../domain/Partner.ts"
+import type { RtpPolicy } from "../domain/RtpPolicy.ts"
 import { slugify } from "../domain/Slug.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { CallbackUrlPolicy } from "./CallbackUrlPolicy.ts"
@@ -142,6 +143,8 @@ export class Partners extends Context.Service<Partners, {
   ): Effect.Effect<{ partner: Partner; webhookSecret: string }, PartnerNotFound>
   /** Each partner's environments (callback URL, when its token was issued), without secrets. */
   environmentsOf(partners: ReadonlyArray<Partner>): Effect.Effect<ReadonlyArray<PartnerEnvironmentSettings>>
+  /** What the partner's launches do with `user_rtp` from now on (every instance, at once: the change is announced). */
+  setRtpPolicy(slug: string, policy: RtpPolicy): Effect.Effect<Partner, PartnerNotFound>
 
 }>()("partner-api/partners/Partners") {
   static readonly layerNoDeps = Layer.effect(
@@ -285,6 +288,7 @@ export class Partners extends Context.Service<Partners, {
         show,
         findById: repo.findById,
         setStatus: (slug, status) => repo.update(slug, { status }).pipe(Effect.flatMap(updated(slug))),
+        setRtpPolicy: (slug, rtpPolicy) => repo.update(slug, { rtpPolicy }).pipe(Effect.flatMap(updated(slug))),
         rotateToken,
         withdrawToken: (slug, environment) =>
           repo.removeToken(slug, environment).pipe(Effect.flatMap(Option.match({

@@ -154,3 +154,22 @@ type AddJob = (
     readonly maxAttempts: number
   }
 ) => Promise<unknown>
+
+/**
+ * Jobs with no copy to fill first (a periodic check, a daily close): each runs every interval, once across the
+ * fleet, its first run an interval after the fleet's first start.
+ */
+export const runAcrossFleet = (options: {
+  /** The jobs' family in the queue (`wallet-operations`). */
+  readonly name: string
+  readonly jobs: ReadonlyArray<Recurring>
+  readonly defectMessage: string
+}) =>
+  keepCurrentAcrossFleet({
+    fillTask: `${options.name}:fill`,
+    isEmpty: Effect.succeed(false),
+    fill: Effect.void,
+    waitAtStart: Duration.zero,
+    jobs: options.jobs,
+    defectMessage: options.defectMessage
+  })

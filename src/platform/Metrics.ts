@@ -57,6 +57,14 @@ export const outboxFailed = Metric.gauge("callback_outbox_failed", {
   description: "Partner notifications whose delivery attempts ran out (status failed), waiting for an operator."
 })
 
+/**
+ * `wallet_stuck_items{kind, environment}`: what the wallet could not finish on its own now (rounds open too long,
+ * bets pending past their time-out, notifications out of attempts), read by the scrapes.
+ */
+export const walletStuckItems = Metric.gauge("wallet_stuck_items", {
+  description: "Stuck wallet items now, by kind (round: open longer than WALLET_STUCK_ROUND_AFTER; bet: pending past its time-out and recovery; notification: out of delivery attempts) and environment (live, test); up to 1000 of each kind are counted."
+})
+
 /** `refresh_duration_seconds{refresh, outcome}`: catalog_full, catalog_live, casino_sync runs. */
 export const refreshDuration = Metric.histogram("refresh_duration_seconds", {
   description: "Duration of each refresh of a local copy, in seconds, by refresh (catalog_full, catalog_live, casino_sync) and outcome (success, failure).",
@@ -105,6 +113,7 @@ const walletSeries = seriesOf(walletDecisions, "call", "outcome")
 const refreshSeries = seriesOf(refreshDuration, "refresh", "outcome")
 const providerCallSeries = seriesOf(sportsProviderCalls, "operation", "outcome")
 const providerCacheSeries = seriesOf(sportsProviderCache, "result")
+const stuckSeries = seriesOf(walletStuckItems, "kind", "environment")
 
 /** One answered HTTP request (on every request's path: both series in one step). */
 export const recordRequest = (request: {
@@ -152,6 +161,10 @@ export const recordProviderCache = (result: "hit" | "miss") => Metric.update(pro
 /** What is left of the provider's whole hourly quota after a call took its token. */
 export const recordProviderQuotaRemaining = (remaining: number) =>
   Metric.update(sportsProviderQuotaRemaining, Math.max(0, Math.floor(remaining)))
+
+/** How many items of a kind are stuck in an environment now. */
+export const recordStuckItems = (kind: string, environment: string, count: number) =>
+  Metric.update(stuckSeries(kind, environment), count)
 
 /** The refreshes `refresh_duration_seconds` tells apart. */
 export type RefreshName = "catalog_full" | "catalog_live" | "casino_sync"

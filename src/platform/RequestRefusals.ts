@@ -1,7 +1,7 @@
-import { Effect, SchemaIssue } from "effect"
+import { ByteSize, Effect, type Schema, SchemaIssue } from "effect"
 import { HttpMethod, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { unhandled } from "effect/Types"
-import { HttpApiError, type HttpApiEndpoint } from "effect/http-api"
+import { HttpApiError, type HttpApiEndpoint, type HttpApiSchema } from "effect/http-api"
 import { decodeUrlComponent, isStorableText, storableTextMessage } from "../domain/Text.ts"
 import { readBodyText } from "./RequestBody.ts"
 
@@ -128,7 +128,27 @@ export const validateRequests = <E>(invalidData: (errors: FieldErrors) => E) =>
     Effect.gen(function*() {
       const queryErrors = unstorableQueryValues(request.url)
       if (Object.keys(queryErrors).length > 0) return yield* Effect.fail(invalidData(queryErrors))
-      if (endpoint.payload.size > 0 && HttpMethod.hasBody(request.method)) {
+      // A streamed payload (JSON lines) is read by its handler, within the limits its schema sets; its media type
+      // and declared size are checked here, so those refusals are in the envelope too.
+      const streamed = [...endpoint.payload.values()].flatMap((payload) =>
+        payload.encoding._tag === "Stream" ? [payload.schemas[0] as HttpApiSchema.StreamUint8Array | HttpApiSchema.StreamNdjson<Schema.Top>] : []
+      )
+      if (streamed.length > 0 && HttpMethod.hasBody(request.method)) {
+        const mediaType = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase()
+        if (!endpoint.payload.has(mediaType)) {
+          return yield* Effect.fail(invalidData({
+            body: [`The request body must be sent with Content-Type: ${[...endpoint.payload.keys()].join(" or ")}.`]
+          }))
+        }
+        const maxBytes = streamed[0].maxBytes
+        if (maxBytes !== undefined && Number(request.headers["content-length"] ?? 0) > ByteSize.toNumberUnsafe(maxBytes)) {
+          return HttpServerResponse.jsonUnsafe(
+            { success: false, message: `The request body is larger than ${ByteSize.format(maxBytes)}.` },
+            { status: 413 }
+          )
+        }
+      }
+      if (endpoint.payload.size > 0 && HttpMethod.hasBody(request.method) && streamed.length === 0) {
         const contentType = request.headers["content-type"]
         if (contentType !== undefined && !isJson(contentType)) {
           return yield* Effect.fail(invalidData({

@@ -7,11 +7,13 @@ export interface ClearedTestData {
   readonly rounds: number
   readonly transactions: number
   readonly callbacks: number
+  /** Daily statements of the test environment (days without activity then read as empty statements). */
+  readonly statements: number
 }
 
 /**
  * A partner's test environment emptied: its test players and their rounds,
- * transactions and callbacks, in one transaction. Every statement names
+ * transactions and callbacks, and its test statements, in one transaction. Every statement names
  * `environment = 'test'`, and a wallet row can only name a player of its own
  * environment (the composite foreign keys of sql/0014), so no live row is
  * ever touched. Test sessions still open at the sandbox lose their player:
@@ -28,6 +30,8 @@ export class TestData extends Context.Service<TestData, {
 
       const clear = Effect.fn("TestData.clear")(function*(partnerId: number) {
         // Children first: callbacks name transactions, transactions name rounds, all of them name players.
+        const statements = yield* sql`
+          DELETE FROM wallet_statements WHERE partner_id = ${partnerId} AND environment = 'test' RETURNING day`
         const callbacks = yield* sql`
           DELETE FROM partner_callbacks WHERE partner_id = ${partnerId} AND environment = 'test' RETURNING id`
         const transactions = yield* sql`
@@ -40,7 +44,8 @@ export class TestData extends Context.Service<TestData, {
           players: count(players),
           rounds: count(rounds),
           transactions: count(transactions),
-          callbacks: count(callbacks)
+          callbacks: count(callbacks),
+          statements: count(statements)
         }
       }, (effect) => sql.withTransaction(effect), Effect.orDie)
 

@@ -2,6 +2,10 @@ import { Duration, Effect, Layer, Schedule } from "effect"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
 import { PendingBets } from "./PendingBets.ts"
 
+/** How often each instance looks for bets to recover: every third of WALLET_PENDING_TIMEOUT, at least a second. */
+export const recoveryInterval = (pendingTimeout: Duration.Duration): Duration.Duration =>
+  Duration.max(Duration.seconds(1), Duration.divideUnsafe(pendingTimeout, 3))
+
 /**
  * Settles bets that a crashed or hung instance left pending: every third of
  * WALLET_PENDING_TIMEOUT, bets pending longer than it are refused, with a
@@ -12,7 +16,7 @@ import { PendingBets } from "./PendingBets.ts"
 export const WalletRecovery = Layer.effectDiscard(Effect.gen(function*() {
   const pendingBets = yield* PendingBets
   const config = yield* CallbacksConfig
-  const every = Duration.max(Duration.seconds(1), Duration.divideUnsafe(config.pendingTimeout, 3))
+  const every = recoveryInterval(config.pendingTimeout)
   yield* pendingBets.recover.pipe(
     Effect.catchCause((cause) => Effect.logWarning("Recovery of pending bets failed; trying again", cause)),
     Effect.repeat(Schedule.spaced(every)),

@@ -25,6 +25,12 @@ import * as WalletRepoSql from "./WalletRepoSql.ts"
  * `layerMemory` in memory (WalletRepoMemory.ts), for tests of those rules
  * and of the ledger's handlers.
  */
+/** A round open now, and since when. */
+export interface OpenRound {
+  readonly round: Round
+  readonly openSince: Date
+}
+
 export class WalletRepo extends Context.Service<WalletRepo, {
   /**
    * Writes a bet `pending` before the partner is asked, and opens its round (creating it on the first bet):
@@ -62,6 +68,17 @@ export class WalletRepo extends Context.Service<WalletRepo, {
   stalePendingBets(olderThan: Duration.Duration, limit: number): Effect.Effect<ReadonlyArray<WalletTransaction>>
   /** Every pending bet, oldest first. */
   pendingBets(limit: number): Effect.Effect<ReadonlyArray<WalletTransaction>>
+  /** A partner's transactions of one environment created in [from, to), in the order they were created. */
+  createdBetween(partnerId: number, environment: Environment, from: Date, to: Date): Effect.Effect<ReadonlyArray<WalletTransaction>>
+  /** The partner environments with a bet created in [from, to) still pending (their statement of the day waits for it). */
+  pendingBetween(from: Date, to: Date): Effect.Effect<ReadonlyArray<{ readonly partnerId: number; readonly environment: Environment }>>
+  /** When the first transaction was created; none while the ledger is empty. */
+  readonly firstCreatedAt: Effect.Effect<Option.Option<Date>>
+  /**
+   * Rounds open for longer than `olderThan`, oldest first: open since their oldest pending bet was written (a
+   * round is open only while a bet of it waits), or since their last change when none is pending.
+   */
+  openRounds(olderThan: Duration.Duration, limit: number): Effect.Effect<ReadonlyArray<OpenRound>>
   transactions(filter: TransactionFilter, page: PageRequest): Effect.Effect<{
     readonly transactions: ReadonlyArray<WalletTransaction>
     readonly total: number

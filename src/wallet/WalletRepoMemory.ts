@@ -14,6 +14,7 @@ import {
   type TransactionFilter
 } from "../domain/WalletRecords.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
+import type { OpenRound } from "./WalletRepo.ts"
 
 export type MemoryCallback = NewCallback & { readonly transactionRef: number }
 
@@ -214,6 +215,27 @@ export const make = (callbacks: Array<MemoryCallback>) =>
         Effect.map(now, (at) =>
           all(at).filter((t) => t.status === "pending" && t.ageMillis >= Duration.toMillis(olderThan)).slice(0, limit)),
       pendingBets: (limit: number) => Effect.map(now, (at) => all(at).filter((t) => t.status === "pending").slice(0, limit)),
+      createdBetween: (partnerId: number, environment: Environment, from: Date, to: Date) =>
+        Effect.map(now, (at) =>
+          all(at).filter((t) => t.partnerId === partnerId && t.environment === environment && t.createdAt >= from && t.createdAt < to)
+        ),
+      pendingBetween: (from: Date, to: Date) =>
+        Effect.sync(() => {
+          const pending = [...transactions.values()].filter((t) => t.status === "pending" && t.createdAt >= from && t.createdAt < to)
+          const keys = new Set(pending.map((t) => `${t.partnerId}:${t.environment}`))
+          return [...keys].map((key) => ({ partnerId: Number(key.split(":")[0]), environment: key.split(":")[1] as Environment }))
+        }),
+      firstCreatedAt: Effect.sync(() =>
+        Option.fromNullishOr([...transactions.values()].map((t) => t.createdAt).sort((a, b) => a.getTime() - b.getTime())[0])
+      ),
+      openRounds: (olderThan: Duration.Duration, limit: number) =>
+        Effect.map(now, (at) =>
+          [...rounds.values()].filter((round) => round.status === "open").map((round): OpenRound => {
+            const pending = all(at).filter((t) => t.roundRef === round.ref && t.status === "pending")
+            return { round, openSince: pending[0]?.createdAt ?? round.updatedAt }
+          }).filter((open) => at - open.openSince.getTime() >= Duration.toMillis(olderThan))
+            .sort((a, b) => a.openSince.getTime() - b.openSince.getTime()).slice(0, limit)
+        ),
       transactions: (filter: TransactionFilter, page: PageRequest) =>
         Effect.map(now, (at) => {
           const found = all(at).filter(matches(filter)).reverse()

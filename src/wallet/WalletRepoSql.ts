@@ -18,6 +18,7 @@ import { mirrorWriting } from "../partners/PartnerPlayers.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import { OutboxRepo } from "./outbox/OutboxRepo.ts"
+import type { OpenRound } from "./WalletRepo.ts"
 
 // Rows are decoded once, into the domain's own shapes: the columns' names and SQL types at this edge only.
 const TransactionRow = WalletTransaction.mapFields(Struct.assign({
@@ -64,6 +65,10 @@ const RoundRow = Round.mapFields(Struct.assign({
   updatedAt: "updated_at"
 }))
 const decodeRounds = Schema.decodeUnknownEffect(Schema.Array(RoundRow))
+const decodePendingPairs = Schema.decodeUnknownEffect(Schema.Array(
+  Schema.Struct({ partnerId: IdFromBigInt, environment: Environment }).pipe(Schema.encodeKeys({ partnerId: "partner_id" }))
+))
+const decodeOpenSince = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ open_since: Schema.Date })))
 
 const transactionColumns = `id, kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id, game_code, provider_code,
   bet, win, status, refusal, note, amount, balance_after, answer, created_at, settled_at,
@@ -280,6 +285,40 @@ export const make = Effect.gen(function*() {
         WHERE status = 'pending' AND created_at <= now() - ${`${Duration.toMillis(olderThan)} milliseconds`}::interval
         ORDER BY created_at LIMIT ${limit}
       `).pipe(Effect.orDie),
+    createdBetween: (partnerId: number, environment: Environment, from: Date, to: Date) =>
+      selectTransactions(sql`
+        SELECT ${columns} FROM wallet_transactions
+        WHERE partner_id = ${partnerId} AND environment = ${environment} AND created_at >= ${from} AND created_at < ${to}
+        ORDER BY created_at, id
+      `).pipe(Effect.orDie),
+    pendingBetween: (from: Date, to: Date) =>
+      sql`
+        SELECT DISTINCT partner_id, environment FROM wallet_transactions
+        WHERE status = 'pending' AND created_at >= ${from} AND created_at < ${to}
+      `.pipe(Effect.flatMap(decodePendingPairs), Effect.orDie),
+    firstCreatedAt: sql<{ first: Date | null }>`SELECT min(created_at) AS first FROM wallet_transactions`.pipe(
+      Effect.map(([row]) => Option.fromNullishOr(row.first)),
+      Effect.orDie
+    ),
+    openRounds: (olderThan: Duration.Duration, limit: number) =>
+      sql<Record<string, unknown>>`
+        SELECT ${rounds}, open_since FROM (
+          SELECT r.*, COALESCE(
+            (SELECT min(t.created_at) FROM wallet_transactions t WHERE t.round_ref = r.id AND t.status = 'pending'),
+            r.updated_at
+          ) AS open_since
+          FROM wallet_rounds r WHERE r.status = 'open'
+        ) open_rounds
+        WHERE open_since <= now() - ${`${Duration.toMillis(olderThan)} milliseconds`}::interval
+        ORDER BY open_since, id
+        LIMIT ${limit}
+      `.pipe(
+        Effect.flatMap((rows) =>
+          Effect.zipWith(decodeRounds(rows), decodeOpenSince(rows), (decoded, since) =>
+            decoded.map((round, i): OpenRound => ({ round, openSince: since[i].open_since })))
+        ),
+        Effect.orDie
+      ),
     pendingBets: (limit: number) =>
       selectTransactions(sql`
         SELECT ${columns} FROM wallet_transactions WHERE status = 'pending' ORDER BY created_at LIMIT ${limit}

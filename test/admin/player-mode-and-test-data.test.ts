@@ -59,7 +59,7 @@ layer(TestApp(), live)("player mode and test data through the admin API", (it) =
 
       const answer = yield* api.partners.clearTestData({ params: { slug } })
       assert.strictEqual(answer.environment, "test")
-      assert.deepStrictEqual(answer.cleared, { players: 2, rounds: 0, transactions: 0, callbacks: 0 })
+      assert.deepStrictEqual(answer.cleared, { players: 2, rounds: 0, transactions: 0, callbacks: 0, statements: 0 })
       assert.strictEqual(answer.partner.slug, slug)
       const sql = yield* SqlClient.SqlClient
       const left = yield* sql<{ environment: string }>`SELECT environment FROM partner_players WHERE partner_id = ${created.partner.id}`
@@ -68,7 +68,7 @@ layer(TestApp(), live)("player mode and test data through the admin API", (it) =
       const audit = yield* api.system.audit({ query: { target: `partner:${slug}` } })
       assert.deepStrictEqual([audit.entries[0].action, audit.entries[0].after], [
         "partner.clear-test-data",
-        { environment: "test", players: 2, rounds: 0, transactions: 0, callbacks: 0 }
+        { environment: "test", players: 2, rounds: 0, transactions: 0, callbacks: 0, statements: 0 }
       ])
       assert.instanceOf(yield* Effect.flip(api.partners.clearTestData({ params: { slug: "no-such-partner" } })), NotFound)
     }))

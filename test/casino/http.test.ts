@@ -138,7 +138,10 @@ layer(MemoryPartnerApi())("casino group, in memory", (it) => {
         const client = yield* memoryClient(token)
         const { data } = yield* client.casino.launch({ payload: launchBody() })
         assert.deepStrictEqual(data, {
-          launch: { url: `https://play.example/${data.partner_player.internal_user_id}/a-1` },
+          launch: {
+            url: `https://play.example/${data.partner_player.internal_user_id}/a-1`,
+            rtp: { policy: { mode: "pass" }, requested: null, applied: null }
+          },
           partner_player: {
             id: data.partner_player.id,
             external_player_id: "player-1",

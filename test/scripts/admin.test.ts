@@ -247,7 +247,7 @@ layer(TestApp(), live)("admin CLI", (it) => {
         id: created.id,
         slug: created.slug,
         environment: "test",
-        cleared: { players: 2, rounds: 0, transactions: 0, callbacks: 0 }
+        cleared: { players: 2, rounds: 0, transactions: 0, callbacks: 0, statements: 0 }
       })
       const left = yield* sql<{ environment: string }>`SELECT environment FROM partner_players WHERE partner_id = ${created.id}`
       assert.deepStrictEqual(left.map((row) => row.environment), ["live"])

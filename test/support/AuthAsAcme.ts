@@ -15,6 +15,7 @@ export const acme = new PartnerAccess({
   commission_percent: 10,
   callback_url: null,
   rate_limit_per_minute: null,
+  rtp_policy: { mode: "pass" },
   created_at: new Date(0),
   updated_at: new Date(0)
 })

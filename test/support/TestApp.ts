@@ -15,6 +15,7 @@ import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
 import { ObservabilityConfig } from "../../src/platform/ObservabilityConfig.ts"
 import { SandboxConfig } from "../../src/sandbox/SandboxConfig.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
+import { OperationsConfig } from "../../src/wallet/stuck/OperationsConfig.ts"
 import { serveRoutes } from "../../src/platform/HttpServe.ts"
 import { MaxBodySizeLive } from "../../src/platform/RequestBody.ts"
 import { RoutesLive, servicesLayer } from "../../src/server.ts"
@@ -132,6 +133,10 @@ export const testAdminConfig = (overrides: Partial<AdminConfig["Service"]> = {})
     ...overrides
   })
 
+/** Stuck after a minute, no operator alert, unless a test says otherwise. */
+export const testOperationsConfig = (overrides: Partial<OperationsConfig["Service"]> = {}) =>
+  OperationsConfig.of({ stuckRoundAfter: Duration.minutes(1), alertUrl: Option.none(), alertSecret: Option.none(), ...overrides })
+
 export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
   readonly casino?: Partial<CasinoConfig["Service"]>
@@ -143,6 +148,7 @@ export interface TestSettings {
   readonly shared?: Partial<SharedStoreConfig["Service"]>
   readonly observability?: Partial<ObservabilityConfig["Service"]>
   readonly admin?: Partial<AdminConfig["Service"]>
+  readonly operations?: Partial<OperationsConfig["Service"]>
   /** TRUSTED_PROXIES (none unless a test names some). */
   readonly trustedProxies?: ReadonlyArray<string>
 }
@@ -158,6 +164,7 @@ export type TestConfigs =
   | SharedStoreConfig
   | ObservabilityConfig
   | AdminConfig
+  | OperationsConfig
   | ClientAddress
 
 export const TestConfig = (settings: TestSettings = {}) =>
@@ -172,6 +179,7 @@ export const TestConfig = (settings: TestSettings = {}) =>
     Layer.succeed(SharedStoreConfig, testSharedStoreConfig(settings.shared)),
     Layer.succeed(ObservabilityConfig, testObservabilityConfig(settings.observability)),
     Layer.succeed(AdminConfig, testAdminConfig(settings.admin)),
+    Layer.succeed(OperationsConfig, testOperationsConfig(settings.operations)),
     Layer.succeed(ClientAddress, ClientAddress.make(new AddressRanges(settings.trustedProxies ?? [])))
   )
 

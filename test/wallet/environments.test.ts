@@ -142,7 +142,8 @@ layer(App, live)("live and test in the wallet", (it) => {
         players: 1,
         rounds: testBefore.rounds.length,
         transactions: testBefore.transactions.length,
-        callbacks: testBefore.callbacks.length
+        callbacks: testBefore.callbacks.length,
+        statements: 0
       })
       assert.deepStrictEqual(yield* rowsOf(acme.partner.id, "live"), liveBefore, "every live row as it was")
       assert.deepStrictEqual(yield* rowsOf(acme.partner.id, "test"), { players: [], rounds: [], transactions: [], callbacks: [] })

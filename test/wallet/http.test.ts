@@ -41,6 +41,7 @@ const partnerOf = (id: number, slug: string) =>
     commission_percent: 0,
     callback_url: `https://${slug}.example/wallet`,
     rate_limit_per_minute: null,
+    rtp_policy: { mode: "pass" },
     created_at: at,
     updated_at: at
   })

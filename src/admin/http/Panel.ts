@@ -24,7 +24,7 @@ const securityHeaders = {
 }
 
 /** The console's addresses: each serves the shell, whose script draws the page the path names. */
-export const panelPages = ["", "/login", "/partners", "/wallet", "/casino", "/sports", "/system", "/audit", "/certification"] as const
+export const panelPages = ["", "/login", "/partners", "/wallet", "/statements", "/stuck", "/casino", "/sports", "/system", "/audit", "/certification"] as const
 
 const assets: Record<string, string> = {
   "app.js": "text/javascript",
@@ -32,6 +32,7 @@ const assets: Record<string, string> = {
   "session.js": "text/javascript",
   "partners.js": "text/javascript",
   "wallet.js": "text/javascript",
+  "operations.js": "text/javascript",
   "casino.js": "text/javascript",
   "system.js": "text/javascript",
   "certification.js": "text/javascript",

@@ -49,9 +49,9 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", 
     }))
     .handle("update", Effect.fn("AdminHandlers.updatePartner")(function*({ params, payload }) {
       const actor = yield* currentActor
-      const { player_mode, ...settings } = payload
-      // The player mode is its own audited change (it forgets players' data); a request with only it
-      // records no empty partner.update.
+      const { player_mode, rtp_policy, ...settings } = payload
+      // The player mode and the RTP policy are audited changes of their own (the mode forgets players' data); a
+      // request with only them records no empty partner.update.
       const partner = Object.values(settings).every((value) => value === undefined)
         ? yield* partners.show(params.slug).pipe(Effect.mapError(notFound))
         : yield* changes.update(actor, params.slug, {
@@ -62,7 +62,10 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", 
           rateLimitPerMinute: settings.rate_limit_per_minute
         }).pipe(Effect.catchTags({ InvalidPartnerInput: (error) => Effect.fail(inputError(error)), PartnerNotFound: (error) => Effect.fail(notFound(error)) }))
       if (player_mode !== undefined) yield* changes.setPlayerMode(actor, partner.slug, player_mode).pipe(Effect.mapError(notFound))
-      return yield* partnerAnswer(partner)
+      const saved = rtp_policy === undefined
+        ? partner
+        : yield* changes.setRtpPolicy(actor, partner.slug, rtp_policy).pipe(Effect.mapError(notFound))
+      return yield* partnerAnswer(saved)
     }))
     .handle("clearTestData", Effect.fn("AdminHandlers.clearTestData")(function*({ params }) {
       const { cleared, partner } = yield* changes.clearTestData(yield* currentActor, params.slug).pipe(Effect.mapError(notFound))

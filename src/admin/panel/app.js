@@ -4,6 +4,7 @@ import { field, fill, formValues, h, notice } from "./dom.js"
 import { api, attempt, navigate, session } from "./session.js"
 import { partnersPage } from "./partners.js"
 import { walletPage } from "./wallet.js"
+import { statementsPage, stuckPage } from "./operations.js"
 import { casinoPage } from "./casino.js"
 import { auditPage, sportsPage, systemPage } from "./system.js"
 import { certificationPage } from "./certification.js"
@@ -16,6 +17,8 @@ const pages = {
   "/admin": partnersPage,
   "/admin/partners": partnersPage,
   "/admin/wallet": walletPage,
+  "/admin/statements": statementsPage,
+  "/admin/stuck": stuckPage,
   "/admin/casino": casinoPage,
   "/admin/sports": sportsPage,
   "/admin/system": systemPage,
@@ -26,6 +29,8 @@ const pages = {
 const nav = [
   ["/admin/partners", "Partners"],
   ["/admin/wallet", "Wallet"],
+  ["/admin/statements", "Statements"],
+  ["/admin/stuck", "Stuck"],
   ["/admin/casino", "Casino"],
   ["/admin/sports", "Sports"],
   ["/admin/system", "System"],

@@ -1,6 +1,6 @@
 // @ts-check
 // Partners: list and search; create (live and test tokens and webhook secrets shown once); edit (the player mode
-// too); activate, deactivate; rotate a token or a webhook secret per environment; clear the test data. Every value
+// and the RTP policy too); activate, deactivate; rotate a token or a webhook secret per environment; clear the test data. Every value
 // says which environment it is.
 import { api, attempt, canChange, navigate } from "./session.js"
 import { field, fill, formValues, h, notice, table, when } from "./dom.js"
@@ -25,6 +25,18 @@ const playerModes = {
   persisted: "Persisted: name, e-mail and balance mirror kept",
   shadow: "Shadow: no player data kept; the balance is always asked of the partner"
 }
+
+/** A partner's RTP policy in a few words: what its launches do with `user_rtp`. */
+const rtpText = (policy) =>
+  policy.mode === "clamp" ? `clamp ${policy.min}–${policy.max}` : policy.mode === "fixed" ? `fixed ${policy.value}` : "pass"
+
+/** The RTP policy the edit form's fields say. */
+const rtpPolicyOf = (values) =>
+  values.rtp_mode === "clamp"
+    ? { mode: "clamp", min: Number(values.rtp_min), max: Number(values.rtp_max) }
+    : values.rtp_mode === "fixed"
+    ? { mode: "fixed", value: Number(values.rtp_value) }
+    : { mode: "pass" }
 
 /** "2 players" / "1 player". */
 const counted = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`
@@ -119,8 +131,10 @@ export async function partnersPage(main, params) {
       on: { submit: async (event) => {
         event.preventDefault()
         const values = formValues(form)
-        // The mode is sent only when it changes: each switch is a change of its own in the audit trail.
+        // The mode and the RTP policy are sent only when they change: each is a change of its own in the audit trail.
         const modeChanged = values.player_mode !== partner.player_mode
+        const rtpPolicy = rtpPolicyOf(values)
+        const rtpChanged = rtpText(rtpPolicy) !== rtpText(partner.rtp_policy)
         if (modeChanged && values.player_mode === "shadow" &&
           !confirm(`Switch ${partner.name} to shadow players? The names, e-mails and balance mirrors kept of its players ` +
             "are forgotten now; rounds in flight go on.")) return
@@ -130,7 +144,8 @@ export async function partnersPage(main, params) {
           callback_url: values.callback_url === "" ? null : values.callback_url,
           test_callback_url: values.test_callback_url === "" ? null : values.test_callback_url,
           rate_limit_per_minute: values.rate_limit_per_minute === "" ? null : Number(values.rate_limit_per_minute),
-          player_mode: modeChanged ? values.player_mode : undefined
+          player_mode: modeChanged ? values.player_mode : undefined,
+          rtp_policy: rtpChanged ? rtpPolicy : undefined
         }))
         if (done) showOutcome(notice("ok", `${done.partner.name} was saved.`))
       } }
@@ -144,6 +159,16 @@ export async function partnersPage(main, params) {
     field("Rate limit (requests a minute)", { name: "rate_limit_per_minute", type: "number", min: 1, step: "1", value: partner.rate_limit_per_minute ?? "" }, "On the partner API; empty: the service's default (PARTNER_RATE_LIMIT)"),
     field("Player mode", { type: "select", name: "player_mode", value: partner.player_mode, options: [["persisted", playerModes.persisted], ["shadow", playerModes.shadow]] },
       "Both environments; to shadow, what was kept of the players is forgotten at once"),
+    field("RTP policy", {
+      type: "select",
+      name: "rtp_mode",
+      value: partner.rtp_policy.mode,
+      options: [["pass", "Pass: the launch's user_rtp as sent"], ["clamp", "Clamp user_rtp into a range"], ["fixed", "Fixed: ignore user_rtp"]]
+    }, "What launches do with the user_rtp the partner sends (both environments); regulated markets forbid a per-player RTP"),
+    h("div.grid", {},
+      field("RTP minimum (%)", { name: "rtp_min", type: "number", min: 0, max: 100, step: "1", value: partner.rtp_policy.min ?? "" }, "With clamp"),
+      field("RTP maximum (%)", { name: "rtp_max", type: "number", min: 0, max: 100, step: "1", value: partner.rtp_policy.max ?? "" }, "With clamp"),
+      field("Fixed RTP (%)", { name: "rtp_value", type: "number", min: 0, max: 100, step: "1", value: partner.rtp_policy.value ?? "" }, "With fixed")),
     h("div.actions", {}, h("button", { type: "submit" }, "Save"),
       h("button.secondary", { type: "button", on: { click: () => fill(editRegion) } }, "Cancel")))
     fill(editRegion, form)
@@ -186,7 +211,7 @@ export async function partnersPage(main, params) {
     h("div", { id: "outcome", "aria-live": "polite" }),
     region,
     searchForm,
-    table("Partners", ["Name", "Slug", "Status", "Commission", "Live callback URL", "Test callback URL", "Tokens", "Rate limit", "Player mode", "Created", "Actions"], partners.map((partner) => [
+    table("Partners", ["Name", "Slug", "Status", "Commission", "Live callback URL", "Test callback URL", "Tokens", "Rate limit", "Player mode", "RTP", "Created", "Actions"], partners.map((partner) => [
       partner.name,
       h("code", {}, partner.slug),
       h(`span.badge.${partner.status}`, {}, partner.status),
@@ -199,6 +224,7 @@ export async function partnersPage(main, params) {
           e.token_issued_at === null ? "" : when(e.token_issued_at)))),
       partner.rate_limit_per_minute === null ? "default" : `${partner.rate_limit_per_minute}/min`,
       h("span", { "data-player-mode": partner.player_mode, title: playerModes[partner.player_mode] }, partner.player_mode),
+      h("span", { "data-rtp-policy": rtpText(partner.rtp_policy) }, rtpText(partner.rtp_policy)),
       when(partner.created_at),
       actions(partner)
     ]), search === "" ? "No partner yet." : "No partner matches."),

@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AdminCasinoGroup } from "./AdminCasino.ts"
 import { AdminCertificationsGroup } from "./AdminCertifications.ts"
+import { AdminOperationsGroup } from "./AdminOperations.ts"
 import { AdminPartnersGroup } from "./AdminPartners.ts"
 import { AdminLoginGroup, AdminSessionGroup } from "./AdminSession.ts"
 import { AdminSystemGroup } from "./AdminSystem.ts"
@@ -21,6 +22,7 @@ export class AdminApi extends HttpApi.make("admin-api")
   .add(AdminCasinoGroup)
   .add(AdminSystemGroup)
   .add(AdminCertificationsGroup)
+  .add(AdminOperationsGroup)
   .prefix(adminApiPrefix)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })
   .annotate(HttpApi.QueryParseOptions, { errors: "all" })

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Environment } from "../../domain/Environment.ts"
 import { PlayerMode } from "../../domain/Partner.ts"
+import { RtpPolicy } from "../../domain/RtpPolicy.ts"
 import { RequestValidation } from "../RequestValidation.ts"
 import { Conflict, NotFound, ValidationFailed } from "./AdminErrors.ts"
 import { AdminAuth } from "./AdminSecurity.ts"
@@ -30,6 +31,10 @@ export const PartnerView = Schema.Struct({
   player_mode: PlayerMode.annotate({
     description: "What the service keeps of the partner's players: `persisted` (name, e-mail, balance mirror) or " +
       "`shadow` (only the partner's external id behind the user code; the balance is always asked of the partner)"
+  }),
+  rtp_policy: RtpPolicy.annotate({
+    description: "What its launches do with the `user_rtp` it sends (both environments): `pass` it on, `clamp` it into " +
+      "[min, max], or ignore it for a `fixed` value"
   }),
   environments: Schema.Array(PartnerEnvironmentView).annotate({ description: "Live and test, live first" }),
   created_at: Schema.String,
@@ -95,13 +100,17 @@ export class AdminPartnersGroup extends HttpApiGroup.make("partners")
         player_mode: Schema.optional(PlayerMode.annotate({
           description: "`persisted` or `shadow`; to `shadow`, the names, e-mails and balance mirrors kept are forgotten at once " +
             "(rounds in flight go on). Audited on its own (partner.set-player-mode)."
+        })),
+        rtp_policy: Schema.optional(RtpPolicy.annotate({
+          description: "`{mode: \"pass\"}`, `{mode: \"clamp\", min, max}` or `{mode: \"fixed\", value}` (whole percents " +
+            "0 to 100, min not above max); applied from the next launch. Audited on its own (partner.set-rtp-policy)."
         }))
       }),
       success: PartnerAnswer,
       error: [ValidationFailed, NotFound]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "Change a partner's name, commission, live or test callback URL (null or \"\" clears it), rate limit (null: the default) " +
-        "or player mode"
+      summary: "Change a partner's name, commission, live or test callback URL (null or \"\" clears it), rate limit (null: the default), " +
+        "player mode or RTP policy"
     }))
   )
   .add(
@@ -111,12 +120,18 @@ export class AdminPartnersGroup extends HttpApiGroup.make("partners")
         success: Schema.Literal(true),
         partner: PartnerView,
         environment: Schema.Literal("test"),
-        cleared: Schema.Struct({ players: Schema.Int, rounds: Schema.Int, transactions: Schema.Int, callbacks: Schema.Int })
+        cleared: Schema.Struct({
+          players: Schema.Int,
+          rounds: Schema.Int,
+          transactions: Schema.Int,
+          callbacks: Schema.Int,
+          statements: Schema.Int
+        })
           .annotate({ description: "How many test rows were deleted, table by table" })
       }),
       error: NotFound
     }).annotateMerge(OpenApi.annotations({
-      summary: "Delete the partner's test players, rounds, transactions and callbacks (audited); no live row is touched"
+      summary: "Delete the partner's test players, rounds, transactions, callbacks and statements (audited); no live row is touched"
     }))
   )
   .add(HttpApiEndpoint.post("activate", "/partners/:slug/activate", { params: slugParam, success: PartnerAnswer, error: NotFound }))

@@ -149,6 +149,13 @@ const makeMemory = (written: ReadonlyArray<MemoryCallback>) =>
       requeue: (id: number) => change(id, () => ({ status: "pending", lastError: null })),
       ofTransactions: (refs: ReadonlyArray<number>) =>
         read((all) => all.filter((row) => row.transactionRef !== null && refs.includes(row.transactionRef))),
+      rolledBack: (refs: ReadonlyArray<number>) =>
+        read((all) =>
+          new Set(all.filter((row) => row.kind === "rollback" && row.transactionRef !== null && refs.includes(row.transactionRef))
+            .map((row) => row.transactionRef!))
+        ),
+      exhausted: (limit: number) =>
+        read((all) => all.filter((row) => row.status === "failed" && row.kind !== "bet").slice(0, limit)),
       backlog: read((all, now): Backlog => {
         const waiting = all.filter((row) => row.status !== "delivered" && row.kind !== "bet")
         const pending = waiting.filter((row) => row.status === "pending")
@@ -201,6 +208,10 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
   ofTransactions(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<Callback>>
   /** What waits: notifications pending or failed for good, the oldest pending one's age, and the delivery jobs. */
   readonly backlog: Effect.Effect<Backlog>
+  /** Those of these wallet transactions the partner was sent a rollback for. */
+  rolledBack(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlySet<number>>
+  /** Notifications whose attempts ran out (failed for good, waiting for an operator), oldest first. */
+  exhausted(limit: number): Effect.Effect<ReadonlyArray<Callback>>
 }>()("partner-api/wallet/OutboxRepo") {
   /** Over the memory wallet repository's callbacks (MemoryCallbacks), without a job queue. */
   static readonly layerMemory = Layer.effect(
@@ -341,8 +352,26 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
         execute: (refs) => select(sql`c.transaction_ref = ANY(${refs}::bigint[])`, 10_000)
       })
 
+      const exhausted = SqlSchema.findAll({
+        Request: Schema.Int,
+        Result: CallbackRow,
+        execute: (limit) =>
+          sql`
+            SELECT c.id, c.event_id, c.partner_id, c.environment, c.player_id, c.kind, c.txn_id, c.transaction_ref, c.status,
+                   c.attempts, c.last_error, c.created_at, c.delivered_at, c.body, NULL::timestamptz AS next_attempt_at
+            FROM partner_callbacks c WHERE c.status = 'failed' AND c.kind <> 'bet'
+            ORDER BY c.id LIMIT ${limit}
+          `
+      })
+
       return OutboxRepo.of({
         writing,
+        rolledBack: (refs) =>
+          refs.length === 0 ? Effect.succeed(new Set<number>()) : sql<{ ref: string }>`
+            SELECT DISTINCT transaction_ref::text AS ref FROM partner_callbacks
+            WHERE kind = 'rollback' AND transaction_ref = ANY(${refs}::bigint[])
+          `.pipe(Effect.map((rows) => new Set(rows.map((row) => Number(row.ref)))), Effect.orDie),
+        exhausted: (limit) => Effect.orDie(exhausted(limit)),
         lineOf: (playerId, limit) => Effect.orDie(lineOf({ playerId, limit })),
         owedTo: (playerId) => owedTo(playerId).pipe(Effect.map((row) => row.owed), Effect.orDie),
         countOf: (playerId) => countOf(playerId).pipe(Effect.map((row) => row.n), Effect.orDie),

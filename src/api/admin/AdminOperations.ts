@@ -1,0 +1,101 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Environment } from "../../domain/Environment.ts"
+import { StuckKind } from "../../domain/Stuck.ts"
+import { PageQuery, PerPageQuery } from "../Paging.ts"
+import { RequestValidation } from "../RequestValidation.ts"
+import { StatementData } from "../Statements.ts"
+import { NotFound, ValidationFailed } from "./AdminErrors.ts"
+import { AdminAuth } from "./AdminSecurity.ts"
+
+const Amount = Schema.Finite.annotate({ description: "Currency units, at most 2 decimal places" })
+
+/** A stored statement in the console's list (days with activity). */
+export const StatementListing = Schema.Struct({
+  partner: Schema.String,
+  environment: Environment,
+  date: Schema.String,
+  transactions: Schema.Int,
+  totals: Schema.Struct({ bets: Amount, wins: Amount, refunds: Amount, rollbacks: Amount, net: Amount }),
+  computed_at: Schema.String
+})
+
+const AlertView = Schema.Struct({
+  status: Schema.Literals(["off", "pending", "sent", "failed"]).annotate({
+    description: "`off`: no OPERATOR_ALERT_URL when it was noticed; `pending`: being sent; `sent`; `failed`: its attempts ran out"
+  }),
+  attempts: Schema.Int,
+  last_error: Schema.NullOr(Schema.String),
+  first_seen_at: Schema.String,
+  alerted_at: Schema.NullOr(Schema.String)
+})
+
+export const StuckItemView = Schema.Struct({
+  kind: StuckKind,
+  partner: Schema.String,
+  environment: Environment,
+  subject: Schema.String.annotate({ description: "The round id, the bet's transaction id, or the notification's event id" }),
+  transaction_id: Schema.NullOr(Schema.String).annotate({ description: "What the wallet page finds it by" }),
+  player: Schema.NullOr(Schema.String),
+  since: Schema.String,
+  stuck_seconds: Schema.Int,
+  detail: Schema.String,
+  alert: Schema.NullOr(AlertView).annotate({ description: "null until the fleet's check has noticed it (within its interval)" })
+})
+
+export const ResolvedView = Schema.Struct({
+  kind: StuckKind,
+  partner: Schema.String,
+  environment: Environment,
+  subject: Schema.String,
+  since: Schema.String,
+  first_seen_at: Schema.String,
+  resolved_at: Schema.String,
+  alert_status: AlertView.fields.status
+})
+
+const literal = <const L extends ReadonlyArray<string>>(values: L) =>
+  Schema.Literals(values).annotate({ message: `The selected :attribute is invalid. Use ${values.join(", ")}.` })
+
+/** Daily statements and stuck items: what the console's Statements and Stuck pages read. */
+export class AdminOperationsGroup extends HttpApiGroup.make("operations")
+  .add(
+    HttpApiEndpoint.get("statements", "/statements", {
+      query: {
+        partner: Schema.optional(Schema.String),
+        environment: Schema.optional(literal(["live", "test"])),
+        limit: Schema.optional(PerPageQuery)
+      },
+      success: Schema.Struct({ success: Schema.Literal(true), statements: Schema.Array(StatementListing) }),
+      error: [ValidationFailed, NotFound]
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "The latest stored statements (days with activity), newest day first, by partner (slug) and environment"
+    }))
+  )
+  .add(
+    HttpApiEndpoint.get("statement", "/statements/:partner/:environment/:date", {
+      params: { partner: Schema.String, environment: literal(["live", "test"]), date: Schema.String },
+      query: { page: Schema.optional(PageQuery), per_page: Schema.optional(PerPageQuery) },
+      success: Schema.Struct({ success: Schema.Literal(true), ...StatementData.fields }),
+      error: [ValidationFailed, NotFound]
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "One partner's statement of a day and environment, as the partner reads it (transactions paged)"
+    }))
+  )
+  .add(
+    HttpApiEndpoint.get("stuck", "/stuck", {
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        stuck_round_after: Schema.String.annotate({ description: "WALLET_STUCK_ROUND_AFTER" }),
+        alerts: Schema.Boolean.annotate({ description: "Whether OPERATOR_ALERT_URL is set" }),
+        items: Schema.Array(StuckItemView),
+        truncated: Schema.Array(StuckKind).annotate({ description: "Kinds with more items than listed (200 of each are)" }),
+        resolved: Schema.Array(ResolvedView).annotate({ description: "Items no longer stuck, resolved within a day" })
+      })
+    }).annotateMerge(OpenApi.annotations({
+      summary: "What is stuck now (rounds open too long, bets pending past their time-out, notifications out of attempts), " +
+        "each with its operator alert, and what was resolved lately"
+    }))
+  )
+  .middleware(AdminAuth)
+{}

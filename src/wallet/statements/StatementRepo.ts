@@ -1,0 +1,154 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { Environment } from "../../domain/Environment.ts"
+import { formatCents } from "../../domain/Money.ts"
+import type { ComputedStatement } from "../../domain/Statements.ts"
+import { CentsFromNumeric, IdFromBigInt } from "../../platform/SqlCodecs.ts"
+
+const listedFields = {
+  partnerId: IdFromBigInt,
+  environment: Environment,
+  day: Schema.String,
+  transactions: Schema.Int,
+  bets: CentsFromNumeric,
+  wins: CentsFromNumeric,
+  refunds: CentsFromNumeric,
+  rollbacks: CentsFromNumeric,
+  net: CentsFromNumeric,
+  computedAt: Schema.Date
+}
+
+/** A statement in a listing: everything but its document. */
+const ListedStatement = Schema.Struct(listedFields).pipe(Schema.encodeKeys({ partnerId: "partner_id", computedAt: "computed_at" }))
+export type ListedStatement = typeof ListedStatement.Type
+
+/** A statement as kept: its document byte for byte (and its SHA-256), and what the listings show of it. */
+export const StoredStatement = Schema.Struct({ ...listedFields, document: Schema.String, sha256: Schema.Uint8Array }).pipe(
+  Schema.encodeKeys({ partnerId: "partner_id", computedAt: "computed_at", sha256: "document_sha256" })
+)
+export type StoredStatement = typeof StoredStatement.Type
+
+export interface NewStatement {
+  readonly partnerId: number
+  readonly environment: Environment
+  readonly computed: ComputedStatement
+}
+
+const Days = Schema.Array(Schema.Struct({ day: Schema.String }))
+const decodeDays = Schema.decodeUnknownEffect(Days)
+
+/** What closing a day wrote: its statements, and whether the day is complete (no partner environment waits). */
+export interface DayClose {
+  readonly statements: ReadonlyArray<NewStatement>
+  readonly complete: boolean
+}
+
+/**
+ * The daily statements (wallet_statements) and the days whose statements are all written
+ * (wallet_statement_days): the only code that reads or writes them. A day is closed in one transaction
+ * holding a fleet-wide lock, so however many instances try, each statement is computed and stored once.
+ */
+export class StatementRepo extends Context.Service<StatementRepo, {
+  /** The first day statements were written for; none before the first close. */
+  readonly firstDay: Effect.Effect<Option.Option<string>>
+  /** Whether every statement of the day was written. */
+  isComplete(day: string): Effect.Effect<boolean>
+  /** The days from `from` to `to` (inclusive) whose statements are not all written yet, oldest first. */
+  openDays(from: string, to: string): Effect.Effect<ReadonlyArray<string>>
+  /**
+   * Closes `day` once across the fleet: in one transaction holding the statements' lock, `work` is told which
+   * partner environments (`partnerId:environment`) have their statement already and computes the others it can
+   * (it runs inside the transaction); they are stored, and the day marked complete when `work` says so.
+   * How many statements this call wrote.
+   */
+  close<E, R>(
+    day: string,
+    closedAt: Date,
+    work: (written: ReadonlySet<string>) => Effect.Effect<DayClose, E, R>
+  ): Effect.Effect<number, E, R>
+  find(partnerId: number, environment: Environment, day: string): Effect.Effect<Option.Option<StoredStatement>>
+  /** The latest stored statements, newest day first. */
+  recent(filter: {
+    readonly partnerId?: number | undefined
+    readonly environment?: Environment | undefined
+    readonly limit: number
+  }): Effect.Effect<ReadonlyArray<ListedStatement>>
+}>()("partner-api/wallet/StatementRepo") {
+  static readonly layerSql = Layer.effect(
+    StatementRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const listed = sql.literal(`partner_id, environment, day::text AS day, transactions, bets, wins, refunds, rollbacks, net,
+        computed_at`)
+
+      const insert = (day: string, statement: NewStatement) => {
+        const { summary } = statement.computed
+        return sql`
+          INSERT INTO wallet_statements (partner_id, environment, day, bets, wins, refunds, rollbacks, net, transactions,
+                                         document, document_sha256, computed_at)
+          VALUES (${statement.partnerId}, ${statement.environment}, ${day}::date, ${formatCents(summary.totals.bets)},
+                  ${formatCents(summary.totals.wins)}, ${formatCents(summary.totals.refunds)},
+                  ${formatCents(summary.totals.rollbacks)}, ${formatCents(summary.totals.net)}, ${summary.counts.transactions},
+                  ${statement.computed.document}, ${statement.computed.sha256}, ${summary.computedAt})
+        `
+      }
+
+      const close = <E, R>(day: string, at: Date, work: (written: ReadonlySet<string>) => Effect.Effect<DayClose, E, R>) =>
+        sql.withTransaction(Effect.gen(function*() {
+          yield* sql`SELECT pg_advisory_xact_lock(hashtext('wallet_statement_days'))`.pipe(Effect.orDie)
+          const [closed] = yield* sql`SELECT 1 FROM wallet_statement_days WHERE day = ${day}::date`.pipe(Effect.orDie)
+          if (closed !== undefined) return 0
+          const written = yield* sql<{ partner_id: string; environment: string }>`
+            SELECT partner_id::text, environment FROM wallet_statements WHERE day = ${day}::date
+          `.pipe(Effect.orDie)
+          const result = yield* work(new Set(written.map((row) => `${row.partner_id}:${row.environment}`)))
+          yield* Effect.forEach(result.statements, (statement) => insert(day, statement), { discard: true }).pipe(Effect.orDie)
+          if (result.complete) {
+            yield* sql`INSERT INTO wallet_statement_days (day, closed_at) VALUES (${day}::date, ${at})`.pipe(Effect.orDie)
+          }
+          return result.statements.length
+        })).pipe(Effect.catchTag("SqlError", Effect.die))
+
+      const find = SqlSchema.findOneOption({
+        Request: Schema.Struct({ partnerId: Schema.Int, environment: Environment, day: Schema.String }),
+        Result: StoredStatement,
+        execute: ({ day, environment, partnerId }) =>
+          sql`
+            SELECT ${listed}, document, document_sha256 FROM wallet_statements
+            WHERE partner_id = ${partnerId} AND environment = ${environment} AND day = ${day}::date
+          `
+      })
+
+      const recent = SqlSchema.findAll({
+        Request: Schema.Struct({ partnerId: Schema.optional(Schema.Int), environment: Schema.optional(Environment), limit: Schema.Int }),
+        Result: ListedStatement,
+        execute: (filter) => {
+          const conditions = [sql`true`]
+          if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
+          if (filter.environment !== undefined) conditions.push(sql`environment = ${filter.environment}`)
+          return sql`
+            SELECT ${listed} FROM wallet_statements WHERE ${sql.and(conditions)}
+            ORDER BY day DESC, partner_id, environment LIMIT ${filter.limit}
+          `
+        }
+      })
+
+      return StatementRepo.of({
+        firstDay: sql<{ first: string | null }>`
+          SELECT least((SELECT min(day) FROM wallet_statements), (SELECT min(day) FROM wallet_statement_days))::text AS first
+        `.pipe(Effect.map(([row]) => Option.fromNullishOr(row.first)), Effect.orDie),
+        isComplete: (day) =>
+          sql`SELECT 1 FROM wallet_statement_days WHERE day = ${day}::date`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+        openDays: (from, to) =>
+          sql`
+            SELECT d::date::text AS day FROM generate_series(${from}::date, ${to}::date, interval '1 day') AS d
+            WHERE NOT EXISTS (SELECT 1 FROM wallet_statement_days s WHERE s.day = d::date)
+            ORDER BY 1
+          `.pipe(Effect.flatMap(decodeDays), Effect.map((rows) => rows.map((row) => row.day)), Effect.orDie),
+        close,
+        find: (partnerId, environment, day) => Effect.orDie(find({ partnerId, environment, day })),
+        recent: (filter) => Effect.orDie(recent(filter))
+      })
+    })
+  )
+}
