@@ -67,11 +67,11 @@ layer(TestApp(), live)("heavy bodies", (it) => {
         (body) => post("/api/partner/v1/launch", heavy.token, bytes(body)),
         { concurrency: "unbounded" }
       ).pipe(Effect.forkChild)
-      // A generous bound: the point is that the answer does not wait for the flood.
+      // A bound far above an answer's time even on a loaded machine: the point is that it does not wait for the flood.
       const answered = yield* request("GET", "/api/partner/v1/status", { headers: bearer(other.token) }).pipe(
-        Effect.timeoutOption("5 seconds")
+        Effect.timeoutOption("15 seconds")
       )
-      assert.isTrue(Option.isSome(answered))
+      assert.isTrue(Option.isSome(answered), "the other partner was answered while the flood was refused")
       assert.strictEqual(Option.getOrThrow(answered).status, 200)
       const refused = yield* Fiber.join(flood)
       assert.deepStrictEqual(
