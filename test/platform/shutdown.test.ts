@@ -59,7 +59,7 @@ it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
   }).pipe(
     Effect.scoped,
     Effect.provide(Layer.mergeAll(NodeServices.layer, FakeUpstream.layer(healthyAggregator)))
-  ), { timeout: 60_000 })
+  ), { timeout: 120_000 })
 
 it.live("SHUTDOWN_TIMEOUT: a request still waiting on the aggregator is cut at half of it, and the process exits 0", () =>
   Effect.gen(function*() {
@@ -106,7 +106,7 @@ it.live("SHUTDOWN_TIMEOUT: a request still waiting on the aggregator is cut at h
   }).pipe(
     Effect.scoped,
     Effect.provide(Layer.mergeAll(NodeServices.layer, FakeUpstream.layer(healthyAggregator)))
-  ), { timeout: 60_000 })
+  ), { timeout: 120_000 })
 
 /** A service whose release takes `release`, launched under a SHUTDOWN_TIMEOUT of 300 ms and stopped once it runs. */
 const stoppedWith = (release: Effect.Effect<void>) =>
