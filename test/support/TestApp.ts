@@ -94,6 +94,7 @@ export const testPartnersConfig = (overrides: Partial<PartnersConfig["Service"]>
     webhookSecretOverlap: Duration.hours(24),
     rateLimitPerMinute: 1200,
     serviceEnvironment: "production",
+    tokenLastUsedInterval: Duration.millis(100),
     ...overrides
   })
 

@@ -3,7 +3,8 @@ import { HttpServerRequest } from "effect/http"
 import { AdminForbidden, AdminUnauthorized, ValidationFailed } from "../../api/admin/AdminErrors.ts"
 import { AdminAuth, AnyRole, BeforePasswordChange, csrfHeader, CurrentAdmin } from "../../api/admin/AdminSecurity.ts"
 import type { AdminAccount } from "../../domain/Admin.ts"
-import { AdminAccounts, sameSecret } from "../AdminAccounts.ts"
+import { AdminAccounts } from "../AdminAccounts.ts"
+import { sameSecret } from "../Sessions.ts"
 import { AuditRepo } from "../AuditRepo.ts"
 
 const notLoggedIn = new AdminUnauthorized({ message: "Log in first." })

@@ -81,7 +81,7 @@ export const AdminSessionHandlers = HttpApiBuilder.group(AdminApi, "session", Ef
       yield* accounts.changePassword(admin.sessionId, admin.account, payload.current_password, payload.new_password).pipe(
         Effect.catchTags({
           LoginRefused: () => Effect.fail(invalid("current_password", "The current password is wrong.")),
-          InvalidAdminInput: (error) => Effect.fail(invalid(error.field, error.message)),
+          InvalidAccountInput: (error) => Effect.fail(invalid(error.field, error.message)),
           HashersBusy: (busy) => tooMany(busy.message, busy.retryAfterSeconds)
         })
       )
