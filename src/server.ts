@@ -19,10 +19,20 @@ import * as AdminAuth from "./admin/http/AdminAuth.ts"
 import { AdminCasinoHandlers } from "./admin/http/Casino.ts"
 import { AdminOpenApiRoute, PanelRoutes } from "./admin/http/Panel.ts"
 import { AdminPartnersHandlers } from "./admin/http/Partners.ts"
+import { AdminPartnerUsersHandlers } from "./admin/http/PartnerUsers.ts"
+import { PartnerUserRepo } from "./admin/PartnerUserRepo.ts"
+import { PartnerUsers } from "./admin/PartnerUsers.ts"
 import { AdminLoginHandlers, AdminSessionHandlers } from "./admin/http/Session.ts"
 import { AdminSystemHandlers } from "./admin/http/System.ts"
 import { SystemStatus } from "./admin/SystemStatus.ts"
 import { AdminWalletHandlers } from "./admin/http/Wallet.ts"
+import { PortalApi } from "./api/portal/PortalApi.ts"
+import { PortalTokensHandlers, PortalWebhooksHandlers } from "./portal/http/Integration.ts"
+import { PortalUsageHandlers, PortalWalletHandlers } from "./portal/http/Data.ts"
+import { PortalOpenApiRoute, PortalPanelRoutes } from "./portal/http/Panel.ts"
+import * as PortalAuth from "./portal/http/PortalAuth.ts"
+import { PortalLoginHandlers, PortalSessionHandlers } from "./portal/http/Session.ts"
+import { PortalUsersHandlers } from "./portal/http/Users.ts"
 import { AggregatorRoute } from "./wallet/AggregatorRoute.ts"
 import { CallbackOutbox } from "./wallet/outbox/CallbackOutbox.ts"
 import { CallbacksConfig } from "./wallet/CallbacksConfig.ts"
@@ -115,6 +125,7 @@ export const AdminHandlersLive = Layer.mergeAll(
   AdminLoginHandlers,
   AdminSessionHandlers,
   AdminPartnersHandlers,
+  AdminPartnerUsersHandlers,
   AdminWalletHandlers,
   AdminCasinoHandlers,
   AdminSystemHandlers
@@ -125,6 +136,24 @@ const AdminRoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(AdminApi).pipe(Layer.provide(AdminHandlersLive)),
   PanelRoutes,
   AdminOpenApiRoute
+)
+
+/**
+ * The partner portal: its API (behind the portal's session middleware, with request validation) with its own OpenAPI
+ * document (for logged-in partner users), and its pages.
+ */
+const PortalRoutesLive = Layer.mergeAll(
+  HttpApiBuilder.layer(PortalApi).pipe(Layer.provide(Layer.mergeAll(
+    PortalLoginHandlers,
+    PortalSessionHandlers,
+    PortalTokensHandlers,
+    PortalWebhooksHandlers,
+    PortalWalletHandlers,
+    PortalUsageHandlers,
+    PortalUsersHandlers
+  ).pipe(Layer.provideMerge(Layer.mergeAll(PortalAuth.layer, RequestValidationLive))))),
+  PortalPanelRoutes,
+  PortalOpenApiRoute
 )
 
 /** Whether the sandbox aggregator is the casino gateway: then its agent's calls are taken as live ones. */
@@ -140,6 +169,7 @@ export const RoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(PartnerApi).pipe(Layer.provide(ApiHandlersLive)),
   apiDocsRoutes(PartnerApi, apiPrefix),
   AdminRoutesLive,
+  PortalRoutesLive,
   HealthRoutes,
   MetricsRoutesLive,
   AggregatorRoute,
@@ -221,10 +251,10 @@ const SportsProviderLayer = SportsProviders.layer(SandboxSportsProviderLive)
 /** The sports of each environment: a test token's provider and catalog are always the sandbox world's. */
 const SportsLive = SportsEnvironments.layer(SandboxSportsProviderLive).pipe(Layer.provideMerge(SportsCatalog.layer))
 
-/** The console's accounts, audit trail and audited changes, over the domain services. */
-const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChanges.layer).pipe(
+/** The console's accounts, the partners' portal users, the audit trail and audited changes, over the domain services. */
+const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, PartnerUsers.layerNoDeps, AdminChanges.layer).pipe(
   Layer.provideMerge(Layer.merge(AuditRepo.layerSql, PasswordHashing.layer)),
-  Layer.provide(Layer.merge(AdminAccountRepo.layerSql, LoginAttemptRepo.layerSql))
+  Layer.provide(Layer.mergeAll(AdminAccountRepo.layerSql, PartnerUserRepo.layerSql, LoginAttemptRepo.layerSql))
 )
 
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
@@ -257,7 +287,7 @@ export const ServicesLive = servicesLayer(WalletRepo.layerSql)
  */
 export const AdminLayers = {
   /** Partners, changed through the audited PartnerAdmin. */
-  partners: PartnerAdmin.layer.pipe(
+  partners: Layer.merge(PartnerAdmin.layer, PartnerUsers.layer).pipe(
     Layer.provideMerge(Layer.mergeAll(Partners.layer, AuditRepo.layerSql, PartnerPlayers.layerSql, TestData.layerSql)),
     Layer.provide(SandboxCallbackUrlsLive)
   ),

@@ -19,6 +19,7 @@ import { Partners } from "../../src/partners/Partners.ts"
 import * as Database from "../../src/platform/Database.ts"
 import { AdminLayers, ConfigLive } from "../../src/server.ts"
 import { adminsCommand, auditCommand, cliActor } from "./accounts.ts"
+import { partnerUserCommands } from "./partnerUsers.ts"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
@@ -212,7 +213,8 @@ const partnersCommand = Command.make("partners").pipe(
     rotateToken,
     rotateWebhookSecret,
     set,
-    clearTestData
+    clearTestData,
+    ...partnerUserCommands
   ]),
   Command.provide(AdminLayers.partners)
 )

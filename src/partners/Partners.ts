@@ -141,9 +141,9 @@ export class Partners extends Context.Service<Partners, {
     keepOld?: Duration.Duration
   ): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound>
   /** The environment's tokens still in an overlap stop working now. */
-  endTokenOverlap(partner: Partner, environment: Environment): Effect.Effect<void>
+  endTokenOverlap(partner: Pick<Partner, "id">, environment: Environment): Effect.Effect<void>
   /** The partner's working tokens (never the tokens themselves), both environments. */
-  tokensOf(partner: Partner): Effect.Effect<ReadonlyArray<IssuedToken>>
+  tokensOf(partner: Pick<Partner, "id">): Effect.Effect<ReadonlyArray<IssuedToken>>
   update(slug: string, changes: PartnerChanges): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
   /**
    * A new webhook secret in the environment; the old one keeps signing beside it for `overlap`
@@ -155,7 +155,7 @@ export class Partners extends Context.Service<Partners, {
     overlap?: Duration.Duration
   ): Effect.Effect<{ partner: Partner; webhookSecret: string }, PartnerNotFound>
   /** Each partner's environments (callback URL, when its token was issued), without secrets. */
-  environmentsOf(partners: ReadonlyArray<Partner>): Effect.Effect<ReadonlyArray<PartnerEnvironmentSettings>>
+  environmentsOf(partners: ReadonlyArray<Pick<Partner, "id">>): Effect.Effect<ReadonlyArray<PartnerEnvironmentSettings>>
 
 }>()("partner-api/partners/Partners") {
   static readonly layerNoDeps = Layer.effect(

@@ -130,6 +130,8 @@ export const testAdminConfig = (overrides: Partial<AdminConfig["Service"]> = {})
     loginWindow: Duration.minutes(15),
     concurrentHashes: 2,
     oneTimePasswordTtl: Duration.hours(24),
+    portalSessionTtl: Duration.hours(8),
+    invitationTtl: Duration.hours(72),
     ...overrides
   })
 

@@ -67,7 +67,8 @@ const TakingPartner = Layer.succeed(
   PartnerCallbacks,
   PartnerCallbacks.of({
     ask: () => Effect.succeed({ _tag: "Balance", balance: 100_000 } satisfies PartnerAnswer),
-    deliver: () => Effect.void
+    deliver: () => Effect.void,
+    probe: () => Effect.die("no test callback is sent here")
   })
 )
 

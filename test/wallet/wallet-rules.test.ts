@@ -106,7 +106,8 @@ const MemoryPartner = Layer.succeed(PartnerCallbacks, PartnerCallbacks.of({
       partner.balance -= amount
       return { _tag: "Balance", balance: partner.balance } satisfies PartnerAnswer
     }),
-  deliver: () => Effect.void
+  deliver: () => Effect.void,
+  probe: () => Effect.die("no test callback is sent here")
 }))
 
 const target = {

@@ -1,8 +1,9 @@
 // @ts-check
 // The operator console: a shell that draws the page the path names (the admin API's client is session.js).
-import { field, fill, formValues, h, notice } from "./dom.js"
-import { api, attempt, navigate, session } from "./session.js"
+import { fill, h, notice } from "./dom.js"
+import { api, attempt, link, loginForm, navigate, passwordForm, session } from "./session.js"
 import { partnersPage } from "./partners.js"
+import { portalUsersPage } from "./portal-users.js"
 import { walletPage } from "./wallet.js"
 import { casinoPage } from "./casino.js"
 import { auditPage, sportsPage, systemPage } from "./system.js"
@@ -14,6 +15,7 @@ const top = /** @type {HTMLElement} */ (document.getElementById("top"))
 const pages = {
   "/admin": partnersPage,
   "/admin/partners": partnersPage,
+  "/admin/portal-users": portalUsersPage,
   "/admin/wallet": walletPage,
   "/admin/casino": casinoPage,
   "/admin/sports": sportsPage,
@@ -23,26 +25,13 @@ const pages = {
 
 const nav = [
   ["/admin/partners", "Partners"],
+  ["/admin/portal-users", "Portal users"],
   ["/admin/wallet", "Wallet"],
   ["/admin/casino", "Casino"],
   ["/admin/sports", "Sports"],
   ["/admin/system", "System"],
   ["/admin/audit", "Audit trail"]
 ]
-
-function link(path, text) {
-  return h("a", {
-    href: path,
-    on: {
-      click: (event) => {
-        const mouse = /** @type {MouseEvent} */ (event)
-        if (mouse.metaKey || mouse.ctrlKey || mouse.shiftKey) return
-        event.preventDefault()
-        navigate(path)
-      }
-    }
-  }, text)
-}
 
 function header() {
   if (session.admin === null) return fill(top, h("div.bar", {}, h("strong.brand", {}, "Operator console")))
@@ -64,55 +53,21 @@ async function logout() {
 }
 
 function loginPage() {
-  const region = h("div", { "aria-live": "polite" })
-  const form = h("form.card.narrow", {
-    on: {
-      submit: async (event) => {
-        event.preventDefault()
-        const values = formValues(form)
-        const answer = await attempt(region, () => api("POST", "/session", { email: values.email, password: values.password }))
-        if (answer === undefined) return
-        session.admin = answer.admin
-        session.csrf = answer.csrf_token
-        // The log-in's answer says whether a one-time password must be replaced first: the shell draws
-        // that form from it, without asking the API again.
-        session.mustChangePassword = answer.must_change_password
-        navigate("/admin/partners")
-      }
-    }
-  },
-  h("h1", {}, "Log in"),
-  field("E-mail", { name: "email", type: "email", autocomplete: "username", required: true }),
-  field("Password", { name: "password", type: "password", autocomplete: "current-password", required: true }),
-  h("button", { type: "submit" }, "Log in"),
-  region)
-  fill(main, form)
+  fill(main, loginForm((answer) => {
+    session.admin = answer.admin
+    session.csrf = answer.csrf_token
+    // The log-in's answer says whether a one-time password must be replaced first: the shell draws
+    // that form from it, without asking the API again.
+    session.mustChangePassword = answer.must_change_password
+    navigate("/admin/partners")
+  }))
 }
 
 function passwordPage() {
-  const region = h("div", { "aria-live": "polite" })
-  const form = h("form.card.narrow", {
-    on: {
-      submit: async (event) => {
-        event.preventDefault()
-        const values = formValues(form)
-        const done = await attempt(region, () => api("POST", "/session/password", {
-          current_password: values.current_password,
-          new_password: values.new_password
-        }))
-        if (done === undefined) return
-        session.mustChangePassword = false
-        navigate("/admin/partners")
-      }
-    }
-  },
-  h("h1", {}, "Choose your password"),
-  h("p", {}, "The password you logged in with was for this once. Choose your own (12 characters or more)."),
-  field("Current password", { name: "current_password", type: "password", autocomplete: "current-password", required: true }),
-  field("New password", { name: "new_password", type: "password", autocomplete: "new-password", minlength: 12, required: true }),
-  h("button", { type: "submit" }, "Save"),
-  region)
-  fill(main, form)
+  fill(main, passwordForm("Choose your password", "The password you logged in with was for this once. Choose your own (12 characters or more).", () => {
+    session.mustChangePassword = false
+    navigate("/admin/partners")
+  }))
 }
 
 async function render() {

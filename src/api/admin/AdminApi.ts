@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AdminCasinoGroup } from "./AdminCasino.ts"
 import { AdminPartnersGroup } from "./AdminPartners.ts"
+import { AdminPartnerUsersGroup } from "./AdminPartnerUsers.ts"
 import { AdminLoginGroup, AdminSessionGroup } from "./AdminSession.ts"
 import { AdminSystemGroup } from "./AdminSystem.ts"
 import { AdminWalletGroup } from "./AdminWallet.ts"
@@ -16,6 +17,7 @@ export class AdminApi extends HttpApi.make("admin-api")
   .add(AdminLoginGroup)
   .add(AdminSessionGroup)
   .add(AdminPartnersGroup)
+  .add(AdminPartnerUsersGroup)
   .add(AdminWalletGroup)
   .add(AdminCasinoGroup)
   .add(AdminSystemGroup)

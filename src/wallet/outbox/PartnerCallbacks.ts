@@ -30,6 +30,25 @@ const readReply = (text: string) => {
   }
 }
 
+/** A callback as it went out, byte for byte. */
+export interface SentRequest {
+  readonly method: "POST"
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/**
+ * A callback sent once to see what happens: the request (null when there was nothing to send to), the partner's
+ * answer (its body null when larger than maxAnswerBytes), or the failure; and how long it took.
+ */
+export interface Trial {
+  readonly request: SentRequest | null
+  readonly answer: { readonly status: number; readonly body: string | null } | null
+  readonly failure: string | null
+  readonly milliseconds: number
+}
+
 /** The most of a partner's answer that is read: a wallet's answer is a few bytes; past this it is no answer. */
 export const maxAnswerBytes = 64 * 1024
 const tooLarge = `an answer larger than ${maxAnswerBytes / 1024} KiB`
@@ -60,6 +79,8 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
   ask(target: CallbackTarget, eventId: string, body: string): Effect.Effect<PartnerAnswer>
   /** A notification: delivered when the partner answers 2xx. */
   deliver(target: CallbackTarget, eventId: string, body: string): Effect.Effect<void, CallbackFailed>
+  /** Sends a callback once and tells all of it: the exact signed request, and the partner's answer or why there is none. */
+  probe(target: CallbackTarget, eventId: string, body: string): Effect.Effect<Trial>
 }>()("partner-api/wallet/PartnerCallbacks") {
   static readonly layerNoDeps = Layer.effect(
     PartnerCallbacks,
@@ -73,22 +94,27 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
       const own = yield* clientWith({ keepAlive: true })
       const timeoutText = Duration.format(config.timeout)
 
-      const post = Effect.fn("PartnerCallbacks.post")(
-        function*(target: CallbackTarget, eventId: string, body: string) {
+      /** The request a callback is, signed now with every secret the target signs with: where, headers, body. */
+      const signed = Effect.fnUntraced(function*(target: CallbackTarget, eventId: string, body: string) {
+        const url = target.callbackUrl
+        if (url === null) {
+          return yield* new CallbackFailed({ reason: "Unreachable", message: "The partner has no callback_url." })
+        }
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return { method: "POST" as const, url, headers: signedHeaders(signingSecrets(target, now), eventId, body, now), body }
+      })
+
+      const send = Effect.fn("PartnerCallbacks.post")(
+        function*(sent: SentRequest, eventId: string) {
           yield* Effect.annotateCurrentSpan("eventId", eventId)
-          const url = target.callbackUrl
-          if (url === null) {
-            return yield* new CallbackFailed({ reason: "Unreachable", message: "The partner has no callback_url." })
-          }
-          yield* policy.checkBeforeSend(url).pipe(
+          yield* policy.checkBeforeSend(sent.url).pipe(
             Effect.mapError((unsafe) => new CallbackFailed({ reason: "UnsafeUrl", message: `The callback URL ${unsafe.message}.` }))
           )
-          const now = new Date(yield* Clock.currentTimeMillis)
-          const request = HttpClientRequest.post(url).pipe(
-            HttpClientRequest.setHeaders(signedHeaders(signingSecrets(target, now), eventId, body, now)),
-            HttpClientRequest.setBody(HttpBody.text(body, "application/json"))
+          const request = HttpClientRequest.post(sent.url).pipe(
+            HttpClientRequest.setHeaders(sent.headers),
+            HttpClientRequest.setBody(HttpBody.text(sent.body, "application/json"))
           )
-          const client = policy.isExempt(url) ? own : guarded
+          const client = policy.isExempt(sent.url) ? own : guarded
           const response = yield* client.execute(request).pipe(
             Effect.mapError((error) => {
               // The socket's own reason (refused, reset, an address the policy refuses) says more than "Transport error".
@@ -110,6 +136,9 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
             Effect.fail(new CallbackFailed({ reason: "Timeout", message: `The partner did not answer within ${timeoutText}.` }))
         })
       )
+
+      const post = (target: CallbackTarget, eventId: string, body: string) =>
+        Effect.flatMap(signed(target, eventId, body), (sent) => send(sent, eventId))
 
       const answerOf = (status: number, text: AnswerText): PartnerAnswer => {
         if (text === undefined) return { _tag: "Unavailable", reason: `The partner answered HTTP ${status} with ${tooLarge}.` }
@@ -143,7 +172,18 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
             ? Effect.void
             : Effect.fail(new CallbackFailed({ reason: "HttpStatus", message: `The partner answered HTTP ${status}: ${snippet(text)}` })))
 
-      return PartnerCallbacks.of({ ask, deliver })
+      const probe = Effect.fn("PartnerCallbacks.probe")(function*(target: CallbackTarget, eventId: string, body: string) {
+        const started = yield* Clock.currentTimeMillis
+        const sent = yield* Effect.result(signed(target, eventId, body))
+        if (sent._tag === "Failure") return { request: null, answer: null, failure: sent.failure.message, milliseconds: 0 } satisfies Trial
+        const outcome = yield* Effect.result(send(sent.success, eventId))
+        const milliseconds = (yield* Clock.currentTimeMillis) - started
+        return outcome._tag === "Success"
+          ? { request: sent.success, answer: { status: outcome.success.status, body: outcome.success.text ?? null }, failure: null, milliseconds }
+          : { request: sent.success, answer: null, failure: outcome.failure.message, milliseconds }
+      })
+
+      return PartnerCallbacks.of({ ask, deliver, probe })
     })
   )
 
