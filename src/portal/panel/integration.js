@@ -6,7 +6,7 @@ import { api, attempt, navigate } from "./session.js"
 import { environments, may, overlapChoices, readOnly } from "./who.js"
 
 const keepOld = (values) => values.keep_old_hours === "" ? null : Number(values.keep_old_hours)
-const overlapField = (label) => field(label, { type: "select", name: "keep_old_hours", value: "", options: overlapChoices })
+const overlapField = (label, chosen = "") => field(label, { type: "select", name: "keep_old_hours", value: chosen, options: overlapChoices })
 const kept = (hours) => hours === null ? "stops now" : `stays valid for ${overlapChoices.find(([value]) => value === String(hours))?.[1]}`
 
 /** A page's outcome region, and a change that redraws the page once it is made. */
@@ -38,9 +38,9 @@ export async function tokensPage(main) {
         await change(() => api("POST", `/tokens/${environment}/roll`, { keep_old_hours: hours }), (answer) => [
           secretBox(`New ${environment} token`, [[`${label} token`, answer.token, `${environment}-token`]],
             "Shown only this once: copy it now into your servers' configuration."),
-          notice("ok", answer.old_valid_until === null
-            ? `The ${environment} token was rolled: the old one stopped working.`
-            : `The ${environment} token was rolled: the old one works until ${answer.old_valid_until}.`)
+          answer.old_valid_until === null
+            ? notice("ok", `The ${environment} token was rolled: the old one stopped working.`)
+            : notice("ok", `The ${environment} token was rolled: the old one works until `, when(answer.old_valid_until), ".")
         ])
       } }
     }, overlapField("When the old token stops"), h("button", { type: "submit" }, `Roll ${environment} token`))
@@ -70,17 +70,17 @@ export async function tokensPage(main) {
 }
 
 /** The test callback's request and answer, as they went over the wire. */
-function trialView(trial) {
+function trialView(environment, trial) {
   const request = trial.request === null ? null : [
-    h("h3", {}, "Request"),
+    h("h4", {}, "Request"),
     h("pre.wire", { "data-wire": "request" }, `${trial.request.method} ${trial.request.url}\n` +
       Object.entries(trial.request.headers).map(([name, value]) => `${name}: ${value}`).join("\n") + `\n\n${trial.request.body}`)
   ]
   const answer = trial.answer === null
     ? notice("error", `No answer: ${trial.failure}`)
-    : [h("h3", {}, `Answer: HTTP ${trial.answer.status} in ${trial.milliseconds} ms`),
+    : [h("h4", {}, `Answer: HTTP ${trial.answer.status} in ${trial.milliseconds} ms`),
       h("pre.wire", { "data-wire": "answer" }, trial.answer.body ?? "(an answer larger than 64 KiB)")]
-  return h("section.card", { "aria-label": "Test callback" }, request, answer)
+  return h("div.trial", { role: "status", "aria-label": `The ${environment} test callback` }, request, answer)
 }
 
 function deliveriesTable(callbacks, change) {
@@ -116,7 +116,7 @@ export async function webhooksPage(main, params) {
   const section = ([environment, label], index) => {
     const webhook = webhooks.find((each) => each.environment === environment)
     const urlForm = h("form.inline", {
-      "aria-label": `${label} callback URL`,
+      "aria-label": `Set the ${environment} callback URL`,
       on: { submit: async (event) => {
         event.preventDefault()
         const url = formValues(urlForm).callback_url
@@ -126,9 +126,13 @@ export async function webhooksPage(main, params) {
     }, field(`${label} callback URL`, { name: "callback_url", type: "url", value: webhook.callback_url ?? "" },
       environment === "test" ? "Empty: the service's sandbox wallet answers your test players" : "https:// on the public internet"),
     h("button", { type: "submit" }, "Save"))
+    const trial = h("div", { "aria-live": "polite" })
     const test = h("button.secondary", {
       type: "button",
-      on: { click: () => change(() => api("POST", `/webhooks/${environment}/test`), trialView) }
+      on: { click: async () => {
+        const sent = await attempt(trial, () => api("POST", `/webhooks/${environment}/test`))
+        if (sent !== undefined) fill(trial, trialView(environment, sent))
+      } }
     }, `Send a test callback (${environment})`)
     const secretForm = h("form.inline", {
       "aria-label": `Rotate the ${environment} webhook secret`,
@@ -140,14 +144,17 @@ export async function webhooksPage(main, params) {
           secretBox(`New ${environment} webhook secret`, [[`${label} webhook secret`, answer.webhook_secret, `${environment}-webhook-secret`]],
             "Shown only this once: verify callbacks with it (and, while the old one is valid, with either)."))
       } }
-    }, overlapField("When the old secret stops signing"), h("button.secondary", { type: "submit" }, `Rotate ${environment} webhook secret`))
+    }, overlapField("When the old secret stops signing", "24"), h("button.secondary", { type: "submit" }, `Rotate ${environment} webhook secret`))
+    const developer = may("developer")
     return h("section.card", { "aria-labelledby": `webhook-${environment}`, "data-environment": environment },
       h("h2", { id: `webhook-${environment}` }, `${label} webhook`),
-      may("developer")
-        ? [urlForm, test, secretForm]
-        : [h("p", {}, `${label} callback URL: `, webhook.callback_url ?? "none"), h("p.empty", {}, readOnly("webhooks"))],
-      webhook.previous_secret_valid_until === null ? null
-        : h("p", {}, "The previous webhook secret still signs callbacks until ", when(webhook.previous_secret_valid_until), "."),
+      developer ? urlForm : h("p", {}, `${label} callback URL: `, webhook.callback_url ?? "none"),
+      developer ? [h("div.actions", {}, test), trial] : null,
+      h("h3", {}, "Webhook secret"),
+      h("p", {}, webhook.previous_secret_valid_until === null
+        ? "Callbacks are signed with the current secret only."
+        : ["Callbacks are also signed with the previous secret until ", when(webhook.previous_secret_valid_until), "."]),
+      developer ? secretForm : h("p.empty", {}, readOnly("webhooks")),
       h("h3", {}, `${label} deliveries`),
       deliveriesTable(logs[index].callbacks, change))
   }
