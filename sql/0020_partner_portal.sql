@@ -35,16 +35,11 @@ CREATE UNIQUE INDEX partner_users_email_key ON partner_users (email);
 CREATE UNIQUE INDEX partner_users_invitation_key ON partner_users (invitation_hash) WHERE invitation_hash IS NOT NULL;
 CREATE INDEX partner_users_partner ON partner_users (partner_id, email);
 
--- Portal sessions, as the console's: only the SHA-256 of the cookie is kept.
-CREATE TABLE partner_user_sessions (
-  id_hash    bytea PRIMARY KEY CHECK (length(id_hash) = 32),
-  user_id    bigint NOT NULL REFERENCES partner_users (id) ON DELETE CASCADE,
-  csrf_token text NOT NULL,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  expires_at timestamptz NOT NULL
-);
-CREATE INDEX partner_user_sessions_user ON partner_user_sessions (user_id);
-CREATE INDEX partner_user_sessions_expires ON partner_user_sessions (expires_at);
+-- Portal sessions, as the console's (only the SHA-256 of the cookie is kept, with its CSRF token and end), each a
+-- partner user's. LIKE copies the columns, checks and indexes; the foreign key is the portal's own.
+CREATE TABLE partner_user_sessions (LIKE admin_sessions INCLUDING ALL);
+ALTER TABLE partner_user_sessions RENAME COLUMN account_id TO user_id;
+ALTER TABLE partner_user_sessions ADD FOREIGN KEY (user_id) REFERENCES partner_users (id) ON DELETE CASCADE;
 
 -- Portal log-ins are throttled as the console's are (the same statements, counted apart).
 CREATE TABLE portal_login_attempts (LIKE admin_login_attempts INCLUDING ALL);

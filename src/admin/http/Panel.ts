@@ -38,19 +38,50 @@ const assets: Record<string, string> = {
   "style.css": "text/css"
 }
 
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;" })[c]!)
+
 /**
- * A panel's routes under `base`: the shell (`index.html` of `dir`) at each page's address, and each asset, read
- * from `dir` unless it names a folder of its own (a module another panel shares), at `<base>/assets/<name>`.
+ * A panel's one HTML page: its title, its stylesheets and its shell script (`<base>/assets/app.js`), which draws the
+ * page the path names into `main` and the bar into `top`.
+ */
+const shellHtml = (base: string, title: string, styles: ReadonlyArray<string>) => `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${escapeHtml(title)}</title>
+  <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+${styles.map((name) => `  <link rel="stylesheet" href="${base}/assets/${name}">`).join("\n")}
+  <script type="module" src="${base}/assets/app.js"></script>
+</head>
+<body>
+  <a class="skip" href="#main">Skip to content</a>
+  <header id="top"></header>
+  <main id="main" tabindex="-1">
+    <noscript><p class="notice error">This page needs JavaScript (served by this service; nothing from elsewhere).</p></noscript>
+  </main>
+</body>
+</html>
+`
+
+/**
+ * A panel's routes under `base`: the shell at each page's address, and each asset, read from `dir` unless it names
+ * a folder of its own (a module another panel shares), at `<base>/assets/<name>`.
  */
 export const panelRoutes = (options: {
   readonly base: "/admin" | "/portal"
+  readonly title: string
+  readonly styles: ReadonlyArray<string>
   readonly dir: URL
   readonly pages: ReadonlyArray<string>
   readonly assets: Readonly<Record<string, string | { readonly contentType: string; readonly dir: URL }>>
 }) =>
   HttpRouter.use(Effect.fnUntraced(function*(router) {
     const file = (dir: URL, name: string) => readFileSync(new URL(name, dir), "utf8")
-    const shell = HttpServerResponse.text(file(options.dir, "index.html"), { contentType: "text/html; charset=utf-8", headers: securityHeaders })
+    const shell = HttpServerResponse.text(shellHtml(options.base, options.title, options.styles), {
+      contentType: "text/html; charset=utf-8",
+      headers: securityHeaders
+    })
     for (const page of options.pages) yield* router.add("GET", `${options.base}${page}`, Effect.succeed(shell))
     for (const [name, asset] of Object.entries(options.assets)) {
       const { contentType, dir } = typeof asset === "string" ? { contentType: asset, dir: options.dir } : asset
@@ -67,7 +98,14 @@ export const sharedPanelAssets = {
   "style.css": { contentType: "text/css", dir: panelDir }
 } as const
 
-export const PanelRoutes = panelRoutes({ base: "/admin", dir: panelDir, pages: panelPages, assets })
+export const PanelRoutes = panelRoutes({
+  base: "/admin",
+  title: "Operator console · Partner Aggregator API",
+  styles: ["style.css"],
+  dir: panelDir,
+  pages: panelPages,
+  assets
+})
 
 export const adminOpenApiPath = "/admin/api/openapi.json" as const
 

@@ -1,14 +1,14 @@
 // @ts-check
 // The operator console: a shell that draws the page the path names (the admin API's client is session.js).
-import { fill, h, notice } from "./dom.js"
-import { api, attempt, link, loginForm, navigate, passwordForm, session } from "./session.js"
+import { fill } from "./dom.js"
+import { api, drawBar, drawPage, loginForm, navigate, passwordForm, runShell, session } from "./session.js"
 import { partnersPage } from "./partners.js"
 import { portalUsersPage } from "./portal-users.js"
 import { walletPage } from "./wallet.js"
 import { casinoPage } from "./casino.js"
 import { auditPage, sportsPage, systemPage } from "./system.js"
 
-// The shell's two regions (index.html has both).
+// The shell's two regions (the page the server sends has both: admin/http/Panel.ts).
 const main = /** @type {HTMLElement} */ (document.getElementById("main"))
 const top = /** @type {HTMLElement} */ (document.getElementById("top"))
 
@@ -23,6 +23,7 @@ const pages = {
   "/admin/audit": auditPage
 }
 
+/** @type {Array<[string, string]>} */
 const nav = [
   ["/admin/partners", "Partners"],
   ["/admin/portal-users", "Portal users"],
@@ -34,22 +35,12 @@ const nav = [
 ]
 
 function header() {
-  if (session.admin === null) return fill(top, h("div.bar", {}, h("strong.brand", {}, "Operator console")))
-  const current = location.pathname === "/admin" ? "/admin/partners" : location.pathname
-  fill(top, h("div.bar", {},
-    h("strong.brand", {}, "Operator console"),
-    h("nav", { "aria-label": "Sections" }, h("ul", {}, nav.map(([path, text]) =>
-      h("li", {}, path === current ? h("a", { href: path, "aria-current": "page" }, text) : link(path, text))))),
-    h("div.who", {},
-      h("span", {}, session.admin.email, " · ", h("span.role", {}, session.admin.role)),
-      h("button.secondary", { type: "button", on: { click: logout } }, "Log out"))))
-}
-
-async function logout() {
-  await attempt(main, () => api("DELETE", "/session"))
-  session.admin = null
-  session.csrf = null
-  navigate("/admin/login")
+  drawBar(top, {
+    brand: "Operator console",
+    nav,
+    current: location.pathname === "/admin" ? "/admin/partners" : location.pathname,
+    person: session.admin
+  })
 }
 
 function loginPage() {
@@ -68,12 +59,6 @@ function passwordPage() {
     session.mustChangePassword = false
     navigate("/admin/partners")
   }))
-}
-
-async function render() {
-  main.removeAttribute("data-ready")
-  await draw()
-  main.setAttribute("data-ready", "true")
 }
 
 async function draw() {
@@ -98,15 +83,8 @@ async function draw() {
     return passwordPage()
   }
   if (location.pathname === "/admin/login") history.replaceState(null, "", "/admin/partners")
-  const page = pages[/** @type {keyof typeof pages} */ (location.pathname)] ?? partnersPage
-  fill(main, h("p.loading", {}, "Loading…"))
-  try {
-    await page(main, new URLSearchParams(location.search))
-  } catch (error) {
-    fill(main, notice("error", /** @type {Error} */ (error).message))
-  }
+  await drawPage(main, pages[/** @type {keyof typeof pages} */ (location.pathname)] ?? partnersPage)
   header()
 }
 
-window.addEventListener("popstate", render)
-render()
+runShell(main, draw)

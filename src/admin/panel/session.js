@@ -92,28 +92,41 @@ export function navigate(path) {
 }
 
 /**
- * The log-in form: e-mail and password, the outcome announced in the form; `loggedIn` gets the API's answer.
- * @param {(answer: any) => void} loggedIn
+ * A form of its own on the page that posts its values to the API: `body` makes the request's body from them, `done`
+ * gets the answer; a refusal is announced in the form.
+ * @param {{ title: string, intro?: string, fields: ReadonlyArray<HTMLElement>, submit: string, path: string,
+ *   body: (values: Record<string, string>) => unknown, done: (answer: any) => void, success?: string }} options
  */
-export function loginForm(loggedIn) {
+export function postingForm({ body, done, fields, intro, path, submit, success, title }) {
   const region = h("div", { "aria-live": "polite" })
   const form = h("form.card.narrow", {
     on: {
       submit: async (event) => {
         event.preventDefault()
-        const values = formValues(form)
-        const answer = await attempt(region, () => api("POST", "/session", { email: values.email, password: values.password }))
-        if (answer !== undefined) loggedIn(answer)
+        const answer = await attempt(region, () => api("POST", path, body(formValues(form))), success)
+        if (answer !== undefined) done(answer)
       }
     }
-  },
-  h("h1", {}, "Log in"),
-  field("E-mail", { name: "email", type: "email", autocomplete: "username", required: true }),
-  field("Password", { name: "password", type: "password", autocomplete: "current-password", required: true }),
-  h("button", { type: "submit" }, "Log in"),
-  region)
+  }, h("h1", {}, title), intro === undefined ? null : h("p", {}, intro), fields, h("button", { type: "submit" }, submit), region)
   return form
 }
+
+/**
+ * The log-in form: e-mail and password; `loggedIn` gets the API's answer.
+ * @param {(answer: any) => void} loggedIn
+ */
+export const loginForm = (loggedIn) =>
+  postingForm({
+    title: "Log in",
+    fields: [
+      field("E-mail", { name: "email", type: "email", autocomplete: "username", required: true }),
+      field("Password", { name: "password", type: "password", autocomplete: "current-password", required: true })
+    ],
+    submit: "Log in",
+    path: "/session",
+    body: (values) => ({ email: values.email, password: values.password }),
+    done: loggedIn
+  })
 
 /**
  * The form that replaces the session's password (12 characters or more); `changed` runs once it is saved.
@@ -121,29 +134,20 @@ export function loginForm(loggedIn) {
  * @param {string} intro
  * @param {() => void} changed
  */
-export function passwordForm(title, intro, changed) {
-  const region = h("div", { "aria-live": "polite" })
-  const form = h("form.card.narrow", {
-    on: {
-      submit: async (event) => {
-        event.preventDefault()
-        const values = formValues(form)
-        const done = await attempt(region, () => api("POST", "/session/password", {
-          current_password: values.current_password,
-          new_password: values.new_password
-        }), "Your password was changed.")
-        if (done !== undefined) changed()
-      }
-    }
-  },
-  h("h1", {}, title),
-  h("p", {}, intro),
-  field("Current password", { name: "current_password", type: "password", autocomplete: "current-password", required: true }),
-  field("New password", { name: "new_password", type: "password", autocomplete: "new-password", minlength: 12, required: true }),
-  h("button", { type: "submit" }, "Save"),
-  region)
-  return form
-}
+export const passwordForm = (title, intro, changed) =>
+  postingForm({
+    title,
+    intro,
+    fields: [
+      field("Current password", { name: "current_password", type: "password", autocomplete: "current-password", required: true }),
+      field("New password", { name: "new_password", type: "password", autocomplete: "new-password", minlength: 12, required: true })
+    ],
+    submit: "Save",
+    path: "/session/password",
+    body: (values) => ({ current_password: values.current_password, new_password: values.new_password }),
+    done: changed,
+    success: "Your password was changed."
+  })
 
 /**
  * A link within the panel: a history change the shell draws, unless the person asks for a new tab or window.
@@ -162,4 +166,60 @@ export function link(path, text) {
       }
     }
   }, text)
+}
+
+/**
+ * The bar at the top of a panel: its name, and once someone is logged in, the sections (the current one marked),
+ * who they are and a button to log out.
+ * @param {HTMLElement} top
+ * @param {{ brand: string, nav: ReadonlyArray<readonly [string, string]>, current: string, person: { email: string, role: string } | null }} options
+ */
+export function drawBar(top, { brand, current, nav, person }) {
+  if (person === null) return fill(top, h("div.bar", {}, h("strong.brand", {}, brand)))
+  return fill(top, h("div.bar", {},
+    h("strong.brand", {}, brand),
+    h("nav", { "aria-label": "Sections" }, h("ul", {}, nav.map(([path, text]) =>
+      h("li", {}, path === current ? h("a", { href: path, "aria-current": "page" }, text) : link(path, text))))),
+    h("div.who", {},
+      h("span", {}, person.email, " · ", h("span.role", {}, person.role)),
+      h("button.secondary", { type: "button", on: { click: () => logOut(top) } }, "Log out"))))
+}
+
+/**
+ * Ends the session, then does what a lost session does (the log-in page).
+ * @param {Element} region where a refusal is shown
+ */
+export async function logOut(region) {
+  await attempt(region, () => api("DELETE", "/session"))
+  session.csrf = null
+  client.loggedOut()
+}
+
+/**
+ * Draws a page in `main`: "Loading…" first, then the page, or its failure in words.
+ * @param {HTMLElement} main
+ * @param {(main: HTMLElement, params: URLSearchParams) => Promise<unknown>} page
+ */
+export async function drawPage(main, page) {
+  fill(main, h("p.loading", {}, "Loading…"))
+  try {
+    await page(main, new URLSearchParams(location.search))
+  } catch (error) {
+    fill(main, notice("error", /** @type {Error} */ (error).message))
+  }
+}
+
+/**
+ * Runs a panel's shell: `draw` now and at every history change, `main` marked ready (`data-ready`) once drawn.
+ * @param {HTMLElement} main
+ * @param {() => Promise<unknown>} draw
+ */
+export function runShell(main, draw) {
+  const render = async () => {
+    main.removeAttribute("data-ready")
+    await draw()
+    main.setAttribute("data-ready", "true")
+  }
+  window.addEventListener("popstate", render)
+  render()
 }

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Environment } from "../../domain/Environment.ts"
 import { tokenOverlapHours } from "../../domain/Partner.ts"
-import { changeNeeds } from "../../domain/PartnerUser.ts"
+import { changeNeeds, type PartnerRole } from "../../domain/PartnerUser.ts"
 import { Conflict, NotFound, ValidationFailed } from "../admin/AdminErrors.ts"
 import { CallbackDetail } from "../admin/AdminWallet.ts"
 import { PerPageQuery } from "../Paging.ts"
@@ -39,6 +39,21 @@ const KeepOld = Schema.optional(Schema.NullOr(
   })
 ))
 
+/** A new secret of an environment (a token, a webhook secret), the old one kept `keep_old_hours` or stopped now. */
+const rolling = <const Name extends string, const Fields extends Schema.Struct.Fields>(
+  name: Name,
+  path: `/${string}`,
+  role: PartnerRole,
+  answer: Fields,
+  summary: string
+) =>
+  HttpApiEndpoint.post(name, path, {
+    params: environmentParam,
+    payload: Schema.Struct({ keep_old_hours: KeepOld }),
+    success: Schema.Struct({ success: Schema.Literal(true), ...answer }),
+    error: ValidationFailed
+  }).middleware(RequestValidation).annotate(RoleNeeded, role).annotateMerge(OpenApi.annotations({ summary }))
+
 /** The partner's tokens, per environment: never a token itself but once, when it is issued. */
 export class PortalTokensGroup extends HttpApiGroup.make("tokens")
   .add(
@@ -46,22 +61,12 @@ export class PortalTokensGroup extends HttpApiGroup.make("tokens")
       summary: "The working tokens of each environment: the current one and any rolled one still in its overlap"
     }))
   )
-  .add(
-    HttpApiEndpoint.post("roll", "/tokens/:environment/roll", {
-      params: environmentParam,
-      payload: Schema.Struct({ keep_old_hours: KeepOld }),
-      success: Schema.Struct({
-        success: Schema.Literal(true),
-        environment: Environment,
-        token: Schema.String.annotate({ description: "The new token: shown this once" }),
-        old_valid_until: Schema.NullOr(Schema.String),
-        tokens: Schema.Array(TokenView)
-      }),
-      error: ValidationFailed
-    }).middleware(RequestValidation).annotate(RoleNeeded, changeNeeds.tokens).annotateMerge(OpenApi.annotations({
-      summary: "Issue a new token; the current one stops now, or stays valid for `keep_old_hours` so a fleet can move over"
-    }))
-  )
+  .add(rolling("roll", "/tokens/:environment/roll", changeNeeds.tokens, {
+    environment: Environment,
+    token: Schema.String.annotate({ description: "The new token: shown this once" }),
+    old_valid_until: Schema.NullOr(Schema.String),
+    tokens: Schema.Array(TokenView)
+  }, "Issue a new token; the current one stops now, or stays valid for `keep_old_hours` so a fleet can move over"))
   .add(
     HttpApiEndpoint.post("endOverlap", "/tokens/:environment/end-overlap", {
       params: environmentParam,
@@ -127,20 +132,10 @@ export class PortalWebhooksGroup extends HttpApiGroup.make("webhooks")
       summary: "Send a test callback (`kind: test`, signed as every callback) and answer the request and the partner's answer"
     }))
   )
-  .add(
-    HttpApiEndpoint.post("rotateSecret", "/webhooks/:environment/rotate-secret", {
-      params: environmentParam,
-      payload: Schema.Struct({ keep_old_hours: KeepOld }),
-      success: Schema.Struct({
-        success: Schema.Literal(true),
-        webhook_secret: Schema.String.annotate({ description: "The new webhook secret: shown this once" }),
-        webhook: WebhookView
-      }),
-      error: ValidationFailed
-    }).middleware(RequestValidation).annotate(RoleNeeded, changeNeeds.webhooks).annotateMerge(OpenApi.annotations({
-      summary: "Issue a new webhook secret; callbacks carry a signature with the old one too for `keep_old_hours`"
-    }))
-  )
+  .add(rolling("rotateSecret", "/webhooks/:environment/rotate-secret", changeNeeds.webhooks, {
+    webhook_secret: Schema.String.annotate({ description: "The new webhook secret: shown this once" }),
+    webhook: WebhookView
+  }, "Issue a new webhook secret; callbacks carry a signature with the old one too for `keep_old_hours`"))
   .add(
     HttpApiEndpoint.get("deliveries", "/webhooks/:environment/deliveries", {
       params: environmentParam,

@@ -13,6 +13,8 @@ export const portalPages = ["", "/login", "/invitation", "/tokens", "/webhooks",
  */
 export const PortalPanelRoutes = panelRoutes({
   base: "/portal",
+  title: "Partner portal · Partner Aggregator API",
+  styles: ["style.css", "portal.css"],
   dir: new URL("../panel/", import.meta.url),
   pages: portalPages,
   assets: {

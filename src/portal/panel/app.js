@@ -1,14 +1,14 @@
 // @ts-check
 // The partner portal: a shell that draws the page the path names, over the portal's API (/portal/api). The API
 // client, the log-in and password forms and the DOM helpers are the operator console's (session.js, dom.js).
-import { fill, h, notice } from "./dom.js"
-import { api, attempt, client, link, loginForm, navigate, passwordForm, session } from "./session.js"
+import { fill } from "./dom.js"
+import { api, client, drawBar, drawPage, loginForm, navigate, passwordForm, runShell, session } from "./session.js"
 import { tokensPage, webhooksPage } from "./integration.js"
 import { usagePage, walletPage } from "./data.js"
 import { invitationPage, usersPage } from "./users.js"
 import { who } from "./who.js"
 
-// The shell's two regions (index.html has both).
+// The shell's two regions (the page the server sends has both: admin/http/Panel.ts).
 const main = /** @type {HTMLElement} */ (document.getElementById("main"))
 const top = /** @type {HTMLElement} */ (document.getElementById("top"))
 
@@ -28,6 +28,7 @@ const pages = {
   "/portal/account": accountPage
 }
 
+/** @type {Array<[string, string]>} */
 const nav = [
   ["/portal/tokens", "Tokens"],
   ["/portal/webhooks", "Webhooks"],
@@ -38,23 +39,12 @@ const nav = [
 ]
 
 function header() {
-  const brand = h("strong.brand", {}, "Partner portal", who.partner === null ? null : ` · ${who.partner.name}`)
-  if (who.user === null) return fill(top, h("div.bar", {}, brand))
-  const current = location.pathname === "/portal" ? "/portal/tokens" : location.pathname
-  fill(top, h("div.bar", {},
-    brand,
-    h("nav", { "aria-label": "Sections" }, h("ul", {}, nav.map(([path, text]) =>
-      h("li", {}, path === current ? h("a", { href: path, "aria-current": "page" }, text) : link(path, text))))),
-    h("div.who", {},
-      h("span", {}, who.user.email, " · ", h("span.role", {}, who.user.role)),
-      h("button.secondary", { type: "button", on: { click: logout } }, "Log out"))))
-}
-
-async function logout() {
-  await attempt(main, () => api("DELETE", "/session"))
-  who.user = null
-  session.csrf = null
-  navigate("/portal/login")
+  drawBar(top, {
+    brand: who.partner === null ? "Partner portal" : `Partner portal · ${who.partner.name}`,
+    nav,
+    current: location.pathname === "/portal" ? "/portal/tokens" : location.pathname,
+    person: who.user
+  })
 }
 
 /** Keeps what a log-in, an accepted invitation or GET /session answered. */
@@ -73,12 +63,6 @@ function loginPage() {
 
 async function accountPage() {
   fill(main, passwordForm("Your password", "Change the password you log in with (12 characters or more). Your other sessions end.", () => {}))
-}
-
-async function render() {
-  main.removeAttribute("data-ready")
-  await draw()
-  main.setAttribute("data-ready", "true")
 }
 
 async function draw() {
@@ -105,15 +89,8 @@ async function draw() {
     return loginPage()
   }
   if (location.pathname === "/portal/login") history.replaceState(null, "", "/portal/tokens")
-  const page = pages[/** @type {keyof typeof pages} */ (location.pathname)] ?? tokensPage
-  fill(main, h("p.loading", {}, "Loading…"))
-  try {
-    await page(main, new URLSearchParams(location.search))
-  } catch (error) {
-    fill(main, notice("error", /** @type {Error} */ (error).message))
-  }
+  await drawPage(main, pages[/** @type {keyof typeof pages} */ (location.pathname)] ?? tokensPage)
   header()
 }
 
-window.addEventListener("popstate", render)
-render()
+runShell(main, draw)

@@ -1,8 +1,8 @@
 // @ts-check
 // The partner's users (the owner invites, changes roles, removes, sends a new link: the console's users.js) and
 // accepting an invitation.
-import { field, fill, formValues, h, notice } from "./dom.js"
-import { api, attempt } from "./session.js"
+import { field, fill, h, notice } from "./dom.js"
+import { api, postingForm } from "./session.js"
 import { usersSection } from "./portal-users.js"
 import { may, readOnly } from "./who.js"
 
@@ -27,19 +27,17 @@ export async function invitationPage(main, accepted) {
   } catch (error) {
     return fill(main, h("div.card.narrow", {}, h("h1", {}, "Invitation"), notice("error", /** @type {Error} */ (error).message)))
   }
-  const region = h("div", { "aria-live": "polite" })
-  const form = h("form.card.narrow", {
-    on: { submit: async (event) => {
-      event.preventDefault()
-      const answer = await attempt(region, () => api("POST", "/invitation/accept", { invitation, password: formValues(form).password }))
-      if (answer !== undefined) accepted(answer)
-    } }
-  },
-  h("h1", {}, `Join ${found.partner.name}`),
-  h("p", {}, `You were invited as ${found.role} (${found.email}). Choose a password to log in with (12 characters or more).`),
-  field("E-mail", { name: "email", type: "email", value: found.email, autocomplete: "username", readonly: true }),
-  field("Password", { name: "password", type: "password", autocomplete: "new-password", minlength: 12, required: true }),
-  h("button", { type: "submit" }, "Set password and log in"),
-  region)
+  const form = postingForm({
+    title: `Join ${found.partner.name}`,
+    intro: `You were invited as ${found.role} (${found.email}). Choose a password to log in with (12 characters or more).`,
+    fields: [
+      field("E-mail", { name: "email", type: "email", value: found.email, autocomplete: "username", readonly: true }),
+      field("Password", { name: "password", type: "password", autocomplete: "new-password", minlength: 12, required: true })
+    ],
+    submit: "Set password and log in",
+    path: "/invitation/accept",
+    body: (values) => ({ invitation, password: values.password }),
+    done: accepted
+  })
   fill(main, form)
 }
