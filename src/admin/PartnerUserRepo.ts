@@ -63,7 +63,7 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
   setRole(partnerId: number, userId: number, role: PartnerRole): Effect.Effect<Option.Option<PartnerUser>>
   remove(partnerId: number, userId: number): Effect.Effect<Option.Option<PartnerUser>>
   /**
-   * Locks the partner's owners until the transaction ends and counts them: a change that could leave a partner
+   * Locks the partner's users until the transaction ends and counts its owners: a change that could leave a partner
    * without an owner checks the count under this lock, so two owners demoting each other cannot both pass.
    */
   lockOwners(partnerId: number): Effect.Effect<number>
@@ -155,9 +155,12 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
           `),
         remove: (partnerId, userId) =>
           one(sql`DELETE FROM partner_users u WHERE u.partner_id = ${partnerId} AND u.id = ${userId} RETURNING ${columns}`),
+        // The partner's row is the lock (one row: no order to deadlock on), so the count is read after any change of
+        // its users that committed first.
         lockOwners: (partnerId) =>
-          sql<{ id: string }>`SELECT id FROM partner_users WHERE partner_id = ${partnerId} AND role = 'owner' FOR UPDATE`.pipe(
-            Effect.map((rows) => rows.length),
+          sql`SELECT 1 FROM partners WHERE id = ${partnerId} FOR NO KEY UPDATE`.pipe(
+            Effect.andThen(sql<{ n: number }>`SELECT count(*)::int AS n FROM partner_users WHERE partner_id = ${partnerId} AND role = 'owner'`),
+            Effect.map((rows) => rows[0].n),
             Effect.orDie
           ),
         createSession: sessions.create,

@@ -9,6 +9,7 @@ import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { AuditRepo } from "../../src/admin/AuditRepo.ts"
 import { PartnerUsers } from "../../src/admin/PartnerUsers.ts"
+import { Partners } from "../../src/partners/Partners.ts"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { ErrorMessages } from "../../src/domain/ErrorMessages.ts"
 import { verify } from "../../src/wallet/outbox/Signature.ts"
@@ -144,6 +145,57 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
       assert.strictEqual(elsewhere.status, 403)
       const refusals = (yield* auditOf("POST /portal/api/tokens/test/roll")).map((entry) => [entry.actor, entry.via, (entry.after as { status: number }).status])
       assert.sameDeepMembers(refusals, [["viewer@roles.example", "portal", 403], ["dev@roles.example", "portal", 403], ["dev@roles.example", "portal", 403]])
+    }))
+
+  it.effect("log-ins are throttled apart from the console's; two owners demoting each other at once leave one; an inactive partner's sessions end", () =>
+    Effect.gen(function*() {
+      const { partner } = yield* givenPartner({ name: "Guarded Co", slug: "guarded-co" })
+      const first = yield* givenPortalUser(partner, "first@guarded.example")
+      const second = yield* givenPortalUser(partner, "second@guarded.example")
+      yield* givenPortalUser(partner, "guessed@guarded.example", "viewer")
+      yield* givenAdmin("guessed@guarded.example")
+      for (let attempt = 0; attempt < 5; attempt++) {
+        assert.strictEqual((yield* portal("POST", "/session", undefined, { email: "guessed@guarded.example", password: `guess ${attempt}` })).status, 401)
+      }
+      const locked = yield* portal("POST", "/session", undefined, { email: "guessed@guarded.example", password: testPassword })
+      assert.strictEqual(locked.status, 429, "even the right password, while locked out")
+      assert.isDefined(locked.headers["retry-after"])
+      const console = yield* adminRequest("POST", "/admin/api/session", { json: { email: "guessed@guarded.example", password: testPassword } })
+      assert.strictEqual(console.status, 200, "the console counts its own log-ins")
+
+      const demote = (by: AdminSession, id: number) => portal("PATCH", `/users/${id}`, by, { role: "viewer" })
+      const [a, b] = yield* Effect.all([demote(first.session, second.user.id), demote(second.session, first.user.id)], { concurrency: 2 })
+      assert.sameMembers([a.status, b.status], [200, 409])
+      const users = yield* (yield* PartnerUsers).list(partner.id)
+      assert.strictEqual(users.filter((user) => user.role === "owner").length, 1)
+
+      const survivor = a.status === 409 ? first : second
+      assert.strictEqual((yield* portal("GET", "/session", survivor.session)).status, 200)
+      yield* Effect.orDie((yield* Partners).setStatus("guarded-co", "inactive"))
+      assert.strictEqual((yield* portal("GET", "/session", survivor.session)).status, 401)
+      assert.strictEqual((yield* portal("POST", "/session", undefined, { email: survivor.user.email, password: testPassword })).status, 401)
+    }))
+
+  it.effect("bad input is a 422 naming the field, never a 500", () =>
+    Effect.gen(function*() {
+      const { partner } = yield* givenPartner({ name: "Strict Co", slug: "strict-co" })
+      const { session } = yield* givenPortalUser(partner, "owner@strict.example")
+      const cases = [
+        ["GET", "/webhooks/prod/deliveries", undefined, "environment"],
+        ["POST", "/tokens/prod/end-overlap", undefined, "environment"],
+        ["POST", "/webhooks/staging/test", undefined, "environment"],
+        ["POST", "/tokens/test/roll", { keep_old_hours: 0 }, "keep_old_hours"],
+        ["POST", "/tokens/test/roll", { keep_old_hours: 169 }, "keep_old_hours"],
+        ["POST", "/deliveries/abc/redeliver", undefined, "id"],
+        ["DELETE", "/users/abc", undefined, "id"],
+        ["PATCH", "/users/1", { role: "admin" }, "role"],
+        ["GET", "/wallet/test/transactions?from=yesterday", undefined, "from"]
+      ] as const
+      for (const [method, path, json, field] of cases) {
+        const answer = yield* portal(method, path, session, json)
+        assert.strictEqual(answer.status, 422, `${method} ${path}`)
+        assert.hasAllKeys(errorBody(answer).errors ?? {}, [field], `${method} ${path}`)
+      }
     }))
 
   it.effect("a token rolled with a 1 hour overlap: both work; once the overlap ends the old one gets the contract's 401", () =>

@@ -70,8 +70,9 @@ export class PortalTokensGroup extends HttpApiGroup.make("tokens")
   .add(
     HttpApiEndpoint.post("endOverlap", "/tokens/:environment/end-overlap", {
       params: environmentParam,
-      success: Schema.Struct({ success: Schema.Literal(true), tokens: Schema.Array(TokenView) })
-    }).annotate(RoleNeeded, changeNeeds.tokens).annotateMerge(OpenApi.annotations({
+      success: Schema.Struct({ success: Schema.Literal(true), tokens: Schema.Array(TokenView) }),
+      error: ValidationFailed
+    }).middleware(RequestValidation).annotate(RoleNeeded, changeNeeds.tokens).annotateMerge(OpenApi.annotations({
       summary: "The rolled tokens still in their overlap stop working now"
     }))
   )
@@ -127,8 +128,9 @@ export class PortalWebhooksGroup extends HttpApiGroup.make("webhooks")
         }),
         failure: Schema.NullOr(Schema.String).annotate({ description: "Why there was no answer (refused, time-out, an unsafe URL)" }),
         milliseconds: Schema.Int
-      })
-    }).annotate(RoleNeeded, changeNeeds.webhooks).annotateMerge(OpenApi.annotations({
+      }),
+      error: ValidationFailed
+    }).middleware(RequestValidation).annotate(RoleNeeded, changeNeeds.webhooks).annotateMerge(OpenApi.annotations({
       summary: "Send a test callback (`kind: test`, signed as every callback) and answer the request and the partner's answer"
     }))
   )
@@ -155,8 +157,8 @@ export class PortalWebhooksGroup extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.post("redeliver", "/deliveries/:id/redeliver", {
       params: { id: Schema.FiniteFromString.check(Schema.isInt()) },
       success: Schema.Struct({ success: Schema.Literal(true), callback: CallbackDetail }),
-      error: [NotFound, Conflict]
-    }).annotate(RoleNeeded, changeNeeds.webhooks).annotateMerge(OpenApi.annotations({
+      error: [NotFound, Conflict, ValidationFailed]
+    }).middleware(RequestValidation).annotate(RoleNeeded, changeNeeds.webhooks).annotateMerge(OpenApi.annotations({
       summary: "Deliver a notification again now: the same body and event id (a bet is never re-sent: 409)"
     }))
   )

@@ -53,13 +53,13 @@ export const userEndpoints = <const P extends Schema.Struct.Fields>(prefix: "" |
   remove: HttpApiEndpoint.delete("remove", `${prefix}/users/:id` as `/${string}`, {
     params: { ...params, id: userId },
     success: Schema.Struct({ success: Schema.Literal(true), user: UserView }),
-    error: [NotFound, Conflict]
-  }).annotateMerge(OpenApi.annotations({ summary: "Remove a user: their sessions end at once (a partner keeps at least one owner: 409)" })),
+    error: [NotFound, Conflict, ValidationFailed]
+  }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({ summary: "Remove a user: their sessions end at once (a partner keeps at least one owner: 409)" })),
   reinvite: HttpApiEndpoint.post("reinvite", `${prefix}/users/:id/invitation` as `/${string}`, {
     params: { ...params, id: userId },
     success: InvitationAnswer,
-    error: NotFound
-  }).annotateMerge(OpenApi.annotations({
+    error: [NotFound, ValidationFailed]
+  }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
     summary: "A new invitation link for the user (the earlier one stops working): to choose a password again"
   }))
 })
