@@ -155,11 +155,10 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
           return after
         }))
 
+      /** An open invitation of an active partner's user (an inactive partner's users cannot log in, nor join). */
       const invitationOf = (invitation: string) =>
-        Effect.flatMap(repo.byInvitation(hashInvitation(invitation)), Option.match({
-          onNone: () => Effect.fail(new InvitationInvalid()),
-          onSome: Effect.succeed
-        }))
+        Effect.flatMap(repo.byInvitation(hashInvitation(invitation)), (found) =>
+          Option.isSome(found) && found.value.partner.status === "active" ? Effect.succeed(found.value) : Effect.fail(new InvitationInvalid()))
 
       const opened = (found: UserOfPartner, sessionId: string, csrfToken: string, expiresAt: Date): NewPortalSession => ({
         sessionId,
