@@ -22,10 +22,20 @@ import { AdminCertificationsHandlers } from "./admin/http/Certifications.ts"
 import { AdminOpenApiRoute, PanelRoutes } from "./admin/http/Panel.ts"
 import { AdminPartnersHandlers } from "./admin/http/Partners.ts"
 import { AdminOperationsHandlers } from "./admin/http/Operations.ts"
+import { AdminPartnerUsersHandlers } from "./admin/http/PartnerUsers.ts"
+import { PartnerUserRepo } from "./admin/PartnerUserRepo.ts"
+import { PartnerUsers } from "./admin/PartnerUsers.ts"
 import { AdminLoginHandlers, AdminSessionHandlers } from "./admin/http/Session.ts"
 import { AdminSystemHandlers } from "./admin/http/System.ts"
 import { SystemStatus } from "./admin/SystemStatus.ts"
 import { AdminWalletHandlers } from "./admin/http/Wallet.ts"
+import { PortalApi } from "./api/portal/PortalApi.ts"
+import { PortalTokensHandlers, PortalWebhooksHandlers } from "./portal/http/Integration.ts"
+import { PortalUsageHandlers, PortalWalletHandlers } from "./portal/http/Data.ts"
+import { PortalOpenApiRoute, PortalPanelRoutes } from "./portal/http/Panel.ts"
+import * as PortalAuth from "./portal/http/PortalAuth.ts"
+import { PortalLoginHandlers, PortalSessionHandlers } from "./portal/http/Session.ts"
+import { PortalUsersHandlers } from "./portal/http/Users.ts"
 import { AggregatorRoute } from "./wallet/AggregatorRoute.ts"
 import { CallbackOutbox } from "./wallet/outbox/CallbackOutbox.ts"
 import { CallbacksConfig } from "./wallet/CallbacksConfig.ts"
@@ -141,6 +151,7 @@ export const AdminHandlersLive = Layer.mergeAll(
   AdminLoginHandlers,
   AdminSessionHandlers,
   AdminPartnersHandlers,
+  AdminPartnerUsersHandlers,
   AdminWalletHandlers,
   AdminCasinoHandlers,
   AdminSystemHandlers,
@@ -153,6 +164,24 @@ const AdminRoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(AdminApi).pipe(Layer.provide(AdminHandlersLive)),
   PanelRoutes,
   AdminOpenApiRoute
+)
+
+/**
+ * The partner portal: its API (behind the portal's session middleware, with request validation) with its own OpenAPI
+ * document (for logged-in partner users), and its pages.
+ */
+const PortalRoutesLive = Layer.mergeAll(
+  HttpApiBuilder.layer(PortalApi).pipe(Layer.provide(Layer.mergeAll(
+    PortalLoginHandlers,
+    PortalSessionHandlers,
+    PortalTokensHandlers,
+    PortalWebhooksHandlers,
+    PortalWalletHandlers,
+    PortalUsageHandlers,
+    PortalUsersHandlers
+  ).pipe(Layer.provideMerge(Layer.mergeAll(PortalAuth.layer, RequestValidationLive))))),
+  PortalPanelRoutes,
+  PortalOpenApiRoute
 )
 
 /** Whether the sandbox aggregator is the casino gateway: then its agent's calls are taken as live ones. */
@@ -172,6 +201,7 @@ export const RoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(PartnerApi).pipe(Layer.provide(ApiHandlersLive)),
   apiDocsRoutes(PartnerApi, apiPrefix),
   AdminRoutesLive,
+  PortalRoutesLive,
   HealthRoutes,
   MetricsRoutesLive,
   AggregatorRoute,
@@ -261,10 +291,10 @@ const SportsProviderLayer = SportsProviders.layer(SandboxSportsProviderLive)
 /** The sports of each environment: a test token's provider and catalog are always the sandbox world's. */
 const SportsLive = SportsEnvironments.layer(SandboxSportsProviderLive).pipe(Layer.provideMerge(SportsCatalog.layer))
 
-/** The console's accounts, audit trail and audited changes, over the domain services. */
-const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, AdminChanges.layer, CertificationAdmin.layer).pipe(
+/** The console's accounts, the partners' portal users, the audit trail and audited changes, over the domain services. */
+const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, PartnerUsers.layerNoDeps, AdminChanges.layer, CertificationAdmin.layer).pipe(
   Layer.provideMerge(Layer.merge(AuditRepo.layerSql, PasswordHashing.layer)),
-  Layer.provide(Layer.merge(AdminAccountRepo.layerSql, LoginAttemptRepo.layerSql))
+  Layer.provide(Layer.mergeAll(AdminAccountRepo.layerSql, PartnerUserRepo.layerSql, LoginAttemptRepo.layerSql))
 )
 
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
@@ -296,8 +326,11 @@ export const ServicesLive = servicesLayer(WalletRepo.layerSql)
  * Each needs the database and the configuration.
  */
 export const AdminLayers = {
-  /** Partners, changed through the audited PartnerAdmin (and their wallet certification setting, CertificationAdmin). */
-  partners: Layer.merge(PartnerAdmin.layer, CertificationAdmin.layer).pipe(
+  /**
+   * Partners, changed through the audited PartnerAdmin, with their portal users (PartnerUsers) and their wallet
+   * certification setting (CertificationAdmin).
+   */
+  partners: Layer.mergeAll(PartnerAdmin.layer, PartnerUsers.layer, CertificationAdmin.layer).pipe(
     Layer.provideMerge(
       Layer.mergeAll(Partners.layer, AuditRepo.layerSql, PartnerPlayers.layerSql, TestData.layerSql, CertificationRepo.layerSql)
     ),

@@ -22,6 +22,7 @@ import * as Database from "../../src/platform/Database.ts"
 import { AdminLayers, ConfigLive } from "../../src/server.ts"
 import { adminsCommand, auditCommand, cliActor } from "./accounts.ts"
 import { certifications, certify } from "./certification.ts"
+import { partnerUserCommands } from "./partnerUsers.ts"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
@@ -263,7 +264,8 @@ const partnersCommand = Command.make("partners").pipe(
     set,
     clearTestData,
     certify,
-    certifications
+    certifications,
+    ...partnerUserCommands
   ]),
   Command.provide(AdminLayers.partners)
 )

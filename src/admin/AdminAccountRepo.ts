@@ -1,7 +1,8 @@
-import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { AdminAccount, type AdminRole } from "../domain/Admin.ts"
 import { IdFromBigInt } from "../platform/SqlCodecs.ts"
+import { memorySessions, type NewSessionRow, sessionRows } from "./Sessions.ts"
 
 const AccountRow = Schema.Struct({
   id: IdFromBigInt,
@@ -30,8 +31,6 @@ export class EmailTaken extends Schema.TaggedError<EmailTaken>()("EmailTaken", {
   }
 }
 
-const interval = (duration: Duration.Duration) => `${Duration.toMillis(duration)} milliseconds`
-
 /** What checking a log-in needs of an account: its password hash, and whether (and since when) it is a one-time one. */
 export interface Credentials {
   readonly account: AdminAccount
@@ -55,7 +54,7 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
     email: string,
     patch: { role?: AdminRole; disabled?: boolean; passwordHash?: string; mustChangePassword?: boolean }
   ): Effect.Effect<Option.Option<AdminAccount>>
-  createSession(session: { idHash: Uint8Array; accountId: number; csrfToken: string; ttl: Duration.Duration }): Effect.Effect<Date>
+  createSession(session: NewSessionRow): Effect.Effect<Date>
   /** A session that has not expired, of an account that is not disabled. */
   findSession(idHash: Uint8Array): Effect.Effect<Option.Option<SessionRecord>>
   deleteSession(idHash: Uint8Array): Effect.Effect<void>
@@ -122,6 +121,7 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
         `.pipe(Effect.flatMap(decodeAccounts), Effect.map((rows) => Option.fromNullishOr(rows[0])), Effect.orDie)
       }
 
+      const sessions = sessionRows(sql, { table: "admin_sessions", owner: "account_id" })
       const SessionRow = Schema.Struct({ csrf_token: Schema.String, must_change_password: Schema.Boolean, expires_at: Schema.Date })
       const decodeSessions = Schema.decodeUnknownEffect(Schema.Array(SessionRow))
       const findSession = (idHash: Uint8Array) =>
@@ -149,23 +149,10 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
         findByEmail: (email) => Effect.orDie(findByEmail(email)),
         credentials,
         update,
-        createSession: ({ accountId, csrfToken, idHash, ttl }) =>
-          sql<{ expires_at: Date }>`
-            INSERT INTO admin_sessions (id_hash, account_id, csrf_token, expires_at)
-            VALUES (${idHash}, ${accountId}, ${csrfToken}, now() + ${interval(ttl)}::interval)
-            RETURNING expires_at
-          `.pipe(
-            // Expired sessions are swept as new ones begin, so the table stays the size of the live ones.
-            Effect.tap(() => sql`DELETE FROM admin_sessions WHERE expires_at < now() - interval '1 day'`),
-            Effect.map((rows) => new Date(rows[0].expires_at)),
-            Effect.orDie
-          ),
+        createSession: sessions.create,
         findSession,
-        deleteSession: (idHash) => sql`DELETE FROM admin_sessions WHERE id_hash = ${idHash}`.pipe(Effect.asVoid, Effect.orDie),
-        deleteSessionsOf: (accountId, keep) =>
-          (keep === undefined
-            ? sql`DELETE FROM admin_sessions WHERE account_id = ${accountId}`
-            : sql`DELETE FROM admin_sessions WHERE account_id = ${accountId} AND id_hash <> ${keep}`).pipe(Effect.asVoid, Effect.orDie)
+        deleteSession: sessions.remove,
+        deleteSessionsOf: sessions.removeAllOf
       })
     })
   )
@@ -183,14 +170,10 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
       passwordSetAt: Date
     }
     const accounts = new Map<string, Stored>()
-    const sessions = new Map<string, { accountId: number; csrfToken: string; expiresAt: Date }>()
+    const sessions = memorySessions()
     let nextId = 1
-    const key = (idHash: Uint8Array) => Buffer.from(idHash).toString("hex")
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
     const byId = (id: number) => [...accounts.values()].find((stored) => stored.account.id === id)
-    const dropSessions = (accountId: number, keep?: string) => {
-      for (const [id, session] of sessions) if (session.accountId === accountId && id !== keep) sessions.delete(id)
-    }
     return AdminAccountRepo.of({
       insert: ({ email, passwordHash, role }) =>
         Effect.gen(function*() {
@@ -221,17 +204,11 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
           if (patch.mustChangePassword !== undefined) stored.mustChangePassword = patch.mustChangePassword
           return Option.some(stored.account)
         }),
-      createSession: ({ accountId, csrfToken, idHash, ttl }) =>
-        Effect.map(now, (at) => {
-          const expiresAt = new Date(at.getTime() + Duration.toMillis(ttl))
-          sessions.set(key(idHash), { accountId, csrfToken, expiresAt })
-          return expiresAt
-        }),
+      createSession: sessions.create,
       findSession: (idHash) =>
-        Effect.map(now, (at): Option.Option<SessionRecord> => {
-          const session = sessions.get(key(idHash))
-          const stored = session === undefined ? undefined : byId(session.accountId)
-          if (session === undefined || stored === undefined || session.expiresAt <= at || stored.account.disabled) return Option.none()
+        Effect.map(sessions.find(idHash), (session): Option.Option<SessionRecord> => {
+          const stored = session === undefined ? undefined : byId(session.ownerId)
+          if (session === undefined || stored === undefined || stored.account.disabled) return Option.none()
           return Option.some({
             account: stored.account,
             csrfToken: session.csrfToken,
@@ -239,8 +216,8 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
             expiresAt: session.expiresAt
           })
         }),
-      deleteSession: (idHash) => Effect.sync(() => void sessions.delete(key(idHash))),
-      deleteSessionsOf: (accountId, keep) => Effect.sync(() => dropSessions(accountId, keep === undefined ? undefined : key(keep)))
+      deleteSession: sessions.remove,
+      deleteSessionsOf: sessions.removeAllOf
     })
   })
 }

@@ -1,30 +1,18 @@
-import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
-import { hash, randomBytes, timingSafeEqual } from "node:crypto"
+import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { type Actor, type AdminAccount, type AdminRole, isEmail, normalizeEmail } from "../domain/Admin.ts"
 import { AdminAccountRepo, type Credentials, EmailTaken, type SessionRecord } from "./AdminAccountRepo.ts"
-import { clientGroup } from "../platform/ClientAddress.ts"
 import { AdminConfig } from "./AdminConfig.ts"
 import { AuditRepo } from "./AuditRepo.ts"
-import { LoginAttemptRepo, type LoginKey, LoginThrottled, type ThrottleRules } from "./LoginAttemptRepo.ts"
-import { decoyHash, generatePassword, type HashersBusy, hashPassword, PasswordHashing, verifyPassword } from "./Passwords.ts"
+import { LoginAttemptRepo, LoginThrottled, type ThrottleRules } from "./LoginAttemptRepo.ts"
+import { generatePassword, type HashersBusy, hashPassword, PasswordHashing } from "./Passwords.ts"
+import { hashSession } from "./Sessions.ts"
+import { checkPassword, InvalidAccountInput, LoginRefused, makeLogin, replacementHash } from "./SignIn.ts"
 
-export { EmailTaken, LoginThrottled }
+export { EmailTaken, InvalidAccountInput, LoginRefused, LoginThrottled }
 
 export class AdminNotFound extends Schema.TaggedError<AdminNotFound>()("AdminNotFound", { email: Schema.String }) {
   override get message() {
     return `No admin with e-mail "${this.email}".`
-  }
-}
-
-export class InvalidAdminInput extends Schema.TaggedError<InvalidAdminInput>()("InvalidAdminInput", {
-  field: Schema.String,
-  message: Schema.String
-}) {}
-
-/** A wrong e-mail or password: one answer for both, so it tells nothing about which accounts exist. */
-export class LoginRefused extends Schema.TaggedError<LoginRefused>()("LoginRefused", {}) {
-  override get message() {
-    return "Wrong e-mail or password."
   }
 }
 
@@ -47,17 +35,6 @@ export interface NewSession {
   readonly expiresAt: Date
 }
 
-export const minPasswordLength = 12
-const hashSession = (sessionId: string): Uint8Array => hash("sha256", sessionId, "buffer")
-
-/** Compares two secrets in constant time (whatever their lengths). */
-export const sameSecret = (given: string, expected: string) => {
-  const a = hash("sha256", given, "buffer")
-  const b = hash("sha256", expected, "buffer")
-  return timingSafeEqual(a, b) && given.length === expected.length
-}
-
-
 const accountView = (account: AdminAccount) => ({ email: account.email, role: account.role, disabled: account.disabled })
 
 /**
@@ -71,7 +48,7 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
   /** A new account with a one-time password (the admin chooses their own at the first log-in). */
   create(actor: Actor, input: { email: string; role: AdminRole; password?: string }): Effect.Effect<
     { account: AdminAccount; password: string },
-    EmailTaken | InvalidAdminInput
+    EmailTaken | InvalidAccountInput
   >
   readonly list: Effect.Effect<ReadonlyArray<AdminAccount>>
   /** A new one-time password; the account's sessions end and its lock-outs are lifted. */
@@ -86,7 +63,7 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
   logout(sessionId: string, account: AdminAccount): Effect.Effect<void>
   changePassword(sessionId: string, account: AdminAccount, current: string, next: string): Effect.Effect<
     void,
-    LoginRefused | InvalidAdminInput | HashersBusy
+    LoginRefused | InvalidAccountInput | HashersBusy
   >
 }>()("partner-api/admin/AdminAccounts") {
   static readonly layerNoDeps = Layer.effect(
@@ -106,21 +83,14 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
       }
       /** A change and its audit row commit together or not at all. */
       const inTransaction = audit.atomically
+      const replaceHash = replacementHash(hashing)
 
       const found = (email: string) => (result: Option.Option<AdminAccount>) =>
         Option.match(result, { onNone: () => Effect.fail(new AdminNotFound({ email })), onSome: Effect.succeed })
 
-      const checkPassword = (password: string) =>
-        password.length < minPasswordLength || password.length > 200
-          ? Effect.fail(new InvalidAdminInput({
-            field: "password",
-            message: `The password must have ${minPasswordLength} to 200 characters.`
-          }))
-          : Effect.void
-
       const create = Effect.fn("AdminAccounts.create")(function*(actor: Actor, input: { email: string; role: AdminRole; password?: string }) {
         const email = normalizeEmail(input.email)
-        if (!isEmail(email)) return yield* new InvalidAdminInput({ field: "email", message: "The email must be a valid e-mail address." })
+        if (!isEmail(email)) return yield* new InvalidAccountInput({ field: "email", message: "The email must be a valid e-mail address." })
         const password = input.password ?? generatePassword()
         yield* checkPassword(password)
         const passwordHash = yield* hashPassword(password)
@@ -140,7 +110,7 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
         const account = yield* inTransaction(Effect.gen(function*() {
           const account = yield* repo.update(key, { passwordHash, mustChangePassword: true }).pipe(Effect.flatMap(found(key)))
           yield* repo.deleteSessionsOf(account.id)
-          yield* attempts.forgetEmail(key)
+          yield* attempts.forgetEmail("admin", key)
           yield* audit.record(actor, { action: "admin.reset-password", target: `admin:${key}` })
           return account
         }))
@@ -159,56 +129,39 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
           }))
         })
 
-      /**
-       * A refused log-in in the log and the audit trail: the client and why, never the password. The
-       * e-mail typed is named only when it is an account's: an unknown one may be a password typed in
-       * the wrong field.
-       */
-      const refused = (email: string, account: Option.Option<AdminAccount>, client: string, reason: string) => {
-        const named = Option.isSome(account) ? email : "(unknown e-mail)"
-        return audit.record({ name: named, via: "console" }, {
-          action: "admin.login-failed",
-          target: `admin:${named}`,
-          after: { client, reason }
-        }).pipe(
-          Effect.andThen(Effect.logWarning("Admin log-in refused").pipe(Effect.annotateLogs({ email: named, client, reason })))
-        )
-      }
-
       const expired = (credentials: Credentials, now: number) =>
         credentials.mustChangePassword &&
         now - credentials.passwordSetAt.getTime() > Duration.toMillis(config.oneTimePasswordTtl)
 
-      const login = Effect.fn("AdminAccounts.login")(function*(rawEmail: string, password: string, clientAddress: string) {
-        const email = normalizeEmail(rawEmail).slice(0, 254)
-        const key: LoginKey = { email, address: clientGroup(clientAddress) }
-        return yield* hashing.gated(Effect.gen(function*() {
-          // Recorded before the password is checked: concurrent attempts each count, whatever their outcome.
-          yield* attempts.admit(key, rules)
-          const stored = yield* repo.credentials(email)
-          // The hash is checked even for an unknown e-mail, so timing does not tell which accounts exist.
-          const matches = yield* verifyPassword(password, Option.match(stored, { onNone: () => decoyHash, onSome: (s) => s.passwordHash }))
-          const account = Option.map(stored, (s) => s.account)
-          if (!matches || Option.isNone(stored) || stored.value.account.disabled) {
-            const reason = Option.isNone(stored) ? "unknown e-mail" : !matches ? "wrong password" : "account disabled"
-            yield* attempts.sweep(rules)
-            yield* refused(email, account, clientAddress, reason)
-            return yield* new LoginRefused()
-          }
-          if (expired(stored.value, yield* Clock.currentTimeMillis)) {
-            yield* refused(email, account, clientAddress, "one-time password expired")
-            return yield* new OneTimePasswordExpired({ validFor: Duration.format(config.oneTimePasswordTtl) })
-          }
-          const sessionId = randomBytes(32).toString("base64url")
-          const csrfToken = randomBytes(32).toString("base64url")
-          const expiresAt = yield* inTransaction(Effect.gen(function*() {
-            yield* attempts.succeeded(key)
-            yield* audit.record({ name: email, via: "console" }, { action: "admin.login", target: `admin:${email}`, after: { client: clientAddress } })
-            return yield* repo.createSession({ idHash: hashSession(sessionId), accountId: stored.value.account.id, csrfToken, ttl: config.sessionTtl })
-          }))
-          return { sessionId, csrfToken, account: stored.value.account, mustChangePassword: stored.value.mustChangePassword, expiresAt }
-        }))
+      const signIn = makeLogin({ attempts, audit, hashing, rules }, {
+        realm: "admin",
+        via: "console",
+        prefix: "admin",
+        target: (email) => `admin:${email}`,
+        claimant: (email) =>
+          Effect.map(repo.credentials(email), Option.map((stored) => ({
+            ...stored,
+            barred: stored.account.disabled ? "account disabled" : undefined
+          }))),
+        late: (stored, now) =>
+          expired(stored, now)
+            ? Option.some({
+              reason: "one-time password expired",
+              error: new OneTimePasswordExpired({ validFor: Duration.format(config.oneTimePasswordTtl) })
+            })
+            : Option.none(),
+        openSession: (stored, session) =>
+          repo.createSession({ ...session, ownerId: stored.account.id, ttl: config.sessionTtl })
       })
+
+      const login = (email: string, password: string, clientAddress: string) =>
+        Effect.map(signIn(email, password, clientAddress), ({ claimant, csrfToken, expiresAt, sessionId }): NewSession => ({
+          sessionId,
+          csrfToken,
+          account: claimant.account,
+          mustChangePassword: claimant.mustChangePassword,
+          expiresAt
+        }))
 
       const logout = Effect.fn("AdminAccounts.logout")(function*(sessionId: string, account: AdminAccount) {
         yield* inTransaction(Effect.gen(function*() {
@@ -220,14 +173,7 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
       const changePassword = Effect.fn("AdminAccounts.changePassword")(
         function*(sessionId: string, account: AdminAccount, current: string, next: string) {
           const stored = yield* repo.credentials(account.email)
-          const passwordHash = yield* hashing.gated(Effect.gen(function*() {
-            if (Option.isNone(stored) || !(yield* verifyPassword(current, stored.value.passwordHash))) return yield* new LoginRefused()
-            yield* checkPassword(next)
-            if (next === current) {
-              return yield* new InvalidAdminInput({ field: "new_password", message: "The new password must differ from the current one." })
-            }
-            return yield* hashPassword(next)
-          }))
+          const passwordHash = yield* replaceHash(Option.match(stored, { onNone: () => null, onSome: (s) => s.passwordHash }), current, next)
           yield* inTransaction(Effect.gen(function*() {
             yield* repo.update(account.email, { passwordHash, mustChangePassword: false })
             // Other sessions of the account (perhaps someone else's) end; this one goes on.

@@ -1,6 +1,8 @@
-import { Context, Effect, Layer, Option } from "effect"
-import type { CallbackView } from "../domain/Callbacks.ts"
+import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import { type CallbackView, testBody } from "../domain/Callbacks.ts"
 import { type CallbackNotFound, type CallbackNotReplayable, CallbackOutbox } from "../wallet/outbox/CallbackOutbox.ts"
+import { PartnerCallbacks, probe, type Trial } from "../wallet/outbox/PartnerCallbacks.ts"
+import { CallbackTargets } from "../partners/CallbackTargets.ts"
 import type { SyncReport } from "../casino/CasinoCatalogRules.ts"
 import { CasinoCatalog, type UnknownGame, type UnknownProvider } from "../casino/CasinoCatalog.ts"
 import type { CasinoGatewayError } from "../casino/CasinoGateway.ts"
@@ -20,7 +22,7 @@ import {
   type InvalidPartnerInput,
   type NewPartner,
   type PartnerChanges,
-  type PartnerNotFound,
+  PartnerNotFound,
   Partners
 } from "../partners/Partners.ts"
 import type { SportsProviderError } from "../sports/SportsProvider.ts"
@@ -53,6 +55,10 @@ export const partnerAudit = (partner: Partner, environments: ReadonlyArray<Partn
   }
 }
 
+/** How long an old token or secret was kept valid, as the audit records it (absent: none, or the configured default). */
+const overlapOf = (overlap: Duration.Duration | undefined) =>
+  overlap === undefined ? {} : { old_kept_valid_for: Duration.format(overlap) }
+
 const providerAudit = (provider: CasinoProvider) => ({ slug: provider.slug, enabled: provider.enabled })
 const gameAudit = (game: CasinoGame) => ({ provider: game.provider_slug, game_code: game.game_code, enabled: game.enabled })
 
@@ -61,16 +67,24 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
   create(actor: Actor, input: NewPartner): Effect.Effect<CreatedPartner, InvalidPartnerInput | SlugTaken>
   update(actor: Actor, slug: string, changes: PartnerChanges): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
   setStatus(actor: Actor, slug: string, status: Partner["status"]): Effect.Effect<Partner, PartnerNotFound>
-  /** A live token is withheld while the partner requires a passed wallet certification and has none (CertificationAdmin). */
+  /**
+   * A new token (shown once); the old one stops at once, or with `keepOld` stays valid that long beside it. A live
+   * token is withheld while the partner requires a passed wallet certification and has none (CertificationAdmin).
+   */
   rotateToken(
     actor: Actor,
     slug: string,
-    environment: Environment
+    environment: Environment,
+    keepOld?: Duration.Duration
   ): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound | LiveTokenWithheld>
+  /** The environment's rolled tokens still in their overlap stop working now. */
+  endTokenOverlap(actor: Actor, slug: string, environment: Environment): Effect.Effect<Partner, PartnerNotFound>
+  /** A new webhook secret (shown once); the old one keeps signing beside it for `overlap` (the configured one unless said). */
   rotateWebhookSecret(
     actor: Actor,
     slug: string,
-    environment: Environment
+    environment: Environment,
+    overlap?: Duration.Duration
   ): Effect.Effect<{ partner: Partner; webhookSecret: string }, PartnerNotFound>
   /**
    * What the service keeps of the partner's players from now on. To `shadow`, what it kept (names, e-mails,
@@ -117,29 +131,40 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
         update: (actor, slug, changes) => changed("partner.update", actor, slug, partners.update(slug, changes)),
         setStatus: (actor, slug, status) =>
           changed(status === "active" ? "partner.activate" : "partner.deactivate", actor, slug, partners.setStatus(slug, status)),
-        rotateToken: Effect.fn("PartnerAdmin.rotateToken")(function*(actor: Actor, slug: string, environment: Environment) {
+        rotateToken: Effect.fn("PartnerAdmin.rotateToken")(
+          function*(actor: Actor, slug: string, environment: Environment, keepOld?: Duration.Duration) {
+            return yield* audit.atomically(Effect.gen(function*() {
+              if (environment === "live") {
+                yield* Effect.provideService(liveTokenGate(yield* partners.show(slug)), CertificationRepo, certifications)
+              }
+              const rotated = yield* partners.rotateToken(slug, environment, undefined, keepOld)
+              // That the environment's token changed is recorded (and how long the old one stays); the token never is.
+              yield* audit.record(actor, { action: "partner.rotate-token", target: `partner:${slug}`, after: { environment, ...overlapOf(keepOld) } })
+              return rotated
+            }))
+          }
+        ),
+        endTokenOverlap: Effect.fn("PartnerAdmin.endTokenOverlap")(function*(actor: Actor, slug: string, environment: Environment) {
           return yield* audit.atomically(Effect.gen(function*() {
-            if (environment === "live") {
-              yield* Effect.provideService(liveTokenGate(yield* partners.show(slug)), CertificationRepo, certifications)
-            }
-            const rotated = yield* partners.rotateToken(slug, environment)
-            // That the environment's token changed is recorded; the token itself never is.
-            yield* audit.record(actor, { action: "partner.rotate-token", target: `partner:${slug}`, after: { environment } })
-            return rotated
+            const partner = yield* partners.show(slug)
+            yield* partners.endTokenOverlap(partner, environment)
+            yield* audit.record(actor, { action: "partner.end-token-overlap", target: `partner:${slug}`, after: { environment } })
+            return partner
           }))
         }),
         rotateWebhookSecret: Effect.fn("PartnerAdmin.rotateWebhookSecret")(
-          function*(actor: Actor, slug: string, environment: Environment) {
-          return yield* audit.atomically(Effect.gen(function*() {
-            const rotated = yield* partners.rotateWebhookSecret(slug, environment)
-            yield* audit.record(actor, {
-              action: "partner.rotate-webhook-secret",
-              target: `partner:${slug}`,
-              after: { environment }
-            })
-            return rotated
-          }))
-        }),
+          function*(actor: Actor, slug: string, environment: Environment, overlap?: Duration.Duration) {
+            return yield* audit.atomically(Effect.gen(function*() {
+              const rotated = yield* partners.rotateWebhookSecret(slug, environment, overlap)
+              yield* audit.record(actor, {
+                action: "partner.rotate-webhook-secret",
+                target: `partner:${slug}`,
+                after: { environment, ...overlapOf(overlap) }
+              })
+              return rotated
+            }))
+          }
+        ),
         setPlayerMode: Effect.fn("PartnerAdmin.setPlayerMode")(function*(actor: Actor, slug: string, mode: PlayerMode) {
           return yield* audit.atomically(Effect.gen(function*() {
             const partner = yield* partners.show(slug)
@@ -247,17 +272,38 @@ export class CasinoSyncAdmin extends Context.Service<CasinoSyncAdmin, {
 }
 
 export class CallbackAdmin extends Context.Service<CallbackAdmin, {
-  redeliver(actor: Actor, callbackId: number): Effect.Effect<CallbackView, CallbackNotFound | CallbackNotReplayable>
+  /** Delivers a notification again; with `partnerId`, only one of that partner's (another's is not found). */
+  redeliver(actor: Actor, callbackId: number, partnerId?: number): Effect.Effect<CallbackView, CallbackNotFound | CallbackNotReplayable>
+  /**
+   * Sends a test callback to the partner's callback URL in the environment, signed as every callback is, and
+   * answers the exact request and what the partner answered. Recorded in the audit trail, not in the outbox.
+   */
+  sendTest(actor: Actor, partner: Pick<Partner, "id" | "slug">, environment: Environment): Effect.Effect<Trial, PartnerNotFound>
 }>()("partner-api/admin/CallbackAdmin") {
   static readonly layer = Layer.effect(
     CallbackAdmin,
     Effect.gen(function*() {
       const outbox = yield* CallbackOutbox
       const audit = yield* AuditRepo
+      const targets = yield* CallbackTargets
+      const callbacks = yield* PartnerCallbacks
       return CallbackAdmin.of({
-        redeliver: Effect.fn("CallbackAdmin.redeliver")(function*(actor: Actor, callbackId: number) {
+        sendTest: Effect.fn("CallbackAdmin.sendTest")(function*(actor: Actor, partner: Pick<Partner, "id" | "slug">, environment: Environment) {
+          const target = yield* targets.fresh(partner.id, environment).pipe(
+            Effect.flatMap(Option.match({ onNone: () => Effect.fail(new PartnerNotFound({ slug: partner.slug })), onSome: Effect.succeed }))
+          )
+          const { body, eventId } = testBody(partner.slug, environment, new Date(yield* Clock.currentTimeMillis))
+          const trial = yield* probe(callbacks, target, eventId, body)
+          yield* audit.record(actor, {
+            action: "partner.test-callback",
+            target: `partner:${partner.slug}`,
+            after: { environment, url: target.callbackUrl, status: trial.answer?.status ?? null, failure: trial.failure }
+          })
+          return trial
+        }),
+        redeliver: Effect.fn("CallbackAdmin.redeliver")(function*(actor: Actor, callbackId: number, partnerId?: number) {
           return yield* audit.atomically(Effect.gen(function*() {
-            const view = yield* outbox.retry(callbackId)
+            const view = yield* outbox.retry(callbackId, partnerId)
             yield* audit.record(actor, {
               action: "callback.redeliver",
               target: `callback:${callbackId}`,

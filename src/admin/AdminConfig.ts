@@ -3,7 +3,7 @@ import { Config, Context, Duration, Effect, Layer, Schema } from "effect"
 const count = (name: string, maximum: number) =>
   Config.schema(Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum })), name)
 
-/** Settings of the operator console, from the environment. */
+/** Settings of the operator console and of the partner portal's accounts, from the environment. */
 export class AdminConfig extends Context.Service<AdminConfig, {
   /** How long a console session lasts from its log-in; then the admin logs in again. */
   readonly sessionTtl: Duration.Duration
@@ -19,6 +19,10 @@ export class AdminConfig extends Context.Service<AdminConfig, {
   readonly concurrentHashes: number
   /** How long a one-time password from the CLI can be used. */
   readonly oneTimePasswordTtl: Duration.Duration
+  /** How long a partner portal session lasts from its log-in (the portal's log-ins share the throttle settings above). */
+  readonly portalSessionTtl: Duration.Duration
+  /** How long a partner user's invitation link can be used. */
+  readonly invitationTtl: Duration.Duration
 }>()("partner-api/admin/AdminConfig") {
   static readonly config = Config.all({
     sessionTtl: Config.Duration("ADMIN_SESSION_TTL").pipe(Config.withDefault(Duration.hours(8))),
@@ -30,7 +34,9 @@ export class AdminConfig extends Context.Service<AdminConfig, {
     // libuv's pool has 4 threads unless UV_THREADPOOL_SIZE says otherwise; 2 hashes leave the others to
     // the rest of the process (file reads, and DNS look-ups through the system resolver).
     concurrentHashes: count("ADMIN_LOGIN_CONCURRENT_HASHES", 64).pipe(Config.withDefault(2)),
-    oneTimePasswordTtl: Config.Duration("ADMIN_ONE_TIME_PASSWORD_TTL").pipe(Config.withDefault(Duration.hours(24)))
+    oneTimePasswordTtl: Config.Duration("ADMIN_ONE_TIME_PASSWORD_TTL").pipe(Config.withDefault(Duration.hours(24))),
+    portalSessionTtl: Config.Duration("PORTAL_SESSION_TTL").pipe(Config.withDefault(Duration.hours(8))),
+    invitationTtl: Config.Duration("PORTAL_INVITATION_TTL").pipe(Config.withDefault(Duration.hours(72)))
   })
 
   static readonly layer = Layer.effect(AdminConfig, Effect.map(AdminConfig.config, AdminConfig.of))

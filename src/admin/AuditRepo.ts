@@ -7,7 +7,7 @@ const AuditRow = Schema.Struct({
   id: IdFromBigInt,
   at: Schema.Date,
   actor: Schema.String,
-  via: Schema.Literals(["console", "cli"]),
+  via: Schema.Literals(["console", "cli", "portal"]),
   action: Schema.String,
   target: Schema.String,
   before: Schema.Unknown,

@@ -19,8 +19,13 @@ export interface ThrottleRules {
   readonly window: Duration.Duration
 }
 
-/** Who is logging in, as attempts are counted: the e-mail typed and the client's address. */
+/** Where someone logs in: the operator console or the partner portal, counted apart (each in its own table). */
+export type LoginRealm = "admin" | "portal"
+const tables = { admin: "admin_login_attempts", portal: "portal_login_attempts" } as const
+
+/** Who is logging in, as attempts are counted: where, the e-mail typed and the client's address. */
 export interface LoginKey {
+  readonly realm: LoginRealm
   readonly email: string
   readonly address: string
 }
@@ -33,7 +38,7 @@ const forgetMs = (rules: ThrottleRules) => Math.max(day, 2 * ms(rules.maxLockout
 const refuse = (retryAfter: number | string) => Effect.fail(new LoginThrottled({ retryAfterSeconds: Math.max(1, Number(retryAfter)) }))
 
 /**
- * Log-in attempts (admin_login_attempts). An attempt is recorded before its password is checked and
+ * Log-in attempts, of the console (admin_login_attempts) and of the portal (portal_login_attempts). An attempt is recorded before its password is checked and
  * counts as a failure until the log-in succeeds, so "record" and "check the count" are one atomic step:
  * each key's row is locked by its upsert until the transaction ends, and every instance of a fleet
  * counts in the same rows.
@@ -44,17 +49,18 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
   /** The attempt logged in: the pair forgets its failures, the address this attempt. */
   succeeded(key: LoginKey): Effect.Effect<void>
   /** Lifts every lock-out of an e-mail (its password was reset). */
-  forgetEmail(email: string): Effect.Effect<void>
+  forgetEmail(realm: LoginRealm, email: string): Effect.Effect<void>
   /** Drops rows no attempt has touched for long enough that they no longer count. */
-  sweep(rules: ThrottleRules): Effect.Effect<void>
+  sweep(realm: LoginRealm, rules: ThrottleRules): Effect.Effect<void>
 }>()("partner-api/admin/LoginAttemptRepo") {
   static readonly layerSql = Layer.effect(
     LoginAttemptRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const countAddress = (address: string, rules: ThrottleRules) =>
+      const table = (realm: LoginRealm) => sql(tables[realm])
+      const countAddress = (realm: LoginRealm, address: string, rules: ThrottleRules) =>
         sql<{ attempts: number; retry_after: number }>`
-          INSERT INTO admin_login_attempts AS t (kind, email, address, attempts) VALUES ('address', '', ${address}, 1)
+          INSERT INTO ${table(realm)} AS t (kind, email, address, attempts) VALUES ('address', '', ${address}, 1)
           ON CONFLICT (kind, email, address) DO UPDATE SET
             attempts = CASE WHEN t.window_start <= now() - ${ms(rules.window)} * interval '1 millisecond' THEN 1 ELSE t.attempts + 1 END,
             window_start = CASE WHEN t.window_start <= now() - ${ms(rules.window)} * interval '1 millisecond' THEN now() ELSE t.window_start END,
@@ -70,7 +76,7 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
             ${ms(rules.lockout)} * power(2, LEAST(${attempts} - ${rules.allowance}, 40))
           ) * interval '1 millisecond' END`
         return sql<{ attempts: number }>`
-          INSERT INTO admin_login_attempts AS t (kind, email, address, attempts, blocked_until)
+          INSERT INTO ${table(key.realm)} AS t (kind, email, address, attempts, blocked_until)
           VALUES ('email', ${key.email}, ${key.address}, 1, ${lockout(1)})
           ON CONFLICT (kind, email, address) DO UPDATE SET attempts = ${next}, blocked_until = ${lockout(next)}, last_attempt = now()
           WHERE t.blocked_until IS NULL OR t.blocked_until <= now()
@@ -80,14 +86,14 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
 
       const lockedFor = (key: LoginKey) =>
         sql<{ retry_after: number }>`
-          SELECT ceil(extract(epoch FROM blocked_until - now()))::int AS retry_after FROM admin_login_attempts
+          SELECT ceil(extract(epoch FROM blocked_until - now()))::int AS retry_after FROM ${table(key.realm)}
           WHERE kind = 'email' AND email = ${key.email} AND address = ${key.address}
         `
 
       const admit = (key: LoginKey, rules: ThrottleRules) =>
         sql.withTransaction(Effect.gen(function*() {
           // The address first, then the pair: every attempt locks in that order, so none waits on another in a cycle.
-          const [address] = yield* countAddress(key.address, rules)
+          const [address] = yield* countAddress(key.realm, key.address, rules)
           if (address.attempts > rules.perAddress) return yield* refuse(address.retry_after)
           const pair = yield* countPair(key, rules)
           // A refusal fails the transaction, so the address's count of this attempt is undone too.
@@ -100,15 +106,16 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
           sql.withTransaction(Effect.gen(function*() {
             // The address's row first, as `admit` locks them: the other order could deadlock with an attempt.
             yield* sql`
-              UPDATE admin_login_attempts SET attempts = GREATEST(0, attempts - 1)
+              UPDATE ${table(key.realm)} SET attempts = GREATEST(0, attempts - 1)
               WHERE kind = 'address' AND email = '' AND address = ${key.address}
             `
-            yield* sql`DELETE FROM admin_login_attempts WHERE kind = 'email' AND email = ${key.email} AND address = ${key.address}`
+            yield* sql`DELETE FROM ${table(key.realm)} WHERE kind = 'email' AND email = ${key.email} AND address = ${key.address}`
           })).pipe(Effect.orDie),
-        forgetEmail: (email) => sql`DELETE FROM admin_login_attempts WHERE kind = 'email' AND email = ${email}`.pipe(Effect.asVoid, Effect.orDie),
-        sweep: (rules) =>
+        forgetEmail: (realm, email) =>
+          sql`DELETE FROM ${table(realm)} WHERE kind = 'email' AND email = ${email}`.pipe(Effect.asVoid, Effect.orDie),
+        sweep: (realm, rules) =>
           sql`
-            DELETE FROM admin_login_attempts
+            DELETE FROM ${table(realm)}
             WHERE last_attempt < now() - ${Math.max(forgetMs(rules), ms(rules.window))} * interval '1 millisecond'
           `.pipe(
             Effect.asVoid,
@@ -126,6 +133,7 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
    */
   static readonly layerMemory = Layer.sync(LoginAttemptRepo, () => {
     interface Row {
+      readonly realm?: LoginRealm
       readonly email: string
       readonly attempts: number
       readonly windowStart: number
@@ -134,7 +142,8 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
     }
     const addresses = new Map<string, Row>()
     const pairs = new Map<string, Row>()
-    const pairKey = (key: LoginKey) => JSON.stringify([key.email, key.address])
+    const pairKey = (key: LoginKey) => JSON.stringify([key.realm, key.email, key.address])
+    const addressKey = (key: LoginKey) => JSON.stringify([key.realm, key.address])
     const lockout = (attempts: number, rules: ThrottleRules, now: number) =>
       attempts >= rules.allowance
         ? now + Math.min(ms(rules.maxLockout), ms(rules.lockout) * Math.pow(2, Math.min(attempts - rules.allowance, 40)))
@@ -142,7 +151,7 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
     return LoginAttemptRepo.of({
       admit: (key, rules) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const address = addresses.get(key.address)
+          const address = addresses.get(addressKey(key))
           const counted: Row = address === undefined || address.windowStart <= now - ms(rules.window)
             ? { email: "", attempts: 1, windowStart: now, lastAttempt: now, blockedUntil: null }
             : { ...address, attempts: address.attempts + 1, lastAttempt: now }
@@ -151,21 +160,22 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
           const pair = pairs.get(pairKey(key))
           if (pair?.blockedUntil != null && pair.blockedUntil > now) return refuse(Math.ceil((pair.blockedUntil - now) / 1000))
           const attempts = pair === undefined || pair.lastAttempt <= now - forgetMs(rules) ? 1 : pair.attempts + 1
-          pairs.set(pairKey(key), { email: key.email, attempts, windowStart: pair?.windowStart ?? now, lastAttempt: now, blockedUntil: lockout(attempts, rules, now) })
-          addresses.set(key.address, counted)
+          pairs.set(pairKey(key), { realm: key.realm, email: key.email, attempts, windowStart: pair?.windowStart ?? now, lastAttempt: now, blockedUntil: lockout(attempts, rules, now) })
+          addresses.set(addressKey(key), counted)
           return Effect.void
         }),
       succeeded: (key) =>
         Effect.sync(() => {
-          const address = addresses.get(key.address)
-          if (address !== undefined) addresses.set(key.address, { ...address, attempts: Math.max(0, address.attempts - 1) })
+          const address = addresses.get(addressKey(key))
+          if (address !== undefined) addresses.set(addressKey(key), { ...address, attempts: Math.max(0, address.attempts - 1) })
           pairs.delete(pairKey(key))
         }),
-      forgetEmail: (email) =>
+      forgetEmail: (realm, email) =>
         Effect.sync(() => {
-          for (const [id, row] of pairs) if (row.email === email) pairs.delete(id)
+          for (const [id, row] of pairs) if (row.realm === realm && row.email === email) pairs.delete(id)
         }),
-      sweep: (rules) =>
+      // Both realms at once: memory has no tables to keep apart.
+      sweep: (_realm, rules) =>
         Effect.map(Clock.currentTimeMillis, (now) => {
           const before = now - Math.max(forgetMs(rules), ms(rules.window))
           for (const rows of [addresses, pairs]) for (const [id, row] of rows) if (row.lastAttempt < before) rows.delete(id)

@@ -170,23 +170,26 @@ export const instant = (edge: "start" | "end", description: string) =>
     )
   ).annotate({ message: isoMessage })
 
+/** What a list of transactions is filtered by (the partner portal lists them the same way). */
+export const transactionsQuery = {
+  external_player_id: Schema.optional(Schema.String.annotate({ examples: ["player-42"] })),
+  round_id: Schema.optional(Schema.String.annotate({ examples: ["round-5521"] })),
+  kind: Schema.optional(Schema.Literals(["bet", "refund"]).annotate({
+    message: "The selected :attribute is invalid. Use bet or refund."
+  })),
+  status: Schema.optional(Schema.Literals(["pending", "applied", "refused"]).annotate({
+    message: "The selected :attribute is invalid. Use pending, applied or refused."
+  })),
+  from: Schema.optional(instant("start", "Created at or after (YYYY-MM-DD: from its start, or ISO 8601)")),
+  to: Schema.optional(instant("end", "Created at or before (YYYY-MM-DD: to its end, or ISO 8601)")),
+  page: Schema.optional(PageQuery),
+  per_page: Schema.optional(PerPageQuery)
+}
+
 export class WalletGroup extends HttpApiGroup.make("wallet")
   .add(
     HttpApiEndpoint.get("transactions", "/wallet/transactions", {
-      query: {
-        external_player_id: Schema.optional(Schema.String.annotate({ examples: ["player-42"] })),
-        round_id: Schema.optional(Schema.String.annotate({ examples: ["round-5521"] })),
-        kind: Schema.optional(Schema.Literals(["bet", "refund"]).annotate({
-          message: "The selected :attribute is invalid. Use bet or refund."
-        })),
-        status: Schema.optional(Schema.Literals(["pending", "applied", "refused"]).annotate({
-          message: "The selected :attribute is invalid. Use pending, applied or refused."
-        })),
-        from: Schema.optional(instant("start", "Created at or after (YYYY-MM-DD: from its start, or ISO 8601)")),
-        to: Schema.optional(instant("end", "Created at or before (YYYY-MM-DD: to its end, or ISO 8601)")),
-        page: Schema.optional(PageQuery),
-        per_page: Schema.optional(PerPageQuery)
-      },
+      query: transactionsQuery,
       success: Envelope(
         "WalletTransactionsResponse",
         Schema.Struct({ transactions: Schema.Array(WalletTransactionEntry), meta: PageMeta }),

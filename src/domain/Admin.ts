@@ -24,10 +24,13 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 /** A plausible e-mail address: something, one `@`, a host with a dot; no spaces. */
 export const isEmail = (email: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && email.length <= 254
 
-/** Who made a change, and through what: the console (an admin's e-mail) or the CLI (the machine's user). */
+/**
+ * Who made a change, and through what: the console (an admin's e-mail), the CLI (the machine's user) or the partner
+ * portal (a partner user's e-mail: the change is that partner's own).
+ */
 export interface Actor {
   readonly name: string
-  readonly via: "console" | "cli"
+  readonly via: "console" | "cli" | "portal"
 }
 
 /** One entry of the audit trail. `before` and `after` never hold a secret (tokens, webhook secrets, passwords). */
@@ -35,7 +38,7 @@ export interface AuditEntry {
   readonly id: number
   readonly at: Date
   readonly actor: string
-  readonly via: "console" | "cli"
+  readonly via: Actor["via"]
   readonly action: string
   readonly target: string
   readonly before: unknown

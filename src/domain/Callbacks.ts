@@ -128,6 +128,25 @@ const transaction = (txn: CallbackTransaction) => ({
   game: { code: txn.gameCode, provider: txn.providerCode }
 })
 
+/**
+ * A test callback (`kind: "test"`), sent on a partner's request to see its endpoint answer a signed callback: it
+ * moves no money and asks for nothing but a 2xx; it is not recorded in the outbox.
+ */
+export const testBody = (partnerSlug: string, environment: Environment, now: Date) => {
+  const eventId = balanceEventId()
+  return {
+    eventId,
+    body: JSON.stringify({
+      event_id: eventId,
+      kind: "test",
+      created_at: now.toISOString(),
+      partner: partnerSlug,
+      environment,
+      message: "A test callback: check its signature as you check every callback, and answer with any 2xx."
+    })
+  }
+}
+
 /** A JSON body, keys in a fixed order; kept byte for byte so every retry sends the same body. */
 export const balanceBody = (party: CallbackParty, now: Date) => {
   const eventId = balanceEventId()

@@ -45,10 +45,19 @@ export class Partner extends Schema.Class<Partner>("Partner")({
   }
 }
 
-/** A partner as one of its tokens admits it: the partner and the environment the token belongs to. */
+/**
+ * A partner as one of its tokens admits it: the partner and the environment the token belongs to, and when the
+ * token stops working (a token rolled with an overlap; absent or null: the current token, valid until rolled).
+ */
 export class PartnerAccess extends Partner.extend<PartnerAccess>("PartnerAccess")({
-  environment: Environment
-}) {}
+  environment: Environment,
+  token_expires_at: Schema.optionalKey(Schema.NullOr(Schema.Date))
+}) {
+  /** Whether the token still admits the partner at `now` (a look-up kept in a cache may outlive the token). */
+  admitsAt(now: number): boolean {
+    return this.token_expires_at === undefined || this.token_expires_at === null || this.token_expires_at.getTime() > now
+  }
+}
 
 /**
  * One of a partner's environments as an operator sees it: where its callbacks go and when its token was
@@ -59,9 +68,32 @@ export const PartnerEnvironmentSettings = Schema.Struct({
   partnerId: Schema.Int,
   environment: Environment,
   callbackUrl: Schema.NullOr(Schema.String),
-  tokenIssuedAt: Schema.NullOr(Schema.Date)
+  tokenIssuedAt: Schema.NullOr(Schema.Date),
+  /** Until when the webhook secret rotated out last still signs callbacks beside the current one; null: it does not. */
+  previousSecretUntil: Schema.NullOr(Schema.Date)
 })
 export type PartnerEnvironmentSettings = typeof PartnerEnvironmentSettings.Type
+
+/**
+ * One of an environment's tokens as its partner and operators may see it: never the token, only its first
+ * characters (`prefix`; null for tokens issued before prefixes were kept), when it was issued and last used, and
+ * when it stops working (null: the current token; a date: a token rolled with an overlap).
+ */
+export const IssuedToken = Schema.Struct({
+  id: Schema.Int,
+  environment: Environment,
+  prefix: Schema.NullOr(Schema.String),
+  createdAt: Schema.Date,
+  lastUsedAt: Schema.NullOr(Schema.Date),
+  expiresAt: Schema.NullOr(Schema.Date)
+})
+export type IssuedToken = typeof IssuedToken.Type
+
+/** How long a rolled token may stay valid beside its successor: 1 hour to 7 days (or not at all: rolled now). */
+export const tokenOverlapHours = { minimum: 1, maximum: 7 * 24 } as const
+
+/** What a token shows of itself: `pak_live_` or `pak_test_` and four characters, or a chosen token's first four. */
+export const tokenDisplayPrefix = (token: string) => token.slice(0, (/^pak_(live_|test_)?/.exec(token)?.[0].length ?? 0) + 4)
 
 /**
  * The partner spent its allowance of requests (its own rate_limit_per_minute or PARTNER_RATE_LIMIT):

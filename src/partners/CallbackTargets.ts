@@ -23,6 +23,8 @@ export class DefaultTestCallbackUrl extends Context.Service<DefaultTestCallbackU
 export class CallbackTargets extends Context.Service<CallbackTargets, {
   /** The partner's target in an environment: its callback URL and secrets there. */
   get(partnerId: number, environment: Environment): Effect.Effect<Option.Option<CallbackTarget>>
+  /** The same, read now rather than from the cache (a test callback right after the partner changed its URL). */
+  fresh(partnerId: number, environment: Environment): Effect.Effect<Option.Option<CallbackTarget>>
 }>()("partner-api/partners/CallbackTargets") {
   static readonly layer = Layer.effect(
     CallbackTargets,
@@ -35,27 +37,25 @@ export class CallbackTargets extends Context.Service<CallbackTargets, {
         Effect.map(repo.findCallbackTarget(partnerId, "test"), Option.map((test): CallbackTarget =>
           test.callbackUrl === null ? { ...test, callbackUrl: defaultTestUrl } : test
         ))
+      const fresh = (partnerId: number, environment: Environment) =>
+        environment === "test" ? testTarget(partnerId) : repo.findCallbackTarget(partnerId, environment)
       // Keyed by `partnerId:environment`: the two environments are two targets.
       const targets = yield* Cache.makeWith((key: string) => {
         const [partnerId, environment] = key.split(":")
-        return environment === "test"
-          ? testTarget(Number(partnerId))
-          : repo.findCallbackTarget(Number(partnerId), environment as Environment)
+        return fresh(Number(partnerId), environment as Environment)
       }, {
         capacity: 10_000,
         timeToLive: (exit) => Exit.isSuccess(exit) ? config.authCacheTtlMillis : 0
       })
       yield* repo.onChange(Cache.invalidateAll(targets))
-      return CallbackTargets.of({ get: (partnerId, environment) => Cache.get(targets, `${partnerId}:${environment}`) })
+      return CallbackTargets.of({ get: (partnerId, environment) => Cache.get(targets, `${partnerId}:${environment}`), fresh })
     })
   ).pipe(Layer.provide(PartnerRepo.layerSql))
 
   /** Fixed targets, for tests of the wallet's rules. */
-  static readonly layerMemory = (targets: ReadonlyArray<CallbackTarget>) =>
-    Layer.succeed(CallbackTargets, CallbackTargets.of({
-      get: (partnerId, environment) =>
-        Effect.succeed(
-          Option.fromNullishOr(targets.find((target) => target.partnerId === partnerId && target.environment === environment))
-        )
-    }))
+  static readonly layerMemory = (targets: ReadonlyArray<CallbackTarget>) => {
+    const get = (partnerId: number, environment: Environment) =>
+      Effect.succeed(Option.fromNullishOr(targets.find((target) => target.partnerId === partnerId && target.environment === environment)))
+    return Layer.succeed(CallbackTargets, CallbackTargets.of({ get, fresh: get }))
+  }
 }

@@ -36,6 +36,11 @@ export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
    * cannot be reached admits the request (logged): the limit protects the service, it must not stop it.
    */
   admit(partner: PartnerAccess): Effect.Effect<void, PartnerRateLimited>
+  /**
+   * The partner's allowance in an environment as it stands, without taking from it: its limit a minute and the
+   * requests it may send at once now (null when the store cannot be read).
+   */
+  usage(partner: Pick<PartnerAccess, "id" | "environment" | "rate_limit_per_minute">): Effect.Effect<{ readonly limit: number; readonly remaining: number | null }>
 }>()("partner-api/partners/PartnerRateLimit") {
   static readonly layer = Layer.effect(
     PartnerRateLimit,
@@ -43,17 +48,26 @@ export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
       const limiter = yield* RateLimiter.RateLimiter
       const config = yield* PartnersConfig
 
-      const admit = (partner: PartnerAccess) => {
+      const bucket = (partner: Pick<PartnerAccess, "id" | "environment" | "rate_limit_per_minute">, tokens: number) => {
         const limit = partner.rate_limit_per_minute ?? config.rateLimitPerMinute
-        return limiter.consume({
-          algorithm: "token-bucket",
-          onExceeded: "fail",
-          // One bucket per environment: a test integration hammering the sandboxes never eats the live allowance.
-          // The limit is part of the key: a changed limit starts a full allowance of its own size at once.
-          key: `partner-api:partner:${partner.id}:${partner.environment}:${limit}`,
+        return {
           limit,
-          window
-        }).pipe(
+          taken: limiter.consume({
+            algorithm: "token-bucket",
+            onExceeded: "fail",
+            // One bucket per environment: a test integration hammering the sandboxes never eats the live allowance.
+            // The limit is part of the key: a changed limit starts a full allowance of its own size at once.
+            key: `partner-api:partner:${partner.id}:${partner.environment}:${limit}`,
+            limit,
+            window,
+            tokens
+          })
+        }
+      }
+
+      const admit = (partner: PartnerAccess) => {
+        const { limit, taken } = bucket(partner, 1)
+        return taken.pipe(
           Effect.matchEffect({
             onSuccess: (taken) =>
               withRateLimitHeaders({
@@ -85,7 +99,16 @@ export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
         )
       }
 
-      return PartnerRateLimit.of({ admit })
+      // Taking no token reads the bucket as it is (refilled to now), and changes nothing.
+      const usage = (partner: Pick<PartnerAccess, "id" | "environment" | "rate_limit_per_minute">) => {
+        const { limit, taken } = bucket(partner, 0)
+        return taken.pipe(
+          Effect.map((read) => ({ limit, remaining: Math.max(0, Math.floor(read.remaining)) })),
+          Effect.orElseSucceed(() => ({ limit, remaining: null }))
+        )
+      }
+
+      return PartnerRateLimit.of({ admit, usage })
     })
   )
 }

@@ -4,13 +4,21 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { Environment, environments } from "../domain/Environment.ts"
 import {
   CallbackTarget,
+  IssuedToken,
   Partner,
   PartnerAccess,
   PartnerEnvironmentSettings
 } from "../domain/Partner.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import * as PartnerRepoMemory from "./PartnerRepoMemory.ts"
-import { type InsertedPartner, type PartnerInsert, type PartnerPatch, type PartnerRepoService, SlugTaken } from "./PartnerWrites.ts"
+import {
+  type InsertedPartner,
+  type PartnerInsert,
+  type PartnerPatch,
+  type PartnerRepoService,
+  SlugTaken,
+  type TokenInsert
+} from "./PartnerWrites.ts"
 import { IdFromBigInt, NumberFromNumeric } from "../platform/SqlCodecs.ts"
 
 /** A partners row: the domain's Partner, its id a BIGSERIAL (a bigint from the driver) and its commission NUMERIC (text). */
@@ -46,8 +54,18 @@ const TargetRow = Schema.Struct({
 const SettingsRow = Schema.Struct({ ...PartnerEnvironmentSettings.fields, partnerId: IdFromBigInt }).pipe(Schema.encodeKeys({
   partnerId: "partner_id",
   callbackUrl: "callback_url",
-  tokenIssuedAt: "token_issued_at"
+  tokenIssuedAt: "token_issued_at",
+  previousSecretUntil: "previous_secret_until"
 }))
+
+const TokenRow = Schema.Struct({ ...IssuedToken.fields, id: IdFromBigInt }).pipe(Schema.encodeKeys({
+  prefix: "token_prefix",
+  createdAt: "created_at",
+  lastUsedAt: "last_used_at",
+  expiresAt: "expires_at"
+}))
+
+const interval = (duration: Duration.Duration) => `${Duration.toMillis(duration)} milliseconds`
 
 const SecretRow = Schema.Struct({ environment: Environment, webhook_secret: Schema.String })
 const decodeSecretRows = Schema.decodeUnknownEffect(Schema.Array(SecretRow))
@@ -81,8 +99,9 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
         Request: Schema.Uint8Array,
         Result: AccessRow,
         execute: (hash) =>
-          sql`SELECT ${columns}, t.environment FROM partner_tokens t JOIN partners p ON p.id = t.partner_id ${withLive}
-              WHERE t.token_hash = ${hash}`
+          sql`SELECT ${columns}, t.environment, t.expires_at AS token_expires_at
+              FROM partner_tokens t JOIN partners p ON p.id = t.partner_id ${withLive}
+              WHERE t.token_hash = ${hash} AND (t.expires_at IS NULL OR t.expires_at > now())`
       })
       const findBySlug = SqlSchema.findOneOption({
         Request: Schema.String,
@@ -104,8 +123,10 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
         Result: SettingsRow,
         execute: (ids) =>
           sql`
-            SELECT e.partner_id, e.environment, e.callback_url, t.created_at AS token_issued_at
-            FROM partner_environments e LEFT JOIN partner_tokens t USING (partner_id, environment)
+            SELECT e.partner_id, e.environment, e.callback_url, t.created_at AS token_issued_at,
+                   CASE WHEN e.previous_webhook_secret_until > now() THEN e.previous_webhook_secret_until END AS previous_secret_until
+            FROM partner_environments e
+            LEFT JOIN partner_tokens t ON t.partner_id = e.partner_id AND t.environment = e.environment AND t.expires_at IS NULL
             WHERE e.partner_id IN ${sql.in(ids)}
             ORDER BY e.partner_id, e.environment
           `
@@ -135,8 +156,9 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
             `.pipe(
               Effect.flatMap(decodeSecretRows),
               Effect.tap(() =>
-                sql`INSERT INTO partner_tokens (partner_id, environment, token_hash)
-                    VALUES (${row.id}::bigint, ${environment}, ${partner.environments[environment].tokenHash})`
+                sql`INSERT INTO partner_tokens (partner_id, environment, token_hash, token_prefix)
+                    VALUES (${row.id}::bigint, ${environment}, ${partner.environments[environment].token.hash},
+                            ${partner.environments[environment].token.prefix})`
               )
             ))
           const created = yield* findBySlug(partner.slug)
@@ -172,14 +194,60 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
         })).pipe(Effect.orDie)
       }
 
-      const setToken = (slug: string, environment: Environment, hash: Uint8Array) =>
-        sql.withTransaction(
+      const environmentTokens = (slug: string, environment: Environment) =>
+        sql`partner_id = (SELECT id FROM partners WHERE slug = ${slug}) AND environment = ${environment}`
+
+      const setToken = (slug: string, environment: Environment, token: TokenInsert, keepOld?: Duration.Duration) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const where = environmentTokens(slug, environment)
+          if (keepOld === undefined) yield* sql`DELETE FROM partner_tokens WHERE ${where}`
+          else {
+            yield* sql`DELETE FROM partner_tokens WHERE ${where} AND expires_at <= now()`
+            yield* sql`UPDATE partner_tokens SET expires_at = now() + ${interval(keepOld)}::interval WHERE ${where} AND expires_at IS NULL`
+          }
+          yield* sql`
+            INSERT INTO partner_tokens (partner_id, environment, token_hash, token_prefix)
+            SELECT id, ${environment}, ${token.hash}, ${token.prefix} FROM partners WHERE slug = ${slug}
+          `
+          return yield* touched(slug)
+        })).pipe(Effect.orDie)
+
+      const tokensOf = SqlSchema.findAll({
+        Request: Schema.Int,
+        Result: TokenRow,
+        execute: (partnerId) =>
           sql`
-            INSERT INTO partner_tokens (partner_id, environment, token_hash)
-            SELECT id, ${environment}, ${hash} FROM partners WHERE slug = ${slug}
-            ON CONFLICT (partner_id, environment) DO UPDATE SET token_hash = excluded.token_hash, created_at = now()
-          `.pipe(Effect.andThen(touched(slug)))
-        ).pipe(Effect.orDie)
+            SELECT id, environment, token_prefix, created_at, last_used_at, expires_at FROM partner_tokens
+            WHERE partner_id = ${partnerId} AND (expires_at IS NULL OR expires_at > now())
+            ORDER BY environment, expires_at DESC NULLS FIRST, id DESC
+          `
+      })
+
+      const endTokenOverlap = (partnerId: number, environment: Environment) =>
+        sql<{ slug: string }>`
+          WITH ended AS (
+            DELETE FROM partner_tokens WHERE partner_id = ${partnerId} AND environment = ${environment} AND expires_at IS NOT NULL
+          )
+          UPDATE partners SET updated_at = now() WHERE id = ${partnerId} RETURNING slug
+        `.pipe(
+          Effect.tap((rows) => rows.length === 0 ? Effect.void : announceChange(rows[0].slug)),
+          Effect.asVoid,
+          Effect.orDie
+        )
+
+      // One statement for every token used since the last write; a token already marked within the minute is not
+      // written again, so a fleet of instances reporting the same token adds no churn.
+      const recordTokenUse = (uses: ReadonlyArray<{ readonly hash: Uint8Array; readonly at: Date }>) =>
+        uses.length === 0 ? Effect.void : sql`
+          UPDATE partner_tokens t SET last_used_at = u.at
+          FROM (
+            SELECT decode(u.h, 'base64') AS hash, u.at
+            FROM jsonb_to_recordset(${
+          JSON.stringify(uses.map((use) => ({ h: Buffer.from(use.hash).toString("base64"), at: use.at.toISOString() })))
+        }::jsonb) AS u(h text, at timestamptz)
+          ) u
+          WHERE t.token_hash = u.hash AND (t.last_used_at IS NULL OR t.last_used_at < u.at - interval '1 minute')
+        `.pipe(Effect.asVoid, Effect.orDie)
 
       const removeToken = (slug: string, environment: Environment) =>
         sql.withTransaction(Effect.gen(function*() {
@@ -197,7 +265,7 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
             UPDATE partner_environments e
             SET webhook_secret = 'whsec_' || replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''),
                 previous_webhook_secret = e.webhook_secret,
-                previous_webhook_secret_until = now() + ${`${Duration.toMillis(overlap)} milliseconds`}::interval
+                previous_webhook_secret_until = now() + ${interval(overlap)}::interval
             FROM partners p WHERE p.id = e.partner_id AND p.slug = ${slug} AND e.environment = ${environment}
             RETURNING e.webhook_secret
           `
@@ -235,6 +303,9 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
         update,
         setToken,
         removeToken,
+        endTokenOverlap,
+        tokensOf: (partnerId) => Effect.orDie(tokensOf(partnerId)),
+        recordTokenUse,
         rotateWebhookSecret,
         environmentsOf: (ids) => ids.length === 0 ? Effect.succeed([]) : Effect.orDie(environmentsOf(ids)),
         findCallbackTarget: (partnerId, environment) => Effect.orDie(findCallbackTarget({ partnerId, environment })),

@@ -1,17 +1,21 @@
-import { Duration, Effect, Option } from "effect"
+import { Clock, Duration, Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { type Environment, environments } from "../domain/Environment.ts"
-import { type CallbackTarget, Partner, PartnerAccess, type PartnerEnvironmentSettings } from "../domain/Partner.ts"
+import { type CallbackTarget, type IssuedToken, Partner, PartnerAccess, type PartnerEnvironmentSettings } from "../domain/Partner.ts"
 import { passRtp } from "../domain/RtpPolicy.ts"
 import { type PartnerRepoService, SlugTaken } from "./PartnerWrites.ts"
 
 // Partner rows in memory, for tests without PostgreSQL (PartnerRepo.layerMemory): the same rules as the SQL in
 // PartnerRepo.ts; changes reach the listeners of this one instance.
 
+interface StoredToken extends IssuedToken {
+  readonly hash: string
+}
+
 interface StoredEnvironment {
   readonly callbackUrl: string | null
-  readonly tokenHash: string | null
-  readonly tokenIssuedAt: Date | null
+  /** Its tokens: the current one (no expiry) and those rolled with an overlap. */
+  readonly tokens: ReadonlyArray<StoredToken>
   readonly webhookSecret: string
   readonly previousSecret: { readonly secret: string; readonly until: Date } | null
 }
@@ -29,6 +33,19 @@ export const make = (): PartnerRepoService => {
   const rows = new Map<number, StoredPartner>()
   const listeners: Array<Effect.Effect<void>> = []
   let nextId = 1
+  let nextTokenId = 1
+  // Token expiries are judged by the Clock, so a test's clock can run an overlap out.
+  const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+  const valid = (token: StoredToken, at: Date) => token.expiresAt === null || token.expiresAt > at
+  const newToken = (environment: Environment, hash: Uint8Array, prefix: string, at: Date): StoredToken => ({
+    id: nextTokenId++,
+    environment,
+    hash: Buffer.from(hash).toString("hex"),
+    prefix,
+    createdAt: at,
+    lastUsedAt: null,
+    expiresAt: null
+  })
   const bySlug = (slug: string) => [...rows.values()].find((row) => row.partner.slug === slug)
   const announce = Effect.suspend(() => Effect.all(listeners, { discard: true }))
   const hex = (hash: Uint8Array) => Buffer.from(hash).toString("hex")
@@ -45,10 +62,14 @@ export const make = (): PartnerRepoService => {
 
   return ({
     findByTokenHash: (hash) =>
-      Effect.sync(() => {
+      Effect.map(now, (at) => {
         for (const row of rows.values()) {
-          const environment = environments.find((env) => row.environments[env].tokenHash === hex(hash))
-          if (environment !== undefined) return Option.some(new PartnerAccess({ ...row.partner, environment }))
+          for (const environment of environments) {
+            const token = row.environments[environment].tokens.find((token) => token.hash === hex(hash) && valid(token, at))
+            if (token !== undefined) {
+              return Option.some(new PartnerAccess({ ...row.partner, environment, token_expires_at: token.expiresAt }))
+            }
+          }
         }
         return Option.none()
       }),
@@ -62,8 +83,7 @@ export const make = (): PartnerRepoService => {
         const now = new Date()
         const stored = (environment: Environment): StoredEnvironment => ({
           callbackUrl: input.environments[environment].callbackUrl,
-          tokenHash: hex(input.environments[environment].tokenHash),
-          tokenIssuedAt: now,
+          tokens: [newToken(environment, input.environments[environment].token.hash, input.environments[environment].token.prefix, now)],
           webhookSecret: newWebhookSecret(),
           previousSecret: null
         })
@@ -102,12 +122,15 @@ export const make = (): PartnerRepoService => {
         if (patch.rtpPolicy !== undefined) fields.rtp_policy = patch.rtpPolicy
         return Effect.map(save(row, fields), Option.some)
       }),
-    setToken: (slug, environment, hash) =>
-      Effect.suspend(() => {
+    setToken: (slug, environment, token, keepOld) =>
+      Effect.flatMap(now, (at) => {
         const row = bySlug(slug)
         if (row === undefined) return Effect.succeed(Option.none())
+        const kept = keepOld === undefined ? [] : row.environments[environment].tokens.filter((old) => valid(old, at)).map((old) =>
+          old.expiresAt === null ? { ...old, expiresAt: new Date(at.getTime() + Duration.toMillis(keepOld)) } : old
+        )
         return Effect.map(
-          save(changeEnvironment(row, environment, { tokenHash: hex(hash), tokenIssuedAt: new Date() }), {}),
+          save(changeEnvironment(row, environment, { tokens: [newToken(environment, token.hash, token.prefix, at), ...kept] }), {}),
           Option.some
         )
       }),
@@ -115,8 +138,36 @@ export const make = (): PartnerRepoService => {
       Effect.suspend(() => {
         const row = bySlug(slug)
         if (row === undefined) return Effect.succeed(Option.none())
-        const had = row.environments[environment].tokenHash !== null
-        return Effect.as(save(changeEnvironment(row, environment, { tokenHash: null, tokenIssuedAt: null }), {}), Option.some(had))
+        const had = row.environments[environment].tokens.length > 0
+        return Effect.as(save(changeEnvironment(row, environment, { tokens: [] }), {}), Option.some(had))
+      }),
+    endTokenOverlap: (partnerId, environment) =>
+      Effect.suspend(() => {
+        const row = rows.get(partnerId)
+        if (row === undefined) return Effect.void
+        const current = row.environments[environment].tokens.filter((token) => token.expiresAt === null)
+        return Effect.asVoid(save(changeEnvironment(row, environment, { tokens: current }), {}))
+      }),
+    tokensOf: (partnerId) =>
+      Effect.map(now, (at) => {
+        const row = rows.get(partnerId)
+        if (row === undefined) return []
+        return environments.flatMap((environment) =>
+          row.environments[environment].tokens.filter((token) => valid(token, at)).map(({ hash: _, ...token }) => token)
+        )
+      }),
+    recordTokenUse: (uses) =>
+      Effect.sync(() => {
+        for (const use of uses) {
+          for (const [id, row] of rows) {
+            for (const environment of environments) {
+              const tokens = row.environments[environment].tokens.map((token) =>
+                token.hash === hex(use.hash) ? { ...token, lastUsedAt: use.at } : token
+              )
+              rows.set(id, changeEnvironment(rows.get(id)!, environment, { tokens }))
+            }
+          }
+        }
       }),
     rotateWebhookSecret: (slug, environment, overlap) =>
       Effect.suspend(() => {
@@ -140,7 +191,8 @@ export const make = (): PartnerRepoService => {
             partnerId: id,
             environment,
             callbackUrl: row.environments[environment].callbackUrl,
-            tokenIssuedAt: row.environments[environment].tokenIssuedAt
+            tokenIssuedAt: row.environments[environment].tokens.find((token) => token.expiresAt === null)?.createdAt ?? null,
+            previousSecretUntil: row.environments[environment].previousSecret?.until ?? null
           }))
         })
       ),

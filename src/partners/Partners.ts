@@ -1,18 +1,22 @@
-import { Cache, Context, Duration, Effect, Exit, Layer, Option, Schema, SchemaIssue } from "effect"
+import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Option, Schema, SchemaIssue } from "effect"
 import { hash, randomBytes } from "node:crypto"
 import { type Environment, tokenPrefix } from "../domain/Environment.ts"
-import type { Partner, PartnerAccess, PartnerEnvironmentSettings, PartnerStatus } from "../domain/Partner.ts"
-import { PartnerStatus as PartnerStatusSchema } from "../domain/Partner.ts"
+import type { IssuedToken, Partner, PartnerAccess, PartnerEnvironmentSettings, PartnerStatus } from "../domain/Partner.ts"
+import { PartnerStatus as PartnerStatusSchema, tokenDisplayPrefix } from "../domain/Partner.ts"
 import type { RtpPolicy } from "../domain/RtpPolicy.ts"
 import { slugify } from "../domain/Slug.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { CallbackUrlPolicy } from "./CallbackUrlPolicy.ts"
 import { type InsertedPartner, PartnerRepo, SlugTaken } from "./PartnerRepo.ts"
 import { PartnersConfig } from "./PartnersConfig.ts"
+import type { TokenInsert } from "./PartnerWrites.ts"
+import * as TokenUsage from "./TokenUsage.ts"
 
 /** Tokens are `pak_live_` or `pak_test_` + 32 random bytes; only their SHA-256 is stored. */
 export const generateToken = (environment: Environment) => `${tokenPrefix(environment)}${randomBytes(32).toString("base64url")}`
 export const hashToken = (token: string): Uint8Array => hash("sha256", token, "buffer")
+/** What is stored of a token: its hash and the characters it shows of itself. */
+const stored = (token: string): TokenInsert => ({ hash: hashToken(token), prefix: tokenDisplayPrefix(token) })
 
 /** What an operator may set on a partner. Shared by create and update. */
 export const PartnerFields = Schema.Struct({
@@ -127,22 +131,34 @@ export class Partners extends Context.Service<Partners, {
   show(slug: string): Effect.Effect<Partner, PartnerNotFound>
   findById(id: number): Effect.Effect<Option.Option<Partner>>
   setStatus(slug: string, status: PartnerStatus): Effect.Effect<Partner, PartnerNotFound>
-  /** A new token for the environment (live unless said); the one it had stops working. */
+  /**
+   * A new token for the environment (live unless said). Without `keepOld` every other token of the environment
+   * stops working at once; with it, the one it had stays valid for that long beside the new one.
+   */
   rotateToken(
     slug: string,
     environment?: Environment,
-    token?: string
+    token?: string,
+    keepOld?: Duration.Duration
   ): Effect.Effect<{ partner: Partner; token: string }, PartnerNotFound>
   /** Withdraws the environment's token: it stops working at once, and none is issued until rotateToken. Whether it had one. */
   withdrawToken(slug: string, environment: Environment): Effect.Effect<boolean, PartnerNotFound>
+  /** The environment's tokens still in an overlap stop working now. */
+  endTokenOverlap(partner: Pick<Partner, "id">, environment: Environment): Effect.Effect<void>
+  /** The partner's working tokens (never the tokens themselves), both environments. */
+  tokensOf(partner: Pick<Partner, "id">): Effect.Effect<ReadonlyArray<IssuedToken>>
   update(slug: string, changes: PartnerChanges): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
-  /** A new webhook secret in the environment; the old one keeps signing beside it for PARTNER_WEBHOOK_SECRET_OVERLAP. */
+  /**
+   * A new webhook secret in the environment; the old one keeps signing beside it for `overlap`
+   * (PARTNER_WEBHOOK_SECRET_OVERLAP unless said).
+   */
   rotateWebhookSecret(
     slug: string,
-    environment?: Environment
+    environment?: Environment,
+    overlap?: Duration.Duration
   ): Effect.Effect<{ partner: Partner; webhookSecret: string }, PartnerNotFound>
   /** Each partner's environments (callback URL, when its token was issued), without secrets. */
-  environmentsOf(partners: ReadonlyArray<Partner>): Effect.Effect<ReadonlyArray<PartnerEnvironmentSettings>>
+  environmentsOf(partners: ReadonlyArray<Pick<Partner, "id">>): Effect.Effect<ReadonlyArray<PartnerEnvironmentSettings>>
   /** What the partner's launches do with `user_rtp` from now on (every instance, at once: the change is announced). */
   setRtpPolicy(slug: string, policy: RtpPolicy): Effect.Effect<Partner, PartnerNotFound>
 
@@ -191,6 +207,7 @@ export class Partners extends Context.Service<Partners, {
       // A change made anywhere (another instance, the admin CLI) empties the
       // cache at once; the TTL remains the bound if the listener is down.
       yield* repo.onChange(forgetCachedTokens)
+      const usage = yield* TokenUsage.make(repo, partnersConfig.tokenLastUsedInterval)
 
       /** The operator's callback URL, judged by the policy (form, and where its host resolves). */
       const checkCallbackUrl = (url: string | null | undefined) =>
@@ -200,17 +217,25 @@ export class Partners extends Context.Service<Partners, {
             Effect.mapError((unsafe) => new InvalidPartnerInput({ message: `Invalid callback URL: ${unsafe.message}.` }))
           )
 
+      /** A token found is noted as used (written later, off this path) unless its overlap ran out since it was cached. */
+      const admitted = (key: string, now: number) => (access: Option.Option<PartnerAccess>) => {
+        if (Option.isNone(access) || !access.value.admitsAt(now)) return Option.none<PartnerAccess>()
+        usage.note(key, now)
+        return access
+      }
+
       const authenticate = Effect.fnUntraced(function*(token: string) {
         const key = hash("sha256", token, "base64")
+        const now = yield* Clock.currentTimeMillis
         const cached = yield* Cache.getSuccess(found, key)
-        if (Option.isSome(cached)) return cached
+        if (Option.isSome(cached)) return admitted(key, now)(cached)
         const startedAt = generation
         const result = yield* Cache.get(lookups, key)
         if (Option.isSome(result)) {
           if (startedAt === generation) yield* Cache.set(found, key, result.value)
           yield* Cache.set(known, key, undefined)
         }
-        return result
+        return admitted(key, now)(result)
       })
 
       const isKnownToken = (token: string) => Cache.has(known, hash("sha256", token, "base64"))
@@ -249,8 +274,8 @@ export class Partners extends Context.Service<Partners, {
             ...fields,
             slug,
             environments: {
-              live: { callbackUrl: fields.callbackUrl, tokenHash: hashToken(token) },
-              test: { callbackUrl: fields.testCallbackUrl, tokenHash: hashToken(testToken) }
+              live: { callbackUrl: fields.callbackUrl, token: stored(token) },
+              test: { callbackUrl: fields.testCallbackUrl, token: stored(testToken) }
             }
           })
         // A slug derived from the name gets a numeric suffix on collision; an explicit one is the operator's call.
@@ -263,9 +288,9 @@ export class Partners extends Context.Service<Partners, {
       })
 
       const rotateToken = Effect.fn("Partners.rotateToken")(
-        function*(slug: string, environment: Environment = "live", newToken?: string) {
+        function*(slug: string, environment: Environment = "live", newToken?: string, keepOld?: Duration.Duration) {
           const token = newToken ?? generateToken(environment)
-          const partner = yield* repo.setToken(slug, environment, hashToken(token)).pipe(Effect.flatMap(updated(slug)))
+          const partner = yield* repo.setToken(slug, environment, stored(token), keepOld).pipe(Effect.flatMap(updated(slug)))
           return { partner, token }
         }
       )
@@ -297,8 +322,10 @@ export class Partners extends Context.Service<Partners, {
           }))),
         update,
         environmentsOf: (partners) => repo.environmentsOf(partners.map((partner) => partner.id)),
-        rotateWebhookSecret: (slug, environment = "live") =>
-          repo.rotateWebhookSecret(slug, environment, partnersConfig.webhookSecretOverlap).pipe(
+        endTokenOverlap: (partner, environment) => Effect.andThen(repo.endTokenOverlap(partner.id, environment), forgetCachedTokens),
+        tokensOf: (partner) => repo.tokensOf(partner.id),
+        rotateWebhookSecret: (slug, environment = "live", overlap = partnersConfig.webhookSecretOverlap) =>
+          repo.rotateWebhookSecret(slug, environment, overlap).pipe(
             Effect.flatMap(Option.match({
               onNone: () => Effect.fail(new PartnerNotFound({ slug })),
               onSome: Effect.succeed

@@ -19,6 +19,8 @@ export class PartnersConfig extends Context.Service<PartnersConfig, {
    * integration work, admits test tokens only and answers a live one as an unknown token.
    */
   readonly serviceEnvironment: ServiceEnvironment
+  /** How often the times tokens were last used are written (one statement for all, each token at most once). */
+  readonly tokenLastUsedInterval: Duration.Duration
 }>()("partner-api/partners/PartnersConfig") {
   static readonly config = Config.all({
     callbackAllowPrivate: Config.Boolean("PARTNER_CALLBACK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
@@ -27,7 +29,8 @@ export class PartnersConfig extends Context.Service<PartnersConfig, {
       Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 1_000_000_000 })),
       "PARTNER_RATE_LIMIT"
     ).pipe(Config.withDefault(1200)),
-    serviceEnvironment: Config.schema(ServiceEnvironment, "SERVICE_ENVIRONMENT").pipe(Config.withDefault("production" as const))
+    serviceEnvironment: Config.schema(ServiceEnvironment, "SERVICE_ENVIRONMENT").pipe(Config.withDefault("production" as const)),
+    tokenLastUsedInterval: Config.Duration("TOKEN_LAST_USED_INTERVAL").pipe(Config.withDefault(Duration.minutes(1)))
   })
 
   static readonly layer = Layer.effect(PartnersConfig, Effect.map(PartnersConfig.config, PartnersConfig.of))

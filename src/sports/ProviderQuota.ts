@@ -50,6 +50,24 @@ const bucket = (perHour: number) => {
   return { limit: burst, window: Duration.times(refillEvery, burst) }
 }
 
+/** The key of one partner's share of a provider's hourly quota (whichever environment its calls come from). */
+const partnerQuotaKey = (name: string, partnerId: number) => `sports-provider:${name}:partner:${partnerId}`
+
+/**
+ * A partner's share of the provider's hourly quota as it stands, read without taking a call from it: the share an
+ * hour, the burst its bucket holds, and the calls it may make at once now (null when the store cannot be read).
+ */
+export const partnerQuotaUsage = Effect.fnUntraced(function*(name: string, partnerId: number) {
+  const config = yield* SportsConfig
+  const limiter = yield* RateLimiter.RateLimiter
+  const perHour = quotaShares(config).perPartnerPerHour
+  const { limit, window } = bucket(perHour)
+  const read = yield* Effect.option(
+    limiter.consume({ algorithm: "token-bucket", onExceeded: "fail", key: partnerQuotaKey(name, partnerId), tokens: 0, limit, window })
+  )
+  return { provider: name, perHour, burst: limit, availableNow: read._tag === "Some" ? Math.max(0, Math.floor(read.value.remaining)) : null }
+})
+
 /**
  * One unit of the provider's hourly quota for the current caller. Every
  * call counts against SPORTS_PROVIDER_RATE_LIMIT; a partner's call also
@@ -95,7 +113,7 @@ export const providerQuota = Effect.fnUntraced(function*(name: string) {
     const caller = yield* ProviderCaller
     if (caller._tag === "Service") return yield* Effect.asVoid(takeWhole)
     const own = budget(
-      `sports-provider:${name}:partner:${caller.partnerId}`,
+      partnerQuotaKey(name, caller.partnerId),
       shares.perPartnerPerHour,
       `Your share of the sports provider's hourly quota (${shares.perPartnerPerHour} calls) is in use; retry shortly.`
     )

@@ -6,45 +6,68 @@ import { NotFound } from "../api/Errors.ts"
 import { encodeWith, page } from "../api/Paging.ts"
 import { WalletRoundEntryCodec, WalletTransactionEntryCodec } from "../api/Wallet.ts"
 import { CurrentPartner } from "../api/Security.ts"
-import { WalletLedger } from "./WalletLedger.ts"
+import { type LedgerFilter, type LedgerScope, WalletLedger } from "./WalletLedger.ts"
+
+/** What a list of transactions asks for (the contract's query), as the ledger reads it. */
+interface TransactionsQuery {
+  readonly external_player_id?: string | undefined
+  readonly round_id?: string | undefined
+  readonly kind?: LedgerFilter["kind"]
+  readonly status?: LedgerFilter["status"]
+  readonly from?: Date | undefined
+  readonly to?: Date | undefined
+  readonly page?: number | undefined
+  readonly per_page?: number | undefined
+}
+
+/**
+ * A partner's ledger as the contract answers it (wire form: amounts in units, snake_case, ISO dates): a page of
+ * transactions, one transaction id, a round. The partner API reads it for the token's partner and environment; the
+ * partner portal, for the session's partner in the environment it names.
+ */
+export const ledgerReads = Effect.gen(function*() {
+  const ledger = yield* WalletLedger
+  const transactionEntries = encodeWith(Schema.Array(WalletTransactionEntryCodec))
+  const roundEntries = encodeWith(Schema.Array(WalletRoundEntryCodec))
+  return {
+    transactions: Effect.fn("WalletReads.transactions")(function*(scope: LedgerScope, query: TransactionsQuery) {
+      const paging = page(query)
+      const { entries, total } = yield* ledger.transactions(scope, {
+        externalPlayerId: query.external_player_id,
+        roundId: query.round_id,
+        kind: query.kind,
+        status: query.status,
+        from: query.from,
+        to: query.to
+      }, paging)
+      return { transactions: yield* transactionEntries(entries), meta: { page: paging.page, per_page: paging.perPage, total } }
+    }),
+    transaction: Effect.fn("WalletReads.transaction")(function*(scope: LedgerScope, txnId: string, kind?: LedgerFilter["kind"]) {
+      const entries = yield* ledger.transaction(scope, txnId, kind)
+      if (entries.length === 0) return yield* new NotFound({ message: "Transaction not found." })
+      return { transactions: yield* transactionEntries(entries) }
+    }),
+    round: Effect.fn("WalletReads.round")(function*(scope: LedgerScope, roundId: string, externalPlayerId?: string) {
+      const rounds = yield* ledger.rounds(scope, roundId, externalPlayerId)
+      if (rounds.length === 0) return yield* new NotFound({ message: "Round not found." })
+      return { rounds: yield* roundEntries(rounds) }
+    })
+  }
+})
 
 /** Reconciliation for partners: always scoped to the calling partner's own players, in its token's environment. */
 export const WalletHandlers = HttpApiBuilder.group(
   PartnerApi,
   "wallet",
   Effect.fn(function*(handlers) {
-    const ledger = yield* WalletLedger
-    const transactionEntries = encodeWith(Schema.Array(WalletTransactionEntryCodec))
-    const roundEntries = encodeWith(Schema.Array(WalletRoundEntryCodec))
+    const reads = yield* ledgerReads
+    const scoped = <A, E, R>(read: (scope: LedgerScope) => Effect.Effect<A, E, R>) =>
+      Effect.flatMap(Effect.service(CurrentPartner), (partner) =>
+        Effect.map(read({ partnerId: partner.id, environment: partner.environment }), (data) => ok(partner, data)))
 
     return handlers
-      .handle("transactions", Effect.fn("WalletHandlers.transactions")(function*({ query }) {
-        const partner = yield* CurrentPartner
-        const paging = page(query)
-        const { entries, total } = yield* ledger.transactions({ partnerId: partner.id, environment: partner.environment }, {
-          externalPlayerId: query.external_player_id,
-          roundId: query.round_id,
-          kind: query.kind,
-          status: query.status,
-          from: query.from,
-          to: query.to
-        }, paging)
-        return ok(partner, {
-          transactions: yield* transactionEntries(entries),
-          meta: { page: paging.page, per_page: paging.perPage, total }
-        })
-      }))
-      .handle("transaction", Effect.fn("WalletHandlers.transaction")(function*({ params, query }) {
-        const partner = yield* CurrentPartner
-        const entries = yield* ledger.transaction({ partnerId: partner.id, environment: partner.environment }, params.transaction_id, query.kind)
-        if (entries.length === 0) return yield* new NotFound({ message: "Transaction not found." })
-        return ok(partner, { transactions: yield* transactionEntries(entries) })
-      }))
-      .handle("round", Effect.fn("WalletHandlers.round")(function*({ params, query }) {
-        const partner = yield* CurrentPartner
-        const rounds = yield* ledger.rounds({ partnerId: partner.id, environment: partner.environment }, params.round_id, query.external_player_id)
-        if (rounds.length === 0) return yield* new NotFound({ message: "Round not found." })
-        return ok(partner, { rounds: yield* roundEntries(rounds) })
-      }))
+      .handle("transactions", ({ query }) => scoped((scope) => reads.transactions(scope, query)))
+      .handle("transaction", ({ params, query }) => scoped((scope) => reads.transaction(scope, params.transaction_id, query.kind)))
+      .handle("round", ({ params, query }) => scoped((scope) => reads.round(scope, params.round_id, query.external_player_id)))
   })
 )

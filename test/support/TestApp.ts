@@ -95,6 +95,7 @@ export const testPartnersConfig = (overrides: Partial<PartnersConfig["Service"]>
     webhookSecretOverlap: Duration.hours(24),
     rateLimitPerMinute: 1200,
     serviceEnvironment: "production",
+    tokenLastUsedInterval: Duration.millis(100),
     ...overrides
   })
 
@@ -130,6 +131,8 @@ export const testAdminConfig = (overrides: Partial<AdminConfig["Service"]> = {})
     loginWindow: Duration.minutes(15),
     concurrentHashes: 2,
     oneTimePasswordTtl: Duration.hours(24),
+    portalSessionTtl: Duration.hours(8),
+    invitationTtl: Duration.hours(72),
     ...overrides
   })
 

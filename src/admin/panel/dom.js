@@ -115,3 +115,20 @@ export function when(iso) {
 export function formValues(form) {
   return Object.fromEntries([...new FormData(/** @type {HTMLFormElement} */ (form)).entries()].map(([key, value]) => [key, String(value).trim()]))
 }
+
+/**
+ * A secret shown this once (a token, a webhook secret, an invitation link), with a way to copy it.
+ * @param {string} title
+ * @param {ReadonlyArray<readonly [string, string, string]>} entries label, value and its `data-secret` name
+ * @param {string} [advice] what to do with it
+ */
+export function secretBox(title, entries, advice = "Shown only this once: copy it now and hand it to the partner over a safe channel.") {
+  return h("section.card.secret", { "aria-labelledby": "secret-title" },
+    h("h2", { id: "secret-title" }, title),
+    h("p", {}, advice),
+    h("dl", {}, entries.map(([label, value, testId]) => [
+      h("dt", {}, label),
+      h("dd", {}, h("code", { "data-secret": testId }, value),
+        h("button.secondary.small", { type: "button", on: { click: () => navigator.clipboard?.writeText(value) } }, "Copy"))
+    ])))
+}

@@ -3,19 +3,7 @@
 // and the RTP policy too); activate, deactivate; rotate a token or a webhook secret per environment; clear the test data. Every value
 // says which environment it is.
 import { api, attempt, canChange, navigate } from "./session.js"
-import { field, fill, formValues, h, notice, table, when } from "./dom.js"
-
-/** A secret shown this once, with a way to copy it. */
-function secretBox(title, entries) {
-  return h("section.card.secret", { "aria-labelledby": "secret-title" },
-    h("h2", { id: "secret-title" }, title),
-    h("p", {}, "Shown only this once: copy it now and hand it to the partner over a safe channel."),
-    h("dl", {}, entries.map(([label, value, testId]) => [
-      h("dt", {}, label),
-      h("dd", {}, h("code", { "data-secret": testId }, value),
-        h("button.secondary.small", { type: "button", on: { click: () => navigator.clipboard?.writeText(value) } }, "Copy"))
-    ])))
-}
+import { field, fill, formValues, h, notice, secretBox, table, when } from "./dom.js"
 
 /** Label of an environment, as every partner view shows it. */
 const environmentLabel = { live: "Live", test: "Test" }

@@ -69,9 +69,11 @@ export async function auditPage(main) {
   const { entries } = await api("GET", "/audit?limit=200")
   fill(main,
     h("h1", {}, "Audit trail"),
-    h("p", {}, "Every change through the console or the admin CLI, newest first. Secrets are never recorded."),
+    h("p", {}, "Every change through the console, the admin CLI or the partner portal (by a partner's own user), newest " +
+      "first. Secrets are never recorded."),
     table("Audit trail", ["When", "Who", "Via", "Action", "Target", "Before", "After"], entries.map((e) => [
-      when(e.at), e.actor, e.via, h("code", {}, e.action), e.target,
+      when(e.at), e.actor, e.via === "portal" ? h("span.badge.environment.test", { "data-via": "portal" }, "portal (partner user)") : e.via,
+      h("code", {}, e.action), e.target,
       e.before === null ? "—" : json(e.before), e.after === null ? "—" : json(e.after)
     ]), "No change yet."))
 }

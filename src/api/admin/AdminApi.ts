@@ -3,6 +3,7 @@ import { AdminCasinoGroup } from "./AdminCasino.ts"
 import { AdminCertificationsGroup } from "./AdminCertifications.ts"
 import { AdminOperationsGroup } from "./AdminOperations.ts"
 import { AdminPartnersGroup } from "./AdminPartners.ts"
+import { AdminPartnerUsersGroup } from "./AdminPartnerUsers.ts"
 import { AdminLoginGroup, AdminSessionGroup } from "./AdminSession.ts"
 import { AdminSystemGroup } from "./AdminSystem.ts"
 import { AdminWalletGroup } from "./AdminWallet.ts"
@@ -18,6 +19,7 @@ export class AdminApi extends HttpApi.make("admin-api")
   .add(AdminLoginGroup)
   .add(AdminSessionGroup)
   .add(AdminPartnersGroup)
+  .add(AdminPartnerUsersGroup)
   .add(AdminWalletGroup)
   .add(AdminCasinoGroup)
   .add(AdminSystemGroup)

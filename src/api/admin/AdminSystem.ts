@@ -9,7 +9,7 @@ export const AuditView = Schema.Struct({
   id: Schema.Int,
   at: Schema.String,
   actor: Schema.String,
-  via: Schema.Literals(["console", "cli"]),
+  via: Schema.Literals(["console", "cli", "portal"]),
   action: Schema.String,
   target: Schema.String,
   before: Schema.Unknown,

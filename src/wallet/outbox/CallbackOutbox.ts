@@ -68,8 +68,11 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
    */
   catchUp(playerId: number): Effect.Effect<CaughtUp>
   list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<CallbackView>>
-  /** Sends a notification again (delivered or not), as soon as its player's line reaches it. */
-  retry(id: number): Effect.Effect<CallbackView, CallbackNotFound | CallbackNotReplayable>
+  /**
+   * Sends a notification again (delivered or not), as soon as its player's line reaches it. With `partnerId`, only
+   * one of that partner's: another's is not found.
+   */
+  retry(id: number, partnerId?: number): Effect.Effect<CallbackView, CallbackNotFound | CallbackNotReplayable>
   /** What waits to be delivered, for the operator. */
   readonly backlog: Effect.Effect<Backlog>
   /** Shutdown began: runs in flight finish the notification they hold and stop. */
@@ -158,8 +161,8 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
         return { _tag: "Stalled", owed: yield* repo.owedTo(playerId), away: false, reason: "The rest of the line is left to the queue." } as const
       })
 
-      const retry = Effect.fn("CallbackOutbox.retry")(function*(id: number) {
-        const found = yield* repo.find(id)
+      const retry = Effect.fn("CallbackOutbox.retry")(function*(id: number, partnerId?: number) {
+        const found = yield* repo.find(id, partnerId)
         if (Option.isNone(found)) return yield* new CallbackNotFound({ id })
         if (!isRedeliverable(found.value)) return yield* new CallbackNotReplayable({ id })
         yield* repo.requeue(id)

@@ -65,6 +65,7 @@ export interface Backlog {
 export interface CallbackFilter {
   readonly status?: CallbackStatus | undefined
   readonly partnerId?: number | undefined
+  readonly environment?: Environment | undefined
   /** Only this player's (partner_players.id). */
   readonly playerId?: number | undefined
   readonly limit: number
@@ -142,10 +143,12 @@ const makeMemory = (written: ReadonlyArray<MemoryCallback>) =>
           all.filter((row) =>
             (filter.status === undefined || row.status === filter.status) &&
             (filter.partnerId === undefined || row.partnerId === filter.partnerId) &&
+            (filter.environment === undefined || row.environment === filter.environment) &&
             (filter.playerId === undefined || row.playerId === filter.playerId)
           ).reverse().slice(0, filter.limit)
         ),
-      find: (id: number) => read((all) => Option.fromNullishOr(all.find((row) => row.id === id))),
+      find: (id: number, partnerId?: number) =>
+        read((all) => Option.fromNullishOr(all.find((row) => row.id === id && (partnerId === undefined || row.partnerId === partnerId)))),
       requeue: (id: number) => change(id, () => ({ status: "pending", lastError: null })),
       ofTransactions: (refs: ReadonlyArray<number>) =>
         read((all) => all.filter((row) => row.transactionRef !== null && refs.includes(row.transactionRef))),
@@ -201,7 +204,8 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
    */
   scheduleLine(playerId: number, mode: "preserve_run_at" | "replace"): Effect.Effect<void>
   list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<Callback>>
-  find(id: number): Effect.Effect<Option.Option<Callback>>
+  /** The callback with this id; with `partnerId`, only if it is that partner's. */
+  find(id: number, partnerId?: number): Effect.Effect<Option.Option<Callback>>
   /** Puts a notification back in its player's line and runs the line now. */
   requeue(id: number): Effect.Effect<void>
   /** Every callback of these wallet transactions, oldest first. */
@@ -329,6 +333,7 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
         Request: Schema.Struct({
           status: Schema.optional(CallbackStatus),
           partnerId: Schema.optional(Schema.Int),
+          environment: Schema.optional(Environment),
           playerId: Schema.optional(Schema.Int),
           limit: Schema.Int
         }),
@@ -337,14 +342,16 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
           const conditions = [sql`true`]
           if (filter.status !== undefined) conditions.push(sql`c.status = ${filter.status}`)
           if (filter.partnerId !== undefined) conditions.push(sql`c.partner_id = ${filter.partnerId}`)
+          if (filter.environment !== undefined) conditions.push(sql`c.environment = ${filter.environment}`)
           if (filter.playerId !== undefined) conditions.push(sql`c.player_id = ${filter.playerId}`)
           return select(sql.and(conditions), filter.limit)
         }
       })
       const find = SqlSchema.findOneOption({
-        Request: Schema.Int,
+        Request: Schema.Struct({ id: Schema.Int, partnerId: Schema.optional(Schema.Int) }),
         Result: CallbackRow,
-        execute: (id) => select(sql`c.id = ${id}`, 1)
+        execute: ({ id, partnerId }) =>
+          select(partnerId === undefined ? sql`c.id = ${id}` : sql`c.id = ${id} AND c.partner_id = ${partnerId}`, 1)
       })
       const ofTransactions = SqlSchema.findAll({
         Request: Schema.Array(Schema.Int),
@@ -389,7 +396,7 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
           `.pipe(Effect.asVoid, Effect.orDie),
         scheduleLine,
         list: (filter) => Effect.orDie(list(filter)),
-        find: (id) => Effect.orDie(find(id)),
+        find: (id, partnerId) => Effect.orDie(find({ id, partnerId })),
         requeue: (id) =>
           sql.withTransaction(Effect.gen(function*() {
             const [row] = yield* sql<{ player_id: bigint }>`

@@ -74,6 +74,46 @@ export interface SentCallback {
   readonly failure: CallbackFailed | null
 }
 
+/** A callback as it went out, byte for byte. */
+export interface SentRequest {
+  readonly method: "POST"
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/**
+ * A callback sent once to see what happens (the portal's and the console's test callback): the request (null when
+ * there was nothing to send to), the partner's answer (its body null when larger than maxAnswerBytes), or the
+ * failure; and how long it took.
+ */
+export interface Trial {
+  readonly request: SentRequest | null
+  readonly answer: { readonly status: number; readonly body: string | null } | null
+  readonly failure: string | null
+  readonly milliseconds: number
+}
+
+/** Sends a callback once, signed as every callback is, through `send`: what went out and what came back. */
+export const probe = (
+  callbacks: PartnerCallbacks["Service"],
+  target: CallbackTarget,
+  eventId: string,
+  body: string
+): Effect.Effect<Trial> => {
+  const url = target.callbackUrl
+  if (url === null) return Effect.succeed({ request: null, answer: null, failure: "The partner has no callback_url.", milliseconds: 0 })
+  return Effect.map(
+    callbacks.send(target, eventId, body, (now) => signedHeaders(signingSecrets(target, now), eventId, body, now)),
+    (sent): Trial => ({
+      request: { method: "POST", url, headers: sent.headers, body },
+      answer: sent.answer === null ? null : { status: sent.answer.status, body: sent.answer.text ?? null },
+      failure: sent.failure?.message ?? null,
+      milliseconds: sent.millis
+    })
+  )
+}
+
 /** Whether reading a body failed because it passed the size limit (the connection is then dropped). */
 const isOverflow = (error: { readonly reason: { readonly _tag: string } }) =>
   error.reason._tag === "DecodeError" && "cause" in error.reason &&

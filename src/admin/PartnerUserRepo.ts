@@ -1,0 +1,180 @@
+import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { PartnerStatus } from "../domain/Partner.ts"
+import { PartnerRole, PartnerUser } from "../domain/PartnerUser.ts"
+import { IdFromBigInt } from "../platform/SqlCodecs.ts"
+import { type NewSessionRow, sessionRows } from "./Sessions.ts"
+
+const UserRow = Schema.Struct({ ...PartnerUser.fields, id: IdFromBigInt, partnerId: IdFromBigInt }).pipe(
+  Schema.encodeKeys({
+    partnerId: "partner_id",
+    passwordSet: "password_set",
+    invitationExpiresAt: "invitation_expires_at",
+    createdAt: "created_at"
+  }),
+  Schema.decodeTo(PartnerUser)
+)
+const decodeUsers = Schema.decodeUnknownEffect(Schema.Array(UserRow))
+
+/** The partner a user belongs to, read with them (a session, an invitation): who they act for. */
+export const UsersPartner = Schema.Struct({ id: IdFromBigInt, name: Schema.String, slug: Schema.String, status: PartnerStatus })
+export type UsersPartner = typeof UsersPartner.Type
+const PartnerColumns = UsersPartner.pipe(Schema.encodeKeys({ id: "p_id", name: "p_name", slug: "p_slug", status: "p_status" }))
+const decodePartners = Schema.decodeUnknownEffect(Schema.Array(PartnerColumns))
+
+const Extra = Schema.Struct({ password_hash: Schema.NullOr(Schema.String), csrf_token: Schema.NullOr(Schema.String), expires_at: Schema.NullOr(Schema.Date) })
+const decodeExtras = Schema.decodeUnknownEffect(Schema.Array(Extra))
+
+/** A user with their partner, and what the query read beside them (a password hash, a session's CSRF token and end). */
+export interface UserOfPartner {
+  readonly user: PartnerUser
+  readonly partner: UsersPartner
+  readonly passwordHash: string | null
+  readonly csrfToken: string | null
+  readonly expiresAt: Date | null
+}
+
+export class PartnerEmailTaken extends Schema.TaggedError<PartnerEmailTaken>()("PartnerEmailTaken", { email: Schema.String }) {
+  override get message() {
+    return `The e-mail "${this.email}" already has a portal account (one account per e-mail).`
+  }
+}
+
+/**
+ * Partner users (partner_users) and their portal sessions (partner_user_sessions). Every read and change of a
+ * partner's users names the partner in its WHERE clause, so nothing here reaches another partner's user by id.
+ */
+export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
+  insert(user: { partnerId: number; email: string; role: PartnerRole; invitationHash: Uint8Array; invitationTtl: Duration.Duration }): Effect.Effect<
+    PartnerUser,
+    PartnerEmailTaken
+  >
+  list(partnerId: number): Effect.Effect<ReadonlyArray<PartnerUser>>
+  find(partnerId: number, userId: number): Effect.Effect<Option.Option<PartnerUser>>
+  /** A new invitation link for the user (the one before stops working). */
+  reinvite(partnerId: number, userId: number, invitationHash: Uint8Array, invitationTtl: Duration.Duration): Effect.Effect<Option.Option<PartnerUser>>
+  /** The user an open (not expired) invitation names, with their partner. */
+  byInvitation(invitationHash: Uint8Array): Effect.Effect<Option.Option<UserOfPartner>>
+  /** Uses the invitation once: the password is set and the link closed, in one statement (two accepts: one wins). */
+  acceptInvitation(invitationHash: Uint8Array, passwordHash: string): Effect.Effect<Option.Option<PartnerUser>>
+  /** The user an e-mail names, with their partner and password hash (for a log-in). */
+  credentials(email: string): Effect.Effect<Option.Option<UserOfPartner>>
+  setPassword(userId: number, passwordHash: string): Effect.Effect<void>
+  setRole(partnerId: number, userId: number, role: PartnerRole): Effect.Effect<Option.Option<PartnerUser>>
+  remove(partnerId: number, userId: number): Effect.Effect<Option.Option<PartnerUser>>
+  /**
+   * Locks the partner's users until the transaction ends and counts its owners: a change that could leave a partner
+   * without an owner checks the count under this lock, so two owners demoting each other cannot both pass.
+   */
+  lockOwners(partnerId: number): Effect.Effect<number>
+  createSession(session: NewSessionRow): Effect.Effect<Date>
+  /** A session that has not ended, of a user whose partner exists (its status is the caller's to judge). */
+  findSession(idHash: Uint8Array): Effect.Effect<Option.Option<UserOfPartner>>
+  deleteSession(idHash: Uint8Array): Effect.Effect<void>
+  deleteSessionsOf(userId: number, keep?: Uint8Array): Effect.Effect<void>
+}>()("partner-api/admin/PartnerUserRepo") {
+  static readonly layerSql = Layer.effect(
+    PartnerUserRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const sessions = sessionRows(sql, { table: "partner_user_sessions", owner: "user_id" })
+      const columns = sql`u.id, u.partner_id, u.email, u.role, u.password_hash IS NOT NULL AS password_set,
+        u.invitation_expires_at, u.created_at`
+      const partnerColumns = sql`p.id AS p_id, p.name AS p_name, p.slug AS p_slug, p.status AS p_status`
+      const interval = (duration: Duration.Duration) => `${Duration.toMillis(duration)} milliseconds`
+
+      const users = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) => query.pipe(Effect.flatMap(decodeUsers), Effect.orDie)
+      const one = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) => Effect.map(users(query), (rows) => Option.fromNullishOr(rows[0]))
+
+      /** Users read with their partner and the extra columns (each query names the ones it has, the rest NULL). */
+      const withPartner = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+        query.pipe(
+          Effect.flatMap((rows) => Effect.all([decodeUsers(rows), decodePartners(rows), decodeExtras(rows)])),
+          Effect.map(([found, partners, extras]) =>
+            Option.map(Option.fromNullishOr(found[0]), (user): UserOfPartner => ({
+              user,
+              partner: partners[0],
+              passwordHash: extras[0].password_hash,
+              csrfToken: extras[0].csrf_token,
+              expiresAt: extras[0].expires_at
+            }))
+          ),
+          Effect.orDie
+        )
+
+      const insert = (user: { partnerId: number; email: string; role: PartnerRole; invitationHash: Uint8Array; invitationTtl: Duration.Duration }) =>
+        one(sql`
+          INSERT INTO partner_users AS u (partner_id, email, role, invitation_hash, invitation_expires_at)
+          VALUES (${user.partnerId}, ${user.email}, ${user.role}, ${user.invitationHash}, now() + ${interval(user.invitationTtl)}::interval)
+          ON CONFLICT (email) DO NOTHING
+          RETURNING ${columns}
+        `).pipe(Effect.flatMap(Option.match({
+          onNone: () => Effect.fail(new PartnerEmailTaken({ email: user.email })),
+          onSome: Effect.succeed
+        })))
+
+      return PartnerUserRepo.of({
+        insert,
+        list: (partnerId) => users(sql`SELECT ${columns} FROM partner_users u WHERE u.partner_id = ${partnerId} ORDER BY u.email`),
+        find: (partnerId, userId) => one(sql`SELECT ${columns} FROM partner_users u WHERE u.partner_id = ${partnerId} AND u.id = ${userId}`),
+        reinvite: (partnerId, userId, invitationHash, invitationTtl) =>
+          one(sql`
+            UPDATE partner_users u
+            SET invitation_hash = ${invitationHash}, invitation_expires_at = now() + ${interval(invitationTtl)}::interval, updated_at = now()
+            WHERE u.partner_id = ${partnerId} AND u.id = ${userId}
+            RETURNING ${columns}
+          `),
+        byInvitation: (invitationHash) =>
+          withPartner(sql`
+            SELECT ${columns}, ${partnerColumns}, NULL AS password_hash, NULL AS csrf_token, u.invitation_expires_at AS expires_at
+            FROM partner_users u JOIN partners p ON p.id = u.partner_id
+            WHERE u.invitation_hash = ${invitationHash} AND u.invitation_expires_at > now()
+          `),
+        acceptInvitation: (invitationHash, passwordHash) =>
+          one(sql`
+            UPDATE partner_users u
+            SET password_hash = ${passwordHash}, password_set_at = now(), invitation_hash = NULL, invitation_expires_at = NULL,
+                updated_at = now()
+            WHERE u.invitation_hash = ${invitationHash} AND u.invitation_expires_at > now()
+            RETURNING ${columns}
+          `),
+        credentials: (email) =>
+          withPartner(sql`
+            SELECT ${columns}, ${partnerColumns}, u.password_hash, NULL AS csrf_token, NULL AS expires_at
+            FROM partner_users u JOIN partners p ON p.id = u.partner_id
+            WHERE u.email = ${email}
+          `),
+        setPassword: (userId, passwordHash) =>
+          sql`UPDATE partner_users SET password_hash = ${passwordHash}, password_set_at = now(), updated_at = now() WHERE id = ${userId}`
+            .pipe(Effect.asVoid, Effect.orDie),
+        setRole: (partnerId, userId, role) =>
+          one(sql`
+            UPDATE partner_users u SET role = ${role}, updated_at = now()
+            WHERE u.partner_id = ${partnerId} AND u.id = ${userId}
+            RETURNING ${columns}
+          `),
+        remove: (partnerId, userId) =>
+          one(sql`DELETE FROM partner_users u WHERE u.partner_id = ${partnerId} AND u.id = ${userId} RETURNING ${columns}`),
+        // The partner's row is the lock (one row: no order to deadlock on), so the count is read after any change of
+        // its users that committed first.
+        lockOwners: (partnerId) =>
+          sql`SELECT 1 FROM partners WHERE id = ${partnerId} FOR NO KEY UPDATE`.pipe(
+            Effect.andThen(sql<{ n: number }>`SELECT count(*)::int AS n FROM partner_users WHERE partner_id = ${partnerId} AND role = 'owner'`),
+            Effect.map((rows) => rows[0].n),
+            Effect.orDie
+          ),
+        createSession: sessions.create,
+        findSession: (idHash) =>
+          withPartner(sql`
+            SELECT ${columns}, ${partnerColumns}, NULL AS password_hash, s.csrf_token, s.expires_at
+            FROM partner_user_sessions s
+            JOIN partner_users u ON u.id = s.user_id
+            JOIN partners p ON p.id = u.partner_id
+            WHERE s.id_hash = ${idHash} AND s.expires_at > now()
+          `),
+        deleteSession: sessions.remove,
+        deleteSessionsOf: sessions.removeAllOf
+      })
+    })
+  )
+}

@@ -1,0 +1,84 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { PartnerRole } from "../../domain/PartnerUser.ts"
+import { AdminForbidden, AdminUnauthorized, NotFound, TooManyAttempts, ValidationFailed } from "../admin/AdminErrors.ts"
+import { Done } from "../admin/AdminSession.ts"
+import { RequestValidation } from "../RequestValidation.ts"
+import { PortalAuth, RoleNeeded } from "./PortalSecurity.ts"
+
+const PortalPartner = Schema.Struct({ name: Schema.String, slug: Schema.String })
+
+/** The session as the portal reads it: who, for which partner, the CSRF token for changes, and when it ends. */
+export const PortalSessionAnswer = Schema.Struct({
+  success: Schema.Literal(true),
+  user: Schema.Struct({ email: Schema.String, role: PartnerRole }),
+  partner: PortalPartner,
+  csrf_token: Schema.String,
+  expires_at: Schema.String
+})
+
+const Invitation = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
+  description: "The secret of the invitation link (the part after `#`): sent in the body, never in a URL"
+})
+const Password = Schema.String.check(Schema.isMaxLength(200))
+
+/** Logging in and accepting an invitation: the portal's endpoints without a session. */
+export class PortalLoginGroup extends HttpApiGroup.make("login")
+  .add(
+    HttpApiEndpoint.post("login", "/session", {
+      payload: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), password: Password }),
+      success: PortalSessionAnswer,
+      error: [AdminUnauthorized, TooManyAttempts]
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Log in",
+      description: "Sets the session cookie (HttpOnly, SameSite=Strict, Path=/portal) and answers the CSRF token every later " +
+        "change carries in `X-CSRF-Token`. A wrong e-mail or password is a 401; a 429 (with `Retry-After`) after too many " +
+        "failures, throttled as the operator console's log-ins are."
+    }))
+  )
+  .add(
+    HttpApiEndpoint.post("invitation", "/invitation", {
+      payload: Schema.Struct({ invitation: Invitation }),
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        email: Schema.String,
+        role: PartnerRole,
+        partner: PortalPartner,
+        expires_at: Schema.String
+      }),
+      error: [NotFound, ValidationFailed]
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Who an invitation is for (404 once it was used, replaced or expired)"
+    }))
+  )
+  .add(
+    HttpApiEndpoint.post("accept", "/invitation/accept", {
+      payload: Schema.Struct({ invitation: Invitation, password: Password }),
+      success: PortalSessionAnswer,
+      error: [NotFound, ValidationFailed, TooManyAttempts]
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Accept an invitation: choose a password (12 characters or more) and log in",
+      description: "The link works once and until it expires (PORTAL_INVITATION_TTL); the user's other sessions end."
+    }))
+  )
+{}
+
+/** The current session: read it, end it, replace the password. */
+export class PortalSessionGroup extends HttpApiGroup.make("session")
+  .add(HttpApiEndpoint.get("current", "/session", { success: PortalSessionAnswer }))
+  .add(
+    HttpApiEndpoint.delete("logout", "/session", { success: Done })
+      .annotate(RoleNeeded, "viewer")
+      .annotateMerge(OpenApi.annotations({ summary: "Log out: the session ends and its cookie is cleared" }))
+  )
+  .add(
+    HttpApiEndpoint.post("changePassword", "/session/password", {
+      payload: Schema.Struct({ current_password: Password, new_password: Password }),
+      success: Done,
+      error: [ValidationFailed, AdminForbidden, TooManyAttempts]
+    }).middleware(RequestValidation)
+      .annotate(RoleNeeded, "viewer")
+      .annotateMerge(OpenApi.annotations({ summary: "Choose a new password; the user's other sessions end" }))
+  )
+  .middleware(PortalAuth)
+{}

@@ -1,0 +1,34 @@
+import { Effect, Layer, Option } from "effect"
+import { PortalApi, portalApiPrefix } from "../../api/portal/PortalApi.ts"
+import { portalSessionCookie } from "../../api/portal/PortalSecurity.ts"
+import { PartnerUsers } from "../../admin/PartnerUsers.ts"
+import { panelRoutes, sessionOpenApiRoute, sharedPanelAssets } from "../../admin/http/Panel.ts"
+
+/** The portal's addresses: each serves the shell, whose script draws the page the path names. */
+export const portalPages = ["", "/login", "/invitation", "/tokens", "/webhooks", "/wallet", "/usage", "/users", "/account"] as const
+
+/**
+ * The portal's pages, as the console's are made (one shell, plain ES modules, the same Content-Security-Policy), its
+ * own modules beside the console's shared ones (the API client and the DOM helpers), all under /portal/assets.
+ */
+export const PortalPanelRoutes = panelRoutes({
+  base: "/portal",
+  title: "Partner portal · Partner Aggregator API",
+  styles: ["style.css", "portal.css"],
+  dir: new URL("../panel/", import.meta.url),
+  pages: portalPages,
+  assets: {
+    ...sharedPanelAssets,
+    "app.js": "text/javascript",
+    "who.js": "text/javascript",
+    "integration.js": "text/javascript",
+    "data.js": "text/javascript",
+    "users.js": "text/javascript",
+    "portal.css": "text/css"
+  }
+})
+
+/** The portal API's OpenAPI document, for a logged-in partner user only. */
+export const PortalOpenApiRoute = Layer.unwrap(Effect.map(Effect.service(PartnerUsers), (users) =>
+  sessionOpenApiRoute(`${portalApiPrefix}/openapi.json`, PortalApi, portalSessionCookie, (sessionId) =>
+    Effect.map(users.session(sessionId), Option.isSome))))
