@@ -1,0 +1,395 @@
+import { PgClient } from "@effect/sql-pg"
+import { Context, Duration, Effect, Layer, Schema, type Scope } from "effect"
+import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import type { ChangeKind, ChangeRecord, EventRecord, MarketRecord } from "../../domain/SportsChanges.ts"
+import { changeKinds, suspensionReasons } from "../../domain/SportsChanges.ts"
+import type { StreamFilter } from "../../domain/SportsStream.ts"
+import * as ChangeFeed from "../../platform/ChangeFeed.ts"
+
+/** NOTIFY channel: changes were appended to the log (any world, any instance); delivered at commit. */
+export const sportsChangesChannel = "partner_api_sports_changes"
+
+/** Rows go to PostgreSQL as JSON documents of this many. */
+const chunkSize = 5_000
+const chunks = <A>(items: ReadonlyArray<A>) =>
+  Array.from({ length: Math.ceil(items.length / chunkSize) }, (_, i) => items.slice(i * chunkSize, (i + 1) * chunkSize))
+
+/** One change as read back: its position and the text the stream sends. */
+export interface LoggedChange {
+  readonly position: number
+  readonly kind: ChangeKind
+  readonly eventId: string
+  readonly sportId: number
+  readonly leagueId: string
+  readonly data: string
+}
+
+/** A page of the log: its changes, and the highest position pruned when it was read (same snapshot). */
+export interface LogPage {
+  readonly floor: number
+  readonly changes: ReadonlyArray<LoggedChange>
+}
+
+const Position = Schema.NumberFromString.check(Schema.isInt())
+
+const PageRow = Schema.Struct({
+  floor: Position,
+  position: Schema.NullOr(Position),
+  kind: Schema.NullOr(Schema.Literals(changeKinds)),
+  event_id: Schema.NullOr(Schema.String),
+  sport_id: Schema.NullOr(Schema.Int),
+  league_id: Schema.NullOr(Schema.String),
+  data: Schema.NullOr(Schema.String)
+})
+
+const EventRow = Schema.Struct({
+  event_id: Schema.String,
+  sport_id: Schema.Int,
+  league_id: Schema.String,
+  league_name: Schema.String,
+  home_name: Schema.String,
+  away_name: Schema.String,
+  starts_at: Schema.Date,
+  status: Schema.String,
+  active: Schema.Boolean,
+  score: Schema.NullOr(Schema.String),
+  minute: Schema.NullOr(Schema.Int),
+  answered_at: Schema.Date
+})
+
+const MarketRow = Schema.Struct({
+  event_id: Schema.String,
+  in_play: Schema.Boolean,
+  market_key: Schema.String,
+  name: Schema.String,
+  odds: Schema.Array(Schema.Struct({ label: Schema.String, value: Schema.Finite })),
+  suspended: Schema.Boolean,
+  reason: Schema.NullOr(Schema.Literals(suspensionReasons)),
+  quoted_at: Schema.NullOr(Schema.Date),
+  answered_at: Schema.Date
+})
+
+const StaleRow = Schema.Struct({ ...MarketRow.fields, world: Schema.String, sport_id: Schema.Int, league_id: Schema.String })
+
+const eventOf = (row: typeof EventRow.Type): EventRecord => ({
+  eventId: row.event_id,
+  sportId: row.sport_id,
+  leagueId: row.league_id,
+  leagueName: row.league_name,
+  homeName: row.home_name,
+  awayName: row.away_name,
+  startsAt: row.starts_at.getTime(),
+  status: row.status,
+  active: row.active,
+  score: row.score,
+  minute: row.minute,
+  answeredAt: row.answered_at.getTime()
+})
+
+const marketOf = (row: typeof MarketRow.Type): MarketRecord => ({
+  eventId: row.event_id,
+  inPlay: row.in_play,
+  key: row.market_key,
+  name: row.name,
+  odds: row.odds,
+  suspended: row.suspended,
+  reason: row.reason,
+  quotedAt: row.quoted_at?.getTime() ?? null,
+  answeredAt: row.answered_at.getTime()
+})
+
+const iso = (millis: number) => new Date(millis).toISOString()
+
+/** A statement's rows decoded by `Result`; database failures are defects here: callers cannot act on them. */
+const rowsOf = <S extends Schema.Top & { readonly DecodingServices: never }>(Result: S) => {
+  const find = SqlSchema.findAll({ Request: Schema.Any, Result, execute: (statement: Statement.Statement<unknown>) => statement })
+  return (statement: Statement.Statement<unknown>) => Effect.orDie(find(statement))
+}
+const pageRows = rowsOf(PageRow)
+const eventRows = rowsOf(EventRow)
+const marketRows = rowsOf(MarketRow)
+const staleRows = rowsOf(StaleRow)
+const headRows = rowsOf(Schema.Struct({ head: Position }))
+const knownRows = rowsOf(Schema.Struct({ known: Schema.Boolean }))
+const placeRows = rowsOf(Schema.Struct({ event_id: Schema.String, sport_id: Schema.Int, league_id: Schema.String }))
+const countRows = rowsOf(Schema.Struct({ pruned: Schema.Int }))
+
+const makeSql = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const pg = yield* PgClient.PgClient
+  const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.orDie(Effect.provideService(effect, SqlClient.SqlClient, sql))
+
+  // Every writer holds this lock from before it draws a position to its commit (see sql/0019).
+  const withLog = <A, E, R>(work: Effect.Effect<A, E, R>) =>
+    sql.withTransaction(Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:sports-changes'))`, work)).pipe(
+      Effect.catchTag("SqlError", Effect.die)
+    )
+
+  const append = (world: string, changes: ReadonlyArray<ChangeRecord>) =>
+    run(Effect.gen(function*() {
+      if (changes.length === 0) return
+      for (const [chunkIndex, chunk] of chunks(changes).entries()) {
+        const rows = chunk.map((change, i) => ({
+          n: chunkIndex * chunkSize + i,
+          kind: change.kind,
+          event_id: change.eventId,
+          sport_id: change.sportId,
+          league_id: change.leagueId,
+          data: change.data
+        }))
+        // json, not jsonb, all the way: each change's text is kept as written.
+        yield* sql`
+          INSERT INTO sports_changes (world, kind, event_id, sport_id, league_id, data)
+          SELECT ${world}, c.kind, c.event_id, c.sport_id, c.league_id, c.data::json
+          FROM json_to_recordset(${JSON.stringify(rows)}::json)
+            AS c(n integer, kind text, event_id text, sport_id integer, league_id text, data text)
+          ORDER BY c.n
+        `
+      }
+      yield* ChangeFeed.announce(sportsChangesChannel, world)
+    }))
+
+  const eventRecords = (world: string, eventIds: ReadonlyArray<string>, openOfSports: ReadonlyArray<number>) =>
+    Effect.map(
+      eventRows(sql`
+        SELECT event_id, sport_id, league_id, league_name, home_name, away_name, starts_at, status, active, score, minute,
+               answered_at
+        FROM sports_stream_events
+        WHERE world = ${world}
+          AND (event_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb))
+               OR (active AND status IN ('prematch', 'live')
+                   AND sport_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(openOfSports)}::jsonb)::integer)))
+      `),
+      (rows) => new Map(rows.map((row) => [row.event_id, eventOf(row)]))
+    )
+
+  const saveEvents = (world: string, records: ReadonlyArray<EventRecord>) =>
+    run(Effect.forEach(chunks(records), (chunk) => {
+      const rows = chunk.map((record) => ({
+        event_id: record.eventId,
+        sport_id: record.sportId,
+        league_id: record.leagueId,
+        league_name: record.leagueName,
+        home_name: record.homeName,
+        away_name: record.awayName,
+        starts_at: iso(record.startsAt),
+        status: record.status,
+        active: record.active,
+        score: record.score,
+        minute: record.minute,
+        answered_at: iso(record.answeredAt)
+      }))
+      return sql`
+        INSERT INTO sports_stream_events (world, event_id, sport_id, league_id, league_name, home_name, away_name, starts_at,
+                                          status, active, score, minute, answered_at)
+        SELECT ${world}, e.event_id, e.sport_id, e.league_id, e.league_name, e.home_name, e.away_name, e.starts_at, e.status,
+               e.active, e.score, e.minute, e.answered_at
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS e(
+          event_id text, sport_id integer, league_id text, league_name text, home_name text, away_name text,
+          starts_at timestamptz, status text, active boolean, score text, minute integer, answered_at timestamptz)
+        ON CONFLICT (world, event_id) DO UPDATE SET
+          sport_id = EXCLUDED.sport_id, league_id = EXCLUDED.league_id, league_name = EXCLUDED.league_name,
+          home_name = EXCLUDED.home_name, away_name = EXCLUDED.away_name, starts_at = EXCLUDED.starts_at,
+          status = EXCLUDED.status, active = EXCLUDED.active, score = EXCLUDED.score, minute = EXCLUDED.minute,
+          answered_at = EXCLUDED.answered_at
+      `
+    }, { discard: true }))
+
+  const places = (world: string, eventIds: ReadonlyArray<string>) =>
+    Effect.map(
+      placeRows(sql`
+        SELECT event_id, sport_id, league_id FROM sports_stream_events
+        WHERE world = ${world} AND event_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb))
+      `),
+      (rows) => new Map(rows.map((row) => [row.event_id, { sportId: row.sport_id, leagueId: row.league_id }]))
+    )
+
+  const marketRecords = (world: string, eventIds: ReadonlyArray<string>) =>
+    Effect.map(
+      marketRows(sql`
+        SELECT event_id, in_play, market_key, name, odds, suspended, reason, quoted_at, answered_at
+        FROM sports_stream_markets
+        WHERE world = ${world} AND event_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb))
+      `),
+      (rows) => rows.map(marketOf)
+    )
+
+  const saveMarkets = (world: string, records: ReadonlyArray<MarketRecord>) =>
+    run(Effect.forEach(chunks(records), (chunk) => {
+      const rows = chunk.map((market) => ({
+        event_id: market.eventId,
+        in_play: market.inPlay,
+        market_key: market.key,
+        name: market.name,
+        odds: market.odds,
+        suspended: market.suspended,
+        reason: market.reason,
+        quoted_at: market.quotedAt === null ? null : iso(market.quotedAt),
+        answered_at: iso(market.answeredAt)
+      }))
+      return sql`
+        INSERT INTO sports_stream_markets (world, event_id, in_play, market_key, name, odds, suspended, reason, quoted_at, answered_at)
+        SELECT ${world}, m.event_id, m.in_play, m.market_key, m.name, m.odds, m.suspended, m.reason, m.quoted_at, m.answered_at
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS m(
+          event_id text, in_play boolean, market_key text, name text, odds jsonb, suspended boolean, reason text,
+          quoted_at timestamptz, answered_at timestamptz)
+        ON CONFLICT (world, event_id, in_play, market_key) DO UPDATE SET
+          name = EXCLUDED.name, odds = EXCLUDED.odds, suspended = EXCLUDED.suspended, reason = EXCLUDED.reason,
+          quoted_at = EXCLUDED.quoted_at, answered_at = EXCLUDED.answered_at
+      `
+    }, { discard: true }))
+
+  const staleMarkets = (answeredBefore: number) =>
+    Effect.map(
+      staleRows(sql`
+        SELECT m.world, m.event_id, m.in_play, m.market_key, m.name, m.odds, m.suspended, m.reason, m.quoted_at, m.answered_at,
+               e.sport_id, e.league_id
+        FROM sports_stream_markets m JOIN sports_stream_events e USING (world, event_id)
+        WHERE NOT m.suspended AND m.answered_at < ${new Date(answeredBefore)}
+        ORDER BY m.world, m.event_id, m.in_play, m.market_key
+        LIMIT ${chunkSize}
+      `),
+      (rows) => rows.map((row) => ({ world: row.world, market: marketOf(row), sportId: row.sport_id, leagueId: row.league_id }))
+    )
+
+  const filterOf = (filter: StreamFilter): Statement.Fragment => {
+    const conditions = [sql`true`]
+    if (filter.kinds !== null) conditions.push(sql`kind IN ${sql.in([...filter.kinds])}`)
+    if (filter.sportIds !== null) conditions.push(filter.sportIds.size === 0 ? sql`false` : sql`sport_id IN ${sql.in([...filter.sportIds])}`)
+    if (filter.leagueIds !== null) conditions.push(sql`league_id IN ${sql.in([...filter.leagueIds])}`)
+    if (filter.eventIds !== null) conditions.push(sql`event_id IN ${sql.in([...filter.eventIds])}`)
+    return sql.and(conditions)
+  }
+
+  const read = (world: string, options: {
+    readonly after: number
+    readonly through: number | null
+    readonly filter: StreamFilter | null
+    readonly limit: number
+  }) =>
+    Effect.map(
+      // One statement, one snapshot: the floor says whether anything between `after` and these rows was pruned.
+      pageRows(sql`
+        SELECT f.pruned_through::text AS floor, c.position::text AS position, c.kind, c.event_id, c.sport_id, c.league_id,
+               c.data::text AS data
+        FROM sports_change_floor f
+        LEFT JOIN LATERAL (
+          SELECT position, kind, event_id, sport_id, league_id, data FROM sports_changes
+          WHERE world = ${world} AND position > ${options.after}
+            ${options.through === null ? sql`` : sql`AND position <= ${options.through}`}
+            AND ${options.filter === null ? sql`true` : filterOf(options.filter)}
+          ORDER BY position
+          LIMIT ${options.limit}
+        ) c ON true
+        ORDER BY c.position
+      `),
+      (rows): LogPage => ({
+        floor: rows[0]?.floor ?? 0,
+        changes: rows.flatMap((row) =>
+          row.position === null ? [] : [{
+            position: row.position,
+            kind: row.kind!,
+            eventId: row.event_id!,
+            sportId: row.sport_id!,
+            leagueId: row.league_id!,
+            data: row.data!
+          }]
+        )
+      })
+    )
+
+  const prune = (retention: Duration.Duration) =>
+    withLog(Effect.gen(function*() {
+      const seconds = Duration.toSeconds(retention)
+      // recorded_at is drawn under the lock, so the last row before the cut-off has the highest position pruned.
+      const [{ pruned }] = yield* countRows(sql`
+        WITH cut AS (
+          SELECT position FROM sports_changes WHERE recorded_at < now() - make_interval(secs => ${seconds})
+          ORDER BY recorded_at DESC LIMIT 1
+        ),
+        deleted AS (DELETE FROM sports_changes WHERE position <= (SELECT position FROM cut) RETURNING 1),
+        floor AS (
+          UPDATE sports_change_floor SET pruned_through = GREATEST(pruned_through, (SELECT position FROM cut))
+          WHERE EXISTS (SELECT 1 FROM cut)
+        )
+        SELECT count(*)::int AS pruned FROM deleted
+      `)
+      // What the log knows of markets and events long gone: a market unseen for a day (long suspended), an event
+      // ended or removed three days ago (the catalog lists ended events for two).
+      yield* sql`DELETE FROM sports_stream_markets WHERE answered_at < now() - interval '1 day'`
+      yield* sql`
+        DELETE FROM sports_stream_events
+        WHERE (NOT active OR status NOT IN ('prematch', 'live')) AND answered_at < now() - interval '3 days'
+      `
+      return pruned
+    }))
+
+  return SportsChangeLog.of({
+    withLog,
+    worldKnown: (world) =>
+      Effect.map(knownRows(sql`SELECT EXISTS (SELECT 1 FROM sports_stream_events WHERE world = ${world}) AS known`), (rows) => rows[0].known),
+    append: Effect.fn("SportsChangeLog.append")(append),
+    eventRecords: Effect.fn("SportsChangeLog.eventRecords")(eventRecords),
+    saveEvents: Effect.fn("SportsChangeLog.saveEvents")(saveEvents),
+    places: Effect.fn("SportsChangeLog.places")(places),
+    marketRecords: Effect.fn("SportsChangeLog.marketRecords")(marketRecords),
+    saveMarkets: Effect.fn("SportsChangeLog.saveMarkets")(saveMarkets),
+    staleMarkets: Effect.fn("SportsChangeLog.staleMarkets")(staleMarkets),
+    read: Effect.fn("SportsChangeLog.read")(read),
+    head: Effect.map(headRows(sql`SELECT coalesce(max(position), 0)::text AS head FROM sports_changes`), (rows) => rows[0].head),
+    prune: Effect.fn("SportsChangeLog.prune")(prune),
+    onAppend: (run) => ChangeFeed.onChange(sportsChangesChannel, run).pipe(Effect.provideService(PgClient.PgClient, pg))
+  })
+})
+
+/**
+ * The change log and what it knows of each world's events and markets
+ * (sports_changes, sports_change_floor, sports_stream_events,
+ * sports_stream_markets): the only code that reads or writes them. The rules
+ * of what changed are SportsChanges' (src/domain); ChangeRecorder composes
+ * them with these statements.
+ */
+export class SportsChangeLog extends Context.Service<SportsChangeLog, {
+  /**
+   * Runs `work` in a transaction (a savepoint of the caller's, when there is one) holding the log's lock to its
+   * commit: positions are drawn in commit order, so a reader never passes a position that commits later.
+   */
+  withLog<A, E, R>(work: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
+  /** Whether the log has seen any event of `world` (its first refresh sets the baseline). */
+  worldKnown(world: string): Effect.Effect<boolean>
+  /** Appends changes, in order, and announces them at commit. Under withLog. */
+  append(world: string, changes: ReadonlyArray<ChangeRecord>): Effect.Effect<void>
+  /** What the log knows of these events, and of every open event of these sports. */
+  eventRecords(world: string, eventIds: ReadonlyArray<string>, openOfSports: ReadonlyArray<number>): Effect.Effect<ReadonlyMap<string, EventRecord>>
+  saveEvents(world: string, records: ReadonlyArray<EventRecord>): Effect.Effect<void>
+  /** Each known event's sport and league. */
+  places(world: string, eventIds: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, { readonly sportId: number; readonly leagueId: string }>>
+  /** Every market the log holds for these events, both phases. */
+  marketRecords(world: string, eventIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<MarketRecord>>
+  saveMarkets(world: string, records: ReadonlyArray<MarketRecord>): Effect.Effect<void>
+  /** Open markets (of any world) no answer has carried since `answeredBefore`, a batch at a time. */
+  staleMarkets(answeredBefore: number): Effect.Effect<ReadonlyArray<{
+    readonly world: string
+    readonly market: MarketRecord
+    readonly sportId: number
+    readonly leagueId: string
+  }>>
+  /** Changes of `world` after a position (up to `through`, when given), in order, with the floor. */
+  read(world: string, options: {
+    readonly after: number
+    readonly through: number | null
+    readonly filter: StreamFilter | null
+    readonly limit: number
+  }): Effect.Effect<LogPage>
+  /** The highest position committed (0 for an empty log). */
+  readonly head: Effect.Effect<number>
+  /** Removes changes older than `retention` (raising the floor) and what is known of long-gone markets and events. */
+  prune(retention: Duration.Duration): Effect.Effect<number>
+  /** Runs `run` after each burst of appends (any instance), for as long as the scope lives. */
+  onAppend(run: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>
+}>()("partner-api/sports/stream/SportsChangeLog") {
+  static readonly layerSql: Layer.Layer<SportsChangeLog, never, SqlClient.SqlClient | PgClient.PgClient> = Layer.effect(
+    SportsChangeLog,
+    Effect.suspend(() => makeSql)
+  )
+}
