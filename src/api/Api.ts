@@ -6,6 +6,7 @@ import { partnerApiPrefix } from "../domain/Partner.ts"
 import { documentPartnerApi } from "./Documentation.ts"
 import { PartnerAuth } from "./Security.ts"
 import { SportsGroup } from "./Sports.ts"
+import { SportsStreamGroup } from "./SportsStream.ts"
 import { WalletGroup } from "./Wallet.ts"
 
 export const apiPrefix = partnerApiPrefix
@@ -19,6 +20,7 @@ export class PartnerApi extends HttpApi.make("partner-api")
   .add(CasinoGroup)
   .add(SportsGroup)
   .add(CatalogGroup)
+  .add(SportsStreamGroup)
   .add(WalletGroup)
   .prefix(apiPrefix)
   .middleware(PartnerAuth)
