@@ -15,8 +15,9 @@ import { CatalogChanges } from "../catalog/CatalogChanges.ts"
 import { SportsChangeLog } from "./SportsChangeLog.ts"
 import { StreamConfig } from "./StreamConfig.ts"
 
-const marketKey = (market: { readonly eventId: string; readonly inPlay: boolean; readonly key?: string }) =>
-  `${market.eventId}\u0000${market.inPlay}${market.key === undefined ? "" : `\u0000${market.key}`}`
+/** An event's markets of one phase (pre-match or in play). */
+const phaseKey = (of: { readonly eventId: string; readonly inPlay: boolean }) => `${of.eventId}\u0000${of.inPlay}`
+const marketKey = (market: MarketRecord) => `${phaseKey(market)}\u0000${market.key}`
 
 /**
  * Writes to the change log what the catalog's refreshes, the odds reads and
@@ -84,7 +85,7 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
           // Each event's markets of each phase, as the sightings below leave them (oldest answer first).
           const held = new Map<string, Map<string, MarketRecord>>()
           for (const market of yield* log.marketRecords(world, eventIds)) {
-            const phase = marketKey(market)
+            const phase = phaseKey(market)
             if (!held.has(phase)) held.set(phase, new Map())
             held.get(phase)!.set(market.key, market)
           }
@@ -93,7 +94,7 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
           for (const sighting of [...sightings].sort((a, b) => a.answeredAt - b.answeredAt)) {
             const place = places.get(sighting.eventId)
             if (place === undefined) continue
-            const phase = marketKey(sighting)
+            const phase = phaseKey(sighting)
             const markets = held.get(phase) ?? new Map<string, MarketRecord>()
             const outcome = oddsChanges({ previous: [...markets.values()], sighting, event: place, seenAt, staleAfterMillis })
             for (const record of outcome.records) {

@@ -1,18 +1,77 @@
-import { type Cause, Queue } from "effect"
+import { Cause, Effect } from "effect"
+import type { NonEmptyReadonlyArray } from "effect/Array"
 import { Sse } from "effect/encoding"
 import { carries, type ResetReason, resetOf, type StreamFilter } from "../../domain/SportsStream.ts"
 import type { LoggedChange } from "./SportsChangeLog.ts"
+
+/**
+ * What a stream holds for its client: chunks queued by the tail, taken by
+ * the connection as its socket accepts them. Each chunk knows the last
+ * position it carries, so a stream cut short knows what its client was given.
+ */
+export class Mailbox {
+  private chunks: Array<{ readonly bytes: Uint8Array; readonly last: number }> = []
+  private waiting: (() => void) | undefined
+  private ended = false
+  /** Bytes queued, not taken yet. */
+  pending = 0
+  /** The last position taken by the connection (written, or being written, to the socket). */
+  taken = 0
+
+  put(bytes: Uint8Array, last: number): void {
+    if (this.ended) return
+    this.chunks.push({ bytes, last })
+    this.pending += bytes.length
+    this.wake()
+  }
+
+  /** Drops what is queued (the client will not take it in time); the stream goes on from what it was given. */
+  clear(): void {
+    this.chunks = []
+    this.pending = 0
+  }
+
+  /** Nothing more is queued: the connection ends once it has taken what is there. */
+  end(): void {
+    this.ended = true
+    this.wake()
+  }
+
+  private wake() {
+    const waiting = this.waiting
+    this.waiting = undefined
+    waiting?.()
+  }
+
+  /** Everything queued (waiting for a chunk when there is none); done once ended and empty. */
+  readonly take: Effect.Effect<NonEmptyReadonlyArray<Uint8Array>, Cause.Done> = Effect.suspend(() => {
+    if (this.chunks.length > 0) return Effect.succeed(this.takeAll())
+    if (this.ended) return Cause.done()
+    return Effect.callback<NonEmptyReadonlyArray<Uint8Array>, Cause.Done>((resume) => {
+      this.waiting = () => resume(this.take)
+      return Effect.sync(() => {
+        this.waiting = undefined
+      })
+    })
+  })
+
+  private takeAll(): NonEmptyReadonlyArray<Uint8Array> {
+    const taken = this.chunks
+    this.chunks = []
+    this.pending = 0
+    this.taken = Math.max(this.taken, taken[taken.length - 1].last)
+    return taken.map((chunk) => chunk.bytes) as unknown as NonEmptyReadonlyArray<Uint8Array>
+  }
+}
 
 /** One open stream, as the tail sees it once it is live (caught up). */
 export interface Subscriber {
   readonly filter: StreamFilter
   /** The last position queued to it: a change at or below it is never sent to it again. */
   cursor: number
-  /** Bytes queued that its connection has not taken yet. */
-  pending: number
   /** When something was last queued to it (epoch millis), for the heartbeat. */
   lastQueuedAt: number
-  readonly queue: Queue.Queue<Uint8Array, Cause.Done>
+  readonly mailbox: Mailbox
 }
 
 /** A change as the stream sends it: `id`, `event`, `data`, a blank line. */
@@ -41,7 +100,7 @@ export interface Delivery {
  * with equal filters share one chunk (so a thousand identical streams hold
  * one copy). A stream is never buffered without bound: one that has not
  * taken what it holds, when the next chunk would take it past
- * `clientBufferBytes`, gets a last `reset` and ends.
+ * `clientBufferBytes`, lets it go, gets a last `reset` and ends.
  */
 export class ChangeTail {
   cursor = 0
@@ -54,17 +113,21 @@ export class ChangeTail {
     this.clientBufferBytes = clientBufferBytes
   }
 
-  /** Queues `chunk` (holding `events` changes) to a stream, or drops the stream as slow; false when dropped. */
-  offer(subscriber: Subscriber, chunk: Uint8Array, now: number): boolean {
-    if (subscriber.pending > 0 && subscriber.pending + chunk.length > this.clientBufferBytes) {
+  /**
+   * Queues `chunk` (up to position `last`) to a stream, or drops the stream as slow (false): what it holds is
+   * let go, and a last reset tells its client to go on from what it was given.
+   */
+  offer(subscriber: Subscriber, chunk: Uint8Array, last: number, now: number): boolean {
+    const { mailbox } = subscriber
+    if (mailbox.pending > 0 && mailbox.pending + chunk.length > this.clientBufferBytes) {
       this.subscribers.delete(subscriber)
-      Queue.offerUnsafe(subscriber.queue, utf8(encodeReset("slow_reader", subscriber.cursor)))
-      Queue.endUnsafe(subscriber.queue)
+      mailbox.clear()
+      mailbox.put(utf8(encodeReset("slow_reader", mailbox.taken)), mailbox.taken)
+      mailbox.end()
       return false
     }
-    subscriber.pending += chunk.length
     subscriber.lastQueuedAt = now
-    Queue.offerUnsafe(subscriber.queue, chunk)
+    mailbox.put(chunk, last)
     return true
   }
 
@@ -101,7 +164,7 @@ export class ChangeTail {
         // Caught up from the log into the middle of this page: only what it has not had.
         delivery = matching(subscriber.filter, subscriber.cursor)
       }
-      if (delivery !== null && !this.offer(subscriber, delivery.chunk, now)) {
+      if (delivery !== null && !this.offer(subscriber, delivery.chunk, last, now)) {
         slow.push(subscriber)
         continue
       }
@@ -119,19 +182,13 @@ export class ChangeTail {
   expire(floor: number, now: number): Delivery {
     const slow: Array<Subscriber> = []
     for (const subscriber of [...this.subscribers]) {
-      if (!this.offer(subscriber, utf8(encodeReset("expired", floor)), now)) slow.push(subscriber)
+      if (!this.offer(subscriber, utf8(encodeReset("expired", floor)), floor, now)) slow.push(subscriber)
       else subscriber.cursor = Math.max(subscriber.cursor, floor)
     }
     this.cursor = Math.max(this.cursor, floor)
     return { sent: 0, slow }
   }
 
-  /** Bytes held for the live streams' clients. */
-  get pending(): number {
-    let total = 0
-    for (const subscriber of this.subscribers) total += subscriber.pending
-    return total
-  }
 }
 
 export { utf8 }

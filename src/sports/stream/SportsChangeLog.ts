@@ -336,7 +336,13 @@ const makeSql = Effect.gen(function*() {
     saveMarkets: Effect.fn("SportsChangeLog.saveMarkets")(saveMarkets),
     staleMarkets: Effect.fn("SportsChangeLog.staleMarkets")(staleMarkets),
     read: Effect.fn("SportsChangeLog.read")(read),
-    head: Effect.map(headRows(sql`SELECT coalesce(max(position), 0)::text AS head FROM sports_changes`), (rows) => rows[0].head),
+    // Pruned to nothing, the log's head is still the last position it had.
+    head: Effect.map(
+      headRows(sql`
+        SELECT GREATEST((SELECT max(position) FROM sports_changes), pruned_through)::text AS head FROM sports_change_floor
+      `),
+      (rows) => rows[0].head
+    ),
     prune: Effect.fn("SportsChangeLog.prune")(prune),
     onAppend: (run) => ChangeFeed.onChange(sportsChangesChannel, run).pipe(Effect.provideService(PgClient.PgClient, pg))
   })
@@ -381,7 +387,7 @@ export class SportsChangeLog extends Context.Service<SportsChangeLog, {
     readonly filter: StreamFilter | null
     readonly limit: number
   }): Effect.Effect<LogPage>
-  /** The highest position committed (0 for an empty log). */
+  /** The highest position committed (the floor once everything is pruned; 0 for a log never written). */
   readonly head: Effect.Effect<number>
   /** Removes changes older than `retention` (raising the floor) and what is known of long-gone markets and events. */
   prune(retention: Duration.Duration): Effect.Effect<number>

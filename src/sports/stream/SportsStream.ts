@@ -3,7 +3,7 @@ import { Sse } from "effect/encoding"
 import type { Environment } from "../../domain/Environment.ts"
 import { type Connected, describeFilter, type ResetReason, type StreamFilter } from "../../domain/SportsStream.ts"
 import * as Metrics from "../../platform/Metrics.ts"
-import { ChangeTail, type Delivery, encodeChange, encodeReset, type Subscriber, utf8 } from "./ChangeTail.ts"
+import { ChangeTail, type Delivery, encodeChange, encodeReset, Mailbox, type Subscriber, utf8 } from "./ChangeTail.ts"
 import { SportsChangeLog } from "./SportsChangeLog.ts"
 import { StreamConfig } from "./StreamConfig.ts"
 import { leaseLifetime, StreamLeases } from "./StreamLeases.ts"
@@ -32,6 +32,9 @@ const catchUpPage = 500
 const pollEvery = Duration.seconds(1)
 
 const heartbeat = utf8(": heartbeat\n\n")
+
+/** A client dropped as too slow has this long to take its reset (what its socket holds goes first); then it is cut. */
+const slowReaderGrace = Duration.seconds(30)
 
 /** The hint a stopping instance leaves: reconnect, to any instance, in 1 to 3 seconds (spread, so they do not all come at once). */
 const retryHint = () =>
@@ -83,7 +86,7 @@ export class SportsStream extends Context.Service<SportsStream, {
 
       const bufferedBytes = Effect.sync(() => {
         let total = 0
-        for (const connection of connections) total += connection.subscriber.pending
+        for (const connection of connections) total += connection.subscriber.mailbox.pending
         return total
       })
       const countOpen = (environment: Environment) => {
@@ -169,7 +172,9 @@ export class SportsStream extends Context.Service<SportsStream, {
         for (const tail of following.values()) {
           const slow: Array<Subscriber> = []
           for (const subscriber of [...tail.subscribers]) {
-            if (now - subscriber.lastQueuedAt >= heartbeatMillis && !tail.offer(subscriber, heartbeat, now)) slow.push(subscriber)
+            if (now - subscriber.lastQueuedAt >= heartbeatMillis && !tail.offer(subscriber, heartbeat, subscriber.cursor, now)) {
+              slow.push(subscriber)
+            }
           }
           yield* delivered({ sent: 0, slow })
         }
@@ -207,6 +212,7 @@ export class SportsStream extends Context.Service<SportsStream, {
           const bound = tail.cursor
           if (cursor >= bound) {
             subscriber.cursor = cursor
+            subscriber.mailbox.taken = cursor
             tail.subscribers.add(subscriber)
             return Stream.empty
           }
@@ -223,33 +229,31 @@ export class SportsStream extends Context.Service<SportsStream, {
       const resetTo = (tail: ChangeTail, connection: Connection, reason: ResetReason, atLeast = 0) => {
         const resume = Math.max(tail.cursor, atLeast)
         connection.subscriber.cursor = resume
+        connection.subscriber.mailbox.taken = resume
         tail.subscribers.add(connection.subscriber)
         return Stream.concat(Stream.fromEffect(Metrics.recordStreamReset(reason)).pipe(Stream.drain), Stream.succeed(utf8(encodeReset(reason, resume))))
       }
 
       const connectionStream = (request: OpenRequest, tail: ChangeTail, head: number, release: Effect.Effect<void>) =>
         Stream.unwrap(Effect.gen(function*() {
-          const queue = yield* Queue.unbounded<Uint8Array, Cause.Done>()
+          const mailbox = new Mailbox()
           const now = yield* Clock.currentTimeMillis
           const connection: Connection = {
-            subscriber: { filter: request.filter, cursor: 0, pending: 0, lastQueuedAt: now, queue },
+            subscriber: { filter: request.filter, cursor: 0, lastQueuedAt: now, mailbox },
             environment: request.partner.environment,
             finished: false
           }
           connections.add(connection)
           aborts.set(connection.subscriber, () => {
-            // Its reset and what it holds get one heartbeat's time to go out; then the connection is cut.
-            runFork(Effect.delay(Effect.suspend(() => connection.finished ? Effect.void : request.abort), config.heartbeatInterval))
+            // Its reset gets slowReaderGrace to go out behind what the socket holds; then the connection is cut.
+            runFork(Effect.delay(Effect.suspend(() => connection.finished ? Effect.void : request.abort), slowReaderGrace))
           })
           yield* countOpen(connection.environment)
           const start = request.lastEventId ?? head
           const history = request.lastEventId !== undefined && request.lastEventId > head
             ? resetTo(tail, connection, "unknown_position", head)
             : catchUp(tail, connection, start)
-          const live = Stream.fromQueue(queue).pipe(Stream.mapArray((chunks) => {
-            for (const chunk of chunks) connection.subscriber.pending -= chunk.length
-            return chunks
-          }))
+          const live = Stream.fromPull(Effect.succeed(mailbox.take))
           const finish = Effect.suspend(() => {
             connection.finished = true
             connections.delete(connection)
