@@ -86,10 +86,13 @@ export const sportsChanges = (client: PartnerClient, options: SportsChangesOptio
     let failures = 0
     const base = Duration.toMillis(Duration.fromInputUnsafe(options.reconnectAfter ?? "1 second"))
     const backoff = () => Effect.sleep(Math.min(30_000, base * 2 ** failures++) * (0.75 + Math.random() / 2))
-    const connection = Stream.unwrap(client.stream.changes({
-      query: options.query ?? {},
-      headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId }
-    })).pipe(
+    // Suspended: each connection asks with the last id received so far.
+    const connection = Stream.suspend(() =>
+      Stream.unwrap(client.stream.changes({
+        query: options.query ?? {},
+        headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId }
+      }))
+    ).pipe(
       Stream.tap((event) =>
         Effect.sync(() => {
           if (event.id !== undefined) lastEventId = event.id

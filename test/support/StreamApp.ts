@@ -1,4 +1,5 @@
 import { Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
+import { get as httpGet } from "node:http"
 import { Sse } from "effect/encoding"
 import { SqlClient } from "effect/sql"
 import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfig.ts"
@@ -104,7 +105,8 @@ export const changesOf = (stream: OpenStream) => stream.events.filter((event) =>
 
 /**
  * Opens GET /sports/stream with `token` (Bearer unless `partnerKey`) and reads it until the scope closes:
- * events are parsed by effect's own SSE parser, as a partner's client would.
+ * events are parsed by effect's own SSE parser, as a partner's client would. Each stream has a connection
+ * of its own (no pool), closed with it.
  */
 export const openStream = (
   baseUrl: string,
@@ -112,53 +114,56 @@ export const openStream = (
   options: { readonly query?: string; readonly lastEventId?: string; readonly partnerKey?: boolean } = {}
 ): Effect.Effect<OpenStream, never, Scope.Scope> =>
   Effect.acquireRelease(
-    Effect.promise(async () => {
-      const controller = new AbortController()
-      const headers: Record<string, string> = {}
-      if (token !== undefined) headers[options.partnerKey === true ? "x-partner-key" : "authorization"] = options.partnerKey === true ? token : `Bearer ${token}`
-      if (options.lastEventId !== undefined) headers["last-event-id"] = options.lastEventId
-      const response = await fetch(`${baseUrl}/api/partner/v1/sports/stream${options.query === undefined ? "" : `?${options.query}`}`, {
-        headers,
-        signal: controller.signal
-      })
-      const events: Array<StreamEvent> = []
-      const retries: Array<number> = []
-      let heartbeats = 0
-      let ended = false
-      let error: unknown = undefined
-      if (response.headers.get("content-type")?.startsWith("text/event-stream") !== true) {
-        error = await response.json()
-        ended = true
-      } else {
-        const parser = Sse.makeParser((parsed) => {
-          if (parsed._tag === "Retry") retries.push(Duration.toMillis(parsed.duration))
-          else events.push({ id: parsed.id, event: parsed.event, data: JSON.parse(parsed.data) })
-        })
-        const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
-        void (async () => {
-          try {
-            while (true) {
-              const { done, value } = await reader.read()
-              if (done) break
-              heartbeats += value.split("\n").filter((line) => line.startsWith(": heartbeat")).length
-              parser.feed(value)
-            }
-          } catch {
-            // Closed by the test.
+    Effect.promise(() =>
+      new Promise<OpenStream>((resolve) => {
+        const headers: Record<string, string> = {}
+        if (token !== undefined) {
+          if (options.partnerKey === true) headers["x-partner-key"] = token
+          else headers.authorization = `Bearer ${token}`
+        }
+        if (options.lastEventId !== undefined) headers["last-event-id"] = options.lastEventId
+        const path = `/api/partner/v1/sports/stream${options.query === undefined ? "" : `?${options.query}`}`
+        const request = httpGet(`${baseUrl}${path}`, { headers, agent: false }, (response) => {
+          const events: Array<StreamEvent> = []
+          const retries: Array<number> = []
+          let heartbeats = 0
+          let ended = false
+          let text = ""
+          const stream: OpenStream = {
+            status: response.statusCode ?? 0,
+            get error() {
+              return text === "" ? undefined : JSON.parse(text)
+            },
+            events,
+            heartbeats: () => heartbeats,
+            retries,
+            ended: () => ended,
+            close: Effect.sync(() => request.destroy())
           }
-          ended = true
-        })()
-      }
-      return {
-        status: response.status,
-        error,
-        events,
-        heartbeats: () => heartbeats,
-        retries,
-        ended: () => ended,
-        close: Effect.sync(() => controller.abort())
-      } satisfies OpenStream
-    }),
+          const isStream = response.headers["content-type"]?.startsWith("text/event-stream") === true
+          const parser = Sse.makeParser((parsed) => {
+            if (parsed._tag === "Retry") retries.push(Duration.toMillis(parsed.duration))
+            else events.push({ id: parsed.id, event: parsed.event, data: JSON.parse(parsed.data) })
+          })
+          response.setEncoding("utf8")
+          response.on("data", (chunk: string) => {
+            if (!isStream) {
+              text += chunk
+              return
+            }
+            heartbeats += chunk.split("\n").filter((line) => line.startsWith(": heartbeat")).length
+            parser.feed(chunk)
+          })
+          const done = () => {
+            ended = true
+          }
+          response.on("end", done).on("close", done).on("error", done)
+          if (isStream) resolve(stream)
+          else response.on("end", () => resolve(stream))
+        })
+        request.on("error", () => {})
+      })
+    ),
     (stream) => stream.close
   )
 

@@ -1,4 +1,4 @@
-import { Cause, Clock, Context, Deferred, Duration, Effect, Layer, Metric, Option, Queue, Schema, Stream } from "effect"
+import { Cause, Clock, Context, Deferred, Duration, Effect, Exit, Layer, Metric, Option, Queue, Schema, Stream } from "effect"
 import { Sse } from "effect/encoding"
 import type { Environment } from "../../domain/Environment.ts"
 import { type Connected, describeFilter, type ResetReason, type StreamFilter } from "../../domain/SportsStream.ts"
@@ -32,6 +32,9 @@ const catchUpPage = 500
 const pollEvery = Duration.seconds(1)
 
 const heartbeat = utf8(": heartbeat\n\n")
+
+/** How long a stop waits for its streams to end (a client that does not take its retry hint is cut by the drain). */
+const stopWait = Duration.seconds(5)
 
 /** A client dropped as too slow has this long to take its reset (what its socket holds goes first); then it is cut. */
 const slowReaderGrace = Duration.seconds(30)
@@ -75,6 +78,7 @@ export class SportsStream extends Context.Service<SportsStream, {
       const runFork = Effect.runForkWith(yield* Effect.context<never>())
       const instance = crypto.randomUUID()
       const stopping = yield* Deferred.make<void>()
+      const allEnded = yield* Deferred.make<void>()
       let stopped = false
       const connections = new Set<Connection>()
       const tails = new Map<string, Deferred.Deferred<ChangeTail>>()
@@ -257,6 +261,7 @@ export class SportsStream extends Context.Service<SportsStream, {
           const finish = Effect.suspend(() => {
             connection.finished = true
             connections.delete(connection)
+            if (stopped && connections.size === 0) Deferred.doneUnsafe(allEnded, Exit.void)
             aborts.delete(connection.subscriber)
             tail.subscribers.delete(connection.subscriber)
             return Effect.andThen(countOpen(connection.environment), release)
@@ -284,10 +289,15 @@ export class SportsStream extends Context.Service<SportsStream, {
         return connectionStream(request, tail, head, leases.release(lease.value))
       })
 
+      // A stop waits (a little) for its streams to end, so the server's drain finds their connections idle.
       const stop = Effect.suspend(() => {
         stopped = true
         return Deferred.succeed(stopping, undefined)
-      }).pipe(Effect.asVoid)
+      }).pipe(
+        Effect.andThen(Effect.suspend(() => connections.size === 0 ? Effect.void : Deferred.await(allEnded))),
+        Effect.timeoutOrElse({ duration: stopWait, orElse: () => Effect.void }),
+        Effect.asVoid
+      )
       yield* Effect.addFinalizer(() => stop)
 
       return SportsStream.of({ open, stop, bufferedBytes })

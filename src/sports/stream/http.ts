@@ -20,8 +20,11 @@ const positionOf = (header: string | undefined) =>
       errors: { "Last-Event-ID": ["The Last-Event-ID header must be an event id the stream sent (decimal digits)."] }
     }))
 
-/** What a stream's answer carries besides its type: no caching, no buffering by proxies on the way. */
-const streamHeaders = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" }
+/**
+ * What a stream's answer carries besides its type: no caching, no buffering by proxies on the way, and its
+ * connection closed with it (a stopping instance's drain then finds nothing left open).
+ */
+const streamHeaders = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no", connection: "close" }
 
 export const SportsStreamHandlers = HttpApiBuilder.group(
   PartnerApi,
@@ -42,10 +45,12 @@ export const SportsStreamHandlers = HttpApiBuilder.group(
           lastEventId,
           abort: Effect.sync(() => NodeHttpServerRequest.toServerResponse(request).destroy())
         }).pipe(
+          // Refused, the connection closes too: a stream client opens one per stream, and one left idle would
+          // hold a stopping instance's drain until the client lets it go.
           Effect.catchTag("StreamLimitReached", (refused) =>
             Effect.andThen(
               HttpEffect.appendPreResponseHandler((_request, response) =>
-                Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", "10"))
+                Effect.succeed(HttpServerResponse.setHeaders(response, { "retry-after": "10", connection: "close" }))
               ),
               Effect.fail(new TooManyRequests({ message: refused.message }))
             ))
