@@ -46,6 +46,9 @@ CREATE TABLE sports_stream_events (
   score       text,
   minute      integer,
   answered_at timestamptz NOT NULL,
+  -- A digest of the facts above (SportsChanges.eventFacts): a refresh of 100,000 events sends 100,000
+  -- digests and reads back only the events whose facts moved.
+  fingerprint text NOT NULL,
   PRIMARY KEY (world, event_id)
 );
 

@@ -120,10 +120,25 @@ export interface EventRecord {
 
 const iso = (millis: number) => new Date(millis).toISOString()
 
-const sameFacts = (a: EventRecord, b: EventRecord) =>
-  a.sportId === b.sportId && a.leagueId === b.leagueId && a.leagueName === b.leagueName && a.homeName === b.homeName &&
-  a.awayName === b.awayName && a.startsAt === b.startsAt && a.status === b.status && a.active === b.active &&
-  a.score === b.score && a.minute === b.minute
+/**
+ * An event's facts as one string (all but when it was answered): equal strings, nothing to tell. The log
+ * keeps a digest of it beside each event, so a refresh reads back only the events whose facts moved.
+ */
+export const eventFacts = (event: EventRecord): string =>
+  JSON.stringify([
+    event.sportId,
+    event.leagueId,
+    event.leagueName,
+    event.homeName,
+    event.awayName,
+    event.startsAt,
+    event.status,
+    event.active,
+    event.score,
+    event.minute
+  ])
+
+const sameFacts = (a: EventRecord, b: EventRecord) => eventFacts(a) === eventFacts(b)
 
 /** A final score, "2-1", as numbers; anything else is no result. */
 const finalScore = (score: string | null) => {

@@ -63,10 +63,10 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
         const listed = new Set(observed.map((event) => event.eventId))
         yield* log.withLog(Effect.gen(function*() {
           const baseline = !(yield* log.worldKnown(world))
-          const previous = yield* log.eventRecords(world, [...listed], scope.liveOnly ? [] : scope.sportIds)
+          const { moved, previous } = yield* log.eventRecords(world, observed, scope.liveOnly ? [] : scope.sportIds)
           const { changes, records } = eventChanges({
             previous,
-            observed,
+            observed: observed.filter((event) => moved.has(event.eventId)),
             unlisted: unlistedEvents(previous.values(), listed, scope),
             seenAt,
             baseline

@@ -1,8 +1,9 @@
 import { PgClient } from "@effect/sql-pg"
 import { Context, Duration, Effect, Layer, Schema, type Scope } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { createHash } from "node:crypto"
 import type { ChangeKind, ChangeRecord, EventRecord, MarketRecord } from "../../domain/SportsChanges.ts"
-import { changeKinds, suspensionReasons } from "../../domain/SportsChanges.ts"
+import { changeKinds, eventFacts, suspensionReasons } from "../../domain/SportsChanges.ts"
 import type { StreamFilter } from "../../domain/SportsStream.ts"
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
 
@@ -100,6 +101,13 @@ const marketOf = (row: typeof MarketRow.Type): MarketRecord => ({
 
 const iso = (millis: number) => new Date(millis).toISOString()
 
+/** What the log keeps of an event's facts: a digest, compared in PostgreSQL. */
+const fingerprintOf = (event: EventRecord) => createHash("sha1").update(eventFacts(event)).digest("base64")
+
+/** The columns of an event's record, as the statements below read them (from `s`). */
+const eventColumns = `s.event_id, s.sport_id, s.league_id, s.league_name, s.home_name, s.away_name, s.starts_at, s.status,
+  s.active, s.score, s.minute, s.answered_at`
+
 /** A statement's rows decoded by `Result`; database failures are defects here: callers cannot act on them. */
 const rowsOf = <S extends Schema.Top & { readonly DecodingServices: never }>(Result: S) => {
   const find = SqlSchema.findAll({ Request: Schema.Any, Result, execute: (statement: Statement.Statement<unknown>) => statement })
@@ -107,6 +115,13 @@ const rowsOf = <S extends Schema.Top & { readonly DecodingServices: never }>(Res
 }
 const pageRows = rowsOf(PageRow)
 const eventRows = rowsOf(EventRow)
+/** An observed event whose facts moved, with what the log held of it (nulls: nothing). */
+const movedRows = rowsOf(Schema.Struct({
+  observed: Schema.String,
+  ...Object.fromEntries(Object.entries(EventRow.fields).map(([key, field]) => [key, Schema.NullOr(field)])) as {
+    [K in keyof typeof EventRow.fields]: Schema.NullOr<(typeof EventRow.fields)[K]>
+  }
+}))
 const marketRows = rowsOf(MarketRow)
 const staleRows = rowsOf(StaleRow)
 const headRows = rowsOf(Schema.Struct({ head: Position }))
@@ -149,19 +164,29 @@ const makeSql = Effect.gen(function*() {
       yield* ChangeFeed.announce(sportsChangesChannel, world)
     }))
 
-  const eventRecords = (world: string, eventIds: ReadonlyArray<string>, openOfSports: ReadonlyArray<number>) =>
-    Effect.map(
-      eventRows(sql`
-        SELECT event_id, sport_id, league_id, league_name, home_name, away_name, starts_at, status, active, score, minute,
-               answered_at
-        FROM sports_stream_events
-        WHERE world = ${world}
-          AND (event_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb))
-               OR (active AND status IN ('prematch', 'live')
-                   AND sport_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(openOfSports)}::jsonb)::integer)))
-      `),
-      (rows) => new Map(rows.map((row) => [row.event_id, eventOf(row)]))
-    )
+  const eventRecords = (world: string, observed: ReadonlyArray<EventRecord>, openOfSports: ReadonlyArray<number>) =>
+    Effect.gen(function*() {
+      const seen = JSON.stringify(observed.map((event) => ({ id: event.eventId, h: fingerprintOf(event) })))
+      // Only the observed events whose facts moved (or that the log does not hold yet) are read back...
+      const moved = yield* movedRows(sql`
+        WITH seen AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(${seen}::jsonb) AS o(id text, h text))
+        SELECT seen.id AS observed, ${sql.literal(eventColumns)}
+        FROM seen LEFT JOIN sports_stream_events s ON s.world = ${world} AND s.event_id = seen.id
+        WHERE s.fingerprint IS DISTINCT FROM seen.h
+      `)
+      // ...and the open events of the refresh's sports it no longer lists.
+      // NOT IN over a subquery is a hashed subplan: one pass over the listed ids, whatever their number.
+      const unlisted = openOfSports.length === 0 ? [] : yield* eventRows(sql`
+        SELECT ${sql.literal(eventColumns)} FROM sports_stream_events s
+        WHERE s.world = ${world} AND s.active AND s.status IN ('prematch', 'live')
+          AND s.sport_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(openOfSports)}::jsonb)::integer)
+          AND s.event_id NOT IN (SELECT o.id FROM jsonb_to_recordset(${seen}::jsonb) AS o(id text))
+      `)
+      const previous = new Map<string, EventRecord>()
+      for (const row of moved) if (row.event_id !== null) previous.set(row.event_id, eventOf(row as typeof EventRow.Type))
+      for (const row of unlisted) previous.set(row.event_id, eventOf(row))
+      return { moved: new Set(moved.map((row) => row.observed)), previous }
+    })
 
   const saveEvents = (world: string, records: ReadonlyArray<EventRecord>) =>
     run(Effect.forEach(chunks(records), (chunk) => {
@@ -177,21 +202,23 @@ const makeSql = Effect.gen(function*() {
         active: record.active,
         score: record.score,
         minute: record.minute,
-        answered_at: iso(record.answeredAt)
+        answered_at: iso(record.answeredAt),
+        fingerprint: fingerprintOf(record)
       }))
       return sql`
         INSERT INTO sports_stream_events (world, event_id, sport_id, league_id, league_name, home_name, away_name, starts_at,
-                                          status, active, score, minute, answered_at)
+                                          status, active, score, minute, answered_at, fingerprint)
         SELECT ${world}, e.event_id, e.sport_id, e.league_id, e.league_name, e.home_name, e.away_name, e.starts_at, e.status,
-               e.active, e.score, e.minute, e.answered_at
+               e.active, e.score, e.minute, e.answered_at, e.fingerprint
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS e(
           event_id text, sport_id integer, league_id text, league_name text, home_name text, away_name text,
-          starts_at timestamptz, status text, active boolean, score text, minute integer, answered_at timestamptz)
+          starts_at timestamptz, status text, active boolean, score text, minute integer, answered_at timestamptz,
+          fingerprint text)
         ON CONFLICT (world, event_id) DO UPDATE SET
           sport_id = EXCLUDED.sport_id, league_id = EXCLUDED.league_id, league_name = EXCLUDED.league_name,
           home_name = EXCLUDED.home_name, away_name = EXCLUDED.away_name, starts_at = EXCLUDED.starts_at,
           status = EXCLUDED.status, active = EXCLUDED.active, score = EXCLUDED.score, minute = EXCLUDED.minute,
-          answered_at = EXCLUDED.answered_at
+          answered_at = EXCLUDED.answered_at, fingerprint = EXCLUDED.fingerprint
       `
     }, { discard: true }))
 
@@ -365,8 +392,14 @@ export class SportsChangeLog extends Context.Service<SportsChangeLog, {
   worldKnown(world: string): Effect.Effect<boolean>
   /** Appends changes, in order, and announces them at commit. Under withLog. */
   append(world: string, changes: ReadonlyArray<ChangeRecord>): Effect.Effect<void>
-  /** What the log knows of these events, and of every open event of these sports. */
-  eventRecords(world: string, eventIds: ReadonlyArray<string>, openOfSports: ReadonlyArray<number>): Effect.Effect<ReadonlyMap<string, EventRecord>>
+  /**
+   * Of the observed events, those whose facts moved from what the log holds (or that it does not hold), with
+   * what it holds of them; and what it holds of the open events of `openOfSports` not observed.
+   */
+  eventRecords(world: string, observed: ReadonlyArray<EventRecord>, openOfSports: ReadonlyArray<number>): Effect.Effect<{
+    readonly moved: ReadonlySet<string>
+    readonly previous: ReadonlyMap<string, EventRecord>
+  }>
   saveEvents(world: string, records: ReadonlyArray<EventRecord>): Effect.Effect<void>
   /** Each known event's sport and league. */
   places(world: string, eventIds: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, { readonly sportId: number; readonly leagueId: string }>>
