@@ -54,6 +54,7 @@ import { SportsChangeLog } from "./sports/stream/SportsChangeLog.ts"
 import { SportsStream } from "./sports/stream/SportsStream.ts"
 import { StreamConfig } from "./sports/stream/StreamConfig.ts"
 import { StreamLeases } from "./sports/stream/StreamLeases.ts"
+import { StreamRecords } from "./sports/stream/StreamRecords.ts"
 import { StreamSchedule } from "./sports/stream/StreamSchedule.ts"
 import { CallbackTargets, DefaultTestCallbackUrl } from "./partners/CallbackTargets.ts"
 import { ExemptCallbackUrls } from "./partners/CallbackUrlPolicy.ts"
@@ -236,7 +237,7 @@ const SportsProviderLayer = liveWorld(recordingOdds).pipe(Layer.provide(SportsPr
 
 /** The live change stream: its log, what writes to it, the streams of this instance. */
 const SportsStreamLive = Layer.mergeAll(SportsStream.layer, ChangeRecorder.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(SportsChangeLog.layerSql, StreamLeases.layerSql))
+  Layer.provideMerge(Layer.mergeAll(SportsChangeLog.layerSql, StreamRecords.layerSql, StreamLeases.layerSql))
 )
 
 /**

@@ -40,12 +40,17 @@ const openClient = (url: string, token: string): Promise<Client> =>
       if (response.statusCode !== 200) return reject(new Error(`stream answered ${response.statusCode}`))
       response.on("data", (chunk: Buffer) => {
         client.bytes += chunk.length
-        // Bytes, not text: the last "id: " of the chunk (with the end of the one before, for an id cut in two).
-        const bytes = tail.length === 0 ? chunk : Buffer.concat([tail, chunk])
-        tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - 24)))
-        const at = bytes.lastIndexOf(idPrefix)
-        if (at === -1) return
-        const end = bytes.indexOf(10, at)
+        // Bytes, not text: the last whole "id: …" line of the chunk; only when none is whole in it, the end of the
+        // one before is joined to its start (an id cut in two).
+        let bytes = chunk
+        let at = bytes.lastIndexOf(idPrefix)
+        let end = at === -1 ? -1 : bytes.indexOf(10, at)
+        if (end === -1) {
+          bytes = Buffer.concat([tail, chunk.subarray(0, 24)])
+          at = bytes.lastIndexOf(idPrefix)
+          end = at === -1 ? -1 : bytes.indexOf(10, at)
+        }
+        tail = Buffer.from(chunk.subarray(Math.max(0, chunk.length - 24)))
         if (end === -1) return
         const id = Number(bytes.toString("latin1", at + 4, end))
         if (!client.connected) {

@@ -14,6 +14,7 @@ import {
 import { CatalogChanges } from "../catalog/CatalogChanges.ts"
 import { SportsChangeLog } from "./SportsChangeLog.ts"
 import { StreamConfig } from "./StreamConfig.ts"
+import { StreamRecords } from "./StreamRecords.ts"
 
 /** An event's markets of one phase (pre-match or in play). */
 const phaseKey = (of: { readonly eventId: string; readonly inPlay: boolean }) => `${of.eventId}\u0000${of.inPlay}`
@@ -21,9 +22,10 @@ const marketKey = (market: MarketRecord) => `${phaseKey(market)}\u0000${market.k
 
 /**
  * Writes to the change log what the catalog's refreshes, the odds reads and
- * the passing of time change: it reads what the log knows, lets the rules
- * (domain/SportsChanges) tell what changed, and writes the changes and the
- * new records together, holding the log's lock (SportsChangeLog.withLog).
+ * the passing of time change: it reads what the log knows (StreamRecords),
+ * lets the rules (domain/SportsChanges) tell what changed, and writes the
+ * changes and the new records together, holding the log's lock
+ * (SportsChangeLog.withLog).
  */
 export class ChangeRecorder extends Context.Service<ChangeRecorder, {
   /** What a published snapshot changed in `world`; inside the publish's transaction when it has one. */
@@ -39,6 +41,7 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
     ChangeRecorder,
     Effect.gen(function*() {
       const log = yield* SportsChangeLog
+      const known = yield* StreamRecords
       const config = yield* StreamConfig
       const staleAfterMillis = Duration.toMillis(config.staleAfter)
 
@@ -62,8 +65,8 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
         }))
         const listed = new Set(observed.map((event) => event.eventId))
         yield* log.withLog(Effect.gen(function*() {
-          const baseline = !(yield* log.worldKnown(world))
-          const { moved, previous } = yield* log.eventRecords(world, observed, scope.liveOnly ? [] : scope.sportIds)
+          const baseline = !(yield* known.worldKnown(world))
+          const { moved, previous } = yield* known.eventRecords(world, observed, scope.liveOnly ? [] : scope.sportIds)
           const { changes, records } = eventChanges({
             previous,
             observed: observed.filter((event) => moved.has(event.eventId)),
@@ -71,7 +74,7 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
             seenAt,
             baseline
           })
-          yield* log.saveEvents(world, records)
+          yield* known.saveEvents(world, records)
           yield* log.append(world, changes)
         }))
       })
@@ -81,10 +84,10 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
         const seenAt = yield* Clock.currentTimeMillis
         const eventIds = [...new Set(sightings.map((sighting) => sighting.eventId))]
         return yield* log.withLog(Effect.gen(function*() {
-          const places = yield* log.places(world, eventIds)
+          const places = yield* known.places(world, eventIds)
           // Each event's markets of each phase, as the sightings below leave them (oldest answer first).
           const held = new Map<string, Map<string, MarketRecord>>()
-          for (const market of yield* log.marketRecords(world, eventIds)) {
+          for (const market of yield* known.marketRecords(world, eventIds)) {
             const phase = phaseKey(market)
             if (!held.has(phase)) held.set(phase, new Map())
             held.get(phase)!.set(market.key, market)
@@ -104,7 +107,7 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
             held.set(phase, markets)
             changes.push(...outcome.changes)
           }
-          yield* log.saveMarkets(world, [...written.values()])
+          yield* known.saveMarkets(world, [...written.values()])
           yield* log.append(world, changes)
           return changes.length
         }))
@@ -113,11 +116,11 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
       const suspendStale = Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         return yield* log.withLog(Effect.gen(function*() {
-          const stale = yield* log.staleMarkets(now - staleAfterMillis)
+          const stale = yield* known.staleMarkets(now - staleAfterMillis)
           const worlds = new Set(stale.map((entry) => entry.world))
           for (const world of worlds) {
             const { changes, records } = staleMarketChanges(stale.filter((entry) => entry.world === world), now)
-            yield* log.saveMarkets(world, records)
+            yield* known.saveMarkets(world, records)
             yield* log.append(world, changes)
           }
           return stale.length
@@ -128,7 +131,7 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
         recordRefresh,
         recordOdds,
         suspendStale,
-        prune: log.prune(config.retention).pipe(Effect.withSpan("ChangeRecorder.prune"))
+        prune: log.withLog(Effect.tap(log.prune(config.retention), () => known.prune)).pipe(Effect.withSpan("ChangeRecorder.prune"))
       })
     })
   )
