@@ -160,7 +160,10 @@ export class SportsStream extends Context.Service<SportsStream, {
             following.set(world, tail)
             yield* Deferred.succeed(ready, tail)
             return tail
-          })
+          }).pipe(
+            // Not started (the database did not answer): the next stream of this world tries again.
+            Effect.onError((cause) => Effect.andThen(Effect.sync(() => tails.delete(world)), Deferred.failCause(ready, cause)))
+          )
         })
 
       const wakeAll = Effect.sync(() => {
