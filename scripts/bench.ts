@@ -18,6 +18,7 @@ import { hashToken } from "../src/partners/Partners.ts"
 import { EmbeddedPostgres } from "../src/platform/EmbeddedPostgres.ts"
 import { catalogScenario } from "./bench/catalog.ts"
 import { fleetScenario } from "./bench/fleet.ts"
+import { streamScenario } from "./bench/stream.ts"
 import { walletScenario } from "./bench/wallet.ts"
 import { type BenchContext, fetchText, fixedBodyProcess, fixedBodyServer, type Scenario } from "./bench/context.ts"
 import { compare, freePort, printTable } from "./bench/harness.ts"
@@ -199,7 +200,8 @@ const scenarios: Record<string, Scenario> = {
   odds: oddsScenario,
   catalog: catalogScenario,
   wallet: walletScenario,
-  fleet: fleetScenario
+  fleet: fleetScenario,
+  stream: streamScenario
 }
 
 /** A PostgreSQL server URL: DATABASE_URL's, or an embedded cluster living as long as the scope. */

@@ -71,6 +71,15 @@ import { CatalogSchedule } from "./sports/catalog/CatalogSchedule.ts"
 import { SportsCatalogHandlers } from "./sports/catalog/http.ts"
 import { SportsCatalog } from "./sports/catalog/SportsCatalog.ts"
 import { SportsCatalogConfig } from "./sports/catalog/SportsCatalogConfig.ts"
+import { ChangeRecorder } from "./sports/stream/ChangeRecorder.ts"
+import { SportsStreamHandlers } from "./sports/stream/http.ts"
+import { recordingOdds } from "./sports/stream/OddsReads.ts"
+import { SportsChangeLog } from "./sports/stream/SportsChangeLog.ts"
+import { SportsStream } from "./sports/stream/SportsStream.ts"
+import { StreamConfig } from "./sports/stream/StreamConfig.ts"
+import { StreamLeases } from "./sports/stream/StreamLeases.ts"
+import { StreamRecords } from "./sports/stream/StreamRecords.ts"
+import { StreamSchedule } from "./sports/stream/StreamSchedule.ts"
 import { CallbackTargets, DefaultTestCallbackUrl } from "./partners/CallbackTargets.ts"
 import { ExemptCallbackUrls } from "./partners/CallbackUrlPolicy.ts"
 import * as DemoPartner from "./partners/DemoPartner.ts"
@@ -128,6 +137,7 @@ export const ApiHandlersLive = Layer.mergeAll(
   CasinoHandlers,
   SportsHandlers,
   SportsCatalogHandlers,
+  SportsStreamHandlers,
   WalletHandlers,
   CertificationHandlers,
   StatementsHandlers
@@ -137,6 +147,7 @@ export const ApiHandlersLive = Layer.mergeAll(
     StatusReport,
     CasinoEnvironments,
     SportsEnvironments,
+    SportsStream,
     WalletLedger,
     Certifications,
     Statements,
@@ -285,11 +296,32 @@ const StatusReportLive = Layer.effect(
   })
 )
 
-/** The provider SPORTS_PROVIDER selects: BetsAPI or the sandbox's simulated world. */
-const SportsProviderLayer = SportsProviders.layer(SandboxSportsProviderLive)
+/** The sports world a live token streams: the provider SPORTS_PROVIDER selects (`betsapi`, `sandbox`). */
+const liveWorld = <A, E, R>(layer: (world: string) => Layer.Layer<A, E, R>) =>
+  Layer.unwrap(Effect.map(Effect.service(SportsConfig), (config) => layer(config.provider)))
 
-/** The sports of each environment: a test token's provider and catalog are always the sandbox world's. */
-const SportsLive = SportsEnvironments.layer(SandboxSportsProviderLive).pipe(Layer.provideMerge(SportsCatalog.layer))
+/** The world a test token streams, whatever SPORTS_PROVIDER says. */
+const sandboxWorld = "sandbox"
+
+/** The provider SPORTS_PROVIDER selects: BetsAPI or the sandbox's simulated world; its odds reads told to the change stream. */
+const SportsProviderLayer = liveWorld(recordingOdds).pipe(Layer.provide(SportsProviders.layer(SandboxSportsProviderLive)))
+
+/** The live change stream: its log, what writes to it, the streams of this instance. */
+const SportsStreamLive = Layer.mergeAll(SportsStream.layer, ChangeRecorder.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(SportsChangeLog.layerSql, StreamRecords.layerSql, StreamLeases.layerSql))
+)
+
+/**
+ * The sports of each environment: a test token's provider and catalog are always the sandbox world's. Each
+ * catalog's refreshes and each provider's odds reads are told to the change stream of its world.
+ */
+const SportsLive = SportsEnvironments.layer(
+  recordingOdds(sandboxWorld).pipe(Layer.provide(SandboxSportsProviderLive)),
+  ChangeRecorder.memoryCatalogChanges(sandboxWorld)
+).pipe(
+  Layer.provideMerge(SportsCatalog.layer),
+  Layer.provideMerge(liveWorld(ChangeRecorder.catalogChanges))
+)
 
 /** The console's accounts, the partners' portal users, the audit trail and audited changes, over the domain services. */
 const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, PartnerUsers.layerNoDeps, AdminChanges.layer, CertificationAdmin.layer).pipe(
@@ -304,6 +336,7 @@ export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =
       Layer.provideMerge(
         Layer.mergeAll(Partners.layer, PartnerPlayers.layerSql, TestData.layerSql, CallbackTargetsLive, SportsProviderLayer, PartnerRateLimit.layer, AuthFailureLimit.layer)
       ),
+      Layer.provideMerge(SportsStreamLive),
       Layer.provideMerge(DemoPartnerWalletLive),
       Layer.provide(SandboxCallbackUrlsLive)
     )
@@ -368,6 +401,7 @@ export const ConfigLive = Layer.mergeAll(
   CasinoConfig.layer,
   SportsConfig.layer,
   SportsCatalogConfig.layer,
+  StreamConfig.layer,
   CallbacksConfig.layer,
   PartnersConfig.layer,
   SandboxConfig.layer,
@@ -379,7 +413,15 @@ export const ConfigLive = Layer.mergeAll(
 )
 
 /** The services with their database (migrated), start-up data and background work. */
-export const AppLive = Layer.mergeAll(DemoPartner.layer, CatalogSyncSchedule, CatalogSchedule, CallbackWorker, WalletRecovery, WalletOperations).pipe(
+export const AppLive = Layer.mergeAll(
+  DemoPartner.layer,
+  CatalogSyncSchedule,
+  CatalogSchedule,
+  StreamSchedule,
+  CallbackWorker,
+  WalletRecovery,
+  WalletOperations
+).pipe(
   Layer.provideMerge(ServicesLive),
   Layer.provideMerge(Database.layer)
 )
@@ -401,7 +443,14 @@ const HttpServerLive = Layer.unwrap(Effect.gen(function*() {
  * delivery in flight finishes) and the pool closes, then the embedded
  * database (if any) stops. main.ts bounds the whole of it by SHUTDOWN_TIMEOUT.
  */
-export const ServerLive = serveRoutes(RoutesLive).pipe(
+/** A stop ends the change streams first (each with its retry hint), so the drain does not wait on them. */
+const endStreams = Effect.flatMap(Effect.service(SportsStream), (streams) => streams.stop)
+
+/** Every route served; at a stop the change streams end before the drain. */
+export const serveApp = (options: { readonly disableListenLog?: boolean } = {}) =>
+  serveRoutes(RoutesLive, { ...options, beforeDrain: endStreams })
+
+export const ServerLive = serveApp().pipe(
   Layer.provide(MaxBodySizeLive),
   Layer.provide(HttpServerLive),
   Layer.provide(AppLive),

@@ -1,7 +1,9 @@
 /**
  * A stand-in BetsAPI for the benchmark, counting the calls it receives
  * (GET /__calls):
- * - odds: canned markets for any event id, after a 50 ms think time;
+ * - odds: canned markets for any event id, after a 50 ms think time; with
+ *   ODDS_MARKETS, that many markets of three prices each, every price moved
+ *   by each GET /__odds_bump;
  * - catalog: CATALOG_EVENTS upcoming soccer events (sport_id 1) in
  *   CATALOG_LEAGUES leagues of 25 teams, spread over the next 14 days,
  *   listed 50 a page as BetsAPI does; nothing in play or ended.
@@ -15,9 +17,30 @@ const leagueCount = Number(process.env.CATALOG_LEAGUES ?? 2_000)
 const perPage = 50
 const countries = ["gb", "es", "de", "it", "fr", "br", "ar", "pt", "nl", "us", "mx", "jp"]
 const startsFrom = Math.floor(Date.now() / 1000) + 3_600
+const oddsMarkets = Number(process.env.ODDS_MARKETS ?? 0)
 let calls = 0
+let oddsVersion = 0
 
-const odds = (eventId: string) => ({
+/** ODDS_MARKETS markets, their prices moved by each bump. */
+const manyOdds = (eventId: string) => ({
+  success: 1,
+  results: {
+    stats: { matching_dir: 1 },
+    odds: Object.fromEntries(Array.from({ length: oddsMarkets }, (_, i) => {
+      const base = 1.5 + (i % 50) / 100 + oddsVersion / 1000
+      return [`1_${1000 + i}`, [{
+        id: `${eventId}-${i}-${oddsVersion}`,
+        home_od: base.toFixed(3),
+        draw_od: (base + 1).toFixed(3),
+        away_od: (base + 2).toFixed(3),
+        ss: null,
+        add_time: String(Math.floor(Date.now() / 1000))
+      }]]
+    }))
+  }
+})
+
+const odds = (eventId: string) => oddsMarkets > 0 ? manyOdds(eventId) : ({
   success: 1,
   results: {
     stats: { matching_dir: 1 },
@@ -84,6 +107,12 @@ const answer = (url: URL): unknown => {
 
 const server = createServer((request, response) => {
   const url = new URL(request.url ?? "/", "http://fake")
+  if (url.pathname === "/__odds_bump") {
+    oddsVersion++
+    response.writeHead(200, { "content-type": "application/json" })
+    response.end(JSON.stringify({ version: oddsVersion }))
+    return
+  }
   if (url.pathname === "/__calls") {
     response.writeHead(200, { "content-type": "application/json" })
     response.end(JSON.stringify({ calls }))

@@ -8,6 +8,7 @@ import { documentPartnerApi } from "./Documentation.ts"
 import { PartnerAuth } from "./Security.ts"
 import { SportsGroup } from "./Sports.ts"
 import { StatementsGroup } from "./Statements.ts"
+import { SportsStreamGroup } from "./SportsStream.ts"
 import { WalletGroup } from "./Wallet.ts"
 
 export const apiPrefix = partnerApiPrefix
@@ -21,6 +22,7 @@ export class PartnerApi extends HttpApi.make("partner-api")
   .add(CasinoGroup)
   .add(SportsGroup)
   .add(CatalogGroup)
+  .add(SportsStreamGroup)
   .add(WalletGroup)
   .add(CertificationGroup)
   .add(StatementsGroup)

@@ -1,4 +1,5 @@
-import { Effect, Redacted } from "effect"
+import { Duration, Effect, Redacted, Schedule, Schema, Stream } from "effect"
+import { Sse } from "effect/encoding"
 import { HttpClientRequest } from "effect/http"
 import { HttpApiClient, HttpApiMiddleware } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
@@ -18,7 +19,18 @@ import { PartnerAuth } from "../api/Security.ts"
  */
 
 export { PartnerApi } from "../api/Api.ts"
-export { Conflict, Forbidden, InternalError, NotFound, ProviderUnavailable, Unauthorized, ValidationFailed } from "../api/Errors.ts"
+import { Unauthorized, ValidationFailed } from "../api/Errors.ts"
+
+export {
+  Conflict,
+  Forbidden,
+  InternalError,
+  NotFound,
+  ProviderUnavailable,
+  TooManyRequests,
+  Unauthorized,
+  ValidationFailed
+} from "../api/Errors.ts"
 
 export interface PartnerClientOptions {
   /** The service's origin, e.g. `https://partners.example.com`; none when the HttpClient already points at it. */
@@ -48,3 +60,60 @@ export const makePartnerClient = (options: PartnerClientOptions) =>
   HttpApiClient.make(PartnerApi, { baseUrl: options.baseUrl }).pipe(Effect.provide(authenticate(options)))
 
 export type PartnerClient = Effect.Success<ReturnType<typeof makePartnerClient>>
+
+type ChangesRequest = Parameters<PartnerClient["stream"]["changes"]>[0]
+
+/** The live change stream's events, as the typed client decodes them (`connected`, `event`, `score`, `odds`, `result`, `reset`). */
+export type SportsChange = Stream.Success<Effect.Success<ReturnType<PartnerClient["stream"]["changes"]>>>
+
+export interface SportsChangesOptions {
+  /** The filters (`sport_id`, `league_id`, `event_id`, `kinds`), each a list. */
+  readonly query?: ChangesRequest["query"] | undefined
+  /** Go on after this id (one kept from before); none: from now. */
+  readonly lastEventId?: string | undefined
+  /** The first wait before reconnecting when the service gave no hint; doubled while reconnecting fails, up to 30 s. */
+  readonly reconnectAfter?: Duration.Input | undefined
+}
+
+/** Answers a new connection would get again: the token or the filters are wrong. */
+const isFinal = (error: unknown) =>
+  error instanceof Unauthorized || error instanceof ValidationFailed || Schema.isSchemaError(error)
+
+/**
+ * The live sports change stream (GET /sports/stream) as an effect Stream that
+ * goes on across connections: every event the service sends (`connected` and
+ * `reset` included), and after a disconnect, an instance that stops (its
+ * `retry:` hint is waited) or a failed connection (waited with a doubling
+ * backoff), a new connection with the last id received as `Last-Event-ID`, so
+ * no change is lost or repeated (within the service's STREAM_RETENTION;
+ * further, a `reset`). It fails only on an answer a new connection would get
+ * again: Unauthorized, ValidationFailed. Interrupt it to stop.
+ */
+export const sportsChanges = (client: PartnerClient, options: SportsChangesOptions = {}) =>
+  Stream.suspend(() => {
+    let lastEventId = options.lastEventId
+    let failures = 0
+    const base = Duration.toMillis(Duration.fromInputUnsafe(options.reconnectAfter ?? "1 second"))
+    const backoff = () => Effect.sleep(Math.min(30_000, base * 2 ** failures++) * (0.75 + Math.random() / 2))
+    // Suspended: each connection asks with the last id received so far.
+    const connection = Stream.suspend(() =>
+      Stream.unwrap(client.stream.changes({
+        query: options.query ?? {},
+        headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId }
+      }))
+    ).pipe(
+      Stream.tap((event) =>
+        Effect.sync(() => {
+          if (event.id !== undefined) lastEventId = event.id
+          failures = 0
+        })
+      ),
+      // Ended by the service without a hint (a slow reader's reset, say): reconnect after a pause.
+      Stream.concat(Stream.fromEffectDrain(Effect.suspend(backoff))),
+      Stream.catchIf(
+        (error) => !isFinal(error),
+        (error) => Stream.fromEffectDrain(Sse.Retry.is(error) ? Effect.sleep(error.duration) : Effect.suspend(backoff))
+      )
+    )
+    return Stream.repeat(connection, Schedule.forever)
+  })

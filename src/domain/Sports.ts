@@ -89,6 +89,8 @@ export interface OddsMarket {
   readonly key: string
   readonly name: string
   readonly odds: ReadonlyArray<Odd>
+  /** When the provider quoted these prices (epoch millis), when it says (BetsAPI's add_time). */
+  readonly quotedAt?: number | undefined
 }
 
 export interface Lineup {

@@ -131,6 +131,8 @@ export interface Snapshot {
   readonly scope: RefreshScope
   readonly leagues: ReadonlyArray<SportsLeague>
   readonly events: ReadonlyArray<SportsEvent>
+  /** When the provider gave the answer each event came from (epoch millis, by event id); unknown: when published. */
+  readonly answeredAt?: ReadonlyMap<string, number> | undefined
 }
 
 /** What publishing a refresh did. */

@@ -27,10 +27,17 @@ const requestTimeContext = <R>(context: Context.Context<R>): Context.Context<R> 
  * that looked an application service up at request time would fail, so none
  * does: handlers, middleware and raw routes take their services when built.
  */
-export const serveRoutes = <A, E, R>(
+export const serveRoutes = <A, E, R, RS = never>(
   routes: Layer.Layer<A, E, R>,
-  options: { readonly disableListenLog?: boolean } = {}
-): Layer.Layer<A, E, HttpServer.HttpServer | Exclude<R, HttpRouter.HttpRouter>> => {
+  options: {
+    readonly disableListenLog?: boolean
+    /**
+     * Run at a stop before the server drains: what ends long-lived answers (the sports change streams), which
+     * the drain would otherwise wait for until it cuts them.
+     */
+    readonly beforeDrain?: Effect.Effect<void, never, RS>
+  } = {}
+): Layer.Layer<A, E, HttpServer.HttpServer | Exclude<R, HttpRouter.HttpRouter> | RS> => {
   const withRouter = Layer.provideMerge(routes, HttpRouter.layer)
   const served = Effect.contextWith((context: Context.Context<Scope.Scope>) =>
     Layer.buildWithMemoMap(withRouter, Layer.CurrentMemoMap.forkOrCreate(context), Context.get(context, Scope.Scope))
@@ -38,7 +45,11 @@ export const serveRoutes = <A, E, R>(
     Effect.map((built) => {
       const handler = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
       const serving = Layer.effectDiscard(Effect.updateContext(HttpServer.serveEffect(handler), requestTimeContext))
-      return Layer.merge(serving, Layer.succeedContext(built))
+      // Built after the serving, so released before it: its finalizer runs before the server's drain.
+      const beforeDrain = options.beforeDrain === undefined
+        ? serving
+        : Layer.effectDiscard(Effect.addFinalizer(() => options.beforeDrain!)).pipe(Layer.provideMerge(serving))
+      return Layer.merge(beforeDrain, Layer.succeedContext(built))
     }),
     Layer.unwrap
   )
@@ -47,6 +58,6 @@ export const serveRoutes = <A, E, R>(
   return (options.disableListenLog === true ? served : HttpServer.withLogAddress(served)) as Layer.Layer<
     A,
     E,
-    HttpServer.HttpServer | Exclude<R, HttpRouter.HttpRouter>
+    HttpServer.HttpServer | Exclude<R, HttpRouter.HttpRouter> | RS
   >
 }

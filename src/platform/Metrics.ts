@@ -88,6 +88,34 @@ export const sportsProviderQuotaRemaining = Metric.gauge("sports_provider_quota_
   description: "Calls to the sports provider left in the current quota window."
 })
 
+/** `sports_stream_open{environment}`: change streams open on this instance. */
+export const sportsStreamsOpen = Metric.gauge("sports_stream_open", {
+  description: "Live sports change streams (GET /sports/stream) open on this instance, by the environment of their tokens."
+})
+
+/** `sports_stream_events_sent_total`: changes queued to streams (each change counted once per stream it goes to). */
+export const sportsStreamEventsSent = Metric.counter("sports_stream_events_sent_total", {
+  description: "Changes sent on live sports change streams, counted once per stream they went to.",
+  incremental: true
+})
+
+/** `sports_stream_resets_total{reason}`: reset events sent (expired, unknown_position, slow_reader). */
+export const sportsStreamResets = Metric.counter("sports_stream_resets_total", {
+  description: "Reset events sent on live sports change streams, by reason (expired, unknown_position, slow_reader).",
+  incremental: true
+})
+
+/** `sports_stream_slow_clients_dropped_total`: streams closed because their client read too slowly. */
+export const sportsStreamSlowClientsDropped = Metric.counter("sports_stream_slow_clients_dropped_total", {
+  description: "Live sports change streams closed (after a reset) because their client read too slowly.",
+  incremental: true
+})
+
+/** `sports_stream_buffered_bytes`: what this instance's streams hold for their clients, not yet taken by the sockets. */
+export const sportsStreamBufferedBytes = Metric.gauge("sports_stream_buffered_bytes", {
+  description: "Bytes this instance's live sports change streams hold for clients that have not taken them yet (at most STREAM_CLIENT_BUFFER each, plus one batch)."
+})
+
 /**
  * Series of a metric by their label values (in the order of `labels`), made
  * once: a tagged metric keeps its series key, so recording on the hot path is
@@ -114,6 +142,8 @@ const refreshSeries = seriesOf(refreshDuration, "refresh", "outcome")
 const providerCallSeries = seriesOf(sportsProviderCalls, "operation", "outcome")
 const providerCacheSeries = seriesOf(sportsProviderCache, "result")
 const stuckSeries = seriesOf(walletStuckItems, "kind", "environment")
+const streamsOpenSeries = seriesOf(sportsStreamsOpen, "environment")
+const streamResetSeries = seriesOf(sportsStreamResets, "reason")
 
 /** One answered HTTP request (on every request's path: both series in one step). */
 export const recordRequest = (request: {
@@ -179,3 +209,9 @@ export const timedRefresh = (refresh: RefreshName) => <A, E, R>(run: Effect.Effe
         (performance.now() - startedAt) / 1000
       ))
   })
+
+/** Change streams now open on this instance in an environment. */
+export const recordStreamsOpen = (environment: string, open: number) => Metric.update(streamsOpenSeries(environment), open)
+
+/** A reset event sent on a change stream. */
+export const recordStreamReset = (reason: string) => Metric.update(streamResetSeries(reason), 1)

@@ -59,6 +59,11 @@ export const convertSchema = (input: unknown): unknown => {
       schema.nullable = true
     }
   }
+  // A string holding JSON (an SSE event's data): 3.0 cannot say so, so it documents the JSON it holds.
+  if (schema.type === "string" && schema.contentMediaType === "application/json" && isObject(schema.contentSchema)) {
+    const { contentMediaType: _type, contentSchema, type: _string, ...rest } = schema
+    schema = { ...contentSchema, ...rest, description: rest.description ?? "Sent as JSON text" }
+  }
   for (const key of Object.keys(schema)) if (droppedKeywords.has(key)) delete schema[key]
 
   // const -> enum

@@ -51,7 +51,8 @@ const leafMessage: SchemaIssue.LeafHook = (issue) => {
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1({ leafHook: leafMessage })
 
-const fieldOf = (path: ReadonlyArray<PropertyKey>) => path.map(String).join(".")
+/** A field's name, the input's keys joined by `.`; an item of a list (`kinds=x&kinds=y`) is named by its list. */
+const fieldOf = (path: ReadonlyArray<PropertyKey>) => path.filter((segment) => typeof segment !== "number").map(String).join(".")
 
 /** Every failing field with its messages, keyed like the input (`a.b` for nested fields). */
 export const validationErrors = (issue: SchemaIssue.Issue): Record<string, Array<string>> => {

@@ -245,7 +245,15 @@ export const toOdds = (answer: typeof OddsAnswer.Type, inPlay: boolean): Readonl
     const latest = history.find((entry) => isInPlay(entry) === inPlay)
     if (latest === undefined) continue
     const odds = marketOdds(latest)
-    if (odds.length > 0) markets.push({ key, name: marketNames[key] ?? `Market ${key}`, odds })
+    const quoted = Number(latest.add_time)
+    if (odds.length > 0) {
+      markets.push({
+        key,
+        name: marketNames[key] ?? `Market ${key}`,
+        odds,
+        ...(Number.isSafeInteger(quoted) && quoted > 0 ? { quotedAt: quoted * 1000 } : {})
+      })
+    }
   }
   return markets.sort((a, b) => marketOrder(a.key, b.key))
 }

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import type { Environment } from "../domain/Environment.ts"
+import type { CatalogChanges } from "./catalog/CatalogChanges.ts"
 import { SportsCatalog } from "./catalog/SportsCatalog.ts"
 import { SportsCatalogConfig } from "./catalog/SportsCatalogConfig.ts"
 import { SportsConfig } from "./SportsConfig.ts"
@@ -36,15 +37,20 @@ const every = (interval: SportsCatalogConfig["Service"]["refreshInterval"], refr
 export class SportsEnvironments extends Context.Service<SportsEnvironments, Readonly<Record<Environment, SportsServices>>>()(
   "partner-api/sports/SportsEnvironments"
 ) {
-  /** `live` from the context's services; `test` over `testProvider` (the sandbox world's). */
-  static readonly layer = <E, R>(testProvider: ProviderLayer<E, R>) =>
+  /**
+   * `live` from the context's services; `test` over `testProvider` (the sandbox world's), its in-memory catalog's
+   * publishes told to `testChanges` (the change stream of the sandbox world).
+   */
+  static readonly layer = <E, R, RC>(testProvider: ProviderLayer<E, R>, testChanges: Layer.Layer<CatalogChanges, never, RC>) =>
     Layer.effect(
       SportsEnvironments,
       Effect.gen(function*() {
         const live: SportsServices = { provider: yield* SportsProvider, catalog: yield* SportsCatalog }
         if ((yield* SportsConfig).provider === "sandbox") return SportsEnvironments.of({ live, test: live })
         // Fresh: built apart from the live services, never taking their place (or they its).
-        const built = yield* Layer.build(Layer.fresh(SportsCatalog.layerMemory.pipe(Layer.provideMerge(testProvider))))
+        const built = yield* Layer.build(
+          Layer.fresh(SportsCatalog.layerMemoryTold.pipe(Layer.provide(testChanges), Layer.provideMerge(testProvider)))
+        )
         const test: SportsServices = { provider: Context.get(built, SportsProvider), catalog: Context.get(built, SportsCatalog) }
         const config = yield* SportsCatalogConfig
         yield* test.catalog.refresh(undefined).pipe(

@@ -82,6 +82,23 @@ layer(TestApp(), live)("the contract as documents and a docs page", (it) => {
       for (const { method, operation, path } of operations) {
         const where = `${method} ${path}`
         assert.isString(operation.summary, where)
+        // The change stream answers events, not an envelope: each is documented with the schema of its data.
+        const events = operation.responses["200"].content["text/event-stream"]?.schema
+        if (events !== undefined) {
+          const documented = events.anyOf.map((event: Json) => componentOf(document, event))
+          assert.deepStrictEqual(
+            documented.map((event: Json) => event.properties.event.enum[0]),
+            ["connected", "event", "score", "odds", "result", "reset"],
+            where
+          )
+          for (const event of documented) {
+            // Sent as JSON text, documented as the JSON it holds.
+            const data = componentOf(document, event.properties.data)
+            assert.isDefined(componentOf(document, data.allOf[0]).properties, where)
+            assert.include(operation.description, `\`${event.properties.event.enum[0]}\``, where)
+          }
+          continue
+        }
         assert.match(operation.description, /Answers, in the envelope's `data`: `data\./, where)
         const success = componentOf(document, operation.responses["200"].content["application/json"].schema)
         assert.isDefined(success.example, where)

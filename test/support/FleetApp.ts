@@ -6,14 +6,14 @@ import { CatalogSchedule } from "../../src/sports/catalog/CatalogSchedule.ts"
 import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfig.ts"
 import type { AppConfig } from "../../src/platform/AppConfig.ts"
 import { MaxBodySizeLive } from "../../src/platform/RequestBody.ts"
-import { serveRoutes } from "../../src/platform/HttpServe.ts"
 import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
-import { RoutesLive, servicesLayer } from "../../src/server.ts"
+import { serveApp, servicesLayer } from "../../src/server.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
+import { StreamConfig } from "../../src/sports/stream/StreamConfig.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { FakeUpstream } from "./FakeUpstream.ts"
 import { removeKeysUnder, testRedisUrl } from "./RedisKeys.ts"
-import { TestConfig, testCatalogConfig, testSharedStoreConfig, testSportsConfig } from "./TestApp.ts"
+import { TestConfig, testCatalogConfig, testSharedStoreConfig, testSportsConfig, testStreamConfig } from "./TestApp.ts"
 import { TestDatabaseOnUrl } from "./TestDatabase.ts"
 
 export { testRedisUrl }
@@ -30,6 +30,7 @@ export interface FleetSettings {
   readonly keyPrefix: string
   readonly sports?: Partial<SportsConfig["Service"]>
   readonly catalog?: Partial<SportsCatalogConfig["Service"]>
+  readonly stream?: Partial<StreamConfig["Service"]>
   readonly fleetSize?: number
   /** Runs the catalog's schedule (full and live refreshes). */
   readonly scheduled?: boolean
@@ -51,6 +52,7 @@ export const FleetInstance = (settings: FleetSettings) => {
       fleetSize: settings.fleetSize ?? 1
     })),
     Layer.succeed(SportsCatalogConfig, testCatalogConfig({ sportIds: [1], cacheTtl: Duration.zero, ...settings.catalog })),
+    Layer.succeed(StreamConfig, testStreamConfig(settings.stream)),
     Layer.effect(
       SportsConfig,
       Effect.map(Effect.service(FakeUpstream), (fake) =>
@@ -67,7 +69,7 @@ export const FleetInstance = (settings: FleetSettings) => {
     Layer.provideMerge(config)
   )
   const withSchedule = settings.scheduled === true ? CatalogSchedule.pipe(Layer.provideMerge(services)) : services
-  return serveRoutes(RoutesLive, { disableListenLog: true }).pipe(
+  return serveApp({ disableListenLog: true }).pipe(
     Layer.provide(MaxBodySizeLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(withSchedule),

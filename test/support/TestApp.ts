@@ -9,6 +9,7 @@ import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfi
 import { Partners } from "../../src/partners/Partners.ts"
 import { PartnersConfig } from "../../src/partners/PartnersConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
+import { StreamConfig } from "../../src/sports/stream/StreamConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { AddressRanges, ClientAddress } from "../../src/platform/ClientAddress.ts"
 import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
@@ -16,9 +17,8 @@ import { ObservabilityConfig } from "../../src/platform/ObservabilityConfig.ts"
 import { SandboxConfig } from "../../src/sandbox/SandboxConfig.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { OperationsConfig } from "../../src/wallet/stuck/OperationsConfig.ts"
-import { serveRoutes } from "../../src/platform/HttpServe.ts"
 import { MaxBodySizeLive } from "../../src/platform/RequestBody.ts"
-import { RoutesLive, servicesLayer } from "../../src/server.ts"
+import { serveApp, servicesLayer } from "../../src/server.ts"
 import { TestDatabase, TestDatabaseOnUrl } from "./TestDatabase.ts"
 
 export const testConfig = (overrides: Partial<AppConfig["Service"]> = {}) =>
@@ -72,6 +72,17 @@ export const testCatalogConfig = (overrides: Partial<SportsCatalogConfig["Servic
     sportIds: [1, 18, 13],
     cacheTtl: Duration.seconds(10),
     cacheMaxBytes: 64 * 1024 * 1024,
+    ...overrides
+  })
+
+/** The change stream's settings: a short heartbeat, so tests see it without waiting 15 s. */
+export const testStreamConfig = (overrides: Partial<StreamConfig["Service"]> = {}) =>
+  StreamConfig.of({
+    retention: Duration.hours(1),
+    staleAfter: Duration.seconds(90),
+    heartbeatInterval: Duration.millis(500),
+    maxConnectionsPerPartner: 20,
+    clientBufferBytes: 1024 * 1024,
     ...overrides
   })
 
@@ -145,6 +156,7 @@ export interface TestSettings {
   readonly casino?: Partial<CasinoConfig["Service"]>
   readonly sports?: Partial<SportsConfig["Service"]>
   readonly catalog?: Partial<SportsCatalogConfig["Service"]>
+  readonly stream?: Partial<StreamConfig["Service"]>
   readonly callbacks?: Partial<CallbacksConfig["Service"]>
   readonly partners?: Partial<PartnersConfig["Service"]>
   readonly sandbox?: Partial<SandboxConfig["Service"]>
@@ -161,6 +173,7 @@ export type TestConfigs =
   | CasinoConfig
   | SportsConfig
   | SportsCatalogConfig
+  | StreamConfig
   | CallbacksConfig
   | PartnersConfig
   | SandboxConfig
@@ -176,6 +189,7 @@ export const TestConfig = (settings: TestSettings = {}) =>
     Layer.succeed(CasinoConfig, testCasinoConfig(settings.casino)),
     Layer.succeed(SportsConfig, testSportsConfig(settings.sports)),
     Layer.succeed(SportsCatalogConfig, testCatalogConfig(settings.catalog)),
+    Layer.succeed(StreamConfig, testStreamConfig(settings.stream)),
     Layer.succeed(CallbacksConfig, testCallbacksConfig(settings.callbacks)),
     Layer.succeed(PartnersConfig, testPartnersConfig(settings.partners)),
     Layer.succeed(SandboxConfig, testSandboxConfig(settings.sandbox)),
@@ -214,7 +228,7 @@ export const TestAppWith = <ROut extends TestConfigs, R>(
   config: Layer.Layer<ROut, never, R>,
   walletRepo?: Layer.Layer<WalletRepo, never, any>
 ) =>
-  serveRoutes(RoutesLive, { disableListenLog: true }).pipe(
+  serveApp({ disableListenLog: true }).pipe(
     Layer.provide(MaxBodySizeLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(TestServicesWith(config, walletRepo))
@@ -311,7 +325,7 @@ export const givenPartner = (input: Partial<Parameters<Partners["Service"]["crea
  * server): build it inside a test with `Layer.build`, and send it requests with its context provided.
  */
 export const AnotherInstance = (settings: TestSettings = {}) =>
-  serveRoutes(RoutesLive, { disableListenLog: true }).pipe(
+  serveApp({ disableListenLog: true }).pipe(
     Layer.provide(MaxBodySizeLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(servicesLayer(WalletRepo.layerSql).pipe(

@@ -11,17 +11,19 @@ const maxPages = 5_000
 const allPages = Effect.fn("SportsCatalogImport.allPages")(function*<A>(
   fetchPage: (page: number) => Effect.Effect<Fetched<Page<A>>, SportsProviderError>
 ) {
-  const first = (yield* fetchPage(1)).value
-  const pageCount = first.perPage > 0 && first.results.length > 0
-    ? Math.min(Math.ceil(first.total / first.perPage), maxPages)
+  const first = yield* fetchPage(1)
+  const pageCount = first.value.perPage > 0 && first.value.results.length > 0
+    ? Math.min(Math.ceil(first.value.total / first.value.perPage), maxPages)
     : 1
   const rest = yield* Effect.forEach(
     Array.from({ length: Math.max(0, pageCount - 1) }, (_, i) => i + 2),
-    (page) => Effect.map(fetchPage(page), (fetched) => fetched.value.results),
+    fetchPage,
     { concurrency: 8 }
   )
-  return [...first.results, ...rest.flat()] as ReadonlyArray<A>
+  return [first, ...rest] as ReadonlyArray<Fetched<Page<A>>>
 })
+
+const itemsOf = <A>(pages: ReadonlyArray<Fetched<Page<A>>>) => pages.flatMap((page) => page.value.results)
 
 const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10).replaceAll("-", "")
 
@@ -38,9 +40,9 @@ export const fetchSnapshot = Effect.fn("SportsCatalogImport.fetchSnapshot")(func
 ) {
   const perSport = yield* Effect.forEach(scope.sportIds, Effect.fn("SportsCatalogImport.fetchSport")(function*(sportId: number) {
     const leagues = scope.leagues && !scope.liveOnly
-      ? yield* allPages((page) => provider.leagues({ sportId, page }))
+      ? itemsOf(yield* allPages((page) => provider.leagues({ sportId, page })))
       : []
-    if (!scope.events) return { leagues, events: [] as ReadonlyArray<SportsEvent> }
+    if (!scope.events) return { leagues, events: [] as ReadonlyArray<Fetched<Page<SportsEvent>>> }
     const lists = [
       ...(scope.liveOnly ? [] : [(page: number) => provider.upcoming({ sportId, page })]),
       (page: number) => provider.live({ sportId, page }),
@@ -51,12 +53,22 @@ export const fetchSnapshot = Effect.fn("SportsCatalogImport.fetchSnapshot")(func
     return { leagues, events: events.flat() }
   }), { concurrency: 2 })
 
-  // Later lists win: an event that went from upcoming to in play to ended is kept in its latest state.
+  // Later lists win: an event that went from upcoming to in play to ended is kept in its latest state, with
+  // when the provider gave the page it was on (the live change stream's updated_at).
   const events = new Map<string, SportsEvent>()
-  for (const { events: list } of perSport) for (const event of list) events.set(event.id, event)
+  const answeredAt = new Map<string, number>()
+  for (const { events: pages } of perSport) {
+    for (const page of pages) {
+      for (const event of page.value.results) {
+        events.set(event.id, event)
+        answeredAt.set(event.id, page.storedAt)
+      }
+    }
+  }
   return {
     scope,
     leagues: perSport.flatMap(({ leagues }) => leagues),
-    events: [...events.values()]
+    events: [...events.values()],
+    answeredAt
   } satisfies Snapshot
 })

@@ -35,6 +35,7 @@ import {
 } from "../../domain/SportsCatalogQuery.ts"
 import * as ByteBoundedCache from "../../platform/ByteBoundedCache.ts"
 import { SportsProvider, type SportsProviderError } from "../SportsProvider.ts"
+import { CatalogChanges } from "./CatalogChanges.ts"
 import { fetchSnapshot } from "./CatalogImport.ts"
 import { SportsCatalogConfig } from "./SportsCatalogConfig.ts"
 import { SportsCatalogRepo } from "./SportsCatalogRepo.ts"
@@ -195,6 +196,9 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
   /** Over PostgreSQL. */
   static readonly layer = SportsCatalog.layerNoDeps.pipe(Layer.provide(SportsCatalogRepo.layerSql))
 
-  /** Over the in-memory repository: no database. */
-  static readonly layerMemory = SportsCatalog.layerNoDeps.pipe(Layer.provide(SportsCatalogRepoMemory.layerMemory))
+  /** Over the in-memory repository, its publishes told to the CatalogChanges provided (a test world's stream). */
+  static readonly layerMemoryTold = SportsCatalog.layerNoDeps.pipe(Layer.provide(SportsCatalogRepoMemory.layerMemoryTold))
+
+  /** Over the in-memory repository: no database, nobody streaming it. */
+  static readonly layerMemory = SportsCatalog.layerMemoryTold.pipe(Layer.provide(CatalogChanges.none))
 }

@@ -13,6 +13,7 @@ import {
 } from "../../domain/SportsCatalog.ts"
 import type { EventQuery, FeedOrder, FeedSortKey, ListQuery } from "../../domain/SportsCatalogQuery.ts"
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
+import { CatalogChanges } from "./CatalogChanges.ts"
 import { publishSnapshot, sportsCatalogChangedChannel } from "./SportsCatalogPublishSql.ts"
 
 // Rows are decoded once, into the domain's own shapes.
@@ -59,6 +60,7 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`
 const makeSql = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const pg = yield* PgClient.PgClient
+  const changes = yield* CatalogChanges
 
   const limit = (page: PageRequest) => {
     const { limit, offset } = pageWindow(page)
@@ -242,7 +244,11 @@ const makeSql = Effect.gen(function*() {
       Effect.withSpan("SportsCatalogRepo.isEmpty")
     ),
     publish: Effect.fn("SportsCatalogRepo.publish")((snapshot) =>
-      sql.withTransaction(publishSnapshot(snapshot)).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
+      // What changed for the live stream is written in the same transaction, after the catalog's own writes.
+      sql.withTransaction(Effect.tap(publishSnapshot(snapshot), () => changes.published(snapshot))).pipe(
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.orDie
+      )
     ),
     onChange: (run) => ChangeFeed.onChange(sportsCatalogChangedChannel, run).pipe(Effect.provideService(PgClient.PgClient, pg))
   })
@@ -283,14 +289,15 @@ export class SportsCatalogRepo extends Context.Service<SportsCatalogRepo, {
   /**
    * Publishes a snapshot, all or nothing, taking turns with every other publish (any instance).
    * Unchanged rows are not rewritten; what the scope covered but the snapshot no longer lists goes
-   * inactive. A change is announced on sportsCatalogChangedChannel once it is visible.
+   * inactive. A change is announced on sportsCatalogChangedChannel once it is visible, and told to the live
+   * change stream (CatalogChanges) in the same transaction.
    */
   publish(snapshot: Snapshot): Effect.Effect<PublishReport>
   /** Runs `run` after each change published (by any instance), for as long as the scope lives. */
   onChange(run: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>
 }>()("partner-api/catalog/SportsCatalogRepo") {
   /** The tables in PostgreSQL. */
-  static readonly layerSql: Layer.Layer<SportsCatalogRepo, never, SqlClient.SqlClient | PgClient.PgClient> = Layer.effect(
+  static readonly layerSql: Layer.Layer<SportsCatalogRepo, never, SqlClient.SqlClient | PgClient.PgClient | CatalogChanges> = Layer.effect(
     SportsCatalogRepo,
     Effect.suspend(() => makeSql)
   )

@@ -4,6 +4,7 @@ import type { CountryRecord, FeedEvent, NamedRecord, Snapshot, SportRecord } fro
 import { publishReportOf, snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
 import type { EventQuery, FeedOrder, ListQuery } from "../../domain/SportsCatalogQuery.ts"
 import { compareNames } from "../../domain/Text.ts"
+import { CatalogChanges } from "./CatalogChanges.ts"
 import { SportsCatalogRepo } from "./SportsCatalogRepo.ts"
 
 interface StoredEvent extends FeedEvent {
@@ -22,11 +23,12 @@ const named = (search: string | null, name: string) => search === null || name.t
  * SportsCatalogRepo in memory, for tests of the read service without a
  * database: the same reads over plain records, and a publish that upserts,
  * counts what changed and deactivates what the scope covered but the
- * snapshot no longer lists. Change listeners run after each changing publish.
+ * snapshot no longer lists. Change listeners run after each changing publish; `layerMemoryTold` tells the
+ * live change stream of every publish (CatalogChanges), `layerMemory` nobody.
  */
-export const layerMemory = Layer.effect(
+export const layerMemoryTold = Layer.effect(
   SportsCatalogRepo,
-  Effect.sync(() => {
+  Effect.map(Effect.service(CatalogChanges), (changes) => {
     const sports = new Map<number, SportRecord>()
     const countries = new Map<string, CountryRecord>()
     const leagues = new Map<string, NamedRecord>()
@@ -131,6 +133,7 @@ export const layerMemory = Layer.effect(
         countries.set(country.code, { ...country, active: leaguesWhere((l) => l.active && l.countryCode === country.code) })
       }
       if (changed + deactivated > 0) yield* Effect.forEach(listeners, (listener) => listener, { discard: true })
+      yield* changes.published(snapshot)
       return publishReportOf(records, { changed, deactivated })
     })
 
@@ -184,3 +187,6 @@ export const layerMemory = Layer.effect(
     })
   })
 )
+
+/** In memory, nobody streaming it. */
+export const layerMemory = layerMemoryTold.pipe(Layer.provide(CatalogChanges.none))

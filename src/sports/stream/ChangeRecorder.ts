@@ -1,0 +1,169 @@
+import { Cause, Clock, Context, Duration, Effect, Layer } from "effect"
+import type { Snapshot } from "../../domain/SportsCatalog.ts"
+import { snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
+import {
+  type ChangeRecord,
+  type EventRecord,
+  eventChanges,
+  type MarketRecord,
+  oddsChanges,
+  type OddsSighting,
+  staleMarketChanges,
+  unlistedEvents
+} from "../../domain/SportsChanges.ts"
+import { CatalogChanges } from "../catalog/CatalogChanges.ts"
+import { SportsChangeLog } from "./SportsChangeLog.ts"
+import { StreamConfig } from "./StreamConfig.ts"
+import { StreamRecords } from "./StreamRecords.ts"
+
+/** An event's markets of one phase (pre-match or in play). */
+const phaseKey = (of: { readonly eventId: string; readonly inPlay: boolean }) => `${of.eventId}\u0000${of.inPlay}`
+const marketKey = (market: MarketRecord) => `${phaseKey(market)}\u0000${market.key}`
+
+/**
+ * Writes to the change log what the catalog's refreshes, the odds reads and
+ * the passing of time change: it reads what the log knows (StreamRecords),
+ * lets the rules (domain/SportsChanges) tell what changed, and writes the
+ * changes and the new records together, holding the log's lock
+ * (SportsChangeLog.withLog).
+ */
+export class ChangeRecorder extends Context.Service<ChangeRecorder, {
+  /** What a published snapshot changed in `world`; inside the publish's transaction when it has one. */
+  recordRefresh(world: string, snapshot: Snapshot): Effect.Effect<void>
+  /** What odds answers changed in `world`; answers for events the log does not know are left out. */
+  recordOdds(world: string, sightings: ReadonlyArray<OddsSighting>): Effect.Effect<number>
+  /** Suspends, as stale, every market no answer has carried for STREAM_STALE_AFTER. */
+  readonly suspendStale: Effect.Effect<number>
+  /** Drops changes older than STREAM_RETENTION. */
+  readonly prune: Effect.Effect<number>
+}>()("partner-api/sports/stream/ChangeRecorder") {
+  static readonly layer = Layer.effect(
+    ChangeRecorder,
+    Effect.gen(function*() {
+      const log = yield* SportsChangeLog
+      const known = yield* StreamRecords
+      const config = yield* StreamConfig
+      const staleAfterMillis = Duration.toMillis(config.staleAfter)
+
+      const recordRefresh = Effect.fn("ChangeRecorder.recordRefresh")(function*(world: string, snapshot: Snapshot) {
+        const { scope } = snapshot
+        if (!scope.events) return
+        const seenAt = yield* Clock.currentTimeMillis
+        const observed = snapshotRecords(snapshot).events.map((row): EventRecord => ({
+          eventId: row.id,
+          sportId: row.sportId,
+          leagueId: row.leagueId,
+          leagueName: row.leagueName,
+          homeName: row.homeName,
+          awayName: row.awayName,
+          startsAt: row.startsAt.getTime(),
+          status: row.status,
+          active: true,
+          score: row.score,
+          minute: row.minute,
+          answeredAt: snapshot.answeredAt?.get(row.id) ?? seenAt
+        }))
+        const listed = new Set(observed.map((event) => event.eventId))
+        yield* log.withLog(Effect.gen(function*() {
+          const baseline = !(yield* known.worldKnown(world))
+          const { moved, previous } = yield* known.eventRecords(world, observed, scope.liveOnly ? [] : scope.sportIds)
+          const { changes, records } = eventChanges({
+            previous,
+            observed: observed.filter((event) => moved.has(event.eventId)),
+            unlisted: unlistedEvents(previous.values(), listed, scope),
+            seenAt,
+            baseline
+          })
+          yield* known.saveEvents(world, records)
+          yield* log.append(world, changes)
+        }))
+      })
+
+      const recordOdds = Effect.fn("ChangeRecorder.recordOdds")(function*(world: string, sightings: ReadonlyArray<OddsSighting>) {
+        if (sightings.length === 0) return 0
+        const seenAt = yield* Clock.currentTimeMillis
+        const eventIds = [...new Set(sightings.map((sighting) => sighting.eventId))]
+        return yield* log.withLog(Effect.gen(function*() {
+          const places = yield* known.places(world, eventIds)
+          // Each event's markets of each phase, as the sightings below leave them (oldest answer first).
+          const held = new Map<string, Map<string, MarketRecord>>()
+          for (const market of yield* known.marketRecords(world, eventIds)) {
+            const phase = phaseKey(market)
+            if (!held.has(phase)) held.set(phase, new Map())
+            held.get(phase)!.set(market.key, market)
+          }
+          const changes: Array<ChangeRecord> = []
+          const written = new Map<string, MarketRecord>()
+          for (const sighting of [...sightings].sort((a, b) => a.answeredAt - b.answeredAt)) {
+            const place = places.get(sighting.eventId)
+            if (place === undefined) continue
+            const phase = phaseKey(sighting)
+            const markets = held.get(phase) ?? new Map<string, MarketRecord>()
+            const outcome = oddsChanges({ previous: [...markets.values()], sighting, event: place, seenAt, staleAfterMillis })
+            for (const record of outcome.records) {
+              markets.set(record.key, record)
+              written.set(marketKey(record), record)
+            }
+            held.set(phase, markets)
+            changes.push(...outcome.changes)
+          }
+          yield* known.saveMarkets(world, [...written.values()])
+          yield* log.append(world, changes)
+          return changes.length
+        }))
+      })
+
+      const suspendStale = Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        return yield* log.withLog(Effect.gen(function*() {
+          const stale = yield* known.staleMarkets(now - staleAfterMillis)
+          const worlds = new Set(stale.map((entry) => entry.world))
+          for (const world of worlds) {
+            const { changes, records } = staleMarketChanges(stale.filter((entry) => entry.world === world), now)
+            yield* known.saveMarkets(world, records)
+            yield* log.append(world, changes)
+          }
+          return stale.length
+        }))
+      }).pipe(Effect.withSpan("ChangeRecorder.suspendStale"))
+
+      return ChangeRecorder.of({
+        recordRefresh,
+        recordOdds,
+        suspendStale,
+        prune: log.withLog(Effect.tap(log.prune(config.retention), () => known.prune)).pipe(Effect.withSpan("ChangeRecorder.prune"))
+      })
+    })
+  )
+
+  /**
+   * The catalog in PostgreSQL, streamed as `world`: its publishes write their changes in their own
+   * transaction, so a failure to write them fails the publish (nothing of it is seen).
+   */
+  static readonly catalogChanges = (world: string) =>
+    Layer.effect(
+      CatalogChanges,
+      Effect.map(Effect.service(ChangeRecorder), (recorder) => CatalogChanges.of({ published: (snapshot) => recorder.recordRefresh(world, snapshot) }))
+    )
+
+  /**
+   * A catalog in this instance's memory (a test world beside BetsAPI), streamed as `world`: the log is
+   * written after the catalog, and a failure to write it is logged, not the refresh's: the next refresh,
+   * compared with what the log holds, tells what was missed.
+   */
+  static readonly memoryCatalogChanges = (world: string) =>
+    Layer.effect(
+      CatalogChanges,
+      Effect.map(Effect.service(ChangeRecorder), (recorder) =>
+        CatalogChanges.of({
+          published: (snapshot) =>
+            recorder.recordRefresh(world, snapshot).pipe(
+              Effect.catchCause((cause) =>
+                Cause.hasInterruptsOnly(cause)
+                  ? Effect.failCause(cause)
+                  : Effect.logWarning("The change stream missed a refresh of a test catalog").pipe(Effect.annotateLogs({ world, cause: Cause.pretty(cause) }))
+              )
+            )
+        }))
+    )
+}

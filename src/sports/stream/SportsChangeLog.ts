@@ -1,0 +1,202 @@
+import { PgClient } from "@effect/sql-pg"
+import { Context, Duration, Effect, Layer, Schema, type Scope } from "effect"
+import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import type { ChangeKind, ChangeRecord } from "../../domain/SportsChanges.ts"
+import { changeKinds } from "../../domain/SportsChanges.ts"
+import type { StreamFilter } from "../../domain/SportsStream.ts"
+import * as ChangeFeed from "../../platform/ChangeFeed.ts"
+
+/** NOTIFY channel: changes were appended to the log (any world, any instance); delivered at commit. */
+export const sportsChangesChannel = "partner_api_sports_changes"
+
+/** Rows go to PostgreSQL as JSON documents of this many. */
+const chunkSize = 5_000
+const chunks = <A>(items: ReadonlyArray<A>) =>
+  Array.from({ length: Math.ceil(items.length / chunkSize) }, (_, i) => items.slice(i * chunkSize, (i + 1) * chunkSize))
+
+/** One change as read back: its position and the text the stream sends. */
+export interface LoggedChange {
+  readonly position: number
+  readonly kind: ChangeKind
+  readonly eventId: string
+  readonly sportId: number
+  readonly leagueId: string
+  readonly data: string
+}
+
+/** A page of the log: its changes, and the highest position pruned when it was read (same snapshot). */
+export interface LogPage {
+  readonly floor: number
+  readonly changes: ReadonlyArray<LoggedChange>
+}
+
+const Position = Schema.NumberFromString.check(Schema.isInt())
+
+const PageRow = Schema.Struct({
+  floor: Position,
+  position: Schema.NullOr(Position),
+  kind: Schema.NullOr(Schema.Literals(changeKinds)),
+  event_id: Schema.NullOr(Schema.String),
+  sport_id: Schema.NullOr(Schema.Int),
+  league_id: Schema.NullOr(Schema.String),
+  data: Schema.NullOr(Schema.String)
+})
+
+/** A statement's rows decoded by `Result`; database failures are defects here: callers cannot act on them. */
+const rowsOf = <S extends Schema.Top & { readonly DecodingServices: never }>(Result: S) => {
+  const find = SqlSchema.findAll({ Request: Schema.Any, Result, execute: (statement: Statement.Statement<unknown>) => statement })
+  return (statement: Statement.Statement<unknown>) => Effect.orDie(find(statement))
+}
+const pageRows = rowsOf(PageRow)
+const headRows = rowsOf(Schema.Struct({ head: Position }))
+const countRows = rowsOf(Schema.Struct({ pruned: Schema.Int }))
+
+const makeSql = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const pg = yield* PgClient.PgClient
+  const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.orDie(Effect.provideService(effect, SqlClient.SqlClient, sql))
+
+  // Every writer holds this lock from before it draws a position to its commit (see sql/0019).
+  const withLog = <A, E, R>(work: Effect.Effect<A, E, R>) =>
+    sql.withTransaction(Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:sports-changes'))`, work)).pipe(
+      Effect.catchTag("SqlError", Effect.die)
+    )
+
+  const append = (world: string, changes: ReadonlyArray<ChangeRecord>) =>
+    run(Effect.gen(function*() {
+      if (changes.length === 0) return
+      for (const [chunkIndex, chunk] of chunks(changes).entries()) {
+        const rows = chunk.map((change, i) => ({
+          n: chunkIndex * chunkSize + i,
+          kind: change.kind,
+          event_id: change.eventId,
+          sport_id: change.sportId,
+          league_id: change.leagueId,
+          data: change.data
+        }))
+        // json, not jsonb, all the way: each change's text is kept as written.
+        yield* sql`
+          INSERT INTO sports_changes (world, kind, event_id, sport_id, league_id, data)
+          SELECT ${world}, c.kind, c.event_id, c.sport_id, c.league_id, c.data::json
+          FROM json_to_recordset(${JSON.stringify(rows)}::json)
+            AS c(n integer, kind text, event_id text, sport_id integer, league_id text, data text)
+          ORDER BY c.n
+        `
+      }
+      yield* ChangeFeed.announce(sportsChangesChannel, world)
+    }))
+
+  const filterOf = (filter: StreamFilter): Statement.Fragment => {
+    const conditions = [sql`true`]
+    if (filter.kinds !== null) conditions.push(sql`kind IN ${sql.in([...filter.kinds])}`)
+    if (filter.sportIds !== null) conditions.push(filter.sportIds.size === 0 ? sql`false` : sql`sport_id IN ${sql.in([...filter.sportIds])}`)
+    if (filter.leagueIds !== null) conditions.push(sql`league_id IN ${sql.in([...filter.leagueIds])}`)
+    if (filter.eventIds !== null) conditions.push(sql`event_id IN ${sql.in([...filter.eventIds])}`)
+    return sql.and(conditions)
+  }
+
+  const read = (world: string, options: {
+    readonly after: number
+    readonly through: number | null
+    readonly filter: StreamFilter | null
+    readonly limit: number
+  }) =>
+    Effect.map(
+      // One statement, one snapshot: the floor says whether anything between `after` and these rows was pruned.
+      pageRows(sql`
+        SELECT f.pruned_through::text AS floor, c.position::text AS position, c.kind, c.event_id, c.sport_id, c.league_id,
+               c.data::text AS data
+        FROM sports_change_floor f
+        LEFT JOIN LATERAL (
+          SELECT position, kind, event_id, sport_id, league_id, data FROM sports_changes
+          WHERE world = ${world} AND position > ${options.after}
+            ${options.through === null ? sql`` : sql`AND position <= ${options.through}`}
+            AND ${options.filter === null ? sql`true` : filterOf(options.filter)}
+          ORDER BY position
+          LIMIT ${options.limit}
+        ) c ON true
+        ORDER BY c.position
+      `),
+      (rows): LogPage => ({
+        floor: rows[0]?.floor ?? 0,
+        changes: rows.flatMap((row) =>
+          row.position === null ? [] : [{
+            position: row.position,
+            kind: row.kind!,
+            eventId: row.event_id!,
+            sportId: row.sport_id!,
+            leagueId: row.league_id!,
+            data: row.data!
+          }]
+        )
+      })
+    )
+
+  const prune = (retention: Duration.Duration) =>
+    withLog(Effect.gen(function*() {
+      const seconds = Duration.toSeconds(retention)
+      // recorded_at is drawn under the lock, so the last row before the cut-off has the highest position pruned.
+      const [{ pruned }] = yield* countRows(sql`
+        WITH cut AS (
+          SELECT position FROM sports_changes WHERE recorded_at < now() - make_interval(secs => ${seconds})
+          ORDER BY recorded_at DESC LIMIT 1
+        ),
+        deleted AS (DELETE FROM sports_changes WHERE position <= (SELECT position FROM cut) RETURNING 1),
+        floor AS (
+          UPDATE sports_change_floor SET pruned_through = GREATEST(pruned_through, (SELECT position FROM cut))
+          WHERE EXISTS (SELECT 1 FROM cut)
+        )
+        SELECT count(*)::int AS pruned FROM deleted
+      `)
+      return pruned
+    }))
+
+  return SportsChangeLog.of({
+    withLog,
+    append: Effect.fn("SportsChangeLog.append")(append),
+    read: Effect.fn("SportsChangeLog.read")(read),
+    // Pruned to nothing, the log's head is still the last position it had.
+    head: Effect.map(
+      headRows(sql`
+        SELECT GREATEST((SELECT max(position) FROM sports_changes), pruned_through)::text AS head FROM sports_change_floor
+      `),
+      (rows) => rows[0].head
+    ),
+    prune: Effect.fn("SportsChangeLog.prune")(prune),
+    onAppend: (run) => ChangeFeed.onChange(sportsChangesChannel, run).pipe(Effect.provideService(PgClient.PgClient, pg))
+  })
+})
+
+/**
+ * The change log (sports_changes, sports_change_floor): the only code that
+ * reads or writes it. What it knows of each world's events and markets is
+ * StreamRecords'; the rules of what changed are SportsChanges' (src/domain);
+ * ChangeRecorder composes them, under withLog.
+ */
+export class SportsChangeLog extends Context.Service<SportsChangeLog, {
+  /**
+   * Runs `work` in a transaction (a savepoint of the caller's, when there is one) holding the log's lock to its
+   * commit: positions are drawn in commit order, so a reader never passes a position that commits later.
+   */
+  withLog<A, E, R>(work: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
+  /** Appends changes, in order, and announces them at commit. Under withLog. */
+  append(world: string, changes: ReadonlyArray<ChangeRecord>): Effect.Effect<void>
+  /** Changes of `world` after a position (up to `through`, when given), in order, with the floor. */
+  read(world: string, options: {
+    readonly after: number
+    readonly through: number | null
+    readonly filter: StreamFilter | null
+    readonly limit: number
+  }): Effect.Effect<LogPage>
+  /** The highest position committed (the floor once everything is pruned; 0 for a log never written). */
+  readonly head: Effect.Effect<number>
+  /** Removes changes older than `retention`, raising the floor. */
+  prune(retention: Duration.Duration): Effect.Effect<number>
+  /** Runs `run` after each burst of appends (any instance), for as long as the scope lives. */
+  onAppend(run: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>
+}>()("partner-api/sports/stream/SportsChangeLog") {
+  static readonly layerSql: Layer.Layer<SportsChangeLog, never, SqlClient.SqlClient | PgClient.PgClient> = Layer.effect(
+    SportsChangeLog,
+    Effect.suspend(() => makeSql)
+  )
+}
