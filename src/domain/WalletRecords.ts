@@ -96,6 +96,12 @@ export type OpenedBet =
   /** The round was refunded (perhaps before this bet arrived): nothing was written. */
   | { readonly _tag: "RoundRefunded" }
 
+/** A round open now, and since when (its oldest pending bet). */
+export interface OpenRound {
+  readonly round: Round
+  readonly openSince: Date
+}
+
 export interface RoundFilter {
   readonly partnerId?: number | undefined
   readonly environment?: Environment | undefined

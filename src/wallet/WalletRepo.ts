@@ -4,6 +4,7 @@ import type { Environment } from "../domain/Environment.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import type {
+  OpenRound,
   NewTransaction,
   OpenedBet,
   Outcome,
@@ -25,12 +26,6 @@ import * as WalletRepoSql from "./WalletRepoSql.ts"
  * `layerMemory` in memory (WalletRepoMemory.ts), for tests of those rules
  * and of the ledger's handlers.
  */
-/** A round open now, and since when. */
-export interface OpenRound {
-  readonly round: Round
-  readonly openSince: Date
-}
-
 export class WalletRepo extends Context.Service<WalletRepo, {
   /**
    * Writes a bet `pending` before the partner is asked, and opens its round (creating it on the first bet):

@@ -14,7 +14,7 @@ import {
   type TransactionFilter
 } from "../domain/WalletRecords.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
-import type { OpenRound } from "./WalletRepo.ts"
+import type { OpenRound } from "../domain/WalletRecords.ts"
 
 export type MemoryCallback = NewCallback & { readonly transactionRef: number }
 

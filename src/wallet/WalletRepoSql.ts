@@ -18,7 +18,7 @@ import { mirrorWriting } from "../partners/PartnerPlayers.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import { OutboxRepo } from "./outbox/OutboxRepo.ts"
-import type { OpenRound } from "./WalletRepo.ts"
+import type { OpenRound } from "../domain/WalletRecords.ts"
 
 // Rows are decoded once, into the domain's own shapes: the columns' names and SQL types at this edge only.
 const TransactionRow = WalletTransaction.mapFields(Struct.assign({

@@ -1,11 +1,14 @@
-import { Clock, Context, Effect, Layer, Option, Schema, Struct } from "effect"
+import { Context, Effect, Layer, Schema, Struct } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
-import { Callback, CallbackStatus, creditOf, type NewCallback } from "../../domain/Callbacks.ts"
+import { Callback, CallbackStatus, type NewCallback } from "../../domain/Callbacks.ts"
 import { Environment } from "../../domain/Environment.ts"
-import type { Cents } from "../../domain/Money.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../../platform/SqlCodecs.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
-import { type MemoryCallback, MemoryCallbacks } from "../WalletRepoMemory.ts"
+import { MemoryCallbacks } from "../WalletRepoMemory.ts"
+import * as OutboxRepoMemory from "./OutboxRepoMemory.ts"
+import type { Backlog, OutboxRepoShape } from "./OutboxShape.ts"
+
+export type { Backlog, CallbackFilter, LineHead } from "./OutboxShape.ts"
 
 /** The job queue's task that delivers one player's notifications, oldest first. */
 export const deliveryTask = "partner_callbacks"
@@ -41,7 +44,6 @@ const HeadRow = Schema.Struct({
   partnerId: IdFromBigInt,
   environment: Environment
 }).pipe(Schema.encodeKeys({ eventId: "event_id", partnerId: "partner_id" }))
-export type LineHead = typeof HeadRow.Type
 
 const Backlog = Schema.Struct({
   pending: Schema.Int,
@@ -52,126 +54,6 @@ const Backlog = Schema.Struct({
   failing: Schema.Int
 })
 const decodeBacklog = Schema.decodeUnknownEffect(Schema.Array(Backlog))
-export interface Backlog {
-  /** Notifications not delivered yet and still retried, and those whose attempts ran out. */
-  readonly pending: number
-  readonly failed: number
-  /** The oldest pending notification's age; 0 when nothing is pending. */
-  readonly oldestPendingSeconds: number
-  /** The delivery jobs: waiting, being run, and waiting again after a failed attempt. */
-  readonly jobs: { readonly queued: number; readonly locked: number; readonly failing: number }
-}
-
-export interface CallbackFilter {
-  readonly status?: CallbackStatus | undefined
-  readonly partnerId?: number | undefined
-  readonly environment?: Environment | undefined
-  /** Only this player's (partner_players.id). */
-  readonly playerId?: number | undefined
-  readonly limit: number
-}
-
-/**
- * The outbox in memory (`OutboxRepo.layerMemory`): the callbacks the
- * memory wallet repository wrote (MemoryCallbacks) read as the outbox's rows,
- * with their delivery state kept here. There is no job queue: no line is
- * scheduled and `writing` (SQL) is refused; it serves tests of the ledger's
- * handlers and of the rules, not of delivery.
- */
-const makeMemory = (written: ReadonlyArray<MemoryCallback>) =>
-  Effect.sync(() => {
-    /** Rows by id (their index in `written`, from 1), created when first read. */
-    const rows = new Map<number, Callback>()
-    const rowsNow = (now: Date): ReadonlyArray<Callback> => {
-      written.forEach((callback, index) => {
-        const id = index + 1
-        if (rows.has(id)) return
-        const status = callback.asked === undefined ? "pending" : callback.asked.error === null ? "delivered" : "failed"
-        rows.set(id, {
-          id,
-          eventId: callback.eventId,
-          partnerId: callback.partnerId,
-          environment: callback.environment,
-          playerId: callback.playerId,
-          kind: callback.kind,
-          txnId: callback.txnId,
-          transactionRef: callback.transactionRef,
-          status,
-          attempts: callback.asked === undefined ? 0 : 1,
-          lastError: callback.asked?.error ?? null,
-          createdAt: now,
-          deliveredAt: status === "delivered" ? now : null,
-          nextAttemptAt: null,
-          body: callback.body
-        })
-      })
-      return [...rows.values()]
-    }
-    const read = <A>(f: (rows: ReadonlyArray<Callback>, now: Date) => A) =>
-      Effect.map(Clock.currentTimeMillis, (millis) => f(rowsNow(new Date(millis)), new Date(millis)))
-    const change = (id: number, f: (row: Callback, now: Date) => Partial<Callback>) =>
-      read((_, now) => {
-        const row = rows.get(id)
-        if (row !== undefined) rows.set(id, { ...row, ...f(row, now) })
-      })
-
-    return {
-      writing: (): never => {
-        throw new Error("The memory outbox writes nothing by SQL: use it with WalletRepo.layerMemory")
-      },
-      lineOf: (playerId: number, limit: number) =>
-        read((all) =>
-          all.filter((row) => row.playerId === playerId && row.status !== "delivered" && row.kind !== "bet").slice(0, limit).map(
-            (row): LineHead => ({
-              id: row.id, eventId: row.eventId, kind: row.kind, body: row.body, partnerId: row.partnerId, environment: row.environment
-            })
-          )
-        ),
-      countOf: (playerId: number) => read((all) => all.filter((row) => row.playerId === playerId).length),
-      owedTo: (playerId: number) =>
-        read((all) =>
-          all.filter((row) => row.playerId === playerId && row.status !== "delivered")
-            .reduce((owed, row) => owed + creditOf(row), 0)
-        ),
-      markDelivered: (id: number) =>
-        change(id, (row, now) => ({ status: "delivered", attempts: row.attempts + 1, lastError: null, deliveredAt: now })),
-      markFailed: (id: number, error: string, final: boolean) =>
-        change(id, (row) => ({ attempts: row.attempts + 1, lastError: error, status: final ? "failed" : "pending" })),
-      scheduleLine: (_playerId: number, _mode: "preserve_run_at" | "replace") => Effect.void,
-      list: (filter: CallbackFilter) =>
-        read((all) =>
-          all.filter((row) =>
-            (filter.status === undefined || row.status === filter.status) &&
-            (filter.partnerId === undefined || row.partnerId === filter.partnerId) &&
-            (filter.environment === undefined || row.environment === filter.environment) &&
-            (filter.playerId === undefined || row.playerId === filter.playerId)
-          ).reverse().slice(0, filter.limit)
-        ),
-      find: (id: number, partnerId?: number) =>
-        read((all) => Option.fromNullishOr(all.find((row) => row.id === id && (partnerId === undefined || row.partnerId === partnerId)))),
-      requeue: (id: number) => change(id, () => ({ status: "pending", lastError: null })),
-      ofTransactions: (refs: ReadonlyArray<number>) =>
-        read((all) => all.filter((row) => row.transactionRef !== null && refs.includes(row.transactionRef))),
-      rolledBack: (refs: ReadonlyArray<number>) =>
-        read((all) =>
-          new Set(all.filter((row) => row.kind === "rollback" && row.transactionRef !== null && refs.includes(row.transactionRef))
-            .map((row) => row.transactionRef!))
-        ),
-      exhausted: (limit: number) =>
-        read((all) => all.filter((row) => row.status === "failed" && row.kind !== "bet").slice(0, limit)),
-      backlog: read((all, now): Backlog => {
-        const waiting = all.filter((row) => row.status !== "delivered" && row.kind !== "bet")
-        const pending = waiting.filter((row) => row.status === "pending")
-        const oldest = pending.reduce((min, row) => Math.min(min, row.createdAt.getTime()), now.getTime())
-        return {
-          pending: pending.length,
-          failed: waiting.length - pending.length,
-          oldestPendingSeconds: (now.getTime() - oldest) / 1000,
-          jobs: { queued: 0, locked: 0, failing: 0 }
-        }
-      })
-    }
-  })
 
 /**
  * The outbox's rows (partner_callbacks) and its players' delivery lines in
@@ -179,48 +61,11 @@ const makeMemory = (written: ReadonlyArray<MemoryCallback>) =>
  * statement of the wallet decision that caused them (`writing`), so a crash
  * keeps both or neither.
  */
-export class OutboxRepo extends Context.Service<OutboxRepo, {
-  /**
-   * Common table expressions for the statement that writes a wallet decision: they record the callbacks
-   * (for the transaction `transactionRef` names) and schedule each player's line, only if the CTE named
-   * `guard` produced a row.
-   */
-  writing(
-    callbacks: ReadonlyArray<NewCallback>,
-    options: { readonly guard: string; readonly transactionRef: Statement.Fragment }
-  ): Statement.Fragment
-  /** A player's undelivered notifications, oldest first, at most `limit`: the line's head is the first. */
-  lineOf(playerId: number, limit: number): Effect.Effect<ReadonlyArray<LineHead>>
-  /** What a player's undelivered notifications will credit once the partner applies them (see creditOf). */
-  owedTo(playerId: number): Effect.Effect<Cents>
-  /** How many callbacks (bets asked, notifications) were ever written for a player: it grows with each decision. */
-  countOf(playerId: number): Effect.Effect<number>
-  markDelivered(id: number): Effect.Effect<void>
-  /** A failed attempt; `final` marks it failed for good (the line then waits for an operator). */
-  markFailed(id: number, error: string, final: boolean): Effect.Effect<void>
-  /**
-   * Schedules the player's line. `preserve_run_at` keeps a waiting job's time unless it is backing off
-   * after a failure; `replace` runs it now.
-   */
-  scheduleLine(playerId: number, mode: "preserve_run_at" | "replace"): Effect.Effect<void>
-  list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<Callback>>
-  /** The callback with this id; with `partnerId`, only if it is that partner's. */
-  find(id: number, partnerId?: number): Effect.Effect<Option.Option<Callback>>
-  /** Puts a notification back in its player's line and runs the line now. */
-  requeue(id: number): Effect.Effect<void>
-  /** Every callback of these wallet transactions, oldest first. */
-  ofTransactions(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<Callback>>
-  /** What waits: notifications pending or failed for good, the oldest pending one's age, and the delivery jobs. */
-  readonly backlog: Effect.Effect<Backlog>
-  /** Those of these wallet transactions the partner was sent a rollback for. */
-  rolledBack(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlySet<number>>
-  /** Notifications whose attempts ran out (failed for good, waiting for an operator), oldest first. */
-  exhausted(limit: number): Effect.Effect<ReadonlyArray<Callback>>
-}>()("partner-api/wallet/OutboxRepo") {
+export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("partner-api/wallet/OutboxRepo") {
   /** Over the memory wallet repository's callbacks (MemoryCallbacks), without a job queue. */
   static readonly layerMemory = Layer.effect(
     OutboxRepo,
-    Effect.flatMap(Effect.service(MemoryCallbacks), (written) => Effect.map(makeMemory(written), OutboxRepo.of))
+    Effect.flatMap(Effect.service(MemoryCallbacks), (written) => Effect.map(OutboxRepoMemory.make(written), OutboxRepo.of))
   )
 
   static readonly layerSql = Layer.effect(

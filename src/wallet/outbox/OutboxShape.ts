@@ -1,0 +1,78 @@
+import type { Effect, Option } from "effect"
+import type { Statement } from "effect/sql"
+import type { Callback, CallbackStatus, NewCallback } from "../../domain/Callbacks.ts"
+import type { Environment } from "../../domain/Environment.ts"
+import type { Cents } from "../../domain/Money.ts"
+
+/**
+ * What the outbox's repository offers, in both its forms (OutboxRepo.layerSql, OutboxRepoMemory), and the records
+ * it reads and writes.
+ */
+
+/** What delivering the head of a line needs. */
+export interface LineHead {
+  readonly id: number
+  readonly eventId: string
+  readonly kind: Callback["kind"]
+  readonly body: string
+  readonly partnerId: number
+  readonly environment: Environment
+}
+
+export interface Backlog {
+  /** Notifications not delivered yet and still retried, and those whose attempts ran out. */
+  readonly pending: number
+  readonly failed: number
+  /** The oldest pending notification's age; 0 when nothing is pending. */
+  readonly oldestPendingSeconds: number
+  /** The delivery jobs: waiting, being run, and waiting again after a failed attempt. */
+  readonly jobs: { readonly queued: number; readonly locked: number; readonly failing: number }
+}
+
+export interface CallbackFilter {
+  readonly status?: CallbackStatus | undefined
+  readonly partnerId?: number | undefined
+  readonly environment?: Environment | undefined
+  /** Only this player's (partner_players.id). */
+  readonly playerId?: number | undefined
+  readonly limit: number
+}
+
+export interface OutboxRepoShape {
+  /**
+   * Common table expressions for the statement that writes a wallet decision: they record the callbacks
+   * (for the transaction `transactionRef` names) and schedule each player's line, only if the CTE named
+   * `guard` produced a row.
+   */
+  writing(
+    callbacks: ReadonlyArray<NewCallback>,
+    options: { readonly guard: string; readonly transactionRef: Statement.Fragment }
+  ): Statement.Fragment
+  /** A player's undelivered notifications, oldest first, at most `limit`: the line's head is the first. */
+  lineOf(playerId: number, limit: number): Effect.Effect<ReadonlyArray<LineHead>>
+  /** What a player's undelivered notifications will credit once the partner applies them (see creditOf). */
+  owedTo(playerId: number): Effect.Effect<Cents>
+  /** How many callbacks (bets asked, notifications) were ever written for a player: it grows with each decision. */
+  countOf(playerId: number): Effect.Effect<number>
+  markDelivered(id: number): Effect.Effect<void>
+  /** A failed attempt; `final` marks it failed for good (the line then waits for an operator). */
+  markFailed(id: number, error: string, final: boolean): Effect.Effect<void>
+  /**
+   * Schedules the player's line. `preserve_run_at` keeps a waiting job's time unless it is backing off
+   * after a failure; `replace` runs it now.
+   */
+  scheduleLine(playerId: number, mode: "preserve_run_at" | "replace"): Effect.Effect<void>
+  list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<Callback>>
+  /** The callback with this id; with `partnerId`, only if it is that partner's. */
+  find(id: number, partnerId?: number): Effect.Effect<Option.Option<Callback>>
+  /** Puts a notification back in its player's line and runs the line now. */
+  requeue(id: number): Effect.Effect<void>
+  /** Every callback of these wallet transactions, oldest first. */
+  ofTransactions(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<Callback>>
+  /** What waits: notifications pending or failed for good, the oldest pending one's age, and the delivery jobs. */
+  readonly backlog: Effect.Effect<Backlog>
+  /** Those of these wallet transactions the partner was sent a rollback for. */
+  rolledBack(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlySet<number>>
+  /** Notifications whose attempts ran out (failed for good, waiting for an operator), oldest first. */
+  exhausted(limit: number): Effect.Effect<ReadonlyArray<Callback>>
+}
