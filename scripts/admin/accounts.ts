@@ -1,18 +1,16 @@
 /** The admin CLI's `admins` and `audit` commands, and who the CLI's changes are recorded as. */
 import { Console, Effect, Option } from "effect"
-import { Argument, CliError, Command, Flag } from "effect/cli"
+import { Argument, Command, Flag } from "effect/cli"
 import { hostname, userInfo } from "node:os"
 import { AdminAccounts } from "../../src/admin/AdminAccounts.ts"
 import { AuditRepo } from "../../src/admin/AuditRepo.ts"
 import type { Actor, AdminAccount } from "../../src/domain/Admin.ts"
 import { AdminLayers } from "../../src/server.ts"
+import { printJson, userFacing } from "./output.ts"
 
 /** The CLI's changes are the machine user's: the audit trail names them and says `cli`. */
 export const cliActor: Actor = { name: `${userInfo().username}@${hostname()}`, via: "cli" }
 
-const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
-const userFacing = <A, R>(effect: Effect.Effect<A, { readonly message: string }, R>) =>
-  Effect.mapError(effect, (error) => new CliError.UserError({ cause: error, userMessage: error.message }))
 
 const accountView = (account: AdminAccount) => ({
   email: account.email,

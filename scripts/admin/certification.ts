@@ -7,13 +7,11 @@ import { Partners } from "../../src/partners/Partners.ts"
 import { AdminLayers } from "../../src/server.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
 import { cliActor } from "./accounts.ts"
+import { userFacing } from "./output.ts"
 
 const slug = Argument.String("slug").pipe(Argument.withDescription("The partner's slug"))
 const encodeReport = Schema.encodeSync(CertificationCodec)
 
-/** Domain failures become a one-line message for the operator and exit code 1. */
-const userFacing = <A, R>(effect: Effect.Effect<A, { readonly message: string }, R>) =>
-  Effect.mapError(effect, (error) => new CliError.UserError({ cause: error, userMessage: error.message }))
 
 /** A case as it finishes, on stderr: the operator watches the run while stdout keeps the report for a pipe. */
 const caseLine = (result: CaseResult) =>

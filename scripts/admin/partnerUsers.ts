@@ -7,10 +7,8 @@ import { normalizeEmail } from "../../src/domain/Admin.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { AppConfig, publicBaseUrl } from "../../src/platform/AppConfig.ts"
 import { cliActor } from "./accounts.ts"
+import { printJson, userFacing } from "./output.ts"
 
-const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
-const userFacing = <A, R>(effect: Effect.Effect<A, { readonly message: string }, R>) =>
-  Effect.mapError(effect, (error) => new CliError.UserError({ cause: error, userMessage: error.message }))
 
 const slug = Argument.String("slug").pipe(Argument.withDescription("The partner's slug"))
 const email = Argument.String("email").pipe(Argument.withDescription("The user's e-mail"))
