@@ -9,7 +9,6 @@ import { RequestValidation } from "./api/RequestValidation.ts"
 import { PartnerAuth } from "./api/Security.ts"
 import { AdminAccounts } from "./admin/AdminAccounts.ts"
 import * as AdminChanges from "./admin/AdminChanges.ts"
-import { CallbackAdmin, CasinoAdmin, CasinoSyncAdmin, PartnerAdmin } from "./admin/AdminChanges.ts"
 import { AdminAccountRepo } from "./admin/AdminAccountRepo.ts"
 import { AdminConfig } from "./admin/AdminConfig.ts"
 import { CertificationAdmin } from "./admin/CertificationAdmin.ts"
@@ -42,7 +41,6 @@ import { CallbacksConfig } from "./wallet/CallbacksConfig.ts"
 import { CallbackWorker } from "./wallet/outbox/CallbackWorker.ts"
 import { WalletHandlers } from "./wallet/http.ts"
 import { Certifications } from "./wallet/certification/Certifications.ts"
-import { CertificationRepo } from "./wallet/certification/CertificationRepo.ts"
 import { CertificationHandlers } from "./wallet/certification/http.ts"
 import { StatementsHandlers } from "./wallet/statements/http.ts"
 import { StatementRepo } from "./wallet/statements/StatementRepo.ts"
@@ -234,7 +232,7 @@ export const CasinoLive = CasinoEnvironments.layer(SandboxTestCasinoGatewayLive)
 const defaultTestCallbackUrl = (app: AppConfig["Service"]) => `${publicBaseUrl(app)}${sandboxPartnerWalletPath}?environment=test`
 
 /** Callback targets; a test environment without a callback URL of its own is answered by the sandbox partner wallet. */
-const CallbackTargetsLive = CallbackTargets.layer.pipe(Layer.provide(Layer.effect(
+export const CallbackTargetsLive = CallbackTargets.layer.pipe(Layer.provide(Layer.effect(
   DefaultTestCallbackUrl,
   Effect.map(Effect.service(AppConfig), defaultTestCallbackUrl)
 )))
@@ -352,48 +350,6 @@ export const SharedStoresLive = Layer.mergeAll(SharedRateLimiterLive, SharedPers
 )
 
 export const ServicesLive = servicesLayer(WalletRepo.layerSql)
-
-/**
- * What each group of admin commands needs, and no more: `partners list`
- * builds the partners, not the casino gateway or the sports provider.
- * Each needs the database and the configuration.
- */
-export const AdminLayers = {
-  /**
-   * Partners, changed through the audited PartnerAdmin, with their portal users (PartnerUsers) and their wallet
-   * certification setting (CertificationAdmin).
-   */
-  partners: Layer.mergeAll(PartnerAdmin.layer, PartnerUsers.layer, CertificationAdmin.layer).pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(Partners.layer, AuditRepo.layerSql, PartnerPlayers.layerSql, TestData.layerSql, CertificationRepo.layerSql)
-    ),
-    Layer.provide(SandboxCallbackUrlsLive)
-  ),
-  /** A wallet certification run, sent from the CLI's own process to the partner's test wallet. */
-  certification: Certifications.layer.pipe(
-    Layer.provideMerge(Partners.layer),
-    Layer.provide(Layer.mergeAll(PartnerCallbacks.layer, CallbackTargetsLive, PartnerPlayers.layerSql)),
-    Layer.provide(SandboxCallbackUrlsLive)
-  ),
-  admins: AdminAccounts.layer,
-  audit: AuditRepo.layerSql,
-  casinoCatalog: CasinoAdmin.layer.pipe(Layer.provideMerge(Layer.merge(CasinoCatalog.layer, AuditRepo.layerSql))),
-  /** A sync asks the gateway; the sandbox's opens the demo wallet of players it knows. */
-  casinoSync: CasinoSyncAdmin.layer.pipe(
-    Layer.provideMerge(Layer.merge(CatalogSync.layer, AuditRepo.layerSql)),
-    Layer.provide(Layer.mergeAll(CasinoCatalog.layer, CasinoGatewaySelection.layer(SandboxCasinoGatewayLive))),
-    Layer.provide(Layer.mergeAll(PartnerPlayers.layerSql, CallbackTargetsLive))
-  ),
-  callbacks: CallbackAdmin.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(CallbackOutbox.layer, Partners.layer, AuditRepo.layerSql)),
-    Layer.provide(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargetsLive, PartnerPlayers.layerSql)),
-    Layer.provide(SandboxCallbackUrlsLive)
-  ),
-  wallet: WalletLedger.layer.pipe(
-    Layer.provide(WalletRepo.layerSql),
-    Layer.provide(Layer.mergeAll(OutboxRepo.layerSql, PartnerPlayers.layerSql))
-  )
-}
 
 /** Every setting, read from the environment. */
 export const ConfigLive = Layer.mergeAll(

@@ -5,7 +5,7 @@ import { hostname, userInfo } from "node:os"
 import { AdminAccounts } from "../../src/admin/AdminAccounts.ts"
 import { AuditRepo } from "../../src/admin/AuditRepo.ts"
 import type { Actor, AdminAccount } from "../../src/domain/Admin.ts"
-import { AdminLayers } from "../../src/server.ts"
+import { AdminLayers } from "./layers.ts"
 import { printJson, userFacing } from "./output.ts"
 
 /** The CLI's changes are the machine user's: the audit trail names them and says `cli`. */
