@@ -28,7 +28,7 @@ const countryCodes = [
 ]
 
 /** Loads the synthetic catalog in place of whatever is there; returns the seconds it took. */
-const seedCatalog = (sql: SqlClient.SqlClient) =>
+export const seedCatalog = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
     const started = performance.now()
     yield* sql`TRUNCATE sports_sports, sports_countries, sports_leagues, sports_teams, sports_events, sports_team_leagues`

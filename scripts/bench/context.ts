@@ -56,6 +56,18 @@ export const fixedBodyProcess = (script: string, body: string) =>
     return { url: `http://127.0.0.1:${port}`, pid: handle.pid }
   })
 
+/** A database of its own on the bench's server, beside the bench database; dropped at the end. Its URL. */
+export const scopedDatabase = (context: BenchContext, name: string) =>
+  Effect.gen(function*() {
+    yield* Effect.acquireRelease(
+      context.sql.unsafe(`CREATE DATABASE ${name}`),
+      () => Effect.ignore(context.sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+    )
+    const url = new URL(context.databaseUrl)
+    url.pathname = `/${name}`
+    return url.toString()
+  })
+
 export const fetchText = (url: string, init?: RequestInit) => Effect.promise(() => fetch(url, init).then((r) => r.text()))
 
 /** Resident memory of a process, now and at its peak, in MiB (Linux /proc; null elsewhere). */
