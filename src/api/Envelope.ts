@@ -1,4 +1,5 @@
-import { Schema, SchemaTransformation } from "effect"
+import { Effect, Schema, SchemaTransformation } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { Environment } from "../domain/Environment.ts"
 
 /** The partner as echoed in every envelope; extra properties are allowed by the contract. */
@@ -73,3 +74,47 @@ export const ok = <Data>(
 
 /** A date on the wire: its ISO string. */
 export const IsoDate = Schema.String.pipe(Schema.decodeTo(Schema.Date, SchemaTransformation.dateFromString))
+
+/** Each partner object's part of the envelope, as JSON text (a partner kept in memory answers many requests). */
+const partnerTexts = new WeakMap<PartnerSummary, string>()
+const partnerText = (partner: PartnerSummary) => {
+  let text = partnerTexts.get(partner)
+  if (text === undefined) {
+    text = JSON.stringify(partnerSummary(partner))
+    partnerTexts.set(partner, text)
+  }
+  return text
+}
+
+/** A 200 with the success envelope around data already written as JSON, as HttpApiBuilder would send it. */
+const envelopeResponse = (partner: PartnerSummary, dataText: string) =>
+  HttpServerResponse.text(`{"success":true,"partner":${partnerText(partner)},"data":${dataText}}`, {
+    contentType: "application/json"
+  })
+
+/**
+ * The success envelope written once per value, for answers read over and over (the read caches answer the
+ * same value object until it expires): `toWire` then the endpoint's `data` schema encode it and the JSON text
+ * is remembered by the value's identity; the partner's part is written once per partner object. A handler
+ * returning the response skips HttpApiBuilder's own encoding pass, not its schemas: the text is what
+ * `JSON.stringify(encode(Envelope)(ok(partner, toWire(value))))` writes (test/api/envelope-text.test.ts).
+ */
+export const envelopeWriter = <S extends Schema.Codec<unknown, unknown>, A extends object>(
+  data: S,
+  toWire: (value: A) => Effect.Effect<S["Type"]>
+) => {
+  const encode = Schema.encodeEffect(data)
+  const written = new WeakMap<A, string>()
+  return (partner: PartnerSummary, value: A): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+    const text = written.get(value)
+    if (text !== undefined) return Effect.succeed(envelopeResponse(partner, text))
+    return toWire(value).pipe(
+      Effect.flatMap((wire) => Effect.orDie(encode(wire))),
+      Effect.map((encoded) => {
+        const text = JSON.stringify(encoded)
+        written.set(value, text)
+        return envelopeResponse(partner, text)
+      })
+    )
+  }
+}

@@ -6,12 +6,20 @@ import { PartnerStatus as PartnerStatusSchema } from "../domain/Partner.ts"
 import { slugify } from "../domain/Slug.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { CallbackUrlPolicy } from "./CallbackUrlPolicy.ts"
+import { makeTokenCache } from "./TokenCache.ts"
 import { type InsertedPartner, PartnerRepo, SlugTaken } from "./PartnerRepo.ts"
 import { PartnersConfig } from "./PartnersConfig.ts"
 
 /** Tokens are `pak_live_` or `pak_test_` + 32 random bytes; only their SHA-256 is stored. */
 export const generateToken = (environment: Environment) => `${tokenPrefix(environment)}${randomBytes(32).toString("base64url")}`
 export const hashToken = (token: string): Uint8Array => hash("sha256", token, "buffer")
+
+/** Who a token admits, as the request path reads it. */
+export interface TokenAccess {
+  readonly partner: Option.Option<PartnerAccess>
+  /** Whether the token belonged to a partner when this instance last looked it up (within a day). */
+  readonly known: boolean
+}
 
 /** What an operator may set on a partner. Shared by create and update. */
 export const PartnerFields = Schema.Struct({
@@ -117,8 +125,16 @@ export class Partners extends Context.Service<Partners, {
    * (AUTH_CACHE_TTL), apart: unknown tokens never take the place of a real partner.
    */
   authenticate(token: string): Effect.Effect<Option.Option<PartnerAccess>>
-  /** Whether this token belonged to a partner when this instance last looked it up (within a day). */
-  isKnownToken(token: string): Effect.Effect<boolean>
+  /**
+   * The same, for the request path: the token is hashed once, a partner kept in memory is answered at
+   * once, and only before a database look-up does `beforeLookup` run, told whether the token belonged
+   * to a partner when this instance last looked it up (within a day); its failure stops the look-up.
+   * `known` says the same of the token in the answer.
+   */
+  access<E>(
+    token: string,
+    beforeLookup: (known: boolean) => Effect.Effect<void, E>
+  ): Effect.Effect<TokenAccess, E>
   /** A new partner, with a token and a webhook secret per environment (shown to the operator this once). */
   create(input: NewPartner): Effect.Effect<CreatedPartner, InvalidPartnerInput | SlugTaken>
   readonly list: Effect.Effect<ReadonlyArray<Partner>>
@@ -151,14 +167,10 @@ export class Partners extends Context.Service<Partners, {
       const urlPolicy = yield* CallbackUrlPolicy
 
       // All three are keyed by the token's hash, so no raw token is kept in memory.
-      const authCacheTtl = Duration.millis(config.authCacheTtlMillis)
-      // The partners found, for AUTH_CACHE_TTL. Only found partners are put in (below), so no unknown
-      // token, however many come, takes the place of a real partner.
-      const found = yield* Cache.make({
-        capacity: 10_000,
-        timeToLive: authCacheTtl,
-        lookup: (_hashBase64: string): Effect.Effect<PartnerAccess> => Effect.die("Partners: found partners are only set, never looked up")
-      })
+      const authCacheTtlMillis = config.authCacheTtlMillis
+      // The partners found, each for AUTH_CACHE_TTL. Only found partners are put in (below), so no unknown
+      // token, however many come, takes the place of a real partner. Read on every request: a plain map.
+      const found = makeTokenCache<PartnerAccess>(10_000)
       // Look-ups in flight (concurrent requests with one token share one query), and the misses, kept as
       // long: a client repeating an unknown token asks the database once per AUTH_CACHE_TTL. Small: a
       // guesser sending new tokens gets nothing from it, and the per-address limit (PartnerAuth.ts) is
@@ -167,20 +179,20 @@ export class Partners extends Context.Service<Partners, {
         (hashBase64: string) => repo.findByTokenHash(Buffer.from(hashBase64, "base64")),
         {
           capacity: 1_000,
-          timeToLive: (exit) => Exit.isSuccess(exit) && Option.isNone(exit.value) ? authCacheTtl : Duration.zero
+          timeToLive: (exit) => Exit.isSuccess(exit) && Option.isNone(exit.value) ? Duration.millis(authCacheTtlMillis) : Duration.zero
         }
       )
       // Tokens that belonged to a partner lately: only a hint for the per-address limit, never an admission.
-      const known = yield* Cache.make({
-        capacity: 10_000,
-        timeToLive: Duration.days(1),
-        lookup: (_hashBase64: string) => Effect.void
-      })
+      const known = makeTokenCache<true>(10_000)
+      const knownForMillis = Duration.toMillis(Duration.days(1))
       // Bumped by every change, so a look-up that began before one does not put a stale partner back.
       let generation = 0
       const forgetCachedTokens = Effect.andThen(
-        Effect.sync(() => generation++),
-        Effect.andThen(Cache.invalidateAll(found), Cache.invalidateAll(lookups))
+        Effect.sync(() => {
+          generation++
+          found.clear()
+        }),
+        Cache.invalidateAll(lookups)
       )
 
       // A change made anywhere (another instance, the admin CLI) empties the
@@ -195,20 +207,34 @@ export class Partners extends Context.Service<Partners, {
             Effect.mapError((unsafe) => new InvalidPartnerInput({ message: `Invalid callback URL: ${unsafe.message}.` }))
           )
 
-      const authenticate = Effect.fnUntraced(function*(token: string) {
-        const key = hash("sha256", token, "base64")
-        const cached = yield* Cache.getSuccess(found, key)
-        if (Option.isSome(cached)) return cached
+      /** The database's answer for a token not kept in memory; a partner found is kept (unless a change came meanwhile). */
+      const lookUp = (key: string) => {
         const startedAt = generation
-        const result = yield* Cache.get(lookups, key)
-        if (Option.isSome(result)) {
-          if (startedAt === generation) yield* Cache.set(found, key, result.value)
-          yield* Cache.set(known, key, undefined)
-        }
-        return result
-      })
+        return Effect.flatMap(Cache.get(lookups, key), (result) =>
+          Effect.clockWith((clock) => {
+            if (Option.isSome(result)) {
+              const now = clock.currentTimeMillisUnsafe()
+              if (startedAt === generation) found.set(key, result.value, now + authCacheTtlMillis)
+              known.set(key, true, now + knownForMillis)
+            }
+            return Effect.succeed(result)
+          }))
+      }
 
-      const isKnownToken = (token: string) => Cache.has(known, hash("sha256", token, "base64"))
+      const access = <E>(token: string, beforeLookup: (known: boolean) => Effect.Effect<void, E>) =>
+        Effect.clockWith((clock): Effect.Effect<TokenAccess, E> => {
+          const key = hash("sha256", token, "base64")
+          const now = clock.currentTimeMillisUnsafe()
+          const partner = found.get(key, now)
+          if (partner !== undefined) return Effect.succeed({ partner: Option.some(partner), known: true })
+          const wasKnown = known.has(key, now)
+          return Effect.andThen(
+            beforeLookup(wasKnown),
+            Effect.map(lookUp(key), (partner): TokenAccess => ({ partner, known: wasKnown }))
+          )
+        })
+
+      const authenticate = (token: string) => Effect.map(access(token, () => Effect.void), (result) => result.partner)
 
       const show = (slug: string) =>
         repo.findBySlug(slug).pipe(
@@ -276,7 +302,7 @@ export class Partners extends Context.Service<Partners, {
 
       return Partners.of({
         authenticate,
-        isKnownToken,
+        access,
         create,
         list: repo.list,
         count: repo.count,
