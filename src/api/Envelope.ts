@@ -95,24 +95,25 @@ const envelopeResponse = (partner: PartnerSummary, dataText: string) =>
 /**
  * The success envelope written once per value, for answers read over and over (the read caches answer the
  * same value object until it expires): `toWire` then the endpoint's `data` schema encode it and the JSON text
- * is remembered by the value's identity; the partner's part is written once per partner object. A handler
+ * is remembered by the value's identity (and `variant`, when the wire form also depends on something the
+ * request says, such as an event id); the partner's part is written once per partner object. A handler
  * returning the response skips HttpApiBuilder's own encoding pass, not its schemas: the text is what
  * `JSON.stringify(encode(Envelope)(ok(partner, toWire(value))))` writes (test/api/envelope-text.test.ts).
  */
 export const envelopeWriter = <S extends Schema.Codec<unknown, unknown>, A extends object>(
   data: S,
-  toWire: (value: A) => Effect.Effect<S["Type"]>
+  toWire: (value: A, variant: string) => Effect.Effect<S["Type"]>
 ) => {
   const encode = Schema.encodeEffect(data)
-  const written = new WeakMap<A, string>()
-  return (partner: PartnerSummary, value: A): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
-    const text = written.get(value)
-    if (text !== undefined) return Effect.succeed(envelopeResponse(partner, text))
-    return toWire(value).pipe(
+  const written = new WeakMap<A, { readonly variant: string; readonly text: string }>()
+  return (partner: PartnerSummary, value: A, variant = ""): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+    const known = written.get(value)
+    if (known !== undefined && known.variant === variant) return Effect.succeed(envelopeResponse(partner, known.text))
+    return toWire(value, variant).pipe(
       Effect.flatMap((wire) => Effect.orDie(encode(wire))),
       Effect.map((encoded) => {
         const text = JSON.stringify(encoded)
-        written.set(value, text)
+        written.set(value, { variant, text })
         return envelopeResponse(partner, text)
       })
     )
