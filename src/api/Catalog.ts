@@ -78,7 +78,7 @@ export const feedFilters = {
   date_to: Schema.optional(DayQuery)
 }
 
-const feedQuery = {
+export const feedQuery = {
   ...feedFilters,
   page: Schema.optional(PageQuery),
   per_page: Schema.optional(PerPageQuery),

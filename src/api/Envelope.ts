@@ -75,20 +75,28 @@ export const ok = <Data>(
 /** A date on the wire: its ISO string. */
 export const IsoDate = Schema.String.pipe(Schema.decodeTo(Schema.Date, SchemaTransformation.dateFromString))
 
-/** Each partner object's part of the envelope, as JSON text (a partner kept in memory answers many requests). */
-const partnerTexts = new WeakMap<PartnerSummary, string>()
-const partnerText = (partner: PartnerSummary) => {
-  let text = partnerTexts.get(partner)
-  if (text === undefined) {
-    text = JSON.stringify(partnerSummary(partner))
-    partnerTexts.set(partner, text)
+const utf8 = new TextEncoder()
+const opening = utf8.encode(`{"success":true,"partner":`)
+const dataKey = utf8.encode(`,"data":`)
+const closing = utf8.encode("}")
+
+/** Each partner object's part of the envelope, as JSON bytes (a partner kept in memory answers many requests). */
+const partnerTexts = new WeakMap<PartnerSummary, Uint8Array>()
+const partnerBytes = (partner: PartnerSummary) => {
+  let bytes = partnerTexts.get(partner)
+  if (bytes === undefined) {
+    bytes = utf8.encode(JSON.stringify(partnerSummary(partner)))
+    partnerTexts.set(partner, bytes)
   }
-  return text
+  return bytes
 }
 
-/** A 200 with the success envelope around data already written as JSON, as HttpApiBuilder would send it. */
-const envelopeResponse = (partner: PartnerSummary, dataText: string) =>
-  HttpServerResponse.text(`{"success":true,"partner":${partnerText(partner)},"data":${dataText}}`, {
+/**
+ * A 200 with the success envelope around data already written as JSON bytes, as HttpApiBuilder would send it
+ * (the same text, as UTF-8, `application/json`): the parts are copied into one body, nothing is encoded again.
+ */
+const envelopeResponse = (partner: PartnerSummary, data: Uint8Array) =>
+  HttpServerResponse.uint8Array(Buffer.concat([opening, partnerBytes(partner), dataKey, data, closing]), {
     contentType: "application/json"
   })
 
@@ -105,16 +113,16 @@ export const envelopeWriter = <S extends Schema.Codec<unknown, unknown>, A exten
   toWire: (value: A, variant: string) => Effect.Effect<S["Type"]>
 ) => {
   const encode = Schema.encodeEffect(data)
-  const written = new WeakMap<A, { readonly variant: string; readonly text: string }>()
+  const written = new WeakMap<A, { readonly variant: string; readonly bytes: Uint8Array }>()
   return (partner: PartnerSummary, value: A, variant = ""): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
     const known = written.get(value)
-    if (known !== undefined && known.variant === variant) return Effect.succeed(envelopeResponse(partner, known.text))
+    if (known !== undefined && known.variant === variant) return Effect.succeed(envelopeResponse(partner, known.bytes))
     return toWire(value, variant).pipe(
       Effect.flatMap((wire) => Effect.orDie(encode(wire))),
       Effect.map((encoded) => {
-        const text = JSON.stringify(encoded)
-        written.set(value, { variant, text })
-        return envelopeResponse(partner, text)
+        const bytes = utf8.encode(JSON.stringify(encoded))
+        written.set(value, { variant, bytes })
+        return envelopeResponse(partner, bytes)
       })
     )
   }

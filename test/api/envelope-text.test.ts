@@ -32,7 +32,7 @@ const asTheBuilderWrites = <S extends Schema.Codec<unknown, unknown>>(dataSchema
   JSON.stringify(Schema.encodeSync(Envelope("Answer", dataSchema))(ok(partner, data) as never))
 
 const body = (response: { readonly body: unknown }) => {
-  const content = response.body as { readonly _tag: string; readonly body: Uint8Array }
+  const content = response.body as { readonly _tag: string; readonly body: Uint8Array; readonly contentType: string }
   assert.strictEqual(content._tag, "Uint8Array")
   return new TextDecoder().decode(content.body)
 }

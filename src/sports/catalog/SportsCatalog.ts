@@ -1,11 +1,13 @@
 import { Clock, Context, Effect, Fiber, FiberMap, Layer, Option } from "effect"
 import { countryName } from "../../domain/Countries.ts"
+import { minuteOf } from "../../domain/Sports.ts"
 import { type Page, pageOf, type PageRequest } from "../../domain/Paging.ts"
 import { timedRefresh } from "../../platform/Metrics.ts"
 import {
   type CountryRecord,
   type EventSource,
   type Facets,
+  type FeedEvent,
   type FeedEntry,
   feedEntryOf,
   type InvalidSportsCatalogQuery,
@@ -110,7 +112,7 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
       const teamList = yield* cached((key: ListKey) => repo.teams(key.query, key.page))
       const overview = yield* cached((_: "overview") => repo.overview)
       // Whole answers as well, so that a repeated read is the very same value (the handlers write each value's
-      // JSON once, src/api/Envelope.ts). The live feed is not kept whole: its minutes move with the clock.
+      // JSON once, src/api/Envelope.ts).
       type FeedKey = { readonly query: EventQuery; readonly order: FeedOrder; readonly page: PageRequest }
       const feedAnswer = (key: FeedKey) =>
         Effect.map(
@@ -120,6 +122,18 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
       const prematchAnswer = yield* cached((key: FeedKey) =>
         Effect.map(feedAnswer(key), (answer) => entries(answer, feedEntryOf))
       )
+      // The live feed kept whole too, before its minutes: they move with the clock, so its answer is the same
+      // value only while none of its minutes has moved.
+      const liveEvents = yield* cached(feedAnswer)
+      const liveAnswers = new WeakMap<Page<FeedEvent>, { readonly minutes: string; readonly answer: Page<LiveFeedEntry> }>()
+      const liveAnswerAt = (answer: Page<FeedEvent>, now: number) => {
+        const minutes = answer.results.map((event) => minuteOf(event, now)).join(",")
+        const kept = liveAnswers.get(answer)
+        if (kept !== undefined && kept.minutes === minutes) return kept.answer
+        const live = entries(answer, (event) => liveEntryOf(event, now))
+        liveAnswers.set(answer, { minutes, answer: live })
+        return live
+      }
       const filtersAnswer = yield* cached((query: EventQuery) =>
         Effect.all({
           sports: sportFacet(facetQueryOf("sport", query)),
@@ -195,9 +209,8 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
           return yield* prematchAnswer(yield* feedKey("prematch", filters, sort, page))
         }),
         live: Effect.fn("SportsCatalog.live")(function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
-          const answer = yield* feedAnswer(yield* feedKey("live", filters, sort, page))
-          const now = yield* Clock.currentTimeMillis
-          return entries(answer, (event) => liveEntryOf(event, now))
+          const answer = yield* liveEvents(yield* feedKey("live", filters, sort, page))
+          return liveAnswerAt(answer, yield* Clock.currentTimeMillis)
         })
       })
     })

@@ -6,6 +6,7 @@ import {
   FiltersCodec,
   FiltersData,
   LiveEntryCodec,
+  LiveFeedData,
   NamedEntryCodec,
   OverviewCodec,
   PrematchEntryCodec,
@@ -22,6 +23,7 @@ import {
   type Facets,
   type FeedEntry,
   type InvalidSportsCatalogQuery,
+  type LiveFeedEntry,
   SportRecord
 } from "../../domain/SportsCatalog.ts"
 import { SportsEnvironments } from "../SportsEnvironments.ts"
@@ -60,10 +62,6 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
 
     const encode = <A, B, E>(answer: (services: Services) => Effect.Effect<A, E>, toWire: (value: A) => Effect.Effect<B>) =>
       respond((services) => Effect.flatMap(answer(services), toWire))
-    const feed = <A, B>(
-      answer: (services: Services) => Effect.Effect<A, InvalidSportsCatalogQuery>,
-      toWire: (value: A) => Effect.Effect<B>
-    ) => encode((services) => Effect.mapError(answer(services), invalid), toWire)
 
     /** A refresh as asked for, and what it imported, worded for the partner. */
     const refresh = Effect.fn("SportsCatalogHttp.refresh")(
@@ -105,6 +103,7 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
 
     // The reads partners poll: each value the catalog answers again (from its cache) is written once.
     const writePrematch = envelopeWriter(PrematchFeedData, listed(PrematchEntryCodec))
+    const writeLive = envelopeWriter(LiveFeedData, listed(LiveEntryCodec))
     const writeFilters = envelopeWriter(FiltersData, (facets: Facets, source) => Effect.succeed({ source, ...facets }))
     /** The envelope around what `read` gives from the current partner's catalog, written by `write`. */
     const written = <A>(
@@ -131,7 +130,9 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
       prematch: ({ query }) =>
         written(({ catalog }) => catalog.prematch(filtersOf(query), sortOf(query), page(query)), (partner, answer: Page<FeedEntry>) =>
           writePrematch(partner, answer)),
-      live: ({ query }) => feed(({ catalog }) => catalog.live(filtersOf(query), sortOf(query), page(query)), listed(LiveEntryCodec))
+      live: ({ query }) =>
+        written(({ catalog }) => catalog.live(filtersOf(query), sortOf(query), page(query)), (partner, answer: Page<LiveFeedEntry>) =>
+          writeLive(partner, answer))
     })
   })
 )
