@@ -329,7 +329,7 @@ const main = Effect.gen(function*() {
         yield* Layer.build(PgClient.layer({ url: Redacted.make(database), maxConnections: 2 })),
         SqlClient.SqlClient
       )
-      return { ...instance, sql }
+      return { ...instance, sql, databaseUrl: database, startAgain: (more: Record<string, string>) => serviceOn(database, more, tree) }
     })
   const { url: baseUrl, pid } = yield* startService({})
   console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), database: ${

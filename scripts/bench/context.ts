@@ -25,7 +25,14 @@ export interface BenchContext {
     revision: string,
     env: Record<string, string>
   ) => Effect.Effect<
-    ServiceInstance & { readonly sql: SqlClient.SqlClient },
+    ServiceInstance & {
+      readonly sql: SqlClient.SqlClient
+      readonly databaseUrl: string
+      /** Another instance of that revision on the same database, with other settings. */
+      readonly startAgain: (
+        env: Record<string, string>
+      ) => Effect.Effect<ServiceInstance, unknown, ChildProcessSpawner.ChildProcessSpawner | Scope.Scope>
+    },
     unknown,
     ChildProcessSpawner.ChildProcessSpawner | FileSystem.FileSystem | Scope.Scope
   >
