@@ -21,14 +21,13 @@ import { fleetScenario } from "./bench/fleet.ts"
 import { streamScenario } from "./bench/stream.ts"
 import { walletScenario } from "./bench/wallet.ts"
 import { type BenchContext, fetchText, fixedBodyProcess, fixedBodyServer, type Scenario } from "./bench/context.ts"
+import { baselineRevisions, number, printGoals, recordGoal } from "./bench/goals.ts"
 import { compare, freePort, printTable } from "./bench/harness.ts"
 import { startNode } from "./bench/processes.ts"
 
 const benchToken = "pak_bench_000000000000000000000000000000000000000"
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
-
-/** BENCH_STATUS_BASELINE=<revision>: that revision of the service runs beside the current one, in the same rounds. */
 
 const statusScenario: Scenario = (context) =>
   Effect.gen(function*() {
@@ -39,8 +38,8 @@ const statusScenario: Scenario = (context) =>
     const floor = yield* fixedBodyProcess("scripts/bench/effect-floor-server.ts", body)
     const apiFloor = yield* fixedBodyProcess("scripts/bench/effect-api-floor-server.ts", body)
     // BENCH_BASELINE=<revision>[,<revision>...]: the service as it was there, beside the current one in the same rounds.
-    const revisions = process.env.BENCH_BASELINE?.split(",").filter((revision) => revision !== "") ?? []
-    const before = yield* Effect.forEach(revisions, (revision) => Effect.map(context.startRevision(revision, {}), (instance) => ({ revision, instance })))
+    const before = yield* Effect.forEach(baselineRevisions, (revision) =>
+      Effect.map(context.startRevision(revision, {}), (instance) => ({ revision, instance })))
     const rows = yield* compare([
       { name: "raw node:http, same body", options: { url: raw.url + path, pid: raw.pid, connections, seconds } },
       { name: "effect router, same body", options: { url: floor.url + path, pid: floor.pid, connections, seconds } },
@@ -52,6 +51,22 @@ const statusScenario: Scenario = (context) =>
       { name: "service", options: { url: context.baseUrl + path, pid: context.pid, headers, connections, seconds } }
     ])
     printTable(`GET /status, authenticated (${connections} connections, ${seconds} s per round)`, rows)
+    const rawFigures = rows[0].result
+    const ratio = (row: (typeof rows)[number]) => row.result.requestsPerSecond / rawFigures.requestsPerSecond
+    const service = rows[rows.length - 1]
+    recordGoal({
+      path: `GET /status, bearer token, limit on (${connections} connections)`,
+      baseline: `raw node:http, same body: ${number(rawFigures.requestsPerSecond)} req/s`,
+      service: `${number(service.result.requestsPerSecond)} req/s`,
+      figure: `${ratio(service).toFixed(2)} of raw (CPU per request: ${
+        rawFigures.cpuMicrosPerRequest === undefined || service.result.cpuMicrosPerRequest === undefined
+          ? "-"
+          : (rawFigures.cpuMicrosPerRequest / service.result.cpuMicrosPerRequest).toFixed(2)
+      })`,
+      goal: ">= 0.40 of raw",
+      met: ratio(service) >= 0.4,
+      revisions: before.map(({ revision }, i) => ({ revision, figure: `${ratio(rows[3 + i]).toFixed(2)} of raw` }))
+    })
   }).pipe(Effect.scoped)
 
 /** 40 providers x 500 games of generated names, next to the sandbox's own catalog. */
@@ -144,11 +159,14 @@ const oddsScenario: Scenario = (context) =>
     const fakePort = yield* freePort()
     yield* startNode(["scripts/bench/fake-betsapi.ts"], { PORT: String(fakePort) }, /Listening on/)
     const fake = `http://127.0.0.1:${fakePort}`
-    const { url: service } = yield* context.startService({
+    const oddsEnv = {
       SPORTS_PROVIDER: "betsapi",
       BETSAPI_BASE_URL: fake,
-      BETSAPI_TOKEN: "bench-token"
-    })
+      BETSAPI_TOKEN: "bench-token",
+      // Fifty partners' first requests all come from this one address: none of them is a guesser.
+      AUTH_FAILURE_LIMIT: "1000000"
+    }
+    const { pid, url: service } = yield* context.startService(oddsEnv)
 
     const tokens = Array.from({ length: 50 }, (_, i) => `pak_bench_odds_${String(i).padStart(2, "0")}_${"x".repeat(28)}`)
     for (const [i, token] of tokens.entries()) {
@@ -164,7 +182,7 @@ const oddsScenario: Scenario = (context) =>
     const callsSoFar = Effect.promise(() =>
       fetch(`${fake}/__calls`).then((r) => r.json() as Promise<{ calls: number }>).then((body) => body.calls)
     )
-    const before = yield* callsSoFar
+    const callsBefore = yield* callsSoFar
     const started = performance.now()
     const statuses = yield* Effect.promise(() =>
       Promise.all(Array.from({ length: 1_000 }, (_, i) =>
@@ -173,7 +191,7 @@ const oddsScenario: Scenario = (context) =>
         }).then((r) => r.status)))
     )
     const burstMs = performance.now() - started
-    const upstreamCalls = (yield* callsSoFar) - before
+    const upstreamCalls = (yield* callsSoFar) - callsBefore
     console.log([
       "",
       "GET /sports/events/{id}/odds, a burst of 1,000 requests from 50 partners over 10 events (BetsAPI stand-in)",
@@ -183,14 +201,41 @@ const oddsScenario: Scenario = (context) =>
     const path = "/api/partner/v1/sports/events/5000/odds"
     const headers = { authorization: `Bearer ${tokens[0]}` }
     const body = yield* fetchText(service + path, { headers })
-    const raw = yield* fixedBodyServer("scripts/bench/raw-server.ts", body)
+    const raw = yield* fixedBodyProcess("scripts/bench/raw-server.ts", body)
+    const before = yield* Effect.forEach(baselineRevisions, (revision) =>
+      Effect.gen(function*() {
+        const instance = yield* context.startRevision(revision, oddsEnv)
+        yield* instance.sql`
+          WITH p AS (INSERT INTO partners (name, slug) VALUES ('Bench Partner 0', 'bench-odds-0') RETURNING id),
+          e AS (INSERT INTO partner_environments (partner_id, environment) SELECT id, 'live' FROM p RETURNING partner_id)
+          INSERT INTO partner_tokens (partner_id, environment, token_hash) SELECT partner_id, 'live', ${hashToken(tokens[0])} FROM e
+        `
+        yield* fetchText(instance.url + path, { headers })
+        return { revision, instance }
+      }))
+    const beforeSustained = yield* callsSoFar
     const rows = yield* compare([
-      { name: "raw node:http, same body", options: { url: raw + path, connections, seconds } },
-      { name: "service, cached odds", options: { url: service + path, headers, connections, seconds } }
+      { name: "raw node:http, same body", options: { url: raw.url + path, pid: raw.pid, connections, seconds } },
+      ...before.map(({ instance, revision }) => ({
+        name: `service at ${revision}, cached odds`,
+        options: { url: instance.url + path, pid: instance.pid, headers, connections, seconds }
+      })),
+      { name: "service, cached odds", options: { url: service + path, pid, headers, connections, seconds } }
     ])
     printTable(`GET /sports/events/{id}/odds, cached (${connections} connections, ${seconds} s per round)`, rows)
+    const ratio = (row: (typeof rows)[number]) => row.result.requestsPerSecond / rows[0].result.requestsPerSecond
+    const cachedOdds = rows[rows.length - 1]
+    recordGoal({
+      path: `GET /sports/events/{id}/odds, cached (${connections} connections)`,
+      baseline: `raw node:http, same body: ${number(rows[0].result.requestsPerSecond)} req/s`,
+      service: `${number(cachedOdds.result.requestsPerSecond)} req/s`,
+      figure: `${ratio(cachedOdds).toFixed(2)} of raw`,
+      goal: ">= 0.35 of raw",
+      met: ratio(cachedOdds) >= 0.35,
+      revisions: before.map(({ revision }, i) => ({ revision, figure: `${ratio(rows[1 + i]).toFixed(2)} of raw` }))
+    })
     const after = yield* callsSoFar
-    console.log(`  upstream calls during the sustained read: ${after - before - upstreamCalls} (the 60 s cache lifetime)`)
+    console.log(`  upstream calls during the sustained read: ${after - beforeSustained} (the 60 s cache lifetime)`)
   }).pipe(Effect.scoped)
 
 const scenarios: Record<string, Scenario> = {
@@ -286,7 +331,7 @@ const main = Effect.gen(function*() {
         yield* Layer.build(PgClient.layer({ url: Redacted.make(database), maxConnections: 2 })),
         SqlClient.SqlClient
       )
-      return { ...instance, sql }
+      return { ...instance, sql, databaseUrl: database, startAgain: (more: Record<string, string>) => serviceOn(database, more, tree) }
     })
   const { url: baseUrl, pid } = yield* startService({})
   console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), database: ${
@@ -299,6 +344,8 @@ const main = Effect.gen(function*() {
   )
   const context: BenchContext = { baseUrl, pid, token: benchToken, sql, databaseUrl, startService, startRevision }
   for (const name of selected) yield* scenarios[name](context)
+  printGoals()
+  console.log("(This machine is shared: figures move between runs; ratios within one run are what compare.)")
 }).pipe(Effect.scoped, Effect.provide(NodeServices.layer))
 
 NodeRuntime.runMain(main)

@@ -12,8 +12,11 @@
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import { type BenchContext, fetchText, fixedBodyServer, memoryOf, type Scenario } from "./context.ts"
-import { compare, freePort, printTable, type Target } from "./harness.ts"
+import { type BenchContext, fetchText, fixedBodyProcess, memoryOf, type Scenario, type ServiceInstance } from "./context.ts"
+import { copyFloor } from "./copy-floor.ts"
+import { databaseTimes } from "./explain.ts"
+import { baselineRevisions, number, recordGoal } from "./goals.ts"
+import { compare, type Comparison, freePort, printTable, type Target } from "./harness.ts"
 import { startNode } from "./processes.ts"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
@@ -28,7 +31,7 @@ const countryCodes = [
 ]
 
 /** Loads the synthetic catalog in place of whatever is there; returns the seconds it took. */
-const seedCatalog = (sql: SqlClient.SqlClient) =>
+export const seedCatalog = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
     const started = performance.now()
     yield* sql`TRUNCATE sports_sports, sports_countries, sports_leagues, sports_teams, sports_events, sports_team_leagues`
@@ -114,10 +117,20 @@ const sequentialTimes = (url: string, headers: Record<string, string>, count: nu
     return { median: times[Math.floor(count / 2)], slowest: times[count - 1] }
   })
 
-/** Measures a set of requests taken in turn: raw baseline, the service as configured, and with its read cache off. */
+/** A service under measure: as configured (its read cache on) and another instance with the cache off. */
+interface Instance {
+  readonly label: string
+  readonly cached: { readonly url: string; readonly pid: number }
+  readonly uncached: { readonly url: string; readonly pid: number }
+}
+
+/**
+ * Measures sets of requests taken in turn, in the same interleaved rounds: the raw baseline (the first
+ * request's body), then each instance with its read cache and without. Returns each set's rows, in that order.
+ */
 const measure = (
   context: BenchContext,
-  uncachedUrl: string,
+  instances: ReadonlyArray<Instance>,
   title: string,
   sets: ReadonlyArray<{ readonly name: string; readonly paths: ReadonlyArray<string> }>
 ) =>
@@ -125,50 +138,76 @@ const measure = (
     const headers = { authorization: `Bearer ${context.token}` }
     const targets: Array<Target> = []
     for (const set of sets) {
-      for (const path of set.paths) {
-        const response = yield* Effect.promise(() => fetch(context.baseUrl + path, { headers }))
-        if (response.status !== 200) return yield* Effect.die(`${path} answered ${response.status}: ${yield* Effect.promise(() => response.text())}`)
-        yield* Effect.promise(() => response.arrayBuffer())
+      for (const instance of instances) {
+        for (const path of set.paths) {
+          const response = yield* Effect.promise(() => fetch(instance.cached.url + path, { headers }))
+          if (response.status !== 200) return yield* Effect.die(`${path} answered ${response.status}: ${yield* Effect.promise(() => response.text())}`)
+          yield* Effect.promise(() => response.arrayBuffer())
+        }
       }
       const requests = set.paths.map((path) => ({ method: "GET" as const, path }))
       const body = yield* fetchText(context.baseUrl + set.paths[0], { headers })
-      const raw = yield* fixedBodyServer("scripts/bench/raw-server.ts", body)
-      targets.push(
-        { name: "raw node:http, first body", options: { url: raw, requests, connections, seconds } },
-        { name: "service", options: { url: context.baseUrl, headers, requests, connections, seconds } },
-        { name: "service, no read cache", options: { url: uncachedUrl, headers, requests, connections, seconds } }
-      )
+      const raw = yield* fixedBodyProcess("scripts/bench/raw-server.ts", body)
+      targets.push({ name: "raw node:http, first body", options: { url: raw.url, pid: raw.pid, requests, connections, seconds } })
+      for (const instance of instances) {
+        targets.push(
+          { name: instance.label, options: { url: instance.cached.url, pid: instance.cached.pid, headers, requests, connections, seconds } },
+          {
+            name: `${instance.label}, no read cache`,
+            options: { url: instance.uncached.url, pid: instance.uncached.pid, headers, requests, connections, seconds }
+          }
+        )
+      }
     }
     // Every set is measured in the same interleaved rounds, then printed on its own against its baseline.
     const rows = yield* compare(targets)
+    const perSet = 1 + 2 * instances.length
+    const results: Array<ReadonlyArray<Comparison>> = []
     for (const [i, set] of sets.entries()) {
+      const setRows = rows.slice(i * perSet, (i + 1) * perSet)
+      results.push(setRows)
       printTable(
         `${title}${sets.length > 1 ? `, ${set.name}` : ""} (${set.paths.length} in turn, ${connections} connections, ${seconds} s per round)`,
-        rows.slice(i * 3, i * 3 + 3)
+        setRows
       )
       // Which request costs what, when nothing is cached: one at a time, so the figure is the request's own.
       const lines = ["  each request alone, no read cache (ms, median / slowest of 15):"]
       for (const path of set.paths) {
-        const times = yield* sequentialTimes(uncachedUrl + path, headers, 15)
+        const times = yield* sequentialTimes(instances[0].uncached.url + path, headers, 15)
         lines.push(`  ${times.median.toFixed(1).padStart(7)} / ${times.slowest.toFixed(1).padStart(6)}  ${path.replace("/api/partner/v1", "")}`)
       }
       console.log(lines.join("\n"))
     }
+    return results
   })
 
-const refreshScenario = (context: BenchContext) =>
+/** PostgreSQL's own time for each path (explain.ts), printed; the slowest and the median. */
+const databaseBaseline = (context: BenchContext, title: string, paths: ReadonlyArray<string>) =>
   Effect.gen(function*() {
-    const fakePort = yield* freePort()
-    yield* startNode(["scripts/bench/fake-betsapi.ts"], { PORT: String(fakePort), CATALOG_EVENTS: String(refreshEvents) }, /Listening on/)
-    const fake = `http://127.0.0.1:${fakePort}`
-    const service = yield* context.startService({
-      SPORTS_PROVIDER: "betsapi",
-      BETSAPI_BASE_URL: fake,
-      BETSAPI_TOKEN: "bench-token",
-      SPORTS_PROVIDER_RATE_LIMIT: "100000000",
-      SPORTS_PROVIDER_CACHE_TTL_MAX: "0 seconds",
-      CATALOG_SPORT_IDS: "1"
-    })
+    const times = yield* databaseTimes(context.databaseUrl, paths)
+    console.log([
+      "",
+      `${title}: PostgreSQL's own time for the same statements (EXPLAIN ANALYZE, best of 3, summed per request; ms)`,
+      ...times.map((t) => `  ${t.millis.toFixed(1).padStart(7)}  ${t.path.replace("/api/partner/v1", "")}  (${t.statements.map((m) => m.toFixed(1)).join(" + ")})`)
+    ].join("\n"))
+    const sorted = times.map((t) => t.millis).sort((a, b) => a - b)
+    return { slowest: sorted[sorted.length - 1], median: sorted[Math.floor(sorted.length / 2)] }
+  })
+
+const ms = (value: number) => `${number(value, value < 10 ? 1 : 0)} ms`
+
+const refreshEnv = (fake: string) => ({
+  SPORTS_PROVIDER: "betsapi",
+  BETSAPI_BASE_URL: fake,
+  BETSAPI_TOKEN: "bench-token",
+  SPORTS_PROVIDER_RATE_LIMIT: "100000000",
+  SPORTS_PROVIDER_CACHE_TTL_MAX: "0 seconds",
+  CATALOG_SPORT_IDS: "1"
+})
+
+/** Two refreshes through `service` from the stand-in: the first brings every event in, the second finds none changed. */
+const refreshTwice = (context: BenchContext, service: ServiceInstance, fake: string) =>
+  Effect.gen(function*() {
     const calls = Effect.promise(() =>
       fetch(`${fake}/__calls`).then((r) => r.json() as Promise<{ calls: number }>).then((body) => body.calls)
     )
@@ -200,9 +239,28 @@ const refreshScenario = (context: BenchContext) =>
         split: `fetch ${((phases.fetch_ms ?? NaN) / 1000).toFixed(1)} s + publish ${((phases.publish_ms ?? NaN) / 1000).toFixed(1)} s`
       }
     })
-    const first = yield* refresh
-    const second = yield* refresh
-    const memory = yield* memoryOf(service.pid)
+    return { first: yield* refresh, second: yield* refresh, memory: yield* memoryOf(service.pid) }
+  })
+
+/**
+ * The 100,000-event refresh into the catalog above, then the same rows written by COPY (copy-floor.ts); and
+ * each BENCH_BASELINE revision's refresh into its own copy of the catalog, in the same run.
+ */
+const refreshScenario = (context: BenchContext, revisions: ReadonlyArray<Revision>) =>
+  Effect.gen(function*() {
+    const fakePort = yield* freePort()
+    yield* startNode(["scripts/bench/fake-betsapi.ts"], { PORT: String(fakePort), CATALOG_EVENTS: String(refreshEvents) }, /Listening on/)
+    const fake = `http://127.0.0.1:${fakePort}`
+    // One refreshing instance at a time, each stopped after its refreshes: the database's connections are few.
+    const { first, memory, second } = yield* Effect.scoped(
+      Effect.flatMap(context.startService(refreshEnv(fake)), (service) => refreshTwice(context, service, fake))
+    )
+    const floor = yield* copyFloor(context.databaseUrl)
+    const before = yield* Effect.forEach(revisions, (revision) =>
+      Effect.scoped(Effect.gen(function*() {
+        const instance = yield* revision.instance.startAgain(refreshEnv(fake))
+        return { revision: revision.revision, ...(yield* refreshTwice(context, instance, fake)) }
+      })))
     const count = refreshEvents.toLocaleString("en-US")
     console.log([
       "",
@@ -213,9 +271,29 @@ const refreshScenario = (context: BenchContext) =>
       `    ${first.message}`,
       `  again (none changed):  ${second.elapsed.toFixed(1)} s (${second.split}), ${second.upstreamCalls} upstream calls`,
       `    ${second.message}`,
-      memory === null ? "" : `  service memory: ${memory.rss.toFixed(0)} MiB resident after, ${memory.peak.toFixed(0)} MiB at peak`
+      memory === null ? "" : `  service memory: ${memory.rss.toFixed(0)} MiB resident after, ${memory.peak.toFixed(0)} MiB at peak`,
+      `  COPY of the same ${floor.rows.toLocaleString("en-US")} rows (${floor.events.toLocaleString("en-US")} events, their teams, ` +
+      `leagues and memberships) into empty tables with the same indexes, one transaction: ${floor.seconds.toFixed(1)} s`,
+      ...before.map((b) =>
+        `  at ${b.revision}: first ${b.first.elapsed.toFixed(1)} s (${b.first.split}), again ${b.second.elapsed.toFixed(1)} s (${b.second.split})`
+      )
     ].join("\n"))
+    recordGoal({
+      path: `catalog refresh, ${count} events (all new; again with none changed)`,
+      baseline: `COPY of the same rows: ${floor.seconds.toFixed(1)} s`,
+      service: `${first.elapsed.toFixed(1)} s (${first.split}); again ${second.elapsed.toFixed(1)} s`,
+      figure: `${first.elapsed.toFixed(1)} s, ${(first.elapsed / floor.seconds).toFixed(1)} x the COPY`,
+      goal: "< 15 s",
+      met: first.elapsed < 15,
+      revisions: before.map((b) => ({ revision: b.revision, figure: `${b.first.elapsed.toFixed(1)} s; again ${b.second.elapsed.toFixed(1)} s` }))
+    })
   }).pipe(Effect.scoped)
+
+/** A BENCH_BASELINE revision with its own copy of the catalog. */
+interface Revision {
+  readonly revision: string
+  readonly instance: Effect.Success<ReturnType<BenchContext["startRevision"]>>
+}
 
 export const catalogScenario: Scenario = (context) =>
   Effect.gen(function*() {
@@ -226,14 +304,28 @@ export const catalogScenario: Scenario = (context) =>
         seeded.live.toLocaleString("en-US")
       } live) and ${seeded.teams.toLocaleString("en-US")} teams in ${seeded.seconds.toFixed(0)} s`
     ].join("\n"))
-    const { url: uncached } = yield* context.startService({ CATALOG_CACHE_TTL: "0 seconds" })
-    const tomorrow = utcDay(1)
-    const feed = "/api/partner/v1/sports/feed"
-    const catalog = "/api/partner/v1/sports/catalog"
-
-    yield* measure(context, uncached, "Feeds over 1,000,000 events, typical filters and sorts", [{
-      name: "feeds",
-      paths: [
+    const revisions: Array<Revision> = yield* Effect.forEach(baselineRevisions, (revision) =>
+      Effect.gen(function*() {
+        const instance = yield* context.startRevision(revision, {})
+        yield* seedCatalog(instance.sql)
+        return { revision, instance }
+      }))
+    yield* Effect.scoped(Effect.gen(function*() {
+      // The instances without a read cache live as long as the reads are measured.
+      const uncached = yield* context.startService({ CATALOG_CACHE_TTL: "0 seconds" })
+      const instances: ReadonlyArray<Instance> = [
+        { label: "service", cached: { url: context.baseUrl, pid: context.pid }, uncached },
+        ...(yield* Effect.forEach(revisions, (r) =>
+          Effect.map(r.instance.startAgain({ CATALOG_CACHE_TTL: "0 seconds" }), (revisionUncached): Instance => ({
+            label: `service at ${r.revision}`,
+            cached: r.instance,
+            uncached: revisionUncached
+          }))))
+      ]
+      const tomorrow = utcDay(1)
+      const feed = "/api/partner/v1/sports/feed"
+      const catalog = "/api/partner/v1/sports/catalog"
+      const feedPaths = [
         `${feed}/prematch?sport_id=1`,
         `${feed}/prematch?sport_id=1&date=${tomorrow}`,
         `${feed}/prematch?country=es&sort_by=league_name`,
@@ -244,31 +336,83 @@ export const catalogScenario: Scenario = (context) =>
         `${feed}/prematch?sport_id=1&page=20`,
         `${feed}/live?sport_id=1&sort_by=last_update&sort_direction=desc`
       ]
-    }])
-    yield* measure(context, uncached, "Dynamic filters over 1,000,000 events", [
-      {
-        name: "typical",
-        paths: [
-          `${catalog}/filters?source=prematch&sport_id=1&date=${tomorrow}`,
-          `${catalog}/filters?source=prematch&country=es`,
-          `${catalog}/filters?source=prematch&league_id=bl7`,
-          `${catalog}/filters?source=prematch&sport_id=18&has_odds=true`,
-          `${catalog}/filters?source=live`
-        ]
-      },
       // The widest: every soccer team with a fixture in the next four weeks (about 25,000 names).
-      { name: "all soccer", paths: [`${catalog}/filters?source=prematch&sport_id=1`] }
-    ])
-    yield* measure(context, uncached, "Catalog lists with search over 2,000 leagues and 50,000 teams", [{
-      name: "lists",
-      paths: [
-        `${catalog}/leagues?search=premier`,
-        `${catalog}/leagues?search=league%2012`,
-        `${catalog}/leagues?search=cup&sport_id=1`,
-        `${catalog}/leagues?search=zzz`,
-        `${catalog}/teams?search=united`,
-        `${catalog}/teams?search=rovers%20north&sport_id=1`
-      ]
-    }])
-    yield* refreshScenario(context)
+      const widest = `${catalog}/filters?source=prematch&sport_id=1`
+
+      const feedDatabase = yield* databaseBaseline(context, "Feeds", feedPaths)
+      const [feeds] = yield* measure(context, instances, "Feeds over 1,000,000 events, typical filters and sorts", [{
+        name: "feeds",
+        paths: feedPaths
+      }])
+      recordCatalogGoals.feeds(feeds, feedDatabase, revisions.map((r) => r.revision))
+
+      const widestDatabase = yield* databaseBaseline(context, "Dynamic filters, all soccer", [widest])
+      const [, allSoccer] = yield* measure(context, instances, "Dynamic filters over 1,000,000 events", [
+        {
+          name: "typical",
+          paths: [
+            `${catalog}/filters?source=prematch&sport_id=1&date=${tomorrow}`,
+            `${catalog}/filters?source=prematch&country=es`,
+            `${catalog}/filters?source=prematch&league_id=bl7`,
+            `${catalog}/filters?source=prematch&sport_id=18&has_odds=true`,
+            `${catalog}/filters?source=live`
+          ]
+        },
+        { name: "all soccer", paths: [widest] }
+      ])
+      recordCatalogGoals.widest(allSoccer, widestDatabase, revisions.map((r) => r.revision))
+      yield* measure(context, instances, "Catalog lists with search over 2,000 leagues and 50,000 teams", [{
+        name: "lists",
+        paths: [
+          `${catalog}/leagues?search=premier`,
+          `${catalog}/leagues?search=league%2012`,
+          `${catalog}/leagues?search=cup&sport_id=1`,
+          `${catalog}/leagues?search=zzz`,
+          `${catalog}/teams?search=united`,
+          `${catalog}/teams?search=rovers%20north&sport_id=1`
+        ]
+      }])
+    }))
+    yield* refreshScenario(context, revisions)
   }).pipe(Effect.scoped)
+
+/** Rows of a set: the raw baseline, then each instance as configured and without its read cache. */
+const recordCatalogGoals = {
+  feeds: (rows: ReadonlyArray<Comparison>, database: { readonly slowest: number; readonly median: number }, revisions: ReadonlyArray<string>) => {
+    const [raw, cached, uncached, ...before] = rows
+    const ratio = (row: Comparison) => row.result.requestsPerSecond / raw.result.requestsPerSecond
+    recordGoal({
+      path: `cached feed reads, 9 kinds in turn (${connections} connections)`,
+      baseline: `raw node:http, first body: ${number(raw.result.requestsPerSecond)} req/s`,
+      service: `${number(cached.result.requestsPerSecond)} req/s`,
+      figure: `${ratio(cached).toFixed(2)} of raw`,
+      goal: ">= 0.35 of raw",
+      met: ratio(cached) >= 0.35,
+      revisions: revisions.map((revision, i) => ({ revision, figure: `${ratio(before[2 * i]).toFixed(2)} of raw` }))
+    })
+    recordGoal({
+      path: `prematch and live feeds, uncached, 1M events (${connections} connections)`,
+      baseline: `PostgreSQL alone (EXPLAIN ANALYZE): slowest ${ms(database.slowest)}, median ${ms(database.median)}`,
+      service: `p99 ${ms(uncached.result.p99)}, p50 ${ms(uncached.result.p50)}, ${number(uncached.result.requestsPerSecond)} req/s`,
+      figure: `p99 ${ms(uncached.result.p99)}`,
+      goal: "p99 < 25 ms",
+      met: uncached.result.p99 < 25,
+      revisions: revisions.map((revision, i) => ({ revision, figure: `p99 ${ms(before[2 * i + 1].result.p99)}` }))
+    })
+  },
+  widest: (rows: ReadonlyArray<Comparison>, database: { readonly slowest: number }, revisions: ReadonlyArray<string>) => {
+    const [raw, cached, uncached, ...before] = rows
+    recordGoal({
+      path: `widest filter, 25,000 teams (${connections} connections)`,
+      baseline: `PostgreSQL alone (EXPLAIN ANALYZE): ${ms(database.slowest)}; raw node:http, same body: p99 ${ms(raw.result.p99)}`,
+      service: `p99 ${ms(cached.result.p99)} (no read cache: ${ms(uncached.result.p99)})`,
+      figure: `p99 ${ms(cached.result.p99)}`,
+      goal: "p99 < 50 ms",
+      met: cached.result.p99 < 50,
+      revisions: revisions.map((revision, i) => ({
+        revision,
+        figure: `p99 ${ms(before[2 * i].result.p99)} (no read cache: ${ms(before[2 * i + 1].result.p99)})`
+      }))
+    })
+  }
+}

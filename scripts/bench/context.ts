@@ -25,7 +25,14 @@ export interface BenchContext {
     revision: string,
     env: Record<string, string>
   ) => Effect.Effect<
-    ServiceInstance & { readonly sql: SqlClient.SqlClient },
+    ServiceInstance & {
+      readonly sql: SqlClient.SqlClient
+      readonly databaseUrl: string
+      /** Another instance of that revision on the same database, with other settings. */
+      readonly startAgain: (
+        env: Record<string, string>
+      ) => Effect.Effect<ServiceInstance, unknown, ChildProcessSpawner.ChildProcessSpawner | Scope.Scope>
+    },
     unknown,
     ChildProcessSpawner.ChildProcessSpawner | FileSystem.FileSystem | Scope.Scope
   >
@@ -54,6 +61,18 @@ export const fixedBodyProcess = (script: string, body: string) =>
     const port = yield* freePort()
     const { handle } = yield* startNode([script], { PORT: String(port), BODY_FILE: file }, /Listening on/)
     return { url: `http://127.0.0.1:${port}`, pid: handle.pid }
+  })
+
+/** A database of its own on the bench's server, beside the bench database; dropped at the end. Its URL. */
+export const scopedDatabase = (context: BenchContext, name: string) =>
+  Effect.gen(function*() {
+    yield* Effect.acquireRelease(
+      context.sql.unsafe(`CREATE DATABASE ${name}`),
+      () => Effect.ignore(context.sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+    )
+    const url = new URL(context.databaseUrl)
+    url.pathname = `/${name}`
+    return url.toString()
   })
 
 export const fetchText = (url: string, init?: RequestInit) => Effect.promise(() => fetch(url, init).then((r) => r.text()))

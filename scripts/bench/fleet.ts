@@ -13,7 +13,7 @@ import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { redisAnswers as redisAnswersAt, removeKeysUnder } from "../../test/support/RedisKeys.ts"
 import { hashToken } from "../../src/partners/Partners.ts"
-import type { BenchContext, ServiceInstance } from "./context.ts"
+import { type BenchContext, scopedDatabase, type ServiceInstance } from "./context.ts"
 import { freePort } from "./harness.ts"
 import { startNode } from "./processes.ts"
 
@@ -27,18 +27,6 @@ const redisAnswers = Effect.promise(() => redisAnswersAt(redisUrl))
 
 /** Removes the run's keys. */
 const dropKeys = (prefix: string) => Effect.promise(() => removeKeysUnder(redisUrl, prefix))
-
-/** A database of its own on the bench's server, dropped at the end. */
-const scopedDatabase = (context: BenchContext, name: string) =>
-  Effect.gen(function*() {
-    yield* Effect.acquireRelease(
-      context.sql.unsafe(`CREATE DATABASE ${name}`),
-      () => Effect.ignore(context.sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
-    )
-    const url = new URL(context.databaseUrl)
-    url.pathname = `/${name}`
-    return { url: url.toString() }
-  })
 
 const tokenOf = (i: number) => `pak_bench_fleet_${String(i).padStart(2, "0")}_${"x".repeat(27)}`
 
@@ -101,7 +89,7 @@ export const fleetScenario = (context: BenchContext) =>
     const run = (size: number, redis: boolean) =>
       Effect.gen(function*() {
         const name = `${size}_${redis ? "redis" : "memory"}`
-        const { url: database } = yield* scopedDatabase(context, `partner_api_bench_fleet_${process.pid}_${name}`)
+        const database = yield* scopedDatabase(context, `partner_api_bench_fleet_${process.pid}_${name}`)
         const prefix = `pag-bench-${process.pid}-${name}:`
         yield* Effect.addFinalizer(() => Effect.ignore(dropKeys(prefix)))
         const env = {

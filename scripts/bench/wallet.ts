@@ -1,65 +1,80 @@
 /**
  * The wallet under load: the aggregator's WinBet calls (every one a new
- * transaction: a signed bet callback to the partner, a ledger entry, and for
- * one in four a win through the outbox) with the partner's wallet answering
- * on this machine, against a raw node:http server answering the same body.
- * The service as it was before the write-ahead ledger (BENCH_WALLET_BASELINE,
- * a git revision) runs beside it on a database of its own, so before and
- * after are measured in the same minutes. Then a storm of 50 copies of one
- * transaction, and how long the outbox takes to drain what the run left.
+ * transaction: a signed bet callback to the partner, the bet written pending
+ * and settled, and for one in four a win through the outbox) with the
+ * partner's wallet answering on this machine. The baseline, run in the same
+ * rounds, is the plain program of winbet-floor.ts: the same two durable
+ * commits and the same partner call, nothing else (the limit of this design).
+ * BENCH_BASELINE revisions run beside them on databases of their own. Then a
+ * storm of 50 copies of one transaction, and how long the outbox takes to
+ * drain what the run left.
  */
 import type autocannon from "autocannon"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import { fetchText, fixedBodyServer, type Scenario } from "./context.ts"
-import { compare, freePort, printTable } from "./harness.ts"
+import { type BenchContext, fetchText, type Scenario, scopedDatabase } from "./context.ts"
+import { baselineRevisions, number, recordGoal } from "./goals.ts"
+import { compare, type Comparison, freePort, printTable, type Target } from "./harness.ts"
 import { startNode } from "./processes.ts"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
-/** The last revision before the wallet became a write-ahead state machine. */
-const baseline = process.env.BENCH_WALLET_BASELINE ?? "e984339"
 const players = 1_000
+
+/** A partner's wallet on this machine, checking signatures with `secret`. */
+const partnerWallet = (secret: string) =>
+  Effect.gen(function*() {
+    const port = yield* freePort()
+    yield* startNode(["scripts/bench/partner-wallet.ts"], { PORT: String(port), SECRET: secret }, /Listening on/)
+    return `http://127.0.0.1:${port}`
+  })
 
 /** A partner whose wallet is a local process, and its players, on one service's database. */
 const setUp = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
-    // The baseline revision keeps a partner's callback URL and secret on `partners`; later ones per environment.
-    const [{ environments }] = yield* sql<{ environments: boolean }>`
-      SELECT to_regclass('partner_environments') IS NOT NULL AS environments
+    const [partner] = yield* sql<{ id: string; webhook_secret: string }>`
+      WITH p AS (
+        INSERT INTO partners (name, slug) VALUES ('Bench Wallet Partner', 'bench-wallet')
+        ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name RETURNING id
+      )
+      INSERT INTO partner_environments (partner_id, environment) SELECT id, 'live' FROM p
+      ON CONFLICT (partner_id, environment) DO UPDATE SET callback_url = NULL
+      RETURNING partner_id::text AS id, webhook_secret
     `
-    const [partner] = environments
-      ? yield* sql<{ id: string; webhook_secret: string }>`
-        WITH p AS (
-          INSERT INTO partners (name, slug) VALUES ('Bench Wallet Partner', 'bench-wallet')
-          ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name RETURNING id
-        )
-        INSERT INTO partner_environments (partner_id, environment) SELECT id, 'live' FROM p
-        ON CONFLICT (partner_id, environment) DO UPDATE SET callback_url = NULL
-        RETURNING partner_id::text AS id, webhook_secret
-      `
-      : yield* sql<{ id: string; webhook_secret: string }>`
-        INSERT INTO partners (name, slug, token_hash) VALUES ('Bench Wallet Partner', 'bench-wallet', sha256('bench-wallet'))
-        ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name
-        RETURNING id::text, webhook_secret
-      `
-    const port = yield* freePort()
-    yield* startNode(["scripts/bench/partner-wallet.ts"], { PORT: String(port), SECRET: partner.webhook_secret }, /Listening on/)
-    const wallet = `http://127.0.0.1:${port}`
-    yield* environments
-      ? sql`UPDATE partner_environments SET callback_url = ${`${wallet}/wallet`} WHERE partner_id = ${Number(partner.id)} AND environment = 'live'`
-      : sql`UPDATE partners SET callback_url = ${`${wallet}/wallet`} WHERE id = ${Number(partner.id)}`
+    const wallet = yield* partnerWallet(partner.webhook_secret)
+    yield* sql`UPDATE partner_environments SET callback_url = ${`${wallet}/wallet`}
+               WHERE partner_id = ${Number(partner.id)} AND environment = 'live'`
     const codes = yield* sql<{ internal_user_id: string }>`
-      INSERT INTO partner_players (partner_id, external_player_id, balance)
-      SELECT ${Number(partner.id)}, 'bench-player-' || n, 1000000 FROM generate_series(1, ${players}) AS n
-      ON CONFLICT (partner_id, external_player_id) DO UPDATE SET balance = EXCLUDED.balance
+      INSERT INTO partner_players (partner_id, environment, external_player_id, balance)
+      SELECT ${Number(partner.id)}, 'live', 'bench-player-' || n, 1000000 FROM generate_series(1, ${players}) AS n
+      ON CONFLICT (partner_id, environment, external_player_id) DO UPDATE SET balance = EXCLUDED.balance
       RETURNING internal_user_id::text
     `
     const [agent] = yield* sql<{ value: string }>`SELECT value FROM service_secrets WHERE name = 'sandbox_agent_secret'`
     return { wallet, userCodes: codes.map((row) => Number(row.internal_user_id)), agentSecret: agent.value }
   })
 
-/** WinBet bodies for one service: a new transaction each, one in four with a win. */
+/** The plain program of winbet-floor.ts on a database of its own, with a partner wallet of its own. */
+const startFloor = (context: BenchContext) =>
+  Effect.gen(function*() {
+    const database = yield* scopedDatabase(context, `partner_api_bench_${process.pid}_floor`)
+    const secret = "whsec_bench_floor"
+    const agentSecret = "bench-floor-agent-secret"
+    const wallet = yield* partnerWallet(secret)
+    const port = yield* freePort()
+    const { handle } = yield* startNode(["scripts/bench/winbet-floor.ts"], {
+      PORT: String(port),
+      DATABASE_URL: database,
+      PARTNER_URL: `${wallet}/wallet`,
+      SECRET: secret,
+      AGENT_SECRET: agentSecret,
+      PLAYERS: String(players)
+    }, /Listening on/)
+    const userCodes = Array.from({ length: players }, (_, i) => i + 1)
+    return { url: `http://127.0.0.1:${port}`, pid: handle.pid, wallet, userCodes, agentSecret }
+  })
+
+/** WinBet bodies for one target: a new transaction each, one in four with a win. */
 const calls = (setup: { readonly userCodes: ReadonlyArray<number>; readonly agentSecret: string }, prefix: string) => {
   let counter = 0
   const call = (txnId: string, userCode: number, win: number) =>
@@ -96,51 +111,58 @@ const calls = (setup: { readonly userCodes: ReadonlyArray<number>; readonly agen
   }
 }
 
+const undelivered = (sql: SqlClient.SqlClient) =>
+  sql<{ n: number }>`SELECT count(*)::int AS n FROM partner_callbacks WHERE status <> 'delivered' AND kind <> 'bet'`.pipe(
+    Effect.map(([row]) => row.n)
+  )
+
 export const walletScenario: Scenario = (context) =>
   Effect.gen(function*() {
-    const after = yield* setUp(context.sql)
-    const before = yield* context.startRevision(baseline, {})
-    const beforeSetup = yield* setUp(before.sql)
-    const afterCalls = calls(after, "after")
-    const beforeCalls = calls(beforeSetup, "before")
     const headers = { "content-type": "application/json" }
-    const url = `${context.baseUrl}/aggregator/wallet`
-    const sample = yield* fetchText(url, { method: "POST", headers, body: afterCalls.next() })
-    yield* fetchText(`${before.url}/aggregator/wallet`, { method: "POST", headers, body: beforeCalls.next() })
-    const raw = yield* fixedBodyServer("scripts/bench/raw-server.ts", sample)
+    const after = yield* setUp(context.sql)
+    const floor = yield* startFloor(context)
+    const revisions = yield* Effect.forEach(baselineRevisions, (revision) =>
+      Effect.gen(function*() {
+        const instance = yield* context.startRevision(revision, {})
+        const setup = yield* setUp(instance.sql)
+        return { revision, instance, setup, calls: calls(setup, `rev-${revision}`) }
+      }))
+    const afterCalls = calls(after, "after")
+    const floorCalls = calls(floor, "floor")
+    // Every target answers once before the rounds start (and must answer OK).
+    for (const [url, body] of [[context.baseUrl, afterCalls.next()], [floor.url, floorCalls.next()], ...revisions.map((r) => [r.instance.url, r.calls.next()])]) {
+      const answer = yield* fetchText(`${url}/aggregator/wallet`, { method: "POST", headers, body })
+      if (!answer.includes(`"msg":""`)) return yield* Effect.die(`A WinBet at ${url} answered ${answer}`)
+    }
     // Each run leaves wins in its outbox; they are delivered before the next run starts, or the next
     // target would pay for the previous one's deliveries.
-    const undelivered = (sql: SqlClient.SqlClient) =>
-      sql<{ n: number }>`SELECT count(*)::int AS n FROM partner_callbacks WHERE status <> 'delivered' AND kind <> 'bet'`.pipe(
-        Effect.map(([row]) => row.n)
-      )
+    const databases = [context.sql, ...revisions.map((r) => r.instance.sql)]
     const drained = Effect.gen(function*() {
-      while ((yield* undelivered(context.sql)) + (yield* undelivered(before.sql)) > 0) yield* Effect.sleep("100 millis")
+      while ((yield* Effect.forEach(databases, undelivered)).some((n) => n > 0)) yield* Effect.sleep("100 millis")
     })
-    const target = (name: string, service: string, request: autocannon.Request, at: number) => ({
+    const target = (name: string, url: string, pid: number, request: autocannon.Request, at: number): Target => ({
       name,
-      options: { url: service, headers, requests: [request], connections: at, seconds },
+      options: { url, pid, headers, requests: [request], connections: at, seconds },
       settle: drained
     })
-    const rows = yield* compare([
-      { name: "raw node:http, same body", options: { url: raw, method: "POST", headers, requests: [afterCalls.request], connections, seconds } },
-      target(`before (${baseline}), ${connections} conn.`, before.url, beforeCalls.request, connections),
-      target(`after, ${connections} conn.`, context.baseUrl, afterCalls.request, connections),
-      target(`before (${baseline}), 10 conn.`, before.url, beforeCalls.request, 10),
-      target("after, 10 conn.", context.baseUrl, afterCalls.request, 10)
-    ])
+    const at = (n: number): Array<Target> => [
+      target(`plain node:http + pg, ${n} conn.`, floor.url, floor.pid, floorCalls.request, n),
+      target(`service, ${n} conn.`, context.baseUrl, context.pid, afterCalls.request, n),
+      ...revisions.map((r) => target(`service at ${r.revision}, ${n} conn.`, r.instance.url, r.instance.pid, r.calls.request, n))
+    ]
+    const rows = yield* compare([...at(connections), ...at(10)])
+    const half = rows.length / 2
     printTable(
-      `POST /aggregator/wallet: WinBet, a new transaction each, ${players.toLocaleString("en-US")} players, the partner's wallet local (${seconds} s per round)`,
-      rows
+      `POST /aggregator/wallet: WinBet, a new transaction each, ${players.toLocaleString("en-US")} players, the partner's wallet local (${connections} connections, ${seconds} s per round)`,
+      rows.slice(0, half)
     )
-    const ratio = (a: number, b: number) => (rows[a].result.requestsPerSecond / rows[b].result.requestsPerSecond).toFixed(2)
-    console.log(`  after / before: ${ratio(2, 1)} at ${connections} connections, ${ratio(4, 3)} at 10`)
+    printTable(`The same at 10 connections`, rows.slice(half))
+    recordWalletGoals(rows.slice(0, half), rows.slice(half), revisions.map((r) => r.revision))
 
     // What the run left in the outbox, and how long it takes to drain.
-    const pending = context.sql<{ n: number }>`SELECT count(*)::int AS n FROM partner_callbacks WHERE status <> 'delivered' AND kind <> 'bet'`
     const started = performance.now()
-    const left = (yield* pending)[0].n
-    while ((yield* pending)[0].n > 0 && performance.now() - started < 120_000) yield* Effect.sleep("100 millis")
+    const left = yield* undelivered(context.sql)
+    while ((yield* undelivered(context.sql)) > 0 && performance.now() - started < 120_000) yield* Effect.sleep("100 millis")
     const [{ delivered, transactions }] = yield* context.sql<{ delivered: number; transactions: number }>`
       SELECT (SELECT count(*)::int FROM partner_callbacks WHERE kind = 'win' AND status = 'delivered') AS delivered,
              (SELECT count(*)::int FROM wallet_transactions) AS transactions
@@ -149,6 +171,7 @@ export const walletScenario: Scenario = (context) =>
       `left pending when the load stopped: ${left.toLocaleString("en-US")}, drained in ${Math.round(performance.now() - started)} ms`)
 
     // 50 copies of one transaction at once: one bet reaches the partner, one answer for all.
+    const url = `${context.baseUrl}/aggregator/wallet`
     const storm = afterCalls.call(`bench-storm-${process.pid}`, after.userCodes[0], 2)
     const answers = yield* Effect.promise(() =>
       Promise.all(Array.from({ length: 50 }, () => fetch(url, { method: "POST", headers, body: storm }).then((r) => r.text())))
@@ -161,3 +184,29 @@ export const walletScenario: Scenario = (context) =>
         `the most copies of any event the partner received: ${stats.maxCopies}; signatures rejected: ${stats.rejected}`
     )
   }).pipe(Effect.scoped)
+
+/** Rows: the floor first, then the service, then each revision. */
+const recordWalletGoals = (at50: ReadonlyArray<Comparison>, at10: ReadonlyArray<Comparison>, revisions: ReadonlyArray<string>) => {
+  const [floor50, service50, ...revisions50] = at50
+  const [floor10, service10, ...revisions10] = at10
+  const ratio = (row: Comparison) => row.result.requestsPerSecond / floor50.result.requestsPerSecond
+  const perSecond = (row: Comparison) => `${number(row.result.requestsPerSecond)}/s`
+  recordGoal({
+    path: `WinBet, partner wallet local, ${connections} connections`,
+    baseline: `plain node:http + pg: ${perSecond(floor50)}`,
+    service: perSecond(service50),
+    figure: `${ratio(service50).toFixed(2)} of it`,
+    goal: ">= 0.60 of it, >= 1,000/s",
+    met: ratio(service50) >= 0.6 && service50.result.requestsPerSecond >= 1_000,
+    revisions: revisions50.map((row, i) => ({ revision: revisions[i], figure: `${ratio(row).toFixed(2)}, ${perSecond(row)}` }))
+  })
+  recordGoal({
+    path: "WinBet, 10 connections",
+    baseline: `plain node:http + pg: p99 ${number(floor10.result.p99)} ms, ${perSecond(floor10)}`,
+    service: `p99 ${number(service10.result.p99)} ms, ${perSecond(service10)}`,
+    figure: `p99 ${number(service10.result.p99)} ms`,
+    goal: "p99 <= 25 ms",
+    met: service10.result.p99 <= 25,
+    revisions: revisions10.map((row, i) => ({ revision: revisions[i], figure: `p99 ${number(row.result.p99)} ms` }))
+  })
+}

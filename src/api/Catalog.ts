@@ -78,7 +78,7 @@ export const feedFilters = {
   date_to: Schema.optional(DayQuery)
 }
 
-const feedQuery = {
+export const feedQuery = {
   ...feedFilters,
   page: Schema.optional(PageQuery),
   per_page: Schema.optional(PerPageQuery),
@@ -114,10 +114,20 @@ const Imported = Schema.Struct({
   deactivated: Schema.Int
 })
 
-const list = <Entry extends Schema.Top>(identifier: string, entry: Entry, example: Entry["Encoded"]) =>
-  Envelope(identifier, Schema.Struct({ results: Schema.Array(entry), meta: PageMeta }), {
+/** The `data` of a list: `results` and `meta`. */
+const listData = <Entry extends Schema.Top>(entry: Entry) => Schema.Struct({ results: Schema.Array(entry), meta: PageMeta })
+
+const listEnvelope = <Entry extends Schema.Top>(
+  identifier: string,
+  data: ReturnType<typeof listData<Entry>>,
+  example: Entry["Encoded"]
+) =>
+  Envelope(identifier, data, {
     example: { results: [example], meta: { page: 1, per_page: 50, total: 1 } }
   })
+
+const list = <Entry extends Schema.Top>(identifier: string, entry: Entry, example: Entry["Encoded"]) =>
+  listEnvelope(identifier, listData(entry), example)
 
 const examplePrematch = {
   event_id: "10150123",
@@ -189,6 +199,17 @@ export const OverviewCodec = SportsCatalogOverview.pipe(Schema.encodeKeys({
 
 export const PrematchEntry = Schema.toEncoded(PrematchEntryCodec)
 export const LiveEntry = Schema.toEncoded(LiveEntryCodec)
+/** The feeds' `data`, for the handlers that write their answers once per value (src/api/Envelope.ts). */
+export const PrematchFeedData = listData(PrematchEntry)
+export const LiveFeedData = listData(LiveEntry)
+/** The dynamic filters' `data`. */
+export const FiltersData = Schema.Struct({
+  source: Schema.String,
+  sports: Schema.Array(Schema.String),
+  countries: Schema.Array(Schema.String),
+  leagues: Schema.Array(Schema.String),
+  teams: Schema.Array(Schema.String)
+})
 const NamedRef = Schema.toEncoded(NamedEntryCodec)
 
 export class CatalogGroup extends HttpApiGroup.make("catalog")
@@ -289,13 +310,7 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
       query: { source: Schema.optional(SourceQuery), ...feedFilters },
       success: Envelope(
         "CatalogFiltersResponse",
-        Schema.Struct({
-          source: Schema.String,
-          sports: Schema.Array(Schema.String),
-          countries: Schema.Array(Schema.String),
-          leagues: Schema.Array(Schema.String),
-          teams: Schema.Array(Schema.String)
-        }),
+        FiltersData,
         {
           example: {
             source: "prematch",
@@ -314,7 +329,7 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
   .add(
     HttpApiEndpoint.get("prematch", "/sports/feed/prematch", {
       query: feedQuery,
-      success: list("PrematchFeedResponse", PrematchEntry, examplePrematch)
+      success: listEnvelope("PrematchFeedResponse", PrematchFeedData, examplePrematch)
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Events not started yet, filtered, sorted and paged",
       description: feedRead
@@ -323,7 +338,7 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
   .add(
     HttpApiEndpoint.get("live", "/sports/feed/live", {
       query: feedQuery,
-      success: list("LiveFeedResponse", LiveEntry, { ...examplePrematch, score: "1-0", minute: 37 })
+      success: listEnvelope("LiveFeedResponse", LiveFeedData, { ...examplePrematch, score: "1-0", minute: 37 })
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Events in play, filtered, sorted and paged",
       description: `The prematch feed's contract, plus \`score\` (home-away) and \`minute\`. ${feedRead}`

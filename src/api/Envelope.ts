@@ -1,4 +1,5 @@
-import { Schema, SchemaTransformation } from "effect"
+import { Effect, Schema, SchemaTransformation } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { Environment } from "../domain/Environment.ts"
 
 /** The partner as echoed in every envelope; extra properties are allowed by the contract. */
@@ -73,3 +74,56 @@ export const ok = <Data>(
 
 /** A date on the wire: its ISO string. */
 export const IsoDate = Schema.String.pipe(Schema.decodeTo(Schema.Date, SchemaTransformation.dateFromString))
+
+const utf8 = new TextEncoder()
+const opening = utf8.encode(`{"success":true,"partner":`)
+const dataKey = utf8.encode(`,"data":`)
+const closing = utf8.encode("}")
+
+/** Each partner object's part of the envelope, as JSON bytes (a partner kept in memory answers many requests). */
+const partnerTexts = new WeakMap<PartnerSummary, Uint8Array>()
+const partnerBytes = (partner: PartnerSummary) => {
+  let bytes = partnerTexts.get(partner)
+  if (bytes === undefined) {
+    bytes = utf8.encode(JSON.stringify(partnerSummary(partner)))
+    partnerTexts.set(partner, bytes)
+  }
+  return bytes
+}
+
+/**
+ * A 200 with the success envelope around data already written as JSON bytes, as HttpApiBuilder would send it
+ * (the same text, as UTF-8, `application/json`): the parts are copied into one body, nothing is encoded again.
+ */
+const envelopeResponse = (partner: PartnerSummary, data: Uint8Array) =>
+  HttpServerResponse.uint8Array(Buffer.concat([opening, partnerBytes(partner), dataKey, data, closing]), {
+    contentType: "application/json"
+  })
+
+/**
+ * The success envelope written once per value, for answers read over and over (the read caches answer the
+ * same value object until it expires): `toWire` then the endpoint's `data` schema encode it and the JSON text
+ * is remembered by the value's identity (and `variant`, when the wire form also depends on something the
+ * request says, such as an event id); the partner's part is written once per partner object. A handler
+ * returning the response skips HttpApiBuilder's own encoding pass, not its schemas: the text is what
+ * `JSON.stringify(encode(Envelope)(ok(partner, toWire(value))))` writes (test/api/envelope-text.test.ts).
+ */
+export const envelopeWriter = <S extends Schema.Codec<unknown, unknown>, A extends object>(
+  data: S,
+  toWire: (value: A, variant: string) => Effect.Effect<S["Type"]>
+) => {
+  const encode = Schema.encodeEffect(data)
+  const written = new WeakMap<A, { readonly variant: string; readonly bytes: Uint8Array }>()
+  return (partner: PartnerSummary, value: A, variant = ""): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+    const known = written.get(value)
+    if (known !== undefined && known.variant === variant) return Effect.succeed(envelopeResponse(partner, known.bytes))
+    return toWire(value, variant).pipe(
+      Effect.flatMap((wire) => Effect.orDie(encode(wire))),
+      Effect.map((encoded) => {
+        const bytes = utf8.encode(JSON.stringify(encoded))
+        written.set(value, { variant, bytes })
+        return envelopeResponse(partner, bytes)
+      })
+    )
+  }
+}

@@ -69,7 +69,8 @@ export const LiveEventDetailCodec = Schema.Struct({
   status: Schema.String
 }).pipe(Schema.encodeKeys({ id: "event_id", homeName: "home_name", awayName: "away_name" }))
 
-const OddsData = Schema.Struct({
+/** The odds answers' `data`, for the handlers that write their answers once per value (src/api/Envelope.ts). */
+export const OddsData = Schema.Struct({
   event_id: Schema.String,
   markets: Schema.Array(Schema.Struct({
     name: Schema.String,

@@ -162,3 +162,24 @@ export class PartnerPlayer extends Schema.Class<PartnerPlayer>("PartnerPlayer")(
     return this.balance === null
   }
 }
+
+/**
+ * What never changes about a player once created: who it is, whose, in which environment, and its user code
+ * (never reused). The wallet keeps it in memory by user code; the balance, name and e-mail are read afresh.
+ */
+export type PlayerIdentity = Pick<PartnerPlayer, "id" | "partner_id" | "environment" | "external_player_id" | "internal_user_id">
+
+/** What may change about a player: its mirror (null: a shadow player), name and e-mail. */
+export type PlayerState = Pick<PartnerPlayer, "balance" | "name" | "email">
+
+export const playerOf = (identity: PlayerIdentity, state: PlayerState): PartnerPlayer =>
+  new PartnerPlayer({
+    id: identity.id,
+    partner_id: identity.partner_id,
+    environment: identity.environment,
+    external_player_id: identity.external_player_id,
+    internal_user_id: identity.internal_user_id,
+    name: state.name,
+    email: state.email,
+    balance: state.balance
+  })

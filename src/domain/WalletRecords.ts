@@ -11,7 +11,7 @@ import {
 } from "./Callbacks.ts"
 import type { Environment } from "./Environment.ts"
 import type { Cents } from "./Money.ts"
-import type { CallbackTarget, PartnerPlayer } from "./Partner.ts"
+import type { CallbackTarget, PartnerPlayer, PlayerIdentity } from "./Partner.ts"
 import {
   accepted,
   balanceAfterRefund,
@@ -92,9 +92,10 @@ export type RoundWrite =
   | { readonly _tag: "Update"; readonly roundRef: number; readonly refund: boolean; readonly addBet: Cents; readonly addWin: Cents }
 
 export type OpenedBet =
-  | { readonly _tag: "Opened"; readonly transaction: WalletTransaction }
-  /** The round was refunded (perhaps before this bet arrived): nothing was written. */
-  | { readonly _tag: "RoundRefunded" }
+  /** With the player as the same step read it: its mirror (or none, a shadow player) when the bet was written. */
+  | { readonly _tag: "Opened"; readonly transaction: WalletTransaction; readonly player: PartnerPlayer }
+  /** The round was refunded (perhaps before this bet arrived), or the player is no longer there: nothing was written. */
+  | { readonly _tag: "NotOpened" }
 
 /** A round open now, and since when (its oldest pending bet). */
 export interface OpenRound {
@@ -146,7 +147,7 @@ export const transactionOf = (t: {
 }): CallbackTransaction => ({ txnId: t.txnId, roundId: t.roundId, gameCode: t.gameCode, providerCode: t.providerCode })
 
 /** The transaction a bet or a refund call brings, for its player. */
-export const newTransaction = (call: BetCall | RefundCall, player: PartnerPlayer): NewTransaction => ({
+export const newTransaction = (call: BetCall | RefundCall, player: PlayerIdentity): NewTransaction => ({
   kind: call.type === "WinBet" ? "bet" : "refund",
   txnId: call.txnId,
   fingerprint: fingerprint(call),

@@ -78,32 +78,33 @@ export const layer = Layer.effect(
         onSome: tooManyInvalid
       }))
 
+    /** Past the limit of this address's invalid tokens: that 429 instead of a look-up. */
+    const countBeforeLookup = (address: () => string) => (known: boolean) =>
+      // A token nobody here knows is counted before it costs a query, and not asked past the limit.
+      known ? Effect.void : Effect.flatMap(failures.take("partner-api", address()), Option.match({
+        onNone: () => Effect.void,
+        onSome: tooManyInvalid
+      }))
+
     const admit = <A, E, R>(
       token: string,
       httpEffect: Effect.Effect<A, E, R>
     ): Effect.Effect<A, E | Unauthorized | TooManyRequests, Exclude<R, CurrentPartner>> =>
-      Effect.gen(function*() {
-        const address = yield* Effect.withFiber((fiber) =>
-          Effect.succeed(clientAddress.of(Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)))
-        )
-        if (!isPartnerTokenShaped(token)) return yield* refuseInvalid(address)
-        const known = yield* partners.isKnownToken(token)
-        // A token nobody here knows is counted before it costs a query, and not asked past the limit.
-        if (!known) {
-          const over = yield* failures.take("partner-api", address)
-          if (Option.isSome(over)) return yield* tooManyInvalid(over.value)
-        }
-        const found = yield* partners.authenticate(token)
-        if (Option.isNone(found) || !found.value.isActive || !admittedHere(found.value)) {
-          return yield* (known ? refuseInvalid(address) : Effect.fail(invalidPartner))
-        }
-        const partner = found.value
-        const log = yield* RequestLog
-        log.partnerId = partner.id
-        log.partnerSlug = partner.slug
-        log.environment = partner.environment
-        yield* admitWithinLimit(partner)
-        return yield* Effect.provideService(httpEffect, CurrentPartner, partner)
+      // One step on every request: a partner this instance has in memory is admitted without a look-up.
+      Effect.withFiber((fiber) => {
+        const address = () => clientAddress.of(Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest))
+        if (!isPartnerTokenShaped(token)) return refuseInvalid(address())
+        return Effect.flatMap(partners.access(token, countBeforeLookup(address)), ({ known, partner: found }) => {
+          if (Option.isNone(found) || !found.value.isActive || !admittedHere(found.value)) {
+            return known ? refuseInvalid(address()) : Effect.fail(invalidPartner)
+          }
+          const partner = found.value
+          const log = fiber.getRef(RequestLog)
+          log.partnerId = partner.id
+          log.partnerSlug = partner.slug
+          log.environment = partner.environment
+          return Effect.andThen(admitWithinLimit(partner), Effect.provideService(httpEffect, CurrentPartner, partner))
+        })
       })
 
     return PartnerAuth.of({

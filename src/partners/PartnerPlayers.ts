@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { Environment } from "../domain/Environment.ts"
 import { type Cents, centsFromNumeric, formatCents } from "../domain/Money.ts"
-import { PartnerPlayer, PlayerMode } from "../domain/Partner.ts"
+import { PartnerPlayer, type PlayerIdentity, PlayerMode, type PlayerState } from "../domain/Partner.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
 
 /** A partner_players row: the domain's PartnerPlayer, its ids BIGINTs and its balance NUMERIC (read as cents). */
@@ -26,6 +26,17 @@ const PlayerArrival = Schema.Struct({
 })
 export type PlayerArrival = typeof PlayerArrival.Type
 
+/** Players' identities kept in memory at most (about 100 bytes each). */
+const identityCapacity = 200_000
+
+const identityOf = (player: PartnerPlayer): PlayerIdentity => ({
+  id: player.id,
+  partner_id: player.partner_id,
+  environment: player.environment,
+  external_player_id: player.external_player_id,
+  internal_user_id: player.internal_user_id
+})
+
 /**
  * Partners' players (partner_players): who they are, in which environment,
  * and the balance the partner last confirmed, the wallet's mirror. Every
@@ -47,6 +58,12 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
   findByIds(ids: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<PartnerPlayer>>
   /** The player behind a user code the aggregator sends back. */
   findByUserCode(userCode: number): Effect.Effect<Option.Option<PartnerPlayer>>
+  /**
+   * Who is behind a user code: what never changes about a player (PlayerIdentity), kept in memory once read,
+   * for the wallet's hot path (a bet reads the player's mirror in the statement that writes it). A player
+   * removed since (a test environment's players cleared) may still be named here: the write then finds no player.
+   */
+  identityByUserCode(userCode: number): Effect.Effect<Option.Option<PlayerIdentity>>
   /** The partner told us the player's balance (kept only for a player with a mirror: never a shadow one). */
   confirmBalance(playerId: number, balance: Cents): Effect.Effect<void>
   /** The mirror, locked until the surrounding transaction ends: decisions made from it take turns. Null: a shadow player. */
@@ -127,7 +144,26 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
           return true
         })).pipe(Effect.orDie)
 
+      // User codes are never reused and a player's identity never changes: kept for good (the least recently
+      // read first out past the bound). Only found players are kept.
+      const identities = new Map<number, PlayerIdentity>()
+      const identityByUserCode = (userCode: number) => {
+        const known = identities.get(userCode)
+        if (known !== undefined) {
+          identities.delete(userCode)
+          identities.set(userCode, known)
+          return Effect.succeed(Option.some(known))
+        }
+        return Effect.map(Effect.orDie(findByUserCode(userCode)), Option.map((player): PlayerIdentity => {
+          const identity = identityOf(player)
+          identities.set(userCode, identity)
+          if (identities.size > identityCapacity) identities.delete(identities.keys().next().value!)
+          return identity
+        }))
+      }
+
       return PartnerPlayers.of({
+        identityByUserCode,
         arrive: (player) => Effect.orDie(arrive(player)),
         find: (partnerId, environment, externalPlayerId) => Effect.orDie(find({ partnerId, environment, externalPlayerId })),
         findById: (id) => Effect.orDie(findById(id)),
@@ -189,6 +225,8 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
       findByIds: (ids) => Effect.sync(() => ids.flatMap((id) => players.get(id) ?? [])),
       findByUserCode: (userCode) =>
         Effect.sync(() => Option.fromNullishOr([...players.values()].find((p) => p.internal_user_id === userCode))),
+      identityByUserCode: (userCode) =>
+        Effect.sync(() => Option.map(Option.fromNullishOr([...players.values()].find((p) => p.internal_user_id === userCode)), identityOf)),
       confirmBalance: (playerId, balance) => Effect.sync(() => update(playerId, balance)),
       lockBalance: (playerId) => Effect.sync(() => players.get(playerId)?.balance ?? null),
       modeOf: (partnerId) => Effect.sync(() => modes.get(partnerId) ?? "persisted"),
@@ -225,3 +263,28 @@ export const mirrorWriting = (
     WHERE id = ${change.playerId} AND ${change.balance !== null} AND balance IS NOT NULL AND EXISTS (SELECT 1 FROM ${sql(guard)})
     RETURNING id
   )`
+
+/**
+ * The player's part of a statement that writes a wallet transaction and must know the player as it writes:
+ * a CTE named `player` with the player's state (mirror, name, e-mail) as the statement starts, and no row when
+ * the player is gone (a statement that selects from it then writes nothing). Read back from the statement's
+ * columns `player_balance`, `player_name` and `player_email` with PlayerStateColumns.
+ */
+export const playerReading = (sql: SqlClient.SqlClient, playerId: number): Statement.Fragment =>
+  sql`player AS (
+    SELECT balance AS player_balance, name AS player_name, email AS player_email FROM partner_players WHERE id = ${playerId}
+  )`
+
+/** The columns `playerReading` gives. */
+export const PlayerStateColumns = Schema.Struct({
+  player_balance: Schema.NullOr(CentsFromNumeric),
+  player_name: Schema.NullOr(Schema.String),
+  player_email: Schema.NullOr(Schema.String)
+})
+
+/** The player's state from those columns. */
+export const playerStateOf = (row: typeof PlayerStateColumns.Type): PlayerState => ({
+  balance: row.player_balance,
+  name: row.player_name,
+  email: row.player_email
+})

@@ -1,4 +1,4 @@
-import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Option, Schema, SchemaIssue } from "effect"
+import { Cache, Context, Duration, Effect, Exit, Layer, Option, Schema, SchemaIssue } from "effect"
 import { hash, randomBytes } from "node:crypto"
 import { type Environment, tokenPrefix } from "../domain/Environment.ts"
 import type { IssuedToken, Partner, PartnerAccess, PartnerEnvironmentSettings, PartnerStatus } from "../domain/Partner.ts"
@@ -7,6 +7,7 @@ import type { RtpPolicy } from "../domain/RtpPolicy.ts"
 import { slugify } from "../domain/Slug.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { CallbackUrlPolicy } from "./CallbackUrlPolicy.ts"
+import { makeTokenCache } from "./TokenCache.ts"
 import { type InsertedPartner, PartnerRepo, SlugTaken } from "./PartnerRepo.ts"
 import { PartnersConfig } from "./PartnersConfig.ts"
 import type { TokenInsert } from "./PartnerWrites.ts"
@@ -17,6 +18,13 @@ export const generateToken = (environment: Environment) => `${tokenPrefix(enviro
 export const hashToken = (token: string): Uint8Array => hash("sha256", token, "buffer")
 /** What is stored of a token: its hash and the characters it shows of itself. */
 const stored = (token: string): TokenInsert => ({ hash: hashToken(token), prefix: tokenDisplayPrefix(token) })
+
+/** Who a token admits, as the request path reads it. */
+export interface TokenAccess {
+  readonly partner: Option.Option<PartnerAccess>
+  /** Whether the token belonged to a partner when this instance last looked it up (within a day). */
+  readonly known: boolean
+}
 
 /** What an operator may set on a partner. Shared by create and update. */
 export const PartnerFields = Schema.Struct({
@@ -122,8 +130,16 @@ export class Partners extends Context.Service<Partners, {
    * (AUTH_CACHE_TTL), apart: unknown tokens never take the place of a real partner.
    */
   authenticate(token: string): Effect.Effect<Option.Option<PartnerAccess>>
-  /** Whether this token belonged to a partner when this instance last looked it up (within a day). */
-  isKnownToken(token: string): Effect.Effect<boolean>
+  /**
+   * The same, for the request path: the token is hashed once, a partner kept in memory is answered at
+   * once, and only before a database look-up does `beforeLookup` run, told whether the token belonged
+   * to a partner when this instance last looked it up (within a day); its failure stops the look-up.
+   * `known` says the same of the token in the answer.
+   */
+  access<E>(
+    token: string,
+    beforeLookup: (known: boolean) => Effect.Effect<void, E>
+  ): Effect.Effect<TokenAccess, E>
   /** A new partner, with a token and a webhook secret per environment (shown to the operator this once). */
   create(input: NewPartner): Effect.Effect<CreatedPartner, InvalidPartnerInput | SlugTaken>
   readonly list: Effect.Effect<ReadonlyArray<Partner>>
@@ -172,14 +188,10 @@ export class Partners extends Context.Service<Partners, {
       const urlPolicy = yield* CallbackUrlPolicy
 
       // All three are keyed by the token's hash, so no raw token is kept in memory.
-      const authCacheTtl = Duration.millis(config.authCacheTtlMillis)
-      // The partners found, for AUTH_CACHE_TTL. Only found partners are put in (below), so no unknown
-      // token, however many come, takes the place of a real partner.
-      const found = yield* Cache.make({
-        capacity: 10_000,
-        timeToLive: authCacheTtl,
-        lookup: (_hashBase64: string): Effect.Effect<PartnerAccess> => Effect.die("Partners: found partners are only set, never looked up")
-      })
+      const authCacheTtlMillis = config.authCacheTtlMillis
+      // The partners found, each for AUTH_CACHE_TTL. Only found partners are put in (below), so no unknown
+      // token, however many come, takes the place of a real partner. Read on every request: a plain map.
+      const found = makeTokenCache<PartnerAccess>(10_000)
       // Look-ups in flight (concurrent requests with one token share one query), and the misses, kept as
       // long: a client repeating an unknown token asks the database once per AUTH_CACHE_TTL. Small: a
       // guesser sending new tokens gets nothing from it, and the per-address limit (PartnerAuth.ts) is
@@ -188,20 +200,20 @@ export class Partners extends Context.Service<Partners, {
         (hashBase64: string) => repo.findByTokenHash(Buffer.from(hashBase64, "base64")),
         {
           capacity: 1_000,
-          timeToLive: (exit) => Exit.isSuccess(exit) && Option.isNone(exit.value) ? authCacheTtl : Duration.zero
+          timeToLive: (exit) => Exit.isSuccess(exit) && Option.isNone(exit.value) ? Duration.millis(authCacheTtlMillis) : Duration.zero
         }
       )
       // Tokens that belonged to a partner lately: only a hint for the per-address limit, never an admission.
-      const known = yield* Cache.make({
-        capacity: 10_000,
-        timeToLive: Duration.days(1),
-        lookup: (_hashBase64: string) => Effect.void
-      })
+      const known = makeTokenCache<true>(10_000)
+      const knownForMillis = Duration.toMillis(Duration.days(1))
       // Bumped by every change, so a look-up that began before one does not put a stale partner back.
       let generation = 0
       const forgetCachedTokens = Effect.andThen(
-        Effect.sync(() => generation++),
-        Effect.andThen(Cache.invalidateAll(found), Cache.invalidateAll(lookups))
+        Effect.sync(() => {
+          generation++
+          found.clear()
+        }),
+        Cache.invalidateAll(lookups)
       )
 
       // A change made anywhere (another instance, the admin CLI) empties the
@@ -217,28 +229,45 @@ export class Partners extends Context.Service<Partners, {
             Effect.mapError((unsafe) => new InvalidPartnerInput({ message: `Invalid callback URL: ${unsafe.message}.` }))
           )
 
-      /** A token found is noted as used (written later, off this path) unless its overlap ran out since it was cached. */
-      const admitted = (key: string, now: number) => (access: Option.Option<PartnerAccess>) => {
-        if (Option.isNone(access) || !access.value.admitsAt(now)) return Option.none<PartnerAccess>()
-        usage.note(key, now)
-        return access
+      /**
+       * The database's answer for a token not kept in memory; a partner found is kept (unless a change came
+       * meanwhile) for AUTH_CACHE_TTL, and never past its token's end (a token rolled with an overlap).
+       */
+      const lookUp = (key: string) => {
+        const startedAt = generation
+        return Effect.flatMap(Cache.get(lookups, key), (result) =>
+          Effect.clockWith((clock) => {
+            if (Option.isSome(result)) {
+              const now = clock.currentTimeMillisUnsafe()
+              const tokenEnd = result.value.token_expires_at?.getTime() ?? Number.POSITIVE_INFINITY
+              if (startedAt === generation) found.set(key, result.value, Math.min(now + authCacheTtlMillis, tokenEnd))
+              known.set(key, true, now + knownForMillis)
+            }
+            return Effect.succeed(result)
+          }))
       }
 
-      const authenticate = Effect.fnUntraced(function*(token: string) {
-        const key = hash("sha256", token, "base64")
-        const now = yield* Clock.currentTimeMillis
-        const cached = yield* Cache.getSuccess(found, key)
-        if (Option.isSome(cached)) return admitted(key, now)(cached)
-        const startedAt = generation
-        const result = yield* Cache.get(lookups, key)
-        if (Option.isSome(result)) {
-          if (startedAt === generation) yield* Cache.set(found, key, result.value)
-          yield* Cache.set(known, key, undefined)
-        }
-        return admitted(key, now)(result)
-      })
+      /** A token that admits its partner now is noted as used (written later, off this path). */
+      const admitted = (key: string, now: number, partner: Option.Option<PartnerAccess>) => {
+        if (Option.isNone(partner) || !partner.value.admitsAt(now)) return Option.none<PartnerAccess>()
+        usage.note(key, now)
+        return partner
+      }
 
-      const isKnownToken = (token: string) => Cache.has(known, hash("sha256", token, "base64"))
+      const access = <E>(token: string, beforeLookup: (known: boolean) => Effect.Effect<void, E>) =>
+        Effect.clockWith((clock): Effect.Effect<TokenAccess, E> => {
+          const key = hash("sha256", token, "base64")
+          const now = clock.currentTimeMillisUnsafe()
+          const partner = found.get(key, now)
+          if (partner !== undefined) return Effect.succeed({ partner: admitted(key, now, Option.some(partner)), known: true })
+          const wasKnown = known.has(key, now)
+          return Effect.andThen(
+            beforeLookup(wasKnown),
+            Effect.map(lookUp(key), (partner): TokenAccess => ({ partner: admitted(key, now, partner), known: wasKnown }))
+          )
+        })
+
+      const authenticate = (token: string) => Effect.map(access(token, () => Effect.void), (result) => result.partner)
 
       const show = (slug: string) =>
         repo.findBySlug(slug).pipe(
@@ -306,7 +335,7 @@ export class Partners extends Context.Service<Partners, {
 
       return Partners.of({
         authenticate,
-        isKnownToken,
+        access,
         create,
         list: repo.list,
         count: repo.count,

@@ -136,6 +136,8 @@ const seriesOf = <I, S>(metric: Metric.Metric<I, S>, ...labels: ReadonlyArray<st
 
 const requestSeries = seriesOf(httpRequests, "route", "method", "status", "partner", "environment")
 const durationSeries = seriesOf(httpRequestDuration, "route", "method")
+/** Both series of one kind of answer, found with one key: a request records into both. */
+const answeredSeries = new Map<string, { readonly requests: Metric.Metric<number, unknown>; readonly duration: Metric.Metric<number, unknown> }>()
 const refusalSeries = seriesOf(rateLimitRefusals, "partner", "environment")
 const walletSeries = seriesOf(walletDecisions, "call", "outcome")
 const refreshSeries = seriesOf(refreshDuration, "refresh", "outcome")
@@ -155,8 +157,17 @@ export const recordRequest = (request: {
   readonly seconds: number
 }) =>
   Effect.withFiber<void>((fiber) => {
-    requestSeries(request.route, request.method, String(request.status), request.partner, request.environment).updateUnsafe(1, fiber.context)
-    durationSeries(request.route, request.method).updateUnsafe(request.seconds, fiber.context)
+    const key = `${request.route}\u0000${request.method}\u0000${request.status}\u0000${request.partner}\u0000${request.environment}`
+    let series = answeredSeries.get(key)
+    if (series === undefined) {
+      series = {
+        requests: requestSeries(request.route, request.method, String(request.status), request.partner, request.environment),
+        duration: durationSeries(request.route, request.method)
+      }
+      answeredSeries.set(key, series)
+    }
+    series.requests.updateUnsafe(1, fiber.context)
+    series.duration.updateUnsafe(request.seconds, fiber.context)
     return Effect.void
   })
 

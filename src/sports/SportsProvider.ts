@@ -208,15 +208,33 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
    */
   const confirmEvent = (eventId: string) => Effect.asVoid(event(eventId))
 
-  const odds = (inPlay: boolean) =>
-    Effect.fn(inPlay ? "SportsProvider.liveOdds" : "SportsProvider.odds")(function*(eventId: string) {
+  /**
+   * An answer's markets, mapped once per answer kept: a cached answer then gives the very same value on every
+   * read (the handler writes each value's JSON once).
+   */
+  const mappedOdds = (inPlay: boolean) => {
+    const mapped = new WeakMap<object, ReadonlyArray<OddsMarket>>()
+    return (answer: typeof BetsApi.OddsAnswer.Type) => {
+      let markets = mapped.get(answer)
+      if (markets === undefined) {
+        markets = BetsApi.toOdds(answer, inPlay)
+        mapped.set(answer, markets)
+      }
+      return markets
+    }
+  }
+
+  const odds = (inPlay: boolean) => {
+    const marketsOf = mappedOdds(inPlay)
+    return Effect.fn(inPlay ? "SportsProvider.liveOdds" : "SportsProvider.odds")(function*(eventId: string) {
       const what = inPlay ? "the live odds" : "the odds"
       const { content, raw, stamp } = yield* fetch(what, oddsCache, eventCall(BetsApi.paths.odds, eventId))
       if (content._tag === "NotFound") return yield* notFound(eventId)
-      const value = content._tag === "Found" ? BetsApi.toOdds(content.answer, inPlay) : []
+      const value = content._tag === "Found" ? marketsOf(content.answer) : []
       if (value.length === 0) yield* confirmEvent(eventId)
       return { value, raw, ...stamp }
     })
+  }
 
   /** An event detail that may be missing (line-up, statistics): a 404 that says so when the event has none. */
   const eventDetail = <A, D>(options: {

@@ -2,11 +2,12 @@ import { Clock, Effect, Schema } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
-import { ok, partnerSummary } from "../api/Envelope.ts"
+import { envelopeWriter, ok, partnerSummary } from "../api/Envelope.ts"
 import { NotFound, ProviderUnavailable } from "../api/Errors.ts"
 import { encodeWith } from "../api/Paging.ts"
 import {
   EndedEventCodec,
+  OddsData,
   LeagueCodec,
   LiveEventCodec,
   LiveEventDetailCodec,
@@ -15,7 +16,7 @@ import {
 } from "../api/Sports.ts"
 import { CurrentPartner } from "../api/Security.ts"
 import type { PartnerAccess } from "../domain/Partner.ts"
-import { minuteOf, type Page, type SportsEvent, type SportsLeague, summaryOf } from "../domain/Sports.ts"
+import { minuteOf, type OddsMarket, type Page, type SportsEvent, type SportsLeague, summaryOf } from "../domain/Sports.ts"
 import { recordProviderCache } from "../platform/Metrics.ts"
 import { ProviderCaller } from "./ProviderQuota.ts"
 import { SportsEnvironments } from "./SportsEnvironments.ts"
@@ -79,14 +80,12 @@ export const SportsHandlers = HttpApiBuilder.group(
       })
 
     /**
-     * Every provider-backed answer: the envelope with the mapped data, the
-     * raw payload only when asked, 404 for an unknown event, 502 for any
-     * failure of the provider.
+     * Every provider-backed answer, as `respond` writes it from the provider's: 404 for an unknown event, 502
+     * for any failure of the provider.
      */
-    const answer = <A, D>(
-      query: { readonly include_raw?: string | undefined },
+    const answered = <A, B>(
       fetch: (provider: SportsProvider["Service"]) => Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound>,
-      toData: (value: A, provider: SportsProvider["Service"]) => D
+      respond: (partner: PartnerAccess, fetched: Fetched<A>) => Effect.Effect<B>
     ) =>
       Effect.gen(function*() {
         const partner = yield* CurrentPartner
@@ -96,13 +95,37 @@ export const SportsHandlers = HttpApiBuilder.group(
           // The partner's uncached calls count against its own share of the provider's quota.
           Effect.provideService(ProviderCaller, { _tag: "Partner", partnerId: partner.id }),
           Effect.tap((answer) => freshness(answer, startedAt)),
-          Effect.map(({ raw, value }) => ok(partner, toData(value, provider), includeRaw(query) ? { provider_response: raw } : {})),
+          Effect.flatMap((fetched) => respond(partner, fetched)),
           Effect.catchTags({
             SportsProviderError: (error) => Effect.fail(unavailable(partner, provider, error)),
             EventNotFound: (error) => Effect.fail(new NotFound({ message: error.message }))
           })
         )
       })
+
+    /** The envelope with the mapped data, and the raw payload only when asked. */
+    const answer = <A, D>(
+      query: { readonly include_raw?: string | undefined },
+      fetch: (provider: SportsProvider["Service"]) => Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound>,
+      toData: (value: A, provider: SportsProvider["Service"]) => D
+    ) =>
+      answered(fetch, (partner, { raw, value }) =>
+        Effect.succeed(ok(partner, toData(value, environments[partner.environment].provider), includeRaw(query) ? { provider_response: raw } : {})))
+
+    /**
+     * The odds, polled by every partner: a cached answer's markets are the same value on every read, so its
+     * envelope is written once per value (and event id); with the raw payload asked for, as any answer.
+     */
+    const writeOdds = envelopeWriter(OddsData, (markets: ReadonlyArray<OddsMarket>, eventId) =>
+      Effect.succeed({ event_id: eventId, markets }))
+    const oddsAnswer = (
+      eventId: string,
+      query: { readonly include_raw?: string | undefined },
+      fetch: (provider: SportsProvider["Service"]) => Effect.Effect<Fetched<ReadonlyArray<OddsMarket>>, SportsProviderError | EventNotFound>
+    ) =>
+      includeRaw(query)
+        ? answer(query, fetch, (markets) => ({ event_id: eventId, markets }))
+        : answered(fetch, (partner, { value }) => writeOdds(partner, value, eventId))
 
     const list = (query: { readonly sport_id?: number | undefined; readonly page?: number | undefined }) => ({
       sportId: query.sport_id ?? 1,
@@ -145,10 +168,8 @@ export const SportsHandlers = HttpApiBuilder.group(
       ended: ({ query }) =>
         answer(query, (provider) =>
           encoded(provider.ended({ ...list(query), day: query.day, leagueId: query.league_id }), encodeEnded), listed),
-      odds: ({ params, query }) =>
-        answer(query, (provider) => provider.odds(params.eventId), (markets) => ({ event_id: params.eventId, markets })),
-      liveOdds: ({ params, query }) =>
-        answer(query, (provider) => provider.liveOdds(params.eventId), (markets) => ({ event_id: params.eventId, markets })),
+      odds: ({ params, query }) => oddsAnswer(params.eventId, query, (provider) => provider.odds(params.eventId)),
+      liveOdds: ({ params, query }) => oddsAnswer(params.eventId, query, (provider) => provider.liveOdds(params.eventId)),
       lineup: ({ params, query }) =>
         answer(query, (provider) => provider.lineup(params.eventId), (lineup) => ({
           event_id: params.eventId,

@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { balanceBody, betBody, transactionEventId } from "../domain/Callbacks.ts"
-import type { CallbackTarget, PartnerPlayer } from "../domain/Partner.ts"
+import type { CallbackTarget, PartnerPlayer, PlayerIdentity } from "../domain/Partner.ts"
 import {
   accepted,
   type BalanceCall,
@@ -178,26 +178,37 @@ export class Wallet extends Context.Service<Wallet, {
         }
       )
 
+      /** The player as it is now, for the paths that decide without a pending step; INVALID_USER when it is gone. */
+      const withPlayer = (who: PlayerIdentity, decide: (player: PartnerPlayer) => Effect.Effect<WalletAnswer>) =>
+        Effect.flatMap(
+          players.findById(who.id),
+          (player): Effect.Effect<WalletAnswer> => Option.isNone(player) ? Effect.succeed(refused("INVALID_USER", 0)) : decide(player.value)
+        )
+
       const winBet = Effect.fn("Wallet.winBet")(function*(call: BetCall, environment: Environment) {
-        const found = yield* playerOf(call.userCode, environment)
+        // Who the user code is never changes (kept in memory); the mirror is read by the step that writes the bet.
+        const found = Option.filter(yield* players.identityByUserCode(call.userCode), (who) => who.environment === environment)
         if (Option.isNone(found)) return refused("INVALID_USER", 0)
-        const player = found.value
-        const target = yield* targetOf(player)
+        const who = found.value
+        const target = yield* targets.get(who.partner_id, who.environment)
         if (call.bet === 0 || !canBet(target)) {
-          const existing = yield* repo.findTransaction(environment, "bet", call.txnId)
-          if (Option.isSome(existing)) return yield* replay(existing.value, call, player)
-          return yield* decideBet(call, player, target)
+          return yield* withPlayer(who, (player) =>
+            Effect.gen(function*() {
+              const existing = yield* repo.findTransaction(environment, "bet", call.txnId)
+              if (Option.isSome(existing)) return yield* replay(existing.value, call, player)
+              return yield* decideBet(call, player, target)
+            }))
         }
         // Written pending first, so a crash while the partner is asked leaves a trace that recovery settles;
         // from there to the settle it runs to the end even if the aggregator hangs up.
         return yield* Effect.uninterruptibleMask((restore) =>
-          repo.openBet(newTransaction(call, player)).pipe(
+          repo.openBet(newTransaction(call, who), who).pipe(
             Effect.flatMap((opened) =>
               opened._tag === "Opened"
-                ? askAndSettle(call, player, target.value, opened.transaction)
-                : restore(decideBet(call, player, target))
+                ? askAndSettle(call, opened.player, target.value, opened.transaction)
+                : restore(withPlayer(who, (player) => decideBet(call, player, target)))
             ),
-            Effect.catchTag("TransactionExists", () => restore(replayStored(call, player)))
+            Effect.catchTag("TransactionExists", () => restore(withPlayer(who, (player) => replayStored(call, player))))
           )
         )
       })

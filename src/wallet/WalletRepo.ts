@@ -1,5 +1,6 @@
 import { Context, type Duration, Effect, Layer, type Option } from "effect"
 import type { NewCallback } from "../domain/Callbacks.ts"
+import type { PlayerIdentity } from "../domain/Partner.ts"
 import type { Environment } from "../domain/Environment.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
@@ -29,9 +30,10 @@ import * as WalletRepoSql from "./WalletRepoSql.ts"
 export class WalletRepo extends Context.Service<WalletRepo, {
   /**
    * Writes a bet `pending` before the partner is asked, and opens its round (creating it on the first bet):
-   * one atomic step, in turn with everything else on that round.
+   * one atomic step, in turn with everything else on that round, which also reads the player's state (its
+   * mirror) as it writes; nothing when the player is gone.
    */
-  openBet(bet: NewTransaction): Effect.Effect<OpenedBet, TransactionExists>
+  openBet(bet: NewTransaction, player: PlayerIdentity): Effect.Effect<OpenedBet, TransactionExists>
   /**
    * Ends a pending bet, with its callbacks, its round's totals and the mirror, in one atomic step. False
    * when it was no longer pending (someone settled it first) or, with `olderThan`, not pending that long.

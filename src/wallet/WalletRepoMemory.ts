@@ -1,6 +1,7 @@
 import { Context, Duration, Effect, Option, Semaphore } from "effect"
 import type { NewCallback } from "../domain/Callbacks.ts"
 import type { Environment } from "../domain/Environment.ts"
+import type { PlayerIdentity } from "../domain/Partner.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import {
@@ -126,16 +127,17 @@ export const make = (callbacks: Array<MemoryCallback>) =>
     const all = (now: number) => [...transactions.values()].map((t) => aged(t, now)).sort((a, b) => a.ref - b.ref)
 
     return {
-      openBet: (bet: NewTransaction) =>
+      openBet: (bet: NewTransaction, _player: PlayerIdentity) =>
         Effect.gen(function*() {
           const at = yield* now
           if (transactions.has(txnKey(bet.environment, "bet", bet.txnId))) return yield* new TransactionExists({ kind: "bet", txnId: bet.txnId })
+          const player = yield* players.findById(bet.playerId)
           const round = rounds.get(roundKey(bet.playerId, bet.roundId)) ?? newRound(bet, at)
-          if (round.status === "refunded") return { _tag: "RoundRefunded" as const }
+          if (Option.isNone(player) || round.status === "refunded") return { _tag: "NotOpened" as const }
           putRound({ ...round, status: "open", pendingBets: round.pendingBets + 1, updatedAt: new Date(at) })
           const transaction = fresh(bet, round, at)
           transactions.set(txnKey(bet.environment, "bet", bet.txnId), transaction)
-          return { _tag: "Opened" as const, transaction }
+          return { _tag: "Opened" as const, transaction, player: player.value }
         }),
       settleBet: (
         bet: WalletTransaction,

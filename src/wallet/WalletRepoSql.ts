@@ -6,6 +6,7 @@ import type { NewCallback } from "../domain/Callbacks.ts"
 import { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import {
   type NewTransaction,
+  type OpenedBet,
   type Outcome,
   RoundChanged,
   type RoundFilter,
@@ -14,7 +15,8 @@ import {
   TransactionExists,
   type TransactionFilter
 } from "../domain/WalletRecords.ts"
-import { mirrorWriting } from "../partners/PartnerPlayers.ts"
+import { mirrorWriting, playerReading, PlayerStateColumns, playerStateOf } from "../partners/PartnerPlayers.ts"
+import { type PlayerIdentity, playerOf } from "../domain/Partner.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import { OutboxRepo } from "./outbox/OutboxRepo.ts"
@@ -45,6 +47,10 @@ const TransactionRow = WalletTransaction.mapFields(Struct.assign({
   ageMillis: "age_millis"
 }))
 const decodeTransactions = Schema.decodeUnknownEffect(Schema.Array(TransactionRow))
+/** An opened bet's row: the transaction's columns and the player's (playerReading). */
+const decodeTransaction = Schema.decodeUnknownEffect(TransactionRow)
+const decodePlayerState = Schema.decodeUnknownEffect(PlayerStateColumns)
+const decodeOpened = (row: unknown) => Effect.all({ transaction: decodeTransaction(row), state: decodePlayerState(row) })
 
 const RoundRow = Round.mapFields(Struct.assign({
   ref: IdFromBigInt,
@@ -106,25 +112,36 @@ export const make = Effect.gen(function*() {
   const selectRounds = (statement: Statement.Statement<unknown>) =>
     statement.pipe(Effect.flatMap(decodeRounds), Effect.orDie)
 
-  const openBet = (bet: NewTransaction) =>
-    selectTransactions(sql`
-      WITH round AS (
+  /**
+   * One statement: the player read (its mirror as the bet is written), the round opened, the bet written
+   * pending. Nothing is written when the round was refunded or the player is gone.
+   */
+  const openBet = (bet: NewTransaction, player: PlayerIdentity) =>
+    sql`
+      WITH ${playerReading(sql, bet.playerId)},
+      round AS (
         INSERT INTO wallet_rounds (partner_id, environment, player_id, round_id, status, pending_bets)
-        VALUES (${bet.partnerId}, ${bet.environment}, ${bet.playerId}, ${bet.roundId}, 'open', 1)
+        SELECT ${bet.partnerId}, ${bet.environment}, ${bet.playerId}, ${bet.roundId}, 'open', 1 FROM player
         ON CONFLICT (player_id, round_id) DO UPDATE
           SET status = 'open', pending_bets = wallet_rounds.pending_bets + 1, updated_at = now()
           WHERE wallet_rounds.status <> 'refunded'
         RETURNING id
+      ),
+      opened AS (
+        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id,
+                                         game_code, provider_code, bet, win, amount, status)
+        SELECT 'bet', ${bet.txnId}, ${bet.fingerprint}, ${bet.partnerId}, ${bet.environment}, ${bet.playerId}, round.id, ${bet.roundId},
+               ${bet.gameCode}, ${bet.providerCode}, ${formatCents(bet.bet)}, ${formatCents(bet.win)}, 0, 'pending'
+        FROM round
+        RETURNING ${columns}
       )
-      INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id,
-                                       game_code, provider_code, bet, win, amount, status)
-      SELECT 'bet', ${bet.txnId}, ${bet.fingerprint}, ${bet.partnerId}, ${bet.environment}, ${bet.playerId}, round.id, ${bet.roundId},
-             ${bet.gameCode}, ${bet.providerCode}, ${formatCents(bet.bet)}, ${formatCents(bet.win)}, 0, 'pending'
-      FROM round
-      RETURNING ${columns}
-    `).pipe(
-      Effect.map((rows) =>
-        rows.length === 0 ? { _tag: "RoundRefunded" as const } : { _tag: "Opened" as const, transaction: rows[0] }
+      SELECT opened.*, player.* FROM opened, player
+    `.pipe(
+      Effect.flatMap((rows) => rows.length === 0 ? Effect.succeed(undefined) : decodeOpened(rows[0])),
+      Effect.map((opened): OpenedBet =>
+        opened === undefined
+          ? { _tag: "NotOpened" }
+          : { _tag: "Opened", transaction: opened.transaction, player: playerOf(player, playerStateOf(opened.state)) }
       ),
       retryDeadlocks,
       Effect.catchIf(isKeyTaken, () => Effect.fail(new TransactionExists({ kind: "bet", txnId: bet.txnId }))),

@@ -86,7 +86,7 @@ layer(App, live)("the console's operations pages in Chromium", (it) => {
         providerCode: "aurora-gaming",
         bet: 300,
         win: 0
-      }).pipe(Effect.orDie)
+      }, ana).pipe(Effect.orDie)
       yield* eventually(roundAlerts, (calls) => calls.length === 1, "the round's alert")
 
       yield* givenAdmin("stuck@example.com")

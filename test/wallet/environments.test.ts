@@ -154,6 +154,12 @@ layer(App, live)("live and test in the wallet", (it) => {
         walletAnswer(yield* walletCall({ type: "Balance", user_code: testPlayer.internal_user_id }, "test")),
         { msg: "INVALID_USER", balance: 0 }
       )
+      // So are its bets, though this instance still knows who the user code was (the bets above): nothing is written.
+      assert.deepStrictEqual(
+        walletAnswer(yield* testBet(testPlayer.internal_user_id, "clr-2", { bet: 10, win: 0 }, "clr-round-2")),
+        { msg: "INVALID_USER", balance: 0 }
+      )
+      assert.deepStrictEqual(yield* rowsOf(acme.partner.id, "test"), { players: [], rounds: [], transactions: [], callbacks: [] })
       const sql = yield* SqlClient.SqlClient
       const [audit] = yield* sql<{ action: string }>`
         SELECT action FROM admin_audit WHERE target = ${`partner:${acme.partner.slug}`} ORDER BY id DESC LIMIT 1`.pipe(Effect.orDie)

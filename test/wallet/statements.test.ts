@@ -171,7 +171,7 @@ layer(WalletApp(books), live)("daily statements", (it) => {
         providerCode: "aurora-gaming",
         bet: 100,
         win: 0
-      }).pipe(Effect.orDie)
+      }, ana).pipe(Effect.orDie)
       assert.strictEqual(opened._tag, "Opened")
       const sql = yield* SqlClient.SqlClient
       const written = sql<{ partner: number; environment: string }>`

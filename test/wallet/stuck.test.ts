@@ -125,7 +125,7 @@ layer(FirstInstance, live)("stuck items and the operator alert", (it) => {
         providerCode: "aurora-gaming",
         bet: 500,
         win: 0
-      }).pipe(Effect.orDie)
+      }, ana).pipe(Effect.orDie)
       if (opened._tag !== "Opened") return assert.fail("the bet opened")
 
       // Each item is alerted once: the round, the bet, the notification (one of them a second time after the

@@ -198,7 +198,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const opened = yield* repo.openBet({
         kind: "bet", txnId: "m-6", fingerprint: fingerprint(bet("m-6", { bet: 100, win: 0 })), partnerId: 1, environment: "live",
         playerId: player.id, roundId: "m-6", gameCode: "g", providerCode: "p", bet: 100, win: 0
-      })
+      }, player)
       assert.strictEqual(opened._tag, "Opened")
       const wallet = yield* Wallet
       const pendingBets = yield* PendingBets

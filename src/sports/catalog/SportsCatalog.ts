@@ -1,11 +1,13 @@
 import { Clock, Context, Effect, Fiber, FiberMap, Layer, Option } from "effect"
 import { countryName } from "../../domain/Countries.ts"
+import { minuteOf } from "../../domain/Sports.ts"
 import { type Page, pageOf, type PageRequest } from "../../domain/Paging.ts"
 import { timedRefresh } from "../../platform/Metrics.ts"
 import {
   type CountryRecord,
   type EventSource,
   type Facets,
+  type FeedEvent,
   type FeedEntry,
   feedEntryOf,
   type InvalidSportsCatalogQuery,
@@ -83,6 +85,8 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
       const provider = yield* SportsProvider
       const config = yield* SportsCatalogConfig
 
+      const entries = <A, B>(answer: Page<A>, entryOf: (item: A) => B): Page<B> => ({ ...answer, results: answer.results.map(entryOf) })
+
       // ---- reads, through the caches: one per kind of read, all under one budget, keyed by the
       // queries the rules already read, so two requests that mean the same thing share an entry.
 
@@ -108,33 +112,54 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
       const leagueList = yield* cached((key: ListKey) => repo.leagues(key.query, key.page))
       const teamList = yield* cached((key: ListKey) => repo.teams(key.query, key.page))
       const overview = yield* cached((_: "overview") => repo.overview)
-
-      yield* repo.onChange(budget.invalidateAll)
-
-      const feed = (source: EventSource) => (filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) =>
-        Effect.gen(function*() {
-          const query = yield* Effect.fromResult(eventQueryOf(source, filters))
-          const order = feedOrderOf(sort.sortBy, sort.direction)
-          const [results, total] = yield* Effect.all([
-            feedPage({ query, order, page: pageKey(page) }),
-            feedTotal(query)
-          ], { concurrency: 2 })
-          return pageOf(page, results, total)
-        })
-
-      const filters = Effect.fn("SportsCatalog.filters")(function*(source: EventSource, filters: SportsCatalogFilters) {
-        const query = yield* Effect.fromResult(eventQueryOf(source, filters))
-        return yield* Effect.all({
+      // Whole answers as well, so that a repeated read is the very same value (the handlers write each value's
+      // JSON once, src/api/Envelope.ts).
+      type FeedKey = { readonly query: EventQuery; readonly order: FeedOrder; readonly page: PageRequest }
+      const feedAnswer = (key: FeedKey) =>
+        Effect.map(
+          Effect.all([feedPage(key), feedTotal(key.query)], { concurrency: 2 }),
+          ([results, total]) => pageOf(key.page, results, total)
+        )
+      const prematchAnswer = yield* cached((key: FeedKey) =>
+        Effect.map(feedAnswer(key), (answer) => entries(answer, feedEntryOf))
+      )
+      // The live feed kept whole too, before its minutes: they move with the clock, so its answer is the same
+      // value only while none of its minutes has moved.
+      const liveEvents = yield* cached(feedAnswer)
+      const liveAnswers = new WeakMap<Page<FeedEvent>, { readonly minutes: string; readonly answer: Page<LiveFeedEntry> }>()
+      const liveAnswerAt = (answer: Page<FeedEvent>, now: number) => {
+        const minutes = answer.results.map((event) => minuteOf(event, now)).join(",")
+        const kept = liveAnswers.get(answer)
+        if (kept !== undefined && kept.minutes === minutes) return kept.answer
+        const live = entries(answer, (event) => liveEntryOf(event, now))
+        liveAnswers.set(answer, { minutes, answer: live })
+        return live
+      }
+      const filtersAnswer = yield* cached((query: EventQuery) =>
+        Effect.all({
           sports: sportFacet(facetQueryOf("sport", query)),
           countries: countryFacet(facetQueryOf("country", query)),
           leagues: leagueFacet(facetQueryOf("league", query)),
           teams: teamFacet(facetQueryOf("team", query))
         }, { concurrency: 4 })
+      )
+
+      yield* repo.onChange(budget.invalidateAll)
+
+      /** The feed's key as the caches know it: the query and order the rules read, the page and its size. */
+      const feedKey = (source: EventSource, filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) =>
+        Effect.map(Effect.fromResult(eventQueryOf(source, filters)), (query): FeedKey => ({
+          query,
+          order: feedOrderOf(sort.sortBy, sort.direction),
+          page: pageKey(page)
+        }))
+
+      const filters = Effect.fn("SportsCatalog.filters")(function*(source: EventSource, filters: SportsCatalogFilters) {
+        return yield* filtersAnswer(yield* Effect.fromResult(eventQueryOf(source, filters)))
       })
 
       const list = <A>(read: (key: ListKey) => Effect.Effect<Page<A>>) => (filters: SportsCatalogFilters, page: PageRequest) =>
         read({ query: listQueryOf(filters), page: pageKey(page) })
-      const entries = <A, B>(answer: Page<A>, entryOf: (item: A) => B): Page<B> => ({ ...answer, results: answer.results.map(entryOf) })
 
       // ---- refresh
 
@@ -182,12 +207,11 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
         }),
         filters,
         prematch: Effect.fn("SportsCatalog.prematch")(function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
-          return entries(yield* feed("prematch")(filters, sort, page), feedEntryOf)
+          return yield* prematchAnswer(yield* feedKey("prematch", filters, sort, page))
         }),
         live: Effect.fn("SportsCatalog.live")(function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
-          const answer = yield* feed("live")(filters, sort, page)
-          const now = yield* Clock.currentTimeMillis
-          return entries(answer, (event) => liveEntryOf(event, now))
+          const answer = yield* liveEvents(yield* feedKey("live", filters, sort, page))
+          return liveAnswerAt(answer, yield* Clock.currentTimeMillis)
         })
       })
     })

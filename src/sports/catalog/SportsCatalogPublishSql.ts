@@ -7,7 +7,10 @@ import * as ChangeFeed from "../../platform/ChangeFeed.ts"
 /** NOTIFY channel: the sports catalog changed (a refresh), from any instance. */
 export const sportsCatalogChangedChannel = "partner_api_sports_catalog_changed"
 
-/** Rows go to PostgreSQL as JSON documents of this many, typed by jsonb_to_recordset's column list. */
+/**
+ * Rows go to PostgreSQL as JSON documents of this many, typed by json_to_recordset's column list (`json`,
+ * not `jsonb`: read once, it need not be built into a binary document first).
+ */
 const chunkSize = 10_000
 
 const chunks = <A>(items: ReadonlyArray<A>) =>
@@ -36,9 +39,9 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
   changed += count(
     yield* sql`
       INSERT INTO sports_sports (id, name)
-      SELECT s.id, s.name FROM jsonb_to_recordset(${
+      SELECT s.id, s.name FROM json_to_recordset(${
       JSON.stringify(records.sports)
-    }::jsonb) AS s(id integer, name text)
+    }::json) AS s(id integer, name text)
       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
       WHERE sports_sports.name IS DISTINCT FROM EXCLUDED.name
       RETURNING id
@@ -47,9 +50,9 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
   changed += count(
     yield* sql`
       INSERT INTO sports_countries (code, name)
-      SELECT c.code, c.name FROM jsonb_to_recordset(${
+      SELECT c.code, c.name FROM json_to_recordset(${
       JSON.stringify(records.countries)
-    }::jsonb) AS c(code text, name text)
+    }::json) AS c(code text, name text)
       ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
       WHERE sports_countries.name IS DISTINCT FROM EXCLUDED.name
       RETURNING code
@@ -60,8 +63,11 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
     yield* sql`
       INSERT INTO sports_leagues (id, sport_id, country_code, name)
       SELECT l.id, l.sport_id, l.country_code, l.name
-      FROM jsonb_to_recordset(${JSON.stringify(records.leagues.map(recordRow))}::jsonb)
+      FROM json_to_recordset(${JSON.stringify(records.leagues.map(recordRow))}::json)
         AS l(id text, sport_id integer, country_code text, name text)
+      LEFT JOIN sports_leagues kept ON kept.id = l.id
+      WHERE kept.id IS NULL
+         OR (kept.sport_id, kept.country_code, kept.name, kept.active) IS DISTINCT FROM (l.sport_id, l.country_code, l.name, true)
       ON CONFLICT (id) DO UPDATE SET
         sport_id = EXCLUDED.sport_id, country_code = EXCLUDED.country_code, name = EXCLUDED.name,
         active = true, updated_at = now()
@@ -74,8 +80,8 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
     deactivated += count(
       yield* sql`
         UPDATE sports_leagues SET active = false, updated_at = now()
-        WHERE active AND sport_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(scope.sportIds)}::jsonb)::integer)
-          AND id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(records.leagues.map((league) => league.id))}::jsonb))
+        WHERE active AND sport_id IN (SELECT json_array_elements_text(${JSON.stringify(scope.sportIds)}::json)::integer)
+          AND id NOT IN (SELECT json_array_elements_text(${JSON.stringify(records.leagues.map((league) => league.id))}::json))
         RETURNING id
       `
     )
@@ -87,8 +93,11 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
         yield* sql`
           INSERT INTO sports_teams (id, sport_id, country_code, name)
           SELECT t.id, t.sport_id, t.country_code, t.name
-          FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb)
+          FROM json_to_recordset(${JSON.stringify(chunk)}::json)
             AS t(id text, sport_id integer, country_code text, name text)
+          LEFT JOIN sports_teams kept ON kept.id = t.id
+          WHERE kept.id IS NULL
+             OR (kept.sport_id, kept.country_code, kept.name, kept.active) IS DISTINCT FROM (t.sport_id, t.country_code, t.name, true)
           ON CONFLICT (id) DO UPDATE SET
             sport_id = EXCLUDED.sport_id, country_code = EXCLUDED.country_code, name = EXCLUDED.name,
             active = true, updated_at = now()
@@ -101,7 +110,7 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
     for (const chunk of chunks(records.memberships.map((m) => ({ team_id: m.teamId, league_id: m.leagueId })))) {
       yield* sql`
         INSERT INTO sports_team_leagues (team_id, league_id)
-        SELECT m.team_id, m.league_id FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) AS m(team_id text, league_id text)
+        SELECT m.team_id, m.league_id FROM json_to_recordset(${JSON.stringify(chunk)}::json) AS m(team_id text, league_id text)
         ON CONFLICT DO NOTHING
       `
     }
@@ -128,10 +137,17 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
                                      away_team_id, away_name, starts_at, status, score, minute, has_odds)
           SELECT e.id, e.sport_id, e.country_code, e.league_id, e.league_name, e.home_team_id, e.home_name,
                  e.away_team_id, e.away_name, e.starts_at, e.status, e.score, e.minute, e.has_odds
-          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS e(
+          FROM json_to_recordset(${JSON.stringify(rows)}::json) AS e(
             id text, sport_id integer, country_code text, league_id text, league_name text, home_team_id text,
             home_name text, away_team_id text, away_name text, starts_at timestamptz, status text, score text,
             minute integer, has_odds boolean)
+          LEFT JOIN sports_events kept ON kept.id = e.id
+          WHERE kept.id IS NULL
+             OR (kept.sport_id, kept.country_code, kept.league_id, kept.league_name, kept.home_team_id, kept.home_name,
+                 kept.away_team_id, kept.away_name, kept.starts_at, kept.status, kept.score, kept.minute, kept.has_odds,
+                 kept.active)
+               IS DISTINCT FROM (e.sport_id, e.country_code, e.league_id, e.league_name, e.home_team_id, e.home_name,
+                 e.away_team_id, e.away_name, e.starts_at, e.status, e.score, e.minute, e.has_odds, true)
           ON CONFLICT (id) DO UPDATE SET
             sport_id = EXCLUDED.sport_id, country_code = EXCLUDED.country_code, league_id = EXCLUDED.league_id,
             league_name = EXCLUDED.league_name, home_team_id = EXCLUDED.home_team_id,
@@ -158,16 +174,16 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
         yield* sql`
           UPDATE sports_events SET active = false, last_update = now()
           WHERE active AND status IN ('prematch', 'live')
-            AND sport_id IN (SELECT jsonb_array_elements_text(${sportIds}::jsonb)::integer)
-            AND id NOT IN (SELECT jsonb_array_elements_text(${seen}::jsonb))
+            AND sport_id IN (SELECT json_array_elements_text(${sportIds}::json)::integer)
+            AND id NOT IN (SELECT json_array_elements_text(${seen}::json))
           RETURNING id
         `
       )
       deactivated += count(
         yield* sql`
           UPDATE sports_teams SET active = false, updated_at = now()
-          WHERE active AND sport_id IN (SELECT jsonb_array_elements_text(${sportIds}::jsonb)::integer)
-            AND id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(records.teams.map((team) => team.id))}::jsonb))
+          WHERE active AND sport_id IN (SELECT json_array_elements_text(${sportIds}::json)::integer)
+            AND id NOT IN (SELECT json_array_elements_text(${JSON.stringify(records.teams.map((team) => team.id))}::json))
           RETURNING id
         `
       )

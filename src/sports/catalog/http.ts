@@ -1,12 +1,31 @@
 import { Effect, Schema } from "effect"
+import type { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../../api/Api.ts"
-import { FiltersCodec, LiveEntryCodec, NamedEntryCodec, OverviewCodec, PrematchEntryCodec, type RefreshRequest } from "../../api/Catalog.ts"
-import { ok } from "../../api/Envelope.ts"
+import {
+  FiltersCodec,
+  FiltersData,
+  LiveEntryCodec,
+  LiveFeedData,
+  NamedEntryCodec,
+  OverviewCodec,
+  PrematchEntryCodec,
+  PrematchFeedData,
+  type RefreshRequest
+} from "../../api/Catalog.ts"
+import { envelopeWriter, ok } from "../../api/Envelope.ts"
 import { ErrorMessages, InternalError, ValidationFailed } from "../../api/Errors.ts"
 import { encodeWith, listed, page } from "../../api/Paging.ts"
 import { CurrentPartner } from "../../api/Security.ts"
-import { CountryRecord, type InvalidSportsCatalogQuery, SportRecord } from "../../domain/SportsCatalog.ts"
+import type { Page } from "../../domain/Paging.ts"
+import {
+  CountryRecord,
+  type Facets,
+  type FeedEntry,
+  type InvalidSportsCatalogQuery,
+  type LiveFeedEntry,
+  SportRecord
+} from "../../domain/SportsCatalog.ts"
 import { SportsEnvironments } from "../SportsEnvironments.ts"
 
 const invalid = (error: InvalidSportsCatalogQuery) =>
@@ -43,10 +62,6 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
 
     const encode = <A, B, E>(answer: (services: Services) => Effect.Effect<A, E>, toWire: (value: A) => Effect.Effect<B>) =>
       respond((services) => Effect.flatMap(answer(services), toWire))
-    const feed = <A, B>(
-      answer: (services: Services) => Effect.Effect<A, InvalidSportsCatalogQuery>,
-      toWire: (value: A) => Effect.Effect<B>
-    ) => encode((services) => Effect.mapError(answer(services), invalid), toWire)
 
     /** A refresh as asked for, and what it imported, worded for the partner. */
     const refresh = Effect.fn("SportsCatalogHttp.refresh")(
@@ -86,6 +101,21 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
       Effect.catchTag("InvalidSportsCatalogQuery", (error) => Effect.fail(invalid(error)))
     )
 
+    // The reads partners poll: each value the catalog answers again (from its cache) is written once.
+    const writePrematch = envelopeWriter(PrematchFeedData, listed(PrematchEntryCodec))
+    const writeLive = envelopeWriter(LiveFeedData, listed(LiveEntryCodec))
+    const writeFilters = envelopeWriter(FiltersData, (facets: Facets, source) => Effect.succeed({ source, ...facets }))
+    /** The envelope around what `read` gives from the current partner's catalog, written by `write`. */
+    const written = <A>(
+      read: (services: Services) => Effect.Effect<A, InvalidSportsCatalogQuery>,
+      write: (partner: typeof CurrentPartner.Service, value: A) => Effect.Effect<HttpServerResponse.HttpServerResponse>
+    ) =>
+      Effect.flatMap(Effect.service(CurrentPartner), (partner) =>
+        read(environments[partner.environment]).pipe(
+          Effect.mapError(invalid),
+          Effect.flatMap((value) => write(partner, value))
+        ))
+
     return handlers.handleAll({
       refresh: ({ payload }) => refresh(payload),
       overview: () => encode(({ catalog }) => catalog.overview, encodeWith(OverviewCodec)),
@@ -93,12 +123,16 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
       countries: ({ query }) => encode(({ catalog }) => catalog.countries(filtersOf(query), page(query)), listed(CountryRecord)),
       leagues: ({ query }) => encode(({ catalog }) => catalog.leagues(filtersOf(query), page(query)), listed(NamedEntryCodec)),
       teams: ({ query }) => encode(({ catalog }) => catalog.teams(filtersOf(query), page(query)), listed(NamedEntryCodec)),
-      filters: ({ query }) =>
-        feed(({ catalog }) => catalog.filters(query.source ?? "prematch", filtersOf(query)), (facets) =>
-          Effect.succeed({ source: query.source ?? "prematch", ...facets })),
+      filters: ({ query }) => {
+        const source = query.source ?? "prematch"
+        return written(({ catalog }) => catalog.filters(source, filtersOf(query)), (partner, facets) => writeFilters(partner, facets, source))
+      },
       prematch: ({ query }) =>
-        feed(({ catalog }) => catalog.prematch(filtersOf(query), sortOf(query), page(query)), listed(PrematchEntryCodec)),
-      live: ({ query }) => feed(({ catalog }) => catalog.live(filtersOf(query), sortOf(query), page(query)), listed(LiveEntryCodec))
+        written(({ catalog }) => catalog.prematch(filtersOf(query), sortOf(query), page(query)), (partner, answer: Page<FeedEntry>) =>
+          writePrematch(partner, answer)),
+      live: ({ query }) =>
+        written(({ catalog }) => catalog.live(filtersOf(query), sortOf(query), page(query)), (partner, answer: Page<LiveFeedEntry>) =>
+          writeLive(partner, answer))
     })
   })
 )

@@ -6,6 +6,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Duration, Effect, Fiber, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import { SportsCatalog } from "../../../src/sports/catalog/SportsCatalog.ts"
 import { SportsCatalogConfig } from "../../../src/sports/catalog/SportsCatalogConfig.ts"
 import { SportsCatalogRepo } from "../../../src/sports/catalog/SportsCatalogRepo.ts"
@@ -114,6 +115,23 @@ describe("the sports catalog over its in-memory repository", () => {
       // Another page or sort of the same filters reads its rows, but not its total again.
       yield* catalog.prematch({ sport: "1" }, { sortBy: "home_name" }, firstPage)
       assert.deepStrictEqual([reads.get("feedPage"), reads.get("feedTotal")], [2, 1])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a live answer is one value while its minutes stand, and a new one when a minute moves", () => {
+    // No match clock from the provider: the minute is counted from the kick-off, as of now.
+    const clockless = { ...event("3", premier, "Everton", "Fulham", "live"), minute: null }
+    const { layer } = catalogOver({ world: { events: [clockless] } })
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(clockless.startsAt.getTime() + 5 * 60_000 + 10_000)
+      const catalog = yield* SportsCatalog
+      yield* catalog.refresh(null)
+      const first = yield* catalog.live({}, {}, firstPage)
+      assert.deepStrictEqual(first.results.map((e) => e.minute), [5])
+      assert.strictEqual(yield* catalog.live({}, {}, firstPage), first, "the same value: its JSON is written once")
+      yield* TestClock.adjust("1 minute")
+      const later = yield* catalog.live({}, {}, firstPage)
+      assert.deepStrictEqual(later.results.map((e) => e.minute), [6])
     }).pipe(Effect.provide(layer))
   })
 
