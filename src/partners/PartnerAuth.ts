@@ -28,10 +28,11 @@ const seconds = (duration: Duration.Duration) => Math.max(1, Math.ceil(Duration.
  * Invalid tokens are limited per client address (AuthFailureLimit): a token
  * that has not the shape of one is refused without a look-up; each look-up
  * of a token this instance does not know as a partner's counts before the
- * database is asked, and past AUTH_FAILURE_LIMIT the address is answered
- * 429 without one. A token this instance has seen belong to a partner is
- * looked up whatever its address did, so a partner sharing an address with
- * a guesser keeps working; only its failures count.
+ * database is asked (given back when the token admits its partner), and past
+ * AUTH_FAILURE_LIMIT the address is answered 429 without one. A token this
+ * instance has seen belong to a partner is looked up whatever its address
+ * did, so a partner sharing an address with a guesser keeps working; only
+ * its failures count.
  */
 export const layer = Layer.effect(
   PartnerAuth,
@@ -99,11 +100,16 @@ export const layer = Layer.effect(
             return known ? refuseInvalid(address()) : Effect.fail(invalidPartner)
           }
           const partner = found.value
+          // Counted before its look-up as any unknown token; found, it is no refusal.
+          const counted = known ? Effect.void : failures.giveBack("partner-api", address())
           const log = fiber.getRef(RequestLog)
           log.partnerId = partner.id
           log.partnerSlug = partner.slug
           log.environment = partner.environment
-          return Effect.andThen(admitWithinLimit(partner), Effect.provideService(httpEffect, CurrentPartner, partner))
+          return counted.pipe(
+            Effect.andThen(admitWithinLimit(partner)),
+            Effect.andThen(Effect.provideService(httpEffect, CurrentPartner, partner))
+          )
         })
       })
 

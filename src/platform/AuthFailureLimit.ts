@@ -29,6 +29,11 @@ export class AuthFailureLimit extends Context.Service<AuthFailureLimit, {
    * store that cannot be reached counts nothing (logged): the limit protects the service, it must not stop it.
    */
   take(door: AuthDoor, address: string): Effect.Effect<Option.Option<Duration.Duration>>
+  /**
+   * Gives back what `take` counted when the credential turned out valid: counted before the look-up (so
+   * concurrent guesses cannot pass the limit together), a credential found is no refusal.
+   */
+  giveBack(door: AuthDoor, address: string): Effect.Effect<void>
 }>()("partner-api/platform/AuthFailureLimit") {
   static readonly layer = Layer.effect(
     AuthFailureLimit,
@@ -56,17 +61,14 @@ export class AuthFailureLimit extends Context.Service<AuthFailureLimit, {
           if (blockedUntil.size > maxBlocked) blockedUntil.delete(blockedUntil.keys().next().value!)
         })
 
+      const consume = (key: string, tokens: number) =>
+        limiter.consume({ algorithm: "token-bucket", onExceeded: "fail", key: `partner-api:auth-failures:${key}`, tokens, limit, window })
+
       const take = (door: AuthDoor, address: string) =>
         Effect.flatMap(blocked(door, address), (known) => {
           if (Option.isSome(known)) return Effect.succeed(known)
           const key = `${door}:${clientGroup(address)}`
-          return limiter.consume({
-            algorithm: "token-bucket",
-            onExceeded: "fail",
-            key: `partner-api:auth-failures:${key}`,
-            limit,
-            window
-          }).pipe(
+          return consume(key, 1).pipe(
             Effect.as(Option.none<Duration.Duration>()),
             Effect.catch((error) => {
               if (error.reason._tag === "RateLimitStoreError") {
@@ -83,7 +85,11 @@ export class AuthFailureLimit extends Context.Service<AuthFailureLimit, {
           )
         })
 
-      return AuthFailureLimit.of({ limitPerMinute: limit, blocked, take })
+      // A negative count puts the token back in the same atomic step as a take (as the provider quota does); a
+      // store that fails here keeps it: the address only waits sooner.
+      const giveBack = (door: AuthDoor, address: string) => Effect.ignore(consume(`${door}:${clientGroup(address)}`, -1))
+
+      return AuthFailureLimit.of({ limitPerMinute: limit, blocked, take, giveBack })
     })
   )
 }

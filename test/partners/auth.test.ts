@@ -248,6 +248,23 @@ layer(TestApp({ app: { authFailureLimit: failureLimit, authCacheTtlMillis: 60_00
         })
     )
 
+    it.effect("partners' tokens seen here for the first time do not count toward their address's invalid tokens", () =>
+      Effect.gen(function*() {
+        // More partners than the limit behind one address (a partner's gateway, a proxy), each new to this instance.
+        const gateway = "203.0.113.50"
+        const tokens: Array<string> = []
+        for (let i = 0; i < failureLimit * 2 + 1; i++) tokens.push((yield* givenPartner()).token)
+        for (const [i, token] of tokens.entries()) {
+          const response = yield* statusFrom(gateway, bearer(token))
+          assert.deepStrictEqual([response.status, response.headers["retry-after"]], [200, undefined], `partner ${i}`)
+        }
+        // Its invalid tokens still count from the first: the limit's guesses, then 429.
+        for (let i = 0; i < failureLimit; i++) {
+          assert.deepStrictEqual((yield* statusFrom(gateway, bearer(unknownToken(i)))).body, invalid, `guess ${i}`)
+        }
+        assert.strictEqual((yield* statusFrom(gateway, bearer(unknownToken(failureLimit)))).status, 429)
+      }))
+
     it.effect("an IPv6 client is counted by its /64", () =>
       Effect.gen(function*() {
         for (let i = 0; i < failureLimit; i++) {
