@@ -256,7 +256,9 @@ const databaseServer = Effect.gen(function*() {
   const dataDir = yield* files.makeTempDirectoryScoped({ prefix: "partner-api-bench-" })
   // The cluster's own user (postgres, when run as root) must reach it.
   yield* files.chmod(dataDir, 0o755)
-  const context = yield* Layer.build(EmbeddedPostgres.layer(dataDir, { database: "postgres" }))
+  // Room for the fleet's three instances and the stream's readers beside the service kept running: about 30
+  // connections each (its pool and the job queue's), past PostgreSQL's default of 100.
+  const context = yield* Layer.build(EmbeddedPostgres.layer(dataDir, { database: "postgres", maxConnections: 300 }))
   return Redacted.value(Context.get(context, EmbeddedPostgres).adminUrl)
 })
 

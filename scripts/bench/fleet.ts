@@ -46,6 +46,8 @@ const drive = (instances: ReadonlyArray<ServiceInstance>) =>
   Effect.promise(async () => {
     const latencies: Array<number> = []
     let failed = 0
+    // Non-200 answers by status and message, so a failing run says what failed.
+    const refusals = new Map<string, number>()
     const total = seconds * requestsPerSecond
     const gap = 1000 / requestsPerSecond
     const started = performance.now()
@@ -61,8 +63,12 @@ const drive = (instances: ReadonlyArray<ServiceInstance>) =>
         fetch(`${instance.url}/api/partner/v1/sports/events/${5_000_000 + ((n * 37) % events)}/odds`, {
           headers: { authorization: `Bearer ${tokenOf(n % partners)}` }
         }).then(async (response) => {
-          await response.arrayBuffer()
-          if (response.status !== 200) failed++
+          const body = await response.text()
+          if (response.status !== 200) {
+            failed++
+            const what = `${response.status} ${body.slice(0, 160)}`
+            refusals.set(what, (refusals.get(what) ?? 0) + 1)
+          }
           latencies.push(performance.now() - at)
         })
       )
@@ -70,7 +76,7 @@ const drive = (instances: ReadonlyArray<ServiceInstance>) =>
     await Promise.all(pending)
     latencies.sort((a, b) => a - b)
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]
-    return { requests: total, failed, p50: at(0.5), p99: at(0.99) }
+    return { requests: total, failed, refusals, p50: at(0.5), p99: at(0.99) }
   })
 
 export const fleetScenario = (context: BenchContext) =>
@@ -137,4 +143,7 @@ export const fleetScenario = (context: BenchContext) =>
       `  for comparison, three instances without Redis (schedules still once per fleet, caches and quotas each its own):`,
       `                   upstream calls ${threeAlone.upstream} (ratio ${(threeAlone.upstream / Math.max(1, one.upstream)).toFixed(2)}), partner p99 ${ms(threeAlone.p99)}`
     ].join("\n"))
+    for (const [label, traffic] of [["one instance", one], ["three on Redis", three], ["three without Redis", threeAlone]] as const) {
+      for (const [what, count] of traffic.refusals) console.log(`  ${label}, non-200: ${count} x ${what}`)
+    }
   }).pipe(Effect.scoped)

@@ -25,8 +25,12 @@ export class EmbeddedPostgres extends Context.Service<EmbeddedPostgres, {
   readonly adminUrl: Redacted.Redacted
   readonly port: number
 }>()("partner-api/platform/EmbeddedPostgres") {
-  static readonly layer = (dataDir: string, options?: { readonly database?: string }) =>
-    Layer.effect(EmbeddedPostgres, acquire(path.resolve(dataDir), options?.database ?? "partner_api"))
+  /**
+   * `maxConnections` raises PostgreSQL's default of 100, for a caller that runs many services on one
+   * cluster at once (the bench's fleet beside the service it keeps running).
+   */
+  static readonly layer = (dataDir: string, options?: { readonly database?: string; readonly maxConnections?: number }) =>
+    Layer.effect(EmbeddedPostgres, acquire(path.resolve(dataDir), options?.database ?? "partner_api", options?.maxConnections))
 }
 
 export class EmbeddedPostgresError extends Schema.TaggedError<EmbeddedPostgresError>()("EmbeddedPostgresError", {
@@ -54,7 +58,7 @@ const isRoot = process.getuid?.() === 0
 
 const execFile = promisify(execFileCallback)
 
-const acquire = Effect.fn("EmbeddedPostgres.acquire")(function*(dataDir: string, database: string) {
+const acquire = Effect.fn("EmbeddedPostgres.acquire")(function*(dataDir: string, database: string, maxConnections?: number) {
   const clusterDir = path.join(dataDir, "postgres")
   const ownerFile = path.join(dataDir, "postgres.owner")
   const credentials = yield* promise("read the embedded database credentials", () => loadCredentials(dataDir))
@@ -128,7 +132,9 @@ const acquire = Effect.fn("EmbeddedPostgres.acquire")(function*(dataDir: string,
         execFile(pgCtl, [
           "start", "--wait", "--timeout=60", "--pgdata", clusterDir, "--log", serverLog,
           // Local TCP only: no unix socket directory to own, nothing listening outside.
-          "--options", `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=`
+          "--options",
+          `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=` +
+          (maxConnections === undefined ? "" : ` -c max_connections=${maxConnections}`)
         ], { ...runAs, env: { ...process.env, LC_MESSAGES: "C" } }),
       catch: (cause) => failed("start PostgreSQL")(cause)
     }).pipe(
