@@ -12,7 +12,7 @@ import { AdminApi } from "../../src/api/admin/AdminApi.ts"
 import { AdminForbidden, AdminUnauthorized, TooManyAttempts, ValidationFailed } from "../../src/api/admin/AdminErrors.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { AddressRanges, ClientAddress } from "../../src/platform/ClientAddress.ts"
-import { RequestValidationLive } from "../../src/server.ts"
+import { RequestValidationLive } from "../../src/routes.ts"
 import { type AdminSession, asAdmin, givenAdmin, sessionOf, testPassword } from "../support/AdminConsole.ts"
 import { testAdminConfig, testConfig } from "../support/TestApp.ts"
 

@@ -26,7 +26,8 @@ import { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { StatusReport } from "../../src/partners/StatusReport.ts"
 import { AuthFailureLimit } from "../../src/platform/AuthFailureLimit.ts"
-import { RequestValidationLive, SharedStoresLive } from "../../src/server.ts"
+import { SharedStoresLive } from "../../src/server.ts"
+import { RequestValidationLive } from "../../src/routes.ts"
 import { TestConfig, type TestSettings } from "./TestApp.ts"
 
 /** A game code the memory gateway cannot launch: the aggregator is unavailable for it. */
