@@ -1,0 +1,118 @@
+import { Clock, Effect } from "effect"
+import { amountText, type CaseKey, type CaseResult, compared, failureReason, type Timing } from "../../domain/Certification.ts"
+import type { Cents } from "../../domain/Money.ts"
+import type { PartnerAnswer } from "../../domain/Wallet.ts"
+import type { PartnerCallbacks } from "../outbox/PartnerCallbacks.ts"
+import { CaseLog, type Calls, makeCalls, roundOf, type RunSetting, type Signing } from "./CertificationCalls.ts"
+
+/** What a case found: its problems (none: passed) and the test player's balance before, expected after, and after. */
+export interface Finding {
+  readonly problems: ReadonlyArray<string>
+  readonly before?: Cents | undefined
+  readonly expected?: Cents | undefined
+  readonly after?: Cents | undefined
+  readonly timing?: Timing | undefined
+}
+
+/** The balance a wallet answered, if it answered one. */
+export const balanceOf = (answer: PartnerAnswer) => answer._tag === "Balance" ? answer.balance : undefined
+
+/**
+ * The steps every case of a run is made of, over the run's calls: a case run and recorded as it finishes (or skipped),
+ * the balance it starts from (the one the last case left, or read now) and ends with, a bet rolled back when it got no
+ * usable answer, a bet the wallet must refuse, and a stake taken anyway given back.
+ */
+export const makeSteps = (
+  setting: RunSetting,
+  callbacks: PartnerCallbacks["Service"],
+  record: (result: CaseResult) => Effect.Effect<void>
+) => {
+  const calls: Calls = makeCalls(setting, callbacks)
+  const results: Array<CaseResult> = []
+  const round = (name: string) => roundOf(setting.id, name)
+  /** The balance the last case left, when it was read. */
+  let known: Cents | undefined
+
+  const finish = (key: CaseKey, log: CaseLog, status: CaseResult["status"], reason: string | null, finding: Partial<Finding>) =>
+    Effect.gen(function*() {
+      const result: CaseResult = {
+        key,
+        status,
+        reason,
+        balanceBefore: finding.before ?? null,
+        expectedBalance: finding.expected ?? null,
+        balanceAfter: finding.after ?? null,
+        timing: finding.timing ?? null,
+        exchanges: log.exchanges,
+        finishedAt: new Date(yield* Clock.currentTimeMillis)
+      }
+      results.push(result)
+      yield* record(result)
+    })
+
+  const run = (key: CaseKey, body: (log: CaseLog) => Effect.Effect<Finding>) =>
+    Effect.gen(function*() {
+      const log = new CaseLog(key)
+      const finding = yield* body(log)
+      if (finding.after !== undefined) known = finding.after
+      yield* finish(key, log, finding.problems.length === 0 ? "passed" : "failed",
+        finding.problems.length === 0 ? null : failureReason(key, finding.problems), finding)
+    })
+
+  const skip = (key: CaseKey, reason: string) => finish(key, new CaseLog(key), "skipped", reason, {})
+
+  /** The balance the case starts from: the one the last case left, or read now. */
+  const current = (log: CaseLog) =>
+    known !== undefined ? Effect.succeed(known) : Effect.map(calls.balance(log, "balance before the case"), balanceOf)
+  const balanceAfter = (log: CaseLog, label = "balance after the case") => Effect.map(calls.balance(log, label), balanceOf)
+
+  /** A case that needs to know the balance it starts from. */
+  const money = (key: CaseKey, body: (log: CaseLog, before: Cents) => Effect.Effect<Finding>) =>
+    run(key, (log) =>
+      Effect.flatMap(current(log), (before) =>
+        before === undefined
+          ? Effect.succeed<Finding>({ problems: ["The balance could not be read before the case."] })
+          : body(log, before)))
+
+  /**
+   * A bet of `amount`; one that got no usable answer is rolled back, as the service rolls back a bet it could not
+   * confirm, so the stake comes back if the wallet took it after all.
+   */
+  const bet = (log: CaseLog, name: string, amount: Cents, label = `bet ${amountText(amount)} (round ${round(name).roundId})`) =>
+    Effect.gen(function*() {
+      const call = yield* calls.betCall(log, round(name), amount)
+      const answer = yield* calls.ask(log, label, call.eventId, call.body)
+      if (answer._tag === "Unavailable") {
+        yield* calls.rollback(log, round(name), amount, call.eventId, "rollback of the bet that got no usable answer, as the service sends one")
+      }
+      return answer
+    })
+
+  /** After a case whose stake the wallet should have refused, a stake it took anyway is given back by a rollback. */
+  const giveBack = (log: CaseLog, name: string, amount: Cents, betEventId: string, before: Cents, after: Cents | undefined) =>
+    after !== undefined && after < before
+      ? Effect.andThen(
+        calls.rollback(log, round(name), amount, betEventId, "give back: a rollback of the stake the wallet took (a new event id)"),
+        balanceAfter(log, "balance after the give-back")
+      )
+      : Effect.succeed(after)
+
+  /**
+   * A bet the wallet must refuse (signed badly, too large, after its rollback): the balance must not move; a stake
+   * taken anyway is given back. Its answer, for the case to judge.
+   */
+  const refusedBet = (
+    log: CaseLog,
+    before: Cents,
+    bet: { readonly name: string; readonly amount: Cents; readonly label: string; readonly call: { readonly eventId: string; readonly body: string } },
+    signing?: Signing
+  ) =>
+    Effect.gen(function*() {
+      const answer = yield* calls.ask(log, bet.label, bet.call.eventId, bet.call.body, signing)
+      const after = yield* balanceAfter(log)
+      const given = yield* giveBack(log, bet.name, bet.amount, bet.call.eventId, before, after)
+      return { answer, problems: compared("after it", after, before), given }
+    })
+
+  return { calls, results, round, run, skip, balanceAfter, money, bet, giveBack, refusedBet }
+}
