@@ -238,6 +238,20 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
       assert.notMatch(JSON.stringify(actions), /pak_/, "no token in the trail")
     }))
 
+  it.effect("a live token held back for a wallet certification: the portal's roll is a 409 saying why, and the test token still rolls", () =>
+    Effect.gen(function*() {
+      const created = yield* givenPartner({ name: "Held Co", slug: "held-co" })
+      const developer = yield* givenPortalUser(created.partner, "dev@held.example", "developer")
+      // No run passed yet: turning the requirement on withdraws the live token, and none may be issued.
+      yield* admin("partners", "set", "held-co", "--require-certification", "on")
+      const refused = yield* portal("POST", "/tokens/live/roll", developer.session, {})
+      assert.strictEqual(refused.status, 409)
+      assert.match(errorBody(refused).message, /certification/i)
+      const api = yield* portalClient(developer.session)
+      assert.deepStrictEqual((yield* api.tokens.list()).environments[0].tokens, [], "no live token was issued")
+      assert.match((yield* api.tokens.roll({ params: { environment: "test" }, payload: {} })).token, /^pak_test_/)
+    }))
+
   it.effect("the test callback shows the signed request and the answer; a failed delivery is redelivered from the log", () =>
     Effect.gen(function*() {
       const fake = yield* FakeUpstream

@@ -61,12 +61,25 @@ export class PortalTokensGroup extends HttpApiGroup.make("tokens")
       summary: "The working tokens of each environment: the current one and any rolled one still in its overlap"
     }))
   )
-  .add(rolling("roll", "/tokens/:environment/roll", changeNeeds.tokens, {
-    environment: Environment,
-    token: Schema.String.annotate({ description: "The new token: shown this once" }),
-    old_valid_until: Schema.NullOr(Schema.String),
-    tokens: Schema.Array(TokenView)
-  }, "Issue a new token; the current one stops now, or stays valid for `keep_old_hours` so a fleet can move over"))
+  .add(
+    HttpApiEndpoint.post("roll", "/tokens/:environment/roll", {
+      params: environmentParam,
+      payload: Schema.Struct({ keep_old_hours: KeepOld }),
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        environment: Environment,
+        token: Schema.String.annotate({ description: "The new token: shown this once" }),
+        old_valid_until: Schema.NullOr(Schema.String),
+        tokens: Schema.Array(TokenView)
+      }),
+      // 409: a live token while the operator requires a passed wallet certification first (it says so).
+      error: [ValidationFailed, Conflict]
+    }).middleware(RequestValidation).annotate(RoleNeeded, changeNeeds.tokens).annotateMerge(OpenApi.annotations({
+      summary: "Issue a new token; the current one stops now, or stays valid for `keep_old_hours` so a fleet can move over",
+      description: "A live token is refused (409) while the operator requires a passed wallet certification first and the " +
+        "latest finished run did not pass."
+    }))
+  )
   .add(
     HttpApiEndpoint.post("endOverlap", "/tokens/:environment/end-overlap", {
       params: environmentParam,

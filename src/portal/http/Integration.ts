@@ -46,7 +46,12 @@ export const PortalTokensHandlers = HttpApiBuilder.group(PortalApi, "tokens", Ef
     .handle("roll", Effect.fn("PortalHandlers.rollToken")(function*({ params, payload }) {
       const partner = yield* partnerOfSession
       const keepOld = keptFor(payload.keep_old_hours)
-      const { token } = yield* changes.rotateToken(yield* portalActor, partner.slug, params.environment, keepOld).pipe(Effect.orDie)
+      const { token } = yield* changes.rotateToken(yield* portalActor, partner.slug, params.environment, keepOld).pipe(
+        Effect.catchTags({
+          LiveTokenWithheld: (withheld) => Effect.fail(new Conflict({ message: withheld.message })),
+          PartnerNotFound: Effect.die
+        })
+      )
       const tokens = yield* tokensOf(params.environment)
       const kept = tokens.map((shown) => shown.expires_at).filter((until) => until !== null).sort().at(-1) ?? null
       return { success: true as const, environment: params.environment, token, old_valid_until: keepOld === undefined ? null : kept, tokens }
