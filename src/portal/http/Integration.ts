@@ -2,7 +2,7 @@ import { Duration, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Conflict } from "../../api/admin/AdminErrors.ts"
 import { PortalApi } from "../../api/portal/PortalApi.ts"
-import type { Environment } from "../../domain/Environment.ts"
+import { type Environment, environments } from "../../domain/Environment.ts"
 import type { IssuedToken, PartnerEnvironmentSettings } from "../../domain/Partner.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
@@ -39,9 +39,13 @@ export const PortalTokensHandlers = HttpApiBuilder.group(PortalApi, "tokens", Ef
   })
   return handlers
     .handle("list", () =>
-      Effect.map(Effect.all([tokensOf("live"), tokensOf("test")]), ([live, test]) => ({
+      // One read of the partner's tokens, split by environment.
+      Effect.map(Effect.flatMap(partnerOfSession, partners.tokensOf), (all) => ({
         success: true as const,
-        environments: [{ environment: "live" as const, tokens: live }, { environment: "test" as const, tokens: test }]
+        environments: environments.map((environment) => ({
+          environment,
+          tokens: all.filter((token) => token.environment === environment).map(tokenView)
+        }))
       })))
     .handle("roll", Effect.fn("PortalHandlers.rollToken")(function*({ params, payload }) {
       const partner = yield* partnerOfSession
@@ -75,7 +79,11 @@ export const PortalWebhooksHandlers = HttpApiBuilder.group(PortalApi, "webhooks"
   })
   return handlers
     .handle("list", () =>
-      Effect.map(Effect.all([webhook("live"), webhook("test")]), (environments) => ({ success: true as const, environments })))
+      // One read of the partner's environments, in the contract's order.
+      Effect.map(Effect.flatMap(partnerOfSession, (partner) => partners.environmentsOf([partner])), (settings) => ({
+        success: true as const,
+        environments: environments.map((environment) => webhookView(settings.find((each) => each.environment === environment)!))
+      })))
     .handle("setUrl", Effect.fn("PortalHandlers.setCallbackUrl")(function*({ params, payload }) {
       const partner = yield* partnerOfSession
       const url = payload.callback_url === null || payload.callback_url.trim() === "" ? null : payload.callback_url.trim()

@@ -94,9 +94,6 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
       const cached = <Key, A>(lookup: (key: Key) => Effect.Effect<A>) =>
         Effect.map(budget.cache({ lookup, timeToLive: config.cacheTtl }), (cache) => cache.get)
 
-      const feedPage = yield* cached((key: { readonly query: EventQuery; readonly order: FeedOrder; readonly page: PageRequest }) =>
-        repo.feedPage(key.query, key.order, key.page)
-      )
       /** Counted once per set of filters, whatever the page or the sort. */
       const feedTotal = yield* cached(repo.feedTotal)
       // Facets are read apart (facetQueryOf): the leagues facet of `league_id=7` is the one of no league chosen, shared.
@@ -114,10 +111,12 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
       const overview = yield* cached((_: "overview") => repo.overview)
       // Whole answers as well, so that a repeated read is the very same value (the handlers write each value's
       // JSON once, src/api/Envelope.ts).
+      // A page itself is kept only as part of its answer (the answer caches below have its key); the total is
+      // shared by every page and sort of the same filters.
       type FeedKey = { readonly query: EventQuery; readonly order: FeedOrder; readonly page: PageRequest }
       const feedAnswer = (key: FeedKey) =>
         Effect.map(
-          Effect.all([feedPage(key), feedTotal(key.query)], { concurrency: 2 }),
+          Effect.all([repo.feedPage(key.query, key.order, key.page), feedTotal(key.query)], { concurrency: 2 }),
           ([results, total]) => pageOf(key.page, results, total)
         )
       const prematchAnswer = yield* cached((key: FeedKey) =>
