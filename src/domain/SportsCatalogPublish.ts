@@ -45,7 +45,22 @@ export interface EventRow {
 
 const lower = (code: string | null) => code?.toLowerCase() ?? null
 
+const computed = new WeakMap<Snapshot, SnapshotRecords>()
+
+/**
+ * The records a snapshot publishes, computed once per snapshot: the catalog's publish and the change stream's record
+ * of it both read them (a snapshot never changes once fetched).
+ */
 export const snapshotRecords = (snapshot: Snapshot): SnapshotRecords => {
+  let records = computed.get(snapshot)
+  if (records === undefined) {
+    records = recordsOf(snapshot)
+    computed.set(snapshot, records)
+  }
+  return records
+}
+
+const recordsOf = (snapshot: Snapshot): SnapshotRecords => {
   // Leagues the events mention, for the ones the league list did not carry.
   const leagues = new Map(snapshot.leagues.map((league) => [league.id, league]))
   for (const event of snapshot.events) if (!leagues.has(event.league.id)) leagues.set(event.league.id, event.league)

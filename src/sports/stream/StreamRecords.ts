@@ -101,7 +101,7 @@ const makeSql = Effect.gen(function*() {
       const seen = JSON.stringify(observed.map((event) => ({ id: event.eventId, h: fingerprintOf(event) })))
       // Only the observed events whose facts moved (or that the log does not hold yet) are read back...
       const moved = yield* movedRows(sql`
-        WITH seen AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(${seen}::jsonb) AS o(id text, h text))
+        WITH seen AS MATERIALIZED (SELECT * FROM json_to_recordset(${seen}::json) AS o(id text, h text))
         SELECT seen.id AS observed, ${sql.literal(eventColumns)}
         FROM seen LEFT JOIN sports_stream_events s ON s.world = ${world} AND s.event_id = seen.id
         WHERE s.fingerprint IS DISTINCT FROM seen.h
@@ -111,8 +111,8 @@ const makeSql = Effect.gen(function*() {
       const unlisted = openOfSports.length === 0 ? [] : yield* eventRows(sql`
         SELECT ${sql.literal(eventColumns)} FROM sports_stream_events s
         WHERE s.world = ${world} AND s.active AND s.status IN ('prematch', 'live')
-          AND s.sport_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(openOfSports)}::jsonb)::integer)
-          AND s.event_id NOT IN (SELECT o.id FROM jsonb_to_recordset(${seen}::jsonb) AS o(id text))
+          AND s.sport_id IN (SELECT json_array_elements_text(${JSON.stringify(openOfSports)}::json)::integer)
+          AND s.event_id NOT IN (SELECT o.id FROM json_to_recordset(${seen}::json) AS o(id text))
       `)
       const previous = new Map<string, EventRecord>()
       for (const row of moved) if (row.event_id !== null) previous.set(row.event_id, eventOf(row as typeof EventRow.Type))
@@ -142,7 +142,7 @@ const makeSql = Effect.gen(function*() {
                                           status, active, score, minute, answered_at, fingerprint)
         SELECT ${world}, e.event_id, e.sport_id, e.league_id, e.league_name, e.home_name, e.away_name, e.starts_at, e.status,
                e.active, e.score, e.minute, e.answered_at, e.fingerprint
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS e(
+        FROM json_to_recordset(${JSON.stringify(rows)}::json) AS e(
           event_id text, sport_id integer, league_id text, league_name text, home_name text, away_name text,
           starts_at timestamptz, status text, active boolean, score text, minute integer, answered_at timestamptz,
           fingerprint text)
@@ -158,7 +158,7 @@ const makeSql = Effect.gen(function*() {
     Effect.map(
       placeRows(sql`
         SELECT event_id, sport_id, league_id FROM sports_stream_events
-        WHERE world = ${world} AND event_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb))
+        WHERE world = ${world} AND event_id IN (SELECT json_array_elements_text(${JSON.stringify(eventIds)}::json))
       `),
       (rows) => new Map(rows.map((row) => [row.event_id, { sportId: row.sport_id, leagueId: row.league_id }]))
     )
@@ -168,7 +168,7 @@ const makeSql = Effect.gen(function*() {
       marketRows(sql`
         SELECT event_id, in_play, market_key, name, odds, suspended, reason, quoted_at, answered_at
         FROM sports_stream_markets
-        WHERE world = ${world} AND event_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb))
+        WHERE world = ${world} AND event_id IN (SELECT json_array_elements_text(${JSON.stringify(eventIds)}::json))
       `),
       (rows) => rows.map(marketOf)
     )
@@ -189,7 +189,7 @@ const makeSql = Effect.gen(function*() {
       return sql`
         INSERT INTO sports_stream_markets (world, event_id, in_play, market_key, name, odds, suspended, reason, quoted_at, answered_at)
         SELECT ${world}, m.event_id, m.in_play, m.market_key, m.name, m.odds, m.suspended, m.reason, m.quoted_at, m.answered_at
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS m(
+        FROM json_to_recordset(${JSON.stringify(rows)}::json) AS m(
           event_id text, in_play boolean, market_key text, name text, odds jsonb, suspended boolean, reason text,
           quoted_at timestamptz, answered_at timestamptz)
         ON CONFLICT (world, event_id, in_play, market_key) DO UPDATE SET
