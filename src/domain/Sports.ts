@@ -123,3 +123,13 @@ export const sportsCapabilities = [
   "event-result"
 ] as const
 export type SportsCapability = (typeof sportsCapabilities)[number]
+
+/**
+ * An id as the provider knows it: BetsAPI's ids are numbers, so a numeric
+ * id is compared and sent without leading zeros ("094" is league 94); any
+ * other id is kept as given, trimmed.
+ */
+export const canonicalId = (id: string): string => {
+  const trimmed = id.trim()
+  return /^\d+$/.test(trimmed) ? trimmed.replace(/^0+(?=\d)/, "") : trimmed
+}

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { type ChangeKind, changeKinds } from "./SportsChanges.ts"
 import { sportIdsOf } from "./SportsCatalogQuery.ts"
+import { canonicalId } from "./Sports.ts"
 
 /**
  * The live sports change stream as a partner holds it: which changes it
@@ -86,11 +87,6 @@ const setOf = <A extends string | number>(values: ReadonlyArray<A> | undefined):
 
 const keyOf = (set: ReadonlySet<string | number> | null) => set === null ? "*" : [...set].join(",")
 
-/** An id compared as the provider's (leading zeros dropped from numeric ids, as every provider call does). */
-const canonical = (id: string) => {
-  const trimmed = id.trim()
-  return /^\d+$/.test(trimmed) ? trimmed.replace(/^0+(?=\d)/, "") : trimmed
-}
 
 /** A filter from the query: sports by id or name (`1`, `Soccer`; an unknown name matches nothing), ids as the provider's. */
 export const streamFilterOf = (query: StreamQuery): StreamFilter => {
@@ -98,8 +94,8 @@ export const streamFilterOf = (query: StreamQuery): StreamFilter => {
   const sportIds = query.sportIds === undefined || query.sportIds.length === 0
     ? null
     : new Set(query.sportIds.flatMap(sportIdsOf).sort((a, b) => a - b))
-  const leagueIds = setOf(query.leagueIds?.map(canonical))
-  const eventIds = setOf(query.eventIds?.map(canonical))
+  const leagueIds = setOf(query.leagueIds?.map(canonicalId))
+  const eventIds = setOf(query.eventIds?.map(canonicalId))
   return {
     kinds,
     sportIds,

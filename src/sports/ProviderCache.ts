@@ -1,15 +1,6 @@
 import { Data } from "effect"
+import { canonicalId } from "../domain/Sports.ts"
 import type { Path } from "./BetsApi.ts"
-
-/**
- * An id as the provider knows it: BetsAPI's ids are numbers, so a numeric
- * id is compared and sent without leading zeros ("094" is league 94); any
- * other id is kept as given, trimmed.
- */
-export const canonicalId = (id: string): string => {
-  const trimmed = id.trim()
-  return /^\d+$/.test(trimmed) ? trimmed.replace(/^0+(?=\d)/, "") : trimmed
-}
 
 /**
  * One upstream call, as a cache key: its path and its parameters as decoded,

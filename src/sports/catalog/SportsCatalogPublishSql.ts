@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import * as Arr from "effect/Array"
 import { SqlClient } from "effect/sql"
 import type { Snapshot } from "../../domain/SportsCatalog.ts"
 import { publishReportOf, type RecordRow, snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
@@ -13,8 +14,7 @@ export const sportsCatalogChangedChannel = "partner_api_sports_catalog_changed"
  */
 const chunkSize = 10_000
 
-const chunks = <A>(items: ReadonlyArray<A>) =>
-  Array.from({ length: Math.ceil(items.length / chunkSize) }, (_, i) => items.slice(i * chunkSize, (i + 1) * chunkSize))
+const chunks = <A>(items: ReadonlyArray<A>) => Arr.chunksOf(items, chunkSize)
 
 const recordRow = (row: RecordRow) => ({ id: row.id, name: row.name, sport_id: row.sportId, country_code: row.countryCode })
 

@@ -1,6 +1,6 @@
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Schema, type Scope } from "effect"
-import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import { type Page, pageOf, type PageRequest, pageWindow } from "../../domain/Paging.ts"
 import {
   CountryRecord,
@@ -15,6 +15,7 @@ import type { EventQuery, FeedOrder, FeedSortKey, ListQuery } from "../../domain
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
 import { CatalogChanges } from "./CatalogChanges.ts"
 import { publishSnapshot, sportsCatalogChangedChannel } from "./SportsCatalogPublishSql.ts"
+import { rowsOf } from "../../platform/SqlRows.ts"
 
 // Rows are decoded once, into the domain's own shapes.
 const FeedRow = FeedEvent.pipe(Schema.encodeKeys({
@@ -30,10 +31,6 @@ const FeedRow = FeedEvent.pipe(Schema.encodeKeys({
 }))
 const NamedRow = NamedRecord.pipe(Schema.encodeKeys({ countryCode: "country_code", sportId: "sport_id" }))
 /** A statement's rows decoded by `Result` (SqlSchema); the statement is built from a query the rules already read. */
-const rowsOf = <S extends Schema.Top & { readonly DecodingServices: never }>(Result: S) => {
-  const find = SqlSchema.findAll({ Request: Schema.Any, Result, execute: (statement: Statement.Statement<unknown>) => statement })
-  return (statement: Statement.Statement<unknown>) => Effect.orDie(find(statement))
-}
 const feedRows = rowsOf(FeedRow)
 const namedRows = rowsOf(NamedRow)
 const sportRows = rowsOf(SportRecord)

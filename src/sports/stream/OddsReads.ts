@@ -1,7 +1,6 @@
 import { Cause, Effect, Layer, Queue } from "effect"
-import type { OddsMarket } from "../../domain/Sports.ts"
+import { canonicalId, type OddsMarket } from "../../domain/Sports.ts"
 import type { OddsSighting } from "../../domain/SportsChanges.ts"
-import { canonicalId } from "../ProviderCache.ts"
 import { type Fetched, SportsProvider } from "../SportsProvider.ts"
 import { ChangeRecorder } from "./ChangeRecorder.ts"
 

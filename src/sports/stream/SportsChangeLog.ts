@@ -1,18 +1,19 @@
 import { PgClient } from "@effect/sql-pg"
+import * as Arr from "effect/Array"
 import { Context, Duration, Effect, Layer, Schema, type Scope } from "effect"
-import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import type { ChangeKind, ChangeRecord } from "../../domain/SportsChanges.ts"
 import { changeKinds } from "../../domain/SportsChanges.ts"
 import type { StreamFilter } from "../../domain/SportsStream.ts"
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
+import { rowsOf } from "../../platform/SqlRows.ts"
 
 /** NOTIFY channel: changes were appended to the log (any world, any instance); delivered at commit. */
 export const sportsChangesChannel = "partner_api_sports_changes"
 
 /** Rows go to PostgreSQL as JSON documents of this many. */
 const chunkSize = 5_000
-const chunks = <A>(items: ReadonlyArray<A>) =>
-  Array.from({ length: Math.ceil(items.length / chunkSize) }, (_, i) => items.slice(i * chunkSize, (i + 1) * chunkSize))
+const chunks = <A>(items: ReadonlyArray<A>) => Arr.chunksOf(items, chunkSize)
 
 /** One change as read back: its position and the text the stream sends. */
 export interface LoggedChange {
@@ -43,10 +44,6 @@ const PageRow = Schema.Struct({
 })
 
 /** A statement's rows decoded by `Result`; database failures are defects here: callers cannot act on them. */
-const rowsOf = <S extends Schema.Top & { readonly DecodingServices: never }>(Result: S) => {
-  const find = SqlSchema.findAll({ Request: Schema.Any, Result, execute: (statement: Statement.Statement<unknown>) => statement })
-  return (statement: Statement.Statement<unknown>) => Effect.orDie(find(statement))
-}
 const pageRows = rowsOf(PageRow)
 const headRows = rowsOf(Schema.Struct({ head: Position }))
 const countRows = rowsOf(Schema.Struct({ pruned: Schema.Int }))

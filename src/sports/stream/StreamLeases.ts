@@ -1,14 +1,11 @@
 import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { SqlClient } from "effect/sql"
 import type { Environment } from "../../domain/Environment.ts"
+import { rowsOf } from "../../platform/SqlRows.ts"
 
 /** A lease not renewed for this long belongs to an instance that is gone. */
 export const leaseLifetime = Duration.seconds(30)
 
-const rowsOf = <S extends Schema.Top & { readonly DecodingServices: never }>(Result: S) => {
-  const find = SqlSchema.findAll({ Request: Schema.Any, Result, execute: (statement: Statement.Statement<unknown>) => statement })
-  return (statement: Statement.Statement<unknown>) => Effect.orDie(find(statement))
-}
 const leaseRows = rowsOf(Schema.Struct({ id: Schema.NullOr(Schema.String) }))
 
 /**

@@ -1,13 +1,14 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import * as Arr from "effect/Array"
+import { SqlClient } from "effect/sql"
 import { createHash } from "node:crypto"
 import type { EventRecord, MarketRecord } from "../../domain/SportsChanges.ts"
 import { eventFacts, suspensionReasons } from "../../domain/SportsChanges.ts"
+import { rowsOf } from "../../platform/SqlRows.ts"
 
 /** Rows go to PostgreSQL as JSON documents of this many. */
 const chunkSize = 5_000
-const chunks = <A>(items: ReadonlyArray<A>) =>
-  Array.from({ length: Math.ceil(items.length / chunkSize) }, (_, i) => items.slice(i * chunkSize, (i + 1) * chunkSize))
+const chunks = <A>(items: ReadonlyArray<A>) => Arr.chunksOf(items, chunkSize)
 
 const EventRow = Schema.Struct({
   event_id: Schema.String,
@@ -75,10 +76,6 @@ const eventColumns = `s.event_id, s.sport_id, s.league_id, s.league_name, s.home
   s.active, s.score, s.minute, s.answered_at`
 
 /** A statement's rows decoded by `Result`; database failures are defects here: callers cannot act on them. */
-const rowsOf = <S extends Schema.Top & { readonly DecodingServices: never }>(Result: S) => {
-  const find = SqlSchema.findAll({ Request: Schema.Any, Result, execute: (statement: Statement.Statement<unknown>) => statement })
-  return (statement: Statement.Statement<unknown>) => Effect.orDie(find(statement))
-}
 const eventRows = rowsOf(EventRow)
 /** An observed event whose facts moved, with what the log held of it (nulls: nothing). */
 const movedRows = rowsOf(Schema.Struct({

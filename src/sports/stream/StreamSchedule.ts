@@ -1,5 +1,5 @@
 import { Duration, Effect, Layer } from "effect"
-import { keepCurrentAcrossFleet } from "../../platform/FleetSchedule.ts"
+import { runAcrossFleet } from "../../platform/FleetSchedule.ts"
 import { ChangeRecorder } from "./ChangeRecorder.ts"
 import { StreamConfig } from "./StreamConfig.ts"
 
@@ -20,12 +20,9 @@ export const StreamSchedule = Layer.effectDiscard(Effect.gen(function*() {
     minimum: Duration.millis(100),
     maximum: Duration.seconds(15)
   })
-  yield* keepCurrentAcrossFleet({
-    // Nothing to fill: the log starts empty and fills with the catalog's refreshes.
-    fillTask: "sports-stream:fill",
-    isEmpty: Effect.succeed(false),
-    fill: Effect.void,
-    waitAtStart: Duration.zero,
+  // Nothing to fill: the log starts empty and fills with the catalog's refreshes.
+  yield* runAcrossFleet({
+    name: "sports-stream",
     jobs: [
       { task: "sports-stream:stale", run: recorder.suspendStale, interval: staleEvery },
       { task: "sports-stream:prune", run: recorder.prune, interval: pruneEvery }
