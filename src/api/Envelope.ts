@@ -1,5 +1,6 @@
-import { Effect, Schema, SchemaTransformation } from "effect"
+import { Effect, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
+import { IsoDate } from "../domain/IsoDate.ts"
 import { Environment } from "../domain/Environment.ts"
 
 /** The partner as echoed in every envelope; extra properties are allowed by the contract. */
@@ -73,7 +74,7 @@ export const ok = <Data>(
 })
 
 /** A date on the wire: its ISO string. */
-export const IsoDate = Schema.String.pipe(Schema.decodeTo(Schema.Date, SchemaTransformation.dateFromString))
+export { IsoDate }
 
 const utf8 = new TextEncoder()
 const opening = utf8.encode(`{"success":true,"partner":`)

@@ -1,5 +1,6 @@
-import { Schema, SchemaGetter, SchemaTransformation } from "effect"
+import { Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { IsoDate } from "../domain/IsoDate.ts"
 import { Envelope } from "./Envelope.ts"
 import { NotFound } from "./Errors.ts"
 import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
@@ -28,7 +29,7 @@ export const centsAs = (amount: typeof Amount) =>
   }))
 
 /** A date on the wire: its ISO string. */
-export const IsoDate = Schema.String.pipe(Schema.decodeTo(Schema.Date, SchemaTransformation.dateFromString))
+export { IsoDate }
 
 export const WalletCallbackEntry = Schema.Struct({
   eventId: Callback.fields.eventId,

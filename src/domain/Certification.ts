@@ -244,7 +244,7 @@ export const certificationBody = (
     certification: { run: run.id, case: run.key }
   })
 
-/** `12.5` -> `"12.50"`, as reports print amounts. */
+/** Cents as reports print amounts: `1250` -> `"12.50"`. */
 export const amountText = (cents: Cents) => formatCents(cents)
 
 /** A balance the wallet reported against the one expected, in words: nothing when they agree. */

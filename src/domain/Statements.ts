@@ -1,5 +1,6 @@
-import { Schema, SchemaGetter, SchemaTransformation } from "effect"
+import { Schema, SchemaGetter } from "effect"
 import { createHash } from "node:crypto"
+import { IsoDate } from "./IsoDate.ts"
 import { Environment } from "./Environment.ts"
 import { type Cents, toAmount } from "./Money.ts"
 import { TransactionKind, type WalletTransaction } from "./Wallet.ts"
@@ -136,7 +137,6 @@ const Units = Schema.Finite.pipe(Schema.decodeTo(Schema.Int, {
   decode: SchemaGetter.transform((units: number) => Math.round(units * 100)),
   encode: SchemaGetter.transform(toAmount)
 }))
-const Instant = Schema.String.pipe(Schema.decodeTo(Schema.Date, SchemaTransformation.dateFromString))
 
 /** A transaction line of the document (`record: "transaction"`), from the domain's StatementLine. */
 export const StatementLineCodec = Schema.Struct({
@@ -154,8 +154,8 @@ export const StatementLineCodec = Schema.Struct({
   bet: Units,
   win: Units,
   amount: Units,
-  createdAt: Instant,
-  settledAt: Schema.NullOr(Instant)
+  createdAt: IsoDate,
+  settledAt: Schema.NullOr(IsoDate)
 }).pipe(Schema.encodeKeys({
   txnId: "transaction_id",
   rolledBack: "rolled_back",
@@ -183,9 +183,9 @@ export const StatementSummaryCodec = Schema.Struct({
   partner: Schema.String,
   environment: Environment,
   date: Schema.String,
-  from: Instant,
-  to: Instant,
-  computedAt: Instant,
+  from: IsoDate,
+  to: IsoDate,
+  computedAt: IsoDate,
   totals: TotalsCodec,
   counts: CountsCodec
 }).pipe(Schema.encodeKeys({ computedAt: "computed_at" }))

@@ -20,8 +20,7 @@ import {
 } from "../../domain/Certification.ts"
 import type { Cents } from "../../domain/Money.ts"
 import { type CallbackTarget, signingSecrets } from "../../domain/Partner.ts"
-import type { PartnerAnswer } from "../../domain/Wallet.ts"
-import { type PartnerCallbacks, readPartnerAnswer, type SentCallback } from "../outbox/PartnerCallbacks.ts"
+import { answerOfSent, type PartnerCallbacks, type SentCallback, signedAt } from "../outbox/PartnerCallbacks.ts"
 import { signedHeaders } from "../outbox/Signature.ts"
 
 /**
@@ -80,7 +79,7 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
     const signed = (() => {
       switch (signing._tag) {
         case "Valid":
-          return signedHeaders(secrets, eventId, body, at)
+          return signedAt(setting.target, eventId, body)(at)
         case "OtherSecret":
           return signedHeaders([`whsec_${randomBytes(32).toString("hex")}`], eventId, body, at)
         case "Stale":
@@ -114,15 +113,8 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
     })
 
   /** A balance or a bet: the answer as the wallet reads one. */
-  const ask = (log: CaseLog, label: string, eventId: string, body: string, signing: Signing = valid) => {
-    let answer: PartnerAnswer = { _tag: "Unavailable", reason: "not sent" }
-    return send(log, label, eventId, body, signing, (sentCallback) => {
-      answer = sentCallback.answer === null
-        ? { _tag: "Unavailable", reason: sentCallback.failure?.message ?? "no answer" }
-        : readPartnerAnswer(sentCallback.answer.status, sentCallback.answer.text)
-      return answerReading(answer)
-    }).pipe(Effect.map(() => answer))
-  }
+  const ask = (log: CaseLog, label: string, eventId: string, body: string, signing: Signing = valid) =>
+    Effect.map(send(log, label, eventId, body, signing, (sentCallback) => answerReading(answerOfSent(sentCallback))), answerOfSent)
 
   /** A notification (win, refund, rollback): whether the wallet acknowledged it with a 2xx. */
   const notify = (log: CaseLog, label: string, eventId: string, body: string) =>

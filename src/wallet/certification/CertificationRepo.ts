@@ -1,5 +1,6 @@
-import { Context, Duration, Effect, Layer, Option, Schema, SchemaTransformation, Struct } from "effect"
+import { Context, Duration, Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { IsoDate } from "../../domain/IsoDate.ts"
 import {
   type CaseResult,
   CaseResult as CaseResultSchema,
@@ -44,7 +45,6 @@ export class CertificationInProgress extends Schema.TaggedError<CertificationInP
 }
 
 // Exchanges are kept as the report shows them: JSON, dates as ISO strings.
-const IsoDate = Schema.String.pipe(Schema.decodeTo(Schema.Date, SchemaTransformation.dateFromString))
 const ExchangesJson = Schema.Array(Exchange.mapFields(Struct.assign({ sentAt: IsoDate })))
 const encodeExchanges = Schema.encodeSync(ExchangesJson)
 

@@ -74,6 +74,16 @@ export interface SentCallback {
   readonly failure: CallbackFailed | null
 }
 
+/** A balance or a bet as the partner answered it: no answer (a time-out, a refused connection) is Unavailable. */
+export const answerOfSent = (sent: SentCallback): PartnerAnswer =>
+  sent.answer === null
+    ? { _tag: "Unavailable", reason: sent.failure?.message ?? "no answer" }
+    : readPartnerAnswer(sent.answer.status, sent.answer.text)
+
+/** The headers of a callback signed at `at` with every secret of the target valid then, as every callback is signed. */
+export const signedAt = (target: CallbackTarget, eventId: string, body: string) => (at: Date) =>
+  signedHeaders(signingSecrets(target, at), eventId, body, at)
+
 /** A callback as it went out, byte for byte. */
 export interface SentRequest {
   readonly method: "POST"
@@ -104,7 +114,7 @@ export const probe = (
   const url = target.callbackUrl
   if (url === null) return Effect.succeed({ request: null, answer: null, failure: "The partner has no callback_url.", milliseconds: 0 })
   return Effect.map(
-    callbacks.send(target, eventId, body, (now) => signedHeaders(signingSecrets(target, now), eventId, body, now)),
+    callbacks.send(target, eventId, body, signedAt(target, eventId, body)),
     (sent): Trial => ({
       request: { method: "POST", url, headers: sent.headers, body },
       answer: sent.answer === null ? null : { status: sent.answer.status, body: sent.answer.text ?? null },
@@ -198,7 +208,7 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
       const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
       /** Signed at the moment of sending, with every secret valid then. */
       const signed = (target: CallbackTarget, eventId: string, body: string) =>
-        Effect.flatMap(now, (at) => post(target, eventId, body, signedHeaders(signingSecrets(target, at), eventId, body, at)))
+        Effect.flatMap(now, (at) => post(target, eventId, body, signedAt(target, eventId, body)(at)))
 
       const ask = (target: CallbackTarget, eventId: string, body: string) =>
         signed(target, eventId, body).pipe(
