@@ -4,6 +4,7 @@ import { Environment } from "../domain/Environment.ts"
 import { type Cents, centsFromNumeric, formatCents } from "../domain/Money.ts"
 import { PartnerPlayer, type PlayerIdentity, PlayerMode, type PlayerState } from "../domain/Partner.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
+import { makeRecentMap } from "../platform/RecentMap.ts"
 
 /** A partner_players row: the domain's PartnerPlayer, its ids BIGINTs and its balance NUMERIC (read as cents). */
 const PlayerRow = Schema.Struct({
@@ -146,18 +147,13 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
 
       // User codes are never reused and a player's identity never changes: kept for good (the least recently
       // read first out past the bound). Only found players are kept.
-      const identities = new Map<number, PlayerIdentity>()
+      const identities = makeRecentMap<number, PlayerIdentity>(identityCapacity)
       const identityByUserCode = (userCode: number) => {
-        const known = identities.get(userCode)
-        if (known !== undefined) {
-          identities.delete(userCode)
-          identities.set(userCode, known)
-          return Effect.succeed(Option.some(known))
-        }
+        const known = identities.get(userCode, 0)
+        if (known !== undefined) return Effect.succeed(Option.some(known))
         return Effect.map(Effect.orDie(findByUserCode(userCode)), Option.map((player): PlayerIdentity => {
           const identity = identityOf(player)
-          identities.set(userCode, identity)
-          if (identities.size > identityCapacity) identities.delete(identities.keys().next().value!)
+          identities.set(userCode, identity, Infinity)
           return identity
         }))
       }
