@@ -20,7 +20,7 @@ import { catalogScenario } from "./bench/catalog.ts"
 import { fleetScenario } from "./bench/fleet.ts"
 import { streamScenario } from "./bench/stream.ts"
 import { walletScenario } from "./bench/wallet.ts"
-import { type BenchContext, fetchText, fixedBodyProcess, fixedBodyServer, type Scenario } from "./bench/context.ts"
+import { type BenchContext, fakeBetsApi, fetchText, fixedBodyProcess, fixedBodyServer, type Scenario } from "./bench/context.ts"
 import { baselineRevisions, number, printGoals, recordGoal } from "./bench/goals.ts"
 import { compare, freePort, printTable } from "./bench/harness.ts"
 import { startNode } from "./bench/processes.ts"
@@ -156,9 +156,7 @@ const launchScenario: Scenario = (context) =>
  */
 const oddsScenario: Scenario = (context) =>
   Effect.gen(function*() {
-    const fakePort = yield* freePort()
-    yield* startNode(["scripts/bench/fake-betsapi.ts"], { PORT: String(fakePort) }, /Listening on/)
-    const fake = `http://127.0.0.1:${fakePort}`
+    const { calls: callsSoFar, url: fake } = yield* fakeBetsApi()
     const oddsEnv = {
       SPORTS_PROVIDER: "betsapi",
       BETSAPI_BASE_URL: fake,
@@ -179,9 +177,6 @@ const oddsScenario: Scenario = (context) =>
         INSERT INTO partner_tokens (partner_id, environment, token_hash) SELECT partner_id, 'live', ${hashToken(token)} FROM e
       `
     }
-    const callsSoFar = Effect.promise(() =>
-      fetch(`${fake}/__calls`).then((r) => r.json() as Promise<{ calls: number }>).then((body) => body.calls)
-    )
     const callsBefore = yield* callsSoFar
     const started = performance.now()
     const statuses = yield* Effect.promise(() =>

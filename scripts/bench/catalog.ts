@@ -12,12 +12,20 @@
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import { type BenchContext, fetchText, fixedBodyProcess, memoryOf, type Scenario, type ServiceInstance } from "./context.ts"
+import {
+  type BenchContext,
+  type FakeBetsApi,
+  fakeBetsApi,
+  fetchText,
+  fixedBodyProcess,
+  memoryOf,
+  type Scenario,
+  type ServiceInstance
+} from "./context.ts"
 import { copyFloor } from "./copy-floor.ts"
 import { databaseTimes } from "./explain.ts"
 import { baselineRevisions, number, recordGoal } from "./goals.ts"
-import { compare, type Comparison, freePort, printTable, type Target } from "./harness.ts"
-import { startNode } from "./processes.ts"
+import { compare, type Comparison, printTable, type Target } from "./harness.ts"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 /** Fewer connections than the throughput scenarios: these figures are about latency at a steady load. */
@@ -206,11 +214,8 @@ const refreshEnv = (fake: string) => ({
 })
 
 /** Two refreshes through `service` from the stand-in: the first brings every event in, the second finds none changed. */
-const refreshTwice = (context: BenchContext, service: ServiceInstance, fake: string) =>
+const refreshTwice = (context: BenchContext, service: ServiceInstance, { calls }: FakeBetsApi) =>
   Effect.gen(function*() {
-    const calls = Effect.promise(() =>
-      fetch(`${fake}/__calls`).then((r) => r.json() as Promise<{ calls: number }>).then((body) => body.calls)
-    )
     const refresh = Effect.gen(function*() {
       const before = yield* calls
       const loggedBefore = service.output.filter((line) => line.includes('"Sports catalog refreshed"')).length
@@ -248,17 +253,15 @@ const refreshTwice = (context: BenchContext, service: ServiceInstance, fake: str
  */
 const refreshScenario = (context: BenchContext, revisions: ReadonlyArray<Revision>) =>
   Effect.gen(function*() {
-    const fakePort = yield* freePort()
-    yield* startNode(["scripts/bench/fake-betsapi.ts"], { PORT: String(fakePort), CATALOG_EVENTS: String(refreshEvents) }, /Listening on/)
-    const fake = `http://127.0.0.1:${fakePort}`
+    const fake = yield* fakeBetsApi({ CATALOG_EVENTS: String(refreshEvents) })
     // One refreshing instance at a time, each stopped after its refreshes: the database's connections are few.
     const { first, memory, second } = yield* Effect.scoped(
-      Effect.flatMap(context.startService(refreshEnv(fake)), (service) => refreshTwice(context, service, fake))
+      Effect.flatMap(context.startService(refreshEnv(fake.url)), (service) => refreshTwice(context, service, fake))
     )
     const floor = yield* copyFloor(context.databaseUrl)
     const before = yield* Effect.forEach(revisions, (revision) =>
       Effect.scoped(Effect.gen(function*() {
-        const instance = yield* revision.instance.startAgain(refreshEnv(fake))
+        const instance = yield* revision.instance.startAgain(refreshEnv(fake.url))
         return { revision: revision.revision, ...(yield* refreshTwice(context, instance, fake)) }
       })))
     const count = refreshEvents.toLocaleString("en-US")

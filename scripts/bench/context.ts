@@ -88,3 +88,17 @@ export const memoryOf = (pid: number) =>
       return null
     }
   })
+
+/** The BetsAPI stand-in (scripts/bench/fake-betsapi.ts) on a port of its own: its URL and how many calls it answered so far. */
+export const fakeBetsApi = (env: Record<string, string> = {}) =>
+  Effect.gen(function*() {
+    const port = yield* freePort()
+    yield* startNode(["scripts/bench/fake-betsapi.ts"], { PORT: String(port), ...env }, /Listening on/)
+    const url = `http://127.0.0.1:${port}`
+    const calls = Effect.promise(() =>
+      fetch(`${url}/__calls`).then((r) => r.json() as Promise<{ calls: number }>).then((body) => body.calls)
+    )
+    return { url, calls }
+  })
+
+export type FakeBetsApi = Effect.Success<ReturnType<typeof fakeBetsApi>>

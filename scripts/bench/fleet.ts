@@ -13,9 +13,7 @@ import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { redisAnswers as redisAnswersAt, removeKeysUnder } from "../../test/support/RedisKeys.ts"
 import { hashToken } from "../../src/partners/Partners.ts"
-import { type BenchContext, scopedDatabase, type ServiceInstance } from "./context.ts"
-import { freePort } from "./harness.ts"
-import { startNode } from "./processes.ts"
+import { type BenchContext, fakeBetsApi, scopedDatabase, type ServiceInstance } from "./context.ts"
 
 const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379"
 const seconds = Number(process.env.BENCH_FLEET_SECONDS ?? 30)
@@ -85,12 +83,7 @@ export const fleetScenario = (context: BenchContext) =>
       console.log(`\n!!! fleet: no Redis answers at ${redisUrl} (BENCH_REDIS_URL): the scenario is SKIPPED !!!\n`)
       return
     }
-    const fakePort = yield* freePort()
-    yield* startNode(["scripts/bench/fake-betsapi.ts"], { PORT: String(fakePort), CATALOG_EVENTS: "500", CATALOG_LEAGUES: "20" }, /Listening on/)
-    const fake = `http://127.0.0.1:${fakePort}`
-    const callsSoFar = Effect.promise(() =>
-      fetch(`${fake}/__calls`).then((r) => r.json() as Promise<{ calls: number }>).then((body) => body.calls)
-    )
+    const { calls: callsSoFar, url: fake } = yield* fakeBetsApi({ CATALOG_EVENTS: "500", CATALOG_LEAGUES: "20" })
 
     const run = (size: number, redis: boolean) =>
       Effect.gen(function*() {

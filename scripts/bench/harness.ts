@@ -33,7 +33,7 @@ export interface LoadOptions {
 }
 
 /** User + system CPU time of a process so far, in microseconds (Linux /proc; undefined elsewhere). */
-const cpuMicrosOf = async (pid: number | undefined): Promise<number | undefined> => {
+export const cpuMicrosOf = async (pid: number | undefined): Promise<number | undefined> => {
   if (pid === undefined) return undefined
   try {
     const stat = await readFile(`/proc/${pid}/stat`, "utf8")

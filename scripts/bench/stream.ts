@@ -11,12 +11,10 @@
  * each), reading as an EventSource would need to: the last id of each chunk.
  */
 import { Effect } from "effect"
-import { readFileSync } from "node:fs"
 import * as os from "node:os"
 import { request as httpRequest } from "node:http"
-import { type BenchContext, memoryOf, type Scenario } from "./context.ts"
-import { freePort } from "./harness.ts"
-import { startNode } from "./processes.ts"
+import { type BenchContext, fakeBetsApi, memoryOf, type Scenario } from "./context.ts"
+import { cpuMicrosOf } from "./harness.ts"
 
 const streams = Number(process.env.BENCH_STREAMS ?? 1_000)
 const markets = Number(process.env.BENCH_STREAM_MARKETS ?? 334)
@@ -66,14 +64,7 @@ const openClient = (url: string, token: string): Promise<Client> =>
   })
 
 /** CPU time a process has used (user + system), in milliseconds (Linux /proc; NaN elsewhere). */
-const cpuMillisOf = (pid: number) => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch {
-    return Number.NaN
-  }
-}
+const cpuMillisOf = (pid: number) => Effect.promise(() => cpuMicrosOf(pid)).pipe(Effect.map((micros) => (micros ?? Number.NaN) / 1000))
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
 
@@ -95,7 +86,7 @@ const burst = (context: BenchContext, options: { readonly service: string; reado
       void Effect.runPromise(memoryOf(options.pid)).then((memory) => (peak = Math.max(peak, memory?.rss ?? 0)))
     }, 20)
     const [{ head }] = yield* context.sql<{ head: string }>`SELECT coalesce(max(position), 0)::text AS head FROM sports_changes`
-    const cpuBefore = { service: cpuMillisOf(options.pid), clients: process.cpuUsage() }
+    const cpuBefore = { service: yield* cpuMillisOf(options.pid), clients: process.cpuUsage() }
     yield* Effect.promise(() => fetch(`${options.fake}/__odds_bump`).then((r) => r.text()))
     yield* Effect.promise(() =>
       fetch(`${options.service}/api/partner/v1/sports/events/${eventId}/odds`, { headers: { authorization: `Bearer ${context.token}` } })
@@ -122,7 +113,7 @@ const burst = (context: BenchContext, options: { readonly service: string; reado
     }
     clearInterval(sampling)
     const clientsCpu = process.cpuUsage(cpuBefore.clients)
-    const cpu = { service: cpuMillisOf(options.pid) - cpuBefore.service, clients: (clientsCpu.user + clientsCpu.system) / 1000 }
+    const cpu = { service: (yield* cpuMillisOf(options.pid)) - cpuBefore.service, clients: (clientsCpu.user + clientsCpu.system) / 1000 }
     const after = yield* memoryOf(options.pid)
     const latencies = clients
       .map((client) => client.seen.find((seen) => seen.id >= last)?.at)
@@ -143,14 +134,7 @@ const burst = (context: BenchContext, options: { readonly service: string; reado
 
 export const streamScenario: Scenario = (context) =>
   Effect.gen(function*() {
-    const fakePort = yield* freePort()
-    yield* startNode(["scripts/bench/fake-betsapi.ts"], {
-      PORT: String(fakePort),
-      CATALOG_EVENTS: "50",
-      CATALOG_LEAGUES: "10",
-      ODDS_MARKETS: String(markets)
-    }, /Listening on/)
-    const fake = `http://127.0.0.1:${fakePort}`
+    const { url: fake } = yield* fakeBetsApi({ CATALOG_EVENTS: "50", CATALOG_LEAGUES: "10", ODDS_MARKETS: String(markets) })
     const { pid, url: service } = yield* context.startService({
       SPORTS_PROVIDER: "betsapi",
       BETSAPI_BASE_URL: fake,
