@@ -3,7 +3,7 @@ import { type Actor, type AdminAccount, type AdminRole, isEmail, normalizeEmail 
 import { AdminAccountRepo, type Credentials, EmailTaken, type SessionRecord } from "./AdminAccountRepo.ts"
 import { AdminConfig } from "./AdminConfig.ts"
 import { AuditRepo } from "./AuditRepo.ts"
-import { LoginAttemptRepo, LoginThrottled, type ThrottleRules } from "./LoginAttemptRepo.ts"
+import { LoginAttemptRepo, LoginThrottled, throttleRules } from "./LoginAttemptRepo.ts"
 import { generatePassword, type HashersBusy, hashPassword, PasswordHashing } from "./Passwords.ts"
 import { hashSession } from "./Sessions.ts"
 import { checkPassword, InvalidAccountInput, LoginRefused, makeLogin, replacementHash } from "./SignIn.ts"
@@ -74,13 +74,7 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
       const audit = yield* AuditRepo
       const config = yield* AdminConfig
       const hashing = yield* PasswordHashing
-      const rules: ThrottleRules = {
-        allowance: config.loginMaxFailures,
-        lockout: config.loginLockout,
-        maxLockout: config.loginMaxLockout,
-        perAddress: config.loginMaxFailuresPerAddress,
-        window: config.loginWindow
-      }
+      const rules = throttleRules(config)
       /** A change and its audit row commit together or not at all. */
       const inTransaction = audit.atomically
       const replaceHash = replacementHash(hashing)

@@ -1,5 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import type { AdminConfig } from "./AdminConfig.ts"
 
 export class LoginThrottled extends Schema.TaggedError<LoginThrottled>()("LoginThrottled", { retryAfterSeconds: Schema.Int }) {
   override get message() {
@@ -18,6 +19,15 @@ export interface ThrottleRules {
   readonly perAddress: number
   readonly window: Duration.Duration
 }
+
+/** The log-in throttle as AdminConfig sets it: the console and the portal count apart, by the same rules. */
+export const throttleRules = (config: AdminConfig["Service"]): ThrottleRules => ({
+  allowance: config.loginMaxFailures,
+  lockout: config.loginLockout,
+  maxLockout: config.loginMaxLockout,
+  perAddress: config.loginMaxFailuresPerAddress,
+  window: config.loginWindow
+})
 
 /** Where someone logs in: the operator console or the partner portal, counted apart (each in its own table). */
 export type LoginRealm = "admin" | "portal"

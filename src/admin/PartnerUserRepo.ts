@@ -2,7 +2,7 @@ import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { PartnerStatus } from "../domain/Partner.ts"
 import { PartnerRole, PartnerUser } from "../domain/PartnerUser.ts"
-import { IdFromBigInt } from "../platform/SqlCodecs.ts"
+import { IdFromBigInt, interval } from "../platform/SqlCodecs.ts"
 import { type NewSessionRow, sessionRows } from "./Sessions.ts"
 
 const UserRow = Schema.Struct({ ...PartnerUser.fields, id: IdFromBigInt, partnerId: IdFromBigInt }).pipe(
@@ -81,7 +81,6 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
       const columns = sql`u.id, u.partner_id, u.email, u.role, u.password_hash IS NOT NULL AS password_set,
         u.invitation_expires_at, u.created_at`
       const partnerColumns = sql`p.id AS p_id, p.name AS p_name, p.slug AS p_slug, p.status AS p_status`
-      const interval = (duration: Duration.Duration) => `${Duration.toMillis(duration)} milliseconds`
 
       const users = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) => query.pipe(Effect.flatMap(decodeUsers), Effect.orDie)
       const one = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) => Effect.map(users(query), (rows) => Option.fromNullishOr(rows[0]))

@@ -4,7 +4,7 @@ import { type Actor, isEmail, normalizeEmail } from "../domain/Admin.ts"
 import type { PartnerRole, PartnerUser } from "../domain/PartnerUser.ts"
 import { AdminConfig } from "./AdminConfig.ts"
 import { AuditRepo } from "./AuditRepo.ts"
-import { LoginAttemptRepo, type LoginThrottled } from "./LoginAttemptRepo.ts"
+import { LoginAttemptRepo, type LoginThrottled, throttleRules } from "./LoginAttemptRepo.ts"
 import { type HashersBusy, hashPassword, PasswordHashing } from "./Passwords.ts"
 import { PartnerEmailTaken, PartnerUserRepo, type UserOfPartner, type UsersPartner } from "./PartnerUserRepo.ts"
 import { hashSession, newSessionSecrets } from "./Sessions.ts"
@@ -194,13 +194,7 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
         attempts,
         audit,
         hashing,
-        rules: {
-          allowance: config.loginMaxFailures,
-          lockout: config.loginLockout,
-          maxLockout: config.loginMaxLockout,
-          perAddress: config.loginMaxFailuresPerAddress,
-          window: config.loginWindow
-        }
+        rules: throttleRules(config)
       }, {
         realm: "portal",
         via: "portal",

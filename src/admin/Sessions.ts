@@ -1,6 +1,7 @@
 import { Clock, Duration, Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { hash, randomBytes, timingSafeEqual } from "node:crypto"
+import { interval } from "../platform/SqlCodecs.ts"
 
 /*
  * Sessions as the operator console and the partner portal keep them: the cookie's value is shown to the browser
@@ -40,7 +41,7 @@ export const sessionRows = (sql: SqlClient.SqlClient, { owner, table }: SessionT
   create: ({ csrfToken, idHash, ownerId, ttl }: NewSessionRow) =>
     sql<{ expires_at: Date }>`
       INSERT INTO ${sql(table)} (id_hash, ${sql(owner)}, csrf_token, expires_at)
-      VALUES (${idHash}, ${ownerId}, ${csrfToken}, now() + ${`${Duration.toMillis(ttl)} milliseconds`}::interval)
+      VALUES (${idHash}, ${ownerId}, ${csrfToken}, now() + ${interval(ttl)}::interval)
       RETURNING expires_at
     `.pipe(
       // Expired sessions are swept as new ones begin, so the table stays the size of the live ones.

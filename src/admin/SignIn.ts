@@ -1,5 +1,5 @@
 import { Clock, Effect, Option, Schema } from "effect"
-import type { Actor } from "../domain/Admin.ts"
+import { type Actor, normalizeEmail } from "../domain/Admin.ts"
 import { clientGroup } from "../platform/ClientAddress.ts"
 import type { AuditRepo } from "./AuditRepo.ts"
 import type { LoginAttemptRepo, LoginRealm, ThrottleRules } from "./LoginAttemptRepo.ts"
@@ -90,7 +90,7 @@ export const makeLogin = <Account, C extends Claimant<Account>, Late>(
   }
 
   return Effect.fn(`SignIn.login.${realm.realm}`)(function*(rawEmail: string, password: string, clientAddress: string) {
-    const email = rawEmail.trim().toLowerCase().slice(0, 254)
+    const email = normalizeEmail(rawEmail).slice(0, 254)
     const key = { realm: realm.realm, email, address: clientGroup(clientAddress) }
     return yield* hashing.gated(Effect.gen(function*() {
       // Recorded before the password is checked: concurrent attempts each count, whatever their outcome.

@@ -19,7 +19,7 @@ import {
   SlugTaken,
   type TokenInsert
 } from "./PartnerWrites.ts"
-import { IdFromBigInt, NumberFromNumeric } from "../platform/SqlCodecs.ts"
+import { IdFromBigInt, interval, NumberFromNumeric } from "../platform/SqlCodecs.ts"
 
 /** A partners row: the domain's Partner, its id a BIGSERIAL (a bigint from the driver) and its commission NUMERIC (text). */
 const PartnerRow = Schema.Struct({
@@ -65,7 +65,6 @@ const TokenRow = Schema.Struct({ ...IssuedToken.fields, id: IdFromBigInt }).pipe
   expiresAt: "expires_at"
 }))
 
-const interval = (duration: Duration.Duration) => `${Duration.toMillis(duration)} milliseconds`
 
 const SecretRow = Schema.Struct({ environment: Environment, webhook_secret: Schema.String })
 const decodeSecretRows = Schema.decodeUnknownEffect(Schema.Array(SecretRow))

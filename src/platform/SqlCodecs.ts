@@ -1,4 +1,4 @@
-import { Schema, SchemaGetter } from "effect"
+import { Duration, Schema, SchemaGetter } from "effect"
 import { centsFromNumeric, formatCents } from "../domain/Money.ts"
 
 /**
@@ -23,3 +23,6 @@ export const CentsFromNumeric = Schema.String.pipe(
     encode: SchemaGetter.transform(formatCents)
   })
 )
+
+/** A duration as PostgreSQL reads an interval parameter (`${interval(d)}::interval`). */
+export const interval = (duration: Duration.Duration) => `${Duration.toMillis(duration)} milliseconds`

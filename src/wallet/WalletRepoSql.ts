@@ -17,7 +17,7 @@ import {
 } from "../domain/WalletRecords.ts"
 import { mirrorWriting, playerReading, PlayerStateColumns, playerStateOf } from "../partners/PartnerPlayers.ts"
 import { type PlayerIdentity, playerOf } from "../domain/Partner.ts"
-import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
+import { CentsFromNumeric, IdFromBigInt, interval } from "../platform/SqlCodecs.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import { OutboxRepo } from "./outbox/OutboxRepo.ts"
 import type { OpenRound } from "../domain/WalletRecords.ts"
@@ -167,7 +167,7 @@ export const make = Effect.gen(function*() {
     const applied = outcome.status === "applied"
     const stale = options.olderThan === undefined
       ? sql`true`
-      : sql`created_at <= now() - ${`${Duration.toMillis(options.olderThan)} milliseconds`}::interval`
+      : sql`created_at <= now() - ${interval(options.olderThan)}::interval`
     return sql<{ settled: number }>`
       WITH settled AS (
         UPDATE wallet_transactions
@@ -299,7 +299,7 @@ export const make = Effect.gen(function*() {
     stalePendingBets: (olderThan: Duration.Duration, limit: number) =>
       selectTransactions(sql`
         SELECT ${columns} FROM wallet_transactions
-        WHERE status = 'pending' AND created_at <= now() - ${`${Duration.toMillis(olderThan)} milliseconds`}::interval
+        WHERE status = 'pending' AND created_at <= now() - ${interval(olderThan)}::interval
         ORDER BY created_at LIMIT ${limit}
       `).pipe(Effect.orDie),
     createdBetween: (partnerId: number, environment: Environment, from: Date, to: Date) =>
@@ -326,7 +326,7 @@ export const make = Effect.gen(function*() {
           ) AS open_since
           FROM wallet_rounds r WHERE r.status = 'open'
         ) open_rounds
-        WHERE open_since <= now() - ${`${Duration.toMillis(olderThan)} milliseconds`}::interval
+        WHERE open_since <= now() - ${interval(olderThan)}::interval
         ORDER BY open_since, id
         LIMIT ${limit}
       `.pipe(

@@ -2,7 +2,7 @@ import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { Environment } from "../../domain/Environment.ts"
 import { type StuckItem, StuckKind } from "../../domain/Stuck.ts"
-import { IdFromBigInt } from "../../platform/SqlCodecs.ts"
+import { IdFromBigInt, interval } from "../../platform/SqlCodecs.ts"
 
 /** Where an item's operator alert stands: not wanted (no OPERATOR_ALERT_URL then), to send, sent, given up. */
 export const AlertStatus = Schema.Literals(["off", "pending", "sent", "failed"])
@@ -57,7 +57,6 @@ const Recorded = Schema.Struct({
 export type NewlyStuck = typeof Recorded.Type
 const decodeRecorded = Schema.decodeUnknownEffect(Schema.Array(Recorded))
 
-const interval = (duration: Duration.Duration) => `${Duration.toMillis(duration)} milliseconds`
 
 /**
  * The stuck items the fleet noticed (stuck_alerts), the only code that reads or writes them. An item is one
