@@ -132,3 +132,10 @@ export function secretBox(title, entries, advice = "Shown only this once: copy i
         h("button.secondary.small", { type: "button", on: { click: () => navigator.clipboard?.writeText(value) } }, "Copy"))
     ])))
 }
+
+/** An entry's environment, as a badge: Live or Test. */
+export const environmentBadge = (environment) =>
+  h(`span.badge.environment.${environment}`, { "data-environment": environment }, environment === "test" ? "Test" : "Live")
+
+/** Labelled values, as a definition list. */
+export const facts = (pairs) => h("dl.facts", {}, pairs.map(([label, value]) => [h("dt", {}, label), h("dd", {}, value)]))

@@ -3,15 +3,12 @@
 // the latest ones. Stuck: what the wallet could not finish on its own (rounds open too long, bets pending past
 // their time-out, notifications out of attempts), each with its operator alert, and what was resolved lately.
 import { api, navigate } from "./session.js"
-import { field, fill, formValues, h, notice, table, when } from "./dom.js"
+import { environmentBadge, facts, field, fill, formValues, h, notice, table, when } from "./dom.js"
 
 /** A UTC day as YYYY-MM-DD, `days` before today. */
 const dayBefore = (days) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10)
 
 const money = (value) => value.toFixed(2)
-const environmentBadge = (environment) =>
-  h(`span.badge.environment.${environment}`, { "data-environment": environment }, environment === "test" ? "Test" : "Live")
-const facts = (pairs) => h("dl.facts", {}, pairs.map(([label, value]) => [h("dt", {}, label), h("dd", {}, value)]))
 
 function statementView(answer, params) {
   const { counts, totals } = answer.statement

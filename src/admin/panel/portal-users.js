@@ -2,7 +2,7 @@
 // A partner's portal users, as its owner manages them in the partner portal and an operator in the console: the
 // same list and the same changes (invite, role, a new invitation link, remove) under each panel's own API path.
 import { field, fill, formValues, h, notice, secretBox, table, when } from "./dom.js"
-import { api, attempt, canChange, navigate } from "./session.js"
+import { api, canChange, changes, navigate } from "./session.js"
 
 const roles = /** @type {const} */ ([["viewer", "Viewer: reads everything"], ["developer", "Developer: also tokens and webhooks"], ["owner", "Owner: also users"]])
 
@@ -18,13 +18,7 @@ const invitationBox = (answer) =>
  */
 export async function usersSection(region, options) {
   const { users } = await api("GET", options.path)
-  const outcome = h("div", { id: "users-outcome", "aria-live": "polite" })
-  const change = async (action, success) => {
-    const result = await attempt(outcome, action)
-    if (result === undefined) return
-    await usersSection(region, options)
-    fill(/** @type {Element} */ (region.querySelector("#users-outcome")), success(result))
-  }
+  const { change, outcome } = changes(region, () => usersSection(region, options), "users-outcome")
   const actions = (user) => {
     if (!options.manage) return "—"
     const roleForm = h("form.inline", {

@@ -82,6 +82,32 @@ export async function attempt(region, action, success) {
   }
 }
 
+/**
+ * A page's outcome region, and a change that redraws the page once it is made and then shows what happened in the
+ * redrawn page's region of the same id (the redraw replaces the old one).
+ * @param {Element} container
+ * @param {() => Promise<unknown>} redraw
+ * @param {string} [outcomeId]
+ */
+export function changes(container, redraw, outcomeId = "outcome") {
+  const outcome = h("div", { id: outcomeId, "aria-live": "polite" })
+  /**
+   * @template A
+   * @param {() => Promise<A>} action
+   * @param {(result: A) => Node | string | Array<Node | string>} success
+   * @returns {Promise<A | undefined>}
+   */
+  const change = async (action, success) => {
+    const result = await attempt(outcome, action)
+    if (result === undefined) return undefined
+    await redraw()
+    const shown = success(result)
+    fill(/** @type {Element} */ (container.querySelector(`#${outcomeId}`)), ...(Array.isArray(shown) ? shown : [shown]))
+    return result
+  }
+  return { outcome, change }
+}
+
 export const canChange = () => session.admin?.role === "operator"
 
 /** Goes to `path` in the console: a history entry, then the shell draws it (it listens to popstate). */

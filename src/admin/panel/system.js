@@ -1,9 +1,8 @@
 // @ts-check
 // Sports (provider, quota, refreshes), System (health, version, configuration, background jobs), the audit trail.
 import { api, attempt, canChange } from "./session.js"
-import { fill, h, json, table, when } from "./dom.js"
+import { facts, fill, h, json, table, when } from "./dom.js"
 
-const facts = (pairs) => h("dl.facts", {}, pairs.map(([label, value]) => [h("dt", {}, label), h("dd", {}, value)]))
 const reportText = (r) => `${r.sports} sports, ${r.countries} countries, ${r.leagues} leagues, ${r.teams} teams, ${r.events} events; ` +
   `${r.changed} new or changed, ${r.deactivated} deactivated`
 

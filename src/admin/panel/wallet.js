@@ -3,7 +3,7 @@
 // ledger entry and callbacks (body, answer, attempts, next attempt, last error); redeliver; pending bets and failed
 // deliveries at a glance. Live, test or both: every transaction says which environment it is.
 import { api, attempt, canChange, navigate } from "./session.js"
-import { field, fill, formValues, h, json, notice, table, when } from "./dom.js"
+import { environmentBadge, field, fill, formValues, h, json, notice, table, when } from "./dom.js"
 
 const searchKeys = ["partner", "environment", "player", "transaction_id", "round_id", "kind", "status", "from", "to", "page"]
 
@@ -32,10 +32,6 @@ function callbacksTable(callbacks, region, after) {
     redeliverButton(callback, region, after)
   ]), "No callback.")
 }
-
-/** An entry's environment, as a badge every transaction carries. */
-const environmentBadge = (environment) =>
-  h(`span.badge.environment.${environment}`, { "data-environment": environment }, environment === "test" ? "Test" : "Live")
 
 function transactionCard(entry, region, after) {
   return h("article.card.transaction", { "data-transaction": entry.transaction_id, "data-environment": entry.environment },

@@ -2,26 +2,12 @@
 // Tokens and webhooks, per environment: roll a token now or with an overlap, the callback URL, a test callback that
 // shows the exact signed request and the answer, the webhook secret, and the delivery log with redeliver.
 import { field, fill, formValues, h, json, notice, secretBox, table, when } from "./dom.js"
-import { api, attempt, navigate } from "./session.js"
+import { api, attempt, changes, navigate } from "./session.js"
 import { environments, may, overlapChoices, readOnly } from "./who.js"
 
 const keepOld = (values) => values.keep_old_hours === "" ? null : Number(values.keep_old_hours)
 const overlapField = (label, chosen = "") => field(label, { type: "select", name: "keep_old_hours", value: chosen, options: overlapChoices })
 const kept = (hours) => hours === null ? "stops now" : `stays valid for ${overlapChoices.find(([value]) => value === String(hours))?.[1]}`
-
-/** A page's outcome region, and a change that redraws the page once it is made. */
-function changes(main, redraw) {
-  const outcome = h("div", { id: "outcome", "aria-live": "polite" })
-  const change = async (action, success) => {
-    const result = await attempt(outcome, action)
-    if (result === undefined) return undefined
-    await redraw()
-    const shown = success(result)
-    fill(/** @type {Element} */ (main.querySelector("#outcome")), ...(Array.isArray(shown) ? shown : [shown]))
-    return result
-  }
-  return { outcome, change }
-}
 
 export async function tokensPage(main) {
   const { environments: found } = await api("GET", "/tokens")
