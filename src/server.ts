@@ -250,13 +250,6 @@ const HttpServerLive = Layer.unwrap(Effect.gen(function*() {
   })
 }))
 
-/**
- * The whole service. Shutdown runs in reverse: the HTTP server stops
- * accepting and drains in-flight requests (for half of SHUTDOWN_TIMEOUT at
- * most), then background work stops (a scheduled refresh is interrupted, a
- * delivery in flight finishes) and the pool closes, then the embedded
- * database (if any) stops. main.ts bounds the whole of it by SHUTDOWN_TIMEOUT.
- */
 /** A stop ends the change streams first (each with its retry hint), so the drain does not wait on them. */
 const endStreams = Effect.flatMap(Effect.service(SportsStream), (streams) => streams.stop)
 
@@ -264,6 +257,13 @@ const endStreams = Effect.flatMap(Effect.service(SportsStream), (streams) => str
 export const serveApp = (options: { readonly disableListenLog?: boolean } = {}) =>
   serveRoutes(RoutesLive, { ...options, beforeDrain: endStreams })
 
+/**
+ * The whole service. Shutdown runs in reverse: the HTTP server stops
+ * accepting and drains in-flight requests (for half of SHUTDOWN_TIMEOUT at
+ * most), then background work stops (a scheduled refresh is interrupted, a
+ * delivery in flight finishes) and the pool closes, then the embedded
+ * database (if any) stops. main.ts bounds the whole of it by SHUTDOWN_TIMEOUT.
+ */
 export const ServerLive = serveApp().pipe(
   Layer.provide(MaxBodySizeLive),
   Layer.provide(HttpServerLive),

@@ -1,15 +1,14 @@
 /** The admin CLI's wallet certification: `partners certify` runs one, `partners certifications` lists them. */
 import { Console, Effect, Schema } from "effect"
-import { Argument, CliError, Command, Flag } from "effect/cli"
+import { CliError, Command, Flag } from "effect/cli"
 import { CertificationCodec, certificationView } from "../../src/api/Certification.ts"
 import { type CaseResult, cases } from "../../src/domain/Certification.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { AdminLayers } from "./layers.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
 import { cliActor } from "./accounts.ts"
-import { userFacing } from "./output.ts"
+import { printJson, slug, userFacing } from "./output.ts"
 
-const slug = Argument.String("slug").pipe(Argument.withDescription("The partner's slug"))
 const encodeReport = Schema.encodeSync(CertificationCodec)
 
 
@@ -27,7 +26,7 @@ export const certify = Command.make("certify", {
   Effect.gen(function*() {
     const partner = yield* userFacing((yield* Partners).show(slug))
     const report = yield* userFacing((yield* Certifications).run(partner.id, player, { name: cliActor.name, via: "cli" }, caseLine))
-    yield* Console.log(JSON.stringify(encodeReport(certificationView(report)), null, 2))
+    yield* printJson(encodeReport(certificationView(report)))
     if (report.status !== "passed") {
       return yield* new CliError.UserError({
         cause: report.status,
@@ -52,14 +51,14 @@ export const certifications = Command.make("certifications", {
     const service = yield* Certifications
     const requirement = yield* service.requirement(partner.id)
     const runs = yield* service.list(partner.id, Math.max(1, Math.min(limit, 200)))
-    yield* Console.log(JSON.stringify({
+    yield* printJson({
       slug: partner.slug,
       certification_required: requirement.required,
       runs: runs.map((run) => {
         const { cases: _, cases_total: __, ...summary } = encodeReport(certificationView({ ...run, cases: [] }))
         return summary
       })
-    }, null, 2))
+    })
   })).pipe(
     Command.withDescription("The partner's wallet certification runs, newest first, and whether its live token requires a passed one"),
     Command.provide(AdminLayers.certification)

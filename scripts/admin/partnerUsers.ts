@@ -1,16 +1,15 @@
 /** The admin CLI's commands for a partner's portal users (`partners users`, `invite-user`, ...), as the console's. */
 import { Clock, Console, Effect } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
-import { invitationPath, userView } from "../../src/admin/http/PartnerUsers.ts"
+import { invitationUrl, userView } from "../../src/admin/http/PartnerUsers.ts"
 import { type Invited, PartnerUsers } from "../../src/admin/PartnerUsers.ts"
 import { normalizeEmail } from "../../src/domain/Admin.ts"
 import { Partners } from "../../src/partners/Partners.ts"
-import { AppConfig, publicBaseUrl } from "../../src/platform/AppConfig.ts"
+import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { cliActor } from "./accounts.ts"
-import { printJson, userFacing } from "./output.ts"
+import { printJson, slug, userFacing } from "./output.ts"
 
 
-const slug = Argument.String("slug").pipe(Argument.withDescription("The partner's slug"))
 const email = Argument.String("email").pipe(Argument.withDescription("The user's e-mail"))
 const role = Flag.Literals("role", ["owner", "developer", "viewer"])
 
@@ -32,7 +31,7 @@ const printInvitation = Effect.fnUntraced(function*(invited: Invited) {
     email: invited.user.email,
     role: invited.user.role,
     partner: invited.partner.slug,
-    invitation_url: `${publicBaseUrl(app)}${invitationPath}#${invited.invitation}`,
+    invitation_url: invitationUrl(app, invited.invitation),
     expires_at: invited.expiresAt.toISOString()
   }))
 })

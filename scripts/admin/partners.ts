@@ -1,6 +1,6 @@
 /** The admin CLI's `partners` commands: partners, their tokens, settings and test data, their certification and portal users. */
 import { Console, Effect, Option } from "effect"
-import { Argument, CliError, Command, Flag } from "effect/cli"
+import { CliError, Command, Flag } from "effect/cli"
 import { PartnerAdmin } from "../../src/admin/AdminChanges.ts"
 import { CertificationAdmin } from "../../src/admin/CertificationAdmin.ts"
 import { partnerViews, viewPartner } from "../../src/admin/PartnerView.ts"
@@ -11,10 +11,9 @@ import { Partners } from "../../src/partners/Partners.ts"
 import { AdminLayers } from "./layers.ts"
 import { cliActor } from "./accounts.ts"
 import { certifications, certify } from "./certification.ts"
-import { printJson, userFacing } from "./output.ts"
+import { printJson, slug, userFacing } from "./output.ts"
 import { partnerUserCommands } from "./partnerUsers.ts"
 
-const slug = Argument.String("slug").pipe(Argument.withDescription("The partner's slug"))
 const commission = Flag.Finite("commission").pipe(
   Flag.withDescription("Commission percent, 0 to 100"),
   Flag.optional

@@ -250,11 +250,7 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
 
       const removeToken = (slug: string, environment: Environment) =>
         sql.withTransaction(Effect.gen(function*() {
-          const removed = yield* sql`
-            DELETE FROM partner_tokens t USING partners p
-            WHERE p.id = t.partner_id AND p.slug = ${slug} AND t.environment = ${environment}
-            RETURNING t.partner_id
-          `
+          const removed = yield* sql`DELETE FROM partner_tokens WHERE ${environmentTokens(slug, environment)} RETURNING partner_id`
           return Option.map(yield* touched(slug), () => removed.length > 0)
         })).pipe(Effect.orDie)
 

@@ -11,3 +11,7 @@ export const invalid = (field: string, message: string) => new ValidationFailed(
 
 /** A service's "not found" as the contract's 404. */
 export const notFound = (error: { readonly message: string }) => new NotFound({ message: error.message })
+
+/** A callback URL as a form sends it: blank is none (null), absent is unchanged (undefined), else trimmed. */
+export const blankIsNull = (url: string | null | undefined) =>
+  url === undefined ? undefined : url === null || url.trim() === "" ? null : url.trim()

@@ -13,6 +13,9 @@ import { currentActor, invalid, notFound } from "./Common.ts"
 /** Where an invitation is accepted: the secret after `#`, which a browser never sends to a server or a log. */
 export const invitationPath = "/portal/invitation"
 
+/** The one-time link an invitation is handed over as. */
+export const invitationUrl = (app: AppConfig["Service"], secret: string) => `${publicBaseUrl(app)}${invitationPath}#${secret}`
+
 /** A user as the portal's and the console's answers show them. */
 export const userView = (user: PartnerUser, now: number) => ({
   id: user.id,
@@ -36,7 +39,7 @@ export const userManagement = Effect.gen(function*() {
     Effect.map(view(user), (shown) => ({
       success: true as const,
       user: shown,
-      invitation_url: `${publicBaseUrl(app)}${invitationPath}#${invitation}`,
+      invitation_url: invitationUrl(app, invitation),
       expires_at: expiresAt.toISOString()
     }))
   const changed = (user: PartnerUser) => Effect.map(view(user), (shown) => ({ success: true as const, user: shown }))

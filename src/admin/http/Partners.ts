@@ -7,7 +7,7 @@ import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { PartnerAdmin } from "../AdminChanges.ts"
 import { partnerViews, viewPartner } from "../PartnerView.ts"
-import { currentActor, notFound } from "./Common.ts"
+import { blankIsNull, currentActor, notFound } from "./Common.ts"
 
 /** The contract's "partners" group (src/api/admin/AdminPartners.ts). */
 const matches = (search: string) => (partner: Partner) =>
@@ -20,7 +20,6 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", 
   const inputError = (error: { readonly message: string }) => new ValidationFailed({ message: error.message, errors: { partner: [error.message] } })
   const partnerAnswer = (partner: Partner) =>
     Effect.map(viewPartner(partners, players, partner), (view) => ({ success: true as const, partner: view }))
-  const blankIsNull = (url: string | null | undefined) => url === undefined ? undefined : url === null || url.trim() === "" ? null : url.trim()
 
   return handlers
     .handle("list", ({ query }) =>

@@ -7,7 +7,7 @@ import type { IssuedToken, PartnerEnvironmentSettings } from "../../domain/Partn
 import { Partners } from "../../partners/Partners.ts"
 import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
 import { CallbackAdmin, PartnerAdmin } from "../../admin/AdminChanges.ts"
-import { invalid, notFound } from "../../admin/http/Common.ts"
+import { blankIsNull, invalid, notFound } from "../../admin/http/Common.ts"
 import { partnerOfSession, portalActor } from "./Common.ts"
 
 const iso = (date: Date | null) => date === null ? null : date.toISOString()
@@ -86,7 +86,7 @@ export const PortalWebhooksHandlers = HttpApiBuilder.group(PortalApi, "webhooks"
       })))
     .handle("setUrl", Effect.fn("PortalHandlers.setCallbackUrl")(function*({ params, payload }) {
       const partner = yield* partnerOfSession
-      const url = payload.callback_url === null || payload.callback_url.trim() === "" ? null : payload.callback_url.trim()
+      const url = blankIsNull(payload.callback_url) ?? null
       yield* changes.update(yield* portalActor, partner.slug, params.environment === "live" ? { callbackUrl: url } : { testCallbackUrl: url }).pipe(
         Effect.catchTags({
           InvalidPartnerInput: (error) => Effect.fail(invalid("callback_url", error.message)),
