@@ -33,7 +33,7 @@ export class CertificationAdmin extends Context.Service<CertificationAdmin, {
             yield* repo.lockPartner(partner.id)
             const before = yield* repo.requirement(partner.id)
             yield* repo.setRequired(partner.id, required)
-            const withhold = required && liveTokenRefusal(slug, { required, latest: before.latest }) !== null
+            const withhold = liveTokenRefusal(slug, { required, latest: before.latest }) !== null
             const liveTokenWithdrawn = withhold ? yield* partners.withdrawToken(slug, "live") : false
             yield* audit.record(actor, {
               action: "partner.set-certification-requirement",
@@ -53,9 +53,8 @@ export class CertificationAdmin extends Context.Service<CertificationAdmin, {
  * Fails when the partner's live token may not be issued now (the setting is on and its latest finished run did not
  * pass), holding the partner's certification lock for the rest of the calling transaction.
  */
-export const liveTokenGate = (partner: Partner) =>
+export const liveTokenGate = (repo: CertificationRepo["Service"], partner: Partner) =>
   Effect.gen(function*() {
-    const repo = yield* CertificationRepo
     yield* repo.lockPartner(partner.id)
     const refusal = liveTokenRefusal(partner.slug, yield* repo.requirement(partner.id))
     if (refusal !== null) return yield* new LiveTokenWithheld({ message: refusal })
