@@ -68,11 +68,13 @@ export const makeSharedAnswers = Effect.fnUntraced(function*(options: {
     const answer = new SharedAnswer({ key })
     const lockKey = `${shared.keyPrefix}${options.storeId}-lock:${key}`
     const token = `${process.pid}-${Math.random().toString(36).slice(2)}`
-    const fetchAndShare = Effect.gen(function*() {
-      const fresh = yield* Effect.onExit(fetch, () => Effect.ignore(onRedis(release(lockKey, token))))
-      yield* Effect.ignore(onRedis(store.set(answer, Exit.succeed(fresh))))
-      return { answer: fresh as Answer, origin: "upstream" as Origin }
-    })
+    // The answer is stored before the lock is let go: released first, another instance could find neither the
+    // lock nor the answer in between, and ask the provider again.
+    const fetchAndShare = fetch.pipe(
+      Effect.tap((fresh) => Effect.ignore(onRedis(store.set(answer, Exit.succeed(fresh))))),
+      Effect.map((fresh) => ({ answer: fresh as Answer, origin: "upstream" as Origin })),
+      Effect.ensuring(Effect.ignore(onRedis(release(lockKey, token))))
+    )
     const attempt: Effect.Effect<{ answer: Answer; origin: Origin }, SportsProviderError | SharedUnavailable> = Effect.gen(
       function*() {
         const deadline = (yield* Clock.currentTimeMillis) + options.lockFor

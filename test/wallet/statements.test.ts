@@ -35,9 +35,9 @@ const books = new PartnerBooks()
 
 /** The README's statement check, as a partner copies it: the ```js block that defines `statementVerified`. */
 const readmeCheck = Effect.promise(async () => {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8")
+  const readme = readFileSync(new URL("../../docs/partners.md", import.meta.url), "utf8")
   const code = /```js\n([^`]*statementVerified[^`]*)```/.exec(readme)?.[1]
-  assert.isDefined(code, "the README shows how to verify a statement")
+  assert.isDefined(code, "the partner guide shows how to verify a statement")
   const file = path.join(tmpdir(), `statement-check-${process.pid}-${Date.now()}.mjs`)
   writeFileSync(file, code!)
   const module = await import(pathToFileURL(file).href) as {
