@@ -4,7 +4,7 @@
  * partner's host waiting behind them past PARTNER_CALLBACK_TIMEOUT (1 s here), which refuses the bet.
  */
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { pbkdf2 } from "node:crypto"
 import { adminRequest } from "../support/AdminConsole.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
@@ -22,8 +22,11 @@ const givenPlayerBehindName = (name: string) =>
     return yield* givenPlayer(books, partner.id, name, 100)
   })
 
+/** The time-out these tests mean: a look-up held behind the pool's threads would take seconds. */
+const callbacks = { timeout: Duration.seconds(1) }
+
 // Each case has a service (and fake partner) of its own: a kept-alive connection to the partner would skip the look-up.
-layer(WalletApp(books, { trustedProxies: ["127.0.0.1"] }), live)("console log-ins beside the wallet", (it) => {
+layer(WalletApp(books, { trustedProxies: ["127.0.0.1"], callbacks }), live)("console log-ins beside the wallet", (it) => {
   it.effect("a bet relayed to a partner named by host is answered while a burst of log-ins runs", () =>
     Effect.gen(function*() {
       const player = yield* givenPlayerBehindName("burst-player")
@@ -45,7 +48,7 @@ layer(WalletApp(books, { trustedProxies: ["127.0.0.1"] }), live)("console log-in
     }), { timeout: 60_000 })
 })
 
-layer(WalletApp(books), live)("the wallet beside other work on libuv's thread pool", (it) => {
+layer(WalletApp(books, { callbacks }), live)("the wallet beside other work on libuv's thread pool", (it) => {
   it.effect("a bet relayed to a partner named by host needs no thread of libuv's pool for the look-up", () =>
     Effect.gen(function*() {
       const player = yield* givenPlayerBehindName("pool-player")

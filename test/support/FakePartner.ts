@@ -68,6 +68,8 @@ export class PartnerBooks {
   readonly received: Array<ReceivedCallback> = []
   /** Event ids whose money was moved, in the order they were applied. */
   readonly applied: Array<string> = []
+  /** Event ids the wallet has decided (applied or refused), in that order: what a test waits on for a late answer. */
+  readonly decided: Array<string> = []
   /** Bets (by event id) rolled back before they were seen: refused if they come. */
   readonly rolledBack = new Set<string>()
   private readonly answers = new Map<string, Answer>()
@@ -93,6 +95,7 @@ export class PartnerBooks {
     this.balances.clear()
     this.received.length = 0
     this.applied.length = 0
+    this.decided.length = 0
     this.rolledBack.clear()
     this.answers.clear()
   }
@@ -140,8 +143,11 @@ export class PartnerBooks {
 
   private once(eventId: string, body: any): Answer {
     if (this.faults.has("double-applies-retry")) return this.apply(body)
-    const answer = this.answers.get(eventId) ?? this.apply(body)
+    const known = this.answers.get(eventId)
+    if (known !== undefined) return known
+    const answer = this.apply(body)
     this.answers.set(eventId, answer)
+    this.decided.push(eventId)
     return answer
   }
 

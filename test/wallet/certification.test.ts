@@ -38,12 +38,15 @@ import {
 
 const books = new PartnerBooks()
 /**
- * The time-out of this file's service, the default: the sandbox's 20 copies of one bet queue on its wallet's lock,
- * which a loaded machine slows. A slow wallet costs one of it, once (a run stops without its first balance).
+ * The time-out of this file's service: far above any answer here, since the 20 copies of one bet queue on the
+ * wallet's lock in the test's own process, which a loaded machine slows. The time-out itself is tested at the end,
+ * with a service of a 1 s time-out and a wallet far slower than that.
  */
-const timeout = Duration.seconds(3)
+const timeout = Duration.seconds(10)
+const timeoutMillis = Duration.toMillis(timeout)
 
 const App = TestApp({ callbacks: { timeout } }).pipe(Layer.provideMerge(FakeUpstream.layer(books.script)))
+const ShortTimeOutApp = TestApp({ callbacks: { timeout: Duration.seconds(1) } }).pipe(Layer.provideMerge(FakeUpstream.layer(books.script)))
 
 let partners = 0
 
@@ -106,7 +109,7 @@ layer(App, live)("wallet certification", (it) => {
       assert.deepStrictEqual([conservation.expectedBalance, conservation.balanceAfter], [5_000, 5_000])
       const timing = run.cases.find((result) => result.key === "slowness")!.timing!
       assert.strictEqual(timing.timedOut, 0)
-      assert.strictEqual(timing.timeoutMillis, 3_000)
+      assert.strictEqual(timing.timeoutMillis, timeoutMillis)
       assert.isAbove(timing.calls, 50)
       // Every request is kept as sent: a certification event id, the run's header and the body's certification field.
       const exchanges = run.cases.flatMap((result) => result.exchanges)
@@ -178,7 +181,7 @@ layer(App, live)("wallet certification", (it) => {
       assert.deepStrictEqual([bet.balance_before, bet.expected_balance, bet.balance_after], [150, 149, 149])
       assert.strictEqual(bet.exchanges[0].response?.body, "{\"balance\":149}")
       assert.strictEqual(bet.exchanges[0].reading, "balance 149.00")
-      assert.strictEqual(done.cases.find((result) => result.key === "slowness")!.timing?.timeout_ms, 3_000)
+      assert.strictEqual(done.cases.find((result) => result.key === "slowness")!.timing?.timeout_ms, timeoutMillis)
 
       // A live token neither starts nor reads one: 403 with the reason.
       const liveClient = yield* partnerClient(token)
@@ -195,29 +198,6 @@ layer(App, live)("wallet certification", (it) => {
       const missing = yield* request("POST", "/api/partner/v1/wallet/certifications", { headers: bearer(test.token), json: {} })
       assert.deepStrictEqual([missing.status, validationErrors(missing)], [422, { external_player_id: ["The external player id field is required."] }])
       assert.strictEqual(yield* ledgerRows(partner.id), 0)
-    }))
-
-  it.effect("a wallet that answers after the time-out fails on its first call and the run stops; a second run meanwhile is a 409", () =>
-    Effect.gen(function*() {
-      const { external, test } = yield* givenTestWallet("fake")
-      // Answers in 4 s, against the 3 s time-out.
-      books.behaviour = "slow"
-      books.delayMillis = 4_000
-      const client = yield* partnerClient(test.token)
-      const first = (yield* client.certifications.start({ payload: { external_player_id: external } })).data.certification
-      const second = yield* failsWith(Conflict)(client.certifications.start({ payload: { external_player_id: external } }))
-      assert.include(second.message, first.id)
-      const read = client.certifications.show({ params: { certification_id: first.id } })
-      const run = (yield* eventually(read, (answer) => answer.data.certification.status !== "running", "the slow run's end").pipe(
-        Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))
-      )).data.certification
-      assert.strictEqual(run.status, "failed")
-      assert.deepStrictEqual(run.cases.filter((result) => result.status === "failed").map((result) => result.key), ["balance", "slowness"])
-      assert.strictEqual(run.cases.filter((result) => result.status === "skipped").length, 15)
-      const slowness = run.cases.find((result) => result.key === "slowness")!
-      assert.include(slowness.reason!, "Fault caught: answers after the time-out.")
-      assert.deepInclude(slowness.timing!, { calls: 1, timed_out: 1, timeout_ms: 3_000 })
-      assert.strictEqual(run.cases[0].exchanges[0].error, "The partner did not answer within 3s.")
     }))
 
   it.effect("the CLI certifies: exit 0 only when every case passes; a required certification withholds the live token until one passes", () =>
@@ -316,5 +296,30 @@ layer(App, live)("wallet certification", (it) => {
         SELECT status, finished_at FROM wallet_certifications WHERE public_id = 'cert_00000000000000ff'`
       assert.strictEqual(closed.status, "interrupted")
       assert.isNotNull(closed.finished_at)
+    }))
+})
+
+layer(ShortTimeOutApp, live)("wallet certification against a 1 s time-out", (it) => {
+  it.effect("a wallet that answers after the time-out fails on its first call and the run stops; a second run meanwhile is a 409", () =>
+    Effect.gen(function*() {
+      const { external, test } = yield* givenTestWallet("fake")
+      // Answers in 4 s, against the 1 s time-out.
+      books.behaviour = "slow"
+      books.delayMillis = 4_000
+      const client = yield* partnerClient(test.token)
+      const first = (yield* client.certifications.start({ payload: { external_player_id: external } })).data.certification
+      const second = yield* failsWith(Conflict)(client.certifications.start({ payload: { external_player_id: external } }))
+      assert.include(second.message, first.id)
+      const read = client.certifications.show({ params: { certification_id: first.id } })
+      const run = (yield* eventually(read, (answer) => answer.data.certification.status !== "running", "the slow run's end").pipe(
+        Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))
+      )).data.certification
+      assert.strictEqual(run.status, "failed")
+      assert.deepStrictEqual(run.cases.filter((result) => result.status === "failed").map((result) => result.key), ["balance", "slowness"])
+      assert.strictEqual(run.cases.filter((result) => result.status === "skipped").length, 15)
+      const slowness = run.cases.find((result) => result.key === "slowness")!
+      assert.include(slowness.reason!, "Fault caught: answers after the time-out.")
+      assert.deepInclude(slowness.timing!, { calls: 1, timed_out: 1, timeout_ms: 1_000 })
+      assert.strictEqual(run.cases[0].exchanges[0].error, "The partner did not answer within 1s.")
     }))
 })

@@ -70,10 +70,13 @@ const restore = Effect.sync(() => {
   books.delayMillis = 1_500
 })
 
-// Partners answer within 1 s; a bet pending 2.5 s was abandoned (as in wallet-races.test.ts).
-const settings = { callbacks: { pendingTimeout: Duration.millis(2_500) } }
+/**
+ * Here a partner's answer, slow on purpose or not, comes long before the time-out (the tests' default); for the
+ * crashes below, a bet pending 3.5 s was abandoned (as in wallet-races.test.ts).
+ */
+const pastTimeOut = { callbacks: { timeout: Duration.seconds(2), pendingTimeout: Duration.millis(3_500) } }
 
-layer(WalletApp(books, settings), live)("the wallet under races, test and shadow players", (it) => {
+layer(WalletApp(books), live)("the wallet under races, test and shadow players", (it) => {
   for (const kind of kinds) {
     it.effect(`${kind}: a refund that arrives while its bet waits for the partner waits, then undoes it; its retries replay`, () =>
       Effect.gen(function*() {
@@ -119,7 +122,7 @@ layer(WalletApp(books, settings), live)("the wallet under races, test and shadow
     it.effect(`${kind}: two instances: the bet at one, its refund at the other, the repeat at either`, () =>
       Effect.gen(function*() {
         const player = yield* givenRacePlayer(books, 80, kind)
-        const other = yield* Layer.build(AnotherInstance(settings))
+        const other = yield* Layer.build(AnotherInstance())
         books.behaviour = "slow"
         books.delayMillis = 600
         const bet = yield* Effect.forkChild(winBet(player, `${kind}-two-bet-1`, { bet: 20, win: 0 }, `${kind}-two-round-1`))
@@ -166,7 +169,7 @@ const CrashingWalletRepo = Layer.effect(
 
 describe("a crash between the partner's answer and the settle, test and shadow players", () => {
   const crashBooks = new PartnerBooks()
-  layer(WalletApp(crashBooks, settings, CrashingWalletRepo), live)("(the settle dies once)", (it) => {
+  layer(WalletApp(crashBooks, pastTimeOut, CrashingWalletRepo), live)("(the settle dies once)", (it) => {
     for (const kind of kinds) {
       it.effect(`${kind}: leaves the bet pending; the aggregator's retry gets it refused and the partner gets its stake back`, () =>
         Effect.gen(function*() {

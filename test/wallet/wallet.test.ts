@@ -1,5 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
@@ -23,7 +23,8 @@ import {
 const books = new PartnerBooks()
 
 
-layer(WalletApp(books), live)("POST /aggregator/wallet", (it) => {
+// A slow partner here is one past the time-out (1 s; it answers in 1.5 s, and its timer starts after ours).
+layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("POST /aggregator/wallet", (it) => {
   describe("who may call", () => {
     it.effect("only the aggregator's agent code and secret get in; anything else is refused and logged", () =>
       Effect.gen(function*() {
