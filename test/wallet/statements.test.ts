@@ -1,7 +1,7 @@
 /**
  * Daily statements over real PostgreSQL and real HTTP: each statement written once however many close the day at
  * once (one whose bet of the day is pending waits for it, the others do not), equal to the ledger summed by SQL, its JSON lines document
- * verified by the README's own snippet, a test token reading only test statements, a day not ended or without
+ * verified by the partner guide's own snippet, a test token reading only test statements, a day not ended or without
  * activity, and a partner's books reconciled against it: the transaction it left out, the one it has otherwise,
  * the one it has and we do not. Time is a TestClock where it is the subject: the day is closed as if it were
  * tomorrow.
@@ -11,7 +11,7 @@ import { Effect, Option, Schema } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { readFileSync, writeFileSync } from "node:fs"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
@@ -33,17 +33,21 @@ import { givenPlayer, refund, WalletApp, walletAnswer, winBet } from "../support
 
 const books = new PartnerBooks()
 
-/** The README's statement check, as a partner copies it: the ```js block that defines `statementVerified`. */
+/** The partner guide's statement check, as a partner copies it: the ```js block that defines `statementVerified`. */
 const readmeCheck = Effect.promise(async () => {
   const readme = readFileSync(new URL("../../docs/partners.md", import.meta.url), "utf8")
   const code = /```js\n([^`]*statementVerified[^`]*)```/.exec(readme)?.[1]
   assert.isDefined(code, "the partner guide shows how to verify a statement")
   const file = path.join(tmpdir(), `statement-check-${process.pid}-${Date.now()}.mjs`)
   writeFileSync(file, code!)
-  const module = await import(pathToFileURL(file).href) as {
-    statementVerified: (secret: string, signature: string, rawBody: string | Buffer) => boolean
+  try {
+    const module = await import(pathToFileURL(file).href) as {
+      statementVerified: (secret: string, signature: string, rawBody: string | Buffer) => boolean
+    }
+    return module.statementVerified
+  } finally {
+    rmSync(file, { force: true })
   }
-  return module.statementVerified
 })
 
 /** An answer's raw bytes and headers (the document is not JSON: the wire is the point). */
@@ -219,14 +223,14 @@ layer(WalletApp(books), live)("daily statements", (it) => {
       assert.strictEqual(statement.statement.environment, "live")
       assert.notInclude(statement.transactions.map((line) => line.transaction_id), "st-test-1", "never a test transaction")
 
-      // The document itself, signed: the README's check accepts it with the live webhook secret, and nothing else.
+      // The document itself, signed: the partner guide's check accepts it with the live webhook secret, and nothing else.
       const verified = yield* readmeCheck
       const url = `/api/partner/v1/wallet/statements/${day}`
       const document = yield* rawGet(`${url}?format=jsonl`, bearer(acme.token))
       assert.strictEqual(document.status, 200)
       assert.match(document.headers["content-type"] ?? "", /^application\/x-ndjson/)
       const signature = document.headers["x-statement-signature"]!
-      assert.isTrue(verified(acme.webhookSecret, signature, document.text), "the README's check verifies the live statement")
+      assert.isTrue(verified(acme.webhookSecret, signature, document.text), "the partner guide's check verifies the live statement")
       assert.isTrue(verified(acme.webhookSecret, signature, Buffer.from(document.text)), "over the raw bytes too")
       assert.isFalse(verified(acme.test.webhookSecret, signature, document.text), "not with the test secret")
       assert.isFalse(verified(acme.webhookSecret, signature, document.text.replace("st-1", "st-9")), "not once changed")
