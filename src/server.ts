@@ -1,16 +1,16 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
-import { AdminAccounts } from "./admin/AdminAccounts.ts"
+import { AdminAccounts } from "./identity/AdminAccounts.ts"
 import * as AdminChanges from "./admin/AdminChanges.ts"
-import { AdminAccountRepo } from "./admin/AdminAccountRepo.ts"
-import { AdminConfig } from "./admin/AdminConfig.ts"
+import { AdminAccountRepo } from "./identity/AdminAccountRepo.ts"
+import { IdentityConfig } from "./identity/IdentityConfig.ts"
 import { CertificationAdmin } from "./admin/CertificationAdmin.ts"
-import { AuditRepo } from "./admin/AuditRepo.ts"
-import { LoginAttemptRepo } from "./admin/LoginAttemptRepo.ts"
-import { PasswordHashing } from "./admin/Passwords.ts"
-import { PartnerUserRepo } from "./admin/PartnerUserRepo.ts"
-import { PartnerUsers } from "./admin/PartnerUsers.ts"
+import { AuditRepo } from "./identity/AuditRepo.ts"
+import { LoginAttemptRepo } from "./identity/LoginAttemptRepo.ts"
+import { PasswordHashing } from "./identity/Passwords.ts"
+import { PartnerUserRepo } from "./identity/PartnerUserRepo.ts"
+import { PartnerUsers } from "./identity/PartnerUsers.ts"
 import { CallbackOutbox } from "./wallet/outbox/CallbackOutbox.ts"
 import { CallbacksConfig } from "./wallet/CallbacksConfig.ts"
 import { CallbackWorker } from "./wallet/outbox/CallbackWorker.ts"
@@ -221,7 +221,7 @@ export const ConfigLive = Layer.mergeAll(
   SandboxConfig.layer,
   SharedStoreConfig.layer,
   ObservabilityConfig.layer,
-  AdminConfig.layer,
+  IdentityConfig.layer,
   OperationsConfig.layer,
   ClientAddress.layer
 )

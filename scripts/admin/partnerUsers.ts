@@ -2,7 +2,7 @@
 import { Clock, Console, Effect } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
 import { invitationUrl, userView } from "../../src/admin/http/PartnerUsers.ts"
-import { type Invited, PartnerUsers } from "../../src/admin/PartnerUsers.ts"
+import { type Invited, PartnerUsers } from "../../src/identity/PartnerUsers.ts"
 import { normalizeEmail } from "../../src/domain/Admin.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"

@@ -26,7 +26,7 @@ import {
   Partners
 } from "../partners/Partners.ts"
 import type { SportsProviderError } from "../sports/SportsProvider.ts"
-import { AuditRepo } from "./AuditRepo.ts"
+import { AuditRepo } from "../identity/AuditRepo.ts"
 import { liveTokenGate } from "./CertificationAdmin.ts"
 import type { LiveTokenWithheld } from "../domain/Certification.ts"
 import { CertificationRepo } from "../wallet/certification/CertificationRepo.ts"

@@ -3,9 +3,9 @@ import { Duration, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { HttpApiTest } from "effect/http-api"
 import { TestClock } from "effect/testing"
-import { AdminAccounts } from "../../src/admin/AdminAccounts.ts"
-import { AdminConfig } from "../../src/admin/AdminConfig.ts"
-import { AuditRepo } from "../../src/admin/AuditRepo.ts"
+import { AdminAccounts } from "../../src/identity/AdminAccounts.ts"
+import { IdentityConfig } from "../../src/identity/IdentityConfig.ts"
+import { AuditRepo } from "../../src/identity/AuditRepo.ts"
 import * as AdminAuth from "../../src/admin/http/AdminAuth.ts"
 import { AdminLoginHandlers, AdminSessionHandlers } from "../../src/admin/http/Session.ts"
 import { AdminApi } from "../../src/api/admin/AdminApi.ts"
@@ -14,7 +14,7 @@ import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { AddressRanges, ClientAddress } from "../../src/platform/ClientAddress.ts"
 import { RequestValidationLive } from "../../src/routes.ts"
 import { type AdminSession, asAdmin, givenAdmin, sessionOf, testPassword } from "../support/AdminConsole.ts"
-import { testAdminConfig, testConfig } from "../support/TestApp.ts"
+import { testIdentityConfig, testConfig } from "../support/TestApp.ts"
 
 /**
  * The contract's rules for log-in and the session (statuses, the envelope, the CSRF token, throttling,
@@ -26,7 +26,7 @@ const InMemorySession = Layer.mergeAll(AdminLoginHandlers, AdminSessionHandlers)
   Layer.provideMerge(Layer.mergeAll(AdminAuth.layer, RequestValidationLive)),
   Layer.provideMerge(AdminAccounts.layerMemory),
   Layer.provideMerge(Layer.mergeAll(
-    Layer.succeed(AdminConfig, testAdminConfig({ loginMaxFailures: 2, oneTimePasswordTtl: Duration.hours(24) })),
+    Layer.succeed(IdentityConfig, testIdentityConfig({ loginMaxFailures: 2, oneTimePasswordTtl: Duration.hours(24) })),
     Layer.succeed(AppConfig, testConfig()),
     Layer.succeed(ClientAddress, ClientAddress.make(new AddressRanges([])))
   )),

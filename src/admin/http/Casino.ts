@@ -6,7 +6,7 @@ import { page } from "../../api/Paging.ts"
 import { CasinoCatalog } from "../../casino/CasinoCatalog.ts"
 import type { CasinoGame, CasinoProvider } from "../../domain/Casino.ts"
 import { CasinoAdmin, CasinoSyncAdmin } from "../AdminChanges.ts"
-import { AuditRepo } from "../AuditRepo.ts"
+import { AuditRepo } from "../../identity/AuditRepo.ts"
 import { currentActor } from "./Common.ts"
 
 const providerJson = (provider: CasinoProvider) => ({ id: provider.id, slug: provider.slug, name: provider.name, enabled: provider.enabled })

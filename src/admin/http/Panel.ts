@@ -4,7 +4,7 @@ import { type HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"
 import { readFileSync } from "node:fs"
 import { AdminApi } from "../../api/admin/AdminApi.ts"
 import { sessionCookie } from "../../api/admin/AdminSecurity.ts"
-import { AdminAccounts } from "../AdminAccounts.ts"
+import { AdminAccounts } from "../../identity/AdminAccounts.ts"
 
 /**
  * The console's pages: one HTML shell and plain ES modules (no build step,

@@ -6,8 +6,8 @@ import type { Actor } from "../../domain/Admin.ts"
 import type { PartnerRole, PartnerUser } from "../../domain/PartnerUser.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { AppConfig, publicBaseUrl } from "../../platform/AppConfig.ts"
-import { type Invited, PartnerUsers } from "../PartnerUsers.ts"
-import type { UsersPartner } from "../PartnerUserRepo.ts"
+import { type Invited, PartnerUsers } from "../../identity/PartnerUsers.ts"
+import type { UsersPartner } from "../../identity/PartnerUserRepo.ts"
 import { currentActor, invalid, notFound } from "./Common.ts"
 
 /** Where an invitation is accepted: the secret after `#`, which a browser never sends to a server or a log. */

@@ -6,9 +6,9 @@ import { AdminUnauthorized } from "../../api/admin/AdminErrors.ts"
 import { AdminAuth, CurrentAdmin, sessionCookie } from "../../api/admin/AdminSecurity.ts"
 import { AppConfig } from "../../platform/AppConfig.ts"
 import { ClientAddress } from "../../platform/ClientAddress.ts"
-import { AdminAccounts } from "../AdminAccounts.ts"
+import { AdminAccounts } from "../../identity/AdminAccounts.ts"
 import { invalid } from "./Common.ts"
-import { cookieOptions, expireCookie, tooMany } from "./SessionHttp.ts"
+import { cookieOptions, expireCookie, tooMany } from "../../identity/http/SessionHttp.ts"
 
 
 const sessionAnswer = (session: { account: { email: string; role: "viewer" | "operator" }; csrfToken: string; mustChangePassword: boolean; expiresAt: Date }) => ({

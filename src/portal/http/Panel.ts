@@ -1,7 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import { PortalApi, portalApiPrefix } from "../../api/portal/PortalApi.ts"
 import { portalSessionCookie } from "../../api/portal/PortalSecurity.ts"
-import { PartnerUsers } from "../../admin/PartnerUsers.ts"
+import { PartnerUsers } from "../../identity/PartnerUsers.ts"
 import { panelRoutes, sessionOpenApiRoute, sharedPanelAssets } from "../../admin/http/Panel.ts"
 
 /** The portal's addresses: each serves the shell, whose script draws the page the path names. */

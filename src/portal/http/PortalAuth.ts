@@ -2,9 +2,9 @@ import { Context, Effect, Layer } from "effect"
 import { AdminForbidden } from "../../api/admin/AdminErrors.ts"
 import { CurrentPartnerUser, PortalAuth, RoleNeeded } from "../../api/portal/PortalSecurity.ts"
 import { roleReaches } from "../../domain/PartnerUser.ts"
-import { AuditRepo } from "../../admin/AuditRepo.ts"
-import { PartnerUsers } from "../../admin/PartnerUsers.ts"
-import { guarded } from "../../admin/http/SessionHttp.ts"
+import { AuditRepo } from "../../identity/AuditRepo.ts"
+import { PartnerUsers } from "../../identity/PartnerUsers.ts"
+import { guarded } from "../../identity/http/SessionHttp.ts"
 
 const refusal = (role: string, needed: string) =>
   new AdminForbidden({ message: `Your role (${role}) cannot make this change: it needs a${needed === "owner" ? "n" : ""} ${needed}.` })

@@ -7,8 +7,8 @@ import { CurrentPartnerUser, PortalAuth, portalSessionCookie } from "../../api/p
 import { AppConfig } from "../../platform/AppConfig.ts"
 import { ClientAddress } from "../../platform/ClientAddress.ts"
 import { invalid, notFound } from "../../admin/http/Common.ts"
-import { cookieOptions, expireCookie, tooMany } from "../../admin/http/SessionHttp.ts"
-import { type NewPortalSession, PartnerUsers, type PortalSession } from "../../admin/PartnerUsers.ts"
+import { cookieOptions, expireCookie, tooMany } from "../../identity/http/SessionHttp.ts"
+import { type NewPortalSession, PartnerUsers, type PortalSession } from "../../identity/PartnerUsers.ts"
 
 const sessionAnswer = (session: PortalSession) => ({
   success: true as const,

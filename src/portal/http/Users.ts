@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PortalApi } from "../../api/portal/PortalApi.ts"
 import type { Actor } from "../../domain/Admin.ts"
-import type { UsersPartner } from "../../admin/PartnerUserRepo.ts"
+import type { UsersPartner } from "../../identity/PartnerUserRepo.ts"
 import { userManagement } from "../../admin/http/PartnerUsers.ts"
 import { partnerOfSession, portalActor } from "./Common.ts"
 
