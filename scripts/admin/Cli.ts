@@ -5,7 +5,7 @@
  */
 import { Console, Effect, Layer, Logger, Option, References, Schema, Stdio } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
-import { CallbackDetail } from "../../src/api/admin/AdminWallet.ts"
+import { CallbackDetail } from "../../src/api/Callbacks.ts"
 import { WalletTransactionEntryCodec } from "../../src/api/Wallet.ts"
 import type { CallbackView } from "../../src/domain/Callbacks.ts"
 import { CallbackOutbox } from "../../src/wallet/outbox/CallbackOutbox.ts"

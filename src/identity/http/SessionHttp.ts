@@ -1,6 +1,6 @@
 import { type Context, Effect, Option, Predicate, Redacted } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { AdminForbidden, AdminUnauthorized, TooManyAttempts, ValidationFailed } from "../../api/admin/AdminErrors.ts"
+import { SessionForbidden, SessionUnauthorized, TooManyAttempts, ValidationFailed } from "../../api/identity/Errors.ts"
 import { AppConfig } from "../../platform/AppConfig.ts"
 import { sameSecret } from "../Sessions.ts"
 
@@ -10,10 +10,10 @@ import { sameSecret } from "../Sessions.ts"
  * Origin and a role that may make it) and the audit of a change refused.
  */
 
-const notLoggedIn = new AdminUnauthorized({ message: "Log in first." })
-const expired = new AdminUnauthorized({ message: "Your session has ended: log in again." })
-const badCsrf = new AdminForbidden({ message: "This change lacks the session's CSRF token (X-CSRF-Token): reload the page." })
-const crossOrigin = new AdminForbidden({ message: "Changes are only taken from the console's own pages." })
+const notLoggedIn = new SessionUnauthorized({ message: "Log in first." })
+const expired = new SessionUnauthorized({ message: "Your session has ended: log in again." })
+const badCsrf = new SessionForbidden({ message: "This change lacks the session's CSRF token (X-CSRF-Token): reload the page." })
+const crossOrigin = new SessionForbidden({ message: "Changes are only taken from the console's own pages." })
 
 const reads = new Set(["GET", "HEAD", "OPTIONS"])
 
@@ -49,7 +49,7 @@ export interface SessionRules<S> {
    * Why this session may not make this request (its role, a password to replace first), from the endpoint's
    * annotations; undefined: it may.
    */
-  readonly forbids: (session: S, change: boolean, annotations: Context.Context<never>) => AdminForbidden | undefined
+  readonly forbids: (session: S, change: boolean, annotations: Context.Context<never>) => SessionForbidden | undefined
   readonly recordRefusal: (session: S, refused: RefusedChange) => Effect.Effect<void>
 }
 
