@@ -1,5 +1,6 @@
 import { type Context, Effect, Option, Predicate, Redacted } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { type HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"
 import { SessionForbidden, SessionUnauthorized, TooManyAttempts, ValidationFailed } from "../../api/identity/Errors.ts"
 import { AppConfig } from "../../platform/AppConfig.ts"
 import { sameSecret } from "../Sessions.ts"
@@ -123,3 +124,28 @@ export const tooMany = (message: string, retryAfterSeconds: number) =>
   HttpEffect.appendPreResponseHandler((_request, response) =>
     Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(retryAfterSeconds)))
   ).pipe(Effect.andThen(Effect.fail(new TooManyAttempts({ message, retry_after_seconds: retryAfterSeconds }))))
+
+/**
+ * An API's OpenAPI document at `path`, for a logged-in session only: it maps every operation the panel can make,
+ * which is nobody else's business.
+ */
+export const sessionOpenApiRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  path: `/${string}`,
+  api: HttpApi.HttpApi<Id, Groups>,
+  cookie: string,
+  live: (sessionId: string) => Effect.Effect<boolean>
+) =>
+  HttpRouter.use(Effect.fnUntraced(function*(router) {
+    let document: OpenApi.OpenAPISpec | undefined
+    yield* router.add(
+      "GET",
+      path,
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        if (!(yield* live(request.cookies[cookie] ?? ""))) {
+          return HttpServerResponse.jsonUnsafe({ success: false, message: "Log in first." }, { status: 401, headers: { "cache-control": "no-store" } })
+        }
+        return HttpServerResponse.jsonUnsafe(document ??= OpenApi.fromApi(api), { headers: { "cache-control": "no-store" } })
+      })
+    )
+  }))
