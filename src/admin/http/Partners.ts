@@ -5,7 +5,7 @@ import { Conflict, ValidationFailed } from "../../api/admin/AdminErrors.ts"
 import { blankIsNull, type Partner } from "../../domain/Partner.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { Partners } from "../../partners/Partners.ts"
-import { PartnerAdmin } from "../AdminChanges.ts"
+import { PartnerAdmin } from "../../changes/PartnerAdmin.ts"
 import { partnerViews, viewPartner } from "../PartnerView.ts"
 import { currentActor, notFound } from "./Common.ts"
 

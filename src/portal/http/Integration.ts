@@ -6,7 +6,8 @@ import { type Environment, environments } from "../../domain/Environment.ts"
 import { blankIsNull, type IssuedToken, type PartnerEnvironmentSettings } from "../../domain/Partner.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
-import { CallbackAdmin, PartnerAdmin } from "../../admin/AdminChanges.ts"
+import { CallbackAdmin } from "../../changes/CallbackAdmin.ts"
+import { PartnerAdmin } from "../../changes/PartnerAdmin.ts"
 import { partnerOfSession, portalActor } from "./Common.ts"
 
 const iso = (date: Date | null) => date === null ? null : date.toISOString()

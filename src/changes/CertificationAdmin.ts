@@ -19,7 +19,7 @@ export class CertificationAdmin extends Context.Service<CertificationAdmin, {
     slug: string,
     required: boolean
   ): Effect.Effect<{ readonly partner: Partner; readonly required: boolean; readonly liveTokenWithdrawn: boolean }, PartnerNotFound>
-}>()("partner-api/admin/CertificationAdmin") {
+}>()("partner-api/changes/CertificationAdmin") {
   static readonly layer = Layer.effect(
     CertificationAdmin,
     Effect.gen(function*() {
