@@ -3,7 +3,10 @@ import { Config, Context, Duration, Effect, Layer, Schema } from "effect"
 const count = (name: string, maximum: number) =>
   Config.schema(Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum })), name)
 
-/** Settings of identity, from the environment: the operator console's accounts and sessions, the partner portal's, and the sign-in throttle both share. */
+/**
+ * Identity's settings, from the environment: the operator console's accounts and sessions, the partner portal's, and
+ * the log-in throttle and hash permits both share. The variables keep their ADMIN_ names, which predate the portal.
+ */
 export class IdentityConfig extends Context.Service<IdentityConfig, {
   /** How long a console session lasts from its log-in; then the admin logs in again. */
   readonly sessionTtl: Duration.Duration

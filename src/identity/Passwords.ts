@@ -54,10 +54,10 @@ export class HashersBusy extends Schema.TaggedError<HashersBusy>()("HashersBusy"
 }
 
 /**
- * The console's password checks (log-ins, password changes), at most ADMIN_LOGIN_CONCURRENT_HASHES at
- * once. scrypt runs on libuv's thread pool, which the process shares with file reads and the system
- * resolver's DNS look-ups: a burst of log-ins must not take every thread, so one beyond the permits is
- * refused (429) instead of waiting for one.
+ * Password checks of the console and the portal together (log-ins, password changes), at most
+ * ADMIN_LOGIN_CONCURRENT_HASHES at once. scrypt runs on libuv's thread pool, which the process shares with file
+ * reads and the system resolver's DNS look-ups: a burst of log-ins must not take every thread, so one beyond the
+ * permits is refused (429) instead of waiting for one.
  */
 export class PasswordHashing extends Context.Service<PasswordHashing, {
   /** Runs `effect` holding a permit, or fails with HashersBusy when none is free now. */
