@@ -1,16 +1,20 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
-import { AdminAccounts } from "./admin/AdminAccounts.ts"
-import * as AdminChanges from "./admin/AdminChanges.ts"
-import { AdminAccountRepo } from "./admin/AdminAccountRepo.ts"
-import { AdminConfig } from "./admin/AdminConfig.ts"
-import { CertificationAdmin } from "./admin/CertificationAdmin.ts"
-import { AuditRepo } from "./admin/AuditRepo.ts"
-import { LoginAttemptRepo } from "./admin/LoginAttemptRepo.ts"
-import { PasswordHashing } from "./admin/Passwords.ts"
-import { PartnerUserRepo } from "./admin/PartnerUserRepo.ts"
-import { PartnerUsers } from "./admin/PartnerUsers.ts"
+import { CallbackAdmin } from "./changes/CallbackAdmin.ts"
+import { CasinoAdmin } from "./changes/CasinoAdmin.ts"
+import { CasinoSyncAdmin } from "./changes/CasinoSyncAdmin.ts"
+import { CertificationAdmin } from "./changes/CertificationAdmin.ts"
+import { PartnerAdmin } from "./changes/PartnerAdmin.ts"
+import { SportsAdmin } from "./changes/SportsAdmin.ts"
+import { AdminAccounts } from "./identity/AdminAccounts.ts"
+import { AdminAccountRepo } from "./identity/AdminAccountRepo.ts"
+import { AuditRepo } from "./identity/AuditRepo.ts"
+import { IdentityConfig } from "./identity/IdentityConfig.ts"
+import { LoginAttemptRepo } from "./identity/LoginAttemptRepo.ts"
+import { PasswordHashing } from "./identity/Passwords.ts"
+import { PartnerUserRepo } from "./identity/PartnerUserRepo.ts"
+import { PartnerUsers } from "./identity/PartnerUsers.ts"
 import { CallbackOutbox } from "./wallet/outbox/CallbackOutbox.ts"
 import { CallbacksConfig } from "./wallet/CallbacksConfig.ts"
 import { CallbackWorker } from "./wallet/outbox/CallbackWorker.ts"
@@ -179,15 +183,27 @@ const SportsLive = SportsEnvironments.layer(
   Layer.provideMerge(liveWorld(ChangeRecorder.catalogChanges))
 )
 
-/** The console's accounts, the partners' portal users, the audit trail and audited changes, over the domain services. */
-const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, PartnerUsers.layerNoDeps, AdminChanges.layer, CertificationAdmin.layer).pipe(
+/**
+ * Identity (the console's accounts, the partners' portal users, the audit trail) and the audited changes the console,
+ * the portal and the CLI make, over the domain services.
+ */
+const IdentityAndChangesLive = Layer.mergeAll(
+  AdminAccounts.layerNoDeps,
+  PartnerUsers.layerNoDeps,
+  PartnerAdmin.layer,
+  CasinoAdmin.layer,
+  CasinoSyncAdmin.layer,
+  CallbackAdmin.layer,
+  SportsAdmin.layer,
+  CertificationAdmin.layer
+).pipe(
   Layer.provideMerge(Layer.merge(AuditRepo.layerSql, PasswordHashing.layer)),
   Layer.provide(Layer.mergeAll(AdminAccountRepo.layerSql, PartnerUserRepo.layerSql, LoginAttemptRepo.layerSql))
 )
 
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
-  Layer.mergeAll(StatusReportLive, AdminServicesLive).pipe(Layer.provideMerge(
+  Layer.mergeAll(StatusReportLive, IdentityAndChangesLive).pipe(Layer.provideMerge(
     Layer.mergeAll(CasinoLive, SportsLive, callbacksLayer(walletRepo)).pipe(
       Layer.provideMerge(
         Layer.mergeAll(Partners.layer, PartnerPlayers.layerSql, TestData.layerSql, CallbackTargetsLive, SportsProviderLayer, PartnerRateLimit.layer, AuthFailureLimit.layer)
@@ -221,7 +237,7 @@ export const ConfigLive = Layer.mergeAll(
   SandboxConfig.layer,
   SharedStoreConfig.layer,
   ObservabilityConfig.layer,
-  AdminConfig.layer,
+  IdentityConfig.layer,
   OperationsConfig.layer,
   ClientAddress.layer
 )

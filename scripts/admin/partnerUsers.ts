@@ -1,8 +1,8 @@
 /** The admin CLI's commands for a partner's portal users (`partners users`, `invite-user`, ...), as the console's. */
 import { Clock, Console, Effect } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
-import { invitationUrl, userView } from "../../src/admin/http/PartnerUsers.ts"
-import { type Invited, PartnerUsers } from "../../src/admin/PartnerUsers.ts"
+import { invitationUrl, userView } from "../../src/identity/http/PartnerUsers.ts"
+import { type Invited, PartnerUsers } from "../../src/identity/PartnerUsers.ts"
 import { normalizeEmail } from "../../src/domain/Admin.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"

@@ -1,8 +1,8 @@
 /** The admin CLI's `partners` commands: partners, their tokens, settings and test data, their certification and portal users. */
 import { Console, Effect, Option } from "effect"
 import { CliError, Command, Flag } from "effect/cli"
-import { PartnerAdmin } from "../../src/admin/AdminChanges.ts"
-import { CertificationAdmin } from "../../src/admin/CertificationAdmin.ts"
+import { PartnerAdmin } from "../../src/changes/PartnerAdmin.ts"
+import { CertificationAdmin } from "../../src/changes/CertificationAdmin.ts"
 import { partnerViews, viewPartner } from "../../src/admin/PartnerView.ts"
 import type { Partner } from "../../src/domain/Partner.ts"
 import { parseRtpPolicy } from "../../src/domain/RtpPolicy.ts"

@@ -14,7 +14,7 @@ import { AppConfig, publicBaseUrl } from "../platform/AppConfig.ts"
 import * as DatabaseHealth from "../platform/DatabaseHealth.ts"
 import { SportsConfig } from "../sports/SportsConfig.ts"
 import { SportsProvider } from "../sports/SportsProvider.ts"
-import { AdminConfig } from "./AdminConfig.ts"
+import { IdentityConfig } from "../identity/IdentityConfig.ts"
 import { OperationsConfig } from "../wallet/stuck/OperationsConfig.ts"
 
 const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version
@@ -44,7 +44,7 @@ const configuration = Effect.gen(function*() {
   const sports = yield* SportsConfig
   const catalog = yield* SportsCatalogConfig
   const callbacks = yield* CallbacksConfig
-  const admin = yield* AdminConfig
+  const identity = yield* IdentityConfig
   const operations = yield* OperationsConfig
   return {
     PUBLIC_URL: publicBaseUrl(app),
@@ -68,14 +68,14 @@ const configuration = Effect.gen(function*() {
     WALLET_STUCK_ROUND_AFTER: duration(operations.stuckRoundAfter),
     // A webhook URL often carries its own key (chat webhooks do): shown as set, like the tokens.
     OPERATOR_ALERT_URL: Option.isSome(operations.alertUrl) ? "set (not shown)" : "unset: no alert is sent",
-    ADMIN_SESSION_TTL: duration(admin.sessionTtl),
-    ADMIN_LOGIN_MAX_FAILURES: String(admin.loginMaxFailures),
-    ADMIN_LOGIN_LOCKOUT: duration(admin.loginLockout),
-    ADMIN_LOGIN_MAX_LOCKOUT: duration(admin.loginMaxLockout),
-    ADMIN_LOGIN_MAX_FAILURES_PER_ADDRESS: String(admin.loginMaxFailuresPerAddress),
-    ADMIN_LOGIN_WINDOW: duration(admin.loginWindow),
-    ADMIN_LOGIN_CONCURRENT_HASHES: String(admin.concurrentHashes),
-    ADMIN_ONE_TIME_PASSWORD_TTL: duration(admin.oneTimePasswordTtl)
+    ADMIN_SESSION_TTL: duration(identity.sessionTtl),
+    ADMIN_LOGIN_MAX_FAILURES: String(identity.loginMaxFailures),
+    ADMIN_LOGIN_LOCKOUT: duration(identity.loginLockout),
+    ADMIN_LOGIN_MAX_LOCKOUT: duration(identity.loginMaxLockout),
+    ADMIN_LOGIN_MAX_FAILURES_PER_ADDRESS: String(identity.loginMaxFailuresPerAddress),
+    ADMIN_LOGIN_WINDOW: duration(identity.loginWindow),
+    ADMIN_LOGIN_CONCURRENT_HASHES: String(identity.concurrentHashes),
+    ADMIN_ONE_TIME_PASSWORD_TTL: duration(identity.oneTimePasswordTtl)
   }
 })
 

@@ -89,6 +89,10 @@ export const IssuedToken = Schema.Struct({
 })
 export type IssuedToken = typeof IssuedToken.Type
 
+/** A callback URL as a form sends it: blank is none (null), absent is unchanged (undefined), else trimmed. */
+export const blankIsNull = (url: string | null | undefined) =>
+  url === undefined ? undefined : url === null || url.trim() === "" ? null : url.trim()
+
 /** How long a rolled token may stay valid beside its successor: 1 hour to 7 days (or not at all: rolled now). */
 export const tokenOverlapHours = { minimum: 1, maximum: 7 * 24 } as const
 

@@ -8,7 +8,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import type { Page } from "playwright-core"
-import { AdminAccounts } from "../../src/admin/AdminAccounts.ts"
+import { AdminAccounts } from "../../src/identity/AdminAccounts.ts"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxConfig.ts"
 import { givenAdmin, testPassword } from "../support/AdminConsole.ts"

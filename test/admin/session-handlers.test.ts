@@ -3,18 +3,18 @@ import { Duration, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { HttpApiTest } from "effect/http-api"
 import { TestClock } from "effect/testing"
-import { AdminAccounts } from "../../src/admin/AdminAccounts.ts"
-import { AdminConfig } from "../../src/admin/AdminConfig.ts"
-import { AuditRepo } from "../../src/admin/AuditRepo.ts"
+import { AdminAccounts } from "../../src/identity/AdminAccounts.ts"
+import { IdentityConfig } from "../../src/identity/IdentityConfig.ts"
+import { AuditRepo } from "../../src/identity/AuditRepo.ts"
 import * as AdminAuth from "../../src/admin/http/AdminAuth.ts"
 import { AdminLoginHandlers, AdminSessionHandlers } from "../../src/admin/http/Session.ts"
 import { AdminApi } from "../../src/api/admin/AdminApi.ts"
-import { AdminForbidden, AdminUnauthorized, TooManyAttempts, ValidationFailed } from "../../src/api/admin/AdminErrors.ts"
+import { SessionForbidden, SessionUnauthorized, TooManyAttempts, ValidationFailed } from "../../src/api/admin/AdminErrors.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { AddressRanges, ClientAddress } from "../../src/platform/ClientAddress.ts"
 import { RequestValidationLive } from "../../src/routes.ts"
 import { type AdminSession, asAdmin, givenAdmin, sessionOf, testPassword } from "../support/AdminConsole.ts"
-import { testAdminConfig, testConfig } from "../support/TestApp.ts"
+import { testIdentityConfig, testConfig } from "../support/TestApp.ts"
 
 /**
  * The contract's rules for log-in and the session (statuses, the envelope, the CSRF token, throttling,
@@ -26,7 +26,7 @@ const InMemorySession = Layer.mergeAll(AdminLoginHandlers, AdminSessionHandlers)
   Layer.provideMerge(Layer.mergeAll(AdminAuth.layer, RequestValidationLive)),
   Layer.provideMerge(AdminAccounts.layerMemory),
   Layer.provideMerge(Layer.mergeAll(
-    Layer.succeed(AdminConfig, testAdminConfig({ loginMaxFailures: 2, oneTimePasswordTtl: Duration.hours(24) })),
+    Layer.succeed(IdentityConfig, testIdentityConfig({ loginMaxFailures: 2, oneTimePasswordTtl: Duration.hours(24) })),
     Layer.succeed(AppConfig, testConfig()),
     Layer.succeed(ClientAddress, ClientAddress.make(new AddressRanges([])))
   )),
@@ -56,12 +56,12 @@ layer(InMemorySession)("admin log-in and session over memory", (it) => {
     Effect.gen(function*() {
       const api = yield* client
       const error = yield* Effect.flip(api.session.current())
-      assert.instanceOf(error, AdminUnauthorized)
+      assert.instanceOf(error, SessionUnauthorized)
       assert.strictEqual(error.message, "Log in first.")
       yield* givenAdmin("wrong@example.com")
       const wrong = yield* Effect.flip(api.login.login({ payload: { email: "wrong@example.com", password: "not it at all" } }))
       const unknown = yield* Effect.flip(api.login.login({ payload: { email: "nobody@example.com", password: testPassword } }))
-      assert.instanceOf(wrong, AdminUnauthorized)
+      assert.instanceOf(wrong, SessionUnauthorized)
       assert.strictEqual(wrong.message, "Wrong e-mail or password.")
       assert.deepStrictEqual(unknown, wrong)
       const failures = (yield* auditOf("admin:wrong@example.com")).filter((entry) => entry.action === "admin.login-failed")
@@ -75,7 +75,7 @@ layer(InMemorySession)("admin log-in and session over memory", (it) => {
       const current = yield* (yield* clientAs(session)).session.current()
       assert.strictEqual(current.csrf_token, session.csrf)
       const refused = yield* Effect.flip((yield* clientAs({ cookie: session.cookie, csrf: "forged" })).session.logout())
-      assert.instanceOf(refused, AdminForbidden)
+      assert.instanceOf(refused, SessionForbidden)
       assert.strictEqual(refused.message, "This change lacks the session's CSRF token (X-CSRF-Token): reload the page.")
       const recorded = yield* auditOf("DELETE /admin/api/session")
       assert.deepStrictEqual(recorded[0].after, { status: 403, reason: refused.message })
@@ -103,7 +103,7 @@ layer(InMemorySession)("admin log-in and session over memory", (it) => {
       yield* givenAdmin("throttled@example.com")
       const api = yield* client
       const attempt = (password: string) => api.login.login({ payload: { email: "throttled@example.com", password } })
-      for (let i = 0; i < 2; i++) assert.instanceOf(yield* Effect.flip(attempt(`guess ${i}`)), AdminUnauthorized)
+      for (let i = 0; i < 2; i++) assert.instanceOf(yield* Effect.flip(attempt(`guess ${i}`)), SessionUnauthorized)
       const blocked = yield* Effect.flip(attempt(testPassword))
       assert.instanceOf(blocked, TooManyAttempts)
       assert.strictEqual((blocked as TooManyAttempts).retry_after_seconds, 60)
@@ -120,7 +120,7 @@ layer(InMemorySession)("admin log-in and session over memory", (it) => {
       assert.isTrue(first.must_change_password)
       yield* TestClock.adjust(Duration.hours(25))
       const expired = yield* Effect.flip(api.login.login({ payload: { email: "fresh@example.com", password } }))
-      assert.instanceOf(expired, AdminUnauthorized)
+      assert.instanceOf(expired, SessionUnauthorized)
       assert.match(expired.message, /^This one-time password has expired \(they last 1d\)/)
     }))
 })

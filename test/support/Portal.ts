@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpClientRequest } from "effect/http"
 import { HttpApiClient, HttpApiMiddleware } from "effect/http-api"
-import { PartnerUsers } from "../../src/admin/PartnerUsers.ts"
+import { PartnerUsers } from "../../src/identity/PartnerUsers.ts"
 import { PortalApi } from "../../src/api/portal/PortalApi.ts"
 import { PortalAuth, portalSessionCookie } from "../../src/api/portal/PortalSecurity.ts"
 import type { PartnerRole } from "../../src/domain/PartnerUser.ts"

@@ -1,7 +1,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Duration, Effect, Layer, Option, Schema } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest } from "effect/http"
-import { AdminConfig } from "../../src/admin/AdminConfig.ts"
+import { IdentityConfig } from "../../src/identity/IdentityConfig.ts"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CatalogSync } from "../../src/casino/CatalogSync.ts"
 import { CallbacksConfig } from "../../src/wallet/CallbacksConfig.ts"
@@ -138,8 +138,8 @@ export const testObservabilityConfig = (overrides: Partial<ObservabilityConfig["
     ...overrides
   })
 
-export const testAdminConfig = (overrides: Partial<AdminConfig["Service"]> = {}) =>
-  AdminConfig.of({
+export const testIdentityConfig = (overrides: Partial<IdentityConfig["Service"]> = {}) =>
+  IdentityConfig.of({
     sessionTtl: Duration.hours(8),
     loginMaxFailures: 5,
     loginLockout: Duration.minutes(1),
@@ -168,7 +168,7 @@ export interface TestSettings {
   readonly sandbox?: Partial<SandboxConfig["Service"]>
   readonly shared?: Partial<SharedStoreConfig["Service"]>
   readonly observability?: Partial<ObservabilityConfig["Service"]>
-  readonly admin?: Partial<AdminConfig["Service"]>
+  readonly admin?: Partial<IdentityConfig["Service"]>
   readonly operations?: Partial<OperationsConfig["Service"]>
   /** TRUSTED_PROXIES (none unless a test names some). */
   readonly trustedProxies?: ReadonlyArray<string>
@@ -185,7 +185,7 @@ export type TestConfigs =
   | SandboxConfig
   | SharedStoreConfig
   | ObservabilityConfig
-  | AdminConfig
+  | IdentityConfig
   | OperationsConfig
   | ClientAddress
 
@@ -201,7 +201,7 @@ export const TestConfig = (settings: TestSettings = {}) =>
     Layer.succeed(SandboxConfig, testSandboxConfig(settings.sandbox)),
     Layer.succeed(SharedStoreConfig, testSharedStoreConfig(settings.shared)),
     Layer.succeed(ObservabilityConfig, testObservabilityConfig(settings.observability)),
-    Layer.succeed(AdminConfig, testAdminConfig(settings.admin)),
+    Layer.succeed(IdentityConfig, testIdentityConfig(settings.admin)),
     Layer.succeed(OperationsConfig, testOperationsConfig(settings.operations)),
     Layer.succeed(ClientAddress, ClientAddress.make(new AddressRanges(settings.trustedProxies ?? [])))
   )

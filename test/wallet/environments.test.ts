@@ -11,7 +11,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { PartnerAdmin } from "../../src/admin/AdminChanges.ts"
+import { PartnerAdmin } from "../../src/changes/PartnerAdmin.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"

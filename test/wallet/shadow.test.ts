@@ -8,7 +8,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import { SqlClient } from "effect/sql"
-import { PartnerAdmin } from "../../src/admin/AdminChanges.ts"
+import { PartnerAdmin } from "../../src/changes/PartnerAdmin.ts"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"

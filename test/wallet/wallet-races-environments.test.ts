@@ -8,7 +8,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer } from "effect"
-import { PartnerAdmin } from "../../src/admin/AdminChanges.ts"
+import { PartnerAdmin } from "../../src/changes/PartnerAdmin.ts"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import type { Environment } from "../../src/domain/Environment.ts"
 import { Partners } from "../../src/partners/Partners.ts"

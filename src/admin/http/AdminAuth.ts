@@ -1,12 +1,12 @@
 import { Context, Effect, Layer } from "effect"
-import { AdminForbidden } from "../../api/admin/AdminErrors.ts"
+import { SessionForbidden } from "../../api/admin/AdminErrors.ts"
 import { AdminAuth, AnyRole, BeforePasswordChange, CurrentAdmin } from "../../api/admin/AdminSecurity.ts"
-import { AdminAccounts } from "../AdminAccounts.ts"
-import { AuditRepo } from "../AuditRepo.ts"
-import { guarded } from "./SessionHttp.ts"
+import { AdminAccounts } from "../../identity/AdminAccounts.ts"
+import { AuditRepo } from "../../identity/AuditRepo.ts"
+import { guarded } from "../../identity/http/SessionHttp.ts"
 
-const viewerOnly = new AdminForbidden({ message: "Your role (viewer) can read but not change anything." })
-const passwordFirst = new AdminForbidden({ message: "Choose a new password first." })
+const viewerOnly = new SessionForbidden({ message: "Your role (viewer) can read but not change anything." })
+const passwordFirst = new SessionForbidden({ message: "Choose a new password first." })
 
 /**
  * The server side of AdminAuth: the session cookie names a live session of

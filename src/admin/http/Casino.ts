@@ -5,8 +5,9 @@ import { NotFound, UpstreamFailed } from "../../api/admin/AdminErrors.ts"
 import { page } from "../../api/Paging.ts"
 import { CasinoCatalog } from "../../casino/CasinoCatalog.ts"
 import type { CasinoGame, CasinoProvider } from "../../domain/Casino.ts"
-import { CasinoAdmin, CasinoSyncAdmin } from "../AdminChanges.ts"
-import { AuditRepo } from "../AuditRepo.ts"
+import { CasinoAdmin } from "../../changes/CasinoAdmin.ts"
+import { CasinoSyncAdmin } from "../../changes/CasinoSyncAdmin.ts"
+import { AuditRepo } from "../../identity/AuditRepo.ts"
 import { currentActor } from "./Common.ts"
 
 const providerJson = (provider: CasinoProvider) => ({ id: provider.id, slug: provider.slug, name: provider.name, enabled: provider.enabled })

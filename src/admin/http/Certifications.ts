@@ -6,7 +6,7 @@ import { CertificationCodec, certificationView } from "../../api/Certification.t
 import type { Certification } from "../../domain/Certification.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { Certifications } from "../../wallet/certification/Certifications.ts"
-import { CertificationAdmin } from "../CertificationAdmin.ts"
+import { CertificationAdmin } from "../../changes/CertificationAdmin.ts"
 import { currentActor, invalid, notFound } from "./Common.ts"
 
 /** The contract's "certifications" group (src/api/admin/AdminCertifications.ts). */

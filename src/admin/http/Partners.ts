@@ -2,12 +2,12 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../api/admin/AdminApi.ts"
 import { Conflict, ValidationFailed } from "../../api/admin/AdminErrors.ts"
-import type { Partner } from "../../domain/Partner.ts"
+import { blankIsNull, type Partner } from "../../domain/Partner.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { Partners } from "../../partners/Partners.ts"
-import { PartnerAdmin } from "../AdminChanges.ts"
+import { PartnerAdmin } from "../../changes/PartnerAdmin.ts"
 import { partnerViews, viewPartner } from "../PartnerView.ts"
-import { blankIsNull, currentActor, notFound } from "./Common.ts"
+import { currentActor, notFound } from "./Common.ts"
 
 /** The contract's "partners" group (src/api/admin/AdminPartners.ts). */
 const matches = (search: string) => (partner: Partner) =>

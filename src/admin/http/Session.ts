@@ -2,13 +2,13 @@ import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../api/admin/AdminApi.ts"
-import { AdminUnauthorized } from "../../api/admin/AdminErrors.ts"
+import { SessionUnauthorized } from "../../api/admin/AdminErrors.ts"
 import { AdminAuth, CurrentAdmin, sessionCookie } from "../../api/admin/AdminSecurity.ts"
 import { AppConfig } from "../../platform/AppConfig.ts"
 import { ClientAddress } from "../../platform/ClientAddress.ts"
-import { AdminAccounts } from "../AdminAccounts.ts"
+import { AdminAccounts } from "../../identity/AdminAccounts.ts"
 import { invalid } from "./Common.ts"
-import { cookieOptions, expireCookie, tooMany } from "./SessionHttp.ts"
+import { cookieOptions, expireCookie, tooMany } from "../../identity/http/SessionHttp.ts"
 
 
 const sessionAnswer = (session: { account: { email: string; role: "viewer" | "operator" }; csrfToken: string; mustChangePassword: boolean; expiresAt: Date }) => ({
@@ -27,8 +27,8 @@ export const AdminLoginHandlers = HttpApiBuilder.group(AdminApi, "login", Effect
     const request = yield* HttpServerRequest.HttpServerRequest
     const session = yield* accounts.login(payload.email, payload.password, clients.of(request)).pipe(
       Effect.catchTags({
-        LoginRefused: (refused) => Effect.fail(new AdminUnauthorized({ message: refused.message })),
-        OneTimePasswordExpired: (expired) => Effect.fail(new AdminUnauthorized({ message: expired.message })),
+        LoginRefused: (refused) => Effect.fail(new SessionUnauthorized({ message: refused.message })),
+        OneTimePasswordExpired: (expired) => Effect.fail(new SessionUnauthorized({ message: expired.message })),
         LoginThrottled: (throttled) => tooMany(throttled.message, throttled.retryAfterSeconds),
         HashersBusy: (busy) => tooMany(busy.message, busy.retryAfterSeconds)
       })

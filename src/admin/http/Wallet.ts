@@ -8,7 +8,7 @@ import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
 import { WalletLedger } from "../../wallet/WalletLedger.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { page } from "../../api/Paging.ts"
-import { CallbackAdmin } from "../AdminChanges.ts"
+import { CallbackAdmin } from "../../changes/CallbackAdmin.ts"
 import { currentActor, invalid } from "./Common.ts"
 
 export const AdminWalletHandlers = HttpApiBuilder.group(AdminApi, "wallet", Effect.fn(function*(handlers) {

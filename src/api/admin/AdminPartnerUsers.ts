@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiGroup } from "effect/http-api"
-import { userEndpoints } from "../portal/PortalUsers.ts"
+import { userEndpoints } from "../identity/PartnerUsers.ts"
 import { AdminAuth } from "./AdminSecurity.ts"
 
 /** An operator's management of any partner's portal users (the partner's owner does the same in the portal). */

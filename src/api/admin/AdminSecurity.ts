@@ -1,7 +1,7 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import type { AdminAccount } from "../../domain/Admin.ts"
-import { AdminForbidden, AdminUnauthorized } from "./AdminErrors.ts"
+import { SessionForbidden, SessionUnauthorized } from "./AdminErrors.ts"
 
 /** The console's session cookie: HttpOnly, SameSite=Strict, Secure unless reached over plain http on localhost. */
 export const sessionCookie = "admin_session"
@@ -38,5 +38,5 @@ export class AdminAuth extends HttpApiMiddleware.Service<AdminAuth, {
       HttpApiSecurity.annotate(OpenApi.Description, "The session cookie `POST /admin/api/session` sets; changes also need `X-CSRF-Token`")
     )
   },
-  error: [AdminUnauthorized, AdminForbidden]
+  error: [SessionUnauthorized, SessionForbidden]
 }) {}

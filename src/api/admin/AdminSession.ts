@@ -1,7 +1,8 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Done } from "../identity/Session.ts"
 import { RequestValidation } from "../RequestValidation.ts"
-import { AdminForbidden, AdminUnauthorized, TooManyAttempts, ValidationFailed } from "./AdminErrors.ts"
+import { SessionForbidden, SessionUnauthorized, TooManyAttempts, ValidationFailed } from "./AdminErrors.ts"
 import { AdminAuth, AnyRole, BeforePasswordChange } from "./AdminSecurity.ts"
 
 export const AdminView = Schema.Struct({
@@ -18,14 +19,12 @@ export const SessionAnswer = Schema.Struct({
   expires_at: Schema.String
 })
 
-export const Done = Schema.Struct({ success: Schema.Literal(true), message: Schema.String })
-
 /** Logging in: the one admin endpoint without a session. */
 export class AdminLoginGroup extends HttpApiGroup.make("login").add(
   HttpApiEndpoint.post("login", "/session", {
     payload: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), password: Schema.String.check(Schema.isMaxLength(200)) }),
     success: SessionAnswer,
-    error: [AdminUnauthorized, TooManyAttempts]
+    error: [SessionUnauthorized, TooManyAttempts]
   }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
     summary: "Log in",
     description: "Sets the session cookie (HttpOnly, SameSite=Strict; Secure unless reached over plain http on localhost) and answers the CSRF token " +
@@ -56,7 +55,7 @@ export class AdminSessionGroup extends HttpApiGroup.make("session")
         new_password: Schema.String.check(Schema.isMaxLength(200))
       }),
       success: Done,
-      error: [ValidationFailed, AdminForbidden, TooManyAttempts]
+      error: [ValidationFailed, SessionForbidden, TooManyAttempts]
     }).middleware(RequestValidation)
       .annotate(AnyRole, true)
       .annotate(BeforePasswordChange, true)

@@ -1,51 +1,12 @@
-import { Schema, SchemaGetter } from "effect"
+import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { PageMeta, PageQuery, PerPageQuery } from "../Paging.ts"
 import { RequestValidation } from "../RequestValidation.ts"
-import { CallbackView } from "../../domain/Callbacks.ts"
-import { instant, IsoDate, transactionFields, transactionKeys } from "../Wallet.ts"
+import { CallbackDetail } from "../Callbacks.ts"
+import { instant, transactionFields, transactionKeys } from "../Wallet.ts"
 import { Environment } from "../../domain/Environment.ts"
 import { Conflict, NotFound, ValidationFailed } from "./AdminErrors.ts"
 import { AdminAuth } from "./AdminSecurity.ts"
-
-/** A callback's body as the operator reads it: its JSON, or the text itself when it is not JSON. */
-const CallbackBody = Schema.Unknown.pipe(Schema.decodeTo(Schema.String, {
-  decode: SchemaGetter.transform((body: unknown) => typeof body === "string" ? body : JSON.stringify(body)),
-  encode: SchemaGetter.transform((body: string): unknown => {
-    try {
-      return JSON.parse(body)
-    } catch {
-      return body
-    }
-  })
-}))
-
-/** A callback as the operator sees it (domain CallbackView): with its id (to redeliver), partner, player and body. */
-export const CallbackDetail = Schema.Struct({
-  id: CallbackView.fields.id,
-  eventId: CallbackView.fields.eventId,
-  partner: CallbackView.fields.partner,
-  externalPlayerId: CallbackView.fields.externalPlayerId,
-  kind: CallbackView.fields.kind,
-  txnId: CallbackView.fields.txnId,
-  status: CallbackView.fields.status,
-  attempts: CallbackView.fields.attempts,
-  lastError: CallbackView.fields.lastError,
-  createdAt: IsoDate,
-  deliveredAt: Schema.NullOr(IsoDate),
-  nextAttemptAt: Schema.NullOr(IsoDate),
-  body: CallbackBody,
-  /** Whether it can be sent again: a notification can; a bet, answered during the aggregator's call, never. */
-  redeliverable: CallbackView.fields.redeliverable
-}).pipe(Schema.encodeKeys({
-  eventId: "event_id",
-  externalPlayerId: "player",
-  txnId: "transaction_id",
-  lastError: "last_error",
-  createdAt: "created_at",
-  deliveredAt: "delivered_at",
-  nextAttemptAt: "next_attempt_at"
-}))
 
 /** A ledger entry for the operator: the partner's view plus whose it is, and each callback in detail. */
 export const AdminTransaction = Schema.Struct({

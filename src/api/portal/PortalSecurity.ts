@@ -1,7 +1,7 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import type { PartnerRole, PartnerUser } from "../../domain/PartnerUser.ts"
-import { AdminForbidden, AdminUnauthorized } from "../admin/AdminErrors.ts"
+import { SessionForbidden, SessionUnauthorized } from "../identity/Errors.ts"
 
 /** The portal's session cookie: HttpOnly, SameSite=Strict, Path=/portal (apart from the console's). */
 export const portalSessionCookie = "portal_session"
@@ -34,5 +34,5 @@ export class PortalAuth extends HttpApiMiddleware.Service<PortalAuth, {
       HttpApiSecurity.annotate(OpenApi.Description, "The session cookie `POST /portal/api/session` sets; changes also need `X-CSRF-Token`")
     )
   },
-  error: [AdminUnauthorized, AdminForbidden]
+  error: [SessionUnauthorized, SessionForbidden]
 }) {}

@@ -1,8 +1,8 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { PartnerRole } from "../../domain/PartnerUser.ts"
-import { AdminForbidden, AdminUnauthorized, NotFound, TooManyAttempts, ValidationFailed } from "../admin/AdminErrors.ts"
-import { Done } from "../admin/AdminSession.ts"
+import { SessionForbidden, SessionUnauthorized, NotFound, TooManyAttempts, ValidationFailed } from "../identity/Errors.ts"
+import { Done } from "../identity/Session.ts"
 import { RequestValidation } from "../RequestValidation.ts"
 import { PortalAuth, RoleNeeded } from "./PortalSecurity.ts"
 
@@ -28,7 +28,7 @@ export class PortalLoginGroup extends HttpApiGroup.make("login")
     HttpApiEndpoint.post("login", "/session", {
       payload: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), password: Password }),
       success: PortalSessionAnswer,
-      error: [AdminUnauthorized, TooManyAttempts]
+      error: [SessionUnauthorized, TooManyAttempts]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Log in",
       description: "Sets the session cookie (HttpOnly, SameSite=Strict, Path=/portal) and answers the CSRF token every later " +
@@ -75,7 +75,7 @@ export class PortalSessionGroup extends HttpApiGroup.make("session")
     HttpApiEndpoint.post("changePassword", "/session/password", {
       payload: Schema.Struct({ current_password: Password, new_password: Password }),
       success: Done,
-      error: [ValidationFailed, AdminForbidden, TooManyAttempts]
+      error: [ValidationFailed, SessionForbidden, TooManyAttempts]
     }).middleware(RequestValidation)
       .annotate(RoleNeeded, "viewer")
       .annotateMerge(OpenApi.annotations({ summary: "Choose a new password; the user's other sessions end" }))

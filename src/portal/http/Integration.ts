@@ -1,13 +1,13 @@
 import { Duration, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Conflict } from "../../api/admin/AdminErrors.ts"
+import { Conflict, invalid, notFound } from "../../api/identity/Errors.ts"
 import { PortalApi } from "../../api/portal/PortalApi.ts"
 import { type Environment, environments } from "../../domain/Environment.ts"
-import type { IssuedToken, PartnerEnvironmentSettings } from "../../domain/Partner.ts"
+import { blankIsNull, type IssuedToken, type PartnerEnvironmentSettings } from "../../domain/Partner.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
-import { CallbackAdmin, PartnerAdmin } from "../../admin/AdminChanges.ts"
-import { blankIsNull, invalid, notFound } from "../../admin/http/Common.ts"
+import { CallbackAdmin } from "../../changes/CallbackAdmin.ts"
+import { PartnerAdmin } from "../../changes/PartnerAdmin.ts"
 import { partnerOfSession, portalActor } from "./Common.ts"
 
 const iso = (date: Date | null) => date === null ? null : date.toISOString()

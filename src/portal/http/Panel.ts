@@ -1,15 +1,18 @@
 import { Effect, Layer, Option } from "effect"
 import { PortalApi, portalApiPrefix } from "../../api/portal/PortalApi.ts"
 import { portalSessionCookie } from "../../api/portal/PortalSecurity.ts"
-import { PartnerUsers } from "../../admin/PartnerUsers.ts"
-import { panelRoutes, sessionOpenApiRoute, sharedPanelAssets } from "../../admin/http/Panel.ts"
+import { sharedPanelAssets } from "../../identity/http/Panel.ts"
+import { sessionOpenApiRoute } from "../../identity/http/SessionHttp.ts"
+import { PartnerUsers } from "../../identity/PartnerUsers.ts"
+import { panelRoutes } from "../../platform/PanelPages.ts"
 
 /** The portal's addresses: each serves the shell, whose script draws the page the path names. */
 export const portalPages = ["", "/login", "/invitation", "/tokens", "/webhooks", "/wallet", "/usage", "/users", "/account"] as const
 
 /**
- * The portal's pages, as the console's are made (one shell, plain ES modules, the same Content-Security-Policy), its
- * own modules beside the console's shared ones (the API client and the DOM helpers), all under /portal/assets.
+ * The portal's pages, as the console's are made (platform/PanelPages.ts: one shell, plain ES modules, the same
+ * Content-Security-Policy), its own modules beside the ones both panels share (the API client and the DOM helpers),
+ * all under /portal/assets.
  */
 export const PortalPanelRoutes = panelRoutes({
   base: "/portal",

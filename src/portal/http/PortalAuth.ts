@@ -1,13 +1,13 @@
 import { Context, Effect, Layer } from "effect"
-import { AdminForbidden } from "../../api/admin/AdminErrors.ts"
+import { SessionForbidden } from "../../api/identity/Errors.ts"
 import { CurrentPartnerUser, PortalAuth, RoleNeeded } from "../../api/portal/PortalSecurity.ts"
 import { roleReaches } from "../../domain/PartnerUser.ts"
-import { AuditRepo } from "../../admin/AuditRepo.ts"
-import { PartnerUsers } from "../../admin/PartnerUsers.ts"
-import { guarded } from "../../admin/http/SessionHttp.ts"
+import { AuditRepo } from "../../identity/AuditRepo.ts"
+import { PartnerUsers } from "../../identity/PartnerUsers.ts"
+import { guarded } from "../../identity/http/SessionHttp.ts"
 
 const refusal = (role: string, needed: string) =>
-  new AdminForbidden({ message: `Your role (${role}) cannot make this change: it needs a${needed === "owner" ? "n" : ""} ${needed}.` })
+  new SessionForbidden({ message: `Your role (${role}) cannot make this change: it needs a${needed === "owner" ? "n" : ""} ${needed}.` })
 
 /**
  * The server side of PortalAuth, over the console's session checks: the portal cookie names a live session of a

@@ -1,14 +1,13 @@
 import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { AdminUnauthorized } from "../../api/admin/AdminErrors.ts"
+import { invalid, notFound, SessionUnauthorized } from "../../api/identity/Errors.ts"
 import { PortalApi } from "../../api/portal/PortalApi.ts"
 import { CurrentPartnerUser, PortalAuth, portalSessionCookie } from "../../api/portal/PortalSecurity.ts"
 import { AppConfig } from "../../platform/AppConfig.ts"
 import { ClientAddress } from "../../platform/ClientAddress.ts"
-import { invalid, notFound } from "../../admin/http/Common.ts"
-import { cookieOptions, expireCookie, tooMany } from "../../admin/http/SessionHttp.ts"
-import { type NewPortalSession, PartnerUsers, type PortalSession } from "../../admin/PartnerUsers.ts"
+import { cookieOptions, expireCookie, tooMany } from "../../identity/http/SessionHttp.ts"
+import { type NewPortalSession, PartnerUsers, type PortalSession } from "../../identity/PartnerUsers.ts"
 
 const sessionAnswer = (session: PortalSession) => ({
   success: true as const,
@@ -35,7 +34,7 @@ export const PortalLoginHandlers = HttpApiBuilder.group(PortalApi, "login", Effe
     .handle("login", ({ payload }) =>
       Effect.flatMap(client, (address) => users.login(payload.email, payload.password, address)).pipe(
         Effect.catchTags({
-          LoginRefused: (refused) => Effect.fail(new AdminUnauthorized({ message: refused.message })),
+          LoginRefused: (refused) => Effect.fail(new SessionUnauthorized({ message: refused.message })),
           LoginThrottled: (throttled) => tooMany(throttled.message, throttled.retryAfterSeconds),
           ...busy
         }),

@@ -2,8 +2,8 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PortalApi } from "../../api/portal/PortalApi.ts"
 import type { Actor } from "../../domain/Admin.ts"
-import type { UsersPartner } from "../../admin/PartnerUserRepo.ts"
-import { userManagement } from "../../admin/http/PartnerUsers.ts"
+import type { UsersPartner } from "../../identity/PartnerUserRepo.ts"
+import { userManagement } from "../../identity/http/PartnerUsers.ts"
 import { partnerOfSession, portalActor } from "./Common.ts"
 
 /** The contract's "users" group: the session's partner's users, managed by its owner as an operator manages them. */

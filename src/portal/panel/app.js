@@ -1,6 +1,6 @@
 // @ts-check
 // The partner portal: a shell that draws the page the path names, over the portal's API (/portal/api). The API
-// client, the log-in and password forms and the DOM helpers are the operator console's (session.js, dom.js).
+// client, the log-in and password forms and the DOM helpers are the ones both panels share (session.js, dom.js).
 import { fill } from "./dom.js"
 import { api, client, drawBar, drawPage, loginForm, navigate, passwordForm, runShell, session } from "./session.js"
 import { tokensPage, webhooksPage } from "./integration.js"
@@ -8,7 +8,7 @@ import { usagePage, walletPage } from "./data.js"
 import { invitationPage, usersPage } from "./users.js"
 import { who } from "./who.js"
 
-// The shell's two regions (the page the server sends has both: admin/http/Panel.ts).
+// The shell's two regions (the page the server sends has both: platform/PanelPages.ts).
 const main = /** @type {HTMLElement} */ (document.getElementById("main"))
 const top = /** @type {HTMLElement} */ (document.getElementById("top"))
 

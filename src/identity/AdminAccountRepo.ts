@@ -60,7 +60,7 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
   deleteSession(idHash: Uint8Array): Effect.Effect<void>
   /** Ends every session of an account (disabled, its password or role changed), but `keep`. */
   deleteSessionsOf(accountId: number, keep?: Uint8Array): Effect.Effect<void>
-}>()("partner-api/admin/AdminAccountRepo") {
+}>()("partner-api/identity/AdminAccountRepo") {
   static readonly layerSql = Layer.effect(
     AdminAccountRepo,
     Effect.gen(function*() {

@@ -72,7 +72,7 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
   findSession(idHash: Uint8Array): Effect.Effect<Option.Option<UserOfPartner>>
   deleteSession(idHash: Uint8Array): Effect.Effect<void>
   deleteSessionsOf(userId: number, keep?: Uint8Array): Effect.Effect<void>
-}>()("partner-api/admin/PartnerUserRepo") {
+}>()("partner-api/identity/PartnerUserRepo") {
   static readonly layerSql = Layer.effect(
     PartnerUserRepo,
     Effect.gen(function*() {

@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { hash, randomBytes } from "node:crypto"
 import { type Actor, isEmail, normalizeEmail } from "../domain/Admin.ts"
 import type { PartnerRole, PartnerUser } from "../domain/PartnerUser.ts"
-import { AdminConfig } from "./AdminConfig.ts"
+import { IdentityConfig } from "./IdentityConfig.ts"
 import { AuditRepo } from "./AuditRepo.ts"
 import { LoginAttemptRepo, type LoginThrottled, throttleRules } from "./LoginAttemptRepo.ts"
 import { type HashersBusy, hashPassword, PasswordHashing } from "./Passwords.ts"
@@ -89,7 +89,7 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
     void,
     LoginRefused | InvalidAccountInput | HashersBusy
   >
-}>()("partner-api/admin/PartnerUsers") {
+}>()("partner-api/identity/PartnerUsers") {
   static readonly layerNoDeps = Layer.effect(
     PartnerUsers,
     Effect.gen(function*() {
@@ -97,7 +97,7 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
       const audit = yield* AuditRepo
       const attempts = yield* LoginAttemptRepo
       const hashing = yield* PasswordHashing
-      const config = yield* AdminConfig
+      const config = yield* IdentityConfig
       const replaceHash = replacementHash(hashing)
       const found = (userId: number) => Option.match({ onNone: () => Effect.fail(new PartnerUserNotFound({ id: userId })), onSome: Effect.succeed<PartnerUser> })
 

@@ -1,7 +1,7 @@
 import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { type Actor, type AdminAccount, type AdminRole, isEmail, normalizeEmail } from "../domain/Admin.ts"
 import { AdminAccountRepo, type Credentials, EmailTaken, type SessionRecord } from "./AdminAccountRepo.ts"
-import { AdminConfig } from "./AdminConfig.ts"
+import { IdentityConfig } from "./IdentityConfig.ts"
 import { AuditRepo } from "./AuditRepo.ts"
 import { LoginAttemptRepo, LoginThrottled, throttleRules } from "./LoginAttemptRepo.ts"
 import { generatePassword, type HashersBusy, hashPassword, PasswordHashing } from "./Passwords.ts"
@@ -65,14 +65,14 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
     void,
     LoginRefused | InvalidAccountInput | HashersBusy
   >
-}>()("partner-api/admin/AdminAccounts") {
+}>()("partner-api/identity/AdminAccounts") {
   static readonly layerNoDeps = Layer.effect(
     AdminAccounts,
     Effect.gen(function*() {
       const repo = yield* AdminAccountRepo
       const attempts = yield* LoginAttemptRepo
       const audit = yield* AuditRepo
-      const config = yield* AdminConfig
+      const config = yield* IdentityConfig
       const hashing = yield* PasswordHashing
       const rules = throttleRules(config)
       /** A change and its audit row commit together or not at all. */

@@ -3,8 +3,11 @@ import { Config, Context, Duration, Effect, Layer, Schema } from "effect"
 const count = (name: string, maximum: number) =>
   Config.schema(Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum })), name)
 
-/** Settings of the operator console and of the partner portal's accounts, from the environment. */
-export class AdminConfig extends Context.Service<AdminConfig, {
+/**
+ * Identity's settings, from the environment: the operator console's accounts and sessions, the partner portal's, and
+ * the log-in throttle and hash permits both share. The variables keep their ADMIN_ names, which predate the portal.
+ */
+export class IdentityConfig extends Context.Service<IdentityConfig, {
   /** How long a console session lasts from its log-in; then the admin logs in again. */
   readonly sessionTtl: Duration.Duration
   /** Log-ins allowed per e-mail and client address before lock-outs begin. */
@@ -23,7 +26,7 @@ export class AdminConfig extends Context.Service<AdminConfig, {
   readonly portalSessionTtl: Duration.Duration
   /** How long a partner user's invitation link can be used. */
   readonly invitationTtl: Duration.Duration
-}>()("partner-api/admin/AdminConfig") {
+}>()("partner-api/identity/IdentityConfig") {
   static readonly config = Config.all({
     sessionTtl: Config.Duration("ADMIN_SESSION_TTL").pipe(Config.withDefault(Duration.hours(8))),
     loginMaxFailures: count("ADMIN_LOGIN_MAX_FAILURES", 1000).pipe(Config.withDefault(5)),
@@ -39,5 +42,5 @@ export class AdminConfig extends Context.Service<AdminConfig, {
     invitationTtl: Config.Duration("PORTAL_INVITATION_TTL").pipe(Config.withDefault(Duration.hours(72)))
   })
 
-  static readonly layer = Layer.effect(AdminConfig, Effect.map(AdminConfig.config, AdminConfig.of))
+  static readonly layer = Layer.effect(IdentityConfig, Effect.map(IdentityConfig.config, IdentityConfig.of))
 }

@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import type { AdminConfig } from "./AdminConfig.ts"
+import type { IdentityConfig } from "./IdentityConfig.ts"
 
 export class LoginThrottled extends Schema.TaggedError<LoginThrottled>()("LoginThrottled", { retryAfterSeconds: Schema.Int }) {
   override get message() {
@@ -8,7 +8,7 @@ export class LoginThrottled extends Schema.TaggedError<LoginThrottled>()("LoginT
   }
 }
 
-/** How log-ins are throttled (from AdminConfig). */
+/** How log-ins are throttled (from IdentityConfig). */
 export interface ThrottleRules {
   /** Attempts per e-mail and client before lock-outs begin. */
   readonly allowance: number
@@ -20,8 +20,8 @@ export interface ThrottleRules {
   readonly window: Duration.Duration
 }
 
-/** The log-in throttle as AdminConfig sets it: the console and the portal count apart, by the same rules. */
-export const throttleRules = (config: AdminConfig["Service"]): ThrottleRules => ({
+/** The log-in throttle as IdentityConfig sets it: the console and the portal count apart, by the same rules. */
+export const throttleRules = (config: IdentityConfig["Service"]): ThrottleRules => ({
   allowance: config.loginMaxFailures,
   lockout: config.loginLockout,
   maxLockout: config.loginMaxLockout,
@@ -62,7 +62,7 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
   forgetEmail(realm: LoginRealm, email: string): Effect.Effect<void>
   /** Drops rows no attempt has touched for long enough that they no longer count. */
   sweep(realm: LoginRealm, rules: ThrottleRules): Effect.Effect<void>
-}>()("partner-api/admin/LoginAttemptRepo") {
+}>()("partner-api/identity/LoginAttemptRepo") {
   static readonly layerSql = Layer.effect(
     LoginAttemptRepo,
     Effect.gen(function*() {

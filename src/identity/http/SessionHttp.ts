@@ -1,6 +1,7 @@
 import { type Context, Effect, Option, Predicate, Redacted } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { AdminForbidden, AdminUnauthorized, TooManyAttempts, ValidationFailed } from "../../api/admin/AdminErrors.ts"
+import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { type HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"
+import { SessionForbidden, SessionUnauthorized, TooManyAttempts, ValidationFailed } from "../../api/identity/Errors.ts"
 import { AppConfig } from "../../platform/AppConfig.ts"
 import { sameSecret } from "../Sessions.ts"
 
@@ -10,10 +11,10 @@ import { sameSecret } from "../Sessions.ts"
  * Origin and a role that may make it) and the audit of a change refused.
  */
 
-const notLoggedIn = new AdminUnauthorized({ message: "Log in first." })
-const expired = new AdminUnauthorized({ message: "Your session has ended: log in again." })
-const badCsrf = new AdminForbidden({ message: "This change lacks the session's CSRF token (X-CSRF-Token): reload the page." })
-const crossOrigin = new AdminForbidden({ message: "Changes are only taken from the console's own pages." })
+const notLoggedIn = new SessionUnauthorized({ message: "Log in first." })
+const expired = new SessionUnauthorized({ message: "Your session has ended: log in again." })
+const badCsrf = new SessionForbidden({ message: "This change lacks the session's CSRF token (X-CSRF-Token): reload the page." })
+const crossOrigin = new SessionForbidden({ message: "Changes are only taken from the console's own pages." })
 
 const reads = new Set(["GET", "HEAD", "OPTIONS"])
 
@@ -49,7 +50,7 @@ export interface SessionRules<S> {
    * Why this session may not make this request (its role, a password to replace first), from the endpoint's
    * annotations; undefined: it may.
    */
-  readonly forbids: (session: S, change: boolean, annotations: Context.Context<never>) => AdminForbidden | undefined
+  readonly forbids: (session: S, change: boolean, annotations: Context.Context<never>) => SessionForbidden | undefined
   readonly recordRefusal: (session: S, refused: RefusedChange) => Effect.Effect<void>
 }
 
@@ -123,3 +124,28 @@ export const tooMany = (message: string, retryAfterSeconds: number) =>
   HttpEffect.appendPreResponseHandler((_request, response) =>
     Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(retryAfterSeconds)))
   ).pipe(Effect.andThen(Effect.fail(new TooManyAttempts({ message, retry_after_seconds: retryAfterSeconds }))))
+
+/**
+ * An API's OpenAPI document at `path`, for a logged-in session only: it maps every operation the panel can make,
+ * which is nobody else's business.
+ */
+export const sessionOpenApiRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  path: `/${string}`,
+  api: HttpApi.HttpApi<Id, Groups>,
+  cookie: string,
+  live: (sessionId: string) => Effect.Effect<boolean>
+) =>
+  HttpRouter.use(Effect.fnUntraced(function*(router) {
+    let document: OpenApi.OpenAPISpec | undefined
+    yield* router.add(
+      "GET",
+      path,
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        if (!(yield* live(request.cookies[cookie] ?? ""))) {
+          return HttpServerResponse.jsonUnsafe({ success: false, message: "Log in first." }, { status: 401, headers: { "cache-control": "no-store" } })
+        }
+        return HttpServerResponse.jsonUnsafe(document ??= OpenApi.fromApi(api), { headers: { "cache-control": "no-store" } })
+      })
+    )
+  }))

@@ -30,7 +30,7 @@ export class AuditRepo extends Context.Service<AuditRepo, {
   atomically<A, E, R>(changeAndRecord: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
   /** Newest first. */
   list(filter: AuditFilter): Effect.Effect<ReadonlyArray<AuditEntry>>
-}>()("partner-api/admin/AuditRepo") {
+}>()("partner-api/identity/AuditRepo") {
   static readonly layerSql = Layer.effect(
     AuditRepo,
     Effect.gen(function*() {

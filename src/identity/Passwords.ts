@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
-import { AdminConfig } from "./AdminConfig.ts"
+import { IdentityConfig } from "./IdentityConfig.ts"
 
 /**
  * Admin passwords, hashed with scrypt (node:crypto) and a random salt of
@@ -54,20 +54,20 @@ export class HashersBusy extends Schema.TaggedError<HashersBusy>()("HashersBusy"
 }
 
 /**
- * The console's password checks (log-ins, password changes), at most ADMIN_LOGIN_CONCURRENT_HASHES at
- * once. scrypt runs on libuv's thread pool, which the process shares with file reads and the system
- * resolver's DNS look-ups: a burst of log-ins must not take every thread, so one beyond the permits is
- * refused (429) instead of waiting for one.
+ * Password checks of the console and the portal together (log-ins, password changes), at most
+ * ADMIN_LOGIN_CONCURRENT_HASHES at once. scrypt runs on libuv's thread pool, which the process shares with file
+ * reads and the system resolver's DNS look-ups: a burst of log-ins must not take every thread, so one beyond the
+ * permits is refused (429) instead of waiting for one.
  */
 export class PasswordHashing extends Context.Service<PasswordHashing, {
   /** Runs `effect` holding a permit, or fails with HashersBusy when none is free now. */
   gated<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | HashersBusy, R>
   readonly permits: Semaphore.Semaphore
-}>()("partner-api/admin/PasswordHashing") {
+}>()("partner-api/identity/PasswordHashing") {
   static readonly layer = Layer.effect(
     PasswordHashing,
     Effect.gen(function*() {
-      const { concurrentHashes } = yield* AdminConfig
+      const { concurrentHashes } = yield* IdentityConfig
       const permits = yield* Semaphore.make(concurrentHashes)
       return PasswordHashing.of({
         permits,

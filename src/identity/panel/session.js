@@ -1,7 +1,8 @@
 // @ts-check
-// The admin API's client and the session: every page calls the API through here. A page that moves the
-// console elsewhere announces it as a history change, which the shell (app.js) draws; so pages do not
-// import the shell, and the shell imports the pages.
+// A panel's API client and the session: every page calls the API through here (the console's API unless the
+// shell points `client` elsewhere, as the portal's does). A page that moves the panel elsewhere announces it as
+// a history change, which the shell (app.js) draws; so pages do not import the shell, and the shell imports the
+// pages.
 import { field, fill, formValues, h, notice } from "./dom.js"
 
 /**

@@ -4,7 +4,7 @@ import { liveTokenRefusal, LiveTokenWithheld } from "../domain/Certification.ts"
 import type { Partner } from "../domain/Partner.ts"
 import { type PartnerNotFound, Partners } from "../partners/Partners.ts"
 import { CertificationRepo } from "../wallet/certification/CertificationRepo.ts"
-import { AuditRepo } from "./AuditRepo.ts"
+import { AuditRepo } from "../identity/AuditRepo.ts"
 
 /**
  * The partner setting of the wallet certification, as operators change it (console and CLI alike, audited): a
@@ -19,7 +19,7 @@ export class CertificationAdmin extends Context.Service<CertificationAdmin, {
     slug: string,
     required: boolean
   ): Effect.Effect<{ readonly partner: Partner; readonly required: boolean; readonly liveTokenWithdrawn: boolean }, PartnerNotFound>
-}>()("partner-api/admin/CertificationAdmin") {
+}>()("partner-api/changes/CertificationAdmin") {
   static readonly layer = Layer.effect(
     CertificationAdmin,
     Effect.gen(function*() {

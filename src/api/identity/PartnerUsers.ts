@@ -1,0 +1,64 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, OpenApi } from "effect/http-api"
+import { PartnerRole } from "../../domain/PartnerUser.ts"
+import { Conflict, NotFound, ValidationFailed } from "./Errors.ts"
+import { RequestValidation } from "../RequestValidation.ts"
+
+export const UserView = Schema.Struct({
+  id: Schema.Int,
+  email: Schema.String,
+  role: PartnerRole,
+  status: Schema.Literals(["active", "invited", "invitation expired"]),
+  invitation_expires_at: Schema.NullOr(Schema.String).annotate({ description: "When the open invitation link stops working" }),
+  created_at: Schema.String
+})
+
+/** An invitation as it is handed out: the link (its secret after `#`, shown this once) and when it stops working. */
+export const InvitationAnswer = Schema.Struct({
+  success: Schema.Literal(true),
+  user: UserView,
+  invitation_url: Schema.String.annotate({ description: "The one-time link to hand to the user: shown this once" }),
+  expires_at: Schema.String
+})
+
+const userId = Schema.FiniteFromString.check(Schema.isInt())
+
+/**
+ * A partner's users. The portal's group (`PortalUsersGroup`, its owner's) and the console's (`partnerUsers` of the
+ * admin API, an operator's, for any partner named by `:slug`) are made from these endpoints under their own paths,
+ * path parameters and security.
+ */
+export const userEndpoints = <const P extends Schema.Struct.Fields>(prefix: "" | "/partners/:slug", params: P) => ({
+  list: HttpApiEndpoint.get("list", `${prefix}/users` as `/${string}`, {
+    params,
+    success: Schema.Struct({ success: Schema.Literal(true), users: Schema.Array(UserView) })
+  }),
+  invite: HttpApiEndpoint.post("invite", `${prefix}/users` as `/${string}`, {
+    params,
+    payload: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), role: PartnerRole }),
+    success: InvitationAnswer,
+    error: [ValidationFailed, Conflict]
+  }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+    summary: "Invite a user: the answer holds the one-time invitation link (PORTAL_INVITATION_TTL); one account per e-mail (409)"
+  })),
+  setRole: HttpApiEndpoint.patch("setRole", `${prefix}/users/:id` as `/${string}`, {
+    params: { ...params, id: userId },
+    payload: Schema.Struct({ role: PartnerRole }),
+    success: Schema.Struct({ success: Schema.Literal(true), user: UserView }),
+    error: [ValidationFailed, NotFound, Conflict]
+  }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+    summary: "Change a user's role (a partner keeps at least one owner: 409)"
+  })),
+  remove: HttpApiEndpoint.delete("remove", `${prefix}/users/:id` as `/${string}`, {
+    params: { ...params, id: userId },
+    success: Schema.Struct({ success: Schema.Literal(true), user: UserView }),
+    error: [NotFound, Conflict, ValidationFailed]
+  }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({ summary: "Remove a user: their sessions end at once (a partner keeps at least one owner: 409)" })),
+  reinvite: HttpApiEndpoint.post("reinvite", `${prefix}/users/:id/invitation` as `/${string}`, {
+    params: { ...params, id: userId },
+    success: InvitationAnswer,
+    error: [NotFound, ValidationFailed]
+  }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+    summary: "A new invitation link for the user (the earlier one stops working): to choose a password again"
+  }))
+})

@@ -1,0 +1,63 @@
+import { Clock, Effect } from "effect"
+import { Conflict, invalid, notFound } from "../../api/identity/Errors.ts"
+import type { Actor } from "../../domain/Admin.ts"
+import type { PartnerRole, PartnerUser } from "../../domain/PartnerUser.ts"
+import { AppConfig, publicBaseUrl } from "../../platform/AppConfig.ts"
+import { type Invited, PartnerUsers } from "../PartnerUsers.ts"
+import type { UsersPartner } from "../PartnerUserRepo.ts"
+
+/** Where an invitation is accepted: the secret after `#`, which a browser never sends to a server or a log. */
+export const invitationPath = "/portal/invitation"
+
+/** The one-time link an invitation is handed over as. */
+export const invitationUrl = (app: AppConfig["Service"], secret: string) => `${publicBaseUrl(app)}${invitationPath}#${secret}`
+
+/** A user as the portal's and the console's answers show them. */
+export const userView = (user: PartnerUser, now: number) => ({
+  id: user.id,
+  email: user.email,
+  role: user.role,
+  status: user.statusAt(now),
+  invitation_expires_at: user.invitationExpiresAt?.toISOString() ?? null,
+  created_at: user.createdAt.toISOString()
+})
+
+/**
+ * A partner's users as an owner (portal) or an operator (console) manages them: the same answers and refusals, for
+ * the partner and the actor each side names.
+ */
+export const userManagement = Effect.gen(function*() {
+  const users = yield* PartnerUsers
+  const app = yield* AppConfig
+  const now = Clock.currentTimeMillis
+  const view = (user: PartnerUser) => Effect.map(now, (at) => userView(user, at))
+  const invitation = ({ expiresAt, invitation, user }: Invited) =>
+    Effect.map(view(user), (shown) => ({
+      success: true as const,
+      user: shown,
+      invitation_url: invitationUrl(app, invitation),
+      expires_at: expiresAt.toISOString()
+    }))
+  const changed = (user: PartnerUser) => Effect.map(view(user), (shown) => ({ success: true as const, user: shown }))
+  const refusals = {
+    PartnerUserNotFound: (error: { readonly message: string }) => Effect.fail(notFound(error)),
+    LastOwner: (error: { readonly message: string }) => Effect.fail(new Conflict({ message: error.message }))
+  }
+  return {
+    list: (partner: UsersPartner) =>
+      Effect.flatMap(users.list(partner.id), (all) => Effect.map(Effect.forEach(all, view), (shown) => ({ success: true as const, users: shown }))),
+    invite: (actor: Actor, partner: UsersPartner, payload: { readonly email: string; readonly role: PartnerRole }) =>
+      users.invite(actor, partner, payload).pipe(
+        Effect.catchTags({
+          PartnerEmailTaken: (error) => Effect.fail(new Conflict({ message: error.message })),
+          InvalidAccountInput: (error) => Effect.fail(invalid(error.field, error.message))
+        }),
+        Effect.flatMap(invitation)
+      ),
+    setRole: (actor: Actor, partner: UsersPartner, id: number, role: PartnerRole) =>
+      users.setRole(actor, partner, id, role).pipe(Effect.catchTags(refusals), Effect.flatMap(changed)),
+    remove: (actor: Actor, partner: UsersPartner, id: number) => users.remove(actor, partner, id).pipe(Effect.catchTags(refusals), Effect.flatMap(changed)),
+    reinvite: (actor: Actor, partner: UsersPartner, id: number) =>
+      users.reinvite(actor, partner, id).pipe(Effect.catchTags({ PartnerUserNotFound: refusals.PartnerUserNotFound }), Effect.flatMap(invitation))
+  }
+})
