@@ -3,7 +3,8 @@ import { Duration, Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { PartnerEmailTaken, PartnerUserRepo } from "../../src/identity/PartnerUserRepo.ts"
 import { hashSession, newSessionSecrets } from "../../src/identity/Sessions.ts"
-import { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
+import type { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
+import { givenRepoPartner } from "../support/RepoPartner.ts"
 
 /**
  * What PartnerUserRepo promises, whichever form keeps it: run over PostgreSQL (layerSql) and over memory
@@ -12,19 +13,7 @@ import { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
  */
 export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | PartnerRepo>) => {
   const unique = () => randomBytes(4).toString("hex")
-  const givenPartner = Effect.gen(function*() {
-    const slug = `p-${unique()}`
-    const token = () => ({ hash: randomBytes(32), prefix: "pak_x_" })
-    const { partner } = yield* (yield* PartnerRepo).insert({
-      name: `Partner ${slug}`,
-      slug,
-      status: "active",
-      commissionPercent: 10,
-      rateLimitPerMinute: null,
-      environments: { live: { callbackUrl: null, token: token() }, test: { callbackUrl: null, token: token() } }
-    }).pipe(Effect.orDie)
-    return partner
-  })
+  const givenPartner = givenRepoPartner
   const link = () => randomBytes(32)
   const week = Duration.days(7)
   const invite = (partnerId: number, email: string, role: "owner" | "developer" | "viewer" = "viewer", invitationHash = link(), invitationTtl = week) =>
