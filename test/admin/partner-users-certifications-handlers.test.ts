@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { HttpApiTest } from "effect/http-api"
 import { randomBytes } from "node:crypto"
@@ -13,7 +13,6 @@ import { newCertificationId } from "../../src/domain/Certification.ts"
 import { AdminAccounts } from "../../src/identity/AdminAccounts.ts"
 import { AuditRepo } from "../../src/identity/AuditRepo.ts"
 import { PartnerUsers } from "../../src/identity/PartnerUsers.ts"
-import { CallbackTargets } from "../../src/partners/CallbackTargets.ts"
 import { CallbackUrlPolicy } from "../../src/partners/CallbackUrlPolicy.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
@@ -23,6 +22,7 @@ import { CertificationRepo } from "../../src/wallet/certification/CertificationR
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
 import { PartnerCallbacks } from "../../src/wallet/outbox/PartnerCallbacks.ts"
 import { type AdminSession, asAdmin, givenAdmin, sessionOf } from "../support/AdminConsole.ts"
+import { CallbackTargetsOfRepo } from "../support/RepoPartner.ts"
 import { givenPartner, TestConfig } from "../support/TestApp.ts"
 
 /**
@@ -31,21 +31,11 @@ import { givenPartner, TestConfig } from "../support/TestApp.ts"
  * over memory repositories: no socket, no PostgreSQL. Starting a run calls the partner's test wallet, so it is
  * tested end to end in certification-console.test.ts; its refusals before any call are here.
  */
-/** Each partner's callback targets as its memory row has them (a test environment without a URL: a placeholder's). */
-const TargetsOfMemoryPartners = Layer.effect(
-  CallbackTargets,
-  Effect.map(Effect.service(PartnerRepo), (repo) => {
-    const get = (partnerId: number, environment: "live" | "test") =>
-      Effect.map(repo.findCallbackTarget(partnerId, environment), Option.map((target) => ({ ...target, callbackUrl: target.callbackUrl ?? "https://wallet.example/test" })))
-    return CallbackTargets.of({ get, fresh: get })
-  })
-)
-
 const InMemoryConsole = Layer.mergeAll(AdminPartnerUsersHandlers, AdminCertificationsHandlers).pipe(
   Layer.provideMerge(Layer.mergeAll(AdminAuth.layer, RequestValidationLive)),
   Layer.provideMerge(Layer.mergeAll(AdminAccounts.layerMemory, PartnerUsers.layerMemory, CertificationAdmin.layer)),
   Layer.provideMerge(Layer.mergeAll(
-    Certifications.layerNoDeps.pipe(Layer.provide(Layer.mergeAll(PartnerCallbacks.layer, TargetsOfMemoryPartners))),
+    Certifications.layerNoDeps.pipe(Layer.provide(Layer.mergeAll(PartnerCallbacks.layer, CallbackTargetsOfRepo))),
     AuditRepo.layerMemory
   )),
   Layer.provideMerge(Layer.mergeAll(Partners.layerNoDeps, CertificationRepo.layerMemory, PartnerPlayers.layerMemory)),

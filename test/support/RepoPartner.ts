@@ -1,4 +1,6 @@
-import { Effect } from "effect"
+import { Effect, Layer, Option } from "effect"
+import type { Environment } from "../../src/domain/Environment.ts"
+import { CallbackTargets } from "../../src/partners/CallbackTargets.ts"
 import { randomBytes } from "node:crypto"
 import { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
 
@@ -19,3 +21,20 @@ export const givenRepoPartner = Effect.gen(function*() {
   }).pipe(Effect.orDie)
   return partner
 })
+
+/**
+ * Each partner's callback targets as PartnerRepo has them, read every time (no cache): for handler specs over
+ * memory, whose partners are made by the tests. A test environment without a URL of its own has a placeholder's, as
+ * the service gives it the sandbox wallet's.
+ */
+export const CallbackTargetsOfRepo = Layer.effect(
+  CallbackTargets,
+  Effect.map(Effect.service(PartnerRepo), (repo) => {
+    const get = (partnerId: number, environment: Environment) =>
+      Effect.map(
+        repo.findCallbackTarget(partnerId, environment),
+        Option.map((target) => environment === "test" && target.callbackUrl === null ? { ...target, callbackUrl: "https://sandbox.example/wallet" } : target)
+      )
+    return CallbackTargets.of({ get, fresh: get })
+  })
+)
