@@ -23,7 +23,7 @@ export type RoundStatus = typeof RoundStatus.Type
 
 /**
  * Refusals: the aggregator's own two codes, and two of this service's
- * (documented in the README): a bet of a round already refunded, and a
+ * (documented in docs/architecture.md): a bet of a round already refunded, and a
  * transaction id already used with another payload. ROUND_NOT_FOUND is only
  * read back: refunds of unknown rounds answered it before they became
  * tombstones.

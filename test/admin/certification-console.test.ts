@@ -2,7 +2,7 @@
  * The console's wallet certification in a real headless Chromium, as an operator uses it: choose the partner, name
  * its test player, start a run, watch the cases fill the list as they finish, and read, case by case, why the run
  * failed (the fault each failed case caught, with the requests and answers); then require a passed run for the live
- * token, which withdraws it. Photographed for the README (docs/screenshots/certification.png).
+ * token, which withdraws it. Photographed for the operator guide (docs/screenshots/certification.png).
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"

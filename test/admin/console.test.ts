@@ -3,7 +3,7 @@
  * created (its token shown once and working against the partner API), deactivated (the partner API then
  * answers 401), a wallet transaction found by id and its callback redelivered, a change without the CSRF
  * token refused, a viewer who cannot change anything, and the audit trail showing each change. The pages
- * are photographed for the README (docs/screenshots).
+ * are photographed for the operator guide (docs/screenshots).
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"

@@ -1,6 +1,6 @@
 /**
  * The typed partner client (src/client) against a running service, used as
- * the README shows: over fetch, from the service's URL, with either scheme.
+ * the partner guide shows: over fetch, from the service's URL, with either scheme.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"

@@ -4,7 +4,7 @@
  * partner API takes the old token and the new), sets the test callback URL, sends a test callback and reads the
  * answer, redelivers a failed callback, and sees none of another partner's rows; a viewer changes nothing; a change
  * without the CSRF token is refused; and the operator's audit trail shows every change as the partner user's. The
- * pages are photographed for the README (docs/screenshots/portal-*.png).
+ * pages are photographed for the partner guide (docs/screenshots/portal-*.png).
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"

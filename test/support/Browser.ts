@@ -112,14 +112,14 @@ export const newPage = (options: { readonly width?: number; readonly height?: nu
   })
 
 /**
- * Where screenshots go: the README's (docs/screenshots) with UPDATE_SCREENSHOTS=1, otherwise a
+ * Where screenshots go: the guides' (docs/screenshots) with UPDATE_SCREENSHOTS=1, otherwise a
  * temporary folder, so a test run takes them (the pages still render) without changing the checkout.
  */
 export const screenshotsDir = process.env.UPDATE_SCREENSHOTS === "1"
   ? path.join(import.meta.dirname, "..", "..", "docs", "screenshots")
   : path.join(os.tmpdir(), "partner-api-screenshots")
 
-/** A screenshot of the whole page, for the README (see screenshotsDir). */
+/** A screenshot of the whole page, for the guides (see screenshotsDir). */
 export const screenshot = (page: Page, name: string) =>
   Effect.promise(async () => {
     mkdirSync(screenshotsDir, { recursive: true })

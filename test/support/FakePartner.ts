@@ -1,6 +1,6 @@
 /**
  * A partner's wallet, as a fake over FakeUpstream: it checks each callback's
- * signature the way the README tells partners to, keeps its players'
+ * signature the way the partner guide tells partners to, keeps its players'
  * balances in cents, applies each event id once (a repeat gets the first
  * answer), remembers a rollback of a bet it has not seen and refuses that
  * bet if it arrives later, and can be told to misbehave: slow, late, down,

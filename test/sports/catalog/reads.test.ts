@@ -73,7 +73,7 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         yield* check({ sport_id: "Basketball" }, upcoming.filter((e) => e.sportId === 18))
         yield* check({ country: "gb" }, upcoming.filter((e) => e.league.cc === "gb"))
         yield* check({ country: "England" }, upcoming.filter((e) => e.league.cc === "gb"))
-        // England is both en and gb, as the README says: either code (any case) finds the other's events.
+        // England is both en and gb, as the partner guide says: either code (any case) finds the other's events.
         yield* check({ country: "en" }, upcoming.filter((e) => e.league.cc === "gb"))
         yield* check({ country: "GB" }, upcoming.filter((e) => e.league.cc === "gb"))
         yield* check({ country: "spain" }, upcoming.filter((e) => e.league.cc === "es"))

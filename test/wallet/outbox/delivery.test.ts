@@ -24,7 +24,7 @@ const callbackRow = (eventId: string) =>
       SELECT id::text, status, attempts, last_error FROM partner_callbacks WHERE event_id = ${eventId}
     `).pipe(Effect.map((rows) => rows[0]), Effect.orDie)
 
-/** The README's signature check, as a partner would write it: any of the signatures may match. */
+/** The partner guide's signature check, as a partner would write it: any of the signatures may match. */
 const partnerVerifies = (secret: string, headers: Record<string, string | string[] | undefined>, rawBody: string) => {
   const timestamp = String(headers["x-partner-timestamp"])
   const expected = Buffer.from("v1=" + createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex"))
@@ -63,7 +63,7 @@ layer(WalletApp(books), live)("Notifications", (it) => {
       assert.deepStrictEqual(attempts[0].body, attempts[1].body)
       for (const attempt of attempts) {
         const raw = attempt.raw
-        assert.isTrue(partnerVerifies(webhookSecret, attempt.headers, raw), "the README's check accepts it")
+        assert.isTrue(partnerVerifies(webhookSecret, attempt.headers, raw), "the partner guide's check accepts it")
         assert.isFalse(partnerVerifies(webhookSecret, attempt.headers, raw.replace('"amount":3', '"amount":30')))
         assert.isFalse(partnerVerifies("whsec_someone_else", attempt.headers, raw))
       }
