@@ -33,9 +33,9 @@ import { WalletRepo } from "./wallet/WalletRepo.ts"
 import { Casino } from "./casino/Casino.ts"
 import { CasinoCatalog } from "./casino/CasinoCatalog.ts"
 import { CasinoConfig } from "./casino/CasinoConfig.ts"
-import { CasinoEnvironments } from "./casino/CasinoEnvironments.ts"
 import * as CasinoGatewaySelection from "./casino/CasinoGatewaySelection.ts"
 import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
+import * as TestCasino from "./casino/TestCasino.ts"
 import { CatalogSchedule } from "./sports/catalog/CatalogSchedule.ts"
 import { SportsCatalog } from "./sports/catalog/SportsCatalog.ts"
 import { SportsCatalogConfig } from "./sports/catalog/SportsCatalogConfig.ts"
@@ -55,14 +55,13 @@ import { PartnerPlayers } from "./partners/PartnerPlayers.ts"
 import { PartnerRateLimit } from "./partners/PartnerRateLimit.ts"
 import { Partners } from "./partners/Partners.ts"
 import { PartnersConfig } from "./partners/PartnersConfig.ts"
-import { StatusReport } from "./partners/StatusReport.ts"
-import type { Environment } from "./domain/Environment.ts"
 import { AppConfig, publicBaseUrl } from "./platform/AppConfig.ts"
 import { AuthFailureLimit } from "./platform/AuthFailureLimit.ts"
 import { ClientAddress } from "./platform/ClientAddress.ts"
 import { SportsConfig } from "./sports/SportsConfig.ts"
-import { SportsEnvironments } from "./sports/SportsEnvironments.ts"
 import * as SportsProviders from "./sports/SportsProviders.ts"
+import * as TestSports from "./sports/TestSports.ts"
+import { Upstreams } from "./upstreams/Upstreams.ts"
 import * as Database from "./platform/Database.ts"
 import { ObservabilityConfig } from "./platform/ObservabilityConfig.ts"
 import { TracingLive } from "./platform/Tracing.ts"
@@ -77,12 +76,8 @@ import { RoutesLive } from "./routes.ts"
 const casinoSandboxSelected = Effect.map(Effect.service(CasinoConfig), (config) => config.gateway === "sandbox")
 
 
-/**
- * The casino area: the gateway CASINO_GATEWAY selects, the local catalog, players and launches; and per
- * environment, the casino a token reaches (a test token's is always the sandbox's).
- */
-export const CasinoLive = CasinoEnvironments.layer(SandboxTestCasinoGatewayLive).pipe(
-  Layer.provideMerge(Layer.mergeAll(Casino.layer, CatalogSync.layer)),
+/** The casino area: the gateway CASINO_GATEWAY selects, the local catalog, players and launches. */
+export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, CasinoGatewaySelection.layer(SandboxCasinoGatewayLive)))
 )
 
@@ -138,20 +133,6 @@ export const SandboxCallbackUrlsLive = Layer.effect(
   })
 ).pipe(Layer.provide(DemoPartnerWalletLive))
 
-/** What /status reports about the upstreams of each environment, from its casino gateway and sports provider. */
-const StatusReportLive = Layer.effect(
-  StatusReport,
-  Effect.gen(function*() {
-    const casinos = yield* CasinoEnvironments
-    const sports = yield* SportsEnvironments
-    const report = (environment: Environment) => ({
-      aggregatorConfigured: casinos[environment].gateway.configured,
-      sportsProvider: { name: sports[environment].provider.name, configured: sports[environment].provider.configured }
-    })
-    return StatusReport.of({ live: report("live"), test: report("test") })
-  })
-)
-
 /** The sports world a live token streams: the provider SPORTS_PROVIDER selects (`betsapi`, `sandbox`). */
 const liveWorld = <A, E, R>(layer: (world: string) => Layer.Layer<A, E, R>) =>
   Layer.unwrap(Effect.map(Effect.service(SportsConfig), (config) => layer(config.provider)))
@@ -167,17 +148,21 @@ const SportsStreamLive = Layer.mergeAll(SportsStream.layer, ChangeRecorder.layer
   Layer.provideMerge(Layer.mergeAll(SportsChangeLog.layerSql, StreamRecords.layerSql, StreamLeases.layerSql))
 )
 
+/** The live sports catalog, its refreshes told to the change stream of the live world. */
+const SportsLive = SportsCatalog.layer.pipe(Layer.provideMerge(liveWorld(ChangeRecorder.catalogChanges)))
+
 /**
- * The sports of each environment: a test token's provider and catalog are always the sandbox world's. Each
- * catalog's refreshes and each provider's odds reads are told to the change stream of its world.
+ * The upstreams of each environment (src/upstreams): live, the ones above; test, always the sandboxes' (the
+ * sandbox aggregator's test agent, the sandbox world's provider and a catalog of its own, its refreshes and odds
+ * reads told to the sandbox world's change stream).
  */
-const SportsLive = SportsEnvironments.layer(
-  recordingOdds(sandboxWorld).pipe(Layer.provide(SandboxSportsProviderLive)),
-  ChangeRecorder.memoryCatalogChanges(sandboxWorld)
-).pipe(
-  Layer.provideMerge(SportsCatalog.layer),
-  Layer.provideMerge(liveWorld(ChangeRecorder.catalogChanges))
-)
+const UpstreamsLive = Upstreams.layer(Layer.merge(
+  TestCasino.layer(SandboxTestCasinoGatewayLive),
+  TestSports.layer(
+    recordingOdds(sandboxWorld).pipe(Layer.provide(SandboxSportsProviderLive)),
+    ChangeRecorder.memoryCatalogChanges(sandboxWorld)
+  )
+))
 
 /** The console's accounts, the partners' portal users, the audit trail and audited changes, over the domain services. */
 const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, PartnerUsers.layerNoDeps, AdminChanges.layer, CertificationAdmin.layer).pipe(
@@ -187,7 +172,7 @@ const AdminServicesLive = Layer.mergeAll(AdminAccounts.layerNoDeps, PartnerUsers
 
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
-  Layer.mergeAll(StatusReportLive, AdminServicesLive).pipe(Layer.provideMerge(
+  Layer.mergeAll(UpstreamsLive, AdminServicesLive).pipe(Layer.provideMerge(
     Layer.mergeAll(CasinoLive, SportsLive, callbacksLayer(walletRepo)).pipe(
       Layer.provideMerge(
         Layer.mergeAll(Partners.layer, PartnerPlayers.layerSql, TestData.layerSql, CallbackTargetsLive, SportsProviderLayer, PartnerRateLimit.layer, AuthFailureLimit.layer)

@@ -9,6 +9,7 @@ import { Envelope } from "./Envelope.ts"
 import { InternalError } from "./Errors.ts"
 import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
+import { PartnerUpstreams } from "./Security.ts"
 
 // Validation messages follow the `The :attribute field ...` convention; see RequestValidation.
 
@@ -234,6 +235,7 @@ export class CasinoGroup extends HttpApiGroup.make("casino")
         "and `provider`; what the aggregator said stays in the operator's log."
     }))
   )
+  .middleware(PartnerUpstreams)
   .annotateMerge(OpenApi.annotations({
     description: "Casino providers and games, and game launches. With a test token, the embedded sandbox " +
       "aggregator's catalog and game pages answer, whatever aggregator the live token reaches."

@@ -7,6 +7,7 @@ import { InternalError } from "./Errors.ts"
 import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { DayQuery } from "./Sports.ts"
+import { PartnerUpstreams } from "./Security.ts"
 
 // Query values the contract leaves open get one documented reading each; a
 // value that cannot be read is a 422 naming the field, never ignored.
@@ -344,6 +345,7 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
       description: `The prematch feed's contract, plus \`score\` (home-away) and \`minute\`. ${feedRead}`
     }))
   )
+  .middleware(PartnerUpstreams)
   .annotateMerge(OpenApi.annotations({
     description: "The local sports catalog and its feeds: fast, filterable reads refreshed from the provider."
   }))

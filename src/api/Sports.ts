@@ -6,6 +6,7 @@ import { Envelope, IsoDate } from "./Envelope.ts"
 import { NotFound, ProviderUnavailable } from "./Errors.ts"
 import { integerQuery, PageMeta, PageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
+import { PartnerUpstreams } from "./Security.ts"
 
 /** A sport id from the query string (BetsAPI's: 1 soccer, 18 basketball, 13 tennis), plain decimal digits. */
 export const SportIdQuery = integerQuery({
@@ -309,6 +310,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
       example: { event_id: "10150123", home_score: 2, away_score: 1, winner: "home" }
     }
   ))
+  .middleware(PartnerUpstreams)
   .annotateMerge(OpenApi.annotations({
     description: "Provider data, answered live from the configured sports provider (BetsAPI or the sandbox)."
   }))

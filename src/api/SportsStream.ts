@@ -6,6 +6,7 @@ import { StorableText } from "../domain/Text.ts"
 import { SportRef } from "./Catalog.ts"
 import { TooManyRequests, ValidationFailed } from "./Errors.ts"
 import { RequestValidation } from "./RequestValidation.ts"
+import { PartnerUpstreams } from "./Security.ts"
 
 /** The most values one filter may list. */
 export const maxFilterValues = 100
@@ -76,6 +77,7 @@ export class SportsStreamGroup extends HttpApiGroup.make("stream")
       description
     }))
   )
+  .middleware(PartnerUpstreams)
   .annotateMerge(OpenApi.annotations({
     description: "What changed in the sports catalog and the odds, pushed as it happens, resumable on any instance."
   }))

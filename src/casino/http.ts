@@ -9,7 +9,8 @@ import { CurrentPartner } from "../api/Security.ts"
 import { CasinoGame } from "../domain/Casino.ts"
 import { toAmount } from "../domain/Money.ts"
 import { AppConfig, publicBaseUrl } from "../platform/AppConfig.ts"
-import { CasinoEnvironments } from "./CasinoEnvironments.ts"
+import { Casino } from "./Casino.ts"
+import { CasinoCatalog } from "./CasinoCatalog.ts"
 
 /** Art this service serves itself is stored as a path; partners get it under the public URL of the one answering. */
 const withPublicArt = (publicBase: string) => (game: CasinoGame): CasinoGame =>
@@ -19,8 +20,6 @@ export const CasinoHandlers = HttpApiBuilder.group(
   PartnerApi,
   "casino",
   Effect.fn(function*(handlers) {
-    // The token's environment picks the casino: a test token's is the sandbox's.
-    const environments = yield* CasinoEnvironments
     const publicBase = publicBaseUrl(yield* AppConfig)
     const providerEntries = encodeWith(Schema.Array(ProviderEntryCodec))
     const gameEntries = encodeWith(Schema.Array(GameEntryCodec))
@@ -28,12 +27,12 @@ export const CasinoHandlers = HttpApiBuilder.group(
     return handlers
       .handle("providers", Effect.fn("CasinoHandlers.providers")(function*() {
         const partner = yield* CurrentPartner
-        const { catalog } = environments[partner.environment]
+        const catalog = yield* CasinoCatalog
         return ok(partner, { list: yield* providerEntries(yield* catalog.enabledProviders) })
       }))
       .handle("games", Effect.fn("CasinoHandlers.games")(function*({ query }) {
         const partner = yield* CurrentPartner
-        const { catalog } = environments[partner.environment]
+        const catalog = yield* CasinoCatalog
         const paging = page(query)
         const { games, total } = yield* catalog.games({
           provider: query.provider?.trim(),
@@ -48,7 +47,7 @@ export const CasinoHandlers = HttpApiBuilder.group(
       }))
       .handle("launch", Effect.fn("CasinoHandlers.launch")(function*({ payload }) {
         const partner = yield* CurrentPartner
-        const { casino } = environments[partner.environment]
+        const casino = yield* Casino
         const launched = yield* casino.launch(partner, {
           externalPlayerId: payload.external_player_id,
           playerName: payload.player_name ?? null,

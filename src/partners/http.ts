@@ -11,17 +11,14 @@ export const AccountHandlers = HttpApiBuilder.group(
   PartnerApi,
   "account",
   Effect.fn(function*(handlers) {
-    const reports = yield* StatusReport
-    // The answer depends on the partner alone: written once per partner this instance keeps in memory.
-    const status = envelopeWriter(StatusData, (partner: PartnerAccess) => {
-      // The upstreams the token reaches: a test token's are the sandboxes.
-      const report = reports[partner.environment]
-      return Effect.succeed({
+    // The answer depends on the partner alone (and the upstreams its token reaches): written once per partner this
+    // instance keeps in memory.
+    const status = envelopeWriter(StatusData, (partner: PartnerAccess) =>
+      Effect.map(Effect.service(StatusReport), (report) => ({
         partner,
         aggregator_configured: report.aggregatorConfigured,
         sports_gateway: { configured: report.sportsProvider.configured, provider: report.sportsProvider.name }
-      })
-    })
+      })))
     return handlers.handle("status", () => Effect.flatMap(Effect.service(CurrentPartner), (partner) => status(partner, partner)))
   })
 )

@@ -19,8 +19,7 @@ import type { PartnerAccess } from "../domain/Partner.ts"
 import { minuteOf, type OddsMarket, type Page, type SportsEvent, type SportsLeague, summaryOf } from "../domain/Sports.ts"
 import { recordProviderCache } from "../platform/Metrics.ts"
 import { ProviderCaller } from "./ProviderQuota.ts"
-import { SportsEnvironments } from "./SportsEnvironments.ts"
-import type { EventNotFound, Fetched, SportsProvider, SportsProviderError } from "./SportsProvider.ts"
+import { type EventNotFound, type Fetched, SportsProvider, type SportsProviderError } from "./SportsProvider.ts"
 
 /** A provider's answer with its value encoded for the wire. */
 const encoded = <A, B, E>(fetched: Effect.Effect<Fetched<A>, E>, encode: (value: A) => Effect.Effect<B>) =>
@@ -68,9 +67,6 @@ export const SportsHandlers = HttpApiBuilder.group(
   PartnerApi,
   "sports",
   Effect.fn(function*(handlers) {
-    // The token's environment picks the provider: a test token's is the sandbox world, never the real one.
-    const environments = yield* SportsEnvironments
-
     const unavailable = (partner: PartnerAccess, provider: SportsProvider["Service"], error: SportsProviderError) =>
       new ProviderUnavailable({
         message: `The sports provider could not be queried: ${error.message}`,
@@ -85,17 +81,17 @@ export const SportsHandlers = HttpApiBuilder.group(
      */
     const answered = <A, B>(
       fetch: (provider: SportsProvider["Service"]) => Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound>,
-      respond: (partner: PartnerAccess, fetched: Fetched<A>) => Effect.Effect<B>
+      respond: (partner: PartnerAccess, fetched: Fetched<A>, provider: SportsProvider["Service"]) => Effect.Effect<B>
     ) =>
       Effect.gen(function*() {
         const partner = yield* CurrentPartner
-        const { provider } = environments[partner.environment]
+        const provider = yield* SportsProvider
         const startedAt = yield* Clock.currentTimeMillis
         return yield* fetch(provider).pipe(
           // The partner's uncached calls count against its own share of the provider's quota.
           Effect.provideService(ProviderCaller, { _tag: "Partner", partnerId: partner.id }),
           Effect.tap((answer) => freshness(answer, startedAt)),
-          Effect.flatMap((fetched) => respond(partner, fetched)),
+          Effect.flatMap((fetched) => respond(partner, fetched, provider)),
           Effect.catchTags({
             SportsProviderError: (error) => Effect.fail(unavailable(partner, provider, error)),
             EventNotFound: (error) => Effect.fail(new NotFound({ message: error.message }))
@@ -109,8 +105,8 @@ export const SportsHandlers = HttpApiBuilder.group(
       fetch: (provider: SportsProvider["Service"]) => Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound>,
       toData: (value: A, provider: SportsProvider["Service"]) => D
     ) =>
-      answered(fetch, (partner, { raw, value }) =>
-        Effect.succeed(ok(partner, toData(value, environments[partner.environment].provider), includeRaw(query) ? { provider_response: raw } : {})))
+      answered(fetch, (partner, { raw, value }, provider) =>
+        Effect.succeed(ok(partner, toData(value, provider), includeRaw(query) ? { provider_response: raw } : {})))
 
     /**
      * The odds, polled by every partner: a cached answer's markets are the same value on every read, so its
@@ -134,10 +130,8 @@ export const SportsHandlers = HttpApiBuilder.group(
 
     return handlers.handleAll({
       status: () =>
-        Effect.map(Effect.service(CurrentPartner), (partner) => {
-          const { provider } = environments[partner.environment]
-          return ok(partner, { provider: provider.name, capabilities: provider.capabilities })
-        }),
+        Effect.map(Effect.all([Effect.service(CurrentPartner), Effect.service(SportsProvider)]), ([partner, provider]) =>
+          ok(partner, { provider: provider.name, capabilities: provider.capabilities })),
       leagues: ({ query }) =>
         answer(query, (provider) => encoded(provider.leagues(list(query)), encodeLeagues), (page, provider) => ({
           provider: provider.name,

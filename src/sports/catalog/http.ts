@@ -26,7 +26,8 @@ import {
   type LiveFeedEntry,
   SportRecord
 } from "../../domain/SportsCatalog.ts"
-import { SportsEnvironments } from "../SportsEnvironments.ts"
+import { SportsProvider } from "../SportsProvider.ts"
+import { SportsCatalog } from "./SportsCatalog.ts"
 
 const invalid = (error: InvalidSportsCatalogQuery) =>
   new ValidationFailed({ message: ErrorMessages.invalidData, errors: error.errors })
@@ -44,22 +45,20 @@ interface FeedQuery {
 
 const sortOf = (query: FeedQuery) => ({ sortBy: query.sort_by, direction: query.sort_direction })
 
-type Services = SportsEnvironments["Service"]["live"]
+type Services = { readonly catalog: SportsCatalog["Service"] }
 
-/** The envelope around what `answer` gives from the services of the current partner's environment. */
-const respondFrom = (environments: SportsEnvironments["Service"]) =>
-<A, E, R>(answer: (services: Services) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(Effect.service(CurrentPartner), (partner) =>
-    Effect.map(answer(environments[partner.environment]), (data) => ok(partner, data)))
+/** The catalog the token reaches (a test token's is the sandbox world's). */
+const services = Effect.map(Effect.service(SportsCatalog), (catalog): Services => ({ catalog }))
+
+/** The envelope around what `answer` gives from the current partner's catalog. */
+const respond = <A, E, R>(answer: (services: Services) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.all([Effect.service(CurrentPartner), services]), ([partner, services]) =>
+    Effect.map(answer(services), (data) => ok(partner, data)))
 
 export const SportsCatalogHandlers = HttpApiBuilder.group(
   PartnerApi,
   "catalog",
   Effect.fn("SportsCatalogHttp.handlers")(function*(handlers) {
-    // The token's environment picks the catalog: a test token's is the sandbox world's.
-    const environments = yield* SportsEnvironments
-    const respond = respondFrom(environments)
-
     const encode = <A, B, E>(answer: (services: Services) => Effect.Effect<A, E>, toWire: (value: A) => Effect.Effect<B>) =>
       respond((services) => Effect.flatMap(answer(services), toWire))
 
@@ -67,7 +66,8 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
     const refresh = Effect.fn("SportsCatalogHttp.refresh")(
       function*(payload: RefreshRequest | null) {
         const partner = yield* CurrentPartner
-        const { catalog, provider } = environments[partner.environment]
+        const catalog = yield* SportsCatalog
+        const provider = yield* SportsProvider
         const { report, scope } = yield* catalog.refresh(payload && {
           sport: payload.sport_id,
           importLeagues: payload.import_leagues,
@@ -110,8 +110,8 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
       read: (services: Services) => Effect.Effect<A, InvalidSportsCatalogQuery>,
       write: (partner: typeof CurrentPartner.Service, value: A) => Effect.Effect<HttpServerResponse.HttpServerResponse>
     ) =>
-      Effect.flatMap(Effect.service(CurrentPartner), (partner) =>
-        read(environments[partner.environment]).pipe(
+      Effect.flatMap(Effect.all([Effect.service(CurrentPartner), services]), ([partner, services]) =>
+        read(services).pipe(
           Effect.mapError(invalid),
           Effect.flatMap((value) => write(partner, value))
         ))

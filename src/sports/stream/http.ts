@@ -6,7 +6,7 @@ import { PartnerApi } from "../../api/Api.ts"
 import { ErrorMessages, TooManyRequests, ValidationFailed } from "../../api/Errors.ts"
 import { CurrentPartner } from "../../api/Security.ts"
 import { streamFilterOf } from "../../domain/SportsStream.ts"
-import { SportsEnvironments } from "../SportsEnvironments.ts"
+import { SportsProvider } from "../SportsProvider.ts"
 import { SportsStream } from "./SportsStream.ts"
 
 /** A Last-Event-ID the stream could have sent: a position, decimal digits. */
@@ -30,8 +30,6 @@ export const SportsStreamHandlers = HttpApiBuilder.group(
   PartnerApi,
   "stream",
   Effect.fn("SportsStreamHttp.handlers")(function*(handlers) {
-    // The token's environment picks the world: a test token's is the sandbox's, never the live one's.
-    const environments = yield* SportsEnvironments
     const streams = yield* SportsStream
 
     return handlers.handle("changes", ({ headers, query, request }) =>
@@ -40,7 +38,8 @@ export const SportsStreamHandlers = HttpApiBuilder.group(
         const lastEventId = yield* positionOf(headers["last-event-id"])
         const body = yield* streams.open({
           partner: { id: partner.id, environment: partner.environment },
-          world: environments[partner.environment].provider.name,
+          // The provider the token reaches names its world: a test token's is the sandbox's, never the live one's.
+          world: (yield* SportsProvider).name,
           filter: streamFilterOf({ sportIds: query.sport_id, leagueIds: query.league_id, eventIds: query.event_id, kinds: query.kinds }),
           lastEventId,
           abort: Effect.sync(() => NodeHttpServerRequest.toServerResponse(request).destroy())
