@@ -1,12 +1,11 @@
 import { Effect, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
-import { ok } from "../api/Envelope.ts"
 import { NotFound } from "../api/Errors.ts"
 import { encodeWith, page } from "../api/Paging.ts"
 import { WalletRoundEntryCodec, WalletTransactionEntryCodec } from "../api/Wallet.ts"
-import { CurrentPartner } from "../api/Security.ts"
-import { type LedgerFilter, type LedgerScope, WalletLedger } from "./WalletLedger.ts"
+import { respond } from "../api/Respond.ts"
+import { type LedgerFilter, type LedgerScope, ledgerScopeOf, WalletLedger } from "./WalletLedger.ts"
 
 /** What a list of transactions asks for (the contract's query), as the ledger reads it. */
 interface TransactionsQuery {
@@ -61,13 +60,11 @@ export const WalletHandlers = HttpApiBuilder.group(
   "wallet",
   Effect.fn(function*(handlers) {
     const reads = yield* ledgerReads
-    const scoped = <A, E, R>(read: (scope: LedgerScope) => Effect.Effect<A, E, R>) =>
-      Effect.flatMap(Effect.service(CurrentPartner), (partner) =>
-        Effect.map(read({ partnerId: partner.id, environment: partner.environment }), (data) => ok(partner, data)))
-
     return handlers
-      .handle("transactions", ({ query }) => scoped((scope) => reads.transactions(scope, query)))
-      .handle("transaction", ({ params, query }) => scoped((scope) => reads.transaction(scope, params.transaction_id, query.kind)))
-      .handle("round", ({ params, query }) => scoped((scope) => reads.round(scope, params.round_id, query.external_player_id)))
+      .handle("transactions", ({ query }) => respond((partner) => reads.transactions(ledgerScopeOf(partner), query)))
+      .handle("transaction", ({ params, query }) =>
+        respond((partner) => reads.transaction(ledgerScopeOf(partner), params.transaction_id, query.kind)))
+      .handle("round", ({ params, query }) =>
+        respond((partner) => reads.round(ledgerScopeOf(partner), params.round_id, query.external_player_id)))
   })
 )
