@@ -51,7 +51,7 @@ import { refreshOutboxGauges } from "./wallet/outbox/OutboxGauges.ts"
 import { seeingOnly } from "./platform/HandlerContext.ts"
 import { HealthRoutes, HttpEdgeMiddleware } from "./platform/HttpEdge.ts"
 import { validateRequests } from "./platform/RequestRefusals.ts"
-import { SandboxRoutes } from "./sandbox/Sandbox.ts"
+import { SandboxRoutes } from "./integrations/sandbox/Sandbox.ts"
 import * as PartnerUpstreamsMiddleware from "./upstreams/PartnerUpstreams.ts"
 
 /** Request validation, failing with the contract's 422 naming every failing field. */

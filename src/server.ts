@@ -68,7 +68,7 @@ import { TracingLive } from "./platform/Tracing.ts"
 import { createHttpServer, MaxBodySizeLive } from "./platform/HttpEdge.ts"
 import { serveRoutes } from "./platform/HttpServe.ts"
 import { SharedPersistence, SharedRateLimiterLive, SharedStoreConfig, SharedStoreLive } from "./platform/SharedStore.ts"
-import { ConfiguredAgentCredentialsLive, SandboxAgentCredentialsLive, SandboxCasinoGatewayLive, SandboxConfig, sandboxPartnerWalletPath, SandboxSportsProviderLive, SandboxTestCasinoGatewayLive } from "./sandbox/Sandbox.ts"
+import { ConfiguredAgentCredentialsLive, SandboxAgentCredentialsLive, SandboxCasinoGatewayLive, SandboxConfig, sandboxPartnerWalletPath, SandboxSportsProviderLive, SandboxTestCasinoGatewayLive } from "./integrations/sandbox/Sandbox.ts"
 
 import { RoutesLive } from "./routes.ts"
 

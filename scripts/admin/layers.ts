@@ -9,7 +9,7 @@ import * as CasinoGatewaySelection from "../../src/integrations/CasinoGatewaySel
 import { CatalogSync } from "../../src/casino/CatalogSync.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Partners } from "../../src/partners/Partners.ts"
-import { SandboxCasinoGatewayLive } from "../../src/sandbox/Sandbox.ts"
+import { SandboxCasinoGatewayLive } from "../../src/integrations/sandbox/Sandbox.ts"
 import { CallbackTargetsLive, SandboxCallbackUrlsLive } from "../../src/server.ts"
 import { CertificationRepo } from "../../src/wallet/certification/CertificationRepo.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
