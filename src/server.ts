@@ -59,7 +59,7 @@ import { AppConfig, publicBaseUrl } from "./platform/AppConfig.ts"
 import { AuthFailureLimit } from "./platform/AuthFailureLimit.ts"
 import { ClientAddress } from "./platform/ClientAddress.ts"
 import { SportsConfig } from "./sports/SportsConfig.ts"
-import * as SportsProviders from "./sports/SportsProviders.ts"
+import * as SportsProviderSelection from "./integrations/SportsProviderSelection.ts"
 import * as TestSports from "./sports/TestSports.ts"
 import { Upstreams } from "./upstreams/Upstreams.ts"
 import * as Database from "./platform/Database.ts"
@@ -141,7 +141,7 @@ const liveWorld = <A, E, R>(layer: (world: string) => Layer.Layer<A, E, R>) =>
 const sandboxWorld = "sandbox"
 
 /** The provider SPORTS_PROVIDER selects: BetsAPI or the sandbox's simulated world; its odds reads told to the change stream. */
-const SportsProviderLayer = liveWorld(recordingOdds).pipe(Layer.provide(SportsProviders.layer(SandboxSportsProviderLive)))
+const SportsProviderLayer = liveWorld(recordingOdds).pipe(Layer.provide(SportsProviderSelection.layer(SandboxSportsProviderLive)))
 
 /** The live change stream: its log, what writes to it, the streams of this instance. */
 const SportsStreamLive = Layer.mergeAll(SportsStream.layer, ChangeRecorder.layer).pipe(

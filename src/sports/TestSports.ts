@@ -3,8 +3,7 @@ import type { CatalogChanges } from "./catalog/CatalogChanges.ts"
 import { SportsCatalog } from "./catalog/SportsCatalog.ts"
 import { SportsCatalogConfig } from "./catalog/SportsCatalogConfig.ts"
 import { SportsConfig } from "./SportsConfig.ts"
-import type { ProviderLayer } from "./SportsProviders.ts"
-import { SportsProvider } from "./SportsProvider.ts"
+import { type ProviderLayer, SportsProvider } from "./SportsProvider.ts"
 
 /** Runs `refresh` every `interval`, for as long as the layer lives; a failure waits for the next run. */
 const every = (interval: SportsCatalogConfig["Service"]["refreshInterval"], refresh: Effect.Effect<unknown, { message: string }>) =>
