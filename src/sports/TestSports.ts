@@ -5,10 +5,7 @@ import { SportsCatalogConfig } from "./catalog/SportsCatalogConfig.ts"
 import { SportsConfig } from "./SportsConfig.ts"
 import { type ProviderLayer, SportsProvider } from "./SportsProvider.ts"
 
-/** Runs `refresh` every `interval`, for as long as the layer lives; a failure waits for the next run. */
-const every = (interval: SportsCatalogConfig["Service"]["refreshInterval"], refresh: Effect.Effect<unknown, { message: string }>) =>
-  Effect.forkScoped(Effect.forever(Effect.delay(logged(refresh), interval)))
-
+/** A refresh whose failure is logged and waits for the next run. */
 const logged = (refresh: Effect.Effect<unknown, { message: string }>) =>
   refresh.pipe(
     Effect.tapError((error) =>
@@ -16,6 +13,10 @@ const logged = (refresh: Effect.Effect<unknown, { message: string }>) =>
     ),
     Effect.ignore
   )
+
+/** Runs `refresh` every `interval`, for as long as the layer lives. */
+const every = (interval: SportsCatalogConfig["Service"]["refreshInterval"], refresh: Effect.Effect<unknown, { message: string }>) =>
+  Effect.forkScoped(Effect.forever(Effect.delay(logged(refresh), interval)))
 
 /** The test catalog refreshed from its provider at start and on the catalog's intervals. */
 const refreshed = Layer.effectDiscard(Effect.gen(function*() {

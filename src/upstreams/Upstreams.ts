@@ -16,7 +16,10 @@ export class UpstreamsKey extends Data.Class<{ readonly environment: Environment
 /** The key of a partner's requests. */
 export const keyOf = (partner: { readonly environment: Environment }) => new UpstreamsKey({ environment: partner.environment })
 
-/** What answers a partner's requests in one key: the casino aggregator and the sports provider, the services over them, what /status says of them. */
+/**
+ * What answers a partner's requests in one key: the casino aggregator and the sports provider, the services over
+ * them, and what /status says of them.
+ */
 export type UpstreamServices = Casino | CasinoCatalog | CasinoGateway | SportsProvider | SportsCatalog | StatusReport
 
 /** What /status says of the upstreams beside it. */
