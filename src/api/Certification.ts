@@ -1,4 +1,4 @@
-import { Schema, Struct } from "effect"
+import { Effect, Option, Schema, Struct } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
   CaseKey,
@@ -11,7 +11,7 @@ import {
 } from "../domain/Certification.ts"
 import { isStorable, StorableText } from "../domain/Text.ts"
 import { Envelope, IsoDate } from "./Envelope.ts"
-import { Conflict, Forbidden, NotFound } from "./Errors.ts"
+import { Conflict, ErrorMessages, Forbidden, NotFound, ValidationFailed } from "./Errors.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { Amount, centsAs } from "./Wallet.ts"
 
@@ -190,3 +190,39 @@ export class CertificationGroup extends HttpApiGroup.make("certifications")
       "use it, before the partner goes live."
   }))
 {}
+
+// The edge: who may start or read a run, and a run as the contract writes it.
+
+const testTokenOnly = new Forbidden({
+  message: "Wallet certification runs against your test environment: call it with your test token (pak_test_…). " +
+    "A live token neither starts nor reads a run."
+})
+
+/** `run` for a test token's partner; a live token's is refused (403), whatever it asks. */
+export const asTestPartner = <A, E, R>(
+  partner: { readonly environment: string },
+  run: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | Forbidden, R> => partner.environment === "test" ? run : Effect.fail(testTokenOnly)
+
+/** Who started a run through the partner API, as the console lists it. */
+export const apiStarter = (partner: { readonly slug: string }) => ({ name: `partner ${partner.slug} (test token)`, via: "api" as const })
+
+const encodeCertification = Schema.encodeEffect(CertificationCodec)
+
+/** A run, as both endpoints answer it. */
+export const certificationAnswer = (run: CertificationRecord) =>
+  Effect.map(Effect.orDie(encodeCertification(certificationView(run))), (certification) => ({ certification }))
+
+/** The run found, or a 404. */
+export const foundRun = (run: Option.Option<CertificationRecord>) =>
+  Option.match(run, {
+    onNone: () => Effect.fail(new NotFound({ message: "Certification run not found." })),
+    onSome: Effect.succeed
+  })
+
+/** Why a run does not start, as the contract answers it: an unknown test player is a 422, a run going a 409. */
+export const startRefusals = {
+  UnknownTestPlayer: (unknown: { readonly message: string }) =>
+    Effect.fail(new ValidationFailed({ message: ErrorMessages.invalidData, errors: { external_player_id: [unknown.message] } })),
+  CertificationInProgress: (running: { readonly message: string }) => Effect.fail(new Conflict({ message: running.message }))
+}

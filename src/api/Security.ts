@@ -1,6 +1,7 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import type { PartnerAccess } from "../domain/Partner.ts"
+import type { UpstreamServices } from "../upstreams/Upstreams.ts"
 import { TooManyRequests, Unauthorized } from "./Errors.ts"
 
 /** The authenticated partner of the current request, and the environment its token belongs to. */
@@ -30,3 +31,14 @@ export class PartnerAuth extends HttpApiMiddleware.Service<PartnerAuth, {
   error: [Unauthorized, TooManyRequests],
   requiredForClient: true
 }) {}
+
+/**
+ * The upstreams the partner's token reaches (src/upstreams), in the context of every request of the groups that
+ * use them: the casino aggregator, the sports provider, the services over them. A handler takes them as it takes
+ * any service; which environment they are of is this middleware's business (a test token's are the sandboxes).
+ * It runs after PartnerAuth, whose partner it reads.
+ */
+export class PartnerUpstreams extends HttpApiMiddleware.Service<PartnerUpstreams, {
+  requires: CurrentPartner
+  provides: UpstreamServices
+}>()("partner-api/api/PartnerUpstreams") {}

@@ -1,11 +1,13 @@
-import { Schema } from "effect"
+import { Effect, Schema, type Stream } from "effect"
+import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { changeKinds, EventChange, OddsChange, ResultChange, ScoreChange } from "../domain/SportsChanges.ts"
-import { Connected, Reset } from "../domain/SportsStream.ts"
+import { Connected, Reset, streamFilterOf } from "../domain/SportsStream.ts"
 import { StorableText } from "../domain/Text.ts"
 import { SportRef } from "./Catalog.ts"
-import { TooManyRequests, ValidationFailed } from "./Errors.ts"
+import { ErrorMessages, TooManyRequests, ValidationFailed } from "./Errors.ts"
 import { RequestValidation } from "./RequestValidation.ts"
+import { PartnerUpstreams } from "./Security.ts"
 
 /** The most values one filter may list. */
 export const maxFilterValues = 100
@@ -76,7 +78,51 @@ export class SportsStreamGroup extends HttpApiGroup.make("stream")
       description
     }))
   )
+  .middleware(PartnerUpstreams)
   .annotateMerge(OpenApi.annotations({
     description: "What changed in the sports catalog and the odds, pushed as it happens, resumable on any instance."
   }))
 {}
+
+// The edge: a stream's request as SportsStream takes it, and its answer.
+
+/** A Last-Event-ID the stream could have sent: a position, decimal digits (none: from now). */
+export const lastEventIdOf = (header: string | undefined) =>
+  header === undefined || header.trim() === ""
+    ? Effect.succeed(undefined)
+    : /^\d{1,15}$/.test(header.trim())
+    ? Effect.succeed(Number(header.trim()))
+    : Effect.fail(new ValidationFailed({
+      message: ErrorMessages.invalidData,
+      errors: { "Last-Event-ID": ["The Last-Event-ID header must be an event id the stream sent (decimal digits)."] }
+    }))
+
+/** The query's filters, as the stream takes them. */
+export const streamFilterOfQuery = (query: {
+  readonly sport_id?: ReadonlyArray<string> | undefined
+  readonly league_id?: ReadonlyArray<string> | undefined
+  readonly event_id?: ReadonlyArray<string> | undefined
+  readonly kinds?: ReadonlyArray<string> | undefined
+}) => streamFilterOf({ sportIds: query.sport_id, leagueIds: query.league_id, eventIds: query.event_id, kinds: query.kinds })
+
+/**
+ * What a stream's answer carries besides its type: no caching, no buffering by proxies on the way, and its
+ * connection closed with it (a stopping instance's drain then finds nothing left open).
+ */
+const streamHeaders = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no", connection: "close" }
+
+/** The stream's answer: its events as they come. */
+export const streamAnswer = (body: Stream.Stream<Uint8Array>) =>
+  HttpServerResponse.stream(body, { contentType: "text/event-stream", headers: streamHeaders })
+
+/**
+ * Refused for the stream limit: a 429 with Retry-After, and the connection closes too: a stream client opens one per
+ * stream, and one left idle would hold a stopping instance's drain until the client lets it go.
+ */
+export const streamLimitReached = (refused: { readonly message: string }) =>
+  Effect.andThen(
+    HttpEffect.appendPreResponseHandler((_request, response) =>
+      Effect.succeed(HttpServerResponse.setHeaders(response, { "retry-after": "10", connection: "close" }))
+    ),
+    Effect.fail(new TooManyRequests({ message: refused.message }))
+  )

@@ -1,13 +1,19 @@
-import { Schema, SchemaGetter } from "effect"
+import { Effect, Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { IsoDate } from "../domain/IsoDate.ts"
 import { Envelope } from "./Envelope.ts"
 import { NotFound } from "./Errors.ts"
-import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
+import { encodeWith, page, PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
 import { Callback } from "../domain/Callbacks.ts"
 import { toAmount } from "../domain/Money.ts"
 import { StorableText } from "../domain/Text.ts"
-import { LedgerEntry, LedgerPlayer, LedgerRound } from "../domain/Wallet.ts"
+import {
+  LedgerEntry,
+  LedgerPlayer,
+  LedgerRound,
+  type TransactionKind,
+  type TransactionStatus
+} from "../domain/Wallet.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 
 /**
@@ -252,3 +258,51 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
     description: "Reconciliation: what the wallet did with the partner's players' money, and the callbacks it sent."
   }))
 {}
+
+// The edge: a ledger query as the ledger takes it, and its answers as the contract writes them (amounts in units,
+// snake_case, ISO dates). The partner API and the partner portal answer the same.
+
+/** A list of transactions as asked for (the contract's query), as the ledger reads it. */
+export const ledgerQueryOf = (query: {
+  readonly external_player_id?: string | undefined
+  readonly round_id?: string | undefined
+  readonly kind?: TransactionKind | undefined
+  readonly status?: TransactionStatus | undefined
+  readonly from?: Date | undefined
+  readonly to?: Date | undefined
+  readonly page?: number | undefined
+  readonly per_page?: number | undefined
+}) => ({
+  filter: {
+    externalPlayerId: query.external_player_id,
+    roundId: query.round_id,
+    kind: query.kind,
+    status: query.status,
+    from: query.from,
+    to: query.to
+  },
+  page: page(query)
+})
+
+const transactionEntries = encodeWith(Schema.Array(WalletTransactionEntryCodec))
+const roundEntries = encodeWith(Schema.Array(WalletRoundEntryCodec))
+
+/** A page of transactions. */
+export const transactionsAnswer = (paging: { readonly page: number; readonly perPage: number }) =>
+(found: { readonly entries: ReadonlyArray<LedgerEntry>; readonly total: number }) =>
+  Effect.map(transactionEntries(found.entries), (transactions) => ({
+    transactions,
+    meta: { page: paging.page, per_page: paging.perPage, total: found.total }
+  }))
+
+/** One transaction id's entries (a bet and its refund, say), or a 404. */
+export const transactionAnswer = (entries: ReadonlyArray<LedgerEntry>) =>
+  entries.length === 0
+    ? Effect.fail(new NotFound({ message: "Transaction not found." }))
+    : Effect.map(transactionEntries(entries), (transactions) => ({ transactions }))
+
+/** A round id's rounds (players may share a round id; one a player), or a 404. */
+export const roundsAnswer = (found: ReadonlyArray<LedgerRound>) =>
+  found.length === 0
+    ? Effect.fail(new NotFound({ message: "Round not found." }))
+    : Effect.map(roundEntries(found), (rounds) => ({ rounds }))

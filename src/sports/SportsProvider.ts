@@ -1,5 +1,7 @@
-import { Clock, Context, Duration, Effect, Schema } from "effect"
+import { Clock, Context, Duration, Effect, type Layer, Schema } from "effect"
+import type { RateLimiter } from "effect/persistence"
 import * as ByteBoundedCache from "../platform/ByteBoundedCache.ts"
+import type { SharedPersistence, SharedStore } from "../platform/SharedStore.ts"
 import * as Metrics from "../platform/Metrics.ts"
 import {
   type EventResult,
@@ -66,6 +68,16 @@ export class SportsProvider extends Context.Service<SportsProvider, {
   statsTrend(eventId: string): Effect.Effect<Fetched<StatsTrend>, SportsProviderError | EventNotFound>
   result(eventId: string): Effect.Effect<Fetched<EventResult>, SportsProviderError | EventNotFound>
 }>()("partner-api/sports/SportsProvider") {}
+
+/**
+ * A provider layer over the shared stores: the rate limit's counters (the
+ * service's one RateLimiter) and the fleet's answers (Redis, with REDIS_URL).
+ */
+export type ProviderLayer<E = never, R = never> = Layer.Layer<
+  SportsProvider,
+  E,
+  SportsConfig | RateLimiter.RateLimiter | SharedStore | SharedPersistence | R
+>
 
 /** How a provider is reached: one GET of a BetsAPI-style path, answering its JSON. */
 export interface SportsTransport {

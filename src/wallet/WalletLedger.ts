@@ -33,6 +33,12 @@ export interface LedgerScope {
   readonly environment?: Environment | undefined
 }
 
+/** A partner's own ledger, in its token's environment. */
+export const ledgerScopeOf = (partner: { readonly id: number; readonly environment: Environment }): LedgerScope => ({
+  partnerId: partner.id,
+  environment: partner.environment
+})
+
 /**
  * The wallet's books read back, for partners reconciling (only their own
  * players) and for operators: transactions, rounds and the callbacks each

@@ -1,7 +1,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { ConfigProvider, Console, Effect, Option, Redacted, Result } from "effect"
 import { SqlClient } from "effect/sql"
-import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxPartnerWallet.ts"
+import { sandboxPartnerWalletPath } from "../../src/integrations/sandbox/SandboxPartnerWallet.ts"
 import { ensureDemoPartner } from "../../src/partners/DemoPartner.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"

@@ -19,10 +19,10 @@ import { EventNotFound, SportsProvider, SportsProviderError } from "../../src/sp
 import { SportsCatalog } from "../../src/sports/catalog/SportsCatalog.ts"
 import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
-import { SportsEnvironments } from "../../src/sports/SportsEnvironments.ts"
 import { testCatalogConfig, testSportsConfig } from "../support/TestApp.ts"
 import { live } from "../support/live.ts"
 import { AuthAsAcme } from "../support/AuthAsAcme.ts"
+import { SpecUpstreams } from "../support/SpecUpstreams.ts"
 
 const league: SportsLeague = { id: "155", name: "Brazil Serie A", sportId: 1, countryCode: "br" }
 const fetched = <A>(value: A) => Effect.succeed({ value, raw: { success: 1 }, storedAt: Date.now(), origin: "upstream" as const })
@@ -51,7 +51,7 @@ const MemoryProvider = Layer.succeed(
 )
 
 /** Both environments over the memory provider (the catalog is unused by this group). */
-const Environments = SportsEnvironments.layerShared.pipe(
+const Upstreams = SpecUpstreams.pipe(
   Layer.provide(SportsCatalog.layerMemory),
   Layer.provideMerge(MemoryProvider),
   Layer.provide(Layer.succeed(SportsCatalogConfig, testCatalogConfig())),
@@ -59,8 +59,7 @@ const Environments = SportsEnvironments.layerShared.pipe(
 )
 
 const Handlers = SportsHandlers.pipe(
-  Layer.provide(Environments),
-  Layer.provideMerge(Layer.mergeAll(AuthAsAcme, RequestValidationLive)),
+  Layer.provideMerge(Layer.mergeAll(AuthAsAcme, Upstreams, RequestValidationLive)),
   Layer.provideMerge(HttpServer.layerServices)
 )
 

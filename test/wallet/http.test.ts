@@ -29,6 +29,7 @@ import { Wallet } from "../../src/wallet/Wallet.ts"
 import { WalletLedger } from "../../src/wallet/WalletLedger.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { testCallbacksConfig } from "../support/TestApp.ts"
+import { SpecUpstreams } from "../support/SpecUpstreams.ts"
 
 const at = new Date("2026-11-22T13:00:00.000Z")
 const partnerOf = (id: number, slug: string) =>
@@ -96,7 +97,8 @@ const Services = Layer.mergeAll(Wallet.layer, WalletLedger.layer).pipe(
 )
 
 const Handlers = WalletHandlers.pipe(
-  Layer.provideMerge(Layer.mergeAll(PartnerAuthMemory, RequestValidationLive)),
+  // The wallet group reaches no upstream: the middleware is there for the client's sake (it knows the whole API).
+  Layer.provideMerge(Layer.mergeAll(PartnerAuthMemory, SpecUpstreams, RequestValidationLive)),
   Layer.provideMerge(Services),
   Layer.provideMerge(HttpServer.layerServices)
 )

@@ -7,7 +7,8 @@ import { PartnerRateLimit } from "../../partners/PartnerRateLimit.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { partnerQuotaUsage } from "../../sports/ProviderQuota.ts"
 import { SportsConfig } from "../../sports/SportsConfig.ts"
-import { SportsEnvironments } from "../../sports/SportsEnvironments.ts"
+import { SportsProvider } from "../../sports/SportsProvider.ts"
+import { reaching, UpstreamsKey, Upstreams } from "../../upstreams/Upstreams.ts"
 import { ledgerReads } from "../../wallet/http.ts"
 import type { LedgerScope } from "../../wallet/WalletLedger.ts"
 import { partnerOfSession } from "./Common.ts"
@@ -27,7 +28,7 @@ export const PortalWalletHandlers = HttpApiBuilder.group(PortalApi, "wallet", Ef
 export const PortalUsageHandlers = HttpApiBuilder.group(PortalApi, "usage", Effect.fn(function*(handlers) {
   const partners = yield* Partners
   const rateLimit = yield* PartnerRateLimit
-  const sports = yield* SportsEnvironments
+  const upstreams = yield* Upstreams
   const sportsConfig = yield* SportsConfig
   const limiter = yield* RateLimiter.RateLimiter
   return handlers.handle("usage", Effect.fn("PortalHandlers.usage")(function*() {
@@ -35,7 +36,11 @@ export const PortalUsageHandlers = HttpApiBuilder.group(PortalApi, "usage", Effe
     const partner = Option.getOrThrow(yield* partners.findById(id))
     const usage = yield* Effect.forEach(environments, Effect.fnUntraced(function*(environment) {
       const allowance = yield* rateLimit.usage({ id, environment, rate_limit_per_minute: partner.rate_limit_per_minute })
-      const quota = yield* partnerQuotaUsage(sports[environment].provider.name, id).pipe(
+      const provider = yield* Effect.service(SportsProvider).pipe(
+        reaching(new UpstreamsKey({ environment })),
+        Effect.provideService(Upstreams, upstreams)
+      )
+      const quota = yield* partnerQuotaUsage(provider.name, id).pipe(
         Effect.provideService(SportsConfig, sportsConfig),
         Effect.provideService(RateLimiter.RateLimiter, limiter)
       )

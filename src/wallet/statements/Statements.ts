@@ -32,9 +32,6 @@ import { type ListedStatement, type NewStatement, StatementRepo } from "./Statem
  * rotated secret still signs callbacks (PARTNER_WEBHOOK_SECRET_OVERLAP), the header carries one signature per
  * secret, newest first: `v1=<new>,v1=<old>`. The document's SHA-256 (hex) is `X-Statement-SHA256`.
  */
-export const statementSignatureHeader = "x-statement-signature"
-export const statementDigestHeader = "x-statement-sha256"
-
 export const signStatement = (secrets: ReadonlyArray<string>, document: string): string =>
   secrets.map((secret) => `v1=${createHmac("sha256", secret).update(document).digest("hex")}`).join(",")
 
@@ -48,6 +45,21 @@ export interface StatementRead {
   readonly summary: StatementSummary
   readonly document: string
   readonly sha256: Uint8Array
+}
+
+/** A statement with its `X-Statement-Signature`. */
+export interface SignedStatement extends StatementRead {
+  readonly signature: string
+}
+
+/** A day's statement against the partner's own books: what it counted, what they posted, where they differ. */
+export interface Reconciled {
+  readonly day: string
+  readonly environment: Environment
+  readonly summary: StatementSummary
+  /** How many transactions the partner posted. */
+  readonly posted: number
+  readonly reconciliation: Reconciliation
 }
 
 /** The partner whose statement is read, as the envelope names it. */
@@ -72,13 +84,14 @@ export class Statements extends Context.Service<Statements, {
   read(partner: StatementOwner, environment: Environment, day: string): Effect.Effect<StatementRead, StatementNotReady>
   /** The `X-Statement-Signature` of a document, with the environment's webhook secrets valid now. */
   signature(partnerId: number, environment: Environment, document: string): Effect.Effect<string>
-  /** The day's statement against the partner's own books. */
+  /** A partner's statement of a day in its token's environment, signed. */
+  readSigned(partner: StatementOwner & { readonly environment: Environment }, day: string): Effect.Effect<SignedStatement, StatementNotReady>
+  /** A partner's statement of a day, in its token's environment, against the partner's own books. */
   reconcile(
-    partner: StatementOwner,
-    environment: Environment,
+    partner: StatementOwner & { readonly environment: Environment },
     day: string,
     theirs: { readonly lines: ReadonlyArray<PostedTransaction>; readonly totals?: PostedTotals | undefined }
-  ): Effect.Effect<{ readonly summary: StatementSummary; readonly reconciliation: Reconciliation }, StatementNotReady>
+  ): Effect.Effect<Reconciled, StatementNotReady>
   /** The latest stored statements, newest day first. */
   recent(filter: { readonly partnerId?: number | undefined; readonly environment?: Environment | undefined; readonly limit: number }): Effect.Effect<
     ReadonlyArray<ListedStatement>
@@ -194,18 +207,31 @@ export class Statements extends Context.Service<Statements, {
         return Option.match(target, { onNone: () => "", onSome: (t) => signStatement(signingSecrets(t, now), document) })
       })
 
+      const readSigned = Effect.fn("Statements.readSigned")(function*(
+        partner: StatementOwner & { readonly environment: Environment },
+        day: string
+      ) {
+        const statement = yield* read(partner, partner.environment, day)
+        return { ...statement, signature: yield* signature(partner.id, partner.environment, statement.document) }
+      })
+
       const reconcileDay = Effect.fn("Statements.reconcile")(function*(
-        partner: StatementOwner,
-        environment: Environment,
+        partner: StatementOwner & { readonly environment: Environment },
         day: string,
         theirs: { readonly lines: ReadonlyArray<PostedTransaction>; readonly totals?: PostedTotals | undefined }
       ) {
-        const statement = yield* read(partner, environment, day)
+        const statement = yield* read(partner, partner.environment, day)
         const ours = { lines: linesOf(statement.document), totals: statement.summary.totals, transactions: statement.summary.counts.transactions }
-        return { summary: statement.summary, reconciliation: reconcile(ours, theirs) }
+        return {
+          day,
+          environment: partner.environment,
+          summary: statement.summary,
+          posted: theirs.lines.length,
+          reconciliation: reconcile(ours, theirs)
+        } satisfies Reconciled
       })
 
-      return Statements.of({ closeDays, read, signature, reconcile: reconcileDay, recent: repo.recent })
+      return Statements.of({ closeDays, read, signature, readSigned, reconcile: reconcileDay, recent: repo.recent })
     })
   )
 }

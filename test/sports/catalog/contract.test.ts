@@ -19,10 +19,10 @@ import { SportsCatalogConfig } from "../../../src/sports/catalog/SportsCatalogCo
 import { SportsCatalogRepo } from "../../../src/sports/catalog/SportsCatalogRepo.ts"
 import * as SportsCatalogRepoMemory from "../../../src/sports/catalog/SportsCatalogRepoMemory.ts"
 import { SportsProvider } from "../../../src/sports/SportsProvider.ts"
-import { SportsEnvironments } from "../../../src/sports/SportsEnvironments.ts"
 import { testCatalogConfig } from "../../support/TestApp.ts"
 import { live } from "../../support/live.ts"
 import { AuthAsAcme } from "../../support/AuthAsAcme.ts"
+import { SpecUpstreams } from "../../support/SpecUpstreams.ts"
 
 /** The catalog never reaches the provider in these tests: a refresh that would is refused before. */
 const unused = () => Effect.die("the provider is not asked here")
@@ -61,13 +61,16 @@ const event = (id: string, status: "prematch" | "live", hour: number): SportsEve
 })
 const events = [event("1", "prematch", 10), event("2", "prematch", 12), event("3", "prematch", 14), event("4", "live", 9)]
 
-const Handlers = SportsCatalogHandlers.pipe(
-  Layer.provide(SportsEnvironments.layerShared),
+/** Every environment's catalog is the memory one, its provider never asked. */
+const Upstreams = SpecUpstreams.pipe(
   Layer.provideMerge(SportsCatalog.layerNoDeps),
   Layer.provideMerge(SportsCatalogRepoMemory.layerMemory),
-  Layer.provide(NoProvider),
-  Layer.provide(Layer.succeed(SportsCatalogConfig, testCatalogConfig())),
-  Layer.provideMerge(Layer.mergeAll(AuthAsAcme, RequestValidationLive)),
+  Layer.provideMerge(NoProvider),
+  Layer.provide(Layer.succeed(SportsCatalogConfig, testCatalogConfig()))
+)
+
+const Handlers = SportsCatalogHandlers.pipe(
+  Layer.provideMerge(Layer.mergeAll(AuthAsAcme, Upstreams, RequestValidationLive)),
   Layer.provideMerge(HttpServer.layerServices)
 )
 

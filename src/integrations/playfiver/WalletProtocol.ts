@@ -1,8 +1,8 @@
 import { Result, Schema, SchemaGetter } from "effect"
-import { JsonNumber, JsonNumberSchema } from "../domain/ExactJson.ts"
-import { AmountCents } from "../domain/Money.ts"
-import { isStorableText } from "../domain/Text.ts"
-import type { WalletCall } from "../domain/Wallet.ts"
+import { JsonNumber, JsonNumberSchema } from "../../domain/ExactJson.ts"
+import { AmountCents } from "../../domain/Money.ts"
+import { isStorableText } from "../../domain/Text.ts"
+import type { WalletCall } from "../../domain/Wallet.ts"
 
 /**
  * The aggregator's seamless-wallet protocol (PlayFiver style, see

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { createHmac } from "node:crypto"
-import { type AgentCredentials, WalletCredentials } from "../wallet/WalletCredentials.ts"
+import { type AgentCredentials, WalletCredentials } from "../playfiver/WalletCredentials.ts"
 import { testAgentCode } from "./SandboxConfig.ts"
 import { SandboxRepo } from "./SandboxRepo.ts"
 

@@ -1,15 +1,15 @@
 import { Duration, Effect, flow, Layer, Option, Redacted, Schedule, Schema, SchemaGetter } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
-import { withoutSecrets } from "../platform/Secrets.ts"
-import { type AttemptError, attemptFailure, decodeBody, jsonBody, timeEachAttempt, type UpstreamFailure } from "../platform/UpstreamHttp.ts"
-import { CasinoConfig } from "./CasinoConfig.ts"
+import { withoutSecrets } from "../../platform/Secrets.ts"
+import { type AttemptError, attemptFailure, decodeBody, jsonBody, timeEachAttempt, type UpstreamFailure } from "../../platform/UpstreamHttp.ts"
+import { CasinoConfig } from "../../casino/CasinoConfig.ts"
 import {
   CasinoGateway,
   CasinoGatewayError,
   type GameLaunch,
   type UpstreamGame,
   type UpstreamProvider
-} from "./CasinoGateway.ts"
+} from "../../casino/CasinoGateway.ts"
 
 // Public PlayFiver clients disagree on types (booleans as 1/"1"/true, codes as
 // numbers or strings), so answers are decoded leniently but never trusted:

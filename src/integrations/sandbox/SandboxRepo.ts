@@ -1,9 +1,9 @@
 import { Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { randomBytes } from "node:crypto"
-import type { Environment } from "../domain/Environment.ts"
+import type { Environment } from "../../domain/Environment.ts"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { type Cents, formatCents } from "../domain/Money.ts"
-import { CentsFromNumeric, IdFromBigInt, NumberFromNumeric } from "../platform/SqlCodecs.ts"
+import { type Cents, formatCents } from "../../domain/Money.ts"
+import { CentsFromNumeric, IdFromBigInt, NumberFromNumeric } from "../../platform/SqlCodecs.ts"
 
 /**
  * A test launch's session id says so, by a prefix no base64url id can start with ("." is not in its

@@ -1,4 +1,4 @@
-import type { UpstreamGame, UpstreamProvider } from "../casino/CasinoGateway.ts"
+import type { UpstreamGame, UpstreamProvider } from "../../casino/CasinoGateway.ts"
 
 /**
  * The sandbox aggregator's casino catalog: a dozen providers and several hundred

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { createHash, timingSafeEqual } from "node:crypto"
-import type { Environment } from "../domain/Environment.ts"
-import { CallbacksConfig } from "./CallbacksConfig.ts"
+import type { Environment } from "../../domain/Environment.ts"
+import { CallbacksConfig } from "../../wallet/CallbacksConfig.ts"
 
 export interface AgentCredentials {
   readonly agentCode: string
