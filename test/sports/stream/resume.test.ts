@@ -79,17 +79,19 @@ layer(StreamApp(world), live)("resuming the live change stream", (it) => {
       yield* until(stream, (s) => s.events.length === 1, "connected")
 
       // One writer draws its positions and holds its transaction open...
+      const drawn = yield* Deferred.make<void>()
       const release = yield* Deferred.make<void>()
-      const held = yield* Effect.forkChild(sql.withTransaction(Effect.andThen(
+      const held = yield* Effect.forkChild(sql.withTransaction(
         recorder.recordOdds("betsapi", [{
           eventId: "70020",
           inPlay: false,
           answeredAt: Date.now(),
           markets: [{ key: "1_1", name: "Full Time Result", odds: [{ label: "Home", value: 1.5 }], quotedAt: null }]
-        }]),
-        Deferred.await(release)
-      )))
-      // ...while another (an odds read) comes after it.
+        }]).pipe(Effect.andThen(Deferred.succeed(drawn, undefined)), Effect.andThen(Deferred.await(release)))
+      ))
+      // ...while another (an odds read) comes after it: once the first has drawn its positions, whatever the machine's
+      // speed (forked, it could otherwise draw after the read).
+      yield* Deferred.await(drawn)
       world.odds.set("70023", marketsAt(2.2))
       yield* client.sports.odds({ params: { eventId: "70023" }, query: {} })
       yield* nextHeartbeat(stream)
