@@ -47,6 +47,7 @@ export const convertSchema = (input: unknown): unknown => {
   if (!isObject(input)) return input
   let schema: Json = { ...input }
   // anyOf/oneOf with a null member -> the rest, nullable (first, so what is merged in is converted below)
+  // oxlint-disable-next-line oxc/no-accumulating-spread -- two combinators at most: a copy each is nothing
   for (const combinator of ["anyOf", "oneOf"] as const) {
     const members = schema[combinator]
     if (!Array.isArray(members) || !members.some(isNullSchema)) continue

@@ -12,10 +12,10 @@ import {
   type RoundWrite,
   TransactionExists,
   type RoundFilter,
-  type TransactionFilter
+  type TransactionFilter,
+  type OpenRound
 } from "../domain/WalletRecords.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
-import type { OpenRound } from "../domain/WalletRecords.ts"
 
 export type MemoryCallback = NewCallback & { readonly transactionRef: number }
 
@@ -233,8 +233,8 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       openRounds: (olderThan: Duration.Duration, limit: number) =>
         Effect.map(now, (at) =>
           [...rounds.values()].filter((round) => round.status === "open").map((round): OpenRound => {
-            const pending = all(at).filter((t) => t.roundRef === round.ref && t.status === "pending")
-            return { round, openSince: pending[0]?.createdAt ?? round.updatedAt }
+            const pending = all(at).find((t) => t.roundRef === round.ref && t.status === "pending")
+            return { round, openSince: pending?.createdAt ?? round.updatedAt }
           }).filter((open) => at - open.openSince.getTime() >= Duration.toMillis(olderThan))
             .sort((a, b) => a.openSince.getTime() - b.openSince.getTime()).slice(0, limit)
         ),

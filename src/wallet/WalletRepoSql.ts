@@ -7,6 +7,7 @@ import { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import {
   type NewTransaction,
   type OpenedBet,
+  type OpenRound,
   type Outcome,
   RoundChanged,
   type RoundFilter,
@@ -20,7 +21,6 @@ import { type PlayerIdentity, playerOf } from "../domain/Partner.ts"
 import { CentsFromNumeric, IdFromBigInt, interval } from "../platform/SqlCodecs.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import { OutboxRepo } from "./outbox/OutboxRepo.ts"
-import type { OpenRound } from "../domain/WalletRecords.ts"
 
 // Rows are decoded once, into the domain's own shapes: the columns' names and SQL types at this edge only.
 const TransactionRow = WalletTransaction.mapFields(Struct.assign({

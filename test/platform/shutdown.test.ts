@@ -21,7 +21,7 @@ it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
     const fake = yield* FakeUpstream
     // The aggregator takes 1.5 s to launch; lists answer at once.
     fake.script((call) =>
-      call.path === "/api/v2/game_launch" ? { kind: "delay", millis: 1_500, then: healthyAggregator(call) } : healthyAggregator(call)
+      call.path === "/api/v2/game_launch" ? { kind: "delay", millis: 1_500, answer: healthyAggregator(call) } : healthyAggregator(call)
     )
     const databaseUrl = yield* scopedDatabase()
     const port = yield* freePort()

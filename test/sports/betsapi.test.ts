@@ -269,7 +269,7 @@ layer(BetsApiApp(), live)("BetsAPI provider", (it) => {
       const { client } = yield* givenClient
       fake.reset()
       // A slow provider, so all 100 arrive while the first call is in flight.
-      fake.script((call) => ({ kind: "delay", millis: 300, then: healthyBetsApi(call) }))
+      fake.script((call) => ({ kind: "delay", millis: 300, answer: healthyBetsApi(call) }))
       const responses = yield* Effect.all(
         Array.from({ length: 100 }, () => client.sports.odds(event("1002"))),
         { concurrency: "unbounded" }

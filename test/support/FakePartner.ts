@@ -175,10 +175,10 @@ export class PartnerBooks {
       return this.padded({ kind: "json", status: 500, body: { error: "try later" } }, true)
     }
     if (this.behaviour === "late" && call.body?.kind === "bet") {
-      return { kind: "later", millis: this.delayMillis, then: () => this.once(eventId, call.body) }
+      return { kind: "later", millis: this.delayMillis, answerThen: () => this.once(eventId, call.body) }
     }
     const answer = this.padded(this.once(eventId, call.body), isNotification)
-    if (isNotification && this.notificationDelayMillis > 0) return { kind: "delay", millis: this.notificationDelayMillis, then: answer }
-    return this.behaviour === "slow" ? { kind: "delay", millis: this.delayMillis, then: answer } : answer
+    if (isNotification && this.notificationDelayMillis > 0) return { kind: "delay", millis: this.notificationDelayMillis, answer }
+    return this.behaviour === "slow" ? { kind: "delay", millis: this.delayMillis, answer } : answer
   }
 }

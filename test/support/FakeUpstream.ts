@@ -22,9 +22,9 @@ export type Answer =
   | { readonly kind: "json"; readonly status?: number; readonly body: unknown }
   | { readonly kind: "text"; readonly status?: number; readonly body: string }
   | { readonly kind: "hang" }
-  | { readonly kind: "delay"; readonly millis: number; readonly then: Answer }
+  | { readonly kind: "delay"; readonly millis: number; readonly answer: Answer }
   /** Decides only after `millis`: what it answers (and does) is worked out then. */
-  | { readonly kind: "later"; readonly millis: number; readonly then: () => Answer }
+  | { readonly kind: "later"; readonly millis: number; readonly answerThen: () => Answer }
   | { readonly kind: "close" }
 
 export type Script = (call: RecordedCall) => Answer
@@ -82,10 +82,10 @@ export class FakeUpstream extends Context.Service<FakeUpstream, {
                     request.socket.destroy()
                     return
                   case "delay":
-                    setTimeout(() => respond(answer.then), answer.millis)
+                    setTimeout(() => respond(answer.answer), answer.millis)
                     return
                   case "later":
-                    setTimeout(() => respond(answer.then()), answer.millis)
+                    setTimeout(() => respond(answer.answerThen()), answer.millis)
                     return
                 }
                 }

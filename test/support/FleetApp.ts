@@ -137,7 +137,8 @@ export const RedisProxy = (target = testRedisUrl): Effect.Effect<{
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy()
         sockets.clear()
-        server === undefined ? resolve() : server.close(() => resolve())
+        if (server === undefined) resolve()
+        else server.close(() => resolve())
         server = undefined
       })
     )

@@ -15,6 +15,7 @@ import type { WalletCall } from "../../domain/Wallet.ts"
  */
 
 /** Text PostgreSQL can keep as it came (see domain/Text), and without control characters. */
+// oxlint-disable-next-line eslint/no-control-regex -- finding control characters is the point
 const isCleanText = (text: string) => isStorableText(text) && !/[\u0001-\u001f\u007f]/.test(text)
 
 const idMessage = "must be a non-empty string or a whole number (at most 200 characters, no surrounding spaces or control characters)"

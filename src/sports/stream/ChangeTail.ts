@@ -151,6 +151,7 @@ export class ChangeTail {
     }
     let sent = 0
     const slow: Array<Subscriber> = []
+    // oxlint-disable-next-line unicorn/no-useless-spread -- a snapshot: a subscriber that falls behind leaves the set meanwhile
     for (const subscriber of [...this.subscribers]) {
       if (subscriber.cursor >= last) continue
       let delivery: { readonly chunk: Uint8Array; readonly count: number } | null | undefined
@@ -181,6 +182,7 @@ export class ChangeTail {
    */
   expire(floor: number, now: number): Delivery {
     const slow: Array<Subscriber> = []
+    // oxlint-disable-next-line unicorn/no-useless-spread -- a snapshot: a subscriber that falls behind leaves the set meanwhile
     for (const subscriber of [...this.subscribers]) {
       if (!this.offer(subscriber, utf8(encodeReset("expired", floor)), floor, now)) slow.push(subscriber)
       else subscriber.cursor = Math.max(subscriber.cursor, floor)

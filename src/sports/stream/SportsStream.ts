@@ -178,6 +178,7 @@ export class SportsStream extends Context.Service<SportsStream, {
         const now = yield* Clock.currentTimeMillis
         for (const tail of following.values()) {
           const slow: Array<Subscriber> = []
+          // oxlint-disable-next-line unicorn/no-useless-spread -- a snapshot: a subscriber that falls behind leaves the set meanwhile
           for (const subscriber of [...tail.subscribers]) {
             if (now - subscriber.lastQueuedAt >= heartbeatMillis && !tail.offer(subscriber, heartbeat, subscriber.cursor, now)) {
               slow.push(subscriber)

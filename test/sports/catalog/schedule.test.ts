@@ -41,7 +41,7 @@ layer(
       )
 
       // A new fixture is picked up by the full refresh.
-      const [template] = worldEvents().filter((event) => event.timeStatus === 0)
+      const template = worldEvents().find((event) => event.timeStatus === 0)!
       world.events = [...world.events, { ...template, id: "79999" }]
       yield* eventually(
         client.catalog.overview(),

@@ -38,7 +38,7 @@ layer(StreamSchedule.pipe(Layer.provideMerge(StreamApp(world, { staleAfter: Dura
         "the unread markets suspended"
       )
       const [opened, suspended] = [ofEvent(idle).slice(0, 3), ofEvent(idle).slice(3)]
-      assert.deepStrictEqual(opened.map((change) => [change.data.changed, change.data.suspended]), Array(3).fill(["opened", false]))
+      assert.deepStrictEqual(opened.map((change) => [change.data.changed, change.data.suspended]), Array.from({ length: 3 }, () => ["opened", false]))
       for (const change of suspended) {
         assert.deepInclude(change.data, { changed: "suspended", suspended: true, reason: "stale" })
         // Its age says why: no data for longer than STREAM_STALE_AFTER when it was seen stale.
@@ -53,7 +53,7 @@ layer(StreamSchedule.pipe(Layer.provideMerge(StreamApp(world, { staleAfter: Dura
       yield* readOdds(idle)
       yield* until(stream, () => ofEvent(idle).length === 9, "the markets reopened")
       const reopened = ofEvent(idle).slice(6)
-      assert.deepStrictEqual(reopened.map((change) => [change.data.changed, change.data.suspended, change.data.reason]), Array(3).fill(["reopened", false, null]))
+      assert.deepStrictEqual(reopened.map((change) => [change.data.changed, change.data.suspended, change.data.reason]), Array.from({ length: 3 }, () => ["reopened", false, null]))
       assert.deepStrictEqual(reopened[0].data.odds, [{ label: "Home", value: 2.6 }, { label: "Draw", value: 3.2 }, { label: "Away", value: 3.6 }])
     }))
 })
