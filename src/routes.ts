@@ -85,7 +85,9 @@ export const ApiHandlersLive = Layer.mergeAll(
     PartnerUpstreams,
     RequestValidation
   ),
-  Layer.provideMerge(Layer.mergeAll(PartnerAuthMiddleware.layer, PartnerUpstreamsMiddleware.layer, RequestValidationLive))
+  Layer.provideMerge(
+    Layer.mergeAll(PartnerAuthMiddleware.layer, PartnerUpstreamsMiddleware.layer, RequestValidationLive)
+  )
 )
 
 /** The operator console's API: its handlers behind the session middleware, with request validation. */
@@ -113,15 +115,17 @@ const AdminRoutesLive = Layer.mergeAll(
  * document (for logged-in partner users), and its pages.
  */
 const PortalRoutesLive = Layer.mergeAll(
-  HttpApiBuilder.layer(PortalApi).pipe(Layer.provide(Layer.mergeAll(
-    PortalLoginHandlers,
-    PortalSessionHandlers,
-    PortalTokensHandlers,
-    PortalWebhooksHandlers,
-    PortalWalletHandlers,
-    PortalUsageHandlers,
-    PortalUsersHandlers
-  ).pipe(Layer.provideMerge(Layer.mergeAll(PortalAuth.layer, RequestValidationLive))))),
+  HttpApiBuilder.layer(PortalApi).pipe(Layer.provide(
+    Layer.mergeAll(
+      PortalLoginHandlers,
+      PortalSessionHandlers,
+      PortalTokensHandlers,
+      PortalWebhooksHandlers,
+      PortalWalletHandlers,
+      PortalUsageHandlers,
+      PortalUsersHandlers
+    ).pipe(Layer.provideMerge(Layer.mergeAll(PortalAuth.layer, RequestValidationLive)))
+  )),
   PortalPanelRoutes,
   PortalOpenApiRoute
 )
@@ -131,7 +135,9 @@ const MetricsRoutesLive = Layer.unwrap(
   Effect.gen(function*() {
     const outbox = yield* OutboxRepo
     const stuck = yield* StuckItems
-    return metricsRoutes(Effect.all([refreshOutboxGauges(outbox), stuck.refreshGauges], { concurrency: 2, discard: true }))
+    return metricsRoutes(
+      Effect.all([refreshOutboxGauges(outbox), stuck.refreshGauges], { concurrency: 2, discard: true })
+    )
   })
 )
 

@@ -72,13 +72,20 @@ import { TracingLive } from "./platform/Tracing.ts"
 import { createHttpServer, MaxBodySizeLive } from "./platform/HttpEdge.ts"
 import { serveRoutes } from "./platform/HttpServe.ts"
 import { SharedPersistence, SharedRateLimiterLive, SharedStoreConfig, SharedStoreLive } from "./platform/SharedStore.ts"
-import { ConfiguredAgentCredentialsLive, SandboxAgentCredentialsLive, SandboxCasinoGatewayLive, SandboxConfig, sandboxPartnerWalletPath, SandboxSportsProviderLive, SandboxTestCasinoGatewayLive } from "./integrations/sandbox/Sandbox.ts"
+import {
+  ConfiguredAgentCredentialsLive,
+  SandboxAgentCredentialsLive,
+  SandboxCasinoGatewayLive,
+  SandboxConfig,
+  sandboxPartnerWalletPath,
+  SandboxSportsProviderLive,
+  SandboxTestCasinoGatewayLive
+} from "./integrations/sandbox/Sandbox.ts"
 
 import { RoutesLive } from "./routes.ts"
 
 /** Whether the sandbox aggregator is the casino gateway: then its agent's calls are taken as live ones. */
 const casinoSandboxSelected = Effect.map(Effect.service(CasinoConfig), (config) => config.gateway === "sandbox")
-
 
 /** The casino area: the gateway CASINO_GATEWAY selects, the local catalog, players and launches. */
 export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
@@ -86,7 +93,8 @@ export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
 )
 
 /** Where a test environment's callbacks go without a callback URL of its own: this service's sandbox partner wallet. */
-const defaultTestCallbackUrl = (app: AppConfig["Service"]) => `${publicBaseUrl(app)}${sandboxPartnerWalletPath}?environment=test`
+const defaultTestCallbackUrl = (app: AppConfig["Service"]) =>
+  `${publicBaseUrl(app)}${sandboxPartnerWalletPath}?environment=test`
 
 /** Callback targets; a test environment without a callback URL of its own is answered by the sandbox partner wallet. */
 export const CallbackTargetsLive = CallbackTargets.layer.pipe(Layer.provide(Layer.effect(
@@ -111,9 +119,22 @@ const WalletCredentialsLive = Layer.unwrap(
  * daily statements and the stuck items, over a WalletRepo (PostgreSQL's; a test may wrap it to inject a fault).
  */
 export const callbacksLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
-  Layer.mergeAll(Wallet.layer, WalletLedger.layer, WalletCredentialsLive, Certifications.layer, Statements.layer, StuckItems.layer).pipe(
+  Layer.mergeAll(
+    Wallet.layer,
+    WalletLedger.layer,
+    WalletCredentialsLive,
+    Certifications.layer,
+    Statements.layer,
+    StuckItems.layer
+  ).pipe(
     Layer.provideMerge(
-      Layer.mergeAll(walletRepo, CallbackOutbox.layer, StatementRepo.layerSql, StuckAlertRepo.layerSql, OperatorAlerts.layer)
+      Layer.mergeAll(
+        walletRepo,
+        CallbackOutbox.layer,
+        StatementRepo.layerSql,
+        StuckAlertRepo.layerSql,
+        OperatorAlerts.layer
+      )
     ),
     Layer.provideMerge(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargetsLive))
   )
@@ -133,7 +154,10 @@ export const SandboxCallbackUrlsLive = Layer.effect(
   Effect.gen(function*() {
     const wallet = yield* DemoPartnerWallet
     const app = yield* AppConfig
-    return new Set([defaultTestCallbackUrl(app), ...(wallet === undefined ? [] : [`${publicBaseUrl(app)}${wallet.path}`])])
+    return new Set([
+      defaultTestCallbackUrl(app),
+      ...(wallet === undefined ? [] : [`${publicBaseUrl(app)}${wallet.path}`])
+    ])
   })
 ).pipe(Layer.provide(DemoPartnerWalletLive))
 
@@ -145,7 +169,9 @@ const liveWorld = <A, E, R>(layer: (world: string) => Layer.Layer<A, E, R>) =>
 const sandboxWorld = "sandbox"
 
 /** The provider SPORTS_PROVIDER selects: BetsAPI or the sandbox's simulated world; its odds reads told to the change stream. */
-const SportsProviderLayer = liveWorld(recordingOdds).pipe(Layer.provide(SportsProviderSelection.layer(SandboxSportsProviderLive)))
+const SportsProviderLayer = liveWorld(recordingOdds).pipe(
+  Layer.provide(SportsProviderSelection.layer(SandboxSportsProviderLive))
+)
 
 /** The live change stream: its log, what writes to it, the streams of this instance. */
 const SportsStreamLive = Layer.mergeAll(SportsStream.layer, ChangeRecorder.layer).pipe(
@@ -188,16 +214,27 @@ const IdentityAndChangesLive = Layer.mergeAll(
 
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
-  Layer.mergeAll(UpstreamsLive, IdentityAndChangesLive).pipe(Layer.provideMerge(
-    Layer.mergeAll(CasinoLive, SportsLive, callbacksLayer(walletRepo)).pipe(
-      Layer.provideMerge(
-        Layer.mergeAll(Partners.layer, PartnerPlayers.layerSql, TestData.layerSql, CallbackTargetsLive, SportsProviderLayer, PartnerRateLimit.layer, AuthFailureLimit.layer)
-      ),
-      Layer.provideMerge(SportsStreamLive),
-      Layer.provideMerge(DemoPartnerWalletLive),
-      Layer.provide(SandboxCallbackUrlsLive)
-    )
-  ), Layer.provideMerge(SharedStoresLive))
+  Layer.mergeAll(UpstreamsLive, IdentityAndChangesLive).pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(CasinoLive, SportsLive, callbacksLayer(walletRepo)).pipe(
+        Layer.provideMerge(
+          Layer.mergeAll(
+            Partners.layer,
+            PartnerPlayers.layerSql,
+            TestData.layerSql,
+            CallbackTargetsLive,
+            SportsProviderLayer,
+            PartnerRateLimit.layer,
+            AuthFailureLimit.layer
+          )
+        ),
+        Layer.provideMerge(SportsStreamLive),
+        Layer.provideMerge(DemoPartnerWalletLive),
+        Layer.provide(SandboxCallbackUrlsLive)
+      )
+    ),
+    Layer.provideMerge(SharedStoresLive)
+  )
 
 /**
  * What the instances of a fleet share (Redis with REDIS_URL, memory otherwise): the one RateLimiter every

@@ -35,7 +35,13 @@ export const AdminLayers = {
    */
   partners: Layer.mergeAll(PartnerAdmin.layer, PartnerUsers.layer, CertificationAdmin.layer).pipe(
     Layer.provideMerge(
-      Layer.mergeAll(Partners.layer, AuditRepo.layerSql, PartnerPlayers.layerSql, TestData.layerSql, CertificationRepo.layerSql)
+      Layer.mergeAll(
+        Partners.layer,
+        AuditRepo.layerSql,
+        PartnerPlayers.layerSql,
+        TestData.layerSql,
+        CertificationRepo.layerSql
+      )
     ),
     Layer.provide(SandboxCallbackUrlsLive)
   ),
@@ -56,7 +62,9 @@ export const AdminLayers = {
   ),
   callbacks: CallbackAdmin.layer.pipe(
     Layer.provideMerge(Layer.mergeAll(CallbackOutbox.layer, Partners.layer, AuditRepo.layerSql)),
-    Layer.provide(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargetsLive, PartnerPlayers.layerSql)),
+    Layer.provide(
+      Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargetsLive, PartnerPlayers.layerSql)
+    ),
     Layer.provide(SandboxCallbackUrlsLive)
   ),
   wallet: WalletLedger.layer.pipe(

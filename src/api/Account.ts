@@ -26,14 +26,22 @@ export class AccountGroup extends HttpApiGroup.make("account").add(
   HttpApiEndpoint.get("status", "/status", {
     success: Envelope("StatusResponse", StatusData, {
       example: {
-        partner: { id: 12, name: "Acme Bets", slug: "acme-bets", status: "active", commission_percent: 12.5, environment: "live" },
+        partner: {
+          id: 12,
+          name: "Acme Bets",
+          slug: "acme-bets",
+          status: "active",
+          commission_percent: 12.5,
+          environment: "live"
+        },
         aggregator_configured: true,
         sports_gateway: { configured: true, provider: "betsapi" }
       }
     })
   }).annotateMerge(OpenApi.annotations({
     summary: "Validate the token and show the partner and the configured gateways",
-    description: "The first call to make with a new token: 200 when it is valid and the partner active, 401 otherwise. " +
+    description:
+      "The first call to make with a new token: 200 when it is valid and the partner active, 401 otherwise. " +
       "Also says whether the casino aggregator is configured and which sports provider answers the token: a test " +
       "token's are always the embedded sandboxes (`sandbox`), whatever the service's live upstreams are."
   }))

@@ -155,7 +155,8 @@ export const LaunchRtp = Schema.Struct({
   policy: RtpPolicy,
   requested: Schema.NullOr(Schema.Int).annotate({ description: "The launch's `user_rtp`; null when it carried none" }),
   applied: Schema.NullOr(Schema.Int).annotate({
-    description: "What the casino aggregator was sent: the policy applied to `requested`; null: none (the aggregator's default)"
+    description:
+      "What the casino aggregator was sent: the policy applied to `requested`; null: none (the aggregator's default)"
   })
 }).annotate({ identifier: "LaunchRtp" })
 
@@ -179,8 +180,12 @@ export class CasinoGroup extends HttpApiGroup.make("casino")
   .add(
     HttpApiEndpoint.get("games", "/games", {
       query: {
-        provider: Schema.optional(Schema.String.annotate({ description: "Provider id (integer) or slug", examples: ["pragmatic-play"] })),
-        search: Schema.optional(Schema.String.annotate({ description: "Case-insensitive, over name and game code", examples: ["sweet"] })),
+        provider: Schema.optional(
+          Schema.String.annotate({ description: "Provider id (integer) or slug", examples: ["pragmatic-play"] })
+        ),
+        search: Schema.optional(
+          Schema.String.annotate({ description: "Case-insensitive, over name and game code", examples: ["sweet"] })
+        ),
         enabled: Schema.optional(Schema.Literals(["true", "false"])).annotate({
           description: "Only enabled (true) or only disabled (false) games; both when absent"
         }),
@@ -212,7 +217,10 @@ export class CasinoGroup extends HttpApiGroup.make("casino")
       payload: LaunchRequest,
       success: Envelope(
         "LaunchResponse",
-        Schema.Struct({ launch: Schema.Struct({ url: Schema.String, rtp: LaunchRtp }), partner_player: PartnerPlayerEntry }),
+        Schema.Struct({
+          launch: Schema.Struct({ url: Schema.String, rtp: LaunchRtp }),
+          partner_player: PartnerPlayerEntry
+        }),
         {
           example: {
             launch: {

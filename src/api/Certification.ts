@@ -5,8 +5,8 @@ import {
   CaseResult,
   cases,
   Certification,
-  Exchange,
   type Certification as CertificationRecord,
+  Exchange,
   Timing
 } from "../domain/Certification.ts"
 import { isStorable, StorableText } from "../domain/Text.ts"
@@ -24,7 +24,9 @@ import { Amount, centsAs } from "./Wallet.ts"
 
 const amountFromCents = Schema.NullOr(centsAs(Amount))
 
-const ExchangeEntry = Exchange.mapFields(Struct.assign({ sentAt: IsoDate })).pipe(Schema.encodeKeys({ sentAt: "sent_at" }))
+const ExchangeEntry = Exchange.mapFields(Struct.assign({ sentAt: IsoDate })).pipe(
+  Schema.encodeKeys({ sentAt: "sent_at" })
+)
 
 const TimingEntry = Timing.pipe(Schema.encodeKeys({
   p50Millis: "p50_ms",
@@ -41,11 +43,15 @@ const CaseView = Schema.Struct({
   checks: Schema.String,
   catches: Schema.String.annotate({ description: "The wallet fault this case catches; a failure names it" }),
   status: CaseResult.fields.status,
-  reason: CaseResult.fields.reason.annotate({ description: "Why it failed or was not run, in words; null when it passed" }),
+  reason: CaseResult.fields.reason.annotate({
+    description: "Why it failed or was not run, in words; null when it passed"
+  }),
   balanceBefore: amountFromCents,
   expectedBalance: amountFromCents,
   balanceAfter: amountFromCents,
-  timing: Schema.NullOr(TimingEntry).annotate({ description: "Answer times of the run's calls (the Answer times case)" }),
+  timing: Schema.NullOr(TimingEntry).annotate({
+    description: "Answer times of the run's calls (the Answer times case)"
+  }),
   exchanges: Schema.Array(ExchangeEntry).annotate({
     description: "Every request the case sent (headers and body exactly as sent) and the answer (status and body), " +
       "or why none came, with how long it took and how the service reads it"
@@ -59,7 +65,15 @@ const CaseView = Schema.Struct({
 }))
 
 export const CertificationCodec = Schema.Struct({
-  ...Struct.pick(Certification.fields, ["id", "status", "externalPlayerId", "callbackUrl", "startedBy", "startedVia", "summary"]),
+  ...Struct.pick(Certification.fields, [
+    "id",
+    "status",
+    "externalPlayerId",
+    "callbackUrl",
+    "startedBy",
+    "startedVia",
+    "summary"
+  ]),
   timeoutMillis: Certification.fields.timeoutMillis,
   startedAt: IsoDate,
   finishedAt: Schema.NullOr(IsoDate),
@@ -205,7 +219,10 @@ export const asTestPartner = <A, E, R>(
 ): Effect.Effect<A, E | Forbidden, R> => partner.environment === "test" ? run : Effect.fail(testTokenOnly)
 
 /** Who started a run through the partner API, as the console lists it. */
-export const apiStarter = (partner: { readonly slug: string }) => ({ name: `partner ${partner.slug} (test token)`, via: "api" as const })
+export const apiStarter = (partner: { readonly slug: string }) => ({
+  name: `partner ${partner.slug} (test token)`,
+  via: "api" as const
+})
 
 const encodeCertification = Schema.encodeEffect(CertificationCodec)
 
@@ -223,6 +240,9 @@ export const foundRun = (run: Option.Option<CertificationRecord>) =>
 /** Why a run does not start, as the contract answers it: an unknown test player is a 422, a run going a 409. */
 export const startRefusals = {
   UnknownTestPlayer: (unknown: { readonly message: string }) =>
-    Effect.fail(new ValidationFailed({ message: ErrorMessages.invalidData, errors: { external_player_id: [unknown.message] } })),
-  CertificationInProgress: (running: { readonly message: string }) => Effect.fail(new Conflict({ message: running.message }))
+    Effect.fail(
+      new ValidationFailed({ message: ErrorMessages.invalidData, errors: { external_player_id: [unknown.message] } })
+    ),
+  CertificationInProgress: (running: { readonly message: string }) =>
+    Effect.fail(new Conflict({ message: running.message }))
 }

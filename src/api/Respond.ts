@@ -17,9 +17,13 @@ export const respond = <A, E, R, B = A>(
   answer: (partner: PartnerAccess) => Effect.Effect<A, E, R>,
   toWire?: (value: A) => Effect.Effect<B>
 ) =>
-  Effect.flatMap(Effect.service(CurrentPartner), (partner) =>
-    Effect.flatMap(answer(partner), (value) =>
-      Effect.map(toWire === undefined ? Effect.succeed(value as unknown as B) : toWire(value), (data) => ok(partner, data))))
+  Effect.flatMap(
+    Effect.service(CurrentPartner),
+    (partner) =>
+      Effect.flatMap(answer(partner), (value) =>
+        Effect.map(toWire === undefined ? Effect.succeed(value as unknown as B) : toWire(value), (data) =>
+          ok(partner, data)))
+  )
 
 /** As `respond`, `toWire` also giving the envelope's `message` or `provider_response`. */
 export const respondWith = <A, B, E, R>(
@@ -30,8 +34,12 @@ export const respondWith = <A, B, E, R>(
     readonly provider_response?: unknown
   }>
 ) =>
-  Effect.flatMap(Effect.service(CurrentPartner), (partner) =>
-    Effect.flatMap(answer(partner), (value) => Effect.map(toWire(value), ({ data, ...extras }) => ok(partner, data, extras))))
+  Effect.flatMap(
+    Effect.service(CurrentPartner),
+    (partner) =>
+      Effect.flatMap(answer(partner), (value) =>
+        Effect.map(toWire(value), ({ data, ...extras }) => ok(partner, data, extras)))
+  )
 
 /**
  * As `respond`, for the answers read over and over: the envelope's bytes come from `write` (an envelopeWriter),
@@ -41,4 +49,7 @@ export const respondWritten = <A, E, R, RW>(
   answer: (partner: PartnerAccess) => Effect.Effect<A, E, R>,
   write: (partner: PartnerSummary, value: A) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, RW>
 ) =>
-  Effect.flatMap(Effect.service(CurrentPartner), (partner) => Effect.flatMap(answer(partner), (value) => write(partner, value)))
+  Effect.flatMap(
+    Effect.service(CurrentPartner),
+    (partner) => Effect.flatMap(answer(partner), (value) => write(partner, value))
+  )

@@ -7,9 +7,9 @@ import {
   minuteOf,
   type OddsMarket,
   type Page,
+  sportsCapabilities,
   type SportsEvent,
   SportsLeague,
-  sportsCapabilities,
   type StatsTrend,
   summaryOf
 } from "../domain/Sports.ts"
@@ -29,7 +29,10 @@ export const SportIdQuery = integerQuery({
 })
 
 /** `YYYYMMDD` (the provider's form) or `YYYY-MM-DD`, a real calendar day; decoded to `YYYYMMDD`. */
-export const DayQuery = Schema.String.annotate({ description: "UTC day, YYYYMMDD or YYYY-MM-DD", examples: ["2026-11-22"] }).pipe(
+export const DayQuery = Schema.String.annotate({
+  description: "UTC day, YYYYMMDD or YYYY-MM-DD",
+  examples: ["2026-11-22"]
+}).pipe(
   Schema.decodeTo(
     Schema.String.check(
       Schema.makeFilter((day: string) => {
@@ -70,8 +73,12 @@ const summaryKeys = {
 export const UpcomingEventCodec = Schema.Struct({ ...EventSummary.fields, startsAt: IsoDate }).pipe(
   Schema.encodeKeys({ ...summaryKeys, startsAt: "starts_at" })
 )
-export const LiveEventCodec = Schema.Struct({ ...EventSummary.fields, score: Schema.String, minute }).pipe(Schema.encodeKeys(summaryKeys))
-export const EndedEventCodec = Schema.Struct({ ...EventSummary.fields, score: Schema.String }).pipe(Schema.encodeKeys(summaryKeys))
+export const LiveEventCodec = Schema.Struct({ ...EventSummary.fields, score: Schema.String, minute }).pipe(
+  Schema.encodeKeys(summaryKeys)
+)
+export const EndedEventCodec = Schema.Struct({ ...EventSummary.fields, score: Schema.String }).pipe(
+  Schema.encodeKeys(summaryKeys)
+)
 /** One event in play: the summary without its league, with its state. */
 export const LiveEventDetailCodec = Schema.Struct({
   id: EventSummary.fields.id,
@@ -99,7 +106,9 @@ export const LeagueCodec = SportsLeague.mapFields(({ id, name, countryCode }) =>
   Schema.encodeKeys({ id: "league_id", name: "league_name", countryCode: "country_code" })
 )
 
-export const ResultCodec = EventResult.pipe(Schema.encodeKeys({ eventId: "event_id", homeScore: "home_score", awayScore: "away_score" }))
+export const ResultCodec = EventResult.pipe(
+  Schema.encodeKeys({ eventId: "event_id", homeScore: "home_score", awayScore: "away_score" })
+)
 
 const statsFields = [
   "possession",
@@ -296,7 +305,11 @@ export class SportsGroup extends HttpApiGroup.make("sports")
     {
       summary: "Starting line-ups",
       description: "Player names of each side's starting line-up; empty lists until the provider has them.",
-      example: { event_id: "10150123", home: ["Rossi", "Léo Pereira", "Pulgar"], away: ["Weverton", "Gustavo Gómez", "Raphael Veiga"] }
+      example: {
+        event_id: "10150123",
+        home: ["Rossi", "Léo Pereira", "Pulgar"],
+        away: ["Weverton", "Gustavo Gómez", "Raphael Veiga"]
+      }
     }
   ))
   .add(eventPath("statsTrend", "/sports/events/:eventId/stats-trend", StatsTrendData, {
@@ -341,7 +354,10 @@ export const includeRaw = (query: { readonly include_raw?: string | undefined })
   query.include_raw === "true" || query.include_raw === "1"
 
 /** A page of the provider's as every list answers it: its entries built by `entryOf`, encoded by `codec`, and `meta`. */
-const listedWith = <S extends Schema.Codec<unknown, unknown>, A>(codec: S, entryOf: (item: A, now: number) => S["Type"]) => {
+const listedWith = <S extends Schema.Codec<unknown, unknown>, A>(
+  codec: S,
+  entryOf: (item: A, now: number) => S["Type"]
+) => {
   const encode = encodeWith(Schema.Array(codec))
   return (page: Page<A>, now = 0) =>
     Effect.map(encode(page.results.map((item) => entryOf(item, now))), (results) => ({
@@ -350,8 +366,14 @@ const listedWith = <S extends Schema.Codec<unknown, unknown>, A>(codec: S, entry
     }))
 }
 const listedLeagues = listedWith(LeagueCodec, (league: SportsLeague) => league)
-const listedUpcoming = listedWith(UpcomingEventCodec, (event: SportsEvent) => ({ ...summaryOf(event), startsAt: event.startsAt }))
-const listedEnded = listedWith(EndedEventCodec, (event: SportsEvent) => ({ ...summaryOf(event), score: event.score ?? "" }))
+const listedUpcoming = listedWith(
+  UpcomingEventCodec,
+  (event: SportsEvent) => ({ ...summaryOf(event), startsAt: event.startsAt })
+)
+const listedEnded = listedWith(
+  EndedEventCodec,
+  (event: SportsEvent) => ({ ...summaryOf(event), score: event.score ?? "" })
+)
 const listedLive = listedWith(LiveEventCodec, (event: SportsEvent, now: number) => ({
   ...summaryOf(event),
   score: event.score ?? "",
@@ -360,8 +382,9 @@ const listedLive = listedWith(LiveEventCodec, (event: SportsEvent, now: number) 
 const encodeLiveEventDetail = encodeWith(LiveEventDetailCodec)
 
 /** The provider the token reaches, as `/sports/status` answers it. */
-export const providerStatus = (provider: { readonly name: string; readonly capabilities: ReadonlyArray<typeof sportsCapabilities[number]> }) =>
-  Effect.succeed({ provider: provider.name, capabilities: provider.capabilities })
+export const providerStatus = (
+  provider: { readonly name: string; readonly capabilities: ReadonlyArray<typeof sportsCapabilities[number]> }
+) => Effect.succeed({ provider: provider.name, capabilities: provider.capabilities })
 
 /** The leagues, with the provider that listed them. */
 export const leaguesAnswer = (page: Page<SportsLeague>, provider: { readonly name: string }) =>
@@ -371,7 +394,8 @@ export const upcomingAnswer = (page: Page<SportsEvent>) => listedUpcoming(page)
 export const endedAnswer = (page: Page<SportsEvent>) => listedEnded(page)
 
 /** Events in play, each with its minute now. */
-export const liveAnswer = (page: Page<SportsEvent>) => Effect.flatMap(Clock.currentTimeMillis, (now) => listedLive(page, now))
+export const liveAnswer = (page: Page<SportsEvent>) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => listedLive(page, now))
 
 /** One event in play: its state and minute now. */
 export const liveEventAnswer = (event: SportsEvent) =>
@@ -386,11 +410,13 @@ export const liveEventAnswer = (event: SportsEvent) =>
     }))
 
 /** An event's odds, the event named. */
-export const oddsAnswer = (markets: ReadonlyArray<OddsMarket>, eventId: string) => Effect.succeed({ event_id: eventId, markets })
+export const oddsAnswer = (markets: ReadonlyArray<OddsMarket>, eventId: string) =>
+  Effect.succeed({ event_id: eventId, markets })
 
 export const lineupAnswer = (eventId: string) => (lineup: Lineup) =>
   Effect.succeed({ event_id: eventId, home: lineup.home, away: lineup.away })
 
-export const statsTrendAnswer = (eventId: string) => (stats: StatsTrend) => Effect.succeed({ event_id: eventId, ...stats })
+export const statsTrendAnswer = (eventId: string) => (stats: StatsTrend) =>
+  Effect.succeed({ event_id: eventId, ...stats })
 
 export const resultAnswer = encodeWith(ResultCodec)

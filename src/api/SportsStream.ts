@@ -20,24 +20,36 @@ const repeatable = <S extends Schema.Top>(item: S, description: string) =>
     })).annotate({ description })
   )
 
-const Kind = Schema.Literals(changeKinds).annotate({ message: "The selected :attribute is invalid. Use event, score, odds or result." })
+const Kind = Schema.Literals(changeKinds).annotate({
+  message: "The selected :attribute is invalid. Use event, score, odds or result."
+})
 
 /** One event of the stream: its SSE name, its id (a log position), its data as JSON. */
 const streamEvent = <const Name extends string, S extends Schema.Top>(name: Name, data: S, description: string) =>
   Schema.Struct({
-    id: Schema.optional(Schema.String.annotate({ description: "The change's position in the log (send it back as Last-Event-ID)" })),
+    id: Schema.optional(
+      Schema.String.annotate({ description: "The change's position in the log (send it back as Last-Event-ID)" })
+    ),
     event: Schema.Literal(name),
     data: Schema.fromJsonString(data)
   }).annotate({ identifier: `SportsStream${name[0].toUpperCase()}${name.slice(1)}Event`, description })
 
 /** Every event the stream sends, by its SSE `event` name. */
 export const SportsStreamEvent = Schema.Union([
-  streamEvent("connected", Connected, "First on every connection: where the stream goes on from, and the filters as read."),
+  streamEvent(
+    "connected",
+    Connected,
+    "First on every connection: where the stream goes on from, and the filters as read."
+  ),
   streamEvent("event", EventChange, "An event created, or its status, start time, listing or names changed."),
   streamEvent("score", ScoreChange, "A score or a minute changed, in play."),
   streamEvent("odds", OddsChange, "A market opened, its prices moved, it was suspended or reopened."),
   streamEvent("result", ResultChange, "An event ended with its final score."),
-  streamEvent("reset", Reset, "The stream cannot go on from the client's position: re-read the feeds, then go on from its id.")
+  streamEvent(
+    "reset",
+    Reset,
+    "The stream cannot go on from the client's position: re-read the feeds, then go on from its id."
+  )
 ])
 export type SportsStreamEvent = typeof SportsStreamEvent.Type
 
@@ -63,7 +75,10 @@ export class SportsStreamGroup extends HttpApiGroup.make("stream")
       query: {
         sport_id: repeatable(SportRef, "Sports, by id (1 soccer, 18 basketball, 13 tennis) or name; repeatable"),
         league_id: repeatable(StorableText.annotate({ examples: ["155"] }), "League ids (the provider's); repeatable"),
-        event_id: repeatable(StorableText.annotate({ examples: ["10150123"] }), "Event ids (the provider's); repeatable"),
+        event_id: repeatable(
+          StorableText.annotate({ examples: ["10150123"] }),
+          "Event ids (the provider's); repeatable"
+        ),
         kinds: repeatable(Kind, "Kinds of change: event, score, odds, result; repeatable (default: all)")
       },
       headers: {
@@ -92,10 +107,12 @@ export const lastEventIdOf = (header: string | undefined) =>
     ? Effect.succeed(undefined)
     : /^\d{1,15}$/.test(header.trim())
     ? Effect.succeed(Number(header.trim()))
-    : Effect.fail(new ValidationFailed({
-      message: ErrorMessages.invalidData,
-      errors: { "Last-Event-ID": ["The Last-Event-ID header must be an event id the stream sent (decimal digits)."] }
-    }))
+    : Effect.fail(
+      new ValidationFailed({
+        message: ErrorMessages.invalidData,
+        errors: { "Last-Event-ID": ["The Last-Event-ID header must be an event id the stream sent (decimal digits)."] }
+      })
+    )
 
 /** The query's filters, as the stream takes them. */
 export const streamFilterOfQuery = (query: {
@@ -103,7 +120,8 @@ export const streamFilterOfQuery = (query: {
   readonly league_id?: ReadonlyArray<string> | undefined
   readonly event_id?: ReadonlyArray<string> | undefined
   readonly kinds?: ReadonlyArray<string> | undefined
-}) => streamFilterOf({ sportIds: query.sport_id, leagueIds: query.league_id, eventIds: query.event_id, kinds: query.kinds })
+}) =>
+  streamFilterOf({ sportIds: query.sport_id, leagueIds: query.league_id, eventIds: query.event_id, kinds: query.kinds })
 
 /**
  * What a stream's answer carries besides its type: no caching, no buffering by proxies on the way, and its

@@ -75,7 +75,8 @@ export const StatementData = Schema.Struct({
     lines: Schema.Int.annotate({ description: "Lines of the document: the summary and one per transaction" })
   }),
   signature: Schema.String.annotate({
-    description: "`v1=<hex>` HMAC-SHA256 of the JSON lines document with the environment's webhook secret (one per secret " +
+    description:
+      "`v1=<hex>` HMAC-SHA256 of the JSON lines document with the environment's webhook secret (one per secret " +
       "valid now, comma-separated, newest first); the same value as that answer's `X-Statement-Signature`"
   }),
   transactions: Schema.Array(StatementLineEntry),
@@ -84,20 +85,28 @@ export const StatementData = Schema.Struct({
 
 /** The JSON lines document, its signature and digest in headers. */
 const StatementDocument = HttpApiSchema.WithHeaders(HttpApiSchema.StreamUint8Array({ contentType: jsonLines }), {
-  "x-statement-signature": Schema.String.annotate({ description: "`v1=<hex>`: HMAC-SHA256 of this body, keyed with the environment's webhook secret" }),
+  "x-statement-signature": Schema.String.annotate({
+    description: "`v1=<hex>`: HMAC-SHA256 of this body, keyed with the environment's webhook secret"
+  }),
   "x-statement-sha256": Schema.String.annotate({ description: "SHA-256 (hex) of this body" })
 }).annotate({
-  description: "The statement document: JSON lines, the summary (`record: \"statement\"`) then one line per transaction " +
+  description:
+    "The statement document: JSON lines, the summary (`record: \"statement\"`) then one line per transaction " +
     "(`record: \"transaction\"`) in the order they were created, each ending with a newline"
 })
 
-const signedAmountMessage = "The :attribute field must be an amount with at most 2 decimal places (like -5.5 or \"12.50\")."
+const signedAmountMessage =
+  "The :attribute field must be an amount with at most 2 decimal places (like -5.5 or \"12.50\")."
 
 /** A signed amount as the partner posts it (a number or decimal text, at most 2 places), in cents; never rounded. */
-const SignedAmount = Schema.Union([Schema.String, Schema.Finite].map((member) => member.annotate({ message: signedAmountMessage })))
+const SignedAmount = Schema.Union(
+  [Schema.String, Schema.Finite].map((member) => member.annotate({ message: signedAmountMessage }))
+)
   .pipe(
     Schema.decodeTo(
-      Schema.String.check(Schema.makeFilter((text: string) => signedCents(text) !== undefined, { message: signedAmountMessage })),
+      Schema.String.check(
+        Schema.makeFilter((text: string) => signedCents(text) !== undefined, { message: signedAmountMessage })
+      ),
       {
         decode: SchemaGetter.transform((value: string | number) => String(value)),
         encode: SchemaGetter.transform((text: string) => text)
@@ -151,7 +160,9 @@ const DifferenceEntry = Schema.Struct({
 export const ReconciliationData = Schema.Struct({
   date: Schema.String,
   environment: Environment,
-  reconciled: Schema.Boolean.annotate({ description: "True when nothing differs: every transaction and total you sent matches" }),
+  reconciled: Schema.Boolean.annotate({
+    description: "True when nothing differs: every transaction and total you sent matches"
+  }),
   counts: Schema.Struct({
     ours: Schema.Int.annotate({ description: "Transactions in the statement" }),
     theirs: Schema.Int.annotate({ description: "Transactions you sent" }),
@@ -160,7 +171,9 @@ export const ReconciliationData = Schema.Struct({
     missing_here: Schema.Int,
     different: Schema.Int
   }),
-  totals: Schema.Array(DifferenceEntry).annotate({ description: "The totals you sent that differ from the statement's" }),
+  totals: Schema.Array(DifferenceEntry).annotate({
+    description: "The totals you sent that differ from the statement's"
+  }),
   missing_at_partner: Schema.Array(StatementLineEntry).annotate({
     description: "Applied transactions of the statement you did not send (the first 1000)"
   }),
@@ -171,7 +184,9 @@ export const ReconciliationData = Schema.Struct({
     transaction_id: Schema.String,
     kind: TransactionKind,
     differences: Schema.Array(DifferenceEntry)
-  })).annotate({ description: "Transactions in both whose fields differ, with each field's two values (the first 1000)" })
+  })).annotate({
+    description: "Transactions in both whose fields differ, with each field's two values (the first 1000)"
+  })
 })
 
 export class StatementsGroup extends HttpApiGroup.make("statements")
@@ -179,11 +194,14 @@ export class StatementsGroup extends HttpApiGroup.make("statements")
     HttpApiEndpoint.get("statement", "/wallet/statements/:date", {
       params: { date: DayParam },
       query: {
-        format: Schema.optional(Schema.Literals(["json", "jsonl"]).annotate({
-          message: "The selected :attribute is invalid. Use json or jsonl.",
-          description: "`json` (the envelope, the default) or `jsonl` (the signed document); `Accept: application/x-ndjson` " +
-            "also asks for the document"
-        })),
+        format: Schema.optional(
+          Schema.Literals(["json", "jsonl"]).annotate({
+            message: "The selected :attribute is invalid. Use json or jsonl.",
+            description:
+              "`json` (the envelope, the default) or `jsonl` (the signed document); `Accept: application/x-ndjson` " +
+              "also asks for the document"
+          })
+        ),
         page: Schema.optional(PageQuery),
         per_page: Schema.optional(PerPageQuery)
       },
@@ -202,7 +220,8 @@ export class StatementsGroup extends HttpApiGroup.make("statements")
       error: NotFound
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "The statement of a closed UTC day: totals, counts and every transaction, signed",
-      description: "For the token's environment. As JSON (the envelope; the transactions paged with `page` and `per_page`) or, " +
+      description:
+        "For the token's environment. As JSON (the envelope; the transactions paged with `page` and `per_page`) or, " +
         "with `format=jsonl` or `Accept: application/x-ndjson`, as the statement document itself: JSON lines, a summary " +
         "then one line per transaction, signed in `X-Statement-Signature` (HMAC-SHA256 of the body with your webhook " +
         "secret). A closed day without activity has an empty statement. 404 while the day has not ended or is not closed " +
@@ -232,7 +251,8 @@ export class StatementsGroup extends HttpApiGroup.make("statements")
       }),
       error: [NotFound, ValidationFailed]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "Reconcile a day: your own transactions (and totals) against the statement, the differences by transaction",
+      summary:
+        "Reconcile a day: your own transactions (and totals) against the statement, the differences by transaction",
       description: "Post JSON lines (`Content-Type: application/x-ndjson`, up to 64 MiB): optionally a totals line " +
         "`{\"record\": \"statement\", \"totals\": {…}}`, and one line per transaction you applied, " +
         "`{\"transaction_id\", \"kind\", \"amount\", …}` (a line of the statement document itself will do). Each field you " +
@@ -241,7 +261,8 @@ export class StatementsGroup extends HttpApiGroup.make("statements")
     }))
   )
   .annotateMerge(OpenApi.annotations({
-    description: "Daily statements of the wallet, for reconciliation: computed once after each UTC day ends, signed with " +
+    description:
+      "Daily statements of the wallet, for reconciliation: computed once after each UTC day ends, signed with " +
       "the environment's webhook secret."
   }))
 {}
@@ -300,7 +321,8 @@ const moneyFields = new Set(["bet", "win", "amount", "bets", "wins", "refunds", 
 
 /** A difference on the wire: amounts in currency units. */
 const differenceEntry = (difference: Difference) => {
-  const units = (value: Difference["ours"]) => moneyFields.has(difference.field) && typeof value === "number" ? toAmount(value) : value
+  const units = (value: Difference["ours"]) =>
+    moneyFields.has(difference.field) && typeof value === "number" ? toAmount(value) : value
   return { field: difference.field, ours: units(difference.ours), theirs: units(difference.theirs) }
 }
 

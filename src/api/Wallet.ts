@@ -77,7 +77,8 @@ export const transactionFields = {
   win: centsAs(Amount),
   amount: centsAs(Amount.annotate({ description: "The change to the player's balance (0 unless applied)" })),
   balanceAfter: Schema.NullOr(centsAs(Amount)).annotate({
-    description: "The player's balance once settled, as this service reckoned it; null while pending, and always for a " +
+    description:
+      "The player's balance once settled, as this service reckoned it; null while pending, and always for a " +
       "player of a partner in shadow mode (the service keeps no balance of theirs)"
   }),
   answer: Schema.NullOr(Schema.Struct({ msg: Schema.String, balance: Schema.optionalKey(Amount) })).annotate({
@@ -181,12 +182,16 @@ export const instant = (edge: "start" | "end", description: string) =>
 export const transactionsQuery = {
   external_player_id: Schema.optional(Schema.String.annotate({ examples: ["player-42"] })),
   round_id: Schema.optional(Schema.String.annotate({ examples: ["round-5521"] })),
-  kind: Schema.optional(Schema.Literals(["bet", "refund"]).annotate({
-    message: "The selected :attribute is invalid. Use bet or refund."
-  })),
-  status: Schema.optional(Schema.Literals(["pending", "applied", "refused"]).annotate({
-    message: "The selected :attribute is invalid. Use pending, applied or refused."
-  })),
+  kind: Schema.optional(
+    Schema.Literals(["bet", "refund"]).annotate({
+      message: "The selected :attribute is invalid. Use bet or refund."
+    })
+  ),
+  status: Schema.optional(
+    Schema.Literals(["pending", "applied", "refused"]).annotate({
+      message: "The selected :attribute is invalid. Use pending, applied or refused."
+    })
+  ),
   from: Schema.optional(instant("start", "Created at or after (YYYY-MM-DD: from its start, or ISO 8601)")),
   to: Schema.optional(instant("end", "Created at or before (YYYY-MM-DD: to its end, or ISO 8601)")),
   page: Schema.optional(PageQuery),
@@ -211,9 +216,11 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
     HttpApiEndpoint.get("transaction", "/wallet/transactions/:transaction_id", {
       params: { transaction_id: StorableText },
       query: {
-        kind: Schema.optional(Schema.Literals(["bet", "refund"]).annotate({
-          message: "The selected :attribute is invalid. Use bet or refund."
-        }))
+        kind: Schema.optional(
+          Schema.Literals(["bet", "refund"]).annotate({
+            message: "The selected :attribute is invalid. Use bet or refund."
+          })
+        )
       },
       success: Envelope(
         "WalletTransactionResponse",
@@ -288,12 +295,13 @@ const transactionEntries = encodeWith(Schema.Array(WalletTransactionEntryCodec))
 const roundEntries = encodeWith(Schema.Array(WalletRoundEntryCodec))
 
 /** A page of transactions. */
-export const transactionsAnswer = (paging: { readonly page: number; readonly perPage: number }) =>
-(found: { readonly entries: ReadonlyArray<LedgerEntry>; readonly total: number }) =>
-  Effect.map(transactionEntries(found.entries), (transactions) => ({
-    transactions,
-    meta: { page: paging.page, per_page: paging.perPage, total: found.total }
-  }))
+export const transactionsAnswer =
+  (paging: { readonly page: number; readonly perPage: number }) =>
+  (found: { readonly entries: ReadonlyArray<LedgerEntry>; readonly total: number }) =>
+    Effect.map(transactionEntries(found.entries), (transactions) => ({
+      transactions,
+      meta: { page: paging.page, per_page: paging.perPage, total: found.total }
+    }))
 
 /** One transaction id's entries (a bet and its refund, say), or a 404. */
 export const transactionAnswer = (entries: ReadonlyArray<LedgerEntry>) =>

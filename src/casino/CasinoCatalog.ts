@@ -118,12 +118,14 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
         return report
       }, repo.syncing)
 
-      const setProviderEnabled = Effect.fn("CasinoCatalog.setProviderEnabled")(function*(ref: string, enabled: boolean) {
-        const provider = yield* repo.setProviderEnabled(ref, enabled)
-        yield* changed
-        if (Option.isNone(provider)) return yield* new UnknownProvider({ provider: ref })
-        return provider.value
-      })
+      const setProviderEnabled = Effect.fn("CasinoCatalog.setProviderEnabled")(
+        function*(ref: string, enabled: boolean) {
+          const provider = yield* repo.setProviderEnabled(ref, enabled)
+          yield* changed
+          if (Option.isNone(provider)) return yield* new UnknownProvider({ provider: ref })
+          return provider.value
+        }
+      )
 
       const setGameEnabled = Effect.fn("CasinoCatalog.setGameEnabled")(
         function*(providerRef: string, gameCode: string, enabled: boolean) {

@@ -1,7 +1,14 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
-import { gameQueryOf, gamesAnswer, launchAnswer, launchFailures, playerLaunchOf, providersAnswer } from "../api/Casino.ts"
+import {
+  gameQueryOf,
+  gamesAnswer,
+  launchAnswer,
+  launchFailures,
+  playerLaunchOf,
+  providersAnswer
+} from "../api/Casino.ts"
 import { respond } from "../api/Respond.ts"
 import { AppConfig, publicBaseUrl } from "../platform/AppConfig.ts"
 import { Casino } from "./Casino.ts"
@@ -14,11 +21,21 @@ export const CasinoHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const games = gamesAnswer(publicBaseUrl(yield* AppConfig))
     return handlers
-      .handle("providers", () => respond(() => CasinoCatalog.use((catalog) => catalog.enabledProviders), providersAnswer))
-      .handle("games", ({ query }) => respond(() => CasinoCatalog.use((catalog) => catalog.games(gameQueryOf(query))), games))
-      .handle("launch", ({ payload }) =>
-        respond((partner) => Casino.use((casino) => casino.launch(partner, playerLaunchOf(payload))), launchAnswer).pipe(
-          Effect.catchTags(launchFailures)
-        ))
+      .handle(
+        "providers",
+        () => respond(() => CasinoCatalog.use((catalog) => catalog.enabledProviders), providersAnswer)
+      )
+      .handle(
+        "games",
+        ({ query }) => respond(() => CasinoCatalog.use((catalog) => catalog.games(gameQueryOf(query))), games)
+      )
+      .handle(
+        "launch",
+        ({ payload }) =>
+          respond((partner) => Casino.use((casino) => casino.launch(partner, playerLaunchOf(payload))), launchAnswer)
+            .pipe(
+              Effect.catchTags(launchFailures)
+            )
+      )
   })
 )

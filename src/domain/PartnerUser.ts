@@ -40,6 +40,8 @@ export class PartnerUser extends Schema.Class<PartnerUser>("PartnerUser")({
   /** `active` (has a password), `invited` (an open link, no password yet), or `invitation expired` (invite again). */
   statusAt(now: number): "active" | "invited" | "invitation expired" {
     if (this.passwordSet) return "active"
-    return this.invitationExpiresAt !== null && this.invitationExpiresAt.getTime() > now ? "invited" : "invitation expired"
+    return this.invitationExpiresAt !== null && this.invitationExpiresAt.getTime() > now
+      ? "invited"
+      : "invitation expired"
   }
 }

@@ -56,7 +56,10 @@ export const WalletAnswer = Schema.Struct({ msg: Schema.Literals(["", ...refusal
 export type WalletAnswer = typeof WalletAnswer.Type
 
 export const accepted = (balance: Cents): WalletAnswer => ({ msg: "", balance: toAmount(balance) })
-export const refused = (refusal: Refusal, balance: Cents): WalletAnswer => ({ msg: refusal, balance: toAmount(balance) })
+export const refused = (refusal: Refusal, balance: Cents): WalletAnswer => ({
+  msg: refusal,
+  balance: toAmount(balance)
+})
 
 /**
  * An answer as it is kept, to be replayed: a shadow player's is kept without its balance (the service keeps
@@ -320,7 +323,11 @@ export const ledgerEntry = (
 })
 
 /** A round as the books show it: with its player and its transactions. */
-export const ledgerRound = (round: Round, player: PartnerPlayer, transactions: ReadonlyArray<LedgerEntry>): LedgerRound => ({
+export const ledgerRound = (
+  round: Round,
+  player: PartnerPlayer,
+  transactions: ReadonlyArray<LedgerEntry>
+): LedgerRound => ({
   ...round,
   player: { external_player_id: player.external_player_id, internal_user_id: player.internal_user_id },
   transactions

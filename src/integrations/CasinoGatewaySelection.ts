@@ -18,5 +18,7 @@ const aggregators = {
  * gives: the sandbox is an area of its own, which this one does not know.
  */
 export const layer = <E, R>(sandbox: Layer.Layer<CasinoGateway, E, R>) =>
-  Layer.unwrap(Effect.map(Effect.service(CasinoConfig), (config): Layer.Layer<CasinoGateway, E, R | CasinoConfig> =>
-    config.gateway === "sandbox" ? sandbox : aggregators[config.gateway].pipe(Layer.provide(FetchHttpClient.layer))))
+  Layer.unwrap(
+    Effect.map(Effect.service(CasinoConfig), (config): Layer.Layer<CasinoGateway, E, R | CasinoConfig> =>
+      config.gateway === "sandbox" ? sandbox : aggregators[config.gateway].pipe(Layer.provide(FetchHttpClient.layer)))
+  )

@@ -18,5 +18,7 @@ const providers = {
  * the sandbox is an integration of its own, which this one does not know.
  */
 export const layer = <E, R>(sandbox: ProviderLayer<E, R>) =>
-  Layer.unwrap(Effect.map(Effect.service(SportsConfig), (config): ProviderLayer<E, R> =>
-    config.provider === "sandbox" ? sandbox : providers[config.provider].pipe(Layer.provide(FetchHttpClient.layer))))
+  Layer.unwrap(
+    Effect.map(Effect.service(SportsConfig), (config): ProviderLayer<E, R> =>
+      config.provider === "sandbox" ? sandbox : providers[config.provider].pipe(Layer.provide(FetchHttpClient.layer)))
+  )

@@ -12,4 +12,6 @@ export interface UpstreamReport {
  * environment (src/upstreams) fill it in from their casino gateway and sports provider, so this area needs
  * neither.
  */
-export class StatusReport extends Context.Service<StatusReport, UpstreamReport>()("partner-api/partners/StatusReport") {}
+export class StatusReport
+  extends Context.Service<StatusReport, UpstreamReport>()("partner-api/partners/StatusReport")
+{}

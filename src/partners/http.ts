@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { StatusData, statusAnswer } from "../api/Account.ts"
+import { statusAnswer, StatusData } from "../api/Account.ts"
 import { PartnerApi } from "../api/Api.ts"
 import { envelopeWriter } from "../api/Envelope.ts"
 import { respondWritten } from "../api/Respond.ts"
@@ -13,7 +13,10 @@ export const AccountHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     // The answer depends on the partner alone (and the upstreams its token reaches, PartnerUpstreams): written once
     // per partner this instance keeps in memory.
-    const status = envelopeWriter(StatusData, (partner: PartnerAccess) => StatusReport.use((report) => statusAnswer(partner, report)))
+    const status = envelopeWriter(
+      StatusData,
+      (partner: PartnerAccess) => StatusReport.use((report) => statusAnswer(partner, report))
+    )
     return handlers.handle("status", () => respondWritten(Effect.succeed, status))
   })
 )

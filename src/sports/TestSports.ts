@@ -15,8 +15,10 @@ const logged = (refresh: Effect.Effect<unknown, { message: string }>) =>
   )
 
 /** Runs `refresh` every `interval`, for as long as the layer lives. */
-const every = (interval: SportsCatalogConfig["Service"]["refreshInterval"], refresh: Effect.Effect<unknown, { message: string }>) =>
-  Effect.forkScoped(Effect.forever(Effect.delay(logged(refresh), interval)))
+const every = (
+  interval: SportsCatalogConfig["Service"]["refreshInterval"],
+  refresh: Effect.Effect<unknown, { message: string }>
+) => Effect.forkScoped(Effect.forever(Effect.delay(logged(refresh), interval)))
 
 /** The test catalog refreshed from its provider at start and on the catalog's intervals. */
 const refreshed = Layer.effectDiscard(Effect.gen(function*() {
@@ -35,14 +37,19 @@ const refreshed = Layer.effectDiscard(Effect.gen(function*() {
  * intervals, so every event a test feed lists is one the test provider endpoints know. The world is deterministic
  * (fixed seeds and the clock), so every instance holds the same catalog without sharing it.
  */
-export const layer = <E, R, RC>(testProvider: ProviderLayer<E, R>, testChanges: Layer.Layer<CatalogChanges, never, RC>) =>
+export const layer = <E, R, RC>(
+  testProvider: ProviderLayer<E, R>,
+  testChanges: Layer.Layer<CatalogChanges, never, RC>
+) =>
   Layer.unwrap(Effect.map(Effect.service(SportsConfig), (config): Layer.Layer<
     SportsProvider | SportsCatalog,
     E,
     Layer.Services<ProviderLayer<E, R>> | RC | SportsCatalogConfig | SportsProvider | SportsCatalog
   > =>
     config.provider === "sandbox"
-      ? Layer.effectContext(Effect.map(Effect.context<SportsProvider | SportsCatalog>(), Context.pick(SportsProvider, SportsCatalog)))
+      ? Layer.effectContext(
+        Effect.map(Effect.context<SportsProvider | SportsCatalog>(), Context.pick(SportsProvider, SportsCatalog))
+      )
       // Fresh: built apart from the live services, never taking their place (or they its).
       : Layer.fresh(
         refreshed.pipe(

@@ -13,8 +13,8 @@ import {
   listOf,
   liveAnswer,
   liveEventAnswer,
-  OddsData,
   oddsAnswer,
+  OddsData,
   providerStatus,
   resultAnswer,
   statsTrendAnswer,
@@ -41,7 +41,9 @@ const freshness = (answer: { readonly storedAt: number; readonly origin: string 
     }
     return Effect.andThen(
       recordProviderCache(miss ? "miss" : "hit"),
-      HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
+      HttpEffect.appendPreResponseHandler((_request, response) =>
+        Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+      )
     )
   })
 
@@ -52,24 +54,27 @@ type Fetch<A> = (provider: SportsProvider["Service"]) => Effect.Effect<Fetched<A
  * answer's freshness in the headers: 404 for an unknown event, 502 for any failure of the provider.
  */
 const asked = <A>(partner: PartnerAccess, fetch: Fetch<A>) =>
-  Effect.flatMap(Effect.all([Effect.service(SportsProvider), Clock.currentTimeMillis]), ([provider, startedAt]) =>
-    fetch(provider).pipe(
-      Effect.provideService(ProviderCaller, { _tag: "Partner", partnerId: partner.id }),
-      Effect.tap((answer) => freshness(answer, startedAt)),
-      Effect.map((fetched) => ({ fetched, provider })),
-      Effect.catchTags({
-        SportsProviderError: (error) =>
-          Effect.fail(
-            new ProviderUnavailable({
-              message: `The sports provider could not be queried: ${error.message}`,
-              partner: partnerSummary(partner),
-              provider: provider.name,
-              provider_response: error.providerResponse ?? { error: error.reason, error_detail: error.message }
-            })
-          ),
-        EventNotFound: (error) => Effect.fail(new NotFound({ message: error.message }))
-      })
-    ))
+  Effect.flatMap(
+    Effect.all([Effect.service(SportsProvider), Clock.currentTimeMillis]),
+    ([provider, startedAt]) =>
+      fetch(provider).pipe(
+        Effect.provideService(ProviderCaller, { _tag: "Partner", partnerId: partner.id }),
+        Effect.tap((answer) => freshness(answer, startedAt)),
+        Effect.map((fetched) => ({ fetched, provider })),
+        Effect.catchTags({
+          SportsProviderError: (error) =>
+            Effect.fail(
+              new ProviderUnavailable({
+                message: `The sports provider could not be queried: ${error.message}`,
+                partner: partnerSummary(partner),
+                provider: provider.name,
+                provider_response: error.providerResponse ?? { error: error.reason, error_detail: error.message }
+              })
+            ),
+          EventNotFound: (error) => Effect.fail(new NotFound({ message: error.message }))
+        })
+      )
+  )
 
 /** The envelope around the provider's answer as `toData` writes it, with its raw payload when the query asks. */
 const answer = <A, D>(
@@ -77,11 +82,14 @@ const answer = <A, D>(
   fetch: Fetch<A>,
   toData: (value: A, provider: SportsProvider["Service"]) => Effect.Effect<D>
 ) =>
-  respondWith((partner) => asked(partner, fetch), ({ fetched, provider }) =>
-    Effect.map(toData(fetched.value, provider), (data) => ({
-      data,
-      ...(includeRaw(query) ? { provider_response: fetched.raw } : {})
-    })))
+  respondWith(
+    (partner) => asked(partner, fetch),
+    ({ fetched, provider }) =>
+      Effect.map(toData(fetched.value, provider), (data) => ({
+        data,
+        ...(includeRaw(query) ? { provider_response: fetched.raw } : {})
+      }))
+  )
 
 export const SportsHandlers = HttpApiBuilder.group(
   PartnerApi,
@@ -92,10 +100,15 @@ export const SportsHandlers = HttpApiBuilder.group(
      * envelope is written once per value (and event id); with the raw payload asked for, as any answer.
      */
     const writeOdds = envelopeWriter(OddsData, oddsAnswer)
-    const odds = (eventId: string, query: { readonly include_raw?: string | undefined }, fetch: Fetch<ReadonlyArray<OddsMarket>>) =>
+    const odds = (
+      eventId: string,
+      query: { readonly include_raw?: string | undefined },
+      fetch: Fetch<ReadonlyArray<OddsMarket>>
+    ) =>
       includeRaw(query)
         ? answer(query, fetch, (markets) => oddsAnswer(markets, eventId))
-        : respondWritten((partner) => asked(partner, fetch), (partner, { fetched }) => writeOdds(partner, fetched.value, eventId))
+        : respondWritten((partner) => asked(partner, fetch), (partner, { fetched }) =>
+          writeOdds(partner, fetched.value, eventId))
 
     return handlers.handleAll({
       status: () => respond(() => Effect.service(SportsProvider), providerStatus),
@@ -105,10 +118,15 @@ export const SportsHandlers = HttpApiBuilder.group(
       live: ({ query }) => answer(query, (provider) => provider.live(listOf(query)), liveAnswer),
       liveEvent: ({ params, query }) => answer(query, (provider) => provider.event(params.eventId), liveEventAnswer),
       ended: ({ query }) =>
-        answer(query, (provider) => provider.ended({ ...listOf(query), day: query.day, leagueId: query.league_id }), endedAnswer),
+        answer(
+          query,
+          (provider) => provider.ended({ ...listOf(query), day: query.day, leagueId: query.league_id }),
+          endedAnswer
+        ),
       odds: ({ params, query }) => odds(params.eventId, query, (provider) => provider.odds(params.eventId)),
       liveOdds: ({ params, query }) => odds(params.eventId, query, (provider) => provider.liveOdds(params.eventId)),
-      lineup: ({ params, query }) => answer(query, (provider) => provider.lineup(params.eventId), lineupAnswer(params.eventId)),
+      lineup: ({ params, query }) =>
+        answer(query, (provider) => provider.lineup(params.eventId), lineupAnswer(params.eventId)),
       statsTrend: ({ params, query }) =>
         answer(query, (provider) => provider.statsTrend(params.eventId), statsTrendAnswer(params.eventId)),
       result: ({ params, query }) => answer(query, (provider) => provider.result(params.eventId), resultAnswer)

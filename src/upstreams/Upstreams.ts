@@ -14,7 +14,8 @@ import { SportsProvider } from "../sports/SportsProvider.ts"
 export class UpstreamsKey extends Data.Class<{ readonly environment: Environment }> {}
 
 /** The key of a partner's requests. */
-export const keyOf = (partner: { readonly environment: Environment }) => new UpstreamsKey({ environment: partner.environment })
+export const keyOf = (partner: { readonly environment: Environment }) =>
+  new UpstreamsKey({ environment: partner.environment })
 
 /**
  * What answers a partner's requests in one key: the casino aggregator and the sports provider, the services over
@@ -60,19 +61,27 @@ export class Upstreams extends Context.Service<Upstreams, LayerMap.LayerMap<Upst
       LayerMap.make(
         (key: UpstreamsKey): Layer.Layer<UpstreamServices, never, R | Exclude<UpstreamServices, StatusReport>> =>
           key.environment === "live" ? reported(fromContext) : reported(test),
-        { idleTimeToLive: Duration.infinity, preloadKeys: environments.map((environment) => new UpstreamsKey({ environment })) }
+        {
+          idleTimeToLive: Duration.infinity,
+          preloadKeys: environments.map((environment) => new UpstreamsKey({ environment }))
+        }
       )
     )
 }
 
 /** `effect` with the upstreams of `key` in its context (the partner API's middleware; readers of both environments). */
-export const reaching = (key: UpstreamsKey) =>
-<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, UpstreamServices> | Upstreams> =>
-  Effect.flatMap(Effect.service(Upstreams), (upstreams) =>
-    Effect.scopedWith((scope) =>
-      Effect.flatMap(
-        Scope.provide(upstreams.contextEffect(key), scope),
-        (services) => Effect.updateContext(effect, (context: Context.Context<Exclude<R, UpstreamServices>>) =>
-          Context.merge(context, services) as Context.Context<R>)
-      )
-    ))
+export const reaching =
+  (key: UpstreamsKey) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, UpstreamServices> | Upstreams> =>
+    Effect.flatMap(Effect.service(Upstreams), (upstreams) =>
+      Effect.scopedWith((scope) =>
+        Effect.flatMap(
+          Scope.provide(upstreams.contextEffect(key), scope),
+          (services) =>
+            Effect.updateContext(
+              effect,
+              (context: Context.Context<Exclude<R, UpstreamServices>>) =>
+                Context.merge(context, services) as Context.Context<R>
+            )
+        )
+      ))

@@ -30,9 +30,15 @@ export const WalletHandlers = HttpApiBuilder.group(
     const reads = yield* ledgerReads
     return handlers
       .handle("transactions", ({ query }) => respond((partner) => reads.transactions(ledgerScopeOf(partner), query)))
-      .handle("transaction", ({ params, query }) =>
-        respond((partner) => reads.transaction(ledgerScopeOf(partner), params.transaction_id, query.kind)))
-      .handle("round", ({ params, query }) =>
-        respond((partner) => reads.round(ledgerScopeOf(partner), params.round_id, query.external_player_id)))
+      .handle(
+        "transaction",
+        ({ params, query }) =>
+          respond((partner) => reads.transaction(ledgerScopeOf(partner), params.transaction_id, query.kind))
+      )
+      .handle(
+        "round",
+        ({ params, query }) =>
+          respond((partner) => reads.round(ledgerScopeOf(partner), params.round_id, query.external_player_id))
+      )
   })
 )

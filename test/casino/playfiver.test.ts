@@ -135,7 +135,11 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
         const error = yield* gatewayError((yield* CasinoGateway).launch(launchRequest))
         assert.strictEqual(error.reason, "Rejected")
         assert.include(error.message, "INVALID_AGENT")
-        assert.deepStrictEqual(error.providerResponse, { status: false, msg: "INVALID_AGENT [redacted]", launch_url: null })
+        assert.deepStrictEqual(error.providerResponse, {
+          status: false,
+          msg: "INVALID_AGENT [redacted]",
+          launch_url: null
+        })
         assert.notInclude(error.message, secretKey)
         fake.reset()
       }))

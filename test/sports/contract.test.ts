@@ -25,9 +25,11 @@ import { AuthAsAcme } from "../support/AuthAsAcme.ts"
 import { SpecUpstreams } from "../support/SpecUpstreams.ts"
 
 const league: SportsLeague = { id: "155", name: "Brazil Serie A", sportId: 1, countryCode: "br" }
-const fetched = <A>(value: A) => Effect.succeed({ value, raw: { success: 1 }, storedAt: Date.now(), origin: "upstream" as const })
+const fetched = <A>(value: A) =>
+  Effect.succeed({ value, raw: { success: 1 }, storedAt: Date.now(), origin: "upstream" as const })
 const unknown = (eventId: string) => Effect.fail(new EventNotFound({ eventId, message: `Event ${eventId} not found.` }))
-const down = () => Effect.fail(new SportsProviderError({ reason: "Timeout", message: "The sports provider did not answer in time." }))
+const down = () =>
+  Effect.fail(new SportsProviderError({ reason: "Timeout", message: "The sports provider did not answer in time." }))
 
 /** Event 1003 ended 2-1; no other event exists; sport 91's lists fail upstream. */
 const MemoryProvider = Layer.succeed(
@@ -36,7 +38,8 @@ const MemoryProvider = Layer.succeed(
     name: "memory",
     configured: true,
     capabilities: ["leagues", "event-result"],
-    leagues: (query) => query.sportId === 91 ? down() : fetched({ results: [league], page: query.page, perPage: 50, total: 1 }),
+    leagues: (query) =>
+      query.sportId === 91 ? down() : fetched({ results: [league], page: query.page, perPage: 50, total: 1 }),
     upcoming: down,
     live: down,
     ended: down,
@@ -64,7 +67,12 @@ const Handlers = SportsHandlers.pipe(
 )
 
 const client = HttpApiTest.groups(PartnerApi, ["sports"]).pipe(
-  Effect.provide(HttpApiMiddleware.layerClient(PartnerAuth, ({ next, request }) => next(HttpClientRequest.bearerToken(request, "pak_acme"))))
+  Effect.provide(
+    HttpApiMiddleware.layerClient(
+      PartnerAuth,
+      ({ next, request }) => next(HttpClientRequest.bearerToken(request, "pak_acme"))
+    )
+  )
 )
 
 layer(Handlers, live)("the sports group's contract (in memory)", (it) => {

@@ -66,28 +66,28 @@ export class FakeUpstream extends Context.Service<FakeUpstream, {
                 }
                 calls.push(call)
                 const respond = (answer: Answer): void => {
-                switch (answer.kind) {
-                  case "json":
-                    response.writeHead(answer.status ?? 200, { "content-type": "application/json" })
-                    response.end(JSON.stringify(answer.body))
-                    return
-                  case "text":
-                    response.writeHead(answer.status ?? 200, { "content-type": "text/html" })
-                    response.end(answer.body)
-                    return
-                  case "hang":
-                    hanging.add(response)
-                    return
-                  case "close":
-                    request.socket.destroy()
-                    return
-                  case "delay":
-                    setTimeout(() => respond(answer.answer), answer.millis)
-                    return
-                  case "later":
-                    setTimeout(() => respond(answer.answerThen()), answer.millis)
-                    return
-                }
+                  switch (answer.kind) {
+                    case "json":
+                      response.writeHead(answer.status ?? 200, { "content-type": "application/json" })
+                      response.end(JSON.stringify(answer.body))
+                      return
+                    case "text":
+                      response.writeHead(answer.status ?? 200, { "content-type": "text/html" })
+                      response.end(answer.body)
+                      return
+                    case "hang":
+                      hanging.add(response)
+                      return
+                    case "close":
+                      request.socket.destroy()
+                      return
+                    case "delay":
+                      setTimeout(() => respond(answer.answer), answer.millis)
+                      return
+                    case "later":
+                      setTimeout(() => respond(answer.answerThen()), answer.millis)
+                      return
+                  }
                 }
                 respond(current(call))
               })

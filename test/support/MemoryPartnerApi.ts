@@ -34,16 +34,19 @@ import { TestConfig, type TestSettings } from "./TestApp.ts"
 export const unlaunchableGame = "unlaunchable"
 
 /** The aggregator, answering at once: a launch URL naming the user code and game, nothing to list. */
-export const MemoryCasinoGateway = Layer.succeed(CasinoGateway, CasinoGateway.of({
-  name: "memory",
-  configured: true,
-  providers: Effect.succeed([]),
-  games: () => Effect.succeed([]),
-  launch: (request) =>
-    request.gameCode === unlaunchableGame
-      ? Effect.fail(new CasinoGatewayError({ reason: "Unavailable", message: "connection refused at 10.0.0.9" }))
-      : Effect.succeed({ url: `https://play.example/${request.userCode}/${request.gameCode}`, response: {} })
-}))
+export const MemoryCasinoGateway = Layer.succeed(
+  CasinoGateway,
+  CasinoGateway.of({
+    name: "memory",
+    configured: true,
+    providers: Effect.succeed([]),
+    games: () => Effect.succeed([]),
+    launch: (request) =>
+      request.gameCode === unlaunchableGame
+        ? Effect.fail(new CasinoGatewayError({ reason: "Unavailable", message: "connection refused at 10.0.0.9" }))
+        : Effect.succeed({ url: `https://play.example/${request.userCode}/${request.gameCode}`, response: {} })
+  })
+)
 
 /** The gateway CASINO_GATEWAY names (the memory one in the sandbox's place), as the service selects it. */
 const CasinoGatewayMemory = CasinoGatewaySelection.layer(MemoryCasinoGateway)
@@ -51,8 +54,14 @@ const CasinoGatewayMemory = CasinoGatewaySelection.layer(MemoryCasinoGateway)
 /** What /status reports: the selected casino gateway's configuration; the sports side is the sandbox's. */
 const StatusReportMemory = Layer.effect(
   StatusReport,
-  Effect.map(Effect.service(CasinoGateway), (gateway) =>
-    StatusReport.of({ aggregatorConfigured: gateway.configured, sportsProvider: { name: "sandbox", configured: true } }))
+  Effect.map(
+    Effect.service(CasinoGateway),
+    (gateway) =>
+      StatusReport.of({
+        aggregatorConfigured: gateway.configured,
+        sportsProvider: { name: "sandbox", configured: true }
+      })
+  )
 )
 
 /** The services the casino and account handlers and the partner middleware take, over memory. */

@@ -34,5 +34,11 @@ export const givenPortalUser = (partner: PortalPartner, email: string, role: Par
 
 /** The portal API's typed client as `session` (its cookie and CSRF token; none: neither). */
 export const portalClient = (session?: AdminSession) =>
-  HttpApiClient.make(PortalApi).pipe(Effect.provide(HttpApiMiddleware.layerClient(PortalAuth, ({ next, request }) =>
-    next(session === undefined ? request : HttpClientRequest.setHeaders(request, { cookie: session.cookie, "x-csrf-token": session.csrf })))))
+  HttpApiClient.make(PortalApi).pipe(
+    Effect.provide(HttpApiMiddleware.layerClient(PortalAuth, ({ next, request }) =>
+      next(
+        session === undefined
+          ? request
+          : HttpClientRequest.setHeaders(request, { cookie: session.cookie, "x-csrf-token": session.csrf })
+      )))
+  )

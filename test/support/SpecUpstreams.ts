@@ -5,7 +5,7 @@
  */
 import { Context, Duration, Effect, Layer, LayerMap, Scope } from "effect"
 import * as PartnerUpstreamsMiddleware from "../../src/upstreams/PartnerUpstreams.ts"
-import { type UpstreamServices, Upstreams } from "../../src/upstreams/Upstreams.ts"
+import { Upstreams, type UpstreamServices } from "../../src/upstreams/Upstreams.ts"
 
 export const SpecUpstreams = PartnerUpstreamsMiddleware.layer.pipe(Layer.provide(Layer.effect(
   Upstreams,

@@ -155,7 +155,12 @@ export const testIdentityConfig = (overrides: Partial<IdentityConfig["Service"]>
 
 /** Stuck after a minute, no operator alert, unless a test says otherwise. */
 export const testOperationsConfig = (overrides: Partial<OperationsConfig["Service"]> = {}) =>
-  OperationsConfig.of({ stuckRoundAfter: Duration.minutes(1), alertUrl: Option.none(), alertSecret: Option.none(), ...overrides })
+  OperationsConfig.of({
+    stuckRoundAfter: Duration.minutes(1),
+    alertUrl: Option.none(),
+    alertSecret: Option.none(),
+    ...overrides
+  })
 
 export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
@@ -334,9 +339,11 @@ export const AnotherInstance = (settings: TestSettings = {}) =>
   serveApp({ disableListenLog: true }).pipe(
     Layer.provide(MaxBodySizeLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(servicesLayer(WalletRepo.layerSql).pipe(
-      Layer.provideMerge(TestDatabaseOnUrl),
-      Layer.provideMerge(TestConfig(settings))
-    )),
+    Layer.provideMerge(
+      servicesLayer(WalletRepo.layerSql).pipe(
+        Layer.provideMerge(TestDatabaseOnUrl),
+        Layer.provideMerge(TestConfig(settings))
+      )
+    ),
     Layer.fresh
   )

@@ -81,7 +81,10 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
       const body = Result.isSuccess(text) ? parse(text.success) : Result.fail(text.failure.message)
       if (Result.isFailure(body)) return yield* refuse(400, "INVALID_REQUEST", body.failure, address)
       const envelope = decodeEnvelope(body.success)
-      if (Result.isFailure(envelope) || body.success === null || typeof body.success !== "object" || Array.isArray(body.success)) {
+      if (
+        Result.isFailure(envelope) || body.success === null || typeof body.success !== "object" ||
+        Array.isArray(body.success)
+      ) {
         return yield* refuse(400, "INVALID_REQUEST", "the body is not a JSON object", address)
       }
       // The agent says the environment: a test session's calls reach test players only.

@@ -47,7 +47,9 @@ export const decide = (
       return { reply: { status: 200, body: { balance: toAmount(balance) } }, balance }
     case "bet":
       // The service gave up on this bet and rolled it back before it got here: it must not be applied.
-      if (facts.rolledBack) return { reply: { status: 409, body: { error: "rolled_back", balance: toAmount(balance) } }, balance }
+      if (facts.rolledBack) {
+        return { reply: { status: 409, body: { error: "rolled_back", balance: toAmount(balance) } }, balance }
+      }
       if (amount > balance) {
         return { reply: { status: 402, body: { error: "insufficient_funds", balance: toAmount(balance) } }, balance }
       }
@@ -84,7 +86,13 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
   const players = yield* PartnerPlayers
 
   const apply = Effect.fn("SandboxPartnerWallet.apply")(
-    function*(partnerId: number, environment: Environment, callback: Callback, headers: Record<string, string>, raw: string) {
+    function*(
+      partnerId: number,
+      environment: Environment,
+      callback: Callback,
+      headers: Record<string, string>,
+      raw: string
+    ) {
       const seen = yield* repo.replyTo(callback.event_id)
       if (Option.isSome(seen)) return seen.value
       const wallet: WalletKey = { partnerId, externalPlayerId: callback.player.external_player_id }
@@ -143,7 +151,12 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
       const now = new Date(yield* Clock.currentTimeMillis)
       if (
         Option.isNone(target) ||
-        !verify(target.value.webhookSecret, { timestamp: headers[timestampHeader], signature: headers[signatureHeader] }, raw, now)
+        !verify(
+          target.value.webhookSecret,
+          { timestamp: headers[timestampHeader], signature: headers[signatureHeader] },
+          raw,
+          now
+        )
       ) return HttpServerResponse.jsonUnsafe({ error: "invalid signature" }, { status: 401 })
       const reply = yield* apply(target.value.partnerId, environment, callback.value, headers, raw)
       return HttpServerResponse.jsonUnsafe(reply.body, { status: reply.status })

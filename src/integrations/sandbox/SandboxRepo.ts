@@ -145,10 +145,11 @@ export class SandboxRepo extends Context.Service<SandboxRepo, {
           ], { discard: true }).pipe(Effect.orDie),
         findSession: (id, ttl) => Effect.orDie(findSession({ id, ttl })),
         countSpin: (id) =>
-          sql<{ spins: number }>`UPDATE sandbox_casino_sessions SET spins = spins + 1 WHERE id = ${id} RETURNING spins`.pipe(
-            Effect.map(([row]) => row.spins),
-            Effect.orDie
-          ),
+          sql<{ spins: number }>`UPDATE sandbox_casino_sessions SET spins = spins + 1 WHERE id = ${id} RETURNING spins`
+            .pipe(
+              Effect.map(([row]) => row.spins),
+              Effect.orDie
+            ),
         transaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)),
         setWalletBalance: (wallet, balance) =>
           sql`INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, balance)

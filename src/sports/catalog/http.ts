@@ -6,8 +6,8 @@ import {
   FiltersData,
   filtersOf,
   invalidQuery,
-  LiveFeedData,
   liveFeedAnswer,
+  LiveFeedData,
   NamedEntryCodec,
   OverviewCodec,
   prematchAnswer,
@@ -37,26 +37,49 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
     return handlers.handleAll({
       refresh: ({ payload }) =>
         SportsProvider.use((provider) =>
-          respondWith(() => SportsCatalog.use((catalog) => catalog.refresh(refreshOf(payload))), refreshAnswer(payload, provider.name))
+          respondWith(
+            () => SportsCatalog.use((catalog) => catalog.refresh(refreshOf(payload))),
+            refreshAnswer(payload, provider.name)
+          )
             .pipe(Effect.catchTags(refreshFailures(provider.name)))
         ),
       overview: () => respond(() => SportsCatalog.use((catalog) => catalog.overview), encodeWith(OverviewCodec)),
-      sports: ({ query }) => respond(() => SportsCatalog.use((catalog) => catalog.sports(filtersOf(query), page(query))), listed(SportRecord)),
+      sports: ({ query }) =>
+        respond(
+          () => SportsCatalog.use((catalog) => catalog.sports(filtersOf(query), page(query))),
+          listed(SportRecord)
+        ),
       countries: ({ query }) =>
-        respond(() => SportsCatalog.use((catalog) => catalog.countries(filtersOf(query), page(query))), listed(CountryRecord)),
+        respond(
+          () => SportsCatalog.use((catalog) => catalog.countries(filtersOf(query), page(query))),
+          listed(CountryRecord)
+        ),
       leagues: ({ query }) =>
-        respond(() => SportsCatalog.use((catalog) => catalog.leagues(filtersOf(query), page(query))), listed(NamedEntryCodec)),
-      teams: ({ query }) => respond(() => SportsCatalog.use((catalog) => catalog.teams(filtersOf(query), page(query))), listed(NamedEntryCodec)),
+        respond(
+          () => SportsCatalog.use((catalog) => catalog.leagues(filtersOf(query), page(query))),
+          listed(NamedEntryCodec)
+        ),
+      teams: ({ query }) =>
+        respond(
+          () => SportsCatalog.use((catalog) => catalog.teams(filtersOf(query), page(query))),
+          listed(NamedEntryCodec)
+        ),
       filters: ({ query }) =>
         respondWritten(
           () => SportsCatalog.use((catalog) => catalog.filters(query.source ?? "prematch", filtersOf(query))),
           (partner, facets) => writeFilters(partner, facets, query.source ?? "prematch")
         ).pipe(Effect.mapError(invalidQuery)),
       prematch: ({ query }) =>
-        respondWritten(() => SportsCatalog.use((catalog) => catalog.prematch(filtersOf(query), sortOf(query), page(query))), writePrematch)
+        respondWritten(
+          () => SportsCatalog.use((catalog) => catalog.prematch(filtersOf(query), sortOf(query), page(query))),
+          writePrematch
+        )
           .pipe(Effect.mapError(invalidQuery)),
       live: ({ query }) =>
-        respondWritten(() => SportsCatalog.use((catalog) => catalog.live(filtersOf(query), sortOf(query), page(query))), writeLive)
+        respondWritten(
+          () => SportsCatalog.use((catalog) => catalog.live(filtersOf(query), sortOf(query), page(query))),
+          writeLive
+        )
           .pipe(Effect.mapError(invalidQuery))
     })
   })

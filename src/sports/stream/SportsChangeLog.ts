@@ -51,13 +51,15 @@ const countRows = rowsOf(Schema.Struct({ pruned: Schema.Int }))
 const makeSql = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const pg = yield* PgClient.PgClient
-  const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.orDie(Effect.provideService(effect, SqlClient.SqlClient, sql))
+  const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+    Effect.orDie(Effect.provideService(effect, SqlClient.SqlClient, sql))
 
   // Every writer holds this lock from before it draws a position to its commit (see sql/0019).
   const withLog = <A, E, R>(work: Effect.Effect<A, E, R>) =>
-    sql.withTransaction(Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:sports-changes'))`, work)).pipe(
-      Effect.catchTag("SqlError", Effect.die)
-    )
+    sql.withTransaction(Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:sports-changes'))`, work))
+      .pipe(
+        Effect.catchTag("SqlError", Effect.die)
+      )
 
   const append = (world: string, changes: ReadonlyArray<ChangeRecord>) =>
     run(Effect.gen(function*() {
@@ -86,7 +88,9 @@ const makeSql = Effect.gen(function*() {
   const filterOf = (filter: StreamFilter): Statement.Fragment => {
     const conditions = [sql`true`]
     if (filter.kinds !== null) conditions.push(sql`kind IN ${sql.in([...filter.kinds])}`)
-    if (filter.sportIds !== null) conditions.push(filter.sportIds.size === 0 ? sql`false` : sql`sport_id IN ${sql.in([...filter.sportIds])}`)
+    if (filter.sportIds !== null) {
+      conditions.push(filter.sportIds.size === 0 ? sql`false` : sql`sport_id IN ${sql.in([...filter.sportIds])}`)
+    }
     if (filter.leagueIds !== null) conditions.push(sql`league_id IN ${sql.in([...filter.leagueIds])}`)
     if (filter.eventIds !== null) conditions.push(sql`event_id IN ${sql.in([...filter.eventIds])}`)
     return sql.and(conditions)

@@ -66,7 +66,8 @@ export class StreamLeases extends Context.Service<StreamLeases, {
             UPDATE sports_stream_connections SET expires_at = now() + make_interval(secs => ${lifetime})
             WHERE instance = ${instance}
           `).pipe(Effect.asVoid),
-        releaseAll: (instance) => orDie(sql`DELETE FROM sports_stream_connections WHERE instance = ${instance}`).pipe(Effect.asVoid)
+        releaseAll: (instance) =>
+          orDie(sql`DELETE FROM sports_stream_connections WHERE instance = ${instance}`).pipe(Effect.asVoid)
       })
     })
   )

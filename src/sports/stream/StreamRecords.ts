@@ -37,7 +37,12 @@ const MarketRow = Schema.Struct({
   answered_at: Schema.Date
 })
 
-const StaleRow = Schema.Struct({ ...MarketRow.fields, world: Schema.String, sport_id: Schema.Int, league_id: Schema.String })
+const StaleRow = Schema.Struct({
+  ...MarketRow.fields,
+  world: Schema.String,
+  sport_id: Schema.Int,
+  league_id: Schema.String
+})
 
 const eventOf = (row: typeof EventRow.Type): EventRecord => ({
   eventId: row.event_id,
@@ -72,7 +77,8 @@ const iso = (millis: number) => new Date(millis).toISOString()
 const fingerprintOf = (event: EventRecord) => createHash("sha1").update(eventFacts(event)).digest("base64")
 
 /** The columns of an event's record, as the statements below read them (from `s`). */
-const eventColumns = `s.event_id, s.sport_id, s.league_id, s.league_name, s.home_name, s.away_name, s.starts_at, s.status,
+const eventColumns =
+  `s.event_id, s.sport_id, s.league_id, s.league_name, s.home_name, s.away_name, s.starts_at, s.status,
   s.active, s.score, s.minute, s.answered_at`
 
 /** A statement's rows decoded by `Result`; database failures are defects here: callers cannot act on them. */
@@ -91,7 +97,8 @@ const placeRows = rowsOf(Schema.Struct({ event_id: Schema.String, sport_id: Sche
 
 const makeSql = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.orDie(Effect.provideService(effect, SqlClient.SqlClient, sql))
+  const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+    Effect.orDie(Effect.provideService(effect, SqlClient.SqlClient, sql))
 
   const eventRecords = (world: string, observed: ReadonlyArray<EventRecord>, openOfSports: ReadonlyArray<number>) =>
     Effect.gen(function*() {
@@ -112,7 +119,9 @@ const makeSql = Effect.gen(function*() {
           AND s.event_id NOT IN (SELECT o.id FROM json_to_recordset(${seen}::json) AS o(id text))
       `)
       const previous = new Map<string, EventRecord>()
-      for (const row of moved) if (row.event_id !== null) previous.set(row.event_id, eventOf(row as typeof EventRow.Type))
+      for (const row of moved) {
+        if (row.event_id !== null) previous.set(row.event_id, eventOf(row as typeof EventRow.Type))
+      }
       for (const row of unlisted) previous.set(row.event_id, eventOf(row))
       return { moved: new Set(moved.map((row) => row.observed)), previous }
     })
@@ -205,12 +214,16 @@ const makeSql = Effect.gen(function*() {
         ORDER BY m.world, m.event_id, m.in_play, m.market_key
         LIMIT ${chunkSize}
       `),
-      (rows) => rows.map((row) => ({ world: row.world, market: marketOf(row), sportId: row.sport_id, leagueId: row.league_id }))
+      (rows) =>
+        rows.map((row) => ({ world: row.world, market: marketOf(row), sportId: row.sport_id, leagueId: row.league_id }))
     )
 
   return StreamRecords.of({
     worldKnown: (world) =>
-      Effect.map(knownRows(sql`SELECT EXISTS (SELECT 1 FROM sports_stream_events WHERE world = ${world}) AS known`), (rows) => rows[0].known),
+      Effect.map(
+        knownRows(sql`SELECT EXISTS (SELECT 1 FROM sports_stream_events WHERE world = ${world}) AS known`),
+        (rows) => rows[0].known
+      ),
     eventRecords: Effect.fn("StreamRecords.eventRecords")(eventRecords),
     saveEvents: Effect.fn("StreamRecords.saveEvents")(saveEvents),
     places: Effect.fn("StreamRecords.places")(places),
@@ -241,23 +254,32 @@ export class StreamRecords extends Context.Service<StreamRecords, {
    * Of the observed events, those whose facts moved from what the log holds (or that it does not hold), with
    * what it holds of them; and what it holds of the open events of `openOfSports` not observed.
    */
-  eventRecords(world: string, observed: ReadonlyArray<EventRecord>, openOfSports: ReadonlyArray<number>): Effect.Effect<{
+  eventRecords(
+    world: string,
+    observed: ReadonlyArray<EventRecord>,
+    openOfSports: ReadonlyArray<number>
+  ): Effect.Effect<{
     readonly moved: ReadonlySet<string>
     readonly previous: ReadonlyMap<string, EventRecord>
   }>
   saveEvents(world: string, records: ReadonlyArray<EventRecord>): Effect.Effect<void>
   /** Each known event's sport and league. */
-  places(world: string, eventIds: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, { readonly sportId: number; readonly leagueId: string }>>
+  places(
+    world: string,
+    eventIds: ReadonlyArray<string>
+  ): Effect.Effect<ReadonlyMap<string, { readonly sportId: number; readonly leagueId: string }>>
   /** Every market the log holds for these events, both phases. */
   marketRecords(world: string, eventIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<MarketRecord>>
   saveMarkets(world: string, records: ReadonlyArray<MarketRecord>): Effect.Effect<void>
   /** Open markets (of any world) no answer has carried since `answeredBefore`, a batch at a time. */
-  staleMarkets(answeredBefore: number): Effect.Effect<ReadonlyArray<{
-    readonly world: string
-    readonly market: MarketRecord
-    readonly sportId: number
-    readonly leagueId: string
-  }>>
+  staleMarkets(answeredBefore: number): Effect.Effect<
+    ReadonlyArray<{
+      readonly world: string
+      readonly market: MarketRecord
+      readonly sportId: number
+      readonly leagueId: string
+    }>
+  >
   /** Forgets markets and events long gone. */
   readonly prune: Effect.Effect<void>
 }>()("partner-api/sports/stream/StreamRecords") {

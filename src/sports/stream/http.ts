@@ -13,19 +13,26 @@ export const SportsStreamHandlers = HttpApiBuilder.group(
   "stream",
   Effect.fn("SportsStreamHttp.handlers")(function*(handlers) {
     const streams = yield* SportsStream
-    return handlers.handle("changes", ({ headers, query, request }) =>
-      Effect.all([Effect.service(CurrentPartner), Effect.service(SportsProvider), lastEventIdOf(headers["last-event-id"])]).pipe(
-        Effect.flatMap(([partner, provider, lastEventId]) =>
-          streams.open({
-            partner,
-            world: provider.name,
-            filter: streamFilterOfQuery(query),
-            lastEventId,
-            abort: Effect.sync(() => NodeHttpServerRequest.toServerResponse(request).destroy())
-          })
-        ),
-        Effect.catchTag("StreamLimitReached", streamLimitReached),
-        Effect.map(streamAnswer)
-      ))
+    return handlers.handle(
+      "changes",
+      ({ headers, query, request }) =>
+        Effect.all([
+          Effect.service(CurrentPartner),
+          Effect.service(SportsProvider),
+          lastEventIdOf(headers["last-event-id"])
+        ]).pipe(
+          Effect.flatMap(([partner, provider, lastEventId]) =>
+            streams.open({
+              partner,
+              world: provider.name,
+              filter: streamFilterOfQuery(query),
+              lastEventId,
+              abort: Effect.sync(() => NodeHttpServerRequest.toServerResponse(request).destroy())
+            })
+          ),
+          Effect.catchTag("StreamLimitReached", streamLimitReached),
+          Effect.map(streamAnswer)
+        )
+    )
   })
 )

@@ -118,7 +118,9 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
       // A run stops after 3 calls without an answer, so no case takes more than a few time-outs: a run untouched for
       // this long has no instance running it any more.
       const staleAfter = Duration.max(Duration.minutes(5), Duration.times(timeout, 30))
-      const stale = sql`r.status = 'running' AND r.updated_at < now() - make_interval(secs => ${Duration.toSeconds(staleAfter)})`
+      const stale = sql`r.status = 'running' AND r.updated_at < now() - make_interval(secs => ${
+        Duration.toSeconds(staleAfter)
+      })`
       const abandoned = "The run stopped before it finished: the instance running it stopped. Start it again."
       const runColumns = sql`
         r.id, r.public_id, r.partner_id, r.external_player_id, r.callback_url, r.started_by, r.started_via,
@@ -170,7 +172,9 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
           INSERT INTO wallet_certification_cases
             (certification_id, position, case_key, status, reason, balance_before, expected_balance, balance_after,
              timing, exchanges, finished_at)
-          SELECT run.id, ${position}, ${result.key}, ${result.status}, ${result.reason}, ${amount(result.balanceBefore)},
+          SELECT run.id, ${position}, ${result.key}, ${result.status}, ${result.reason}, ${
+          amount(result.balanceBefore)
+        },
                  ${amount(result.expectedBalance)}, ${amount(result.balanceAfter)},
                  ${result.timing === null ? null : JSON.stringify(result.timing)}::jsonb,
                  ${JSON.stringify(encodeExchanges(result.exchanges))}::jsonb, ${result.finishedAt}
@@ -232,8 +236,8 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
       const setRequired = (partnerId: number, required: boolean) =>
         (required
           ? sql`INSERT INTO wallet_certification_requirements (partner_id) VALUES (${partnerId}) ON CONFLICT DO NOTHING RETURNING partner_id`
-          : sql`DELETE FROM wallet_certification_requirements WHERE partner_id = ${partnerId} RETURNING partner_id`
-        ).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+          : sql`DELETE FROM wallet_certification_requirements WHERE partner_id = ${partnerId} RETURNING partner_id`)
+          .pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
 
       return CertificationRepo.of({
         insert,
@@ -246,10 +250,11 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
         setRequired,
         // Keyed apart from every other advisory lock of the service by the table's own oid.
         lockPartner: (partnerId) =>
-          sql`SELECT pg_advisory_xact_lock('wallet_certification_requirements'::regclass::oid::int, ${partnerId}::int)`.pipe(
-            Effect.asVoid,
-            Effect.orDie
-          )
+          sql`SELECT pg_advisory_xact_lock('wallet_certification_requirements'::regclass::oid::int, ${partnerId}::int)`
+            .pipe(
+              Effect.asVoid,
+              Effect.orDie
+            )
       })
     })
   )

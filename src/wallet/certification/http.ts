@@ -14,12 +14,14 @@ export const CertificationHandlers = HttpApiBuilder.group(
     return handlers
       .handle("start", ({ payload }) =>
         respond(
-          (partner) => asTestPartner(partner, certifications.start(partner.id, payload.external_player_id, apiStarter(partner))),
+          (partner) =>
+            asTestPartner(partner, certifications.start(partner.id, payload.external_player_id, apiStarter(partner))),
           certificationAnswer
         ).pipe(Effect.catchTags(startRefusals)))
       .handle("show", ({ params }) =>
         respond(
-          (partner) => asTestPartner(partner, Effect.flatMap(certifications.find(params.certification_id, partner.id), foundRun)),
+          (partner) =>
+            asTestPartner(partner, Effect.flatMap(certifications.find(params.certification_id, partner.id), foundRun)),
           certificationAnswer
         ))
   })

@@ -18,7 +18,8 @@ import type { PostedTotals, PostedTransaction } from "../../domain/Statements.ts
 import { validationErrors } from "../../platform/RequestRefusals.ts"
 import { Statements } from "./Statements.ts"
 
-const invalidBody = (message: string) => new ValidationFailed({ message: ErrorMessages.invalidData, errors: { body: [message] } })
+const invalidBody = (message: string) =>
+  new ValidationFailed({ message: ErrorMessages.invalidData, errors: { body: [message] } })
 
 /**
  * What the partner posted, read line by line: its transactions (each its kind and id, once) and its totals.

@@ -57,7 +57,6 @@ const Recorded = Schema.Struct({
 export type NewlyStuck = typeof Recorded.Type
 const decodeRecorded = Schema.decodeUnknownEffect(Schema.Array(Recorded))
 
-
 /**
  * The stuck items the fleet noticed (stuck_alerts), the only code that reads or writes them. An item is one
  * row, keyed by its kind and the id of its own row: whichever instance records it first inserts it, every other
