@@ -2,8 +2,20 @@ import { defineConfig } from "vitest/config"
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    globalSetup: ["test/support/globalSetup.ts"],
+    // Two projects: the rules (pure functions and the contract's records) need nothing, so a run of them alone starts
+    // no PostgreSQL and picks no browser; the service's tests get both from the global set-up, once per run.
+    projects: [
+      { extends: true, test: { name: "rules", include: ["test/domain/**/*.test.ts", "test/api/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "service",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/domain/**", "test/api/**"],
+          globalSetup: ["test/support/globalSetup.ts"]
+        }
+      }
+    ],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Most of a test file's time is spent waiting (on PostgreSQL, on sockets, on a partner's time-out), so three

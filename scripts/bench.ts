@@ -20,7 +20,14 @@ import { catalogScenario } from "./bench/catalog.ts"
 import { fleetScenario } from "./bench/fleet.ts"
 import { streamScenario } from "./bench/stream.ts"
 import { walletScenario } from "./bench/wallet.ts"
-import { type BenchContext, fakeBetsApi, fetchText, fixedBodyProcess, fixedBodyServer, type Scenario } from "./bench/context.ts"
+import {
+  type BenchContext,
+  fakeBetsApi,
+  fetchText,
+  fixedBodyProcess,
+  fixedBodyServer,
+  type Scenario
+} from "./bench/context.ts"
 import { baselineRevisions, number, printGoals, recordGoal } from "./bench/goals.ts"
 import { compare, freePort, printTable } from "./bench/harness.ts"
 import { startNode } from "./bench/processes.ts"
@@ -43,7 +50,10 @@ const statusScenario: Scenario = (context) =>
     const rows = yield* compare([
       { name: "raw node:http, same body", options: { url: raw.url + path, pid: raw.pid, connections, seconds } },
       { name: "effect router, same body", options: { url: floor.url + path, pid: floor.pid, connections, seconds } },
-      { name: "effect HttpApi, same body", options: { url: apiFloor.url + path, pid: apiFloor.pid, connections, seconds } },
+      {
+        name: "effect HttpApi, same body",
+        options: { url: apiFloor.url + path, pid: apiFloor.pid, connections, seconds }
+      },
       ...before.map(({ instance, revision }) => ({
         name: `service at ${revision}`,
         options: { url: instance.url + path, pid: instance.pid, headers, connections, seconds }
@@ -52,7 +62,8 @@ const statusScenario: Scenario = (context) =>
     ])
     printTable(`GET /status, authenticated (${connections} connections, ${seconds} s per round)`, rows)
     const rawFigures = rows[0].result
-    const ratio = (row: (typeof rows)[number]) => row.result.requestsPerSecond / rawFigures.requestsPerSecond
+    const ratio = (row: (typeof rows)[number]) =>
+      row.result.requestsPerSecond / rawFigures.requestsPerSecond
     const service = rows[rows.length - 1]
     recordGoal({
       path: `GET /status, bearer token, limit on (${connections} connections)`,
@@ -108,10 +119,15 @@ const gamesScenario: Scenario = (context) =>
     const rows = yield* compare([
       { name: "raw node:http, same body", options: { url: raw, requests, connections, seconds } },
       { name: "service", options: { url: context.baseUrl, headers, requests, connections, seconds } },
-      { name: "service, cache TTL 0 (coalescing only)", options: { url: uncached, headers, requests, connections, seconds } }
+      {
+        name: "service, cache TTL 0 (coalescing only)",
+        options: { url: uncached, headers, requests, connections, seconds }
+      }
     ])
     printTable(
-      `GET /games?search=... over ${total.toLocaleString("en-US")} games, ${searches.length} terms in turn (${connections} connections, ${seconds} s per round)`,
+      `GET /games?search=... over ${
+        total.toLocaleString("en-US")
+      } games, ${searches.length} terms in turn (${connections} connections, ${seconds} s per round)`,
       rows
     )
   }).pipe(Effect.scoped)
@@ -143,10 +159,16 @@ const launchScenario: Scenario = (context) =>
       })
     }
     const rows = yield* compare([
-      { name: "raw node:http, same body", options: { url: raw, method: "POST", headers, requests: [launchRequest], connections, seconds } },
+      {
+        name: "raw node:http, same body",
+        options: { url: raw, method: "POST", headers, requests: [launchRequest], connections, seconds }
+      },
       { name: "service", options: { url: context.baseUrl, headers, requests: [launchRequest], connections, seconds } }
     ])
-    printTable(`POST /launch, sandbox aggregator, 5,000 players (${connections} connections, ${seconds} s per round)`, rows)
+    printTable(
+      `POST /launch, sandbox aggregator, 5,000 players (${connections} connections, ${seconds} s per round)`,
+      rows
+    )
   }).pipe(Effect.scoped)
 
 /**
@@ -166,7 +188,10 @@ const oddsScenario: Scenario = (context) =>
     }
     const { pid, url: service } = yield* context.startService(oddsEnv)
 
-    const tokens = Array.from({ length: 50 }, (_, i) => `pak_bench_odds_${String(i).padStart(2, "0")}_${"x".repeat(28)}`)
+    const tokens = Array.from(
+      { length: 50 },
+      (_, i) => `pak_bench_odds_${String(i).padStart(2, "0")}_${"x".repeat(28)}`
+    )
     for (const [i, token] of tokens.entries()) {
       yield* context.sql`
         WITH p AS (
@@ -174,23 +199,29 @@ const oddsScenario: Scenario = (context) =>
           ON CONFLICT (slug) DO NOTHING RETURNING id
         ),
         e AS (INSERT INTO partner_environments (partner_id, environment) SELECT id, 'live' FROM p RETURNING partner_id)
-        INSERT INTO partner_tokens (partner_id, environment, token_hash) SELECT partner_id, 'live', ${hashToken(token)} FROM e
+        INSERT INTO partner_tokens (partner_id, environment, token_hash) SELECT partner_id, 'live', ${
+        hashToken(token)
+      } FROM e
       `
     }
     const callsBefore = yield* callsSoFar
     const started = performance.now()
     const statuses = yield* Effect.promise(() =>
-      Promise.all(Array.from({ length: 1_000 }, (_, i) =>
-        fetch(`${service}/api/partner/v1/sports/events/${5000 + (i % 10)}/odds`, {
-          headers: { authorization: `Bearer ${tokens[i % tokens.length]}` }
-        }).then((r) => r.status)))
+      Promise.all(
+        Array.from({ length: 1_000 }, (_, i) =>
+          fetch(`${service}/api/partner/v1/sports/events/${5000 + (i % 10)}/odds`, {
+            headers: { authorization: `Bearer ${tokens[i % tokens.length]}` }
+          }).then((r) => r.status))
+      )
     )
     const burstMs = performance.now() - started
     const upstreamCalls = (yield* callsSoFar) - callsBefore
     console.log([
       "",
       "GET /sports/events/{id}/odds, a burst of 1,000 requests from 50 partners over 10 events (BetsAPI stand-in)",
-      `  answered 200: ${statuses.filter((s) => s === 200).length} of 1,000 in ${Math.round(burstMs)} ms; upstream calls: ${upstreamCalls}`
+      `  answered 200: ${statuses.filter((s) => s === 200).length} of 1,000 in ${
+        Math.round(burstMs)
+      } ms; upstream calls: ${upstreamCalls}`
     ].join("\n"))
 
     const path = "/api/partner/v1/sports/events/5000/odds"
@@ -203,7 +234,9 @@ const oddsScenario: Scenario = (context) =>
         yield* instance.sql`
           WITH p AS (INSERT INTO partners (name, slug) VALUES ('Bench Partner 0', 'bench-odds-0') RETURNING id),
           e AS (INSERT INTO partner_environments (partner_id, environment) SELECT id, 'live' FROM p RETURNING partner_id)
-          INSERT INTO partner_tokens (partner_id, environment, token_hash) SELECT partner_id, 'live', ${hashToken(tokens[0])} FROM e
+          INSERT INTO partner_tokens (partner_id, environment, token_hash) SELECT partner_id, 'live', ${
+          hashToken(tokens[0])
+        } FROM e
         `
         yield* fetchText(instance.url + path, { headers })
         return { revision, instance }
@@ -294,23 +327,29 @@ const main = Effect.gen(function*() {
   const serviceOn = (database: string, env: Record<string, string>, cwd?: string) =>
     Effect.gen(function*() {
       const port = yield* freePort()
-      const { handle, output } = yield* startNode(["src/main.ts"], {
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DATABASE_URL: database,
-        DEMO_PARTNER_TOKEN: benchToken,
-        LOG_LEVEL: "Info",
-        CATALOG_REFRESH_INTERVAL: "24 hours",
-        CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
-        PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
-        // One partner sends everything: its allowance is checked on every request, never spent.
-        PARTNER_RATE_LIMIT: "1000000000",
-        // BENCH_CPU_PROF=<dir>: a CPU profile of the service under test, written when it stops.
-        ...(process.env.BENCH_CPU_PROF !== undefined && cwd === undefined
-          ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` }
-          : {}),
-        ...env
-      }, /Listening on/, "60 seconds", cwd)
+      const { handle, output } = yield* startNode(
+        ["src/main.ts"],
+        {
+          PORT: String(port),
+          HOST: "127.0.0.1",
+          DATABASE_URL: database,
+          DEMO_PARTNER_TOKEN: benchToken,
+          LOG_LEVEL: "Info",
+          CATALOG_REFRESH_INTERVAL: "24 hours",
+          CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
+          PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
+          // One partner sends everything: its allowance is checked on every request, never spent.
+          PARTNER_RATE_LIMIT: "1000000000",
+          // BENCH_CPU_PROF=<dir>: a CPU profile of the service under test, written when it stops.
+          ...(process.env.BENCH_CPU_PROF !== undefined && cwd === undefined
+            ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` }
+            : {}),
+          ...env
+        },
+        /Listening on/,
+        "60 seconds",
+        cwd
+      )
       return { url: `http://127.0.0.1:${port}`, pid: handle.pid, output }
     })
   const startService = (env: Record<string, string>) => serviceOn(databaseUrl, env)
@@ -319,21 +358,32 @@ const main = Effect.gen(function*() {
       const files = yield* FileSystem.FileSystem
       const tree = yield* files.makeTempDirectoryScoped({ prefix: "partner-api-baseline-" })
       const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
-      const exported = yield* spawner.spawn(ChildProcess.make("sh", ["-c", `git archive ${revision} | tar -x -C ${tree}`]))
+      const exported = yield* spawner.spawn(
+        ChildProcess.make("sh", ["-c", `git archive ${revision} | tar -x -C ${tree}`])
+      )
       if ((yield* exported.exitCode) !== 0) return yield* Effect.die(`git archive ${revision} failed`)
       yield* files.symlink(`${process.cwd()}/node_modules`, `${tree}/node_modules`)
-      const database = yield* scopedDatabase(`partner_api_bench_${process.pid}_${revision.replace(/[^A-Za-z0-9]/g, "_").toLowerCase()}`)
+      const database = yield* scopedDatabase(
+        `partner_api_bench_${process.pid}_${revision.replace(/[^A-Za-z0-9]/g, "_").toLowerCase()}`
+      )
       const instance = yield* serviceOn(database, env, tree)
       const sql = Context.get(
         yield* Layer.build(PgClient.layer({ url: Redacted.make(database), maxConnections: 2 })),
         SqlClient.SqlClient
       )
-      return { ...instance, sql, databaseUrl: database, startAgain: (more: Record<string, string>) => serviceOn(database, more, tree) }
+      return {
+        ...instance,
+        sql,
+        databaseUrl: database,
+        startAgain: (more: Record<string, string>) => serviceOn(database, more, tree)
+      }
     })
   const { url: baseUrl, pid } = yield* startService({})
-  console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), database: ${
-    process.env.DATABASE_URL === undefined ? "embedded" : "DATABASE_URL's server"
-  }`)
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), database: ${
+      process.env.DATABASE_URL === undefined ? "embedded" : "DATABASE_URL's server"
+    }`
+  )
 
   const sql = Context.get(
     yield* Layer.build(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 2 })),

@@ -9,7 +9,7 @@ import { AdminApi } from "./api/admin/AdminApi.ts"
 import { apiPrefix, PartnerApi } from "./api/Api.ts"
 import { ErrorMessages, ValidationFailed } from "./api/Errors.ts"
 import { RequestValidation } from "./api/RequestValidation.ts"
-import { PartnerAuth } from "./api/Security.ts"
+import { PartnerAuth, PartnerUpstreams } from "./api/Security.ts"
 import * as AdminAuth from "./admin/http/AdminAuth.ts"
 import { AdminCasinoHandlers } from "./admin/http/Casino.ts"
 import { AdminCertificationsHandlers } from "./admin/http/Certifications.ts"
@@ -28,7 +28,7 @@ import { PortalOpenApiRoute, PortalPanelRoutes } from "./portal/http/Panel.ts"
 import * as PortalAuth from "./portal/http/PortalAuth.ts"
 import { PortalLoginHandlers, PortalSessionHandlers } from "./portal/http/Session.ts"
 import { PortalUsersHandlers } from "./portal/http/Users.ts"
-import { AggregatorRoute } from "./wallet/AggregatorRoute.ts"
+import { AggregatorRoute } from "./integrations/playfiver/AggregatorRoute.ts"
 import { WalletHandlers } from "./wallet/http.ts"
 import { Certifications } from "./wallet/certification/Certifications.ts"
 import { CertificationHandlers } from "./wallet/certification/http.ts"
@@ -37,24 +37,22 @@ import { Statements } from "./wallet/statements/Statements.ts"
 import { StuckItems } from "./wallet/stuck/StuckItems.ts"
 import { OutboxRepo } from "./wallet/outbox/OutboxRepo.ts"
 import { WalletLedger } from "./wallet/WalletLedger.ts"
-import { CasinoEnvironments } from "./casino/CasinoEnvironments.ts"
 import { CasinoHandlers } from "./casino/http.ts"
 import { SportsCatalogHandlers } from "./sports/catalog/http.ts"
 import { SportsStreamHandlers } from "./sports/stream/http.ts"
 import { SportsStream } from "./sports/stream/SportsStream.ts"
 import * as PartnerAuthMiddleware from "./partners/PartnerAuth.ts"
 import { AccountHandlers } from "./partners/http.ts"
-import { StatusReport } from "./partners/StatusReport.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
 import { SportsHandlers } from "./sports/http.ts"
-import { SportsEnvironments } from "./sports/SportsEnvironments.ts"
 import { apiDocsRoutes } from "./platform/ApiDocs.ts"
 import { metricsRoutes } from "./platform/MetricsRoute.ts"
 import { refreshOutboxGauges } from "./wallet/outbox/OutboxGauges.ts"
 import { seeingOnly } from "./platform/HandlerContext.ts"
 import { HealthRoutes, HttpEdgeMiddleware } from "./platform/HttpEdge.ts"
 import { validateRequests } from "./platform/RequestRefusals.ts"
-import { SandboxRoutes } from "./sandbox/Sandbox.ts"
+import { SandboxRoutes } from "./integrations/sandbox/Sandbox.ts"
+import * as PartnerUpstreamsMiddleware from "./upstreams/PartnerUpstreams.ts"
 
 /** Request validation, failing with the contract's 422 naming every failing field. */
 export const RequestValidationLive = Layer.succeed(
@@ -79,17 +77,17 @@ export const ApiHandlersLive = Layer.mergeAll(
 ).pipe(
   seeingOnly(
     AppConfig,
-    StatusReport,
-    CasinoEnvironments,
-    SportsEnvironments,
     SportsStream,
     WalletLedger,
     Certifications,
     Statements,
     PartnerAuth,
+    PartnerUpstreams,
     RequestValidation
   ),
-  Layer.provideMerge(Layer.mergeAll(PartnerAuthMiddleware.layer, RequestValidationLive))
+  Layer.provideMerge(
+    Layer.mergeAll(PartnerAuthMiddleware.layer, PartnerUpstreamsMiddleware.layer, RequestValidationLive)
+  )
 )
 
 /** The operator console's API: its handlers behind the session middleware, with request validation. */
@@ -117,15 +115,17 @@ const AdminRoutesLive = Layer.mergeAll(
  * document (for logged-in partner users), and its pages.
  */
 const PortalRoutesLive = Layer.mergeAll(
-  HttpApiBuilder.layer(PortalApi).pipe(Layer.provide(Layer.mergeAll(
-    PortalLoginHandlers,
-    PortalSessionHandlers,
-    PortalTokensHandlers,
-    PortalWebhooksHandlers,
-    PortalWalletHandlers,
-    PortalUsageHandlers,
-    PortalUsersHandlers
-  ).pipe(Layer.provideMerge(Layer.mergeAll(PortalAuth.layer, RequestValidationLive))))),
+  HttpApiBuilder.layer(PortalApi).pipe(Layer.provide(
+    Layer.mergeAll(
+      PortalLoginHandlers,
+      PortalSessionHandlers,
+      PortalTokensHandlers,
+      PortalWebhooksHandlers,
+      PortalWalletHandlers,
+      PortalUsageHandlers,
+      PortalUsersHandlers
+    ).pipe(Layer.provideMerge(Layer.mergeAll(PortalAuth.layer, RequestValidationLive)))
+  )),
   PortalPanelRoutes,
   PortalOpenApiRoute
 )
@@ -135,7 +135,9 @@ const MetricsRoutesLive = Layer.unwrap(
   Effect.gen(function*() {
     const outbox = yield* OutboxRepo
     const stuck = yield* StuckItems
-    return metricsRoutes(Effect.all([refreshOutboxGauges(outbox), stuck.refreshGauges], { concurrency: 2, discard: true }))
+    return metricsRoutes(
+      Effect.all([refreshOutboxGauges(outbox), stuck.refreshGauges], { concurrency: 2, discard: true })
+    )
   })
 )
 

@@ -30,16 +30,16 @@ import { OutboxRepo } from "./wallet/outbox/OutboxRepo.ts"
 import { PartnerCallbacks } from "./wallet/outbox/PartnerCallbacks.ts"
 import { Wallet } from "./wallet/Wallet.ts"
 import { TestData } from "./wallet/TestData.ts"
-import { WalletCredentials } from "./wallet/WalletCredentials.ts"
+import { WalletCredentials } from "./integrations/playfiver/WalletCredentials.ts"
 import { WalletLedger } from "./wallet/WalletLedger.ts"
 import { WalletRecovery } from "./wallet/WalletRecovery.ts"
 import { WalletRepo } from "./wallet/WalletRepo.ts"
 import { Casino } from "./casino/Casino.ts"
 import { CasinoCatalog } from "./casino/CasinoCatalog.ts"
 import { CasinoConfig } from "./casino/CasinoConfig.ts"
-import { CasinoEnvironments } from "./casino/CasinoEnvironments.ts"
-import * as CasinoGatewaySelection from "./casino/CasinoGatewaySelection.ts"
+import * as CasinoGatewaySelection from "./integrations/CasinoGatewaySelection.ts"
 import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
+import * as TestCasino from "./casino/TestCasino.ts"
 import { CatalogSchedule } from "./sports/catalog/CatalogSchedule.ts"
 import { SportsCatalog } from "./sports/catalog/SportsCatalog.ts"
 import { SportsCatalogConfig } from "./sports/catalog/SportsCatalogConfig.ts"
@@ -59,39 +59,42 @@ import { PartnerPlayers } from "./partners/PartnerPlayers.ts"
 import { PartnerRateLimit } from "./partners/PartnerRateLimit.ts"
 import { Partners } from "./partners/Partners.ts"
 import { PartnersConfig } from "./partners/PartnersConfig.ts"
-import { StatusReport } from "./partners/StatusReport.ts"
-import type { Environment } from "./domain/Environment.ts"
 import { AppConfig, publicBaseUrl } from "./platform/AppConfig.ts"
 import { AuthFailureLimit } from "./platform/AuthFailureLimit.ts"
 import { ClientAddress } from "./platform/ClientAddress.ts"
 import { SportsConfig } from "./sports/SportsConfig.ts"
-import { SportsEnvironments } from "./sports/SportsEnvironments.ts"
-import * as SportsProviders from "./sports/SportsProviders.ts"
+import * as SportsProviderSelection from "./integrations/SportsProviderSelection.ts"
+import * as TestSports from "./sports/TestSports.ts"
+import { Upstreams } from "./upstreams/Upstreams.ts"
 import * as Database from "./platform/Database.ts"
 import { ObservabilityConfig } from "./platform/ObservabilityConfig.ts"
 import { TracingLive } from "./platform/Tracing.ts"
 import { createHttpServer, MaxBodySizeLive } from "./platform/HttpEdge.ts"
 import { serveRoutes } from "./platform/HttpServe.ts"
 import { SharedPersistence, SharedRateLimiterLive, SharedStoreConfig, SharedStoreLive } from "./platform/SharedStore.ts"
-import { ConfiguredAgentCredentialsLive, SandboxAgentCredentialsLive, SandboxCasinoGatewayLive, SandboxConfig, sandboxPartnerWalletPath, SandboxSportsProviderLive, SandboxTestCasinoGatewayLive } from "./sandbox/Sandbox.ts"
+import {
+  ConfiguredAgentCredentialsLive,
+  SandboxAgentCredentialsLive,
+  SandboxCasinoGatewayLive,
+  SandboxConfig,
+  sandboxPartnerWalletPath,
+  SandboxSportsProviderLive,
+  SandboxTestCasinoGatewayLive
+} from "./integrations/sandbox/Sandbox.ts"
 
 import { RoutesLive } from "./routes.ts"
 
 /** Whether the sandbox aggregator is the casino gateway: then its agent's calls are taken as live ones. */
 const casinoSandboxSelected = Effect.map(Effect.service(CasinoConfig), (config) => config.gateway === "sandbox")
 
-
-/**
- * The casino area: the gateway CASINO_GATEWAY selects, the local catalog, players and launches; and per
- * environment, the casino a token reaches (a test token's is always the sandbox's).
- */
-export const CasinoLive = CasinoEnvironments.layer(SandboxTestCasinoGatewayLive).pipe(
-  Layer.provideMerge(Layer.mergeAll(Casino.layer, CatalogSync.layer)),
+/** The casino area: the gateway CASINO_GATEWAY selects, the local catalog, players and launches. */
+export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, CasinoGatewaySelection.layer(SandboxCasinoGatewayLive)))
 )
 
 /** Where a test environment's callbacks go without a callback URL of its own: this service's sandbox partner wallet. */
-const defaultTestCallbackUrl = (app: AppConfig["Service"]) => `${publicBaseUrl(app)}${sandboxPartnerWalletPath}?environment=test`
+const defaultTestCallbackUrl = (app: AppConfig["Service"]) =>
+  `${publicBaseUrl(app)}${sandboxPartnerWalletPath}?environment=test`
 
 /** Callback targets; a test environment without a callback URL of its own is answered by the sandbox partner wallet. */
 export const CallbackTargetsLive = CallbackTargets.layer.pipe(Layer.provide(Layer.effect(
@@ -116,9 +119,22 @@ const WalletCredentialsLive = Layer.unwrap(
  * daily statements and the stuck items, over a WalletRepo (PostgreSQL's; a test may wrap it to inject a fault).
  */
 export const callbacksLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
-  Layer.mergeAll(Wallet.layer, WalletLedger.layer, WalletCredentialsLive, Certifications.layer, Statements.layer, StuckItems.layer).pipe(
+  Layer.mergeAll(
+    Wallet.layer,
+    WalletLedger.layer,
+    WalletCredentialsLive,
+    Certifications.layer,
+    Statements.layer,
+    StuckItems.layer
+  ).pipe(
     Layer.provideMerge(
-      Layer.mergeAll(walletRepo, CallbackOutbox.layer, StatementRepo.layerSql, StuckAlertRepo.layerSql, OperatorAlerts.layer)
+      Layer.mergeAll(
+        walletRepo,
+        CallbackOutbox.layer,
+        StatementRepo.layerSql,
+        StuckAlertRepo.layerSql,
+        OperatorAlerts.layer
+      )
     ),
     Layer.provideMerge(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargetsLive))
   )
@@ -138,23 +154,12 @@ export const SandboxCallbackUrlsLive = Layer.effect(
   Effect.gen(function*() {
     const wallet = yield* DemoPartnerWallet
     const app = yield* AppConfig
-    return new Set([defaultTestCallbackUrl(app), ...(wallet === undefined ? [] : [`${publicBaseUrl(app)}${wallet.path}`])])
+    return new Set([
+      defaultTestCallbackUrl(app),
+      ...(wallet === undefined ? [] : [`${publicBaseUrl(app)}${wallet.path}`])
+    ])
   })
 ).pipe(Layer.provide(DemoPartnerWalletLive))
-
-/** What /status reports about the upstreams of each environment, from its casino gateway and sports provider. */
-const StatusReportLive = Layer.effect(
-  StatusReport,
-  Effect.gen(function*() {
-    const casinos = yield* CasinoEnvironments
-    const sports = yield* SportsEnvironments
-    const report = (environment: Environment) => ({
-      aggregatorConfigured: casinos[environment].gateway.configured,
-      sportsProvider: { name: sports[environment].provider.name, configured: sports[environment].provider.configured }
-    })
-    return StatusReport.of({ live: report("live"), test: report("test") })
-  })
-)
 
 /** The sports world a live token streams: the provider SPORTS_PROVIDER selects (`betsapi`, `sandbox`). */
 const liveWorld = <A, E, R>(layer: (world: string) => Layer.Layer<A, E, R>) =>
@@ -164,24 +169,30 @@ const liveWorld = <A, E, R>(layer: (world: string) => Layer.Layer<A, E, R>) =>
 const sandboxWorld = "sandbox"
 
 /** The provider SPORTS_PROVIDER selects: BetsAPI or the sandbox's simulated world; its odds reads told to the change stream. */
-const SportsProviderLayer = liveWorld(recordingOdds).pipe(Layer.provide(SportsProviders.layer(SandboxSportsProviderLive)))
+const SportsProviderLayer = liveWorld(recordingOdds).pipe(
+  Layer.provide(SportsProviderSelection.layer(SandboxSportsProviderLive))
+)
 
 /** The live change stream: its log, what writes to it, the streams of this instance. */
 const SportsStreamLive = Layer.mergeAll(SportsStream.layer, ChangeRecorder.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(SportsChangeLog.layerSql, StreamRecords.layerSql, StreamLeases.layerSql))
 )
 
+/** The live sports catalog, its refreshes told to the change stream of the live world. */
+const SportsLive = SportsCatalog.layer.pipe(Layer.provideMerge(liveWorld(ChangeRecorder.catalogChanges)))
+
 /**
- * The sports of each environment: a test token's provider and catalog are always the sandbox world's. Each
- * catalog's refreshes and each provider's odds reads are told to the change stream of its world.
+ * The upstreams of each environment (src/upstreams): live, the ones above; test, always the sandboxes' (the
+ * sandbox aggregator's test agent, the sandbox world's provider and a catalog of its own, its refreshes and odds
+ * reads told to the sandbox world's change stream).
  */
-const SportsLive = SportsEnvironments.layer(
-  recordingOdds(sandboxWorld).pipe(Layer.provide(SandboxSportsProviderLive)),
-  ChangeRecorder.memoryCatalogChanges(sandboxWorld)
-).pipe(
-  Layer.provideMerge(SportsCatalog.layer),
-  Layer.provideMerge(liveWorld(ChangeRecorder.catalogChanges))
-)
+const UpstreamsLive = Upstreams.layer(Layer.merge(
+  TestCasino.layer(SandboxTestCasinoGatewayLive),
+  TestSports.layer(
+    recordingOdds(sandboxWorld).pipe(Layer.provide(SandboxSportsProviderLive)),
+    ChangeRecorder.memoryCatalogChanges(sandboxWorld)
+  )
+))
 
 /**
  * Identity (the console's accounts, the partners' portal users, the audit trail) and the audited changes the console,
@@ -203,16 +214,27 @@ const IdentityAndChangesLive = Layer.mergeAll(
 
 /** The domain services the routes use, the wallet over `walletRepo`. Needs the database and the configuration. */
 export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =>
-  Layer.mergeAll(StatusReportLive, IdentityAndChangesLive).pipe(Layer.provideMerge(
-    Layer.mergeAll(CasinoLive, SportsLive, callbacksLayer(walletRepo)).pipe(
-      Layer.provideMerge(
-        Layer.mergeAll(Partners.layer, PartnerPlayers.layerSql, TestData.layerSql, CallbackTargetsLive, SportsProviderLayer, PartnerRateLimit.layer, AuthFailureLimit.layer)
-      ),
-      Layer.provideMerge(SportsStreamLive),
-      Layer.provideMerge(DemoPartnerWalletLive),
-      Layer.provide(SandboxCallbackUrlsLive)
-    )
-  ), Layer.provideMerge(SharedStoresLive))
+  Layer.mergeAll(UpstreamsLive, IdentityAndChangesLive).pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(CasinoLive, SportsLive, callbacksLayer(walletRepo)).pipe(
+        Layer.provideMerge(
+          Layer.mergeAll(
+            Partners.layer,
+            PartnerPlayers.layerSql,
+            TestData.layerSql,
+            CallbackTargetsLive,
+            SportsProviderLayer,
+            PartnerRateLimit.layer,
+            AuthFailureLimit.layer
+          )
+        ),
+        Layer.provideMerge(SportsStreamLive),
+        Layer.provideMerge(DemoPartnerWalletLive),
+        Layer.provide(SandboxCallbackUrlsLive)
+      )
+    ),
+    Layer.provideMerge(SharedStoresLive)
+  )
 
 /**
  * What the instances of a fleet share (Redis with REDIS_URL, memory otherwise): the one RateLimiter every

@@ -22,9 +22,6 @@ import { adminsCommand, auditCommand, cliActor } from "./accounts.ts"
 import { partnersCommand } from "./partners.ts"
 import { printJson, userFacing } from "./output.ts"
 
-
-
-
 const providerRef = Argument.String("provider").pipe(Argument.withDescription("The provider's id or slug"))
 const gameCode = Argument.String("game-code").pipe(Argument.withDescription("The game's code"))
 
@@ -51,22 +48,30 @@ const setProviderEnabled = (command: "enable-provider" | "disable-provider") =>
     Effect.gen(function*() {
       const catalog = yield* CasinoAdmin
       yield* printJson(yield* userFacing(catalog.setProviderEnabled(cliActor, provider, command === "enable-provider")))
-    })).pipe(Command.withDescription(
-      command === "enable-provider"
-        ? "Offer a provider's games again (when the aggregator lists them)"
-        : "Stop offering a provider and its games; syncs do not undo this"
-    ), Command.provide(AdminLayers.casinoCatalog))
+    })).pipe(
+      Command.withDescription(
+        command === "enable-provider"
+          ? "Offer a provider's games again (when the aggregator lists them)"
+          : "Stop offering a provider and its games; syncs do not undo this"
+      ),
+      Command.provide(AdminLayers.casinoCatalog)
+    )
 
 const setGameEnabled = (command: "enable-game" | "disable-game") =>
   Command.make(command, { provider: providerRef, gameCode }, ({ gameCode, provider }) =>
     Effect.gen(function*() {
       const catalog = yield* CasinoAdmin
-      yield* printJson(yield* userFacing(catalog.setGameEnabled(cliActor, provider, gameCode, command === "enable-game")))
-    })).pipe(Command.withDescription(
-      command === "enable-game"
-        ? "Offer a game again (when the aggregator lists it)"
-        : "Stop offering a game; syncs do not undo this"
-    ), Command.provide(AdminLayers.casinoCatalog))
+      yield* printJson(
+        yield* userFacing(catalog.setGameEnabled(cliActor, provider, gameCode, command === "enable-game"))
+      )
+    })).pipe(
+      Command.withDescription(
+        command === "enable-game"
+          ? "Offer a game again (when the aggregator lists it)"
+          : "Stop offering a game; syncs do not undo this"
+      ),
+      Command.provide(AdminLayers.casinoCatalog)
+    )
 
 const casinoCommand = Command.make("casino").pipe(
   Command.withDescription("The local casino catalog"),
@@ -110,7 +115,9 @@ const callbacksList = Command.make("list", {
       limit: Math.max(1, Math.min(input.limit, 1000))
     })
     yield* printJson(callbacks.map(callbackView))
-  })).pipe(Command.withDescription("Show callbacks sent to partners: bets answered at once, notifications and their delivery"))
+  })).pipe(
+    Command.withDescription("Show callbacks sent to partners: bets answered at once, notifications and their delivery")
+  )
 
 const callbacksRetry = Command.make("retry", {
   id: Argument.Int("id").pipe(Argument.withDescription("The callback's id (from callbacks list)"))
@@ -130,7 +137,10 @@ const callbacksCommand = Command.make("callbacks").pipe(
 
 const walletShow = Command.make("show", {
   txn: Argument.String("transaction-id").pipe(Argument.withDescription("The aggregator's transaction id")),
-  kind: Flag.Literals("kind", ["bet", "refund"]).pipe(Flag.withDescription("Only the bet or only the refund"), Flag.optional)
+  kind: Flag.Literals("kind", ["bet", "refund"]).pipe(
+    Flag.withDescription("Only the bet or only the refund"),
+    Flag.optional
+  )
 }, ({ kind, txn }) =>
   Effect.gen(function*() {
     const ledger = yield* WalletLedger
@@ -164,7 +174,14 @@ const walletCommand = Command.make("wallet").pipe(
 
 export const admin = Command.make("admin").pipe(
   Command.withDescription("Partner Aggregator API administration"),
-  Command.withSubcommands([partnersCommand, casinoCommand, callbacksCommand, walletCommand, adminsCommand, auditCommand])
+  Command.withSubcommands([
+    partnersCommand,
+    casinoCommand,
+    callbacksCommand,
+    walletCommand,
+    adminsCommand,
+    auditCommand
+  ])
 )
 
 // Logs go to stderr so stdout stays a clean JSON result.
@@ -190,6 +207,9 @@ export const AdminBaseLive = Database.layer.pipe(Layer.provideMerge(ConfigLive))
 export const main = Stdio.Stdio.use(({ args }) => Effect.flatMap(args, runAdmin)).pipe(
   Effect.provide(AdminBaseLive),
   Effect.provide(StderrLogger),
-  Effect.catchTag("ConfigError", (error) =>
-    Effect.andThen(Console.error(`Invalid configuration: ${error.message}`), Effect.sync(() => process.exit(1))))
+  Effect.catchTag(
+    "ConfigError",
+    (error) =>
+      Effect.andThen(Console.error(`Invalid configuration: ${error.message}`), Effect.sync(() => process.exit(1)))
+  )
 )

@@ -11,11 +11,12 @@ import { printJson, slug, userFacing } from "./output.ts"
 
 const encodeReport = Schema.encodeSync(CertificationCodec)
 
-
 /** A case as it finishes, on stderr: the operator watches the run while stdout keeps the report for a pipe. */
 const caseLine = (result: CaseResult) =>
-  Console.error(`${result.status === "passed" ? "passed " : result.status === "failed" ? "FAILED " : "not run"} ` +
-    `${cases[result.key].title}${result.reason === null ? "" : `: ${result.reason}`}`)
+  Console.error(
+    `${result.status === "passed" ? "passed " : result.status === "failed" ? "FAILED " : "not run"} ` +
+      `${cases[result.key].title}${result.reason === null ? "" : `: ${result.reason}`}`
+  )
 
 export const certify = Command.make("certify", {
   slug,
@@ -25,12 +26,16 @@ export const certify = Command.make("certify", {
 }, ({ player, slug }) =>
   Effect.gen(function*() {
     const partner = yield* userFacing((yield* Partners).show(slug))
-    const report = yield* userFacing((yield* Certifications).run(partner.id, player, { name: cliActor.name, via: "cli" }, caseLine))
+    const report = yield* userFacing(
+      (yield* Certifications).run(partner.id, player, { name: cliActor.name, via: "cli" }, caseLine)
+    )
     yield* printJson(encodeReport(certificationView(report)))
     if (report.status !== "passed") {
       return yield* new CliError.UserError({
         cause: report.status,
-        userMessage: `The wallet certification of ${slug} ${report.status === "failed" ? "failed" : "was interrupted"}: ${report.summary}`
+        userMessage: `The wallet certification of ${slug} ${
+          report.status === "failed" ? "failed" : "was interrupted"
+        }: ${report.summary}`
       })
     }
   })).pipe(
@@ -60,6 +65,8 @@ export const certifications = Command.make("certifications", {
       })
     })
   })).pipe(
-    Command.withDescription("The partner's wallet certification runs, newest first, and whether its live token requires a passed one"),
+    Command.withDescription(
+      "The partner's wallet certification runs, newest first, and whether its live token requires a passed one"
+    ),
     Command.provide(AdminLayers.certification)
   )

@@ -8,11 +8,11 @@ import { AuditRepo } from "../../src/identity/AuditRepo.ts"
 import { CertificationAdmin } from "../../src/changes/CertificationAdmin.ts"
 import { PartnerUsers } from "../../src/identity/PartnerUsers.ts"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
-import * as CasinoGatewaySelection from "../../src/casino/CasinoGatewaySelection.ts"
+import * as CasinoGatewaySelection from "../../src/integrations/CasinoGatewaySelection.ts"
 import { CatalogSync } from "../../src/casino/CatalogSync.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Partners } from "../../src/partners/Partners.ts"
-import { SandboxCasinoGatewayLive } from "../../src/sandbox/Sandbox.ts"
+import { SandboxCasinoGatewayLive } from "../../src/integrations/sandbox/Sandbox.ts"
 import { CallbackTargetsLive, SandboxCallbackUrlsLive } from "../../src/server.ts"
 import { CertificationRepo } from "../../src/wallet/certification/CertificationRepo.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
@@ -35,7 +35,13 @@ export const AdminLayers = {
    */
   partners: Layer.mergeAll(PartnerAdmin.layer, PartnerUsers.layer, CertificationAdmin.layer).pipe(
     Layer.provideMerge(
-      Layer.mergeAll(Partners.layer, AuditRepo.layerSql, PartnerPlayers.layerSql, TestData.layerSql, CertificationRepo.layerSql)
+      Layer.mergeAll(
+        Partners.layer,
+        AuditRepo.layerSql,
+        PartnerPlayers.layerSql,
+        TestData.layerSql,
+        CertificationRepo.layerSql
+      )
     ),
     Layer.provide(SandboxCallbackUrlsLive)
   ),
@@ -56,7 +62,9 @@ export const AdminLayers = {
   ),
   callbacks: CallbackAdmin.layer.pipe(
     Layer.provideMerge(Layer.mergeAll(CallbackOutbox.layer, Partners.layer, AuditRepo.layerSql)),
-    Layer.provide(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargetsLive, PartnerPlayers.layerSql)),
+    Layer.provide(
+      Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargetsLive, PartnerPlayers.layerSql)
+    ),
     Layer.provide(SandboxCallbackUrlsLive)
   ),
   wallet: WalletLedger.layer.pipe(

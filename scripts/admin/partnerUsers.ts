@@ -9,7 +9,6 @@ import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { cliActor } from "./accounts.ts"
 import { printJson, slug, userFacing } from "./output.ts"
 
-
 const email = Argument.String("email").pipe(Argument.withDescription("The user's e-mail"))
 const role = Flag.Literals("role", ["owner", "developer", "viewer"])
 
@@ -19,7 +18,10 @@ const partnerAndUser = Effect.fnUntraced(function*(partnerSlug: string, userEmai
   const users = yield* (yield* PartnerUsers).list(partner.id)
   const user = users.find((each) => each.email === normalizeEmail(userEmail))
   if (user === undefined) {
-    return yield* new CliError.UserError({ cause: userEmail, userMessage: `No portal user "${userEmail}" of partner "${partnerSlug}".` })
+    return yield* new CliError.UserError({
+      cause: userEmail,
+      userMessage: `No portal user "${userEmail}" of partner "${partnerSlug}".`
+    })
   }
   return { partner, user }
 })
@@ -50,7 +52,9 @@ const inviteUser = Command.make("invite-user", {
 }, (input) =>
   Effect.gen(function*() {
     const partner = yield* userFacing((yield* Partners).show(input.slug))
-    yield* printInvitation(yield* userFacing((yield* PartnerUsers).invite(cliActor, partner, { email: input.email, role: input.role })))
+    yield* printInvitation(
+      yield* userFacing((yield* PartnerUsers).invite(cliActor, partner, { email: input.email, role: input.role }))
+    )
   })).pipe(Command.withDescription(
     "Invite a portal user and print the one-time invitation link (shown only this once; good for PORTAL_INVITATION_TTL)"
   ))
@@ -59,9 +63,17 @@ const reinviteUser = Command.make("reinvite-user", { slug, email }, (input) =>
   Effect.gen(function*() {
     const { partner, user } = yield* partnerAndUser(input.slug, input.email)
     yield* printInvitation(yield* userFacing((yield* PartnerUsers).reinvite(cliActor, partner, user.id)))
-  })).pipe(Command.withDescription("A new invitation link for a portal user (the earlier one stops working): to choose a password again"))
+  })).pipe(
+    Command.withDescription(
+      "A new invitation link for a portal user (the earlier one stops working): to choose a password again"
+    )
+  )
 
-const setUserRole = Command.make("set-user-role", { slug, email, role: role.pipe(Flag.withDescription("The new role")) }, (input) =>
+const setUserRole = Command.make("set-user-role", {
+  slug,
+  email,
+  role: role.pipe(Flag.withDescription("The new role"))
+}, (input) =>
   Effect.gen(function*() {
     const { partner, user } = yield* partnerAndUser(input.slug, input.email)
     const changed = yield* userFacing((yield* PartnerUsers).setRole(cliActor, partner, user.id, input.role))
@@ -73,6 +85,8 @@ const removeUser = Command.make("remove-user", { slug, email }, (input) =>
     const { partner, user } = yield* partnerAndUser(input.slug, input.email)
     const removed = yield* userFacing((yield* PartnerUsers).remove(cliActor, partner, user.id))
     yield* printJson(userView(removed, yield* Clock.currentTimeMillis))
-  })).pipe(Command.withDescription("Remove a portal user; their sessions end at once (a partner keeps at least one owner)"))
+  })).pipe(
+    Command.withDescription("Remove a portal user; their sessions end at once (a partner keeps at least one owner)")
+  )
 
 export const partnerUserCommands = [users, inviteUser, reinviteUser, setUserRole, removeUser] as const

@@ -19,7 +19,9 @@ const commission = Flag.Finite("commission").pipe(
   Flag.optional
 )
 const callbackUrl = Flag.String("callback-url").pipe(
-  Flag.withDescription("Where wallet callbacks for this partner's players go (http:// or https://); \"none\" clears it"),
+  Flag.withDescription(
+    "Where wallet callbacks for this partner's players go (http:// or https://); \"none\" clears it"
+  ),
   Flag.optional
 )
 const name = Flag.String("name").pipe(Flag.withDescription("Display name"))
@@ -34,7 +36,9 @@ const printPartner = (partner: Partner) =>
     yield* printJson(yield* viewPartner(yield* Partners, yield* PartnerPlayers, partner))
   })
 const rateLimit = Flag.String("rate-limit").pipe(
-  Flag.withDescription("Requests a minute this partner may send to the partner API; \"default\" follows PARTNER_RATE_LIMIT"),
+  Flag.withDescription(
+    "Requests a minute this partner may send to the partner API; \"default\" follows PARTNER_RATE_LIMIT"
+  ),
   Flag.optional
 )
 
@@ -67,7 +71,8 @@ const toRtpPolicy = (value: Option.Option<string>) =>
         : Effect.fail(
           new CliError.UserError({
             cause: text,
-            userMessage: `Invalid RTP policy: "${text}". Use pass, clamp:MIN-MAX (like clamp:85-96, MIN not above MAX) or ` +
+            userMessage:
+              `Invalid RTP policy: "${text}". Use pass, clamp:MIN-MAX (like clamp:85-96, MIN not above MAX) or ` +
               "fixed:VALUE (like fixed:94), with whole percents from 0 to 100."
           })
         )
@@ -79,12 +84,17 @@ const toCallbackUrl = (value: Option.Option<string>) =>
 
 const create = Command.make("create", {
   name,
-  slug: Flag.String("slug").pipe(Flag.withDescription("URL-safe id; derived from the name when omitted"), Flag.optional),
+  slug: Flag.String("slug").pipe(
+    Flag.withDescription("URL-safe id; derived from the name when omitted"),
+    Flag.optional
+  ),
   status: Flag.Literals("status", ["active", "inactive"]).pipe(Flag.withDefault("active" as const)),
   commission,
   callbackUrl,
   testCallbackUrl: Flag.String("test-callback-url").pipe(
-    Flag.withDescription("Where the test environment's wallet callbacks go; omitted: the sandbox's partner wallet answers"),
+    Flag.withDescription(
+      "Where the test environment's wallet callbacks go; omitted: the sandbox's partner wallet answers"
+    ),
     Flag.optional
   ),
   rateLimit
@@ -128,7 +138,9 @@ const setStatus = (command: "activate" | "deactivate") =>
   Command.make(command, { slug }, ({ slug }) =>
     Effect.gen(function*() {
       const partners = yield* PartnerAdmin
-      const partner = yield* userFacing(partners.setStatus(cliActor, slug, command === "activate" ? "active" : "inactive"))
+      const partner = yield* userFacing(
+        partners.setStatus(cliActor, slug, command === "activate" ? "active" : "inactive")
+      )
       yield* printPartner(partner)
     })).pipe(Command.withDescription(
       command === "activate"
@@ -136,25 +148,35 @@ const setStatus = (command: "activate" | "deactivate") =>
         : "Refuse the partner's token (within AUTH_CACHE_TTL on running services)"
     ))
 
-const rotateToken = Command.make("rotate-token", { slug, environment }, ({ environment, slug }) =>
-  Effect.gen(function*() {
-    const partners = yield* PartnerAdmin
-    const { partner, token } = yield* userFacing(partners.rotateToken(cliActor, slug, environment))
-    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, environment, token }))
-  })).pipe(Command.withDescription(
-    "Issue a new token for the environment (--env, live by default; shown only this once); its old one stops working, " +
-      "the other environment's is untouched. A partner created before environments gets its first test token this way."
-  ))
+const rotateToken = Command.make(
+  "rotate-token",
+  { slug, environment },
+  ({ environment, slug }) =>
+    Effect.gen(function*() {
+      const partners = yield* PartnerAdmin
+      const { partner, token } = yield* userFacing(partners.rotateToken(cliActor, slug, environment))
+      yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, environment, token }))
+    })
+).pipe(Command.withDescription(
+  "Issue a new token for the environment (--env, live by default; shown only this once); its old one stops working, " +
+    "the other environment's is untouched. A partner created before environments gets its first test token this way."
+))
 
-const rotateWebhookSecret = Command.make("rotate-webhook-secret", { slug, environment }, ({ environment, slug }) =>
-  Effect.gen(function*() {
-    const partners = yield* PartnerAdmin
-    const { partner, webhookSecret } = yield* userFacing(partners.rotateWebhookSecret(cliActor, slug, environment))
-    yield* Console.log(JSON.stringify({ id: partner.id, slug: partner.slug, environment, webhook_secret: webhookSecret }))
-  })).pipe(Command.withDescription(
-    "Issue a new webhook secret for the environment (--env, live by default; shown only this once); its callbacks " +
-      "carry a signature with it and, for PARTNER_WEBHOOK_SECRET_OVERLAP (24 hours), one with the previous secret too"
-  ))
+const rotateWebhookSecret = Command.make(
+  "rotate-webhook-secret",
+  { slug, environment },
+  ({ environment, slug }) =>
+    Effect.gen(function*() {
+      const partners = yield* PartnerAdmin
+      const { partner, webhookSecret } = yield* userFacing(partners.rotateWebhookSecret(cliActor, slug, environment))
+      yield* Console.log(
+        JSON.stringify({ id: partner.id, slug: partner.slug, environment, webhook_secret: webhookSecret })
+      )
+    })
+).pipe(Command.withDescription(
+  "Issue a new webhook secret for the environment (--env, live by default; shown only this once); its callbacks " +
+    "carry a signature with it and, for PARTNER_WEBHOOK_SECRET_OVERLAP (24 hours), one with the previous secret too"
+))
 
 const set = Command.make("set", {
   slug,
@@ -186,7 +208,12 @@ const set = Command.make("set", {
   )
 }, (input) =>
   Effect.gen(function*() {
-    const settings: ReadonlyArray<Option.Option<unknown>> = [input.commission, input.callbackUrl, input.name, input.rateLimit]
+    const settings: ReadonlyArray<Option.Option<unknown>> = [
+      input.commission,
+      input.callbackUrl,
+      input.name,
+      input.rateLimit
+    ]
     if ([...settings, input.playerMode, input.rtpPolicy, input.requireCertification].every(Option.isNone)) {
       return yield* new CliError.UserError({
         cause: "nothing to change",
@@ -206,9 +233,13 @@ const set = Command.make("set", {
         [input.environment === "live" ? "callbackUrl" : "testCallbackUrl"]: toCallbackUrl(input.callbackUrl),
         rateLimitPerMinute: yield* toRateLimit(input.rateLimit)
       }))
-    if (Option.isSome(input.playerMode)) yield* userFacing(partners.setPlayerMode(cliActor, partner.slug, input.playerMode.value))
+    if (Option.isSome(input.playerMode)) {
+      yield* userFacing(partners.setPlayerMode(cliActor, partner.slug, input.playerMode.value))
+    }
     // Audited on its own (partner.set-rtp-policy), as the player mode.
-    const saved = rtpPolicy === undefined ? partner : yield* userFacing(partners.setRtpPolicy(cliActor, partner.slug, rtpPolicy))
+    const saved = rtpPolicy === undefined
+      ? partner
+      : yield* userFacing(partners.setRtpPolicy(cliActor, partner.slug, rtpPolicy))
     if (Option.isNone(input.requireCertification)) return yield* printPartner(saved)
     // The setting is the wallet certification's; its answer says whether it withdrew the live token.
     const set = yield* userFacing(
@@ -251,4 +282,3 @@ export const partnersCommand = Command.make("partners").pipe(
   ]),
   Command.provide(AdminLayers.partners)
 )
-

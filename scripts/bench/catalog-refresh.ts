@@ -24,7 +24,7 @@ const refreshTwice = (context: BenchContext, service: ServiceInstance, { calls }
   Effect.gen(function*() {
     const refresh = Effect.gen(function*() {
       const before = yield* calls
-      const loggedBefore = service.output.filter((line) => line.includes('"Sports catalog refreshed"')).length
+      const loggedBefore = service.output.filter((line) => line.includes("\"Sports catalog refreshed\"")).length
       const started = performance.now()
       const response = yield* Effect.promise(() =>
         fetch(`${service.url}/api/partner/v1/sports/catalog/refresh`, {
@@ -35,9 +35,11 @@ const refreshTwice = (context: BenchContext, service: ServiceInstance, { calls }
       )
       const body = (yield* Effect.promise(() => response.json())) as { message?: string }
       const elapsed = (performance.now() - started) / 1000
-      if (response.status !== 200) return yield* Effect.die(`refresh answered ${response.status}: ${JSON.stringify(body)}`)
+      if (response.status !== 200) {
+        return yield* Effect.die(`refresh answered ${response.status}: ${JSON.stringify(body)}`)
+      }
       // The service logs how the time split between fetching from the provider and publishing (a moment later).
-      const refreshedLines = () => service.output.filter((line) => line.includes('"Sports catalog refreshed"'))
+      const refreshedLines = () => service.output.filter((line) => line.includes("\"Sports catalog refreshed\""))
       while (refreshedLines().length <= loggedBefore && performance.now() - started < elapsed * 1000 + 2_000) {
         yield* Effect.sleep("20 millis")
       }
@@ -47,7 +49,9 @@ const refreshTwice = (context: BenchContext, service: ServiceInstance, { calls }
         elapsed,
         upstreamCalls: (yield* calls) - before,
         message: body.message ?? "",
-        split: `fetch ${((phases.fetch_ms ?? NaN) / 1000).toFixed(1)} s + publish ${((phases.publish_ms ?? NaN) / 1000).toFixed(1)} s`
+        split: `fetch ${((phases.fetch_ms ?? NaN) / 1000).toFixed(1)} s + publish ${
+          ((phases.publish_ms ?? NaN) / 1000).toFixed(1)
+        } s`
       }
     })
     return { first: yield* refresh, second: yield* refresh, memory: yield* memoryOf(service.pid) }
@@ -74,17 +78,29 @@ export const refreshScenario = (context: BenchContext, revisions: ReadonlyArray<
     console.log([
       "",
       `POST /sports/catalog/refresh {sport_id: 1}: ${count} upcoming events from a BetsAPI stand-in (50 a page), into the catalog above`,
-      `  first (all new):       ${first.elapsed.toFixed(1)} s (${first.split}), ${first.upstreamCalls} upstream calls, ${
+      `  first (all new):       ${
+        first.elapsed.toFixed(1)
+      } s (${first.split}), ${first.upstreamCalls} upstream calls, ${
         Math.round(refreshEvents / first.elapsed).toLocaleString("en-US")
       } events/s`,
       `    ${first.message}`,
-      `  again (none changed):  ${second.elapsed.toFixed(1)} s (${second.split}), ${second.upstreamCalls} upstream calls`,
+      `  again (none changed):  ${
+        second.elapsed.toFixed(1)
+      } s (${second.split}), ${second.upstreamCalls} upstream calls`,
       `    ${second.message}`,
-      memory === null ? "" : `  service memory: ${memory.rss.toFixed(0)} MiB resident after, ${memory.peak.toFixed(0)} MiB at peak`,
-      `  COPY of the same ${floor.rows.toLocaleString("en-US")} rows (${floor.events.toLocaleString("en-US")} events, their teams, ` +
-      `leagues and memberships) into empty tables with the same indexes, one transaction: ${floor.seconds.toFixed(1)} s`,
+      memory === null
+        ? ""
+        : `  service memory: ${memory.rss.toFixed(0)} MiB resident after, ${memory.peak.toFixed(0)} MiB at peak`,
+      `  COPY of the same ${floor.rows.toLocaleString("en-US")} rows (${
+        floor.events.toLocaleString("en-US")
+      } events, their teams, ` +
+      `leagues and memberships) into empty tables with the same indexes, one transaction: ${
+        floor.seconds.toFixed(1)
+      } s`,
       ...before.map((b) =>
-        `  at ${b.revision}: first ${b.first.elapsed.toFixed(1)} s (${b.first.split}), again ${b.second.elapsed.toFixed(1)} s (${b.second.split})`
+        `  at ${b.revision}: first ${b.first.elapsed.toFixed(1)} s (${b.first.split}), again ${
+          b.second.elapsed.toFixed(1)
+        } s (${b.second.split})`
       )
     ].join("\n"))
     recordGoal({
@@ -94,7 +110,10 @@ export const refreshScenario = (context: BenchContext, revisions: ReadonlyArray<
       figure: `${first.elapsed.toFixed(1)} s, ${(first.elapsed / floor.seconds).toFixed(1)} x the COPY`,
       goal: "< 15 s",
       met: first.elapsed < 15,
-      revisions: before.map((b) => ({ revision: b.revision, figure: `${b.first.elapsed.toFixed(1)} s; again ${b.second.elapsed.toFixed(1)} s` }))
+      revisions: before.map((b) => ({
+        revision: b.revision,
+        figure: `${b.first.elapsed.toFixed(1)} s; again ${b.second.elapsed.toFixed(1)} s`
+      }))
     })
   }).pipe(Effect.scoped)
 

@@ -12,7 +12,7 @@
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import { type Revision, refreshScenario } from "./catalog-refresh.ts"
+import { refreshScenario, type Revision } from "./catalog-refresh.ts"
 import { type BenchContext, fetchText, fixedBodyProcess, type Scenario } from "./context.ts"
 import { databaseTimes } from "./explain.ts"
 import { baselineRevisions, number, recordGoal } from "./goals.ts"
@@ -23,9 +23,66 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CATALOG_CONNECTIONS ?? 10)
 
 const countryCodes = [
-  "ar", "at", "au", "be", "bg", "bo", "br", "ca", "ch", "cl", "cn", "co", "cr", "cy", "cz", "de", "dk", "ec", "eg", "en",
-  "es", "fi", "fr", "gr", "hr", "hu", "id", "ie", "il", "in", "is", "it", "jp", "kr", "ma", "mx", "ng", "nl", "no", "nz",
-  "pe", "pl", "pt", "py", "ro", "rs", "ru", "sa", "sc", "se", "si", "sk", "tr", "ua", "us", "uy", "ve", "wa", "za", "gb"
+  "ar",
+  "at",
+  "au",
+  "be",
+  "bg",
+  "bo",
+  "br",
+  "ca",
+  "ch",
+  "cl",
+  "cn",
+  "co",
+  "cr",
+  "cy",
+  "cz",
+  "de",
+  "dk",
+  "ec",
+  "eg",
+  "en",
+  "es",
+  "fi",
+  "fr",
+  "gr",
+  "hr",
+  "hu",
+  "id",
+  "ie",
+  "il",
+  "in",
+  "is",
+  "it",
+  "jp",
+  "kr",
+  "ma",
+  "mx",
+  "ng",
+  "nl",
+  "no",
+  "nz",
+  "pe",
+  "pl",
+  "pt",
+  "py",
+  "ro",
+  "rs",
+  "ru",
+  "sa",
+  "sc",
+  "se",
+  "si",
+  "sk",
+  "tr",
+  "ua",
+  "us",
+  "uy",
+  "ve",
+  "wa",
+  "za",
+  "gb"
 ]
 
 /** Loads the synthetic catalog in place of whatever is there; returns the seconds it took. */
@@ -92,7 +149,9 @@ export const seedCatalog = (sql: SqlClient.SqlClient) =>
       SELECT home_team_id, league_id FROM sports_events UNION SELECT away_team_id, league_id FROM sports_events
     `
     // What autovacuum does after a load: statistics, and the visibility map index-only scans rely on.
-    yield* sql.unsafe("VACUUM ANALYZE sports_sports, sports_countries, sports_leagues, sports_teams, sports_events, sports_team_leagues")
+    yield* sql.unsafe(
+      "VACUUM ANALYZE sports_sports, sports_countries, sports_leagues, sports_teams, sports_events, sports_team_leagues"
+    )
     const [counts] = yield* sql<{ events: number; teams: number; prematch: number; live: number }>`
       SELECT (SELECT count(*) FROM sports_events)::int AS events, (SELECT count(*) FROM sports_teams)::int AS teams,
              (SELECT count(*) FROM sports_events WHERE status = 'prematch')::int AS prematch,
@@ -139,17 +198,27 @@ const measure = (
       for (const instance of instances) {
         for (const path of set.paths) {
           const response = yield* Effect.promise(() => fetch(instance.cached.url + path, { headers }))
-          if (response.status !== 200) return yield* Effect.die(`${path} answered ${response.status}: ${yield* Effect.promise(() => response.text())}`)
+          if (response.status !== 200) {
+            return yield* Effect.die(
+              `${path} answered ${response.status}: ${yield* Effect.promise(() => response.text())}`
+            )
+          }
           yield* Effect.promise(() => response.arrayBuffer())
         }
       }
       const requests = set.paths.map((path) => ({ method: "GET" as const, path }))
       const body = yield* fetchText(context.baseUrl + set.paths[0], { headers })
       const raw = yield* fixedBodyProcess("scripts/bench/raw-server.ts", body)
-      targets.push({ name: "raw node:http, first body", options: { url: raw.url, pid: raw.pid, requests, connections, seconds } })
+      targets.push({
+        name: "raw node:http, first body",
+        options: { url: raw.url, pid: raw.pid, requests, connections, seconds }
+      })
       for (const instance of instances) {
         targets.push(
-          { name: instance.label, options: { url: instance.cached.url, pid: instance.cached.pid, headers, requests, connections, seconds } },
+          {
+            name: instance.label,
+            options: { url: instance.cached.url, pid: instance.cached.pid, headers, requests, connections, seconds }
+          },
           {
             name: `${instance.label}, no read cache`,
             options: { url: instance.uncached.url, pid: instance.uncached.pid, headers, requests, connections, seconds }
@@ -165,14 +234,20 @@ const measure = (
       const setRows = rows.slice(i * perSet, (i + 1) * perSet)
       results.push(setRows)
       printTable(
-        `${title}${sets.length > 1 ? `, ${set.name}` : ""} (${set.paths.length} in turn, ${connections} connections, ${seconds} s per round)`,
+        `${title}${
+          sets.length > 1 ? `, ${set.name}` : ""
+        } (${set.paths.length} in turn, ${connections} connections, ${seconds} s per round)`,
         setRows
       )
       // Which request costs what, when nothing is cached: one at a time, so the figure is the request's own.
       const lines = ["  each request alone, no read cache (ms, median / slowest of 15):"]
       for (const path of set.paths) {
         const times = yield* sequentialTimes(instances[0].uncached.url + path, headers, 15)
-        lines.push(`  ${times.median.toFixed(1).padStart(7)} / ${times.slowest.toFixed(1).padStart(6)}  ${path.replace("/api/partner/v1", "")}`)
+        lines.push(
+          `  ${times.median.toFixed(1).padStart(7)} / ${times.slowest.toFixed(1).padStart(6)}  ${
+            path.replace("/api/partner/v1", "")
+          }`
+        )
       }
       console.log(lines.join("\n"))
     }
@@ -186,7 +261,11 @@ const databaseBaseline = (context: BenchContext, title: string, paths: ReadonlyA
     console.log([
       "",
       `${title}: PostgreSQL's own time for the same statements (EXPLAIN ANALYZE, best of 3, summed per request; ms)`,
-      ...times.map((t) => `  ${t.millis.toFixed(1).padStart(7)}  ${t.path.replace("/api/partner/v1", "")}  (${t.statements.map((m) => m.toFixed(1)).join(" + ")})`)
+      ...times.map((t) =>
+        `  ${t.millis.toFixed(1).padStart(7)}  ${t.path.replace("/api/partner/v1", "")}  (${
+          t.statements.map((m) => m.toFixed(1)).join(" + ")
+        })`
+      )
     ].join("\n"))
     const sorted = times.map((t) => t.millis).sort((a, b) => a - b)
     return { slowest: sorted[sorted.length - 1], median: sorted[Math.floor(sorted.length / 2)] }
@@ -199,9 +278,11 @@ export const catalogScenario: Scenario = (context) =>
     const seeded = yield* seedCatalog(context.sql)
     console.log([
       "",
-      `Sports catalog: loaded ${seeded.events.toLocaleString("en-US")} events (${seeded.prematch.toLocaleString("en-US")} prematch, ${
-        seeded.live.toLocaleString("en-US")
-      } live) and ${seeded.teams.toLocaleString("en-US")} teams in ${seeded.seconds.toFixed(0)} s`
+      `Sports catalog: loaded ${seeded.events.toLocaleString("en-US")} events (${
+        seeded.prematch.toLocaleString("en-US")
+      } prematch, ${seeded.live.toLocaleString("en-US")} live) and ${seeded.teams.toLocaleString("en-US")} teams in ${
+        seeded.seconds.toFixed(0)
+      } s`
     ].join("\n"))
     const revisions: Array<Revision> = yield* Effect.forEach(baselineRevisions, (revision) =>
       Effect.gen(function*() {
@@ -229,7 +310,9 @@ export const catalogScenario: Scenario = (context) =>
         `${feed}/prematch?sport_id=1&date=${tomorrow}`,
         `${feed}/prematch?country=es&sort_by=league_name`,
         `${feed}/prematch?league_id=bl7`,
-        `${feed}/prematch?has_odds=true&date_from=${tomorrow}&date_to=${utcDay(3)}&sort_by=home_name&sort_direction=desc`,
+        `${feed}/prematch?has_odds=true&date_from=${tomorrow}&date_to=${
+          utcDay(3)
+        }&sort_by=home_name&sort_direction=desc`,
         `${feed}/prematch?team_id=bt1234`,
         `${feed}/prematch?sport_id=1&search=united`,
         `${feed}/prematch?sport_id=1&page=20`,
@@ -277,7 +360,11 @@ export const catalogScenario: Scenario = (context) =>
 
 /** Rows of a set: the raw baseline, then each instance as configured and without its read cache. */
 const recordCatalogGoals = {
-  feeds: (rows: ReadonlyArray<Comparison>, database: { readonly slowest: number; readonly median: number }, revisions: ReadonlyArray<string>) => {
+  feeds: (
+    rows: ReadonlyArray<Comparison>,
+    database: { readonly slowest: number; readonly median: number },
+    revisions: ReadonlyArray<string>
+  ) => {
     const [raw, cached, uncached, ...before] = rows
     const ratio = (row: Comparison) => row.result.requestsPerSecond / raw.result.requestsPerSecond
     recordGoal({
@@ -292,18 +379,26 @@ const recordCatalogGoals = {
     recordGoal({
       path: `prematch and live feeds, uncached, 1M events (${connections} connections)`,
       baseline: `PostgreSQL alone (EXPLAIN ANALYZE): slowest ${ms(database.slowest)}, median ${ms(database.median)}`,
-      service: `p99 ${ms(uncached.result.p99)}, p50 ${ms(uncached.result.p50)}, ${number(uncached.result.requestsPerSecond)} req/s`,
+      service: `p99 ${ms(uncached.result.p99)}, p50 ${ms(uncached.result.p50)}, ${
+        number(uncached.result.requestsPerSecond)
+      } req/s`,
       figure: `p99 ${ms(uncached.result.p99)}`,
       goal: "p99 < 25 ms",
       met: uncached.result.p99 < 25,
       revisions: revisions.map((revision, i) => ({ revision, figure: `p99 ${ms(before[2 * i + 1].result.p99)}` }))
     })
   },
-  widest: (rows: ReadonlyArray<Comparison>, database: { readonly slowest: number }, revisions: ReadonlyArray<string>) => {
+  widest: (
+    rows: ReadonlyArray<Comparison>,
+    database: { readonly slowest: number },
+    revisions: ReadonlyArray<string>
+  ) => {
     const [raw, cached, uncached, ...before] = rows
     recordGoal({
       path: `widest filter, 25,000 teams (${connections} connections)`,
-      baseline: `PostgreSQL alone (EXPLAIN ANALYZE): ${ms(database.slowest)}; raw node:http, same body: p99 ${ms(raw.result.p99)}`,
+      baseline: `PostgreSQL alone (EXPLAIN ANALYZE): ${ms(database.slowest)}; raw node:http, same body: p99 ${
+        ms(raw.result.p99)
+      }`,
       service: `p99 ${ms(cached.result.p99)} (no read cache: ${ms(uncached.result.p99)})`,
       figure: `p99 ${ms(cached.result.p99)}`,
       goal: "p99 < 50 ms",

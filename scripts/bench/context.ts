@@ -50,7 +50,8 @@ export type Scenario = (
 ) => Effect.Effect<void, unknown, ChildProcessSpawner.ChildProcessSpawner | FileSystem.FileSystem>
 
 /** Starts a fixed-body server (the raw baseline or the effect floor) and returns its URL. */
-export const fixedBodyServer = (script: string, body: string) => Effect.map(fixedBodyProcess(script, body), ({ url }) => url)
+export const fixedBodyServer = (script: string, body: string) =>
+  Effect.map(fixedBodyProcess(script, body), ({ url }) => url)
 
 /** The same, with the server's pid, for its CPU time per request. */
 export const fixedBodyProcess = (script: string, body: string) =>
@@ -75,7 +76,8 @@ export const scopedDatabase = (context: BenchContext, name: string) =>
     return url.toString()
   })
 
-export const fetchText = (url: string, init?: RequestInit) => Effect.promise(() => fetch(url, init).then((r) => r.text()))
+export const fetchText = (url: string, init?: RequestInit) =>
+  Effect.promise(() => fetch(url, init).then((r) => r.text()))
 
 /** Resident memory of a process, now and at its peak, in MiB (Linux /proc; null elsewhere). */
 export const memoryOf = (pid: number) =>

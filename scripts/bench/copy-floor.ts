@@ -25,8 +25,20 @@ const tables = [
   {
     table: "sports_events",
     columns: [
-      "id", "sport_id", "country_code", "league_id", "league_name", "home_team_id", "home_name", "away_team_id", "away_name",
-      "starts_at", "status", "score", "minute", "has_odds"
+      "id",
+      "sport_id",
+      "country_code",
+      "league_id",
+      "league_name",
+      "home_team_id",
+      "home_name",
+      "away_team_id",
+      "away_name",
+      "starts_at",
+      "status",
+      "score",
+      "minute",
+      "has_odds"
     ],
     where: "id NOT LIKE 'be%'"
   }
@@ -43,7 +55,10 @@ export const copyFloor = (databaseUrl: string) =>
     try {
       const rows = []
       for (const { columns, table, where } of tables) {
-        const result = await client.query({ text: `SELECT ${columns.join(", ")} FROM ${table} WHERE ${where}`, rowMode: "array" })
+        const result = await client.query({
+          text: `SELECT ${columns.join(", ")} FROM ${table} WHERE ${where}`,
+          rowMode: "array"
+        })
         rows.push(result.rows.map((row: ReadonlyArray<unknown>) => row.map(field).join(",")).join("\n") + "\n")
       }
       for (const { table } of tables) {

@@ -22,8 +22,11 @@ const FloorApi = HttpApi.make("floor").add(
   )
 )
 
-const AccountHandlers = HttpApiBuilder.group(FloorApi, "account", (handlers) =>
-  handlers.handle("status", () => Effect.succeed(body)))
+const AccountHandlers = HttpApiBuilder.group(
+  FloorApi,
+  "account",
+  (handlers) => handlers.handle("status", () => Effect.succeed(body))
+)
 
 Layer.launch(
   HttpRouter.serve(HttpApiBuilder.layer(FloorApi).pipe(Layer.provide(AccountHandlers)), { disableLogger: true }).pipe(

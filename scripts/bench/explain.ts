@@ -64,7 +64,9 @@ export const databaseTimes = (databaseUrl: string, paths: ReadonlyArray<string>)
       )
     )
     const sql = Context.get(context, SqlClient.SqlClient)
-    const results: Array<{ readonly path: string; readonly millis: number; readonly statements: ReadonlyArray<number> }> = []
+    const results: Array<
+      { readonly path: string; readonly millis: number; readonly statements: ReadonlyArray<number> }
+    > = []
     for (const path of paths) {
       const captured: Array<Compiled> = []
       const capture: Statement.Transformer = (statement) =>
@@ -72,7 +74,10 @@ export const databaseTimes = (databaseUrl: string, paths: ReadonlyArray<string>)
           captured.push(statement.compile())
           return statement
         })
-      yield* reads(path).pipe(Effect.provideContext(context), Effect.provideService(Statement.CurrentTransformer, capture))
+      yield* reads(path).pipe(
+        Effect.provideContext(context),
+        Effect.provideService(Statement.CurrentTransformer, capture)
+      )
       const statements: Array<number> = []
       for (const [text, params] of captured) {
         const explain = sql.unsafe<{ readonly "QUERY PLAN": unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, params)

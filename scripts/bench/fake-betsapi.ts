@@ -40,19 +40,45 @@ const manyOdds = (eventId: string) => ({
   }
 })
 
-const odds = (eventId: string) => oddsMarkets > 0 ? manyOdds(eventId) : ({
-  success: 1,
-  results: {
-    stats: { matching_dir: 1 },
-    odds: {
-      "1_1": [{ id: `${eventId}-1`, home_od: "2.100", draw_od: "3.250", away_od: "3.600", ss: null, add_time: "1795349000" }],
-      "1_2": [{ id: `${eventId}-2`, home_od: "1.950", handicap: "-0.5", away_od: "1.900", ss: null, add_time: "1795349000" }],
-      "1_3": [{ id: `${eventId}-3`, over_od: "1.850", handicap: "2.5", under_od: "1.950", ss: null, add_time: "1795349000" }]
+const odds = (eventId: string) =>
+  oddsMarkets > 0 ? manyOdds(eventId) : ({
+    success: 1,
+    results: {
+      stats: { matching_dir: 1 },
+      odds: {
+        "1_1": [{
+          id: `${eventId}-1`,
+          home_od: "2.100",
+          draw_od: "3.250",
+          away_od: "3.600",
+          ss: null,
+          add_time: "1795349000"
+        }],
+        "1_2": [{
+          id: `${eventId}-2`,
+          home_od: "1.950",
+          handicap: "-0.5",
+          away_od: "1.900",
+          ss: null,
+          add_time: "1795349000"
+        }],
+        "1_3": [{
+          id: `${eventId}-3`,
+          over_od: "1.850",
+          handicap: "2.5",
+          under_od: "1.950",
+          ss: null,
+          add_time: "1795349000"
+        }]
+      }
     }
-  }
-})
+  })
 
-const league = (n: number) => ({ id: String(10_000 + n), name: `Bench League ${n}`, cc: countries[n % countries.length] })
+const league = (n: number) => ({
+  id: String(10_000 + n),
+  name: `Bench League ${n}`,
+  cc: countries[n % countries.length]
+})
 
 const team = (leagueIndex: number, slot: number) => ({
   id: String(100_000 + leagueIndex * 25 + slot),

@@ -115,7 +115,9 @@ export const fleetScenario = (context: BenchContext) =>
           yield* sql`
             WITH p AS (INSERT INTO partners (name, slug) VALUES (${`Fleet ${i}`}, ${`fleet-${i}`}) RETURNING id),
                  e AS (INSERT INTO partner_environments (partner_id, environment) SELECT id, 'live' FROM p RETURNING partner_id)
-            INSERT INTO partner_tokens (partner_id, environment, token_hash) SELECT partner_id, 'live', ${hashToken(tokenOf(i))} FROM e
+            INSERT INTO partner_tokens (partner_id, environment, token_hash) SELECT partner_id, 'live', ${
+            hashToken(tokenOf(i))
+          } FROM e
           `
         }
         const traffic = yield* drive(instances)
@@ -130,13 +132,26 @@ export const fleetScenario = (context: BenchContext) =>
       "",
       `fleet: the same schedules (full refresh every 10 s over 500 events, live every 2 s) and the same partner traffic`,
       `(${requestsPerSecond} odds requests/s for ${seconds} s from ${partners} partners over ${events} events), one instance, then three on one Redis`,
-      `  one instance:    upstream calls ${one.upstream}, partner p50 ${ms(one.p50)}, p99 ${ms(one.p99)}, non-200 ${one.failed} of ${one.requests}`,
-      `  three instances: upstream calls ${three.upstream}, partner p50 ${ms(three.p50)}, p99 ${ms(three.p99)}, non-200 ${three.failed} of ${three.requests}`,
-      `  ratio of upstream calls, three to one: ${(three.upstream / Math.max(1, one.upstream)).toFixed(2)} (goal: at most 1.25)`,
+      `  one instance:    upstream calls ${one.upstream}, partner p50 ${ms(one.p50)}, p99 ${
+        ms(one.p99)
+      }, non-200 ${one.failed} of ${one.requests}`,
+      `  three instances: upstream calls ${three.upstream}, partner p50 ${ms(three.p50)}, p99 ${
+        ms(three.p99)
+      }, non-200 ${three.failed} of ${three.requests}`,
+      `  ratio of upstream calls, three to one: ${
+        (three.upstream / Math.max(1, one.upstream)).toFixed(2)
+      } (goal: at most 1.25)`,
       `  for comparison, three instances without Redis (schedules still once per fleet, caches and quotas each its own):`,
-      `                   upstream calls ${threeAlone.upstream} (ratio ${(threeAlone.upstream / Math.max(1, one.upstream)).toFixed(2)}), partner p99 ${ms(threeAlone.p99)}`
+      `                   upstream calls ${threeAlone.upstream} (ratio ${
+        (threeAlone.upstream / Math.max(1, one.upstream)).toFixed(2)
+      }), partner p99 ${ms(threeAlone.p99)}`
     ].join("\n"))
-    for (const [label, traffic] of [["one instance", one], ["three on Redis", three], ["three without Redis", threeAlone]] as const) {
+    for (
+      const [label, traffic] of [["one instance", one], ["three on Redis", three], [
+        "three without Redis",
+        threeAlone
+      ]] as const
+    ) {
       for (const [what, count] of traffic.refusals) console.log(`  ${label}, non-200: ${count} x ${what}`)
     }
   }).pipe(Effect.scoped)

@@ -28,7 +28,7 @@ export const recordGoal = (row: GoalRow) => {
 
 const cell = (text: string) => text.replace(/\|/g, "\\|")
 
-/** The goals measured in this run, as a Markdown table (the README keeps the same table). */
+/** The goals measured in this run, as a Markdown table (docs/benchmarks.md keeps the same table). */
 export const printGoals = () => {
   if (rows.length === 0) return
   const revisions = [...new Set(rows.flatMap((row) => row.revisions?.map((r) => r.revision) ?? []))]

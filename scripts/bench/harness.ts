@@ -157,7 +157,11 @@ export const printTable = (title: string, rows: ReadonlyArray<Comparison>) => {
       `${name.padEnd(34)}${pad(number(result.requestsPerSecond), 9)}${pad(number(result.p50, 1), 8)}${
         pad(number(result.p99, 1), 8)
       }${pad(number(result.non2xx + result.errors), 8)}${pad(ratio.toFixed(2), 10)}${
-        withCpu ? `${pad(cpu === undefined ? "-" : number(cpu, 1), 12)}${pad(cpuRatio === undefined ? "-" : cpuRatio.toFixed(2), 14)}` : ""
+        withCpu
+          ? `${pad(cpu === undefined ? "-" : number(cpu, 1), 12)}${
+            pad(cpuRatio === undefined ? "-" : cpuRatio.toFixed(2), 14)
+          }`
+          : ""
       }  ${rounds.map((r) => number(r.requestsPerSecond)).join(" / ")}`
     )
   }

@@ -1,6 +1,6 @@
 /**
  * A partner's wallet for the benchmark, answering on this machine: it checks
- * each callback's signature with SECRET (as the README asks partners to),
+ * each callback's signature with SECRET (as the partner guide asks partners to),
  * applies each event id once, keeps balances in memory, and counts what it
  * received at GET /__stats.
  */

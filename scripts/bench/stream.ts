@@ -64,32 +64,43 @@ const openClient = (url: string, token: string): Promise<Client> =>
   })
 
 /** CPU time a process has used (user + system), in milliseconds (Linux /proc; NaN elsewhere). */
-const cpuMillisOf = (pid: number) => Effect.promise(() => cpuMicrosOf(pid)).pipe(Effect.map((micros) => (micros ?? Number.NaN) / 1000))
+const cpuMillisOf = (pid: number) =>
+  Effect.promise(() => cpuMicrosOf(pid)).pipe(Effect.map((micros) => (micros ?? Number.NaN) / 1000))
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
 
 /** Opens `count` streams, moves every price once, and measures how long until each client has it all. */
-const burst = (context: BenchContext, options: { readonly service: string; readonly pid: number; readonly fake: string; readonly count: number }) =>
+const burst = (
+  context: BenchContext,
+  options: { readonly service: string; readonly pid: number; readonly fake: string; readonly count: number }
+) =>
   Effect.gen(function*() {
     const url = `${options.service}/api/partner/v1/sports/stream?sport_id=1&kinds=odds`
     const idle = yield* memoryOf(options.pid)
     const clients: Array<Client> = []
     // Opened a hundred at a time, as a fleet of partner processes would reconnect.
     for (let i = 0; i < options.count; i += 100) {
-      clients.push(...(yield* Effect.promise(() =>
-        Promise.all(Array.from({ length: Math.min(100, options.count - i) }, () => openClient(url, context.token)))
-      )))
+      clients.push(
+        ...(yield* Effect.promise(() =>
+          Promise.all(Array.from({ length: Math.min(100, options.count - i) }, () => openClient(url, context.token)))
+        ))
+      )
     }
     const before = yield* memoryOf(options.pid)
     let peak = before?.rss ?? 0
     const sampling = setInterval(() => {
       void Effect.runPromise(memoryOf(options.pid)).then((memory) => (peak = Math.max(peak, memory?.rss ?? 0)))
     }, 20)
-    const [{ head }] = yield* context.sql<{ head: string }>`SELECT coalesce(max(position), 0)::text AS head FROM sports_changes`
+    const [{ head }] = yield* context.sql<
+      { head: string }
+    >`SELECT coalesce(max(position), 0)::text AS head FROM sports_changes`
     const cpuBefore = { service: yield* cpuMillisOf(options.pid), clients: process.cpuUsage() }
     yield* Effect.promise(() => fetch(`${options.fake}/__odds_bump`).then((r) => r.text()))
     yield* Effect.promise(() =>
-      fetch(`${options.service}/api/partner/v1/sports/events/${eventId}/odds`, { headers: { authorization: `Bearer ${context.token}` } })
+      fetch(`${options.service}/api/partner/v1/sports/events/${eventId}/odds`, {
+        headers: { authorization: `Bearer ${context.token}` }
+      })
         .then((r) => r.text())
     )
     // The burst is written once the log holds a change for every market past the head.
@@ -113,7 +124,10 @@ const burst = (context: BenchContext, options: { readonly service: string; reado
     }
     clearInterval(sampling)
     const clientsCpu = process.cpuUsage(cpuBefore.clients)
-    const cpu = { service: (yield* cpuMillisOf(options.pid)) - cpuBefore.service, clients: (clientsCpu.user + clientsCpu.system) / 1000 }
+    const cpu = {
+      service: (yield* cpuMillisOf(options.pid)) - cpuBefore.service,
+      clients: (clientsCpu.user + clientsCpu.system) / 1000
+    }
     const after = yield* memoryOf(options.pid)
     const latencies = clients
       .map((client) => client.seen.find((seen) => seen.id >= last)?.at)
@@ -134,7 +148,11 @@ const burst = (context: BenchContext, options: { readonly service: string; reado
 
 export const streamScenario: Scenario = (context) =>
   Effect.gen(function*() {
-    const { url: fake } = yield* fakeBetsApi({ CATALOG_EVENTS: "50", CATALOG_LEAGUES: "10", ODDS_MARKETS: String(markets) })
+    const { url: fake } = yield* fakeBetsApi({
+      CATALOG_EVENTS: "50",
+      CATALOG_LEAGUES: "10",
+      ODDS_MARKETS: String(markets)
+    })
     const { pid, url: service } = yield* context.startService({
       SPORTS_PROVIDER: "betsapi",
       BETSAPI_BASE_URL: fake,
@@ -146,8 +164,12 @@ export const streamScenario: Scenario = (context) =>
     })
     const headers = { authorization: `Bearer ${context.token}` }
     // The catalog (the log's baseline), then the markets opened, before any stream listens.
-    yield* Effect.promise(() => fetch(`${service}/api/partner/v1/sports/catalog/refresh`, { method: "POST", headers }).then((r) => r.text()))
-    yield* Effect.promise(() => fetch(`${service}/api/partner/v1/sports/events/${eventId}/odds`, { headers }).then((r) => r.text()))
+    yield* Effect.promise(() =>
+      fetch(`${service}/api/partner/v1/sports/catalog/refresh`, { method: "POST", headers }).then((r) => r.text())
+    )
+    yield* Effect.promise(() =>
+      fetch(`${service}/api/partner/v1/sports/events/${eventId}/odds`, { headers }).then((r) => r.text())
+    )
 
     const one = yield* burst(context, { service, pid, fake, count: 1 })
     const many = yield* burst(context, { service, pid, fake, count: streams })
@@ -164,16 +186,24 @@ export const streamScenario: Scenario = (context) =>
     const pollsPerSecond = 1000 / p99
     console.log([
       "",
-      `Live change stream: one odds read moving ${(markets * 3).toLocaleString("en-US")} prices (${markets} markets) in one commit, streams of sport 1`,
+      `Live change stream: one odds read moving ${
+        (markets * 3).toLocaleString("en-US")
+      } prices (${markets} markets) in one commit, streams of sport 1`,
       `${"".padEnd(22)}${"changes".padStart(8)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"max ms".padStart(9)}${
         "RSS idle".padStart(10)
       }${"streaming".padStart(10)}${"peak".padStart(10)}${"MiB +".padStart(8)}${"MiB out".padStart(9)}`,
       "  (RSS in MiB: before the streams opened, with them open, at the peak of the burst; + is the peak over idle)",
       row("1 stream (baseline)", one),
       row(`${streams.toLocaleString("en-US")} streams`, many),
-      `  CPU during the burst (ms): the service ${one.cpu.service} for 1 stream, ${many.cpu.service} for ${streams.toLocaleString("en-US")} ` +
-      `(the clients, in this process: ${Math.round(one.cpu.clients)} and ${Math.round(many.cpu.clients)}); machine load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`,
-      `  p99 vs baseline: ${(p99 / Math.max(1, p(one, 99))).toFixed(1)}x; latency from the changes' write (just before the commit) to each client's last event`,
+      `  CPU during the burst (ms): the service ${one.cpu.service} for 1 stream, ${many.cpu.service} for ${
+        streams.toLocaleString("en-US")
+      } ` +
+      `(the clients, in this process: ${Math.round(one.cpu.clients)} and ${
+        Math.round(many.cpu.clients)
+      }); machine load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`,
+      `  p99 vs baseline: ${
+        (p99 / Math.max(1, p(one, 99))).toFixed(1)
+      }x; latency from the changes' write (just before the commit) to each client's last event`,
       `  A partner polling this event's odds to learn of a change within ${Math.round(p99)} ms makes ${
         pollsPerSecond.toFixed(1)
       } requests a second: ${Math.round(pollsPerSecond * streams).toLocaleString("en-US")} a second (${

@@ -112,9 +112,10 @@ const calls = (setup: { readonly userCodes: ReadonlyArray<number>; readonly agen
 }
 
 const undelivered = (sql: SqlClient.SqlClient) =>
-  sql<{ n: number }>`SELECT count(*)::int AS n FROM partner_callbacks WHERE status <> 'delivered' AND kind <> 'bet'`.pipe(
-    Effect.map(([row]) => row.n)
-  )
+  sql<{ n: number }>`SELECT count(*)::int AS n FROM partner_callbacks WHERE status <> 'delivered' AND kind <> 'bet'`
+    .pipe(
+      Effect.map(([row]) => row.n)
+    )
 
 export const walletScenario: Scenario = (context) =>
   Effect.gen(function*() {
@@ -130,7 +131,13 @@ export const walletScenario: Scenario = (context) =>
     const afterCalls = calls(after, "after")
     const floorCalls = calls(floor, "floor")
     // Every target answers once before the rounds start (and must answer OK).
-    for (const [url, body] of [[context.baseUrl, afterCalls.next()], [floor.url, floorCalls.next()], ...revisions.map((r) => [r.instance.url, r.calls.next()])]) {
+    for (
+      const [url, body] of [
+        [context.baseUrl, afterCalls.next()],
+        [floor.url, floorCalls.next()],
+        ...revisions.map((r) => [r.instance.url, r.calls.next()])
+      ]
+    ) {
       const answer = yield* fetchText(`${url}/aggregator/wallet`, { method: "POST", headers, body })
       if (!answer.includes(`"msg":""`)) return yield* Effect.die(`A WinBet at ${url} answered ${answer}`)
     }
@@ -148,12 +155,16 @@ export const walletScenario: Scenario = (context) =>
     const at = (n: number): Array<Target> => [
       target(`plain node:http + pg, ${n} conn.`, floor.url, floor.pid, floorCalls.request, n),
       target(`service, ${n} conn.`, context.baseUrl, context.pid, afterCalls.request, n),
-      ...revisions.map((r) => target(`service at ${r.revision}, ${n} conn.`, r.instance.url, r.instance.pid, r.calls.request, n))
+      ...revisions.map((r) =>
+        target(`service at ${r.revision}, ${n} conn.`, r.instance.url, r.instance.pid, r.calls.request, n)
+      )
     ]
     const rows = yield* compare([...at(connections), ...at(10)])
     const half = rows.length / 2
     printTable(
-      `POST /aggregator/wallet: WinBet, a new transaction each, ${players.toLocaleString("en-US")} players, the partner's wallet local (${connections} connections, ${seconds} s per round)`,
+      `POST /aggregator/wallet: WinBet, a new transaction each, ${
+        players.toLocaleString("en-US")
+      } players, the partner's wallet local (${connections} connections, ${seconds} s per round)`,
       rows.slice(0, half)
     )
     printTable(`The same at 10 connections`, rows.slice(half))
@@ -162,22 +173,34 @@ export const walletScenario: Scenario = (context) =>
     // What the run left in the outbox, and how long it takes to drain.
     const started = performance.now()
     const left = yield* undelivered(context.sql)
-    while ((yield* undelivered(context.sql)) > 0 && performance.now() - started < 120_000) yield* Effect.sleep("100 millis")
+    while ((yield* undelivered(context.sql)) > 0 && performance.now() - started < 120_000) {
+      yield* Effect.sleep("100 millis")
+    }
     const [{ delivered, transactions }] = yield* context.sql<{ delivered: number; transactions: number }>`
       SELECT (SELECT count(*)::int FROM partner_callbacks WHERE kind = 'win' AND status = 'delivered') AS delivered,
              (SELECT count(*)::int FROM wallet_transactions) AS transactions
     `
-    console.log(`  ledger: ${transactions.toLocaleString("en-US")} transactions; wins delivered: ${delivered.toLocaleString("en-US")}; ` +
-      `left pending when the load stopped: ${left.toLocaleString("en-US")}, drained in ${Math.round(performance.now() - started)} ms`)
+    console.log(
+      `  ledger: ${transactions.toLocaleString("en-US")} transactions; wins delivered: ${
+        delivered.toLocaleString("en-US")
+      }; ` +
+        `left pending when the load stopped: ${left.toLocaleString("en-US")}, drained in ${
+          Math.round(performance.now() - started)
+        } ms`
+    )
 
     // 50 copies of one transaction at once: one bet reaches the partner, one answer for all.
     const url = `${context.baseUrl}/aggregator/wallet`
     const storm = afterCalls.call(`bench-storm-${process.pid}`, after.userCodes[0], 2)
     const answers = yield* Effect.promise(() =>
-      Promise.all(Array.from({ length: 50 }, () => fetch(url, { method: "POST", headers, body: storm }).then((r) => r.text())))
+      Promise.all(
+        Array.from({ length: 50 }, () => fetch(url, { method: "POST", headers, body: storm }).then((r) => r.text()))
+      )
     )
     const stats = yield* Effect.promise(() =>
-      fetch(`${after.wallet}/__stats`).then((r) => r.json() as Promise<{ received: number; rejected: number; maxCopies: number }>)
+      fetch(`${after.wallet}/__stats`).then((r) =>
+        r.json() as Promise<{ received: number; rejected: number; maxCopies: number }>
+      )
     )
     console.log(
       `  50 copies of one transaction at once: ${new Set(answers).size} distinct answer(s); ` +
@@ -186,7 +209,11 @@ export const walletScenario: Scenario = (context) =>
   }).pipe(Effect.scoped)
 
 /** Rows: the floor first, then the service, then each revision. */
-const recordWalletGoals = (at50: ReadonlyArray<Comparison>, at10: ReadonlyArray<Comparison>, revisions: ReadonlyArray<string>) => {
+const recordWalletGoals = (
+  at50: ReadonlyArray<Comparison>,
+  at10: ReadonlyArray<Comparison>,
+  revisions: ReadonlyArray<string>
+) => {
   const [floor50, service50, ...revisions50] = at50
   const [floor10, service10, ...revisions10] = at10
   const ratio = (row: Comparison) => row.result.requestsPerSecond / floor50.result.requestsPerSecond
@@ -198,7 +225,10 @@ const recordWalletGoals = (at50: ReadonlyArray<Comparison>, at10: ReadonlyArray<
     figure: `${ratio(service50).toFixed(2)} of it`,
     goal: ">= 0.60 of it, >= 1,000/s",
     met: ratio(service50) >= 0.6 && service50.result.requestsPerSecond >= 1_000,
-    revisions: revisions50.map((row, i) => ({ revision: revisions[i], figure: `${ratio(row).toFixed(2)}, ${perSecond(row)}` }))
+    revisions: revisions50.map((row, i) => ({
+      revision: revisions[i],
+      figure: `${ratio(row).toFixed(2)}, ${perSecond(row)}`
+    }))
   })
   recordGoal({
     path: "WinBet, 10 connections",

@@ -14,7 +14,7 @@
  * PARTNER_URL and SECRET (the partner's wallet and its webhook secret),
  * AGENT_SECRET, PLAYERS (user codes 1..PLAYERS), POOL (connections, 20 as the service).
  */
-import { createHmac, createHash, timingSafeEqual } from "node:crypto"
+import { createHash, createHmac, timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import pg from "pg"
 
@@ -45,11 +45,16 @@ await pool.query(`
   ON CONFLICT DO NOTHING;
 `)
 const externalIds = new Map<number, string>()
-for (const row of (await pool.query<{ user_code: string; external_id: string }>("SELECT user_code, external_id FROM floor_players")).rows) {
+for (
+  const row of (await pool.query<{ user_code: string; external_id: string }>(
+    "SELECT user_code, external_id FROM floor_players"
+  )).rows
+) {
   externalIds.set(Number(row.user_code), row.external_id)
 }
 
-const eventId = (kind: string, txnId: string) => `evt_${createHash("sha256").update(`${kind}:${txnId}`).digest("hex").slice(0, 32)}`
+const eventId = (kind: string, txnId: string) =>
+  `evt_${createHash("sha256").update(`${kind}:${txnId}`).digest("hex").slice(0, 32)}`
 const sameSecret = (given: unknown) => {
   const candidate = Buffer.from(typeof given === "string" ? given : "")
   return candidate.length === agentSecret.length && timingSafeEqual(candidate, agentSecret)
@@ -69,15 +74,28 @@ const winBet = async (userCode: number, slot: Slot) => {
   if (externalId === undefined) return { msg: "INVALID_USER", balance: 0 }
   const opened = await pool.query<{ id: string }>({
     name: "open",
-    text: `INSERT INTO floor_bets (txn_id, user_code, round_id, bet, win, status) VALUES ($1, $2, $3, $4, $5, 'pending') RETURNING id`,
+    text:
+      `INSERT INTO floor_bets (txn_id, user_code, round_id, bet, win, status) VALUES ($1, $2, $3, $4, $5, 'pending') RETURNING id`,
     values: [slot.txn_id, userCode, slot.round_id, slot.bet.toFixed(2), slot.win.toFixed(2)]
   })
   const betId = opened.rows[0].id
   const now = new Date()
   const party = { partner: "bench-floor", external_player_id: externalId, user_code: userCode }
-  const transaction = { txn_id: slot.txn_id, round_id: slot.round_id, game_code: slot.game_code, provider_code: slot.provider_code }
+  const transaction = {
+    txn_id: slot.txn_id,
+    round_id: slot.round_id,
+    game_code: slot.game_code,
+    provider_code: slot.provider_code
+  }
   const betEvent = eventId("bet", slot.txn_id)
-  const body = JSON.stringify({ event_id: betEvent, kind: "bet", created_at: now.toISOString(), player: party, transaction, amount: slot.bet })
+  const body = JSON.stringify({
+    event_id: betEvent,
+    kind: "bet",
+    created_at: now.toISOString(),
+    player: party,
+    transaction,
+    amount: slot.bet
+  })
   const timestamp = Math.floor(now.getTime() / 1000)
   let balance: number | undefined
   try {
@@ -99,7 +117,15 @@ const winBet = async (userCode: number, slot: Slot) => {
   }
   const answer = balance === undefined ? { msg: "INSUFFICIENT_USER_FUNDS", balance: 0 } : { msg: "", balance }
   const win = balance !== undefined && slot.win > 0
-    ? JSON.stringify({ event_id: eventId("win", slot.txn_id), kind: "win", created_at: now.toISOString(), player: party, transaction, amount: slot.win, balance })
+    ? JSON.stringify({
+      event_id: eventId("win", slot.txn_id),
+      kind: "win",
+      created_at: now.toISOString(),
+      player: party,
+      transaction,
+      amount: slot.win,
+      balance
+    })
     : null
   await pool.query({
     name: "settle",

@@ -47,7 +47,9 @@ export const partnerViews = (
   Effect.all([
     service.environmentsOf(partners),
     Effect.forEach(partners, (partner) => players.modeOf(partner.id))
-  ]).pipe(Effect.map(([environments, modes]) => partners.map((partner, i) => partnerView(partner, environments, modes[i]))))
+  ]).pipe(
+    Effect.map(([environments, modes]) => partners.map((partner, i) => partnerView(partner, environments, modes[i])))
+  )
 
 /** The view of one partner. */
 export const viewPartner = (service: Partners["Service"], players: PartnerPlayers["Service"], partner: Partner) =>

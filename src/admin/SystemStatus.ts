@@ -17,7 +17,8 @@ import { SportsProvider } from "../sports/SportsProvider.ts"
 import { IdentityConfig } from "../identity/IdentityConfig.ts"
 import { OperationsConfig } from "../wallet/stuck/OperationsConfig.ts"
 
-const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version
+const version =
+  (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version
 const startedAt = new Date().toISOString()
 const duration = (value: Duration.Duration) => Duration.format(value)
 
@@ -25,12 +26,23 @@ export interface SystemReport {
   readonly version: string
   readonly startedAt: string
   readonly database: { readonly ok: boolean; readonly embedded: boolean }
-  readonly casino: { readonly gateway: string; readonly configured: boolean; readonly providers: number; readonly games: number }
+  readonly casino: {
+    readonly gateway: string
+    readonly configured: boolean
+    readonly providers: number
+    readonly games: number
+  }
   readonly sports: {
     readonly provider: string
     readonly configured: boolean
     readonly rateLimitPerHour: number
-    readonly catalog: { readonly sports: number; readonly countries: number; readonly leagues: number; readonly teams: number; readonly events: number }
+    readonly catalog: {
+      readonly sports: number
+      readonly countries: number
+      readonly leagues: number
+      readonly teams: number
+      readonly events: number
+    }
   }
   readonly wallet: { readonly pendingBets: number; readonly failedCallbacks: number; readonly pendingCallbacks: number }
   readonly jobs: { readonly queued: number; readonly locked: number; readonly failing: number }
@@ -116,7 +128,12 @@ export class SystemStatus extends Context.Service<SystemStatus, {
           version,
           startedAt,
           database: { ok, embedded: Option.isNone(app.databaseUrl) },
-          casino: { gateway: casinoConfig.gateway, configured: casinoGateway.configured, providers: providers.length, games: games.total },
+          casino: {
+            gateway: casinoConfig.gateway,
+            configured: casinoGateway.configured,
+            providers: providers.length,
+            games: games.total
+          },
           sports: {
             provider: sportsProvider.name,
             configured: sportsProvider.configured,

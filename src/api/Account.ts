@@ -1,7 +1,8 @@
-import { Schema, Struct } from "effect"
+import { Effect, Schema, Struct } from "effect"
 import { Partner, PartnerAccess } from "../domain/Partner.ts"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Envelope } from "./Envelope.ts"
+import { PartnerUpstreams } from "./Security.ts"
 
 export const StatusData = Schema.Struct({
   /**
@@ -25,15 +26,37 @@ export class AccountGroup extends HttpApiGroup.make("account").add(
   HttpApiEndpoint.get("status", "/status", {
     success: Envelope("StatusResponse", StatusData, {
       example: {
-        partner: { id: 12, name: "Acme Bets", slug: "acme-bets", status: "active", commission_percent: 12.5, environment: "live" },
+        partner: {
+          id: 12,
+          name: "Acme Bets",
+          slug: "acme-bets",
+          status: "active",
+          commission_percent: 12.5,
+          environment: "live"
+        },
         aggregator_configured: true,
         sports_gateway: { configured: true, provider: "betsapi" }
       }
     })
   }).annotateMerge(OpenApi.annotations({
     summary: "Validate the token and show the partner and the configured gateways",
-    description: "The first call to make with a new token: 200 when it is valid and the partner active, 401 otherwise. " +
+    description:
+      "The first call to make with a new token: 200 when it is valid and the partner active, 401 otherwise. " +
       "Also says whether the casino aggregator is configured and which sports provider answers the token: a test " +
       "token's are always the embedded sandboxes (`sandbox`), whatever the service's live upstreams are."
   }))
-).annotateMerge(OpenApi.annotations({ description: "The partner's own account." })) {}
+).middleware(PartnerUpstreams).annotateMerge(OpenApi.annotations({ description: "The partner's own account." })) {}
+
+/** `/status`: the partner, and the upstreams its token reaches (a test token's are the sandboxes). */
+export const statusAnswer = (
+  partner: PartnerAccess,
+  upstreams: {
+    readonly aggregatorConfigured: boolean
+    readonly sportsProvider: { readonly name: string; readonly configured: boolean }
+  }
+) =>
+  Effect.succeed({
+    partner,
+    aggregator_configured: upstreams.aggregatorConfigured,
+    sports_gateway: { configured: upstreams.sportsProvider.configured, provider: upstreams.sportsProvider.name }
+  })

@@ -1,14 +1,15 @@
-import { Schema, SchemaAST, SchemaGetter, Struct } from "effect"
+import { Effect, Schema, SchemaAST, SchemaGetter, Struct } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
-import { amountCents } from "../domain/Money.ts"
+import { CasinoGame, CasinoProvider, type PlayerLaunch } from "../domain/Casino.ts"
+import { amountCents, toAmount } from "../domain/Money.ts"
 import { PartnerPlayer } from "../domain/Partner.ts"
 import { RtpPolicy } from "../domain/RtpPolicy.ts"
 import { isStorable } from "../domain/Text.ts"
 import { Envelope } from "./Envelope.ts"
-import { InternalError } from "./Errors.ts"
-import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
+import { ErrorMessages, InternalError, ValidationFailed } from "./Errors.ts"
+import { encodeWith, page, PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
+import { PartnerUpstreams } from "./Security.ts"
 
 // Validation messages follow the `The :attribute field ...` convention; see RequestValidation.
 
@@ -154,7 +155,8 @@ export const LaunchRtp = Schema.Struct({
   policy: RtpPolicy,
   requested: Schema.NullOr(Schema.Int).annotate({ description: "The launch's `user_rtp`; null when it carried none" }),
   applied: Schema.NullOr(Schema.Int).annotate({
-    description: "What the casino aggregator was sent: the policy applied to `requested`; null: none (the aggregator's default)"
+    description:
+      "What the casino aggregator was sent: the policy applied to `requested`; null: none (the aggregator's default)"
   })
 }).annotate({ identifier: "LaunchRtp" })
 
@@ -178,8 +180,12 @@ export class CasinoGroup extends HttpApiGroup.make("casino")
   .add(
     HttpApiEndpoint.get("games", "/games", {
       query: {
-        provider: Schema.optional(Schema.String.annotate({ description: "Provider id (integer) or slug", examples: ["pragmatic-play"] })),
-        search: Schema.optional(Schema.String.annotate({ description: "Case-insensitive, over name and game code", examples: ["sweet"] })),
+        provider: Schema.optional(
+          Schema.String.annotate({ description: "Provider id (integer) or slug", examples: ["pragmatic-play"] })
+        ),
+        search: Schema.optional(
+          Schema.String.annotate({ description: "Case-insensitive, over name and game code", examples: ["sweet"] })
+        ),
         enabled: Schema.optional(Schema.Literals(["true", "false"])).annotate({
           description: "Only enabled (true) or only disabled (false) games; both when absent"
         }),
@@ -211,7 +217,10 @@ export class CasinoGroup extends HttpApiGroup.make("casino")
       payload: LaunchRequest,
       success: Envelope(
         "LaunchResponse",
-        Schema.Struct({ launch: Schema.Struct({ url: Schema.String, rtp: LaunchRtp }), partner_player: PartnerPlayerEntry }),
+        Schema.Struct({
+          launch: Schema.Struct({ url: Schema.String, rtp: LaunchRtp }),
+          partner_player: PartnerPlayerEntry
+        }),
         {
           example: {
             launch: {
@@ -234,8 +243,85 @@ export class CasinoGroup extends HttpApiGroup.make("casino")
         "and `provider`; what the aggregator said stays in the operator's log."
     }))
   )
+  .middleware(PartnerUpstreams)
   .annotateMerge(OpenApi.annotations({
     description: "Casino providers and games, and game launches. With a test token, the embedded sandbox " +
       "aggregator's catalog and game pages answer, whatever aggregator the live token reaches."
   }))
 {}
+
+// The edge: a request as the casino services take it, and their answers as the contract writes them.
+
+/** A games query as the catalog takes it: `enabled` a boolean, the page asked for. */
+export const gameQueryOf = (query: {
+  readonly provider?: string | undefined
+  readonly search?: string | undefined
+  readonly enabled?: "true" | "false" | undefined
+  readonly page?: number | undefined
+  readonly per_page?: number | undefined
+}) => ({
+  provider: query.provider?.trim(),
+  search: query.search,
+  enabled: query.enabled === undefined ? undefined : query.enabled === "true",
+  ...page(query)
+})
+
+/** A launch as Casino.launch takes it; what the body leaves out is null. */
+export const playerLaunchOf = (payload: LaunchRequest): PlayerLaunch => ({
+  externalPlayerId: payload.external_player_id,
+  playerName: payload.player_name ?? null,
+  playerEmail: payload.player_email ?? null,
+  playerBalance: payload.player_balance,
+  provider: payload.provider,
+  gameCode: payload.game_code,
+  original: payload.game_original ?? null,
+  lang: payload.lang ?? null,
+  rtp: payload.user_rtp ?? null
+})
+
+const providerEntries = encodeWith(Schema.Array(ProviderEntryCodec))
+const gameEntries = encodeWith(Schema.Array(GameEntryCodec))
+
+/** The enabled providers, as `/providers` answers them. */
+export const providersAnswer = (providers: ReadonlyArray<CasinoProvider>) =>
+  Effect.map(providerEntries(providers), (list) => ({ list }))
+
+/**
+ * A page of games, as `/games` answers it. Art this service serves itself is stored as a path; partners get it under
+ * `publicBase`, the public URL of the one answering.
+ */
+export const gamesAnswer = (publicBase: string) =>
+(found: {
+  readonly games: ReadonlyArray<CasinoGame>
+  readonly total: number
+  readonly page: number
+  readonly perPage: number
+}) =>
+  Effect.map(
+    gameEntries(found.games.map((game) =>
+      game.image_url?.startsWith("/") ? new CasinoGame({ ...game, image_url: `${publicBase}${game.image_url}` }) : game
+    )),
+    (games) => ({ games, meta: { page: found.page, per_page: found.perPage, total: found.total } })
+  )
+
+/** A launch, as `/launch` answers it: the player's balance in currency units. */
+export const launchAnswer = (launched: {
+  readonly url: string
+  readonly rtp: typeof LaunchRtp.Type
+  readonly player: PartnerPlayer
+}) =>
+  Effect.succeed({
+    launch: { url: launched.url, rtp: launched.rtp },
+    partner_player: { ...launched.player, balance: toAmount(launched.player.balance ?? 0) }
+  })
+
+/**
+ * A launch's failures as the contract answers them: what cannot be launched is a 422 naming its fields; no launch URL
+ * is a 500 with a plain message (what the aggregator said, and where it is, went to the log: Casino.launch).
+ */
+export const launchFailures = {
+  LaunchRefused: (refused: { readonly errors: ValidationFailed["errors"] }) =>
+    Effect.fail(new ValidationFailed({ message: ErrorMessages.invalidData, errors: refused.errors })),
+  LaunchFailed: (failed: { readonly partnerMessage: string; readonly gateway: string }) =>
+    Effect.fail(new InternalError({ message: failed.partnerMessage, provider: failed.gateway }))
+}

@@ -1,12 +1,22 @@
-import { Schema, SchemaGetter } from "effect"
+import { Effect, Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { FeedEntry, LiveFeedEntry, NamedEntry, SportsCatalogOverview } from "../domain/SportsCatalog.ts"
+import {
+  type Facets,
+  FeedEntry,
+  type InvalidSportsCatalogQuery,
+  LiveFeedEntry,
+  NamedEntry,
+  type RefreshOutcome,
+  type RefreshRequest as CatalogRefresh,
+  SportsCatalogOverview
+} from "../domain/SportsCatalog.ts"
 import { SportsCatalogFilters } from "../domain/SportsCatalogQuery.ts"
 import { Envelope, IsoDate } from "./Envelope.ts"
-import { InternalError } from "./Errors.ts"
-import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
+import { ErrorMessages, InternalError, ValidationFailed } from "./Errors.ts"
+import { listed, PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { DayQuery } from "./Sports.ts"
+import { PartnerUpstreams } from "./Security.ts"
 
 // Query values the contract leaves open get one documented reading each; a
 // value that cannot be read is a 422 naming the field, never ignored.
@@ -15,7 +25,10 @@ const truthy = ["true", "1", "yes", "on"]
 const falsy = ["false", "0", "no", "off"]
 
 /** `true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`, any case. */
-export const BooleanQuery = Schema.String.annotate({ description: "true or false (also 1/0, yes/no, on/off)", examples: ["true"] }).pipe(
+export const BooleanQuery = Schema.String.annotate({
+  description: "true or false (also 1/0, yes/no, on/off)",
+  examples: ["true"]
+}).pipe(
   Schema.decodeTo(
     Schema.Literals(["true", "false"]).annotate({
       message: "The :attribute field must be true or false (also 1/0, yes/no)."
@@ -51,12 +64,15 @@ export const SourceQuery = Schema.Literals(["prematch", "live"]).annotate({
 })
 
 const CountryRef = Schema.String.annotate({
-  description: "Country code (br) or name (Brazil), any case; a code means every code of its country (en and gb are England)",
+  description:
+    "Country code (br) or name (Brazil), any case; a code means every code of its country (en and gb are England)",
   examples: ["br"]
 })
 
 const listQuery = {
-  search: Schema.optional(Schema.String.annotate({ description: "Case-insensitive, any part of the name", examples: ["fla"] })),
+  search: Schema.optional(
+    Schema.String.annotate({ description: "Case-insensitive, any part of the name", examples: ["fla"] })
+  ),
   page: Schema.optional(PageQuery),
   per_page: Schema.optional(PerPageQuery),
   active: Schema.optional(BooleanQuery),
@@ -70,8 +86,12 @@ export const feedFilters = {
   sport_id: Schema.optional(SportRef),
   country: Schema.optional(CountryRef),
   league_id: Schema.optional(Schema.String.annotate({ examples: ["155"] })),
-  team_id: Schema.optional(Schema.String.annotate({ description: "Events where the team plays home or away", examples: ["10305"] })),
-  search: Schema.optional(Schema.String.annotate({ description: "Case-insensitive, over league and team names", examples: ["flamengo"] })),
+  team_id: Schema.optional(
+    Schema.String.annotate({ description: "Events where the team plays home or away", examples: ["10305"] })
+  ),
+  search: Schema.optional(
+    Schema.String.annotate({ description: "Case-insensitive, over league and team names", examples: ["flamengo"] })
+  ),
   has_odds: Schema.optional(BooleanQuery),
   date: Schema.optional(DayQuery),
   date_from: Schema.optional(DayQuery),
@@ -94,9 +114,11 @@ export const feedQuery = {
 
 /** The refresh body; every field optional, and the body itself too. */
 export const RefreshRequest = Schema.Struct({
-  sport_id: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.Int, Schema.String])).annotate({
-    message: "The :attribute field must be an integer or a string."
-  })),
+  sport_id: Schema.optionalKey(
+    Schema.NullOr(Schema.Union([Schema.Int, Schema.String])).annotate({
+      message: "The :attribute field must be an integer or a string."
+    })
+  ),
   import_leagues: Schema.optionalKey(Schema.Boolean),
   import_events: Schema.optionalKey(Schema.Boolean)
 }).annotate({
@@ -115,7 +137,8 @@ const Imported = Schema.Struct({
 })
 
 /** The `data` of a list: `results` and `meta`. */
-const listData = <Entry extends Schema.Top>(entry: Entry) => Schema.Struct({ results: Schema.Array(entry), meta: PageMeta })
+const listData = <Entry extends Schema.Top>(entry: Entry) =>
+  Schema.Struct({ results: Schema.Array(entry), meta: PageMeta })
 
 const listEnvelope = <Entry extends Schema.Top>(
   identifier: string,
@@ -142,7 +165,14 @@ const examplePrematch = {
   last_update: "2026-11-22T18:55:12.000Z"
 }
 
-const exampleLeague = { id: "155", name: "Brazil Serie A", country: "Brazil", country_code: "br", sport_id: 1, active: true }
+const exampleLeague = {
+  id: "155",
+  name: "Brazil Serie A",
+  country: "Brazil",
+  country_code: "br",
+  sport_id: 1,
+  active: true
+}
 
 const catalogRead = "Read from the local catalog (see refresh), never from the provider; names sort in name order, " +
   "then by id, so pages never overlap."
@@ -280,7 +310,8 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
       )
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Countries of the local catalog",
-      description: `\`code\` is the provider's (ISO 3166 alpha-2, lowercase, plus a few of BetsAPI's own). ${catalogRead}`
+      description:
+        `\`code\` is the provider's (ISO 3166 alpha-2, lowercase, plus a few of BetsAPI's own). ${catalogRead}`
     }))
   )
   .add(
@@ -344,7 +375,84 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
       description: `The prematch feed's contract, plus \`score\` (home-away) and \`minute\`. ${feedRead}`
     }))
   )
+  .middleware(PartnerUpstreams)
   .annotateMerge(OpenApi.annotations({
     description: "The local sports catalog and its feeds: fast, filterable reads refreshed from the provider."
   }))
 {}
+
+// The edge: a request as the catalog takes it, and its answers as the contract writes them.
+
+/** The query's filters, as the catalog takes them: already checked by the contract, so a failure here is a defect. */
+export const filtersOf = Schema.decodeSync(FiltersCodec)
+
+/** A feed's sort, as the catalog takes it. */
+export const sortOf = (
+  query: { readonly sort_by?: string | undefined; readonly sort_direction?: string | undefined }
+) => ({
+  sortBy: query.sort_by,
+  direction: query.sort_direction
+})
+
+/** A query the catalog cannot read: a 422 naming its fields. */
+export const invalidQuery = (error: InvalidSportsCatalogQuery) =>
+  new ValidationFailed({ message: ErrorMessages.invalidData, errors: error.errors })
+
+/** A refresh body as the catalog takes it (no body: the catalog's default refresh). */
+export const refreshOf = (payload: RefreshRequest | null): CatalogRefresh | null =>
+  payload && { sport: payload.sport_id, importLeagues: payload.import_leagues, importEvents: payload.import_events }
+
+const plural = (count: number, one: string, many = `${one}s`) =>
+  `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`
+
+/** A refresh as asked for, and what it imported from `provider`, worded for the partner (the envelope's message too). */
+export const refreshAnswer =
+  (payload: RefreshRequest | null, provider: string) => ({ report, scope }: RefreshOutcome) => {
+    const message =
+      `Imported ${plural(report.sports, "sport")}, ${plural(report.countries, "country", "countries")}, ` +
+      `${plural(report.leagues, "league")}, ${plural(report.teams, "team")} and ${plural(report.events, "event")}` +
+      ` from ${provider}: ${plural(report.changed, "record")} new or changed, ${
+        report.deactivated.toLocaleString("en-US")
+      } deactivated.`
+    return Effect.succeed({
+      data: {
+        sport_id: payload?.sport_id ?? null,
+        import_leagues: scope.leagues,
+        import_events: scope.events,
+        message,
+        imported: {
+          sports: report.sports,
+          countries: report.countries,
+          leagues: report.leagues,
+          teams: report.teams,
+          events: report.events,
+          deactivated: report.deactivated
+        }
+      },
+      message
+    })
+  }
+
+/** A refresh's failures as the contract answers them: a query it cannot read is a 422, the provider's failure a 500. */
+export const refreshFailures = (provider: string) => ({
+  InvalidSportsCatalogQuery: (error: InvalidSportsCatalogQuery) => Effect.fail(invalidQuery(error)),
+  SportsProviderError: (error: {
+    readonly message: string
+    readonly reason: string
+    readonly providerResponse?: unknown
+  }) =>
+    Effect.fail(
+      new InternalError({
+        message: `The catalog could not be refreshed: the sports provider could not be queried: ${error.message}`,
+        provider,
+        provider_response: error.providerResponse ?? { error: error.reason, error_detail: error.message }
+      })
+    )
+})
+
+export const prematchAnswer = listed(PrematchEntryCodec)
+export const liveFeedAnswer = listed(LiveEntryCodec)
+
+/** The facets of a source's feed, the source named. */
+export const filtersAnswer = (facets: Facets, source: string) =>
+  Effect.succeed({ source: source as "prematch" | "live", ...facets })

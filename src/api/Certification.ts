@@ -1,17 +1,17 @@
-import { Schema, Struct } from "effect"
+import { Effect, Option, Schema, Struct } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
   CaseKey,
   CaseResult,
   cases,
   Certification,
-  Exchange,
   type Certification as CertificationRecord,
+  Exchange,
   Timing
 } from "../domain/Certification.ts"
 import { isStorable, StorableText } from "../domain/Text.ts"
 import { Envelope, IsoDate } from "./Envelope.ts"
-import { Conflict, Forbidden, NotFound } from "./Errors.ts"
+import { Conflict, ErrorMessages, Forbidden, NotFound, ValidationFailed } from "./Errors.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { Amount, centsAs } from "./Wallet.ts"
 
@@ -24,7 +24,9 @@ import { Amount, centsAs } from "./Wallet.ts"
 
 const amountFromCents = Schema.NullOr(centsAs(Amount))
 
-const ExchangeEntry = Exchange.mapFields(Struct.assign({ sentAt: IsoDate })).pipe(Schema.encodeKeys({ sentAt: "sent_at" }))
+const ExchangeEntry = Exchange.mapFields(Struct.assign({ sentAt: IsoDate })).pipe(
+  Schema.encodeKeys({ sentAt: "sent_at" })
+)
 
 const TimingEntry = Timing.pipe(Schema.encodeKeys({
   p50Millis: "p50_ms",
@@ -41,11 +43,15 @@ const CaseView = Schema.Struct({
   checks: Schema.String,
   catches: Schema.String.annotate({ description: "The wallet fault this case catches; a failure names it" }),
   status: CaseResult.fields.status,
-  reason: CaseResult.fields.reason.annotate({ description: "Why it failed or was not run, in words; null when it passed" }),
+  reason: CaseResult.fields.reason.annotate({
+    description: "Why it failed or was not run, in words; null when it passed"
+  }),
   balanceBefore: amountFromCents,
   expectedBalance: amountFromCents,
   balanceAfter: amountFromCents,
-  timing: Schema.NullOr(TimingEntry).annotate({ description: "Answer times of the run's calls (the Answer times case)" }),
+  timing: Schema.NullOr(TimingEntry).annotate({
+    description: "Answer times of the run's calls (the Answer times case)"
+  }),
   exchanges: Schema.Array(ExchangeEntry).annotate({
     description: "Every request the case sent (headers and body exactly as sent) and the answer (status and body), " +
       "or why none came, with how long it took and how the service reads it"
@@ -59,7 +65,15 @@ const CaseView = Schema.Struct({
 }))
 
 export const CertificationCodec = Schema.Struct({
-  ...Struct.pick(Certification.fields, ["id", "status", "externalPlayerId", "callbackUrl", "startedBy", "startedVia", "summary"]),
+  ...Struct.pick(Certification.fields, [
+    "id",
+    "status",
+    "externalPlayerId",
+    "callbackUrl",
+    "startedBy",
+    "startedVia",
+    "summary"
+  ]),
   timeoutMillis: Certification.fields.timeoutMillis,
   startedAt: IsoDate,
   finishedAt: Schema.NullOr(IsoDate),
@@ -190,3 +204,45 @@ export class CertificationGroup extends HttpApiGroup.make("certifications")
       "use it, before the partner goes live."
   }))
 {}
+
+// The edge: who may start or read a run, and a run as the contract writes it.
+
+const testTokenOnly = new Forbidden({
+  message: "Wallet certification runs against your test environment: call it with your test token (pak_test_…). " +
+    "A live token neither starts nor reads a run."
+})
+
+/** `run` for a test token's partner; a live token's is refused (403), whatever it asks. */
+export const asTestPartner = <A, E, R>(
+  partner: { readonly environment: string },
+  run: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | Forbidden, R> => partner.environment === "test" ? run : Effect.fail(testTokenOnly)
+
+/** Who started a run through the partner API, as the console lists it. */
+export const apiStarter = (partner: { readonly slug: string }) => ({
+  name: `partner ${partner.slug} (test token)`,
+  via: "api" as const
+})
+
+const encodeCertification = Schema.encodeEffect(CertificationCodec)
+
+/** A run, as both endpoints answer it. */
+export const certificationAnswer = (run: CertificationRecord) =>
+  Effect.map(Effect.orDie(encodeCertification(certificationView(run))), (certification) => ({ certification }))
+
+/** The run found, or a 404. */
+export const foundRun = (run: Option.Option<CertificationRecord>) =>
+  Option.match(run, {
+    onNone: () => Effect.fail(new NotFound({ message: "Certification run not found." })),
+    onSome: Effect.succeed
+  })
+
+/** Why a run does not start, as the contract answers it: an unknown test player is a 422, a run going a 409. */
+export const startRefusals = {
+  UnknownTestPlayer: (unknown: { readonly message: string }) =>
+    Effect.fail(
+      new ValidationFailed({ message: ErrorMessages.invalidData, errors: { external_player_id: [unknown.message] } })
+    ),
+  CertificationInProgress: (running: { readonly message: string }) =>
+    Effect.fail(new Conflict({ message: running.message }))
+}

@@ -14,7 +14,13 @@ export const PartnerSummary = Schema.Struct({
 export type PartnerSummary = typeof PartnerSummary.Type
 
 /** The partner every example answer is for. */
-export const examplePartner: PartnerSummary = { id: 12, name: "Acme Bets", slug: "acme-bets", status: "active", environment: "live" }
+export const examplePartner: PartnerSummary = {
+  id: 12,
+  name: "Acme Bets",
+  slug: "acme-bets",
+  status: "active",
+  environment: "live"
+}
 
 /** Free-form provider payload, passed through as the upstream sent it. */
 export const ProviderResponse = Schema.Unknown.annotate({
@@ -42,12 +48,14 @@ export const Envelope = <Data extends Schema.Top>(
   return envelope.annotate({
     identifier,
     ...(options?.example === undefined ? {} : {
-      examples: [{
-        success: true as const,
-        partner: examplePartner,
-        data: options.example,
-        ...(options.message === undefined ? {} : { message: options.message })
-      } as unknown as typeof envelope.Type]
+      examples: [
+        {
+          success: true as const,
+          partner: examplePartner,
+          data: options.example,
+          ...(options.message === undefined ? {} : { message: options.message })
+        } as unknown as typeof envelope.Type
+      ]
     })
   })
 }
@@ -109,13 +117,17 @@ const envelopeResponse = (partner: PartnerSummary, data: Uint8Array) =>
  * returning the response skips HttpApiBuilder's own encoding pass, not its schemas: the text is what
  * `JSON.stringify(encode(Envelope)(ok(partner, toWire(value))))` writes (test/api/envelope-text.test.ts).
  */
-export const envelopeWriter = <S extends Schema.Codec<unknown, unknown>, A extends object>(
+export const envelopeWriter = <S extends Schema.Codec<unknown, unknown>, A extends object, R = never>(
   data: S,
-  toWire: (value: A, variant: string) => Effect.Effect<S["Type"]>
+  toWire: (value: A, variant: string) => Effect.Effect<S["Type"], never, R>
 ) => {
   const encode = Schema.encodeEffect(data)
   const written = new WeakMap<A, { readonly variant: string; readonly bytes: Uint8Array }>()
-  return (partner: PartnerSummary, value: A, variant = ""): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  return (
+    partner: PartnerSummary,
+    value: A,
+    variant = ""
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> => {
     const known = written.get(value)
     if (known !== undefined && known.variant === variant) return Effect.succeed(envelopeResponse(partner, known.bytes))
     return toWire(value, variant).pipe(

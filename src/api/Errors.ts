@@ -53,9 +53,15 @@ export class ProviderUnavailable extends Schema.Error<ProviderUnavailable>("Prov
 export class Forbidden extends Schema.Error<Forbidden>("Forbidden")({
   success: Schema.tag(false),
   message: Schema.String
-}, { httpApiStatus: 403, description: "The token is valid but may not do this (a live token where only the test token may)." }) {}
+}, {
+  httpApiStatus: 403,
+  description: "The token is valid but may not do this (a live token where only the test token may)."
+}) {}
 
 export class Conflict extends Schema.Error<Conflict>("Conflict")({
   success: Schema.tag(false),
   message: Schema.String
-}, { httpApiStatus: 409, description: "Something already in progress stands in the way (a certification run of the partner)." }) {}
+}, {
+  httpApiStatus: 409,
+  description: "Something already in progress stands in the way (a certification run of the partner)."
+}) {}

@@ -75,7 +75,9 @@ export const PageMeta = Schema.Struct({
 })
 
 /** The page a query asks for: page 1 and 50 a page unless it says otherwise. */
-export const page = (query: { readonly page?: number | undefined; readonly per_page?: number | undefined }): PageRequest => ({
+export const page = (
+  query: { readonly page?: number | undefined; readonly per_page?: number | undefined }
+): PageRequest => ({
   page: query.page ?? 1,
   perPage: query.per_page ?? pageLimits.defaultPerPage
 })

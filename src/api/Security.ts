@@ -1,10 +1,13 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import type { PartnerAccess } from "../domain/Partner.ts"
+import type { UpstreamServices } from "../upstreams/Upstreams.ts"
 import { TooManyRequests, Unauthorized } from "./Errors.ts"
 
 /** The authenticated partner of the current request, and the environment its token belongs to. */
-export class CurrentPartner extends Context.Service<CurrentPartner, PartnerAccess>()("partner-api/api/CurrentPartner") {}
+export class CurrentPartner
+  extends Context.Service<CurrentPartner, PartnerAccess>()("partner-api/api/CurrentPartner")
+{}
 
 /**
  * Partner authentication: `Authorization: Bearer <token>` or
@@ -20,13 +23,30 @@ export class PartnerAuth extends HttpApiMiddleware.Service<PartnerAuth, {
     // Spelled `bearer`, the form OpenAPI's examples and the docs page's "Try it" know (`Bearer` made it ask
     // for Basic credentials); the server reads the scheme in any case, as RFC 9110 says.
     bearer: HttpApiSecurity.http({ scheme: "bearer" }).pipe(
-      HttpApiSecurity.annotate(OpenApi.Description, "`Authorization: Bearer <token>`, the partner's token: `pak_live_…` (live) or `pak_test_…` (test: only the sandboxes, never real money; the envelope's `partner.environment` says which)")
+      HttpApiSecurity.annotate(
+        OpenApi.Description,
+        "`Authorization: Bearer <token>`, the partner's token: `pak_live_…` (live) or `pak_test_…` (test: only the sandboxes, never real money; the envelope's `partner.environment` says which)"
+      )
     ),
     partnerKey: HttpApiSecurity.apiKey({ key: "X-Partner-Key", in: "header" }).pipe(
-      HttpApiSecurity.annotate(OpenApi.Description, "`X-Partner-Key: <token>`, the same token (live or test) in a header of its own")
+      HttpApiSecurity.annotate(
+        OpenApi.Description,
+        "`X-Partner-Key: <token>`, the same token (live or test) in a header of its own"
+      )
     )
   },
   // Auth also applies the partner's rate limit and the per-address limit on invalid tokens (429), so every operation answers both.
   error: [Unauthorized, TooManyRequests],
   requiredForClient: true
 }) {}
+
+/**
+ * The upstreams the partner's token reaches (src/upstreams), in the context of every request of the groups that
+ * use them: the casino aggregator, the sports provider, the services over them. A handler takes them as it takes
+ * any service; which environment they are of is this middleware's business (a test token's are the sandboxes).
+ * It runs after PartnerAuth, whose partner it reads.
+ */
+export class PartnerUpstreams extends HttpApiMiddleware.Service<PartnerUpstreams, {
+  requires: CurrentPartner
+  provides: UpstreamServices
+}>()("partner-api/api/PartnerUpstreams") {}

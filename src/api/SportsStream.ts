@@ -1,11 +1,13 @@
-import { Schema } from "effect"
+import { Effect, Schema, type Stream } from "effect"
+import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { changeKinds, EventChange, OddsChange, ResultChange, ScoreChange } from "../domain/SportsChanges.ts"
-import { Connected, Reset } from "../domain/SportsStream.ts"
+import { Connected, Reset, streamFilterOf } from "../domain/SportsStream.ts"
 import { StorableText } from "../domain/Text.ts"
 import { SportRef } from "./Catalog.ts"
-import { TooManyRequests, ValidationFailed } from "./Errors.ts"
+import { ErrorMessages, TooManyRequests, ValidationFailed } from "./Errors.ts"
 import { RequestValidation } from "./RequestValidation.ts"
+import { PartnerUpstreams } from "./Security.ts"
 
 /** The most values one filter may list. */
 export const maxFilterValues = 100
@@ -18,24 +20,36 @@ const repeatable = <S extends Schema.Top>(item: S, description: string) =>
     })).annotate({ description })
   )
 
-const Kind = Schema.Literals(changeKinds).annotate({ message: "The selected :attribute is invalid. Use event, score, odds or result." })
+const Kind = Schema.Literals(changeKinds).annotate({
+  message: "The selected :attribute is invalid. Use event, score, odds or result."
+})
 
 /** One event of the stream: its SSE name, its id (a log position), its data as JSON. */
 const streamEvent = <const Name extends string, S extends Schema.Top>(name: Name, data: S, description: string) =>
   Schema.Struct({
-    id: Schema.optional(Schema.String.annotate({ description: "The change's position in the log (send it back as Last-Event-ID)" })),
+    id: Schema.optional(
+      Schema.String.annotate({ description: "The change's position in the log (send it back as Last-Event-ID)" })
+    ),
     event: Schema.Literal(name),
     data: Schema.fromJsonString(data)
   }).annotate({ identifier: `SportsStream${name[0].toUpperCase()}${name.slice(1)}Event`, description })
 
 /** Every event the stream sends, by its SSE `event` name. */
 export const SportsStreamEvent = Schema.Union([
-  streamEvent("connected", Connected, "First on every connection: where the stream goes on from, and the filters as read."),
+  streamEvent(
+    "connected",
+    Connected,
+    "First on every connection: where the stream goes on from, and the filters as read."
+  ),
   streamEvent("event", EventChange, "An event created, or its status, start time, listing or names changed."),
   streamEvent("score", ScoreChange, "A score or a minute changed, in play."),
   streamEvent("odds", OddsChange, "A market opened, its prices moved, it was suspended or reopened."),
   streamEvent("result", ResultChange, "An event ended with its final score."),
-  streamEvent("reset", Reset, "The stream cannot go on from the client's position: re-read the feeds, then go on from its id.")
+  streamEvent(
+    "reset",
+    Reset,
+    "The stream cannot go on from the client's position: re-read the feeds, then go on from its id."
+  )
 ])
 export type SportsStreamEvent = typeof SportsStreamEvent.Type
 
@@ -61,7 +75,10 @@ export class SportsStreamGroup extends HttpApiGroup.make("stream")
       query: {
         sport_id: repeatable(SportRef, "Sports, by id (1 soccer, 18 basketball, 13 tennis) or name; repeatable"),
         league_id: repeatable(StorableText.annotate({ examples: ["155"] }), "League ids (the provider's); repeatable"),
-        event_id: repeatable(StorableText.annotate({ examples: ["10150123"] }), "Event ids (the provider's); repeatable"),
+        event_id: repeatable(
+          StorableText.annotate({ examples: ["10150123"] }),
+          "Event ids (the provider's); repeatable"
+        ),
         kinds: repeatable(Kind, "Kinds of change: event, score, odds, result; repeatable (default: all)")
       },
       headers: {
@@ -76,7 +93,54 @@ export class SportsStreamGroup extends HttpApiGroup.make("stream")
       description
     }))
   )
+  .middleware(PartnerUpstreams)
   .annotateMerge(OpenApi.annotations({
     description: "What changed in the sports catalog and the odds, pushed as it happens, resumable on any instance."
   }))
 {}
+
+// The edge: a stream's request as SportsStream takes it, and its answer.
+
+/** A Last-Event-ID the stream could have sent: a position, decimal digits (none: from now). */
+export const lastEventIdOf = (header: string | undefined) =>
+  header === undefined || header.trim() === ""
+    ? Effect.succeed(undefined)
+    : /^\d{1,15}$/.test(header.trim())
+    ? Effect.succeed(Number(header.trim()))
+    : Effect.fail(
+      new ValidationFailed({
+        message: ErrorMessages.invalidData,
+        errors: { "Last-Event-ID": ["The Last-Event-ID header must be an event id the stream sent (decimal digits)."] }
+      })
+    )
+
+/** The query's filters, as the stream takes them. */
+export const streamFilterOfQuery = (query: {
+  readonly sport_id?: ReadonlyArray<string> | undefined
+  readonly league_id?: ReadonlyArray<string> | undefined
+  readonly event_id?: ReadonlyArray<string> | undefined
+  readonly kinds?: ReadonlyArray<string> | undefined
+}) =>
+  streamFilterOf({ sportIds: query.sport_id, leagueIds: query.league_id, eventIds: query.event_id, kinds: query.kinds })
+
+/**
+ * What a stream's answer carries besides its type: no caching, no buffering by proxies on the way, and its
+ * connection closed with it (a stopping instance's drain then finds nothing left open).
+ */
+const streamHeaders = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no", connection: "close" }
+
+/** The stream's answer: its events as they come. */
+export const streamAnswer = (body: Stream.Stream<Uint8Array>) =>
+  HttpServerResponse.stream(body, { contentType: "text/event-stream", headers: streamHeaders })
+
+/**
+ * Refused for the stream limit: a 429 with Retry-After, and the connection closes too: a stream client opens one per
+ * stream, and one left idle would hold a stopping instance's drain until the client lets it go.
+ */
+export const streamLimitReached = (refused: { readonly message: string }) =>
+  Effect.andThen(
+    HttpEffect.appendPreResponseHandler((_request, response) =>
+      Effect.succeed(HttpServerResponse.setHeaders(response, { "retry-after": "10", connection: "close" }))
+    ),
+    Effect.fail(new TooManyRequests({ message: refused.message }))
+  )

@@ -1,12 +1,22 @@
-import { Schema, SchemaGetter } from "effect"
+import { Effect, Schema, SchemaGetter, Stream } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Environment } from "../domain/Environment.ts"
-import { formatCents, parseCents } from "../domain/Money.ts"
-import { isDay, StatementLineCodec, StatementSummaryCodec } from "../domain/Statements.ts"
+import { formatCents, parseCents, toAmount } from "../domain/Money.ts"
+import {
+  type Difference,
+  isDay,
+  linesOf,
+  type Reconciliation,
+  type StatementLine,
+  StatementLineCodec,
+  type StatementSummary,
+  StatementSummaryCodec
+} from "../domain/Statements.ts"
 import { TransactionKind } from "../domain/Wallet.ts"
 import { Envelope } from "./Envelope.ts"
 import { NotFound, ValidationFailed } from "./Errors.ts"
-import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
+import { encodeWith, PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
+import type { PageRequest } from "../domain/Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 
 /**
@@ -65,7 +75,8 @@ export const StatementData = Schema.Struct({
     lines: Schema.Int.annotate({ description: "Lines of the document: the summary and one per transaction" })
   }),
   signature: Schema.String.annotate({
-    description: "`v1=<hex>` HMAC-SHA256 of the JSON lines document with the environment's webhook secret (one per secret " +
+    description:
+      "`v1=<hex>` HMAC-SHA256 of the JSON lines document with the environment's webhook secret (one per secret " +
       "valid now, comma-separated, newest first); the same value as that answer's `X-Statement-Signature`"
   }),
   transactions: Schema.Array(StatementLineEntry),
@@ -74,20 +85,28 @@ export const StatementData = Schema.Struct({
 
 /** The JSON lines document, its signature and digest in headers. */
 const StatementDocument = HttpApiSchema.WithHeaders(HttpApiSchema.StreamUint8Array({ contentType: jsonLines }), {
-  "x-statement-signature": Schema.String.annotate({ description: "`v1=<hex>`: HMAC-SHA256 of this body, keyed with the environment's webhook secret" }),
+  "x-statement-signature": Schema.String.annotate({
+    description: "`v1=<hex>`: HMAC-SHA256 of this body, keyed with the environment's webhook secret"
+  }),
   "x-statement-sha256": Schema.String.annotate({ description: "SHA-256 (hex) of this body" })
 }).annotate({
-  description: "The statement document: JSON lines, the summary (`record: \"statement\"`) then one line per transaction " +
+  description:
+    "The statement document: JSON lines, the summary (`record: \"statement\"`) then one line per transaction " +
     "(`record: \"transaction\"`) in the order they were created, each ending with a newline"
 })
 
-const signedAmountMessage = "The :attribute field must be an amount with at most 2 decimal places (like -5.5 or \"12.50\")."
+const signedAmountMessage =
+  "The :attribute field must be an amount with at most 2 decimal places (like -5.5 or \"12.50\")."
 
 /** A signed amount as the partner posts it (a number or decimal text, at most 2 places), in cents; never rounded. */
-const SignedAmount = Schema.Union([Schema.String, Schema.Finite].map((member) => member.annotate({ message: signedAmountMessage })))
+const SignedAmount = Schema.Union(
+  [Schema.String, Schema.Finite].map((member) => member.annotate({ message: signedAmountMessage }))
+)
   .pipe(
     Schema.decodeTo(
-      Schema.String.check(Schema.makeFilter((text: string) => signedCents(text) !== undefined, { message: signedAmountMessage })),
+      Schema.String.check(
+        Schema.makeFilter((text: string) => signedCents(text) !== undefined, { message: signedAmountMessage })
+      ),
       {
         decode: SchemaGetter.transform((value: string | number) => String(value)),
         encode: SchemaGetter.transform((text: string) => text)
@@ -141,7 +160,9 @@ const DifferenceEntry = Schema.Struct({
 export const ReconciliationData = Schema.Struct({
   date: Schema.String,
   environment: Environment,
-  reconciled: Schema.Boolean.annotate({ description: "True when nothing differs: every transaction and total you sent matches" }),
+  reconciled: Schema.Boolean.annotate({
+    description: "True when nothing differs: every transaction and total you sent matches"
+  }),
   counts: Schema.Struct({
     ours: Schema.Int.annotate({ description: "Transactions in the statement" }),
     theirs: Schema.Int.annotate({ description: "Transactions you sent" }),
@@ -150,7 +171,9 @@ export const ReconciliationData = Schema.Struct({
     missing_here: Schema.Int,
     different: Schema.Int
   }),
-  totals: Schema.Array(DifferenceEntry).annotate({ description: "The totals you sent that differ from the statement's" }),
+  totals: Schema.Array(DifferenceEntry).annotate({
+    description: "The totals you sent that differ from the statement's"
+  }),
   missing_at_partner: Schema.Array(StatementLineEntry).annotate({
     description: "Applied transactions of the statement you did not send (the first 1000)"
   }),
@@ -161,7 +184,9 @@ export const ReconciliationData = Schema.Struct({
     transaction_id: Schema.String,
     kind: TransactionKind,
     differences: Schema.Array(DifferenceEntry)
-  })).annotate({ description: "Transactions in both whose fields differ, with each field's two values (the first 1000)" })
+  })).annotate({
+    description: "Transactions in both whose fields differ, with each field's two values (the first 1000)"
+  })
 })
 
 export class StatementsGroup extends HttpApiGroup.make("statements")
@@ -169,11 +194,14 @@ export class StatementsGroup extends HttpApiGroup.make("statements")
     HttpApiEndpoint.get("statement", "/wallet/statements/:date", {
       params: { date: DayParam },
       query: {
-        format: Schema.optional(Schema.Literals(["json", "jsonl"]).annotate({
-          message: "The selected :attribute is invalid. Use json or jsonl.",
-          description: "`json` (the envelope, the default) or `jsonl` (the signed document); `Accept: application/x-ndjson` " +
-            "also asks for the document"
-        })),
+        format: Schema.optional(
+          Schema.Literals(["json", "jsonl"]).annotate({
+            message: "The selected :attribute is invalid. Use json or jsonl.",
+            description:
+              "`json` (the envelope, the default) or `jsonl` (the signed document); `Accept: application/x-ndjson` " +
+              "also asks for the document"
+          })
+        ),
         page: Schema.optional(PageQuery),
         per_page: Schema.optional(PerPageQuery)
       },
@@ -192,7 +220,8 @@ export class StatementsGroup extends HttpApiGroup.make("statements")
       error: NotFound
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "The statement of a closed UTC day: totals, counts and every transaction, signed",
-      description: "For the token's environment. As JSON (the envelope; the transactions paged with `page` and `per_page`) or, " +
+      description:
+        "For the token's environment. As JSON (the envelope; the transactions paged with `page` and `per_page`) or, " +
         "with `format=jsonl` or `Accept: application/x-ndjson`, as the statement document itself: JSON lines, a summary " +
         "then one line per transaction, signed in `X-Statement-Signature` (HMAC-SHA256 of the body with your webhook " +
         "secret). A closed day without activity has an empty statement. 404 while the day has not ended or is not closed " +
@@ -222,7 +251,8 @@ export class StatementsGroup extends HttpApiGroup.make("statements")
       }),
       error: [NotFound, ValidationFailed]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "Reconcile a day: your own transactions (and totals) against the statement, the differences by transaction",
+      summary:
+        "Reconcile a day: your own transactions (and totals) against the statement, the differences by transaction",
       description: "Post JSON lines (`Content-Type: application/x-ndjson`, up to 64 MiB): optionally a totals line " +
         "`{\"record\": \"statement\", \"totals\": {…}}`, and one line per transaction you applied, " +
         "`{\"transaction_id\", \"kind\", \"amount\", …}` (a line of the statement document itself will do). Each field you " +
@@ -231,7 +261,104 @@ export class StatementsGroup extends HttpApiGroup.make("statements")
     }))
   )
   .annotateMerge(OpenApi.annotations({
-    description: "Daily statements of the wallet, for reconciliation: computed once after each UTC day ends, signed with " +
+    description:
+      "Daily statements of the wallet, for reconciliation: computed once after each UTC day ends, signed with " +
       "the environment's webhook secret."
   }))
 {}
+
+// The edge: a statement and a reconciliation as the contract writes them.
+
+/** The statement's signature (Statements: signStatement) and its document's SHA-256, in hex. */
+export const statementSignatureHeader = "x-statement-signature"
+export const statementDigestHeader = "x-statement-sha256"
+
+/** A statement as read and signed (Statements.readSigned). */
+interface SignedStatement {
+  readonly summary: StatementSummary
+  readonly document: string
+  readonly sha256: Uint8Array
+  readonly signature: string
+}
+
+/** Whether the client asked for the document itself: `format=jsonl`, or no format and an Accept naming JSON lines. */
+export const wantsDocument = (format: "json" | "jsonl" | undefined, accept: string | undefined) =>
+  format === "jsonl" || (format === undefined && /application\/(x-ndjson|jsonl)/i.test(accept ?? ""))
+
+/** The document itself, byte for byte, its signature and digest in the headers. */
+export const statementDocument = (statement: SignedStatement) =>
+  Effect.succeed(HttpApiSchema.withHeaders({
+    body: Stream.succeed(new TextEncoder().encode(statement.document)),
+    headers: {
+      [statementSignatureHeader]: statement.signature,
+      [statementDigestHeader]: Buffer.from(statement.sha256).toString("hex")
+    }
+  }))
+
+const summaryEntry = encodeWith(StatementSummaryCodec)
+const lineEntries = encodeWith(Schema.Array(StatementLineCodec))
+const transactionLines = (lines: ReadonlyArray<StatementLine>) =>
+  lineEntries(lines.map((line) => ({ record: "transaction" as const, ...line })))
+
+/** The statement as JSON: its summary, the document's digest and size, its signature and a page of its transactions. */
+export const statementAnswer = (paging: PageRequest) => (statement: SignedStatement) =>
+  Effect.all({
+    statement: summaryEntry(statement.summary),
+    document: Effect.succeed({
+      sha256: Buffer.from(statement.sha256).toString("hex"),
+      bytes: Buffer.byteLength(statement.document),
+      lines: statement.summary.counts.transactions + 1
+    }),
+    signature: Effect.succeed(statement.signature),
+    transactions: transactionLines(linesOf(statement.document, (paging.page - 1) * paging.perPage, paging.perPage)),
+    meta: Effect.succeed({ page: paging.page, per_page: paging.perPage, total: statement.summary.counts.transactions })
+  })
+
+/** How many transactions each list of a reconciliation's answer shows (its counts say how many there are). */
+const listedDifferences = 1000
+
+const moneyFields = new Set(["bet", "win", "amount", "bets", "wins", "refunds", "rollbacks", "net"])
+
+/** A difference on the wire: amounts in currency units. */
+const differenceEntry = (difference: Difference) => {
+  const units = (value: Difference["ours"]) =>
+    moneyFields.has(difference.field) && typeof value === "number" ? toAmount(value) : value
+  return { field: difference.field, ours: units(difference.ours), theirs: units(difference.theirs) }
+}
+
+/** A reconciliation (Statements.reconcile) as the contract answers it: the counts, and the first of each list. */
+export const reconciliationAnswer = (reconciled: {
+  readonly day: string
+  readonly environment: Environment
+  readonly summary: StatementSummary
+  readonly posted: number
+  readonly reconciliation: Reconciliation
+}) => {
+  const { reconciliation } = reconciled
+  const first = <A>(list: ReadonlyArray<A>) => list.slice(0, listedDifferences)
+  return Effect.map(transactionLines(first(reconciliation.missingAtPartner)), (missingAtPartner) => ({
+    date: reconciled.day,
+    environment: reconciled.environment,
+    reconciled: reconciliation.missingAtPartner.length === 0 && reconciliation.missingHere.length === 0 &&
+      reconciliation.different.length === 0 && reconciliation.totals.length === 0,
+    counts: {
+      ours: reconciled.summary.counts.transactions,
+      theirs: reconciled.posted,
+      matched: reconciliation.matched,
+      missing_at_partner: reconciliation.missingAtPartner.length,
+      missing_here: reconciliation.missingHere.length,
+      different: reconciliation.different.length
+    },
+    totals: reconciliation.totals.map(differenceEntry),
+    missing_at_partner: missingAtPartner,
+    missing_here: first(reconciliation.missingHere).map((line) => ({ transaction_id: line.txnId, kind: line.kind })),
+    different: first(reconciliation.different).map(({ differences, line }) => ({
+      transaction_id: line.txnId,
+      kind: line.kind,
+      differences: differences.map(differenceEntry)
+    }))
+  }))
+}
+
+/** A day without a statement (yet): a 404 saying why. */
+export const statementNotReady = (error: { readonly message: string }) => new NotFound({ message: error.message })

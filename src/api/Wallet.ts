@@ -1,13 +1,19 @@
-import { Schema, SchemaGetter } from "effect"
+import { Effect, Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { IsoDate } from "../domain/IsoDate.ts"
 import { Envelope } from "./Envelope.ts"
 import { NotFound } from "./Errors.ts"
-import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
+import { encodeWith, page, PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
 import { Callback } from "../domain/Callbacks.ts"
 import { toAmount } from "../domain/Money.ts"
 import { StorableText } from "../domain/Text.ts"
-import { LedgerEntry, LedgerPlayer, LedgerRound } from "../domain/Wallet.ts"
+import {
+  LedgerEntry,
+  LedgerPlayer,
+  LedgerRound,
+  type TransactionKind,
+  type TransactionStatus
+} from "../domain/Wallet.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 
 /**
@@ -71,7 +77,8 @@ export const transactionFields = {
   win: centsAs(Amount),
   amount: centsAs(Amount.annotate({ description: "The change to the player's balance (0 unless applied)" })),
   balanceAfter: Schema.NullOr(centsAs(Amount)).annotate({
-    description: "The player's balance once settled, as this service reckoned it; null while pending, and always for a " +
+    description:
+      "The player's balance once settled, as this service reckoned it; null while pending, and always for a " +
       "player of a partner in shadow mode (the service keeps no balance of theirs)"
   }),
   answer: Schema.NullOr(Schema.Struct({ msg: Schema.String, balance: Schema.optionalKey(Amount) })).annotate({
@@ -175,12 +182,16 @@ export const instant = (edge: "start" | "end", description: string) =>
 export const transactionsQuery = {
   external_player_id: Schema.optional(Schema.String.annotate({ examples: ["player-42"] })),
   round_id: Schema.optional(Schema.String.annotate({ examples: ["round-5521"] })),
-  kind: Schema.optional(Schema.Literals(["bet", "refund"]).annotate({
-    message: "The selected :attribute is invalid. Use bet or refund."
-  })),
-  status: Schema.optional(Schema.Literals(["pending", "applied", "refused"]).annotate({
-    message: "The selected :attribute is invalid. Use pending, applied or refused."
-  })),
+  kind: Schema.optional(
+    Schema.Literals(["bet", "refund"]).annotate({
+      message: "The selected :attribute is invalid. Use bet or refund."
+    })
+  ),
+  status: Schema.optional(
+    Schema.Literals(["pending", "applied", "refused"]).annotate({
+      message: "The selected :attribute is invalid. Use pending, applied or refused."
+    })
+  ),
   from: Schema.optional(instant("start", "Created at or after (YYYY-MM-DD: from its start, or ISO 8601)")),
   to: Schema.optional(instant("end", "Created at or before (YYYY-MM-DD: to its end, or ISO 8601)")),
   page: Schema.optional(PageQuery),
@@ -205,9 +216,11 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
     HttpApiEndpoint.get("transaction", "/wallet/transactions/:transaction_id", {
       params: { transaction_id: StorableText },
       query: {
-        kind: Schema.optional(Schema.Literals(["bet", "refund"]).annotate({
-          message: "The selected :attribute is invalid. Use bet or refund."
-        }))
+        kind: Schema.optional(
+          Schema.Literals(["bet", "refund"]).annotate({
+            message: "The selected :attribute is invalid. Use bet or refund."
+          })
+        )
       },
       success: Envelope(
         "WalletTransactionResponse",
@@ -252,3 +265,52 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
     description: "Reconciliation: what the wallet did with the partner's players' money, and the callbacks it sent."
   }))
 {}
+
+// The edge: a ledger query as the ledger takes it, and its answers as the contract writes them (amounts in units,
+// snake_case, ISO dates). The partner API and the partner portal answer the same.
+
+/** A list of transactions as asked for (the contract's query), as the ledger reads it. */
+export const ledgerQueryOf = (query: {
+  readonly external_player_id?: string | undefined
+  readonly round_id?: string | undefined
+  readonly kind?: TransactionKind | undefined
+  readonly status?: TransactionStatus | undefined
+  readonly from?: Date | undefined
+  readonly to?: Date | undefined
+  readonly page?: number | undefined
+  readonly per_page?: number | undefined
+}) => ({
+  filter: {
+    externalPlayerId: query.external_player_id,
+    roundId: query.round_id,
+    kind: query.kind,
+    status: query.status,
+    from: query.from,
+    to: query.to
+  },
+  page: page(query)
+})
+
+const transactionEntries = encodeWith(Schema.Array(WalletTransactionEntryCodec))
+const roundEntries = encodeWith(Schema.Array(WalletRoundEntryCodec))
+
+/** A page of transactions. */
+export const transactionsAnswer =
+  (paging: { readonly page: number; readonly perPage: number }) =>
+  (found: { readonly entries: ReadonlyArray<LedgerEntry>; readonly total: number }) =>
+    Effect.map(transactionEntries(found.entries), (transactions) => ({
+      transactions,
+      meta: { page: paging.page, per_page: paging.perPage, total: found.total }
+    }))
+
+/** One transaction id's entries (a bet and its refund, say), or a 404. */
+export const transactionAnswer = (entries: ReadonlyArray<LedgerEntry>) =>
+  entries.length === 0
+    ? Effect.fail(new NotFound({ message: "Transaction not found." }))
+    : Effect.map(transactionEntries(entries), (transactions) => ({ transactions }))
+
+/** A round id's rounds (players may share a round id; one a player), or a 404. */
+export const roundsAnswer = (found: ReadonlyArray<LedgerRound>) =>
+  found.length === 0
+    ? Effect.fail(new NotFound({ message: "Round not found." }))
+    : Effect.map(roundEntries(found), (rounds) => ({ rounds }))

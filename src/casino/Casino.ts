@@ -86,7 +86,11 @@ export class Casino extends Context.Service<Casino, {
         })
 
         // The partner's RTP policy decides what reaches the aggregator (regulated markets forbid a per-player RTP).
-        const rtp = { policy: partner.rtp_policy, requested: request.rtp, applied: appliedRtp(partner.rtp_policy, request.rtp) }
+        const rtp = {
+          policy: partner.rtp_policy,
+          requested: request.rtp,
+          applied: appliedRtp(partner.rtp_policy, request.rtp)
+        }
         const launched = yield* gateway.launch({
           userCode: player.internal_user_id,
           gameCode: game.value.game_code,

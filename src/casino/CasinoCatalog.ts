@@ -11,6 +11,7 @@ import {
   syncReport
 } from "./CasinoCatalogRules.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
+import type { PageRequest } from "../domain/Paging.ts"
 
 export type { GameQuery } from "./CasinoCatalogRepo.ts"
 export type { SyncReport } from "./CasinoCatalogRules.ts"
@@ -79,7 +80,8 @@ const canonicalGameQuery = (query: GameQuery): GameQuery => {
 export class CasinoCatalog extends Context.Service<CasinoCatalog, {
   readonly enabledProviders: Effect.Effect<ReadonlyArray<CasinoProvider>>
   readonly allProviders: Effect.Effect<ReadonlyArray<CasinoProvider>>
-  games(query: GameQuery): Effect.Effect<GamePage>
+  /** A page of games, with the page it is. */
+  games(query: GameQuery): Effect.Effect<GamePage & PageRequest>
   findProvider(ref: string): Effect.Effect<Option.Option<CasinoProvider>>
   findGame(providerRef: string, gameCode: string): Effect.Effect<Option.Option<CasinoGame>>
   readonly isEmpty: Effect.Effect<boolean>
@@ -116,12 +118,14 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
         return report
       }, repo.syncing)
 
-      const setProviderEnabled = Effect.fn("CasinoCatalog.setProviderEnabled")(function*(ref: string, enabled: boolean) {
-        const provider = yield* repo.setProviderEnabled(ref, enabled)
-        yield* changed
-        if (Option.isNone(provider)) return yield* new UnknownProvider({ provider: ref })
-        return provider.value
-      })
+      const setProviderEnabled = Effect.fn("CasinoCatalog.setProviderEnabled")(
+        function*(ref: string, enabled: boolean) {
+          const provider = yield* repo.setProviderEnabled(ref, enabled)
+          yield* changed
+          if (Option.isNone(provider)) return yield* new UnknownProvider({ provider: ref })
+          return provider.value
+        }
+      )
 
       const setGameEnabled = Effect.fn("CasinoCatalog.setGameEnabled")(
         function*(providerRef: string, gameCode: string, enabled: boolean) {
@@ -134,7 +138,10 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
 
       const games = (query: GameQuery) => {
         const canonical = canonicalGameQuery(query)
-        return cached({ games: canonical }, repo.games(canonical))
+        return Effect.map(
+          cached({ games: canonical }, repo.games(canonical)),
+          (found) => ({ ...found, page: canonical.page, perPage: canonical.perPage })
+        )
       }
       const findProvider = (ref: string) => {
         const canonical = canonicalProviderRef(ref)

@@ -4,7 +4,13 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { IdFromBigInt } from "../platform/SqlCodecs.ts"
-import { type CatalogChanges, GameRecord, isProviderId, ProviderRecord, type StoredCatalog } from "./CasinoCatalogRules.ts"
+import {
+  type CatalogChanges,
+  GameRecord,
+  isProviderId,
+  ProviderRecord,
+  type StoredCatalog
+} from "./CasinoCatalogRules.ts"
 
 export interface GameQuery {
   /** A provider's integer id or its slug. */
@@ -30,7 +36,8 @@ const decodeGameRows = Schema.decodeUnknownEffect(Schema.Array(GameRow))
 // A sync's rows go to PostgreSQL as one JSON document of the records' encoded (row) form.
 const providerRowsJson = (rows: ReadonlyArray<ProviderRecord>) =>
   JSON.stringify(Schema.encodeSync(Schema.Array(ProviderRecord))(rows))
-const gameRowsJson = (rows: ReadonlyArray<GameRecord>) => JSON.stringify(Schema.encodeSync(Schema.Array(GameRecord))(rows))
+const gameRowsJson = (rows: ReadonlyArray<GameRecord>) =>
+  JSON.stringify(Schema.encodeSync(Schema.Array(GameRecord))(rows))
 
 /** LIKE pattern for a substring, with the user's own % and _ taken literally. */
 const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
@@ -161,7 +168,9 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
           sql.withTransaction(
             Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:casino-sync'))`, effect)
           ).pipe(Effect.catchTag("SqlError", Effect.die)),
-        stored: Effect.all({ providers: storedProviders(), games: storedGames() }, { concurrency: 1 }).pipe(Effect.orDie),
+        stored: Effect.all({ providers: storedProviders(), games: storedGames() }, { concurrency: 1 }).pipe(
+          Effect.orDie
+        ),
         write: (changes) =>
           Effect.andThen(
             writeProviders([...changes.providers.added, ...changes.providers.changed, ...changes.providers.absent]),
@@ -179,7 +188,9 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
                   AND provider_id = (SELECT id FROM casino_providers WHERE ${providerMatch(providerRef)})`,
             findGame({ providerRef, gameCode })
           ).pipe(Effect.orDie),
-        announceChange: ChangeFeed.announce(casinoCatalogChangedChannel).pipe(Effect.provideService(SqlClient.SqlClient, sql)),
+        announceChange: ChangeFeed.announce(casinoCatalogChangedChannel).pipe(
+          Effect.provideService(SqlClient.SqlClient, sql)
+        ),
         onChange: (effect) =>
           ChangeFeed.onChange(casinoCatalogChangedChannel, effect).pipe(Effect.provideService(PgClient.PgClient, pg))
       })
@@ -217,7 +228,13 @@ const makeMemory = () => {
 
   const providerEnabled = (p: StoredProvider) => p.operatorEnabled && p.upstreamEnabled && p.presentUpstream
   const toProvider = (p: StoredProvider) =>
-    new CasinoProvider({ id: p.id, slug: p.slug, name: p.name, upstream_code: p.upstreamCode, enabled: providerEnabled(p) })
+    new CasinoProvider({
+      id: p.id,
+      slug: p.slug,
+      name: p.name,
+      upstream_code: p.upstreamCode,
+      enabled: providerEnabled(p)
+    })
   const toGame = (g: StoredGame) => {
     const provider = providers.get(g.providerCode)!
     return new CasinoGame({

@@ -160,7 +160,9 @@ export const catalogChanges = (stored: StoredCatalog, snapshot: Snapshot): Catal
       const before = storedGames.get(key)
       return before !== undefined && !sameGame(before, row) ? [row] : []
     }),
-    absent: stored.games.filter((row) => row.presentUpstream && !listedGames.has(gameKey(row.providerCode, row.gameCode)))
+    absent: stored.games.filter((row) =>
+      row.presentUpstream && !listedGames.has(gameKey(row.providerCode, row.gameCode))
+    )
       .map((row) => ({ ...row, presentUpstream: false }))
   }
   return { providers, games }
@@ -181,4 +183,4 @@ export const syncReport = (changes: CatalogChanges): SyncReport => ({
 
 export const changesAnything = (report: SyncReport) =>
   report.providers.added + report.providers.changed + report.providers.absent +
-    report.games.added + report.games.changed + report.games.absent > 0
+      report.games.added + report.games.changed + report.games.absent > 0

@@ -16,12 +16,20 @@ import { PartnerCallbacks, probe, type Trial } from "../wallet/outbox/PartnerCal
 
 export class CallbackAdmin extends Context.Service<CallbackAdmin, {
   /** Delivers a notification again; with `partnerId`, only one of that partner's (another's is not found). */
-  redeliver(actor: Actor, callbackId: number, partnerId?: number): Effect.Effect<CallbackView, CallbackNotFound | CallbackNotReplayable>
+  redeliver(
+    actor: Actor,
+    callbackId: number,
+    partnerId?: number
+  ): Effect.Effect<CallbackView, CallbackNotFound | CallbackNotReplayable>
   /**
    * Sends a test callback to the partner's callback URL in the environment, signed as every callback is, and
    * answers the exact request and what the partner answered. Recorded in the audit trail, not in the outbox.
    */
-  sendTest(actor: Actor, partner: Pick<Partner, "id" | "slug">, environment: Environment): Effect.Effect<Trial, PartnerNotFound>
+  sendTest(
+    actor: Actor,
+    partner: Pick<Partner, "id" | "slug">,
+    environment: Environment
+  ): Effect.Effect<Trial, PartnerNotFound>
 }>()("partner-api/changes/CallbackAdmin") {
   static readonly layer = Layer.effect(
     CallbackAdmin,
@@ -31,30 +39,48 @@ export class CallbackAdmin extends Context.Service<CallbackAdmin, {
       const targets = yield* CallbackTargets
       const callbacks = yield* PartnerCallbacks
       return CallbackAdmin.of({
-        sendTest: Effect.fn("CallbackAdmin.sendTest")(function*(actor: Actor, partner: Pick<Partner, "id" | "slug">, environment: Environment) {
-          const target = yield* targets.fresh(partner.id, environment).pipe(
-            Effect.flatMap(Option.match({ onNone: () => Effect.fail(new PartnerNotFound({ slug: partner.slug })), onSome: Effect.succeed }))
-          )
-          const { body, eventId } = testBody(partner.slug, environment, new Date(yield* Clock.currentTimeMillis))
-          const trial = yield* probe(callbacks, target, eventId, body)
-          yield* audit.record(actor, {
-            action: "partner.test-callback",
-            target: `partner:${partner.slug}`,
-            after: { environment, url: target.callbackUrl, status: trial.answer?.status ?? null, failure: trial.failure }
-          })
-          return trial
-        }),
-        redeliver: Effect.fn("CallbackAdmin.redeliver")(function*(actor: Actor, callbackId: number, partnerId?: number) {
-          return yield* audit.atomically(Effect.gen(function*() {
-            const view = yield* outbox.retry(callbackId, partnerId)
+        sendTest: Effect.fn("CallbackAdmin.sendTest")(
+          function*(actor: Actor, partner: Pick<Partner, "id" | "slug">, environment: Environment) {
+            const target = yield* targets.fresh(partner.id, environment).pipe(
+              Effect.flatMap(Option.match({
+                onNone: () => Effect.fail(new PartnerNotFound({ slug: partner.slug })),
+                onSome: Effect.succeed
+              }))
+            )
+            const { body, eventId } = testBody(partner.slug, environment, new Date(yield* Clock.currentTimeMillis))
+            const trial = yield* probe(callbacks, target, eventId, body)
             yield* audit.record(actor, {
-              action: "callback.redeliver",
-              target: `callback:${callbackId}`,
-              after: { event_id: view.eventId, partner: view.partner, kind: view.kind, status: view.status, attempts: view.attempts }
+              action: "partner.test-callback",
+              target: `partner:${partner.slug}`,
+              after: {
+                environment,
+                url: target.callbackUrl,
+                status: trial.answer?.status ?? null,
+                failure: trial.failure
+              }
             })
-            return view
-          }))
-        })
+            return trial
+          }
+        ),
+        redeliver: Effect.fn("CallbackAdmin.redeliver")(
+          function*(actor: Actor, callbackId: number, partnerId?: number) {
+            return yield* audit.atomically(Effect.gen(function*() {
+              const view = yield* outbox.retry(callbackId, partnerId)
+              yield* audit.record(actor, {
+                action: "callback.redeliver",
+                target: `callback:${callbackId}`,
+                after: {
+                  event_id: view.eventId,
+                  partner: view.partner,
+                  kind: view.kind,
+                  status: view.status,
+                  attempts: view.attempts
+                }
+              })
+              return view
+            }))
+          }
+        )
       })
     })
   )

@@ -12,11 +12,20 @@ import { AuditRepo } from "../identity/AuditRepo.ts"
  */
 
 const providerAudit = (provider: CasinoProvider) => ({ slug: provider.slug, enabled: provider.enabled })
-const gameAudit = (game: CasinoGame) => ({ provider: game.provider_slug, game_code: game.game_code, enabled: game.enabled })
+const gameAudit = (game: CasinoGame) => ({
+  provider: game.provider_slug,
+  game_code: game.game_code,
+  enabled: game.enabled
+})
 
 export class CasinoAdmin extends Context.Service<CasinoAdmin, {
   setProviderEnabled(actor: Actor, ref: string, enabled: boolean): Effect.Effect<CasinoProvider, UnknownProvider>
-  setGameEnabled(actor: Actor, providerRef: string, gameCode: string, enabled: boolean): Effect.Effect<CasinoGame, UnknownGame>
+  setGameEnabled(
+    actor: Actor,
+    providerRef: string,
+    gameCode: string,
+    enabled: boolean
+  ): Effect.Effect<CasinoGame, UnknownGame>
 }>()("partner-api/changes/CasinoAdmin") {
   static readonly layer = Layer.effect(
     CasinoAdmin,
@@ -24,19 +33,21 @@ export class CasinoAdmin extends Context.Service<CasinoAdmin, {
       const catalog = yield* CasinoCatalog
       const audit = yield* AuditRepo
       return CasinoAdmin.of({
-        setProviderEnabled: Effect.fn("CasinoAdmin.setProviderEnabled")(function*(actor: Actor, ref: string, enabled: boolean) {
-          return yield* audit.atomically(Effect.gen(function*() {
-            const before = yield* catalog.findProvider(ref)
-            const after = yield* catalog.setProviderEnabled(ref, enabled)
-            yield* audit.record(actor, {
-              action: enabled ? "casino.enable-provider" : "casino.disable-provider",
-              target: `provider:${after.slug}`,
-              before: Option.match(before, { onNone: () => null, onSome: providerAudit }),
-              after: providerAudit(after)
-            })
-            return after
-          }))
-        }),
+        setProviderEnabled: Effect.fn("CasinoAdmin.setProviderEnabled")(
+          function*(actor: Actor, ref: string, enabled: boolean) {
+            return yield* audit.atomically(Effect.gen(function*() {
+              const before = yield* catalog.findProvider(ref)
+              const after = yield* catalog.setProviderEnabled(ref, enabled)
+              yield* audit.record(actor, {
+                action: enabled ? "casino.enable-provider" : "casino.disable-provider",
+                target: `provider:${after.slug}`,
+                before: Option.match(before, { onNone: () => null, onSome: providerAudit }),
+                after: providerAudit(after)
+              })
+              return after
+            }))
+          }
+        ),
         setGameEnabled: Effect.fn("CasinoAdmin.setGameEnabled")(
           function*(actor: Actor, providerRef: string, gameCode: string, enabled: boolean) {
             return yield* audit.atomically(Effect.gen(function*() {

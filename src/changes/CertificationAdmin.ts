@@ -18,7 +18,10 @@ export class CertificationAdmin extends Context.Service<CertificationAdmin, {
     actor: Actor,
     slug: string,
     required: boolean
-  ): Effect.Effect<{ readonly partner: Partner; readonly required: boolean; readonly liveTokenWithdrawn: boolean }, PartnerNotFound>
+  ): Effect.Effect<
+    { readonly partner: Partner; readonly required: boolean; readonly liveTokenWithdrawn: boolean },
+    PartnerNotFound
+  >
 }>()("partner-api/changes/CertificationAdmin") {
   static readonly layer = Layer.effect(
     CertificationAdmin,
@@ -27,23 +30,28 @@ export class CertificationAdmin extends Context.Service<CertificationAdmin, {
       const repo = yield* CertificationRepo
       const audit = yield* AuditRepo
       return CertificationAdmin.of({
-        setRequired: Effect.fn("CertificationAdmin.setRequired")(function*(actor: Actor, slug: string, required: boolean) {
-          return yield* audit.atomically(Effect.gen(function*() {
-            const partner = yield* partners.show(slug)
-            yield* repo.lockPartner(partner.id)
-            const before = yield* repo.requirement(partner.id)
-            yield* repo.setRequired(partner.id, required)
-            const withhold = liveTokenRefusal(slug, { required, latest: before.latest }) !== null
-            const liveTokenWithdrawn = withhold ? yield* partners.withdrawToken(slug, "live") : false
-            yield* audit.record(actor, {
-              action: "partner.set-certification-requirement",
-              target: `partner:${slug}`,
-              before: { certification_required: before.required },
-              after: { certification_required: required, ...(liveTokenWithdrawn ? { live_token_withdrawn: true } : {}) }
-            })
-            return { partner, required, liveTokenWithdrawn }
-          }))
-        })
+        setRequired: Effect.fn("CertificationAdmin.setRequired")(
+          function*(actor: Actor, slug: string, required: boolean) {
+            return yield* audit.atomically(Effect.gen(function*() {
+              const partner = yield* partners.show(slug)
+              yield* repo.lockPartner(partner.id)
+              const before = yield* repo.requirement(partner.id)
+              yield* repo.setRequired(partner.id, required)
+              const withhold = liveTokenRefusal(slug, { required, latest: before.latest }) !== null
+              const liveTokenWithdrawn = withhold ? yield* partners.withdrawToken(slug, "live") : false
+              yield* audit.record(actor, {
+                action: "partner.set-certification-requirement",
+                target: `partner:${slug}`,
+                before: { certification_required: before.required },
+                after: {
+                  certification_required: required,
+                  ...(liveTokenWithdrawn ? { live_token_withdrawn: true } : {})
+                }
+              })
+              return { partner, required, liveTokenWithdrawn }
+            }))
+          }
+        )
       })
     })
   )

@@ -50,7 +50,11 @@ const overlapOf = (overlap: Duration.Duration | undefined) =>
 export class PartnerAdmin extends Context.Service<PartnerAdmin, {
   /** Both environments' tokens and webhook secrets are issued; the audit records neither. */
   create(actor: Actor, input: NewPartner): Effect.Effect<CreatedPartner, InvalidPartnerInput | SlugTaken>
-  update(actor: Actor, slug: string, changes: PartnerChanges): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
+  update(
+    actor: Actor,
+    slug: string,
+    changes: PartnerChanges
+  ): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
   setStatus(actor: Actor, slug: string, status: Partner["status"]): Effect.Effect<Partner, PartnerNotFound>
   /**
    * A new token (shown once); the old one stops at once, or with `keepOld` stays valid that long beside it. A live
@@ -75,11 +79,18 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
    * What the service keeps of the partner's players from now on. To `shadow`, what it kept (names, e-mails,
    * balance mirrors) is forgotten in the same transaction; rounds in flight go on.
    */
-  setPlayerMode(actor: Actor, slug: string, mode: PlayerMode): Effect.Effect<{ partner: Partner; mode: PlayerMode }, PartnerNotFound>
+  setPlayerMode(
+    actor: Actor,
+    slug: string,
+    mode: PlayerMode
+  ): Effect.Effect<{ partner: Partner; mode: PlayerMode }, PartnerNotFound>
   /** What the partner's launches do with `user_rtp` (pass, clamp, fixed), both environments. */
   setRtpPolicy(actor: Actor, slug: string, policy: RtpPolicy): Effect.Effect<Partner, PartnerNotFound>
   /** Deletes the partner's test players, rounds, transactions and callbacks; never a live row. */
-  clearTestData(actor: Actor, slug: string): Effect.Effect<{ partner: Partner; cleared: ClearedTestData }, PartnerNotFound>
+  clearTestData(
+    actor: Actor,
+    slug: string
+  ): Effect.Effect<{ partner: Partner; cleared: ClearedTestData }, PartnerNotFound>
 }>()("partner-api/changes/PartnerAdmin") {
   static readonly layer = Layer.effect(
     PartnerAdmin,
@@ -91,7 +102,8 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
       const certifications = yield* CertificationRepo
 
       /** The partner as audited, both environments' callback URLs included. */
-      const audited = (partner: Partner) => Effect.map(partners.environmentsOf([partner]), (envs) => partnerAudit(partner, envs))
+      const audited = (partner: Partner) =>
+        Effect.map(partners.environmentsOf([partner]), (envs) => partnerAudit(partner, envs))
       const changed = <E>(action: string, actor: Actor, slug: string, change: Effect.Effect<Partner, E>) =>
         audit.atomically(Effect.gen(function*() {
           const found = yield* Effect.option(partners.show(slug))
@@ -115,7 +127,12 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
         }),
         update: (actor, slug, changes) => changed("partner.update", actor, slug, partners.update(slug, changes)),
         setStatus: (actor, slug, status) =>
-          changed(status === "active" ? "partner.activate" : "partner.deactivate", actor, slug, partners.setStatus(slug, status)),
+          changed(
+            status === "active" ? "partner.activate" : "partner.deactivate",
+            actor,
+            slug,
+            partners.setStatus(slug, status)
+          ),
         rotateToken: Effect.fn("PartnerAdmin.rotateToken")(
           function*(actor: Actor, slug: string, environment: Environment, keepOld?: Duration.Duration) {
             return yield* audit.atomically(Effect.gen(function*() {
@@ -124,19 +141,29 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
               }
               const rotated = yield* partners.rotateToken(slug, environment, undefined, keepOld)
               // That the environment's token changed is recorded (and how long the old one stays); the token never is.
-              yield* audit.record(actor, { action: "partner.rotate-token", target: `partner:${slug}`, after: { environment, ...overlapOf(keepOld) } })
+              yield* audit.record(actor, {
+                action: "partner.rotate-token",
+                target: `partner:${slug}`,
+                after: { environment, ...overlapOf(keepOld) }
+              })
               return rotated
             }))
           }
         ),
-        endTokenOverlap: Effect.fn("PartnerAdmin.endTokenOverlap")(function*(actor: Actor, slug: string, environment: Environment) {
-          return yield* audit.atomically(Effect.gen(function*() {
-            const partner = yield* partners.show(slug)
-            yield* partners.endTokenOverlap(partner, environment)
-            yield* audit.record(actor, { action: "partner.end-token-overlap", target: `partner:${slug}`, after: { environment } })
-            return partner
-          }))
-        }),
+        endTokenOverlap: Effect.fn("PartnerAdmin.endTokenOverlap")(
+          function*(actor: Actor, slug: string, environment: Environment) {
+            return yield* audit.atomically(Effect.gen(function*() {
+              const partner = yield* partners.show(slug)
+              yield* partners.endTokenOverlap(partner, environment)
+              yield* audit.record(actor, {
+                action: "partner.end-token-overlap",
+                target: `partner:${slug}`,
+                after: { environment }
+              })
+              return partner
+            }))
+          }
+        ),
         rotateWebhookSecret: Effect.fn("PartnerAdmin.rotateWebhookSecret")(
           function*(actor: Actor, slug: string, environment: Environment, overlap?: Duration.Duration) {
             return yield* audit.atomically(Effect.gen(function*() {
@@ -182,7 +209,11 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
             const partner = yield* partners.show(slug)
             const cleared = yield* testData.clear(partner.id)
             // What was deleted, counted: the rows themselves are test data, not the audit's.
-            yield* audit.record(actor, { action: "partner.clear-test-data", target: `partner:${slug}`, after: { environment: "test", ...cleared } })
+            yield* audit.record(actor, {
+              action: "partner.clear-test-data",
+              target: `partner:${slug}`,
+              after: { environment: "test", ...cleared }
+            })
             return { partner, cleared }
           }))
         })

@@ -168,7 +168,13 @@ const stated = (balance: Cents | null) => balance === null ? {} : { balance: toA
  * Credit `amount`, the round's win; `balance` is the player's balance after it, as this service reckons it
  * (absent for a shadow player: the service keeps no balance of theirs, the partner's own books say it).
  */
-export const winBody = (party: CallbackParty, txn: CallbackTransaction, amount: Cents, balance: Cents | null, now: Date) =>
+export const winBody = (
+  party: CallbackParty,
+  txn: CallbackTransaction,
+  amount: Cents,
+  balance: Cents | null,
+  now: Date
+) =>
   JSON.stringify({
     ...base("win", transactionEventId("win", txn.txnId), party, now),
     ...transaction(txn),

@@ -59,7 +59,8 @@ export const cases: Readonly<Record<CaseKey, CaseDescription>> = {
   },
   win: {
     title: "Win",
-    checks: "A free round's win of 100.00 is acknowledged (2xx) and credited once: the balance is 100.00 more. The run " +
+    checks:
+      "A free round's win of 100.00 is acknowledged (2xx) and credited once: the balance is 100.00 more. The run " +
       "plays with it and takes it back at the end (see Conservation).",
     catches: "a win that is not credited, or credited more than once"
   },
@@ -70,7 +71,8 @@ export const cases: Readonly<Record<CaseKey, CaseDescription>> = {
   },
   refund: {
     title: "Refund",
-    checks: "A refund of the bet's round (amount 1.00) is acknowledged and gives the stake back: the balance is 1.00 more.",
+    checks:
+      "A refund of the bet's round (amount 1.00) is acknowledged and gives the stake back: the balance is 1.00 more.",
     catches: "a refund that is not applied"
   },
   rollback: {
@@ -80,19 +82,22 @@ export const cases: Readonly<Record<CaseKey, CaseDescription>> = {
   },
   repeat: {
     title: "The same event twice",
-    checks: "A bet of 2.00 sent twice with the same event id (freshly signed, as a retry is) gets the same answer and is " +
+    checks:
+      "A bet of 2.00 sent twice with the same event id (freshly signed, as a retry is) gets the same answer and is " +
       "taken once; its win of 5.00 sent twice is credited once; a refund of the round then gives the balance back.",
     catches: "double-applies a retry"
   },
   concurrent: {
     title: "The same event 20 times at once",
-    checks: "A bet of 3.00 sent 20 times at the same moment with one event id: every answer is the same and the stake " +
+    checks:
+      "A bet of 3.00 sent 20 times at the same moment with one event id: every answer is the same and the stake " +
       "is taken once; a rollback then gives it back.",
     catches: "double-applies a retry when the copies arrive together (a check-then-act race)"
   },
   rollback_first: {
     title: "A rollback before its bet",
-    checks: "A rollback of a bet the wallet has not seen is acknowledged; the bet arriving after it is refused and the " +
+    checks:
+      "A rollback of a bet the wallet has not seen is acknowledged; the bet arriving after it is refused and the " +
       "balance does not move.",
     catches: "applies a late bet after its rollback"
   },
@@ -103,24 +108,28 @@ export const cases: Readonly<Record<CaseKey, CaseDescription>> = {
   },
   stale_timestamp: {
     title: "A stale timestamp",
-    checks: "A bet of 1.00 signed correctly 10 minutes ago (a replayed callback) is refused and the balance does not move.",
+    checks:
+      "A bet of 1.00 signed correctly 10 minutes ago (a replayed callback) is refused and the balance does not move.",
     catches: "skips signature checks (an old signature, a replay, is accepted)"
   },
   other_body: {
     title: "A signature of another body",
-    checks: "A bet of 1.00 carrying the signature of another body (the same bet of 0.01) is refused and the balance does " +
+    checks:
+      "A bet of 1.00 carrying the signature of another body (the same bet of 0.01) is refused and the balance does " +
       "not move.",
     catches: "skips signature checks (the signature is not checked against the body it came with)"
   },
   insufficient_funds: {
     title: "Insufficient funds",
-    checks: "A bet of 1.00 more than the balance is refused with {\"error\": \"insufficient_funds\"} and the balance does " +
+    checks:
+      "A bet of 1.00 more than the balance is refused with {\"error\": \"insufficient_funds\"} and the balance does " +
       "not move.",
     catches: "takes a stake the balance cannot cover, or refuses it in a form the service cannot read"
   },
   unknown_player: {
     title: "An unknown player",
-    checks: "A balance and a bet for a player the wallet never saw are answered {\"error\": \"unknown_player\"}; the test " +
+    checks:
+      "A balance and a bet for a player the wallet never saw are answered {\"error\": \"unknown_player\"}; the test " +
       "player's balance does not move.",
     catches: "answers for a player it does not know"
   },
@@ -131,12 +140,14 @@ export const cases: Readonly<Record<CaseKey, CaseDescription>> = {
   },
   zero_bet: {
     title: "A zero bet",
-    checks: "A bet of 0.00 is answered in the contract's form (the balance, unchanged, or a refusal) and moves nothing.",
+    checks:
+      "A bet of 0.00 is answered in the contract's form (the balance, unchanged, or a refusal) and moves nothing.",
     catches: "moves money, or fails, on a zero stake"
   },
   conservation: {
     title: "Conservation",
-    checks: "The free round's win is taken back by a refund of its round (-100.00), and the balance at the end equals " +
+    checks:
+      "The free round's win is taken back by a refund of its round (-100.00), and the balance at the end equals " +
       "the balance at the start plus what the cases moved: 0.00, since every case gives back what it moved.",
     catches: "loses or creates money over the run"
   },
@@ -253,8 +264,10 @@ export const compared = (what: string, observed: Cents | undefined, expected: Ce
     ? [`The balance could not be read ${what}.`]
     : observed === expected
     ? []
-    : [`${what[0].toUpperCase()}${what.slice(1)} the balance is ${amountText(observed)}, not ${amountText(expected)} ` +
-      `(${observed > expected ? "+" : ""}${amountText(observed - expected)}).`]
+    : [
+      `${what[0].toUpperCase()}${what.slice(1)} the balance is ${amountText(observed)}, not ${amountText(expected)} ` +
+      `(${observed > expected ? "+" : ""}${amountText(observed - expected)}).`
+    ]
 
 /** How the service reads a partner's answer to a balance or a bet, in words. */
 export const answerReading = (answer: PartnerAnswer): string => {
@@ -294,11 +307,14 @@ export const timingOf = (exchanges: ReadonlyArray<Exchange>, timeoutMillis: numb
 
 /** What is wrong with these answer times, in words; none when every call was answered within the time-out. */
 export const timingProblems = (timing: Timing): ReadonlyArray<string> => {
-  const figures = `p50 ${timing.p50Millis} ms, p99 ${timing.p99Millis} ms, slowest ${timing.maxMillis} ms over ${timing.calls} ` +
+  const figures =
+    `p50 ${timing.p50Millis} ms, p99 ${timing.p99Millis} ms, slowest ${timing.maxMillis} ms over ${timing.calls} ` +
     `calls, against the ${timing.timeoutMillis} ms time-out.`
   if (timing.timedOut > 0) {
-    return [`${timing.timedOut} of ${timing.calls} calls got no answer within the ${timing.timeoutMillis} ms time-out (${figures}) ` +
-      "The service refuses a bet the wallet does not answer in time and rolls it back."]
+    return [
+      `${timing.timedOut} of ${timing.calls} calls got no answer within the ${timing.timeoutMillis} ms time-out (${figures}) ` +
+      "The service refuses a bet the wallet does not answer in time and rolls it back."
+    ]
   }
   if (timing.p99Millis >= timing.timeoutMillis) return [`Answers came at the time-out's edge: ${figures}`]
   return []
@@ -327,7 +343,9 @@ export const liveTokenRefusal = (
   requirement: { readonly required: boolean; readonly latest: CertificationStatus | null }
 ): string | null => {
   if (!requirement.required || requirement.latest === "passed") return null
-  const latest = requirement.latest === null ? "it has no finished run yet" : `its latest run ${requirement.latest === "failed" ? "failed" : "was interrupted"}`
+  const latest = requirement.latest === null
+    ? "it has no finished run yet"
+    : `its latest run ${requirement.latest === "failed" ? "failed" : "was interrupted"}`
   return `The live token of ${slug} is issued only after a passed wallet certification, and ${latest}: ` +
     `run one (partners certify ${slug} --player <test player>, or the console's Certification page) first.`
 }

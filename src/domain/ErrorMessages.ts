@@ -14,7 +14,7 @@ export const ErrorMessages = {
       retryAfterSeconds === 1 ? "second" : "seconds"
     }.`,
   rateLimited: (limit: number, retryAfterSeconds: number) =>
-    `Too many requests: this partner may send ${limit} ${limit === 1 ? "request" : "requests"} a minute. Retry in ${retryAfterSeconds} ${
-      retryAfterSeconds === 1 ? "second" : "seconds"
-    }.`
+    `Too many requests: this partner may send ${limit} ${
+      limit === 1 ? "request" : "requests"
+    } a minute. Retry in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? "second" : "seconds"}.`
 } as const

@@ -20,7 +20,10 @@ const parseWithSource = JSON.parse as (text: string, reviver: SourceReviver) => 
 
 /** Parses JSON text, every number as a JsonNumber holding its source text. Throws a SyntaxError on bad JSON. */
 export const parse = (text: string): unknown =>
-  parseWithSource(text, (_key, value, context) => typeof value === "number" ? new JsonNumber(context.source ?? String(value)) : value)
+  parseWithSource(
+    text,
+    (_key, value, context) => typeof value === "number" ? new JsonNumber(context.source ?? String(value)) : value
+  )
 
 /** A JSON number as parsed by `parse`. */
 export const JsonNumberSchema = Schema.instanceOf(JsonNumber).annotate({ expected: "a number" })

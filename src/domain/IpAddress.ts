@@ -9,11 +9,15 @@ export const ipv6Words = (address: string): ReadonlyArray<number> | undefined =>
   const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address)
   const text = dotted === null
     ? address
-    : `${dotted[1]}${((Number(dotted[2]) << 8) | Number(dotted[3])).toString(16)}:${((Number(dotted[4]) << 8) | Number(dotted[5])).toString(16)}`
+    : `${dotted[1]}${((Number(dotted[2]) << 8) | Number(dotted[3])).toString(16)}:${
+      ((Number(dotted[4]) << 8) | Number(dotted[5])).toString(16)
+    }`
   const parts = (part: string) => part === "" ? [] : part.split(":").map((word) => parseInt(word, 16))
   const [head, tail] = text.split("::")
   const before = parts(head)
   const after = tail === undefined ? [] : parts(tail)
-  const words = tail === undefined ? before : [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after]
+  const words = tail === undefined
+    ? before
+    : [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after]
   return words.length === 8 ? words : undefined
 }

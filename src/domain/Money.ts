@@ -49,7 +49,8 @@ export const centsFromNumeric = (text: string): Cents => {
 const amountText = (value: string | number | JsonNumber): string =>
   value instanceof JsonNumber ? value.source : typeof value === "number" ? String(value) : value
 
-const amountMessage = "must be an amount of at least 0 with at most 2 decimal places, written plainly (like 12.5 or \"12.50\")"
+const amountMessage =
+  "must be an amount of at least 0 with at most 2 decimal places, written plainly (like 12.5 or \"12.50\")"
 
 /**
  * An amount as it arrives: a JSON number or a decimal string ("12.50"), at

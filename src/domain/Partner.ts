@@ -55,7 +55,8 @@ export class PartnerAccess extends Partner.extend<PartnerAccess>("PartnerAccess"
 }) {
   /** Whether the token still admits the partner at `now` (a look-up kept in a cache may outlive the token). */
   admitsAt(now: number): boolean {
-    return this.token_expires_at === undefined || this.token_expires_at === null || this.token_expires_at.getTime() > now
+    return this.token_expires_at === undefined || this.token_expires_at === null ||
+      this.token_expires_at.getTime() > now
   }
 }
 
@@ -97,7 +98,8 @@ export const blankIsNull = (url: string | null | undefined) =>
 export const tokenOverlapHours = { minimum: 1, maximum: 7 * 24 } as const
 
 /** What a token shows of itself: `pak_live_` or `pak_test_` and four characters, or a chosen token's first four. */
-export const tokenDisplayPrefix = (token: string) => token.slice(0, (/^pak_(live_|test_)?/.exec(token)?.[0].length ?? 0) + 4)
+export const tokenDisplayPrefix = (token: string) =>
+  token.slice(0, (/^pak_(live_|test_)?/.exec(token)?.[0].length ?? 0) + 4)
 
 /**
  * The partner spent its allowance of requests (its own rate_limit_per_minute or PARTNER_RATE_LIMIT):
@@ -171,7 +173,10 @@ export class PartnerPlayer extends Schema.Class<PartnerPlayer>("PartnerPlayer")(
  * What never changes about a player once created: who it is, whose, in which environment, and its user code
  * (never reused). The wallet keeps it in memory by user code; the balance, name and e-mail are read afresh.
  */
-export type PlayerIdentity = Pick<PartnerPlayer, "id" | "partner_id" | "environment" | "external_player_id" | "internal_user_id">
+export type PlayerIdentity = Pick<
+  PartnerPlayer,
+  "id" | "partner_id" | "environment" | "external_player_id" | "internal_user_id"
+>
 
 /** What may change about a player: its mirror (null: a shadow player), name and e-mail. */
 export type PlayerState = Pick<PartnerPlayer, "balance" | "name" | "email">

@@ -14,7 +14,7 @@ const rank: Record<PartnerRole, number> = { viewer: 0, developer: 1, owner: 2 }
 export const roleReaches = (role: PartnerRole, needed: PartnerRole) => rank[role] >= rank[needed]
 
 /**
- * What each kind of change in the portal needs: the one table of the role matrix (the README shows it). `account`
+ * What each kind of change in the portal needs: the one table of the role matrix (docs/partners.md shows it). `account`
  * is the user's own (their password, logging out).
  */
 export const changeNeeds = {
@@ -40,6 +40,8 @@ export class PartnerUser extends Schema.Class<PartnerUser>("PartnerUser")({
   /** `active` (has a password), `invited` (an open link, no password yet), or `invitation expired` (invite again). */
   statusAt(now: number): "active" | "invited" | "invitation expired" {
     if (this.passwordSet) return "active"
-    return this.invitationExpiresAt !== null && this.invitationExpiresAt.getTime() > now ? "invited" : "invitation expired"
+    return this.invitationExpiresAt !== null && this.invitationExpiresAt.getTime() > now
+      ? "invited"
+      : "invitation expired"
   }
 }

@@ -16,7 +16,8 @@ export const RtpPolicy = Schema.Union([
   Schema.Struct({ mode: Schema.Literal("fixed"), value: Percent })
 ]).annotate({
   identifier: "RtpPolicy",
-  description: "`{mode: \"pass\"}`, `{mode: \"clamp\", min, max}` or `{mode: \"fixed\", value}`; percentages are whole numbers 0 to 100"
+  description:
+    "`{mode: \"pass\"}`, `{mode: \"clamp\", min, max}` or `{mode: \"fixed\", value}`; percentages are whole numbers 0 to 100"
 })
 export type RtpPolicy = typeof RtpPolicy.Type
 
@@ -36,7 +37,11 @@ export const appliedRtp = (policy: RtpPolicy, requested: number | null): number 
 
 /** The policy in the CLI's words: `pass`, `clamp:85-96`, `fixed:94`. */
 export const rtpPolicyText = (policy: RtpPolicy): string =>
-  policy.mode === "pass" ? "pass" : policy.mode === "clamp" ? `clamp:${policy.min}-${policy.max}` : `fixed:${policy.value}`
+  policy.mode === "pass"
+    ? "pass"
+    : policy.mode === "clamp"
+    ? `clamp:${policy.min}-${policy.max}`
+    : `fixed:${policy.value}`
 
 const decodePolicy = Schema.decodeUnknownOption(RtpPolicy)
 

@@ -67,7 +67,9 @@ export type FeedEntry = typeof FeedEntry.Type
 export const LiveFeedEntry = Schema.Struct({ ...FeedEntry.fields, score: Schema.String, minute: Schema.Int })
 export type LiveFeedEntry = typeof LiveFeedEntry.Type
 
-export const feedEntryOf = ({ countryCode, minute: _minute, score: _score, status: _status, ...event }: FeedEvent): FeedEntry => ({
+export const feedEntryOf = (
+  { countryCode, minute: _minute, score: _score, status: _status, ...event }: FeedEvent
+): FeedEntry => ({
   ...event,
   country: countryOf(countryCode)
 })
@@ -154,6 +156,8 @@ export interface RefreshOutcome {
 }
 
 /** A query that cannot be answered as asked; field -> messages, for a 422. */
-export class InvalidSportsCatalogQuery extends Schema.TaggedError<InvalidSportsCatalogQuery>()("InvalidSportsCatalogQuery", {
-  errors: Schema.Record(Schema.String, Schema.Array(Schema.String))
-}) {}
+export class InvalidSportsCatalogQuery
+  extends Schema.TaggedError<InvalidSportsCatalogQuery>()("InvalidSportsCatalogQuery", {
+    errors: Schema.Record(Schema.String, Schema.Array(Schema.String))
+  })
+{}

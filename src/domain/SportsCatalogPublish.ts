@@ -87,7 +87,10 @@ const recordsOf = (snapshot: Snapshot): SnapshotRecords => {
   for (const row of [...leagueRows, ...teams.values()]) if (row.countryCode) countryCodes.add(row.countryCode)
   // A sport is recorded once the provider lists something of it: a refresh for a sport id the provider
   // does not know leaves no row ("Sport 987654") for every partner to see.
-  const sportIds = new Set([...leagueRows.map((league) => league.sportId), ...snapshot.events.map((event) => event.sportId)])
+  const sportIds = new Set([
+    ...leagueRows.map((league) => league.sportId),
+    ...snapshot.events.map((event) => event.sportId)
+  ])
   return {
     sports: [...sportIds].map((id) => ({ id, name: sportName(id) })),
     countries: [...countryCodes].map((code) => ({ code, name: countryName(code) })),

@@ -67,7 +67,13 @@ export interface FeedOrder {
   readonly descending: boolean
 }
 
-const sortKeys: ReadonlySet<string> = new Set<FeedSortKey>(["time", "league_name", "home_name", "away_name", "last_update"])
+const sortKeys: ReadonlySet<string> = new Set<FeedSortKey>([
+  "time",
+  "league_name",
+  "home_name",
+  "away_name",
+  "last_update"
+])
 const dayMillis = 86_400_000
 
 const sortedUnique = <A extends number | string>(items: Iterable<A>): ReadonlyArray<A> =>
@@ -88,7 +94,8 @@ export const sportName = (id: number) => sportNames[id] ?? `Sport ${id}`
 export const sortedNames = (names: Iterable<string>): ReadonlyArray<string> => [...new Set(names)].sort(compareNames)
 
 /** The first instant of a YYYYMMDD day (UTC). */
-export const dayStart = (day: string) => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6, 8)))
+export const dayStart = (day: string) =>
+  Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6, 8)))
 
 const narrowingOf = (filters: SportsCatalogFilters): Narrowing => {
   const search = filters.search?.trim().toLowerCase()
@@ -107,11 +114,16 @@ const narrowingOf = (filters: SportsCatalogFilters): Narrowing => {
  */
 export const startRangeOf = (
   filters: Pick<SportsCatalogFilters, "date" | "dateFrom" | "dateTo">
-): Result.Result<{ readonly startsFrom: number | null; readonly startsBefore: number | null }, InvalidSportsCatalogQuery> => {
+): Result.Result<
+  { readonly startsFrom: number | null; readonly startsBefore: number | null },
+  InvalidSportsCatalogQuery
+> => {
   if (filters.dateFrom !== undefined && filters.dateTo !== undefined && filters.dateFrom > filters.dateTo) {
-    return Result.fail(new InvalidSportsCatalogQuery({
-      errors: { date_to: ["The date to field must be a day on or after date from."] }
-    }))
+    return Result.fail(
+      new InvalidSportsCatalogQuery({
+        errors: { date_to: ["The date to field must be a day on or after date from."] }
+      })
+    )
   }
   let from: number | null = null
   let before: number | null = null

@@ -28,10 +28,13 @@ const about = {
   sport_id: Schema.Int,
   league_id: Schema.String,
   updated_at: Instant.annotate({
-    description: "When the provider stated this: its own time for the data where it gives one (the quote time of odds), " +
+    description:
+      "When the provider stated this: its own time for the data where it gives one (the quote time of odds), " +
       "else when it gave the answer (which a cache may have kept since)"
   }),
-  seen_at: Instant.annotate({ description: "When the service saw the change (the refresh or odds read that noticed it)" })
+  seen_at: Instant.annotate({
+    description: "When the service saw the change (the refresh or odds read that noticed it)"
+  })
 }
 
 export const eventFields = ["created", "status", "starts_at", "active", "names"] as const
@@ -45,7 +48,9 @@ export const EventChange = Schema.Struct({
   starts_at: Instant,
   status: Schema.String.annotate({ description: "prematch, live, ended, postponed, cancelled or interrupted" }),
   active: Schema.Boolean.annotate({ description: "false once the provider stopped listing the event (removed)" }),
-  changed: Schema.Array(Schema.Literals(eventFields)).annotate({ description: "What changed: created, status, starts_at, active, names" })
+  changed: Schema.Array(Schema.Literals(eventFields)).annotate({
+    description: "What changed: created, status, starts_at, active, names"
+  })
 }).annotate({ identifier: "SportsStreamEventChange" })
 
 /** A score or a minute changed, in play. */
@@ -53,7 +58,9 @@ export const ScoreChange = Schema.Struct({
   ...about,
   status: Schema.String,
   score: Schema.String.annotate({ description: "home-away, as the live feed answers it" }),
-  minute: Schema.Int.annotate({ description: "The match clock where the sport has one; otherwise whole minutes since the start" })
+  minute: Schema.Int.annotate({
+    description: "The match clock where the sport has one; otherwise whole minutes since the start"
+  })
 }).annotate({ identifier: "SportsStreamScoreChange" })
 
 export const suspensionReasons = ["stale", "withdrawn"] as const
@@ -70,7 +77,8 @@ export const OddsChange = Schema.Struct({
   in_play: Schema.Boolean.annotate({ description: "true: in-play odds (GET .../odds/live); false: pre-match odds" }),
   suspended: Schema.Boolean.annotate({ description: "true: do not offer these prices" }),
   reason: Schema.NullOr(Schema.Literals(suspensionReasons)).annotate({
-    description: "Why it is suspended: stale (no fresh data for STREAM_STALE_AFTER) or withdrawn (the provider stopped quoting it)"
+    description:
+      "Why it is suspended: stale (no fresh data for STREAM_STALE_AFTER) or withdrawn (the provider stopped quoting it)"
   }),
   changed: Schema.Literals(marketChangeTypes),
   odds: Schema.Array(Schema.Struct({ label: Schema.String, value: Schema.Finite }))
@@ -159,7 +167,10 @@ export const unlistedEvents = (
   if (scope.liveOnly || !scope.events) return []
   const ids: Array<string> = []
   for (const event of previous) {
-    if (event.active && (event.status === "prematch" || event.status === "live") && scope.sportIds.includes(event.sportId) && !listed.has(event.eventId)) {
+    if (
+      event.active && (event.status === "prematch" || event.status === "live") &&
+      scope.sportIds.includes(event.sportId) && !listed.has(event.eventId)
+    ) {
       ids.push(event.eventId)
     }
   }
@@ -167,18 +178,29 @@ export const unlistedEvents = (
 }
 
 /** What changed of one event, in the order the stream tells it: the event, its score, its result. */
-const changesOfEvent = (previous: EventRecord | undefined, current: EventRecord, seenAt: number): ReadonlyArray<ChangeRecord> => {
+const changesOfEvent = (
+  previous: EventRecord | undefined,
+  current: EventRecord,
+  seenAt: number
+): ReadonlyArray<ChangeRecord> => {
   const changes: Array<ChangeRecord> = []
   const head = { event_id: current.eventId, sport_id: current.sportId, league_id: current.leagueId }
   const age = { updated_at: iso(current.answeredAt), seen_at: iso(seenAt) }
   const record = (kind: ChangeKind, data: EventChange | ScoreChange | ResultChange) =>
-    changes.push({ kind, eventId: current.eventId, sportId: current.sportId, leagueId: current.leagueId, data: JSON.stringify(data) })
+    changes.push({
+      kind,
+      eventId: current.eventId,
+      sportId: current.sportId,
+      leagueId: current.leagueId,
+      data: JSON.stringify(data)
+    })
 
   const changed = previous === undefined ? ["created" as const] : [
     ...(previous.status !== current.status ? ["status" as const] : []),
     ...(previous.startsAt !== current.startsAt ? ["starts_at" as const] : []),
     ...(previous.active !== current.active ? ["active" as const] : []),
-    ...(previous.leagueName !== current.leagueName || previous.homeName !== current.homeName || previous.awayName !== current.awayName
+    ...(previous.leagueName !== current.leagueName || previous.homeName !== current.homeName ||
+        previous.awayName !== current.awayName
       ? ["names" as const]
       : [])
   ]
@@ -195,7 +217,9 @@ const changesOfEvent = (previous: EventRecord | undefined, current: EventRecord,
       ...age
     })
   }
-  const scoreMoved = previous === undefined ? current.score !== null : previous.score !== current.score || previous.minute !== current.minute
+  const scoreMoved = previous === undefined
+    ? current.score !== null
+    : previous.score !== current.score || previous.minute !== current.minute
   if (current.status === "live" && scoreMoved) {
     record("score", {
       ...head,
@@ -206,7 +230,10 @@ const changesOfEvent = (previous: EventRecord | undefined, current: EventRecord,
     })
   }
   const final = finalScore(current.score)
-  if (current.status === "ended" && final !== undefined && (previous?.status !== "ended" || previous.score !== current.score)) {
+  if (
+    current.status === "ended" && final !== undefined &&
+    (previous?.status !== "ended" || previous.score !== current.score)
+  ) {
     record("result", {
       ...head,
       home_score: final.home,
@@ -296,20 +323,22 @@ export const marketChange = (
   eventId: market.eventId,
   sportId: event.sportId,
   leagueId: event.leagueId,
-  data: JSON.stringify({
-    event_id: market.eventId,
-    sport_id: event.sportId,
-    league_id: event.leagueId,
-    market_key: market.key,
-    market_name: market.name,
-    in_play: market.inPlay,
-    suspended: market.suspended,
-    reason: market.reason,
-    changed,
-    odds: market.odds,
-    updated_at: iso(market.quotedAt ?? market.answeredAt),
-    seen_at: iso(seenAt)
-  } satisfies OddsChange)
+  data: JSON.stringify(
+    {
+      event_id: market.eventId,
+      sport_id: event.sportId,
+      league_id: event.leagueId,
+      market_key: market.key,
+      market_name: market.name,
+      in_play: market.inPlay,
+      suspended: market.suspended,
+      reason: market.reason,
+      changed,
+      odds: market.odds,
+      updated_at: iso(market.quotedAt ?? market.answeredAt),
+      seen_at: iso(seenAt)
+    } satisfies OddsChange
+  )
 })
 
 /**

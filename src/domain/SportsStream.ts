@@ -37,7 +37,8 @@ export type ResetReason = (typeof resetReasons)[number]
  */
 export const Reset = Schema.Struct({
   reason: Schema.Literals(resetReasons).annotate({
-    description: "expired: Last-Event-ID is older than STREAM_RETENTION; unknown_position: it is no position of this log; " +
+    description:
+      "expired: Last-Event-ID is older than STREAM_RETENTION; unknown_position: it is no position of this log; " +
       "slow_reader: the client read too slowly and this connection is closed (reconnect with this id)"
   }),
   resume_from: PositionText,
@@ -47,7 +48,8 @@ export type Reset = typeof Reset.Encoded
 
 const resetMessages: Record<ResetReason, string> = {
   expired: "Changes after your Last-Event-ID are no longer kept: re-read the feeds, then go on from this event's id.",
-  unknown_position: "Your Last-Event-ID is no position of this log: re-read the feeds, then go on from this event's id.",
+  unknown_position:
+    "Your Last-Event-ID is no position of this log: re-read the feeds, then go on from this event's id.",
   slow_reader: "This stream was read too slowly and is closed: reconnect with this event's id as Last-Event-ID."
 }
 
@@ -87,10 +89,11 @@ const setOf = <A extends string | number>(values: ReadonlyArray<A> | undefined):
 
 const keyOf = (set: ReadonlySet<string | number> | null) => set === null ? "*" : [...set].join(",")
 
-
 /** A filter from the query: sports by id or name (`1`, `Soccer`; an unknown name matches nothing), ids as the provider's. */
 export const streamFilterOf = (query: StreamQuery): StreamFilter => {
-  const kinds = setOf(query.kinds?.filter((kind): kind is ChangeKind => (changeKinds as ReadonlyArray<string>).includes(kind)))
+  const kinds = setOf(
+    query.kinds?.filter((kind): kind is ChangeKind => (changeKinds as ReadonlyArray<string>).includes(kind))
+  )
   const sportIds = query.sportIds === undefined || query.sportIds.length === 0
     ? null
     : new Set(query.sportIds.flatMap(sportIdsOf).sort((a, b) => a - b))

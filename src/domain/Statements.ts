@@ -25,8 +25,10 @@ export const isDay = (text: string): boolean => {
 
 /** The day's first instant; the day runs to the next day's start, excluded. */
 export const dayStart = (day: string): Date => new Date(`${day}T00:00:00.000Z`)
-export const nextDay = (day: string): string => new Date(dayStart(day).getTime() + 86_400_000).toISOString().slice(0, 10)
-export const previousDay = (day: string): string => new Date(dayStart(day).getTime() - 86_400_000).toISOString().slice(0, 10)
+export const nextDay = (day: string): string =>
+  new Date(dayStart(day).getTime() + 86_400_000).toISOString().slice(0, 10)
+export const previousDay = (day: string): string =>
+  new Date(dayStart(day).getTime() - 86_400_000).toISOString().slice(0, 10)
 /** The UTC day an instant falls on. */
 export const dayOf = (instant: Date | number): string => new Date(instant).toISOString().slice(0, 10)
 
@@ -207,7 +209,12 @@ export interface ComputedStatement {
 
 /** The statement of `lines` (ordered by creation) for a partner's environment and day, computed at `computedAt`. */
 export const computeStatement = (
-  header: { readonly partner: string; readonly environment: Environment; readonly date: string; readonly computedAt: Date },
+  header: {
+    readonly partner: string
+    readonly environment: Environment
+    readonly date: string
+    readonly computedAt: Date
+  },
   lines: ReadonlyArray<StatementLine>
 ): ComputedStatement => {
   const summary: StatementSummary = {
@@ -220,17 +227,24 @@ export const computeStatement = (
     computedAt: header.computedAt,
     ...totalsOf(lines)
   }
-  const document = [encodeSummary(summary), ...lines.map((line) => encodeLine({ record: "transaction", ...line }))].map((line) => `${JSON.stringify(line)}\n`).join("")
+  const document = [encodeSummary(summary), ...lines.map((line) => encodeLine({ record: "transaction", ...line }))].map(
+    (line) => `${JSON.stringify(line)}\n`
+  ).join("")
   return { summary, lines, document, sha256: documentDigest(document) }
 }
 
 export const documentDigest = (document: string): Uint8Array => createHash("sha256").update(document).digest()
 
 /** The summary of a stored document (its first line). */
-export const summaryOf = (document: string): StatementSummary => decodeSummary(JSON.parse(document.slice(0, document.indexOf("\n"))))
+export const summaryOf = (document: string): StatementSummary =>
+  decodeSummary(JSON.parse(document.slice(0, document.indexOf("\n"))))
 
 /** The transaction lines of a stored document, `offset` lines past the summary, at most `limit`. */
-export const linesOf = (document: string, offset = 0, limit = Number.POSITIVE_INFINITY): ReadonlyArray<StatementLine> => {
+export const linesOf = (
+  document: string,
+  offset = 0,
+  limit = Number.POSITIVE_INFINITY
+): ReadonlyArray<StatementLine> => {
   const lines: Array<StatementLine> = []
   let start = document.indexOf("\n") + 1
   for (let index = 0; start < document.length && lines.length < limit; index++) {
@@ -298,7 +312,11 @@ export const postedFieldNames: Record<(typeof comparedFields)[number], string> =
  * Every listed difference is kept: the caller decides how many to show.
  */
 export const reconcile = (
-  ours: { readonly lines: ReadonlyArray<StatementLine>; readonly totals: StatementTotals; readonly transactions: number },
+  ours: {
+    readonly lines: ReadonlyArray<StatementLine>
+    readonly totals: StatementTotals
+    readonly transactions: number
+  },
   theirs: { readonly lines: ReadonlyArray<PostedTransaction>; readonly totals?: PostedTotals | undefined }
 ): Reconciliation => {
   const posted = new Map(theirs.lines.map((line) => [keyOf(line.kind, line.txnId), line]))
@@ -316,15 +334,19 @@ export const reconcile = (
     }
     const differences = comparedFields.flatMap((field): Array<Difference> => {
       const value = their[field]
-      return value === undefined || value === line[field] ? [] : [{ field: postedFieldNames[field], ours: line[field], theirs: value }]
+      return value === undefined || value === line[field]
+        ? []
+        : [{ field: postedFieldNames[field], ours: line[field], theirs: value }]
     })
     if (differences.length === 0) matched++
     else different.push({ line, differences })
   }
   const missingHere = theirs.lines.filter((line) => !listed.has(keyOf(line.kind, line.txnId)))
-  const totals = Object.entries({ ...ours.totals, transactions: ours.transactions }).flatMap(([field, value]): Array<Difference> => {
-    const their = theirs.totals?.[field as keyof PostedTotals]
-    return their === undefined || their === value ? [] : [{ field, ours: value, theirs: their }]
-  })
+  const totals = Object.entries({ ...ours.totals, transactions: ours.transactions }).flatMap(
+    ([field, value]): Array<Difference> => {
+      const their = theirs.totals?.[field as keyof PostedTotals]
+      return their === undefined || their === value ? [] : [{ field, ours: value, theirs: their }]
+    }
+  )
   return { matched, missingAtPartner, missingHere, different, totals }
 }

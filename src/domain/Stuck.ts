@@ -38,7 +38,9 @@ export const stuckRound = (round: Round, openSince: Date, externalPlayerId: stri
   transactionId: null,
   externalPlayerId,
   since: openSince,
-  detail: `Round ${round.roundId} is open with ${round.pendingBets} bet${round.pendingBets === 1 ? "" : "s"} waiting for the partner.`
+  detail: `Round ${round.roundId} is open with ${round.pendingBets} bet${
+    round.pendingBets === 1 ? "" : "s"
+  } waiting for the partner.`
 })
 
 export const stuckBet = (bet: WalletTransaction, externalPlayerId: string | null): StuckItem => ({
@@ -63,7 +65,8 @@ export const stuckNotification = (callback: Callback, externalPlayerId: string |
   externalPlayerId,
   since: callback.createdAt,
   detail: `The ${callback.kind} notification of ${callback.txnId} ran out of delivery attempts (${callback.attempts})` +
-    (callback.lastError === null ? "." : `: ${callback.lastError}`) + " The player's later notifications wait behind it."
+    (callback.lastError === null ? "." : `: ${callback.lastError}`) +
+    " The player's later notifications wait behind it."
 })
 
 /**

@@ -74,5 +74,4 @@ const naturalOrder = new Intl.Collator("und", { numeric: true, sensitivity: "acc
  * code units breaking ties. The same order as the database's natural_ci
  * collation (sql/0008), for lists sorted in memory.
  */
-export const compareNames = (a: string, b: string): number =>
-  naturalOrder.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0)
+export const compareNames = (a: string, b: string): number => naturalOrder.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0)

@@ -23,7 +23,7 @@ export type RoundStatus = typeof RoundStatus.Type
 
 /**
  * Refusals: the aggregator's own two codes, and two of this service's
- * (documented in the README): a bet of a round already refunded, and a
+ * (documented in docs/architecture.md): a bet of a round already refunded, and a
  * transaction id already used with another payload. ROUND_NOT_FOUND is only
  * read back: refunds of unknown rounds answered it before they became
  * tombstones.
@@ -56,7 +56,10 @@ export const WalletAnswer = Schema.Struct({ msg: Schema.Literals(["", ...refusal
 export type WalletAnswer = typeof WalletAnswer.Type
 
 export const accepted = (balance: Cents): WalletAnswer => ({ msg: "", balance: toAmount(balance) })
-export const refused = (refusal: Refusal, balance: Cents): WalletAnswer => ({ msg: refusal, balance: toAmount(balance) })
+export const refused = (refusal: Refusal, balance: Cents): WalletAnswer => ({
+  msg: refusal,
+  balance: toAmount(balance)
+})
 
 /**
  * An answer as it is kept, to be replayed: a shadow player's is kept without its balance (the service keeps
@@ -320,7 +323,11 @@ export const ledgerEntry = (
 })
 
 /** A round as the books show it: with its player and its transactions. */
-export const ledgerRound = (round: Round, player: PartnerPlayer, transactions: ReadonlyArray<LedgerEntry>): LedgerRound => ({
+export const ledgerRound = (
+  round: Round,
+  player: PartnerPlayer,
+  transactions: ReadonlyArray<LedgerEntry>
+): LedgerRound => ({
   ...round,
   player: { external_player_id: player.external_player_id, internal_user_id: player.internal_user_id },
   transactions

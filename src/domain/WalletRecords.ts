@@ -88,8 +88,20 @@ export const storedAnswer = (outcome: Pick<Outcome, "answer" | "balanceAfter">):
 
 /** What a decided transaction does to its round: create it, or change the one locked for the decision. */
 export type RoundWrite =
-  | { readonly _tag: "Create"; readonly status: Exclude<RoundStatus, "open">; readonly refundedEarly: boolean; readonly addBet: Cents; readonly addWin: Cents }
-  | { readonly _tag: "Update"; readonly roundRef: number; readonly refund: boolean; readonly addBet: Cents; readonly addWin: Cents }
+  | {
+    readonly _tag: "Create"
+    readonly status: Exclude<RoundStatus, "open">
+    readonly refundedEarly: boolean
+    readonly addBet: Cents
+    readonly addWin: Cents
+  }
+  | {
+    readonly _tag: "Update"
+    readonly roundRef: number
+    readonly refund: boolean
+    readonly addBet: Cents
+    readonly addWin: Cents
+  }
 
 export type OpenedBet =
   /** With the player as the same step read it: its mirror (or none, a shadow player) when the bet was written. */
@@ -167,7 +179,15 @@ export const notification = (
   kind: "win" | "refund" | "rollback",
   txnId: string,
   body: string
-): NewCallback => ({ partnerId: player.partner_id, environment: player.environment, playerId: player.id, kind, txnId, eventId: transactionEventId(kind, txnId), body })
+): NewCallback => ({
+  partnerId: player.partner_id,
+  environment: player.environment,
+  playerId: player.id,
+  kind,
+  txnId,
+  eventId: transactionEventId(kind, txnId),
+  body
+})
 
 /** A pending bet as the call that wrote it (for settling it again after a crash). */
 export const betOf = (t: WalletTransaction): BetCall => ({
@@ -223,7 +243,10 @@ export const betSettlement = (
 }
 
 /** What a decided transaction does to its round: create it, or update the one it was decided on. */
-export const roundWrite = (round: Option.Option<Round>, change: { readonly refund: boolean; readonly addWin: Cents }): RoundWrite =>
+export const roundWrite = (
+  round: Option.Option<Round>,
+  change: { readonly refund: boolean; readonly addWin: Cents }
+): RoundWrite =>
   Option.match(round, {
     onNone: () => ({ _tag: "Create", status: "settled", refundedEarly: false, addBet: 0, addWin: change.addWin }),
     onSome: (r) => ({ _tag: "Update", roundRef: r.ref, refund: change.refund, addBet: 0, addWin: change.addWin })
@@ -247,7 +270,14 @@ export const refusedBet = (code: "ROUND_REFUNDED" | "INVALID_USER", balance: Cen
  * A free round (no stake): nothing to take; the win is credited through the outbox. For a shadow player
  * (`shadow`), `mirror` is the partner's figure just asked, answered plus the win and kept nowhere.
  */
-export const freeBet = (call: BetCall, player: PartnerPlayer, slug: string, mirror: Cents, at: Date, shadow = false): Decided => {
+export const freeBet = (
+  call: BetCall,
+  player: PartnerPlayer,
+  slug: string,
+  mirror: Cents,
+  at: Date,
+  shadow = false
+): Decided => {
   const balanceAfter = mirror + call.win
   const kept = shadow ? null : balanceAfter
   return {
@@ -261,7 +291,9 @@ export const freeBet = (call: BetCall, player: PartnerPlayer, slug: string, mirr
       mirror: kept
     },
     callbacks: call.win > 0
-      ? [notification(player, "win", call.txnId, winBody(partyOf(player, slug), transactionOf(call), call.win, kept, at))]
+      ? [
+        notification(player, "win", call.txnId, winBody(partyOf(player, slug), transactionOf(call), call.win, kept, at))
+      ]
       : []
   }
 }
@@ -278,7 +310,14 @@ export const refundRecords = (
   shadow = false
 ): Decided & { readonly round: RoundWrite } => {
   // A shadow player's `mirror` is the partner's figure just asked: answered, never kept.
-  const base = { status: "applied" as const, refusal: null, amount: 0, balanceAfter: shadow ? null : mirror, answer: accepted(mirror), mirror: null }
+  const base = {
+    status: "applied" as const,
+    refusal: null,
+    amount: 0,
+    balanceAfter: shadow ? null : mirror,
+    answer: accepted(mirror),
+    mirror: null
+  }
   switch (decision._tag) {
     case "Tombstone":
       return {
@@ -287,14 +326,32 @@ export const refundRecords = (
         callbacks: []
       }
     case "AlreadyRefunded":
-      return { outcome: { ...base, note: "already_refunded" }, round: roundWrite(round, { refund: true, addWin: 0 }), callbacks: [] }
+      return {
+        outcome: { ...base, note: "already_refunded" },
+        round: roundWrite(round, { refund: true, addWin: 0 }),
+        callbacks: []
+      }
     case "Undo": {
       const r = Option.getOrThrow(round)
       const balanceAfter = balanceAfterRefund(mirror, decision.amount)
       const kept = shadow ? null : balanceAfter
-      const body = refundBody(partyOf(player, slug), transactionOf(call), { bet: r.betTotal, win: r.winTotal }, decision.amount, kept, at)
+      const body = refundBody(
+        partyOf(player, slug),
+        transactionOf(call),
+        { bet: r.betTotal, win: r.winTotal },
+        decision.amount,
+        kept,
+        at
+      )
       return {
-        outcome: { ...base, note: null, amount: decision.amount, balanceAfter: kept, answer: accepted(balanceAfter), mirror: kept },
+        outcome: {
+          ...base,
+          note: null,
+          amount: decision.amount,
+          balanceAfter: kept,
+          answer: accepted(balanceAfter),
+          mirror: kept
+        },
         round: roundWrite(round, { refund: true, addWin: 0 }),
         callbacks: decision.amount === 0 ? [] : [notification(player, "refund", call.txnId, body)]
       }

@@ -13,7 +13,11 @@ const AccountRow = Schema.Struct({
   updated_at: Schema.Date
 }).pipe(Schema.decodeTo(AdminAccount))
 
-const Credentials = Schema.Struct({ password_hash: Schema.String, must_change_password: Schema.Boolean, password_set_at: Schema.Date })
+const Credentials = Schema.Struct({
+  password_hash: Schema.String,
+  must_change_password: Schema.Boolean,
+  password_set_at: Schema.Date
+})
 const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(AccountRow))
 const decodeCredentials = Schema.decodeUnknownEffect(Schema.Array(Credentials))
 
@@ -87,22 +91,25 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
         `.pipe(
           Effect.flatMap(decodeAccounts),
           Effect.orDie,
-          Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new EmailTaken({ email: account.email })) : Effect.succeed(rows[0]))
+          Effect.flatMap((rows) =>
+            rows.length === 0 ? Effect.fail(new EmailTaken({ email: account.email })) : Effect.succeed(rows[0])
+          )
         )
 
       const credentials = (email: string) =>
-        sql`SELECT ${columns}, password_hash, must_change_password, password_set_at FROM admin_accounts WHERE email = ${email}`.pipe(
-          Effect.flatMap((rows) => Effect.all([decodeAccounts(rows), decodeCredentials(rows)])),
-          Effect.map(([accounts, secrets]) =>
-            accounts.length === 0 ? Option.none() : Option.some({
-              account: accounts[0],
-              passwordHash: secrets[0].password_hash,
-              mustChangePassword: secrets[0].must_change_password,
-              passwordSetAt: secrets[0].password_set_at
-            })
-          ),
-          Effect.orDie
-        )
+        sql`SELECT ${columns}, password_hash, must_change_password, password_set_at FROM admin_accounts WHERE email = ${email}`
+          .pipe(
+            Effect.flatMap((rows) => Effect.all([decodeAccounts(rows), decodeCredentials(rows)])),
+            Effect.map(([accounts, secrets]) =>
+              accounts.length === 0 ? Option.none() : Option.some({
+                account: accounts[0],
+                passwordHash: secrets[0].password_hash,
+                mustChangePassword: secrets[0].must_change_password,
+                passwordSetAt: secrets[0].password_set_at
+              })
+            ),
+            Effect.orDie
+          )
 
       const update = (
         email: string,
@@ -117,12 +124,18 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
         }
         if (patch.mustChangePassword !== undefined) changes.must_change_password = patch.mustChangePassword
         return sql`
-          UPDATE admin_accounts SET ${sql.update(changes)}, updated_at = now() WHERE email = ${email} RETURNING ${columns}
+          UPDATE admin_accounts SET ${
+          sql.update(changes)
+        }, updated_at = now() WHERE email = ${email} RETURNING ${columns}
         `.pipe(Effect.flatMap(decodeAccounts), Effect.map((rows) => Option.fromNullishOr(rows[0])), Effect.orDie)
       }
 
       const sessions = sessionRows(sql, { table: "admin_sessions", owner: "account_id" })
-      const SessionRow = Schema.Struct({ csrf_token: Schema.String, must_change_password: Schema.Boolean, expires_at: Schema.Date })
+      const SessionRow = Schema.Struct({
+        csrf_token: Schema.String,
+        must_change_password: Schema.Boolean,
+        expires_at: Schema.Date
+      })
       const decodeSessions = Schema.decodeUnknownEffect(Schema.Array(SessionRow))
       const findSession = (idHash: Uint8Array) =>
         sql`
@@ -179,13 +192,24 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
         Effect.gen(function*() {
           if (accounts.has(email)) return yield* new EmailTaken({ email })
           const at = yield* now
-          const account = new AdminAccount({ id: nextId++, email, role, disabled: false, created_at: at, updated_at: at })
+          const account = new AdminAccount({
+            id: nextId++,
+            email,
+            role,
+            disabled: false,
+            created_at: at,
+            updated_at: at
+          })
           accounts.set(email, { account, passwordHash, mustChangePassword: true, passwordSetAt: at })
           return account
         }),
-      list: Effect.sync(() => [...accounts.values()].map((stored) => stored.account).sort((a, b) => a.email < b.email ? -1 : 1)),
-      findByEmail: (email) => Effect.sync(() => Option.map(Option.fromNullishOr(accounts.get(email)), (stored) => stored.account)),
-      credentials: (email) => Effect.sync(() => Option.map(Option.fromNullishOr(accounts.get(email)), (stored) => ({ ...stored }))),
+      list: Effect.sync(() =>
+        [...accounts.values()].map((stored) => stored.account).sort((a, b) => a.email < b.email ? -1 : 1)
+      ),
+      findByEmail: (email) =>
+        Effect.sync(() => Option.map(Option.fromNullishOr(accounts.get(email)), (stored) => stored.account)),
+      credentials: (email) =>
+        Effect.sync(() => Option.map(Option.fromNullishOr(accounts.get(email)), (stored) => ({ ...stored }))),
       update: (email, patch) =>
         Effect.gen(function*() {
           const stored = accounts.get(email)

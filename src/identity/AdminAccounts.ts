@@ -35,7 +35,11 @@ export interface NewSession {
   readonly expiresAt: Date
 }
 
-const accountView = (account: AdminAccount) => ({ email: account.email, role: account.role, disabled: account.disabled })
+const accountView = (account: AdminAccount) => ({
+  email: account.email,
+  role: account.role,
+  disabled: account.disabled
+})
 
 /**
  * Admin accounts and their console sessions: log-ins throttled before the
@@ -82,27 +86,40 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
       const found = (email: string) => (result: Option.Option<AdminAccount>) =>
         Option.match(result, { onNone: () => Effect.fail(new AdminNotFound({ email })), onSome: Effect.succeed })
 
-      const create = Effect.fn("AdminAccounts.create")(function*(actor: Actor, input: { email: string; role: AdminRole; password?: string }) {
-        const email = normalizeEmail(input.email)
-        if (!isEmail(email)) return yield* new InvalidAccountInput({ field: "email", message: "The email must be a valid e-mail address." })
-        const password = input.password ?? generatePassword()
-        yield* checkPassword(password)
-        const passwordHash = yield* hashPassword(password)
-        const account = yield* inTransaction(Effect.gen(function*() {
-          const account = yield* repo.insert({ email, role: input.role, passwordHash })
-          if (input.password !== undefined) yield* repo.update(email, { mustChangePassword: false })
-          yield* audit.record(actor, { action: "admin.create", target: `admin:${email}`, after: accountView(account) })
-          return account
-        }))
-        return { account, password }
-      })
+      const create = Effect.fn("AdminAccounts.create")(
+        function*(actor: Actor, input: { email: string; role: AdminRole; password?: string }) {
+          const email = normalizeEmail(input.email)
+          if (!isEmail(email)) {
+            return yield* new InvalidAccountInput({
+              field: "email",
+              message: "The email must be a valid e-mail address."
+            })
+          }
+          const password = input.password ?? generatePassword()
+          yield* checkPassword(password)
+          const passwordHash = yield* hashPassword(password)
+          const account = yield* inTransaction(Effect.gen(function*() {
+            const account = yield* repo.insert({ email, role: input.role, passwordHash })
+            if (input.password !== undefined) yield* repo.update(email, { mustChangePassword: false })
+            yield* audit.record(actor, {
+              action: "admin.create",
+              target: `admin:${email}`,
+              after: accountView(account)
+            })
+            return account
+          }))
+          return { account, password }
+        }
+      )
 
       const resetPassword = Effect.fn("AdminAccounts.resetPassword")(function*(actor: Actor, email: string) {
         const password = generatePassword()
         const key = normalizeEmail(email)
         const passwordHash = yield* hashPassword(password)
         const account = yield* inTransaction(Effect.gen(function*() {
-          const account = yield* repo.update(key, { passwordHash, mustChangePassword: true }).pipe(Effect.flatMap(found(key)))
+          const account = yield* repo.update(key, { passwordHash, mustChangePassword: true }).pipe(
+            Effect.flatMap(found(key))
+          )
           yield* repo.deleteSessionsOf(account.id)
           yield* attempts.forgetEmail("admin", key)
           yield* audit.record(actor, { action: "admin.reset-password", target: `admin:${key}` })
@@ -118,7 +135,12 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
             const before = yield* repo.findByEmail(key).pipe(Effect.flatMap(found(key)))
             const after = yield* repo.update(key, patch).pipe(Effect.flatMap(found(key)))
             yield* repo.deleteSessionsOf(after.id)
-            yield* audit.record(actor, { action, target: `admin:${key}`, before: accountView(before), after: accountView(after) })
+            yield* audit.record(actor, {
+              action,
+              target: `admin:${key}`,
+              before: accountView(before),
+              after: accountView(after)
+            })
             return after
           }))
         })
@@ -133,10 +155,13 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
         prefix: "admin",
         target: (email) => `admin:${email}`,
         claimant: (email) =>
-          Effect.map(repo.credentials(email), Option.map((stored) => ({
-            ...stored,
-            barred: stored.account.disabled ? "account disabled" : undefined
-          }))),
+          Effect.map(
+            repo.credentials(email),
+            Option.map((stored) => ({
+              ...stored,
+              barred: stored.account.disabled ? "account disabled" : undefined
+            }))
+          ),
         late: (stored, now) =>
           expired(stored, now)
             ? Option.some({
@@ -149,30 +174,43 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
       })
 
       const login = (email: string, password: string, clientAddress: string) =>
-        Effect.map(signIn(email, password, clientAddress), ({ claimant, csrfToken, expiresAt, sessionId }): NewSession => ({
-          sessionId,
-          csrfToken,
-          account: claimant.account,
-          mustChangePassword: claimant.mustChangePassword,
-          expiresAt
-        }))
+        Effect.map(
+          signIn(email, password, clientAddress),
+          ({ claimant, csrfToken, expiresAt, sessionId }): NewSession => ({
+            sessionId,
+            csrfToken,
+            account: claimant.account,
+            mustChangePassword: claimant.mustChangePassword,
+            expiresAt
+          })
+        )
 
       const logout = Effect.fn("AdminAccounts.logout")(function*(sessionId: string, account: AdminAccount) {
         yield* inTransaction(Effect.gen(function*() {
           yield* repo.deleteSession(hashSession(sessionId))
-          yield* audit.record({ name: account.email, via: "console" }, { action: "admin.logout", target: `admin:${account.email}` })
+          yield* audit.record({ name: account.email, via: "console" }, {
+            action: "admin.logout",
+            target: `admin:${account.email}`
+          })
         }))
       })
 
       const changePassword = Effect.fn("AdminAccounts.changePassword")(
         function*(sessionId: string, account: AdminAccount, current: string, next: string) {
           const stored = yield* repo.credentials(account.email)
-          const passwordHash = yield* replaceHash(Option.match(stored, { onNone: () => null, onSome: (s) => s.passwordHash }), current, next)
+          const passwordHash = yield* replaceHash(
+            Option.match(stored, { onNone: () => null, onSome: (s) => s.passwordHash }),
+            current,
+            next
+          )
           yield* inTransaction(Effect.gen(function*() {
             yield* repo.update(account.email, { passwordHash, mustChangePassword: false })
             // Other sessions of the account (perhaps someone else's) end; this one goes on.
             yield* repo.deleteSessionsOf(account.id, hashSession(sessionId))
-            yield* audit.record({ name: account.email, via: "console" }, { action: "admin.change-password", target: `admin:${account.email}` })
+            yield* audit.record({ name: account.email, via: "console" }, {
+              action: "admin.change-password",
+              target: `admin:${account.email}`
+            })
           }))
         }
       )
@@ -182,7 +220,8 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
         list: repo.list,
         resetPassword,
         setRole: (actor, email, role) => changeAccount("admin.set-role", { role })(actor, email),
-        setDisabled: (actor, email, disabled) => changeAccount(disabled ? "admin.disable" : "admin.enable", { disabled })(actor, email),
+        setDisabled: (actor, email, disabled) =>
+          changeAccount(disabled ? "admin.disable" : "admin.enable", { disabled })(actor, email),
         login,
         session: (sessionId) => sessionId === "" ? Effect.succeedNone : repo.findSession(hashSession(sessionId)),
         logout,
@@ -193,7 +232,9 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
 
   /** The service with its repositories and hash permits (the admin CLI's). */
   static readonly layer = this.layerNoDeps.pipe(
-    Layer.provide(Layer.mergeAll(AdminAccountRepo.layerSql, AuditRepo.layerSql, LoginAttemptRepo.layerSql, PasswordHashing.layer))
+    Layer.provide(
+      Layer.mergeAll(AdminAccountRepo.layerSql, AuditRepo.layerSql, LoginAttemptRepo.layerSql, PasswordHashing.layer)
+    )
   )
 
   /**

@@ -22,7 +22,10 @@ export interface AuditFilter {
 
 /** The audit trail (admin_audit): appended to, never changed. */
 export class AuditRepo extends Context.Service<AuditRepo, {
-  record(actor: Actor, change: { action: string; target: string; before?: unknown; after?: unknown }): Effect.Effect<void>
+  record(
+    actor: Actor,
+    change: { action: string; target: string; before?: unknown; after?: unknown }
+  ): Effect.Effect<void>
   /**
    * Runs a change and the `record` of it in one transaction, so neither is kept without the other (a
    * database failure is a defect, as elsewhere).
@@ -36,7 +39,11 @@ export class AuditRepo extends Context.Service<AuditRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const list = SqlSchema.findAll({
-        Request: Schema.Struct({ target: Schema.NullOr(Schema.String), actor: Schema.NullOr(Schema.String), limit: Schema.Int }),
+        Request: Schema.Struct({
+          target: Schema.NullOr(Schema.String),
+          actor: Schema.NullOr(Schema.String),
+          limit: Schema.Int
+        }),
         Result: AuditRow,
         execute: ({ actor, limit, target }) =>
           sql`
@@ -87,7 +94,10 @@ export class AuditRepo extends Context.Service<AuditRepo, {
       list: (filter) =>
         Effect.sync(() =>
           entries
-            .filter((entry) => (filter.target === undefined || entry.target === filter.target) && (filter.actor === undefined || entry.actor === filter.actor))
+            .filter((entry) =>
+              (filter.target === undefined || entry.target === filter.target) &&
+              (filter.actor === undefined || entry.actor === filter.actor)
+            )
             .sort((a, b) => b.at.getTime() - a.at.getTime() || b.id - a.id)
             .slice(0, filter.limit)
         )

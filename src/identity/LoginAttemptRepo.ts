@@ -2,7 +2,9 @@ import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { IdentityConfig } from "./IdentityConfig.ts"
 
-export class LoginThrottled extends Schema.TaggedError<LoginThrottled>()("LoginThrottled", { retryAfterSeconds: Schema.Int }) {
+export class LoginThrottled
+  extends Schema.TaggedError<LoginThrottled>()("LoginThrottled", { retryAfterSeconds: Schema.Int })
+{
   override get message() {
     return `Too many failed log-ins: try again in ${Math.ceil(this.retryAfterSeconds / 60)} minute(s).`
   }
@@ -45,7 +47,8 @@ const ms = (duration: Duration.Duration) => Math.round(Duration.toMillis(duratio
 // A pair's failures are forgotten after a day without one (longer when lock-outs may last longer),
 // so waiting out a lock-out does not restart the allowance.
 const forgetMs = (rules: ThrottleRules) => Math.max(day, 2 * ms(rules.maxLockout))
-const refuse = (retryAfter: number | string) => Effect.fail(new LoginThrottled({ retryAfterSeconds: Math.max(1, Number(retryAfter)) }))
+const refuse = (retryAfter: number | string) =>
+  Effect.fail(new LoginThrottled({ retryAfterSeconds: Math.max(1, Number(retryAfter)) }))
 
 /**
  * Log-in attempts, of the console (admin_login_attempts) and of the portal (portal_login_attempts). An attempt is recorded before its password is checked and
@@ -72,14 +75,22 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
         sql<{ attempts: number; retry_after: number }>`
           INSERT INTO ${table(realm)} AS t (kind, email, address, attempts) VALUES ('address', '', ${address}, 1)
           ON CONFLICT (kind, email, address) DO UPDATE SET
-            attempts = CASE WHEN t.window_start <= now() - ${ms(rules.window)} * interval '1 millisecond' THEN 1 ELSE t.attempts + 1 END,
-            window_start = CASE WHEN t.window_start <= now() - ${ms(rules.window)} * interval '1 millisecond' THEN now() ELSE t.window_start END,
+            attempts = CASE WHEN t.window_start <= now() - ${
+          ms(rules.window)
+        } * interval '1 millisecond' THEN 1 ELSE t.attempts + 1 END,
+            window_start = CASE WHEN t.window_start <= now() - ${
+          ms(rules.window)
+        } * interval '1 millisecond' THEN now() ELSE t.window_start END,
             last_attempt = now()
-          RETURNING attempts, ceil(extract(epoch FROM t.window_start + ${ms(rules.window)} * interval '1 millisecond' - now()))::int AS retry_after
+          RETURNING attempts, ceil(extract(epoch FROM t.window_start + ${
+          ms(rules.window)
+        } * interval '1 millisecond' - now()))::int AS retry_after
         `
 
       const countPair = (key: LoginKey, rules: ThrottleRules) => {
-        const next = sql`(CASE WHEN t.last_attempt <= now() - ${forgetMs(rules)} * interval '1 millisecond' THEN 1 ELSE t.attempts + 1 END)`
+        const next = sql`(CASE WHEN t.last_attempt <= now() - ${
+          forgetMs(rules)
+        } * interval '1 millisecond' THEN 1 ELSE t.attempts + 1 END)`
         const lockout = (attempts: typeof next | number) =>
           sql`CASE WHEN ${attempts} >= ${rules.allowance} THEN now() + LEAST(
             ${ms(rules.maxLockout)}::float8,
@@ -88,7 +99,9 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
         return sql<{ attempts: number }>`
           INSERT INTO ${table(key.realm)} AS t (kind, email, address, attempts, blocked_until)
           VALUES ('email', ${key.email}, ${key.address}, 1, ${lockout(1)})
-          ON CONFLICT (kind, email, address) DO UPDATE SET attempts = ${next}, blocked_until = ${lockout(next)}, last_attempt = now()
+          ON CONFLICT (kind, email, address) DO UPDATE SET attempts = ${next}, blocked_until = ${
+          lockout(next)
+        }, last_attempt = now()
           WHERE t.blocked_until IS NULL OR t.blocked_until <= now()
           RETURNING attempts
         `
@@ -119,7 +132,9 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
               UPDATE ${table(key.realm)} SET attempts = GREATEST(0, attempts - 1)
               WHERE kind = 'address' AND email = '' AND address = ${key.address}
             `
-            yield* sql`DELETE FROM ${table(key.realm)} WHERE kind = 'email' AND email = ${key.email} AND address = ${key.address}`
+            yield* sql`DELETE FROM ${
+              table(key.realm)
+            } WHERE kind = 'email' AND email = ${key.email} AND address = ${key.address}`
           })).pipe(Effect.orDie),
         forgetEmail: (realm, email) =>
           sql`DELETE FROM ${table(realm)} WHERE kind = 'email' AND email = ${email}`.pipe(Effect.asVoid, Effect.orDie),
@@ -156,7 +171,8 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
     const addressKey = (key: LoginKey) => JSON.stringify([key.realm, key.address])
     const lockout = (attempts: number, rules: ThrottleRules, now: number) =>
       attempts >= rules.allowance
-        ? now + Math.min(ms(rules.maxLockout), ms(rules.lockout) * Math.pow(2, Math.min(attempts - rules.allowance, 40)))
+        ? now +
+          Math.min(ms(rules.maxLockout), ms(rules.lockout) * Math.pow(2, Math.min(attempts - rules.allowance, 40)))
         : null
     return LoginAttemptRepo.of({
       admit: (key, rules) =>
@@ -166,18 +182,31 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
             ? { email: "", attempts: 1, windowStart: now, lastAttempt: now, blockedUntil: null }
             : { ...address, attempts: address.attempts + 1, lastAttempt: now }
           // A refusal keeps nothing, as the SQL transaction rolls back the address's count.
-          if (counted.attempts > rules.perAddress) return refuse(Math.ceil((counted.windowStart + ms(rules.window) - now) / 1000))
+          if (counted.attempts > rules.perAddress) {
+            return refuse(Math.ceil((counted.windowStart + ms(rules.window) - now) / 1000))
+          }
           const pair = pairs.get(pairKey(key))
-          if (pair?.blockedUntil != null && pair.blockedUntil > now) return refuse(Math.ceil((pair.blockedUntil - now) / 1000))
+          if (pair?.blockedUntil != null && pair.blockedUntil > now) {
+            return refuse(Math.ceil((pair.blockedUntil - now) / 1000))
+          }
           const attempts = pair === undefined || pair.lastAttempt <= now - forgetMs(rules) ? 1 : pair.attempts + 1
-          pairs.set(pairKey(key), { realm: key.realm, email: key.email, attempts, windowStart: pair?.windowStart ?? now, lastAttempt: now, blockedUntil: lockout(attempts, rules, now) })
+          pairs.set(pairKey(key), {
+            realm: key.realm,
+            email: key.email,
+            attempts,
+            windowStart: pair?.windowStart ?? now,
+            lastAttempt: now,
+            blockedUntil: lockout(attempts, rules, now)
+          })
           addresses.set(addressKey(key), counted)
           return Effect.void
         }),
       succeeded: (key) =>
         Effect.sync(() => {
           const address = addresses.get(addressKey(key))
-          if (address !== undefined) addresses.set(addressKey(key), { ...address, attempts: Math.max(0, address.attempts - 1) })
+          if (address !== undefined) {
+            addresses.set(addressKey(key), { ...address, attempts: Math.max(0, address.attempts - 1) })
+          }
           pairs.delete(pairKey(key))
         }),
       forgetEmail: (realm, email) =>
@@ -188,7 +217,9 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
       sweep: (_realm, rules) =>
         Effect.map(Clock.currentTimeMillis, (now) => {
           const before = now - Math.max(forgetMs(rules), ms(rules.window))
-          for (const rows of [addresses, pairs]) for (const [id, row] of rows) if (row.lastAttempt < before) rows.delete(id)
+          for (const rows of [addresses, pairs]) {
+            for (const [id, row] of rows) if (row.lastAttempt < before) rows.delete(id)
+          }
         })
     })
   })

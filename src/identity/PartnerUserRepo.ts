@@ -18,12 +18,23 @@ const UserRow = Schema.Struct({ ...PartnerUser.fields, id: IdFromBigInt, partner
 const decodeUsers = Schema.decodeUnknownEffect(Schema.Array(UserRow))
 
 /** The partner a user belongs to, read with them (a session, an invitation): who they act for. */
-export const UsersPartner = Schema.Struct({ id: IdFromBigInt, name: Schema.String, slug: Schema.String, status: PartnerStatus })
+export const UsersPartner = Schema.Struct({
+  id: IdFromBigInt,
+  name: Schema.String,
+  slug: Schema.String,
+  status: PartnerStatus
+})
 export type UsersPartner = typeof UsersPartner.Type
-const PartnerColumns = UsersPartner.pipe(Schema.encodeKeys({ id: "p_id", name: "p_name", slug: "p_slug", status: "p_status" }))
+const PartnerColumns = UsersPartner.pipe(
+  Schema.encodeKeys({ id: "p_id", name: "p_name", slug: "p_slug", status: "p_status" })
+)
 const decodePartners = Schema.decodeUnknownEffect(Schema.Array(PartnerColumns))
 
-const Extra = Schema.Struct({ password_hash: Schema.NullOr(Schema.String), csrf_token: Schema.NullOr(Schema.String), expires_at: Schema.NullOr(Schema.Date) })
+const Extra = Schema.Struct({
+  password_hash: Schema.NullOr(Schema.String),
+  csrf_token: Schema.NullOr(Schema.String),
+  expires_at: Schema.NullOr(Schema.Date)
+})
 const decodeExtras = Schema.decodeUnknownEffect(Schema.Array(Extra))
 
 /** A user with their partner, and what the query read beside them (a password hash, a session's CSRF token and end). */
@@ -35,7 +46,9 @@ export interface UserOfPartner {
   readonly expiresAt: Date | null
 }
 
-export class PartnerEmailTaken extends Schema.TaggedError<PartnerEmailTaken>()("PartnerEmailTaken", { email: Schema.String }) {
+export class PartnerEmailTaken
+  extends Schema.TaggedError<PartnerEmailTaken>()("PartnerEmailTaken", { email: Schema.String })
+{
   override get message() {
     return `The e-mail "${this.email}" already has a portal account (one account per e-mail).`
   }
@@ -46,14 +59,27 @@ export class PartnerEmailTaken extends Schema.TaggedError<PartnerEmailTaken>()("
  * partner's users names the partner in its WHERE clause, so nothing here reaches another partner's user by id.
  */
 export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
-  insert(user: { partnerId: number; email: string; role: PartnerRole; invitationHash: Uint8Array; invitationTtl: Duration.Duration }): Effect.Effect<
+  insert(
+    user: {
+      partnerId: number
+      email: string
+      role: PartnerRole
+      invitationHash: Uint8Array
+      invitationTtl: Duration.Duration
+    }
+  ): Effect.Effect<
     PartnerUser,
     PartnerEmailTaken
   >
   list(partnerId: number): Effect.Effect<ReadonlyArray<PartnerUser>>
   find(partnerId: number, userId: number): Effect.Effect<Option.Option<PartnerUser>>
   /** A new invitation link for the user (the one before stops working). */
-  reinvite(partnerId: number, userId: number, invitationHash: Uint8Array, invitationTtl: Duration.Duration): Effect.Effect<Option.Option<PartnerUser>>
+  reinvite(
+    partnerId: number,
+    userId: number,
+    invitationHash: Uint8Array,
+    invitationTtl: Duration.Duration
+  ): Effect.Effect<Option.Option<PartnerUser>>
   /** The user an open (not expired) invitation names, with their partner. */
   byInvitation(invitationHash: Uint8Array): Effect.Effect<Option.Option<UserOfPartner>>
   /** Uses the invitation once: the password is set and the link closed, in one statement (two accepts: one wins). */
@@ -83,8 +109,10 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
         u.invitation_expires_at, u.created_at`
       const partnerColumns = sql`p.id AS p_id, p.name AS p_name, p.slug AS p_slug, p.status AS p_status`
 
-      const users = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) => query.pipe(Effect.flatMap(decodeUsers), Effect.orDie)
-      const one = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) => Effect.map(users(query), (rows) => Option.fromNullishOr(rows[0]))
+      const users = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+        query.pipe(Effect.flatMap(decodeUsers), Effect.orDie)
+      const one = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+        Effect.map(users(query), (rows) => Option.fromNullishOr(rows[0]))
 
       /** Users read with their partner and the extra columns (each query names the ones it has, the rest NULL). */
       const withPartner = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
@@ -102,10 +130,20 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
           Effect.orDie
         )
 
-      const insert = (user: { partnerId: number; email: string; role: PartnerRole; invitationHash: Uint8Array; invitationTtl: Duration.Duration }) =>
+      const insert = (
+        user: {
+          partnerId: number
+          email: string
+          role: PartnerRole
+          invitationHash: Uint8Array
+          invitationTtl: Duration.Duration
+        }
+      ) =>
         one(sql`
           INSERT INTO partner_users AS u (partner_id, email, role, invitation_hash, invitation_expires_at)
-          VALUES (${user.partnerId}, ${user.email}, ${user.role}, ${user.invitationHash}, now() + ${interval(user.invitationTtl)}::interval)
+          VALUES (${user.partnerId}, ${user.email}, ${user.role}, ${user.invitationHash}, now() + ${
+          interval(user.invitationTtl)
+        }::interval)
           ON CONFLICT (email) DO NOTHING
           RETURNING ${columns}
         `).pipe(Effect.flatMap(Option.match({
@@ -115,12 +153,16 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
 
       return PartnerUserRepo.of({
         insert,
-        list: (partnerId) => users(sql`SELECT ${columns} FROM partner_users u WHERE u.partner_id = ${partnerId} ORDER BY u.email`),
-        find: (partnerId, userId) => one(sql`SELECT ${columns} FROM partner_users u WHERE u.partner_id = ${partnerId} AND u.id = ${userId}`),
+        list: (partnerId) =>
+          users(sql`SELECT ${columns} FROM partner_users u WHERE u.partner_id = ${partnerId} ORDER BY u.email`),
+        find: (partnerId, userId) =>
+          one(sql`SELECT ${columns} FROM partner_users u WHERE u.partner_id = ${partnerId} AND u.id = ${userId}`),
         reinvite: (partnerId, userId, invitationHash, invitationTtl) =>
           one(sql`
             UPDATE partner_users u
-            SET invitation_hash = ${invitationHash}, invitation_expires_at = now() + ${interval(invitationTtl)}::interval, updated_at = now()
+            SET invitation_hash = ${invitationHash}, invitation_expires_at = now() + ${
+            interval(invitationTtl)
+          }::interval, updated_at = now()
             WHERE u.partner_id = ${partnerId} AND u.id = ${userId}
             RETURNING ${columns}
           `),
@@ -154,12 +196,18 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
             RETURNING ${columns}
           `),
         remove: (partnerId, userId) =>
-          one(sql`DELETE FROM partner_users u WHERE u.partner_id = ${partnerId} AND u.id = ${userId} RETURNING ${columns}`),
+          one(
+            sql`DELETE FROM partner_users u WHERE u.partner_id = ${partnerId} AND u.id = ${userId} RETURNING ${columns}`
+          ),
         // The partner's row is the lock (one row: no order to deadlock on), so the count is read after any change of
         // its users that committed first.
         lockOwners: (partnerId) =>
           sql`SELECT 1 FROM partners WHERE id = ${partnerId} FOR NO KEY UPDATE`.pipe(
-            Effect.andThen(sql<{ n: number }>`SELECT count(*)::int AS n FROM partner_users WHERE partner_id = ${partnerId} AND role = 'owner'`),
+            Effect.andThen(
+              sql<
+                { n: number }
+              >`SELECT count(*)::int AS n FROM partner_users WHERE partner_id = ${partnerId} AND role = 'owner'`
+            ),
             Effect.map((rows) => rows[0].n),
             Effect.orDie
           ),
@@ -211,18 +259,29 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
       /** The user whose invitation is open at `at`. */
       const invited = (invitationHash: Uint8Array, at: number) =>
         [...users.values()].find((stored) =>
-          stored.invitation === hex(invitationHash) && stored.user.invitationExpiresAt !== null && stored.user.invitationExpiresAt.getTime() > at
+          stored.invitation === hex(invitationHash) && stored.user.invitationExpiresAt !== null &&
+          stored.user.invitationExpiresAt.getTime() > at
         )
       const partnerOf = (user: PartnerUser) =>
-        Effect.map(partners.findById(user.partnerId), Option.map(({ id, name, slug, status }): UsersPartner => ({ id, name, slug, status })))
+        Effect.map(
+          partners.findById(user.partnerId),
+          Option.map(({ id, name, slug, status }): UsersPartner => ({ id, name, slug, status }))
+        )
       const withPartner = (stored: Stored | undefined, extra: Omit<UserOfPartner, "user" | "partner">) =>
         stored === undefined
           ? Effect.succeedNone
-          : Effect.map(partnerOf(stored.user), Option.map((partner): UserOfPartner => ({ user: stored.user, partner, ...extra })))
+          : Effect.map(
+            partnerOf(stored.user),
+            Option.map((partner): UserOfPartner => ({ user: stored.user, partner, ...extra }))
+          )
       /** The invitation hash is unique among open ones, as the SQL's index makes it. */
       const claimInvitation = (invitationHash: Uint8Array, except?: number) => {
-        const taken = [...users.values()].some((stored) => stored.invitation === hex(invitationHash) && stored.user.id !== except)
-        return taken ? Effect.die(new Error("duplicate key value violates unique constraint \"partner_users_invitation_key\"")) : Effect.void
+        const taken = [...users.values()].some((stored) =>
+          stored.invitation === hex(invitationHash) && stored.user.id !== except
+        )
+        return taken
+          ? Effect.die(new Error("duplicate key value violates unique constraint \"partner_users_invitation_key\""))
+          : Effect.void
       }
 
       return PartnerUserRepo.of({
@@ -251,7 +310,8 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
             [...users.values()].map((stored) => stored.user).filter((user) => user.partnerId === partnerId)
               .sort((a, b) => a.email < b.email ? -1 : a.email > b.email ? 1 : 0)
           ),
-        find: (partnerId, userId) => Effect.sync(() => Option.map(Option.fromNullishOr(ofPartner(partnerId, userId)), (stored) => stored.user)),
+        find: (partnerId, userId) =>
+          Effect.sync(() => Option.map(Option.fromNullishOr(ofPartner(partnerId, userId)), (stored) => stored.user)),
         reinvite: (partnerId, userId, invitationHash, invitationTtl) =>
           Effect.gen(function*() {
             const stored = ofPartner(partnerId, userId)
@@ -264,7 +324,11 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
         byInvitation: (invitationHash) =>
           Effect.flatMap(now, (at) => {
             const stored = invited(invitationHash, at)
-            return withPartner(stored, { passwordHash: null, csrfToken: null, expiresAt: stored?.user.invitationExpiresAt ?? null })
+            return withPartner(stored, {
+              passwordHash: null,
+              csrfToken: null,
+              expiresAt: stored?.user.invitationExpiresAt ?? null
+            })
           }),
         acceptInvitation: (invitationHash, passwordHash) =>
           Effect.map(now, (at) => {
@@ -287,7 +351,9 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
             change(stored, { passwordSet: true })
           }),
         setRole: (partnerId, userId, role) =>
-          Effect.sync(() => Option.map(Option.fromNullishOr(ofPartner(partnerId, userId)), (stored) => change(stored, { role }))),
+          Effect.sync(() =>
+            Option.map(Option.fromNullishOr(ofPartner(partnerId, userId)), (stored) => change(stored, { role }))
+          ),
         remove: (partnerId, userId) =>
           Effect.gen(function*() {
             const stored = ofPartner(partnerId, userId)
@@ -298,7 +364,10 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
             return Option.some(stored.user)
           }),
         lockOwners: (partnerId) =>
-          Effect.sync(() => [...users.values()].filter((stored) => stored.user.partnerId === partnerId && stored.user.role === "owner").length),
+          Effect.sync(() =>
+            [...users.values()].filter((stored) => stored.user.partnerId === partnerId && stored.user.role === "owner")
+              .length
+          ),
         createSession: (session) =>
           users.has(session.ownerId)
             ? sessions.create(session)
@@ -307,7 +376,11 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
           Effect.flatMap(sessions.find(idHash), (session) =>
             session === undefined
               ? Effect.succeedNone
-              : withPartner(users.get(session.ownerId), { passwordHash: null, csrfToken: session.csrfToken, expiresAt: session.expiresAt })),
+              : withPartner(users.get(session.ownerId), {
+                passwordHash: null,
+                csrfToken: session.csrfToken,
+                expiresAt: session.expiresAt
+              })),
         deleteSession: sessions.remove,
         deleteSessionsOf: sessions.removeAllOf
       })

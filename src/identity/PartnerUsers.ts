@@ -20,7 +20,9 @@ export class InvitationInvalid extends Schema.TaggedError<InvitationInvalid>()("
   }
 }
 
-export class PartnerUserNotFound extends Schema.TaggedError<PartnerUserNotFound>()("PartnerUserNotFound", { id: Schema.Int }) {
+export class PartnerUserNotFound
+  extends Schema.TaggedError<PartnerUserNotFound>()("PartnerUserNotFound", { id: Schema.Int })
+{
   override get message() {
     return `No user ${this.id} of this partner.`
   }
@@ -72,8 +74,17 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
   /** A new invitation link (the earlier one stops working): for a user who lost theirs, or forgot their password. */
   reinvite(actor: Actor, partner: UsersPartner, userId: number): Effect.Effect<Invited, PartnerUserNotFound>
   list(partnerId: number): Effect.Effect<ReadonlyArray<PartnerUser>>
-  setRole(actor: Actor, partner: UsersPartner, userId: number, role: PartnerRole): Effect.Effect<PartnerUser, PartnerUserNotFound | LastOwner>
-  remove(actor: Actor, partner: UsersPartner, userId: number): Effect.Effect<PartnerUser, PartnerUserNotFound | LastOwner>
+  setRole(
+    actor: Actor,
+    partner: UsersPartner,
+    userId: number,
+    role: PartnerRole
+  ): Effect.Effect<PartnerUser, PartnerUserNotFound | LastOwner>
+  remove(
+    actor: Actor,
+    partner: UsersPartner,
+    userId: number
+  ): Effect.Effect<PartnerUser, PartnerUserNotFound | LastOwner>
   /** Who an open invitation is for. */
   invitation(invitation: string): Effect.Effect<UserOfPartner, InvitationInvalid>
   /** Uses an invitation: the password is set, the user's other sessions end, and a session begins. */
@@ -81,7 +92,11 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
     NewPortalSession,
     InvitationInvalid | InvalidAccountInput | HashersBusy
   >
-  login(email: string, password: string, clientAddress: string): Effect.Effect<NewPortalSession, LoginRefused | LoginThrottled | HashersBusy>
+  login(
+    email: string,
+    password: string,
+    clientAddress: string
+  ): Effect.Effect<NewPortalSession, LoginRefused | LoginThrottled | HashersBusy>
   /** A live session of a user whose partner is active. */
   session(sessionId: string): Effect.Effect<Option.Option<PortalSession>>
   logout(sessionId: string, session: PortalSession): Effect.Effect<void>
@@ -99,7 +114,11 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
       const hashing = yield* PasswordHashing
       const config = yield* IdentityConfig
       const replaceHash = replacementHash(hashing)
-      const found = (userId: number) => Option.match({ onNone: () => Effect.fail(new PartnerUserNotFound({ id: userId })), onSome: Effect.succeed<PartnerUser> })
+      const found = (userId: number) =>
+        Option.match({
+          onNone: () => Effect.fail(new PartnerUserNotFound({ id: userId })),
+          onSome: Effect.succeed<PartnerUser>
+        })
 
       const issued = (user: PartnerUser, partner: UsersPartner, invitation: string): Invited => ({
         user,
@@ -108,31 +127,49 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
         expiresAt: user.invitationExpiresAt!
       })
 
-      const invite = Effect.fn("PartnerUsers.invite")(function*(actor: Actor, partner: UsersPartner, input: { email: string; role: PartnerRole }) {
-        const email = normalizeEmail(input.email)
-        if (!isEmail(email)) return yield* new InvalidAccountInput({ field: "email", message: "The email must be a valid e-mail address." })
-        const invitation = randomBytes(32).toString("base64url")
-        return yield* audit.atomically(Effect.gen(function*() {
-          const user = yield* repo.insert({
-            partnerId: partner.id,
-            email,
-            role: input.role,
-            invitationHash: hashInvitation(invitation),
-            invitationTtl: config.invitationTtl
-          })
-          yield* audit.record(actor, { action: "partner-user.invite", target: target(partner), after: userAudit(user) })
-          return issued(user, partner, invitation)
-        }))
-      })
+      const invite = Effect.fn("PartnerUsers.invite")(
+        function*(actor: Actor, partner: UsersPartner, input: { email: string; role: PartnerRole }) {
+          const email = normalizeEmail(input.email)
+          if (!isEmail(email)) {
+            return yield* new InvalidAccountInput({
+              field: "email",
+              message: "The email must be a valid e-mail address."
+            })
+          }
+          const invitation = randomBytes(32).toString("base64url")
+          return yield* audit.atomically(Effect.gen(function*() {
+            const user = yield* repo.insert({
+              partnerId: partner.id,
+              email,
+              role: input.role,
+              invitationHash: hashInvitation(invitation),
+              invitationTtl: config.invitationTtl
+            })
+            yield* audit.record(actor, {
+              action: "partner-user.invite",
+              target: target(partner),
+              after: userAudit(user)
+            })
+            return issued(user, partner, invitation)
+          }))
+        }
+      )
 
-      const reinvite = Effect.fn("PartnerUsers.reinvite")(function*(actor: Actor, partner: UsersPartner, userId: number) {
-        const invitation = randomBytes(32).toString("base64url")
-        return yield* audit.atomically(Effect.gen(function*() {
-          const user = yield* repo.reinvite(partner.id, userId, hashInvitation(invitation), config.invitationTtl).pipe(Effect.flatMap(found(userId)))
-          yield* audit.record(actor, { action: "partner-user.reinvite", target: target(partner), after: userAudit(user) })
-          return issued(user, partner, invitation)
-        }))
-      })
+      const reinvite = Effect.fn("PartnerUsers.reinvite")(
+        function*(actor: Actor, partner: UsersPartner, userId: number) {
+          const invitation = randomBytes(32).toString("base64url")
+          return yield* audit.atomically(Effect.gen(function*() {
+            const user = yield* repo.reinvite(partner.id, userId, hashInvitation(invitation), config.invitationTtl)
+              .pipe(Effect.flatMap(found(userId)))
+            yield* audit.record(actor, {
+              action: "partner-user.reinvite",
+              target: target(partner),
+              after: userAudit(user)
+            })
+            return issued(user, partner, invitation)
+          }))
+        }
+      )
 
       /**
        * A change of a user's role or their removal: under the lock of the partner's owners, refused when it would
@@ -151,16 +188,31 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
           const before = yield* repo.find(partner.id, userId).pipe(Effect.flatMap(found(userId)))
           if (before.role === "owner" && losesOwner && owners <= 1) return yield* new LastOwner()
           const after = yield* change.pipe(Effect.flatMap(found(userId)))
-          yield* audit.record(actor, { action, target: target(partner), before: userAudit(before), after: action === "partner-user.remove" ? null : userAudit(after) })
+          yield* audit.record(actor, {
+            action,
+            target: target(partner),
+            before: userAudit(before),
+            after: action === "partner-user.remove" ? null : userAudit(after)
+          })
           return after
         }))
 
       /** An open invitation of an active partner's user (an inactive partner's users cannot log in, nor join). */
       const invitationOf = (invitation: string) =>
-        Effect.flatMap(repo.byInvitation(hashInvitation(invitation)), (found) =>
-          Option.isSome(found) && found.value.partner.status === "active" ? Effect.succeed(found.value) : Effect.fail(new InvitationInvalid()))
+        Effect.flatMap(
+          repo.byInvitation(hashInvitation(invitation)),
+          (found) =>
+            Option.isSome(found) && found.value.partner.status === "active"
+              ? Effect.succeed(found.value)
+              : Effect.fail(new InvitationInvalid())
+        )
 
-      const opened = (found: UserOfPartner, sessionId: string, csrfToken: string, expiresAt: Date): NewPortalSession => ({
+      const opened = (
+        found: UserOfPartner,
+        sessionId: string,
+        csrfToken: string,
+        expiresAt: Date
+      ): NewPortalSession => ({
         sessionId,
         csrfToken,
         expiresAt,
@@ -168,27 +220,37 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
         partner: found.partner
       })
 
-      const accept = Effect.fn("PartnerUsers.accept")(function*(invitation: string, password: string, clientAddress: string) {
-        const open = yield* invitationOf(invitation)
-        yield* checkPassword(password)
-        const passwordHash = yield* hashing.gated(hashPassword(password))
-        const { csrfToken, sessionId } = newSessionSecrets()
-        return yield* audit.atomically(Effect.gen(function*() {
-          // Used once: of two accepts racing, the second finds the link closed.
-          const user = yield* Effect.flatMap(repo.acceptInvitation(hashInvitation(invitation), passwordHash), Option.match({
-            onNone: () => Effect.fail(new InvitationInvalid()),
-            onSome: Effect.succeed
+      const accept = Effect.fn("PartnerUsers.accept")(
+        function*(invitation: string, password: string, clientAddress: string) {
+          const open = yield* invitationOf(invitation)
+          yield* checkPassword(password)
+          const passwordHash = yield* hashing.gated(hashPassword(password))
+          const { csrfToken, sessionId } = newSessionSecrets()
+          return yield* audit.atomically(Effect.gen(function*() {
+            // Used once: of two accepts racing, the second finds the link closed.
+            const user = yield* Effect.flatMap(
+              repo.acceptInvitation(hashInvitation(invitation), passwordHash),
+              Option.match({
+                onNone: () => Effect.fail(new InvitationInvalid()),
+                onSome: Effect.succeed
+              })
+            )
+            yield* repo.deleteSessionsOf(user.id)
+            yield* audit.record({ name: user.email, via: "portal" }, {
+              action: "partner-user.accept-invitation",
+              target: target(open.partner),
+              after: { ...userAudit(user), client: clientAddress }
+            })
+            const expiresAt = yield* repo.createSession({
+              idHash: hashSession(sessionId),
+              ownerId: user.id,
+              csrfToken,
+              ttl: config.portalSessionTtl
+            })
+            return opened({ ...open, user }, sessionId, csrfToken, expiresAt)
           }))
-          yield* repo.deleteSessionsOf(user.id)
-          yield* audit.record({ name: user.email, via: "portal" }, {
-            action: "partner-user.accept-invitation",
-            target: target(open.partner),
-            after: { ...userAudit(user), client: clientAddress }
-          })
-          const expiresAt = yield* repo.createSession({ idHash: hashSession(sessionId), ownerId: user.id, csrfToken, ttl: config.portalSessionTtl })
-          return opened({ ...open, user }, sessionId, csrfToken, expiresAt)
-        }))
-      })
+        }
+      )
 
       const signIn = makeLogin({
         attempts,
@@ -201,19 +263,27 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
         prefix: "portal",
         target: (email) => `partner-user:${email}`,
         claimant: (email) =>
-          Effect.map(repo.credentials(email), Option.map((found) => ({
-            ...found,
-            account: found.user,
-            barred: found.partner.status === "active" ? undefined : "partner inactive"
-          }))),
+          Effect.map(
+            repo.credentials(email),
+            Option.map((found) => ({
+              ...found,
+              account: found.user,
+              barred: found.partner.status === "active" ? undefined : "partner inactive"
+            }))
+          ),
         late: () => Option.none<{ reason: string; error: never }>(),
-        openSession: (found, session) => repo.createSession({ ...session, ownerId: found.user.id, ttl: config.portalSessionTtl })
+        openSession: (found, session) =>
+          repo.createSession({ ...session, ownerId: found.user.id, ttl: config.portalSessionTtl })
       })
 
       const changePassword = Effect.fn("PartnerUsers.changePassword")(
         function*(sessionId: string, session: PortalSession, current: string, next: string) {
           const stored = yield* repo.credentials(session.user.email)
-          const passwordHash = yield* replaceHash(Option.match(stored, { onNone: () => null, onSome: (s) => s.passwordHash }), current, next)
+          const passwordHash = yield* replaceHash(
+            Option.match(stored, { onNone: () => null, onSome: (s) => s.passwordHash }),
+            current,
+            next
+          )
           yield* audit.atomically(Effect.gen(function*() {
             yield* repo.setPassword(session.user.id, passwordHash)
             // Other sessions of the user (perhaps someone else's) end; this one goes on.
@@ -231,23 +301,46 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
         reinvite,
         list: repo.list,
         setRole: (actor, partner, userId, role) =>
-          ownersKept("partner-user.set-role", actor, partner, userId, role !== "owner", repo.setRole(partner.id, userId, role)),
-        remove: (actor, partner, userId) => ownersKept("partner-user.remove", actor, partner, userId, true, repo.remove(partner.id, userId)),
+          ownersKept(
+            "partner-user.set-role",
+            actor,
+            partner,
+            userId,
+            role !== "owner",
+            repo.setRole(partner.id, userId, role)
+          ),
+        remove: (actor, partner, userId) =>
+          ownersKept("partner-user.remove", actor, partner, userId, true, repo.remove(partner.id, userId)),
         invitation: invitationOf,
         accept,
         login: (email, password, clientAddress) =>
-          Effect.map(signIn(email, password, clientAddress), ({ claimant, csrfToken, expiresAt, sessionId }) =>
-            opened(claimant, sessionId, csrfToken, expiresAt)),
+          Effect.map(
+            signIn(email, password, clientAddress),
+            ({ claimant, csrfToken, expiresAt, sessionId }) => opened(claimant, sessionId, csrfToken, expiresAt)
+          ),
         session: (sessionId) =>
-          sessionId === "" ? Effect.succeedNone : Effect.map(repo.findSession(hashSession(sessionId)), Option.flatMap((found) =>
-            found.partner.status === "active" && found.csrfToken !== null && found.expiresAt !== null
-              ? Option.some({ user: found.user, partner: found.partner, csrfToken: found.csrfToken, expiresAt: found.expiresAt })
-              : Option.none()
-          )),
+          sessionId === "" ?
+            Effect.succeedNone :
+            Effect.map(
+              repo.findSession(hashSession(sessionId)),
+              Option.flatMap((found) =>
+                found.partner.status === "active" && found.csrfToken !== null && found.expiresAt !== null
+                  ? Option.some({
+                    user: found.user,
+                    partner: found.partner,
+                    csrfToken: found.csrfToken,
+                    expiresAt: found.expiresAt
+                  })
+                  : Option.none()
+              )
+            ),
         logout: (sessionId, session) =>
           audit.atomically(Effect.gen(function*() {
             yield* repo.deleteSession(hashSession(sessionId))
-            yield* audit.record({ name: session.user.email, via: "portal" }, { action: "portal.logout", target: `partner-user:${session.user.email}` })
+            yield* audit.record({ name: session.user.email, via: "portal" }, {
+              action: "portal.logout",
+              target: `partner-user:${session.user.email}`
+            })
           })),
         changePassword
       })
@@ -255,7 +348,9 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
   )
 
   static readonly layer = this.layerNoDeps.pipe(
-    Layer.provide(Layer.mergeAll(PartnerUserRepo.layerSql, AuditRepo.layerSql, LoginAttemptRepo.layerSql, PasswordHashing.layer))
+    Layer.provide(
+      Layer.mergeAll(PartnerUserRepo.layerSql, AuditRepo.layerSql, LoginAttemptRepo.layerSql, PasswordHashing.layer)
+    )
   )
 
   /** Over memory repositories (the audit trail kept beside it for a test to read); the partners are the caller's (PartnerRepo). */

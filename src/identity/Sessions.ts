@@ -49,12 +49,16 @@ export const sessionRows = (sql: SqlClient.SqlClient, { owner, table }: SessionT
       Effect.map((rows) => new Date(rows[0].expires_at)),
       Effect.orDie
     ),
-  remove: (idHash: Uint8Array) => sql`DELETE FROM ${sql(table)} WHERE id_hash = ${idHash}`.pipe(Effect.asVoid, Effect.orDie),
+  remove: (idHash: Uint8Array) =>
+    sql`DELETE FROM ${sql(table)} WHERE id_hash = ${idHash}`.pipe(Effect.asVoid, Effect.orDie),
   /** Ends every session of one owner (disabled, removed, its password or role changed), but `keep`. */
   removeAllOf: (ownerId: number, keep?: Uint8Array) =>
     (keep === undefined
       ? sql`DELETE FROM ${sql(table)} WHERE ${sql(owner)} = ${ownerId}`
-      : sql`DELETE FROM ${sql(table)} WHERE ${sql(owner)} = ${ownerId} AND id_hash <> ${keep}`).pipe(Effect.asVoid, Effect.orDie)
+      : sql`DELETE FROM ${sql(table)} WHERE ${sql(owner)} = ${ownerId} AND id_hash <> ${keep}`).pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
 })
 
 /** The same sessions over memory, by the Clock (a test's clock can end them), for tests without PostgreSQL. */
@@ -77,7 +81,9 @@ export const memorySessions = () => {
     remove: (idHash: Uint8Array) => Effect.sync(() => void sessions.delete(key(idHash))),
     removeAllOf: (ownerId: number, keep?: Uint8Array) =>
       Effect.sync(() => {
-        for (const [id, session] of sessions) if (session.ownerId === ownerId && (keep === undefined || id !== key(keep))) sessions.delete(id)
+        for (
+          const [id, session] of sessions
+        ) if (session.ownerId === ownerId && (keep === undefined || id !== key(keep))) sessions.delete(id)
       })
   }
 }

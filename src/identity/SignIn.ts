@@ -30,7 +30,9 @@ export const minPasswordLength = 12
 /** A password a person chooses: 12 to 200 characters. */
 export const checkPassword = (password: string, field = "password") =>
   password.length < minPasswordLength || password.length > 200
-    ? Effect.fail(new InvalidAccountInput({ field, message: `The password must have ${minPasswordLength} to 200 characters.` }))
+    ? Effect.fail(
+      new InvalidAccountInput({ field, message: `The password must have ${minPasswordLength} to 200 characters.` })
+    )
     : Effect.void
 
 /** What a realm knows of the account an e-mail names. */
@@ -53,7 +55,10 @@ export interface SignInRealm<Account, C extends Claimant<Account>, Late> {
   /** The right password that may no longer be used (an expired one-time password): why, and the failure. */
   readonly late: (claimant: C, now: number) => Option.Option<{ readonly reason: string; readonly error: Late }>
   /** Stores a new session of the account (by the hash of its id) and answers when it ends. */
-  readonly openSession: (claimant: C, session: { readonly idHash: Uint8Array; readonly csrfToken: string }) => Effect.Effect<Date>
+  readonly openSession: (
+    claimant: C,
+    session: { readonly idHash: Uint8Array; readonly csrfToken: string }
+  ) => Effect.Effect<Date>
 }
 
 /** A new session: the cookie's value (shown to the browser only) and the CSRF token every change must carry. */
@@ -86,7 +91,13 @@ export const makeLogin = <Account, C extends Claimant<Account>, Late>(
       action: `${realm.prefix}.login-failed`,
       target: realm.target(named),
       after: { client, reason }
-    }).pipe(Effect.andThen(Effect.logWarning("Log-in refused").pipe(Effect.annotateLogs({ realm: realm.realm, email: named, client, reason }))))
+    }).pipe(
+      Effect.andThen(
+        Effect.logWarning("Log-in refused").pipe(
+          Effect.annotateLogs({ realm: realm.realm, email: named, client, reason })
+        )
+      )
+    )
   }
 
   return Effect.fn(`SignIn.login.${realm.realm}`)(function*(rawEmail: string, password: string, clientAddress: string) {
@@ -98,7 +109,8 @@ export const makeLogin = <Account, C extends Claimant<Account>, Late>(
       const stored = yield* realm.claimant(email)
       // The hash is checked even for an unknown e-mail, so timing does not tell which accounts exist.
       const hash = Option.match(stored, { onNone: () => decoyHash, onSome: (s) => s.passwordHash ?? decoyHash })
-      const matches = (yield* verifyPassword(password, hash)) && Option.isSome(stored) && stored.value.passwordHash !== null
+      const matches = (yield* verifyPassword(password, hash)) && Option.isSome(stored) &&
+        stored.value.passwordHash !== null
       if (!matches || Option.isNone(stored) || stored.value.barred !== undefined) {
         const reason = Option.isNone(stored)
           ? "unknown e-mail"
@@ -119,7 +131,11 @@ export const makeLogin = <Account, C extends Claimant<Account>, Late>(
       const { csrfToken, sessionId } = newSessionSecrets()
       const expiresAt = yield* audit.atomically(Effect.gen(function*() {
         yield* attempts.succeeded(key)
-        yield* audit.record({ name: email, via: realm.via }, { action: `${realm.prefix}.login`, target: realm.target(email), after: { client: clientAddress } })
+        yield* audit.record({ name: email, via: realm.via }, {
+          action: `${realm.prefix}.login`,
+          target: realm.target(email),
+          after: { client: clientAddress }
+        })
         return yield* realm.openSession(stored.value, { idHash: hashSession(sessionId), csrfToken })
       }))
       return { sessionId, csrfToken, claimant: stored.value, expiresAt } satisfies SignedIn<C>
@@ -137,7 +153,10 @@ export const replacementHash = (hashing: PasswordHashing["Service"]) =>
       if (stored === null || !(yield* verifyPassword(current, stored))) return yield* new LoginRefused()
       yield* checkPassword(next)
       if (next === current) {
-        return yield* new InvalidAccountInput({ field: "new_password", message: "The new password must differ from the current one." })
+        return yield* new InvalidAccountInput({
+          field: "new_password",
+          message: "The new password must differ from the current one."
+        })
       }
       return yield* hashPassword(next)
     }))

@@ -34,9 +34,12 @@ export class CallbackTargets extends Context.Service<CallbackTargets, {
       const defaultTestUrl = yield* DefaultTestCallbackUrl
       // Every partner has a test environment (migration 0013); without a URL of its own it is the default's.
       const testTarget = (partnerId: number) =>
-        Effect.map(repo.findCallbackTarget(partnerId, "test"), Option.map((test): CallbackTarget =>
-          test.callbackUrl === null ? { ...test, callbackUrl: defaultTestUrl } : test
-        ))
+        Effect.map(
+          repo.findCallbackTarget(partnerId, "test"),
+          Option.map((test): CallbackTarget =>
+            test.callbackUrl === null ? { ...test, callbackUrl: defaultTestUrl } : test
+          )
+        )
       const fresh = (partnerId: number, environment: Environment) =>
         environment === "test" ? testTarget(partnerId) : repo.findCallbackTarget(partnerId, environment)
       // Keyed by `partnerId:environment`: the two environments are two targets.
@@ -48,14 +51,21 @@ export class CallbackTargets extends Context.Service<CallbackTargets, {
         timeToLive: (exit) => Exit.isSuccess(exit) ? config.authCacheTtlMillis : 0
       })
       yield* repo.onChange(Cache.invalidateAll(targets))
-      return CallbackTargets.of({ get: (partnerId, environment) => Cache.get(targets, `${partnerId}:${environment}`), fresh })
+      return CallbackTargets.of({
+        get: (partnerId, environment) => Cache.get(targets, `${partnerId}:${environment}`),
+        fresh
+      })
     })
   ).pipe(Layer.provide(PartnerRepo.layerSql))
 
   /** Fixed targets, for tests of the wallet's rules. */
   static readonly layerMemory = (targets: ReadonlyArray<CallbackTarget>) => {
     const get = (partnerId: number, environment: Environment) =>
-      Effect.succeed(Option.fromNullishOr(targets.find((target) => target.partnerId === partnerId && target.environment === environment)))
+      Effect.succeed(
+        Option.fromNullishOr(
+          targets.find((target) => target.partnerId === partnerId && target.environment === environment)
+        )
+      )
     return Layer.succeed(CallbackTargets, CallbackTargets.of({ get, fresh: get }))
   }
 }

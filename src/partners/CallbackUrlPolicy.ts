@@ -48,7 +48,9 @@ const blockedIpv4 = (() => {
  */
 const blockedGlobalIpv6 = (() => {
   const list = new net.BlockList()
-  for (const [prefix, bits] of [["2001::", 23], ["2001:db8::", 32], ["3fff::", 20]] as const) list.addSubnet(prefix, bits, "ipv6")
+  for (const [prefix, bits] of [["2001::", 23], ["2001:db8::", 32], ["3fff::", 20]] as const) {
+    list.addSubnet(prefix, bits, "ipv6")
+  }
   return list
 })()
 
@@ -60,7 +62,9 @@ const isBlockedIpv6 = (address: string): boolean => {
   const zeroes = (from: number, to: number) => words.slice(from, to).every((word) => word === 0)
   // IPv4-mapped (::ffff:a.b.c.d) and the well-known NAT64 prefix (64:ff9b::/96, DNS64's): the IPv4 address decides.
   if (zeroes(0, 5) && words[5] === 0xffff) return blockedIpv4.check(ipv4Of(words[6], words[7]), "ipv4")
-  if (words[0] === 0x64 && words[1] === 0xff9b && zeroes(2, 6)) return blockedIpv4.check(ipv4Of(words[6], words[7]), "ipv4")
+  if (words[0] === 0x64 && words[1] === 0xff9b && zeroes(2, 6)) {
+    return blockedIpv4.check(ipv4Of(words[6], words[7]), "ipv4")
+  }
   // 6to4: 2002:AABB:CCDD::/48 carries a.b.c.d.
   if (words[0] === 0x2002) return blockedIpv4.check(ipv4Of(words[1], words[2]), "ipv4")
   // Everything outside 2000::/3 (::, ::1, IPv4-compatible ::/96, ::ffff:0:0:0/96, 64:ff9b:1::/48, ULA, link-local, multicast).
@@ -92,7 +96,11 @@ export const ExemptCallbackUrls = Context.Reference<ReadonlySet<string>>("partne
   defaultValue: () => new Set()
 })
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Array<dns.LookupAddress>, family?: number) => void
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | Array<dns.LookupAddress>,
+  family?: number
+) => void
 
 /**
  * Where partner callbacks may go. A callback_url must be https:// and its
@@ -121,32 +129,36 @@ export class CallbackUrlPolicy extends Context.Service<CallbackUrlPolicy, {
       const resolver = makeHostResolver()
 
       const checkForm = Effect.fn("CallbackUrlPolicy.checkForm")(function*(raw: string) {
-          if (isExempt(raw)) return undefined
-          const url = URL.canParse(raw) ? new URL(raw) : undefined
-          if (url === undefined) return yield* refuse("must be an absolute http:// or https:// URL")
-          if (url.protocol !== "https:" && url.protocol !== "http:") return yield* refuse("must be an http:// or https:// URL")
-          if (allowPrivate) return undefined
-          if (url.protocol !== "https:") {
-            return yield* refuse("must be https:// (plain http:// needs PARTNER_CALLBACK_ALLOW_PRIVATE=true)")
-          }
-          if (net.isIP(hostOf(url)) !== 0 && isBlockedAddress(hostOf(url))) {
-            return yield* refuse(`must not point at a private, loopback, link-local or reserved address (${hostOf(url)})`)
-          }
-          return url
-        })
+        if (isExempt(raw)) return undefined
+        const url = URL.canParse(raw) ? new URL(raw) : undefined
+        if (url === undefined) return yield* refuse("must be an absolute http:// or https:// URL")
+        if (url.protocol !== "https:" && url.protocol !== "http:") {
+          return yield* refuse("must be an http:// or https:// URL")
+        }
+        if (allowPrivate) return undefined
+        if (url.protocol !== "https:") {
+          return yield* refuse("must be https:// (plain http:// needs PARTNER_CALLBACK_ALLOW_PRIVATE=true)")
+        }
+        if (net.isIP(hostOf(url)) !== 0 && isBlockedAddress(hostOf(url))) {
+          return yield* refuse(`must not point at a private, loopback, link-local or reserved address (${hostOf(url)})`)
+        }
+        return url
+      })
 
       const check = Effect.fn("CallbackUrlPolicy.check")(function*(raw: string) {
-          const url = yield* checkForm(raw)
-          if (url === undefined || net.isIP(hostOf(url)) !== 0) return
-          const host = hostOf(url)
-          const addresses = yield* Effect.tryPromise(() => resolver.resolve(host, 0)).pipe(
-            Effect.mapError(() => new UnsafeCallbackUrl({ message: `must have a host that resolves (${host} does not)` }))
+        const url = yield* checkForm(raw)
+        if (url === undefined || net.isIP(hostOf(url)) !== 0) return
+        const host = hostOf(url)
+        const addresses = yield* Effect.tryPromise(() => resolver.resolve(host, 0)).pipe(
+          Effect.mapError(() => new UnsafeCallbackUrl({ message: `must have a host that resolves (${host} does not)` }))
+        )
+        const bad = addresses.find((entry) => isBlockedAddress(entry.address))
+        if (bad !== undefined) {
+          return yield* refuse(
+            `must not resolve to a private, loopback, link-local or reserved address (${host} is ${bad.address})`
           )
-          const bad = addresses.find((entry) => isBlockedAddress(entry.address))
-          if (bad !== undefined) {
-            return yield* refuse(`must not resolve to a private, loopback, link-local or reserved address (${host} is ${bad.address})`)
-          }
-        })
+        }
+      })
 
       const lookup: net.LookupFunction = (hostname, options, callback) => {
         const done = callback as unknown as LookupCallback
@@ -155,7 +167,9 @@ export class CallbackUrlPolicy extends Context.Service<CallbackUrlPolicy, {
           if (error !== null) return done(error, [])
           const bad = allowPrivate ? undefined : addresses.find((entry) => isBlockedAddress(entry.address))
           if (bad !== undefined) {
-            const refusal: NodeJS.ErrnoException = new Error(`${hostname} resolves to ${bad.address}, which callbacks may not reach`)
+            const refusal: NodeJS.ErrnoException = new Error(
+              `${hostname} resolves to ${bad.address}, which callbacks may not reach`
+            )
             refusal.code = "EADDRNOTALLOWED"
             return done(refusal, [])
           }

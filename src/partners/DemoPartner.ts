@@ -41,11 +41,17 @@ export const ensureDemoPartner = Effect.gen(function*() {
       // Only the partner it creates gets the setting's token: re-keying an existing one at every start would
       // undo a rotation an operator made (console or CLI) at the next restart, bringing a retired token back.
       if (Option.isNone(yield* Effect.option(partners.show(demoSlug)))) {
-        yield* partners.create({ name: "Demo Partner", slug: demoSlug, token: Redacted.value(config.demoPartnerToken.value) })
+        yield* partners.create({
+          name: "Demo Partner",
+          slug: demoSlug,
+          token: Redacted.value(config.demoPartnerToken.value)
+        })
       }
       return Option.none<{ live: string; test: string }>()
     }
-    if (Option.isSome(config.databaseUrl) || (yield* partners.count) > 0) return Option.none<{ live: string; test: string }>()
+    if (Option.isSome(config.databaseUrl) || (yield* partners.count) > 0) {
+      return Option.none<{ live: string; test: string }>()
+    }
     const { test, token } = yield* partners.create({ name: "Demo Partner", slug: demoSlug })
     return Option.some({ live: token, test: test.token })
   })).pipe(Effect.orDie)

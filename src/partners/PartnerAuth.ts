@@ -43,7 +43,8 @@ export const layer = Layer.effect(
     const clientAddress = yield* ClientAddress
     const { serviceEnvironment } = yield* PartnersConfig
     /** The configured mode of the service: a staging deployment never lets a live token in. */
-    const admittedHere = (partner: PartnerAccess) => serviceEnvironment === "production" || partner.environment === "test"
+    const admittedHere = (partner: PartnerAccess) =>
+      serviceEnvironment === "production" || partner.environment === "test"
     // A request refused with a 429 (its partner's rate limit, or its address's invalid tokens) must be answered
     // 429 when the X-Partner-Key scheme runs after the bearer one (the last scheme's failure is the answer).
     const refusedForRate = new WeakMap<HttpServerRequest.HttpServerRequest, TooManyRequests>()
@@ -74,18 +75,24 @@ export const layer = Layer.effect(
 
     /** Counts one invalid token of `address`: 401, or 429 once the address is past its limit. */
     const refuseInvalid = (address: string) =>
-      Effect.flatMap(failures.take("partner-api", address), Option.match({
-        onNone: () => Effect.fail(invalidPartner),
-        onSome: tooManyInvalid
-      }))
+      Effect.flatMap(
+        failures.take("partner-api", address),
+        Option.match({
+          onNone: () => Effect.fail(invalidPartner),
+          onSome: tooManyInvalid
+        })
+      )
 
     /** Past the limit of this address's invalid tokens: that 429 instead of a look-up. */
     const countBeforeLookup = (address: () => string) => (known: boolean) =>
       // A token nobody here knows is counted before it costs a query, and not asked past the limit.
-      known ? Effect.void : Effect.flatMap(failures.take("partner-api", address()), Option.match({
-        onNone: () => Effect.void,
-        onSome: tooManyInvalid
-      }))
+      known ? Effect.void : Effect.flatMap(
+        failures.take("partner-api", address()),
+        Option.match({
+          onNone: () => Effect.void,
+          onSome: tooManyInvalid
+        })
+      )
 
     const admit = <A, E, R>(
       token: string,
@@ -124,8 +131,10 @@ export const layer = Layer.effect(
         // The bearer scheme ran first; when it refused a token, the answer is "invalid" (or its 429), not "missing".
         return Effect.flatMap(bearerCredential, (bearer) => {
           if (Redacted.value(bearer) === "") return Effect.fail(missingToken)
-          return Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
-            Effect.fail(refusedForRate.get(request) ?? invalidPartner))
+          return Effect.flatMap(
+            Effect.service(HttpServerRequest.HttpServerRequest),
+            (request) => Effect.fail(refusedForRate.get(request) ?? invalidPartner)
+          )
         })
       }
     })

@@ -54,7 +54,11 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
    * kept from before are forgotten). Concurrent first arrivals make one row.
    */
   arrive(player: PlayerArrival): Effect.Effect<PartnerPlayer>
-  find(partnerId: number, environment: Environment, externalPlayerId: string): Effect.Effect<Option.Option<PartnerPlayer>>
+  find(
+    partnerId: number,
+    environment: Environment,
+    externalPlayerId: string
+  ): Effect.Effect<Option.Option<PartnerPlayer>>
   findById(id: number): Effect.Effect<Option.Option<PartnerPlayer>>
   findByIds(ids: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<PartnerPlayer>>
   /** The player behind a user code the aggregator sends back. */
@@ -130,7 +134,8 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
 
       const setMode = (partnerId: number, mode: PlayerMode) =>
         sql.withTransaction(Effect.gen(function*() {
-          const updated = yield* sql`UPDATE partners SET player_mode = ${mode}, updated_at = now() WHERE id = ${partnerId} RETURNING id`
+          const updated =
+            yield* sql`UPDATE partners SET player_mode = ${mode}, updated_at = now() WHERE id = ${partnerId} RETURNING id`
           if (updated.length === 0) return false
           if (mode === "shadow") {
             yield* sql`UPDATE partner_players SET name = NULL, email = NULL, balance = NULL, updated_at = now()
@@ -151,17 +156,21 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
       const identityByUserCode = (userCode: number) => {
         const known = identities.get(userCode, 0)
         if (known !== undefined) return Effect.succeed(Option.some(known))
-        return Effect.map(Effect.orDie(findByUserCode(userCode)), Option.map((player): PlayerIdentity => {
-          const identity = identityOf(player)
-          identities.set(userCode, identity, Infinity)
-          return identity
-        }))
+        return Effect.map(
+          Effect.orDie(findByUserCode(userCode)),
+          Option.map((player): PlayerIdentity => {
+            const identity = identityOf(player)
+            identities.set(userCode, identity, Infinity)
+            return identity
+          })
+        )
       }
 
       return PartnerPlayers.of({
         identityByUserCode,
         arrive: (player) => Effect.orDie(arrive(player)),
-        find: (partnerId, environment, externalPlayerId) => Effect.orDie(find({ partnerId, environment, externalPlayerId })),
+        find: (partnerId, environment, externalPlayerId) =>
+          Effect.orDie(find({ partnerId, environment, externalPlayerId })),
         findById: (id) => Effect.orDie(findById(id)),
         findByIds: (ids) => ids.length === 0 ? Effect.succeed([]) : Effect.orDie(findByIds(ids)),
         findByUserCode: (userCode) => Effect.orDie(findByUserCode(userCode)),
@@ -222,7 +231,12 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
       findByUserCode: (userCode) =>
         Effect.sync(() => Option.fromNullishOr([...players.values()].find((p) => p.internal_user_id === userCode))),
       identityByUserCode: (userCode) =>
-        Effect.sync(() => Option.map(Option.fromNullishOr([...players.values()].find((p) => p.internal_user_id === userCode)), identityOf)),
+        Effect.sync(() =>
+          Option.map(
+            Option.fromNullishOr([...players.values()].find((p) => p.internal_user_id === userCode)),
+            identityOf
+          )
+        ),
       confirmBalance: (playerId, balance) => Effect.sync(() => update(playerId, balance)),
       lockBalance: (playerId) => Effect.sync(() => players.get(playerId)?.balance ?? null),
       modeOf: (partnerId) => Effect.sync(() => modes.get(partnerId) ?? "persisted"),
@@ -255,8 +269,12 @@ export const mirrorWriting = (
   guard: string
 ): Statement.Fragment =>
   sql`mirror AS (
-    UPDATE partner_players SET balance = ${change.balance === null ? null : formatCents(change.balance)}, updated_at = now()
-    WHERE id = ${change.playerId} AND ${change.balance !== null} AND balance IS NOT NULL AND EXISTS (SELECT 1 FROM ${sql(guard)})
+    UPDATE partner_players SET balance = ${
+    change.balance === null ? null : formatCents(change.balance)
+  }, updated_at = now()
+    WHERE id = ${change.playerId} AND ${change.balance !== null} AND balance IS NOT NULL AND EXISTS (SELECT 1 FROM ${
+    sql(guard)
+  })
     RETURNING id
   )`
 

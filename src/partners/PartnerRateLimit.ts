@@ -40,7 +40,9 @@ export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
    * The partner's allowance in an environment as it stands, without taking from it: its limit a minute and the
    * requests it may send at once now (null when the store cannot be read).
    */
-  usage(partner: Pick<PartnerAccess, "id" | "environment" | "rate_limit_per_minute">): Effect.Effect<{ readonly limit: number; readonly remaining: number | null }>
+  usage(
+    partner: Pick<PartnerAccess, "id" | "environment" | "rate_limit_per_minute">
+  ): Effect.Effect<{ readonly limit: number; readonly remaining: number | null }>
 }>()("partner-api/partners/PartnerRateLimit") {
   static readonly layer = Layer.effect(
     PartnerRateLimit,

@@ -2,13 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { Environment, environments } from "../domain/Environment.ts"
-import {
-  CallbackTarget,
-  IssuedToken,
-  Partner,
-  PartnerAccess,
-  PartnerEnvironmentSettings
-} from "../domain/Partner.ts"
+import { CallbackTarget, IssuedToken, Partner, PartnerAccess, PartnerEnvironmentSettings } from "../domain/Partner.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import * as PartnerRepoMemory from "./PartnerRepoMemory.ts"
 import {
@@ -51,12 +45,14 @@ const TargetRow = Schema.Struct({
   previousSecret: "previous_secret"
 }))
 
-const SettingsRow = Schema.Struct({ ...PartnerEnvironmentSettings.fields, partnerId: IdFromBigInt }).pipe(Schema.encodeKeys({
-  partnerId: "partner_id",
-  callbackUrl: "callback_url",
-  tokenIssuedAt: "token_issued_at",
-  previousSecretUntil: "previous_secret_until"
-}))
+const SettingsRow = Schema.Struct({ ...PartnerEnvironmentSettings.fields, partnerId: IdFromBigInt }).pipe(
+  Schema.encodeKeys({
+    partnerId: "partner_id",
+    callbackUrl: "callback_url",
+    tokenIssuedAt: "token_issued_at",
+    previousSecretUntil: "previous_secret_until"
+  })
+)
 
 const TokenRow = Schema.Struct({ ...IssuedToken.fields, id: IdFromBigInt }).pipe(Schema.encodeKeys({
   prefix: "token_prefix",
@@ -64,7 +60,6 @@ const TokenRow = Schema.Struct({ ...IssuedToken.fields, id: IdFromBigInt }).pipe
   lastUsedAt: "last_used_at",
   expiresAt: "expires_at"
 }))
-
 
 const SecretRow = Schema.Struct({ environment: Environment, webhook_secret: Schema.String })
 const decodeSecretRows = Schema.decodeUnknownEffect(Schema.Array(SecretRow))
@@ -80,14 +75,17 @@ export const partnersChangedChannel = "partner_api_partners_changed"
  * webhook secrets) and `partner_tokens` (token hashes). Database failures are defects here: callers
  * cannot act on them. `Partner.callback_url` is the live environment's.
  */
-export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService>()("partner-api/partners/PartnerRepo") {
+export class PartnerRepo
+  extends Context.Service<PartnerRepo, PartnerRepoService>()("partner-api/partners/PartnerRepo")
+{
   static readonly layerSql = Layer.effect(
     PartnerRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const pg = yield* PgClient.PgClient
       // The live environment's callback URL is the partner's `callback_url`.
-      const columns = sql`p.id, p.name, p.slug, p.status, p.commission_percent, live.callback_url, p.rate_limit_per_minute,
+      const columns =
+        sql`p.id, p.name, p.slug, p.status, p.commission_percent, live.callback_url, p.rate_limit_per_minute,
         p.rtp_policy, p.created_at, p.updated_at`
       const withLive = sql`JOIN partner_environments live ON live.partner_id = p.id AND live.environment = 'live'`
       // Lets every running service drop its cached token look-ups at once (see Partners).
@@ -164,7 +162,10 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
           yield* announceChange(partner.slug)
           return Option.map(created, (found): InsertedPartner => ({
             partner: found,
-            webhookSecrets: Object.fromEntries(secrets.flat().map((s) => [s.environment, s.webhook_secret])) as Record<Environment, string>
+            webhookSecrets: Object.fromEntries(secrets.flat().map((s) => [s.environment, s.webhook_secret])) as Record<
+              Environment,
+              string
+            >
           }))
         })).pipe(
           Effect.orDie,
@@ -183,7 +184,9 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
         if (patch.rtpPolicy !== undefined) changes.rtp_policy = JSON.stringify(patch.rtpPolicy)
         const urls = Object.entries(patch.callbackUrls ?? {}).filter(([, url]) => url !== undefined)
         return sql.withTransaction(Effect.gen(function*() {
-          if (Object.keys(changes).length > 0) yield* sql`UPDATE partners SET ${sql.update(changes)} WHERE slug = ${slug}`
+          if (Object.keys(changes).length > 0) {
+            yield* sql`UPDATE partners SET ${sql.update(changes)} WHERE slug = ${slug}`
+          }
           yield* Effect.forEach(urls, ([environment, url]) =>
             sql`
               UPDATE partner_environments e SET callback_url = ${url ?? null}
@@ -202,7 +205,9 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
           if (keepOld === undefined) yield* sql`DELETE FROM partner_tokens WHERE ${where}`
           else {
             yield* sql`DELETE FROM partner_tokens WHERE ${where} AND expires_at <= now()`
-            yield* sql`UPDATE partner_tokens SET expires_at = now() + ${interval(keepOld)}::interval WHERE ${where} AND expires_at IS NULL`
+            yield* sql`UPDATE partner_tokens SET expires_at = now() + ${
+              interval(keepOld)
+            }::interval WHERE ${where} AND expires_at IS NULL`
           }
           yield* sql`
             INSERT INTO partner_tokens (partner_id, environment, token_hash, token_prefix)
@@ -250,7 +255,9 @@ export class PartnerRepo extends Context.Service<PartnerRepo, PartnerRepoService
 
       const removeToken = (slug: string, environment: Environment) =>
         sql.withTransaction(Effect.gen(function*() {
-          const removed = yield* sql`DELETE FROM partner_tokens WHERE ${environmentTokens(slug, environment)} RETURNING partner_id`
+          const removed = yield* sql`DELETE FROM partner_tokens WHERE ${
+            environmentTokens(slug, environment)
+          } RETURNING partner_id`
           return Option.map(yield* touched(slug), () => removed.length > 0)
         })).pipe(Effect.orDie)
 

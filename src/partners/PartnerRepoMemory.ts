@@ -1,7 +1,13 @@
 import { Clock, Duration, Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { type Environment, environments } from "../domain/Environment.ts"
-import { type CallbackTarget, type IssuedToken, Partner, PartnerAccess, type PartnerEnvironmentSettings } from "../domain/Partner.ts"
+import {
+  type CallbackTarget,
+  type IssuedToken,
+  Partner,
+  PartnerAccess,
+  type PartnerEnvironmentSettings
+} from "../domain/Partner.ts"
 import { passRtp } from "../domain/RtpPolicy.ts"
 import { type PartnerRepoService, SlugTaken } from "./PartnerWrites.ts"
 
@@ -51,11 +57,20 @@ export const make = (): PartnerRepoService => {
   const hex = (hash: Uint8Array) => Buffer.from(hash).toString("hex")
   /** Stores the row with the partner's fields changed (its callback_url the live one), and announces it. */
   const save = (row: StoredPartner, fields: Partial<PartnerFields>) => {
-    const partner = new Partner({ ...row.partner, ...fields, callback_url: row.environments.live.callbackUrl, updated_at: new Date() })
+    const partner = new Partner({
+      ...row.partner,
+      ...fields,
+      callback_url: row.environments.live.callbackUrl,
+      updated_at: new Date()
+    })
     rows.set(partner.id, { ...row, partner })
     return Effect.as(announce, partner)
   }
-  const changeEnvironment = (row: StoredPartner, environment: Environment, change: Partial<StoredEnvironment>): StoredPartner => ({
+  const changeEnvironment = (
+    row: StoredPartner,
+    environment: Environment,
+    change: Partial<StoredEnvironment>
+  ): StoredPartner => ({
     ...row,
     environments: { ...row.environments, [environment]: { ...row.environments[environment], ...change } }
   })
@@ -65,7 +80,9 @@ export const make = (): PartnerRepoService => {
       Effect.map(now, (at) => {
         for (const row of rows.values()) {
           for (const environment of environments) {
-            const token = row.environments[environment].tokens.find((token) => token.hash === hex(hash) && valid(token, at))
+            const token = row.environments[environment].tokens.find((token) =>
+              token.hash === hex(hash) && valid(token, at)
+            )
             if (token !== undefined) {
               return Option.some(new PartnerAccess({ ...row.partner, environment, token_expires_at: token.expiresAt }))
             }
@@ -83,7 +100,14 @@ export const make = (): PartnerRepoService => {
         const now = new Date()
         const stored = (environment: Environment): StoredEnvironment => ({
           callbackUrl: input.environments[environment].callbackUrl,
-          tokens: [newToken(environment, input.environments[environment].token.hash, input.environments[environment].token.prefix, now)],
+          tokens: [
+            newToken(
+              environment,
+              input.environments[environment].token.hash,
+              input.environments[environment].token.prefix,
+              now
+            )
+          ],
           webhookSecret: newWebhookSecret(),
           previousSecret: null
         })
@@ -126,11 +150,18 @@ export const make = (): PartnerRepoService => {
       Effect.flatMap(now, (at) => {
         const row = bySlug(slug)
         if (row === undefined) return Effect.succeed(Option.none())
-        const kept = keepOld === undefined ? [] : row.environments[environment].tokens.filter((old) => valid(old, at)).map((old) =>
-          old.expiresAt === null ? { ...old, expiresAt: new Date(at.getTime() + Duration.toMillis(keepOld)) } : old
-        )
+        const kept = keepOld === undefined ?
+          [] :
+          row.environments[environment].tokens.filter((old) => valid(old, at)).map((old) =>
+            old.expiresAt === null ? { ...old, expiresAt: new Date(at.getTime() + Duration.toMillis(keepOld)) } : old
+          )
         return Effect.map(
-          save(changeEnvironment(row, environment, { tokens: [newToken(environment, token.hash, token.prefix, at), ...kept] }), {}),
+          save(
+            changeEnvironment(row, environment, {
+              tokens: [newToken(environment, token.hash, token.prefix, at), ...kept]
+            }),
+            {}
+          ),
           Option.some
         )
       }),
@@ -191,7 +222,8 @@ export const make = (): PartnerRepoService => {
             partnerId: id,
             environment,
             callbackUrl: row.environments[environment].callbackUrl,
-            tokenIssuedAt: row.environments[environment].tokens.find((token) => token.expiresAt === null)?.createdAt ?? null,
+            tokenIssuedAt: row.environments[environment].tokens.find((token) => token.expiresAt === null)?.createdAt ??
+              null,
             previousSecretUntil: row.environments[environment].previousSecret?.until ?? null
           }))
         })

@@ -1,6 +1,13 @@
 import { type Duration, type Effect, type Option, Schema, type Scope } from "effect"
 import type { Environment } from "../domain/Environment.ts"
-import type { CallbackTarget, IssuedToken, Partner, PartnerAccess, PartnerEnvironmentSettings, PartnerStatus } from "../domain/Partner.ts"
+import type {
+  CallbackTarget,
+  IssuedToken,
+  Partner,
+  PartnerAccess,
+  PartnerEnvironmentSettings,
+  PartnerStatus
+} from "../domain/Partner.ts"
 import type { RtpPolicy } from "../domain/RtpPolicy.ts"
 
 // What PartnerRepo's two forms (PartnerRepo.ts over PostgreSQL, PartnerRepoMemory.ts) offer and are asked to write.

@@ -1,7 +1,13 @@
 import { Cache, Context, Duration, Effect, Exit, Layer, Option, Schema, SchemaIssue } from "effect"
 import { hash, randomBytes } from "node:crypto"
 import { type Environment, tokenPrefix } from "../domain/Environment.ts"
-import type { IssuedToken, Partner, PartnerAccess, PartnerEnvironmentSettings, PartnerStatus } from "../domain/Partner.ts"
+import type {
+  IssuedToken,
+  Partner,
+  PartnerAccess,
+  PartnerEnvironmentSettings,
+  PartnerStatus
+} from "../domain/Partner.ts"
 import { PartnerStatus as PartnerStatusSchema, tokenDisplayPrefix } from "../domain/Partner.ts"
 import type { RtpPolicy } from "../domain/RtpPolicy.ts"
 import { slugify } from "../domain/Slug.ts"
@@ -14,7 +20,8 @@ import type { TokenInsert } from "./PartnerWrites.ts"
 import * as TokenUsage from "./TokenUsage.ts"
 
 /** Tokens are `pak_live_` or `pak_test_` + 32 random bytes; only their SHA-256 is stored. */
-export const generateToken = (environment: Environment) => `${tokenPrefix(environment)}${randomBytes(32).toString("base64url")}`
+export const generateToken = (environment: Environment) =>
+  `${tokenPrefix(environment)}${randomBytes(32).toString("base64url")}`
 export const hashToken = (token: string): Uint8Array => hash("sha256", token, "buffer")
 /** What is stored of a token: its hash and the characters it shows of itself. */
 const stored = (token: string): TokenInsert => ({ hash: hashToken(token), prefix: tokenDisplayPrefix(token) })
@@ -94,13 +101,16 @@ export interface CreatedPartner extends IssuedCredentials {
 }
 
 const validate = Schema.decodeUnknownEffect(PartnerFields, { errors: "all" })
-const validatePartial = Schema.decodeUnknownEffect(Schema.Struct(PartnerFields.fields).mapFields((fields) => ({
-  name: Schema.optional(fields.name),
-  commissionPercent: Schema.optional(fields.commissionPercent),
-  callbackUrl: Schema.optional(fields.callbackUrl),
-  testCallbackUrl: Schema.optional(fields.testCallbackUrl),
-  rateLimitPerMinute: Schema.optional(fields.rateLimitPerMinute)
-})), { errors: "all" })
+const validatePartial = Schema.decodeUnknownEffect(
+  Schema.Struct(PartnerFields.fields).mapFields((fields) => ({
+    name: Schema.optional(fields.name),
+    commissionPercent: Schema.optional(fields.commissionPercent),
+    callbackUrl: Schema.optional(fields.callbackUrl),
+    testCallbackUrl: Schema.optional(fields.testCallbackUrl),
+    rateLimitPerMinute: Schema.optional(fields.rateLimitPerMinute)
+  })),
+  { errors: "all" }
+)
 
 const fieldNames: Record<string, string> = {
   name: "name",
@@ -177,7 +187,6 @@ export class Partners extends Context.Service<Partners, {
   environmentsOf(partners: ReadonlyArray<Pick<Partner, "id">>): Effect.Effect<ReadonlyArray<PartnerEnvironmentSettings>>
   /** What the partner's launches do with `user_rtp` from now on (every instance, at once: the change is announced). */
   setRtpPolicy(slug: string, policy: RtpPolicy): Effect.Effect<Partner, PartnerNotFound>
-
 }>()("partner-api/partners/Partners") {
   static readonly layerNoDeps = Layer.effect(
     Partners,
@@ -200,7 +209,8 @@ export class Partners extends Context.Service<Partners, {
         (hashBase64: string) => repo.findByTokenHash(Buffer.from(hashBase64, "base64")),
         {
           capacity: 1_000,
-          timeToLive: (exit) => Exit.isSuccess(exit) && Option.isNone(exit.value) ? Duration.millis(authCacheTtlMillis) : Duration.zero
+          timeToLive: (exit) =>
+            Exit.isSuccess(exit) && Option.isNone(exit.value) ? Duration.millis(authCacheTtlMillis) : Duration.zero
         }
       )
       // Tokens that belonged to a partner lately: only a hint for the per-address limit, never an admission.
@@ -226,7 +236,9 @@ export class Partners extends Context.Service<Partners, {
         url === null || url === undefined
           ? Effect.void
           : urlPolicy.check(url).pipe(
-            Effect.mapError((unsafe) => new InvalidPartnerInput({ message: `Invalid callback URL: ${unsafe.message}.` }))
+            Effect.mapError((unsafe) =>
+              new InvalidPartnerInput({ message: `Invalid callback URL: ${unsafe.message}.` })
+            )
           )
 
       /**
@@ -259,11 +271,16 @@ export class Partners extends Context.Service<Partners, {
           const key = hash("sha256", token, "base64")
           const now = clock.currentTimeMillisUnsafe()
           const partner = found.get(key, now)
-          if (partner !== undefined) return Effect.succeed({ partner: admitted(key, now, Option.some(partner)), known: true })
+          if (partner !== undefined) {
+            return Effect.succeed({ partner: admitted(key, now, Option.some(partner)), known: true })
+          }
           const wasKnown = known.has(key, now)
           return Effect.andThen(
             beforeLookup(wasKnown),
-            Effect.map(lookUp(key), (partner): TokenAccess => ({ partner: admitted(key, now, partner), known: wasKnown }))
+            Effect.map(
+              lookUp(key),
+              (partner): TokenAccess => ({ partner: admitted(key, now, partner), known: wasKnown })
+            )
           )
         })
 
@@ -310,22 +327,34 @@ export class Partners extends Context.Service<Partners, {
         // A slug derived from the name gets a numeric suffix on collision; an explicit one is the operator's call.
         const insertWithFreeSlug = (attempt: number): Effect.Effect<InsertedPartner, SlugTaken> =>
           insert(attempt === 1 ? fields.slug : `${fields.slug.slice(0, 95)}-${attempt}`).pipe(
-            Effect.catchTag("SlugTaken", (taken) => attempt < 100 ? insertWithFreeSlug(attempt + 1) : Effect.fail(taken))
+            Effect.catchTag(
+              "SlugTaken",
+              (taken) => attempt < 100 ? insertWithFreeSlug(attempt + 1) : Effect.fail(taken)
+            )
           )
         const { partner, webhookSecrets } = yield* (explicitSlug ? insert(fields.slug) : insertWithFreeSlug(1))
-        return { partner, token, webhookSecret: webhookSecrets.live, test: { token: testToken, webhookSecret: webhookSecrets.test } }
+        return {
+          partner,
+          token,
+          webhookSecret: webhookSecrets.live,
+          test: { token: testToken, webhookSecret: webhookSecrets.test }
+        }
       })
 
       const rotateToken = Effect.fn("Partners.rotateToken")(
         function*(slug: string, environment: Environment = "live", newToken?: string, keepOld?: Duration.Duration) {
           const token = newToken ?? generateToken(environment)
-          const partner = yield* repo.setToken(slug, environment, stored(token), keepOld).pipe(Effect.flatMap(updated(slug)))
+          const partner = yield* repo.setToken(slug, environment, stored(token), keepOld).pipe(
+            Effect.flatMap(updated(slug))
+          )
           return { partner, token }
         }
       )
 
       const update = Effect.fn("Partners.update")(function*(slug: string, changes: PartnerChanges) {
-        const { callbackUrl, testCallbackUrl, ...valid } = yield* validatePartial(changes).pipe(Effect.mapError(toInputError))
+        const { callbackUrl, testCallbackUrl, ...valid } = yield* validatePartial(changes).pipe(
+          Effect.mapError(toInputError)
+        )
         yield* checkCallbackUrl(callbackUrl)
         yield* checkCallbackUrl(testCallbackUrl)
         return yield* repo.update(slug, { ...valid, callbackUrls: { live: callbackUrl, test: testCallbackUrl } }).pipe(
@@ -351,7 +380,8 @@ export class Partners extends Context.Service<Partners, {
           }))),
         update,
         environmentsOf: (partners) => repo.environmentsOf(partners.map((partner) => partner.id)),
-        endTokenOverlap: (partner, environment) => Effect.andThen(repo.endTokenOverlap(partner.id, environment), forgetCachedTokens),
+        endTokenOverlap: (partner, environment) =>
+          Effect.andThen(repo.endTokenOverlap(partner.id, environment), forgetCachedTokens),
         tokensOf: (partner) => repo.tokensOf(partner.id),
         rotateWebhookSecret: (slug, environment = "live", overlap = partnersConfig.webhookSecretOverlap) =>
           repo.rotateWebhookSecret(slug, environment, overlap).pipe(
@@ -364,5 +394,7 @@ export class Partners extends Context.Service<Partners, {
     })
   )
 
-  static readonly layer = this.layerNoDeps.pipe(Layer.provide(Layer.merge(PartnerRepo.layerSql, CallbackUrlPolicy.layer)))
+  static readonly layer = this.layerNoDeps.pipe(
+    Layer.provide(Layer.merge(PartnerRepo.layerSql, CallbackUrlPolicy.layer))
+  )
 }

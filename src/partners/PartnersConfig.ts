@@ -24,12 +24,16 @@ export class PartnersConfig extends Context.Service<PartnersConfig, {
 }>()("partner-api/partners/PartnersConfig") {
   static readonly config = Config.all({
     callbackAllowPrivate: Config.Boolean("PARTNER_CALLBACK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
-    webhookSecretOverlap: Config.Duration("PARTNER_WEBHOOK_SECRET_OVERLAP").pipe(Config.withDefault(Duration.hours(24))),
+    webhookSecretOverlap: Config.Duration("PARTNER_WEBHOOK_SECRET_OVERLAP").pipe(
+      Config.withDefault(Duration.hours(24))
+    ),
     rateLimitPerMinute: Config.schema(
       Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 1_000_000_000 })),
       "PARTNER_RATE_LIMIT"
     ).pipe(Config.withDefault(1200)),
-    serviceEnvironment: Config.schema(ServiceEnvironment, "SERVICE_ENVIRONMENT").pipe(Config.withDefault("production" as const)),
+    serviceEnvironment: Config.schema(ServiceEnvironment, "SERVICE_ENVIRONMENT").pipe(
+      Config.withDefault("production" as const)
+    ),
     tokenLastUsedInterval: Config.Duration("TOKEN_LAST_USED_INTERVAL").pipe(Config.withDefault(Duration.minutes(1)))
   })
 

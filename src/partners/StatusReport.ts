@@ -1,5 +1,4 @@
 import { Context } from "effect"
-import type { Environment } from "../domain/Environment.ts"
 
 /** What `/status` says about the upstreams one environment reaches. */
 export interface UpstreamReport {
@@ -8,11 +7,11 @@ export interface UpstreamReport {
 }
 
 /**
- * What `/status` says about the upstreams, per environment (a test token's
- * are the sandboxes): whether the casino aggregator is configured, and the
- * sports provider in use. The layer graph fills it in from the casino
- * gateways and the sports providers, so this area needs neither.
+ * What `/status` says about the upstreams the request's token reaches (a test token's are the sandboxes):
+ * whether the casino aggregator is configured, and the sports provider in use. The upstreams of each
+ * environment (src/upstreams) fill it in from their casino gateway and sports provider, so this area needs
+ * neither.
  */
-export class StatusReport extends Context.Service<StatusReport, Readonly<Record<Environment, UpstreamReport>>>()(
-  "partner-api/partners/StatusReport"
-) {}
+export class StatusReport
+  extends Context.Service<StatusReport, UpstreamReport>()("partner-api/partners/StatusReport")
+{}

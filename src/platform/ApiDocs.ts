@@ -27,7 +27,9 @@ const faviconResponse = HttpServerResponse.text(faviconSvg, {
 
 /** The SHA-256 of each inline script of a page, as a Content-Security-Policy names it. */
 const scriptHashes = (html: string) =>
-  [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => `'sha256-${createHash("sha256").update(match[1]).digest("base64")}'`)
+  [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) =>
+    `'sha256-${createHash("sha256").update(match[1]).digest("base64")}'`
+  )
 
 /**
  * The docs page shares this service's origin with the operator console (/admin), so a script injected

@@ -1,4 +1,16 @@
-import { Config, Context, Duration, Effect, Layer, LogLevel, Option, Redacted, Schema, SchemaGetter, SchemaIssue } from "effect"
+import {
+  Config,
+  Context,
+  Duration,
+  Effect,
+  Layer,
+  LogLevel,
+  Option,
+  Redacted,
+  Schema,
+  SchemaGetter,
+  SchemaIssue
+} from "effect"
 import { PartnerToken } from "../domain/Partner.ts"
 
 // LOG_LEVEL is read case-insensitively: operators write `info`, effect names it `Info`.
@@ -61,7 +73,9 @@ export class AppConfig extends Context.Service<AppConfig, {
           ? Effect.succeed(timeout)
           : Effect.fail(
             new Config.ConfigError(
-              new Schema.SchemaError(new SchemaIssue.InvalidValue({ message: "SHUTDOWN_TIMEOUT must be a finite duration above zero" }))
+              new Schema.SchemaError(
+                new SchemaIssue.InvalidValue({ message: "SHUTDOWN_TIMEOUT must be a finite duration above zero" })
+              )
             )
           )
       )

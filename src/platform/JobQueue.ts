@@ -32,64 +32,68 @@ export interface Options {
 }
 
 /** Starts a job queue for the life of the scope; its runner (to add jobs with). */
-export const run = Effect.fn("JobQueue.run")(function*(options: Options): Effect.fn.Return<Runner, never, Scope.Scope | DatabaseUrl> {
-  const url = yield* DatabaseUrl
-  const context = yield* Effect.context<never>()
-  const runFork = Effect.runForkWith(context)
+export const run = Effect.fn("JobQueue.run")(
+  function*(options: Options): Effect.fn.Return<Runner, never, Scope.Scope | DatabaseUrl> {
+    const url = yield* DatabaseUrl
+    const context = yield* Effect.context<never>()
+    const runFork = Effect.runForkWith(context)
 
-  // The queue's own messages join the service's log; its per-job chatter only at debug level.
-  const logger = new GraphileLogger((scope) => (level, message, meta) => {
-    const expected = meta?.failure === true && options.isExpectedFailure?.(meta.error) === true
-    const effectLevel = expected ? "Debug" : level === "error" ? "Error" : level === "warning" ? "Warn" : "Debug"
-    runFork(Effect.logWithLevel(effectLevel)(`${options.logPrefix}: ${message}`).pipe(Effect.annotateLogs({ ...scope })))
-  })
-
-  // The queue's connections are a pool of ours, not one the queue makes: the queue ends its own pool without
-  // waiting and drops its error handlers first, so a connection the server closed while it was ending (a
-  // database stopping, or dropped with FORCE) raised an unhandled 'error' and took the process down. Ours
-  // keeps its handlers for as long as any of its connections lives, and is ended after the queue stopped.
-  let stopping = false
-  const connectionLost = (error: Error) =>
-    runFork(
-      (stopping ? Effect.logDebug : Effect.logWarning)(`${options.logPrefix}: a database connection was closed`).pipe(
-        Effect.annotateLogs({ detail: error.message })
+    // The queue's own messages join the service's log; its per-job chatter only at debug level.
+    const logger = new GraphileLogger((scope) => (level, message, meta) => {
+      const expected = meta?.failure === true && options.isExpectedFailure?.(meta.error) === true
+      const effectLevel = expected ? "Debug" : level === "error" ? "Error" : level === "warning" ? "Warn" : "Debug"
+      runFork(
+        Effect.logWithLevel(effectLevel)(`${options.logPrefix}: ${message}`).pipe(Effect.annotateLogs({ ...scope }))
       )
-    )
-  const pool = yield* Effect.acquireRelease(
-    Effect.sync(() => {
-      const pool = new Pool({
-        connectionString: Redacted.value(url),
-        max: options.connections,
-        application_name: options.applicationName
-      })
-      pool.on("error", connectionLost)
-      pool.on("connect", (client) => client.on("error", connectionLost))
-      return pool
-    }),
-    (pool) => Effect.promise(() => pool.end())
-  )
+    })
 
-  return yield* Effect.acquireRelease(
-    Effect.promise(() =>
-      runGraphile({
-        pgPool: pool,
-        concurrency: options.concurrency,
-        noHandleSignals: true,
-        pollInterval: options.pollInterval,
-        logger,
-        // Completions go through the queue's batcher, which a graceful stop flushes before it returns: unbatched,
-        // they are written after the stop, when the pool may be gone, and the line stays locked.
-        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
-        taskList: options.taskList
-      })
-    ),
-    (runner) =>
-      Effect.gen(function*() {
-        stopping = true
-        if (options.beforeStop !== undefined) yield* options.beforeStop
-        const stopped = runner.stop()
-        if (options.whileStopping !== undefined) yield* options.whileStopping
-        yield* Effect.promise(() => stopped)
-      })
-  )
-})
+    // The queue's connections are a pool of ours, not one the queue makes: the queue ends its own pool without
+    // waiting and drops its error handlers first, so a connection the server closed while it was ending (a
+    // database stopping, or dropped with FORCE) raised an unhandled 'error' and took the process down. Ours
+    // keeps its handlers for as long as any of its connections lives, and is ended after the queue stopped.
+    let stopping = false
+    const connectionLost = (error: Error) =>
+      runFork(
+        (stopping ? Effect.logDebug : Effect.logWarning)(`${options.logPrefix}: a database connection was closed`).pipe(
+          Effect.annotateLogs({ detail: error.message })
+        )
+      )
+    const pool = yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const pool = new Pool({
+          connectionString: Redacted.value(url),
+          max: options.connections,
+          application_name: options.applicationName
+        })
+        pool.on("error", connectionLost)
+        pool.on("connect", (client) => client.on("error", connectionLost))
+        return pool
+      }),
+      (pool) => Effect.promise(() => pool.end())
+    )
+
+    return yield* Effect.acquireRelease(
+      Effect.promise(() =>
+        runGraphile({
+          pgPool: pool,
+          concurrency: options.concurrency,
+          noHandleSignals: true,
+          pollInterval: options.pollInterval,
+          logger,
+          // Completions go through the queue's batcher, which a graceful stop flushes before it returns: unbatched,
+          // they are written after the stop, when the pool may be gone, and the line stays locked.
+          preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+          taskList: options.taskList
+        })
+      ),
+      (runner) =>
+        Effect.gen(function*() {
+          stopping = true
+          if (options.beforeStop !== undefined) yield* options.beforeStop
+          const stopped = runner.stop()
+          if (options.whileStopping !== undefined) yield* options.whileStopping
+          yield* Effect.promise(() => stopped)
+        })
+    )
+  }
+)

@@ -20,7 +20,8 @@ const refreshSeconds = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600]
  * `environment` (live, test) are `none` before auth.
  */
 export const httpRequests = Metric.counter("http_requests_total", {
-  description: "HTTP requests answered, by route pattern (unmatched for unknown routes), method, status, partner slug and the environment of its token (none when unauthenticated).",
+  description:
+    "HTTP requests answered, by route pattern (unmatched for unknown routes), method, status, partner slug and the environment of its token (none when unauthenticated).",
   incremental: true
 })
 
@@ -32,13 +33,15 @@ export const httpRequestDuration = Metric.histogram("http_request_duration_secon
 
 /** `partner_rate_limit_refusals_total{partner, environment}`: partner API requests refused with 429. */
 export const rateLimitRefusals = Metric.counter("partner_rate_limit_refusals_total", {
-  description: "Partner API requests refused with 429 because the partner was over its rate limit in an environment, by partner slug and environment (live, test).",
+  description:
+    "Partner API requests refused with 429 because the partner was over its rate limit in an environment, by partner slug and environment (live, test).",
   incremental: true
 })
 
 /** `wallet_decisions_total{call, outcome}`: the aggregator's wallet calls by what they were answered. */
 export const walletDecisions = Metric.counter("wallet_decisions_total", {
-  description: "Wallet calls from the aggregator, by call (Balance, WinBet, Refund; unread when refused before it was read) and answer (OK, INSUFFICIENT_USER_FUNDS, INVALID_USER, ROUND_REFUNDED, DUPLICATE_TRANSACTION, INVALID_REQUEST, INVALID_AGENT).",
+  description:
+    "Wallet calls from the aggregator, by call (Balance, WinBet, Refund; unread when refused before it was read) and answer (OK, INSUFFICIENT_USER_FUNDS, INVALID_USER, ROUND_REFUNDED, DUPLICATE_TRANSACTION, INVALID_REQUEST, INVALID_AGENT).",
   incremental: true
 })
 
@@ -62,12 +65,14 @@ export const outboxFailed = Metric.gauge("callback_outbox_failed", {
  * bets pending past their time-out, notifications out of attempts), read by the scrapes.
  */
 export const walletStuckItems = Metric.gauge("wallet_stuck_items", {
-  description: "Stuck wallet items now, by kind (round: open longer than WALLET_STUCK_ROUND_AFTER; bet: pending past its time-out and recovery; notification: out of delivery attempts) and environment (live, test); up to 1000 of each kind are counted."
+  description:
+    "Stuck wallet items now, by kind (round: open longer than WALLET_STUCK_ROUND_AFTER; bet: pending past its time-out and recovery; notification: out of delivery attempts) and environment (live, test); up to 1000 of each kind are counted."
 })
 
 /** `refresh_duration_seconds{refresh, outcome}`: catalog_full, catalog_live, casino_sync runs. */
 export const refreshDuration = Metric.histogram("refresh_duration_seconds", {
-  description: "Duration of each refresh of a local copy, in seconds, by refresh (catalog_full, catalog_live, casino_sync) and outcome (success, failure).",
+  description:
+    "Duration of each refresh of a local copy, in seconds, by refresh (catalog_full, catalog_live, casino_sync) and outcome (success, failure).",
   boundaries: refreshSeconds
 })
 
@@ -90,7 +95,8 @@ export const sportsProviderQuotaRemaining = Metric.gauge("sports_provider_quota_
 
 /** `sports_stream_open{environment}`: change streams open on this instance. */
 export const sportsStreamsOpen = Metric.gauge("sports_stream_open", {
-  description: "Live sports change streams (GET /sports/stream) open on this instance, by the environment of their tokens."
+  description:
+    "Live sports change streams (GET /sports/stream) open on this instance, by the environment of their tokens."
 })
 
 /** `sports_stream_events_sent_total`: changes queued to streams (each change counted once per stream it goes to). */
@@ -113,7 +119,8 @@ export const sportsStreamSlowClientsDropped = Metric.counter("sports_stream_slow
 
 /** `sports_stream_buffered_bytes`: what this instance's streams hold for their clients, not yet taken by the sockets. */
 export const sportsStreamBufferedBytes = Metric.gauge("sports_stream_buffered_bytes", {
-  description: "Bytes this instance's live sports change streams hold for clients that have not taken them yet (at most STREAM_CLIENT_BUFFER each, plus one batch)."
+  description:
+    "Bytes this instance's live sports change streams hold for clients that have not taken them yet (at most STREAM_CLIENT_BUFFER each, plus one batch)."
 })
 
 /**
@@ -137,7 +144,10 @@ const seriesOf = <I, S>(metric: Metric.Metric<I, S>, ...labels: ReadonlyArray<st
 const requestSeries = seriesOf(httpRequests, "route", "method", "status", "partner", "environment")
 const durationSeries = seriesOf(httpRequestDuration, "route", "method")
 /** Both series of one kind of answer, found with one key: a request records into both. */
-const answeredSeries = new Map<string, { readonly requests: Metric.Metric<number, unknown>; readonly duration: Metric.Metric<number, unknown> }>()
+const answeredSeries = new Map<
+  string,
+  { readonly requests: Metric.Metric<number, unknown>; readonly duration: Metric.Metric<number, unknown> }
+>()
 const refusalSeries = seriesOf(rateLimitRefusals, "partner", "environment")
 const walletSeries = seriesOf(walletDecisions, "call", "outcome")
 const refreshSeries = seriesOf(refreshDuration, "refresh", "outcome")
@@ -157,11 +167,18 @@ export const recordRequest = (request: {
   readonly seconds: number
 }) =>
   Effect.withFiber<void>((fiber) => {
-    const key = `${request.route}\u0000${request.method}\u0000${request.status}\u0000${request.partner}\u0000${request.environment}`
+    const key =
+      `${request.route}\u0000${request.method}\u0000${request.status}\u0000${request.partner}\u0000${request.environment}`
     let series = answeredSeries.get(key)
     if (series === undefined) {
       series = {
-        requests: requestSeries(request.route, request.method, String(request.status), request.partner, request.environment),
+        requests: requestSeries(
+          request.route,
+          request.method,
+          String(request.status),
+          request.partner,
+          request.environment
+        ),
         duration: durationSeries(request.route, request.method)
       }
       answeredSeries.set(key, series)
@@ -187,14 +204,17 @@ export const recordProviderCall = (operation: string, outcome: string) =>
  * Counts each call of `call` into `sports_provider_calls_total{operation}`: outcome `success`, or the
  * error's `reason` (Timeout, RateLimited, ...) when it has one, else `failure`.
  */
-export const countedProviderCall = (operation: string) => <A, E, R>(call: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.onExit(call, (exit) => {
-    if (Exit.isSuccess(exit)) return recordProviderCall(operation, "success")
-    if (Exit.hasInterrupts(exit)) return Effect.void
-    const error = exit.cause.reasons.find((reason) => reason._tag === "Fail")
-    const reason = error === undefined ? undefined : (error as { readonly error: { readonly reason?: unknown } }).error?.reason
-    return recordProviderCall(operation, typeof reason === "string" ? reason : "failure")
-  })
+export const countedProviderCall =
+  (operation: string) => <A, E, R>(call: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.onExit(call, (exit) => {
+      if (Exit.isSuccess(exit)) return recordProviderCall(operation, "success")
+      if (Exit.hasInterrupts(exit)) return Effect.void
+      const error = exit.cause.reasons.find((reason) => reason._tag === "Fail")
+      const reason = error === undefined
+        ? undefined
+        : (error as { readonly error: { readonly reason?: unknown } }).error?.reason
+      return recordProviderCall(operation, typeof reason === "string" ? reason : "failure")
+    })
 
 /** A provider read served from the cache (`hit`) or sent upstream (`miss`). */
 export const recordProviderCache = (result: "hit" | "miss") => Metric.update(providerCacheSeries(result), 1)
@@ -222,7 +242,8 @@ export const timedRefresh = (refresh: RefreshName) => <A, E, R>(run: Effect.Effe
   })
 
 /** Change streams now open on this instance in an environment. */
-export const recordStreamsOpen = (environment: string, open: number) => Metric.update(streamsOpenSeries(environment), open)
+export const recordStreamsOpen = (environment: string, open: number) =>
+  Metric.update(streamsOpenSeries(environment), open)
 
 /** A reset event sent on a change stream. */
 export const recordStreamReset = (reason: string) => Metric.update(streamResetSeries(reason), 1)

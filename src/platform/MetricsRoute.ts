@@ -77,7 +77,10 @@ export const metricsRoutes = <R>(refreshGauges: Effect.Effect<void, never, R>) =
     yield* router.add(
       "GET",
       metricsPath,
-      Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
-        access._tag === "Off" ? Effect.succeed(refused) : allowed(request) ? scrape : Effect.succeed(unauthorized))
+      Effect.flatMap(
+        Effect.service(HttpServerRequest.HttpServerRequest),
+        (request) =>
+          access._tag === "Off" ? Effect.succeed(refused) : allowed(request) ? scrape : Effect.succeed(unauthorized)
+      )
     )
   }))

@@ -14,7 +14,9 @@ const parseOtlpHeaders = (
   const refuse = (why: string) =>
     Effect.fail(
       new Config.ConfigError(
-        new Schema.SchemaError(new SchemaIssue.InvalidValue({ message: `${variable} must be name=value pairs separated by commas: ${why}` }))
+        new Schema.SchemaError(
+          new SchemaIssue.InvalidValue({ message: `${variable} must be name=value pairs separated by commas: ${why}` })
+        )
       )
     )
   const headers: Array<readonly [string, Redacted.Redacted]> = []
@@ -86,12 +88,18 @@ export class ObservabilityConfig extends Context.Service<ObservabilityConfig, {
         )
       )
     ),
-    tracesHeaders: Config.all([otlpHeaders("OTEL_EXPORTER_OTLP_TRACES_HEADERS"), otlpHeaders("OTEL_EXPORTER_OTLP_HEADERS")]).pipe(
+    tracesHeaders: Config.all([
+      otlpHeaders("OTEL_EXPORTER_OTLP_TRACES_HEADERS"),
+      otlpHeaders("OTEL_EXPORTER_OTLP_HEADERS")
+    ]).pipe(
       // The signal's own variable, when set, is used instead of the general one (not merged with it).
       Config.map(([traces, general]) => Option.getOrElse(Option.orElse(traces, () => general), () => []))
     ),
     serviceName: Config.String("OTEL_SERVICE_NAME").pipe(Config.withDefault("partner-aggregator-api"))
   })
 
-  static readonly layer = Layer.effect(ObservabilityConfig, Effect.map(ObservabilityConfig.config, ObservabilityConfig.of))
+  static readonly layer = Layer.effect(
+    ObservabilityConfig,
+    Effect.map(ObservabilityConfig.config, ObservabilityConfig.of)
+  )
 }

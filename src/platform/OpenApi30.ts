@@ -8,8 +8,7 @@
 
 type Json = Record<string, any>
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** JSON Schema keywords a 3.0 Schema Object does not have, with no 3.0 equivalent worth keeping. */
 const droppedKeywords = new Set([
@@ -36,7 +35,8 @@ const droppedKeywords = new Set([
 ])
 
 const isNullSchema = (schema: unknown) =>
-  isObject(schema) && schema.type === "null" && Object.keys(schema).every((key) => key === "type" || key === "description")
+  isObject(schema) && schema.type === "null" &&
+  Object.keys(schema).every((key) => key === "type" || key === "description")
 
 /** A 3.0 schema that also admits null (3.0 has no null type: `nullable` says it). */
 const withNullable = (schema: Json): Json =>
@@ -47,12 +47,16 @@ export const convertSchema = (input: unknown): unknown => {
   if (!isObject(input)) return input
   let schema: Json = { ...input }
   // anyOf/oneOf with a null member -> the rest, nullable (first, so what is merged in is converted below)
+  // oxlint-disable-next-line oxc/no-accumulating-spread -- two combinators at most: a copy each is nothing
   for (const combinator of ["anyOf", "oneOf"] as const) {
     const members = schema[combinator]
     if (!Array.isArray(members) || !members.some(isNullSchema)) continue
     const rest = members.filter((member) => !isNullSchema(member))
     delete schema[combinator]
-    if (rest.length === 1 && isObject(rest[0]) && Object.keys(schema).every((key) => key === "description" || key === "title")) {
+    if (
+      rest.length === 1 && isObject(rest[0]) &&
+      Object.keys(schema).every((key) => key === "description" || key === "title")
+    ) {
       schema = { ...withNullable(rest[0]), ...schema }
     } else {
       schema[combinator] = rest

@@ -17,13 +17,15 @@ const securityHeaders = {
   "cache-control": "no-store"
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;" })[c]!)
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;" })[c]!)
 
 /**
  * A panel's one HTML page: its title, its stylesheets and its shell script (`<base>/assets/app.js`), which draws the
  * page the path names into `main` and the bar into `top`.
  */
-const shellHtml = (base: string, title: string, styles: ReadonlyArray<string>) => `<!doctype html>
+const shellHtml = (base: string, title: string, styles: ReadonlyArray<string>) =>
+  `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -67,7 +69,10 @@ export const panelRoutes = (options: {
     for (const page of options.pages) yield* router.add("GET", `${options.base}${page}`, Effect.succeed(shell))
     for (const [name, asset] of Object.entries(options.assets)) {
       const { contentType, dir } = typeof asset === "string" ? { contentType: asset, dir: options.dir } : asset
-      const response = HttpServerResponse.text(file(dir, name), { contentType: `${contentType}; charset=utf-8`, headers: securityHeaders })
+      const response = HttpServerResponse.text(file(dir, name), {
+        contentType: `${contentType}; charset=utf-8`,
+        headers: securityHeaders
+      })
       yield* router.add("GET", `${options.base}/assets/${name}`, Effect.succeed(response))
     }
   }))

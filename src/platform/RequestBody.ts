@@ -31,14 +31,20 @@ const tooLarge = new UnreadableBody({
  * with the reason. The bytes stay cached on the request, so a later
  * `request.json` reads the same body.
  */
-export const readBodyText = Effect.fn("RequestBody.readBodyText")(function*(request: HttpServerRequest.HttpServerRequest) {
+export const readBodyText = Effect.fn("RequestBody.readBodyText")(
+  function*(request: HttpServerRequest.HttpServerRequest) {
     const declared = Number(request.headers["content-length"] ?? 0)
     if (declared > maxBodyBytes) return yield* tooLarge
-    const bytes = yield* Effect.mapError(request.arrayBuffer, (error) =>
-      error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
-        ? tooLarge
-        : new UnreadableBody({ reason: "Unreadable", message: "The request body could not be read." }))
-    if (bytes.byteLength > maxBodyBytes) return yield* tooLarge
+    const bytes = yield* Effect.mapError(
+      request.arrayBuffer,
+      (error) =>
+        error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
+          ? tooLarge
+          : new UnreadableBody({ reason: "Unreadable", message: "The request body could not be read." })
+    )
+    if (bytes.byteLength > maxBodyBytes) {
+      return yield* tooLarge
+    }
     const text = decodeUtf8(bytes)
     if (text === undefined) {
       return yield* new UnreadableBody({ reason: "NotUtf8", message: "The request body must be UTF-8 text." })
@@ -50,4 +56,5 @@ export const readBodyText = Effect.fn("RequestBody.readBodyText")(function*(requ
       })
     }
     return text
-  })
+  }
+)

@@ -1,7 +1,7 @@
 import { ByteSize, Effect, type Schema, SchemaIssue } from "effect"
 import { HttpMethod, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { unhandled } from "effect/Types"
-import { HttpApiError, type HttpApiEndpoint, type HttpApiSchema } from "effect/http-api"
+import { type HttpApiEndpoint, HttpApiError, type HttpApiSchema } from "effect/http-api"
 import { decodeUrlComponent, isStorableText, storableTextMessage } from "../domain/Text.ts"
 import { readBodyText } from "./RequestBody.ts"
 
@@ -20,7 +20,11 @@ const leafMessage: SchemaIssue.LeafHook = (issue) => {
     ? issue.ast.annotations
     : undefined
   const annotated = annotations?.[
-    issue._tag === "MissingKey" ? "messageMissingKey" : issue._tag === "UnexpectedKey" ? "messageUnexpectedKey" : "message"
+    issue._tag === "MissingKey"
+      ? "messageMissingKey"
+      : issue._tag === "UnexpectedKey"
+      ? "messageUnexpectedKey"
+      : "message"
   ]
   if (typeof annotated === "string") return annotated
   switch (issue._tag) {
@@ -52,15 +56,20 @@ const leafMessage: SchemaIssue.LeafHook = (issue) => {
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1({ leafHook: leafMessage })
 
 /** A field's name, the input's keys joined by `.`; an item of a list (`kinds=x&kinds=y`) is named by its list. */
-const fieldOf = (path: ReadonlyArray<PropertyKey>) => path.filter((segment) => typeof segment !== "number").map(String).join(".")
+const fieldOf = (path: ReadonlyArray<PropertyKey>) =>
+  path.filter((segment) => typeof segment !== "number").map(String).join(".")
 
 /** Every failing field with its messages, keyed like the input (`a.b` for nested fields). */
 export const validationErrors = (issue: SchemaIssue.Issue): Record<string, Array<string>> => {
   const errors: Record<string, Array<string>> = {}
   for (const { message, path } of formatter(issue).issues) {
-    const field = path === undefined || path.length === 0 ? "body" : fieldOf(path.map((segment) =>
-      typeof segment === "object" && segment !== null && "key" in segment ? segment.key : segment
-    ))
+    const field = path === undefined || path.length === 0 ?
+      "body" :
+      fieldOf(
+        path.map((segment) =>
+          typeof segment === "object" && segment !== null && "key" in segment ? segment.key : segment
+        )
+      )
     const attribute = field === "body"
       ? "request body"
       : String(field.split(".").at(-1)).replaceAll("_", " ")
@@ -132,7 +141,9 @@ export const validateRequests = <E>(invalidData: (errors: FieldErrors) => E) =>
       // A streamed payload (JSON lines) is read by its handler, within the limits its schema sets; its media type
       // and declared size are checked here, so those refusals are in the envelope too.
       const streamed = [...endpoint.payload.values()].flatMap((payload) =>
-        payload.encoding._tag === "Stream" ? [payload.schemas[0] as HttpApiSchema.StreamUint8Array | HttpApiSchema.StreamNdjson<Schema.Top>] : []
+        payload.encoding._tag === "Stream"
+          ? [payload.schemas[0] as HttpApiSchema.StreamUint8Array | HttpApiSchema.StreamNdjson<Schema.Top>]
+          : []
       )
       if (streamed.length > 0 && HttpMethod.hasBody(request.method)) {
         const mediaType = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase()
@@ -142,7 +153,9 @@ export const validateRequests = <E>(invalidData: (errors: FieldErrors) => E) =>
           }))
         }
         const maxBytes = streamed[0].maxBytes
-        if (maxBytes !== undefined && Number(request.headers["content-length"] ?? 0) > ByteSize.toNumberUnsafe(maxBytes)) {
+        if (
+          maxBytes !== undefined && Number(request.headers["content-length"] ?? 0) > ByteSize.toNumberUnsafe(maxBytes)
+        ) {
           return HttpServerResponse.jsonUnsafe(
             { success: false, message: `The request body is larger than ${ByteSize.format(maxBytes)}.` },
             { status: 413 }

@@ -1,5 +1,19 @@
 import { NodeRedis } from "@effect/platform-node"
-import { Cause, Config, Context, Deferred, Duration, Effect, Exit, Layer, Option, Redacted, Schedule, Schema, Scope } from "effect"
+import {
+  Cause,
+  Config,
+  Context,
+  Deferred,
+  Duration,
+  Effect,
+  Exit,
+  Layer,
+  Option,
+  Redacted,
+  Schedule,
+  Schema,
+  Scope
+} from "effect"
 import { Persistence, RateLimiter, Redis } from "effect/persistence"
 
 /**
@@ -51,7 +65,8 @@ export class SharedStore extends Context.Service<SharedStore, {
   readonly check: Effect.Effect<SharedStoreState>
 }>()("partner-api/platform/SharedStore") {}
 
-const timedOut = () => new Redis.RedisError({ cause: new Error(`Redis did not answer within ${Duration.format(commandTimeout)}`) })
+const timedOut = () =>
+  new Redis.RedisError({ cause: new Error(`Redis did not answer within ${Duration.format(commandTimeout)}`) })
 
 const memoryStore = SharedStore.of({
   redis: Option.none(),
@@ -80,7 +95,8 @@ const nodeRedisLayer = (url: Redacted.Redacted) => {
   }).pipe(Layer.tap(() => Effect.sync(() => (state.connected = true))))
 }
 
-const notConnectedYet = () => new Redis.RedisError({ cause: new Error("Redis at REDIS_URL has not answered since this instance started") })
+const notConnectedYet = () =>
+  new Redis.RedisError({ cause: new Error("Redis at REDIS_URL has not answered since this instance started") })
 
 /**
  * Redis at REDIS_URL, there from the start whether Redis answers or not. When
@@ -227,15 +243,19 @@ export const SharedRateLimiterLive = RateLimiter.layer.pipe(
  * across the fleet (the sports provider's). `None` without REDIS_URL: an
  * instance alone keeps its answers in its own bounded cache.
  */
-export class SharedPersistence extends Context.Service<SharedPersistence, Option.Option<Persistence.Persistence["Service"]>>()(
-  "partner-api/platform/SharedPersistence"
-) {
+export class SharedPersistence
+  extends Context.Service<SharedPersistence, Option.Option<Persistence.Persistence["Service"]>>()(
+    "partner-api/platform/SharedPersistence"
+  )
+{
   static readonly layer = Layer.effect(
     SharedPersistence,
     Effect.gen(function*() {
       const shared = yield* SharedStore
       if (Option.isNone(shared.redis)) return Option.none()
-      const context = yield* Layer.build(Persistence.layerRedis).pipe(Effect.provideService(Redis.Redis, shared.redis.value))
+      const context = yield* Layer.build(Persistence.layerRedis).pipe(
+        Effect.provideService(Redis.Redis, shared.redis.value)
+      )
       return Option.some(Context.get(context, Persistence.Persistence))
     })
   )

@@ -27,7 +27,10 @@ export const launchWithin = <ROut, E, RIn>(
       const ended = yield* Deferred.make<boolean>()
       const timer = yield* Effect.forkDetach(Effect.andThen(Effect.sleep(timeout), Deferred.succeed(ended, false)))
       yield* Effect.forkDetach(
-        Scope.close(scope, ran).pipe(Effect.andThen(Deferred.succeed(ended, true)), Effect.andThen(Fiber.interrupt(timer)))
+        Scope.close(scope, ran).pipe(
+          Effect.andThen(Deferred.succeed(ended, true)),
+          Effect.andThen(Fiber.interrupt(timer))
+        )
       )
       if (!(yield* Deferred.await(ended))) {
         yield* Effect.logError(

@@ -6,6 +6,10 @@ import { SqlSchema, type Statement } from "effect/sql"
  * repositories that use it own their tables, so a row they cannot read is a bug, not an answer.
  */
 export const rowsOf = <S extends Schema.Top & { readonly DecodingServices: never }>(Result: S) => {
-  const find = SqlSchema.findAll({ Request: Schema.Any, Result, execute: (statement: Statement.Statement<unknown>) => statement })
+  const find = SqlSchema.findAll({
+    Request: Schema.Any,
+    Result,
+    execute: (statement: Statement.Statement<unknown>) => statement
+  })
   return (statement: Statement.Statement<unknown>) => Effect.orDie(find(statement))
 }

@@ -13,20 +13,22 @@ import { ObservabilityConfig } from "./ObservabilityConfig.ts"
  * OTEL_TRACES_EXPORTER=otlp). Without one nothing is set up. Pending spans
  * are flushed at shutdown.
  */
-export const TracingLive = Layer.unwrap(Effect.map(Effect.service(ObservabilityConfig), (config) =>
-  Option.match(config.tracesEndpoint, {
-    onNone: () => Layer.empty,
-    onSome: (url) =>
-      OtlpTracer.layer({
-        url,
-        resource: { serviceName: config.serviceName },
-        headers: Object.fromEntries(config.tracesHeaders.map(([name, value]) => [name, Redacted.value(value)]))
-      }).pipe(
-        Layer.provide([FetchHttpClient.layer, OtlpSerialization.layerJson]),
-        // The exporter's own log lines (a collector that fails) print its request redacted: these headers too.
-        Layer.provide(Layer.succeed(Headers.CurrentRedactedNames, [
-          ...Headers.CurrentRedactedNames.defaultValue(),
-          ...config.tracesHeaders.map(([name]) => name)
-        ]))
-      )
-  })))
+export const TracingLive = Layer.unwrap(
+  Effect.map(Effect.service(ObservabilityConfig), (config) =>
+    Option.match(config.tracesEndpoint, {
+      onNone: () => Layer.empty,
+      onSome: (url) =>
+        OtlpTracer.layer({
+          url,
+          resource: { serviceName: config.serviceName },
+          headers: Object.fromEntries(config.tracesHeaders.map(([name, value]) => [name, Redacted.value(value)]))
+        }).pipe(
+          Layer.provide([FetchHttpClient.layer, OtlpSerialization.layerJson]),
+          // The exporter's own log lines (a collector that fails) print its request redacted: these headers too.
+          Layer.provide(Layer.succeed(Headers.CurrentRedactedNames, [
+            ...Headers.CurrentRedactedNames.defaultValue(),
+            ...config.tracesHeaders.map(([name]) => name)
+          ]))
+        )
+    }))
+)

@@ -24,17 +24,21 @@ export type AttemptError = HttpClientError.HttpClientError | Cause.TimeoutError 
  * `retried` stays effect's TimeoutError, which `HttpClient.retryTransient`
  * retries; otherwise it is final: an UpstreamFailure, which it passes by.
  */
-export const timeEachAttempt = (duration: Duration.Input, options: { readonly retried: boolean }) =>
-<E, R>(client: HttpClient.HttpClient.With<E, R>): HttpClient.HttpClient.With<AttemptError | E, R> =>
-  HttpClient.transformResponse(client, (attempt): Effect.Effect<HttpClientResponse.HttpClientResponse, AttemptError | E, R> => {
-    const read = Effect.tap(attempt, (response) => response.arrayBuffer)
-    return options.retried
-      ? Effect.timeout(read, duration)
-      : Effect.timeoutOrElse(read, {
-        duration,
-        orElse: () => Effect.fail(new UpstreamFailure({ kind: "TimedOut" }))
-      })
-  })
+export const timeEachAttempt =
+  (duration: Duration.Input, options: { readonly retried: boolean }) =>
+  <E, R>(client: HttpClient.HttpClient.With<E, R>): HttpClient.HttpClient.With<AttemptError | E, R> =>
+    HttpClient.transformResponse(
+      client,
+      (attempt): Effect.Effect<HttpClientResponse.HttpClientResponse, AttemptError | E, R> => {
+        const read = Effect.tap(attempt, (response) => response.arrayBuffer)
+        return options.retried
+          ? Effect.timeout(read, duration)
+          : Effect.timeoutOrElse(read, {
+            duration,
+            orElse: () => Effect.fail(new UpstreamFailure({ kind: "TimedOut" }))
+          })
+      }
+    )
 
 /** The start of a body that is not JSON, with its status. */
 const notJson = (response: HttpClientResponse.HttpClientResponse) =>
@@ -55,15 +59,16 @@ export const jsonBody = (response: HttpClientResponse.HttpClientResponse): Effec
   Effect.catch(response.json, () => notJson(response))
 
 /** The answer decoded with `schema`: not JSON, or JSON of another shape, is an UpstreamFailure with what came. */
-export const decodeBody = <S extends Schema.Codec<unknown, unknown>>(schema: S) =>
-(response: HttpClientResponse.HttpClientResponse): Effect.Effect<S["Type"], UpstreamFailure> =>
-  HttpClientResponse.schemaBodyJson(schema)(response).pipe(
-    Effect.catchTags({
-      HttpClientError: () => notJson(response),
-      SchemaError: () =>
-        Effect.flatMap(jsonBody(response), (body) => Effect.fail(new UpstreamFailure({ kind: "Shape", body })))
-    })
-  )
+export const decodeBody =
+  <S extends Schema.Codec<unknown, unknown>>(schema: S) =>
+  (response: HttpClientResponse.HttpClientResponse): Effect.Effect<S["Type"], UpstreamFailure> =>
+    HttpClientResponse.schemaBodyJson(schema)(response).pipe(
+      Effect.catchTags({
+        HttpClientError: () => notJson(response),
+        SchemaError: () =>
+          Effect.flatMap(jsonBody(response), (body) => Effect.fail(new UpstreamFailure({ kind: "Shape", body })))
+      })
+    )
 
 /**
  * What a failed `client.execute` means: a status the client refused (its

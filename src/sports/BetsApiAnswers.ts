@@ -86,4 +86,3 @@ export const contentOf = <A>(schema: Schema.Codec<A, unknown>, nothingIsUnknown:
   const answer = Schema.decodeUnknownOption(schema)(raw)
   return Option.isSome(answer) ? { _tag: "Found", answer: answer.value } : { _tag: "Invalid" }
 }
-

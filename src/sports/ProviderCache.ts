@@ -32,7 +32,14 @@ export const listCall = (path: Path, query: {
   })
 
 export const eventCall = (path: Path, eventId: string) =>
-  new ProviderCall({ path, sportId: undefined, page: undefined, leagueId: undefined, day: undefined, eventId: canonicalId(eventId) })
+  new ProviderCall({
+    path,
+    sportId: undefined,
+    page: undefined,
+    leagueId: undefined,
+    day: undefined,
+    eventId: canonicalId(eventId)
+  })
 
 /** The query parameters a call sends, in the provider's names. */
 export const paramsOf = (call: ProviderCall): Record<string, string> => {

@@ -63,9 +63,21 @@ export const partnerQuotaUsage = Effect.fnUntraced(function*(name: string, partn
   const perHour = quotaShares(config).perPartnerPerHour
   const { limit, window } = bucket(perHour)
   const read = yield* Effect.option(
-    limiter.consume({ algorithm: "token-bucket", onExceeded: "fail", key: partnerQuotaKey(name, partnerId), tokens: 0, limit, window })
+    limiter.consume({
+      algorithm: "token-bucket",
+      onExceeded: "fail",
+      key: partnerQuotaKey(name, partnerId),
+      tokens: 0,
+      limit,
+      window
+    })
   )
-  return { provider: name, perHour, burst: limit, availableNow: read._tag === "Some" ? Math.max(0, Math.floor(read.value.remaining)) : null }
+  return {
+    provider: name,
+    perHour,
+    burst: limit,
+    availableNow: read._tag === "Some" ? Math.max(0, Math.floor(read.value.remaining)) : null
+  }
 })
 
 /**

@@ -75,22 +75,26 @@ export const makeSharedAnswers = Effect.fnUntraced(function*(options: {
       Effect.map((fresh) => ({ answer: fresh as Answer, origin: "upstream" as Origin })),
       Effect.ensuring(Effect.ignore(onRedis(release(lockKey, token))))
     )
-    const attempt: Effect.Effect<{ answer: Answer; origin: Origin }, SportsProviderError | SharedUnavailable> = Effect.gen(
-      function*() {
-        const deadline = (yield* Clock.currentTimeMillis) + options.lockFor
-        while ((yield* Clock.currentTimeMillis) < deadline) {
-          const found = yield* read(answer)
-          if (found !== undefined) return { answer: found, origin: "shared" as Origin }
-          const locked = yield* onRedis(redis.send("SET", lockKey, token, "NX", "PX", String(options.lockFor)))
-          if (locked === "OK") return yield* fetchAndShare
-          yield* Effect.sleep("25 millis")
+    const attempt: Effect.Effect<{ answer: Answer; origin: Origin }, SportsProviderError | SharedUnavailable> = Effect
+      .gen(
+        function*() {
+          const deadline = (yield* Clock.currentTimeMillis) + options.lockFor
+          while ((yield* Clock.currentTimeMillis) < deadline) {
+            const found = yield* read(answer)
+            if (found !== undefined) return { answer: found, origin: "shared" as Origin }
+            const locked = yield* onRedis(redis.send("SET", lockKey, token, "NX", "PX", String(options.lockFor)))
+            if (locked === "OK") return yield* fetchAndShare
+            yield* Effect.sleep("25 millis")
+          }
+          // Whoever held the lock never answered (it died): ask the provider.
+          return { answer: yield* fetch, origin: "upstream" as Origin }
         }
-        // Whoever held the lock never answered (it died): ask the provider.
-        return { answer: yield* fetch, origin: "upstream" as Origin }
-      }
-    )
+      )
     return attempt.pipe(
-      Effect.catchTag("SharedUnavailable", () => Effect.map(fetch, (answer) => ({ answer, origin: "upstream" as Origin })))
+      Effect.catchTag(
+        "SharedUnavailable",
+        () => Effect.map(fetch, (answer) => ({ answer, origin: "upstream" as Origin }))
+      )
     )
   }
 })

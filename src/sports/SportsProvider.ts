@@ -1,20 +1,22 @@
-import { Clock, Context, Duration, Effect, Schema } from "effect"
+import { Clock, Context, Duration, Effect, type Layer, Schema } from "effect"
+import type { RateLimiter } from "effect/persistence"
 import * as ByteBoundedCache from "../platform/ByteBoundedCache.ts"
+import type { SharedPersistence, SharedStore } from "../platform/SharedStore.ts"
 import * as Metrics from "../platform/Metrics.ts"
 import {
   type EventResult,
   type Lineup,
   type OddsMarket,
   type Page,
-  type SportsCapability,
   sportsCapabilities,
+  type SportsCapability,
   type SportsEvent,
   type SportsLeague,
   type StatsTrend
 } from "../domain/Sports.ts"
 import * as BetsApi from "./BetsApi.ts"
 import { type Content, contentOf, timeToLive, type Usable } from "./BetsApiAnswers.ts"
-import { eventCall, listCall, type ProviderCall, paramsOf } from "./ProviderCache.ts"
+import { eventCall, listCall, paramsOf, type ProviderCall } from "./ProviderCache.ts"
 import { providerQuota } from "./ProviderQuota.ts"
 import { makeSharedAnswers, type Origin } from "./SharedAnswers.ts"
 import { SportsConfig } from "./SportsConfig.ts"
@@ -67,6 +69,16 @@ export class SportsProvider extends Context.Service<SportsProvider, {
   result(eventId: string): Effect.Effect<Fetched<EventResult>, SportsProviderError | EventNotFound>
 }>()("partner-api/sports/SportsProvider") {}
 
+/**
+ * A provider layer over the shared stores: the rate limit's counters (the
+ * service's one RateLimiter) and the fleet's answers (Redis, with REDIS_URL).
+ */
+export type ProviderLayer<E = never, R = never> = Layer.Layer<
+  SportsProvider,
+  E,
+  SportsConfig | RateLimiter.RateLimiter | SharedStore | SharedPersistence | R
+>
+
 /** How a provider is reached: one GET of a BetsAPI-style path, answering its JSON. */
 export interface SportsTransport {
   readonly call: (path: string, params: Readonly<Record<string, string>>) => Effect.Effect<unknown, SportsProviderError>
@@ -110,32 +122,35 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
 
   /** One kind of answer: its cache, each entry fetched once and decoded once. */
   const answers = <A>(kind: string, schema: Schema.Codec<A, unknown>, nothingIsUnknown = false) =>
-    Effect.map(budget.cache<ProviderCall, Stored<A>, SportsProviderError>({
-      lookup: Effect.fn(`SportsProvider.fetch.${kind}`)(
-        function*(call: ProviderCall): Effect.fn.Return<Stored<A>, SportsProviderError> {
-          const params = paramsOf(call)
-          const upstream = Effect.gen(function*() {
-            yield* takeToken
-            const raw = yield* transport.call(call.path, params).pipe(Metrics.countedProviderCall(kind))
-            const ttl = Duration.min(timeToLive(call.path, raw), config.cacheTtlMax)
-            return { raw, storedAt: yield* Clock.currentTimeMillis, ttlMillis: Duration.toMillis(ttl) }
-          })
-          const { answer, origin } = yield* shared(`${call.path}?${new URLSearchParams(params)}`, upstream)
-          const age = (yield* Clock.currentTimeMillis) - answer.storedAt
-          return {
-            raw: answer.raw,
-            origin,
-            content: contentOf(schema, nothingIsUnknown, answer.raw),
-            storedAt: answer.storedAt,
-            // An answer another instance fetched is kept here only for what is left of its lifetime.
-            timeToLive: Duration.millis(Math.max(0, answer.ttlMillis - age))
+    Effect.map(
+      budget.cache<ProviderCall, Stored<A>, SportsProviderError>({
+        lookup: Effect.fn(`SportsProvider.fetch.${kind}`)(
+          function*(call: ProviderCall): Effect.fn.Return<Stored<A>, SportsProviderError> {
+            const params = paramsOf(call)
+            const upstream = Effect.gen(function*() {
+              yield* takeToken
+              const raw = yield* transport.call(call.path, params).pipe(Metrics.countedProviderCall(kind))
+              const ttl = Duration.min(timeToLive(call.path, raw), config.cacheTtlMax)
+              return { raw, storedAt: yield* Clock.currentTimeMillis, ttlMillis: Duration.toMillis(ttl) }
+            })
+            const { answer, origin } = yield* shared(`${call.path}?${new URLSearchParams(params)}`, upstream)
+            const age = (yield* Clock.currentTimeMillis) - answer.storedAt
+            return {
+              raw: answer.raw,
+              origin,
+              content: contentOf(schema, nothingIsUnknown, answer.raw),
+              storedAt: answer.storedAt,
+              // An answer another instance fetched is kept here only for what is left of its lifetime.
+              timeToLive: Duration.millis(Math.max(0, answer.ttlMillis - age))
+            }
           }
-        }
-      ),
-      timeToLive: (stored) => stored.timeToLive,
-      // Weighed as kept: the payload and its decoded content (ByteBoundedCache.encodedBytes, the default).
-      capacity: 5_000
-    }), (cache) => cache.get)
+        ),
+        timeToLive: (stored) => stored.timeToLive,
+        // Weighed as kept: the payload and its decoded content (ByteBoundedCache.encodedBytes, the default).
+        capacity: 5_000
+      }),
+      (cache) => cache.get
+    )
   const leaguesCache = yield* answers("leagues", BetsApi.LeaguesAnswer)
   const eventsCache = yield* answers("events", BetsApi.EventsAnswer)
   const viewCache = yield* answers("view", BetsApi.ViewAnswer)
@@ -179,7 +194,11 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   const emptyPage = <A>(page: number): Page<A> => ({ results: [], page, perPage: 0, total: 0 })
 
   const leagues = Effect.fn("SportsProvider.leagues")(function*(query: ListQuery) {
-    const { content, raw, stamp } = yield* fetch("the league list", leaguesCache, listCall(BetsApi.paths.leagues, query))
+    const { content, raw, stamp } = yield* fetch(
+      "the league list",
+      leaguesCache,
+      listCall(BetsApi.paths.leagues, query)
+    )
     if (content._tag !== "Found") return { value: emptyPage<SportsLeague>(query.page), raw, ...stamp }
     return { value: BetsApi.toLeagues(content.answer, query.sportId), raw, ...stamp }
   })

@@ -55,12 +55,28 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
           const before = yield* repo.countOf(player.id)
           const line = yield* outbox.catchUp(player.id)
           if (line._tag === "Stalled") {
-            yield* Effect.logWarning("A shadow player's notifications were not all delivered before the partner was asked").pipe(
-              Effect.annotateLogs({ partner_id: player.partner_id, player_id: player.id, detail: line.reason, away: line.away })
+            yield* Effect.logWarning(
+              "A shadow player's notifications were not all delivered before the partner was asked"
+            ).pipe(
+              Effect.annotateLogs({
+                partner_id: player.partner_id,
+                player_id: player.id,
+                detail: line.reason,
+                away: line.away
+              })
             )
-            if (line.away) return { answer: { _tag: "Unavailable", reason: line.reason } as PartnerAnswer, callbacks: before, current: true }
+            if (line.away) {
+              return {
+                answer: { _tag: "Unavailable", reason: line.reason } as PartnerAnswer,
+                callbacks: before,
+                current: true
+              }
+            }
           }
-          const answer = withCredits(yield* callbacks.ask(target, eventId, body), line._tag === "Stalled" ? line.owed : 0)
+          const answer = withCredits(
+            yield* callbacks.ask(target, eventId, body),
+            line._tag === "Stalled" ? line.owed : 0
+          )
           const after = yield* repo.countOf(player.id)
           return { answer, callbacks: after, current: after === before }
         }
@@ -71,7 +87,10 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
         if (!canBet(target)) return { balance: null, callbacks: yield* repo.countOf(player.id) }
         let asked = { answer: { _tag: "UnknownPlayer" } as PartnerAnswer, callbacks: 0, current: false }
         for (let tries = 0; tries < figureTries && !asked.current; tries++) {
-          const request = balanceBody(partyOf(player, target.value.partnerSlug), new Date(yield* Clock.currentTimeMillis))
+          const request = balanceBody(
+            partyOf(player, target.value.partnerSlug),
+            new Date(yield* Clock.currentTimeMillis)
+          )
           asked = yield* askAfterLine(player, target.value, request.eventId, request.body)
         }
         const { answer } = asked
@@ -87,7 +106,9 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
           if (asked.current || asked.answer._tag !== "Balance") return asked.answer
           // The stake was taken while another decision of the player's was written: its figure is asked again.
           const again = yield* figure(player)
-          return again.balance === null ? asked.answer : { _tag: "Balance", balance: again.balance } satisfies PartnerAnswer
+          return again.balance === null
+            ? asked.answer
+            : { _tag: "Balance", balance: again.balance } satisfies PartnerAnswer
         }
       )
 

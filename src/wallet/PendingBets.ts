@@ -38,26 +38,41 @@ export class PendingBets extends Context.Service<PendingBets, {
       const settleAbandoned = Effect.fn("PendingBets.settleAbandoned")(function*(pending: WalletTransaction) {
         const player = Option.getOrThrow(yield* players.findById(pending.playerId))
         const target = yield* targets.get(player.partner_id, player.environment)
-        const slug = Option.match(target, { onNone: () => `partner-${player.partner_id}`, onSome: (t) => t.partnerSlug })
+        const slug = Option.match(target, {
+          onNone: () => `partner-${player.partner_id}`,
+          onSome: (t) => t.partnerSlug
+        })
         const at = new Date(yield* Clock.currentTimeMillis)
-        const { callbacks, outcome } = betSettlement(player, slug, betOf(pending), { _tag: "Unavailable", reason: unanswered }, at)
-        const settled = yield* repo.settleBet(pending, { ...outcome, note: "recovered" }, callbacks, { olderThan: config.pendingTimeout })
+        const { callbacks, outcome } = betSettlement(player, slug, betOf(pending), {
+          _tag: "Unavailable",
+          reason: unanswered
+        }, at)
+        const settled = yield* repo.settleBet(pending, { ...outcome, note: "recovered" }, callbacks, {
+          olderThan: config.pendingTimeout
+        })
         if (settled) {
           yield* Effect.logWarning("A bet left pending was settled as refused, with a rollback").pipe(
-            Effect.annotateLogs({ txn_id: pending.txnId, partner_id: pending.partnerId, pending_ms: Math.round(pending.ageMillis) })
+            Effect.annotateLogs({
+              txn_id: pending.txnId,
+              partner_id: pending.partnerId,
+              pending_ms: Math.round(pending.ageMillis)
+            })
           )
         }
         return settled
       })
 
-      const reread = (t: WalletTransaction) => Effect.map(repo.findTransaction(t.environment, t.kind, t.txnId), Option.getOrThrow)
+      const reread = (t: WalletTransaction) =>
+        Effect.map(repo.findTransaction(t.environment, t.kind, t.txnId), Option.getOrThrow)
 
       const awaitSettled = (pending: WalletTransaction): Effect.Effect<WalletTransaction> =>
         reread(pending).pipe(
           Effect.filterOrFail((t) => t.status !== "pending" || t.ageMillis >= pendingMillis, () => "pending"),
           Effect.retry({ schedule: pollSchedule }),
           Effect.orDie,
-          Effect.flatMap((t) => t.status !== "pending" ? Effect.succeed(t) : Effect.andThen(settleAbandoned(t), reread(t))),
+          Effect.flatMap((t) =>
+            t.status !== "pending" ? Effect.succeed(t) : Effect.andThen(settleAbandoned(t), reread(t))
+          ),
           Effect.withSpan("PendingBets.awaitSettled")
         )
 

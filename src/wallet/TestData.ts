@@ -28,26 +28,30 @@ export class TestData extends Context.Service<TestData, {
       const sql = yield* SqlClient.SqlClient
       const count = (rows: ReadonlyArray<unknown>) => rows.length
 
-      const clear = Effect.fn("TestData.clear")(function*(partnerId: number) {
-        // Children first: callbacks name transactions, transactions name rounds, all of them name players.
-        const statements = yield* sql`
+      const clear = Effect.fn("TestData.clear")(
+        function*(partnerId: number) {
+          // Children first: callbacks name transactions, transactions name rounds, all of them name players.
+          const statements = yield* sql`
           DELETE FROM wallet_statements WHERE partner_id = ${partnerId} AND environment = 'test' RETURNING day`
-        const callbacks = yield* sql`
+          const callbacks = yield* sql`
           DELETE FROM partner_callbacks WHERE partner_id = ${partnerId} AND environment = 'test' RETURNING id`
-        const transactions = yield* sql`
+          const transactions = yield* sql`
           DELETE FROM wallet_transactions WHERE partner_id = ${partnerId} AND environment = 'test' RETURNING id`
-        const rounds = yield* sql`
+          const rounds = yield* sql`
           DELETE FROM wallet_rounds WHERE partner_id = ${partnerId} AND environment = 'test' RETURNING id`
-        const players = yield* sql`
+          const players = yield* sql`
           DELETE FROM partner_players WHERE partner_id = ${partnerId} AND environment = 'test' RETURNING id`
-        return {
-          players: count(players),
-          rounds: count(rounds),
-          transactions: count(transactions),
-          callbacks: count(callbacks),
-          statements: count(statements)
-        }
-      }, (effect) => sql.withTransaction(effect), Effect.orDie)
+          return {
+            players: count(players),
+            rounds: count(rounds),
+            transactions: count(transactions),
+            callbacks: count(callbacks),
+            statements: count(statements)
+          }
+        },
+        (effect) => sql.withTransaction(effect),
+        Effect.orDie
+      )
 
       return TestData.of({ clear })
     })

@@ -27,8 +27,8 @@ import {
   refusedBet,
   type RoundChanged,
   type RoundWrite,
-  type TransactionExists,
   roundWrite,
+  type TransactionExists,
   transactionOf
 } from "../domain/WalletRecords.ts"
 import type { Environment } from "../domain/Environment.ts"
@@ -75,13 +75,18 @@ export class Wallet extends Context.Service<Wallet, {
       /** Where the player's callbacks go: its partner's target in the player's environment. */
       const targetOf = (player: PartnerPlayer) => targets.get(player.partner_id, player.environment)
       const slugOf = (player: PartnerPlayer) =>
-        Effect.map(targetOf(player), Option.match({ onNone: () => `partner-${player.partner_id}`, onSome: (t) => t.partnerSlug }))
+        Effect.map(
+          targetOf(player),
+          Option.match({ onNone: () => `partner-${player.partner_id}`, onSome: (t) => t.partnerSlug })
+        )
       /** The player behind a user code, if it is of the calling aggregator's environment. */
       const playerOf = (userCode: number, environment: Environment) =>
         Effect.map(players.findByUserCode(userCode), Option.filter((player) => player.environment === environment))
       /** A shadow player's figure (the partner's, asked now); null for a persisted player, whose mirror is kept. */
       const shadowFigure = (player: PartnerPlayer) =>
-        player.balance === null ? Effect.map(asks.figure(player), Option.some) : Effect.succeed(Option.none<ShadowFigure>())
+        player.balance === null
+          ? Effect.map(asks.figure(player), Option.some)
+          : Effect.succeed(Option.none<ShadowFigure>())
       /**
        * Whether a decision on the round locked now may use `figure`: no callback of the player was written since it
        * was asked (that decision may not be in it). After `figureTries` asks it is taken as it is, so that a player
@@ -101,9 +106,10 @@ export class Wallet extends Context.Service<Wallet, {
       const replay = Effect.fn("Wallet.replay")(
         function*(existing: WalletTransaction, call: BetCall | RefundCall, player: PartnerPlayer) {
           if (existing.fingerprint !== null && existing.fingerprint !== fingerprint(call)) {
-            yield* Effect.logWarning("Wallet call refused: its transaction id was used before with another payload").pipe(
-              Effect.annotateLogs({ kind: existing.kind, txn_id: existing.txnId, user_code: call.userCode })
-            )
+            yield* Effect.logWarning("Wallet call refused: its transaction id was used before with another payload")
+              .pipe(
+                Effect.annotateLogs({ kind: existing.kind, txn_id: existing.txnId, user_code: call.userCode })
+              )
             return refused("DUPLICATE_TRANSACTION", player.balance ?? (yield* asks.figure(player)).balance ?? 0)
           }
           const settled = existing.status === "pending" ? yield* pendingBets.awaitSettled(existing) : existing
@@ -111,10 +117,16 @@ export class Wallet extends Context.Service<Wallet, {
         }
       )
 
-      const replayStored = Effect.fn("Wallet.replayStored")(function*(call: BetCall | RefundCall, player: PartnerPlayer) {
-        const found = yield* repo.findTransaction(player.environment, call.type === "WinBet" ? "bet" : "refund", call.txnId)
-        return yield* replay(Option.getOrThrow(found), call, player)
-      })
+      const replayStored = Effect.fn("Wallet.replayStored")(
+        function*(call: BetCall | RefundCall, player: PartnerPlayer) {
+          const found = yield* repo.findTransaction(
+            player.environment,
+            call.type === "WinBet" ? "bet" : "refund",
+            call.txnId
+          )
+          return yield* replay(Option.getOrThrow(found), call, player)
+        }
+      )
 
       /** Runs a decision on a locked round again when the round changed under it (another call created it). */
       const onRound = <A>(
@@ -128,7 +140,10 @@ export class Wallet extends Context.Service<Wallet, {
 
       /** Writes a transaction decided without a pending step, with its round and callbacks; its answer. */
       const record = (call: BetCall | RefundCall, player: PartnerPlayer, decided: Decided, write: RoundWrite) =>
-        Effect.as(repo.recordDecided(newTransaction(call, player), decided.outcome, write, decided.callbacks), decided.outcome.answer)
+        Effect.as(
+          repo.recordDecided(newTransaction(call, player), decided.outcome, write, decided.callbacks),
+          decided.outcome.answer
+        )
 
       /** A bet the partner is not asked about: of a refunded round, of a partner that cannot be called, or with no stake. */
       const decideBet = Effect.fn("Wallet.decideBet")(
@@ -147,14 +162,20 @@ export class Wallet extends Context.Service<Wallet, {
                   return Option.some(yield* refusal(refusedBet("ROUND_REFUNDED", mirror, locked)))
                 }
                 if (!canBet(target)) return Option.some(yield* refusal(refusedBet("INVALID_USER", 0, locked)))
-                return Option.some(yield* record(
-                  call,
-                  player,
-                  freeBet(call, player, target.value.partnerSlug, mirror, yield* now, locked === null),
-                  roundWrite(round, { refund: false, addWin: call.win })
-                ))
-              })
-            ).pipe(Effect.catchTag(["TransactionExists", "RoundChanged"], () => Effect.map(replayStored(call, player), Option.some)))
+                return Option.some(
+                  yield* record(
+                    call,
+                    player,
+                    freeBet(call, player, target.value.partnerSlug, mirror, yield* now, locked === null),
+                    roundWrite(round, { refund: false, addWin: call.win })
+                  )
+                )
+              })).pipe(
+                Effect.catchTag(
+                  ["TransactionExists", "RoundChanged"],
+                  () => Effect.map(replayStored(call, player), Option.some)
+                )
+              )
             if (Option.isSome(decided)) return decided.value
           }
         }
@@ -182,12 +203,16 @@ export class Wallet extends Context.Service<Wallet, {
       const withPlayer = (who: PlayerIdentity, decide: (player: PartnerPlayer) => Effect.Effect<WalletAnswer>) =>
         Effect.flatMap(
           players.findById(who.id),
-          (player): Effect.Effect<WalletAnswer> => Option.isNone(player) ? Effect.succeed(refused("INVALID_USER", 0)) : decide(player.value)
+          (player): Effect.Effect<WalletAnswer> =>
+            Option.isNone(player) ? Effect.succeed(refused("INVALID_USER", 0)) : decide(player.value)
         )
 
       const winBet = Effect.fn("Wallet.winBet")(function*(call: BetCall, environment: Environment) {
         // Who the user code is never changes (kept in memory); the mirror is read by the step that writes the bet.
-        const found = Option.filter(yield* players.identityByUserCode(call.userCode), (who) => who.environment === environment)
+        const found = Option.filter(
+          yield* players.identityByUserCode(call.userCode),
+          (who) => who.environment === environment
+        )
         if (Option.isNone(found)) return refused("INVALID_USER", 0)
         const who = found.value
         const target = yield* targets.get(who.partner_id, who.environment)
@@ -218,27 +243,38 @@ export class Wallet extends Context.Service<Wallet, {
        * figure, asked just before, is used only if no callback of theirs was written since).
        */
       const refundStep = Effect.fn("Wallet.refundStep")(
-        function*(call: RefundCall, player: PartnerPlayer, slug: string, figure: Option.Option<ShadowFigure>, tries: number) {
-        return yield* onRound(player, call.roundId, (round) =>
-          Effect.gen(function*() {
-            if (Option.isSome(round) && round.value.pendingBets > 0) {
-              // A bet of this round still waits for the partner: wait for it, or settle it if it was abandoned.
-              const pending = yield* repo.pendingBetsOf(round.value.ref)
-              const stale = pending.filter((bet) => bet.ageMillis >= pendingMillis)
-              if (stale.length < pending.length) return { _tag: "Wait" as const, bet: pending[0] }
-              yield* Effect.forEach(stale, pendingBets.settleAbandoned, { discard: true })
-              return { _tag: "Again" as const }
-            }
-            const locked = yield* players.lockBalance(player.id)
-            if (!(yield* figureHolds(player, figure, tries))) return { _tag: "FigureChanged" as const }
-            const mirror = locked ?? balanceOf(figure)
-            const decision = decideRefund(Option.getOrUndefined(round))
-            const decided = refundRecords(call, player, slug, round, decision, mirror, yield* now, locked === null)
-            const answer = yield* record(call, player, decided, decided.round)
-            return { _tag: "Done" as const, answer }
-          })
-        ).pipe(Effect.catchTag(["TransactionExists", "RoundChanged"], () => Effect.succeed({ _tag: "Existing" as const })))
-      })
+        function*(
+          call: RefundCall,
+          player: PartnerPlayer,
+          slug: string,
+          figure: Option.Option<ShadowFigure>,
+          tries: number
+        ) {
+          return yield* onRound(player, call.roundId, (round) =>
+            Effect.gen(function*() {
+              if (Option.isSome(round) && round.value.pendingBets > 0) {
+                // A bet of this round still waits for the partner: wait for it, or settle it if it was abandoned.
+                const pending = yield* repo.pendingBetsOf(round.value.ref)
+                const stale = pending.filter((bet) => bet.ageMillis >= pendingMillis)
+                if (stale.length < pending.length) return { _tag: "Wait" as const, bet: pending[0] }
+                yield* Effect.forEach(stale, pendingBets.settleAbandoned, { discard: true })
+                return { _tag: "Again" as const }
+              }
+              const locked = yield* players.lockBalance(player.id)
+              if (!(yield* figureHolds(player, figure, tries))) return { _tag: "FigureChanged" as const }
+              const mirror = locked ?? balanceOf(figure)
+              const decision = decideRefund(Option.getOrUndefined(round))
+              const decided = refundRecords(call, player, slug, round, decision, mirror, yield* now, locked === null)
+              const answer = yield* record(call, player, decided, decided.round)
+              return { _tag: "Done" as const, answer }
+            })).pipe(
+              Effect.catchTag(
+                ["TransactionExists", "RoundChanged"],
+                () => Effect.succeed({ _tag: "Existing" as const })
+              )
+            )
+        }
+      )
 
       const refund = Effect.fn("Wallet.refund")(function*(call: RefundCall, environment: Environment) {
         const found = yield* playerOf(call.userCode, environment)
@@ -303,13 +339,15 @@ export class Wallet extends Context.Service<Wallet, {
           : call.type === "WinBet"
           ? winBet(call, environment)
           : refund(call, environment)).pipe(
-          Effect.tap((answer) => recordWalletDecision(call.type, answer.msg))
-        )
+            Effect.tap((answer) => recordWalletDecision(call.type, answer.msg))
+          )
 
       return Wallet.of({ handle })
     })
   )
 
   /** With how it asks partners and settles pending bets (both kept in the context: recovery runs on the latter). */
-  static readonly layer = this.layerNoDeps.pipe(Layer.provideMerge(Layer.mergeAll(PartnerAsks.layer, PendingBets.layer)))
+  static readonly layer = this.layerNoDeps.pipe(
+    Layer.provideMerge(Layer.mergeAll(PartnerAsks.layer, PendingBets.layer))
+  )
 }

@@ -33,6 +33,12 @@ export interface LedgerScope {
   readonly environment?: Environment | undefined
 }
 
+/** A partner's own ledger, in its token's environment. */
+export const ledgerScopeOf = (partner: { readonly id: number; readonly environment: Environment }): LedgerScope => ({
+  partnerId: partner.id,
+  environment: partner.environment
+})
+
 /**
  * The wallet's books read back, for partners reconciling (only their own
  * players) and for operators: transactions, rounds and the callbacks each
@@ -75,7 +81,10 @@ export class WalletLedger extends Context.Service<WalletLedger, {
       const playerFilter = (scope: LedgerScope, externalPlayerId: string | undefined) =>
         externalPlayerId === undefined || scope.partnerId === undefined
           ? Effect.succeed(Option.some<number | undefined>(undefined))
-          : Effect.map(players.find(scope.partnerId, scope.environment ?? "live", externalPlayerId), Option.map((player) => player.id))
+          : Effect.map(
+            players.find(scope.partnerId, scope.environment ?? "live", externalPlayerId),
+            Option.map((player) => player.id)
+          )
 
       const transactions = Effect.fn("WalletLedger.transactions")(
         function*(scope: LedgerScope, filter: LedgerFilter, page: PageRequest) {
@@ -100,25 +109,27 @@ export class WalletLedger extends Context.Service<WalletLedger, {
         }
       )
 
-      const rounds = Effect.fn("WalletLedger.rounds")(function*(scope: LedgerScope, roundId: string, externalPlayerId?: string) {
-        const playerId = yield* playerFilter(scope, externalPlayerId)
-        if (Option.isNone(playerId)) return []
-        const found = yield* repo.rounds({
-          partnerId: scope.partnerId,
-          environment: scope.environment,
-          playerId: playerId.value,
-          roundId
-        })
-        const entries = yield* Effect.flatMap(repo.transactionsOfRounds(found.map((round) => round.ref)), entriesOf)
-        const owners = yield* players.findByIds(found.map((round) => round.playerId))
-        return found.map((round): LedgerRound =>
-          ledgerRound(
-            round,
-            owners.find((player) => player.id === round.playerId)!,
-            entries.filter((entry) => entry.roundRef === round.ref)
+      const rounds = Effect.fn("WalletLedger.rounds")(
+        function*(scope: LedgerScope, roundId: string, externalPlayerId?: string) {
+          const playerId = yield* playerFilter(scope, externalPlayerId)
+          if (Option.isNone(playerId)) return []
+          const found = yield* repo.rounds({
+            partnerId: scope.partnerId,
+            environment: scope.environment,
+            playerId: playerId.value,
+            roundId
+          })
+          const entries = yield* Effect.flatMap(repo.transactionsOfRounds(found.map((round) => round.ref)), entriesOf)
+          const owners = yield* players.findByIds(found.map((round) => round.playerId))
+          return found.map((round): LedgerRound =>
+            ledgerRound(
+              round,
+              owners.find((player) => player.id === round.playerId)!,
+              entries.filter((entry) => entry.roundRef === round.ref)
+            )
           )
-        )
-      })
+        }
+      )
 
       return WalletLedger.of({
         transactions,

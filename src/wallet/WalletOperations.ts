@@ -1,7 +1,7 @@
 import { Duration, Effect, Layer } from "effect"
 import { runAcrossFleet } from "../platform/FleetSchedule.ts"
 import { Statements } from "./statements/Statements.ts"
-import { stuckCheckInterval, OperationsConfig } from "./stuck/OperationsConfig.ts"
+import { OperationsConfig, stuckCheckInterval } from "./stuck/OperationsConfig.ts"
 import { StuckItems } from "./stuck/StuckItems.ts"
 
 /** How often the fleet looks for days to close: a day's statements are ready within this of its end. */
@@ -18,11 +18,21 @@ export const WalletOperations = Layer.effectDiscard(Effect.gen(function*() {
   const stuck = yield* StuckItems
   const config = yield* OperationsConfig
   const logged = (what: string) => <A, E>(run: Effect.Effect<A, E>) =>
-    run.pipe(Effect.tapError((error) => Effect.logWarning(`${what} failed; the next run tries again`).pipe(Effect.annotateLogs({ detail: String(error) }))))
+    run.pipe(
+      Effect.tapError((error) =>
+        Effect.logWarning(`${what} failed; the next run tries again`).pipe(
+          Effect.annotateLogs({ detail: String(error) })
+        )
+      )
+    )
   yield* runAcrossFleet({
     name: "wallet-operations",
     jobs: [
-      { task: "wallet-statements:close", run: logged("Closing the statements' days")(statements.closeDays), interval: statementsCloseInterval },
+      {
+        task: "wallet-statements:close",
+        run: logged("Closing the statements' days")(statements.closeDays),
+        interval: statementsCloseInterval
+      },
       { task: "wallet-stuck:check", run: logged("The stuck check")(stuck.check), interval: stuckCheckInterval(config) }
     ],
     defectMessage: "A wallet operation failed unexpectedly"

@@ -5,9 +5,9 @@ import type { Environment } from "../domain/Environment.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import type {
-  OpenRound,
   NewTransaction,
   OpenedBet,
+  OpenRound,
   Outcome,
   RoundChanged,
   RoundFilter,
@@ -58,7 +58,11 @@ export class WalletRepo extends Context.Service<WalletRepo, {
     callbacks: ReadonlyArray<NewCallback>
   ): Effect.Effect<WalletTransaction, TransactionExists | RoundChanged>
   /** A transaction by its kind and id, in one environment (the two aggregators number theirs apart). */
-  findTransaction(environment: Environment, kind: TransactionKind, txnId: string): Effect.Effect<Option.Option<WalletTransaction>>
+  findTransaction(
+    environment: Environment,
+    kind: TransactionKind,
+    txnId: string
+  ): Effect.Effect<Option.Option<WalletTransaction>>
   /** A round's pending bets, oldest first. */
   pendingBetsOf(roundRef: number): Effect.Effect<ReadonlyArray<WalletTransaction>>
   /** Bets pending for longer than `olderThan` (their instance crashed or hung), oldest first. */
@@ -66,9 +70,17 @@ export class WalletRepo extends Context.Service<WalletRepo, {
   /** Every pending bet, oldest first. */
   pendingBets(limit: number): Effect.Effect<ReadonlyArray<WalletTransaction>>
   /** A partner's transactions of one environment created in [from, to), in the order they were created. */
-  createdBetween(partnerId: number, environment: Environment, from: Date, to: Date): Effect.Effect<ReadonlyArray<WalletTransaction>>
+  createdBetween(
+    partnerId: number,
+    environment: Environment,
+    from: Date,
+    to: Date
+  ): Effect.Effect<ReadonlyArray<WalletTransaction>>
   /** The partner environments with a bet created in [from, to) still pending (their statement of the day waits for it). */
-  pendingBetween(from: Date, to: Date): Effect.Effect<ReadonlyArray<{ readonly partnerId: number; readonly environment: Environment }>>
+  pendingBetween(
+    from: Date,
+    to: Date
+  ): Effect.Effect<ReadonlyArray<{ readonly partnerId: number; readonly environment: Environment }>>
   /** When the first transaction was created; none while the ledger is empty. */
   readonly firstCreatedAt: Effect.Effect<Option.Option<Date>>
   /**

@@ -6,16 +6,16 @@ import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import {
   type NewTransaction,
+  type OpenRound,
   type Outcome,
   RoundChanged,
-  storedAnswer,
-  type RoundWrite,
-  TransactionExists,
   type RoundFilter,
+  type RoundWrite,
+  storedAnswer,
+  TransactionExists,
   type TransactionFilter
 } from "../domain/WalletRecords.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
-import type { OpenRound } from "../domain/WalletRecords.ts"
 
 export type MemoryCallback = NewCallback & { readonly transactionRef: number }
 
@@ -130,10 +130,14 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       openBet: (bet: NewTransaction, _player: PlayerIdentity) =>
         Effect.gen(function*() {
           const at = yield* now
-          if (transactions.has(txnKey(bet.environment, "bet", bet.txnId))) return yield* new TransactionExists({ kind: "bet", txnId: bet.txnId })
+          if (transactions.has(txnKey(bet.environment, "bet", bet.txnId))) {
+            return yield* new TransactionExists({ kind: "bet", txnId: bet.txnId })
+          }
           const player = yield* players.findById(bet.playerId)
           const round = rounds.get(roundKey(bet.playerId, bet.roundId)) ?? newRound(bet, at)
-          if (Option.isNone(player) || round.status === "refunded") return { _tag: "NotOpened" as const }
+          if (Option.isNone(player) || round.status === "refunded") {
+            return { _tag: "NotOpened" as const }
+          }
           putRound({ ...round, status: "open", pendingBets: round.pendingBets + 1, updatedAt: new Date(at) })
           const transaction = fresh(bet, round, at)
           transactions.set(txnKey(bet.environment, "bet", bet.txnId), transaction)
@@ -149,7 +153,9 @@ export const make = (callbacks: Array<MemoryCallback>) =>
           const at = yield* now
           const current = transactions.get(txnKey(bet.environment, "bet", bet.txnId))
           if (current === undefined || current.status !== "pending") return false
-          if (options.olderThan !== undefined && at - current.createdAt.getTime() < Duration.toMillis(options.olderThan)) {
+          if (
+            options.olderThan !== undefined && at - current.createdAt.getTime() < Duration.toMillis(options.olderThan)
+          ) {
             return false
           }
           const round = roundByRef(current.roundRef)!
@@ -165,7 +171,11 @@ export const make = (callbacks: Array<MemoryCallback>) =>
           yield* write(settled(current, outcome, at), outcome, written)
           return true
         }),
-      withRoundLocked: <A, E, R>(playerId: number, roundId: string, work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>) => {
+      withRoundLocked: <A, E, R>(
+        playerId: number,
+        roundId: string,
+        work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>
+      ) => {
         const key = roundKey(playerId, roundId)
         let lock = locks.get(key)
         if (lock === undefined) {
@@ -174,7 +184,12 @@ export const make = (callbacks: Array<MemoryCallback>) =>
         }
         return lock.withPermits(1)(Effect.suspend(() => work(Option.fromNullishOr(rounds.get(key)))))
       },
-      recordDecided: (transaction: NewTransaction, outcome: Outcome, roundWrite: RoundWrite, written: ReadonlyArray<NewCallback>) =>
+      recordDecided: (
+        transaction: NewTransaction,
+        outcome: Outcome,
+        roundWrite: RoundWrite,
+        written: ReadonlyArray<NewCallback>
+      ) =>
         Effect.gen(function*() {
           const at = yield* now
           if (transactions.has(txnKey(transaction.environment, transaction.kind, transaction.txnId))) {
@@ -192,7 +207,9 @@ export const make = (callbacks: Array<MemoryCallback>) =>
             }
           } else {
             const current = roundByRef(roundWrite.roundRef)
-            if (current === undefined || (roundWrite.refund && current.pendingBets > 0)) return yield* new RoundChanged()
+            if (current === undefined || (roundWrite.refund && current.pendingBets > 0)) {
+              return yield* new RoundChanged()
+            }
             round = {
               ...current,
               status: roundWrite.refund || current.status === "refunded"
@@ -209,35 +226,53 @@ export const make = (callbacks: Array<MemoryCallback>) =>
           return yield* write(settled(fresh(transaction, round, at), outcome, at), outcome, written)
         }),
       findTransaction: (environment: Environment, kind: TransactionKind, txnId: string) =>
-        Effect.map(now, (at) =>
-          Option.map(Option.fromNullishOr(transactions.get(txnKey(environment, kind, txnId))), (t) => aged(t, at))),
+        Effect.map(
+          now,
+          (at) =>
+            Option.map(Option.fromNullishOr(transactions.get(txnKey(environment, kind, txnId))), (t) => aged(t, at))
+        ),
       pendingBetsOf: (roundRef: number) =>
         Effect.map(now, (at) => all(at).filter((t) => t.roundRef === roundRef && t.status === "pending")),
       stalePendingBets: (olderThan: Duration.Duration, limit: number) =>
-        Effect.map(now, (at) =>
-          all(at).filter((t) => t.status === "pending" && t.ageMillis >= Duration.toMillis(olderThan)).slice(0, limit)),
-      pendingBets: (limit: number) => Effect.map(now, (at) => all(at).filter((t) => t.status === "pending").slice(0, limit)),
+        Effect.map(
+          now,
+          (at) =>
+            all(at).filter((t) => t.status === "pending" && t.ageMillis >= Duration.toMillis(olderThan)).slice(0, limit)
+        ),
+      pendingBets: (limit: number) =>
+        Effect.map(now, (at) => all(at).filter((t) => t.status === "pending").slice(0, limit)),
       createdBetween: (partnerId: number, environment: Environment, from: Date, to: Date) =>
         Effect.map(now, (at) =>
-          all(at).filter((t) => t.partnerId === partnerId && t.environment === environment && t.createdAt >= from && t.createdAt < to)
-        ),
+          all(at).filter((t) =>
+            t.partnerId === partnerId && t.environment === environment && t.createdAt >= from && t.createdAt < to
+          )),
       pendingBetween: (from: Date, to: Date) =>
         Effect.sync(() => {
-          const pending = [...transactions.values()].filter((t) => t.status === "pending" && t.createdAt >= from && t.createdAt < to)
-          const keys = new Set(pending.map((t) => `${t.partnerId}:${t.environment}`))
-          return [...keys].map((key) => ({ partnerId: Number(key.split(":")[0]), environment: key.split(":")[1] as Environment }))
+          const pending = [...transactions.values()].filter((t) =>
+            t.status === "pending" && t.createdAt >= from && t.createdAt < to
+          )
+          const keys = new Set(pending.map((t) =>
+            `${t.partnerId}:${t.environment}`
+          ))
+          return [...keys].map((key) => ({
+            partnerId: Number(key.split(":")[0]),
+            environment: key.split(":")[1] as Environment
+          }))
         }),
       firstCreatedAt: Effect.sync(() =>
-        Option.fromNullishOr([...transactions.values()].map((t) => t.createdAt).sort((a, b) => a.getTime() - b.getTime())[0])
+        Option.fromNullishOr(
+          [...transactions.values()].map((t) => t.createdAt).sort((a, b) => a.getTime() - b.getTime())[0]
+        )
       ),
       openRounds: (olderThan: Duration.Duration, limit: number) =>
         Effect.map(now, (at) =>
-          [...rounds.values()].filter((round) => round.status === "open").map((round): OpenRound => {
-            const pending = all(at).filter((t) => t.roundRef === round.ref && t.status === "pending")
-            return { round, openSince: pending[0]?.createdAt ?? round.updatedAt }
+          [...rounds.values()].filter((round) =>
+            round.status === "open"
+          ).map((round): OpenRound => {
+            const pending = all(at).find((t) => t.roundRef === round.ref && t.status === "pending")
+            return { round, openSince: pending?.createdAt ?? round.updatedAt }
           }).filter((open) => at - open.openSince.getTime() >= Duration.toMillis(olderThan))
-            .sort((a, b) => a.openSince.getTime() - b.openSince.getTime()).slice(0, limit)
-        ),
+            .sort((a, b) => a.openSince.getTime() - b.openSince.getTime()).slice(0, limit)),
       transactions: (filter: TransactionFilter, page: PageRequest) =>
         Effect.map(now, (at) => {
           const found = all(at).filter(matches(filter)).reverse()
@@ -256,6 +291,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
           )
         ),
       roundsByRef: (refs: ReadonlyArray<number>) => Effect.sync(() => refs.flatMap((ref) => roundByRef(ref) ?? [])),
-      transactionsOfRounds: (refs: ReadonlyArray<number>) => Effect.map(now, (at) => all(at).filter((t) => refs.includes(t.roundRef)))
+      transactionsOfRounds: (refs: ReadonlyArray<number>) =>
+        Effect.map(now, (at) => all(at).filter((t) => refs.includes(t.roundRef)))
     }
   })

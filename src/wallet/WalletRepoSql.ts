@@ -7,6 +7,7 @@ import { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import {
   type NewTransaction,
   type OpenedBet,
+  type OpenRound,
   type Outcome,
   RoundChanged,
   type RoundFilter,
@@ -20,7 +21,6 @@ import { type PlayerIdentity, playerOf } from "../domain/Partner.ts"
 import { CentsFromNumeric, IdFromBigInt, interval } from "../platform/SqlCodecs.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import { OutboxRepo } from "./outbox/OutboxRepo.ts"
-import type { OpenRound } from "../domain/WalletRecords.ts"
 
 // Rows are decoded once, into the domain's own shapes: the columns' names and SQL types at this edge only.
 const TransactionRow = WalletTransaction.mapFields(Struct.assign({
@@ -50,7 +50,8 @@ const decodeTransactions = Schema.decodeUnknownEffect(Schema.Array(TransactionRo
 /** An opened bet's row: the transaction's columns and the player's (playerReading). */
 const decodeTransaction = Schema.decodeUnknownEffect(TransactionRow)
 const decodePlayerState = Schema.decodeUnknownEffect(PlayerStateColumns)
-const decodeOpened = (row: unknown) => Effect.all({ transaction: decodeTransaction(row), state: decodePlayerState(row) })
+const decodeOpened = (row: unknown) =>
+  Effect.all({ transaction: decodeTransaction(row), state: decodePlayerState(row) })
 
 const RoundRow = Round.mapFields(Struct.assign({
   ref: IdFromBigInt,
@@ -72,11 +73,14 @@ const RoundRow = Round.mapFields(Struct.assign({
 }))
 const decodeRounds = Schema.decodeUnknownEffect(Schema.Array(RoundRow))
 const decodePendingPairs = Schema.decodeUnknownEffect(Schema.Array(
-  Schema.Struct({ partnerId: IdFromBigInt, environment: Environment }).pipe(Schema.encodeKeys({ partnerId: "partner_id" }))
+  Schema.Struct({ partnerId: IdFromBigInt, environment: Environment }).pipe(
+    Schema.encodeKeys({ partnerId: "partner_id" })
+  )
 ))
 const decodeOpenSince = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ open_since: Schema.Date })))
 
-const transactionColumns = `id, kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id, game_code, provider_code,
+const transactionColumns =
+  `id, kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id, game_code, provider_code,
   bet, win, status, refusal, note, amount, balance_after, answer, created_at, settled_at,
   (extract(epoch FROM now() - created_at) * 1000)::float8 AS age_millis`
 const roundColumns =
@@ -91,13 +95,16 @@ const retryDeadlocks = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   effect.pipe(
     Effect.retry({
       while: (error) =>
-        SqlError.isSqlError(error) && (error.reason._tag === "DeadlockError" || error.reason._tag === "SerializationError"),
+        SqlError.isSqlError(error) &&
+        (error.reason._tag === "DeadlockError" || error.reason._tag === "SerializationError"),
       schedule: Schedule.exponential("10 millis"),
       times: 5
     })
   )
 
-const dieOnSqlError = <A, E, R>(effect: Effect.Effect<A, E | SqlError.SqlError, R>): Effect.Effect<A, Exclude<E, SqlError.SqlError>, R> =>
+const dieOnSqlError = <A, E, R>(
+  effect: Effect.Effect<A, E | SqlError.SqlError, R>
+): Effect.Effect<A, Exclude<E, SqlError.SqlError>, R> =>
   Effect.catchIf(effect, SqlError.isSqlError, Effect.die) as Effect.Effect<A, Exclude<E, SqlError.SqlError>, R>
 
 /** WalletRepo over PostgreSQL (its `layerSql`): each step of the state machine is one statement, or one transaction holding the round's row lock. */
@@ -197,7 +204,9 @@ export const make = Effect.gen(function*() {
   }
 
   const lockRound = (playerId: number, roundId: string) =>
-    selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE player_id = ${playerId} AND round_id = ${roundId} FOR UPDATE`)
+    selectRounds(
+      sql`SELECT ${rounds} FROM wallet_rounds WHERE player_id = ${playerId} AND round_id = ${roundId} FOR UPDATE`
+    )
       .pipe(Effect.map((found) => Option.fromNullishOr(found[0])))
 
   const roundWriting = (transaction: NewTransaction, round: RoundWrite) =>
@@ -213,7 +222,9 @@ export const make = Effect.gen(function*() {
           UPDATE wallet_rounds
           SET status = CASE WHEN ${round.refund} OR status = 'refunded' THEN 'refunded'
                             WHEN pending_bets > 0 THEN 'open' ELSE 'settled' END,
-              bet_total = bet_total + ${formatCents(round.addBet)}, win_total = win_total + ${formatCents(round.addWin)},
+              bet_total = bet_total + ${formatCents(round.addBet)}, win_total = win_total + ${
+        formatCents(round.addWin)
+      },
               updated_at = now()
           WHERE id = ${round.roundRef} AND NOT (${round.refund} AND pending_bets > 0)
           RETURNING id
@@ -245,7 +256,10 @@ export const make = Effect.gen(function*() {
     `).pipe(
       Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new RoundChanged()) : Effect.succeed(rows[0])),
       retryDeadlocks,
-      Effect.catchIf(isKeyTaken, () => Effect.fail(new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId }))),
+      Effect.catchIf(
+        isKeyTaken,
+        () => Effect.fail(new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId }))
+      ),
       Effect.catchTag(["SqlError", "SchemaError"], Effect.die)
     )
   }
@@ -284,14 +298,18 @@ export const make = Effect.gen(function*() {
   const transactionsOfRounds = SqlSchema.findAll({
     Request: Schema.Array(Schema.Int),
     Result: TransactionRow,
-    execute: (refs) => sql`SELECT ${columns} FROM wallet_transactions WHERE round_ref = ANY(${refs}::bigint[]) ORDER BY id`
+    execute: (refs) =>
+      sql`SELECT ${columns} FROM wallet_transactions WHERE round_ref = ANY(${refs}::bigint[]) ORDER BY id`
   })
 
   return {
     openBet,
     settleBet,
-    withRoundLocked: <A, E, R>(playerId: number, roundId: string, work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>) =>
-      dieOnSqlError(retryDeadlocks(sql.withTransaction(Effect.flatMap(lockRound(playerId, roundId), work)))),
+    withRoundLocked: <A, E, R>(
+      playerId: number,
+      roundId: string,
+      work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>
+    ) => dieOnSqlError(retryDeadlocks(sql.withTransaction(Effect.flatMap(lockRound(playerId, roundId), work)))),
     recordDecided,
     findTransaction: (environment: Environment, kind: TransactionKind, txnId: string) =>
       Effect.orDie(findTransaction({ environment, kind, txnId })),
@@ -358,8 +376,9 @@ export const make = Effect.gen(function*() {
       if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
       return selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE ${sql.and(conditions)} ORDER BY id`)
     },
-    roundsByRef: (refs: ReadonlyArray<number>) => refs.length === 0 ? Effect.succeed([]) : Effect.orDie(roundsByRef(refs)),
+    roundsByRef: (refs: ReadonlyArray<number>) =>
+      refs.length === 0 ? Effect.succeed([]) : Effect.orDie(roundsByRef(refs)),
     transactionsOfRounds: (refs: ReadonlyArray<number>) =>
       refs.length === 0 ? Effect.succeed([]) : Effect.orDie(transactionsOfRounds(refs))
   }
-  })
+})

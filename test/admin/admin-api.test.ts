@@ -17,13 +17,18 @@ const auditOf = (target: string) =>
   Effect.flatMap(Effect.service(AuditRepo), (audit) => audit.list({ target, limit: 100 }))
 
 layer(
-  TestApp({ admin: { loginMaxFailures: 3, loginMaxFailuresPerAddress: 20, concurrentHashes: 64 }, trustedProxies: ["127.0.0.1"] }),
+  TestApp({
+    admin: { loginMaxFailures: 3, loginMaxFailuresPerAddress: 20, concurrentHashes: 64 },
+    trustedProxies: ["127.0.0.1"]
+  }),
   live
 )("admin API security", (it) => {
   it.effect("log-in sets an HttpOnly, SameSite=Strict session cookie scoped to /admin and answers a CSRF token", () =>
     Effect.gen(function*() {
       yield* givenAdmin("ops@example.com")
-      const answer = yield* adminRequest("POST", "/admin/api/session", { json: { email: " Ops@Example.com ", password: testPassword } })
+      const answer = yield* adminRequest("POST", "/admin/api/session", {
+        json: { email: " Ops@Example.com ", password: testPassword }
+      })
       assert.strictEqual(answer.status, 200)
       assert.deepStrictEqual(answer.body.admin, { email: "ops@example.com", role: "operator" })
       assert.match(answer.body.csrf_token, /^[A-Za-z0-9_-]{43}$/)
@@ -44,22 +49,33 @@ layer(
       // Only the session's hash is stored.
       const sql = yield* SqlClient.SqlClient
       const value = cookie.split(";")[0].slice("admin_session=".length)
-      const stored = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM admin_sessions WHERE id_hash = sha256(convert_to(${value}, 'UTF8'))`
+      const stored = yield* sql<
+        { n: number }
+      >`SELECT count(*)::int AS n FROM admin_sessions WHERE id_hash = sha256(convert_to(${value}, 'UTF8'))`
       assert.strictEqual(stored[0].n, 1)
     }))
 
   it.effect("without a session every endpoint is 401; a wrong password is 401; a disabled account cannot log in", () =>
     Effect.gen(function*() {
-      for (const [method, path] of [["GET", "/admin/api/partners"], ["GET", "/admin/api/session"], ["POST", "/admin/api/partners"], ["GET", "/admin/api/audit"]] as const) {
+      for (
+        const [method, path] of [["GET", "/admin/api/partners"], ["GET", "/admin/api/session"], [
+          "POST",
+          "/admin/api/partners"
+        ], ["GET", "/admin/api/audit"]] as const
+      ) {
         const answer = yield* adminRequest(method, path, { json: method === "POST" ? { name: "x" } : undefined })
         assert.strictEqual(answer.status, 401, path)
         assert.deepStrictEqual(answer.body, { success: false, message: "Log in first." })
       }
       yield* givenAdmin("wrong@example.com")
-      const wrong = yield* adminRequest("POST", "/admin/api/session", { json: { email: "wrong@example.com", password: "not it at all" } })
+      const wrong = yield* adminRequest("POST", "/admin/api/session", {
+        json: { email: "wrong@example.com", password: "not it at all" }
+      })
       assert.strictEqual(wrong.status, 401)
       assert.deepStrictEqual(wrong.body, { success: false, message: "Wrong e-mail or password." })
-      const unknown = yield* adminRequest("POST", "/admin/api/session", { json: { email: "nobody@example.com", password: testPassword } })
+      const unknown = yield* adminRequest("POST", "/admin/api/session", {
+        json: { email: "nobody@example.com", password: testPassword }
+      })
       assert.deepStrictEqual(unknown.body, wrong.body, "an unknown e-mail answers as a wrong password")
       const forged = yield* adminRequest("GET", "/admin/api/partners", { headers: { cookie: "admin_session=forged" } })
       assert.strictEqual(forged.status, 401)
@@ -67,8 +83,17 @@ layer(
       yield* givenAdmin("gone@example.com")
       const session = yield* loginAs("gone@example.com")
       yield* (yield* AdminAccounts).setDisabled({ name: "test", via: "cli" }, "gone@example.com", true)
-      assert.strictEqual((yield* adminRequest("GET", "/admin/api/partners", { session })).status, 401, "its sessions end")
-      assert.strictEqual((yield* adminRequest("POST", "/admin/api/session", { json: { email: "gone@example.com", password: testPassword } })).status, 401)
+      assert.strictEqual(
+        (yield* adminRequest("GET", "/admin/api/partners", { session })).status,
+        401,
+        "its sessions end"
+      )
+      assert.strictEqual(
+        (yield* adminRequest("POST", "/admin/api/session", {
+          json: { email: "gone@example.com", password: testPassword }
+        })).status,
+        401
+      )
     }))
 
   it.effect("log-ins are throttled per e-mail and client, with lock-outs that double; another client is not held back", () =>
@@ -88,7 +113,11 @@ layer(
       // The real admin, elsewhere, logs in: a stranger's guesses do not lock them out.
       assert.strictEqual((yield* loginFrom("198.51.100.7", "throttled@example.com", testPassword)).status, 200)
       yield* givenAdmin("other@example.com")
-      assert.strictEqual((yield* loginFrom(guesser, "other@example.com", testPassword)).status, 200, "nor another account")
+      assert.strictEqual(
+        (yield* loginFrom(guesser, "other@example.com", testPassword)).status,
+        200,
+        "nor another account"
+      )
 
       // Each failure past the allowance doubles the lock-out (1, 2, 4 minutes).
       const sql = yield* SqlClient.SqlClient
@@ -102,12 +131,17 @@ layer(
       }
       // An IPv6 client is counted by its /64: it cannot start afresh by taking another address of its network.
       for (let i = 0; i < 3; i++) {
-        assert.strictEqual((yield* loginFrom(`2001:db8:1:2::${i + 1}`, "other@example.com", `v6 guess ${i}`)).status, 401)
+        assert.strictEqual(
+          (yield* loginFrom(`2001:db8:1:2::${i + 1}`, "other@example.com", `v6 guess ${i}`)).status,
+          401
+        )
       }
       assert.strictEqual((yield* loginFrom("2001:db8:1:2:ffff::9", "other@example.com", testPassword)).status, 429)
       assert.strictEqual((yield* loginFrom("2001:db8:1:3::1", "other@example.com", testPassword)).status, 200)
 
-      const failures = (yield* auditOf("admin:throttled@example.com")).filter((entry) => entry.action === "admin.login-failed")
+      const failures = (yield* auditOf("admin:throttled@example.com")).filter((entry) =>
+        entry.action === "admin.login-failed"
+      )
       assert.strictEqual(failures.length, 5, "each checked failure is audited; the refused (429) ones are not")
       assert.deepStrictEqual(failures[0].after, { client: guesser, reason: "wrong password" })
       assert.notInclude(JSON.stringify(failures), "guess")
@@ -123,7 +157,9 @@ layer(
       const statuses = answers.map((answer) => answer.status)
       assert.strictEqual(statuses.filter((status) => status === 401).length, 3, statuses.join(","))
       assert.strictEqual(statuses.filter((status) => status === 429).length, 17, statuses.join(","))
-      const checked = (yield* auditOf("admin:burst@example.com")).filter((entry) => entry.action === "admin.login-failed")
+      const checked = (yield* auditOf("admin:burst@example.com")).filter((entry) =>
+        entry.action === "admin.login-failed"
+      )
       assert.strictEqual(checked.length, 3)
 
       // One address guessing many e-mails at once: at most ADMIN_LOGIN_MAX_FAILURES_PER_ADDRESS are checked.
@@ -135,7 +171,11 @@ layer(
       assert.strictEqual(sprayed.filter((status) => status === 401).length, 20, sprayed.join(","))
       assert.strictEqual(sprayed.filter((status) => status === 429).length, 10, sprayed.join(","))
       assert.strictEqual((yield* loginFrom("203.0.113.30", "burst@example.com", testPassword)).status, 429)
-      assert.strictEqual((yield* loginFrom("203.0.113.31", "other-burst@example.com", "a guess")).status, 401, "another address is not")
+      assert.strictEqual(
+        (yield* loginFrom("203.0.113.31", "other-burst@example.com", "a guess")).status,
+        401,
+        "another address is not"
+      )
     }))
 
   it.effect("a log-in while every permit to hash is taken is a 429 with Retry-After, not a wait", () =>
@@ -151,7 +191,11 @@ layer(
         retry_after_seconds: 1
       })
       assert.strictEqual(busy.headers["retry-after"], "1")
-      assert.strictEqual((yield* loginFrom("203.0.113.40", "busy@example.com", testPassword)).status, 200, "nothing counted against it")
+      assert.strictEqual(
+        (yield* loginFrom("203.0.113.40", "busy@example.com", testPassword)).status,
+        200,
+        "nothing counted against it"
+      )
     }))
 
   it.effect("log-ins, failed log-ins and log-outs are audited with the client's address, never a password", () =>
@@ -161,8 +205,13 @@ layer(
       assert.strictEqual((yield* loginFrom("192.0.2.44", "my password typed as e-mail", "x")).status, 401)
       const ok = yield* loginFrom("192.0.2.44", "audited-login@example.com", testPassword)
       const cookie = ok.setCookie.find((line) => line.startsWith("admin_session="))!.split(";")[0]
-      assert.strictEqual((yield* adminRequest("DELETE", "/admin/api/session", { session: { cookie, csrf: ok.body.csrf_token } })).status, 200)
-      const entries = (yield* auditOf("admin:audited-login@example.com")).filter((entry) => entry.action.startsWith("admin.log"))
+      assert.strictEqual(
+        (yield* adminRequest("DELETE", "/admin/api/session", { session: { cookie, csrf: ok.body.csrf_token } })).status,
+        200
+      )
+      const entries = (yield* auditOf("admin:audited-login@example.com")).filter((entry) =>
+        entry.action.startsWith("admin.log")
+      )
       assert.deepStrictEqual(entries.map((entry) => [entry.action, entry.actor, entry.via]), [
         ["admin.logout", "audited-login@example.com", "console"],
         ["admin.login", "audited-login@example.com", "console"],
@@ -171,9 +220,15 @@ layer(
       assert.deepStrictEqual(entries[1].after, { client: "192.0.2.44" })
       const unknown = yield* auditOf("admin:(unknown e-mail)")
       assert.isTrue(unknown.some((entry) => (entry.after as { client: string }).client === "192.0.2.44"))
-      const everything = JSON.stringify(yield* Effect.flatMap(Effect.service(AuditRepo), (audit) => audit.list({ limit: 1000 })))
+      const everything = JSON.stringify(
+        yield* Effect.flatMap(Effect.service(AuditRepo), (audit) => audit.list({ limit: 1000 }))
+      )
       assert.notInclude(everything, "not my password")
-      assert.notInclude(everything, "typed as e-mail", "an e-mail that names no account may be a password: not recorded")
+      assert.notInclude(
+        everything,
+        "typed as e-mail",
+        "an e-mail that names no account may be a password: not recorded"
+      )
       assert.notInclude(everything, testPassword)
     }))
 
@@ -204,15 +259,17 @@ layer(
       const session = yield* loginAs("viewer@example.com")
       assert.strictEqual((yield* adminRequest("GET", "/admin/api/partners", { session })).status, 200)
       assert.strictEqual((yield* adminRequest("GET", "/admin/api/wallet/transactions", { session })).status, 200)
-      for (const [method, path] of [
-        ["POST", "/admin/api/partners"],
-        ["PATCH", "/admin/api/partners/demo"],
-        ["POST", "/admin/api/partners/demo/deactivate"],
-        ["POST", "/admin/api/partners/demo/rotate-token"],
-        ["POST", "/admin/api/callbacks/1/redeliver"],
-        ["POST", "/admin/api/casino/sync"],
-        ["POST", "/admin/api/casino/providers/aurora-gaming/disable"]
-      ] as const) {
+      for (
+        const [method, path] of [
+          ["POST", "/admin/api/partners"],
+          ["PATCH", "/admin/api/partners/demo"],
+          ["POST", "/admin/api/partners/demo/deactivate"],
+          ["POST", "/admin/api/partners/demo/rotate-token"],
+          ["POST", "/admin/api/callbacks/1/redeliver"],
+          ["POST", "/admin/api/casino/sync"],
+          ["POST", "/admin/api/casino/providers/aurora-gaming/disable"]
+        ] as const
+      ) {
         const answer = yield* adminRequest(method, path, { session, json: { name: "x" } })
         assert.strictEqual(answer.status, 403, path)
         assert.match(answer.body.message, /viewer/)
@@ -236,12 +293,18 @@ layer(
 
   it.effect("a one-time password must be replaced before anything else", () =>
     Effect.gen(function*() {
-      const { password } = yield* (yield* AdminAccounts).create({ name: "test", via: "cli" }, { email: "new@example.com", role: "operator" })
+      const { password } = yield* (yield* AdminAccounts).create({ name: "test", via: "cli" }, {
+        email: "new@example.com",
+        role: "operator"
+      })
       const session = yield* loginAs("new@example.com", password)
       const current = yield* adminRequest("GET", "/admin/api/session", { session })
       assert.isTrue(current.body.must_change_password)
       assert.strictEqual((yield* adminRequest("GET", "/admin/api/partners", { session })).status, 403)
-      const tooShort = yield* adminRequest("POST", "/admin/api/session/password", { session, json: { current_password: password, new_password: "short" } })
+      const tooShort = yield* adminRequest("POST", "/admin/api/session/password", {
+        session,
+        json: { current_password: password, new_password: "short" }
+      })
       assert.strictEqual(tooShort.status, 422)
       const changed = yield* adminRequest("POST", "/admin/api/session/password", {
         session,
@@ -249,13 +312,19 @@ layer(
       })
       assert.strictEqual(changed.status, 200)
       assert.strictEqual((yield* adminRequest("GET", "/admin/api/partners", { session })).status, 200)
-      assert.strictEqual((yield* adminRequest("POST", "/admin/api/session", { json: { email: "new@example.com", password } })).status, 401)
+      assert.strictEqual(
+        (yield* adminRequest("POST", "/admin/api/session", { json: { email: "new@example.com", password } })).status,
+        401
+      )
     }))
 
   it.effect("a one-time password expires after ADMIN_ONE_TIME_PASSWORD_TTL; a reset issues a fresh one", () =>
     Effect.gen(function*() {
       const accounts = yield* AdminAccounts
-      const { password } = yield* accounts.create({ name: "test", via: "cli" }, { email: "late@example.com", role: "viewer" })
+      const { password } = yield* accounts.create({ name: "test", via: "cli" }, {
+        email: "late@example.com",
+        role: "viewer"
+      })
       const sql = yield* SqlClient.SqlClient
       yield* sql`UPDATE admin_accounts SET password_set_at = now() - interval '25 hours' WHERE email = 'late@example.com'`
       const late = yield* loginFrom("203.0.113.50", "late@example.com", password)
@@ -265,7 +334,11 @@ layer(
         "This one-time password has expired (they last 1d): ask an operator for a new one (admins reset-password)."
       )
       const wrong = yield* loginFrom("203.0.113.50", "late@example.com", "not the one-time password")
-      assert.strictEqual(wrong.body.message, "Wrong e-mail or password.", "only who knows the password learns it expired")
+      assert.strictEqual(
+        wrong.body.message,
+        "Wrong e-mail or password.",
+        "only who knows the password learns it expired"
+      )
       const fresh = yield* accounts.resetPassword({ name: "test", via: "cli" }, "late@example.com")
       const session = yield* loginFrom("203.0.113.51", "late@example.com", fresh.password)
       assert.strictEqual(session.status, 200)
@@ -277,7 +350,9 @@ layer(
       yield* givenAdmin("audit@example.com")
       const session = yield* loginAs("audit@example.com")
       const api = yield* adminClient(session)
-      const created = yield* api.partners.create({ payload: { name: "Audited Bets", commission_percent: 7.5, callback_url: "" } })
+      const created = yield* api.partners.create({
+        payload: { name: "Audited Bets", commission_percent: 7.5, callback_url: "" }
+      })
       const token = created.token
       assert.match(token, /^pak_/)
       assert.strictEqual((yield* request("GET", "/api/partner/v1/status", { headers: bearer(token) })).status, 200)
@@ -285,7 +360,9 @@ layer(
       assert.notInclude(JSON.stringify(shown), token)
       yield* api.partners.deactivate({ params: { slug: "audited-bets" } })
       assert.strictEqual((yield* request("GET", "/api/partner/v1/status", { headers: bearer(token) })).status, 401)
-      const invalid = yield* Effect.flip(api.partners.update({ params: { slug: "audited-bets" }, payload: { commission_percent: 150 } }))
+      const invalid = yield* Effect.flip(
+        api.partners.update({ params: { slug: "audited-bets" }, payload: { commission_percent: 150 } })
+      )
       assert.instanceOf(invalid, ValidationFailed)
       const audit = yield* api.system.audit({ query: { target: "partner:audited-bets" } })
       assert.deepStrictEqual(audit.entries.map((entry) => [entry.action, entry.actor, entry.via]), [
@@ -304,7 +381,10 @@ layer(
       yield* givenAdmin("doomed@example.com", "viewer")
       yield* givenAdmin("atomic@example.com")
       const session = yield* loginAs("atomic@example.com")
-      assert.strictEqual((yield* adminRequest("POST", "/admin/api/partners", { session, json: { name: "Doomed" } })).status, 200)
+      assert.strictEqual(
+        (yield* adminRequest("POST", "/admin/api/partners", { session, json: { name: "Doomed" } })).status,
+        200
+      )
       // The database refuses the audit rows of these two targets, as a full disk or a lost connection would.
       yield* sql`
         CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit refused'; END $$
@@ -314,26 +394,44 @@ layer(
         WHEN (NEW.target IN ('partner:doomed', 'admin:doomed@example.com')) EXECUTE FUNCTION refuse_audit()
       `
       const renamed = yield* adminRequest("PATCH", "/admin/api/partners/doomed", { session, json: { name: "Renamed" } })
-      const promoted = yield* Effect.exit((yield* AdminAccounts).setRole({ name: "test", via: "cli" }, "doomed@example.com", "operator"))
+      const promoted = yield* Effect.exit(
+        (yield* AdminAccounts).setRole({ name: "test", via: "cli" }, "doomed@example.com", "operator")
+      )
       yield* sql`DROP TRIGGER refuse_audit ON admin_audit`
       yield* sql`DROP FUNCTION refuse_audit()`
       assert.strictEqual(renamed.status, 500)
-      assert.strictEqual((yield* adminRequest("GET", "/admin/api/partners/doomed", { session })).body.partner.name, "Doomed")
+      assert.strictEqual(
+        (yield* adminRequest("GET", "/admin/api/partners/doomed", { session })).body.partner.name,
+        "Doomed"
+      )
       assert.isTrue(promoted._tag === "Failure")
       const admins = yield* adminRequest("GET", "/admin/api/admins", { session })
-      assert.strictEqual(admins.body.admins.find((admin: { email: string }) => admin.email === "doomed@example.com").role, "viewer")
+      assert.strictEqual(
+        admins.body.admins.find((admin: { email: string }) => admin.email === "doomed@example.com").role,
+        "viewer"
+      )
     }))
 
   it.effect("refused changes are audited (CSRF, origin, role, invalid input) without what was typed", () =>
     Effect.gen(function*() {
       yield* givenAdmin("refused@example.com")
       const session = yield* loginAs("refused@example.com")
-      assert.strictEqual((yield* adminRequest("POST", "/admin/api/partners", { session, csrf: null, json: { name: "No Token" } })).status, 403)
+      assert.strictEqual(
+        (yield* adminRequest("POST", "/admin/api/partners", { session, csrf: null, json: { name: "No Token" } }))
+          .status,
+        403
+      )
       const crossSite = { session, json: { name: "Cross Site" }, headers: { origin: "https://evil.example" } }
       assert.strictEqual((yield* adminRequest("POST", "/admin/api/partners", crossSite)).status, 403)
-      const invalid = yield* adminRequest("PATCH", "/admin/api/partners/demo", { session, json: { commission_percent: 150 } })
+      const invalid = yield* adminRequest("PATCH", "/admin/api/partners/demo", {
+        session,
+        json: { commission_percent: 150 }
+      })
       assert.strictEqual(invalid.status, 422)
-      const badPayload = yield* adminRequest("PATCH", "/admin/api/partners/demo", { session, json: { rate_limit_per_minute: 0 } })
+      const badPayload = yield* adminRequest("PATCH", "/admin/api/partners/demo", {
+        session,
+        json: { rate_limit_per_minute: 0 }
+      })
       assert.strictEqual(badPayload.status, 422)
       const wrongCurrent = yield* adminRequest("POST", "/admin/api/session/password", {
         session,
@@ -399,9 +497,14 @@ layer(
       const anonymous = yield* adminRequest("GET", "/admin/api/openapi.json")
       assert.strictEqual(anonymous.status, 401)
       assert.deepStrictEqual(anonymous.body, { success: false, message: "Log in first." })
-      assert.strictEqual((yield* adminRequest("GET", "/admin/api/openapi.json", { headers: { cookie: "admin_session=forged" } })).status, 401)
+      assert.strictEqual(
+        (yield* adminRequest("GET", "/admin/api/openapi.json", { headers: { cookie: "admin_session=forged" } })).status,
+        401
+      )
       yield* givenAdmin("reader@example.com", "viewer")
-      const answer = yield* adminRequest("GET", "/admin/api/openapi.json", { session: yield* loginAs("reader@example.com") })
+      const answer = yield* adminRequest("GET", "/admin/api/openapi.json", {
+        session: yield* loginAs("reader@example.com")
+      })
       assert.strictEqual(answer.status, 200)
       assert.include(Object.keys(answer.body.paths), "/admin/api/partners")
       assert.notInclude(Object.keys(answer.body.paths), "/api/partner/v1/status")
@@ -417,8 +520,20 @@ layer(
       assert.match(system.startedAt, /^\d{4}-\d{2}-\d{2}T/)
       const answer = yield* adminRequest("GET", "/admin/api/system", { session })
       assert.strictEqual(answer.status, 200)
-      assert.includeMembers(Object.keys(answer.body.system), ["version", "started_at", "database", "casino", "sports", "wallet", "jobs"])
-      assert.deepStrictEqual(Object.keys(answer.body.system.wallet).sort(), ["failed_callbacks", "pending_bets", "pending_callbacks"])
+      assert.includeMembers(Object.keys(answer.body.system), [
+        "version",
+        "started_at",
+        "database",
+        "casino",
+        "sports",
+        "wallet",
+        "jobs"
+      ])
+      assert.deepStrictEqual(Object.keys(answer.body.system.wallet).sort(), [
+        "failed_callbacks",
+        "pending_bets",
+        "pending_callbacks"
+      ])
       assert.property(answer.body.system.sports, "rate_limit_per_hour")
       assert.notMatch(JSON.stringify(answer.body), /postgres(ql)?:\/\//, "no database URL")
     }))

@@ -8,7 +8,12 @@ import { NotFound, SessionForbidden, UpstreamFailed } from "../../src/api/admin/
 import * as AdminAuth from "../../src/admin/http/AdminAuth.ts"
 import { AdminCasinoHandlers } from "../../src/admin/http/Casino.ts"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
-import { CasinoGateway, CasinoGatewayError, type UpstreamGame, type UpstreamProvider } from "../../src/casino/CasinoGateway.ts"
+import {
+  CasinoGateway,
+  CasinoGatewayError,
+  type UpstreamGame,
+  type UpstreamProvider
+} from "../../src/casino/CasinoGateway.ts"
 import { CatalogSync } from "../../src/casino/CatalogSync.ts"
 import { CasinoAdmin } from "../../src/changes/CasinoAdmin.ts"
 import { CasinoSyncAdmin } from "../../src/changes/CasinoSyncAdmin.ts"
@@ -28,19 +33,36 @@ const aggregator = {
   down: false,
   providers: [{ code: "PGSOFT", name: "PG Soft", enabled: true, imageUrl: null }] as ReadonlyArray<UpstreamProvider>,
   games: [
-    { code: "fortune-tiger", name: "Fortune Tiger", providerCode: "PGSOFT", enabled: true, original: true, imageUrl: null },
+    {
+      code: "fortune-tiger",
+      name: "Fortune Tiger",
+      providerCode: "PGSOFT",
+      enabled: true,
+      original: true,
+      imageUrl: null
+    },
     { code: "fortune-ox", name: "Fortune Ox", providerCode: "PGSOFT", enabled: true, original: true, imageUrl: null },
-    { code: "mahjong-ways", name: "Mahjong Ways", providerCode: "PGSOFT", enabled: true, original: true, imageUrl: null }
+    {
+      code: "mahjong-ways",
+      name: "Mahjong Ways",
+      providerCode: "PGSOFT",
+      enabled: true,
+      original: true,
+      imageUrl: null
+    }
   ] as ReadonlyArray<UpstreamGame>
 }
 const unavailable = new CasinoGatewayError({ reason: "Unavailable", message: "connection refused at 10.0.0.9" })
-const ScriptedAggregator = Layer.succeed(CasinoGateway, CasinoGateway.of({
-  name: "memory",
-  configured: true,
-  providers: Effect.suspend(() => aggregator.down ? Effect.fail(unavailable) : Effect.succeed(aggregator.providers)),
-  games: (provider) => Effect.succeed(aggregator.games.filter((game) => game.providerCode === provider.code)),
-  launch: () => Effect.die("the console launches no game")
-}))
+const ScriptedAggregator = Layer.succeed(
+  CasinoGateway,
+  CasinoGateway.of({
+    name: "memory",
+    configured: true,
+    providers: Effect.suspend(() => aggregator.down ? Effect.fail(unavailable) : Effect.succeed(aggregator.providers)),
+    games: (provider) => Effect.succeed(aggregator.games.filter((game) => game.providerCode === provider.code)),
+    launch: () => Effect.die("the console launches no game")
+  })
+)
 
 const InMemoryConsole = AdminCasinoHandlers.pipe(
   Layer.provideMerge(Layer.mergeAll(AdminAuth.layer, RequestValidationLive)),
@@ -51,7 +73,8 @@ const InMemoryConsole = AdminCasinoHandlers.pipe(
   Layer.provideMerge(HttpServer.layerServices)
 )
 
-const clientAs = (session: AdminSession) => HttpApiTest.groups(AdminApi, ["casino"]).pipe(Effect.provide(asAdmin(session)))
+const clientAs = (session: AdminSession) =>
+  HttpApiTest.groups(AdminApi, ["casino"]).pipe(Effect.provide(asAdmin(session)))
 const as = (role: "operator" | "viewer") =>
   Effect.gen(function*() {
     const email = `${role}-${randomBytes(3).toString("hex")}@example.com`
@@ -82,11 +105,23 @@ layer(InMemoryConsole)("the console's casino catalog over memory", (it) => {
       const provider = (yield* api.casino.providers()).providers[0]
       const off = yield* api.casino.setProvider({ params: { provider: provider.slug, action: "disable" } })
       assert.deepStrictEqual([off.success, off.provider.enabled], [true, false])
-      assert.isTrue((yield* api.casino.setProvider({ params: { provider: provider.slug, action: "enable" } })).provider.enabled)
-      const game = yield* api.casino.setGame({ params: { provider: provider.slug, game_code: "fortune-ox", action: "disable" } })
+      assert.isTrue(
+        (yield* api.casino.setProvider({ params: { provider: provider.slug, action: "enable" } })).provider.enabled
+      )
+      const game = yield* api.casino.setGame({
+        params: { provider: provider.slug, game_code: "fortune-ox", action: "disable" }
+      })
       assert.deepStrictEqual([game.game.game_code, game.game.enabled], ["fortune-ox", false])
-      assert.instanceOf(yield* Effect.flip(api.casino.setProvider({ params: { provider: "no-such-provider", action: "enable" } })), NotFound)
-      assert.instanceOf(yield* Effect.flip(api.casino.setGame({ params: { provider: provider.slug, game_code: "no-such-game", action: "enable" } })), NotFound)
+      assert.instanceOf(
+        yield* Effect.flip(api.casino.setProvider({ params: { provider: "no-such-provider", action: "enable" } })),
+        NotFound
+      )
+      assert.instanceOf(
+        yield* Effect.flip(
+          api.casino.setGame({ params: { provider: provider.slug, game_code: "no-such-game", action: "enable" } })
+        ),
+        NotFound
+      )
       const viewer = yield* as("viewer")
       assert.strictEqual((yield* viewer.casino.providers()).providers.length, 1, "a viewer reads")
       const refused = yield* Effect.flip(viewer.casino.sync())
@@ -99,7 +134,9 @@ layer(InMemoryConsole)("the console's casino catalog over memory", (it) => {
       const api = yield* as("operator")
       yield* api.casino.sync()
       aggregator.down = true
-      const failed = yield* Effect.flip(api.casino.sync()).pipe(Effect.ensuring(Effect.sync(() => aggregator.down = false)))
+      const failed = yield* Effect.flip(api.casino.sync()).pipe(
+        Effect.ensuring(Effect.sync(() => aggregator.down = false))
+      )
       assert.instanceOf(failed, UpstreamFailed)
       assert.match(failed.message, /^The casino catalog could not be synced: /)
       assert.strictEqual((yield* api.casino.games({ query: {} })).meta.total, 3)

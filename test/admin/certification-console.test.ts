@@ -2,7 +2,7 @@
  * The console's wallet certification in a real headless Chromium, as an operator uses it: choose the partner, name
  * its test player, start a run, watch the cases fill the list as they finish, and read, case by case, why the run
  * failed (the fault each failed case caught, with the requests and answers); then require a passed run for the live
- * token, which withdraws it. Photographed for the README (docs/screenshots/certification.png).
+ * token, which withdraws it. Photographed for the operator guide (docs/screenshots/certification.png).
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -22,96 +22,120 @@ const App = TestApp().pipe(Layer.provideMerge(FakeUpstream.layer(books.script)))
 const ready = (page: Page) => step(() => page.waitForSelector("main[data-ready=true]"))
 
 layer(Layer.merge(App, Browser.layer), live)("wallet certification in the console", (it) => {
-  it.effect("an operator starts a run, watches the cases arrive, and reads why it failed, case by case", () =>
-    Effect.scoped(Effect.gen(function*() {
-      // A partner whose test wallet skips signature checks, and answers every call 25 ms late (the run takes a moment).
-      const fake = yield* FakeUpstream
-      const created = yield* givenPartner({ name: "Lax Wallet Bets", testCallbackUrl: `${fake.url}/wallet` })
-      books.secrets.add(created.test.webhookSecret)
-      books.knownPlayersOnly = true
-      books.faults.add("skips-signature-checks")
-      books.behaviour = "slow"
-      books.delayMillis = 25
-      yield* (yield* PartnerPlayers).arrive({
-        partnerId: created.partner.id,
-        environment: "test",
-        externalPlayerId: "tester-1",
-        name: null,
-        email: null,
-        balance: 2_000
-      })
-      books.balances.set("tester-1", 2_000)
-      yield* givenAdmin("certifier@example.com")
-
-      const page = yield* newPage()
-      const base = yield* serverUrl
-      yield* step(() => page.goto(`${base}/admin`))
-      yield* ready(page)
-      yield* step(() => page.getByLabel("E-mail").fill("certifier@example.com"))
-      yield* step(() => page.getByLabel("Password").fill(testPassword))
-      yield* step(() => page.getByRole("button", { name: "Log in" }).click())
-      yield* step(() => page.getByRole("button", { name: "Log out" }).waitFor())
-      yield* step(() => page.getByRole("link", { name: "Certification" }).click())
-      yield* ready(page)
-      yield* step(() => page.getByLabel("Partner").selectOption({ label: "Lax Wallet Bets" }))
-      yield* step(() => page.getByRole("button", { name: "Show" }).click())
-      yield* step(() => page.getByRole("heading", { name: "Certify the test wallet of Lax Wallet Bets" }).waitFor())
-      yield* ready(page)
-      yield* step(() => page.getByLabel("Test player").fill("tester-1"))
-      yield* step(() => page.getByRole("button", { name: "Start certification" }).click())
-
-      // The list fills while the run is running, then the run ends failed.
-      yield* step(() =>
-        page.waitForFunction(() => {
-          // Runs in the page, where `document` is the console's.
-          const page = (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(a: string): string | null } | null; querySelectorAll(s: string): { length: number } } }).document
-          const cases = page.querySelectorAll("li[data-case]").length
-          return page.querySelector("[data-run-status]")?.getAttribute("data-run-status") === "running" && cases > 0 && cases < 17
+  it.effect(
+    "an operator starts a run, watches the cases arrive, and reads why it failed, case by case",
+    () =>
+      Effect.scoped(Effect.gen(function*() {
+        // A partner whose test wallet skips signature checks, and answers every call 25 ms late (the run takes a moment).
+        const fake = yield* FakeUpstream
+        const created = yield* givenPartner({ name: "Lax Wallet Bets", testCallbackUrl: `${fake.url}/wallet` })
+        books.secrets.add(created.test.webhookSecret)
+        books.knownPlayersOnly = true
+        books.faults.add("skips-signature-checks")
+        books.behaviour = "slow"
+        books.delayMillis = 25
+        yield* (yield* PartnerPlayers).arrive({
+          partnerId: created.partner.id,
+          environment: "test",
+          externalPlayerId: "tester-1",
+          name: null,
+          email: null,
+          balance: 2_000
         })
-      )
-      yield* step(() => page.locator("[data-run-status=failed]").waitFor({ timeout: 20_000 }))
-      assert.strictEqual(yield* step(() => page.locator("li[data-case]").count()), 17)
-      assert.match(
-        (yield* step(() => page.locator("[data-run-summary]").textContent()))!,
-        /^14 of 17 cases passed; failed: A bad signature, A stale timestamp, A signature of another body\.$/
-      )
-      const caseOf = (key: string) => page.locator(`li[data-case=${key}]`)
-      assert.strictEqual(yield* step(() => caseOf("balance").getAttribute("data-status")), "passed")
-      for (const [key, fault] of [
-        ["bad_signature", "Fault caught: skips signature checks."],
-        ["stale_timestamp", "Fault caught: skips signature checks (an old signature, a replay, is accepted)."],
-        ["other_body", "Fault caught: skips signature checks (the signature is not checked against the body it came with)."]
-      ] as const) {
-        assert.strictEqual(yield* step(() => caseOf(key).getAttribute("data-status")), "failed", key)
-        const reason = (yield* step(() => caseOf(key).locator("[data-reason]").textContent()))!
-        assert.include(reason, "The bet was accepted: it was answered balance 119.00.", key)
-        assert.include(reason, fault, key)
-      }
-      // The requests and answers of a failed case, as sent and got.
-      const badSignature = caseOf("bad_signature")
-      yield* step(() => badSignature.getByText(/^Requests and answers/).click())
-      const sent = (yield* step(() => badSignature.locator("[data-request]").first().textContent()))!
-      assert.match(sent, /^POST\ncontent-type: application\/json\nx-partner-event-id: evt_cert_[0-9a-f]{16}_\d{3}\n/)
-      assert.include(sent, "\"certification\":{\"run\":\"cert_")
-      assert.match((yield* step(() => badSignature.locator("[data-answer]").first().textContent()))!, /^HTTP 200\n\n\{"balance":119\}$/)
-      yield* screenshot(page, "certification")
+        books.balances.set("tester-1", 2_000)
+        yield* givenAdmin("certifier@example.com")
 
-      // Requiring a passed run: the live token is withdrawn (this run failed) and refused by the partner API.
-      const asked = yield* step(async () => {
-        const dialog = new Promise<string>((resolve) =>
-          page.once("dialog", (shown) => {
-            resolve(shown.message())
-            void shown.accept()
+        const page = yield* newPage()
+        const base = yield* serverUrl
+        yield* step(() => page.goto(`${base}/admin`))
+        yield* ready(page)
+        yield* step(() => page.getByLabel("E-mail").fill("certifier@example.com"))
+        yield* step(() => page.getByLabel("Password").fill(testPassword))
+        yield* step(() => page.getByRole("button", { name: "Log in" }).click())
+        yield* step(() => page.getByRole("button", { name: "Log out" }).waitFor())
+        yield* step(() => page.getByRole("link", { name: "Certification" }).click())
+        yield* ready(page)
+        yield* step(() => page.getByLabel("Partner").selectOption({ label: "Lax Wallet Bets" }))
+        yield* step(() => page.getByRole("button", { name: "Show" }).click())
+        yield* step(() => page.getByRole("heading", { name: "Certify the test wallet of Lax Wallet Bets" }).waitFor())
+        yield* ready(page)
+        yield* step(() => page.getByLabel("Test player").fill("tester-1"))
+        yield* step(() => page.getByRole("button", { name: "Start certification" }).click())
+
+        // The list fills while the run is running, then the run ends failed.
+        yield* step(() =>
+          page.waitForFunction(() => {
+            // Runs in the page, where `document` is the console's.
+            const page = (globalThis as unknown as {
+              document: {
+                querySelector(s: string): { getAttribute(a: string): string | null } | null
+                querySelectorAll(s: string): { length: number }
+              }
+            }).document
+            const cases = page.querySelectorAll("li[data-case]").length
+            return page.querySelector("[data-run-status]")?.getAttribute("data-run-status") === "running" &&
+              cases > 0 && cases < 17
           })
         )
-        await page.getByRole("button", { name: "Require a passed certification" }).click()
-        return dialog
-      })
-      assert.include(asked, "its live token is withdrawn now")
-      yield* step(() => page.getByText("A passed certification is now required for Lax Wallet Bets: its live token was withdrawn.").waitFor())
-      assert.strictEqual(yield* step(() => page.locator("[data-live-token]").getAttribute("data-live-token")), "none")
-      assert.strictEqual((yield* request("GET", "/api/partner/v1/status", { headers: bearer(created.token) })).status, 401)
-      books.faults.clear()
-      books.behaviour = "fine"
-    })), { timeout: 90_000 })
+        yield* step(() => page.locator("[data-run-status=failed]").waitFor({ timeout: 20_000 }))
+        assert.strictEqual(yield* step(() => page.locator("li[data-case]").count()), 17)
+        assert.match(
+          (yield* step(() => page.locator("[data-run-summary]").textContent()))!,
+          /^14 of 17 cases passed; failed: A bad signature, A stale timestamp, A signature of another body\.$/
+        )
+        const caseOf = (key: string) => page.locator(`li[data-case=${key}]`)
+        assert.strictEqual(yield* step(() => caseOf("balance").getAttribute("data-status")), "passed")
+        for (
+          const [key, fault] of [
+            ["bad_signature", "Fault caught: skips signature checks."],
+            ["stale_timestamp", "Fault caught: skips signature checks (an old signature, a replay, is accepted)."],
+            [
+              "other_body",
+              "Fault caught: skips signature checks (the signature is not checked against the body it came with)."
+            ]
+          ] as const
+        ) {
+          assert.strictEqual(yield* step(() => caseOf(key).getAttribute("data-status")), "failed", key)
+          const reason = (yield* step(() => caseOf(key).locator("[data-reason]").textContent()))!
+          assert.include(reason, "The bet was accepted: it was answered balance 119.00.", key)
+          assert.include(reason, fault, key)
+        }
+        // The requests and answers of a failed case, as sent and got.
+        const badSignature = caseOf("bad_signature")
+        yield* step(() => badSignature.getByText(/^Requests and answers/).click())
+        const sent = (yield* step(() => badSignature.locator("[data-request]").first().textContent()))!
+        assert.match(sent, /^POST\ncontent-type: application\/json\nx-partner-event-id: evt_cert_[0-9a-f]{16}_\d{3}\n/)
+        assert.include(sent, "\"certification\":{\"run\":\"cert_")
+        assert.match(
+          (yield* step(() => badSignature.locator("[data-answer]").first().textContent()))!,
+          /^HTTP 200\n\n\{"balance":119\}$/
+        )
+        yield* screenshot(page, "certification")
+
+        // Requiring a passed run: the live token is withdrawn (this run failed) and refused by the partner API.
+        const asked = yield* step(async () => {
+          const dialog = new Promise<string>((resolve) =>
+            page.once("dialog", (shown) => {
+              resolve(shown.message())
+              void shown.accept()
+            })
+          )
+          await page.getByRole("button", { name: "Require a passed certification" }).click()
+          return dialog
+        })
+        assert.include(asked, "its live token is withdrawn now")
+        yield* step(() =>
+          page.getByText("A passed certification is now required for Lax Wallet Bets: its live token was withdrawn.")
+            .waitFor()
+        )
+        assert.strictEqual(yield* step(() => page.locator("[data-live-token]").getAttribute("data-live-token")), "none")
+        assert.strictEqual(
+          (yield* request("GET", "/api/partner/v1/status", { headers: bearer(created.token) })).status,
+          401
+        )
+        books.faults.clear()
+        books.behaviour = "fine"
+      })),
+    { timeout: 90_000 }
+  )
 })

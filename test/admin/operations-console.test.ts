@@ -26,7 +26,8 @@ import { givenPlayer, givenWalletPartner, walletAnswer, winBet } from "../suppor
 const books = new PartnerBooks()
 
 /** The partner's wallet at /wallet, the operator's alert endpoint at /alerts. */
-const script = (call: RecordedCall) => call.path === "/alerts" ? { kind: "json", body: { ok: true } } as const : books.script(call)
+const script = (call: RecordedCall) =>
+  call.path === "/alerts" ? { kind: "json", body: { ok: true } } as const : books.script(call)
 
 const App = Layer.mergeAll(WalletOperations, Browser.layer).pipe(
   Layer.provideMerge(TestAppWith(Layer.merge(
@@ -39,7 +40,10 @@ const App = Layer.mergeAll(WalletOperations, Browser.layer).pipe(
           alertSecret: Option.some(Redacted.make("console-alert-secret-0123456789"))
         }))
     ),
-    Layer.succeed(CallbacksConfig, testCallbacksConfig({ timeout: Duration.millis(500), pendingTimeout: Duration.millis(1600) }))
+    Layer.succeed(
+      CallbacksConfig,
+      testCallbacksConfig({ timeout: Duration.millis(500), pendingTimeout: Duration.millis(1600) })
+    )
   ))),
   Layer.provideMerge(FakeUpstream.layer(script))
 )
@@ -65,8 +69,10 @@ const goTo = (page: Page, link: string) =>
     yield* ready(page)
   })
 
-const roundAlerts = Effect.map(Effect.service(FakeUpstream), (fake) =>
-  fake.calls.filter((call) => call.path === "/alerts" && call.body?.kind === "round"))
+const roundAlerts = Effect.map(
+  Effect.service(FakeUpstream),
+  (fake) => fake.calls.filter((call) => call.path === "/alerts" && call.body?.kind === "round")
+)
 
 layer(App, live)("the console's operations pages in Chromium", (it) => {
   it.effect("a stuck round shows on the Stuck page; its alert fires once", () =>
@@ -120,63 +126,75 @@ layer(App, live)("the console's operations pages in Chromium", (it) => {
       yield* step(() => page.locator("[data-transaction='console-stuck-bet']").first().waitFor())
     })), { timeout: 60_000 })
 
-  it.effect("a statement on the Statements page; the RTP policy set in the edit form and audited", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const acme = yield* givenWalletPartner(books)
-      const bo = yield* givenPlayer(books, acme.partner.id, "console-statement-bo", 100)
-      assert.strictEqual(walletAnswer(yield* winBet(bo.internal_user_id, "console-st-1", { bet: 10, win: 4.5 })).msg, "")
-      assert.strictEqual(walletAnswer(yield* winBet(bo.internal_user_id, "console-st-2", { bet: 2, win: 0 })).msg, "")
-      const day = dayOf(Date.now())
-      const statements = yield* Statements
-      yield* Effect.andThen(TestClock.setTime(dayStart(nextDay(day)).getTime() + 5 * 60_000), statements.closeDays).pipe(
-        Effect.provide(TestClock.layer())
-      )
+  it.effect(
+    "a statement on the Statements page; the RTP policy set in the edit form and audited",
+    () =>
+      Effect.scoped(Effect.gen(function*() {
+        const acme = yield* givenWalletPartner(books)
+        const bo = yield* givenPlayer(books, acme.partner.id, "console-statement-bo", 100)
+        assert.strictEqual(
+          walletAnswer(yield* winBet(bo.internal_user_id, "console-st-1", { bet: 10, win: 4.5 })).msg,
+          ""
+        )
+        assert.strictEqual(walletAnswer(yield* winBet(bo.internal_user_id, "console-st-2", { bet: 2, win: 0 })).msg, "")
+        const day = dayOf(Date.now())
+        const statements = yield* Statements
+        yield* Effect.andThen(TestClock.setTime(dayStart(nextDay(day)).getTime() + 5 * 60_000), statements.closeDays)
+          .pipe(
+            Effect.provide(TestClock.layer())
+          )
 
-      yield* givenAdmin("statements@example.com")
-      const page = yield* newPage()
-      yield* loggedIn(page, "statements@example.com")
-      yield* goTo(page, "Statements")
-      const form = page.locator("form", { has: page.getByRole("heading", { name: "Find a statement" }) })
-      yield* step(() => form.getByLabel("Partner").selectOption({ label: acme.partner.name }))
-      yield* step(() => form.getByLabel("Environment").selectOption({ label: "Live" }))
-      yield* step(() => form.getByLabel("Day (UTC)").fill(day))
-      yield* step(() => form.getByRole("button", { name: "Show" }).click())
-      const shown = page.locator(`[data-statement='${acme.partner.slug}/live/${day}']`)
-      yield* step(() => shown.waitFor())
-      yield* ready(page)
-      const facts = (yield* step(() => shown.locator("dl").textContent()))!
-      assert.include(facts, "Bets12.00")
-      assert.include(facts, "Wins4.50")
-      assert.include(facts, "Net (players)-7.50")
-      assert.match(facts, /Signaturev1=[0-9a-f]{64}/)
-      assert.deepStrictEqual(
-        yield* step(() => shown.locator("tbody tr td:first-child").allTextContents()),
-        ["console-st-1", "console-st-2"]
-      )
-      yield* screenshot(page, "statements")
+        yield* givenAdmin("statements@example.com")
+        const page = yield* newPage()
+        yield* loggedIn(page, "statements@example.com")
+        yield* goTo(page, "Statements")
+        const form = page.locator("form", { has: page.getByRole("heading", { name: "Find a statement" }) })
+        yield* step(() => form.getByLabel("Partner").selectOption({ label: acme.partner.name }))
+        yield* step(() => form.getByLabel("Environment").selectOption({ label: "Live" }))
+        yield* step(() => form.getByLabel("Day (UTC)").fill(day))
+        yield* step(() => form.getByRole("button", { name: "Show" }).click())
+        const shown = page.locator(`[data-statement='${acme.partner.slug}/live/${day}']`)
+        yield* step(() => shown.waitFor())
+        yield* ready(page)
+        const facts = (yield* step(() => shown.locator("dl").textContent()))!
+        assert.include(facts, "Bets12.00")
+        assert.include(facts, "Wins4.50")
+        assert.include(facts, "Net (players)-7.50")
+        assert.match(facts, /Signaturev1=[0-9a-f]{64}/)
+        assert.deepStrictEqual(
+          yield* step(() => shown.locator("tbody tr td:first-child").allTextContents()),
+          ["console-st-1", "console-st-2"]
+        )
+        yield* screenshot(page, "statements")
 
-      // The RTP policy, in the partner's edit form.
-      yield* goTo(page, "Partners")
-      yield* step(() => page.locator("tr", { hasText: acme.partner.name }).getByRole("button", { name: "Edit" }).click())
-      const edit = page.locator("form", { has: page.getByRole("heading", { name: `Edit ${acme.partner.name}` }) })
-      yield* step(() => edit.getByLabel("RTP policy").selectOption("clamp"))
-      yield* step(() => edit.getByLabel("RTP minimum (%)").fill("85"))
-      yield* step(() => edit.getByLabel("RTP maximum (%)").fill("96"))
-      yield* step(() => edit.getByRole("button", { name: "Save" }).click())
-      yield* step(() => page.getByText(`${acme.partner.name} was saved.`).waitFor())
-      assert.strictEqual(
-        yield* step(() => page.locator("tr", { hasText: acme.partner.name }).locator("[data-rtp-policy]").textContent()),
-        "clamp 85–96"
-      )
-      yield* goTo(page, "Audit trail")
-      const entry = page.locator("tbody tr", { hasText: "partner.set-rtp-policy" })
-      const audited = (yield* step(() => entry.first().textContent()))!
-      assert.include(audited, "statements@example.com")
-      assert.include(audited, `partner:${acme.partner.slug}`)
-      const [before, after] = yield* step(() => entry.first().locator("pre").allTextContents())
-      assert.deepStrictEqual([JSON.parse(before), JSON.parse(after)], [
-        { rtp_policy: { mode: "pass" } },
-        { rtp_policy: { mode: "clamp", min: 85, max: 96 } }
-      ])
-    })), { timeout: 60_000 })
+        // The RTP policy, in the partner's edit form.
+        yield* goTo(page, "Partners")
+        yield* step(() =>
+          page.locator("tr", { hasText: acme.partner.name }).getByRole("button", { name: "Edit" }).click()
+        )
+        const edit = page.locator("form", { has: page.getByRole("heading", { name: `Edit ${acme.partner.name}` }) })
+        yield* step(() => edit.getByLabel("RTP policy").selectOption("clamp"))
+        yield* step(() => edit.getByLabel("RTP minimum (%)").fill("85"))
+        yield* step(() => edit.getByLabel("RTP maximum (%)").fill("96"))
+        yield* step(() => edit.getByRole("button", { name: "Save" }).click())
+        yield* step(() => page.getByText(`${acme.partner.name} was saved.`).waitFor())
+        assert.strictEqual(
+          yield* step(() =>
+            page.locator("tr", { hasText: acme.partner.name }).locator("[data-rtp-policy]").textContent()
+          ),
+          "clamp 85–96"
+        )
+        yield* goTo(page, "Audit trail")
+        const entry = page.locator("tbody tr", { hasText: "partner.set-rtp-policy" })
+        const audited = (yield* step(() => entry.first().textContent()))!
+        assert.include(audited, "statements@example.com")
+        assert.include(audited, `partner:${acme.partner.slug}`)
+        const [before, after] = yield* step(() => entry.first().locator("pre").allTextContents())
+        assert.deepStrictEqual([JSON.parse(before), JSON.parse(after)], [
+          { rtp_policy: { mode: "pass" } },
+          { rtp_policy: { mode: "clamp", min: 85, max: 96 } }
+        ])
+      })),
+    { timeout: 60_000 }
+  )
 })

@@ -31,19 +31,31 @@ import { givenPartner, TestConfig } from "../support/TestApp.ts"
  * through the real handlers over the memory twins of the statements and the stuck alerts: no socket, no PostgreSQL.
  * Closing days and noticing stuck items over the real wallet are in statements.test.ts and stuck.test.ts.
  */
-const NoAlerts = Layer.succeed(OperatorAlerts, OperatorAlerts.of({ enabled: false, send: () => Effect.die("no OPERATOR_ALERT_URL in these specs") }))
+const NoAlerts = Layer.succeed(
+  OperatorAlerts,
+  OperatorAlerts.of({ enabled: false, send: () => Effect.die("no OPERATOR_ALERT_URL in these specs") })
+)
 
 const InMemoryConsole = AdminOperationsHandlers.pipe(
   Layer.provideMerge(Layer.mergeAll(AdminAuth.layer, RequestValidationLive)),
   Layer.provideMerge(Layer.mergeAll(AdminAccounts.layerMemory, Statements.layer, StuckItems.layer)),
   Layer.provideMerge(Layer.mergeAll(OutboxRepo.layerMemory, CallbackTargetsOfRepo)),
-  Layer.provideMerge(Layer.mergeAll(WalletRepo.layerMemory, Partners.layerNoDeps, StatementRepo.layerMemory, StuckAlertRepo.layerMemory, NoAlerts)),
+  Layer.provideMerge(
+    Layer.mergeAll(
+      WalletRepo.layerMemory,
+      Partners.layerNoDeps,
+      StatementRepo.layerMemory,
+      StuckAlertRepo.layerMemory,
+      NoAlerts
+    )
+  ),
   Layer.provideMerge(Layer.mergeAll(PartnerRepo.layerMemory, CallbackUrlPolicy.layer, PartnerPlayers.layerMemory)),
   Layer.provideMerge(TestConfig()),
   Layer.provideMerge(HttpServer.layerServices)
 )
 
-const clientAs = (session?: AdminSession) => HttpApiTest.groups(AdminApi, ["operations"]).pipe(Effect.provide(asAdmin(session)))
+const clientAs = (session?: AdminSession) =>
+  HttpApiTest.groups(AdminApi, ["operations"]).pipe(Effect.provide(asAdmin(session)))
 const unique = () => randomBytes(3).toString("hex")
 const viewer = Effect.gen(function*() {
   const email = `viewer-${unique()}@example.com`
@@ -72,9 +84,22 @@ const givenStatement = Effect.gen(function*() {
     createdAt: new Date(at.getTime() + n * 60_000),
     settledAt: new Date(at.getTime() + n * 60_000)
   }))
-  const computed = computeStatement({ partner: partner.slug, environment: "live", date: "2026-11-20", computedAt: new Date("2026-11-21T00:05:00.000Z") }, lines)
-  yield* Effect.flatMap(Effect.service(StatementRepo), (repo) =>
-    repo.close("2026-11-20", new Date(), () => Effect.succeed({ statements: [{ partnerId: partner.id, environment: "live", computed }], complete: false })))
+  const computed = computeStatement({
+    partner: partner.slug,
+    environment: "live",
+    date: "2026-11-20",
+    computedAt: new Date("2026-11-21T00:05:00.000Z")
+  }, lines)
+  yield* Effect.flatMap(
+    Effect.service(StatementRepo),
+    (repo) =>
+      repo.close(
+        "2026-11-20",
+        new Date(),
+        () =>
+          Effect.succeed({ statements: [{ partnerId: partner.id, environment: "live", computed }], complete: false })
+      )
+  )
   return { partner, computed }
 })
 
@@ -98,16 +123,28 @@ layer(InMemoryConsole)("the console's statements and stuck items over memory", (
         },
         computed_at: "2026-11-21T00:05:00.000Z"
       }])
-      assert.deepStrictEqual((yield* api.operations.statements({ query: { partner: partner.slug, environment: "test" } })).statements, [])
-      assert.instanceOf(yield* Effect.flip(api.operations.statements({ query: { partner: "no-such-partner" } })), NotFound)
-      assert.instanceOf(yield* Effect.flip((yield* clientAs()).operations.statements({ query: {} })), SessionUnauthorized)
+      assert.deepStrictEqual(
+        (yield* api.operations.statements({ query: { partner: partner.slug, environment: "test" } })).statements,
+        []
+      )
+      assert.instanceOf(
+        yield* Effect.flip(api.operations.statements({ query: { partner: "no-such-partner" } })),
+        NotFound
+      )
+      assert.instanceOf(
+        yield* Effect.flip((yield* clientAs()).operations.statements({ query: {} })),
+        SessionUnauthorized
+      )
     }))
 
   it.effect("a statement: its summary, its document's digest and size, its transactions a page at a time; a bad date is 422", () =>
     Effect.gen(function*() {
       const api = yield* viewer
       const { computed, partner } = yield* givenStatement
-      const read = yield* api.operations.statement({ params: { partner: partner.slug, environment: "live", date: "2026-11-20" }, query: { per_page: 2, page: 2 } })
+      const read = yield* api.operations.statement({
+        params: { partner: partner.slug, environment: "live", date: "2026-11-20" },
+        query: { per_page: 2, page: 2 }
+      })
       assert.deepStrictEqual(read.document, {
         sha256: Buffer.from(computed.sha256).toString("hex"),
         bytes: Buffer.byteLength(computed.document),
@@ -116,14 +153,31 @@ layer(InMemoryConsole)("the console's statements and stuck items over memory", (
       assert.deepStrictEqual(read.meta, { page: 2, per_page: 2, total: computed.summary.counts.transactions })
       assert.strictEqual(read.transactions.length, computed.summary.counts.transactions - 2)
       assert.isString(read.signature)
-      const bad = yield* Effect.flip(api.operations.statement({ params: { partner: partner.slug, environment: "live", date: "2026-13-40" }, query: {} }))
-      assert.deepStrictEqual((bad as ValidationFailed).errors, { date: ["The date field must be a date (YYYY-MM-DD)."] })
+      const bad = yield* Effect.flip(
+        api.operations.statement({
+          params: { partner: partner.slug, environment: "live", date: "2026-13-40" },
+          query: {}
+        })
+      )
+      assert.deepStrictEqual((bad as ValidationFailed).errors, {
+        date: ["The date field must be a date (YYYY-MM-DD)."]
+      })
       assert.instanceOf(
-        yield* Effect.flip(api.operations.statement({ params: { partner: "no-such-partner", environment: "live", date: "2026-11-20" }, query: {} })),
+        yield* Effect.flip(
+          api.operations.statement({
+            params: { partner: "no-such-partner", environment: "live", date: "2026-11-20" },
+            query: {}
+          })
+        ),
         NotFound
       )
       assert.instanceOf(
-        yield* Effect.flip(api.operations.statement({ params: { partner: partner.slug, environment: "test", date: "2026-11-20" }, query: {} })),
+        yield* Effect.flip(
+          api.operations.statement({
+            params: { partner: partner.slug, environment: "test", date: "2026-11-20" },
+            query: {}
+          })
+        ),
         NotFound,
         "a statement not written is a 404 saying why"
       )

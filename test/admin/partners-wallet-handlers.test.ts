@@ -48,16 +48,28 @@ const NoTestData = Layer.succeed(TestData, TestData.of({ clear: () => Effect.die
 
 const InMemoryConsole = Layer.mergeAll(AdminPartnersHandlers, AdminWalletHandlers).pipe(
   Layer.provideMerge(Layer.mergeAll(AdminAuth.layer, RequestValidationLive)),
-  Layer.provideMerge(Layer.mergeAll(AdminAccounts.layerMemory, PartnerAdmin.layer, CallbackAdmin.layer, Wallet.layer, WalletLedger.layer)),
+  Layer.provideMerge(
+    Layer.mergeAll(AdminAccounts.layerMemory, PartnerAdmin.layer, CallbackAdmin.layer, Wallet.layer, WalletLedger.layer)
+  ),
   Layer.provideMerge(CallbackOutbox.layer),
   Layer.provideMerge(Layer.mergeAll(OutboxRepo.layerMemory, CallbackTargetsOfRepo)),
-  Layer.provideMerge(Layer.mergeAll(WalletRepo.layerMemory, Partners.layerNoDeps, CertificationRepo.layerMemory, AuditRepo.layerMemory, TakingPartner, NoTestData)),
+  Layer.provideMerge(
+    Layer.mergeAll(
+      WalletRepo.layerMemory,
+      Partners.layerNoDeps,
+      CertificationRepo.layerMemory,
+      AuditRepo.layerMemory,
+      TakingPartner,
+      NoTestData
+    )
+  ),
   Layer.provideMerge(Layer.mergeAll(PartnerRepo.layerMemory, CallbackUrlPolicy.layer, PartnerPlayers.layerMemory)),
   Layer.provideMerge(TestConfig()),
   Layer.provideMerge(HttpServer.layerServices)
 )
 
-const clientAs = (session: AdminSession) => HttpApiTest.groups(AdminApi, ["partners", "wallet"]).pipe(Effect.provide(asAdmin(session)))
+const clientAs = (session: AdminSession) =>
+  HttpApiTest.groups(AdminApi, ["partners", "wallet"]).pipe(Effect.provide(asAdmin(session)))
 const unique = () => randomBytes(3).toString("hex")
 const as = (role: "operator" | "viewer") =>
   Effect.gen(function*() {
@@ -80,7 +92,11 @@ layer(InMemoryConsole)("the console's partners and wallet over memory", (it) => 
       assert.instanceOf(taken, Conflict)
       assert.strictEqual(taken.message, `A partner with slug "${slug}" already exists.`)
       const found = yield* api.partners.list({ query: { search: slug.toUpperCase() } })
-      assert.deepStrictEqual(found.partners.map((partner) => partner.slug), [slug], "searched by name or slug, in any case")
+      assert.deepStrictEqual(
+        found.partners.map((partner) => partner.slug),
+        [slug],
+        "searched by name or slug, in any case"
+      )
       assert.strictEqual((yield* api.partners.show({ params: { slug } })).partner.slug, slug)
       const missing = yield* Effect.flip(api.partners.show({ params: { slug: "no-such-partner" } }))
       assert.instanceOf(missing, NotFound)
@@ -91,15 +107,23 @@ layer(InMemoryConsole)("the console's partners and wallet over memory", (it) => 
       const api = yield* as("operator")
       const slug = `beta-${unique()}`
       yield* api.partners.create({ payload: { name: "Beta", slug } })
-      assert.strictEqual((yield* api.partners.update({ params: { slug }, payload: { name: "  Beta Bets  " } })).partner.name, "Beta Bets")
+      assert.strictEqual(
+        (yield* api.partners.update({ params: { slug }, payload: { name: "  Beta Bets  " } })).partner.name,
+        "Beta Bets"
+      )
       assert.strictEqual((yield* api.partners.deactivate({ params: { slug } })).partner.status, "inactive")
       assert.strictEqual((yield* api.partners.activate({ params: { slug } })).partner.status, "active")
-      for (const call of [
-        Effect.asVoid(api.partners.update({ params: { slug: "no-such-partner" }, payload: { name: "x" } })),
-        Effect.asVoid(api.partners.activate({ params: { slug: "no-such-partner" } })),
-        Effect.asVoid(api.partners.rotateWebhookSecret({ params: { slug: "no-such-partner" }, query: {} }))
-      ]) assert.instanceOf(yield* Effect.flip(call), NotFound)
-      const trail = yield* Effect.flatMap(Effect.service(AuditRepo), (audit) => audit.list({ target: `partner:${slug}`, limit: 10 }))
+      for (
+        const call of [
+          Effect.asVoid(api.partners.update({ params: { slug: "no-such-partner" }, payload: { name: "x" } })),
+          Effect.asVoid(api.partners.activate({ params: { slug: "no-such-partner" } })),
+          Effect.asVoid(api.partners.rotateWebhookSecret({ params: { slug: "no-such-partner" }, query: {} }))
+        ]
+      ) assert.instanceOf(yield* Effect.flip(call), NotFound)
+      const trail = yield* Effect.flatMap(
+        Effect.service(AuditRepo),
+        (audit) => audit.list({ target: `partner:${slug}`, limit: 10 })
+      )
       assert.isAtLeast(trail.length, 4)
       assert.isTrue(trail.every((entry) => entry.via === "console"))
     }))
@@ -112,7 +136,10 @@ layer(InMemoryConsole)("the console's partners and wallet over memory", (it) => 
       const bad = yield* Effect.flip(api.partners.update({ params: { slug }, payload: { callback_url: "not a url" } }))
       assert.instanceOf(bad, ValidationFailed)
       yield* Effect.flatMap(Effect.service(CertificationRepo), (repo) => repo.setRequired(partner.id, true))
-      assert.instanceOf(yield* Effect.flip(api.partners.rotateToken({ params: { slug }, query: { environment: "live" } })), Conflict)
+      assert.instanceOf(
+        yield* Effect.flip(api.partners.rotateToken({ params: { slug }, query: { environment: "live" } })),
+        Conflict
+      )
       const test = yield* api.partners.rotateToken({ params: { slug }, query: { environment: "test" } })
       assert.match(test.token, /^pak_test_/)
       const viewer = yield* as("viewer")
@@ -128,19 +155,52 @@ layer(InMemoryConsole)("the console's partners and wallet over memory", (it) => 
       const operator = yield* as("operator")
       const slug = `delta-${unique()}`
       const { partner } = yield* operator.partners.create({ payload: { name: "Delta", slug } })
-      const player = yield* Effect.flatMap(Effect.service(PartnerPlayers), (players) =>
-        players.arrive({ partnerId: partner.id, environment: "test", externalPlayerId: "p-1", name: null, email: null, balance: 100_000 }))
-      yield* Effect.flatMap(Effect.service(Wallet), (wallet) =>
-        wallet.handle({ type: "WinBet", userCode: player.internal_user_id, txnId: `t-${slug}`, roundId: "r-1", bet: 1_000, win: 0, gameCode: "g", providerCode: "p" }, "test"))
+      const player = yield* Effect.flatMap(
+        Effect.service(PartnerPlayers),
+        (players) =>
+          players.arrive({
+            partnerId: partner.id,
+            environment: "test",
+            externalPlayerId: "p-1",
+            name: null,
+            email: null,
+            balance: 100_000
+          })
+      )
+      yield* Effect.flatMap(
+        Effect.service(Wallet),
+        (wallet) =>
+          wallet.handle({
+            type: "WinBet",
+            userCode: player.internal_user_id,
+            txnId: `t-${slug}`,
+            roundId: "r-1",
+            bet: 1_000,
+            win: 0,
+            gameCode: "g",
+            providerCode: "p"
+          }, "test")
+      )
       const found = yield* api.wallet.transactions({ query: { partner: slug } })
-      assert.deepStrictEqual(found.transactions.map((entry) => [entry.txnId, entry.partner, entry.environment, entry.status]), [[`t-${slug}`, slug, "test", "applied"]])
+      assert.deepStrictEqual(
+        found.transactions.map((entry) => [entry.txnId, entry.partner, entry.environment, entry.status]),
+        [[`t-${slug}`, slug, "test", "applied"]]
+      )
       assert.strictEqual(found.meta.total, 1)
-      assert.deepStrictEqual((yield* api.wallet.transactions({ query: { partner: slug, environment: "live" } })).transactions, [])
+      assert.deepStrictEqual(
+        (yield* api.wallet.transactions({ query: { partner: slug, environment: "live" } })).transactions,
+        []
+      )
       const byId = yield* api.wallet.transactions({ query: { transaction_id: `t-${slug}` } })
       assert.strictEqual(byId.transactions.length, 1)
       const lonely = yield* Effect.flip(api.wallet.transactions({ query: { player: "p-1" } }))
-      assert.deepStrictEqual((lonely as ValidationFailed).errors, { player: ["Choose the player's partner too: player ids are the partner's own."] })
-      assert.instanceOf(yield* Effect.flip(api.wallet.transactions({ query: { partner: "no-such-partner" } })), NotFound)
+      assert.deepStrictEqual((lonely as ValidationFailed).errors, {
+        player: ["Choose the player's partner too: player ids are the partner's own."]
+      })
+      assert.instanceOf(
+        yield* Effect.flip(api.wallet.transactions({ query: { partner: "no-such-partner" } })),
+        NotFound
+      )
       assert.instanceOf(yield* Effect.flip(api.wallet.callbacks({ query: { partner: "no-such-partner" } })), NotFound)
       assert.instanceOf(yield* Effect.flip(operator.wallet.redeliver({ params: { id: 987_654 } })), NotFound)
       assert.isTrue((yield* api.wallet.pending()).success)

@@ -22,13 +22,19 @@ layer(TestApp(), live)("player mode and test data through the admin API", (it) =
       assert.strictEqual(created.partner.player_mode, "persisted")
       const slug = created.partner.slug
 
-      const refused = yield* adminRequest("PATCH", `/admin/api/partners/${slug}`, { session, json: { player_mode: "anonymous" } })
+      const refused = yield* adminRequest("PATCH", `/admin/api/partners/${slug}`, {
+        session,
+        json: { player_mode: "anonymous" }
+      })
       assert.strictEqual(refused.status, 422)
 
       const shadow = yield* api.partners.update({ params: { slug }, payload: { player_mode: "shadow" } })
       assert.strictEqual(shadow.partner.player_mode, "shadow")
       assert.strictEqual((yield* api.partners.show({ params: { slug } })).partner.player_mode, "shadow")
-      const both = yield* api.partners.update({ params: { slug }, payload: { commission_percent: 3, player_mode: "persisted" } })
+      const both = yield* api.partners.update({
+        params: { slug },
+        payload: { commission_percent: 3, player_mode: "persisted" }
+      })
       assert.deepStrictEqual([both.partner.commission_percent, both.partner.player_mode], [3, "persisted"])
       const listed = (yield* api.partners.list({ query: { search: slug } })).partners
       assert.deepStrictEqual(listed.map((partner) => partner.player_mode), ["persisted"])
@@ -52,7 +58,14 @@ layer(TestApp(), live)("player mode and test data through the admin API", (it) =
       const slug = created.partner.slug
       const players = yield* PartnerPlayers
       const arrive = (environment: "live" | "test", externalPlayerId: string) =>
-        players.arrive({ partnerId: created.partner.id, environment, externalPlayerId, name: null, email: null, balance: 1000 })
+        players.arrive({
+          partnerId: created.partner.id,
+          environment,
+          externalPlayerId,
+          name: null,
+          email: null,
+          balance: 1000
+        })
       yield* arrive("live", "same-id")
       yield* arrive("test", "same-id")
       yield* arrive("test", "other-id")
@@ -62,7 +75,9 @@ layer(TestApp(), live)("player mode and test data through the admin API", (it) =
       assert.deepStrictEqual(answer.cleared, { players: 2, rounds: 0, transactions: 0, callbacks: 0, statements: 0 })
       assert.strictEqual(answer.partner.slug, slug)
       const sql = yield* SqlClient.SqlClient
-      const left = yield* sql<{ environment: string }>`SELECT environment FROM partner_players WHERE partner_id = ${created.partner.id}`
+      const left = yield* sql<
+        { environment: string }
+      >`SELECT environment FROM partner_players WHERE partner_id = ${created.partner.id}`
       assert.deepStrictEqual(left.map((row) => row.environment), ["live"])
 
       const audit = yield* api.system.audit({ query: { target: `partner:${slug}` } })
@@ -70,6 +85,9 @@ layer(TestApp(), live)("player mode and test data through the admin API", (it) =
         "partner.clear-test-data",
         { environment: "test", players: 2, rounds: 0, transactions: 0, callbacks: 0, statements: 0 }
       ])
-      assert.instanceOf(yield* Effect.flip(api.partners.clearTestData({ params: { slug: "no-such-partner" } })), NotFound)
+      assert.instanceOf(
+        yield* Effect.flip(api.partners.clearTestData({ params: { slug: "no-such-partner" } })),
+        NotFound
+      )
     }))
 })

@@ -9,12 +9,17 @@ import { AuditRepo } from "../../src/identity/AuditRepo.ts"
 import * as AdminAuth from "../../src/admin/http/AdminAuth.ts"
 import { AdminLoginHandlers, AdminSessionHandlers } from "../../src/admin/http/Session.ts"
 import { AdminApi } from "../../src/api/admin/AdminApi.ts"
-import { SessionForbidden, SessionUnauthorized, TooManyAttempts, ValidationFailed } from "../../src/api/admin/AdminErrors.ts"
+import {
+  SessionForbidden,
+  SessionUnauthorized,
+  TooManyAttempts,
+  ValidationFailed
+} from "../../src/api/admin/AdminErrors.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { AddressRanges, ClientAddress } from "../../src/platform/ClientAddress.ts"
 import { RequestValidationLive } from "../../src/routes.ts"
 import { type AdminSession, asAdmin, givenAdmin, sessionOf, testPassword } from "../support/AdminConsole.ts"
-import { testIdentityConfig, testConfig } from "../support/TestApp.ts"
+import { testConfig, testIdentityConfig } from "../support/TestApp.ts"
 
 /**
  * The contract's rules for log-in and the session (statuses, the envelope, the CSRF token, throttling,
@@ -34,16 +39,20 @@ const InMemorySession = Layer.mergeAll(AdminLoginHandlers, AdminSessionHandlers)
 )
 
 /** The typed client wired to the handlers, as `session` (none: no cookie, no CSRF token). Its middleware is fixed when it is made. */
-const clientAs = (session?: AdminSession) => HttpApiTest.groups(AdminApi, ["login", "session"]).pipe(Effect.provide(asAdmin(session)))
+const clientAs = (session?: AdminSession) =>
+  HttpApiTest.groups(AdminApi, ["login", "session"]).pipe(Effect.provide(asAdmin(session)))
 const client = clientAs()
 
-const auditOf = (target: string) => Effect.flatMap(Effect.service(AuditRepo), (audit) => audit.list({ target, limit: 100 }))
+const auditOf = (target: string) =>
+  Effect.flatMap(Effect.service(AuditRepo), (audit) => audit.list({ target, limit: 100 }))
 
 layer(InMemorySession)("admin log-in and session over memory", (it) => {
   it.effect("a log-in answers the session envelope: who, the CSRF token, and when it ends", () =>
     Effect.gen(function*() {
       yield* givenAdmin("envelope@example.com", "viewer")
-      const answer = yield* (yield* client).login.login({ payload: { email: " Envelope@Example.com ", password: testPassword } })
+      const answer = yield* (yield* client).login.login({
+        payload: { email: " Envelope@Example.com ", password: testPassword }
+      })
       assert.deepStrictEqual(answer.admin, { email: "envelope@example.com", role: "viewer" })
       assert.isTrue(answer.success)
       assert.isFalse(answer.must_change_password)
@@ -59,12 +68,18 @@ layer(InMemorySession)("admin log-in and session over memory", (it) => {
       assert.instanceOf(error, SessionUnauthorized)
       assert.strictEqual(error.message, "Log in first.")
       yield* givenAdmin("wrong@example.com")
-      const wrong = yield* Effect.flip(api.login.login({ payload: { email: "wrong@example.com", password: "not it at all" } }))
-      const unknown = yield* Effect.flip(api.login.login({ payload: { email: "nobody@example.com", password: testPassword } }))
+      const wrong = yield* Effect.flip(
+        api.login.login({ payload: { email: "wrong@example.com", password: "not it at all" } })
+      )
+      const unknown = yield* Effect.flip(
+        api.login.login({ payload: { email: "nobody@example.com", password: testPassword } })
+      )
       assert.instanceOf(wrong, SessionUnauthorized)
       assert.strictEqual(wrong.message, "Wrong e-mail or password.")
       assert.deepStrictEqual(unknown, wrong)
-      const failures = (yield* auditOf("admin:wrong@example.com")).filter((entry) => entry.action === "admin.login-failed")
+      const failures = (yield* auditOf("admin:wrong@example.com")).filter((entry) =>
+        entry.action === "admin.login-failed"
+      )
       assert.deepStrictEqual(failures.map((entry) => entry.after), [{ client: "unknown", reason: "wrong password" }])
     }))
 
@@ -86,16 +101,24 @@ layer(InMemorySession)("admin log-in and session over memory", (it) => {
       yield* givenAdmin("input@example.com")
       const session = yield* sessionOf("input@example.com")
       const api = yield* clientAs(session)
-      const short = yield* Effect.flip(api.session.changePassword({ payload: { current_password: testPassword, new_password: "short" } }))
+      const short = yield* Effect.flip(
+        api.session.changePassword({ payload: { current_password: testPassword, new_password: "short" } })
+      )
       assert.instanceOf(short, ValidationFailed)
       assert.deepStrictEqual(short.errors, { password: ["The password must have 12 to 200 characters."] })
       const wrong = yield* Effect.flip(
-        api.session.changePassword({ payload: { current_password: "not mine at all", new_password: "a long new password" } })
+        api.session.changePassword({
+          payload: { current_password: "not mine at all", new_password: "a long new password" }
+        })
       )
-      assert.deepStrictEqual((wrong as ValidationFailed).errors, { current_password: ["The current password is wrong."] })
+      assert.deepStrictEqual((wrong as ValidationFailed).errors, {
+        current_password: ["The current password is wrong."]
+      })
       // A refused change records the fields that failed, never what was in them.
       const recorded = yield* auditOf("POST /admin/api/session/password")
-      assert.deepStrictEqual(recorded.map((entry) => (entry.after as { fields: unknown }).fields), [["current_password"], ["password"]])
+      assert.deepStrictEqual(recorded.map((entry) => (entry.after as { fields: unknown }).fields), [[
+        "current_password"
+      ], ["password"]])
     }))
 
   it.effect("failed log-ins past the allowance are 429 with the lock-out's seconds, lifted when it has passed", () =>
@@ -114,7 +137,10 @@ layer(InMemorySession)("admin log-in and session over memory", (it) => {
   it.effect("a one-time password logs in until ADMIN_ONE_TIME_PASSWORD_TTL has passed, then is refused as expired", () =>
     Effect.gen(function*() {
       const accounts = yield* AdminAccounts
-      const { password } = yield* accounts.create({ name: "test", via: "cli" }, { email: "fresh@example.com", role: "viewer" })
+      const { password } = yield* accounts.create({ name: "test", via: "cli" }, {
+        email: "fresh@example.com",
+        role: "viewer"
+      })
       const api = yield* client
       const first = yield* api.login.login({ payload: { email: "fresh@example.com", password } })
       assert.isTrue(first.must_change_password)

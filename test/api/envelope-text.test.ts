@@ -76,8 +76,16 @@ describe("envelopeWriter", () => {
 
   it.effect("writes the dynamic filters and the odds, each value with its own source or event id", () =>
     Effect.gen(function*() {
-      const facets = { sports: ["Soccer"], countries: ["Spain", "England"], leagues: ["A 2", "A 10"], teams: ["Ünion", "\u2028x"] }
-      const writeFilters = envelopeWriter(FiltersData, (value: typeof facets, source) => Effect.succeed({ source, ...value }))
+      const facets = {
+        sports: ["Soccer"],
+        countries: ["Spain", "England"],
+        leagues: ["A 2", "A 10"],
+        teams: ["Ünion", "\u2028x"]
+      }
+      const writeFilters = envelopeWriter(
+        FiltersData,
+        (value: typeof facets, source) => Effect.succeed({ source, ...value })
+      )
       assert.strictEqual(
         body(yield* writeFilters(partner, facets, "prematch")),
         asTheBuilderWrites(FiltersData, { source: "prematch", ...facets })
@@ -87,8 +95,15 @@ describe("envelopeWriter", () => {
         asTheBuilderWrites(FiltersData, { source: "live", ...facets }),
         "the same value for another source is written anew"
       )
-      const markets = [{ key: "1_1", name: "Full Time Result", odds: [{ label: "1", value: 1.5 }, { label: "X", value: 3.25 }] }]
-      const writeOdds = envelopeWriter(OddsData, (value: typeof markets, eventId) => Effect.succeed({ event_id: eventId, markets: value }))
+      const markets = [{
+        key: "1_1",
+        name: "Full Time Result",
+        odds: [{ label: "1", value: 1.5 }, { label: "X", value: 3.25 }]
+      }]
+      const writeOdds = envelopeWriter(
+        OddsData,
+        (value: typeof markets, eventId) => Effect.succeed({ event_id: eventId, markets: value })
+      )
       for (const eventId of ["10150123", "other"]) {
         assert.strictEqual(
           body(yield* writeOdds(partner, markets, eventId)),

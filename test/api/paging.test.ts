@@ -26,7 +26,9 @@ describe("per_page", () => {
   })
 
   it("below 1, or not plain decimal digits, is refused rather than guessed at", () => {
-    for (const text of ["0", "-3", "1e2", "0x10", "1.5", " 5", "+2", "", "abc", "12345678901234567"]) refused(PerPageQuery, text)
+    for (const text of ["0", "-3", "1e2", "0x10", "1.5", " 5", "+2", "", "abc", "12345678901234567"]) {
+      refused(PerPageQuery, text)
+    }
   })
 })
 

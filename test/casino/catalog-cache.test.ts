@@ -23,7 +23,12 @@ const countedCatalog = (maxBytes = 1024 * 1024) => {
   ).pipe(Layer.provide(CasinoCatalogRepo.layerMemory))
   const layer = CasinoCatalog.layerNoDeps.pipe(
     Layer.provide(counting),
-    Layer.provide(Layer.succeed(CasinoConfig, testCasinoConfig({ catalogCacheTtl: Duration.minutes(5), catalogCacheMaxBytes: maxBytes })))
+    Layer.provide(
+      Layer.succeed(
+        CasinoConfig,
+        testCasinoConfig({ catalogCacheTtl: Duration.minutes(5), catalogCacheMaxBytes: maxBytes })
+      )
+    )
   )
   return { lookups, layer }
 }

@@ -21,9 +21,17 @@ describe("the casino catalog's rules", () => {
   it("a new provider's slug is its name's, numbered when taken; a known provider keeps its slug", () => {
     const slugs = assignSlugs(
       [{ upstreamCode: "old", slug: "red-fox" }],
-      [provider("old", "Renamed Entirely"), provider("fox-2", "Red Fox"), provider("fox-3", "Red  Fox!"), provider("x", "!!!")]
+      [
+        provider("old", "Renamed Entirely"),
+        provider("fox-2", "Red Fox"),
+        provider("fox-3", "Red  Fox!"),
+        provider("x", "!!!")
+      ]
     )
-    assert.deepStrictEqual([...slugs], [["old", "red-fox"], ["fox-2", "red-fox-2"], ["fox-3", "red-fox-3"], ["x", "provider"]])
+    assert.deepStrictEqual([...slugs], [["old", "red-fox"], ["fox-2", "red-fox-2"], ["fox-3", "red-fox-3"], [
+      "x",
+      "provider"
+    ]])
   })
 
   it("a snapshot adds what is new, changes only what differs, and marks what vanished absent", () => {
@@ -47,16 +55,25 @@ describe("the casino catalog's rules", () => {
     assert.deepStrictEqual(next.games.changed.map((g) => g.name), ["Renamed"])
     assert.deepStrictEqual(next.games.absent.map((g) => [g.gameCode, g.presentUpstream]), [["a-2", false]])
     // Listed again, an absent game is a change (it is back), not an addition.
-    const back = catalogChanges({ ...stored, games: [stored.games[0], { ...stored.games[1], presentUpstream: false }] }, {
-      providers: [provider("A")],
-      games: [game("A", "a-1"), game("A", "a-2")]
-    })
+    const back = catalogChanges(
+      { ...stored, games: [stored.games[0], { ...stored.games[1], presentUpstream: false }] },
+      {
+        providers: [provider("A")],
+        games: [game("A", "a-1"), game("A", "a-2")]
+      }
+    )
     assert.deepStrictEqual(syncReport(back).games, { added: 0, changed: 1, absent: 0 })
   })
 
   it("a provider the aggregator stops listing is absent once, not again at every sync", () => {
-    const stored = catalogChanges({ providers: [], games: [] }, { providers: [provider("A"), provider("B")], games: [] })
-    const gone = catalogChanges({ providers: stored.providers.added, games: [] }, { providers: [provider("A")], games: [] })
+    const stored = catalogChanges({ providers: [], games: [] }, {
+      providers: [provider("A"), provider("B")],
+      games: []
+    })
+    const gone = catalogChanges({ providers: stored.providers.added, games: [] }, {
+      providers: [provider("A")],
+      games: []
+    })
     assert.deepStrictEqual(gone.providers.absent.map((p) => p.upstreamCode), ["B"])
     const again = catalogChanges({ providers: [stored.providers.added[0], ...gone.providers.absent], games: [] }, {
       providers: [provider("A")],

@@ -34,8 +34,10 @@ const baseSnapshot = {
 }
 
 /** Each test starts from an empty catalog (the file shares one database). */
-const emptyCatalog = Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-  sql`TRUNCATE casino_games, casino_providers RESTART IDENTITY CASCADE`).pipe(Effect.orDie)
+const emptyCatalog = Effect.flatMap(
+  Effect.service(SqlClient.SqlClient),
+  (sql) => sql`TRUNCATE casino_games, casino_providers RESTART IDENTITY CASCADE`
+).pipe(Effect.orDie)
 
 /** GET /games over the wire, for query text the typed client does not send and the fields the wire carries. */
 const listGames = (token: string, query: string) =>
@@ -158,7 +160,10 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
         const { token } = yield* givenPartner()
         const client = yield* partnerClient(token)
         const codes = (search: string) =>
-          Effect.map(client.casino.games({ query: { search } }), (response) => response.data.games.map((g) => g.game_code))
+          Effect.map(
+            client.casino.games({ query: { search } }),
+            (response) => response.data.games.map((g) => g.game_code)
+          )
         assert.deepStrictEqual(yield* codes("FORTUNE"), ["b-1"])
         assert.deepStrictEqual(yield* codes("A-2"), ["a-2"])
         assert.deepStrictEqual(yield* codes("100%"), ["B_100%"])
@@ -205,7 +210,11 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
         const client = yield* partnerClient(token)
         const games = (query: { readonly page?: number; readonly per_page?: number }) => client.casino.games({ query })
         assert.deepStrictEqual((yield* games({})).data.meta, { page: 1, per_page: 50, total: 4 })
-        assert.deepStrictEqual((yield* games({ page: 1, per_page: 500 })).data.meta, { page: 1, per_page: 200, total: 4 })
+        assert.deepStrictEqual((yield* games({ page: 1, per_page: 500 })).data.meta, {
+          page: 1,
+          per_page: 200,
+          total: 4
+        })
         // Values the typed client refuses to send: only the wire carries them.
         const unreadable = yield* listGames(token, "?page=abc&per_page=1e2")
         assert.strictEqual(unreadable.status, 422)

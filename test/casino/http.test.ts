@@ -56,12 +56,20 @@ layer(MemoryPartnerApi())("casino group, in memory", (it) => {
       const { partner, token } = yield* givenPartner({ name: "Acme Bets", slug: "acme-casino" })
       const response = yield* (yield* memoryClient(token)).casino.providers()
       assert.isTrue(response.success)
-      assert.deepStrictEqual(response.partner, { id: partner.id, name: "Acme Bets", slug: "acme-casino", status: "active", environment: "live" })
+      assert.deepStrictEqual(response.partner, {
+        id: partner.id,
+        name: "Acme Bets",
+        slug: "acme-casino",
+        status: "active",
+        environment: "live"
+      })
     }))
 
   it.effect("an unknown token is refused before any listing", () =>
     Effect.gen(function*() {
-      const error = yield* failsWith(Unauthorized)((yield* memoryClient("pak_unknown_token_of_shape_0000")).casino.providers())
+      const error = yield* failsWith(Unauthorized)(
+        (yield* memoryClient("pak_unknown_token_of_shape_0000")).casino.providers()
+      )
       assert.strictEqual(error.message, "Parceiro invalido ou inativo.")
     }))
 
@@ -188,7 +196,9 @@ layer(MemoryPartnerApi())("casino group, in memory", (it) => {
         yield* givenCatalog
         const { token } = yield* givenPartner()
         const client = yield* memoryClient(token)
-        const failed = yield* failsWith(InternalError)(client.casino.launch({ payload: launchBody({ game_code: unlaunchableGame }) }))
+        const failed = yield* failsWith(InternalError)(
+          client.casino.launch({ payload: launchBody({ game_code: unlaunchableGame }) })
+        )
         assert.strictEqual(failed.message, "The game could not be launched: the casino aggregator is unavailable.")
         assert.strictEqual(failed.provider, "memory")
       }))

@@ -31,9 +31,9 @@ const PlayFiverApp = TestAppWith(
 
 /** The log lines of failed launches since `from`, as text. */
 const launchFailureLogs = (from: number) =>
-  logs.entries.slice(from).filter((entry) => JSON.stringify(entry.message).includes("Game launch failed")).map((entry) =>
-    JSON.stringify(entry.annotations)
-  )
+  logs.entries.slice(from).filter((entry) => JSON.stringify(entry.message).includes("Game launch failed")).map((
+    entry
+  ) => JSON.stringify(entry.annotations))
 
 /** The balance in cents, as the typed client takes it (80.00). */
 const launchBody = {
@@ -43,7 +43,10 @@ const launchBody = {
   game_code: "126"
 }
 
-const givenClient = Effect.flatMap(givenPartner(), (given) => Effect.map(partnerClient(given.token), (client) => ({ ...given, client })))
+const givenClient = Effect.flatMap(
+  givenPartner(),
+  (given) => Effect.map(partnerClient(given.token), (client) => ({ ...given, client }))
+)
 
 layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
   it.effect("syncs the aggregator's catalog: enabled providers listed, disabled games flagged", () =>
@@ -68,7 +71,10 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
       const { client } = yield* givenClient
       const response = yield* client.casino.launch({ payload: launchBody })
       const player = response.data.partner_player
-      assert.strictEqual(response.data.launch.url, `https://games.example/launch?user=${player.internal_user_id}&game=126`)
+      assert.strictEqual(
+        response.data.launch.url,
+        `https://games.example/launch?user=${player.internal_user_id}&game=126`
+      )
       const sent = fake.calls.find((call) => call.path === "/api/v2/game_launch")!
       assert.deepInclude(sent.body, {
         user_code: String(player.internal_user_id),
@@ -91,7 +97,9 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
           : healthyAggregator(call)
       )
       const logged = logs.entries.length
-      const refused = yield* failsWith(InternalError)(client.casino.launch({ payload: { ...launchBody, player_balance: 4250 } })) // a 500
+      const refused = yield* failsWith(InternalError)(
+        client.casino.launch({ payload: { ...launchBody, player_balance: 4250 } })
+      ) // a 500
       fake.reset()
       const { message, provider, provider_response, success } = refused
       assert.deepStrictEqual({ success, message, provider, provider_response }, {
@@ -116,8 +124,16 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
       const { client } = yield* givenClient
       const page = `<html><title>502 Bad Gateway</title><body>nginx/1.25.3 upstream ${"x".repeat(2_000)}</body></html>`
       const cases = [
-        [{ kind: "text", status: 502, body: page }, "The game could not be launched: the casino aggregator is unavailable.", "nginx/1.25.3"],
-        [{ kind: "text", status: 200, body: page }, "The game could not be launched: the casino aggregator's answer could not be used.", "nginx/1.25.3"],
+        [
+          { kind: "text", status: 502, body: page },
+          "The game could not be launched: the casino aggregator is unavailable.",
+          "nginx/1.25.3"
+        ],
+        [
+          { kind: "text", status: 200, body: page },
+          "The game could not be launched: the casino aggregator's answer could not be used.",
+          "nginx/1.25.3"
+        ],
         [{ kind: "close" }, "The game could not be launched: the casino aggregator is unavailable.", fake.url]
       ] as const
       for (const [answer, expected, inLog] of cases) {
@@ -128,7 +144,9 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
         assert.strictEqual(refused.message, expected, answer.kind)
         assert.strictEqual(refused.provider_response, undefined, answer.kind)
         const wire = JSON.stringify(refused)
-        for (const secret of ["nginx", "xxxx", fake.url, new URL(fake.url).host]) assert.notInclude(wire, secret, answer.kind)
+        for (const secret of ["nginx", "xxxx", fake.url, new URL(fake.url).host]) {
+          assert.notInclude(wire, secret, answer.kind)
+        }
         const [line] = launchFailureLogs(logged)
         assert.include(line, inLog, answer.kind)
       }
@@ -143,7 +161,10 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
       const started = Date.now()
       const refused = yield* failsWith(InternalError)(client.casino.launch({ payload: launchBody })) // a 500
       fake.reset()
-      assert.strictEqual(refused.message, "The game could not be launched: the casino aggregator did not answer in time.")
+      assert.strictEqual(
+        refused.message,
+        "The game could not be launched: the casino aggregator did not answer in time."
+      )
       // The time-out ended it, not the hang: far below the test's own limit, whatever the machine's load.
       assert.isBelow(Date.now() - started, 10_000)
     }))

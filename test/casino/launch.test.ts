@@ -16,7 +16,8 @@ import {
   validationErrors
 } from "../support/TestApp.ts"
 
-const BALANCE_MESSAGE = "The player balance field must be an amount from 0 to 1000000000000 with at most 2 decimal places (like 150.5 or \"150.50\")."
+const BALANCE_MESSAGE =
+  "The player balance field must be an amount from 0 to 1000000000000 with at most 2 decimal places (like 150.5 or \"150.50\")."
 
 const launchPath = "/api/partner/v1/launch"
 
@@ -47,7 +48,8 @@ const launch = (token: string, payload: LaunchRequest) =>
   Effect.flatMap(partnerClient(token), (client) => client.casino.launch({ payload }))
 
 /** POST /launch over the wire with any JSON body, for bodies the typed client would refuse to send. */
-const launchOnTheWire = (token: string, body: unknown) => request("POST", launchPath, { headers: bearer(token), json: body })
+const launchOnTheWire = (token: string, body: unknown) =>
+  request("POST", launchPath, { headers: bearer(token), json: body })
 
 /** The sandbox game page a launch URL opens (HTML, so over the wire). */
 const gamePage = (url: string) => request("GET", new URL(url).pathname)
@@ -55,11 +57,13 @@ const gamePage = (url: string) => request("GET", new URL(url).pathname)
 const PartnerPlayerOnTheWire = Schema.Struct({ partner_player: Schema.Record(Schema.String, Schema.Unknown) })
 
 const countPlayers = (partnerId: number) =>
-  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-    sql<{ n: number }>`SELECT count(*)::int AS n FROM partner_players WHERE partner_id = ${partnerId}`).pipe(
-      Effect.map((rows) => rows[0].n),
-      Effect.orDie
-    )
+  Effect.flatMap(
+    Effect.service(SqlClient.SqlClient),
+    (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM partner_players WHERE partner_id = ${partnerId}`
+  ).pipe(
+    Effect.map((rows) => rows[0].n),
+    Effect.orDie
+  )
 
 layer(TestApp(), live)("POST /launch", (it) => {
   it.effect("launches a sandbox game: launch URL and the partner player, created on first sight", () =>
@@ -67,7 +71,13 @@ layer(TestApp(), live)("POST /launch", (it) => {
       yield* givenSyncedCatalog
       const { partner, token } = yield* givenPartner()
       const response = yield* launch(token, typedBody())
-      assert.deepStrictEqual(response.partner, { id: partner.id, name: partner.name, slug: partner.slug, status: "active", environment: "live" })
+      assert.deepStrictEqual(response.partner, {
+        id: partner.id,
+        name: partner.name,
+        slug: partner.slug,
+        status: "active",
+        environment: "live"
+      })
       const { launch: launched, partner_player } = response.data
       assert.match(launched.url, /\/sandbox\/casino\/play\/[A-Za-z0-9_-]+$/)
       assert.strictEqual(partner_player.external_player_id, "player-1")
@@ -101,7 +111,11 @@ layer(TestApp(), live)("POST /launch", (it) => {
         ...game
       })
       const player = second.data.partner_player
-      assert.deepStrictEqual([player.id, player.internal_user_id, player.balance], [first.id, first.internal_user_id, 20])
+      assert.deepStrictEqual([player.id, player.internal_user_id, player.balance], [
+        first.id,
+        first.internal_user_id,
+        20
+      ])
       const sql = yield* SqlClient.SqlClient
       const rows = yield* sql<{ name: string; email: string }>`
         SELECT name, email FROM partner_players WHERE partner_id = ${partner.id} AND external_player_id = 'returning'
@@ -135,7 +149,10 @@ layer(TestApp(), live)("POST /launch", (it) => {
       const { id } = Option.getOrThrow(yield* catalog.findProvider("aurora-gaming"))
       // On the wire: the typed client sends the provider one way only, and this balance as a JSON number.
       for (const ref of [id, String(id)]) {
-        const response = yield* launchOnTheWire(token, validBody({ provider: ref, external_player_id: `by-id-${typeof ref}` }))
+        const response = yield* launchOnTheWire(
+          token,
+          validBody({ provider: ref, external_player_id: `by-id-${typeof ref}` })
+        )
         assert.strictEqual(response.status, 200, JSON.stringify(response.body))
       }
     }))
@@ -183,7 +200,9 @@ layer(TestApp(), live)("POST /launch", (it) => {
         ["a balance with an exponent in text", "1e2"],
         ["a balance padded with spaces", " 5"],
         ["a balance that is not an amount", true]
-      ] as const).map(([name, value]) => [name, { player_balance: value }, { player_balance: [BALANCE_MESSAGE] }] as const),
+      ] as const).map(([name, value]) =>
+        [name, { player_balance: value }, { player_balance: [BALANCE_MESSAGE] }] as const
+      ),
       ["an RTP out of range, or not an integer", { user_rtp: 101 }, {
         user_rtp: ["The user rtp field must be between 0 and 100."]
       }],
@@ -228,7 +247,13 @@ layer(TestApp(), live)("POST /launch", (it) => {
         })
         assert.strictEqual(response.status, 422)
         assert.deepStrictEqual(Object.keys(validationErrors(response)).sort(), [
-          "external_player_id", "game_code", "game_original", "player_balance", "player_email", "provider", "user_rtp"
+          "external_player_id",
+          "game_code",
+          "game_original",
+          "player_balance",
+          "player_email",
+          "provider",
+          "user_rtp"
         ])
       }))
 
@@ -262,11 +287,14 @@ layer(TestApp(), live)("POST /launch", (it) => {
       yield* givenSyncedCatalog
       const { partner, token } = yield* givenPartner()
       const responses = yield* Effect.all(
-        Array.from({ length: 25 }, (_, i) => launch(token, typedBody({ external_player_id: "racer", player_balance: i * 100 }))),
+        Array.from({ length: 25 }, (_, i) =>
+          launch(token, typedBody({ external_player_id: "racer", player_balance: i * 100 }))),
         { concurrency: "unbounded" }
       )
       assert.lengthOf(responses, 25) // every one answered (a failure fails the test)
-      const userCodes = new Set(responses.map((r) => r.data.partner_player.internal_user_id))
+      const userCodes = new Set(responses.map((r) =>
+        r.data.partner_player.internal_user_id
+      ))
       const ids = new Set(responses.map((r) => r.data.partner_player.id))
       assert.strictEqual(userCodes.size, 1)
       assert.strictEqual(ids.size, 1)

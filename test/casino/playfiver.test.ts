@@ -3,7 +3,7 @@ import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CasinoGateway, type CasinoGatewayError, type GameLaunch } from "../../src/casino/CasinoGateway.ts"
-import * as PlayFiverGateway from "../../src/casino/PlayFiverGateway.ts"
+import * as PlayFiverGateway from "../../src/integrations/playfiver/PlayFiverGateway.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { healthyAggregator } from "../support/PlayFiverScripts.ts"
 import { testCasinoConfig } from "../support/TestApp.ts"
@@ -135,7 +135,11 @@ layer(PlayFiverAgainstFake(), live)("PlayFiver adapter", (it) => {
         const error = yield* gatewayError((yield* CasinoGateway).launch(launchRequest))
         assert.strictEqual(error.reason, "Rejected")
         assert.include(error.message, "INVALID_AGENT")
-        assert.deepStrictEqual(error.providerResponse, { status: false, msg: "INVALID_AGENT [redacted]", launch_url: null })
+        assert.deepStrictEqual(error.providerResponse, {
+          status: false,
+          msg: "INVALID_AGENT [redacted]",
+          launch_url: null
+        })
         assert.notInclude(error.message, secretKey)
         fake.reset()
       }))

@@ -1,6 +1,6 @@
 /**
  * The typed partner client (src/client) against a running service, used as
- * the README shows: over fetch, from the service's URL, with either scheme.
+ * the partner guide shows: over fetch, from the service's URL, with either scheme.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
@@ -10,7 +10,10 @@ import { live } from "../support/live.ts"
 import { givenPartner, givenSyncedCatalog, TestApp } from "../support/TestApp.ts"
 
 /** The running service's URL, as a partner would configure it. */
-const serviceUrl = Effect.map(Effect.service(HttpServer.HttpServer), (server) => HttpServer.formatAddress(server.address))
+const serviceUrl = Effect.map(
+  Effect.service(HttpServer.HttpServer),
+  (server) => HttpServer.formatAddress(server.address)
+)
 
 layer(TestApp(), live)("the typed partner client", (it) => {
   it.effect("reaches the service by its URL with either scheme and answers decoded envelopes", () =>
@@ -20,7 +23,13 @@ layer(TestApp(), live)("the typed partner client", (it) => {
       for (const scheme of ["bearer", "partnerKey"] as const) {
         const client = yield* makePartnerClient({ baseUrl, token, scheme })
         const status = yield* client.account.status()
-        assert.deepStrictEqual(status.partner, { id: partner.id, name: "Client Co", slug: partner.slug, status: "active", environment: "live" }, scheme)
+        assert.deepStrictEqual(status.partner, {
+          id: partner.id,
+          name: "Client Co",
+          slug: partner.slug,
+          status: "active",
+          environment: "live"
+        }, scheme)
         assert.strictEqual(status.data.sports_gateway.provider, "sandbox", scheme)
       }
     }).pipe(Effect.provide(FetchHttpClient.layer)))
@@ -31,7 +40,11 @@ layer(TestApp(), live)("the typed partner client", (it) => {
       const { token } = yield* givenPartner()
       const client = yield* makePartnerClient({ baseUrl: yield* serviceUrl, token })
       const firstTwo = yield* client.casino.games({ query: { per_page: 2, page: 1 } })
-      assert.deepStrictEqual([firstTwo.data.games.length, firstTwo.data.meta.page, firstTwo.data.meta.per_page], [2, 1, 2])
+      assert.deepStrictEqual([firstTwo.data.games.length, firstTwo.data.meta.page, firstTwo.data.meta.per_page], [
+        2,
+        1,
+        2
+      ])
       const capped = yield* client.casino.games({ query: { per_page: 500 } })
       assert.strictEqual(capped.data.meta.per_page, 200, "a per_page above 200 means 200")
       const feed = yield* client.catalog.prematch({ query: { sport_id: "1", page: 1, per_page: 10 } })

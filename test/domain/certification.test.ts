@@ -43,18 +43,35 @@ describe("wallet certification rules", () => {
 
   it("answer times pass within the time-out; a call past it, or p99 at its edge, fails naming the figures", () => {
     const fast = timingOf([12, 8, 30, 9].map(exchange), 3_000, 0)
-    assert.deepStrictEqual(fast, { calls: 4, p50Millis: 9, p99Millis: 30, maxMillis: 30, timedOut: 0, timeoutMillis: 3_000 })
+    assert.deepStrictEqual(fast, {
+      calls: 4,
+      p50Millis: 9,
+      p99Millis: 30,
+      maxMillis: 30,
+      timedOut: 0,
+      timeoutMillis: 3_000
+    })
     assert.deepStrictEqual(timingProblems(fast), [])
     const late = timingOf([3_000, 12].map(exchange), 3_000, 1)
-    assert.match(timingProblems(late)[0], /^1 of 2 calls got no answer within the 3000 ms time-out \(p50 12 ms, p99 3000 ms/)
-    assert.match(timingProblems(timingOf([2_999, 3_000].map(exchange), 3_000, 0))[0], /^Answers came at the time-out's edge/)
+    assert.match(
+      timingProblems(late)[0],
+      /^1 of 2 calls got no answer within the 3000 ms time-out \(p50 12 ms, p99 3000 ms/
+    )
+    assert.match(
+      timingProblems(timingOf([2_999, 3_000].map(exchange), 3_000, 0))[0],
+      /^Answers came at the time-out's edge/
+    )
   })
 
   it("a run passes only when every case passed; a failed or skipped case fails it, named in the summary", () => {
     const all = caseKeys.map((key) => ({ key, status: "passed" as const }))
     assert.deepStrictEqual(outcome(all), { status: "passed", summary: "17 of 17 cases passed." })
     const some = all.map((result) =>
-      result.key === "repeat" ? { ...result, status: "failed" as const } : result.key === "zero_bet" ? { ...result, status: "skipped" as const } : result
+      result.key === "repeat"
+        ? { ...result, status: "failed" as const }
+        : result.key === "zero_bet"
+        ? { ...result, status: "skipped" as const }
+        : result
     )
     assert.deepStrictEqual(outcome(some), {
       status: "failed",
@@ -77,9 +94,15 @@ describe("wallet certification rules", () => {
   it("a live token is withheld only while required and the latest finished run did not pass", () => {
     assert.isNull(liveTokenRefusal("acme", { required: false, latest: null }))
     assert.isNull(liveTokenRefusal("acme", { required: true, latest: "passed" }))
-    assert.match(liveTokenRefusal("acme", { required: true, latest: null })!, /and it has no finished run yet: run one \(partners certify acme/)
+    assert.match(
+      liveTokenRefusal("acme", { required: true, latest: null })!,
+      /and it has no finished run yet: run one \(partners certify acme/
+    )
     assert.match(liveTokenRefusal("acme", { required: true, latest: "failed" })!, /and its latest run failed/)
-    assert.match(liveTokenRefusal("acme", { required: true, latest: "interrupted" })!, /and its latest run was interrupted/)
+    assert.match(
+      liveTokenRefusal("acme", { required: true, latest: "interrupted" })!,
+      /and its latest run was interrupted/
+    )
   })
 
   it("a certification callback is the wallet's own body with the run's event id and a certification field, keys in order", () => {
@@ -96,22 +119,37 @@ describe("wallet certification rules", () => {
     )
     const body = certificationBody(real, { id, key: "two_decimals" }, eventId)
     assert.deepStrictEqual(Object.keys(JSON.parse(body)), [...Object.keys(JSON.parse(real)), "certification"])
-    assert.deepInclude(JSON.parse(body), { event_id: eventId, kind: "bet", amount: 12.34, certification: { run: id, case: "two_decimals" } })
+    assert.deepInclude(JSON.parse(body), {
+      event_id: eventId,
+      kind: "bet",
+      amount: 12.34,
+      certification: { run: id, case: "two_decimals" }
+    })
     const rollback = JSON.parse(certificationBody(real, { id, key: "rollback" }, eventId, `evt_${id}_006`))
     assert.strictEqual(rollback.rolls_back, `evt_${id}_006`)
   })
 
   it("a balance against the one expected, in words, with the difference signed", () => {
     assert.deepStrictEqual(compared("after the bet", 14_900, 14_900), [])
-    assert.deepStrictEqual(compared("after the bet", 14_800, 14_900), ["After the bet the balance is 148.00, not 149.00 (-1.00)."])
-    assert.deepStrictEqual(compared("at the end", 5_034, 5_000), ["At the end the balance is 50.34, not 50.00 (+0.34)."])
+    assert.deepStrictEqual(compared("after the bet", 14_800, 14_900), [
+      "After the bet the balance is 148.00, not 149.00 (-1.00)."
+    ])
+    assert.deepStrictEqual(compared("at the end", 5_034, 5_000), [
+      "At the end the balance is 50.34, not 50.00 (+0.34)."
+    ])
     assert.deepStrictEqual(compared("afterwards", undefined, 1), ["The balance could not be read afterwards."])
   })
 
   it("answers read in words", () => {
     assert.strictEqual(answerReading({ _tag: "Balance", balance: 14_900 }), "balance 149.00")
-    assert.strictEqual(answerReading({ _tag: "InsufficientFunds", balance: 5 }), "refused: insufficient funds (balance 0.05)")
+    assert.strictEqual(
+      answerReading({ _tag: "InsufficientFunds", balance: 5 }),
+      "refused: insufficient funds (balance 0.05)"
+    )
     assert.strictEqual(answerReading({ _tag: "UnknownPlayer" }), "refused: unknown player")
-    assert.strictEqual(answerReading({ _tag: "Unavailable", reason: "The partner answered HTTP 401: \"no\"" }), "no usable answer: The partner answered HTTP 401: \"no\"")
+    assert.strictEqual(
+      answerReading({ _tag: "Unavailable", reason: "The partner answered HTTP 401: \"no\"" }),
+      "no usable answer: The partner answered HTTP 401: \"no\""
+    )
   })
 })

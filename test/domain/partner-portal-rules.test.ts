@@ -8,7 +8,12 @@ const roles = ["viewer", "developer", "owner"] as const
 
 describe("the portal's role matrix", () => {
   it("a viewer changes only its own account; a developer also tokens and webhooks; an owner also users", () => {
-    const matrix = roles.map((role) => [role, Object.entries(changeNeeds).filter(([, needed]) => roleReaches(role, needed)).map(([change]) => change)])
+    const matrix = roles.map((
+      role
+    ) => [
+      role,
+      Object.entries(changeNeeds).filter(([, needed]) => roleReaches(role, needed)).map(([change]) => change)
+    ])
     assert.deepStrictEqual(matrix, [
       ["viewer", ["account"]],
       ["developer", ["account", "tokens", "webhooks"]],
@@ -19,10 +24,22 @@ describe("the portal's role matrix", () => {
 
 describe("a partner user's status", () => {
   const user = (passwordSet: boolean, invitationExpiresAt: Date | null) =>
-    new PartnerUser({ id: 1, partnerId: 1, email: "a@b.example", role: "viewer", passwordSet, invitationExpiresAt, createdAt: new Date(0) })
+    new PartnerUser({
+      id: 1,
+      partnerId: 1,
+      email: "a@b.example",
+      role: "viewer",
+      passwordSet,
+      invitationExpiresAt,
+      createdAt: new Date(0)
+    })
   it("is active once a password is set, invited while a link is open, and expired otherwise", () => {
     assert.strictEqual(user(true, null).statusAt(10), "active")
-    assert.strictEqual(user(true, new Date(100)).statusAt(10), "active", "a new link for someone with a password (a reset)")
+    assert.strictEqual(
+      user(true, new Date(100)).statusAt(10),
+      "active",
+      "a new link for someone with a password (a reset)"
+    )
     assert.strictEqual(user(false, new Date(100)).statusAt(10), "invited")
     assert.strictEqual(user(false, new Date(100)).statusAt(100), "invitation expired")
     assert.strictEqual(user(false, null).statusAt(10), "invitation expired")
@@ -40,8 +57,17 @@ describe("tokens", () => {
   it("admit until their expiry (none: the current token)", () => {
     const access = (expires: Date | null | undefined) =>
       new PartnerAccess({
-        id: 1, name: "A", slug: "a", status: "active", commission_percent: 0, callback_url: null, rate_limit_per_minute: null,
-        created_at: new Date(0), updated_at: new Date(0), environment: "live", rtp_policy: passRtp,
+        id: 1,
+        name: "A",
+        slug: "a",
+        status: "active",
+        commission_percent: 0,
+        callback_url: null,
+        rate_limit_per_minute: null,
+        created_at: new Date(0),
+        updated_at: new Date(0),
+        environment: "live",
+        rtp_policy: passRtp,
         ...(expires === undefined ? {} : { token_expires_at: expires })
       })
     assert.isTrue(access(undefined).admitsAt(5))

@@ -5,7 +5,11 @@ import { snapshotRecords } from "../../src/domain/SportsCatalogPublish.ts"
 
 const listed: SportsLeague = { id: "900", name: "Premier Division", sportId: 1, countryCode: "GB" }
 const unlisted: SportsLeague = { id: "902", name: "World Cup", sportId: 1, countryCode: null }
-const event = (id: string, league: SportsLeague, home: { id: string; name: string; countryCode: string | null }): SportsEvent => ({
+const event = (
+  id: string,
+  league: SportsLeague,
+  home: { id: string; name: string; countryCode: string | null }
+): SportsEvent => ({
   id,
   sportId: league.sportId,
   league,

@@ -64,7 +64,10 @@ describe("reading a sports catalog query", () => {
       startsFrom: day("2026-12-01"),
       startsBefore: day("2026-12-04")
     })
-    assert.deepStrictEqual(Result.getOrThrow(startRangeOf({ dateTo: "20261203" })), { startsFrom: null, startsBefore: day("2026-12-04") })
+    assert.deepStrictEqual(Result.getOrThrow(startRangeOf({ dateTo: "20261203" })), {
+      startsFrom: null,
+      startsBefore: day("2026-12-04")
+    })
     // A date outside the range selects nothing: an empty range, not an error.
     const apart = Result.getOrThrow(startRangeOf({ date: "20261201", dateFrom: "20261202" }))
     assert.isTrue(apart.startsFrom! >= apart.startsBefore!)
@@ -76,7 +79,9 @@ describe("reading a sports catalog query", () => {
     const reversed = eventQueryOf("prematch", { dateFrom: "20261203", dateTo: "20261201" })
     assert.isTrue(Result.isFailure(reversed))
     if (Result.isFailure(reversed)) {
-      assert.deepStrictEqual(reversed.failure.errors, { date_to: ["The date to field must be a day on or after date from."] })
+      assert.deepStrictEqual(reversed.failure.errors, {
+        date_to: ["The date to field must be a day on or after date from."]
+      })
     }
   })
 
@@ -90,7 +95,11 @@ describe("reading a sports catalog query", () => {
     assert.strictEqual(facetQueryOf("country", query).countryCodes, null)
     assert.strictEqual(facetQueryOf("team", query).teamId, null)
     // So every league a partner clicks through shares the leagues facet of no league chosen.
-    sameKey(facetQueryOf("league", eventQuery({ leagueId: "7" })), facetQueryOf("league", eventQuery({ leagueId: "8" })), "facet")
+    sameKey(
+      facetQueryOf("league", eventQuery({ leagueId: "7" })),
+      facetQueryOf("league", eventQuery({ leagueId: "8" })),
+      "facet"
+    )
   })
 
   it("the feed's order: known keys in any case, desc or asc; anything unknown is time ascending", () => {
@@ -125,7 +134,9 @@ describe("what a refresh covers", () => {
   it("a name that names no sport is refused on sport_id", () => {
     const refused = refreshScopeOf({ sport: "curling" }, [1])
     assert.isTrue(Result.isFailure(refused))
-    if (Result.isFailure(refused)) assert.deepStrictEqual(refused.failure.errors, { sport_id: ["The selected sport id is invalid."] })
+    if (Result.isFailure(refused)) {
+      assert.deepStrictEqual(refused.failure.errors, { sport_id: ["The selected sport id is invalid."] })
+    }
   })
 })
 

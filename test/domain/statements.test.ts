@@ -39,7 +39,15 @@ const day = [
   line({ txnId: "b1" }),
   line({ txnId: "b2", bet: 500, win: 0, amount: -500 }),
   line({ txnId: "r2", kind: "refund", roundId: "b2", bet: 0, win: 0, amount: 500 }),
-  line({ txnId: "b3", status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", rolledBack: true, bet: 200, win: 0, amount: 0 }),
+  line({
+    txnId: "b3",
+    status: "refused",
+    refusal: "INSUFFICIENT_USER_FUNDS",
+    rolledBack: true,
+    bet: 200,
+    win: 0,
+    amount: 0
+  }),
   line({ txnId: "b4", status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", bet: 300, win: 0, amount: 0 })
 ]
 
@@ -47,7 +55,9 @@ describe("statements", () => {
   it("days are real UTC dates", () => {
     assert.isTrue(isDay("2026-11-22"))
     assert.isTrue(isDay("2028-02-29"))
-    for (const bad of ["2026-02-30", "2026-13-01", "20261122", "2026-11-22T00:00:00Z", " 2026-11-22"]) assert.isFalse(isDay(bad), bad)
+    for (const bad of ["2026-02-30", "2026-13-01", "20261122", "2026-11-22T00:00:00Z", " 2026-11-22"]) {
+      assert.isFalse(isDay(bad), bad)
+    }
     assert.deepStrictEqual([nextDay("2026-12-31"), previousDay("2026-03-01")], ["2027-01-01", "2026-02-28"])
     assert.strictEqual(dayOf(new Date("2026-11-22T23:59:59.999Z")), "2026-11-22")
   })
@@ -60,15 +70,20 @@ describe("statements", () => {
   })
 
   it("the document: a summary line, then a line per transaction, each ending in a newline; read back page by page", () => {
-    const computed = computeStatement({ partner: "acme", environment: "live", date: "2026-11-22", computedAt: new Date("2026-11-23T00:01:00Z") }, day)
+    const computed = computeStatement({
+      partner: "acme",
+      environment: "live",
+      date: "2026-11-22",
+      computedAt: new Date("2026-11-23T00:01:00Z")
+    }, day)
     const lines = computed.document.split("\n")
     assert.strictEqual(lines.length, day.length + 2, "every line ends with a newline")
     assert.strictEqual(lines.at(-1), "")
     assert.strictEqual(
       lines[0],
-      '{"record":"statement","partner":"acme","environment":"live","date":"2026-11-22","from":"2026-11-22T00:00:00.000Z",' +
-        '"to":"2026-11-23T00:00:00.000Z","computed_at":"2026-11-23T00:01:00.000Z","totals":{"bets":15,"wins":4.5,"refunds":5,' +
-        '"rollbacks":2,"net":-5.5},"counts":{"transactions":5,"bets":2,"refused_bets":2,"wins":1,"refunds":1,"rollbacks":1}}'
+      "{\"record\":\"statement\",\"partner\":\"acme\",\"environment\":\"live\",\"date\":\"2026-11-22\",\"from\":\"2026-11-22T00:00:00.000Z\"," +
+        "\"to\":\"2026-11-23T00:00:00.000Z\",\"computed_at\":\"2026-11-23T00:01:00.000Z\",\"totals\":{\"bets\":15,\"wins\":4.5,\"refunds\":5," +
+        "\"rollbacks\":2,\"net\":-5.5},\"counts\":{\"transactions\":5,\"bets\":2,\"refused_bets\":2,\"wins\":1,\"refunds\":1,\"rollbacks\":1}}"
     )
     assert.deepStrictEqual(JSON.parse(lines[4]), {
       record: "transaction",
@@ -91,8 +106,13 @@ describe("statements", () => {
     assert.deepStrictEqual(summaryOf(computed.document), computed.summary)
     assert.deepStrictEqual(linesOf(computed.document).map((l) => l.txnId), ["b1", "b2", "r2", "b3", "b4"])
     assert.deepStrictEqual(linesOf(computed.document, 2, 2).map((l) => l.txnId), ["r2", "b3"])
-    assert.deepStrictEqual(linesOf(computed.document, 4, 50).map((l) => ({ ...l })), [{ ...day[4], record: "transaction" } as StatementLine])
-    const empty = computeStatement({ partner: "acme", environment: "test", date: "2026-11-22", computedAt: new Date() }, [])
+    assert.deepStrictEqual(linesOf(computed.document, 4, 50).map((l) => ({ ...l })), [
+      { ...day[4], record: "transaction" } as StatementLine
+    ])
+    const empty = computeStatement(
+      { partner: "acme", environment: "test", date: "2026-11-22", computedAt: new Date() },
+      []
+    )
     assert.deepStrictEqual([empty.document.split("\n").length, linesOf(empty.document)], [2, []])
   })
 
@@ -109,15 +129,35 @@ describe("statements", () => {
       totals: { net: -550, bets: 1600, transactions: 5 }
     })
     assert.strictEqual(result.matched, 1)
-    assert.deepStrictEqual(result.missingAtPartner.map((l) => l.txnId), ["r2"], "the refund; refused b3 need not be there")
-    assert.deepStrictEqual(result.missingHere.map((l) => `${l.kind}:${l.txnId}`), ["refund:b2", "bet:zz"], "a refund is not its bet")
+    assert.deepStrictEqual(
+      result.missingAtPartner.map((l) => l.txnId),
+      ["r2"],
+      "the refund; refused b3 need not be there"
+    )
+    assert.deepStrictEqual(
+      result.missingHere.map((l) => `${l.kind}:${l.txnId}`),
+      ["refund:b2", "bet:zz"],
+      "a refund is not its bet"
+    )
     assert.deepStrictEqual(result.different.map((d) => [d.line.txnId, d.differences]), [
-      ["b2", [{ field: "amount", ours: -500, theirs: -600 }, { field: "external_player_id", ours: "ana", theirs: "bo" }]],
+      ["b2", [{ field: "amount", ours: -500, theirs: -600 }, {
+        field: "external_player_id",
+        ours: "ana",
+        theirs: "bo"
+      }]],
       ["b4", [{ field: "status", ours: "refused", theirs: "applied" }, { field: "amount", ours: 0, theirs: -300 }]]
     ])
     assert.deepStrictEqual(result.totals, [{ field: "bets", ours: 1500, theirs: 1600 }])
-    const clean = reconcile({ lines: day, totals, transactions: 5 }, { lines: day.map((l) => ({ txnId: l.txnId, kind: l.kind, amount: l.amount })) })
-    assert.deepStrictEqual([clean.matched, clean.missingAtPartner, clean.missingHere, clean.different, clean.totals], [5, [], [], [], []])
+    const clean = reconcile({ lines: day, totals, transactions: 5 }, {
+      lines: day.map((l) => ({ txnId: l.txnId, kind: l.kind, amount: l.amount }))
+    })
+    assert.deepStrictEqual([clean.matched, clean.missingAtPartner, clean.missingHere, clean.different, clean.totals], [
+      5,
+      [],
+      [],
+      [],
+      []
+    ])
   })
 })
 
@@ -136,6 +176,10 @@ describe("the RTP policy", () => {
     for (const bad of ["clamp:96-85", "clamp:85-101", "fixed:1.5", "fixed:-1", "fixed", "clamp:85", "both"]) {
       assert.isUndefined(parseRtpPolicy(bad), bad)
     }
-    assert.deepStrictEqual(["pass", "clamp:85-96", "fixed:94"].map((text) => rtpPolicyText(parseRtpPolicy(text)!)), ["pass", "clamp:85-96", "fixed:94"])
+    assert.deepStrictEqual(["pass", "clamp:85-96", "fixed:94"].map((text) => rtpPolicyText(parseRtpPolicy(text)!)), [
+      "pass",
+      "clamp:85-96",
+      "fixed:94"
+    ])
   })
 })

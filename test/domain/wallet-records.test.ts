@@ -41,7 +41,14 @@ const bet: BetCall = {
   gameCode: "g",
   providerCode: "p"
 }
-const refund: RefundCall = { type: "Refund", userCode: 1000042, txnId: "t-9", roundId: "r-1", gameCode: "g", providerCode: "p" }
+const refund: RefundCall = {
+  type: "Refund",
+  userCode: 1000042,
+  txnId: "t-9",
+  roundId: "r-1",
+  gameCode: "g",
+  providerCode: "p"
+}
 
 const round = (overrides: Partial<Round> = {}): Round => ({
   ref: 11,
@@ -107,7 +114,10 @@ describe("a bet's end", () => {
     assert.strictEqual(outcome.status, "refused")
     assert.strictEqual(outcome.refusal, "INSUFFICIENT_USER_FUNDS")
     assert.strictEqual(outcome.mirror, null)
-    assert.deepStrictEqual(callbacks.map((c) => [c.kind, c.asked]), [["bet", { error: "down" }], ["rollback", undefined]])
+    assert.deepStrictEqual(callbacks.map((c) => [c.kind, c.asked]), [["bet", { error: "down" }], [
+      "rollback",
+      undefined
+    ]])
   })
 
   it("a pending bet read back is the call that wrote it (for recovery)", () => {
@@ -116,7 +126,8 @@ describe("a bet's end", () => {
       kind: "bet",
       txnId: "t-1",
       fingerprint: null,
-      partnerId: 3, environment: "live",
+      partnerId: 3,
+      environment: "live",
       playerId: 7,
       roundRef: 11,
       roundId: "r-1",
@@ -199,18 +210,40 @@ describe("a refund's records", () => {
     const records = refundRecords(refund, player, "acme", Option.none(), { _tag: "Tombstone" }, 10_000, at)
     assert.strictEqual(records.outcome.note, "early_refund")
     assert.strictEqual(records.outcome.amount, 0)
-    assert.deepStrictEqual(records.round, { _tag: "Create", status: "refunded", refundedEarly: true, addBet: 0, addWin: 0 })
+    assert.deepStrictEqual(records.round, {
+      _tag: "Create",
+      status: "refunded",
+      refundedEarly: true,
+      addBet: 0,
+      addWin: 0
+    })
     assert.deepStrictEqual(records.callbacks, [])
   })
 
   it("of a round refunded before: nothing again", () => {
-    const records = refundRecords(refund, player, "acme", Option.some(round({ status: "refunded" })), { _tag: "AlreadyRefunded" }, 10_000, at)
+    const records = refundRecords(
+      refund,
+      player,
+      "acme",
+      Option.some(round({ status: "refunded" })),
+      { _tag: "AlreadyRefunded" },
+      10_000,
+      at
+    )
     assert.strictEqual(records.outcome.note, "already_refunded")
     assert.deepStrictEqual(records.callbacks, [])
   })
 
   it("undoing a round: its net back to the mirror, with a refund notification", () => {
-    const records = refundRecords(refund, player, "acme", Option.some(round()), { _tag: "Undo", amount: 300 }, 10_000, at)
+    const records = refundRecords(
+      refund,
+      player,
+      "acme",
+      Option.some(round()),
+      { _tag: "Undo", amount: 300 },
+      10_000,
+      at
+    )
     assert.deepStrictEqual(records.outcome, {
       status: "applied",
       refusal: null,
@@ -222,7 +255,15 @@ describe("a refund's records", () => {
     })
     assert.deepStrictEqual(records.callbacks.map((c) => [c.kind, c.txnId]), [["refund", "t-9"]])
     assert.deepStrictEqual(
-      refundRecords(refund, player, "acme", Option.some(round({ betTotal: 0, winTotal: 0 })), { _tag: "Undo", amount: 0 }, 10_000, at).callbacks,
+      refundRecords(
+        refund,
+        player,
+        "acme",
+        Option.some(round({ betTotal: 0, winTotal: 0 })),
+        { _tag: "Undo", amount: 0 },
+        10_000,
+        at
+      ).callbacks,
       []
     )
   })
@@ -231,15 +272,34 @@ describe("a refund's records", () => {
 describe("a shadow player's figure with notifications still on their way", () => {
   const shadow = new PartnerPlayer({ ...player, balance: null })
   const round: Round = {
-    ref: 1, partnerId: 3, environment: "live", playerId: 7, roundId: "r-1", status: "settled", pendingBets: 0,
-    betTotal: 500, winTotal: 2_000, refundedEarly: false, createdAt: at, updatedAt: at
+    ref: 1,
+    partnerId: 3,
+    environment: "live",
+    playerId: 7,
+    roundId: "r-1",
+    status: "settled",
+    pendingBets: 0,
+    betTotal: 500,
+    winTotal: 2_000,
+    refundedEarly: false,
+    createdAt: at,
+    updatedAt: at
   }
 
   it("what each waiting notification credits: a win's and a refund's amount (negative when the round paid more); a rollback nothing", () => {
     const settled = betSettlement(shadow, "acme", { ...bet, win: 1_234 }, { _tag: "Balance", balance: 9_500 }, at)
     const win = settled.callbacks.find((c) => c.kind === "win")!
     assert.strictEqual(creditOf(win), 1_234)
-    const refunded = refundRecords(refund, shadow, "acme", Option.some(round), { _tag: "Undo", amount: -1_500 }, 9_000, at, true)
+    const refunded = refundRecords(
+      refund,
+      shadow,
+      "acme",
+      Option.some(round),
+      { _tag: "Undo", amount: -1_500 },
+      9_000,
+      at,
+      true
+    )
     assert.strictEqual(creditOf(refunded.callbacks[0]), -1_500)
     const recovered = betSettlement(shadow, "acme", bet, { _tag: "Unavailable", reason: "down" }, at)
     const rollback = recovered.callbacks.find((c) => c.kind === "rollback")!
@@ -249,8 +309,14 @@ describe("a shadow player's figure with notifications still on their way", () =>
   it("the partner's figure plus what is owed, never below 0; refusals without a figure are left alone", () => {
     assert.deepStrictEqual(withCredits({ _tag: "Balance", balance: 1_000 }, 250), { _tag: "Balance", balance: 1_250 })
     assert.deepStrictEqual(withCredits({ _tag: "Balance", balance: 1_000 }, -1_500), { _tag: "Balance", balance: 0 })
-    assert.deepStrictEqual(withCredits({ _tag: "InsufficientFunds", balance: 10 }, 5), { _tag: "InsufficientFunds", balance: 15 })
-    assert.deepStrictEqual(withCredits({ _tag: "InsufficientFunds", balance: null }, 5), { _tag: "InsufficientFunds", balance: null })
+    assert.deepStrictEqual(withCredits({ _tag: "InsufficientFunds", balance: 10 }, 5), {
+      _tag: "InsufficientFunds",
+      balance: 15
+    })
+    assert.deepStrictEqual(withCredits({ _tag: "InsufficientFunds", balance: null }, 5), {
+      _tag: "InsufficientFunds",
+      balance: null
+    })
     assert.deepStrictEqual(withCredits({ _tag: "UnknownPlayer" }, 5), { _tag: "UnknownPlayer" })
   })
 })

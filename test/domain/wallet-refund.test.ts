@@ -32,8 +32,16 @@ describe("a refund's amount", () => {
   it("gives the stakes back and takes the wins back: stakes minus wins", () => {
     assert.strictEqual(undo(round({ betTotal: 1_000 })), 1_000, "a lost round gives its stake back")
     assert.strictEqual(undo(round({ betTotal: 1_000, winTotal: 400 })), 600)
-    assert.strictEqual(undo(round({ betTotal: 1_000, winTotal: 1_000 })), 0, "a round that paid back its stake moves nothing")
-    assert.strictEqual(undo(round({ betTotal: 1_000, winTotal: 2_500 })), -1_500, "a round that paid more takes it back")
+    assert.strictEqual(
+      undo(round({ betTotal: 1_000, winTotal: 1_000 })),
+      0,
+      "a round that paid back its stake moves nothing"
+    )
+    assert.strictEqual(
+      undo(round({ betTotal: 1_000, winTotal: 2_500 })),
+      -1_500,
+      "a round that paid more takes it back"
+    )
   })
 
   it("is exact for amounts a double cannot hold in currency units", () => {

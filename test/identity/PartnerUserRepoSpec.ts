@@ -16,8 +16,17 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
   const givenPartner = givenRepoPartner
   const link = () => randomBytes(32)
   const week = Duration.days(7)
-  const invite = (partnerId: number, email: string, role: "owner" | "developer" | "viewer" = "viewer", invitationHash = link(), invitationTtl = week) =>
-    Effect.flatMap(Effect.service(PartnerUserRepo), (repo) => repo.insert({ partnerId, email, role, invitationHash, invitationTtl }))
+  const invite = (
+    partnerId: number,
+    email: string,
+    role: "owner" | "developer" | "viewer" = "viewer",
+    invitationHash = link(),
+    invitationTtl = week
+  ) =>
+    Effect.flatMap(
+      Effect.service(PartnerUserRepo),
+      (repo) => repo.insert({ partnerId, email, role, invitationHash, invitationTtl })
+    )
 
   it.effect("a new user has no password and an invitation ending its TTL after their creation; an e-mail has one account, whichever partner", () =>
     Effect.gen(function*() {
@@ -25,7 +34,12 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
       const [acme, other] = [yield* givenPartner, yield* givenPartner]
       const email = `new-${unique()}@example.com`
       const user = yield* invite(acme.id, email, "developer")
-      assert.deepStrictEqual([user.partnerId, user.email, user.role, user.passwordSet], [acme.id, email, "developer", false])
+      assert.deepStrictEqual([user.partnerId, user.email, user.role, user.passwordSet], [
+        acme.id,
+        email,
+        "developer",
+        false
+      ])
       assert.strictEqual(user.invitationExpiresAt!.getTime() - user.createdAt.getTime(), Duration.toMillis(week))
       const taken = yield* Effect.flip(invite(other.id, email))
       assert.instanceOf(taken, PartnerEmailTaken)
@@ -42,7 +56,10 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
       const theirs = yield* invite(other.id, `dave-${tag}@example.com`)
       const listed = yield* repo.list(acme.id)
       assert.deepStrictEqual(listed.map((user) => user.email.split("-")[0]), ["alice", "bob", "carol"])
-      assert.deepStrictEqual(Option.map(yield* repo.find(acme.id, listed[0].id), (user) => user.email), Option.some(listed[0].email))
+      assert.deepStrictEqual(
+        Option.map(yield* repo.find(acme.id, listed[0].id), (user) => user.email),
+        Option.some(listed[0].email)
+      )
       assert.isTrue(Option.isNone(yield* repo.find(acme.id, theirs.id)), "another partner's user is not found")
       assert.isTrue(Option.isNone(yield* repo.setRole(acme.id, theirs.id, "owner")), "nor changed")
       assert.isTrue(Option.isNone(yield* repo.remove(acme.id, theirs.id)), "nor removed")
@@ -63,10 +80,17 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
       assert.deepStrictEqual(open.expiresAt, user.invitationExpiresAt)
       const accepted = Option.getOrThrow(yield* repo.acceptInvitation(invitation, "scrypt$hash"))
       assert.deepStrictEqual([accepted.passwordSet, accepted.invitationExpiresAt], [true, null])
-      assert.isTrue(Option.isNone(yield* repo.acceptInvitation(invitation, "scrypt$other")), "a second accept finds nothing")
+      assert.isTrue(
+        Option.isNone(yield* repo.acceptInvitation(invitation, "scrypt$other")),
+        "a second accept finds nothing"
+      )
       assert.isTrue(Option.isNone(yield* repo.byInvitation(invitation)))
       const credentials = Option.getOrThrow(yield* repo.credentials(email))
-      assert.deepStrictEqual([credentials.passwordHash, credentials.user.passwordSet, credentials.partner.slug], ["scrypt$hash", true, acme.slug])
+      assert.deepStrictEqual([credentials.passwordHash, credentials.user.passwordSet, credentials.partner.slug], [
+        "scrypt$hash",
+        true,
+        acme.slug
+      ])
       assert.isTrue(Option.isNone(yield* repo.credentials(`nobody-${unique()}@example.com`)))
     }))
 
@@ -99,7 +123,12 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
       assert.strictEqual(Option.getOrThrow(yield* repo.setRole(acme.id, second.id, "owner")).role, "owner")
       assert.strictEqual(yield* repo.lockOwners(acme.id), 2)
       const { csrfToken, sessionId } = newSessionSecrets()
-      yield* repo.createSession({ idHash: hashSession(sessionId), ownerId: first.id, csrfToken, ttl: Duration.hours(1) })
+      yield* repo.createSession({
+        idHash: hashSession(sessionId),
+        ownerId: first.id,
+        csrfToken,
+        ttl: Duration.hours(1)
+      })
       assert.strictEqual(Option.getOrThrow(yield* repo.remove(acme.id, first.id)).id, first.id)
       assert.isTrue(Option.isNone(yield* repo.remove(acme.id, first.id)), "removed once")
       assert.strictEqual(yield* repo.lockOwners(acme.id), 1)
@@ -120,9 +149,18 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
           const expiresAt = yield* repo.createSession({ idHash, ownerId: user.id, csrfToken: secrets.csrfToken, ttl })
           return { idHash, csrfToken: secrets.csrfToken, expiresAt }
         })
-      const [a, b, c] = [yield* start(Duration.hours(8)), yield* start(Duration.hours(8)), yield* start(Duration.hours(8))]
+      const [a, b, c] = [
+        yield* start(Duration.hours(8)),
+        yield* start(Duration.hours(8)),
+        yield* start(Duration.hours(8))
+      ]
       const found = Option.getOrThrow(yield* repo.findSession(a.idHash))
-      assert.deepStrictEqual([found.user.id, found.user.passwordSet, found.partner.slug, found.csrfToken], [user.id, true, acme.slug, a.csrfToken])
+      assert.deepStrictEqual([found.user.id, found.user.passwordSet, found.partner.slug, found.csrfToken], [
+        user.id,
+        true,
+        acme.slug,
+        a.csrfToken
+      ])
       assert.deepStrictEqual(found.expiresAt, a.expiresAt)
       assert.strictEqual(found.passwordHash, null, "a session's read never carries the password hash")
       const ended = yield* start(Duration.zero)

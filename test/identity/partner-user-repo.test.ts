@@ -8,6 +8,12 @@ import { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
 import { TestDatabase } from "../support/TestDatabase.ts"
 import { partnerUserRepoSpec } from "./PartnerUserRepoSpec.ts"
 
-layer(PartnerUserRepo.layerSql.pipe(Layer.provideMerge(PartnerRepo.layerSql), Layer.provide(TestDatabase)))("PartnerUserRepo over PostgreSQL", partnerUserRepoSpec)
+layer(PartnerUserRepo.layerSql.pipe(Layer.provideMerge(PartnerRepo.layerSql), Layer.provide(TestDatabase)))(
+  "PartnerUserRepo over PostgreSQL",
+  partnerUserRepoSpec
+)
 
-layer(PartnerUserRepo.layerMemory.pipe(Layer.provideMerge(PartnerRepo.layerMemory)))("PartnerUserRepo over memory", partnerUserRepoSpec)
+layer(PartnerUserRepo.layerMemory.pipe(Layer.provideMerge(PartnerRepo.layerMemory)))(
+  "PartnerUserRepo over memory",
+  partnerUserRepoSpec
+)

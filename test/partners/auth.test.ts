@@ -183,19 +183,29 @@ const tooManyInvalid = (retryAfter: string | undefined) => ({
   }.`
 })
 
-layer(TestApp({ app: { authFailureLimit: failureLimit, authCacheTtlMillis: 60_000 }, trustedProxies: ["127.0.0.1"] }), live)(
+layer(
+  TestApp({ app: { authFailureLimit: failureLimit, authCacheTtlMillis: 60_000 }, trustedProxies: ["127.0.0.1"] }),
+  live
+)(
   "invalid tokens",
   (it) => {
     it.effect("a token without a token's shape is refused 401 without a look-up, whoever holds it", () =>
       Effect.gen(function*() {
         // Stored by hand, so only a look-up could find them: the shape alone refuses them.
-        for (const token of ["short", "pak_with space_00000000000000000", "pak_é_0000000000000000000000", "x".repeat(201)]) {
+        for (
+          const token of ["short", "pak_with space_00000000000000000", "pak_é_0000000000000000000000", "x".repeat(201)]
+        ) {
           yield* givenPartner({ token })
           const response = yield* statusFrom(`198.51.100.${token.length % 200}`, bearer(token))
           assert.deepStrictEqual([response.status, response.body], [401, invalid], token)
         }
         // Every shape a token may have passes: generated, with a live or test prefix, or chosen (base64 with padding).
-        const shaped = [`pak_${"A".repeat(43)}`, `pak_live_${"b".repeat(43)}`, `pak_test_${"c-_".repeat(14)}`, "Demo.Token~for+local/tests=="]
+        const shaped = [
+          `pak_${"A".repeat(43)}`,
+          `pak_live_${"b".repeat(43)}`,
+          `pak_test_${"c-_".repeat(14)}`,
+          "Demo.Token~for+local/tests=="
+        ]
         for (const [i, token] of shaped.entries()) {
           yield* givenPartner({ token })
           // (A token this instance has not seen yet counts toward its address's limit until it is found: one address each.)
@@ -238,7 +248,10 @@ layer(TestApp({ app: { authFailureLimit: failureLimit, authCacheTtlMillis: 60_00
           const known = yield* statusFrom(guesser, bearer(knownToken))
           assert.strictEqual(known.status, 200)
           assert.isUndefined(known.headers["retry-after"])
-          const knownBehindGuess = yield* statusFrom(guesser, { ...bearer(unknownToken(100)), ...partnerKey(knownToken) })
+          const knownBehindGuess = yield* statusFrom(guesser, {
+            ...bearer(unknownToken(100)),
+            ...partnerKey(knownToken)
+          })
           assert.strictEqual(knownBehindGuess.status, 200)
           assert.isUndefined(knownBehindGuess.headers["retry-after"])
 
@@ -274,31 +287,37 @@ layer(TestApp({ app: { authFailureLimit: failureLimit, authCacheTtlMillis: 60_00
         assert.strictEqual((yield* statusFrom("2001:db8:7:2::1", bearer(unknownToken(9)))).status, 401)
       }))
 
-    it.effect("unknown tokens, however many, never push a real partner out of the token cache", () =>
-      Effect.gen(function*() {
-        const partners = yield* Partners
-        const sql = yield* SqlClient.SqlClient
-        // Written by hand, so no change notice empties the cache behind the test's back.
-        const token = `pak_cached_${"z".repeat(40)}`
-        const [{ id }] = yield* sql<{ id: string }>`
+    it.effect(
+      "unknown tokens, however many, never push a real partner out of the token cache",
+      () =>
+        Effect.gen(function*() {
+          const partners = yield* Partners
+          const sql = yield* SqlClient.SqlClient
+          // Written by hand, so no change notice empties the cache behind the test's back.
+          const token = `pak_cached_${"z".repeat(40)}`
+          const [{ id }] = yield* sql<{ id: string }>`
           WITH p AS (INSERT INTO partners (name, slug) VALUES ('Cached', 'cached-partner') RETURNING id),
                e AS (INSERT INTO partner_environments (partner_id, environment) SELECT id, 'live' FROM p RETURNING partner_id)
           INSERT INTO partner_tokens (partner_id, environment, token_hash)
           SELECT partner_id, 'live', ${createHash("sha256").update(token).digest()} FROM e
           RETURNING partner_id::text AS id
         `
-        // Found once, then its token is taken out of the database: only the cache knows it now.
-        assert.strictEqual(Option.getOrThrow(yield* partners.authenticate(token)).id, Number(id))
-        yield* sql`UPDATE partner_tokens SET token_hash = ${createHash("sha256").update(`moved-${token}`).digest()} WHERE partner_id = ${id}`
-        // More unknown tokens than the cache holds (10,000): each a miss.
-        const misses = yield* Effect.forEach(
-          Array.from({ length: 10_050 }, (_, i) => unknownToken(i)),
-          (unknown) => partners.authenticate(unknown),
-          { concurrency: 16 }
-        )
-        assert.isTrue(misses.every(Option.isNone))
-        const still = yield* partners.authenticate(token)
-        assert.strictEqual(Option.getOrThrow(still).id, Number(id), "the partner is still served from the cache")
-      }), { timeout: 120_000 })
+          // Found once, then its token is taken out of the database: only the cache knows it now.
+          assert.strictEqual(Option.getOrThrow(yield* partners.authenticate(token)).id, Number(id))
+          yield* sql`UPDATE partner_tokens SET token_hash = ${
+            createHash("sha256").update(`moved-${token}`).digest()
+          } WHERE partner_id = ${id}`
+          // More unknown tokens than the cache holds (10,000): each a miss.
+          const misses = yield* Effect.forEach(
+            Array.from({ length: 10_050 }, (_, i) => unknownToken(i)),
+            (unknown) => partners.authenticate(unknown),
+            { concurrency: 16 }
+          )
+          assert.isTrue(misses.every(Option.isNone))
+          const still = yield* partners.authenticate(token)
+          assert.strictEqual(Option.getOrThrow(still).id, Number(id), "the partner is still served from the cache")
+        }),
+      { timeout: 120_000 }
+    )
   }
 )

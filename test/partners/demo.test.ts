@@ -1,7 +1,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { ConfigProvider, Console, Effect, Option, Redacted, Result } from "effect"
 import { SqlClient } from "effect/sql"
-import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxPartnerWallet.ts"
+import { sandboxPartnerWalletPath } from "../../src/integrations/sandbox/SandboxPartnerWallet.ts"
 import { ensureDemoPartner } from "../../src/partners/DemoPartner.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
@@ -13,13 +13,18 @@ const token = "pak_demo_test_0000000000000000000000000000000000"
 /** Runs the start-up step and returns what it printed on stderr. */
 const ensureDemoPartnerPrinting = Effect.gen(function*() {
   const printed: Array<string> = []
-  const console: Console.Console = { ...globalThis.console, error: (...args: Array<unknown>) => printed.push(args.join(" ")) }
+  const console: Console.Console = {
+    ...globalThis.console,
+    error: (...args: Array<unknown>) => printed.push(args.join(" "))
+  }
   yield* ensureDemoPartner.pipe(Effect.provideService(Console.Console, console))
   return printed.join("\n")
 })
 
 layer(
-  TestServices({ app: { demoPartnerToken: Option.some(Redacted.make(token)), publicUrl: Option.some("http://demo.example") } }),
+  TestServices({
+    app: { demoPartnerToken: Option.some(Redacted.make(token)), publicUrl: Option.some("http://demo.example") }
+  }),
   live
 )("the demo partner with DEMO_PARTNER_TOKEN", (it) => {
   it.effect("holds DEMO_PARTNER_TOKEN and, on the sandbox, pays through the sandbox's own wallet", () =>
@@ -41,7 +46,10 @@ layer(
       const partners = yield* Partners
       const rotated = yield* partners.rotateToken("demo").pipe(Effect.orDie)
       yield* ensureDemoPartner
-      assert.isTrue(Option.isSome(yield* partners.authenticate(rotated.token)), "the operator's new token still opens the API")
+      assert.isTrue(
+        Option.isSome(yield* partners.authenticate(rotated.token)),
+        "the operator's new token still opens the API"
+      )
       assert.isTrue(Option.isNone(yield* partners.authenticate(token)), "the old one, from the setting, does not")
       // Put back for the other tests, which expect the setting's token.
       yield* partners.rotateToken("demo", "live", token).pipe(Effect.orDie)
@@ -55,7 +63,10 @@ layer(
         FROM partners WHERE id = partner_id AND slug = 'demo' AND environment = 'live'
       `
       yield* ensureDemoPartner
-      assert.strictEqual((yield* (yield* Partners).show("demo")).callback_url, `http://demo.example${sandboxPartnerWalletPath}`)
+      assert.strictEqual(
+        (yield* (yield* Partners).show("demo")).callback_url,
+        `http://demo.example${sandboxPartnerWalletPath}`
+      )
     }))
 
   it.effect("never re-activates a demo partner an operator deactivated", () =>
@@ -111,10 +122,19 @@ describe("DEMO_PARTNER_TOKEN at start-up", () => {
 
   it.effect("a token of a partner token's shape is taken: generated, prefixed or chosen", () =>
     Effect.gen(function*() {
-      for (const token of [`pak_${"Q".repeat(43)}`, `pak_live_${"r".repeat(43)}`, `pak_test_${"s".repeat(43)}`, "my-own-demo-token-2026"]) {
+      for (
+        const token of [
+          `pak_${"Q".repeat(43)}`,
+          `pak_live_${"r".repeat(43)}`,
+          `pak_test_${"s".repeat(43)}`,
+          "my-own-demo-token-2026"
+        ]
+      ) {
         const config = yield* read(token)
         assert.isTrue(Result.isSuccess(config), token)
-        if (Result.isSuccess(config)) assert.strictEqual(Redacted.value(Option.getOrThrow(config.success.demoPartnerToken)), token)
+        if (Result.isSuccess(config)) {
+          assert.strictEqual(Redacted.value(Option.getOrThrow(config.success.demoPartnerToken)), token)
+        }
       }
     }))
 

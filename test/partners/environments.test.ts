@@ -26,7 +26,13 @@ layer(MemoryPartnerApi())("environments in production (the default)", (it) => {
       assert.strictEqual(liveAnswer.partner.environment, "live")
       assert.strictEqual(liveAnswer.data.partner.environment, "live")
       const testAnswer = yield* (yield* memoryClient(test.token)).account.status()
-      assert.deepStrictEqual(testAnswer.partner, { id: partner.id, name: "Two Keys", slug: "two-keys", status: "active", environment: "test" })
+      assert.deepStrictEqual(testAnswer.partner, {
+        id: partner.id,
+        name: "Two Keys",
+        slug: "two-keys",
+        status: "active",
+        environment: "test"
+      })
       assert.strictEqual(testAnswer.data.partner.environment, "test")
     }))
 
@@ -74,43 +80,64 @@ layer(MemoryPartnerApi())("environments in production (the default)", (it) => {
       })
       const liveTarget = Option.getOrThrow(yield* repo.findCallbackTarget(partner.id, "live"))
       const testTarget = Option.getOrThrow(yield* repo.findCallbackTarget(partner.id, "test"))
-      assert.deepStrictEqual([liveTarget.callbackUrl, liveTarget.webhookSecret], ["https://live.example/wallet", webhookSecret])
-      assert.deepStrictEqual([testTarget.callbackUrl, testTarget.webhookSecret], ["https://test.example/wallet", test.webhookSecret])
+      assert.deepStrictEqual([liveTarget.callbackUrl, liveTarget.webhookSecret], [
+        "https://live.example/wallet",
+        webhookSecret
+      ])
+      assert.deepStrictEqual([testTarget.callbackUrl, testTarget.webhookSecret], [
+        "https://test.example/wallet",
+        test.webhookSecret
+      ])
       assert.deepStrictEqual(signingSecrets(testTarget, new Date()), [test.webhookSecret])
       // A rotation of the test secret: the old test secret signs beside it; the live one is untouched.
       const rotated = yield* partners.rotateWebhookSecret("called-back", "test")
       const afterRotation = Option.getOrThrow(yield* repo.findCallbackTarget(partner.id, "test"))
       assert.deepStrictEqual(signingSecrets(afterRotation, new Date()), [rotated.webhookSecret, test.webhookSecret])
-      assert.deepStrictEqual(signingSecrets(Option.getOrThrow(yield* repo.findCallbackTarget(partner.id, "live")), new Date()), [webhookSecret])
+      assert.deepStrictEqual(
+        signingSecrets(Option.getOrThrow(yield* repo.findCallbackTarget(partner.id, "live")), new Date()),
+        [webhookSecret]
+      )
       // Each URL changes apart.
       yield* partners.update("called-back", { testCallbackUrl: null })
       assert.isNull(Option.getOrThrow(yield* repo.findCallbackTarget(partner.id, "test")).callbackUrl)
-      assert.strictEqual(Option.getOrThrow(yield* repo.findCallbackTarget(partner.id, "live")).callbackUrl, "https://live.example/wallet")
+      assert.strictEqual(
+        Option.getOrThrow(yield* repo.findCallbackTarget(partner.id, "live")).callbackUrl,
+        "https://live.example/wallet"
+      )
     }))
 })
 
-layer(MemoryPartnerApi({ partners: { serviceEnvironment: "staging" } }))("SERVICE_ENVIRONMENT=staging, in memory", (it) => {
-  it.effect("refuses a live token with the invalid-partner message and takes a test one", () =>
-    Effect.gen(function*() {
-      const { test, token } = yield* givenPartner({ slug: "staged" })
-      const refused = yield* Effect.flip((yield* memoryClient(token)).account.status())
-      assert.instanceOf(refused, Unauthorized)
-      assert.strictEqual((refused as Unauthorized).message, "Parceiro invalido ou inativo.")
-      assert.strictEqual((yield* (yield* memoryClient(test.token)).account.status()).partner.environment, "test")
-    }))
-})
+layer(MemoryPartnerApi({ partners: { serviceEnvironment: "staging" } }))(
+  "SERVICE_ENVIRONMENT=staging, in memory",
+  (it) => {
+    it.effect("refuses a live token with the invalid-partner message and takes a test one", () =>
+      Effect.gen(function*() {
+        const { test, token } = yield* givenPartner({ slug: "staged" })
+        const refused = yield* Effect.flip((yield* memoryClient(token)).account.status())
+        assert.instanceOf(refused, Unauthorized)
+        assert.strictEqual((refused as Unauthorized).message, "Parceiro invalido ou inativo.")
+        assert.strictEqual((yield* (yield* memoryClient(test.token)).account.status()).partner.environment, "test")
+      }))
+  }
+)
 
-layer(TestApp({ partners: { serviceEnvironment: "staging" } }), live)("SERVICE_ENVIRONMENT=staging on the wire", (it) => {
-  it.effect("a live token gets the contract's exact 401; a test token works", () =>
-    Effect.gen(function*() {
-      const { test, token } = yield* givenPartner({ name: "Staged Bets" })
-      const refused = yield* request("GET", "/api/partner/v1/status", { headers: bearer(token) })
-      assert.deepStrictEqual([refused.status, refused.body], [401, { success: false, message: "Parceiro invalido ou inativo." }])
-      const admitted = yield* request("GET", "/api/partner/v1/status", { headers: { "x-partner-key": test.token } })
-      assert.strictEqual(admitted.status, 200)
-      assert.strictEqual((admitted.body as { partner: { environment: string } }).partner.environment, "test")
-    }))
-})
+layer(TestApp({ partners: { serviceEnvironment: "staging" } }), live)(
+  "SERVICE_ENVIRONMENT=staging on the wire",
+  (it) => {
+    it.effect("a live token gets the contract's exact 401; a test token works", () =>
+      Effect.gen(function*() {
+        const { test, token } = yield* givenPartner({ name: "Staged Bets" })
+        const refused = yield* request("GET", "/api/partner/v1/status", { headers: bearer(token) })
+        assert.deepStrictEqual([refused.status, refused.body], [401, {
+          success: false,
+          message: "Parceiro invalido ou inativo."
+        }])
+        const admitted = yield* request("GET", "/api/partner/v1/status", { headers: { "x-partner-key": test.token } })
+        assert.strictEqual(admitted.status, 200)
+        assert.strictEqual((admitted.body as { partner: { environment: string } }).partner.environment, "test")
+      }))
+  }
+)
 
 layer(TestApp(), live)("environments on PostgreSQL", (it) => {
   it.effect("production takes both tokens; each environment's row holds its own token hash, URL and secret", () =>
@@ -126,18 +153,34 @@ layer(TestApp(), live)("environments on PostgreSQL", (it) => {
         assert.strictEqual(answer.status, 200)
         assert.strictEqual((answer.body as { partner: { environment: string } }).partner.environment, environment)
       }
-      const rows = yield* sql<{ environment: string; callback_url: string; webhook_secret: string; has_token: boolean }>`
+      const rows = yield* sql<
+        { environment: string; callback_url: string; webhook_secret: string; has_token: boolean }
+      >`
         SELECT e.environment, e.callback_url, e.webhook_secret, t.token_hash IS NOT NULL AS has_token
         FROM partner_environments e LEFT JOIN partner_tokens t USING (partner_id, environment)
         WHERE e.partner_id = ${partner.id} ORDER BY e.environment
       `
       assert.deepStrictEqual(rows.map((row) => ({ ...row })), [
-        { environment: "live", callback_url: "https://live.example/wallet", webhook_secret: webhookSecret, has_token: true },
-        { environment: "test", callback_url: "https://test.example/wallet", webhook_secret: test.webhookSecret, has_token: true }
+        {
+          environment: "live",
+          callback_url: "https://live.example/wallet",
+          webhook_secret: webhookSecret,
+          has_token: true
+        },
+        {
+          environment: "test",
+          callback_url: "https://test.example/wallet",
+          webhook_secret: test.webhookSecret,
+          has_token: true
+        }
       ])
       const targets = yield* CallbackTargets
       const testTarget = Option.getOrThrow(yield* targets.get(partner.id, "test"))
-      assert.deepStrictEqual([testTarget.environment, testTarget.callbackUrl, testTarget.webhookSecret], ["test", "https://test.example/wallet", test.webhookSecret])
+      assert.deepStrictEqual([testTarget.environment, testTarget.callbackUrl, testTarget.webhookSecret], [
+        "test",
+        "https://test.example/wallet",
+        test.webhookSecret
+      ])
     }))
 
   it.effect("a partner row from before environments: its token stays live, and a test token comes by rotation", () =>

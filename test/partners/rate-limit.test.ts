@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Partners } from "../../src/partners/Partners.ts"
-import { bearer, errorBody, givenPartner, partnerKey, request, type RawResponse, TestApp } from "../support/TestApp.ts"
+import { bearer, errorBody, givenPartner, partnerKey, type RawResponse, request, TestApp } from "../support/TestApp.ts"
 import { live } from "../support/live.ts"
 
 /** The service's default in this file: small, so a test can spend it. */
@@ -76,7 +76,9 @@ layer(TestApp({ partners: { rateLimitPerMinute: defaultLimit } }), live)("partne
       assert.strictEqual(invalid.status, 422)
       assert.strictEqual(integerHeader(invalid, "ratelimit-limit"), defaultLimit)
       assert.strictEqual(integerHeader(invalid, "ratelimit-remaining"), defaultLimit - 1)
-      const missing = yield* request("GET", "/api/partner/v1/sports/events/no-such-event/result", { headers: bearer(token) })
+      const missing = yield* request("GET", "/api/partner/v1/sports/events/no-such-event/result", {
+        headers: bearer(token)
+      })
       assert.strictEqual(integerHeader(missing, "ratelimit-remaining"), defaultLimit - 2)
     }))
 

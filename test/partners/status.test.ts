@@ -15,7 +15,14 @@ layer(MemoryPartnerApi())("GET /status", (it) => {
         success: true,
         partner: { id: partner.id, name: "Acme Bets", slug: "acme", status: "active", environment: "live" },
         data: {
-          partner: { id: partner.id, name: "Acme Bets", slug: "acme", status: "active", commission_percent: 12.5, environment: "live" },
+          partner: {
+            id: partner.id,
+            name: "Acme Bets",
+            slug: "acme",
+            status: "active",
+            commission_percent: 12.5,
+            environment: "live"
+          },
           aggregator_configured: true,
           sports_gateway: { configured: true, provider: "sandbox" }
         }

@@ -43,7 +43,9 @@ layer(MemoryPartnerApi())("tokens rolled with an overlap", (it) => {
       const created = yield* givenPartner({ slug: "rolled-now" })
       const kept = yield* partners.rotateToken("rolled-now", "test", undefined, Duration.days(7))
       const now = yield* partners.rotateToken("rolled-now", "test")
-      for (const old of [created.test.token, kept.token]) assert.instanceOf(yield* Effect.flip(status(old)), Unauthorized)
+      for (const old of [created.test.token, kept.token]) {
+        assert.instanceOf(yield* Effect.flip(status(old)), Unauthorized)
+      }
       assert.strictEqual((yield* status(now.token)).partner.environment, "test")
       assert.strictEqual((yield* status(created.token)).partner.environment, "live")
     }))
@@ -52,7 +54,10 @@ layer(MemoryPartnerApi())("tokens rolled with an overlap", (it) => {
     Effect.gen(function*() {
       const partners = yield* Partners
       const created = yield* givenPartner({ slug: "used" })
-      const lastUsed = Effect.map(partners.tokensOf(created.partner), (tokens) => tokens.find((each) => each.environment === "live")!.lastUsedAt)
+      const lastUsed = Effect.map(
+        partners.tokensOf(created.partner),
+        (tokens) => tokens.find((each) => each.environment === "live")!.lastUsedAt
+      )
       yield* status(created.token)
       assert.isNull(yield* lastUsed, "nothing written by the request itself")
       const usedAt = yield* Clock.currentTimeMillis

@@ -5,7 +5,9 @@ import { TestClock } from "effect/testing"
 import * as ByteBoundedCache from "../../src/platform/ByteBoundedCache.ts"
 
 /** A cache whose answers are `size` bytes, counting its look-ups per key. */
-const counting = (options: { readonly maxBytes: number; readonly timeToLive?: Duration.Input; readonly size?: (key: string) => number }) =>
+const counting = (
+  options: { readonly maxBytes: number; readonly timeToLive?: Duration.Input; readonly size?: (key: string) => number }
+) =>
   Effect.gen(function*() {
     const lookups = new Map<string, number>()
     const cache = yield* ByteBoundedCache.make({
@@ -47,7 +49,10 @@ describe("ByteBoundedCache", () => {
 
   it.effect("answers an answer larger than the whole budget without keeping it", () =>
     Effect.gen(function*() {
-      const { cache, get, lookups } = yield* counting({ maxBytes: 1_000, size: (key) => (key === "huge" ? 5_000 : 100) })
+      const { cache, get, lookups } = yield* counting({
+        maxBytes: 1_000,
+        size: (key) => (key === "huge" ? 5_000 : 100)
+      })
       yield* get("small")
       assert.strictEqual(yield* get("huge"), "huge")
       yield* get("huge")

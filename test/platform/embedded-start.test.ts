@@ -18,7 +18,9 @@ const startService = (dataDir: string, port: number) =>
     ({ handle, output }) => ({
       handle,
       output,
-      token: output.map((line) => /live: (pak_live_[A-Za-z0-9_-]{43})/.exec(line)?.[1]).find((found) => found !== undefined)
+      token: output.map((line) => /live: (pak_live_[A-Za-z0-9_-]{43})/.exec(line)?.[1]).find((found) =>
+        found !== undefined
+      )
     })
   )
 
@@ -39,45 +41,49 @@ const waitUntil = (condition: () => Effect.Effect<boolean>, what: string) =>
     }
   })
 
-it.live("npm start with no database: serves the demo token, survives a kill -9, stops cleanly on SIGTERM", () =>
-  Effect.gen(function*() {
-    const files = yield* FileSystem.FileSystem
-    const dataDir = yield* files.makeTempDirectoryScoped({ prefix: "partner-api-start-" })
-    // The cluster's own user (postgres, when run as root) must reach it.
-    yield* files.chmod(dataDir, 0o755)
-    const port = yield* freePort()
+it.live(
+  "npm start with no database: serves the demo token, survives a kill -9, stops cleanly on SIGTERM",
+  () =>
+    Effect.gen(function*() {
+      const files = yield* FileSystem.FileSystem
+      const dataDir = yield* files.makeTempDirectoryScoped({ prefix: "partner-api-start-" })
+      // The cluster's own user (postgres, when run as root) must reach it.
+      yield* files.chmod(dataDir, 0o755)
+      const port = yield* freePort()
 
-    // First start: a cluster is created and a demo partner printed once.
-    const first = yield* startService(dataDir, port)
-    assert.isDefined(first.token, first.output.join("\n"))
-    const token = first.token!
-    const answered = yield* status(port, token)
-    assert.strictEqual(answered.status, 200)
-    assert.strictEqual(answered.body.partner.slug, "demo")
+      // First start: a cluster is created and a demo partner printed once.
+      const first = yield* startService(dataDir, port)
+      assert.isDefined(first.token, first.output.join("\n"))
+      const token = first.token!
+      const answered = yield* status(port, token)
+      assert.strictEqual(answered.status, 200)
+      assert.strictEqual(answered.body.partner.slug, "demo")
 
-    // SIGTERM: the service exits and takes its PostgreSQL with it.
-    const firstPostmaster = yield* postmasterPid(dataDir)
-    assert.isDefined(firstPostmaster)
-    process.kill(Number(first.handle.pid), "SIGTERM")
-    yield* first.handle.exitCode
-    yield* waitUntil(() => Effect.sync(() => !isAlive(firstPostmaster!)), "the embedded PostgreSQL to stop")
+      // SIGTERM: the service exits and takes its PostgreSQL with it.
+      const firstPostmaster = yield* postmasterPid(dataDir)
+      assert.isDefined(firstPostmaster)
+      process.kill(Number(first.handle.pid), "SIGTERM")
+      yield* first.handle.exitCode
+      yield* waitUntil(() => Effect.sync(() => !isAlive(firstPostmaster!)), "the embedded PostgreSQL to stop")
 
-    // Second start: same data, no new demo partner, the token still works.
-    const second = yield* startService(dataDir, port)
-    assert.isUndefined(second.token)
-    assert.strictEqual((yield* status(port, token)).status, 200)
+      // Second start: same data, no new demo partner, the token still works.
+      const second = yield* startService(dataDir, port)
+      assert.isUndefined(second.token)
+      assert.strictEqual((yield* status(port, token)).status, 200)
 
-    // kill -9 leaves the postmaster behind; the next start must not be stopped by it.
-    const orphan = yield* postmasterPid(dataDir)
-    process.kill(Number(second.handle.pid), "SIGKILL")
-    yield* Effect.exit(second.handle.exitCode) // fails: killed by a signal
-    assert.isTrue(isAlive(orphan!), "the killed run left its PostgreSQL running")
+      // kill -9 leaves the postmaster behind; the next start must not be stopped by it.
+      const orphan = yield* postmasterPid(dataDir)
+      process.kill(Number(second.handle.pid), "SIGKILL")
+      yield* Effect.exit(second.handle.exitCode) // fails: killed by a signal
+      assert.isTrue(isAlive(orphan!), "the killed run left its PostgreSQL running")
 
-    const third = yield* startService(dataDir, port)
-    assert.strictEqual((yield* status(port, token)).status, 200)
-    assert.isFalse(isAlive(orphan!), "the left-over PostgreSQL was stopped")
-    const thirdPostmaster = yield* postmasterPid(dataDir)
-    process.kill(Number(third.handle.pid), "SIGTERM")
-    yield* third.handle.exitCode
-    yield* waitUntil(() => Effect.sync(() => !isAlive(thirdPostmaster!)), "the embedded PostgreSQL to stop")
-  }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), { timeout: 180_000 })
+      const third = yield* startService(dataDir, port)
+      assert.strictEqual((yield* status(port, token)).status, 200)
+      assert.isFalse(isAlive(orphan!), "the left-over PostgreSQL was stopped")
+      const thirdPostmaster = yield* postmasterPid(dataDir)
+      process.kill(Number(third.handle.pid), "SIGTERM")
+      yield* third.handle.exitCode
+      yield* waitUntil(() => Effect.sync(() => !isAlive(thirdPostmaster!)), "the embedded PostgreSQL to stop")
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)),
+  { timeout: 180_000 }
+)

@@ -24,7 +24,9 @@ const world = { events: worldEvents() }
 const prefix = "/api/partner/v1"
 
 /** Three instances (or `size`) on the test's database and one Redis, each with its own address. */
-const fleet = (settings: Omit<FleetSettings, "redisUrl" | "keyPrefix"> & { readonly size?: number; readonly name: string }) =>
+const fleet = (
+  settings: Omit<FleetSettings, "redisUrl" | "keyPrefix"> & { readonly size?: number; readonly name: string }
+) =>
   Effect.gen(function*() {
     const keyPrefix = yield* scopedKeyPrefix(settings.name)
     const instances: Array<{ readonly url: string; readonly context: Context.Context<Partners> }> = []
@@ -49,24 +51,28 @@ describe.skipIf(!redisUp)("a fleet of instances on one database and one Redis", 
   layer(Layer.mergeAll(FakeUpstream.layer(catalogProvider(world)), TestDatabaseUrlLive), { ...live, timeout: 120_000 })(
     "behaves as one toward the provider",
     (it) => {
-      it.effect("runs each scheduled refresh once per interval across the fleet", () =>
-        Effect.scoped(Effect.gen(function*() {
-          const fake = yield* FakeUpstream
-          yield* fleet({
-            name: "schedule",
-            scheduled: true,
-            // Answers never reused: every refresh that runs reaches the fake.
-            sports: { cacheTtlMax: Duration.zero },
-            catalog: { refreshInterval: Duration.seconds(1), liveRefreshInterval: Duration.hours(1) }
-          })
-          // One full refresh asks for the league list once: its count is the number of refreshes.
-          const before = callsTo(fake, "/v1/league")
-          yield* Effect.sleep("5 seconds")
-          const refreshes = callsTo(fake, "/v1/league") - before
-          // Five intervals: one instance would run about five, three on their own about fifteen.
-          assert.isAtLeast(refreshes, 3)
-          assert.isAtMost(refreshes, 6)
-        })), 60_000)
+      it.effect(
+        "runs each scheduled refresh once per interval across the fleet",
+        () =>
+          Effect.scoped(Effect.gen(function*() {
+            const fake = yield* FakeUpstream
+            yield* fleet({
+              name: "schedule",
+              scheduled: true,
+              // Answers never reused: every refresh that runs reaches the fake.
+              sports: { cacheTtlMax: Duration.zero },
+              catalog: { refreshInterval: Duration.seconds(1), liveRefreshInterval: Duration.hours(1) }
+            })
+            // One full refresh asks for the league list once: its count is the number of refreshes.
+            const before = callsTo(fake, "/v1/league")
+            yield* Effect.sleep("5 seconds")
+            const refreshes = callsTo(fake, "/v1/league") - before
+            // Five intervals: one instance would run about five, three on their own about fifteen.
+            assert.isAtLeast(refreshes, 3)
+            assert.isAtMost(refreshes, 6)
+          })),
+        60_000
+      )
 
       it.effect("an identical partner request sent to every instance reaches the provider once", () =>
         Effect.scoped(Effect.gen(function*() {
@@ -74,9 +80,12 @@ describe.skipIf(!redisUp)("a fleet of instances on one database and one Redis", 
           const instances = yield* fleet({ name: "single-flight" })
           const token = yield* givenToken(instances[0], "Acme")
           const path = `${prefix}/sports/events/70007/odds`
-          const oddsCalls = () => fake.calls.filter((call) => call.path === "/v2/event/odds" && call.query.event_id === "70007").length
+          const oddsCalls = () =>
+            fake.calls.filter((call) => call.path === "/v2/event/odds" && call.query.event_id === "70007").length
 
-          const first = yield* Effect.forEach(instances, (instance) => get(instance.url, path, token), { concurrency: "unbounded" })
+          const first = yield* Effect.forEach(instances, (instance) => get(instance.url, path, token), {
+            concurrency: "unbounded"
+          })
           assert.deepStrictEqual(first.map((answer) => answer.status), [200, 200, 200])
           assert.strictEqual(oddsCalls(), 1)
           assert.deepStrictEqual(first.map((answer) => answer.headers.get("x-cache")).sort(), ["HIT", "HIT", "MISS"])
@@ -129,7 +138,12 @@ describe.skipIf(!redisUp)("a fleet of instances on one database and one Redis", 
             scheduled: true,
             // One partner: 3 calls an hour (a burst of 1); partners together: half of the 36,000.
             // Answers never reused, so that each live refresh reaches the fake.
-            sports: { rateLimitPerHour: 36_000, partnerQuotaShare: 0.0001, scheduledReserve: 0.5, cacheTtlMax: Duration.zero },
+            sports: {
+              rateLimitPerHour: 36_000,
+              partnerQuotaShare: 0.0001,
+              scheduledReserve: 0.5,
+              cacheTtlMax: Duration.zero
+            },
             catalog: { refreshInterval: Duration.hours(1), liveRefreshInterval: Duration.millis(500) }
           })
           const flooder = yield* givenToken(instances[0], "Flooder")
@@ -147,7 +161,11 @@ describe.skipIf(!redisUp)("a fleet of instances on one database and one Redis", 
           assert.strictEqual(answer.status, 404, "the other partner reaches the provider (the event has no result yet)")
 
           const inPlay = callsTo(fake, "/v3/events/inplay")
-          yield* eventually(Effect.sync(() => callsTo(fake, "/v3/events/inplay")), (n) => n >= inPlay + 2, "live refreshes after the flood")
+          yield* eventually(
+            Effect.sync(() => callsTo(fake, "/v3/events/inplay")),
+            (n) => n >= inPlay + 2,
+            "live refreshes after the flood"
+          )
         })))
 
       it.effect("keeps answering while its Redis is down, says so on /ready, and shares again once it is back", () =>

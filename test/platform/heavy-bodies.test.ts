@@ -22,7 +22,8 @@ const post = (path: string, token: string, body: HttpClientRequest.HttpClientReq
     return { status: response.status, body: (yield* response.json) as unknown }
   }).pipe(Effect.orDie)
 
-const bytes = (value: Uint8Array) => HttpClientRequest.bodyUint8Array(HttpClientRequest.post("/"), value, "application/json").body
+const bytes = (value: Uint8Array) =>
+  HttpClientRequest.bodyUint8Array(HttpClientRequest.post("/"), value, "application/json").body
 
 layer(TestApp(), live)("heavy bodies", (it) => {
   it.effect("a body over the limit is a 413 by its Content-Length; one sent without a length is cut off at the limit", () =>

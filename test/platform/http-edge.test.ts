@@ -42,7 +42,11 @@ layer(TestApp().pipe(Layer.provide(logs.layer)), live)("the service's edges", (i
       const health = yield* request("GET", "/health")
       assert.deepStrictEqual([health.status, health.body], [200, { success: true, message: "ok" }])
       const ready = yield* request("GET", "/ready")
-      assert.deepStrictEqual([ready.status, ready.body], [200, { success: true, message: "ready", shared_store: "memory" }])
+      assert.deepStrictEqual([ready.status, ready.body], [200, {
+        success: true,
+        message: "ready",
+        shared_store: "memory"
+      }])
     }))
 
   it.effect("the OpenAPI document describes the contract, version 1.0.0, under the v1 prefix", () =>
@@ -92,7 +96,9 @@ layer(TestApp().pipe(Layer.provide(logs.layer)), live)("the service's edges", (i
 class ProbeGroup extends HttpApiGroup.make("probe").add(
   HttpApiEndpoint.post("echo", "/echo", {
     payload: Schema.Struct({
-      name: Schema.String.check(Schema.isMaxLength(5, { message: "The :attribute field must not be greater than 5 characters." })),
+      name: Schema.String.check(
+        Schema.isMaxLength(5, { message: "The :attribute field must not be greater than 5 characters." })
+      ),
       age: Schema.Int,
       vip: Schema.optionalKey(Schema.Boolean)
     }),
@@ -119,7 +125,10 @@ layer(ProbeApp, live)("request validation and failures", (it) => {
   describe("422 with every failing field", () => {
     it.effect("malformed JSON", () =>
       Effect.gen(function*() {
-        const response = yield* request("POST", "/echo", { body: "{\"name\": \"x\",", headers: { "content-type": "application/json" } })
+        const response = yield* request("POST", "/echo", {
+          body: "{\"name\": \"x\",",
+          headers: { "content-type": "application/json" }
+        })
         assert.strictEqual(response.status, 422)
         assert.deepStrictEqual(response.body, {
           success: false,
@@ -130,7 +139,10 @@ layer(ProbeApp, live)("request validation and failures", (it) => {
 
     it.effect("a content type that is not JSON", () =>
       Effect.gen(function*() {
-        const response = yield* request("POST", "/echo", { body: "name=x&age=1", headers: { "content-type": "application/x-www-form-urlencoded" } })
+        const response = yield* request("POST", "/echo", {
+          body: "name=x&age=1",
+          headers: { "content-type": "application/x-www-form-urlencoded" }
+        })
         assert.strictEqual(response.status, 422)
         assert.strictEqual(errorBody(response).message, "The given data was invalid.")
         assert.deepStrictEqual(Object.keys(validationErrors(response)), ["body"])
@@ -170,7 +182,9 @@ layer(ProbeApp, live)("request validation and failures", (it) => {
       const response = yield* request("GET", "/boom")
       assert.strictEqual(response.status, 500)
       assert.deepStrictEqual(response.body, { success: false, message: "Internal server error." })
-      assert.isTrue(logs.entries.some((entry) => entry.level === "ERROR" && String(entry.cause).includes("secret internal detail")))
+      assert.isTrue(
+        logs.entries.some((entry) => entry.level === "ERROR" && String(entry.cause).includes("secret internal detail"))
+      )
     }))
 
   it.effect("a body over 1 MiB is refused with 413 in the envelope", () =>

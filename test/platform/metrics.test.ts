@@ -66,7 +66,11 @@ const valueOf = (found: Family, labels: Record<string, string>, sampleName = fou
 layer(App, live)("GET /metrics", (it) => {
   it.effect("with METRICS_TOKEN set, a scrape without it or with another token is a 401 envelope", () =>
     Effect.gen(function*() {
-      for (const headers of [{}, bearer("wrong"), { authorization: `Basic ${metricsToken}` }, { "x-partner-key": metricsToken }]) {
+      for (
+        const headers of [{}, bearer("wrong"), { authorization: `Basic ${metricsToken}` }, {
+          "x-partner-key": metricsToken
+        }]
+      ) {
         const refused = yield* request("GET", "/metrics", { headers })
         assert.strictEqual(refused.status, 401, JSON.stringify(headers))
         assert.strictEqual(errorBody(refused).success, false)
@@ -87,10 +91,14 @@ layer(App, live)("GET /metrics", (it) => {
       for (let i = 0; i < 3; i++) yield* request("GET", "/api/partner/v1/status", { headers: bearer(busy.token) })
       yield* request("GET", "/no/such/route")
       const reader = yield* givenPartner({ name: "Sports Reader" })
-      const odds = yield* request("GET", "/api/partner/v1/sports/events/upcoming?sport_id=1", { headers: bearer(reader.token) })
+      const odds = yield* request("GET", "/api/partner/v1/sports/events/upcoming?sport_id=1", {
+        headers: bearer(reader.token)
+      })
       assert.strictEqual(odds.status, 200)
       const rereader = yield* givenPartner({ name: "Sports Rereader" })
-      const again = yield* request("GET", "/api/partner/v1/sports/events/upcoming?sport_id=1", { headers: bearer(rereader.token) })
+      const again = yield* request("GET", "/api/partner/v1/sports/events/upcoming?sport_id=1", {
+        headers: bearer(rereader.token)
+      })
       assert.strictEqual(again.headers["x-cache"], "HIT")
       const refresh = yield* request("POST", "/api/partner/v1/sports/catalog/refresh", {
         headers: bearer(reader.token),
@@ -101,9 +109,15 @@ layer(App, live)("GET /metrics", (it) => {
       yield* request("GET", "/api/partner/v1/sports/events/no-such-event/result", { headers: bearer(looker.token) })
       const wallet = yield* givenWalletPartner(books)
       const player = yield* givenPlayer(books, wallet.partner.id, "metrics-player", 100)
-      assert.strictEqual(walletAnswer(yield* winBet(player.internal_user_id, "metrics-txn-1", { bet: 5, win: 8 })).msg, "")
+      assert.strictEqual(
+        walletAnswer(yield* winBet(player.internal_user_id, "metrics-txn-1", { bet: 5, win: 8 })).msg,
+        ""
+      )
       assert.strictEqual(walletAnswer(yield* walletCall({ type: "Balance", user_code: 987654321 })).msg, "INVALID_USER")
-      assert.strictEqual((yield* request("POST", "/aggregator/wallet", { json: { agent_code: "x", agent_secret: "y" } })).status, 401)
+      assert.strictEqual(
+        (yield* request("POST", "/aggregator/wallet", { json: { agent_code: "x", agent_secret: "y" } })).status,
+        401
+      )
 
       const scraped = yield* scrape
       assert.strictEqual(scraped.status, 200)
@@ -111,18 +125,51 @@ layer(App, live)("GET /metrics", (it) => {
 
       const requests = family(families, "http_requests_total", "counter")
       // Labelled by the route's pattern and the partner's slug, never the raw path.
-      assert.strictEqual(valueOf(requests, { route: "/api/partner/v1/status", method: "GET", status: "200", partner: busy.partner.slug, environment: "live" }), 2)
-      assert.strictEqual(valueOf(requests, { route: "/api/partner/v1/status", method: "GET", status: "429", partner: busy.partner.slug, environment: "live" }), 1)
-      assert.isAtLeast(valueOf(requests, { route: "unmatched", status: "404", partner: "none", environment: "none" }) ?? 0, 1)
+      assert.strictEqual(
+        valueOf(requests, {
+          route: "/api/partner/v1/status",
+          method: "GET",
+          status: "200",
+          partner: busy.partner.slug,
+          environment: "live"
+        }),
+        2
+      )
+      assert.strictEqual(
+        valueOf(requests, {
+          route: "/api/partner/v1/status",
+          method: "GET",
+          status: "429",
+          partner: busy.partner.slug,
+          environment: "live"
+        }),
+        1
+      )
+      assert.isAtLeast(
+        valueOf(requests, { route: "unmatched", status: "404", partner: "none", environment: "none" }) ?? 0,
+        1
+      )
       assert.isTrue(requests.samples.every((sample) => !sample.labels.route.includes("?")))
       assert.isFalse(requests.samples.some((sample) => sample.labels.route === "/no/such/route"))
-      assert.isAtLeast(valueOf(requests, { route: "/api/partner/v1/sports/events/:eventId/result", partner: looker.partner.slug }) ?? 0, 1)
+      assert.isAtLeast(
+        valueOf(requests, { route: "/api/partner/v1/sports/events/:eventId/result", partner: looker.partner.slug }) ??
+          0,
+        1
+      )
       assert.isFalse(requests.samples.some((sample) => sample.labels.route.includes("no-such-event")))
 
       const latency = family(families, "http_request_duration_seconds", "histogram")
-      const statusCount = valueOf(latency, { route: "/api/partner/v1/status", method: "GET" }, "http_request_duration_seconds_count")
+      const statusCount = valueOf(
+        latency,
+        { route: "/api/partner/v1/status", method: "GET" },
+        "http_request_duration_seconds_count"
+      )
       assert.isAtLeast(statusCount ?? 0, 3)
-      const statusSum = valueOf(latency, { route: "/api/partner/v1/status", method: "GET" }, "http_request_duration_seconds_sum")
+      const statusSum = valueOf(
+        latency,
+        { route: "/api/partner/v1/status", method: "GET" },
+        "http_request_duration_seconds_sum"
+      )
       assert.isAbove(statusSum ?? 0, 0)
       assert.isBelow(statusSum ?? Infinity, 60)
 
@@ -143,8 +190,14 @@ layer(App, live)("GET /metrics", (it) => {
       family(families, "callback_outbox_failed", "gauge")
 
       const refreshes = family(families, "refresh_duration_seconds", "histogram")
-      assert.isAtLeast(valueOf(refreshes, { refresh: "casino_sync", outcome: "success" }, "refresh_duration_seconds_count") ?? 0, 1)
-      assert.isAtLeast(valueOf(refreshes, { refresh: "catalog_full", outcome: "success" }, "refresh_duration_seconds_count") ?? 0, 1)
+      assert.isAtLeast(
+        valueOf(refreshes, { refresh: "casino_sync", outcome: "success" }, "refresh_duration_seconds_count") ?? 0,
+        1
+      )
+      assert.isAtLeast(
+        valueOf(refreshes, { refresh: "catalog_full", outcome: "success" }, "refresh_duration_seconds_count") ?? 0,
+        1
+      )
 
       const providerCalls = family(families, "sports_provider_calls_total", "counter")
       assert.isAtLeast(providerCalls.samples.filter((sample) => sample.labels.outcome === "success").length, 1)
@@ -208,7 +261,9 @@ describe("who may scrape, and what a scrape costs", () => {
       }
       assert.strictEqual(refreshes, 0, "a refused scrape runs no query")
       // Said once at start, where the operator looks.
-      const warnings = logs.entries.filter((entry) => entry.level === "WARN" && String(entry.message).includes("METRICS_PUBLIC=true"))
+      const warnings = logs.entries.filter((entry) =>
+        entry.level === "WARN" && String(entry.message).includes("METRICS_PUBLIC=true")
+      )
       assert.strictEqual(warnings.length, 1, JSON.stringify(logs.entries))
     })))
 

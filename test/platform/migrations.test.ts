@@ -12,7 +12,9 @@ const onDatabase = (url: string) => Effect.provide(PgClient.layer({ url: Redacte
 
 it.effect("every numbered file in sql/ is a migration", () =>
   Effect.gen(function*() {
-    const files = (yield* Effect.promise(() => fs.readdir(Database.migrationsDirectory))).filter((f) => f.endsWith(".sql"))
+    const files = (yield* Effect.promise(() => fs.readdir(Database.migrationsDirectory))).filter((f) =>
+      f.endsWith(".sql")
+    )
     assert.isAbove(files.length, 0)
     for (const file of files) assert.match(file, /^\d{4}_[a-z0-9_]+\.sql$/)
   }))
@@ -20,14 +22,21 @@ it.effect("every numbered file in sql/ is a migration", () =>
 it.effect("an empty database gets every migration once; running again applies nothing", () =>
   Effect.gen(function*() {
     const url = yield* scopedDatabase({ empty: true })
-    const files = (yield* Effect.promise(() => fs.readdir(Database.migrationsDirectory))).filter((f) => f.endsWith(".sql"))
+    const files = (yield* Effect.promise(() => fs.readdir(Database.migrationsDirectory))).filter((f) =>
+      f.endsWith(".sql")
+    )
     const first = yield* Database.migrate.pipe(onDatabase(url))
     assert.strictEqual(first.length, files.length)
     const second = yield* Database.migrate.pipe(onDatabase(url))
     assert.deepStrictEqual(second, [])
     const tables = yield* Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
       sql<{ name: string }>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`).pipe(onDatabase(url))
-    assert.include(tables.map((t) => t.name), "partners")
+    assert.include(
+      tables.map((t) =>
+        t.name
+      ),
+      "partners"
+    )
   }))
 
 it.effect("two services migrating one database at once apply each migration once", () =>
@@ -54,18 +63,26 @@ it.effect("a partner of the release before environments keeps its token, URL and
     const url = yield* scopedDatabase({ empty: true })
     yield* migrateUpTo(12).pipe(onDatabase(url))
     const tokenHash = createHash("sha256").update("pak_issued_before_environments_0123456789").digest()
-    const before = yield* Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-      sql<{ id: string; webhook_secret: string }>`
+    const before = yield* Effect.flatMap(
+      Effect.service(SqlClient.SqlClient),
+      (sql) =>
+        sql<{ id: string; webhook_secret: string }>`
         INSERT INTO partners (name, slug, callback_url, token_hash)
         VALUES ('Earlier Bets', 'earlier-bets', 'https://earlier.example/wallet', ${tokenHash})
-        RETURNING id, webhook_secret`).pipe(onDatabase(url))
+        RETURNING id, webhook_secret`
+    ).pipe(onDatabase(url))
     yield* Database.migrate.pipe(onDatabase(url))
-    const environments = yield* Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-      sql<{ environment: string; callback_url: string | null; webhook_secret: string; token_hash: Uint8Array | null }>`
+    const environments = yield* Effect.flatMap(
+      Effect.service(SqlClient.SqlClient),
+      (sql) =>
+        sql<
+          { environment: string; callback_url: string | null; webhook_secret: string; token_hash: Uint8Array | null }
+        >`
         SELECT e.environment, e.callback_url, e.webhook_secret, t.token_hash
         FROM partner_environments e
         LEFT JOIN partner_tokens t USING (partner_id, environment)
-        WHERE e.partner_id = ${before[0].id} ORDER BY e.environment`).pipe(onDatabase(url))
+        WHERE e.partner_id = ${before[0].id} ORDER BY e.environment`
+    ).pipe(onDatabase(url))
     assert.deepStrictEqual(environments.map((e) => e.environment), ["live", "test"])
     const [liveRow, testRow] = environments
     assert.strictEqual(liveRow.callback_url, "https://earlier.example/wallet")

@@ -14,9 +14,10 @@ import { RefreshRequest } from "../../src/api/Catalog.ts"
 import { live } from "../support/live.ts"
 import { bodyAs, type RawResponse, request, TestApp, textBody } from "../support/TestApp.ts"
 
-const validate = (document: unknown) => Effect.promise(() =>
-  SwaggerParser.validate(structuredClone(document) as any).then(() => "valid", (error: Error) => error.message)
-)
+const validate = (document: unknown) =>
+  Effect.promise(() =>
+    SwaggerParser.validate(structuredClone(document) as any).then(() => "valid", (error: Error) => error.message)
+  )
 
 /** An OpenAPI document is free-form JSON, read here by path as the specification lays it out. */
 type Json = Record<string, any>
@@ -114,7 +115,9 @@ layer(TestApp(), live)("the contract as documents and a docs page", (it) => {
       assert.notInclude(JSON.stringify(document), "9007199254740991")
       const launch = document.components.schemas.LaunchRequest.example
       assert.doesNotThrow(() => Schema.decodeUnknownSync(LaunchRequest)(launch))
-      assert.doesNotThrow(() => Schema.decodeUnknownSync(RefreshRequest)(document.components.schemas.CatalogRefreshRequest.example))
+      assert.doesNotThrow(() =>
+        Schema.decodeUnknownSync(RefreshRequest)(document.components.schemas.CatalogRefreshRequest.example)
+      )
     }))
 
   it.effect("page, per_page and sport ids are integers; both auth schemes are ones doc pages know", () =>
@@ -130,7 +133,9 @@ layer(TestApp(), live)("the contract as documents and a docs page", (it) => {
       const { bearer, partnerKey } = document.components.securitySchemes
       assert.deepInclude(bearer, { type: "http", scheme: "bearer" })
       assert.deepInclude(partnerKey, { type: "apiKey", in: "header", name: "X-Partner-Key" })
-      assert.deepStrictEqual(document.paths["/api/partner/v1/status"].get.security, [{ bearer: [] }, { partnerKey: [] }])
+      assert.deepStrictEqual(document.paths["/api/partner/v1/status"].get.security, [{ bearer: [] }, {
+        partnerKey: []
+      }])
     }))
 
   it.effect("the docs page carries the contract with the lowercase bearer scheme and a favicon; / leads to it", () =>

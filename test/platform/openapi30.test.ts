@@ -3,9 +3,14 @@ import { convertSchema, toOpenApi30 } from "../../src/platform/OpenApi30.ts"
 
 describe("OpenAPI 3.1 -> 3.0.3 schemas", () => {
   it("null in a union or a type array becomes nullable", () => {
-    assert.deepStrictEqual(convertSchema({ anyOf: [{ type: "string" }, { type: "null" }] }), { type: "string", nullable: true })
+    assert.deepStrictEqual(convertSchema({ anyOf: [{ type: "string" }, { type: "null" }] }), {
+      type: "string",
+      nullable: true
+    })
     assert.deepStrictEqual(convertSchema({ type: ["integer", "null"] }), { type: "integer", nullable: true })
-    assert.deepStrictEqual(convertSchema({ type: ["integer", "string"] }), { anyOf: [{ type: "integer" }, { type: "string" }] })
+    assert.deepStrictEqual(convertSchema({ type: ["integer", "string"] }), {
+      anyOf: [{ type: "integer" }, { type: "string" }]
+    })
     assert.deepStrictEqual(
       convertSchema({ anyOf: [{ $ref: "#/components/schemas/A" }, { type: "null" }], description: "maybe an A" }),
       { allOf: [{ $ref: "#/components/schemas/A" }], nullable: true, description: "maybe an A" }

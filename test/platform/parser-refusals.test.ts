@@ -13,10 +13,14 @@ const server = createHttpServer()
   })
 let port = 0
 
-beforeAll(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => {
-  port = (server.address() as AddressInfo).port
-  resolve()
-})))
+beforeAll(() =>
+  new Promise<void>((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      port = (server.address() as AddressInfo).port
+      resolve()
+    })
+  )
+)
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
 /** Sends raw bytes and reads everything the server answers until it closes the connection. */
@@ -78,7 +82,10 @@ describe("requests Node's HTTP parser refuses", () => {
     const answer = await raw("GET /health HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nConnection: close\r\n\r\n")
     assert.strictEqual(answer.status, 417)
     assert.match(answer.headers, /content-type: application\/json/i)
-    assert.deepStrictEqual(JSON.parse(answer.body), { success: false, message: "The Expect header's expectation cannot be met." })
+    assert.deepStrictEqual(JSON.parse(answer.body), {
+      success: false,
+      message: "The Expect header's expectation cannot be met."
+    })
   })
 
   it("HTTP/1.0 may leave Host out, and reaches the routes", async () => {

@@ -10,7 +10,6 @@ import { Effect, FileSystem } from "effect"
 import * as net from "node:net"
 import { freePort, isAlive, postmasterPid, startCommand } from "../support/process.ts"
 
-
 const portAnswers = (port: number) =>
   Effect.promise(() =>
     new Promise<boolean>((resolve) => {
@@ -53,14 +52,18 @@ const startAndStop = (dataDir: string, stop: (npmPid: number) => void) =>
     assert.throws(() => process.kill(-Number(handle.pid), 0), /ESRCH/, "a process of the group is left")
   })
 
-it.live("Ctrl-C and kill of npm start: exit 0, no error lines, the service and its PostgreSQL gone", () =>
-  Effect.gen(function*() {
-    const files = yield* FileSystem.FileSystem
-    const dataDir = yield* files.makeTempDirectoryScoped({ prefix: "partner-api-signals-" })
-    yield* files.chmod(dataDir, 0o755) // the cluster's own user (postgres, when run as root) must reach it
+it.live(
+  "Ctrl-C and kill of npm start: exit 0, no error lines, the service and its PostgreSQL gone",
+  () =>
+    Effect.gen(function*() {
+      const files = yield* FileSystem.FileSystem
+      const dataDir = yield* files.makeTempDirectoryScoped({ prefix: "partner-api-signals-" })
+      yield* files.chmod(dataDir, 0o755) // the cluster's own user (postgres, when run as root) must reach it
 
-    // A terminal's Ctrl-C: SIGINT to every process of the foreground group.
-    yield* Effect.scoped(startAndStop(dataDir, (pid) => process.kill(-pid, "SIGINT")))
-    // `kill <pid of npm>`: SIGTERM to npm only, which must pass it on.
-    yield* Effect.scoped(startAndStop(dataDir, (pid) => process.kill(pid, "SIGTERM")))
-  }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), { timeout: 180_000 })
+      // A terminal's Ctrl-C: SIGINT to every process of the foreground group.
+      yield* Effect.scoped(startAndStop(dataDir, (pid) => process.kill(-pid, "SIGINT")))
+      // `kill <pid of npm>`: SIGTERM to npm only, which must pass it on.
+      yield* Effect.scoped(startAndStop(dataDir, (pid) => process.kill(pid, "SIGTERM")))
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)),
+  { timeout: 180_000 }
+)

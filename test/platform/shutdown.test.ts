@@ -15,13 +15,14 @@ import { scopedDatabase } from "../support/TestDatabase.ts"
 
 const token = "pak_shutdown_test_000000000000000000000000000000"
 
-
 it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
   Effect.gen(function*() {
     const fake = yield* FakeUpstream
     // The aggregator takes 1.5 s to launch; lists answer at once.
     fake.script((call) =>
-      call.path === "/api/v2/game_launch" ? { kind: "delay", millis: 1_500, then: healthyAggregator(call) } : healthyAggregator(call)
+      call.path === "/api/v2/game_launch"
+        ? { kind: "delay", millis: 1_500, answer: healthyAggregator(call) }
+        : healthyAggregator(call)
     )
     const databaseUrl = yield* scopedDatabase()
     const port = yield* freePort()
@@ -45,7 +46,8 @@ it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
       })
       return { status: response.status, body: await response.json() as { data?: { launch?: { url?: string } } } }
     }))
-    yield* eventually(Effect.sync(() => fake.calls.some((call) => call.path === "/api/v2/game_launch")), (sent) => sent, "the launch waiting on the aggregator")
+    yield* eventually(Effect.sync(() => fake.calls.some((call) => call.path === "/api/v2/game_launch")), (sent) =>
+      sent, "the launch waiting on the aggregator")
     process.kill(Number(handle.pid), "SIGTERM")
 
     const answered = yield* Fiber.join(launch)
@@ -55,58 +57,71 @@ it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
     yield* outputEnded
     assert.strictEqual(Number(exitCode), 0, output.join("\n"))
     // The last request was logged before the process went away.
-    assert.isTrue(output.some((line) => line.includes("\"path\":\"/api/partner/v1/launch\"") && line.includes("\"status\":200")), output.join("\n"))
+    assert.isTrue(
+      output.some((line) =>
+        line.includes("\"path\":\"/api/partner/v1/launch\"") && line.includes("\"status\":200")
+      ),
+      output.join("\n")
+    )
   }).pipe(
     Effect.scoped,
     Effect.provide(Layer.mergeAll(NodeServices.layer, FakeUpstream.layer(healthyAggregator)))
   ), { timeout: 120_000 })
 
-it.live("SHUTDOWN_TIMEOUT: a request still waiting on the aggregator is cut at half of it, and the process exits 0", () =>
-  Effect.gen(function*() {
-    const fake = yield* FakeUpstream
-    // The aggregator never answers a launch; the service would wait 10 minutes for it.
-    fake.script((call) => call.path === "/api/v2/game_launch" ? { kind: "hang" } : healthyAggregator(call))
-    const databaseUrl = yield* scopedDatabase()
-    const port = yield* freePort()
-    const { handle, output, outputEnded } = yield* startNode(["src/main.ts"], {
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DEMO_PARTNER_TOKEN: token,
-      CASINO_GATEWAY: "playfiver",
-      PLAYFIVER_BASE_URL: fake.url,
-      PLAYFIVER_AGENT_TOKEN: "agent",
-      PLAYFIVER_SECRET_KEY: "secret",
-      CASINO_GATEWAY_TIMEOUT: "10 minutes",
-      SHUTDOWN_TIMEOUT: "2 seconds"
-    }, /Listening on/)
+it.live(
+  "SHUTDOWN_TIMEOUT: a request still waiting on the aggregator is cut at half of it, and the process exits 0",
+  () =>
+    Effect.gen(function*() {
+      const fake = yield* FakeUpstream
+      // The aggregator never answers a launch; the service would wait 10 minutes for it.
+      fake.script((call) => call.path === "/api/v2/game_launch" ? { kind: "hang" } : healthyAggregator(call))
+      const databaseUrl = yield* scopedDatabase()
+      const port = yield* freePort()
+      const { handle, output, outputEnded } = yield* startNode(["src/main.ts"], {
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DEMO_PARTNER_TOKEN: token,
+        CASINO_GATEWAY: "playfiver",
+        PLAYFIVER_BASE_URL: fake.url,
+        PLAYFIVER_AGENT_TOKEN: "agent",
+        PLAYFIVER_SECRET_KEY: "secret",
+        CASINO_GATEWAY_TIMEOUT: "10 minutes",
+        SHUTDOWN_TIMEOUT: "2 seconds"
+      }, /Listening on/)
 
-    const launch = yield* Effect.forkChild(Effect.promise(async () => {
-      try {
-        const response = await fetch(`http://127.0.0.1:${port}/api/partner/v1/launch`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          body: JSON.stringify({ external_player_id: "p", player_balance: 5, provider: "pg-soft", game_code: "126" })
-        })
-        return { status: response.status, text: await response.text() }
-      } catch (error) {
-        return { status: 0, text: String(error) }
-      }
-    }))
-    yield* eventually(Effect.sync(() => fake.calls.some((call) => call.path === "/api/v2/game_launch")), (sent) => sent, "the launch waiting on the aggregator")
-    process.kill(Number(handle.pid), "SIGTERM")
+      const launch = yield* Effect.forkChild(Effect.promise(async () => {
+        try {
+          const response = await fetch(`http://127.0.0.1:${port}/api/partner/v1/launch`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body: JSON.stringify({ external_player_id: "p", player_balance: 5, provider: "pg-soft", game_code: "126" })
+          })
+          return { status: response.status, text: await response.text() }
+        } catch (error) {
+          return { status: 0, text: String(error) }
+        }
+      }))
+      yield* eventually(
+        Effect.sync(() => fake.calls.some((call) => call.path === "/api/v2/game_launch")),
+        (sent) => sent,
+        "the launch waiting on the aggregator"
+      )
+      process.kill(Number(handle.pid), "SIGTERM")
 
-    // Without the bound the drain would wait for the launch (20 s by default), the aggregator for 10 minutes.
-    const exitCode = yield* handle.exitCode.pipe(Effect.timeout("15 seconds"))
-    const answered = yield* Fiber.join(launch)
-    yield* outputEnded
-    assert.strictEqual(Number(exitCode), 0, output.join("\n"))
-    // Cut by the drain's bound: effect's server answers an interrupted request 503 (no body).
-    assert.strictEqual(answered.status, 503, JSON.stringify(answered))
-  }).pipe(
-    Effect.scoped,
-    Effect.provide(Layer.mergeAll(NodeServices.layer, FakeUpstream.layer(healthyAggregator)))
-  ), { timeout: 120_000 })
+      // Without the bound the drain would wait for the launch (20 s by default), the aggregator for 10 minutes.
+      const exitCode = yield* handle.exitCode.pipe(Effect.timeout("15 seconds"))
+      const answered = yield* Fiber.join(launch)
+      yield* outputEnded
+      assert.strictEqual(Number(exitCode), 0, output.join("\n"))
+      // Cut by the drain's bound: effect's server answers an interrupted request 503 (no body).
+      assert.strictEqual(answered.status, 503, JSON.stringify(answered))
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(Layer.mergeAll(NodeServices.layer, FakeUpstream.layer(healthyAggregator)))
+    ),
+  { timeout: 120_000 }
+)
 
 /** A service whose release takes `release`, launched under a SHUTDOWN_TIMEOUT of 300 ms and stopped once it runs. */
 const stoppedWith = (release: Effect.Effect<void>) =>

@@ -2,10 +2,18 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Option, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
-import { WalletCredentials } from "../../src/wallet/WalletCredentials.ts"
+import { WalletCredentials } from "../../src/integrations/playfiver/WalletCredentials.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { live } from "../support/live.ts"
-import { bearer, dataAs, errorBody, givenPartner, givenSyncedCatalog, request, validationErrors } from "../support/TestApp.ts"
+import {
+  bearer,
+  dataAs,
+  errorBody,
+  givenPartner,
+  givenSyncedCatalog,
+  request,
+  validationErrors
+} from "../support/TestApp.ts"
 import { givenWalletPlayer, WalletApp, walletCall } from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
@@ -33,14 +41,21 @@ const withInvalidByte = (json: string) => {
 }
 
 const launchBody = (externalPlayerId: string) =>
-  JSON.stringify({ external_player_id: externalPlayerId, player_balance: 10, provider: "aurora-gaming", game_code: "ag-hidden-fortune" })
+  JSON.stringify({
+    external_player_id: externalPlayerId,
+    player_balance: 10,
+    provider: "aurora-gaming",
+    game_code: "ag-hidden-fortune"
+  })
 
 const countPlayers = (partnerId: number) =>
-  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-    sql<{ n: number }>`SELECT count(*)::int AS n FROM partner_players WHERE partner_id = ${partnerId}`).pipe(
-      Effect.map((rows) => rows[0].n),
-      Effect.orDie
-    )
+  Effect.flatMap(
+    Effect.service(SqlClient.SqlClient),
+    (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM partner_players WHERE partner_id = ${partnerId}`
+  ).pipe(
+    Effect.map((rows) => rows[0].n),
+    Effect.orDie
+  )
 
 layer(WalletApp(books), live)("text PostgreSQL cannot store", (it) => {
   it.effect("a NUL, a lone surrogate or a bad escape in any query value is a 422 naming it, on every kind of endpoint", () =>
@@ -122,7 +137,11 @@ layer(WalletApp(books), live)("text PostgreSQL cannot store", (it) => {
         ]
       ) {
         const response = yield* request("GET", `/api/partner/v1${path}`, { headers: bearer(token) })
-        assert.deepStrictEqual([response.status, response.body], [404, { success: false, message: "Route not found." }], path)
+        assert.deepStrictEqual(
+          [response.status, response.body],
+          [404, { success: false, message: "Route not found." }],
+          path
+        )
       }
     }))
 
@@ -164,10 +183,15 @@ layer(WalletApp(books), live)("text PostgreSQL cannot store", (it) => {
       }
       assert.strictEqual(yield* countPlayers(partner.id), 0)
       // The same body, valid UTF-8, launches.
-      const fine = yield* postBytes("/api/partner/v1/launch", new TextEncoder().encode(launchBody("p-é-1")), bearer(token))
+      const fine = yield* postBytes(
+        "/api/partner/v1/launch",
+        new TextEncoder().encode(launchBody("p-é-1")),
+        bearer(token)
+      )
       assert.strictEqual(fine.status, 200)
       assert.strictEqual(
-        dataAs(Schema.Struct({ partner_player: Schema.Struct({ external_player_id: Schema.String }) }))(fine).partner_player.external_player_id,
+        dataAs(Schema.Struct({ partner_player: Schema.Struct({ external_player_id: Schema.String }) }))(fine)
+          .partner_player.external_player_id,
         "p-é-1"
       )
     }))
@@ -187,7 +211,11 @@ layer(WalletApp(books), live)("text PostgreSQL cannot store", (it) => {
       const badBytes = yield* postBytes("/aggregator/wallet", withInvalidByte(call({ txn_id: "t-\uFFFF" })))
       assert.deepStrictEqual([badBytes.status, badBytes.body], [400, { msg: "INVALID_REQUEST", balance: 0 }])
       for (const txnId of ["t-\u0000", "t-\ud800"]) {
-        const response = yield* walletCall({ type: "WinBet", user_code: userCode, slot: { txn_id: txnId, bet: 1, win: 0 } })
+        const response = yield* walletCall({
+          type: "WinBet",
+          user_code: userCode,
+          slot: { txn_id: txnId, bet: 1, win: 0 }
+        })
         assert.deepStrictEqual([response.status, response.body], [400, { msg: "INVALID_REQUEST", balance: 0 }])
       }
       const userCodeNul = yield* walletCall({ type: "Balance", user_code: "1\u0000" })
@@ -199,9 +227,10 @@ layer(WalletApp(books), live)("text PostgreSQL cannot store", (it) => {
       const page = yield* request("GET", "/sandbox/casino/play/a%00b")
       assert.strictEqual(page.status, 404)
       const callbacks = yield* request("GET", "/sandbox/casino/play/a%00b/callbacks")
-      assert.deepStrictEqual([callbacks.status, callbacks.body], [404, { message: "This game session does not exist." }])
+      assert.deepStrictEqual([callbacks.status, callbacks.body], [404, {
+        message: "This game session does not exist."
+      }])
       const spin = yield* request("POST", "/sandbox/casino/play/a%00b/spin", { json: {} })
       assert.strictEqual(spin.status, 404)
     }))
 })
-

@@ -3,12 +3,12 @@ import { ConfigProvider, Effect, Layer, Option, Redacted, Tracer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CasinoGateway } from "../../src/casino/CasinoGateway.ts"
-import * as PlayFiverGateway from "../../src/casino/PlayFiverGateway.ts"
+import * as PlayFiverGateway from "../../src/integrations/playfiver/PlayFiverGateway.ts"
 import { ObservabilityConfig } from "../../src/platform/ObservabilityConfig.ts"
 import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
 import { TracingLive } from "../../src/platform/Tracing.ts"
 import { SharedStoresLive } from "../../src/server.ts"
-import * as BetsApiProvider from "../../src/sports/BetsApiProvider.ts"
+import * as BetsApiProvider from "../../src/integrations/betsapi/BetsApiProvider.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { SportsProvider } from "../../src/sports/SportsProvider.ts"
 import { betsApiToken, healthyBetsApi } from "../support/BetsApiScripts.ts"
@@ -41,7 +41,8 @@ const tracingUnder = (env: Record<string, string>) => <A, E, R>(work: Effect.Eff
   )
 
 /** A named operation run under the tracing layer the environment `env` configures; the layer is closed after it. */
-const tracedUnder = (env: Record<string, string>) => tracingUnder(env)(Effect.withSpan(Effect.void, "Test.tracedOperation"))
+const tracedUnder = (env: Record<string, string>) =>
+  tracingUnder(env)(Effect.withSpan(Effect.void, "Test.tracedOperation"))
 
 const agentToken = "playfiver-agent-token-in-trace-test"
 const secretKey = "playfiver-secret-key-in-trace-test"
@@ -55,35 +56,48 @@ const collector = FakeUpstream.layer((call) =>
     : healthyBetsApi(call)
 )
 
-const exportsOf = (fake: FakeUpstream["Service"]) => fake.calls.filter((call) => call.method === "POST" && call.path === "/v1/traces")
+const exportsOf = (fake: FakeUpstream["Service"]) =>
+  fake.calls.filter((call) => call.method === "POST" && call.path === "/v1/traces")
 
 /** Every span exported, with its attributes as a name-to-value record. */
 const exportedSpans = (exports: ReadonlyArray<RecordedCall>) =>
-  exports.flatMap((call) => call.body.resourceSpans).flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans)).map((span: any) => ({
-    name: span.name as string,
-    attributes: Object.fromEntries(
-      (span.attributes as Array<any>).map((a) => [a.key, a.value.stringValue ?? a.value.intValue ?? a.value.boolValue])
-    ) as Record<string, unknown>
-  }))
+  exports.flatMap((call) => call.body.resourceSpans).flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans))
+    .map((span: any) => ({
+      name: span.name as string,
+      attributes: Object.fromEntries(
+        (span.attributes as Array<any>).map((
+          a
+        ) => [a.key, a.value.stringValue ?? a.value.intValue ?? a.value.boolValue])
+      ) as Record<string, unknown>
+    }))
 
 /** The real PlayFiver and BetsAPI adapters, with their secrets, both upstreams being the fake. */
 const upstreamAdapters = Layer.unwrap(Effect.map(Effect.service(FakeUpstream), (fake) =>
   Layer.mergeAll(
     PlayFiverGateway.layer.pipe(
-      Layer.provide(Layer.succeed(CasinoConfig, testCasinoConfig({
-        gateway: "playfiver",
-        playfiver: { baseUrl: fake.url, agentToken: Option.some(Redacted.make(agentToken)), secretKey: Option.some(Redacted.make(secretKey)) }
-      })))
+      Layer.provide(Layer.succeed(
+        CasinoConfig,
+        testCasinoConfig({
+          gateway: "playfiver",
+          playfiver: {
+            baseUrl: fake.url,
+            agentToken: Option.some(Redacted.make(agentToken)),
+            secretKey: Option.some(Redacted.make(secretKey))
+          }
+        })
+      ))
     ),
     BetsApiProvider.layer.pipe(
       Layer.provide(SharedStoresLive.pipe(Layer.provide(Layer.succeed(SharedStoreConfig, testSharedStoreConfig())))),
-      Layer.provide(Layer.succeed(SportsConfig, testSportsConfig({
-        provider: "betsapi",
-        betsapi: { baseUrl: fake.url, token: Option.some(Redacted.make(betsApiToken)) }
-      })))
+      Layer.provide(Layer.succeed(
+        SportsConfig,
+        testSportsConfig({
+          provider: "betsapi",
+          betsapi: { baseUrl: fake.url, token: Option.some(Redacted.make(betsApiToken)) }
+        })
+      ))
     )
-  ).pipe(Layer.provide(FetchHttpClient.layer))
-))
+  ).pipe(Layer.provide(FetchHttpClient.layer))))
 
 layer(collector, live)("traces over OTLP", (it) => {
   it.effect("with OTEL_EXPORTER_OTLP_ENDPOINT, spans reach <endpoint>/v1/traces under OTEL_SERVICE_NAME", () =>
@@ -95,9 +109,12 @@ layer(collector, live)("traces over OTLP", (it) => {
       assert.isNotEmpty(exports)
       const resourceSpans = exports.flatMap((call) => call.body.resourceSpans)
       const serviceNames = resourceSpans.flatMap((rs: any) =>
-        rs.resource.attributes.filter((a: any) => a.key === "service.name").map((a: any) => a.value.stringValue))
+        rs.resource.attributes.filter((a: any) => a.key === "service.name").map((a: any) => a.value.stringValue)
+      )
       assert.include(serviceNames, "partner-api-trace-test")
-      const spanNames = resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans.map((s: any) => s.name)))
+      const spanNames = resourceSpans.flatMap((rs: any) =>
+        rs.scopeSpans.flatMap((ss: any) => ss.spans.map((s: any) => s.name))
+      )
       assert.include(spanNames, "Test.tracedOperation")
     }))
 
@@ -115,12 +132,14 @@ layer(collector, live)("traces over OTLP", (it) => {
     Effect.gen(function*() {
       const fake = yield* FakeUpstream
       fake.reset()
-      yield* tracingUnder({ OTEL_EXPORTER_OTLP_ENDPOINT: fake.url })(Effect.gen(function*() {
-        const casino = yield* CasinoGateway
-        assert.isNotEmpty(yield* casino.providers)
-        const sports = yield* SportsProvider
-        assert.isNotEmpty((yield* sports.leagues({ sportId: 1, page: 1 })).value.results)
-      }).pipe(Effect.provide(upstreamAdapters)))
+      yield* tracingUnder({ OTEL_EXPORTER_OTLP_ENDPOINT: fake.url })(
+        Effect.gen(function*() {
+          const casino = yield* CasinoGateway
+          assert.isNotEmpty(yield* casino.providers)
+          const sports = yield* SportsProvider
+          assert.isNotEmpty((yield* sports.leagues({ sportId: 1, page: 1 })).value.results)
+        }).pipe(Effect.provide(upstreamAdapters))
+      )
 
       // The upstreams got the secrets in the query, as their protocols say.
       const providersCall = fake.calls.find((call) => call.path === "/api/v2/providers")
@@ -129,7 +148,8 @@ layer(collector, live)("traces over OTLP", (it) => {
 
       const exports = exportsOf(fake)
       const spans = exportedSpans(exports)
-      const clientSpanOf = (path: string) => spans.find((span) => String(span.attributes["url.full"] ?? "").includes(path))
+      const clientSpanOf = (path: string) =>
+        spans.find((span) => String(span.attributes["url.full"] ?? "").includes(path))
       // The client spans are there, with their URLs, and the parameters' names but not their values.
       const playFiver = clientSpanOf("/api/v2/providers")
       const betsApi = clientSpanOf("/v1/league")
@@ -170,7 +190,9 @@ layer(collector, live)("traces over OTLP", (it) => {
         assert.isUndefined(call.headers.team)
       }
       // The values are secrets: the configuration shows them redacted, and no log line holds them.
-      const config = yield* ObservabilityConfig.config.parse(ConfigProvider.fromUnknown({ OTEL_EXPORTER_OTLP_HEADERS: "x-collector-key=k%3Dey%2C1" }))
+      const config = yield* ObservabilityConfig.config.parse(
+        ConfigProvider.fromUnknown({ OTEL_EXPORTER_OTLP_HEADERS: "x-collector-key=k%3Dey%2C1" })
+      )
       assert.notInclude(JSON.stringify(config.tracesHeaders), "k=ey")
       assert.notInclude(String(config.tracesHeaders), "k=ey")
       assert.notInclude(JSON.stringify(logs.entries), "k=ey")
@@ -178,8 +200,15 @@ layer(collector, live)("traces over OTLP", (it) => {
 
   it.effect("a malformed OTEL_EXPORTER_OTLP_HEADERS stops the start, naming the variable and not the value", () =>
     Effect.gen(function*() {
-      for (const [text, why] of [["no-equals-sign-secret", /entry 1/], ["=secret-without-name", /entry 1/], ["key=%E0%A4%secret", /key is not valid percent-encoding/], ["key=line%0Abreak-secret", /line break/]] as const) {
-        const error = yield* Effect.flip(ObservabilityConfig.config.parse(ConfigProvider.fromUnknown({ OTEL_EXPORTER_OTLP_HEADERS: text })))
+      for (
+        const [text, why] of [["no-equals-sign-secret", /entry 1/], ["=secret-without-name", /entry 1/], [
+          "key=%E0%A4%secret",
+          /key is not valid percent-encoding/
+        ], ["key=line%0Abreak-secret", /line break/]] as const
+      ) {
+        const error = yield* Effect.flip(
+          ObservabilityConfig.config.parse(ConfigProvider.fromUnknown({ OTEL_EXPORTER_OTLP_HEADERS: text }))
+        )
         assert.match(error.message, /OTEL_EXPORTER_OTLP_HEADERS/)
         assert.match(error.message, why)
         assert.notInclude(error.message, "secret")

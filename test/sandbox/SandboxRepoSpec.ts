@@ -2,7 +2,7 @@ import { assert, type Vitest } from "@effect/vitest"
 import { Duration, Effect, Exit, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import type { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
-import { newSessionId, SandboxRepo } from "../../src/sandbox/SandboxRepo.ts"
+import { newSessionId, SandboxRepo } from "../../src/integrations/sandbox/SandboxRepo.ts"
 import { givenRepoPartner } from "../support/RepoPartner.ts"
 
 /**
@@ -65,8 +65,14 @@ export const sandboxRepoSpec = <R>(
       const fresh = { partnerId: partner.id, externalPlayerId: player() }
       yield* repo.setWalletBalance(fresh, 1)
       assert.isTrue(yield* repo.hasWallet(fresh), "set opens it")
-      assert.isFalse(yield* repo.hasWallet({ partnerId: partner.id + 100_000, externalPlayerId: wallet.externalPlayerId }), "another partner's is another")
-      assert.isTrue(Exit.isFailure(yield* Effect.exit(repo.transaction(repo.moveWallet(wallet, -1)))), "a negative balance is refused")
+      assert.isFalse(
+        yield* repo.hasWallet({ partnerId: partner.id + 100_000, externalPlayerId: wallet.externalPlayerId }),
+        "another partner's is another"
+      )
+      assert.isTrue(
+        Exit.isFailure(yield* Effect.exit(repo.transaction(repo.moveWallet(wallet, -1)))),
+        "a negative balance is refused"
+      )
       assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 2_550)
     }))
 
@@ -79,7 +85,14 @@ export const sandboxRepoSpec = <R>(
       const eventId = `evt_${randomBytes(6).toString("hex")}`
       const failed = yield* Effect.exit(repo.transaction(Effect.gen(function*() {
         yield* repo.moveWallet(wallet, (yield* repo.lockWallet(wallet)) - 300)
-        yield* repo.recordEvent({ eventId, partnerId: partner.id, headers: {}, body: "{}", reply: { status: 200, body: {} }, rollsBack: null })
+        yield* repo.recordEvent({
+          eventId,
+          partnerId: partner.id,
+          headers: {},
+          body: "{}",
+          reply: { status: 200, body: {} },
+          rollsBack: null
+        })
         return yield* Effect.fail("the partner refused" as const)
       })))
       assert.isTrue(Exit.isFailure(failed))
@@ -98,16 +111,49 @@ export const sandboxRepoSpec = <R>(
     Effect.gen(function*() {
       const repo = yield* SandboxRepo
       const partner = yield* givenRepoPartner
-      const [bet, rollback, other] = [`evt_${randomBytes(6).toString("hex")}`, `evt_${randomBytes(6).toString("hex")}`, `evt_${randomBytes(6).toString("hex")}`]
+      const [bet, rollback, other] = [
+        `evt_${randomBytes(6).toString("hex")}`,
+        `evt_${randomBytes(6).toString("hex")}`,
+        `evt_${randomBytes(6).toString("hex")}`
+      ]
       const reply = { status: 200, body: { balance: "12.50", nested: [1, "two"] } }
-      yield* repo.recordEvent({ eventId: rollback, partnerId: partner.id, headers: { "x-partner-signature": "t=1,v1=ab" }, body: "{\"kind\":\"rollback\"}", reply, rollsBack: bet })
+      yield* repo.recordEvent({
+        eventId: rollback,
+        partnerId: partner.id,
+        headers: { "x-partner-signature": "t=1,v1=ab" },
+        body: "{\"kind\":\"rollback\"}",
+        reply,
+        rollsBack: bet
+      })
       assert.deepStrictEqual(yield* repo.replyTo(rollback), Option.some(reply))
       assert.isTrue(Option.isNone(yield* repo.replyTo(bet)))
       assert.isTrue(yield* repo.isRolledBack(bet))
       assert.isFalse(yield* repo.isRolledBack(rollback))
-      assert.isTrue(Exit.isFailure(yield* Effect.exit(repo.recordEvent({ eventId: rollback, partnerId: partner.id, headers: {}, body: "", reply, rollsBack: null }))))
-      yield* repo.recordEvent({ eventId: other, partnerId: partner.id, headers: {}, body: "{}", reply: { status: 409, body: null }, rollsBack: null })
-      const got = [...(yield* repo.received([other, rollback, "evt_never"]))].sort((a, b) => a.event_id < b.event_id ? -1 : 1)
+      assert.isTrue(
+        Exit.isFailure(
+          yield* Effect.exit(
+            repo.recordEvent({
+              eventId: rollback,
+              partnerId: partner.id,
+              headers: {},
+              body: "",
+              reply,
+              rollsBack: null
+            })
+          )
+        )
+      )
+      yield* repo.recordEvent({
+        eventId: other,
+        partnerId: partner.id,
+        headers: {},
+        body: "{}",
+        reply: { status: 409, body: null },
+        rollsBack: null
+      })
+      const got = [...(yield* repo.received([other, rollback, "evt_never"]))].sort((a, b) =>
+        a.event_id < b.event_id ? -1 : 1
+      )
       const expected = [
         { event_id: rollback, headers: { "x-partner-signature": "t=1,v1=ab" }, answer: reply },
         { event_id: other, headers: {}, answer: { status: 409, body: null } }

@@ -1,7 +1,7 @@
 import { assert, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { CasinoGateway } from "../../src/casino/CasinoGateway.ts"
-import { sandboxCasinoCatalog } from "../../src/sandbox/SandboxCasinoCatalog.ts"
+import { sandboxCasinoCatalog } from "../../src/integrations/sandbox/SandboxCasinoCatalog.ts"
 import { live } from "../support/live.ts"
 import { request, TestApp } from "../support/TestApp.ts"
 

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { decide } from "../../src/sandbox/SandboxPartnerWallet.ts"
+import { decide } from "../../src/integrations/sandbox/SandboxPartnerWallet.ts"
 
 const none = { rolledBack: false, betApplied: false }
 

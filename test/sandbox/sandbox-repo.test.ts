@@ -6,14 +6,24 @@ import { Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
-import { SandboxRepo } from "../../src/sandbox/SandboxRepo.ts"
+import { SandboxRepo } from "../../src/integrations/sandbox/SandboxRepo.ts"
 import { TestDatabase } from "../support/TestDatabase.ts"
 import { sandboxRepoSpec } from "./SandboxRepoSpec.ts"
 
-layer(Layer.mergeAll(SandboxRepo.layer, PartnerRepo.layerSql).pipe(Layer.provideMerge(TestDatabase)))("SandboxRepo over PostgreSQL", (it) =>
-  sandboxRepoSpec(it, (by) =>
-    Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-      sql`UPDATE sandbox_casino_sessions SET created_at = created_at - make_interval(secs => ${Duration.toSeconds(by)})`
-    ).pipe(Effect.asVoid, Effect.orDie)))
+layer(Layer.mergeAll(SandboxRepo.layer, PartnerRepo.layerSql).pipe(Layer.provideMerge(TestDatabase)))(
+  "SandboxRepo over PostgreSQL",
+  (it) =>
+    sandboxRepoSpec(
+      it,
+      (by) =>
+        Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+          sql`UPDATE sandbox_casino_sessions SET created_at = created_at - make_interval(secs => ${
+            Duration.toSeconds(by)
+          })`).pipe(Effect.asVoid, Effect.orDie)
+    )
+)
 
-layer(Layer.mergeAll(SandboxRepo.layerMemory, PartnerRepo.layerMemory))("SandboxRepo over memory", (it) => sandboxRepoSpec(it, TestClock.adjust))
+layer(Layer.mergeAll(SandboxRepo.layerMemory, PartnerRepo.layerMemory))(
+  "SandboxRepo over memory",
+  (it) => sandboxRepoSpec(it, TestClock.adjust)
+)

@@ -2,9 +2,9 @@ import { assert, it, layer } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CasinoGateway } from "../../src/casino/CasinoGateway.ts"
-import { sandboxCasinoCatalog } from "../../src/sandbox/SandboxCasinoCatalog.ts"
-import { SandboxConfig } from "../../src/sandbox/SandboxConfig.ts"
-import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxPartnerWallet.ts"
+import { sandboxCasinoCatalog } from "../../src/integrations/sandbox/SandboxCasinoCatalog.ts"
+import { SandboxConfig } from "../../src/integrations/sandbox/SandboxConfig.ts"
+import { sandboxPartnerWalletPath } from "../../src/integrations/sandbox/SandboxPartnerWallet.ts"
 import { live } from "../support/live.ts"
 import { request, TestApp } from "../support/TestApp.ts"
 
@@ -27,9 +27,12 @@ const launchSession = Effect.gen(function*() {
 
 /** Makes a session `hours` old, as if it had been opened then. */
 const age = (path: string, hours: number) =>
-  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-    sql`UPDATE sandbox_casino_sessions SET created_at = now() - make_interval(hours => ${hours})
-        WHERE id = ${path.split("/").at(-1)!}`)
+  Effect.flatMap(
+    Effect.service(SqlClient.SqlClient),
+    (sql) =>
+      sql`UPDATE sandbox_casino_sessions SET created_at = now() - make_interval(hours => ${hours})
+        WHERE id = ${path.split("/").at(-1)!}`
+  )
 
 it.effect("a game session lasts 24 hours unless SANDBOX_SESSION_TTL says otherwise", () =>
   Effect.gen(function*() {
@@ -69,15 +72,18 @@ layer(TestApp(), live)("sandbox game sessions, by default", (it) => {
     }))
 })
 
-layer(TestApp({ sandbox: { sessionTtl: Duration.minutes(30) } }), live)("sandbox game sessions, SANDBOX_SESSION_TTL=30m", (it) => {
-  it.effect("a session an hour old is closed", () =>
-    Effect.gen(function*() {
-      const path = yield* launchSession
-      assert.strictEqual((yield* request("GET", path)).status, 200)
-      yield* age(path, 1)
-      assert.strictEqual((yield* request("GET", path)).status, 404)
-    }))
-})
+layer(TestApp({ sandbox: { sessionTtl: Duration.minutes(30) } }), live)(
+  "sandbox game sessions, SANDBOX_SESSION_TTL=30m",
+  (it) => {
+    it.effect("a session an hour old is closed", () =>
+      Effect.gen(function*() {
+        const path = yield* launchSession
+        assert.strictEqual((yield* request("GET", path)).status, 200)
+        yield* age(path, 1)
+        assert.strictEqual((yield* request("GET", path)).status, 404)
+      }))
+  }
+)
 
 layer(TestApp({ casino: { gateway: "playfiver" } }), live)("the sandbox's routes with a real aggregator", (it) => {
   it.effect("are mounted all the same: test launches play on the sandbox whatever CASINO_GATEWAY says", () =>

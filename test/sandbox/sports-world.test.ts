@@ -1,8 +1,8 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { NotFound } from "../../src/client/PartnerClient.ts"
-import { sandboxLeagues } from "../../src/sandbox/SportsWorld.ts"
-import { answer } from "../../src/sandbox/SportsWorldAnswers.ts"
+import { sandboxLeagues } from "../../src/integrations/sandbox/SportsWorld.ts"
+import { answer } from "../../src/integrations/sandbox/SportsWorldAnswers.ts"
 import { live } from "../support/live.ts"
 import { failsWith, partnerClient } from "../support/PartnerClient.ts"
 import { bearer, dataAs, givenPartner, request, TestApp } from "../support/TestApp.ts"
@@ -90,7 +90,10 @@ describe("the sandbox world", () => {
 layer(TestApp(), live)("every sports endpoint on the sandbox, from a fresh start", (it) => {
   /** A GET over the wire, for query text the typed client does not send and for the fields the wire carries. */
   const get = (token: string, path: string) => request("GET", `/api/partner/v1${path}`, { headers: bearer(token) })
-  const givenClient = Effect.flatMap(givenPartner(), (given) => Effect.map(partnerClient(given.token), (client) => ({ ...given, client })))
+  const givenClient = Effect.flatMap(
+    givenPartner(),
+    (given) => Effect.map(partnerClient(given.token), (client) => ({ ...given, client }))
+  )
   const event = (eventId: string) => ({ params: { eventId }, query: {} })
 
   it.effect("status, leagues and the event lists", () =>
@@ -113,7 +116,14 @@ layer(TestApp(), live)("every sports endpoint on the sandbox, from a fresh start
       const onTheWire = dataAs(Schema.Struct({ results: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)) }))(
         yield* get(token, "/sports/events/upcoming?sport_id=1")
       )
-      assert.deepStrictEqual(Object.keys(onTheWire.results[0]).sort(), ["away_name", "event_id", "home_name", "league_id", "league_name", "starts_at"])
+      assert.deepStrictEqual(Object.keys(onTheWire.results[0]).sort(), [
+        "away_name",
+        "event_id",
+        "home_name",
+        "league_id",
+        "league_name",
+        "starts_at"
+      ])
       assert.match(first.starts_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
       assert.isAbove(Date.parse(first.starts_at), Date.now() - 60_000)
       const byLeague = yield* client.sports.upcoming({ query: { sport_id: 1, league_id: first.league_id } })
@@ -146,7 +156,12 @@ layer(TestApp(), live)("every sports endpoint on the sandbox, from a fresh start
       const detail = yield* client.sports.liveEvent(event(id))
       assert.deepInclude(detail.data, { event_id: id, home_name: inPlay.home_name, status: "live" })
 
-      for (const [path, read] of [["odds", client.sports.odds(event(id))], ["odds/live", client.sports.liveOdds(event(id))]] as const) {
+      for (
+        const [path, read] of [["odds", client.sports.odds(event(id))], [
+          "odds/live",
+          client.sports.liveOdds(event(id))
+        ]] as const
+      ) {
         const odds = yield* read
         assert.strictEqual(odds.data.event_id, id)
         assert.isAbove(odds.data.markets.length, 0, path)

@@ -8,7 +8,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
 import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { HttpServer } from "effect/http"
-import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxConfig.ts"
+import { sandboxPartnerWalletPath } from "../../src/integrations/sandbox/SandboxConfig.ts"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { NotFound } from "../../src/client/PartnerClient.ts"
 import { serveRoutes } from "../../src/platform/HttpServe.ts"
@@ -20,7 +20,15 @@ import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { live } from "../support/live.ts"
 import { partnerClient } from "../support/PartnerClient.ts"
 import { healthyAggregator } from "../support/PlayFiverScripts.ts"
-import { givenPartner, givenSyncedCatalog, request, testCasinoConfig, testCatalogConfig, TestServicesWith, testSportsConfig } from "../support/TestApp.ts"
+import {
+  givenPartner,
+  givenSyncedCatalog,
+  request,
+  testCasinoConfig,
+  testCatalogConfig,
+  TestServicesWith,
+  testSportsConfig
+} from "../support/TestApp.ts"
 import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfig.ts"
 
 class FakeAggregator extends Context.Service<FakeAggregator, FakeUpstream["Service"]>()("test/FakeAggregator") {}
@@ -33,16 +41,32 @@ const Fakes = Layer.merge(
 
 /** CASINO_GATEWAY=playfiver and SPORTS_PROVIDER=betsapi, each at its fake. */
 const RealAdapters = Layer.mergeAll(
-  Layer.effect(CasinoConfig, Effect.map(Effect.service(FakeAggregator), (fake) =>
-    testCasinoConfig({
-      gateway: "playfiver",
-      timeout: Duration.seconds(1),
-      playfiver: { baseUrl: fake.url, agentToken: Option.some(Redacted.make("agent-1")), secretKey: Option.some(Redacted.make("secret-1")) }
-    }))),
-  Layer.effect(SportsConfig, Effect.map(Effect.service(FakeBetsApi), (fake) =>
-    testSportsConfig({ provider: "betsapi", betsapi: { baseUrl: fake.url, token: Option.some(Redacted.make(betsApiToken)) } }))),
+  Layer.effect(
+    CasinoConfig,
+    Effect.map(Effect.service(FakeAggregator), (fake) =>
+      testCasinoConfig({
+        gateway: "playfiver",
+        timeout: Duration.seconds(1),
+        playfiver: {
+          baseUrl: fake.url,
+          agentToken: Option.some(Redacted.make("agent-1")),
+          secretKey: Option.some(Redacted.make("secret-1"))
+        }
+      }))
+  ),
+  Layer.effect(
+    SportsConfig,
+    Effect.map(Effect.service(FakeBetsApi), (fake) =>
+      testSportsConfig({
+        provider: "betsapi",
+        betsapi: { baseUrl: fake.url, token: Option.some(Redacted.make(betsApiToken)) }
+      }))
+  ),
   // The test catalog's own refreshes run in this process: none during the test.
-  Layer.succeed(SportsCatalogConfig, testCatalogConfig({ refreshInterval: Duration.hours(1), liveRefreshInterval: Duration.hours(1) }))
+  Layer.succeed(
+    SportsCatalogConfig,
+    testCatalogConfig({ refreshInterval: Duration.hours(1), liveRefreshInterval: Duration.hours(1) })
+  )
 )
 
 const App = serveRoutes(RoutesLive, { disableListenLog: true }).pipe(
@@ -90,7 +114,12 @@ layer(App, live)("a test token on a service configured with the real upstreams",
       const game = games.data.games[0]
       assert.isAbove(games.data.meta.total, 300)
       const launched = yield* client.casino.launch({
-        payload: { external_player_id: "sbx-1", player_balance: 5000, provider: game.provider, game_code: game.game_code }
+        payload: {
+          external_player_id: "sbx-1",
+          player_balance: 5000,
+          provider: game.provider,
+          game_code: game.game_code
+        }
       })
       assert.match(launched.data.launch.url, /\/sandbox\/casino\/play\/test\.[A-Za-z0-9_-]+$/)
       // Play on the sandbox's game page: the spin's wallet calls reach the partner's test wallet, and the
@@ -100,7 +129,9 @@ layer(App, live)("a test token on a service configured with the real upstreams",
       const testLedger = yield* client.wallet.transactions({ query: { external_player_id: "sbx-1" } })
       assert.strictEqual(testLedger.data.meta.total, 1, JSON.stringify(testLedger.data))
       assert.strictEqual(testLedger.data.transactions[0].answer?.msg, "")
-      const liveLedger = yield* (yield* partnerClient(token)).wallet.transactions({ query: { external_player_id: "sbx-1" } })
+      const liveLedger = yield* (yield* partnerClient(token)).wallet.transactions({
+        query: { external_player_id: "sbx-1" }
+      })
       assert.strictEqual(liveLedger.data.meta.total, 0)
 
       // The provider endpoints: the sandbox world.
@@ -114,7 +145,9 @@ layer(App, live)("a test token on a service configured with the real upstreams",
       // The catalog and feeds: the sandbox world's, so their event ids work on the provider endpoints.
       yield* client.catalog.refresh({ payload: null })
       assert.isAbove((yield* client.catalog.overview()).data.events_total, 0)
-      for (const list of [client.catalog.sports, client.catalog.countries, client.catalog.leagues, client.catalog.teams]) {
+      for (
+        const list of [client.catalog.sports, client.catalog.countries, client.catalog.leagues, client.catalog.teams]
+      ) {
         assert.isAbove((yield* list({ query: {} })).data.results.length, 0)
       }
       assert.isAbove((yield* client.catalog.filters({ query: {} })).data.leagues.length, 0)
@@ -143,7 +176,10 @@ layer(App, live)("a test token on a service configured with the real upstreams",
         assert.match(stats, new RegExp(`^(${eventId}|No statistics are available for event ${eventId}\\.)$`))
       }
       for (const event of inPlay.data.results.slice(0, 2)) {
-        assert.strictEqual((yield* client.sports.liveEvent({ params: { eventId: event.event_id }, query: {} })).data.event_id, event.event_id)
+        assert.strictEqual(
+          (yield* client.sports.liveEvent({ params: { eventId: event.event_id }, query: {} })).data.event_id,
+          event.event_id
+        )
       }
 
       assert.deepStrictEqual(yield* upstreamCalls, [])

@@ -3,14 +3,16 @@ import { Effect, Layer, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { CallbackWorker } from "../../src/wallet/outbox/CallbackWorker.ts"
-import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxPartnerWallet.ts"
+import { sandboxPartnerWalletPath } from "../../src/integrations/sandbox/SandboxPartnerWallet.ts"
 import { signedHeaders, verify } from "../../src/wallet/outbox/Signature.ts"
 import { eventually, live } from "../support/live.ts"
 import { partnerClient } from "../support/PartnerClient.ts"
 import { bodyAs, givenPartner, givenSyncedCatalog, request, TestApp, textBody } from "../support/TestApp.ts"
 
-const serverUrl = Effect.map(Effect.service(HttpServer.HttpServer), (server) =>
-  `http://127.0.0.1:${(server.address as { readonly port: number }).port}`)
+const serverUrl = Effect.map(
+  Effect.service(HttpServer.HttpServer),
+  (server) => `http://127.0.0.1:${(server.address as { readonly port: number }).port}`
+)
 
 // The game page, its spins and the demo wallet are the sandbox's own pages and protocol: read on the wire.
 
@@ -24,7 +26,12 @@ const Spin = Schema.Struct({
 })
 
 /** A spin the wallet refused, with the reason in words. */
-const RefusedSpin = Schema.Struct({ msg: Schema.String, balance: Schema.Number, win: Schema.Number, reason: Schema.String })
+const RefusedSpin = Schema.Struct({
+  msg: Schema.String,
+  balance: Schema.Number,
+  win: Schema.Number,
+  reason: Schema.String
+})
 
 /** What the game page's callbacks list shows of each callback. */
 const ShownCallbacks = Schema.Struct({
@@ -42,7 +49,12 @@ const launchPath = (token: string, externalPlayerId: string, cents: number) =>
   Effect.gen(function*() {
     const client = yield* partnerClient(token)
     const launched = yield* client.casino.launch({
-      payload: { external_player_id: externalPlayerId, player_balance: cents, provider: "aurora-gaming", game_code: "ag-hidden-fortune" }
+      payload: {
+        external_player_id: externalPlayerId,
+        player_balance: cents,
+        provider: "aurora-gaming",
+        game_code: "ag-hidden-fortune"
+      }
     })
     return new URL(launched.data.launch.url).pathname
   })
@@ -87,11 +99,18 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
       const bet = bodyAs(ShownCallbacks)(shown).callbacks.find((callback) => callback.kind === "bet")!
       assert.strictEqual(bet.status, "delivered")
       assert.deepInclude(bet.body, { kind: "bet", amount: 2, partner: partner.slug })
-      const [received] = yield* sql<{ body: string }>`SELECT body FROM sandbox_partner_events WHERE event_id = ${bet.event_id}`
-      assert.isTrue(verify(webhookSecret, {
-        timestamp: bet.received!.headers["x-partner-timestamp"],
-        signature: bet.received!.headers["x-partner-signature"]
-      }, received.body, new Date()))
+      const [received] = yield* sql<
+        { body: string }
+      >`SELECT body FROM sandbox_partner_events WHERE event_id = ${bet.event_id}`
+      assert.isTrue(verify(
+        webhookSecret,
+        {
+          timestamp: bet.received!.headers["x-partner-timestamp"],
+          signature: bet.received!.headers["x-partner-signature"]
+        },
+        received.body,
+        new Date()
+      ))
 
       // A stake the wallet cannot cover is refused, in the aggregator's terms, and moves nothing.
       yield* sql`UPDATE sandbox_partner_wallets SET balance = 1 WHERE partner_id = ${partner.id}`
@@ -168,14 +187,23 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
       const sql = yield* SqlClient.SqlClient
       yield* sql`INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, balance) VALUES (${partner.id}, 'late', 30)`
       const send = (body: Record<string, unknown>) => {
-        const raw = JSON.stringify({ partner: partner.slug, player: { external_player_id: "late", user_code: 1 }, ...body })
+        const raw = JSON.stringify({
+          partner: partner.slug,
+          player: { external_player_id: "late", user_code: 1 },
+          ...body
+        })
         return request("POST", sandboxPartnerWalletPath, {
           headers: signedHeaders([webhookSecret], String(body.event_id), raw, new Date()),
           body: raw
         })
       }
       // The service gave up on the bet and rolled it back; the rollback got here first.
-      const rolledBack = yield* send({ event_id: "evt_rb_late", kind: "rollback", amount: 10, rolls_back: "evt_bet_late" })
+      const rolledBack = yield* send({
+        event_id: "evt_rb_late",
+        kind: "rollback",
+        amount: 10,
+        rolls_back: "evt_bet_late"
+      })
       assert.deepStrictEqual(
         [rolledBack.status, bodyAs(Schema.Struct({ rolled_back: Schema.Boolean }))(rolledBack).rolled_back],
         [200, false]

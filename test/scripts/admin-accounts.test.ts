@@ -21,7 +21,10 @@ layer(TestApp(), live)("admin CLI: console accounts and the audit trail", (it) =
       const listed = yield* admin("admins", "list")
       assert.notInclude(listed.stdout, output.one_time_password)
       assert.notInclude(listed.stdout, "scrypt")
-      assert.deepStrictEqual(JSON.parse(listed.stdout).map((a: any) => [a.email, a.role]), [["ana@example.com", "viewer"]])
+      assert.deepStrictEqual(JSON.parse(listed.stdout).map((a: any) => [a.email, a.role]), [[
+        "ana@example.com",
+        "viewer"
+      ]])
       const again = yield* admin("admins", "create", "--email", "ana@example.com")
       assert.strictEqual(again.exitCode, 1)
       assert.include(again.stderr, "already exists")
@@ -32,7 +35,9 @@ layer(TestApp(), live)("admin CLI: console accounts and the audit trail", (it) =
       const late = JSON.parse((yield* admin("admins", "create", "--email", "late@example.com")).stdout)
       const sql = yield* SqlClient.SqlClient
       yield* sql`UPDATE admin_accounts SET password_set_at = now() - interval '25 hours' WHERE email = 'late@example.com'`
-      const expired = yield* adminRequest("POST", "/admin/api/session", { json: { email: "late@example.com", password: late.one_time_password } })
+      const expired = yield* adminRequest("POST", "/admin/api/session", {
+        json: { email: "late@example.com", password: late.one_time_password }
+      })
       assert.strictEqual(expired.status, 401)
       assert.match(expired.body.message, /has expired .*ask an operator for a new one \(admins reset-password\)/)
       const reset = yield* admin("admins", "reset-password", "late@example.com")

@@ -18,7 +18,8 @@ const built = <A, E, R>(services: Layer.Layer<A, E, R>) => Effect.scoped(Layer.b
 layer(TestDatabase.pipe(Layer.provideMerge(TestConfig())), live)("the admin CLI's layers", (it) => {
   it.effect("each command group builds what it uses: `partners` neither the casino gateway nor the sports provider", () =>
     Effect.gen(function*() {
-      const has = (context: Context.Context<never>, key: Context.Key<any, any>) => Context.getOption(context, key)._tag === "Some"
+      const has = (context: Context.Context<never>, key: Context.Key<any, any>) =>
+        Context.getOption(context, key)._tag === "Some"
       const partners = (yield* built(AdminLayers.partners)) as Context.Context<never>
       assert.isTrue(has(partners, Partners))
       for (const other of [CasinoGateway, SportsProvider, CasinoCatalog, CallbackOutbox, WalletLedger]) {

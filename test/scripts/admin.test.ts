@@ -37,8 +37,18 @@ const eventually = (token: string, expected: 200 | 401) =>
 layer(TestApp(), live)("admin CLI", (it) => {
   it.effect("create prints only {id, slug, token, webhook_secret, test}; both tokens work at once, each in its environment", () =>
     Effect.gen(function*() {
-      const created = yield* admin("partners", "create", "--name", "Acme Bets", "--commission", "12.5",
-        "--callback-url", "https://acme.example/wallet", "--test-callback-url", "https://acme.example/test-wallet")
+      const created = yield* admin(
+        "partners",
+        "create",
+        "--name",
+        "Acme Bets",
+        "--commission",
+        "12.5",
+        "--callback-url",
+        "https://acme.example/wallet",
+        "--test-callback-url",
+        "https://acme.example/test-wallet"
+      )
       assert.strictEqual(created.exitCode, 0, created.stderr)
       const output = JSON.parse(created.stdout)
       assert.deepStrictEqual(Object.keys(output).sort(), ["id", "slug", "test", "token", "webhook_secret"])
@@ -51,15 +61,24 @@ layer(TestApp(), live)("admin CLI", (it) => {
       assert.notStrictEqual(output.test.webhook_secret, output.webhook_secret)
       // Shown once: never in show or list; show labels both environments.
       const shown = (yield* admin("partners", "show", "acme-bets")).stdout
-      for (const secret of [output.token, output.test.token, output.webhook_secret, output.test.webhook_secret]) assert.notInclude(shown, secret)
+      for (const secret of [output.token, output.test.token, output.webhook_secret, output.test.webhook_secret]) {
+        assert.notInclude(shown, secret)
+      }
       assert.deepStrictEqual(
-        JSON.parse(shown).environments.map((e: { environment: string; callback_url: string }) => [e.environment, e.callback_url]),
+        JSON.parse(shown).environments.map((
+          e: { environment: string; callback_url: string }
+        ) => [e.environment, e.callback_url]),
         [["live", "https://acme.example/wallet"], ["test", "https://acme.example/test-wallet"]]
       )
 
       const response = yield* (yield* partnerClient(output.token)).account.status()
       assert.deepStrictEqual(response.data.partner, {
-        id: output.id, name: "Acme Bets", slug: "acme-bets", status: "active", commission_percent: 12.5, environment: "live"
+        id: output.id,
+        name: "Acme Bets",
+        slug: "acme-bets",
+        status: "active",
+        commission_percent: 12.5,
+        environment: "live"
       })
       const tested = yield* (yield* partnerClient(output.test.token)).account.status()
       assert.strictEqual(tested.data.partner.environment, "test")
@@ -67,7 +86,9 @@ layer(TestApp(), live)("admin CLI", (it) => {
 
   it.effect("deactivate refuses the token; activate admits it again", () =>
     Effect.gen(function*() {
-      const { token, slug } = JSON.parse((yield* admin("partners", "create", "--name", "Beta", "--slug", "beta")).stdout)
+      const { token, slug } = JSON.parse(
+        (yield* admin("partners", "create", "--name", "Beta", "--slug", "beta")).stdout
+      )
       yield* eventually(token, 200)
       const deactivated = yield* admin("partners", "deactivate", slug)
       assert.strictEqual(deactivated.exitCode, 0, deactivated.stderr)
@@ -75,7 +96,10 @@ layer(TestApp(), live)("admin CLI", (it) => {
       yield* eventually(token, 401)
       // The exact refusal on the wire.
       const refused = yield* request("GET", "/api/partner/v1/status", { headers: bearer(token) })
-      assert.deepStrictEqual([refused.status, refused.body], [401, { success: false, message: "Parceiro invalido ou inativo." }])
+      assert.deepStrictEqual([refused.status, refused.body], [401, {
+        success: false,
+        message: "Parceiro invalido ou inativo."
+      }])
       yield* admin("partners", "activate", slug)
       yield* eventually(token, 200)
     }))
@@ -91,7 +115,11 @@ layer(TestApp(), live)("admin CLI", (it) => {
       assert.notStrictEqual(second.token, first.token)
       yield* eventually(first.token, 401)
       assert.strictEqual((yield* status(second.token)).status, 200)
-      assert.strictEqual((yield* status(first.test.token)).status, 200, "the test token is another environment's: untouched")
+      assert.strictEqual(
+        (yield* status(first.test.token)).status,
+        200,
+        "the test token is another environment's: untouched"
+      )
 
       // --env test: the test token is replaced; the live one stays.
       const rotatedTest = JSON.parse((yield* admin("partners", "rotate-token", first.slug, "--env", "test")).stdout)
@@ -134,7 +162,10 @@ layer(TestApp(), live)("admin CLI", (it) => {
         ["https://169.254.169.254/latest/meta-data", /\(169\.254\.169\.254\)/],
         ["https://[::1]/wallet", /\(::1\)/],
         ["https://[fd00:ec2::254]/wallet", /\(fd00:ec2::254\)/],
-        ["https://localhost/wallet", /must not resolve to a private, loopback, link-local or reserved address \(localhost is/],
+        [
+          "https://localhost/wallet",
+          /must not resolve to a private, loopback, link-local or reserved address \(localhost is/
+        ],
         ["ftp://partner.example/wallet", /must be an http:\/\/ or https:\/\/ URL/],
         ["not a url", /must be an absolute http:\/\/ or https:\/\/ URL/]
       ]
@@ -144,8 +175,16 @@ layer(TestApp(), live)("admin CLI", (it) => {
         assert.match(refused.stderr, /Invalid callback URL/, url)
         assert.match(refused.stderr, reason, url)
       }
-      const { slug } = JSON.parse((yield* strict("partners", "create", "--name", "Public Partner",
-        "--callback-url", "https://93.184.215.14/wallet")).stdout)
+      const { slug } = JSON.parse(
+        (yield* strict(
+          "partners",
+          "create",
+          "--name",
+          "Public Partner",
+          "--callback-url",
+          "https://93.184.215.14/wallet"
+        )).stdout
+      )
       const moved = yield* strict("partners", "set", slug, "--callback-url", "https://192.168.1.20/wallet")
       assert.strictEqual(moved.exitCode, 1)
       // Nothing was half-written: the partner keeps its URL, and no sneaky partner exists.
@@ -187,7 +226,11 @@ layer(TestApp(), live)("admin CLI", (it) => {
       })
       assert.deepStrictEqual(entry.body, { kind: "win", amount: 1 })
       const nobody = yield* admin("callbacks", "list", "--partner", "no-such-partner")
-      assert.deepStrictEqual([nobody.exitCode, JSON.parse(nobody.stdout)], [0, []], "a slug naming no partner has no callbacks")
+      assert.deepStrictEqual(
+        [nobody.exitCode, JSON.parse(nobody.stdout)],
+        [0, []],
+        "a slug naming no partner has no callbacks"
+      )
 
       const retried = yield* admin("callbacks", "retry", win.id)
       assert.strictEqual(retried.exitCode, 0, retried.stderr)
@@ -205,19 +248,38 @@ layer(TestApp(), live)("admin CLI", (it) => {
   it.effect("list, show and set", () =>
     Effect.gen(function*() {
       const { slug } = JSON.parse((yield* admin("partners", "create", "--name", "Delta")).stdout)
-      const changed = yield* admin("partners", "set", slug, "--commission", "7", "--callback-url", "https://delta.example/cb", "--name", "Delta Two")
+      const changed = yield* admin(
+        "partners",
+        "set",
+        slug,
+        "--commission",
+        "7",
+        "--callback-url",
+        "https://delta.example/cb",
+        "--name",
+        "Delta Two"
+      )
       assert.strictEqual(changed.exitCode, 0, changed.stderr)
       const shown = JSON.parse((yield* admin("partners", "show", slug)).stdout)
-      assert.deepInclude(shown, { slug, name: "Delta Two", commission_percent: 7, callback_url: "https://delta.example/cb" })
+      assert.deepInclude(shown, {
+        slug,
+        name: "Delta Two",
+        commission_percent: 7,
+        callback_url: "https://delta.example/cb"
+      })
       const listed = JSON.parse((yield* admin("partners", "list")).stdout)
       assert.isTrue(listed.some((partner: { slug: string }) => partner.slug === slug))
       const cleared = JSON.parse((yield* admin("partners", "set", slug, "--callback-url", "none")).stdout)
       assert.isNull(cleared.callback_url)
       // --env test sets the test environment's URL and leaves the live one.
-      const tested = JSON.parse((yield* admin("partners", "set", slug, "--env", "test", "--callback-url", "https://delta.example/test")).stdout)
+      const tested = JSON.parse(
+        (yield* admin("partners", "set", slug, "--env", "test", "--callback-url", "https://delta.example/test")).stdout
+      )
       assert.isNull(tested.callback_url)
       assert.deepStrictEqual(
-        tested.environments.map((e: { environment: string; callback_url: string | null }) => [e.environment, e.callback_url]),
+        tested.environments.map((
+          e: { environment: string; callback_url: string | null }
+        ) => [e.environment, e.callback_url]),
         [["live", null], ["test", "https://delta.example/test"]]
       )
     }))
@@ -235,7 +297,9 @@ layer(TestApp(), live)("admin CLI", (it) => {
       const sql = yield* SqlClient.SqlClient
       const trail = yield* sql<{ action: string; after: unknown }>`
         SELECT action, after FROM admin_audit WHERE target = ${`partner:${created.slug}`} ORDER BY id`
-      assert.deepStrictEqual(trail.map((row) => [row.action, row.after]).slice(1), [["partner.set-player-mode", { player_mode: "shadow" }]])
+      assert.deepStrictEqual(trail.map((row) => [row.action, row.after]).slice(1), [["partner.set-player-mode", {
+        player_mode: "shadow"
+      }]])
 
       for (const [environment, external] of [["live", "kept"], ["test", "kept"], ["test", "gone"]]) {
         yield* sql`INSERT INTO partner_players (partner_id, environment, external_player_id, balance)
@@ -249,7 +313,9 @@ layer(TestApp(), live)("admin CLI", (it) => {
         environment: "test",
         cleared: { players: 2, rounds: 0, transactions: 0, callbacks: 0, statements: 0 }
       })
-      const left = yield* sql<{ environment: string }>`SELECT environment FROM partner_players WHERE partner_id = ${created.id}`
+      const left = yield* sql<
+        { environment: string }
+      >`SELECT environment FROM partner_players WHERE partner_id = ${created.id}`
       assert.deepStrictEqual(left.map((row) => row.environment), ["live"])
       const unknown = yield* admin("partners", "clear-test-data", "no-such-partner")
       assert.notStrictEqual(unknown.exitCode, 0)
@@ -263,9 +329,16 @@ layer(TestApp(), live)("admin CLI", (it) => {
       assert.strictEqual(set.exitCode, 0, set.stderr)
       assert.strictEqual(JSON.parse(set.stdout).rate_limit_per_minute, 2)
       const listed = JSON.parse((yield* admin("partners", "list")).stdout)
-      assert.strictEqual(listed.find((partner: { slug: string }) => partner.slug === created.slug).rate_limit_per_minute, 2)
+      assert.strictEqual(
+        listed.find((partner: { slug: string }) => partner.slug === created.slug).rate_limit_per_minute,
+        2
+      )
       // The service hears of the change (NOTIFY) and answers by the new limit.
-      yield* eventuallyHolds(statusOnTheWire(created.token), (response) => response.headers["ratelimit-limit"] === "2", "limit 2")
+      yield* eventuallyHolds(
+        statusOnTheWire(created.token),
+        (response) => response.headers["ratelimit-limit"] === "2",
+        "limit 2"
+      )
       yield* eventuallyHolds(statusOnTheWire(created.token), (response) => response.status === 429, "status 429")
 
       const cleared = yield* admin("partners", "set", created.slug, "--rate-limit", "default")
@@ -278,9 +351,13 @@ layer(TestApp(), live)("admin CLI", (it) => {
       )
 
       const wrongs = ["0", "1.5", "lots"]
-      const refusals = yield* Effect.forEach(wrongs, (wrong) => admin("partners", "set", created.slug, "--rate-limit", wrong), {
-        concurrency: 3
-      })
+      const refusals = yield* Effect.forEach(
+        wrongs,
+        (wrong) => admin("partners", "set", created.slug, "--rate-limit", wrong),
+        {
+          concurrency: 3
+        }
+      )
       refusals.forEach((refused, i) => {
         assert.notStrictEqual(refused.exitCode, 0, wrongs[i])
         assert.match(refused.stderr, /rate limit/i, wrongs[i])

@@ -19,12 +19,17 @@ const BetsApiApp = (options: Parameters<typeof BetsApiAppWithoutLogs>[0] = {}) =
 const get = (token: string, path: string) => request("GET", `/api/partner/v1${path}`, { headers: bearer(token) })
 
 /** The givenPartner's typed client. */
-const givenClient = Effect.flatMap(givenPartner(), (given) => Effect.map(partnerClient(given.token), (client) => ({ ...given, client })))
+const givenClient = Effect.flatMap(
+  givenPartner(),
+  (given) => Effect.map(partnerClient(given.token), (client) => ({ ...given, client }))
+)
 
 type Client = Effect.Success<typeof givenClient>["client"]
 
 /** The ended list's data, as the wire carries it. */
-const EndedData = Schema.Struct({ results: Schema.Array(Schema.Struct({ event_id: Schema.String, score: Schema.String })) })
+const EndedData = Schema.Struct({
+  results: Schema.Array(Schema.Struct({ event_id: Schema.String, score: Schema.String }))
+})
 
 const event = (eventId: string) => ({ params: { eventId }, query: {} })
 
@@ -38,7 +43,12 @@ layer(BetsApiApp(), live)("BetsAPI provider", (it) => {
         const { client } = yield* givenClient
         const status = yield* client.sports.status()
         assert.strictEqual(status.data.provider, "betsapi")
-        assert.includeMembers([...status.data.capabilities], ["leagues", "upcoming-events", "live-events", "event-odds"])
+        assert.includeMembers([...status.data.capabilities], [
+          "leagues",
+          "upcoming-events",
+          "live-events",
+          "event-odds"
+        ])
         const account = yield* client.account.status()
         assert.deepStrictEqual(account.data.sports_gateway, { configured: true, provider: "betsapi" })
       }))
@@ -204,7 +214,13 @@ layer(BetsApiApp(), live)("BetsAPI provider", (it) => {
         assert.strictEqual(refused.success, false)
         assert.match(refused.message, /^The sports provider could not be queried/)
         assert.match(refused.message, detail)
-        assert.deepStrictEqual(refused.partner, { id: partner.id, name: partner.name, slug: partner.slug, status: "active", environment: "live" })
+        assert.deepStrictEqual(refused.partner, {
+          id: partner.id,
+          name: partner.name,
+          slug: partner.slug,
+          status: "active",
+          environment: "live"
+        })
         assert.strictEqual(refused.provider, "betsapi")
         assert.isDefined(refused.provider_response)
         assert.notInclude(JSON.stringify(refused), betsApiToken)
@@ -219,7 +235,11 @@ layer(BetsApiApp(), live)("BetsAPI provider", (it) => {
           kind: "json" as const,
           body: { success: 0, error: "TOO_MANY_REQUESTS", error_detail: `slow down, ${betsApiToken}` }
         })
-        const refused = yield* expect502((client) => client.sports.upcoming({ query: { sport_id: 17 } }), script, /TOO_MANY_REQUESTS/)
+        const refused = yield* expect502(
+          (client) => client.sports.upcoming({ query: { sport_id: 17 } }),
+          script,
+          /TOO_MANY_REQUESTS/
+        )
         assert.deepStrictEqual(refused.provider_response, {
           success: 0,
           error: "TOO_MANY_REQUESTS",
@@ -243,7 +263,11 @@ layer(BetsApiApp(), live)("BetsAPI provider", (it) => {
       }), /AUTHORIZE_FAILED/))
 
     it.effect("an HTTP 5xx", () =>
-      expect502(leagues(13), () => ({ kind: "json", status: 503, body: { success: 0, error: "UNDER_MAINTENANCE" } }), /HTTP 503/))
+      expect502(
+        leagues(13),
+        () => ({ kind: "json", status: 503, body: { success: 0, error: "UNDER_MAINTENANCE" } }),
+        /HTTP 503/
+      ))
 
     it.effect("garbage that is not JSON", () =>
       expect502(leagues(91), () => ({ kind: "text", body: "<html>oops</html>" }), /not JSON/))
@@ -259,8 +283,7 @@ layer(BetsApiApp(), live)("BetsAPI provider", (it) => {
         assert.isBelow(Date.now() - started, 10_000)
       }))
 
-    it.effect("a dropped connection", () =>
-      expect502(leagues(12), () => ({ kind: "close" }), /could not be reached/))
+    it.effect("a dropped connection", () => expect502(leagues(12), () => ({ kind: "close" }), /could not be reached/))
   })
 
   it.effect("100 concurrent identical requests reach the provider once, and later ones hit the cache", () =>
@@ -269,7 +292,7 @@ layer(BetsApiApp(), live)("BetsAPI provider", (it) => {
       const { client } = yield* givenClient
       fake.reset()
       // A slow provider, so all 100 arrive while the first call is in flight.
-      fake.script((call) => ({ kind: "delay", millis: 300, then: healthyBetsApi(call) }))
+      fake.script((call) => ({ kind: "delay", millis: 300, answer: healthyBetsApi(call) }))
       const responses = yield* Effect.all(
         Array.from({ length: 100 }, () => client.sports.odds(event("1002"))),
         { concurrency: "unbounded" }
@@ -316,4 +339,3 @@ layer(BetsApiApp({ token: undefined }), live)("BetsAPI provider without a token"
       assert.strictEqual(fake.calls.length, 0)
     }))
 })
-

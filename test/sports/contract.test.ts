@@ -19,15 +19,17 @@ import { EventNotFound, SportsProvider, SportsProviderError } from "../../src/sp
 import { SportsCatalog } from "../../src/sports/catalog/SportsCatalog.ts"
 import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
-import { SportsEnvironments } from "../../src/sports/SportsEnvironments.ts"
 import { testCatalogConfig, testSportsConfig } from "../support/TestApp.ts"
 import { live } from "../support/live.ts"
 import { AuthAsAcme } from "../support/AuthAsAcme.ts"
+import { SpecUpstreams } from "../support/SpecUpstreams.ts"
 
 const league: SportsLeague = { id: "155", name: "Brazil Serie A", sportId: 1, countryCode: "br" }
-const fetched = <A>(value: A) => Effect.succeed({ value, raw: { success: 1 }, storedAt: Date.now(), origin: "upstream" as const })
+const fetched = <A>(value: A) =>
+  Effect.succeed({ value, raw: { success: 1 }, storedAt: Date.now(), origin: "upstream" as const })
 const unknown = (eventId: string) => Effect.fail(new EventNotFound({ eventId, message: `Event ${eventId} not found.` }))
-const down = () => Effect.fail(new SportsProviderError({ reason: "Timeout", message: "The sports provider did not answer in time." }))
+const down = () =>
+  Effect.fail(new SportsProviderError({ reason: "Timeout", message: "The sports provider did not answer in time." }))
 
 /** Event 1003 ended 2-1; no other event exists; sport 91's lists fail upstream. */
 const MemoryProvider = Layer.succeed(
@@ -36,7 +38,8 @@ const MemoryProvider = Layer.succeed(
     name: "memory",
     configured: true,
     capabilities: ["leagues", "event-result"],
-    leagues: (query) => query.sportId === 91 ? down() : fetched({ results: [league], page: query.page, perPage: 50, total: 1 }),
+    leagues: (query) =>
+      query.sportId === 91 ? down() : fetched({ results: [league], page: query.page, perPage: 50, total: 1 }),
     upcoming: down,
     live: down,
     ended: down,
@@ -51,7 +54,7 @@ const MemoryProvider = Layer.succeed(
 )
 
 /** Both environments over the memory provider (the catalog is unused by this group). */
-const Environments = SportsEnvironments.layerShared.pipe(
+const Upstreams = SpecUpstreams.pipe(
   Layer.provide(SportsCatalog.layerMemory),
   Layer.provideMerge(MemoryProvider),
   Layer.provide(Layer.succeed(SportsCatalogConfig, testCatalogConfig())),
@@ -59,13 +62,17 @@ const Environments = SportsEnvironments.layerShared.pipe(
 )
 
 const Handlers = SportsHandlers.pipe(
-  Layer.provide(Environments),
-  Layer.provideMerge(Layer.mergeAll(AuthAsAcme, RequestValidationLive)),
+  Layer.provideMerge(Layer.mergeAll(AuthAsAcme, Upstreams, RequestValidationLive)),
   Layer.provideMerge(HttpServer.layerServices)
 )
 
 const client = HttpApiTest.groups(PartnerApi, ["sports"]).pipe(
-  Effect.provide(HttpApiMiddleware.layerClient(PartnerAuth, ({ next, request }) => next(HttpClientRequest.bearerToken(request, "pak_acme"))))
+  Effect.provide(
+    HttpApiMiddleware.layerClient(
+      PartnerAuth,
+      ({ next, request }) => next(HttpClientRequest.bearerToken(request, "pak_acme"))
+    )
+  )
 )
 
 layer(Handlers, live)("the sports group's contract (in memory)", (it) => {

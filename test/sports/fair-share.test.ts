@@ -42,7 +42,11 @@ describe("the hourly budget's shares", () => {
   it("a partner gets its share, partners together what the reserve leaves, never less than one call", () => {
     const shares = (rateLimitPerHour: number, partnerQuotaShare: number, scheduledReserve: number) =>
       quotaShares(testSportsConfig({ rateLimitPerHour, partnerQuotaShare, scheduledReserve }))
-    assert.deepStrictEqual(shares(3600, 0.25, 0.25), { wholePerHour: 3600, partnersPerHour: 2700, perPartnerPerHour: 900 })
+    assert.deepStrictEqual(shares(3600, 0.25, 0.25), {
+      wholePerHour: 3600,
+      partnersPerHour: 2700,
+      perPartnerPerHour: 900
+    })
     // A share above what partners together may spend is capped there.
     assert.deepStrictEqual(shares(3600, 1, 0.5), { wholePerHour: 3600, partnersPerHour: 1800, perPartnerPerHour: 1800 })
     assert.deepStrictEqual(shares(10, 0.01, 0.99), { wholePerHour: 10, partnersPerHour: 1, perPartnerPerHour: 1 })
@@ -51,31 +55,37 @@ describe("the hourly budget's shares", () => {
   })
 })
 
-layer(app({ rateLimitPerHour: 3600, partnerQuotaShare: 0.001, scheduledReserve: 0.25 }), live)("a partner past its share", (it) => {
-  it.effect("gets the 502 of an exhausted quota, and another partner is answered", () =>
-    Effect.gen(function*() {
-      const flooder = yield* givenPartner({ name: "Flooder" })
-      const other = yield* givenPartner({ name: "Other" })
-      // 3 calls an hour: a burst of one. Each unknown event costs a call (then remembered as not found).
-      const answers = yield* Effect.forEach([9001, 9002, 9003, 9004], (id) => get(flooder.token, `/sports/events/${id}/odds`))
-      assert.deepStrictEqual(answers.map((answer) => answer.status), [404, 502, 502, 502])
-      assert.strictEqual(
-        answers[1].body.message,
-        "The sports provider could not be queried: Your share of the sports provider's hourly quota (3 calls) is in use; retry shortly."
-      )
-      assert.strictEqual(answers[1].body.provider_response.error, "RateLimited")
-      // What is cached costs no share.
-      assert.strictEqual((yield* get(flooder.token, "/sports/events/9001/odds")).status, 404)
+layer(app({ rateLimitPerHour: 3600, partnerQuotaShare: 0.001, scheduledReserve: 0.25 }), live)(
+  "a partner past its share",
+  (it) => {
+    it.effect("gets the 502 of an exhausted quota, and another partner is answered", () =>
+      Effect.gen(function*() {
+        const flooder = yield* givenPartner({ name: "Flooder" })
+        const other = yield* givenPartner({ name: "Other" })
+        // 3 calls an hour: a burst of one. Each unknown event costs a call (then remembered as not found).
+        const answers = yield* Effect.forEach(
+          [9001, 9002, 9003, 9004],
+          (id) => get(flooder.token, `/sports/events/${id}/odds`)
+        )
+        assert.deepStrictEqual(answers.map((answer) => answer.status), [404, 502, 502, 502])
+        assert.strictEqual(
+          answers[1].body.message,
+          "The sports provider could not be queried: Your share of the sports provider's hourly quota (3 calls) is in use; retry shortly."
+        )
+        assert.strictEqual(answers[1].body.provider_response.error, "RateLimited")
+        // What is cached costs no share.
+        assert.strictEqual((yield* get(flooder.token, "/sports/events/9001/odds")).status, 404)
 
-      const first = yield* get(other.token, "/sports/events/1002/odds")
-      assert.strictEqual(first.status, 200)
-      assert.deepStrictEqual([first.headers["x-cache"], first.headers["age"]], ["MISS", "0"])
-      yield* Effect.sleep("1100 millis")
-      const again = yield* get(other.token, "/sports/events/1002/odds")
-      assert.strictEqual(again.headers["x-cache"], "HIT")
-      assert.isAtLeast(Number(again.headers["age"]), 1)
-    }))
-})
+        const first = yield* get(other.token, "/sports/events/1002/odds")
+        assert.strictEqual(first.status, 200)
+        assert.deepStrictEqual([first.headers["x-cache"], first.headers["age"]], ["MISS", "0"])
+        yield* Effect.sleep("1100 millis")
+        const again = yield* get(other.token, "/sports/events/1002/odds")
+        assert.strictEqual(again.headers["x-cache"], "HIT")
+        assert.isAtLeast(Number(again.headers["age"]), 1)
+      }))
+  }
+)
 
 layer(app({ rateLimitPerHour: 600, partnerQuotaShare: 0.05, scheduledReserve: 0.9 }), live)("the reserve", (it) => {
   it.effect("partners together cannot spend it: the service's own calls still go through", () =>
@@ -98,8 +108,11 @@ layer(app({ rateLimitPerHour: 600, partnerQuotaShare: 0.05, scheduledReserve: 0.
 })
 
 /** The provider's quota under `sports`, counted in `limiter`'s store; `name` keeps its keys apart from other tests'. */
-const quotaIn = (limiter: Layer.Layer<RateLimiter.RateLimiter>, sports: Partial<SportsConfig["Service"]>, name: string) =>
-  providerQuota(name).pipe(Effect.provideService(SportsConfig, testSportsConfig(sports)), Effect.provide(limiter))
+const quotaIn = (
+  limiter: Layer.Layer<RateLimiter.RateLimiter>,
+  sports: Partial<SportsConfig["Service"]>,
+  name: string
+) => providerQuota(name).pipe(Effect.provideService(SportsConfig, testSportsConfig(sports)), Effect.provide(limiter))
 
 const asPartner = (partnerId: number) => Effect.provideService(ProviderCaller, { _tag: "Partner", partnerId })
 
@@ -121,33 +134,61 @@ const takeUntilRefused = <E>(quota: (attempt: number) => Effect.Effect<void, E>)
 const refusalsGiveBack = (limiter: Layer.Layer<RateLimiter.RateLimiter>) =>
   Effect.gen(function*() {
     // The whole quota (a burst of 60, then one a second) emptied by the service's own calls.
-    const whole = yield* quotaIn(limiter, { rateLimitPerHour: 3600, partnerQuotaShare: 0.001, scheduledReserve: 0 }, "refund-whole")
+    const whole = yield* quotaIn(
+      limiter,
+      { rateLimitPerHour: 3600, partnerQuotaShare: 0.001, scheduledReserve: 0 },
+      "refund-whole"
+    )
     yield* takeUntilRefused(() => whole)
     const refusedByWhole = yield* Effect.flip(asPartner(1)(whole))
     assert.match(refusedByWhole.message, /^The sports provider's hourly quota/)
     // Its share and partners' part were given back: once the whole quota has a token again, the call goes through.
-    yield* eventually(Effect.exit(asPartner(1)(whole)), Exit.isSuccess, "the partner's call once the whole quota has a token")
+    yield* eventually(
+      Effect.exit(asPartner(1)(whole)),
+      Exit.isSuccess,
+      "the partner's call once the whole quota has a token"
+    )
 
     // Partners' part (a burst of 60, then one a second) emptied by partners calling once each.
-    const parts = yield* quotaIn(limiter, { rateLimitPerHour: 36_000, partnerQuotaShare: 0.0001, scheduledReserve: 0.9 }, "refund-partners")
-    const { attempt: lastPartner, error: refusedByPart } = yield* takeUntilRefused((partner) => asPartner(partner)(parts))
+    const parts = yield* quotaIn(limiter, {
+      rateLimitPerHour: 36_000,
+      partnerQuotaShare: 0.0001,
+      scheduledReserve: 0.9
+    }, "refund-partners")
+    const { attempt: lastPartner, error: refusedByPart } = yield* takeUntilRefused((partner) =>
+      asPartner(partner)(parts)
+    )
     assert.match(refusedByPart.message, /^The partners' part of the sports provider's hourly quota/)
     // That partner's share was given back: once partners' part has a token again, its call goes through.
-    yield* eventually(Effect.exit(asPartner(lastPartner)(parts)), Exit.isSuccess, "the partner's call once partners' part has a token")
+    yield* eventually(
+      Effect.exit(asPartner(lastPartner)(parts)),
+      Exit.isSuccess,
+      "the partner's call once partners' part has a token"
+    )
   })
 
 describe("a call refused by a later budget", () => {
-  it.live("gives back what the earlier budgets gave (memory)", () =>
-    refusalsGiveBack(RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))), 30_000)
+  it.live(
+    "gives back what the earlier budgets gave (memory)",
+    () => refusalsGiveBack(RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))),
+    30_000
+  )
 
-  it.live.skipIf(!inject("redisAvailable"))("gives back what the earlier budgets gave (Redis)", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const keyPrefix = yield* scopedKeyPrefix("refund")
-      const stores = SharedStoresLive.pipe(Layer.provide(Layer.succeed(SharedStoreConfig, testSharedStoreConfig({
-        redisUrl: Option.some(Redacted.make(testRedisUrl)),
-        keyPrefix
-      }))))
-      const limiter = yield* Layer.build(stores)
-      yield* refusalsGiveBack(Layer.succeedContext(limiter))
-    })), 30_000)
+  it.live.skipIf(!inject("redisAvailable"))(
+    "gives back what the earlier budgets gave (Redis)",
+    () =>
+      Effect.scoped(Effect.gen(function*() {
+        const keyPrefix = yield* scopedKeyPrefix("refund")
+        const stores = SharedStoresLive.pipe(Layer.provide(Layer.succeed(
+          SharedStoreConfig,
+          testSharedStoreConfig({
+            redisUrl: Option.some(Redacted.make(testRedisUrl)),
+            keyPrefix
+          })
+        )))
+        const limiter = yield* Layer.build(stores)
+        yield* refusalsGiveBack(Layer.succeedContext(limiter))
+      })),
+    30_000
+  )
 })

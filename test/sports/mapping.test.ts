@@ -16,9 +16,16 @@ describe("BetsAPI mapping", () => {
 
   it("labels handicap and total markets from the home side's line, quarter lines included", () => {
     const odds = (entry: Record<string, unknown>) =>
-      BetsApi.toOdds(decode(BetsApi.OddsAnswer, { results: { odds: { "1_2": [{ ...entry, ss: null }] } } }), false)[0]?.odds
-    assert.deepStrictEqual(odds({ home_od: "1.9", handicap: "-0.5", away_od: "1.9" })?.map((o) => o.label), ["Home -0.5", "Away +0.5"])
-    assert.deepStrictEqual(odds({ home_od: "1.9", handicap: "+1.0", away_od: "1.9" })?.map((o) => o.label), ["Home +1.0", "Away -1.0"])
+      BetsApi.toOdds(decode(BetsApi.OddsAnswer, { results: { odds: { "1_2": [{ ...entry, ss: null }] } } }), false)[0]
+        ?.odds
+    assert.deepStrictEqual(odds({ home_od: "1.9", handicap: "-0.5", away_od: "1.9" })?.map((o) => o.label), [
+      "Home -0.5",
+      "Away +0.5"
+    ])
+    assert.deepStrictEqual(odds({ home_od: "1.9", handicap: "+1.0", away_od: "1.9" })?.map((o) => o.label), [
+      "Home +1.0",
+      "Away -1.0"
+    ])
     assert.deepStrictEqual(
       odds({ home_od: "1.9", handicap: "0.0,-0.5", away_od: "1.9" })?.map((o) => o.label),
       ["Home 0.0,-0.5", "Away 0.0,+0.5"]
@@ -31,20 +38,34 @@ describe("BetsAPI mapping", () => {
 
   it("maps time_status to the gateway's statuses", () => {
     const statusOf = (timeStatus: string) =>
-      BetsApi.toEvent(decode(BetsApi.ViewAnswer, {
-        results: [{
-          id: 1,
-          sport_id: "1",
-          time: "1700000000",
-          time_status: timeStatus,
-          league: { id: 1, name: "L" },
-          home: { id: 1, name: "H" },
-          away: { id: 2, name: "A" }
-        }]
-      }).results[0]).status
+      BetsApi.toEvent(
+        decode(BetsApi.ViewAnswer, {
+          results: [{
+            id: 1,
+            sport_id: "1",
+            time: "1700000000",
+            time_status: timeStatus,
+            league: { id: 1, name: "L" },
+            home: { id: 1, name: "H" },
+            away: { id: 2, name: "A" }
+          }]
+        }).results[0]
+      ).status
     assert.deepStrictEqual(
       ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "99"].map(statusOf),
-      ["prematch", "live", "interrupted", "ended", "postponed", "cancelled", "ended", "interrupted", "cancelled", "interrupted", "cancelled"]
+      [
+        "prematch",
+        "live",
+        "interrupted",
+        "ended",
+        "postponed",
+        "cancelled",
+        "ended",
+        "interrupted",
+        "cancelled",
+        "interrupted",
+        "cancelled"
+      ]
     )
   })
 
@@ -65,8 +86,14 @@ describe("BetsAPI mapping", () => {
 describe("cache lifetimes", () => {
   it("fit the data: seconds in play, minutes for lists, a day for a final result, briefly for 'not found'", () => {
     const toMillis = (path: string, raw: unknown) => Duration.toMillis(timeToLive(path, raw))
-    assert.strictEqual(toMillis(BetsApi.paths.odds, { success: 1, results: { odds: { "1_1": [{ ss: "1-0" }] } } }), 5_000)
-    assert.strictEqual(toMillis(BetsApi.paths.odds, { success: 1, results: { odds: { "1_1": [{ ss: null }] } } }), 60_000)
+    assert.strictEqual(
+      toMillis(BetsApi.paths.odds, { success: 1, results: { odds: { "1_1": [{ ss: "1-0" }] } } }),
+      5_000
+    )
+    assert.strictEqual(
+      toMillis(BetsApi.paths.odds, { success: 1, results: { odds: { "1_1": [{ ss: null }] } } }),
+      60_000
+    )
     assert.strictEqual(toMillis(BetsApi.paths.leagues, { success: 1 }), 30 * 60_000)
     assert.strictEqual(toMillis(BetsApi.paths.result, { success: 1, results: [{ time_status: "3" }] }), 24 * 3_600_000)
     assert.strictEqual(toMillis(BetsApi.paths.result, { success: 1, results: [{ time_status: "1" }] }), 30_000)

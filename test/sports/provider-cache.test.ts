@@ -117,7 +117,10 @@ layer(BetsApiApp(), live)("BetsAPI provider: cache keys and retries", (it) => {
       const fake = yield* FakeUpstream
       const client = yield* givenClient
       fake.reset()
-      const failures = [{ kind: "json", status: 503, body: { success: 0, error: "UNDER_MAINTENANCE" } } as const, { kind: "close" } as const]
+      const failures = [
+        { kind: "json", status: 503, body: { success: 0, error: "UNDER_MAINTENANCE" } } as const,
+        { kind: "close" } as const
+      ]
       fake.script((call) => failures.shift() ?? healthyBetsApi(call))
       const response = yield* client.sports.leagues({ query: { sport_id: 18 } })
       assert.strictEqual(response.data.provider, "betsapi")

@@ -41,7 +41,11 @@ export const adminCli = (env: Record<string, string> = {}) => (...args: Array<st
       Effect.provide(NodeServices.layer),
       Effect.provideService(ConfigProvider.ConfigProvider, provider),
       // Piped output, as under a child process: no colours, no prompts.
-      Effect.provideService(TerminalCapabilities.TerminalCapabilities, { canColor: false, canAnimate: false, canPrompt: false }),
+      Effect.provideService(TerminalCapabilities.TerminalCapabilities, {
+        canColor: false,
+        canAnimate: false,
+        canPrompt: false
+      }),
       Effect.provideService(Console.Console, console),
       // Its own layers, as in a process of its own: without this, the command's layers (Partners, the callback
       // URL policy, ...) would be the test service's already-built instances, with the test's settings.
@@ -50,7 +54,10 @@ export const adminCli = (env: Record<string, string> = {}) => (...args: Array<st
     )
     // As NodeRuntime.runMain ends the process: a failure the CLI has not printed yet is logged, and the
     // exit code follows the runtime's rules (0, 1 for a failure, 130 for an interruption).
-    if (exit._tag === "Failure" && !Cause.hasInterruptsOnly(exit.cause) && Runtime.getErrorReported(Cause.squash(exit.cause))) {
+    if (
+      exit._tag === "Failure" && !Cause.hasInterruptsOnly(exit.cause) &&
+      Runtime.getErrorReported(Cause.squash(exit.cause))
+    ) {
       console.error(Cause.pretty(exit.cause))
     }
     let exitCode = 0

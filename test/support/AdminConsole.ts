@@ -11,8 +11,10 @@ export const testPassword = "correct horse battery"
 
 /** An admin account with a password of the test's choosing (no one-time password to replace). */
 export const givenAdmin = (email: string, role: AdminRole = "operator", password = testPassword) =>
-  Effect.flatMap(Effect.service(AdminAccounts), (accounts) =>
-    accounts.create({ name: "test", via: "cli" }, { email, role, password })).pipe(Effect.orDie)
+  Effect.flatMap(
+    Effect.service(AdminAccounts),
+    (accounts) => accounts.create({ name: "test", via: "cli" }, { email, role, password })
+  ).pipe(Effect.orDie)
 
 export interface AdminAnswer {
   readonly status: number
@@ -25,7 +27,12 @@ export interface AdminAnswer {
 export const adminRequest = (
   method: "GET" | "POST" | "PATCH" | "DELETE",
   path: string,
-  options: { readonly session?: AdminSession; readonly csrf?: string | null; readonly json?: unknown; readonly headers?: Record<string, string> } = {}
+  options: {
+    readonly session?: AdminSession
+    readonly csrf?: string | null
+    readonly json?: unknown
+    readonly headers?: Record<string, string>
+  } = {}
 ) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
@@ -57,16 +64,27 @@ export interface AdminSession {
  * wrong token, a cross-origin change) sends the headers with `adminRequest` instead.
  */
 export const asAdmin = (session?: AdminSession) =>
-  HttpApiMiddleware.layerClient(AdminAuth, ({ next, request }) =>
-    next(session === undefined ? request : HttpClientRequest.setHeaders(request, { cookie: session.cookie, [csrfHeader]: session.csrf })))
+  HttpApiMiddleware.layerClient(
+    AdminAuth,
+    ({ next, request }) =>
+      next(
+        session === undefined
+          ? request
+          : HttpClientRequest.setHeaders(request, { cookie: session.cookie, [csrfHeader]: session.csrf })
+      )
+  )
 
 /** The admin API's typed client (the contract's own encoding and decoding), as `session`: for reading the contract's answers. */
-export const adminClient = (session?: AdminSession) => HttpApiClient.make(AdminApi).pipe(Effect.provide(asAdmin(session)))
+export const adminClient = (session?: AdminSession) =>
+  HttpApiClient.make(AdminApi).pipe(Effect.provide(asAdmin(session)))
 
 /** A session made by the service itself (no request): its cookie and CSRF token, as a log-in answers them. */
 export const sessionOf = (email: string, password = testPassword, client = "192.0.2.1") =>
   Effect.flatMap(Effect.service(AdminAccounts), (accounts) => accounts.login(email, password, client)).pipe(
-    Effect.map((session): AdminSession => ({ cookie: `${sessionCookie}=${session.sessionId}`, csrf: session.csrfToken })),
+    Effect.map((session): AdminSession => ({
+      cookie: `${sessionCookie}=${session.sessionId}`,
+      csrf: session.csrfToken
+    })),
     Effect.orDie
   )
 
@@ -74,7 +92,9 @@ export const sessionOf = (email: string, password = testPassword, client = "192.
 export const loginAs = (email: string, password = testPassword) =>
   Effect.gen(function*() {
     const answer = yield* adminRequest("POST", "/admin/api/session", { json: { email, password } })
-    if (answer.status !== 200) return yield* Effect.die(new Error(`log-in refused: ${answer.status} ${JSON.stringify(answer.body)}`))
+    if (answer.status !== 200) {
+      return yield* Effect.die(new Error(`log-in refused: ${answer.status} ${JSON.stringify(answer.body)}`))
+    }
     const cookie = answer.setCookie.find((line) => line.startsWith("admin_session="))!.split(";")[0]
     return { cookie, csrf: answer.body.csrf_token as string } satisfies AdminSession
   })
@@ -84,21 +104,29 @@ export const loginAs = (email: string, password = testPassword) =>
  * a reverse proxy forwards the browser's: the Set-Cookie lines of the answer.
  */
 export const loginWithHost = (host: string, email: string, password = testPassword) =>
-  Effect.flatMap(Effect.service(HttpServer.HttpServer), (server) =>
-    Effect.callback<{ status: number; setCookie: ReadonlyArray<string> }>((resume) => {
-      const address = server.address
-      if (address._tag === "UnixPathAddress") return resume(Effect.die(new Error("the test server does not listen on TCP")))
-      const body = JSON.stringify({ email, password })
-      const req = http.request({
-        host: "127.0.0.1",
-        port: address.port,
-        method: "POST",
-        path: "/admin/api/session",
-        headers: { host, "content-type": "application/json", "content-length": Buffer.byteLength(body) }
-      }, (response) => {
-        response.resume()
-        response.on("end", () => resume(Effect.succeed({ status: response.statusCode ?? 0, setCookie: response.headers["set-cookie"] ?? [] })))
+  Effect.flatMap(
+    Effect.service(HttpServer.HttpServer),
+    (server) =>
+      Effect.callback<{ status: number; setCookie: ReadonlyArray<string> }>((resume) => {
+        const address = server.address
+        if (address._tag === "UnixPathAddress") {
+          return resume(Effect.die(new Error("the test server does not listen on TCP")))
+        }
+        const body = JSON.stringify({ email, password })
+        const req = http.request({
+          host: "127.0.0.1",
+          port: address.port,
+          method: "POST",
+          path: "/admin/api/session",
+          headers: { host, "content-type": "application/json", "content-length": Buffer.byteLength(body) }
+        }, (response) => {
+          response.resume()
+          response.on("end", () =>
+            resume(
+              Effect.succeed({ status: response.statusCode ?? 0, setCookie: response.headers["set-cookie"] ?? [] })
+            ))
+        })
+        req.on("error", (error) => resume(Effect.die(error)))
+        req.end(body)
       })
-      req.on("error", (error) => resume(Effect.die(error)))
-      req.end(body)
-    }))
+  )

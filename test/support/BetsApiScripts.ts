@@ -30,14 +30,24 @@ const ok = (results: unknown, pager?: unknown): Answer => ({
   body: { success: 1, ...(pager === undefined ? {} : { pager }), results }
 })
 
-export const notFound: Answer = { kind: "json", body: { success: 0, error: "NOT_FOUND", error_detail: "event_id not found" } }
+export const notFound: Answer = {
+  kind: "json",
+  body: { success: 0, error: "NOT_FOUND", error_detail: "event_id not found" }
+}
 
 /** Event 1001 is live, 1002 upcoming, 1003 ended; anything else is NOT_FOUND. */
 export const healthyBetsApi: Script = (call) => {
   if (call.query.token !== betsApiToken) {
-    return { kind: "json", body: { success: 0, error: "AUTHORIZE_FAILED", error_detail: `invalid token ${call.query.token}` } }
+    return {
+      kind: "json",
+      body: { success: 0, error: "AUTHORIZE_FAILED", error_detail: `invalid token ${call.query.token}` }
+    }
   }
-  const live = event("1001", "1", { ss: "1-0", timer: { tm: 34, ts: 12, tt: "1", ta: 0, md: 0 }, scores: { "2": { home: "1", away: "0" } } })
+  const live = event("1001", "1", {
+    ss: "1-0",
+    timer: { tm: 34, ts: 12, tt: "1", ta: 0, md: 0 },
+    scores: { "2": { home: "1", away: "0" } }
+  })
   const upcoming = event("1002", "0")
   const ended = event("1003", "3", { ss: "2-1", scores: { "2": { home: "2", away: "1" } } })
   const byId: Record<string, Record<string, any>> = { "1001": live, "1002": upcoming, "1003": ended }
@@ -65,8 +75,24 @@ export const healthyBetsApi: Script = (call) => {
         stats: { matching_dir: 1, odds_update: { "1_1": 1795350000 } },
         odds: {
           "1_1": [
-            { id: "9", home_od: "1.833", draw_od: "3.400", away_od: "EVS", ss: "1-0", time_str: "34", add_time: "1795352040" },
-            { id: "8", home_od: "2.100", draw_od: "3.250", away_od: "3.600", ss: null, time_str: null, add_time: "1795349000" }
+            {
+              id: "9",
+              home_od: "1.833",
+              draw_od: "3.400",
+              away_od: "EVS",
+              ss: "1-0",
+              time_str: "34",
+              add_time: "1795352040"
+            },
+            {
+              id: "8",
+              home_od: "2.100",
+              draw_od: "3.250",
+              away_od: "3.600",
+              ss: null,
+              time_str: null,
+              add_time: "1795349000"
+            }
           ],
           "1_2": [{ id: "7", home_od: "1.950", handicap: "-0.5", away_od: "1.900", ss: null, add_time: "1795349000" }],
           // Nothing numeric at all: the market is left out.
@@ -89,7 +115,10 @@ export const healthyBetsApi: Script = (call) => {
       })
     case "/v1/event/stats_trend":
       return ok({
-        attacks: { home: [{ time_str: "10", val: "5" }, { time_str: "20", val: "11" }], away: [{ time_str: "10", val: "4" }] },
+        attacks: {
+          home: [{ time_str: "10", val: "5" }, { time_str: "20", val: "11" }],
+          away: [{ time_str: "10", val: "4" }]
+        },
         possession_rt: { home: [{ time_str: "34", val: "55" }], away: [{ time_str: "34", val: "45" }] },
         on_target: { home: [{ time_str: "30", val: "3" }], away: [{ time_str: "30", val: "1" }] },
         some_new_stat: { home: [{ time_str: "30", val: "9" }], away: [] }

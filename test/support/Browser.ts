@@ -41,7 +41,9 @@ const isExecutable = (file: string) => {
  * the fonts it ships are used.
  */
 export const chooseChromium = async (): Promise<ChromiumChoice> => {
-  if (isExecutable(debianChromium)) return { executablePath: debianChromium, env: {}, description: `Debian's Chromium (${debianChromium})` }
+  if (isExecutable(debianChromium)) {
+    return { executablePath: debianChromium, env: {}, description: `Debian's Chromium (${debianChromium})` }
+  }
   const { default: shipped, inflate } = await import("@sparticuz/chromium")
   // The package's folder, from its entry point (build/index.js): its browser and libraries are in bin/.
   const packageDir = path.join(path.dirname(createRequire(import.meta.url).resolve("@sparticuz/chromium")), "..")
@@ -49,10 +51,16 @@ export const chooseChromium = async (): Promise<ChromiumChoice> => {
   const executablePath = await shipped.executablePath() // also unpacks its fonts
   const libraries = path.join(await inflate(path.join(packageDir, "bin", "al2023.tar.br")), "lib")
   const env: Record<string, string> = {
-    LD_LIBRARY_PATH: [libraries, process.env.LD_LIBRARY_PATH].filter((part) => part !== undefined && part !== "").join(":")
+    LD_LIBRARY_PATH: [libraries, process.env.LD_LIBRARY_PATH].filter((part) => part !== undefined && part !== "").join(
+      ":"
+    )
   }
   if (!existsSync("/etc/fonts/fonts.conf")) env.FONTCONFIG_PATH = path.join(os.tmpdir(), "fonts")
-  return { executablePath, env, description: `the Chromium of the npm package @sparticuz/chromium ${version} (${executablePath})` }
+  return {
+    executablePath,
+    env,
+    description: `the Chromium of the npm package @sparticuz/chromium ${version} (${executablePath})`
+  }
 }
 
 /** This process's environment, for the browser's, with the unset names left out. */
@@ -105,21 +113,23 @@ export const newPage = (options: { readonly width?: number; readonly height?: nu
   Effect.gen(function*() {
     const browser = yield* Browser
     const context = yield* Effect.acquireRelease(
-      Effect.promise(() => browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 860 } })),
+      Effect.promise(() =>
+        browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 860 } })
+      ),
       (context) => Effect.promise(() => context.close())
     )
     return yield* Effect.promise(() => context.newPage())
   })
 
 /**
- * Where screenshots go: the README's (docs/screenshots) with UPDATE_SCREENSHOTS=1, otherwise a
+ * Where screenshots go: the guides' (docs/screenshots) with UPDATE_SCREENSHOTS=1, otherwise a
  * temporary folder, so a test run takes them (the pages still render) without changing the checkout.
  */
 export const screenshotsDir = process.env.UPDATE_SCREENSHOTS === "1"
   ? path.join(import.meta.dirname, "..", "..", "docs", "screenshots")
   : path.join(os.tmpdir(), "partner-api-screenshots")
 
-/** A screenshot of the whole page, for the README (see screenshotsDir). */
+/** A screenshot of the whole page, for the guides (see screenshotsDir). */
 export const screenshot = (page: Page, name: string) =>
   Effect.promise(async () => {
     mkdirSync(screenshotsDir, { recursive: true })

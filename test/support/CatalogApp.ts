@@ -23,11 +23,14 @@ export const CatalogApp = (
 ) =>
   TestAppWith(
     Layer.mergeAll(
-      Layer.succeed(SportsCatalogConfig, testCatalogConfig({
-        sportIds: [1, 18],
-        cacheTtl: Duration.fromInputUnsafe(options.cacheTtl ?? 0),
-        ...options.catalog
-      })),
+      Layer.succeed(
+        SportsCatalogConfig,
+        testCatalogConfig({
+          sportIds: [1, 18],
+          cacheTtl: Duration.fromInputUnsafe(options.cacheTtl ?? 0),
+          ...options.catalog
+        })
+      ),
       Layer.effect(
         SportsConfig,
         Effect.map(Effect.service(FakeUpstream), (fake) =>

@@ -1,6 +1,6 @@
 /**
  * A partner's wallet, as a fake over FakeUpstream: it checks each callback's
- * signature the way the README tells partners to, keeps its players'
+ * signature the way the partner guide tells partners to, keeps its players'
  * balances in cents, applies each event id once (a repeat gets the first
  * answer), remembers a rollback of a bet it has not seen and refuses that
  * bet if it arrives later, and can be told to misbehave: slow, late, down,
@@ -117,7 +117,11 @@ export class PartnerBooks {
           return { kind: "json", status: 409, body: { error: "rolled_back", balance: this.balanceOf(player) / 100 } }
         }
         if (this.behaviour === "broke" || this.balanceOf(player) < cents) {
-          return { kind: "json", status: 402, body: { error: "insufficient_funds", balance: this.balanceOf(player) / 100 } }
+          return {
+            kind: "json",
+            status: 402,
+            body: { error: "insufficient_funds", balance: this.balanceOf(player) / 100 }
+          }
         }
         this.balances.set(player, this.balanceOf(player) - cents)
         this.applied.push(body.event_id)
@@ -153,7 +157,9 @@ export class PartnerBooks {
 
   /** A huge partner's answer: the same JSON with 100 KB more in it. */
   private padded(answer: Answer, isNotification: boolean): Answer {
-    if (!(this.behaviour === "huge" || (isNotification && this.hugeNotifications)) || answer.kind !== "json") return answer
+    if (!(this.behaviour === "huge" || (isNotification && this.hugeNotifications)) || answer.kind !== "json") {
+      return answer
+    }
     return { ...answer, body: { ...(answer.body as object), padding: "x".repeat(100_000) } }
   }
 
@@ -164,10 +170,21 @@ export class PartnerBooks {
       signature: call.headers["x-partner-signature"] as string | undefined
     }
     const verified = [...this.secrets].some((secret) => verify(secret, headers, call.raw, new Date()))
-    this.received.push({ eventId, kind: String(call.body?.kind), verified, body: call.body, raw: call.raw, headers: call.headers })
+    this.received.push({
+      eventId,
+      kind: String(call.body?.kind),
+      verified,
+      body: call.body,
+      raw: call.raw,
+      headers: call.headers
+    })
     if (this.behaviour === "down") return { kind: "close" }
-    if (this.behaviour === "garbage") return { kind: "text", status: 200, body: "<html>Service temporarily unavailable</html>" }
-    if (!verified && !this.faults.has("skips-signature-checks")) return { kind: "json", status: 401, body: { error: "invalid signature" } }
+    if (this.behaviour === "garbage") {
+      return { kind: "text", status: 200, body: "<html>Service temporarily unavailable</html>" }
+    }
+    if (!verified && !this.faults.has("skips-signature-checks")) {
+      return { kind: "json", status: 401, body: { error: "invalid signature" } }
+    }
     const isNotification = ["win", "refund", "rollback"].includes(call.body?.kind)
     if (isNotification && this.hangNotifications) return { kind: "hang" }
     if (isNotification && this.failNotifications > 0) {
@@ -175,10 +192,12 @@ export class PartnerBooks {
       return this.padded({ kind: "json", status: 500, body: { error: "try later" } }, true)
     }
     if (this.behaviour === "late" && call.body?.kind === "bet") {
-      return { kind: "later", millis: this.delayMillis, then: () => this.once(eventId, call.body) }
+      return { kind: "later", millis: this.delayMillis, answerThen: () => this.once(eventId, call.body) }
     }
     const answer = this.padded(this.once(eventId, call.body), isNotification)
-    if (isNotification && this.notificationDelayMillis > 0) return { kind: "delay", millis: this.notificationDelayMillis, then: answer }
-    return this.behaviour === "slow" ? { kind: "delay", millis: this.delayMillis, then: answer } : answer
+    if (isNotification && this.notificationDelayMillis > 0) {
+      return { kind: "delay", millis: this.notificationDelayMillis, answer }
+    }
+    return this.behaviour === "slow" ? { kind: "delay", millis: this.delayMillis, answer } : answer
   }
 }

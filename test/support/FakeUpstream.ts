@@ -22,9 +22,9 @@ export type Answer =
   | { readonly kind: "json"; readonly status?: number; readonly body: unknown }
   | { readonly kind: "text"; readonly status?: number; readonly body: string }
   | { readonly kind: "hang" }
-  | { readonly kind: "delay"; readonly millis: number; readonly then: Answer }
+  | { readonly kind: "delay"; readonly millis: number; readonly answer: Answer }
   /** Decides only after `millis`: what it answers (and does) is worked out then. */
-  | { readonly kind: "later"; readonly millis: number; readonly then: () => Answer }
+  | { readonly kind: "later"; readonly millis: number; readonly answerThen: () => Answer }
   | { readonly kind: "close" }
 
 export type Script = (call: RecordedCall) => Answer
@@ -66,28 +66,28 @@ export class FakeUpstream extends Context.Service<FakeUpstream, {
                 }
                 calls.push(call)
                 const respond = (answer: Answer): void => {
-                switch (answer.kind) {
-                  case "json":
-                    response.writeHead(answer.status ?? 200, { "content-type": "application/json" })
-                    response.end(JSON.stringify(answer.body))
-                    return
-                  case "text":
-                    response.writeHead(answer.status ?? 200, { "content-type": "text/html" })
-                    response.end(answer.body)
-                    return
-                  case "hang":
-                    hanging.add(response)
-                    return
-                  case "close":
-                    request.socket.destroy()
-                    return
-                  case "delay":
-                    setTimeout(() => respond(answer.then), answer.millis)
-                    return
-                  case "later":
-                    setTimeout(() => respond(answer.then()), answer.millis)
-                    return
-                }
+                  switch (answer.kind) {
+                    case "json":
+                      response.writeHead(answer.status ?? 200, { "content-type": "application/json" })
+                      response.end(JSON.stringify(answer.body))
+                      return
+                    case "text":
+                      response.writeHead(answer.status ?? 200, { "content-type": "text/html" })
+                      response.end(answer.body)
+                      return
+                    case "hang":
+                      hanging.add(response)
+                      return
+                    case "close":
+                      request.socket.destroy()
+                      return
+                    case "delay":
+                      setTimeout(() => respond(answer.answer), answer.millis)
+                      return
+                    case "later":
+                      setTimeout(() => respond(answer.answerThen()), answer.millis)
+                      return
+                  }
                 }
                 respond(current(call))
               })

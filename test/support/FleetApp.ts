@@ -13,7 +13,7 @@ import { StreamConfig } from "../../src/sports/stream/StreamConfig.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { FakeUpstream } from "./FakeUpstream.ts"
 import { removeKeysUnder, testRedisUrl } from "./RedisKeys.ts"
-import { TestConfig, testCatalogConfig, testSharedStoreConfig, testSportsConfig, testStreamConfig } from "./TestApp.ts"
+import { testCatalogConfig, TestConfig, testSharedStoreConfig, testSportsConfig, testStreamConfig } from "./TestApp.ts"
 import { TestDatabaseOnUrl } from "./TestDatabase.ts"
 
 export { testRedisUrl }
@@ -46,12 +46,18 @@ export interface FleetSettings {
 export const FleetInstance = (settings: FleetSettings) => {
   const config = Layer.mergeAll(
     TestConfig({ app: settings.app ?? {} }),
-    Layer.succeed(SharedStoreConfig, testSharedStoreConfig({
-      redisUrl: settings.redisUrl === undefined ? Option.none() : Option.some(Redacted.make(settings.redisUrl)),
-      keyPrefix: settings.keyPrefix,
-      fleetSize: settings.fleetSize ?? 1
-    })),
-    Layer.succeed(SportsCatalogConfig, testCatalogConfig({ sportIds: [1], cacheTtl: Duration.zero, ...settings.catalog })),
+    Layer.succeed(
+      SharedStoreConfig,
+      testSharedStoreConfig({
+        redisUrl: settings.redisUrl === undefined ? Option.none() : Option.some(Redacted.make(settings.redisUrl)),
+        keyPrefix: settings.keyPrefix,
+        fleetSize: settings.fleetSize ?? 1
+      })
+    ),
+    Layer.succeed(
+      SportsCatalogConfig,
+      testCatalogConfig({ sportIds: [1], cacheTtl: Duration.zero, ...settings.catalog })
+    ),
     Layer.succeed(StreamConfig, testStreamConfig(settings.stream)),
     Layer.effect(
       SportsConfig,
@@ -92,7 +98,10 @@ export interface Answer {
 /** One GET to an instance, with the partner's token. */
 export const get = (baseUrl: string, path: string, token?: string): Effect.Effect<Answer> =>
   Effect.promise(async () => {
-    const response = await fetch(`${baseUrl}${path}`, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } })
+    const response = await fetch(
+      `${baseUrl}${path}`,
+      token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } }
+    )
     const text = await response.text()
     return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) }
   })
@@ -102,11 +111,15 @@ export const get = (baseUrl: string, path: string, token?: string): Effect.Effec
  * connection dropped, the port closed) and open again: Redis "stops" for the
  * instances behind it while the machine's Redis goes on serving everyone else.
  */
-export const RedisProxy = (target = testRedisUrl): Effect.Effect<{
-  readonly url: string
-  readonly cut: Effect.Effect<void>
-  readonly restore: Effect.Effect<void>
-}, never, Scope.Scope> =>
+export const RedisProxy = (target = testRedisUrl): Effect.Effect<
+  {
+    readonly url: string
+    readonly cut: Effect.Effect<void>
+    readonly restore: Effect.Effect<void>
+  },
+  never,
+  Scope.Scope
+> =>
   Effect.gen(function*() {
     const { hostname, port } = new URL(target)
     const sockets = new Set<Socket>()
@@ -137,7 +150,8 @@ export const RedisProxy = (target = testRedisUrl): Effect.Effect<{
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy()
         sockets.clear()
-        server === undefined ? resolve() : server.close(() => resolve())
+        if (server === undefined) resolve()
+        else server.close(() => resolve())
         server = undefined
       })
     )

@@ -13,9 +13,8 @@ import { PartnerAuth } from "../../src/api/Security.ts"
 import { Casino } from "../../src/casino/Casino.ts"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import { CasinoCatalogRepo } from "../../src/casino/CasinoCatalogRepo.ts"
-import { CasinoEnvironments } from "../../src/casino/CasinoEnvironments.ts"
 import { CasinoGateway, CasinoGatewayError } from "../../src/casino/CasinoGateway.ts"
-import * as CasinoGatewaySelection from "../../src/casino/CasinoGatewaySelection.ts"
+import * as CasinoGatewaySelection from "../../src/integrations/CasinoGatewaySelection.ts"
 import { CasinoHandlers } from "../../src/casino/http.ts"
 import { CallbackUrlPolicy } from "../../src/partners/CallbackUrlPolicy.ts"
 import { AccountHandlers } from "../../src/partners/http.ts"
@@ -28,42 +27,46 @@ import { StatusReport } from "../../src/partners/StatusReport.ts"
 import { AuthFailureLimit } from "../../src/platform/AuthFailureLimit.ts"
 import { SharedStoresLive } from "../../src/server.ts"
 import { RequestValidationLive } from "../../src/routes.ts"
+import { SpecUpstreams } from "./SpecUpstreams.ts"
 import { TestConfig, type TestSettings } from "./TestApp.ts"
 
 /** A game code the memory gateway cannot launch: the aggregator is unavailable for it. */
 export const unlaunchableGame = "unlaunchable"
 
 /** The aggregator, answering at once: a launch URL naming the user code and game, nothing to list. */
-export const MemoryCasinoGateway = Layer.succeed(CasinoGateway, CasinoGateway.of({
-  name: "memory",
-  configured: true,
-  providers: Effect.succeed([]),
-  games: () => Effect.succeed([]),
-  launch: (request) =>
-    request.gameCode === unlaunchableGame
-      ? Effect.fail(new CasinoGatewayError({ reason: "Unavailable", message: "connection refused at 10.0.0.9" }))
-      : Effect.succeed({ url: `https://play.example/${request.userCode}/${request.gameCode}`, response: {} })
-}))
+export const MemoryCasinoGateway = Layer.succeed(
+  CasinoGateway,
+  CasinoGateway.of({
+    name: "memory",
+    configured: true,
+    providers: Effect.succeed([]),
+    games: () => Effect.succeed([]),
+    launch: (request) =>
+      request.gameCode === unlaunchableGame
+        ? Effect.fail(new CasinoGatewayError({ reason: "Unavailable", message: "connection refused at 10.0.0.9" }))
+        : Effect.succeed({ url: `https://play.example/${request.userCode}/${request.gameCode}`, response: {} })
+  })
+)
 
 /** The gateway CASINO_GATEWAY names (the memory one in the sandbox's place), as the service selects it. */
 const CasinoGatewayMemory = CasinoGatewaySelection.layer(MemoryCasinoGateway)
 
-/** What /status reports: live, the selected casino gateway's configuration; the sports side and test are the sandbox's. */
+/** What /status reports: the selected casino gateway's configuration; the sports side is the sandbox's. */
 const StatusReportMemory = Layer.effect(
   StatusReport,
-  Effect.map(Effect.service(CasinoGateway), (gateway) => {
-    const sportsProvider = { name: "sandbox", configured: true }
-    return StatusReport.of({
-      live: { aggregatorConfigured: gateway.configured, sportsProvider },
-      test: { aggregatorConfigured: true, sportsProvider }
-    })
-  })
+  Effect.map(
+    Effect.service(CasinoGateway),
+    (gateway) =>
+      StatusReport.of({
+        aggregatorConfigured: gateway.configured,
+        sportsProvider: { name: "sandbox", configured: true }
+      })
+  )
 )
 
 /** The services the casino and account handlers and the partner middleware take, over memory. */
 export const MemoryServices = (settings: TestSettings = {}) =>
-  CasinoEnvironments.layerShared.pipe(
-    Layer.provideMerge(Layer.mergeAll(Casino.layer, StatusReportMemory, PartnerRateLimit.layer, AuthFailureLimit.layer)),
+  Layer.mergeAll(Casino.layer, StatusReportMemory, PartnerRateLimit.layer, AuthFailureLimit.layer).pipe(
     Layer.provideMerge(Layer.mergeAll(
       CasinoCatalog.layerNoDeps.pipe(Layer.provideMerge(CasinoCatalogRepo.layerMemory)),
       Partners.layerNoDeps.pipe(Layer.provideMerge(Layer.merge(PartnerRepo.layerMemory, CallbackUrlPolicy.layer))),
@@ -77,7 +80,7 @@ export const MemoryServices = (settings: TestSettings = {}) =>
 /** The casino and account handlers with their middleware, over MemoryServices; no socket. */
 export const MemoryPartnerApi = (settings: TestSettings = {}) =>
   Layer.mergeAll(CasinoHandlers, AccountHandlers).pipe(
-    Layer.provideMerge(Layer.mergeAll(PartnerAuthMiddleware.layer, RequestValidationLive)),
+    Layer.provideMerge(Layer.mergeAll(PartnerAuthMiddleware.layer, SpecUpstreams, RequestValidationLive)),
     Layer.provideMerge(MemoryServices(settings)),
     Layer.provideMerge(HttpServer.layerServices)
   )

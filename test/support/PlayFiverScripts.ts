@@ -17,12 +17,26 @@ export const healthyAggregator: Script = (call) => {
     case "/api/v2/games": {
       const byProvider: Record<string, Array<unknown>> = {
         "PG Soft": [
-          { game_code: 126, name: "Fortune Tiger", image_url: "https://img.example/tiger.png", status: 1, original: 1, rounds_free: 0, provider: { name: "PG Soft" } },
+          {
+            game_code: 126,
+            name: "Fortune Tiger",
+            image_url: "https://img.example/tiger.png",
+            status: 1,
+            original: 1,
+            rounds_free: 0,
+            provider: { name: "PG Soft" }
+          },
           { game_code: "98", name: "Fortune Ox", status: true, original: true, provider: { name: "PG Soft" } },
           { game_code: "1543462", name: "Fortune Rabbit", status: 0, original: "0", provider: { name: "PG Soft" } }
         ],
         "Pragmatic Play": [
-          { game_code: "vs20olympgate", name: "Gates of Olympus", status: "1", original: true, provider: { name: "Pragmatic Play" } }
+          {
+            game_code: "vs20olympgate",
+            name: "Gates of Olympus",
+            status: "1",
+            original: true,
+            provider: { name: "Pragmatic Play" }
+          }
         ],
         "Old Studio": []
       }

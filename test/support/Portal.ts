@@ -34,8 +34,16 @@ export const givenPortalUser = (partner: PortalPartner, email: string, role: Par
 
 /** The typed client's side of PortalAuth: send `session`'s cookie and CSRF token (none: neither). */
 export const asPortalUser = (session?: AdminSession) =>
-  HttpApiMiddleware.layerClient(PortalAuth, ({ next, request }) =>
-    next(session === undefined ? request : HttpClientRequest.setHeaders(request, { cookie: session.cookie, "x-csrf-token": session.csrf })))
+  HttpApiMiddleware.layerClient(
+    PortalAuth,
+    ({ next, request }) =>
+      next(
+        session === undefined
+          ? request
+          : HttpClientRequest.setHeaders(request, { cookie: session.cookie, "x-csrf-token": session.csrf })
+      )
+  )
 
 /** The portal API's typed client as `session` (its cookie and CSRF token; none: neither). */
-export const portalClient = (session?: AdminSession) => HttpApiClient.make(PortalApi).pipe(Effect.provide(asPortalUser(session)))
+export const portalClient = (session?: AdminSession) =>
+  HttpApiClient.make(PortalApi).pipe(Effect.provide(asPortalUser(session)))

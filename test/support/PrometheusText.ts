@@ -157,7 +157,9 @@ export const parsePrometheusText = (text: string): ReadonlyMap<string, Family> =
       rest = line.slice(parsed.end)
     }
     const parts = rest.trim().split(/\s+/)
-    if (!rest.startsWith(" ") || parts.length < 1 || parts.length > 2) throw new Error(`${where}: expected " value [timestamp]"`)
+    if (!rest.startsWith(" ") || parts.length < 1 || parts.length > 2) {
+      throw new Error(`${where}: expected " value [timestamp]"`)
+    }
     const value = parseValue(parts[0], where)
     if (parts.length === 2 && !/^-?\d+$/.test(parts[1])) throw new Error(`${where}: bad timestamp "${parts[1]}"`)
     const family = familyOf(name, declared)
@@ -178,7 +180,12 @@ export const parsePrometheusText = (text: string): ReadonlyMap<string, Family> =
 
   const families = new Map<string, Family>()
   for (const name of new Set([...declared.keys(), ...samples.keys()])) {
-    const family: Family = { name, type: declared.get(name) ?? "untyped", help: helps.get(name), samples: samples.get(name) ?? [] }
+    const family: Family = {
+      name,
+      type: declared.get(name) ?? "untyped",
+      help: helps.get(name),
+      samples: samples.get(name) ?? []
+    }
     if (family.type === "histogram") checkHistogram(family)
     families.set(name, family)
   }

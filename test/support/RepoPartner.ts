@@ -33,7 +33,11 @@ export const CallbackTargetsOfRepo = Layer.effect(
     const get = (partnerId: number, environment: Environment) =>
       Effect.map(
         repo.findCallbackTarget(partnerId, environment),
-        Option.map((target) => environment === "test" && target.callbackUrl === null ? { ...target, callbackUrl: "https://sandbox.example/wallet" } : target)
+        Option.map((target) =>
+          environment === "test" && target.callbackUrl === null
+            ? { ...target, callbackUrl: "https://sandbox.example/wallet" }
+            : target
+        )
       )
     return CallbackTargets.of({ get, fresh: get })
   })

@@ -44,14 +44,16 @@ export const streamProvider = (world: StreamWorld): Script => {
     if (call.path !== "/v2/event/odds") return catalog(call)
     const markets = world.odds.get(call.query.event_id ?? "") ?? {}
     const addTime = String(Math.floor(Date.now() / 1000))
-    const odds = Object.fromEntries(Object.entries(markets).map(([key, prices]) => [key, [{
-      id: `${call.query.event_id}-${key}`,
-      home_od: prices.home.toFixed(3),
-      draw_od: prices.draw.toFixed(3),
-      away_od: prices.away.toFixed(3),
-      ss: null,
-      add_time: addTime
-    }]]))
+    const odds = Object.fromEntries(
+      Object.entries(markets).map(([key, prices]) => [key, [{
+        id: `${call.query.event_id}-${key}`,
+        home_od: prices.home.toFixed(3),
+        draw_od: prices.draw.toFixed(3),
+        away_od: prices.away.toFixed(3),
+        ss: null,
+        add_time: addTime
+      }]])
+    )
     return { kind: "json", body: { success: 1, results: { stats: { matching_dir: 1 }, odds } } }
   }
 }
@@ -182,12 +184,17 @@ export const logPositions = (world: string, after = 0, eventIds?: ReadonlyArray<
   Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
     sql<{ position: string }>`
       SELECT c.position::text AS position FROM sports_changes c
-      WHERE c.world = ${world} AND c.position > ${after} ${eventIds === undefined ? sql`` : sql`AND c.event_id IN ${sql.in(eventIds)}`}
-      ORDER BY c.position`
-  ).pipe(Effect.map((rows) => rows.map((row) => row.position)), Effect.orDie)
+      WHERE c.world = ${world} AND c.position > ${after} ${
+      eventIds === undefined ? sql`` : sql`AND c.event_id IN ${sql.in(eventIds)}`
+    }
+      ORDER BY c.position`).pipe(Effect.map((rows) => rows.map((row) => row.position)), Effect.orDie)
 
 /** How many changes of `kind` about `eventId` the log holds. */
 export const logged = (world: string, kind: string, eventId: string) =>
-  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-    sql<{ n: number }>`SELECT count(*)::int AS n FROM sports_changes WHERE world = ${world} AND kind = ${kind} AND event_id = ${eventId}`
+  Effect.flatMap(
+    Effect.service(SqlClient.SqlClient),
+    (sql) =>
+      sql<
+        { n: number }
+      >`SELECT count(*)::int AS n FROM sports_changes WHERE world = ${world} AND kind = ${kind} AND event_id = ${eventId}`
   ).pipe(Effect.map((rows) => rows[0].n), Effect.orDie)

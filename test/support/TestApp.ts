@@ -14,7 +14,7 @@ import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { AddressRanges, ClientAddress } from "../../src/platform/ClientAddress.ts"
 import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
 import { ObservabilityConfig } from "../../src/platform/ObservabilityConfig.ts"
-import { SandboxConfig } from "../../src/sandbox/SandboxConfig.ts"
+import { SandboxConfig } from "../../src/integrations/sandbox/SandboxConfig.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { OperationsConfig } from "../../src/wallet/stuck/OperationsConfig.ts"
 import { MaxBodySizeLive } from "../../src/platform/RequestBody.ts"
@@ -155,7 +155,12 @@ export const testIdentityConfig = (overrides: Partial<IdentityConfig["Service"]>
 
 /** Stuck after a minute, no operator alert, unless a test says otherwise. */
 export const testOperationsConfig = (overrides: Partial<OperationsConfig["Service"]> = {}) =>
-  OperationsConfig.of({ stuckRoundAfter: Duration.minutes(1), alertUrl: Option.none(), alertSecret: Option.none(), ...overrides })
+  OperationsConfig.of({
+    stuckRoundAfter: Duration.minutes(1),
+    alertUrl: Option.none(),
+    alertSecret: Option.none(),
+    ...overrides
+  })
 
 export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
@@ -334,9 +339,11 @@ export const AnotherInstance = (settings: TestSettings = {}) =>
   serveApp({ disableListenLog: true }).pipe(
     Layer.provide(MaxBodySizeLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(servicesLayer(WalletRepo.layerSql).pipe(
-      Layer.provideMerge(TestDatabaseOnUrl),
-      Layer.provideMerge(TestConfig(settings))
-    )),
+    Layer.provideMerge(
+      servicesLayer(WalletRepo.layerSql).pipe(
+        Layer.provideMerge(TestDatabaseOnUrl),
+        Layer.provideMerge(TestConfig(settings))
+      )
+    ),
     Layer.fresh
   )

@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { CallbackWorker } from "../../src/wallet/outbox/CallbackWorker.ts"
 import { WalletRecovery } from "../../src/wallet/WalletRecovery.ts"
 import type { WalletRepo } from "../../src/wallet/WalletRepo.ts"
-import { WalletCredentials } from "../../src/wallet/WalletCredentials.ts"
+import { WalletCredentials } from "../../src/integrations/playfiver/WalletCredentials.ts"
 import type { Environment } from "../../src/domain/Environment.ts"
 import { centsFromNumeric, parseCents } from "../../src/domain/Money.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
@@ -15,7 +15,11 @@ import { eventually } from "./live.ts"
 import { bodyAs, request, TestApp, type TestSettings } from "./TestApp.ts"
 
 /** The whole service with its notification worker and bet recovery, and a partner wallet (`books`) on a real port. */
-export const WalletApp = (books: PartnerBooks, settings: TestSettings = {}, walletRepo?: Layer.Layer<WalletRepo, never, any>) =>
+export const WalletApp = (
+  books: PartnerBooks,
+  settings: TestSettings = {},
+  walletRepo?: Layer.Layer<WalletRepo, never, any>
+) =>
   Layer.merge(CallbackWorker, WalletRecovery).pipe(
     Layer.provideMerge(TestApp(settings, walletRepo)),
     Layer.provideMerge(FakeUpstream.layer(books.script))
@@ -45,7 +49,14 @@ export const givenPlayer = (
 ) =>
   Effect.gen(function*() {
     const cents = parseCents(String(balance))!
-    const player = yield* (yield* PartnerPlayers).arrive({ partnerId, environment, externalPlayerId, name: null, email: null, balance: cents })
+    const player = yield* (yield* PartnerPlayers).arrive({
+      partnerId,
+      environment,
+      externalPlayerId,
+      name: null,
+      email: null,
+      balance: cents
+    })
     books.balances.set(externalPlayerId, cents)
     return player
   })
@@ -115,11 +126,13 @@ export const walletCallText = (fields: string) =>
 
 /** The player's balance mirror, in cents. */
 export const mirrorOf = (playerId: number) =>
-  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-    sql<{ balance: string }>`SELECT balance FROM partner_players WHERE id = ${playerId}`).pipe(
-      Effect.map((rows) => centsFromNumeric(rows[0].balance)),
-      Effect.orDie
-    )
+  Effect.flatMap(
+    Effect.service(SqlClient.SqlClient),
+    (sql) => sql<{ balance: string }>`SELECT balance FROM partner_players WHERE id = ${playerId}`
+  ).pipe(
+    Effect.map((rows) => centsFromNumeric(rows[0].balance)),
+    Effect.orDie
+  )
 
 export interface LedgerRow {
   readonly txn_id: string

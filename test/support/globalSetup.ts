@@ -46,7 +46,9 @@ export default async function setup(project: TestProject) {
   console.log(`Browser tests drive ${chromium.description}.`)
   project.provide("chromium", chromium)
   const redisAvailable = await redisAnswers(testRedisUrl)
-  if (!redisAvailable) console.warn(`!!! No Redis answers at ${testRedisUrl} (TEST_REDIS_URL): the fleet tests are SKIPPED !!!`)
+  if (!redisAvailable) {
+    console.warn(`!!! No Redis answers at ${testRedisUrl} (TEST_REDIS_URL): the fleet tests are SKIPPED !!!`)
+  }
   project.provide("redisAvailable", redisAvailable)
 
   let adminUrl = process.env.DATABASE_URL

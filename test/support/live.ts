@@ -13,7 +13,11 @@ export const live = { excludeTestServices: true } as const
  * reached when something is wrong, or the machine is loaded far past what a
  * run needs: a test waits for the event, never for a fixed time.
  */
-export const eventually = <A, E, R>(read: Effect.Effect<A, E, R>, holds: (a: A) => boolean, what = "the expected state") =>
+export const eventually = <A, E, R>(
+  read: Effect.Effect<A, E, R>,
+  holds: (a: A) => boolean,
+  what = "the expected state"
+) =>
   read.pipe(
     Effect.filterOrFail(holds, () => `never reached ${what}`),
     Effect.retry({ schedule: Schedule.spaced("50 millis"), times: 400 }),

@@ -10,11 +10,11 @@ export interface CommandResult {
   readonly stderr: string
 }
 
-const collect = (stream: Stream.Stream<Uint8Array, unknown>) =>
-  stream.pipe(Stream.decodeText(), Stream.mkString)
+const collect = (stream: Stream.Stream<Uint8Array, unknown>) => stream.pipe(Stream.decodeText(), Stream.mkString)
 
 /** Runs a script of the project on this node, as an operator would with `npm run`. */
-export const runNode = (args: ReadonlyArray<string>, env: Record<string, string>) => runCommand(process.execPath, args, env)
+export const runNode = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+  runCommand(process.execPath, args, env)
 
 /** Runs `command <args>` to its end; with `npm`, the project's scripts as an operator types them. */
 export const runCommand = (command: string, args: ReadonlyArray<string>, env: Record<string, string | undefined>) =>

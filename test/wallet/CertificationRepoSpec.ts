@@ -2,7 +2,11 @@ import { assert, type Vitest } from "@effect/vitest"
 import { Duration, Effect, Exit, Option } from "effect"
 import { type CaseResult, newCertificationId } from "../../src/domain/Certification.ts"
 import type { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
-import { CertificationInProgress, CertificationRepo, type NewCertification } from "../../src/wallet/certification/CertificationRepo.ts"
+import {
+  CertificationInProgress,
+  CertificationRepo,
+  type NewCertification
+} from "../../src/wallet/certification/CertificationRepo.ts"
 import { givenRepoPartner } from "../support/RepoPartner.ts"
 
 /**
@@ -30,7 +34,9 @@ export const certificationRepoSpec = <R>(
     balanceBefore: 10_000,
     expectedBalance: 9_900,
     balanceAfter: status === "passed" ? 9_900 : 10_000,
-    timing: key === "bet" ? { calls: 3, p50Millis: 40, p99Millis: 90, maxMillis: 95, timedOut: 0, timeoutMillis: 3_000 } : null,
+    timing: key === "bet"
+      ? { calls: 3, p50Millis: 40, p99Millis: 90, maxMillis: 95, timedOut: 0, timeoutMillis: 3_000 }
+      : null,
     exchanges: [{
       label: `${key} 1.00`,
       sentAt: new Date("2026-11-01T12:00:00.123Z"),
@@ -50,7 +56,15 @@ export const certificationRepoSpec = <R>(
       const first = run(acme.id)
       const started = yield* repo.insert(first)
       assert.deepStrictEqual(
-        [started.id, started.partnerId, started.status, started.summary, started.finishedAt, started.startedVia, started.timeoutMillis],
+        [
+          started.id,
+          started.partnerId,
+          started.status,
+          started.summary,
+          started.finishedAt,
+          started.startedVia,
+          started.timeoutMillis
+        ],
         [first.id, acme.id, "running", null, null, "console", 3_000]
       )
       const refused = yield* Effect.flip(repo.insert(run(acme.id)))
@@ -58,7 +72,11 @@ export const certificationRepoSpec = <R>(
       assert.strictEqual(refused.id, first.id)
       assert.strictEqual((yield* repo.insert(run(other.id))).status, "running")
       yield* repo.finish(first.id, "passed", "All cases passed.")
-      assert.strictEqual((yield* repo.insert(run(acme.id))).status, "running", "a finished run frees the partner's turn")
+      assert.strictEqual(
+        (yield* repo.insert(run(acme.id))).status,
+        "running",
+        "a finished run frees the partner's turn"
+      )
     }))
 
   it.effect("cases come back in the run's order as recorded, amounts, timing and exchanges alike; a run is found only through its own partner", () =>
@@ -74,7 +92,10 @@ export const certificationRepoSpec = <R>(
       assert.isTrue(Option.isSome(yield* repo.find(id)), "the operator finds any run")
       assert.isTrue(Option.isNone(yield* repo.find(id, other.id)), "another partner does not")
       assert.isTrue(Option.isNone(yield* repo.find(newCertificationId())))
-      assert.isTrue(Exit.isFailure(yield* Effect.exit(repo.recordCase(id, 1, result("win")))), "a position is recorded once")
+      assert.isTrue(
+        Exit.isFailure(yield* Effect.exit(repo.recordCase(id, 1, result("win")))),
+        "a position is recorded once"
+      )
       assert.isTrue(Exit.isFailure(yield* Effect.exit(repo.recordCase(id, 2, result("balance")))), "and a case once")
       yield* repo.recordCase(newCertificationId(), 0, balance)
       assert.strictEqual(Option.getOrThrow(yield* repo.find(id)).cases.length, 2)
@@ -100,17 +121,27 @@ export const certificationRepoSpec = <R>(
       assert.isNotNull(listed[1].finishedAt)
       assert.notProperty(listed[0], "cases", "a listing carries no cases")
       assert.deepStrictEqual((yield* repo.list(acme.id, 1)).map((one) => one.id), [c.id])
-      assert.deepStrictEqual(yield* repo.requirement(acme.id), { required: false, latest: "passed" }, "the running one is not judged")
+      assert.deepStrictEqual(
+        yield* repo.requirement(acme.id),
+        { required: false, latest: "passed" },
+        "the running one is not judged"
+      )
     }))
 
   it.effect("the requirement is turned on and off, each call saying whether it changed anything", () =>
     Effect.gen(function*() {
       const repo = yield* CertificationRepo
       const acme = yield* givenRepoPartner
-      assert.deepStrictEqual([yield* repo.setRequired(acme.id, true), yield* repo.setRequired(acme.id, true)], [true, false])
+      assert.deepStrictEqual([yield* repo.setRequired(acme.id, true), yield* repo.setRequired(acme.id, true)], [
+        true,
+        false
+      ])
       assert.isTrue((yield* repo.requirement(acme.id)).required)
       yield* repo.lockPartner(acme.id)
-      assert.deepStrictEqual([yield* repo.setRequired(acme.id, false), yield* repo.setRequired(acme.id, false)], [true, false])
+      assert.deepStrictEqual([yield* repo.setRequired(acme.id, false), yield* repo.setRequired(acme.id, false)], [
+        true,
+        false
+      ])
       assert.isFalse((yield* repo.requirement(acme.id)).required)
     }))
 

@@ -13,11 +13,27 @@ import { givenRepoPartner } from "../support/RepoPartner.ts"
 export const statementRepoSpec = (it: Vitest.MethodsNonLive<StatementRepo | PartnerRepo>) => {
   let nextYear = 2101
   const yearOf = () => nextYear++
-  const statement = (partnerId: number, environment: Environment, day: string, totals = { bets: 12_345, wins: 2_000 }): NewStatement => {
-    const computed = computeStatement({ partner: `p-${partnerId}`, environment, date: day, computedAt: new Date(`${day}T00:05:00.000Z`) }, [])
+  const statement = (
+    partnerId: number,
+    environment: Environment,
+    day: string,
+    totals = { bets: 12_345, wins: 2_000 }
+  ): NewStatement => {
+    const computed = computeStatement({
+      partner: `p-${partnerId}`,
+      environment,
+      date: day,
+      computedAt: new Date(`${day}T00:05:00.000Z`)
+    }, [])
     const summary = {
       ...computed.summary,
-      totals: { bets: totals.bets, wins: totals.wins, refunds: -150, rollbacks: 700, net: totals.wins - totals.bets - 150 },
+      totals: {
+        bets: totals.bets,
+        wins: totals.wins,
+        refunds: -150,
+        rollbacks: 700,
+        net: totals.wins - totals.bets - 150
+      },
       counts: { ...computed.summary.counts, transactions: 7 }
     }
     return { partnerId, environment, computed: { ...computed, summary } }
@@ -33,7 +49,10 @@ export const statementRepoSpec = (it: Vitest.MethodsNonLive<StatementRepo | Part
       const told: Array<ReadonlyArray<string>> = []
       const wrote = yield* repo.close(day, new Date(), (written) => {
         told.push([...written])
-        return Effect.succeed({ statements: [live, statement(partner.id, "test", day, { bets: 0, wins: 0 })], complete: true })
+        return Effect.succeed({
+          statements: [live, statement(partner.id, "test", day, { bets: 0, wins: 0 })],
+          complete: true
+        })
       })
       assert.deepStrictEqual([wrote, told], [2, [[]]])
       assert.isTrue(yield* repo.isComplete(day))
@@ -54,7 +73,11 @@ export const statementRepoSpec = (it: Vitest.MethodsNonLive<StatementRepo | Part
       const repo = yield* StatementRepo
       const partner = yield* givenRepoPartner
       const day = `${yearOf()}-05-10`
-      yield* repo.close(day, new Date(), () => Effect.succeed({ statements: [statement(partner.id, "live", day)], complete: false }))
+      yield* repo.close(
+        day,
+        new Date(),
+        () => Effect.succeed({ statements: [statement(partner.id, "live", day)], complete: false })
+      )
       assert.isFalse(yield* repo.isComplete(day))
       let told: ReadonlyArray<string> = []
       const wrote = yield* repo.close(day, new Date(), (written) => {
@@ -72,9 +95,18 @@ export const statementRepoSpec = (it: Vitest.MethodsNonLive<StatementRepo | Part
       const day = `${yearOf()}-07-04`
       const failed = yield* Effect.flip(repo.close(day, new Date(), () => Effect.fail("upstream down" as const)))
       assert.strictEqual(failed, "upstream down")
-      yield* repo.close(day, new Date(), () => Effect.succeed({ statements: [statement(partner.id, "live", day)], complete: false }))
-      const twice = yield* Effect.exit(repo.close(day, new Date(), () =>
-        Effect.succeed({ statements: [statement(partner.id, "test", day), statement(partner.id, "live", day)], complete: true })))
+      yield* repo.close(
+        day,
+        new Date(),
+        () => Effect.succeed({ statements: [statement(partner.id, "live", day)], complete: false })
+      )
+      const twice = yield* Effect.exit(
+        repo.close(day, new Date(), () =>
+          Effect.succeed({
+            statements: [statement(partner.id, "test", day), statement(partner.id, "live", day)],
+            complete: true
+          }))
+      )
       assert.isTrue(twice._tag === "Failure", "a second statement of a partner environment and day is refused")
       assert.isTrue(Option.isNone(yield* repo.find(partner.id, "test", day)), "nothing of the refused close was kept")
       assert.isFalse(yield* repo.isComplete(day))
@@ -87,9 +119,18 @@ export const statementRepoSpec = (it: Vitest.MethodsNonLive<StatementRepo | Part
       // Years before the other tests' own, so the first day is this test's whatever ran before it.
       const year = 2001
       yield* repo.close(`${year}-02-27`, new Date(), () => Effect.succeed({ statements: [], complete: true }))
-      yield* repo.close(`${year}-03-01`, new Date(), () => Effect.succeed({ statements: [statement(partner.id, "live", `${year}-03-01`)], complete: false }))
+      yield* repo.close(
+        `${year}-03-01`,
+        new Date(),
+        () => Effect.succeed({ statements: [statement(partner.id, "live", `${year}-03-01`)], complete: false })
+      )
       assert.deepStrictEqual(yield* repo.firstDay, Option.some(`${year}-02-27`))
-      assert.deepStrictEqual(yield* repo.openDays(`${year}-02-26`, `${year}-03-02`), [`${year}-02-26`, `${year}-02-28`, `${year}-03-01`, `${year}-03-02`])
+      assert.deepStrictEqual(yield* repo.openDays(`${year}-02-26`, `${year}-03-02`), [
+        `${year}-02-26`,
+        `${year}-02-28`,
+        `${year}-03-01`,
+        `${year}-03-02`
+      ])
       assert.deepStrictEqual(yield* repo.openDays(`${year}-02-27`, `${year}-02-27`), [])
       assert.deepStrictEqual(yield* repo.openDays(`${year}-03-02`, `${year}-03-01`), [], "an empty range")
     }))
@@ -100,14 +141,38 @@ export const statementRepoSpec = (it: Vitest.MethodsNonLive<StatementRepo | Part
       const [a, b] = [yield* givenRepoPartner, yield* givenRepoPartner]
       const year = yearOf() + 1_000
       const [d1, d2] = [`${year}-01-01`, `${year}-01-02`]
-      yield* repo.close(d1, new Date(), () => Effect.succeed({ statements: [statement(b.id, "live", d1), statement(a.id, "test", d1), statement(a.id, "live", d1)], complete: true }))
-      yield* repo.close(d2, new Date(), () => Effect.succeed({ statements: [statement(b.id, "test", d2)], complete: true }))
-      const keys = (rows: ReadonlyArray<{ partnerId: number; environment: string; day: string }>) => rows.map((row) => `${row.day} ${row.partnerId === a.id ? "a" : "b"} ${row.environment}`)
-      assert.deepStrictEqual(keys(yield* repo.recent({ limit: 4 })), [`${d2} b test`, `${d1} a live`, `${d1} a test`, `${d1} b live`])
+      yield* repo.close(
+        d1,
+        new Date(),
+        () =>
+          Effect.succeed({
+            statements: [statement(b.id, "live", d1), statement(a.id, "test", d1), statement(a.id, "live", d1)],
+            complete: true
+          })
+      )
+      yield* repo.close(
+        d2,
+        new Date(),
+        () => Effect.succeed({ statements: [statement(b.id, "test", d2)], complete: true })
+      )
+      const keys = (rows: ReadonlyArray<{ partnerId: number; environment: string; day: string }>) =>
+        rows.map((row) => `${row.day} ${row.partnerId === a.id ? "a" : "b"} ${row.environment}`)
+      assert.deepStrictEqual(keys(yield* repo.recent({ limit: 4 })), [
+        `${d2} b test`,
+        `${d1} a live`,
+        `${d1} a test`,
+        `${d1} b live`
+      ])
       assert.deepStrictEqual(keys(yield* repo.recent({ partnerId: a.id, limit: 10 })), [`${d1} a live`, `${d1} a test`])
-      assert.deepStrictEqual(keys(yield* repo.recent({ partnerId: b.id, environment: "test", limit: 10 })), [`${d2} b test`])
+      assert.deepStrictEqual(keys(yield* repo.recent({ partnerId: b.id, environment: "test", limit: 10 })), [
+        `${d2} b test`
+      ])
       assert.deepStrictEqual(keys(yield* repo.recent({ environment: "live", limit: 1 })), [`${d1} a live`])
-      assert.notProperty((yield* repo.recent({ partnerId: a.id, limit: 1 }))[0], "document", "a listing carries no document")
+      assert.notProperty(
+        (yield* repo.recent({ partnerId: a.id, limit: 1 }))[0],
+        "document",
+        "a listing carries no document"
+      )
     }))
 
   it.effect("closes of one day at once: the work runs once, and each statement is written once", () =>

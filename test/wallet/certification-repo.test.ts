@@ -15,14 +15,26 @@ import { certificationRepoSpec } from "./CertificationRepoSpec.ts"
 
 const config = Layer.succeed(CallbacksConfig, testCallbacksConfig())
 
-layer(Layer.mergeAll(CertificationRepo.layerSql, PartnerRepo.layerSql).pipe(Layer.provide(config), Layer.provideMerge(TestDatabase)))(
+layer(
+  Layer.mergeAll(CertificationRepo.layerSql, PartnerRepo.layerSql).pipe(
+    Layer.provide(config),
+    Layer.provideMerge(TestDatabase)
+  )
+)(
   "CertificationRepo over PostgreSQL",
   (it) =>
-    certificationRepoSpec(it, (id, by) =>
-      Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-        sql`UPDATE wallet_certifications SET updated_at = updated_at - make_interval(secs => ${Duration.toSeconds(by)}),
-              started_at = started_at - make_interval(secs => ${Duration.toSeconds(by)}) WHERE public_id = ${id}`
-      ).pipe(Effect.asVoid, Effect.orDie))
+    certificationRepoSpec(
+      it,
+      (id, by) =>
+        Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+          sql`UPDATE wallet_certifications SET updated_at = updated_at - make_interval(secs => ${
+            Duration.toSeconds(by)
+          }),
+              started_at = started_at - make_interval(secs => ${Duration.toSeconds(by)}) WHERE public_id = ${id}`).pipe(
+            Effect.asVoid,
+            Effect.orDie
+          )
+    )
 )
 
 layer(Layer.mergeAll(CertificationRepo.layerMemory, PartnerRepo.layerMemory).pipe(Layer.provide(config)))(

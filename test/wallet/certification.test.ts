@@ -9,7 +9,7 @@ import { Context, Duration, Effect, Layer, Option, Result } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { type CaseKey, caseKeys, cases, type Certification } from "../../src/domain/Certification.ts"
-import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxConfig.ts"
+import { sandboxPartnerWalletPath } from "../../src/integrations/sandbox/SandboxConfig.ts"
 import { Conflict, Forbidden, NotFound, ValidationFailed } from "../../src/client/PartnerClient.ts"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CallbackUrlPolicy } from "../../src/partners/CallbackUrlPolicy.ts"
@@ -46,7 +46,9 @@ const timeout = Duration.seconds(10)
 const timeoutMillis = Duration.toMillis(timeout)
 
 const App = TestApp({ callbacks: { timeout } }).pipe(Layer.provideMerge(FakeUpstream.layer(books.script)))
-const ShortTimeOutApp = TestApp({ callbacks: { timeout: Duration.seconds(1) } }).pipe(Layer.provideMerge(FakeUpstream.layer(books.script)))
+const ShortTimeOutApp = TestApp({ callbacks: { timeout: Duration.seconds(1) } }).pipe(
+  Layer.provideMerge(FakeUpstream.layer(books.script))
+)
 
 let partners = 0
 
@@ -61,7 +63,9 @@ const givenTestWallet = (wallet: "fake" | "sandbox") =>
     const origin = `http://127.0.0.1:${(server.address as { readonly port: number }).port}`
     const created = yield* givenPartner({
       name: `Certified ${++partners}`,
-      testCallbackUrl: wallet === "fake" ? `${fake.url}/wallet` : `${origin}${sandboxPartnerWalletPath}?environment=test`
+      testCallbackUrl: wallet === "fake"
+        ? `${fake.url}/wallet`
+        : `${origin}${sandboxPartnerWalletPath}?environment=test`
     })
     books.secrets.add(created.test.webhookSecret)
     const external = `tester-${created.partner.id}`
@@ -77,7 +81,8 @@ const givenTestWallet = (wallet: "fake" | "sandbox") =>
     return { ...created, external }
   })
 
-const failed = (run: Certification) => run.cases.filter((result) => result.status === "failed").map((result) => result.key)
+const failed = (run: Certification) =>
+  run.cases.filter((result) => result.status === "failed").map((result) => result.key)
 
 /** Rows the ledger and the outbox hold for a partner: a run must write none. */
 const ledgerRows = (partnerId: number) =>
@@ -89,7 +94,10 @@ const ledgerRows = (partnerId: number) =>
     `).pipe(Effect.map((rows) => rows[0].n), Effect.orDie)
 
 const certify = (partnerId: number, external: string) =>
-  Effect.flatMap(Effect.service(Certifications), (service) => service.run(partnerId, external, { name: "test", via: "cli" })).pipe(
+  Effect.flatMap(
+    Effect.service(Certifications),
+    (service) => service.run(partnerId, external, { name: "test", via: "cli" })
+  ).pipe(
     Effect.orDie
   )
 
@@ -122,7 +130,10 @@ layer(App, live)("wallet certification", (it) => {
       assert.strictEqual(concurrent.exchanges.filter((exchange) => exchange.label.startsWith("copy ")).length, 20)
       assert.strictEqual(yield* ledgerRows(partner.id), 0)
       // Stored as it was answered.
-      const stored = yield* Effect.flatMap(Effect.service(Certifications), (service) => service.find(run.id, partner.id))
+      const stored = yield* Effect.flatMap(
+        Effect.service(Certifications),
+        (service) => service.find(run.id, partner.id)
+      )
       assert.deepStrictEqual(Option.getOrThrow(stored), run)
     }))
 
@@ -164,9 +175,16 @@ layer(App, live)("wallet certification", (it) => {
     Effect.gen(function*() {
       const { external, partner, test, token } = yield* givenTestWallet("sandbox")
       const client = yield* partnerClient(test.token)
-      const started = (yield* client.certifications.start({ payload: { external_player_id: external } })).data.certification
+      const started =
+        (yield* client.certifications.start({ payload: { external_player_id: external } })).data.certification
       assert.match(started.id, /^cert_[0-9a-f]{16}$/)
-      assert.deepStrictEqual([started.status, started.started_via, started.started_by, started.cases, started.cases_total], [
+      assert.deepStrictEqual([
+        started.status,
+        started.started_via,
+        started.started_by,
+        started.cases,
+        started.cases_total
+      ], [
         "running",
         "api",
         `partner ${partner.slug} (test token)`,
@@ -174,10 +192,16 @@ layer(App, live)("wallet certification", (it) => {
         17
       ])
       const read = client.certifications.show({ params: { certification_id: started.id } })
-      const done = (yield* eventually(read, (answer) => answer.data.certification.status !== "running", "the run's end")).data.certification
+      const done = (yield* eventually(read, (answer) =>
+        answer.data.certification.status !== "running", "the run's end")).data.certification
       assert.strictEqual(done.status, "passed")
-      assert.deepStrictEqual(done.cases.map((result) => [result.key, result.title, result.status]), caseKeys.map((key) => [key, cases[key].title, "passed"]))
-      const bet = done.cases.find((result) => result.key === "bet")!
+      assert.deepStrictEqual(
+        done.cases.map((result) => [result.key, result.title, result.status]),
+        caseKeys.map((key) => [key, cases[key].title, "passed"])
+      )
+      const bet = done.cases.find((result) =>
+        result.key === "bet"
+      )!
       assert.deepStrictEqual([bet.balance_before, bet.expected_balance, bet.balance_after], [150, 149, 149])
       assert.strictEqual(bet.exchanges[0].response?.body, "{\"balance\":149}")
       assert.strictEqual(bet.exchanges[0].reading, "balance 149.00")
@@ -185,18 +209,32 @@ layer(App, live)("wallet certification", (it) => {
 
       // A live token neither starts nor reads one: 403 with the reason.
       const liveClient = yield* partnerClient(token)
-      const refused = yield* failsWith(Forbidden)(liveClient.certifications.start({ payload: { external_player_id: external } }))
+      const refused = yield* failsWith(Forbidden)(
+        liveClient.certifications.start({ payload: { external_player_id: external } })
+      )
       assert.include(refused.message, "call it with your test token")
       yield* failsWith(Forbidden)(liveClient.certifications.show({ params: { certification_id: started.id } }))
-      const onTheWire = yield* request("POST", "/api/partner/v1/wallet/certifications", { headers: bearer(token), json: { external_player_id: external } })
+      const onTheWire = yield* request("POST", "/api/partner/v1/wallet/certifications", {
+        headers: bearer(token),
+        json: { external_player_id: external }
+      })
       assert.deepStrictEqual([onTheWire.status, errorBody(onTheWire).message], [403, refused.message])
       // Another partner's run is not found; a player that is not a test player, or none, is a 422 on the field.
       const stranger = yield* givenPartner({ name: "Stranger" })
-      yield* failsWith(NotFound)((yield* partnerClient(stranger.test.token)).certifications.show({ params: { certification_id: started.id } }))
-      const unknown = yield* failsWith(ValidationFailed)(client.certifications.start({ payload: { external_player_id: "nobody" } }))
+      yield* failsWith(NotFound)(
+        (yield* partnerClient(stranger.test.token)).certifications.show({ params: { certification_id: started.id } })
+      )
+      const unknown = yield* failsWith(ValidationFailed)(
+        client.certifications.start({ payload: { external_player_id: "nobody" } })
+      )
       assert.match(unknown.errors.external_player_id[0], /"nobody" is not one of this partner's test players/)
-      const missing = yield* request("POST", "/api/partner/v1/wallet/certifications", { headers: bearer(test.token), json: {} })
-      assert.deepStrictEqual([missing.status, validationErrors(missing)], [422, { external_player_id: ["The external player id field is required."] }])
+      const missing = yield* request("POST", "/api/partner/v1/wallet/certifications", {
+        headers: bearer(test.token),
+        json: {}
+      })
+      assert.deepStrictEqual([missing.status, validationErrors(missing)], [422, {
+        external_player_id: ["The external player id field is required."]
+      }])
       assert.strictEqual(yield* ledgerRows(partner.id), 0)
     }))
 
@@ -231,11 +269,15 @@ layer(App, live)("wallet certification", (it) => {
         [JSON.parse(required.stdout).certification_required, JSON.parse(required.stdout).live_token_withdrawn],
         [true, true]
       )
-      const status = (liveToken: string) => Effect.map(request("GET", "/api/partner/v1/status", { headers: bearer(liveToken) }), (answer) => answer.status)
+      const status = (liveToken: string) =>
+        Effect.map(request("GET", "/api/partner/v1/status", { headers: bearer(liveToken) }), (answer) => answer.status)
       yield* eventually(status(token), (code) => code === 401, "the withdrawn live token refused")
       const withheld = yield* admin("partners", "rotate-token", partner.slug)
       assert.strictEqual(withheld.exitCode, 1)
-      assert.include(withheld.stderr, `The live token of ${partner.slug} is issued only after a passed wallet certification, and its latest run failed`)
+      assert.include(
+        withheld.stderr,
+        `The live token of ${partner.slug} is issued only after a passed wallet certification, and its latest run failed`
+      )
       const test = yield* admin("partners", "rotate-token", partner.slug, "--env", "test")
       assert.strictEqual(test.exitCode, 0, "the test token is never withheld")
       assert.strictEqual((yield* admin("partners", "certify", partner.slug, "--player", faulty.external)).exitCode, 0)
@@ -257,15 +299,21 @@ layer(App, live)("wallet certification", (it) => {
     Effect.gen(function*() {
       const policy = yield* CallbackUrlPolicy
       const own = "http://10.0.0.5:8080"
-      assert.isTrue(Result.isSuccess(yield* Effect.result(policy.checkBeforeSend(`${own}${sandboxPartnerWalletPath}?environment=test`))))
+      assert.isTrue(
+        Result.isSuccess(
+          yield* Effect.result(policy.checkBeforeSend(`${own}${sandboxPartnerWalletPath}?environment=test`))
+        )
+      )
       assert.isTrue(Result.isFailure(yield* Effect.result(policy.checkBeforeSend(`${own}/elsewhere`))))
-    }).pipe(Effect.provide(Layer.fresh(CallbackUrlPolicy.layer).pipe(
-      Layer.provide(Layer.fresh(SandboxCallbackUrlsLive)),
-      // Whatever the casino gateway: test environments always have the sandbox partner wallet.
-      Layer.provide(Layer.succeed(CasinoConfig, testCasinoConfig({ gateway: "playfiver" }))),
-      Layer.provide(Layer.succeed(AppConfig, testConfig({ publicUrl: Option.some("http://10.0.0.5:8080") }))),
-      Layer.provide(Layer.succeed(PartnersConfig, testPartnersConfig({ callbackAllowPrivate: false })))
-    ))))
+    }).pipe(Effect.provide(
+      Layer.fresh(CallbackUrlPolicy.layer).pipe(
+        Layer.provide(Layer.fresh(SandboxCallbackUrlsLive)),
+        // Whatever the casino gateway: test environments always have the sandbox partner wallet.
+        Layer.provide(Layer.succeed(CasinoConfig, testCasinoConfig({ gateway: "playfiver" }))),
+        Layer.provide(Layer.succeed(AppConfig, testConfig({ publicUrl: Option.some("http://10.0.0.5:8080") }))),
+        Layer.provide(Layer.succeed(PartnersConfig, testPartnersConfig({ callbackAllowPrivate: false })))
+      )
+    )))
 
   it.effect("a run is closed as interrupted when its instance stops; one whose instance died gives the partner its turn back", () =>
     Effect.gen(function*() {
@@ -291,7 +339,11 @@ layer(App, live)("wallet certification", (it) => {
       `
       assert.strictEqual(Option.getOrThrow(yield* here.find("cert_00000000000000ff")).status, "interrupted")
       const next = yield* here.run(partner.id, external, { name: "test", via: "cli" }).pipe(Effect.orDie)
-      assert.strictEqual(next.status, "passed", JSON.stringify(next.cases.filter((result) => result.status !== "passed")))
+      assert.strictEqual(
+        next.status,
+        "passed",
+        JSON.stringify(next.cases.filter((result) => result.status !== "passed"))
+      )
       const [closed] = yield* sql<{ status: string; finished_at: Date | null }>`
         SELECT status, finished_at FROM wallet_certifications WHERE public_id = 'cert_00000000000000ff'`
       assert.strictEqual(closed.status, "interrupted")
@@ -307,15 +359,22 @@ layer(ShortTimeOutApp, live)("wallet certification against a 1 s time-out", (it)
       books.behaviour = "slow"
       books.delayMillis = 4_000
       const client = yield* partnerClient(test.token)
-      const first = (yield* client.certifications.start({ payload: { external_player_id: external } })).data.certification
-      const second = yield* failsWith(Conflict)(client.certifications.start({ payload: { external_player_id: external } }))
+      const first =
+        (yield* client.certifications.start({ payload: { external_player_id: external } })).data.certification
+      const second = yield* failsWith(Conflict)(
+        client.certifications.start({ payload: { external_player_id: external } })
+      )
       assert.include(second.message, first.id)
       const read = client.certifications.show({ params: { certification_id: first.id } })
-      const run = (yield* eventually(read, (answer) => answer.data.certification.status !== "running", "the slow run's end").pipe(
-        Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))
-      )).data.certification
+      const run = (yield* eventually(read, (answer) =>
+        answer.data.certification.status !== "running", "the slow run's end").pipe(
+          Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))
+        )).data.certification
       assert.strictEqual(run.status, "failed")
-      assert.deepStrictEqual(run.cases.filter((result) => result.status === "failed").map((result) => result.key), ["balance", "slowness"])
+      assert.deepStrictEqual(run.cases.filter((result) => result.status === "failed").map((result) => result.key), [
+        "balance",
+        "slowness"
+      ])
       assert.strictEqual(run.cases.filter((result) => result.status === "skipped").length, 15)
       const slowness = run.cases.find((result) => result.key === "slowness")!
       assert.include(slowness.reason!, "Fault caught: answers after the time-out.")

@@ -74,76 +74,110 @@ const given = (player: string, balance: number) =>
   })
 
 layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)("instances that stop", (it) => {
-  it.effect("a crashed instance leaves its delivery to another instance, and the partner is paid once", () =>
-    Effect.gen(function*() {
-      const { first, service, sql, winBet } = yield* given("crash-player", 50)
-      books.hangNotifications = true
-      assert.deepStrictEqual(yield* winBet(first.url, "crash-win-1", 5, 20), { msg: "", balance: 65 })
-      const win = transactionEventId("win", "crash-win-1")
-      // The first instance is now delivering the win, and the partner keeps it waiting.
-      yield* eventually(Effect.sync(() => books.receivedFor(win).length), (n) => n === 1, "the first delivery attempt")
-      process.kill(Number(first.handle.pid), "SIGKILL")
-      books.hangNotifications = false
+  it.effect(
+    "a crashed instance leaves its delivery to another instance, and the partner is paid once",
+    () =>
+      Effect.gen(function*() {
+        const { first, service, sql, winBet } = yield* given("crash-player", 50)
+        books.hangNotifications = true
+        assert.deepStrictEqual(yield* winBet(first.url, "crash-win-1", 5, 20), { msg: "", balance: 65 })
+        const win = transactionEventId("win", "crash-win-1")
+        // The first instance is now delivering the win, and the partner keeps it waiting.
+        yield* eventually(
+          Effect.sync(() => books.receivedFor(win).length),
+          (n) => n === 1,
+          "the first delivery attempt"
+        )
+        process.kill(Number(first.handle.pid), "SIGKILL")
+        books.hangNotifications = false
 
-      const second = yield* service({ PARTNER_CALLBACK_STALE_LOCK: "2 seconds" })
-      const delivered = yield* eventually(
-        sql<{ status: string }>`SELECT status FROM partner_callbacks WHERE event_id = ${win}`,
-        (rows) => rows[0]?.status === "delivered",
-        "the delivery by the second instance"
-      )
-      assert.strictEqual(delivered[0].status, "delivered", second.output.join("\n"))
-      assert.strictEqual(books.applied.filter((id) => id === win).length, 1)
-      assert.strictEqual(books.balanceOf("crash-player"), 6_500)
-    }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => books.reset()))), { timeout: 120_000 })
+        const second = yield* service({ PARTNER_CALLBACK_STALE_LOCK: "2 seconds" })
+        const delivered = yield* eventually(
+          sql<{ status: string }>`SELECT status FROM partner_callbacks WHERE event_id = ${win}`,
+          (rows) => rows[0]?.status === "delivered",
+          "the delivery by the second instance"
+        )
+        assert.strictEqual(delivered[0].status, "delivered", second.output.join("\n"))
+        assert.strictEqual(
+          books.applied.filter((id) => id === win).length,
+          1
+        )
+        assert.strictEqual(books.balanceOf("crash-player"), 6_500)
+      }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => books.reset()))),
+    { timeout: 120_000 }
+  )
 
-  it.effect("an instance killed while a partner takes a stake: another refuses the bet and rolls it back", () =>
-    Effect.gen(function*() {
-      const { first, service, sql, winBet } = yield* given("killed-player", 40)
-      books.behaviour = "slow"
-      books.delayMillis = 30_000
-      const unanswered = yield* Effect.forkChild(winBet(first.url, "killed-bet-1", 15, 0))
-      const bet = transactionEventId("bet", "killed-bet-1")
-      yield* eventually(Effect.sync(() => books.receivedFor(bet).length), (n) => n === 1, "the bet at the partner")
-      assert.strictEqual(books.balanceOf("killed-player"), 2_500, "the partner took the stake")
-      process.kill(Number(first.handle.pid), "SIGKILL")
-      yield* Effect.ignore(Fiber.await(unanswered))
-      books.behaviour = "fine"
+  it.effect(
+    "an instance killed while a partner takes a stake: another refuses the bet and rolls it back",
+    () =>
+      Effect.gen(function*() {
+        const { first, service, sql, winBet } = yield* given("killed-player", 40)
+        books.behaviour = "slow"
+        books.delayMillis = 30_000
+        const unanswered = yield* Effect.forkChild(winBet(first.url, "killed-bet-1", 15, 0))
+        const bet = transactionEventId("bet", "killed-bet-1")
+        yield* eventually(Effect.sync(() => books.receivedFor(bet).length), (n) => n === 1, "the bet at the partner")
+        assert.strictEqual(books.balanceOf("killed-player"), 2_500, "the partner took the stake")
+        process.kill(Number(first.handle.pid), "SIGKILL")
+        yield* Effect.ignore(Fiber.await(unanswered))
+        books.behaviour = "fine"
 
-      const second = yield* service({ WALLET_PENDING_TIMEOUT: "3 seconds", PARTNER_CALLBACK_TIMEOUT: "1 second" })
-      // The aggregator retries at the living instance: the bet (pending since the kill) is settled refused.
-      const retried = yield* winBet(second.url, "killed-bet-1", 15, 0)
-      assert.deepStrictEqual(retried, { msg: "INSUFFICIENT_USER_FUNDS", balance: 40 })
-      yield* eventually(
-        sql<{ status: string }>`SELECT status FROM partner_callbacks WHERE event_id = ${transactionEventId("rollback", "killed-bet-1")}`,
-        (rows) => rows[0]?.status === "delivered",
-        "the rollback delivered"
-      )
-      assert.strictEqual(books.balanceOf("killed-player"), 4_000, "the partner holds what the aggregator was told")
-      const [entry] = yield* sql<{ status: string; note: string }>`SELECT status, note FROM wallet_transactions`
-      assert.deepStrictEqual(entry, { status: "refused", note: "recovered" })
-    }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => books.reset()))), { timeout: 120_000 })
+        const second = yield* service({ WALLET_PENDING_TIMEOUT: "3 seconds", PARTNER_CALLBACK_TIMEOUT: "1 second" })
+        // The aggregator retries at the living instance: the bet (pending since the kill) is settled refused.
+        const retried = yield* winBet(second.url, "killed-bet-1", 15, 0)
+        assert.deepStrictEqual(retried, { msg: "INSUFFICIENT_USER_FUNDS", balance: 40 })
+        yield* eventually(
+          sql<{ status: string }>`SELECT status FROM partner_callbacks WHERE event_id = ${
+            transactionEventId("rollback", "killed-bet-1")
+          }`,
+          (rows) => rows[0]?.status === "delivered",
+          "the rollback delivered"
+        )
+        assert.strictEqual(books.balanceOf("killed-player"), 4_000, "the partner holds what the aggregator was told")
+        const [entry] = yield* sql<{ status: string; note: string }>`SELECT status, note FROM wallet_transactions`
+        assert.deepStrictEqual(entry, { status: "refused", note: "recovered" })
+      }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => books.reset()))),
+    { timeout: 120_000 }
+  )
 
-  it.effect("a normal stop hands the rest of a player's line back: the next instance delivers it at once", () =>
-    Effect.gen(function*() {
-      const { first, service, sql, winBet } = yield* given("restart-player", 10)
-      books.notificationDelayMillis = 1_000
-      for (const txn of ["restart-1", "restart-2", "restart-3"]) yield* winBet(first.url, txn, 1, 2)
-      const wins = ["restart-1", "restart-2", "restart-3"].map((txn) => transactionEventId("win", txn))
-      yield* eventually(Effect.sync(() => books.receivedFor(wins[0]).length), (n) => n === 1, "the first delivery")
-      process.kill(Number(first.handle.pid), "SIGTERM")
-      yield* first.handle.exitCode
-      // It finished the notification it held and handed the rest back: the partner never saw the whole line from it.
-      assert.isBelow(books.received.filter((callback) => callback.kind === "win").length, 3, "it did not deliver the whole line")
-      const locked = yield* sql<{ id: string }>`
+  it.effect(
+    "a normal stop hands the rest of a player's line back: the next instance delivers it at once",
+    () =>
+      Effect.gen(function*() {
+        const { first, service, sql, winBet } = yield* given("restart-player", 10)
+        books.notificationDelayMillis = 1_000
+        for (const txn of ["restart-1", "restart-2", "restart-3"]) yield* winBet(first.url, txn, 1, 2)
+        const wins = ["restart-1", "restart-2", "restart-3"].map((txn) => transactionEventId("win", txn))
+        yield* eventually(Effect.sync(() => books.receivedFor(wins[0]).length), (n) => n === 1, "the first delivery")
+        process.kill(Number(first.handle.pid), "SIGTERM")
+        yield* first.handle.exitCode
+        // It finished the notification it held and handed the rest back: the partner never saw the whole line from it.
+        assert.isBelow(
+          books.received.filter((callback) => callback.kind === "win").length,
+          3,
+          "it did not deliver the whole line"
+        )
+        const locked = yield* sql<{ id: string }>`
         SELECT id::text FROM graphile_worker.jobs WHERE task_identifier = 'partner_callbacks' AND locked_at IS NOT NULL
       `
-      assert.deepStrictEqual(locked, [], "no lock left behind")
+        assert.deepStrictEqual(locked, [], "no lock left behind")
 
-      books.notificationDelayMillis = 0
-      // The default stale-lock wait is 10 minutes: the rest is delivered long before it (eventually gives up at 20 s).
-      yield* service()
-      yield* eventually(Effect.sync(() => wins.every((win) => books.applied.includes(win))), (done) => done, "the rest")
-      for (const win of wins) assert.strictEqual(books.applied.filter((id) => id === win).length, 1)
-      assert.strictEqual(books.balanceOf("restart-player"), 1_300)
-    }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => books.reset()))), { timeout: 120_000 })
+        books.notificationDelayMillis = 0
+        // The default stale-lock wait is 10 minutes: the rest is delivered long before it (eventually gives up at 20 s).
+        yield* service()
+        yield* eventually(
+          Effect.sync(() => wins.every((win) => books.applied.includes(win))),
+          (done) => done,
+          "the rest"
+        )
+        for (const win of wins) {
+          assert.strictEqual(
+            books.applied.filter((id) => id === win).length,
+            1
+          )
+        }
+        assert.strictEqual(books.balanceOf("restart-player"), 1_300)
+      }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => books.reset()))),
+    { timeout: 120_000 }
+  )
 })

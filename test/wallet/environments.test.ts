@@ -13,7 +13,7 @@ import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { PartnerAdmin } from "../../src/changes/PartnerAdmin.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
-import { sandboxPartnerWalletPath } from "../../src/sandbox/SandboxConfig.ts"
+import { sandboxPartnerWalletPath } from "../../src/integrations/sandbox/SandboxConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { CallbackWorker } from "../../src/wallet/outbox/CallbackWorker.ts"
 import { WalletLedger } from "../../src/wallet/WalletLedger.ts"
@@ -22,7 +22,16 @@ import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { live } from "../support/live.ts"
 import { request, TestAppWith, testConfig } from "../support/TestApp.ts"
-import { assertConserved, balance, givenPlayer, givenWalletPartner, refund, walletAnswer, walletCall, winBet } from "../support/WalletApp.ts"
+import {
+  assertConserved,
+  balance,
+  givenPlayer,
+  givenWalletPartner,
+  refund,
+  walletAnswer,
+  walletCall,
+  winBet
+} from "../support/WalletApp.ts"
 
 const liveBooks = new PartnerBooks()
 const testBooks = new PartnerBooks()
@@ -33,9 +42,13 @@ const App = Layer.merge(CallbackWorker, WalletRecovery).pipe(
     AppConfig,
     Effect.map(Effect.service(FakeUpstream), (fake) => testConfig({ publicUrl: Option.some(fake.url) }))
   ))),
-  Layer.provideMerge(FakeUpstream.layer((call) =>
-    call.path === sandboxPartnerWalletPath && call.query.environment === "test" ? testBooks.script(call) : liveBooks.script(call)
-  ))
+  Layer.provideMerge(
+    FakeUpstream.layer((call) =>
+      call.path === sandboxPartnerWalletPath && call.query.environment === "test"
+        ? testBooks.script(call)
+        : liveBooks.script(call)
+    )
+  )
 )
 
 const testBet = (userCode: number, txnId: string, amounts: { bet: number; win: number }, roundId: string) =>
@@ -46,13 +59,23 @@ const testRefund = (userCode: number, txnId: string, roundId: string) => refund(
 const rowsOf = (partnerId: number, environment: string) =>
   Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
     Effect.all({
-      players: sql`SELECT * FROM partner_players WHERE partner_id = ${partnerId} AND environment = ${environment} ORDER BY id`,
-      rounds: sql`SELECT * FROM wallet_rounds WHERE partner_id = ${partnerId} AND environment = ${environment} ORDER BY id`,
+      players:
+        sql`SELECT * FROM partner_players WHERE partner_id = ${partnerId} AND environment = ${environment} ORDER BY id`,
+      rounds:
+        sql`SELECT * FROM wallet_rounds WHERE partner_id = ${partnerId} AND environment = ${environment} ORDER BY id`,
       transactions:
         sql`SELECT * FROM wallet_transactions WHERE partner_id = ${partnerId} AND environment = ${environment} ORDER BY id`,
       callbacks: sql`SELECT id, event_id, player_id, kind, txn_id, transaction_ref, body, status
                      FROM partner_callbacks WHERE partner_id = ${partnerId} AND environment = ${environment} ORDER BY id`
-    })).pipe(Effect.orDie, Effect.map((rows) => JSON.parse(JSON.stringify(rows, (_, v) => typeof v === "bigint" ? String(v) : v)) as Record<string, Array<Record<string, unknown>>>))
+    })).pipe(
+      Effect.orDie,
+      Effect.map((rows) =>
+        JSON.parse(JSON.stringify(rows, (_, v) => typeof v === "bigint" ? String(v) : v)) as Record<
+          string,
+          Array<Record<string, unknown>>
+        >
+      )
+    )
 
 layer(App, live)("live and test in the wallet", (it) => {
   it.effect("one external id in live and test: two players, two ledgers, each conserved, never crossing", () =>
@@ -89,8 +112,12 @@ layer(App, live)("live and test in the wallet", (it) => {
 
       // Callbacks went to each environment's own wallet.
       assert.isTrue(liveBooks.received.length > 0 && testBooks.received.length > 0)
-      assert.isTrue(liveBooks.received.every((c) => c.body.player.user_code === livePlayer.internal_user_id && c.verified))
-      assert.isTrue(testBooks.received.every((c) => c.body.player.user_code === testPlayer.internal_user_id && c.verified))
+      assert.isTrue(
+        liveBooks.received.every((c) => c.body.player.user_code === livePlayer.internal_user_id && c.verified)
+      )
+      assert.isTrue(
+        testBooks.received.every((c) => c.body.player.user_code === testPlayer.internal_user_id && c.verified)
+      )
 
       // Lookups in one environment never show the other's.
       const ledger = yield* WalletLedger
@@ -101,11 +128,20 @@ layer(App, live)("live and test in the wallet", (it) => {
       assert.deepStrictEqual(testSeen.entries.map((e) => e.txnId).sort(), ["env-1", "env-r1"])
       const liveOne = yield* ledger.transaction({ partnerId: acme.partner.id, environment: "live" }, "env-1")
       assert.deepStrictEqual(liveOne.map((e) => [e.kind, e.amount]), [["bet", -600]])
-      const testRound = yield* ledger.rounds({ partnerId: acme.partner.id, environment: "test" }, "env-round", "same-id")
+      const testRound = yield* ledger.rounds(
+        { partnerId: acme.partner.id, environment: "test" },
+        "env-round",
+        "same-id"
+      )
       assert.deepStrictEqual(testRound.map((r) => r.transactions.map((t) => t.txnId)), [["env-1", "env-r1"]])
-      assert.deepStrictEqual(yield* ledger.transaction({ partnerId: acme.partner.id, environment: "test" }, "env-2"), [])
+      assert.deepStrictEqual(
+        yield* ledger.transaction({ partnerId: acme.partner.id, environment: "test" }, "env-2"),
+        []
+      )
       // The live token's own API (every token is live until test tokens are issued) sees live rows only.
-      const wire = yield* request("GET", "/api/partner/v1/wallet/transactions", { headers: { authorization: `Bearer ${acme.token}` } })
+      const wire = yield* request("GET", "/api/partner/v1/wallet/transactions", {
+        headers: { authorization: `Bearer ${acme.token}` }
+      })
       assert.deepStrictEqual(
         (wire.body as any).data.transactions.map((t: any) => t.transaction_id).sort(),
         ["env-1", "env-2"]
@@ -146,7 +182,12 @@ layer(App, live)("live and test in the wallet", (it) => {
         statements: 0
       })
       assert.deepStrictEqual(yield* rowsOf(acme.partner.id, "live"), liveBefore, "every live row as it was")
-      assert.deepStrictEqual(yield* rowsOf(acme.partner.id, "test"), { players: [], rounds: [], transactions: [], callbacks: [] })
+      assert.deepStrictEqual(yield* rowsOf(acme.partner.id, "test"), {
+        players: [],
+        rounds: [],
+        transactions: [],
+        callbacks: []
+      })
       assert.deepStrictEqual(yield* rowsOf(other.partner.id, "test"), otherBefore, "another partner's test rows stay")
       assert.isTrue(Option.isNone(yield* (yield* PartnerPlayers).find(acme.partner.id, "test", "clear-me")))
       // The test player's user code is gone: its sandbox sessions' calls are refused.
@@ -159,10 +200,17 @@ layer(App, live)("live and test in the wallet", (it) => {
         walletAnswer(yield* testBet(testPlayer.internal_user_id, "clr-2", { bet: 10, win: 0 }, "clr-round-2")),
         { msg: "INVALID_USER", balance: 0 }
       )
-      assert.deepStrictEqual(yield* rowsOf(acme.partner.id, "test"), { players: [], rounds: [], transactions: [], callbacks: [] })
+      assert.deepStrictEqual(yield* rowsOf(acme.partner.id, "test"), {
+        players: [],
+        rounds: [],
+        transactions: [],
+        callbacks: []
+      })
       const sql = yield* SqlClient.SqlClient
       const [audit] = yield* sql<{ action: string }>`
-        SELECT action FROM admin_audit WHERE target = ${`partner:${acme.partner.slug}`} ORDER BY id DESC LIMIT 1`.pipe(Effect.orDie)
+        SELECT action FROM admin_audit WHERE target = ${`partner:${acme.partner.slug}`} ORDER BY id DESC LIMIT 1`.pipe(
+        Effect.orDie
+      )
       assert.strictEqual(audit.action, "partner.clear-test-data")
     }))
 })

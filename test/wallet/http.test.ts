@@ -29,11 +29,12 @@ import { Wallet } from "../../src/wallet/Wallet.ts"
 import { WalletLedger } from "../../src/wallet/WalletLedger.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { testCallbacksConfig } from "../support/TestApp.ts"
+import { SpecUpstreams } from "../support/SpecUpstreams.ts"
 
 const at = new Date("2026-11-22T13:00:00.000Z")
 const partnerOf = (id: number, slug: string) =>
   new PartnerAccess({
-  environment: "live",
+    environment: "live",
     id,
     name: slug,
     slug,
@@ -59,7 +60,8 @@ const PartnerAuthMemory = Layer.succeed(
         ? Effect.fail(new Unauthorized({ message: "Parceiro invalido ou inativo." }))
         : Effect.provideService(httpEffect, CurrentPartner, partner)
     },
-    partnerKey: (_httpEffect, _credential) => Effect.fail(new Unauthorized({ message: "API key do parceiro nao informada." }))
+    partnerKey: (_httpEffect, _credential) =>
+      Effect.fail(new Unauthorized({ message: "API key do parceiro nao informada." }))
   })
 )
 
@@ -96,23 +98,47 @@ const Services = Layer.mergeAll(Wallet.layer, WalletLedger.layer).pipe(
 )
 
 const Handlers = WalletHandlers.pipe(
-  Layer.provideMerge(Layer.mergeAll(PartnerAuthMemory, RequestValidationLive)),
+  // The wallet group reaches no upstream: the middleware is there for the client's sake (it knows the whole API).
+  Layer.provideMerge(Layer.mergeAll(PartnerAuthMemory, SpecUpstreams, RequestValidationLive)),
   Layer.provideMerge(Services),
   Layer.provideMerge(HttpServer.layerServices)
 )
 
 const asPartner = (token: string) =>
   HttpApiMiddleware.layerClient(PartnerAuth, ({ next, request }) => next(HttpClientRequest.bearerToken(request, token)))
-const client = (token = "acme-token") => HttpApiTest.groups(PartnerApi, ["wallet"]).pipe(Effect.provide(asPartner(token)))
+const client = (token = "acme-token") =>
+  HttpApiTest.groups(PartnerApi, ["wallet"]).pipe(Effect.provide(asPartner(token)))
 
 let players = 0
 const givenPlayer = (partnerId = acme.id) =>
-  Effect.flatMap(Effect.service(PartnerPlayers), (p) =>
-    p.arrive({ partnerId, environment: "live", externalPlayerId: `player-${++players}`, name: null, email: null, balance: 100_000 }))
+  Effect.flatMap(
+    Effect.service(PartnerPlayers),
+    (p) =>
+      p.arrive({
+        partnerId,
+        environment: "live",
+        externalPlayerId: `player-${++players}`,
+        name: null,
+        email: null,
+        balance: 100_000
+      })
+  )
 
 const winBet = (player: PartnerPlayer, txnId: string, bet: number, win: number, roundId = txnId) =>
-  Effect.flatMap(Effect.service(Wallet), (wallet) =>
-    wallet.handle({ type: "WinBet", userCode: player.internal_user_id, txnId, roundId, bet, win, gameCode: "g", providerCode: "p" }, "live"))
+  Effect.flatMap(
+    Effect.service(Wallet),
+    (wallet) =>
+      wallet.handle({
+        type: "WinBet",
+        userCode: player.internal_user_id,
+        txnId,
+        roundId,
+        bet,
+        win,
+        gameCode: "g",
+        providerCode: "p"
+      }, "live")
+  )
 
 layer(Handlers)("GET /wallet over memory", (it) => {
   it.effect("a transaction: the envelope, the wire's snake_case, amounts in units, its callbacks", () =>
@@ -121,7 +147,13 @@ layer(Handlers)("GET /wallet over memory", (it) => {
       yield* winBet(player, "h-1", 1_000, 450, "h-round")
       const response = yield* (yield* client()).wallet.transaction({ params: { transaction_id: "h-1" }, query: {} })
       assert.isTrue(response.success)
-      assert.deepStrictEqual(response.partner, { id: 1, name: "acme", slug: "acme", status: "active", environment: "live" })
+      assert.deepStrictEqual(response.partner, {
+        id: 1,
+        name: "acme",
+        slug: "acme",
+        status: "active",
+        environment: "live"
+      })
       const [entry] = response.data.transactions
       assert.deepInclude(entry, {
         transaction_id: "h-1",
@@ -136,7 +168,10 @@ layer(Handlers)("GET /wallet over memory", (it) => {
         balance_after: 1004.5,
         settled_at: entry.created_at
       })
-      assert.deepStrictEqual(entry.player, { external_player_id: player.external_player_id, user_code: player.internal_user_id })
+      assert.deepStrictEqual(entry.player, {
+        external_player_id: player.external_player_id,
+        user_code: player.internal_user_id
+      })
       assert.deepStrictEqual(entry.game, { code: "g", provider: "p" })
       assert.deepStrictEqual(entry.answer, { msg: "", balance: 1004.5 })
       assert.match(entry.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
@@ -153,14 +188,22 @@ layer(Handlers)("GET /wallet over memory", (it) => {
       const player = yield* givenPlayer()
       for (const n of [1, 2, 3]) yield* winBet(player, `page-${n}`, 100 * n, 0)
       const api = yield* client()
-      const first = yield* api.wallet.transactions({ query: { external_player_id: player.external_player_id, per_page: 2 } })
+      const first = yield* api.wallet.transactions({
+        query: { external_player_id: player.external_player_id, per_page: 2 }
+      })
       assert.deepStrictEqual(first.data.meta, { page: 1, per_page: 2, total: 3 })
       assert.deepStrictEqual(first.data.transactions.map((t) => t.transaction_id), ["page-3", "page-2"])
-      const second = yield* api.wallet.transactions({ query: { external_player_id: player.external_player_id, per_page: 2, page: 2 } })
+      const second = yield* api.wallet.transactions({
+        query: { external_player_id: player.external_player_id, per_page: 2, page: 2 }
+      })
       assert.deepStrictEqual(second.data.transactions.map((t) => t.transaction_id), ["page-1"])
-      const beyond = yield* api.wallet.transactions({ query: { external_player_id: player.external_player_id, page: 9 } })
+      const beyond = yield* api.wallet.transactions({
+        query: { external_player_id: player.external_player_id, page: 9 }
+      })
       assert.deepStrictEqual([beyond.data.transactions.length, beyond.data.meta.total], [0, 3])
-      const refunds = yield* api.wallet.transactions({ query: { external_player_id: player.external_player_id, kind: "refund" } })
+      const refunds = yield* api.wallet.transactions({
+        query: { external_player_id: player.external_player_id, kind: "refund" }
+      })
       assert.strictEqual(refunds.data.meta.total, 0)
       const unknownPlayer = yield* api.wallet.transactions({ query: { external_player_id: "nobody" } })
       assert.strictEqual(unknownPlayer.data.meta.total, 0)
@@ -191,13 +234,17 @@ layer(Handlers)("GET /wallet over memory", (it) => {
       const player = yield* givenPlayer()
       yield* winBet(player, "mine-1", 100, 0, "mine-round")
       const stranger = yield* client("other-token")
-      const notTheirs = yield* Effect.flip(stranger.wallet.transaction({ params: { transaction_id: "mine-1" }, query: {} }))
+      const notTheirs = yield* Effect.flip(
+        stranger.wallet.transaction({ params: { transaction_id: "mine-1" }, query: {} })
+      )
       assert.instanceOf(notTheirs, NotFound)
       assert.strictEqual((notTheirs as NotFound).message, "Transaction not found.")
       const noRound = yield* Effect.flip(stranger.wallet.round({ params: { round_id: "mine-round" }, query: {} }))
       assert.instanceOf(noRound, NotFound)
       assert.strictEqual((noRound as NotFound).message, "Round not found.")
-      const none = yield* Effect.flip((yield* client()).wallet.transaction({ params: { transaction_id: "no-such" }, query: {} }))
+      const none = yield* Effect.flip(
+        (yield* client()).wallet.transaction({ params: { transaction_id: "no-such" }, query: {} })
+      )
       assert.instanceOf(none, NotFound)
       assert.strictEqual((yield* stranger.wallet.transactions({ query: {} })).data.meta.total, 0)
     }))
@@ -208,12 +255,22 @@ layer(Handlers)("GET /wallet over memory", (it) => {
       const raw = (path: string) =>
         HttpApiTest.groups(PartnerApi, ["wallet"]).pipe(Effect.provide(HttpApiMiddleware.layerClient(
           PartnerAuth,
-          ({ next, request }) => next(HttpClientRequest.bearerToken(HttpClientRequest.setUrl(request, path), "acme-token"))
+          ({ next, request }) =>
+            next(HttpClientRequest.bearerToken(HttpClientRequest.setUrl(request, path), "acme-token"))
         )))
-      const filters = yield* Effect.flip((yield* raw("/api/partner/v1/wallet/transactions?status=lost&from=yesterday")).wallet.transactions({ query: {} }))
+      const filters = yield* Effect.flip(
+        (yield* raw("/api/partner/v1/wallet/transactions?status=lost&from=yesterday")).wallet.transactions({
+          query: {}
+        })
+      )
       assert.instanceOf(filters, ValidationFailed)
       assert.deepStrictEqual(Object.keys((filters as ValidationFailed).errors).sort(), ["from", "status"])
-      const id = yield* Effect.flip((yield* raw("/api/partner/v1/wallet/transactions/bad%00id")).wallet.transaction({ params: { transaction_id: "x" }, query: {} }))
+      const id = yield* Effect.flip(
+        (yield* raw("/api/partner/v1/wallet/transactions/bad%00id")).wallet.transaction({
+          params: { transaction_id: "x" },
+          query: {}
+        })
+      )
       assert.instanceOf(id, ValidationFailed)
       assert.deepStrictEqual(Object.keys((id as ValidationFailed).errors), ["transaction_id"])
     }))
@@ -228,7 +285,9 @@ layer(Handlers)("GET /wallet over memory", (it) => {
     Effect.gen(function*() {
       const theirs = yield* givenPlayer(other.id)
       yield* winBet(theirs, "theirs-1", 100, 0)
-      const mine = yield* (yield* client()).wallet.transactions({ query: { external_player_id: theirs.external_player_id } })
+      const mine = yield* (yield* client()).wallet.transactions({
+        query: { external_player_id: theirs.external_player_id }
+      })
       assert.strictEqual(mine.data.meta.total, 0)
       assert.deepStrictEqual(mine.data.transactions, [])
     }))

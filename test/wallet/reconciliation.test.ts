@@ -29,7 +29,9 @@ layer(WalletApp(books), live)("wallet reconciliation", (it) => {
       yield* winBet(ana.internal_user_id, "rec-1", { bet: 10, win: 4 }, "rec-round")
       yield* refund(ana.internal_user_id, "rec-1", "rec-round")
       books.behaviour = "down"
-      yield* winBet(ana.internal_user_id, "rec-2", { bet: 5, win: 0 }).pipe(Effect.ensuring(Effect.sync(() => (books.behaviour = "fine"))))
+      yield* winBet(ana.internal_user_id, "rec-2", { bet: 5, win: 0 }).pipe(
+        Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))
+      )
       yield* eventually(
         Effect.sync(() => books.receivedFor(transactionEventId("refund", "rec-1")).length),
         (n) => n === 1,
@@ -50,21 +52,41 @@ layer(WalletApp(books), live)("wallet reconciliation", (it) => {
         ["win", transactionEventId("win", "rec-1")]
       ])
       assert.strictEqual(placed.callbacks[0].status, "delivered")
-      const onlyRefund = yield* client.wallet.transaction({ params: { transaction_id: "rec-1" }, query: { kind: "refund" } })
+      const onlyRefund = yield* client.wallet.transaction({
+        params: { transaction_id: "rec-1" },
+        query: { kind: "refund" }
+      })
       assert.deepStrictEqual(onlyRefund.data.transactions.map((t) => t.kind), ["refund"])
 
       const refused = yield* client.wallet.transaction({ params: { transaction_id: "rec-2" }, query: {} })
-      assert.deepInclude(refused.data.transactions[0], { status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", amount: 0 })
-      assert.deepStrictEqual(refused.data.transactions[0].callbacks.map((c) => [c.kind, c.status]).slice(0, 1), [["bet", "failed"]])
+      assert.deepInclude(refused.data.transactions[0], {
+        status: "refused",
+        refusal: "INSUFFICIENT_USER_FUNDS",
+        amount: 0
+      })
+      assert.deepStrictEqual(refused.data.transactions[0].callbacks.map((c) => [c.kind, c.status]).slice(0, 1), [[
+        "bet",
+        "failed"
+      ]])
       assert.strictEqual(refused.data.transactions[0].callbacks[1].kind, "rollback")
 
       const { rounds } = (yield* client.wallet.round({ params: { round_id: "rec-round" }, query: {} })).data
-      assert.deepInclude(rounds[0], { round_id: "rec-round", status: "refunded", bet_total: 10, win_total: 4, pending_bets: 0 })
+      assert.deepInclude(rounds[0], {
+        round_id: "rec-round",
+        status: "refunded",
+        bet_total: 10,
+        win_total: 4,
+        pending_bets: 0
+      })
       assert.deepStrictEqual(rounds[0].transactions.map((t) => t.kind), ["bet", "refund"])
 
       const listed = yield* client.wallet.transactions({ query: { external_player_id: "ana", per_page: 2 } })
       assert.strictEqual(listed.data.meta.total, 3)
-      assert.deepStrictEqual(listed.data.transactions.map((t) => t.transaction_id), ["rec-2", "rec-1"], "newest first, paged")
+      assert.deepStrictEqual(
+        listed.data.transactions.map((t) => t.transaction_id),
+        ["rec-2", "rec-1"],
+        "newest first, paged"
+      )
       const refusedOnly = yield* client.wallet.transactions({ query: { status: "refused" } })
       assert.deepStrictEqual(refusedOnly.data.transactions.map((t) => t.transaction_id), ["rec-2"])
       const future = yield* client.wallet.transactions({ query: { from: new Date("2999-01-01T00:00:00Z") } })
@@ -72,23 +94,33 @@ layer(WalletApp(books), live)("wallet reconciliation", (it) => {
 
       // Another partner sees none of it: 404 for the ids, an empty list.
       const stranger = yield* partnerClient(other.token)
-      const notTheirs = yield* stranger.wallet.transaction({ params: { transaction_id: "rec-1" }, query: {} }).pipe(Effect.flip)
+      const notTheirs = yield* stranger.wallet.transaction({ params: { transaction_id: "rec-1" }, query: {} }).pipe(
+        Effect.flip
+      )
       assert.instanceOf(notTheirs, NotFound)
       const noRound = yield* stranger.wallet.round({ params: { round_id: "rec-round" }, query: {} }).pipe(Effect.flip)
       assert.instanceOf(noRound, NotFound)
       assert.strictEqual((yield* stranger.wallet.transactions({ query: {} })).data.meta.total, 0)
-      assert.strictEqual((yield* stranger.wallet.transactions({ query: { external_player_id: "ana" } })).data.meta.total, 0)
+      assert.strictEqual(
+        (yield* stranger.wallet.transactions({ query: { external_player_id: "ana" } })).data.meta.total,
+        0
+      )
     }))
 
   it.effect("bad filters are a 422 naming the field; the lookups need a token", () =>
     Effect.gen(function*() {
       const { token } = yield* givenWalletPartner(books)
       // Filter values the typed client refuses to send, and no token: only the wire carries them.
-      const bad = yield* request("GET", "/api/partner/v1/wallet/transactions?status=lost&from=yesterday", { headers: bearer(token) })
+      const bad = yield* request("GET", "/api/partner/v1/wallet/transactions?status=lost&from=yesterday", {
+        headers: bearer(token)
+      })
       assert.strictEqual(bad.status, 422)
       assert.deepStrictEqual(Object.keys(validationErrors(bad)).sort(), ["from", "status"])
       const anonymous = yield* request("GET", "/api/partner/v1/wallet/transactions/x")
-      assert.deepStrictEqual([anonymous.status, errorBody(anonymous).message], [401, "API key do parceiro nao informada."])
+      assert.deepStrictEqual([anonymous.status, errorBody(anonymous).message], [
+        401,
+        "API key do parceiro nao informada."
+      ])
     }))
 
   it.effect("operators: wallet show and wallet pending in the admin CLI", () =>

@@ -65,8 +65,13 @@ const keptOf = (playerId: number) =>
     const sql = yield* SqlClient.SqlClient
     const transactions = yield* sql<{ balance_after: string | null; answer: { readonly balance?: number } | null }>`
       SELECT balance_after, answer FROM wallet_transactions WHERE player_id = ${playerId}`
-    const callbacks = yield* sql<{ kind: string; body: string }>`SELECT kind, body FROM partner_callbacks WHERE player_id = ${playerId}`
-    return { transactions, callbacks: callbacks.map((c) => ({ kind: c.kind, body: JSON.parse(c.body) as Record<string, unknown> })) }
+    const callbacks = yield* sql<
+      { kind: string; body: string }
+    >`SELECT kind, body FROM partner_callbacks WHERE player_id = ${playerId}`
+    return {
+      transactions,
+      callbacks: callbacks.map((c) => ({ kind: c.kind, body: JSON.parse(c.body) as Record<string, unknown> }))
+    }
   }).pipe(Effect.orDie)
 
 layer(WalletApp(books), live)("shadow players", (it) => {
@@ -77,8 +82,12 @@ layer(WalletApp(books), live)("shadow players", (it) => {
       const players = yield* PartnerPlayers
       // A launch's arrival, with the PII a partner would send: none of it is kept.
       const player = yield* players.arrive({
-        partnerId: acme.partner.id, environment: "live", externalPlayerId: "shadow-1",
-        name: "Zelda Quixotic", email: "zelda.quixotic@example.test", balance: 98_765
+        partnerId: acme.partner.id,
+        environment: "live",
+        externalPlayerId: "shadow-1",
+        name: "Zelda Quixotic",
+        email: "zelda.quixotic@example.test",
+        balance: 98_765
       })
       books.balances.set("shadow-1", 98_765)
       assert.deepInclude(player, { name: null, email: null, balance: null })
@@ -94,11 +103,17 @@ layer(WalletApp(books), live)("shadow players", (it) => {
         return books.balanceOf("shadow-1") / 100
       })
       // A bet taken: the aggregator hears the partner's figure after the stake, plus the win (987.65 - 10 + 25).
-      assert.deepStrictEqual(heard(yield* winBet(user, "sh-1", { bet: 10, win: 25 }, "sh-round-1")), { msg: "", balance: 1002.65 })
+      assert.deepStrictEqual(heard(yield* winBet(user, "sh-1", { bet: 10, win: 25 }, "sh-round-1")), {
+        msg: "",
+        balance: 1002.65
+      })
       yield* settle
       heard(yield* winBet(user, "sh-2", { bet: 5, win: 0 }, "sh-round-2"))
       // A free round: the partner is asked its figure, the win comes on top (it follows as a notification).
-      assert.deepStrictEqual(heard(yield* winBet(user, "sh-3", { bet: 0, win: 7 }, "sh-round-3")), { msg: "", balance: 1004.65 })
+      assert.deepStrictEqual(heard(yield* winBet(user, "sh-3", { bet: 0, win: 7 }, "sh-round-3")), {
+        msg: "",
+        balance: 1004.65
+      })
       yield* settle
       // A refund: the partner's figure asked before, plus the stake given back.
       assert.deepStrictEqual(heard(yield* refund(user, "sh-r2", "sh-round-2")), { msg: "", balance: 1009.65 })
@@ -109,14 +124,20 @@ layer(WalletApp(books), live)("shadow players", (it) => {
       assert.strictEqual(held, 1009.65)
       assert.strictEqual(late.balance, held)
       // A repeat replays the decision; its balance is asked of the partner again (nothing was kept to replay).
-      assert.deepStrictEqual(heard(yield* winBet(user, "sh-1", { bet: 10, win: 25 }, "sh-round-1")), { msg: "", balance: held })
+      assert.deepStrictEqual(heard(yield* winBet(user, "sh-1", { bet: 10, win: 25 }, "sh-round-1")), {
+        msg: "",
+        balance: held
+      })
       assert.deepStrictEqual(heard(yield* refund(user, "sh-r2", "sh-round-2")), { msg: "", balance: held })
       // Balance always asks the partner.
       assert.deepStrictEqual(heard(yield* balance(user)), { msg: "", balance: held })
       yield* settle
       // The rows keep the decisions and amounts, without a balance: none in balance_after, answers or notifications.
       const kept = yield* keptOf(player.id)
-      assert.isTrue(kept.transactions.length === 5 && kept.transactions.every((t) => t.balance_after === null && t.answer !== null && !("balance" in t.answer)))
+      assert.isTrue(
+        kept.transactions.length === 5 &&
+          kept.transactions.every((t) => t.balance_after === null && t.answer !== null && !("balance" in t.answer))
+      )
       assert.deepStrictEqual(kept.callbacks.map((c) => c.kind).sort(), ["bet", "bet", "refund", "win", "win"])
       assert.isTrue(kept.callbacks.every((c) => !("balance" in c.body)))
       assert.deepStrictEqual(yield* balancesKept(figures), {})
@@ -133,15 +154,23 @@ layer(WalletApp(books), live)("shadow players", (it) => {
       const acme = yield* givenWalletPartner(books)
       const players = yield* PartnerPlayers
       const player = yield* players.arrive({
-        partnerId: acme.partner.id, environment: "live", externalPlayerId: "switch-1",
-        name: "Ulysses Persisted", email: "ulysses@example.test", balance: 54_365
+        partnerId: acme.partner.id,
+        environment: "live",
+        externalPlayerId: "switch-1",
+        name: "Ulysses Persisted",
+        email: "ulysses@example.test",
+        balance: 54_365
       })
       books.balances.set("switch-1", 54_365)
       assert.strictEqual(player.name, "Ulysses Persisted")
       // A whole round while persisted: its balances are kept (mirror, balance_after, answer, the win's body) ...
-      assert.deepStrictEqual(walletAnswer(yield* winBet(player.internal_user_id, "sw-0", { bet: 1, win: 3 }, "sw-round-0")), {
-        msg: "", balance: 545.65
-      })
+      assert.deepStrictEqual(
+        walletAnswer(yield* winBet(player.internal_user_id, "sw-0", { bet: 1, win: 3 }, "sw-round-0")),
+        {
+          msg: "",
+          balance: 545.65
+        }
+      )
       yield* assertConserved(books, { external: "switch-1", playerId: player.id, start: 543.65 })
       assert.isNotEmpty(yield* columnsHolding("545.65"))
       books.behaviour = "slow"
@@ -159,16 +188,27 @@ layer(WalletApp(books), live)("shadow players", (it) => {
       yield* assertConserved(books, { external: "switch-1", playerId: player.id, start: 543.65 })
       // ... and forgotten with the switch, as the name: no figure the partner or the aggregator saw is left.
       const kept = yield* keptOf(player.id)
-      assert.isTrue(kept.transactions.every((t) => t.balance_after === null && t.answer !== null && !("balance" in t.answer)))
+      assert.isTrue(
+        kept.transactions.every((t) => t.balance_after === null && t.answer !== null && !("balance" in t.answer))
+      )
       assert.isTrue(kept.callbacks.every((c) => !("balance" in c.body)))
       assert.deepStrictEqual(yield* balancesKept([543.65, 545.65, 535.65]), {})
       const after = yield* players.findById(player.id)
-      assert.deepInclude(after.pipe((o) => o._tag === "Some" ? o.value : undefined), { name: null, email: null, balance: null })
+      assert.deepInclude(after.pipe((o) => o._tag === "Some" ? o.value : undefined), {
+        name: null,
+        email: null,
+        balance: null
+      })
       assert.deepStrictEqual(yield* columnsHolding("Ulysses"), [])
       // Back to persisted: the next launch keeps the player's data again.
       yield* (yield* PartnerAdmin).setPlayerMode(actor, acme.partner.slug, "persisted")
       const again = yield* players.arrive({
-        partnerId: acme.partner.id, environment: "live", externalPlayerId: "switch-1", name: "U", email: null, balance: 5_000
+        partnerId: acme.partner.id,
+        environment: "live",
+        externalPlayerId: "switch-1",
+        name: "U",
+        email: null,
+        balance: 5_000
       })
       assert.deepInclude(again, { name: "U", balance: 5_000 })
     }).pipe(Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))))
@@ -181,9 +221,15 @@ layer(WalletApp(books), live)("shadow players", (it) => {
       const user = player.internal_user_id
       books.failNotifications = 1_000
       // The bet is taken: 321.65 - 10, plus the win, which the partner refuses to take for now.
-      assert.deepStrictEqual(walletAnswer(yield* winBet(user, "st-1", { bet: 10, win: 25 })), { msg: "", balance: 336.65 })
+      assert.deepStrictEqual(walletAnswer(yield* winBet(user, "st-1", { bet: 10, win: 25 })), {
+        msg: "",
+        balance: 336.65
+      })
       // A free round: the partner's figure (311.65) plus the win still on its way (25), plus this round's (7).
-      assert.deepStrictEqual(walletAnswer(yield* winBet(user, "st-2", { bet: 0, win: 7 })), { msg: "", balance: 343.65 })
+      assert.deepStrictEqual(walletAnswer(yield* winBet(user, "st-2", { bet: 0, win: 7 })), {
+        msg: "",
+        balance: 343.65
+      })
       assert.strictEqual(books.balanceOf("stalled-1"), 31_165, "the partner took neither win yet")
       // The partner takes notifications again: a Balance delivers the line first, and the partner's figure says it all.
       books.failNotifications = 0
@@ -193,11 +239,18 @@ layer(WalletApp(books), live)("shadow players", (it) => {
 
       // A win waits again, and the partner goes away: its line fails to reach it, so no balance is asked after it.
       books.failNotifications = 1_000
-      assert.deepStrictEqual(walletAnswer(yield* winBet(user, "st-3", { bet: 1, win: 2 })), { msg: "", balance: 344.65 })
+      assert.deepStrictEqual(walletAnswer(yield* winBet(user, "st-3", { bet: 1, win: 2 })), {
+        msg: "",
+        balance: 344.65
+      })
       books.behaviour = "down"
       const asked = books.received.filter((c) => c.kind === "balance").length
       assert.deepStrictEqual(walletAnswer(yield* balance(user)), { msg: "", balance: 0 })
-      assert.strictEqual(books.received.filter((c) => c.kind === "balance").length, asked, "no balance was asked of a partner away")
+      assert.strictEqual(
+        books.received.filter((c) => c.kind === "balance").length,
+        asked,
+        "no balance was asked of a partner away"
+      )
       // Back: the next call delivers what waited before it asks (the queue's retry, seconds away, is not waited for).
       books.behaviour = "fine"
       books.failNotifications = 0

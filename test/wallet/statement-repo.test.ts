@@ -8,6 +8,12 @@ import { StatementRepo } from "../../src/wallet/statements/StatementRepo.ts"
 import { TestDatabase } from "../support/TestDatabase.ts"
 import { statementRepoSpec } from "./StatementRepoSpec.ts"
 
-layer(Layer.mergeAll(StatementRepo.layerSql, PartnerRepo.layerSql).pipe(Layer.provide(TestDatabase)))("StatementRepo over PostgreSQL", statementRepoSpec)
+layer(Layer.mergeAll(StatementRepo.layerSql, PartnerRepo.layerSql).pipe(Layer.provide(TestDatabase)))(
+  "StatementRepo over PostgreSQL",
+  statementRepoSpec
+)
 
-layer(Layer.mergeAll(StatementRepo.layerMemory, PartnerRepo.layerMemory))("StatementRepo over memory", statementRepoSpec)
+layer(Layer.mergeAll(StatementRepo.layerMemory, PartnerRepo.layerMemory))(
+  "StatementRepo over memory",
+  statementRepoSpec
+)

@@ -8,6 +8,12 @@ import { StuckAlertRepo } from "../../src/wallet/stuck/StuckAlertRepo.ts"
 import { TestDatabase } from "../support/TestDatabase.ts"
 import { stuckAlertRepoSpec } from "./StuckAlertRepoSpec.ts"
 
-layer(Layer.mergeAll(StuckAlertRepo.layerSql, PartnerRepo.layerSql).pipe(Layer.provide(TestDatabase)))("StuckAlertRepo over PostgreSQL", stuckAlertRepoSpec)
+layer(Layer.mergeAll(StuckAlertRepo.layerSql, PartnerRepo.layerSql).pipe(Layer.provide(TestDatabase)))(
+  "StuckAlertRepo over PostgreSQL",
+  stuckAlertRepoSpec
+)
 
-layer(Layer.mergeAll(StuckAlertRepo.layerMemory, PartnerRepo.layerMemory))("StuckAlertRepo over memory", stuckAlertRepoSpec)
+layer(Layer.mergeAll(StuckAlertRepo.layerMemory, PartnerRepo.layerMemory))(
+  "StuckAlertRepo over memory",
+  stuckAlertRepoSpec
+)

@@ -12,19 +12,18 @@ import { makeLogCapture } from "../support/LogCapture.ts"
 import { eventually, live } from "../support/live.ts"
 import {
   assertConserved,
+  givenWalletPlayer,
   ledgerOf,
   refund,
-  WalletApp,
   walletAnswer,
+  WalletApp,
   walletCall,
   walletCallText,
-  winBet,
-  givenWalletPlayer
+  winBet
 } from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
 const logs = makeLogCapture()
-
 
 const betText = (userCode: number, txnId: string, roundId: string, bet: string, win: string) =>
   `"type": "WinBet", "user_code": ${userCode}, "slot": {"txn_id": ${txnId}, "round_id": ${roundId}, ` +
@@ -49,11 +48,21 @@ layer(WalletApp(books).pipe(Layer.provide(logs.layer)), live)("exact wallet call
       assert.deepStrictEqual(second.body, { msg: "", balance: 95 })
       const ledger = yield* ledgerOf(player.playerId)
       assert.deepStrictEqual(ledger.map((row) => row.txn_id), ["1790000000000000001", "1790000000000000002"])
-      const bets = books.received.filter((callback) => callback.kind === "bet" && callback.body.player.user_code === player.userCode)
-      assert.deepStrictEqual(bets.map((callback) => callback.body.transaction_id), ["1790000000000000001", "1790000000000000002"])
+      const bets = books.received.filter((callback) =>
+        callback.kind === "bet" && callback.body.player.user_code === player.userCode
+      )
+      assert.deepStrictEqual(bets.map((callback) => callback.body.transaction_id), [
+        "1790000000000000001",
+        "1790000000000000002"
+      ])
       yield* assertConserved(books, player, second.body)
-      const wins = books.received.filter((callback) => callback.kind === "win" && callback.body.player.user_code === player.userCode)
-      assert.deepStrictEqual(wins.map((callback) => callback.body.transaction_id).sort(), ["1790000000000000001", "1790000000000000002"])
+      const wins = books.received.filter((callback) =>
+        callback.kind === "win" && callback.body.player.user_code === player.userCode
+      )
+      assert.deepStrictEqual(wins.map((callback) => callback.body.transaction_id).sort(), [
+        "1790000000000000001",
+        "1790000000000000002"
+      ])
     }))
 
   it.effect("an id written as a number with a fraction or an exponent is refused, not rounded", () =>
@@ -77,7 +86,11 @@ layer(WalletApp(books).pipe(Layer.provide(logs.layer)), live)("exact wallet call
         winBet(player.userCode, "reused-1", { bet: 11, win: 0 }, "round-a"),
         winBet(player.userCode, "reused-1", { bet: 10, win: 1 }, "round-a"),
         winBet(player.userCode, "reused-1", { bet: 10, win: 0 }, "round-b"),
-        walletCall({ type: "WinBet", user_code: player.userCode, slot: { txn_id: "reused-1", round_id: "round-a", bet: 10, win: 0, game_code: "other-game" } })
+        walletCall({
+          type: "WinBet",
+          user_code: player.userCode,
+          slot: { txn_id: "reused-1", round_id: "round-a", bet: 10, win: 0, game_code: "other-game" }
+        })
       ]
       for (const variant of variants) {
         assert.deepStrictEqual((yield* variant).body, { msg: "DUPLICATE_TRANSACTION", balance: 90 })
@@ -86,13 +99,18 @@ layer(WalletApp(books).pipe(Layer.provide(logs.layer)), live)("exact wallet call
       const theirs = yield* winBet(stranger.userCode, "reused-1", { bet: 10, win: 0 }, "round-a")
       assert.deepStrictEqual(theirs.body, { msg: "DUPLICATE_TRANSACTION", balance: 500 })
       // The exact repeat still replays.
-      assert.deepStrictEqual((yield* winBet(player.userCode, "reused-1", { bet: 10, win: 0 }, "round-a")).body, original.body)
+      assert.deepStrictEqual(
+        (yield* winBet(player.userCode, "reused-1", { bet: 10, win: 0 }, "round-a")).body,
+        original.body
+      )
       assert.strictEqual(books.receivedFor(transactionEventId("bet", "reused-1")).length, 1)
       assert.strictEqual((yield* ledgerOf(player.playerId)).length, 1)
       assert.strictEqual((yield* ledgerOf(stranger.playerId)).length, 0)
-      assert.isTrue(logs.entries.some((entry) =>
-        entry.level === "WARN" && String(entry.message).includes("used before with another payload")
-      ))
+      assert.isTrue(
+        logs.entries.some((entry) =>
+          entry.level === "WARN" && String(entry.message).includes("used before with another payload")
+        )
+      )
       yield* assertConserved(books, player, original.body)
       yield* assertConserved(books, stranger, theirs.body)
     }))
@@ -104,32 +122,59 @@ layer(WalletApp(books).pipe(Layer.provide(logs.layer)), live)("exact wallet call
       assert.deepStrictEqual(bet.body, { msg: "", balance: 85 })
       const refunded = yield* refund(player.userCode, "same-id-1", "same-round-1")
       assert.deepStrictEqual(refunded.body, { msg: "", balance: 100 })
-      assert.deepStrictEqual((yield* ledgerOf(player.playerId)).map((row) => [row.kind, row.txn_id, Number(row.amount)]), [
-        ["bet", "same-id-1", -15],
-        ["refund", "same-id-1", 15]
-      ])
+      assert.deepStrictEqual(
+        (yield* ledgerOf(player.playerId)).map((row) => [row.kind, row.txn_id, Number(row.amount)]),
+        [
+          ["bet", "same-id-1", -15],
+          ["refund", "same-id-1", 15]
+        ]
+      )
       yield* assertConserved(books, player, refunded.body)
     }))
 
   it.effect("amounts are strict decimals: \"\", hex, exponents, spaces, 3 places, negatives are INVALID_REQUEST", () =>
     Effect.gen(function*() {
       const player = yield* givenWalletPlayer(books, 100)
-      const refusedAmounts = ["\"\"", "\"0x10\"", "\"1e2\"", "1e2", "\" 5\"", "\"5 \"", "5.001", "\"5.001\"", "-1", "\"-1\"", "null", "true", "\"05\""]
+      const refusedAmounts = [
+        "\"\"",
+        "\"0x10\"",
+        "\"1e2\"",
+        "1e2",
+        "\" 5\"",
+        "\"5 \"",
+        "5.001",
+        "\"5.001\"",
+        "-1",
+        "\"-1\"",
+        "null",
+        "true",
+        "\"05\""
+      ]
       for (const [i, bet] of refusedAmounts.entries()) {
         const answer = yield* walletCallText(betText(player.userCode, `"strict-${i}"`, `"strict-${i}"`, bet, "0"))
         assert.strictEqual(answer.status, 400, bet)
         assert.deepStrictEqual(answer.body, { msg: "INVALID_REQUEST", balance: 0 }, bet)
       }
-      const missing = yield* walletCall({ type: "WinBet", user_code: player.userCode, slot: { txn_id: "no-bet", win: 3 } })
+      const missing = yield* walletCall({
+        type: "WinBet",
+        user_code: player.userCode,
+        slot: { txn_id: "no-bet", win: 3 }
+      })
       assert.strictEqual(missing.status, 400, "a bet without a stake is not a free round")
       assert.strictEqual((yield* ledgerOf(player.playerId)).length, 0)
       assert.isFalse(books.received.some((callback) => callback.body?.player?.user_code === player.userCode))
 
       // A decimal string and a number with two places are exact.
-      const asText = yield* walletCallText(betText(player.userCode, "\"exact-1\"", "\"exact-1\"", "\"10.50\"", "\"0.25\""))
+      const asText = yield* walletCallText(
+        betText(player.userCode, "\"exact-1\"", "\"exact-1\"", "\"10.50\"", "\"0.25\"")
+      )
       assert.deepStrictEqual(asText.body, { msg: "", balance: 89.75 })
       // The partner answers the next stake from its own books: let the win of this one reach them first.
-      yield* eventually(Effect.sync(() => books.applied.includes(transactionEventId("win", "exact-1"))), (done) => done, "the win")
+      yield* eventually(
+        Effect.sync(() => books.applied.includes(transactionEventId("win", "exact-1"))),
+        (done) => done,
+        "the win"
+      )
       const asNumber = yield* walletCallText(betText(player.userCode, "\"exact-2\"", "\"exact-2\"", "0.10", "0.20"))
       assert.deepStrictEqual(asNumber.body, { msg: "", balance: 89.85 })
       yield* assertConserved(books, player, asNumber.body)

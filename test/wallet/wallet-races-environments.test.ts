@@ -17,7 +17,14 @@ import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { eventually, live } from "../support/live.ts"
 import { AnotherInstance } from "../support/TestApp.ts"
-import { assertConserved, givenPlayer, ledgerOf, refund as refundAt, WalletApp, winBet as winBetAt } from "../support/WalletApp.ts"
+import {
+  assertConserved,
+  givenPlayer,
+  ledgerOf,
+  refund as refundAt,
+  WalletApp,
+  winBet as winBetAt
+} from "../support/WalletApp.ts"
 
 type Kind = "test" | "shadow"
 const kinds: ReadonlyArray<Kind> = ["test", "shadow"]
@@ -83,7 +90,9 @@ layer(WalletApp(books), live)("the wallet under races, test and shadow players",
         const player = yield* givenRacePlayer(books, 100, kind)
         books.behaviour = "slow"
         books.delayMillis = 600
-        const bet = yield* Effect.forkChild(winBet(player, `${kind}-race-bet-1`, { bet: 10, win: 4 }, `${kind}-race-round-1`))
+        const bet = yield* Effect.forkChild(
+          winBet(player, `${kind}-race-bet-1`, { bet: 10, win: 4 }, `${kind}-race-round-1`)
+        )
         yield* eventually(
           Effect.sync(() => books.receivedFor(transactionEventId("bet", `${kind}-race-bet-1`)).length),
           (n) => n === 1
@@ -92,9 +101,16 @@ layer(WalletApp(books), live)("the wallet under races, test and shadow players",
         const betAnswer = yield* Fiber.join(bet)
         yield* restore
         assert.deepStrictEqual(betAnswer.body, { msg: "", balance: 94 }, "the bet was applied...")
-        assert.deepStrictEqual(refunded.body, { msg: "", balance: 100 }, "...and then undone, not answered ROUND_NOT_FOUND")
+        assert.deepStrictEqual(
+          refunded.body,
+          { msg: "", balance: 100 },
+          "...and then undone, not answered ROUND_NOT_FOUND"
+        )
         for (let i = 0; i < 2; i++) {
-          assert.deepStrictEqual((yield* refund(player, `${kind}-race-refund-1`, `${kind}-race-round-1`)).body, refunded.body)
+          assert.deepStrictEqual(
+            (yield* refund(player, `${kind}-race-refund-1`, `${kind}-race-round-1`)).body,
+            refunded.body
+          )
         }
         const ledger = yield* ledgerOf(player.playerId)
         assert.deepStrictEqual(ledger.map((row) => [row.txn_id, row.status, Number(row.amount)]), [
@@ -125,7 +141,9 @@ layer(WalletApp(books), live)("the wallet under races, test and shadow players",
         const other = yield* Layer.build(AnotherInstance())
         books.behaviour = "slow"
         books.delayMillis = 600
-        const bet = yield* Effect.forkChild(winBet(player, `${kind}-two-bet-1`, { bet: 20, win: 0 }, `${kind}-two-round-1`))
+        const bet = yield* Effect.forkChild(
+          winBet(player, `${kind}-two-bet-1`, { bet: 20, win: 0 }, `${kind}-two-round-1`)
+        )
         yield* eventually(
           Effect.sync(() => books.receivedFor(transactionEventId("bet", `${kind}-two-bet-1`)).length),
           (n) => n === 1

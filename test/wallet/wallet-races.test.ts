@@ -11,17 +11,9 @@ import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
 import { AnotherInstance } from "../support/TestApp.ts"
-import {
-  assertConserved,
-  ledgerOf,
-  refund,
-  WalletApp,
-  winBet,
-  givenWalletPlayer
-} from "../support/WalletApp.ts"
+import { assertConserved, givenWalletPlayer, ledgerOf, refund, WalletApp, winBet } from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
-
 
 const restore = Effect.sync(() => {
   books.behaviour = "fine"
@@ -41,13 +33,20 @@ layer(WalletApp(books), live)("the wallet under races", (it) => {
       books.behaviour = "slow"
       books.delayMillis = 600
       const bet = yield* Effect.forkChild(winBet(player.userCode, "race-bet-1", { bet: 10, win: 4 }, "race-round-1"))
-      yield* eventually(Effect.sync(() => books.receivedFor(transactionEventId("bet", "race-bet-1")).length), (n) => n === 1)
+      yield* eventually(
+        Effect.sync(() => books.receivedFor(transactionEventId("bet", "race-bet-1")).length),
+        (n) => n === 1
+      )
       // The aggregator's own time-out: it refunds the round while the partner still works on the bet.
       const refunded = yield* refund(player.userCode, "race-refund-1", "race-round-1")
       const betAnswer = yield* Fiber.join(bet)
       yield* restore
       assert.deepStrictEqual(betAnswer.body, { msg: "", balance: 94 }, "the bet was applied...")
-      assert.deepStrictEqual(refunded.body, { msg: "", balance: 100 }, "...and then undone, not answered ROUND_NOT_FOUND")
+      assert.deepStrictEqual(
+        refunded.body,
+        { msg: "", balance: 100 },
+        "...and then undone, not answered ROUND_NOT_FOUND"
+      )
       for (let i = 0; i < 2; i++) {
         assert.deepStrictEqual((yield* refund(player.userCode, "race-refund-1", "race-round-1")).body, refunded.body)
       }
@@ -81,7 +80,10 @@ layer(WalletApp(books), live)("the wallet under races", (it) => {
       books.behaviour = "slow"
       books.delayMillis = 600
       const bet = yield* Effect.forkChild(winBet(player.userCode, "two-bet-1", { bet: 20, win: 0 }, "two-round-1"))
-      yield* eventually(Effect.sync(() => books.receivedFor(transactionEventId("bet", "two-bet-1")).length), (n) => n === 1)
+      yield* eventually(
+        Effect.sync(() => books.receivedFor(transactionEventId("bet", "two-bet-1")).length),
+        (n) => n === 1
+      )
       const [refunded, repeated] = yield* Effect.all([
         refund(player.userCode, "two-refund-1", "two-round-1"),
         winBet(player.userCode, "two-bet-1", { bet: 20, win: 0 }, "two-round-1")
@@ -129,9 +131,17 @@ describe("a partner past the time-out", () => {
         // Our call timed out at 2 s and was aborted; the bet is refused and rolled back.
         assert.deepStrictEqual(answer.body, { msg: "INSUFFICIENT_USER_FUNDS", balance: 30 })
         const betEvent = transactionEventId("bet", "late-bet-1")
-        yield* eventually(Effect.sync(() => lateBooks.rolledBack.has(betEvent)), (seen) => seen, "the rollback before the bet")
+        yield* eventually(
+          Effect.sync(() => lateBooks.rolledBack.has(betEvent)),
+          (seen) => seen,
+          "the rollback before the bet"
+        )
         // The partner finally gets to the bet: it remembers the rollback and refuses it.
-        yield* eventually(Effect.sync(() => lateBooks.decided.includes(betEvent)), (seen) => seen, "the partner's late look at the bet")
+        yield* eventually(
+          Effect.sync(() => lateBooks.decided.includes(betEvent)),
+          (seen) => seen,
+          "the partner's late look at the bet"
+        )
         yield* lateRestore
         assert.notInclude(lateBooks.applied, betEvent)
         assert.strictEqual(lateBooks.balanceOf(player.external), 3_000)

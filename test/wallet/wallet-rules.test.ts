@@ -17,8 +17,14 @@ import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { MemoryCallbacks } from "../../src/wallet/WalletRepoMemory.ts"
 import * as ExactJson from "../../src/domain/ExactJson.ts"
 import { formatCents, parseCents } from "../../src/domain/Money.ts"
-import type { PartnerAnswer } from "../../src/domain/Wallet.ts"
-import { type BetCall, decideRefund, fingerprint, type RefundCall, settleBet } from "../../src/domain/Wallet.ts"
+import {
+  type BetCall,
+  decideRefund,
+  fingerprint,
+  type PartnerAnswer,
+  type RefundCall,
+  settleBet
+} from "../../src/domain/Wallet.ts"
 import { CallbackTargets } from "../../src/partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { testCallbacksConfig } from "../support/TestApp.ts"
@@ -54,14 +60,26 @@ describe("the rules, as pure functions", () => {
   })
 
   it("exact JSON keeps numbers as written", () => {
-    const parsed = ExactJson.parse(`{"id": 1790000000000000001, "amount": 0.10, "big": 1e2}`) as Record<string, ExactJson.JsonNumber>
-    assert.deepStrictEqual([parsed.id.source, parsed.amount.source, parsed.big.source], ["1790000000000000001", "0.10", "1e2"])
+    const parsed = ExactJson.parse(`{"id": 1790000000000000001, "amount": 0.10, "big": 1e2}`) as Record<
+      string,
+      ExactJson.JsonNumber
+    >
+    assert.deepStrictEqual([parsed.id.source, parsed.amount.source, parsed.big.source], [
+      "1790000000000000001",
+      "0.10",
+      "1e2"
+    ])
   })
 
   it("a fingerprint is what money depends on", () => {
     const base = bet("f-1", { bet: 100, win: 0 })
     assert.strictEqual(fingerprint(base), fingerprint({ ...base }))
-    for (const other of [{ ...base, bet: 101 }, { ...base, win: 1 }, { ...base, roundId: "x" }, { ...base, userCode: 2 }, { ...base, gameCode: "h" }]) {
+    for (
+      const other of [{ ...base, bet: 101 }, { ...base, win: 1 }, { ...base, roundId: "x" }, { ...base, userCode: 2 }, {
+        ...base,
+        gameCode: "h"
+      }]
+    ) {
       assert.notStrictEqual(fingerprint(other), fingerprint(base))
     }
     assert.notStrictEqual(fingerprint(refundOf("f-1", "f-1")), fingerprint(base), "a refund is another kind")
@@ -70,10 +88,25 @@ describe("the rules, as pure functions", () => {
   it("a bet's end follows the partner's answer", () => {
     const call = bet("s-1", { bet: 1_000, win: 2_500 })
     const answers: ReadonlyArray<[PartnerAnswer, object]> = [
-      [{ _tag: "Balance", balance: 9_000 }, { status: "applied", amount: 1_500, balanceAfter: 11_500, rollback: false }],
-      [{ _tag: "InsufficientFunds", balance: 500 }, { status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", amount: 0, rollback: false }],
+      [{ _tag: "Balance", balance: 9_000 }, {
+        status: "applied",
+        amount: 1_500,
+        balanceAfter: 11_500,
+        rollback: false
+      }],
+      [{ _tag: "InsufficientFunds", balance: 500 }, {
+        status: "refused",
+        refusal: "INSUFFICIENT_USER_FUNDS",
+        amount: 0,
+        rollback: false
+      }],
       [{ _tag: "UnknownPlayer" }, { status: "refused", refusal: "INVALID_USER", rollback: false }],
-      [{ _tag: "Unavailable", reason: "down" }, { status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", rollback: true, askError: "down" }]
+      [{ _tag: "Unavailable", reason: "down" }, {
+        status: "refused",
+        refusal: "INSUFFICIENT_USER_FUNDS",
+        rollback: true,
+        askError: "down"
+      }]
     ]
     for (const [answer, expected] of answers) assert.deepInclude(settleBet(call, answer, 7_700), expected)
     assert.deepStrictEqual(settleBet(call, { _tag: "InsufficientFunds", balance: null }, 7_700).answer, {
@@ -84,8 +117,18 @@ describe("the rules, as pure functions", () => {
 
   it("a refund undoes its round once, and a round never seen becomes a tombstone", () => {
     const round = {
-      ref: 1, partnerId: 1, environment: "live" as const, playerId: 1, roundId: "r", status: "settled" as const, pendingBets: 0,
-      betTotal: 1_000, winTotal: 2_500, refundedEarly: false, createdAt: new Date(0), updatedAt: new Date(0)
+      ref: 1,
+      partnerId: 1,
+      environment: "live" as const,
+      playerId: 1,
+      roundId: "r",
+      status: "settled" as const,
+      pendingBets: 0,
+      betTotal: 1_000,
+      winTotal: 2_500,
+      refundedEarly: false,
+      createdAt: new Date(0),
+      updatedAt: new Date(0)
     }
     assert.deepStrictEqual(decideRefund(round), { _tag: "Undo", amount: -1_500 })
     assert.deepStrictEqual(decideRefund({ ...round, status: "refunded" }), { _tag: "AlreadyRefunded" })
@@ -95,23 +138,34 @@ describe("the rules, as pure functions", () => {
 
 /** A partner's wallet in memory: takes stakes it can cover, after `delay`, or is away. */
 const partner = { balance: 10_000, away: false, delay: Duration.zero, asked: [] as Array<string> }
-const MemoryPartner = Layer.succeed(PartnerCallbacks, PartnerCallbacks.of({
-  ask: (_target, eventId, body) =>
-    Effect.gen(function*() {
-      partner.asked.push(eventId)
-      yield* Effect.sleep(partner.delay)
-      if (partner.away) return { _tag: "Unavailable", reason: "away" } satisfies PartnerAnswer
-      const amount = parseCents(String(JSON.parse(body).amount ?? 0)) ?? 0
-      if (amount > partner.balance) return { _tag: "InsufficientFunds", balance: partner.balance } satisfies PartnerAnswer
-      partner.balance -= amount
-      return { _tag: "Balance", balance: partner.balance } satisfies PartnerAnswer
-    }),
-  deliver: () => Effect.void,
-  send: () => Effect.die("the wallet sends no certification callback")
-}))
+const MemoryPartner = Layer.succeed(
+  PartnerCallbacks,
+  PartnerCallbacks.of({
+    ask: (_target, eventId, body) =>
+      Effect.gen(function*() {
+        partner.asked.push(eventId)
+        yield* Effect.sleep(partner.delay)
+        if (partner.away) return { _tag: "Unavailable", reason: "away" } satisfies PartnerAnswer
+        const amount = parseCents(String(JSON.parse(body).amount ?? 0)) ?? 0
+        if (amount > partner.balance) {
+          return { _tag: "InsufficientFunds", balance: partner.balance } satisfies PartnerAnswer
+        }
+        partner.balance -= amount
+        return { _tag: "Balance", balance: partner.balance } satisfies PartnerAnswer
+      }),
+    deliver: () => Effect.void,
+    send: () => Effect.die("the wallet sends no certification callback")
+  })
+)
 
 const target = {
-  partnerId: 1, environment: "live" as const, partnerSlug: "acme", active: true, callbackUrl: "https://acme.example/wallet", webhookSecret: "s", previousSecret: null
+  partnerId: 1,
+  environment: "live" as const,
+  partnerSlug: "acme",
+  active: true,
+  callbackUrl: "https://acme.example/wallet",
+  webhookSecret: "s",
+  previousSecret: null
 }
 
 const RulesLive = Wallet.layer.pipe(
@@ -131,7 +185,14 @@ const given = Effect.gen(function*() {
   partner.away = false
   partner.delay = Duration.zero
   partner.asked.length = 0
-  return yield* (yield* PartnerPlayers).arrive({ partnerId: 1, environment: "live", externalPlayerId: "p", name: null, email: null, balance: 10_000 })
+  return yield* (yield* PartnerPlayers).arrive({
+    partnerId: 1,
+    environment: "live",
+    externalPlayerId: "p",
+    name: null,
+    email: null,
+    balance: 10_000
+  })
 })
 
 layer(RulesLive)("the wallet's rules over memory", (it) => {
@@ -142,7 +203,9 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const answer = yield* wallet.handle(bet("m-1", { bet: 1_000, win: 300 }), "live")
       assert.deepStrictEqual(answer, { msg: "", balance: 93 })
       assert.strictEqual(Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance, 9_300)
-      const written = (yield* MemoryCallbacks).filter((callback) => callback.txnId === "m-1").map((callback) => callback.kind)
+      const written = (yield* MemoryCallbacks).filter((callback) => callback.txnId === "m-1").map((callback) =>
+        callback.kind
+      )
       assert.deepStrictEqual(written, ["bet", "win"])
     }))
 
@@ -153,7 +216,10 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const answer = yield* (yield* Wallet).handle(bet("m-2", { bet: 1_000, win: 0 }), "live")
       assert.deepStrictEqual(answer, { msg: "INSUFFICIENT_USER_FUNDS", balance: 100 })
       const written = (yield* MemoryCallbacks).filter((callback) => callback.txnId === "m-2")
-      assert.deepStrictEqual(written.map((callback) => [callback.kind, callback.asked?.error ?? null]), [["bet", "away"], ["rollback", null]])
+      assert.deepStrictEqual(written.map((callback) => [callback.kind, callback.asked?.error ?? null]), [[
+        "bet",
+        "away"
+      ], ["rollback", null]])
     }))
 
   it.effect("an early refund is a tombstone: answered done, and the round's late bet refused without asking", () =>
@@ -161,7 +227,10 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       yield* given
       const wallet = yield* Wallet
       assert.deepStrictEqual(yield* wallet.handle(refundOf("m-r1", "m-round-3"), "live"), { msg: "", balance: 100 })
-      assert.deepStrictEqual(yield* wallet.handle(bet("m-3", { bet: 500, win: 0 }, "m-round-3"), "live"), { msg: "ROUND_REFUNDED", balance: 100 })
+      assert.deepStrictEqual(yield* wallet.handle(bet("m-3", { bet: 500, win: 0 }, "m-round-3"), "live"), {
+        msg: "ROUND_REFUNDED",
+        balance: 100
+      })
       assert.deepStrictEqual(partner.asked, [])
     }))
 
@@ -196,8 +265,17 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const player = yield* given
       const repo = yield* WalletRepo
       const opened = yield* repo.openBet({
-        kind: "bet", txnId: "m-6", fingerprint: fingerprint(bet("m-6", { bet: 100, win: 0 })), partnerId: 1, environment: "live",
-        playerId: player.id, roundId: "m-6", gameCode: "g", providerCode: "p", bet: 100, win: 0
+        kind: "bet",
+        txnId: "m-6",
+        fingerprint: fingerprint(bet("m-6", { bet: 100, win: 0 })),
+        partnerId: 1,
+        environment: "live",
+        playerId: player.id,
+        roundId: "m-6",
+        gameCode: "g",
+        providerCode: "p",
+        bet: 100,
+        win: 0
       }, player)
       assert.strictEqual(opened._tag, "Opened")
       const wallet = yield* Wallet
@@ -207,7 +285,12 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       assert.strictEqual(yield* pendingBets.recover, 1)
       const entry = Option.getOrThrow(yield* repo.findTransaction("live", "bet", "m-6"))
       assert.deepInclude(entry, { status: "refused", note: "recovered", refusal: "INSUFFICIENT_USER_FUNDS" })
-      assert.deepStrictEqual(yield* wallet.handle(bet("m-6", { bet: 100, win: 0 }), "live"), { msg: "INSUFFICIENT_USER_FUNDS", balance: 100 })
-      assert.isTrue((yield* MemoryCallbacks).some((callback) => callback.txnId === "m-6" && callback.kind === "rollback"))
+      assert.deepStrictEqual(yield* wallet.handle(bet("m-6", { bet: 100, win: 0 }), "live"), {
+        msg: "INSUFFICIENT_USER_FUNDS",
+        balance: 100
+      })
+      assert.isTrue(
+        (yield* MemoryCallbacks).some((callback) => callback.txnId === "m-6" && callback.kind === "rollback")
+      )
     }))
 })

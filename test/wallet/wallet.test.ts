@@ -10,18 +10,17 @@ import {
   balance,
   givenPlayer,
   givenWalletPartner,
+  givenWalletPlayer,
   ledgerOf,
   mirrorOf,
   refund,
-  WalletApp,
   walletAnswer,
+  WalletApp,
   walletCall,
-  winBet,
-  givenWalletPlayer
+  winBet
 } from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
-
 
 // A slow partner here is one past the time-out (1 s; it answers in 1.5 s, and its timer starts after ours).
 layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("POST /aggregator/wallet", (it) => {
@@ -34,9 +33,14 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         })
         assert.strictEqual(wrongSecret.status, 401)
         assert.deepStrictEqual(wrongSecret.body, { msg: "INVALID_AGENT", balance: 0 })
-        const noCredentials = yield* request("POST", "/aggregator/wallet", { json: { type: "Balance", user_code: userCode } })
+        const noCredentials = yield* request("POST", "/aggregator/wallet", {
+          json: { type: "Balance", user_code: userCode }
+        })
         assert.strictEqual(noCredentials.status, 401)
-        const notJson = yield* request("POST", "/aggregator/wallet", { body: "type=Balance", headers: { "content-type": "text/plain" } })
+        const notJson = yield* request("POST", "/aggregator/wallet", {
+          body: "type=Balance",
+          headers: { "content-type": "text/plain" }
+        })
         assert.strictEqual(notJson.status, 400)
         assert.strictEqual(walletAnswer(notJson).msg, "INVALID_REQUEST")
         const unknownType = yield* walletCall({ type: "Withdraw", user_code: userCode })
@@ -95,7 +99,11 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         assert.deepInclude(bet[0].body, { kind: "bet", amount: 10, transaction_id: "wb-1", round_id: "wb-1" })
         assert.deepStrictEqual(bet[0].body.player, { external_player_id: external, user_code: userCode })
         assert.deepStrictEqual(bet[0].body.game, { code: "ag-hidden-fortune", provider: "aurora-gaming" })
-        yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 11_550, "the win at the partner")
+        yield* eventually(
+          Effect.sync(() => books.balanceOf(external)),
+          (cents) => cents === 11_550,
+          "the win at the partner"
+        )
         const win = books.receivedFor(transactionEventId("win", "wb-1"))
         assert.deepInclude(win[0].body, { kind: "win", amount: 25.5, balance: 115.5 })
         yield* assertConserved(books, player, answer.body)
@@ -119,7 +127,11 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         }
         assert.strictEqual(books.receivedFor(transactionEventId("bet", "dup-2")).length, 1)
         assert.deepStrictEqual((yield* ledgerOf(playerId)).map((entry) => entry.txn_id), ["dup-1", "dup-2"])
-        yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 9_100, "one win of 3 at the partner")
+        yield* eventually(
+          Effect.sync(() => books.balanceOf(external)),
+          (cents) => cents === 9_100,
+          "one win of 3 at the partner"
+        )
         assert.strictEqual(books.applied.filter((id) => id === transactionEventId("win", "dup-2")).length, 1)
         yield* assertConserved(books, player, storm[0].body)
       }))
@@ -130,7 +142,11 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         const answer = yield* winBet(player.userCode, "free-1", { bet: 0, win: 4 })
         assert.deepStrictEqual(answer.body, { msg: "", balance: 14 })
         assert.strictEqual(books.receivedFor(transactionEventId("bet", "free-1")).length, 0)
-        yield* eventually(Effect.sync(() => books.balanceOf(player.external)), (cents) => cents === 1_400, "the free win")
+        yield* eventually(
+          Effect.sync(() => books.balanceOf(player.external)),
+          (cents) => cents === 1_400,
+          "the free win"
+        )
         yield* assertConserved(books, player, answer.body)
       }))
 
@@ -229,7 +245,11 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         assert.deepStrictEqual(early.body, { msg: "", balance: 100 })
         const late = yield* winBet(userCode, "r-bet-late", { bet: 3, win: 0 }, "round-never")
         assert.deepStrictEqual(late.body, { msg: "ROUND_REFUNDED", balance: 100 })
-        assert.strictEqual(books.receivedFor(transactionEventId("bet", "r-bet-late")).length, 0, "the partner was not asked")
+        assert.strictEqual(
+          books.receivedFor(transactionEventId("bet", "r-bet-late")).length,
+          0,
+          "the partner was not asked"
+        )
 
         assert.deepStrictEqual(
           (yield* ledgerOf(playerId)).map((entry) => [entry.txn_id, entry.status, entry.note, Number(entry.amount)]),
@@ -241,7 +261,11 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
             ["r-bet-late", "refused", null, 0]
           ]
         )
-        yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 10_000, "the refund at the partner")
+        yield* eventually(
+          Effect.sync(() => books.balanceOf(external)),
+          (cents) => cents === 10_000,
+          "the refund at the partner"
+        )
         const notice = books.receivedFor(transactionEventId("refund", "r-refund-1"))[0].body
         assert.deepInclude(notice, { kind: "refund", amount: 10, bet: 10, win: 0, round_id: "round-1" })
         assert.strictEqual(books.receivedFor(transactionEventId("refund", "r-refund-2")).length, 0)
@@ -261,7 +285,8 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         for (const answer of answers) assert.deepStrictEqual(answer.body, { msg: "", balance: 50 })
         const refunds = (yield* ledgerOf(playerId)).filter((entry) => entry.kind === "refund")
         assert.sameMembers(refunds.map((entry) => entry.note), [null, "already_refunded"])
-        yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 5_000, "stake back, win taken back")
+        yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) =>
+          cents === 5_000, "stake back, win taken back")
         yield* assertConserved(books, player, answers[0].body)
       }))
   })

@@ -35,7 +35,11 @@ export const layer = Layer.effect(
     })
     return AdminAuth.of({
       session: (httpEffect, { credential, endpoint }) =>
-        session(credential, endpoint, (found, sessionId) => Effect.provideService(httpEffect, CurrentAdmin, { ...found, sessionId }))
+        session(
+          credential,
+          endpoint,
+          (found, sessionId) => Effect.provideService(httpEffect, CurrentAdmin, { ...found, sessionId })
+        )
     })
   })
 )

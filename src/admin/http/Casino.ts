@@ -10,52 +10,90 @@ import { CasinoSyncAdmin } from "../../changes/CasinoSyncAdmin.ts"
 import { AuditRepo } from "../../identity/AuditRepo.ts"
 import { currentActor } from "./Common.ts"
 
-const providerJson = (provider: CasinoProvider) => ({ id: provider.id, slug: provider.slug, name: provider.name, enabled: provider.enabled })
-const gameJson = (game: CasinoGame) => ({ game_code: game.game_code, name: game.name, provider: game.provider_slug, enabled: game.enabled })
+const providerJson = (provider: CasinoProvider) => ({
+  id: provider.id,
+  slug: provider.slug,
+  name: provider.name,
+  enabled: provider.enabled
+})
+const gameJson = (game: CasinoGame) => ({
+  game_code: game.game_code,
+  name: game.name,
+  provider: game.provider_slug,
+  enabled: game.enabled
+})
 
 /** The contract's "casino" group (src/api/admin/AdminCasino.ts). */
-export const AdminCasinoHandlers = HttpApiBuilder.group(AdminApi, "casino", Effect.fn(function*(handlers) {
-  const catalog = yield* CasinoCatalog
-  const changes = yield* CasinoAdmin
-  const syncs = yield* CasinoSyncAdmin
-  const audit = yield* AuditRepo
-  return handlers
-    .handle("providers", () =>
-      Effect.all([catalog.allProviders, audit.list({ target: "casino:catalog", limit: 10 })]).pipe(
-        Effect.map(([providers, syncs]) => ({
-          success: true as const,
-          providers: providers.map(providerJson),
-          syncs: syncs.map((entry) => ({ at: entry.at.toISOString(), actor: `${entry.actor} (${entry.via})`, changes: entry.after }))
-        }))
-      ))
-    .handle("games", ({ query }) => {
-      const paging = page(query)
-      const search = query.search?.trim()
-      const provider = query.provider?.trim()
-      return Effect.map(catalog.games({
-        provider: provider === "" ? undefined : provider,
-        search: search === "" ? undefined : search,
-        page: paging.page,
-        perPage: paging.perPage
-      }), (found) => ({
-        success: true as const,
-        games: found.games.map(gameJson),
-        meta: { page: paging.page, per_page: paging.perPage, total: found.total }
-      }))
-    })
-    .handle("setProvider", ({ params }) =>
-      Effect.flatMap(currentActor, (actor) => changes.setProviderEnabled(actor, params.provider, params.action === "enable")).pipe(
-        Effect.mapError((error) => new NotFound({ message: error.message })),
-        Effect.map((provider) => ({ success: true as const, provider: providerJson(provider) }))
-      ))
-    .handle("setGame", ({ params }) =>
-      Effect.flatMap(currentActor, (actor) => changes.setGameEnabled(actor, params.provider, params.game_code, params.action === "enable")).pipe(
-        Effect.mapError((error) => new NotFound({ message: error.message })),
-        Effect.map((game) => ({ success: true as const, game: gameJson(game) }))
-      ))
-    .handle("sync", () =>
-      Effect.flatMap(currentActor, (actor) => syncs.sync(actor)).pipe(
-        Effect.mapError((error) => new UpstreamFailed({ message: `The casino catalog could not be synced: ${error.message}` })),
-        Effect.map((report) => ({ success: true as const, changes: report }))
-      ))
-}))
+export const AdminCasinoHandlers = HttpApiBuilder.group(
+  AdminApi,
+  "casino",
+  Effect.fn(function*(handlers) {
+    const catalog = yield* CasinoCatalog
+    const changes = yield* CasinoAdmin
+    const syncs = yield* CasinoSyncAdmin
+    const audit = yield* AuditRepo
+    return handlers
+      .handle(
+        "providers",
+        () =>
+          Effect.all([catalog.allProviders, audit.list({ target: "casino:catalog", limit: 10 })]).pipe(
+            Effect.map(([providers, syncs]) => ({
+              success: true as const,
+              providers: providers.map(providerJson),
+              syncs: syncs.map((entry) => ({
+                at: entry.at.toISOString(),
+                actor: `${entry.actor} (${entry.via})`,
+                changes: entry.after
+              }))
+            }))
+          )
+      )
+      .handle("games", ({ query }) => {
+        const paging = page(query)
+        const search = query.search?.trim()
+        const provider = query.provider?.trim()
+        return Effect.map(
+          catalog.games({
+            provider: provider === "" ? undefined : provider,
+            search: search === "" ? undefined : search,
+            page: paging.page,
+            perPage: paging.perPage
+          }),
+          (found) => ({
+            success: true as const,
+            games: found.games.map(gameJson),
+            meta: { page: paging.page, per_page: paging.perPage, total: found.total }
+          })
+        )
+      })
+      .handle(
+        "setProvider",
+        ({ params }) =>
+          Effect.flatMap(
+            currentActor,
+            (actor) => changes.setProviderEnabled(actor, params.provider, params.action === "enable")
+          ).pipe(
+            Effect.mapError((error) => new NotFound({ message: error.message })),
+            Effect.map((provider) => ({ success: true as const, provider: providerJson(provider) }))
+          )
+      )
+      .handle(
+        "setGame",
+        ({ params }) =>
+          Effect.flatMap(
+            currentActor,
+            (actor) => changes.setGameEnabled(actor, params.provider, params.game_code, params.action === "enable")
+          ).pipe(
+            Effect.mapError((error) => new NotFound({ message: error.message })),
+            Effect.map((game) => ({ success: true as const, game: gameJson(game) }))
+          )
+      )
+      .handle("sync", () =>
+        Effect.flatMap(currentActor, (actor) => syncs.sync(actor)).pipe(
+          Effect.mapError((error) =>
+            new UpstreamFailed({ message: `The casino catalog could not be synced: ${error.message}` })
+          ),
+          Effect.map((report) => ({ success: true as const, changes: report }))
+        ))
+  })
+)

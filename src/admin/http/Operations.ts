@@ -12,99 +12,118 @@ import { StuckItems } from "../../wallet/stuck/StuckItems.ts"
 import { invalid } from "./Common.ts"
 
 /** The contract's "operations" group (src/api/admin/AdminOperations.ts): statements and stuck items. */
-export const AdminOperationsHandlers = HttpApiBuilder.group(AdminApi, "operations", Effect.fn(function*(handlers) {
-  const partners = yield* Partners
-  const statements = yield* Statements
-  const stuck = yield* StuckItems
-  const config = yield* OperationsConfig
-  const summaryEntry = encodeWith(StatementSummaryCodec)
-  const lineEntries = encodeWith(Schema.Array(StatementLineCodec))
-  const slugs = Effect.map(partners.list, (all) => new Map(all.map((partner) => [partner.id, partner.slug])))
-  const iso = (date: Date) => date.toISOString()
+export const AdminOperationsHandlers = HttpApiBuilder.group(
+  AdminApi,
+  "operations",
+  Effect.fn(function*(handlers) {
+    const partners = yield* Partners
+    const statements = yield* Statements
+    const stuck = yield* StuckItems
+    const config = yield* OperationsConfig
+    const summaryEntry = encodeWith(StatementSummaryCodec)
+    const lineEntries = encodeWith(Schema.Array(StatementLineCodec))
+    const slugs = Effect.map(partners.list, (all) => new Map(all.map((partner) => [partner.id, partner.slug])))
+    const iso = (date: Date) => date.toISOString()
 
-  return handlers
-    .handle("statements", Effect.fn("AdminHandlers.statements")(function*({ query }) {
-      const slug = query.partner?.trim()
-      const partner = slug === undefined || slug === ""
-        ? undefined
-        : yield* partners.show(slug).pipe(Effect.mapError((error) => new NotFound({ message: error.message })))
-      const found = yield* statements.recent({ partnerId: partner?.id, environment: query.environment, limit: query.limit ?? 60 })
-      const names = yield* slugs
-      return {
-        success: true as const,
-        statements: found.map((statement) => ({
-          partner: names.get(statement.partnerId) ?? "",
-          environment: statement.environment,
-          date: statement.day,
-          transactions: statement.transactions,
-          totals: {
-            bets: toAmount(statement.bets),
-            wins: toAmount(statement.wins),
-            refunds: toAmount(statement.refunds),
-            rollbacks: toAmount(statement.rollbacks),
-            net: toAmount(statement.net)
-          },
-          computed_at: iso(statement.computedAt)
-        }))
-      }
-    }))
-    .handle("statement", Effect.fn("AdminHandlers.statement")(function*({ params, query }) {
-      if (!isDay(params.date)) return yield* invalid("date", "The date field must be a date (YYYY-MM-DD).")
-      const partner = yield* partners.show(params.partner).pipe(Effect.mapError((error) => new NotFound({ message: error.message })))
-      const statement = yield* statements.read(partner, params.environment, params.date).pipe(
-        Effect.mapError((error) => new NotFound({ message: error.message }))
-      )
-      const paging = page(query)
-      const lines = linesOf(statement.document, (paging.page - 1) * paging.perPage, paging.perPage)
-      return {
-        success: true as const,
-        statement: yield* summaryEntry(statement.summary),
-        document: {
-          sha256: Buffer.from(statement.sha256).toString("hex"),
-          bytes: Buffer.byteLength(statement.document),
-          lines: statement.summary.counts.transactions + 1
-        },
-        signature: yield* statements.signature(partner.id, params.environment, statement.document),
-        transactions: yield* lineEntries(lines.map((line) => ({ record: "transaction" as const, ...line }))),
-        meta: { page: paging.page, per_page: paging.perPage, total: statement.summary.counts.transactions }
-      }
-    }))
-    .handle("stuck", Effect.fn("AdminHandlers.stuck")(function*() {
-      const [view, names, now] = yield* Effect.all([stuck.view, slugs, Clock.currentTimeMillis])
-      const partnerOf = (id: number) => names.get(id) ?? `partner-${id}`
-      return {
-        success: true as const,
-        stuck_round_after: Duration.format(config.stuckRoundAfter),
-        alerts: stuck.alertsEnabled,
-        items: view.items.map(({ alert, item }) => ({
-          kind: item.kind,
-          partner: partnerOf(item.partnerId),
-          environment: item.environment,
-          subject: item.subject,
-          transaction_id: item.transactionId,
-          player: item.externalPlayerId,
-          since: iso(item.since),
-          stuck_seconds: Math.max(0, Math.floor((now - item.since.getTime()) / 1000)),
-          detail: item.detail,
-          alert: alert === undefined ? null : {
-            status: alert.alertStatus,
-            attempts: alert.alertAttempts,
-            last_error: alert.alertLastError,
-            first_seen_at: iso(alert.firstSeenAt),
-            alerted_at: alert.alertedAt === null ? null : iso(alert.alertedAt)
+    return handlers
+      .handle(
+        "statements",
+        Effect.fn("AdminHandlers.statements")(function*({ query }) {
+          const slug = query.partner?.trim()
+          const partner = slug === undefined || slug === ""
+            ? undefined
+            : yield* partners.show(slug).pipe(Effect.mapError((error) => new NotFound({ message: error.message })))
+          const found = yield* statements.recent({
+            partnerId: partner?.id,
+            environment: query.environment,
+            limit: query.limit ?? 60
+          })
+          const names = yield* slugs
+          return {
+            success: true as const,
+            statements: found.map((statement) => ({
+              partner: names.get(statement.partnerId) ?? "",
+              environment: statement.environment,
+              date: statement.day,
+              transactions: statement.transactions,
+              totals: {
+                bets: toAmount(statement.bets),
+                wins: toAmount(statement.wins),
+                refunds: toAmount(statement.refunds),
+                rollbacks: toAmount(statement.rollbacks),
+                net: toAmount(statement.net)
+              },
+              computed_at: iso(statement.computedAt)
+            }))
           }
-        })),
-        truncated: view.truncated,
-        resolved: view.resolved.map((alert) => ({
-          kind: alert.kind,
-          partner: partnerOf(alert.partnerId),
-          environment: alert.environment,
-          subject: alert.subject,
-          since: iso(alert.since),
-          first_seen_at: iso(alert.firstSeenAt),
-          resolved_at: iso(alert.resolvedAt!),
-          alert_status: alert.alertStatus
-        }))
-      }
-    }))
-}))
+        })
+      )
+      .handle(
+        "statement",
+        Effect.fn("AdminHandlers.statement")(function*({ params, query }) {
+          if (!isDay(params.date)) return yield* invalid("date", "The date field must be a date (YYYY-MM-DD).")
+          const partner = yield* partners.show(params.partner).pipe(
+            Effect.mapError((error) => new NotFound({ message: error.message }))
+          )
+          const statement = yield* statements.read(partner, params.environment, params.date).pipe(
+            Effect.mapError((error) => new NotFound({ message: error.message }))
+          )
+          const paging = page(query)
+          const lines = linesOf(statement.document, (paging.page - 1) * paging.perPage, paging.perPage)
+          return {
+            success: true as const,
+            statement: yield* summaryEntry(statement.summary),
+            document: {
+              sha256: Buffer.from(statement.sha256).toString("hex"),
+              bytes: Buffer.byteLength(statement.document),
+              lines: statement.summary.counts.transactions + 1
+            },
+            signature: yield* statements.signature(partner.id, params.environment, statement.document),
+            transactions: yield* lineEntries(lines.map((line) => ({ record: "transaction" as const, ...line }))),
+            meta: { page: paging.page, per_page: paging.perPage, total: statement.summary.counts.transactions }
+          }
+        })
+      )
+      .handle(
+        "stuck",
+        Effect.fn("AdminHandlers.stuck")(function*() {
+          const [view, names, now] = yield* Effect.all([stuck.view, slugs, Clock.currentTimeMillis])
+          const partnerOf = (id: number) => names.get(id) ?? `partner-${id}`
+          return {
+            success: true as const,
+            stuck_round_after: Duration.format(config.stuckRoundAfter),
+            alerts: stuck.alertsEnabled,
+            items: view.items.map(({ alert, item }) => ({
+              kind: item.kind,
+              partner: partnerOf(item.partnerId),
+              environment: item.environment,
+              subject: item.subject,
+              transaction_id: item.transactionId,
+              player: item.externalPlayerId,
+              since: iso(item.since),
+              stuck_seconds: Math.max(0, Math.floor((now - item.since.getTime()) / 1000)),
+              detail: item.detail,
+              alert: alert === undefined ? null : {
+                status: alert.alertStatus,
+                attempts: alert.alertAttempts,
+                last_error: alert.alertLastError,
+                first_seen_at: iso(alert.firstSeenAt),
+                alerted_at: alert.alertedAt === null ? null : iso(alert.alertedAt)
+              }
+            })),
+            truncated: view.truncated,
+            resolved: view.resolved.map((alert) => ({
+              kind: alert.kind,
+              partner: partnerOf(alert.partnerId),
+              environment: alert.environment,
+              subject: alert.subject,
+              since: iso(alert.since),
+              first_seen_at: iso(alert.firstSeenAt),
+              resolved_at: iso(alert.resolvedAt!),
+              alert_status: alert.alertStatus
+            }))
+          }
+        })
+      )
+  })
+)

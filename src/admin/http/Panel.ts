@@ -48,5 +48,15 @@ export const PanelRoutes = panelRoutes({
 export const adminOpenApiPath = "/admin/api/openapi.json" as const
 
 /** The admin API's OpenAPI document, for a logged-in admin only. */
-export const AdminOpenApiRoute = Layer.unwrap(Effect.map(Effect.service(AdminAccounts), (accounts) =>
-  sessionOpenApiRoute(adminOpenApiPath, AdminApi, sessionCookie, (sessionId) => Effect.map(accounts.session(sessionId), Option.isSome))))
+export const AdminOpenApiRoute = Layer.unwrap(
+  Effect.map(
+    Effect.service(AdminAccounts),
+    (accounts) =>
+      sessionOpenApiRoute(
+        adminOpenApiPath,
+        AdminApi,
+        sessionCookie,
+        (sessionId) => Effect.map(accounts.session(sessionId), Option.isSome)
+      )
+  )
+)

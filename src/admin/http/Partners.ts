@@ -13,84 +13,139 @@ import { currentActor, notFound } from "./Common.ts"
 const matches = (search: string) => (partner: Partner) =>
   partner.name.toLowerCase().includes(search) || partner.slug.includes(search)
 
-export const AdminPartnersHandlers = HttpApiBuilder.group(AdminApi, "partners", Effect.fn(function*(handlers) {
-  const partners = yield* Partners
-  const players = yield* PartnerPlayers
-  const changes = yield* PartnerAdmin
-  const inputError = (error: { readonly message: string }) => new ValidationFailed({ message: error.message, errors: { partner: [error.message] } })
-  const partnerAnswer = (partner: Partner) =>
-    Effect.map(viewPartner(partners, players, partner), (view) => ({ success: true as const, partner: view }))
+export const AdminPartnersHandlers = HttpApiBuilder.group(
+  AdminApi,
+  "partners",
+  Effect.fn(function*(handlers) {
+    const partners = yield* Partners
+    const players = yield* PartnerPlayers
+    const changes = yield* PartnerAdmin
+    const inputError = (error: { readonly message: string }) =>
+      new ValidationFailed({ message: error.message, errors: { partner: [error.message] } })
+    const partnerAnswer = (partner: Partner) =>
+      Effect.map(viewPartner(partners, players, partner), (view) => ({ success: true as const, partner: view }))
 
-  return handlers
-    .handle("list", ({ query }) =>
-      Effect.flatMap(partners.list, (all) => partnerViews(partners, players, all.filter(matches((query.search ?? "").trim().toLowerCase())))).pipe(
-        Effect.map((views) => ({ success: true as const, partners: views }))
-      ))
-    .handle("show", ({ params }) => partners.show(params.slug).pipe(Effect.mapError(notFound), Effect.flatMap(partnerAnswer)))
-    .handle("create", Effect.fn("AdminHandlers.createPartner")(function*({ payload }) {
-      const created = yield* changes.create(yield* currentActor, {
-        name: payload.name.trim(),
-        slug: payload.slug === undefined || payload.slug.trim() === "" ? undefined : payload.slug.trim(),
-        commissionPercent: payload.commission_percent,
-        callbackUrl: blankIsNull(payload.callback_url),
-        testCallbackUrl: blankIsNull(payload.test_callback_url)
-      }).pipe(Effect.catchTags({
-        InvalidPartnerInput: (error) => Effect.fail(inputError(error)),
-        SlugTaken: (error) => Effect.fail(new Conflict({ message: error.message }))
-      }))
-      return {
-        success: true as const,
-        partner: yield* viewPartner(partners, players, created.partner),
-        token: created.token,
-        webhook_secret: created.webhookSecret,
-        test: { token: created.test.token, webhook_secret: created.test.webhookSecret }
-      }
-    }))
-    .handle("update", Effect.fn("AdminHandlers.updatePartner")(function*({ params, payload }) {
-      const actor = yield* currentActor
-      const { player_mode, rtp_policy, ...settings } = payload
-      // The player mode and the RTP policy are audited changes of their own (the mode forgets players' data); a
-      // request with only them records no empty partner.update.
-      const partner = Object.values(settings).every((value) => value === undefined)
-        ? yield* partners.show(params.slug).pipe(Effect.mapError(notFound))
-        : yield* changes.update(actor, params.slug, {
-          name: settings.name?.trim(),
-          commissionPercent: settings.commission_percent,
-          callbackUrl: blankIsNull(settings.callback_url),
-          testCallbackUrl: blankIsNull(settings.test_callback_url),
-          rateLimitPerMinute: settings.rate_limit_per_minute
-        }).pipe(Effect.catchTags({ InvalidPartnerInput: (error) => Effect.fail(inputError(error)), PartnerNotFound: (error) => Effect.fail(notFound(error)) }))
-      if (player_mode !== undefined) yield* changes.setPlayerMode(actor, partner.slug, player_mode).pipe(Effect.mapError(notFound))
-      const saved = rtp_policy === undefined
-        ? partner
-        : yield* changes.setRtpPolicy(actor, partner.slug, rtp_policy).pipe(Effect.mapError(notFound))
-      return yield* partnerAnswer(saved)
-    }))
-    .handle("clearTestData", Effect.fn("AdminHandlers.clearTestData")(function*({ params }) {
-      const { cleared, partner } = yield* changes.clearTestData(yield* currentActor, params.slug).pipe(Effect.mapError(notFound))
-      return { success: true as const, partner: yield* viewPartner(partners, players, partner), environment: "test" as const, cleared }
-    }))
-    .handle("activate", ({ params }) =>
-      Effect.flatMap(currentActor, (actor) => changes.setStatus(actor, params.slug, "active")).pipe(Effect.mapError(notFound), Effect.flatMap(partnerAnswer)))
-    .handle("deactivate", ({ params }) =>
-      Effect.flatMap(currentActor, (actor) => changes.setStatus(actor, params.slug, "inactive")).pipe(Effect.mapError(notFound), Effect.flatMap(partnerAnswer)))
-    .handle("rotateToken", ({ params, query }) => {
-      const environment = query.environment ?? "live"
-      return Effect.flatMap(currentActor, (actor) => changes.rotateToken(actor, params.slug, environment)).pipe(
-        Effect.catchTags({
-          PartnerNotFound: (error) => Effect.fail(notFound(error)),
-          LiveTokenWithheld: (withheld) => Effect.fail(new Conflict({ message: withheld.message }))
-        }),
-        Effect.flatMap(({ partner, token }) =>
-          Effect.map(viewPartner(partners, players, partner), (view) => ({ success: true as const, partner: view, environment, token })))
+    return handlers
+      .handle("list", ({ query }) =>
+        Effect.flatMap(
+          partners.list,
+          (all) => partnerViews(partners, players, all.filter(matches((query.search ?? "").trim().toLowerCase())))
+        ).pipe(
+          Effect.map((views) => ({ success: true as const, partners: views }))
+        ))
+      .handle(
+        "show",
+        ({ params }) => partners.show(params.slug).pipe(Effect.mapError(notFound), Effect.flatMap(partnerAnswer))
       )
-    })
-    .handle("rotateWebhookSecret", ({ params, query }) => {
-      const environment = query.environment ?? "live"
-      return Effect.flatMap(currentActor, (actor) => changes.rotateWebhookSecret(actor, params.slug, environment)).pipe(
-        Effect.mapError(notFound),
-        Effect.flatMap(({ partner, webhookSecret }) =>
-          Effect.map(viewPartner(partners, players, partner), (view) => ({ success: true as const, partner: view, environment, webhook_secret: webhookSecret })))
+      .handle(
+        "create",
+        Effect.fn("AdminHandlers.createPartner")(function*({ payload }) {
+          const created = yield* changes.create(yield* currentActor, {
+            name: payload.name.trim(),
+            slug: payload.slug === undefined || payload.slug.trim() === "" ? undefined : payload.slug.trim(),
+            commissionPercent: payload.commission_percent,
+            callbackUrl: blankIsNull(payload.callback_url),
+            testCallbackUrl: blankIsNull(payload.test_callback_url)
+          }).pipe(Effect.catchTags({
+            InvalidPartnerInput: (error) => Effect.fail(inputError(error)),
+            SlugTaken: (error) => Effect.fail(new Conflict({ message: error.message }))
+          }))
+          return {
+            success: true as const,
+            partner: yield* viewPartner(partners, players, created.partner),
+            token: created.token,
+            webhook_secret: created.webhookSecret,
+            test: { token: created.test.token, webhook_secret: created.test.webhookSecret }
+          }
+        })
       )
-    })
-}))
+      .handle(
+        "update",
+        Effect.fn("AdminHandlers.updatePartner")(function*({ params, payload }) {
+          const actor = yield* currentActor
+          const { player_mode, rtp_policy, ...settings } = payload
+          // The player mode and the RTP policy are audited changes of their own (the mode forgets players' data); a
+          // request with only them records no empty partner.update.
+          const partner = Object.values(settings).every((value) => value === undefined)
+            ? yield* partners.show(params.slug).pipe(Effect.mapError(notFound))
+            : yield* changes.update(actor, params.slug, {
+              name: settings.name?.trim(),
+              commissionPercent: settings.commission_percent,
+              callbackUrl: blankIsNull(settings.callback_url),
+              testCallbackUrl: blankIsNull(settings.test_callback_url),
+              rateLimitPerMinute: settings.rate_limit_per_minute
+            }).pipe(
+              Effect.catchTags({
+                InvalidPartnerInput: (error) => Effect.fail(inputError(error)),
+                PartnerNotFound: (error) => Effect.fail(notFound(error))
+              })
+            )
+          if (player_mode !== undefined) {
+            yield* changes.setPlayerMode(actor, partner.slug, player_mode).pipe(Effect.mapError(notFound))
+          }
+          const saved = rtp_policy === undefined
+            ? partner
+            : yield* changes.setRtpPolicy(actor, partner.slug, rtp_policy).pipe(Effect.mapError(notFound))
+          return yield* partnerAnswer(saved)
+        })
+      )
+      .handle(
+        "clearTestData",
+        Effect.fn("AdminHandlers.clearTestData")(function*({ params }) {
+          const { cleared, partner } = yield* changes.clearTestData(yield* currentActor, params.slug).pipe(
+            Effect.mapError(notFound)
+          )
+          return {
+            success: true as const,
+            partner: yield* viewPartner(partners, players, partner),
+            environment: "test" as const,
+            cleared
+          }
+        })
+      )
+      .handle(
+        "activate",
+        ({ params }) =>
+          Effect.flatMap(currentActor, (actor) => changes.setStatus(actor, params.slug, "active")).pipe(
+            Effect.mapError(notFound),
+            Effect.flatMap(partnerAnswer)
+          )
+      )
+      .handle(
+        "deactivate",
+        ({ params }) =>
+          Effect.flatMap(currentActor, (actor) => changes.setStatus(actor, params.slug, "inactive")).pipe(
+            Effect.mapError(notFound),
+            Effect.flatMap(partnerAnswer)
+          )
+      )
+      .handle("rotateToken", ({ params, query }) => {
+        const environment = query.environment ?? "live"
+        return Effect.flatMap(currentActor, (actor) => changes.rotateToken(actor, params.slug, environment)).pipe(
+          Effect.catchTags({
+            PartnerNotFound: (error) => Effect.fail(notFound(error)),
+            LiveTokenWithheld: (withheld) => Effect.fail(new Conflict({ message: withheld.message }))
+          }),
+          Effect.flatMap(({ partner, token }) =>
+            Effect.map(
+              viewPartner(partners, players, partner),
+              (view) => ({ success: true as const, partner: view, environment, token })
+            )
+          )
+        )
+      })
+      .handle("rotateWebhookSecret", ({ params, query }) => {
+        const environment = query.environment ?? "live"
+        return Effect.flatMap(currentActor, (actor) => changes.rotateWebhookSecret(actor, params.slug, environment))
+          .pipe(
+            Effect.mapError(notFound),
+            Effect.flatMap(({ partner, webhookSecret }) =>
+              Effect.map(
+                viewPartner(partners, players, partner),
+                (view) => ({ success: true as const, partner: view, environment, webhook_secret: webhookSecret })
+              )
+            )
+          )
+      })
+  })
+)

@@ -52,21 +52,31 @@ function header() {
 }
 
 function loginPage() {
-  fill(main, loginForm((answer) => {
-    session.admin = answer.admin
-    session.csrf = answer.csrf_token
-    // The log-in's answer says whether a one-time password must be replaced first: the shell draws
-    // that form from it, without asking the API again.
-    session.mustChangePassword = answer.must_change_password
-    navigate("/admin/partners")
-  }))
+  fill(
+    main,
+    loginForm((answer) => {
+      session.admin = answer.admin
+      session.csrf = answer.csrf_token
+      // The log-in's answer says whether a one-time password must be replaced first: the shell draws
+      // that form from it, without asking the API again.
+      session.mustChangePassword = answer.must_change_password
+      navigate("/admin/partners")
+    })
+  )
 }
 
 function passwordPage() {
-  fill(main, passwordForm("Choose your password", "The password you logged in with was for this once. Choose your own (12 characters or more).", () => {
-    session.mustChangePassword = false
-    navigate("/admin/partners")
-  }))
+  fill(
+    main,
+    passwordForm(
+      "Choose your password",
+      "The password you logged in with was for this once. Choose your own (12 characters or more).",
+      () => {
+        session.mustChangePassword = false
+        navigate("/admin/partners")
+      }
+    )
+  )
 }
 
 async function draw() {

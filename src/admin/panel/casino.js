@@ -3,7 +3,8 @@
 import { api, attempt, canChange, navigate } from "./session.js"
 import { field, fill, formValues, h, json, table, when } from "./dom.js"
 
-const counts = (c) => `providers +${c.providers.added} ~${c.providers.changed} −${c.providers.absent}; games +${c.games.added} ~${c.games.changed} −${c.games.absent}`
+const counts = (c) =>
+  `providers +${c.providers.added} ~${c.providers.changed} −${c.providers.absent}; games +${c.games.added} ~${c.games.changed} −${c.games.absent}`
 
 export async function casinoPage(main, params) {
   const provider = params.get("provider") ?? ""
@@ -12,7 +13,10 @@ export async function casinoPage(main, params) {
   const games = new URLSearchParams({ page, per_page: "50" })
   if (provider) games.set("provider", provider)
   if (search) games.set("search", search)
-  const [{ providers, syncs }, gameList] = await Promise.all([api("GET", "/casino/providers"), api("GET", `/casino/games?${games}`)])
+  const [{ providers, syncs }, gameList] = await Promise.all([
+    api("GET", "/casino/providers"),
+    api("GET", `/casino/games?${games}`)
+  ])
   const region = h("div", { "aria-live": "polite" })
   const reload = async () => {
     await casinoPage(main, new URLSearchParams(location.search))
@@ -21,23 +25,37 @@ export async function casinoPage(main, params) {
   const toggle = (label, path, enabled, success) =>
     !canChange() ? "—" : h(enabled ? "button.danger.small" : "button.secondary.small", {
       type: "button",
-      on: { click: async () => { if (await attempt(region, () => api("POST", path), success)) await reload() } }
+      on: {
+        click: async () => {
+          if (await attempt(region, () => api("POST", path), success)) await reload()
+        }
+      }
     }, enabled ? `Disable ${label}` : `Enable ${label}`)
 
-  const filter = h("form.inline", {
-    role: "search",
-    on: { submit: (event) => {
-      event.preventDefault()
-      const values = formValues(filter)
-      const next = new URLSearchParams()
-      if (values.provider) next.set("provider", values.provider)
-      if (values.search) next.set("search", values.search)
-      navigate(`/admin/casino?${next}`)
-    } }
-  },
-  field("Provider", { type: "select", name: "provider", value: provider, options: [["", "Every provider"], ...providers.map((p) => [p.slug, p.name])] }),
-  field("Search games", { type: "search", name: "search", value: search }),
-  h("button", { type: "submit" }, "Show games"))
+  const filter = h(
+    "form.inline",
+    {
+      role: "search",
+      on: {
+        submit: (event) => {
+          event.preventDefault()
+          const values = formValues(filter)
+          const next = new URLSearchParams()
+          if (values.provider) next.set("provider", values.provider)
+          if (values.search) next.set("search", values.search)
+          navigate(`/admin/casino?${next}`)
+        }
+      }
+    },
+    field("Provider", {
+      type: "select",
+      name: "provider",
+      value: provider,
+      options: [["", "Every provider"], ...providers.map((p) => [p.slug, p.name])]
+    }),
+    field("Search games", { type: "search", name: "search", value: search }),
+    h("button", { type: "submit" }, "Show games")
+  )
 
   const pages = Math.max(1, Math.ceil(gameList.meta.total / gameList.meta.per_page))
   const pageLink = (n, text) => {
@@ -46,36 +64,95 @@ export async function casinoPage(main, params) {
     return h("button.secondary.small", { type: "button", on: { click: () => navigate(`/admin/casino?${next}`) } }, text)
   }
 
-  fill(main,
+  fill(
+    main,
     h("h1", {}, "Casino"),
     h("div", { id: "outcome", "aria-live": "polite" }),
     region,
-    h("section.card", { "aria-labelledby": "sync-title" },
+    h(
+      "section.card",
+      { "aria-labelledby": "sync-title" },
       h("h2", { id: "sync-title" }, "Catalog sync"),
-      canChange() ? h("button", {
-        type: "button",
-        on: { click: async () => {
-          if (await attempt(region, () => api("POST", "/casino/sync"), (answer) => `Synced: ${counts(answer.changes)}.`)) await reload()
-        } }
-      }, "Sync now") : null,
-      table("Last syncs from the console or the CLI", ["When", "Who", "What changed"], syncs.map((sync) => [
-        when(sync.at), sync.actor, sync.changes ? counts(sync.changes) : json(sync.changes)
-      ]), "No sync was asked from the console or the CLI yet (the scheduled ones run every CASINO_SYNC_INTERVAL).")),
-    h("section", { "aria-labelledby": "providers-title" },
+      canChange() ?
+        h("button", {
+          type: "button",
+          on: {
+            click: async () => {
+              if (
+                await attempt(
+                  region,
+                  () => api("POST", "/casino/sync"),
+                  (answer) => `Synced: ${counts(answer.changes)}.`
+                )
+              ) await reload()
+            }
+          }
+        }, "Sync now") :
+        null,
+      table(
+        "Last syncs from the console or the CLI",
+        ["When", "Who", "What changed"],
+        syncs.map((sync) => [
+          when(sync.at),
+          sync.actor,
+          sync.changes ? counts(sync.changes) : json(sync.changes)
+        ]),
+        "No sync was asked from the console or the CLI yet (the scheduled ones run every CASINO_SYNC_INTERVAL)."
+      )
+    ),
+    h(
+      "section",
+      { "aria-labelledby": "providers-title" },
       h("h2", { id: "providers-title" }, "Providers"),
-      table("Providers", ["Name", "Slug", "Enabled", ""], providers.map((p) => [
-        p.name, h("code", {}, p.slug), p.enabled ? "yes" : "no",
-        toggle("", `/casino/providers/${encodeURIComponent(p.slug)}/${p.enabled ? "disable" : "enable"}`, p.enabled,
-          `${p.name} is ${p.enabled ? "disabled" : "enabled"}.`)
-      ]))),
-    h("section", { "aria-labelledby": "games-title" },
+      table(
+        "Providers",
+        ["Name", "Slug", "Enabled", ""],
+        providers.map((p) => [
+          p.name,
+          h("code", {}, p.slug),
+          p.enabled ? "yes" : "no",
+          toggle(
+            "",
+            `/casino/providers/${encodeURIComponent(p.slug)}/${p.enabled ? "disable" : "enable"}`,
+            p.enabled,
+            `${p.name} is ${p.enabled ? "disabled" : "enabled"}.`
+          )
+        ])
+      )
+    ),
+    h(
+      "section",
+      { "aria-labelledby": "games-title" },
       h("h2", { id: "games-title" }, `Games (${gameList.meta.total})`),
       filter,
-      table("Games", ["Name", "Code", "Provider", "Enabled", ""], gameList.games.map((g) => [
-        g.name, h("code", {}, g.game_code), g.provider, g.enabled ? "yes" : "no",
-        toggle("", `/casino/games/${encodeURIComponent(g.provider)}/${encodeURIComponent(g.game_code)}/${g.enabled ? "disable" : "enable"}`,
-          g.enabled, `${g.name} is ${g.enabled ? "disabled" : "enabled"}.`)
-      ]), "No game matches."),
-      pages > 1 ? h("div.actions", {}, Number(page) > 1 ? pageLink(Number(page) - 1, "Previous") : null,
-        `Page ${page} of ${pages}`, Number(page) < pages ? pageLink(Number(page) + 1, "Next") : null) : null))
+      table(
+        "Games",
+        ["Name", "Code", "Provider", "Enabled", ""],
+        gameList.games.map((g) => [
+          g.name,
+          h("code", {}, g.game_code),
+          g.provider,
+          g.enabled ? "yes" : "no",
+          toggle(
+            "",
+            `/casino/games/${encodeURIComponent(g.provider)}/${encodeURIComponent(g.game_code)}/${
+              g.enabled ? "disable" : "enable"
+            }`,
+            g.enabled,
+            `${g.name} is ${g.enabled ? "disabled" : "enabled"}.`
+          )
+        ]),
+        "No game matches."
+      ),
+      pages > 1 ?
+        h(
+          "div.actions",
+          {},
+          Number(page) > 1 ? pageLink(Number(page) - 1, "Previous") : null,
+          `Page ${page} of ${pages}`,
+          Number(page) < pages ? pageLink(Number(page) + 1, "Next") : null
+        ) :
+        null
+    )
+  )
 }

@@ -8,7 +8,13 @@ import { field, fill, formValues, h, notice, table, when } from "./dom.js"
 /** How often a running run is read again. */
 const followEvery = 300
 
-const statusLabel = { passed: "passed", failed: "failed", skipped: "not run", running: "running", interrupted: "interrupted" }
+const statusLabel = {
+  passed: "passed",
+  failed: "failed",
+  skipped: "not run",
+  running: "running",
+  interrupted: "interrupted"
+}
 
 /** @param {number | null} amount */
 const money = (amount) => amount === null ? "—" : amount.toFixed(2)
@@ -25,33 +31,60 @@ function answerText(exchange) {
 }
 
 function exchangeItem(exchange) {
-  return h("li.exchange", {},
+  return h(
+    "li.exchange",
+    {},
     h("p", {}, h("strong", {}, exchange.label), ` → ${exchange.reading} (${exchange.millis} ms)`),
-    h("div.pair", {},
+    h(
+      "div.pair",
+      {},
       h("div", {}, h("small", {}, "Request"), h("pre.json", { "data-request": "" }, requestText(exchange))),
-      h("div", {}, h("small", {}, "Answer"), h("pre.json", { "data-answer": "" }, answerText(exchange)))))
+      h("div", {}, h("small", {}, "Answer"), h("pre.json", { "data-answer": "" }, answerText(exchange)))
+    )
+  )
 }
 
 /** A case: a passed one in a line (what it checked, its balances and exchanges a click away); a failed one in full. */
 function caseItem(result) {
   const timing = result.timing
-  const balances = result.balance_before === null && result.balance_after === null ? null : h("dl.facts", {},
-    h("dt", {}, "Balance before"), h("dd", {}, money(result.balance_before)),
-    h("dt", {}, "Expected after"), h("dd", {}, money(result.expected_balance)),
-    h("dt", {}, "Balance after"), h("dd", {}, money(result.balance_after)))
+  const balances = result.balance_before === null && result.balance_after === null ?
+    null :
+    h(
+      "dl.facts",
+      {},
+      h("dt", {}, "Balance before"),
+      h("dd", {}, money(result.balance_before)),
+      h("dt", {}, "Expected after"),
+      h("dd", {}, money(result.expected_balance)),
+      h("dt", {}, "Balance after"),
+      h("dd", {}, money(result.balance_after))
+    )
   const passed = result.status === "passed"
-  return h("li.card.case", { "data-case": result.key, "data-status": result.status },
+  return h(
+    "li.card.case",
+    { "data-case": result.key, "data-status": result.status },
     h("h3", {}, h(`span.badge.${result.status}`, {}, statusLabel[result.status]), " ", result.title),
     passed ? null : h("p.checks", {}, result.checks),
     result.reason === null ? null : h("p.reason", { "data-reason": "" }, result.reason),
     passed ? null : balances,
-    timing === null ? null : h("p", { "data-timing": "" },
-      `p50 ${timing.p50_ms} ms, p99 ${timing.p99_ms} ms, slowest ${timing.max_ms} ms over ${timing.calls} calls; ` +
-      `${timing.timed_out} without an answer within the ${timing.timeout_ms} ms time-out.`),
-    result.exchanges.length === 0 && !passed ? null : h("details", {},
-      h("summary", {}, `Requests and answers (${result.exchanges.length})`),
-      passed ? [h("p.checks", {}, result.checks), balances] : null,
-      h("ol.plain", {}, result.exchanges.map(exchangeItem))))
+    timing === null ?
+      null :
+      h(
+        "p",
+        { "data-timing": "" },
+        `p50 ${timing.p50_ms} ms, p99 ${timing.p99_ms} ms, slowest ${timing.max_ms} ms over ${timing.calls} calls; ` +
+          `${timing.timed_out} without an answer within the ${timing.timeout_ms} ms time-out.`
+      ),
+    result.exchanges.length === 0 && !passed ?
+      null :
+      h(
+        "details",
+        {},
+        h("summary", {}, `Requests and answers (${result.exchanges.length})`),
+        passed ? [h("p.checks", {}, result.checks), balances] : null,
+        h("ol.plain", {}, result.exchanges.map(exchangeItem))
+      )
+  )
 }
 
 /** The run's report; while it runs, read again every `followEvery` ms and each finished case added to the list. */
@@ -81,16 +114,27 @@ function report(run, onEnd) {
   }
   show(run)
   if (run.status === "running") setTimeout(follow, followEvery)
-  return h("section.card", { "aria-labelledby": "report-title", "data-run": run.id },
+  return h(
+    "section.card",
+    { "aria-labelledby": "report-title", "data-run": run.id },
     h("h2", { id: "report-title" }, `Run ${run.id} `, status),
-    h("dl.facts", {},
-      h("dt", {}, "Test player"), h("dd", {}, run.external_player_id),
-      h("dt", {}, "Sent to"), h("dd", {}, run.callback_url),
-      h("dt", {}, "Started by"), h("dd", {}, `${run.started_by} (${run.started_via})`),
-      h("dt", {}, "Started"), h("dd", {}, when(run.started_at)),
-      h("dt", {}, "Time-out"), h("dd", {}, `${run.timeout_ms} ms`)),
+    h(
+      "dl.facts",
+      {},
+      h("dt", {}, "Test player"),
+      h("dd", {}, run.external_player_id),
+      h("dt", {}, "Sent to"),
+      h("dd", {}, run.callback_url),
+      h("dt", {}, "Started by"),
+      h("dd", {}, `${run.started_by} (${run.started_via})`),
+      h("dt", {}, "Started"),
+      h("dd", {}, when(run.started_at)),
+      h("dt", {}, "Time-out"),
+      h("dd", {}, `${run.timeout_ms} ms`)
+    ),
     summary,
-    list)
+    list
+  )
 }
 
 export async function certificationPage(main, params) {
@@ -100,67 +144,146 @@ export async function certificationPage(main, params) {
   const path = `/partners/${encodeURIComponent(partner.slug)}`
   const overview = await api("GET", `${path}/certifications`)
   const runId = params.get("run") ?? overview.runs[0]?.id
-  const current = runId === undefined ? undefined : (await api("GET", `/certifications/${encodeURIComponent(runId)}`)).certification
+  const current = runId === undefined
+    ? undefined
+    : (await api("GET", `/certifications/${encodeURIComponent(runId)}`)).certification
   const region = h("div", { "aria-live": "polite" })
-  const here = (run) => `/admin/certification?partner=${encodeURIComponent(partner.slug)}${run === undefined ? "" : `&run=${encodeURIComponent(run)}`}`
-  const testUrl = partner.environments.find((e) => e.environment === "test")?.callback_url ?? "the sandbox partner wallet"
+  const here = (run) =>
+    `/admin/certification?partner=${encodeURIComponent(partner.slug)}${
+      run === undefined ? "" : `&run=${encodeURIComponent(run)}`
+    }`
+  const testUrl = partner.environments.find((e) => e.environment === "test")?.callback_url ??
+    "the sandbox partner wallet"
 
-  const chooser = h("form.inline", { on: { submit: (event) => { event.preventDefault(); navigate(`/admin/certification?partner=${encodeURIComponent(formValues(chooser).partner)}`) } } },
-    field("Partner", { type: "select", name: "partner", value: partner.slug, options: partners.map((p) => [p.slug, p.name]) }),
-    h("button.secondary", { type: "submit" }, "Show"))
+  const chooser = h(
+    "form.inline",
+    {
+      on: {
+        submit: (event) => {
+          event.preventDefault()
+          navigate(`/admin/certification?partner=${encodeURIComponent(formValues(chooser).partner)}`)
+        }
+      }
+    },
+    field("Partner", {
+      type: "select",
+      name: "partner",
+      value: partner.slug,
+      options: partners.map((p) => [p.slug, p.name])
+    }),
+    h("button.secondary", { type: "submit" }, "Show")
+  )
 
-  const startForm = h("form.card", {
-    "aria-labelledby": "start-title",
-    on: { submit: async (event) => {
-      event.preventDefault()
-      const answer = await attempt(region, () => api("POST", `${path}/certifications`, { external_player_id: formValues(startForm).external_player_id }))
-      if (answer) navigate(here(answer.certification.id))
-    } }
-  },
-  h("h2", { id: "start-title" }, `Certify the test wallet of ${partner.name}`),
-  h("p", {}, `17 cases go to ${testUrl}, signed with the test webhook secret: balance, win, bet, refund, rollback, the same event ` +
-    "twice and 20 times at once, a rollback before its bet, bad signatures, insufficient funds, an unknown player, two decimals, " +
-    "a zero bet, conservation and answer times. The test player is left as it was found."),
-  field("Test player", { name: "external_player_id", required: true, value: overview.runs[0]?.external_player_id ?? "" },
-    "The partner's own id of one of its test players (launched once with the test token)"),
-  h("button", { type: "submit" }, "Start certification"))
+  const startForm = h(
+    "form.card",
+    {
+      "aria-labelledby": "start-title",
+      on: {
+        submit: async (event) => {
+          event.preventDefault()
+          const answer = await attempt(
+            region,
+            () =>
+              api("POST", `${path}/certifications`, { external_player_id: formValues(startForm).external_player_id })
+          )
+          if (answer) {
+            navigate(here(answer.certification.id))
+          }
+        }
+      }
+    },
+    h("h2", { id: "start-title" }, `Certify the test wallet of ${partner.name}`),
+    h(
+      "p",
+      {},
+      `17 cases go to ${testUrl}, signed with the test webhook secret: balance, win, bet, refund, rollback, the same event ` +
+        "twice and 20 times at once, a rollback before its bet, bad signatures, insufficient funds, an unknown player, two decimals, " +
+        "a zero bet, conservation and answer times. The test player is left as it was found."
+    ),
+    field("Test player", {
+      name: "external_player_id",
+      required: true,
+      value: overview.runs[0]?.external_player_id ?? ""
+    }, "The partner's own id of one of its test players (launched once with the test token)"),
+    h("button", { type: "submit" }, "Start certification")
+  )
 
   const required = overview.certification_required
-  const setting = h("section.card", { "aria-labelledby": "setting-title" },
+  const setting = h(
+    "section.card",
+    { "aria-labelledby": "setting-title" },
     h("h2", { id: "setting-title" }, "Live token"),
-    h("p", { "data-requirement": required ? "required" : "free" }, required
-      ? "A passed certification is required: the live token is issued only once the latest run passed."
-      : "The live token does not wait for a certification."),
-    h("p", { "data-live-token": overview.live_token_issued ? "issued" : "none" }, `Live token: ${overview.live_token_issued ? "issued" : "none issued"}.`),
+    h(
+      "p",
+      { "data-requirement": required ? "required" : "free" },
+      required
+        ? "A passed certification is required: the live token is issued only once the latest run passed."
+        : "The live token does not wait for a certification."
+    ),
+    h(
+      "p",
+      { "data-live-token": overview.live_token_issued ? "issued" : "none" },
+      `Live token: ${overview.live_token_issued ? "issued" : "none issued"}.`
+    ),
     !canChange() ? null : h(required ? "button.secondary" : "button", {
       type: "button",
-      on: { click: async () => {
-        if (!required && !confirm(`Require a passed certification before ${partner.name}'s live token is issued? Without a passed ` +
-          "run, its live token is withdrawn now and stops working.")) return
-        const answer = await attempt(region, () => api("POST", `${path}/certification-requirement`, { required: !required }))
-        if (answer === undefined) return
-        await certificationPage(main, new URLSearchParams(location.search))
-        fill(main.querySelector("#outcome"), notice("ok", answer.certification_required
-          ? `A passed certification is now required for ${partner.name}${answer.live_token_withdrawn ? ": its live token was withdrawn." : "."}`
-          : `${partner.name}'s live token no longer waits for a certification.`))
-      } }
-    }, required ? "Stop requiring a certification" : "Require a passed certification"))
+      on: {
+        click: async () => {
+          if (
+            !required &&
+            !confirm(
+              `Require a passed certification before ${partner.name}'s live token is issued? Without a passed ` +
+                "run, its live token is withdrawn now and stops working."
+            )
+          ) return
+          const answer = await attempt(
+            region,
+            () => api("POST", `${path}/certification-requirement`, { required: !required })
+          )
+          if (answer === undefined) {
+            return
+          }
+          await certificationPage(main, new URLSearchParams(location.search))
+          fill(
+            main.querySelector("#outcome"),
+            notice(
+              "ok",
+              answer.certification_required
+                ? `A passed certification is now required for ${partner.name}${
+                  answer.live_token_withdrawn ? ": its live token was withdrawn." : "."
+                }`
+                : `${partner.name}'s live token no longer waits for a certification.`
+            )
+          )
+        }
+      }
+    }, required ? "Stop requiring a certification" : "Require a passed certification")
+  )
 
-  const runs = () => table("Runs", ["Started", "By", "Test player", "Status", "Summary", ""], overview.runs.map((run) => [
-    when(run.started_at),
-    `${run.started_by} (${run.started_via})`,
-    run.external_player_id,
-    h(`span.badge.${run.status}`, {}, statusLabel[run.status]),
-    run.summary ?? "—",
-    run.id === current?.id ? "shown" : h("button.secondary.small", { type: "button", on: { click: () => navigate(here(run.id)) } }, "View")
-  ]), "No run yet.")
+  const runs = () =>
+    table(
+      "Runs",
+      ["Started", "By", "Test player", "Status", "Summary", ""],
+      overview.runs.map((run) => [
+        when(run.started_at),
+        `${run.started_by} (${run.started_via})`,
+        run.external_player_id,
+        h(`span.badge.${run.status}`, {}, statusLabel[run.status]),
+        run.summary ?? "—",
+        run.id === current?.id
+          ? "shown"
+          : h("button.secondary.small", { type: "button", on: { click: () => navigate(here(run.id)) } }, "View")
+      ]),
+      "No run yet."
+    )
   const runsRegion = h("div", {}, runs())
   const refreshRuns = async () => {
     overview.runs = (await api("GET", `${path}/certifications`)).runs
     fill(runsRegion, runs())
   }
 
-  fill(main,
+  fill(
+    main,
     h("h1", {}, "Wallet certification"),
     h("div", { id: "outcome", "aria-live": "polite" }),
     region,
@@ -169,5 +292,6 @@ export async function certificationPage(main, params) {
     current === undefined ? h("p.empty", {}, "No run yet.") : report(current, refreshRuns),
     setting,
     h("h2", {}, "Runs"),
-    runsRegion)
+    runsRegion
+  )
 }

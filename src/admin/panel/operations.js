@@ -17,36 +17,73 @@ function statementView(answer, params) {
   const pageLink = (page, text) => {
     const next = new URLSearchParams(params)
     next.set("page", String(page))
-    return h("button.secondary.small", { type: "button", on: { click: () => navigate(`/admin/statements?${next}`) } }, text)
+    return h(
+      "button.secondary.small",
+      { type: "button", on: { click: () => navigate(`/admin/statements?${next}`) } },
+      text
+    )
   }
-  return h("section", { "aria-labelledby": "statement-title", "data-statement": `${answer.statement.partner}/${answer.statement.environment}/${answer.statement.date}` },
-    h("h2", { id: "statement-title" }, `Statement of ${answer.statement.partner} for ${answer.statement.date} `, environmentBadge(answer.statement.environment)),
-    h("div.card", {},
+  return h(
+    "section",
+    {
+      "aria-labelledby": "statement-title",
+      "data-statement": `${answer.statement.partner}/${answer.statement.environment}/${answer.statement.date}`
+    },
+    h(
+      "h2",
+      { id: "statement-title" },
+      `Statement of ${answer.statement.partner} for ${answer.statement.date} `,
+      environmentBadge(answer.statement.environment)
+    ),
+    h(
+      "div.card",
+      {},
       facts([
         ["Bets", money(totals.bets)],
         ["Wins", money(totals.wins)],
         ["Refunds", money(totals.refunds)],
         ["Rollbacks", money(totals.rollbacks)],
         ["Net (players)", money(totals.net)],
-        ["Transactions", `${counts.transactions} (${counts.bets} bets applied, ${counts.refused_bets} refused, ${counts.wins} wins, ` +
-          `${counts.refunds} refunds, ${counts.rollbacks} rolled back)`],
+        [
+          "Transactions",
+          `${counts.transactions} (${counts.bets} bets applied, ${counts.refused_bets} refused, ${counts.wins} wins, ` +
+          `${counts.refunds} refunds, ${counts.rollbacks} rolled back)`
+        ],
         ["Computed", when(answer.statement.computed_at)],
         ["Document SHA-256", h("code", {}, answer.document.sha256)],
         ["Signature", h("code", {}, answer.signature)]
-      ])),
-    table("Transactions", ["Transaction", "Kind", "Status", "Player", "Round", "Bet", "Win", "Amount", "Created"], answer.transactions.map((line) => [
-      h("a", { href: `/admin/wallet?partner=${encodeURIComponent(answer.statement.partner)}&environment=${answer.statement.environment}&transaction_id=${encodeURIComponent(line.transaction_id)}` }, line.transaction_id),
-      line.kind,
-      h(`span.badge.${line.status}`, {}, line.rolled_back ? `${line.status}, rolled back` : line.status),
-      line.external_player_id,
-      line.round_id,
-      money(line.bet),
-      money(line.win),
-      money(line.amount),
-      when(line.created_at)
-    ]), "No transaction that day: an empty statement."),
-    pages > 1 ? h("div.actions", {}, meta.page > 1 ? pageLink(meta.page - 1, "Previous") : null,
-      `Page ${meta.page} of ${pages}`, meta.page < pages ? pageLink(meta.page + 1, "Next") : null) : null)
+      ])
+    ),
+    table(
+      "Transactions",
+      ["Transaction", "Kind", "Status", "Player", "Round", "Bet", "Win", "Amount", "Created"],
+      answer.transactions.map((line) => [
+        h("a", {
+          href: `/admin/wallet?partner=${
+            encodeURIComponent(answer.statement.partner)
+          }&environment=${answer.statement.environment}&transaction_id=${encodeURIComponent(line.transaction_id)}`
+        }, line.transaction_id),
+        line.kind,
+        h(`span.badge.${line.status}`, {}, line.rolled_back ? `${line.status}, rolled back` : line.status),
+        line.external_player_id,
+        line.round_id,
+        money(line.bet),
+        money(line.win),
+        money(line.amount),
+        when(line.created_at)
+      ]),
+      "No transaction that day: an empty statement."
+    ),
+    pages > 1 ?
+      h(
+        "div.actions",
+        {},
+        meta.page > 1 ? pageLink(meta.page - 1, "Previous") : null,
+        `Page ${meta.page} of ${pages}`,
+        meta.page < pages ? pageLink(meta.page + 1, "Next") : null
+      ) :
+      null
+  )
 }
 
 export async function statementsPage(main, params) {
@@ -58,43 +95,97 @@ export async function statementsPage(main, params) {
     api("GET", `/statements?limit=60${partner === "" ? "" : `&partner=${encodeURIComponent(partner)}`}`),
     partner === ""
       ? Promise.resolve(null)
-      : api("GET", `/statements/${encodeURIComponent(partner)}/${environment}/${encodeURIComponent(date)}?page=${params.get("page") ?? "1"}`)
+      : api(
+        "GET",
+        `/statements/${encodeURIComponent(partner)}/${environment}/${encodeURIComponent(date)}?page=${
+          params.get("page") ?? "1"
+        }`
+      )
         .catch((error) => ({ error }))
   ])
-  const form = h("form.card", {
-    "aria-labelledby": "find-statement-title",
-    on: { submit: (event) => {
-      event.preventDefault()
-      const values = formValues(form)
-      navigate(`/admin/statements?${new URLSearchParams({ partner: values.partner, environment: values.environment, date: values.date })}`)
-    } }
-  },
-  h("h2", { id: "find-statement-title" }, "Find a statement"),
-  h("div.grid", {},
-    field("Partner", { type: "select", name: "partner", required: true, value: partner, options: [["", "Choose a partner"], ...partners.map((p) => [p.slug, p.name])] }),
-    field("Environment", { type: "select", name: "environment", value: environment, options: [["live", "Live"], ["test", "Test"]] }),
-    field("Day (UTC)", { name: "date", type: "date", value: date, required: true })),
-  h("button", { type: "submit" }, "Show"))
+  const form = h(
+    "form.card",
+    {
+      "aria-labelledby": "find-statement-title",
+      on: {
+        submit: (event) => {
+          event.preventDefault()
+          const values = formValues(form)
+          navigate(
+            `/admin/statements?${new URLSearchParams({
+              partner: values.partner,
+              environment: values.environment,
+              date: values.date
+            })}`
+          )
+        }
+      }
+    },
+    h("h2", { id: "find-statement-title" }, "Find a statement"),
+    h(
+      "div.grid",
+      {},
+      field("Partner", {
+        type: "select",
+        name: "partner",
+        required: true,
+        value: partner,
+        options: [["", "Choose a partner"], ...partners.map((p) => [p.slug, p.name])]
+      }),
+      field("Environment", {
+        type: "select",
+        name: "environment",
+        value: environment,
+        options: [["live", "Live"], ["test", "Test"]]
+      }),
+      field("Day (UTC)", { name: "date", type: "date", value: date, required: true })
+    ),
+    h("button", { type: "submit" }, "Show")
+  )
 
-  const result = shown === null ? null : shown.error ? notice("info", shown.error.message) : statementView(shown, params)
-  fill(main,
+  const result = shown === null
+    ? null
+    : shown.error
+    ? notice("info", shown.error.message)
+    : statementView(shown, params)
+  fill(
+    main,
     h("h1", {}, "Statements"),
-    h("p", {}, "Each partner's statement of a UTC day and environment, computed once after the day ends and signed with " +
-      "that environment's webhook secret: what the partner reads at GET /wallet/statements/{date}."),
+    h(
+      "p",
+      {},
+      "Each partner's statement of a UTC day and environment, computed once after the day ends and signed with " +
+        "that environment's webhook secret: what the partner reads at GET /wallet/statements/{date}."
+    ),
     form,
     result,
-    h("section", { "aria-labelledby": "latest-title" },
+    h(
+      "section",
+      { "aria-labelledby": "latest-title" },
       h("h2", { id: "latest-title" }, partner === "" ? "Latest statements" : `Latest statements of ${partner}`),
-      table("Latest statements", ["Day", "Partner", "Environment", "Transactions", "Bets", "Wins", "Net", "Computed"], statements.map((s) => [
-        h("a", { href: `/admin/statements?${new URLSearchParams({ partner: s.partner, environment: s.environment, date: s.date })}` }, s.date),
-        s.partner,
-        environmentBadge(s.environment),
-        String(s.transactions),
-        money(s.totals.bets),
-        money(s.totals.wins),
-        money(s.totals.net),
-        when(s.computed_at)
-      ]), "No statement yet: days without activity have empty statements, read above.")))
+      table(
+        "Latest statements",
+        ["Day", "Partner", "Environment", "Transactions", "Bets", "Wins", "Net", "Computed"],
+        statements.map((s) => [
+          h("a", {
+            href: `/admin/statements?${new URLSearchParams({
+              partner: s.partner,
+              environment: s.environment,
+              date: s.date
+            })}`
+          }, s.date),
+          s.partner,
+          environmentBadge(s.environment),
+          String(s.transactions),
+          money(s.totals.bets),
+          money(s.totals.wins),
+          money(s.totals.net),
+          when(s.computed_at)
+        ]),
+        "No statement yet: days without activity have empty statements, read above."
+      )
+    )
+  )
 }
 
 const kindNames = { round: "Round open", bet: "Bet pending", notification: "Notification failed" }
@@ -113,10 +204,18 @@ const lasting = (seconds) => {
 
 function alertCell(alert, alerts) {
   if (alert === null) return alerts ? "Not seen by the check yet" : "—"
-  const badge = h(`span.badge.${alert.status === "sent" ? "delivered" : alert.status === "failed" ? "failed" : "pending"}`, { "data-alert": alert.status }, alert.status)
+  const badge = h(
+    `span.badge.${alert.status === "sent" ? "delivered" : alert.status === "failed" ? "failed" : "pending"}`,
+    { "data-alert": alert.status },
+    alert.status
+  )
   if (alert.status === "sent") return [badge, " ", when(alert.alerted_at)]
   if (alert.status === "off") return h("span", { "data-alert": "off" }, "off (no OPERATOR_ALERT_URL)")
-  return [badge, ` after ${alert.attempts} attempt${alert.attempts === 1 ? "" : "s"}`, alert.last_error ? `: ${alert.last_error}` : ""]
+  return [
+    badge,
+    ` after ${alert.attempts} attempt${alert.attempts === 1 ? "" : "s"}`,
+    alert.last_error ? `: ${alert.last_error}` : ""
+  ]
 }
 
 /** Where the wallet page shows the item. */
@@ -129,38 +228,82 @@ const walletLink = (item) => {
 
 export async function stuckPage(main) {
   const stuck = await api("GET", "/stuck")
-  fill(main,
+  fill(
+    main,
     h("h1", {}, "Stuck"),
-    h("section.glance", { "aria-label": "At a glance" },
-      h(`div.card.stat.${stuck.items.length === 0 ? "good" : "bad"}`, {}, h("strong", {}, String(stuck.items.length)), " stuck now"),
-      h("div.card.stat", {}, "Rounds are stuck after ", h("strong", {}, stuck.stuck_round_after), " (WALLET_STUCK_ROUND_AFTER)"),
-      h("div.card.stat", {}, "Operator alert: ", h("strong", {}, stuck.alerts ? "on" : "off"), stuck.alerts ? " (once per item)" : " (OPERATOR_ALERT_URL unset)")),
-    h("p", {}, "What the wallet could not finish on its own: a round open too long, a bet still pending after its time-out and " +
-      "the recovery pass after it, a notification whose delivery attempts ran out (the player's later notifications wait behind it; " +
-      "redeliver it from the wallet page)."),
-    stuck.truncated.length === 0 ? null : notice("info", `More than 200 are stuck of: ${stuck.truncated.join(", ")}; the first 200 of each are listed.`),
-    h("section", { "aria-labelledby": "stuck-title" },
+    h(
+      "section.glance",
+      { "aria-label": "At a glance" },
+      h(
+        `div.card.stat.${stuck.items.length === 0 ? "good" : "bad"}`,
+        {},
+        h("strong", {}, String(stuck.items.length)),
+        " stuck now"
+      ),
+      h(
+        "div.card.stat",
+        {},
+        "Rounds are stuck after ",
+        h("strong", {}, stuck.stuck_round_after),
+        " (WALLET_STUCK_ROUND_AFTER)"
+      ),
+      h(
+        "div.card.stat",
+        {},
+        "Operator alert: ",
+        h("strong", {}, stuck.alerts ? "on" : "off"),
+        stuck.alerts ? " (once per item)" : " (OPERATOR_ALERT_URL unset)"
+      )
+    ),
+    h(
+      "p",
+      {},
+      "What the wallet could not finish on its own: a round open too long, a bet still pending after its time-out and " +
+        "the recovery pass after it, a notification whose delivery attempts ran out (the player's later notifications wait behind it; " +
+        "redeliver it from the wallet page)."
+    ),
+    stuck.truncated.length === 0
+      ? null
+      : notice("info", `More than 200 are stuck of: ${stuck.truncated.join(", ")}; the first 200 of each are listed.`),
+    h(
+      "section",
+      { "aria-labelledby": "stuck-title" },
       h("h2", { id: "stuck-title" }, "Stuck now"),
-      table("Stuck now", ["Kind", "Partner", "Environment", "Round / transaction / event", "Player", "Since", "For", "What", "Alert"], stuck.items.map((item) => [
-        h("span", { "data-stuck": `${item.kind}:${item.subject}` }, kindNames[item.kind]),
-        item.partner,
-        environmentBadge(item.environment),
-        walletLink(item),
-        item.player ?? "—",
-        when(item.since),
-        lasting(item.stuck_seconds),
-        item.detail,
-        alertCell(item.alert, stuck.alerts)
-      ]), "Nothing is stuck.")),
-    h("section", { "aria-labelledby": "resolved-title" },
+      table(
+        "Stuck now",
+        ["Kind", "Partner", "Environment", "Round / transaction / event", "Player", "Since", "For", "What", "Alert"],
+        stuck.items.map((item) => [
+          h("span", { "data-stuck": `${item.kind}:${item.subject}` }, kindNames[item.kind]),
+          item.partner,
+          environmentBadge(item.environment),
+          walletLink(item),
+          item.player ?? "—",
+          when(item.since),
+          lasting(item.stuck_seconds),
+          item.detail,
+          alertCell(item.alert, stuck.alerts)
+        ]),
+        "Nothing is stuck."
+      )
+    ),
+    h(
+      "section",
+      { "aria-labelledby": "resolved-title" },
       h("h2", { id: "resolved-title" }, "Resolved within a day"),
-      table("Resolved", ["Kind", "Partner", "Environment", "Round / transaction / event", "Noticed", "Resolved", "Alert"], stuck.resolved.map((item) => [
-        kindNames[item.kind],
-        item.partner,
-        environmentBadge(item.environment),
-        item.subject,
-        when(item.first_seen_at),
-        when(item.resolved_at),
-        item.alert_status
-      ]), "Nothing was resolved lately.")))
+      table(
+        "Resolved",
+        ["Kind", "Partner", "Environment", "Round / transaction / event", "Noticed", "Resolved", "Alert"],
+        stuck.resolved.map((item) => [
+          kindNames[item.kind],
+          item.partner,
+          environmentBadge(item.environment),
+          item.subject,
+          when(item.first_seen_at),
+          when(item.resolved_at),
+          item.alert_status
+        ]),
+        "Nothing was resolved lately."
+      )
+    )
+  )
 }

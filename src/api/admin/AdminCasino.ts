@@ -5,7 +5,12 @@ import { RequestValidation } from "../RequestValidation.ts"
 import { NotFound, UpstreamFailed, ValidationFailed } from "./AdminErrors.ts"
 import { AdminAuth } from "./AdminSecurity.ts"
 
-const ProviderView = Schema.Struct({ id: Schema.Int, slug: Schema.String, name: Schema.String, enabled: Schema.Boolean })
+const ProviderView = Schema.Struct({
+  id: Schema.Int,
+  slug: Schema.String,
+  name: Schema.String,
+  enabled: Schema.Boolean
+})
 const GameView = Schema.Struct({
   game_code: Schema.String,
   name: Schema.String,
@@ -19,8 +24,14 @@ const SyncRecord = Schema.Struct({ at: Schema.String, actor: Schema.String, chan
 export class AdminCasinoGroup extends HttpApiGroup.make("casino")
   .add(
     HttpApiEndpoint.get("providers", "/casino/providers", {
-      success: Schema.Struct({ success: Schema.Literal(true), providers: Schema.Array(ProviderView), syncs: Schema.Array(SyncRecord) })
-    }).annotateMerge(OpenApi.annotations({ summary: "Every provider, and the last syncs made from the console or the CLI" }))
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        providers: Schema.Array(ProviderView),
+        syncs: Schema.Array(SyncRecord)
+      })
+    }).annotateMerge(
+      OpenApi.annotations({ summary: "Every provider, and the last syncs made from the console or the CLI" })
+    )
   )
   .add(
     HttpApiEndpoint.get("games", "/casino/games", {
@@ -52,7 +63,9 @@ export class AdminCasinoGroup extends HttpApiGroup.make("casino")
     HttpApiEndpoint.post("sync", "/casino/sync", {
       success: Schema.Struct({ success: Schema.Literal(true), changes: SyncView }),
       error: UpstreamFailed
-    }).annotateMerge(OpenApi.annotations({ summary: "Sync the local catalog from the aggregator now; answers what changed" }))
+    }).annotateMerge(
+      OpenApi.annotations({ summary: "Sync the local catalog from the aggregator now; answers what changed" })
+    )
   )
   .middleware(AdminAuth)
 {}

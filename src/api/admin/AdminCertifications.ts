@@ -24,7 +24,9 @@ export class AdminCertificationsGroup extends HttpApiGroup.make("certifications"
           description: "Whether the partner's live token is issued only after a passed run"
         }),
         live_token_issued: Schema.Boolean,
-        runs: Schema.Array(CertificationEntry).annotate({ description: "The latest 20 runs, newest first, without their cases" })
+        runs: Schema.Array(CertificationEntry).annotate({
+          description: "The latest 20 runs, newest first, without their cases"
+        })
       }),
       error: NotFound
     }).annotateMerge(OpenApi.annotations({ summary: "The partner's certification runs and its setting" }))
@@ -40,7 +42,11 @@ export class AdminCertificationsGroup extends HttpApiGroup.make("certifications"
     }))
   )
   .add(
-    HttpApiEndpoint.get("show", "/certifications/:id", { params: { id: StorableText }, success: Run, error: [NotFound, ValidationFailed] })
+    HttpApiEndpoint.get("show", "/certifications/:id", {
+      params: { id: StorableText },
+      success: Run,
+      error: [NotFound, ValidationFailed]
+    })
       .middleware(RequestValidation)
       .annotateMerge(OpenApi.annotations({ summary: "A run's report, case by case, with every request and answer" }))
   )

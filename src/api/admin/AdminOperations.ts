@@ -22,7 +22,8 @@ export const StatementListing = Schema.Struct({
 
 const AlertView = Schema.Struct({
   status: Schema.Literals(["off", "pending", "sent", "failed"]).annotate({
-    description: "`off`: no OPERATOR_ALERT_URL when it was noticed; `pending`: being sent; `sent`; `failed`: its attempts ran out"
+    description:
+      "`off`: no OPERATOR_ALERT_URL when it was noticed; `pending`: being sent; `sent`; `failed`: its attempts ran out"
   }),
   attempts: Schema.Int,
   last_error: Schema.NullOr(Schema.String),
@@ -34,13 +35,17 @@ export const StuckItemView = Schema.Struct({
   kind: StuckKind,
   partner: Schema.String,
   environment: Environment,
-  subject: Schema.String.annotate({ description: "The round id, the bet's transaction id, or the notification's event id" }),
+  subject: Schema.String.annotate({
+    description: "The round id, the bet's transaction id, or the notification's event id"
+  }),
   transaction_id: Schema.NullOr(Schema.String).annotate({ description: "What the wallet page finds it by" }),
   player: Schema.NullOr(Schema.String),
   since: Schema.String,
   stuck_seconds: Schema.Int,
   detail: Schema.String,
-  alert: Schema.NullOr(AlertView).annotate({ description: "null until the fleet's check has noticed it (within its interval)" })
+  alert: Schema.NullOr(AlertView).annotate({
+    description: "null until the fleet's check has noticed it (within its interval)"
+  })
 })
 
 export const ResolvedView = Schema.Struct({
@@ -89,11 +94,14 @@ export class AdminOperationsGroup extends HttpApiGroup.make("operations")
         stuck_round_after: Schema.String.annotate({ description: "WALLET_STUCK_ROUND_AFTER" }),
         alerts: Schema.Boolean.annotate({ description: "Whether OPERATOR_ALERT_URL is set" }),
         items: Schema.Array(StuckItemView),
-        truncated: Schema.Array(StuckKind).annotate({ description: "Kinds with more items than listed (200 of each are)" }),
+        truncated: Schema.Array(StuckKind).annotate({
+          description: "Kinds with more items than listed (200 of each are)"
+        }),
         resolved: Schema.Array(ResolvedView).annotate({ description: "Items no longer stuck, resolved within a day" })
       })
     }).annotateMerge(OpenApi.annotations({
-      summary: "What is stuck now (rounds open too long, bets pending past their time-out, notifications out of attempts), " +
+      summary:
+        "What is stuck now (rounds open too long, bets pending past their time-out, notifications out of attempts), " +
         "each with its operator alert, and what was resolved lately"
     }))
   )

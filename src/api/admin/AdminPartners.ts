@@ -26,14 +26,16 @@ export const PartnerView = Schema.Struct({
   commission_percent: Schema.Finite,
   callback_url: Schema.NullOr(Schema.String).annotate({ description: "The live environment's callback URL" }),
   rate_limit_per_minute: Schema.NullOr(Schema.Int).annotate({
-    description: "The partner's own limit on the partner API, requests a minute in each environment; null: PARTNER_RATE_LIMIT"
+    description:
+      "The partner's own limit on the partner API, requests a minute in each environment; null: PARTNER_RATE_LIMIT"
   }),
   player_mode: PlayerMode.annotate({
     description: "What the service keeps of the partner's players: `persisted` (name, e-mail, balance mirror) or " +
       "`shadow` (only the partner's external id behind the user code; the balance is always asked of the partner)"
   }),
   rtp_policy: RtpPolicy.annotate({
-    description: "What its launches do with the `user_rtp` it sends (both environments): `pass` it on, `clamp` it into " +
+    description:
+      "What its launches do with the `user_rtp` it sends (both environments): `pass` it on, `clamp` it into " +
       "[min, max], or ignore it for a `fixed` value"
   }),
   environments: Schema.Array(PartnerEnvironmentView).annotate({ description: "Live and test, live first" }),
@@ -98,18 +100,21 @@ export class AdminPartnersGroup extends HttpApiGroup.make("partners")
         test_callback_url: Schema.optional(Schema.NullOr(Schema.String)),
         rate_limit_per_minute: Schema.optional(RateLimit),
         player_mode: Schema.optional(PlayerMode.annotate({
-          description: "`persisted` or `shadow`; to `shadow`, the names, e-mails and balance mirrors kept are forgotten at once " +
+          description:
+            "`persisted` or `shadow`; to `shadow`, the names, e-mails and balance mirrors kept are forgotten at once " +
             "(rounds in flight go on). Audited on its own (partner.set-player-mode)."
         })),
         rtp_policy: Schema.optional(RtpPolicy.annotate({
-          description: "`{mode: \"pass\"}`, `{mode: \"clamp\", min, max}` or `{mode: \"fixed\", value}` (whole percents " +
+          description:
+            "`{mode: \"pass\"}`, `{mode: \"clamp\", min, max}` or `{mode: \"fixed\", value}` (whole percents " +
             "0 to 100, min not above max); applied from the next launch. Audited on its own (partner.set-rtp-policy)."
         }))
       }),
       success: PartnerAnswer,
       error: [ValidationFailed, NotFound]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "Change a partner's name, commission, live or test callback URL (null or \"\" clears it), rate limit (null: the default), " +
+      summary:
+        "Change a partner's name, commission, live or test callback URL (null or \"\" clears it), rate limit (null: the default), " +
         "player mode or RTP policy"
     }))
   )
@@ -131,23 +136,41 @@ export class AdminPartnersGroup extends HttpApiGroup.make("partners")
       }),
       error: NotFound
     }).annotateMerge(OpenApi.annotations({
-      summary: "Delete the partner's test players, rounds, transactions, callbacks and statements (audited); no live row is touched"
+      summary:
+        "Delete the partner's test players, rounds, transactions, callbacks and statements (audited); no live row is touched"
     }))
   )
-  .add(HttpApiEndpoint.post("activate", "/partners/:slug/activate", { params: slugParam, success: PartnerAnswer, error: NotFound }))
   .add(
-    HttpApiEndpoint.post("deactivate", "/partners/:slug/deactivate", { params: slugParam, success: PartnerAnswer, error: NotFound })
+    HttpApiEndpoint.post("activate", "/partners/:slug/activate", {
+      params: slugParam,
+      success: PartnerAnswer,
+      error: NotFound
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("deactivate", "/partners/:slug/deactivate", {
+      params: slugParam,
+      success: PartnerAnswer,
+      error: NotFound
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Refuse the partner's token, at once on every instance" }))
   )
   .add(
     HttpApiEndpoint.post("rotateToken", "/partners/:slug/rotate-token", {
       params: slugParam,
       query: environmentQuery,
-      success: Schema.Struct({ success: Schema.Literal(true), partner: PartnerView, environment: Environment, token: Schema.String }),
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        partner: PartnerView,
+        environment: Environment,
+        token: Schema.String
+      }),
       error: [NotFound, Conflict]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "Issue a new token for the environment (shown once); its old one stops working, the other environment's is untouched",
-      description: "A live token is refused (409) while the partner requires a passed wallet certification and its latest " +
+      summary:
+        "Issue a new token for the environment (shown once); its old one stops working, the other environment's is untouched",
+      description:
+        "A live token is refused (409) while the partner requires a passed wallet certification and its latest " +
         "finished run did not pass."
     }))
   )
@@ -163,7 +186,8 @@ export class AdminPartnersGroup extends HttpApiGroup.make("partners")
       }),
       error: NotFound
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "Issue a new webhook secret for the environment (shown once); its old one keeps signing beside it for PARTNER_WEBHOOK_SECRET_OVERLAP"
+      summary:
+        "Issue a new webhook secret for the environment (shown once); its old one keeps signing beside it for PARTNER_WEBHOOK_SECRET_OVERLAP"
     }))
   )
   .middleware(AdminAuth)

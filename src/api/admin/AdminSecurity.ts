@@ -35,7 +35,10 @@ export class AdminAuth extends HttpApiMiddleware.Service<AdminAuth, {
 }>()("partner-api/api/admin/AdminAuth", {
   security: {
     session: HttpApiSecurity.apiKey({ key: sessionCookie, in: "cookie" }).pipe(
-      HttpApiSecurity.annotate(OpenApi.Description, "The session cookie `POST /admin/api/session` sets; changes also need `X-CSRF-Token`")
+      HttpApiSecurity.annotate(
+        OpenApi.Description,
+        "The session cookie `POST /admin/api/session` sets; changes also need `X-CSRF-Token`"
+      )
     )
   },
   error: [SessionUnauthorized, SessionForbidden]

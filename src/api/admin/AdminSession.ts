@@ -22,12 +22,16 @@ export const SessionAnswer = Schema.Struct({
 /** Logging in: the one admin endpoint without a session. */
 export class AdminLoginGroup extends HttpApiGroup.make("login").add(
   HttpApiEndpoint.post("login", "/session", {
-    payload: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), password: Schema.String.check(Schema.isMaxLength(200)) }),
+    payload: Schema.Struct({
+      email: Schema.String.check(Schema.isMaxLength(254)),
+      password: Schema.String.check(Schema.isMaxLength(200))
+    }),
     success: SessionAnswer,
     error: [SessionUnauthorized, TooManyAttempts]
   }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
     summary: "Log in",
-    description: "Sets the session cookie (HttpOnly, SameSite=Strict; Secure unless reached over plain http on localhost) and answers the CSRF token " +
+    description:
+      "Sets the session cookie (HttpOnly, SameSite=Strict; Secure unless reached over plain http on localhost) and answers the CSRF token " +
       "every later change must carry in `X-CSRF-Token`. A wrong e-mail or password, or an expired one-time " +
       "password, is a 401. A 429 (with `Retry-After`) after `ADMIN_LOGIN_MAX_FAILURES` attempts per e-mail and " +
       "client (lock-outs from `ADMIN_LOGIN_LOCKOUT`, doubling), `ADMIN_LOGIN_MAX_FAILURES_PER_ADDRESS` failures " +

@@ -31,15 +31,30 @@ export const SystemView = Schema.Struct({
   version: Schema.String,
   startedAt: Schema.String,
   database: Schema.Struct({ ok: Schema.Boolean, embedded: Schema.Boolean }),
-  casino: Schema.Struct({ gateway: Schema.String, configured: Schema.Boolean, providers: Schema.Int, games: Schema.Int }),
+  casino: Schema.Struct({
+    gateway: Schema.String,
+    configured: Schema.Boolean,
+    providers: Schema.Int,
+    games: Schema.Int
+  }),
   sports: Schema.Struct({
     provider: Schema.String,
     configured: Schema.Boolean,
     rateLimitPerHour: Schema.Int,
-    catalog: Schema.Struct({ sports: Schema.Int, countries: Schema.Int, leagues: Schema.Int, teams: Schema.Int, events: Schema.Int })
+    catalog: Schema.Struct({
+      sports: Schema.Int,
+      countries: Schema.Int,
+      leagues: Schema.Int,
+      teams: Schema.Int,
+      events: Schema.Int
+    })
   }).pipe(Schema.encodeKeys({ rateLimitPerHour: "rate_limit_per_hour" })),
   wallet: Schema.Struct({ pendingBets: Schema.Int, failedCallbacks: Schema.Int, pendingCallbacks: Schema.Int }).pipe(
-    Schema.encodeKeys({ pendingBets: "pending_bets", failedCallbacks: "failed_callbacks", pendingCallbacks: "pending_callbacks" })
+    Schema.encodeKeys({
+      pendingBets: "pending_bets",
+      failedCallbacks: "failed_callbacks",
+      pendingCallbacks: "pending_callbacks"
+    })
   ),
   jobs: Schema.Struct({ queued: Schema.Int, locked: Schema.Int, failing: Schema.Int }),
   configuration: Schema.Record(Schema.String, Schema.String)
@@ -76,7 +91,9 @@ export class AdminSystemGroup extends HttpApiGroup.make("system")
         success: Schema.Literal(true),
         refreshes: Schema.Array(Schema.Struct({ at: Schema.String, actor: Schema.String, report: Schema.Unknown }))
       })
-    }).annotateMerge(OpenApi.annotations({ summary: "The last refreshes asked from the console or the CLI, and their counts" }))
+    }).annotateMerge(
+      OpenApi.annotations({ summary: "The last refreshes asked from the console or the CLI, and their counts" })
+    )
   )
   .add(
     HttpApiEndpoint.get("admins", "/admins", {

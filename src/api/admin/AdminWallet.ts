@@ -37,17 +37,24 @@ export class AdminWalletGroup extends HttpApiGroup.make("wallet")
         page: Schema.optional(PageQuery),
         per_page: Schema.optional(PerPageQuery)
       },
-      success: Schema.Struct({ success: Schema.Literal(true), transactions: Schema.Array(AdminTransaction), meta: PageMeta }),
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        transactions: Schema.Array(AdminTransaction),
+        meta: PageMeta
+      }),
       error: [ValidationFailed, NotFound]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "Wallet transactions, newest first, by partner (slug), environment, player (with a partner), transaction, round, " +
+      summary:
+        "Wallet transactions, newest first, by partner (slug), environment, player (with a partner), transaction, round, " +
         "kind, status and time; each with its callbacks"
     }))
   )
   .add(
     HttpApiEndpoint.get("pending", "/wallet/pending", {
       success: Schema.Struct({ success: Schema.Literal(true), transactions: Schema.Array(AdminTransaction) })
-    }).annotateMerge(OpenApi.annotations({ summary: "Bets waiting for a partner's answer (or for recovery), oldest first" }))
+    }).annotateMerge(
+      OpenApi.annotations({ summary: "Bets waiting for a partner's answer (or for recovery), oldest first" })
+    )
   )
   .add(
     HttpApiEndpoint.get("callbacks", "/callbacks", {

@@ -17,7 +17,10 @@ export class SessionUnauthorized extends Schema.Error<SessionUnauthorized>("Admi
 export class SessionForbidden extends Schema.Error<SessionForbidden>("AdminForbidden")({
   success: Schema.tag(false),
   message: Schema.String
-}, { httpApiStatus: 403, description: "A change without the session's CSRF token, by a viewer, or before choosing a new password." }) {}
+}, {
+  httpApiStatus: 403,
+  description: "A change without the session's CSRF token, by a viewer, or before choosing a new password."
+}) {}
 
 export class Conflict extends Schema.Error<Conflict>("Conflict")({
   success: Schema.tag(false),
@@ -30,12 +33,14 @@ export class TooManyAttempts extends Schema.Error<TooManyAttempts>("TooManyAttem
   retry_after_seconds: Schema.Int
 }, {
   httpApiStatus: 429,
-  description: "Too many failed log-ins for this e-mail and client (or this client) lately, or too many being checked at once; " +
+  description:
+    "Too many failed log-ins for this e-mail and client (or this client) lately, or too many being checked at once; " +
     "`Retry-After` says when to try again."
 }) {}
 
 /** A 422 naming one field, as the contract's ValidationFailed carries it. */
-export const invalid = (field: string, message: string) => new ValidationFailed({ message, errors: { [field]: [message] } })
+export const invalid = (field: string, message: string) =>
+  new ValidationFailed({ message, errors: { [field]: [message] } })
 
 /** A service's "not found" as the contract's 404. */
 export const notFound = (error: { readonly message: string }) => new NotFound({ message: error.message })

@@ -9,7 +9,9 @@ export const UserView = Schema.Struct({
   email: Schema.String,
   role: PartnerRole,
   status: Schema.Literals(["active", "invited", "invitation expired"]),
-  invitation_expires_at: Schema.NullOr(Schema.String).annotate({ description: "When the open invitation link stops working" }),
+  invitation_expires_at: Schema.NullOr(Schema.String).annotate({
+    description: "When the open invitation link stops working"
+  }),
   created_at: Schema.String
 })
 
@@ -39,7 +41,8 @@ export const userEndpoints = <const P extends Schema.Struct.Fields>(prefix: "" |
     success: InvitationAnswer,
     error: [ValidationFailed, Conflict]
   }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-    summary: "Invite a user: the answer holds the one-time invitation link (PORTAL_INVITATION_TTL); one account per e-mail (409)"
+    summary:
+      "Invite a user: the answer holds the one-time invitation link (PORTAL_INVITATION_TTL); one account per e-mail (409)"
   })),
   setRole: HttpApiEndpoint.patch("setRole", `${prefix}/users/:id` as `/${string}`, {
     params: { ...params, id: userId },
@@ -53,7 +56,11 @@ export const userEndpoints = <const P extends Schema.Struct.Fields>(prefix: "" |
     params: { ...params, id: userId },
     success: Schema.Struct({ success: Schema.Literal(true), user: UserView }),
     error: [NotFound, Conflict, ValidationFailed]
-  }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({ summary: "Remove a user: their sessions end at once (a partner keeps at least one owner: 409)" })),
+  }).middleware(RequestValidation).annotateMerge(
+    OpenApi.annotations({
+      summary: "Remove a user: their sessions end at once (a partner keeps at least one owner: 409)"
+    })
+  ),
   reinvite: HttpApiEndpoint.post("reinvite", `${prefix}/users/:id/invitation` as `/${string}`, {
     params: { ...params, id: userId },
     success: InvitationAnswer,

@@ -9,7 +9,8 @@ export const portalApiPrefix = "/portal/api"
 const about = OpenApi.annotations({
   title: "Partner Aggregator API: partner portal",
   version: "1.0.0",
-  description: "What the partner portal at /portal calls, for a partner's own users. Log in with `POST /portal/api/session` " +
+  description:
+    "What the partner portal at /portal calls, for a partner's own users. Log in with `POST /portal/api/session` " +
     "(a session cookie, HttpOnly, SameSite=Strict, Path=/portal); every request but a GET also carries the session's CSRF " +
     "token in `X-CSRF-Token`. A `viewer` reads; a `developer` also changes tokens and webhooks; an `owner` also manages " +
     "users. Answers are `{success: true, ...}` or `{success: false, message}`."
@@ -22,7 +23,15 @@ const about = OpenApi.annotations({
  * console's is: every failing field named at once.
  */
 export class PortalApi extends HttpApi.make("portal-api")
-  .add(PortalLoginGroup, PortalSessionGroup, PortalTokensGroup, PortalWebhooksGroup, PortalWalletGroup, PortalUsageGroup, PortalUsersGroup)
+  .add(
+    PortalLoginGroup,
+    PortalSessionGroup,
+    PortalTokensGroup,
+    PortalWebhooksGroup,
+    PortalWalletGroup,
+    PortalUsageGroup,
+    PortalUsersGroup
+  )
   .prefix(portalApiPrefix)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })
   .annotate(HttpApi.QueryParseOptions, { errors: "all" })

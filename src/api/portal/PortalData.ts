@@ -16,10 +16,15 @@ export class PortalWalletGroup extends HttpApiGroup.make("wallet")
     HttpApiEndpoint.get("transactions", "/wallet/:environment/transactions", {
       params: environmentParam,
       query: transactionsQuery,
-      success: Schema.Struct({ success: Schema.Literal(true), transactions: Schema.Array(WalletTransactionEntry), meta: PageMeta }),
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        transactions: Schema.Array(WalletTransactionEntry),
+        meta: PageMeta
+      }),
       error: ValidationFailed
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "The environment's wallet transactions, newest first, as `GET /api/partner/v1/wallet/transactions` answers them"
+      summary:
+        "The environment's wallet transactions, newest first, as `GET /api/partner/v1/wallet/transactions` answers them"
     }))
   )
   .add(
@@ -38,15 +43,25 @@ export class PortalWalletGroup extends HttpApiGroup.make("wallet")
 const Usage = Schema.Struct({
   environment: Environment,
   rate_limit: Schema.Struct({
-    per_minute: Schema.Int.annotate({ description: "Requests a minute the partner API takes from this environment's token" }),
-    default: Schema.Boolean.annotate({ description: "Whether it is the service's default (PARTNER_RATE_LIMIT) rather than the partner's own" }),
-    available_now: Schema.NullOr(Schema.Int).annotate({ description: "Requests that may be sent at once right now (the bucket refills evenly)" })
+    per_minute: Schema.Int.annotate({
+      description: "Requests a minute the partner API takes from this environment's token"
+    }),
+    default: Schema.Boolean.annotate({
+      description: "Whether it is the service's default (PARTNER_RATE_LIMIT) rather than the partner's own"
+    }),
+    available_now: Schema.NullOr(Schema.Int).annotate({
+      description: "Requests that may be sent at once right now (the bucket refills evenly)"
+    })
   }),
   provider_quota: Schema.Struct({
     provider: Schema.String,
-    per_hour: Schema.Int.annotate({ description: "The partner's share of the sports provider's hourly quota (uncached calls)" }),
+    per_hour: Schema.Int.annotate({
+      description: "The partner's share of the sports provider's hourly quota (uncached calls)"
+    }),
     burst: Schema.Int,
-    available_now: Schema.NullOr(Schema.Int).annotate({ description: "Uncached provider calls that may be made at once right now" })
+    available_now: Schema.NullOr(Schema.Int).annotate({
+      description: "Uncached provider calls that may be made at once right now"
+    })
   })
 })
 
@@ -56,7 +71,8 @@ export class PortalUsageGroup extends HttpApiGroup.make("usage")
     HttpApiEndpoint.get("usage", "/usage", {
       success: Schema.Struct({ success: Schema.Literal(true), environments: Schema.Array(Usage) })
     }).annotateMerge(OpenApi.annotations({
-      summary: "The rate limit and the share of the sports provider's quota each environment uses, read without spending any"
+      summary:
+        "The rate limit and the share of the sports provider's quota each environment uses, read without spending any"
     }))
   )
   .middleware(PortalAuth)

@@ -33,9 +33,11 @@ const TokensAnswer = Schema.Struct({
 /** How long the old token (or webhook secret) stays valid beside the new one; absent or null: it stops now. */
 const KeepOld = Schema.optional(Schema.NullOr(
   Schema.Int.check(Schema.isBetween(tokenOverlapHours)).annotate({
-    description: `Hours the old one stays valid beside the new one, ${tokenOverlapHours.minimum} to ${tokenOverlapHours.maximum} (7 days); ` +
+    description:
+      `Hours the old one stays valid beside the new one, ${tokenOverlapHours.minimum} to ${tokenOverlapHours.maximum} (7 days); ` +
       "absent or null: it stops now",
-    message: `The :attribute field must be a whole number of hours from ${tokenOverlapHours.minimum} to ${tokenOverlapHours.maximum}.`
+    message:
+      `The :attribute field must be a whole number of hours from ${tokenOverlapHours.minimum} to ${tokenOverlapHours.maximum}.`
   })
 ))
 
@@ -75,8 +77,10 @@ export class PortalTokensGroup extends HttpApiGroup.make("tokens")
       // 409: a live token while the operator requires a passed wallet certification first (it says so).
       error: [ValidationFailed, Conflict]
     }).middleware(RequestValidation).annotate(RoleNeeded, changeNeeds.tokens).annotateMerge(OpenApi.annotations({
-      summary: "Issue a new token; the current one stops now, or stays valid for `keep_old_hours` so a fleet can move over",
-      description: "A live token is refused (409) while the operator requires a passed wallet certification first and the " +
+      summary:
+        "Issue a new token; the current one stops now, or stays valid for `keep_old_hours` so a fleet can move over",
+      description:
+        "A live token is refused (409) while the operator requires a passed wallet certification first and the " +
         "latest finished run did not pass."
     }))
   )
@@ -95,10 +99,12 @@ export class PortalTokensGroup extends HttpApiGroup.make("tokens")
 const WebhookView = Schema.Struct({
   environment: Environment,
   callback_url: Schema.NullOr(Schema.String).annotate({
-    description: "Where the environment's wallet callbacks go; null in test: the service's sandbox partner wallet answers"
+    description:
+      "Where the environment's wallet callbacks go; null in test: the service's sandbox partner wallet answers"
   }),
   previous_secret_valid_until: Schema.NullOr(Schema.String).annotate({
-    description: "Until when callbacks also carry a signature with the webhook secret rotated out last; null: they do not"
+    description:
+      "Until when callbacks also carry a signature with the webhook secret rotated out last; null: they do not"
   })
 })
 
@@ -121,7 +127,8 @@ export class PortalWebhooksGroup extends HttpApiGroup.make("webhooks")
       params: environmentParam,
       payload: Schema.Struct({
         callback_url: Schema.NullOr(Schema.String.check(Schema.isMaxLength(2048))).annotate({
-          description: "https:// on the public internet (as the operator's callback URLs are checked); null or \"\" clears it"
+          description:
+            "https:// on the public internet (as the operator's callback URLs are checked); null or \"\" clears it"
         })
       }),
       success: Schema.Struct({ success: Schema.Literal(true), webhook: WebhookView }),
@@ -135,16 +142,21 @@ export class PortalWebhooksGroup extends HttpApiGroup.make("webhooks")
       params: environmentParam,
       success: Schema.Struct({
         success: Schema.Literal(true),
-        request: Schema.NullOr(SentRequest).annotate({ description: "The exact signed request sent (null: nowhere to send it)" }),
+        request: Schema.NullOr(SentRequest).annotate({
+          description: "The exact signed request sent (null: nowhere to send it)"
+        }),
         answer: Schema.NullOr(Schema.Struct({ status: Schema.Int, body: Schema.NullOr(Schema.String) })).annotate({
           description: "The partner's answer (its body null when larger than 64 KiB); null when there was none"
         }),
-        failure: Schema.NullOr(Schema.String).annotate({ description: "Why there was no answer (refused, time-out, an unsafe URL)" }),
+        failure: Schema.NullOr(Schema.String).annotate({
+          description: "Why there was no answer (refused, time-out, an unsafe URL)"
+        }),
         milliseconds: Schema.Int
       }),
       error: ValidationFailed
     }).middleware(RequestValidation).annotate(RoleNeeded, changeNeeds.webhooks).annotateMerge(OpenApi.annotations({
-      summary: "Send a test callback (`kind: test`, signed as every callback) and answer the request and the partner's answer"
+      summary:
+        "Send a test callback (`kind: test`, signed as every callback) and answer the request and the partner's answer"
     }))
   )
   .add(rolling("rotateSecret", "/webhooks/:environment/rotate-secret", changeNeeds.webhooks, {
@@ -155,15 +167,18 @@ export class PortalWebhooksGroup extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.get("deliveries", "/webhooks/:environment/deliveries", {
       params: environmentParam,
       query: {
-        status: Schema.optional(Schema.Literals(["pending", "delivered", "failed"]).annotate({
-          message: "The selected :attribute is invalid. Use pending, delivered or failed."
-        })),
+        status: Schema.optional(
+          Schema.Literals(["pending", "delivered", "failed"]).annotate({
+            message: "The selected :attribute is invalid. Use pending, delivered or failed."
+          })
+        ),
         limit: Schema.optional(PerPageQuery)
       },
       success: Schema.Struct({ success: Schema.Literal(true), callbacks: Schema.Array(CallbackDetail) }),
       error: ValidationFailed
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "The delivery log: every callback of the environment, newest first, with status, attempts, last error and next attempt"
+      summary:
+        "The delivery log: every callback of the environment, newest first, with status, attempts, last error and next attempt"
     }))
   )
   .add(

@@ -9,7 +9,12 @@ export const portalSessionCookie = "portal_session"
 /** The partner user of the current request, the partner they act for, and their session. */
 export class CurrentPartnerUser extends Context.Service<CurrentPartnerUser, {
   readonly user: PartnerUser
-  readonly partner: { readonly id: number; readonly name: string; readonly slug: string; readonly status: "active" | "inactive" }
+  readonly partner: {
+    readonly id: number
+    readonly name: string
+    readonly slug: string
+    readonly status: "active" | "inactive"
+  }
   readonly sessionId: string
   readonly csrfToken: string
   readonly expiresAt: Date
@@ -19,7 +24,9 @@ export class CurrentPartnerUser extends Context.Service<CurrentPartnerUser, {
  * The least role a change endpoint needs (a read needs none): the role matrix of domain/PartnerUser.ts. Unmarked,
  * a change needs an owner, so a change added without thought is the most guarded.
  */
-export const RoleNeeded = Context.Reference<PartnerRole>("partner-api/api/portal/RoleNeeded", { defaultValue: () => "owner" })
+export const RoleNeeded = Context.Reference<PartnerRole>("partner-api/api/portal/RoleNeeded", {
+  defaultValue: () => "owner"
+})
 
 /**
  * The portal's authentication: the session cookie. Every request other than a GET must also carry the session's
@@ -31,7 +38,10 @@ export class PortalAuth extends HttpApiMiddleware.Service<PortalAuth, {
 }>()("partner-api/api/portal/PortalAuth", {
   security: {
     session: HttpApiSecurity.apiKey({ key: portalSessionCookie, in: "cookie" }).pipe(
-      HttpApiSecurity.annotate(OpenApi.Description, "The session cookie `POST /portal/api/session` sets; changes also need `X-CSRF-Token`")
+      HttpApiSecurity.annotate(
+        OpenApi.Description,
+        "The session cookie `POST /portal/api/session` sets; changes also need `X-CSRF-Token`"
+      )
     )
   },
   error: [SessionUnauthorized, SessionForbidden]

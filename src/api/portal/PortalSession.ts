@@ -1,7 +1,13 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { PartnerRole } from "../../domain/PartnerUser.ts"
-import { SessionForbidden, SessionUnauthorized, NotFound, TooManyAttempts, ValidationFailed } from "../identity/Errors.ts"
+import {
+  NotFound,
+  SessionForbidden,
+  SessionUnauthorized,
+  TooManyAttempts,
+  ValidationFailed
+} from "../identity/Errors.ts"
 import { Done } from "../identity/Session.ts"
 import { RequestValidation } from "../RequestValidation.ts"
 import { PortalAuth, RoleNeeded } from "./PortalSecurity.ts"
@@ -31,7 +37,8 @@ export class PortalLoginGroup extends HttpApiGroup.make("login")
       error: [SessionUnauthorized, TooManyAttempts]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Log in",
-      description: "Sets the session cookie (HttpOnly, SameSite=Strict, Path=/portal) and answers the CSRF token every later " +
+      description:
+        "Sets the session cookie (HttpOnly, SameSite=Strict, Path=/portal) and answers the CSRF token every later " +
         "change carries in `X-CSRF-Token`. A wrong e-mail or password is a 401; a 429 (with `Retry-After`) after too many " +
         "failures, throttled as the operator console's log-ins are."
     }))

@@ -10,7 +10,8 @@ import type { UsersPartner } from "../PartnerUserRepo.ts"
 export const invitationPath = "/portal/invitation"
 
 /** The one-time link an invitation is handed over as. */
-export const invitationUrl = (app: AppConfig["Service"], secret: string) => `${publicBaseUrl(app)}${invitationPath}#${secret}`
+export const invitationUrl = (app: AppConfig["Service"], secret: string) =>
+  `${publicBaseUrl(app)}${invitationPath}#${secret}`
 
 /** A user as the portal's and the console's answers show them. */
 export const userView = (user: PartnerUser, now: number) => ({
@@ -45,7 +46,10 @@ export const userManagement = Effect.gen(function*() {
   }
   return {
     list: (partner: UsersPartner) =>
-      Effect.flatMap(users.list(partner.id), (all) => Effect.map(Effect.forEach(all, view), (shown) => ({ success: true as const, users: shown }))),
+      Effect.flatMap(
+        users.list(partner.id),
+        (all) => Effect.map(Effect.forEach(all, view), (shown) => ({ success: true as const, users: shown }))
+      ),
     invite: (actor: Actor, partner: UsersPartner, payload: { readonly email: string; readonly role: PartnerRole }) =>
       users.invite(actor, partner, payload).pipe(
         Effect.catchTags({
@@ -56,8 +60,12 @@ export const userManagement = Effect.gen(function*() {
       ),
     setRole: (actor: Actor, partner: UsersPartner, id: number, role: PartnerRole) =>
       users.setRole(actor, partner, id, role).pipe(Effect.catchTags(refusals), Effect.flatMap(changed)),
-    remove: (actor: Actor, partner: UsersPartner, id: number) => users.remove(actor, partner, id).pipe(Effect.catchTags(refusals), Effect.flatMap(changed)),
+    remove: (actor: Actor, partner: UsersPartner, id: number) =>
+      users.remove(actor, partner, id).pipe(Effect.catchTags(refusals), Effect.flatMap(changed)),
     reinvite: (actor: Actor, partner: UsersPartner, id: number) =>
-      users.reinvite(actor, partner, id).pipe(Effect.catchTags({ PartnerUserNotFound: refusals.PartnerUserNotFound }), Effect.flatMap(invitation))
+      users.reinvite(actor, partner, id).pipe(
+        Effect.catchTags({ PartnerUserNotFound: refusals.PartnerUserNotFound }),
+        Effect.flatMap(invitation)
+      )
   }
 })

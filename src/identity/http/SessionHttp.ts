@@ -13,7 +13,9 @@ import { sameSecret } from "../Sessions.ts"
 
 const notLoggedIn = new SessionUnauthorized({ message: "Log in first." })
 const expired = new SessionUnauthorized({ message: "Your session has ended: log in again." })
-const badCsrf = new SessionForbidden({ message: "This change lacks the session's CSRF token (X-CSRF-Token): reload the page." })
+const badCsrf = new SessionForbidden({
+  message: "This change lacks the session's CSRF token (X-CSRF-Token): reload the page."
+})
 const crossOrigin = new SessionForbidden({ message: "Changes are only taken from the console's own pages." })
 
 const reads = new Set(["GET", "HEAD", "OPTIONS"])
@@ -33,7 +35,11 @@ const pathOf = (url: string) => url.split("?")[0]
 
 /** A 422 the endpoint answered; HttpApiBuilder hands a security middleware its endpoint's errors wrapped (in `error`). */
 const invalidInput = (error: unknown): ValidationFailed | undefined => {
-  const inner = error instanceof ValidationFailed ? error : Predicate.hasProperty(error, "error") ? error.error : undefined
+  const inner = error instanceof ValidationFailed
+    ? error
+    : Predicate.hasProperty(error, "error")
+    ? error.error
+    : undefined
   return inner instanceof ValidationFailed ? inner : undefined
 }
 
@@ -86,7 +92,11 @@ export const guarded = <S>(rules: SessionRules<S>) =>
       : !sameOrigin(request)
       ? crossOrigin
       : rules.forbids(session, true, endpoint.annotations)
-    if (forbidden !== undefined) return yield* (change ? Effect.andThen(refused(403, forbidden.message), Effect.fail(forbidden)) : Effect.fail(forbidden))
+    if (forbidden !== undefined) {
+      return yield* (change
+        ? Effect.andThen(refused(403, forbidden.message), Effect.fail(forbidden))
+        : Effect.fail(forbidden))
+    }
     const handled = handle(session, sessionId)
     if (!change) return yield* handled
     return yield* Effect.tapError(handled, (error: unknown) => {
@@ -110,14 +120,17 @@ export const cookieOptions = (path: "/admin" | "/portal") =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const config = yield* AppConfig
-    const https = request.headers["x-forwarded-proto"] === "https" || Option.exists(config.publicUrl, (url) => url.startsWith("https://"))
+    const https = request.headers["x-forwarded-proto"] === "https" ||
+      Option.exists(config.publicUrl, (url) => url.startsWith("https://"))
     const plainLoopback = !https && loopbackHosts.has(hostName(request.headers.host))
     return { httpOnly: true, sameSite: "strict" as const, secure: !plainLoopback, path }
   })
 
 /** Clears the session cookie on the answer (a log-out). */
 export const expireCookie = (name: string, options: Parameters<typeof HttpServerResponse.expireCookie>[2]) =>
-  HttpEffect.appendPreResponseHandler((_request, response) => Effect.orDie(HttpServerResponse.expireCookie(response, name, options)))
+  HttpEffect.appendPreResponseHandler((_request, response) =>
+    Effect.orDie(HttpServerResponse.expireCookie(response, name, options))
+  )
 
 /** A 429 with Retry-After: the header on the answer, the seconds in its body too. */
 export const tooMany = (message: string, retryAfterSeconds: number) =>
@@ -143,9 +156,14 @@ export const sessionOpenApiRoute = <Id extends string, Groups extends HttpApiGro
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         if (!(yield* live(request.cookies[cookie] ?? ""))) {
-          return HttpServerResponse.jsonUnsafe({ success: false, message: "Log in first." }, { status: 401, headers: { "cache-control": "no-store" } })
+          return HttpServerResponse.jsonUnsafe({ success: false, message: "Log in first." }, {
+            status: 401,
+            headers: { "cache-control": "no-store" }
+          })
         }
-        return HttpServerResponse.jsonUnsafe(document ??= OpenApi.fromApi(api), { headers: { "cache-control": "no-store" } })
+        return HttpServerResponse.jsonUnsafe(document ??= OpenApi.fromApi(api), {
+          headers: { "cache-control": "no-store" }
+        })
       })
     )
   }))

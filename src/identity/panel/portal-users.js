@@ -4,11 +4,18 @@
 import { field, fill, formValues, h, notice, secretBox, table, when } from "./dom.js"
 import { api, canChange, changes, navigate } from "./session.js"
 
-const roles = /** @type {const} */ ([["viewer", "Viewer: reads everything"], ["developer", "Developer: also tokens and webhooks"], ["owner", "Owner: also users"]])
+const roles =
+  /** @type {const} */ ([["viewer", "Viewer: reads everything"], ["developer", "Developer: also tokens and webhooks"], [
+    "owner",
+    "Owner: also users"
+  ]])
 
 const invitationBox = (answer) =>
-  secretBox(`Invitation for ${answer.user.email}`, [["Invitation link", answer.invitation_url, "invitation-url"]],
-    `Shown only this once: send it to ${answer.user.email} over a safe channel. It works once, until ${answer.expires_at}.`)
+  secretBox(
+    `Invitation for ${answer.user.email}`,
+    [["Invitation link", answer.invitation_url, "invitation-url"]],
+    `Shown only this once: send it to ${answer.user.email} over a safe channel. It works once, until ${answer.expires_at}.`
+  )
 
 /**
  * The users under `path` (`/users` in the portal, `/partners/<slug>/users` in the console), drawn into `region`;
@@ -21,49 +28,82 @@ export async function usersSection(region, options) {
   const { change, outcome } = changes(region, () => usersSection(region, options), "users-outcome")
   const actions = (user) => {
     if (!options.manage) return "—"
-    const roleForm = h("form.inline", {
-      "aria-label": `Role of ${user.email}`,
-      on: { submit: (event) => {
-        event.preventDefault()
-        const { role } = formValues(roleForm)
-        return change(() => api("PATCH", `${options.path}/${user.id}`, { role }), (answer) => notice("ok", `${answer.user.email} is now ${answer.user.role}.`))
-      } }
-    }, field(`Role of ${user.email}`, { type: "select", name: "role", value: user.role, options: roles }), h("button.small", { type: "submit" }, "Save role"))
-    return h("div.actions", {}, roleForm,
+    const roleForm = h(
+      "form.inline",
+      {
+        "aria-label": `Role of ${user.email}`,
+        on: {
+          submit: (event) => {
+            event.preventDefault()
+            const { role } = formValues(roleForm)
+            return change(
+              () => api("PATCH", `${options.path}/${user.id}`, { role }),
+              (answer) => notice("ok", `${answer.user.email} is now ${answer.user.role}.`)
+            )
+          }
+        }
+      },
+      field(`Role of ${user.email}`, { type: "select", name: "role", value: user.role, options: roles }),
+      h("button.small", { type: "submit" }, "Save role")
+    )
+    return h(
+      "div.actions",
+      {},
+      roleForm,
       h("button.secondary.small", {
         type: "button",
         on: { click: () => change(() => api("POST", `${options.path}/${user.id}/invitation`), invitationBox) }
       }, "New invitation link"),
       h("button.danger.small", {
         type: "button",
-        on: { click: () => confirm(`Remove ${user.email}? Their sessions end at once.`) &&
-          change(() => api("DELETE", `${options.path}/${user.id}`), (answer) => notice("ok", `${answer.user.email} was removed.`)) }
-      }, "Remove"))
+        on: {
+          click: () =>
+            confirm(`Remove ${user.email}? Their sessions end at once.`) &&
+            change(() => api("DELETE", `${options.path}/${user.id}`), (answer) =>
+              notice("ok", `${answer.user.email} was removed.`))
+        }
+      }, "Remove")
+    )
   }
-  const invite = h("form.card", {
-    "aria-labelledby": "invite-title",
-    on: { submit: (event) => {
-      event.preventDefault()
-      const values = formValues(invite)
-      return change(() => api("POST", options.path, { email: values.email, role: values.role }), invitationBox)
-    } }
-  },
-  h("h2", { id: "invite-title" }, "Invite a user"),
-  h("div.grid", {},
-    field("E-mail", { name: "email", type: "email", required: true }),
-    field("Role", { type: "select", name: "role", value: "developer", options: roles })),
-  h("button", { type: "submit" }, "Invite"))
-  fill(region,
+  const invite = h(
+    "form.card",
+    {
+      "aria-labelledby": "invite-title",
+      on: {
+        submit: (event) => {
+          event.preventDefault()
+          const values = formValues(invite)
+          return change(() => api("POST", options.path, { email: values.email, role: values.role }), invitationBox)
+        }
+      }
+    },
+    h("h2", { id: "invite-title" }, "Invite a user"),
+    h(
+      "div.grid",
+      {},
+      field("E-mail", { name: "email", type: "email", required: true }),
+      field("Role", { type: "select", name: "role", value: "developer", options: roles })
+    ),
+    h("button", { type: "submit" }, "Invite")
+  )
+  fill(
+    region,
     outcome,
-    table("Users", ["E-mail", "Role", "Status", "Invitation link valid until", "Since", ""], users.map((user) => [
-      user.email,
-      user.role,
-      user.status,
-      when(user.invitation_expires_at),
-      when(user.created_at),
-      actions(user)
-    ]), "No user yet."),
-    options.manage ? invite : h("p.empty", {}, options.readOnly))
+    table(
+      "Users",
+      ["E-mail", "Role", "Status", "Invitation link valid until", "Since", ""],
+      users.map((user) => [
+        user.email,
+        user.role,
+        user.status,
+        when(user.invitation_expires_at),
+        when(user.created_at),
+        actions(user)
+      ]),
+      "No user yet."
+    ),
+    options.manage ? invite : h("p.empty", {}, options.readOnly)
+  )
 }
 
 /**
@@ -74,14 +114,32 @@ export async function usersSection(region, options) {
 export async function portalUsersPage(main, params) {
   const { partners } = await api("GET", "/partners")
   const slug = params.get("partner") ?? partners[0]?.slug ?? ""
-  const chooser = h("form.inline", { role: "search" }, field("Partner", {
-    type: "select", name: "partner", value: slug, options: partners.map((partner) => [partner.slug, partner.name])
-  }))
-  chooser.addEventListener("change", () => navigate(`/admin/portal-users?partner=${encodeURIComponent(formValues(chooser).partner)}`))
+  const chooser = h(
+    "form.inline",
+    { role: "search" },
+    field("Partner", {
+      type: "select",
+      name: "partner",
+      value: slug,
+      options: partners.map((partner) => [partner.slug, partner.name])
+    })
+  )
+  chooser.addEventListener(
+    "change",
+    () => navigate(`/admin/portal-users?partner=${encodeURIComponent(formValues(chooser).partner)}`)
+  )
   const region = h("div")
-  fill(main, h("h1", {}, "Portal users"),
-    h("p", {}, "The partner's own users of the partner portal (/portal): invite its first owner here, who can then invite the rest."),
-    chooser, region)
+  fill(
+    main,
+    h("h1", {}, "Portal users"),
+    h(
+      "p",
+      {},
+      "The partner's own users of the partner portal (/portal): invite its first owner here, who can then invite the rest."
+    ),
+    chooser,
+    region
+  )
   if (slug === "") return fill(region, h("p.empty", {}, "No partner yet."))
   await usersSection(region, {
     path: `/partners/${encodeURIComponent(slug)}/users`,

@@ -126,15 +126,23 @@ export function navigate(path) {
  */
 export function postingForm({ body, done, fields, intro, path, submit, success, title }) {
   const region = h("div", { "aria-live": "polite" })
-  const form = h("form.card.narrow", {
-    on: {
-      submit: async (event) => {
-        event.preventDefault()
-        const answer = await attempt(region, () => api("POST", path, body(formValues(form))), success)
-        if (answer !== undefined) done(answer)
+  const form = h(
+    "form.card.narrow",
+    {
+      on: {
+        submit: async (event) => {
+          event.preventDefault()
+          const answer = await attempt(region, () => api("POST", path, body(formValues(form))), success)
+          if (answer !== undefined) done(answer)
+        }
       }
-    }
-  }, h("h1", {}, title), intro === undefined ? null : h("p", {}, intro), fields, h("button", { type: "submit" }, submit), region)
+    },
+    h("h1", {}, title),
+    intro === undefined ? null : h("p", {}, intro),
+    fields,
+    h("button", { type: "submit" }, submit),
+    region
+  )
   return form
 }
 
@@ -166,8 +174,19 @@ export const passwordForm = (title, intro, changed) =>
     title,
     intro,
     fields: [
-      field("Current password", { name: "current_password", type: "password", autocomplete: "current-password", required: true }),
-      field("New password", { name: "new_password", type: "password", autocomplete: "new-password", minlength: 12, required: true })
+      field("Current password", {
+        name: "current_password",
+        type: "password",
+        autocomplete: "current-password",
+        required: true
+      }),
+      field("New password", {
+        name: "new_password",
+        type: "password",
+        autocomplete: "new-password",
+        minlength: 12,
+        required: true
+      })
     ],
     submit: "Save",
     path: "/session/password",
@@ -203,13 +222,31 @@ export function link(path, text) {
  */
 export function drawBar(top, { brand, current, nav, person }) {
   if (person === null) return fill(top, h("div.bar", {}, h("strong.brand", {}, brand)))
-  return fill(top, h("div.bar", {},
-    h("strong.brand", {}, brand),
-    h("nav", { "aria-label": "Sections" }, h("ul", {}, nav.map(([path, text]) =>
-      h("li", {}, path === current ? h("a", { href: path, "aria-current": "page" }, text) : link(path, text))))),
-    h("div.who", {},
-      h("span", {}, person.email, " · ", h("span.role", {}, person.role)),
-      h("button.secondary", { type: "button", on: { click: () => logOut(top) } }, "Log out"))))
+  return fill(
+    top,
+    h(
+      "div.bar",
+      {},
+      h("strong.brand", {}, brand),
+      h(
+        "nav",
+        { "aria-label": "Sections" },
+        h(
+          "ul",
+          {},
+          nav.map(([path, text]) =>
+            h("li", {}, path === current ? h("a", { href: path, "aria-current": "page" }, text) : link(path, text))
+          )
+        )
+      ),
+      h(
+        "div.who",
+        {},
+        h("span", {}, person.email, " · ", h("span.role", {}, person.role)),
+        h("button.secondary", { type: "button", on: { click: () => logOut(top) } }, "Log out")
+      )
+    )
+  )
 }
 
 /**

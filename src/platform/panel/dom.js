@@ -19,8 +19,11 @@ export function h(spec, attrs = {}, ...children) {
   if (classes.length > 0) el.className = classes.join(" ")
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === undefined || value === null || value === false) continue
-    if (key === "on") for (const [event, handler] of Object.entries(/** @type {Record<string, EventListener>} */ (value))) el.addEventListener(event, handler)
-    else if (key === "class") el.className = [el.className, value].filter(Boolean).join(" ")
+    if (key === "on") {
+      for (const [event, handler] of Object.entries(/** @type {Record<string, EventListener>} */ (value))) {
+        el.addEventListener(event, handler)
+      }
+    } else if (key === "class") el.className = [el.className, value].filter(Boolean).join(" ")
     else if (value === true) el.setAttribute(key, "")
     else el.setAttribute(key, String(value))
   }
@@ -63,12 +66,23 @@ let fieldIds = 0
 export function field(label, attrs = {}, hint) {
   const id = attrs.id ?? `field-${++fieldIds}`
   const control = attrs.type === "select"
-    ? h("select", { ...attrs, type: undefined, options: undefined, id }, (attrs.options ?? []).map(([value, text]) =>
-      h("option", { value, selected: String(attrs.value ?? "") === value }, text)))
+    ? h(
+      "select",
+      { ...attrs, type: undefined, options: undefined, id },
+      (attrs.options ?? []).map(([value, text]) =>
+        h("option", { value, selected: String(attrs.value ?? "") === value }, text)
+      )
+    )
     : h("input", { ...attrs, id })
   const hintId = hint === undefined ? undefined : `${id}-hint`
   if (hintId !== undefined) control.setAttribute("aria-describedby", hintId)
-  return h("div.field", {}, h("label", { for: id }, label), control, hint === undefined ? null : h("small", { id: hintId }, hint))
+  return h(
+    "div.field",
+    {},
+    h("label", { for: id }, label),
+    control,
+    hint === undefined ? null : h("small", { id: hintId }, hint)
+  )
 }
 
 /**
@@ -79,11 +93,21 @@ export function field(label, attrs = {}, hint) {
  */
 export function table(caption, headers, rows, empty = "Nothing to show.") {
   if (rows.length === 0) return h("p.empty", {}, empty)
-  return h("div.table-wrap", {},
-    h("table", {},
+  return h(
+    "div.table-wrap",
+    {},
+    h(
+      "table",
+      {},
       h("caption", {}, caption),
       h("thead", {}, h("tr", {}, headers.map((text) => h("th", { scope: "col" }, text)))),
-      h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((cell, i) => h("td", { "data-label": headers[i] }, cell)))))))
+      h(
+        "tbody",
+        {},
+        rows.map((cells) => h("tr", {}, cells.map((cell, i) => h("td", { "data-label": headers[i] }, cell))))
+      )
+    )
+  )
 }
 
 /**
@@ -113,7 +137,11 @@ export function when(iso) {
  * @returns {Record<string, string>}
  */
 export function formValues(form) {
-  return Object.fromEntries([...new FormData(/** @type {HTMLFormElement} */ (form)).entries()].map(([key, value]) => [key, String(value).trim()]))
+  return Object.fromEntries(
+    [...new FormData(/** @type {HTMLFormElement} */ (form)).entries()].map((
+      [key, value]
+    ) => [key, String(value).trim()])
+  )
 }
 
 /**
@@ -122,20 +150,44 @@ export function formValues(form) {
  * @param {ReadonlyArray<readonly [string, string, string]>} entries label, value and its `data-secret` name
  * @param {string} [advice] what to do with it
  */
-export function secretBox(title, entries, advice = "Shown only this once: copy it now and hand it to the partner over a safe channel.") {
-  return h("section.card.secret", { "aria-labelledby": "secret-title" },
+export function secretBox(
+  title,
+  entries,
+  advice = "Shown only this once: copy it now and hand it to the partner over a safe channel."
+) {
+  return h(
+    "section.card.secret",
+    { "aria-labelledby": "secret-title" },
     h("h2", { id: "secret-title" }, title),
     h("p", {}, advice),
-    h("dl", {}, entries.map(([label, value, testId]) => [
-      h("dt", {}, label),
-      h("dd", {}, h("code", { "data-secret": testId }, value),
-        h("button.secondary.small", { type: "button", on: { click: () => navigator.clipboard?.writeText(value) } }, "Copy"))
-    ])))
+    h(
+      "dl",
+      {},
+      entries.map(([label, value, testId]) => [
+        h("dt", {}, label),
+        h(
+          "dd",
+          {},
+          h("code", { "data-secret": testId }, value),
+          h(
+            "button.secondary.small",
+            { type: "button", on: { click: () => navigator.clipboard?.writeText(value) } },
+            "Copy"
+          )
+        )
+      ])
+    )
+  )
 }
 
 /** An entry's environment, as a badge: Live or Test. */
 export const environmentBadge = (environment) =>
-  h(`span.badge.environment.${environment}`, { "data-environment": environment }, environment === "test" ? "Test" : "Live")
+  h(
+    `span.badge.environment.${environment}`,
+    { "data-environment": environment },
+    environment === "test" ? "Test" : "Live"
+  )
 
 /** Labelled values, as a definition list. */
-export const facts = (pairs) => h("dl.facts", {}, pairs.map(([label, value]) => [h("dt", {}, label), h("dd", {}, value)]))
+export const facts = (pairs) =>
+  h("dl.facts", {}, pairs.map(([label, value]) => [h("dt", {}, label), h("dd", {}, value)]))

@@ -6,4 +6,7 @@ import type { Actor } from "../../domain/Admin.ts"
 export const partnerOfSession = Effect.map(Effect.service(CurrentPartnerUser), (session) => session.partner)
 
 /** The partner user making the current request, as the audit trail names them: the change is the partner's own. */
-export const portalActor = Effect.map(Effect.service(CurrentPartnerUser), (session): Actor => ({ name: session.user.email, via: "portal" }))
+export const portalActor = Effect.map(
+  Effect.service(CurrentPartnerUser),
+  (session): Actor => ({ name: session.user.email, via: "portal" })
+)

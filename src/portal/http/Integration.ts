@@ -27,95 +27,150 @@ const webhookView = (settings: PartnerEnvironmentSettings) => ({
 })
 
 /** `keep_old_hours` as a duration; absent or null: the old one stops now. */
-const keptFor = (hours: number | null | undefined) => hours === undefined || hours === null ? undefined : Duration.hours(hours)
+const keptFor = (hours: number | null | undefined) =>
+  hours === undefined || hours === null ? undefined : Duration.hours(hours)
 
 /** The contract's "tokens" group: the session's partner's tokens, rolled with or without an overlap. */
-export const PortalTokensHandlers = HttpApiBuilder.group(PortalApi, "tokens", Effect.fn(function*(handlers) {
-  const partners = yield* Partners
-  const changes = yield* PartnerAdmin
-  const tokensOf = Effect.fnUntraced(function*(environment?: Environment) {
-    const all = yield* Effect.flatMap(partnerOfSession, partners.tokensOf)
-    return all.filter((token) => environment === undefined || token.environment === environment).map(tokenView)
-  })
-  return handlers
-    .handle("list", () =>
-      // One read of the partner's tokens, split by environment.
-      Effect.map(Effect.flatMap(partnerOfSession, partners.tokensOf), (all) => ({
-        success: true as const,
-        environments: environments.map((environment) => ({
-          environment,
-          tokens: all.filter((token) => token.environment === environment).map(tokenView)
-        }))
-      })))
-    .handle("roll", Effect.fn("PortalHandlers.rollToken")(function*({ params, payload }) {
-      const partner = yield* partnerOfSession
-      const keepOld = keptFor(payload.keep_old_hours)
-      const { token } = yield* changes.rotateToken(yield* portalActor, partner.slug, params.environment, keepOld).pipe(
-        Effect.catchTags({
-          LiveTokenWithheld: (withheld) => Effect.fail(new Conflict({ message: withheld.message })),
-          PartnerNotFound: Effect.die
+export const PortalTokensHandlers = HttpApiBuilder.group(
+  PortalApi,
+  "tokens",
+  Effect.fn(function*(handlers) {
+    const partners = yield* Partners
+    const changes = yield* PartnerAdmin
+    const tokensOf = Effect.fnUntraced(function*(environment?: Environment) {
+      const all = yield* Effect.flatMap(partnerOfSession, partners.tokensOf)
+      return all.filter((token) => environment === undefined || token.environment === environment).map(tokenView)
+    })
+    return handlers
+      .handle("list", () =>
+        // One read of the partner's tokens, split by environment.
+        Effect.map(Effect.flatMap(partnerOfSession, partners.tokensOf), (all) => ({
+          success: true as const,
+          environments: environments.map((environment) => ({
+            environment,
+            tokens: all.filter((token) => token.environment === environment).map(tokenView)
+          }))
+        })))
+      .handle(
+        "roll",
+        Effect.fn("PortalHandlers.rollToken")(function*({ params, payload }) {
+          const partner = yield* partnerOfSession
+          const keepOld = keptFor(payload.keep_old_hours)
+          const { token } = yield* changes.rotateToken(yield* portalActor, partner.slug, params.environment, keepOld)
+            .pipe(
+              Effect.catchTags({
+                LiveTokenWithheld: (withheld) => Effect.fail(new Conflict({ message: withheld.message })),
+                PartnerNotFound: Effect.die
+              })
+            )
+          const tokens = yield* tokensOf(params.environment)
+          const kept = tokens.map((shown) => shown.expires_at).filter((until) => until !== null).sort().at(-1) ?? null
+          return {
+            success: true as const,
+            environment: params.environment,
+            token,
+            old_valid_until: keepOld === undefined ? null : kept,
+            tokens
+          }
         })
       )
-      const tokens = yield* tokensOf(params.environment)
-      const kept = tokens.map((shown) => shown.expires_at).filter((until) => until !== null).sort().at(-1) ?? null
-      return { success: true as const, environment: params.environment, token, old_valid_until: keepOld === undefined ? null : kept, tokens }
-    }))
-    .handle("endOverlap", Effect.fn("PortalHandlers.endTokenOverlap")(function*({ params }) {
-      const partner = yield* partnerOfSession
-      yield* changes.endTokenOverlap(yield* portalActor, partner.slug, params.environment).pipe(Effect.orDie)
-      return { success: true as const, tokens: yield* tokensOf(params.environment) }
-    }))
-}))
+      .handle(
+        "endOverlap",
+        Effect.fn("PortalHandlers.endTokenOverlap")(function*({ params }) {
+          const partner = yield* partnerOfSession
+          yield* changes.endTokenOverlap(yield* portalActor, partner.slug, params.environment).pipe(Effect.orDie)
+          return { success: true as const, tokens: yield* tokensOf(params.environment) }
+        })
+      )
+  })
+)
 
 /** The contract's "webhooks" group: the session's partner's callback URLs, test sends, secrets and delivery log. */
-export const PortalWebhooksHandlers = HttpApiBuilder.group(PortalApi, "webhooks", Effect.fn(function*(handlers) {
-  const partners = yield* Partners
-  const changes = yield* PartnerAdmin
-  const callbacks = yield* CallbackAdmin
-  const outbox = yield* CallbackOutbox
-  const webhook = Effect.fnUntraced(function*(environment: Environment) {
-    const settings = yield* Effect.flatMap(partnerOfSession, (partner) => partners.environmentsOf([partner]))
-    return webhookView(settings.find((each) => each.environment === environment)!)
-  })
-  return handlers
-    .handle("list", () =>
-      // One read of the partner's environments, in the contract's order.
-      Effect.map(Effect.flatMap(partnerOfSession, (partner) => partners.environmentsOf([partner])), (settings) => ({
-        success: true as const,
-        environments: environments.map((environment) => webhookView(settings.find((each) => each.environment === environment)!))
-      })))
-    .handle("setUrl", Effect.fn("PortalHandlers.setCallbackUrl")(function*({ params, payload }) {
-      const partner = yield* partnerOfSession
-      const url = blankIsNull(payload.callback_url) ?? null
-      yield* changes.update(yield* portalActor, partner.slug, params.environment === "live" ? { callbackUrl: url } : { testCallbackUrl: url }).pipe(
-        Effect.catchTags({
-          InvalidPartnerInput: (error) => Effect.fail(invalid("callback_url", error.message)),
-          PartnerNotFound: Effect.die
+export const PortalWebhooksHandlers = HttpApiBuilder.group(
+  PortalApi,
+  "webhooks",
+  Effect.fn(function*(handlers) {
+    const partners = yield* Partners
+    const changes = yield* PartnerAdmin
+    const callbacks = yield* CallbackAdmin
+    const outbox = yield* CallbackOutbox
+    const webhook = Effect.fnUntraced(function*(environment: Environment) {
+      const settings = yield* Effect.flatMap(partnerOfSession, (partner) => partners.environmentsOf([partner]))
+      return webhookView(settings.find((each) => each.environment === environment)!)
+    })
+    return handlers
+      .handle("list", () =>
+        // One read of the partner's environments, in the contract's order.
+        Effect.map(Effect.flatMap(partnerOfSession, (partner) => partners.environmentsOf([partner])), (settings) => ({
+          success: true as const,
+          environments: environments.map((environment) =>
+            webhookView(settings.find((each) => each.environment === environment)!)
+          )
+        })))
+      .handle(
+        "setUrl",
+        Effect.fn("PortalHandlers.setCallbackUrl")(function*({ params, payload }) {
+          const partner = yield* partnerOfSession
+          const url = blankIsNull(payload.callback_url) ?? null
+          yield* changes.update(
+            yield* portalActor,
+            partner.slug,
+            params.environment === "live" ? { callbackUrl: url } : { testCallbackUrl: url }
+          ).pipe(
+            Effect.catchTags({
+              InvalidPartnerInput: (error) => Effect.fail(invalid("callback_url", error.message)),
+              PartnerNotFound: Effect.die
+            })
+          )
+          return { success: true as const, webhook: yield* webhook(params.environment) }
         })
       )
-      return { success: true as const, webhook: yield* webhook(params.environment) }
-    }))
-    .handle("test", Effect.fn("PortalHandlers.testCallback")(function*({ params }) {
-      const trial = yield* callbacks.sendTest(yield* portalActor, yield* partnerOfSession, params.environment).pipe(Effect.orDie)
-      return { success: true as const, ...trial }
-    }))
-    .handle("rotateSecret", Effect.fn("PortalHandlers.rotateWebhookSecret")(function*({ params, payload }) {
-      const partner = yield* partnerOfSession
-      const overlap = keptFor(payload.keep_old_hours) ?? Duration.zero
-      const { webhookSecret } = yield* changes.rotateWebhookSecret(yield* portalActor, partner.slug, params.environment, overlap).pipe(Effect.orDie)
-      return { success: true as const, webhook_secret: webhookSecret, webhook: yield* webhook(params.environment) }
-    }))
-    .handle("deliveries", ({ params, query }) =>
-      Effect.flatMap(partnerOfSession, (partner) =>
-        outbox.list({ partnerId: partner.id, environment: params.environment, status: query.status, limit: query.limit ?? 100 })).pipe(
-          Effect.map((found) => ({ success: true as const, callbacks: found }))
-        ))
-    .handle("redeliver", ({ params }) =>
-      Effect.flatMap(Effect.all([portalActor, partnerOfSession]), ([actor, partner]) => callbacks.redeliver(actor, params.id, partner.id)).pipe(
-        Effect.catchTags({
-          CallbackNotFound: (error) => Effect.fail(notFound(error)),
-          CallbackNotReplayable: (error) => Effect.fail(new Conflict({ message: error.message }))
-        }),
-        Effect.map((callback) => ({ success: true as const, callback }))
-      ))
-}))
+      .handle(
+        "test",
+        Effect.fn("PortalHandlers.testCallback")(function*({ params }) {
+          const trial = yield* callbacks.sendTest(yield* portalActor, yield* partnerOfSession, params.environment).pipe(
+            Effect.orDie
+          )
+          return { success: true as const, ...trial }
+        })
+      )
+      .handle(
+        "rotateSecret",
+        Effect.fn("PortalHandlers.rotateWebhookSecret")(function*({ params, payload }) {
+          const partner = yield* partnerOfSession
+          const overlap = keptFor(payload.keep_old_hours) ?? Duration.zero
+          const { webhookSecret } = yield* changes.rotateWebhookSecret(
+            yield* portalActor,
+            partner.slug,
+            params.environment,
+            overlap
+          ).pipe(Effect.orDie)
+          return { success: true as const, webhook_secret: webhookSecret, webhook: yield* webhook(params.environment) }
+        })
+      )
+      .handle("deliveries", ({ params, query }) =>
+        Effect.flatMap(partnerOfSession, (partner) =>
+          outbox.list({
+            partnerId: partner.id,
+            environment: params.environment,
+            status: query.status,
+            limit: query.limit ?? 100
+          })).pipe(
+            Effect.map((found) => ({ success: true as const, callbacks: found }))
+          ))
+      .handle(
+        "redeliver",
+        ({ params }) =>
+          Effect.flatMap(
+            Effect.all([portalActor, partnerOfSession]),
+            ([actor, partner]) => callbacks.redeliver(actor, params.id, partner.id)
+          ).pipe(
+            Effect.catchTags({
+              CallbackNotFound: (error) => Effect.fail(notFound(error)),
+              CallbackNotReplayable: (error) => Effect.fail(new Conflict({ message: error.message }))
+            }),
+            Effect.map((callback) => ({ success: true as const, callback }))
+          )
+      )
+  })
+)

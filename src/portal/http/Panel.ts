@@ -7,7 +7,17 @@ import { PartnerUsers } from "../../identity/PartnerUsers.ts"
 import { panelRoutes } from "../../platform/PanelPages.ts"
 
 /** The portal's addresses: each serves the shell, whose script draws the page the path names. */
-export const portalPages = ["", "/login", "/invitation", "/tokens", "/webhooks", "/wallet", "/usage", "/users", "/account"] as const
+export const portalPages = [
+  "",
+  "/login",
+  "/invitation",
+  "/tokens",
+  "/webhooks",
+  "/wallet",
+  "/usage",
+  "/users",
+  "/account"
+] as const
 
 /**
  * The portal's pages, as the console's are made (platform/PanelPages.ts: one shell, plain ES modules, the same
@@ -32,6 +42,15 @@ export const PortalPanelRoutes = panelRoutes({
 })
 
 /** The portal API's OpenAPI document, for a logged-in partner user only. */
-export const PortalOpenApiRoute = Layer.unwrap(Effect.map(Effect.service(PartnerUsers), (users) =>
-  sessionOpenApiRoute(`${portalApiPrefix}/openapi.json`, PortalApi, portalSessionCookie, (sessionId) =>
-    Effect.map(users.session(sessionId), Option.isSome))))
+export const PortalOpenApiRoute = Layer.unwrap(
+  Effect.map(
+    Effect.service(PartnerUsers),
+    (users) =>
+      sessionOpenApiRoute(
+        `${portalApiPrefix}/openapi.json`,
+        PortalApi,
+        portalSessionCookie,
+        (sessionId) => Effect.map(users.session(sessionId), Option.isSome)
+      )
+  )
+)

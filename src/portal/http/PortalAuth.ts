@@ -7,7 +7,9 @@ import { PartnerUsers } from "../../identity/PartnerUsers.ts"
 import { guarded } from "../../identity/http/SessionHttp.ts"
 
 const refusal = (role: string, needed: string) =>
-  new SessionForbidden({ message: `Your role (${role}) cannot make this change: it needs a${needed === "owner" ? "n" : ""} ${needed}.` })
+  new SessionForbidden({
+    message: `Your role (${role}) cannot make this change: it needs a${needed === "owner" ? "n" : ""} ${needed}.`
+  })
 
 /**
  * The server side of PortalAuth, over the console's session checks: the portal cookie names a live session of a
@@ -35,7 +37,11 @@ export const layer = Layer.effect(
     })
     return PortalAuth.of({
       session: (httpEffect, { credential, endpoint }) =>
-        session(credential, endpoint, (found, sessionId) => Effect.provideService(httpEffect, CurrentPartnerUser, { ...found, sessionId }))
+        session(
+          credential,
+          endpoint,
+          (found, sessionId) => Effect.provideService(httpEffect, CurrentPartnerUser, { ...found, sessionId })
+        )
     })
   })
 )

@@ -55,14 +55,24 @@ function signedIn(answer) {
 }
 
 function loginPage() {
-  fill(main, loginForm((answer) => {
-    signedIn(answer)
-    navigate("/portal/tokens")
-  }))
+  fill(
+    main,
+    loginForm((answer) => {
+      signedIn(answer)
+      navigate("/portal/tokens")
+    })
+  )
 }
 
 async function accountPage() {
-  fill(main, passwordForm("Your password", "Change the password you log in with (12 characters or more). Your other sessions end.", () => {}))
+  fill(
+    main,
+    passwordForm(
+      "Your password",
+      "Change the password you log in with (12 characters or more). Your other sessions end.",
+      () => {}
+    )
+  )
 }
 
 async function draw() {

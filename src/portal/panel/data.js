@@ -8,12 +8,26 @@ import { environments } from "./who.js"
 const filterKeys = ["environment", "external_player_id", "round_id", "kind", "status", "from", "to", "page"]
 
 /** A transaction's callbacks, as the partner API lists them: each with its delivery state. */
-const callbacksOf = (entry) => h("ul.plain", {}, entry.callbacks.map((callback) =>
-  h("li", {}, `${callback.kind} `, h(`span.badge.${callback.status}`, {}, callback.status),
-    ` · ${callback.attempts} attempt${callback.attempts === 1 ? "" : "s"}`, callback.last_error === null ? "" : ` · ${callback.last_error}`)))
+const callbacksOf = (entry) =>
+  h(
+    "ul.plain",
+    {},
+    entry.callbacks.map((callback) =>
+      h(
+        "li",
+        {},
+        `${callback.kind} `,
+        h(`span.badge.${callback.status}`, {}, callback.status),
+        ` · ${callback.attempts} attempt${callback.attempts === 1 ? "" : "s"}`,
+        callback.last_error === null ? "" : ` · ${callback.last_error}`
+      )
+    )
+  )
 
 const transactionsTable = (transactions) =>
-  table("Transactions", ["Transaction", "Kind", "Status", "Player", "Round", "Bet / win / amount", "Balance after", "Created", "Callbacks"],
+  table(
+    "Transactions",
+    ["Transaction", "Kind", "Status", "Player", "Round", "Bet / win / amount", "Balance after", "Created", "Callbacks"],
     transactions.map((entry) => [
       h("code", {}, entry.transaction_id),
       entry.kind,
@@ -24,58 +38,121 @@ const transactionsTable = (transactions) =>
       entry.balance_after ?? "—",
       when(entry.created_at),
       callbacksOf(entry)
-    ]), "No transaction matches.")
+    ]),
+    "No transaction matches."
+  )
 
 export async function walletPage(main, params) {
   const environment = params.get("environment") === "test" ? "test" : "live"
   const query = new URLSearchParams()
-  for (const key of filterKeys) if (key !== "environment" && params.get(key)) query.set(key, /** @type {string} */ (params.get(key)))
+  for (const key of filterKeys) {
+    if (key !== "environment" && params.get(key)) query.set(key, /** @type {string} */ (params.get(key)))
+  }
   const roundId = params.get("round") ?? ""
   const [found, round] = await Promise.all([
     api("GET", `/wallet/${environment}/transactions?${query}`).catch((error) => ({ error })),
-    roundId === "" ? Promise.resolve(null) : api("GET", `/wallet/${environment}/rounds/${encodeURIComponent(roundId)}`).catch((error) => ({ error }))
+    roundId === ""
+      ? Promise.resolve(null)
+      : api("GET", `/wallet/${environment}/rounds/${encodeURIComponent(roundId)}`).catch((error) => ({ error }))
   ])
-  const form = h("form.card", {
-    role: "search",
-    "aria-labelledby": "wallet-search",
-    on: { submit: (event) => {
-      event.preventDefault()
-      const values = formValues(form)
-      const next = new URLSearchParams()
-      for (const key of [...filterKeys, "round"]) if (values[key]) next.set(key, values[key])
-      navigate(`/portal/wallet?${next}`)
-    } }
-  },
-  h("h2", { id: "wallet-search" }, "Find transactions"),
-  h("div.grid", {},
-    field("Environment", { type: "select", name: "environment", value: environment, options: environments }),
-    field("Player", { name: "external_player_id", value: params.get("external_player_id") ?? "" }, "Your own player id"),
-    field("Round id", { name: "round_id", value: params.get("round_id") ?? "" }),
-    field("Kind", { type: "select", name: "kind", value: params.get("kind") ?? "", options: [["", "Any"], ["bet", "bet"], ["refund", "refund"]] }),
-    field("Status", { type: "select", name: "status", value: params.get("status") ?? "", options: [["", "Any"], ["pending", "pending"], ["applied", "applied"], ["refused", "refused"]] }),
-    field("From", { name: "from", type: "date", value: params.get("from") ?? "" }),
-    field("To", { name: "to", type: "date", value: params.get("to") ?? "" }),
-    field("Show a round", { name: "round", value: roundId }, "A round id: the round with its transactions")),
-  h("button", { type: "submit" }, "Search"))
-  const roundView = round === null ? null : round.error ? notice("error", round.error.message)
-    : h("section", { "aria-labelledby": "round-title" }, round.rounds.map((each) => [
-      h("h2", { id: "round-title" }, `Round ${each.round_id} of ${each.player.external_player_id}: ${each.status}`),
-      h("p", {}, `Bets ${each.bet_total}, wins ${each.win_total}`, each.refunded_early ? " (refunded before any bet of it arrived)" : ""),
-      transactionsTable(each.transactions)
-    ]))
-  const results = found.error ? notice("error", found.error.message) : h("section", { "aria-labelledby": "results-title" },
-    h("h2", { id: "results-title" }, `${found.meta.total} ${environment} transaction${found.meta.total === 1 ? "" : "s"}`),
-    transactionsTable(found.transactions))
-  fill(main, h("h1", {}, "Wallet"), h("p", {}, "Your players' transactions and rounds, as GET /wallet/transactions of the partner API answers them."),
-    form, roundView, results)
+  const form = h(
+    "form.card",
+    {
+      role: "search",
+      "aria-labelledby": "wallet-search",
+      on: {
+        submit: (event) => {
+          event.preventDefault()
+          const values = formValues(form)
+          const next = new URLSearchParams()
+          for (const key of [...filterKeys, "round"]) if (values[key]) next.set(key, values[key])
+          navigate(`/portal/wallet?${next}`)
+        }
+      }
+    },
+    h("h2", { id: "wallet-search" }, "Find transactions"),
+    h(
+      "div.grid",
+      {},
+      field("Environment", { type: "select", name: "environment", value: environment, options: environments }),
+      field(
+        "Player",
+        { name: "external_player_id", value: params.get("external_player_id") ?? "" },
+        "Your own player id"
+      ),
+      field("Round id", { name: "round_id", value: params.get("round_id") ?? "" }),
+      field("Kind", {
+        type: "select",
+        name: "kind",
+        value: params.get("kind") ?? "",
+        options: [["", "Any"], ["bet", "bet"], ["refund", "refund"]]
+      }),
+      field("Status", {
+        type: "select",
+        name: "status",
+        value: params.get("status") ?? "",
+        options: [["", "Any"], ["pending", "pending"], ["applied", "applied"], ["refused", "refused"]]
+      }),
+      field("From", { name: "from", type: "date", value: params.get("from") ?? "" }),
+      field("To", { name: "to", type: "date", value: params.get("to") ?? "" }),
+      field("Show a round", { name: "round", value: roundId }, "A round id: the round with its transactions")
+    ),
+    h("button", { type: "submit" }, "Search")
+  )
+  const roundView = round === null ? null : round.error ?
+    notice("error", round.error.message)
+    : h(
+      "section",
+      { "aria-labelledby": "round-title" },
+      round.rounds.map((each) => [
+        h("h2", { id: "round-title" }, `Round ${each.round_id} of ${each.player.external_player_id}: ${each.status}`),
+        h(
+          "p",
+          {},
+          `Bets ${each.bet_total}, wins ${each.win_total}`,
+          each.refunded_early ? " (refunded before any bet of it arrived)" : ""
+        ),
+        transactionsTable(each.transactions)
+      ])
+    )
+  const results = found.error ?
+    notice("error", found.error.message) :
+    h(
+      "section",
+      { "aria-labelledby": "results-title" },
+      h(
+        "h2",
+        { id: "results-title" },
+        `${found.meta.total} ${environment} transaction${found.meta.total === 1 ? "" : "s"}`
+      ),
+      transactionsTable(found.transactions)
+    )
+  fill(
+    main,
+    h("h1", {}, "Wallet"),
+    h("p", {}, "Your players' transactions and rounds, as GET /wallet/transactions of the partner API answers them."),
+    form,
+    roundView,
+    results
+  )
 }
 
 export async function usagePage(main) {
   const { environments: usage } = await api("GET", "/usage")
-  fill(main,
+  fill(
+    main,
     h("h1", {}, "Usage"),
     h("p", {}, "What each environment's token may spend, read now without spending anything."),
-    table("Usage", ["Environment", "Rate limit", "Requests available now", "Sports provider", "Your share of its quota", "Calls available now"],
+    table(
+      "Usage",
+      [
+        "Environment",
+        "Rate limit",
+        "Requests available now",
+        "Sports provider",
+        "Your share of its quota",
+        "Calls available now"
+      ],
       usage.map((each) => [
         each.environment === "test" ? "Test" : "Live",
         `${each.rate_limit.per_minute} a minute${each.rate_limit.default ? " (the service's default)" : ""}`,
@@ -83,5 +160,7 @@ export async function usagePage(main) {
         each.provider_quota.provider,
         `${each.provider_quota.per_hour} uncached calls an hour (bursts of ${each.provider_quota.burst})`,
         each.provider_quota.available_now === null ? "unknown" : String(each.provider_quota.available_now)
-      ])))
+      ])
+    )
+  )
 }

@@ -25,14 +25,24 @@ export async function invitationPage(main, accepted) {
   try {
     found = await api("POST", "/invitation", { invitation })
   } catch (error) {
-    return fill(main, h("div.card.narrow", {}, h("h1", {}, "Invitation"), notice("error", /** @type {Error} */ (error).message)))
+    return fill(
+      main,
+      h("div.card.narrow", {}, h("h1", {}, "Invitation"), notice("error", /** @type {Error} */ (error).message))
+    )
   }
   const form = postingForm({
     title: `Join ${found.partner.name}`,
-    intro: `You were invited as ${found.role} (${found.email}). Choose a password to log in with (12 characters or more).`,
+    intro:
+      `You were invited as ${found.role} (${found.email}). Choose a password to log in with (12 characters or more).`,
     fields: [
       field("E-mail", { name: "email", type: "email", value: found.email, autocomplete: "username", readonly: true }),
-      field("Password", { name: "password", type: "password", autocomplete: "new-password", minlength: 12, required: true })
+      field("Password", {
+        name: "password",
+        type: "password",
+        autocomplete: "new-password",
+        minlength: 12,
+        required: true
+      })
     ],
     submit: "Set password and log in",
     path: "/invitation/accept",

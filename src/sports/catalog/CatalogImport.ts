@@ -38,20 +38,24 @@ export const fetchSnapshot = Effect.fn("SportsCatalogImport.fetchSnapshot")(func
   scope: RefreshScope,
   now: number
 ) {
-  const perSport = yield* Effect.forEach(scope.sportIds, Effect.fn("SportsCatalogImport.fetchSport")(function*(sportId: number) {
-    const leagues = scope.leagues && !scope.liveOnly
-      ? itemsOf(yield* allPages((page) => provider.leagues({ sportId, page })))
-      : []
-    if (!scope.events) return { leagues, events: [] as ReadonlyArray<Fetched<Page<SportsEvent>>> }
-    const lists = [
-      ...(scope.liveOnly ? [] : [(page: number) => provider.upcoming({ sportId, page })]),
-      (page: number) => provider.live({ sportId, page }),
-      (page: number) => provider.ended({ sportId, page, day: utcDay(now) }),
-      ...(scope.liveOnly ? [] : [(page: number) => provider.ended({ sportId, page, day: utcDay(now - 86_400_000) })])
-    ]
-    const events = yield* Effect.forEach(lists, (list) => allPages(list), { concurrency: 2 })
-    return { leagues, events: events.flat() }
-  }), { concurrency: 2 })
+  const perSport = yield* Effect.forEach(
+    scope.sportIds,
+    Effect.fn("SportsCatalogImport.fetchSport")(function*(sportId: number) {
+      const leagues = scope.leagues && !scope.liveOnly
+        ? itemsOf(yield* allPages((page) => provider.leagues({ sportId, page })))
+        : []
+      if (!scope.events) return { leagues, events: [] as ReadonlyArray<Fetched<Page<SportsEvent>>> }
+      const lists = [
+        ...(scope.liveOnly ? [] : [(page: number) => provider.upcoming({ sportId, page })]),
+        (page: number) => provider.live({ sportId, page }),
+        (page: number) => provider.ended({ sportId, page, day: utcDay(now) }),
+        ...(scope.liveOnly ? [] : [(page: number) => provider.ended({ sportId, page, day: utcDay(now - 86_400_000) })])
+      ]
+      const events = yield* Effect.forEach(lists, (list) => allPages(list), { concurrency: 2 })
+      return { leagues, events: events.flat() }
+    }),
+    { concurrency: 2 }
+  )
 
   // Later lists win: an event that went from upcoming to in play to ended is kept in its latest state, with
   // when the provider gave the page it was on (the live change stream's updated_at).

@@ -7,12 +7,12 @@ import {
   type CountryRecord,
   type EventSource,
   type Facets,
-  type FeedEvent,
   type FeedEntry,
   feedEntryOf,
+  type FeedEvent,
   type InvalidSportsCatalogQuery,
-  type LiveFeedEntry,
   liveEntryOf,
+  type LiveFeedEntry,
   type NamedEntry,
   namedEntryOf,
   type RefreshOutcome,
@@ -31,9 +31,9 @@ import {
   listQueryOf,
   liveRefreshScopeOf,
   refreshScopeOf,
-  type SportsCatalogFilters,
   sortedNames,
-  sportName
+  sportName,
+  type SportsCatalogFilters
 } from "../../domain/SportsCatalogQuery.ts"
 import * as ByteBoundedCache from "../../platform/ByteBoundedCache.ts"
 import { SportsProvider, type SportsProviderError } from "../SportsProvider.ts"
@@ -61,7 +61,9 @@ const pageKey = (page: PageRequest): PageRequest => ({ page: page.page, perPage:
  * are SportsCatalogQuery's.
  */
 export class SportsCatalog extends Context.Service<SportsCatalog, {
-  refresh(request: RefreshRequest | null | undefined): Effect.Effect<RefreshOutcome, InvalidSportsCatalogQuery | SportsProviderError>
+  refresh(
+    request: RefreshRequest | null | undefined
+  ): Effect.Effect<RefreshOutcome, InvalidSportsCatalogQuery | SportsProviderError>
   /** Events in play (and just ended): score, minute, status. */
   readonly refreshLive: Effect.Effect<RefreshOutcome, SportsProviderError>
   readonly overview: Effect.Effect<SportsCatalogOverview>
@@ -73,9 +75,17 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
   /** The dynamic filters: each facet narrowed by every chosen filter except its own. */
   filters(source: EventSource, filters: SportsCatalogFilters): Effect.Effect<Facets, InvalidSportsCatalogQuery>
   /** Events not started yet. */
-  prematch(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest): Effect.Effect<Page<FeedEntry>, InvalidSportsCatalogQuery>
+  prematch(
+    filters: SportsCatalogFilters,
+    sort: FeedSort,
+    page: PageRequest
+  ): Effect.Effect<Page<FeedEntry>, InvalidSportsCatalogQuery>
   /** Events in play, with their minute as of now. */
-  live(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest): Effect.Effect<Page<LiveFeedEntry>, InvalidSportsCatalogQuery>
+  live(
+    filters: SportsCatalogFilters,
+    sort: FeedSort,
+    page: PageRequest
+  ): Effect.Effect<Page<LiveFeedEntry>, InvalidSportsCatalogQuery>
 }>()("partner-api/catalog/SportsCatalog") {
   /** The service over whichever SportsCatalogRepo is provided (the tests' in-memory one, say). */
   static readonly layerNoDeps = Layer.effect(
@@ -85,7 +95,10 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
       const provider = yield* SportsProvider
       const config = yield* SportsCatalogConfig
 
-      const entries = <A, B>(answer: Page<A>, entryOf: (item: A) => B): Page<B> => ({ ...answer, results: answer.results.map(entryOf) })
+      const entries = <A, B>(answer: Page<A>, entryOf: (item: A) => B): Page<B> => ({
+        ...answer,
+        results: answer.results.map(entryOf)
+      })
 
       // ---- reads, through the caches: one per kind of read, all under one budget, keyed by the
       // queries the rules already read, so two requests that mean the same thing share an entry.
@@ -97,7 +110,9 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
       /** Counted once per set of filters, whatever the page or the sort. */
       const feedTotal = yield* cached(repo.feedTotal)
       // Facets are read apart (facetQueryOf): the leagues facet of `league_id=7` is the one of no league chosen, shared.
-      const sportFacet = yield* cached((query: EventQuery) => Effect.map(repo.eventSportIds(query), (ids) => sortedNames(ids.map(sportName))))
+      const sportFacet = yield* cached((query: EventQuery) =>
+        Effect.map(repo.eventSportIds(query), (ids) => sortedNames(ids.map(sportName)))
+      )
       const countryFacet = yield* cached((query: EventQuery) =>
         Effect.map(repo.eventCountryCodes(query), (codes) => sortedNames(codes.map(countryName)))
       )
@@ -125,7 +140,10 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
       // The live feed kept whole too, before its minutes: they move with the clock, so its answer is the same
       // value only while none of its minutes has moved.
       const liveEvents = yield* cached(feedAnswer)
-      const liveAnswers = new WeakMap<Page<FeedEvent>, { readonly minutes: string; readonly answer: Page<LiveFeedEntry> }>()
+      const liveAnswers = new WeakMap<
+        Page<FeedEvent>,
+        { readonly minutes: string; readonly answer: Page<LiveFeedEntry> }
+      >()
       const liveAnswerAt = (answer: Page<FeedEvent>, now: number) => {
         const minutes = answer.results.map((event) => minuteOf(event, now)).join(",")
         const kept = liveAnswers.get(answer)
@@ -157,8 +175,9 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
         return yield* filtersAnswer(yield* Effect.fromResult(eventQueryOf(source, filters)))
       })
 
-      const list = <A>(read: (key: ListKey) => Effect.Effect<Page<A>>) => (filters: SportsCatalogFilters, page: PageRequest) =>
-        read({ query: listQueryOf(filters), page: pageKey(page) })
+      const list =
+        <A>(read: (key: ListKey) => Effect.Effect<Page<A>>) => (filters: SportsCatalogFilters, page: PageRequest) =>
+          read({ query: listQueryOf(filters), page: pageKey(page) })
 
       // ---- refresh
 
@@ -183,7 +202,12 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
         Effect.suspend(() =>
           Option.match(FiberMap.getUnsafe(running, scope), {
             onSome: Effect.succeed,
-            onNone: () => FiberMap.run(running, scope, runRefresh(scope).pipe(timedRefresh(scope.liveOnly ? "catalog_live" : "catalog_full")))
+            onNone: () =>
+              FiberMap.run(
+                running,
+                scope,
+                runRefresh(scope).pipe(timedRefresh(scope.liveOnly ? "catalog_live" : "catalog_full"))
+              )
           })
         ).pipe(Effect.flatMap(Fiber.join))
 
@@ -193,7 +217,9 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
 
       return SportsCatalog.of({
         refresh,
-        refreshLive: refreshOnce(liveRefreshScopeOf(config.sportIds)).pipe(Effect.withSpan("SportsCatalog.refreshLive")),
+        refreshLive: refreshOnce(liveRefreshScopeOf(config.sportIds)).pipe(
+          Effect.withSpan("SportsCatalog.refreshLive")
+        ),
         overview: overview("overview").pipe(Effect.withSpan("SportsCatalog.overview")),
         isEmpty: repo.isEmpty,
         sports: Effect.fn("SportsCatalog.sports")(list(sportList)),
@@ -205,13 +231,17 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
           return entries(yield* list(teamList)(filters, page), namedEntryOf)
         }),
         filters,
-        prematch: Effect.fn("SportsCatalog.prematch")(function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
-          return yield* prematchAnswer(yield* feedKey("prematch", filters, sort, page))
-        }),
-        live: Effect.fn("SportsCatalog.live")(function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
-          const answer = yield* liveEvents(yield* feedKey("live", filters, sort, page))
-          return liveAnswerAt(answer, yield* Clock.currentTimeMillis)
-        })
+        prematch: Effect.fn("SportsCatalog.prematch")(
+          function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
+            return yield* prematchAnswer(yield* feedKey("prematch", filters, sort, page))
+          }
+        ),
+        live: Effect.fn("SportsCatalog.live")(
+          function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
+            const answer = yield* liveEvents(yield* feedKey("live", filters, sort, page))
+            return liveAnswerAt(answer, yield* Clock.currentTimeMillis)
+          }
+        )
       })
     })
   )
@@ -220,7 +250,9 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
   static readonly layer = SportsCatalog.layerNoDeps.pipe(Layer.provide(SportsCatalogRepo.layerSql))
 
   /** Over the in-memory repository, its publishes told to the CatalogChanges provided (a test world's stream). */
-  static readonly layerMemoryTold = SportsCatalog.layerNoDeps.pipe(Layer.provide(SportsCatalogRepoMemory.layerMemoryTold))
+  static readonly layerMemoryTold = SportsCatalog.layerNoDeps.pipe(
+    Layer.provide(SportsCatalogRepoMemory.layerMemoryTold)
+  )
 
   /** Over the in-memory repository: no database, nobody streaming it. */
   static readonly layerMemory = SportsCatalog.layerMemoryTold.pipe(Layer.provide(CatalogChanges.none))

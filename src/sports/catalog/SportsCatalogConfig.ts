@@ -15,7 +15,9 @@ export class SportsCatalogConfig extends Context.Service<SportsCatalogConfig, {
 }>()("partner-api/catalog/SportsCatalogConfig") {
   static readonly config = Config.all({
     refreshInterval: Config.Duration("CATALOG_REFRESH_INTERVAL").pipe(Config.withDefault(Duration.minutes(5))),
-    liveRefreshInterval: Config.Duration("CATALOG_LIVE_REFRESH_INTERVAL").pipe(Config.withDefault(Duration.seconds(30))),
+    liveRefreshInterval: Config.Duration("CATALOG_LIVE_REFRESH_INTERVAL").pipe(
+      Config.withDefault(Duration.seconds(30))
+    ),
     sportIds: Config.Array(
       Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThan(0)),
       "CATALOG_SPORT_IDS"
@@ -27,5 +29,8 @@ export class SportsCatalogConfig extends Context.Service<SportsCatalogConfig, {
     )
   })
 
-  static readonly layer = Layer.effect(SportsCatalogConfig, Effect.map(SportsCatalogConfig.config, SportsCatalogConfig.of))
+  static readonly layer = Layer.effect(
+    SportsCatalogConfig,
+    Effect.map(SportsCatalogConfig.config, SportsCatalogConfig.of)
+  )
 }

@@ -16,7 +16,12 @@ const chunkSize = 10_000
 
 const chunks = <A>(items: ReadonlyArray<A>) => Arr.chunksOf(items, chunkSize)
 
-const recordRow = (row: RecordRow) => ({ id: row.id, name: row.name, sport_id: row.sportId, country_code: row.countryCode })
+const recordRow = (row: RecordRow) => ({
+  id: row.id,
+  name: row.name,
+  sport_id: row.sportId,
+  country_code: row.countryCode
+})
 
 /**
  * Publishes a snapshot's records (domain/SportsCatalogPublish), to be run
@@ -39,9 +44,7 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
   changed += count(
     yield* sql`
       INSERT INTO sports_sports (id, name)
-      SELECT s.id, s.name FROM json_to_recordset(${
-      JSON.stringify(records.sports)
-    }::json) AS s(id integer, name text)
+      SELECT s.id, s.name FROM json_to_recordset(${JSON.stringify(records.sports)}::json) AS s(id integer, name text)
       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
       WHERE sports_sports.name IS DISTINCT FROM EXCLUDED.name
       RETURNING id
@@ -81,7 +84,9 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
       yield* sql`
         UPDATE sports_leagues SET active = false, updated_at = now()
         WHERE active AND sport_id IN (SELECT json_array_elements_text(${JSON.stringify(scope.sportIds)}::json)::integer)
-          AND id NOT IN (SELECT json_array_elements_text(${JSON.stringify(records.leagues.map((league) => league.id))}::json))
+          AND id NOT IN (SELECT json_array_elements_text(${
+        JSON.stringify(records.leagues.map((league) => league.id))
+      }::json))
         RETURNING id
       `
     )
@@ -110,7 +115,9 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
     for (const chunk of chunks(records.memberships.map((m) => ({ team_id: m.teamId, league_id: m.leagueId })))) {
       yield* sql`
         INSERT INTO sports_team_leagues (team_id, league_id)
-        SELECT m.team_id, m.league_id FROM json_to_recordset(${JSON.stringify(chunk)}::json) AS m(team_id text, league_id text)
+        SELECT m.team_id, m.league_id FROM json_to_recordset(${
+        JSON.stringify(chunk)
+      }::json) AS m(team_id text, league_id text)
         ON CONFLICT DO NOTHING
       `
     }
@@ -183,7 +190,9 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
         yield* sql`
           UPDATE sports_teams SET active = false, updated_at = now()
           WHERE active AND sport_id IN (SELECT json_array_elements_text(${sportIds}::json)::integer)
-            AND id NOT IN (SELECT json_array_elements_text(${JSON.stringify(records.teams.map((team) => team.id))}::json))
+            AND id NOT IN (SELECT json_array_elements_text(${
+          JSON.stringify(records.teams.map((team) => team.id))
+        }::json))
           RETURNING id
         `
       )

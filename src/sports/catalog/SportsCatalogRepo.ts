@@ -131,8 +131,15 @@ const makeSql = Effect.gen(function*() {
     return conditions
   }
 
-  const paged = <A, E, R>(page: PageRequest, rows: Effect.Effect<ReadonlyArray<A>, E, R>, total: Effect.Effect<number, E, R>) =>
-    Effect.map(Effect.all([rows, total], { concurrency: 2 }), ([results, total]): Page<A> => pageOf(page, results, total))
+  const paged = <A, E, R>(
+    page: PageRequest,
+    rows: Effect.Effect<ReadonlyArray<A>, E, R>,
+    total: Effect.Effect<number, E, R>
+  ) =>
+    Effect.map(
+      Effect.all([rows, total], { concurrency: 2 }),
+      ([results, total]): Page<A> => pageOf(page, results, total)
+    )
 
   /** A sport or a country with a league that meets `condition`; `link` ties the league (l) to the row. */
   const hasLeague = (link: Statement.Fragment, condition: Statement.Fragment) =>
@@ -147,7 +154,9 @@ const makeSql = Effect.gen(function*() {
     page: PageRequest
   ) => {
     const where = sql.and(conditions)
-    const rows = sql`SELECT ${sql(key)}, name, active FROM ${from} WHERE ${where} ORDER BY name COLLATE natural_ci, ${sql(key)} ${limit(page)}`
+    const rows = sql`SELECT ${sql(key)}, name, active FROM ${from} WHERE ${where} ORDER BY name COLLATE natural_ci, ${
+      sql(key)
+    } ${limit(page)}`
     return paged(page, decode(rows), countOf(from, where))
   }
 
@@ -157,7 +166,13 @@ const makeSql = Effect.gen(function*() {
     if (query.sportIds !== null) conditions.push(oneOf("id", query.sportIds))
     if (query.countryCodes !== null) conditions.push(hasLeague(link, oneOf("l.country_code", query.countryCodes)))
     if (query.leagueId !== null) conditions.push(hasLeague(link, sql`l.id = ${query.leagueId}`))
-    return pagedByName(sportRows, sql`(SELECT id, name, active, lower(name) AS name_search FROM sports_sports) s`, "id", conditions, page)
+    return pagedByName(
+      sportRows,
+      sql`(SELECT id, name, active, lower(name) AS name_search FROM sports_sports) s`,
+      "id",
+      conditions,
+      page
+    )
   }
 
   const countries = (query: ListQuery, page: PageRequest) => {
@@ -179,7 +194,12 @@ const makeSql = Effect.gen(function*() {
    * A page of leagues or teams in name order. A search is matched first (through its trigrams), then
    * sorted: walking the name order instead can pass most of the table when the matches sort late.
    */
-  const namedPage = (table: "sports_leagues" | "sports_teams", query: ListQuery, page: PageRequest, conditions: Array<Statement.Fragment>) => {
+  const namedPage = (
+    table: "sports_leagues" | "sports_teams",
+    query: ListQuery,
+    page: PageRequest,
+    conditions: Array<Statement.Fragment>
+  ) => {
     const where = sql.and(conditions)
     const rows = query.search !== null
       ? sql`SELECT id, name, country_code, sport_id, active
@@ -200,14 +220,18 @@ const makeSql = Effect.gen(function*() {
   const leagues = (query: ListQuery, page: PageRequest) => {
     const conditions = recordConditions(query)
     if (query.leagueId !== null) conditions.push(sql`id = ${query.leagueId}`)
-    if (query.teamId !== null) conditions.push(sql`id IN (SELECT league_id FROM sports_team_leagues WHERE team_id = ${query.teamId})`)
+    if (query.teamId !== null) {
+      conditions.push(sql`id IN (SELECT league_id FROM sports_team_leagues WHERE team_id = ${query.teamId})`)
+    }
     return namedPage("sports_leagues", query, page, conditions)
   }
 
   const teams = (query: ListQuery, page: PageRequest) => {
     const conditions = recordConditions(query)
     if (query.teamId !== null) conditions.push(sql`id = ${query.teamId}`)
-    if (query.leagueId !== null) conditions.push(sql`id IN (SELECT team_id FROM sports_team_leagues WHERE league_id = ${query.leagueId})`)
+    if (query.leagueId !== null) {
+      conditions.push(sql`id IN (SELECT team_id FROM sports_team_leagues WHERE league_id = ${query.leagueId})`)
+    }
     return namedPage("sports_teams", query, page, conditions)
   }
 
@@ -247,10 +271,10 @@ const makeSql = Effect.gen(function*() {
         Effect.orDie
       )
     ),
-    onChange: (run) => ChangeFeed.onChange(sportsCatalogChangedChannel, run).pipe(Effect.provideService(PgClient.PgClient, pg))
+    onChange: (run) =>
+      ChangeFeed.onChange(sportsCatalogChangedChannel, run).pipe(Effect.provideService(PgClient.PgClient, pg))
   })
 })
-
 
 /**
  * The local sports catalog's tables (sports_sports, sports_countries,
@@ -294,7 +318,11 @@ export class SportsCatalogRepo extends Context.Service<SportsCatalogRepo, {
   onChange(run: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>
 }>()("partner-api/catalog/SportsCatalogRepo") {
   /** The tables in PostgreSQL. */
-  static readonly layerSql: Layer.Layer<SportsCatalogRepo, never, SqlClient.SqlClient | PgClient.PgClient | CatalogChanges> = Layer.effect(
+  static readonly layerSql: Layer.Layer<
+    SportsCatalogRepo,
+    never,
+    SqlClient.SqlClient | PgClient.PgClient | CatalogChanges
+  > = Layer.effect(
     SportsCatalogRepo,
     Effect.suspend(() => makeSql)
   )

@@ -43,7 +43,8 @@ export const layerMemoryTold = Layer.effect(
       (query.countryCodes === null || (event.countryCode !== null && query.countryCodes.includes(event.countryCode))) &&
       (query.leagueId === null || event.leagueId === query.leagueId) &&
       (query.teamId === null || event.homeTeamId === query.teamId || event.awayTeamId === query.teamId) &&
-      (query.search === null || `${event.leagueName} ${event.homeName} ${event.awayName}`.toLowerCase().includes(query.search)) &&
+      (query.search === null ||
+        `${event.leagueName} ${event.homeName} ${event.awayName}`.toLowerCase().includes(query.search)) &&
       (query.hasOdds === null || event.hasOdds === query.hasOdds) &&
       (query.startsFrom === null || event.startsAt.getTime() >= query.startsFrom) &&
       (query.startsBefore === null || event.startsAt.getTime() < query.startsBefore)
@@ -71,8 +72,12 @@ export const layerMemoryTold = Layer.effect(
       (query.countryCodes === null || (record.countryCode !== null && query.countryCodes.includes(record.countryCode)))
     const leaguesWhere = (test: (league: NamedRecord) => boolean) => [...leagues.values()].some(test)
 
-    const list = <A>(items: Iterable<A>, keep: (item: A) => boolean, order: (a: A, b: A) => number, page: PageRequest) =>
-      Effect.succeed(slicePage(page, [...items].filter(keep).sort(order)))
+    const list = <A>(
+      items: Iterable<A>,
+      keep: (item: A) => boolean,
+      order: (a: A, b: A) => number,
+      page: PageRequest
+    ) => Effect.succeed(slicePage(page, [...items].filter(keep).sort(order)))
 
     const upsert = <K, A>(table: Map<K, A>, key: K, row: A) => {
       const changed = !Equal.equals(table.get(key), row)
@@ -110,11 +115,15 @@ export const layerMemoryTold = Layer.effect(
       if (scope.leagues && !scope.liveOnly) deactivate(leagues, (id) => listedLeagues.has(id))
       if (scope.events) {
         for (const team of records.teams) changed += upsert(teams, team.id, { ...team, active: true })
-        for (const membership of records.memberships) teamLeagues.add(`${membership.teamId}\u0000${membership.leagueId}`)
+        for (const membership of records.memberships) {
+          teamLeagues.add(`${membership.teamId}\u0000${membership.leagueId}`)
+        }
         for (const row of records.events) {
           const previous = events.get(row.id)
           const open = { ...row, active: true }
-          if (previous === undefined || !Equal.equals({ ...previous, lastUpdate: null }, { ...open, lastUpdate: null })) {
+          if (
+            previous === undefined || !Equal.equals({ ...previous, lastUpdate: null }, { ...open, lastUpdate: null })
+          ) {
             events.set(row.id, { ...open, lastUpdate: now })
             changed++
           }
@@ -130,7 +139,10 @@ export const layerMemoryTold = Layer.effect(
         sports.set(sport.id, { ...sport, active: leaguesWhere((l) => l.active && l.sportId === sport.id) })
       }
       for (const country of countries.values()) {
-        countries.set(country.code, { ...country, active: leaguesWhere((l) => l.active && l.countryCode === country.code) })
+        countries.set(country.code, {
+          ...country,
+          active: leaguesWhere((l) => l.active && l.countryCode === country.code)
+        })
       }
       if (changed + deactivated > 0) yield* Effect.forEach(listeners, (listener) => listener, { discard: true })
       yield* changes.published(snapshot)
@@ -143,33 +155,61 @@ export const layerMemoryTold = Layer.effect(
       feedTotal: (query) => Effect.sync(() => selected(query).length),
       eventSportIds: (query) => Effect.sync(() => [...new Set(selected(query).map((event) => event.sportId))]),
       eventCountryCodes: (query) =>
-        Effect.sync(() => [...new Set(selected(query).flatMap((event) => event.countryCode === null ? [] : [event.countryCode]))]),
+        Effect.sync(() => [
+          ...new Set(selected(query).flatMap((event) => event.countryCode === null ? [] : [event.countryCode]))
+        ]),
       eventLeagueNames: (query) =>
-        Effect.sync(() => [...new Set(selected(query).map((event) => event.leagueId))].flatMap((id) => leagues.get(id)?.name ?? [])),
+        Effect.sync(() =>
+          [...new Set(selected(query).map((event) => event.leagueId))].flatMap((id) => leagues.get(id)?.name ?? [])
+        ),
       eventTeamNames: (query) =>
         Effect.sync(() =>
-          [...new Set(selected(query).flatMap((event) => [event.homeTeamId, event.awayTeamId]))].flatMap((id) => teams.get(id)?.name ?? [])
+          [...new Set(selected(query).flatMap((event) => [event.homeTeamId, event.awayTeamId]))].flatMap((id) =>
+            teams.get(id)?.name ?? []
+          )
         ),
       sports: (query, page) =>
-        list(sports.values(), (sport) =>
-          named(query.search, sport.name) && (query.active === null || sport.active === query.active) &&
-          (query.sportIds === null || query.sportIds.includes(sport.id)) &&
-          (query.countryCodes === null || leaguesWhere((l) => l.sportId === sport.id && query.countryCodes!.includes(l.countryCode ?? ""))) &&
-          (query.leagueId === null || leaguesWhere((l) => l.sportId === sport.id && l.id === query.leagueId)), byName((s) => s.id), page),
+        list(
+          sports.values(),
+          (sport) =>
+            named(query.search, sport.name) && (query.active === null || sport.active === query.active) &&
+            (query.sportIds === null || query.sportIds.includes(sport.id)) &&
+            (query.countryCodes === null ||
+              leaguesWhere((l) => l.sportId === sport.id && query.countryCodes!.includes(l.countryCode ?? ""))) &&
+            (query.leagueId === null || leaguesWhere((l) => l.sportId === sport.id && l.id === query.leagueId)),
+          byName((s) => s.id),
+          page
+        ),
       countries: (query, page) =>
-        list(countries.values(), (country) =>
-          named(query.search, country.name) && (query.active === null || country.active === query.active) &&
-          (query.countryCodes === null || query.countryCodes.includes(country.code)) &&
-          (query.sportIds === null || leaguesWhere((l) => l.countryCode === country.code && query.sportIds!.includes(l.sportId))) &&
-          (query.leagueId === null || leaguesWhere((l) => l.countryCode === country.code && l.id === query.leagueId)), byName((c) => c.code), page),
+        list(
+          countries.values(),
+          (country) =>
+            named(query.search, country.name) && (query.active === null || country.active === query.active) &&
+            (query.countryCodes === null || query.countryCodes.includes(country.code)) &&
+            (query.sportIds === null ||
+              leaguesWhere((l) => l.countryCode === country.code && query.sportIds!.includes(l.sportId))) &&
+            (query.leagueId === null || leaguesWhere((l) => l.countryCode === country.code && l.id === query.leagueId)),
+          byName((c) => c.code),
+          page
+        ),
       leagues: (query, page) =>
-        list(leagues.values(), (league) =>
-          recordMatches(query, league) && (query.leagueId === null || league.id === query.leagueId) &&
-          (query.teamId === null || teamLeagues.has(`${query.teamId}\u0000${league.id}`)), byName((l) => l.id), page),
+        list(
+          leagues.values(),
+          (league) =>
+            recordMatches(query, league) && (query.leagueId === null || league.id === query.leagueId) &&
+            (query.teamId === null || teamLeagues.has(`${query.teamId}\u0000${league.id}`)),
+          byName((l) => l.id),
+          page
+        ),
       teams: (query, page) =>
-        list(teams.values(), (team) =>
-          recordMatches(query, team) && (query.teamId === null || team.id === query.teamId) &&
-          (query.leagueId === null || teamLeagues.has(`${team.id}\u0000${query.leagueId}`)), byName((t) => t.id), page),
+        list(
+          teams.values(),
+          (team) =>
+            recordMatches(query, team) && (query.teamId === null || team.id === query.teamId) &&
+            (query.leagueId === null || teamLeagues.has(`${team.id}\u0000${query.leagueId}`)),
+          byName((t) => t.id),
+          page
+        ),
       overview: Effect.sync(() => {
         const active = (rows: Iterable<{ readonly active: boolean }>) => [...rows].filter((row) => row.active).length
         return {
@@ -183,7 +223,8 @@ export const layerMemoryTold = Layer.effect(
       isEmpty: Effect.sync(() => events.size === 0),
       publish,
       onChange: (run) =>
-        Effect.acquireRelease(Effect.sync(() => listeners.add(run)), () => Effect.sync(() => listeners.delete(run))).pipe(Effect.asVoid)
+        Effect.acquireRelease(Effect.sync(() => listeners.add(run)), () => Effect.sync(() => listeners.delete(run)))
+          .pipe(Effect.asVoid)
     })
   })
 )

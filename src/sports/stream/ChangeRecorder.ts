@@ -3,8 +3,8 @@ import type { Snapshot } from "../../domain/SportsCatalog.ts"
 import { snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
 import {
   type ChangeRecord,
-  type EventRecord,
   eventChanges,
+  type EventRecord,
   type MarketRecord,
   oddsChanges,
   type OddsSighting,
@@ -79,39 +79,47 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
         }))
       })
 
-      const recordOdds = Effect.fn("ChangeRecorder.recordOdds")(function*(world: string, sightings: ReadonlyArray<OddsSighting>) {
-        if (sightings.length === 0) return 0
-        const seenAt = yield* Clock.currentTimeMillis
-        const eventIds = [...new Set(sightings.map((sighting) => sighting.eventId))]
-        return yield* log.withLog(Effect.gen(function*() {
-          const places = yield* known.places(world, eventIds)
-          // Each event's markets of each phase, as the sightings below leave them (oldest answer first).
-          const held = new Map<string, Map<string, MarketRecord>>()
-          for (const market of yield* known.marketRecords(world, eventIds)) {
-            const phase = phaseKey(market)
-            if (!held.has(phase)) held.set(phase, new Map())
-            held.get(phase)!.set(market.key, market)
-          }
-          const changes: Array<ChangeRecord> = []
-          const written = new Map<string, MarketRecord>()
-          for (const sighting of [...sightings].sort((a, b) => a.answeredAt - b.answeredAt)) {
-            const place = places.get(sighting.eventId)
-            if (place === undefined) continue
-            const phase = phaseKey(sighting)
-            const markets = held.get(phase) ?? new Map<string, MarketRecord>()
-            const outcome = oddsChanges({ previous: [...markets.values()], sighting, event: place, seenAt, staleAfterMillis })
-            for (const record of outcome.records) {
-              markets.set(record.key, record)
-              written.set(marketKey(record), record)
+      const recordOdds = Effect.fn("ChangeRecorder.recordOdds")(
+        function*(world: string, sightings: ReadonlyArray<OddsSighting>) {
+          if (sightings.length === 0) return 0
+          const seenAt = yield* Clock.currentTimeMillis
+          const eventIds = [...new Set(sightings.map((sighting) => sighting.eventId))]
+          return yield* log.withLog(Effect.gen(function*() {
+            const places = yield* known.places(world, eventIds)
+            // Each event's markets of each phase, as the sightings below leave them (oldest answer first).
+            const held = new Map<string, Map<string, MarketRecord>>()
+            for (const market of yield* known.marketRecords(world, eventIds)) {
+              const phase = phaseKey(market)
+              if (!held.has(phase)) held.set(phase, new Map())
+              held.get(phase)!.set(market.key, market)
             }
-            held.set(phase, markets)
-            changes.push(...outcome.changes)
-          }
-          yield* known.saveMarkets(world, [...written.values()])
-          yield* log.append(world, changes)
-          return changes.length
-        }))
-      })
+            const changes: Array<ChangeRecord> = []
+            const written = new Map<string, MarketRecord>()
+            for (const sighting of [...sightings].sort((a, b) => a.answeredAt - b.answeredAt)) {
+              const place = places.get(sighting.eventId)
+              if (place === undefined) continue
+              const phase = phaseKey(sighting)
+              const markets = held.get(phase) ?? new Map<string, MarketRecord>()
+              const outcome = oddsChanges({
+                previous: [...markets.values()],
+                sighting,
+                event: place,
+                seenAt,
+                staleAfterMillis
+              })
+              for (const record of outcome.records) {
+                markets.set(record.key, record)
+                written.set(marketKey(record), record)
+              }
+              held.set(phase, markets)
+              changes.push(...outcome.changes)
+            }
+            yield* known.saveMarkets(world, [...written.values()])
+            yield* log.append(world, changes)
+            return changes.length
+          }))
+        }
+      )
 
       const suspendStale = Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
@@ -131,7 +139,9 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
         recordRefresh,
         recordOdds,
         suspendStale,
-        prune: log.withLog(Effect.tap(log.prune(config.retention), () => known.prune)).pipe(Effect.withSpan("ChangeRecorder.prune"))
+        prune: log.withLog(Effect.tap(log.prune(config.retention), () => known.prune)).pipe(
+          Effect.withSpan("ChangeRecorder.prune")
+        )
       })
     })
   )
@@ -143,7 +153,8 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
   static readonly catalogChanges = (world: string) =>
     Layer.effect(
       CatalogChanges,
-      Effect.map(Effect.service(ChangeRecorder), (recorder) => CatalogChanges.of({ published: (snapshot) => recorder.recordRefresh(world, snapshot) }))
+      Effect.map(Effect.service(ChangeRecorder), (recorder) =>
+        CatalogChanges.of({ published: (snapshot) => recorder.recordRefresh(world, snapshot) }))
     )
 
   /**
@@ -161,7 +172,9 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
               Effect.catchCause((cause) =>
                 Cause.hasInterruptsOnly(cause)
                   ? Effect.failCause(cause)
-                  : Effect.logWarning("The change stream missed a refresh of a test catalog").pipe(Effect.annotateLogs({ world, cause: Cause.pretty(cause) }))
+                  : Effect.logWarning("The change stream missed a refresh of a test catalog").pipe(
+                    Effect.annotateLogs({ world, cause: Cause.pretty(cause) })
+                  )
               )
             )
         }))

@@ -1,7 +1,7 @@
 import { Cause, Effect } from "effect"
 import type { NonEmptyReadonlyArray } from "effect/Array"
 import { Sse } from "effect/encoding"
-import { carries, type ResetReason, resetOf, type StreamFilter } from "../../domain/SportsStream.ts"
+import { carries, resetOf, type ResetReason, type StreamFilter } from "../../domain/SportsStream.ts"
 import type { LoggedChange } from "./SportsChangeLog.ts"
 
 /**
@@ -80,7 +80,12 @@ export const encodeChange = (change: LoggedChange) =>
 
 /** A reset event: its id is the position to go on from. */
 export const encodeReset = (reason: ResetReason, resumeFrom: number) =>
-  Sse.encoder.write({ _tag: "Event", id: String(resumeFrom), event: "reset", data: JSON.stringify(resetOf(reason, resumeFrom)) })
+  Sse.encoder.write({
+    _tag: "Event",
+    id: String(resumeFrom),
+    event: "reset",
+    data: JSON.stringify(resetOf(reason, resumeFrom))
+  })
 
 const utf8 = (text: string): Uint8Array => Buffer.from(text, "utf8")
 
@@ -151,6 +156,7 @@ export class ChangeTail {
     }
     let sent = 0
     const slow: Array<Subscriber> = []
+    // oxlint-disable-next-line unicorn/no-useless-spread -- a snapshot: a subscriber that falls behind leaves the set meanwhile
     for (const subscriber of [...this.subscribers]) {
       if (subscriber.cursor >= last) continue
       let delivery: { readonly chunk: Uint8Array; readonly count: number } | null | undefined
@@ -181,6 +187,7 @@ export class ChangeTail {
    */
   expire(floor: number, now: number): Delivery {
     const slow: Array<Subscriber> = []
+    // oxlint-disable-next-line unicorn/no-useless-spread -- a snapshot: a subscriber that falls behind leaves the set meanwhile
     for (const subscriber of [...this.subscribers]) {
       if (!this.offer(subscriber, utf8(encodeReset("expired", floor)), floor, now)) slow.push(subscriber)
       else subscriber.cursor = Math.max(subscriber.cursor, floor)
@@ -188,7 +195,6 @@ export class ChangeTail {
     this.cursor = Math.max(this.cursor, floor)
     return { sent: 0, slow }
   }
-
 }
 
 export { utf8 }

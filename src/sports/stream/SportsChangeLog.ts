@@ -51,13 +51,15 @@ const countRows = rowsOf(Schema.Struct({ pruned: Schema.Int }))
 const makeSql = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const pg = yield* PgClient.PgClient
-  const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.orDie(Effect.provideService(effect, SqlClient.SqlClient, sql))
+  const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+    Effect.orDie(Effect.provideService(effect, SqlClient.SqlClient, sql))
 
   // Every writer holds this lock from before it draws a position to its commit (see sql/0019).
   const withLog = <A, E, R>(work: Effect.Effect<A, E, R>) =>
-    sql.withTransaction(Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:sports-changes'))`, work)).pipe(
-      Effect.catchTag("SqlError", Effect.die)
-    )
+    sql.withTransaction(Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:sports-changes'))`, work))
+      .pipe(
+        Effect.catchTag("SqlError", Effect.die)
+      )
 
   const append = (world: string, changes: ReadonlyArray<ChangeRecord>) =>
     run(Effect.gen(function*() {
@@ -86,7 +88,9 @@ const makeSql = Effect.gen(function*() {
   const filterOf = (filter: StreamFilter): Statement.Fragment => {
     const conditions = [sql`true`]
     if (filter.kinds !== null) conditions.push(sql`kind IN ${sql.in([...filter.kinds])}`)
-    if (filter.sportIds !== null) conditions.push(filter.sportIds.size === 0 ? sql`false` : sql`sport_id IN ${sql.in([...filter.sportIds])}`)
+    if (filter.sportIds !== null) {
+      conditions.push(filter.sportIds.size === 0 ? sql`false` : sql`sport_id IN ${sql.in([...filter.sportIds])}`)
+    }
     if (filter.leagueIds !== null) conditions.push(sql`league_id IN ${sql.in([...filter.leagueIds])}`)
     if (filter.eventIds !== null) conditions.push(sql`event_id IN ${sql.in([...filter.eventIds])}`)
     return sql.and(conditions)
@@ -169,7 +173,9 @@ const makeSql = Effect.gen(function*() {
  * work fails leaves a gap as the SQL's rolled-back transaction does (its changes are gone); changes kept as written;
  * times by the Clock; listeners told after each burst, at the end of its withLog as the SQL's NOTIFY is at commit.
  */
-const HoldsLog = Context.Reference<boolean>("partner-api/sports/stream/SportsChangeLog/HoldsLog", { defaultValue: () => false })
+const HoldsLog = Context.Reference<boolean>("partner-api/sports/stream/SportsChangeLog/HoldsLog", {
+  defaultValue: () => false
+})
 
 const makeMemory = Effect.sync(() => {
   interface Row extends LoggedChange {
@@ -217,7 +223,10 @@ const makeMemory = Effect.sync(() => {
       if (changes.length === 0) return
       for (const change of changes) JSON.parse(change.data) // the column is json: text that is not is refused
       const now = yield* Clock.currentTimeMillis
-      rows = [...rows, ...changes.map((change): Row => ({ ...change, position: ++lastPosition, world, recordedAt: now }))]
+      rows = [
+        ...rows,
+        ...changes.map((change): Row => ({ ...change, position: ++lastPosition, world, recordedAt: now }))
+      ]
       if (inLog) told = true
       else yield* announce
     })
@@ -237,7 +246,7 @@ const makeMemory = Effect.sync(() => {
     head: Effect.sync(() => Math.max(rows.at(-1)?.position ?? 0, floor)),
     prune: (retention) =>
       withLog(Effect.map(Clock.currentTimeMillis, (now) => {
-        const cut = rows.filter((row) => row.recordedAt < now - Duration.toMillis(retention)).at(-1)
+        const cut = rows.findLast((row) => row.recordedAt < now - Duration.toMillis(retention))
         if (cut === undefined) return 0
         const before = rows.length
         rows = rows.filter((row) => row.position > cut.position)
@@ -245,7 +254,10 @@ const makeMemory = Effect.sync(() => {
         return before - rows.length
       })),
     onAppend: (run) =>
-      Effect.acquireRelease(Effect.sync(() => void listeners.add(run)), () => Effect.sync(() => void listeners.delete(run)))
+      Effect.acquireRelease(
+        Effect.sync(() => void listeners.add(run)),
+        () => Effect.sync(() => void listeners.delete(run))
+      )
   })
 })
 
@@ -283,5 +295,8 @@ export class SportsChangeLog extends Context.Service<SportsChangeLog, {
   )
 
   /** The same log over memory, for tests without PostgreSQL (see makeMemory). */
-  static readonly layerMemory: Layer.Layer<SportsChangeLog> = Layer.effect(SportsChangeLog, Effect.suspend(() => makeMemory))
+  static readonly layerMemory: Layer.Layer<SportsChangeLog> = Layer.effect(
+    SportsChangeLog,
+    Effect.suspend(() => makeMemory)
+  )
 }

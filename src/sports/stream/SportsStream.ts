@@ -1,4 +1,18 @@
-import { Cause, Clock, Context, Deferred, Duration, Effect, Exit, Layer, Metric, Option, Queue, Schema, Stream } from "effect"
+import {
+  Cause,
+  Clock,
+  Context,
+  Deferred,
+  Duration,
+  Effect,
+  Exit,
+  Layer,
+  Metric,
+  Option,
+  Queue,
+  Schema,
+  Stream
+} from "effect"
 import { Sse } from "effect/encoding"
 import type { Environment } from "../../domain/Environment.ts"
 import { type Connected, describeFilter, type ResetReason, type StreamFilter } from "../../domain/SportsStream.ts"
@@ -41,8 +55,12 @@ const slowReaderGrace = Duration.seconds(30)
 
 /** The hint a stopping instance leaves: reconnect, to any instance, in 1 to 3 seconds (spread, so they do not all come at once). */
 const retryHint = () =>
-  utf8(": this instance is stopping: reconnect (any instance) with Last-Event-ID\n" +
-    Sse.encoder.write(new Sse.Retry({ duration: Duration.millis(1_000 + Math.floor(Math.random() * 2_000)), lastEventId: undefined })))
+  utf8(
+    ": this instance is stopping: reconnect (any instance) with Last-Event-ID\n" +
+      Sse.encoder.write(
+        new Sse.Retry({ duration: Duration.millis(1_000 + Math.floor(Math.random() * 2_000)), lastEventId: undefined })
+      )
+  )
 
 /** An open connection: its stream as the tail sees it once live, and whether it is over. */
 interface Connection {
@@ -125,7 +143,12 @@ export class SportsStream extends Context.Service<SportsStream, {
                 return
               }
             }
-            const page = yield* log.read(tail.world, { after: tail.cursor, through: null, filter: null, limit: tailPage })
+            const page = yield* log.read(tail.world, {
+              after: tail.cursor,
+              through: null,
+              filter: null,
+              limit: tailPage
+            })
             const now = yield* Clock.currentTimeMillis
             if (page.floor > tail.cursor) yield* delivered(tail.expire(page.floor, now))
             if (page.changes.length > 0) yield* delivered(tail.publish(page.changes, now))
@@ -162,7 +185,9 @@ export class SportsStream extends Context.Service<SportsStream, {
             return tail
           }).pipe(
             // Not started (the database did not answer): the next stream of this world tries again.
-            Effect.onError((cause) => Effect.andThen(Effect.sync(() => tails.delete(world)), Deferred.failCause(ready, cause)))
+            Effect.onError((cause) =>
+              Effect.andThen(Effect.sync(() => tails.delete(world)), Deferred.failCause(ready, cause))
+            )
           )
         })
 
@@ -178,8 +203,12 @@ export class SportsStream extends Context.Service<SportsStream, {
         const now = yield* Clock.currentTimeMillis
         for (const tail of following.values()) {
           const slow: Array<Subscriber> = []
+          // oxlint-disable-next-line unicorn/no-useless-spread -- a snapshot: a subscriber that falls behind leaves the set meanwhile
           for (const subscriber of [...tail.subscribers]) {
-            if (now - subscriber.lastQueuedAt >= heartbeatMillis && !tail.offer(subscriber, heartbeat, subscriber.cursor, now)) {
+            if (
+              now - subscriber.lastQueuedAt >= heartbeatMillis &&
+              !tail.offer(subscriber, heartbeat, subscriber.cursor, now)
+            ) {
               slow.push(subscriber)
             }
           }
@@ -199,14 +228,16 @@ export class SportsStream extends Context.Service<SportsStream, {
           _tag: "Event",
           id: String(start),
           event: "connected",
-          data: JSON.stringify({
-            resume_from: String(start),
-            environment: request.partner.environment,
-            filters: describeFilter(request.filter),
-            heartbeat_seconds: Duration.toSeconds(config.heartbeatInterval),
-            retention_seconds: Duration.toSeconds(config.retention),
-            stale_after_seconds: Duration.toSeconds(config.staleAfter)
-          } satisfies Connected)
+          data: JSON.stringify(
+            {
+              resume_from: String(start),
+              environment: request.partner.environment,
+              filters: describeFilter(request.filter),
+              heartbeat_seconds: Duration.toSeconds(config.heartbeatInterval),
+              retention_seconds: Duration.toSeconds(config.retention),
+              stale_after_seconds: Duration.toSeconds(config.staleAfter)
+            } satisfies Connected
+          )
         }))
 
       /**
@@ -223,7 +254,12 @@ export class SportsStream extends Context.Service<SportsStream, {
             tail.subscribers.add(subscriber)
             return Stream.empty
           }
-          const page = yield* log.read(tail.world, { after: cursor, through: bound, filter: subscriber.filter, limit: catchUpPage })
+          const page = yield* log.read(tail.world, {
+            after: cursor,
+            through: bound,
+            filter: subscriber.filter,
+            limit: catchUpPage
+          })
           if (page.floor > cursor) return resetTo(tail, connection, "expired")
           const reached = page.changes.length < catchUpPage ? bound : page.changes[page.changes.length - 1].position
           const next = catchUp(tail, connection, reached)
@@ -238,7 +274,10 @@ export class SportsStream extends Context.Service<SportsStream, {
         connection.subscriber.cursor = resume
         connection.subscriber.mailbox.taken = resume
         tail.subscribers.add(connection.subscriber)
-        return Stream.concat(Stream.fromEffect(Metrics.recordStreamReset(reason)).pipe(Stream.drain), Stream.succeed(utf8(encodeReset(reason, resume))))
+        return Stream.concat(
+          Stream.fromEffect(Metrics.recordStreamReset(reason)).pipe(Stream.drain),
+          Stream.succeed(utf8(encodeReset(reason, resume)))
+        )
       }
 
       const connectionStream = (request: OpenRequest, tail: ChangeTail, head: number, release: Effect.Effect<void>) =>
@@ -253,7 +292,9 @@ export class SportsStream extends Context.Service<SportsStream, {
           connections.add(connection)
           aborts.set(connection.subscriber, () => {
             // Its reset gets slowReaderGrace to go out behind what the socket holds; then the connection is cut.
-            runFork(Effect.delay(Effect.suspend(() => connection.finished ? Effect.void : request.abort), slowReaderGrace))
+            runFork(
+              Effect.delay(Effect.suspend(() => connection.finished ? Effect.void : request.abort), slowReaderGrace)
+            )
           })
           yield* countOpen(connection.environment)
           const start = request.lastEventId ?? head
@@ -279,11 +320,17 @@ export class SportsStream extends Context.Service<SportsStream, {
       const open = Effect.fn("SportsStream.open")(function*(request: OpenRequest) {
         if (stopped) return Stream.succeed(retryHint())
         const limit = config.maxConnectionsPerPartner
-        const lease = yield* leases.acquire({ partnerId: request.partner.id, environment: request.partner.environment, instance, limit })
+        const lease = yield* leases.acquire({
+          partnerId: request.partner.id,
+          environment: request.partner.environment,
+          instance,
+          limit
+        })
         if (Option.isNone(lease)) {
           return yield* new StreamLimitReached({
             limit,
-            message: `Too many open streams: this partner may hold ${limit} at once in its ${request.partner.environment} environment ` +
+            message:
+              `Too many open streams: this partner may hold ${limit} at once in its ${request.partner.environment} environment ` +
               "(STREAM_MAX_CONNECTIONS_PER_PARTNER). Close one, or retry later."
           })
         }

@@ -4,7 +4,11 @@ const positive = (name: string) => (duration: Duration.Duration) =>
   Duration.isGreaterThan(duration, Duration.zero) && Duration.isFinite(duration)
     ? Effect.succeed(duration)
     : Effect.fail(
-      new Config.ConfigError(new Schema.SchemaError(new SchemaIssue.InvalidValue({ message: `${name} must be a finite duration above zero` })))
+      new Config.ConfigError(
+        new Schema.SchemaError(
+          new SchemaIssue.InvalidValue({ message: `${name} must be a finite duration above zero` })
+        )
+      )
     )
 
 const duration = (name: string, fallback: Duration.Duration) =>

@@ -67,7 +67,8 @@ export class StreamLeases extends Context.Service<StreamLeases, {
             UPDATE sports_stream_connections SET expires_at = now() + make_interval(secs => ${lifetime})
             WHERE instance = ${instance}
           `).pipe(Effect.asVoid),
-        releaseAll: (instance) => orDie(sql`DELETE FROM sports_stream_connections WHERE instance = ${instance}`).pipe(Effect.asVoid)
+        releaseAll: (instance) =>
+          orDie(sql`DELETE FROM sports_stream_connections WHERE instance = ${instance}`).pipe(Effect.asVoid)
       })
     })
   )
@@ -78,12 +79,17 @@ export class StreamLeases extends Context.Service<StreamLeases, {
    * leaseLifetime from its taking or renewal, by the Clock. Its partners are not checked (the SQL's foreign key is).
    */
   static readonly layerMemory = Layer.sync(StreamLeases, () => {
-    const leases = new Map<string, { readonly partnerId: number; readonly environment: Environment; readonly instance: string; expiresAt: number }>()
+    const leases = new Map<
+      string,
+      { readonly partnerId: number; readonly environment: Environment; readonly instance: string; expiresAt: number }
+    >()
     const lifetime = Duration.toMillis(leaseLifetime)
     return StreamLeases.of({
       acquire: ({ environment, instance, limit, partnerId }) =>
         Effect.map(Clock.currentTimeMillis, (now) => {
-          const held = [...leases].filter(([, lease]) => lease.partnerId === partnerId && lease.environment === environment)
+          const held = [...leases].filter(([, lease]) =>
+            lease.partnerId === partnerId && lease.environment === environment
+          )
           for (const [id, lease] of held) if (lease.expiresAt < now) leases.delete(id)
           if (held.filter(([, lease]) => lease.expiresAt >= now).length >= limit) return Option.none()
           const id = randomUUID()

@@ -37,7 +37,12 @@ const MarketRow = Schema.Struct({
   answered_at: Schema.Date
 })
 
-const StaleRow = Schema.Struct({ ...MarketRow.fields, world: Schema.String, sport_id: Schema.Int, league_id: Schema.String })
+const StaleRow = Schema.Struct({
+  ...MarketRow.fields,
+  world: Schema.String,
+  sport_id: Schema.Int,
+  league_id: Schema.String
+})
 
 const eventOf = (row: typeof EventRow.Type): EventRecord => ({
   eventId: row.event_id,
@@ -72,7 +77,8 @@ const iso = (millis: number) => new Date(millis).toISOString()
 const fingerprintOf = (event: EventRecord) => createHash("sha1").update(eventFacts(event)).digest("base64")
 
 /** The columns of an event's record, as the statements below read them (from `s`). */
-const eventColumns = `s.event_id, s.sport_id, s.league_id, s.league_name, s.home_name, s.away_name, s.starts_at, s.status,
+const eventColumns =
+  `s.event_id, s.sport_id, s.league_id, s.league_name, s.home_name, s.away_name, s.starts_at, s.status,
   s.active, s.score, s.minute, s.answered_at`
 
 /** A statement's rows decoded by `Result`; database failures are defects here: callers cannot act on them. */
@@ -91,7 +97,8 @@ const placeRows = rowsOf(Schema.Struct({ event_id: Schema.String, sport_id: Sche
 
 const makeSql = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.orDie(Effect.provideService(effect, SqlClient.SqlClient, sql))
+  const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+    Effect.orDie(Effect.provideService(effect, SqlClient.SqlClient, sql))
 
   const eventRecords = (world: string, observed: ReadonlyArray<EventRecord>, openOfSports: ReadonlyArray<number>) =>
     Effect.gen(function*() {
@@ -112,7 +119,9 @@ const makeSql = Effect.gen(function*() {
           AND s.event_id NOT IN (SELECT o.id FROM json_to_recordset(${seen}::json) AS o(id text))
       `)
       const previous = new Map<string, EventRecord>()
-      for (const row of moved) if (row.event_id !== null) previous.set(row.event_id, eventOf(row as typeof EventRow.Type))
+      for (const row of moved) {
+        if (row.event_id !== null) previous.set(row.event_id, eventOf(row as typeof EventRow.Type))
+      }
       for (const row of unlisted) previous.set(row.event_id, eventOf(row))
       return { moved: new Set(moved.map((row) => row.observed)), previous }
     })
@@ -205,12 +214,16 @@ const makeSql = Effect.gen(function*() {
         ORDER BY m.world, m.event_id, m.in_play, m.market_key
         LIMIT ${chunkSize}
       `),
-      (rows) => rows.map((row) => ({ world: row.world, market: marketOf(row), sportId: row.sport_id, leagueId: row.league_id }))
+      (rows) =>
+        rows.map((row) => ({ world: row.world, market: marketOf(row), sportId: row.sport_id, leagueId: row.league_id }))
     )
 
   return StreamRecords.of({
     worldKnown: (world) =>
-      Effect.map(knownRows(sql`SELECT EXISTS (SELECT 1 FROM sports_stream_events WHERE world = ${world}) AS known`), (rows) => rows[0].known),
+      Effect.map(
+        knownRows(sql`SELECT EXISTS (SELECT 1 FROM sports_stream_events WHERE world = ${world}) AS known`),
+        (rows) => rows[0].known
+      ),
     eventRecords: Effect.fn("StreamRecords.eventRecords")(eventRecords),
     saveEvents: Effect.fn("StreamRecords.saveEvents")(saveEvents),
     places: Effect.fn("StreamRecords.places")(places),
@@ -244,7 +257,9 @@ const makeMemory = Effect.sync(() => {
   const marketId = (market: MarketRecord) => JSON.stringify([market.eventId, market.inPlay, market.key])
   /** One statement cannot write a row twice (ON CONFLICT DO UPDATE refuses it). */
   const once = <A>(records: ReadonlyArray<A>, key: (record: A) => string) => {
-    if (new Set(records.map(key)).size !== records.length) throw new Error("ON CONFLICT DO UPDATE command cannot affect row a second time")
+    if (new Set(records.map(key)).size !== records.length) {
+      throw new Error("ON CONFLICT DO UPDATE command cannot affect row a second time")
+    }
   }
   const open = (event: EventRecord) => event.active && (event.status === "prematch" || event.status === "live")
   const compare = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0
@@ -265,7 +280,9 @@ const makeMemory = Effect.sync(() => {
         }
         const listed = new Set(observed.map((event) => event.eventId))
         for (const known of held.values()) {
-          if (open(known) && openOfSports.includes(known.sportId) && !listed.has(known.eventId)) previous.set(known.eventId, known)
+          if (open(known) && openOfSports.includes(known.sportId) && !listed.has(known.eventId)) {
+            previous.set(known.eventId, known)
+          }
         }
         return { moved, previous }
       }),
@@ -289,7 +306,9 @@ const makeMemory = Effect.sync(() => {
       Effect.sync(() => {
         for (const chunk of chunks(records)) once(chunk, marketId)
         const held = of(markets, world)
-        for (const record of records) held.set(marketId(record), { ...record, odds: record.odds.map((odd) => ({ ...odd })) })
+        for (const record of records) {
+          held.set(marketId(record), { ...record, odds: record.odds.map((odd) => ({ ...odd })) })
+        }
       }),
     staleMarkets: (answeredBefore) =>
       Effect.sync(() =>
@@ -301,12 +320,15 @@ const makeMemory = Effect.sync(() => {
               : [{ world, market, sportId: event.sportId, leagueId: event.leagueId }]
           })
         ).sort((a, b) =>
-          compare(a.world, b.world) || compare(a.market.eventId, b.market.eventId) || Number(a.market.inPlay) - Number(b.market.inPlay) ||
+          compare(a.world, b.world) || compare(a.market.eventId, b.market.eventId) ||
+          Number(a.market.inPlay) - Number(b.market.inPlay) ||
           compare(a.market.key, b.market.key)
         ).slice(0, chunkSize)
       ),
     prune: Effect.map(Clock.currentTimeMillis, (now) => {
-      for (const held of markets.values()) for (const [id, market] of held) if (market.answeredAt < now - day) held.delete(id)
+      for (const held of markets.values()) {
+        for (const [id, market] of held) if (market.answeredAt < now - day) held.delete(id)
+      }
       for (const held of events.values()) {
         for (const [id, event] of held) if (!open(event) && event.answeredAt < now - 3 * day) held.delete(id)
       }
@@ -326,23 +348,32 @@ export class StreamRecords extends Context.Service<StreamRecords, {
    * Of the observed events, those whose facts moved from what the log holds (or that it does not hold), with
    * what it holds of them; and what it holds of the open events of `openOfSports` not observed.
    */
-  eventRecords(world: string, observed: ReadonlyArray<EventRecord>, openOfSports: ReadonlyArray<number>): Effect.Effect<{
+  eventRecords(
+    world: string,
+    observed: ReadonlyArray<EventRecord>,
+    openOfSports: ReadonlyArray<number>
+  ): Effect.Effect<{
     readonly moved: ReadonlySet<string>
     readonly previous: ReadonlyMap<string, EventRecord>
   }>
   saveEvents(world: string, records: ReadonlyArray<EventRecord>): Effect.Effect<void>
   /** Each known event's sport and league. */
-  places(world: string, eventIds: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, { readonly sportId: number; readonly leagueId: string }>>
+  places(
+    world: string,
+    eventIds: ReadonlyArray<string>
+  ): Effect.Effect<ReadonlyMap<string, { readonly sportId: number; readonly leagueId: string }>>
   /** Every market the log holds for these events, both phases. */
   marketRecords(world: string, eventIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<MarketRecord>>
   saveMarkets(world: string, records: ReadonlyArray<MarketRecord>): Effect.Effect<void>
   /** Open markets (of any world) no answer has carried since `answeredBefore`, a batch at a time. */
-  staleMarkets(answeredBefore: number): Effect.Effect<ReadonlyArray<{
-    readonly world: string
-    readonly market: MarketRecord
-    readonly sportId: number
-    readonly leagueId: string
-  }>>
+  staleMarkets(answeredBefore: number): Effect.Effect<
+    ReadonlyArray<{
+      readonly world: string
+      readonly market: MarketRecord
+      readonly sportId: number
+      readonly leagueId: string
+    }>
+  >
   /** Forgets markets and events long gone. */
   readonly prune: Effect.Effect<void>
 }>()("partner-api/sports/stream/StreamRecords") {
@@ -352,5 +383,8 @@ export class StreamRecords extends Context.Service<StreamRecords, {
   )
 
   /** The same records over memory, for tests without PostgreSQL (see makeMemory). */
-  static readonly layerMemory: Layer.Layer<StreamRecords> = Layer.effect(StreamRecords, Effect.suspend(() => makeMemory))
+  static readonly layerMemory: Layer.Layer<StreamRecords> = Layer.effect(
+    StreamRecords,
+    Effect.suspend(() => makeMemory)
+  )
 }

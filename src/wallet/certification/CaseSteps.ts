@@ -1,9 +1,16 @@
 import { Clock, Effect } from "effect"
-import { amountText, type CaseKey, type CaseResult, compared, failureReason, type Timing } from "../../domain/Certification.ts"
+import {
+  amountText,
+  type CaseKey,
+  type CaseResult,
+  compared,
+  failureReason,
+  type Timing
+} from "../../domain/Certification.ts"
 import type { Cents } from "../../domain/Money.ts"
 import type { PartnerAnswer } from "../../domain/Wallet.ts"
 import type { PartnerCallbacks } from "../outbox/PartnerCallbacks.ts"
-import { CaseLog, type Calls, makeCalls, roundOf, type RunSetting, type Signing } from "./CertificationCalls.ts"
+import { type Calls, CaseLog, makeCalls, roundOf, type RunSetting, type Signing } from "./CertificationCalls.ts"
 
 /** What a case found: its problems (none: passed) and the test player's balance before, expected after, and after. */
 export interface Finding {
@@ -33,7 +40,13 @@ export const makeSteps = (
   /** The balance the last case left, when it was read. */
   let known: Cents | undefined
 
-  const finish = (key: CaseKey, log: CaseLog, status: CaseResult["status"], reason: string | null, finding: Partial<Finding>) =>
+  const finish = (
+    key: CaseKey,
+    log: CaseLog,
+    status: CaseResult["status"],
+    reason: string | null,
+    finding: Partial<Finding>
+  ) =>
     Effect.gen(function*() {
       const result: CaseResult = {
         key,
@@ -55,8 +68,13 @@ export const makeSteps = (
       const log = new CaseLog(key)
       const finding = yield* body(log)
       if (finding.after !== undefined) known = finding.after
-      yield* finish(key, log, finding.problems.length === 0 ? "passed" : "failed",
-        finding.problems.length === 0 ? null : failureReason(key, finding.problems), finding)
+      yield* finish(
+        key,
+        log,
+        finding.problems.length === 0 ? "passed" : "failed",
+        finding.problems.length === 0 ? null : failureReason(key, finding.problems),
+        finding
+      )
     })
 
   const skip = (key: CaseKey, reason: string) => finish(key, new CaseLog(key), "skipped", reason, {})
@@ -64,7 +82,8 @@ export const makeSteps = (
   /** The balance the case starts from: the one the last case left, or read now. */
   const current = (log: CaseLog) =>
     known !== undefined ? Effect.succeed(known) : Effect.map(calls.balance(log, "balance before the case"), balanceOf)
-  const balanceAfter = (log: CaseLog, label = "balance after the case") => Effect.map(calls.balance(log, label), balanceOf)
+  const balanceAfter = (log: CaseLog, label = "balance after the case") =>
+    Effect.map(calls.balance(log, label), balanceOf)
 
   /** A case that needs to know the balance it starts from. */
   const money = (key: CaseKey, body: (log: CaseLog, before: Cents) => Effect.Effect<Finding>) =>
@@ -78,21 +97,45 @@ export const makeSteps = (
    * A bet of `amount`; one that got no usable answer is rolled back, as the service rolls back a bet it could not
    * confirm, so the stake comes back if the wallet took it after all.
    */
-  const bet = (log: CaseLog, name: string, amount: Cents, label = `bet ${amountText(amount)} (round ${round(name).roundId})`) =>
+  const bet = (
+    log: CaseLog,
+    name: string,
+    amount: Cents,
+    label = `bet ${amountText(amount)} (round ${round(name).roundId})`
+  ) =>
     Effect.gen(function*() {
       const call = yield* calls.betCall(log, round(name), amount)
       const answer = yield* calls.ask(log, label, call.eventId, call.body)
       if (answer._tag === "Unavailable") {
-        yield* calls.rollback(log, round(name), amount, call.eventId, "rollback of the bet that got no usable answer, as the service sends one")
+        yield* calls.rollback(
+          log,
+          round(name),
+          amount,
+          call.eventId,
+          "rollback of the bet that got no usable answer, as the service sends one"
+        )
       }
       return answer
     })
 
   /** After a case whose stake the wallet should have refused, a stake it took anyway is given back by a rollback. */
-  const giveBack = (log: CaseLog, name: string, amount: Cents, betEventId: string, before: Cents, after: Cents | undefined) =>
+  const giveBack = (
+    log: CaseLog,
+    name: string,
+    amount: Cents,
+    betEventId: string,
+    before: Cents,
+    after: Cents | undefined
+  ) =>
     after !== undefined && after < before
       ? Effect.andThen(
-        calls.rollback(log, round(name), amount, betEventId, "give back: a rollback of the stake the wallet took (a new event id)"),
+        calls.rollback(
+          log,
+          round(name),
+          amount,
+          betEventId,
+          "give back: a rollback of the stake the wallet took (a new event id)"
+        ),
         balanceAfter(log, "balance after the give-back")
       )
       : Effect.succeed(after)
@@ -104,7 +147,12 @@ export const makeSteps = (
   const refusedBet = (
     log: CaseLog,
     before: Cents,
-    bet: { readonly name: string; readonly amount: Cents; readonly label: string; readonly call: { readonly eventId: string; readonly body: string } },
+    bet: {
+      readonly name: string
+      readonly amount: Cents
+      readonly label: string
+      readonly call: { readonly eventId: string; readonly body: string }
+    },
     signing?: Signing
   ) =>
     Effect.gen(function*() {

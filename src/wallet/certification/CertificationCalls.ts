@@ -103,7 +103,14 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
     reading
   })
 
-  const send = (log: CaseLog, label: string, eventId: string, body: string, signing: Signing, read: (sent: SentCallback) => string) =>
+  const send = (
+    log: CaseLog,
+    label: string,
+    eventId: string,
+    body: string,
+    signing: Signing,
+    read: (sent: SentCallback) => string
+  ) =>
     Effect.map(callbacks.send(setting.target, eventId, body, headersFor(signing, eventId, body)), (sentCallback) => {
       if (sentCallback.failure?.reason === "Timeout") timedOut++
       const exchange = exchangeOf(label, body, sentCallback, read(sentCallback))
@@ -114,7 +121,10 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
 
   /** A balance or a bet: the answer as the wallet reads one. */
   const ask = (log: CaseLog, label: string, eventId: string, body: string, signing: Signing = valid) =>
-    Effect.map(send(log, label, eventId, body, signing, (sentCallback) => answerReading(answerOfSent(sentCallback))), answerOfSent)
+    Effect.map(
+      send(log, label, eventId, body, signing, (sentCallback) => answerReading(answerOfSent(sentCallback))),
+      answerOfSent
+    )
 
   /** A notification (win, refund, rollback): whether the wallet acknowledged it with a 2xx. */
   const notify = (log: CaseLog, label: string, eventId: string, body: string) =>
@@ -183,7 +193,12 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
     ) =>
       Effect.gen(function*() {
         const eventId = nextEventId()
-        return yield* notify(log, label, eventId, bodyOf(log, rollbackBody(party, round, amount, yield* now), eventId, betEventId))
+        return yield* notify(
+          log,
+          label,
+          eventId,
+          bodyOf(log, rollbackBody(party, round, amount, yield* now), eventId, betEventId)
+        )
       })
   }
 }

@@ -3,8 +3,8 @@ import {
   amountText,
   answerReading,
   type CaseKey,
-  type CaseResult,
   caseKeys,
+  type CaseResult,
   compared,
   timingOf,
   timingProblems
@@ -36,22 +36,38 @@ export const certify = Effect.fnUntraced(function*(
   callbacks: PartnerCallbacks["Service"],
   record: (result: CaseResult) => Effect.Effect<void>
 ) {
-  const { balanceAfter, bet, calls, giveBack, money, refusedBet, results, round, run, skip } = makeSteps(setting, callbacks, record)
+  const { balanceAfter, bet, calls, giveBack, money, refusedBet, results, round, run, skip } = makeSteps(
+    setting,
+    callbacks,
+    record
+  )
   let start: Cents | undefined
   let floatCredited = false
   /** The bet case's stake as the service reckons it (the wallet answered a balance): what its round's refund gives back. */
   let betTaken: Cents = 0
 
   /** A bet signed in a way the wallet must refuse. */
-  const badlySigned = (key: "bad_signature" | "stale_timestamp" | "other_body", label: string, signing: (other: string) => Signing) =>
+  const badlySigned = (
+    key: "bad_signature" | "stale_timestamp" | "other_body",
+    label: string,
+    signing: (other: string) => Signing
+  ) =>
     money(key, (log, before) =>
       Effect.gen(function*() {
         const call = yield* calls.betCall(log, round(key), 100)
         // Another body of the same event: the same bet, of 0.01.
         const other = yield* calls.betCall(log, round(key), 1, { eventId: call.eventId })
-        const { answer, given, problems } = yield* refusedBet(log, before, { name: key, amount: 100, label, call }, signing(other.body))
+        const { answer, given, problems } = yield* refusedBet(
+          log,
+          before,
+          { name: key, amount: 100, label, call },
+          signing(other.body)
+        )
         return {
-          problems: [...(answer._tag === "Balance" ? [`The bet was accepted: it was answered ${answerReading(answer)}.`] : []), ...problems],
+          problems: [
+            ...(answer._tag === "Balance" ? [`The bet was accepted: it was answered ${answerReading(answer)}.`] : []),
+            ...problems
+          ],
           before,
           expected: before,
           after: given
@@ -74,7 +90,10 @@ export const certify = Effect.fnUntraced(function*(
         const after = yield* balanceAfter(log)
         floatCredited = after === undefined ? acknowledged : after - before >= float
         return {
-          problems: [...(acknowledged ? [] : ["The win was not acknowledged with a 2xx."]), ...compared("after the win", after, before + float)],
+          problems: [
+            ...(acknowledged ? [] : ["The win was not acknowledged with a 2xx."]),
+            ...compared("after the win", after, before + float)
+          ],
           before,
           expected: before + float,
           after
@@ -99,7 +118,10 @@ export const certify = Effect.fnUntraced(function*(
         const after = yield* balanceAfter(log)
         const expected = before + betTaken
         return {
-          problems: [...(acknowledged ? [] : ["The refund was not acknowledged with a 2xx."]), ...compared("after the refund", after, expected)],
+          problems: [
+            ...(acknowledged ? [] : ["The refund was not acknowledged with a 2xx."]),
+            ...compared("after the refund", after, expected)
+          ],
           before,
           expected,
           after
@@ -114,7 +136,9 @@ export const certify = Effect.fnUntraced(function*(
         const after = yield* balanceAfter(log)
         return {
           problems: [
-            ...(answer._tag === "Balance" ? compared("in the bet's answer", answer.balance, before - 100) : [`The bet was answered: ${answerReading(answer)}.`]),
+            ...(answer._tag === "Balance"
+              ? compared("in the bet's answer", answer.balance, before - 100)
+              : [`The bet was answered: ${answerReading(answer)}.`]),
             ...(acknowledged ? [] : ["The rollback was not acknowledged with a 2xx."]),
             ...compared("after the rollback", after, before)
           ],
@@ -129,14 +153,25 @@ export const certify = Effect.fnUntraced(function*(
         const problems: Array<string> = []
         const call = yield* calls.betCall(log, round("repeat"), 200)
         const first = yield* calls.ask(log, "bet 2.00", call.eventId, call.body)
-        const second = yield* calls.ask(log, "the same bet again (same event id and body, signed anew)", call.eventId, call.body)
+        const second = yield* calls.ask(
+          log,
+          "the same bet again (same event id and body, signed anew)",
+          call.eventId,
+          call.body
+        )
         if (answerReading(first) !== answerReading(second)) {
           problems.push(`The two answers differ: ${answerReading(first)}, then ${answerReading(second)}.`)
         }
         const taken = first._tag === "Balance" ? 200 : 0
         if (first._tag !== "Balance") problems.push(`The bet was answered: ${answerReading(first)}.`)
         if (first._tag === "Unavailable") {
-          yield* calls.rollback(log, round("repeat"), 200, call.eventId, "rollback of the bet that got no usable answer, as the service sends one")
+          yield* calls.rollback(
+            log,
+            round("repeat"),
+            200,
+            call.eventId,
+            "rollback of the bet that got no usable answer, as the service sends one"
+          )
         }
         const win = yield* calls.win(log, round("repeat"), 500)
         const acknowledged = [
@@ -158,13 +193,18 @@ export const certify = Effect.fnUntraced(function*(
         const call = yield* calls.betCall(log, round("concurrent"), 300)
         const answers = yield* Effect.forEach(
           Array.from({ length: 20 }, (_, i) => i + 1),
-          (n) => calls.ask(log, `copy ${n} of 20 of the bet 3.00 (one event id), sent at once`, call.eventId, call.body),
+          (n) =>
+            calls.ask(log, `copy ${n} of 20 of the bet 3.00 (one event id), sent at once`, call.eventId, call.body),
           { concurrency: "unbounded" }
         )
         const readings = new Map<string, number>()
-        for (const answer of answers) readings.set(answerReading(answer), (readings.get(answerReading(answer)) ?? 0) + 1)
+        for (const answer of answers) {
+          readings.set(answerReading(answer), (readings.get(answerReading(answer)) ?? 0) + 1)
+        }
         if (readings.size > 1) {
-          problems.push(`The 20 answers differ: ${[...readings].map(([reading, n]) => `${n} × ${reading}`).join("; ")}.`)
+          problems.push(
+            `The 20 answers differ: ${[...readings].map(([reading, n]) => `${n} × ${reading}`).join("; ")}.`
+          )
         }
         const taken = answers.some((answer) => answer._tag === "Balance") ? 300 : 0
         if (taken === 0) problems.push(`The bet was answered: ${answerReading(answers[0])}.`)
@@ -179,7 +219,13 @@ export const certify = Effect.fnUntraced(function*(
     rollback_first: money("rollback_first", (log, before) =>
       Effect.gen(function*() {
         const betEventId = calls.nextEventId()
-        const acknowledged = yield* calls.rollback(log, round("late"), 100, betEventId, "rollback of a bet the wallet has not seen yet")
+        const acknowledged = yield* calls.rollback(
+          log,
+          round("late"),
+          100,
+          betEventId,
+          "rollback of a bet the wallet has not seen yet"
+        )
         const call = yield* calls.betCall(log, round("late"), 100, { eventId: betEventId })
         const { answer, given, problems } = yield* refusedBet(log, before, {
           name: "late",
@@ -190,7 +236,9 @@ export const certify = Effect.fnUntraced(function*(
         return {
           problems: [
             ...(acknowledged ? [] : ["The rollback was not acknowledged with a 2xx."]),
-            ...(answer._tag === "Balance" ? [`The bet was applied although its rollback came first: it was answered ${answerReading(answer)}.`] : []),
+            ...(answer._tag === "Balance"
+              ? [`The bet was applied although its rollback came first: it was answered ${answerReading(answer)}.`]
+              : []),
             ...problems
           ],
           before,
@@ -200,8 +248,16 @@ export const certify = Effect.fnUntraced(function*(
       })),
 
     bad_signature: badlySigned("bad_signature", "bet 1.00 signed with another secret", () => ({ _tag: "OtherSecret" })),
-    stale_timestamp: badlySigned("stale_timestamp", "bet 1.00 signed correctly 10 minutes ago", () => ({ _tag: "Stale", seconds: 600 })),
-    other_body: badlySigned("other_body", "bet 1.00 carrying the signature of the same bet of 0.01", (body) => ({ _tag: "OtherBody", body })),
+    stale_timestamp: badlySigned(
+      "stale_timestamp",
+      "bet 1.00 signed correctly 10 minutes ago",
+      () => ({ _tag: "Stale", seconds: 600 })
+    ),
+    other_body: badlySigned(
+      "other_body",
+      "bet 1.00 carrying the signature of the same bet of 0.01",
+      (body) => ({ _tag: "OtherBody", body })
+    ),
 
     insufficient_funds: money("insufficient_funds", (log, before) =>
       Effect.gen(function*() {
@@ -230,13 +286,28 @@ export const certify = Effect.fnUntraced(function*(
       Effect.gen(function*() {
         const stranger = { ...setting.party, externalPlayerId: `${setting.id}_unknown`, userCode: 0 }
         const problems: Array<string> = []
-        const asked = yield* calls.balance(log, `balance of ${stranger.externalPlayerId}, a player the wallet never saw`, stranger)
-        if (asked._tag !== "UnknownPlayer") problems.push(`Its balance was answered ${answerReading(asked)}, not {"error": "unknown_player"}.`)
+        const asked = yield* calls.balance(
+          log,
+          `balance of ${stranger.externalPlayerId}, a player the wallet never saw`,
+          stranger
+        )
+        if (asked._tag !== "UnknownPlayer") {
+          problems.push(`Its balance was answered ${answerReading(asked)}, not {"error": "unknown_player"}.`)
+        }
         const call = yield* calls.betCall(log, round("unknown"), 100, { party: stranger })
         const answer = yield* calls.ask(log, "bet 1.00 of that player", call.eventId, call.body)
-        if (answer._tag !== "UnknownPlayer") problems.push(`Its bet was answered ${answerReading(answer)}, not {"error": "unknown_player"}.`)
+        if (answer._tag !== "UnknownPlayer") {
+          problems.push(`Its bet was answered ${answerReading(answer)}, not {"error": "unknown_player"}.`)
+        }
         if (answer._tag === "Balance") {
-          yield* calls.rollback(log, round("unknown"), 100, call.eventId, "give back: a rollback of that player's bet", stranger)
+          yield* calls.rollback(
+            log,
+            round("unknown"),
+            100,
+            call.eventId,
+            "give back: a rollback of that player's bet",
+            stranger
+          )
         }
         const after = yield* balanceAfter(log, "balance of the test player")
         problems.push(...compared("of the test player afterwards", after, before))
@@ -276,22 +347,29 @@ export const certify = Effect.fnUntraced(function*(
       })),
 
     conservation: Effect.suspend(() =>
-      start === undefined ? skip("conservation", "Not run: the starting balance could not be read (see Balance).") : run("conservation", (log) =>
-        Effect.gen(function*() {
-          if (floatCredited) yield* calls.refund(log, round("float"), { bet: 0, win: float })
-          const end = yield* balanceAfter(log, "the balance at the end")
-          const problems = compared("at the end", end, start!)
-          return {
-            problems: problems.length === 0 ? [] : [
-              `The balance started at ${amountText(start!)}, the cases moved 0.00 in all (each gave back what it moved), ` +
-              `and it ends at ${end === undefined ? "an unknown balance" : amountText(end)}.`,
-              ...(end === undefined ? [] : [`${end > start! ? "Created" : "Lost"}: ${amountText(Math.abs(end - start!))}.`])
-            ],
-            before: start,
-            expected: start,
-            after: end
-          }
-        }))),
+      start === undefined ?
+        skip("conservation", "Not run: the starting balance could not be read (see Balance).") :
+        run("conservation", (log) =>
+          Effect.gen(function*() {
+            if (floatCredited) yield* calls.refund(log, round("float"), { bet: 0, win: float })
+            const end = yield* balanceAfter(log, "the balance at the end")
+            const problems = compared("at the end", end, start!)
+            return {
+              problems: problems.length === 0 ? [] : [
+                `The balance started at ${
+                  amountText(start!)
+                }, the cases moved 0.00 in all (each gave back what it moved), ` +
+                `and it ends at ${end === undefined ? "an unknown balance" : amountText(end)}.`,
+                ...(end === undefined
+                  ? []
+                  : [`${end > start! ? "Created" : "Lost"}: ${amountText(Math.abs(end - start!))}.`])
+              ],
+              before: start,
+              expected: start,
+              after: end
+            }
+          }))
+    ),
 
     slowness: run("slowness", () =>
       Effect.sync(() => {
@@ -305,7 +383,10 @@ export const certify = Effect.fnUntraced(function*(
     if (moneyCase && start === undefined) {
       yield* skip(key, "Not run: the test player's balance could not be read (see Balance).")
     } else if (moneyCase && calls.timedOut() >= maxTimeouts) {
-      yield* skip(key, `Not run: the wallet did not answer in time ${maxTimeouts} times, so the run stopped (see Answer times).`)
+      yield* skip(
+        key,
+        `Not run: the wallet did not answer in time ${maxTimeouts} times, so the run stopped (see Answer times).`
+      )
     } else {
       yield* cases[key]
     }

@@ -121,7 +121,9 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
       const sql = yield* SqlClient.SqlClient
       const { timeout } = yield* CallbacksConfig
       const staleAfter = staleAfterOf(timeout)
-      const stale = sql`r.status = 'running' AND r.updated_at < now() - make_interval(secs => ${Duration.toSeconds(staleAfter)})`
+      const stale = sql`r.status = 'running' AND r.updated_at < now() - make_interval(secs => ${
+        Duration.toSeconds(staleAfter)
+      })`
       const runColumns = sql`
         r.id, r.public_id, r.partner_id, r.external_player_id, r.callback_url, r.started_by, r.started_via,
         CASE WHEN ${stale} THEN 'interrupted' ELSE r.status END AS status,
@@ -172,7 +174,9 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
           INSERT INTO wallet_certification_cases
             (certification_id, position, case_key, status, reason, balance_before, expected_balance, balance_after,
              timing, exchanges, finished_at)
-          SELECT run.id, ${position}, ${result.key}, ${result.status}, ${result.reason}, ${amount(result.balanceBefore)},
+          SELECT run.id, ${position}, ${result.key}, ${result.status}, ${result.reason}, ${
+          amount(result.balanceBefore)
+        },
                  ${amount(result.expectedBalance)}, ${amount(result.balanceAfter)},
                  ${result.timing === null ? null : JSON.stringify(result.timing)}::jsonb,
                  ${JSON.stringify(encodeExchanges(result.exchanges))}::jsonb, ${result.finishedAt}
@@ -234,8 +238,8 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
       const setRequired = (partnerId: number, required: boolean) =>
         (required
           ? sql`INSERT INTO wallet_certification_requirements (partner_id) VALUES (${partnerId}) ON CONFLICT DO NOTHING RETURNING partner_id`
-          : sql`DELETE FROM wallet_certification_requirements WHERE partner_id = ${partnerId} RETURNING partner_id`
-        ).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+          : sql`DELETE FROM wallet_certification_requirements WHERE partner_id = ${partnerId} RETURNING partner_id`)
+          .pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
 
       return CertificationRepo.of({
         insert,
@@ -248,10 +252,11 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
         setRequired,
         // Keyed apart from every other advisory lock of the service by the table's own oid.
         lockPartner: (partnerId) =>
-          sql`SELECT pg_advisory_xact_lock('wallet_certification_requirements'::regclass::oid::int, ${partnerId}::int)`.pipe(
-            Effect.asVoid,
-            Effect.orDie
-          )
+          sql`SELECT pg_advisory_xact_lock('wallet_certification_requirements'::regclass::oid::int, ${partnerId}::int)`
+            .pipe(
+              Effect.asVoid,
+              Effect.orDie
+            )
       })
     })
   )
@@ -290,10 +295,20 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
                 old.summary = { ...old.summary, status: "interrupted", summary: abandoned, finishedAt: new Date(now) }
               }
             }
-            const running = runs.find((old) => old.summary.partnerId === run.partnerId && old.summary.status === "running")
+            const running = runs.find((old) =>
+              old.summary.partnerId === run.partnerId && old.summary.status === "running"
+            )
             if (running !== undefined) return yield* new CertificationInProgress({ id: running.summary.id })
-            if (byId(run.id) !== undefined) return yield* Effect.die(new Error(`wallet_certifications: public_id ${run.id} is taken`))
-            const summary: CertificationSummary = { ...run, status: "running", summary: null, startedAt: new Date(now), finishedAt: null }
+            if (byId(run.id) !== undefined) {
+              return yield* Effect.die(new Error(`wallet_certifications: public_id ${run.id} is taken`))
+            }
+            const summary: CertificationSummary = {
+              ...run,
+              status: "running",
+              summary: null,
+              startedAt: new Date(now),
+              finishedAt: null
+            }
             runs.push({ ref: nextRef++, summary, updatedAt: now, cases: [] })
             return summary
           }),
@@ -302,7 +317,9 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
             const run = byId(id)
             if (run === undefined) return Effect.void
             if (run.cases.some((done) => done.position === position || done.key === result.key)) {
-              return Effect.die(new Error(`wallet_certification_cases: case ${position} (${result.key}) of ${id} is recorded already`))
+              return Effect.die(
+                new Error(`wallet_certification_cases: case ${position} (${result.key}) of ${id} is recorded already`)
+              )
             }
             run.updatedAt = now
             run.cases.push({ ...result, position })
@@ -319,17 +336,30 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
         find: (id, partnerId) =>
           Effect.map(Clock.currentTimeMillis, (now) => {
             const run = byId(id)
-            if (run === undefined || (partnerId !== undefined && run.summary.partnerId !== partnerId)) return Option.none()
-            return Option.some<Certification>({ ...view(run, now), cases: run.cases.map(({ position: _, ...result }) => result) })
+            if (run === undefined || (partnerId !== undefined && run.summary.partnerId !== partnerId)) {
+              return Option.none()
+            }
+            return Option.some<Certification>({
+              ...view(run, now),
+              cases: run.cases.map(({ position: _, ...result }) => result)
+            })
           }),
         list: (partnerId, limit) =>
-          Effect.map(Clock.currentTimeMillis, (now) =>
-            runs.filter((run) => run.summary.partnerId === partnerId).sort((a, b) => b.ref - a.ref).slice(0, limit).map((run) => view(run, now))
+          Effect.map(
+            Clock.currentTimeMillis,
+            (now) =>
+              runs.filter((run) => run.summary.partnerId === partnerId).sort((a, b) => b.ref - a.ref).slice(0, limit)
+                .map((run) => view(run, now))
           ),
         requirement: (partnerId) =>
           Effect.sync(() => {
-            const finished = runs.filter((run) => run.summary.partnerId === partnerId && run.summary.status !== "running")
-            const latest = finished.reduce<Stored | undefined>((newest, run) => newest === undefined || run.ref > newest.ref ? run : newest, undefined)
+            const finished = runs.filter((run) =>
+              run.summary.partnerId === partnerId && run.summary.status !== "running"
+            )
+            const latest = finished.reduce<Stored | undefined>(
+              (newest, run) => newest === undefined || run.ref > newest.ref ? run : newest,
+              undefined
+            )
             return { required: required.has(partnerId), latest: latest?.summary.status ?? null }
           }),
         setRequired: (partnerId, on) =>

@@ -132,7 +132,14 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
           const final = delivered === 0 && attempt.attempts >= attempt.maxAttempts
           yield* repo.markFailed(id, error, final)
           yield* Effect.logWarning("Partner notification not delivered").pipe(
-            Effect.annotateLogs({ callback_id: id, event_id: eventId, partner_id: partnerId, player_id: playerId, detail: error, final })
+            Effect.annotateLogs({
+              callback_id: id,
+              event_id: eventId,
+              partner_id: partnerId,
+              player_id: playerId,
+              detail: error,
+              final
+            })
           )
           if (delivered > 0) {
             // The line moved: back off afresh from here rather than from this job's earlier failures.
@@ -151,14 +158,24 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
           if (outcome._tag === "Failure") {
             // Not counted as the queue's attempt: its own run keeps its backoff and reports the failure.
             const { message, reason } = outcome.failure
-            return { _tag: "Stalled", owed: yield* repo.owedTo(playerId), away: reason === "Timeout" || reason === "Unreachable", reason: message } as const
+            return {
+              _tag: "Stalled",
+              owed: yield* repo.owedTo(playerId),
+              away: reason === "Timeout" || reason === "Unreachable",
+              reason: message
+            } as const
           }
           yield* repo.markDelivered(head.id)
         }
         if (line.length <= catchUpLimit) return { _tag: "Delivered" } as const
         // The line may have been one an operator had to restart (its job ran out of attempts): it has a job again.
         yield* repo.scheduleLine(playerId, "preserve_run_at")
-        return { _tag: "Stalled", owed: yield* repo.owedTo(playerId), away: false, reason: "The rest of the line is left to the queue." } as const
+        return {
+          _tag: "Stalled",
+          owed: yield* repo.owedTo(playerId),
+          away: false,
+          reason: "The rest of the line is left to the queue."
+        } as const
       })
 
       const retry = Effect.fn("CallbackOutbox.retry")(function*(id: number, partnerId?: number) {

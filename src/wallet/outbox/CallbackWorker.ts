@@ -39,7 +39,9 @@ export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
     taskList: {
       [deliveryTask]: async (payload, helpers) => {
         const playerId = Number((payload as { readonly player_id?: unknown }).player_id)
-        await runPromise(outbox.drain(playerId, { attempts: helpers.job.attempts, maxAttempts: helpers.job.max_attempts }))
+        await runPromise(
+          outbox.drain(playerId, { attempts: helpers.job.attempts, maxAttempts: helpers.job.max_attempts })
+        )
       }
     }
   })
@@ -55,7 +57,9 @@ export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
     WHERE task_identifier = ${deliveryTask} AND locked_by IS NOT NULL AND locked_at < ${staleBefore}
     HAVING count(*) > 0
   `.pipe(
-    Effect.tap((rows) => rows.length > 0 ? Effect.logWarning("Released delivery jobs abandoned by a crashed instance") : Effect.void),
+    Effect.tap((rows) =>
+      rows.length > 0 ? Effect.logWarning("Released delivery jobs abandoned by a crashed instance") : Effect.void
+    ),
     Effect.ignore({ log: "Warn" })
   )
   yield* releaseAbandoned.pipe(

@@ -65,7 +65,10 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
   /** Over the memory wallet repository's callbacks (MemoryCallbacks), without a job queue. */
   static readonly layerMemory = Layer.effect(
     OutboxRepo,
-    Effect.flatMap(Effect.service(MemoryCallbacks), (written) => Effect.map(OutboxRepoMemory.make(written), OutboxRepo.of))
+    Effect.flatMap(
+      Effect.service(MemoryCallbacks),
+      (written) => Effect.map(OutboxRepoMemory.make(written), OutboxRepo.of)
+    )
   )
 
   static readonly layerSql = Layer.effect(
@@ -89,7 +92,11 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
         options: { readonly guard: string; readonly transactionRef: Statement.Fragment }
       ) => {
         const rows = callbacks.map((callback) => {
-          const status = callback.asked === undefined ? "pending" : callback.asked.error === null ? "delivered" : "failed"
+          const status = callback.asked === undefined
+            ? "pending"
+            : callback.asked.error === null
+            ? "delivered"
+            : "failed"
           return {
             event_id: callback.eventId,
             partner_id: callback.partnerId,
@@ -125,7 +132,9 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
                                            status, attempts, last_error, delivered_at)
             SELECT c.event_id, c.partner_id, c.environment, c.player_id, c.kind, c.txn_id, ${options.transactionRef}, c.body, c.status,
                    c.attempts, c.last_error, CASE WHEN c.status = 'delivered' THEN now() END
-            FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS c(event_id text, partner_id bigint, environment text, player_id bigint,
+            FROM jsonb_to_recordset(${
+          JSON.stringify(rows)
+        }::jsonb) AS c(event_id text, partner_id bigint, environment text, player_id bigint,
               kind text, txn_id text, body text, status text, attempts integer, last_error text)
             WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)}) AND (SELECT count(*) FROM scheduled_lines) >= 0
             RETURNING id

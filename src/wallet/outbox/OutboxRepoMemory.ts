@@ -54,9 +54,17 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
       },
       lineOf: (playerId: number, limit: number) =>
         read((all) =>
-          all.filter((row) => row.playerId === playerId && row.status !== "delivered" && row.kind !== "bet").slice(0, limit).map(
+          all.filter((row) => row.playerId === playerId && row.status !== "delivered" && row.kind !== "bet").slice(
+            0,
+            limit
+          ).map(
             (row): LineHead => ({
-              id: row.id, eventId: row.eventId, kind: row.kind, body: row.body, partnerId: row.partnerId, environment: row.environment
+              id: row.id,
+              eventId: row.eventId,
+              kind: row.kind,
+              body: row.body,
+              partnerId: row.partnerId,
+              environment: row.environment
             })
           )
         ),
@@ -67,7 +75,10 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
             .reduce((owed, row) => owed + creditOf(row), 0)
         ),
       markDelivered: (id: number) =>
-        change(id, (row, now) => ({ status: "delivered", attempts: row.attempts + 1, lastError: null, deliveredAt: now })),
+        change(
+          id,
+          (row, now) => ({ status: "delivered", attempts: row.attempts + 1, lastError: null, deliveredAt: now })
+        ),
       markFailed: (id: number, error: string, final: boolean) =>
         change(id, (row) => ({ attempts: row.attempts + 1, lastError: error, status: final ? "failed" : "pending" })),
       scheduleLine: (_playerId: number, _mode: "preserve_run_at" | "replace") => Effect.void,
@@ -81,14 +92,22 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
           ).reverse().slice(0, filter.limit)
         ),
       find: (id: number, partnerId?: number) =>
-        read((all) => Option.fromNullishOr(all.find((row) => row.id === id && (partnerId === undefined || row.partnerId === partnerId)))),
+        read((all) =>
+          Option.fromNullishOr(
+            all.find((row) => row.id === id && (partnerId === undefined || row.partnerId === partnerId))
+          )
+        ),
       requeue: (id: number) => change(id, () => ({ status: "pending", lastError: null })),
       ofTransactions: (refs: ReadonlyArray<number>) =>
         read((all) => all.filter((row) => row.transactionRef !== null && refs.includes(row.transactionRef))),
       rolledBack: (refs: ReadonlyArray<number>) =>
         read((all) =>
-          new Set(all.filter((row) => row.kind === "rollback" && row.transactionRef !== null && refs.includes(row.transactionRef))
-            .map((row) => row.transactionRef!))
+          new Set(
+            all.filter((row) =>
+              row.kind === "rollback" && row.transactionRef !== null && refs.includes(row.transactionRef)
+            )
+              .map((row) => row.transactionRef!)
+          )
         ),
       exhausted: (limit: number) =>
         read((all) => all.filter((row) => row.status === "failed" && row.kind !== "bet").slice(0, limit)),
@@ -105,4 +124,3 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
       })
     }
   })
-

@@ -45,7 +45,9 @@ const snippet = (text: AnswerText) =>
  * status, another body, one past maxAnswerBytes). The wallet and the wallet certification read answers alike.
  */
 export const readPartnerAnswer = (status: number, text: AnswerText): PartnerAnswer => {
-  if (text === undefined) return { _tag: "Unavailable", reason: `The partner answered HTTP ${status} with ${tooLarge}.` }
+  if (text === undefined) {
+    return { _tag: "Unavailable", reason: `The partner answered HTTP ${status} with ${tooLarge}.` }
+  }
   const reply = readReply(text)
   if (reply?._tag === "Success") {
     const { balance, error } = reply.value
@@ -112,7 +114,9 @@ export const probe = (
   body: string
 ): Effect.Effect<Trial> => {
   const url = target.callbackUrl
-  if (url === null) return Effect.succeed({ request: null, answer: null, failure: "The partner has no callback_url.", milliseconds: 0 })
+  if (url === null) {
+    return Effect.succeed({ request: null, answer: null, failure: "The partner has no callback_url.", milliseconds: 0 })
+  }
   return Effect.map(
     callbacks.send(target, eventId, body, signedAt(target, eventId, body)),
     (sent): Trial => ({
@@ -176,7 +180,9 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
             return yield* new CallbackFailed({ reason: "Unreachable", message: "The partner has no callback_url." })
           }
           yield* policy.checkBeforeSend(url).pipe(
-            Effect.mapError((unsafe) => new CallbackFailed({ reason: "UnsafeUrl", message: `The callback URL ${unsafe.message}.` }))
+            Effect.mapError((unsafe) =>
+              new CallbackFailed({ reason: "UnsafeUrl", message: `The callback URL ${unsafe.message}.` })
+            )
           )
           const request = HttpClientRequest.post(url).pipe(
             HttpClientRequest.setHeaders(headers),
@@ -186,22 +192,31 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
           const response = yield* client.execute(request).pipe(
             Effect.mapError((error) => {
               // The socket's own reason (refused, reset, an address the policy refuses) says more than "Transport error".
-              const cause = "cause" in error.reason && error.reason.cause instanceof Error ? `: ${error.reason.cause.message}` : ""
-              return new CallbackFailed({ reason: "Unreachable", message: `The partner could not be reached${cause} (${error.message})` })
+              const cause = "cause" in error.reason && error.reason.cause instanceof Error
+                ? `: ${error.reason.cause.message}`
+                : ""
+              return new CallbackFailed({
+                reason: "Unreachable",
+                message: `The partner could not be reached${cause} (${error.message})`
+              })
             })
           )
           // Read up to maxAnswerBytes, whatever limit the calling fiber carries (a worker's carries none).
           const text: AnswerText = yield* response.text.pipe(
             Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxAnswerBytes)),
             Effect.catchIf(isOverflow, () => Effect.succeed(undefined)),
-            Effect.mapError(() => new CallbackFailed({ reason: "Unreachable", message: "The partner's answer could not be read." }))
+            Effect.mapError(() =>
+              new CallbackFailed({ reason: "Unreachable", message: "The partner's answer could not be read." })
+            )
           )
           return { status: response.status, text }
         },
         Effect.timeoutOrElse({
           duration: config.timeout,
           orElse: () =>
-            Effect.fail(new CallbackFailed({ reason: "Timeout", message: `The partner did not answer within ${timeoutText}.` }))
+            Effect.fail(
+              new CallbackFailed({ reason: "Timeout", message: `The partner did not answer within ${timeoutText}.` })
+            )
         })
       )
 
@@ -220,10 +235,20 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
         Effect.flatMap(signed(target, eventId, body), ({ status, text }) =>
           status >= 200 && status < 300
             ? Effect.void
-            : Effect.fail(new CallbackFailed({ reason: "HttpStatus", message: `The partner answered HTTP ${status}: ${snippet(text)}` })))
+            : Effect.fail(
+              new CallbackFailed({
+                reason: "HttpStatus",
+                message: `The partner answered HTTP ${status}: ${snippet(text)}`
+              })
+            ))
 
       const send = Effect.fnUntraced(
-        function*(target: CallbackTarget, eventId: string, body: string, headersAt: (now: Date) => Readonly<Record<string, string>>) {
+        function*(
+          target: CallbackTarget,
+          eventId: string,
+          body: string,
+          headersAt: (now: Date) => Readonly<Record<string, string>>
+        ) {
           const sentAt = yield* now
           const headers = headersAt(sentAt)
           const [took, result] = yield* Effect.timed(Effect.result(post(target, eventId, body, headers)))

@@ -19,13 +19,16 @@ const listedFields = {
 }
 
 /** A statement in a listing: everything but its document. */
-const ListedStatement = Schema.Struct(listedFields).pipe(Schema.encodeKeys({ partnerId: "partner_id", computedAt: "computed_at" }))
+const ListedStatement = Schema.Struct(listedFields).pipe(
+  Schema.encodeKeys({ partnerId: "partner_id", computedAt: "computed_at" })
+)
 export type ListedStatement = typeof ListedStatement.Type
 
 /** A statement as kept: its document byte for byte (and its SHA-256), and what the listings show of it. */
-export const StoredStatement = Schema.Struct({ ...listedFields, document: Schema.String, sha256: Schema.Uint8Array }).pipe(
-  Schema.encodeKeys({ partnerId: "partner_id", computedAt: "computed_at", sha256: "document_sha256" })
-)
+export const StoredStatement = Schema.Struct({ ...listedFields, document: Schema.String, sha256: Schema.Uint8Array })
+  .pipe(
+    Schema.encodeKeys({ partnerId: "partner_id", computedAt: "computed_at", sha256: "document_sha256" })
+  )
 export type StoredStatement = typeof StoredStatement.Type
 
 export interface NewStatement {
@@ -78,8 +81,10 @@ export class StatementRepo extends Context.Service<StatementRepo, {
     StatementRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const listed = sql.literal(`partner_id, environment, day::text AS day, transactions, bets, wins, refunds, rollbacks, net,
-        computed_at`)
+      const listed = sql.literal(
+        `partner_id, environment, day::text AS day, transactions, bets, wins, refunds, rollbacks, net,
+        computed_at`
+      )
 
       const insert = (day: string, statement: NewStatement) => {
         const { summary } = statement.computed
@@ -88,12 +93,18 @@ export class StatementRepo extends Context.Service<StatementRepo, {
                                          document, document_sha256, computed_at)
           VALUES (${statement.partnerId}, ${statement.environment}, ${day}::date, ${formatCents(summary.totals.bets)},
                   ${formatCents(summary.totals.wins)}, ${formatCents(summary.totals.refunds)},
-                  ${formatCents(summary.totals.rollbacks)}, ${formatCents(summary.totals.net)}, ${summary.counts.transactions},
+                  ${formatCents(summary.totals.rollbacks)}, ${
+          formatCents(summary.totals.net)
+        }, ${summary.counts.transactions},
                   ${statement.computed.document}, ${statement.computed.sha256}, ${summary.computedAt})
         `
       }
 
-      const close = <E, R>(day: string, at: Date, work: (written: ReadonlySet<string>) => Effect.Effect<DayClose, E, R>) =>
+      const close = <E, R>(
+        day: string,
+        at: Date,
+        work: (written: ReadonlySet<string>) => Effect.Effect<DayClose, E, R>
+      ) =>
         sql.withTransaction(Effect.gen(function*() {
           yield* sql`SELECT pg_advisory_xact_lock(hashtext('wallet_statement_days'))`.pipe(Effect.orDie)
           const [closed] = yield* sql`SELECT 1 FROM wallet_statement_days WHERE day = ${day}::date`.pipe(Effect.orDie)
@@ -102,9 +113,13 @@ export class StatementRepo extends Context.Service<StatementRepo, {
             SELECT partner_id::text, environment FROM wallet_statements WHERE day = ${day}::date
           `.pipe(Effect.orDie)
           const result = yield* work(new Set(written.map((row) => `${row.partner_id}:${row.environment}`)))
-          yield* Effect.forEach(result.statements, (statement) => insert(day, statement), { discard: true }).pipe(Effect.orDie)
+          yield* Effect.forEach(result.statements, (statement) => insert(day, statement), { discard: true }).pipe(
+            Effect.orDie
+          )
           if (result.complete) {
-            yield* sql`INSERT INTO wallet_statement_days (day, closed_at) VALUES (${day}::date, ${at})`.pipe(Effect.orDie)
+            yield* sql`INSERT INTO wallet_statement_days (day, closed_at) VALUES (${day}::date, ${at})`.pipe(
+              Effect.orDie
+            )
           }
           return result.statements.length
         })).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -120,7 +135,11 @@ export class StatementRepo extends Context.Service<StatementRepo, {
       })
 
       const recent = SqlSchema.findAll({
-        Request: Schema.Struct({ partnerId: Schema.optional(Schema.Int), environment: Schema.optional(Environment), limit: Schema.Int }),
+        Request: Schema.Struct({
+          partnerId: Schema.optional(Schema.Int),
+          environment: Schema.optional(Environment),
+          limit: Schema.Int
+        }),
         Result: ListedStatement,
         execute: (filter) => {
           const conditions = [sql`true`]
@@ -138,7 +157,10 @@ export class StatementRepo extends Context.Service<StatementRepo, {
           SELECT least((SELECT min(day) FROM wallet_statements), (SELECT min(day) FROM wallet_statement_days))::text AS first
         `.pipe(Effect.map(([row]) => Option.fromNullishOr(row.first)), Effect.orDie),
         isComplete: (day) =>
-          sql`SELECT 1 FROM wallet_statement_days WHERE day = ${day}::date`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+          sql`SELECT 1 FROM wallet_statement_days WHERE day = ${day}::date`.pipe(
+            Effect.map((rows) => rows.length > 0),
+            Effect.orDie
+          ),
         openDays: (from, to) =>
           sql`
             SELECT d::date::text AS day FROM generate_series(${from}::date, ${to}::date, interval '1 day') AS d
@@ -163,7 +185,9 @@ export class StatementRepo extends Context.Service<StatementRepo, {
     const lock = Semaphore.makeUnsafe(1)
     const key = (partnerId: number, environment: Environment, day: string) => `${partnerId}:${environment}:${day}`
     const byListing = (a: StoredStatement, b: StoredStatement) =>
-      a.day !== b.day ? (a.day < b.day ? 1 : -1) : a.partnerId - b.partnerId || (a.environment < b.environment ? -1 : a.environment > b.environment ? 1 : 0)
+      a.day !== b.day
+        ? (a.day < b.day ? 1 : -1)
+        : a.partnerId - b.partnerId || (a.environment < b.environment ? -1 : a.environment > b.environment ? 1 : 0)
     const stored = (day: string, { computed, environment, partnerId }: NewStatement): StoredStatement => ({
       partnerId,
       environment,
@@ -194,21 +218,31 @@ export class StatementRepo extends Context.Service<StatementRepo, {
       close: (day, closedAt, work) =>
         lock.withPermit(Effect.gen(function*() {
           if (days.has(day)) return 0
-          const written = new Set([...statements.values()].filter((statement) => statement.day === day).map((s) => `${s.partnerId}:${s.environment}`))
+          const written = new Set(
+            [...statements.values()].filter((statement) => statement.day === day).map((s) =>
+              `${s.partnerId}:${s.environment}`
+            )
+          )
           const result = yield* work(written)
           const keys = result.statements.map((statement) => key(statement.partnerId, statement.environment, day))
           if (keys.some((k) => statements.has(k)) || new Set(keys).size !== keys.length) {
-            return yield* Effect.die(new Error("duplicate key value violates unique constraint \"wallet_statements_pkey\""))
+            return yield* Effect.die(
+              new Error("duplicate key value violates unique constraint \"wallet_statements_pkey\"")
+            )
           }
           result.statements.forEach((statement, i) => statements.set(keys[i], stored(day, statement)))
           if (result.complete) days.set(day, closedAt)
           return result.statements.length
         })),
-      find: (partnerId, environment, day) => Effect.sync(() => Option.fromNullishOr(statements.get(key(partnerId, environment, day)))),
+      find: (partnerId, environment, day) =>
+        Effect.sync(() => Option.fromNullishOr(statements.get(key(partnerId, environment, day)))),
       recent: (filter) =>
         Effect.sync(() =>
           [...statements.values()]
-            .filter((s) => (filter.partnerId === undefined || s.partnerId === filter.partnerId) && (filter.environment === undefined || s.environment === filter.environment))
+            .filter((s) =>
+              (filter.partnerId === undefined || s.partnerId === filter.partnerId) &&
+              (filter.environment === undefined || s.environment === filter.environment)
+            )
             .sort(byListing)
             .slice(0, filter.limit)
             .map(listed)

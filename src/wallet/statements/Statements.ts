@@ -11,8 +11,8 @@ import {
   type PostedTotals,
   type PostedTransaction,
   previousDay,
-  type Reconciliation,
   reconcile,
+  type Reconciliation,
   type StatementLine,
   statementLine,
   type StatementSummary,
@@ -32,9 +32,6 @@ import { type ListedStatement, type NewStatement, StatementRepo } from "./Statem
  * rotated secret still signs callbacks (PARTNER_WEBHOOK_SECRET_OVERLAP), the header carries one signature per
  * secret, newest first: `v1=<new>,v1=<old>`. The document's SHA-256 (hex) is `X-Statement-SHA256`.
  */
-export const statementSignatureHeader = "x-statement-signature"
-export const statementDigestHeader = "x-statement-sha256"
-
 export const signStatement = (secrets: ReadonlyArray<string>, document: string): string =>
   secrets.map((secret) => `v1=${createHmac("sha256", secret).update(document).digest("hex")}`).join(",")
 
@@ -48,6 +45,21 @@ export interface StatementRead {
   readonly summary: StatementSummary
   readonly document: string
   readonly sha256: Uint8Array
+}
+
+/** A statement with its `X-Statement-Signature`. */
+export interface SignedStatement extends StatementRead {
+  readonly signature: string
+}
+
+/** A day's statement against the partner's own books: what it counted, what they posted, where they differ. */
+export interface Reconciled {
+  readonly day: string
+  readonly environment: Environment
+  readonly summary: StatementSummary
+  /** How many transactions the partner posted. */
+  readonly posted: number
+  readonly reconciliation: Reconciliation
 }
 
 /** The partner whose statement is read, as the envelope names it. */
@@ -72,15 +84,25 @@ export class Statements extends Context.Service<Statements, {
   read(partner: StatementOwner, environment: Environment, day: string): Effect.Effect<StatementRead, StatementNotReady>
   /** The `X-Statement-Signature` of a document, with the environment's webhook secrets valid now. */
   signature(partnerId: number, environment: Environment, document: string): Effect.Effect<string>
-  /** The day's statement against the partner's own books. */
+  /** A partner's statement of a day in its token's environment, signed. */
+  readSigned(
+    partner: StatementOwner & { readonly environment: Environment },
+    day: string
+  ): Effect.Effect<SignedStatement, StatementNotReady>
+  /** A partner's statement of a day, in its token's environment, against the partner's own books. */
   reconcile(
-    partner: StatementOwner,
-    environment: Environment,
+    partner: StatementOwner & { readonly environment: Environment },
     day: string,
     theirs: { readonly lines: ReadonlyArray<PostedTransaction>; readonly totals?: PostedTotals | undefined }
-  ): Effect.Effect<{ readonly summary: StatementSummary; readonly reconciliation: Reconciliation }, StatementNotReady>
+  ): Effect.Effect<Reconciled, StatementNotReady>
   /** The latest stored statements, newest day first. */
-  recent(filter: { readonly partnerId?: number | undefined; readonly environment?: Environment | undefined; readonly limit: number }): Effect.Effect<
+  recent(
+    filter: {
+      readonly partnerId?: number | undefined
+      readonly environment?: Environment | undefined
+      readonly limit: number
+    }
+  ): Effect.Effect<
     ReadonlyArray<ListedStatement>
   >
 }>()("partner-api/wallet/Statements") {
@@ -104,7 +126,9 @@ export class Statements extends Context.Service<Statements, {
           outbox.rolledBack(transactions.filter((t) => t.kind === "bet" && t.status === "refused").map((t) => t.ref))
         ])
         const byId = new Map(owners.map((player) => [player.id, player.external_player_id]))
-        return transactions.map((t): StatementLine => statementLine(t, byId.get(t.playerId) ?? "", rolledBack.has(t.ref)))
+        return transactions.map((t): StatementLine =>
+          statementLine(t, byId.get(t.playerId) ?? "", rolledBack.has(t.ref))
+        )
       })
 
       /**
@@ -114,19 +138,26 @@ export class Statements extends Context.Service<Statements, {
       const statementsOf = (day: string, closedAt: Date) => (written: ReadonlySet<string>) =>
         Effect.gen(function*() {
           const end = dayStart(nextDay(day))
-          const waiting = new Set((yield* wallet.pendingBetween(dayStart(day), end)).map((pair) => `${pair.partnerId}:${pair.environment}`))
+          const waiting = new Set(
+            (yield* wallet.pendingBetween(dayStart(day), end)).map((pair) => `${pair.partnerId}:${pair.environment}`)
+          )
           const statements: Array<NewStatement> = []
           for (const partner of (yield* partners.list).filter((partner) => partner.created_at < end)) {
             for (const environment of environments) {
               const key = `${partner.id}:${environment}`
               if (written.has(key) || waiting.has(key)) continue
               const lines = yield* linesOfDay(partner.id, environment, day)
-              const computed = computeStatement({ partner: partner.slug, environment, date: day, computedAt: closedAt }, lines)
+              const computed = computeStatement(
+                { partner: partner.slug, environment, date: day, computedAt: closedAt },
+                lines
+              )
               statements.push({ partnerId: partner.id, environment, computed })
             }
           }
           if (waiting.size > 0) {
-            yield* Effect.logInfo("Statements: a partner environment waits for its pending bets before its statement is written").pipe(
+            yield* Effect.logInfo(
+              "Statements: a partner environment waits for its pending bets before its statement is written"
+            ).pipe(
               Effect.annotateLogs({ day, waiting: [...waiting].join(" ") })
             )
           }
@@ -139,7 +170,10 @@ export class Statements extends Context.Service<Statements, {
           const first = yield* repo.firstDay
           if (Option.isSome(first)) return first.value
           const yesterday = previousDay(today)
-          return Option.match(yield* wallet.firstCreatedAt, { onNone: () => yesterday, onSome: (at) => [dayOf(at), yesterday].sort()[0] })
+          return Option.match(yield* wallet.firstCreatedAt, {
+            onNone: () => yesterday,
+            onSome: (at) => [dayOf(at), yesterday].sort()[0]
+          })
         })
 
       const closeDays = Effect.gen(function*() {
@@ -153,59 +187,97 @@ export class Statements extends Context.Service<Statements, {
           const written = yield* repo.close(day, new Date(now), statementsOf(day, new Date(now)))
           if (written > 0) {
             closed.push(day)
-            yield* Effect.logInfo("Statements: a day's statements were written").pipe(Effect.annotateLogs({ day, statements: written }))
+            yield* Effect.logInfo("Statements: a day's statements were written").pipe(
+              Effect.annotateLogs({ day, statements: written })
+            )
           }
         }
         return closed
       }).pipe(Effect.withSpan("Statements.closeDays"))
 
-      const read = Effect.fn("Statements.read")(function*(partner: StatementOwner, environment: Environment, day: string) {
-        const stored = yield* repo.find(partner.id, environment, day)
-        if (Option.isSome(stored)) {
-          return { summary: summaryOf(stored.value.document), document: stored.value.document, sha256: stored.value.sha256 }
-        }
-        const today = dayOf(yield* Clock.currentTimeMillis)
-        const end = dayStart(nextDay(day))
-        if (partner.created_at < end && (yield* repo.isComplete(day))) {
-          // Every statement of the day was written: this one was deleted with the environment's test data since.
-          return yield* new StatementNotReady({ message: `There is no statement of ${day} for this environment: its test data was cleared.` })
-        }
-        if (day >= today) {
+      const read = Effect.fn("Statements.read")(
+        function*(partner: StatementOwner, environment: Environment, day: string) {
+          const stored = yield* repo.find(partner.id, environment, day)
+          if (Option.isSome(stored)) {
+            return {
+              summary: summaryOf(stored.value.document),
+              document: stored.value.document,
+              sha256: stored.value.sha256
+            }
+          }
+          const today = dayOf(yield* Clock.currentTimeMillis)
+          const end = dayStart(nextDay(day))
+          if (partner.created_at < end && (yield* repo.isComplete(day))) {
+            // Every statement of the day was written: this one was deleted with the environment's test data since.
+            return yield* new StatementNotReady({
+              message: `There is no statement of ${day} for this environment: its test data was cleared.`
+            })
+          }
+          if (day >= today) {
+            return yield* new StatementNotReady({
+              message:
+                `The day ${day} has not ended yet: its statement is written after it ends, at ${end.toISOString()} (UTC), within minutes.`
+            })
+          }
+          if (partner.created_at >= end) {
+            return yield* new StatementNotReady({
+              message: `There is no statement for ${day}: the partner's account was created after it.`
+            })
+          }
+          const first = yield* repo.firstDay
+          if (Option.isSome(first) && day < first.value) {
+            return yield* new StatementNotReady({
+              message: `There is no statement for ${day}: statements begin on ${first.value}.`
+            })
+          }
           return yield* new StatementNotReady({
-            message: `The day ${day} has not ended yet: its statement is written after it ends, at ${end.toISOString()} (UTC), within minutes.`
+            message:
+              `The statement of ${day} is not written yet: it is within minutes after the day ends, once none of its ` +
+              "bets is still pending. Try again shortly."
           })
         }
-        if (partner.created_at >= end) {
-          return yield* new StatementNotReady({ message: `There is no statement for ${day}: the partner's account was created after it.` })
-        }
-        const first = yield* repo.firstDay
-        if (Option.isSome(first) && day < first.value) {
-          return yield* new StatementNotReady({ message: `There is no statement for ${day}: statements begin on ${first.value}.` })
-        }
-        return yield* new StatementNotReady({
-          message: `The statement of ${day} is not written yet: it is within minutes after the day ends, once none of its ` +
-            "bets is still pending. Try again shortly."
-        })
-      })
+      )
 
-      const signature = Effect.fn("Statements.signature")(function*(partnerId: number, environment: Environment, document: string) {
-        const target = yield* targets.get(partnerId, environment)
-        const now = new Date(yield* Clock.currentTimeMillis)
-        return Option.match(target, { onNone: () => "", onSome: (t) => signStatement(signingSecrets(t, now), document) })
+      const signature = Effect.fn("Statements.signature")(
+        function*(partnerId: number, environment: Environment, document: string) {
+          const target = yield* targets.get(partnerId, environment)
+          const now = new Date(yield* Clock.currentTimeMillis)
+          return Option.match(target, {
+            onNone: () => "",
+            onSome: (t) => signStatement(signingSecrets(t, now), document)
+          })
+        }
+      )
+
+      const readSigned = Effect.fn("Statements.readSigned")(function*(
+        partner: StatementOwner & { readonly environment: Environment },
+        day: string
+      ) {
+        const statement = yield* read(partner, partner.environment, day)
+        return { ...statement, signature: yield* signature(partner.id, partner.environment, statement.document) }
       })
 
       const reconcileDay = Effect.fn("Statements.reconcile")(function*(
-        partner: StatementOwner,
-        environment: Environment,
+        partner: StatementOwner & { readonly environment: Environment },
         day: string,
         theirs: { readonly lines: ReadonlyArray<PostedTransaction>; readonly totals?: PostedTotals | undefined }
       ) {
-        const statement = yield* read(partner, environment, day)
-        const ours = { lines: linesOf(statement.document), totals: statement.summary.totals, transactions: statement.summary.counts.transactions }
-        return { summary: statement.summary, reconciliation: reconcile(ours, theirs) }
+        const statement = yield* read(partner, partner.environment, day)
+        const ours = {
+          lines: linesOf(statement.document),
+          totals: statement.summary.totals,
+          transactions: statement.summary.counts.transactions
+        }
+        return {
+          day,
+          environment: partner.environment,
+          summary: statement.summary,
+          posted: theirs.lines.length,
+          reconciliation: reconcile(ours, theirs)
+        } satisfies Reconciled
       })
 
-      return Statements.of({ closeDays, read, signature, reconcile: reconcileDay, recent: repo.recent })
+      return Statements.of({ closeDays, read, signature, readSigned, reconcile: reconcileDay, recent: repo.recent })
     })
   )
 }

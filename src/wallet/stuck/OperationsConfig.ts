@@ -49,7 +49,9 @@ export class OperationsConfig extends Context.Service<OperationsConfig, {
         return Effect.fail(invalid("WALLET_STUCK_ROUND_AFTER must be more than WALLET_PENDING_TIMEOUT"))
       }
       if (Option.isSome(alertUrl) && Option.isNone(alertSecret)) {
-        return Effect.fail(invalid("OPERATOR_ALERT_SECRET is required with OPERATOR_ALERT_URL: the alerts are signed with it"))
+        return Effect.fail(
+          invalid("OPERATOR_ALERT_SECRET is required with OPERATOR_ALERT_URL: the alerts are signed with it")
+        )
       }
       if (Option.isSome(alertSecret) && Redacted.value(alertSecret.value).length < minAlertSecretLength) {
         return Effect.fail(invalid(`OPERATOR_ALERT_SECRET must be at least ${minAlertSecretLength} characters`))
@@ -63,4 +65,7 @@ export class OperationsConfig extends Context.Service<OperationsConfig, {
 
 /** How often the fleet looks for stuck items: a quarter of WALLET_STUCK_ROUND_AFTER, from 1 second to 1 minute. */
 export const stuckCheckInterval = (config: OperationsConfig["Service"]): Duration.Duration =>
-  Duration.clamp(Duration.divideUnsafe(config.stuckRoundAfter, 4), { minimum: Duration.seconds(1), maximum: Duration.minutes(1) })
+  Duration.clamp(Duration.divideUnsafe(config.stuckRoundAfter, 4), {
+    minimum: Duration.seconds(1),
+    maximum: Duration.minutes(1)
+  })

@@ -49,7 +49,8 @@ export class OperatorAlerts extends Context.Service<OperatorAlerts, {
           Effect.flatMap((response) => response.text),
           Effect.timeoutOrElse({
             duration: alertTimeout,
-            orElse: () => Effect.fail(new AlertFailed({ message: `No answer within ${Duration.format(alertTimeout)}.` }))
+            orElse: () =>
+              Effect.fail(new AlertFailed({ message: `No answer within ${Duration.format(alertTimeout)}.` }))
           }),
           Effect.mapError((error) => error instanceof AlertFailed ? error : new AlertFailed({ message: error.message }))
         )

@@ -57,7 +57,6 @@ const Recorded = Schema.Struct({
 export type NewlyStuck = typeof Recorded.Type
 const decodeRecorded = Schema.decodeUnknownEffect(Schema.Array(Recorded))
 
-
 /**
  * The stuck items the fleet noticed (stuck_alerts), the only code that reads or writes them. An item is one
  * row, keyed by its kind and the id of its own row: whichever instance records it first inserts it, every other
@@ -186,7 +185,9 @@ export class StuckAlertRepo extends Context.Service<StuckAlertRepo, {
         Effect.map(now, (at) => {
           const keys = items.map((item) => `${item.kind}:${item.ref}`)
           // One statement cannot touch a row twice (ON CONFLICT DO UPDATE refuses it), and nothing is written then.
-          if (new Set(keys).size !== keys.length) throw new Error("ON CONFLICT DO UPDATE command cannot affect row a second time")
+          if (new Set(keys).size !== keys.length) {
+            throw new Error("ON CONFLICT DO UPDATE command cannot affect row a second time")
+          }
           const inserted: Array<NewlyStuck> = []
           for (const item of items) {
             const known = rows.find((row) => row.kind === item.kind && row.ref === item.ref)
@@ -213,18 +214,28 @@ export class StuckAlertRepo extends Context.Service<StuckAlertRepo, {
               alertNextAt: alerting ? at : null,
               alertedAt: null
             })
-            inserted.push({ kind: item.kind, subject: item.subject, partnerId: item.partnerId, environment: item.environment, inserted: true })
+            inserted.push({
+              kind: item.kind,
+              subject: item.subject,
+              partnerId: item.partnerId,
+              environment: item.environment,
+              inserted: true
+            })
           }
           return inserted
         }),
       resolveUnseen: (kind, seen) =>
         Effect.map(now, (at) => {
-          for (const row of [...rows]) if (row.kind === kind && row.resolvedAt === null && !seen.includes(row.ref)) save(row, { resolvedAt: at })
+          for (const row of rows) {
+            if (row.kind === kind && row.resolvedAt === null && !seen.includes(row.ref)) save(row, { resolvedAt: at })
+          }
         }),
       claimDue: (limit, lease) =>
         Effect.map(now, (at) => {
           const due = rows
-            .filter((row) => row.alertStatus === "pending" && row.alertNextAt !== null && row.alertNextAt.getTime() <= at.getTime())
+            .filter((row) =>
+              row.alertStatus === "pending" && row.alertNextAt !== null && row.alertNextAt.getTime() <= at.getTime()
+            )
             .sort((a, b) => a.alertNextAt!.getTime() - b.alertNextAt!.getTime() || a.id - b.id)
             .slice(0, limit)
           const until = new Date(at.getTime() + Duration.toMillis(lease))
@@ -235,26 +246,46 @@ export class StuckAlertRepo extends Context.Service<StuckAlertRepo, {
         Effect.map(now, (at) => {
           const row = byId(id)
           if (row !== undefined) {
-            save(row, { alertStatus: "sent", alertedAt: at, alertAttempts: row.alertAttempts + 1, alertNextAt: null, alertLastError: null })
+            save(row, {
+              alertStatus: "sent",
+              alertedAt: at,
+              alertAttempts: row.alertAttempts + 1,
+              alertNextAt: null,
+              alertLastError: null
+            })
           }
         }),
       markFailed: (id, error, retryAfter) =>
         Effect.map(now, (at) => {
           const row = byId(id)
           if (row === undefined) return
-          save(row, retryAfter === null
-            ? { alertStatus: "failed", alertAttempts: row.alertAttempts + 1, alertLastError: error, alertNextAt: null }
-            : { alertAttempts: row.alertAttempts + 1, alertLastError: error, alertNextAt: new Date(at.getTime() + Duration.toMillis(retryAfter)) })
+          save(
+            row,
+            retryAfter === null
+              ? {
+                alertStatus: "failed",
+                alertAttempts: row.alertAttempts + 1,
+                alertLastError: error,
+                alertNextAt: null
+              }
+              : {
+                alertAttempts: row.alertAttempts + 1,
+                alertLastError: error,
+                alertNextAt: new Date(at.getTime() + Duration.toMillis(retryAfter))
+              }
+          )
         }),
       recent: (within, limit) =>
         Effect.map(now, (at) =>
           rows
-            .filter((row) => row.resolvedAt === null || row.resolvedAt.getTime() > at.getTime() - Duration.toMillis(within))
-            .sort((a, b) =>
-              Number(b.resolvedAt === null) - Number(a.resolvedAt === null) || b.firstSeenAt.getTime() - a.firstSeenAt.getTime() || b.id - a.id
+            .filter((row) =>
+              row.resolvedAt === null || row.resolvedAt.getTime() > at.getTime() - Duration.toMillis(within)
             )
-            .slice(0, limit)
-        )
+            .sort((a, b) =>
+              Number(b.resolvedAt === null) - Number(a.resolvedAt === null) ||
+              b.firstSeenAt.getTime() - a.firstSeenAt.getTime() || b.id - a.id
+            )
+            .slice(0, limit))
     })
   })
 }

@@ -1,6 +1,14 @@
 import { Context, Duration, Effect, Layer } from "effect"
 import { environments } from "../../domain/Environment.ts"
-import { alertBody, type StuckItem, type StuckKind, stuckBet, stuckKinds, stuckNotification, stuckRound } from "../../domain/Stuck.ts"
+import {
+  alertBody,
+  stuckBet,
+  type StuckItem,
+  type StuckKind,
+  stuckKinds,
+  stuckNotification,
+  stuckRound
+} from "../../domain/Stuck.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { AppConfig, publicBaseUrl } from "../../platform/AppConfig.ts"
@@ -69,15 +77,25 @@ export class StuckItems extends Context.Service<StuckItems, {
           wallet.stalePendingBets(stuckBetAfter, limit),
           outbox.exhausted(limit)
         ], { concurrency: 3 })
-        const ids = new Set([...rounds.map((open) => open.round.playerId), ...bets.map((bet) => bet.playerId), ...notifications.map((n) => n.playerId)])
-        const owners = new Map((yield* players.findByIds([...ids])).map((player) => [player.id, player.external_player_id]))
+        const ids = new Set([
+          ...rounds.map((open) => open.round.playerId),
+          ...bets.map((bet) => bet.playerId),
+          ...notifications.map((n) => n.playerId)
+        ])
+        const owners = new Map(
+          (yield* players.findByIds([...ids])).map((player) => [player.id, player.external_player_id])
+        )
         const player = (id: number) => owners.get(id) ?? null
         const items = [
           ...rounds.map((open) => stuckRound(open.round, open.openSince, player(open.round.playerId))),
           ...bets.map((bet) => stuckBet(bet, player(bet.playerId))),
           ...notifications.map((notification) => stuckNotification(notification, player(notification.playerId)))
         ]
-        const counted: Record<StuckKind, number> = { round: rounds.length, bet: bets.length, notification: notifications.length }
+        const counted: Record<StuckKind, number> = {
+          round: rounds.length,
+          bet: bets.length,
+          notification: notifications.length
+        }
         return { items, truncated: stuckKinds.filter((kind) => counted[kind] >= limit) }
       })
 
@@ -133,7 +151,12 @@ export class StuckItems extends Context.Service<StuckItems, {
         const noticed = yield* repo.record(items, alerts.enabled)
         for (const item of noticed) {
           yield* Effect.logWarning(`Stuck: a ${item.kind} needs an operator`).pipe(
-            Effect.annotateLogs({ kind: item.kind, subject: item.subject, partner_id: item.partnerId, environment: item.environment })
+            Effect.annotateLogs({
+              kind: item.kind,
+              subject: item.subject,
+              partner_id: item.partnerId,
+              environment: item.environment
+            })
           )
         }
         // A kind read in full says what is no longer stuck; one cut at the limit says nothing of the rest.
@@ -146,7 +169,9 @@ export class StuckItems extends Context.Service<StuckItems, {
       }).pipe(Effect.withSpan("StuckItems.check"))
 
       const view = Effect.gen(function*() {
-        const [now, recorded] = yield* Effect.all([current(200), repo.recent(Duration.days(1), 500)], { concurrency: 2 })
+        const [now, recorded] = yield* Effect.all([current(200), repo.recent(Duration.days(1), 500)], {
+          concurrency: 2
+        })
         const byItem = new Map(recorded.map((alert) => [`${alert.kind}:${alert.ref}`, alert]))
         return {
           items: now.items.map((item) => ({ item, alert: byItem.get(`${item.kind}:${item.ref}`) })),
@@ -159,7 +184,11 @@ export class StuckItems extends Context.Service<StuckItems, {
         const { items } = yield* current(stuckLimit)
         for (const kind of stuckKinds) {
           for (const environment of environments) {
-            yield* recordStuckItems(kind, environment, items.filter((item) => item.kind === kind && item.environment === environment).length)
+            yield* recordStuckItems(
+              kind,
+              environment,
+              items.filter((item) => item.kind === kind && item.environment === environment).length
+            )
           }
         }
       }).pipe(Effect.withSpan("StuckItems.refreshGauges"))

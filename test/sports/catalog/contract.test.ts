@@ -19,10 +19,10 @@ import { SportsCatalogConfig } from "../../../src/sports/catalog/SportsCatalogCo
 import { SportsCatalogRepo } from "../../../src/sports/catalog/SportsCatalogRepo.ts"
 import * as SportsCatalogRepoMemory from "../../../src/sports/catalog/SportsCatalogRepoMemory.ts"
 import { SportsProvider } from "../../../src/sports/SportsProvider.ts"
-import { SportsEnvironments } from "../../../src/sports/SportsEnvironments.ts"
 import { testCatalogConfig } from "../../support/TestApp.ts"
 import { live } from "../../support/live.ts"
 import { AuthAsAcme } from "../../support/AuthAsAcme.ts"
+import { SpecUpstreams } from "../../support/SpecUpstreams.ts"
 
 /** The catalog never reaches the provider in these tests: a refresh that would is refused before. */
 const unused = () => Effect.die("the provider is not asked here")
@@ -59,15 +59,23 @@ const event = (id: string, status: "prematch" | "live", hour: number): SportsEve
   hasLineup: false,
   hasOdds: id !== "3"
 })
-const events = [event("1", "prematch", 10), event("2", "prematch", 12), event("3", "prematch", 14), event("4", "live", 9)]
+const events = [
+  event("1", "prematch", 10),
+  event("2", "prematch", 12),
+  event("3", "prematch", 14),
+  event("4", "live", 9)
+]
 
-const Handlers = SportsCatalogHandlers.pipe(
-  Layer.provide(SportsEnvironments.layerShared),
+/** Every environment's catalog is the memory one, its provider never asked. */
+const Upstreams = SpecUpstreams.pipe(
   Layer.provideMerge(SportsCatalog.layerNoDeps),
   Layer.provideMerge(SportsCatalogRepoMemory.layerMemory),
-  Layer.provide(NoProvider),
-  Layer.provide(Layer.succeed(SportsCatalogConfig, testCatalogConfig())),
-  Layer.provideMerge(Layer.mergeAll(AuthAsAcme, RequestValidationLive)),
+  Layer.provideMerge(NoProvider),
+  Layer.provide(Layer.succeed(SportsCatalogConfig, testCatalogConfig()))
+)
+
+const Handlers = SportsCatalogHandlers.pipe(
+  Layer.provideMerge(Layer.mergeAll(AuthAsAcme, Upstreams, RequestValidationLive)),
   Layer.provideMerge(HttpServer.layerServices)
 )
 
@@ -76,12 +84,14 @@ const Handlers = SportsCatalogHandlers.pipe(
  * with text it would refuse to: only the wire can carry it.
  */
 const client = (wire: { readonly query?: string; readonly body?: unknown } = {}) =>
-  HttpApiTest.groups(PartnerApi, ["catalog"]).pipe(Effect.provide(HttpApiMiddleware.layerClient(PartnerAuth, ({ next, request }) => {
-    let sent = HttpClientRequest.bearerToken(request, "pak_acme")
-    if (wire.query !== undefined) sent = HttpClientRequest.setUrlParams(sent, new URLSearchParams(wire.query))
-    if (wire.body !== undefined) sent = HttpClientRequest.bodyJsonUnsafe(sent, wire.body)
-    return next(sent)
-  })))
+  HttpApiTest.groups(PartnerApi, ["catalog"]).pipe(
+    Effect.provide(HttpApiMiddleware.layerClient(PartnerAuth, ({ next, request }) => {
+      let sent = HttpClientRequest.bearerToken(request, "pak_acme")
+      if (wire.query !== undefined) sent = HttpClientRequest.setUrlParams(sent, new URLSearchParams(wire.query))
+      if (wire.body !== undefined) sent = HttpClientRequest.bodyJsonUnsafe(sent, wire.body)
+      return next(sent)
+    }))
+  )
 
 /** The 422's errors of a call that must fail with one. */
 const refusal = <A, E, R>(call: Effect.Effect<A, E, R>) =>
@@ -93,7 +103,11 @@ const refusal = <A, E, R>(call: Effect.Effect<A, E, R>) =>
 const seeded = Effect.gen(function*() {
   const repo = yield* SportsCatalogRepo
   if (yield* repo.isEmpty) {
-    yield* repo.publish({ scope: { sportIds: [1], leagues: true, events: true, liveOnly: false }, leagues: [premier], events })
+    yield* repo.publish({
+      scope: { sportIds: [1], leagues: true, events: true, liveOnly: false },
+      leagues: [premier],
+      events
+    })
   }
 })
 
@@ -122,7 +136,11 @@ layer(Handlers, live)("the catalog group's contract (in memory)", (it) => {
     Effect.gen(function*() {
       yield* seeded
       const feed = yield* (yield* client()).catalog.live({ query: {} })
-      assert.deepStrictEqual(feed.data.results.map((entry) => [entry.event_id, entry.score, entry.minute]), [["4", "2-1", 63]])
+      assert.deepStrictEqual(feed.data.results.map((entry) => [entry.event_id, entry.score, entry.minute]), [[
+        "4",
+        "2-1",
+        63
+      ]])
     }))
 
   it.effect("paging: meta echoes the page, per_page is capped at 200, a page past the end is empty", () =>
@@ -130,7 +148,11 @@ layer(Handlers, live)("the catalog group's contract (in memory)", (it) => {
       yield* seeded
       const api = yield* client()
       const second = yield* api.catalog.prematch({ query: { page: 2, per_page: 2 } })
-      assert.deepStrictEqual([second.data.results.map((entry) => entry.event_id), second.data.meta], [["3"], { page: 2, per_page: 2, total: 3 }])
+      assert.deepStrictEqual([second.data.results.map((entry) => entry.event_id), second.data.meta], [["3"], {
+        page: 2,
+        per_page: 2,
+        total: 3
+      }])
       const capped = yield* api.catalog.leagues({ query: { per_page: 999 } })
       assert.deepStrictEqual(capped.data.meta, { page: 1, per_page: 200, total: 1 })
       assert.deepStrictEqual(capped.data.results, [
@@ -144,14 +166,24 @@ layer(Handlers, live)("the catalog group's contract (in memory)", (it) => {
     Effect.gen(function*() {
       yield* seeded
       const overview = yield* (yield* client()).catalog.overview()
-      assert.deepStrictEqual(overview.data, { sports_total: 1, countries_total: 1, leagues_total: 1, teams_total: 8, events_total: 4 })
+      assert.deepStrictEqual(overview.data, {
+        sports_total: 1,
+        countries_total: 1,
+        leagues_total: 1,
+        teams_total: 8,
+        events_total: 4
+      })
     }))
 
   it.effect("a feed value that cannot be read is a 422 naming the field", () =>
     Effect.gen(function*() {
-      const unreadable = yield* refusal((yield* client({ query: "has_odds=maybe&date=2026-13-01&date_from=yesterday" })).catalog.prematch({ query: {} }))
+      const unreadable = yield* refusal(
+        (yield* client({ query: "has_odds=maybe&date=2026-13-01&date_from=yesterday" })).catalog.prematch({ query: {} })
+      )
       assert.deepStrictEqual(Object.keys(unreadable).sort(), ["date", "date_from", "has_odds"])
-      const numbers = yield* refusal((yield* client({ query: "page=abc&per_page=1e2&sport_id=0x10" })).catalog.prematch({ query: {} }))
+      const numbers = yield* refusal(
+        (yield* client({ query: "page=abc&per_page=1e2&sport_id=0x10" })).catalog.prematch({ query: {} })
+      )
       assert.deepStrictEqual(numbers, {
         page: ["The page field must be an integer."],
         per_page: ["The per page field must be an integer."],
@@ -169,7 +201,9 @@ layer(Handlers, live)("the catalog group's contract (in memory)", (it) => {
 
   it.effect("readable values only the service can judge: date_to before date_from, a source outside the two", () =>
     Effect.gen(function*() {
-      const reversed = yield* refusal((yield* client()).catalog.prematch({ query: { date_from: "20261203", date_to: "20261201" } }))
+      const reversed = yield* refusal(
+        (yield* client()).catalog.prematch({ query: { date_from: "20261203", date_to: "20261201" } })
+      )
       assert.deepStrictEqual(reversed, { date_to: ["The date to field must be a day on or after date from."] })
       const source = yield* refusal((yield* client({ query: "source=ended" })).catalog.filters({ query: {} }))
       assert.deepStrictEqual(source, { source: ["The selected source is invalid. Use prematch or live."] })
@@ -178,7 +212,9 @@ layer(Handlers, live)("the catalog group's contract (in memory)", (it) => {
   it.effect("a refresh body of the wrong types is a 422 naming every field; so is an unknown sport", () =>
     Effect.gen(function*() {
       const wrong = yield* refusal(
-        (yield* client({ body: { sport_id: true, import_leagues: "yes", import_events: 1 } })).catalog.refresh({ payload: null })
+        (yield* client({ body: { sport_id: true, import_leagues: "yes", import_events: 1 } })).catalog.refresh({
+          payload: null
+        })
       )
       assert.deepStrictEqual(wrong, {
         sport_id: ["The sport id field must be an integer or a string."],

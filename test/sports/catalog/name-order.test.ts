@@ -71,11 +71,13 @@ layer(CatalogApp(world, { catalog: { sportIds: [13] } }), live)("names in natura
   it.effect("sorts by name are walked on an index, with no sort step", () =>
     Effect.gen(function*() {
       const open = "FROM sports_events WHERE active AND status = 'prematch'"
-      for (const [column, index] of [
-        ["home_name", "sports_events_open_by_home_name"],
-        ["away_name", "sports_events_open_by_away_name"],
-        ["league_name", "sports_events_open_by_league_name"]
-      ]) {
+      for (
+        const [column, index] of [
+          ["home_name", "sports_events_open_by_home_name"],
+          ["away_name", "sports_events_open_by_away_name"],
+          ["league_name", "sports_events_open_by_league_name"]
+        ]
+      ) {
         const plan = yield* planOf(`SELECT id ${open} ORDER BY ${column} COLLATE natural_ci, starts_at, id LIMIT 50`)
         assert.include(plan, index, column)
         assert.notInclude(plan, "\"Node Type\":\"Sort\"", column)

@@ -18,7 +18,13 @@ import { testCatalogConfig } from "../../support/TestApp.ts"
 
 const premier: SportsLeague = { id: "900", name: "Premier Division", sportId: 1, countryCode: "gb" }
 const pro: SportsLeague = { id: "950", name: "Pro League", sportId: 18, countryCode: "us" }
-const event = (id: string, league: SportsLeague, home: string, away: string, status: "prematch" | "live"): SportsEvent => ({
+const event = (
+  id: string,
+  league: SportsLeague,
+  home: string,
+  away: string,
+  status: "prematch" | "live"
+): SportsEvent => ({
   id,
   sportId: league.sportId,
   league,
@@ -35,31 +41,39 @@ const event = (id: string, league: SportsLeague, home: string, away: string, sta
 /** A provider over `world`, counting league pages, and waiting for `gate` before answering any. */
 const worldProvider = (world: { events: ReadonlyArray<SportsEvent> }, gate?: Deferred.Deferred<void>) => {
   const calls = { leagues: 0 }
-  const page = <A>(results: ReadonlyArray<A>) => ({ value: { results, page: 1, perPage: 50, total: results.length } satisfies Page<A>, raw: null, storedAt: 0, origin: "upstream" as const })
+  const page = <A>(results: ReadonlyArray<A>) => ({
+    value: { results, page: 1, perPage: 50, total: results.length } satisfies Page<A>,
+    raw: null,
+    storedAt: 0,
+    origin: "upstream" as const
+  })
   const events = (status: string) => (query: ListQuery) =>
     Effect.succeed(page(world.events.filter((e) => e.status === status && e.sportId === query.sportId)))
   const unused = () => Effect.die("not used by the catalog")
   return {
     calls,
-    layer: Layer.succeed(SportsProvider, SportsProvider.of({
-      name: "memory",
-      configured: true,
-      capabilities: [],
-      leagues: (query) =>
-        Effect.andThen(gate ? Deferred.await(gate) : Effect.void, () => {
-          calls.leagues++
-          return Effect.succeed(page([premier, pro].filter((league) => league.sportId === query.sportId)))
-        }),
-      upcoming: events("prematch"),
-      live: events("live"),
-      ended: events("ended"),
-      event: unused,
-      odds: unused,
-      liveOdds: unused,
-      lineup: unused,
-      statsTrend: unused,
-      result: unused
-    }))
+    layer: Layer.succeed(
+      SportsProvider,
+      SportsProvider.of({
+        name: "memory",
+        configured: true,
+        capabilities: [],
+        leagues: (query) =>
+          Effect.andThen(gate ? Deferred.await(gate) : Effect.void, () => {
+            calls.leagues++
+            return Effect.succeed(page([premier, pro].filter((league) => league.sportId === query.sportId)))
+          }),
+        upcoming: events("prematch"),
+        live: events("live"),
+        ended: events("ended"),
+        event: unused,
+        odds: unused,
+        liveOdds: unused,
+        lineup: unused,
+        statsTrend: unused,
+        result: unused
+      })
+    )
   }
 }
 
@@ -69,11 +83,13 @@ const countingRepo = () => {
   const layer = Layer.effect(
     SportsCatalogRepo,
     Effect.map(Effect.service(SportsCatalogRepo), (repo) => {
-      const counted = <Args extends ReadonlyArray<unknown>, A>(name: string, read: (...args: Args) => Effect.Effect<A>) => (...args: Args) =>
-        Effect.suspend(() => {
-          reads.set(name, (reads.get(name) ?? 0) + 1)
-          return read(...args)
-        })
+      const counted =
+        <Args extends ReadonlyArray<unknown>, A>(name: string, read: (...args: Args) => Effect.Effect<A>) =>
+        (...args: Args) =>
+          Effect.suspend(() => {
+            reads.set(name, (reads.get(name) ?? 0) + 1)
+            return read(...args)
+          })
       return SportsCatalogRepo.of({
         ...repo,
         feedPage: counted("feedPage", repo.feedPage),
@@ -86,7 +102,9 @@ const countingRepo = () => {
   return { reads, layer }
 }
 
-const catalogOver = (options: { readonly world: { events: ReadonlyArray<SportsEvent> }; readonly gate?: Deferred.Deferred<void> }) => {
+const catalogOver = (
+  options: { readonly world: { events: ReadonlyArray<SportsEvent> }; readonly gate?: Deferred.Deferred<void> }
+) => {
   const provider = worldProvider(options.world, options.gate)
   const repo = countingRepo()
   const layer = SportsCatalog.layerNoDeps.pipe(
@@ -103,12 +121,17 @@ const firstPage = { page: 1, perPage: 50 }
 
 describe("the sports catalog over its in-memory repository", () => {
   it.effect("sport_id 1, 01, 001 and Soccer are one read of the repository, answered alike", () => {
-    const world = { events: [event("1", premier, "Arsenal", "Chelsea", "prematch"), event("2", pro, "Boston", "Denver", "prematch")] }
+    const world = {
+      events: [event("1", premier, "Arsenal", "Chelsea", "prematch"), event("2", pro, "Boston", "Denver", "prematch")]
+    }
     const { layer, reads } = catalogOver({ world })
     return Effect.gen(function*() {
       const catalog = yield* SportsCatalog
       yield* catalog.refresh(null)
-      const answers = yield* Effect.forEach(["1", "01", "001", "Soccer"], (sport) => catalog.prematch({ sport }, {}, firstPage))
+      const answers = yield* Effect.forEach(
+        ["1", "01", "001", "Soccer"],
+        (sport) => catalog.prematch({ sport }, {}, firstPage)
+      )
       for (const answer of answers) assert.deepStrictEqual(answer, answers[0])
       assert.deepStrictEqual(answers[0].results.map((e) => e.id), ["1"])
       assert.deepStrictEqual([reads.get("feedPage"), reads.get("feedTotal")], [1, 1])
@@ -136,7 +159,9 @@ describe("the sports catalog over its in-memory repository", () => {
   })
 
   it.effect("the leagues facet is one read for every league chosen; lists ignore the feed-only filters", () => {
-    const world = { events: [event("1", premier, "Arsenal", "Chelsea", "prematch"), event("2", pro, "Boston", "Denver", "prematch")] }
+    const world = {
+      events: [event("1", premier, "Arsenal", "Chelsea", "prematch"), event("2", pro, "Boston", "Denver", "prematch")]
+    }
     const { layer, reads } = catalogOver({ world })
     return Effect.gen(function*() {
       const catalog = yield* SportsCatalog
@@ -186,10 +211,15 @@ describe("the sports catalog over its in-memory repository", () => {
   it.effect("the same refresh asked for twice at once runs once, and both callers get its outcome", () =>
     Effect.gen(function*() {
       const gate = yield* Deferred.make<void>()
-      const { calls, layer } = catalogOver({ world: { events: [event("1", premier, "Arsenal", "Chelsea", "prematch")] }, gate })
+      const { calls, layer } = catalogOver({
+        world: { events: [event("1", premier, "Arsenal", "Chelsea", "prematch")] },
+        gate
+      })
       yield* Effect.gen(function*() {
         const catalog = yield* SportsCatalog
-        const both = yield* Effect.forkChild(Effect.all([catalog.refresh(null), catalog.refresh({})], { concurrency: "unbounded" }))
+        const both = yield* Effect.forkChild(
+          Effect.all([catalog.refresh(null), catalog.refresh({})], { concurrency: "unbounded" })
+        )
         yield* Effect.yieldNow
         yield* Deferred.succeed(gate, undefined)
         const [first, second] = yield* Fiber.join(both)

@@ -21,7 +21,9 @@ const names = (page: { readonly data: { readonly results: ReadonlyArray<{ readon
   page.data.results.map((entry) => entry.name)
 
 /** Raw answers read on the wire, decoded to what the assertions need. */
-const FeedBody = Schema.Struct({ data: Schema.Struct({ results: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)) }) })
+const FeedBody = Schema.Struct({
+  data: Schema.Struct({ results: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)) })
+})
 const FeedIds = Schema.Struct({ data: Schema.Struct({ results: Schema.Array(PrematchEntry) }) })
 const FiltersBody = Schema.Struct({ data: Schema.Struct({ leagues: Schema.Array(Schema.String) }) })
 
@@ -55,8 +57,16 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         const wire = yield* api(token, "/sports/feed/prematch?per_page=200")
         assert.strictEqual(wire.status, 200)
         assert.deepStrictEqual(Object.keys(bodyAs(FeedBody)(wire).data.results[0]).sort(), [
-          "away_name", "country", "event_id", "has_odds", "home_name", "last_update", "league_id", "league_name",
-          "sport_id", "starts_at"
+          "away_name",
+          "country",
+          "event_id",
+          "has_odds",
+          "home_name",
+          "last_update",
+          "league_id",
+          "league_name",
+          "sport_id",
+          "starts_at"
         ])
       }))
 
@@ -73,14 +83,17 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         yield* check({ sport_id: "Basketball" }, upcoming.filter((e) => e.sportId === 18))
         yield* check({ country: "gb" }, upcoming.filter((e) => e.league.cc === "gb"))
         yield* check({ country: "England" }, upcoming.filter((e) => e.league.cc === "gb"))
-        // England is both en and gb, as the README says: either code (any case) finds the other's events.
+        // England is both en and gb, as the partner guide says: either code (any case) finds the other's events.
         yield* check({ country: "en" }, upcoming.filter((e) => e.league.cc === "gb"))
         yield* check({ country: "GB" }, upcoming.filter((e) => e.league.cc === "gb"))
         yield* check({ country: "spain" }, upcoming.filter((e) => e.league.cc === "es"))
         yield* check({ country: "Atlantis" }, [])
         yield* check({ league_id: "902" }, upcoming.filter((e) => e.league.id === "902"))
         yield* check({ team_id: "900-0" }, upcoming.filter((e) => e.home.id === "900-0" || e.away.id === "900-0"))
-        yield* check({ search: "ARSENAL" }, upcoming.filter((e) => e.home.name === "Arsenal" || e.away.name === "Arsenal"))
+        yield* check(
+          { search: "ARSENAL" },
+          upcoming.filter((e) => e.home.name === "Arsenal" || e.away.name === "Arsenal")
+        )
         yield* check({ search: "pro lea" }, upcoming.filter((e) => e.league.name === "Pro League"))
         yield* check({ search: "%" }, [])
         yield* check({ has_odds: true }, upcoming.filter((e) => e.hasOdds))
@@ -108,14 +121,21 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
           })
         yield* check({ date: compactDay(0) }, upcoming.filter((e) => onDay(e, 0)))
         yield* check({ date: compactDay(2) }, upcoming.filter((e) => onDay(e, 2)))
-        yield* check({ date_from: compactDay(1), date_to: compactDay(2) }, upcoming.filter((e) => onDay(e, 1) || onDay(e, 2)))
+        yield* check(
+          { date_from: compactDay(1), date_to: compactDay(2) },
+          upcoming.filter((e) => onDay(e, 1) || onDay(e, 2))
+        )
         yield* check({ date_from: compactDay(3) }, upcoming.filter((e) => onDay(e, 3) || onDay(e, 4)))
         yield* check({ date_to: compactDay(0) }, upcoming.filter((e) => onDay(e, 0)))
         yield* check({ date: compactDay(1), date_from: compactDay(2) }, [])
         yield* check({ date: compactDay(9) }, [])
         // YYYY-MM-DD, the other form a query string may carry (the typed client sends YYYYMMDD).
         yield* wireCheck(token, `date=${day(0)}`, upcoming.filter((e) => onDay(e, 0)))
-        yield* wireCheck(token, `date_from=${day(1)}&date_to=${day(2)}`, upcoming.filter((e) => onDay(e, 1) || onDay(e, 2)))
+        yield* wireCheck(
+          token,
+          `date_from=${day(1)}&date_to=${day(2)}`,
+          upcoming.filter((e) => onDay(e, 1) || onDay(e, 2))
+        )
         yield* wireCheck(token, `date_from=${day(3)}`, upcoming.filter((e) => onDay(e, 3) || onDay(e, 4)))
         yield* wireCheck(token, `date_to=${day(0)}`, upcoming.filter((e) => onDay(e, 0)))
         yield* wireCheck(token, `date=${day(1)}&date_from=${day(2)}`, [])
@@ -133,13 +153,15 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
           )
         // ASCII-only names, so the check does not depend on the database's collation.
         const ascending = (values: ReadonlyArray<string>) => [...values].sort()
-        for (const [sortBy, key, filter] of [
-          ["time", "starts_at", {}],
-          ["league_name", "league_name", { search: "e" }],
-          ["home_name", "home_name", { league_id: "900" }],
-          ["away_name", "away_name", { league_id: "950" }],
-          ["last_update", "last_update", {}]
-        ] as const) {
+        for (
+          const [sortBy, key, filter] of [
+            ["time", "starts_at", {}],
+            ["league_name", "league_name", { search: "e" }],
+            ["home_name", "home_name", { league_id: "900" }],
+            ["away_name", "away_name", { league_id: "950" }],
+            ["last_update", "last_update", {}]
+          ] as const
+        ) {
           const up = yield* field({ sort_by: sortBy, sort_direction: "asc", ...filter }, key)
           assert.deepStrictEqual(up, ascending(up), `${sortBy} asc`)
           const down = yield* field({ sort_by: sortBy, sort_direction: "DESC", ...filter }, key)
@@ -147,14 +169,20 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         }
         const unknown = yield* field({ sort_by: "popularity", sort_direction: "desc" }, "starts_at")
         assert.deepStrictEqual(unknown, ascending(unknown))
-        const badDirection = yield* field({ sort_by: "home_name", sort_direction: "sideways", league_id: "900" }, "home_name")
+        const badDirection = yield* field(
+          { sort_by: "home_name", sort_direction: "sideways", league_id: "900" },
+          "home_name"
+        )
         assert.deepStrictEqual(badDirection, ascending(badDirection))
       }))
 
     it.effect("pages: totals, per_page capped at 200, and stable pages that cover everything once", () =>
       Effect.gen(function*() {
         const { client } = yield* withCatalog
-        const pages = yield* Effect.forEach([1, 2, 3], (page) => client.catalog.prematch({ query: { per_page: 50, page } }))
+        const pages = yield* Effect.forEach(
+          [1, 2, 3],
+          (page) => client.catalog.prematch({ query: { per_page: 50, page } })
+        )
         assert.deepStrictEqual(pages.map((p) => p.data.results.length), [50, 50, upcoming.length - 100])
         const all = pages.flatMap((p) => p.data.results.map((e) => e.event_id))
         assert.strictEqual(new Set(all).size, upcoming.length)
@@ -176,7 +204,9 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
           const event = inPlay.find((e) => e.id === entry.event_id)!
           assert.deepInclude(entry, { score: event.ss!, minute: event.minute!, home_name: event.home.name })
         }
-        const filtered = yield* client.catalog.live({ query: { league_id: "901", sort_by: "time", sort_direction: "desc" } })
+        const filtered = yield* client.catalog.live({
+          query: { league_id: "901", sort_by: "time", sort_direction: "desc" }
+        })
         assert.deepStrictEqual(resultIds(filtered), ids(inPlay.filter((e) => e.league.id === "901")))
       }))
   })
@@ -265,13 +295,17 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         assert.deepStrictEqual(names(yield* countries({ sport_id: "1" })), ["England", "Spain"])
         assert.deepStrictEqual(names(yield* countries({ search: "spa" })), ["Spain"])
         const first = (yield* countries({ per_page: 1 })).data
-        assert.deepStrictEqual(first, { results: [{ name: "England", code: "gb", active: true }], meta: { page: 1, per_page: 1, total: 3 } })
+        assert.deepStrictEqual(first, {
+          results: [{ name: "England", code: "gb", active: true }],
+          meta: { page: 1, per_page: 1, total: 3 }
+        })
       }))
 
     it.effect("leagues: {id, name, country}, filtered by search, sport, country, league and team", () =>
       Effect.gen(function*() {
         const { client } = yield* withCatalog
-        const leagues = (query: Parameters<typeof client.catalog.leagues>[0]["query"]) => client.catalog.leagues({ query })
+        const leagues = (query: Parameters<typeof client.catalog.leagues>[0]["query"]) =>
+          client.catalog.leagues({ query })
         const all = yield* leagues({})
         assert.deepStrictEqual(names(all), ["Liga Primera", "Premier Division", "Pro League", "World Cup"])
         assert.deepInclude(all.data.results[3], { id: "902", name: "World Cup", country: null })
@@ -295,7 +329,11 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         assert.deepStrictEqual(names(yield* teams({ search: "den" })), ["Denmark", "Denver"])
         assert.deepStrictEqual(names(yield* teams({ country: "gb" })), ["Arsenal", "Brighton", "Chelsea", "Derby"])
         const lastPage = yield* teams({ per_page: 5, page: 4 })
-        assert.deepStrictEqual([lastPage.data.results.length, lastPage.data.meta], [1, { page: 4, per_page: 5, total: 16 }])
+        assert.deepStrictEqual([lastPage.data.results.length, lastPage.data.meta], [1, {
+          page: 4,
+          per_page: 5,
+          total: 16
+        }])
       }))
   })
 })

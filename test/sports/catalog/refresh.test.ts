@@ -14,7 +14,9 @@ const fullWorld = { sports: 2, countries: 3, leagues: 4, teams: 16, events: 129 
 
 const tableCounts = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const [row] = yield* sql<{ sports: number; countries: number; leagues: number; teams: number; events: number; active: number }>`
+  const [row] = yield* sql<
+    { sports: number; countries: number; leagues: number; teams: number; events: number; active: number }
+  >`
     SELECT (SELECT count(*) FROM sports_sports)::int AS sports, (SELECT count(*) FROM sports_countries)::int AS countries,
            (SELECT count(*) FROM sports_leagues)::int AS leagues, (SELECT count(*) FROM sports_teams)::int AS teams,
            (SELECT count(*) FROM sports_events)::int AS events,
@@ -63,7 +65,10 @@ layer(CatalogApp(), live)("POST /sports/catalog/refresh", (it) => {
       // No body at all (the typed client sends a JSON null) is the same whole refresh.
       const bare = yield* refreshOnTheWire(token)
       assert.strictEqual(bare.status, 200)
-      assert.match(dataAs(Schema.Struct({ message: Schema.String }))(bare).message, /: 0 records new or changed, 0 deactivated\.$/)
+      assert.match(
+        dataAs(Schema.Struct({ message: Schema.String }))(bare).message,
+        /: 0 records new or changed, 0 deactivated\.$/
+      )
     }))
 
   it.effect("sport_id (as id or name) and the import flags narrow it", () =>
@@ -122,8 +127,10 @@ describe("when the provider changes", () => {
         world.events = worldEvents()
           .filter((event) => !removed.includes(event.id))
           .map((event) =>
-            event.id === "80000" ? { ...event, ss: "5-5", minute: 88 } :
-              event.league.id === "900" ? { ...event, league: { ...event.league, name: "Premier Division Renamed" } } :
+            event.id === "80000" ?
+              { ...event, ss: "5-5", minute: 88 } :
+              event.league.id === "900" ?
+              { ...event, league: { ...event.league, name: "Premier Division Renamed" } } :
               event
           )
         const again = yield* refresh(token)
@@ -148,11 +155,15 @@ describe("when the provider changes", () => {
         world.events = worldEvents()
         yield* refresh(token)
         const sql = yield* SqlClient.SqlClient
-        const snapshot = sql`SELECT id, league_name, home_name, status, score, active, last_update FROM sports_events ORDER BY id`
+        const snapshot =
+          sql`SELECT id, league_name, home_name, status, score, active, last_update FROM sports_events ORDER BY id`
         const before = yield* snapshot
 
         // The world changes, but the provider fails on page 2 of the soccer fixtures.
-        world.events = worldEvents().map((event) => ({ ...event, home: { ...event.home, name: `${event.home.name} (new)` } }))
+        world.events = worldEvents().map((event) => ({
+          ...event,
+          home: { ...event.home, name: `${event.home.name} (new)` }
+        }))
         const fake = yield* FakeUpstream
         const healthy = catalogProvider(world)
         fake.script((call) =>

@@ -16,7 +16,11 @@ const world: World = { events: worldEvents() }
 
 layer(
   CatalogSchedule.pipe(
-    Layer.provideMerge(CatalogApp(world, { catalog: { refreshInterval: Duration.millis(600), liveRefreshInterval: Duration.millis(150) } }))
+    Layer.provideMerge(
+      CatalogApp(world, {
+        catalog: { refreshInterval: Duration.millis(600), liveRefreshInterval: Duration.millis(150) }
+      })
+    )
   ),
   live
 )("the scheduled refresh", (it) => {
@@ -41,7 +45,7 @@ layer(
       )
 
       // A new fixture is picked up by the full refresh.
-      const [template] = worldEvents().filter((event) => event.timeStatus === 0)
+      const template = worldEvents().find((event) => event.timeStatus === 0)!
       world.events = [...world.events, { ...template, id: "79999" }]
       yield* eventually(
         client.catalog.overview(),
@@ -70,55 +74,81 @@ const connection = Effect.acquireRelease(
 const query = (client: Client, text: string, values: Array<unknown> = []) =>
   Effect.promise(() => client.query(text, values)).pipe(Effect.map((result) => result.rows))
 
-layer(Layer.mergeAll(FakeUpstream.layer(catalogProvider(stoppingWorld)), TestDatabaseUrlLive), live)("a stop during a scheduled refresh", (it) => {
-  it.effect("interrupts it: the stop does not wait, its transaction is rolled back, and its job runs again at once", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const url = yield* TestDatabaseUrl
-      // Refreshes every 10 minutes: nothing runs on its own during the test but the start-up fill.
-      const instance = () =>
-        FleetInstance({
-          redisUrl: undefined,
-          keyPrefix: "unused:",
-          scheduled: true,
-          catalog: { sportIds: [1, 18], refreshInterval: Duration.minutes(10), liveRefreshInterval: Duration.minutes(10) }
-        })
-      const scope = yield* Scope.make()
-      yield* Layer.buildWithScope(instance(), scope)
-      const client = yield* connection
-      const leagueName = () => Effect.map(query(client, "SELECT name FROM sports_leagues WHERE id = '900'"), (rows) => rows[0]?.name)
-      assert.strictEqual(yield* leagueName(), "Premier Division", "filled at start")
+layer(Layer.mergeAll(FakeUpstream.layer(catalogProvider(stoppingWorld)), TestDatabaseUrlLive), live)(
+  "a stop during a scheduled refresh",
+  (it) => {
+    it.effect(
+      "interrupts it: the stop does not wait, its transaction is rolled back, and its job runs again at once",
+      () =>
+        Effect.scoped(Effect.gen(function*() {
+          const url = yield* TestDatabaseUrl
+          // Refreshes every 10 minutes: nothing runs on its own during the test but the start-up fill.
+          const instance = () =>
+            FleetInstance({
+              redisUrl: undefined,
+              keyPrefix: "unused:",
+              scheduled: true,
+              catalog: {
+                sportIds: [1, 18],
+                refreshInterval: Duration.minutes(10),
+                liveRefreshInterval: Duration.minutes(10)
+              }
+            })
+          const scope = yield* Scope.make()
+          yield* Layer.buildWithScope(instance(), scope)
+          const client = yield* connection
+          const leagueName = () =>
+            Effect.map(query(client, "SELECT name FROM sports_leagues WHERE id = '900'"), (rows) => rows[0]?.name)
+          assert.strictEqual(yield* leagueName(), "Premier Division", "filled at start")
 
-      // The provider renames a league; the refresh that picks it up writes the leagues, then waits on the
-      // events, which the test holds locked: it is stopped half-way through its transaction.
-      stoppingWorld.events = worldEvents().map((event) =>
-        event.league.id === "900" ? { ...event, league: { ...event.league, name: "Premier Division Renamed" } } : event
-      )
-      const locker = yield* connection
-      yield* query(locker, "BEGIN")
-      yield* query(locker, "LOCK TABLE sports_events IN ACCESS EXCLUSIVE MODE")
-      const utils = yield* Effect.acquireRelease(
-        Effect.promise(() => makeWorkerUtils({ connectionString: url })),
-        (utils) => Effect.promise(async () => utils.release())
-      )
-      // The full refresh falls due now (as it would at its interval).
-      yield* Effect.promise(() => utils.addJob("sports-catalog:full", {}, { jobKey: fullRefreshKey, runAt: new Date(), maxAttempts: 1 }))
-      yield* eventually(
-        query(client, "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%sports_events%'"),
-        (rows) => rows[0].n >= 1,
-        "the refresh waiting on the locked events"
-      )
+          // The provider renames a league; the refresh that picks it up writes the leagues, then waits on the
+          // events, which the test holds locked: it is stopped half-way through its transaction.
+          stoppingWorld.events = worldEvents().map((event) =>
+            event.league.id === "900"
+              ? { ...event, league: { ...event.league, name: "Premier Division Renamed" } }
+              : event
+          )
+          const locker = yield* connection
+          yield* query(locker, "BEGIN")
+          yield* query(locker, "LOCK TABLE sports_events IN ACCESS EXCLUSIVE MODE")
+          const utils = yield* Effect.acquireRelease(
+            Effect.promise(() => makeWorkerUtils({ connectionString: url })),
+            (utils) => Effect.promise(async () => utils.release())
+          )
+          // The full refresh falls due now (as it would at its interval).
+          yield* Effect.promise(() =>
+            utils.addJob("sports-catalog:full", {}, { jobKey: fullRefreshKey, runAt: new Date(), maxAttempts: 1 })
+          )
+          yield* eventually(
+            query(
+              client,
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%sports_events%'"
+            ),
+            (rows) => rows[0].n >= 1,
+            "the refresh waiting on the locked events"
+          )
 
-      // The stop ends without waiting for the lock.
-      yield* Scope.close(scope, Exit.void).pipe(
-        Effect.timeoutOrElse({ duration: "20 seconds", orElse: () => Effect.die("the stop waited for the refresh") })
-      )
-      yield* query(locker, "ROLLBACK")
-      assert.strictEqual(yield* leagueName(), "Premier Division", "the interrupted refresh wrote nothing")
-      const [job] = yield* query(client, "SELECT run_at <= now() AS due, locked_at IS NULL AS free FROM graphile_worker.jobs WHERE key = $1", [fullRefreshKey])
-      assert.deepStrictEqual(job, { due: true, free: true }, "the refresh is due again at once")
+          // The stop ends without waiting for the lock.
+          yield* Scope.close(scope, Exit.void).pipe(
+            Effect.timeoutOrElse({
+              duration: "20 seconds",
+              orElse: () => Effect.die("the stop waited for the refresh")
+            })
+          )
+          yield* query(locker, "ROLLBACK")
+          assert.strictEqual(yield* leagueName(), "Premier Division", "the interrupted refresh wrote nothing")
+          const [job] = yield* query(
+            client,
+            "SELECT run_at <= now() AS due, locked_at IS NULL AS free FROM graphile_worker.jobs WHERE key = $1",
+            [fullRefreshKey]
+          )
+          assert.deepStrictEqual(job, { due: true, free: true }, "the refresh is due again at once")
 
-      // The next instance to start takes it at once.
-      yield* Layer.build(instance())
-      yield* eventually(leagueName(), (name) => name === "Premier Division Renamed", "the refresh run again")
-    })), 60_000)
-})
+          // The next instance to start takes it at once.
+          yield* Layer.build(instance())
+          yield* eventually(leagueName(), (name) => name === "Premier Division Renamed", "the refresh run again")
+        })),
+      60_000
+    )
+  }
+)

@@ -20,7 +20,8 @@ export const streamLeasesSpec = <R>(
       const leases = yield* StreamLeases
       const [acme, other] = [yield* givenRepoPartner, yield* givenRepoPartner]
       const on = instance()
-      const take = (partnerId: number, environment: "live" | "test" = "live") => leases.acquire({ partnerId, environment, instance: on, limit: 2 })
+      const take = (partnerId: number, environment: "live" | "test" = "live") =>
+        leases.acquire({ partnerId, environment, instance: on, limit: 2 })
       const [a, b, c] = [yield* take(acme.id), yield* take(acme.id), yield* take(acme.id)]
       assert.isTrue(Option.isSome(a) && Option.isSome(b) && Option.isNone(c), "two of two, then none")
       assert.notStrictEqual(Option.getOrThrow(a), Option.getOrThrow(b))
@@ -37,7 +38,8 @@ export const streamLeasesSpec = <R>(
       const acme = yield* givenRepoPartner
       const on = instance()
       const taken = yield* Effect.all(
-        Array.from({ length: 6 }, () => leases.acquire({ partnerId: acme.id, environment: "live", instance: on, limit: 3 })),
+        Array.from({ length: 6 }, () =>
+          leases.acquire({ partnerId: acme.id, environment: "live", instance: on, limit: 3 })),
         { concurrency: "unbounded" }
       )
       assert.strictEqual(taken.filter(Option.isSome).length, 3)
@@ -48,7 +50,8 @@ export const streamLeasesSpec = <R>(
       const leases = yield* StreamLeases
       const [acme, other] = [yield* givenRepoPartner, yield* givenRepoPartner]
       const [gone, alive] = [instance(), instance()]
-      const take = (partnerId: number, on: string) => leases.acquire({ partnerId, environment: "live", instance: on, limit: 1 })
+      const take = (partnerId: number, on: string) =>
+        leases.acquire({ partnerId, environment: "live", instance: on, limit: 1 })
       assert.isTrue(Option.isSome(yield* take(acme.id, gone)))
       assert.isTrue(Option.isSome(yield* take(other.id, alive)))
       yield* pass(Duration.sum(leaseLifetime, Duration.seconds(1)))

@@ -9,7 +9,10 @@ import { StreamRecords } from "../../../src/sports/stream/StreamRecords.ts"
  * stream-records.test.ts. Each test writes worlds of its own; `now` is the time the form prunes by (the database's
  * clock, or the test's).
  */
-export const streamRecordsSpec = <R>(it: Vitest.MethodsNonLive<StreamRecords | R>, now: Effect.Effect<number, never, R>) => {
+export const streamRecordsSpec = <R>(
+  it: Vitest.MethodsNonLive<StreamRecords | R>,
+  now: Effect.Effect<number, never, R>
+) => {
   // Lower-case letters and digits only, so the SQL's collation orders them as JavaScript does.
   const world = () => `w${randomBytes(3).toString("hex")}`
   const hour = 3_600_000
@@ -40,7 +43,8 @@ export const streamRecordsSpec = <R>(it: Vitest.MethodsNonLive<StreamRecords | R
     answeredAt: at,
     ...change
   })
-  const byKey = (markets: ReadonlyArray<MarketRecord>) => [...markets].sort((a, b) => `${a.eventId}${a.inPlay}${a.key}` < `${b.eventId}${b.inPlay}${b.key}` ? -1 : 1)
+  const byKey = (markets: ReadonlyArray<MarketRecord>) =>
+    [...markets].sort((a, b) => `${a.eventId}${a.inPlay}${a.key}` < `${b.eventId}${b.inPlay}${b.key}` ? -1 : 1)
 
   it.effect("events are saved by world and id; those whose facts moved (or unknown) are told with what was held", () =>
     Effect.gen(function*() {
@@ -83,7 +87,11 @@ export const streamRecordsSpec = <R>(it: Vitest.MethodsNonLive<StreamRecords | R
       const { moved, previous } = yield* records.eventRecords(w, [event("listed", at)], [1])
       assert.strictEqual(moved.size, 0)
       assert.deepStrictEqual([...previous.keys()].sort(), ["gone", "gonelive"])
-      assert.strictEqual((yield* records.eventRecords(w, [event("listed", at)], [])).previous.size, 0, "no sports: none unlisted")
+      assert.strictEqual(
+        (yield* records.eventRecords(w, [event("listed", at)], [])).previous.size,
+        0,
+        "no sports: none unlisted"
+      )
     }))
 
   it.effect("markets are saved by event, phase and key; both phases are read back; odds as saved", () =>
@@ -121,11 +129,16 @@ export const streamRecordsSpec = <R>(it: Vitest.MethodsNonLive<StreamRecords | R
         market("nobody", "x", at)
       ])
       const stale = (yield* records.staleMarkets(at + hour)).filter((entry) => entry.world === w)
-      assert.deepStrictEqual(stale.map((entry) => [entry.market.eventId, entry.market.inPlay, entry.market.key, entry.sportId, entry.leagueId]), [
-        ["e1", false, "z", 1, "l1"],
-        ["e1", true, "z", 1, "l1"],
-        ["e2", false, "b", 7, "l9"]
-      ])
+      assert.deepStrictEqual(
+        stale.map((
+          entry
+        ) => [entry.market.eventId, entry.market.inPlay, entry.market.key, entry.sportId, entry.leagueId]),
+        [
+          ["e1", false, "z", 1, "l1"],
+          ["e1", true, "z", 1, "l1"],
+          ["e2", false, "b", 7, "l9"]
+        ]
+      )
     }))
 
   it.effect("pruning forgets markets unseen for a day and events ended or inactive for three", () =>
@@ -142,7 +155,10 @@ export const streamRecordsSpec = <R>(it: Vitest.MethodsNonLive<StreamRecords | R
       ])
       yield* records.saveMarkets(w, [market("oldopen", "old", at - 25 * hour), market("oldopen", "new", at - hour)])
       yield* records.prune
-      assert.deepStrictEqual([...(yield* records.places(w, ["oldended", "oldinactive", "oldopen", "newended"])).keys()].sort(), ["newended", "oldopen"])
+      assert.deepStrictEqual(
+        [...(yield* records.places(w, ["oldended", "oldinactive", "oldopen", "newended"])).keys()].sort(),
+        ["newended", "oldopen"]
+      )
       assert.deepStrictEqual((yield* records.marketRecords(w, ["oldopen"])).map((m) => m.key), ["new"])
     }))
 }

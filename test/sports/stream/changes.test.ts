@@ -46,10 +46,19 @@ layer(StreamApp(world), live)("the live change stream", (it) => {
         assert.strictEqual(stream.events[0].event, "connected")
         assert.strictEqual(stream.events[0].id, start)
       }
-      assert.deepStrictEqual(soccer.events[0].data.filters, { sport_id: [1], league_id: ["900"], event_id: null, kinds: null })
+      assert.deepStrictEqual(soccer.events[0].data.filters, {
+        sport_id: [1],
+        league_id: ["900"],
+        event_id: null,
+        kinds: null
+      })
 
       world.events = world.events.map((event) =>
-        event.id === score ? { ...event, ss: "3-0" } : event.id === startTime ? { ...event, startsAt: event.startsAt + 3_600_000 } : event
+        event.id === score
+          ? { ...event, ss: "3-0" }
+          : event.id === startTime
+          ? { ...event, startsAt: event.startsAt + 3_600_000 }
+          : event
       )
       world.odds.set(odd, { ...marketsAt(2.5), "1_1": { home: 2.4, draw: 3.2, away: 3.6 } })
       yield* refresh(token)
@@ -62,14 +71,34 @@ layer(StreamApp(world), live)("the live change stream", (it) => {
         [["event", startTime], ["odds", odd], ["score", score]].sort()
       )
       // In the log's order, which is the order of the stream: the refresh's two, then the odds read's.
-      assert.deepStrictEqual(changes.map((change) => change.id), (yield* logPositions("betsapi", Number(start))))
+      assert.deepStrictEqual(changes.map((change) => change.id), yield* logPositions("betsapi", Number(start)))
       assert.deepStrictEqual(changes.slice(-1).map((change) => change.event), ["odds"])
-      const [event, scored, priced] = [startTime, score, odd].map((id) => changes.find((change) => change.data.event_id === id)!.data)
-      assert.deepInclude(event, { changed: ["starts_at"], status: "prematch", active: true, sport_id: 1, league_id: "900" })
-      assert.strictEqual(event.starts_at, new Date(world.events.find((e) => e.id === startTime)!.startsAt).toISOString())
+      const [event, scored, priced] = [startTime, score, odd].map((id) =>
+        changes.find((change) => change.data.event_id === id)!.data
+      )
+      assert.deepInclude(event, {
+        changed: ["starts_at"],
+        status: "prematch",
+        active: true,
+        sport_id: 1,
+        league_id: "900"
+      })
+      assert.strictEqual(
+        event.starts_at,
+        new Date(world.events.find((e) => e.id === startTime)!.startsAt).toISOString()
+      )
       assert.deepInclude(scored, { score: "3-0", minute: 40, status: "live" })
-      assert.deepInclude(priced, { market_key: "1_1", changed: "prices", suspended: false, reason: null, in_play: false })
-      assert.deepStrictEqual(priced.odds, [{ label: "Home", value: 2.4 }, { label: "Draw", value: 3.2 }, { label: "Away", value: 3.6 }])
+      assert.deepInclude(priced, {
+        market_key: "1_1",
+        changed: "prices",
+        suspended: false,
+        reason: null,
+        in_play: false
+      })
+      assert.deepStrictEqual(priced.odds, [{ label: "Home", value: 2.4 }, { label: "Draw", value: 3.2 }, {
+        label: "Away",
+        value: 3.6
+      }])
       for (const change of [event, scored, priced]) {
         // The provider's time and the service's, neither in the future.
         assert.isAtMost(Date.parse(change.updated_at), Date.parse(change.seen_at))
@@ -80,7 +109,10 @@ layer(StreamApp(world), live)("the live change stream", (it) => {
       // A heartbeat after them on each other stream: everything sent before it has arrived.
       yield* nextHeartbeat(oddsOnly)
       yield* nextHeartbeat(basketball)
-      assert.deepStrictEqual(changesOf(oddsOnly).map((change) => [change.event, change.data.market_key]), [["odds", "1_1"]])
+      assert.deepStrictEqual(changesOf(oddsOnly).map((change) => [change.event, change.data.market_key]), [[
+        "odds",
+        "1_1"
+      ]])
       assert.deepStrictEqual(changesOf(basketball), [])
     }))
 
@@ -95,7 +127,9 @@ layer(StreamApp(world), live)("the live change stream", (it) => {
         kinds: ["The selected kinds is invalid. Use event, score, odds or result."],
         sport_id: ["The sport id field must be a sport id (like 1) or a sport name (like Soccer)."]
       })
-      const tooMany = yield* openStream(baseUrl, token, { query: Array.from({ length: 101 }, (_, i) => `event_id=${i}`).join("&") })
+      const tooMany = yield* openStream(baseUrl, token, {
+        query: Array.from({ length: 101 }, (_, i) => `event_id=${i}`).join("&")
+      })
       assert.deepStrictEqual(tooMany.error.errors, { event_id: ["The event id field may list at most 100 values."] })
       const badId = yield* openStream(baseUrl, token, { lastEventId: "abc" })
       assert.strictEqual(badId.status, 422)
@@ -116,7 +150,8 @@ layer(StreamApp(world), live)("the live change stream", (it) => {
 
       // A sandbox event's odds, read with the test token, open its markets in the sandbox world only.
       const testClient = yield* partnerClient(created.test.token)
-      const [sandboxEvent] = (yield* testClient.catalog.prematch({ query: { per_page: 1, has_odds: true } })).data.results
+      const [sandboxEvent] =
+        (yield* testClient.catalog.prematch({ query: { per_page: 1, has_odds: true } })).data.results
       yield* testClient.sports.odds({ params: { eventId: sandboxEvent.event_id }, query: {} })
       // A live change: a score, refreshed with the live token.
       world.events = world.events.map((event) => (event.id === "80004" ? { ...event, ss: "5-5" } : event))

@@ -35,13 +35,19 @@ const instance = (name: string) =>
   })
 
 const givenToken = (context: Context.Context<Partners>, name: string) =>
-  Effect.map(Effect.orDie(Effect.flatMap(Effect.service(Partners), (partners) => partners.create({ name }))), (created) => created.token).pipe(
+  Effect.map(
+    Effect.orDie(Effect.flatMap(Effect.service(Partners), (partners) => partners.create({ name }))),
+    (created) => created.token
+  ).pipe(
     Effect.provide(context)
   )
 
 const refreshThrough = (url: string, token: string) =>
   Effect.promise(() =>
-    fetch(`${url}/api/partner/v1/sports/catalog/refresh`, { method: "POST", headers: { authorization: `Bearer ${token}` } })
+    fetch(`${url}/api/partner/v1/sports/catalog/refresh`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` }
+    })
       .then((response) => response.status)
   )
 
@@ -56,7 +62,9 @@ layer(Layer.mergeAll(FakeUpstream.layer(streamProvider(world)), TestDatabaseUrlL
       Effect.scoped(Effect.gen(function*() {
         const a = yield* instance("a")
         const b = yield* instance("b")
-        yield* Effect.addFinalizer(() => Effect.andThen(Scope.close(a.scope, Exit.void), Scope.close(b.scope, Exit.void)))
+        yield* Effect.addFinalizer(() =>
+          Effect.andThen(Scope.close(a.scope, Exit.void), Scope.close(b.scope, Exit.void))
+        )
         const token = yield* givenToken(a.context, "Fleet")
         assert.strictEqual(yield* refreshThrough(a.url, token), 200)
         const [start = "0"] = (yield* logPositions("betsapi").pipe(Effect.provide(a.context))).slice(-1)
@@ -67,8 +75,10 @@ layer(Layer.mergeAll(FakeUpstream.layer(streamProvider(world)), TestDatabaseUrlL
         let target = b.url
         const balanced = Layer.effect(
           HttpClient.HttpClient,
-          Effect.map(Effect.service(HttpClient.HttpClient), (client) =>
-            HttpClient.mapRequest(client, (request) => HttpClientRequest.prependUrl(request, target)))
+          Effect.map(
+            Effect.service(HttpClient.HttpClient),
+            (client) => HttpClient.mapRequest(client, (request) => HttpClientRequest.prependUrl(request, target))
+          )
         ).pipe(Layer.provide(FetchHttpClient.layer))
         const received: Array<SportsChange> = []
         const client = yield* makePartnerClient({ token }).pipe(Effect.provide(balanced))
@@ -118,7 +128,9 @@ layer(Layer.mergeAll(FakeUpstream.layer(streamProvider(world)), TestDatabaseUrlL
       Effect.scoped(Effect.gen(function*() {
         const a = yield* instance("limit-a")
         const b = yield* instance("limit-b")
-        yield* Effect.addFinalizer(() => Effect.andThen(Scope.close(a.scope, Exit.void), Scope.close(b.scope, Exit.void)))
+        yield* Effect.addFinalizer(() =>
+          Effect.andThen(Scope.close(a.scope, Exit.void), Scope.close(b.scope, Exit.void))
+        )
         const token = yield* givenToken(a.context, "Greedy")
         const attempts = yield* Effect.forEach(
           Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? a.url : b.url)),
@@ -134,7 +146,10 @@ layer(Layer.mergeAll(FakeUpstream.layer(streamProvider(world)), TestDatabaseUrlL
         // One closes: its lease goes with it, and a new stream is admitted.
         yield* open[0].close
         const again = yield* eventually(
-          Effect.flatMap(openStream(b.url, token), (stream) => stream.status === 200 ? Effect.succeed(stream) : Effect.fail("refused")).pipe(
+          Effect.flatMap(
+            openStream(b.url, token),
+            (stream) => stream.status === 200 ? Effect.succeed(stream) : Effect.fail("refused")
+          ).pipe(
             Effect.option
           ),
           (stream) => stream._tag === "Some",
@@ -143,9 +158,14 @@ layer(Layer.mergeAll(FakeUpstream.layer(streamProvider(world)), TestDatabaseUrlL
         assert.strictEqual(again._tag, "Some")
 
         // Closed by their clients, streams give their leases back at once, on whichever instance they were.
-        yield* Effect.forEach([...open.slice(1), ...(again._tag === "Some" ? [again.value] : [])], (stream) => stream.close, { discard: true })
-        const leases = Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-          sql<{ n: number }>`SELECT count(*)::int AS n FROM sports_stream_connections`
+        yield* Effect.forEach(
+          [...open.slice(1), ...(again._tag === "Some" ? [again.value] : [])],
+          (stream) => stream.close,
+          { discard: true }
+        )
+        const leases = Effect.flatMap(
+          Effect.service(SqlClient.SqlClient),
+          (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM sports_stream_connections`
         ).pipe(Effect.map((rows) => rows[0].n), Effect.orDie, Effect.provide(a.context))
         yield* eventually(leases, (n) => n === 0, "every lease given back")
       })))

@@ -38,13 +38,19 @@ layer(StreamApp(world), live)("resuming the live change stream", (it) => {
       const [start = "0"] = (yield* logPositions("betsapi")).slice(-1)
 
       // The burst: twelve rounds of new prices on five events, each read (three markets each), and a refresh.
-      const burst = yield* Effect.forkChild(Effect.forEach(Array.from({ length: 12 }, (_, round) => round), (round) =>
-        Effect.gen(function*() {
-          for (const id of burstEvents) world.odds.set(id, marketsAt(2 + round / 10))
-          yield* Effect.forEach(burstEvents, (eventId) => client.sports.odds({ params: { eventId }, query: {} }), { concurrency: 5 })
-          world.events = world.events.map((event) => event.id === "70003" ? { ...event, startsAt: event.startsAt + 60_000 } : event)
-          yield* refresh(token)
-        }), { discard: true }))
+      const burst = yield* Effect.forkChild(
+        Effect.forEach(Array.from({ length: 12 }, (_, round) => round), (round) =>
+          Effect.gen(function*() {
+            for (const id of burstEvents) world.odds.set(id, marketsAt(2 + round / 10))
+            yield* Effect.forEach(burstEvents, (eventId) => client.sports.odds({ params: { eventId }, query: {} }), {
+              concurrency: 5
+            })
+            world.events = world.events.map((event) =>
+              event.id === "70003" ? { ...event, startsAt: event.startsAt + 60_000 } : event
+            )
+            yield* refresh(token)
+          }), { discard: true })
+      )
 
       const first = yield* openStream(baseUrl, token, { lastEventId: start })
       yield* until(first, (s) => changesOf(s).length >= 20, "the first part of the burst")
@@ -55,7 +61,11 @@ layer(StreamApp(world), live)("resuming the live change stream", (it) => {
       const second = yield* openStream(baseUrl, token, { lastEventId: lastSeen })
       yield* Fiber.join(burst)
       // Every odds answer of the burst written to the log, then the resumed stream caught up with it.
-      yield* eventually(Effect.forEach(burstEvents, (id) => logged("betsapi", "odds", id)), (counts) => counts.every((n) => n === 36), "every answer logged")
+      yield* eventually(
+        Effect.forEach(burstEvents, (id) => logged("betsapi", "odds", id)),
+        (counts) => counts.every((n) => n === 36),
+        "every answer logged"
+      )
       const log = yield* logPositions("betsapi", Number(start))
       yield* until(second, (s) => changesOf(s).at(-1)?.id === log.at(-1), "the end of the log")
       assert.strictEqual(second.events[0].event, "connected")
@@ -79,17 +89,19 @@ layer(StreamApp(world), live)("resuming the live change stream", (it) => {
       yield* until(stream, (s) => s.events.length === 1, "connected")
 
       // One writer draws its positions and holds its transaction open...
+      const drawn = yield* Deferred.make<void>()
       const release = yield* Deferred.make<void>()
-      const held = yield* Effect.forkChild(sql.withTransaction(Effect.andThen(
+      const held = yield* Effect.forkChild(sql.withTransaction(
         recorder.recordOdds("betsapi", [{
           eventId: "70020",
           inPlay: false,
           answeredAt: Date.now(),
           markets: [{ key: "1_1", name: "Full Time Result", odds: [{ label: "Home", value: 1.5 }], quotedAt: null }]
-        }]),
-        Deferred.await(release)
-      )))
-      // ...while another (an odds read) comes after it.
+        }]).pipe(Effect.andThen(Deferred.succeed(drawn, undefined)), Effect.andThen(Deferred.await(release)))
+      ))
+      // ...while another (an odds read) comes after it: once the first has drawn its positions, whatever the machine's
+      // speed (forked, it could otherwise draw after the read).
+      yield* Deferred.await(drawn)
       world.odds.set("70023", marketsAt(2.2))
       yield* client.sports.odds({ params: { eventId: "70023" }, query: {} })
       yield* nextHeartbeat(stream)
@@ -101,7 +113,10 @@ layer(StreamApp(world), live)("resuming the live change stream", (it) => {
       yield* until(stream, (s) => changesOf(s).length === 4, "both writers' changes")
       const changes = changesOf(stream)
       assert.deepStrictEqual(changes.map((change) => change.data.event_id), ["70020", "70023", "70023", "70023"])
-      assert.deepStrictEqual(changes.map((change) => change.id), yield* logPositions("betsapi", Number(start), ["70020", "70023"]))
+      assert.deepStrictEqual(
+        changes.map((change) => change.id),
+        yield* logPositions("betsapi", Number(start), ["70020", "70023"])
+      )
     }))
 
   it.effect("further back than STREAM_RETENTION: one reset to where the stream goes on, then the changes after it", () =>

@@ -7,6 +7,9 @@ import { StreamRecords } from "../../../src/sports/stream/StreamRecords.ts"
 import { TestDatabase } from "../../support/TestDatabase.ts"
 import { streamRecordsSpec } from "./StreamRecordsSpec.ts"
 
-layer(StreamRecords.layerSql.pipe(Layer.provide(TestDatabase)))("StreamRecords over PostgreSQL", (it) => streamRecordsSpec(it, Effect.sync(() => Date.now())))
+layer(StreamRecords.layerSql.pipe(Layer.provide(TestDatabase)))(
+  "StreamRecords over PostgreSQL",
+  (it) => streamRecordsSpec(it, Effect.sync(() => Date.now()))
+)
 
 layer(StreamRecords.layerMemory)("StreamRecords over memory", (it) => streamRecordsSpec(it, Clock.currentTimeMillis))

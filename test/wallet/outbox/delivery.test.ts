@@ -19,18 +19,23 @@ const givenPlayerWith = (start: number) =>
   })
 
 const callbackRow = (eventId: string) =>
-  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-    sql<{ id: string; status: string; attempts: number; last_error: string | null }>`
+  Effect.flatMap(
+    Effect.service(SqlClient.SqlClient),
+    (sql) =>
+      sql<{ id: string; status: string; attempts: number; last_error: string | null }>`
       SELECT id::text, status, attempts, last_error FROM partner_callbacks WHERE event_id = ${eventId}
-    `).pipe(Effect.map((rows) => rows[0]), Effect.orDie)
+    `
+  ).pipe(Effect.map((rows) => rows[0]), Effect.orDie)
 
-/** The README's signature check, as a partner would write it: any of the signatures may match. */
+/** The partner guide's signature check, as a partner would write it: any of the signatures may match. */
 const partnerVerifies = (secret: string, headers: Record<string, string | string[] | undefined>, rawBody: string) => {
   const timestamp = String(headers["x-partner-timestamp"])
   const expected = Buffer.from("v1=" + createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex"))
   const fresh = Math.abs(Date.now() / 1000 - Number(timestamp)) < 300
-  return fresh && String(headers["x-partner-signature"]).split(",").some((given) =>
-    given.length === expected.length && timingSafeEqual(Buffer.from(given), expected))
+  return fresh &&
+    String(headers["x-partner-signature"]).split(",").some((given) =>
+      given.length === expected.length && timingSafeEqual(Buffer.from(given), expected)
+    )
 }
 
 layer(WalletApp(books), live)("Notifications", (it) => {
@@ -48,7 +53,8 @@ layer(WalletApp(books), live)("Notifications", (it) => {
       const outbox = yield* CallbackOutbox
       yield* eventually(
         outbox.list({ status: "pending", limit: 1 }),
-        ([listed]) => listed !== undefined && (listed.nextAttemptAt?.getTime() ?? 0) > listed.createdAt.getTime() + 2_000,
+        ([listed]) =>
+          listed !== undefined && (listed.nextAttemptAt?.getTime() ?? 0) > listed.createdAt.getTime() + 2_000,
         "the next attempt backing off"
       )
 
@@ -63,8 +69,8 @@ layer(WalletApp(books), live)("Notifications", (it) => {
       assert.deepStrictEqual(attempts[0].body, attempts[1].body)
       for (const attempt of attempts) {
         const raw = attempt.raw
-        assert.isTrue(partnerVerifies(webhookSecret, attempt.headers, raw), "the README's check accepts it")
-        assert.isFalse(partnerVerifies(webhookSecret, attempt.headers, raw.replace('"amount":3', '"amount":30')))
+        assert.isTrue(partnerVerifies(webhookSecret, attempt.headers, raw), "the partner guide's check accepts it")
+        assert.isFalse(partnerVerifies(webhookSecret, attempt.headers, raw.replace("\"amount\":3", "\"amount\":30")))
         assert.isFalse(partnerVerifies("whsec_someone_else", attempt.headers, raw))
       }
     }))
@@ -90,7 +96,11 @@ layer(WalletApp(books), live)("Notifications", (it) => {
       const { external, userCode } = yield* givenPlayerWith(10)
       books.failNotifications = 1
       yield* winBet(userCode, "order-1", { bet: 1, win: 2 })
-      yield* eventually(callbackRow(transactionEventId("win", "order-1")), (row) => row?.attempts === 1, "the first failure")
+      yield* eventually(
+        callbackRow(transactionEventId("win", "order-1")),
+        (row) => row?.attempts === 1,
+        "the first failure"
+      )
       yield* winBet(userCode, "order-2", { bet: 1, win: 5 })
       yield* winBet(userCode, "order-3", { bet: 1, win: 7 })
       yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 2_100, "all three wins")

@@ -28,7 +28,11 @@ layer(TestServices(), live)("the callback worker after a crash elsewhere", (it) 
       const services = yield* Effect.context<never>()
       yield* Effect.scoped(Effect.gen(function*() {
         yield* Layer.build(CallbackWorker.pipe(Layer.provide(Layer.succeedContext(services))))
-        yield* eventually(locks, (rows) => rows.length === 1 && rows[0].job === null && rows[0].queue === null, "the line released")
+        yield* eventually(
+          locks,
+          (rows) => rows.length === 1 && rows[0].job === null && rows[0].queue === null,
+          "the line released"
+        )
       }))
     }))
 })

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { createHash, timingSafeEqual } from "node:crypto"
-import type { Environment } from "../domain/Environment.ts"
-import { CallbacksConfig } from "./CallbacksConfig.ts"
+import type { Environment } from "../../domain/Environment.ts"
+import { CallbacksConfig } from "../../wallet/CallbacksConfig.ts"
 
 export interface AgentCredentials {
   readonly agentCode: string
@@ -31,7 +31,10 @@ export class WalletCredentials extends Context.Service<WalletCredentials, {
   environmentOf(agentCode: unknown, agentSecret: unknown): Option.Option<Environment>
 }>()("partner-api/wallet/WalletCredentials") {
   /** The service for these credentials (none: every call of that environment is refused). */
-  static readonly make = (expected: Option.Option<AgentCredentials>, test: Option.Option<AgentCredentials> = Option.none()) => {
+  static readonly make = (
+    expected: Option.Option<AgentCredentials>,
+    test: Option.Option<AgentCredentials> = Option.none()
+  ) => {
     const matches = (credentials: Option.Option<AgentCredentials>, agentCode: unknown, agentSecret: unknown) =>
       Option.match(credentials, {
         onNone: () => false,

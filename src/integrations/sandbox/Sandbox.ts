@@ -1,5 +1,10 @@
 import { Layer } from "effect"
-import { ConfiguredWalletCredentialsLive, SandboxAgent, SandboxTestAgent, SandboxWalletCredentialsLive } from "./SandboxAgent.ts"
+import {
+  ConfiguredWalletCredentialsLive,
+  SandboxAgent,
+  SandboxTestAgent,
+  SandboxWalletCredentialsLive
+} from "./SandboxAgent.ts"
 import { sandboxGateway } from "./SandboxGateway.ts"
 import { SandboxPages } from "./SandboxPages.ts"
 import { SandboxPartnerWallet } from "./SandboxPartnerWallet.ts"

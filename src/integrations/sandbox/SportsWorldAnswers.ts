@@ -1,4 +1,4 @@
-import * as BetsApi from "../sports/BetsApi.ts"
+import * as BetsApi from "../../sports/BetsApi.ts"
 import {
   basketball,
   chance,
@@ -44,7 +44,9 @@ const eventJson = (fixture: Fixture, now: number) => {
     home: team(fixture.home),
     away: team(fixture.away),
     ss: state.timeStatus === 0 ? null : `${state.home}-${state.away}`,
-    ...(state.minute === null ? {} : { timer: { tm: state.minute, ts: 0, tt: "1", ta: 0, md: state.minute > 45 ? 1 : 0 } }),
+    ...(state.minute === null
+      ? {}
+      : { timer: { tm: state.minute, ts: 0, tt: "1", ta: 0, md: state.minute > 45 ? 1 : 0 } }),
     has_lineup: sport.hasLineup ? 1 : 0,
     // Most events are linked to odds; some lower-profile ones are not.
     ...(chance(fixture.id, "odds") < 0.85 ? { bet365_id: String(Number(fixture.id) + 7_000_000) } : {})
@@ -53,7 +55,10 @@ const eventJson = (fixture: Fixture, now: number) => {
 
 const page = <A>(items: ReadonlyArray<A>, pageNumber: number) => {
   const start = (pageNumber - 1) * perPage
-  return { slice: items.slice(start, start + perPage), pager: { page: pageNumber, per_page: perPage, total: items.length } }
+  return {
+    slice: items.slice(start, start + perPage),
+    pager: { page: pageNumber, per_page: perPage, total: items.length }
+  }
 }
 
 const listEvents = (fixtures: ReadonlyArray<Fixture>, params: Readonly<Record<string, string>>, now: number) => {
@@ -76,7 +81,9 @@ const probabilities = (fixture: Fixture, state: MatchState | undefined, drift: n
   const edge = (fixture.home.strength - fixture.away.strength) + 0.08 + drift
   const inPlay = state === undefined ? 0 : (state.home - state.away) * (0.5 + state.progress)
   const strength = edge * 1.6 + inPlay
-  const draw = fixture.league.spec.sport === soccer ? Math.max(0.08, 0.28 - Math.abs(strength) * 0.12) * (state ? 1 - state.progress * 0.5 : 1) : 0
+  const draw = fixture.league.spec.sport === soccer
+    ? Math.max(0.08, 0.28 - Math.abs(strength) * 0.12) * (state ? 1 - state.progress * 0.5 : 1)
+    : 0
   const home = (1 - draw) / (1 + Math.exp(-strength * 2))
   return { home, draw, away: 1 - draw - home }
 }
@@ -95,20 +102,63 @@ const oddsJson = (fixture: Fixture, now: number) => {
     if (sport === soccer) {
       const line = (Math.round((fixture.home.strength - fixture.away.strength) * 4) / 2).toFixed(1)
       return {
-        "1_1": { id: `${fixture.id}-${bucket}-1`, home_od: price(p.home), draw_od: price(p.draw), away_od: price(p.away), ss, add_time: stamp },
-        "1_2": { id: `${fixture.id}-${bucket}-2`, home_od: price(p.home + p.draw / 2), handicap: line.startsWith("-") ? line.slice(1) : `-${line}`, away_od: price(p.away + p.draw / 2), ss, add_time: stamp },
-        "1_3": { id: `${fixture.id}-${bucket}-3`, over_od: price(0.52 + drift), handicap: "2.5", under_od: price(0.48 - drift), ss, add_time: stamp }
+        "1_1": {
+          id: `${fixture.id}-${bucket}-1`,
+          home_od: price(p.home),
+          draw_od: price(p.draw),
+          away_od: price(p.away),
+          ss,
+          add_time: stamp
+        },
+        "1_2": {
+          id: `${fixture.id}-${bucket}-2`,
+          home_od: price(p.home + p.draw / 2),
+          handicap: line.startsWith("-") ? line.slice(1) : `-${line}`,
+          away_od: price(p.away + p.draw / 2),
+          ss,
+          add_time: stamp
+        },
+        "1_3": {
+          id: `${fixture.id}-${bucket}-3`,
+          over_od: price(0.52 + drift),
+          handicap: "2.5",
+          under_od: price(0.48 - drift),
+          ss,
+          add_time: stamp
+        }
       }
     }
     if (sport === basketball) {
       const spread = (Math.round((fixture.home.strength - fixture.away.strength) * 20) + 0.5).toFixed(1)
       return {
-        "18_1": { id: `${fixture.id}-${bucket}-1`, home_od: price(p.home), away_od: price(p.away), ss, add_time: stamp },
-        "18_2": { id: `${fixture.id}-${bucket}-2`, home_od: price(0.5 + drift), handicap: `-${spread}`, away_od: price(0.5 - drift), ss, add_time: stamp },
-        "18_3": { id: `${fixture.id}-${bucket}-3`, over_od: price(0.5 - drift), handicap: "196.5", under_od: price(0.5 + drift), ss, add_time: stamp }
+        "18_1": {
+          id: `${fixture.id}-${bucket}-1`,
+          home_od: price(p.home),
+          away_od: price(p.away),
+          ss,
+          add_time: stamp
+        },
+        "18_2": {
+          id: `${fixture.id}-${bucket}-2`,
+          home_od: price(0.5 + drift),
+          handicap: `-${spread}`,
+          away_od: price(0.5 - drift),
+          ss,
+          add_time: stamp
+        },
+        "18_3": {
+          id: `${fixture.id}-${bucket}-3`,
+          over_od: price(0.5 - drift),
+          handicap: "196.5",
+          under_od: price(0.5 + drift),
+          ss,
+          add_time: stamp
+        }
       }
     }
-    return { "13_1": { id: `${fixture.id}-${bucket}-1`, home_od: price(p.home), away_od: price(p.away), ss, add_time: stamp } }
+    return {
+      "13_1": { id: `${fixture.id}-${bucket}-1`, home_od: price(p.home), away_od: price(p.away), ss, add_time: stamp }
+    }
   }
   // Histories run latest first: in-play entries (while live) above the last pre-match ones.
   const preMatchAt = Math.min(now, fixture.kickOff - 1)
@@ -177,17 +227,29 @@ export const answer = (path: string, params: Readonly<Record<string, string>>, n
       )
       const { pager, slice } = page(matching, Math.max(1, Number(params.page ?? 1)))
       return ok(
-        slice.map((league) => ({ id: league.id, name: league.spec.name, cc: league.spec.cc, has_leaguetable: 1, has_toplist: 0 })),
+        slice.map((league) => ({
+          id: league.id,
+          name: league.spec.name,
+          cc: league.spec.cc,
+          has_leaguetable: 1,
+          has_toplist: 0
+        })),
         pager
       )
     }
     case BetsApi.paths.upcoming:
-      return listEvents(fixturesBetween(now, now + windowAhead).filter((f) => stateOf(f, now).timeStatus === 0), params, now)
+      return listEvents(
+        fixturesBetween(now, now + windowAhead).filter((f) => stateOf(f, now).timeStatus === 0),
+        params,
+        now
+      )
     case BetsApi.paths.inplay:
       return listEvents(fixturesBetween(now - dayMs, now).filter((f) => stateOf(f, now).timeStatus === 1), params, now)
     case BetsApi.paths.ended: {
       const day = params.day
-      const dayStart = day === undefined ? undefined : Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6, 8)))
+      const dayStart = day === undefined
+        ? undefined
+        : Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6, 8)))
       const ended = fixturesBetween(now - windowBack, now)
         .filter((f) => stateOf(f, now).timeStatus === 3)
         .filter((f) => dayStart === undefined || (f.kickOff >= dayStart && f.kickOff < dayStart + dayMs))

@@ -1,12 +1,12 @@
 import { Duration, Effect, Option, Result, Schema, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import * as ExactJson from "../domain/ExactJson.ts"
-import { AuthFailureLimit } from "../platform/AuthFailureLimit.ts"
-import { ClientAddress } from "../platform/ClientAddress.ts"
-import { recordWalletDecision } from "../platform/Metrics.ts"
-import { readBodyText } from "../platform/RequestBody.ts"
-import { CallbacksConfig } from "./CallbacksConfig.ts"
-import { Wallet } from "./Wallet.ts"
+import * as ExactJson from "../../domain/ExactJson.ts"
+import { AuthFailureLimit } from "../../platform/AuthFailureLimit.ts"
+import { ClientAddress } from "../../platform/ClientAddress.ts"
+import { recordWalletDecision } from "../../platform/Metrics.ts"
+import { readBodyText } from "../../platform/RequestBody.ts"
+import { CallbacksConfig } from "../../wallet/CallbacksConfig.ts"
+import { Wallet } from "../../wallet/Wallet.ts"
 import { WalletCredentials } from "./WalletCredentials.ts"
 import { CallEnvelope, readWalletCall } from "./WalletProtocol.ts"
 
@@ -81,7 +81,10 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
       const body = Result.isSuccess(text) ? parse(text.success) : Result.fail(text.failure.message)
       if (Result.isFailure(body)) return yield* refuse(400, "INVALID_REQUEST", body.failure, address)
       const envelope = decodeEnvelope(body.success)
-      if (Result.isFailure(envelope) || body.success === null || typeof body.success !== "object" || Array.isArray(body.success)) {
+      if (
+        Result.isFailure(envelope) || body.success === null || typeof body.success !== "object" ||
+        Array.isArray(body.success)
+      ) {
         return yield* refuse(400, "INVALID_REQUEST", "the body is not a JSON object", address)
       }
       // The agent says the environment: a test session's calls reach test players only.

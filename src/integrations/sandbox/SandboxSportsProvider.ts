@@ -1,5 +1,5 @@
 import { Clock, Effect, Layer } from "effect"
-import { makeSportsProvider, SportsProvider } from "../sports/SportsProvider.ts"
+import { makeSportsProvider, SportsProvider } from "../../sports/SportsProvider.ts"
 import { answer } from "./SportsWorldAnswers.ts"
 
 /** The sandbox sports provider: the simulated world, answered in-process through the same adapter as BetsAPI. */

@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { randomBytes } from "node:crypto"
-import { toAmount } from "../domain/Money.ts"
-import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
+import { toAmount } from "../../domain/Money.ts"
+import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { sandboxCasinoCatalog } from "./SandboxCasinoCatalog.ts"
 import { SandboxConfig } from "./SandboxConfig.ts"
 import { openSession, sandboxStakes } from "./SandboxPlay.ts"
@@ -42,7 +42,9 @@ export const artSvg = (code: string) => {
   const hueA = hash % 360
   const hueB = (hueA + 40 + (hash >> 9) % 80) % 360
   const words = title.split(" ")
-  const lines = words.length > 1 ? [words.slice(0, Math.ceil(words.length / 2)).join(" "), words.slice(Math.ceil(words.length / 2)).join(" ")] : [title]
+  const lines = words.length > 1
+    ? [words.slice(0, Math.ceil(words.length / 2)).join(" "), words.slice(Math.ceil(words.length / 2)).join(" ")]
+    : [title]
   const initials = (game?.providerCode ?? title).split(" ").map((word) => word[0]).join("").slice(0, 3)
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300" width="400" height="300">
   <defs>
@@ -54,7 +56,9 @@ export const artSvg = (code: string) => {
   <rect width="400" height="300" rx="24" fill="url(#g)"/>
   <circle cx="330" cy="70" r="90" fill="rgba(255,255,255,0.08)"/>
   <circle cx="60" cy="260" r="110" fill="rgba(0,0,0,0.12)"/>
-  <text x="32" y="58" font-family="Georgia, serif" font-size="22" fill="rgba(255,255,255,0.75)">${escapeHtml(initials)}</text>
+  <text x="32" y="58" font-family="Georgia, serif" font-size="22" fill="rgba(255,255,255,0.75)">${
+    escapeHtml(initials)
+  }</text>
   ${
     lines.map((line, i) =>
       `<text x="32" y="${170 + i * 46}" font-family="Georgia, serif" font-weight="bold" font-size="40" fill="#fff">${
@@ -68,8 +72,7 @@ export const artSvg = (code: string) => {
 </svg>`
 }
 
-const money = (amount: number) =>
-  amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+const money = (amount: number) => amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })
 
 /**
  * The pages share this service's origin with the operator console (/admin), so a script injected into one
@@ -88,7 +91,8 @@ const pagePolicy = (nonce: string) =>
     "form-action 'none'"
   ].join("; ")
 
-const page = (title: string, body: string, nonce: string) => `<!doctype html>
+const page = (title: string, body: string, nonce: string) =>
+  `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -179,8 +183,9 @@ const gamePage = (session: GameSession, nonce: string) => {
     <div class="reels" aria-label="reels">${reels.map((symbol) => `<div class="reel">${symbol}</div>`).join("")}</div>
     <div class="controls">
       <select id="stake" aria-label="Stake">${
-    sandboxStakes.map((stake) => `<option value="${stake}"${stake === 1 ? " selected" : ""}>${money(stake)}</option>`).join("")
-  }</select>
+      sandboxStakes.map((stake) => `<option value="${stake}"${stake === 1 ? " selected" : ""}>${money(stake)}</option>`)
+        .join("")
+    }</select>
       <button id="spin" type="button">Spin</button>
     </div>
     <p class="result" id="result">Each spin is a wallet call: the stake is taken from the operator's wallet, the win paid back.</p>
@@ -189,7 +194,9 @@ const gamePage = (session: GameSession, nonce: string) => {
       <h2>Signed callbacks to the operator</h2>
       <ol id="callbacks"></ol>
     </section>
-    <div class="session">session ${escapeHtml(session.id)} · user ${session.user_code} · ${escapeHtml(session.lang)}</div>
+    <div class="session">session ${escapeHtml(session.id)} · user ${session.user_code} · ${
+      escapeHtml(session.lang)
+    }</div>
   </section>
 </main>
 <script nonce="${nonce}">
@@ -270,7 +277,11 @@ const htmlResponse = (draw: (nonce: string) => string, status: number) => {
   return HttpServerResponse.text(draw(nonce), {
     status,
     contentType: "text/html; charset=utf-8",
-    headers: { "content-security-policy": pagePolicy(nonce), "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" }
+    headers: {
+      "content-security-policy": pagePolicy(nonce),
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer"
+    }
   })
 }
 
@@ -291,7 +302,10 @@ export const SandboxPages = HttpRouter.use(Effect.fnUntraced(function*(router) {
       if (Option.isNone(session)) return htmlResponse(notFoundPage, 404)
       // The balance shown is the player's latest known one (spins move it), not the one at launch.
       const player = yield* players.findByUserCode(session.value.user_code)
-      const balance = Option.match(player, { onNone: () => session.value.balance, onSome: (p) => p.balance === null ? session.value.balance : toAmount(p.balance) })
+      const balance = Option.match(player, {
+        onNone: () => session.value.balance,
+        onSome: (p) => p.balance === null ? session.value.balance : toAmount(p.balance)
+      })
       return htmlResponse((nonce) => gamePage({ ...session.value, balance }, nonce), 200)
     })
   )

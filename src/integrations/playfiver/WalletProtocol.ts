@@ -1,8 +1,8 @@
 import { Result, Schema, SchemaGetter } from "effect"
-import { JsonNumber, JsonNumberSchema } from "../domain/ExactJson.ts"
-import { AmountCents } from "../domain/Money.ts"
-import { isStorableText } from "../domain/Text.ts"
-import type { WalletCall } from "../domain/Wallet.ts"
+import { JsonNumber, JsonNumberSchema } from "../../domain/ExactJson.ts"
+import { AmountCents } from "../../domain/Money.ts"
+import { isStorableText } from "../../domain/Text.ts"
+import type { WalletCall } from "../../domain/Wallet.ts"
 
 /**
  * The aggregator's seamless-wallet protocol (PlayFiver style, see
@@ -15,15 +15,20 @@ import type { WalletCall } from "../domain/Wallet.ts"
  */
 
 /** Text PostgreSQL can keep as it came (see domain/Text), and without control characters. */
+// oxlint-disable-next-line eslint/no-control-regex -- finding control characters is the point
 const isCleanText = (text: string) => isStorableText(text) && !/[\u0001-\u001f\u007f]/.test(text)
 
-const idMessage = "must be a non-empty string or a whole number (at most 200 characters, no surrounding spaces or control characters)"
+const idMessage =
+  "must be a non-empty string or a whole number (at most 200 characters, no surrounding spaces or control characters)"
 
 /** An id as JSON may carry it: a string as it is, or a whole number exactly as written (never rounded). */
 const Id = Schema.Union([Schema.String, JsonNumberSchema]).pipe(
   Schema.decodeTo(
-    Schema.String.check(Schema.makeFilter((id: string) =>
-      id.length >= 1 && id.length <= 200 && id.trim() === id && isCleanText(id), { message: idMessage })),
+    Schema.String.check(
+      Schema.makeFilter((id: string) => id.length >= 1 && id.length <= 200 && id.trim() === id && isCleanText(id), {
+        message: idMessage
+      })
+    ),
     {
       decode: SchemaGetter.transform((value: string | JsonNumber) =>
         // A number with a fraction or an exponent is no id: it becomes "", which the check refuses.

@@ -1,9 +1,9 @@
 import { Effect, flow, Layer, Option, Redacted, Schedule } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import { withoutSecrets } from "../platform/Secrets.ts"
-import { attemptFailure, jsonBody, timeEachAttempt, type UpstreamFailure } from "../platform/UpstreamHttp.ts"
-import { SportsConfig } from "./SportsConfig.ts"
-import { makeSportsProvider, providerQuota, SportsProvider, SportsProviderError } from "./SportsProvider.ts"
+import { withoutSecrets } from "../../platform/Secrets.ts"
+import { attemptFailure, jsonBody, timeEachAttempt, type UpstreamFailure } from "../../platform/UpstreamHttp.ts"
+import { SportsConfig } from "../../sports/SportsConfig.ts"
+import { makeSportsProvider, providerQuota, SportsProvider, SportsProviderError } from "../../sports/SportsProvider.ts"
 
 /**
  * BetsAPI over effect's HttpClient. The token travels as the `token` query

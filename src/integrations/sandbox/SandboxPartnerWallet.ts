@@ -1,12 +1,12 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { eventIdHeader, signatureHeader, timestampHeader, verify } from "../wallet/outbox/Signature.ts"
-import { type Cents, centsFromNumeric, toAmount } from "../domain/Money.ts"
-import type { Environment } from "../domain/Environment.ts"
-import { isStorableText } from "../domain/Text.ts"
-import { CallbackTargets } from "../partners/CallbackTargets.ts"
-import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
-import { Partners } from "../partners/Partners.ts"
+import { eventIdHeader, signatureHeader, timestampHeader, verify } from "../../wallet/outbox/Signature.ts"
+import { type Cents, centsFromNumeric, toAmount } from "../../domain/Money.ts"
+import type { Environment } from "../../domain/Environment.ts"
+import { isStorableText } from "../../domain/Text.ts"
+import { CallbackTargets } from "../../partners/CallbackTargets.ts"
+import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
+import { Partners } from "../../partners/Partners.ts"
 import { sandboxPartnerWalletPath } from "./SandboxConfig.ts"
 import { SandboxRepo, type WalletKey, type WalletReply } from "./SandboxRepo.ts"
 
@@ -32,7 +32,7 @@ const unknownPlayer: WalletReply = { status: 404, body: { error: "unknown_player
 
 /**
  * What the wallet answers a callback, given the player's balance: the
- * partner's rules, as README "For partners" asks a partner to keep them.
+ * partner's rules, as the partner guide (docs/partners.md) asks a partner to keep them.
  * `rolledBack`: a rollback of this bet came first. `betApplied`: for a
  * rollback, whether the bet it rolls back was taken.
  */
@@ -47,7 +47,9 @@ export const decide = (
       return { reply: { status: 200, body: { balance: toAmount(balance) } }, balance }
     case "bet":
       // The service gave up on this bet and rolled it back before it got here: it must not be applied.
-      if (facts.rolledBack) return { reply: { status: 409, body: { error: "rolled_back", balance: toAmount(balance) } }, balance }
+      if (facts.rolledBack) {
+        return { reply: { status: 409, body: { error: "rolled_back", balance: toAmount(balance) } }, balance }
+      }
       if (amount > balance) {
         return { reply: { status: 402, body: { error: "insufficient_funds", balance: toAmount(balance) } }, balance }
       }
@@ -66,7 +68,7 @@ export const decide = (
 
 /**
  * A partner's wallet, as the sandbox's demo partner runs it: what a partner
- * is asked to build (README, "For partners"), working. It checks the
+ * is asked to build (docs/partners.md), working. It checks the
  * signature with the partner's webhook secret, applies each event id once
  * (a repeat gets the first answer), keeps its players' balances (starting
  * from the balance the partner gave at launch), refuses a bet the balance
@@ -84,7 +86,13 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
   const players = yield* PartnerPlayers
 
   const apply = Effect.fn("SandboxPartnerWallet.apply")(
-    function*(partnerId: number, environment: Environment, callback: Callback, headers: Record<string, string>, raw: string) {
+    function*(
+      partnerId: number,
+      environment: Environment,
+      callback: Callback,
+      headers: Record<string, string>,
+      raw: string
+    ) {
       const seen = yield* repo.replyTo(callback.event_id)
       if (Option.isSome(seen)) return seen.value
       const wallet: WalletKey = { partnerId, externalPlayerId: callback.player.external_player_id }
@@ -143,7 +151,12 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
       const now = new Date(yield* Clock.currentTimeMillis)
       if (
         Option.isNone(target) ||
-        !verify(target.value.webhookSecret, { timestamp: headers[timestampHeader], signature: headers[signatureHeader] }, raw, now)
+        !verify(
+          target.value.webhookSecret,
+          { timestamp: headers[timestampHeader], signature: headers[signatureHeader] },
+          raw,
+          now
+        )
       ) return HttpServerResponse.jsonUnsafe({ error: "invalid signature" }, { status: 401 })
       const reply = yield* apply(target.value.partnerId, environment, callback.value, headers, raw)
       return HttpServerResponse.jsonUnsafe(reply.body, { status: reply.status })

@@ -1,4 +1,4 @@
-import type { UpstreamGame, UpstreamProvider } from "../casino/CasinoGateway.ts"
+import type { UpstreamGame, UpstreamProvider } from "../../casino/CasinoGateway.ts"
 
 /**
  * The sandbox aggregator's casino catalog: a dozen providers and several hundred
@@ -22,15 +22,69 @@ const providerNames = [
 ] as const
 
 const adjectives = [
-  "Golden", "Lucky", "Wild", "Mystic", "Royal", "Crystal", "Fire", "Frozen", "Thunder", "Jungle", "Cosmic",
-  "Sweet", "Dragon's", "Pharaoh's", "Viking", "Samurai", "Candy", "Diamond", "Emerald", "Ruby", "Midnight",
-  "Sunset", "Ancient", "Magic", "Electric", "Shadow", "Silver", "Blazing", "Hidden", "Lost"
+  "Golden",
+  "Lucky",
+  "Wild",
+  "Mystic",
+  "Royal",
+  "Crystal",
+  "Fire",
+  "Frozen",
+  "Thunder",
+  "Jungle",
+  "Cosmic",
+  "Sweet",
+  "Dragon's",
+  "Pharaoh's",
+  "Viking",
+  "Samurai",
+  "Candy",
+  "Diamond",
+  "Emerald",
+  "Ruby",
+  "Midnight",
+  "Sunset",
+  "Ancient",
+  "Magic",
+  "Electric",
+  "Shadow",
+  "Silver",
+  "Blazing",
+  "Hidden",
+  "Lost"
 ] as const
 
 const nouns = [
-  "Fortune", "Treasure", "Reels", "Gems", "Riches", "Quest", "Spins", "Temple", "Kingdom", "Safari", "Fiesta",
-  "Bonanza", "Jackpot", "Legends", "Carnival", "Empire", "Voyage", "Garden", "Heist", "Nights", "Express",
-  "Fruits", "Wolves", "Tigers", "Pearls", "Crown", "Storm", "Oasis", "Galaxy", "Mines"
+  "Fortune",
+  "Treasure",
+  "Reels",
+  "Gems",
+  "Riches",
+  "Quest",
+  "Spins",
+  "Temple",
+  "Kingdom",
+  "Safari",
+  "Fiesta",
+  "Bonanza",
+  "Jackpot",
+  "Legends",
+  "Carnival",
+  "Empire",
+  "Voyage",
+  "Garden",
+  "Heist",
+  "Nights",
+  "Express",
+  "Fruits",
+  "Wolves",
+  "Tigers",
+  "Pearls",
+  "Crown",
+  "Storm",
+  "Oasis",
+  "Galaxy",
+  "Mines"
 ] as const
 
 /** mulberry32: a tiny deterministic PRNG; quality is plenty for a demo catalog. */

@@ -1,15 +1,22 @@
 import { Duration, Effect, flow, Layer, Option, Redacted, Schedule, Schema, SchemaGetter } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
-import { withoutSecrets } from "../platform/Secrets.ts"
-import { type AttemptError, attemptFailure, decodeBody, jsonBody, timeEachAttempt, type UpstreamFailure } from "../platform/UpstreamHttp.ts"
-import { CasinoConfig } from "./CasinoConfig.ts"
+import { withoutSecrets } from "../../platform/Secrets.ts"
+import {
+  type AttemptError,
+  attemptFailure,
+  decodeBody,
+  jsonBody,
+  timeEachAttempt,
+  type UpstreamFailure
+} from "../../platform/UpstreamHttp.ts"
+import { CasinoConfig } from "../../casino/CasinoConfig.ts"
 import {
   CasinoGateway,
   CasinoGatewayError,
   type GameLaunch,
   type UpstreamGame,
   type UpstreamProvider
-} from "./CasinoGateway.ts"
+} from "../../casino/CasinoGateway.ts"
 
 // Public PlayFiver clients disagree on types (booleans as 1/"1"/true, codes as
 // numbers or strings), so answers are decoded leniently but never trusted:
@@ -20,7 +27,11 @@ const truthy = new Set(["1", "true", "active", "yes", "on", "enabled", "success"
 const LooseBoolean = Schema.Union([Schema.Boolean, Schema.Number, Schema.String]).pipe(
   Schema.decodeTo(Schema.Boolean, {
     decode: SchemaGetter.transform((value: boolean | number | string) =>
-      typeof value === "boolean" ? value : typeof value === "number" ? value !== 0 : truthy.has(value.trim().toLowerCase())
+      typeof value === "boolean"
+        ? value
+        : typeof value === "number"
+        ? value !== 0
+        : truthy.has(value.trim().toLowerCase())
     ),
     encode: SchemaGetter.transform((value: boolean) => value)
   })
@@ -77,7 +88,10 @@ export const layer = Layer.effect(
     const configured = Option.isSome(agentToken) && Option.isSome(secretKey) &&
       agentToken.value !== "" && secretKey.value !== ""
     const secrets = [Option.getOrElse(agentToken, () => ""), Option.getOrElse(secretKey, () => "")]
-    const credentials = { agentToken: Option.getOrElse(agentToken, () => ""), secretKey: Option.getOrElse(secretKey, () => "") }
+    const credentials = {
+      agentToken: Option.getOrElse(agentToken, () => ""),
+      secretKey: Option.getOrElse(secretKey, () => "")
+    }
     const timeoutText = Duration.format(config.timeout)
 
     const client = (yield* HttpClient.HttpClient).pipe(
@@ -93,7 +107,9 @@ export const layer = Layer.effect(
       secretKey: Redacted.make(credentials.secretKey)
     }
     const catalogReads = client.pipe(
-      HttpClient.mapRequest(flow(HttpClientRequest.setUrlParams(queryCredentials), HttpClientRequest.setHeaders(credentials))),
+      HttpClient.mapRequest(
+        flow(HttpClientRequest.setUrlParams(queryCredentials), HttpClientRequest.setHeaders(credentials))
+      ),
       HttpClient.retryTransient({ retryOn: "errors-only", schedule: Schedule.exponential("200 millis"), times: 3 })
     )
 
@@ -116,10 +132,22 @@ export const layer = Layer.effect(
         case "NotJson":
           // A 5xx page (a proxy's "Bad Gateway") is the aggregator being down, not an answer of the wrong kind.
           return (failure.status ?? 200) >= 500
-            ? fail("Unavailable", `The casino aggregator failed (${what}, HTTP ${failure.status}, not JSON).`, failure.body)
-            : fail("InvalidResponse", `The casino aggregator answered ${what} with something that is not JSON.`, failure.body)
+            ? fail(
+              "Unavailable",
+              `The casino aggregator failed (${what}, HTTP ${failure.status}, not JSON).`,
+              failure.body
+            )
+            : fail(
+              "InvalidResponse",
+              `The casino aggregator answered ${what} with something that is not JSON.`,
+              failure.body
+            )
         case "Shape":
-          return fail("InvalidResponse", `The casino aggregator's answer to ${what} has an unexpected shape.`, failure.body)
+          return fail(
+            "InvalidResponse",
+            `The casino aggregator's answer to ${what} has an unexpected shape.`,
+            failure.body
+          )
         case "Status":
           return (failure.status ?? 500) >= 500
             ? fail("Unavailable", `The casino aggregator failed (${what}, HTTP ${failure.status}).`, failure.body)
@@ -133,7 +161,10 @@ export const layer = Layer.effect(
       request: HttpClientRequest.HttpClientRequest,
       answer: Schema.Codec<A, unknown>,
       what: string
-    ): Effect.Effect<{ readonly value: A; readonly response: HttpClientResponse.HttpClientResponse }, CasinoGatewayError> =>
+    ): Effect.Effect<
+      { readonly value: A; readonly response: HttpClientResponse.HttpClientResponse },
+      CasinoGatewayError
+    > =>
       configured
         ? through.execute(request).pipe(
           Effect.catch(attemptFailure),
@@ -147,7 +178,12 @@ export const layer = Layer.effect(
       "The casino aggregator is not configured (PLAYFIVER_AGENT_TOKEN and PLAYFIVER_SECRET_KEY)."
     )
 
-    const providers = call(catalogReads, HttpClientRequest.get("/api/v2/providers"), ProvidersAnswer, "the provider list").pipe(
+    const providers = call(
+      catalogReads,
+      HttpClientRequest.get("/api/v2/providers"),
+      ProvidersAnswer,
+      "the provider list"
+    ).pipe(
       Effect.map(({ value }) =>
         value.data.map((provider): UpstreamProvider => ({
           code: provider.name,
@@ -204,7 +240,9 @@ export const layer = Layer.effect(
             value.status === false || !value.launch_url
               ? Effect.fail(fail(
                 "Rejected",
-                `The casino aggregator refused the launch${value.msg ? `: ${String(withoutSecrets(value.msg, secrets))}` : "."}`,
+                `The casino aggregator refused the launch${
+                  value.msg ? `: ${String(withoutSecrets(value.msg, secrets))}` : "."
+                }`,
                 json
               ))
               : Effect.succeed({ url: value.launch_url, response: withoutSecrets(json, secrets) }))

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { createHmac } from "node:crypto"
-import { type AgentCredentials, WalletCredentials } from "../wallet/WalletCredentials.ts"
+import { type AgentCredentials, WalletCredentials } from "../playfiver/WalletCredentials.ts"
 import { testAgentCode } from "./SandboxConfig.ts"
 import { SandboxRepo } from "./SandboxRepo.ts"
 
@@ -9,11 +9,15 @@ import { SandboxRepo } from "./SandboxRepo.ts"
  * carry, `sandbox` and a secret generated once per database (shared by
  * every instance).
  */
-export class SandboxAgent extends Context.Service<SandboxAgent, AgentCredentials>()("partner-api/sandbox/SandboxAgent") {
+export class SandboxAgent
+  extends Context.Service<SandboxAgent, AgentCredentials>()("partner-api/sandbox/SandboxAgent")
+{
   static readonly layer = Layer.effect(
     SandboxAgent,
-    Effect.map(Effect.flatMap(Effect.service(SandboxRepo), (repo) => repo.agentSecret), (agentSecret) =>
-      SandboxAgent.of({ agentCode: "sandbox", agentSecret }))
+    Effect.map(
+      Effect.flatMap(Effect.service(SandboxRepo), (repo) => repo.agentSecret),
+      (agentSecret) => SandboxAgent.of({ agentCode: "sandbox", agentSecret })
+    )
   )
 }
 
@@ -26,11 +30,16 @@ export class SandboxTestAgent extends Context.Service<SandboxTestAgent, AgentCre
 ) {
   static readonly layer = Layer.effect(
     SandboxTestAgent,
-    Effect.map(Effect.flatMap(Effect.service(SandboxRepo), (repo) => repo.agentSecret), (secret) =>
-      SandboxTestAgent.of({
-        agentCode: testAgentCode,
-        agentSecret: Redacted.make(createHmac("sha256", Redacted.value(secret)).update(testAgentCode).digest("base64url"))
-      }))
+    Effect.map(
+      Effect.flatMap(Effect.service(SandboxRepo), (repo) => repo.agentSecret),
+      (secret) =>
+        SandboxTestAgent.of({
+          agentCode: testAgentCode,
+          agentSecret: Redacted.make(
+            createHmac("sha256", Redacted.value(secret)).update(testAgentCode).digest("base64url")
+          )
+        })
+    )
   )
 }
 

@@ -71,12 +71,55 @@ const leagueSpecs: ReadonlyArray<LeagueSpec> = [
 ]
 
 const cities: Readonly<Record<string, ReadonlyArray<string>>> = {
-  br: ["São Paulo", "Rio", "Belo Horizonte", "Porto Alegre", "Recife", "Salvador", "Curitiba", "Fortaleza", "Goiânia", "Manaus", "Belém", "Santos", "Campinas", "Natal", "Vitória", "Cuiabá", "Maceió", "Londrina", "Joinville", "Florianópolis"],
+  br: [
+    "São Paulo",
+    "Rio",
+    "Belo Horizonte",
+    "Porto Alegre",
+    "Recife",
+    "Salvador",
+    "Curitiba",
+    "Fortaleza",
+    "Goiânia",
+    "Manaus",
+    "Belém",
+    "Santos",
+    "Campinas",
+    "Natal",
+    "Vitória",
+    "Cuiabá",
+    "Maceió",
+    "Londrina",
+    "Joinville",
+    "Florianópolis"
+  ],
   es: ["Madrid", "Barcelona", "Sevilla", "Valencia", "Bilbao", "Málaga", "Zaragoza", "Vigo", "Granada", "Murcia"],
-  gb: ["London", "Manchester", "Liverpool", "Leeds", "Bristol", "Newcastle", "Brighton", "Norwich", "Derby", "Sheffield"],
+  gb: [
+    "London",
+    "Manchester",
+    "Liverpool",
+    "Leeds",
+    "Bristol",
+    "Newcastle",
+    "Brighton",
+    "Norwich",
+    "Derby",
+    "Sheffield"
+  ],
   it: ["Milano", "Roma", "Torino", "Napoli", "Firenze", "Genova", "Bologna", "Verona", "Bari", "Palermo"],
   de: ["Berlin", "München", "Hamburg", "Köln", "Frankfurt", "Stuttgart", "Bremen", "Dortmund", "Leipzig", "Hannover"],
-  ar: ["Buenos Aires", "Rosario", "Córdoba", "Mendoza", "La Plata", "Tucumán", "Santa Fe", "Mar del Plata", "Salta", "Paraná"],
+  ar: [
+    "Buenos Aires",
+    "Rosario",
+    "Córdoba",
+    "Mendoza",
+    "La Plata",
+    "Tucumán",
+    "Santa Fe",
+    "Mar del Plata",
+    "Salta",
+    "Paraná"
+  ],
   pt: ["Lisboa", "Porto", "Braga", "Coimbra", "Faro", "Aveiro", "Setúbal", "Funchal", "Guimarães", "Viseu"],
   fr: ["Paris", "Lyon", "Marseille", "Lille", "Nantes", "Bordeaux", "Nice", "Rennes", "Toulouse", "Strasbourg"],
   us: ["Boston", "Chicago", "Denver", "Houston", "Miami", "Phoenix", "Seattle", "Dallas", "Atlanta", "Portland"]
@@ -93,10 +136,86 @@ const clubSuffixes: Readonly<Record<string, ReadonlyArray<string>>> = {
   fr: ["FC", "Olympique", "Racing", "Stade"]
 }
 const basketballSuffixes = ["Hawks", "Comets", "Titans", "Bulls", "Wolves", "Stars", "Kings", "Pioneers"]
-const firstNames = ["Lucas", "Mateo", "João", "Pedro", "Diego", "Luca", "Max", "Noah", "Hugo", "Leo", "Rafael", "Tomás", "Bruno", "Enzo", "Felipe", "Gabriel", "Marco", "Iván", "Théo", "Jonas"]
-const lastNames = ["Silva", "García", "Rossi", "Müller", "Smith", "Costa", "Fernández", "Martin", "Santos", "López", "Bianchi", "Schmidt", "Oliveira", "Dubois", "Pereira", "Moreno", "Ferrari", "Weber", "Souza", "Romero"]
-const tennisNames = ["A. Novak", "R. Alcaraz", "J. Sinner", "D. Medvedev", "C. Ruud", "T. Fritz", "A. Rublev", "H. Hurkacz", "S. Tsitsipas", "F. Auger", "G. Dimitrov", "B. Shelton", "T. Paul", "U. Humbert", "A. de Minaur", "L. Musetti"]
-const wtaNames = ["I. Swiatek", "A. Sabalenka", "C. Gauff", "E. Rybakina", "J. Pegula", "O. Jabeur", "M. Vondrousova", "Q. Zheng", "M. Sakkari", "B. Krejcikova", "D. Kasatkina", "J. Ostapenko", "L. Samsonova", "E. Svitolina", "B. Haddad", "M. Keys"]
+const firstNames = [
+  "Lucas",
+  "Mateo",
+  "João",
+  "Pedro",
+  "Diego",
+  "Luca",
+  "Max",
+  "Noah",
+  "Hugo",
+  "Leo",
+  "Rafael",
+  "Tomás",
+  "Bruno",
+  "Enzo",
+  "Felipe",
+  "Gabriel",
+  "Marco",
+  "Iván",
+  "Théo",
+  "Jonas"
+]
+const lastNames = [
+  "Silva",
+  "García",
+  "Rossi",
+  "Müller",
+  "Smith",
+  "Costa",
+  "Fernández",
+  "Martin",
+  "Santos",
+  "López",
+  "Bianchi",
+  "Schmidt",
+  "Oliveira",
+  "Dubois",
+  "Pereira",
+  "Moreno",
+  "Ferrari",
+  "Weber",
+  "Souza",
+  "Romero"
+]
+const tennisNames = [
+  "A. Novak",
+  "R. Alcaraz",
+  "J. Sinner",
+  "D. Medvedev",
+  "C. Ruud",
+  "T. Fritz",
+  "A. Rublev",
+  "H. Hurkacz",
+  "S. Tsitsipas",
+  "F. Auger",
+  "G. Dimitrov",
+  "B. Shelton",
+  "T. Paul",
+  "U. Humbert",
+  "A. de Minaur",
+  "L. Musetti"
+]
+const wtaNames = [
+  "I. Swiatek",
+  "A. Sabalenka",
+  "C. Gauff",
+  "E. Rybakina",
+  "J. Pegula",
+  "O. Jabeur",
+  "M. Vondrousova",
+  "Q. Zheng",
+  "M. Sakkari",
+  "B. Krejcikova",
+  "D. Kasatkina",
+  "J. Ostapenko",
+  "L. Samsonova",
+  "E. Svitolina",
+  "B. Haddad",
+  "M. Keys"
+]
 
 export interface Team {
   readonly id: string
@@ -164,16 +283,26 @@ const pairings = (teams: ReadonlyArray<Team>, round: number): ReadonlyArray<read
   const n = teams.length
   const rotation = round % (n - 1)
   const order = [teams[0], ...Array.from({ length: n - 1 }, (_, i) => teams[1 + ((i + rotation) % (n - 1))])]
-  return Array.from({ length: n / 2 }, (_, i) =>
-    round % 2 === 0 ? [order[i], order[n - 1 - i]] as const : [order[n - 1 - i], order[i]] as const)
+  return Array.from(
+    { length: n / 2 },
+    (_, i) => round % 2 === 0 ? [order[i], order[n - 1 - i]] as const : [order[n - 1 - i], order[i]] as const
+  )
 }
 
 const fixturesOfRound = (league: League, round: number): ReadonlyArray<Fixture> =>
   pairings(league.teams, round).map(([home, away], match) => {
     const roundMinutes = roundEveryMs / minuteMs
     const spacing = roundMinutes / (league.teams.length / 2) // minutes between kick-offs
-    const kickOff = epoch + round * roundEveryMs + Math.round((league.index * 47 + match * spacing) % roundMinutes) * minuteMs
-    return { id: String(league.index * 10_000_000 + round * 100 + match + 100_000_000), league, round, home, away, kickOff }
+    const kickOff = epoch + round * roundEveryMs +
+      Math.round((league.index * 47 + match * spacing) % roundMinutes) * minuteMs
+    return {
+      id: String(league.index * 10_000_000 + round * 100 + match + 100_000_000),
+      league,
+      round,
+      home,
+      away,
+      kickOff
+    }
   })
 
 export const fixturesBetween = (from: number, to: number): ReadonlyArray<Fixture> => {
@@ -262,8 +391,10 @@ export const stateOf = (fixture: Fixture, now: number): MatchState => {
   const loserSets = chance(fixture.id, "sets") < 0.45 ? 1 : 0
   const totalSets = 2 + loserSets
   const setsPlayed = timeStatus === 3 ? totalSets : Math.floor(progress * totalSets)
-  const sequence = Array.from({ length: totalSets }, (_, i) =>
-    i === totalSets - 1 ? homeWins : chance(fixture.id, "set", i) < 0.5 ? homeWins : !homeWins)
+  const sequence = Array.from(
+    { length: totalSets },
+    (_, i) => i === totalSets - 1 ? homeWins : chance(fixture.id, "set", i) < 0.5 ? homeWins : !homeWins
+  )
   const won = (home: boolean) => sequence.slice(0, setsPlayed).filter((set) => set === home).length
   return { timeStatus, minute: null, progress, home: won(true), away: won(false) }
 }

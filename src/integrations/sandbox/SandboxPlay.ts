@@ -1,13 +1,21 @@
 import { Effect, Option, Redacted, Schema } from "effect"
-import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
+import {
+  FetchHttpClient,
+  HttpClient,
+  HttpClientRequest,
+  HttpRouter,
+  HttpServer,
+  HttpServerRequest,
+  HttpServerResponse
+} from "effect/http"
 import { NetAddress } from "effect/net"
 import { randomInt } from "node:crypto"
-import { walletPath } from "../wallet/AggregatorRoute.ts"
-import { CallbackOutbox } from "../wallet/outbox/CallbackOutbox.ts"
-import { parseCents, toAmount } from "../domain/Money.ts"
-import { isStorableText } from "../domain/Text.ts"
-import { type Refusal, refusalReasons } from "../domain/Wallet.ts"
-import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
+import { walletPath } from "../playfiver/AggregatorRoute.ts"
+import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
+import { parseCents, toAmount } from "../../domain/Money.ts"
+import { isStorableText } from "../../domain/Text.ts"
+import { type Refusal, refusalReasons } from "../../domain/Wallet.ts"
+import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { SandboxAgent, SandboxTestAgent } from "./SandboxAgent.ts"
 import { SandboxConfig } from "./SandboxConfig.ts"
 import { SandboxRepo, sessionEnvironment } from "./SandboxRepo.ts"
@@ -56,7 +64,9 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
 
   // The aggregator calls the operator URL; here that is this very server, on its loopback.
   const ownUrl = NetAddress.isInetAddress(server.address)
-    ? server.address._tag === "InetAddressV6" ? `http://[::1]:${server.address.port}` : `http://127.0.0.1:${server.address.port}`
+    ? server.address._tag === "InetAddressV6"
+      ? `http://[::1]:${server.address.port}`
+      : `http://127.0.0.1:${server.address.port}`
     : "http://127.0.0.1"
 
   // An expired session is one that does not exist (it is removed at a later launch).
@@ -71,7 +81,9 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
       if (Option.isNone(session)) return notFound
       const request = yield* HttpServerRequest.HttpServerRequest
       const body = yield* Effect.orElseSucceed(request.json, () => ({}))
-      const bet = Schema.decodeUnknownOption(SpinRequest)(body).pipe(Option.flatMap((spin) => Option.fromNullishOr(spin.bet)))
+      const bet = Schema.decodeUnknownOption(SpinRequest)(body).pipe(
+        Option.flatMap((spin) => Option.fromNullishOr(spin.bet))
+      )
       const stake = Option.getOrElse(bet, () => 1)
       const spins = yield* repo.countSpin(session.value.id)
       const reels = spinReels()
@@ -107,7 +119,9 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
         Effect.timeout("10 seconds"),
         Effect.orDie
       )
-      const reason = answer.msg === "" ? null : refusalReasons[answer.msg as Refusal] ?? `Refused by the operator's wallet (${answer.msg}).`
+      const reason = answer.msg === ""
+        ? null
+        : refusalReasons[answer.msg as Refusal] ?? `Refused by the operator's wallet (${answer.msg}).`
       return HttpServerResponse.jsonUnsafe({
         txn_id: txnId,
         reels,

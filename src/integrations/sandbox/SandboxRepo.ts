@@ -1,9 +1,9 @@
 import { Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { randomBytes } from "node:crypto"
-import type { Environment } from "../domain/Environment.ts"
+import type { Environment } from "../../domain/Environment.ts"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { type Cents, formatCents } from "../domain/Money.ts"
-import { CentsFromNumeric, IdFromBigInt, NumberFromNumeric } from "../platform/SqlCodecs.ts"
+import { type Cents, formatCents } from "../../domain/Money.ts"
+import { CentsFromNumeric, IdFromBigInt, NumberFromNumeric } from "../../platform/SqlCodecs.ts"
 import * as SandboxRepoMemory from "./SandboxRepoMemory.ts"
 
 /**
@@ -146,10 +146,11 @@ export class SandboxRepo extends Context.Service<SandboxRepo, {
           ], { discard: true }).pipe(Effect.orDie),
         findSession: (id, ttl) => Effect.orDie(findSession({ id, ttl })),
         countSpin: (id) =>
-          sql<{ spins: number }>`UPDATE sandbox_casino_sessions SET spins = spins + 1 WHERE id = ${id} RETURNING spins`.pipe(
-            Effect.map(([row]) => row.spins),
-            Effect.orDie
-          ),
+          sql<{ spins: number }>`UPDATE sandbox_casino_sessions SET spins = spins + 1 WHERE id = ${id} RETURNING spins`
+            .pipe(
+              Effect.map(([row]) => row.spins),
+              Effect.orDie
+            ),
         transaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)),
         setWalletBalance: (wallet, balance) =>
           sql`INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, balance)
