@@ -1,9 +1,10 @@
-import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { PartnerStatus } from "../domain/Partner.ts"
 import { PartnerRole, PartnerUser } from "../domain/PartnerUser.ts"
+import { PartnerRepo } from "../partners/PartnerRepo.ts"
 import { IdFromBigInt, interval } from "../platform/SqlCodecs.ts"
-import { type NewSessionRow, sessionRows } from "./Sessions.ts"
+import { memorySessions, type NewSessionRow, sessionRows } from "./Sessions.ts"
 
 const UserRow = Schema.Struct({ ...PartnerUser.fields, id: IdFromBigInt, partnerId: IdFromBigInt }).pipe(
   Schema.encodeKeys({
@@ -219,6 +220,167 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
             JOIN partners p ON p.id = u.partner_id
             WHERE s.id_hash = ${idHash} AND s.expires_at > now()
           `),
+        deleteSession: sessions.remove,
+        deleteSessionsOf: sessions.removeAllOf
+      })
+    })
+  )
+
+  /**
+   * The same rules over memory, for tests of the services and handlers without PostgreSQL (it reads the partners of
+   * the PartnerRepo beside it, as the SQL joins them): one account per e-mail, a partner's users in e-mail order,
+   * invitations open until their end and used once, sessions live until theirs (by the Clock, so a test's clock can
+   * pass them) and gone with their user. `lockOwners` counts the owners; memory has no transaction to hold a lock
+   * until, so two owners demoting each other at once is a test for the SQL layer.
+   */
+  static readonly layerMemory = Layer.effect(
+    PartnerUserRepo,
+    Effect.gen(function*() {
+      const partners = yield* PartnerRepo
+      interface Stored {
+        user: PartnerUser
+        passwordHash: string | null
+        invitation: string | null
+      }
+      const users = new Map<number, Stored>()
+      const sessions = memorySessions()
+      let nextId = 1
+      const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex")
+      const now = Clock.currentTimeMillis
+      const change = (stored: Stored, fields: Partial<ConstructorParameters<typeof PartnerUser>[0]>) => {
+        stored.user = new PartnerUser({ ...stored.user, ...fields })
+        return stored.user
+      }
+      const ofPartner = (partnerId: number, userId: number) => {
+        const stored = users.get(userId)
+        return stored !== undefined && stored.user.partnerId === partnerId ? stored : undefined
+      }
+      const byEmail = (email: string) => [...users.values()].find((stored) => stored.user.email === email)
+      /** The user whose invitation is open at `at`. */
+      const invited = (invitationHash: Uint8Array, at: number) =>
+        [...users.values()].find((stored) =>
+          stored.invitation === hex(invitationHash) && stored.user.invitationExpiresAt !== null &&
+          stored.user.invitationExpiresAt.getTime() > at
+        )
+      const partnerOf = (user: PartnerUser) =>
+        Effect.map(
+          partners.findById(user.partnerId),
+          Option.map(({ id, name, slug, status }): UsersPartner => ({ id, name, slug, status }))
+        )
+      const withPartner = (stored: Stored | undefined, extra: Omit<UserOfPartner, "user" | "partner">) =>
+        stored === undefined
+          ? Effect.succeedNone
+          : Effect.map(
+            partnerOf(stored.user),
+            Option.map((partner): UserOfPartner => ({ user: stored.user, partner, ...extra }))
+          )
+      /** The invitation hash is unique among open ones, as the SQL's index makes it. */
+      const claimInvitation = (invitationHash: Uint8Array, except?: number) => {
+        const taken = [...users.values()].some((stored) =>
+          stored.invitation === hex(invitationHash) && stored.user.id !== except
+        )
+        return taken
+          ? Effect.die(new Error("duplicate key value violates unique constraint \"partner_users_invitation_key\""))
+          : Effect.void
+      }
+
+      return PartnerUserRepo.of({
+        insert: ({ email, invitationHash, invitationTtl, partnerId, role }) =>
+          Effect.gen(function*() {
+            if (byEmail(email) !== undefined) return yield* new PartnerEmailTaken({ email })
+            if (Option.isNone(yield* partners.findById(partnerId))) {
+              return yield* Effect.die(new Error(`partner_users: no partner ${partnerId} (foreign key)`))
+            }
+            yield* claimInvitation(invitationHash)
+            const at = yield* now
+            const user = new PartnerUser({
+              id: nextId++,
+              partnerId,
+              email,
+              role,
+              passwordSet: false,
+              invitationExpiresAt: new Date(at + Duration.toMillis(invitationTtl)),
+              createdAt: new Date(at)
+            })
+            users.set(user.id, { user, passwordHash: null, invitation: hex(invitationHash) })
+            return user
+          }),
+        list: (partnerId) =>
+          Effect.sync(() =>
+            [...users.values()].map((stored) => stored.user).filter((user) => user.partnerId === partnerId)
+              .sort((a, b) => a.email < b.email ? -1 : a.email > b.email ? 1 : 0)
+          ),
+        find: (partnerId, userId) =>
+          Effect.sync(() => Option.map(Option.fromNullishOr(ofPartner(partnerId, userId)), (stored) => stored.user)),
+        reinvite: (partnerId, userId, invitationHash, invitationTtl) =>
+          Effect.gen(function*() {
+            const stored = ofPartner(partnerId, userId)
+            if (stored === undefined) return Option.none()
+            yield* claimInvitation(invitationHash, userId)
+            const at = yield* now
+            stored.invitation = hex(invitationHash)
+            return Option.some(change(stored, { invitationExpiresAt: new Date(at + Duration.toMillis(invitationTtl)) }))
+          }),
+        byInvitation: (invitationHash) =>
+          Effect.flatMap(now, (at) => {
+            const stored = invited(invitationHash, at)
+            return withPartner(stored, {
+              passwordHash: null,
+              csrfToken: null,
+              expiresAt: stored?.user.invitationExpiresAt ?? null
+            })
+          }),
+        acceptInvitation: (invitationHash, passwordHash) =>
+          Effect.map(now, (at) => {
+            const stored = invited(invitationHash, at)
+            if (stored === undefined) return Option.none()
+            stored.passwordHash = passwordHash
+            stored.invitation = null
+            return Option.some(change(stored, { passwordSet: true, invitationExpiresAt: null }))
+          }),
+        credentials: (email) =>
+          Effect.suspend(() => {
+            const stored = byEmail(email)
+            return withPartner(stored, { passwordHash: stored?.passwordHash ?? null, csrfToken: null, expiresAt: null })
+          }),
+        setPassword: (userId, passwordHash) =>
+          Effect.sync(() => {
+            const stored = users.get(userId)
+            if (stored === undefined) return
+            stored.passwordHash = passwordHash
+            change(stored, { passwordSet: true })
+          }),
+        setRole: (partnerId, userId, role) =>
+          Effect.sync(() =>
+            Option.map(Option.fromNullishOr(ofPartner(partnerId, userId)), (stored) => change(stored, { role }))
+          ),
+        remove: (partnerId, userId) =>
+          Effect.gen(function*() {
+            const stored = ofPartner(partnerId, userId)
+            if (stored === undefined) return Option.none()
+            users.delete(userId)
+            // Its sessions go with it, as the foreign key's ON DELETE CASCADE takes them.
+            yield* sessions.removeAllOf(userId)
+            return Option.some(stored.user)
+          }),
+        lockOwners: (partnerId) =>
+          Effect.sync(() =>
+            [...users.values()].filter((stored) => stored.user.partnerId === partnerId && stored.user.role === "owner")
+              .length
+          ),
+        createSession: (session) =>
+          users.has(session.ownerId)
+            ? sessions.create(session)
+            : Effect.die(new Error(`partner_user_sessions: no user ${session.ownerId} (foreign key)`)),
+        findSession: (idHash) =>
+          Effect.flatMap(sessions.find(idHash), (session) =>
+            session === undefined
+              ? Effect.succeedNone
+              : withPartner(users.get(session.ownerId), {
+                passwordHash: null,
+                csrfToken: session.csrfToken,
+                expiresAt: session.expiresAt
+              })),
         deleteSession: sessions.remove,
         deleteSessionsOf: sessions.removeAllOf
       })

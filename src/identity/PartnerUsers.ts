@@ -352,4 +352,10 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
       Layer.mergeAll(PartnerUserRepo.layerSql, AuditRepo.layerSql, LoginAttemptRepo.layerSql, PasswordHashing.layer)
     )
   )
+
+  /** Over memory repositories (the audit trail kept beside it for a test to read); the partners are the caller's (PartnerRepo). */
+  static readonly layerMemory = this.layerNoDeps.pipe(
+    Layer.provideMerge(AuditRepo.layerMemory),
+    Layer.provide(Layer.mergeAll(PartnerUserRepo.layerMemory, LoginAttemptRepo.layerMemory, PasswordHashing.layer))
+  )
 }

@@ -32,13 +32,18 @@ export const givenPortalUser = (partner: PortalPartner, email: string, role: Par
     }
   }).pipe(Effect.orDie)
 
-/** The portal API's typed client as `session` (its cookie and CSRF token; none: neither). */
-export const portalClient = (session?: AdminSession) =>
-  HttpApiClient.make(PortalApi).pipe(
-    Effect.provide(HttpApiMiddleware.layerClient(PortalAuth, ({ next, request }) =>
+/** The typed client's side of PortalAuth: send `session`'s cookie and CSRF token (none: neither). */
+export const asPortalUser = (session?: AdminSession) =>
+  HttpApiMiddleware.layerClient(
+    PortalAuth,
+    ({ next, request }) =>
       next(
         session === undefined
           ? request
           : HttpClientRequest.setHeaders(request, { cookie: session.cookie, "x-csrf-token": session.csrf })
-      )))
+      )
   )
+
+/** The portal API's typed client as `session` (its cookie and CSRF token; none: neither). */
+export const portalClient = (session?: AdminSession) =>
+  HttpApiClient.make(PortalApi).pipe(Effect.provide(asPortalUser(session)))

@@ -4,6 +4,7 @@ import type { Environment } from "../../domain/Environment.ts"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { type Cents, formatCents } from "../../domain/Money.ts"
 import { CentsFromNumeric, IdFromBigInt, NumberFromNumeric } from "../../platform/SqlCodecs.ts"
+import * as SandboxRepoMemory from "./SandboxRepoMemory.ts"
 
 /**
  * A test launch's session id says so, by a prefix no base64url id can start with ("." is not in its
@@ -185,4 +186,7 @@ export class SandboxRepo extends Context.Service<SandboxRepo, {
       })
     })
   )
+
+  /** The same tables over memory, for tests without PostgreSQL (SandboxRepoMemory.ts). */
+  static readonly layerMemory = Layer.sync(SandboxRepo, () => SandboxRepo.of(SandboxRepoMemory.make()))
 }

@@ -1,6 +1,6 @@
 import { PgClient } from "@effect/sql-pg"
 import * as Arr from "effect/Array"
-import { Context, Duration, Effect, Layer, Schema, type Scope } from "effect"
+import { Clock, Context, Duration, Effect, Exit, Layer, Schema, Scope, Semaphore } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import type { ChangeKind, ChangeRecord } from "../../domain/SportsChanges.ts"
 import { changeKinds } from "../../domain/SportsChanges.ts"
@@ -169,6 +169,99 @@ const makeSql = Effect.gen(function*() {
 })
 
 /**
+ * The log over memory (SportsChangeLog.layerMemory): positions drawn in order and never reused, so a withLog whose
+ * work fails leaves a gap as the SQL's rolled-back transaction does (its changes are gone); changes kept as written;
+ * times by the Clock; listeners told after each burst, at the end of its withLog as the SQL's NOTIFY is at commit.
+ */
+const HoldsLog = Context.Reference<boolean>("partner-api/sports/stream/SportsChangeLog/HoldsLog", {
+  defaultValue: () => false
+})
+
+const makeMemory = Effect.sync(() => {
+  interface Row extends LoggedChange {
+    readonly world: string
+    readonly recordedAt: number
+  }
+  let rows: Array<Row> = []
+  let lastPosition = 0
+  let floor = 0
+  let inLog = false
+  let told = false
+  const listeners = new Set<Effect.Effect<void>>()
+  const lock = Semaphore.makeUnsafe(1)
+  const announce = Effect.suspend(() => Effect.forEach([...listeners], (run) => run, { discard: true }))
+
+  const matches = (filter: StreamFilter | null) => (row: Row) =>
+    filter === null || (
+      (filter.kinds === null || filter.kinds.has(row.kind)) &&
+      (filter.sportIds === null || filter.sportIds.has(row.sportId)) &&
+      (filter.leagueIds === null || filter.leagueIds.has(row.leagueId)) &&
+      (filter.eventIds === null || filter.eventIds.has(row.eventId))
+    )
+
+  // A withLog inside another (pruning does) is a savepoint of the outer one: it holds the lock already.
+  const withLog = <A, E, R>(work: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(Effect.service(HoldsLog), (holds) => {
+      if (holds) {
+        const kept = { rows, floor }
+        return Effect.onExit(work, (exit) => Effect.sync(() => Exit.isFailure(exit) && ({ rows, floor } = kept)))
+      }
+      return lock.withPermit(Effect.gen(function*() {
+        const kept = { rows, floor }
+        inLog = true
+        told = false
+        const exit = yield* Effect.exit(Effect.provideService(work, HoldsLog, true))
+        inLog = false
+        if (Exit.isFailure(exit)) ({ rows, floor } = kept)
+        else if (told) yield* announce
+        return yield* exit
+      }))
+    })
+
+  const append = (world: string, changes: ReadonlyArray<ChangeRecord>) =>
+    Effect.gen(function*() {
+      if (changes.length === 0) return
+      for (const change of changes) JSON.parse(change.data) // the column is json: text that is not is refused
+      const now = yield* Clock.currentTimeMillis
+      rows = [
+        ...rows,
+        ...changes.map((change): Row => ({ ...change, position: ++lastPosition, world, recordedAt: now }))
+      ]
+      if (inLog) told = true
+      else yield* announce
+    })
+
+  return SportsChangeLog.of({
+    withLog,
+    append,
+    read: (world, { after, filter, limit, through }) =>
+      Effect.sync((): LogPage => ({
+        floor,
+        changes: rows
+          .filter((row) => row.world === world && row.position > after && (through === null || row.position <= through))
+          .filter(matches(filter))
+          .slice(0, limit)
+          .map(({ recordedAt: _at, world: _world, ...change }) => change)
+      })),
+    head: Effect.sync(() => Math.max(rows.at(-1)?.position ?? 0, floor)),
+    prune: (retention) =>
+      withLog(Effect.map(Clock.currentTimeMillis, (now) => {
+        const cut = rows.findLast((row) => row.recordedAt < now - Duration.toMillis(retention))
+        if (cut === undefined) return 0
+        const before = rows.length
+        rows = rows.filter((row) => row.position > cut.position)
+        floor = Math.max(floor, cut.position)
+        return before - rows.length
+      })),
+    onAppend: (run) =>
+      Effect.acquireRelease(
+        Effect.sync(() => void listeners.add(run)),
+        () => Effect.sync(() => void listeners.delete(run))
+      )
+  })
+})
+
+/**
  * The change log (sports_changes, sports_change_floor): the only code that
  * reads or writes it. What it knows of each world's events and markets is
  * StreamRecords'; the rules of what changed are SportsChanges' (src/domain);
@@ -199,5 +292,11 @@ export class SportsChangeLog extends Context.Service<SportsChangeLog, {
   static readonly layerSql: Layer.Layer<SportsChangeLog, never, SqlClient.SqlClient | PgClient.PgClient> = Layer.effect(
     SportsChangeLog,
     Effect.suspend(() => makeSql)
+  )
+
+  /** The same log over memory, for tests without PostgreSQL (see makeMemory). */
+  static readonly layerMemory: Layer.Layer<SportsChangeLog> = Layer.effect(
+    SportsChangeLog,
+    Effect.suspend(() => makeMemory)
   )
 }

@@ -1,4 +1,5 @@
-import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { randomUUID } from "node:crypto"
 import { SqlClient } from "effect/sql"
 import type { Environment } from "../../domain/Environment.ts"
 import { rowsOf } from "../../platform/SqlRows.ts"
@@ -71,4 +72,39 @@ export class StreamLeases extends Context.Service<StreamLeases, {
       })
     })
   )
+
+  /**
+   * The same rules over memory, for tests without PostgreSQL: a lease is taken only under the partner
+   * environment's limit (counting and taking are one step, so racing connects never pass it), and lasts
+   * leaseLifetime from its taking or renewal, by the Clock. Its partners are not checked (the SQL's foreign key is).
+   */
+  static readonly layerMemory = Layer.sync(StreamLeases, () => {
+    const leases = new Map<
+      string,
+      { readonly partnerId: number; readonly environment: Environment; readonly instance: string; expiresAt: number }
+    >()
+    const lifetime = Duration.toMillis(leaseLifetime)
+    return StreamLeases.of({
+      acquire: ({ environment, instance, limit, partnerId }) =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          const held = [...leases].filter(([, lease]) =>
+            lease.partnerId === partnerId && lease.environment === environment
+          )
+          for (const [id, lease] of held) if (lease.expiresAt < now) leases.delete(id)
+          if (held.filter(([, lease]) => lease.expiresAt >= now).length >= limit) return Option.none()
+          const id = randomUUID()
+          leases.set(id, { partnerId, environment, instance, expiresAt: now + lifetime })
+          return Option.some(id)
+        }),
+      release: (id) => Effect.sync(() => void leases.delete(id)),
+      renew: (instance) =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          for (const lease of leases.values()) if (lease.instance === instance) lease.expiresAt = now + lifetime
+        }),
+      releaseAll: (instance) =>
+        Effect.sync(() => {
+          for (const [id, lease] of leases) if (lease.instance === instance) leases.delete(id)
+        })
+    })
+  })
 }

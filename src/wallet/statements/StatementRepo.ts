@@ -1,8 +1,8 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { Environment } from "../../domain/Environment.ts"
 import { formatCents } from "../../domain/Money.ts"
-import type { ComputedStatement } from "../../domain/Statements.ts"
+import { type ComputedStatement, nextDay } from "../../domain/Statements.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../../platform/SqlCodecs.ts"
 
 const listedFields = {
@@ -173,4 +173,80 @@ export class StatementRepo extends Context.Service<StatementRepo, {
       })
     })
   )
+
+  /**
+   * The same rules over memory, for tests without PostgreSQL: a day closes once however many fibers try (one permit
+   * stands for the fleet-wide lock), a statement is written once per partner environment and day (a second is a
+   * defect and nothing of the close is kept), `work` failing keeps nothing, and listings come newest day first.
+   */
+  static readonly layerMemory = Layer.sync(StatementRepo, () => {
+    const statements = new Map<string, StoredStatement>()
+    const days = new Map<string, Date>()
+    const lock = Semaphore.makeUnsafe(1)
+    const key = (partnerId: number, environment: Environment, day: string) => `${partnerId}:${environment}:${day}`
+    const byListing = (a: StoredStatement, b: StoredStatement) =>
+      a.day !== b.day
+        ? (a.day < b.day ? 1 : -1)
+        : a.partnerId - b.partnerId || (a.environment < b.environment ? -1 : a.environment > b.environment ? 1 : 0)
+    const stored = (day: string, { computed, environment, partnerId }: NewStatement): StoredStatement => ({
+      partnerId,
+      environment,
+      day,
+      transactions: computed.summary.counts.transactions,
+      bets: computed.summary.totals.bets,
+      wins: computed.summary.totals.wins,
+      refunds: computed.summary.totals.refunds,
+      rollbacks: computed.summary.totals.rollbacks,
+      net: computed.summary.totals.net,
+      computedAt: computed.summary.computedAt,
+      document: computed.document,
+      sha256: computed.sha256
+    })
+    const listed = ({ document: _document, sha256: _sha256, ...listing }: StoredStatement): ListedStatement => listing
+    return StatementRepo.of({
+      firstDay: Effect.sync(() => {
+        const all = [...[...statements.values()].map((statement) => statement.day), ...days.keys()].sort()
+        return Option.fromNullishOr(all[0])
+      }),
+      isComplete: (day) => Effect.sync(() => days.has(day)),
+      openDays: (from, to) =>
+        Effect.sync(() => {
+          const open: Array<string> = []
+          for (let day = from; day <= to; day = nextDay(day)) if (!days.has(day)) open.push(day)
+          return open
+        }),
+      close: (day, closedAt, work) =>
+        lock.withPermit(Effect.gen(function*() {
+          if (days.has(day)) return 0
+          const written = new Set(
+            [...statements.values()].filter((statement) => statement.day === day).map((s) =>
+              `${s.partnerId}:${s.environment}`
+            )
+          )
+          const result = yield* work(written)
+          const keys = result.statements.map((statement) => key(statement.partnerId, statement.environment, day))
+          if (keys.some((k) => statements.has(k)) || new Set(keys).size !== keys.length) {
+            return yield* Effect.die(
+              new Error("duplicate key value violates unique constraint \"wallet_statements_pkey\"")
+            )
+          }
+          result.statements.forEach((statement, i) => statements.set(keys[i], stored(day, statement)))
+          if (result.complete) days.set(day, closedAt)
+          return result.statements.length
+        })),
+      find: (partnerId, environment, day) =>
+        Effect.sync(() => Option.fromNullishOr(statements.get(key(partnerId, environment, day)))),
+      recent: (filter) =>
+        Effect.sync(() =>
+          [...statements.values()]
+            .filter((s) =>
+              (filter.partnerId === undefined || s.partnerId === filter.partnerId) &&
+              (filter.environment === undefined || s.environment === filter.environment)
+            )
+            .sort(byListing)
+            .slice(0, filter.limit)
+            .map(listed)
+        )
+    })
+  })
 }

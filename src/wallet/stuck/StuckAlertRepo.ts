@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { Environment } from "../../domain/Environment.ts"
 import { type StuckItem, StuckKind } from "../../domain/Stuck.ts"
@@ -166,4 +166,126 @@ export class StuckAlertRepo extends Context.Service<StuckAlertRepo, {
       })
     })
   )
+
+  /**
+   * The same rules over memory, for tests without PostgreSQL: one row per kind and ref (a sighting of a known item
+   * marks it seen and unresolved, never a second alert), claims oldest-due first for their lease, times by the Clock.
+   * Its partners are not checked (the SQL's foreign key is).
+   */
+  static readonly layerMemory = Layer.sync(StuckAlertRepo, () => {
+    const rows: Array<StuckAlert> = []
+    let nextId = 1
+    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+    const save = (row: StuckAlert, change: Partial<StuckAlert>) => {
+      rows[rows.indexOf(row)] = { ...row, ...change }
+    }
+    const byId = (id: number) => rows.find((row) => row.id === id)
+    return StuckAlertRepo.of({
+      record: (items, alerting) =>
+        Effect.map(now, (at) => {
+          const keys = items.map((item) => `${item.kind}:${item.ref}`)
+          // One statement cannot touch a row twice (ON CONFLICT DO UPDATE refuses it), and nothing is written then.
+          if (new Set(keys).size !== keys.length) {
+            throw new Error("ON CONFLICT DO UPDATE command cannot affect row a second time")
+          }
+          const inserted: Array<NewlyStuck> = []
+          for (const item of items) {
+            const known = rows.find((row) => row.kind === item.kind && row.ref === item.ref)
+            if (known !== undefined) {
+              save(known, { lastSeenAt: at, resolvedAt: null })
+              continue
+            }
+            rows.push({
+              id: nextId++,
+              kind: item.kind,
+              ref: item.ref,
+              partnerId: item.partnerId,
+              environment: item.environment,
+              subject: item.subject,
+              externalPlayerId: item.externalPlayerId,
+              since: item.since,
+              detail: item.detail,
+              firstSeenAt: at,
+              lastSeenAt: at,
+              resolvedAt: null,
+              alertStatus: alerting ? "pending" : "off",
+              alertAttempts: 0,
+              alertLastError: null,
+              alertNextAt: alerting ? at : null,
+              alertedAt: null
+            })
+            inserted.push({
+              kind: item.kind,
+              subject: item.subject,
+              partnerId: item.partnerId,
+              environment: item.environment,
+              inserted: true
+            })
+          }
+          return inserted
+        }),
+      resolveUnseen: (kind, seen) =>
+        Effect.map(now, (at) => {
+          for (const row of rows) {
+            if (row.kind === kind && row.resolvedAt === null && !seen.includes(row.ref)) save(row, { resolvedAt: at })
+          }
+        }),
+      claimDue: (limit, lease) =>
+        Effect.map(now, (at) => {
+          const due = rows
+            .filter((row) =>
+              row.alertStatus === "pending" && row.alertNextAt !== null && row.alertNextAt.getTime() <= at.getTime()
+            )
+            .sort((a, b) => a.alertNextAt!.getTime() - b.alertNextAt!.getTime() || a.id - b.id)
+            .slice(0, limit)
+          const until = new Date(at.getTime() + Duration.toMillis(lease))
+          for (const row of due) save(row, { alertNextAt: until })
+          return due.map((row) => byId(row.id)!)
+        }),
+      markSent: (id) =>
+        Effect.map(now, (at) => {
+          const row = byId(id)
+          if (row !== undefined) {
+            save(row, {
+              alertStatus: "sent",
+              alertedAt: at,
+              alertAttempts: row.alertAttempts + 1,
+              alertNextAt: null,
+              alertLastError: null
+            })
+          }
+        }),
+      markFailed: (id, error, retryAfter) =>
+        Effect.map(now, (at) => {
+          const row = byId(id)
+          if (row === undefined) return
+          save(
+            row,
+            retryAfter === null
+              ? {
+                alertStatus: "failed",
+                alertAttempts: row.alertAttempts + 1,
+                alertLastError: error,
+                alertNextAt: null
+              }
+              : {
+                alertAttempts: row.alertAttempts + 1,
+                alertLastError: error,
+                alertNextAt: new Date(at.getTime() + Duration.toMillis(retryAfter))
+              }
+          )
+        }),
+      recent: (within, limit) =>
+        Effect.map(now, (at) =>
+          rows
+            .filter((row) =>
+              row.resolvedAt === null || row.resolvedAt.getTime() > at.getTime() - Duration.toMillis(within)
+            )
+            .sort((a, b) =>
+              Number(b.resolvedAt === null) - Number(a.resolvedAt === null) ||
+              b.firstSeenAt.getTime() - a.firstSeenAt.getTime() || b.id - a.id
+            )
+            .slice(0, limit))
+    })
+  })
 }

@@ -1,0 +1,44 @@
+import { Effect, Layer, Option } from "effect"
+import type { Environment } from "../../src/domain/Environment.ts"
+import { CallbackTargets } from "../../src/partners/CallbackTargets.ts"
+import { randomBytes } from "node:crypto"
+import { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
+
+/**
+ * A partner row of its own for a repository's spec (whatever form PartnerRepo has): the rows of other tables
+ * reference partners, by a foreign key in PostgreSQL and by look-up in memory.
+ */
+export const givenRepoPartner = Effect.gen(function*() {
+  const slug = `p-${randomBytes(4).toString("hex")}`
+  const token = () => ({ hash: randomBytes(32), prefix: "pak_x_" })
+  const { partner } = yield* (yield* PartnerRepo).insert({
+    name: `Partner ${slug}`,
+    slug,
+    status: "active",
+    commissionPercent: 10,
+    rateLimitPerMinute: null,
+    environments: { live: { callbackUrl: null, token: token() }, test: { callbackUrl: null, token: token() } }
+  }).pipe(Effect.orDie)
+  return partner
+})
+
+/**
+ * Each partner's callback targets as PartnerRepo has them, read every time (no cache): for handler specs over
+ * memory, whose partners are made by the tests. A test environment without a URL of its own has a placeholder's, as
+ * the service gives it the sandbox wallet's.
+ */
+export const CallbackTargetsOfRepo = Layer.effect(
+  CallbackTargets,
+  Effect.map(Effect.service(PartnerRepo), (repo) => {
+    const get = (partnerId: number, environment: Environment) =>
+      Effect.map(
+        repo.findCallbackTarget(partnerId, environment),
+        Option.map((target) =>
+          environment === "test" && target.callbackUrl === null
+            ? { ...target, callbackUrl: "https://sandbox.example/wallet" }
+            : target
+        )
+      )
+    return CallbackTargets.of({ get, fresh: get })
+  })
+)

@@ -1,0 +1,165 @@
+import { assert, type Vitest } from "@effect/vitest"
+import { Duration, Effect, Exit, Option } from "effect"
+import { type CaseResult, newCertificationId } from "../../src/domain/Certification.ts"
+import type { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
+import {
+  CertificationInProgress,
+  CertificationRepo,
+  type NewCertification
+} from "../../src/wallet/certification/CertificationRepo.ts"
+import { givenRepoPartner } from "../support/RepoPartner.ts"
+
+/**
+ * What CertificationRepo promises, whichever form keeps it: run over PostgreSQL and over memory by
+ * certification-repo.test.ts. `age` makes a run look untouched for a while (the SQL moves its row's time back, memory
+ * moves the test's clock on): how a run whose instance died is seen.
+ */
+export const certificationRepoSpec = <R>(
+  it: Vitest.MethodsNonLive<CertificationRepo | PartnerRepo | R>,
+  age: (id: string, by: Duration.Duration) => Effect.Effect<void, never, R>
+) => {
+  const run = (partnerId: number): NewCertification => ({
+    id: newCertificationId(),
+    partnerId,
+    externalPlayerId: "cert-player",
+    callbackUrl: "https://wallet.example/callbacks",
+    startedBy: "ops@example.com",
+    startedVia: "console",
+    timeoutMillis: 3_000
+  })
+  const result = (key: CaseResult["key"], status: CaseResult["status"] = "passed"): CaseResult => ({
+    key,
+    status,
+    reason: status === "passed" ? null : `The ${key} case ${status}.`,
+    balanceBefore: 10_000,
+    expectedBalance: 9_900,
+    balanceAfter: status === "passed" ? 9_900 : 10_000,
+    timing: key === "bet"
+      ? { calls: 3, p50Millis: 40, p99Millis: 90, maxMillis: 95, timedOut: 0, timeoutMillis: 3_000 }
+      : null,
+    exchanges: [{
+      label: `${key} 1.00`,
+      sentAt: new Date("2026-11-01T12:00:00.123Z"),
+      millis: 42,
+      request: { headers: { "content-type": "application/json" }, body: "{\"amount\":\"1.00\"}" },
+      response: { status: 200, body: "{\"balance\":\"99.00\"}" },
+      error: null,
+      reading: "balance 99.00"
+    }],
+    finishedAt: new Date("2026-11-01T12:00:01.000Z")
+  })
+
+  it.effect("a partner runs one certification at a time: a second start is refused naming the running one, another partner's is not", () =>
+    Effect.gen(function*() {
+      const repo = yield* CertificationRepo
+      const [acme, other] = [yield* givenRepoPartner, yield* givenRepoPartner]
+      const first = run(acme.id)
+      const started = yield* repo.insert(first)
+      assert.deepStrictEqual(
+        [
+          started.id,
+          started.partnerId,
+          started.status,
+          started.summary,
+          started.finishedAt,
+          started.startedVia,
+          started.timeoutMillis
+        ],
+        [first.id, acme.id, "running", null, null, "console", 3_000]
+      )
+      const refused = yield* Effect.flip(repo.insert(run(acme.id)))
+      assert.instanceOf(refused, CertificationInProgress)
+      assert.strictEqual(refused.id, first.id)
+      assert.strictEqual((yield* repo.insert(run(other.id))).status, "running")
+      yield* repo.finish(first.id, "passed", "All cases passed.")
+      assert.strictEqual(
+        (yield* repo.insert(run(acme.id))).status,
+        "running",
+        "a finished run frees the partner's turn"
+      )
+    }))
+
+  it.effect("cases come back in the run's order as recorded, amounts, timing and exchanges alike; a run is found only through its own partner", () =>
+    Effect.gen(function*() {
+      const repo = yield* CertificationRepo
+      const [acme, other] = [yield* givenRepoPartner, yield* givenRepoPartner]
+      const { id } = yield* repo.insert(run(acme.id))
+      const [balance, bet] = [result("balance"), result("bet", "failed")]
+      yield* repo.recordCase(id, 1, bet)
+      yield* repo.recordCase(id, 0, balance)
+      const found = Option.getOrThrow(yield* repo.find(id, acme.id))
+      assert.deepStrictEqual(found.cases, [balance, bet])
+      assert.isTrue(Option.isSome(yield* repo.find(id)), "the operator finds any run")
+      assert.isTrue(Option.isNone(yield* repo.find(id, other.id)), "another partner does not")
+      assert.isTrue(Option.isNone(yield* repo.find(newCertificationId())))
+      assert.isTrue(
+        Exit.isFailure(yield* Effect.exit(repo.recordCase(id, 1, result("win")))),
+        "a position is recorded once"
+      )
+      assert.isTrue(Exit.isFailure(yield* Effect.exit(repo.recordCase(id, 2, result("balance")))), "and a case once")
+      yield* repo.recordCase(newCertificationId(), 0, balance)
+      assert.strictEqual(Option.getOrThrow(yield* repo.find(id)).cases.length, 2)
+    }))
+
+  it.effect("a run finishes once; lists are newest first; the requirement reads the latest finished run", () =>
+    Effect.gen(function*() {
+      const repo = yield* CertificationRepo
+      const acme = yield* givenRepoPartner
+      assert.deepStrictEqual(yield* repo.requirement(acme.id), { required: false, latest: null })
+      const a = yield* repo.insert(run(acme.id))
+      yield* repo.finish(a.id, "failed", "2 cases failed.")
+      yield* repo.finish(a.id, "passed", "too late")
+      const b = yield* repo.insert(run(acme.id))
+      yield* repo.finish(b.id, "passed", "All cases passed.")
+      const c = yield* repo.insert(run(acme.id))
+      const listed = yield* repo.list(acme.id, 10)
+      assert.deepStrictEqual(listed.map((one) => [one.id, one.status, one.summary]), [
+        [c.id, "running", null],
+        [b.id, "passed", "All cases passed."],
+        [a.id, "failed", "2 cases failed."]
+      ])
+      assert.isNotNull(listed[1].finishedAt)
+      assert.notProperty(listed[0], "cases", "a listing carries no cases")
+      assert.deepStrictEqual((yield* repo.list(acme.id, 1)).map((one) => one.id), [c.id])
+      assert.deepStrictEqual(
+        yield* repo.requirement(acme.id),
+        { required: false, latest: "passed" },
+        "the running one is not judged"
+      )
+    }))
+
+  it.effect("the requirement is turned on and off, each call saying whether it changed anything", () =>
+    Effect.gen(function*() {
+      const repo = yield* CertificationRepo
+      const acme = yield* givenRepoPartner
+      assert.deepStrictEqual([yield* repo.setRequired(acme.id, true), yield* repo.setRequired(acme.id, true)], [
+        true,
+        false
+      ])
+      assert.isTrue((yield* repo.requirement(acme.id)).required)
+      yield* repo.lockPartner(acme.id)
+      assert.deepStrictEqual([yield* repo.setRequired(acme.id, false), yield* repo.setRequired(acme.id, false)], [
+        true,
+        false
+      ])
+      assert.isFalse((yield* repo.requirement(acme.id)).required)
+    }))
+
+  it.effect("a run untouched for longer than a run could take reads as interrupted, and is closed as such when the partner starts another", () =>
+    Effect.gen(function*() {
+      const repo = yield* CertificationRepo
+      const acme = yield* givenRepoPartner
+      const dead = yield* repo.insert(run(acme.id))
+      yield* age(dead.id, Duration.days(1))
+      const seen = Option.getOrThrow(yield* repo.find(dead.id))
+      assert.strictEqual(seen.status, "interrupted")
+      assert.match(seen.summary ?? "", /^The run stopped before it finished/)
+      assert.strictEqual((yield* repo.list(acme.id, 1))[0].status, "interrupted")
+      const next = yield* repo.insert(run(acme.id))
+      assert.strictEqual(next.status, "running", "the dead run does not hold the partner's turn")
+      const closed = Option.getOrThrow(yield* repo.find(dead.id))
+      assert.strictEqual(closed.status, "interrupted")
+      assert.isNotNull(closed.finishedAt, "closed for good")
+      assert.deepStrictEqual(yield* repo.requirement(acme.id), { required: false, latest: "interrupted" })
+    }))
+}
