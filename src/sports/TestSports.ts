@@ -53,7 +53,7 @@ export const layer = <E, R, RC>(
       // Fresh: built apart from the live services, never taking their place (or they its).
       : Layer.fresh(
         refreshed.pipe(
-          Layer.provideMerge(SportsCatalog.layerMemoryTold.pipe(Layer.provide(testChanges))),
+          Layer.provideMerge(SportsCatalog.layerMemoryNoDeps.pipe(Layer.provide(testChanges))),
           Layer.provideMerge(testProvider)
         )
       )))
