@@ -248,10 +248,10 @@ const changesOfEvent = (
 /**
  * What a refresh changed: for each event it saw, against what the log last
  * said of it (an answer older than that is ignored: a cache may hand back an
- * earlier state than one already told), and for each it covered and no
+ * earlier state than one already sent), and for each it covered and no
  * longer lists (`unlisted`), its removal. `records` are the events whose
- * record changes. On a world's first refresh (`baseline`), the records are
- * written and nothing is told: there was no stream of it before.
+ * record changes. On a provider's first refresh (`baseline`), the records are
+ * written and nothing is sent: there was no stream of it before.
  */
 export const eventChanges = (options: {
   readonly previous: ReadonlyMap<string, EventRecord>

@@ -179,22 +179,22 @@ export const nextHeartbeat = (stream: OpenStream) => {
   return until(stream, (s) => s.heartbeats() > seen, "a heartbeat")
 }
 
-/** The log's positions of `world` after `after` (about `eventIds`, when given), in order. */
-export const logPositions = (world: string, after = 0, eventIds?: ReadonlyArray<string>) =>
+/** The log's positions of `provider` (a provider's name) after `after` (about `eventIds`, when given), in order. */
+export const logPositions = (provider: string, after = 0, eventIds?: ReadonlyArray<string>) =>
   Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
     sql<{ position: string }>`
       SELECT c.position::text AS position FROM sports_changes c
-      WHERE c.world = ${world} AND c.position > ${after} ${
+      WHERE c.provider = ${provider} AND c.position > ${after} ${
       eventIds === undefined ? sql`` : sql`AND c.event_id IN ${sql.in(eventIds)}`
     }
       ORDER BY c.position`).pipe(Effect.map((rows) => rows.map((row) => row.position)), Effect.orDie)
 
 /** How many changes of `kind` about `eventId` the log holds. */
-export const logged = (world: string, kind: string, eventId: string) =>
+export const logged = (provider: string, kind: string, eventId: string) =>
   Effect.flatMap(
     Effect.service(SqlClient.SqlClient),
     (sql) =>
       sql<
         { n: number }
-      >`SELECT count(*)::int AS n FROM sports_changes WHERE world = ${world} AND kind = ${kind} AND event_id = ${eventId}`
+      >`SELECT count(*)::int AS n FROM sports_changes WHERE provider = ${provider} AND kind = ${kind} AND event_id = ${eventId}`
   ).pipe(Effect.map((rows) => rows[0].n), Effect.orDie)
