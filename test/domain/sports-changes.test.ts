@@ -47,7 +47,7 @@ describe("the change stream's rules", () => {
     assert.deepStrictEqual(
       told(undefined, event(), true),
       { changes: [], records: [event()] },
-      "a world's first refresh tells nothing"
+      "a provider's first refresh sends nothing"
     )
     assert.deepStrictEqual(kinds(told(event(), event({ startsAt: at + 3_600_000 }))), [["event", ["starts_at"]]])
     assert.deepStrictEqual(kinds(told(event(), event({ status: "live", score: "0-0", minute: 1, answeredAt: at }))), [[
