@@ -177,7 +177,7 @@ export const unlistedEvents = (
   return ids
 }
 
-/** What changed of one event, in the order the stream tells it: the event, its score, its result. */
+/** What changed of one event, in the order the stream sends it: the event, its score, its result. */
 const changesOfEvent = (
   previous: EventRecord | undefined,
   current: EventRecord,
@@ -312,7 +312,7 @@ export interface OddsSighting {
 const sameOdds = (a: ReadonlyArray<Odd>, b: ReadonlyArray<Odd>) =>
   a.length === b.length && a.every((odd, i) => odd.label === b[i].label && odd.value === b[i].value)
 
-/** One market's change, as the stream tells it. */
+/** One market's change, as the stream sends it. */
 export const marketChange = (
   market: MarketRecord,
   event: { readonly sportId: number; readonly leagueId: string },
@@ -343,7 +343,7 @@ export const marketChange = (
 
 /**
  * What an odds answer changed, against the markets the log holds for the
- * same event and phase: a new market opens, moved prices are told, a
+ * same event and phase: a new market opens, moved prices are sent, a
  * suspended market that fresh data carries again reopens, and a market the
  * answer no longer carries is suspended (withdrawn). Every market it carries
  * is confirmed (`records`), changed or not, so it does not go stale. An
