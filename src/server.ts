@@ -161,15 +161,15 @@ export const SandboxCallbackUrlsLive = Layer.effect(
   })
 ).pipe(Layer.provide(DemoPartnerWalletLive))
 
-/** The sports world a live token streams: the provider SPORTS_PROVIDER selects (`betsapi`, `sandbox`). */
-const liveWorld = <A, E, R>(layer: (world: string) => Layer.Layer<A, E, R>) =>
+/** The sports provider a live token streams: the one SPORTS_PROVIDER names (`betsapi`, `sandbox`). */
+const liveProvider = <A, E, R>(layer: (provider: string) => Layer.Layer<A, E, R>) =>
   Layer.unwrap(Effect.map(Effect.service(SportsConfig), (config) => layer(config.provider)))
 
-/** The world a test token streams, whatever SPORTS_PROVIDER says. */
-const sandboxWorld = "sandbox"
+/** The provider a test token streams, whatever SPORTS_PROVIDER says. */
+const sandboxProvider = "sandbox"
 
-/** The provider SPORTS_PROVIDER selects: BetsAPI or the sandbox's simulated world; its odds reads told to the change stream. */
-const SportsProviderLayer = liveWorld(recordingOdds).pipe(
+/** The provider SPORTS_PROVIDER selects: BetsAPI or the sandbox's simulated sports data; its odds reads recorded in the change stream. */
+const SportsProviderLayer = liveProvider(recordingOdds).pipe(
   Layer.provide(SportsProviderSelection.layer(SandboxSportsProviderLive))
 )
 
@@ -178,19 +178,19 @@ const SportsStreamLive = Layer.mergeAll(SportsStream.layer, ChangeRecorder.layer
   Layer.provideMerge(Layer.mergeAll(SportsChangeLog.layerSql, StreamRecords.layerSql, StreamLeases.layerSql))
 )
 
-/** The live sports catalog, its refreshes told to the change stream of the live world. */
-const SportsLive = SportsCatalog.layer.pipe(Layer.provideMerge(liveWorld(ChangeRecorder.catalogChanges)))
+/** The live sports catalog, its refreshes recorded in the change stream of the live provider. */
+const SportsLive = SportsCatalog.layer.pipe(Layer.provideMerge(liveProvider(ChangeRecorder.catalogChanges)))
 
 /**
  * The upstreams of each environment (src/upstreams): live, the ones above; test, always the sandboxes' (the
- * sandbox aggregator's test agent, the sandbox world's provider and a catalog of its own, its refreshes and odds
- * reads told to the sandbox world's change stream).
+ * sandbox aggregator's test agent, the sandbox's sports provider and a catalog of its own, its refreshes and odds
+ * reads recorded in the sandbox provider's change stream).
  */
 const UpstreamsLive = Upstreams.layer(Layer.merge(
   TestCasino.layer(SandboxTestCasinoGatewayLive),
   TestSports.layer(
-    recordingOdds(sandboxWorld).pipe(Layer.provide(SandboxSportsProviderLive)),
-    ChangeRecorder.memoryCatalogChanges(sandboxWorld)
+    recordingOdds(sandboxProvider).pipe(Layer.provide(SandboxSportsProviderLive)),
+    ChangeRecorder.memoryCatalogChanges(sandboxProvider)
   )
 ))
 

@@ -57,7 +57,7 @@ const executionMillis = (plan: unknown): number => {
 export const databaseTimes = (databaseUrl: string, paths: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const context = yield* Layer.build(
-      // Only reads are explained: what a publish would tell the change stream never happens here.
+      // Only reads are explained: what a publish would send the change stream never happens here.
       SportsCatalogRepo.layerSql.pipe(
         Layer.provide(CatalogChanges.none),
         Layer.provideMerge(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 1 }))

@@ -108,7 +108,7 @@ const burst = (
       const [row] = yield* context.sql<{ n: number; last: string; at: number }>`
         SELECT count(*)::int AS n, coalesce(max(position), 0)::text AS last,
                coalesce(extract(epoch FROM max(recorded_at)) * 1000, 0)::float8 AS at
-        FROM sports_changes WHERE world = 'betsapi' AND kind = 'odds' AND position > ${Number(head)}
+        FROM sports_changes WHERE provider = 'betsapi' AND kind = 'odds' AND position > ${Number(head)}
       `
       return row
     })

@@ -65,7 +65,7 @@ const description = [
   "comment line (`: heartbeat`) keeps a quiet stream open every STREAM_HEARTBEAT_INTERVAL (15 s). A client " +
   "that reads too slowly gets a last `reset` and is closed; an instance that stops sends `retry:` (reconnect in " +
   "1 to 3 s). Authenticate with either header, as every call (no `?token=`: tokens never travel in URLs). A test " +
-  "token streams the sandbox world, a live token the live one.",
+  "token streams the sandbox's sports data, a live token the live provider's.",
   "429 when the partner already holds STREAM_MAX_CONNECTIONS_PER_PARTNER streams in this environment (fleet-wide)."
 ].join("\n\n")
 

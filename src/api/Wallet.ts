@@ -83,7 +83,7 @@ export const transactionFields = {
   }),
   answer: Schema.NullOr(Schema.Struct({ msg: Schema.String, balance: Schema.optionalKey(Amount) })).annotate({
     description: "What the aggregator was answered; null while pending. In shadow mode without `balance`: it was the " +
-      "partner's own figure, passed through and not kept"
+      "partner's own balance, passed through and not kept"
   }),
   createdAt: IsoDate,
   settledAt: Schema.NullOr(IsoDate)

@@ -18,7 +18,7 @@ export type CallbackStatus = typeof CallbackStatus.Type
  * A callback the outbox recorded, with its delivery state: a bet (asked
  * during the aggregator's call, `delivered` when the partner answered it,
  * `failed` when it could not be asked) or a notification (win, refund,
- * rollback) that waits in its player's line until delivered.
+ * rollback) that waits in its player's delivery queue until delivered.
  */
 export const Callback = Schema.Struct({
   id: Schema.Int,
@@ -36,7 +36,7 @@ export const Callback = Schema.Struct({
   lastError: Schema.NullOr(Schema.String),
   createdAt: Schema.Date,
   deliveredAt: Schema.NullOr(Schema.Date),
-  /** When its player's line runs next, while it is pending. */
+  /** When its player's delivery queue runs next, while it is pending. */
   nextAttemptAt: Schema.NullOr(Schema.Date),
   /** The JSON body, byte for byte as every attempt sends it. */
   body: Schema.String
@@ -44,7 +44,7 @@ export const Callback = Schema.Struct({
 export type Callback = typeof Callback.Type
 
 /**
- * What a notification waiting in its player's line will credit once the partner applies it: a win's amount, a
+ * What a notification waiting in its player's delivery queue will credit once the partner applies it: a win's amount, a
  * refund's (negative when the round paid more than it took). A rollback's is not counted: it gives a stake back only
  * if the partner took the bet, which nobody here knows until it is delivered. Bodies are this service's own JSON.
  */

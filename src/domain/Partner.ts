@@ -149,7 +149,7 @@ export type PlayerMode = typeof PlayerMode.Type
  * A partner's player in one of the partner's environments (the same external
  * id in live and test is two players). `internal_user_id` is the user code
  * this service uses for the player at the aggregator: unique across partners
- * and environments, never reused. `balance` (in cents) is the last figure the
+ * and environments, never reused. `balance` (in cents) is the last balance the
  * partner confirmed (at launch, or through the wallet); null for a shadow
  * player, whose balance only the partner keeps (and so its name and e-mail).
  */

@@ -177,7 +177,7 @@ export const unlistedEvents = (
   return ids
 }
 
-/** What changed of one event, in the order the stream tells it: the event, its score, its result. */
+/** What changed of one event, in the order the stream sends it: the event, its score, its result. */
 const changesOfEvent = (
   previous: EventRecord | undefined,
   current: EventRecord,
@@ -248,10 +248,10 @@ const changesOfEvent = (
 /**
  * What a refresh changed: for each event it saw, against what the log last
  * said of it (an answer older than that is ignored: a cache may hand back an
- * earlier state than one already told), and for each it covered and no
+ * earlier state than one already sent), and for each it covered and no
  * longer lists (`unlisted`), its removal. `records` are the events whose
- * record changes. On a world's first refresh (`baseline`), the records are
- * written and nothing is told: there was no stream of it before.
+ * record changes. On a provider's first refresh (`baseline`), the records are
+ * written and nothing is sent: there was no stream of it before.
  */
 export const eventChanges = (options: {
   readonly previous: ReadonlyMap<string, EventRecord>
@@ -312,7 +312,7 @@ export interface OddsSighting {
 const sameOdds = (a: ReadonlyArray<Odd>, b: ReadonlyArray<Odd>) =>
   a.length === b.length && a.every((odd, i) => odd.label === b[i].label && odd.value === b[i].value)
 
-/** One market's change, as the stream tells it. */
+/** One market's change, as the stream sends it. */
 export const marketChange = (
   market: MarketRecord,
   event: { readonly sportId: number; readonly leagueId: string },
@@ -343,7 +343,7 @@ export const marketChange = (
 
 /**
  * What an odds answer changed, against the markets the log holds for the
- * same event and phase: a new market opens, moved prices are told, a
+ * same event and phase: a new market opens, moved prices are sent, a
  * suspended market that fresh data carries again reopens, and a market the
  * answer no longer carries is suspended (withdrawn). Every market it carries
  * is confirmed (`records`), changed or not, so it does not go stale. An

@@ -63,7 +63,7 @@ export const refused = (refusal: Refusal, balance: Cents): WalletAnswer => ({
 
 /**
  * An answer as it is kept, to be replayed: a shadow player's is kept without its balance (the service keeps
- * no balance of theirs), and its replay asks the partner for the figure again.
+ * no balance of theirs), and its replay asks the partner for the balance again.
  */
 export const StoredAnswer = Schema.Struct({ msg: WalletAnswer.fields.msg, balance: Schema.optionalKey(Schema.Finite) })
 export type StoredAnswer = typeof StoredAnswer.Type
@@ -179,9 +179,9 @@ export interface Settlement {
   readonly refusal: Refusal | null
   /** The change to the player's balance. */
   readonly amount: Cents
-  /** The player's balance once settled (the partner's figure after the stake, plus the win); null for a shadow player. */
+  /** The player's balance once settled (the partner's balance after the stake, plus the win); null for a shadow player. */
   readonly balanceAfter: Cents | null
-  /** Whether the balance mirror takes balanceAfter (only the partner's own figure moves it). */
+  /** Whether the balance mirror takes balanceAfter (only the partner's own balance moves it). */
   readonly confirmsBalance: boolean
   readonly answer: WalletAnswer
   /** The partner may have taken the stake without our knowing: a rollback notification gives it back. */
@@ -195,7 +195,7 @@ export interface Settlement {
  * the win, which follows as a notification. Refused by the partner: nothing
  * moved. Unavailable (or never answered): refused to the player, and the
  * stake given back by a rollback in case the partner took it. A shadow
- * player's (`shadow`) keeps no balance: `mirror` is then only the figure to
+ * player's (`shadow`) keeps no balance: `mirror` is then only the balance to
  * answer with when the partner gave none.
  */
 export const settleBet = (bet: BetCall, answer: PartnerAnswer, mirror: Cents, shadow = false): Settlement => {
@@ -231,7 +231,7 @@ export const settleBet = (bet: BetCall, answer: PartnerAnswer, mirror: Cents, sh
 }
 
 /**
- * The partner's figure in an answer, plus what its player's notifications still on their way will credit: the
+ * The partner's balance in an answer, plus what its player's notifications still on their way will credit: the
  * balance it holds once they arrive (never below 0; the partner, who holds the money, has the last word).
  */
 export const withCredits = (answer: PartnerAnswer, owed: Cents): PartnerAnswer => {

@@ -81,7 +81,7 @@ export interface Outcome {
 
 /**
  * The answer as it is kept for replays: whole, or, for a shadow player (no balance after), without the balance,
- * which is the partner's figure and only passes through.
+ * which is the partner's own and only passes through.
  */
 export const storedAnswer = (outcome: Pick<Outcome, "answer" | "balanceAfter">): StoredAnswer =>
   outcome.balanceAfter === null ? { msg: outcome.answer.msg } : outcome.answer
@@ -173,7 +173,7 @@ export const newTransaction = (call: BetCall | RefundCall, player: PlayerIdentit
   win: call.type === "WinBet" ? call.win : 0
 })
 
-/** A notification (win, refund, rollback): it waits in the player's line for delivery. */
+/** A notification (win, refund, rollback): it waits in the player's delivery queue. */
 export const notification = (
   player: PartnerPlayer,
   kind: "win" | "refund" | "rollback",
@@ -268,7 +268,7 @@ export const refusedBet = (code: "ROUND_REFUNDED" | "INVALID_USER", balance: Cen
 
 /**
  * A free round (no stake): nothing to take; the win is credited through the outbox. For a shadow player
- * (`shadow`), `mirror` is the partner's figure just asked, answered plus the win and kept nowhere.
+ * (`shadow`), `mirror` is the partner's balance just asked, answered plus the win and kept nowhere.
  */
 export const freeBet = (
   call: BetCall,
@@ -309,7 +309,7 @@ export const refundRecords = (
   at: Date,
   shadow = false
 ): Decided & { readonly round: RoundWrite } => {
-  // A shadow player's `mirror` is the partner's figure just asked: answered, never kept.
+  // A shadow player's `mirror` is the partner's balance just asked: answered, never kept.
   const base = {
     status: "applied" as const,
     refusal: null,

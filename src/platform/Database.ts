@@ -66,7 +66,7 @@ export class DatabaseUrl
 {}
 
 /** A pooled client for one database URL, migrated before anything uses it. */
-export const layerFromUrl = (url: Redacted.Redacted) =>
+export const ofUrl = (url: Redacted.Redacted) =>
   Layer.effectDiscard(Effect.andThen(migrate, migrateJobQueue(url))).pipe(
     Layer.provideMerge(Layer.succeed(DatabaseUrl, url)),
     Layer.provideMerge(PgClient.layer({
@@ -87,11 +87,11 @@ export const layerFromUrl = (url: Redacted.Redacted) =>
 export const layer = Layer.unwrap(Effect.gen(function*() {
   const config = yield* AppConfig
   return Option.match(config.databaseUrl, {
-    onSome: layerFromUrl,
+    onSome: ofUrl,
     onNone: () =>
       Layer.unwrap(Effect.gen(function*() {
         const embedded = yield* EmbeddedPostgres
-        return layerFromUrl(embedded.url)
+        return ofUrl(embedded.url)
       })).pipe(
         Layer.provide(EmbeddedPostgres.layer(config.dataDir))
       )

@@ -48,7 +48,7 @@ export interface ListQuery {
 
 /**
  * The active sports data provider: one operation per provider endpoint of
- * the contract. Layers: the sandbox (a simulated world, the default) and
+ * the contract. Layers: the sandbox (simulated sports data, the default) and
  * BetsAPI over HTTP. Answers are cached per call with TTLs that fit the data,
  * identical concurrent calls share one upstream request, and upstream calls
  * stay under SPORTS_PROVIDER_RATE_LIMIT per hour.

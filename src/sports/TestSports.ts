@@ -30,11 +30,11 @@ const refreshed = Layer.effectDiscard(Effect.gen(function*() {
 }))
 
 /**
- * The sports a test token reaches: always the sandbox's world, so a test token never reaches the real provider nor
+ * The sports a test token reaches: always the sandbox's sports data, so a test token never reaches the real provider nor
  * spends its quota. With SPORTS_PROVIDER=sandbox it is the live one (catalog data is not partner data); otherwise a
- * provider of its own over the sandbox world (`testProvider`) and a catalog in this process's memory, its publishes
- * told to `testChanges` (the sandbox world's change stream), refreshed from it at start and on the catalog's
- * intervals, so every event a test feed lists is one the test provider endpoints know. The world is deterministic
+ * provider of its own over the sandbox's data (`testProvider`) and a catalog in this process's memory, its publishes
+ * sent to `testChanges` (the change stream of the `sandbox` provider), refreshed from it at start and on the catalog's
+ * intervals, so every event a test feed lists is one the test provider endpoints know. The sandbox's data is deterministic
  * (fixed seeds and the clock), so every instance holds the same catalog without sharing it.
  */
 export const layer = <E, R, RC>(
@@ -53,7 +53,7 @@ export const layer = <E, R, RC>(
       // Fresh: built apart from the live services, never taking their place (or they its).
       : Layer.fresh(
         refreshed.pipe(
-          Layer.provideMerge(SportsCatalog.layerMemoryTold.pipe(Layer.provide(testChanges))),
+          Layer.provideMerge(SportsCatalog.layerMemoryNoDeps.pipe(Layer.provide(testChanges))),
           Layer.provideMerge(testProvider)
         )
       )))

@@ -28,7 +28,7 @@ const event = (fields: Partial<EventRecord> = {}): EventRecord => ({
   answeredAt: at - 60_000,
   ...fields
 })
-const told = (previous: EventRecord | undefined, observed: EventRecord, baseline = false) =>
+const sent = (previous: EventRecord | undefined, observed: EventRecord, baseline = false) =>
   eventChanges({
     previous: new Map(previous === undefined ? [] : [["7", previous]]),
     observed: [observed],
@@ -36,35 +36,35 @@ const told = (previous: EventRecord | undefined, observed: EventRecord, baseline
     seenAt: at,
     baseline
   })
-const kinds = (outcome: ReturnType<typeof told>) =>
+const kinds = (outcome: ReturnType<typeof sent>) =>
   outcome.changes.map((
     change
   ) => [change.kind, JSON.parse(change.data).changed ?? JSON.parse(change.data).score ?? "result"])
 
 describe("the change stream's rules", () => {
   it("events: created, then status and start time, score and minute in play, the result once ended", () => {
-    assert.deepStrictEqual(kinds(told(undefined, event())), [["event", ["created"]]])
+    assert.deepStrictEqual(kinds(sent(undefined, event())), [["event", ["created"]]])
     assert.deepStrictEqual(
-      told(undefined, event(), true),
+      sent(undefined, event(), true),
       { changes: [], records: [event()] },
-      "a world's first refresh tells nothing"
+      "a provider's first refresh sends nothing"
     )
-    assert.deepStrictEqual(kinds(told(event(), event({ startsAt: at + 3_600_000 }))), [["event", ["starts_at"]]])
-    assert.deepStrictEqual(kinds(told(event(), event({ status: "live", score: "0-0", minute: 1, answeredAt: at }))), [[
+    assert.deepStrictEqual(kinds(sent(event(), event({ startsAt: at + 3_600_000 }))), [["event", ["starts_at"]]])
+    assert.deepStrictEqual(kinds(sent(event(), event({ status: "live", score: "0-0", minute: 1, answeredAt: at }))), [[
       "event",
       ["status"]
     ], ["score", "0-0"]])
     const live = event({ status: "live", score: "0-0", minute: 1 })
-    assert.deepStrictEqual(kinds(told(live, { ...live, minute: 2, answeredAt: at })), [["score", "0-0"]])
+    assert.deepStrictEqual(kinds(sent(live, { ...live, minute: 2, answeredAt: at })), [["score", "0-0"]])
     assert.deepStrictEqual(
-      kinds(told(live, { ...live, status: "ended", score: "2-1", minute: null, answeredAt: at })),
+      kinds(sent(live, { ...live, status: "ended", score: "2-1", minute: null, answeredAt: at })),
       [
         ["event", ["status"]],
         ["result", "result"]
       ]
     )
     assert.deepInclude(
-      JSON.parse(told(live, { ...live, status: "ended", score: "2-1", answeredAt: at }).changes[1].data),
+      JSON.parse(sent(live, { ...live, status: "ended", score: "2-1", answeredAt: at }).changes[1].data),
       {
         home_score: 2,
         away_score: 1,
@@ -72,7 +72,7 @@ describe("the change stream's rules", () => {
       }
     )
     assert.deepStrictEqual(
-      told(live, { ...live, answeredAt: at }),
+      sent(live, { ...live, answeredAt: at }),
       { changes: [], records: [] },
       "nothing changed, nothing written"
     )
@@ -80,7 +80,7 @@ describe("the change stream's rules", () => {
 
   it("an answer older than what the log holds never undoes it", () => {
     const scored = event({ status: "live", score: "1-0", minute: 30, answeredAt: at })
-    assert.deepStrictEqual(told(scored, { ...scored, score: "0-0", minute: 29, answeredAt: at - 5_000 }), {
+    assert.deepStrictEqual(sent(scored, { ...scored, score: "0-0", minute: 29, answeredAt: at - 5_000 }), {
       changes: [],
       records: []
     })

@@ -269,7 +269,7 @@ describe("a refund's records", () => {
   })
 })
 
-describe("a shadow player's figure with notifications still on their way", () => {
+describe("a shadow player's balance with notifications still on their way", () => {
   const shadow = new PartnerPlayer({ ...player, balance: null })
   const round: Round = {
     ref: 1,
@@ -306,7 +306,7 @@ describe("a shadow player's figure with notifications still on their way", () =>
     assert.strictEqual(creditOf(rollback), 0, "a rollback gives the stake back only if the partner took it: unknown")
   })
 
-  it("the partner's figure plus what is owed, never below 0; refusals without a figure are left alone", () => {
+  it("the partner's balance plus what is owed, never below 0; refusals without a balance are left alone", () => {
     assert.deepStrictEqual(withCredits({ _tag: "Balance", balance: 1_000 }, 250), { _tag: "Balance", balance: 1_250 })
     assert.deepStrictEqual(withCredits({ _tag: "Balance", balance: 1_000 }, -1_500), { _tag: "Balance", balance: 0 })
     assert.deepStrictEqual(withCredits({ _tag: "InsufficientFunds", balance: 10 }, 5), {

@@ -2,7 +2,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { inject } from "vitest"
 import { Context, Duration, Effect, Layer } from "effect"
 import { Partners } from "../../src/partners/Partners.ts"
-import { catalogProvider, worldEvents } from "../support/CatalogScripts.ts"
+import { catalogProvider, providerEvents } from "../support/CatalogScripts.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import {
   type Answer,
@@ -20,7 +20,7 @@ import { TestDatabaseUrlLive } from "../support/TestDatabase.ts"
 // Asked once per run by the global set-up, which says so when the fleet tests are skipped.
 const redisUp = inject("redisAvailable")
 
-const world = { events: worldEvents() }
+const providerData = { events: providerEvents() }
 const prefix = "/api/partner/v1"
 
 /** Three instances (or `size`) on the test's database and one Redis, each with its own address. */
@@ -48,7 +48,10 @@ const givenToken = (instance: { readonly context: Context.Context<Partners> }, n
 const callsTo = (fake: FakeUpstream["Service"], path: string) => fake.calls.filter((call) => call.path === path).length
 
 describe.skipIf(!redisUp)("a fleet of instances on one database and one Redis", () => {
-  layer(Layer.mergeAll(FakeUpstream.layer(catalogProvider(world)), TestDatabaseUrlLive), { ...live, timeout: 120_000 })(
+  layer(Layer.mergeAll(FakeUpstream.layer(catalogProvider(providerData)), TestDatabaseUrlLive), {
+    ...live,
+    timeout: 120_000
+  })(
     "behaves as one toward the provider",
     (it) => {
       it.effect(

@@ -2,7 +2,7 @@
  * A test token reaches only the sandboxes, whatever CASINO_GATEWAY and SPORTS_PROVIDER say: the whole
  * service configured with the real adapters (PlayFiver and BetsAPI) pointed at fake servers that count
  * their calls. Every partner endpoint called with a test token answers from the sandbox aggregator and
- * world, and the fakes count no call; the same partner's live token reaches them.
+ * the sandbox's sports data, and the fakes count no call; the same partner's live token reaches them.
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
@@ -134,7 +134,7 @@ layer(App, live)("a test token on a service configured with the real upstreams",
       })
       assert.strictEqual(liveLedger.data.meta.total, 0)
 
-      // The provider endpoints: the sandbox world.
+      // The provider endpoints: the sandbox's sports data.
       assert.strictEqual((yield* client.sports.status()).data.provider, "sandbox")
       assert.strictEqual((yield* client.sports.leagues({ query: { sport_id: 1 } })).data.provider, "sandbox")
       const upcoming = yield* client.sports.upcoming({ query: { sport_id: 1 } })
@@ -142,7 +142,7 @@ layer(App, live)("a test token on a service configured with the real upstreams",
       const inPlay = yield* client.sports.live({ query: { sport_id: 1 } })
       yield* client.sports.ended({ query: { sport_id: 1 } })
 
-      // The catalog and feeds: the sandbox world's, so their event ids work on the provider endpoints.
+      // The catalog and feeds: the sandbox's, so their event ids work on the provider endpoints.
       yield* client.catalog.refresh({ payload: null })
       assert.isAbove((yield* client.catalog.overview()).data.events_total, 0)
       for (
@@ -156,7 +156,7 @@ layer(App, live)("a test token on a service configured with the real upstreams",
       for (const entry of prematch.data.results.slice(0, 5)) {
         const eventId = entry.event_id
         assert.strictEqual((yield* client.sports.odds({ params: { eventId }, query: {} })).data.event_id, eventId)
-        // Known to the test provider: its line-up, or the world's word that it has none yet (not an unknown event).
+        // Known to the test provider: its line-up, or the sandbox's word that it has none yet (not an unknown event).
         const lineup = yield* client.sports.lineup({ params: { eventId }, query: {} }).pipe(
           Effect.map((answer) => answer.data.event_id),
           Effect.catch((error) => error instanceof NotFound ? Effect.succeed(error.message) : Effect.fail(error))
@@ -168,7 +168,7 @@ layer(App, live)("a test token on a service configured with the real upstreams",
         const eventId = entry.event_id
         assert.strictEqual((yield* client.sports.liveEvent({ params: { eventId }, query: {} })).data.event_id, eventId)
         assert.strictEqual((yield* client.sports.liveOdds({ params: { eventId }, query: {} })).data.event_id, eventId)
-        // Known to the test provider: its statistics, or the world's word that it has none yet (a match just begun).
+        // Known to the test provider: its statistics, or the sandbox's word that it has none yet (a match just begun).
         const stats = yield* client.sports.statsTrend({ params: { eventId }, query: {} }).pipe(
           Effect.map((answer) => answer.data.event_id),
           Effect.catch((error) => error instanceof NotFound ? Effect.succeed(error.message) : Effect.fail(error))

@@ -238,7 +238,7 @@ layer(TestApp(), live)("admin CLI", (it) => {
       const [job] = yield* sql<{ attempts: number }>`
         SELECT attempts FROM graphile_worker.jobs WHERE key = ${`partner-callbacks:player:${player.id}`}
       `
-      assert.strictEqual(job.attempts, 0, "the player's line is scheduled afresh")
+      assert.strictEqual(job.attempts, 0, "the player's delivery queue is scheduled afresh")
 
       const unknown = yield* admin("callbacks", "retry", "987654")
       assert.notStrictEqual(unknown.exitCode, 0)

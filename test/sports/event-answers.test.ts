@@ -2,7 +2,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { NotFound } from "../../src/client/PartnerClient.ts"
 import { CatalogApp, refresh } from "../support/CatalogApp.ts"
-import type { WorldEvent } from "../support/CatalogScripts.ts"
+import type { ProviderEvent } from "../support/CatalogScripts.ts"
 import { live } from "../support/live.ts"
 import { failsWith, partnerClient } from "../support/PartnerClient.ts"
 import { givenPartner } from "../support/TestApp.ts"
@@ -11,7 +11,7 @@ const minuteMs = 60_000
 // Whole seconds, as BetsAPI gives times.
 const startedAt = Math.floor(Date.now() / 1000) * 1000 - 37 * minuteMs
 
-const inPlay = (id: string, sportId: number, minute: number | null): WorldEvent => ({
+const inPlay = (id: string, sportId: number, minute: number | null): ProviderEvent => ({
   id,
   sportId,
   league: { id: `L${sportId}`, name: `League ${sportId}`, cc: null },
@@ -27,12 +27,12 @@ const inPlay = (id: string, sportId: number, minute: number | null): WorldEvent 
 // A soccer match with its clock at 34, and a tennis match (no clock) 37 minutes after its start.
 const soccer = inPlay("5001", 1, 34)
 const tennis = inPlay("5002", 13, null)
-const world = { events: [soccer, tennis] }
+const providerData = { events: [soccer, tennis] }
 
 /** Minutes since the start, read at about the time of the request: 37, or 38 if a minute turned meanwhile. */
 const sinceStart = [37, 38]
 
-layer(CatalogApp(world, { catalog: { sportIds: [1, 13] } }), live)(
+layer(CatalogApp(providerData, { catalog: { sportIds: [1, 13] } }), live)(
   "events, as a BetsAPI-style provider answers",
   (it) => {
     describe("minute is an integer for every live sport", () => {

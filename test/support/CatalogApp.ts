@@ -2,23 +2,23 @@ import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfig.ts"
 import type { RefreshRequest } from "../../src/api/Catalog.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
-import { catalogProvider, type WorldEvent, worldEvents } from "./CatalogScripts.ts"
+import { catalogProvider, type ProviderEvent, providerEvents } from "./CatalogScripts.ts"
 import { FakeUpstream } from "./FakeUpstream.ts"
 import { partnerClient } from "./PartnerClient.ts"
 import { bearer, request, TestAppWith, testCatalogConfig, testSportsConfig } from "./TestApp.ts"
 
-/** A world the test can change between refreshes. */
-export interface World {
-  events: ReadonlyArray<WorldEvent>
+/** The fake provider's sports data, which the test can change between refreshes. */
+export interface ProviderData {
+  events: ReadonlyArray<ProviderEvent>
 }
 
 /**
  * The whole service with its sports provider (BetsAPI protocol) served by a
- * fake over `world`, provider answers never reused (so a changed world is
+ * fake over `providerData`, provider answers never reused (so changed data is
  * seen at once), and catalog reads cached for `cacheTtl`.
  */
 export const CatalogApp = (
-  world: World = { events: worldEvents() },
+  providerData: ProviderData = { events: providerEvents() },
   options: { readonly cacheTtl?: Duration.Input; readonly catalog?: Partial<SportsCatalogConfig["Service"]> } = {}
 ) =>
   TestAppWith(
@@ -42,7 +42,7 @@ export const CatalogApp = (
           }))
       )
     )
-  ).pipe(Layer.provideMerge(FakeUpstream.layer(catalogProvider(world))))
+  ).pipe(Layer.provideMerge(FakeUpstream.layer(catalogProvider(providerData))))
 
 /** A GET of the partner API over the wire (query text as given, answer unchecked), for what only the wire shows. */
 export const api = (token: string, path: string) => request("GET", `/api/partner/v1${path}`, { headers: bearer(token) })

@@ -1,7 +1,7 @@
 import type { Answer, RecordedCall, Script } from "./FakeUpstream.ts"
 
 /**
- * A small sports world in BetsAPI's shapes with every fact fixed, so the
+ * A small set of sports data in BetsAPI's shapes with every fact fixed, so the
  * catalog's filters, sorts and totals can be asserted exactly: two sports,
  * four leagues (one without a country), sixteen teams, 129 events on five
  * days from 2026-12-01: 120 upcoming (a third without odds), 5 in play and
@@ -11,7 +11,7 @@ import type { Answer, RecordedCall, Script } from "./FakeUpstream.ts"
 export const day0 = Date.UTC(2026, 11, 1)
 const hour = 3_600_000
 
-export interface WorldEvent {
+export interface ProviderEvent {
   readonly id: string
   readonly sportId: number
   readonly league: { readonly id: string; readonly name: string; readonly cc: string | null }
@@ -41,9 +41,9 @@ const teamNames: Record<string, ReadonlyArray<string>> = {
 
 export const teamId = (leagueId: string, index: number) => `${leagueId}-${index}`
 
-/** Every event of the world, as the provider would list it. */
-export const worldEvents = (): ReadonlyArray<WorldEvent> => {
-  const events: Array<WorldEvent> = []
+/** Every event of the data, as the provider would list it. */
+export const providerEvents = (): ReadonlyArray<ProviderEvent> => {
+  const events: Array<ProviderEvent> = []
   let n = 0
   for (const league of leagues) {
     const names = teamNames[league.id]
@@ -99,7 +99,7 @@ export const worldEvents = (): ReadonlyArray<WorldEvent> => {
   return events
 }
 
-const eventJson = (event: WorldEvent) => ({
+const eventJson = (event: ProviderEvent) => ({
   id: event.id,
   sport_id: String(event.sportId),
   time: String(event.startsAt / 1000),
@@ -126,17 +126,17 @@ const paged = (items: ReadonlyArray<unknown>, call: RecordedCall): Answer => {
   }
 }
 
-/** The provider over a world (by default the one above); `events` may be swapped to change it between refreshes. */
-export const catalogProvider = (world: { events: ReadonlyArray<WorldEvent> }): Script => (call) => {
+/** The provider over sports data (by default the set above); `events` may be swapped to change it between refreshes. */
+export const catalogProvider = (providerData: { events: ReadonlyArray<ProviderEvent> }): Script => (call) => {
   const sportId = Number(call.query.sport_id ?? 1)
-  const bySport = world.events.filter((event) => event.sportId === sportId)
+  const bySport = providerData.events.filter((event) => event.sportId === sportId)
   switch (call.path) {
     case "/v1/league":
-      // A league's name is the one its events carry, so renaming it in the world renames it everywhere.
+      // A league's name is the one its events carry, so renaming it in the data renames it everywhere.
       return paged(
         leagues.filter((league) => league.sportId === sportId).map(({ cc, id, name }) => ({
           id,
-          name: world.events.find((event) => event.league.id === id)?.league.name ?? name,
+          name: providerData.events.find((event) => event.league.id === id)?.league.name ?? name,
           cc
         })),
         call
@@ -146,13 +146,13 @@ export const catalogProvider = (world: { events: ReadonlyArray<WorldEvent> }): S
     case "/v3/events/inplay":
       return paged(bySport.filter((e) => e.timeStatus === 1).map(eventJson), call)
     case "/v3/events/ended": {
-      // The catalog asks for today's and yesterday's; this world's ended games are all listed for any day.
+      // The catalog asks for today's and yesterday's; the data's ended games are all listed for any day.
       return paged(bySport.filter((e) => e.timeStatus === 3).map(eventJson), call)
     }
   }
   // Event calls answer as BetsAPI does: an unknown event's view is an empty list, and its odds, line-up,
   // statistics and result are a success with nothing in them (not NOT_FOUND).
-  const event = world.events.find((candidate) => candidate.id === call.query.event_id)
+  const event = providerData.events.find((candidate) => candidate.id === call.query.event_id)
   const ok = (results: unknown): Answer => ({ kind: "json", body: { success: 1, results } })
   switch (call.path) {
     case "/v1/event/view":

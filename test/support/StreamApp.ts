@@ -5,13 +5,13 @@ import { SqlClient } from "effect/sql"
 import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { StreamConfig } from "../../src/sports/stream/StreamConfig.ts"
-import { catalogProvider, type WorldEvent, worldEvents } from "./CatalogScripts.ts"
+import { catalogProvider, type ProviderEvent, providerEvents } from "./CatalogScripts.ts"
 import { FakeUpstream, type Script } from "./FakeUpstream.ts"
 import { eventually } from "./live.ts"
 import { TestAppWith, testCatalogConfig, testSportsConfig, testStreamConfig } from "./TestApp.ts"
 
 /**
- * The live change stream's tests: the catalog's small world (CatalogScripts) with odds the test can move,
+ * The live change stream's tests: the catalog's small set of sports data (CatalogScripts) with odds the test can move,
  * served by a BetsAPI stand-in, and a Server-Sent Events reader over real HTTP.
  */
 
@@ -22,13 +22,13 @@ export interface Prices {
   readonly away: number
 }
 
-/** A world the test changes between refreshes and odds reads: its events, and each event's markets by key. */
-export interface StreamWorld {
-  events: ReadonlyArray<WorldEvent>
+/** The fake provider's sports data, which the test changes between refreshes and odds reads: its events, and each event's markets by key. */
+export interface StreamProviderData {
+  events: ReadonlyArray<ProviderEvent>
   odds: Map<string, Record<string, Prices>>
 }
 
-export const streamWorld = (): StreamWorld => ({ events: worldEvents(), odds: new Map() })
+export const streamProviderData = (): StreamProviderData => ({ events: providerEvents(), odds: new Map() })
 
 /** Three markets for an event, priced from `base`. */
 export const marketsAt = (base: number): Record<string, Prices> => ({
@@ -37,12 +37,12 @@ export const marketsAt = (base: number): Record<string, Prices> => ({
   "1_3": { home: base + 0.2, draw: 3.4, away: 3.8 }
 })
 
-/** The catalog's provider, with odds answers (pre-match, BetsAPI's shape) from `world.odds`. */
-export const streamProvider = (world: StreamWorld): Script => {
-  const catalog = catalogProvider(world)
+/** The catalog's provider, with odds answers (pre-match, BetsAPI's shape) from `providerData.odds`. */
+export const streamProvider = (providerData: StreamProviderData): Script => {
+  const catalog = catalogProvider(providerData)
   return (call) => {
     if (call.path !== "/v2/event/odds") return catalog(call)
-    const markets = world.odds.get(call.query.event_id ?? "") ?? {}
+    const markets = providerData.odds.get(call.query.event_id ?? "") ?? {}
     const addTime = String(Math.floor(Date.now() / 1000))
     const odds = Object.fromEntries(
       Object.entries(markets).map(([key, prices]) => [key, [{
@@ -58,7 +58,7 @@ export const streamProvider = (world: StreamWorld): Script => {
   }
 }
 
-/** The provider's settings over the fake: BetsAPI's protocol, answers never reused (a changed world is seen at once). */
+/** The provider's settings over the fake: BetsAPI's protocol, answers never reused (changed data is seen at once). */
 export const fakeBetsApi = Layer.effect(
   SportsConfig,
   Effect.map(Effect.service(FakeUpstream), (fake) =>
@@ -70,15 +70,15 @@ export const fakeBetsApi = Layer.effect(
     }))
 )
 
-/** The whole service over `world` (soccer and basketball), with the stream's settings a test chooses. */
-export const StreamApp = (world: StreamWorld, stream: Partial<StreamConfig["Service"]> = {}) =>
+/** The whole service over `providerData` (soccer and basketball), with the stream's settings a test chooses. */
+export const StreamApp = (providerData: StreamProviderData, stream: Partial<StreamConfig["Service"]> = {}) =>
   TestAppWith(
     Layer.mergeAll(
       Layer.succeed(SportsCatalogConfig, testCatalogConfig({ sportIds: [1, 18], cacheTtl: Duration.zero })),
       Layer.succeed(StreamConfig, testStreamConfig(stream)),
       fakeBetsApi
     )
-  ).pipe(Layer.provideMerge(FakeUpstream.layer(streamProvider(world))))
+  ).pipe(Layer.provideMerge(FakeUpstream.layer(streamProvider(providerData))))
 
 /** One event of a stream as it came: its id, its name and its data (JSON, parsed). */
 export interface StreamEvent {
@@ -179,22 +179,22 @@ export const nextHeartbeat = (stream: OpenStream) => {
   return until(stream, (s) => s.heartbeats() > seen, "a heartbeat")
 }
 
-/** The log's positions of `world` after `after` (about `eventIds`, when given), in order. */
-export const logPositions = (world: string, after = 0, eventIds?: ReadonlyArray<string>) =>
+/** The log's positions of `provider` (a provider's name) after `after` (about `eventIds`, when given), in order. */
+export const logPositions = (provider: string, after = 0, eventIds?: ReadonlyArray<string>) =>
   Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
     sql<{ position: string }>`
       SELECT c.position::text AS position FROM sports_changes c
-      WHERE c.world = ${world} AND c.position > ${after} ${
+      WHERE c.provider = ${provider} AND c.position > ${after} ${
       eventIds === undefined ? sql`` : sql`AND c.event_id IN ${sql.in(eventIds)}`
     }
       ORDER BY c.position`).pipe(Effect.map((rows) => rows.map((row) => row.position)), Effect.orDie)
 
 /** How many changes of `kind` about `eventId` the log holds. */
-export const logged = (world: string, kind: string, eventId: string) =>
+export const logged = (provider: string, kind: string, eventId: string) =>
   Effect.flatMap(
     Effect.service(SqlClient.SqlClient),
     (sql) =>
       sql<
         { n: number }
-      >`SELECT count(*)::int AS n FROM sports_changes WHERE world = ${world} AND kind = ${kind} AND event_id = ${eventId}`
+      >`SELECT count(*)::int AS n FROM sports_changes WHERE provider = ${provider} AND kind = ${kind} AND event_id = ${eventId}`
   ).pipe(Effect.map((rows) => rows[0].n), Effect.orDie)

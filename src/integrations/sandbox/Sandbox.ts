@@ -12,7 +12,7 @@ import { SandboxPlay } from "./SandboxPlay.ts"
 import { SandboxRepo } from "./SandboxRepo.ts"
 
 /**
- * The sandbox: a demo casino aggregator, a simulated sports world and a
+ * The sandbox: a demo casino aggregator, simulated sports data and a
  * demo partner wallet, so the service works end to end with nothing
  * outside it. It uses the product's services through their interfaces;
  * nothing outside this folder imports it but the layer graph (server.ts),

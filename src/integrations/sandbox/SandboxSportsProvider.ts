@@ -1,8 +1,8 @@
 import { Clock, Effect, Layer } from "effect"
 import { makeSportsProvider, SportsProvider } from "../../sports/SportsProvider.ts"
-import { answer } from "./SportsWorldAnswers.ts"
+import { answer } from "./SandboxSportsAnswers.ts"
 
-/** The sandbox sports provider: the simulated world, answered in-process through the same adapter as BetsAPI. */
+/** The sandbox sports provider: the sandbox's simulated sports data, answered in-process through the same adapter as BetsAPI. */
 export const SandboxSportsProviderLive = Layer.effect(
   SportsProvider,
   makeSportsProvider({

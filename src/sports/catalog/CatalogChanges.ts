@@ -2,7 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import type { Snapshot } from "../../domain/SportsCatalog.ts"
 
 /**
- * What a publish tells the live change stream: the repository calls it once
+ * What a publish sends the live change stream: the repository calls it once
  * a snapshot's records are written, inside the publish's transaction (the
  * in-memory repository, after it), so the stream's log changes with the
  * catalog or not at all. The stream (src/sports/stream) provides it; the

@@ -249,11 +249,11 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
   /** Over PostgreSQL. */
   static readonly layer = SportsCatalog.layerNoDeps.pipe(Layer.provide(SportsCatalogRepo.layerSql))
 
-  /** Over the in-memory repository, its publishes told to the CatalogChanges provided (a test world's stream). */
-  static readonly layerMemoryTold = SportsCatalog.layerNoDeps.pipe(
-    Layer.provide(SportsCatalogRepoMemory.layerMemoryTold)
+  /** Over the in-memory repository, its publishes sent to the CatalogChanges the caller provides (the sandbox's stream). */
+  static readonly layerMemoryNoDeps = SportsCatalog.layerNoDeps.pipe(
+    Layer.provide(SportsCatalogRepoMemory.layerMemoryNoDeps)
   )
 
   /** Over the in-memory repository: no database, nobody streaming it. */
-  static readonly layerMemory = SportsCatalog.layerMemoryTold.pipe(Layer.provide(CatalogChanges.none))
+  static readonly layerMemory = SportsCatalog.layerMemoryNoDeps.pipe(Layer.provide(CatalogChanges.none))
 }

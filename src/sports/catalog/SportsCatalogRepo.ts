@@ -310,7 +310,7 @@ export class SportsCatalogRepo extends Context.Service<SportsCatalogRepo, {
   /**
    * Publishes a snapshot, all or nothing, taking turns with every other publish (any instance).
    * Unchanged rows are not rewritten; what the scope covered but the snapshot no longer lists goes
-   * inactive. A change is announced on sportsCatalogChangedChannel once it is visible, and told to the live
+   * inactive. A change is announced on sportsCatalogChangedChannel once it is visible, and sent to the live
    * change stream (CatalogChanges) in the same transaction.
    */
   publish(snapshot: Snapshot): Effect.Effect<PublishReport>

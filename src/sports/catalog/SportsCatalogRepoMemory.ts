@@ -23,10 +23,10 @@ const named = (search: string | null, name: string) => search === null || name.t
  * SportsCatalogRepo in memory, for tests of the read service without a
  * database: the same reads over plain records, and a publish that upserts,
  * counts what changed and deactivates what the scope covered but the
- * snapshot no longer lists. Change listeners run after each changing publish; `layerMemoryTold` tells the
- * live change stream of every publish (CatalogChanges), `layerMemory` nobody.
+ * snapshot no longer lists. Change listeners run after each changing publish; `layerMemoryNoDeps` sends
+ * every publish to the CatalogChanges the caller provides (a change stream), `layerMemory` to nobody.
  */
-export const layerMemoryTold = Layer.effect(
+export const layerMemoryNoDeps = Layer.effect(
   SportsCatalogRepo,
   Effect.map(Effect.service(CatalogChanges), (changes) => {
     const sports = new Map<number, SportRecord>()
@@ -230,4 +230,4 @@ export const layerMemoryTold = Layer.effect(
 )
 
 /** In memory, nobody streaming it. */
-export const layerMemory = layerMemoryTold.pipe(Layer.provide(CatalogChanges.none))
+export const layerMemory = layerMemoryNoDeps.pipe(Layer.provide(CatalogChanges.none))

@@ -24,7 +24,7 @@ import { CountryRecord, SportRecord } from "../../domain/SportsCatalog.ts"
 import { SportsProvider } from "../SportsProvider.ts"
 import { SportsCatalog } from "./SportsCatalog.ts"
 
-/** The catalog group: the catalog the token reaches (PartnerUpstreams; a test token's is the sandbox world's). */
+/** The catalog group: the catalog the token reaches (PartnerUpstreams; a test token's is over the sandbox's sports data). */
 export const SportsCatalogHandlers = HttpApiBuilder.group(
   PartnerApi,
   "catalog",

@@ -28,10 +28,10 @@ const marketKey = (market: MarketRecord) => `${phaseKey(market)}\u0000${market.k
  * (SportsChangeLog.withLog).
  */
 export class ChangeRecorder extends Context.Service<ChangeRecorder, {
-  /** What a published snapshot changed in `world`; inside the publish's transaction when it has one. */
-  recordRefresh(world: string, snapshot: Snapshot): Effect.Effect<void>
-  /** What odds answers changed in `world`; answers for events the log does not know are left out. */
-  recordOdds(world: string, sightings: ReadonlyArray<OddsSighting>): Effect.Effect<number>
+  /** What a published snapshot changed in the data of `provider` (a provider's name); inside the publish's transaction when it has one. */
+  recordRefresh(provider: string, snapshot: Snapshot): Effect.Effect<void>
+  /** What odds answers changed in the data of `provider`; answers for events the log does not know are left out. */
+  recordOdds(provider: string, sightings: ReadonlyArray<OddsSighting>): Effect.Effect<number>
   /** Suspends, as stale, every market no answer has carried for STREAM_STALE_AFTER. */
   readonly suspendStale: Effect.Effect<number>
   /** Drops changes older than STREAM_RETENTION. */
@@ -45,7 +45,7 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
       const config = yield* StreamConfig
       const staleAfterMillis = Duration.toMillis(config.staleAfter)
 
-      const recordRefresh = Effect.fn("ChangeRecorder.recordRefresh")(function*(world: string, snapshot: Snapshot) {
+      const recordRefresh = Effect.fn("ChangeRecorder.recordRefresh")(function*(provider: string, snapshot: Snapshot) {
         const { scope } = snapshot
         if (!scope.events) return
         const seenAt = yield* Clock.currentTimeMillis
@@ -65,8 +65,12 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
         }))
         const listed = new Set(observed.map((event) => event.eventId))
         yield* log.withLog(Effect.gen(function*() {
-          const baseline = !(yield* known.worldKnown(world))
-          const { moved, previous } = yield* known.eventRecords(world, observed, scope.liveOnly ? [] : scope.sportIds)
+          const baseline = !(yield* known.providerKnown(provider))
+          const { moved, previous } = yield* known.eventRecords(
+            provider,
+            observed,
+            scope.liveOnly ? [] : scope.sportIds
+          )
           const { changes, records } = eventChanges({
             previous,
             observed: observed.filter((event) => moved.has(event.eventId)),
@@ -74,21 +78,21 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
             seenAt,
             baseline
           })
-          yield* known.saveEvents(world, records)
-          yield* log.append(world, changes)
+          yield* known.saveEvents(provider, records)
+          yield* log.append(provider, changes)
         }))
       })
 
       const recordOdds = Effect.fn("ChangeRecorder.recordOdds")(
-        function*(world: string, sightings: ReadonlyArray<OddsSighting>) {
+        function*(provider: string, sightings: ReadonlyArray<OddsSighting>) {
           if (sightings.length === 0) return 0
           const seenAt = yield* Clock.currentTimeMillis
           const eventIds = [...new Set(sightings.map((sighting) => sighting.eventId))]
           return yield* log.withLog(Effect.gen(function*() {
-            const places = yield* known.places(world, eventIds)
+            const places = yield* known.places(provider, eventIds)
             // Each event's markets of each phase, as the sightings below leave them (oldest answer first).
             const held = new Map<string, Map<string, MarketRecord>>()
-            for (const market of yield* known.marketRecords(world, eventIds)) {
+            for (const market of yield* known.marketRecords(provider, eventIds)) {
               const phase = phaseKey(market)
               if (!held.has(phase)) held.set(phase, new Map())
               held.get(phase)!.set(market.key, market)
@@ -114,8 +118,8 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
               held.set(phase, markets)
               changes.push(...outcome.changes)
             }
-            yield* known.saveMarkets(world, [...written.values()])
-            yield* log.append(world, changes)
+            yield* known.saveMarkets(provider, [...written.values()])
+            yield* log.append(provider, changes)
             return changes.length
           }))
         }
@@ -125,11 +129,11 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
         const now = yield* Clock.currentTimeMillis
         return yield* log.withLog(Effect.gen(function*() {
           const stale = yield* known.staleMarkets(now - staleAfterMillis)
-          const worlds = new Set(stale.map((entry) => entry.world))
-          for (const world of worlds) {
-            const { changes, records } = staleMarketChanges(stale.filter((entry) => entry.world === world), now)
-            yield* known.saveMarkets(world, records)
-            yield* log.append(world, changes)
+          const providers = new Set(stale.map((entry) => entry.provider))
+          for (const provider of providers) {
+            const { changes, records } = staleMarketChanges(stale.filter((entry) => entry.provider === provider), now)
+            yield* known.saveMarkets(provider, records)
+            yield* log.append(provider, changes)
           }
           return stale.length
         }))
@@ -147,33 +151,33 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
   )
 
   /**
-   * The catalog in PostgreSQL, streamed as `world`: its publishes write their changes in their own
+   * The catalog in PostgreSQL, streamed as `provider`: its publishes write their changes in their own
    * transaction, so a failure to write them fails the publish (nothing of it is seen).
    */
-  static readonly catalogChanges = (world: string) =>
+  static readonly catalogChanges = (provider: string) =>
     Layer.effect(
       CatalogChanges,
       Effect.map(Effect.service(ChangeRecorder), (recorder) =>
-        CatalogChanges.of({ published: (snapshot) => recorder.recordRefresh(world, snapshot) }))
+        CatalogChanges.of({ published: (snapshot) => recorder.recordRefresh(provider, snapshot) }))
     )
 
   /**
-   * A catalog in this instance's memory (a test world beside BetsAPI), streamed as `world`: the log is
+   * A catalog in this instance's memory (the sandbox's, for test tokens, beside BetsAPI), streamed as `provider`: the log is
    * written after the catalog, and a failure to write it is logged, not the refresh's: the next refresh,
    * compared with what the log holds, tells what was missed.
    */
-  static readonly memoryCatalogChanges = (world: string) =>
+  static readonly memoryCatalogChanges = (provider: string) =>
     Layer.effect(
       CatalogChanges,
       Effect.map(Effect.service(ChangeRecorder), (recorder) =>
         CatalogChanges.of({
           published: (snapshot) =>
-            recorder.recordRefresh(world, snapshot).pipe(
+            recorder.recordRefresh(provider, snapshot).pipe(
               Effect.catchCause((cause) =>
                 Cause.hasInterruptsOnly(cause)
                   ? Effect.failCause(cause)
                   : Effect.logWarning("The change stream missed a refresh of a test catalog").pipe(
-                    Effect.annotateLogs({ world, cause: Cause.pretty(cause) })
+                    Effect.annotateLogs({ provider, cause: Cause.pretty(cause) })
                   )
               )
             )

@@ -98,8 +98,8 @@ export interface Delivery {
 }
 
 /**
- * One world's log as this instance follows it, and the live streams of that
- * world: `cursor` is the last position read from the log; every change after
+ * One provider's changes in the log as this instance follows them, and the live streams of that
+ * provider: `cursor` is the last position read from the log; every change after
  * it is read in order (ChangeTail is fed by SportsStream's reader) and handed
  * to each stream its filter carries it to. A batch is encoded once; streams
  * with equal filters share one chunk (so a thousand identical streams hold
@@ -110,11 +110,11 @@ export interface Delivery {
 export class ChangeTail {
   cursor = 0
   readonly subscribers = new Set<Subscriber>()
-  readonly world: string
+  readonly provider: string
   private readonly clientBufferBytes: number
 
-  constructor(world: string, clientBufferBytes: number) {
-    this.world = world
+  constructor(provider: string, clientBufferBytes: number) {
+    this.provider = provider
     this.clientBufferBytes = clientBufferBytes
   }
 

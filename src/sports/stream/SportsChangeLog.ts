@@ -8,7 +8,7 @@ import type { StreamFilter } from "../../domain/SportsStream.ts"
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
 import { rowsOf } from "../../platform/SqlRows.ts"
 
-/** NOTIFY channel: changes were appended to the log (any world, any instance); delivered at commit. */
+/** NOTIFY channel: changes were appended to the log (any provider, any instance); delivered at commit. */
 export const sportsChangesChannel = "partner_api_sports_changes"
 
 /** Rows go to PostgreSQL as JSON documents of this many. */
@@ -61,7 +61,7 @@ const makeSql = Effect.gen(function*() {
         Effect.catchTag("SqlError", Effect.die)
       )
 
-  const append = (world: string, changes: ReadonlyArray<ChangeRecord>) =>
+  const append = (provider: string, changes: ReadonlyArray<ChangeRecord>) =>
     run(Effect.gen(function*() {
       if (changes.length === 0) return
       for (const [chunkIndex, chunk] of chunks(changes).entries()) {
@@ -75,14 +75,14 @@ const makeSql = Effect.gen(function*() {
         }))
         // json, not jsonb, all the way: each change's text is kept as written.
         yield* sql`
-          INSERT INTO sports_changes (world, kind, event_id, sport_id, league_id, data)
-          SELECT ${world}, c.kind, c.event_id, c.sport_id, c.league_id, c.data::json
+          INSERT INTO sports_changes (provider, kind, event_id, sport_id, league_id, data)
+          SELECT ${provider}, c.kind, c.event_id, c.sport_id, c.league_id, c.data::json
           FROM json_to_recordset(${JSON.stringify(rows)}::json)
             AS c(n integer, kind text, event_id text, sport_id integer, league_id text, data text)
           ORDER BY c.n
         `
       }
-      yield* ChangeFeed.announce(sportsChangesChannel, world)
+      yield* ChangeFeed.announce(sportsChangesChannel, provider)
     }))
 
   const filterOf = (filter: StreamFilter): Statement.Fragment => {
@@ -96,7 +96,7 @@ const makeSql = Effect.gen(function*() {
     return sql.and(conditions)
   }
 
-  const read = (world: string, options: {
+  const read = (provider: string, options: {
     readonly after: number
     readonly through: number | null
     readonly filter: StreamFilter | null
@@ -110,7 +110,7 @@ const makeSql = Effect.gen(function*() {
         FROM sports_change_floor f
         LEFT JOIN LATERAL (
           SELECT position, kind, event_id, sport_id, league_id, data FROM sports_changes
-          WHERE world = ${world} AND position > ${options.after}
+          WHERE provider = ${provider} AND position > ${options.after}
             ${options.through === null ? sql`` : sql`AND position <= ${options.through}`}
             AND ${options.filter === null ? sql`true` : filterOf(options.filter)}
           ORDER BY position
@@ -179,7 +179,7 @@ const HoldsLog = Context.Reference<boolean>("partner-api/sports/stream/SportsCha
 
 const makeMemory = Effect.sync(() => {
   interface Row extends LoggedChange {
-    readonly world: string
+    readonly provider: string
     readonly recordedAt: number
   }
   let rows: Array<Row> = []
@@ -218,14 +218,14 @@ const makeMemory = Effect.sync(() => {
       }))
     })
 
-  const append = (world: string, changes: ReadonlyArray<ChangeRecord>) =>
+  const append = (provider: string, changes: ReadonlyArray<ChangeRecord>) =>
     Effect.gen(function*() {
       if (changes.length === 0) return
       for (const change of changes) JSON.parse(change.data) // the column is json: text that is not is refused
       const now = yield* Clock.currentTimeMillis
       rows = [
         ...rows,
-        ...changes.map((change): Row => ({ ...change, position: ++lastPosition, world, recordedAt: now }))
+        ...changes.map((change): Row => ({ ...change, position: ++lastPosition, provider, recordedAt: now }))
       ]
       if (inLog) told = true
       else yield* announce
@@ -234,14 +234,16 @@ const makeMemory = Effect.sync(() => {
   return SportsChangeLog.of({
     withLog,
     append,
-    read: (world, { after, filter, limit, through }) =>
+    read: (provider, { after, filter, limit, through }) =>
       Effect.sync((): LogPage => ({
         floor,
         changes: rows
-          .filter((row) => row.world === world && row.position > after && (through === null || row.position <= through))
+          .filter((row) =>
+            row.provider === provider && row.position > after && (through === null || row.position <= through)
+          )
           .filter(matches(filter))
           .slice(0, limit)
-          .map(({ recordedAt: _at, world: _world, ...change }) => change)
+          .map(({ recordedAt: _at, provider: _provider, ...change }) => change)
       })),
     head: Effect.sync(() => Math.max(rows.at(-1)?.position ?? 0, floor)),
     prune: (retention) =>
@@ -263,7 +265,7 @@ const makeMemory = Effect.sync(() => {
 
 /**
  * The change log (sports_changes, sports_change_floor): the only code that
- * reads or writes it. What it knows of each world's events and markets is
+ * reads or writes it. What it knows of each provider's events and markets is
  * StreamRecords'; the rules of what changed are SportsChanges' (src/domain);
  * ChangeRecorder composes them, under withLog.
  */
@@ -274,9 +276,9 @@ export class SportsChangeLog extends Context.Service<SportsChangeLog, {
    */
   withLog<A, E, R>(work: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
   /** Appends changes, in order, and announces them at commit. Under withLog. */
-  append(world: string, changes: ReadonlyArray<ChangeRecord>): Effect.Effect<void>
-  /** Changes of `world` after a position (up to `through`, when given), in order, with the floor. */
-  read(world: string, options: {
+  append(provider: string, changes: ReadonlyArray<ChangeRecord>): Effect.Effect<void>
+  /** Changes of `provider` after a position (up to `through`, when given), in order, with the floor. */
+  read(provider: string, options: {
     readonly after: number
     readonly through: number | null
     readonly filter: StreamFilter | null

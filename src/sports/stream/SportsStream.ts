@@ -30,8 +30,8 @@ export class StreamLimitReached extends Schema.TaggedError<StreamLimitReached>()
 
 export interface OpenRequest {
   readonly partner: { readonly id: number; readonly environment: Environment }
-  /** The sports world the partner's token streams (its environment's provider). */
-  readonly world: string
+  /** The name of the sports provider whose changes the partner's token streams (its environment's provider). */
+  readonly provider: string
   readonly filter: StreamFilter
   /** Last-Event-ID: the last position the client has; none, the stream starts at the log's head. */
   readonly lastEventId: number | undefined
@@ -71,11 +71,11 @@ interface Connection {
 
 /**
  * The live sports change stream of this instance (GET /sports/stream): for
- * each world, one tail that follows the log (woken by NOTIFY, and every
+ * each provider, one tail that follows the log (woken by NOTIFY, and every
  * second besides) and hands each change to the streams that want it. A
  * stream opens with `connected`, catches up from the log past its
  * Last-Event-ID at its own pace (page by page, as its client reads), then
- * joins its world's tail: from the log, up to where the tail is, and from
+ * joins its provider's tail: from the log, up to where the tail is, and from
  * the tail after, so it gets every change once, in order, on whichever
  * instance it reconnects to. Every instance serves the same log.
  */
@@ -100,7 +100,7 @@ export class SportsStream extends Context.Service<SportsStream, {
       let stopped = false
       const connections = new Set<Connection>()
       const tails = new Map<string, Deferred.Deferred<ChangeTail>>()
-      /** The tails started, by world. */
+      /** The tails started, by provider. */
       const following = new Map<string, ChangeTail>()
       const wakes = new Set<Queue.Queue<void>>()
       const heartbeatMillis = Duration.toMillis(config.heartbeatInterval)
@@ -143,7 +143,7 @@ export class SportsStream extends Context.Service<SportsStream, {
                 return
               }
             }
-            const page = yield* log.read(tail.world, {
+            const page = yield* log.read(tail.provider, {
               after: tail.cursor,
               through: null,
               filter: null,
@@ -156,14 +156,14 @@ export class SportsStream extends Context.Service<SportsStream, {
           }
         })
 
-      const tailOf = (world: string): Effect.Effect<ChangeTail> =>
+      const tailOf = (provider: string): Effect.Effect<ChangeTail> =>
         Effect.suspend(() => {
-          const known = tails.get(world)
+          const known = tails.get(provider)
           if (known !== undefined) return Deferred.await(known)
           const ready = Deferred.makeUnsafe<ChangeTail>()
-          tails.set(world, ready)
+          tails.set(provider, ready)
           return Effect.gen(function*() {
-            const tail = new ChangeTail(world, config.clientBufferBytes)
+            const tail = new ChangeTail(provider, config.clientBufferBytes)
             tail.cursor = yield* log.head
             const wake = yield* Queue.sliding<void>(1)
             wakes.add(wake)
@@ -173,20 +173,20 @@ export class SportsStream extends Context.Service<SportsStream, {
                 Cause.hasInterruptsOnly(cause)
                   ? Effect.failCause(cause)
                   : Effect.logWarning("The change stream could not read the log; retrying").pipe(
-                    Effect.annotateLogs({ world, cause: Cause.pretty(cause) }),
+                    Effect.annotateLogs({ provider, cause: Cause.pretty(cause) }),
                     Effect.andThen(Effect.sleep(pollEvery))
                   )
               ),
               Effect.forever,
               Effect.forkIn(scope)
             )
-            following.set(world, tail)
+            following.set(provider, tail)
             yield* Deferred.succeed(ready, tail)
             return tail
           }).pipe(
-            // Not started (the database did not answer): the next stream of this world tries again.
+            // Not started (the database did not answer): the next stream of this provider tries again.
             Effect.onError((cause) =>
-              Effect.andThen(Effect.sync(() => tails.delete(world)), Deferred.failCause(ready, cause))
+              Effect.andThen(Effect.sync(() => tails.delete(provider)), Deferred.failCause(ready, cause))
             )
           )
         })
@@ -254,7 +254,7 @@ export class SportsStream extends Context.Service<SportsStream, {
             tail.subscribers.add(subscriber)
             return Stream.empty
           }
-          const page = yield* log.read(tail.world, {
+          const page = yield* log.read(tail.provider, {
             after: cursor,
             through: bound,
             filter: subscriber.filter,
@@ -334,7 +334,7 @@ export class SportsStream extends Context.Service<SportsStream, {
               "(STREAM_MAX_CONNECTIONS_PER_PARTNER). Close one, or retry later."
           })
         }
-        const tail = yield* tailOf(request.world)
+        const tail = yield* tailOf(request.provider)
         const head = yield* log.head
         return connectionStream(request, tail, head, leases.release(lease.value))
       })

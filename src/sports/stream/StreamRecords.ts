@@ -39,7 +39,7 @@ const MarketRow = Schema.Struct({
 
 const StaleRow = Schema.Struct({
   ...MarketRow.fields,
-  world: Schema.String,
+  provider: Schema.String,
   sport_id: Schema.Int,
   league_id: Schema.String
 })
@@ -100,21 +100,21 @@ const makeSql = Effect.gen(function*() {
   const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
     Effect.orDie(Effect.provideService(effect, SqlClient.SqlClient, sql))
 
-  const eventRecords = (world: string, observed: ReadonlyArray<EventRecord>, openOfSports: ReadonlyArray<number>) =>
+  const eventRecords = (provider: string, observed: ReadonlyArray<EventRecord>, openOfSports: ReadonlyArray<number>) =>
     Effect.gen(function*() {
       const seen = JSON.stringify(observed.map((event) => ({ id: event.eventId, h: fingerprintOf(event) })))
       // Only the observed events whose facts moved (or that the log does not hold yet) are read back...
       const moved = yield* movedRows(sql`
         WITH seen AS MATERIALIZED (SELECT * FROM json_to_recordset(${seen}::json) AS o(id text, h text))
         SELECT seen.id AS observed, ${sql.literal(eventColumns)}
-        FROM seen LEFT JOIN sports_stream_events s ON s.world = ${world} AND s.event_id = seen.id
+        FROM seen LEFT JOIN sports_stream_events s ON s.provider = ${provider} AND s.event_id = seen.id
         WHERE s.fingerprint IS DISTINCT FROM seen.h
       `)
       // ...and the open events of the refresh's sports it no longer lists.
       // NOT IN over a subquery is a hashed subplan: one pass over the listed ids, whatever their number.
       const unlisted = openOfSports.length === 0 ? [] : yield* eventRows(sql`
         SELECT ${sql.literal(eventColumns)} FROM sports_stream_events s
-        WHERE s.world = ${world} AND s.active AND s.status IN ('prematch', 'live')
+        WHERE s.provider = ${provider} AND s.active AND s.status IN ('prematch', 'live')
           AND s.sport_id IN (SELECT json_array_elements_text(${JSON.stringify(openOfSports)}::json)::integer)
           AND s.event_id NOT IN (SELECT o.id FROM json_to_recordset(${seen}::json) AS o(id text))
       `)
@@ -126,7 +126,7 @@ const makeSql = Effect.gen(function*() {
       return { moved: new Set(moved.map((row) => row.observed)), previous }
     })
 
-  const saveEvents = (world: string, records: ReadonlyArray<EventRecord>) =>
+  const saveEvents = (provider: string, records: ReadonlyArray<EventRecord>) =>
     run(Effect.forEach(chunks(records), (chunk) => {
       const rows = chunk.map((record) => ({
         event_id: record.eventId,
@@ -144,15 +144,15 @@ const makeSql = Effect.gen(function*() {
         fingerprint: fingerprintOf(record)
       }))
       return sql`
-        INSERT INTO sports_stream_events (world, event_id, sport_id, league_id, league_name, home_name, away_name, starts_at,
+        INSERT INTO sports_stream_events (provider, event_id, sport_id, league_id, league_name, home_name, away_name, starts_at,
                                           status, active, score, minute, answered_at, fingerprint)
-        SELECT ${world}, e.event_id, e.sport_id, e.league_id, e.league_name, e.home_name, e.away_name, e.starts_at, e.status,
+        SELECT ${provider}, e.event_id, e.sport_id, e.league_id, e.league_name, e.home_name, e.away_name, e.starts_at, e.status,
                e.active, e.score, e.minute, e.answered_at, e.fingerprint
         FROM json_to_recordset(${JSON.stringify(rows)}::json) AS e(
           event_id text, sport_id integer, league_id text, league_name text, home_name text, away_name text,
           starts_at timestamptz, status text, active boolean, score text, minute integer, answered_at timestamptz,
           fingerprint text)
-        ON CONFLICT (world, event_id) DO UPDATE SET
+        ON CONFLICT (provider, event_id) DO UPDATE SET
           sport_id = EXCLUDED.sport_id, league_id = EXCLUDED.league_id, league_name = EXCLUDED.league_name,
           home_name = EXCLUDED.home_name, away_name = EXCLUDED.away_name, starts_at = EXCLUDED.starts_at,
           status = EXCLUDED.status, active = EXCLUDED.active, score = EXCLUDED.score, minute = EXCLUDED.minute,
@@ -160,26 +160,30 @@ const makeSql = Effect.gen(function*() {
       `
     }, { discard: true }))
 
-  const places = (world: string, eventIds: ReadonlyArray<string>) =>
+  const places = (provider: string, eventIds: ReadonlyArray<string>) =>
     Effect.map(
       placeRows(sql`
         SELECT event_id, sport_id, league_id FROM sports_stream_events
-        WHERE world = ${world} AND event_id IN (SELECT json_array_elements_text(${JSON.stringify(eventIds)}::json))
+        WHERE provider = ${provider} AND event_id IN (SELECT json_array_elements_text(${
+        JSON.stringify(eventIds)
+      }::json))
       `),
       (rows) => new Map(rows.map((row) => [row.event_id, { sportId: row.sport_id, leagueId: row.league_id }]))
     )
 
-  const marketRecords = (world: string, eventIds: ReadonlyArray<string>) =>
+  const marketRecords = (provider: string, eventIds: ReadonlyArray<string>) =>
     Effect.map(
       marketRows(sql`
         SELECT event_id, in_play, market_key, name, odds, suspended, reason, quoted_at, answered_at
         FROM sports_stream_markets
-        WHERE world = ${world} AND event_id IN (SELECT json_array_elements_text(${JSON.stringify(eventIds)}::json))
+        WHERE provider = ${provider} AND event_id IN (SELECT json_array_elements_text(${
+        JSON.stringify(eventIds)
+      }::json))
       `),
       (rows) => rows.map(marketOf)
     )
 
-  const saveMarkets = (world: string, records: ReadonlyArray<MarketRecord>) =>
+  const saveMarkets = (provider: string, records: ReadonlyArray<MarketRecord>) =>
     run(Effect.forEach(chunks(records), (chunk) => {
       const rows = chunk.map((market) => ({
         event_id: market.eventId,
@@ -193,12 +197,12 @@ const makeSql = Effect.gen(function*() {
         answered_at: iso(market.answeredAt)
       }))
       return sql`
-        INSERT INTO sports_stream_markets (world, event_id, in_play, market_key, name, odds, suspended, reason, quoted_at, answered_at)
-        SELECT ${world}, m.event_id, m.in_play, m.market_key, m.name, m.odds, m.suspended, m.reason, m.quoted_at, m.answered_at
+        INSERT INTO sports_stream_markets (provider, event_id, in_play, market_key, name, odds, suspended, reason, quoted_at, answered_at)
+        SELECT ${provider}, m.event_id, m.in_play, m.market_key, m.name, m.odds, m.suspended, m.reason, m.quoted_at, m.answered_at
         FROM json_to_recordset(${JSON.stringify(rows)}::json) AS m(
           event_id text, in_play boolean, market_key text, name text, odds jsonb, suspended boolean, reason text,
           quoted_at timestamptz, answered_at timestamptz)
-        ON CONFLICT (world, event_id, in_play, market_key) DO UPDATE SET
+        ON CONFLICT (provider, event_id, in_play, market_key) DO UPDATE SET
           name = EXCLUDED.name, odds = EXCLUDED.odds, suspended = EXCLUDED.suspended, reason = EXCLUDED.reason,
           quoted_at = EXCLUDED.quoted_at, answered_at = EXCLUDED.answered_at
       `
@@ -207,21 +211,26 @@ const makeSql = Effect.gen(function*() {
   const staleMarkets = (answeredBefore: number) =>
     Effect.map(
       staleRows(sql`
-        SELECT m.world, m.event_id, m.in_play, m.market_key, m.name, m.odds, m.suspended, m.reason, m.quoted_at, m.answered_at,
+        SELECT m.provider, m.event_id, m.in_play, m.market_key, m.name, m.odds, m.suspended, m.reason, m.quoted_at, m.answered_at,
                e.sport_id, e.league_id
-        FROM sports_stream_markets m JOIN sports_stream_events e USING (world, event_id)
+        FROM sports_stream_markets m JOIN sports_stream_events e USING (provider, event_id)
         WHERE NOT m.suspended AND m.answered_at < ${new Date(answeredBefore)}
-        ORDER BY m.world, m.event_id, m.in_play, m.market_key
+        ORDER BY m.provider, m.event_id, m.in_play, m.market_key
         LIMIT ${chunkSize}
       `),
       (rows) =>
-        rows.map((row) => ({ world: row.world, market: marketOf(row), sportId: row.sport_id, leagueId: row.league_id }))
+        rows.map((row) => ({
+          provider: row.provider,
+          market: marketOf(row),
+          sportId: row.sport_id,
+          leagueId: row.league_id
+        }))
     )
 
   return StreamRecords.of({
-    worldKnown: (world) =>
+    providerKnown: (provider) =>
       Effect.map(
-        knownRows(sql`SELECT EXISTS (SELECT 1 FROM sports_stream_events WHERE world = ${world}) AS known`),
+        knownRows(sql`SELECT EXISTS (SELECT 1 FROM sports_stream_events WHERE provider = ${provider}) AS known`),
         (rows) => rows[0].known
       ),
     eventRecords: Effect.fn("StreamRecords.eventRecords")(eventRecords),
@@ -244,15 +253,15 @@ const makeSql = Effect.gen(function*() {
 
 /**
  * The records over memory (StreamRecords.layerMemory): the same upserts keyed as the SQL's tables are (an event by
- * world and id, a market by world, event, phase and key), facts compared as the SQL compares their digests, stale
+ * provider and id, a market by provider, event, phase and key), facts compared as the SQL compares their digests, stale
  * markets in the SQL's order a batch at a time, pruning by the Clock.
  */
 const makeMemory = Effect.sync(() => {
   const events = new Map<string, Map<string, EventRecord>>()
   const markets = new Map<string, Map<string, MarketRecord>>()
-  const of = <A>(tables: Map<string, Map<string, A>>, world: string) => {
-    if (!tables.has(world)) tables.set(world, new Map())
-    return tables.get(world)!
+  const of = <A>(tables: Map<string, Map<string, A>>, provider: string) => {
+    if (!tables.has(provider)) tables.set(provider, new Map())
+    return tables.get(provider)!
   }
   const marketId = (market: MarketRecord) => JSON.stringify([market.eventId, market.inPlay, market.key])
   /** One statement cannot write a row twice (ON CONFLICT DO UPDATE refuses it). */
@@ -266,10 +275,10 @@ const makeMemory = Effect.sync(() => {
   const day = 86_400_000
 
   return StreamRecords.of({
-    worldKnown: (world) => Effect.sync(() => (events.get(world)?.size ?? 0) > 0),
-    eventRecords: (world, observed, openOfSports) =>
+    providerKnown: (provider) => Effect.sync(() => (events.get(provider)?.size ?? 0) > 0),
+    eventRecords: (provider, observed, openOfSports) =>
       Effect.sync(() => {
-        const held = of(events, world)
+        const held = of(events, provider)
         const moved = new Set<string>()
         const previous = new Map<string, EventRecord>()
         for (const event of observed) {
@@ -286,41 +295,41 @@ const makeMemory = Effect.sync(() => {
         }
         return { moved, previous }
       }),
-    saveEvents: (world, records) =>
+    saveEvents: (provider, records) =>
       Effect.sync(() => {
         for (const chunk of chunks(records)) once(chunk, (record) => record.eventId)
-        const held = of(events, world)
+        const held = of(events, provider)
         for (const record of records) held.set(record.eventId, { ...record })
       }),
-    places: (world, eventIds) =>
+    places: (provider, eventIds) =>
       Effect.sync(() => {
-        const held = of(events, world)
+        const held = of(events, provider)
         return new Map(eventIds.flatMap((id) => {
           const known = held.get(id)
           return known === undefined ? [] : [[id, { sportId: known.sportId, leagueId: known.leagueId }] as const]
         }))
       }),
-    marketRecords: (world, eventIds) =>
-      Effect.sync(() => [...of(markets, world).values()].filter((market) => eventIds.includes(market.eventId))),
-    saveMarkets: (world, records) =>
+    marketRecords: (provider, eventIds) =>
+      Effect.sync(() => [...of(markets, provider).values()].filter((market) => eventIds.includes(market.eventId))),
+    saveMarkets: (provider, records) =>
       Effect.sync(() => {
         for (const chunk of chunks(records)) once(chunk, marketId)
-        const held = of(markets, world)
+        const held = of(markets, provider)
         for (const record of records) {
           held.set(marketId(record), { ...record, odds: record.odds.map((odd) => ({ ...odd })) })
         }
       }),
     staleMarkets: (answeredBefore) =>
       Effect.sync(() =>
-        [...markets].flatMap(([world, held]) =>
+        [...markets].flatMap(([provider, held]) =>
           [...held.values()].flatMap((market) => {
-            const event = events.get(world)?.get(market.eventId)
+            const event = events.get(provider)?.get(market.eventId)
             return event === undefined || market.suspended || market.answeredAt >= answeredBefore
               ? []
-              : [{ world, market, sportId: event.sportId, leagueId: event.leagueId }]
+              : [{ provider, market, sportId: event.sportId, leagueId: event.leagueId }]
           })
         ).sort((a, b) =>
-          compare(a.world, b.world) || compare(a.market.eventId, b.market.eventId) ||
+          compare(a.provider, b.provider) || compare(a.market.eventId, b.market.eventId) ||
           Number(a.market.inPlay) - Number(b.market.inPlay) ||
           compare(a.market.key, b.market.key)
         ).slice(0, chunkSize)
@@ -337,38 +346,38 @@ const makeMemory = Effect.sync(() => {
 })
 
 /**
- * What the change log knows of each world's events and markets (sports_stream_events, sports_stream_markets),
+ * What the change log knows of each provider's events and markets (sports_stream_events, sports_stream_markets),
  * to tell what a refresh or an odds answer changed: the only code that reads or writes them. Written under the
  * log's lock (SportsChangeLog.withLog), in the transaction that appends the changes.
  */
 export class StreamRecords extends Context.Service<StreamRecords, {
-  /** Whether the log has seen any event of `world` (its first refresh sets the baseline). */
-  worldKnown(world: string): Effect.Effect<boolean>
+  /** Whether the log has seen any event of `provider` (its first refresh sets the baseline). */
+  providerKnown(provider: string): Effect.Effect<boolean>
   /**
    * Of the observed events, those whose facts moved from what the log holds (or that it does not hold), with
    * what it holds of them; and what it holds of the open events of `openOfSports` not observed.
    */
   eventRecords(
-    world: string,
+    provider: string,
     observed: ReadonlyArray<EventRecord>,
     openOfSports: ReadonlyArray<number>
   ): Effect.Effect<{
     readonly moved: ReadonlySet<string>
     readonly previous: ReadonlyMap<string, EventRecord>
   }>
-  saveEvents(world: string, records: ReadonlyArray<EventRecord>): Effect.Effect<void>
+  saveEvents(provider: string, records: ReadonlyArray<EventRecord>): Effect.Effect<void>
   /** Each known event's sport and league. */
   places(
-    world: string,
+    provider: string,
     eventIds: ReadonlyArray<string>
   ): Effect.Effect<ReadonlyMap<string, { readonly sportId: number; readonly leagueId: string }>>
   /** Every market the log holds for these events, both phases. */
-  marketRecords(world: string, eventIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<MarketRecord>>
-  saveMarkets(world: string, records: ReadonlyArray<MarketRecord>): Effect.Effect<void>
-  /** Open markets (of any world) no answer has carried since `answeredBefore`, a batch at a time. */
+  marketRecords(provider: string, eventIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<MarketRecord>>
+  saveMarkets(provider: string, records: ReadonlyArray<MarketRecord>): Effect.Effect<void>
+  /** Open markets (of any provider) no answer has carried since `answeredBefore`, a batch at a time. */
   staleMarkets(answeredBefore: number): Effect.Effect<
     ReadonlyArray<{
-      readonly world: string
+      readonly provider: string
       readonly market: MarketRecord
       readonly sportId: number
       readonly leagueId: string

@@ -7,7 +7,7 @@ import { lastEventIdOf, streamAnswer, streamFilterOfQuery, streamLimitReached } 
 import { SportsProvider } from "../SportsProvider.ts"
 import { SportsStream } from "./SportsStream.ts"
 
-/** The stream group: the changes of the world the token reaches (PartnerUpstreams: its provider names it). */
+/** The stream group: the changes of the sports provider the token reaches (PartnerUpstreams), by its name. */
 export const SportsStreamHandlers = HttpApiBuilder.group(
   PartnerApi,
   "stream",
@@ -24,7 +24,7 @@ export const SportsStreamHandlers = HttpApiBuilder.group(
           Effect.flatMap(([partner, provider, lastEventId]) =>
             streams.open({
               partner,
-              world: provider.name,
+              provider: provider.name,
               filter: streamFilterOfQuery(query),
               lastEventId,
               abort: Effect.sync(() => NodeHttpServerRequest.toServerResponse(request).destroy())

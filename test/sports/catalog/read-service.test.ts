@@ -38,8 +38,8 @@ const event = (
   hasOdds: true
 })
 
-/** A provider over `world`, counting league pages, and waiting for `gate` before answering any. */
-const worldProvider = (world: { events: ReadonlyArray<SportsEvent> }, gate?: Deferred.Deferred<void>) => {
+/** A provider over `providerData`, counting league pages, and waiting for `gate` before answering any. */
+const dataProvider = (providerData: { events: ReadonlyArray<SportsEvent> }, gate?: Deferred.Deferred<void>) => {
   const calls = { leagues: 0 }
   const page = <A>(results: ReadonlyArray<A>) => ({
     value: { results, page: 1, perPage: 50, total: results.length } satisfies Page<A>,
@@ -48,7 +48,7 @@ const worldProvider = (world: { events: ReadonlyArray<SportsEvent> }, gate?: Def
     origin: "upstream" as const
   })
   const events = (status: string) => (query: ListQuery) =>
-    Effect.succeed(page(world.events.filter((e) => e.status === status && e.sportId === query.sportId)))
+    Effect.succeed(page(providerData.events.filter((e) => e.status === status && e.sportId === query.sportId)))
   const unused = () => Effect.die("not used by the catalog")
   return {
     calls,
@@ -103,9 +103,9 @@ const countingRepo = () => {
 }
 
 const catalogOver = (
-  options: { readonly world: { events: ReadonlyArray<SportsEvent> }; readonly gate?: Deferred.Deferred<void> }
+  options: { readonly providerData: { events: ReadonlyArray<SportsEvent> }; readonly gate?: Deferred.Deferred<void> }
 ) => {
-  const provider = worldProvider(options.world, options.gate)
+  const provider = dataProvider(options.providerData, options.gate)
   const repo = countingRepo()
   const layer = SportsCatalog.layerNoDeps.pipe(
     Layer.provide(Layer.mergeAll(
@@ -121,10 +121,10 @@ const firstPage = { page: 1, perPage: 50 }
 
 describe("the sports catalog over its in-memory repository", () => {
   it.effect("sport_id 1, 01, 001 and Soccer are one read of the repository, answered alike", () => {
-    const world = {
+    const providerData = {
       events: [event("1", premier, "Arsenal", "Chelsea", "prematch"), event("2", pro, "Boston", "Denver", "prematch")]
     }
-    const { layer, reads } = catalogOver({ world })
+    const { layer, reads } = catalogOver({ providerData })
     return Effect.gen(function*() {
       const catalog = yield* SportsCatalog
       yield* catalog.refresh(null)
@@ -144,7 +144,7 @@ describe("the sports catalog over its in-memory repository", () => {
   it.effect("a live answer is one value while its minutes stand, and a new one when a minute moves", () => {
     // No match clock from the provider: the minute is counted from the kick-off, as of now.
     const clockless = { ...event("3", premier, "Everton", "Fulham", "live"), minute: null }
-    const { layer } = catalogOver({ world: { events: [clockless] } })
+    const { layer } = catalogOver({ providerData: { events: [clockless] } })
     return Effect.gen(function*() {
       yield* TestClock.setTime(clockless.startsAt.getTime() + 5 * 60_000 + 10_000)
       const catalog = yield* SportsCatalog
@@ -159,10 +159,10 @@ describe("the sports catalog over its in-memory repository", () => {
   })
 
   it.effect("the leagues facet is one read for every league chosen; lists ignore the feed-only filters", () => {
-    const world = {
+    const providerData = {
       events: [event("1", premier, "Arsenal", "Chelsea", "prematch"), event("2", pro, "Boston", "Denver", "prematch")]
     }
-    const { layer, reads } = catalogOver({ world })
+    const { layer, reads } = catalogOver({ providerData })
     return Effect.gen(function*() {
       const catalog = yield* SportsCatalog
       yield* catalog.refresh(null)
@@ -183,7 +183,7 @@ describe("the sports catalog over its in-memory repository", () => {
   })
 
   it.effect("a query that cannot be answered fails before any read", () => {
-    const { layer, reads } = catalogOver({ world: { events: [] } })
+    const { layer, reads } = catalogOver({ providerData: { events: [] } })
     return Effect.gen(function*() {
       const catalog = yield* SportsCatalog
       const error = yield* Effect.flip(catalog.live({ dateFrom: "20261203", dateTo: "20261201" }, {}, firstPage))
@@ -193,13 +193,13 @@ describe("the sports catalog over its in-memory repository", () => {
   })
 
   it.effect("a refresh that changes the catalog is seen at once, cache or not", () => {
-    const world = { events: [event("1", premier, "Arsenal", "Chelsea", "live")] }
-    const { layer } = catalogOver({ world })
+    const providerData = { events: [event("1", premier, "Arsenal", "Chelsea", "live")] }
+    const { layer } = catalogOver({ providerData })
     return Effect.gen(function*() {
       const catalog = yield* SportsCatalog
       yield* catalog.refresh(null)
       assert.strictEqual((yield* catalog.live({}, {}, firstPage)).total, 1)
-      world.events = [...world.events, event("2", premier, "Derby", "Brighton", "live")]
+      providerData.events = [...providerData.events, event("2", premier, "Derby", "Brighton", "live")]
       const { report } = yield* catalog.refreshLive
       assert.strictEqual(report.changed, 1 + 2) // the event and its two teams
       const after = yield* catalog.live({}, { sortBy: "home_name" }, firstPage)
@@ -212,7 +212,7 @@ describe("the sports catalog over its in-memory repository", () => {
     Effect.gen(function*() {
       const gate = yield* Deferred.make<void>()
       const { calls, layer } = catalogOver({
-        world: { events: [event("1", premier, "Arsenal", "Chelsea", "prematch")] },
+        providerData: { events: [event("1", premier, "Arsenal", "Chelsea", "prematch")] },
         gate
       })
       yield* Effect.gen(function*() {

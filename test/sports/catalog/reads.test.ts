@@ -2,19 +2,20 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { PrematchEntry } from "../../../src/api/Catalog.ts"
 import { api, CatalogApp, refresh } from "../../support/CatalogApp.ts"
-import { type WorldEvent, worldEvents } from "../../support/CatalogScripts.ts"
+import { type ProviderEvent, providerEvents } from "../../support/CatalogScripts.ts"
 import { live } from "../../support/live.ts"
 import { type FeedQuery, partnerClient } from "../../support/PartnerClient.ts"
 import { bodyAs, givenPartner } from "../../support/TestApp.ts"
 
-const world = worldEvents()
-const upcoming = world.filter((event) => event.timeStatus === 0)
-const inPlay = world.filter((event) => event.timeStatus === 1)
+const providerData = providerEvents()
+const upcoming = providerData.filter((event) => event.timeStatus === 0)
+const inPlay = providerData.filter((event) => event.timeStatus === 1)
 const day = (offset: number) => new Date(Date.UTC(2026, 11, 1 + offset)).toISOString().slice(0, 10)
 /** The same day as the provider writes it (YYYYMMDD), the form the typed client sends. */
 const compactDay = (offset: number) => day(offset).replaceAll("-", "")
-const onDay = (event: WorldEvent, offset: number) => new Date(event.startsAt).toISOString().slice(0, 10) === day(offset)
-const ids = (events: ReadonlyArray<WorldEvent>) => events.map((event) => event.id).sort()
+const onDay = (event: ProviderEvent, offset: number) =>
+  new Date(event.startsAt).toISOString().slice(0, 10) === day(offset)
+const ids = (events: ReadonlyArray<ProviderEvent>) => events.map((event) => event.id).sort()
 const resultIds = (page: { readonly data: { readonly results: ReadonlyArray<{ readonly event_id: string }> } }) =>
   page.data.results.map((entry) => entry.event_id).sort()
 const names = (page: { readonly data: { readonly results: ReadonlyArray<{ readonly name: string }> } }) =>
@@ -28,14 +29,14 @@ const FeedIds = Schema.Struct({ data: Schema.Struct({ results: Schema.Array(Prem
 const FiltersBody = Schema.Struct({ data: Schema.Struct({ leagues: Schema.Array(Schema.String) }) })
 
 /** A prematch query as the query string spells it (other spellings than the typed client sends): the events it finds. */
-const wireCheck = (token: string, query: string, expected: ReadonlyArray<WorldEvent>) =>
+const wireCheck = (token: string, query: string, expected: ReadonlyArray<ProviderEvent>) =>
   Effect.gen(function*() {
     const response = yield* api(token, `/sports/feed/prematch?per_page=200&${query}`)
     assert.strictEqual(response.status, 200, query)
     assert.deepStrictEqual(resultIds(bodyAs(FeedIds)(response)), ids(expected), query)
   })
 
-/** Every test reads the same catalog: the fixed world, refreshed once. Answers the partner's token and typed client. */
+/** Every test reads the same catalog: the fixed sports data, refreshed once. Answers the partner's token and typed client. */
 const withCatalog = Effect.gen(function*() {
   const { token } = yield* givenPartner()
   const client = yield* partnerClient(token)
@@ -73,7 +74,7 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
     it.effect("filters: sport (id or name), country (code or name), league, team (home or away), search, has_odds", () =>
       Effect.gen(function*() {
         const { client, token } = yield* withCatalog
-        const check = (query: FeedQuery, expected: ReadonlyArray<WorldEvent>) =>
+        const check = (query: FeedQuery, expected: ReadonlyArray<ProviderEvent>) =>
           Effect.gen(function*() {
             const response = yield* client.catalog.prematch({ query: { per_page: 200, ...query } })
             assert.deepStrictEqual(resultIds(response), ids(expected), JSON.stringify(query))
@@ -114,7 +115,7 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
     it.effect("dates are UTC days: date is one day, date_from/date_to an inclusive range, both forms accepted", () =>
       Effect.gen(function*() {
         const { client, token } = yield* withCatalog
-        const check = (query: FeedQuery, expected: ReadonlyArray<WorldEvent>) =>
+        const check = (query: FeedQuery, expected: ReadonlyArray<ProviderEvent>) =>
           Effect.gen(function*() {
             const response = yield* client.catalog.prematch({ query: { per_page: 200, ...query } })
             assert.deepStrictEqual(resultIds(response), ids(expected), JSON.stringify(query))

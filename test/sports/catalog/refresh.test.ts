@@ -3,14 +3,14 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { SportsCatalog } from "../../../src/sports/catalog/SportsCatalog.ts"
 import { InternalError } from "../../../src/client/PartnerClient.ts"
-import { CatalogApp, refresh, refreshOnTheWire, type World } from "../../support/CatalogApp.ts"
-import { catalogProvider, worldEvents } from "../../support/CatalogScripts.ts"
+import { CatalogApp, type ProviderData, refresh, refreshOnTheWire } from "../../support/CatalogApp.ts"
+import { catalogProvider, providerEvents } from "../../support/CatalogScripts.ts"
 import { FakeUpstream } from "../../support/FakeUpstream.ts"
 import { live } from "../../support/live.ts"
 import { partnerClient } from "../../support/PartnerClient.ts"
 import { dataAs, givenPartner } from "../../support/TestApp.ts"
 
-const fullWorld = { sports: 2, countries: 3, leagues: 4, teams: 16, events: 129 }
+const fullCatalog = { sports: 2, countries: 3, leagues: 4, teams: 16, events: 129 }
 
 const tableCounts = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -32,7 +32,7 @@ layer(CatalogApp(), live)("POST /sports/catalog/refresh", (it) => {
       const response = yield* refresh(token)
       const data = response.data
       assert.deepInclude(data, { sport_id: null, import_leagues: true, import_events: true })
-      assert.deepStrictEqual(data.imported, { ...fullWorld, deactivated: 0 })
+      assert.deepStrictEqual(data.imported, { ...fullCatalog, deactivated: 0 })
       assert.match(data.message, /^Imported 2 sports, 3 countries, 4 leagues, 16 teams and 129 events from betsapi/)
       assert.strictEqual(response.message, data.message)
 
@@ -61,7 +61,7 @@ layer(CatalogApp(), live)("POST /sports/catalog/refresh", (it) => {
       assert.match(again.data.message, /: 0 records new or changed, 0 deactivated\.$/)
       const after = yield* sql`SELECT id, last_update FROM sports_events ORDER BY id`
       assert.deepStrictEqual(after, before)
-      assert.deepStrictEqual(yield* tableCounts, { ...fullWorld, active: 129 })
+      assert.deepStrictEqual(yield* tableCounts, { ...fullCatalog, active: 129 })
       // No body at all (the typed client sends a JSON null) is the same whole refresh.
       const bare = yield* refreshOnTheWire(token)
       assert.strictEqual(bare.status, 200)
@@ -110,21 +110,23 @@ layer(CatalogApp(), live)("POST /sports/catalog/refresh", (it) => {
         otherInstance
       ], { concurrency: "unbounded" })
       assert.lengthOf(results, 5)
-      assert.deepStrictEqual(yield* tableCounts, { ...fullWorld, active: 129 })
+      assert.deepStrictEqual(yield* tableCounts, { ...fullCatalog, active: 129 })
     }))
 })
 
 describe("when the provider changes", () => {
-  const world: World = { events: worldEvents() }
+  const providerData: ProviderData = { events: providerEvents() }
 
-  layer(CatalogApp(world), live)("a later refresh", (it) => {
+  layer(CatalogApp(providerData), live)("a later refresh", (it) => {
     it.effect("keeps what vanished as inactive, and takes renamed leagues, new scores and new states", () =>
       Effect.gen(function*() {
         const { token } = yield* givenPartner()
-        world.events = worldEvents()
+        providerData.events = providerEvents()
         yield* refresh(token)
-        const removed = world.events.filter((event) => event.timeStatus === 0).slice(0, 10).map((event) => event.id)
-        world.events = worldEvents()
+        const removed = providerData.events.filter((event) => event.timeStatus === 0).slice(0, 10).map((event) =>
+          event.id
+        )
+        providerData.events = providerEvents()
           .filter((event) => !removed.includes(event.id))
           .map((event) =>
             event.id === "80000" ?
@@ -148,24 +150,24 @@ describe("when the provider changes", () => {
       }))
   })
 
-  layer(CatalogApp(world), live)("a refresh that fails half-way", (it) => {
+  layer(CatalogApp(providerData), live)("a refresh that fails half-way", (it) => {
     it.effect("leaves the previous catalog exactly as it was, and says why in a 500", () =>
       Effect.gen(function*() {
         const { token } = yield* givenPartner()
-        world.events = worldEvents()
+        providerData.events = providerEvents()
         yield* refresh(token)
         const sql = yield* SqlClient.SqlClient
         const snapshot =
           sql`SELECT id, league_name, home_name, status, score, active, last_update FROM sports_events ORDER BY id`
         const before = yield* snapshot
 
-        // The world changes, but the provider fails on page 2 of the soccer fixtures.
-        world.events = worldEvents().map((event) => ({
+        // The provider's data changes, but the provider fails on page 2 of the soccer fixtures.
+        providerData.events = providerEvents().map((event) => ({
           ...event,
           home: { ...event.home, name: `${event.home.name} (new)` }
         }))
         const fake = yield* FakeUpstream
-        const healthy = catalogProvider(world)
+        const healthy = catalogProvider(providerData)
         fake.script((call) =>
           call.path === "/v3/events/upcoming" && call.query.sport_id === "1" && call.query.page === "2"
             ? { kind: "json", status: 500, body: { success: 0, error: "INTERNAL_SERVER_ERROR" } }
@@ -182,16 +184,16 @@ describe("when the provider changes", () => {
       }))
   })
 
-  layer(CatalogApp(world, { cacheTtl: "1 hour" }), live)("with catalog reads cached", (it) => {
+  layer(CatalogApp(providerData, { cacheTtl: "1 hour" }), live)("with catalog reads cached", (it) => {
     it.effect("a refresh that changes the catalog is seen at once", () =>
       Effect.gen(function*() {
         const { token } = yield* givenPartner()
-        world.events = worldEvents()
+        providerData.events = providerEvents()
         yield* refresh(token)
         const client = yield* partnerClient(token)
         const before = yield* client.catalog.prematch({ query: { league_id: "901", per_page: 1 } })
         assert.strictEqual(before.data.results[0].league_name, "Liga Primera")
-        world.events = worldEvents().map((event) =>
+        providerData.events = providerEvents().map((event) =>
           event.league.id === "901" ? { ...event, league: { ...event.league, name: "Liga Renamed" } } : event
         )
         yield* refresh(token)

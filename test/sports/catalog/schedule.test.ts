@@ -3,8 +3,8 @@ import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { makeWorkerUtils } from "graphile-worker"
 import { Client } from "pg"
 import { CatalogSchedule } from "../../../src/sports/catalog/CatalogSchedule.ts"
-import { CatalogApp, type World } from "../../support/CatalogApp.ts"
-import { catalogProvider, worldEvents } from "../../support/CatalogScripts.ts"
+import { CatalogApp, type ProviderData } from "../../support/CatalogApp.ts"
+import { catalogProvider, providerEvents } from "../../support/CatalogScripts.ts"
 import { FleetInstance } from "../../support/FleetApp.ts"
 import { TestDatabaseUrl, TestDatabaseUrlLive } from "../../support/TestDatabase.ts"
 import { FakeUpstream } from "../../support/FakeUpstream.ts"
@@ -12,12 +12,12 @@ import { eventually, live } from "../../support/live.ts"
 import { partnerClient } from "../../support/PartnerClient.ts"
 import { givenPartner } from "../../support/TestApp.ts"
 
-const world: World = { events: worldEvents() }
+const providerData: ProviderData = { events: providerEvents() }
 
 layer(
   CatalogSchedule.pipe(
     Layer.provideMerge(
-      CatalogApp(world, {
+      CatalogApp(providerData, {
         catalog: { refreshInterval: Duration.millis(600), liveRefreshInterval: Duration.millis(150) }
       })
     )
@@ -33,7 +33,9 @@ layer(
       assert.strictEqual(overview.data.events_total, 129)
 
       // A goal in play is picked up by the live refresh.
-      world.events = worldEvents().map((event) => event.id === "80001" ? { ...event, ss: "3-2", minute: 71 } : event)
+      providerData.events = providerEvents().map((event) =>
+        event.id === "80001" ? { ...event, ss: "3-2", minute: 71 } : event
+      )
       const liveEntry = yield* eventually(
         client.catalog.live({ query: { per_page: 50 } }),
         (response) => response.data.results.some((e) => e.event_id === "80001" && e.score === "3-2"),
@@ -45,8 +47,8 @@ layer(
       )
 
       // A new fixture is picked up by the full refresh.
-      const template = worldEvents().find((event) => event.timeStatus === 0)!
-      world.events = [...world.events, { ...template, id: "79999" }]
+      const template = providerEvents().find((event) => event.timeStatus === 0)!
+      providerData.events = [...providerData.events, { ...template, id: "79999" }]
       yield* eventually(
         client.catalog.overview(),
         (response) => response.data.events_total === 130,
@@ -57,7 +59,7 @@ layer(
     }))
 })
 
-const stoppingWorld: World = { events: worldEvents() }
+const stoppingProviderData: ProviderData = { events: providerEvents() }
 const fullRefreshKey = "sports-catalog:full@600000ms"
 
 /** A connection of the test's own to the test's database. */
@@ -74,7 +76,7 @@ const connection = Effect.acquireRelease(
 const query = (client: Client, text: string, values: Array<unknown> = []) =>
   Effect.promise(() => client.query(text, values)).pipe(Effect.map((result) => result.rows))
 
-layer(Layer.mergeAll(FakeUpstream.layer(catalogProvider(stoppingWorld)), TestDatabaseUrlLive), live)(
+layer(Layer.mergeAll(FakeUpstream.layer(catalogProvider(stoppingProviderData)), TestDatabaseUrlLive), live)(
   "a stop during a scheduled refresh",
   (it) => {
     it.effect(
@@ -103,7 +105,7 @@ layer(Layer.mergeAll(FakeUpstream.layer(catalogProvider(stoppingWorld)), TestDat
 
           // The provider renames a league; the refresh that picks it up writes the leagues, then waits on the
           // events, which the test holds locked: it is stopped half-way through its transaction.
-          stoppingWorld.events = worldEvents().map((event) =>
+          stoppingProviderData.events = providerEvents().map((event) =>
             event.league.id === "900"
               ? { ...event, league: { ...event.league, name: "Premier Division Renamed" } }
               : event

@@ -7,15 +7,15 @@ import { SportsChangeLog } from "../../../src/sports/stream/SportsChangeLog.ts"
 
 /**
  * What SportsChangeLog promises, whichever form keeps it: run over PostgreSQL and over memory by
- * sports-change-log.test.ts. The log is one for the file's tests (each writes worlds of its own, and pruning, which
- * reaches every world, comes last). `pass` lets time pass for every change logged (the SQL moves their times back,
+ * sports-change-log.test.ts. The log is one for the file's tests (each writes providers of its own, and pruning, which
+ * reaches every provider, comes last). `pass` lets time pass for every change logged (the SQL moves their times back,
  * memory moves the test's clock on).
  */
 export const sportsChangeLogSpec = <R>(
   it: Vitest.MethodsNonLive<SportsChangeLog | R>,
   pass: (by: Duration.Duration) => Effect.Effect<void, never, R>
 ) => {
-  const world = () => `world-${randomBytes(3).toString("hex")}`
+  const provider = () => `provider-${randomBytes(3).toString("hex")}`
   const change = (
     eventId: string,
     kind: ChangeKind = "odds",
@@ -47,10 +47,10 @@ export const sportsChangeLogSpec = <R>(
     )
   const realPause = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 20)))
 
-  it.effect("changes are read back in order, as written, each world apart, after a position and up to another, a page at a time", () =>
+  it.effect("changes are read back in order, as written, each provider apart, after a position and up to another, a page at a time", () =>
     Effect.gen(function*() {
       const log = yield* SportsChangeLog
-      const [w, other] = [world(), world()]
+      const [w, other] = [provider(), provider()]
       const start = yield* log.head
       yield* log.withLog(log.append(w, [change("e1", "event"), change("e2", "score"), change("e3")]))
       yield* log.withLog(log.append(other, [change("x1")]))
@@ -73,18 +73,18 @@ export const sportsChangeLogSpec = <R>(
       )
       assert.deepStrictEqual((yield* read(w, { limit: 2 })).changes.map((c) => c.eventId), ["e1", "e2"])
       assert.deepStrictEqual((yield* read(other)).changes.map((c) => c.eventId), ["x1"])
-      assert.isEmpty((yield* read(world())).changes, "a world never written has nothing")
+      assert.isEmpty((yield* read(provider())).changes, "a provider never written has nothing")
       assert.strictEqual(
         yield* log.head,
         (yield* read(other)).changes[0].position,
-        "the head is the last position of any world"
+        "the head is the last position of any provider"
       )
     }))
 
   it.effect("a filter narrows by kind, sport, league and event; an empty set of sports matches nothing", () =>
     Effect.gen(function*() {
       const log = yield* SportsChangeLog
-      const w = world()
+      const w = provider()
       yield* log.withLog(
         log.append(w, [
           change("a", "odds", 1, "L1"),
@@ -112,7 +112,7 @@ export const sportsChangeLogSpec = <R>(
   it.effect("a withLog that fails keeps none of its changes; positions are not reused; one inside another works", () =>
     Effect.gen(function*() {
       const log = yield* SportsChangeLog
-      const w = world()
+      const w = provider()
       yield* log.withLog(log.append(w, [change("kept")]))
       const failed = yield* Effect.exit(
         log.withLog(Effect.andThen(log.append(w, [change("lost")]), Effect.fail("refresh failed" as const)))
@@ -132,7 +132,7 @@ export const sportsChangeLogSpec = <R>(
     Effect.gen(function*() {
       const log = yield* SportsChangeLog
       const told = yield* Ref.make(0)
-      const w = world()
+      const w = provider()
       // The SQL's listener starts listening on a fiber of its own: append until it has heard one.
       yield* Effect.scoped(Effect.gen(function*() {
         yield* log.onAppend(Ref.update(told, (n) => n + 1))
@@ -148,10 +148,10 @@ export const sportsChangeLogSpec = <R>(
       assert.strictEqual(yield* Ref.get(told), before, "its scope closed: no longer told")
     }))
 
-  it.effect("pruning removes the changes older than the retention, every world's, and raises the floor; the head stays", () =>
+  it.effect("pruning removes the changes older than the retention, every provider's, and raises the floor; the head stays", () =>
     Effect.gen(function*() {
       const log = yield* SportsChangeLog
-      const w = world()
+      const w = provider()
       yield* log.withLog(log.append(w, [change("old-1"), change("old-2")]))
       const [, oldLast] = (yield* read(w)).changes
       yield* pass(Duration.hours(2))

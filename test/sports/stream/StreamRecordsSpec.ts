@@ -6,7 +6,7 @@ import { StreamRecords } from "../../../src/sports/stream/StreamRecords.ts"
 
 /**
  * What StreamRecords promises, whichever form keeps it: run over PostgreSQL and over memory by
- * stream-records.test.ts. Each test writes worlds of its own; `now` is the time the form prunes by (the database's
+ * stream-records.test.ts. Each test writes providers of its own; `now` is the time the form prunes by (the database's
  * clock, or the test's).
  */
 export const streamRecordsSpec = <R>(
@@ -14,7 +14,7 @@ export const streamRecordsSpec = <R>(
   now: Effect.Effect<number, never, R>
 ) => {
   // Lower-case letters and digits only, so the SQL's collation orders them as JavaScript does.
-  const world = () => `w${randomBytes(3).toString("hex")}`
+  const provider = () => `w${randomBytes(3).toString("hex")}`
   const hour = 3_600_000
   const event = (eventId: string, at: number, change: Partial<EventRecord> = {}): EventRecord => ({
     eventId,
@@ -46,18 +46,18 @@ export const streamRecordsSpec = <R>(
   const byKey = (markets: ReadonlyArray<MarketRecord>) =>
     [...markets].sort((a, b) => `${a.eventId}${a.inPlay}${a.key}` < `${b.eventId}${b.inPlay}${b.key}` ? -1 : 1)
 
-  it.effect("events are saved by world and id; those whose facts moved (or unknown) are told with what was held", () =>
+  it.effect("events are saved by provider and id; those whose facts moved (or unknown) are told with what was held", () =>
     Effect.gen(function*() {
       const records = yield* StreamRecords
-      const [w, other] = [world(), world()]
+      const [w, other] = [provider(), provider()]
       const at = yield* now
-      assert.isFalse(yield* records.worldKnown(w))
+      assert.isFalse(yield* records.providerKnown(w))
       const [a, b] = [event("a", at), event("b", at, { status: "live", score: "1-0", minute: 12 })]
       const first = yield* records.eventRecords(w, [a, b], [])
       assert.deepStrictEqual([[...first.moved].sort(), first.previous.size], [["a", "b"], 0], "all new")
       yield* records.saveEvents(w, [a, b])
-      assert.isTrue(yield* records.worldKnown(w))
-      assert.isFalse(yield* records.worldKnown(other), "worlds apart")
+      assert.isTrue(yield* records.providerKnown(w))
+      assert.isFalse(yield* records.providerKnown(other), "providers apart")
       const scored = { ...b, score: "2-0", answeredAt: at + 1_000 }
       const again = yield* records.eventRecords(w, [{ ...a, answeredAt: at + 1_000 }, scored], [])
       assert.deepStrictEqual([...again.moved], ["b"], "a's facts did not move (its answer time is not a fact)")
@@ -74,7 +74,7 @@ export const streamRecordsSpec = <R>(
   it.effect("the open events of a refresh's sports it no longer lists are told too; ended ones and other sports' are not", () =>
     Effect.gen(function*() {
       const records = yield* StreamRecords
-      const w = world()
+      const w = provider()
       const at = yield* now
       yield* records.saveEvents(w, [
         event("listed", at),
@@ -97,7 +97,7 @@ export const streamRecordsSpec = <R>(
   it.effect("markets are saved by event, phase and key; both phases are read back; odds as saved", () =>
     Effect.gen(function*() {
       const records = yield* StreamRecords
-      const w = world()
+      const w = provider()
       const at = yield* now
       yield* records.saveEvents(w, [event("e1", at), event("e2", at)])
       const saved = [
@@ -111,13 +111,13 @@ export const streamRecordsSpec = <R>(
       yield* records.saveMarkets(w, [repriced])
       const e1 = byKey(yield* records.marketRecords(w, ["e1"]))
       assert.deepStrictEqual(e1, byKey([repriced, saved[1]]), "the pre-match market replaced, the in-play one kept")
-      assert.isEmpty(yield* records.marketRecords(world(), ["e1"]))
+      assert.isEmpty(yield* records.marketRecords(provider(), ["e1"]))
     }))
 
-  it.effect("stale markets are the open ones of known events no answer carried since, in world, event, phase and key order", () =>
+  it.effect("stale markets are the open ones of known events no answer carried since, in provider, event, phase and key order", () =>
     Effect.gen(function*() {
       const records = yield* StreamRecords
-      const w = world()
+      const w = provider()
       const at = (yield* now) - 1_000 * hour
       yield* records.saveEvents(w, [event("e1", at), event("e2", at, { sportId: 7, leagueId: "l9" })])
       yield* records.saveMarkets(w, [
@@ -128,7 +128,7 @@ export const streamRecordsSpec = <R>(
         market("e1", "held", at, { suspended: true, reason: "stale" }),
         market("nobody", "x", at)
       ])
-      const stale = (yield* records.staleMarkets(at + hour)).filter((entry) => entry.world === w)
+      const stale = (yield* records.staleMarkets(at + hour)).filter((entry) => entry.provider === w)
       assert.deepStrictEqual(
         stale.map((
           entry
@@ -144,7 +144,7 @@ export const streamRecordsSpec = <R>(
   it.effect("pruning forgets markets unseen for a day and events ended or inactive for three", () =>
     Effect.gen(function*() {
       const records = yield* StreamRecords
-      const w = world()
+      const w = provider()
       const at = yield* now
       const old = at - 4 * 24 * hour
       yield* records.saveEvents(w, [

@@ -1,7 +1,7 @@
 /**
  * The live change stream over real HTTP and PostgreSQL: a refresh and an odds read that change a score, a
  * start time and an odd reach a matching stream as exactly those events, in log order, and a stream with
- * other filters not at all; bad input is the contract's 422; a test token streams the sandbox world only.
+ * other filters not at all; bad input is the contract's 422; a test token streams the sandbox provider's changes only.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -16,22 +16,22 @@ import {
   nextHeartbeat,
   openStream,
   StreamApp,
-  streamWorld,
+  streamProviderData,
   until
 } from "../../support/StreamApp.ts"
 import { givenPartner, request } from "../../support/TestApp.ts"
 import { partnerClient } from "../../support/PartnerClient.ts"
 
-const world = streamWorld()
+const providerData = streamProviderData()
 const [odd, score, startTime] = ["70001", "80002", "70002"]
 
-layer(StreamApp(world), live)("the live change stream", (it) => {
+layer(StreamApp(providerData), live)("the live change stream", (it) => {
   it.effect("a refresh changing a score and a start time, and an odds read changing an odd: exactly those events, in order, to the matching streams only", () =>
     Effect.gen(function*() {
       const { token } = yield* givenPartner({ name: "Acme" })
       const baseUrl = yield* baseUrlOf
-      world.odds.set(odd, marketsAt(2.5))
-      // The world as the log first knows it (a world's first refresh tells nothing), and the odd's markets opened.
+      providerData.odds.set(odd, marketsAt(2.5))
+      // The data as the log first knows it (a provider's first refresh sends nothing), and the odd's markets opened.
       yield* refresh(token)
       yield* (yield* partnerClient(token)).sports.odds({ params: { eventId: odd }, query: {} })
       yield* eventually(logged("betsapi", "odds", odd), (n) => n === 3, "the odd's markets opened")
@@ -53,14 +53,14 @@ layer(StreamApp(world), live)("the live change stream", (it) => {
         kinds: null
       })
 
-      world.events = world.events.map((event) =>
+      providerData.events = providerData.events.map((event) =>
         event.id === score
           ? { ...event, ss: "3-0" }
           : event.id === startTime
           ? { ...event, startsAt: event.startsAt + 3_600_000 }
           : event
       )
-      world.odds.set(odd, { ...marketsAt(2.5), "1_1": { home: 2.4, draw: 3.2, away: 3.6 } })
+      providerData.odds.set(odd, { ...marketsAt(2.5), "1_1": { home: 2.4, draw: 3.2, away: 3.6 } })
       yield* refresh(token)
       yield* (yield* partnerClient(token)).sports.odds({ params: { eventId: odd }, query: {} })
 
@@ -85,7 +85,7 @@ layer(StreamApp(world), live)("the live change stream", (it) => {
       })
       assert.strictEqual(
         event.starts_at,
-        new Date(world.events.find((e) => e.id === startTime)!.startsAt).toISOString()
+        new Date(providerData.events.find((e) => e.id === startTime)!.startsAt).toISOString()
       )
       assert.deepInclude(scored, { score: "3-0", minute: 40, status: "live" })
       assert.deepInclude(priced, {
@@ -139,7 +139,7 @@ layer(StreamApp(world), live)("the live change stream", (it) => {
       assert.deepStrictEqual(anonymous.body, { success: false, message: "API key do parceiro nao informada." })
     }))
 
-  it.effect("a test token streams the sandbox world, a live token the live one: never each other's changes", () =>
+  it.effect("a test token streams the sandbox provider, a live token the live one: never each other's changes", () =>
     Effect.gen(function*() {
       const created = yield* givenPartner({ name: "Both" })
       const baseUrl = yield* baseUrlOf
@@ -148,20 +148,20 @@ layer(StreamApp(world), live)("the live change stream", (it) => {
       yield* until(testStream, (s) => s.events.length === 1, "connected")
       assert.strictEqual(testStream.events[0].data.environment, "test")
 
-      // A sandbox event's odds, read with the test token, open its markets in the sandbox world only.
+      // A sandbox event's odds, read with the test token, open its markets in the sandbox provider's changes only.
       const testClient = yield* partnerClient(created.test.token)
       const [sandboxEvent] =
         (yield* testClient.catalog.prematch({ query: { per_page: 1, has_odds: true } })).data.results
       yield* testClient.sports.odds({ params: { eventId: sandboxEvent.event_id }, query: {} })
       // A live change: a score, refreshed with the live token.
-      world.events = world.events.map((event) => (event.id === "80004" ? { ...event, ss: "5-5" } : event))
+      providerData.events = providerData.events.map((event) => (event.id === "80004" ? { ...event, ss: "5-5" } : event))
       yield* refresh(created.token)
 
       yield* until(testStream, (s) => changesOf(s).some((change) => change.event === "odds"), "the sandbox odds")
       yield* until(liveStream, (s) => changesOf(s).some((change) => change.data.event_id === "80004"), "the live score")
       yield* nextHeartbeat(liveStream)
       yield* nextHeartbeat(testStream)
-      const liveIds = new Set(world.events.map((event) => event.id))
+      const liveIds = new Set(providerData.events.map((event) => event.id))
       assert.isTrue(changesOf(liveStream).every((change) => liveIds.has(change.data.event_id)))
       assert.isTrue(changesOf(testStream).every((change) => !liveIds.has(change.data.event_id)))
       assert.isTrue(changesOf(testStream).some((change) => change.data.event_id === sandboxEvent.event_id))

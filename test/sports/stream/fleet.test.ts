@@ -13,15 +13,22 @@ import { Partners } from "../../../src/partners/Partners.ts"
 import { baseUrlOf, FleetInstance, type FleetSettings } from "../../support/FleetApp.ts"
 import { FakeUpstream } from "../../support/FakeUpstream.ts"
 import { eventually, live } from "../../support/live.ts"
-import { changesOf, logPositions, openStream, streamProvider, streamWorld, until } from "../../support/StreamApp.ts"
+import {
+  changesOf,
+  logPositions,
+  openStream,
+  streamProvider,
+  streamProviderData,
+  until
+} from "../../support/StreamApp.ts"
 import { TestDatabaseUrlLive } from "../../support/TestDatabase.ts"
 
-const world = streamWorld()
+const providerData = streamProviderData()
 
 const settings = (name: string): FleetSettings => ({
   redisUrl: undefined,
   keyPrefix: `stream-${name}:`,
-  // Answers never reused: a changed world is seen at once.
+  // Answers never reused: changed data is seen at once.
   sports: { cacheTtlMax: Duration.zero },
   stream: { maxConnectionsPerPartner: 3 }
 })
@@ -52,10 +59,13 @@ const refreshThrough = (url: string, token: string) =>
   )
 
 const setScore = (id: string, ss: string) => {
-  world.events = world.events.map((event) => (event.id === id ? { ...event, ss } : event))
+  providerData.events = providerData.events.map((event) => (event.id === id ? { ...event, ss } : event))
 }
 
-layer(Layer.mergeAll(FakeUpstream.layer(streamProvider(world)), TestDatabaseUrlLive), { ...live, timeout: 60_000 })(
+layer(Layer.mergeAll(FakeUpstream.layer(streamProvider(providerData)), TestDatabaseUrlLive), {
+  ...live,
+  timeout: 60_000
+})(
   "the live change stream across a fleet",
   (it) => {
     it.effect("a change made through one instance reaches streams on both; a stopped instance's client resumes on the other", () =>

@@ -20,15 +20,15 @@ import {
   nextHeartbeat,
   openStream,
   StreamApp,
-  streamWorld,
+  streamProviderData,
   until
 } from "../../support/StreamApp.ts"
 import { givenPartner } from "../../support/TestApp.ts"
 
-const world = streamWorld()
+const providerData = streamProviderData()
 const burstEvents = ["70001", "70004", "70007", "70010", "70013"]
 
-layer(StreamApp(world), live)("resuming the live change stream", (it) => {
+layer(StreamApp(providerData), live)("resuming the live change stream", (it) => {
   it.effect("a client cut off mid-burst resumes with Last-Event-ID: both connections together are the log, no gap, no repeat", () =>
     Effect.gen(function*() {
       const { token } = yield* givenPartner({ name: "Resumer" })
@@ -41,11 +41,11 @@ layer(StreamApp(world), live)("resuming the live change stream", (it) => {
       const burst = yield* Effect.forkChild(
         Effect.forEach(Array.from({ length: 12 }, (_, round) => round), (round) =>
           Effect.gen(function*() {
-            for (const id of burstEvents) world.odds.set(id, marketsAt(2 + round / 10))
+            for (const id of burstEvents) providerData.odds.set(id, marketsAt(2 + round / 10))
             yield* Effect.forEach(burstEvents, (eventId) => client.sports.odds({ params: { eventId }, query: {} }), {
               concurrency: 5
             })
-            world.events = world.events.map((event) =>
+            providerData.events = providerData.events.map((event) =>
               event.id === "70003" ? { ...event, startsAt: event.startsAt + 60_000 } : event
             )
             yield* refresh(token)
@@ -82,7 +82,7 @@ layer(StreamApp(world), live)("resuming the live change stream", (it) => {
       const sql = yield* SqlClient.SqlClient
       const recorder = yield* ChangeRecorder
       const client = yield* partnerClient(token)
-      world.odds.set("70020", marketsAt(1.9))
+      providerData.odds.set("70020", marketsAt(1.9))
       yield* refresh(token)
       const [start = "0"] = (yield* logPositions("betsapi")).slice(-1)
       const stream = yield* openStream(baseUrl, token, { query: "event_id=70020&event_id=70023" })
@@ -102,7 +102,7 @@ layer(StreamApp(world), live)("resuming the live change stream", (it) => {
       // ...while another (an odds read) comes after it: once the first has drawn its positions, whatever the machine's
       // speed (forked, it could otherwise draw after the read).
       yield* Deferred.await(drawn)
-      world.odds.set("70023", marketsAt(2.2))
+      providerData.odds.set("70023", marketsAt(2.2))
       yield* client.sports.odds({ params: { eventId: "70023" }, query: {} })
       yield* nextHeartbeat(stream)
       yield* nextHeartbeat(stream)
@@ -126,7 +126,7 @@ layer(StreamApp(world), live)("resuming the live change stream", (it) => {
       const log = yield* SportsChangeLog
       const client = yield* partnerClient(token)
       yield* refresh(token)
-      world.odds.set("70025", marketsAt(3))
+      providerData.odds.set("70025", marketsAt(3))
       yield* client.sports.odds({ params: { eventId: "70025" }, query: {} })
       yield* eventually(logged("betsapi", "odds", "70025"), (n) => n === 3, "the markets opened")
       const [old] = yield* logPositions("betsapi")
@@ -141,7 +141,7 @@ layer(StreamApp(world), live)("resuming the live change stream", (it) => {
       assert.deepInclude(reset.data, { reason: "expired", resume_from: reset.id })
       assert.isAtLeast(Number(reset.id), Number(head))
 
-      world.odds.set("70025", { ...marketsAt(3), "1_2": { home: 9, draw: 9, away: 9 } })
+      providerData.odds.set("70025", { ...marketsAt(3), "1_2": { home: 9, draw: 9, away: 9 } })
       yield* client.sports.odds({ params: { eventId: "70025" }, query: {} })
       yield* until(late, (s) => changesOf(s).length === 2, "the change after the reset")
       assert.deepStrictEqual(changesOf(late).map((change) => change.event), ["reset", "odds"])

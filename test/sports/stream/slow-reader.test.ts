@@ -21,12 +21,12 @@ import {
   type Prices,
   StreamApp,
   type StreamEvent,
-  streamWorld,
+  streamProviderData,
   until
 } from "../../support/StreamApp.ts"
 import { givenPartner, request, textBody } from "../../support/TestApp.ts"
 
-const world = streamWorld()
+const providerData = streamProviderData()
 const clientBuffer = 64 * 1024
 const [eventId, markets, rounds] = ["70001", 2_500, 8]
 
@@ -68,7 +68,7 @@ const readToEnd = (response: IncomingMessage) =>
     })
   )
 
-layer(StreamApp(world, { clientBufferBytes: clientBuffer }), live)("a slow reader", (it) => {
+layer(StreamApp(providerData, { clientBufferBytes: clientBuffer }), live)("a slow reader", (it) => {
   it.effect(
     "is reset and closed when it holds more than its buffer; the others get every change; memory stays bounded",
     () =>
@@ -97,7 +97,7 @@ layer(StreamApp(world, { clientBufferBytes: clientBuffer }), live)("a slow reade
         )
         // The burst: every price of 2,500 markets moves, eight times over (about 7 MB of changes per stream, where a socket takes about 4 before it pushes back).
         for (let round = 0; round < rounds; round++) {
-          world.odds.set(eventId, manyMarkets(2 + round / 100))
+          providerData.odds.set(eventId, manyMarkets(2 + round / 100))
           yield* client.sports.odds({ params: { eventId }, query: {} })
         }
         yield* eventually(logged("betsapi", "odds", eventId), (n) => n === markets * rounds, "every change logged")

@@ -10,13 +10,13 @@ import { refresh } from "../../support/CatalogApp.ts"
 import { baseUrlOf } from "../../support/FleetApp.ts"
 import { eventually, live } from "../../support/live.ts"
 import { partnerClient } from "../../support/PartnerClient.ts"
-import { changesOf, marketsAt, openStream, StreamApp, streamWorld, until } from "../../support/StreamApp.ts"
+import { changesOf, marketsAt, openStream, StreamApp, streamProviderData, until } from "../../support/StreamApp.ts"
 import { givenPartner } from "../../support/TestApp.ts"
 
-const world = streamWorld()
+const providerData = streamProviderData()
 const [idle, busy] = ["70001", "70004"]
 
-layer(StreamSchedule.pipe(Layer.provideMerge(StreamApp(world, { staleAfter: Duration.seconds(2) }))), live)(
+layer(StreamSchedule.pipe(Layer.provideMerge(StreamApp(providerData, { staleAfter: Duration.seconds(2) }))), live)(
   "stale markets",
   (it) => {
     it.effect("are sent suspended once no answer carried them for STREAM_STALE_AFTER, and reopened by fresh data", () =>
@@ -26,8 +26,8 @@ layer(StreamSchedule.pipe(Layer.provideMerge(StreamApp(world, { staleAfter: Dura
         const client = yield* partnerClient(token)
         const readOdds = (eventId: string) => client.sports.odds({ params: { eventId }, query: {} })
         yield* refresh(token)
-        world.odds.set(idle, marketsAt(2.5))
-        world.odds.set(busy, marketsAt(1.8))
+        providerData.odds.set(idle, marketsAt(2.5))
+        providerData.odds.set(busy, marketsAt(1.8))
         const stream = yield* openStream(baseUrl, token, { query: `event_id=${idle}&event_id=${busy}&kinds=odds` })
         yield* until(stream, (s) => s.events.length === 1, "connected")
         const ofEvent = (eventId: string) => changesOf(stream).filter((change) => change.data.event_id === eventId)
@@ -57,7 +57,7 @@ layer(StreamSchedule.pipe(Layer.provideMerge(StreamApp(world, { staleAfter: Dura
         assert.isFalse(ofEvent(busy).some((change) => change.data.suspended))
 
         // Fresh data reopens them, with their prices.
-        world.odds.set(idle, marketsAt(2.6))
+        providerData.odds.set(idle, marketsAt(2.6))
         yield* readOdds(idle)
         yield* until(stream, () => ofEvent(idle).length === 9, "the markets reopened")
         const reopened = ofEvent(idle).slice(6)

@@ -1,6 +1,6 @@
 /**
- * The sandbox sports provider's world: simulated leagues and fixtures,
- * answered in the BetsAPI protocol (SportsWorldAnswers), so the provider
+ * The sandbox's sports data: simulated leagues and fixtures,
+ * answered in the BetsAPI protocol (SandboxSportsAnswers), so the provider
  * adapter maps it exactly as it maps the real one. Everything derives from fixed seeds and the clock: leagues,
  * teams and squads never change; fixtures run on a schedule anchored at
  * 2026-01-01, so event ids are stable across restarts; a match in play has
@@ -33,7 +33,7 @@ export const chance = (...parts: ReadonlyArray<string | number>) => {
 const pick = <A>(items: ReadonlyArray<A>, ...parts: ReadonlyArray<string | number>) =>
   items[Math.floor(chance(...parts) * items.length)]
 
-// ---- the world
+// ---- the sports
 
 interface Sport {
   readonly id: number
@@ -399,7 +399,7 @@ export const stateOf = (fixture: Fixture, now: number): MatchState => {
   return { timeStatus, minute: null, progress, home: won(true), away: won(false) }
 }
 
-/** Every league of the world, for tests and the catalog's first look. */
+/** Every league of the sandbox's sports data, for tests and the catalog's first look. */
 export const sandboxLeagues = leagues.map((league) => ({
   id: league.id,
   name: league.spec.name,

@@ -14,10 +14,10 @@ import {
   type Team,
   windowAhead,
   windowBack
-} from "./SportsWorld.ts"
+} from "./SandboxSports.ts"
 
 /**
- * The sandbox world's answers, in the BetsAPI protocol: what the sandbox
+ * The sandbox's sports data as answers, in the BetsAPI protocol: what the sandbox
  * sports provider hands the same adapter that maps the real BetsAPI.
  */
 

@@ -1,8 +1,8 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { NotFound } from "../../src/client/PartnerClient.ts"
-import { sandboxLeagues } from "../../src/integrations/sandbox/SportsWorld.ts"
-import { answer } from "../../src/integrations/sandbox/SportsWorldAnswers.ts"
+import { sandboxLeagues } from "../../src/integrations/sandbox/SandboxSports.ts"
+import { answer } from "../../src/integrations/sandbox/SandboxSportsAnswers.ts"
 import { live } from "../support/live.ts"
 import { failsWith, partnerClient } from "../support/PartnerClient.ts"
 import { bearer, dataAs, givenPartner, request, TestApp } from "../support/TestApp.ts"
@@ -14,7 +14,7 @@ type Json = any
 const events = (path: string, now: number, params: Record<string, string> = {}): Array<Json> =>
   (answer(path, { sport_id: "1", ...params }, now) as Json).results
 
-describe("the sandbox world", () => {
+describe("the sandbox's sports data", () => {
   it("has soccer, basketball and tennis, with countries, leagues and squads", () => {
     const sports = new Set(sandboxLeagues.map((league) => league.sportId))
     assert.includeMembers([...sports], [1, 18, 13])
