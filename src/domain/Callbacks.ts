@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { createHash, randomBytes } from "node:crypto"
+import type { Aggregator } from "./Aggregator.ts"
 import { Environment } from "./Environment.ts"
 import { type Cents, centsFromNumeric, toAmount } from "./Money.ts"
 
@@ -98,6 +99,8 @@ export interface CallbackParty {
 }
 
 export interface CallbackTransaction {
+  /** The aggregator whose transaction it is (none: a certification's, which no aggregator sent). */
+  readonly aggregator?: Aggregator | undefined
   readonly txnId: string
   readonly roundId: string | null
   readonly gameCode: string | null
@@ -109,8 +112,20 @@ export interface CallbackTransaction {
  * or a time-out carries the same id, and the partner's de-duplication makes
  * it harmless.
  */
-export const transactionEventId = (kind: Exclude<CallbackKind, "balance">, txnId: string) =>
-  `evt_${createHash("sha256").update(`${kind}:${txnId}`).digest("hex").slice(0, 32)}`
+export const transactionEventId = (
+  kind: Exclude<CallbackKind, "balance">,
+  txnId: string,
+  aggregator?: Aggregator | undefined
+) => `evt_${createHash("sha256").update(eventIdText(kind, txnId, aggregator)).digest("hex").slice(0, 32)}`
+
+/**
+ * What an event id is hashed from. Two aggregators may use one transaction id, and a partner takes an event id it has
+ * seen for a repeat, so each aggregator's ids are apart: hashed with its name. The sandbox's (and a
+ * certification's) keep the ids they always had (`kind:txnId`), so a test integration sees no change; being the only
+ * ones hashed alone, they meet no other aggregator's.
+ */
+const eventIdText = (kind: string, txnId: string, aggregator: Aggregator | undefined) =>
+  aggregator === undefined || aggregator === "sandbox" ? `${kind}:${txnId}` : `${aggregator}:${kind}:${txnId}`
 
 export const balanceEventId = () => `evt_${randomBytes(16).toString("hex")}`
 
@@ -156,7 +171,7 @@ export const balanceBody = (party: CallbackParty, now: Date) => {
 /** Take `amount` (the stake) from the player's balance, or refuse. */
 export const betBody = (party: CallbackParty, txn: CallbackTransaction, amount: Cents, now: Date) =>
   JSON.stringify({
-    ...base("bet", transactionEventId("bet", txn.txnId), party, now),
+    ...base("bet", transactionEventId("bet", txn.txnId, txn.aggregator), party, now),
     ...transaction(txn),
     amount: toAmount(amount)
   })
@@ -176,7 +191,7 @@ export const winBody = (
   now: Date
 ) =>
   JSON.stringify({
-    ...base("win", transactionEventId("win", txn.txnId), party, now),
+    ...base("win", transactionEventId("win", txn.txnId, txn.aggregator), party, now),
     ...transaction(txn),
     amount: toAmount(amount),
     ...stated(balance)
@@ -195,7 +210,7 @@ export const refundBody = (
   now: Date
 ) =>
   JSON.stringify({
-    ...base("refund", transactionEventId("refund", txn.txnId), party, now),
+    ...base("refund", transactionEventId("refund", txn.txnId, txn.aggregator), party, now),
     ...transaction(txn),
     amount: toAmount(amount),
     bet: toAmount(round.bet),
@@ -209,8 +224,8 @@ export const refundBody = (
  */
 export const rollbackBody = (party: CallbackParty, txn: CallbackTransaction, amount: Cents, now: Date) =>
   JSON.stringify({
-    ...base("rollback", transactionEventId("rollback", txn.txnId), party, now),
+    ...base("rollback", transactionEventId("rollback", txn.txnId, txn.aggregator), party, now),
     ...transaction(txn),
     amount: toAmount(amount),
-    rolls_back: transactionEventId("bet", txn.txnId)
+    rolls_back: transactionEventId("bet", txn.txnId, txn.aggregator)
   })

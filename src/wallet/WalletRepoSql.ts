@@ -1,5 +1,6 @@
 import { Duration, Effect, Option, Schedule, Schema, Struct } from "effect"
 import { SqlClient, SqlError, SqlSchema, type Statement } from "effect/sql"
+import { Aggregator } from "../domain/Aggregator.ts"
 import { Environment } from "../domain/Environment.ts"
 import { formatCents } from "../domain/Money.ts"
 import type { NewCallback } from "../domain/Callbacks.ts"
@@ -80,15 +81,15 @@ const decodePendingPairs = Schema.decodeUnknownEffect(Schema.Array(
 const decodeOpenSince = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ open_since: Schema.Date })))
 
 const transactionColumns =
-  `id, kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id, game_code, provider_code,
+  `id, kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, round_ref, round_id, game_code, provider_code,
   bet, win, status, refusal, note, amount, balance_after, answer, created_at, settled_at,
   (extract(epoch FROM now() - created_at) * 1000)::float8 AS age_millis`
 const roundColumns =
-  "id, partner_id, environment, player_id, round_id, status, pending_bets, bet_total, win_total, refunded_early, created_at, updated_at"
+  "id, partner_id, environment, player_id, aggregator, round_id, status, pending_bets, bet_total, win_total, refunded_early, created_at, updated_at"
 
 const isKeyTaken = (error: unknown): boolean =>
   SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation" &&
-  error.reason.constraint === "wallet_transactions_environment_kind_txn_id"
+  error.reason.constraint === "wallet_transactions_environment_aggregator_kind_txn_id"
 
 /** Two writers meeting on one round and one player in opposite order: PostgreSQL stops one, which tries again. */
 const retryDeadlocks = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -127,17 +128,18 @@ export const make = Effect.gen(function*() {
     sql`
       WITH ${playerReading(sql, bet.playerId)},
       round AS (
-        INSERT INTO wallet_rounds (partner_id, environment, player_id, round_id, status, pending_bets)
-        SELECT ${bet.partnerId}, ${bet.environment}, ${bet.playerId}, ${bet.roundId}, 'open', 1 FROM player
-        ON CONFLICT (player_id, round_id) DO UPDATE
+        INSERT INTO wallet_rounds (partner_id, environment, player_id, aggregator, round_id, status, pending_bets)
+        SELECT ${bet.partnerId}, ${bet.environment}, ${bet.playerId}, ${bet.aggregator}, ${bet.roundId}, 'open', 1 FROM player
+        ON CONFLICT (player_id, aggregator, round_id) DO UPDATE
           SET status = 'open', pending_bets = wallet_rounds.pending_bets + 1, updated_at = now()
           WHERE wallet_rounds.status <> 'refunded'
         RETURNING id
       ),
       opened AS (
-        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id,
-                                         game_code, provider_code, bet, win, amount, status)
-        SELECT 'bet', ${bet.txnId}, ${bet.fingerprint}, ${bet.partnerId}, ${bet.environment}, ${bet.playerId}, round.id, ${bet.roundId},
+        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, round_ref,
+                                         round_id, game_code, provider_code, bet, win, amount, status)
+        SELECT 'bet', ${bet.txnId}, ${bet.fingerprint}, ${bet.partnerId}, ${bet.environment}, ${bet.aggregator}, ${bet.playerId},
+               round.id, ${bet.roundId},
                ${bet.gameCode}, ${bet.providerCode}, ${formatCents(bet.bet)}, ${formatCents(bet.win)}, 0, 'pending'
         FROM round
         RETURNING ${columns}
@@ -203,19 +205,22 @@ export const make = Effect.gen(function*() {
     )
   }
 
-  const lockRound = (playerId: number, roundId: string) =>
+  const lockRound = (playerId: number, aggregator: Aggregator, roundId: string) =>
     selectRounds(
-      sql`SELECT ${rounds} FROM wallet_rounds WHERE player_id = ${playerId} AND round_id = ${roundId} FOR UPDATE`
+      sql`SELECT ${rounds} FROM wallet_rounds
+          WHERE player_id = ${playerId} AND aggregator = ${aggregator} AND round_id = ${roundId} FOR UPDATE`
     )
       .pipe(Effect.map((found) => Option.fromNullishOr(found[0])))
 
   const roundWriting = (transaction: NewTransaction, round: RoundWrite) =>
     round._tag === "Create"
       ? sql`round AS (
-          INSERT INTO wallet_rounds (partner_id, environment, player_id, round_id, status, refunded_early, bet_total, win_total)
-          VALUES (${transaction.partnerId}, ${transaction.environment}, ${transaction.playerId}, ${transaction.roundId}, ${round.status},
-                  ${round.refundedEarly}, ${formatCents(round.addBet)}, ${formatCents(round.addWin)})
-          ON CONFLICT (player_id, round_id) DO NOTHING
+          INSERT INTO wallet_rounds (partner_id, environment, player_id, aggregator, round_id, status, refunded_early, bet_total,
+                                     win_total)
+          VALUES (${transaction.partnerId}, ${transaction.environment}, ${transaction.playerId}, ${transaction.aggregator},
+                  ${transaction.roundId}, ${round.status}, ${round.refundedEarly}, ${formatCents(round.addBet)},
+                  ${formatCents(round.addWin)})
+          ON CONFLICT (player_id, aggregator, round_id) DO NOTHING
           RETURNING id
         )`
       : sql`round AS (
@@ -240,11 +245,11 @@ export const make = Effect.gen(function*() {
     return selectTransactions(sql`
       WITH ${roundWriting(transaction, round)},
       recorded AS (
-        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id,
-                                         game_code, provider_code, bet, win, status, refusal, note, amount, balance_after,
-                                         answer, settled_at)
+        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, round_ref,
+                                         round_id, game_code, provider_code, bet, win, status, refusal, note, amount,
+                                         balance_after, answer, settled_at)
         SELECT ${transaction.kind}, ${transaction.txnId}, ${transaction.fingerprint}, ${transaction.partnerId},
-               ${transaction.environment}, ${transaction.playerId}, round.id, ${transaction.roundId}, ${transaction.gameCode}, ${transaction.providerCode},
+               ${transaction.environment}, ${transaction.aggregator}, ${transaction.playerId}, round.id, ${transaction.roundId}, ${transaction.gameCode}, ${transaction.providerCode},
                ${formatCents(transaction.bet)}, ${formatCents(transaction.win)}, ${o.status}, ${o.refusal}, ${o.note},
                ${o.amount}, ${o.balanceAfter}, ${o.answer}::jsonb, now()
         FROM round
@@ -279,10 +284,16 @@ export const make = Effect.gen(function*() {
   }
 
   const findTransaction = SqlSchema.findOneOption({
-    Request: Schema.Struct({ environment: Environment, kind: TransactionKind, txnId: Schema.String }),
+    Request: Schema.Struct({
+      environment: Environment,
+      aggregator: Aggregator,
+      kind: TransactionKind,
+      txnId: Schema.String
+    }),
     Result: TransactionRow,
-    execute: ({ environment, kind, txnId }) =>
-      sql`SELECT ${columns} FROM wallet_transactions WHERE environment = ${environment} AND kind = ${kind} AND txn_id = ${txnId}`
+    execute: ({ aggregator, environment, kind, txnId }) =>
+      sql`SELECT ${columns} FROM wallet_transactions
+          WHERE environment = ${environment} AND aggregator = ${aggregator} AND kind = ${kind} AND txn_id = ${txnId}`
   })
   const pendingBetsOf = SqlSchema.findAll({
     Request: Schema.Int,
@@ -307,12 +318,16 @@ export const make = Effect.gen(function*() {
     settleBet,
     withRoundLocked: <A, E, R>(
       playerId: number,
+      aggregator: Aggregator,
       roundId: string,
       work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>
-    ) => dieOnSqlError(retryDeadlocks(sql.withTransaction(Effect.flatMap(lockRound(playerId, roundId), work)))),
+    ) =>
+      dieOnSqlError(
+        retryDeadlocks(sql.withTransaction(Effect.flatMap(lockRound(playerId, aggregator, roundId), work)))
+      ),
     recordDecided,
-    findTransaction: (environment: Environment, kind: TransactionKind, txnId: string) =>
-      Effect.orDie(findTransaction({ environment, kind, txnId })),
+    findTransaction: (environment: Environment, aggregator: Aggregator, kind: TransactionKind, txnId: string) =>
+      Effect.orDie(findTransaction({ environment, aggregator, kind, txnId })),
     pendingBetsOf: (roundRef: number) => Effect.orDie(pendingBetsOf(roundRef)),
     stalePendingBets: (olderThan: Duration.Duration, limit: number) =>
       selectTransactions(sql`
