@@ -21,7 +21,8 @@ import { mirrorWriting, playerReading, PlayerStateColumns, playerStateOf } from 
 import { type PlayerIdentity, playerOf } from "../domain/Partner.ts"
 import { CentsFromNumeric, IdFromBigInt, interval } from "../platform/SqlCodecs.ts"
 import type { PageRequest } from "../domain/Paging.ts"
-import { OutboxRepo } from "./outbox/OutboxRepo.ts"
+import { CallbacksConfig } from "./CallbacksConfig.ts"
+import { deliveryTask, playerLinePrefix } from "./outbox/OutboxRepo.ts"
 
 // Rows are decoded once, into the domain's own shapes: the columns' names and SQL types at this edge only.
 const TransactionRow = WalletTransaction.mapFields(Struct.assign({
@@ -108,10 +109,15 @@ const dieOnSqlError = <A, E, R>(
 ): Effect.Effect<A, Exclude<E, SqlError.SqlError>, R> =>
   Effect.catchIf(effect, SqlError.isSqlError, Effect.die) as Effect.Effect<A, Exclude<E, SqlError.SqlError>, R>
 
-/** WalletRepo over PostgreSQL (its `layerSql`): each step of the state machine is one statement, or one transaction holding the round's row lock. */
+/**
+ * WalletRepo over PostgreSQL (its `layerSql`): each step of the state machine is one statement, or one transaction
+ * holding the round's row lock. The ledger's atomic write is this repository's: the round, the transaction, the
+ * callbacks (partner_callbacks rows and their players' delivery lines, which the outbox then delivers) and the
+ * player's mirror (PartnerPlayers' fragment) in one statement.
+ */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const outbox = yield* OutboxRepo
+  const config = yield* CallbacksConfig
   const columns = sql.literal(transactionColumns)
   const rounds = sql.literal(roundColumns)
 
@@ -157,6 +163,65 @@ export const make = Effect.gen(function*() {
       Effect.catchTag(["SqlError", "SchemaError"], Effect.die)
     )
 
+  /**
+   * The decision's callbacks, as common table expressions of its statement: each recorded for the transaction
+   * `transactionRef` names, and each player's delivery line scheduled, only if the CTE named `guard` produced a row.
+   */
+  const callbacksWriting = (
+    callbacks: ReadonlyArray<NewCallback>,
+    options: { readonly guard: string; readonly transactionRef: Statement.Fragment }
+  ) => {
+    const rows = callbacks.map((callback) => {
+      const status = callback.asked === undefined
+        ? "pending"
+        : callback.asked.error === null
+        ? "delivered"
+        : "failed"
+      return {
+        event_id: callback.eventId,
+        partner_id: callback.partnerId,
+        environment: callback.environment,
+        player_id: callback.playerId,
+        kind: callback.kind,
+        txn_id: callback.txnId,
+        body: callback.body,
+        status,
+        attempts: callback.asked === undefined ? 0 : 1,
+        last_error: callback.asked?.error ?? null
+      }
+    })
+    // A line is scheduled for each player with a notification to deliver.
+    const lines = [...new Set(rows.filter((row) => row.status === "pending").map((row) => row.player_id))]
+    // The lines are scheduled first, and the insert refers to them: a plain SELECT in WITH that nothing
+    // reads is never run, and the caller's statement need not know this one's parts.
+    return sql`
+        scheduled_lines AS (
+          SELECT job.id FROM jsonb_array_elements_text(${JSON.stringify(lines)}::jsonb) AS line(player_id)
+          CROSS JOIN LATERAL graphile_worker.add_job(
+            ${deliveryTask},
+            json_build_object('player_id', line.player_id::bigint),
+            queue_name => ${playerLinePrefix} || line.player_id,
+            max_attempts => ${config.maxAttempts}::smallint,
+            job_key => ${playerLinePrefix} || line.player_id,
+            job_key_mode => 'preserve_run_at'
+          ) AS job
+          WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)})
+        ),
+        written_callbacks AS (
+          INSERT INTO partner_callbacks (event_id, partner_id, environment, player_id, kind, txn_id, transaction_ref, body,
+                                         status, attempts, last_error, delivered_at)
+          SELECT c.event_id, c.partner_id, c.environment, c.player_id, c.kind, c.txn_id, ${options.transactionRef}, c.body, c.status,
+                 c.attempts, c.last_error, CASE WHEN c.status = 'delivered' THEN now() END
+          FROM jsonb_to_recordset(${
+      JSON.stringify(rows)
+    }::jsonb) AS c(event_id text, partner_id bigint, environment text, player_id bigint,
+            kind text, txn_id text, body text, status text, attempts integer, last_error text)
+          WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)}) AND (SELECT count(*) FROM scheduled_lines) >= 0
+          RETURNING id
+        )
+      `
+  }
+
   const outcomeColumns = (outcome: Outcome) => ({
     status: outcome.status,
     refusal: outcome.refusal,
@@ -196,7 +261,7 @@ export const make = Effect.gen(function*() {
         RETURNING id
       ),
       ${mirrorWriting(sql, { playerId: bet.playerId, balance: outcome.mirror }, "round")},
-      ${outbox.writing(callbacks, { guard: "round", transactionRef: sql`${bet.ref}::bigint` })}
+      ${callbacksWriting(callbacks, { guard: "round", transactionRef: sql`${bet.ref}::bigint` })}
       SELECT count(*)::int AS settled FROM round
     `.pipe(
       Effect.map(([row]) => row.settled === 1),
@@ -256,7 +321,7 @@ export const make = Effect.gen(function*() {
         RETURNING ${columns}
       ),
       ${mirrorWriting(sql, { playerId: transaction.playerId, balance: outcome.mirror }, "recorded")},
-      ${outbox.writing(callbacks, { guard: "recorded", transactionRef: sql`(SELECT id FROM recorded)` })}
+      ${callbacksWriting(callbacks, { guard: "recorded", transactionRef: sql`(SELECT id FROM recorded)` })}
       SELECT * FROM recorded
     `).pipe(
       Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new RoundChanged()) : Effect.succeed(rows[0])),
