@@ -71,6 +71,6 @@ DROP INDEX wallet_transactions_environment_kind_txn_id;
 CREATE UNIQUE INDEX wallet_transactions_environment_aggregator_kind_txn_id
   ON wallet_transactions (environment, aggregator, kind, txn_id);
 
--- partner_callbacks keeps its key (environment, event_id): event ids are hashed with the aggregator's name
--- (the sandbox's excepted, as before), so two aggregators' callbacks never share one, and a partner's
--- de-duplication by event id never takes one aggregator's transaction for another's.
+-- partner_callbacks keeps its key (environment, event_id): an aggregator added later has its name in its event
+-- ids, so its callbacks never share one with another's; PlayFiver's and the sandbox's keep the ids partners
+-- know (an environment reaches one of them; see docs/operators.md).

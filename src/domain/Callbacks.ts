@@ -120,12 +120,17 @@ export const transactionEventId = (
 
 /**
  * What an event id is hashed from. Two aggregators may use one transaction id, and a partner takes an event id it has
- * seen for a repeat, so each aggregator's ids are apart: hashed with its name. The sandbox's (and a
- * certification's) keep the ids they always had (`kind:txnId`), so a test integration sees no change; being the only
- * ones hashed alone, they meet no other aggregator's.
+ * seen for a repeat, so an aggregator's ids are hashed with its name: every aggregator's but the two whose ids
+ * partners knew before aggregators had names (PlayFiver's and the sandbox's, `kind:txnId`). Those stay as they were:
+ * changed, a rollback sent after an upgrade would name its bet by an id the partner never saw, and the stake would
+ * stay taken. The two never share a ledger's environment unless an operator switches a live CASINO_GATEWAY between
+ * them (docs/operators.md).
  */
 const eventIdText = (kind: string, txnId: string, aggregator: Aggregator | undefined) =>
-  aggregator === undefined || aggregator === "sandbox" ? `${kind}:${txnId}` : `${aggregator}:${kind}:${txnId}`
+  aggregator === undefined || idsPredateNames.has(aggregator) ? `${kind}:${txnId}` : `${aggregator}:${kind}:${txnId}`
+
+/** The aggregators whose event ids partners knew before aggregators had names in them. */
+const idsPredateNames: ReadonlySet<string> = new Set(["playfiver", "sandbox"])
 
 export const balanceEventId = () => `evt_${randomBytes(16).toString("hex")}`
 

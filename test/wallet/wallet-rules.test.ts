@@ -213,7 +213,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       assert.deepStrictEqual(written, ["bet", "win"])
     }))
 
-  it.effect("two aggregators' equal ids are two transactions of two rounds, with event ids of their own", () =>
+  it.effect("two aggregators' equal ids are two transactions of two rounds; their event ids are the ones partners know", () =>
     Effect.gen(function*() {
       const player = yield* given
       const wallet = yield* Wallet
@@ -229,12 +229,10 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       assert.notStrictEqual(sandboxEntry.roundRef, playfiverEntry.roundRef)
       assert.strictEqual(sandboxEntry.amount + playfiverEntry.amount, -2_000)
       assert.strictEqual(Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance, 8_000)
-      // The partner was asked twice, under two event ids: its de-duplication takes neither for the other.
-      assert.deepStrictEqual(partner.asked, [
-        transactionEventId("bet", "m-same"),
-        transactionEventId("bet", "m-same", "playfiver")
-      ])
-      assert.notStrictEqual(partner.asked[0], partner.asked[1])
+      // The partner was asked twice, each under the event id it has always had for that aggregator's transaction
+      // (PlayFiver's and the sandbox's ids predate aggregators' names: an aggregator added later has its name in them).
+      assert.deepStrictEqual(partner.asked, [transactionEventId("bet", "m-same"), transactionEventId("bet", "m-same")])
+      assert.strictEqual(transactionEventId("bet", "m-same", "playfiver"), transactionEventId("bet", "m-same"))
       // A refund undoes only its own aggregator's round.
       assert.deepStrictEqual(
         yield* wallet.handle({ ...refundOf("m-same-refund", "m-same-round"), aggregator: "playfiver" }, "live"),
