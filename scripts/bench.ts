@@ -80,18 +80,18 @@ const statusScenario: Scenario = (context) =>
     })
   }).pipe(Effect.scoped)
 
-/** 40 providers x 500 games of generated names, next to the sandbox's own catalog. */
+/** 40 providers x 500 games of generated names, next to the sandbox's own catalog (the benchmark's gateway). */
 const seedGames = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
     yield* sql`
-      INSERT INTO casino_providers (slug, upstream_code, name)
-      SELECT 'bench-provider-' || n, 'Bench Provider ' || n, 'Bench Provider ' || n
+      INSERT INTO casino_providers (aggregator, slug, upstream_code, name)
+      SELECT 'sandbox', 'bench-provider-' || n, 'Bench Provider ' || n, 'Bench Provider ' || n
       FROM generate_series(1, 40) AS n
       ON CONFLICT DO NOTHING
     `
     yield* sql`
-      INSERT INTO casino_games (provider_id, game_code, name, image_url)
-      SELECT p.id, 'bench-' || p.id || '-' || g,
+      INSERT INTO casino_games (aggregator, provider_id, game_code, name, image_url)
+      SELECT p.aggregator, p.id, 'bench-' || p.id || '-' || g,
              (ARRAY['Golden','Lucky','Wild','Mystic','Royal','Crystal','Fire','Frozen','Thunder','Jungle'])[1 + g % 10]
                || ' ' ||
              (ARRAY['Fortune','Treasure','Reels','Gems','Riches','Quest','Dragon','Temple','Safari','Fiesta'])[1 + (g / 10) % 10]

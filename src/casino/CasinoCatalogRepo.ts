@@ -1,9 +1,10 @@
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Option, Schema, type Scope } from "effect"
-import { SqlClient, SqlSchema } from "effect/sql"
+import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { IdFromBigInt } from "../platform/SqlCodecs.ts"
+import { CasinoConfig } from "./CasinoConfig.ts"
 import {
   type CatalogChanges,
   GameRecord,
@@ -72,20 +73,25 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const pg = yield* PgClient.PgClient
+      // The catalog kept here is the aggregator CASINO_GATEWAY names: its rows, and its keys (a provider's code and
+      // slug are unique within one aggregator).
+      const aggregator = (yield* CasinoConfig).gateway
+      const mine = sql`aggregator = ${aggregator}`
 
       const providerColumns = sql`id, slug, name, upstream_code, enabled`
       const gameColumns =
         sql`id, game_code, name, provider_id, provider_slug, provider_upstream_code, enabled, image_url, original`
-      const providerMatch = (ref: string) => isProviderId(ref) ? sql`id = ${Number(ref)}` : sql`slug = ${ref}`
+      const providerMatch = (ref: string) =>
+        sql.and([mine, isProviderId(ref) ? sql`id = ${Number(ref)}` : sql`slug = ${ref}`])
       const gameProviderMatch = (ref: string) =>
-        isProviderId(ref) ? sql`provider_id = ${Number(ref)}` : sql`provider_slug = ${ref}`
+        sql.and([mine, isProviderId(ref) ? sql`provider_id = ${Number(ref)}` : sql`provider_slug = ${ref}`])
 
       const providers = SqlSchema.findAll({
         Request: Schema.Boolean,
         Result: CasinoProvider,
         execute: (enabledOnly) =>
           sql`SELECT ${providerColumns} FROM casino_providers_status
-              ${enabledOnly ? sql`WHERE enabled` : sql``} ORDER BY name COLLATE natural_ci, id`
+              WHERE ${mine} ${enabledOnly ? sql`AND enabled` : sql``} ORDER BY name COLLATE natural_ci, id`
       })
       const findProvider = SqlSchema.findOneOption({
         Request: Schema.String,
@@ -103,7 +109,8 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
         Request: Schema.Void,
         Result: ProviderRecord,
         execute: () =>
-          sql`SELECT upstream_code, slug, name, image_url, upstream_enabled, present_upstream FROM casino_providers`
+          sql`SELECT upstream_code, slug, name, image_url, upstream_enabled, present_upstream FROM casino_providers
+              WHERE ${mine}`
       })
       const storedGames = SqlSchema.findAll({
         Request: Schema.Void,
@@ -111,16 +118,17 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
         execute: () =>
           sql`SELECT p.upstream_code AS provider_code, g.game_code, g.name, g.image_url, g.original, g.upstream_enabled,
                      g.present_upstream
-              FROM casino_games g JOIN casino_providers p ON p.id = g.provider_id`
+              FROM casino_games g JOIN casino_providers p ON p.id = g.provider_id
+              WHERE g.aggregator = ${aggregator}`
       })
 
       const games = Effect.fn("CasinoCatalogRepo.games")(function*(query: GameQuery) {
-        const filters = []
+        const filters: Array<Statement.Fragment> = [mine]
         if (query.provider !== undefined && query.provider !== "") filters.push(gameProviderMatch(query.provider))
         const search = query.search?.trim()
         if (search) filters.push(sql`search_text LIKE ${containing(search)}`)
         if (query.enabled !== undefined) filters.push(query.enabled ? sql`enabled` : sql`NOT enabled`)
-        const where = filters.length === 0 ? sql`` : sql`WHERE ${sql.and(filters)}`
+        const where = sql`WHERE ${sql.and(filters)}`
         const [rows, counted] = yield* Effect.all([
           sql`SELECT ${gameColumns} FROM casino_games_status ${where}
               ORDER BY provider_id, name COLLATE natural_ci, game_code
@@ -133,24 +141,25 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
       // Rows travel as one JSON document: typed by the column list, whatever nulls or emptiness they hold.
       const writeProviders = (rows: ReadonlyArray<ProviderRecord>) =>
         rows.length === 0 ? Effect.void : sql`
-          INSERT INTO casino_providers (slug, upstream_code, name, image_url, upstream_enabled, present_upstream, synced_at)
-          SELECT s.slug, s.upstream_code, s.name, s.image_url, s.upstream_enabled, s.present_upstream, now()
+          INSERT INTO casino_providers (aggregator, slug, upstream_code, name, image_url, upstream_enabled, present_upstream,
+                                        synced_at)
+          SELECT ${aggregator}, s.slug, s.upstream_code, s.name, s.image_url, s.upstream_enabled, s.present_upstream, now()
           FROM jsonb_to_recordset(${providerRowsJson(rows)}::jsonb)
             AS s(upstream_code text, slug text, name text, image_url text, upstream_enabled boolean, present_upstream boolean)
-          ON CONFLICT (upstream_code) DO UPDATE SET
+          ON CONFLICT (aggregator, upstream_code) DO UPDATE SET
             name = EXCLUDED.name, image_url = EXCLUDED.image_url, upstream_enabled = EXCLUDED.upstream_enabled,
             present_upstream = EXCLUDED.present_upstream, synced_at = now()
         `.pipe(Effect.asVoid)
       const writeGames = (rows: ReadonlyArray<GameRecord>) =>
         rows.length === 0 ? Effect.void : sql`
-          INSERT INTO casino_games (provider_id, game_code, name, image_url, original, upstream_enabled, present_upstream,
-                                    synced_at)
-          SELECT p.id, s.game_code, s.name, s.image_url, s.original, s.upstream_enabled, s.present_upstream, now()
+          INSERT INTO casino_games (aggregator, provider_id, game_code, name, image_url, original, upstream_enabled,
+                                    present_upstream, synced_at)
+          SELECT p.aggregator, p.id, s.game_code, s.name, s.image_url, s.original, s.upstream_enabled, s.present_upstream, now()
           FROM jsonb_to_recordset(${gameRowsJson(rows)}::jsonb)
             AS s(provider_code text, game_code text, name text, image_url text, original boolean, upstream_enabled boolean,
                  present_upstream boolean)
-          JOIN casino_providers p ON p.upstream_code = s.provider_code
-          ON CONFLICT (provider_id, game_code) DO UPDATE SET
+          JOIN casino_providers p ON p.aggregator = ${aggregator} AND p.upstream_code = s.provider_code
+          ON CONFLICT (aggregator, provider_id, game_code) DO UPDATE SET
             name = EXCLUDED.name, image_url = EXCLUDED.image_url, original = EXCLUDED.original,
             upstream_enabled = EXCLUDED.upstream_enabled, present_upstream = EXCLUDED.present_upstream, synced_at = now()
         `.pipe(Effect.asVoid)
@@ -160,10 +169,11 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
         findProvider: (ref) => Effect.orDie(findProvider(ref)),
         findGame: (providerRef, gameCode) => Effect.orDie(findGame({ providerRef, gameCode })),
         games,
-        isEmpty: sql<{ empty: boolean }>`SELECT NOT EXISTS (SELECT 1 FROM casino_providers) AS empty`.pipe(
-          Effect.map((rows) => rows[0].empty),
-          Effect.orDie
-        ),
+        isEmpty: sql<{ empty: boolean }>`SELECT NOT EXISTS (SELECT 1 FROM casino_providers WHERE ${mine}) AS empty`
+          .pipe(
+            Effect.map((rows) => rows[0].empty),
+            Effect.orDie
+          ),
         syncing: (effect) =>
           sql.withTransaction(
             Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:casino-sync'))`, effect)
@@ -184,7 +194,7 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
         setGameEnabled: (providerRef, gameCode, enabled) =>
           Effect.andThen(
             sql`UPDATE casino_games SET operator_enabled = ${enabled}
-                WHERE game_code = ${gameCode}
+                WHERE ${mine} AND game_code = ${gameCode}
                   AND provider_id = (SELECT id FROM casino_providers WHERE ${providerMatch(providerRef)})`,
             findGame({ providerRef, gameCode })
           ).pipe(Effect.orDie),

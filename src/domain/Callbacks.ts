@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { createHash, randomBytes } from "node:crypto"
+import type { Aggregator } from "./Aggregator.ts"
 import { Environment } from "./Environment.ts"
 import { type Cents, centsFromNumeric, toAmount } from "./Money.ts"
 
@@ -98,6 +99,8 @@ export interface CallbackParty {
 }
 
 export interface CallbackTransaction {
+  /** The aggregator whose transaction it is (none: a certification's, which no aggregator sent). */
+  readonly aggregator?: Aggregator | undefined
   readonly txnId: string
   readonly roundId: string | null
   readonly gameCode: string | null
@@ -109,8 +112,25 @@ export interface CallbackTransaction {
  * or a time-out carries the same id, and the partner's de-duplication makes
  * it harmless.
  */
-export const transactionEventId = (kind: Exclude<CallbackKind, "balance">, txnId: string) =>
-  `evt_${createHash("sha256").update(`${kind}:${txnId}`).digest("hex").slice(0, 32)}`
+export const transactionEventId = (
+  kind: Exclude<CallbackKind, "balance">,
+  txnId: string,
+  aggregator?: Aggregator | undefined
+) => `evt_${createHash("sha256").update(eventIdText(kind, txnId, aggregator)).digest("hex").slice(0, 32)}`
+
+/**
+ * What an event id is hashed from. Two aggregators may use one transaction id, and a partner takes an event id it has
+ * seen for a repeat, so an aggregator's ids are hashed with its name: every aggregator's but the two whose ids
+ * partners knew before aggregators had names (PlayFiver's and the sandbox's, `kind:txnId`). Those stay as they were:
+ * changed, a rollback sent after an upgrade would name its bet by an id the partner never saw, and the stake would
+ * stay taken. The two never share a ledger's environment unless an operator switches a live CASINO_GATEWAY between
+ * them (docs/operators.md).
+ */
+const eventIdText = (kind: string, txnId: string, aggregator: Aggregator | undefined) =>
+  aggregator === undefined || idsPredateNames.has(aggregator) ? `${kind}:${txnId}` : `${aggregator}:${kind}:${txnId}`
+
+/** The aggregators whose event ids partners knew before aggregators had names in them. */
+const idsPredateNames: ReadonlySet<string> = new Set(["playfiver", "sandbox"])
 
 export const balanceEventId = () => `evt_${randomBytes(16).toString("hex")}`
 
@@ -156,7 +176,7 @@ export const balanceBody = (party: CallbackParty, now: Date) => {
 /** Take `amount` (the stake) from the player's balance, or refuse. */
 export const betBody = (party: CallbackParty, txn: CallbackTransaction, amount: Cents, now: Date) =>
   JSON.stringify({
-    ...base("bet", transactionEventId("bet", txn.txnId), party, now),
+    ...base("bet", transactionEventId("bet", txn.txnId, txn.aggregator), party, now),
     ...transaction(txn),
     amount: toAmount(amount)
   })
@@ -176,7 +196,7 @@ export const winBody = (
   now: Date
 ) =>
   JSON.stringify({
-    ...base("win", transactionEventId("win", txn.txnId), party, now),
+    ...base("win", transactionEventId("win", txn.txnId, txn.aggregator), party, now),
     ...transaction(txn),
     amount: toAmount(amount),
     ...stated(balance)
@@ -195,7 +215,7 @@ export const refundBody = (
   now: Date
 ) =>
   JSON.stringify({
-    ...base("refund", transactionEventId("refund", txn.txnId), party, now),
+    ...base("refund", transactionEventId("refund", txn.txnId, txn.aggregator), party, now),
     ...transaction(txn),
     amount: toAmount(amount),
     bet: toAmount(round.bet),
@@ -209,8 +229,8 @@ export const refundBody = (
  */
 export const rollbackBody = (party: CallbackParty, txn: CallbackTransaction, amount: Cents, now: Date) =>
   JSON.stringify({
-    ...base("rollback", transactionEventId("rollback", txn.txnId), party, now),
+    ...base("rollback", transactionEventId("rollback", txn.txnId, txn.aggregator), party, now),
     ...transaction(txn),
     amount: toAmount(amount),
-    rolls_back: transactionEventId("bet", txn.txnId)
+    rolls_back: transactionEventId("bet", txn.txnId, txn.aggregator)
   })

@@ -1,5 +1,6 @@
 import { Schema, Struct } from "effect"
 import { createHash } from "node:crypto"
+import { Aggregator } from "./Aggregator.ts"
 import { Callback } from "./Callbacks.ts"
 import { Environment } from "./Environment.ts"
 import { type Cents, toAmount } from "./Money.ts"
@@ -76,6 +77,8 @@ export interface BalanceCall {
 
 export interface BetCall {
   readonly type: "WinBet"
+  /** Whose call it is: its ids are unique within that aggregator only. */
+  readonly aggregator: Aggregator
   readonly userCode: number
   readonly txnId: string
   readonly roundId: string
@@ -87,6 +90,7 @@ export interface BetCall {
 
 export interface RefundCall {
   readonly type: "Refund"
+  readonly aggregator: Aggregator
   readonly userCode: number
   readonly txnId: string
   readonly roundId: string
@@ -115,6 +119,8 @@ export const Round = Schema.Struct({
   /** Its player's environment. */
   environment: Environment,
   playerId: Schema.Int,
+  /** The aggregator whose round it is: a round id is unique within one aggregator's rounds of a player. */
+  aggregator: Aggregator,
   roundId: Schema.String,
   status: RoundStatus,
   pendingBets: Schema.Int,
@@ -141,6 +147,8 @@ export const WalletTransaction = Schema.Struct({
   partnerId: Schema.Int,
   /** Its player's environment: a transaction id is unique within one environment. */
   environment: Environment,
+  /** The aggregator that sent it: a transaction id is unique within one aggregator of one environment. */
+  aggregator: Aggregator,
   playerId: Schema.Int,
   roundRef: Schema.Int,
   roundId: Schema.String,

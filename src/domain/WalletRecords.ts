@@ -9,6 +9,7 @@ import {
   transactionEventId,
   winBody
 } from "./Callbacks.ts"
+import type { Aggregator } from "./Aggregator.ts"
 import type { Environment } from "./Environment.ts"
 import type { Cents } from "./Money.ts"
 import type { CallbackTarget, PartnerPlayer, PlayerIdentity } from "./Partner.ts"
@@ -52,6 +53,7 @@ export class RoundChanged extends Schema.TaggedError<RoundChanged>()("RoundChang
 
 /** A transaction as the call brought it. */
 export interface NewTransaction {
+  readonly aggregator: Aggregator
   readonly kind: TransactionKind
   readonly txnId: string
   readonly fingerprint: string
@@ -152,14 +154,22 @@ export const canBet = (target: Option.Option<CallbackTarget>): target is Option.
   Option.isSome(target) && target.value.active && target.value.callbackUrl !== null
 
 export const transactionOf = (t: {
+  readonly aggregator: Aggregator
   readonly txnId: string
   readonly roundId: string
   readonly gameCode: string | null
   readonly providerCode: string | null
-}): CallbackTransaction => ({ txnId: t.txnId, roundId: t.roundId, gameCode: t.gameCode, providerCode: t.providerCode })
+}): CallbackTransaction => ({
+  aggregator: t.aggregator,
+  txnId: t.txnId,
+  roundId: t.roundId,
+  gameCode: t.gameCode,
+  providerCode: t.providerCode
+})
 
 /** The transaction a bet or a refund call brings, for its player. */
 export const newTransaction = (call: BetCall | RefundCall, player: PlayerIdentity): NewTransaction => ({
+  aggregator: call.aggregator,
   kind: call.type === "WinBet" ? "bet" : "refund",
   txnId: call.txnId,
   fingerprint: fingerprint(call),
@@ -177,21 +187,22 @@ export const newTransaction = (call: BetCall | RefundCall, player: PlayerIdentit
 export const notification = (
   player: PartnerPlayer,
   kind: "win" | "refund" | "rollback",
-  txnId: string,
+  txn: { readonly aggregator: Aggregator; readonly txnId: string },
   body: string
 ): NewCallback => ({
   partnerId: player.partner_id,
   environment: player.environment,
   playerId: player.id,
   kind,
-  txnId,
-  eventId: transactionEventId(kind, txnId),
+  txnId: txn.txnId,
+  eventId: transactionEventId(kind, txn.txnId, txn.aggregator),
   body
 })
 
 /** A pending bet as the call that wrote it (for settling it again after a crash). */
 export const betOf = (t: WalletTransaction): BetCall => ({
   type: "WinBet",
+  aggregator: t.aggregator,
   userCode: 0,
   txnId: t.txnId,
   roundId: t.roundId,
@@ -220,14 +231,14 @@ export const betSettlement = (
     playerId: player.id,
     kind: "bet",
     txnId: bet.txnId,
-    eventId: transactionEventId("bet", bet.txnId),
+    eventId: transactionEventId("bet", bet.txnId, bet.aggregator),
     body: betBody(party, txn, bet.bet, at),
     asked: { error: settled.askError }
   }]
   if (settled.status === "applied" && bet.win > 0) {
-    written.push(notification(player, "win", bet.txnId, winBody(party, txn, bet.win, settled.balanceAfter, at)))
+    written.push(notification(player, "win", bet, winBody(party, txn, bet.win, settled.balanceAfter, at)))
   }
-  if (settled.rollback) written.push(notification(player, "rollback", bet.txnId, rollbackBody(party, txn, bet.bet, at)))
+  if (settled.rollback) written.push(notification(player, "rollback", bet, rollbackBody(party, txn, bet.bet, at)))
   return {
     outcome: {
       status: settled.status,
@@ -292,7 +303,7 @@ export const freeBet = (
     },
     callbacks: call.win > 0
       ? [
-        notification(player, "win", call.txnId, winBody(partyOf(player, slug), transactionOf(call), call.win, kept, at))
+        notification(player, "win", call, winBody(partyOf(player, slug), transactionOf(call), call.win, kept, at))
       ]
       : []
   }
@@ -353,7 +364,7 @@ export const refundRecords = (
           mirror: kept
         },
         round: roundWrite(round, { refund: true, addWin: 0 }),
-        callbacks: decision.amount === 0 ? [] : [notification(player, "refund", call.txnId, body)]
+        callbacks: decision.amount === 0 ? [] : [notification(player, "refund", call, body)]
       }
     }
   }

@@ -63,7 +63,7 @@ export class PendingBets extends Context.Service<PendingBets, {
       })
 
       const reread = (t: WalletTransaction) =>
-        Effect.map(repo.findTransaction(t.environment, t.kind, t.txnId), Option.getOrThrow)
+        Effect.map(repo.findTransaction(t.environment, t.aggregator, t.kind, t.txnId), Option.getOrThrow)
 
       const awaitSettled = (pending: WalletTransaction): Effect.Effect<WalletTransaction> =>
         reread(pending).pipe(

@@ -56,8 +56,9 @@ const figureTries = 3
  */
 export class Wallet extends Context.Service<Wallet, {
   /**
-   * A call of the aggregator of `environment` (its credentials say which): it reaches only that environment's
-   * players; a user code of the other environment is unknown here (INVALID_USER).
+   * A call of an aggregator in `environment` (its credentials say which): it reaches only that environment's
+   * players; a user code of the other environment is unknown here (INVALID_USER). A bet's or a refund's ids are the
+   * call's aggregator's (`call.aggregator`): two aggregators' equal ids are two transactions, two rounds.
    */
   handle(call: WalletCall, environment: Environment): Effect.Effect<WalletAnswer>
 }>()("partner-api/wallet/Wallet") {
@@ -121,6 +122,7 @@ export class Wallet extends Context.Service<Wallet, {
         function*(call: BetCall | RefundCall, player: PartnerPlayer) {
           const found = yield* repo.findTransaction(
             player.environment,
+            call.aggregator,
             call.type === "WinBet" ? "bet" : "refund",
             call.txnId
           )
@@ -131,10 +133,10 @@ export class Wallet extends Context.Service<Wallet, {
       /** Runs a decision on a locked round again when the round changed under it (another call created it). */
       const onRound = <A>(
         player: PartnerPlayer,
-        roundId: string,
+        call: BetCall | RefundCall,
         decide: (round: Option.Option<Round>) => Effect.Effect<A, RoundChanged | TransactionExists>
       ) =>
-        repo.withRoundLocked(player.id, roundId, decide).pipe(
+        repo.withRoundLocked(player.id, call.aggregator, call.roundId, decide).pipe(
           Effect.retry({ while: (error) => error._tag === "RoundChanged", times: 10 })
         )
 
@@ -151,7 +153,7 @@ export class Wallet extends Context.Service<Wallet, {
           for (let tries = 1;; tries++) {
             // A shadow player's figure is asked before the round is locked: no HTTP call while the lock is held.
             const figure = yield* shadowFigure(player)
-            const decided = yield* onRound(player, call.roundId, (round) =>
+            const decided = yield* onRound(player, call, (round) =>
               Effect.gen(function*() {
                 const locked = yield* players.lockBalance(player.id)
                 if (!(yield* figureHolds(player, figure, tries))) return Option.none()
@@ -185,7 +187,7 @@ export class Wallet extends Context.Service<Wallet, {
         function*(call: BetCall, player: PartnerPlayer, target: CallbackTarget, pending: WalletTransaction) {
           const at = yield* now
           const party = partyOf(player, target.partnerSlug)
-          const eventId = transactionEventId("bet", call.txnId)
+          const eventId = transactionEventId("bet", call.txnId, call.aggregator)
           const answer = yield* asks.ask(player, target, eventId, betBody(party, transactionOf(call), call.bet, at))
           if (answer._tag === "Unavailable") {
             yield* Effect.logWarning("Partner bet callback failed; bet refused and rolled back").pipe(
@@ -219,7 +221,7 @@ export class Wallet extends Context.Service<Wallet, {
         if (call.bet === 0 || !canBet(target)) {
           return yield* withPlayer(who, (player) =>
             Effect.gen(function*() {
-              const existing = yield* repo.findTransaction(environment, "bet", call.txnId)
+              const existing = yield* repo.findTransaction(environment, call.aggregator, "bet", call.txnId)
               if (Option.isSome(existing)) return yield* replay(existing.value, call, player)
               return yield* decideBet(call, player, target)
             }))
@@ -250,7 +252,7 @@ export class Wallet extends Context.Service<Wallet, {
           figure: Option.Option<ShadowFigure>,
           tries: number
         ) {
-          return yield* onRound(player, call.roundId, (round) =>
+          return yield* onRound(player, call, (round) =>
             Effect.gen(function*() {
               if (Option.isSome(round) && round.value.pendingBets > 0) {
                 // A bet of this round still waits for the partner: wait for it, or settle it if it was abandoned.
@@ -280,7 +282,7 @@ export class Wallet extends Context.Service<Wallet, {
         const found = yield* playerOf(call.userCode, environment)
         if (Option.isNone(found)) return refused("INVALID_USER", 0)
         const player = found.value
-        const existing = yield* repo.findTransaction(environment, "refund", call.txnId)
+        const existing = yield* repo.findTransaction(environment, call.aggregator, "refund", call.txnId)
         if (Option.isSome(existing)) return yield* replay(existing.value, call, player)
         const slug = yield* slugOf(player)
         let tries = 1

@@ -1,6 +1,7 @@
 import { Context, type Duration, Effect, Layer, type Option } from "effect"
 import type { NewCallback } from "../domain/Callbacks.ts"
 import type { PlayerIdentity } from "../domain/Partner.ts"
+import type { Aggregator } from "../domain/Aggregator.ts"
 import type { Environment } from "../domain/Environment.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
@@ -44,9 +45,10 @@ export class WalletRepo extends Context.Service<WalletRepo, {
     callbacks: ReadonlyArray<NewCallback>,
     options?: { readonly olderThan?: Duration.Duration | undefined }
   ): Effect.Effect<boolean>
-  /** Runs `work` with the round locked (when it exists) in one database transaction: decisions on a round take turns. */
+  /** Runs `work` with the round (a player's round of one aggregator) locked (when it exists) in one database transaction: decisions on a round take turns. */
   withRoundLocked<A, E, R>(
     playerId: number,
+    aggregator: Aggregator,
     roundId: string,
     work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>
   ): Effect.Effect<A, E, R>
@@ -57,9 +59,10 @@ export class WalletRepo extends Context.Service<WalletRepo, {
     round: RoundWrite,
     callbacks: ReadonlyArray<NewCallback>
   ): Effect.Effect<WalletTransaction, TransactionExists | RoundChanged>
-  /** A transaction by its kind and id, in one environment (the two aggregators number theirs apart). */
+  /** A transaction by its kind and id, of one aggregator in one environment (each numbers its own). */
   findTransaction(
     environment: Environment,
+    aggregator: Aggregator,
     kind: TransactionKind,
     txnId: string
   ): Effect.Effect<Option.Option<WalletTransaction>>

@@ -1,5 +1,6 @@
 import { Context, Duration, Effect, Option, Semaphore } from "effect"
 import type { NewCallback } from "../domain/Callbacks.ts"
+import type { Aggregator } from "../domain/Aggregator.ts"
 import type { Environment } from "../domain/Environment.ts"
 import type { PlayerIdentity } from "../domain/Partner.ts"
 import type { PageRequest } from "../domain/Paging.ts"
@@ -37,15 +38,19 @@ export const make = (callbacks: Array<MemoryCallback>) =>
     const transactions = new Map<string, WalletTransaction>()
     const locks = new Map<string, Semaphore.Semaphore>()
     let nextRef = 1
-    const roundKey = (playerId: number, roundId: string) => `${playerId}\u0000${roundId}`
-    const txnKey = (environment: string, kind: string, txnId: string) => `${environment}\u0000${kind}\u0000${txnId}`
+    // The SQL tables' keys: a round is a player's round of one aggregator, a transaction unique within one aggregator of
+    // one environment.
+    const roundKey = (playerId: number, aggregator: Aggregator, roundId: string) =>
+      `${playerId}\u0000${aggregator}\u0000${roundId}`
+    const txnKey = (t: { environment: string; aggregator: Aggregator; kind: string; txnId: string }) =>
+      `${t.environment}\u0000${t.aggregator}\u0000${t.kind}\u0000${t.txnId}`
     const roundByRef = (ref: number) => [...rounds.values()].find((round) => round.ref === ref)
 
     const aged = (transaction: WalletTransaction, now: number): WalletTransaction => ({
       ...transaction,
       ageMillis: now - transaction.createdAt.getTime()
     })
-    const putRound = (round: Round) => rounds.set(roundKey(round.playerId, round.roundId), round)
+    const putRound = (round: Round) => rounds.set(roundKey(round.playerId, round.aggregator, round.roundId), round)
 
     const write = (
       transaction: WalletTransaction,
@@ -53,7 +58,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       written: ReadonlyArray<NewCallback>
     ) =>
       Effect.gen(function*() {
-        transactions.set(txnKey(transaction.environment, transaction.kind, transaction.txnId), transaction)
+        transactions.set(txnKey(transaction), transaction)
         if (outcome?.mirror !== null && outcome?.mirror !== undefined) {
           yield* players.confirmBalance(transaction.playerId, outcome.mirror)
         }
@@ -79,6 +84,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       fingerprint: transaction.fingerprint,
       partnerId: transaction.partnerId,
       environment: transaction.environment,
+      aggregator: transaction.aggregator,
       playerId: transaction.playerId,
       roundRef: round.ref,
       roundId: transaction.roundId,
@@ -102,6 +108,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       partnerId: transaction.partnerId,
       environment: transaction.environment,
       playerId: transaction.playerId,
+      aggregator: transaction.aggregator,
       roundId: transaction.roundId,
       status: "settled",
       pendingBets: 0,
@@ -130,17 +137,17 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       openBet: (bet: NewTransaction, _player: PlayerIdentity) =>
         Effect.gen(function*() {
           const at = yield* now
-          if (transactions.has(txnKey(bet.environment, "bet", bet.txnId))) {
+          if (transactions.has(txnKey(bet))) {
             return yield* new TransactionExists({ kind: "bet", txnId: bet.txnId })
           }
           const player = yield* players.findById(bet.playerId)
-          const round = rounds.get(roundKey(bet.playerId, bet.roundId)) ?? newRound(bet, at)
+          const round = rounds.get(roundKey(bet.playerId, bet.aggregator, bet.roundId)) ?? newRound(bet, at)
           if (Option.isNone(player) || round.status === "refunded") {
             return { _tag: "NotOpened" as const }
           }
           putRound({ ...round, status: "open", pendingBets: round.pendingBets + 1, updatedAt: new Date(at) })
           const transaction = fresh(bet, round, at)
-          transactions.set(txnKey(bet.environment, "bet", bet.txnId), transaction)
+          transactions.set(txnKey(bet), transaction)
           return { _tag: "Opened" as const, transaction, player: player.value }
         }),
       settleBet: (
@@ -151,7 +158,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       ) =>
         Effect.gen(function*() {
           const at = yield* now
-          const current = transactions.get(txnKey(bet.environment, "bet", bet.txnId))
+          const current = transactions.get(txnKey(bet))
           if (current === undefined || current.status !== "pending") return false
           if (
             options.olderThan !== undefined && at - current.createdAt.getTime() < Duration.toMillis(options.olderThan)
@@ -173,10 +180,11 @@ export const make = (callbacks: Array<MemoryCallback>) =>
         }),
       withRoundLocked: <A, E, R>(
         playerId: number,
+        aggregator: Aggregator,
         roundId: string,
         work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>
       ) => {
-        const key = roundKey(playerId, roundId)
+        const key = roundKey(playerId, aggregator, roundId)
         let lock = locks.get(key)
         if (lock === undefined) {
           lock = Semaphore.makeUnsafe(1)
@@ -192,12 +200,14 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       ) =>
         Effect.gen(function*() {
           const at = yield* now
-          if (transactions.has(txnKey(transaction.environment, transaction.kind, transaction.txnId))) {
+          if (transactions.has(txnKey(transaction))) {
             return yield* new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId })
           }
           let round: Round
           if (roundWrite._tag === "Create") {
-            if (rounds.has(roundKey(transaction.playerId, transaction.roundId))) return yield* new RoundChanged()
+            if (rounds.has(roundKey(transaction.playerId, transaction.aggregator, transaction.roundId))) {
+              return yield* new RoundChanged()
+            }
             round = {
               ...newRound(transaction, at),
               status: roundWrite.status,
@@ -225,11 +235,14 @@ export const make = (callbacks: Array<MemoryCallback>) =>
           putRound(round)
           return yield* write(settled(fresh(transaction, round, at), outcome, at), outcome, written)
         }),
-      findTransaction: (environment: Environment, kind: TransactionKind, txnId: string) =>
+      findTransaction: (environment: Environment, aggregator: Aggregator, kind: TransactionKind, txnId: string) =>
         Effect.map(
           now,
           (at) =>
-            Option.map(Option.fromNullishOr(transactions.get(txnKey(environment, kind, txnId))), (t) => aged(t, at))
+            Option.map(
+              Option.fromNullishOr(transactions.get(txnKey({ environment, aggregator, kind, txnId }))),
+              (t) => aged(t, at)
+            )
         ),
       pendingBetsOf: (roundRef: number) =>
         Effect.map(now, (at) => all(at).filter((t) => t.roundRef === roundRef && t.status === "pending")),
@@ -290,7 +303,8 @@ export const make = (callbacks: Array<MemoryCallback>) =>
             (filter.playerId === undefined || round.playerId === filter.playerId)
           )
         ),
-      roundsByRef: (refs: ReadonlyArray<number>) => Effect.sync(() => refs.flatMap((ref) => roundByRef(ref) ?? [])),
+      roundsByRef: (refs: ReadonlyArray<number>) =>
+        Effect.sync(() => refs.flatMap((ref) => roundByRef(ref) ?? [])),
       transactionsOfRounds: (refs: ReadonlyArray<number>) =>
         Effect.map(now, (at) => all(at).filter((t) => refs.includes(t.roundRef)))
     }

@@ -1,5 +1,6 @@
 import { Duration, Effect, Option, Schedule, Schema, Struct } from "effect"
 import { SqlClient, SqlError, SqlSchema, type Statement } from "effect/sql"
+import { Aggregator } from "../domain/Aggregator.ts"
 import { Environment } from "../domain/Environment.ts"
 import { formatCents } from "../domain/Money.ts"
 import type { NewCallback } from "../domain/Callbacks.ts"
@@ -20,7 +21,8 @@ import { mirrorWriting, playerReading, PlayerStateColumns, playerStateOf } from 
 import { type PlayerIdentity, playerOf } from "../domain/Partner.ts"
 import { CentsFromNumeric, IdFromBigInt, interval } from "../platform/SqlCodecs.ts"
 import type { PageRequest } from "../domain/Paging.ts"
-import { OutboxRepo } from "./outbox/OutboxRepo.ts"
+import { CallbacksConfig } from "./CallbacksConfig.ts"
+import { deliveryTask, playerLinePrefix } from "./outbox/OutboxRepo.ts"
 
 // Rows are decoded once, into the domain's own shapes: the columns' names and SQL types at this edge only.
 const TransactionRow = WalletTransaction.mapFields(Struct.assign({
@@ -80,15 +82,15 @@ const decodePendingPairs = Schema.decodeUnknownEffect(Schema.Array(
 const decodeOpenSince = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ open_since: Schema.Date })))
 
 const transactionColumns =
-  `id, kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id, game_code, provider_code,
+  `id, kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, round_ref, round_id, game_code, provider_code,
   bet, win, status, refusal, note, amount, balance_after, answer, created_at, settled_at,
   (extract(epoch FROM now() - created_at) * 1000)::float8 AS age_millis`
 const roundColumns =
-  "id, partner_id, environment, player_id, round_id, status, pending_bets, bet_total, win_total, refunded_early, created_at, updated_at"
+  "id, partner_id, environment, player_id, aggregator, round_id, status, pending_bets, bet_total, win_total, refunded_early, created_at, updated_at"
 
 const isKeyTaken = (error: unknown): boolean =>
   SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation" &&
-  error.reason.constraint === "wallet_transactions_environment_kind_txn_id"
+  error.reason.constraint === "wallet_transactions_environment_aggregator_kind_txn_id"
 
 /** Two writers meeting on one round and one player in opposite order: PostgreSQL stops one, which tries again. */
 const retryDeadlocks = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -107,10 +109,15 @@ const dieOnSqlError = <A, E, R>(
 ): Effect.Effect<A, Exclude<E, SqlError.SqlError>, R> =>
   Effect.catchIf(effect, SqlError.isSqlError, Effect.die) as Effect.Effect<A, Exclude<E, SqlError.SqlError>, R>
 
-/** WalletRepo over PostgreSQL (its `layerSql`): each step of the state machine is one statement, or one transaction holding the round's row lock. */
+/**
+ * WalletRepo over PostgreSQL (its `layerSql`): each step of the state machine is one statement, or one transaction
+ * holding the round's row lock. The ledger's atomic write is this repository's: the round, the transaction, the
+ * callbacks (partner_callbacks rows and their players' delivery lines, which the outbox then delivers) and the
+ * player's mirror (PartnerPlayers' fragment) in one statement.
+ */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const outbox = yield* OutboxRepo
+  const config = yield* CallbacksConfig
   const columns = sql.literal(transactionColumns)
   const rounds = sql.literal(roundColumns)
 
@@ -127,17 +134,18 @@ export const make = Effect.gen(function*() {
     sql`
       WITH ${playerReading(sql, bet.playerId)},
       round AS (
-        INSERT INTO wallet_rounds (partner_id, environment, player_id, round_id, status, pending_bets)
-        SELECT ${bet.partnerId}, ${bet.environment}, ${bet.playerId}, ${bet.roundId}, 'open', 1 FROM player
-        ON CONFLICT (player_id, round_id) DO UPDATE
+        INSERT INTO wallet_rounds (partner_id, environment, player_id, aggregator, round_id, status, pending_bets)
+        SELECT ${bet.partnerId}, ${bet.environment}, ${bet.playerId}, ${bet.aggregator}, ${bet.roundId}, 'open', 1 FROM player
+        ON CONFLICT (player_id, aggregator, round_id) DO UPDATE
           SET status = 'open', pending_bets = wallet_rounds.pending_bets + 1, updated_at = now()
           WHERE wallet_rounds.status <> 'refunded'
         RETURNING id
       ),
       opened AS (
-        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id,
-                                         game_code, provider_code, bet, win, amount, status)
-        SELECT 'bet', ${bet.txnId}, ${bet.fingerprint}, ${bet.partnerId}, ${bet.environment}, ${bet.playerId}, round.id, ${bet.roundId},
+        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, round_ref,
+                                         round_id, game_code, provider_code, bet, win, amount, status)
+        SELECT 'bet', ${bet.txnId}, ${bet.fingerprint}, ${bet.partnerId}, ${bet.environment}, ${bet.aggregator}, ${bet.playerId},
+               round.id, ${bet.roundId},
                ${bet.gameCode}, ${bet.providerCode}, ${formatCents(bet.bet)}, ${formatCents(bet.win)}, 0, 'pending'
         FROM round
         RETURNING ${columns}
@@ -154,6 +162,65 @@ export const make = Effect.gen(function*() {
       Effect.catchIf(isKeyTaken, () => Effect.fail(new TransactionExists({ kind: "bet", txnId: bet.txnId }))),
       Effect.catchTag(["SqlError", "SchemaError"], Effect.die)
     )
+
+  /**
+   * The decision's callbacks, as common table expressions of its statement: each recorded for the transaction
+   * `transactionRef` names, and each player's delivery line scheduled, only if the CTE named `guard` produced a row.
+   */
+  const callbacksWriting = (
+    callbacks: ReadonlyArray<NewCallback>,
+    options: { readonly guard: string; readonly transactionRef: Statement.Fragment }
+  ) => {
+    const rows = callbacks.map((callback) => {
+      const status = callback.asked === undefined
+        ? "pending"
+        : callback.asked.error === null
+        ? "delivered"
+        : "failed"
+      return {
+        event_id: callback.eventId,
+        partner_id: callback.partnerId,
+        environment: callback.environment,
+        player_id: callback.playerId,
+        kind: callback.kind,
+        txn_id: callback.txnId,
+        body: callback.body,
+        status,
+        attempts: callback.asked === undefined ? 0 : 1,
+        last_error: callback.asked?.error ?? null
+      }
+    })
+    // A line is scheduled for each player with a notification to deliver.
+    const lines = [...new Set(rows.filter((row) => row.status === "pending").map((row) => row.player_id))]
+    // The lines are scheduled first, and the insert refers to them: a plain SELECT in WITH that nothing
+    // reads is never run, and the caller's statement need not know this one's parts.
+    return sql`
+        scheduled_lines AS (
+          SELECT job.id FROM jsonb_array_elements_text(${JSON.stringify(lines)}::jsonb) AS line(player_id)
+          CROSS JOIN LATERAL graphile_worker.add_job(
+            ${deliveryTask},
+            json_build_object('player_id', line.player_id::bigint),
+            queue_name => ${playerLinePrefix} || line.player_id,
+            max_attempts => ${config.maxAttempts}::smallint,
+            job_key => ${playerLinePrefix} || line.player_id,
+            job_key_mode => 'preserve_run_at'
+          ) AS job
+          WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)})
+        ),
+        written_callbacks AS (
+          INSERT INTO partner_callbacks (event_id, partner_id, environment, player_id, kind, txn_id, transaction_ref, body,
+                                         status, attempts, last_error, delivered_at)
+          SELECT c.event_id, c.partner_id, c.environment, c.player_id, c.kind, c.txn_id, ${options.transactionRef}, c.body, c.status,
+                 c.attempts, c.last_error, CASE WHEN c.status = 'delivered' THEN now() END
+          FROM jsonb_to_recordset(${
+      JSON.stringify(rows)
+    }::jsonb) AS c(event_id text, partner_id bigint, environment text, player_id bigint,
+            kind text, txn_id text, body text, status text, attempts integer, last_error text)
+          WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)}) AND (SELECT count(*) FROM scheduled_lines) >= 0
+          RETURNING id
+        )
+      `
+  }
 
   const outcomeColumns = (outcome: Outcome) => ({
     status: outcome.status,
@@ -194,7 +261,7 @@ export const make = Effect.gen(function*() {
         RETURNING id
       ),
       ${mirrorWriting(sql, { playerId: bet.playerId, balance: outcome.mirror }, "round")},
-      ${outbox.writing(callbacks, { guard: "round", transactionRef: sql`${bet.ref}::bigint` })}
+      ${callbacksWriting(callbacks, { guard: "round", transactionRef: sql`${bet.ref}::bigint` })}
       SELECT count(*)::int AS settled FROM round
     `.pipe(
       Effect.map(([row]) => row.settled === 1),
@@ -203,19 +270,22 @@ export const make = Effect.gen(function*() {
     )
   }
 
-  const lockRound = (playerId: number, roundId: string) =>
+  const lockRound = (playerId: number, aggregator: Aggregator, roundId: string) =>
     selectRounds(
-      sql`SELECT ${rounds} FROM wallet_rounds WHERE player_id = ${playerId} AND round_id = ${roundId} FOR UPDATE`
+      sql`SELECT ${rounds} FROM wallet_rounds
+          WHERE player_id = ${playerId} AND aggregator = ${aggregator} AND round_id = ${roundId} FOR UPDATE`
     )
       .pipe(Effect.map((found) => Option.fromNullishOr(found[0])))
 
   const roundWriting = (transaction: NewTransaction, round: RoundWrite) =>
     round._tag === "Create"
       ? sql`round AS (
-          INSERT INTO wallet_rounds (partner_id, environment, player_id, round_id, status, refunded_early, bet_total, win_total)
-          VALUES (${transaction.partnerId}, ${transaction.environment}, ${transaction.playerId}, ${transaction.roundId}, ${round.status},
-                  ${round.refundedEarly}, ${formatCents(round.addBet)}, ${formatCents(round.addWin)})
-          ON CONFLICT (player_id, round_id) DO NOTHING
+          INSERT INTO wallet_rounds (partner_id, environment, player_id, aggregator, round_id, status, refunded_early, bet_total,
+                                     win_total)
+          VALUES (${transaction.partnerId}, ${transaction.environment}, ${transaction.playerId}, ${transaction.aggregator},
+                  ${transaction.roundId}, ${round.status}, ${round.refundedEarly}, ${formatCents(round.addBet)},
+                  ${formatCents(round.addWin)})
+          ON CONFLICT (player_id, aggregator, round_id) DO NOTHING
           RETURNING id
         )`
       : sql`round AS (
@@ -240,18 +310,18 @@ export const make = Effect.gen(function*() {
     return selectTransactions(sql`
       WITH ${roundWriting(transaction, round)},
       recorded AS (
-        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref, round_id,
-                                         game_code, provider_code, bet, win, status, refusal, note, amount, balance_after,
-                                         answer, settled_at)
+        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, round_ref,
+                                         round_id, game_code, provider_code, bet, win, status, refusal, note, amount,
+                                         balance_after, answer, settled_at)
         SELECT ${transaction.kind}, ${transaction.txnId}, ${transaction.fingerprint}, ${transaction.partnerId},
-               ${transaction.environment}, ${transaction.playerId}, round.id, ${transaction.roundId}, ${transaction.gameCode}, ${transaction.providerCode},
+               ${transaction.environment}, ${transaction.aggregator}, ${transaction.playerId}, round.id, ${transaction.roundId}, ${transaction.gameCode}, ${transaction.providerCode},
                ${formatCents(transaction.bet)}, ${formatCents(transaction.win)}, ${o.status}, ${o.refusal}, ${o.note},
                ${o.amount}, ${o.balanceAfter}, ${o.answer}::jsonb, now()
         FROM round
         RETURNING ${columns}
       ),
       ${mirrorWriting(sql, { playerId: transaction.playerId, balance: outcome.mirror }, "recorded")},
-      ${outbox.writing(callbacks, { guard: "recorded", transactionRef: sql`(SELECT id FROM recorded)` })}
+      ${callbacksWriting(callbacks, { guard: "recorded", transactionRef: sql`(SELECT id FROM recorded)` })}
       SELECT * FROM recorded
     `).pipe(
       Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new RoundChanged()) : Effect.succeed(rows[0])),
@@ -279,10 +349,16 @@ export const make = Effect.gen(function*() {
   }
 
   const findTransaction = SqlSchema.findOneOption({
-    Request: Schema.Struct({ environment: Environment, kind: TransactionKind, txnId: Schema.String }),
+    Request: Schema.Struct({
+      environment: Environment,
+      aggregator: Aggregator,
+      kind: TransactionKind,
+      txnId: Schema.String
+    }),
     Result: TransactionRow,
-    execute: ({ environment, kind, txnId }) =>
-      sql`SELECT ${columns} FROM wallet_transactions WHERE environment = ${environment} AND kind = ${kind} AND txn_id = ${txnId}`
+    execute: ({ aggregator, environment, kind, txnId }) =>
+      sql`SELECT ${columns} FROM wallet_transactions
+          WHERE environment = ${environment} AND aggregator = ${aggregator} AND kind = ${kind} AND txn_id = ${txnId}`
   })
   const pendingBetsOf = SqlSchema.findAll({
     Request: Schema.Int,
@@ -307,12 +383,16 @@ export const make = Effect.gen(function*() {
     settleBet,
     withRoundLocked: <A, E, R>(
       playerId: number,
+      aggregator: Aggregator,
       roundId: string,
       work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>
-    ) => dieOnSqlError(retryDeadlocks(sql.withTransaction(Effect.flatMap(lockRound(playerId, roundId), work)))),
+    ) =>
+      dieOnSqlError(
+        retryDeadlocks(sql.withTransaction(Effect.flatMap(lockRound(playerId, aggregator, roundId), work)))
+      ),
     recordDecided,
-    findTransaction: (environment: Environment, kind: TransactionKind, txnId: string) =>
-      Effect.orDie(findTransaction({ environment, kind, txnId })),
+    findTransaction: (environment: Environment, aggregator: Aggregator, kind: TransactionKind, txnId: string) =>
+      Effect.orDie(findTransaction({ environment, aggregator, kind, txnId })),
     pendingBetsOf: (roundRef: number) => Effect.orDie(pendingBetsOf(roundRef)),
     stalePendingBets: (olderThan: Duration.Duration, limit: number) =>
       selectTransactions(sql`

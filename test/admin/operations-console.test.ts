@@ -81,6 +81,7 @@ layer(App, live)("the console's operations pages in Chromium", (it) => {
       const ana = yield* givenPlayer(books, acme.partner.id, "console-stuck-ana", 100)
       // A bet written pending by an instance that died: nobody settles it here, its round stays open.
       yield* (yield* WalletRepo).openBet({
+        aggregator: "sandbox",
         kind: "bet",
         txnId: "console-stuck-bet",
         fingerprint: "console-stuck-bet",

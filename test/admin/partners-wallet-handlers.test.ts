@@ -172,6 +172,7 @@ layer(InMemoryConsole)("the console's partners and wallet over memory", (it) => 
         (wallet) =>
           wallet.handle({
             type: "WinBet",
+            aggregator: "sandbox",
             userCode: player.internal_user_id,
             txnId: `t-${slug}`,
             roundId: "r-1",

@@ -33,6 +33,7 @@ const at = new Date("2026-11-22T13:00:00.000Z")
 
 const bet: BetCall = {
   type: "WinBet",
+  aggregator: "sandbox",
   userCode: 1000042,
   txnId: "t-1",
   roundId: "r-1",
@@ -43,6 +44,7 @@ const bet: BetCall = {
 }
 const refund: RefundCall = {
   type: "Refund",
+  aggregator: "sandbox",
   userCode: 1000042,
   txnId: "t-9",
   roundId: "r-1",
@@ -55,6 +57,7 @@ const round = (overrides: Partial<Round> = {}): Round => ({
   partnerId: 3,
   environment: "live",
   playerId: 7,
+  aggregator: "sandbox",
   roundId: "r-1",
   status: "settled",
   pendingBets: 0,
@@ -69,6 +72,7 @@ const round = (overrides: Partial<Round> = {}): Round => ({
 describe("the transaction a call brings", () => {
   it("a bet carries its amounts and fingerprint; a refund none", () => {
     assert.deepStrictEqual(newTransaction(bet, player), {
+      aggregator: "sandbox",
       kind: "bet",
       txnId: "t-1",
       fingerprint: fingerprint(bet),
@@ -128,6 +132,7 @@ describe("a bet's end", () => {
       fingerprint: null,
       partnerId: 3,
       environment: "live",
+      aggregator: "sandbox",
       playerId: 7,
       roundRef: 11,
       roundId: "r-1",
@@ -276,6 +281,7 @@ describe("a shadow player's balance with notifications still on their way", () =
     partnerId: 3,
     environment: "live",
     playerId: 7,
+    aggregator: "sandbox",
     roundId: "r-1",
     status: "settled",
     pendingBets: 0,

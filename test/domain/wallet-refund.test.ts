@@ -11,6 +11,7 @@ const round = (overrides: Partial<Round> = {}): Round => ({
   partnerId: 1,
   environment: "live",
   playerId: 1,
+  aggregator: "sandbox",
   roundId: "r",
   status: "settled",
   pendingBets: 0,

@@ -2,7 +2,7 @@ import { NodeServices } from "@effect/platform-node"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { assert, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type SqlError } from "effect/sql"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as Database from "../../src/platform/Database.ts"
@@ -92,4 +92,131 @@ it.effect("a partner of the release before environments keeps its token, URL and
     assert.isNull(testRow.callback_url)
     assert.isNull(testRow.token_hash)
     assert.notStrictEqual(testRow.webhook_secret, liveRow.webhook_secret)
+  }))
+
+/**
+ * A database of the release before aggregators had names (migrations up to 0021): a live and a test player with a
+ * settled round each, a pending bet and a refund, a provider and a game. `gateway` is the database setting
+ * `partner_api.casino_gateway` the operator set before upgrading, if any.
+ */
+const releaseBeforeAggregators = (url: string) =>
+  Effect.gen(function*() {
+    yield* migrateUpTo(21).pipe(onDatabase(url))
+    return yield* Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+      Effect.gen(function*() {
+        const [partner] = yield* sql<{ id: string }>`
+          INSERT INTO partners (name, slug) VALUES ('Earlier Bets', 'earlier-bets') RETURNING id`
+        const players = yield* sql<{ id: string; environment: string }>`
+          INSERT INTO partner_players (partner_id, external_player_id, balance, environment)
+          VALUES (${partner.id}, 'ana', 100.00, 'live'), (${partner.id}, 'ana', 50.00, 'test')
+          RETURNING id, environment`
+        for (const player of players) {
+          const [round] = yield* sql<{ id: string }>`
+            INSERT INTO wallet_rounds (partner_id, environment, player_id, round_id, status, bet_total, win_total)
+            VALUES (${partner.id}, ${player.environment}, ${player.id}, 'round-1', 'settled', 12.34, 56.78)
+            RETURNING id`
+          yield* sql`
+            INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, player_id, round_ref,
+                                             round_id, bet, win, amount, balance_after, status, answer, settled_at)
+            VALUES ('bet', 'txn-1', 'f', ${partner.id}, ${player.environment}, ${player.id}, ${round.id}, 'round-1',
+                    12.34, 56.78, 44.44, 144.44, 'applied', '{"msg": "", "balance": 144.44}', now()),
+                   ('refund', 'txn-1', 'f', ${partner.id}, ${player.environment}, ${player.id}, ${round.id}, 'round-1',
+                    0, 0, 0, 144.44, 'applied', '{"msg": "", "balance": 144.44}', now())`
+        }
+        const [provider] = yield* sql<{ id: number }>`
+          INSERT INTO casino_providers (slug, upstream_code, name, operator_enabled)
+          VALUES ('aurora', 'AURORA', 'Aurora', false) RETURNING id`
+        yield* sql`INSERT INTO casino_games (provider_id, game_code, name) VALUES (${provider.id}, 'g-1', 'Game One')`
+      })).pipe(onDatabase(url))
+  })
+
+/** The unique key an insert ran into. */
+const violated = (error: SqlError.SqlError) =>
+  error.reason._tag === "UniqueViolation" ? error.reason.constraint : error.reason._tag
+
+const aggregatorsOf = (url: string) =>
+  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+    Effect.all({
+      rounds: sql<{ environment: string; aggregator: string; bet_total: string; win_total: string }>`
+        SELECT environment, aggregator, bet_total::text, win_total::text FROM wallet_rounds ORDER BY environment`,
+      transactions: sql<{ environment: string; aggregator: string; kind: string; txn_id: string; amount: string }>`
+        SELECT environment, aggregator, kind, txn_id, amount::text FROM wallet_transactions ORDER BY environment, kind`,
+      providers: sql<{ aggregator: string; slug: string; operator_enabled: boolean }>`
+        SELECT aggregator, slug, operator_enabled FROM casino_providers`,
+      games: sql<{ aggregator: string; game_code: string }>`SELECT aggregator, game_code FROM casino_games`
+    })).pipe(onDatabase(url))
+
+it.effect("a database of the release before aggregators upgrades in place: its rows kept, the test ones the sandbox's, the live ones and the catalog PlayFiver's", () =>
+  Effect.gen(function*() {
+    const url = yield* scopedDatabase({ empty: true })
+    yield* releaseBeforeAggregators(url)
+    yield* Database.migrate.pipe(onDatabase(url))
+    const after = yield* aggregatorsOf(url)
+    assert.deepStrictEqual(after.rounds, [
+      { environment: "live", aggregator: "playfiver", bet_total: "12.34", win_total: "56.78" },
+      { environment: "test", aggregator: "sandbox", bet_total: "12.34", win_total: "56.78" }
+    ])
+    assert.deepStrictEqual(after.transactions, [
+      { environment: "live", aggregator: "playfiver", kind: "bet", txn_id: "txn-1", amount: "44.44" },
+      { environment: "live", aggregator: "playfiver", kind: "refund", txn_id: "txn-1", amount: "0.00" },
+      { environment: "test", aggregator: "sandbox", kind: "bet", txn_id: "txn-1", amount: "44.44" },
+      { environment: "test", aggregator: "sandbox", kind: "refund", txn_id: "txn-1", amount: "0.00" }
+    ])
+    assert.deepStrictEqual(after.providers, [{ aggregator: "playfiver", slug: "aurora", operator_enabled: false }])
+    assert.deepStrictEqual(after.games, [{ aggregator: "playfiver", game_code: "g-1" }])
+
+    // The keys are one aggregator's now: the same ids under another aggregator are other rows, and a repeat is not.
+    const sqlOn = <A, E>(work: (sql: SqlClient.SqlClient) => Effect.Effect<A, E>) =>
+      Effect.flatMap(Effect.service(SqlClient.SqlClient), work).pipe(onDatabase(url))
+    yield* sqlOn((sql) =>
+      sql`
+      INSERT INTO casino_providers (aggregator, slug, upstream_code, name) VALUES ('sandbox', 'aurora', 'AURORA', 'Aurora')`
+    )
+    const repeat = yield* sqlOn((sql) =>
+      sql`
+      INSERT INTO casino_providers (aggregator, slug, upstream_code, name)
+      VALUES ('playfiver', 'aurora-2', 'AURORA', 'Aurora')`
+    ).pipe(Effect.flip)
+    assert.strictEqual(violated(repeat), "casino_providers_aggregator_upstream_code_key")
+    const other = yield* sqlOn((sql) =>
+      sql<{ id: string }>`
+      INSERT INTO wallet_rounds (partner_id, environment, player_id, aggregator, round_id, status)
+      SELECT partner_id, environment, player_id, 'sandbox', round_id, 'settled' FROM wallet_rounds
+      WHERE environment = 'live' RETURNING id`
+    )
+    assert.strictEqual(other.length, 1)
+    yield* sqlOn((sql) =>
+      sql`
+      INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id,
+                                       round_ref, round_id, bet, win, amount, status)
+      SELECT 'bet', 'txn-1', 'f', partner_id, environment, 'sandbox', player_id, ${other[0].id}, round_id, 1, 0, 0,
+             'pending'
+      FROM wallet_rounds WHERE id = ${other[0].id}`
+    )
+    const twice = yield* sqlOn((sql) =>
+      sql`
+      INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id,
+                                       round_ref, round_id, bet, win, amount, status)
+      SELECT 'bet', 'txn-1', 'f', partner_id, environment, 'sandbox', player_id, ${other[0].id}, round_id, 1, 0, 0,
+             'pending'
+      FROM wallet_rounds WHERE id = ${other[0].id}`
+    ).pipe(Effect.flip)
+    assert.strictEqual(violated(twice), "wallet_transactions_environment_aggregator_kind_txn_id")
+  }))
+
+it.effect("a deployment that ran the sandbox live says so before upgrading: its live rows and catalog become the sandbox's", () =>
+  Effect.gen(function*() {
+    const url = yield* scopedDatabase({ empty: true })
+    yield* releaseBeforeAggregators(url)
+    const name = new URL(url).pathname.slice(1)
+    yield* Effect.flatMap(
+      Effect.service(SqlClient.SqlClient),
+      (sql) => sql.unsafe(`ALTER DATABASE "${name}" SET partner_api.casino_gateway = 'sandbox'`)
+    ).pipe(onDatabase(url))
+    yield* Database.migrate.pipe(onDatabase(url))
+    const after = yield* aggregatorsOf(url)
+    assert.deepStrictEqual(after.rounds.map((r) => r.aggregator), ["sandbox", "sandbox"])
+    assert.deepStrictEqual(after.transactions.map((t) => t.aggregator), ["sandbox", "sandbox", "sandbox", "sandbox"])
+    assert.deepStrictEqual(after.providers.map((p) => p.aggregator), ["sandbox"])
+    assert.deepStrictEqual(after.games.map((g) => g.aggregator), ["sandbox"])
   }))

@@ -231,6 +231,7 @@ layer(InMemoryPortal)("the portal's tokens, webhooks and wallet over memory", (i
         (wallet) =>
           wallet.handle({
             type: "WinBet",
+            aggregator: "sandbox",
             userCode: player.internal_user_id,
             txnId: "t-1",
             roundId: "r-1",

@@ -130,6 +130,7 @@ const winBet = (player: PartnerPlayer, txnId: string, bet: number, win: number, 
     (wallet) =>
       wallet.handle({
         type: "WinBet",
+        aggregator: "sandbox",
         userCode: player.internal_user_id,
         txnId,
         roundId,

@@ -186,6 +186,7 @@ layer(WalletApp(books), live)("daily statements", (it) => {
         // A bet of the day still pending holds the day back.
         const repo = yield* WalletRepo
         const opened = yield* repo.openBet({
+          aggregator: "sandbox",
           kind: "bet",
           txnId: "st-pending",
           fingerprint: "st-pending",

@@ -156,6 +156,7 @@ layer(FirstInstance, live)("stuck items and the operator alert", (it) => {
         // A bet written pending by an instance that died: its round stays open, nobody recovers it here.
         const repo = yield* WalletRepo
         const opened = yield* repo.openBet({
+          aggregator: "sandbox",
           kind: "bet",
           txnId: "stuck-bet",
           fingerprint: "stuck-bet",

@@ -15,6 +15,7 @@ import { PendingBets } from "../../src/wallet/PendingBets.ts"
 import { Wallet } from "../../src/wallet/Wallet.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { MemoryCallbacks } from "../../src/wallet/WalletRepoMemory.ts"
+import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import * as ExactJson from "../../src/domain/ExactJson.ts"
 import { formatCents, parseCents } from "../../src/domain/Money.ts"
 import {
@@ -31,6 +32,7 @@ import { testCallbacksConfig } from "../support/TestApp.ts"
 
 const bet = (txnId: string, amounts: { bet: number; win: number }, roundId = txnId): BetCall => ({
   type: "WinBet",
+  aggregator: "sandbox",
   userCode: 100_001,
   txnId,
   roundId,
@@ -41,6 +43,7 @@ const bet = (txnId: string, amounts: { bet: number; win: number }, roundId = txn
 })
 const refundOf = (txnId: string, roundId: string): RefundCall => ({
   type: "Refund",
+  aggregator: "sandbox",
   userCode: 100_001,
   txnId,
   roundId,
@@ -122,6 +125,7 @@ describe("the rules, as pure functions", () => {
       environment: "live" as const,
       playerId: 1,
       roundId: "r",
+      aggregator: "sandbox" as const,
       status: "settled" as const,
       pendingBets: 0,
       betTotal: 1_000,
@@ -209,6 +213,38 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       assert.deepStrictEqual(written, ["bet", "win"])
     }))
 
+  it.effect("two aggregators' equal ids are two transactions of two rounds; their event ids are the ones partners know", () =>
+    Effect.gen(function*() {
+      const player = yield* given
+      const wallet = yield* Wallet
+      const sandboxBet = bet("m-same", { bet: 1_000, win: 0 }, "m-same-round")
+      const playfiverBet: BetCall = { ...sandboxBet, aggregator: "playfiver" }
+      assert.deepStrictEqual(yield* wallet.handle(sandboxBet, "live"), { msg: "", balance: 90 })
+      assert.deepStrictEqual(yield* wallet.handle(playfiverBet, "live"), { msg: "", balance: 80 })
+      // A repeat is a repeat within its aggregator only: it moves nothing.
+      assert.deepStrictEqual(yield* wallet.handle(playfiverBet, "live"), { msg: "", balance: 80 })
+      const repo = yield* WalletRepo
+      const sandboxEntry = Option.getOrThrow(yield* repo.findTransaction("live", "sandbox", "bet", "m-same"))
+      const playfiverEntry = Option.getOrThrow(yield* repo.findTransaction("live", "playfiver", "bet", "m-same"))
+      assert.notStrictEqual(sandboxEntry.roundRef, playfiverEntry.roundRef)
+      assert.strictEqual(sandboxEntry.amount + playfiverEntry.amount, -2_000)
+      assert.strictEqual(Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance, 8_000)
+      // The partner was asked twice, each under the event id it has always had for that aggregator's transaction
+      // (PlayFiver's and the sandbox's ids predate aggregators' names: an aggregator added later has its name in them).
+      assert.deepStrictEqual(partner.asked, [transactionEventId("bet", "m-same"), transactionEventId("bet", "m-same")])
+      assert.strictEqual(transactionEventId("bet", "m-same", "playfiver"), transactionEventId("bet", "m-same"))
+      // A refund undoes only its own aggregator's round.
+      assert.deepStrictEqual(
+        yield* wallet.handle({ ...refundOf("m-same-refund", "m-same-round"), aggregator: "playfiver" }, "live"),
+        { msg: "", balance: 90 }
+      )
+      const rounds = yield* repo.roundsByRef([sandboxEntry.roundRef, playfiverEntry.roundRef])
+      assert.deepStrictEqual(rounds.map((round) => [round.aggregator, round.status]), [
+        ["sandbox", "settled"],
+        ["playfiver", "refunded"]
+      ])
+    }))
+
   it.effect("a partner away: refused, and a rollback recorded for the stake it may have taken", () =>
     Effect.gen(function*() {
       yield* given
@@ -243,7 +279,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       yield* (yield* PartnerPlayers).confirmBalance(player.id, 2_000)
       const refunded = yield* wallet.handle(refundOf("m-r4", "m-round-4"), "live")
       assert.deepStrictEqual(refunded, { msg: "", balance: 0 })
-      const entry = Option.getOrThrow(yield* (yield* WalletRepo).findTransaction("live", "refund", "m-r4"))
+      const entry = Option.getOrThrow(yield* (yield* WalletRepo).findTransaction("live", "sandbox", "refund", "m-r4"))
       assert.strictEqual(entry.amount, -5_000, "the partner is told the whole reversal")
     }))
 
@@ -265,6 +301,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const player = yield* given
       const repo = yield* WalletRepo
       const opened = yield* repo.openBet({
+        aggregator: "sandbox",
         kind: "bet",
         txnId: "m-6",
         fingerprint: fingerprint(bet("m-6", { bet: 100, win: 0 })),
@@ -283,7 +320,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       assert.strictEqual(yield* pendingBets.recover, 0, "not yet stale")
       yield* TestClock.adjust("6 seconds")
       assert.strictEqual(yield* pendingBets.recover, 1)
-      const entry = Option.getOrThrow(yield* repo.findTransaction("live", "bet", "m-6"))
+      const entry = Option.getOrThrow(yield* repo.findTransaction("live", "sandbox", "bet", "m-6"))
       assert.deepInclude(entry, { status: "refused", note: "recovered", refusal: "INSUFFICIENT_USER_FUNDS" })
       assert.deepStrictEqual(yield* wallet.handle(bet("m-6", { bet: 100, win: 0 }), "live"), {
         msg: "INSUFFICIENT_USER_FUNDS",

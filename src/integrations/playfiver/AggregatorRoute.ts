@@ -1,5 +1,6 @@
 import { Duration, Effect, Option, Result, Schema, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { type Aggregator, isAggregator } from "../../domain/Aggregator.ts"
 import * as ExactJson from "../../domain/ExactJson.ts"
 import { AuthFailureLimit } from "../../platform/AuthFailureLimit.ts"
 import { ClientAddress } from "../../platform/ClientAddress.ts"
@@ -10,7 +11,16 @@ import { Wallet } from "../../wallet/Wallet.ts"
 import { WalletCredentials } from "./WalletCredentials.ts"
 import { CallEnvelope, readWalletCall } from "./WalletProtocol.ts"
 
-/** Where the aggregator posts its wallet calls (its "operator URL"): outside the partner API, in its protocol. */
+/**
+ * Where an aggregator speaking this protocol posts its wallet calls (its "operator URL"), outside the partner API:
+ * `/aggregator/{aggregator}/wallet` (PlayFiver's at /aggregator/playfiver/wallet), the aggregator named by the path.
+ */
+export const aggregatorWalletPath = (aggregator: Aggregator) => `/aggregator/${aggregator}/wallet`
+
+/**
+ * The path PlayFiver-style agents were given before aggregators had paths of their own, kept as it was: the agent's
+ * credentials say which aggregator calls (the live agent CASINO_GATEWAY's, the test agent the sandbox).
+ */
 export const walletPath = "/aggregator/wallet"
 
 const decodeEnvelope = Schema.decodeUnknownResult(CallEnvelope)
@@ -30,8 +40,8 @@ const parse = (text: string): Result.Result<unknown, string> => {
 const seconds = (duration: Duration.Duration) => Math.max(1, Math.ceil(Duration.toMillis(duration) / 1000))
 
 /**
- * POST /aggregator/wallet. Only calls carrying the configured agent code
- * and secret get in (compared in constant time); anything else is refused
+ * POST /aggregator/{aggregator}/wallet and POST /aggregator/wallet. Only calls carrying the configured agent code
+ * and secret get in (on an aggregator's own path, only its own agents: another's is a wrong agent) (compared in constant time); anything else is refused
  * and logged without the secret. Protocol answers are 200 with `msg`;
  * a call that cannot be read is a 400, a stranger a 401.
  *
@@ -64,9 +74,8 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
       "retry-after": String(seconds(retryAfter))
     })
 
-  yield* router.add(
-    "POST",
-    walletPath,
+  /** A wallet call, of the aggregator the path names (none: the one the agent's credentials say). */
+  const serve = (named: Option.Option<Aggregator>) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const address = clientAddress.of(request)
@@ -87,16 +96,20 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
       ) {
         return yield* refuse(400, "INVALID_REQUEST", "the body is not a JSON object", address)
       }
-      // The agent says the environment: a test session's calls reach test players only.
-      const environment = credentials.environmentOf(envelope.success.agent_code, envelope.success.agent_secret)
-      if (Option.isNone(environment)) {
+      // The agent says the environment (a test session's calls reach test players only) and the aggregator; on an
+      // aggregator's own path, another aggregator's agent is as wrong as a stranger.
+      const agent = Option.filter(
+        credentials.agentOf(envelope.success.agent_code, envelope.success.agent_secret),
+        (agent) => Option.isNone(named) || agent.aggregator === named.value
+      )
+      if (Option.isNone(agent)) {
         const over = yield* failures.take("aggregator-wallet", address)
         return yield* Option.match(over, {
           onNone: () => refuse(401, "INVALID_AGENT", "unknown agent code or wrong agent secret", address),
           onSome: (retryAfter) => tooMany(retryAfter, address)
         })
       }
-      const call = readWalletCall(body.success)
+      const call = readWalletCall(body.success, agent.value.aggregator)
       if (Result.isFailure(call)) {
         const problem = typeof call.failure === "string"
           ? call.failure
@@ -107,7 +120,19 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
           })`
         return yield* refuse(400, "INVALID_REQUEST", problem, address)
       }
-      return answer(200, yield* wallet.handle(call.success, environment.value))
+      return answer(200, yield* wallet.handle(call.success, agent.value.environment))
     })
+
+  yield* router.add("POST", walletPath, serve(Option.none()))
+  yield* router.add(
+    "POST",
+    "/aggregator/:aggregator/wallet",
+    Effect.flatMap(HttpRouter.params, ({ aggregator }) =>
+      isAggregator(aggregator)
+        ? serve(Option.some(aggregator))
+        : Effect.flatMap(
+          HttpServerRequest.HttpServerRequest,
+          (request) => refuse(404, "INVALID_REQUEST", "no aggregator of that name", clientAddress.of(request))
+        ))
   )
 }))

@@ -3,6 +3,7 @@ import { JsonNumber, JsonNumberSchema } from "../../domain/ExactJson.ts"
 import { AmountCents } from "../../domain/Money.ts"
 import { isStorableText } from "../../domain/Text.ts"
 import type { WalletCall } from "../../domain/Wallet.ts"
+import type { Aggregator } from "../../domain/Aggregator.ts"
 
 /**
  * The aggregator's seamless-wallet protocol (PlayFiver style, see
@@ -102,7 +103,10 @@ export const CallEnvelope = Schema.Struct({
  * A call read into the wallet's terms, or why it cannot be. A bet without
  * a round is its own round; a refund must name its transaction and round.
  */
-export const readWalletCall = (body: unknown): Result.Result<WalletCall, Schema.SchemaError | string> => {
+export const readWalletCall = (
+  body: unknown,
+  aggregator: Aggregator
+): Result.Result<WalletCall, Schema.SchemaError | string> => {
   const wire = decodeWire(body)
   if (Result.isFailure(wire)) return Result.fail(wire.failure)
   const call = wire.success
@@ -112,6 +116,7 @@ export const readWalletCall = (body: unknown): Result.Result<WalletCall, Schema.
     case "WinBet":
       return Result.succeed({
         type: "WinBet",
+        aggregator,
         userCode: call.user_code,
         txnId: call.slot.txn_id,
         roundId: call.slot.round_id ?? call.slot.txn_id,
@@ -128,6 +133,7 @@ export const readWalletCall = (body: unknown): Result.Result<WalletCall, Schema.
       }
       return Result.succeed({
         type: "Refund",
+        aggregator,
         userCode: call.user_code,
         txnId,
         roundId,

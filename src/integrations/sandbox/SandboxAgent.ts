@@ -47,7 +47,7 @@ export class SandboxTestAgent extends Context.Service<SandboxTestAgent, AgentCre
 export const SandboxWalletCredentialsLive = Layer.effect(
   WalletCredentials,
   Effect.gen(function*() {
-    return WalletCredentials.make(Option.some(yield* SandboxAgent), Option.some(yield* SandboxTestAgent))
+    return WalletCredentials.make(Option.some(yield* SandboxAgent), Option.some(yield* SandboxTestAgent), "sandbox")
   })
 )
 

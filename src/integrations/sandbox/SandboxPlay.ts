@@ -10,7 +10,7 @@ import {
 } from "effect/http"
 import { NetAddress } from "effect/net"
 import { randomInt } from "node:crypto"
-import { walletPath } from "../playfiver/AggregatorRoute.ts"
+import { aggregatorWalletPath } from "../playfiver/AggregatorRoute.ts"
 import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
 import { parseCents, toAmount } from "../../domain/Money.ts"
 import { isStorableText } from "../../domain/Text.ts"
@@ -89,10 +89,11 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
       const reels = spinReels()
       const win = toAmount(Math.round(parseCents(String(stake))! * payout(reels)))
       const txnId = `sbx-${session.value.id}-${spins}`
-      // A test launch's spins are the test agent's calls: the wallet tells the environment by them.
+      // A test launch's spins are the test agent's calls: the wallet tells the environment by them. Posted to the
+      // sandbox's own path, where only its agents get in.
       const agent = agents[sessionEnvironment(session.value.id)]
       const answer = yield* httpClient.execute(
-        HttpClientRequest.post(`${ownUrl}${walletPath}`).pipe(
+        HttpClientRequest.post(`${ownUrl}${aggregatorWalletPath("sandbox")}`).pipe(
           HttpClientRequest.bodyJsonUnsafe({
             type: "WinBet",
             user_code: session.value.user_code,

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schema, Struct } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
-import { Callback, CallbackStatus, type NewCallback } from "../../domain/Callbacks.ts"
+import { Callback, CallbackStatus } from "../../domain/Callbacks.ts"
 import { Environment } from "../../domain/Environment.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../../platform/SqlCodecs.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
@@ -57,9 +57,9 @@ const decodeBacklog = Schema.decodeUnknownEffect(Schema.Array(Backlog))
 
 /**
  * The outbox's rows (partner_callbacks) and its players' delivery lines in
- * the job queue (graphile-worker's add_job). Callbacks are written by the
- * statement of the wallet decision that caused them (`writing`), so a crash
- * keeps both or neither.
+ * the job queue (graphile-worker's add_job): what is delivered, and how. The
+ * rows are written by the ledger (WalletRepoSql), in the statement of the
+ * wallet decision that caused them, so a crash keeps both or neither.
  */
 export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("partner-api/wallet/OutboxRepo") {
   /** Over the memory wallet repository's callbacks (MemoryCallbacks), without a job queue. */
@@ -86,61 +86,6 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
               job_key => ${playerLine(playerId)},
               job_key_mode => ${mode}
             )`.pipe(Effect.asVoid, Effect.orDie)
-
-      const writing = (
-        callbacks: ReadonlyArray<NewCallback>,
-        options: { readonly guard: string; readonly transactionRef: Statement.Fragment }
-      ) => {
-        const rows = callbacks.map((callback) => {
-          const status = callback.asked === undefined
-            ? "pending"
-            : callback.asked.error === null
-            ? "delivered"
-            : "failed"
-          return {
-            event_id: callback.eventId,
-            partner_id: callback.partnerId,
-            environment: callback.environment,
-            player_id: callback.playerId,
-            kind: callback.kind,
-            txn_id: callback.txnId,
-            body: callback.body,
-            status,
-            attempts: callback.asked === undefined ? 0 : 1,
-            last_error: callback.asked?.error ?? null
-          }
-        })
-        // A line is scheduled for each player with a notification to deliver.
-        const lines = [...new Set(rows.filter((row) => row.status === "pending").map((row) => row.player_id))]
-        // The lines are scheduled first, and the insert refers to them: a plain SELECT in WITH that nothing
-        // reads is never run, and the caller's statement need not know this one's parts.
-        return sql`
-          scheduled_lines AS (
-            SELECT job.id FROM jsonb_array_elements_text(${JSON.stringify(lines)}::jsonb) AS line(player_id)
-            CROSS JOIN LATERAL graphile_worker.add_job(
-              ${deliveryTask},
-              json_build_object('player_id', line.player_id::bigint),
-              queue_name => ${playerLinePrefix} || line.player_id,
-              max_attempts => ${config.maxAttempts}::smallint,
-              job_key => ${playerLinePrefix} || line.player_id,
-              job_key_mode => 'preserve_run_at'
-            ) AS job
-            WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)})
-          ),
-          written_callbacks AS (
-            INSERT INTO partner_callbacks (event_id, partner_id, environment, player_id, kind, txn_id, transaction_ref, body,
-                                           status, attempts, last_error, delivered_at)
-            SELECT c.event_id, c.partner_id, c.environment, c.player_id, c.kind, c.txn_id, ${options.transactionRef}, c.body, c.status,
-                   c.attempts, c.last_error, CASE WHEN c.status = 'delivered' THEN now() END
-            FROM jsonb_to_recordset(${
-          JSON.stringify(rows)
-        }::jsonb) AS c(event_id text, partner_id bigint, environment text, player_id bigint,
-              kind text, txn_id text, body text, status text, attempts integer, last_error text)
-            WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)}) AND (SELECT count(*) FROM scheduled_lines) >= 0
-            RETURNING id
-          )
-        `
-      }
 
       const lineOf = SqlSchema.findAll({
         Request: Schema.Struct({ playerId: Schema.Int, limit: Schema.Int }),
@@ -226,7 +171,6 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
       })
 
       return OutboxRepo.of({
-        writing,
         rolledBack: (refs) =>
           refs.length === 0 ? Effect.succeed(new Set<number>()) : sql<{ ref: string }>`
             SELECT DISTINCT transaction_ref::text AS ref FROM partner_callbacks

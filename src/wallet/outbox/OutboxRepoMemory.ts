@@ -8,8 +8,8 @@ import type { Backlog, CallbackFilter, LineHead, OutboxRepoShape } from "./Outbo
  * The outbox in memory (`OutboxRepo.layerMemory`): the callbacks the
  * memory wallet repository wrote (MemoryCallbacks) read as the outbox's rows,
  * with their delivery state kept here. There is no job queue: no line is
- * scheduled and `writing` (SQL) is refused; it serves tests of the ledger's
- * handlers and of the rules, not of delivery.
+ * scheduled; it serves tests of the ledger's handlers and of the rules, not
+ * of delivery.
  */
 export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<OutboxRepoShape> =>
   Effect.sync(() => {
@@ -49,9 +49,6 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
       })
 
     return {
-      writing: (): never => {
-        throw new Error("The memory outbox writes nothing by SQL: use it with WalletRepo.layerMemory")
-      },
       lineOf: (playerId: number, limit: number) =>
         read((all) =>
           all.filter((row) => row.playerId === playerId && row.status !== "delivered" && row.kind !== "bet").slice(

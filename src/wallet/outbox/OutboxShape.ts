@@ -1,6 +1,5 @@
 import type { Effect, Option } from "effect"
-import type { Statement } from "effect/sql"
-import type { Callback, CallbackStatus, NewCallback } from "../../domain/Callbacks.ts"
+import type { Callback, CallbackStatus } from "../../domain/Callbacks.ts"
 import type { Environment } from "../../domain/Environment.ts"
 import type { Cents } from "../../domain/Money.ts"
 
@@ -39,15 +38,6 @@ export interface CallbackFilter {
 }
 
 export interface OutboxRepoShape {
-  /**
-   * Common table expressions for the statement that writes a wallet decision: they record the callbacks
-   * (for the transaction `transactionRef` names) and schedule each player's line, only if the CTE named
-   * `guard` produced a row.
-   */
-  writing(
-    callbacks: ReadonlyArray<NewCallback>,
-    options: { readonly guard: string; readonly transactionRef: Statement.Fragment }
-  ): Statement.Fragment
   /** A player's undelivered notifications, oldest first, at most `limit`: the line's head is the first. */
   lineOf(playerId: number, limit: number): Effect.Effect<ReadonlyArray<LineHead>>
   /** What a player's undelivered notifications will credit once the partner applies them (see creditOf). */
