@@ -31,7 +31,7 @@ export const SportsRefreshView = Schema.Struct({
 /** The console's system page; the service's report (camelCase) with the wire's snake_case keys. */
 export const SystemView = Schema.Struct({
   version: Schema.String,
-  startedAt: Schema.String,
+  startedAt: IsoDate,
   database: Schema.Struct({ ok: Schema.Boolean, embedded: Schema.Boolean }),
   casino: Schema.Struct({
     gateway: Schema.String,
