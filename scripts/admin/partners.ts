@@ -4,6 +4,7 @@ import { CliError, Command, Flag } from "effect/cli"
 import { PartnerAdmin } from "../../src/changes/PartnerAdmin.ts"
 import { CertificationAdmin } from "../../src/changes/CertificationAdmin.ts"
 import { partnerViews, viewPartner } from "../../src/admin/PartnerView.ts"
+import { encodePartnerView } from "../../src/api/admin/AdminPartners.ts"
 import type { Partner } from "../../src/domain/Partner.ts"
 import { parseRtpPolicy } from "../../src/domain/RtpPolicy.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
@@ -33,7 +34,7 @@ const environment = Flag.Literals("env", ["live", "test"]).pipe(
 /** A partner as the operator sees it, both environments labelled. */
 const printPartner = (partner: Partner) =>
   Effect.gen(function*() {
-    yield* printJson(yield* viewPartner(yield* Partners, yield* PartnerPlayers, partner))
+    yield* printJson(encodePartnerView(yield* viewPartner(yield* Partners, yield* PartnerPlayers, partner)))
   })
 const rateLimit = Flag.String("rate-limit").pipe(
   Flag.withDescription(
@@ -125,7 +126,11 @@ const create = Command.make("create", {
 const list = Command.make("list", {}, () =>
   Effect.gen(function*() {
     const partners = yield* Partners
-    yield* printJson(yield* partnerViews(partners, yield* PartnerPlayers, yield* partners.list))
+    yield* printJson(
+      (yield* partnerViews(partners, yield* PartnerPlayers, yield* partners.list)).map((view) =>
+        encodePartnerView(view)
+      )
+    )
   })).pipe(Command.withDescription("List all partners"))
 
 const show = Command.make("show", { slug }, ({ slug }) =>
@@ -246,7 +251,7 @@ const set = Command.make("set", {
       (yield* CertificationAdmin).setRequired(cliActor, saved.slug, input.requireCertification.value === "on")
     )
     yield* printJson({
-      ...(yield* viewPartner(yield* Partners, yield* PartnerPlayers, set.partner)),
+      ...encodePartnerView(yield* viewPartner(yield* Partners, yield* PartnerPlayers, set.partner)),
       certification_required: set.required,
       live_token_withdrawn: set.liveTokenWithdrawn
     })

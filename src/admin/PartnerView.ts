@@ -3,16 +3,9 @@ import type { Partner, PartnerEnvironmentSettings, PlayerMode } from "../domain/
 import type { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import type { Partners } from "../partners/Partners.ts"
 
-/** One of the partner's environments as an operator sees it, labelled: never its token nor its webhook secret. */
-export const environmentView = (settings: PartnerEnvironmentSettings) => ({
-  environment: settings.environment,
-  callback_url: settings.callbackUrl,
-  token_issued_at: settings.tokenIssuedAt === null ? null : settings.tokenIssuedAt.toISOString()
-})
-
 /**
- * A partner as an operator sees it, in the console's API and the CLI's output alike: everything but its
- * tokens and webhook secrets. `rate_limit_per_minute` null: the service's PARTNER_RATE_LIMIT applies.
+ * A partner as an operator sees it, in the console's API and the CLI's output alike (written by the contract's
+ * PartnerView codec): everything but its tokens and webhook secrets. `rate_limit_per_minute` null: the service's PARTNER_RATE_LIMIT applies.
  * `callback_url` is the live environment's; `environments` shows both, live first; `player_mode` what the
  * service keeps of its players (persisted or shadow); `rtp_policy` what its launches do with `user_rtp`.
  */
@@ -25,14 +18,15 @@ export const partnerView = (
   name: partner.name,
   slug: partner.slug,
   status: partner.status,
-  commission_percent: partner.commission_percent,
-  callback_url: partner.callback_url,
-  rate_limit_per_minute: partner.rate_limit_per_minute,
-  player_mode: playerMode,
-  rtp_policy: partner.rtp_policy,
-  environments: environments.filter((settings) => settings.partnerId === partner.id).map(environmentView),
-  created_at: partner.created_at.toISOString(),
-  updated_at: partner.updated_at.toISOString()
+  commissionPercent: partner.commission_percent,
+  callbackUrl: partner.callback_url,
+  rateLimitPerMinute: partner.rate_limit_per_minute,
+  playerMode,
+  rtpPolicy: partner.rtp_policy,
+  // Its environments' settings, labelled: the contract's codec shows neither a token nor a webhook secret.
+  environments: environments.filter((settings) => settings.partnerId === partner.id),
+  createdAt: partner.created_at,
+  updatedAt: partner.updated_at
 })
 
 /**

@@ -19,12 +19,12 @@ import { OperationsConfig } from "../wallet/stuck/OperationsConfig.ts"
 
 const version =
   (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version
-const startedAt = new Date().toISOString()
+const startedAt = new Date()
 const duration = (value: Duration.Duration) => Duration.format(value)
 
 export interface SystemReport {
   readonly version: string
-  readonly startedAt: string
+  readonly startedAt: Date
   readonly database: { readonly ok: boolean; readonly embedded: boolean }
   readonly casino: {
     readonly gateway: string

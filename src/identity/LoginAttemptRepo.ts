@@ -1,5 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { rowsOf } from "../platform/SqlRows.ts"
 import type { IdentityConfig } from "./IdentityConfig.ts"
 
 export class LoginThrottled
@@ -47,8 +48,17 @@ const ms = (duration: Duration.Duration) => Math.round(Duration.toMillis(duratio
 // A pair's failures are forgotten after a day without one (longer when lock-outs may last longer),
 // so waiting out a lock-out does not restart the allowance.
 const forgetMs = (rules: ThrottleRules) => Math.max(day, 2 * ms(rules.maxLockout))
-const refuse = (retryAfter: number | string) =>
+const refuse = (retryAfter: number) =>
   Effect.fail(new LoginThrottled({ retryAfterSeconds: Math.max(1, Number(retryAfter)) }))
+
+// The counts as the upserts return them; a row of another shape is a defect (rowsOf), as a failed statement is here.
+const addressRows = rowsOf(
+  Schema.Struct({ attempts: Schema.Int, retryAfter: Schema.Int }).pipe(Schema.encodeKeys({ retryAfter: "retry_after" }))
+)
+const pairRows = rowsOf(Schema.Struct({ attempts: Schema.Int }))
+const lockRows = rowsOf(
+  Schema.Struct({ retryAfter: Schema.NullOr(Schema.Int) }).pipe(Schema.encodeKeys({ retryAfter: "retry_after" }))
+)
 
 /**
  * Log-in attempts, of the console (admin_login_attempts) and of the portal (portal_login_attempts). An attempt is recorded before its password is checked and
@@ -72,7 +82,7 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
       const sql = yield* SqlClient.SqlClient
       const table = (realm: LoginRealm) => sql(tables[realm])
       const countAddress = (realm: LoginRealm, address: string, rules: ThrottleRules) =>
-        sql<{ attempts: number; retry_after: number }>`
+        addressRows(sql`
           INSERT INTO ${table(realm)} AS t (kind, email, address, attempts) VALUES ('address', '', ${address}, 1)
           ON CONFLICT (kind, email, address) DO UPDATE SET
             attempts = CASE WHEN t.window_start <= now() - ${
@@ -85,7 +95,7 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
           RETURNING attempts, ceil(extract(epoch FROM t.window_start + ${
           ms(rules.window)
         } * interval '1 millisecond' - now()))::int AS retry_after
-        `
+        `)
 
       const countPair = (key: LoginKey, rules: ThrottleRules) => {
         const next = sql`(CASE WHEN t.last_attempt <= now() - ${
@@ -96,7 +106,7 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
             ${ms(rules.maxLockout)}::float8,
             ${ms(rules.lockout)} * power(2, LEAST(${attempts} - ${rules.allowance}, 40))
           ) * interval '1 millisecond' END`
-        return sql<{ attempts: number }>`
+        return pairRows(sql`
           INSERT INTO ${table(key.realm)} AS t (kind, email, address, attempts, blocked_until)
           VALUES ('email', ${key.email}, ${key.address}, 1, ${lockout(1)})
           ON CONFLICT (kind, email, address) DO UPDATE SET attempts = ${next}, blocked_until = ${
@@ -104,23 +114,23 @@ export class LoginAttemptRepo extends Context.Service<LoginAttemptRepo, {
         }, last_attempt = now()
           WHERE t.blocked_until IS NULL OR t.blocked_until <= now()
           RETURNING attempts
-        `
+        `)
       }
 
       const lockedFor = (key: LoginKey) =>
-        sql<{ retry_after: number }>`
+        lockRows(sql`
           SELECT ceil(extract(epoch FROM blocked_until - now()))::int AS retry_after FROM ${table(key.realm)}
           WHERE kind = 'email' AND email = ${key.email} AND address = ${key.address}
-        `
+        `)
 
       const admit = (key: LoginKey, rules: ThrottleRules) =>
         sql.withTransaction(Effect.gen(function*() {
           // The address first, then the pair: every attempt locks in that order, so none waits on another in a cycle.
           const [address] = yield* countAddress(key.realm, key.address, rules)
-          if (address.attempts > rules.perAddress) return yield* refuse(address.retry_after)
+          if (address.attempts > rules.perAddress) return yield* refuse(address.retryAfter)
           const pair = yield* countPair(key, rules)
           // A refusal fails the transaction, so the address's count of this attempt is undone too.
-          if (pair.length === 0) return yield* refuse((yield* lockedFor(key))[0]?.retry_after ?? 1)
+          if (pair.length === 0) return yield* refuse((yield* lockedFor(key))[0]?.retryAfter ?? 1)
         })).pipe(Effect.catchTag("SqlError", Effect.die))
 
       return LoginAttemptRepo.of({

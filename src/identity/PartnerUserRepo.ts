@@ -4,6 +4,7 @@ import { PartnerStatus } from "../domain/Partner.ts"
 import { PartnerRole, PartnerUser } from "../domain/PartnerUser.ts"
 import { PartnerRepo } from "../partners/PartnerRepo.ts"
 import { IdFromBigInt, interval } from "../platform/SqlCodecs.ts"
+import { rowsOf } from "../platform/SqlRows.ts"
 import { memorySessions, type NewSessionRow, sessionRows } from "./Sessions.ts"
 
 const UserRow = Schema.Struct({ ...PartnerUser.fields, id: IdFromBigInt, partnerId: IdFromBigInt }).pipe(
@@ -31,11 +32,12 @@ const PartnerColumns = UsersPartner.pipe(
 const decodePartners = Schema.decodeUnknownEffect(Schema.Array(PartnerColumns))
 
 const Extra = Schema.Struct({
-  password_hash: Schema.NullOr(Schema.String),
-  csrf_token: Schema.NullOr(Schema.String),
-  expires_at: Schema.NullOr(Schema.Date)
-})
+  passwordHash: Schema.NullOr(Schema.String),
+  csrfToken: Schema.NullOr(Schema.String),
+  expiresAt: Schema.NullOr(Schema.Date)
+}).pipe(Schema.encodeKeys({ passwordHash: "password_hash", csrfToken: "csrf_token", expiresAt: "expires_at" }))
 const decodeExtras = Schema.decodeUnknownEffect(Schema.Array(Extra))
+const countRows = rowsOf(Schema.Struct({ n: Schema.Int }))
 
 /** A user with their partner, and what the query read beside them (a password hash, a session's CSRF token and end). */
 export interface UserOfPartner {
@@ -122,9 +124,9 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
             Option.map(Option.fromNullishOr(found[0]), (user): UserOfPartner => ({
               user,
               partner: partners[0],
-              passwordHash: extras[0].password_hash,
-              csrfToken: extras[0].csrf_token,
-              expiresAt: extras[0].expires_at
+              passwordHash: extras[0].passwordHash,
+              csrfToken: extras[0].csrfToken,
+              expiresAt: extras[0].expiresAt
             }))
           ),
           Effect.orDie
@@ -204,9 +206,9 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
         lockOwners: (partnerId) =>
           sql`SELECT 1 FROM partners WHERE id = ${partnerId} FOR NO KEY UPDATE`.pipe(
             Effect.andThen(
-              sql<
-                { n: number }
-              >`SELECT count(*)::int AS n FROM partner_users WHERE partner_id = ${partnerId} AND role = 'owner'`
+              countRows(
+                sql`SELECT count(*)::int AS n FROM partner_users WHERE partner_id = ${partnerId} AND role = 'owner'`
+              )
             ),
             Effect.map((rows) => rows[0].n),
             Effect.orDie

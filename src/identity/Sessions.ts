@@ -1,7 +1,8 @@
-import { Clock, Duration, Effect } from "effect"
+import { Clock, Duration, Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import { hash, randomBytes, timingSafeEqual } from "node:crypto"
 import { interval } from "../platform/SqlCodecs.ts"
+import { rowsOf } from "../platform/SqlRows.ts"
 
 /*
  * Sessions as the operator console and the partner portal keep them: the cookie's value is shown to the browser
@@ -36,18 +37,21 @@ export interface NewSessionRow {
   readonly ttl: Duration.Duration
 }
 
+const createdRows = rowsOf(
+  Schema.Struct({ expiresAt: Schema.Date }).pipe(Schema.encodeKeys({ expiresAt: "expires_at" }))
+)
+
 /** The writes every realm makes to its session table (reading one joins the realm's accounts, so it is the realm's). */
 export const sessionRows = (sql: SqlClient.SqlClient, { owner, table }: SessionTable) => ({
   create: ({ csrfToken, idHash, ownerId, ttl }: NewSessionRow) =>
-    sql<{ expires_at: Date }>`
+    createdRows(sql`
       INSERT INTO ${sql(table)} (id_hash, ${sql(owner)}, csrf_token, expires_at)
       VALUES (${idHash}, ${ownerId}, ${csrfToken}, now() + ${interval(ttl)}::interval)
       RETURNING expires_at
-    `.pipe(
+    `).pipe(
       // Expired sessions are swept as new ones begin, so the table stays the size of the live ones.
-      Effect.tap(() => sql`DELETE FROM ${sql(table)} WHERE expires_at < now() - interval '1 day'`),
-      Effect.map((rows) => new Date(rows[0].expires_at)),
-      Effect.orDie
+      Effect.tap(() => sql`DELETE FROM ${sql(table)} WHERE expires_at < now() - interval '1 day'`.pipe(Effect.orDie)),
+      Effect.map((rows) => rows[0].expiresAt)
     ),
   remove: (idHash: Uint8Array) =>
     sql`DELETE FROM ${sql(table)} WHERE id_hash = ${idHash}`.pipe(Effect.asVoid, Effect.orDie),

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { Environment } from "../domain/Environment.ts"
-import { type Cents, centsFromNumeric, formatCents } from "../domain/Money.ts"
+import { type Cents, formatCents } from "../domain/Money.ts"
 import { PartnerPlayer, type PlayerIdentity, PlayerMode, type PlayerState } from "../domain/Partner.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
 import { makeRecentMap } from "../platform/RecentMap.ts"
@@ -132,6 +132,17 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
         execute: (userCode) => sql`SELECT ${columns} FROM partner_players WHERE internal_user_id = ${userCode}`
       })
 
+      const lockBalance = SqlSchema.findOne({
+        Request: Schema.Int,
+        Result: Schema.Struct({ balance: Schema.NullOr(CentsFromNumeric) }),
+        execute: (playerId) => sql`SELECT balance FROM partner_players WHERE id = ${playerId} FOR UPDATE`
+      })
+      const modeOf = SqlSchema.findOneOption({
+        Request: Schema.Int,
+        Result: Schema.Struct({ playerMode: PlayerMode }).pipe(Schema.encodeKeys({ playerMode: "player_mode" })),
+        execute: (partnerId) => sql`SELECT player_mode FROM partners WHERE id = ${partnerId}`
+      })
+
       const setMode = (partnerId: number, mode: PlayerMode) =>
         sql.withTransaction(Effect.gen(function*() {
           const updated =
@@ -178,13 +189,13 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
           sql`UPDATE partner_players SET balance = ${formatCents(balance)}, updated_at = now()
               WHERE id = ${playerId} AND balance IS NOT NULL`.pipe(Effect.asVoid, Effect.orDie),
         lockBalance: (playerId) =>
-          sql<{ balance: string | null }>`SELECT balance FROM partner_players WHERE id = ${playerId} FOR UPDATE`.pipe(
-            Effect.map(([row]) => row.balance === null ? null : centsFromNumeric(row.balance)),
+          lockBalance(playerId).pipe(
+            Effect.map((row) => row.balance),
             Effect.orDie
           ),
         modeOf: (partnerId) =>
-          sql<{ player_mode: PlayerMode }>`SELECT player_mode FROM partners WHERE id = ${partnerId}`.pipe(
-            Effect.map((rows) => rows[0]?.player_mode ?? "persisted"),
+          modeOf(partnerId).pipe(
+            Effect.map(Option.match({ onNone: () => "persisted" as const, onSome: (row) => row.playerMode })),
             Effect.orDie
           ),
         setMode

@@ -61,8 +61,18 @@ const TokenRow = Schema.Struct({ ...IssuedToken.fields, id: IdFromBigInt }).pipe
   expiresAt: "expires_at"
 }))
 
-const SecretRow = Schema.Struct({ environment: Environment, webhook_secret: Schema.String })
+const SecretRow = Schema.Struct({ environment: Environment, webhookSecret: Schema.String }).pipe(
+  Schema.encodeKeys({ webhookSecret: "webhook_secret" })
+)
 const decodeSecretRows = Schema.decodeUnknownEffect(Schema.Array(SecretRow))
+const decodeRotatedRows = Schema.decodeUnknownEffect(
+  Schema.Array(
+    Schema.Struct({ webhookSecret: Schema.String }).pipe(Schema.encodeKeys({ webhookSecret: "webhook_secret" }))
+  )
+)
+const decodeInsertedRows = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
+const decodeSlugRows = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ slug: Schema.String })))
+const decodeCountRows = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ count: Schema.Int })))
 
 export type { EnvironmentInsert, InsertedPartner, PartnerInsert, PartnerPatch } from "./PartnerWrites.ts"
 export { SlugTaken } from "./PartnerWrites.ts"
@@ -138,12 +148,12 @@ export class PartnerRepo
 
       const insert = (partner: PartnerInsert) =>
         sql.withTransaction(Effect.gen(function*() {
-          const [row] = yield* sql<{ id: string }>`
+          const [row] = yield* sql`
             INSERT INTO partners (name, slug, status, commission_percent, rate_limit_per_minute)
             VALUES (${partner.name}, ${partner.slug}, ${partner.status}, ${partner.commissionPercent}, ${partner.rateLimitPerMinute})
             ON CONFLICT (slug) DO NOTHING
             RETURNING id::text AS id
-          `
+          `.pipe(Effect.flatMap(decodeInsertedRows))
           if (row === undefined) return Option.none()
           const secrets = yield* Effect.forEach(environments, (environment) =>
             sql`
@@ -162,7 +172,7 @@ export class PartnerRepo
           yield* announceChange(partner.slug)
           return Option.map(created, (found): InsertedPartner => ({
             partner: found,
-            webhookSecrets: Object.fromEntries(secrets.flat().map((s) => [s.environment, s.webhook_secret])) as Record<
+            webhookSecrets: Object.fromEntries(secrets.flat().map((s) => [s.environment, s.webhookSecret])) as Record<
               Environment,
               string
             >
@@ -228,12 +238,13 @@ export class PartnerRepo
       })
 
       const endTokenOverlap = (partnerId: number, environment: Environment) =>
-        sql<{ slug: string }>`
+        sql`
           WITH ended AS (
             DELETE FROM partner_tokens WHERE partner_id = ${partnerId} AND environment = ${environment} AND expires_at IS NOT NULL
           )
           UPDATE partners SET updated_at = now() WHERE id = ${partnerId} RETURNING slug
         `.pipe(
+          Effect.flatMap(decodeSlugRows),
           Effect.tap((rows) => rows.length === 0 ? Effect.void : announceChange(rows[0].slug)),
           Effect.asVoid,
           Effect.orDie
@@ -263,17 +274,17 @@ export class PartnerRepo
 
       const rotateWebhookSecret = (slug: string, environment: Environment, overlap: Duration.Duration) =>
         sql.withTransaction(Effect.gen(function*() {
-          const rows = yield* sql<{ webhook_secret: string }>`
+          const rows = yield* sql`
             UPDATE partner_environments e
             SET webhook_secret = 'whsec_' || replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''),
                 previous_webhook_secret = e.webhook_secret,
                 previous_webhook_secret_until = now() + ${interval(overlap)}::interval
             FROM partners p WHERE p.id = e.partner_id AND p.slug = ${slug} AND e.environment = ${environment}
             RETURNING e.webhook_secret
-          `
+          `.pipe(Effect.flatMap(decodeRotatedRows))
           if (rows.length === 0) return Option.none()
           const partner = yield* touched(slug)
-          return Option.map(partner, (partner) => ({ partner, webhookSecret: rows[0].webhook_secret }))
+          return Option.map(partner, (partner) => ({ partner, webhookSecret: rows[0].webhookSecret }))
         })).pipe(Effect.orDie)
 
       const findCallbackTarget = SqlSchema.findOneOption({
@@ -297,7 +308,8 @@ export class PartnerRepo
         findBySlug: (slug) => Effect.orDie(findBySlug(slug)),
         findById: (id) => Effect.orDie(findById(id)),
         list: Effect.orDie(list()),
-        count: sql<{ count: number }>`SELECT count(*)::int AS count FROM partners`.pipe(
+        count: sql`SELECT count(*)::int AS count FROM partners`.pipe(
+          Effect.flatMap(decodeCountRows),
           Effect.map((rows) => rows[0].count),
           Effect.orDie
         ),

@@ -121,7 +121,7 @@ layer(InMemoryConsole)("the console's statements and stuck items over memory", (
           rollbacks: computed.summary.totals.rollbacks / 100,
           net: computed.summary.totals.net / 100
         },
-        computed_at: "2026-11-21T00:05:00.000Z"
+        computedAt: new Date("2026-11-21T00:05:00.000Z")
       }])
       assert.deepStrictEqual(
         (yield* api.operations.statements({ query: { partner: partner.slug, environment: "test" } })).statements,
@@ -206,8 +206,8 @@ layer(InMemoryConsole)("the console's statements and stuck items over memory", (
       assert.match(view.stuck_round_after, /\d/)
       const resolved = view.resolved.find((entry) => entry.subject === "round-77")
       assert.deepStrictEqual(
-        [resolved?.kind, resolved?.partner, resolved?.environment, resolved?.since, resolved?.alert_status],
-        ["round", partner.slug, "live", at.toISOString(), "off"]
+        [resolved?.kind, resolved?.partner, resolved?.environment, resolved?.since, resolved?.alertStatus],
+        ["round", partner.slug, "live", at, "off"]
       )
     }))
 })

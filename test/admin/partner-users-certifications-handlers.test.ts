@@ -75,7 +75,7 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
         payload: { email: `owner-${slug}@example.com`, role: "owner" }
       })
       assert.deepStrictEqual([owner.success, owner.user.role, owner.user.status], [true, "owner", "invited"])
-      assert.match(owner.invitation_url, /\/portal\/invitation#[A-Za-z0-9_-]{43}$/)
+      assert.match(owner.invitationUrl, /\/portal\/invitation#[A-Za-z0-9_-]{43}$/)
       const dev = yield* api.partnerUsers.invite({
         params: { slug },
         payload: { email: `dev-${slug}@example.com`, role: "developer" }
@@ -96,7 +96,7 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
       assert.strictEqual(last.message, "A partner keeps at least one owner: make another user owner first.")
       assert.strictEqual((yield* api.partnerUsers.remove({ params: { slug, id: dev.user.id } })).user.id, dev.user.id)
       const again = yield* api.partnerUsers.reinvite({ params: { slug, id: owner.user.id } })
-      assert.notStrictEqual(again.invitation_url, owner.invitation_url)
+      assert.notStrictEqual(again.invitationUrl, owner.invitationUrl)
       const trail = yield* Effect.flatMap(
         Effect.service(AuditRepo),
         (audit) => audit.list({ target: `partner:${slug}`, limit: 10 })

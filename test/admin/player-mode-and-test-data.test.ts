@@ -19,7 +19,7 @@ layer(TestApp(), live)("player mode and test data through the admin API", (it) =
       const session = yield* loginAs("modes@example.com")
       const api = yield* adminClient(session)
       const created = yield* api.partners.create({ payload: { name: "Mode Bets" } })
-      assert.strictEqual(created.partner.player_mode, "persisted")
+      assert.strictEqual(created.partner.playerMode, "persisted")
       const slug = created.partner.slug
 
       const refused = yield* adminRequest("PATCH", `/admin/api/partners/${slug}`, {
@@ -29,15 +29,15 @@ layer(TestApp(), live)("player mode and test data through the admin API", (it) =
       assert.strictEqual(refused.status, 422)
 
       const shadow = yield* api.partners.update({ params: { slug }, payload: { player_mode: "shadow" } })
-      assert.strictEqual(shadow.partner.player_mode, "shadow")
-      assert.strictEqual((yield* api.partners.show({ params: { slug } })).partner.player_mode, "shadow")
+      assert.strictEqual(shadow.partner.playerMode, "shadow")
+      assert.strictEqual((yield* api.partners.show({ params: { slug } })).partner.playerMode, "shadow")
       const both = yield* api.partners.update({
         params: { slug },
         payload: { commission_percent: 3, player_mode: "persisted" }
       })
-      assert.deepStrictEqual([both.partner.commission_percent, both.partner.player_mode], [3, "persisted"])
+      assert.deepStrictEqual([both.partner.commissionPercent, both.partner.playerMode], [3, "persisted"])
       const listed = (yield* api.partners.list({ query: { search: slug } })).partners
-      assert.deepStrictEqual(listed.map((partner) => partner.player_mode), ["persisted"])
+      assert.deepStrictEqual(listed.map((partner) => partner.playerMode), ["persisted"])
 
       const audit = yield* api.system.audit({ query: { target: `partner:${slug}` } })
       // Newest first; a mode alone records no empty partner.update.

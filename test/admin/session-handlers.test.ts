@@ -55,10 +55,10 @@ layer(InMemorySession)("admin log-in and session over memory", (it) => {
       })
       assert.deepStrictEqual(answer.admin, { email: "envelope@example.com", role: "viewer" })
       assert.isTrue(answer.success)
-      assert.isFalse(answer.must_change_password)
-      assert.match(answer.csrf_token, /^[A-Za-z0-9_-]{43}$/)
+      assert.isFalse(answer.mustChangePassword)
+      assert.match(answer.csrfToken, /^[A-Za-z0-9_-]{43}$/)
       // The test's clock starts at 0: the session lasts ADMIN_SESSION_TTL from the log-in.
-      assert.strictEqual(answer.expires_at, new Date(Duration.toMillis(Duration.hours(8))).toISOString())
+      assert.deepStrictEqual(answer.expiresAt, new Date(Duration.toMillis(Duration.hours(8))))
     }))
 
   it.effect("without a session is 401; a wrong password and an unknown e-mail answer alike", () =>
@@ -88,7 +88,7 @@ layer(InMemorySession)("admin log-in and session over memory", (it) => {
       yield* givenAdmin("csrf@example.com")
       const session = yield* sessionOf("csrf@example.com")
       const current = yield* (yield* clientAs(session)).session.current()
-      assert.strictEqual(current.csrf_token, session.csrf)
+      assert.strictEqual(current.csrfToken, session.csrf)
       const refused = yield* Effect.flip((yield* clientAs({ cookie: session.cookie, csrf: "forged" })).session.logout())
       assert.instanceOf(refused, SessionForbidden)
       assert.strictEqual(refused.message, "This change lacks the session's CSRF token (X-CSRF-Token): reload the page.")
@@ -143,7 +143,7 @@ layer(InMemorySession)("admin log-in and session over memory", (it) => {
       })
       const api = yield* client
       const first = yield* api.login.login({ payload: { email: "fresh@example.com", password } })
-      assert.isTrue(first.must_change_password)
+      assert.isTrue(first.mustChangePassword)
       yield* TestClock.adjust(Duration.hours(25))
       const expired = yield* Effect.flip(api.login.login({ payload: { email: "fresh@example.com", password } }))
       assert.instanceOf(expired, SessionUnauthorized)

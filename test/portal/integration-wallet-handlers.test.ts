@@ -100,11 +100,11 @@ layer(InMemoryPortal)("the portal's tokens, webhooks and wallet over memory", (i
       assert.match(listed.environments[1].tokens[0].prefix ?? "", /^pak_test_/)
       const rolled = yield* api.tokens.roll({ params: { environment: "test" }, payload: { keep_old_hours: 2 } })
       assert.deepStrictEqual([rolled.success, rolled.environment, rolled.tokens.length], [true, "test", 2])
-      assert.isNotNull(rolled.old_valid_until, "the old token stays valid for the overlap")
+      assert.isNotNull(rolled.oldValidUntil, "the old token stays valid for the overlap")
       const ended = yield* api.tokens.endOverlap({ params: { environment: "test" } })
       assert.strictEqual(ended.tokens.length, 1)
       assert.strictEqual(
-        (yield* api.tokens.roll({ params: { environment: "test" }, payload: {} })).old_valid_until,
+        (yield* api.tokens.roll({ params: { environment: "test" }, payload: {} })).oldValidUntil,
         null,
         "no overlap: it stops now"
       )
@@ -144,7 +144,7 @@ layer(InMemoryPortal)("the portal's tokens, webhooks and wallet over memory", (i
     Effect.gen(function*() {
       const { api, partner } = yield* given("developer")
       const listed = yield* api.webhooks.list()
-      assert.deepStrictEqual(listed.environments.map((each) => [each.environment, each.callback_url]), [
+      assert.deepStrictEqual(listed.environments.map((each) => [each.environment, each.callbackUrl]), [
         ["live", null],
         ["test", null]
       ])
@@ -154,10 +154,10 @@ layer(InMemoryPortal)("the portal's tokens, webhooks and wallet over memory", (i
       })
       assert.deepStrictEqual(set.webhook, {
         environment: "test",
-        callback_url: "https://wallet.example/test-hook",
-        previous_secret_valid_until: null
+        callbackUrl: "https://wallet.example/test-hook",
+        previousSecretUntil: null
       })
-      assert.strictEqual((yield* api.webhooks.list()).environments[0].callback_url, null, "live is apart")
+      assert.strictEqual((yield* api.webhooks.list()).environments[0].callbackUrl, null, "live is apart")
       const bad = yield* Effect.flip(
         api.webhooks.setUrl({ params: { environment: "live" }, payload: { callback_url: "not a url" } })
       )
@@ -173,7 +173,7 @@ layer(InMemoryPortal)("the portal's tokens, webhooks and wallet over memory", (i
         payload: { keep_old_hours: 24 }
       })
       assert.match(rotated.webhook_secret, /^whsec_[0-9a-f]{64}$/)
-      assert.isNotNull(rotated.webhook.previous_secret_valid_until)
+      assert.isNotNull(rotated.webhook.previousSecretUntil)
       const trail = yield* Effect.flatMap(
         Effect.service(AuditRepo),
         (audit) => audit.list({ target: `partner:${partner.slug}`, limit: 20 })

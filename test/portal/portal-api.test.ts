@@ -326,12 +326,12 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
         const api = yield* portalClient(developer.session)
         const rolled = yield* api.tokens.roll({ params: { environment: "test" }, payload: { keep_old_hours: 1 } })
         assert.match(rolled.token, /^pak_test_/)
-        assert.deepStrictEqual(rolled.tokens.map((token) => token.expires_at === null), [true, false])
+        assert.deepStrictEqual(rolled.tokens.map((token) => token.expiresAt === null), [true, false])
         assert.strictEqual(rolled.tokens[0].prefix, rolled.token.slice(0, 13))
         for (const token of [created.test.token, rolled.token]) {
           assert.strictEqual((yield* statusWith(token)).status, 200)
         }
-        const hour = new Date(rolled.old_valid_until!).getTime() - Date.now()
+        const hour = rolled.oldValidUntil!.getTime() - Date.now()
         assert.isTrue(hour > 3_590_000 && hour <= 3_600_000, `the old token is valid for an hour (${hour} ms)`)
         assert.strictEqual((yield* statusWith(created.token)).status, 200, "the live token is untouched")
         // The hour passes (its end moved to now): the old token is the contract's "invalid or inactive".
@@ -347,7 +347,7 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
         // When each was last used is written off the request path, and read back in the list.
         const used = yield* eventually(
           api.tokens.list(),
-          (answer) => answer.environments[1].tokens[0].last_used_at !== null,
+          (answer) => answer.environments[1].tokens[0].lastUsedAt !== null,
           "last used recorded"
         )
         assert.isNull(
@@ -358,7 +358,7 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
         yield* api.tokens.endOverlap({ params: { environment: "test" } })
         assert.strictEqual((yield* statusWith(rolled.token)).status, 401)
         const now = yield* api.tokens.roll({ params: { environment: "test" }, payload: {} })
-        assert.isNull(now.old_valid_until)
+        assert.isNull(now.oldValidUntil)
         assert.strictEqual((yield* statusWith(again.token)).status, 401)
         const actions = (yield* auditOf("partner:rolling-co")).filter((entry) => entry.action.startsWith("partner."))
           .map((entry) => [entry.action, entry.actor, entry.via, entry.after])
@@ -401,7 +401,7 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
           params: { environment: "test" },
           payload: { callback_url: `${fake.url}/wallet` }
         })
-        assert.strictEqual(set.webhook.callback_url, `${fake.url}/wallet`)
+        assert.strictEqual(set.webhook.callbackUrl, `${fake.url}/wallet`)
         const trial = yield* api.webhooks.test({ params: { environment: "test" } })
         const sent = trial.request!
         assert.strictEqual(sent.url, `${fake.url}/wallet`)

@@ -67,8 +67,8 @@ layer(InMemoryPortal)("the portal's log-in, session and users over memory", (it)
         name: partner.name,
         slug: partner.slug
       }])
-      assert.match(answer.csrf_token, /^[A-Za-z0-9_-]{43}$/)
-      assert.strictEqual(answer.expires_at, new Date(Duration.toMillis(Duration.hours(8))).toISOString())
+      assert.match(answer.csrfToken, /^[A-Za-z0-9_-]{43}$/)
+      assert.deepStrictEqual(answer.expiresAt, new Date(Duration.toMillis(Duration.hours(8))))
     }))
 
   it.effect("without a session is 401; a wrong password and an unknown e-mail answer alike; past the allowance, 429 until it passes", () =>
@@ -113,14 +113,14 @@ layer(InMemoryPortal)("the portal's log-in, session and users over memory", (it)
         "developer",
         "new-dev@example.com"
       ])
-      const invitation = invitationOf(invited.invitation_url)
+      const invitation = invitationOf(invited.invitationUrl)
       const api = yield* client
       const read = yield* api.login.invitation({ payload: { invitation } })
-      assert.deepStrictEqual([read.email, read.role, read.partner.slug, read.expires_at], [
+      assert.deepStrictEqual([read.email, read.role, read.partner.slug, read.expiresAt], [
         "new-dev@example.com",
         "developer",
         partner.slug,
-        invited.expires_at
+        invited.expiresAt
       ])
       const short = yield* Effect.flip(api.login.accept({ payload: { invitation, password: "short" } }))
       assert.instanceOf(short, ValidationFailed)
@@ -141,7 +141,7 @@ layer(InMemoryPortal)("the portal's log-in, session and users over memory", (it)
     Effect.gen(function*() {
       const partner = yield* givenRepoPartner
       const { session } = yield* givenPortalUser(partner, "csrf-portal@example.com", "viewer")
-      assert.strictEqual((yield* (yield* clientAs(session)).session.current()).csrf_token, session.csrf)
+      assert.strictEqual((yield* (yield* clientAs(session)).session.current()).csrfToken, session.csrf)
       const refused = yield* Effect.flip((yield* clientAs({ cookie: session.cookie, csrf: "forged" })).session.logout())
       assert.instanceOf(refused, SessionForbidden)
       assert.strictEqual(refused.message, "This change lacks the session's CSRF token (X-CSRF-Token): reload the page.")
@@ -263,7 +263,7 @@ layer(InMemoryPortal)("the portal's log-in, session and users over memory", (it)
       )
       assert.deepStrictEqual((bad as ValidationFailed).errors, { email: ["The email must be a valid e-mail address."] })
       const again = yield* api.users.reinvite({ params: { id: owner.user.id } })
-      assert.match(again.invitation_url, /\/portal\/invitation#[A-Za-z0-9_-]{43}$/)
+      assert.match(again.invitationUrl, /\/portal\/invitation#[A-Za-z0-9_-]{43}$/)
       const trail = (yield* auditOf(`partner:${partner.slug}`)).map((entry) => entry.action)
       assert.include(trail, "partner-user.reinvite")
     }))

@@ -16,7 +16,7 @@ layer(TestApp(), live)("admin CLI: console accounts and the audit trail", (it) =
       assert.strictEqual(output.email, "ana@example.com")
       assert.match(output.one_time_password, /^[A-Za-z0-9_-]{20}$/)
       const session = yield* loginAs("ana@example.com", output.one_time_password)
-      assert.isTrue((yield* (yield* adminClient(session)).session.current()).must_change_password)
+      assert.isTrue((yield* (yield* adminClient(session)).session.current()).mustChangePassword)
       // The list never shows a password or its hash.
       const listed = yield* admin("admins", "list")
       assert.notInclude(listed.stdout, output.one_time_password)
@@ -45,7 +45,7 @@ layer(TestApp(), live)("admin CLI: console accounts and the audit trail", (it) =
       const fresh = JSON.parse(reset.stdout)
       assert.notStrictEqual(fresh.one_time_password, late.one_time_password)
       const renewed = yield* loginAs("late@example.com", fresh.one_time_password)
-      assert.isTrue((yield* (yield* adminClient(renewed)).session.current()).must_change_password)
+      assert.isTrue((yield* (yield* adminClient(renewed)).session.current()).mustChangePassword)
     }))
 
   it.effect("the CLI's partner changes are in the audit trail, as the machine user, without secrets", () =>

@@ -41,7 +41,7 @@ export const AdminCasinoHandlers = HttpApiBuilder.group(
               success: true as const,
               providers: providers.map(providerJson),
               syncs: syncs.map((entry) => ({
-                at: entry.at.toISOString(),
+                at: entry.at,
                 actor: `${entry.actor} (${entry.via})`,
                 changes: entry.after
               }))

@@ -23,7 +23,6 @@ export const AdminOperationsHandlers = HttpApiBuilder.group(
     const summaryEntry = encodeWith(StatementSummaryCodec)
     const lineEntries = encodeWith(Schema.Array(StatementLineCodec))
     const slugs = Effect.map(partners.list, (all) => new Map(all.map((partner) => [partner.id, partner.slug])))
-    const iso = (date: Date) => date.toISOString()
 
     return handlers
       .handle(
@@ -53,7 +52,7 @@ export const AdminOperationsHandlers = HttpApiBuilder.group(
                 rollbacks: toAmount(statement.rollbacks),
                 net: toAmount(statement.net)
               },
-              computed_at: iso(statement.computedAt)
+              computedAt: statement.computedAt
             }))
           }
         })
@@ -98,17 +97,17 @@ export const AdminOperationsHandlers = HttpApiBuilder.group(
               partner: partnerOf(item.partnerId),
               environment: item.environment,
               subject: item.subject,
-              transaction_id: item.transactionId,
+              transactionId: item.transactionId,
               player: item.externalPlayerId,
-              since: iso(item.since),
-              stuck_seconds: Math.max(0, Math.floor((now - item.since.getTime()) / 1000)),
+              since: item.since,
+              stuckSeconds: Math.max(0, Math.floor((now - item.since.getTime()) / 1000)),
               detail: item.detail,
               alert: alert === undefined ? null : {
                 status: alert.alertStatus,
                 attempts: alert.alertAttempts,
-                last_error: alert.alertLastError,
-                first_seen_at: iso(alert.firstSeenAt),
-                alerted_at: alert.alertedAt === null ? null : iso(alert.alertedAt)
+                lastError: alert.alertLastError,
+                firstSeenAt: alert.firstSeenAt,
+                alertedAt: alert.alertedAt
               }
             })),
             truncated: view.truncated,
@@ -117,10 +116,10 @@ export const AdminOperationsHandlers = HttpApiBuilder.group(
               partner: partnerOf(alert.partnerId),
               environment: alert.environment,
               subject: alert.subject,
-              since: iso(alert.since),
-              first_seen_at: iso(alert.firstSeenAt),
-              resolved_at: iso(alert.resolvedAt!),
-              alert_status: alert.alertStatus
+              since: alert.since,
+              firstSeenAt: alert.firstSeenAt,
+              resolvedAt: alert.resolvedAt!,
+              alertStatus: alert.alertStatus
             }))
           }
         })

@@ -20,9 +20,9 @@ const sessionAnswer = (
 ) => ({
   success: true as const,
   admin: { email: session.account.email, role: session.account.role },
-  csrf_token: session.csrfToken,
-  must_change_password: session.mustChangePassword,
-  expires_at: session.expiresAt.toISOString()
+  csrfToken: session.csrfToken,
+  mustChangePassword: session.mustChangePassword,
+  expiresAt: session.expiresAt
 })
 
 export const AdminLoginHandlers = HttpApiBuilder.group(
@@ -49,7 +49,7 @@ export const AdminLoginHandlers = HttpApiBuilder.group(
           ...options,
           expires: session.expiresAt
         })
-        return sessionAnswer({ ...session, csrfToken: session.csrfToken })
+        return sessionAnswer(session)
       })
     )
   })

@@ -23,10 +23,7 @@ export const AdminSystemHandlers = HttpApiBuilder.group(
         ({ query }) =>
           Effect.map(
             audit.list({ target: query.target?.trim() || undefined, limit: query.limit ?? 100 }),
-            (entries) => ({
-              success: true as const,
-              entries: entries.map((entry) => ({ ...entry, at: entry.at.toISOString() }))
-            })
+            (entries) => ({ success: true as const, entries })
           )
       )
       .handle("refreshSports", () =>
@@ -40,7 +37,7 @@ export const AdminSystemHandlers = HttpApiBuilder.group(
         Effect.map(audit.list({ target: "sports:catalog", limit: 10 }), (entries) => ({
           success: true as const,
           refreshes: entries.map((entry) => ({
-            at: entry.at.toISOString(),
+            at: entry.at,
             actor: `${entry.actor} (${entry.via})`,
             report: entry.after
           }))

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { IsoDate } from "../../domain/IsoDate.ts"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { PageMeta, PageQuery, PerPageQuery } from "../Paging.ts"
 import { RequestValidation } from "../RequestValidation.ts"
@@ -19,7 +20,7 @@ const GameView = Schema.Struct({
 })
 const Counts = Schema.Struct({ added: Schema.Int, changed: Schema.Int, absent: Schema.Int })
 export const SyncView = Schema.Struct({ providers: Counts, games: Counts })
-const SyncRecord = Schema.Struct({ at: Schema.String, actor: Schema.String, changes: Schema.Unknown })
+const SyncRecord = Schema.Struct({ at: IsoDate, actor: Schema.String, changes: Schema.Unknown })
 
 export class AdminCasinoGroup extends HttpApiGroup.make("casino")
   .add(

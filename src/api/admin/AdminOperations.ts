@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Environment } from "../../domain/Environment.ts"
+import { IsoDate } from "../../domain/IsoDate.ts"
 import { StuckKind } from "../../domain/Stuck.ts"
 import { PageQuery, PerPageQuery } from "../Paging.ts"
 import { RequestValidation } from "../RequestValidation.ts"
@@ -17,47 +18,49 @@ export const StatementListing = Schema.Struct({
   date: Schema.String,
   transactions: Schema.Int,
   totals: Schema.Struct({ bets: Amount, wins: Amount, refunds: Amount, rollbacks: Amount, net: Amount }),
-  computed_at: Schema.String
+  computedAt: IsoDate
+}).pipe(Schema.encodeKeys({ computedAt: "computed_at" }))
+
+const AlertStatus = Schema.Literals(["off", "pending", "sent", "failed"]).annotate({
+  description:
+    "`off`: no OPERATOR_ALERT_URL when it was noticed; `pending`: being sent; `sent`; `failed`: its attempts ran out"
 })
 
-const AlertView = Schema.Struct({
-  status: Schema.Literals(["off", "pending", "sent", "failed"]).annotate({
-    description:
-      "`off`: no OPERATOR_ALERT_URL when it was noticed; `pending`: being sent; `sent`; `failed`: its attempts ran out"
-  }),
+const AlertAnswer = Schema.Struct({
+  status: AlertStatus,
   attempts: Schema.Int,
-  last_error: Schema.NullOr(Schema.String),
-  first_seen_at: Schema.String,
-  alerted_at: Schema.NullOr(Schema.String)
-})
+  lastError: Schema.NullOr(Schema.String),
+  firstSeenAt: IsoDate,
+  alertedAt: Schema.NullOr(IsoDate)
+}).pipe(Schema.encodeKeys({ lastError: "last_error", firstSeenAt: "first_seen_at", alertedAt: "alerted_at" }))
 
-export const StuckItemView = Schema.Struct({
+export const StuckItemAnswer = Schema.Struct({
   kind: StuckKind,
   partner: Schema.String,
   environment: Environment,
   subject: Schema.String.annotate({
     description: "The round id, the bet's transaction id, or the notification's event id"
   }),
-  transaction_id: Schema.NullOr(Schema.String).annotate({ description: "What the wallet page finds it by" }),
+  transactionId: Schema.NullOr(Schema.String).annotate({ description: "What the wallet page finds it by" }),
   player: Schema.NullOr(Schema.String),
-  since: Schema.String,
-  stuck_seconds: Schema.Int,
+  since: IsoDate,
+  stuckSeconds: Schema.Int,
   detail: Schema.String,
-  alert: Schema.NullOr(AlertView).annotate({
+  alert: Schema.NullOr(AlertAnswer).annotate({
     description: "null until the fleet's check has noticed it (within its interval)"
   })
-})
+}).pipe(Schema.encodeKeys({ transactionId: "transaction_id", stuckSeconds: "stuck_seconds" }))
 
-export const ResolvedView = Schema.Struct({
+export const ResolvedAnswer = Schema.Struct({
   kind: StuckKind,
   partner: Schema.String,
   environment: Environment,
   subject: Schema.String,
-  since: Schema.String,
-  first_seen_at: Schema.String,
-  resolved_at: Schema.String,
-  alert_status: AlertView.fields.status
-})
+  since: IsoDate,
+  firstSeenAt: IsoDate,
+  resolvedAt: IsoDate,
+  alertStatus: AlertStatus
+}).pipe(Schema.encodeKeys({ firstSeenAt: "first_seen_at", resolvedAt: "resolved_at", alertStatus: "alert_status" }))
 
 const literal = <const L extends ReadonlyArray<string>>(values: L) =>
   Schema.Literals(values).annotate({ message: `The selected :attribute is invalid. Use ${values.join(", ")}.` })
@@ -93,11 +96,11 @@ export class AdminOperationsGroup extends HttpApiGroup.make("operations")
         success: Schema.Literal(true),
         stuck_round_after: Schema.String.annotate({ description: "WALLET_STUCK_ROUND_AFTER" }),
         alerts: Schema.Boolean.annotate({ description: "Whether OPERATOR_ALERT_URL is set" }),
-        items: Schema.Array(StuckItemView),
+        items: Schema.Array(StuckItemAnswer),
         truncated: Schema.Array(StuckKind).annotate({
           description: "Kinds with more items than listed (200 of each are)"
         }),
-        resolved: Schema.Array(ResolvedView).annotate({ description: "Items no longer stuck, resolved within a day" })
+        resolved: Schema.Array(ResolvedAnswer).annotate({ description: "Items no longer stuck, resolved within a day" })
       })
     }).annotateMerge(OpenApi.annotations({
       summary:

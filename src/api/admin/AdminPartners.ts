@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Environment } from "../../domain/Environment.ts"
+import { IsoDate } from "../../domain/IsoDate.ts"
 import { PlayerMode } from "../../domain/Partner.ts"
 import { RtpPolicy } from "../../domain/RtpPolicy.ts"
 import { RequestValidation } from "../RequestValidation.ts"
@@ -10,38 +11,49 @@ import { AdminAuth } from "./AdminSecurity.ts"
 /** One of the partner's environments, labelled; its token and webhook secret are never shown again. */
 export const PartnerEnvironmentView = Schema.Struct({
   environment: Environment,
-  callback_url: Schema.NullOr(Schema.String).annotate({
+  callbackUrl: Schema.NullOr(Schema.String).annotate({
     description: "Where this environment's wallet callbacks go; null in test: the sandbox's partner wallet answers"
   }),
-  token_issued_at: Schema.NullOr(Schema.String).annotate({
+  tokenIssuedAt: Schema.NullOr(IsoDate).annotate({
     description: "When this environment's token was issued; null: none yet (issue one with rotate-token)"
   })
-})
+}).pipe(Schema.encodeKeys({ callbackUrl: "callback_url", tokenIssuedAt: "token_issued_at" }))
 
 export const PartnerView = Schema.Struct({
   id: Schema.Int,
   name: Schema.String,
   slug: Schema.String,
   status: Schema.Literals(["active", "inactive"]),
-  commission_percent: Schema.Finite,
-  callback_url: Schema.NullOr(Schema.String).annotate({ description: "The live environment's callback URL" }),
-  rate_limit_per_minute: Schema.NullOr(Schema.Int).annotate({
+  commissionPercent: Schema.Finite,
+  callbackUrl: Schema.NullOr(Schema.String).annotate({ description: "The live environment's callback URL" }),
+  rateLimitPerMinute: Schema.NullOr(Schema.Int).annotate({
     description:
       "The partner's own limit on the partner API, requests a minute in each environment; null: PARTNER_RATE_LIMIT"
   }),
-  player_mode: PlayerMode.annotate({
+  playerMode: PlayerMode.annotate({
     description: "What the service keeps of the partner's players: `persisted` (name, e-mail, balance mirror) or " +
       "`shadow` (only the partner's external id behind the user code; the balance is always asked of the partner)"
   }),
-  rtp_policy: RtpPolicy.annotate({
+  rtpPolicy: RtpPolicy.annotate({
     description:
       "What its launches do with the `user_rtp` it sends (both environments): `pass` it on, `clamp` it into " +
       "[min, max], or ignore it for a `fixed` value"
   }),
   environments: Schema.Array(PartnerEnvironmentView).annotate({ description: "Live and test, live first" }),
-  created_at: Schema.String,
-  updated_at: Schema.String
-})
+  createdAt: IsoDate,
+  updatedAt: IsoDate
+}).pipe(Schema.encodeKeys({
+  commissionPercent: "commission_percent",
+  callbackUrl: "callback_url",
+  rateLimitPerMinute: "rate_limit_per_minute",
+  playerMode: "player_mode",
+  rtpPolicy: "rtp_policy",
+  createdAt: "created_at",
+  updatedAt: "updated_at"
+}))
+
+/** A partner as the CLI prints it: the console's answer, byte for byte. */
+export const encodePartnerView = Schema.encodeSync(PartnerView)
 
 const PartnerAnswer = Schema.Struct({ success: Schema.Literal(true), partner: PartnerView })
 const slugParam = { slug: Schema.String }

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { IsoDate } from "../../domain/IsoDate.ts"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Done } from "../identity/Session.ts"
 import { RequestValidation } from "../RequestValidation.ts"
@@ -14,10 +15,14 @@ export const AdminView = Schema.Struct({
 export const SessionAnswer = Schema.Struct({
   success: Schema.Literal(true),
   admin: AdminView,
-  csrf_token: Schema.String,
-  must_change_password: Schema.Boolean,
-  expires_at: Schema.String
-})
+  csrfToken: Schema.String,
+  mustChangePassword: Schema.Boolean,
+  expiresAt: IsoDate
+}).pipe(Schema.encodeKeys({
+  csrfToken: "csrf_token",
+  mustChangePassword: "must_change_password",
+  expiresAt: "expires_at"
+}))
 
 /** Logging in: the one admin endpoint without a session. */
 export class AdminLoginGroup extends HttpApiGroup.make("login").add(

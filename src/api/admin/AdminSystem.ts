@@ -1,13 +1,15 @@
 import { Schema } from "effect"
+import { IsoDate } from "../../domain/IsoDate.ts"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { PerPageQuery } from "../Paging.ts"
 import { RequestValidation } from "../RequestValidation.ts"
 import { UpstreamFailed, ValidationFailed } from "./AdminErrors.ts"
 import { AdminAuth } from "./AdminSecurity.ts"
 
-export const AuditView = Schema.Struct({
+/** An audit entry as the domain holds it (AuditEntry), its time as ISO. */
+export const AuditAnswer = Schema.Struct({
   id: Schema.Int,
-  at: Schema.String,
+  at: IsoDate,
   actor: Schema.String,
   via: Schema.Literals(["console", "cli", "portal"]),
   action: Schema.String,
@@ -29,7 +31,7 @@ export const SportsRefreshView = Schema.Struct({
 /** The console's system page; the service's report (camelCase) with the wire's snake_case keys. */
 export const SystemView = Schema.Struct({
   version: Schema.String,
-  startedAt: Schema.String,
+  startedAt: IsoDate,
   database: Schema.Struct({ ok: Schema.Boolean, embedded: Schema.Boolean }),
   casino: Schema.Struct({
     gateway: Schema.String,
@@ -64,7 +66,7 @@ export class AdminSystemGroup extends HttpApiGroup.make("system")
   .add(
     HttpApiEndpoint.get("audit", "/audit", {
       query: { target: Schema.optional(Schema.String), limit: Schema.optional(PerPageQuery) },
-      success: Schema.Struct({ success: Schema.Literal(true), entries: Schema.Array(AuditView) }),
+      success: Schema.Struct({ success: Schema.Literal(true), entries: Schema.Array(AuditAnswer) }),
       error: ValidationFailed
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "The audit trail, newest first: every change through the console or the CLI"
@@ -89,7 +91,7 @@ export class AdminSystemGroup extends HttpApiGroup.make("system")
     HttpApiEndpoint.get("sportsRefreshes", "/sports/refreshes", {
       success: Schema.Struct({
         success: Schema.Literal(true),
-        refreshes: Schema.Array(Schema.Struct({ at: Schema.String, actor: Schema.String, report: Schema.Unknown }))
+        refreshes: Schema.Array(Schema.Struct({ at: IsoDate, actor: Schema.String, report: Schema.Unknown }))
       })
     }).annotateMerge(
       OpenApi.annotations({ summary: "The last refreshes asked from the console or the CLI, and their counts" })

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
+import { IsoDate } from "../../domain/IsoDate.ts"
 import { PartnerRole } from "../../domain/PartnerUser.ts"
 import { Conflict, NotFound, ValidationFailed } from "./Errors.ts"
 import { RequestValidation } from "../RequestValidation.ts"
@@ -9,19 +10,19 @@ export const UserView = Schema.Struct({
   email: Schema.String,
   role: PartnerRole,
   status: Schema.Literals(["active", "invited", "invitation expired"]),
-  invitation_expires_at: Schema.NullOr(Schema.String).annotate({
+  invitationExpiresAt: Schema.NullOr(IsoDate).annotate({
     description: "When the open invitation link stops working"
   }),
-  created_at: Schema.String
-})
+  createdAt: IsoDate
+}).pipe(Schema.encodeKeys({ invitationExpiresAt: "invitation_expires_at", createdAt: "created_at" }))
 
 /** An invitation as it is handed out: the link (its secret after `#`, shown this once) and when it stops working. */
 export const InvitationAnswer = Schema.Struct({
   success: Schema.Literal(true),
   user: UserView,
-  invitation_url: Schema.String.annotate({ description: "The one-time link to hand to the user: shown this once" }),
-  expires_at: Schema.String
-})
+  invitationUrl: Schema.String.annotate({ description: "The one-time link to hand to the user: shown this once" }),
+  expiresAt: IsoDate
+}).pipe(Schema.encodeKeys({ invitationUrl: "invitation_url", expiresAt: "expires_at" }))
 
 const userId = Schema.FiniteFromString.check(Schema.isInt())
 

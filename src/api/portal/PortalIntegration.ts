@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Environment } from "../../domain/Environment.ts"
+import { IsoDate } from "../../domain/IsoDate.ts"
 import { tokenOverlapHours } from "../../domain/Partner.ts"
 import { changeNeeds, type PartnerRole } from "../../domain/PartnerUser.ts"
 import { Conflict, NotFound, ValidationFailed } from "../identity/Errors.ts"
@@ -11,23 +12,24 @@ import { PortalAuth, RoleNeeded } from "./PortalSecurity.ts"
 
 const environmentParam = { environment: Environment }
 
-export const TokenView = Schema.Struct({
+/** A token as its partner sees it: the domain's IssuedToken (but its environment), dates as ISO strings. */
+export const TokenAnswer = Schema.Struct({
   id: Schema.Int,
   prefix: Schema.NullOr(Schema.String).annotate({
     description: "The token's first characters (`pak_live_AbCd`); null for tokens issued before prefixes were kept"
   }),
-  created_at: Schema.String,
-  last_used_at: Schema.NullOr(Schema.String).annotate({
+  createdAt: IsoDate,
+  lastUsedAt: Schema.NullOr(IsoDate).annotate({
     description: "When a request last came with it (written about once a minute); null: not used since it was issued"
   }),
-  expires_at: Schema.NullOr(Schema.String).annotate({
+  expiresAt: Schema.NullOr(IsoDate).annotate({
     description: "null: the current token; a time: a rolled token, valid until then beside the current one"
   })
-})
+}).pipe(Schema.encodeKeys({ createdAt: "created_at", lastUsedAt: "last_used_at", expiresAt: "expires_at" }))
 
 const TokensAnswer = Schema.Struct({
   success: Schema.Literal(true),
-  environments: Schema.Array(Schema.Struct({ environment: Environment, tokens: Schema.Array(TokenView) }))
+  environments: Schema.Array(Schema.Struct({ environment: Environment, tokens: Schema.Array(TokenAnswer) }))
 })
 
 /** How long the old token (or webhook secret) stays valid beside the new one; absent or null: it stops now. */
@@ -71,9 +73,9 @@ export class PortalTokensGroup extends HttpApiGroup.make("tokens")
         success: Schema.Literal(true),
         environment: Environment,
         token: Schema.String.annotate({ description: "The new token: shown this once" }),
-        old_valid_until: Schema.NullOr(Schema.String),
-        tokens: Schema.Array(TokenView)
-      }),
+        oldValidUntil: Schema.NullOr(IsoDate),
+        tokens: Schema.Array(TokenAnswer)
+      }).pipe(Schema.encodeKeys({ oldValidUntil: "old_valid_until" })),
       // 409: a live token while the operator requires a passed wallet certification first (it says so).
       error: [ValidationFailed, Conflict]
     }).middleware(RequestValidation).annotate(RoleNeeded, changeNeeds.tokens).annotateMerge(OpenApi.annotations({
@@ -87,7 +89,7 @@ export class PortalTokensGroup extends HttpApiGroup.make("tokens")
   .add(
     HttpApiEndpoint.post("endOverlap", "/tokens/:environment/end-overlap", {
       params: environmentParam,
-      success: Schema.Struct({ success: Schema.Literal(true), tokens: Schema.Array(TokenView) }),
+      success: Schema.Struct({ success: Schema.Literal(true), tokens: Schema.Array(TokenAnswer) }),
       error: ValidationFailed
     }).middleware(RequestValidation).annotate(RoleNeeded, changeNeeds.tokens).annotateMerge(OpenApi.annotations({
       summary: "The rolled tokens still in their overlap stop working now"
@@ -96,17 +98,18 @@ export class PortalTokensGroup extends HttpApiGroup.make("tokens")
   .middleware(PortalAuth)
 {}
 
-const WebhookView = Schema.Struct({
+/** An environment's callbacks as its partner sees them: the domain's settings, the rotated secret's end as ISO. */
+const WebhookAnswer = Schema.Struct({
   environment: Environment,
-  callback_url: Schema.NullOr(Schema.String).annotate({
+  callbackUrl: Schema.NullOr(Schema.String).annotate({
     description:
       "Where the environment's wallet callbacks go; null in test: the service's sandbox partner wallet answers"
   }),
-  previous_secret_valid_until: Schema.NullOr(Schema.String).annotate({
+  previousSecretUntil: Schema.NullOr(IsoDate).annotate({
     description:
       "Until when callbacks also carry a signature with the webhook secret rotated out last; null: they do not"
   })
-})
+}).pipe(Schema.encodeKeys({ callbackUrl: "callback_url", previousSecretUntil: "previous_secret_valid_until" }))
 
 const SentRequest = Schema.Struct({
   method: Schema.Literal("POST"),
@@ -119,7 +122,7 @@ const SentRequest = Schema.Struct({
 export class PortalWebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.get("list", "/webhooks", {
-      success: Schema.Struct({ success: Schema.Literal(true), environments: Schema.Array(WebhookView) })
+      success: Schema.Struct({ success: Schema.Literal(true), environments: Schema.Array(WebhookAnswer) })
     })
   )
   .add(
@@ -131,7 +134,7 @@ export class PortalWebhooksGroup extends HttpApiGroup.make("webhooks")
             "https:// on the public internet (as the operator's callback URLs are checked); null or \"\" clears it"
         })
       }),
-      success: Schema.Struct({ success: Schema.Literal(true), webhook: WebhookView }),
+      success: Schema.Struct({ success: Schema.Literal(true), webhook: WebhookAnswer }),
       error: ValidationFailed
     }).middleware(RequestValidation).annotate(RoleNeeded, changeNeeds.webhooks).annotateMerge(OpenApi.annotations({
       summary: "Set the environment's callback URL"
@@ -161,7 +164,7 @@ export class PortalWebhooksGroup extends HttpApiGroup.make("webhooks")
   )
   .add(rolling("rotateSecret", "/webhooks/:environment/rotate-secret", changeNeeds.webhooks, {
     webhook_secret: Schema.String.annotate({ description: "The new webhook secret: shown this once" }),
-    webhook: WebhookView
+    webhook: WebhookAnswer
   }, "Issue a new webhook secret; callbacks carry a signature with the old one too for `keep_old_hours`"))
   .add(
     HttpApiEndpoint.get("deliveries", "/webhooks/:environment/deliveries", {

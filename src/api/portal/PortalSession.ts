@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { IsoDate } from "../../domain/IsoDate.ts"
 import { PartnerRole } from "../../domain/PartnerUser.ts"
 import {
   NotFound,
@@ -19,9 +20,9 @@ export const PortalSessionAnswer = Schema.Struct({
   success: Schema.Literal(true),
   user: Schema.Struct({ email: Schema.String, role: PartnerRole }),
   partner: PortalPartner,
-  csrf_token: Schema.String,
-  expires_at: Schema.String
-})
+  csrfToken: Schema.String,
+  expiresAt: IsoDate
+}).pipe(Schema.encodeKeys({ csrfToken: "csrf_token", expiresAt: "expires_at" }))
 
 const Invitation = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
   description: "The secret of the invitation link (the part after `#`): sent in the body, never in a URL"
@@ -51,8 +52,8 @@ export class PortalLoginGroup extends HttpApiGroup.make("login")
         email: Schema.String,
         role: PartnerRole,
         partner: PortalPartner,
-        expires_at: Schema.String
-      }),
+        expiresAt: IsoDate
+      }).pipe(Schema.encodeKeys({ expiresAt: "expires_at" })),
       error: [NotFound, ValidationFailed]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Who an invitation is for (404 once it was used, replaced or expired)"

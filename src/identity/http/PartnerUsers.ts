@@ -19,8 +19,8 @@ export const userView = (user: PartnerUser, now: number) => ({
   email: user.email,
   role: user.role,
   status: user.statusAt(now),
-  invitation_expires_at: user.invitationExpiresAt?.toISOString() ?? null,
-  created_at: user.createdAt.toISOString()
+  invitationExpiresAt: user.invitationExpiresAt ?? null,
+  createdAt: user.createdAt
 })
 
 /**
@@ -36,8 +36,8 @@ export const userManagement = Effect.gen(function*() {
     Effect.map(view(user), (shown) => ({
       success: true as const,
       user: shown,
-      invitation_url: invitationUrl(app, invitation),
-      expires_at: expiresAt.toISOString()
+      invitationUrl: invitationUrl(app, invitation),
+      expiresAt
     }))
   const changed = (user: PartnerUser) => Effect.map(view(user), (shown) => ({ success: true as const, user: shown }))
   const refusals = {

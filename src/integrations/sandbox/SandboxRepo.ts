@@ -132,9 +132,20 @@ export class SandboxRepo extends Context.Service<SandboxRepo, {
           sql`SELECT event_id, headers, answer FROM sandbox_partner_events WHERE event_id = ANY(${ids}::text[])`
       })
 
+      const agentSecret = SqlSchema.findOne({
+        Request: Schema.Void,
+        Result: Schema.Struct({ value: Schema.String }),
+        execute: () => sql`SELECT value FROM service_secrets WHERE name = 'sandbox_agent_secret'`
+      })
+      const countSpin = SqlSchema.findOne({
+        Request: Schema.String,
+        Result: Schema.Struct({ spins: Schema.Int }),
+        execute: (id) => sql`UPDATE sandbox_casino_sessions SET spins = spins + 1 WHERE id = ${id} RETURNING spins`
+      })
+
       return SandboxRepo.of({
-        agentSecret: sql<{ value: string }>`SELECT value FROM service_secrets WHERE name = 'sandbox_agent_secret'`.pipe(
-          Effect.map(([row]) => Redacted.make(row.value)),
+        agentSecret: agentSecret(undefined).pipe(
+          Effect.map((row) => Redacted.make(row.value)),
           Effect.orDie
         ),
         openSession: (session, ttl) =>
@@ -146,11 +157,10 @@ export class SandboxRepo extends Context.Service<SandboxRepo, {
           ], { discard: true }).pipe(Effect.orDie),
         findSession: (id, ttl) => Effect.orDie(findSession({ id, ttl })),
         countSpin: (id) =>
-          sql<{ spins: number }>`UPDATE sandbox_casino_sessions SET spins = spins + 1 WHERE id = ${id} RETURNING spins`
-            .pipe(
-              Effect.map(([row]) => row.spins),
-              Effect.orDie
-            ),
+          countSpin(id).pipe(
+            Effect.map((row) => row.spins),
+            Effect.orDie
+          ),
         transaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)),
         setWalletBalance: (wallet, balance) =>
           sql`INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, balance)

@@ -3,28 +3,20 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Conflict, invalid, notFound } from "../../api/identity/Errors.ts"
 import { PortalApi } from "../../api/portal/PortalApi.ts"
 import { type Environment, environments } from "../../domain/Environment.ts"
-import { blankIsNull, type IssuedToken, type PartnerEnvironmentSettings } from "../../domain/Partner.ts"
+import { blankIsNull, type IssuedToken } from "../../domain/Partner.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
 import { CallbackAdmin } from "../../changes/CallbackAdmin.ts"
 import { PartnerAdmin } from "../../changes/PartnerAdmin.ts"
 import { partnerOfSession, portalActor } from "./Common.ts"
 
-const iso = (date: Date | null) => date === null ? null : date.toISOString()
-
-const tokenView = (token: IssuedToken) => ({
-  id: token.id,
-  prefix: token.prefix,
-  created_at: token.createdAt.toISOString(),
-  last_used_at: iso(token.lastUsedAt),
-  expires_at: iso(token.expiresAt)
-})
-
-const webhookView = (settings: PartnerEnvironmentSettings) => ({
-  environment: settings.environment,
-  callback_url: settings.callbackUrl,
-  previous_secret_valid_until: iso(settings.previousSecretUntil)
-})
+/** The latest end of these rolled tokens; null: none is in an overlap. */
+const latestEnd = (tokens: ReadonlyArray<IssuedToken>) =>
+  tokens.reduce<Date | null>(
+    (latest, token) =>
+      token.expiresAt !== null && (latest === null || token.expiresAt > latest) ? token.expiresAt : latest,
+    null
+  )
 
 /** `keep_old_hours` as a duration; absent or null: the old one stops now. */
 const keptFor = (hours: number | null | undefined) =>
@@ -39,7 +31,7 @@ export const PortalTokensHandlers = HttpApiBuilder.group(
     const changes = yield* PartnerAdmin
     const tokensOf = Effect.fnUntraced(function*(environment?: Environment) {
       const all = yield* Effect.flatMap(partnerOfSession, partners.tokensOf)
-      return all.filter((token) => environment === undefined || token.environment === environment).map(tokenView)
+      return all.filter((token) => environment === undefined || token.environment === environment)
     })
     return handlers
       .handle("list", () =>
@@ -48,7 +40,7 @@ export const PortalTokensHandlers = HttpApiBuilder.group(
           success: true as const,
           environments: environments.map((environment) => ({
             environment,
-            tokens: all.filter((token) => token.environment === environment).map(tokenView)
+            tokens: all.filter((token) => token.environment === environment)
           }))
         })))
       .handle(
@@ -64,12 +56,11 @@ export const PortalTokensHandlers = HttpApiBuilder.group(
               })
             )
           const tokens = yield* tokensOf(params.environment)
-          const kept = tokens.map((shown) => shown.expires_at).filter((until) => until !== null).sort().at(-1) ?? null
           return {
             success: true as const,
             environment: params.environment,
             token,
-            old_valid_until: keepOld === undefined ? null : kept,
+            oldValidUntil: keepOld === undefined ? null : latestEnd(tokens),
             tokens
           }
         })
@@ -96,16 +87,14 @@ export const PortalWebhooksHandlers = HttpApiBuilder.group(
     const outbox = yield* CallbackOutbox
     const webhook = Effect.fnUntraced(function*(environment: Environment) {
       const settings = yield* Effect.flatMap(partnerOfSession, (partner) => partners.environmentsOf([partner]))
-      return webhookView(settings.find((each) => each.environment === environment)!)
+      return settings.find((each) => each.environment === environment)!
     })
     return handlers
       .handle("list", () =>
         // One read of the partner's environments, in the contract's order.
         Effect.map(Effect.flatMap(partnerOfSession, (partner) => partners.environmentsOf([partner])), (settings) => ({
           success: true as const,
-          environments: environments.map((environment) =>
-            webhookView(settings.find((each) => each.environment === environment)!)
-          )
+          environments: environments.map((environment) => settings.find((each) => each.environment === environment)!)
         })))
       .handle(
         "setUrl",

@@ -13,8 +13,8 @@ const sessionAnswer = (session: PortalSession) => ({
   success: true as const,
   user: { email: session.user.email, role: session.user.role },
   partner: { name: session.partner.name, slug: session.partner.slug },
-  csrf_token: session.csrfToken,
-  expires_at: session.expiresAt.toISOString()
+  csrfToken: session.csrfToken,
+  expiresAt: session.expiresAt
 })
 
 const busy = {
@@ -60,7 +60,7 @@ export const PortalLoginHandlers = HttpApiBuilder.group(
             email: user.email,
             role: user.role,
             partner: { name: partner.name, slug: partner.slug },
-            expires_at: user.invitationExpiresAt!.toISOString()
+            expiresAt: user.invitationExpiresAt!
           }))
         ))
       .handle(
