@@ -29,6 +29,7 @@ import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { type AdminSession, asAdmin, givenAdmin, sessionOf } from "../support/AdminConsole.ts"
 import { CallbackTargetsOfRepo } from "../support/RepoPartner.ts"
 import { TestConfig } from "../support/TestApp.ts"
+import { givenTestBet } from "../support/SpecWallet.ts"
 
 /**
  * The console's contract for partners and the wallet (the envelope, credentials shown once, 404 for an unknown
@@ -155,33 +156,7 @@ layer(InMemoryConsole)("the console's partners and wallet over memory", (it) => 
       const operator = yield* as("operator")
       const slug = `delta-${unique()}`
       const { partner } = yield* operator.partners.create({ payload: { name: "Delta", slug } })
-      const player = yield* Effect.flatMap(
-        Effect.service(PartnerPlayers),
-        (players) =>
-          players.arrive({
-            partnerId: partner.id,
-            environment: "test",
-            externalPlayerId: "p-1",
-            name: null,
-            email: null,
-            balance: 100_000
-          })
-      )
-      yield* Effect.flatMap(
-        Effect.service(Wallet),
-        (wallet) =>
-          wallet.handle({
-            type: "WinBet",
-            aggregator: "sandbox",
-            userCode: player.internal_user_id,
-            txnId: `t-${slug}`,
-            roundId: "r-1",
-            bet: 1_000,
-            win: 0,
-            gameCode: "g",
-            providerCode: "p"
-          }, "test")
-      )
+      yield* givenTestBet(partner.id, `t-${slug}`, { bet: 1_000, win: 0 })
       const found = yield* api.wallet.transactions({ query: { partner: slug } })
       assert.deepStrictEqual(
         found.transactions.map((entry) => [entry.txnId, entry.partner, entry.environment, entry.status]),

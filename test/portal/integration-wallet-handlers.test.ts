@@ -31,6 +31,7 @@ import type { AdminSession } from "../support/AdminConsole.ts"
 import { asPortalUser, givenPortalUser } from "../support/Portal.ts"
 import { CallbackTargetsOfRepo } from "../support/RepoPartner.ts"
 import { givenPartner, TestConfig } from "../support/TestApp.ts"
+import { givenTestBet } from "../support/SpecWallet.ts"
 
 /**
  * The portal's contract for a partner's tokens, webhooks and wallet (the envelope, the role matrix's 403s, 409 for a
@@ -214,33 +215,7 @@ layer(InMemoryPortal)("the portal's tokens, webhooks and wallet over memory", (i
     Effect.gen(function*() {
       const mine = yield* given("viewer")
       const theirs = yield* given("viewer")
-      const player = yield* Effect.flatMap(
-        Effect.service(PartnerPlayers),
-        (players) =>
-          players.arrive({
-            partnerId: mine.partner.id,
-            environment: "test",
-            externalPlayerId: "p-1",
-            name: null,
-            email: null,
-            balance: 100_000
-          })
-      )
-      yield* Effect.flatMap(
-        Effect.service(Wallet),
-        (wallet) =>
-          wallet.handle({
-            type: "WinBet",
-            aggregator: "sandbox",
-            userCode: player.internal_user_id,
-            txnId: "t-1",
-            roundId: "r-1",
-            bet: 1_000,
-            win: 450,
-            gameCode: "g",
-            providerCode: "p"
-          }, "test")
-      )
+      yield* givenTestBet(mine.partner.id, "t-1", { bet: 1_000, win: 450 })
       const test = yield* mine.api.wallet.transactions({ params: { environment: "test" }, query: {} })
       assert.deepStrictEqual([test.success, test.transactions.map((entry) => [entry.transaction_id, entry.status])], [
         true,

@@ -1,0 +1,39 @@
+import { Effect } from "effect"
+import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
+import { Wallet } from "../../src/wallet/Wallet.ts"
+
+/**
+ * A test player of 1,000.00 and one sandbox bet of theirs settled through the wallet, for the handler specs that
+ * read a ledger (the console's and the portal's wallet groups) over memory.
+ */
+export const givenTestBet = (
+  partnerId: number,
+  txnId: string,
+  amounts: { readonly bet: number; readonly win: number }
+) =>
+  Effect.gen(function*() {
+    const player = yield* PartnerPlayers.use((players) =>
+      players.arrive({
+        partnerId,
+        environment: "test",
+        externalPlayerId: "p-1",
+        name: null,
+        email: null,
+        balance: 100_000
+      })
+    )
+    yield* Wallet.use((wallet) =>
+      wallet.handle({
+        type: "WinBet",
+        aggregator: "sandbox",
+        userCode: player.internal_user_id,
+        txnId,
+        roundId: "r-1",
+        bet: amounts.bet,
+        win: amounts.win,
+        gameCode: "g",
+        providerCode: "p"
+      }, "test")
+    )
+    return player
+  })
