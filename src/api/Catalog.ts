@@ -1,19 +1,10 @@
-import { Effect, Schema, SchemaGetter } from "effect"
+import { Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import {
-  type Facets,
-  FeedEntry,
-  type InvalidSportsCatalogQuery,
-  LiveFeedEntry,
-  NamedEntry,
-  type RefreshOutcome,
-  type RefreshRequest as CatalogRefresh,
-  SportsCatalogOverview
-} from "../domain/SportsCatalog.ts"
+import { FeedEntry, LiveFeedEntry, NamedEntry, SportsCatalogOverview } from "../domain/SportsCatalog.ts"
 import { SportsCatalogFilters } from "../domain/SportsCatalogQuery.ts"
 import { Envelope, IsoDate } from "./Envelope.ts"
-import { ErrorMessages, InternalError, ValidationFailed } from "./Errors.ts"
-import { listed, PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
+import { InternalError } from "./Errors.ts"
+import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { DayQuery } from "./Sports.ts"
 import { PartnerUpstreams } from "./Security.ts"
@@ -380,79 +371,3 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
     description: "The local sports catalog and its feeds: fast, filterable reads refreshed from the provider."
   }))
 {}
-
-// The edge: a request as the catalog takes it, and its answers as the contract writes them.
-
-/** The query's filters, as the catalog takes them: already checked by the contract, so a failure here is a defect. */
-export const filtersOf = Schema.decodeSync(FiltersCodec)
-
-/** A feed's sort, as the catalog takes it. */
-export const sortOf = (
-  query: { readonly sort_by?: string | undefined; readonly sort_direction?: string | undefined }
-) => ({
-  sortBy: query.sort_by,
-  direction: query.sort_direction
-})
-
-/** A query the catalog cannot read: a 422 naming its fields. */
-export const invalidQuery = (error: InvalidSportsCatalogQuery) =>
-  new ValidationFailed({ message: ErrorMessages.invalidData, errors: error.errors })
-
-/** A refresh body as the catalog takes it (no body: the catalog's default refresh). */
-export const refreshOf = (payload: RefreshRequest | null): CatalogRefresh | null =>
-  payload && { sport: payload.sport_id, importLeagues: payload.import_leagues, importEvents: payload.import_events }
-
-const plural = (count: number, one: string, many = `${one}s`) =>
-  `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`
-
-/** A refresh as asked for, and what it imported from `provider`, worded for the partner (the envelope's message too). */
-export const refreshAnswer =
-  (payload: RefreshRequest | null, provider: string) => ({ report, scope }: RefreshOutcome) => {
-    const message =
-      `Imported ${plural(report.sports, "sport")}, ${plural(report.countries, "country", "countries")}, ` +
-      `${plural(report.leagues, "league")}, ${plural(report.teams, "team")} and ${plural(report.events, "event")}` +
-      ` from ${provider}: ${plural(report.changed, "record")} new or changed, ${
-        report.deactivated.toLocaleString("en-US")
-      } deactivated.`
-    return Effect.succeed({
-      data: {
-        sport_id: payload?.sport_id ?? null,
-        import_leagues: scope.leagues,
-        import_events: scope.events,
-        message,
-        imported: {
-          sports: report.sports,
-          countries: report.countries,
-          leagues: report.leagues,
-          teams: report.teams,
-          events: report.events,
-          deactivated: report.deactivated
-        }
-      },
-      message
-    })
-  }
-
-/** A refresh's failures as the contract answers them: a query it cannot read is a 422, the provider's failure a 500. */
-export const refreshFailures = (provider: string) => ({
-  InvalidSportsCatalogQuery: (error: InvalidSportsCatalogQuery) => Effect.fail(invalidQuery(error)),
-  SportsProviderError: (error: {
-    readonly message: string
-    readonly reason: string
-    readonly providerResponse?: unknown
-  }) =>
-    Effect.fail(
-      new InternalError({
-        message: `The catalog could not be refreshed: the sports provider could not be queried: ${error.message}`,
-        provider,
-        provider_response: error.providerResponse ?? { error: error.reason, error_detail: error.message }
-      })
-    )
-})
-
-export const prematchAnswer = listed(PrematchEntryCodec)
-export const liveFeedAnswer = listed(LiveEntryCodec)
-
-/** The facets of a source's feed, the source named. */
-export const filtersAnswer = (facets: Facets, source: string) =>
-  Effect.succeed({ source: source as "prematch" | "live", ...facets })

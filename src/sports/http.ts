@@ -5,6 +5,7 @@ import { PartnerApi } from "../api/Api.ts"
 import { envelopeWriter, partnerSummary } from "../api/Envelope.ts"
 import { respond, respondWith, respondWritten } from "../api/Respond.ts"
 import { NotFound, ProviderUnavailable } from "../api/Errors.ts"
+import { OddsData } from "../api/Sports.ts"
 import {
   endedAnswer,
   includeRaw,
@@ -14,12 +15,11 @@ import {
   liveAnswer,
   liveEventAnswer,
   oddsAnswer,
-  OddsData,
   providerStatus,
   resultAnswer,
   statsTrendAnswer,
   upcomingAnswer
-} from "../api/Sports.ts"
+} from "../api/SportsEdge.ts"
 import type { PartnerAccess } from "../domain/Partner.ts"
 import type { OddsMarket } from "../domain/Sports.ts"
 import { recordProviderCache } from "../platform/Metrics.ts"

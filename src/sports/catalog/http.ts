@@ -1,22 +1,18 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../../api/Api.ts"
+import { FiltersData, LiveFeedData, NamedEntryCodec, OverviewCodec, PrematchFeedData } from "../../api/Catalog.ts"
 import {
   filtersAnswer,
-  FiltersData,
   filtersOf,
   invalidQuery,
   liveFeedAnswer,
-  LiveFeedData,
-  NamedEntryCodec,
-  OverviewCodec,
   prematchAnswer,
-  PrematchFeedData,
   refreshAnswer,
   refreshFailures,
   refreshOf,
   sortOf
-} from "../../api/Catalog.ts"
+} from "../../api/CatalogEdge.ts"
 import { envelopeWriter } from "../../api/Envelope.ts"
 import { respond, respondWith, respondWritten } from "../../api/Respond.ts"
 import { encodeWith, listed, page } from "../../api/Paging.ts"

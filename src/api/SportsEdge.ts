@@ -1,0 +1,103 @@
+/**
+ * The provider data's edge (its contract is ./Sports.ts): a request as the provider takes it, and its answers as the
+ * contract writes them.
+ */
+import { Clock, Effect, Schema } from "effect"
+import {
+  type Lineup,
+  minuteOf,
+  type OddsMarket,
+  type Page,
+  type sportsCapabilities,
+  type SportsEvent,
+  type SportsLeague,
+  type StatsTrend,
+  summaryOf
+} from "../domain/Sports.ts"
+import { encodeWith } from "./Paging.ts"
+import {
+  EndedEventCodec,
+  LeagueCodec,
+  LiveEventCodec,
+  LiveEventDetailCodec,
+  ResultCodec,
+  UpcomingEventCodec
+} from "./Sports.ts"
+
+/** A list's query as the provider takes it: sport 1 (soccer) and page 1 unless it says otherwise. */
+export const listOf = (query: { readonly sport_id?: number | undefined; readonly page?: number | undefined }) => ({
+  sportId: query.sport_id ?? 1,
+  page: query.page ?? 1
+})
+
+/** Whether the answer also carries the provider's raw payload. */
+export const includeRaw = (query: { readonly include_raw?: string | undefined }) =>
+  query.include_raw === "true" || query.include_raw === "1"
+
+/** A page of the provider's as every list answers it: its entries built by `entryOf`, encoded by `codec`, and `meta`. */
+const listedWith = <S extends Schema.Codec<unknown, unknown>, A>(
+  codec: S,
+  entryOf: (item: A, now: number) => S["Type"]
+) => {
+  const encode = encodeWith(Schema.Array(codec))
+  return (page: Page<A>, now = 0) =>
+    Effect.map(encode(page.results.map((item) => entryOf(item, now))), (results) => ({
+      results,
+      meta: { page: page.page, per_page: page.perPage, total: page.total }
+    }))
+}
+const listedLeagues = listedWith(LeagueCodec, (league: SportsLeague) => league)
+const listedUpcoming = listedWith(
+  UpcomingEventCodec,
+  (event: SportsEvent) => ({ ...summaryOf(event), startsAt: event.startsAt })
+)
+const listedEnded = listedWith(
+  EndedEventCodec,
+  (event: SportsEvent) => ({ ...summaryOf(event), score: event.score ?? "" })
+)
+const listedLive = listedWith(LiveEventCodec, (event: SportsEvent, now: number) => ({
+  ...summaryOf(event),
+  score: event.score ?? "",
+  minute: minuteOf(event, now)
+}))
+const encodeLiveEventDetail = encodeWith(LiveEventDetailCodec)
+
+/** The provider the token reaches, as `/sports/status` answers it. */
+export const providerStatus = (
+  provider: { readonly name: string; readonly capabilities: ReadonlyArray<typeof sportsCapabilities[number]> }
+) => Effect.succeed({ provider: provider.name, capabilities: provider.capabilities })
+
+/** The leagues, with the provider that listed them. */
+export const leaguesAnswer = (page: Page<SportsLeague>, provider: { readonly name: string }) =>
+  Effect.map(listedLeagues(page), (listed) => ({ provider: provider.name, ...listed }))
+
+export const upcomingAnswer = (page: Page<SportsEvent>) => listedUpcoming(page)
+export const endedAnswer = (page: Page<SportsEvent>) => listedEnded(page)
+
+/** Events in play, each with its minute now. */
+export const liveAnswer = (page: Page<SportsEvent>) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => listedLive(page, now))
+
+/** One event in play: its state and minute now. */
+export const liveEventAnswer = (event: SportsEvent) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    encodeLiveEventDetail({
+      id: event.id,
+      homeName: event.home.name,
+      awayName: event.away.name,
+      minute: minuteOf(event, now),
+      score: event.score ?? "",
+      status: event.status
+    }))
+
+/** An event's odds, the event named. */
+export const oddsAnswer = (markets: ReadonlyArray<OddsMarket>, eventId: string) =>
+  Effect.succeed({ event_id: eventId, markets })
+
+export const lineupAnswer = (eventId: string) => (lineup: Lineup) =>
+  Effect.succeed({ event_id: eventId, home: lineup.home, away: lineup.away })
+
+export const statsTrendAnswer = (eventId: string) => (stats: StatsTrend) =>
+  Effect.succeed({ event_id: eventId, ...stats })
+
+export const resultAnswer = encodeWith(ResultCodec)
