@@ -3,13 +3,8 @@
  * what a refresh or an odds answer says now, which changes (and in which order); which streams carry them.
  */
 import { assert, describe, it } from "@effect/vitest"
-import {
-  eventChanges,
-  type EventRecord,
-  type MarketRecord,
-  oddsChanges,
-  unlistedEvents
-} from "../../src/domain/SportsChanges.ts"
+import { eventChanges, oddsChanges, unlistedEvents } from "../../src/domain/SportsChangeRules.ts"
+import type { EventRecord, MarketRecord } from "../../src/domain/SportsChanges.ts"
 import { carries, streamFilterOf } from "../../src/domain/SportsStream.ts"
 
 const at = Date.UTC(2026, 11, 1, 12)

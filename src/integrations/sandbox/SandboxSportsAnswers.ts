@@ -1,20 +1,14 @@
 import * as BetsApi from "../../sports/BetsApi.ts"
 import {
-  basketball,
-  chance,
-  dayMs,
   type Fixture,
   fixtureById,
   fixturesBetween,
-  leagues,
   type MatchState,
-  minuteMs,
-  soccer,
   stateOf,
-  type Team,
   windowAhead,
   windowBack
-} from "./SandboxSports.ts"
+} from "./SandboxFixtures.ts"
+import { basketball, chance, dayMs, leagues, minuteMs, soccer, type Team } from "./SandboxSports.ts"
 
 /**
  * The sandbox's sports data as answers, in the BetsAPI protocol: what the sandbox

@@ -1,16 +1,8 @@
 import { Cause, Clock, Context, Duration, Effect, Layer } from "effect"
 import type { Snapshot } from "../../domain/SportsCatalog.ts"
 import { snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
-import {
-  type ChangeRecord,
-  eventChanges,
-  type EventRecord,
-  type MarketRecord,
-  oddsChanges,
-  type OddsSighting,
-  staleMarketChanges,
-  unlistedEvents
-} from "../../domain/SportsChanges.ts"
+import { eventChanges, oddsChanges, staleMarketChanges, unlistedEvents } from "../../domain/SportsChangeRules.ts"
+import type { ChangeRecord, EventRecord, MarketRecord, OddsSighting } from "../../domain/SportsChanges.ts"
 import { CatalogChanges } from "../catalog/CatalogChanges.ts"
 import { SportsChangeLog } from "./SportsChangeLog.ts"
 import { StreamConfig } from "./StreamConfig.ts"

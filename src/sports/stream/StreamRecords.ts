@@ -3,7 +3,8 @@ import * as Arr from "effect/Array"
 import { SqlClient } from "effect/sql"
 import { createHash } from "node:crypto"
 import type { EventRecord, MarketRecord } from "../../domain/SportsChanges.ts"
-import { eventFacts, suspensionReasons } from "../../domain/SportsChanges.ts"
+import { eventFacts } from "../../domain/SportsChangeRules.ts"
+import { suspensionReasons } from "../../domain/SportsChanges.ts"
 import { rowsOf } from "../../platform/SqlRows.ts"
 
 /** Rows go to PostgreSQL as JSON documents of this many. */
