@@ -1,10 +1,10 @@
-import { Duration, Effect, Option, Schedule, Schema, Struct } from "effect"
+import { Duration, Effect, Option, Schedule, Schema } from "effect"
 import { SqlClient, SqlError, SqlSchema, type Statement } from "effect/sql"
 import { Aggregator } from "../domain/Aggregator.ts"
 import { Environment } from "../domain/Environment.ts"
 import { formatCents } from "../domain/Money.ts"
 import type { NewCallback } from "../domain/Callbacks.ts"
-import { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
+import { type Round, TransactionKind, type WalletTransaction } from "../domain/Wallet.ts"
 import {
   type NewTransaction,
   type OpenedBet,
@@ -17,76 +17,23 @@ import {
   TransactionExists,
   type TransactionFilter
 } from "../domain/WalletRecords.ts"
-import { mirrorWriting, playerReading, PlayerStateColumns, playerStateOf } from "../partners/PartnerPlayers.ts"
+import { mirrorWriting, playerReading, playerStateOf } from "../partners/PartnerPlayers.ts"
 import { type PlayerIdentity, playerOf } from "../domain/Partner.ts"
-import { CentsFromNumeric, IdFromBigInt, interval } from "../platform/SqlCodecs.ts"
+import { interval } from "../platform/SqlCodecs.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
 import { deliveryTask, playerLinePrefix } from "./outbox/OutboxRepo.ts"
-
-// Rows are decoded once, into the domain's own shapes: the columns' names and SQL types at this edge only.
-const TransactionRow = WalletTransaction.mapFields(Struct.assign({
-  ref: IdFromBigInt,
-  partnerId: IdFromBigInt,
-  playerId: IdFromBigInt,
-  roundRef: IdFromBigInt,
-  bet: CentsFromNumeric,
-  win: CentsFromNumeric,
-  amount: CentsFromNumeric,
-  balanceAfter: Schema.NullOr(CentsFromNumeric)
-})).pipe(Schema.encodeKeys({
-  ref: "id",
-  txnId: "txn_id",
-  partnerId: "partner_id",
-  playerId: "player_id",
-  roundRef: "round_ref",
-  roundId: "round_id",
-  gameCode: "game_code",
-  providerCode: "provider_code",
-  balanceAfter: "balance_after",
-  createdAt: "created_at",
-  settledAt: "settled_at",
-  ageMillis: "age_millis"
-}))
-const decodeTransactions = Schema.decodeUnknownEffect(Schema.Array(TransactionRow))
-/** An opened bet's row: the transaction's columns and the player's (playerReading). */
-const decodeTransaction = Schema.decodeUnknownEffect(TransactionRow)
-const decodePlayerState = Schema.decodeUnknownEffect(PlayerStateColumns)
-const decodeOpened = (row: unknown) =>
-  Effect.all({ transaction: decodeTransaction(row), state: decodePlayerState(row) })
-
-const RoundRow = Round.mapFields(Struct.assign({
-  ref: IdFromBigInt,
-  partnerId: IdFromBigInt,
-  playerId: IdFromBigInt,
-  betTotal: CentsFromNumeric,
-  winTotal: CentsFromNumeric
-})).pipe(Schema.encodeKeys({
-  ref: "id",
-  partnerId: "partner_id",
-  playerId: "player_id",
-  roundId: "round_id",
-  pendingBets: "pending_bets",
-  betTotal: "bet_total",
-  winTotal: "win_total",
-  refundedEarly: "refunded_early",
-  createdAt: "created_at",
-  updatedAt: "updated_at"
-}))
-const decodeRounds = Schema.decodeUnknownEffect(Schema.Array(RoundRow))
-const decodePendingPairs = Schema.decodeUnknownEffect(Schema.Array(
-  Schema.Struct({ partnerId: IdFromBigInt, environment: Environment }).pipe(
-    Schema.encodeKeys({ partnerId: "partner_id" })
-  )
-))
-const decodeOpenSince = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ open_since: Schema.Date })))
-
-const transactionColumns =
-  `id, kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, round_ref, round_id, game_code, provider_code,
-  bet, win, status, refusal, note, amount, balance_after, answer, created_at, settled_at,
-  (extract(epoch FROM now() - created_at) * 1000)::float8 AS age_millis`
-const roundColumns =
-  "id, partner_id, environment, player_id, aggregator, round_id, status, pending_bets, bet_total, win_total, refunded_early, created_at, updated_at"
+import {
+  decodeOpened,
+  decodeOpenSince,
+  decodePendingPairs,
+  decodeRounds,
+  decodeTransactions,
+  roundColumns,
+  RoundRow,
+  transactionColumns,
+  TransactionRow
+} from "./WalletRows.ts"
 
 const isKeyTaken = (error: unknown): boolean =>
   SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation" &&
