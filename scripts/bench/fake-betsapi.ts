@@ -9,7 +9,7 @@
  *   listed 50 a page as BetsAPI does; nothing in play or ended.
  */
 import { createServer } from "node:http"
-import { paths } from "../../src/sports/BetsApi.ts"
+import { paths } from "../../src/integrations/betsapi/BetsApi.ts"
 
 const port = Number(process.env.PORT ?? 0)
 const eventCount = Number(process.env.CATALOG_EVENTS ?? 0)

@@ -14,9 +14,8 @@ import {
   type SportsLeague,
   type StatsTrend
 } from "../domain/Sports.ts"
-import * as BetsApi from "./BetsApi.ts"
-import { type Content, contentOf, timeToLive, type Usable } from "./BetsApiAnswers.ts"
-import { eventCall, listCall, paramsOf, type ProviderCall } from "./ProviderCache.ts"
+import { type Endpoint, eventCall, listCall, type ProviderCall } from "./ProviderCache.ts"
+import type { Content, Reader, SportsProtocol, Usable } from "./ProviderProtocol.ts"
 import { providerQuota } from "./ProviderQuota.ts"
 import { makeSharedAnswers, type Origin } from "./SharedAnswers.ts"
 import { SportsConfig } from "./SportsConfig.ts"
@@ -79,7 +78,7 @@ export type ProviderLayer<E = never, R = never> = Layer.Layer<
   SportsConfig | RateLimiter.RateLimiter | SharedStore | SharedPersistence | R
 >
 
-/** How a provider is reached: one GET of a BetsAPI-style path, answering its JSON. */
+/** How a provider is reached: one GET of a path of its protocol, answering its JSON. */
 export interface SportsTransport {
   readonly call: (path: string, params: Readonly<Record<string, string>>) => Effect.Effect<unknown, SportsProviderError>
   /**
@@ -90,6 +89,7 @@ export interface SportsTransport {
 }
 
 export { providerQuota }
+export type { SportsProtocol }
 
 interface Stored<A> {
   readonly origin: Origin
@@ -102,17 +102,18 @@ interface Stored<A> {
 }
 
 /**
- * Builds the SportsProvider over a transport: caching (effect's Cache, one
- * per kind of answer, values decoded, all under one bound in bytes),
- * coalescing, the hourly limit, and the mapping of BetsAPI-style answers.
+ * Builds the SportsProvider over a transport and the protocol it speaks:
+ * caching (effect's Cache, one per kind of answer, values read once, all
+ * under one bound in bytes), coalescing, and the hourly limit.
  */
 export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   readonly name: string
   readonly configured: boolean
   readonly transport: SportsTransport
+  readonly protocol: SportsProtocol
 }) {
   const config = yield* SportsConfig
-  const { name, transport } = options
+  const { name, protocol, transport } = options
   const takeToken = transport.chargesQuota === true ? Effect.void : yield* providerQuota(name)
   const budget = ByteBoundedCache.makeBudget(Number(config.cacheMaxSize))
   const shared = yield* makeSharedAnswers({
@@ -120,25 +121,25 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
     lockFor: 4 * Duration.toMillis(config.timeout) + 1_000
   })
 
-  /** One kind of answer: its cache, each entry fetched once and decoded once. */
-  const answers = <A>(kind: string, schema: Schema.Codec<A, unknown>, nothingIsUnknown = false) =>
+  /** One kind of answer: its cache, each entry fetched once and read once. */
+  const answers = <A>(kind: string, read: Reader<A>) =>
     Effect.map(
       budget.cache<ProviderCall, Stored<A>, SportsProviderError>({
         lookup: Effect.fn(`SportsProvider.fetch.${kind}`)(
           function*(call: ProviderCall): Effect.fn.Return<Stored<A>, SportsProviderError> {
-            const params = paramsOf(call)
+            const { params, path } = protocol.request(call)
             const upstream = Effect.gen(function*() {
               yield* takeToken
-              const raw = yield* transport.call(call.path, params).pipe(Metrics.countedProviderCall(kind))
-              const ttl = Duration.min(timeToLive(call.path, raw), config.cacheTtlMax)
+              const raw = yield* transport.call(path, params).pipe(Metrics.countedProviderCall(kind))
+              const ttl = Duration.min(protocol.timeToLive(call, raw), config.cacheTtlMax)
               return { raw, storedAt: yield* Clock.currentTimeMillis, ttlMillis: Duration.toMillis(ttl) }
             })
-            const { answer, origin } = yield* shared(`${call.path}?${new URLSearchParams(params)}`, upstream)
+            const { answer, origin } = yield* shared(`${path}?${new URLSearchParams(params)}`, upstream)
             const age = (yield* Clock.currentTimeMillis) - answer.storedAt
             return {
               raw: answer.raw,
               origin,
-              content: contentOf(schema, nothingIsUnknown, answer.raw),
+              content: read(answer.raw, call),
               storedAt: answer.storedAt,
               // An answer another instance fetched is kept here only for what is left of its lifetime.
               timeToLive: Duration.millis(Math.max(0, answer.ttlMillis - age))
@@ -151,13 +152,13 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
       }),
       (cache) => cache.get
     )
-  const leaguesCache = yield* answers("leagues", BetsApi.LeaguesAnswer)
-  const eventsCache = yield* answers("events", BetsApi.EventsAnswer)
-  const viewCache = yield* answers("view", BetsApi.ViewAnswer)
-  const oddsCache = yield* answers("odds", BetsApi.OddsAnswer, true)
-  const lineupCache = yield* answers("lineup", BetsApi.LineupAnswer, true)
-  const statsTrendCache = yield* answers("statsTrend", BetsApi.StatsTrendAnswer, true)
-  const resultCache = yield* answers("result", BetsApi.ResultAnswer)
+  const leaguesCache = yield* answers("leagues", protocol.leagues)
+  const eventsCache = yield* answers("events", protocol.events)
+  const viewCache = yield* answers("view", protocol.event)
+  const oddsCache = yield* answers("odds", protocol.odds)
+  const lineupCache = yield* answers("lineup", protocol.lineup)
+  const statsTrendCache = yield* answers("statsTrend", protocol.statsTrend)
+  const resultCache = yield* answers("result", protocol.result)
 
   /** Reads through a cache; a refusal or an answer of the wrong shape is an error worded for `what`. */
   const fetch = <A>(
@@ -197,86 +198,69 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
     const { content, raw, stamp } = yield* fetch(
       "the league list",
       leaguesCache,
-      listCall(BetsApi.paths.leagues, query)
+      listCall("leagues", query)
     )
     if (content._tag !== "Found") return { value: emptyPage<SportsLeague>(query.page), raw, ...stamp }
-    return { value: BetsApi.toLeagues(content.answer, query.sportId), raw, ...stamp }
+    return { value: content.answer, raw, ...stamp }
   })
 
-  const events = (what: string, path: BetsApi.Path, spanName: string) =>
+  const events = (what: string, endpoint: Endpoint, spanName: string) =>
     Effect.fn(spanName)(function*(query: ListQuery) {
-      const { content, raw, stamp } = yield* fetch(what, eventsCache, listCall(path, query))
+      const { content, raw, stamp } = yield* fetch(what, eventsCache, listCall(endpoint, query))
       if (content._tag !== "Found") return { value: emptyPage<SportsEvent>(query.page), raw, ...stamp }
-      return { value: BetsApi.toEvents(content.answer, query.page), raw, ...stamp }
+      return { value: content.answer, raw, ...stamp }
     })
 
   const notFound = (eventId: string, message = `Event ${eventId} not found.`) => new EventNotFound({ eventId, message })
 
   const event = Effect.fn("SportsProvider.event")(function*(eventId: string) {
-    const { content, raw, stamp } = yield* fetch("the event", viewCache, eventCall(BetsApi.paths.view, eventId))
-    const first = content._tag === "Found" ? content.answer.results[0] : undefined
-    if (first === undefined) return yield* notFound(eventId)
-    return { value: BetsApi.toEvent(first), raw, ...stamp }
+    const { content, raw, stamp } = yield* fetch("the event", viewCache, eventCall("event", eventId))
+    const value = content._tag === "Found" ? content.answer : undefined
+    if (value === undefined) return yield* notFound(eventId)
+    return { value, raw, ...stamp }
   })
 
   /**
-   * BetsAPI answers the odds, line-up or statistics of an event it does not
-   * know with success and nothing in them, not NOT_FOUND. An empty answer is
+   * A provider may answer the odds, line-up or statistics of an event it does
+   * not know with success and nothing in them (BetsAPI does), not a "not found". An empty answer is
    * checked against the event itself (a cached view): an unknown event is a
    * 404 on every event endpoint, whatever the provider's way of saying so.
    */
   const confirmEvent = (eventId: string) => Effect.asVoid(event(eventId))
 
-  /**
-   * An answer's markets, mapped once per answer kept: a cached answer then gives the very same value on every
-   * read (the handler writes each value's JSON once).
-   */
-  const mappedOdds = (inPlay: boolean) => {
-    const mapped = new WeakMap<object, ReadonlyArray<OddsMarket>>()
-    return (answer: typeof BetsApi.OddsAnswer.Type) => {
-      let markets = mapped.get(answer)
-      if (markets === undefined) {
-        markets = BetsApi.toOdds(answer, inPlay)
-        mapped.set(answer, markets)
-      }
-      return markets
-    }
-  }
-
-  const odds = (inPlay: boolean) => {
-    const marketsOf = mappedOdds(inPlay)
-    return Effect.fn(inPlay ? "SportsProvider.liveOdds" : "SportsProvider.odds")(function*(eventId: string) {
+  // The protocol maps an answer's markets once, as it is kept: a cached answer gives the very same value on every
+  // read (the handler writes each value's JSON once).
+  const odds = (inPlay: boolean) =>
+    Effect.fn(inPlay ? "SportsProvider.liveOdds" : "SportsProvider.odds")(function*(eventId: string) {
       const what = inPlay ? "the live odds" : "the odds"
-      const { content, raw, stamp } = yield* fetch(what, oddsCache, eventCall(BetsApi.paths.odds, eventId))
+      const { content, raw, stamp } = yield* fetch(what, oddsCache, eventCall("odds", eventId))
       if (content._tag === "NotFound") return yield* notFound(eventId)
-      const value = content._tag === "Found" ? marketsOf(content.answer) : []
+      const value = content._tag === "Found" ? (inPlay ? content.answer.live : content.answer.prematch) : []
       if (value.length === 0) yield* confirmEvent(eventId)
       return { value, raw, ...stamp }
     })
-  }
 
   /** An event detail that may be missing (line-up, statistics): a 404 that says so when the event has none. */
-  const eventDetail = <A, D>(options: {
+  const eventDetail = <D>(options: {
     readonly span: string
     readonly what: string
-    readonly path: BetsApi.Path
-    readonly cache: (call: ProviderCall) => Effect.Effect<Stored<A>, SportsProviderError>
-    readonly toValue: (answer: A) => D | undefined
+    readonly endpoint: Endpoint
+    readonly cache: (call: ProviderCall) => Effect.Effect<Stored<D | undefined>, SportsProviderError>
     readonly missing: (eventId: string) => string
   }) =>
     Effect.fn(options.span)(function*(eventId: string) {
-      const { content, raw, stamp } = yield* fetch(options.what, options.cache, eventCall(options.path, eventId))
+      const { content, raw, stamp } = yield* fetch(options.what, options.cache, eventCall(options.endpoint, eventId))
       if (content._tag === "NotFound") return yield* notFound(eventId)
       if (content._tag === "Nothing") yield* confirmEvent(eventId)
-      const value = content._tag === "Found" ? options.toValue(content.answer) : undefined
+      const value = content._tag === "Found" ? content.answer : undefined
       if (value === undefined) return yield* notFound(eventId, options.missing(eventId))
       return { value, raw, ...stamp }
     })
 
   const result = Effect.fn("SportsProvider.result")(function*(eventId: string) {
-    const { content, raw, stamp } = yield* fetch("the result", resultCache, eventCall(BetsApi.paths.result, eventId))
+    const { content, raw, stamp } = yield* fetch("the result", resultCache, eventCall("result", eventId))
     if (content._tag !== "Found") return yield* notFound(eventId)
-    const outcome = BetsApi.toResult(content.answer)
+    const outcome = content.answer
     switch (outcome._tag) {
       case "Unknown":
         return yield* notFound(eventId)
@@ -293,26 +277,24 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
     // Both providers answer every operation of the contract.
     capabilities: sportsCapabilities,
     leagues,
-    upcoming: events("the upcoming events", BetsApi.paths.upcoming, "SportsProvider.upcoming"),
-    live: events("the live events", BetsApi.paths.inplay, "SportsProvider.live"),
-    ended: events("the ended events", BetsApi.paths.ended, "SportsProvider.ended"),
+    upcoming: events("the upcoming events", "upcoming", "SportsProvider.upcoming"),
+    live: events("the live events", "live", "SportsProvider.live"),
+    ended: events("the ended events", "ended", "SportsProvider.ended"),
     event,
     odds: odds(false),
     liveOdds: odds(true),
     lineup: eventDetail({
       span: "SportsProvider.lineup",
       what: "the line-up",
-      path: BetsApi.paths.lineup,
+      endpoint: "lineup",
       cache: lineupCache,
-      toValue: BetsApi.toLineup,
       missing: (eventId) => `No line-up is available for event ${eventId}.`
     }),
     statsTrend: eventDetail({
       span: "SportsProvider.statsTrend",
       what: "the statistics",
-      path: BetsApi.paths.statsTrend,
+      endpoint: "statsTrend",
       cache: statsTrendCache,
-      toValue: BetsApi.toStatsTrend,
       missing: (eventId) => `No statistics are available for event ${eventId}.`
     }),
     result

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Schema } from "effect"
-import * as BetsApi from "../../src/sports/BetsApi.ts"
-import { timeToLive } from "../../src/sports/BetsApiAnswers.ts"
+import * as BetsApi from "../../src/integrations/betsapi/BetsApi.ts"
+import { timeToLive } from "../../src/integrations/betsapi/BetsApiAnswers.ts"
 
 const decode = <A>(schema: Schema.Codec<A, unknown>, value: unknown) => Schema.decodeUnknownSync(schema)(value)
 

@@ -4,6 +4,7 @@ import { withoutSecrets } from "../../platform/Secrets.ts"
 import { attemptFailure, jsonBody, timeEachAttempt, type UpstreamFailure } from "../../platform/UpstreamHttp.ts"
 import { SportsConfig } from "../../sports/SportsConfig.ts"
 import { makeSportsProvider, providerQuota, SportsProvider, SportsProviderError } from "../../sports/SportsProvider.ts"
+import { protocol } from "./BetsApiAnswers.ts"
 
 /**
  * BetsAPI over effect's HttpClient. The token travels as the `token` query
@@ -76,6 +77,6 @@ export const layer = Layer.effect(
         )
         : Effect.fail(fail("NotConfigured", "The sports provider is not configured (BETSAPI_TOKEN)."))
 
-    return yield* makeSportsProvider({ name: "betsapi", configured, transport: { call, chargesQuota: true } })
+    return yield* makeSportsProvider({ name: "betsapi", configured, transport: { call, chargesQuota: true }, protocol })
   })
 )

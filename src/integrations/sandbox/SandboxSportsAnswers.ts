@@ -1,4 +1,4 @@
-import * as BetsApi from "../../sports/BetsApi.ts"
+import * as BetsApi from "../betsapi/BetsApi.ts"
 import {
   type Fixture,
   fixtureById,

@@ -1,8 +1,9 @@
 import { Clock, Effect, Layer } from "effect"
 import { makeSportsProvider, SportsProvider } from "../../sports/SportsProvider.ts"
+import { protocol } from "../betsapi/BetsApiAnswers.ts"
 import { answer } from "./SandboxSportsAnswers.ts"
 
-/** The sandbox sports provider: the sandbox's simulated sports data, answered in-process through the same adapter as BetsAPI. */
+/** The sandbox sports provider: the sandbox's simulated sports data, answered in-process in BetsAPI's protocol. */
 export const SandboxSportsProviderLive = Layer.effect(
   SportsProvider,
   makeSportsProvider({
@@ -10,6 +11,7 @@ export const SandboxSportsProviderLive = Layer.effect(
     configured: true,
     transport: {
       call: (path, params) => Effect.map(Clock.currentTimeMillis, (now) => answer(path, params, now))
-    }
+    },
+    protocol
   })
 )

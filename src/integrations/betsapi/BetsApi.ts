@@ -1,6 +1,5 @@
 import { Schema, SchemaGetter } from "effect"
 import type {
-  EventResult,
   EventStatus,
   Lineup,
   OddsMarket,
@@ -9,12 +8,13 @@ import type {
   SportsLeague,
   SportsTeam,
   StatsTrend
-} from "../domain/Sports.ts"
+} from "../../domain/Sports.ts"
+import type { ResultOutcome } from "../../sports/ProviderProtocol.ts"
 
 /**
  * The BetsAPI-style protocol (../shared/spec/upstreams.md): its paths, the
- * shapes of its answers, and how they map to the gateway's own. Both the
- * HTTP adapter and the sandbox speak it, so one mapping serves both.
+ * shapes of its answers, and how they map to the domain's. Both BetsAPI over
+ * HTTP and the sandbox's sports data speak it, so one mapping serves both.
  * Public clients disagree on types (numbers as strings and back), so fields
  * are decoded leniently, but a payload that does not fit is refused.
  */
@@ -116,7 +116,7 @@ export const ResultAnswer = Schema.Struct({
   }))
 })
 
-// ---- mapping into the gateway's shapes
+// ---- mapping into the domain's shapes
 
 const statusOf = (timeStatus: number): EventStatus => {
   switch (timeStatus) {
@@ -289,11 +289,6 @@ export const toStatsTrend = (answer: typeof StatsTrendAnswer.Type): StatsTrend |
   }
   return Object.keys(stats).length === 0 ? undefined : stats
 }
-
-export type ResultOutcome =
-  | { readonly _tag: "Result"; readonly result: EventResult }
-  | { readonly _tag: "Unknown" }
-  | { readonly _tag: "NotFinished"; readonly status: EventStatus }
 
 export const toResult = (answer: typeof ResultAnswer.Type): ResultOutcome => {
   const event = answer.results[0]

@@ -1,0 +1,65 @@
+import type { Duration } from "effect"
+import type {
+  EventResult,
+  EventStatus,
+  Lineup,
+  OddsMarket,
+  Page,
+  SportsEvent,
+  SportsLeague,
+  StatsTrend
+} from "../domain/Sports.ts"
+import type { ProviderCall } from "./ProviderCache.ts"
+
+/**
+ * What the port asks of a provider's protocol: the request each call sends, how long its answer stays fresh, and
+ * how an answer reads in the domain's terms. A provider (src/integrations/<name>/) brings one; the port caches,
+ * shares and counts its answers whatever the protocol.
+ */
+
+/** What one upstream call answered, read once, when it arrived. */
+export type Content<A> =
+  | { readonly _tag: "Found"; readonly answer: A }
+  /** The provider said it does not know what was asked. */
+  | { readonly _tag: "NotFound" }
+  /** Success with nothing in it: how a provider may answer an event detail it does not know (or has nothing of yet). */
+  | { readonly _tag: "Nothing" }
+  | { readonly _tag: "Rejected"; readonly code: string | undefined }
+  | { readonly _tag: "Invalid" }
+
+/** What a read hands on: the refusals and the wrong shapes have become errors. */
+export type Usable<A> = Exclude<Content<A>, { readonly _tag: "Rejected" | "Invalid" }>
+
+/** An event's result as the provider knows it: final, unknown, or not final yet. */
+export type ResultOutcome =
+  | { readonly _tag: "Result"; readonly result: EventResult }
+  | { readonly _tag: "Unknown" }
+  | { readonly _tag: "NotFinished"; readonly status: EventStatus }
+
+/** An event's markets, both ways: before kick-off, and in play. */
+export interface OddsSides {
+  readonly prematch: ReadonlyArray<OddsMarket>
+  readonly live: ReadonlyArray<OddsMarket>
+}
+
+/** Reads one answer (its payload as the provider sent it) of a call. */
+export type Reader<A> = (raw: unknown, call: ProviderCall) => Content<A>
+
+export interface SportsProtocol {
+  /** The request a call sends: its path and its parameters, in the provider's names. */
+  readonly request: (call: ProviderCall) => {
+    readonly path: string
+    readonly params: Readonly<Record<string, string>>
+  }
+  /** How long an answer stays fresh (the port caps it with SPORTS_PROVIDER_CACHE_TTL_MAX). */
+  readonly timeToLive: (call: ProviderCall, raw: unknown) => Duration.Duration
+  readonly leagues: Reader<Page<SportsLeague>>
+  /** The upcoming, live and ended lists. */
+  readonly events: Reader<Page<SportsEvent>>
+  /** One event; `undefined` when the answer holds none. */
+  readonly event: Reader<SportsEvent | undefined>
+  readonly odds: Reader<OddsSides>
+  readonly lineup: Reader<Lineup | undefined>
+  readonly statsTrend: Reader<StatsTrend | undefined>
+  readonly result: Reader<ResultOutcome>
+}
