@@ -2,9 +2,20 @@ import { Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effe
 import { randomBytes } from "node:crypto"
 import type { Environment } from "../../domain/Environment.ts"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { type Cents, formatCents } from "../../domain/Money.ts"
-import { CentsFromNumeric, IdFromBigInt, NumberFromNumeric } from "../../platform/SqlCodecs.ts"
+import { formatCents } from "../../domain/Money.ts"
+import { CentsFromNumeric } from "../../platform/SqlCodecs.ts"
+import { GameSession, ReceivedEvent, type SandboxRepoService, WalletReply } from "./SandboxRecords.ts"
 import * as SandboxRepoMemory from "./SandboxRepoMemory.ts"
+
+export type {
+  GameSession,
+  NewGameSession,
+  NewReceivedEvent,
+  ReceivedEvent,
+  SandboxRepoService,
+  WalletKey,
+  WalletReply
+} from "./SandboxRecords.ts"
 
 /**
  * A test launch's session id says so, by a prefix no base64url id can start with ("." is not in its
@@ -19,48 +30,6 @@ export const newSessionId = (environment: Environment) =>
 /** The environment of the launch that opened a session. */
 export const sessionEnvironment = (id: string): Environment => id.startsWith(testSessionPrefix) ? "test" : "live"
 
-/** A game session the sandbox aggregator opened at a launch. `balance` is the amount the launch sent. */
-export const GameSession = Schema.Struct({
-  id: Schema.String,
-  user_code: IdFromBigInt,
-  game_code: Schema.String,
-  provider: Schema.String,
-  player_name: Schema.NullOr(Schema.String),
-  balance: NumberFromNumeric,
-  lang: Schema.String,
-  spins: Schema.Int
-})
-export type GameSession = typeof GameSession.Type
-
-export type NewGameSession = Omit<GameSession, "spins">
-
-/** The demo partner wallet's answer to one callback: kept, so a repeated event gets it again. */
-export const WalletReply = Schema.Struct({ status: Schema.Int, body: Schema.Unknown })
-export type WalletReply = typeof WalletReply.Type
-
-/** A callback the demo partner wallet received: its signature headers and its answer. */
-const ReceivedEvent = Schema.Struct({
-  event_id: Schema.String,
-  headers: Schema.Record(Schema.String, Schema.String),
-  answer: WalletReply
-})
-export type ReceivedEvent = typeof ReceivedEvent.Type
-
-export interface NewReceivedEvent {
-  readonly eventId: string
-  readonly partnerId: number
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: string
-  readonly reply: WalletReply
-  /** A rollback's bet: remembered, so that bet is refused if it arrives after its rollback. */
-  readonly rollsBack: string | null
-}
-
-export interface WalletKey {
-  readonly partnerId: number
-  readonly externalPlayerId: string
-}
-
 /**
  * The sandbox's own tables, and the only place their SQL lives: the
  * sandbox aggregator's game sessions (sandbox_casino_sessions), its agent
@@ -68,33 +37,7 @@ export interface WalletKey {
  * (sandbox_partner_wallets) and the callbacks it answered, rollback
  * tombstones among them (sandbox_partner_events).
  */
-export class SandboxRepo extends Context.Service<SandboxRepo, {
-  /** The secret the sandbox aggregator's wallet calls carry, generated once per database. */
-  readonly agentSecret: Effect.Effect<Redacted.Redacted>
-  /** Opens a session; sessions older than `ttl` are removed on the way. */
-  openSession(session: NewGameSession, ttl: Duration.Duration): Effect.Effect<void>
-  /** The session, unless it is older than `ttl`. */
-  findSession(id: string, ttl: Duration.Duration): Effect.Effect<Option.Option<GameSession>>
-  /** Counts one more spin of the session and returns the count. */
-  countSpin(id: string): Effect.Effect<number>
-  /** Runs `effect` in one transaction (the wallet applies an event whole or not at all). */
-  transaction<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
-  /** Sets a wallet's balance, opening the wallet if it has none. */
-  setWalletBalance(wallet: WalletKey, balance: Cents): Effect.Effect<void>
-  /** Opens a wallet at `balance` unless it is open already. */
-  openWallet(wallet: WalletKey, balance: Cents): Effect.Effect<void>
-  /** Whether the wallet is open. */
-  hasWallet(wallet: WalletKey): Effect.Effect<boolean>
-  /** The wallet's balance, locked until the transaction ends. */
-  lockWallet(wallet: WalletKey): Effect.Effect<Cents>
-  moveWallet(wallet: WalletKey, balance: Cents): Effect.Effect<void>
-  /** The answer already given to this event id, if any. */
-  replyTo(eventId: string): Effect.Effect<Option.Option<WalletReply>>
-  /** Whether a rollback of this bet was received. */
-  isRolledBack(betEventId: string): Effect.Effect<boolean>
-  recordEvent(event: NewReceivedEvent): Effect.Effect<void>
-  received(eventIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<ReceivedEvent>>
-}>()("partner-api/sandbox/SandboxRepo") {
+export class SandboxRepo extends Context.Service<SandboxRepo, SandboxRepoService>()("partner-api/sandbox/SandboxRepo") {
   static readonly layer = Layer.effect(
     SandboxRepo,
     Effect.gen(function*() {

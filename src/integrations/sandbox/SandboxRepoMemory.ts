@@ -5,10 +5,10 @@ import type {
   GameSession,
   NewReceivedEvent,
   ReceivedEvent,
-  SandboxRepo,
+  SandboxRepoService,
   WalletKey,
   WalletReply
-} from "./SandboxRepo.ts"
+} from "./SandboxRecords.ts"
 
 // The sandbox's tables in memory, for tests without PostgreSQL (SandboxRepo.layerMemory): the same rules as the SQL
 // in SandboxRepo.ts. A transaction holds the one lock of this instance to its end (the SQL's row locks, coarser) and
@@ -19,7 +19,7 @@ const InTransaction = Context.Reference<boolean>("partner-api/sandbox/SandboxRep
   defaultValue: () => false
 })
 
-export const make = (): SandboxRepo["Service"] => {
+export const make = (): SandboxRepoService => {
   const secret = Redacted.make(randomBytes(32).toString("hex"))
   const sessions = new Map<string, { session: GameSession; readonly createdAt: number }>()
   let wallets = new Map<string, Cents>()
