@@ -1,7 +1,6 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import type { PartnerAccess } from "../domain/Partner.ts"
-import type { UpstreamServices } from "../upstreams/Upstreams.ts"
 import { TooManyRequests, Unauthorized } from "./Errors.ts"
 
 /** The authenticated partner of the current request, and the environment its token belongs to. */
@@ -41,6 +40,13 @@ export class PartnerAuth extends HttpApiMiddleware.Service<PartnerAuth, {
 }) {}
 
 /**
+ * The services PartnerUpstreams provides, named by the area that provides them (src/upstreams/Upstreams.ts adds its
+ * services to this interface): the contract names no service of the areas above it, and its handlers still take
+ * those services as provided.
+ */
+export interface PartnerUpstreamServices {}
+
+/**
  * The upstreams the partner's token reaches (src/upstreams), in the context of every request of the groups that
  * use them: the casino aggregator, the sports provider, the services over them. A handler takes them as it takes
  * any service; which environment they are of is this middleware's business (a test token's are the sandboxes).
@@ -48,5 +54,5 @@ export class PartnerAuth extends HttpApiMiddleware.Service<PartnerAuth, {
  */
 export class PartnerUpstreams extends HttpApiMiddleware.Service<PartnerUpstreams, {
   requires: CurrentPartner
-  provides: UpstreamServices
+  provides: PartnerUpstreamServices[keyof PartnerUpstreamServices]
 }>()("partner-api/api/PartnerUpstreams") {}

@@ -23,6 +23,14 @@ export const keyOf = (partner: { readonly environment: Environment }) =>
  */
 export type UpstreamServices = Casino | CasinoCatalog | CasinoGateway | SportsProvider | SportsCatalog | StatusReport
 
+// The partner API's contract learns here which services its PartnerUpstreams middleware provides: the contract
+// depends on nothing above it, and this area, which provides them, names them.
+declare module "../api/Security.ts" {
+  interface PartnerUpstreamServices {
+    readonly upstreams: UpstreamServices
+  }
+}
+
 /** What /status says of the upstreams beside it. */
 const statusReport = Layer.effect(
   StatusReport,
