@@ -117,10 +117,20 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
     Effect.gen(function*() {
       const api = yield* clientAs(yield* operator)
       const [a, b] = [yield* partner, yield* partner]
-      // (Listing or inviting for an unknown partner also answers 404, but those endpoints' contract does not declare it,
-      // so the typed client cannot read it: the endpoints that declare it are asserted.)
-      const missing = yield* Effect.flip(api.partnerUsers.reinvite({ params: { slug: "no-such-partner", id: 1 } }))
-      assert.instanceOf(missing, NotFound)
+      for (
+        const unknown of [
+          Effect.asVoid(api.partnerUsers.list({ params: { slug: "no-such-partner" } })),
+          Effect.asVoid(api.partnerUsers.invite({
+            params: { slug: "no-such-partner" },
+            payload: { email: `nobody-${a.slug}@example.com`, role: "viewer" }
+          })),
+          Effect.asVoid(api.partnerUsers.reinvite({ params: { slug: "no-such-partner", id: 1 } }))
+        ]
+      ) {
+        const missing = yield* Effect.flip(unknown)
+        assert.instanceOf(missing, NotFound)
+        assert.strictEqual(missing.message, `No partner with slug "no-such-partner".`)
+      }
       const theirs = yield* api.partnerUsers.invite({
         params: { slug: b.slug },
         payload: { email: `theirs-${b.slug}@example.com`, role: "owner" }

@@ -1,11 +1,31 @@
 import { Schema } from "effect"
-import { HttpApiGroup } from "effect/http-api"
-import { userEndpoints } from "../identity/PartnerUsers.ts"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import {
+  InvitationAnswer,
+  inviteAnnotations,
+  InvitePayload,
+  userEndpoints,
+  UsersAnswer
+} from "../identity/PartnerUsers.ts"
+import { RequestValidation } from "../RequestValidation.ts"
+import { Conflict, NotFound, ValidationFailed } from "./AdminErrors.ts"
 import { AdminAuth } from "./AdminSecurity.ts"
 
 /** An operator's management of any partner's portal users (the partner's owner does the same in the portal). */
-const console = userEndpoints("/partners/:slug", { slug: Schema.String })
+const params = { slug: Schema.String }
+const console = userEndpoints("/partners/:slug", params)
+
+// The console names the partner by its path, so listing and inviting answer 404 too, for a slug that names no
+// partner (the portal's partner is the session's own: its list and invite never do).
+const list = HttpApiEndpoint.get("list", "/partners/:slug/users", { params, success: UsersAnswer, error: NotFound })
+const invite = HttpApiEndpoint.post("invite", "/partners/:slug/users", {
+  params,
+  payload: InvitePayload,
+  success: InvitationAnswer,
+  error: [ValidationFailed, Conflict, NotFound]
+}).middleware(RequestValidation).annotateMerge(inviteAnnotations)
+
 export class AdminPartnerUsersGroup extends HttpApiGroup.make("partnerUsers")
-  .add(console.list, console.invite, console.setRole, console.remove, console.reinvite)
+  .add(list, invite, console.setRole, console.remove, console.reinvite)
   .middleware(AdminAuth)
 {}

@@ -24,6 +24,15 @@ export const InvitationAnswer = Schema.Struct({
   expiresAt: IsoDate
 }).pipe(Schema.encodeKeys({ invitationUrl: "invitation_url", expiresAt: "expires_at" }))
 
+export const UsersAnswer = Schema.Struct({ success: Schema.Literal(true), users: Schema.Array(UserView) })
+
+export const InvitePayload = Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), role: PartnerRole })
+
+export const inviteAnnotations = OpenApi.annotations({
+  summary:
+    "Invite a user: the answer holds the one-time invitation link (PORTAL_INVITATION_TTL); one account per e-mail (409)"
+})
+
 const userId = Schema.FiniteFromString.check(Schema.isInt())
 
 /**
@@ -34,17 +43,14 @@ const userId = Schema.FiniteFromString.check(Schema.isInt())
 export const userEndpoints = <const P extends Schema.Struct.Fields>(prefix: "" | "/partners/:slug", params: P) => ({
   list: HttpApiEndpoint.get("list", `${prefix}/users` as `/${string}`, {
     params,
-    success: Schema.Struct({ success: Schema.Literal(true), users: Schema.Array(UserView) })
+    success: UsersAnswer
   }),
   invite: HttpApiEndpoint.post("invite", `${prefix}/users` as `/${string}`, {
     params,
-    payload: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), role: PartnerRole }),
+    payload: InvitePayload,
     success: InvitationAnswer,
     error: [ValidationFailed, Conflict]
-  }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-    summary:
-      "Invite a user: the answer holds the one-time invitation link (PORTAL_INVITATION_TTL); one account per e-mail (409)"
-  })),
+  }).middleware(RequestValidation).annotateMerge(inviteAnnotations),
   setRole: HttpApiEndpoint.patch("setRole", `${prefix}/users/:id` as `/${string}`, {
     params: { ...params, id: userId },
     payload: Schema.Struct({ role: PartnerRole }),
