@@ -13,6 +13,7 @@ import {
 } from "../../domain/Certification.ts"
 import { formatCents } from "../../domain/Money.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../../platform/SqlCodecs.ts"
+import { rowsOf } from "../../platform/SqlRows.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
 
 /** A run to record as started. */
@@ -80,6 +81,9 @@ const CaseRow = Schema.Struct({
   balanceAfter: "balance_after",
   finishedAt: "finished_at"
 }))
+
+/** The public id of the run a partner has going. */
+const runningRows = rowsOf(Schema.Struct({ id: Schema.String }).pipe(Schema.encodeKeys({ id: "public_id" })))
 
 const summaryOf = ({ ref: _, ...summary }: typeof RunRow.Type): CertificationSummary => summary
 
@@ -161,9 +165,10 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
           `
           const inserted = yield* insertRun(run)
           if (Option.isSome(inserted)) return summaryOf(inserted.value)
-          const [running] = yield* sql<{ public_id: string }>`
-            SELECT public_id FROM wallet_certifications WHERE partner_id = ${run.partnerId} AND status = 'running'`
-          return yield* new CertificationInProgress({ id: running?.public_id ?? "another run" })
+          const [running] = yield* runningRows(
+            sql`SELECT public_id FROM wallet_certifications WHERE partner_id = ${run.partnerId} AND status = 'running'`
+          )
+          return yield* new CertificationInProgress({ id: running?.id ?? "another run" })
         })).pipe(Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
       const recordCase = (id: string, position: number, result: CaseResult) =>

@@ -4,6 +4,7 @@ import { Environment } from "../../domain/Environment.ts"
 import { formatCents } from "../../domain/Money.ts"
 import { type ComputedStatement, nextDay } from "../../domain/Statements.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../../platform/SqlCodecs.ts"
+import { rowsOf } from "../../platform/SqlRows.ts"
 
 const listedFields = {
   partnerId: IdFromBigInt,
@@ -39,6 +40,16 @@ export interface NewStatement {
 
 const Days = Schema.Array(Schema.Struct({ day: Schema.String }))
 const decodeDays = Schema.decodeUnknownEffect(Days)
+
+/** The partner environments a day has a statement of already (the partner's id as text, as the key is built). */
+const writtenRows = rowsOf(
+  Schema.Struct({ partnerId: Schema.String, environment: Environment }).pipe(
+    Schema.encodeKeys({ partnerId: "partner_id" })
+  )
+)
+
+/** The first day the statements know of, written or closed. */
+const firstDayRows = rowsOf(Schema.Struct({ first: Schema.NullOr(Schema.String) }))
 
 /** What closing a day wrote: its statements, and whether the day is complete (no partner environment waits). */
 export interface DayClose {
@@ -109,10 +120,10 @@ export class StatementRepo extends Context.Service<StatementRepo, {
           yield* sql`SELECT pg_advisory_xact_lock(hashtext('wallet_statement_days'))`.pipe(Effect.orDie)
           const [closed] = yield* sql`SELECT 1 FROM wallet_statement_days WHERE day = ${day}::date`.pipe(Effect.orDie)
           if (closed !== undefined) return 0
-          const written = yield* sql<{ partner_id: string; environment: string }>`
+          const written = yield* writtenRows(sql`
             SELECT partner_id::text, environment FROM wallet_statements WHERE day = ${day}::date
-          `.pipe(Effect.orDie)
-          const result = yield* work(new Set(written.map((row) => `${row.partner_id}:${row.environment}`)))
+          `)
+          const result = yield* work(new Set(written.map((row) => `${row.partnerId}:${row.environment}`)))
           yield* Effect.forEach(result.statements, (statement) => insert(day, statement), { discard: true }).pipe(
             Effect.orDie
           )
@@ -153,9 +164,9 @@ export class StatementRepo extends Context.Service<StatementRepo, {
       })
 
       return StatementRepo.of({
-        firstDay: sql<{ first: string | null }>`
+        firstDay: firstDayRows(sql`
           SELECT least((SELECT min(day) FROM wallet_statements), (SELECT min(day) FROM wallet_statement_days))::text AS first
-        `.pipe(Effect.map(([row]) => Option.fromNullishOr(row.first)), Effect.orDie),
+        `).pipe(Effect.map(([row]) => Option.fromNullishOr(row.first))),
         isComplete: (day) =>
           sql`SELECT 1 FROM wallet_statement_days WHERE day = ${day}::date`.pipe(
             Effect.map((rows) => rows.length > 0),
