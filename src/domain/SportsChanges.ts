@@ -21,6 +21,9 @@ const Instant = Schema.String.annotate({ description: "ISO 8601, UTC", examples:
   Schema.decodeTo(Schema.Date, SchemaTransformation.dateFromString)
 )
 
+// Wire records, as partners receive them (encoded once when logged); the service computes with the camelCase records
+// below (ChangeRecord, EventRecord, MarketRecord), so these stay in the wire's names.
+
 /** What every change says of its event and of its own age. */
 const about = {
   event_id: Schema.String,

@@ -9,6 +9,8 @@ import { canonicalId } from "./Sports.ts"
  * and `reset`, in their wire form (see SportsChanges.ts for why). Pure.
  */
 
+// Connected and Reset are wire records, as partners receive them; the service computes with StreamFilter (below).
+
 /** A position in the log, as a stream's event ids carry it (decimal digits). */
 const PositionText = Schema.String.annotate({ description: "A position in the change log", examples: ["1048576"] })
 
