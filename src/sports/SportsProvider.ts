@@ -89,7 +89,6 @@ export interface SportsTransport {
 }
 
 export { providerQuota }
-export type { SportsProtocol }
 
 interface Stored<A> {
   readonly origin: Origin
