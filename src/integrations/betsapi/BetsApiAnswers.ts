@@ -102,10 +102,11 @@ const paramsOf = (call: ProviderCall): Record<string, string> => {
   return params
 }
 
-/** Decodes an answer and maps what was found; a wrong shape or a refusal stays what it is. */
+/** What was found, mapped; anything else (not found, nothing, refused, of the wrong shape) stays what it is. */
 const mapped = <A, D>(content: Content<A>, map: (answer: A) => D): Content<D> =>
   content._tag === "Found" ? { _tag: "Found", answer: map(content.answer) } : content
 
+/** One kind of answer: its envelope and shape read (contentOf), then what was found mapped into the domain. */
 const reader =
   <A, D>(schema: Schema.Codec<A, unknown>, nothingIsUnknown: boolean, map: (answer: A, call: ProviderCall) => D) =>
   (raw: unknown, call: ProviderCall): Content<D> =>
