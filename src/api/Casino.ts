@@ -139,13 +139,14 @@ export const ProviderEntry = Schema.toEncoded(ProviderEntryCodec)
 export const GameEntry = Schema.toEncoded(GameEntryCodec)
 
 /** A partner's player (domain PartnerPlayer) on the wire; its balance in currency units, as partners send it. */
-export const PartnerPlayerEntry = Schema.Struct({
-  ...Struct.pick(PartnerPlayer.fields, ["id", "external_player_id"]),
-  internal_user_id: PartnerPlayer.fields.internal_user_id.annotate({
+export const PartnerPlayerEntryCodec = Schema.Struct({
+  ...Struct.pick(PartnerPlayer.fields, ["id", "externalPlayerId"]),
+  internalUserId: PartnerPlayer.fields.internalUserId.annotate({
     description: "The user code this service uses for the player upstream"
   }),
   balance: Schema.Finite
-})
+}).pipe(Schema.encodeKeys({ externalPlayerId: "external_player_id", internalUserId: "internal_user_id" }))
+export const PartnerPlayerEntry = Schema.toEncoded(PartnerPlayerEntryCodec)
 
 /**
  * What became of the launch's `user_rtp` (an extra property of `launch`; the contract's `url` is unchanged): the
@@ -281,6 +282,7 @@ export const playerLaunchOf = (payload: LaunchRequest): PlayerLaunch => ({
 
 const providerEntries = encodeWith(Schema.Array(ProviderEntryCodec))
 const gameEntries = encodeWith(Schema.Array(GameEntryCodec))
+const partnerPlayerEntry = encodeWith(PartnerPlayerEntryCodec)
 
 /** The enabled providers, as `/providers` answers them. */
 export const providersAnswer = (providers: ReadonlyArray<CasinoProvider>) =>
@@ -310,10 +312,10 @@ export const launchAnswer = (launched: {
   readonly rtp: typeof LaunchRtp.Type
   readonly player: PartnerPlayer
 }) =>
-  Effect.succeed({
+  Effect.map(partnerPlayerEntry({ ...launched.player, balance: toAmount(launched.player.balance ?? 0) }), (player) => ({
     launch: { url: launched.url, rtp: launched.rtp },
-    partner_player: { ...launched.player, balance: toAmount(launched.player.balance ?? 0) }
-  })
+    partner_player: player
+  }))
 
 /**
  * A launch's failures as the contract answers them: what cannot be launched is a 422 naming its fields; no launch URL

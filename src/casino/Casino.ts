@@ -92,7 +92,7 @@ export class Casino extends Context.Service<Casino, {
           applied: appliedRtp(partner.rtp_policy, request.rtp)
         }
         const launched = yield* gateway.launch({
-          userCode: player.internal_user_id,
+          userCode: player.internalUserId,
           gameCode: game.value.game_code,
           providerCode: game.value.provider_upstream_code,
           balance: toAmount(player.balance ?? request.playerBalance),

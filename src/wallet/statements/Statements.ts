@@ -125,7 +125,7 @@ export class Statements extends Context.Service<Statements, {
           players.findByIds([...new Set(transactions.map((t) => t.playerId))]),
           outbox.rolledBack(transactions.filter((t) => t.kind === "bet" && t.status === "refused").map((t) => t.ref))
         ])
-        const byId = new Map(owners.map((player) => [player.id, player.external_player_id]))
+        const byId = new Map(owners.map((player) => [player.id, player.externalPlayerId]))
         return transactions.map((t): StatementLine =>
           statementLine(t, byId.get(t.playerId) ?? "", rolledBack.has(t.ref))
         )
