@@ -124,15 +124,20 @@ export const ProviderEntryCodec = Schema.Struct({
 
 /** A game (domain CasinoGame) on the wire, its provider's slug as `provider`. */
 export const GameEntryCodec = Schema.Struct({
-  game_code: CasinoGame.fields.game_code,
-  provider_slug: CasinoGame.fields.provider_slug.annotate({ description: "The provider's slug" }),
+  gameCode: CasinoGame.fields.gameCode,
+  providerSlug: CasinoGame.fields.providerSlug.annotate({ description: "The provider's slug" }),
   // Spelled out: the wire's order of keys, not the domain's.
-  provider_id: CasinoGame.fields.provider_id,
+  providerId: CasinoGame.fields.providerId,
   name: CasinoGame.fields.name,
   enabled: CasinoGame.fields.enabled,
-  image_url: CasinoGame.fields.image_url,
+  imageUrl: CasinoGame.fields.imageUrl,
   original: CasinoGame.fields.original
-}).pipe(Schema.encodeKeys({ provider_slug: "provider" }))
+}).pipe(Schema.encodeKeys({
+  gameCode: "game_code",
+  providerSlug: "provider",
+  providerId: "provider_id",
+  imageUrl: "image_url"
+}))
 
 // The contract declares the wire side, so the typed client reads what partners read (`provider`).
 export const ProviderEntry = Schema.toEncoded(ProviderEntryCodec)
@@ -301,7 +306,7 @@ export const gamesAnswer = (publicBase: string) =>
 }) =>
   Effect.map(
     gameEntries(found.games.map((game) =>
-      game.image_url?.startsWith("/") ? new CasinoGame({ ...game, image_url: `${publicBase}${game.image_url}` }) : game
+      game.imageUrl?.startsWith("/") ? new CasinoGame({ ...game, imageUrl: `${publicBase}${game.imageUrl}` }) : game
     )),
     (games) => ({ games, meta: { page: found.page, per_page: found.perPage, total: found.total } })
   )

@@ -31,14 +31,14 @@ export class Partner extends Schema.Class<Partner>("Partner")({
   name: Schema.String,
   slug: Schema.String,
   status: PartnerStatus,
-  commission_percent: Schema.Finite,
-  callback_url: Schema.NullOr(Schema.String),
+  commissionPercent: Schema.Finite,
+  callbackUrl: Schema.NullOr(Schema.String),
   /** Requests a minute this partner may send to the partner API; null: PARTNER_RATE_LIMIT. */
-  rate_limit_per_minute: Schema.NullOr(Schema.Int),
+  rateLimitPerMinute: Schema.NullOr(Schema.Int),
   /** What its launches do with the `user_rtp` it sends (both environments). */
-  rtp_policy: RtpPolicy,
-  created_at: Schema.Date,
-  updated_at: Schema.Date
+  rtpPolicy: RtpPolicy,
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date
 }) {
   get isActive(): boolean {
     return this.status === "active"
@@ -51,12 +51,12 @@ export class Partner extends Schema.Class<Partner>("Partner")({
  */
 export class PartnerAccess extends Partner.extend<PartnerAccess>("PartnerAccess")({
   environment: Environment,
-  token_expires_at: Schema.optionalKey(Schema.NullOr(Schema.Date))
+  tokenExpiresAt: Schema.optionalKey(Schema.NullOr(Schema.Date))
 }) {
   /** Whether the token still admits the partner at `now` (a look-up kept in a cache may outlive the token). */
   admitsAt(now: number): boolean {
-    return this.token_expires_at === undefined || this.token_expires_at === null ||
-      this.token_expires_at.getTime() > now
+    return this.tokenExpiresAt === undefined || this.tokenExpiresAt === null ||
+      this.tokenExpiresAt.getTime() > now
   }
 }
 

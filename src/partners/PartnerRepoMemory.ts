@@ -60,8 +60,8 @@ export const make = (): PartnerRepoService => {
     const partner = new Partner({
       ...row.partner,
       ...fields,
-      callback_url: row.environments.live.callbackUrl,
-      updated_at: new Date()
+      callbackUrl: row.environments.live.callbackUrl,
+      updatedAt: new Date()
     })
     rows.set(partner.id, { ...row, partner })
     return Effect.as(announce, partner)
@@ -84,7 +84,7 @@ export const make = (): PartnerRepoService => {
               token.hash === hex(hash) && valid(token, at)
             )
             if (token !== undefined) {
-              return Option.some(new PartnerAccess({ ...row.partner, environment, token_expires_at: token.expiresAt }))
+              return Option.some(new PartnerAccess({ ...row.partner, environment, tokenExpiresAt: token.expiresAt }))
             }
           }
         }
@@ -116,12 +116,12 @@ export const make = (): PartnerRepoService => {
           name: input.name,
           slug: input.slug,
           status: input.status,
-          commission_percent: input.commissionPercent,
-          callback_url: input.environments.live.callbackUrl,
-          rate_limit_per_minute: input.rateLimitPerMinute,
-          rtp_policy: passRtp,
-          created_at: now,
-          updated_at: now
+          commissionPercent: input.commissionPercent,
+          callbackUrl: input.environments.live.callbackUrl,
+          rateLimitPerMinute: input.rateLimitPerMinute,
+          rtpPolicy: passRtp,
+          createdAt: now,
+          updatedAt: now
         })
         const row: StoredPartner = { partner, environments: { live: stored("live"), test: stored("test") } }
         rows.set(partner.id, row)
@@ -141,9 +141,9 @@ export const make = (): PartnerRepoService => {
         const fields: { -readonly [K in keyof PartnerFields]?: PartnerFields[K] } = {}
         if (patch.name !== undefined) fields.name = patch.name
         if (patch.status !== undefined) fields.status = patch.status
-        if (patch.commissionPercent !== undefined) fields.commission_percent = patch.commissionPercent
-        if (patch.rateLimitPerMinute !== undefined) fields.rate_limit_per_minute = patch.rateLimitPerMinute
-        if (patch.rtpPolicy !== undefined) fields.rtp_policy = patch.rtpPolicy
+        if (patch.commissionPercent !== undefined) fields.commissionPercent = patch.commissionPercent
+        if (patch.rateLimitPerMinute !== undefined) fields.rateLimitPerMinute = patch.rateLimitPerMinute
+        if (patch.rtpPolicy !== undefined) fields.rtpPolicy = patch.rtpPolicy
         return Effect.map(save(row, fields), Option.some)
       }),
     setToken: (slug, environment, token, keepOld) =>

@@ -39,12 +39,12 @@ const partnerOf = (id: number, slug: string) =>
     name: slug,
     slug,
     status: "active",
-    commission_percent: 0,
-    callback_url: `https://${slug}.example/wallet`,
-    rate_limit_per_minute: null,
-    rtp_policy: { mode: "pass" },
-    created_at: at,
-    updated_at: at
+    commissionPercent: 0,
+    callbackUrl: `https://${slug}.example/wallet`,
+    rateLimitPerMinute: null,
+    rtpPolicy: { mode: "pass" },
+    createdAt: at,
+    updatedAt: at
   })
 const acme = partnerOf(1, "acme")
 const other = partnerOf(2, "other")
@@ -80,7 +80,7 @@ const targets = [acme, other].map((p) => ({
   environment: "live" as const,
   partnerSlug: p.slug,
   active: true,
-  callbackUrl: p.callback_url,
+  callbackUrl: p.callbackUrl,
   webhookSecret: "s",
   previousSecret: null
 }))
