@@ -4,6 +4,7 @@ import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { IdFromBigInt } from "../platform/SqlCodecs.ts"
+import { rowsOf } from "../platform/SqlRows.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
 import {
   type CatalogChanges,
@@ -48,6 +49,8 @@ const GameRow = Schema.Struct({ ...CasinoGame.fields, id: IdFromBigInt }).pipe(
   Schema.decodeTo(CasinoGame)
 )
 const decodeGameRows = Schema.decodeUnknownEffect(Schema.Array(GameRow))
+const totalRows = rowsOf(Schema.Struct({ total: Schema.Int }))
+const emptyRows = rowsOf(Schema.Struct({ empty: Schema.Boolean }))
 
 // A sync's rows go to PostgreSQL as one JSON document of the records' encoded (row) form.
 const providerRowsJson = (rows: ReadonlyArray<ProviderRecord>) =>
@@ -148,7 +151,7 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
           sql`SELECT ${gameColumns} FROM casino_games_status ${where}
               ORDER BY provider_id, name COLLATE natural_ci, game_code
               LIMIT ${query.perPage} OFFSET ${(query.page - 1) * query.perPage}`,
-          sql<{ total: number }>`SELECT count(*)::int AS total FROM casino_games_status ${where}`
+          totalRows(sql`SELECT count(*)::int AS total FROM casino_games_status ${where}`)
         ], { concurrency: 2 })
         return { games: yield* decodeGameRows(rows), total: counted[0].total }
       }, Effect.orDie)
@@ -184,11 +187,10 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
         findProvider: (ref) => Effect.orDie(findProvider(ref)),
         findGame: (providerRef, gameCode) => Effect.orDie(findGame({ providerRef, gameCode })),
         games,
-        isEmpty: sql<{ empty: boolean }>`SELECT NOT EXISTS (SELECT 1 FROM casino_providers WHERE ${mine}) AS empty`
-          .pipe(
-            Effect.map((rows) => rows[0].empty),
-            Effect.orDie
-          ),
+        isEmpty: Effect.map(
+          emptyRows(sql`SELECT NOT EXISTS (SELECT 1 FROM casino_providers WHERE ${mine}) AS empty`),
+          (rows) => rows[0].empty
+        ),
         syncing: (effect) =>
           sql.withTransaction(
             Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:casino-sync'))`, effect)
