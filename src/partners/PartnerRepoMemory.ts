@@ -192,8 +192,12 @@ export const make = (): PartnerRepoService => {
         for (const use of uses) {
           for (const [id, row] of rows) {
             for (const environment of environments) {
+              // As the SQL: a token marked within the minute before is not written again.
               const tokens = row.environments[environment].tokens.map((token) =>
-                token.hash === hex(use.hash) ? { ...token, lastUsedAt: use.at } : token
+                token.hash === hex(use.hash) &&
+                  (token.lastUsedAt === null || token.lastUsedAt.getTime() < use.at.getTime() - 60_000)
+                  ? { ...token, lastUsedAt: use.at }
+                  : token
               )
               rows.set(id, changeEnvironment(rows.get(id)!, environment, { tokens }))
             }
@@ -214,20 +218,27 @@ export const make = (): PartnerRepoService => {
           (partner) => Option.some({ partner, webhookSecret })
         )
       }),
+    // By partner, live first, as the SQL orders them; a previous secret's end only while it is ahead (its end, as
+    // rotateWebhookSecret sets it, is the machine's time, as PostgreSQL's now() is).
     environmentsOf: (ids) =>
-      Effect.sync(() =>
-        ids.flatMap((id) => {
+      Effect.sync(() => {
+        const at = new Date()
+        return [...new Set(ids)].sort((a, b) => a - b).flatMap((id) => {
           const row = rows.get(id)
-          return row === undefined ? [] : environments.map((environment): PartnerEnvironmentSettings => ({
-            partnerId: id,
-            environment,
-            callbackUrl: row.environments[environment].callbackUrl,
-            tokenIssuedAt: row.environments[environment].tokens.find((token) => token.expiresAt === null)?.createdAt ??
-              null,
-            previousSecretUntil: row.environments[environment].previousSecret?.until ?? null
-          }))
+          return row === undefined ? [] : environments.map((environment): PartnerEnvironmentSettings => {
+            const previous = row.environments[environment].previousSecret
+            return {
+              partnerId: id,
+              environment,
+              callbackUrl: row.environments[environment].callbackUrl,
+              tokenIssuedAt: row.environments[environment].tokens.find((token) =>
+                token.expiresAt === null
+              )?.createdAt ?? null,
+              previousSecretUntil: previous !== null && previous.until > at ? previous.until : null
+            }
+          })
         })
-      ),
+      }),
     findCallbackTarget: (partnerId, environment) =>
       Effect.sync(() =>
         Option.map(Option.fromNullishOr(rows.get(partnerId)), (row): CallbackTarget => ({
