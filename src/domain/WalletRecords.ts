@@ -145,8 +145,8 @@ export interface Decided {
 /** The player as the partner's callbacks name them. */
 export const partyOf = (player: PartnerPlayer, partnerSlug: string): CallbackParty => ({
   partnerSlug,
-  externalPlayerId: player.external_player_id,
-  userCode: player.internal_user_id
+  externalPlayerId: player.externalPlayerId,
+  userCode: player.internalUserId
 })
 
 /** Only an active partner with a callback_url can be asked to take a stake. */
@@ -173,7 +173,7 @@ export const newTransaction = (call: BetCall | RefundCall, player: PlayerIdentit
   kind: call.type === "WinBet" ? "bet" : "refund",
   txnId: call.txnId,
   fingerprint: fingerprint(call),
-  partnerId: player.partner_id,
+  partnerId: player.partnerId,
   environment: player.environment,
   playerId: player.id,
   roundId: call.roundId,
@@ -190,7 +190,7 @@ export const notification = (
   txn: { readonly aggregator: Aggregator; readonly txnId: string },
   body: string
 ): NewCallback => ({
-  partnerId: player.partner_id,
+  partnerId: player.partnerId,
   environment: player.environment,
   playerId: player.id,
   kind,
@@ -226,7 +226,7 @@ export const betSettlement = (
   const party = partyOf(player, slug)
   const txn = transactionOf(bet)
   const written: Array<NewCallback> = [{
-    partnerId: player.partner_id,
+    partnerId: player.partnerId,
     environment: player.environment,
     playerId: player.id,
     kind: "bet",

@@ -74,11 +74,11 @@ export class Wallet extends Context.Service<Wallet, {
       const pendingMillis = Duration.toMillis(config.pendingTimeout)
       const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
       /** Where the player's callbacks go: its partner's target in the player's environment. */
-      const targetOf = (player: PartnerPlayer) => targets.get(player.partner_id, player.environment)
+      const targetOf = (player: PartnerPlayer) => targets.get(player.partnerId, player.environment)
       const slugOf = (player: PartnerPlayer) =>
         Effect.map(
           targetOf(player),
-          Option.match({ onNone: () => `partner-${player.partner_id}`, onSome: (t) => t.partnerSlug })
+          Option.match({ onNone: () => `partner-${player.partnerId}`, onSome: (t) => t.partnerSlug })
         )
       /** The player behind a user code, if it is of the calling aggregator's environment. */
       const playerOf = (userCode: number, environment: Environment) =>
@@ -191,7 +191,7 @@ export class Wallet extends Context.Service<Wallet, {
           const answer = yield* asks.ask(player, target, eventId, betBody(party, transactionOf(call), call.bet, at))
           if (answer._tag === "Unavailable") {
             yield* Effect.logWarning("Partner bet callback failed; bet refused and rolled back").pipe(
-              Effect.annotateLogs({ partner_id: player.partner_id, txn_id: call.txnId, detail: answer.reason })
+              Effect.annotateLogs({ partner_id: player.partnerId, txn_id: call.txnId, detail: answer.reason })
             )
           }
           const { callbacks: written, outcome } = betSettlement(player, target.partnerSlug, call, answer, at)
@@ -217,7 +217,7 @@ export class Wallet extends Context.Service<Wallet, {
         )
         if (Option.isNone(found)) return refused("INVALID_USER", 0)
         const who = found.value
-        const target = yield* targets.get(who.partner_id, who.environment)
+        const target = yield* targets.get(who.partnerId, who.environment)
         if (call.bet === 0 || !canBet(target)) {
           return yield* withPlayer(who, (player) =>
             Effect.gen(function*() {
@@ -321,7 +321,7 @@ export class Wallet extends Context.Service<Wallet, {
           case "Unavailable":
             // A balance moves no money: the last one the partner confirmed is a fair answer while it is away.
             yield* Effect.logWarning("Partner balance callback failed; answering the last known balance").pipe(
-              Effect.annotateLogs({ partner_id: player.partner_id, player_id: player.id, detail: answer.reason })
+              Effect.annotateLogs({ partner_id: player.partnerId, player_id: player.id, detail: answer.reason })
             )
             return accepted(player.balance ?? 0)
           case "UnknownPlayer":

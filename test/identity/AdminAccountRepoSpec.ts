@@ -49,7 +49,7 @@ export const adminAccountRepoSpec = (it: Vitest.MethodsNonLive<AdminAccountRepo>
       const account = yield* insert(email, "viewer")
       const promoted = Option.getOrThrow(yield* repo.update(email, { role: "operator" }))
       assert.deepStrictEqual([promoted.id, promoted.role, promoted.disabled], [account.id, "operator", false])
-      assert.isTrue(promoted.updated_at.getTime() >= account.updated_at.getTime())
+      assert.isTrue(promoted.updatedAt.getTime() >= account.updatedAt.getTime())
       yield* repo.update(email, { passwordHash: "scrypt$second", mustChangePassword: false })
       const credentials = Option.getOrThrow(yield* repo.credentials(email))
       assert.deepStrictEqual([credentials.passwordHash, credentials.mustChangePassword, credentials.account.role], [
