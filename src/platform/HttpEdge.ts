@@ -177,6 +177,8 @@ const parserRefusal = (code: string | undefined): readonly [number, string] => {
  * closes the connection, as Node does.
  */
 export const answerClientError = (error: Error & { readonly code?: string }, socket: Duplex) => {
+  // The parser, still attached, refuses each further piece of the same request: the answer is on its way.
+  if (lingering.has(socket)) return
   const inProgress = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
   if (error.code === "ECONNRESET" || !socket.writable || inProgress?.headersSent === true) {
     socket.destroy()
@@ -188,6 +190,32 @@ export const answerClientError = (error: Error & { readonly code?: string }, soc
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
   )
+  linger(socket)
+}
+
+/** How long, and how much more, a refused request is read after its answer before its connection is closed. */
+const lingerMillis = 2_000
+const lingerBytes = 16 * 1024 * 1024
+const lingering = new WeakSet<Duplex>()
+
+/**
+ * A lingering close, as nginx makes one: closing at once while the client still sends would reset the connection,
+ * and the client, failing its write (EPIPE), may never read the answer. What it goes on sending is read and dropped
+ * until it stops, for at most `lingerMillis` and `lingerBytes`.
+ */
+const linger = (socket: Duplex) => {
+  lingering.add(socket)
+  let read = 0
+  const stop = () => socket.destroy()
+  const timer = setTimeout(stop, lingerMillis)
+  timer.unref()
+  socket.once("close", () => clearTimeout(timer))
+  socket.on("end", stop)
+  socket.on("data", (chunk: Buffer) => {
+    read += chunk.length
+    if (read > lingerBytes) stop()
+  })
+  socket.resume()
 }
 
 const missingHost = JSON.stringify({ success: false, message: "The request has no Host header." })
