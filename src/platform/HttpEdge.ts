@@ -66,10 +66,24 @@ const quietPaths = new Set(["/health", "/ready", "/metrics"])
 const routePattern = (context: Context.Context<never>) =>
   Context.getOrUndefined(context, HttpRouter.RouteContext)?.route.path ?? "unmatched"
 
+/** The three APIs: the partner API's, the console's and the portal's (not their pages, which set their own). */
+const isApiPath = (path: string) =>
+  path.startsWith("/api/") || path.startsWith("/admin/api/") || path.startsWith("/portal/api/")
+
+/**
+ * Their answers carry tokens, secrets, invitation links and a partner's books: no browser or proxy keeps them, and
+ * none reads them as another type than they say. An answer that says its own caching (the change stream's) keeps it.
+ */
+const withApiHeaders = (response: HttpServerResponse.HttpServerResponse) =>
+  HttpServerResponse.setHeaders(response, {
+    "cache-control": response.headers["cache-control"] ?? "no-store",
+    "x-content-type-options": "nosniff"
+  })
+
 /**
  * The outermost layer of every request: one access-log line (method, path,
- * status, duration, partner id and its token's environment; never a header, so never a token) and the
- * error envelope for anything that escaped the routes.
+ * status, duration, partner id and its token's environment; never a header, so never a token), the
+ * error envelope for anything that escaped the routes, and the APIs' answers' headers (withApiHeaders).
  */
 export const HttpEdgeMiddleware = HttpRouter.middleware((httpEffect) =>
   Effect.withFiber((fiber) => {
@@ -114,6 +128,7 @@ export const HttpEdgeMiddleware = HttpRouter.middleware((httpEffect) =>
       Effect.ensuring(readRoute),
       Effect.provideService(RequestLog, log),
       Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : failureResponse(cause)),
+      Effect.map((response) => isApiPath(pathOf(request.url)) ? withApiHeaders(response) : response),
       Effect.onExit((exit) => writeLog(Exit.isSuccess(exit) ? exit.value.status : 499))
     )
   }), { global: true })
