@@ -2,12 +2,14 @@ import { Effect } from "effect"
 import type { Partner, PartnerEnvironmentSettings, PlayerMode } from "../domain/Partner.ts"
 import type { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import type { Partners } from "../partners/Partners.ts"
+import { maskedUrlOrNull } from "../domain/MaskedUrl.ts"
 
 /**
  * A partner as an operator sees it, in the console's API and the CLI's output alike (written by the contract's
  * PartnerView codec): everything but its tokens and webhook secrets. `rate_limit_per_minute` null: the service's PARTNER_RATE_LIMIT applies.
  * `callback_url` is the live environment's; `environments` shows both, live first; `player_mode` what the
- * service keeps of its players (persisted or shadow); `rtp_policy` what its launches do with `user_rtp`.
+ * service keeps of its players (persisted or shadow); `rtp_policy` what its launches do with `user_rtp`. Callback URLs
+ * are shown masked (maskedUrl): their credentials and query values may be keys.
  */
 export const partnerView = (
   partner: Partner,
@@ -19,12 +21,15 @@ export const partnerView = (
   slug: partner.slug,
   status: partner.status,
   commissionPercent: partner.commission_percent,
-  callbackUrl: partner.callback_url,
+  callbackUrl: maskedUrlOrNull(partner.callback_url),
   rateLimitPerMinute: partner.rate_limit_per_minute,
   playerMode,
   rtpPolicy: partner.rtp_policy,
   // Its environments' settings, labelled: the contract's codec shows neither a token nor a webhook secret.
-  environments: environments.filter((settings) => settings.partnerId === partner.id),
+  environments: environments.filter((settings) => settings.partnerId === partner.id).map((settings) => ({
+    ...settings,
+    callbackUrl: maskedUrlOrNull(settings.callbackUrl)
+  })),
   createdAt: partner.created_at,
   updatedAt: partner.updated_at
 })
