@@ -152,7 +152,10 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
       const player = yield* players.findByUserCode(session.value.user_code)
       const sent = Option.isNone(player) ? [] : yield* outbox.list({ playerId: player.value.id, limit: 6 })
       const received = new Map(
-        (yield* repo.received(sent.map((callback) => callback.eventId))).map((event) => [event.event_id, event])
+        Option.isNone(player) ? [] : (yield* repo.received(
+          { partnerId: player.value.partner_id, environment: sessionEnvironment(session.value.id) },
+          sent.map((callback) => callback.eventId)
+        )).map((event) => [event.event_id, event])
       )
       return HttpServerResponse.jsonUnsafe({
         callbacks: sent.map((callback) => {

@@ -1,6 +1,6 @@
 import { Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { randomBytes } from "node:crypto"
-import type { Environment } from "../../domain/Environment.ts"
+import { Environment } from "../../domain/Environment.ts"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { type Cents, formatCents } from "../../domain/Money.ts"
 import { CentsFromNumeric, IdFromBigInt, NumberFromNumeric } from "../../platform/SqlCodecs.ts"
@@ -46,9 +46,17 @@ const ReceivedEvent = Schema.Struct({
 })
 export type ReceivedEvent = typeof ReceivedEvent.Type
 
+/** Which event: the partner's, in one environment, by its id (the same id elsewhere is another event). */
+export interface EventKey {
+  readonly partnerId: number
+  readonly environment: Environment
+  readonly eventId: string
+}
+
 export interface NewReceivedEvent {
   readonly eventId: string
   readonly partnerId: number
+  readonly environment: Environment
   readonly headers: Readonly<Record<string, string>>
   readonly body: string
   readonly reply: WalletReply
@@ -88,12 +96,16 @@ export class SandboxRepo extends Context.Service<SandboxRepo, {
   /** The wallet's balance, locked until the transaction ends. */
   lockWallet(wallet: WalletKey): Effect.Effect<Cents>
   moveWallet(wallet: WalletKey, balance: Cents): Effect.Effect<void>
-  /** The answer already given to this event id, if any. */
-  replyTo(eventId: string): Effect.Effect<Option.Option<WalletReply>>
-  /** Whether a rollback of this bet was received. */
-  isRolledBack(betEventId: string): Effect.Effect<boolean>
+  /** The answer already given to this event, if any. */
+  replyTo(event: EventKey): Effect.Effect<Option.Option<WalletReply>>
+  /** Whether a rollback of this bet (its event) was received, from the same partner and environment. */
+  isRolledBack(bet: EventKey): Effect.Effect<boolean>
   recordEvent(event: NewReceivedEvent): Effect.Effect<void>
-  received(eventIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<ReceivedEvent>>
+  /** The events of a partner's environment among these ids. */
+  received(
+    owner: { readonly partnerId: number; readonly environment: Environment },
+    eventIds: ReadonlyArray<string>
+  ): Effect.Effect<ReadonlyArray<ReceivedEvent>>
 }>()("partner-api/sandbox/SandboxRepo") {
   static readonly layer = Layer.effect(
     SandboxRepo,
@@ -121,15 +133,22 @@ export class SandboxRepo extends Context.Service<SandboxRepo, {
               WHERE partner_id = ${wallet.partnerId} AND external_player_id = ${wallet.externalPlayerId} FOR UPDATE`
       })
       const replyTo = SqlSchema.findOneOption({
-        Request: Schema.String,
+        Request: Schema.Struct({ partnerId: Schema.Number, environment: Environment, eventId: Schema.String }),
         Result: Schema.Struct({ answer: WalletReply }),
-        execute: (eventId) => sql`SELECT answer FROM sandbox_partner_events WHERE event_id = ${eventId}`
+        execute: (key) =>
+          sql`SELECT answer FROM sandbox_partner_events
+              WHERE partner_id = ${key.partnerId} AND environment = ${key.environment} AND event_id = ${key.eventId}`
       })
       const received = SqlSchema.findAll({
-        Request: Schema.Array(Schema.String),
+        Request: Schema.Struct({
+          partnerId: Schema.Number,
+          environment: Environment,
+          ids: Schema.Array(Schema.String)
+        }),
         Result: ReceivedEvent,
-        execute: (ids) =>
-          sql`SELECT event_id, headers, answer FROM sandbox_partner_events WHERE event_id = ANY(${ids}::text[])`
+        execute: ({ environment, ids, partnerId }) =>
+          sql`SELECT event_id, headers, answer FROM sandbox_partner_events
+              WHERE partner_id = ${partnerId} AND environment = ${environment} AND event_id = ANY(${ids}::text[])`
       })
 
       const agentSecret = SqlSchema.findOne({
@@ -182,17 +201,21 @@ export class SandboxRepo extends Context.Service<SandboxRepo, {
           sql`UPDATE sandbox_partner_wallets SET balance = ${formatCents(balance)}, updated_at = now()
               WHERE partner_id = ${wallet.partnerId} AND external_player_id = ${wallet.externalPlayerId}`
             .pipe(Effect.asVoid, Effect.orDie),
-        replyTo: (eventId) => replyTo(eventId).pipe(Effect.map(Option.map((row) => row.answer)), Effect.orDie),
-        isRolledBack: (betEventId) =>
-          sql`SELECT 1 FROM sandbox_partner_events WHERE rolls_back = ${betEventId}`.pipe(
-            Effect.map((rows) => rows.length > 0),
-            Effect.orDie
-          ),
+        replyTo: (key) => replyTo(key).pipe(Effect.map(Option.map((row) => row.answer)), Effect.orDie),
+        isRolledBack: (bet) =>
+          sql`SELECT 1 FROM sandbox_partner_events
+              WHERE partner_id = ${bet.partnerId} AND environment = ${bet.environment} AND rolls_back = ${bet.eventId}`
+            .pipe(
+              Effect.map((rows) => rows.length > 0),
+              Effect.orDie
+            ),
         recordEvent: (event) =>
-          sql`INSERT INTO sandbox_partner_events (event_id, partner_id, headers, body, answer, rolls_back)
-              VALUES (${event.eventId}, ${event.partnerId}, ${JSON.stringify(event.headers)}::jsonb, ${event.body},
+          sql`INSERT INTO sandbox_partner_events (event_id, partner_id, environment, headers, body, answer, rolls_back)
+              VALUES (${event.eventId}, ${event.partnerId}, ${event.environment}, ${
+            JSON.stringify(event.headers)
+          }::jsonb, ${event.body},
                       ${JSON.stringify(event.reply)}::jsonb, ${event.rollsBack})`.pipe(Effect.asVoid, Effect.orDie),
-        received: (ids) => ids.length === 0 ? Effect.succeed([]) : Effect.orDie(received(ids))
+        received: (owner, ids) => ids.length === 0 ? Effect.succeed([]) : Effect.orDie(received({ ...owner, ids }))
       })
     })
   )
