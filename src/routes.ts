@@ -43,6 +43,7 @@ import { SportsStreamHandlers } from "./sports/stream/http.ts"
 import { SportsStream } from "./sports/stream/SportsStream.ts"
 import * as PartnerAuthMiddleware from "./partners/PartnerAuth.ts"
 import { AccountHandlers } from "./partners/http.ts"
+import { PartnerRateLimit } from "./partners/PartnerRateLimit.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
 import { SportsHandlers } from "./sports/http.ts"
 import { apiDocsRoutes } from "./platform/ApiDocs.ts"
@@ -81,6 +82,7 @@ export const ApiHandlersLive = Layer.mergeAll(
     WalletLedger,
     Certifications,
     Statements,
+    PartnerRateLimit,
     PartnerAuth,
     PartnerUpstreams,
     RequestValidation

@@ -2,13 +2,15 @@ import { Effect, Struct } from "effect"
 import type { Partner, PartnerEnvironmentSettings, PlayerMode } from "../domain/Partner.ts"
 import type { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import type { Partners } from "../partners/Partners.ts"
+import { maskedUrlOrNull } from "../domain/MaskedUrl.ts"
 
 /**
  * A partner as an operator sees it, in the console's API and the CLI's output alike (written by the contract's
  * PartnerView codec, which names its fields on the wire): everything but its tokens and webhook secrets.
  * `rateLimitPerMinute` null: the service's PARTNER_RATE_LIMIT applies. `callbackUrl` is the live environment's;
  * `environments` shows both, live first; `playerMode` what the service keeps of its players (persisted or shadow);
- * `rtpPolicy` what its launches do with `user_rtp`.
+ * `rtpPolicy` what its launches do with `user_rtp`. Callback URLs
+ * are shown masked (maskedUrl): their credentials and query values may be keys.
  */
 export const partnerView = (
   partner: Partner,
@@ -21,15 +23,18 @@ export const partnerView = (
     "slug",
     "status",
     "commissionPercent",
-    "callbackUrl",
     "rateLimitPerMinute",
     "rtpPolicy",
     "createdAt",
     "updatedAt"
   ]),
+  callbackUrl: maskedUrlOrNull(partner.callbackUrl),
   playerMode,
   // Its environments' settings, labelled: the contract's codec shows neither a token nor a webhook secret.
-  environments: environments.filter((settings) => settings.partnerId === partner.id)
+  environments: environments.filter((settings) => settings.partnerId === partner.id).map((settings) => ({
+    ...settings,
+    callbackUrl: maskedUrlOrNull(settings.callbackUrl)
+  }))
 })
 
 /**

@@ -14,7 +14,7 @@ import {
 } from "../domain/Statements.ts"
 import { TransactionKind } from "../domain/Wallet.ts"
 import { Envelope } from "./Envelope.ts"
-import { NotFound, ValidationFailed } from "./Errors.ts"
+import { NotFound, TooManyRequests, ValidationFailed } from "./Errors.ts"
 import { encodeWith, PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
@@ -23,6 +23,9 @@ import { RequestValidation } from "./RequestValidation.ts"
  * Daily statements: a partner reads the statement of a closed UTC day of its token's environment (JSON in the
  * envelope, or the signed JSON lines document itself), and posts its own books of a day to get the differences.
  */
+
+/** What a partner may post to reconcile a day: its books of one day, read and compared in memory. */
+export const reconciliationMaxBytes = "4 MiB"
 
 /** The media type of the statement document (and of what a partner posts to reconcile). */
 export const jsonLines = "application/x-ndjson"
@@ -234,7 +237,7 @@ export class StatementsGroup extends HttpApiGroup.make("statements")
       payload: HttpApiSchema.StreamNdjson({
         schema: PostedRecord,
         contentType: [jsonLines, "application/jsonl"],
-        maxBytes: "64 MiB",
+        maxBytes: reconciliationMaxBytes,
         maxElementBytes: "16 KiB"
       }),
       success: Envelope("WalletReconciliationResponse", ReconciliationData, {
@@ -249,11 +252,13 @@ export class StatementsGroup extends HttpApiGroup.make("statements")
           different: []
         }
       }),
-      error: [NotFound, ValidationFailed]
+      error: [NotFound, ValidationFailed, TooManyRequests]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary:
         "Reconcile a day: your own transactions (and totals) against the statement, the differences by transaction",
-      description: "Post JSON lines (`Content-Type: application/x-ndjson`, up to 64 MiB): optionally a totals line " +
+      description: "Post JSON lines (`Content-Type: application/x-ndjson`, up to 4 MiB; the day is looked up first, " +
+        "so a day without a statement is a 404 before the body is read; one run at a time per partner, a second " +
+        "a 429; each run counts as 10 requests against the rate limit): optionally a totals line " +
         "`{\"record\": \"statement\", \"totals\": {…}}`, and one line per transaction you applied, " +
         "`{\"transaction_id\", \"kind\", \"amount\", …}` (a line of the statement document itself will do). Each field you " +
         "send is compared; those you leave out are not. A transaction is its kind (bet by default) and its id. 422 names " +

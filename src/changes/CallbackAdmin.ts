@@ -8,6 +8,7 @@ import { CallbackTargets } from "../partners/CallbackTargets.ts"
 import { PartnerNotFound } from "../partners/Partners.ts"
 import { type CallbackNotFound, type CallbackNotReplayable, CallbackOutbox } from "../wallet/outbox/CallbackOutbox.ts"
 import { PartnerCallbacks, probe, type Trial } from "../wallet/outbox/PartnerCallbacks.ts"
+import { maskedUrlOrNull } from "../domain/MaskedUrl.ts"
 
 /*
  * A partner's callbacks as an operator (console, CLI) or the partner's own users (portal) act on them: one delivered
@@ -54,7 +55,7 @@ export class CallbackAdmin extends Context.Service<CallbackAdmin, {
               target: `partner:${partner.slug}`,
               after: {
                 environment,
-                url: target.callbackUrl,
+                url: maskedUrlOrNull(target.callbackUrl),
                 status: trial.answer?.status ?? null,
                 failure: trial.failure
               }

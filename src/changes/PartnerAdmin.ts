@@ -18,6 +18,7 @@ import {
 import { CertificationRepo } from "../wallet/certification/CertificationRepo.ts"
 import { type ClearedTestData, TestData } from "../wallet/TestData.ts"
 import { liveTokenGate } from "./CertificationAdmin.ts"
+import { maskedUrlOrNull } from "../domain/MaskedUrl.ts"
 
 /*
  * A partner's settings as an operator (console, CLI) or the partner's own users (portal) change them: its details
@@ -28,7 +29,7 @@ import { liveTokenGate } from "./CertificationAdmin.ts"
 
 /**
  * A partner as the audit trail records it: everything but its tokens and webhook secrets; `callback_url` is
- * the live environment's, `test_callback_url` the test one's (when its environments were read).
+ * the live environment's, `test_callback_url` the test one's (when its environments were read), both masked.
  */
 const partnerAudit = (partner: Partner, environments: ReadonlyArray<PartnerEnvironmentSettings> = []) => {
   const test = environments.find((settings) => settings.partnerId === partner.id && settings.environment === "test")
@@ -37,8 +38,8 @@ const partnerAudit = (partner: Partner, environments: ReadonlyArray<PartnerEnvir
     slug: partner.slug,
     status: partner.status,
     commission_percent: partner.commissionPercent,
-    callback_url: partner.callbackUrl,
-    ...(test === undefined ? {} : { test_callback_url: test.callbackUrl }),
+    callback_url: maskedUrlOrNull(partner.callbackUrl),
+    ...(test === undefined ? {} : { test_callback_url: maskedUrlOrNull(test.callbackUrl) }),
     rate_limit_per_minute: partner.rateLimitPerMinute
   }
 }

@@ -16,9 +16,12 @@ import { TransactionKind, type WalletTransaction } from "./Wallet.ts"
 
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/
 
-/** A UTC day, `2026-11-22`: a real calendar date (not `2026-02-30`). */
+/**
+ * A UTC day, `2026-11-22`: a real calendar date (not `2026-02-30`) from 2000 to 9999 (PostgreSQL has no year 0, and
+ * no statement predates the service), so any other is the contract's 422.
+ */
 export const isDay = (text: string): boolean => {
-  if (!dayPattern.test(text)) return false
+  if (!dayPattern.test(text) || text < "2000") return false
   const start = new Date(`${text}T00:00:00.000Z`)
   return !Number.isNaN(start.getTime()) && start.toISOString().slice(0, 10) === text
 }

@@ -65,10 +65,14 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
   >
   session(sessionId: string): Effect.Effect<Option.Option<SessionRecord>>
   logout(sessionId: string, account: AdminAccount): Effect.Effect<void>
-  changePassword(sessionId: string, account: AdminAccount, current: string, next: string): Effect.Effect<
-    void,
-    LoginRefused | InvalidAccountInput | HashersBusy
-  >
+  /** The current password checked under the log-in's throttle (counted against `clientAddress`). */
+  changePassword(
+    sessionId: string,
+    account: AdminAccount,
+    current: string,
+    next: string,
+    clientAddress: string
+  ): Effect.Effect<void, LoginRefused | LoginThrottled | InvalidAccountInput | HashersBusy>
 }>()("partner-api/identity/AdminAccounts") {
   static readonly layerNoDeps = Layer.effect(
     AdminAccounts,
@@ -81,7 +85,7 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
       const rules = throttleRules(config)
       /** A change and its audit row commit together or not at all. */
       const inTransaction = audit.atomically
-      const replaceHash = replacementHash(hashing)
+      const replaceHash = replacementHash({ attempts, hashing, rules }, "admin")
 
       const found = (email: string) => (result: Option.Option<AdminAccount>) =>
         Option.match(result, { onNone: () => Effect.fail(new AdminNotFound({ email })), onSome: Effect.succeed })
@@ -196,9 +200,10 @@ export class AdminAccounts extends Context.Service<AdminAccounts, {
       })
 
       const changePassword = Effect.fn("AdminAccounts.changePassword")(
-        function*(sessionId: string, account: AdminAccount, current: string, next: string) {
+        function*(sessionId: string, account: AdminAccount, current: string, next: string, clientAddress: string) {
           const stored = yield* repo.credentials(account.email)
           const passwordHash = yield* replaceHash(
+            { email: account.email, clientAddress },
             Option.match(stored, { onNone: () => null, onSome: (s) => s.passwordHash }),
             current,
             next

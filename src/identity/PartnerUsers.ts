@@ -100,10 +100,14 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
   /** A live session of a user whose partner is active. */
   session(sessionId: string): Effect.Effect<Option.Option<PortalSession>>
   logout(sessionId: string, session: PortalSession): Effect.Effect<void>
-  changePassword(sessionId: string, session: PortalSession, current: string, next: string): Effect.Effect<
-    void,
-    LoginRefused | InvalidAccountInput | HashersBusy
-  >
+  /** The current password checked under the log-in's throttle (counted against `clientAddress`). */
+  changePassword(
+    sessionId: string,
+    session: PortalSession,
+    current: string,
+    next: string,
+    clientAddress: string
+  ): Effect.Effect<void, LoginRefused | LoginThrottled | InvalidAccountInput | HashersBusy>
 }>()("partner-api/identity/PartnerUsers") {
   static readonly layerNoDeps = Layer.effect(
     PartnerUsers,
@@ -113,7 +117,7 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
       const attempts = yield* LoginAttemptRepo
       const hashing = yield* PasswordHashing
       const config = yield* IdentityConfig
-      const replaceHash = replacementHash(hashing)
+      const replaceHash = replacementHash({ attempts, hashing, rules: throttleRules(config) }, "portal")
       const found = (userId: number) =>
         Option.match({
           onNone: () => Effect.fail(new PartnerUserNotFound({ id: userId })),
@@ -224,7 +228,7 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
         function*(invitation: string, password: string, clientAddress: string) {
           const open = yield* invitationOf(invitation)
           yield* checkPassword(password)
-          const passwordHash = yield* hashing.gated(hashPassword(password))
+          const passwordHash = yield* hashing.gated("portal", hashPassword(password))
           const { csrfToken, sessionId } = newSessionSecrets()
           return yield* audit.atomically(Effect.gen(function*() {
             // Used once: of two accepts racing, the second finds the link closed.
@@ -277,9 +281,10 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
       })
 
       const changePassword = Effect.fn("PartnerUsers.changePassword")(
-        function*(sessionId: string, session: PortalSession, current: string, next: string) {
+        function*(sessionId: string, session: PortalSession, current: string, next: string, clientAddress: string) {
           const stored = yield* repo.credentials(session.user.email)
           const passwordHash = yield* replaceHash(
+            { email: session.user.email, clientAddress },
             Option.match(stored, { onNone: () => null, onSome: (s) => s.passwordHash }),
             current,
             next

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
 import { IdentityConfig } from "./IdentityConfig.ts"
+import type { LoginRealm } from "./LoginAttemptRepo.ts"
 
 /**
  * Admin passwords, hashed with scrypt (node:crypto) and a random salt of
@@ -45,7 +46,7 @@ export const decoyHash = `scrypt$${cost.N}$${cost.r}$${cost.p}$${randomBytes(16)
 /** A one-time password an operator reads from the CLI and types once: 20 URL-safe characters (120 bits). */
 export const generatePassword = () => randomBytes(15).toString("base64url")
 
-/** Every permit to hash is taken: the log-in is refused at once rather than queued. */
+/** Every permit to hash of the realm is taken and its short queue is full: the log-in is refused at once. */
 export class HashersBusy extends Schema.TaggedError<HashersBusy>()("HashersBusy", {}) {
   readonly retryAfterSeconds = 1
   override get message() {
@@ -53,28 +54,47 @@ export class HashersBusy extends Schema.TaggedError<HashersBusy>()("HashersBusy"
   }
 }
 
+/** Log-ins that may wait for a permit, per permit: a queue of a few hashes' time (tens of milliseconds each). */
+export const waitingPerPermit = 8
+
+/** One realm's permits to hash, and its places: the permits and the queue before them together. */
+export interface HashGate {
+  readonly permits: Semaphore.Semaphore
+  readonly places: Semaphore.Semaphore
+  /** How many places there are (the permits and the queue). */
+  readonly size: number
+}
+
 /**
- * Password checks of the console and the portal together (log-ins, password changes), at most
- * ADMIN_LOGIN_CONCURRENT_HASHES at once. scrypt runs on libuv's thread pool, which the process shares with file
- * reads and the system resolver's DNS look-ups: a burst of log-ins must not take every thread, so one beyond the
- * permits is refused (429) instead of waiting for one.
+ * Password checks (log-ins, password changes, accepted invitations), at most ADMIN_LOGIN_CONCURRENT_HASHES at once
+ * in each realm: the console and the portal each have their own, so a flood of one never holds the other's. scrypt
+ * runs on libuv's thread pool, which the process shares with file reads and the system resolver's DNS look-ups: a
+ * burst must not take every thread. A check beyond the permits waits in a short queue (`waitingPerPermit` a permit),
+ * and one beyond the queue is refused (429) rather than waiting. The throttle is decided before (SignIn): a
+ * throttled attempt never takes a place.
  */
 export class PasswordHashing extends Context.Service<PasswordHashing, {
-  /** Runs `effect` holding a permit, or fails with HashersBusy when none is free now. */
-  gated<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | HashersBusy, R>
-  readonly permits: Semaphore.Semaphore
+  /** Runs `effect` holding a permit of `realm`, waiting in its queue for one, or fails with HashersBusy when it is full. */
+  gated<A, E, R>(realm: LoginRealm, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | HashersBusy, R>
+  readonly gates: { readonly [realm in LoginRealm]: HashGate }
 }>()("partner-api/identity/PasswordHashing") {
   static readonly layer = Layer.effect(
     PasswordHashing,
     Effect.gen(function*() {
       const { concurrentHashes } = yield* IdentityConfig
-      const permits = yield* Semaphore.make(concurrentHashes)
+      const gate = (): HashGate => {
+        const size = concurrentHashes * (1 + waitingPerPermit)
+        return { permits: Semaphore.makeUnsafe(concurrentHashes), places: Semaphore.makeUnsafe(size), size }
+      }
+      const gates = { admin: gate(), portal: gate() }
       return PasswordHashing.of({
-        permits,
-        gated: (effect) =>
-          permits.withPermitsIfAvailable(1)(effect).pipe(
+        gates,
+        gated: (realm, effect) => {
+          const { permits, places } = gates[realm]
+          return places.withPermitsIfAvailable(1)(permits.withPermits(1)(effect)).pipe(
             Effect.flatMap(Option.match({ onNone: () => Effect.fail(new HashersBusy()), onSome: Effect.succeed }))
           )
+        }
       })
     })
   )

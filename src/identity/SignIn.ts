@@ -103,61 +103,83 @@ export const makeLogin = <Account, C extends Claimant<Account>, Late>(
   return Effect.fn(`SignIn.login.${realm.realm}`)(function*(rawEmail: string, password: string, clientAddress: string) {
     const email = normalizeEmail(rawEmail).slice(0, 254)
     const key = { realm: realm.realm, email, address: clientGroup(clientAddress) }
-    return yield* hashing.gated(Effect.gen(function*() {
-      // Recorded before the password is checked: concurrent attempts each count, whatever their outcome.
-      yield* attempts.admit(key, rules)
-      const stored = yield* realm.claimant(email)
-      // The hash is checked even for an unknown e-mail, so timing does not tell which accounts exist.
-      const hash = Option.match(stored, { onNone: () => decoyHash, onSome: (s) => s.passwordHash ?? decoyHash })
-      const matches = (yield* verifyPassword(password, hash)) && Option.isSome(stored) &&
-        stored.value.passwordHash !== null
-      if (!matches || Option.isNone(stored) || stored.value.barred !== undefined) {
-        const reason = Option.isNone(stored)
-          ? "unknown e-mail"
-          : stored.value.passwordHash === null
-          ? "no password yet (invitation not accepted)"
-          : !matches
-          ? "wrong password"
-          : stored.value.barred!
-        yield* attempts.sweep(realm.realm, rules)
-        yield* refused(email, Option.isSome(stored), clientAddress, reason)
-        return yield* new LoginRefused()
-      }
-      const late = realm.late(stored.value, yield* Clock.currentTimeMillis)
-      if (Option.isSome(late)) {
-        yield* refused(email, true, clientAddress, late.value.reason)
-        return yield* Effect.fail(late.value.error)
-      }
-      const { csrfToken, sessionId } = newSessionSecrets()
-      const expiresAt = yield* audit.atomically(Effect.gen(function*() {
-        yield* attempts.succeeded(key)
-        yield* audit.record({ name: email, via: realm.via }, {
-          action: `${realm.prefix}.login`,
-          target: realm.target(email),
-          after: { client: clientAddress }
-        })
-        return yield* realm.openSession(stored.value, { idHash: hashSession(sessionId), csrfToken })
-      }))
-      return { sessionId, csrfToken, claimant: stored.value, expiresAt } satisfies SignedIn<C>
-    }))
+    // Recorded before the password is checked: concurrent attempts each count, whatever their outcome. Decided
+    // before a permit to hash is taken, so a throttled attempt (a database round trip) never holds one.
+    yield* attempts.admit(key, rules)
+    return yield* hashing.gated(
+      realm.realm,
+      Effect.gen(function*() {
+        const stored = yield* realm.claimant(email)
+        // The hash is checked even for an unknown e-mail, so timing does not tell which accounts exist.
+        const hash = Option.match(stored, { onNone: () => decoyHash, onSome: (s) => s.passwordHash ?? decoyHash })
+        const matches = (yield* verifyPassword(password, hash)) && Option.isSome(stored) &&
+          stored.value.passwordHash !== null
+        if (!matches || Option.isNone(stored) || stored.value.barred !== undefined) {
+          const reason = Option.isNone(stored)
+            ? "unknown e-mail"
+            : stored.value.passwordHash === null
+            ? "no password yet (invitation not accepted)"
+            : !matches
+            ? "wrong password"
+            : stored.value.barred!
+          yield* attempts.sweep(realm.realm, rules)
+          yield* refused(email, Option.isSome(stored), clientAddress, reason)
+          return yield* new LoginRefused()
+        }
+        const late = realm.late(stored.value, yield* Clock.currentTimeMillis)
+        if (Option.isSome(late)) {
+          yield* refused(email, true, clientAddress, late.value.reason)
+          return yield* Effect.fail(late.value.error)
+        }
+        const { csrfToken, sessionId } = newSessionSecrets()
+        const expiresAt = yield* audit.atomically(Effect.gen(function*() {
+          yield* attempts.succeeded(key)
+          yield* audit.record({ name: email, via: realm.via }, {
+            action: `${realm.prefix}.login`,
+            target: realm.target(email),
+            after: { client: clientAddress }
+          })
+          return yield* realm.openSession(stored.value, { idHash: hashSession(sessionId), csrfToken })
+        }))
+        return { sessionId, csrfToken, claimant: stored.value, expiresAt } satisfies SignedIn<C>
+      })
+    )
   })
 }
 
 /**
- * The hash of a password replacing `current`, under the hash permits: the current one must match what is stored
- * and the new one must be acceptable and differ. Storing it (and ending the other sessions) is the realm's.
+ * The hash of a password replacing `current`, under the log-in's throttle and the realm's hash permits: the current
+ * one must match what is stored, and each check of it counts as a log-in attempt of the account's e-mail from the
+ * client (so a stolen session cannot guess it at scrypt speed); the new one must be acceptable and differ. Storing it
+ * (and ending the other sessions) is the realm's.
  */
-export const replacementHash = (hashing: PasswordHashing["Service"]) =>
-  Effect.fn("SignIn.replacementHash")(function*(stored: string | null, current: string, next: string) {
-    return yield* hashing.gated(Effect.gen(function*() {
-      if (stored === null || !(yield* verifyPassword(current, stored))) return yield* new LoginRefused()
-      yield* checkPassword(next)
-      if (next === current) {
-        return yield* new InvalidAccountInput({
-          field: "new_password",
-          message: "The new password must differ from the current one."
+export const replacementHash = (
+  { attempts, hashing, rules }: Pick<SignInServices, "attempts" | "hashing" | "rules">,
+  realm: LoginRealm
+) =>
+  Effect.fn("SignIn.replacementHash")(
+    function*(
+      account: { readonly email: string; readonly clientAddress: string },
+      stored: string | null,
+      current: string,
+      next: string
+    ) {
+      const key = { realm, email: account.email, address: clientGroup(account.clientAddress) }
+      yield* attempts.admit(key, rules)
+      return yield* hashing.gated(
+        realm,
+        Effect.gen(function*() {
+          if (stored === null || !(yield* verifyPassword(current, stored))) return yield* new LoginRefused()
+          yield* attempts.succeeded(key)
+          yield* checkPassword(next)
+          if (next === current) {
+            return yield* new InvalidAccountInput({
+              field: "new_password",
+              message: "The new password must differ from the current one."
+            })
+          }
+          return yield* hashPassword(next)
         })
-      }
-      return yield* hashPassword(next)
-    }))
-  })
+      )
+    }
+  )

@@ -154,9 +154,11 @@ export class CallbackUrlPolicy extends Context.Service<CallbackUrlPolicy, {
         )
         const bad = addresses.find((entry) => isBlockedAddress(entry.address))
         if (bad !== undefined) {
-          return yield* refuse(
-            `must not resolve to a private, loopback, link-local or reserved address (${host} is ${bad.address})`
+          // Not said to whoever typed the name (a portal user could map the service's network by it): the log's.
+          yield* Effect.logWarning("A callback URL was refused: its host resolves to a blocked address").pipe(
+            Effect.annotateLogs({ host, address: bad.address })
           )
+          return yield* refuse("must not resolve to a private, loopback, link-local or reserved address")
         }
       })
 
@@ -167,8 +169,9 @@ export class CallbackUrlPolicy extends Context.Service<CallbackUrlPolicy, {
           if (error !== null) return done(error, [])
           const bad = allowPrivate ? undefined : addresses.find((entry) => isBlockedAddress(entry.address))
           if (bad !== undefined) {
+            // The refusal becomes the delivery's last_error, which the partner reads: the address is not in it.
             const refusal: NodeJS.ErrnoException = new Error(
-              `${hostname} resolves to ${bad.address}, which callbacks may not reach`
+              `${hostname} resolves to a private, loopback, link-local or reserved address, which callbacks may not reach`
             )
             refusal.code = "EADDRNOTALLOWED"
             return done(refusal, [])

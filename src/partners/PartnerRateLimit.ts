@@ -35,7 +35,7 @@ export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
    * `RateLimit-Reset` on the answer; over the limit, fails with PartnerRateLimited (the 429, with `Retry-After`). A store that
    * cannot be reached admits the request (logged): the limit protects the service, it must not stop it.
    */
-  admit(partner: PartnerAccess): Effect.Effect<void, PartnerRateLimited>
+  admit(partner: PartnerAccess, requests?: number): Effect.Effect<void, PartnerRateLimited>
   /**
    * The partner's allowance in an environment as it stands, without taking from it: its limit a minute and the
    * requests it may send at once now (null when the store cannot be read).
@@ -67,8 +67,9 @@ export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
         }
       }
 
-      const admit = (partner: PartnerAccess) => {
-        const { limit, taken } = bucket(partner, 1)
+      // `requests`: what the request counts as (a reconciliation takes more than one; see Statements).
+      const admit = (partner: PartnerAccess, requests = 1) => {
+        const { limit, taken } = bucket(partner, requests)
         return taken.pipe(
           Effect.matchEffect({
             onSuccess: (taken) =>

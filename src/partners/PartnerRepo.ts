@@ -221,6 +221,9 @@ export class PartnerRepo
 
       const setToken = (slug: string, environment: Environment, token: TokenInsert, keepOld?: Duration.Duration) =>
         sql.withTransaction(Effect.gen(function*() {
+          // Rolls of one environment one after the other: two at once would both insert a current token (the unique
+          // index's 500), and a "stop now" roll would not see the token an overlapping one inserted beside it.
+          yield* sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:token-roll'), hashtext(${`${slug}:${environment}`}))`
           const where = environmentTokens(slug, environment)
           if (keepOld === undefined) yield* sql`DELETE FROM partner_tokens WHERE ${where}`
           else {

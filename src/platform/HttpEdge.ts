@@ -66,10 +66,24 @@ const quietPaths = new Set(["/health", "/ready", "/metrics"])
 const routePattern = (context: Context.Context<never>) =>
   Context.getOrUndefined(context, HttpRouter.RouteContext)?.route.path ?? "unmatched"
 
+/** The three APIs: the partner API's, the console's and the portal's (not their pages, which set their own). */
+const isApiPath = (path: string) =>
+  path.startsWith("/api/") || path.startsWith("/admin/api/") || path.startsWith("/portal/api/")
+
+/**
+ * Their answers carry tokens, secrets, invitation links and a partner's books: no browser or proxy keeps them, and
+ * none reads them as another type than they say. An answer that says its own caching (the change stream's) keeps it.
+ */
+const withApiHeaders = (response: HttpServerResponse.HttpServerResponse) =>
+  HttpServerResponse.setHeaders(response, {
+    "cache-control": response.headers["cache-control"] ?? "no-store",
+    "x-content-type-options": "nosniff"
+  })
+
 /**
  * The outermost layer of every request: one access-log line (method, path,
- * status, duration, partner id and its token's environment; never a header, so never a token) and the
- * error envelope for anything that escaped the routes.
+ * status, duration, partner id and its token's environment; never a header, so never a token), the
+ * error envelope for anything that escaped the routes, and the APIs' answers' headers (withApiHeaders).
  */
 export const HttpEdgeMiddleware = HttpRouter.middleware((httpEffect) =>
   Effect.withFiber((fiber) => {
@@ -114,6 +128,7 @@ export const HttpEdgeMiddleware = HttpRouter.middleware((httpEffect) =>
       Effect.ensuring(readRoute),
       Effect.provideService(RequestLog, log),
       Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : failureResponse(cause)),
+      Effect.map((response) => isApiPath(pathOf(request.url)) ? withApiHeaders(response) : response),
       Effect.onExit((exit) => writeLog(Exit.isSuccess(exit) ? exit.value.status : 499))
     )
   }), { global: true })
@@ -177,6 +192,8 @@ const parserRefusal = (code: string | undefined): readonly [number, string] => {
  * closes the connection, as Node does.
  */
 export const answerClientError = (error: Error & { readonly code?: string }, socket: Duplex) => {
+  // The parser, still attached, refuses each further piece of the same request: the answer is on its way.
+  if (lingering.has(socket)) return
   const inProgress = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
   if (error.code === "ECONNRESET" || !socket.writable || inProgress?.headersSent === true) {
     socket.destroy()
@@ -188,6 +205,32 @@ export const answerClientError = (error: Error & { readonly code?: string }, soc
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
   )
+  linger(socket)
+}
+
+/** How long, and how much more, a refused request is read after its answer before its connection is closed. */
+const lingerMillis = 2_000
+const lingerBytes = 16 * 1024 * 1024
+const lingering = new WeakSet<Duplex>()
+
+/**
+ * A lingering close, as nginx makes one: closing at once while the client still sends would reset the connection,
+ * and the client, failing its write (EPIPE), may never read the answer. What it goes on sending is read and dropped
+ * until it stops, for at most `lingerMillis` and `lingerBytes`.
+ */
+const linger = (socket: Duplex) => {
+  lingering.add(socket)
+  let read = 0
+  const stop = () => socket.destroy()
+  const timer = setTimeout(stop, lingerMillis)
+  timer.unref()
+  socket.once("close", () => clearTimeout(timer))
+  socket.on("end", stop)
+  socket.on("data", (chunk: Buffer) => {
+    read += chunk.length
+    if (read > lingerBytes) stop()
+  })
+  socket.resume()
 }
 
 const missingHost = JSON.stringify({ success: false, message: "The request has no Host header." })

@@ -178,12 +178,14 @@ layer(
       )
     }))
 
-  it.effect("a log-in while every permit to hash is taken is a 429 with Retry-After, not a wait", () =>
+  it.effect("a log-in while every permit to hash is taken and the queue for them is full is a 429 with Retry-After, not a wait", () =>
     Effect.gen(function*() {
       yield* givenAdmin("busy@example.com")
-      const { permits } = yield* PasswordHashing
-      // Every permit held (as 64 log-ins being checked would), then one more log-in.
-      const busy = yield* permits.withPermits(64)(loginFrom("203.0.113.40", "busy@example.com", testPassword))
+      const { admin } = (yield* PasswordHashing).gates
+      // Every place held (as 64 log-ins being checked and those queued behind them would), then one more log-in.
+      const busy = yield* admin.places.withPermits(admin.size)(
+        loginFrom("203.0.113.40", "busy@example.com", testPassword)
+      )
       assert.strictEqual(busy.status, 429)
       assert.deepStrictEqual(busy.body, {
         success: false,

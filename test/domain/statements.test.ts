@@ -58,6 +58,10 @@ describe("statements", () => {
     for (const bad of ["2026-02-30", "2026-13-01", "20261122", "2026-11-22T00:00:00Z", " 2026-11-22"]) {
       assert.isFalse(isDay(bad), bad)
     }
+    // The service's days: from 2000 to 9999 (PostgreSQL has no year 0, and no statement predates the service).
+    assert.isTrue(isDay("2000-01-01"))
+    assert.isTrue(isDay("9999-12-31"))
+    for (const outside of ["0000-01-01", "0001-01-01", "1999-12-31"]) assert.isFalse(isDay(outside), outside)
     assert.deepStrictEqual([nextDay("2026-12-31"), previousDay("2026-03-01")], ["2027-01-01", "2026-02-28"])
     assert.strictEqual(dayOf(new Date("2026-11-22T23:59:59.999Z")), "2026-11-22")
   })

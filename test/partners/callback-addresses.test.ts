@@ -99,6 +99,10 @@ describe("callback addresses", () => {
         assert.match(String(exit), /private, loopback, link-local or reserved address/, host)
       }
       assert.isTrue(Exit.isSuccess(yield* Effect.exit(policy.check("https://[2606:4700:4700::1111]/wallet"))))
+      // A host name that resolves to such an address: refused, without saying what it resolves to (that would map
+      // the service's own network for whoever types names); the detail is the log's.
+      const named = yield* Effect.flip(policy.check("https://localhost/wallet"))
+      assert.strictEqual(named.message, "must not resolve to a private, loopback, link-local or reserved address")
     }).pipe(
       Effect.provide(CallbackUrlPolicy.layer.pipe(
         Layer.provide(Layer.succeed(PartnersConfig, testPartnersConfig({ callbackAllowPrivate: false })))

@@ -46,6 +46,41 @@ describe("requests Node's HTTP parser refuses", () => {
     assert.deepStrictEqual(JSON.parse(answer.body), { success: false, message: "The request headers are too large." })
   })
 
+  it("a 2 MB query string: every client still sending reads its 431 (the connection lingers before it closes)", async () => {
+    // What each client read before the connection ended, and how it ended: a close that is not lingering resets
+    // the connection while the client still sends (EPIPE, ECONNRESET), and what was answered may be lost with it.
+    const oversized = () =>
+      new Promise<{ status: number; error: string | undefined }>((resolve) => {
+        const socket = connect(port, "127.0.0.1")
+        const chunks: Array<Buffer> = []
+        let error: string | undefined
+        socket.on("data", (chunk) => chunks.push(chunk))
+        socket.on("error", (failure: NodeJS.ErrnoException) => (error = failure.code ?? failure.message))
+        socket.on("close", () => {
+          const head = Buffer.concat(chunks).toString("utf8").split("\r\n")[0] ?? ""
+          resolve({ status: Number(head.split(" ")[1]), error })
+        })
+        // Sent piece by piece, as a client on a real network does: still sending when the answer comes.
+        socket.write("GET /health?q=")
+        const piece = "a".repeat(16 * 1024)
+        let sent = 0
+        const send = () => {
+          while (sent < 2 * 1024 * 1024 && !socket.destroyed) {
+            sent += piece.length
+            if (!socket.write(piece)) return void socket.once("drain", send)
+          }
+          if (!socket.destroyed) socket.end(" HTTP/1.1\r\nHost: x\r\n\r\n")
+        }
+        send()
+      })
+    const answers = await Promise.all(Array.from({ length: 20 }, oversized))
+    assert.deepStrictEqual(
+      answers,
+      answers.map(() => ({ status: 431, error: undefined })),
+      "each read its answer, and the connection closed without a reset"
+    )
+  })
+
   it("a bad method, a CR or LF inside a header, or garbage are a 400 in the error envelope", async () => {
     for (
       const request of [

@@ -1,3 +1,4 @@
+import { RateLimiter } from "effect/persistence"
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { HttpServer } from "effect/http"
@@ -60,6 +61,8 @@ const NoTestData = Layer.succeed(TestData, TestData.of({ clear: () => Effect.die
 
 const InMemoryPortal = Layer.mergeAll(PortalTokensHandlers, PortalWebhooksHandlers, PortalWalletHandlers).pipe(
   Layer.provideMerge(Layer.mergeAll(PortalAuth.layer, RequestValidationLive)),
+  // The portal's per-session allowance, in memory.
+  Layer.provideMerge(RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))),
   Layer.provideMerge(
     Layer.mergeAll(PartnerUsers.layerMemory, PartnerAdmin.layer, CallbackAdmin.layer, Wallet.layer, WalletLedger.layer)
   ),

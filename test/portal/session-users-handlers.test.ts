@@ -1,3 +1,4 @@
+import { RateLimiter } from "effect/persistence"
 import { assert, layer } from "@effect/vitest"
 import { Duration, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
@@ -35,6 +36,8 @@ import { testConfig, testIdentityConfig } from "../support/TestApp.ts"
  */
 const InMemoryPortal = Layer.mergeAll(PortalLoginHandlers, PortalSessionHandlers, PortalUsersHandlers).pipe(
   Layer.provideMerge(Layer.mergeAll(PortalAuth.layer, RequestValidationLive)),
+  // The portal's per-session allowance, in memory.
+  Layer.provideMerge(RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))),
   Layer.provideMerge(PartnerUsers.layerMemory),
   Layer.provideMerge(Layer.mergeAll(
     PartnerRepo.layerMemory,

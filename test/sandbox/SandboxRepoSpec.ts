@@ -9,6 +9,8 @@ import { givenRepoPartner } from "../support/RepoPartner.ts"
  * What SandboxRepo promises, whichever form keeps it: run over PostgreSQL and over memory by sandbox-repo.test.ts.
  * `pass` lets time pass for every game session (the SQL moves their creation back, memory moves the test's clock on).
  */
+const keyOf = (partnerId: number, eventId: string) => ({ partnerId, environment: "live" as const, eventId })
+
 export const sandboxRepoSpec = <R>(
   it: Vitest.MethodsNonLive<SandboxRepo | PartnerRepo | R>,
   pass: (by: Duration.Duration) => Effect.Effect<void, never, R>
@@ -88,6 +90,7 @@ export const sandboxRepoSpec = <R>(
         yield* repo.recordEvent({
           eventId,
           partnerId: partner.id,
+          environment: "live",
           headers: {},
           body: "{}",
           reply: { status: 200, body: {} },
@@ -97,7 +100,7 @@ export const sandboxRepoSpec = <R>(
       })))
       assert.isTrue(Exit.isFailure(failed))
       assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 1_000, "the move was undone")
-      assert.isTrue(Option.isNone(yield* repo.replyTo(eventId)), "and the event")
+      assert.isTrue(Option.isNone(yield* repo.replyTo(keyOf(partner.id, eventId))), "and the event")
       const add = repo.transaction(Effect.gen(function*() {
         const balance = yield* repo.lockWallet(wallet)
         for (let i = 0; i < 3; i++) yield* Effect.yieldNow
@@ -120,21 +123,23 @@ export const sandboxRepoSpec = <R>(
       yield* repo.recordEvent({
         eventId: rollback,
         partnerId: partner.id,
+        environment: "live",
         headers: { "x-partner-signature": "t=1,v1=ab" },
         body: "{\"kind\":\"rollback\"}",
         reply,
         rollsBack: bet
       })
-      assert.deepStrictEqual(yield* repo.replyTo(rollback), Option.some(reply))
-      assert.isTrue(Option.isNone(yield* repo.replyTo(bet)))
-      assert.isTrue(yield* repo.isRolledBack(bet))
-      assert.isFalse(yield* repo.isRolledBack(rollback))
+      assert.deepStrictEqual(yield* repo.replyTo(keyOf(partner.id, rollback)), Option.some(reply))
+      assert.isTrue(Option.isNone(yield* repo.replyTo(keyOf(partner.id, bet))))
+      assert.isTrue(yield* repo.isRolledBack(keyOf(partner.id, bet)))
+      assert.isFalse(yield* repo.isRolledBack(keyOf(partner.id, rollback)))
       assert.isTrue(
         Exit.isFailure(
           yield* Effect.exit(
             repo.recordEvent({
               eventId: rollback,
               partnerId: partner.id,
+              environment: "live",
               headers: {},
               body: "",
               reply,
@@ -146,19 +151,55 @@ export const sandboxRepoSpec = <R>(
       yield* repo.recordEvent({
         eventId: other,
         partnerId: partner.id,
+        environment: "live",
         headers: {},
         body: "{}",
         reply: { status: 409, body: null },
         rollsBack: null
       })
-      const got = [...(yield* repo.received([other, rollback, "evt_never"]))].sort((a, b) =>
-        a.event_id < b.event_id ? -1 : 1
-      )
+      const got = [
+        ...(yield* repo.received({ partnerId: partner.id, environment: "live" }, [other, rollback, "evt_never"]))
+      ].sort((a, b) => a.event_id < b.event_id ? -1 : 1)
       const expected = [
         { event_id: rollback, headers: { "x-partner-signature": "t=1,v1=ab" }, answer: reply },
         { event_id: other, headers: {}, answer: { status: 409, body: null } }
       ].sort((a, b) => a.event_id < b.event_id ? -1 : 1)
       assert.deepStrictEqual(got, expected)
-      assert.deepStrictEqual(yield* repo.received([]), [])
+      assert.deepStrictEqual(yield* repo.received({ partnerId: partner.id, environment: "live" }, []), [])
+    }))
+
+  it.effect("events are keyed by partner, environment and event id: the same id elsewhere is another event", () =>
+    Effect.gen(function*() {
+      const repo = yield* SandboxRepo
+      const [acme, other] = [yield* givenRepoPartner, yield* givenRepoPartner]
+      const eventId = `evt_${randomBytes(6).toString("hex")}`
+      const record = (partnerId: number, environment: "live" | "test", status: number, rollsBack: string | null) =>
+        repo.recordEvent({
+          eventId,
+          partnerId,
+          environment,
+          headers: {},
+          body: "{}",
+          reply: { status, body: null },
+          rollsBack
+        })
+      yield* record(acme.id, "live", 200, "evt_bet")
+      assert.isTrue(Option.isNone(yield* repo.replyTo({ partnerId: acme.id, environment: "test", eventId })))
+      assert.isTrue(Option.isNone(yield* repo.replyTo({ partnerId: other.id, environment: "live", eventId })))
+      assert.isFalse(yield* repo.isRolledBack({ partnerId: other.id, environment: "live", eventId: "evt_bet" }))
+      assert.isFalse(yield* repo.isRolledBack({ partnerId: acme.id, environment: "test", eventId: "evt_bet" }))
+      assert.isTrue(yield* repo.isRolledBack({ partnerId: acme.id, environment: "live", eventId: "evt_bet" }))
+      yield* record(acme.id, "test", 402, null)
+      yield* record(other.id, "live", 409, null)
+      const statusOf = (partnerId: number, environment: "live" | "test") =>
+        Effect.map(repo.replyTo({ partnerId, environment, eventId }), Option.map((reply) => reply.status))
+      assert.deepStrictEqual(
+        [yield* statusOf(acme.id, "live"), yield* statusOf(acme.id, "test"), yield* statusOf(other.id, "live")],
+        [Option.some(200), Option.some(402), Option.some(409)]
+      )
+      assert.deepStrictEqual(
+        (yield* repo.received({ partnerId: other.id, environment: "live" }, [eventId])).map((event) => event.answer),
+        [{ status: 409, body: null }]
+      )
     }))
 }

@@ -103,3 +103,25 @@ layer(TestApp({ casino: { gateway: "playfiver" } }), live)("the sandbox's routes
       assert.strictEqual((yield* request("POST", sandboxPartnerWalletPath, { json: {} })).status, 400)
     }))
 })
+
+layer(TestApp({ sandbox: { maxSpinsPerSession: 2 } }), live)("sandbox spins", (it) => {
+  it.effect("a spin's transaction id tells nothing of its session (the game URL's secret); a session's spins are limited", () =>
+    Effect.gen(function*() {
+      const path = yield* launchSession
+      const session = path.split("/").at(-1)!
+      const ids: Array<string> = []
+      for (let i = 0; i < 2; i++) {
+        const spin = yield* request("POST", `${path}/spin`, { json: { bet: 1 } })
+        assert.strictEqual(spin.status, 200)
+        ids.push((spin.body as { txn_id: string }).txn_id)
+      }
+      for (const id of ids) {
+        assert.match(id, /^sbx-[A-Za-z0-9_-]{16,}$/)
+        assert.notInclude(id, session)
+      }
+      assert.notStrictEqual(ids[0], ids[1])
+      const over = yield* request("POST", `${path}/spin`, { json: { bet: 1 } })
+      assert.strictEqual(over.status, 429, "SANDBOX_MAX_SPINS_PER_SESSION spins, then none")
+      assert.include((over.body as { message: string }).message, "launch the game again")
+    }))
+})

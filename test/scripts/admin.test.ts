@@ -164,7 +164,7 @@ layer(TestApp(), live)("admin CLI", (it) => {
         ["https://[fd00:ec2::254]/wallet", /\(fd00:ec2::254\)/],
         [
           "https://localhost/wallet",
-          /must not resolve to a private, loopback, link-local or reserved address \(localhost is/
+          /must not resolve to a private, loopback, link-local or reserved address\.$/m
         ],
         ["ftp://partner.example/wallet", /must be an http:\/\/ or https:\/\/ URL/],
         ["not a url", /must be an absolute http:\/\/ or https:\/\/ URL/]

@@ -121,7 +121,7 @@ export const testSharedStoreConfig = (overrides: Partial<SharedStoreConfig["Serv
   SharedStoreConfig.of({ redisUrl: Option.none(), keyPrefix: "pag-test:", fleetSize: 1, ...overrides })
 
 export const testSandboxConfig = (overrides: Partial<SandboxConfig["Service"]> = {}) =>
-  SandboxConfig.of({ sessionTtl: Duration.hours(24), ...overrides })
+  SandboxConfig.of({ sessionTtl: Duration.hours(24), maxSpinsPerSession: 1000, ...overrides })
 
 /**
  * /metrics served without a token (METRICS_PUBLIC=true: test apps listen on the loopback and no proxy

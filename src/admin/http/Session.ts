@@ -61,6 +61,7 @@ export const AdminSessionHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const accounts = yield* AdminAccounts
     const config = yield* AppConfig
+    const clients = yield* ClientAddress
     return handlers
       .handle("current", () => Effect.map(Effect.service(CurrentAdmin), sessionAnswer))
       .handle(
@@ -76,10 +77,18 @@ export const AdminSessionHandlers = HttpApiBuilder.group(
         "changePassword",
         Effect.fn("AdminHandlers.changePassword")(function*({ payload }) {
           const admin = yield* CurrentAdmin
-          yield* accounts.changePassword(admin.sessionId, admin.account, payload.current_password, payload.new_password)
+          const client = clients.of(yield* HttpServerRequest.HttpServerRequest)
+          yield* accounts.changePassword(
+            admin.sessionId,
+            admin.account,
+            payload.current_password,
+            payload.new_password,
+            client
+          )
             .pipe(
               Effect.catchTags({
                 LoginRefused: () => Effect.fail(invalid("current_password", "The current password is wrong.")),
+                LoginThrottled: (throttled) => tooMany(throttled.message, throttled.retryAfterSeconds),
                 InvalidAccountInput: (error) => Effect.fail(invalid(error.field, error.message)),
                 HashersBusy: (busy) => tooMany(busy.message, busy.retryAfterSeconds)
               })

@@ -40,7 +40,7 @@ export class AdminLoginGroup extends HttpApiGroup.make("login").add(
       "every later change must carry in `X-CSRF-Token`. A wrong e-mail or password, or an expired one-time " +
       "password, is a 401. A 429 (with `Retry-After`) after `ADMIN_LOGIN_MAX_FAILURES` attempts per e-mail and " +
       "client (lock-outs from `ADMIN_LOGIN_LOCKOUT`, doubling), `ADMIN_LOGIN_MAX_FAILURES_PER_ADDRESS` failures " +
-      "per client within `ADMIN_LOGIN_WINDOW`, or while `ADMIN_LOGIN_CONCURRENT_HASHES` log-ins are being checked."
+      "per client within `ADMIN_LOGIN_WINDOW`, or while `ADMIN_LOGIN_CONCURRENT_HASHES` log-ins are being checked and the short queue behind them is full."
   }))
 ) {}
 
@@ -70,7 +70,10 @@ export class AdminSessionGroup extends HttpApiGroup.make("session")
       .annotate(BeforePasswordChange, true)
       .annotateMerge(OpenApi.annotations({
         summary: "Choose a new password",
-        description: "Required after a one-time password from the CLI; the account's other sessions end."
+        description:
+          "Required after a one-time password from the CLI; the account's other sessions end. A wrong current " +
+          "password is a 422 and counts as a failed log-in of the account from this client: past the log-in's " +
+          "allowance it is a 429 (with `Retry-After`), the right one too."
       }))
   )
   .middleware(AdminAuth)

@@ -1,7 +1,7 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import type { PartnerRole, PartnerUser } from "../../domain/PartnerUser.ts"
-import { SessionForbidden, SessionUnauthorized } from "../identity/Errors.ts"
+import { SessionForbidden, SessionUnauthorized, TooManyAttempts } from "../identity/Errors.ts"
 
 /** The portal's session cookie: HttpOnly, SameSite=Strict, Path=/portal (apart from the console's). */
 export const portalSessionCookie = "portal_session"
@@ -44,5 +44,5 @@ export class PortalAuth extends HttpApiMiddleware.Service<PortalAuth, {
       )
     )
   },
-  error: [SessionUnauthorized, SessionForbidden]
+  error: [SessionUnauthorized, SessionForbidden, TooManyAttempts]
 }) {}

@@ -58,6 +58,8 @@ export interface SessionRules<S> {
    */
   readonly forbids: (session: S, change: boolean, annotations: Context.Context<never>) => SessionForbidden | undefined
   readonly recordRefusal: (session: S, refused: RefusedChange) => Effect.Effect<void>
+  /** The session's allowance, taken before any other check (a refused change counts too); none: unlimited. */
+  readonly admit?: (sessionId: string) => Effect.Effect<void, TooManyAttempts, HttpServerRequest.HttpServerRequest>
 }
 
 /**
@@ -76,6 +78,7 @@ export const guarded = <S>(rules: SessionRules<S>) =>
     if (sessionId === "") return yield* notLoggedIn
     const found = yield* rules.find(sessionId)
     if (Option.isNone(found)) return yield* expired
+    if (rules.admit !== undefined) yield* rules.admit(sessionId)
     const session = found.value
     const request = yield* HttpServerRequest.HttpServerRequest
     const change = !reads.has(request.method)

@@ -93,7 +93,8 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
       headers: Record<string, string>,
       raw: string
     ) {
-      const seen = yield* repo.replyTo(callback.event_id)
+      const key = { partnerId, environment, eventId: callback.event_id }
+      const seen = yield* repo.replyTo(key)
       if (Option.isSome(seen)) return seen.value
       const wallet: WalletKey = { partnerId, externalPlayerId: callback.player.external_player_id }
       // A player the partner never launched and with no wallet here is not one of its players: nothing is opened for it.
@@ -103,20 +104,24 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
       yield* repo.openWallet(wallet, Option.match(player, { onNone: () => 0, onSome: (p) => p.balance ?? 0 }))
       const balance = yield* repo.lockWallet(wallet)
       // Copies of one event arriving at once wait on the wallet's lock: the ones after the first get its answer.
-      const answered = yield* repo.replyTo(callback.event_id)
+      const answered = yield* repo.replyTo(key)
       if (Option.isSome(answered)) return answered.value
       // Our own callbacks: amounts are exact decimals (a refund's may be negative).
       const amount = centsFromNumeric(String(callback.amount ?? 0))
       const facts = {
-        rolledBack: callback.kind === "bet" && (yield* repo.isRolledBack(callback.event_id)),
+        rolledBack: callback.kind === "bet" && (yield* repo.isRolledBack(key)),
         betApplied: callback.kind === "rollback" &&
-          Option.exists(yield* repo.replyTo(callback.rolls_back ?? ""), (reply) => reply.status === 200)
+          Option.exists(
+            yield* repo.replyTo({ ...key, eventId: callback.rolls_back ?? "" }),
+            (reply) => reply.status === 200
+          )
       }
       const decided = decide(callback, amount, balance, facts)
       if (decided.balance !== balance) yield* repo.moveWallet(wallet, decided.balance)
       yield* repo.recordEvent({
         eventId: callback.event_id,
         partnerId,
+        environment,
         headers,
         body: raw,
         reply: decided.reply,

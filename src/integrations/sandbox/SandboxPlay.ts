@@ -9,7 +9,7 @@ import {
   HttpServerResponse
 } from "effect/http"
 import { NetAddress } from "effect/net"
-import { randomInt } from "node:crypto"
+import { randomBytes, randomInt } from "node:crypto"
 import { aggregatorWalletPath } from "../playfiver/AggregatorRoute.ts"
 import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
 import { parseCents, toAmount } from "../../domain/Money.ts"
@@ -69,6 +69,10 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
       : `http://127.0.0.1:${server.address.port}`
     : "http://127.0.0.1"
 
+  const tooManySpins = HttpServerResponse.jsonUnsafe({
+    message: `This game session has made its ${config.maxSpinsPerSession} spins: launch the game again for more.`
+  }, { status: 429 })
+
   // An expired session is one that does not exist (it is removed at a later launch).
   const notFound = HttpServerResponse.jsonUnsafe({ message: "This game session does not exist." }, { status: 404 })
 
@@ -86,9 +90,12 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
       )
       const stake = Option.getOrElse(bet, () => 1)
       const spins = yield* repo.countSpin(session.value.id)
+      if (spins > config.maxSpinsPerSession) return tooManySpins
       const reels = spinReels()
       const win = toAmount(Math.round(parseCents(String(stake))! * payout(reels)))
-      const txnId = `sbx-${session.value.id}-${spins}`
+      // A value of its own, never the session's id: that is the game URL's secret, and transaction ids are seen by
+      // the partner, its logs and whoever reads its statements.
+      const txnId = `sbx-${randomBytes(16).toString("base64url")}`
       // A test launch's spins are the test agent's calls: the wallet tells the environment by them. Posted to the
       // sandbox's own path, where only its agents get in.
       const agent = agents[sessionEnvironment(session.value.id)]
@@ -145,7 +152,10 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
       const player = yield* players.findByUserCode(session.value.user_code)
       const sent = Option.isNone(player) ? [] : yield* outbox.list({ playerId: player.value.id, limit: 6 })
       const received = new Map(
-        (yield* repo.received(sent.map((callback) => callback.eventId))).map((event) => [event.event_id, event])
+        Option.isNone(player) ? [] : (yield* repo.received(
+          { partnerId: player.value.partnerId, environment: sessionEnvironment(session.value.id) },
+          sent.map((callback) => callback.eventId)
+        )).map((event) => [event.event_id, event])
       )
       return HttpServerResponse.jsonUnsafe({
         callbacks: sent.map((callback) => {

@@ -1,5 +1,6 @@
 import type { Duration, Effect, Option, Redacted } from "effect"
 import { Schema } from "effect"
+import type { Environment } from "../../domain/Environment.ts"
 import type { Cents } from "../../domain/Money.ts"
 import { IdFromBigInt, NumberFromNumeric } from "../../platform/SqlCodecs.ts"
 
@@ -32,9 +33,17 @@ export const ReceivedEvent = Schema.Struct({
 })
 export type ReceivedEvent = typeof ReceivedEvent.Type
 
+/** Which event: the partner's, in one environment, by its id (the same id elsewhere is another event). */
+export interface EventKey {
+  readonly partnerId: number
+  readonly environment: Environment
+  readonly eventId: string
+}
+
 export interface NewReceivedEvent {
   readonly eventId: string
   readonly partnerId: number
+  readonly environment: Environment
   readonly headers: Readonly<Record<string, string>>
   readonly body: string
   readonly reply: WalletReply
@@ -67,10 +76,14 @@ export interface SandboxRepoService {
   /** The wallet's balance, locked until the transaction ends. */
   lockWallet(wallet: WalletKey): Effect.Effect<Cents>
   moveWallet(wallet: WalletKey, balance: Cents): Effect.Effect<void>
-  /** The answer already given to this event id, if any. */
-  replyTo(eventId: string): Effect.Effect<Option.Option<WalletReply>>
-  /** Whether a rollback of this bet was received. */
-  isRolledBack(betEventId: string): Effect.Effect<boolean>
+  /** The answer already given to this event, if any. */
+  replyTo(event: EventKey): Effect.Effect<Option.Option<WalletReply>>
+  /** Whether a rollback of this bet (its event) was received, from the same partner and environment. */
+  isRolledBack(bet: EventKey): Effect.Effect<boolean>
   recordEvent(event: NewReceivedEvent): Effect.Effect<void>
-  received(eventIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<ReceivedEvent>>
+  /** The events of a partner's environment among these ids. */
+  received(
+    owner: { readonly partnerId: number; readonly environment: Environment },
+    eventIds: ReadonlyArray<string>
+  ): Effect.Effect<ReadonlyArray<ReceivedEvent>>
 }

@@ -1,6 +1,6 @@
 import { Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { randomBytes } from "node:crypto"
-import type { Environment } from "../../domain/Environment.ts"
+import { Environment } from "../../domain/Environment.ts"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { formatCents } from "../../domain/Money.ts"
 import { CentsFromNumeric } from "../../platform/SqlCodecs.ts"
@@ -8,6 +8,7 @@ import { GameSession, ReceivedEvent, type SandboxRepoService, WalletReply } from
 import * as SandboxRepoMemory from "./SandboxRepoMemory.ts"
 
 export type {
+  EventKey,
   GameSession,
   NewGameSession,
   NewReceivedEvent,
@@ -64,15 +65,22 @@ export class SandboxRepo extends Context.Service<SandboxRepo, SandboxRepoService
               WHERE partner_id = ${wallet.partnerId} AND external_player_id = ${wallet.externalPlayerId} FOR UPDATE`
       })
       const replyTo = SqlSchema.findOneOption({
-        Request: Schema.String,
+        Request: Schema.Struct({ partnerId: Schema.Number, environment: Environment, eventId: Schema.String }),
         Result: Schema.Struct({ answer: WalletReply }),
-        execute: (eventId) => sql`SELECT answer FROM sandbox_partner_events WHERE event_id = ${eventId}`
+        execute: (key) =>
+          sql`SELECT answer FROM sandbox_partner_events
+              WHERE partner_id = ${key.partnerId} AND environment = ${key.environment} AND event_id = ${key.eventId}`
       })
       const received = SqlSchema.findAll({
-        Request: Schema.Array(Schema.String),
+        Request: Schema.Struct({
+          partnerId: Schema.Number,
+          environment: Environment,
+          ids: Schema.Array(Schema.String)
+        }),
         Result: ReceivedEvent,
-        execute: (ids) =>
-          sql`SELECT event_id, headers, answer FROM sandbox_partner_events WHERE event_id = ANY(${ids}::text[])`
+        execute: ({ environment, ids, partnerId }) =>
+          sql`SELECT event_id, headers, answer FROM sandbox_partner_events
+              WHERE partner_id = ${partnerId} AND environment = ${environment} AND event_id = ANY(${ids}::text[])`
       })
 
       const agentSecret = SqlSchema.findOne({
@@ -125,17 +133,21 @@ export class SandboxRepo extends Context.Service<SandboxRepo, SandboxRepoService
           sql`UPDATE sandbox_partner_wallets SET balance = ${formatCents(balance)}, updated_at = now()
               WHERE partner_id = ${wallet.partnerId} AND external_player_id = ${wallet.externalPlayerId}`
             .pipe(Effect.asVoid, Effect.orDie),
-        replyTo: (eventId) => replyTo(eventId).pipe(Effect.map(Option.map((row) => row.answer)), Effect.orDie),
-        isRolledBack: (betEventId) =>
-          sql`SELECT 1 FROM sandbox_partner_events WHERE rolls_back = ${betEventId}`.pipe(
-            Effect.map((rows) => rows.length > 0),
-            Effect.orDie
-          ),
+        replyTo: (key) => replyTo(key).pipe(Effect.map(Option.map((row) => row.answer)), Effect.orDie),
+        isRolledBack: (bet) =>
+          sql`SELECT 1 FROM sandbox_partner_events
+              WHERE partner_id = ${bet.partnerId} AND environment = ${bet.environment} AND rolls_back = ${bet.eventId}`
+            .pipe(
+              Effect.map((rows) => rows.length > 0),
+              Effect.orDie
+            ),
         recordEvent: (event) =>
-          sql`INSERT INTO sandbox_partner_events (event_id, partner_id, headers, body, answer, rolls_back)
-              VALUES (${event.eventId}, ${event.partnerId}, ${JSON.stringify(event.headers)}::jsonb, ${event.body},
+          sql`INSERT INTO sandbox_partner_events (event_id, partner_id, environment, headers, body, answer, rolls_back)
+              VALUES (${event.eventId}, ${event.partnerId}, ${event.environment}, ${
+            JSON.stringify(event.headers)
+          }::jsonb, ${event.body},
                       ${JSON.stringify(event.reply)}::jsonb, ${event.rollsBack})`.pipe(Effect.asVoid, Effect.orDie),
-        received: (ids) => ids.length === 0 ? Effect.succeed([]) : Effect.orDie(received(ids))
+        received: (owner, ids) => ids.length === 0 ? Effect.succeed([]) : Effect.orDie(received({ ...owner, ids }))
       })
     })
   )

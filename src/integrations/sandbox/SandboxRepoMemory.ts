@@ -23,7 +23,10 @@ export const make = (): SandboxRepoService => {
   const secret = Redacted.make(randomBytes(32).toString("hex"))
   const sessions = new Map<string, { session: GameSession; readonly createdAt: number }>()
   let wallets = new Map<string, Cents>()
+  /** Keyed as the table is: partner, environment and event id. */
   let events = new Map<string, NewReceivedEvent>()
+  const eventKey = (key: { readonly partnerId: number; readonly environment: string; readonly eventId: string }) =>
+    `${key.partnerId}\u0000${key.environment}\u0000${key.eventId}`
   const lock = Semaphore.makeUnsafe(1)
   const walletId = (wallet: WalletKey) => JSON.stringify([wallet.partnerId, wallet.externalPlayerId])
   const younger = (createdAt: number, ttl: Duration.Duration, now: number) =>
@@ -92,27 +95,33 @@ export const make = (): SandboxRepoService => {
           if (wallets.has(walletId(wallet))) wallets.set(walletId(wallet), balance)
         })
       ),
-    replyTo: (eventId) =>
-      Effect.sync(() => Option.map(Option.fromNullishOr(events.get(eventId)), (event): WalletReply => event.reply)),
-    isRolledBack: (betEventId) =>
-      Effect.sync(() => [...events.values()].some((event) => event.rollsBack === betEventId)),
+    replyTo: (key) =>
+      Effect.sync(() =>
+        Option.map(Option.fromNullishOr(events.get(eventKey(key))), (event): WalletReply => event.reply)
+      ),
+    isRolledBack: (bet) =>
+      Effect.sync(() =>
+        [...events.values()].some((event) =>
+          event.partnerId === bet.partnerId && event.environment === bet.environment && event.rollsBack === bet.eventId
+        )
+      ),
     recordEvent: (event) =>
       Effect.suspend(() => {
-        if (events.has(event.eventId)) {
+        if (events.has(eventKey(event))) {
           return Effect.die(new Error(`sandbox_partner_events: event ${event.eventId} is recorded already`))
         }
         // Kept as the jsonb columns hand them back: copies, no reference to a live object.
-        events.set(event.eventId, {
+        events.set(eventKey(event), {
           ...event,
           headers: { ...event.headers },
           reply: JSON.parse(JSON.stringify(event.reply))
         })
         return Effect.void
       }),
-    received: (ids) =>
+    received: (owner, ids) =>
       Effect.sync(() =>
         ids.flatMap((id) => {
-          const event = events.get(id)
+          const event = events.get(eventKey({ ...owner, eventId: id }))
           return event === undefined
             ? []
             : [{ event_id: event.eventId, headers: { ...event.headers }, answer: event.reply } satisfies ReceivedEvent]

@@ -9,6 +9,7 @@ import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
 import { CallbackAdmin } from "../../changes/CallbackAdmin.ts"
 import { PartnerAdmin } from "../../changes/PartnerAdmin.ts"
 import { partnerOfSession, portalActor } from "./Common.ts"
+import { maskedUrlOrNull } from "../../domain/MaskedUrl.ts"
 
 /** The latest end of these rolled tokens; null: none is in an overlap. */
 const latestEnd = (tokens: ReadonlyArray<IssuedToken>) =>
@@ -76,6 +77,12 @@ export const PortalTokensHandlers = HttpApiBuilder.group(
   })
 )
 
+/** An environment's settings as the portal shows them: the callback URL's credentials and query values masked. */
+const shown = <S extends { readonly callbackUrl: string | null }>(settings: S): S => ({
+  ...settings,
+  callbackUrl: maskedUrlOrNull(settings.callbackUrl)
+})
+
 /** The contract's "webhooks" group: the session's partner's callback URLs, test sends, secrets and delivery log. */
 export const PortalWebhooksHandlers = HttpApiBuilder.group(
   PortalApi,
@@ -87,14 +94,16 @@ export const PortalWebhooksHandlers = HttpApiBuilder.group(
     const outbox = yield* CallbackOutbox
     const webhook = Effect.fnUntraced(function*(environment: Environment) {
       const settings = yield* Effect.flatMap(partnerOfSession, (partner) => partners.environmentsOf([partner]))
-      return settings.find((each) => each.environment === environment)!
+      return shown(settings.find((each) => each.environment === environment)!)
     })
     return handlers
       .handle("list", () =>
         // One read of the partner's environments, in the contract's order.
         Effect.map(Effect.flatMap(partnerOfSession, (partner) => partners.environmentsOf([partner])), (settings) => ({
           success: true as const,
-          environments: environments.map((environment) => settings.find((each) => each.environment === environment)!)
+          environments: environments.map((environment) =>
+            shown(settings.find((each) => each.environment === environment)!)
+          )
         })))
       .handle(
         "setUrl",

@@ -1,10 +1,15 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Duration, Effect, Layer } from "effect"
+import { RateLimiter } from "effect/persistence"
+import { createHash } from "node:crypto"
 import { SessionForbidden } from "../../api/identity/Errors.ts"
 import { CurrentPartnerUser, PortalAuth, RoleNeeded } from "../../api/portal/PortalSecurity.ts"
 import { roleReaches } from "../../domain/PartnerUser.ts"
 import { AuditRepo } from "../../identity/AuditRepo.ts"
 import { PartnerUsers } from "../../identity/PartnerUsers.ts"
-import { guarded } from "../../identity/http/SessionHttp.ts"
+import { guarded, tooMany } from "../../identity/http/SessionHttp.ts"
+
+/** Requests a portal session may make a minute (a burst of as many, refilled evenly). */
+export const portalRequestsPerMinute = 120
 
 const refusal = (role: string, needed: string) =>
   new SessionForbidden({
@@ -21,8 +26,36 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const users = yield* PartnerUsers
     const audit = yield* AuditRepo
+    const limiter = yield* RateLimiter.RateLimiter
+    /**
+     * Each session's allowance, in the shared RateLimiter (every instance counts in it), keyed by a hash of the
+     * session's id (the store never holds the cookie): refused changes write audit rows, test sends and redeliveries
+     * reach the partner's wallet, so none may come at any rate. A store that cannot be reached admits the request.
+     */
+    const withinAllowance = (sessionId: string) =>
+      limiter.consume({
+        algorithm: "token-bucket",
+        onExceeded: "fail",
+        key: `portal-api:session:${createHash("sha256").update(sessionId).digest("base64url").slice(0, 22)}`,
+        limit: portalRequestsPerMinute,
+        window: Duration.minutes(1),
+        tokens: 1
+      }).pipe(
+        Effect.asVoid,
+        Effect.catch((error) =>
+          error.reason._tag === "RateLimitExceeded"
+            ? tooMany(
+              "Too many requests from this session: try again in a moment.",
+              Math.max(1, Math.ceil(Duration.toSeconds(error.reason.retryAfter)))
+            )
+            : Effect.logWarning("The portal's rate limit store failed; request admitted").pipe(
+              Effect.annotateLogs({ detail: error.reason.message })
+            )
+        )
+      )
     const session = guarded({
       find: users.session,
+      admit: withinAllowance,
       csrfOf: (found) => found.csrfToken,
       forbids: (found, change, annotations) => {
         const needed = Context.get(annotations, RoleNeeded)

@@ -84,6 +84,7 @@ export const PortalSessionHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const users = yield* PartnerUsers
     const config = yield* AppConfig
+    const clients = yield* ClientAddress
     return handlers
       .handle("current", () => Effect.map(Effect.service(CurrentPartnerUser), sessionAnswer))
       .handle(
@@ -102,9 +103,17 @@ export const PortalSessionHandlers = HttpApiBuilder.group(
         "changePassword",
         Effect.fn("PortalHandlers.changePassword")(function*({ payload }) {
           const session = yield* CurrentPartnerUser
-          yield* users.changePassword(session.sessionId, session, payload.current_password, payload.new_password).pipe(
+          const client = clients.of(yield* HttpServerRequest.HttpServerRequest)
+          yield* users.changePassword(
+            session.sessionId,
+            session,
+            payload.current_password,
+            payload.new_password,
+            client
+          ).pipe(
             Effect.catchTags({
               LoginRefused: () => Effect.fail(invalid("current_password", "The current password is wrong.")),
+              LoginThrottled: (throttled) => tooMany(throttled.message, throttled.retryAfterSeconds),
               InvalidAccountInput: (error) => Effect.fail(invalid(error.field, error.message)),
               ...busy
             })

@@ -216,10 +216,12 @@ export class SportsStream extends Context.Service<SportsStream, {
         }
       })))
 
-      // Leases live while this instance renews them; a stop gives them up.
+      // The leases of this instance's open streams live while it renews them; a stop gives them all up. A lease whose
+      // stream never ran (its client gone between the opening and the first read) is not renewed, and lapses.
+      const openLeases = new Set<string>()
       yield* Effect.forkScoped(Effect.forever(Effect.andThen(
         Effect.sleep(Duration.divideUnsafe(leaseLifetime, 3)),
-        Effect.ignore(leases.renew(instance))
+        Effect.suspend(() => Effect.ignore(leases.renew(instance, [...openLeases])))
       )))
       yield* Effect.addFinalizer(() => Effect.ignore(leases.releaseAll(instance)))
 
@@ -280,8 +282,13 @@ export class SportsStream extends Context.Service<SportsStream, {
         )
       }
 
-      const connectionStream = (request: OpenRequest, tail: ChangeTail, head: number, release: Effect.Effect<void>) =>
+      const connectionStream = (request: OpenRequest, tail: ChangeTail, head: number, lease: string) =>
         Stream.unwrap(Effect.gen(function*() {
+          openLeases.add(lease)
+          const release = Effect.suspend(() => {
+            openLeases.delete(lease)
+            return leases.release(lease)
+          })
           const mailbox = new Mailbox()
           const now = yield* Clock.currentTimeMillis
           const connection: Connection = {
@@ -320,24 +327,41 @@ export class SportsStream extends Context.Service<SportsStream, {
       const open = Effect.fn("SportsStream.open")(function*(request: OpenRequest) {
         if (stopped) return Stream.succeed(retryHint())
         const limit = config.maxConnectionsPerPartner
-        const lease = yield* leases.acquire({
-          partnerId: request.partner.id,
-          environment: request.partner.environment,
-          instance,
-          limit
-        })
-        if (Option.isNone(lease)) {
-          return yield* new StreamLimitReached({
+        // Taken and handed to its stream in one step: an opening that ends otherwise (its client gone) gives it back.
+        return yield* Effect.uninterruptibleMask((restore) =>
+          Effect.flatMap(
+            leases.acquire({
+              partnerId: request.partner.id,
+              environment: request.partner.environment,
+              instance,
+              limit
+            }),
+            (lease) =>
+              Option.isNone(lease)
+                ? restore(refused(request, limit))
+                : restore(streamOf(request, lease.value)).pipe(
+                  Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : leases.release(lease.value))
+                )
+          )
+        )
+      })
+
+      const refused = (request: OpenRequest, limit: number) =>
+        Effect.fail(
+          new StreamLimitReached({
             limit,
             message:
               `Too many open streams: this partner may hold ${limit} at once in its ${request.partner.environment} environment ` +
               "(STREAM_MAX_CONNECTIONS_PER_PARTNER). Close one, or retry later."
           })
-        }
-        const tail = yield* tailOf(request.provider)
-        const head = yield* log.head
-        return connectionStream(request, tail, head, leases.release(lease.value))
-      })
+        )
+
+      const streamOf = (request: OpenRequest, lease: string) =>
+        Effect.gen(function*() {
+          const tail = yield* tailOf(request.provider)
+          const head = yield* log.head
+          return connectionStream(request, tail, head, lease)
+        })
 
       // A stop waits (a little) for its streams to end, so the server's drain finds their connections idle.
       const stop = Effect.suspend(() => {

@@ -24,8 +24,11 @@ export class StreamLeases extends Context.Service<StreamLeases, {
     readonly limit: number
   }): Effect.Effect<Option.Option<string>>
   release(id: string): Effect.Effect<void>
-  /** Keeps every lease of an instance alive for another leaseLifetime. */
-  renew(instance: string): Effect.Effect<void>
+  /**
+   * Keeps these leases of an instance alive for another leaseLifetime: those of its open streams, so a lease whose
+   * stream never ran (its client gone before) lapses.
+   */
+  renew(instance: string, ids: ReadonlyArray<string>): Effect.Effect<void>
   /** Gives up every lease of an instance (it stops). */
   releaseAll(instance: string): Effect.Effect<void>
 }>()("partner-api/sports/stream/StreamLeases") {
@@ -62,10 +65,10 @@ export class StreamLeases extends Context.Service<StreamLeases, {
       return StreamLeases.of({
         acquire,
         release: (id) => orDie(sql`DELETE FROM sports_stream_connections WHERE id = ${id}::uuid`).pipe(Effect.asVoid),
-        renew: (instance) =>
-          orDie(sql`
+        renew: (instance, ids) =>
+          ids.length === 0 ? Effect.void : orDie(sql`
             UPDATE sports_stream_connections SET expires_at = now() + make_interval(secs => ${lifetime})
-            WHERE instance = ${instance}
+            WHERE instance = ${instance} AND id = ANY(${ids}::uuid[])
           `).pipe(Effect.asVoid),
         releaseAll: (instance) =>
           orDie(sql`DELETE FROM sports_stream_connections WHERE instance = ${instance}`).pipe(Effect.asVoid)
@@ -97,9 +100,12 @@ export class StreamLeases extends Context.Service<StreamLeases, {
           return Option.some(id)
         }),
       release: (id) => Effect.sync(() => void leases.delete(id)),
-      renew: (instance) =>
+      renew: (instance, ids) =>
         Effect.map(Clock.currentTimeMillis, (now) => {
-          for (const lease of leases.values()) if (lease.instance === instance) lease.expiresAt = now + lifetime
+          for (const id of ids) {
+            const lease = leases.get(id)
+            if (lease?.instance === instance) lease.expiresAt = now + lifetime
+          }
         }),
       releaseAll: (instance) =>
         Effect.sync(() => {

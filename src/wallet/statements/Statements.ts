@@ -89,12 +89,16 @@ export class Statements extends Context.Service<Statements, {
     partner: StatementOwner & { readonly environment: Environment },
     day: string
   ): Effect.Effect<SignedStatement, StatementNotReady>
-  /** A partner's statement of a day, in its token's environment, against the partner's own books. */
+  /**
+   * A partner's statement of a day (`read` first, in its token's environment, so a day without one is refused before
+   * the partner's books are read), against the partner's own books.
+   */
   reconcile(
-    partner: StatementOwner & { readonly environment: Environment },
+    partner: { readonly environment: Environment },
     day: string,
+    statement: StatementRead,
     theirs: { readonly lines: ReadonlyArray<PostedTransaction>; readonly totals?: PostedTotals | undefined }
-  ): Effect.Effect<Reconciled, StatementNotReady>
+  ): Effect.Effect<Reconciled>
   /** The latest stored statements, newest day first. */
   recent(
     filter: {
@@ -258,11 +262,11 @@ export class Statements extends Context.Service<Statements, {
       })
 
       const reconcileDay = Effect.fn("Statements.reconcile")(function*(
-        partner: StatementOwner & { readonly environment: Environment },
+        partner: { readonly environment: Environment },
         day: string,
+        statement: StatementRead,
         theirs: { readonly lines: ReadonlyArray<PostedTransaction>; readonly totals?: PostedTotals | undefined }
       ) {
-        const statement = yield* read(partner, partner.environment, day)
         const ours = {
           lines: linesOf(statement.document),
           totals: statement.summary.totals,

@@ -2,19 +2,21 @@ import { Effect, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiError } from "effect/http-api"
 import { PartnerApi } from "../../api/Api.ts"
-import { ErrorMessages, ValidationFailed } from "../../api/Errors.ts"
+import { ErrorMessages, TooManyRequests, ValidationFailed } from "../../api/Errors.ts"
 import { page } from "../../api/Paging.ts"
 import { respond } from "../../api/Respond.ts"
 import { CurrentPartner } from "../../api/Security.ts"
 import {
   type PostedRecord,
   reconciliationAnswer,
+  reconciliationMaxBytes,
   statementAnswer,
   statementDocument,
   statementNotReady,
   wantsDocument
 } from "../../api/Statements.ts"
 import type { PostedTotals, PostedTransaction } from "../../domain/Statements.ts"
+import { PartnerRateLimit } from "../../partners/PartnerRateLimit.ts"
 import { validationErrors } from "../../platform/RequestRefusals.ts"
 import { Statements } from "./Statements.ts"
 
@@ -70,7 +72,7 @@ const readPosted = (posted: Stream.Stream<typeof PostedRecord.Type, unknown>) =>
         return yield* Effect.fail(HttpServerResponse.jsonUnsafe({
           success: false,
           message: error.limit === "maxBytes"
-            ? "The request body is larger than 64 MiB: reconcile the day in one call per environment, at most that large."
+            ? `The request body is larger than ${reconciliationMaxBytes}: send only the fields you want compared (the id, the amount), at most that large.`
             : `Line ${line + 1} is longer than 16 KiB.`
         }, { status: 413 }))
       }
@@ -86,12 +88,30 @@ const readPosted = (posted: Stream.Stream<typeof PostedRecord.Type, unknown>) =>
     return { lines: [...lines.values()], totals }
   })
 
+/** What a reconciliation counts as against the partner's rate limit: its door's request and this many more. */
+export const reconciliationRequests = 10
+
 /** Daily statements for partners: always the calling partner's own, in its token's environment. */
 export const StatementsHandlers = HttpApiBuilder.group(
   PartnerApi,
   "statements",
   Effect.fn(function*(handlers) {
     const statements = yield* Statements
+    const rateLimit = yield* PartnerRateLimit
+    // The partners whose reconciliation runs on this instance: one at a time each, as a run reads and compares the
+    // partner's books in memory.
+    const running = new Set<number>()
+    const oneAtATime = <A, E, R>(partnerId: number, run: Effect.Effect<A, E, R>) =>
+      Effect.suspend((): Effect.Effect<A, E | HttpServerResponse.HttpServerResponse, R> => {
+        if (running.has(partnerId)) {
+          return Effect.fail(HttpServerResponse.jsonUnsafe({
+            success: false,
+            message: "A reconciliation of this partner is already running: send the next one when it has answered."
+          }, { status: 429, headers: { "retry-after": "1" } }))
+        }
+        running.add(partnerId)
+        return Effect.ensuring(run, Effect.sync(() => running.delete(partnerId)))
+      })
     const signed = (day: string) =>
       Effect.flatMap(Effect.service(CurrentPartner), (partner) => statements.readSigned(partner, day)).pipe(
         Effect.mapError(statementNotReady)
@@ -103,10 +123,25 @@ export const StatementsHandlers = HttpApiBuilder.group(
           ? Effect.flatMap(signed(params.date), statementDocument)
           : respond(() => signed(params.date), statementAnswer(page(query))))
       .handle("reconcile", ({ params, payload }) =>
-        Effect.flatMap(readPosted(payload), (theirs) =>
-          respond(
-            (partner) => statements.reconcile(partner, params.date, theirs).pipe(Effect.mapError(statementNotReady)),
-            reconciliationAnswer
-          )).pipe(Effect.catchIf(HttpServerResponse.isHttpServerResponse, Effect.succeed)))
+        Effect.gen(function*() {
+          const partner = yield* CurrentPartner
+          // The day first: a day without a statement is refused before the partner's books are read.
+          const statement = yield* statements.read(partner, partner.environment, params.date).pipe(
+            Effect.mapError(statementNotReady)
+          )
+          return yield* oneAtATime(
+            partner.id,
+            Effect.gen(function*() {
+              yield* rateLimit.admit(partner, reconciliationRequests - 1).pipe(
+                Effect.mapError((limited) => new TooManyRequests({ message: limited.message }))
+              )
+              const theirs = yield* readPosted(payload)
+              return yield* respond(
+                () => statements.reconcile(partner, params.date, statement, theirs),
+                reconciliationAnswer
+              )
+            })
+          )
+        }).pipe(Effect.catchIf(HttpServerResponse.isHttpServerResponse, Effect.succeed)))
   })
 )

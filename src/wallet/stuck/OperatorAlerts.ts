@@ -1,6 +1,6 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
-import { HttpBody, HttpClient, HttpClientRequest } from "effect/http"
+import { HttpBody, HttpClient, type HttpClientError, HttpClientRequest } from "effect/http"
 import { sign } from "../outbox/Signature.ts"
 import { OperationsConfig } from "./OperationsConfig.ts"
 
@@ -17,6 +17,22 @@ export const alertIdHeader = "x-alert-id"
 export const alertTimeout = Duration.seconds(10)
 
 export class AlertFailed extends Schema.TaggedError<AlertFailed>()("AlertFailed", { message: Schema.String }) {}
+
+/**
+ * What a failed alert says (stored as its `last_error`, shown to console viewers, logged): the endpoint's status or
+ * the kind of failure, never the request, whose URL (its path, a `key=`) is the operator's secret.
+ */
+const failureKind = (error: HttpClientError.HttpClientError): string => {
+  const reason = error.reason
+  switch (reason._tag) {
+    case "StatusCodeError":
+      return `The alert endpoint answered HTTP ${reason.response.status}.`
+    case "TransportError":
+      return "The alert endpoint could not be reached (connection refused, reset or not resolved)."
+    default:
+      return `The alert could not be sent (${reason._tag}).`
+  }
+}
 
 /**
  * Sends operator alerts to OPERATOR_ALERT_URL, signed, one POST each, answered by any 2xx within
@@ -47,12 +63,16 @@ export class OperatorAlerts extends Context.Service<OperatorAlerts, {
         )
         yield* client.execute(request).pipe(
           Effect.flatMap((response) => response.text),
+          // No client span: it would carry the URL to the traces' collector.
+          Effect.provideService(HttpClient.TracerDisabledWhen, () => true),
           Effect.timeoutOrElse({
             duration: alertTimeout,
             orElse: () =>
               Effect.fail(new AlertFailed({ message: `No answer within ${Duration.format(alertTimeout)}.` }))
           }),
-          Effect.mapError((error) => error instanceof AlertFailed ? error : new AlertFailed({ message: error.message }))
+          Effect.mapError((error) =>
+            error instanceof AlertFailed ? error : new AlertFailed({ message: failureKind(error) })
+          )
         )
       })
 

@@ -45,7 +45,7 @@ export const streamLeasesSpec = <R>(
       assert.strictEqual(taken.filter(Option.isSome).length, 3)
     }))
 
-  it.effect("a lease not renewed within its lifetime no longer counts; one renewed does; an instance's leases go together", () =>
+  it.effect("a lease not renewed within its lifetime no longer counts; one renewed does, and only the ones named; an instance's leases go together", () =>
     Effect.gen(function*() {
       const leases = yield* StreamLeases
       const [acme, other] = [yield* givenRepoPartner, yield* givenRepoPartner]
@@ -53,11 +53,15 @@ export const streamLeasesSpec = <R>(
       const take = (partnerId: number, on: string) =>
         leases.acquire({ partnerId, environment: "live", instance: on, limit: 1 })
       assert.isTrue(Option.isSome(yield* take(acme.id, gone)))
-      assert.isTrue(Option.isSome(yield* take(other.id, alive)))
+      const renewed = Option.getOrThrow(yield* take(other.id, alive))
+      // A lease of the same instance whose stream never ran: not named, not renewed.
+      const third = yield* givenRepoPartner
+      assert.isTrue(Option.isSome(yield* take(third.id, alive)))
       yield* pass(Duration.sum(leaseLifetime, Duration.seconds(1)))
-      yield* leases.renew(alive)
+      yield* leases.renew(alive, [renewed])
       assert.isTrue(Option.isSome(yield* take(acme.id, alive)), "the gone instance's lease expired")
       assert.isTrue(Option.isNone(yield* take(other.id, gone)), "the renewed one still holds the place")
+      assert.isTrue(Option.isSome(yield* take(third.id, gone)), "the one not named lapsed")
       yield* leases.releaseAll(alive)
       assert.isTrue(Option.isSome(yield* take(other.id, gone)))
       assert.isTrue(Option.isSome(yield* take(acme.id, gone)), "both of the instance's leases were given up")
