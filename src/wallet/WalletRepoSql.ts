@@ -6,6 +6,7 @@ import { formatCents } from "../domain/Money.ts"
 import type { NewCallback } from "../domain/Callbacks.ts"
 import { type Round, TransactionKind, type WalletTransaction } from "../domain/Wallet.ts"
 import {
+  DebitRolledBack,
   type NewTransaction,
   type OpenedBet,
   type OpenRound,
@@ -31,13 +32,18 @@ import {
   decodeTransactions,
   roundColumns,
   RoundRow,
+  storedAnswerColumn,
   transactionColumns,
   TransactionRow
 } from "./WalletRows.ts"
 
-const isKeyTaken = (error: unknown): boolean =>
-  SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation" &&
-  error.reason.constraint === "wallet_transactions_environment_aggregator_kind_txn_id"
+const violates = (constraint: string) => (error: unknown): boolean =>
+  SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation" && error.reason.constraint === constraint
+const isKeyTaken = violates("wallet_transactions_environment_aggregator_kind_txn_id")
+/** A debit and its tombstone (a rollback that came first) hold one key: whichever is written second is refused. */
+const isDebitKeyTaken = violates("wallet_transactions_debit_or_tombstone")
+/** A debit is undone once. */
+const isUndoneAlready = violates("wallet_transactions_one_rollback_per_debit")
 
 /** Two writers meeting on one round and one player in opposite order: PostgreSQL stops one, which tries again. */
 const retryDeadlocks = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -107,6 +113,7 @@ export const make = Effect.gen(function*() {
       ),
       retryDeadlocks,
       Effect.catchIf(isKeyTaken, () => Effect.fail(new TransactionExists({ kind: "bet", txnId: bet.txnId }))),
+      Effect.catchIf(isDebitKeyTaken, () => Effect.fail(new DebitRolledBack({ txnId: bet.txnId }))),
       Effect.catchTag(["SqlError", "SchemaError"], Effect.die)
     )
 
@@ -175,7 +182,7 @@ export const make = Effect.gen(function*() {
     note: outcome.note,
     amount: formatCents(outcome.amount),
     balanceAfter: outcome.balanceAfter === null ? null : formatCents(outcome.balanceAfter),
-    answer: JSON.stringify(storedAnswer(outcome))
+    answer: storedAnswerColumn(storedAnswer(outcome))
   })
 
   const settleBet = (
@@ -258,10 +265,11 @@ export const make = Effect.gen(function*() {
       WITH ${roundWriting(transaction, round)},
       recorded AS (
         INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, round_ref,
-                                         round_id, game_code, provider_code, bet, win, status, refusal, note, amount,
-                                         balance_after, answer, settled_at)
+                                         round_id, debit_txn_id, game_code, provider_code, bet, win, status, refusal, note,
+                                         amount, balance_after, answer, settled_at)
         SELECT ${transaction.kind}, ${transaction.txnId}, ${transaction.fingerprint}, ${transaction.partnerId},
-               ${transaction.environment}, ${transaction.aggregator}, ${transaction.playerId}, round.id, ${transaction.roundId}, ${transaction.gameCode}, ${transaction.providerCode},
+               ${transaction.environment}, ${transaction.aggregator}, ${transaction.playerId}, round.id, ${transaction.roundId},
+               ${transaction.debitTxnId}, ${transaction.gameCode}, ${transaction.providerCode},
                ${formatCents(transaction.bet)}, ${formatCents(transaction.win)}, ${o.status}, ${o.refusal}, ${o.note},
                ${o.amount}, ${o.balanceAfter}, ${o.answer}::jsonb, now()
         FROM round
@@ -277,6 +285,14 @@ export const make = Effect.gen(function*() {
         isKeyTaken,
         () => Effect.fail(new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId }))
       ),
+      Effect.catchIf(
+        isDebitKeyTaken,
+        (): Effect.Effect<never, DebitRolledBack | RoundChanged> =>
+          transaction.kind === "bet"
+            ? Effect.fail(new DebitRolledBack({ txnId: transaction.txnId }))
+            : Effect.fail(new RoundChanged())
+      ),
+      Effect.catchIf(isUndoneAlready, () => Effect.fail(new RoundChanged())),
       Effect.catchTag(["SqlError", "SchemaError"], Effect.die)
     )
   }
