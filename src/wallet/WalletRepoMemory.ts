@@ -222,16 +222,6 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       ) =>
         Effect.gen(function*() {
           const at = yield* now
-          if (transactions.has(txnKey(transaction))) {
-            return yield* new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId })
-          }
-          const keyed = { ...transaction, status: outcome.status, note: outcome.note }
-          if (taken(debitKey, keyed)) {
-            return yield* (transaction.kind === "bet"
-              ? new DebitRolledBack({ txnId: transaction.txnId })
-              : new RoundChanged())
-          }
-          if (taken(undoKey, keyed)) return yield* new RoundChanged()
           let round: Round
           if (roundWrite._tag === "Create") {
             if (rounds.has(roundKey(transaction.playerId, transaction.aggregator, transaction.roundId))) {
@@ -249,6 +239,10 @@ export const make = (callbacks: Array<MemoryCallback>) =>
             if (current === undefined || (roundWrite.refund && current.pendingBets > 0)) {
               return yield* new RoundChanged()
             }
+            // The SQL table's checks: a round's totals never go below 0.
+            if (current.betTotal + roundWrite.addBet < 0 || current.winTotal + roundWrite.addWin < 0) {
+              return yield* Effect.die(new Error("a round's totals would go below 0"))
+            }
             round = {
               ...current,
               status: roundWrite.refund || current.status === "refunded"
@@ -261,6 +255,17 @@ export const make = (callbacks: Array<MemoryCallback>) =>
               updatedAt: new Date(at)
             }
           }
+          // As the SQL statement meets them: its round first, then the transaction's keys.
+          if (transactions.has(txnKey(transaction))) {
+            return yield* new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId })
+          }
+          const keyed = { ...transaction, status: outcome.status, note: outcome.note }
+          if (taken(debitKey, keyed)) {
+            return yield* (transaction.kind === "bet"
+              ? new DebitRolledBack({ txnId: transaction.txnId })
+              : new RoundChanged())
+          }
+          if (taken(undoKey, keyed)) return yield* new RoundChanged()
           putRound(round)
           return yield* write(settled(fresh(transaction, round, at), outcome, at), outcome, written)
         }),

@@ -1,40 +1,33 @@
-import { Duration, Effect, Option, Schedule, Schema } from "effect"
-import { SqlClient, SqlError, SqlSchema, type Statement } from "effect/sql"
-import { Aggregator } from "../domain/Aggregator.ts"
-import { Environment } from "../domain/Environment.ts"
+import { type Duration, Effect, Option, Schedule } from "effect"
+import { SqlClient, SqlError, type Statement } from "effect/sql"
+import type { Aggregator } from "../domain/Aggregator.ts"
 import { formatCents } from "../domain/Money.ts"
 import type { NewCallback } from "../domain/Callbacks.ts"
-import { type Round, TransactionKind, type WalletTransaction } from "../domain/Wallet.ts"
+import type { Round, WalletTransaction } from "../domain/Wallet.ts"
 import {
   DebitRolledBack,
   type NewTransaction,
   type OpenedBet,
-  type OpenRound,
   type Outcome,
   RoundChanged,
-  type RoundFilter,
   type RoundWrite,
   storedAnswer,
-  TransactionExists,
-  type TransactionFilter
+  TransactionExists
 } from "../domain/WalletRecords.ts"
-import { mirrorWriting, playerReading, playerStateOf } from "../partners/PartnerPlayers.ts"
+import { mirrorWriting, playerReading, playerStateOf } from "./LedgerMirror.ts"
 import { type PlayerIdentity, playerOf } from "../domain/Partner.ts"
 import { interval } from "../platform/SqlCodecs.ts"
-import type { PageRequest } from "../domain/Paging.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
 import { deliveryTask, playerLinePrefix } from "./outbox/OutboxRepo.ts"
+import { makeReads } from "./WalletRepoReads.ts"
 import {
+  decodeCount,
   decodeOpened,
-  decodeOpenSince,
-  decodePendingPairs,
   decodeRounds,
   decodeTransactions,
   roundColumns,
-  RoundRow,
   storedAnswerColumn,
-  transactionColumns,
-  TransactionRow
+  transactionColumns
 } from "./WalletRows.ts"
 
 const violates = (constraint: string) => (error: unknown): boolean =>
@@ -63,16 +56,17 @@ const dieOnSqlError = <A, E, R>(
   Effect.catchIf(effect, SqlError.isSqlError, Effect.die) as Effect.Effect<A, Exclude<E, SqlError.SqlError>, R>
 
 /**
- * WalletRepo over PostgreSQL (its `layerSql`): each step of the state machine is one statement, or one transaction
+ * WalletRepo over PostgreSQL (its `layerSql`; its reads in WalletRepoReads.ts): each step of the state machine is one statement, or one transaction
  * holding the round's row lock. The ledger's atomic write is this repository's: the round, the transaction, the
  * callbacks (partner_callbacks rows and their players' delivery lines, which the outbox then delivers) and the
- * player's mirror (PartnerPlayers' fragment) in one statement.
+ * player's mirror (LedgerMirror.ts) in one statement.
  */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const config = yield* CallbacksConfig
   const columns = sql.literal(transactionColumns)
   const rounds = sql.literal(roundColumns)
+  const reads = makeReads(sql)
 
   const selectTransactions = (statement: Statement.Statement<unknown>) =>
     statement.pipe(Effect.flatMap(decodeTransactions))
@@ -196,7 +190,7 @@ export const make = Effect.gen(function*() {
     const stale = options.olderThan === undefined
       ? sql`true`
       : sql`created_at <= now() - ${interval(options.olderThan)}::interval`
-    return sql<{ settled: number }>`
+    return sql`
       WITH settled AS (
         UPDATE wallet_transactions
         SET status = ${o.status}, refusal = ${o.refusal}, note = ${o.note}, amount = ${o.amount},
@@ -216,9 +210,10 @@ export const make = Effect.gen(function*() {
       ),
       ${mirrorWriting(sql, { playerId: bet.playerId, balance: outcome.mirror }, "round")},
       ${callbacksWriting(callbacks, { guard: "round", transactionRef: sql`${bet.ref}::bigint` })}
-      SELECT count(*)::int AS settled FROM round
+      SELECT count(*)::int AS n FROM round
     `.pipe(
-      Effect.map(([row]) => row.settled === 1),
+      Effect.flatMap(decodeCount),
+      Effect.map(([row]) => row.n === 1),
       retryDeadlocks,
       Effect.orDie
     )
@@ -297,50 +292,6 @@ export const make = Effect.gen(function*() {
     )
   }
 
-  const transactionsWhere = (filter: TransactionFilter) => {
-    const conditions = [sql`true`]
-    if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
-    if (filter.environment !== undefined) conditions.push(sql`environment = ${filter.environment}`)
-    if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
-    if (filter.txnId !== undefined) conditions.push(sql`txn_id = ${filter.txnId}`)
-    if (filter.kind !== undefined) conditions.push(sql`kind = ${filter.kind}`)
-    if (filter.roundId !== undefined) conditions.push(sql`round_id = ${filter.roundId}`)
-    if (filter.status !== undefined) conditions.push(sql`status = ${filter.status}`)
-    if (filter.from !== undefined) conditions.push(sql`created_at >= ${filter.from}`)
-    if (filter.to !== undefined) conditions.push(sql`created_at <= ${filter.to}`)
-    return sql.and(conditions)
-  }
-
-  const findTransaction = SqlSchema.findOneOption({
-    Request: Schema.Struct({
-      environment: Environment,
-      aggregator: Aggregator,
-      kind: TransactionKind,
-      txnId: Schema.String
-    }),
-    Result: TransactionRow,
-    execute: ({ aggregator, environment, kind, txnId }) =>
-      sql`SELECT ${columns} FROM wallet_transactions
-          WHERE environment = ${environment} AND aggregator = ${aggregator} AND kind = ${kind} AND txn_id = ${txnId}`
-  })
-  const pendingBetsOf = SqlSchema.findAll({
-    Request: Schema.Int,
-    Result: TransactionRow,
-    execute: (roundRef) =>
-      sql`SELECT ${columns} FROM wallet_transactions WHERE round_ref = ${roundRef} AND status = 'pending' ORDER BY id`
-  })
-  const roundsByRef = SqlSchema.findAll({
-    Request: Schema.Array(Schema.Int),
-    Result: RoundRow,
-    execute: (refs) => sql`SELECT ${rounds} FROM wallet_rounds WHERE id = ANY(${refs}::bigint[]) ORDER BY id`
-  })
-  const transactionsOfRounds = SqlSchema.findAll({
-    Request: Schema.Array(Schema.Int),
-    Result: TransactionRow,
-    execute: (refs) =>
-      sql`SELECT ${columns} FROM wallet_transactions WHERE round_ref = ANY(${refs}::bigint[]) ORDER BY id`
-  })
-
   return {
     openBet,
     settleBet,
@@ -354,74 +305,6 @@ export const make = Effect.gen(function*() {
         retryDeadlocks(sql.withTransaction(Effect.flatMap(lockRound(playerId, aggregator, roundId), work)))
       ),
     recordDecided,
-    findTransaction: (environment: Environment, aggregator: Aggregator, kind: TransactionKind, txnId: string) =>
-      Effect.orDie(findTransaction({ environment, aggregator, kind, txnId })),
-    pendingBetsOf: (roundRef: number) => Effect.orDie(pendingBetsOf(roundRef)),
-    stalePendingBets: (olderThan: Duration.Duration, limit: number) =>
-      selectTransactions(sql`
-        SELECT ${columns} FROM wallet_transactions
-        WHERE status = 'pending' AND created_at <= now() - ${interval(olderThan)}::interval
-        ORDER BY created_at LIMIT ${limit}
-      `).pipe(Effect.orDie),
-    createdBetween: (partnerId: number, environment: Environment, from: Date, to: Date) =>
-      selectTransactions(sql`
-        SELECT ${columns} FROM wallet_transactions
-        WHERE partner_id = ${partnerId} AND environment = ${environment} AND created_at >= ${from} AND created_at < ${to}
-        ORDER BY created_at, id
-      `).pipe(Effect.orDie),
-    pendingBetween: (from: Date, to: Date) =>
-      sql`
-        SELECT DISTINCT partner_id, environment FROM wallet_transactions
-        WHERE status = 'pending' AND created_at >= ${from} AND created_at < ${to}
-      `.pipe(Effect.flatMap(decodePendingPairs), Effect.orDie),
-    firstCreatedAt: sql<{ first: Date | null }>`SELECT min(created_at) AS first FROM wallet_transactions`.pipe(
-      Effect.map(([row]) => Option.fromNullishOr(row.first)),
-      Effect.orDie
-    ),
-    openRounds: (olderThan: Duration.Duration, limit: number) =>
-      sql<Record<string, unknown>>`
-        SELECT ${rounds}, open_since FROM (
-          SELECT r.*, COALESCE(
-            (SELECT min(t.created_at) FROM wallet_transactions t WHERE t.round_ref = r.id AND t.status = 'pending'),
-            r.updated_at
-          ) AS open_since
-          FROM wallet_rounds r WHERE r.status = 'open'
-        ) open_rounds
-        WHERE open_since <= now() - ${interval(olderThan)}::interval
-        ORDER BY open_since, id
-        LIMIT ${limit}
-      `.pipe(
-        Effect.flatMap((rows) =>
-          Effect.zipWith(decodeRounds(rows), decodeOpenSince(rows), (decoded, since) =>
-            decoded.map((round, i): OpenRound => ({ round, openSince: since[i].open_since })))
-        ),
-        Effect.orDie
-      ),
-    pendingBets: (limit: number) =>
-      selectTransactions(sql`
-        SELECT ${columns} FROM wallet_transactions WHERE status = 'pending' ORDER BY created_at LIMIT ${limit}
-      `).pipe(Effect.orDie),
-    transactions: (filter: TransactionFilter, page: PageRequest) =>
-      Effect.all({
-        transactions: selectTransactions(sql`
-          SELECT ${columns} FROM wallet_transactions WHERE ${transactionsWhere(filter)}
-          ORDER BY created_at DESC, id DESC
-          LIMIT ${page.perPage} OFFSET ${(page.page - 1) * page.perPage}
-        `),
-        total: sql<{ total: number }>`
-          SELECT count(*)::int AS total FROM wallet_transactions WHERE ${transactionsWhere(filter)}
-        `.pipe(Effect.map(([row]) => row.total))
-      }, { concurrency: 2 }).pipe(Effect.orDie),
-    rounds: (filter: RoundFilter) => {
-      const conditions = [sql`round_id = ${filter.roundId}`]
-      if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
-      if (filter.environment !== undefined) conditions.push(sql`environment = ${filter.environment}`)
-      if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
-      return selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE ${sql.and(conditions)} ORDER BY id`)
-    },
-    roundsByRef: (refs: ReadonlyArray<number>) =>
-      refs.length === 0 ? Effect.succeed([]) : Effect.orDie(roundsByRef(refs)),
-    transactionsOfRounds: (refs: ReadonlyArray<number>) =>
-      refs.length === 0 ? Effect.succeed([]) : Effect.orDie(transactionsOfRounds(refs))
+    ...reads
   }
 })

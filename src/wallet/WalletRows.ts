@@ -5,7 +5,7 @@
 import { Effect, Schema, Struct } from "effect"
 import { Environment } from "../domain/Environment.ts"
 import { Round, StoredOutcomeAsAnswer, WalletTransaction } from "../domain/Wallet.ts"
-import { PlayerStateColumns } from "../partners/PartnerPlayers.ts"
+import { PlayerStateColumns } from "./LedgerMirror.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
 
 // Rows are decoded once, into the domain's own shapes: the columns' names and SQL types at this edge only.
@@ -67,6 +67,11 @@ export const decodePendingPairs = Schema.decodeUnknownEffect(Schema.Array(
   )
 ))
 export const decodeOpenSince = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ open_since: Schema.Date })))
+export const decodeFirstCreated = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ first: Schema.NullOr(Schema.Date) }))
+)
+/** A count, as `count(*)::int AS n` gives it. */
+export const decodeCount = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ n: Schema.Int })))
 
 /** A kept outcome as its column holds it (JSON text). */
 export const storedAnswerColumn = (outcome: typeof StoredOutcomeAsAnswer.Type) =>

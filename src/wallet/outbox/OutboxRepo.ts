@@ -54,6 +54,9 @@ const Backlog = Schema.Struct({
   failing: Schema.Int
 })
 const decodeBacklog = Schema.decodeUnknownEffect(Schema.Array(Backlog))
+/** The transactions a rollback was written for; a requeued notification's player. */
+const decodeRefs = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ ref: IdFromBigInt })))
+const decodePlayers = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ player_id: IdFromBigInt })))
 
 /**
  * The outbox's rows (partner_callbacks) and its players' delivery lines in
@@ -172,10 +175,14 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
 
       return OutboxRepo.of({
         rolledBack: (refs) =>
-          refs.length === 0 ? Effect.succeed(new Set<number>()) : sql<{ ref: string }>`
-            SELECT DISTINCT transaction_ref::text AS ref FROM partner_callbacks
+          refs.length === 0 ? Effect.succeed(new Set<number>()) : sql`
+            SELECT DISTINCT transaction_ref AS ref FROM partner_callbacks
             WHERE kind = 'rollback' AND transaction_ref = ANY(${refs}::bigint[])
-          `.pipe(Effect.map((rows) => new Set(rows.map((row) => Number(row.ref)))), Effect.orDie),
+          `.pipe(
+            Effect.flatMap(decodeRefs),
+            Effect.map((rows) => new Set(rows.map((row) => row.ref))),
+            Effect.orDie
+          ),
         exhausted: (limit) => Effect.orDie(exhausted(limit)),
         lineOf: (playerId, limit) => Effect.orDie(lineOf({ playerId, limit })),
         owedTo: (playerId) => owedTo(playerId).pipe(Effect.map((row) => row.owed), Effect.orDie),
@@ -197,10 +204,10 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
         find: (id, partnerId) => Effect.orDie(find({ id, partnerId })),
         requeue: (id) =>
           sql.withTransaction(Effect.gen(function*() {
-            const [row] = yield* sql<{ player_id: bigint }>`
+            const [row] = yield* sql`
               UPDATE partner_callbacks SET status = 'pending', last_error = NULL WHERE id = ${id} RETURNING player_id
-            `
-            if (row !== undefined) yield* scheduleLine(Number(row.player_id), "replace")
+            `.pipe(Effect.flatMap(decodePlayers))
+            if (row !== undefined) yield* scheduleLine(row.player_id, "replace")
           })).pipe(Effect.orDie),
         ofTransactions: (refs) =>
           refs.length === 0
