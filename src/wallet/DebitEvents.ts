@@ -18,8 +18,8 @@ import type { LedgerSteps } from "./LedgerSteps.ts"
 type Step =
   | { readonly _tag: "Done"; readonly outcome: WalletOutcome }
   | { readonly _tag: "Wait"; readonly debit: WalletTransaction }
-  /** The round or the debit changed under the decision, or a shadow player's figure did: look again. */
-  | { readonly _tag: "Again"; readonly figureChanged: boolean }
+  /** The round or the debit changed under the decision, or a shadow player's balance did: look again. */
+  | { readonly _tag: "Again"; readonly balanceChanged: boolean }
   /** Another call wrote this transaction first: replay it. */
   | { readonly _tag: "Existing" }
 
@@ -31,7 +31,7 @@ type Step =
  * keys, and the decision is taken again on what is there.
  */
 export const makeDebitEvents = (steps: LedgerSteps) => {
-  const { balanceOf, figureHolds, now, pendingBets, players, record, repo, replay, replayStored } = steps
+  const { balanceOf, balanceHolds, now, pendingBets, players, record, repo, replay, replayStored } = steps
 
   /** Decides on the round `roundId` locked, turning the write's conflicts into another look. */
   const onRound = (
@@ -44,7 +44,7 @@ export const makeDebitEvents = (steps: LedgerSteps) => {
       Effect.catchTag("TransactionExists", () => Effect.succeed<Step>({ _tag: "Existing" })),
       Effect.catchTag(
         ["RoundChanged", "DebitRolledBack"],
-        () => Effect.succeed<Step>({ _tag: "Again", figureChanged: false })
+        () => Effect.succeed<Step>({ _tag: "Again", balanceChanged: false })
       )
     )
 
@@ -67,7 +67,7 @@ export const makeDebitEvents = (steps: LedgerSteps) => {
             yield* pendingBets.awaitSettled(taken.debit)
             break
           case "Again":
-            if (taken.figureChanged) tries++
+            if (taken.balanceChanged) tries++
             break
         }
       }
@@ -104,7 +104,7 @@ export const makeDebitEvents = (steps: LedgerSteps) => {
               return { _tag: "Done", outcome: refused("DEBIT_NOT_FOUND", yield* steps.currentBalance(player)) } as const
             }
             const debit = named.value
-            const figure = yield* steps.shadowFigure(player)
+            const asked = yield* steps.askedBalance(player)
             return yield* onRound(player, event, debit.roundId, (round) =>
               Effect.gen(function*() {
                 const ref = Option.getOrThrow(round).ref
@@ -112,8 +112,10 @@ export const makeDebitEvents = (steps: LedgerSteps) => {
                 const decision = decideCredit(state, player)
                 if (decision._tag === "Wait") return { _tag: "Wait", debit: decision.debit } as const
                 const locked = yield* players.lockBalance(player.id)
-                if (!(yield* figureHolds(player, figure, tries))) return { _tag: "Again", figureChanged: true } as const
-                const mirror = locked ?? balanceOf(figure)
+                if (!(yield* balanceHolds(player, asked, tries))) {
+                  return { _tag: "Again", balanceChanged: true } as const
+                }
+                const mirror = locked ?? balanceOf(asked)
                 if (decision._tag !== "Pay") {
                   const refusal = decision._tag === "RoundRefunded" ? "ROUND_REFUNDED" : "DEBIT_NOT_FOUND"
                   return { _tag: "Done", outcome: refused(refusal, mirror) } as const
@@ -149,7 +151,7 @@ export const makeDebitEvents = (steps: LedgerSteps) => {
             }
             // The debit's round; a debit not seen yet leaves its tombstone on the rollback's own.
             const roundId = Option.match(named, { onNone: () => event.roundId, onSome: (debit) => debit.roundId })
-            const figure = yield* steps.shadowFigure(player)
+            const asked = yield* steps.askedBalance(player)
             return yield* onRound(player, event, roundId, (round) =>
               Effect.gen(function*() {
                 const transactions = Option.isSome(round) ? yield* repo.transactionsOfRounds([round.value.ref]) : []
@@ -157,11 +159,13 @@ export const makeDebitEvents = (steps: LedgerSteps) => {
                 if (decision._tag === "Wait") return { _tag: "Wait", debit: decision.debit } as const
                 // Seen a moment ago and gone from its round now cannot be; looked at again all the same.
                 if (decision._tag === "Tombstone" && Option.isSome(named)) {
-                  return { _tag: "Again", figureChanged: false } as const
+                  return { _tag: "Again", balanceChanged: false } as const
                 }
                 const locked = yield* players.lockBalance(player.id)
-                if (!(yield* figureHolds(player, figure, tries))) return { _tag: "Again", figureChanged: true } as const
-                const mirror = locked ?? balanceOf(figure)
+                if (!(yield* balanceHolds(player, asked, tries))) {
+                  return { _tag: "Again", balanceChanged: true } as const
+                }
+                const mirror = locked ?? balanceOf(asked)
                 if (decision._tag === "NoDebit") {
                   return { _tag: "Done", outcome: refused("DEBIT_NOT_FOUND", mirror) } as const
                 }

@@ -7,16 +7,16 @@ import { type Decided, newTransaction, type RoundWrite } from "../domain/WalletR
 import { CallbackTargets } from "../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
-import { PartnerAsks, type ShadowFigure } from "./PartnerAsks.ts"
+import { PartnerAsks, type ShadowBalance } from "./PartnerAsks.ts"
 import { PendingBets } from "./PendingBets.ts"
 import { WalletRepo } from "./WalletRepo.ts"
 
-/** Times a decision on a shadow player's figure asks it again because another decision of theirs was written meanwhile. */
-const figureTries = 3
+/** Times a decision on a shadow player's balance asks it again because another decision of theirs was written meanwhile. */
+const balanceTries = 3
 
 /**
  * The steps every kind of wallet event is decided with (wallet/Wallet.ts, wallet/DebitEvents.ts): who the player is,
- * a shadow player's figure and whether it still holds under the round's lock, replaying a transaction seen before,
+ * a shadow player's balance and whether it still holds under the round's lock, replaying a transaction seen before,
  * and recording one decided without a pending step.
  */
 export const makeLedgerSteps = Effect.gen(function*() {
@@ -38,28 +38,28 @@ export const makeLedgerSteps = Effect.gen(function*() {
   /** The player behind a user code, if it is of the calling aggregator's environment. */
   const playerOf = (userCode: number, environment: Environment) =>
     Effect.map(players.findByUserCode(userCode), Option.filter((player) => player.environment === environment))
-  /** A shadow player's figure (the partner's, asked now); null for a persisted player, whose mirror is kept. */
-  const shadowFigure = (player: PartnerPlayer) =>
+  /** A shadow player's balance (the partner's, asked now); null for a persisted player, whose mirror is kept. */
+  const askedBalance = (player: PartnerPlayer) =>
     player.balance === null
-      ? Effect.map(asks.figure(player), Option.some)
-      : Effect.succeed(Option.none<ShadowFigure>())
+      ? Effect.map(asks.shadowBalance(player), Option.some)
+      : Effect.succeed(Option.none<ShadowBalance>())
   /**
-   * Whether a decision on the round locked now may use `figure`: no callback of the player was written since it
-   * was asked (that decision may not be in it). After `figureTries` asks it is taken as it is, so that a player
+   * Whether a decision on the round locked now may use `asked`: no callback of the player was written since it
+   * was asked (that decision may not be in it). After `balanceTries` asks it is taken as it is, so that a player
    * whose calls never stop is still answered.
    */
-  const figureHolds = (player: PartnerPlayer, figure: Option.Option<ShadowFigure>, tries: number) =>
-    Option.isNone(figure) || tries >= figureTries ? Effect.succeed(true) : asks.isCurrent(player, figure.value)
-  const balanceOf = (figure: Option.Option<ShadowFigure>) => Option.getOrUndefined(figure)?.balance ?? 0
-  /** The balance to answer a refusal with: the mirror, or a shadow player's figure asked now. */
+  const balanceHolds = (player: PartnerPlayer, asked: Option.Option<ShadowBalance>, tries: number) =>
+    Option.isNone(asked) || tries >= balanceTries ? Effect.succeed(true) : asks.isCurrent(player, asked.value)
+  const balanceOf = (asked: Option.Option<ShadowBalance>) => Option.getOrUndefined(asked)?.balance ?? 0
+  /** The balance to answer a refusal with: the mirror, or a shadow player's balance asked now. */
   const currentBalance = (player: PartnerPlayer) =>
-    player.balance === null ? Effect.map(asks.figure(player), (figure) => figure.balance ?? 0) : Effect.succeed(
+    player.balance === null ? Effect.map(asks.shadowBalance(player), (asked) => asked.balance ?? 0) : Effect.succeed(
       player.balance
     )
 
   /** A kept outcome as the aggregator hears it again: a shadow player's was kept without its balance, asked anew. */
   const answerAgain = Effect.fn("Wallet.answerAgain")(function*(kept: StoredOutcome, player: PartnerPlayer) {
-    const balance = kept.balance ?? (yield* asks.figure(player)).balance ?? 0
+    const balance = kept.balance ?? (yield* asks.shadowBalance(player)).balance ?? 0
     return kept.refusal === null ? accepted(balance) : refused(kept.refusal, balance)
   })
 
@@ -120,8 +120,8 @@ export const makeLedgerSteps = Effect.gen(function*() {
     targetOf,
     slugOf,
     playerOf,
-    shadowFigure,
-    figureHolds,
+    askedBalance,
+    balanceHolds,
     balanceOf,
     currentBalance,
     replay,

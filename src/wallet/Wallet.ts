@@ -33,7 +33,7 @@ import type { Environment } from "../domain/Environment.ts"
 import { recordWalletDecision } from "../platform/Metrics.ts"
 import { makeDebitEvents } from "./DebitEvents.ts"
 import { makeLedgerSteps } from "./LedgerSteps.ts"
-import { PartnerAsks, type ShadowFigure } from "./PartnerAsks.ts"
+import { PartnerAsks, type ShadowBalance } from "./PartnerAsks.ts"
 import { PendingBets } from "./PendingBets.ts"
 
 /**
@@ -42,7 +42,7 @@ import { PendingBets } from "./PendingBets.ts"
  * written pending before the partner is asked and settled from its answer; everything else on a round (refunds,
  * credits, rollbacks, free wins, bets of refunded rounds) is decided with the round locked. Repeats replay the first
  * outcome; another payload under a used id is refused. Bets left pending by a crash are settled refused, with a
- * rollback (PendingBets). The partner is asked through PartnerAsks, which keeps a shadow player's figures whole.
+ * rollback (PendingBets). The partner is asked through PartnerAsks, which keeps a shadow player's balances whole.
  */
 export class Wallet extends Context.Service<Wallet, {
   /**
@@ -57,7 +57,7 @@ export class Wallet extends Context.Service<Wallet, {
     Effect.gen(function*() {
       const steps = yield* makeLedgerSteps
       const { asks, now, pendingBets, players, repo, targets } = steps
-      const { balanceOf, figureHolds, record, replay, replayStored, shadowFigure, withPlayer } = steps
+      const { balanceOf, balanceHolds, record, replay, replayStored, askedBalance, withPlayer } = steps
       const debits = makeDebitEvents(steps)
 
       /** Runs a decision on a locked round again when the round changed under it (another call created it). */
@@ -84,16 +84,16 @@ export class Wallet extends Context.Service<Wallet, {
           const win = event._tag === "Credit" ? event.win : winOf(event)
           let rolledBack = rolledBackFirst
           for (let tries = 1;; tries++) {
-            // A shadow player's figure is asked before the round is locked: no HTTP call while the lock is held.
-            const figure = yield* shadowFigure(player)
+            // A shadow player's balance is asked before the round is locked: no HTTP call while the lock is held.
+            const asked = yield* askedBalance(player)
             const decided: Option.Option<WalletOutcome> | "RolledBack" = yield* onRound(
               player,
               event,
               (round) =>
                 Effect.gen(function*() {
                   const locked = yield* players.lockBalance(player.id)
-                  if (!(yield* figureHolds(player, figure, tries))) return Option.none()
-                  const mirror = locked ?? balanceOf(figure)
+                  if (!(yield* balanceHolds(player, asked, tries))) return Option.none()
+                  const mirror = locked ?? balanceOf(asked)
                   const refusal = (outcome: Outcome) =>
                     record(event, player, { outcome, callbacks: [] }, roundWrite(round, { refund: false, addWin: 0 }))
                   if (Option.isSome(round) && round.value.status === "refunded") {
@@ -184,14 +184,14 @@ export class Wallet extends Context.Service<Wallet, {
 
       /**
        * One try at a refund, with its round locked: done, or wait for a pending bet, or try again (a shadow player's
-       * figure, asked just before, is used only if no callback of theirs was written since).
+       * asked, asked just before, is used only if no callback of theirs was written since).
        */
       const refundStep = Effect.fn("Wallet.refundStep")(
         function*(
           event: Rollback,
           player: PartnerPlayer,
           slug: string,
-          figure: Option.Option<ShadowFigure>,
+          asked: Option.Option<ShadowBalance>,
           tries: number
         ) {
           return yield* onRound(player, event, (round) =>
@@ -205,8 +205,8 @@ export class Wallet extends Context.Service<Wallet, {
                 return { _tag: "Again" as const }
               }
               const locked = yield* players.lockBalance(player.id)
-              if (!(yield* figureHolds(player, figure, tries))) return { _tag: "FigureChanged" as const }
-              const mirror = locked ?? balanceOf(figure)
+              if (!(yield* balanceHolds(player, asked, tries))) return { _tag: "BalanceChanged" as const }
+              const mirror = locked ?? balanceOf(asked)
               const decision = decideRefund(Option.getOrUndefined(round))
               const decided = refundRecords(event, player, slug, round, decision, mirror, yield* now, locked === null)
               const answer = yield* record(event, player, decided, decided.round)
@@ -232,9 +232,9 @@ export class Wallet extends Context.Service<Wallet, {
         const slug = yield* steps.slugOf(player)
         let tries = 1
         while (true) {
-          // A shadow player's figure, asked before the round is locked (and before this refund's notification
+          // A shadow player's balance, asked before the round is locked (and before this refund's notification
           // exists), and again after each wait: a bet settled meanwhile may have added a win.
-          const step = yield* refundStep(event, player, slug, yield* shadowFigure(player), tries)
+          const step = yield* refundStep(event, player, slug, yield* askedBalance(player), tries)
           switch (step._tag) {
             case "Done":
               return step.answer
@@ -245,7 +245,7 @@ export class Wallet extends Context.Service<Wallet, {
               break
             case "Again":
               break
-            case "FigureChanged":
+            case "BalanceChanged":
               tries++
               break
           }

@@ -24,7 +24,7 @@ import * as WalletRepoSql from "./WalletRepoSql.ts"
  * The wallet's rounds and transactions (wallet_rounds, wallet_transactions):
  * the only code that reads or writes them. A decision is written with what
  * goes with it (the player's balance mirror, the partner callbacks and their
- * delivery lines) in one atomic step. The wallet's rules (Wallet.ts) speak
+ * delivery queues) in one atomic step. The wallet's rules (Wallet.ts) speak
  * to it in these terms. `layerSql` keeps them in PostgreSQL (WalletRepoSql.ts),
  * `layerMemory` in memory (WalletRepoMemory.ts), for tests of those rules
  * and of the ledger's handlers.

@@ -18,7 +18,7 @@ import { mirrorWriting, playerReading, playerStateOf } from "./LedgerMirror.ts"
 import { type PlayerIdentity, playerOf } from "../domain/Partner.ts"
 import { interval } from "../platform/SqlCodecs.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
-import { deliveryTask, playerLinePrefix } from "./outbox/OutboxRepo.ts"
+import { deliveryTask, playerQueuePrefix } from "./outbox/OutboxRepo.ts"
 import { makeReads } from "./WalletRepoReads.ts"
 import {
   decodeCount,
@@ -58,7 +58,7 @@ const dieOnSqlError = <A, E, R>(
 /**
  * WalletRepo over PostgreSQL (its `layerSql`; its reads in WalletRepoReads.ts): each step of the state machine is one statement, or one transaction
  * holding the round's row lock. The ledger's atomic write is this repository's: the round, the transaction, the
- * callbacks (partner_callbacks rows and their players' delivery lines, which the outbox then delivers) and the
+ * callbacks (partner_callbacks rows and their players' delivery queues, which the outbox then delivers) and the
  * player's mirror (LedgerMirror.ts) in one statement.
  */
 export const make = Effect.gen(function*() {
@@ -113,7 +113,7 @@ export const make = Effect.gen(function*() {
 
   /**
    * The decision's callbacks, as common table expressions of its statement: each recorded for the transaction
-   * `transactionRef` names, and each player's delivery line scheduled, only if the CTE named `guard` produced a row.
+   * `transactionRef` names, and each player's delivery queue scheduled, only if the CTE named `guard` produced a row.
    */
   const callbacksWriting = (
     callbacks: ReadonlyArray<NewCallback>,
@@ -138,19 +138,19 @@ export const make = Effect.gen(function*() {
         last_error: callback.asked?.error ?? null
       }
     })
-    // A line is scheduled for each player with a notification to deliver.
-    const lines = [...new Set(rows.filter((row) => row.status === "pending").map((row) => row.player_id))]
-    // The lines are scheduled first, and the insert refers to them: a plain SELECT in WITH that nothing
+    // A delivery queue is scheduled for each player with a notification to deliver.
+    const queues = [...new Set(rows.filter((row) => row.status === "pending").map((row) => row.player_id))]
+    // The delivery queues are scheduled first, and the insert refers to them: a plain SELECT in WITH that nothing
     // reads is never run, and the caller's statement need not know this one's parts.
     return sql`
-        scheduled_lines AS (
-          SELECT job.id FROM jsonb_array_elements_text(${JSON.stringify(lines)}::jsonb) AS line(player_id)
+        scheduled_queues AS (
+          SELECT job.id FROM jsonb_array_elements_text(${JSON.stringify(queues)}::jsonb) AS queue(player_id)
           CROSS JOIN LATERAL graphile_worker.add_job(
             ${deliveryTask},
-            json_build_object('player_id', line.player_id::bigint),
-            queue_name => ${playerLinePrefix} || line.player_id,
+            json_build_object('player_id', queue.player_id::bigint),
+            queue_name => ${playerQueuePrefix} || queue.player_id,
             max_attempts => ${config.maxAttempts}::smallint,
-            job_key => ${playerLinePrefix} || line.player_id,
+            job_key => ${playerQueuePrefix} || queue.player_id,
             job_key_mode => 'preserve_run_at'
           ) AS job
           WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)})
@@ -164,7 +164,7 @@ export const make = Effect.gen(function*() {
       JSON.stringify(rows)
     }::jsonb) AS c(event_id text, partner_id bigint, environment text, player_id bigint,
             kind text, txn_id text, body text, status text, attempts integer, last_error text)
-          WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)}) AND (SELECT count(*) FROM scheduled_lines) >= 0
+          WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)}) AND (SELECT count(*) FROM scheduled_queues) >= 0
           RETURNING id
         )
       `
