@@ -19,7 +19,13 @@ import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import * as ExactJson from "../../src/domain/ExactJson.ts"
 import { formatCents, parseCents } from "../../src/domain/Money.ts"
 import { decideRefund, type PartnerAnswer, settleBet } from "../../src/domain/Wallet.ts"
-import { type DebitAndCredit, fingerprint, type Rollback } from "../../src/domain/WalletEvents.ts"
+import {
+  type Credit,
+  type Debit,
+  type DebitAndCredit,
+  fingerprint,
+  type Rollback
+} from "../../src/domain/WalletEvents.ts"
 import { CallbackTargets } from "../../src/partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { testCallbacksConfig } from "../support/TestApp.ts"
@@ -331,5 +337,54 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       assert.isTrue(
         (yield* MemoryCallbacks).some((callback) => callback.txnId === "m-6" && callback.kind === "rollback")
       )
+    }))
+
+  it.effect("the ledger's other events over memory: a debit, a credit paying it, its rollback once, one before its debit", () =>
+    Effect.gen(function*() {
+      const player = yield* given
+      const wallet = yield* Wallet
+      const fields = {
+        aggregator: "sandbox",
+        userCode: 100_001,
+        roundId: "m-ev",
+        gameCode: "g",
+        providerCode: "p"
+      } as const
+      const debitOf = (txnId: string): Debit => ({ _tag: "Debit", ...fields, txnId, bet: 1_000 })
+      const rollbackOf = (txnId: string, debitTxnId: string): Rollback => ({
+        _tag: "Rollback",
+        ...fields,
+        txnId,
+        debitTxnId
+      })
+      const credit: Credit = { _tag: "Credit", ...fields, txnId: "m-ev-c", win: 2_500, debitTxnId: "m-ev-d" }
+      assert.deepStrictEqual(yield* wallet.handle(debitOf("m-ev-d"), "live"), { _tag: "Accepted", balance: 9_000 })
+      assert.deepStrictEqual(yield* wallet.handle(credit, "live"), { _tag: "Accepted", balance: 11_500 })
+      assert.deepStrictEqual(yield* wallet.handle(rollbackOf("m-ev-r1", "m-ev-d"), "live"), {
+        _tag: "Accepted",
+        balance: 12_500
+      })
+      assert.deepStrictEqual(yield* wallet.handle(rollbackOf("m-ev-r2", "m-ev-d"), "live"), {
+        _tag: "Accepted",
+        balance: 12_500
+      })
+      assert.deepStrictEqual(yield* wallet.handle({ ...credit, txnId: "m-ev-c2" }, "live"), {
+        _tag: "Refused",
+        refusal: "DEBIT_NOT_FOUND",
+        balance: 12_500
+      })
+      assert.deepStrictEqual(yield* wallet.handle(rollbackOf("m-ev-r3", "m-ev-late"), "live"), {
+        _tag: "Accepted",
+        balance: 12_500
+      })
+      assert.deepStrictEqual(yield* wallet.handle(debitOf("m-ev-late"), "live"), {
+        _tag: "Refused",
+        refusal: "DEBIT_ROLLED_BACK",
+        balance: 12_500
+      })
+      assert.notInclude(partner.asked, transactionEventId("bet", "m-ev-late"))
+      assert.strictEqual(Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance, 12_500)
+      const notified = (yield* MemoryCallbacks).filter((c) => c.kind !== "bet" && c.txnId.startsWith("m-ev"))
+      assert.deepStrictEqual(notified.map((c) => [c.kind, c.txnId]), [["win", "m-ev-c"], ["rollback", "m-ev-d"]])
     }))
 })
