@@ -14,6 +14,7 @@ import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import { CallbackAdmin } from "../../src/changes/CallbackAdmin.ts"
 import { CasinoAdmin } from "../../src/changes/CasinoAdmin.ts"
 import { CasinoSyncAdmin } from "../../src/changes/CasinoSyncAdmin.ts"
+import { CasinoGame, CasinoProvider } from "../../src/domain/Casino.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import * as Database from "../../src/platform/Database.ts"
 import { ConfigLive } from "../../src/server.ts"
@@ -24,6 +25,20 @@ import { printJson, userFacing } from "./output.ts"
 
 const providerRef = Argument.String("provider").pipe(Argument.withDescription("The provider's id or slug"))
 const gameCode = Argument.String("game-code").pipe(Argument.withDescription("The game's code"))
+
+// The catalog as the CLI prints it: the domain's fields in its order, under their snake_case names.
+const encodeProvider = Schema.encodeSync(
+  Schema.Struct(CasinoProvider.fields).pipe(Schema.encodeKeys({ upstreamCode: "upstream_code" }))
+)
+const encodeGame = Schema.encodeSync(
+  Schema.Struct(CasinoGame.fields).pipe(Schema.encodeKeys({
+    gameCode: "game_code",
+    providerId: "provider_id",
+    providerSlug: "provider_slug",
+    providerUpstreamCode: "provider_upstream_code",
+    imageUrl: "image_url"
+  }))
+)
 
 const casinoSync = Command.make("sync", {}, () =>
   Effect.gen(function*() {
@@ -37,7 +52,7 @@ const casinoSync = Command.make("sync", {}, () =>
 const casinoProviders = Command.make("providers", {}, () =>
   Effect.gen(function*() {
     const catalog = yield* CasinoCatalog
-    yield* printJson(yield* catalog.allProviders)
+    yield* printJson((yield* catalog.allProviders).map((provider) => encodeProvider(provider)))
   })).pipe(
     Command.withDescription("List every provider in the local catalog, enabled or not"),
     Command.provide(AdminLayers.casinoCatalog)
@@ -47,7 +62,8 @@ const setProviderEnabled = (command: "enable-provider" | "disable-provider") =>
   Command.make(command, { provider: providerRef }, ({ provider }) =>
     Effect.gen(function*() {
       const catalog = yield* CasinoAdmin
-      yield* printJson(yield* userFacing(catalog.setProviderEnabled(cliActor, provider, command === "enable-provider")))
+      const changed = yield* userFacing(catalog.setProviderEnabled(cliActor, provider, command === "enable-provider"))
+      yield* printJson(encodeProvider(changed))
     })).pipe(
       Command.withDescription(
         command === "enable-provider"
@@ -62,7 +78,7 @@ const setGameEnabled = (command: "enable-game" | "disable-game") =>
     Effect.gen(function*() {
       const catalog = yield* CasinoAdmin
       yield* printJson(
-        yield* userFacing(catalog.setGameEnabled(cliActor, provider, gameCode, command === "enable-game"))
+        encodeGame(yield* userFacing(catalog.setGameEnabled(cliActor, provider, gameCode, command === "enable-game")))
       )
     })).pipe(
       Command.withDescription(

@@ -15,7 +15,7 @@ const accountView = (account: AdminAccount) => ({
   email: account.email,
   role: account.role,
   disabled: account.disabled,
-  created_at: account.created_at.toISOString()
+  created_at: account.createdAt.toISOString()
 })
 
 const email = Argument.String("email").pipe(Argument.withDescription("The admin's e-mail"))

@@ -1,32 +1,35 @@
-import { Effect } from "effect"
+import { Effect, Struct } from "effect"
 import type { Partner, PartnerEnvironmentSettings, PlayerMode } from "../domain/Partner.ts"
 import type { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import type { Partners } from "../partners/Partners.ts"
 
 /**
  * A partner as an operator sees it, in the console's API and the CLI's output alike (written by the contract's
- * PartnerView codec): everything but its tokens and webhook secrets. `rate_limit_per_minute` null: the service's PARTNER_RATE_LIMIT applies.
- * `callback_url` is the live environment's; `environments` shows both, live first; `player_mode` what the
- * service keeps of its players (persisted or shadow); `rtp_policy` what its launches do with `user_rtp`.
+ * PartnerView codec, which names its fields on the wire): everything but its tokens and webhook secrets.
+ * `rateLimitPerMinute` null: the service's PARTNER_RATE_LIMIT applies. `callbackUrl` is the live environment's;
+ * `environments` shows both, live first; `playerMode` what the service keeps of its players (persisted or shadow);
+ * `rtpPolicy` what its launches do with `user_rtp`.
  */
 export const partnerView = (
   partner: Partner,
   environments: ReadonlyArray<PartnerEnvironmentSettings>,
   playerMode: PlayerMode
 ) => ({
-  id: partner.id,
-  name: partner.name,
-  slug: partner.slug,
-  status: partner.status,
-  commissionPercent: partner.commission_percent,
-  callbackUrl: partner.callback_url,
-  rateLimitPerMinute: partner.rate_limit_per_minute,
+  ...Struct.pick(partner, [
+    "id",
+    "name",
+    "slug",
+    "status",
+    "commissionPercent",
+    "callbackUrl",
+    "rateLimitPerMinute",
+    "rtpPolicy",
+    "createdAt",
+    "updatedAt"
+  ]),
   playerMode,
-  rtpPolicy: partner.rtp_policy,
   // Its environments' settings, labelled: the contract's codec shows neither a token nor a webhook secret.
-  environments: environments.filter((settings) => settings.partnerId === partner.id),
-  createdAt: partner.created_at,
-  updatedAt: partner.updated_at
+  environments: environments.filter((settings) => settings.partnerId === partner.id)
 })
 
 /**

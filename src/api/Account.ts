@@ -2,19 +2,22 @@ import { Effect, Schema, Struct } from "effect"
 import { Partner, PartnerAccess } from "../domain/Partner.ts"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Envelope } from "./Envelope.ts"
+import { encodeWith } from "./Paging.ts"
 import { PartnerUpstreams } from "./Security.ts"
 
+/**
+ * The domain's Partner, the fields a partner sees of itself. The status stays an open string on the contract (as in
+ * the envelope's partner), so a status added later breaks no partner's client.
+ */
+const StatusPartnerCodec = Schema.Struct({
+  ...Struct.pick(Partner.fields, ["id", "name", "slug"]),
+  status: Schema.String,
+  commissionPercent: Partner.fields.commissionPercent,
+  environment: PartnerAccess.fields.environment
+}).pipe(Schema.encodeKeys({ commissionPercent: "commission_percent" }))
+
 export const StatusData = Schema.Struct({
-  /**
-   * The domain's Partner, the fields a partner sees of itself. The status stays an open string on the
-   * contract (as in the envelope's partner), so a status added later breaks no partner's client.
-   */
-  partner: Schema.Struct({
-    ...Struct.pick(Partner.fields, ["id", "name", "slug"]),
-    status: Schema.String,
-    commission_percent: Partner.fields.commission_percent,
-    environment: PartnerAccess.fields.environment
-  }),
+  partner: Schema.toEncoded(StatusPartnerCodec),
   aggregator_configured: Schema.Boolean,
   sports_gateway: Schema.Struct({
     configured: Schema.Boolean,
@@ -47,6 +50,8 @@ export class AccountGroup extends HttpApiGroup.make("account").add(
   }))
 ).middleware(PartnerUpstreams).annotateMerge(OpenApi.annotations({ description: "The partner's own account." })) {}
 
+const statusPartner = encodeWith(StatusPartnerCodec)
+
 /** `/status`: the partner, and the upstreams its token reaches (a test token's are the sandboxes). */
 export const statusAnswer = (
   partner: PartnerAccess,
@@ -55,8 +60,8 @@ export const statusAnswer = (
     readonly sportsProvider: { readonly name: string; readonly configured: boolean }
   }
 ) =>
-  Effect.succeed({
+  Effect.map(statusPartner(partner), (partner) => ({
     partner,
     aggregator_configured: upstreams.aggregatorConfigured,
     sports_gateway: { configured: upstreams.sportsProvider.configured, provider: upstreams.sportsProvider.name }
-  })
+  }))

@@ -124,28 +124,34 @@ export const ProviderEntryCodec = Schema.Struct({
 
 /** A game (domain CasinoGame) on the wire, its provider's slug as `provider`. */
 export const GameEntryCodec = Schema.Struct({
-  game_code: CasinoGame.fields.game_code,
-  provider_slug: CasinoGame.fields.provider_slug.annotate({ description: "The provider's slug" }),
+  gameCode: CasinoGame.fields.gameCode,
+  providerSlug: CasinoGame.fields.providerSlug.annotate({ description: "The provider's slug" }),
   // Spelled out: the wire's order of keys, not the domain's.
-  provider_id: CasinoGame.fields.provider_id,
+  providerId: CasinoGame.fields.providerId,
   name: CasinoGame.fields.name,
   enabled: CasinoGame.fields.enabled,
-  image_url: CasinoGame.fields.image_url,
+  imageUrl: CasinoGame.fields.imageUrl,
   original: CasinoGame.fields.original
-}).pipe(Schema.encodeKeys({ provider_slug: "provider" }))
+}).pipe(Schema.encodeKeys({
+  gameCode: "game_code",
+  providerSlug: "provider",
+  providerId: "provider_id",
+  imageUrl: "image_url"
+}))
 
 // The contract declares the wire side, so the typed client reads what partners read (`provider`).
 export const ProviderEntry = Schema.toEncoded(ProviderEntryCodec)
 export const GameEntry = Schema.toEncoded(GameEntryCodec)
 
 /** A partner's player (domain PartnerPlayer) on the wire; its balance in currency units, as partners send it. */
-export const PartnerPlayerEntry = Schema.Struct({
-  ...Struct.pick(PartnerPlayer.fields, ["id", "external_player_id"]),
-  internal_user_id: PartnerPlayer.fields.internal_user_id.annotate({
+export const PartnerPlayerEntryCodec = Schema.Struct({
+  ...Struct.pick(PartnerPlayer.fields, ["id", "externalPlayerId"]),
+  internalUserId: PartnerPlayer.fields.internalUserId.annotate({
     description: "The user code this service uses for the player upstream"
   }),
   balance: Schema.Finite
-})
+}).pipe(Schema.encodeKeys({ externalPlayerId: "external_player_id", internalUserId: "internal_user_id" }))
+export const PartnerPlayerEntry = Schema.toEncoded(PartnerPlayerEntryCodec)
 
 /**
  * What became of the launch's `user_rtp` (an extra property of `launch`; the contract's `url` is unchanged): the
@@ -281,6 +287,7 @@ export const playerLaunchOf = (payload: LaunchRequest): PlayerLaunch => ({
 
 const providerEntries = encodeWith(Schema.Array(ProviderEntryCodec))
 const gameEntries = encodeWith(Schema.Array(GameEntryCodec))
+const partnerPlayerEntry = encodeWith(PartnerPlayerEntryCodec)
 
 /** The enabled providers, as `/providers` answers them. */
 export const providersAnswer = (providers: ReadonlyArray<CasinoProvider>) =>
@@ -299,7 +306,7 @@ export const gamesAnswer = (publicBase: string) =>
 }) =>
   Effect.map(
     gameEntries(found.games.map((game) =>
-      game.image_url?.startsWith("/") ? new CasinoGame({ ...game, image_url: `${publicBase}${game.image_url}` }) : game
+      game.imageUrl?.startsWith("/") ? new CasinoGame({ ...game, imageUrl: `${publicBase}${game.imageUrl}` }) : game
     )),
     (games) => ({ games, meta: { page: found.page, per_page: found.perPage, total: found.total } })
   )
@@ -310,10 +317,10 @@ export const launchAnswer = (launched: {
   readonly rtp: typeof LaunchRtp.Type
   readonly player: PartnerPlayer
 }) =>
-  Effect.succeed({
+  Effect.map(partnerPlayerEntry({ ...launched.player, balance: toAmount(launched.player.balance ?? 0) }), (player) => ({
     launch: { url: launched.url, rtp: launched.rtp },
-    partner_player: { ...launched.player, balance: toAmount(launched.player.balance ?? 0) }
-  })
+    partner_player: player
+  }))
 
 /**
  * A launch's failures as the contract answers them: what cannot be launched is a 422 naming its fields; no launch URL

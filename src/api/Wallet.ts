@@ -58,11 +58,11 @@ export const WalletCallbackEntry = Schema.Struct({
 }))
 
 const WalletPlayer = Schema.Struct({
-  external_player_id: LedgerPlayer.fields.external_player_id,
-  internal_user_id: LedgerPlayer.fields.internal_user_id.annotate({
+  externalPlayerId: LedgerPlayer.fields.externalPlayerId,
+  internalUserId: LedgerPlayer.fields.internalUserId.annotate({
     description: "The player's user code at the casino aggregator"
   })
-}).pipe(Schema.encodeKeys({ internal_user_id: "user_code" }))
+}).pipe(Schema.encodeKeys({ externalPlayerId: "external_player_id", internalUserId: "user_code" }))
 
 /** A ledger entry's fields as the wire carries them, in the wire's order (the admin contract adds its own). */
 export const transactionFields = {

@@ -73,7 +73,7 @@ export class Casino extends Context.Service<Casino, {
         if (!game.value.enabled) {
           return yield* new LaunchRefused({ errors: { game_code: ["The selected game is disabled."] } })
         }
-        yield* Effect.annotateCurrentSpan({ partner: partner.id, game: game.value.game_code })
+        yield* Effect.annotateCurrentSpan({ partner: partner.id, game: game.value.gameCode })
 
         // The token's environment: a test launch makes (or finds) the test player, never the live one.
         const player = yield* players.arrive({
@@ -87,14 +87,14 @@ export class Casino extends Context.Service<Casino, {
 
         // The partner's RTP policy decides what reaches the aggregator (regulated markets forbid a per-player RTP).
         const rtp = {
-          policy: partner.rtp_policy,
+          policy: partner.rtpPolicy,
           requested: request.rtp,
-          applied: appliedRtp(partner.rtp_policy, request.rtp)
+          applied: appliedRtp(partner.rtpPolicy, request.rtp)
         }
         const launched = yield* gateway.launch({
-          userCode: player.internal_user_id,
-          gameCode: game.value.game_code,
-          providerCode: game.value.provider_upstream_code,
+          userCode: player.internalUserId,
+          gameCode: game.value.gameCode,
+          providerCode: game.value.providerUpstreamCode,
           balance: toAmount(player.balance ?? request.playerBalance),
           original: request.original ?? true,
           lang: request.lang ?? "pt",
@@ -106,7 +106,7 @@ export class Casino extends Context.Service<Casino, {
             Effect.logWarning("Game launch failed at the casino aggregator").pipe(
               Effect.annotateLogs({
                 partner_id: partner.id,
-                game_code: game.value.game_code,
+                game_code: game.value.gameCode,
                 reason: cause.reason,
                 detail: cause.message,
                 ...(cause.providerResponse === undefined ? {} : { provider_response: cause.providerResponse })

@@ -4,6 +4,7 @@ import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { IdFromBigInt } from "../platform/SqlCodecs.ts"
+import { rowsOf } from "../platform/SqlRows.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
 import {
   type CatalogChanges,
@@ -30,9 +31,26 @@ export interface GamePage {
 /** NOTIFY channel: the casino catalog changed (a sync, an operator's switch), from any process. */
 export const casinoCatalogChangedChannel = "partner_api_casino_catalog_changed"
 
-// A game's id is a BIGSERIAL, which the driver hands over as a bigint.
-const GameRow = Schema.Struct({ ...CasinoGame.fields, id: IdFromBigInt }).pipe(Schema.decodeTo(CasinoGame))
+/** A casino_providers_status row: the domain's CasinoProvider, the columns' names at this edge only. */
+const ProviderRow = Schema.Struct(CasinoProvider.fields).pipe(
+  Schema.encodeKeys({ upstreamCode: "upstream_code" }),
+  Schema.decodeTo(CasinoProvider)
+)
+
+/** A casino_games_status row: the domain's CasinoGame, its id a BIGINT (a bigint from the driver). */
+const GameRow = Schema.Struct({ ...CasinoGame.fields, id: IdFromBigInt }).pipe(
+  Schema.encodeKeys({
+    gameCode: "game_code",
+    providerId: "provider_id",
+    providerSlug: "provider_slug",
+    providerUpstreamCode: "provider_upstream_code",
+    imageUrl: "image_url"
+  }),
+  Schema.decodeTo(CasinoGame)
+)
 const decodeGameRows = Schema.decodeUnknownEffect(Schema.Array(GameRow))
+const totalRows = rowsOf(Schema.Struct({ total: Schema.Int }))
+const emptyRows = rowsOf(Schema.Struct({ empty: Schema.Boolean }))
 
 // A sync's rows go to PostgreSQL as one JSON document of the records' encoded (row) form.
 const providerRowsJson = (rows: ReadonlyArray<ProviderRecord>) =>
@@ -88,14 +106,14 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
 
       const providers = SqlSchema.findAll({
         Request: Schema.Boolean,
-        Result: CasinoProvider,
+        Result: ProviderRow,
         execute: (enabledOnly) =>
           sql`SELECT ${providerColumns} FROM casino_providers_status
               WHERE ${mine} ${enabledOnly ? sql`AND enabled` : sql``} ORDER BY name COLLATE natural_ci, id`
       })
       const findProvider = SqlSchema.findOneOption({
         Request: Schema.String,
-        Result: CasinoProvider,
+        Result: ProviderRow,
         execute: (ref) => sql`SELECT ${providerColumns} FROM casino_providers_status WHERE ${providerMatch(ref)}`
       })
       const findGame = SqlSchema.findOneOption({
@@ -133,7 +151,7 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
           sql`SELECT ${gameColumns} FROM casino_games_status ${where}
               ORDER BY provider_id, name COLLATE natural_ci, game_code
               LIMIT ${query.perPage} OFFSET ${(query.page - 1) * query.perPage}`,
-          sql<{ total: number }>`SELECT count(*)::int AS total FROM casino_games_status ${where}`
+          totalRows(sql`SELECT count(*)::int AS total FROM casino_games_status ${where}`)
         ], { concurrency: 2 })
         return { games: yield* decodeGameRows(rows), total: counted[0].total }
       }, Effect.orDie)
@@ -169,11 +187,10 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
         findProvider: (ref) => Effect.orDie(findProvider(ref)),
         findGame: (providerRef, gameCode) => Effect.orDie(findGame({ providerRef, gameCode })),
         games,
-        isEmpty: sql<{ empty: boolean }>`SELECT NOT EXISTS (SELECT 1 FROM casino_providers WHERE ${mine}) AS empty`
-          .pipe(
-            Effect.map((rows) => rows[0].empty),
-            Effect.orDie
-          ),
+        isEmpty: Effect.map(
+          emptyRows(sql`SELECT NOT EXISTS (SELECT 1 FROM casino_providers WHERE ${mine}) AS empty`),
+          (rows) => rows[0].empty
+        ),
         syncing: (effect) =>
           sql.withTransaction(
             Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:casino-sync'))`, effect)
@@ -242,20 +259,20 @@ const makeMemory = () => {
       id: p.id,
       slug: p.slug,
       name: p.name,
-      upstream_code: p.upstreamCode,
+      upstreamCode: p.upstreamCode,
       enabled: providerEnabled(p)
     })
   const toGame = (g: StoredGame) => {
     const provider = providers.get(g.providerCode)!
     return new CasinoGame({
       id: g.id,
-      game_code: g.gameCode,
+      gameCode: g.gameCode,
       name: g.name,
-      provider_id: provider.id,
-      provider_slug: provider.slug,
-      provider_upstream_code: provider.upstreamCode,
+      providerId: provider.id,
+      providerSlug: provider.slug,
+      providerUpstreamCode: provider.upstreamCode,
       enabled: g.operatorEnabled && g.upstreamEnabled && g.presentUpstream && providerEnabled(provider),
-      image_url: g.imageUrl,
+      imageUrl: g.imageUrl,
       original: g.original
     })
   }
@@ -267,7 +284,7 @@ const makeMemory = () => {
   }
   const sortedGames = () =>
     [...games.values()].map(toGame).sort((a, b) =>
-      a.provider_id - b.provider_id || byName(a.name, b.name) || (a.game_code < b.game_code ? -1 : 1)
+      a.providerId - b.providerId || byName(a.name, b.name) || (a.gameCode < b.gameCode ? -1 : 1)
     )
 
   return CasinoCatalogRepo.of({
@@ -285,8 +302,8 @@ const makeMemory = () => {
         const search = query.search?.trim().toLowerCase()
         const matching = sortedGames().filter((game) =>
           (provider === undefined ||
-            (isProviderId(provider) ? game.provider_id === Number(provider) : game.provider_slug === provider)) &&
-          (!search || `${game.game_code} ${game.name}`.toLowerCase().includes(search)) &&
+            (isProviderId(provider) ? game.providerId === Number(provider) : game.providerSlug === provider)) &&
+          (!search || `${game.gameCode} ${game.name}`.toLowerCase().includes(search)) &&
           (query.enabled === undefined || game.enabled === query.enabled)
         )
         const start = (query.page - 1) * query.perPage

@@ -13,8 +13,8 @@ import { AuditRepo } from "../identity/AuditRepo.ts"
 
 const providerAudit = (provider: CasinoProvider) => ({ slug: provider.slug, enabled: provider.enabled })
 const gameAudit = (game: CasinoGame) => ({
-  provider: game.provider_slug,
-  game_code: game.game_code,
+  provider: game.providerSlug,
+  game_code: game.gameCode,
   enabled: game.enabled
 })
 
@@ -55,7 +55,7 @@ export class CasinoAdmin extends Context.Service<CasinoAdmin, {
               const after = yield* catalog.setGameEnabled(providerRef, gameCode, enabled)
               yield* audit.record(actor, {
                 action: enabled ? "casino.enable-game" : "casino.disable-game",
-                target: `game:${after.provider_slug}/${after.game_code}`,
+                target: `game:${after.providerSlug}/${after.gameCode}`,
                 before: Option.match(before, { onNone: () => null, onSome: gameAudit }),
                 after: gameAudit(after)
               })

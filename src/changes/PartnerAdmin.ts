@@ -36,10 +36,10 @@ const partnerAudit = (partner: Partner, environments: ReadonlyArray<PartnerEnvir
     name: partner.name,
     slug: partner.slug,
     status: partner.status,
-    commission_percent: partner.commission_percent,
-    callback_url: partner.callback_url,
+    commission_percent: partner.commissionPercent,
+    callback_url: partner.callbackUrl,
     ...(test === undefined ? {} : { test_callback_url: test.callbackUrl }),
-    rate_limit_per_minute: partner.rate_limit_per_minute
+    rate_limit_per_minute: partner.rateLimitPerMinute
   }
 }
 
@@ -198,8 +198,8 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
             yield* audit.record(actor, {
               action: "partner.set-rtp-policy",
               target: `partner:${slug}`,
-              before: { rtp_policy: before.rtp_policy },
-              after: { rtp_policy: after.rtp_policy }
+              before: { rtp_policy: before.rtpPolicy },
+              after: { rtp_policy: after.rtpPolicy }
             })
             return after
           }))

@@ -10,8 +10,8 @@ export class AdminAccount extends Schema.Class<AdminAccount>("AdminAccount")({
   email: Schema.String,
   role: AdminRole,
   disabled: Schema.Boolean,
-  created_at: Schema.Date,
-  updated_at: Schema.Date
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date
 }) {
   get canChange(): boolean {
     return this.role === "operator" && !this.disabled

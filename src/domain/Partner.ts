@@ -31,14 +31,14 @@ export class Partner extends Schema.Class<Partner>("Partner")({
   name: Schema.String,
   slug: Schema.String,
   status: PartnerStatus,
-  commission_percent: Schema.Finite,
-  callback_url: Schema.NullOr(Schema.String),
+  commissionPercent: Schema.Finite,
+  callbackUrl: Schema.NullOr(Schema.String),
   /** Requests a minute this partner may send to the partner API; null: PARTNER_RATE_LIMIT. */
-  rate_limit_per_minute: Schema.NullOr(Schema.Int),
+  rateLimitPerMinute: Schema.NullOr(Schema.Int),
   /** What its launches do with the `user_rtp` it sends (both environments). */
-  rtp_policy: RtpPolicy,
-  created_at: Schema.Date,
-  updated_at: Schema.Date
+  rtpPolicy: RtpPolicy,
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date
 }) {
   get isActive(): boolean {
     return this.status === "active"
@@ -51,12 +51,12 @@ export class Partner extends Schema.Class<Partner>("Partner")({
  */
 export class PartnerAccess extends Partner.extend<PartnerAccess>("PartnerAccess")({
   environment: Environment,
-  token_expires_at: Schema.optionalKey(Schema.NullOr(Schema.Date))
+  tokenExpiresAt: Schema.optionalKey(Schema.NullOr(Schema.Date))
 }) {
   /** Whether the token still admits the partner at `now` (a look-up kept in a cache may outlive the token). */
   admitsAt(now: number): boolean {
-    return this.token_expires_at === undefined || this.token_expires_at === null ||
-      this.token_expires_at.getTime() > now
+    return this.tokenExpiresAt === undefined || this.tokenExpiresAt === null ||
+      this.tokenExpiresAt.getTime() > now
   }
 }
 
@@ -147,7 +147,7 @@ export type PlayerMode = typeof PlayerMode.Type
 
 /**
  * A partner's player in one of the partner's environments (the same external
- * id in live and test is two players). `internal_user_id` is the user code
+ * id in live and test is two players). `internalUserId` is the user code
  * this service uses for the player at the aggregator: unique across partners
  * and environments, never reused. `balance` (in cents) is the last balance the
  * partner confirmed (at launch, or through the wallet); null for a shadow
@@ -155,10 +155,10 @@ export type PlayerMode = typeof PlayerMode.Type
  */
 export class PartnerPlayer extends Schema.Class<PartnerPlayer>("PartnerPlayer")({
   id: Schema.Int,
-  partner_id: Schema.Int,
+  partnerId: Schema.Int,
   environment: Environment,
-  external_player_id: Schema.String,
-  internal_user_id: Schema.Int,
+  externalPlayerId: Schema.String,
+  internalUserId: Schema.Int,
   name: Schema.NullOr(Schema.String),
   email: Schema.NullOr(Schema.String),
   balance: Schema.NullOr(Schema.Int)
@@ -175,7 +175,7 @@ export class PartnerPlayer extends Schema.Class<PartnerPlayer>("PartnerPlayer")(
  */
 export type PlayerIdentity = Pick<
   PartnerPlayer,
-  "id" | "partner_id" | "environment" | "external_player_id" | "internal_user_id"
+  "id" | "partnerId" | "environment" | "externalPlayerId" | "internalUserId"
 >
 
 /** What may change about a player: its mirror (null: a shadow player), name and e-mail. */
@@ -184,10 +184,10 @@ export type PlayerState = Pick<PartnerPlayer, "balance" | "name" | "email">
 export const playerOf = (identity: PlayerIdentity, state: PlayerState): PartnerPlayer =>
   new PartnerPlayer({
     id: identity.id,
-    partner_id: identity.partner_id,
+    partnerId: identity.partnerId,
     environment: identity.environment,
-    external_player_id: identity.external_player_id,
-    internal_user_id: identity.internal_user_id,
+    externalPlayerId: identity.externalPlayerId,
+    internalUserId: identity.internalUserId,
     name: state.name,
     email: state.email,
     balance: state.balance

@@ -254,7 +254,7 @@ export const balanceAfterRefund = (mirror: Cents, amount: Cents): Cents => Math.
 // callbacks it caused. The wire shapes (src/api/Wallet.ts) are these fields renamed at the edge.
 
 /** Whose it is: the partner's own player id and the user code the aggregator knows the player by. */
-export const LedgerPlayer = Schema.Struct(Struct.pick(PartnerPlayer.fields, ["external_player_id", "internal_user_id"]))
+export const LedgerPlayer = Schema.Struct(Struct.pick(PartnerPlayer.fields, ["externalPlayerId", "internalUserId"]))
 
 export const LedgerEntry = Schema.Struct({
   ...Struct.pick(WalletTransaction.fields, ["txnId", "kind", "status", "refusal", "note"]),
@@ -305,7 +305,7 @@ export const ledgerEntry = (
   callbacks: ReadonlyArray<Callback>
 ): LedgerEntry => ({
   ...transaction,
-  player: { external_player_id: player.external_player_id, internal_user_id: player.internal_user_id },
+  player: { externalPlayerId: player.externalPlayerId, internalUserId: player.internalUserId },
   game: { code: transaction.gameCode, provider: transaction.providerCode },
   callbacks
 })
@@ -317,6 +317,6 @@ export const ledgerRound = (
   transactions: ReadonlyArray<LedgerEntry>
 ): LedgerRound => ({
   ...round,
-  player: { external_player_id: player.external_player_id, internal_user_id: player.internal_user_id },
+  player: { externalPlayerId: player.externalPlayerId, internalUserId: player.internalUserId },
   transactions
 })

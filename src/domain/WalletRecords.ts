@@ -160,8 +160,8 @@ export interface Decided {
 /** The player as the partner's callbacks name them. */
 export const partyOf = (player: PartnerPlayer, partnerSlug: string): CallbackParty => ({
   partnerSlug,
-  externalPlayerId: player.external_player_id,
-  userCode: player.internal_user_id
+  externalPlayerId: player.externalPlayerId,
+  userCode: player.internalUserId
 })
 
 /** Only an active partner with a callback_url can be asked to take a stake. */
@@ -188,7 +188,7 @@ export const newTransaction = (event: MoneyEvent, player: PlayerIdentity): NewTr
   kind: kindOf(event),
   txnId: event.txnId,
   fingerprint: fingerprint(event),
-  partnerId: player.partner_id,
+  partnerId: player.partnerId,
   environment: player.environment,
   playerId: player.id,
   roundId: event.roundId,
@@ -206,7 +206,7 @@ export const notification = (
   txn: { readonly aggregator: Aggregator; readonly txnId: string },
   body: string
 ): NewCallback => ({
-  partnerId: player.partner_id,
+  partnerId: player.partnerId,
   environment: player.environment,
   playerId: player.id,
   kind,
@@ -243,7 +243,7 @@ export const betSettlement = (
   const party = partyOf(player, slug)
   const txn = transactionOf(bet)
   const written: Array<NewCallback> = [{
-    partnerId: player.partner_id,
+    partnerId: player.partnerId,
     environment: player.environment,
     playerId: player.id,
     kind: "bet",

@@ -9,9 +9,9 @@ const AccountRow = Schema.Struct({
   email: Schema.String,
   role: Schema.String,
   disabled: Schema.Boolean,
-  created_at: Schema.Date,
-  updated_at: Schema.Date
-}).pipe(Schema.decodeTo(AdminAccount))
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date
+}).pipe(Schema.encodeKeys({ createdAt: "created_at", updatedAt: "updated_at" }), Schema.decodeTo(AdminAccount))
 
 const Credentials = Schema.Struct({
   password_hash: Schema.String,
@@ -197,8 +197,8 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
             email,
             role,
             disabled: false,
-            created_at: at,
-            updated_at: at
+            createdAt: at,
+            updatedAt: at
           })
           accounts.set(email, { account, passwordHash, mustChangePassword: true, passwordSetAt: at })
           return account
@@ -219,7 +219,7 @@ export class AdminAccountRepo extends Context.Service<AdminAccountRepo, {
             ...stored.account,
             role: patch.role ?? stored.account.role,
             disabled: patch.disabled ?? stored.account.disabled,
-            updated_at: at
+            updatedAt: at
           })
           if (patch.passwordHash !== undefined) {
             stored.passwordHash = patch.passwordHash

@@ -63,7 +63,7 @@ export const ensureDemoPartner = Effect.gen(function*() {
     const wallet = `${publicBaseUrl(config)}${ownWallet.path}`
     // No callback URL, or the same wallet at whatever address this service had then: an operator's choice stays.
     const replaceable = (url: string | null) => url === null || URL.parse(url)?.pathname === ownWallet.path
-    if (Option.isSome(demo) && demo.value.callback_url !== wallet && replaceable(demo.value.callback_url)) {
+    if (Option.isSome(demo) && demo.value.callbackUrl !== wallet && replaceable(demo.value.callbackUrl)) {
       yield* partners.update(demoSlug, { callbackUrl: wallet }).pipe(Effect.orDie)
     }
   }

@@ -10,10 +10,17 @@ import { makeRecentMap } from "../platform/RecentMap.ts"
 const PlayerRow = Schema.Struct({
   ...PartnerPlayer.fields,
   id: IdFromBigInt,
-  partner_id: IdFromBigInt,
-  internal_user_id: IdFromBigInt,
+  partnerId: IdFromBigInt,
+  internalUserId: IdFromBigInt,
   balance: Schema.NullOr(CentsFromNumeric)
-}).pipe(Schema.decodeTo(PartnerPlayer))
+}).pipe(
+  Schema.encodeKeys({
+    partnerId: "partner_id",
+    externalPlayerId: "external_player_id",
+    internalUserId: "internal_user_id"
+  }),
+  Schema.decodeTo(PartnerPlayer)
+)
 
 const PlayerArrival = Schema.Struct({
   partnerId: Schema.Int,
@@ -32,10 +39,10 @@ const identityCapacity = 200_000
 
 const identityOf = (player: PartnerPlayer): PlayerIdentity => ({
   id: player.id,
-  partner_id: player.partner_id,
+  partnerId: player.partnerId,
   environment: player.environment,
-  external_player_id: player.external_player_id,
-  internal_user_id: player.internal_user_id
+  externalPlayerId: player.externalPlayerId,
+  internalUserId: player.internalUserId
 })
 
 /**
@@ -210,7 +217,7 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
     let nextId = 1
     const byKey = (partnerId: number, environment: Environment, externalPlayerId: string) =>
       [...players.values()].find((p) =>
-        p.partner_id === partnerId && p.environment === environment && p.external_player_id === externalPlayerId
+        p.partnerId === partnerId && p.environment === environment && p.externalPlayerId === externalPlayerId
       )
     const update = (id: number, balance: Cents) => {
       const player = players.get(id)
@@ -224,10 +231,10 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
           const id = existing?.id ?? nextId++
           const player = new PartnerPlayer({
             id,
-            partner_id: arrival.partnerId,
+            partnerId: arrival.partnerId,
             environment: arrival.environment,
-            external_player_id: arrival.externalPlayerId,
-            internal_user_id: existing?.internal_user_id ?? 100_000 + id,
+            externalPlayerId: arrival.externalPlayerId,
+            internalUserId: existing?.internalUserId ?? 100_000 + id,
             name: shadow ? null : arrival.name ?? existing?.name ?? null,
             email: shadow ? null : arrival.email ?? existing?.email ?? null,
             balance: shadow ? null : arrival.balance
@@ -240,11 +247,11 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
       findById: (id) => Effect.sync(() => Option.fromNullishOr(players.get(id))),
       findByIds: (ids) => Effect.sync(() => ids.flatMap((id) => players.get(id) ?? [])),
       findByUserCode: (userCode) =>
-        Effect.sync(() => Option.fromNullishOr([...players.values()].find((p) => p.internal_user_id === userCode))),
+        Effect.sync(() => Option.fromNullishOr([...players.values()].find((p) => p.internalUserId === userCode))),
       identityByUserCode: (userCode) =>
         Effect.sync(() =>
           Option.map(
-            Option.fromNullishOr([...players.values()].find((p) => p.internal_user_id === userCode)),
+            Option.fromNullishOr([...players.values()].find((p) => p.internalUserId === userCode)),
             identityOf
           )
         ),
@@ -256,7 +263,7 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
           modes.set(partnerId, mode)
           if (mode === "shadow") {
             for (const player of players.values()) {
-              if (player.partner_id === partnerId) {
+              if (player.partnerId === partnerId) {
                 players.set(player.id, new PartnerPlayer({ ...player, name: null, email: null, balance: null }))
               }
             }

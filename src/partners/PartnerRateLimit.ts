@@ -41,7 +41,7 @@ export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
    * requests it may send at once now (null when the store cannot be read).
    */
   usage(
-    partner: Pick<PartnerAccess, "id" | "environment" | "rate_limit_per_minute">
+    partner: Pick<PartnerAccess, "id" | "environment" | "rateLimitPerMinute">
   ): Effect.Effect<{ readonly limit: number; readonly remaining: number | null }>
 }>()("partner-api/partners/PartnerRateLimit") {
   static readonly layer = Layer.effect(
@@ -50,8 +50,8 @@ export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
       const limiter = yield* RateLimiter.RateLimiter
       const config = yield* PartnersConfig
 
-      const bucket = (partner: Pick<PartnerAccess, "id" | "environment" | "rate_limit_per_minute">, tokens: number) => {
-        const limit = partner.rate_limit_per_minute ?? config.rateLimitPerMinute
+      const bucket = (partner: Pick<PartnerAccess, "id" | "environment" | "rateLimitPerMinute">, tokens: number) => {
+        const limit = partner.rateLimitPerMinute ?? config.rateLimitPerMinute
         return {
           limit,
           taken: limiter.consume({
@@ -102,7 +102,7 @@ export class PartnerRateLimit extends Context.Service<PartnerRateLimit, {
       }
 
       // Taking no token reads the bucket as it is (refilled to now), and changes nothing.
-      const usage = (partner: Pick<PartnerAccess, "id" | "environment" | "rate_limit_per_minute">) => {
+      const usage = (partner: Pick<PartnerAccess, "id" | "environment" | "rateLimitPerMinute">) => {
         const { limit, taken } = bucket(partner, 0)
         return taken.pipe(
           Effect.map((read) => ({ limit, remaining: Math.max(0, Math.floor(read.remaining)) })),

@@ -15,19 +15,29 @@ import {
 } from "./PartnerWrites.ts"
 import { IdFromBigInt, interval, NumberFromNumeric } from "../platform/SqlCodecs.ts"
 
+/** The columns of a partners row (with its live environment's callback URL) under the domain's names. */
+const partnerColumns = {
+  commissionPercent: "commission_percent",
+  callbackUrl: "callback_url",
+  rateLimitPerMinute: "rate_limit_per_minute",
+  rtpPolicy: "rtp_policy",
+  createdAt: "created_at",
+  updatedAt: "updated_at"
+} as const
+
 /** A partners row: the domain's Partner, its id a BIGSERIAL (a bigint from the driver) and its commission NUMERIC (text). */
 const PartnerRow = Schema.Struct({
   ...Partner.fields,
   id: IdFromBigInt,
-  commission_percent: NumberFromNumeric
-}).pipe(Schema.decodeTo(Partner))
+  commissionPercent: NumberFromNumeric
+}).pipe(Schema.encodeKeys(partnerColumns), Schema.decodeTo(Partner))
 
 /** A partner and the environment of the token that found it. */
 const AccessRow = Schema.Struct({
   ...PartnerAccess.fields,
   id: IdFromBigInt,
-  commission_percent: NumberFromNumeric
-}).pipe(Schema.decodeTo(PartnerAccess))
+  commissionPercent: NumberFromNumeric
+}).pipe(Schema.encodeKeys({ ...partnerColumns, tokenExpiresAt: "token_expires_at" }), Schema.decodeTo(PartnerAccess))
 
 /**
  * What signing and sending a partner's callbacks needs, as the query shapes it: the domain's
@@ -83,7 +93,7 @@ export const partnersChangedChannel = "partner_api_partners_changed"
 /**
  * Partner rows in PostgreSQL: `partners`, and per environment `partner_environments` (callback URL,
  * webhook secrets) and `partner_tokens` (token hashes). Database failures are defects here: callers
- * cannot act on them. `Partner.callback_url` is the live environment's.
+ * cannot act on them. `Partner.callbackUrl` is the live environment's.
  */
 export class PartnerRepo
   extends Context.Service<PartnerRepo, PartnerRepoService>()("partner-api/partners/PartnerRepo")

@@ -60,8 +60,8 @@ export const make = (): PartnerRepoService => {
     const partner = new Partner({
       ...row.partner,
       ...fields,
-      callback_url: row.environments.live.callbackUrl,
-      updated_at: new Date()
+      callbackUrl: row.environments.live.callbackUrl,
+      updatedAt: new Date()
     })
     rows.set(partner.id, { ...row, partner })
     return Effect.as(announce, partner)
@@ -84,7 +84,7 @@ export const make = (): PartnerRepoService => {
               token.hash === hex(hash) && valid(token, at)
             )
             if (token !== undefined) {
-              return Option.some(new PartnerAccess({ ...row.partner, environment, token_expires_at: token.expiresAt }))
+              return Option.some(new PartnerAccess({ ...row.partner, environment, tokenExpiresAt: token.expiresAt }))
             }
           }
         }
@@ -116,12 +116,12 @@ export const make = (): PartnerRepoService => {
           name: input.name,
           slug: input.slug,
           status: input.status,
-          commission_percent: input.commissionPercent,
-          callback_url: input.environments.live.callbackUrl,
-          rate_limit_per_minute: input.rateLimitPerMinute,
-          rtp_policy: passRtp,
-          created_at: now,
-          updated_at: now
+          commissionPercent: input.commissionPercent,
+          callbackUrl: input.environments.live.callbackUrl,
+          rateLimitPerMinute: input.rateLimitPerMinute,
+          rtpPolicy: passRtp,
+          createdAt: now,
+          updatedAt: now
         })
         const row: StoredPartner = { partner, environments: { live: stored("live"), test: stored("test") } }
         rows.set(partner.id, row)
@@ -141,9 +141,9 @@ export const make = (): PartnerRepoService => {
         const fields: { -readonly [K in keyof PartnerFields]?: PartnerFields[K] } = {}
         if (patch.name !== undefined) fields.name = patch.name
         if (patch.status !== undefined) fields.status = patch.status
-        if (patch.commissionPercent !== undefined) fields.commission_percent = patch.commissionPercent
-        if (patch.rateLimitPerMinute !== undefined) fields.rate_limit_per_minute = patch.rateLimitPerMinute
-        if (patch.rtpPolicy !== undefined) fields.rtp_policy = patch.rtpPolicy
+        if (patch.commissionPercent !== undefined) fields.commissionPercent = patch.commissionPercent
+        if (patch.rateLimitPerMinute !== undefined) fields.rateLimitPerMinute = patch.rateLimitPerMinute
+        if (patch.rtpPolicy !== undefined) fields.rtpPolicy = patch.rtpPolicy
         return Effect.map(save(row, fields), Option.some)
       }),
     setToken: (slug, environment, token, keepOld) =>
@@ -192,8 +192,12 @@ export const make = (): PartnerRepoService => {
         for (const use of uses) {
           for (const [id, row] of rows) {
             for (const environment of environments) {
+              // As the SQL: a token marked within the minute before is not written again.
               const tokens = row.environments[environment].tokens.map((token) =>
-                token.hash === hex(use.hash) ? { ...token, lastUsedAt: use.at } : token
+                token.hash === hex(use.hash) &&
+                  (token.lastUsedAt === null || token.lastUsedAt.getTime() < use.at.getTime() - 60_000)
+                  ? { ...token, lastUsedAt: use.at }
+                  : token
               )
               rows.set(id, changeEnvironment(rows.get(id)!, environment, { tokens }))
             }
@@ -214,20 +218,27 @@ export const make = (): PartnerRepoService => {
           (partner) => Option.some({ partner, webhookSecret })
         )
       }),
+    // By partner, live first, as the SQL orders them; a previous secret's end only while it is ahead (its end, as
+    // rotateWebhookSecret sets it, is the machine's time, as PostgreSQL's now() is).
     environmentsOf: (ids) =>
-      Effect.sync(() =>
-        ids.flatMap((id) => {
+      Effect.sync(() => {
+        const at = new Date()
+        return [...new Set(ids)].sort((a, b) => a - b).flatMap((id) => {
           const row = rows.get(id)
-          return row === undefined ? [] : environments.map((environment): PartnerEnvironmentSettings => ({
-            partnerId: id,
-            environment,
-            callbackUrl: row.environments[environment].callbackUrl,
-            tokenIssuedAt: row.environments[environment].tokens.find((token) => token.expiresAt === null)?.createdAt ??
-              null,
-            previousSecretUntil: row.environments[environment].previousSecret?.until ?? null
-          }))
+          return row === undefined ? [] : environments.map((environment): PartnerEnvironmentSettings => {
+            const previous = row.environments[environment].previousSecret
+            return {
+              partnerId: id,
+              environment,
+              callbackUrl: row.environments[environment].callbackUrl,
+              tokenIssuedAt: row.environments[environment].tokens.find((token) =>
+                token.expiresAt === null
+              )?.createdAt ?? null,
+              previousSecretUntil: previous !== null && previous.until > at ? previous.until : null
+            }
+          })
         })
-      ),
+      }),
     findCallbackTarget: (partnerId, environment) =>
       Effect.sync(() =>
         Option.map(Option.fromNullishOr(rows.get(partnerId)), (row): CallbackTarget => ({

@@ -251,7 +251,7 @@ export class Partners extends Context.Service<Partners, {
           Effect.clockWith((clock) => {
             if (Option.isSome(result)) {
               const now = clock.currentTimeMillisUnsafe()
-              const tokenEnd = result.value.token_expires_at?.getTime() ?? Number.POSITIVE_INFINITY
+              const tokenEnd = result.value.tokenExpiresAt?.getTime() ?? Number.POSITIVE_INFINITY
               if (startedAt === generation) found.set(key, result.value, Math.min(now + authCacheTtlMillis, tokenEnd))
               known.set(key, true, now + knownForMillis)
             }

@@ -29,11 +29,11 @@ export const makeLedgerSteps = Effect.gen(function*() {
   const pendingMillis = Duration.toMillis(config.pendingTimeout)
   const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
   /** Where the player's callbacks go: its partner's target in the player's environment. */
-  const targetOf = (player: PartnerPlayer) => targets.get(player.partner_id, player.environment)
+  const targetOf = (player: PartnerPlayer) => targets.get(player.partnerId, player.environment)
   const slugOf = (player: PartnerPlayer) =>
     Effect.map(
       targetOf(player),
-      Option.match({ onNone: () => `partner-${player.partner_id}`, onSome: (t) => t.partnerSlug })
+      Option.match({ onNone: () => `partner-${player.partnerId}`, onSome: (t) => t.partnerSlug })
     )
   /** The player behind a user code, if it is of the calling aggregator's environment. */
   const playerOf = (userCode: number, environment: Environment) =>

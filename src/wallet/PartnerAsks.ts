@@ -59,7 +59,7 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
               "A shadow player's notifications were not all delivered before the partner was asked"
             ).pipe(
               Effect.annotateLogs({
-                partner_id: player.partner_id,
+                partner_id: player.partnerId,
                 player_id: player.id,
                 detail: delivered.reason,
                 away: delivered.away
@@ -83,7 +83,7 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
       )
 
       const shadowBalance = Effect.fn("PartnerAsks.shadowBalance")(function*(player: PartnerPlayer) {
-        const target = yield* targets.get(player.partner_id, player.environment)
+        const target = yield* targets.get(player.partnerId, player.environment)
         if (!canBet(target)) return { balance: null, callbacks: yield* repo.countOf(player.id) }
         let asked = { answer: { _tag: "UnknownPlayer" } as PartnerAnswer, callbacks: 0, current: false }
         for (let tries = 0; tries < balanceTries && !asked.current; tries++) {

@@ -37,9 +37,9 @@ export class PendingBets extends Context.Service<PendingBets, {
 
       const settleAbandoned = Effect.fn("PendingBets.settleAbandoned")(function*(pending: WalletTransaction) {
         const player = Option.getOrThrow(yield* players.findById(pending.playerId))
-        const target = yield* targets.get(player.partner_id, player.environment)
+        const target = yield* targets.get(player.partnerId, player.environment)
         const slug = Option.match(target, {
-          onNone: () => `partner-${player.partner_id}`,
+          onNone: () => `partner-${player.partnerId}`,
           onSome: (t) => t.partnerSlug
         })
         const at = new Date(yield* Clock.currentTimeMillis)

@@ -132,7 +132,7 @@ export class Wallet extends Context.Service<Wallet, {
           const answer = yield* asks.ask(player, target, eventId, betBody(party, transactionOf(event), event.bet, at))
           if (answer._tag === "Unavailable") {
             yield* Effect.logWarning("Partner bet callback failed; bet refused and rolled back").pipe(
-              Effect.annotateLogs({ partner_id: player.partner_id, txn_id: event.txnId, detail: answer.reason })
+              Effect.annotateLogs({ partner_id: player.partnerId, txn_id: event.txnId, detail: answer.reason })
             )
           }
           const { callbacks: written, outcome } = betSettlement(player, target.partnerSlug, event, answer, at)
@@ -151,7 +151,7 @@ export class Wallet extends Context.Service<Wallet, {
         )
         if (Option.isNone(found)) return refused("INVALID_USER", 0)
         const who = found.value
-        const target = yield* targets.get(who.partner_id, who.environment)
+        const target = yield* targets.get(who.partnerId, who.environment)
         if (event._tag === "Credit" || event.bet === 0 || !canBet(target)) {
           return yield* withPlayer(who, (player) =>
             Effect.gen(function*() {
@@ -266,7 +266,7 @@ export class Wallet extends Context.Service<Wallet, {
           case "Unavailable":
             // A balance moves no money: the last one the partner confirmed is a fair answer while it is away.
             yield* Effect.logWarning("Partner balance callback failed; answering the last known balance").pipe(
-              Effect.annotateLogs({ partner_id: player.partner_id, player_id: player.id, detail: answer.reason })
+              Effect.annotateLogs({ partner_id: player.partnerId, player_id: player.id, detail: answer.reason })
             )
             return accepted(player.balance ?? 0)
           case "UnknownPlayer":

@@ -47,7 +47,7 @@ layer(WalletApp(books, { trustedProxies: ["127.0.0.1"], callbacks }), live)(
           )
           const [logins, bet] = yield* Effect.all([
             burst,
-            Effect.andThen(Effect.yieldNow, winBet(player.internal_user_id, "burst-bet", { bet: 2, win: 0 }))
+            Effect.andThen(Effect.yieldNow, winBet(player.internalUserId, "burst-bet", { bet: 2, win: 0 }))
           ], {
             concurrency: 2
           })
@@ -71,7 +71,7 @@ layer(WalletApp(books, { callbacks }), live)("the wallet beside other work on li
           { length: 8 },
           () => new Promise<void>((resolve) => pbkdf2("busy", "pool", 1_500_000, 64, "sha512", () => resolve()))
         )
-        const bet = yield* winBet(player.internal_user_id, "pool-bet", { bet: 2, win: 0 })
+        const bet = yield* winBet(player.internalUserId, "pool-bet", { bet: 2, win: 0 })
         yield* Effect.promise(() => Promise.all(poolWork))
         assert.deepStrictEqual(walletAnswer(bet).msg, "", JSON.stringify(bet.body))
       }),

@@ -135,10 +135,10 @@ layer(App, live)("the console's operations pages in Chromium", (it) => {
         const acme = yield* givenWalletPartner(books)
         const bo = yield* givenPlayer(books, acme.partner.id, "console-statement-bo", 100)
         assert.strictEqual(
-          walletAnswer(yield* winBet(bo.internal_user_id, "console-st-1", { bet: 10, win: 4.5 })).msg,
+          walletAnswer(yield* winBet(bo.internalUserId, "console-st-1", { bet: 10, win: 4.5 })).msg,
           ""
         )
-        assert.strictEqual(walletAnswer(yield* winBet(bo.internal_user_id, "console-st-2", { bet: 2, win: 0 })).msg, "")
+        assert.strictEqual(walletAnswer(yield* winBet(bo.internalUserId, "console-st-2", { bet: 2, win: 0 })).msg, "")
         const day = dayOf(Date.now())
         const statements = yield* Statements
         yield* Effect.andThen(TestClock.setTime(dayStart(nextDay(day)).getTime() + 5 * 60_000), statements.closeDays)

@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { StatusData } from "../../src/api/Account.ts"
+import { statusAnswer, StatusData } from "../../src/api/Account.ts"
 import { FiltersData, PrematchEntryCodec, PrematchFeedData } from "../../src/api/Catalog.ts"
 import { Envelope, envelopeWriter, ok } from "../../src/api/Envelope.ts"
 import { listed } from "../../src/api/Paging.ts"
@@ -20,12 +20,12 @@ const partner = new PartnerAccess({
   name: "Acme \"Bets\" ç",
   slug: "acme-bets",
   status: "active",
-  commission_percent: 12.5,
-  callback_url: null,
-  rate_limit_per_minute: null,
-  rtp_policy: passRtp,
-  created_at: new Date("2026-01-02T03:04:05.000Z"),
-  updated_at: new Date("2026-01-02T03:04:05.000Z"),
+  commissionPercent: 12.5,
+  callbackUrl: null,
+  rateLimitPerMinute: null,
+  rtpPolicy: passRtp,
+  createdAt: new Date("2026-01-02T03:04:05.000Z"),
+  updatedAt: new Date("2026-01-02T03:04:05.000Z"),
   environment: "test"
 })
 
@@ -55,7 +55,10 @@ const entry = (n: number): FeedEntry => ({
 describe("envelopeWriter", () => {
   it.effect("writes /status as the endpoint's schema does", () =>
     Effect.gen(function*() {
-      const data = { partner, aggregator_configured: true, sports_gateway: { configured: false, provider: "sandbox" } }
+      const data = yield* statusAnswer(partner, {
+        aggregatorConfigured: true,
+        sportsProvider: { name: "sandbox", configured: false }
+      })
       const write = envelopeWriter(StatusData, (_: PartnerAccess) => Effect.succeed(data))
       const response = yield* write(partner, partner)
       assert.strictEqual(body(response), asTheBuilderWrites(StatusData, data))

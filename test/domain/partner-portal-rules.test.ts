@@ -61,14 +61,14 @@ describe("tokens", () => {
         name: "A",
         slug: "a",
         status: "active",
-        commission_percent: 0,
-        callback_url: null,
-        rate_limit_per_minute: null,
-        created_at: new Date(0),
-        updated_at: new Date(0),
+        commissionPercent: 0,
+        callbackUrl: null,
+        rateLimitPerMinute: null,
+        createdAt: new Date(0),
+        updatedAt: new Date(0),
         environment: "live",
-        rtp_policy: passRtp,
-        ...(expires === undefined ? {} : { token_expires_at: expires })
+        rtpPolicy: passRtp,
+        ...(expires === undefined ? {} : { tokenExpiresAt: expires })
       })
     assert.isTrue(access(undefined).admitsAt(5))
     assert.isTrue(access(null).admitsAt(5))

@@ -27,10 +27,10 @@ import { newTransaction } from "../../src/domain/WalletRecords.ts"
 
 const player = new PartnerPlayer({
   id: 7,
-  partner_id: 3,
+  partnerId: 3,
   environment: "live",
-  external_player_id: "p-42",
-  internal_user_id: 1000042,
+  externalPlayerId: "p-42",
+  internalUserId: 1000042,
   name: null,
   email: null,
   balance: 10_000

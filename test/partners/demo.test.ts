@@ -32,13 +32,13 @@ layer(
       assert.strictEqual(yield* ensureDemoPartnerPrinting, "", "a token the operator chose is not printed")
       const partners = yield* Partners
       const demo = yield* partners.show("demo")
-      assert.strictEqual(demo.callback_url, `http://demo.example${sandboxPartnerWalletPath}`)
+      assert.strictEqual(demo.callbackUrl, `http://demo.example${sandboxPartnerWalletPath}`)
       assert.isTrue(Option.isSome(yield* partners.authenticate(token)))
 
       // An operator's own choice of callback_url is kept across restarts.
       yield* partners.update("demo", { callbackUrl: "https://operator.example/wallet" }).pipe(Effect.orDie)
       yield* ensureDemoPartner
-      assert.strictEqual((yield* partners.show("demo")).callback_url, "https://operator.example/wallet")
+      assert.strictEqual((yield* partners.show("demo")).callbackUrl, "https://operator.example/wallet")
     }))
 
   it.effect("a token rotated by an operator stays rotated: DEMO_PARTNER_TOKEN only keys the partner it creates", () =>
@@ -64,7 +64,7 @@ layer(
       `
       yield* ensureDemoPartner
       assert.strictEqual(
-        (yield* (yield* Partners).show("demo")).callback_url,
+        (yield* (yield* Partners).show("demo")).callbackUrl,
         `http://demo.example${sandboxPartnerWalletPath}`
       )
     }))

@@ -100,14 +100,14 @@ layer(TestApp({ partners: { rateLimitPerMinute: defaultLimit } }), live)("partne
     Effect.gen(function*() {
       const partners = yield* Partners
       const { partner, token } = yield* givenPartner({ name: "Big Operator", rateLimitPerMinute: 10 })
-      assert.strictEqual(partner.rate_limit_per_minute, 10)
+      assert.strictEqual(partner.rateLimitPerMinute, 10)
       const generous = yield* statuses(token, defaultLimit + 1)
       assert.deepStrictEqual(generous.map((r) => r.status), [200, 200, 200, 200])
       assert.strictEqual(integerHeader(generous[3], "ratelimit-limit"), 10)
       assert.strictEqual(integerHeader(generous[3], "ratelimit-remaining"), 6)
 
       const tightened = yield* partners.update(partner.slug, { rateLimitPerMinute: 1 })
-      assert.strictEqual(tightened.rate_limit_per_minute, 1)
+      assert.strictEqual(tightened.rateLimitPerMinute, 1)
       // A changed limit starts a full allowance of its own size.
       const [last, refused] = yield* statuses(token, 2)
       assert.strictEqual(last.status, 200)
@@ -118,7 +118,7 @@ layer(TestApp({ partners: { rateLimitPerMinute: defaultLimit } }), live)("partne
       assert.include(errorBody(refused).message, "may send 1 request a minute")
 
       const cleared = yield* partners.update(partner.slug, { rateLimitPerMinute: null })
-      assert.isNull(cleared.rate_limit_per_minute)
+      assert.isNull(cleared.rateLimitPerMinute)
       assert.strictEqual(integerHeader(yield* status(token), "ratelimit-limit"), defaultLimit)
     }))
 
@@ -131,6 +131,6 @@ layer(TestApp({ partners: { rateLimitPerMinute: defaultLimit } }), live)("partne
         assert.strictEqual(error._tag, "InvalidPartnerInput")
         assert.match(error.message, /^Invalid rate limit: /)
       }
-      assert.isNull((yield* partners.show(partner.slug)).rate_limit_per_minute)
+      assert.isNull((yield* partners.show(partner.slug)).rateLimitPerMinute)
     }))
 })

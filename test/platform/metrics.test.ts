@@ -110,7 +110,7 @@ layer(App, live)("GET /metrics", (it) => {
       const wallet = yield* givenWalletPartner(books)
       const player = yield* givenPlayer(books, wallet.partner.id, "metrics-player", 100)
       assert.strictEqual(
-        walletAnswer(yield* winBet(player.internal_user_id, "metrics-txn-1", { bet: 5, win: 8 })).msg,
+        walletAnswer(yield* winBet(player.internalUserId, "metrics-txn-1", { bet: 5, win: 8 })).msg,
         ""
       )
       assert.strictEqual(walletAnswer(yield* walletCall({ type: "Balance", user_code: 987654321 })).msg, "INVALID_USER")

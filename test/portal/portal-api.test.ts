@@ -421,7 +421,7 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
         const player = yield* givenPlayer(books, created.partner.id, "hooks-player", 100, "test")
         books.failNotifications = 1
         assert.strictEqual(
-          walletAnswer(yield* winBet(player.internal_user_id, "hooks-txn", { bet: 1, win: 4 }, "hooks-txn", "test"))
+          walletAnswer(yield* winBet(player.internalUserId, "hooks-txn", { bet: 1, win: 4 }, "hooks-txn", "test"))
             .msg,
           ""
         )

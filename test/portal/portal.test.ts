@@ -143,7 +143,7 @@ layer(Layer.merge(WalletApp(books, { callbacks: { maxAttempts: 1 } }), Browser.l
           // A win the partner's test wallet refused once: failed in the log, redelivered from it.
           const player = yield* givenPlayer(books, mine.partner.id, "portal-player", 100, "test")
           books.failNotifications = 1
-          yield* winBet(player.internal_user_id, "portal-txn", { bet: 1, win: 5 }, "portal-txn", "test")
+          yield* winBet(player.internalUserId, "portal-txn", { bet: 1, win: 5 }, "portal-txn", "test")
           const winEvent = transactionEventId("win", "portal-txn")
           yield* eventually(
             Effect.sync(() => books.receivedFor(winEvent).length),

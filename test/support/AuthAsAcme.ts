@@ -12,12 +12,12 @@ export const acme = new PartnerAccess({
   name: "Acme Bets",
   slug: "acme",
   status: "active",
-  commission_percent: 10,
-  callback_url: null,
-  rate_limit_per_minute: null,
-  rtp_policy: { mode: "pass" },
-  created_at: new Date(0),
-  updated_at: new Date(0)
+  commissionPercent: 10,
+  callbackUrl: null,
+  rateLimitPerMinute: null,
+  rtpPolicy: { mode: "pass" },
+  createdAt: new Date(0),
+  updatedAt: new Date(0)
 })
 
 export const AuthAsAcme = Layer.succeed(

@@ -26,7 +26,7 @@ export const givenTestBet = (
       wallet.handle({
         _tag: "DebitAndCredit",
         aggregator: "sandbox",
-        userCode: player.internal_user_id,
+        userCode: player.internalUserId,
         txnId,
         roundId: "r-1",
         bet: amounts.bet,

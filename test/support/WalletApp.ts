@@ -191,5 +191,5 @@ export const givenWalletPlayer = (books: PartnerBooks, start: number) =>
     const created = yield* givenWalletPartner(books)
     const external = `player-${created.partner.id}`
     const player = yield* givenPlayer(books, created.partner.id, external, start)
-    return { ...created, external, userCode: player.internal_user_id, playerId: player.id, start }
+    return { ...created, external, userCode: player.internalUserId, playerId: player.id, start }
   })

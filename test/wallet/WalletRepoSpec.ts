@@ -41,7 +41,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
     kind,
     txnId,
     fingerprint: txnId,
-    partnerId: player.partner_id,
+    partnerId: player.partnerId,
     environment: player.environment,
     playerId: player.id,
     roundId: `round-${txnId}`,
@@ -64,7 +64,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
   })
   const create: RoundWrite = { _tag: "Create", status: "settled", refundedEarly: false, addBet: 0, addWin: 0 }
   const win = (player: PartnerPlayer, txnId: string): NewCallback => ({
-    partnerId: player.partner_id,
+    partnerId: player.partnerId,
     environment: player.environment,
     playerId: player.id,
     kind: "win",
@@ -231,7 +231,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
         (round) => Effect.map(players.lockBalance(player.id), (balance) => [Option.isNone(round), balance])
       )
       assert.deepStrictEqual(locked, [true, 10_000])
-      assert.isTrue(yield* players.setMode(player.partner_id, "shadow"))
+      assert.isTrue(yield* players.setMode(player.partnerId, "shadow"))
       yield* repo.recordDecided(transaction(player, "credit", `free-${unique()}`, { win: 100 }), applied(10_100, 100), {
         ...create,
         addWin: 100

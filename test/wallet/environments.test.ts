@@ -86,37 +86,37 @@ layer(App, live)("live and test in the wallet", (it) => {
       const livePlayer = yield* givenPlayer(liveBooks, acme.partner.id, "same-id", 100)
       const testPlayer = yield* givenPlayer(testBooks, acme.partner.id, "same-id", 50, "test")
       assert.notStrictEqual(livePlayer.id, testPlayer.id)
-      assert.notStrictEqual(livePlayer.internal_user_id, testPlayer.internal_user_id)
+      assert.notStrictEqual(livePlayer.internalUserId, testPlayer.internalUserId)
       assert.deepStrictEqual([livePlayer.environment, testPlayer.environment], ["live", "test"])
 
       // The same transaction and round ids in both environments: two transactions, not a replay.
-      const liveAnswer = yield* winBet(livePlayer.internal_user_id, "env-1", { bet: 10, win: 4 }, "env-round")
-      const testAnswer = yield* testBet(testPlayer.internal_user_id, "env-1", { bet: 5, win: 0 }, "env-round")
+      const liveAnswer = yield* winBet(livePlayer.internalUserId, "env-1", { bet: 10, win: 4 }, "env-round")
+      const testAnswer = yield* testBet(testPlayer.internalUserId, "env-1", { bet: 5, win: 0 }, "env-round")
       assert.deepStrictEqual(liveAnswer.body, { msg: "", balance: 94 })
       assert.deepStrictEqual(testAnswer.body, { msg: "", balance: 45 })
-      const testRefunded = yield* testRefund(testPlayer.internal_user_id, "env-r1", "env-round")
+      const testRefunded = yield* testRefund(testPlayer.internalUserId, "env-r1", "env-round")
       assert.deepStrictEqual(testRefunded.body, { msg: "", balance: 50 })
-      const liveAgain = yield* winBet(livePlayer.internal_user_id, "env-2", { bet: 20, win: 0 }, "env-round-2")
+      const liveAgain = yield* winBet(livePlayer.internalUserId, "env-2", { bet: 20, win: 0 }, "env-round-2")
       assert.deepStrictEqual(liveAgain.body, { msg: "", balance: 74 })
 
       // A user code of the other environment is unknown to each aggregator, whatever the call.
       const crossed = [
-        yield* testBet(livePlayer.internal_user_id, "env-x1", { bet: 1, win: 0 }, "env-x"),
-        yield* testRefund(livePlayer.internal_user_id, "env-x2", "env-round-2"),
-        yield* walletCall({ type: "Balance", user_code: livePlayer.internal_user_id }, "test"),
-        yield* winBet(testPlayer.internal_user_id, "env-x3", { bet: 1, win: 0 }, "env-x"),
-        yield* refund(testPlayer.internal_user_id, "env-x4", "env-round"),
-        yield* balance(testPlayer.internal_user_id)
+        yield* testBet(livePlayer.internalUserId, "env-x1", { bet: 1, win: 0 }, "env-x"),
+        yield* testRefund(livePlayer.internalUserId, "env-x2", "env-round-2"),
+        yield* walletCall({ type: "Balance", user_code: livePlayer.internalUserId }, "test"),
+        yield* winBet(testPlayer.internalUserId, "env-x3", { bet: 1, win: 0 }, "env-x"),
+        yield* refund(testPlayer.internalUserId, "env-x4", "env-round"),
+        yield* balance(testPlayer.internalUserId)
       ]
       for (const answer of crossed) assert.deepStrictEqual(walletAnswer(answer), { msg: "INVALID_USER", balance: 0 })
 
       // Callbacks went to each environment's own wallet.
       assert.isTrue(liveBooks.received.length > 0 && testBooks.received.length > 0)
       assert.isTrue(
-        liveBooks.received.every((c) => c.body.player.user_code === livePlayer.internal_user_id && c.verified)
+        liveBooks.received.every((c) => c.body.player.user_code === livePlayer.internalUserId && c.verified)
       )
       assert.isTrue(
-        testBooks.received.every((c) => c.body.player.user_code === testPlayer.internal_user_id && c.verified)
+        testBooks.received.every((c) => c.body.player.user_code === testPlayer.internalUserId && c.verified)
       )
 
       // Lookups in one environment never show the other's.
@@ -161,10 +161,10 @@ layer(App, live)("live and test in the wallet", (it) => {
       const livePlayer = yield* givenPlayer(liveBooks, acme.partner.id, "clear-me", 100)
       const testPlayer = yield* givenPlayer(testBooks, acme.partner.id, "clear-me", 100, "test")
       const otherTest = yield* givenPlayer(testBooks, other.partner.id, "someone", 100, "test")
-      yield* winBet(livePlayer.internal_user_id, "clr-1", { bet: 10, win: 30 }, "clr-round")
-      yield* refund(livePlayer.internal_user_id, "clr-r1", "clr-round")
-      yield* testBet(testPlayer.internal_user_id, "clr-1", { bet: 10, win: 30 }, "clr-round")
-      yield* testBet(otherTest.internal_user_id, "clr-o1", { bet: 5, win: 0 }, "clr-o")
+      yield* winBet(livePlayer.internalUserId, "clr-1", { bet: 10, win: 30 }, "clr-round")
+      yield* refund(livePlayer.internalUserId, "clr-r1", "clr-round")
+      yield* testBet(testPlayer.internalUserId, "clr-1", { bet: 10, win: 30 }, "clr-round")
+      yield* testBet(otherTest.internalUserId, "clr-o1", { bet: 5, win: 0 }, "clr-o")
       yield* assertConserved(liveBooks, { external: "clear-me", playerId: livePlayer.id, start: 100 })
       yield* assertConserved(testBooks, { external: "clear-me", playerId: testPlayer.id, start: 100 })
 
@@ -192,12 +192,12 @@ layer(App, live)("live and test in the wallet", (it) => {
       assert.isTrue(Option.isNone(yield* (yield* PartnerPlayers).find(acme.partner.id, "test", "clear-me")))
       // The test player's user code is gone: its sandbox sessions' calls are refused.
       assert.deepStrictEqual(
-        walletAnswer(yield* walletCall({ type: "Balance", user_code: testPlayer.internal_user_id }, "test")),
+        walletAnswer(yield* walletCall({ type: "Balance", user_code: testPlayer.internalUserId }, "test")),
         { msg: "INVALID_USER", balance: 0 }
       )
       // So are its bets, though this instance still knows who the user code was (the bets above): nothing is written.
       assert.deepStrictEqual(
-        walletAnswer(yield* testBet(testPlayer.internal_user_id, "clr-2", { bet: 10, win: 0 }, "clr-round-2")),
+        walletAnswer(yield* testBet(testPlayer.internalUserId, "clr-2", { bet: 10, win: 0 }, "clr-round-2")),
         { msg: "INVALID_USER", balance: 0 }
       )
       assert.deepStrictEqual(yield* rowsOf(acme.partner.id, "test"), {

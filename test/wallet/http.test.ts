@@ -39,12 +39,12 @@ const partnerOf = (id: number, slug: string) =>
     name: slug,
     slug,
     status: "active",
-    commission_percent: 0,
-    callback_url: `https://${slug}.example/wallet`,
-    rate_limit_per_minute: null,
-    rtp_policy: { mode: "pass" },
-    created_at: at,
-    updated_at: at
+    commissionPercent: 0,
+    callbackUrl: `https://${slug}.example/wallet`,
+    rateLimitPerMinute: null,
+    rtpPolicy: { mode: "pass" },
+    createdAt: at,
+    updatedAt: at
   })
 const acme = partnerOf(1, "acme")
 const other = partnerOf(2, "other")
@@ -80,7 +80,7 @@ const targets = [acme, other].map((p) => ({
   environment: "live" as const,
   partnerSlug: p.slug,
   active: true,
-  callbackUrl: p.callback_url,
+  callbackUrl: p.callbackUrl,
   webhookSecret: "s",
   previousSecret: null
 }))
@@ -131,7 +131,7 @@ const winBet = (player: PartnerPlayer, txnId: string, bet: number, win: number, 
       wallet.handle({
         _tag: "DebitAndCredit",
         aggregator: "sandbox",
-        userCode: player.internal_user_id,
+        userCode: player.internalUserId,
         txnId,
         roundId,
         bet,
@@ -170,8 +170,8 @@ layer(Handlers)("GET /wallet over memory", (it) => {
         settled_at: entry.created_at
       })
       assert.deepStrictEqual(entry.player, {
-        external_player_id: player.external_player_id,
-        user_code: player.internal_user_id
+        external_player_id: player.externalPlayerId,
+        user_code: player.internalUserId
       })
       assert.deepStrictEqual(entry.game, { code: "g", provider: "p" })
       assert.deepStrictEqual(entry.answer, { msg: "", balance: 1004.5 })
@@ -190,20 +190,20 @@ layer(Handlers)("GET /wallet over memory", (it) => {
       for (const n of [1, 2, 3]) yield* winBet(player, `page-${n}`, 100 * n, 0)
       const api = yield* client()
       const first = yield* api.wallet.transactions({
-        query: { external_player_id: player.external_player_id, per_page: 2 }
+        query: { external_player_id: player.externalPlayerId, per_page: 2 }
       })
       assert.deepStrictEqual(first.data.meta, { page: 1, per_page: 2, total: 3 })
       assert.deepStrictEqual(first.data.transactions.map((t) => t.transaction_id), ["page-3", "page-2"])
       const second = yield* api.wallet.transactions({
-        query: { external_player_id: player.external_player_id, per_page: 2, page: 2 }
+        query: { external_player_id: player.externalPlayerId, per_page: 2, page: 2 }
       })
       assert.deepStrictEqual(second.data.transactions.map((t) => t.transaction_id), ["page-1"])
       const beyond = yield* api.wallet.transactions({
-        query: { external_player_id: player.external_player_id, page: 9 }
+        query: { external_player_id: player.externalPlayerId, page: 9 }
       })
       assert.deepStrictEqual([beyond.data.transactions.length, beyond.data.meta.total], [0, 3])
       const refunds = yield* api.wallet.transactions({
-        query: { external_player_id: player.external_player_id, kind: "refund" }
+        query: { external_player_id: player.externalPlayerId, kind: "refund" }
       })
       assert.strictEqual(refunds.data.meta.total, 0)
       const unknownPlayer = yield* api.wallet.transactions({ query: { external_player_id: "nobody" } })
@@ -287,7 +287,7 @@ layer(Handlers)("GET /wallet over memory", (it) => {
       const theirs = yield* givenPlayer(other.id)
       yield* winBet(theirs, "theirs-1", 100, 0)
       const mine = yield* (yield* client()).wallet.transactions({
-        query: { external_player_id: theirs.external_player_id }
+        query: { external_player_id: theirs.externalPlayerId }
       })
       assert.strictEqual(mine.data.meta.total, 0)
       assert.deepStrictEqual(mine.data.transactions, [])

@@ -26,10 +26,10 @@ layer(WalletApp(books), live)("wallet reconciliation", (it) => {
       const other = yield* givenWalletPartner(books)
       const ana = yield* givenPlayer(books, acme.partner.id, "ana", 100)
       yield* givenPlayer(books, other.partner.id, "bo", 100)
-      yield* winBet(ana.internal_user_id, "rec-1", { bet: 10, win: 4 }, "rec-round")
-      yield* refund(ana.internal_user_id, "rec-1", "rec-round")
+      yield* winBet(ana.internalUserId, "rec-1", { bet: 10, win: 4 }, "rec-round")
+      yield* refund(ana.internalUserId, "rec-1", "rec-round")
       books.behaviour = "down"
-      yield* winBet(ana.internal_user_id, "rec-2", { bet: 5, win: 0 }).pipe(
+      yield* winBet(ana.internalUserId, "rec-2", { bet: 5, win: 0 }).pipe(
         Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))
       )
       yield* eventually(
@@ -45,7 +45,7 @@ layer(WalletApp(books), live)("wallet reconciliation", (it) => {
         ["refund", "applied", 6, 100]
       ])
       const [placed] = both.data.transactions
-      assert.deepStrictEqual(placed.player, { external_player_id: "ana", user_code: ana.internal_user_id })
+      assert.deepStrictEqual(placed.player, { external_player_id: "ana", user_code: ana.internalUserId })
       assert.deepStrictEqual(placed.answer, { msg: "", balance: 94 })
       assert.deepStrictEqual(placed.callbacks.map((c) => [c.kind, c.event_id]), [
         ["bet", transactionEventId("bet", "rec-1")],
@@ -127,7 +127,7 @@ layer(WalletApp(books), live)("wallet reconciliation", (it) => {
     Effect.gen(function*() {
       const { partner } = yield* givenWalletPartner(books)
       const player = yield* givenPlayer(books, partner.id, "cli-player", 50)
-      yield* winBet(player.internal_user_id, "cli-1", { bet: 5, win: 0 })
+      yield* winBet(player.internalUserId, "cli-1", { bet: 5, win: 0 })
       const shown = yield* admin("wallet", "show", "cli-1")
       assert.strictEqual(shown.exitCode, 0, shown.stderr)
       const [entry] = JSON.parse(shown.stdout)

@@ -91,7 +91,7 @@ layer(WalletApp(books), live)("shadow players", (it) => {
       })
       books.balances.set("shadow-1", 98_765)
       assert.deepInclude(player, { name: null, email: null, balance: null })
-      const user = player.internal_user_id
+      const user = player.internalUserId
       const figures = [987.65]
       const heard = (answer: { readonly body: unknown }) => {
         figures.push(told(answer))
@@ -165,7 +165,7 @@ layer(WalletApp(books), live)("shadow players", (it) => {
       assert.strictEqual(player.name, "Ulysses Persisted")
       // A whole round while persisted: its balances are kept (mirror, balance_after, answer, the win's body) ...
       assert.deepStrictEqual(
-        walletAnswer(yield* winBet(player.internal_user_id, "sw-0", { bet: 1, win: 3 }, "sw-round-0")),
+        walletAnswer(yield* winBet(player.internalUserId, "sw-0", { bet: 1, win: 3 }, "sw-round-0")),
         {
           msg: "",
           balance: 545.65
@@ -175,7 +175,7 @@ layer(WalletApp(books), live)("shadow players", (it) => {
       assert.isNotEmpty(yield* columnsHolding("545.65"))
       books.behaviour = "slow"
       books.delayMillis = 600
-      const bet = yield* Effect.forkChild(winBet(player.internal_user_id, "sw-1", { bet: 10, win: 0 }, "sw-round"))
+      const bet = yield* Effect.forkChild(winBet(player.internalUserId, "sw-1", { bet: 10, win: 0 }, "sw-round"))
       yield* eventually(Effect.sync(() => books.receivedFor(transactionEventId("bet", "sw-1")).length), (n) => n === 1)
       // The bet waits for the partner while the operator switches the partner to shadow.
       yield* (yield* PartnerAdmin).setPlayerMode(actor, acme.partner.slug, "shadow")
@@ -183,7 +183,7 @@ layer(WalletApp(books), live)("shadow players", (it) => {
       books.behaviour = "fine"
       // Decided as persisted, answered with the partner's figure, kept without it (the partner is shadow now).
       assert.deepStrictEqual(answer.body, { msg: "", balance: 535.65 })
-      const refunded = yield* refund(player.internal_user_id, "sw-r1", "sw-round")
+      const refunded = yield* refund(player.internalUserId, "sw-r1", "sw-round")
       assert.deepStrictEqual(walletAnswer(refunded), { msg: "", balance: 545.65 })
       yield* assertConserved(books, { external: "switch-1", playerId: player.id, start: 543.65 })
       // ... and forgotten with the switch, as the name: no figure the partner or the aggregator saw is left.
@@ -218,7 +218,7 @@ layer(WalletApp(books), live)("shadow players", (it) => {
       const acme = yield* givenWalletPartner(books)
       yield* (yield* PartnerAdmin).setPlayerMode(actor, acme.partner.slug, "shadow")
       const player = yield* givenPlayer(books, acme.partner.id, "stalled-1", 321.65)
-      const user = player.internal_user_id
+      const user = player.internalUserId
       books.failNotifications = 1_000
       // The bet is taken: 321.65 - 10, plus the win, which the partner refuses to take for now.
       assert.deepStrictEqual(walletAnswer(yield* winBet(user, "st-1", { bet: 10, win: 25 })), {

@@ -161,22 +161,22 @@ layer(WalletApp(books), live)("daily statements", (it) => {
         const ana = yield* givenPlayer(books, acme.partner.id, "st-ana", 100)
         const bo = yield* givenPlayer(books, acme.partner.id, "st-bo-test", 50, "test")
 
-        assert.strictEqual(walletAnswer(yield* winBet(ana.internal_user_id, "st-1", { bet: 10, win: 4.5 })).msg, "")
+        assert.strictEqual(walletAnswer(yield* winBet(ana.internalUserId, "st-1", { bet: 10, win: 4.5 })).msg, "")
         assert.strictEqual(
-          walletAnswer(yield* winBet(ana.internal_user_id, "st-2", { bet: 5, win: 0 }, "st-round-2")).msg,
+          walletAnswer(yield* winBet(ana.internalUserId, "st-2", { bet: 5, win: 0 }, "st-round-2")).msg,
           ""
         )
-        assert.strictEqual(walletAnswer(yield* refund(ana.internal_user_id, "st-refund-2", "st-round-2")).msg, "")
+        assert.strictEqual(walletAnswer(yield* refund(ana.internalUserId, "st-refund-2", "st-round-2")).msg, "")
         books.behaviour = "down"
         const refused = walletAnswer(
-          yield* winBet(ana.internal_user_id, "st-3", { bet: 2, win: 0 }).pipe(
+          yield* winBet(ana.internalUserId, "st-3", { bet: 2, win: 0 }).pipe(
             Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))
           )
         )
         assert.strictEqual(refused.msg, "INSUFFICIENT_USER_FUNDS")
-        assert.strictEqual(walletAnswer(yield* winBet(ana.internal_user_id, "st-4", { bet: 1.25, win: 3 })).msg, "")
+        assert.strictEqual(walletAnswer(yield* winBet(ana.internalUserId, "st-4", { bet: 1.25, win: 3 })).msg, "")
         assert.strictEqual(
-          walletAnswer(yield* winBet(bo.internal_user_id, "st-test-1", { bet: 3, win: 1 }, "st-test-1", "test")).msg,
+          walletAnswer(yield* winBet(bo.internalUserId, "st-test-1", { bet: 3, win: 1 }, "st-test-1", "test")).msg,
           ""
         )
 

@@ -143,7 +143,7 @@ layer(FirstInstance, live)("stuck items and the operator alert", (it) => {
 
         // A notification that fails its one attempt: out of attempts at once.
         books.failNotifications = 1
-        assert.strictEqual(walletAnswer(yield* winBet(ana.internal_user_id, "stuck-win", { bet: 1, win: 2 })).msg, "")
+        assert.strictEqual(walletAnswer(yield* winBet(ana.internalUserId, "stuck-win", { bet: 1, win: 2 })).msg, "")
         const sql = yield* SqlClient.SqlClient
         yield* eventually(
           sql<{ status: string }>`SELECT status FROM partner_callbacks WHERE event_id = ${

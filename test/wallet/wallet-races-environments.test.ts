@@ -53,7 +53,7 @@ const givenRacePlayer = (books: PartnerBooks, start: number, kind: Kind) =>
     const player = yield* givenPlayer(books, created.partner.id, external, start, environment)
     if (kind === "shadow") assert.strictEqual(player.balance, null, "a shadow player has no stored balance")
     assert.strictEqual(player.environment, environment)
-    return { external, userCode: player.internal_user_id, playerId: player.id, start, environment }
+    return { external, userCode: player.internalUserId, playerId: player.id, start, environment }
   })
 
 type RacePlayer = Effect.Success<ReturnType<typeof givenRacePlayer>>

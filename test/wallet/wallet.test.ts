@@ -223,7 +223,7 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
       Effect.gen(function*() {
         const { partner } = yield* givenWalletPartner(books, { callbackUrl: null })
         const player = yield* givenPlayer(books, partner.id, `no-url-${partner.id}`, 20)
-        const answer = yield* winBet(player.internal_user_id, "no-url-1", { bet: 1, win: 0 })
+        const answer = yield* winBet(player.internalUserId, "no-url-1", { bet: 1, win: 0 })
         assert.deepStrictEqual(answer.body, { msg: "INVALID_USER", balance: 0 })
       }))
   })

@@ -17,9 +17,9 @@ const providerJson = (provider: CasinoProvider) => ({
   enabled: provider.enabled
 })
 const gameJson = (game: CasinoGame) => ({
-  game_code: game.game_code,
+  game_code: game.gameCode,
   name: game.name,
-  provider: game.provider_slug,
+  provider: game.providerSlug,
   enabled: game.enabled
 })
 

@@ -29,7 +29,7 @@ export const AdminWalletHandlers = HttpApiBuilder.group(
           ...entry,
           partner,
           ...(withAge ? { pendingSeconds: Math.round(entry.ageMillis / 1000) } : {}),
-          callbacks: entry.callbacks.map((callback) => viewOf(callback, partner, entry.player.external_player_id))
+          callbacks: entry.callbacks.map((callback) => viewOf(callback, partner, entry.player.externalPlayerId))
         }
       })
     })

@@ -39,10 +39,10 @@ export const sandboxGateway = (environment: Environment) =>
         const player = yield* players.findByUserCode(userCode)
         // A shadow player's balance is kept nowhere: the sandbox wallet opens at 0 for it.
         if (Option.isNone(player) || player.value.balance === null) return
-        const target = yield* targets.get(player.value.partner_id, player.value.environment)
+        const target = yield* targets.get(player.value.partnerId, player.value.environment)
         if (Option.isNone(target) || !isSandboxPartnerWallet(target.value.callbackUrl)) return
         yield* repo.setWalletBalance(
-          { partnerId: player.value.partner_id, externalPlayerId: player.value.external_player_id },
+          { partnerId: player.value.partnerId, externalPlayerId: player.value.externalPlayerId },
           player.value.balance
         )
       })

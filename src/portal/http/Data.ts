@@ -59,7 +59,7 @@ export const PortalUsageHandlers = HttpApiBuilder.group(
             const allowance = yield* rateLimit.usage({
               id,
               environment,
-              rate_limit_per_minute: partner.rate_limit_per_minute
+              rateLimitPerMinute: partner.rateLimitPerMinute
             })
             const provider = yield* Effect.service(SportsProvider).pipe(
               reaching(new UpstreamsKey({ environment })),
@@ -73,7 +73,7 @@ export const PortalUsageHandlers = HttpApiBuilder.group(
               environment,
               rate_limit: {
                 per_minute: allowance.limit,
-                default: partner.rate_limit_per_minute === null,
+                default: partner.rateLimitPerMinute === null,
                 available_now: allowance.remaining
               },
               provider_quota: {

@@ -87,7 +87,7 @@ export class Certifications extends Context.Service<Certifications, {
           const setting: RunSetting = {
             id: newCertificationId(),
             target,
-            party: { partnerSlug: target.partnerSlug, externalPlayerId, userCode: player.value.internal_user_id },
+            party: { partnerSlug: target.partnerSlug, externalPlayerId, userCode: player.value.internalUserId },
             timeoutMillis: Duration.toMillis(timeout)
           }
           const started = yield* repo.insert({

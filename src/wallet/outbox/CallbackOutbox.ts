@@ -99,7 +99,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
           slugs.set(partnerId, Option.match(target, { onNone: () => "", onSome: (t) => t.partnerSlug }))
         }
         return records.map((record): CallbackView =>
-          viewOf(record, slugs.get(record.partnerId) ?? "", owners.get(record.playerId)?.external_player_id ?? "")
+          viewOf(record, slugs.get(record.partnerId) ?? "", owners.get(record.playerId)?.externalPlayerId ?? "")
         )
       })
 

@@ -67,7 +67,7 @@ export interface StatementOwner {
   readonly id: number
   readonly slug: string
   /** When its account was created: a day that ended before it has no statement. */
-  readonly created_at: Date
+  readonly createdAt: Date
 }
 
 /**
@@ -125,7 +125,7 @@ export class Statements extends Context.Service<Statements, {
           players.findByIds([...new Set(transactions.map((t) => t.playerId))]),
           outbox.rolledBack(transactions.filter((t) => t.kind === "bet" && t.status === "refused").map((t) => t.ref))
         ])
-        const byId = new Map(owners.map((player) => [player.id, player.external_player_id]))
+        const byId = new Map(owners.map((player) => [player.id, player.externalPlayerId]))
         return transactions.map((t): StatementLine =>
           statementLine(t, byId.get(t.playerId) ?? "", rolledBack.has(t.ref))
         )
@@ -142,7 +142,7 @@ export class Statements extends Context.Service<Statements, {
             (yield* wallet.pendingBetween(dayStart(day), end)).map((pair) => `${pair.partnerId}:${pair.environment}`)
           )
           const statements: Array<NewStatement> = []
-          for (const partner of (yield* partners.list).filter((partner) => partner.created_at < end)) {
+          for (const partner of (yield* partners.list).filter((partner) => partner.createdAt < end)) {
             for (const environment of environments) {
               const key = `${partner.id}:${environment}`
               if (written.has(key) || waiting.has(key)) continue
@@ -207,7 +207,7 @@ export class Statements extends Context.Service<Statements, {
           }
           const today = dayOf(yield* Clock.currentTimeMillis)
           const end = dayStart(nextDay(day))
-          if (partner.created_at < end && (yield* repo.isComplete(day))) {
+          if (partner.createdAt < end && (yield* repo.isComplete(day))) {
             // Every statement of the day was written: this one was deleted with the environment's test data since.
             return yield* new StatementNotReady({
               message: `There is no statement of ${day} for this environment: its test data was cleared.`
@@ -219,7 +219,7 @@ export class Statements extends Context.Service<Statements, {
                 `The day ${day} has not ended yet: its statement is written after it ends, at ${end.toISOString()} (UTC), within minutes.`
             })
           }
-          if (partner.created_at >= end) {
+          if (partner.createdAt >= end) {
             return yield* new StatementNotReady({
               message: `There is no statement for ${day}: the partner's account was created after it.`
             })

@@ -83,7 +83,7 @@ export class StuckItems extends Context.Service<StuckItems, {
           ...notifications.map((n) => n.playerId)
         ])
         const owners = new Map(
-          (yield* players.findByIds([...ids])).map((player) => [player.id, player.external_player_id])
+          (yield* players.findByIds([...ids])).map((player) => [player.id, player.externalPlayerId])
         )
         const player = (id: number) => owners.get(id) ?? null
         const items = [

@@ -41,7 +41,7 @@ describe("webhook secret rotation", () => {
           // The partner still verifies with the old secret only: accepted.
           books.secrets.clear()
           books.secrets.add(old)
-          const during = yield* winBet(player.internal_user_id, "rot-1", { bet: 5, win: 0 })
+          const during = yield* winBet(player.internalUserId, "rot-1", { bet: 5, win: 0 })
           assert.deepStrictEqual(during.body, { msg: "", balance: 95 })
           const [asked] = books.receivedFor(transactionEventId("bet", "rot-1"))
           assert.match(String(asked.headers["x-partner-signature"]), /^v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/)
@@ -50,20 +50,20 @@ describe("webhook secret rotation", () => {
           // It switches to the new secret: accepted too.
           books.secrets.clear()
           books.secrets.add(fresh)
-          assert.deepStrictEqual((yield* winBet(player.internal_user_id, "rot-2", { bet: 5, win: 0 })).body, {
+          assert.deepStrictEqual((yield* winBet(player.internalUserId, "rot-2", { bet: 5, win: 0 })).body, {
             msg: "",
             balance: 90
           })
 
           // Once the overlap is over, only the new secret signs: a partner still on the old one refuses.
           yield* Effect.sleep("2 seconds")
-          const after = yield* winBet(player.internal_user_id, "rot-3", { bet: 5, win: 0 })
+          const after = yield* winBet(player.internalUserId, "rot-3", { bet: 5, win: 0 })
           const [signedOnce] = books.receivedFor(transactionEventId("bet", "rot-3"))
           assert.match(String(signedOnce.headers["x-partner-signature"]), /^v1=[0-9a-f]{64}$/)
           assert.deepStrictEqual(after.body, { msg: "", balance: 85 })
           books.secrets.clear()
           books.secrets.add(old)
-          const stale = yield* winBet(player.internal_user_id, "rot-4", { bet: 5, win: 0 })
+          const stale = yield* winBet(player.internalUserId, "rot-4", { bet: 5, win: 0 })
           assert.deepStrictEqual(stale.body, { msg: "INSUFFICIENT_USER_FUNDS", balance: 85 })
           books.secrets.add(fresh)
           yield* assertConserved(books, { external: "rotating", playerId: player.id, start: 100 }, after.body)
@@ -93,7 +93,7 @@ describe("callback URLs at delivery time", () => {
             yield* sql`UPDATE partner_environments SET callback_url = ${url} WHERE partner_id = ${partner.id} AND environment = 'live'`
             const player = yield* givenPlayer(books, partner.id, `private-${i}`, 20)
             const calls = fake.calls.length
-            const answer = yield* winBet(player.internal_user_id, `private-${i}`, { bet: 1, win: 0 })
+            const answer = yield* winBet(player.internalUserId, `private-${i}`, { bet: 1, win: 0 })
             assert.deepStrictEqual(answer.body, { msg: "INSUFFICIENT_USER_FUNDS", balance: 20 })
             assert.strictEqual(fake.calls.length, calls, `nothing reached ${url}`)
             const [bet] = yield* sql<{ last_error: string }>`

@@ -15,7 +15,7 @@ const givenPlayerWith = (start: number) =>
     const created = yield* givenWalletPartner(books)
     const external = `player-${created.partner.id}`
     const player = yield* givenPlayer(books, created.partner.id, external, start)
-    return { ...created, external, userCode: player.internal_user_id, playerId: player.id }
+    return { ...created, external, userCode: player.internalUserId, playerId: player.id }
   })
 
 const callbackRow = (eventId: string) =>
@@ -138,7 +138,7 @@ describe("when deliveries run out of attempts", () => {
         const { partner } = yield* givenWalletPartner(patient)
         const player = yield* givenPlayer(patient, partner.id, "patient-1", 10)
         patient.failNotifications = 1
-        yield* winBet(player.internal_user_id, "last-1", { bet: 1, win: 2 })
+        yield* winBet(player.internalUserId, "last-1", { bet: 1, win: 2 })
         const win = transactionEventId("win", "last-1")
         const failed = yield* eventually(callbackRow(win), (row) => row?.status === "failed", "the failure")
         assert.strictEqual(failed.attempts, 1)

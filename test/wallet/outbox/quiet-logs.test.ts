@@ -28,7 +28,7 @@ layer(WalletApp(books).pipe(Layer.provide(logs.layer)), live)("delivery logs", (
       const player = yield* givenPlayer(books, created.partner.id, "quiet-player", 20)
 
       books.failNotifications = 1 // the first attempt gets a 500
-      yield* winBet(player.internal_user_id, "quiet-1", { bet: 1, win: 4 })
+      yield* winBet(player.internalUserId, "quiet-1", { bet: 1, win: 4 })
       const win = transactionEventId("win", "quiet-1")
       yield* eventually(callbackRow(win), (row) => row?.attempts === 1, "the first failed attempt")
       books.behaviour = "down" // the retry finds the partner unreachable (connection dropped)
