@@ -238,6 +238,11 @@ interface StoredGame extends GameRecord {
   readonly operatorEnabled: boolean
 }
 
+const restore = <V>(map: Map<string, V>, from: ReadonlyMap<string, V>) => {
+  map.clear()
+  for (const [key, value] of from) map.set(key, value)
+}
+
 /** Names in the order partners see them: case-insensitive, numbers by value (PostgreSQL's natural_ci, near enough). */
 const byName = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true, sensitivity: "base" })
 
@@ -310,11 +315,35 @@ const makeMemory = () => {
         return { games: matching.slice(start, start + query.perPage), total: matching.length }
       }),
     isEmpty: Effect.sync(() => providers.size === 0),
-    syncing: (effect) => effect,
-    stored: Effect.sync(() => ({ providers: [...providers.values()], games: [...games.values()] })),
+    // All of it or none, as the SQL's transaction: what a failed sync wrote is put back.
+    syncing: (effect) =>
+      Effect.suspend(() => {
+        const before = { providers: new Map(providers), games: new Map(games) }
+        return Effect.onError(effect, () =>
+          Effect.sync(() => {
+            restore(providers, before.providers)
+            restore(games, before.games)
+          }))
+      }),
+    // The records as a sync stored them, without the ids and switches the rows have beside them.
+    stored: Effect.sync(() => ({
+      providers: [...providers.values()].map(({ id: _, operatorEnabled: __, ...record }) => record),
+      games: [...games.values()].map(({ id: _, operatorEnabled: __, ...record }) => record)
+    })),
     write: (changes) =>
       Effect.sync(() => {
-        for (const row of [...changes.providers.added, ...changes.providers.changed, ...changes.providers.absent]) {
+        const written = [...changes.providers.added, ...changes.providers.changed, ...changes.providers.absent]
+        // A slug is one provider's (UNIQUE in SQL): a write giving it to another is refused whole, a defect.
+        const slugs = new Map([...providers.values()].map((p) => [p.slug, p.upstreamCode]))
+        for (const row of written) {
+          const slug = providers.get(row.upstreamCode)?.slug ?? row.slug
+          const holder = slugs.get(slug)
+          if (holder !== undefined && holder !== row.upstreamCode) {
+            throw new Error(`casino_providers: the slug "${slug}" is another provider's`)
+          }
+          slugs.set(slug, row.upstreamCode)
+        }
+        for (const row of written) {
           const before = providers.get(row.upstreamCode)
           providers.set(row.upstreamCode, {
             ...row,

@@ -1,0 +1,17 @@
+/**
+ * CasinoCatalogRepo's two forms answer alike: the same spec (CasinoCatalogRepoSpec.ts) over PostgreSQL and over
+ * memory.
+ */
+import { layer } from "@effect/vitest"
+import { Layer } from "effect"
+import { CasinoCatalogRepo } from "../../src/casino/CasinoCatalogRepo.ts"
+import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
+import { casinoCatalogRepoSpec } from "./CasinoCatalogRepoSpec.ts"
+
+layer(CasinoCatalogRepo.layerSql.pipe(Layer.provide([CasinoConfig.layer, TestDatabase])))(
+  "CasinoCatalogRepo over PostgreSQL",
+  casinoCatalogRepoSpec
+)
+
+layer(CasinoCatalogRepo.layerMemory)("CasinoCatalogRepo over memory", casinoCatalogRepoSpec)
