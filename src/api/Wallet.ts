@@ -11,6 +11,7 @@ import {
   LedgerEntry,
   LedgerPlayer,
   LedgerRound,
+  StoredOutcomeAsAnswer,
   type TransactionKind,
   type TransactionStatus
 } from "../domain/Wallet.ts"
@@ -81,7 +82,8 @@ export const transactionFields = {
       "The player's balance once settled, as this service reckoned it; null while pending, and always for a " +
       "player of a partner in shadow mode (the service keeps no balance of theirs)"
   }),
-  answer: Schema.NullOr(Schema.Struct({ msg: Schema.String, balance: Schema.optionalKey(Amount) })).annotate({
+  // The ledger's kept outcome, written as partners have always read it: `msg` and the balance in currency units.
+  answer: Schema.NullOr(StoredOutcomeAsAnswer).annotate({
     description: "What the aggregator was answered; null while pending. In shadow mode without `balance`: it was the " +
       "partner's own balance, passed through and not kept"
   }),

@@ -114,10 +114,16 @@ export const totalsOf = (lines: ReadonlyArray<StatementLine>): { totals: Stateme
   const counts = { transactions: lines.length, bets: 0, refusedBets: 0, wins: 0, refunds: 0, rollbacks: 0 }
   for (const line of lines) {
     if (line.status === "applied") totals.net += line.amount
-    if (line.kind === "refund") {
+    // A rollback of one debit gives back as a refund does; a credit is a win paid apart from its stake.
+    if (line.kind === "refund" || line.kind === "rollback") {
       if (line.status === "applied") {
         totals.refunds += line.amount
         counts.refunds++
+      }
+    } else if (line.kind === "credit") {
+      if (line.status === "applied") {
+        totals.wins += line.win
+        counts.wins++
       }
     } else if (line.status === "applied") {
       totals.bets += line.bet

@@ -1,10 +1,10 @@
-import { Schema, Struct } from "effect"
-import { createHash } from "node:crypto"
+import { Schema, SchemaGetter, Struct } from "effect"
 import { Aggregator } from "./Aggregator.ts"
 import { Callback } from "./Callbacks.ts"
 import { Environment } from "./Environment.ts"
 import { type Cents, toAmount } from "./Money.ts"
 import { PartnerPlayer } from "./Partner.ts"
+import { accepted, refused, type WalletOutcome } from "./WalletEvents.ts"
 
 /**
  * The seamless wallet's rules, apart from where its state is kept. A bet
@@ -15,7 +15,7 @@ import { PartnerPlayer } from "./Partner.ts"
  * round `refunded` already, so a late bet of it is refused).
  */
 
-export const TransactionKind = Schema.Literals(["bet", "refund"])
+export const TransactionKind = Schema.Literals(["bet", "refund", "credit", "rollback"])
 export type TransactionKind = typeof TransactionKind.Type
 export const TransactionStatus = Schema.Literals(["pending", "applied", "refused"])
 export type TransactionStatus = typeof TransactionStatus.Type
@@ -23,11 +23,11 @@ export const RoundStatus = Schema.Literals(["open", "settled", "refunded"])
 export type RoundStatus = typeof RoundStatus.Type
 
 /**
- * Refusals: the aggregator's own two codes, and two of this service's
- * (documented in docs/architecture.md): a bet of a round already refunded, and a
- * transaction id already used with another payload. ROUND_NOT_FOUND is only
- * read back: refunds of unknown rounds answered it before they became
- * tombstones.
+ * The ledger's refusals, as its rows keep them and the partner's books show them (each aggregator's protocol says
+ * them in its own codes: integrations/). The partner's two (no funds, no such player), and the ledger's own
+ * (documented in docs/architecture.md): a bet of a round already refunded, a transaction id already used with another
+ * payload, a credit naming no debit that took a stake, a debit that came after its rollback. ROUND_NOT_FOUND is only
+ * read back: refunds of unknown rounds answered it before they became tombstones.
  */
 export type Refusal =
   | "INSUFFICIENT_USER_FUNDS"
@@ -35,82 +35,45 @@ export type Refusal =
   | "ROUND_REFUNDED"
   | "DUPLICATE_TRANSACTION"
   | "ROUND_NOT_FOUND"
+  | "DEBIT_NOT_FOUND"
+  | "DEBIT_ROLLED_BACK"
 export const refusals = [
   "INSUFFICIENT_USER_FUNDS",
   "INVALID_USER",
   "ROUND_REFUNDED",
   "DUPLICATE_TRANSACTION",
-  "ROUND_NOT_FOUND"
+  "ROUND_NOT_FOUND",
+  "DEBIT_NOT_FOUND",
+  "DEBIT_ROLLED_BACK"
 ] as const satisfies ReadonlyArray<Refusal>
 
-/** A refusal in words, for people (the sandbox game page); the code is what the aggregator reads. */
-export const refusalReasons: Record<Refusal, string> = {
-  INSUFFICIENT_USER_FUNDS: "Insufficient funds: the balance does not cover this stake.",
-  INVALID_USER: "The operator's wallet did not accept this player, or could not be reached.",
-  ROUND_REFUNDED: "This round was already refunded.",
-  DUPLICATE_TRANSACTION: "This transaction id was already used for a different bet.",
-  ROUND_NOT_FOUND: "This round is unknown."
-}
-
-/** What the aggregator is told: `msg` empty on success, the refusal otherwise, and the player's balance. */
-export const WalletAnswer = Schema.Struct({ msg: Schema.Literals(["", ...refusals]), balance: Schema.Finite })
-export type WalletAnswer = typeof WalletAnswer.Type
-
-export const accepted = (balance: Cents): WalletAnswer => ({ msg: "", balance: toAmount(balance) })
-export const refused = (refusal: Refusal, balance: Cents): WalletAnswer => ({
-  msg: refusal,
-  balance: toAmount(balance)
+/**
+ * An outcome as it is kept, to be replayed: a shadow player's is kept without its balance (the service keeps no
+ * balance of theirs), and its replay asks the partner for the balance again. Cents.
+ */
+export const StoredOutcome = Schema.Struct({
+  refusal: Schema.NullOr(Schema.Literals(refusals)),
+  balance: Schema.optionalKey(Schema.Int)
 })
+export type StoredOutcome = typeof StoredOutcome.Type
 
 /**
- * An answer as it is kept, to be replayed: a shadow player's is kept without its balance (the service keeps
- * no balance of theirs), and its replay asks the partner for the balance again.
+ * A kept outcome in the form rows (wallet_transactions.answer) and the partner's books have held it since the first
+ * release: `msg` empty or the refusal, `balance` in currency units. Rows of every release read through it.
  */
-export const StoredAnswer = Schema.Struct({ msg: WalletAnswer.fields.msg, balance: Schema.optionalKey(Schema.Finite) })
-export type StoredAnswer = typeof StoredAnswer.Type
-
-/** The aggregator's calls, decoded; ids are exact strings, amounts cents. */
-export interface BalanceCall {
-  readonly type: "Balance"
-  readonly userCode: number
-}
-
-export interface BetCall {
-  readonly type: "WinBet"
-  /** Whose call it is: its ids are unique within that aggregator only. */
-  readonly aggregator: Aggregator
-  readonly userCode: number
-  readonly txnId: string
-  readonly roundId: string
-  readonly bet: Cents
-  readonly win: Cents
-  readonly gameCode: string | null
-  readonly providerCode: string | null
-}
-
-export interface RefundCall {
-  readonly type: "Refund"
-  readonly aggregator: Aggregator
-  readonly userCode: number
-  readonly txnId: string
-  readonly roundId: string
-  readonly gameCode: string | null
-  readonly providerCode: string | null
-}
-
-export type WalletCall = BalanceCall | BetCall | RefundCall
-
-/**
- * What a transaction carries that money depends on: the player, the round,
- * the amounts and the game. A repeat of a transaction id must carry the
- * same, or it is another transaction wearing a used id.
- */
-export const fingerprint = (call: BetCall | RefundCall): string =>
-  createHash("sha256").update(JSON.stringify(
-    call.type === "WinBet"
-      ? ["bet", call.userCode, call.roundId, call.bet, call.win, call.gameCode, call.providerCode]
-      : ["refund", call.userCode, call.roundId, call.gameCode, call.providerCode]
-  )).digest("base64url")
+export const StoredOutcomeAsAnswer = Schema.Struct({
+  msg: Schema.Literals(["", ...refusals]),
+  balance: Schema.optionalKey(Schema.Finite)
+}).pipe(Schema.decodeTo(StoredOutcome, {
+  decode: SchemaGetter.transform(({ balance, msg }) => ({
+    refusal: msg === "" ? null : msg,
+    ...(balance === undefined ? {} : { balance: Math.round(balance * 100) })
+  })),
+  encode: SchemaGetter.transform(({ balance, refusal }) => ({
+    msg: refusal ?? "" as const,
+    ...(balance === undefined ? {} : { balance: toAmount(balance) })
+  }))
+}))
 
 export const Round = Schema.Struct({
   /** The row's own id. */
@@ -134,8 +97,18 @@ export const Round = Schema.Struct({
 })
 export type Round = typeof Round.Type
 
-/** Why a transaction moved nothing although it was applied. */
-export const TransactionNote = Schema.Literals(["early_refund", "already_refunded", "recovered"])
+/**
+ * Why a transaction moved nothing although it was applied: a refund or a rollback that came first (a tombstone), one
+ * that came after another undid the same, a rollback of a debit that was refused, a bet settled after a crash.
+ */
+export const TransactionNote = Schema.Literals([
+  "early_refund",
+  "already_refunded",
+  "recovered",
+  "early_rollback",
+  "already_rolled_back",
+  "debit_refused"
+])
 export type TransactionNote = typeof TransactionNote.Type
 
 export const WalletTransaction = Schema.Struct({
@@ -152,6 +125,8 @@ export const WalletTransaction = Schema.Struct({
   playerId: Schema.Int,
   roundRef: Schema.Int,
   roundId: Schema.String,
+  /** The debit a credit pays or a rollback undoes (its transaction id); null for every other transaction. */
+  debitTxnId: Schema.NullOr(Schema.String),
   gameCode: Schema.NullOr(Schema.String),
   providerCode: Schema.NullOr(Schema.String),
   /** Amounts in cents. */
@@ -165,7 +140,7 @@ export const WalletTransaction = Schema.Struct({
   /** The player's balance as this service reckoned it once settled; null while pending, and always for a shadow player. */
   balanceAfter: Schema.NullOr(Schema.Int),
   /** Exactly what the aggregator was answered (a shadow player's without its balance); null while pending. */
-  answer: Schema.NullOr(StoredAnswer),
+  answer: Schema.NullOr(StoredOutcome),
   createdAt: Schema.Date,
   settledAt: Schema.NullOr(Schema.Date),
   /** How long ago it was written, by the database's clock (a pending bet's age is what recovery goes by). */
@@ -191,7 +166,7 @@ export interface Settlement {
   readonly balanceAfter: Cents | null
   /** Whether the balance mirror takes balanceAfter (only the partner's own balance moves it). */
   readonly confirmsBalance: boolean
-  readonly answer: WalletAnswer
+  readonly answer: WalletOutcome
   /** The partner may have taken the stake without our knowing: a rollback notification gives it back. */
   readonly rollback: boolean
   /** Why the partner could not be asked; null when it answered. */
@@ -206,7 +181,12 @@ export interface Settlement {
  * player's (`shadow`) keeps no balance: `mirror` is then only the balance to
  * answer with when the partner gave none.
  */
-export const settleBet = (bet: BetCall, answer: PartnerAnswer, mirror: Cents, shadow = false): Settlement => {
+export const settleBet = (
+  bet: { readonly bet: Cents; readonly win: Cents },
+  answer: PartnerAnswer,
+  mirror: Cents,
+  shadow = false
+): Settlement => {
   const refusal = (code: Refusal, balance: Cents, rollback: boolean, askError: string | null): Settlement => ({
     status: "refused",
     refusal: code,

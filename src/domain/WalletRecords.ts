@@ -14,25 +14,31 @@ import type { Environment } from "./Environment.ts"
 import type { Cents } from "./Money.ts"
 import type { CallbackTarget, PartnerPlayer, PlayerIdentity } from "./Partner.ts"
 import {
-  accepted,
   balanceAfterRefund,
-  type BetCall,
-  fingerprint,
   type PartnerAnswer,
-  type RefundCall,
   type RefundDecision,
   type Refusal,
-  refused,
   type Round,
   type RoundStatus,
   settleBet,
-  type StoredAnswer,
-  type TransactionKind,
+  type StoredOutcome,
+  TransactionKind,
   type TransactionNote,
   type TransactionStatus,
-  type WalletAnswer,
   type WalletTransaction
 } from "./Wallet.ts"
+import {
+  accepted,
+  type BetFields,
+  fingerprint,
+  kindOf,
+  type MoneyEvent,
+  refused,
+  type Rollback,
+  type StakeEvent,
+  type WalletOutcome,
+  winOf
+} from "./WalletEvents.ts"
 
 /**
  * What the wallet's decisions write, in the terms its repository takes
@@ -44,7 +50,12 @@ import {
 
 /** Another call already holds this (kind, transaction id): read it and replay, wait, or refuse. */
 export class TransactionExists extends Schema.TaggedError<TransactionExists>()("TransactionExists", {
-  kind: Schema.Literals(["bet", "refund"]),
+  kind: TransactionKind,
+  txnId: Schema.String
+}) {}
+
+/** A debit whose rollback came first (its tombstone holds the debit's id): it is refused, never taken. */
+export class DebitRolledBack extends Schema.TaggedError<DebitRolledBack>()("DebitRolledBack", {
   txnId: Schema.String
 }) {}
 
@@ -61,6 +72,8 @@ export interface NewTransaction {
   readonly environment: Environment
   readonly playerId: number
   readonly roundId: string
+  /** The debit a credit pays or a rollback undoes. */
+  readonly debitTxnId: string | null
   readonly gameCode: string | null
   readonly providerCode: string | null
   readonly bet: Cents
@@ -75,8 +88,8 @@ export interface Outcome {
   readonly amount: Cents
   /** Null for a shadow player: the service keeps no balance of theirs. */
   readonly balanceAfter: Cents | null
-  /** What the aggregator is told now; kept as `storedAnswer` says. */
-  readonly answer: WalletAnswer
+  /** What the aggregator is told now (in its protocol's words); kept as `storedAnswer` says. */
+  readonly answer: WalletOutcome
   /** The mirror's new value; null leaves it as it is. */
   readonly mirror: Cents | null
 }
@@ -85,8 +98,10 @@ export interface Outcome {
  * The answer as it is kept for replays: whole, or, for a shadow player (no balance after), without the balance,
  * which is the partner's own and only passes through.
  */
-export const storedAnswer = (outcome: Pick<Outcome, "answer" | "balanceAfter">): StoredAnswer =>
-  outcome.balanceAfter === null ? { msg: outcome.answer.msg } : outcome.answer
+export const storedAnswer = ({ answer, balanceAfter }: Pick<Outcome, "answer" | "balanceAfter">): StoredOutcome => {
+  const refusal = answer._tag === "Refused" ? answer.refusal : null
+  return balanceAfter === null ? { refusal } : { refusal, balance: answer.balance }
+}
 
 /** What a decided transaction does to its round: create it, or change the one locked for the decision. */
 export type RoundWrite =
@@ -167,20 +182,21 @@ export const transactionOf = (t: {
   providerCode: t.providerCode
 })
 
-/** The transaction a bet or a refund call brings, for its player. */
-export const newTransaction = (call: BetCall | RefundCall, player: PlayerIdentity): NewTransaction => ({
-  aggregator: call.aggregator,
-  kind: call.type === "WinBet" ? "bet" : "refund",
-  txnId: call.txnId,
-  fingerprint: fingerprint(call),
+/** The transaction an event brings, for its player (a credit's round is its own until it is decided on its debit's). */
+export const newTransaction = (event: MoneyEvent, player: PlayerIdentity): NewTransaction => ({
+  aggregator: event.aggregator,
+  kind: kindOf(event),
+  txnId: event.txnId,
+  fingerprint: fingerprint(event),
   partnerId: player.partnerId,
   environment: player.environment,
   playerId: player.id,
-  roundId: call.roundId,
-  gameCode: call.gameCode,
-  providerCode: call.providerCode,
-  bet: call.type === "WinBet" ? call.bet : 0,
-  win: call.type === "WinBet" ? call.win : 0
+  roundId: event.roundId,
+  debitTxnId: event._tag === "Credit" || event._tag === "Rollback" ? event.debitTxnId : null,
+  gameCode: event.gameCode,
+  providerCode: event.providerCode,
+  bet: event._tag === "Debit" || event._tag === "DebitAndCredit" ? event.bet : 0,
+  win: event._tag === "DebitAndCredit" || event._tag === "Credit" ? event.win : 0
 })
 
 /** A notification (win, refund, rollback): it waits in the player's delivery queue. */
@@ -199,9 +215,9 @@ export const notification = (
   body
 })
 
-/** A pending bet as the call that wrote it (for settling it again after a crash). */
-export const betOf = (t: WalletTransaction): BetCall => ({
-  type: "WinBet",
+/** A pending bet as the event that wrote it (for settling it again after a crash; a plain debit is one with no win). */
+export const betOf = (t: WalletTransaction): StakeEvent => ({
+  _tag: "DebitAndCredit",
   aggregator: t.aggregator,
   userCode: 0,
   txnId: t.txnId,
@@ -216,13 +232,14 @@ export const betOf = (t: WalletTransaction): BetCall => ({
 export const betSettlement = (
   player: PartnerPlayer,
   slug: string,
-  bet: BetCall,
+  bet: StakeEvent,
   answer: PartnerAnswer,
   at: Date
 ): Decided => {
   // A shadow player has no mirror: what the partner said is all there is, answered and not kept (0 when it said nothing).
   const shadow = player.balance === null
-  const settled = settleBet(bet, answer, player.balance ?? 0, shadow)
+  const win = winOf(bet)
+  const settled = settleBet({ bet: bet.bet, win }, answer, player.balance ?? 0, shadow)
   const party = partyOf(player, slug)
   const txn = transactionOf(bet)
   const written: Array<NewCallback> = [{
@@ -235,8 +252,8 @@ export const betSettlement = (
     body: betBody(party, txn, bet.bet, at),
     asked: { error: settled.askError }
   }]
-  if (settled.status === "applied" && bet.win > 0) {
-    written.push(notification(player, "win", bet, winBody(party, txn, bet.win, settled.balanceAfter, at)))
+  if (settled.status === "applied" && win > 0) {
+    written.push(notification(player, "win", bet, winBody(party, txn, win, settled.balanceAfter, at)))
   }
   if (settled.rollback) written.push(notification(player, "rollback", bet, rollbackBody(party, txn, bet.bet, at)))
   return {
@@ -264,10 +281,15 @@ export const roundWrite = (
   })
 
 /**
- * A bet refused without asking the partner (its round was refunded, or its partner cannot be called); `balance`
+ * A bet refused without asking the partner (its round was refunded, or its own rollback came first, or its partner
+ * cannot be called); `balance`
  * is answered, `mirror` kept (null for a shadow player).
  */
-export const refusedBet = (code: "ROUND_REFUNDED" | "INVALID_USER", balance: Cents, mirror: Cents | null): Outcome => ({
+export const refusedBet = (
+  code: "ROUND_REFUNDED" | "INVALID_USER" | "DEBIT_ROLLED_BACK",
+  balance: Cents,
+  mirror: Cents | null
+): Outcome => ({
   status: "refused",
   refusal: code,
   note: null,
@@ -282,7 +304,8 @@ export const refusedBet = (code: "ROUND_REFUNDED" | "INVALID_USER", balance: Cen
  * (`shadow`), `mirror` is the partner's balance just asked, answered plus the win and kept nowhere.
  */
 export const freeBet = (
-  call: BetCall,
+  // A free stake (its bet 0), or a credit naming no debit.
+  call: BetFields & { readonly win: Cents; readonly bet?: Cents },
   player: PartnerPlayer,
   slug: string,
   mirror: Cents,
@@ -311,7 +334,7 @@ export const freeBet = (
 
 /** A refund's records, from its decision on the round (locked, with no pending bet) and the player's mirror. */
 export const refundRecords = (
-  call: RefundCall,
+  call: Rollback,
   player: PartnerPlayer,
   slug: string,
   round: Option.Option<Round>,

@@ -1,8 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { Environment } from "../domain/Environment.ts"
 import { type Cents, formatCents } from "../domain/Money.ts"
-import { PartnerPlayer, type PlayerIdentity, PlayerMode, type PlayerState } from "../domain/Partner.ts"
+import { PartnerPlayer, type PlayerIdentity, PlayerMode } from "../domain/Partner.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
 import { makeRecentMap } from "../platform/RecentMap.ts"
 
@@ -273,50 +273,3 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
     })
   })
 }
-
-/**
- * The mirror's part of a statement that settles a wallet transaction: a
- * CTE named `mirror` that sets the player's balance, only when the CTE named
- * `guard` produced a row. The wallet writes a decision in one statement, and
- * this keeps the SQL of partner_players here. A shadow player (no mirror) is
- * never given one: its balance stays the partner's alone.
- */
-export const mirrorWriting = (
-  sql: SqlClient.SqlClient,
-  change: { readonly playerId: number; readonly balance: Cents | null },
-  guard: string
-): Statement.Fragment =>
-  sql`mirror AS (
-    UPDATE partner_players SET balance = ${
-    change.balance === null ? null : formatCents(change.balance)
-  }, updated_at = now()
-    WHERE id = ${change.playerId} AND ${change.balance !== null} AND balance IS NOT NULL AND EXISTS (SELECT 1 FROM ${
-    sql(guard)
-  })
-    RETURNING id
-  )`
-
-/**
- * The player's part of a statement that writes a wallet transaction and must know the player as it writes:
- * a CTE named `player` with the player's state (mirror, name, e-mail) as the statement starts, and no row when
- * the player is gone (a statement that selects from it then writes nothing). Read back from the statement's
- * columns `player_balance`, `player_name` and `player_email` with PlayerStateColumns.
- */
-export const playerReading = (sql: SqlClient.SqlClient, playerId: number): Statement.Fragment =>
-  sql`player AS (
-    SELECT balance AS player_balance, name AS player_name, email AS player_email FROM partner_players WHERE id = ${playerId}
-  )`
-
-/** The columns `playerReading` gives. */
-export const PlayerStateColumns = Schema.Struct({
-  player_balance: Schema.NullOr(CentsFromNumeric),
-  player_name: Schema.NullOr(Schema.String),
-  player_email: Schema.NullOr(Schema.String)
-})
-
-/** The player's state from those columns. */
-export const playerStateOf = (row: typeof PlayerStateColumns.Type): PlayerState => ({
-  balance: row.player_balance,
-  name: row.player_name,
-  email: row.player_email
-})

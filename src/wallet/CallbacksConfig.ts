@@ -11,7 +11,7 @@ export class CallbacksConfig extends Context.Service<CallbacksConfig, {
   readonly workers: number
   /**
    * A delivery job holding its lock longer than this belongs to an instance that died mid-delivery;
-   * its lock is released so another instance picks the line up.
+   * its lock is released so another instance picks the delivery queue up.
    */
   readonly staleLockAfter: Duration.Duration
   /**

@@ -13,33 +13,33 @@ import { PartnerCallbacks } from "./outbox/PartnerCallbacks.ts"
  * A shadow player's balance as the partner holds it (null when it cannot say), and how many callbacks of that
  * player had been written when it was asked: a decision taken on it checks that none was written since.
  */
-export interface ShadowFigure {
+export interface ShadowBalance {
   readonly balance: Cents | null
   readonly callbacks: number
 }
 
-/** Times a shadow player's figure is asked again because a callback of theirs was written while it was asked. */
-const figureTries = 3
+/** Times a shadow player's balance is asked again because a callback of theirs was written while it was asked. */
+const balanceTries = 3
 
 /**
  * What the wallet asks a partner about one of its players: to take a stake,
  * or its balance. A persisted player's answer is the partner's as it comes:
  * the service keeps a mirror of its own. A shadow player's balance is kept
- * nowhere here, so the partner's figure is all there is, and it must take in
- * every decision already made: the player's line of notifications (wins,
- * refunds, rollbacks) is delivered first, in the call's own time; what could
- * not be delivered is added (what the partner holds once it arrives); a
+ * nowhere here, so the partner's balance is all there is, and it must take in
+ * every decision already made: the player's delivery queue of notifications
+ * (wins, refunds, rollbacks) is delivered first, in the call's own time; what
+ * could not be delivered is added (what the partner holds once it arrives); a
  * partner that could not be reached a moment ago is not waited for again; and
- * a figure during which another callback of the player was written is asked
- * again (that decision may or may not be in it).
+ * the balance is asked again when another callback of the player was written
+ * while it was asked (that decision may or may not be in it).
  */
 export class PartnerAsks extends Context.Service<PartnerAsks, {
   /** Asks the partner (a `bet` or a `balance` callback) about `player`. */
   ask(player: PartnerPlayer, target: CallbackTarget, eventId: string, body: string): Effect.Effect<PartnerAnswer>
   /** A shadow player's balance as its partner holds it now. */
-  figure(player: PartnerPlayer): Effect.Effect<ShadowFigure>
-  /** Whether no callback of the player was written since `figure` was asked (inside a decision's transaction). */
-  isCurrent(player: PartnerPlayer, figure: ShadowFigure): Effect.Effect<boolean>
+  shadowBalance(player: PartnerPlayer): Effect.Effect<ShadowBalance>
+  /** Whether no callback of the player was written since the balance `asked` was asked (inside a decision's transaction). */
+  isCurrent(player: PartnerPlayer, asked: ShadowBalance): Effect.Effect<boolean>
 }>()("partner-api/wallet/PartnerAsks") {
   static readonly layer = Layer.effect(
     PartnerAsks,
@@ -49,25 +49,25 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
       const repo = yield* OutboxRepo
       const targets = yield* CallbackTargets
 
-      /** One ask of a shadow player's partner, after their line; whether a callback of theirs was written meanwhile. */
-      const askAfterLine = Effect.fn("PartnerAsks.askAfterLine")(
+      /** One ask of a shadow player's partner, after their delivery queue; whether a callback of theirs was written meanwhile. */
+      const askAfterQueue = Effect.fn("PartnerAsks.askAfterQueue")(
         function*(player: PartnerPlayer, target: CallbackTarget, eventId: string, body: string) {
           const before = yield* repo.countOf(player.id)
-          const line = yield* outbox.catchUp(player.id)
-          if (line._tag === "Stalled") {
+          const delivered = yield* outbox.catchUp(player.id)
+          if (delivered._tag === "Stalled") {
             yield* Effect.logWarning(
               "A shadow player's notifications were not all delivered before the partner was asked"
             ).pipe(
               Effect.annotateLogs({
                 partner_id: player.partnerId,
                 player_id: player.id,
-                detail: line.reason,
-                away: line.away
+                detail: delivered.reason,
+                away: delivered.away
               })
             )
-            if (line.away) {
+            if (delivered.away) {
               return {
-                answer: { _tag: "Unavailable", reason: line.reason } as PartnerAnswer,
+                answer: { _tag: "Unavailable", reason: delivered.reason } as PartnerAnswer,
                 callbacks: before,
                 current: true
               }
@@ -75,23 +75,23 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
           }
           const answer = withCredits(
             yield* callbacks.ask(target, eventId, body),
-            line._tag === "Stalled" ? line.owed : 0
+            delivered._tag === "Stalled" ? delivered.owed : 0
           )
           const after = yield* repo.countOf(player.id)
           return { answer, callbacks: after, current: after === before }
         }
       )
 
-      const figure = Effect.fn("PartnerAsks.figure")(function*(player: PartnerPlayer) {
+      const shadowBalance = Effect.fn("PartnerAsks.shadowBalance")(function*(player: PartnerPlayer) {
         const target = yield* targets.get(player.partnerId, player.environment)
         if (!canBet(target)) return { balance: null, callbacks: yield* repo.countOf(player.id) }
         let asked = { answer: { _tag: "UnknownPlayer" } as PartnerAnswer, callbacks: 0, current: false }
-        for (let tries = 0; tries < figureTries && !asked.current; tries++) {
+        for (let tries = 0; tries < balanceTries && !asked.current; tries++) {
           const request = balanceBody(
             partyOf(player, target.value.partnerSlug),
             new Date(yield* Clock.currentTimeMillis)
           )
-          asked = yield* askAfterLine(player, target.value, request.eventId, request.body)
+          asked = yield* askAfterQueue(player, target.value, request.eventId, request.body)
         }
         const { answer } = asked
         return {
@@ -102,10 +102,10 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
 
       const askShadow = Effect.fn("PartnerAsks.askShadow")(
         function*(player: PartnerPlayer, target: CallbackTarget, eventId: string, body: string) {
-          const asked = yield* askAfterLine(player, target, eventId, body)
+          const asked = yield* askAfterQueue(player, target, eventId, body)
           if (asked.current || asked.answer._tag !== "Balance") return asked.answer
-          // The stake was taken while another decision of the player's was written: its figure is asked again.
-          const again = yield* figure(player)
+          // The stake was taken while another decision of the player's was written: its balance is asked again.
+          const again = yield* shadowBalance(player)
           return again.balance === null
             ? asked.answer
             : { _tag: "Balance", balance: again.balance } satisfies PartnerAnswer
@@ -115,8 +115,8 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
       return PartnerAsks.of({
         ask: (player, target, eventId, body) =>
           player.balance === null ? askShadow(player, target, eventId, body) : callbacks.ask(target, eventId, body),
-        figure,
-        isCurrent: (player, figure) => Effect.map(repo.countOf(player.id), (n) => n === figure.callbacks)
+        shadowBalance,
+        isCurrent: (player, asked) => Effect.map(repo.countOf(player.id), (n) => n === asked.callbacks)
       })
     })
   )

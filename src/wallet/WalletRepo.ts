@@ -6,6 +6,7 @@ import type { Environment } from "../domain/Environment.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import type {
+  DebitRolledBack,
   NewTransaction,
   OpenedBet,
   OpenRound,
@@ -23,7 +24,7 @@ import * as WalletRepoSql from "./WalletRepoSql.ts"
  * The wallet's rounds and transactions (wallet_rounds, wallet_transactions):
  * the only code that reads or writes them. A decision is written with what
  * goes with it (the player's balance mirror, the partner callbacks and their
- * delivery lines) in one atomic step. The wallet's rules (Wallet.ts) speak
+ * delivery queues) in one atomic step. The wallet's rules (Wallet.ts) speak
  * to it in these terms. `layerSql` keeps them in PostgreSQL (WalletRepoSql.ts),
  * `layerMemory` in memory (WalletRepoMemory.ts), for tests of those rules
  * and of the ledger's handlers.
@@ -32,9 +33,9 @@ export class WalletRepo extends Context.Service<WalletRepo, {
   /**
    * Writes a bet `pending` before the partner is asked, and opens its round (creating it on the first bet):
    * one atomic step, in turn with everything else on that round, which also reads the player's state (its
-   * mirror) as it writes; nothing when the player is gone.
+   * mirror) as it writes; nothing when the player is gone. DebitRolledBack when the bet's rollback came first.
    */
-  openBet(bet: NewTransaction, player: PlayerIdentity): Effect.Effect<OpenedBet, TransactionExists>
+  openBet(bet: NewTransaction, player: PlayerIdentity): Effect.Effect<OpenedBet, TransactionExists | DebitRolledBack>
   /**
    * Ends a pending bet, with its callbacks, its round's totals and the mirror, in one atomic step. False
    * when it was no longer pending (someone settled it first) or, with `olderThan`, not pending that long.
@@ -52,13 +53,17 @@ export class WalletRepo extends Context.Service<WalletRepo, {
     roundId: string,
     work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>
   ): Effect.Effect<A, E, R>
-  /** Records a transaction decided without a pending step, with its round, mirror and callbacks, atomically. */
+  /**
+   * Records a transaction decided without a pending step, with its round, mirror and callbacks, atomically. Its keys
+   * hold the races on a debit: a stake written applied whose rollback came first fails DebitRolledBack; a tombstone
+   * beside its debit, or a second undo of one debit, fails RoundChanged (decide again on what is there).
+   */
   recordDecided(
     transaction: NewTransaction,
     outcome: Outcome,
     round: RoundWrite,
     callbacks: ReadonlyArray<NewCallback>
-  ): Effect.Effect<WalletTransaction, TransactionExists | RoundChanged>
+  ): Effect.Effect<WalletTransaction, TransactionExists | RoundChanged | DebitRolledBack>
   /** A transaction by its kind and id, of one aggregator in one environment (each numbers its own). */
   findTransaction(
     environment: Environment,

@@ -6,6 +6,7 @@ import type { PlayerIdentity } from "../domain/Partner.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import {
+  DebitRolledBack,
   type NewTransaction,
   type OpenRound,
   type Outcome,
@@ -45,6 +46,23 @@ export const make = (callbacks: Array<MemoryCallback>) =>
     const txnKey = (t: { environment: string; aggregator: Aggregator; kind: string; txnId: string }) =>
       `${t.environment}\u0000${t.aggregator}\u0000${t.kind}\u0000${t.txnId}`
     const roundByRef = (ref: number) => [...rounds.values()].find((round) => round.ref === ref)
+    // The SQL's keys on a debit: a debit (unless refused) and its tombstone hold one key; a debit is undone once.
+    type Keyed = Pick<
+      WalletTransaction,
+      "environment" | "aggregator" | "kind" | "txnId" | "debitTxnId" | "status" | "note"
+    >
+    const debitKey = (t: Keyed) =>
+      (t.kind === "bet" && t.status !== "refused") || (t.kind === "rollback" && t.note === "early_rollback")
+        ? `${t.environment}\u0000${t.aggregator}\u0000${t.kind === "bet" ? t.txnId : t.debitTxnId}`
+        : undefined
+    const undoKey = (t: Keyed) =>
+      t.kind === "rollback" && t.status === "applied" && t.note !== "already_rolled_back"
+        ? `${t.environment}\u0000${t.aggregator}\u0000${t.debitTxnId}`
+        : undefined
+    const taken = (key: (t: Keyed) => string | undefined, t: Keyed) => {
+      const mine = key(t)
+      return mine !== undefined && [...transactions.values()].some((other) => key(other) === mine)
+    }
 
     const aged = (transaction: WalletTransaction, now: number): WalletTransaction => ({
       ...transaction,
@@ -88,6 +106,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       playerId: transaction.playerId,
       roundRef: round.ref,
       roundId: transaction.roundId,
+      debitTxnId: transaction.debitTxnId,
       gameCode: transaction.gameCode,
       providerCode: transaction.providerCode,
       bet: transaction.bet,
@@ -139,6 +158,9 @@ export const make = (callbacks: Array<MemoryCallback>) =>
           const at = yield* now
           if (transactions.has(txnKey(bet))) {
             return yield* new TransactionExists({ kind: "bet", txnId: bet.txnId })
+          }
+          if (taken(debitKey, { ...bet, status: "pending", note: null })) {
+            return yield* new DebitRolledBack({ txnId: bet.txnId })
           }
           const player = yield* players.findById(bet.playerId)
           const round = rounds.get(roundKey(bet.playerId, bet.aggregator, bet.roundId)) ?? newRound(bet, at)
@@ -200,9 +222,6 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       ) =>
         Effect.gen(function*() {
           const at = yield* now
-          if (transactions.has(txnKey(transaction))) {
-            return yield* new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId })
-          }
           let round: Round
           if (roundWrite._tag === "Create") {
             if (rounds.has(roundKey(transaction.playerId, transaction.aggregator, transaction.roundId))) {
@@ -220,6 +239,10 @@ export const make = (callbacks: Array<MemoryCallback>) =>
             if (current === undefined || (roundWrite.refund && current.pendingBets > 0)) {
               return yield* new RoundChanged()
             }
+            // The SQL table's checks: a round's totals never go below 0.
+            if (current.betTotal + roundWrite.addBet < 0 || current.winTotal + roundWrite.addWin < 0) {
+              return yield* Effect.die(new Error("a round's totals would go below 0"))
+            }
             round = {
               ...current,
               status: roundWrite.refund || current.status === "refunded"
@@ -232,6 +255,17 @@ export const make = (callbacks: Array<MemoryCallback>) =>
               updatedAt: new Date(at)
             }
           }
+          // As the SQL statement meets them: its round first, then the transaction's keys.
+          if (transactions.has(txnKey(transaction))) {
+            return yield* new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId })
+          }
+          const keyed = { ...transaction, status: outcome.status, note: outcome.note }
+          if (taken(debitKey, keyed)) {
+            return yield* (transaction.kind === "bet"
+              ? new DebitRolledBack({ txnId: transaction.txnId })
+              : new RoundChanged())
+          }
+          if (taken(undoKey, keyed)) return yield* new RoundChanged()
           putRound(round)
           return yield* write(settled(fresh(transaction, round, at), outcome, at), outcome, written)
         }),

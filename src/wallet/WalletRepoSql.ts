@@ -1,43 +1,42 @@
-import { Duration, Effect, Option, Schedule, Schema } from "effect"
-import { SqlClient, SqlError, SqlSchema, type Statement } from "effect/sql"
-import { Aggregator } from "../domain/Aggregator.ts"
-import { Environment } from "../domain/Environment.ts"
+import { type Duration, Effect, Option, Schedule } from "effect"
+import { SqlClient, SqlError, type Statement } from "effect/sql"
+import type { Aggregator } from "../domain/Aggregator.ts"
 import { formatCents } from "../domain/Money.ts"
 import type { NewCallback } from "../domain/Callbacks.ts"
-import { type Round, TransactionKind, type WalletTransaction } from "../domain/Wallet.ts"
+import type { Round, WalletTransaction } from "../domain/Wallet.ts"
 import {
+  DebitRolledBack,
   type NewTransaction,
   type OpenedBet,
-  type OpenRound,
   type Outcome,
   RoundChanged,
-  type RoundFilter,
   type RoundWrite,
   storedAnswer,
-  TransactionExists,
-  type TransactionFilter
+  TransactionExists
 } from "../domain/WalletRecords.ts"
-import { mirrorWriting, playerReading, playerStateOf } from "../partners/PartnerPlayers.ts"
+import { mirrorWriting, playerReading, playerStateOf } from "./LedgerMirror.ts"
 import { type PlayerIdentity, playerOf } from "../domain/Partner.ts"
 import { interval } from "../platform/SqlCodecs.ts"
-import type { PageRequest } from "../domain/Paging.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
-import { deliveryTask, playerLinePrefix } from "./outbox/OutboxRepo.ts"
+import { deliveryTask, playerQueuePrefix } from "./outbox/OutboxRepo.ts"
+import { makeReads } from "./WalletRepoReads.ts"
 import {
+  decodeCount,
   decodeOpened,
-  decodeOpenSince,
-  decodePendingPairs,
   decodeRounds,
   decodeTransactions,
   roundColumns,
-  RoundRow,
-  transactionColumns,
-  TransactionRow
+  storedAnswerColumn,
+  transactionColumns
 } from "./WalletRows.ts"
 
-const isKeyTaken = (error: unknown): boolean =>
-  SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation" &&
-  error.reason.constraint === "wallet_transactions_environment_aggregator_kind_txn_id"
+const violates = (constraint: string) => (error: unknown): boolean =>
+  SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation" && error.reason.constraint === constraint
+const isKeyTaken = violates("wallet_transactions_environment_aggregator_kind_txn_id")
+/** A debit and its tombstone (a rollback that came first) hold one key: whichever is written second is refused. */
+const isDebitKeyTaken = violates("wallet_transactions_debit_or_tombstone")
+/** A debit is undone once. */
+const isUndoneAlready = violates("wallet_transactions_one_rollback_per_debit")
 
 /** Two writers meeting on one round and one player in opposite order: PostgreSQL stops one, which tries again. */
 const retryDeadlocks = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -57,16 +56,17 @@ const dieOnSqlError = <A, E, R>(
   Effect.catchIf(effect, SqlError.isSqlError, Effect.die) as Effect.Effect<A, Exclude<E, SqlError.SqlError>, R>
 
 /**
- * WalletRepo over PostgreSQL (its `layerSql`): each step of the state machine is one statement, or one transaction
+ * WalletRepo over PostgreSQL (its `layerSql`; its reads in WalletRepoReads.ts): each step of the state machine is one statement, or one transaction
  * holding the round's row lock. The ledger's atomic write is this repository's: the round, the transaction, the
- * callbacks (partner_callbacks rows and their players' delivery lines, which the outbox then delivers) and the
- * player's mirror (PartnerPlayers' fragment) in one statement.
+ * callbacks (partner_callbacks rows and their players' delivery queues, which the outbox then delivers) and the
+ * player's mirror (LedgerMirror.ts) in one statement.
  */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const config = yield* CallbacksConfig
   const columns = sql.literal(transactionColumns)
   const rounds = sql.literal(roundColumns)
+  const reads = makeReads(sql)
 
   const selectTransactions = (statement: Statement.Statement<unknown>) =>
     statement.pipe(Effect.flatMap(decodeTransactions))
@@ -107,12 +107,13 @@ export const make = Effect.gen(function*() {
       ),
       retryDeadlocks,
       Effect.catchIf(isKeyTaken, () => Effect.fail(new TransactionExists({ kind: "bet", txnId: bet.txnId }))),
+      Effect.catchIf(isDebitKeyTaken, () => Effect.fail(new DebitRolledBack({ txnId: bet.txnId }))),
       Effect.catchTag(["SqlError", "SchemaError"], Effect.die)
     )
 
   /**
    * The decision's callbacks, as common table expressions of its statement: each recorded for the transaction
-   * `transactionRef` names, and each player's delivery line scheduled, only if the CTE named `guard` produced a row.
+   * `transactionRef` names, and each player's delivery queue scheduled, only if the CTE named `guard` produced a row.
    */
   const callbacksWriting = (
     callbacks: ReadonlyArray<NewCallback>,
@@ -137,19 +138,19 @@ export const make = Effect.gen(function*() {
         last_error: callback.asked?.error ?? null
       }
     })
-    // A line is scheduled for each player with a notification to deliver.
-    const lines = [...new Set(rows.filter((row) => row.status === "pending").map((row) => row.player_id))]
-    // The lines are scheduled first, and the insert refers to them: a plain SELECT in WITH that nothing
+    // A delivery queue is scheduled for each player with a notification to deliver.
+    const queues = [...new Set(rows.filter((row) => row.status === "pending").map((row) => row.player_id))]
+    // The delivery queues are scheduled first, and the insert refers to them: a plain SELECT in WITH that nothing
     // reads is never run, and the caller's statement need not know this one's parts.
     return sql`
-        scheduled_lines AS (
-          SELECT job.id FROM jsonb_array_elements_text(${JSON.stringify(lines)}::jsonb) AS line(player_id)
+        scheduled_queues AS (
+          SELECT job.id FROM jsonb_array_elements_text(${JSON.stringify(queues)}::jsonb) AS queue(player_id)
           CROSS JOIN LATERAL graphile_worker.add_job(
             ${deliveryTask},
-            json_build_object('player_id', line.player_id::bigint),
-            queue_name => ${playerLinePrefix} || line.player_id,
+            json_build_object('player_id', queue.player_id::bigint),
+            queue_name => ${playerQueuePrefix} || queue.player_id,
             max_attempts => ${config.maxAttempts}::smallint,
-            job_key => ${playerLinePrefix} || line.player_id,
+            job_key => ${playerQueuePrefix} || queue.player_id,
             job_key_mode => 'preserve_run_at'
           ) AS job
           WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)})
@@ -163,7 +164,7 @@ export const make = Effect.gen(function*() {
       JSON.stringify(rows)
     }::jsonb) AS c(event_id text, partner_id bigint, environment text, player_id bigint,
             kind text, txn_id text, body text, status text, attempts integer, last_error text)
-          WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)}) AND (SELECT count(*) FROM scheduled_lines) >= 0
+          WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)}) AND (SELECT count(*) FROM scheduled_queues) >= 0
           RETURNING id
         )
       `
@@ -175,7 +176,7 @@ export const make = Effect.gen(function*() {
     note: outcome.note,
     amount: formatCents(outcome.amount),
     balanceAfter: outcome.balanceAfter === null ? null : formatCents(outcome.balanceAfter),
-    answer: JSON.stringify(storedAnswer(outcome))
+    answer: storedAnswerColumn(storedAnswer(outcome))
   })
 
   const settleBet = (
@@ -189,7 +190,7 @@ export const make = Effect.gen(function*() {
     const stale = options.olderThan === undefined
       ? sql`true`
       : sql`created_at <= now() - ${interval(options.olderThan)}::interval`
-    return sql<{ settled: number }>`
+    return sql`
       WITH settled AS (
         UPDATE wallet_transactions
         SET status = ${o.status}, refusal = ${o.refusal}, note = ${o.note}, amount = ${o.amount},
@@ -209,9 +210,10 @@ export const make = Effect.gen(function*() {
       ),
       ${mirrorWriting(sql, { playerId: bet.playerId, balance: outcome.mirror }, "round")},
       ${callbacksWriting(callbacks, { guard: "round", transactionRef: sql`${bet.ref}::bigint` })}
-      SELECT count(*)::int AS settled FROM round
+      SELECT count(*)::int AS n FROM round
     `.pipe(
-      Effect.map(([row]) => row.settled === 1),
+      Effect.flatMap(decodeCount),
+      Effect.map(([row]) => row.n === 1),
       retryDeadlocks,
       Effect.orDie
     )
@@ -258,10 +260,11 @@ export const make = Effect.gen(function*() {
       WITH ${roundWriting(transaction, round)},
       recorded AS (
         INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, round_ref,
-                                         round_id, game_code, provider_code, bet, win, status, refusal, note, amount,
-                                         balance_after, answer, settled_at)
+                                         round_id, debit_txn_id, game_code, provider_code, bet, win, status, refusal, note,
+                                         amount, balance_after, answer, settled_at)
         SELECT ${transaction.kind}, ${transaction.txnId}, ${transaction.fingerprint}, ${transaction.partnerId},
-               ${transaction.environment}, ${transaction.aggregator}, ${transaction.playerId}, round.id, ${transaction.roundId}, ${transaction.gameCode}, ${transaction.providerCode},
+               ${transaction.environment}, ${transaction.aggregator}, ${transaction.playerId}, round.id, ${transaction.roundId},
+               ${transaction.debitTxnId}, ${transaction.gameCode}, ${transaction.providerCode},
                ${formatCents(transaction.bet)}, ${formatCents(transaction.win)}, ${o.status}, ${o.refusal}, ${o.note},
                ${o.amount}, ${o.balanceAfter}, ${o.answer}::jsonb, now()
         FROM round
@@ -277,53 +280,17 @@ export const make = Effect.gen(function*() {
         isKeyTaken,
         () => Effect.fail(new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId }))
       ),
+      Effect.catchIf(
+        isDebitKeyTaken,
+        (): Effect.Effect<never, DebitRolledBack | RoundChanged> =>
+          transaction.kind === "bet"
+            ? Effect.fail(new DebitRolledBack({ txnId: transaction.txnId }))
+            : Effect.fail(new RoundChanged())
+      ),
+      Effect.catchIf(isUndoneAlready, () => Effect.fail(new RoundChanged())),
       Effect.catchTag(["SqlError", "SchemaError"], Effect.die)
     )
   }
-
-  const transactionsWhere = (filter: TransactionFilter) => {
-    const conditions = [sql`true`]
-    if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
-    if (filter.environment !== undefined) conditions.push(sql`environment = ${filter.environment}`)
-    if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
-    if (filter.txnId !== undefined) conditions.push(sql`txn_id = ${filter.txnId}`)
-    if (filter.kind !== undefined) conditions.push(sql`kind = ${filter.kind}`)
-    if (filter.roundId !== undefined) conditions.push(sql`round_id = ${filter.roundId}`)
-    if (filter.status !== undefined) conditions.push(sql`status = ${filter.status}`)
-    if (filter.from !== undefined) conditions.push(sql`created_at >= ${filter.from}`)
-    if (filter.to !== undefined) conditions.push(sql`created_at <= ${filter.to}`)
-    return sql.and(conditions)
-  }
-
-  const findTransaction = SqlSchema.findOneOption({
-    Request: Schema.Struct({
-      environment: Environment,
-      aggregator: Aggregator,
-      kind: TransactionKind,
-      txnId: Schema.String
-    }),
-    Result: TransactionRow,
-    execute: ({ aggregator, environment, kind, txnId }) =>
-      sql`SELECT ${columns} FROM wallet_transactions
-          WHERE environment = ${environment} AND aggregator = ${aggregator} AND kind = ${kind} AND txn_id = ${txnId}`
-  })
-  const pendingBetsOf = SqlSchema.findAll({
-    Request: Schema.Int,
-    Result: TransactionRow,
-    execute: (roundRef) =>
-      sql`SELECT ${columns} FROM wallet_transactions WHERE round_ref = ${roundRef} AND status = 'pending' ORDER BY id`
-  })
-  const roundsByRef = SqlSchema.findAll({
-    Request: Schema.Array(Schema.Int),
-    Result: RoundRow,
-    execute: (refs) => sql`SELECT ${rounds} FROM wallet_rounds WHERE id = ANY(${refs}::bigint[]) ORDER BY id`
-  })
-  const transactionsOfRounds = SqlSchema.findAll({
-    Request: Schema.Array(Schema.Int),
-    Result: TransactionRow,
-    execute: (refs) =>
-      sql`SELECT ${columns} FROM wallet_transactions WHERE round_ref = ANY(${refs}::bigint[]) ORDER BY id`
-  })
 
   return {
     openBet,
@@ -338,74 +305,6 @@ export const make = Effect.gen(function*() {
         retryDeadlocks(sql.withTransaction(Effect.flatMap(lockRound(playerId, aggregator, roundId), work)))
       ),
     recordDecided,
-    findTransaction: (environment: Environment, aggregator: Aggregator, kind: TransactionKind, txnId: string) =>
-      Effect.orDie(findTransaction({ environment, aggregator, kind, txnId })),
-    pendingBetsOf: (roundRef: number) => Effect.orDie(pendingBetsOf(roundRef)),
-    stalePendingBets: (olderThan: Duration.Duration, limit: number) =>
-      selectTransactions(sql`
-        SELECT ${columns} FROM wallet_transactions
-        WHERE status = 'pending' AND created_at <= now() - ${interval(olderThan)}::interval
-        ORDER BY created_at LIMIT ${limit}
-      `).pipe(Effect.orDie),
-    createdBetween: (partnerId: number, environment: Environment, from: Date, to: Date) =>
-      selectTransactions(sql`
-        SELECT ${columns} FROM wallet_transactions
-        WHERE partner_id = ${partnerId} AND environment = ${environment} AND created_at >= ${from} AND created_at < ${to}
-        ORDER BY created_at, id
-      `).pipe(Effect.orDie),
-    pendingBetween: (from: Date, to: Date) =>
-      sql`
-        SELECT DISTINCT partner_id, environment FROM wallet_transactions
-        WHERE status = 'pending' AND created_at >= ${from} AND created_at < ${to}
-      `.pipe(Effect.flatMap(decodePendingPairs), Effect.orDie),
-    firstCreatedAt: sql<{ first: Date | null }>`SELECT min(created_at) AS first FROM wallet_transactions`.pipe(
-      Effect.map(([row]) => Option.fromNullishOr(row.first)),
-      Effect.orDie
-    ),
-    openRounds: (olderThan: Duration.Duration, limit: number) =>
-      sql<Record<string, unknown>>`
-        SELECT ${rounds}, open_since FROM (
-          SELECT r.*, COALESCE(
-            (SELECT min(t.created_at) FROM wallet_transactions t WHERE t.round_ref = r.id AND t.status = 'pending'),
-            r.updated_at
-          ) AS open_since
-          FROM wallet_rounds r WHERE r.status = 'open'
-        ) open_rounds
-        WHERE open_since <= now() - ${interval(olderThan)}::interval
-        ORDER BY open_since, id
-        LIMIT ${limit}
-      `.pipe(
-        Effect.flatMap((rows) =>
-          Effect.zipWith(decodeRounds(rows), decodeOpenSince(rows), (decoded, since) =>
-            decoded.map((round, i): OpenRound => ({ round, openSince: since[i].open_since })))
-        ),
-        Effect.orDie
-      ),
-    pendingBets: (limit: number) =>
-      selectTransactions(sql`
-        SELECT ${columns} FROM wallet_transactions WHERE status = 'pending' ORDER BY created_at LIMIT ${limit}
-      `).pipe(Effect.orDie),
-    transactions: (filter: TransactionFilter, page: PageRequest) =>
-      Effect.all({
-        transactions: selectTransactions(sql`
-          SELECT ${columns} FROM wallet_transactions WHERE ${transactionsWhere(filter)}
-          ORDER BY created_at DESC, id DESC
-          LIMIT ${page.perPage} OFFSET ${(page.page - 1) * page.perPage}
-        `),
-        total: sql<{ total: number }>`
-          SELECT count(*)::int AS total FROM wallet_transactions WHERE ${transactionsWhere(filter)}
-        `.pipe(Effect.map(([row]) => row.total))
-      }, { concurrency: 2 }).pipe(Effect.orDie),
-    rounds: (filter: RoundFilter) => {
-      const conditions = [sql`round_id = ${filter.roundId}`]
-      if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
-      if (filter.environment !== undefined) conditions.push(sql`environment = ${filter.environment}`)
-      if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
-      return selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE ${sql.and(conditions)} ORDER BY id`)
-    },
-    roundsByRef: (refs: ReadonlyArray<number>) =>
-      refs.length === 0 ? Effect.succeed([]) : Effect.orDie(roundsByRef(refs)),
-    transactionsOfRounds: (refs: ReadonlyArray<number>) =>
-      refs.length === 0 ? Effect.succeed([]) : Effect.orDie(transactionsOfRounds(refs))
+    ...reads
   }
 })

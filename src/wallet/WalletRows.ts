@@ -4,8 +4,8 @@
  */
 import { Effect, Schema, Struct } from "effect"
 import { Environment } from "../domain/Environment.ts"
-import { Round, WalletTransaction } from "../domain/Wallet.ts"
-import { PlayerStateColumns } from "../partners/PartnerPlayers.ts"
+import { Round, StoredOutcomeAsAnswer, WalletTransaction } from "../domain/Wallet.ts"
+import { PlayerStateColumns } from "./LedgerMirror.ts"
 import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
 
 // Rows are decoded once, into the domain's own shapes: the columns' names and SQL types at this edge only.
@@ -17,7 +17,9 @@ export const TransactionRow = WalletTransaction.mapFields(Struct.assign({
   bet: CentsFromNumeric,
   win: CentsFromNumeric,
   amount: CentsFromNumeric,
-  balanceAfter: Schema.NullOr(CentsFromNumeric)
+  balanceAfter: Schema.NullOr(CentsFromNumeric),
+  // Kept as every release has kept it (rows written before the ledger spoke events read the same).
+  answer: Schema.NullOr(StoredOutcomeAsAnswer)
 })).pipe(Schema.encodeKeys({
   ref: "id",
   txnId: "txn_id",
@@ -25,6 +27,7 @@ export const TransactionRow = WalletTransaction.mapFields(Struct.assign({
   playerId: "player_id",
   roundRef: "round_ref",
   roundId: "round_id",
+  debitTxnId: "debit_txn_id",
   gameCode: "game_code",
   providerCode: "provider_code",
   balanceAfter: "balance_after",
@@ -64,9 +67,18 @@ export const decodePendingPairs = Schema.decodeUnknownEffect(Schema.Array(
   )
 ))
 export const decodeOpenSince = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ open_since: Schema.Date })))
+export const decodeFirstCreated = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ first: Schema.NullOr(Schema.Date) }))
+)
+/** A count, as `count(*)::int AS n` gives it. */
+export const decodeCount = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ n: Schema.Int })))
+
+/** A kept outcome as its column holds it (JSON text). */
+export const storedAnswerColumn = (outcome: typeof StoredOutcomeAsAnswer.Type) =>
+  JSON.stringify(Schema.encodeSync(StoredOutcomeAsAnswer)(outcome))
 
 export const transactionColumns =
-  `id, kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, round_ref, round_id, game_code, provider_code,
+  `id, kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, round_ref, round_id, debit_txn_id, game_code, provider_code,
   bet, win, status, refusal, note, amount, balance_after, answer, created_at, settled_at,
   (extract(epoch FROM now() - created_at) * 1000)::float8 AS age_millis`
 export const roundColumns =

@@ -89,6 +89,7 @@ layer(App, live)("the console's operations pages in Chromium", (it) => {
         environment: "live",
         playerId: ana.id,
         roundId: "console-stuck-round",
+        debitTxnId: null,
         gameCode: "ag-hidden-fortune",
         providerCode: "aurora-gaming",
         bet: 300,

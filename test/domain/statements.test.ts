@@ -73,6 +73,18 @@ describe("statements", () => {
     })
   })
 
+  it("totals of the ledger's other events: a credit is a win, a debit's rollback gives back as a refund does", () => {
+    const events = [
+      line({ txnId: "d1", win: 0, amount: -1000 }),
+      line({ txnId: "c1", kind: "credit", roundId: "d1", bet: 0, win: 700, amount: 700 }),
+      line({ txnId: "x1", kind: "rollback", roundId: "d1", bet: 0, win: 0, amount: 1000 })
+    ]
+    assert.deepStrictEqual(totalsOf(events), {
+      totals: { bets: 1000, wins: 700, refunds: 1000, rollbacks: 0, net: 700 },
+      counts: { transactions: 3, bets: 1, refusedBets: 0, wins: 1, refunds: 1, rollbacks: 0 }
+    })
+  })
+
   it("the document: a summary line, then a line per transaction, each ending in a newline; read back page by page", () => {
     const computed = computeStatement({
       partner: "acme",

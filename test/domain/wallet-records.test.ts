@@ -7,7 +7,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Option } from "effect"
 import { creditOf, transactionEventId } from "../../src/domain/Callbacks.ts"
 import { type CallbackTarget, PartnerPlayer } from "../../src/domain/Partner.ts"
-import { type BetCall, fingerprint, type RefundCall, type Round, withCredits } from "../../src/domain/Wallet.ts"
+import { type Round, withCredits } from "../../src/domain/Wallet.ts"
+import { type DebitAndCredit, fingerprint, type Rollback } from "../../src/domain/WalletEvents.ts"
 import {
   betOf,
   betSettlement,
@@ -31,8 +32,8 @@ const player = new PartnerPlayer({
 })
 const at = new Date("2026-11-22T13:00:00.000Z")
 
-const bet: BetCall = {
-  type: "WinBet",
+const bet: DebitAndCredit = {
+  _tag: "DebitAndCredit",
   aggregator: "sandbox",
   userCode: 1000042,
   txnId: "t-1",
@@ -42,8 +43,9 @@ const bet: BetCall = {
   gameCode: "g",
   providerCode: "p"
 }
-const refund: RefundCall = {
-  type: "Refund",
+const refund: Rollback = {
+  _tag: "Rollback",
+  debitTxnId: null,
   aggregator: "sandbox",
   userCode: 1000042,
   txnId: "t-9",
@@ -80,6 +82,7 @@ describe("the transaction a call brings", () => {
       environment: "live",
       playerId: 7,
       roundId: "r-1",
+      debitTxnId: null,
       gameCode: "g",
       providerCode: "p",
       bet: 500,
@@ -101,7 +104,7 @@ describe("a bet's end", () => {
       note: null,
       amount: -300,
       balanceAfter: 9_700,
-      answer: { msg: "", balance: 97 },
+      answer: { _tag: "Accepted", balance: 9700 },
       mirror: 9_700
     })
     assert.deepStrictEqual(callbacks.map((c) => [c.kind, c.eventId, c.asked]), [
@@ -136,6 +139,7 @@ describe("a bet's end", () => {
       playerId: 7,
       roundRef: 11,
       roundId: "r-1",
+      debitTxnId: null,
       gameCode: "g",
       providerCode: "p",
       bet: 500,
@@ -178,10 +182,14 @@ describe("bets the partner is not asked about", () => {
       note: null,
       amount: 0,
       balanceAfter: 10_000,
-      answer: { msg: "ROUND_REFUNDED", balance: 100 },
+      answer: { _tag: "Refused", refusal: "ROUND_REFUNDED", balance: 10_000 },
       mirror: null
     })
-    assert.deepStrictEqual(refusedBet("INVALID_USER", 0, 10_000).answer, { msg: "INVALID_USER", balance: 0 })
+    assert.deepStrictEqual(refusedBet("INVALID_USER", 0, 10_000).answer, {
+      _tag: "Refused",
+      refusal: "INVALID_USER",
+      balance: 0
+    })
   })
 
   it("a free round credits its win through a notification; without a win it writes none", () => {
@@ -255,7 +263,7 @@ describe("a refund's records", () => {
       note: null,
       amount: 300,
       balanceAfter: 10_300,
-      answer: { msg: "", balance: 103 },
+      answer: { _tag: "Accepted", balance: 10_300 },
       mirror: 10_300
     })
     assert.deepStrictEqual(records.callbacks.map((c) => [c.kind, c.txnId]), [["refund", "t-9"]])

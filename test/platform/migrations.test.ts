@@ -6,6 +6,7 @@ import { SqlClient, type SqlError } from "effect/sql"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as Database from "../../src/platform/Database.ts"
+import { decodeTransactions, transactionColumns } from "../../src/wallet/WalletRows.ts"
 import { scopedDatabase } from "../support/TestDatabase.ts"
 
 const onDatabase = (url: string) => Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 4 }))
@@ -219,4 +220,36 @@ it.effect("a deployment that ran the sandbox live says so before upgrading: its 
     assert.deepStrictEqual(after.transactions.map((t) => t.aggregator), ["sandbox", "sandbox", "sandbox", "sandbox"])
     assert.deepStrictEqual(after.providers.map((p) => p.aggregator), ["sandbox"])
     assert.deepStrictEqual(after.games.map((g) => g.aggregator), ["sandbox"])
+  }))
+
+it.effect("a ledger of the release before the wallet's events upgrades in place: its rows and kept answers read as they were, and one debit is undone once", () =>
+  Effect.gen(function*() {
+    const url = yield* scopedDatabase({ empty: true })
+    yield* releaseBeforeAggregators(url)
+    yield* migrateUpTo(23).pipe(onDatabase(url))
+    yield* Database.migrate.pipe(onDatabase(url))
+    const sqlOn = <A, E>(work: (sql: SqlClient.SqlClient) => Effect.Effect<A, E>) =>
+      Effect.flatMap(Effect.service(SqlClient.SqlClient), work).pipe(onDatabase(url))
+    // The rows of before, read by the ledger's own codec: their kept answers as the outcomes they were.
+    const rows = yield* sqlOn((sql) =>
+      sql`SELECT ${sql.literal(transactionColumns)} FROM wallet_transactions WHERE environment = 'live' ORDER BY kind`
+        .pipe(Effect.flatMap(decodeTransactions))
+    )
+    assert.deepStrictEqual(rows.map((t) => [t.kind, t.debitTxnId, t.answer]), [
+      ["bet", null, { refusal: null, balance: 14_444 }],
+      ["refund", null, { refusal: null, balance: 14_444 }]
+    ])
+    // A rollback names its debit; the first undo is the only one the database takes.
+    const rollback = (txnId: string) =>
+      sqlOn((sql) =>
+        sql`
+        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id,
+                                         round_ref, round_id, debit_txn_id, amount, balance_after, status, answer,
+                                         settled_at)
+        SELECT 'rollback', ${txnId}, 'f', partner_id, environment, aggregator, player_id, round_ref, round_id, 'txn-1',
+               12.34, 144.44, 'applied', '{"msg": "", "balance": 144.44}', now()
+        FROM wallet_transactions WHERE environment = 'live' AND kind = 'bet'`
+      )
+    yield* rollback("undo-1")
+    assert.strictEqual(violated(yield* Effect.flip(rollback("undo-2"))), "wallet_transactions_one_rollback_per_debit")
   }))

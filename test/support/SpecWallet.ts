@@ -24,7 +24,7 @@ export const givenTestBet = (
     )
     yield* Wallet.use((wallet) =>
       wallet.handle({
-        type: "WinBet",
+        _tag: "DebitAndCredit",
         aggregator: "sandbox",
         userCode: player.internalUserId,
         txnId,

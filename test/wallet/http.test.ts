@@ -129,7 +129,7 @@ const winBet = (player: PartnerPlayer, txnId: string, bet: number, win: number, 
     Effect.service(Wallet),
     (wallet) =>
       wallet.handle({
-        type: "WinBet",
+        _tag: "DebitAndCredit",
         aggregator: "sandbox",
         userCode: player.internalUserId,
         txnId,

@@ -194,6 +194,7 @@ layer(WalletApp(books), live)("daily statements", (it) => {
           environment: "live",
           playerId: ana.id,
           roundId: "st-pending",
+          debitTxnId: null,
           gameCode: "ag-hidden-fortune",
           providerCode: "aurora-gaming",
           bet: 100,

@@ -164,6 +164,7 @@ layer(FirstInstance, live)("stuck items and the operator alert", (it) => {
           environment: "live",
           playerId: ana.id,
           roundId: "stuck-round",
+          debitTxnId: null,
           gameCode: "ag-hidden-fortune",
           providerCode: "aurora-gaming",
           bet: 500,

@@ -18,20 +18,20 @@ import { MemoryCallbacks } from "../../src/wallet/WalletRepoMemory.ts"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import * as ExactJson from "../../src/domain/ExactJson.ts"
 import { formatCents, parseCents } from "../../src/domain/Money.ts"
+import { decideRefund, type PartnerAnswer, settleBet } from "../../src/domain/Wallet.ts"
 import {
-  type BetCall,
-  decideRefund,
+  type Credit,
+  type Debit,
+  type DebitAndCredit,
   fingerprint,
-  type PartnerAnswer,
-  type RefundCall,
-  settleBet
-} from "../../src/domain/Wallet.ts"
+  type Rollback
+} from "../../src/domain/WalletEvents.ts"
 import { CallbackTargets } from "../../src/partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { testCallbacksConfig } from "../support/TestApp.ts"
 
-const bet = (txnId: string, amounts: { bet: number; win: number }, roundId = txnId): BetCall => ({
-  type: "WinBet",
+const bet = (txnId: string, amounts: { bet: number; win: number }, roundId = txnId): DebitAndCredit => ({
+  _tag: "DebitAndCredit",
   aggregator: "sandbox",
   userCode: 100_001,
   txnId,
@@ -41,8 +41,9 @@ const bet = (txnId: string, amounts: { bet: number; win: number }, roundId = txn
   gameCode: "g",
   providerCode: "p"
 })
-const refundOf = (txnId: string, roundId: string): RefundCall => ({
-  type: "Refund",
+const refundOf = (txnId: string, roundId: string): Rollback => ({
+  _tag: "Rollback",
+  debitTxnId: null,
   aggregator: "sandbox",
   userCode: 100_001,
   txnId,
@@ -113,8 +114,9 @@ describe("the rules, as pure functions", () => {
     ]
     for (const [answer, expected] of answers) assert.deepInclude(settleBet(call, answer, 7_700), expected)
     assert.deepStrictEqual(settleBet(call, { _tag: "InsufficientFunds", balance: null }, 7_700).answer, {
-      msg: "INSUFFICIENT_USER_FUNDS",
-      balance: 77
+      _tag: "Refused",
+      refusal: "INSUFFICIENT_USER_FUNDS",
+      balance: 7700
     })
   })
 
@@ -205,7 +207,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const player = yield* given
       const wallet = yield* Wallet
       const answer = yield* wallet.handle(bet("m-1", { bet: 1_000, win: 300 }), "live")
-      assert.deepStrictEqual(answer, { msg: "", balance: 93 })
+      assert.deepStrictEqual(answer, { _tag: "Accepted", balance: 9300 })
       assert.strictEqual(Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance, 9_300)
       const written = (yield* MemoryCallbacks).filter((callback) => callback.txnId === "m-1").map((callback) =>
         callback.kind
@@ -218,11 +220,11 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const player = yield* given
       const wallet = yield* Wallet
       const sandboxBet = bet("m-same", { bet: 1_000, win: 0 }, "m-same-round")
-      const playfiverBet: BetCall = { ...sandboxBet, aggregator: "playfiver" }
-      assert.deepStrictEqual(yield* wallet.handle(sandboxBet, "live"), { msg: "", balance: 90 })
-      assert.deepStrictEqual(yield* wallet.handle(playfiverBet, "live"), { msg: "", balance: 80 })
+      const playfiverBet: DebitAndCredit = { ...sandboxBet, aggregator: "playfiver" }
+      assert.deepStrictEqual(yield* wallet.handle(sandboxBet, "live"), { _tag: "Accepted", balance: 9000 })
+      assert.deepStrictEqual(yield* wallet.handle(playfiverBet, "live"), { _tag: "Accepted", balance: 8000 })
       // A repeat is a repeat within its aggregator only: it moves nothing.
-      assert.deepStrictEqual(yield* wallet.handle(playfiverBet, "live"), { msg: "", balance: 80 })
+      assert.deepStrictEqual(yield* wallet.handle(playfiverBet, "live"), { _tag: "Accepted", balance: 8000 })
       const repo = yield* WalletRepo
       const sandboxEntry = Option.getOrThrow(yield* repo.findTransaction("live", "sandbox", "bet", "m-same"))
       const playfiverEntry = Option.getOrThrow(yield* repo.findTransaction("live", "playfiver", "bet", "m-same"))
@@ -236,7 +238,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       // A refund undoes only its own aggregator's round.
       assert.deepStrictEqual(
         yield* wallet.handle({ ...refundOf("m-same-refund", "m-same-round"), aggregator: "playfiver" }, "live"),
-        { msg: "", balance: 90 }
+        { _tag: "Accepted", balance: 9000 }
       )
       const rounds = yield* repo.roundsByRef([sandboxEntry.roundRef, playfiverEntry.roundRef])
       assert.deepStrictEqual(rounds.map((round) => [round.aggregator, round.status]), [
@@ -250,7 +252,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       yield* given
       partner.away = true
       const answer = yield* (yield* Wallet).handle(bet("m-2", { bet: 1_000, win: 0 }), "live")
-      assert.deepStrictEqual(answer, { msg: "INSUFFICIENT_USER_FUNDS", balance: 100 })
+      assert.deepStrictEqual(answer, { _tag: "Refused", refusal: "INSUFFICIENT_USER_FUNDS", balance: 10_000 })
       const written = (yield* MemoryCallbacks).filter((callback) => callback.txnId === "m-2")
       assert.deepStrictEqual(written.map((callback) => [callback.kind, callback.asked?.error ?? null]), [[
         "bet",
@@ -262,10 +264,14 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
     Effect.gen(function*() {
       yield* given
       const wallet = yield* Wallet
-      assert.deepStrictEqual(yield* wallet.handle(refundOf("m-r1", "m-round-3"), "live"), { msg: "", balance: 100 })
+      assert.deepStrictEqual(yield* wallet.handle(refundOf("m-r1", "m-round-3"), "live"), {
+        _tag: "Accepted",
+        balance: 10_000
+      })
       assert.deepStrictEqual(yield* wallet.handle(bet("m-3", { bet: 500, win: 0 }, "m-round-3"), "live"), {
-        msg: "ROUND_REFUNDED",
-        balance: 100
+        _tag: "Refused",
+        refusal: "ROUND_REFUNDED",
+        balance: 10_000
       })
       assert.deepStrictEqual(partner.asked, [])
     }))
@@ -278,7 +284,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       // The player spent the win elsewhere: the partner says 20.00.
       yield* (yield* PartnerPlayers).confirmBalance(player.id, 2_000)
       const refunded = yield* wallet.handle(refundOf("m-r4", "m-round-4"), "live")
-      assert.deepStrictEqual(refunded, { msg: "", balance: 0 })
+      assert.deepStrictEqual(refunded, { _tag: "Accepted", balance: 0 })
       const entry = Option.getOrThrow(yield* (yield* WalletRepo).findTransaction("live", "sandbox", "refund", "m-r4"))
       assert.strictEqual(entry.amount, -5_000, "the partner is told the whole reversal")
     }))
@@ -292,8 +298,8 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       yield* TestClock.adjust("50 millis")
       const refunding = yield* Effect.forkChild(wallet.handle(refundOf("m-r5", "m-round-5"), "live"))
       yield* TestClock.adjust("1 second")
-      assert.deepStrictEqual(yield* Fiber.join(pending), { msg: "", balance: 93 })
-      assert.deepStrictEqual(yield* Fiber.join(refunding), { msg: "", balance: 100 })
+      assert.deepStrictEqual(yield* Fiber.join(pending), { _tag: "Accepted", balance: 9300 })
+      assert.deepStrictEqual(yield* Fiber.join(refunding), { _tag: "Accepted", balance: 10_000 })
     }))
 
   it.effect("a bet left pending past the time-out is recovered: refused with a rollback, and its repeat gets that", () =>
@@ -309,6 +315,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
         environment: "live",
         playerId: player.id,
         roundId: "m-6",
+        debitTxnId: null,
         gameCode: "g",
         providerCode: "p",
         bet: 100,
@@ -323,11 +330,61 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const entry = Option.getOrThrow(yield* repo.findTransaction("live", "sandbox", "bet", "m-6"))
       assert.deepInclude(entry, { status: "refused", note: "recovered", refusal: "INSUFFICIENT_USER_FUNDS" })
       assert.deepStrictEqual(yield* wallet.handle(bet("m-6", { bet: 100, win: 0 }), "live"), {
-        msg: "INSUFFICIENT_USER_FUNDS",
-        balance: 100
+        _tag: "Refused",
+        refusal: "INSUFFICIENT_USER_FUNDS",
+        balance: 10_000
       })
       assert.isTrue(
         (yield* MemoryCallbacks).some((callback) => callback.txnId === "m-6" && callback.kind === "rollback")
       )
+    }))
+
+  it.effect("the ledger's other events over memory: a debit, a credit paying it, its rollback once, one before its debit", () =>
+    Effect.gen(function*() {
+      const player = yield* given
+      const wallet = yield* Wallet
+      const fields = {
+        aggregator: "sandbox",
+        userCode: 100_001,
+        roundId: "m-ev",
+        gameCode: "g",
+        providerCode: "p"
+      } as const
+      const debitOf = (txnId: string): Debit => ({ _tag: "Debit", ...fields, txnId, bet: 1_000 })
+      const rollbackOf = (txnId: string, debitTxnId: string): Rollback => ({
+        _tag: "Rollback",
+        ...fields,
+        txnId,
+        debitTxnId
+      })
+      const credit: Credit = { _tag: "Credit", ...fields, txnId: "m-ev-c", win: 2_500, debitTxnId: "m-ev-d" }
+      assert.deepStrictEqual(yield* wallet.handle(debitOf("m-ev-d"), "live"), { _tag: "Accepted", balance: 9_000 })
+      assert.deepStrictEqual(yield* wallet.handle(credit, "live"), { _tag: "Accepted", balance: 11_500 })
+      assert.deepStrictEqual(yield* wallet.handle(rollbackOf("m-ev-r1", "m-ev-d"), "live"), {
+        _tag: "Accepted",
+        balance: 12_500
+      })
+      assert.deepStrictEqual(yield* wallet.handle(rollbackOf("m-ev-r2", "m-ev-d"), "live"), {
+        _tag: "Accepted",
+        balance: 12_500
+      })
+      assert.deepStrictEqual(yield* wallet.handle({ ...credit, txnId: "m-ev-c2" }, "live"), {
+        _tag: "Refused",
+        refusal: "DEBIT_NOT_FOUND",
+        balance: 12_500
+      })
+      assert.deepStrictEqual(yield* wallet.handle(rollbackOf("m-ev-r3", "m-ev-late"), "live"), {
+        _tag: "Accepted",
+        balance: 12_500
+      })
+      assert.deepStrictEqual(yield* wallet.handle(debitOf("m-ev-late"), "live"), {
+        _tag: "Refused",
+        refusal: "DEBIT_ROLLED_BACK",
+        balance: 12_500
+      })
+      assert.notInclude(partner.asked, transactionEventId("bet", "m-ev-late"))
+      assert.strictEqual(Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance, 12_500)
+      const notified = (yield* MemoryCallbacks).filter((c) => c.kind !== "bet" && c.txnId.startsWith("m-ev"))
+      assert.deepStrictEqual(notified.map((c) => [c.kind, c.txnId]), [["win", "m-ev-c"], ["rollback", "m-ev-d"]])
     }))
 })

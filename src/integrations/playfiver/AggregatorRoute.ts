@@ -9,7 +9,7 @@ import { readBodyText } from "../../platform/RequestBody.ts"
 import { CallbacksConfig } from "../../wallet/CallbacksConfig.ts"
 import { Wallet } from "../../wallet/Wallet.ts"
 import { WalletCredentials } from "./WalletCredentials.ts"
-import { CallEnvelope, readWalletCall } from "./WalletProtocol.ts"
+import { answerOf, CallEnvelope, readWalletCall } from "./WalletProtocol.ts"
 
 /**
  * Where an aggregator speaking this protocol posts its wallet calls (its "operator URL"), outside the partner API:
@@ -120,7 +120,7 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
           })`
         return yield* refuse(400, "INVALID_REQUEST", problem, address)
       }
-      return answer(200, yield* wallet.handle(call.success, agent.value.environment))
+      return answer(200, answerOf(yield* wallet.handle(call.success, agent.value.environment)))
     })
 
   yield* router.add("POST", walletPath, serve(Option.none()))

@@ -73,7 +73,7 @@ export class WalletCredentials extends Context.Service<WalletCredentials, {
   }
 
   /** The live credentials the configuration names (PlayFiver's agent), and these test ones. */
-  static readonly layerWithTest = (test: Option.Option<AgentCredentials>) =>
+  static readonly configured = (test: Option.Option<AgentCredentials>) =>
     Layer.effect(
       WalletCredentials,
       Effect.map(Effect.service(CallbacksConfig), ({ walletAgentCode, walletAgentSecret }) =>
@@ -85,5 +85,5 @@ export class WalletCredentials extends Context.Service<WalletCredentials, {
     )
 
   /** The live credentials the configuration names (no test agent). */
-  static readonly layer = WalletCredentials.layerWithTest(Option.none())
+  static readonly layer = WalletCredentials.configured(Option.none())
 }

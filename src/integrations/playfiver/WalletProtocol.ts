@@ -1,8 +1,9 @@
 import { Result, Schema, SchemaGetter } from "effect"
 import { JsonNumber, JsonNumberSchema } from "../../domain/ExactJson.ts"
-import { AmountCents } from "../../domain/Money.ts"
+import { AmountCents, toAmount } from "../../domain/Money.ts"
 import { isStorableText } from "../../domain/Text.ts"
-import type { WalletCall } from "../../domain/Wallet.ts"
+import type { Refusal } from "../../domain/Wallet.ts"
+import type { WalletEvent, WalletOutcome } from "../../domain/WalletEvents.ts"
 import type { Aggregator } from "../../domain/Aggregator.ts"
 
 /**
@@ -12,7 +13,8 @@ import type { Aggregator } from "../../domain/Aggregator.ts"
  * secret. The body is read with ExactJson, so ids keep every digit and
  * amounts every decimal they were written with. Public clients disagree on
  * details: ids come as strings or numbers, and a refund's ids may sit in
- * `slot` or at the top level.
+ * `slot` or at the top level. A call becomes one of the ledger's events (a WinBet its stake and win in one, a Refund
+ * the undo of its whole round), and the ledger's outcome becomes its answer, `{msg, balance}`.
  */
 
 /** Text PostgreSQL can keep as it came (see domain/Text), and without control characters. */
@@ -100,22 +102,22 @@ export const CallEnvelope = Schema.Struct({
 })
 
 /**
- * A call read into the wallet's terms, or why it cannot be. A bet without
+ * A call read into the ledger's events, or why it cannot be. A bet without
  * a round is its own round; a refund must name its transaction and round.
  */
 export const readWalletCall = (
   body: unknown,
   aggregator: Aggregator
-): Result.Result<WalletCall, Schema.SchemaError | string> => {
+): Result.Result<WalletEvent, Schema.SchemaError | string> => {
   const wire = decodeWire(body)
   if (Result.isFailure(wire)) return Result.fail(wire.failure)
   const call = wire.success
   switch (call.type) {
     case "Balance":
-      return Result.succeed({ type: "Balance", userCode: call.user_code })
+      return Result.succeed({ _tag: "Balance", userCode: call.user_code })
     case "WinBet":
       return Result.succeed({
-        type: "WinBet",
+        _tag: "DebitAndCredit",
         aggregator,
         userCode: call.user_code,
         txnId: call.slot.txn_id,
@@ -132,14 +134,39 @@ export const readWalletCall = (
         return Result.fail("A refund needs txn_id and round_id (in slot or at the top level).")
       }
       return Result.succeed({
-        type: "Refund",
+        _tag: "Rollback",
         aggregator,
         userCode: call.user_code,
         txnId,
         roundId,
+        debitTxnId: null,
         gameCode: call.slot?.game_code ?? null,
         providerCode: call.slot?.provider_code ?? null
       })
     }
   }
 }
+
+/**
+ * The protocol's `msg` for each refusal of the ledger: PlayFiver's own two (INSUFFICIENT_USER_FUNDS, INVALID_USER),
+ * and this service's (docs/architecture.md). The ledger's last two come only of events this protocol never sends.
+ */
+const refusalCodes: Record<Refusal, string> = {
+  INSUFFICIENT_USER_FUNDS: "INSUFFICIENT_USER_FUNDS",
+  INVALID_USER: "INVALID_USER",
+  ROUND_REFUNDED: "ROUND_REFUNDED",
+  DUPLICATE_TRANSACTION: "DUPLICATE_TRANSACTION",
+  ROUND_NOT_FOUND: "ROUND_NOT_FOUND",
+  DEBIT_NOT_FOUND: "DEBIT_NOT_FOUND",
+  DEBIT_ROLLED_BACK: "DEBIT_ROLLED_BACK"
+}
+
+/** What the aggregator is answered: `msg` empty on success, the refusal's code otherwise, and the player's balance. */
+export const WalletAnswer = Schema.Struct({ msg: Schema.String, balance: Schema.Finite })
+export type WalletAnswer = typeof WalletAnswer.Type
+
+/** The ledger's outcome in this protocol's words. */
+export const answerOf = (outcome: WalletOutcome): WalletAnswer => ({
+  msg: outcome._tag === "Accepted" ? "" : refusalCodes[outcome.refusal],
+  balance: toAmount(outcome.balance)
+})

@@ -53,5 +53,5 @@ export const SandboxWalletCredentialsLive = Layer.effect(
 
 /** With a real aggregator: its configured agent is live, and the sandbox's test agent is test. */
 export const ConfiguredWalletCredentialsLive = Layer.unwrap(
-  Effect.map(Effect.service(SandboxTestAgent), (test) => WalletCredentials.layerWithTest(Option.some(test)))
+  Effect.map(Effect.service(SandboxTestAgent), (test) => WalletCredentials.configured(Option.some(test)))
 )

@@ -11,10 +11,10 @@ import {
 import { NetAddress } from "effect/net"
 import { randomBytes, randomInt } from "node:crypto"
 import { aggregatorWalletPath } from "../playfiver/AggregatorRoute.ts"
+import { WalletAnswer } from "../playfiver/WalletProtocol.ts"
 import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
 import { parseCents, toAmount } from "../../domain/Money.ts"
 import { isStorableText } from "../../domain/Text.ts"
-import { type Refusal, refusalReasons } from "../../domain/Wallet.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { SandboxAgent, SandboxTestAgent } from "./SandboxAgent.ts"
 import { SandboxConfig } from "./SandboxConfig.ts"
@@ -33,8 +33,16 @@ const payout = (reels: ReadonlyArray<number>) => {
 
 const SpinRequest = Schema.Struct({ bet: Schema.optional(Schema.Literals(sandboxStakes)) })
 
-const WalletAnswer = Schema.Struct({ msg: Schema.String, balance: Schema.Finite })
 const decodeWalletAnswer = Schema.decodeUnknownEffect(WalletAnswer)
+
+/** A refusal in words, for people on the game page; the code (the protocol's `msg`) is what the aggregator reads. */
+const refusalReasons: Record<string, string> = {
+  INSUFFICIENT_USER_FUNDS: "Insufficient funds: the balance does not cover this stake.",
+  INVALID_USER: "The operator's wallet did not accept this player, or could not be reached.",
+  ROUND_REFUNDED: "This round was already refunded.",
+  DUPLICATE_TRANSACTION: "This transaction id was already used for a different bet.",
+  ROUND_NOT_FOUND: "This round is unknown."
+}
 
 /** The session behind an id, while it is open; an id PostgreSQL could not store names none and is not sent to it. */
 export const openSession = Effect.fn("SandboxPlay.openSession")(function*(id: string) {
@@ -129,7 +137,7 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
       )
       const reason = answer.msg === ""
         ? null
-        : refusalReasons[answer.msg as Refusal] ?? `Refused by the operator's wallet (${answer.msg}).`
+        : refusalReasons[answer.msg] ?? `Refused by the operator's wallet (${answer.msg}).`
       return HttpServerResponse.jsonUnsafe({
         txn_id: txnId,
         reels,

@@ -3,7 +3,7 @@ import { CallbackTargets } from "../../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { type Callback, type CallbackView, isRedeliverable, viewOf } from "../../domain/Callbacks.ts"
 import type { Cents } from "../../domain/Money.ts"
-import { type Backlog, type CallbackFilter, type LineHead, OutboxRepo } from "./OutboxRepo.ts"
+import { type Backlog, type CallbackFilter, OutboxRepo, type QueueHead } from "./OutboxRepo.ts"
 import { CallbackFailed, PartnerCallbacks } from "./PartnerCallbacks.ts"
 
 /** Notifications one delivery run sends at most, so a run lasts at most this many time-outs. */
@@ -24,25 +24,25 @@ export class CallbackNotReplayable extends Schema.TaggedError<CallbackNotReplaya
   }
 }
 
-/** The head of a player's line could not be delivered this time; the queue tries again later. */
+/** The head of a player's delivery queue could not be delivered this time; the queue tries again later. */
 export class DeliveryStalled extends Schema.TaggedError<DeliveryStalled>()("DeliveryStalled", {
   callbackId: Schema.Int,
   message: Schema.String
 }) {}
 
-/** Notifications a wallet call delivers in its own time at most; the rest of a longer line is counted as owed. */
+/** Notifications a wallet call delivers in its own time at most; the rest of a longer delivery queue is counted as owed. */
 export const catchUpLimit = 10
 
-/** How far a player's line got when a wallet call delivered it before asking the partner. */
+/** How far a player's delivery queue got when a wallet call delivered it before asking the partner. */
 export type CaughtUp =
   | { readonly _tag: "Delivered" }
   /**
-   * Some of the line is still undelivered: `owed` is what it will credit (see creditOf); `away` when the partner
+   * Some of the delivery queue is still undelivered: `owed` is what it will credit (see creditOf); `away` when the partner
    * could not be reached or did not answer in time, so asking it now would only wait for another time-out.
    */
   | { readonly _tag: "Stalled"; readonly owed: Cents; readonly away: boolean; readonly reason: string }
 
-/** Where the job that delivers the current player's line stands, as the queue reports it. */
+/** Where the job that delivers the current player's delivery queue stands, as the queue reports it. */
 export interface DeliveryAttempt {
   readonly attempts: number
   readonly maxAttempts: number
@@ -51,25 +51,25 @@ export interface DeliveryAttempt {
 /**
  * Delivery of the durable outbox's notifications (win, refund, rollback).
  * They were written with the wallet decision that caused them (OutboxRepo);
- * here a player's line is delivered at least once (the event id lets
+ * here a player's delivery queue is delivered at least once (the event id lets
  * partners de-duplicate), in order, by whichever instance's worker is free,
  * with the queue's exponential backoff between attempts. Once shutdown
  * begins, a run takes no further notification: it hands the rest of the
- * line back to the queue, so no line waits on a stale lock after a restart.
+ * delivery queue back to the job queue, so no delivery queue waits on a stale lock after a restart.
  */
 export class CallbackOutbox extends Context.Service<CallbackOutbox, {
   /** Delivers a player's undelivered notifications in order; fails (to be retried) at the first that fails. */
   drain(playerId: number, attempt: DeliveryAttempt): Effect.Effect<{ readonly delivered: number }, DeliveryStalled>
   /**
-   * Delivers a player's line now, in the calling wallet call's time (at most catchUpLimit notifications, stopping
-   * at the first that fails; the queue's job goes on with the rest as usual), so that the partner's figure asked
+   * Delivers a player's delivery queue now, in the calling wallet call's time (at most catchUpLimit notifications, stopping
+   * at the first that fails; the queue's job goes on with the rest as usual), so that the partner's balance asked
    * next includes every credit already decided. A notification the queue's worker is sending at the same moment
    * may reach the partner twice: its event id makes the second harmless.
    */
   catchUp(playerId: number): Effect.Effect<CaughtUp>
   list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<CallbackView>>
   /**
-   * Sends a notification again (delivered or not), as soon as its player's line reaches it. With `partnerId`, only
+   * Sends a notification again (delivered or not), as soon as its player's delivery queue reaches it. With `partnerId`, only
    * one of that partner's: another's is not found.
    */
   retry(id: number, partnerId?: number): Effect.Effect<CallbackView, CallbackNotFound | CallbackNotReplayable>
@@ -104,7 +104,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
       })
 
       /** Delivered to the callback URL of the player's environment: a test notification never reaches a live URL. */
-      const deliverOne = (head: LineHead) =>
+      const deliverOne = (head: QueueHead) =>
         Effect.flatMap(targets.get(head.partnerId, head.environment), (target) =>
           Option.isNone(target)
             ? Effect.fail(new CallbackFailed({ reason: "Unreachable", message: "The partner no longer exists." }))
@@ -115,10 +115,10 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
         while (true) {
           if (delivered === drainBatch || stopping) {
             // A run stays short (its lock tells the living from the dead): the rest goes on in a new run.
-            yield* repo.scheduleLine(playerId, "replace")
+            yield* repo.scheduleQueue(playerId, "replace")
             return { delivered }
           }
-          const [head] = yield* repo.lineOf(playerId, 1)
+          const [head] = yield* repo.queueOf(playerId, 1)
           if (head === undefined) return { delivered }
           const { eventId, id, partnerId } = head
           const outcome = yield* Effect.result(deliverOne(head))
@@ -128,7 +128,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
             continue
           }
           const error = outcome.failure.message
-          // The last attempt the queue will make marks the notification failed: the line waits for an operator.
+          // The last attempt the queue will make marks the notification failed: the delivery queue waits for an operator.
           const final = delivered === 0 && attempt.attempts >= attempt.maxAttempts
           yield* repo.markFailed(id, error, final)
           yield* Effect.logWarning("Partner notification not delivered").pipe(
@@ -142,8 +142,8 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
             })
           )
           if (delivered > 0) {
-            // The line moved: back off afresh from here rather than from this job's earlier failures.
-            yield* repo.scheduleLine(playerId, "replace")
+            // The delivery queue moved: back off afresh from here rather than from this job's earlier failures.
+            yield* repo.scheduleQueue(playerId, "replace")
             return { delivered }
           }
           return yield* new DeliveryStalled({ callbackId: id, message: error })
@@ -151,9 +151,9 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
       })
 
       const catchUp = Effect.fn("CallbackOutbox.catchUp")(function*(playerId: number) {
-        const line = yield* repo.lineOf(playerId, catchUpLimit + 1)
-        if (line.length === 0) return { _tag: "Delivered" } as const
-        for (const head of line.slice(0, catchUpLimit)) {
+        const queue = yield* repo.queueOf(playerId, catchUpLimit + 1)
+        if (queue.length === 0) return { _tag: "Delivered" } as const
+        for (const head of queue.slice(0, catchUpLimit)) {
           const outcome = yield* Effect.result(deliverOne(head))
           if (outcome._tag === "Failure") {
             // Not counted as the queue's attempt: its own run keeps its backoff and reports the failure.
@@ -167,14 +167,14 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
           }
           yield* repo.markDelivered(head.id)
         }
-        if (line.length <= catchUpLimit) return { _tag: "Delivered" } as const
-        // The line may have been one an operator had to restart (its job ran out of attempts): it has a job again.
-        yield* repo.scheduleLine(playerId, "preserve_run_at")
+        if (queue.length <= catchUpLimit) return { _tag: "Delivered" } as const
+        // The delivery queue may have been one an operator had to restart (its job ran out of attempts): it has a job again.
+        yield* repo.scheduleQueue(playerId, "preserve_run_at")
         return {
           _tag: "Stalled",
           owed: yield* repo.owedTo(playerId),
           away: false,
-          reason: "The rest of the line is left to the queue."
+          reason: "The rest of the delivery queue is left to the queue."
         } as const
       })
 

@@ -15,8 +15,8 @@ export const jobQueueApplicationName = "partner-api-job-queue"
  * its commit; a failed job comes back after exp(min(attempts, 10)) seconds
  * (3 s, 7 s, 20 s, … up to about 6 h between tries), from any instance. On
  * shutdown the runs in flight finish the notification they hold, hand the
- * rest of their line back to the queue, and stop before the pool closes;
- * after a crash, another instance takes the dead one's line over once its
+ * rest of their delivery queue back to the queue, and stop before the pool closes;
+ * after a crash, another instance takes the dead one's delivery queues over once its
  * lock is PARTNER_CALLBACK_STALE_LOCK old.
  */
 export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
@@ -48,7 +48,7 @@ export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
 
   // A hard crash leaves its delivery job locked (the queue would wait 4 hours). Runs are short (at most
   // drainBatch time-outs), so a lock much older than that is released for a living instance to take over.
-  // Read through the queue's public surface: its `jobs` view (a player's line is locked with its job, by
+  // Read through the queue's public surface: its `jobs` view (a player's delivery queue is locked with its job, by
   // the same worker) and force_unlock_workers, which frees that worker's jobs and queues alike.
   const staleBefore = sql`now() - ${`${Duration.toSeconds(config.staleLockAfter)} seconds`}::interval`
   const releaseAbandoned = sql`

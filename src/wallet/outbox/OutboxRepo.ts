@@ -8,14 +8,14 @@ import { MemoryCallbacks } from "../WalletRepoMemory.ts"
 import * as OutboxRepoMemory from "./OutboxRepoMemory.ts"
 import type { Backlog, OutboxRepoShape } from "./OutboxShape.ts"
 
-export type { Backlog, CallbackFilter, LineHead } from "./OutboxShape.ts"
+export type { Backlog, CallbackFilter, QueueHead } from "./OutboxShape.ts"
 
 /** The job queue's task that delivers one player's notifications, oldest first. */
 export const deliveryTask = "partner_callbacks"
 
 /** One job (and one job queue) per player: their notifications go one at a time, in order. */
-export const playerLinePrefix = "partner-callbacks:player:"
-const playerLine = (playerId: number) => `${playerLinePrefix}${playerId}`
+export const playerQueuePrefix = "partner-callbacks:player:"
+const playerQueue = (playerId: number) => `${playerQueuePrefix}${playerId}`
 
 /** A partner_callbacks row (next_attempt_at from its player's job) is a domain Callback: ids as bigint, columns in snake_case. */
 const CallbackRow = Callback.mapFields(Struct.assign({
@@ -35,7 +35,7 @@ const CallbackRow = Callback.mapFields(Struct.assign({
   nextAttemptAt: "next_attempt_at"
 }))
 
-/** What delivering the head of a line needs. */
+/** What delivering the head of a delivery queue needs. */
 const HeadRow = Schema.Struct({
   id: IdFromBigInt,
   eventId: Schema.String,
@@ -54,9 +54,12 @@ const Backlog = Schema.Struct({
   failing: Schema.Int
 })
 const decodeBacklog = Schema.decodeUnknownEffect(Schema.Array(Backlog))
+/** The transactions a rollback was written for; a requeued notification's player. */
+const decodeRefs = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ ref: IdFromBigInt })))
+const decodePlayers = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ player_id: IdFromBigInt })))
 
 /**
- * The outbox's rows (partner_callbacks) and its players' delivery lines in
+ * The outbox's rows (partner_callbacks) and its players' delivery queues in
  * the job queue (graphile-worker's add_job): what is delivered, and how. The
  * rows are written by the ledger (WalletRepoSql), in the statement of the
  * wallet decision that caused them, so a crash keeps both or neither.
@@ -77,17 +80,17 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
       const sql = yield* SqlClient.SqlClient
       const config = yield* CallbacksConfig
 
-      const scheduleLine = (playerId: number, mode: "preserve_run_at" | "replace") =>
+      const scheduleQueue = (playerId: number, mode: "preserve_run_at" | "replace") =>
         sql`SELECT id FROM graphile_worker.add_job(
               ${deliveryTask},
               json_build_object('player_id', ${playerId}::bigint),
-              queue_name => ${playerLine(playerId)},
+              queue_name => ${playerQueue(playerId)},
               max_attempts => ${config.maxAttempts}::smallint,
-              job_key => ${playerLine(playerId)},
+              job_key => ${playerQueue(playerId)},
               job_key_mode => ${mode}
             )`.pipe(Effect.asVoid, Effect.orDie)
 
-      const lineOf = SqlSchema.findAll({
+      const queueOf = SqlSchema.findAll({
         Request: Schema.Struct({ playerId: Schema.Int, limit: Schema.Int }),
         Result: HeadRow,
         execute: ({ limit, playerId }) =>
@@ -122,7 +125,7 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
                  c.transaction_ref, c.status, c.attempts, c.last_error, c.created_at, c.delivered_at, c.body,
                  CASE WHEN c.status = 'pending' THEN j.run_at END AS next_attempt_at
           FROM partner_callbacks c
-          LEFT JOIN graphile_worker.jobs j ON j.key = ${playerLinePrefix} || c.player_id
+          LEFT JOIN graphile_worker.jobs j ON j.key = ${playerQueuePrefix} || c.player_id
           WHERE ${where}
           ORDER BY c.id DESC
           LIMIT ${limit}
@@ -172,12 +175,16 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
 
       return OutboxRepo.of({
         rolledBack: (refs) =>
-          refs.length === 0 ? Effect.succeed(new Set<number>()) : sql<{ ref: string }>`
-            SELECT DISTINCT transaction_ref::text AS ref FROM partner_callbacks
+          refs.length === 0 ? Effect.succeed(new Set<number>()) : sql`
+            SELECT DISTINCT transaction_ref AS ref FROM partner_callbacks
             WHERE kind = 'rollback' AND transaction_ref = ANY(${refs}::bigint[])
-          `.pipe(Effect.map((rows) => new Set(rows.map((row) => Number(row.ref)))), Effect.orDie),
+          `.pipe(
+            Effect.flatMap(decodeRefs),
+            Effect.map((rows) => new Set(rows.map((row) => row.ref))),
+            Effect.orDie
+          ),
         exhausted: (limit) => Effect.orDie(exhausted(limit)),
-        lineOf: (playerId, limit) => Effect.orDie(lineOf({ playerId, limit })),
+        queueOf: (playerId, limit) => Effect.orDie(queueOf({ playerId, limit })),
         owedTo: (playerId) => owedTo(playerId).pipe(Effect.map((row) => row.owed), Effect.orDie),
         countOf: (playerId) => countOf(playerId).pipe(Effect.map((row) => row.n), Effect.orDie),
         markDelivered: (id) =>
@@ -192,21 +199,21 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
             SET attempts = attempts + 1, last_error = ${error}, status = ${final ? "failed" : "pending"}
             WHERE id = ${id}
           `.pipe(Effect.asVoid, Effect.orDie),
-        scheduleLine,
+        scheduleQueue,
         list: (filter) => Effect.orDie(list(filter)),
         find: (id, partnerId) => Effect.orDie(find({ id, partnerId })),
         requeue: (id) =>
           sql.withTransaction(Effect.gen(function*() {
-            const [row] = yield* sql<{ player_id: bigint }>`
+            const [row] = yield* sql`
               UPDATE partner_callbacks SET status = 'pending', last_error = NULL WHERE id = ${id} RETURNING player_id
-            `
-            if (row !== undefined) yield* scheduleLine(Number(row.player_id), "replace")
+            `.pipe(Effect.flatMap(decodePlayers))
+            if (row !== undefined) yield* scheduleQueue(row.player_id, "replace")
           })).pipe(Effect.orDie),
         ofTransactions: (refs) =>
           refs.length === 0
             ? Effect.succeed([])
             : ofTransactions(refs).pipe(Effect.map((rows) => [...rows].reverse()), Effect.orDie),
-        // Only undelivered notifications are read, through the index that serves the players' lines.
+        // Only undelivered notifications are read, through the index that serves the players' delivery queues.
         backlog: sql`
           SELECT b.pending, b.failed, b.oldest_pending_seconds, j.queued, j.locked, j.failing
           FROM (

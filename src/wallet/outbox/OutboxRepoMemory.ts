@@ -2,12 +2,12 @@ import { Clock, Effect, Option } from "effect"
 import type { Callback } from "../../domain/Callbacks.ts"
 import { creditOf } from "../../domain/Callbacks.ts"
 import type { MemoryCallback } from "../WalletRepoMemory.ts"
-import type { Backlog, CallbackFilter, LineHead, OutboxRepoShape } from "./OutboxShape.ts"
+import type { Backlog, CallbackFilter, OutboxRepoShape, QueueHead } from "./OutboxShape.ts"
 
 /**
  * The outbox in memory (`OutboxRepo.layerMemory`): the callbacks the
  * memory wallet repository wrote (MemoryCallbacks) read as the outbox's rows,
- * with their delivery state kept here. There is no job queue: no line is
+ * with their delivery state kept here. There is no job queue: no delivery queue is
  * scheduled; it serves tests of the ledger's handlers and of the rules, not
  * of delivery.
  */
@@ -49,13 +49,13 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
       })
 
     return {
-      lineOf: (playerId: number, limit: number) =>
+      queueOf: (playerId: number, limit: number) =>
         read((all) =>
           all.filter((row) => row.playerId === playerId && row.status !== "delivered" && row.kind !== "bet").slice(
             0,
             limit
           ).map(
-            (row): LineHead => ({
+            (row): QueueHead => ({
               id: row.id,
               eventId: row.eventId,
               kind: row.kind,
@@ -78,7 +78,7 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
         ),
       markFailed: (id: number, error: string, final: boolean) =>
         change(id, (row) => ({ attempts: row.attempts + 1, lastError: error, status: final ? "failed" : "pending" })),
-      scheduleLine: (_playerId: number, _mode: "preserve_run_at" | "replace") => Effect.void,
+      scheduleQueue: (_playerId: number, _mode: "preserve_run_at" | "replace") => Effect.void,
       list: (filter: CallbackFilter) =>
         read((all) =>
           all.filter((row) =>

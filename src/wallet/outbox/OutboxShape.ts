@@ -8,8 +8,8 @@ import type { Cents } from "../../domain/Money.ts"
  * it reads and writes.
  */
 
-/** What delivering the head of a line needs. */
-export interface LineHead {
+/** What delivering the head of a delivery queue needs. */
+export interface QueueHead {
   readonly id: number
   readonly eventId: string
   readonly kind: Callback["kind"]
@@ -38,24 +38,24 @@ export interface CallbackFilter {
 }
 
 export interface OutboxRepoShape {
-  /** A player's undelivered notifications, oldest first, at most `limit`: the line's head is the first. */
-  lineOf(playerId: number, limit: number): Effect.Effect<ReadonlyArray<LineHead>>
+  /** A player's undelivered notifications, oldest first, at most `limit`: the delivery queue's head is the first. */
+  queueOf(playerId: number, limit: number): Effect.Effect<ReadonlyArray<QueueHead>>
   /** What a player's undelivered notifications will credit once the partner applies them (see creditOf). */
   owedTo(playerId: number): Effect.Effect<Cents>
   /** How many callbacks (bets asked, notifications) were ever written for a player: it grows with each decision. */
   countOf(playerId: number): Effect.Effect<number>
   markDelivered(id: number): Effect.Effect<void>
-  /** A failed attempt; `final` marks it failed for good (the line then waits for an operator). */
+  /** A failed attempt; `final` marks it failed for good (the delivery queue then waits for an operator). */
   markFailed(id: number, error: string, final: boolean): Effect.Effect<void>
   /**
-   * Schedules the player's line. `preserve_run_at` keeps a waiting job's time unless it is backing off
+   * Schedules the player's delivery queue. `preserve_run_at` keeps a waiting job's time unless it is backing off
    * after a failure; `replace` runs it now.
    */
-  scheduleLine(playerId: number, mode: "preserve_run_at" | "replace"): Effect.Effect<void>
+  scheduleQueue(playerId: number, mode: "preserve_run_at" | "replace"): Effect.Effect<void>
   list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<Callback>>
   /** The callback with this id; with `partnerId`, only if it is that partner's. */
   find(id: number, partnerId?: number): Effect.Effect<Option.Option<Callback>>
-  /** Puts a notification back in its player's line and runs the line now. */
+  /** Puts a notification back in its player's delivery queue and runs it now. */
   requeue(id: number): Effect.Effect<void>
   /** Every callback of these wallet transactions, oldest first. */
   ofTransactions(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<Callback>>

@@ -1,0 +1,56 @@
+import { Schema } from "effect"
+import type { SqlClient, Statement } from "effect/sql"
+import type { Cents } from "../domain/Money.ts"
+import { formatCents } from "../domain/Money.ts"
+import type { PlayerState } from "../domain/Partner.ts"
+import { CentsFromNumeric } from "../platform/SqlCodecs.ts"
+
+/**
+ * The player's side of the ledger's atomic write: what its statements read of the player (partner_players) and how
+ * they move the balance mirror, as parts of one statement. They are the ledger's (WalletRepoSql), not the players'
+ * repository's: a decision, its round, its callbacks and the mirror are written together, and the SQL of that write
+ * is in one place. PartnerPlayers keeps every other read and write of the table.
+ */
+
+/**
+ * A CTE named `mirror` that sets the player's balance, only when the CTE named `guard` produced a row. A shadow
+ * player (no mirror) is never given one: its balance stays the partner's alone.
+ */
+export const mirrorWriting = (
+  sql: SqlClient.SqlClient,
+  change: { readonly playerId: number; readonly balance: Cents | null },
+  guard: string
+): Statement.Fragment =>
+  sql`mirror AS (
+    UPDATE partner_players SET balance = ${
+    change.balance === null ? null : formatCents(change.balance)
+  }, updated_at = now()
+    WHERE id = ${change.playerId} AND ${change.balance !== null} AND balance IS NOT NULL AND EXISTS (SELECT 1 FROM ${
+    sql(guard)
+  })
+    RETURNING id
+  )`
+
+/**
+ * A CTE named `player` with the player's state (mirror, name, e-mail) as the statement starts, and no row when the
+ * player is gone (a statement that selects from it then writes nothing). Read back from the statement's columns
+ * `player_balance`, `player_name` and `player_email` with PlayerStateColumns.
+ */
+export const playerReading = (sql: SqlClient.SqlClient, playerId: number): Statement.Fragment =>
+  sql`player AS (
+    SELECT balance AS player_balance, name AS player_name, email AS player_email FROM partner_players WHERE id = ${playerId}
+  )`
+
+/** The columns `playerReading` gives. */
+export const PlayerStateColumns = Schema.Struct({
+  player_balance: Schema.NullOr(CentsFromNumeric),
+  player_name: Schema.NullOr(Schema.String),
+  player_email: Schema.NullOr(Schema.String)
+})
+
+/** The player's state from those columns. */
+export const playerStateOf = (row: typeof PlayerStateColumns.Type): PlayerState => ({
+  balance: row.player_balance,
+  name: row.player_name,
+  email: row.player_email
+})

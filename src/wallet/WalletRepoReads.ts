@@ -1,0 +1,151 @@
+import { Duration, Effect, Option, Schema } from "effect"
+import { type SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { Aggregator } from "../domain/Aggregator.ts"
+import { Environment } from "../domain/Environment.ts"
+import type { PageRequest } from "../domain/Paging.ts"
+import { TransactionKind } from "../domain/Wallet.ts"
+import type { OpenRound, RoundFilter, TransactionFilter } from "../domain/WalletRecords.ts"
+import { interval } from "../platform/SqlCodecs.ts"
+import {
+  decodeCount,
+  decodeFirstCreated,
+  decodeOpenSince,
+  decodePendingPairs,
+  decodeRounds,
+  decodeTransactions,
+  roundColumns,
+  RoundRow,
+  transactionColumns,
+  TransactionRow
+} from "./WalletRows.ts"
+
+/**
+ * The ledger's reads (its `layerSql`, beside the writes of WalletRepoSql.ts): a transaction or a round by its keys,
+ * pending bets, a partner's day, open rounds, and the books partners and operators page through. Each row decoded
+ * once, by WalletRows.ts.
+ */
+export const makeReads = (sql: SqlClient.SqlClient) => {
+  const columns = sql.literal(transactionColumns)
+  const rounds = sql.literal(roundColumns)
+  const selectTransactions = (statement: Statement.Statement<unknown>) =>
+    statement.pipe(Effect.flatMap(decodeTransactions))
+  const selectRounds = (statement: Statement.Statement<unknown>) =>
+    statement.pipe(Effect.flatMap(decodeRounds), Effect.orDie)
+
+  const transactionsWhere = (filter: TransactionFilter) => {
+    const conditions = [sql`true`]
+    if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
+    if (filter.environment !== undefined) conditions.push(sql`environment = ${filter.environment}`)
+    if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
+    if (filter.txnId !== undefined) conditions.push(sql`txn_id = ${filter.txnId}`)
+    if (filter.kind !== undefined) conditions.push(sql`kind = ${filter.kind}`)
+    if (filter.roundId !== undefined) conditions.push(sql`round_id = ${filter.roundId}`)
+    if (filter.status !== undefined) conditions.push(sql`status = ${filter.status}`)
+    if (filter.from !== undefined) conditions.push(sql`created_at >= ${filter.from}`)
+    if (filter.to !== undefined) conditions.push(sql`created_at <= ${filter.to}`)
+    return sql.and(conditions)
+  }
+
+  const findTransaction = SqlSchema.findOneOption({
+    Request: Schema.Struct({
+      environment: Environment,
+      aggregator: Aggregator,
+      kind: TransactionKind,
+      txnId: Schema.String
+    }),
+    Result: TransactionRow,
+    execute: ({ aggregator, environment, kind, txnId }) =>
+      sql`SELECT ${columns} FROM wallet_transactions
+          WHERE environment = ${environment} AND aggregator = ${aggregator} AND kind = ${kind} AND txn_id = ${txnId}`
+  })
+  const pendingBetsOf = SqlSchema.findAll({
+    Request: Schema.Int,
+    Result: TransactionRow,
+    execute: (roundRef) =>
+      sql`SELECT ${columns} FROM wallet_transactions WHERE round_ref = ${roundRef} AND status = 'pending' ORDER BY id`
+  })
+  const roundsByRef = SqlSchema.findAll({
+    Request: Schema.Array(Schema.Int),
+    Result: RoundRow,
+    execute: (refs) => sql`SELECT ${rounds} FROM wallet_rounds WHERE id = ANY(${refs}::bigint[]) ORDER BY id`
+  })
+  const transactionsOfRounds = SqlSchema.findAll({
+    Request: Schema.Array(Schema.Int),
+    Result: TransactionRow,
+    execute: (refs) =>
+      sql`SELECT ${columns} FROM wallet_transactions WHERE round_ref = ANY(${refs}::bigint[]) ORDER BY id`
+  })
+
+  return {
+    findTransaction: (environment: Environment, aggregator: Aggregator, kind: TransactionKind, txnId: string) =>
+      Effect.orDie(findTransaction({ environment, aggregator, kind, txnId })),
+    pendingBetsOf: (roundRef: number) => Effect.orDie(pendingBetsOf(roundRef)),
+    stalePendingBets: (olderThan: Duration.Duration, limit: number) =>
+      selectTransactions(sql`
+        SELECT ${columns} FROM wallet_transactions
+        WHERE status = 'pending' AND created_at <= now() - ${interval(olderThan)}::interval
+        ORDER BY created_at LIMIT ${limit}
+      `).pipe(Effect.orDie),
+    createdBetween: (partnerId: number, environment: Environment, from: Date, to: Date) =>
+      selectTransactions(sql`
+        SELECT ${columns} FROM wallet_transactions
+        WHERE partner_id = ${partnerId} AND environment = ${environment} AND created_at >= ${from} AND created_at < ${to}
+        ORDER BY created_at, id
+      `).pipe(Effect.orDie),
+    pendingBetween: (from: Date, to: Date) =>
+      sql`
+        SELECT DISTINCT partner_id, environment FROM wallet_transactions
+        WHERE status = 'pending' AND created_at >= ${from} AND created_at < ${to}
+      `.pipe(Effect.flatMap(decodePendingPairs), Effect.orDie),
+    firstCreatedAt: sql`SELECT min(created_at) AS first FROM wallet_transactions`.pipe(
+      Effect.flatMap(decodeFirstCreated),
+      Effect.map(([row]) => Option.fromNullishOr(row.first)),
+      Effect.orDie
+    ),
+    openRounds: (olderThan: Duration.Duration, limit: number) =>
+      sql`
+        SELECT ${rounds}, open_since FROM (
+          SELECT r.*, COALESCE(
+            (SELECT min(t.created_at) FROM wallet_transactions t WHERE t.round_ref = r.id AND t.status = 'pending'),
+            r.updated_at
+          ) AS open_since
+          FROM wallet_rounds r WHERE r.status = 'open'
+        ) open_rounds
+        WHERE open_since <= now() - ${interval(olderThan)}::interval
+        ORDER BY open_since, id
+        LIMIT ${limit}
+      `.pipe(
+        Effect.flatMap((rows) =>
+          Effect.zipWith(decodeRounds(rows), decodeOpenSince(rows), (decoded, since) =>
+            decoded.map((round, i): OpenRound => ({ round, openSince: since[i].open_since })))
+        ),
+        Effect.orDie
+      ),
+    pendingBets: (limit: number) =>
+      selectTransactions(sql`
+        SELECT ${columns} FROM wallet_transactions WHERE status = 'pending' ORDER BY created_at LIMIT ${limit}
+      `).pipe(Effect.orDie),
+    transactions: (filter: TransactionFilter, page: PageRequest) =>
+      Effect.all({
+        transactions: selectTransactions(sql`
+          SELECT ${columns} FROM wallet_transactions WHERE ${transactionsWhere(filter)}
+          ORDER BY created_at DESC, id DESC
+          LIMIT ${page.perPage} OFFSET ${(page.page - 1) * page.perPage}
+        `),
+        total: sql`
+          SELECT count(*)::int AS n FROM wallet_transactions WHERE ${transactionsWhere(filter)}
+        `.pipe(Effect.flatMap(decodeCount), Effect.map(([row]) => row.n))
+      }, { concurrency: 2 }).pipe(Effect.orDie),
+    rounds: (filter: RoundFilter) => {
+      const conditions = [sql`round_id = ${filter.roundId}`]
+      if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
+      if (filter.environment !== undefined) conditions.push(sql`environment = ${filter.environment}`)
+      if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
+      return selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE ${sql.and(conditions)} ORDER BY id`)
+    },
+    roundsByRef: (refs: ReadonlyArray<number>) =>
+      refs.length === 0 ? Effect.succeed([]) : Effect.orDie(roundsByRef(refs)),
+    transactionsOfRounds: (refs: ReadonlyArray<number>) =>
+      refs.length === 0 ? Effect.succeed([]) : Effect.orDie(transactionsOfRounds(refs))
+  }
+}

@@ -1,0 +1,241 @@
+import { assert, type Vitest } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { randomBytes } from "node:crypto"
+import type { NewCallback } from "../../src/domain/Callbacks.ts"
+import type { PartnerPlayer } from "../../src/domain/Partner.ts"
+import { accepted, refused } from "../../src/domain/WalletEvents.ts"
+import type { NewTransaction, Outcome, RoundWrite } from "../../src/domain/WalletRecords.ts"
+import type { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
+import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
+import { OutboxRepo } from "../../src/wallet/outbox/OutboxRepo.ts"
+import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
+import { givenRepoPartner } from "../support/RepoPartner.ts"
+
+/**
+ * What the ledger's atomic write promises, whichever form keeps it: WalletRepo with the players' mirror
+ * (PartnerPlayers) and the outbox that reads its callbacks (OutboxRepo), run over PostgreSQL (layerSql) and over
+ * memory (layerMemory) by wallet-repo.test.ts, so the twins the rules and handler specs stand on answer as the SQL
+ * does: one decision writes its transaction, round, mirror and callbacks together, and the keys refuse what must
+ * not be written twice.
+ */
+export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPlayers | OutboxRepo | PartnerRepo>) => {
+  const unique = () => randomBytes(4).toString("hex")
+  const givenPlayer = Effect.gen(function*() {
+    const partner = yield* givenRepoPartner
+    return yield* (yield* PartnerPlayers).arrive({
+      partnerId: partner.id,
+      environment: "live",
+      externalPlayerId: `p-${unique()}`,
+      name: null,
+      email: null,
+      balance: 10_000
+    })
+  })
+  const transaction = (
+    player: PartnerPlayer,
+    kind: NewTransaction["kind"],
+    txnId: string,
+    more: Partial<NewTransaction> = {}
+  ): NewTransaction => ({
+    aggregator: "sandbox",
+    kind,
+    txnId,
+    fingerprint: txnId,
+    partnerId: player.partnerId,
+    environment: player.environment,
+    playerId: player.id,
+    roundId: `round-${txnId}`,
+    debitTxnId: null,
+    gameCode: "g",
+    providerCode: "p",
+    bet: 0,
+    win: 0,
+    ...more
+  })
+  const applied = (balance: number | null, amount = 0, more: Partial<Outcome> = {}): Outcome => ({
+    status: "applied",
+    refusal: null,
+    note: null,
+    amount,
+    balanceAfter: balance,
+    answer: accepted(balance ?? 0),
+    mirror: balance,
+    ...more
+  })
+  const create: RoundWrite = { _tag: "Create", status: "settled", refundedEarly: false, addBet: 0, addWin: 0 }
+  const win = (player: PartnerPlayer, txnId: string): NewCallback => ({
+    partnerId: player.partnerId,
+    environment: player.environment,
+    playerId: player.id,
+    kind: "win",
+    txnId,
+    eventId: `evt_${txnId}`,
+    body: "{}"
+  })
+  const mirrorOf = (player: PartnerPlayer) =>
+    Effect.map(
+      Effect.flatMap(Effect.service(PartnerPlayers), (players) => players.findById(player.id)),
+      (found) => Option.getOrThrow(found).balance
+    )
+
+  it.effect("a bet opened pending reads the mirror; its settle moves the mirror, its round and writes its callbacks", () =>
+    Effect.gen(function*() {
+      const repo = yield* WalletRepo
+      const player = yield* givenPlayer
+      const txnId = `bet-${unique()}`
+      const opened = yield* repo.openBet(transaction(player, "bet", txnId, { bet: 1_000, win: 300 }), player)
+      assert.strictEqual(opened._tag, "Opened")
+      if (opened._tag !== "Opened") return
+      assert.strictEqual(opened.player.balance, 10_000)
+      assert.deepInclude(opened.transaction, { status: "pending", bet: 1_000, win: 300, debitTxnId: null })
+      const ask: NewCallback = {
+        ...win(player, txnId),
+        kind: "bet",
+        eventId: `evt_ask_${txnId}`,
+        asked: { error: null }
+      }
+      assert.isTrue(yield* repo.settleBet(opened.transaction, applied(9_300, -700), [ask, win(player, txnId)]))
+      assert.isFalse(yield* repo.settleBet(opened.transaction, applied(9_300, -700), []), "settled once")
+      assert.strictEqual(yield* mirrorOf(player), 9_300)
+      const settled = Option.getOrThrow(yield* repo.findTransaction("live", "sandbox", "bet", txnId))
+      assert.deepInclude(settled, { status: "applied", amount: -700, balanceAfter: 9_300 })
+      assert.deepStrictEqual(settled.answer, { refusal: null, balance: 9_300 })
+      const [round] = yield* repo.roundsByRef([settled.roundRef])
+      assert.deepInclude(round, { status: "settled", pendingBets: 0, betTotal: 1_000, winTotal: 300 })
+      const written = yield* (yield* OutboxRepo).list({ playerId: player.id, limit: 10 })
+      assert.sameDeepMembers(written.map((c) => [c.kind, c.status, c.transactionRef]), [
+        ["bet", "delivered", settled.ref],
+        ["win", "pending", settled.ref]
+      ])
+    }))
+
+  it.effect("a transaction id is written once; a refunded round opens no bet", () =>
+    Effect.gen(function*() {
+      const repo = yield* WalletRepo
+      const player = yield* givenPlayer
+      const txnId = `once-${unique()}`
+      const first = yield* repo.recordDecided(
+        transaction(player, "refund", txnId),
+        applied(null, 0, { note: "early_refund" }),
+        { ...create, status: "refunded", refundedEarly: true },
+        []
+      )
+      // The round is met first: created meanwhile, the decision is taken again; on it, the id is taken.
+      const created = yield* Effect.flip(
+        repo.recordDecided(transaction(player, "refund", txnId), applied(null), create, [])
+      )
+      assert.strictEqual(created._tag, "RoundChanged")
+      const update: RoundWrite = { _tag: "Update", roundRef: first.roundRef, refund: true, addBet: 0, addWin: 0 }
+      const again = yield* Effect.flip(
+        repo.recordDecided(transaction(player, "refund", txnId), applied(null), update, [])
+      )
+      assert.strictEqual(again._tag, "TransactionExists")
+      const late = yield* repo.openBet(
+        transaction(player, "bet", `late-${txnId}`, { roundId: `round-${txnId}`, bet: 100 }),
+        player
+      )
+      assert.strictEqual(late._tag, "NotOpened")
+      assert.strictEqual(yield* mirrorOf(player), 10_000, "a decision without a mirror leaves it")
+    }))
+
+  it.effect("a rollback before its debit holds the debit's key: the debit is never opened, only refused", () =>
+    Effect.gen(function*() {
+      const repo = yield* WalletRepo
+      const player = yield* givenPlayer
+      const debitTxnId = `debit-${unique()}`
+      yield* repo.recordDecided(
+        transaction(player, "rollback", `rb-${debitTxnId}`, { debitTxnId }),
+        applied(null, 0, { note: "early_rollback" }),
+        create,
+        []
+      )
+      const opened = yield* Effect.flip(repo.openBet(transaction(player, "bet", debitTxnId, { bet: 100 }), player))
+      assert.strictEqual(opened._tag, "DebitRolledBack")
+      const refusal: Outcome = {
+        status: "refused",
+        refusal: "DEBIT_ROLLED_BACK",
+        note: null,
+        amount: 0,
+        balanceAfter: 10_000,
+        answer: refused("DEBIT_ROLLED_BACK", 10_000),
+        mirror: null
+      }
+      const written = yield* repo.recordDecided(
+        transaction(player, "bet", debitTxnId, { bet: 100 }),
+        refusal,
+        create,
+        []
+      )
+      assert.deepInclude(written, { status: "refused", refusal: "DEBIT_ROLLED_BACK" })
+    }))
+
+  it.effect("a debit is undone once: a second undo is refused by the keys, one that moves nothing is written", () =>
+    Effect.gen(function*() {
+      const repo = yield* WalletRepo
+      const player = yield* givenPlayer
+      const debitTxnId = `undo-${unique()}`
+      const opened = yield* repo.openBet(transaction(player, "bet", debitTxnId, { bet: 500 }), player)
+      if (opened._tag !== "Opened") return assert.fail("not opened")
+      yield* repo.settleBet(opened.transaction, applied(9_500, -500), [])
+      const update: RoundWrite = {
+        _tag: "Update",
+        roundRef: opened.transaction.roundRef,
+        refund: false,
+        addBet: -500,
+        addWin: 0
+      }
+      const undo = (txnId: string, outcome: Outcome) =>
+        repo.recordDecided(
+          transaction(player, "rollback", txnId, { debitTxnId, roundId: opened.transaction.roundId }),
+          outcome,
+          update,
+          []
+        )
+      yield* undo(`rb1-${debitTxnId}`, applied(10_000, 500))
+      // A second undo that moves its round nothing (the round's totals never go below 0 either) meets the key.
+      const twice = yield* Effect.flip(
+        repo.recordDecided(
+          transaction(player, "rollback", `rb2-${debitTxnId}`, { debitTxnId, roundId: opened.transaction.roundId }),
+          applied(10_500, 500),
+          { ...update, addBet: 0 },
+          []
+        )
+      )
+      assert.strictEqual(twice._tag, "RoundChanged")
+      yield* repo.recordDecided(
+        transaction(player, "rollback", `rb3-${debitTxnId}`, { debitTxnId, roundId: opened.transaction.roundId }),
+        applied(null, 0, { note: "already_rolled_back" }),
+        { ...update, addBet: 0 },
+        []
+      )
+      assert.strictEqual(yield* mirrorOf(player), 10_000)
+      const [round] = yield* repo.roundsByRef([opened.transaction.roundRef])
+      assert.strictEqual(round.betTotal, 0, "the stake is off its round")
+      const rows = yield* repo.transactionsOfRounds([opened.transaction.roundRef])
+      assert.deepStrictEqual(rows.map((t) => [t.kind, t.debitTxnId, t.amount]), [
+        ["bet", null, -500],
+        ["rollback", debitTxnId, 500],
+        ["rollback", debitTxnId, 0]
+      ])
+    }))
+
+  it.effect("the mirror is locked with the round, and a shadow player's is never written", () =>
+    Effect.gen(function*() {
+      const repo = yield* WalletRepo
+      const players = yield* PartnerPlayers
+      const player = yield* givenPlayer
+      const locked = yield* repo.withRoundLocked(
+        player.id,
+        "sandbox",
+        `round-${unique()}`,
+        (round) => Effect.map(players.lockBalance(player.id), (balance) => [Option.isNone(round), balance])
+      )
+      assert.deepStrictEqual(locked, [true, 10_000])
+      assert.isTrue(yield* players.setMode(player.partnerId, "shadow"))
+      yield* repo.recordDecided(transaction(player, "credit", `free-${unique()}`, { win: 100 }), applied(10_100, 100), {
+        ...create,
+        addWin: 100
+      }, [])
+      assert.isNull(yield* mirrorOf(player))
+    }))
+}

@@ -1,0 +1,194 @@
+/**
+ * The ledger's events that no aggregator sends yet (a debit alone, a credit naming the debit it pays, a rollback
+ * naming the debit it undoes), under races, driven through the Wallet service over PostgreSQL, with the partner's
+ * wallet over real HTTP. After every scenario: conservation (the partner holds its start, less the applied stakes,
+ * plus the applied credits and rollbacks, and the ledger's rows say the same).
+ */
+import { assert, layer } from "@effect/vitest"
+import { Effect, Fiber } from "effect"
+import { transactionEventId } from "../../src/domain/Callbacks.ts"
+import { toAmount } from "../../src/domain/Money.ts"
+import type { Credit, Debit, Rollback, WalletOutcome } from "../../src/domain/WalletEvents.ts"
+import { Wallet } from "../../src/wallet/Wallet.ts"
+import { PartnerBooks } from "../support/FakePartner.ts"
+import { eventually, live } from "../support/live.ts"
+import { assertConserved, givenWalletPlayer, ledgerOf, WalletApp } from "../support/WalletApp.ts"
+
+const books = new PartnerBooks()
+const restore = Effect.sync(() => {
+  books.behaviour = "fine"
+  books.delayMillis = 1_500
+})
+
+const fields = (userCode: number, roundId: string) => ({
+  aggregator: "sandbox" as const,
+  userCode,
+  roundId,
+  gameCode: "g",
+  providerCode: "p"
+})
+const debit = (userCode: number, txnId: string, bet: number, roundId = "ev-round"): Debit => ({
+  _tag: "Debit",
+  ...fields(userCode, roundId),
+  txnId,
+  bet
+})
+const credit = (userCode: number, txnId: string, win: number, debitTxnId: string | null): Credit => ({
+  _tag: "Credit",
+  ...fields(userCode, "ev-round"),
+  txnId,
+  win,
+  debitTxnId
+})
+const rollback = (userCode: number, txnId: string, debitTxnId: string): Rollback => ({
+  _tag: "Rollback",
+  ...fields(userCode, "ev-round"),
+  txnId,
+  debitTxnId
+})
+
+const handle = (event: Debit | Credit | Rollback) =>
+  Effect.flatMap(Effect.service(Wallet), (w) => w.handle(event, "live"))
+const accepted = (balance: number): WalletOutcome => ({ _tag: "Accepted", balance })
+
+/**
+ * Conservation in the events' terms: once every notification is delivered, the partner holds its start less the
+ * applied stakes plus the applied credits and rollbacks, which is what the ledger's applied rows add up to, and
+ * what the last outcome told.
+ */
+const conserved = (
+  player: { readonly external: string; readonly playerId: number; readonly start: number },
+  last: WalletOutcome
+) =>
+  Effect.gen(function*() {
+    const held = yield* assertConserved(books, player, { balance: toAmount(last.balance) })
+    const rows = (yield* ledgerOf(player.playerId)).filter((row) => row.status === "applied")
+    const sum = (kind: string) =>
+      rows.filter((row) => row.kind === kind).reduce((total, row) => total + Math.round(Number(row.amount) * 100), 0)
+    assert.strictEqual(held, player.start * 100 + sum("bet") + sum("credit") + sum("rollback"))
+    return rows
+  })
+
+layer(WalletApp(books), live)("the ledger's events under races", (it) => {
+  it.effect("copies of one debit at once while the partner is slow: one ask, one stake, one answer", () =>
+    Effect.gen(function*() {
+      const player = yield* givenWalletPlayer(books, 50)
+      books.behaviour = "slow"
+      books.delayMillis = 400
+      const outcomes = yield* Effect.all(
+        Array.from({ length: 20 }, () => handle(debit(player.userCode, "ev-copies-1", 500))),
+        { concurrency: "unbounded" }
+      )
+      yield* restore
+      for (const outcome of outcomes) assert.deepStrictEqual(outcome, accepted(4_500))
+      assert.strictEqual(books.receivedFor(transactionEventId("bet", "ev-copies-1")).length, 1)
+      const rows = yield* conserved(player, outcomes[0])
+      assert.deepStrictEqual(rows.map((row) => [row.kind, row.amount]), [["bet", "-5.00"]])
+    }).pipe(Effect.ensuring(restore)))
+
+  it.effect("a credit and a rollback of one debit at once: the stake back once, the win paid only before it", () =>
+    Effect.gen(function*() {
+      const player = yield* givenWalletPlayer(books, 100)
+      assert.deepStrictEqual(yield* handle(debit(player.userCode, "ev-cr-debit", 1_000)), accepted(9_000))
+      const [paid, undone] = yield* Effect.all([
+        handle(credit(player.userCode, "ev-cr-credit", 2_500, "ev-cr-debit")),
+        handle(rollback(player.userCode, "ev-cr-rollback", "ev-cr-debit"))
+      ], { concurrency: "unbounded" })
+      assert.strictEqual(undone._tag, "Accepted")
+      // Either order is right: the credit first pays the win; the rollback first leaves no stake to pay a win for.
+      if (paid._tag === "Refused") assert.strictEqual(paid.refusal, "DEBIT_NOT_FOUND")
+      // Each of the two only adds to the balance: the later one told the larger.
+      const rows = yield* conserved(player, paid.balance > undone.balance ? paid : undone)
+      assert.deepStrictEqual(
+        rows.filter((row) => row.kind === "rollback").map((row) => row.amount),
+        ["10.00"],
+        "the stake given back once"
+      )
+      assert.strictEqual(rows.filter((row) => row.kind === "credit").length, paid._tag === "Accepted" ? 1 : 0)
+    }))
+
+  it.effect("rollbacks of one debit under different ids at once: one gives the stake back, the others move nothing", () =>
+    Effect.gen(function*() {
+      const player = yield* givenWalletPlayer(books, 100)
+      yield* handle(debit(player.userCode, "ev-rr-debit", 700))
+      const outcomes = yield* Effect.all(
+        Array.from({ length: 6 }, (_, i) => handle(rollback(player.userCode, `ev-rr-${i}`, "ev-rr-debit"))),
+        { concurrency: "unbounded" }
+      )
+      for (const outcome of outcomes) assert.strictEqual(outcome._tag, "Accepted")
+      const rows = yield* conserved(player, outcomes[0])
+      const rollbacks = rows.filter((row) => row.kind === "rollback")
+      assert.strictEqual(rollbacks.length, 6)
+      assert.deepStrictEqual(rollbacks.filter((row) => row.note === null).map((row) => row.amount), ["7.00"])
+      assert.isTrue(rollbacks.filter((row) => row.note !== null).every((row) => row.note === "already_rolled_back"))
+      assert.strictEqual(books.receivedFor(transactionEventId("rollback", "ev-rr-debit")).length, 1)
+      assert.strictEqual(books.balanceOf(player.external), 10_000)
+    }))
+
+  it.effect("a rollback overtaking its pending debit waits for it, then gives its stake back; its repeats replay", () =>
+    Effect.gen(function*() {
+      const player = yield* givenWalletPlayer(books, 100)
+      books.behaviour = "slow"
+      books.delayMillis = 600
+      const pending = yield* Effect.forkChild(handle(debit(player.userCode, "ev-ov-debit", 1_000)))
+      yield* eventually(
+        Effect.sync(() => books.receivedFor(transactionEventId("bet", "ev-ov-debit")).length),
+        (n) => n === 1
+      )
+      const undone = yield* handle(rollback(player.userCode, "ev-ov-rollback", "ev-ov-debit"))
+      const taken = yield* Fiber.join(pending)
+      yield* restore
+      assert.deepStrictEqual(taken, accepted(9_000), "the debit was taken...")
+      assert.deepStrictEqual(undone, accepted(10_000), "...and then given back")
+      assert.deepStrictEqual(yield* handle(rollback(player.userCode, "ev-ov-rollback", "ev-ov-debit")), undone)
+      const rows = yield* conserved(player, undone)
+      assert.deepStrictEqual(rows.map((row) => [row.kind, row.amount]), [["bet", "-10.00"], ["rollback", "10.00"]])
+    }).pipe(Effect.ensuring(restore)))
+
+  it.effect("a rollback before its debit is a tombstone: the late debit refused, the partner never asked", () =>
+    Effect.gen(function*() {
+      const player = yield* givenWalletPlayer(books, 100)
+      assert.deepStrictEqual(
+        yield* handle(rollback(player.userCode, "ev-ts-rollback", "ev-ts-debit")),
+        accepted(10_000)
+      )
+      const late = yield* handle(debit(player.userCode, "ev-ts-debit", 1_000))
+      assert.deepStrictEqual(late, { _tag: "Refused", refusal: "DEBIT_ROLLED_BACK", balance: 10_000 })
+      assert.deepStrictEqual(yield* handle(debit(player.userCode, "ev-ts-debit", 1_000)), late, "its repeat replays")
+      assert.strictEqual(books.receivedFor(transactionEventId("bet", "ev-ts-debit")).length, 0)
+      const credited = yield* handle(credit(player.userCode, "ev-ts-credit", 500, "ev-ts-debit"))
+      assert.deepStrictEqual(credited, { _tag: "Refused", refusal: "DEBIT_NOT_FOUND", balance: 10_000 })
+      yield* conserved(player, credited)
+    }))
+
+  it.effect("a debit and its rollback at once: whichever comes first, nothing is left taken", () =>
+    Effect.gen(function*() {
+      const player = yield* givenWalletPlayer(books, 100)
+      books.behaviour = "slow"
+      books.delayMillis = 100
+      const [taken, undone] = yield* Effect.all([
+        handle(debit(player.userCode, "ev-at-debit", 1_500)),
+        handle(rollback(player.userCode, "ev-at-rollback", "ev-at-debit"))
+      ], { concurrency: "unbounded" })
+      yield* restore
+      assert.deepStrictEqual(undone, accepted(10_000))
+      if (taken._tag === "Refused") assert.strictEqual(taken.refusal, "DEBIT_ROLLED_BACK")
+      yield* conserved(player, undone)
+      assert.strictEqual(books.balanceOf(player.external), 10_000)
+    }).pipe(Effect.ensuring(restore)))
+
+  it.effect("a credit naming no debit is a free win on its round; one naming another player's debit is refused", () =>
+    Effect.gen(function*() {
+      const ana = yield* givenWalletPlayer(books, 100)
+      const bia = yield* givenWalletPlayer(books, 100)
+      yield* handle(debit(ana.userCode, "ev-own-debit", 300))
+      assert.deepStrictEqual(
+        yield* handle(credit(bia.userCode, "ev-other-credit", 900, "ev-own-debit")),
+        { _tag: "Refused", refusal: "DEBIT_NOT_FOUND", balance: 10_000 }
+      )
+      const free = yield* handle(credit(bia.userCode, "ev-free-credit", 900, null))
+      assert.deepStrictEqual(free, accepted(10_900))
+      yield* conserved(bia, free)
+      yield* conserved(ana, accepted(9_700))
+    }))
+})
