@@ -4,7 +4,7 @@ import { Callback } from "./Callbacks.ts"
 import { Environment } from "./Environment.ts"
 import { type Cents, toAmount } from "./Money.ts"
 import { PartnerPlayer } from "./Partner.ts"
-import { accepted, refused, type WalletOutcome } from "./WalletEvents.ts"
+import { accepted, type Refusal, refusals, refused, type WalletOutcome } from "./WalletEvents.ts"
 
 /**
  * The seamless wallet's rules, apart from where its state is kept. A bet
@@ -21,31 +21,6 @@ export const TransactionStatus = Schema.Literals(["pending", "applied", "refused
 export type TransactionStatus = typeof TransactionStatus.Type
 export const RoundStatus = Schema.Literals(["open", "settled", "refunded"])
 export type RoundStatus = typeof RoundStatus.Type
-
-/**
- * The ledger's refusals, as its rows keep them and the partner's books show them (each aggregator's protocol says
- * them in its own codes: integrations/). The partner's two (no funds, no such player), and the ledger's own
- * (documented in docs/architecture.md): a bet of a round already refunded, a transaction id already used with another
- * payload, a credit naming no debit that took a stake, a debit that came after its rollback. ROUND_NOT_FOUND is only
- * read back: refunds of unknown rounds answered it before they became tombstones.
- */
-export type Refusal =
-  | "INSUFFICIENT_USER_FUNDS"
-  | "INVALID_USER"
-  | "ROUND_REFUNDED"
-  | "DUPLICATE_TRANSACTION"
-  | "ROUND_NOT_FOUND"
-  | "DEBIT_NOT_FOUND"
-  | "DEBIT_ROLLED_BACK"
-export const refusals = [
-  "INSUFFICIENT_USER_FUNDS",
-  "INVALID_USER",
-  "ROUND_REFUNDED",
-  "DUPLICATE_TRANSACTION",
-  "ROUND_NOT_FOUND",
-  "DEBIT_NOT_FOUND",
-  "DEBIT_ROLLED_BACK"
-] as const satisfies ReadonlyArray<Refusal>
 
 /**
  * An outcome as it is kept, to be replayed: a shadow player's is kept without its balance (the service keeps no

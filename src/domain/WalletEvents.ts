@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto"
 import type { Aggregator } from "./Aggregator.ts"
 import type { Cents } from "./Money.ts"
-import type { Refusal } from "./Wallet.ts"
 
 /**
  * The one language the ledger (wallet/Wallet.ts) speaks: every aggregator's wallet protocol decodes its calls into
@@ -68,6 +67,31 @@ export type StakeEvent = Debit | DebitAndCredit
 
 /** An event's win: 0 for a plain debit. */
 export const winOf = (event: StakeEvent): Cents => event._tag === "DebitAndCredit" ? event.win : 0
+
+/**
+ * The ledger's refusals, as its rows keep them and the partner's books show them (each aggregator's protocol says
+ * them in its own codes: integrations/). The partner's two (no funds, no such player), and the ledger's own
+ * (documented in docs/architecture.md): a bet of a round already refunded, a transaction id already used with another
+ * payload, a credit naming no debit that took a stake, a debit that came after its rollback. ROUND_NOT_FOUND is only
+ * read back: refunds of unknown rounds answered it before they became tombstones.
+ */
+export type Refusal =
+  | "INSUFFICIENT_USER_FUNDS"
+  | "INVALID_USER"
+  | "ROUND_REFUNDED"
+  | "DUPLICATE_TRANSACTION"
+  | "ROUND_NOT_FOUND"
+  | "DEBIT_NOT_FOUND"
+  | "DEBIT_ROLLED_BACK"
+export const refusals = [
+  "INSUFFICIENT_USER_FUNDS",
+  "INVALID_USER",
+  "ROUND_REFUNDED",
+  "DUPLICATE_TRANSACTION",
+  "ROUND_NOT_FOUND",
+  "DEBIT_NOT_FOUND",
+  "DEBIT_ROLLED_BACK"
+] as const satisfies ReadonlyArray<Refusal>
 
 /** What the ledger answers, whoever asked: accepted with the player's balance, or refused (with the balance too). */
 export type WalletOutcome =

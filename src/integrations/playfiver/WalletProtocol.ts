@@ -2,8 +2,7 @@ import { Result, Schema, SchemaGetter } from "effect"
 import { JsonNumber, JsonNumberSchema } from "../../domain/ExactJson.ts"
 import { AmountCents, toAmount } from "../../domain/Money.ts"
 import { isStorableText } from "../../domain/Text.ts"
-import type { Refusal } from "../../domain/Wallet.ts"
-import type { WalletEvent, WalletOutcome } from "../../domain/WalletEvents.ts"
+import type { Refusal, WalletEvent, WalletOutcome } from "../../domain/WalletEvents.ts"
 import type { Aggregator } from "../../domain/Aggregator.ts"
 
 /**
