@@ -6,11 +6,17 @@ import { IdentityConfig } from "./IdentityConfig.ts"
 import { AuditRepo } from "./AuditRepo.ts"
 import { LoginAttemptRepo, type LoginThrottled, throttleRules } from "./LoginAttemptRepo.ts"
 import { type HashersBusy, hashPassword, PasswordHashing } from "./Passwords.ts"
-import { PartnerEmailTaken, PartnerUserRepo, type UserOfPartner, type UsersPartner } from "./PartnerUserRepo.ts"
+import {
+  EmailHasAccount,
+  PartnerEmailTaken,
+  PartnerUserRepo,
+  type UserOfPartner,
+  type UsersPartner
+} from "./PartnerUserRepo.ts"
 import { hashSession, newSessionSecrets } from "./Sessions.ts"
 import { checkPassword, InvalidAccountInput, type LoginRefused, makeLogin, replacementHash } from "./SignIn.ts"
 
-export { PartnerEmailTaken }
+export { EmailHasAccount, PartnerEmailTaken }
 
 /** An invitation link that cannot be used: one answer whether it never existed, was used, replaced or expired. */
 export class InvitationInvalid extends Schema.TaggedError<InvitationInvalid>()("InvitationInvalid", {}) {
@@ -87,10 +93,13 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
   ): Effect.Effect<PartnerUser, PartnerUserNotFound | LastOwner>
   /** Who an open invitation is for. */
   invitation(invitation: string): Effect.Effect<UserOfPartner, InvitationInvalid>
-  /** Uses an invitation: the password is set, the user's other sessions end, and a session begins. */
+  /**
+   * Uses an invitation: the password is set, the user's other sessions end, and a session begins; refused while the
+   * e-mail has an accepted account at another partner.
+   */
   accept(invitation: string, password: string, clientAddress: string): Effect.Effect<
     NewPortalSession,
-    InvitationInvalid | InvalidAccountInput | HashersBusy
+    InvitationInvalid | EmailHasAccount | InvalidAccountInput | HashersBusy
   >
   login(
     email: string,

@@ -113,7 +113,7 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
       )
     }))
 
-  it.effect("users: an unknown partner is 404, another partner's user is 404, a taken e-mail is 409, a bad one 422", () =>
+  it.effect("users: an unknown partner is 404, another partner's user is 404, the partner's own e-mail is 409, a bad one 422", () =>
     Effect.gen(function*() {
       const api = yield* clientAs(yield* operator)
       const [a, b] = [yield* partner, yield* partner]
@@ -140,11 +140,17 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
       assert.strictEqual(elsewhere.message, `No user ${theirs.user.id} of this partner.`)
       const taken = yield* Effect.flip(
         api.partnerUsers.invite({
-          params: { slug: a.slug },
+          params: { slug: b.slug },
           payload: { email: `theirs-${b.slug}@example.com`, role: "viewer" }
         })
       )
       assert.instanceOf(taken, Conflict)
+      assert.strictEqual(taken.message, `The e-mail "theirs-${b.slug}@example.com" is already a user of this partner.`)
+      const atAnother = yield* api.partnerUsers.invite({
+        params: { slug: a.slug },
+        payload: { email: `theirs-${b.slug}@example.com`, role: "viewer" }
+      })
+      assert.deepStrictEqual([atAnother.user.status, atAnother.user.role], ["invited", "viewer"], "another's: free")
       const bad = yield* Effect.flip(
         api.partnerUsers.invite({ params: { slug: a.slug }, payload: { email: "nope", role: "viewer" } })
       )

@@ -29,8 +29,8 @@ export const UsersAnswer = Schema.Struct({ success: Schema.Literal(true), users:
 export const InvitePayload = Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), role: PartnerRole })
 
 export const inviteAnnotations = OpenApi.annotations({
-  summary:
-    "Invite a user: the answer holds the one-time invitation link (PORTAL_INVITATION_TTL); one account per e-mail (409)"
+  summary: "Invite a user: the answer holds the one-time invitation link (PORTAL_INVITATION_TTL); " +
+    "an e-mail already a user of this partner is 409"
 })
 
 const userId = Schema.FiniteFromString.check(Schema.isInt())
