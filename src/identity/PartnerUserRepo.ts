@@ -37,12 +37,16 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
   >
   list(partnerId: number): Effect.Effect<ReadonlyArray<PartnerUser>>
   find(partnerId: number, userId: number): Effect.Effect<Option.Option<PartnerUser>>
-  /** A new invitation link for the user (the one before stops working). */
+  /**
+   * A new invitation link for the user (the one before stops working); for a user who has set a password, only when
+   * `resetAllowed` (none otherwise, even if they set it a moment ago).
+   */
   reinvite(
     partnerId: number,
     userId: number,
     invitationHash: Uint8Array,
-    invitationTtl: Duration.Duration
+    invitationTtl: Duration.Duration,
+    resetAllowed: boolean
   ): Effect.Effect<Option.Option<PartnerUser>>
   /** The user an open (not expired) invitation names, with their partner. */
   byInvitation(invitationHash: Uint8Array): Effect.Effect<Option.Option<UserOfPartner>>
@@ -130,13 +134,13 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
           users(sql`SELECT ${columns} FROM partner_users u WHERE u.partner_id = ${partnerId} ORDER BY u.email`),
         find: (partnerId, userId) =>
           one(sql`SELECT ${columns} FROM partner_users u WHERE u.partner_id = ${partnerId} AND u.id = ${userId}`),
-        reinvite: (partnerId, userId, invitationHash, invitationTtl) =>
+        reinvite: (partnerId, userId, invitationHash, invitationTtl, resetAllowed) =>
           one(sql`
             UPDATE partner_users u
             SET invitation_hash = ${invitationHash}, invitation_expires_at = now() + ${
             interval(invitationTtl)
           }::interval, updated_at = now()
-            WHERE u.partner_id = ${partnerId} AND u.id = ${userId}
+            WHERE u.partner_id = ${partnerId} AND u.id = ${userId} AND (${resetAllowed} OR u.password_hash IS NULL)
             RETURNING ${columns}
           `),
         byInvitation: (invitationHash) =>
@@ -300,10 +304,10 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
           ),
         find: (partnerId, userId) =>
           Effect.sync(() => Option.map(Option.fromNullishOr(ofPartner(partnerId, userId)), (stored) => stored.user)),
-        reinvite: (partnerId, userId, invitationHash, invitationTtl) =>
+        reinvite: (partnerId, userId, invitationHash, invitationTtl, resetAllowed) =>
           Effect.gen(function*() {
             const stored = ofPartner(partnerId, userId)
-            if (stored === undefined) return Option.none()
+            if (stored === undefined || (!resetAllowed && stored.passwordHash !== null)) return Option.none()
             yield* claimInvitation(invitationHash, userId)
             const at = yield* now
             stored.invitation = hex(invitationHash)

@@ -5,7 +5,8 @@ import { PartnerUser } from "../domain/PartnerUser.ts"
 import { IdFromBigInt } from "../platform/SqlCodecs.ts"
 import { rowsOf } from "../platform/SqlRows.ts"
 
-// PartnerUserRepo's rows and refusals, decoded only there: apart so the repository and its memory twin stay short.
+// PartnerUserRepo's rows (decoded only there), and the refusals of a partner's users, the repository's and
+// PartnerUsers': apart so the repository, its memory twin and the service stay short.
 
 const UserRow = Schema.Struct({ ...PartnerUser.fields, id: IdFromBigInt, partnerId: IdFromBigInt }).pipe(
   Schema.encodeKeys({
@@ -68,3 +69,37 @@ export class EmailHasAccount extends Schema.TaggedError<EmailHasAccount>()("Emai
 export const isAccountEmailTaken = (error: unknown): boolean =>
   SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation" &&
   error.reason.constraint === "partner_users_account_email_key"
+
+/** An invitation link that cannot be used: one answer whether it never existed, was used, replaced or expired. */
+export class InvitationInvalid extends Schema.TaggedError<InvitationInvalid>()("InvitationInvalid", {}) {
+  override get message() {
+    return "This invitation link cannot be used: it was used already, replaced by a newer one, or it expired. " +
+      "Ask your partner's owner or the operator for a new one."
+  }
+}
+
+export class PartnerUserNotFound
+  extends Schema.TaggedError<PartnerUserNotFound>()("PartnerUserNotFound", { id: Schema.Int })
+{
+  override get message() {
+    return `No user ${this.id} of this partner.`
+  }
+}
+
+/**
+ * A new link for a user who has set a password, without a note of their request: it would reset the password and
+ * hand the account to whoever asked. The portal's answer; the console asks for the note instead.
+ */
+export class PasswordSetByUser extends Schema.TaggedError<PasswordSetByUser>()("PasswordSetByUser", {}) {
+  override get message() {
+    return "This user has set a password: they change it themselves under their account. " +
+      "If it is lost, the operator issues a password reset from the console."
+  }
+}
+
+/** A change that would leave a partner without an owner (who manages its users). */
+export class LastOwner extends Schema.TaggedError<LastOwner>()("LastOwner", {}) {
+  override get message() {
+    return "A partner keeps at least one owner: make another user owner first."
+  }
+}

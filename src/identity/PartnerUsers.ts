@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { hash, randomBytes } from "node:crypto"
 import { type Actor, isEmail, normalizeEmail } from "../domain/Admin.ts"
 import type { PartnerRole, PartnerUser } from "../domain/PartnerUser.ts"
@@ -13,33 +13,11 @@ import {
   type UserOfPartner,
   type UsersPartner
 } from "./PartnerUserRepo.ts"
+import { InvitationInvalid, LastOwner, PartnerUserNotFound, PasswordSetByUser } from "./PartnerUserRows.ts"
 import { hashSession, newSessionSecrets } from "./Sessions.ts"
 import { checkPassword, InvalidAccountInput, type LoginRefused, makeLogin, replacementHash } from "./SignIn.ts"
 
-export { EmailHasAccount, PartnerEmailTaken }
-
-/** An invitation link that cannot be used: one answer whether it never existed, was used, replaced or expired. */
-export class InvitationInvalid extends Schema.TaggedError<InvitationInvalid>()("InvitationInvalid", {}) {
-  override get message() {
-    return "This invitation link cannot be used: it was used already, replaced by a newer one, or it expired. " +
-      "Ask your partner's owner or the operator for a new one."
-  }
-}
-
-export class PartnerUserNotFound
-  extends Schema.TaggedError<PartnerUserNotFound>()("PartnerUserNotFound", { id: Schema.Int })
-{
-  override get message() {
-    return `No user ${this.id} of this partner.`
-  }
-}
-
-/** A change that would leave a partner without an owner (who manages its users). */
-export class LastOwner extends Schema.TaggedError<LastOwner>()("LastOwner", {}) {
-  override get message() {
-    return "A partner keeps at least one owner: make another user owner first."
-  }
-}
+export { EmailHasAccount, InvitationInvalid, LastOwner, PartnerEmailTaken, PartnerUserNotFound, PasswordSetByUser }
 
 /** A user invited: the link's secret (shown to whoever invited, once) and when it stops working. */
 export interface Invited {
@@ -77,8 +55,17 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
     Invited,
     PartnerEmailTaken | InvalidAccountInput
   >
-  /** A new invitation link (the earlier one stops working): for a user who lost theirs, or forgot their password. */
-  reinvite(actor: Actor, partner: UsersPartner, userId: number): Effect.Effect<Invited, PartnerUserNotFound>
+  /**
+   * A new invitation link (the earlier one stops working) for a user who has not set a password. For one who has, it
+   * is a password reset (their password works until the link is used), only at the user's request: `requestedByUser`
+   * is what the operator checked (a ticket, a call), audited with the reset; without it, refused.
+   */
+  reinvite(
+    actor: Actor,
+    partner: UsersPartner,
+    userId: number,
+    requestedByUser?: string
+  ): Effect.Effect<Invited, PartnerUserNotFound | PasswordSetByUser>
   list(partnerId: number): Effect.Effect<ReadonlyArray<PartnerUser>>
   setRole(
     actor: Actor,
@@ -169,16 +156,36 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
       )
 
       const reinvite = Effect.fn("PartnerUsers.reinvite")(
-        function*(actor: Actor, partner: UsersPartner, userId: number) {
+        function*(actor: Actor, partner: UsersPartner, userId: number, requestedByUser?: string) {
+          const note = requestedByUser?.trim() ?? ""
           const invitation = randomBytes(32).toString("base64url")
           return yield* audit.atomically(Effect.gen(function*() {
-            const user = yield* repo.reinvite(partner.id, userId, hashInvitation(invitation), config.invitationTtl)
-              .pipe(Effect.flatMap(found(userId)))
-            yield* audit.record(actor, {
-              action: "partner-user.reinvite",
-              target: target(partner),
-              after: userAudit(user)
-            })
+            const before = yield* repo.find(partner.id, userId).pipe(Effect.flatMap(found(userId)))
+            if (before.passwordSet && note === "") return yield* new PasswordSetByUser()
+            // Without a note the update skips a user who set a password since: the link would be a reset.
+            const updated = yield* repo.reinvite(
+              partner.id,
+              userId,
+              hashInvitation(invitation),
+              config.invitationTtl,
+              note !== ""
+            )
+            if (Option.isNone(updated)) {
+              yield* repo.find(partner.id, userId).pipe(Effect.flatMap(found(userId)))
+              return yield* new PasswordSetByUser()
+            }
+            const user = updated.value
+            // The note, never the link: the audit trail is read by more people than the user.
+            yield* audit.record(
+              actor,
+              user.passwordSet
+                ? {
+                  action: "partner-user.password-reset",
+                  target: target(partner),
+                  after: { ...userAudit(user), requestedByUser: note }
+                }
+                : { action: "partner-user.reinvite", target: target(partner), after: userAudit(user) }
+            )
             return issued(user, partner, invitation)
           }))
         }

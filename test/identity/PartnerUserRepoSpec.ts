@@ -71,7 +71,7 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
         "scrypt$mine"
       ], "pending invitations of other partners, before and after, never answer the log-in")
       const fresh = link()
-      yield* repo.reinvite(acme.id, user.id, fresh, week)
+      yield* repo.reinvite(acme.id, user.id, fresh, week, true)
       assert.isTrue(Option.isSome(yield* repo.acceptInvitation(fresh, "scrypt$again")), "its own reset link works")
     }))
 
@@ -112,7 +112,7 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
       assert.isTrue(Option.isNone(yield* repo.find(acme.id, theirs.id)), "another partner's user is not found")
       assert.isTrue(Option.isNone(yield* repo.setRole(acme.id, theirs.id, "owner")), "nor changed")
       assert.isTrue(Option.isNone(yield* repo.remove(acme.id, theirs.id)), "nor removed")
-      assert.isTrue(Option.isNone(yield* repo.reinvite(acme.id, theirs.id, link(), week)), "nor invited again")
+      assert.isTrue(Option.isNone(yield* repo.reinvite(acme.id, theirs.id, link(), week, true)), "nor invited again")
       assert.strictEqual((yield* repo.find(other.id, theirs.id)).pipe(Option.getOrThrow).role, "viewer")
     }))
 
@@ -143,7 +143,7 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
       assert.isTrue(Option.isNone(yield* repo.credentials(`nobody-${unique()}@example.com`)))
     }))
 
-  it.effect("an expired invitation is not found nor accepted; a new one replaces the old link", () =>
+  it.effect("an expired invitation is not found nor accepted; a new one replaces the old link, a password's only as a reset", () =>
     Effect.gen(function*() {
       const repo = yield* PartnerUserRepo
       const acme = yield* givenPartner
@@ -152,13 +152,22 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
       assert.isTrue(Option.isNone(yield* repo.byInvitation(expired)))
       assert.isTrue(Option.isNone(yield* repo.acceptInvitation(expired, "scrypt$hash")))
       const fresh = link()
-      const reinvited = Option.getOrThrow(yield* repo.reinvite(acme.id, user.id, fresh, week))
+      const reinvited = Option.getOrThrow(yield* repo.reinvite(acme.id, user.id, fresh, week, false))
       assert.isTrue(reinvited.invitationExpiresAt!.getTime() > user.invitationExpiresAt!.getTime())
       assert.strictEqual(Option.getOrThrow(yield* repo.byInvitation(fresh)).user.id, user.id)
       const again = link()
-      yield* repo.reinvite(acme.id, user.id, again, week)
+      yield* repo.reinvite(acme.id, user.id, again, week, false)
       assert.isTrue(Option.isNone(yield* repo.byInvitation(fresh)), "the link before stops working")
       assert.isTrue(Option.isSome(yield* repo.acceptInvitation(again, "scrypt$hash")))
+      const refused = link()
+      assert.isTrue(
+        Option.isNone(yield* repo.reinvite(acme.id, user.id, refused, week, false)),
+        "a user with a password gets a new link only where a reset is allowed"
+      )
+      assert.isTrue(Option.isNone(yield* repo.byInvitation(refused)), "and the refused one was not stored")
+      const reset = link()
+      assert.isTrue(Option.getOrThrow(yield* repo.reinvite(acme.id, user.id, reset, week, true)).passwordSet)
+      assert.strictEqual(Option.getOrThrow(yield* repo.byInvitation(reset)).user.id, user.id)
     }))
 
   it.effect("roles change within the partner, its owners are counted, and a removed user is gone with their sessions", () =>

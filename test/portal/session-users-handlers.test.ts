@@ -270,6 +270,36 @@ layer(InMemoryPortal)("the portal's log-in, session and users over memory", (it)
       assert.include(trail, "partner-user.reinvite")
     }))
 
+  it.effect("an owner cannot take over a co-owner who set a password (409, nothing written); a pending user is reinvited", () =>
+    Effect.gen(function*() {
+      const partner = yield* givenRepoPartner
+      const owner = yield* givenPortalUser(partner, "taker-owner@example.com", "owner")
+      const coOwner = yield* givenPortalUser(partner, "co-owner@example.com", "owner")
+      const api = yield* clientAs(owner.session)
+      for (const target of [coOwner, owner]) {
+        const refused = yield* Effect.flip(api.users.reinvite({ params: { id: target.user.id } }))
+        assert.instanceOf(refused, Conflict)
+        assert.strictEqual(
+          refused.message,
+          "This user has set a password: they change it themselves under their account. " +
+            "If it is lost, the operator issues a password reset from the console."
+        )
+      }
+      const listed = (yield* api.users.list({ params: {} })).users.find((user) => user.id === coOwner.user.id)
+      assert.deepStrictEqual([listed?.status, listed?.invitationExpiresAt], ["active", null], "no link was made")
+      const trail = (yield* auditOf(`partner:${partner.slug}`)).map((entry) => entry.action)
+      assert.notInclude(trail, "partner-user.reinvite")
+      assert.notInclude(trail, "partner-user.password-reset")
+      const login = yield* (yield* client).login.login({
+        payload: { email: "co-owner@example.com", password: testPassword }
+      })
+      assert.strictEqual(login.user.email, "co-owner@example.com", "the co-owner's password still works")
+      const pending = yield* api.users.invite({ params: {}, payload: { email: "not-yet@example.com", role: "owner" } })
+      const again = yield* api.users.reinvite({ params: { id: pending.user.id } })
+      assert.notStrictEqual(again.invitationUrl, pending.invitationUrl)
+      assert.include((yield* auditOf(`partner:${partner.slug}`)).map((entry) => entry.action), "partner-user.reinvite")
+    }))
+
   it.effect("another partner's e-mail is invited as a free one (201), but accepted only if it has no account yet (409)", () =>
     Effect.gen(function*() {
       const [partner, other] = [yield* givenRepoPartner, yield* givenRepoPartner]
