@@ -1,5 +1,5 @@
 /** The admin CLI's commands for a partner's portal users (`partners users`, `invite-user`, ...), as the console's. */
-import { Clock, Console, Effect } from "effect"
+import { Clock, Console, Effect, Option } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
 import { invitationUrl, userView } from "../../src/identity/http/PartnerUsers.ts"
 import { type Invited, PartnerUsers } from "../../src/identity/PartnerUsers.ts"
@@ -59,13 +59,35 @@ const inviteUser = Command.make("invite-user", {
     "Invite a portal user and print the one-time invitation link (shown only this once; good for PORTAL_INVITATION_TTL)"
   ))
 
-const reinviteUser = Command.make("reinvite-user", { slug, email }, (input) =>
+const reinviteUser = Command.make("reinvite-user", {
+  slug,
+  email,
+  requestedByUser: Flag.String("requested-by-user").pipe(
+    Flag.withDescription(
+      "For a user who has set a password (the link resets it): what you checked that they asked (a ticket, a call)"
+    ),
+    Flag.optional
+  )
+}, (input) =>
   Effect.gen(function*() {
     const { partner, user } = yield* partnerAndUser(input.slug, input.email)
-    yield* printInvitation(yield* userFacing((yield* PartnerUsers).reinvite(cliActor, partner, user.id)))
+    const note = Option.getOrUndefined(input.requestedByUser)
+    const invited = yield* (yield* PartnerUsers).reinvite(cliActor, partner, user.id, note).pipe(
+      Effect.catchTag("PasswordSetByUser", () =>
+        Effect.fail(
+          new CliError.UserError({
+            cause: input.email,
+            userMessage: `${user.email} has set a password: a new link resets it, so only at their request, noted ` +
+              `with --requested-by-user "<what you checked: a ticket, a call>".`
+          })
+        )),
+      userFacing
+    )
+    yield* printInvitation(invited)
   })).pipe(
     Command.withDescription(
-      "A new invitation link for a portal user (the earlier one stops working): to choose a password again"
+      "A new invitation link for a portal user (the earlier one stops working); for one who has set a password, a " +
+        "password reset at their request (--requested-by-user)"
     )
   )
 

@@ -1,60 +1,22 @@
-import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { PartnerStatus } from "../domain/Partner.ts"
-import { PartnerRole, PartnerUser } from "../domain/PartnerUser.ts"
+import { type PartnerRole, PartnerUser } from "../domain/PartnerUser.ts"
 import { PartnerRepo } from "../partners/PartnerRepo.ts"
-import { IdFromBigInt, interval } from "../platform/SqlCodecs.ts"
-import { rowsOf } from "../platform/SqlRows.ts"
+import { interval } from "../platform/SqlCodecs.ts"
+import {
+  countRows,
+  decodeExtras,
+  decodePartners,
+  decodeUsers,
+  EmailHasAccount,
+  isAccountEmailTaken,
+  PartnerEmailTaken,
+  type UserOfPartner,
+  UsersPartner
+} from "./PartnerUserRows.ts"
 import { memorySessions, type NewSessionRow, sessionRows } from "./Sessions.ts"
 
-const UserRow = Schema.Struct({ ...PartnerUser.fields, id: IdFromBigInt, partnerId: IdFromBigInt }).pipe(
-  Schema.encodeKeys({
-    partnerId: "partner_id",
-    passwordSet: "password_set",
-    invitationExpiresAt: "invitation_expires_at",
-    createdAt: "created_at"
-  }),
-  Schema.decodeTo(PartnerUser)
-)
-const decodeUsers = Schema.decodeUnknownEffect(Schema.Array(UserRow))
-
-/** The partner a user belongs to, read with them (a session, an invitation): who they act for. */
-export const UsersPartner = Schema.Struct({
-  id: IdFromBigInt,
-  name: Schema.String,
-  slug: Schema.String,
-  status: PartnerStatus
-})
-export type UsersPartner = typeof UsersPartner.Type
-const PartnerColumns = UsersPartner.pipe(
-  Schema.encodeKeys({ id: "p_id", name: "p_name", slug: "p_slug", status: "p_status" })
-)
-const decodePartners = Schema.decodeUnknownEffect(Schema.Array(PartnerColumns))
-
-const Extra = Schema.Struct({
-  passwordHash: Schema.NullOr(Schema.String),
-  csrfToken: Schema.NullOr(Schema.String),
-  expiresAt: Schema.NullOr(Schema.Date)
-}).pipe(Schema.encodeKeys({ passwordHash: "password_hash", csrfToken: "csrf_token", expiresAt: "expires_at" }))
-const decodeExtras = Schema.decodeUnknownEffect(Schema.Array(Extra))
-const countRows = rowsOf(Schema.Struct({ n: Schema.Int }))
-
-/** A user with their partner, and what the query read beside them (a password hash, a session's CSRF token and end). */
-export interface UserOfPartner {
-  readonly user: PartnerUser
-  readonly partner: UsersPartner
-  readonly passwordHash: string | null
-  readonly csrfToken: string | null
-  readonly expiresAt: Date | null
-}
-
-export class PartnerEmailTaken
-  extends Schema.TaggedError<PartnerEmailTaken>()("PartnerEmailTaken", { email: Schema.String })
-{
-  override get message() {
-    return `The e-mail "${this.email}" already has a portal account (one account per e-mail).`
-  }
-}
+export { EmailHasAccount, PartnerEmailTaken, type UserOfPartner, UsersPartner }
 
 /**
  * Partner users (partner_users) and their portal sessions (partner_user_sessions). Every read and change of a
@@ -75,18 +37,31 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
   >
   list(partnerId: number): Effect.Effect<ReadonlyArray<PartnerUser>>
   find(partnerId: number, userId: number): Effect.Effect<Option.Option<PartnerUser>>
-  /** A new invitation link for the user (the one before stops working). */
+  /**
+   * A new invitation link for the user (the one before stops working); for a user who has set a password, only when
+   * `resetAllowed` (none otherwise, even if they set it a moment ago).
+   */
   reinvite(
     partnerId: number,
     userId: number,
     invitationHash: Uint8Array,
-    invitationTtl: Duration.Duration
+    invitationTtl: Duration.Duration,
+    resetAllowed: boolean
   ): Effect.Effect<Option.Option<PartnerUser>>
   /** The user an open (not expired) invitation names, with their partner. */
   byInvitation(invitationHash: Uint8Array): Effect.Effect<Option.Option<UserOfPartner>>
-  /** Uses the invitation once: the password is set and the link closed, in one statement (two accepts: one wins). */
-  acceptInvitation(invitationHash: Uint8Array, passwordHash: string): Effect.Effect<Option.Option<PartnerUser>>
-  /** The user an e-mail names, with their partner and password hash (for a log-in). */
+  /**
+   * Uses the invitation once: the password is set and the link closed, in one statement (two accepts: one wins).
+   * Refused while the e-mail has an accepted account at another partner (of two accepts at two partners, one wins).
+   */
+  acceptInvitation(
+    invitationHash: Uint8Array,
+    passwordHash: string
+  ): Effect.Effect<Option.Option<PartnerUser>, EmailHasAccount>
+  /**
+   * The account an e-mail names, with its partner and password hash (for a log-in): the accepted one; without one, a
+   * pending invitation's user (no password: never a match), so the refusal says why.
+   */
   credentials(email: string): Effect.Effect<Option.Option<UserOfPartner>>
   setPassword(userId: number, passwordHash: string): Effect.Effect<void>
   setRole(partnerId: number, userId: number, role: PartnerRole): Effect.Effect<Option.Option<PartnerUser>>
@@ -146,7 +121,7 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
           VALUES (${user.partnerId}, ${user.email}, ${user.role}, ${user.invitationHash}, now() + ${
           interval(user.invitationTtl)
         }::interval)
-          ON CONFLICT (email) DO NOTHING
+          ON CONFLICT (partner_id, email) DO NOTHING
           RETURNING ${columns}
         `).pipe(Effect.flatMap(Option.match({
           onNone: () => Effect.fail(new PartnerEmailTaken({ email: user.email })),
@@ -159,13 +134,13 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
           users(sql`SELECT ${columns} FROM partner_users u WHERE u.partner_id = ${partnerId} ORDER BY u.email`),
         find: (partnerId, userId) =>
           one(sql`SELECT ${columns} FROM partner_users u WHERE u.partner_id = ${partnerId} AND u.id = ${userId}`),
-        reinvite: (partnerId, userId, invitationHash, invitationTtl) =>
+        reinvite: (partnerId, userId, invitationHash, invitationTtl, resetAllowed) =>
           one(sql`
             UPDATE partner_users u
             SET invitation_hash = ${invitationHash}, invitation_expires_at = now() + ${
             interval(invitationTtl)
           }::interval, updated_at = now()
-            WHERE u.partner_id = ${partnerId} AND u.id = ${userId}
+            WHERE u.partner_id = ${partnerId} AND u.id = ${userId} AND (${resetAllowed} OR u.password_hash IS NULL)
             RETURNING ${columns}
           `),
         byInvitation: (invitationHash) =>
@@ -175,18 +150,26 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
             WHERE u.invitation_hash = ${invitationHash} AND u.invitation_expires_at > now()
           `),
         acceptInvitation: (invitationHash, passwordHash) =>
-          one(sql`
+          sql`
             UPDATE partner_users u
             SET password_hash = ${passwordHash}, password_set_at = now(), invitation_hash = NULL, invitation_expires_at = NULL,
                 updated_at = now()
             WHERE u.invitation_hash = ${invitationHash} AND u.invitation_expires_at > now()
             RETURNING ${columns}
-          `),
+          `.pipe(
+            // The unique index of accepted accounts' e-mails decides, even between two accepts at once.
+            Effect.catchIf(isAccountEmailTaken, () => Effect.fail(new EmailHasAccount())),
+            Effect.flatMap(decodeUsers),
+            Effect.catchTag("SchemaError", Effect.die),
+            Effect.catchTag("SqlError", Effect.die),
+            Effect.map((rows) => Option.fromNullishOr(rows[0]))
+          ),
         credentials: (email) =>
           withPartner(sql`
             SELECT ${columns}, ${partnerColumns}, u.password_hash, NULL AS csrf_token, NULL AS expires_at
             FROM partner_users u JOIN partners p ON p.id = u.partner_id
             WHERE u.email = ${email}
+            ORDER BY u.password_hash IS NULL, u.id LIMIT 1
           `),
         setPassword: (userId, passwordHash) =>
           sql`UPDATE partner_users SET password_hash = ${passwordHash}, password_set_at = now(), updated_at = now() WHERE id = ${userId}`
@@ -230,7 +213,7 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
 
   /**
    * The same rules over memory, for tests of the services and handlers without PostgreSQL (it reads the partners of
-   * the PartnerRepo beside it, as the SQL joins them): one account per e-mail, a partner's users in e-mail order,
+   * the PartnerRepo beside it, as the SQL joins them): an e-mail once per partner and once among accepted accounts, a partner's users in e-mail order,
    * invitations open until their end and used once, sessions live until theirs (by the Clock, so a test's clock can
    * pass them) and gone with their user. `lockOwners` counts the owners; memory has no transaction to hold a lock
    * until, so two owners demoting each other at once is a test for the SQL layer.
@@ -257,7 +240,12 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
         const stored = users.get(userId)
         return stored !== undefined && stored.user.partnerId === partnerId ? stored : undefined
       }
-      const byEmail = (email: string) => [...users.values()].find((stored) => stored.user.email === email)
+      const withEmail = (email: string) => [...users.values()].filter((stored) => stored.user.email === email)
+      /** The accepted account of an e-mail, else its first pending user, as the SQL's ORDER BY picks. */
+      const accountOf = (email: string) => {
+        const all = withEmail(email)
+        return all.find((stored) => stored.passwordHash !== null) ?? all[0]
+      }
       /** The user whose invitation is open at `at`. */
       const invited = (invitationHash: Uint8Array, at: number) =>
         [...users.values()].find((stored) =>
@@ -289,7 +277,9 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
       return PartnerUserRepo.of({
         insert: ({ email, invitationHash, invitationTtl, partnerId, role }) =>
           Effect.gen(function*() {
-            if (byEmail(email) !== undefined) return yield* new PartnerEmailTaken({ email })
+            if (withEmail(email).some((stored) => stored.user.partnerId === partnerId)) {
+              return yield* new PartnerEmailTaken({ email })
+            }
             if (Option.isNone(yield* partners.findById(partnerId))) {
               return yield* Effect.die(new Error(`partner_users: no partner ${partnerId} (foreign key)`))
             }
@@ -314,10 +304,10 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
           ),
         find: (partnerId, userId) =>
           Effect.sync(() => Option.map(Option.fromNullishOr(ofPartner(partnerId, userId)), (stored) => stored.user)),
-        reinvite: (partnerId, userId, invitationHash, invitationTtl) =>
+        reinvite: (partnerId, userId, invitationHash, invitationTtl, resetAllowed) =>
           Effect.gen(function*() {
             const stored = ofPartner(partnerId, userId)
-            if (stored === undefined) return Option.none()
+            if (stored === undefined || (!resetAllowed && stored.passwordHash !== null)) return Option.none()
             yield* claimInvitation(invitationHash, userId)
             const at = yield* now
             stored.invitation = hex(invitationHash)
@@ -333,16 +323,20 @@ export class PartnerUserRepo extends Context.Service<PartnerUserRepo, {
             })
           }),
         acceptInvitation: (invitationHash, passwordHash) =>
-          Effect.map(now, (at) => {
+          Effect.flatMap(now, (at) => {
             const stored = invited(invitationHash, at)
-            if (stored === undefined) return Option.none()
+            if (stored === undefined) return Effect.succeedNone
+            const elsewhere = withEmail(stored.user.email).some((other) =>
+              other !== stored && other.passwordHash !== null
+            )
+            if (elsewhere) return Effect.fail(new EmailHasAccount())
             stored.passwordHash = passwordHash
             stored.invitation = null
-            return Option.some(change(stored, { passwordSet: true, invitationExpiresAt: null }))
+            return Effect.succeedSome(change(stored, { passwordSet: true, invitationExpiresAt: null }))
           }),
         credentials: (email) =>
           Effect.suspend(() => {
-            const stored = byEmail(email)
+            const stored = accountOf(email)
             return withPartner(stored, { passwordHash: stored?.passwordHash ?? null, csrfToken: null, expiresAt: null })
           }),
         setPassword: (userId, passwordHash) =>

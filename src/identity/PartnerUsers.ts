@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { hash, randomBytes } from "node:crypto"
 import { type Actor, isEmail, normalizeEmail } from "../domain/Admin.ts"
 import type { PartnerRole, PartnerUser } from "../domain/PartnerUser.ts"
@@ -6,34 +6,18 @@ import { IdentityConfig } from "./IdentityConfig.ts"
 import { AuditRepo } from "./AuditRepo.ts"
 import { LoginAttemptRepo, type LoginThrottled, throttleRules } from "./LoginAttemptRepo.ts"
 import { type HashersBusy, hashPassword, PasswordHashing } from "./Passwords.ts"
-import { PartnerEmailTaken, PartnerUserRepo, type UserOfPartner, type UsersPartner } from "./PartnerUserRepo.ts"
+import {
+  EmailHasAccount,
+  PartnerEmailTaken,
+  PartnerUserRepo,
+  type UserOfPartner,
+  type UsersPartner
+} from "./PartnerUserRepo.ts"
+import { InvitationInvalid, LastOwner, PartnerUserNotFound, PasswordSetByUser } from "./PartnerUserRows.ts"
 import { hashSession, newSessionSecrets } from "./Sessions.ts"
 import { checkPassword, InvalidAccountInput, type LoginRefused, makeLogin, replacementHash } from "./SignIn.ts"
 
-export { PartnerEmailTaken }
-
-/** An invitation link that cannot be used: one answer whether it never existed, was used, replaced or expired. */
-export class InvitationInvalid extends Schema.TaggedError<InvitationInvalid>()("InvitationInvalid", {}) {
-  override get message() {
-    return "This invitation link cannot be used: it was used already, replaced by a newer one, or it expired. " +
-      "Ask your partner's owner or the operator for a new one."
-  }
-}
-
-export class PartnerUserNotFound
-  extends Schema.TaggedError<PartnerUserNotFound>()("PartnerUserNotFound", { id: Schema.Int })
-{
-  override get message() {
-    return `No user ${this.id} of this partner.`
-  }
-}
-
-/** A change that would leave a partner without an owner (who manages its users). */
-export class LastOwner extends Schema.TaggedError<LastOwner>()("LastOwner", {}) {
-  override get message() {
-    return "A partner keeps at least one owner: make another user owner first."
-  }
-}
+export { EmailHasAccount, InvitationInvalid, LastOwner, PartnerEmailTaken, PartnerUserNotFound, PasswordSetByUser }
 
 /** A user invited: the link's secret (shown to whoever invited, once) and when it stops working. */
 export interface Invited {
@@ -71,8 +55,17 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
     Invited,
     PartnerEmailTaken | InvalidAccountInput
   >
-  /** A new invitation link (the earlier one stops working): for a user who lost theirs, or forgot their password. */
-  reinvite(actor: Actor, partner: UsersPartner, userId: number): Effect.Effect<Invited, PartnerUserNotFound>
+  /**
+   * A new invitation link (the earlier one stops working) for a user who has not set a password. For one who has, it
+   * is a password reset (their password works until the link is used), only at the user's request: `requestedByUser`
+   * is what the operator checked (a ticket, a call), audited with the reset; without it, refused.
+   */
+  reinvite(
+    actor: Actor,
+    partner: UsersPartner,
+    userId: number,
+    requestedByUser?: string
+  ): Effect.Effect<Invited, PartnerUserNotFound | PasswordSetByUser>
   list(partnerId: number): Effect.Effect<ReadonlyArray<PartnerUser>>
   setRole(
     actor: Actor,
@@ -87,10 +80,13 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
   ): Effect.Effect<PartnerUser, PartnerUserNotFound | LastOwner>
   /** Who an open invitation is for. */
   invitation(invitation: string): Effect.Effect<UserOfPartner, InvitationInvalid>
-  /** Uses an invitation: the password is set, the user's other sessions end, and a session begins. */
+  /**
+   * Uses an invitation: the password is set, the user's other sessions end, and a session begins; refused while the
+   * e-mail has an accepted account at another partner.
+   */
   accept(invitation: string, password: string, clientAddress: string): Effect.Effect<
     NewPortalSession,
-    InvitationInvalid | InvalidAccountInput | HashersBusy
+    InvitationInvalid | EmailHasAccount | InvalidAccountInput | HashersBusy
   >
   login(
     email: string,
@@ -160,16 +156,36 @@ export class PartnerUsers extends Context.Service<PartnerUsers, {
       )
 
       const reinvite = Effect.fn("PartnerUsers.reinvite")(
-        function*(actor: Actor, partner: UsersPartner, userId: number) {
+        function*(actor: Actor, partner: UsersPartner, userId: number, requestedByUser?: string) {
+          const note = requestedByUser?.trim() ?? ""
           const invitation = randomBytes(32).toString("base64url")
           return yield* audit.atomically(Effect.gen(function*() {
-            const user = yield* repo.reinvite(partner.id, userId, hashInvitation(invitation), config.invitationTtl)
-              .pipe(Effect.flatMap(found(userId)))
-            yield* audit.record(actor, {
-              action: "partner-user.reinvite",
-              target: target(partner),
-              after: userAudit(user)
-            })
+            const before = yield* repo.find(partner.id, userId).pipe(Effect.flatMap(found(userId)))
+            if (before.passwordSet && note === "") return yield* new PasswordSetByUser()
+            // Without a note the update skips a user who set a password since: the link would be a reset.
+            const updated = yield* repo.reinvite(
+              partner.id,
+              userId,
+              hashInvitation(invitation),
+              config.invitationTtl,
+              note !== ""
+            )
+            if (Option.isNone(updated)) {
+              yield* repo.find(partner.id, userId).pipe(Effect.flatMap(found(userId)))
+              return yield* new PasswordSetByUser()
+            }
+            const user = updated.value
+            // The note, never the link: the audit trail is read by more people than the user.
+            yield* audit.record(
+              actor,
+              user.passwordSet
+                ? {
+                  action: "partner-user.password-reset",
+                  target: target(partner),
+                  after: { ...userAudit(user), requestedByUser: note }
+                }
+                : { action: "partner-user.reinvite", target: target(partner), after: userAudit(user) }
+            )
             return issued(user, partner, invitation)
           }))
         }

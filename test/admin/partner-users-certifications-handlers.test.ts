@@ -27,7 +27,9 @@ import { RequestValidationLive } from "../../src/routes.ts"
 import { CertificationRepo } from "../../src/wallet/certification/CertificationRepo.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
 import { PartnerCallbacks } from "../../src/wallet/outbox/PartnerCallbacks.ts"
-import { type AdminSession, asAdmin, givenAdmin, sessionOf } from "../support/AdminConsole.ts"
+import { LoginRefused } from "../../src/identity/SignIn.ts"
+import { type AdminSession, asAdmin, givenAdmin, sessionOf, testPassword } from "../support/AdminConsole.ts"
+import { givenPortalUser } from "../support/Portal.ts"
 import { CallbackTargetsOfRepo } from "../support/RepoPartner.ts"
 import { givenPartner, TestConfig } from "../support/TestApp.ts"
 
@@ -95,7 +97,7 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
       assert.instanceOf(last, Conflict)
       assert.strictEqual(last.message, "A partner keeps at least one owner: make another user owner first.")
       assert.strictEqual((yield* api.partnerUsers.remove({ params: { slug, id: dev.user.id } })).user.id, dev.user.id)
-      const again = yield* api.partnerUsers.reinvite({ params: { slug, id: owner.user.id } })
+      const again = yield* api.partnerUsers.reinvite({ params: { slug, id: owner.user.id }, payload: null })
       assert.notStrictEqual(again.invitationUrl, owner.invitationUrl)
       const trail = yield* Effect.flatMap(
         Effect.service(AuditRepo),
@@ -113,7 +115,65 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
       )
     }))
 
-  it.effect("users: an unknown partner is 404, another partner's user is 404, a taken e-mail is 409, a bad one 422", () =>
+  it.effect("a new link for a user who set a password is a reset at their request: the note or 422, audited as a reset", () =>
+    Effect.gen(function*() {
+      const api = yield* clientAs(yield* operator)
+      const created = yield* partner
+      const { slug } = created
+      const user = yield* givenPortalUser(created, `reset-${slug}@example.com`, "owner")
+      for (const payload of [null, {}, { requestedByUser: "  " }]) {
+        const refused = yield* Effect.flip(api.partnerUsers.reinvite({ params: { slug, id: user.user.id }, payload }))
+        assert.instanceOf(refused, ValidationFailed)
+        assert.deepStrictEqual((refused as ValidationFailed).errors, {
+          requested_by_user: [
+            "The requested_by_user field is required for a user who has set a password: a new link resets it, " +
+            "so note how the user asked for it (a ticket, a call)."
+          ]
+        })
+      }
+      const trail = () =>
+        Effect.flatMap(Effect.service(AuditRepo), (audit) => audit.list({ target: `partner:${slug}`, limit: 10 }))
+      const links = () =>
+        Effect.map(
+          trail(),
+          (entries) =>
+            entries.filter((entry) =>
+              entry.action !== "partner-user.invite" && entry.action !== "partner-user.accept-invitation"
+            )
+        )
+      assert.deepStrictEqual(yield* links(), [], "the refusals wrote nothing")
+      const reset = yield* api.partnerUsers.reinvite({
+        params: { slug, id: user.user.id },
+        payload: { requestedByUser: "Ticket 4711: called the user back on their known number" }
+      })
+      assert.match(reset.invitationUrl, /\/portal\/invitation#[A-Za-z0-9_-]{43}$/)
+      assert.strictEqual(reset.user.status, "active", "the old password keeps working until the link is used")
+      const [entry] = yield* links()
+      assert.strictEqual(entry.action, "partner-user.password-reset")
+      assert.deepStrictEqual(entry.after, {
+        user: `reset-${slug}@example.com`,
+        role: "owner",
+        requestedByUser: "Ticket 4711: called the user back on their known number"
+      })
+      assert.notInclude(JSON.stringify(entry), reset.invitationUrl.slice(reset.invitationUrl.indexOf("#") + 1))
+      const users = yield* PartnerUsers
+      yield* users.login(`reset-${slug}@example.com`, testPassword, "192.0.2.9")
+      yield* users.accept(reset.invitationUrl.slice(reset.invitationUrl.indexOf("#") + 1), "a new long password", "x")
+      assert.instanceOf(
+        yield* Effect.flip(users.login(`reset-${slug}@example.com`, testPassword, "192.0.2.9")),
+        LoginRefused,
+        "once the link is used, the old password is gone"
+      )
+      const pending = yield* api.partnerUsers.invite({
+        params: { slug },
+        payload: { email: `pending-${slug}@example.com`, role: "viewer" }
+      })
+      const again = yield* api.partnerUsers.reinvite({ params: { slug, id: pending.user.id }, payload: null })
+      assert.notStrictEqual(again.invitationUrl, pending.invitationUrl)
+      assert.strictEqual((yield* trail())[0].action, "partner-user.reinvite", "a pending user's new link, as before")
+    }))
+
+  it.effect("users: an unknown partner is 404, another partner's user is 404, the partner's own e-mail is 409, a bad one 422", () =>
     Effect.gen(function*() {
       const api = yield* clientAs(yield* operator)
       const [a, b] = [yield* partner, yield* partner]
@@ -124,7 +184,7 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
             params: { slug: "no-such-partner" },
             payload: { email: `nobody-${a.slug}@example.com`, role: "viewer" }
           })),
-          Effect.asVoid(api.partnerUsers.reinvite({ params: { slug: "no-such-partner", id: 1 } }))
+          Effect.asVoid(api.partnerUsers.reinvite({ params: { slug: "no-such-partner", id: 1 }, payload: null }))
         ]
       ) {
         const missing = yield* Effect.flip(unknown)
@@ -140,11 +200,17 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
       assert.strictEqual(elsewhere.message, `No user ${theirs.user.id} of this partner.`)
       const taken = yield* Effect.flip(
         api.partnerUsers.invite({
-          params: { slug: a.slug },
+          params: { slug: b.slug },
           payload: { email: `theirs-${b.slug}@example.com`, role: "viewer" }
         })
       )
       assert.instanceOf(taken, Conflict)
+      assert.strictEqual(taken.message, `The e-mail "theirs-${b.slug}@example.com" is already a user of this partner.`)
+      const atAnother = yield* api.partnerUsers.invite({
+        params: { slug: a.slug },
+        payload: { email: `theirs-${b.slug}@example.com`, role: "viewer" }
+      })
+      assert.deepStrictEqual([atAnother.user.status, atAnother.user.role], ["invited", "viewer"], "another's: free")
       const bad = yield* Effect.flip(
         api.partnerUsers.invite({ params: { slug: a.slug }, payload: { email: "nope", role: "viewer" } })
       )

@@ -1,7 +1,7 @@
 import { assert, type Vitest } from "@effect/vitest"
 import { Duration, Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
-import { PartnerEmailTaken, PartnerUserRepo } from "../../src/identity/PartnerUserRepo.ts"
+import { EmailHasAccount, PartnerEmailTaken, PartnerUserRepo } from "../../src/identity/PartnerUserRepo.ts"
 import { hashSession, newSessionSecrets } from "../../src/identity/Sessions.ts"
 import type { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
 import { givenRepoPartner } from "../support/RepoPartner.ts"
@@ -28,7 +28,7 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
       (repo) => repo.insert({ partnerId, email, role, invitationHash, invitationTtl })
     )
 
-  it.effect("a new user has no password and an invitation ending its TTL after their creation; an e-mail has one account, whichever partner", () =>
+  it.effect("a new user has no password and an invitation ending its TTL after their creation; an e-mail is once a partner's user", () =>
     Effect.gen(function*() {
       const repo = yield* PartnerUserRepo
       const [acme, other] = [yield* givenPartner, yield* givenPartner]
@@ -41,10 +41,59 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
         false
       ])
       assert.strictEqual(user.invitationExpiresAt!.getTime() - user.createdAt.getTime(), Duration.toMillis(week))
-      const taken = yield* Effect.flip(invite(other.id, email))
+      const taken = yield* Effect.flip(invite(acme.id, email, "viewer"))
       assert.instanceOf(taken, PartnerEmailTaken)
       assert.strictEqual(taken.email, email)
-      assert.deepStrictEqual((yield* repo.list(other.id)).length, 0, "the refused insert left nothing")
+      assert.deepStrictEqual((yield* repo.list(acme.id)).map((u) => u.id), [user.id], "the refused insert left nothing")
+      const elsewhere = yield* invite(other.id, email)
+      assert.deepStrictEqual([elsewhere.partnerId, elsewhere.passwordSet], [other.id, false], "a pending one elsewhere")
+    }))
+
+  it.effect("an e-mail with an accepted account cannot be accepted at another partner; the log-in finds that account", () =>
+    Effect.gen(function*() {
+      const repo = yield* PartnerUserRepo
+      const [acme, other, third] = [yield* givenPartner, yield* givenPartner, yield* givenPartner]
+      const email = `shared-${unique()}@example.com`
+      const [before, mine, after] = [link(), link(), link()]
+      yield* invite(other.id, email, "owner", before)
+      const user = yield* invite(acme.id, email, "viewer", mine)
+      yield* repo.acceptInvitation(mine, "scrypt$mine")
+      const pendingAfter = yield* invite(third.id, email, "owner", after)
+      for (const invitation of [before, after]) {
+        assert.instanceOf(yield* Effect.flip(repo.acceptInvitation(invitation, "scrypt$theirs")), EmailHasAccount)
+        assert.isTrue(Option.isSome(yield* repo.byInvitation(invitation)), "the refused accept changed nothing")
+      }
+      assert.isFalse(Option.getOrThrow(yield* repo.find(third.id, pendingAfter.id)).passwordSet)
+      const account = Option.getOrThrow(yield* repo.credentials(email))
+      assert.deepStrictEqual([account.user.id, account.partner.slug, account.passwordHash], [
+        user.id,
+        acme.slug,
+        "scrypt$mine"
+      ], "pending invitations of other partners, before and after, never answer the log-in")
+      const fresh = link()
+      yield* repo.reinvite(acme.id, user.id, fresh, week, true)
+      assert.isTrue(Option.isSome(yield* repo.acceptInvitation(fresh, "scrypt$again")), "its own reset link works")
+    }))
+
+  it.effect("two accepts of one e-mail at two partners at once: exactly one wins", () =>
+    Effect.gen(function*() {
+      const repo = yield* PartnerUserRepo
+      const [acme, other] = [yield* givenPartner, yield* givenPartner]
+      const email = `racing-${unique()}@example.com`
+      const [a, b] = [link(), link()]
+      yield* invite(acme.id, email, "owner", a)
+      yield* invite(other.id, email, "owner", b)
+      const outcomes = yield* Effect.all(
+        [a, b].map((invitation) => Effect.result(repo.acceptInvitation(invitation, "scrypt$race"))),
+        { concurrency: "unbounded" }
+      )
+      const won = outcomes.filter((outcome) => outcome._tag === "Success" && Option.isSome(outcome.success))
+      const refused = outcomes.filter((outcome) =>
+        outcome._tag === "Failure" && outcome.failure._tag === "EmailHasAccount"
+      )
+      assert.deepStrictEqual([won.length, refused.length], [1, 1])
+      const accepted = [...(yield* repo.list(acme.id)), ...(yield* repo.list(other.id))].filter((u) => u.passwordSet)
+      assert.strictEqual(accepted.length, 1)
     }))
 
   it.effect("a partner's users are listed by e-mail and found by id only through their own partner", () =>
@@ -63,7 +112,7 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
       assert.isTrue(Option.isNone(yield* repo.find(acme.id, theirs.id)), "another partner's user is not found")
       assert.isTrue(Option.isNone(yield* repo.setRole(acme.id, theirs.id, "owner")), "nor changed")
       assert.isTrue(Option.isNone(yield* repo.remove(acme.id, theirs.id)), "nor removed")
-      assert.isTrue(Option.isNone(yield* repo.reinvite(acme.id, theirs.id, link(), week)), "nor invited again")
+      assert.isTrue(Option.isNone(yield* repo.reinvite(acme.id, theirs.id, link(), week, true)), "nor invited again")
       assert.strictEqual((yield* repo.find(other.id, theirs.id)).pipe(Option.getOrThrow).role, "viewer")
     }))
 
@@ -94,7 +143,7 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
       assert.isTrue(Option.isNone(yield* repo.credentials(`nobody-${unique()}@example.com`)))
     }))
 
-  it.effect("an expired invitation is not found nor accepted; a new one replaces the old link", () =>
+  it.effect("an expired invitation is not found nor accepted; a new one replaces the old link, a password's only as a reset", () =>
     Effect.gen(function*() {
       const repo = yield* PartnerUserRepo
       const acme = yield* givenPartner
@@ -103,13 +152,22 @@ export const partnerUserRepoSpec = (it: Vitest.MethodsNonLive<PartnerUserRepo | 
       assert.isTrue(Option.isNone(yield* repo.byInvitation(expired)))
       assert.isTrue(Option.isNone(yield* repo.acceptInvitation(expired, "scrypt$hash")))
       const fresh = link()
-      const reinvited = Option.getOrThrow(yield* repo.reinvite(acme.id, user.id, fresh, week))
+      const reinvited = Option.getOrThrow(yield* repo.reinvite(acme.id, user.id, fresh, week, false))
       assert.isTrue(reinvited.invitationExpiresAt!.getTime() > user.invitationExpiresAt!.getTime())
       assert.strictEqual(Option.getOrThrow(yield* repo.byInvitation(fresh)).user.id, user.id)
       const again = link()
-      yield* repo.reinvite(acme.id, user.id, again, week)
+      yield* repo.reinvite(acme.id, user.id, again, week, false)
       assert.isTrue(Option.isNone(yield* repo.byInvitation(fresh)), "the link before stops working")
       assert.isTrue(Option.isSome(yield* repo.acceptInvitation(again, "scrypt$hash")))
+      const refused = link()
+      assert.isTrue(
+        Option.isNone(yield* repo.reinvite(acme.id, user.id, refused, week, false)),
+        "a user with a password gets a new link only where a reset is allowed"
+      )
+      assert.isTrue(Option.isNone(yield* repo.byInvitation(refused)), "and the refused one was not stored")
+      const reset = link()
+      assert.isTrue(Option.getOrThrow(yield* repo.reinvite(acme.id, user.id, reset, week, true)).passwordSet)
+      assert.strictEqual(Option.getOrThrow(yield* repo.byInvitation(reset)).user.id, user.id)
     }))
 
   it.effect("roles change within the partner, its owners are counted, and a removed user is gone with their sessions", () =>

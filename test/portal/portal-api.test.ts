@@ -482,6 +482,30 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
           "owner@operated.example",
           "active"
         ]])
+        // A new link for the owner, who has set a password, resets it: only with the note of their request.
+        const linkOf = (id: number, json?: unknown) =>
+          adminRequest("POST", `/admin/api/partners/operated-co/users/${id}/invitation`, { session: operator, json })
+        const owner = invited.body.user.id as number
+        for (
+          const [json, field] of [[undefined, "requested_by_user"], [
+            { requested_by_user: "x".repeat(501) },
+            "requested_by_user"
+          ]] as const
+        ) {
+          const refused = yield* linkOf(owner, json)
+          assert.deepStrictEqual(
+            [refused.status, Object.keys(refused.body.errors)],
+            [422, [field]],
+            JSON.stringify(refused.body)
+          )
+        }
+        const reset = yield* linkOf(owner, { requested_by_user: "Ticket 12: the owner called from the known number" })
+        assert.deepStrictEqual([reset.status, reset.body.user.status], [200, "active"])
+        const dev = listed.find((user) => user.email === "dev@operated.example") as unknown as { id: number }
+        assert.strictEqual((yield* linkOf(dev.id)).status, 200, "a pending user's new link needs no body, as before")
+        const fromCliReset = yield* admin("partners", "reinvite-user", "operated-co", "owner@operated.example")
+        assert.strictEqual(fromCliReset.exitCode, 1)
+        assert.include(fromCliReset.stderr, "--requested-by-user")
         const last = yield* admin("partners", "remove-user", "operated-co", "owner@operated.example")
         assert.strictEqual(last.exitCode, 1)
         assert.include(last.stderr, "at least one owner")

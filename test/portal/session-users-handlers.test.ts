@@ -232,20 +232,17 @@ layer(InMemoryPortal)("the portal's log-in, session and users over memory", (it)
       )
     }))
 
-  it.effect("users: 409 for a taken e-mail and for leaving no owner, 404 for another partner's user, 422 for a bad e-mail", () =>
+  it.effect("users: 409 for this partner's e-mail and for leaving no owner, 404 for another partner's user, 422 for a bad e-mail", () =>
     Effect.gen(function*() {
       const [partner, other] = [yield* givenRepoPartner, yield* givenRepoPartner]
       const owner = yield* givenPortalUser(partner, "sole-owner@example.com", "owner")
       const stranger = yield* givenPortalUser(other, "stranger@example.com", "owner")
       const api = yield* clientAs(owner.session)
       const taken = yield* Effect.flip(
-        api.users.invite({ params: {}, payload: { email: "stranger@example.com", role: "viewer" } })
+        api.users.invite({ params: {}, payload: { email: "sole-owner@example.com", role: "viewer" } })
       )
       assert.instanceOf(taken, Conflict)
-      assert.strictEqual(
-        taken.message,
-        `The e-mail "stranger@example.com" already has a portal account (one account per e-mail).`
-      )
+      assert.strictEqual(taken.message, `The e-mail "sole-owner@example.com" is already a user of this partner.`)
       const last = yield* Effect.flip(api.users.setRole({ params: { id: owner.user.id }, payload: { role: "viewer" } }))
       assert.instanceOf(last, Conflict)
       assert.strictEqual(last.message, "A partner keeps at least one owner: make another user owner first.")
@@ -265,9 +262,79 @@ layer(InMemoryPortal)("the portal's log-in, session and users over memory", (it)
         api.users.invite({ params: {}, payload: { email: "not-an-address", role: "viewer" } })
       )
       assert.deepStrictEqual((bad as ValidationFailed).errors, { email: ["The email must be a valid e-mail address."] })
-      const again = yield* api.users.reinvite({ params: { id: owner.user.id } })
+      const pending = yield* api.users.invite({ params: {}, payload: { email: "pending@example.com", role: "viewer" } })
+      const again = yield* api.users.reinvite({ params: { id: pending.user.id } })
       assert.match(again.invitationUrl, /\/portal\/invitation#[A-Za-z0-9_-]{43}$/)
+      assert.notStrictEqual(again.invitationUrl, pending.invitationUrl)
       const trail = (yield* auditOf(`partner:${partner.slug}`)).map((entry) => entry.action)
       assert.include(trail, "partner-user.reinvite")
+    }))
+
+  it.effect("an owner cannot take over a co-owner who set a password (409, nothing written); a pending user is reinvited", () =>
+    Effect.gen(function*() {
+      const partner = yield* givenRepoPartner
+      const owner = yield* givenPortalUser(partner, "taker-owner@example.com", "owner")
+      const coOwner = yield* givenPortalUser(partner, "co-owner@example.com", "owner")
+      const api = yield* clientAs(owner.session)
+      for (const target of [coOwner, owner]) {
+        const refused = yield* Effect.flip(api.users.reinvite({ params: { id: target.user.id } }))
+        assert.instanceOf(refused, Conflict)
+        assert.strictEqual(
+          refused.message,
+          "This user has set a password: they change it themselves under their account. " +
+            "If it is lost, the operator issues a password reset from the console."
+        )
+      }
+      const listed = (yield* api.users.list({ params: {} })).users.find((user) => user.id === coOwner.user.id)
+      assert.deepStrictEqual([listed?.status, listed?.invitationExpiresAt], ["active", null], "no link was made")
+      const trail = (yield* auditOf(`partner:${partner.slug}`)).map((entry) => entry.action)
+      assert.notInclude(trail, "partner-user.reinvite")
+      assert.notInclude(trail, "partner-user.password-reset")
+      const login = yield* (yield* client).login.login({
+        payload: { email: "co-owner@example.com", password: testPassword }
+      })
+      assert.strictEqual(login.user.email, "co-owner@example.com", "the co-owner's password still works")
+      const pending = yield* api.users.invite({ params: {}, payload: { email: "not-yet@example.com", role: "owner" } })
+      const again = yield* api.users.reinvite({ params: { id: pending.user.id } })
+      assert.notStrictEqual(again.invitationUrl, pending.invitationUrl)
+      assert.include((yield* auditOf(`partner:${partner.slug}`)).map((entry) => entry.action), "partner-user.reinvite")
+    }))
+
+  it.effect("another partner's e-mail is invited as a free one (201), but accepted only if it has no account yet (409)", () =>
+    Effect.gen(function*() {
+      const [partner, other] = [yield* givenRepoPartner, yield* givenRepoPartner]
+      const owner = yield* givenPortalUser(partner, "claims-owner@example.com", "owner")
+      const theirs = yield* givenPortalUser(other, "their-staff@example.com", "developer")
+      const api = yield* clientAs(owner.session)
+      const free = yield* api.users.invite({ params: {}, payload: { email: "free-staff@example.com", role: "viewer" } })
+      const claimed = yield* api.users.invite({
+        params: {},
+        payload: { email: "their-staff@example.com", role: "viewer" }
+      })
+      const shapeOf = (
+        answer: typeof free
+      ) => [answer.success, answer.user.role, answer.user.status, typeof answer.invitationUrl]
+      assert.deepStrictEqual(shapeOf(claimed), shapeOf(free), "a taken e-mail answers as a free one")
+      const refused = yield* Effect.flip(
+        (yield* client).login.accept({
+          payload: { invitation: invitationOf(claimed.invitationUrl), password: "a long enough password" }
+        })
+      )
+      assert.instanceOf(refused, Conflict)
+      assert.strictEqual(
+        refused.message,
+        "Your e-mail already has a partner portal account (one account per e-mail): log in with it, " +
+          "or ask the operator to move it."
+      )
+      const pending = yield* api.users.list({ params: {} })
+      assert.deepStrictEqual(
+        pending.users.filter((user) => user.email === "their-staff@example.com").map((user) => user.status),
+        ["invited"],
+        "the refused accept changed nothing"
+      )
+      const loggedIn = yield* (yield* client).login.login({
+        payload: { email: "their-staff@example.com", password: testPassword }
+      })
+      assert.deepStrictEqual([loggedIn.partner.slug, loggedIn.user.role], [other.slug, theirs.user.role])
     }))
 })

@@ -31,7 +31,11 @@ export const AdminPartnerUsersHandlers = HttpApiBuilder.group(
       .handle("remove", ({ params }) => as(params.slug, (actor, partner) => manage.remove(actor, partner, params.id)))
       .handle(
         "reinvite",
-        ({ params }) => as(params.slug, (actor, partner) => manage.reinvite(actor, partner, params.id))
+        ({ params, payload }) =>
+          as(
+            params.slug,
+            (actor, partner) => manage.reinviteOrReset(actor, partner, params.id, payload?.requestedByUser)
+          )
       )
   })
 )

@@ -1,10 +1,12 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
   InvitationAnswer,
   inviteAnnotations,
   InvitePayload,
+  ReinvitePayload,
   userEndpoints,
+  userId,
   UsersAnswer
 } from "../identity/PartnerUsers.ts"
 import { RequestValidation } from "../RequestValidation.ts"
@@ -24,8 +26,18 @@ const invite = HttpApiEndpoint.post("invite", "/partners/:slug/users", {
   success: InvitationAnswer,
   error: [ValidationFailed, Conflict, NotFound]
 }).middleware(RequestValidation).annotateMerge(inviteAnnotations)
+// An operator may reset the password of a user who has set one, at the user's request: the body notes it.
+const reinvite = HttpApiEndpoint.post("reinvite", "/partners/:slug/users/:id/invitation", {
+  params: { ...params, id: userId },
+  payload: ReinvitePayload,
+  success: InvitationAnswer,
+  error: [NotFound, ValidationFailed]
+}).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+  summary: "A new invitation link (the earlier one stops working); for a user who has set a password, a password " +
+    "reset at their request: requested_by_user is required (422), and their password works until the link is used"
+}))
 
 export class AdminPartnerUsersGroup extends HttpApiGroup.make("partnerUsers")
-  .add(list, invite, console.setRole, console.remove, console.reinvite)
+  .add(list, invite, console.setRole, console.remove, reinvite)
   .middleware(AdminAuth)
 {}

@@ -29,11 +29,27 @@ export const UsersAnswer = Schema.Struct({ success: Schema.Literal(true), users:
 export const InvitePayload = Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), role: PartnerRole })
 
 export const inviteAnnotations = OpenApi.annotations({
-  summary:
-    "Invite a user: the answer holds the one-time invitation link (PORTAL_INVITATION_TTL); one account per e-mail (409)"
+  summary: "Invite a user: the answer holds the one-time invitation link (PORTAL_INVITATION_TTL); " +
+    "an e-mail already a user of this partner is 409"
 })
 
-const userId = Schema.FiniteFromString.check(Schema.isInt())
+export const userId = Schema.FiniteFromString.check(Schema.isInt())
+
+/**
+ * The console's new link: for a user who has set a password, a reset at their request, noted (never the link). A
+ * request without a body (null) stays what it was, a pending user's new link.
+ */
+export const ReinvitePayload = [
+  Schema.Struct({
+    requestedByUser: Schema.optionalKey(
+      Schema.String.check(Schema.isMaxLength(500)).annotate({
+        description: "Required for a user who has set a password (the link resets it): what you checked that the " +
+          "user asked for it (a ticket, a call); audited with the reset"
+      })
+    )
+  }).pipe(Schema.encodeKeys({ requestedByUser: "requested_by_user" })),
+  Schema.Null
+] as const
 
 /**
  * A partner's users. The portal's group (`PortalUsersGroup`, its owner's) and the console's (`partnerUsers` of the
@@ -71,8 +87,9 @@ export const userEndpoints = <const P extends Schema.Struct.Fields>(prefix: "" |
   reinvite: HttpApiEndpoint.post("reinvite", `${prefix}/users/:id/invitation` as `/${string}`, {
     params: { ...params, id: userId },
     success: InvitationAnswer,
-    error: [NotFound, ValidationFailed]
+    error: [NotFound, ValidationFailed, Conflict]
   }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-    summary: "A new invitation link for the user (the earlier one stops working): to choose a password again"
+    summary: "A new invitation link for a user who has not set a password (the earlier one stops working); " +
+      "one who has is 409: they change it themselves"
   }))
 })

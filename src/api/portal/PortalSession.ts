@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { IsoDate } from "../../domain/IsoDate.ts"
 import { PartnerRole } from "../../domain/PartnerUser.ts"
 import {
+  Conflict,
   NotFound,
   SessionForbidden,
   SessionUnauthorized,
@@ -63,10 +64,11 @@ export class PortalLoginGroup extends HttpApiGroup.make("login")
     HttpApiEndpoint.post("accept", "/invitation/accept", {
       payload: Schema.Struct({ invitation: Invitation, password: Password }),
       success: PortalSessionAnswer,
-      error: [NotFound, ValidationFailed, TooManyAttempts]
+      error: [NotFound, ValidationFailed, TooManyAttempts, Conflict]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Accept an invitation: choose a password (12 characters or more) and log in",
-      description: "The link works once and until it expires (PORTAL_INVITATION_TTL); the user's other sessions end."
+      description: "The link works once and until it expires (PORTAL_INVITATION_TTL); the user's other sessions end. " +
+        "An e-mail that has an accepted account at another partner is refused (409): one account per e-mail."
     }))
   )
 {}

@@ -62,9 +62,27 @@ export const userManagement = Effect.gen(function*() {
       users.setRole(actor, partner, id, role).pipe(Effect.catchTags(refusals), Effect.flatMap(changed)),
     remove: (actor: Actor, partner: UsersPartner, id: number) =>
       users.remove(actor, partner, id).pipe(Effect.catchTags(refusals), Effect.flatMap(changed)),
+    /** The portal's: an owner's new link for a user who has not set a password (one who has is theirs: 409). */
     reinvite: (actor: Actor, partner: UsersPartner, id: number) =>
       users.reinvite(actor, partner, id).pipe(
-        Effect.catchTags({ PartnerUserNotFound: refusals.PartnerUserNotFound }),
+        Effect.catchTags({
+          PartnerUserNotFound: refusals.PartnerUserNotFound,
+          PasswordSetByUser: (error) => Effect.fail(new Conflict({ message: error.message }))
+        }),
+        Effect.flatMap(invitation)
+      ),
+    /** The console's: a new link, a password reset for a user who has set one, with the note of their request. */
+    reinviteOrReset: (actor: Actor, partner: UsersPartner, id: number, requestedByUser: string | undefined) =>
+      users.reinvite(actor, partner, id, requestedByUser).pipe(
+        Effect.catchTags({
+          PartnerUserNotFound: refusals.PartnerUserNotFound,
+          PasswordSetByUser: () =>
+            Effect.fail(invalid(
+              "requested_by_user",
+              "The requested_by_user field is required for a user who has set a password: a new link resets it, " +
+                "so note how the user asked for it (a ticket, a call)."
+            ))
+        }),
         Effect.flatMap(invitation)
       )
   }

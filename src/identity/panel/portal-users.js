@@ -19,9 +19,10 @@ const invitationBox = (answer) =>
 
 /**
  * The users under `path` (`/users` in the portal, `/partners/<slug>/users` in the console), drawn into `region`;
- * the forms only when `manage`, the API deciding all the same.
+ * the forms only when `manage`, the API deciding all the same. A user who has set a password (active) gets a new link
+ * only where `resets` (the console's password reset, with the note of the user's request); the portal leaves it out.
  * @param {HTMLElement} region
- * @param {{ path: string, manage: boolean, readOnly: string }} options
+ * @param {{ path: string, manage: boolean, readOnly: string, resets: boolean }} options
  */
 export async function usersSection(region, options) {
   const { users } = await api("GET", options.path)
@@ -46,14 +47,27 @@ export async function usersSection(region, options) {
       field(`Role of ${user.email}`, { type: "select", name: "role", value: user.role, options: roles }),
       h("button.small", { type: "submit" }, "Save role")
     )
+    const link = `${options.path}/${user.id}/invitation`
+    const reset = () => {
+      const note = prompt(
+        `Reset the password of ${user.email}? Their password works until they use the new link. ` +
+          "Note what you checked that they asked for it (a ticket, a call):"
+      )
+      return note !== null && change(() => api("POST", link, { requested_by_user: note }), invitationBox)
+    }
+    const newLink = user.status !== "active"
+      ? h("button.secondary.small", {
+        type: "button",
+        on: { click: () => change(() => api("POST", link), invitationBox) }
+      }, "New invitation link")
+      : options.resets
+      ? h("button.secondary.small", { type: "button", on: { click: reset } }, "Reset password")
+      : null
     return h(
       "div.actions",
       {},
       roleForm,
-      h("button.secondary.small", {
-        type: "button",
-        on: { click: () => change(() => api("POST", `${options.path}/${user.id}/invitation`), invitationBox) }
-      }, "New invitation link"),
+      newLink,
       h("button.danger.small", {
         type: "button",
         on: {
@@ -144,6 +158,7 @@ export async function portalUsersPage(main, params) {
   await usersSection(region, {
     path: `/partners/${encodeURIComponent(slug)}/users`,
     manage: canChange(),
+    resets: true,
     readOnly: "Your role (viewer) can read but not change portal users."
   })
 }

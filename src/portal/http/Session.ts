@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { invalid, notFound, SessionUnauthorized } from "../../api/identity/Errors.ts"
+import { Conflict, invalid, notFound, SessionUnauthorized } from "../../api/identity/Errors.ts"
 import { PortalApi } from "../../api/portal/PortalApi.ts"
 import { CurrentPartnerUser, PortalAuth, portalSessionCookie } from "../../api/portal/PortalSecurity.ts"
 import { AppConfig } from "../../platform/AppConfig.ts"
@@ -69,6 +69,7 @@ export const PortalLoginHandlers = HttpApiBuilder.group(
           Effect.flatMap(client, (address) => users.accept(payload.invitation, payload.password, address)).pipe(
             Effect.catchTags({
               InvitationInvalid: (error) => Effect.fail(notFound(error)),
+              EmailHasAccount: (error) => Effect.fail(new Conflict({ message: error.message })),
               InvalidAccountInput: (error) => Effect.fail(invalid(error.field, error.message)),
               ...busy
             }),

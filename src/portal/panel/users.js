@@ -9,7 +9,7 @@ import { may, readOnly } from "./who.js"
 export async function usersPage(main) {
   const region = h("div")
   fill(main, h("h1", {}, "Users"), region)
-  await usersSection(region, { path: "/users", manage: may("owner"), readOnly: readOnly("users") })
+  await usersSection(region, { path: "/users", manage: may("owner"), readOnly: readOnly("users"), resets: false })
 }
 
 /**
