@@ -6,18 +6,17 @@
  * ledger's applied changes, which is what the aggregator was last told), and the ledger's rows say the same.
  */
 import { NodeServices } from "@effect/platform-node"
-import { PgClient } from "@effect/sql-pg"
 import { assert, layer } from "@effect/vitest"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { toAmount } from "../../src/domain/Money.ts"
 import type { Credit, Debit, Rollback, WalletEvent, WalletOutcome } from "../../src/domain/WalletEvents.ts"
+import { givenCrashPartner } from "../support/CrashPartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
 import { type RunningProcess, startNode } from "../support/process.ts"
-import { scopedDatabase } from "../support/TestDatabase.ts"
 import { assertConserved, ledgerOf } from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
@@ -58,24 +57,7 @@ const awaitOutcomes = (instance: RunningProcess, n: number) =>
 /** A database of the test's own with a partner and one player, and a way to start ledger instances on it. */
 const given = (external: string, start: number) =>
   Effect.gen(function*() {
-    const fake = yield* FakeUpstream
-    const databaseUrl = yield* scopedDatabase()
-    const sql = Context.get(
-      yield* Layer.build(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 2 })),
-      SqlClient.SqlClient
-    )
-    const [partner] = yield* sql<{ id: string; webhook_secret: string }>`
-      WITH p AS (INSERT INTO partners (name, slug) VALUES ('Crash Events Partner', 'crash-events') RETURNING id)
-      INSERT INTO partner_environments (partner_id, environment, callback_url)
-      SELECT id, 'live', ${`${fake.url}/wallet`} FROM p
-      RETURNING partner_id::text AS id, webhook_secret
-    `
-    const [row] = yield* sql<{ id: string; internal_user_id: string }>`
-      INSERT INTO partner_players (partner_id, external_player_id, balance)
-      VALUES (${Number(partner.id)}, ${external}, ${start}) RETURNING id::text, internal_user_id::text
-    `
-    books.secrets.add(partner.webhook_secret)
-    books.balances.set(external, start * 100)
+    const { databaseUrl, playerId, sql, userCode } = yield* givenCrashPartner(books, "crash-events", external, start)
     /** A ledger instance that handles `events`, then delivers notifications and recovers pending bets until killed. */
     const ledger = (events: ReadonlyArray<WalletEvent>, env: Record<string, string>) =>
       startNode(["test/support/LedgerChild.ts"], {
@@ -84,8 +66,8 @@ const given = (external: string, start: number) =>
         LEDGER_EVENTS: JSON.stringify(events),
         ...env
       }, /ledger ready/)
-    const player = { external, playerId: Number(row.id), start }
-    return { ledger, player, sql, userCode: Number(row.internal_user_id) }
+    const player = { external, playerId, start }
+    return { ledger, player, sql, userCode }
   })
 
 const kill = (instance: RunningProcess) => Effect.sync(() => process.kill(Number(instance.handle.pid), "SIGKILL"))

@@ -6,24 +6,21 @@
  * holds what the aggregator was told.
  */
 import { NodeServices } from "@effect/platform-node"
-import { PgClient } from "@effect/sql-pg"
 import { assert, layer } from "@effect/vitest"
-import { Context, Effect, Fiber, Layer, Redacted } from "effect"
-import { SqlClient } from "effect/sql"
+import { Effect, Fiber, Layer } from "effect"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
+import { givenCrashPartner } from "../support/CrashPartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
 import { freePort, startNode } from "../support/process.ts"
-import { scopedDatabase } from "../support/TestDatabase.ts"
 
 const books = new PartnerBooks()
 
 /** A database of the test's own, a way to start instances of the service on it, and a partner with one player. */
 const given = (player: string, balance: number) =>
   Effect.gen(function*() {
-    const fake = yield* FakeUpstream
-    const databaseUrl = yield* scopedDatabase()
+    const { databaseUrl, sql, userCode } = yield* givenCrashPartner(books, "crash-partner", player, balance)
     const service = (env: Record<string, string> = {}) =>
       Effect.gen(function*() {
         const port = yield* freePort()
@@ -39,23 +36,7 @@ const given = (player: string, balance: number) =>
         return { ...running, url: `http://127.0.0.1:${port}` }
       })
     const first = yield* service({ PARTNER_CALLBACK_TIMEOUT: "60 seconds", WALLET_PENDING_TIMEOUT: "120 seconds" })
-    const sql = Context.get(
-      yield* Layer.build(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 2 })),
-      SqlClient.SqlClient
-    )
-    const [partner] = yield* sql<{ id: string; webhook_secret: string }>`
-      WITH p AS (INSERT INTO partners (name, slug) VALUES ('Crash Partner', 'crash-partner') RETURNING id)
-      INSERT INTO partner_environments (partner_id, environment, callback_url)
-      SELECT id, 'live', ${`${fake.url}/wallet`} FROM p
-      RETURNING partner_id::text AS id, webhook_secret
-    `
-    const [row] = yield* sql<{ internal_user_id: string }>`
-      INSERT INTO partner_players (partner_id, external_player_id, balance)
-      VALUES (${Number(partner.id)}, ${player}, ${balance}) RETURNING internal_user_id::text
-    `
     const [agent] = yield* sql<{ value: string }>`SELECT value FROM service_secrets WHERE name = 'sandbox_agent_secret'`
-    books.secrets.add(partner.webhook_secret)
-    books.balances.set(player, balance * 100)
     const winBet = (url: string, txnId: string, bet: number, win: number) =>
       Effect.promise(() =>
         fetch(`${url}/aggregator/wallet`, {
@@ -63,7 +44,7 @@ const given = (player: string, balance: number) =>
           headers: { "content-type": "application/json" },
           body: JSON.stringify({
             type: "WinBet",
-            user_code: Number(row.internal_user_id),
+            user_code: userCode,
             agent_code: "sandbox",
             agent_secret: agent.value,
             slot: { txn_id: txnId, round_id: txnId, bet, win, game_code: "g", provider_code: "p" }
