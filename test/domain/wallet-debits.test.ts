@@ -5,7 +5,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Option } from "effect"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
-import { PartnerPlayer } from "../../src/domain/Partner.ts"
 import type { Round, WalletTransaction } from "../../src/domain/Wallet.ts"
 import {
   creditRecords,
@@ -24,47 +23,15 @@ import {
   type Rollback
 } from "../../src/domain/WalletEvents.ts"
 import { newTransaction } from "../../src/domain/WalletRecords.ts"
+import { at, eventFields, player, roundOf } from "../support/LedgerFixtures.ts"
 
-const player = new PartnerPlayer({
-  id: 7,
-  partnerId: 3,
-  environment: "live",
-  externalPlayerId: "p-42",
-  internalUserId: 1000042,
-  name: null,
-  email: null,
-  balance: 10_000
-})
-const at = new Date("2026-11-22T13:00:00.000Z")
-const fields = {
-  aggregator: "sandbox",
-  userCode: 1000042,
-  roundId: "r-1",
-  gameCode: "g",
-  providerCode: "p"
-} as const
-
-const debit: Debit = { _tag: "Debit", ...fields, txnId: "d-1", bet: 500 }
-const winBet: DebitAndCredit = { _tag: "DebitAndCredit", ...fields, txnId: "d-1", bet: 500, win: 0 }
-const credit: Credit = { _tag: "Credit", ...fields, txnId: "c-1", win: 700, debitTxnId: "d-1" }
-const rollback: Rollback = { _tag: "Rollback", ...fields, txnId: "rb-1", debitTxnId: "d-1" }
+const debit: Debit = { _tag: "Debit", ...eventFields, txnId: "d-1", bet: 500 }
+const winBet: DebitAndCredit = { _tag: "DebitAndCredit", ...eventFields, txnId: "d-1", bet: 500, win: 0 }
+const credit: Credit = { _tag: "Credit", ...eventFields, txnId: "c-1", win: 700, debitTxnId: "d-1" }
+const rollback: Rollback = { _tag: "Rollback", ...eventFields, txnId: "rb-1", debitTxnId: "d-1" }
 const refund: Rollback = { ...rollback, debitTxnId: null }
 
-const round: Round = {
-  ref: 11,
-  partnerId: 3,
-  environment: "live",
-  playerId: 7,
-  aggregator: "sandbox",
-  roundId: "r-1",
-  status: "settled",
-  pendingBets: 0,
-  betTotal: 500,
-  winTotal: 0,
-  refundedEarly: false,
-  createdAt: at,
-  updatedAt: at
-}
+const round = roundOf()
 
 const row = (overrides: Partial<WalletTransaction>): WalletTransaction => ({
   ref: 1,

@@ -19,57 +19,12 @@ import {
   refusedBet,
   roundWrite
 } from "../../src/domain/WalletRecords.ts"
+import { at, eventFields, player, roundOf } from "../support/LedgerFixtures.ts"
 
-const player = new PartnerPlayer({
-  id: 7,
-  partnerId: 3,
-  environment: "live",
-  externalPlayerId: "p-42",
-  internalUserId: 1000042,
-  name: null,
-  email: null,
-  balance: 10_000
-})
-const at = new Date("2026-11-22T13:00:00.000Z")
+const bet: DebitAndCredit = { _tag: "DebitAndCredit", ...eventFields, txnId: "t-1", bet: 500, win: 200 }
+const refund: Rollback = { _tag: "Rollback", ...eventFields, txnId: "t-9", debitTxnId: null }
 
-const bet: DebitAndCredit = {
-  _tag: "DebitAndCredit",
-  aggregator: "sandbox",
-  userCode: 1000042,
-  txnId: "t-1",
-  roundId: "r-1",
-  bet: 500,
-  win: 200,
-  gameCode: "g",
-  providerCode: "p"
-}
-const refund: Rollback = {
-  _tag: "Rollback",
-  debitTxnId: null,
-  aggregator: "sandbox",
-  userCode: 1000042,
-  txnId: "t-9",
-  roundId: "r-1",
-  gameCode: "g",
-  providerCode: "p"
-}
-
-const round = (overrides: Partial<Round> = {}): Round => ({
-  ref: 11,
-  partnerId: 3,
-  environment: "live",
-  playerId: 7,
-  aggregator: "sandbox",
-  roundId: "r-1",
-  status: "settled",
-  pendingBets: 0,
-  betTotal: 500,
-  winTotal: 200,
-  refundedEarly: false,
-  createdAt: at,
-  updatedAt: at,
-  ...overrides
-})
+const round = (overrides: Partial<Round> = {}): Round => roundOf({ winTotal: 200, ...overrides })
 
 describe("the transaction a call brings", () => {
   it("a bet carries its amounts and fingerprint; a refund none", () => {

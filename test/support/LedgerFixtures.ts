@@ -1,0 +1,44 @@
+import { PartnerPlayer } from "../../src/domain/Partner.ts"
+import type { Round } from "../../src/domain/Wallet.ts"
+
+// One player of one partner and a settled round of theirs, for the ledger's pure rules (test/domain).
+
+export const player = new PartnerPlayer({
+  id: 7,
+  partnerId: 3,
+  environment: "live",
+  externalPlayerId: "p-42",
+  internalUserId: 1000042,
+  name: null,
+  email: null,
+  balance: 10_000
+})
+
+export const at = new Date("2026-11-22T13:00:00.000Z")
+
+/** What every money event of the player's round "r-1" carries, at the sandbox. */
+export const eventFields = {
+  aggregator: "sandbox",
+  userCode: 1000042,
+  roundId: "r-1",
+  gameCode: "g",
+  providerCode: "p"
+} as const
+
+/** The player's round "r-1", settled with one stake of 500 (and the wins `winTotal` says). */
+export const roundOf = (overrides: Partial<Round> = {}): Round => ({
+  ref: 11,
+  partnerId: 3,
+  environment: "live",
+  playerId: 7,
+  aggregator: "sandbox",
+  roundId: "r-1",
+  status: "settled",
+  pendingBets: 0,
+  betTotal: 500,
+  winTotal: 0,
+  refundedEarly: false,
+  createdAt: at,
+  updatedAt: at,
+  ...overrides
+})
