@@ -23,7 +23,7 @@ import {
   type Rollback
 } from "../../src/domain/WalletEvents.ts"
 import { newTransaction } from "../../src/domain/WalletRecords.ts"
-import { at, eventFields, player, roundOf } from "../support/LedgerFixtures.ts"
+import { at, eventFields, player, roundOf, transactionRow } from "../support/LedgerFixtures.ts"
 
 const debit: Debit = { _tag: "Debit", ...eventFields, txnId: "d-1", bet: 500 }
 const winBet: DebitAndCredit = { _tag: "DebitAndCredit", ...eventFields, txnId: "d-1", bet: 500, win: 0 }
@@ -33,35 +33,8 @@ const refund: Rollback = { ...rollback, debitTxnId: null }
 
 const round = roundOf()
 
-const row = (overrides: Partial<WalletTransaction>): WalletTransaction => ({
-  ref: 1,
-  kind: "bet",
-  txnId: "d-1",
-  fingerprint: null,
-  partnerId: 3,
-  environment: "live",
-  aggregator: "sandbox",
-  playerId: 7,
-  roundRef: 11,
-  roundId: "r-1",
-  debitTxnId: null,
-  gameCode: "g",
-  providerCode: "p",
-  bet: 500,
-  win: 0,
-  status: "applied",
-  refusal: null,
-  note: null,
-  amount: -500,
-  balanceAfter: 9_500,
-  answer: { refusal: null, balance: 9_500 },
-  createdAt: at,
-  settledAt: at,
-  ageMillis: 0,
-  ...overrides
-})
-const applied = row({})
-const undone = row({ ref: 2, kind: "rollback", txnId: "rb-0", debitTxnId: "d-1", bet: 0, amount: 500 })
+const applied = transactionRow({})
+const undone = transactionRow({ ref: 2, kind: "rollback", txnId: "rb-0", debitTxnId: "d-1", bet: 0, amount: 500 })
 
 describe("the events as the ledger writes them", () => {
   it("each kind of event is a kind of transaction, and names what it must", () => {
@@ -106,15 +79,18 @@ describe("a credit naming a debit", () => {
   })
 
   it("waits for a pending debit", () => {
-    assert.strictEqual(decide([row({ status: "pending", amount: 0 })])._tag, "Wait")
+    assert.strictEqual(decide([transactionRow({ status: "pending", amount: 0 })])._tag, "Wait")
   })
 
   it("is refused when no debit of the player's took a stake: none, another's, refused, rolled back", () => {
     assert.deepStrictEqual(decide([]), { _tag: "NoDebit" })
-    assert.deepStrictEqual(decide([row({ playerId: 8 })]), { _tag: "NoDebit" })
-    assert.deepStrictEqual(decide([row({ status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", amount: 0 })]), {
-      _tag: "NoDebit"
-    })
+    assert.deepStrictEqual(decide([transactionRow({ playerId: 8 })]), { _tag: "NoDebit" })
+    assert.deepStrictEqual(
+      decide([transactionRow({ status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", amount: 0 })]),
+      {
+        _tag: "NoDebit"
+      }
+    )
     assert.deepStrictEqual(decide([applied, undone]), { _tag: "NoDebit" })
     assert.deepStrictEqual(decide([applied], { ...round, status: "refunded" }), { _tag: "RoundRefunded" })
   })
@@ -162,11 +138,14 @@ describe("a rollback naming a debit", () => {
 
   it("a debit not seen yet: a tombstone; a pending one: wait; a refused one: nothing to give back", () => {
     assert.deepStrictEqual(decide([], Option.none()), { _tag: "Tombstone" })
-    assert.strictEqual(decide([row({ status: "pending", amount: 0 })])._tag, "Wait")
-    assert.deepStrictEqual(decide([row({ status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", amount: 0 })]), {
-      _tag: "DebitRefused"
-    })
-    assert.deepStrictEqual(decide([row({ playerId: 8 })]), { _tag: "NoDebit" })
+    assert.strictEqual(decide([transactionRow({ status: "pending", amount: 0 })])._tag, "Wait")
+    assert.deepStrictEqual(
+      decide([transactionRow({ status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", amount: 0 })]),
+      {
+        _tag: "DebitRefused"
+      }
+    )
+    assert.deepStrictEqual(decide([transactionRow({ playerId: 8 })]), { _tag: "NoDebit" })
   })
 
   it("an undo: the stake back on the mirror and off its round, and the rollback notification partners know", () => {

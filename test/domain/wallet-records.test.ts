@@ -19,7 +19,7 @@ import {
   refusedBet,
   roundWrite
 } from "../../src/domain/WalletRecords.ts"
-import { at, eventFields, player, roundOf } from "../support/LedgerFixtures.ts"
+import { at, eventFields, player, roundOf, transactionRow } from "../support/LedgerFixtures.ts"
 
 const bet: DebitAndCredit = { _tag: "DebitAndCredit", ...eventFields, txnId: "t-1", bet: 500, win: 200 }
 const refund: Rollback = { _tag: "Rollback", ...eventFields, txnId: "t-9", debitTxnId: null }
@@ -83,32 +83,15 @@ describe("a bet's end", () => {
   })
 
   it("a pending bet read back is the call that wrote it (for recovery)", () => {
-    const pending = betOf({
-      ref: 1,
-      kind: "bet",
+    const pending = betOf(transactionRow({
       txnId: "t-1",
-      fingerprint: null,
-      partnerId: 3,
-      environment: "live",
-      aggregator: "sandbox",
-      playerId: 7,
-      roundRef: 11,
-      roundId: "r-1",
-      debitTxnId: null,
-      gameCode: "g",
-      providerCode: "p",
-      bet: 500,
       win: 200,
       status: "pending",
-      refusal: null,
-      note: null,
       amount: 0,
       balanceAfter: null,
       answer: null,
-      createdAt: at,
-      settledAt: null,
-      ageMillis: 0
-    })
+      settledAt: null
+    }))
     assert.deepStrictEqual({ ...pending, userCode: bet.userCode }, bet)
   })
 })

@@ -1,5 +1,5 @@
 import { PartnerPlayer } from "../../src/domain/Partner.ts"
-import type { Round } from "../../src/domain/Wallet.ts"
+import type { Round, WalletTransaction } from "../../src/domain/Wallet.ts"
 
 // One player of one partner and a settled round of theirs, for the ledger's pure rules (test/domain).
 
@@ -40,5 +40,34 @@ export const roundOf = (overrides: Partial<Round> = {}): Round => ({
   refundedEarly: false,
   createdAt: at,
   updatedAt: at,
+  ...overrides
+})
+
+/** The stake d-1 of 500 on round r-1, applied (what `overrides` says otherwise). */
+export const transactionRow = (overrides: Partial<WalletTransaction>): WalletTransaction => ({
+  ref: 1,
+  kind: "bet",
+  txnId: "d-1",
+  fingerprint: null,
+  partnerId: 3,
+  environment: "live",
+  aggregator: "sandbox",
+  playerId: 7,
+  roundRef: 11,
+  roundId: "r-1",
+  debitTxnId: null,
+  gameCode: "g",
+  providerCode: "p",
+  bet: 500,
+  win: 0,
+  status: "applied",
+  refusal: null,
+  note: null,
+  amount: -500,
+  balanceAfter: 9_500,
+  answer: { refusal: null, balance: 9_500 },
+  createdAt: at,
+  settledAt: at,
+  ageMillis: 0,
   ...overrides
 })
