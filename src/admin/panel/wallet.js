@@ -3,7 +3,7 @@
 // ledger entry and callbacks (body, answer, attempts, next attempt, last error); redeliver; pending bets and failed
 // deliveries at a glance. Live, test or both: every transaction says which environment it is.
 import { api, attempt, canChange, navigate } from "./session.js"
-import { environmentBadge, field, fill, formValues, h, json, notice, table, when } from "./dom.js"
+import { environmentBadge, field, fill, formValues, h, json, ledgerFilterFields, notice, table, when } from "./dom.js"
 
 const searchKeys = [
   "partner",
@@ -156,20 +156,7 @@ export async function walletPage(main, params) {
       ),
       field("Transaction id", { name: "transaction_id", value: params.get("transaction_id") ?? "" }),
       field("Round id", { name: "round_id", value: params.get("round_id") ?? "" }),
-      field("Kind", {
-        type: "select",
-        name: "kind",
-        value: params.get("kind") ?? "",
-        options: [["", "Any"], ["bet", "bet"], ["refund", "refund"]]
-      }),
-      field("Status", {
-        type: "select",
-        name: "status",
-        value: params.get("status") ?? "",
-        options: [["", "Any"], ["pending", "pending"], ["applied", "applied"], ["refused", "refused"]]
-      }),
-      field("From", { name: "from", type: "date", value: params.get("from") ?? "" }),
-      field("To", { name: "to", type: "date", value: params.get("to") ?? "" })
+      ...ledgerFilterFields(params)
     ),
     h(
       "div.actions",

@@ -86,6 +86,27 @@ export function field(label, attrs = {}, hint) {
 }
 
 /**
+ * The ledger's filters both panels search transactions with: kind, status and a range of days, as the URL gives them.
+ * @param {URLSearchParams} params
+ */
+export const ledgerFilterFields = (params) => [
+  field("Kind", {
+    type: "select",
+    name: "kind",
+    value: params.get("kind") ?? "",
+    options: [["", "Any"], ["bet", "bet"], ["refund", "refund"]]
+  }),
+  field("Status", {
+    type: "select",
+    name: "status",
+    value: params.get("status") ?? "",
+    options: [["", "Any"], ["pending", "pending"], ["applied", "applied"], ["refused", "refused"]]
+  }),
+  field("From", { name: "from", type: "date", value: params.get("from") ?? "" }),
+  field("To", { name: "to", type: "date", value: params.get("to") ?? "" })
+]
+
+/**
  * A table with a caption (for screen readers), header cells and rows of cells.
  * @param {string} caption
  * @param {ReadonlyArray<string>} headers

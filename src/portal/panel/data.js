@@ -1,7 +1,7 @@
 // @ts-check
 // The partner's own data: its wallet transactions and rounds per environment, as the partner API gives them, and
 // what it uses of the rate limit and of the sports provider's quota.
-import { field, fill, formValues, h, notice, table, when } from "./dom.js"
+import { field, fill, formValues, h, ledgerFilterFields, notice, table, when } from "./dom.js"
 import { api, navigate } from "./session.js"
 import { environments } from "./who.js"
 
@@ -81,20 +81,7 @@ export async function walletPage(main, params) {
         "Your own player id"
       ),
       field("Round id", { name: "round_id", value: params.get("round_id") ?? "" }),
-      field("Kind", {
-        type: "select",
-        name: "kind",
-        value: params.get("kind") ?? "",
-        options: [["", "Any"], ["bet", "bet"], ["refund", "refund"]]
-      }),
-      field("Status", {
-        type: "select",
-        name: "status",
-        value: params.get("status") ?? "",
-        options: [["", "Any"], ["pending", "pending"], ["applied", "applied"], ["refused", "refused"]]
-      }),
-      field("From", { name: "from", type: "date", value: params.get("from") ?? "" }),
-      field("To", { name: "to", type: "date", value: params.get("to") ?? "" }),
+      ...ledgerFilterFields(params),
       field("Show a round", { name: "round", value: roundId }, "A round id: the round with its transactions")
     ),
     h("button", { type: "submit" }, "Search")
