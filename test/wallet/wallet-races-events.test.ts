@@ -6,7 +6,9 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
+import { SqlClient } from "effect/sql"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
+import type { Aggregator } from "../../src/domain/Aggregator.ts"
 import { toAmount } from "../../src/domain/Money.ts"
 import type { Credit, Debit, Rollback, WalletOutcome } from "../../src/domain/WalletEvents.ts"
 import { Wallet } from "../../src/wallet/Wallet.ts"
@@ -20,8 +22,8 @@ const restore = Effect.sync(() => {
   books.delayMillis = 1_500
 })
 
-const fields = (userCode: number, roundId: string) => ({
-  aggregator: "sandbox" as const,
+const fields = (userCode: number, roundId: string, aggregator: Aggregator = "sandbox") => ({
+  aggregator,
   userCode,
   roundId,
   gameCode: "g",
@@ -40,9 +42,9 @@ const credit = (userCode: number, txnId: string, win: number, debitTxnId: string
   win,
   debitTxnId
 })
-const rollback = (userCode: number, txnId: string, debitTxnId: string): Rollback => ({
+const rollback = (userCode: number, txnId: string, debitTxnId: string, aggregator?: Aggregator): Rollback => ({
   _tag: "Rollback",
-  ...fields(userCode, "ev-round"),
+  ...fields(userCode, "ev-round", aggregator),
   txnId,
   debitTxnId
 })
@@ -123,6 +125,37 @@ layer(WalletApp(books), live)("the ledger's events under races", (it) => {
       assert.isTrue(rollbacks.filter((row) => row.note !== null).every((row) => row.note === "already_rolled_back"))
       assert.strictEqual(books.receivedFor(transactionEventId("rollback", "ev-rr-debit")).length, 1)
       assert.strictEqual(books.balanceOf(player.external), 10_000)
+    }))
+
+  it.effect("under PlayFiver's key too: a debit and its rollbacks under different ids at once, its stake back once", () =>
+    Effect.gen(function*() {
+      const player = yield* givenWalletPlayer(books, 100)
+      const stake: Debit = { ...debit(player.userCode, "ev-pf-debit", 700), aggregator: "playfiver" }
+      const outcomes = yield* Effect.all(
+        [
+          handle(stake),
+          ...Array.from(
+            { length: 4 },
+            (_, i) => handle(rollback(player.userCode, `ev-pf-${i}`, "ev-pf-debit", "playfiver"))
+          )
+        ],
+        { concurrency: "unbounded" }
+      )
+      const rows = yield* conserved(
+        player,
+        yield* handle(rollback(player.userCode, "ev-pf-last", "ev-pf-debit", "playfiver"))
+      )
+      const keys = yield* Effect.flatMap(
+        Effect.service(SqlClient.SqlClient),
+        (sql) =>
+          sql<
+            { aggregator: string }
+          >`SELECT DISTINCT aggregator FROM wallet_transactions WHERE player_id = ${player.playerId}`
+      )
+      assert.deepStrictEqual(keys, [{ aggregator: "playfiver" }], "every row under PlayFiver's key")
+      assert.isAtMost(rows.filter((row) => row.kind === "rollback" && row.amount !== "0.00").length, 1)
+      assert.lengthOf(outcomes, 5)
+      assert.strictEqual(books.balanceOf(player.external), 10_000, "whatever came first, nothing is left taken")
     }))
 
   it.effect("a rollback overtaking its pending debit waits for it, then gives its stake back; its repeats replay", () =>
