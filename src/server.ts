@@ -1,3 +1,4 @@
+import { CurrencyConfig } from "./platform/CurrencyConfig.ts"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -250,6 +251,7 @@ export const ServicesLive = servicesLayer(WalletRepo.layerSql)
 /** Every setting, read from the environment. */
 export const ConfigLive = Layer.mergeAll(
   AppConfig.layer,
+  CurrencyConfig.layer,
   CasinoConfig.layer,
   SportsConfig.layer,
   SportsCatalogConfig.layer,

@@ -6,7 +6,8 @@
 import { Console, Effect, Layer, Logger, Option, References, Schema, Stdio } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
 import { CallbackDetail } from "../../src/api/Callbacks.ts"
-import { WalletTransactionEntryCodec } from "../../src/api/Wallet.ts"
+import { entryOnWire, WalletTransactionEntryCodec } from "../../src/api/Wallet.ts"
+import type { LedgerEntry } from "../../src/domain/Wallet.ts"
 import type { CallbackView } from "../../src/domain/Callbacks.ts"
 import { CallbackOutbox } from "../../src/wallet/outbox/CallbackOutbox.ts"
 import { WalletLedger } from "../../src/wallet/WalletLedger.ts"
@@ -102,7 +103,8 @@ const casinoCommand = Command.make("casino").pipe(
 )
 
 // Results are printed in the admin API's wire form (snake_case, amounts in units, ISO dates): the contract's codecs.
-const encodeEntry = Schema.encodeSync(WalletTransactionEntryCodec)
+const encodeWire = Schema.encodeSync(WalletTransactionEntryCodec)
+const encodeEntry = (entry: LedgerEntry) => encodeWire(entryOnWire(entry))
 const encodeCallback = Schema.encodeSync(CallbackDetail)
 
 /** A callback as the admin API shows it, without `redeliverable` (the CLI's retry says why it refuses a bet). */

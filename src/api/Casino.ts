@@ -1,7 +1,8 @@
 import { Effect, Schema, SchemaAST, SchemaGetter, Struct } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { CasinoGame, CasinoProvider, type PlayerLaunch } from "../domain/Casino.ts"
-import { amountCents, toAmount } from "../domain/Money.ts"
+import { CurrencyCode, storedCurrency } from "../domain/Currency.ts"
+import { amountOnWire, decimalAmount } from "../domain/Money.ts"
 import { PartnerPlayer } from "../domain/Partner.ts"
 import { RtpPolicy } from "../domain/RtpPolicy.ts"
 import { isStorable } from "../domain/Text.ts"
@@ -25,9 +26,12 @@ const text = (max: number, options: { readonly required: boolean }) => {
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-/** Money in cents: a number or a plain decimal string, at least 0, at most two decimal places; never rounded. */
-export const Money = amountCents(
-  "The :attribute field must be an amount from 0 to 1000000000000 with at most 2 decimal places (like 150.5 or \"150.50\")."
+/**
+ * An amount: a number or a plain decimal string, at least 0; never rounded. Its decimals are judged against the
+ * launch's currency by the casino (a 422 naming the field when it has more than the currency allows).
+ */
+export const Money = decimalAmount(
+  "The :attribute field must be an amount from 0 to 1000000000000 written plainly (like 150.5 or \"150.50\")."
 )
 
 export const launchLanguages = ["pt", "es", "en", "ja", "zh", "ru", "th", "hi"] as const
@@ -75,6 +79,9 @@ const LaunchRequestFields = Schema.Struct({
     )
   ),
   player_balance: Money,
+  currency: optionalNullable(
+    CurrencyCode.annotate({ message: "The :attribute field must be a currency code such as BRL, EUR or BTC." })
+  ),
   game_code: text(255, { required: true }),
   provider: Schema.Union([
     text(255, { required: true }),
@@ -99,6 +106,7 @@ const launchExample: typeof LaunchRequestFields.Encoded = {
   player_name: "Ana Souza",
   player_email: "ana@example.com",
   player_balance: "150.50",
+  currency: "BRL",
   game_code: "vs20fruitsw",
   provider: "pragmatic-play",
   game_original: true,
@@ -143,13 +151,17 @@ export const GameEntryCodec = Schema.Struct({
 export const ProviderEntry = Schema.toEncoded(ProviderEntryCodec)
 export const GameEntry = Schema.toEncoded(GameEntryCodec)
 
-/** A partner's player (domain PartnerPlayer) on the wire; its balance in currency units, as partners send it. */
+/**
+ * A partner's player (domain PartnerPlayer) on the wire; its balance in its currency's units, as partners send it: a
+ * number for currencies of up to 3 decimals, a decimal string beyond (docs/partners.md, "Currencies").
+ */
 export const PartnerPlayerEntryCodec = Schema.Struct({
   ...Struct.pick(PartnerPlayer.fields, ["id", "externalPlayerId"]),
   internalUserId: PartnerPlayer.fields.internalUserId.annotate({
-    description: "The user code this service uses for the player upstream"
+    description: "The user code this service uses for the player upstream (one per currency the player plays in)"
   }),
-  balance: Schema.Finite
+  balance: Schema.Union([Schema.Finite, Schema.String]),
+  currency: PartnerPlayer.fields.currency.annotate({ description: "The currency of this launch and its balance" })
 }).pipe(Schema.encodeKeys({ externalPlayerId: "external_player_id", internalUserId: "internal_user_id" }))
 export const PartnerPlayerEntry = Schema.toEncoded(PartnerPlayerEntryCodec)
 
@@ -233,7 +245,13 @@ export class CasinoGroup extends HttpApiGroup.make("casino")
               url: "https://play.example.com/launch?token=3f9c2b7e",
               rtp: { policy: { mode: "clamp", min: 85, max: 96 }, requested: 98, applied: 96 }
             },
-            partner_player: { id: 4051, external_player_id: "player-42", internal_user_id: 1000123, balance: 150.5 }
+            partner_player: {
+              id: 4051,
+              external_player_id: "player-42",
+              internal_user_id: 1000123,
+              balance: 150.5,
+              currency: "BRL"
+            }
           }
         }
       ),
@@ -278,6 +296,7 @@ export const playerLaunchOf = (payload: LaunchRequest): PlayerLaunch => ({
   playerName: payload.player_name ?? null,
   playerEmail: payload.player_email ?? null,
   playerBalance: payload.player_balance,
+  currency: payload.currency ?? null,
   provider: payload.provider,
   gameCode: payload.game_code,
   original: payload.game_original ?? null,
@@ -317,10 +336,16 @@ export const launchAnswer = (launched: {
   readonly rtp: typeof LaunchRtp.Type
   readonly player: PartnerPlayer
 }) =>
-  Effect.map(partnerPlayerEntry({ ...launched.player, balance: toAmount(launched.player.balance ?? 0) }), (player) => ({
-    launch: { url: launched.url, rtp: launched.rtp },
-    partner_player: player
-  }))
+  Effect.map(
+    partnerPlayerEntry({
+      ...launched.player,
+      balance: amountOnWire(launched.player.balance ?? 0n, storedCurrency(launched.player.currency))
+    }),
+    (player) => ({
+      launch: { url: launched.url, rtp: launched.rtp },
+      partner_player: player
+    })
+  )
 
 /**
  * A launch's failures as the contract answers them: what cannot be launched is a 422 naming its fields; no launch URL

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { PlayerLaunch } from "../domain/Casino.ts"
-import { toAmount } from "../domain/Money.ts"
+import { minorOf } from "../domain/Money.ts"
+import { CurrencyConfig } from "../platform/CurrencyConfig.ts"
 import { type PartnerAccess, PartnerPlayer } from "../domain/Partner.ts"
 import { appliedRtp, type RtpPolicy } from "../domain/RtpPolicy.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
@@ -59,6 +60,7 @@ export class Casino extends Context.Service<Casino, {
       const catalog = yield* CasinoCatalog
       const players = yield* PartnerPlayers
       const gateway = yield* CasinoGateway
+      const { currencies, defaultCurrency } = yield* CurrencyConfig
 
       const launch = Effect.fn("Casino.launch")(function*(partner: PartnerAccess, request: PlayerLaunch) {
         const game = yield* catalog.findGame(request.provider, request.gameCode)
@@ -75,14 +77,38 @@ export class Casino extends Context.Service<Casino, {
         }
         yield* Effect.annotateCurrentSpan({ partner: partner.id, game: game.value.gameCode })
 
+        const currency = currencies.find(request.currency ?? defaultCurrency.code)
+        if (currency === undefined || !gateway.serves(currency)) {
+          return yield* new LaunchRefused({
+            errors: {
+              currency: [
+                currency === undefined
+                  ? "The selected currency is not one this service accepts."
+                  : `The game's casino aggregator does not play in ${currency.code}.`
+              ]
+            }
+          })
+        }
+        const balance = minorOf(request.playerBalance, currency)
+        if (balance === undefined) {
+          return yield* new LaunchRefused({
+            errors: {
+              player_balance: [
+                `The player balance must have at most ${currency.exponent} decimal places in ${currency.code}.`
+              ]
+            }
+          })
+        }
+
         // The token's environment: a test launch makes (or finds) the test player, never the live one.
         const player = yield* players.arrive({
           partnerId: partner.id,
           environment: partner.environment,
           externalPlayerId: request.externalPlayerId,
+          currency: currency.code,
           name: request.playerName,
           email: request.playerEmail,
-          balance: request.playerBalance
+          balance
         })
 
         // The partner's RTP policy decides what reaches the aggregator (regulated markets forbid a per-player RTP).
@@ -95,7 +121,8 @@ export class Casino extends Context.Service<Casino, {
           userCode: player.internalUserId,
           gameCode: game.value.gameCode,
           providerCode: game.value.providerUpstreamCode,
-          balance: toAmount(player.balance ?? request.playerBalance),
+          balance: player.balance ?? balance,
+          currency,
           original: request.original ?? true,
           lang: request.lang ?? "pt",
           rtp: rtp.applied ?? undefined,
@@ -117,7 +144,7 @@ export class Casino extends Context.Service<Casino, {
         )
         return {
           url: launched.url,
-          player: player.isShadow ? new PartnerPlayer({ ...player, balance: request.playerBalance }) : player,
+          player: player.isShadow ? new PartnerPlayer({ ...player, balance }) : player,
           rtp
         }
       })

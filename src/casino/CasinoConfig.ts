@@ -1,4 +1,5 @@
 import { ByteSize, Config, Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { CurrencyCode } from "../domain/Currency.ts"
 
 export type CasinoGatewayKind = "sandbox" | "playfiver"
 
@@ -9,6 +10,8 @@ export class CasinoConfig extends Context.Service<CasinoConfig, {
     readonly baseUrl: string
     readonly agentToken: Option.Option<Redacted.Redacted>
     readonly secretKey: Option.Option<Redacted.Redacted>
+    /** The one currency the agent plays in (an agent-level setting at PlayFiver; its calls carry none). */
+    readonly currency: string
   }
   /** Time-out of each call to the aggregator. */
   readonly timeout: Duration.Duration
@@ -27,7 +30,8 @@ export class CasinoConfig extends Context.Service<CasinoConfig, {
         Config.withDefault("https://api.playfivers.com")
       ),
       agentToken: Config.option(Config.Redacted("PLAYFIVER_AGENT_TOKEN")),
-      secretKey: Config.option(Config.Redacted("PLAYFIVER_SECRET_KEY"))
+      secretKey: Config.option(Config.Redacted("PLAYFIVER_SECRET_KEY")),
+      currency: Config.schema(CurrencyCode, "PLAYFIVER_CURRENCY").pipe(Config.withDefault("BRL"))
     }),
     timeout: Config.Duration("CASINO_GATEWAY_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10))),
     syncInterval: Config.Duration("CASINO_SYNC_INTERVAL").pipe(Config.withDefault(Duration.hours(1))),

@@ -1,4 +1,6 @@
 import { Context, Effect, Schema } from "effect"
+import type { Currency } from "../domain/Currency.ts"
+import type { Minor } from "../domain/Money.ts"
 
 /** A provider as the aggregator lists it; `code` is its upstream name, the sync key. */
 export interface UpstreamProvider {
@@ -22,7 +24,9 @@ export interface GameLaunch {
   readonly userCode: number
   readonly gameCode: string
   readonly providerCode: string
-  readonly balance: number
+  /** The player's balance in `currency`'s minor units. */
+  readonly balance: Minor
+  readonly currency: Currency
   readonly original: boolean
   readonly lang: string
   readonly rtp: number | undefined
@@ -57,6 +61,8 @@ export class CasinoGateway extends Context.Service<CasinoGateway, {
   readonly name: string
   /** Whether the gateway has what it needs to work (the real one: credentials). */
   readonly configured: boolean
+  /** Whether the aggregator plays in a currency: a launch in any other is refused before it is asked. */
+  serves(currency: Currency): boolean
   readonly providers: Effect.Effect<ReadonlyArray<UpstreamProvider>, CasinoGatewayError>
   games(provider: UpstreamProvider): Effect.Effect<ReadonlyArray<UpstreamGame>, CasinoGatewayError>
   launch(request: GameLaunch): Effect.Effect<LaunchedGame, CasinoGatewayError>

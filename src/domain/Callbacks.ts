@@ -2,7 +2,8 @@ import { Schema } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import type { Aggregator } from "./Aggregator.ts"
 import { Environment } from "./Environment.ts"
-import { type Cents, centsFromNumeric, toAmount } from "./Money.ts"
+import type { Currency } from "./Currency.ts"
+import { amountOnWire, type Minor, signedMinorOf } from "./Money.ts"
 
 /**
  * The callbacks a partner receives at its callback_url. `balance` and `bet`
@@ -49,10 +50,13 @@ export type Callback = typeof Callback.Type
  * refund's (negative when the round paid more than it took). A rollback's is not counted: it gives a stake back only
  * if the partner took the bet, which nobody here knows until it is delivered. Bodies are this service's own JSON.
  */
-export const creditOf = (callback: Pick<Callback, "kind" | "body">): Cents => {
-  if (callback.kind !== "win" && callback.kind !== "refund") return 0
-  const { amount } = JSON.parse(callback.body) as { readonly amount: number }
-  return centsFromNumeric(String(amount))
+export const creditOf = (callback: Pick<Callback, "kind" | "body">, currency: Currency): Minor => {
+  if (callback.kind !== "win" && callback.kind !== "refund") return 0n
+  // A number this service wrote holds its amount exactly (amountOnWire); a string is its exact text.
+  const text = String((JSON.parse(callback.body) as { readonly amount: number | string }).amount)
+  const minor = signedMinorOf(text, currency)
+  if (minor === undefined) throw new Error(`Not an amount this service wrote in ${currency.code}: ${text}`)
+  return minor
 }
 
 /** A notification can be sent again; a bet, answered during the aggregator's call, never. */
@@ -96,6 +100,8 @@ export interface CallbackParty {
   readonly partnerSlug: string
   readonly externalPlayerId: string
   readonly userCode: number
+  /** The player's currency: every amount of the body is in it, and the body says which. */
+  readonly currency: Currency
 }
 
 export interface CallbackTransaction {
@@ -139,7 +145,8 @@ const base = (kind: CallbackKind, eventId: string, party: CallbackParty, now: Da
   kind,
   created_at: now.toISOString(),
   partner: party.partnerSlug,
-  player: { external_player_id: party.externalPlayerId, user_code: party.userCode }
+  player: { external_player_id: party.externalPlayerId, user_code: party.userCode },
+  currency: party.currency.code
 })
 
 const transaction = (txn: CallbackTransaction) => ({
@@ -174,15 +181,16 @@ export const balanceBody = (party: CallbackParty, now: Date) => {
 }
 
 /** Take `amount` (the stake) from the player's balance, or refuse. */
-export const betBody = (party: CallbackParty, txn: CallbackTransaction, amount: Cents, now: Date) =>
+export const betBody = (party: CallbackParty, txn: CallbackTransaction, amount: Minor, now: Date) =>
   JSON.stringify({
     ...base("bet", transactionEventId("bet", txn.txnId, txn.aggregator), party, now),
     ...transaction(txn),
-    amount: toAmount(amount)
+    amount: amountOnWire(amount, party.currency)
   })
 
 /** The balance a notification states, when this service reckons one: a shadow player's (null) has none. */
-const stated = (balance: Cents | null) => balance === null ? {} : { balance: toAmount(balance) }
+const stated = (balance: Minor | null, currency: Currency) =>
+  balance === null ? {} : { balance: amountOnWire(balance, currency) }
 
 /**
  * Credit `amount`, the round's win; `balance` is the player's balance after it, as this service reckons it
@@ -191,15 +199,15 @@ const stated = (balance: Cents | null) => balance === null ? {} : { balance: toA
 export const winBody = (
   party: CallbackParty,
   txn: CallbackTransaction,
-  amount: Cents,
-  balance: Cents | null,
+  amount: Minor,
+  balance: Minor | null,
   now: Date
 ) =>
   JSON.stringify({
     ...base("win", transactionEventId("win", txn.txnId, txn.aggregator), party, now),
     ...transaction(txn),
-    amount: toAmount(amount),
-    ...stated(balance)
+    amount: amountOnWire(amount, party.currency),
+    ...stated(balance, party.currency)
   })
 
 /**
@@ -209,28 +217,28 @@ export const winBody = (
 export const refundBody = (
   party: CallbackParty,
   txn: CallbackTransaction,
-  round: { readonly bet: Cents; readonly win: Cents },
-  amount: Cents,
-  balance: Cents | null,
+  round: { readonly bet: Minor; readonly win: Minor },
+  amount: Minor,
+  balance: Minor | null,
   now: Date
 ) =>
   JSON.stringify({
     ...base("refund", transactionEventId("refund", txn.txnId, txn.aggregator), party, now),
     ...transaction(txn),
-    amount: toAmount(amount),
-    bet: toAmount(round.bet),
-    win: toAmount(round.win),
-    ...stated(balance)
+    amount: amountOnWire(amount, party.currency),
+    bet: amountOnWire(round.bet, party.currency),
+    win: amountOnWire(round.win, party.currency),
+    ...stated(balance, party.currency)
   })
 
 /**
  * The bet `rolls_back` was not confirmed in time and was refused to the
  * aggregator: if it was applied, give `amount` back; if not, ignore this.
  */
-export const rollbackBody = (party: CallbackParty, txn: CallbackTransaction, amount: Cents, now: Date) =>
+export const rollbackBody = (party: CallbackParty, txn: CallbackTransaction, amount: Minor, now: Date) =>
   JSON.stringify({
     ...base("rollback", transactionEventId("rollback", txn.txnId, txn.aggregator), party, now),
     ...transaction(txn),
-    amount: toAmount(amount),
+    amount: amountOnWire(amount, party.currency),
     rolls_back: transactionEventId("bet", txn.txnId, txn.aggregator)
   })

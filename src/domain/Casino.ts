@@ -32,8 +32,10 @@ export interface PlayerLaunch {
   readonly externalPlayerId: string
   readonly playerName: string | null
   readonly playerEmail: string | null
-  /** The player's balance as the partner sends it, in cents. */
-  readonly playerBalance: number
+  /** The player's balance as the partner sends it: its exact decimal text, read in the launch's currency. */
+  readonly playerBalance: string
+  /** The currency to play in; null: the partner's default (or the deployment's). */
+  readonly currency: string | null
   /** The provider's integer id or its slug. */
   readonly provider: string
   readonly gameCode: string

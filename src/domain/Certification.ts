@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { randomBytes } from "node:crypto"
-import { type Cents, formatCents } from "./Money.ts"
+import { formatCents, type Minor } from "./Money.ts"
 import type { PartnerAnswer } from "./Wallet.ts"
 
 /**
@@ -255,11 +255,11 @@ export const certificationBody = (
     certification: { run: run.id, case: run.key }
   })
 
-/** Cents as reports print amounts: `1250` -> `"12.50"`. */
-export const amountText = (cents: Cents) => formatCents(cents)
+/** Minor as reports print amounts: `1250` -> `"12.50"`. */
+export const amountText = (cents: Minor) => formatCents(cents)
 
 /** A balance the wallet reported against the one expected, in words: nothing when they agree. */
-export const compared = (what: string, observed: Cents | undefined, expected: Cents): ReadonlyArray<string> =>
+export const compared = (what: string, observed: Minor | undefined, expected: Minor): ReadonlyArray<string> =>
   observed === undefined
     ? [`The balance could not be read ${what}.`]
     : observed === expected

@@ -79,3 +79,10 @@ export const unknownCrypto = (codes: ReadonlyArray<string>): string | undefined 
 export const knownCurrency = (code: string): Currency | undefined =>
   fiatCurrencies.find((currency) => currency.code === code) ??
     cryptoCurrencies.find((currency) => currency.code === code)
+
+/** The currency of a code this service stored (a player's, a transaction's): one it does not know is a defect. */
+export const storedCurrency = (code: string): Currency => {
+  const currency = knownCurrency(code)
+  if (currency === undefined) throw new Error(`Not a currency this service knows: ${code}`)
+  return currency
+}

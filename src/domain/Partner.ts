@@ -146,10 +146,10 @@ export const PlayerMode = Schema.Literals(["persisted", "shadow"])
 export type PlayerMode = typeof PlayerMode.Type
 
 /**
- * A partner's player in one of the partner's environments (the same external
- * id in live and test is two players). `internalUserId` is the user code
- * this service uses for the player at the aggregator: unique across partners
- * and environments, never reused. `balance` (in cents) is the last balance the
+ * A partner's player in one of the partner's environments and one currency (the same external
+ * id in live and test, or in BRL and JPY, is two players). `internalUserId` is the user code
+ * this service uses for the player at the aggregator: unique across partners, environments
+ * and currencies, never reused. `balance` (in minor units) is the last balance the
  * partner confirmed (at launch, or through the wallet); null for a shadow
  * player, whose balance only the partner keeps (and so its name and e-mail).
  */
@@ -159,9 +159,11 @@ export class PartnerPlayer extends Schema.Class<PartnerPlayer>("PartnerPlayer")(
   environment: Environment,
   externalPlayerId: Schema.String,
   internalUserId: Schema.Int,
+  /** The currency this row of the player plays in: a player has one row, user code and balance per currency. */
+  currency: Schema.String,
   name: Schema.NullOr(Schema.String),
   email: Schema.NullOr(Schema.String),
-  balance: Schema.NullOr(Schema.Int)
+  balance: Schema.NullOr(Schema.BigInt)
 }) {
   /** A shadow player: the service keeps no balance of it (its partner's player_mode was `shadow` at its last launch). */
   get isShadow(): boolean {
@@ -175,7 +177,7 @@ export class PartnerPlayer extends Schema.Class<PartnerPlayer>("PartnerPlayer")(
  */
 export type PlayerIdentity = Pick<
   PartnerPlayer,
-  "id" | "partnerId" | "environment" | "externalPlayerId" | "internalUserId"
+  "id" | "partnerId" | "environment" | "externalPlayerId" | "internalUserId" | "currency"
 >
 
 /** What may change about a player: its mirror (null: a shadow player), name and e-mail. */
@@ -188,6 +190,7 @@ export const playerOf = (identity: PlayerIdentity, state: PlayerState): PartnerP
     environment: identity.environment,
     externalPlayerId: identity.externalPlayerId,
     internalUserId: identity.internalUserId,
+    currency: identity.currency,
     name: state.name,
     email: state.email,
     balance: state.balance

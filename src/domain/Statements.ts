@@ -2,7 +2,7 @@ import { Schema, SchemaGetter } from "effect"
 import { createHash } from "node:crypto"
 import { IsoDate } from "./IsoDate.ts"
 import { Environment } from "./Environment.ts"
-import { type Cents, toAmount } from "./Money.ts"
+import { type Minor, toAmount } from "./Money.ts"
 import { TransactionKind, type WalletTransaction } from "./Wallet.ts"
 
 /**
@@ -50,10 +50,10 @@ export interface StatementLine {
   readonly roundId: string
   readonly gameCode: string | null
   readonly providerCode: string | null
-  readonly bet: Cents
-  readonly win: Cents
+  readonly bet: Minor
+  readonly win: Minor
   /** The change to the player's balance (0 unless applied). */
-  readonly amount: Cents
+  readonly amount: Minor
   readonly createdAt: Date
   readonly settledAt: Date | null
 }
@@ -84,15 +84,15 @@ export const statementLine = (
 /** Money totals of a day, in cents. */
 export interface StatementTotals {
   /** Stakes of the applied bets. */
-  readonly bets: Cents
+  readonly bets: Minor
   /** Wins of the applied bets. */
-  readonly wins: Cents
+  readonly wins: Minor
   /** What the applied refunds gave back (stakes back less wins taken back: negative when the wins were larger). */
-  readonly refunds: Cents
+  readonly refunds: Minor
   /** Stakes of the bets refused with a rollback: nothing moved here; the partner gives them back if it took them. */
-  readonly rollbacks: Cents
+  readonly rollbacks: Minor
   /** The players' net change: wins − bets + refunds (the sum of every applied transaction's amount). */
-  readonly net: Cents
+  readonly net: Minor
 }
 
 export interface StatementCounts {
@@ -271,15 +271,15 @@ export interface PostedTransaction {
   readonly txnId: string
   readonly kind: TransactionKind
   readonly status?: "applied" | "refused" | undefined
-  readonly bet?: Cents | undefined
-  readonly win?: Cents | undefined
-  readonly amount?: Cents | undefined
+  readonly bet?: Minor | undefined
+  readonly win?: Minor | undefined
+  readonly amount?: Minor | undefined
   readonly roundId?: string | undefined
   readonly externalPlayerId?: string | undefined
 }
 
 /** The partner's totals of the day; those it leaves out are not compared. */
-export type PostedTotals = { readonly [K in keyof StatementTotals]?: Cents | undefined } & {
+export type PostedTotals = { readonly [K in keyof StatementTotals]?: Minor | undefined } & {
   readonly transactions?: number | undefined
 }
 

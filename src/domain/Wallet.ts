@@ -1,8 +1,8 @@
-import { Schema, SchemaGetter, Struct } from "effect"
+import { Schema, Struct } from "effect"
 import { Aggregator } from "./Aggregator.ts"
 import { Callback } from "./Callbacks.ts"
 import { Environment } from "./Environment.ts"
-import { type Cents, toAmount } from "./Money.ts"
+import type { Minor } from "./Money.ts"
 import { PartnerPlayer } from "./Partner.ts"
 import { accepted, type Refusal, refusals, refused, type WalletOutcome } from "./WalletEvents.ts"
 
@@ -24,31 +24,13 @@ export type RoundStatus = typeof RoundStatus.Type
 
 /**
  * An outcome as it is kept, to be replayed: a shadow player's is kept without its balance (the service keeps no
- * balance of theirs), and its replay asks the partner for the balance again. Cents.
+ * balance of theirs), and its replay asks the partner for the balance again. The balance in minor units.
  */
 export const StoredOutcome = Schema.Struct({
   refusal: Schema.NullOr(Schema.Literals(refusals)),
-  balance: Schema.optionalKey(Schema.Int)
+  balance: Schema.optionalKey(Schema.BigInt)
 })
 export type StoredOutcome = typeof StoredOutcome.Type
-
-/**
- * A kept outcome in the form rows (wallet_transactions.answer) and the partner's books have held it since the first
- * release: `msg` empty or the refusal, `balance` in currency units. Rows of every release read through it.
- */
-export const StoredOutcomeAsAnswer = Schema.Struct({
-  msg: Schema.Literals(["", ...refusals]),
-  balance: Schema.optionalKey(Schema.Finite)
-}).pipe(Schema.decodeTo(StoredOutcome, {
-  decode: SchemaGetter.transform(({ balance, msg }) => ({
-    refusal: msg === "" ? null : msg,
-    ...(balance === undefined ? {} : { balance: Math.round(balance * 100) })
-  })),
-  encode: SchemaGetter.transform(({ balance, refusal }) => ({
-    msg: refusal ?? "" as const,
-    ...(balance === undefined ? {} : { balance: toAmount(balance) })
-  }))
-}))
 
 export const Round = Schema.Struct({
   /** The row's own id. */
@@ -62,9 +44,9 @@ export const Round = Schema.Struct({
   roundId: Schema.String,
   status: RoundStatus,
   pendingBets: Schema.Int,
-  /** Stakes and wins of the round's applied bets (cents): what a refund undoes. */
-  betTotal: Schema.Int,
-  winTotal: Schema.Int,
+  /** Stakes and wins of the round's applied bets (minor units): what a refund undoes. */
+  betTotal: Schema.BigInt,
+  winTotal: Schema.BigInt,
   /** The round was refunded before any bet of it arrived. */
   refundedEarly: Schema.Boolean,
   createdAt: Schema.Date,
@@ -98,22 +80,24 @@ export const WalletTransaction = Schema.Struct({
   /** The aggregator that sent it: a transaction id is unique within one aggregator of one environment. */
   aggregator: Aggregator,
   playerId: Schema.Int,
+  /** Its player's currency: every amount of it is in this currency's minor units. */
+  currency: Schema.String,
   roundRef: Schema.Int,
   roundId: Schema.String,
   /** The debit a credit pays or a rollback undoes (its transaction id); null for every other transaction. */
   debitTxnId: Schema.NullOr(Schema.String),
   gameCode: Schema.NullOr(Schema.String),
   providerCode: Schema.NullOr(Schema.String),
-  /** Amounts in cents. */
-  bet: Schema.Int,
-  win: Schema.Int,
+  /** Amounts in the currency's minor units. */
+  bet: Schema.BigInt,
+  win: Schema.BigInt,
   status: TransactionStatus,
   refusal: Schema.NullOr(Schema.Literals(refusals)),
   note: Schema.NullOr(TransactionNote),
   /** The change to the player's balance (0 unless applied). */
-  amount: Schema.Int,
+  amount: Schema.BigInt,
   /** The player's balance as this service reckoned it once settled; null while pending, and always for a shadow player. */
-  balanceAfter: Schema.NullOr(Schema.Int),
+  balanceAfter: Schema.NullOr(Schema.BigInt),
   /** Exactly what the aggregator was answered (a shadow player's without its balance); null while pending. */
   answer: Schema.NullOr(StoredOutcome),
   createdAt: Schema.Date,
@@ -125,8 +109,8 @@ export type WalletTransaction = typeof WalletTransaction.Type
 
 /** What the partner said when asked to take a stake. */
 export type PartnerAnswer =
-  | { readonly _tag: "Balance"; readonly balance: Cents }
-  | { readonly _tag: "InsufficientFunds"; readonly balance: Cents | null }
+  | { readonly _tag: "Balance"; readonly balance: Minor }
+  | { readonly _tag: "InsufficientFunds"; readonly balance: Minor | null }
   | { readonly _tag: "UnknownPlayer" }
   /** The partner could not be asked or answered nothing usable: down, slow, an error status, garbage. */
   | { readonly _tag: "Unavailable"; readonly reason: string }
@@ -136,9 +120,9 @@ export interface Settlement {
   readonly status: "applied" | "refused"
   readonly refusal: Refusal | null
   /** The change to the player's balance. */
-  readonly amount: Cents
+  readonly amount: Minor
   /** The player's balance once settled (the partner's balance after the stake, plus the win); null for a shadow player. */
-  readonly balanceAfter: Cents | null
+  readonly balanceAfter: Minor | null
   /** Whether the balance mirror takes balanceAfter (only the partner's own balance moves it). */
   readonly confirmsBalance: boolean
   readonly answer: WalletOutcome
@@ -157,15 +141,15 @@ export interface Settlement {
  * answer with when the partner gave none.
  */
 export const settleBet = (
-  bet: { readonly bet: Cents; readonly win: Cents },
+  bet: { readonly bet: Minor; readonly win: Minor },
   answer: PartnerAnswer,
-  mirror: Cents,
+  mirror: Minor,
   shadow = false
 ): Settlement => {
-  const refusal = (code: Refusal, balance: Cents, rollback: boolean, askError: string | null): Settlement => ({
+  const refusal = (code: Refusal, balance: Minor, rollback: boolean, askError: string | null): Settlement => ({
     status: "refused",
     refusal: code,
-    amount: 0,
+    amount: 0n,
     balanceAfter: shadow ? null : mirror,
     confirmsBalance: false,
     answer: refused(code, balance),
@@ -187,7 +171,7 @@ export const settleBet = (
     case "InsufficientFunds":
       return refusal("INSUFFICIENT_USER_FUNDS", answer.balance ?? mirror, false, null)
     case "UnknownPlayer":
-      return refusal("INVALID_USER", 0, false, null)
+      return refusal("INVALID_USER", 0n, false, null)
     case "Unavailable":
       return refusal("INSUFFICIENT_USER_FUNDS", mirror, true, answer.reason)
   }
@@ -197,11 +181,11 @@ export const settleBet = (
  * The partner's balance in an answer, plus what its player's notifications still on their way will credit: the
  * balance it holds once they arrive (never below 0; the partner, who holds the money, has the last word).
  */
-export const withCredits = (answer: PartnerAnswer, owed: Cents): PartnerAnswer => {
-  if (owed === 0) return answer
-  if (answer._tag === "Balance") return { ...answer, balance: Math.max(0, answer.balance + owed) }
+export const withCredits = (answer: PartnerAnswer, owed: Minor): PartnerAnswer => {
+  if (owed === 0n) return answer
+  if (answer._tag === "Balance") return { ...answer, balance: atLeastZero(answer.balance + owed) }
   if (answer._tag === "InsufficientFunds" && answer.balance !== null) {
-    return { ...answer, balance: Math.max(0, answer.balance + owed) }
+    return { ...answer, balance: atLeastZero(answer.balance + owed) }
   }
   return answer
 }
@@ -213,7 +197,7 @@ export type RefundDecision =
   /** Refunded before: nothing moves again. */
   | { readonly _tag: "AlreadyRefunded" }
   /** The round is undone: its stakes back, its wins taken back (`amount` is negative when it paid more than it took). */
-  | { readonly _tag: "Undo"; readonly amount: Cents }
+  | { readonly _tag: "Undo"; readonly amount: Minor }
 
 /** A refund of a round with no pending bet (those are waited for, or settled, first). */
 export const decideRefund = (round: Round | undefined): RefundDecision => {
@@ -223,7 +207,9 @@ export const decideRefund = (round: Round | undefined): RefundDecision => {
 }
 
 /** The mirror after a refund: it never goes below 0; the partner, who holds the money, has the last word. */
-export const balanceAfterRefund = (mirror: Cents, amount: Cents): Cents => Math.max(0, mirror + amount)
+export const balanceAfterRefund = (mirror: Minor, amount: Minor): Minor => atLeastZero(mirror + amount)
+
+const atLeastZero = (amount: Minor): Minor => amount < 0n ? 0n : amount
 
 // The books read back (reconciliation, the operator): a transaction or a round with its player and the
 // callbacks it caused. The wire shapes (src/api/Wallet.ts) are these fields renamed at the edge.
@@ -237,6 +223,7 @@ export const LedgerEntry = Schema.Struct({
   roundId: WalletTransaction.fields.roundId,
   game: Schema.Struct({ code: WalletTransaction.fields.gameCode, provider: WalletTransaction.fields.providerCode }),
   ...Struct.pick(WalletTransaction.fields, [
+    "currency",
     "bet",
     "win",
     "amount",
@@ -260,6 +247,8 @@ export type LedgerEntry = typeof LedgerEntry.Type
 export const LedgerRound = Schema.Struct({
   ...Struct.pick(Round.fields, ["roundId"]),
   player: LedgerPlayer,
+  /** Its player's currency. */
+  currency: Schema.String,
   ...Struct.pick(Round.fields, [
     "status",
     "pendingBets",
@@ -293,5 +282,6 @@ export const ledgerRound = (
 ): LedgerRound => ({
   ...round,
   player: { externalPlayerId: player.externalPlayerId, internalUserId: player.internalUserId },
+  currency: player.currency,
   transactions
 })

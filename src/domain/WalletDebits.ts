@@ -1,6 +1,6 @@
 import { Option } from "effect"
 import { rollbackBody, winBody } from "./Callbacks.ts"
-import type { Cents } from "./Money.ts"
+import type { Minor } from "./Money.ts"
 import type { PartnerPlayer } from "./Partner.ts"
 import { balanceAfterRefund, type Round, type WalletTransaction } from "./Wallet.ts"
 import { accepted, type Credit } from "./WalletEvents.ts"
@@ -68,7 +68,7 @@ export const creditRecords = (
   player: PartnerPlayer,
   slug: string,
   round: Round,
-  mirror: Cents,
+  mirror: Minor,
   at: Date,
   shadow: boolean
 ): Decided & { readonly round: RoundWrite } => {
@@ -86,7 +86,7 @@ export const creditRecords = (
       mirror: kept
     },
     round: roundWrite(Option.some(round), { refund: false, addWin: credit.win }),
-    callbacks: credit.win > 0
+    callbacks: credit.win > 0n
       ? [notification(player, "win", credit, winBody(partyOf(player, slug), txn, credit.win, kept, at))]
       : []
   }
@@ -128,7 +128,7 @@ export const debitRollbackRecords = (
   player: PartnerPlayer,
   slug: string,
   round: Option.Option<Round>,
-  mirror: Cents,
+  mirror: Minor,
   at: Date,
   shadow: boolean
 ): Decided & { readonly round: RoundWrite } => {
@@ -137,12 +137,12 @@ export const debitRollbackRecords = (
       status: "applied" as const,
       refusal: null,
       note,
-      amount: 0,
+      amount: 0n,
       balanceAfter: shadow ? null : mirror,
       answer: accepted(mirror),
       mirror: null
     },
-    round: roundWrite(round, { refund: false, addWin: 0 }),
+    round: roundWrite(round, { refund: false, addWin: 0n }),
     callbacks: []
   })
   switch (decision._tag) {
@@ -156,7 +156,7 @@ export const debitRollbackRecords = (
       const { debit } = decision
       const balanceAfter = balanceAfterRefund(mirror, debit.bet)
       const kept = shadow ? null : balanceAfter
-      const written = roundWrite(round, { refund: false, addWin: 0 })
+      const written = roundWrite(round, { refund: false, addWin: 0n })
       return {
         outcome: {
           status: "applied",
@@ -168,7 +168,7 @@ export const debitRollbackRecords = (
           mirror: kept
         },
         round: written._tag === "Update" ? { ...written, addBet: -debit.bet } : written,
-        callbacks: debit.bet === 0 ? [] : [
+        callbacks: debit.bet === 0n ? [] : [
           notification(
             player,
             "rollback",

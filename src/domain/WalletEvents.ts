@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto"
 import type { Aggregator } from "./Aggregator.ts"
-import type { Cents } from "./Money.ts"
+import type { Minor } from "./Money.ts"
 
 /**
  * The one language the ledger (wallet/Wallet.ts) speaks: every aggregator's wallet protocol decodes its calls into
- * these events, and encodes the ledger's outcome into its own answer. Amounts are exact, in cents; ids are the
+ * these events, and encodes the ledger's outcome into its own answer. Amounts are exact, in the player's currency's minor units; ids are the
  * aggregator's, exact strings, unique within that aggregator only.
  */
 
@@ -29,7 +29,7 @@ export interface Balance {
 /** A stake, with no win: the partner is asked to take it. */
 export interface Debit extends BetFields {
   readonly _tag: "Debit"
-  readonly bet: Cents
+  readonly bet: Minor
 }
 
 /**
@@ -38,7 +38,7 @@ export interface Debit extends BetFields {
  */
 export interface Credit extends BetFields {
   readonly _tag: "Credit"
-  readonly win: Cents
+  readonly win: Minor
   readonly debitTxnId: string | null
 }
 
@@ -55,8 +55,8 @@ export interface Rollback extends BetFields {
 /** A stake and its win in one (PlayFiver's WinBet): the stake asked of the partner, the win a notification. */
 export interface DebitAndCredit extends BetFields {
   readonly _tag: "DebitAndCredit"
-  readonly bet: Cents
-  readonly win: Cents
+  readonly bet: Minor
+  readonly win: Minor
 }
 
 export type WalletEvent = Balance | Debit | Credit | Rollback | DebitAndCredit
@@ -66,7 +66,7 @@ export type MoneyEvent = Exclude<WalletEvent, Balance>
 export type StakeEvent = Debit | DebitAndCredit
 
 /** An event's win: 0 for a plain debit. */
-export const winOf = (event: StakeEvent): Cents => event._tag === "DebitAndCredit" ? event.win : 0
+export const winOf = (event: StakeEvent): Minor => event._tag === "DebitAndCredit" ? event.win : 0n
 
 /**
  * The ledger's refusals, as its rows keep them and the partner's books show them (each aggregator's protocol says
@@ -95,11 +95,11 @@ export const refusals = [
 
 /** What the ledger answers, whoever asked: accepted with the player's balance, or refused (with the balance too). */
 export type WalletOutcome =
-  | { readonly _tag: "Accepted"; readonly balance: Cents }
-  | { readonly _tag: "Refused"; readonly refusal: Refusal; readonly balance: Cents }
+  | { readonly _tag: "Accepted"; readonly balance: Minor }
+  | { readonly _tag: "Refused"; readonly refusal: Refusal; readonly balance: Minor }
 
-export const accepted = (balance: Cents): WalletOutcome => ({ _tag: "Accepted", balance })
-export const refused = (refusal: Refusal, balance: Cents): WalletOutcome => ({ _tag: "Refused", refusal, balance })
+export const accepted = (balance: Minor): WalletOutcome => ({ _tag: "Accepted", balance })
+export const refused = (refusal: Refusal, balance: Minor): WalletOutcome => ({ _tag: "Refused", refusal, balance })
 
 /**
  * What a transaction carries that money depends on: the player, the round, the amounts, the debit it names and the
@@ -110,13 +110,36 @@ export const refused = (refusal: Refusal, balance: Cents): WalletOutcome => ({ _
 export const fingerprint = (event: MoneyEvent): string =>
   createHash("sha256").update(JSON.stringify(fingerprinted(event))).digest("base64url")
 
+/**
+ * An amount as fingerprints hash it: the number of minor units, as cents were hashed before currencies (so a repeat
+ * of a transaction recorded then still replays), and as text past what a double holds exactly.
+ */
+const hashed = (amount: Minor): number | string =>
+  amount <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(amount) : amount.toString()
+
 const fingerprinted = (event: MoneyEvent) => {
   switch (event._tag) {
     case "Debit":
     case "DebitAndCredit":
-      return ["bet", event.userCode, event.roundId, event.bet, winOf(event), event.gameCode, event.providerCode]
+      return [
+        "bet",
+        event.userCode,
+        event.roundId,
+        hashed(event.bet),
+        hashed(winOf(event)),
+        event.gameCode,
+        event.providerCode
+      ]
     case "Credit":
-      return ["credit", event.userCode, event.roundId, event.win, event.debitTxnId, event.gameCode, event.providerCode]
+      return [
+        "credit",
+        event.userCode,
+        event.roundId,
+        hashed(event.win),
+        event.debitTxnId,
+        event.gameCode,
+        event.providerCode
+      ]
     case "Rollback":
       return event.debitTxnId === null
         ? ["refund", event.userCode, event.roundId, event.gameCode, event.providerCode]

@@ -1,3 +1,4 @@
+import { storedCurrency } from "./Currency.ts"
 import { Option, Schema } from "effect"
 import {
   betBody,
@@ -11,7 +12,7 @@ import {
 } from "./Callbacks.ts"
 import type { Aggregator } from "./Aggregator.ts"
 import type { Environment } from "./Environment.ts"
-import type { Cents } from "./Money.ts"
+import type { Minor } from "./Money.ts"
 import type { CallbackTarget, PartnerPlayer, PlayerIdentity } from "./Partner.ts"
 import {
   balanceAfterRefund,
@@ -71,13 +72,15 @@ export interface NewTransaction {
   readonly partnerId: number
   readonly environment: Environment
   readonly playerId: number
+  /** The player's currency, which every amount of it is in. */
+  readonly currency: string
   readonly roundId: string
   /** The debit a credit pays or a rollback undoes. */
   readonly debitTxnId: string | null
   readonly gameCode: string | null
   readonly providerCode: string | null
-  readonly bet: Cents
-  readonly win: Cents
+  readonly bet: Minor
+  readonly win: Minor
 }
 
 /** How a transaction ends, and what that does to the balance mirror. */
@@ -85,13 +88,13 @@ export interface Outcome {
   readonly status: Exclude<TransactionStatus, "pending">
   readonly refusal: Refusal | null
   readonly note: TransactionNote | null
-  readonly amount: Cents
+  readonly amount: Minor
   /** Null for a shadow player: the service keeps no balance of theirs. */
-  readonly balanceAfter: Cents | null
+  readonly balanceAfter: Minor | null
   /** What the aggregator is told now (in its protocol's words); kept as `storedAnswer` says. */
   readonly answer: WalletOutcome
   /** The mirror's new value; null leaves it as it is. */
-  readonly mirror: Cents | null
+  readonly mirror: Minor | null
 }
 
 /**
@@ -109,15 +112,15 @@ export type RoundWrite =
     readonly _tag: "Create"
     readonly status: Exclude<RoundStatus, "open">
     readonly refundedEarly: boolean
-    readonly addBet: Cents
-    readonly addWin: Cents
+    readonly addBet: Minor
+    readonly addWin: Minor
   }
   | {
     readonly _tag: "Update"
     readonly roundRef: number
     readonly refund: boolean
-    readonly addBet: Cents
-    readonly addWin: Cents
+    readonly addBet: Minor
+    readonly addWin: Minor
   }
 
 export type OpenedBet =
@@ -135,14 +138,17 @@ export interface OpenRound {
 export interface RoundFilter {
   readonly partnerId?: number | undefined
   readonly environment?: Environment | undefined
-  readonly playerId?: number | undefined
+  /** A player's rows (one per currency it played in). */
+  readonly playerIds?: ReadonlyArray<number> | undefined
   readonly roundId: string
 }
 
 export interface TransactionFilter {
   readonly partnerId?: number | undefined
   readonly environment?: Environment | undefined
-  readonly playerId?: number | undefined
+  /** A player's rows (one per currency it played in). */
+  readonly playerIds?: ReadonlyArray<number> | undefined
+  readonly currency?: string | undefined
   readonly txnId?: string | undefined
   readonly kind?: TransactionKind | undefined
   readonly roundId?: string | undefined
@@ -161,7 +167,8 @@ export interface Decided {
 export const partyOf = (player: PartnerPlayer, partnerSlug: string): CallbackParty => ({
   partnerSlug,
   externalPlayerId: player.externalPlayerId,
-  userCode: player.internalUserId
+  userCode: player.internalUserId,
+  currency: storedCurrency(player.currency)
 })
 
 /** Only an active partner with a callback_url can be asked to take a stake. */
@@ -191,12 +198,13 @@ export const newTransaction = (event: MoneyEvent, player: PlayerIdentity): NewTr
   partnerId: player.partnerId,
   environment: player.environment,
   playerId: player.id,
+  currency: player.currency,
   roundId: event.roundId,
   debitTxnId: event._tag === "Credit" || event._tag === "Rollback" ? event.debitTxnId : null,
   gameCode: event.gameCode,
   providerCode: event.providerCode,
-  bet: event._tag === "Debit" || event._tag === "DebitAndCredit" ? event.bet : 0,
-  win: event._tag === "DebitAndCredit" || event._tag === "Credit" ? event.win : 0
+  bet: event._tag === "Debit" || event._tag === "DebitAndCredit" ? event.bet : 0n,
+  win: event._tag === "DebitAndCredit" || event._tag === "Credit" ? event.win : 0n
 })
 
 /** A notification (win, refund, rollback): it waits in the player's delivery queue. */
@@ -239,7 +247,7 @@ export const betSettlement = (
   // A shadow player has no mirror: what the partner said is all there is, answered and not kept (0 when it said nothing).
   const shadow = player.balance === null
   const win = winOf(bet)
-  const settled = settleBet({ bet: bet.bet, win }, answer, player.balance ?? 0, shadow)
+  const settled = settleBet({ bet: bet.bet, win }, answer, player.balance ?? 0n, shadow)
   const party = partyOf(player, slug)
   const txn = transactionOf(bet)
   const written: Array<NewCallback> = [{
@@ -252,7 +260,7 @@ export const betSettlement = (
     body: betBody(party, txn, bet.bet, at),
     asked: { error: settled.askError }
   }]
-  if (settled.status === "applied" && win > 0) {
+  if (settled.status === "applied" && win > 0n) {
     written.push(notification(player, "win", bet, winBody(party, txn, win, settled.balanceAfter, at)))
   }
   if (settled.rollback) written.push(notification(player, "rollback", bet, rollbackBody(party, txn, bet.bet, at)))
@@ -273,11 +281,11 @@ export const betSettlement = (
 /** What a decided transaction does to its round: create it, or update the one it was decided on. */
 export const roundWrite = (
   round: Option.Option<Round>,
-  change: { readonly refund: boolean; readonly addWin: Cents }
+  change: { readonly refund: boolean; readonly addWin: Minor }
 ): RoundWrite =>
   Option.match(round, {
-    onNone: () => ({ _tag: "Create", status: "settled", refundedEarly: false, addBet: 0, addWin: change.addWin }),
-    onSome: (r) => ({ _tag: "Update", roundRef: r.ref, refund: change.refund, addBet: 0, addWin: change.addWin })
+    onNone: () => ({ _tag: "Create", status: "settled", refundedEarly: false, addBet: 0n, addWin: change.addWin }),
+    onSome: (r) => ({ _tag: "Update", roundRef: r.ref, refund: change.refund, addBet: 0n, addWin: change.addWin })
   })
 
 /**
@@ -287,13 +295,13 @@ export const roundWrite = (
  */
 export const refusedBet = (
   code: "ROUND_REFUNDED" | "INVALID_USER" | "DEBIT_ROLLED_BACK",
-  balance: Cents,
-  mirror: Cents | null
+  balance: Minor,
+  mirror: Minor | null
 ): Outcome => ({
   status: "refused",
   refusal: code,
   note: null,
-  amount: 0,
+  amount: 0n,
   balanceAfter: mirror,
   answer: refused(code, balance),
   mirror: null
@@ -305,10 +313,10 @@ export const refusedBet = (
  */
 export const freeBet = (
   // A free stake (its bet 0), or a credit naming no debit.
-  call: BetFields & { readonly win: Cents; readonly bet?: Cents },
+  call: BetFields & { readonly win: Minor; readonly bet?: Minor },
   player: PartnerPlayer,
   slug: string,
-  mirror: Cents,
+  mirror: Minor,
   at: Date,
   shadow = false
 ): Decided => {
@@ -324,7 +332,7 @@ export const freeBet = (
       answer: accepted(balanceAfter),
       mirror: kept
     },
-    callbacks: call.win > 0
+    callbacks: call.win > 0n
       ? [
         notification(player, "win", call, winBody(partyOf(player, slug), transactionOf(call), call.win, kept, at))
       ]
@@ -339,7 +347,7 @@ export const refundRecords = (
   slug: string,
   round: Option.Option<Round>,
   decision: RefundDecision,
-  mirror: Cents,
+  mirror: Minor,
   at: Date,
   shadow = false
 ): Decided & { readonly round: RoundWrite } => {
@@ -347,7 +355,7 @@ export const refundRecords = (
   const base = {
     status: "applied" as const,
     refusal: null,
-    amount: 0,
+    amount: 0n,
     balanceAfter: shadow ? null : mirror,
     answer: accepted(mirror),
     mirror: null
@@ -356,13 +364,13 @@ export const refundRecords = (
     case "Tombstone":
       return {
         outcome: { ...base, note: "early_refund" },
-        round: { _tag: "Create", status: "refunded", refundedEarly: true, addBet: 0, addWin: 0 },
+        round: { _tag: "Create", status: "refunded", refundedEarly: true, addBet: 0n, addWin: 0n },
         callbacks: []
       }
     case "AlreadyRefunded":
       return {
         outcome: { ...base, note: "already_refunded" },
-        round: roundWrite(round, { refund: true, addWin: 0 }),
+        round: roundWrite(round, { refund: true, addWin: 0n }),
         callbacks: []
       }
     case "Undo": {
@@ -386,8 +394,8 @@ export const refundRecords = (
           answer: accepted(balanceAfter),
           mirror: kept
         },
-        round: roundWrite(round, { refund: true, addWin: 0 }),
-        callbacks: decision.amount === 0 ? [] : [notification(player, "refund", call, body)]
+        round: roundWrite(round, { refund: true, addWin: 0n }),
+        callbacks: decision.amount === 0n ? [] : [notification(player, "refund", call, body)]
       }
     }
   }

@@ -1,9 +1,9 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { Environment } from "../domain/Environment.ts"
-import { type Cents, formatCents } from "../domain/Money.ts"
+import type { Minor } from "../domain/Money.ts"
 import { PartnerPlayer, type PlayerIdentity, PlayerMode } from "../domain/Partner.ts"
-import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
+import { IdFromBigInt, MinorFromNumeric } from "../platform/SqlCodecs.ts"
 import { makeRecentMap } from "../platform/RecentMap.ts"
 
 /** A partner_players row: the domain's PartnerPlayer, its ids BIGINTs and its balance NUMERIC (read as cents). */
@@ -12,7 +12,7 @@ const PlayerRow = Schema.Struct({
   id: IdFromBigInt,
   partnerId: IdFromBigInt,
   internalUserId: IdFromBigInt,
-  balance: Schema.NullOr(CentsFromNumeric)
+  balance: Schema.NullOr(MinorFromNumeric)
 }).pipe(
   Schema.encodeKeys({
     partnerId: "partner_id",
@@ -27,10 +27,12 @@ const PlayerArrival = Schema.Struct({
   /** The environment of the token that launched: live and test players never meet. */
   environment: Environment,
   externalPlayerId: Schema.String,
+  /** The currency of the launch: the player's row of that currency arrives. */
+  currency: Schema.String,
   name: Schema.NullOr(Schema.String),
   email: Schema.NullOr(Schema.String),
-  /** The balance the partner sent, in cents. */
-  balance: Schema.Int
+  /** The balance the partner sent, in the currency's minor units. */
+  balance: Schema.BigInt
 })
 export type PlayerArrival = typeof PlayerArrival.Type
 
@@ -42,7 +44,8 @@ const identityOf = (player: PartnerPlayer): PlayerIdentity => ({
   partnerId: player.partnerId,
   environment: player.environment,
   externalPlayerId: player.externalPlayerId,
-  internalUserId: player.internalUserId
+  internalUserId: player.internalUserId,
+  currency: player.currency
 })
 
 /**
@@ -64,8 +67,15 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
   find(
     partnerId: number,
     environment: Environment,
-    externalPlayerId: string
+    externalPlayerId: string,
+    currency: string
   ): Effect.Effect<Option.Option<PartnerPlayer>>
+  /** Every row of the partner's player with this external id in this environment: one per currency it played in. */
+  findAll(
+    partnerId: number,
+    environment: Environment,
+    externalPlayerId: string
+  ): Effect.Effect<ReadonlyArray<PartnerPlayer>>
   findById(id: number): Effect.Effect<Option.Option<PartnerPlayer>>
   findByIds(ids: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<PartnerPlayer>>
   /** The player behind a user code the aggregator sends back. */
@@ -77,9 +87,9 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
    */
   identityByUserCode(userCode: number): Effect.Effect<Option.Option<PlayerIdentity>>
   /** The partner told us the player's balance (kept only for a player with a mirror: never a shadow one). */
-  confirmBalance(playerId: number, balance: Cents): Effect.Effect<void>
+  confirmBalance(playerId: number, balance: Minor): Effect.Effect<void>
   /** The mirror, locked until the surrounding transaction ends: decisions made from it take turns. Null: a shadow player. */
-  lockBalance(playerId: number): Effect.Effect<Cents | null>
+  lockBalance(playerId: number): Effect.Effect<Minor | null>
   /** The partner's player mode. */
   modeOf(partnerId: number): Effect.Effect<PlayerMode>
   /**
@@ -92,7 +102,8 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
     PartnerPlayers,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const columns = sql`id, partner_id, environment, external_player_id, internal_user_id, name, email, balance`
+      const columns =
+        sql`id, partner_id, environment, external_player_id, internal_user_id, currency, name, email, balance`
 
       // The partner's row is locked (shared) while the player is written, and exclusively while its mode changes:
       // an arrival reads the mode that holds when it writes, so no PII lands after a switch to shadow forgot it.
@@ -102,13 +113,13 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
         execute: (p) =>
           sql`
             WITH mode AS (SELECT player_mode = 'shadow' AS shadow FROM partners WHERE id = ${p.partnerId} FOR SHARE)
-            INSERT INTO partner_players (partner_id, environment, external_player_id, name, email, balance)
-            SELECT ${p.partnerId}, ${p.environment}, ${p.externalPlayerId},
+            INSERT INTO partner_players (partner_id, environment, external_player_id, currency, name, email, balance)
+            SELECT ${p.partnerId}, ${p.environment}, ${p.externalPlayerId}, ${p.currency},
                    CASE WHEN mode.shadow THEN NULL ELSE ${p.name}::text END,
                    CASE WHEN mode.shadow THEN NULL ELSE ${p.email}::text END,
-                   CASE WHEN mode.shadow THEN NULL ELSE ${formatCents(p.balance)}::numeric END
+                   CASE WHEN mode.shadow THEN NULL ELSE ${String(p.balance)}::numeric END
             FROM mode
-            ON CONFLICT (partner_id, environment, external_player_id) DO UPDATE SET
+            ON CONFLICT (partner_id, environment, external_player_id, currency) DO UPDATE SET
               name = CASE WHEN EXCLUDED.balance IS NULL THEN NULL ELSE COALESCE(EXCLUDED.name, partner_players.name) END,
               email = CASE WHEN EXCLUDED.balance IS NULL THEN NULL ELSE COALESCE(EXCLUDED.email, partner_players.email) END,
               balance = EXCLUDED.balance,
@@ -117,11 +128,25 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
           `
       })
       const find = SqlSchema.findOneOption({
+        Request: Schema.Struct({
+          partnerId: Schema.Int,
+          environment: Environment,
+          externalPlayerId: Schema.String,
+          currency: Schema.String
+        }),
+        Result: PlayerRow,
+        execute: ({ currency, environment, externalPlayerId, partnerId }) =>
+          sql`SELECT ${columns} FROM partner_players
+              WHERE partner_id = ${partnerId} AND environment = ${environment} AND external_player_id = ${externalPlayerId}
+                AND currency = ${currency}`
+      })
+      const findAll = SqlSchema.findAll({
         Request: Schema.Struct({ partnerId: Schema.Int, environment: Environment, externalPlayerId: Schema.String }),
         Result: PlayerRow,
         execute: ({ environment, externalPlayerId, partnerId }) =>
           sql`SELECT ${columns} FROM partner_players
-              WHERE partner_id = ${partnerId} AND environment = ${environment} AND external_player_id = ${externalPlayerId}`
+              WHERE partner_id = ${partnerId} AND environment = ${environment} AND external_player_id = ${externalPlayerId}
+              ORDER BY currency`
       })
       const findById = SqlSchema.findOneOption({
         Request: Schema.Int,
@@ -141,7 +166,7 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
 
       const lockBalance = SqlSchema.findOne({
         Request: Schema.Int,
-        Result: Schema.Struct({ balance: Schema.NullOr(CentsFromNumeric) }),
+        Result: Schema.Struct({ balance: Schema.NullOr(MinorFromNumeric) }),
         execute: (playerId) => sql`SELECT balance FROM partner_players WHERE id = ${playerId} FOR UPDATE`
       })
       const modeOf = SqlSchema.findOneOption({
@@ -187,13 +212,15 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
       return PartnerPlayers.of({
         identityByUserCode,
         arrive: (player) => Effect.orDie(arrive(player)),
-        find: (partnerId, environment, externalPlayerId) =>
-          Effect.orDie(find({ partnerId, environment, externalPlayerId })),
+        find: (partnerId, environment, externalPlayerId, currency) =>
+          Effect.orDie(find({ partnerId, environment, externalPlayerId, currency })),
+        findAll: (partnerId, environment, externalPlayerId) =>
+          Effect.orDie(findAll({ partnerId, environment, externalPlayerId })),
         findById: (id) => Effect.orDie(findById(id)),
         findByIds: (ids) => ids.length === 0 ? Effect.succeed([]) : Effect.orDie(findByIds(ids)),
         findByUserCode: (userCode) => Effect.orDie(findByUserCode(userCode)),
         confirmBalance: (playerId, balance) =>
-          sql`UPDATE partner_players SET balance = ${formatCents(balance)}, updated_at = now()
+          sql`UPDATE partner_players SET balance = ${String(balance)}, updated_at = now()
               WHERE id = ${playerId} AND balance IS NOT NULL`.pipe(Effect.asVoid, Effect.orDie),
         lockBalance: (playerId) =>
           lockBalance(playerId).pipe(
@@ -215,11 +242,13 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
     const players = new Map<number, PartnerPlayer>()
     const modes = new Map<number, PlayerMode>()
     let nextId = 1
-    const byKey = (partnerId: number, environment: Environment, externalPlayerId: string) =>
-      [...players.values()].find((p) =>
+    const allOf = (partnerId: number, environment: Environment, externalPlayerId: string) =>
+      [...players.values()].filter((p) =>
         p.partnerId === partnerId && p.environment === environment && p.externalPlayerId === externalPlayerId
-      )
-    const update = (id: number, balance: Cents) => {
+      ).sort((a, b) => a.currency.localeCompare(b.currency))
+    const byKey = (partnerId: number, environment: Environment, externalPlayerId: string, currency: string) =>
+      allOf(partnerId, environment, externalPlayerId).find((p) => p.currency === currency)
+    const update = (id: number, balance: Minor) => {
       const player = players.get(id)
       if (player !== undefined && player.balance !== null) players.set(id, new PartnerPlayer({ ...player, balance }))
     }
@@ -227,7 +256,7 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
       arrive: (arrival) =>
         Effect.sync(() => {
           const shadow = modes.get(arrival.partnerId) === "shadow"
-          const existing = byKey(arrival.partnerId, arrival.environment, arrival.externalPlayerId)
+          const existing = byKey(arrival.partnerId, arrival.environment, arrival.externalPlayerId, arrival.currency)
           const id = existing?.id ?? nextId++
           const player = new PartnerPlayer({
             id,
@@ -235,6 +264,7 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
             environment: arrival.environment,
             externalPlayerId: arrival.externalPlayerId,
             internalUserId: existing?.internalUserId ?? 100_000 + id,
+            currency: arrival.currency,
             name: shadow ? null : arrival.name ?? existing?.name ?? null,
             email: shadow ? null : arrival.email ?? existing?.email ?? null,
             balance: shadow ? null : arrival.balance
@@ -242,8 +272,10 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
           players.set(id, player)
           return player
         }),
-      find: (partnerId, environment, externalPlayerId) =>
-        Effect.sync(() => Option.fromNullishOr(byKey(partnerId, environment, externalPlayerId))),
+      find: (partnerId, environment, externalPlayerId, currency) =>
+        Effect.sync(() => Option.fromNullishOr(byKey(partnerId, environment, externalPlayerId, currency))),
+      findAll: (partnerId, environment, externalPlayerId) =>
+        Effect.sync(() => allOf(partnerId, environment, externalPlayerId)),
       findById: (id) => Effect.sync(() => Option.fromNullishOr(players.get(id))),
       findByIds: (ids) => Effect.sync(() => ids.flatMap((id) => players.get(id) ?? [])),
       findByUserCode: (userCode) =>

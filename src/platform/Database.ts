@@ -5,6 +5,7 @@ import { SqlClient } from "effect/sql"
 import { Logger as JobQueueLogger, runMigrations } from "graphile-worker"
 import { fileURLToPath } from "node:url"
 import { AppConfig } from "./AppConfig.ts"
+import { CurrencyConfig } from "./CurrencyConfig.ts"
 import { EmbeddedPostgres } from "./EmbeddedPostgres.ts"
 
 /** The numbered plain-SQL migrations, `sql/NNNN_name.sql`, next to src/. */
@@ -16,7 +17,10 @@ export const migrationsDirectory = fileURLToPath(new URL("../../sql", import.met
  * runs as one anonymous PL/pgSQL block: plain DDL runs unchanged inside it,
  * and the migrator's transaction makes the whole file all-or-nothing.
  */
-export const sqlFileLoader = (directory: string): PgMigrator.Loader<FileSystem.FileSystem | Path.Path> =>
+export const sqlFileLoader = (
+  directory: string,
+  settings: Readonly<Record<string, string>> = {}
+): PgMigrator.Loader<FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
@@ -32,21 +36,39 @@ export const sqlFileLoader = (directory: string): PgMigrator.Loader<FileSystem.F
       const load = fs.readFileString(path.join(directory, file)).pipe(
         Effect.orDie,
         Effect.map((text) =>
-          Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`DO $migration$ BEGIN\n${text}\nEND $migration$`))
+          Effect.flatMap(SqlClient.SqlClient, (sql) =>
+            Effect.andThen(
+              // Settings a migration reads with current_setting(), for this migration's transaction only.
+              Effect.forEach(Object.entries(settings), ([name, value]) =>
+                sql`SELECT set_config(${name}, ${value}, true)`, { discard: true }),
+              sql.unsafe(`DO $migration$ BEGIN\n${text}\nEND $migration$`)
+            ))
         )
       )
       migrations.push([Number(match[1]), match[2], load])
     }
-    return migrations.sort(([a], [b]) => a - b)
+    return migrations.sort(([a], [b]) =>
+      a - b
+    )
   })
 
 /** graphile-worker logs through its own logger; its migrations have nothing worth a line. */
 const silentLogger = new JobQueueLogger(() => () => {})
 
+/** What migrations read of the configuration: the currency rows written before currencies existed were in. */
+export const migrationSettings = Effect.map(CurrencyConfig.config, ({ defaultCurrency }) => ({
+  "partner_api.default_currency": defaultCurrency.code,
+  "partner_api.default_currency_exponent": String(defaultCurrency.exponent)
+}))
+
 /** Applies pending migrations; safe to run from several processes at once (the migrator locks its table). */
-export const migrate = PgMigrator.run({ loader: sqlFileLoader(migrationsDirectory) }).pipe(
-  Effect.provide(NodeServices.layer)
-)
+export const migrate = Effect.flatMap(
+  Effect.mapError(
+    migrationSettings,
+    (cause) => new PgMigrator.MigrationError({ kind: "Failed", cause, message: cause.message })
+  ),
+  (settings) => PgMigrator.run({ loader: sqlFileLoader(migrationsDirectory, settings) })
+).pipe(Effect.provide(NodeServices.layer))
 
 /**
  * Creates or upgrades the job queue's own schema (graphile-worker's

@@ -1,5 +1,4 @@
 import { Duration, Schema, SchemaGetter } from "effect"
-import { centsFromNumeric, formatCents } from "../domain/Money.ts"
 
 /**
  * Column codecs shared by the Postgres repositories.
@@ -16,11 +15,11 @@ export const IdFromBigInt = Schema.BigInt.pipe(
 /** `numeric` columns arrive as exact decimal strings. */
 export const NumberFromNumeric = Schema.FiniteFromString
 
-/** A `numeric(20, 2)` money column, exactly, in cents. */
-export const CentsFromNumeric = Schema.String.pipe(
-  Schema.decodeTo(Schema.Int, {
-    decode: SchemaGetter.transform(centsFromNumeric),
-    encode: SchemaGetter.transform(formatCents)
+/** A `numeric(40, 0)` money column (or a sum of one): minor units, exactly, as a bigint. */
+export const MinorFromNumeric = Schema.String.pipe(
+  Schema.decodeTo(Schema.BigInt, {
+    decode: SchemaGetter.transform((text: string) => BigInt(text)),
+    encode: SchemaGetter.transform((minor: bigint) => minor.toString())
   })
 )
 

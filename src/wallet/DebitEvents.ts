@@ -85,7 +85,7 @@ export const makeDebitEvents = (steps: LedgerSteps) => {
   ) =>
     Effect.gen(function*() {
       const found = yield* steps.playerOf(event.userCode, environment)
-      if (Option.isNone(found)) return refused("INVALID_USER", 0)
+      if (Option.isNone(found)) return refused("INVALID_USER", 0n)
       const player = found.value
       const existing = yield* steps.findSeen(event, environment)
       if (Option.isSome(existing)) return yield* replay(existing.value, event, player)

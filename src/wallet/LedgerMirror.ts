@@ -1,9 +1,8 @@
 import { Schema } from "effect"
 import type { SqlClient, Statement } from "effect/sql"
-import type { Cents } from "../domain/Money.ts"
-import { formatCents } from "../domain/Money.ts"
+import type { Minor } from "../domain/Money.ts"
 import type { PlayerState } from "../domain/Partner.ts"
-import { CentsFromNumeric } from "../platform/SqlCodecs.ts"
+import { MinorFromNumeric } from "../platform/SqlCodecs.ts"
 
 /**
  * The player's side of the ledger's atomic write: what its statements read of the player (partner_players) and how
@@ -18,13 +17,11 @@ import { CentsFromNumeric } from "../platform/SqlCodecs.ts"
  */
 export const mirrorWriting = (
   sql: SqlClient.SqlClient,
-  change: { readonly playerId: number; readonly balance: Cents | null },
+  change: { readonly playerId: number; readonly balance: Minor | null },
   guard: string
 ): Statement.Fragment =>
   sql`mirror AS (
-    UPDATE partner_players SET balance = ${
-    change.balance === null ? null : formatCents(change.balance)
-  }, updated_at = now()
+    UPDATE partner_players SET balance = ${change.balance === null ? null : String(change.balance)}, updated_at = now()
     WHERE id = ${change.playerId} AND ${change.balance !== null} AND balance IS NOT NULL AND EXISTS (SELECT 1 FROM ${
     sql(guard)
   })
@@ -43,7 +40,7 @@ export const playerReading = (sql: SqlClient.SqlClient, playerId: number): State
 
 /** The columns `playerReading` gives. */
 export const PlayerStateColumns = Schema.Struct({
-  player_balance: Schema.NullOr(CentsFromNumeric),
+  player_balance: Schema.NullOr(MinorFromNumeric),
   player_name: Schema.NullOr(Schema.String),
   player_email: Schema.NullOr(Schema.String)
 })

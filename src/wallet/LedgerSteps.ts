@@ -50,16 +50,16 @@ export const makeLedgerSteps = Effect.gen(function*() {
    */
   const balanceHolds = (player: PartnerPlayer, asked: Option.Option<ShadowBalance>, tries: number) =>
     Option.isNone(asked) || tries >= balanceTries ? Effect.succeed(true) : asks.isCurrent(player, asked.value)
-  const balanceOf = (asked: Option.Option<ShadowBalance>) => Option.getOrUndefined(asked)?.balance ?? 0
+  const balanceOf = (asked: Option.Option<ShadowBalance>) => Option.getOrUndefined(asked)?.balance ?? 0n
   /** The balance to answer a refusal with: the mirror, or a shadow player's balance asked now. */
   const currentBalance = (player: PartnerPlayer) =>
-    player.balance === null ? Effect.map(asks.shadowBalance(player), (asked) => asked.balance ?? 0) : Effect.succeed(
+    player.balance === null ? Effect.map(asks.shadowBalance(player), (asked) => asked.balance ?? 0n) : Effect.succeed(
       player.balance
     )
 
   /** A kept outcome as the aggregator hears it again: a shadow player's was kept without its balance, asked anew. */
   const answerAgain = Effect.fn("Wallet.answerAgain")(function*(kept: StoredOutcome, player: PartnerPlayer) {
-    const balance = kept.balance ?? (yield* asks.shadowBalance(player)).balance ?? 0
+    const balance = kept.balance ?? (yield* asks.shadowBalance(player)).balance ?? 0n
     return kept.refusal === null ? accepted(balance) : refused(kept.refusal, balance)
   })
 
@@ -106,7 +106,7 @@ export const makeLedgerSteps = Effect.gen(function*() {
     Effect.flatMap(
       players.findById(who.id),
       (player): Effect.Effect<WalletOutcome> =>
-        Option.isNone(player) ? Effect.succeed(refused("INVALID_USER", 0)) : decide(player.value)
+        Option.isNone(player) ? Effect.succeed(refused("INVALID_USER", 0n)) : decide(player.value)
     )
 
   return {

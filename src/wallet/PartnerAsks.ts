@@ -1,6 +1,7 @@
+import { storedCurrency } from "../domain/Currency.ts"
 import { Clock, Context, Effect, Layer } from "effect"
 import { balanceBody } from "../domain/Callbacks.ts"
-import type { Cents } from "../domain/Money.ts"
+import type { Minor } from "../domain/Money.ts"
 import type { CallbackTarget, PartnerPlayer } from "../domain/Partner.ts"
 import { type PartnerAnswer, withCredits } from "../domain/Wallet.ts"
 import { canBet, partyOf } from "../domain/WalletRecords.ts"
@@ -14,7 +15,7 @@ import { PartnerCallbacks } from "./outbox/PartnerCallbacks.ts"
  * player had been written when it was asked: a decision taken on it checks that none was written since.
  */
 export interface ShadowBalance {
-  readonly balance: Cents | null
+  readonly balance: Minor | null
   readonly callbacks: number
 }
 
@@ -53,7 +54,7 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
       const askAfterQueue = Effect.fn("PartnerAsks.askAfterQueue")(
         function*(player: PartnerPlayer, target: CallbackTarget, eventId: string, body: string) {
           const before = yield* repo.countOf(player.id)
-          const delivered = yield* outbox.catchUp(player.id)
+          const delivered = yield* outbox.catchUp(player.id, storedCurrency(player.currency))
           if (delivered._tag === "Stalled") {
             yield* Effect.logWarning(
               "A shadow player's notifications were not all delivered before the partner was asked"
@@ -74,8 +75,8 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
             }
           }
           const answer = withCredits(
-            yield* callbacks.ask(target, eventId, body),
-            delivered._tag === "Stalled" ? delivered.owed : 0
+            yield* callbacks.ask(target, eventId, body, storedCurrency(player.currency)),
+            delivered._tag === "Stalled" ? delivered.owed : 0n
           )
           const after = yield* repo.countOf(player.id)
           return { answer, callbacks: after, current: after === before }
@@ -114,7 +115,9 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
 
       return PartnerAsks.of({
         ask: (player, target, eventId, body) =>
-          player.balance === null ? askShadow(player, target, eventId, body) : callbacks.ask(target, eventId, body),
+          player.balance === null
+            ? askShadow(player, target, eventId, body)
+            : callbacks.ask(target, eventId, body, storedCurrency(player.currency)),
         shadowBalance,
         isCurrent: (player, asked) => Effect.map(repo.countOf(player.id), (n) => n === asked.callbacks)
       })

@@ -95,12 +95,12 @@ export class Wallet extends Context.Service<Wallet, {
                   if (!(yield* balanceHolds(player, asked, tries))) return Option.none()
                   const mirror = locked ?? balanceOf(asked)
                   const refusal = (outcome: Outcome) =>
-                    record(event, player, { outcome, callbacks: [] }, roundWrite(round, { refund: false, addWin: 0 }))
+                    record(event, player, { outcome, callbacks: [] }, roundWrite(round, { refund: false, addWin: 0n }))
                   if (Option.isSome(round) && round.value.status === "refunded") {
                     return Option.some(yield* refusal(refusedBet("ROUND_REFUNDED", mirror, locked)))
                   }
                   if (rolledBack) return Option.some(yield* refusal(refusedBet("DEBIT_ROLLED_BACK", mirror, locked)))
-                  if (!canBet(target)) return Option.some(yield* refusal(refusedBet("INVALID_USER", 0, locked)))
+                  if (!canBet(target)) return Option.some(yield* refusal(refusedBet("INVALID_USER", 0n, locked)))
                   return Option.some(
                     yield* record(
                       event,
@@ -149,10 +149,10 @@ export class Wallet extends Context.Service<Wallet, {
           yield* players.identityByUserCode(event.userCode),
           (who) => who.environment === environment
         )
-        if (Option.isNone(found)) return refused("INVALID_USER", 0)
+        if (Option.isNone(found)) return refused("INVALID_USER", 0n)
         const who = found.value
         const target = yield* targets.get(who.partnerId, who.environment)
-        if (event._tag === "Credit" || event.bet === 0 || !canBet(target)) {
+        if (event._tag === "Credit" || event.bet === 0n || !canBet(target)) {
           return yield* withPlayer(who, (player) =>
             Effect.gen(function*() {
               const existing = yield* steps.findSeen(event, environment)
@@ -225,7 +225,7 @@ export class Wallet extends Context.Service<Wallet, {
       /** PlayFiver's refund: the whole round undone, once. */
       const refund = Effect.fn("Wallet.refund")(function*(event: Rollback, environment: Environment) {
         const found = yield* steps.playerOf(event.userCode, environment)
-        if (Option.isNone(found)) return refused("INVALID_USER", 0)
+        if (Option.isNone(found)) return refused("INVALID_USER", 0n)
         const player = found.value
         const existing = yield* steps.findSeen(event, environment)
         if (Option.isSome(existing)) return yield* replay(existing.value, event, player)
@@ -254,12 +254,12 @@ export class Wallet extends Context.Service<Wallet, {
 
       const balance = Effect.fn("Wallet.balance")(function*(event: Balance, environment: Environment) {
         const found = yield* steps.playerOf(event.userCode, environment)
-        if (Option.isNone(found)) return refused("INVALID_USER", 0)
+        if (Option.isNone(found)) return refused("INVALID_USER", 0n)
         const player = found.value
         const target = yield* steps.targetOf(player)
-        if (Option.isNone(target) || !target.value.active) return refused("INVALID_USER", 0)
+        if (Option.isNone(target) || !target.value.active) return refused("INVALID_USER", 0n)
         // A shadow player has no balance here to answer with: only the partner knows it (0 when it cannot say).
-        if (target.value.callbackUrl === null) return accepted(player.balance ?? 0)
+        if (target.value.callbackUrl === null) return accepted(player.balance ?? 0n)
         const asked = balanceBody(partyOf(player, target.value.partnerSlug), yield* now)
         const answer = yield* asks.ask(player, target.value, asked.eventId, asked.body)
         switch (answer._tag) {
@@ -268,12 +268,12 @@ export class Wallet extends Context.Service<Wallet, {
             yield* Effect.logWarning("Partner balance callback failed; answering the last known balance").pipe(
               Effect.annotateLogs({ partner_id: player.partnerId, player_id: player.id, detail: answer.reason })
             )
-            return accepted(player.balance ?? 0)
+            return accepted(player.balance ?? 0n)
           case "UnknownPlayer":
-            return refused("INVALID_USER", 0)
+            return refused("INVALID_USER", 0n)
           case "InsufficientFunds":
           case "Balance": {
-            const confirmed = answer.balance ?? player.balance ?? 0
+            const confirmed = answer.balance ?? player.balance ?? 0n
             yield* players.confirmBalance(player.id, confirmed)
             return accepted(confirmed)
           }

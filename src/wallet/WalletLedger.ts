@@ -16,6 +16,7 @@ import { WalletRepo } from "./WalletRepo.ts"
 
 export interface LedgerFilter {
   readonly externalPlayerId?: string | undefined
+  readonly currency?: string | undefined
   readonly roundId?: string | undefined
   readonly kind?: TransactionKind | undefined
   readonly status?: TransactionStatus | undefined
@@ -77,21 +78,21 @@ export class WalletLedger extends Context.Service<WalletLedger, {
         )
       })
 
-      /** A player named by the partner's own id; none means the filter matches nothing. */
+      /** A player named by the partner's own id (its rows, one per currency); none means the filter matches nothing. */
       const playerFilter = (scope: LedgerScope, externalPlayerId: string | undefined) =>
         externalPlayerId === undefined || scope.partnerId === undefined
-          ? Effect.succeed(Option.some<number | undefined>(undefined))
+          ? Effect.succeed(Option.some<ReadonlyArray<number> | undefined>(undefined))
           : Effect.map(
-            players.find(scope.partnerId, scope.environment ?? "live", externalPlayerId),
-            Option.map((player) => player.id)
+            players.findAll(scope.partnerId, scope.environment ?? "live", externalPlayerId),
+            (found) => found.length === 0 ? Option.none() : Option.some(found.map((player) => player.id))
           )
 
       const transactions = Effect.fn("WalletLedger.transactions")(
         function*(scope: LedgerScope, filter: LedgerFilter, page: PageRequest) {
-          const playerId = yield* playerFilter(scope, filter.externalPlayerId)
-          if (Option.isNone(playerId)) return { entries: [], total: 0 }
+          const playerIds = yield* playerFilter(scope, filter.externalPlayerId)
+          if (Option.isNone(playerIds)) return { entries: [], total: 0 }
           const found = yield* repo.transactions(
-            { ...filter, partnerId: scope.partnerId, environment: scope.environment, playerId: playerId.value },
+            { ...filter, partnerId: scope.partnerId, environment: scope.environment, playerIds: playerIds.value },
             page
           )
           return { entries: yield* entriesOf(found.transactions), total: found.total }
@@ -111,12 +112,12 @@ export class WalletLedger extends Context.Service<WalletLedger, {
 
       const rounds = Effect.fn("WalletLedger.rounds")(
         function*(scope: LedgerScope, roundId: string, externalPlayerId?: string) {
-          const playerId = yield* playerFilter(scope, externalPlayerId)
-          if (Option.isNone(playerId)) return []
+          const playerIds = yield* playerFilter(scope, externalPlayerId)
+          if (Option.isNone(playerIds)) return []
           const found = yield* repo.rounds({
             partnerId: scope.partnerId,
             environment: scope.environment,
-            playerId: playerId.value,
+            playerIds: playerIds.value,
             roundId
           })
           const entries = yield* Effect.flatMap(repo.transactionsOfRounds(found.map((round) => round.ref)), entriesOf)

@@ -104,6 +104,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       environment: transaction.environment,
       aggregator: transaction.aggregator,
       playerId: transaction.playerId,
+      currency: transaction.currency,
       roundRef: round.ref,
       roundId: transaction.roundId,
       debitTxnId: transaction.debitTxnId,
@@ -114,7 +115,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       status: "pending",
       refusal: null,
       note: null,
-      amount: 0,
+      amount: 0n,
       balanceAfter: null,
       answer: null,
       createdAt: new Date(now),
@@ -131,8 +132,8 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       roundId: transaction.roundId,
       status: "settled",
       pendingBets: 0,
-      betTotal: 0,
-      winTotal: 0,
+      betTotal: 0n,
+      winTotal: 0n,
       refundedEarly: false,
       createdAt: new Date(now),
       updatedAt: new Date(now)
@@ -141,7 +142,8 @@ export const make = (callbacks: Array<MemoryCallback>) =>
     const matches = (filter: TransactionFilter) => (t: WalletTransaction) =>
       (filter.partnerId === undefined || t.partnerId === filter.partnerId) &&
       (filter.environment === undefined || t.environment === filter.environment) &&
-      (filter.playerId === undefined || t.playerId === filter.playerId) &&
+      (filter.playerIds === undefined || filter.playerIds.includes(t.playerId)) &&
+      (filter.currency === undefined || t.currency === filter.currency) &&
       (filter.txnId === undefined || t.txnId === filter.txnId) &&
       (filter.kind === undefined || t.kind === filter.kind) &&
       (filter.roundId === undefined || t.roundId === filter.roundId) &&
@@ -193,8 +195,8 @@ export const make = (callbacks: Array<MemoryCallback>) =>
             ...round,
             pendingBets: round.pendingBets - 1,
             status: round.status === "refunded" ? "refunded" : round.pendingBets > 1 ? "open" : "settled",
-            betTotal: round.betTotal + (applied ? current.bet : 0),
-            winTotal: round.winTotal + (applied ? current.win : 0),
+            betTotal: round.betTotal + (applied ? current.bet : 0n),
+            winTotal: round.winTotal + (applied ? current.win : 0n),
             updatedAt: new Date(at)
           })
           yield* write(settled(current, outcome, at), outcome, written)
@@ -334,7 +336,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
             round.roundId === filter.roundId &&
             (filter.partnerId === undefined || round.partnerId === filter.partnerId) &&
             (filter.environment === undefined || round.environment === filter.environment) &&
-            (filter.playerId === undefined || round.playerId === filter.playerId)
+            (filter.playerIds === undefined || filter.playerIds.includes(round.playerId))
           )
         ),
       roundsByRef: (refs: ReadonlyArray<number>) =>

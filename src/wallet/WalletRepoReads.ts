@@ -36,7 +36,8 @@ export const makeReads = (sql: SqlClient.SqlClient) => {
     const conditions = [sql`true`]
     if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
     if (filter.environment !== undefined) conditions.push(sql`environment = ${filter.environment}`)
-    if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
+    if (filter.playerIds !== undefined) conditions.push(sql`player_id = ANY(${filter.playerIds})`)
+    if (filter.currency !== undefined) conditions.push(sql`currency = ${filter.currency}`)
     if (filter.txnId !== undefined) conditions.push(sql`txn_id = ${filter.txnId}`)
     if (filter.kind !== undefined) conditions.push(sql`kind = ${filter.kind}`)
     if (filter.roundId !== undefined) conditions.push(sql`round_id = ${filter.roundId}`)
@@ -140,7 +141,7 @@ export const makeReads = (sql: SqlClient.SqlClient) => {
       const conditions = [sql`round_id = ${filter.roundId}`]
       if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
       if (filter.environment !== undefined) conditions.push(sql`environment = ${filter.environment}`)
-      if (filter.playerId !== undefined) conditions.push(sql`player_id = ${filter.playerId}`)
+      if (filter.playerIds !== undefined) conditions.push(sql`player_id = ANY(${filter.playerIds})`)
       return selectRounds(sql`SELECT ${rounds} FROM wallet_rounds WHERE ${sql.and(conditions)} ORDER BY id`)
     },
     roundsByRef: (refs: ReadonlyArray<number>) =>

@@ -1,7 +1,6 @@
 import { type Duration, Effect, Option, Schedule } from "effect"
 import { SqlClient, SqlError, type Statement } from "effect/sql"
 import type { Aggregator } from "../domain/Aggregator.ts"
-import { formatCents } from "../domain/Money.ts"
 import type { NewCallback } from "../domain/Callbacks.ts"
 import type { Round, WalletTransaction } from "../domain/Wallet.ts"
 import {
@@ -89,11 +88,11 @@ export const make = Effect.gen(function*() {
         RETURNING id
       ),
       opened AS (
-        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, round_ref,
-                                         round_id, game_code, provider_code, bet, win, amount, status)
+        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, currency,
+                                         round_ref, round_id, game_code, provider_code, bet, win, amount, status)
         SELECT 'bet', ${bet.txnId}, ${bet.fingerprint}, ${bet.partnerId}, ${bet.environment}, ${bet.aggregator}, ${bet.playerId},
-               round.id, ${bet.roundId},
-               ${bet.gameCode}, ${bet.providerCode}, ${formatCents(bet.bet)}, ${formatCents(bet.win)}, 0, 'pending'
+               ${bet.currency}, round.id, ${bet.roundId},
+               ${bet.gameCode}, ${bet.providerCode}, ${String(bet.bet)}, ${String(bet.win)}, 0, 'pending'
         FROM round
         RETURNING ${columns}
       )
@@ -174,8 +173,8 @@ export const make = Effect.gen(function*() {
     status: outcome.status,
     refusal: outcome.refusal,
     note: outcome.note,
-    amount: formatCents(outcome.amount),
-    balanceAfter: outcome.balanceAfter === null ? null : formatCents(outcome.balanceAfter),
+    amount: String(outcome.amount),
+    balanceAfter: outcome.balanceAfter === null ? null : String(outcome.balanceAfter),
     answer: storedAnswerColumn(storedAnswer(outcome))
   })
 
@@ -202,8 +201,8 @@ export const make = Effect.gen(function*() {
         UPDATE wallet_rounds
         SET pending_bets = pending_bets - 1,
             status = CASE WHEN status = 'refunded' THEN 'refunded' WHEN pending_bets > 1 THEN 'open' ELSE 'settled' END,
-            bet_total = bet_total + ${applied ? formatCents(bet.bet) : "0"},
-            win_total = win_total + ${applied ? formatCents(bet.win) : "0"},
+            bet_total = bet_total + ${applied ? String(bet.bet) : "0"},
+            win_total = win_total + ${applied ? String(bet.win) : "0"},
             updated_at = now()
         WHERE id = (SELECT round_ref FROM settled)
         RETURNING id
@@ -232,8 +231,8 @@ export const make = Effect.gen(function*() {
           INSERT INTO wallet_rounds (partner_id, environment, player_id, aggregator, round_id, status, refunded_early, bet_total,
                                      win_total)
           VALUES (${transaction.partnerId}, ${transaction.environment}, ${transaction.playerId}, ${transaction.aggregator},
-                  ${transaction.roundId}, ${round.status}, ${round.refundedEarly}, ${formatCents(round.addBet)},
-                  ${formatCents(round.addWin)})
+                  ${transaction.roundId}, ${round.status}, ${round.refundedEarly}, ${String(round.addBet)},
+                  ${String(round.addWin)})
           ON CONFLICT (player_id, aggregator, round_id) DO NOTHING
           RETURNING id
         )`
@@ -241,9 +240,7 @@ export const make = Effect.gen(function*() {
           UPDATE wallet_rounds
           SET status = CASE WHEN ${round.refund} OR status = 'refunded' THEN 'refunded'
                             WHEN pending_bets > 0 THEN 'open' ELSE 'settled' END,
-              bet_total = bet_total + ${formatCents(round.addBet)}, win_total = win_total + ${
-        formatCents(round.addWin)
-      },
+              bet_total = bet_total + ${String(round.addBet)}, win_total = win_total + ${String(round.addWin)},
               updated_at = now()
           WHERE id = ${round.roundRef} AND NOT (${round.refund} AND pending_bets > 0)
           RETURNING id
@@ -259,13 +256,14 @@ export const make = Effect.gen(function*() {
     return selectTransactions(sql`
       WITH ${roundWriting(transaction, round)},
       recorded AS (
-        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, round_ref,
-                                         round_id, debit_txn_id, game_code, provider_code, bet, win, status, refusal, note,
-                                         amount, balance_after, answer, settled_at)
+        INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, currency,
+                                         round_ref, round_id, debit_txn_id, game_code, provider_code, bet, win, status,
+                                         refusal, note, amount, balance_after, answer, settled_at)
         SELECT ${transaction.kind}, ${transaction.txnId}, ${transaction.fingerprint}, ${transaction.partnerId},
-               ${transaction.environment}, ${transaction.aggregator}, ${transaction.playerId}, round.id, ${transaction.roundId},
+               ${transaction.environment}, ${transaction.aggregator}, ${transaction.playerId}, ${transaction.currency},
+               round.id, ${transaction.roundId},
                ${transaction.debitTxnId}, ${transaction.gameCode}, ${transaction.providerCode},
-               ${formatCents(transaction.bet)}, ${formatCents(transaction.win)}, ${o.status}, ${o.refusal}, ${o.note},
+               ${String(transaction.bet)}, ${String(transaction.win)}, ${o.status}, ${o.refusal}, ${o.note},
                ${o.amount}, ${o.balanceAfter}, ${o.answer}::jsonb, now()
         FROM round
         RETURNING ${columns}

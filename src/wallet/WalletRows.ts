@@ -2,11 +2,31 @@
  * The ledger's rows (wallet_transactions, wallet_rounds) at the SQL edge: the columns WalletRepoSql selects, and the
  * codecs decoding them, once, into the domain's own shapes (Round, WalletTransaction).
  */
-import { Effect, Schema, Struct } from "effect"
+import { Effect, Schema, SchemaGetter, Struct } from "effect"
 import { Environment } from "../domain/Environment.ts"
-import { Round, StoredOutcomeAsAnswer, WalletTransaction } from "../domain/Wallet.ts"
+import { refusals } from "../domain/WalletEvents.ts"
+import { Round, StoredOutcome, WalletTransaction } from "../domain/Wallet.ts"
 import { PlayerStateColumns } from "./LedgerMirror.ts"
-import { CentsFromNumeric, IdFromBigInt } from "../platform/SqlCodecs.ts"
+import { IdFromBigInt, MinorFromNumeric } from "../platform/SqlCodecs.ts"
+
+/**
+ * A kept outcome as wallet_transactions.answer holds it, in the form rows have had since the first release: `msg`
+ * empty or the refusal, and the balance, now in minor units as a JSON string (sql/0027 moved the older rows' units
+ * to it), so no JSON number ever rounds it.
+ */
+export const StoredOutcomeColumn = Schema.Struct({
+  msg: Schema.Literals(["", ...refusals]),
+  balance: Schema.optionalKey(Schema.String)
+}).pipe(Schema.decodeTo(StoredOutcome, {
+  decode: SchemaGetter.transform(({ balance, msg }) => ({
+    refusal: msg === "" ? null : msg,
+    ...(balance === undefined ? {} : { balance: BigInt(balance) })
+  })),
+  encode: SchemaGetter.transform(({ balance, refusal }) => ({
+    msg: refusal ?? "" as const,
+    ...(balance === undefined ? {} : { balance: balance.toString() })
+  }))
+}))
 
 // Rows are decoded once, into the domain's own shapes: the columns' names and SQL types at this edge only.
 export const TransactionRow = WalletTransaction.mapFields(Struct.assign({
@@ -14,12 +34,11 @@ export const TransactionRow = WalletTransaction.mapFields(Struct.assign({
   partnerId: IdFromBigInt,
   playerId: IdFromBigInt,
   roundRef: IdFromBigInt,
-  bet: CentsFromNumeric,
-  win: CentsFromNumeric,
-  amount: CentsFromNumeric,
-  balanceAfter: Schema.NullOr(CentsFromNumeric),
-  // Kept as every release has kept it (rows written before the ledger spoke events read the same).
-  answer: Schema.NullOr(StoredOutcomeAsAnswer)
+  bet: MinorFromNumeric,
+  win: MinorFromNumeric,
+  amount: MinorFromNumeric,
+  balanceAfter: Schema.NullOr(MinorFromNumeric),
+  answer: Schema.NullOr(StoredOutcomeColumn)
 })).pipe(Schema.encodeKeys({
   ref: "id",
   txnId: "txn_id",
@@ -46,8 +65,8 @@ export const RoundRow = Round.mapFields(Struct.assign({
   ref: IdFromBigInt,
   partnerId: IdFromBigInt,
   playerId: IdFromBigInt,
-  betTotal: CentsFromNumeric,
-  winTotal: CentsFromNumeric
+  betTotal: MinorFromNumeric,
+  winTotal: MinorFromNumeric
 })).pipe(Schema.encodeKeys({
   ref: "id",
   partnerId: "partner_id",
@@ -74,11 +93,11 @@ export const decodeFirstCreated = Schema.decodeUnknownEffect(
 export const decodeCount = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ n: Schema.Int })))
 
 /** A kept outcome as its column holds it (JSON text). */
-export const storedAnswerColumn = (outcome: typeof StoredOutcomeAsAnswer.Type) =>
-  JSON.stringify(Schema.encodeSync(StoredOutcomeAsAnswer)(outcome))
+export const storedAnswerColumn = (outcome: StoredOutcome) =>
+  JSON.stringify(Schema.encodeSync(StoredOutcomeColumn)(outcome))
 
 export const transactionColumns =
-  `id, kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, round_ref, round_id, debit_txn_id, game_code, provider_code,
+  `id, kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, currency, round_ref, round_id, debit_txn_id, game_code, provider_code,
   bet, win, status, refusal, note, amount, balance_after, answer, created_at, settled_at,
   (extract(epoch FROM now() - created_at) * 1000)::float8 AS age_millis`
 export const roundColumns =

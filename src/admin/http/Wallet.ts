@@ -8,6 +8,7 @@ import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
 import { WalletLedger } from "../../wallet/WalletLedger.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { page } from "../../api/Paging.ts"
+import { entryOnWire } from "../../api/Wallet.ts"
 import { CallbackAdmin } from "../../changes/CallbackAdmin.ts"
 import { currentActor, invalid } from "./Common.ts"
 
@@ -26,7 +27,7 @@ export const AdminWalletHandlers = HttpApiBuilder.group(
       return found.map((entry) => {
         const partner = slugs.get(entry.partnerId) ?? ""
         return {
-          ...entry,
+          ...entryOnWire(entry),
           partner,
           ...(withAge ? { pendingSeconds: Math.round(entry.ageMillis / 1000) } : {}),
           callbacks: entry.callbacks.map((callback) => viewOf(callback, partner, entry.player.externalPlayerId))

@@ -4,12 +4,15 @@ import { type Aggregator, isAggregator } from "../../domain/Aggregator.ts"
 import * as ExactJson from "../../domain/ExactJson.ts"
 import { AuthFailureLimit } from "../../platform/AuthFailureLimit.ts"
 import { ClientAddress } from "../../platform/ClientAddress.ts"
+import { CurrencyConfig } from "../../platform/CurrencyConfig.ts"
+import { storedCurrency } from "../../domain/Currency.ts"
+import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { recordWalletDecision } from "../../platform/Metrics.ts"
 import { readBodyText } from "../../platform/RequestBody.ts"
 import { CallbacksConfig } from "../../wallet/CallbacksConfig.ts"
 import { Wallet } from "../../wallet/Wallet.ts"
 import { WalletCredentials } from "./WalletCredentials.ts"
-import { answerOf, CallEnvelope, readWalletCall } from "./WalletProtocol.ts"
+import { answerOf, CallEnvelope, readWalletCall, userCodeOf } from "./WalletProtocol.ts"
 
 /**
  * Where an aggregator speaking this protocol posts its wallet calls (its "operator URL"), outside the partner API:
@@ -55,6 +58,8 @@ const seconds = (duration: Duration.Duration) => Math.max(1, Math.ceil(Duration.
  */
 export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
   const wallet = yield* Wallet
+  const players = yield* PartnerPlayers
+  const { defaultCurrency } = yield* CurrencyConfig
   const credentials = yield* WalletCredentials
   const clientAddress = yield* ClientAddress
   const failures = yield* AuthFailureLimit
@@ -109,7 +114,16 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
           onSome: (retryAfter) => tooMany(retryAfter, address)
         })
       }
-      const call = readWalletCall(body.success, agent.value.aggregator)
+      // Amounts are in the player's currency (its row's: one per currency); a stranger's call reads in the default,
+      // and the ledger refuses it anyway.
+      const userCode = userCodeOf(body.success)
+      const currency = userCode === undefined
+        ? defaultCurrency
+        : Option.match(yield* players.identityByUserCode(userCode), {
+          onNone: () => defaultCurrency,
+          onSome: (player) => storedCurrency(player.currency)
+        })
+      const call = readWalletCall(body.success, agent.value.aggregator, currency)
       if (Result.isFailure(call)) {
         const problem = typeof call.failure === "string"
           ? call.failure
@@ -120,7 +134,7 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
           })`
         return yield* refuse(400, "INVALID_REQUEST", problem, address)
       }
-      return answer(200, answerOf(yield* wallet.handle(call.success, agent.value.environment)))
+      return answer(200, answerOf(yield* wallet.handle(call.success, agent.value.environment), currency))
     })
 
   yield* router.add("POST", walletPath, serve(Option.none()))

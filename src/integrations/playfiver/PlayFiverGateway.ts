@@ -1,3 +1,4 @@
+import { amountOnWire } from "../../domain/Money.ts"
 import { Duration, Effect, flow, Layer, Option, Redacted, Schedule, Schema, SchemaGetter } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
 import { withoutSecrets } from "../../platform/Secrets.ts"
@@ -226,7 +227,7 @@ export const layer = Layer.effect(
             provider: request.providerCode,
             provider_code: request.providerCode,
             game_original: request.original,
-            user_balance: request.balance,
+            user_balance: amountOnWire(request.balance, request.currency),
             // Public clients clamp the RTP into 1..100; without one the aggregator's default applies.
             ...(request.rtp === undefined ? {} : { user_rtp: Math.min(Math.max(request.rtp, 1), 100) }),
             lang: request.lang
@@ -250,6 +251,13 @@ export const layer = Layer.effect(
         Effect.withSpan("PlayFiver.launch", { attributes: { game: request.gameCode } })
       )
 
-    return CasinoGateway.of({ name: "playfiver", configured, providers, games, launch })
+    return CasinoGateway.of({
+      name: "playfiver",
+      configured,
+      serves: (currency) => currency.code === config.playfiver.currency,
+      providers,
+      games,
+      launch
+    })
   })
 )

@@ -1,6 +1,7 @@
 import { Result, Schema, SchemaGetter } from "effect"
 import { JsonNumber, JsonNumberSchema } from "../../domain/ExactJson.ts"
-import { AmountCents, toAmount } from "../../domain/Money.ts"
+import type { Currency } from "../../domain/Currency.ts"
+import { amountOnWire, DecimalAmount, minorOf } from "../../domain/Money.ts"
 import { isStorableText } from "../../domain/Text.ts"
 import type { Refusal, WalletEvent, WalletOutcome } from "../../domain/WalletEvents.ts"
 import type { Aggregator } from "../../domain/Aggregator.ts"
@@ -68,8 +69,8 @@ const WinBetWire = Schema.Struct({
   slot: Schema.Struct({
     txn_id: Id,
     round_id: Schema.optional(Schema.NullOr(Id)),
-    bet: AmountCents,
-    win: AmountCents,
+    bet: DecimalAmount,
+    win: DecimalAmount,
     game_code: Text,
     provider_code: Text
   })
@@ -93,6 +94,12 @@ const BalanceWire = Schema.Struct({ type: Schema.Literal("Balance"), ...Credenti
 const WireCall = Schema.Union([BalanceWire, WinBetWire, RefundWire])
 const decodeWire = Schema.decodeUnknownResult(WireCall, { errors: "all" })
 
+const decodeUserCode = Schema.decodeUnknownResult(Schema.Struct({ user_code: UserCode }))
+
+/** The user code a call names, when it names one: its player's currency is what its amounts are in. */
+export const userCodeOf = (body: unknown): number | undefined =>
+  Result.getOrUndefined(Result.map(decodeUserCode(body), (call) => call.user_code))
+
 /** Just enough to authenticate a call before its body is trusted. */
 export const CallEnvelope = Schema.Struct({
   type: Schema.optional(Schema.Unknown),
@@ -103,10 +110,13 @@ export const CallEnvelope = Schema.Struct({
 /**
  * A call read into the ledger's events, or why it cannot be. A bet without
  * a round is its own round; a refund must name its transaction and round.
+ * Amounts are in the aggregator's one currency (PLAYFIVER_CURRENCY): one finer
+ * than its minor unit is no amount of it, and nothing moves.
  */
 export const readWalletCall = (
   body: unknown,
-  aggregator: Aggregator
+  aggregator: Aggregator,
+  currency: Currency
 ): Result.Result<WalletEvent, Schema.SchemaError | string> => {
   const wire = decodeWire(body)
   if (Result.isFailure(wire)) return Result.fail(wire.failure)
@@ -114,18 +124,27 @@ export const readWalletCall = (
   switch (call.type) {
     case "Balance":
       return Result.succeed({ _tag: "Balance", userCode: call.user_code })
-    case "WinBet":
+    case "WinBet": {
+      const bet = minorOf(call.slot.bet, currency)
+      const win = minorOf(call.slot.win, currency)
+      if (bet === undefined || win === undefined) {
+        const [field, text] = bet === undefined ? ["bet", call.slot.bet] : ["win", call.slot.win]
+        return Result.fail(
+          `slot.${field} ${text} is finer than ${currency.code}'s minor unit (${currency.exponent} decimals).`
+        )
+      }
       return Result.succeed({
         _tag: "DebitAndCredit",
         aggregator,
         userCode: call.user_code,
         txnId: call.slot.txn_id,
         roundId: call.slot.round_id ?? call.slot.txn_id,
-        bet: call.slot.bet,
-        win: call.slot.win,
+        bet,
+        win,
         gameCode: call.slot.game_code ?? null,
         providerCode: call.slot.provider_code ?? null
       })
+    }
     case "Refund": {
       const txnId = call.slot?.txn_id ?? call.txn_id
       const roundId = call.slot?.round_id ?? call.round_id
@@ -161,11 +180,11 @@ const refusalCodes: Record<Refusal, string> = {
 }
 
 /** What the aggregator is answered: `msg` empty on success, the refusal's code otherwise, and the player's balance. */
-export const WalletAnswer = Schema.Struct({ msg: Schema.String, balance: Schema.Finite })
+export const WalletAnswer = Schema.Struct({ msg: Schema.String, balance: Schema.Union([Schema.Finite, Schema.String]) })
 export type WalletAnswer = typeof WalletAnswer.Type
 
-/** The ledger's outcome in this protocol's words. */
-export const answerOf = (outcome: WalletOutcome): WalletAnswer => ({
+/** The ledger's outcome in this protocol's words, the balance in the aggregator's currency. */
+export const answerOf = (outcome: WalletOutcome, currency: Currency): WalletAnswer => ({
   msg: outcome._tag === "Accepted" ? "" : refusalCodes[outcome.refusal],
-  balance: toAmount(outcome.balance)
+  balance: amountOnWire(outcome.balance, currency)
 })

@@ -1,3 +1,4 @@
+import { amountOnWire } from "../../domain/Money.ts"
 import { Effect, Layer, Option } from "effect"
 import { CasinoGateway, CasinoGatewayError, type GameLaunch } from "../../casino/CasinoGateway.ts"
 import type { Environment } from "../../domain/Environment.ts"
@@ -42,7 +43,11 @@ export const sandboxGateway = (environment: Environment) =>
         const target = yield* targets.get(player.value.partnerId, player.value.environment)
         if (Option.isNone(target) || !isSandboxPartnerWallet(target.value.callbackUrl)) return
         yield* repo.setWalletBalance(
-          { partnerId: player.value.partnerId, externalPlayerId: player.value.externalPlayerId },
+          {
+            partnerId: player.value.partnerId,
+            externalPlayerId: player.value.externalPlayerId,
+            currency: player.value.currency
+          },
           player.value.balance
         )
       })
@@ -64,16 +69,27 @@ export const sandboxGateway = (environment: Environment) =>
           provider: request.providerCode,
           player_name: request.playerName,
           balance: request.balance,
+          currency: request.currency.code,
           lang: request.lang
         }, sessionTtl)
         yield* startDemoWallet(request.userCode)
         const url = `${baseUrl}${gamePagePath(session)}`
-        return { url, response: { status: true, msg: "SUCCESS", launch_url: url, user_balance: request.balance } }
+        return {
+          url,
+          response: {
+            status: true,
+            msg: "SUCCESS",
+            launch_url: url,
+            user_balance: amountOnWire(request.balance, request.currency)
+          }
+        }
       })
 
       return CasinoGateway.of({
         name: "sandbox",
         configured: true,
+        // The sandbox plays in every currency the deployment accepts.
+        serves: () => true,
         providers: Effect.succeed(catalog.providers),
         games: (provider) => Effect.succeed(catalog.games.filter((game) => game.providerCode === provider.code)),
         launch

@@ -1,7 +1,8 @@
 import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { randomBytes } from "node:crypto"
-import { toAmount } from "../../domain/Money.ts"
+import { storedCurrency } from "../../domain/Currency.ts"
+import { formatMinor, minorOf } from "../../domain/Money.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { sandboxCasinoCatalog } from "./SandboxCasinoCatalog.ts"
 import { SandboxConfig } from "./SandboxConfig.ts"
@@ -71,8 +72,6 @@ export const artSvg = (code: string) => {
   }</text>
 </svg>`
 }
-
-const money = (amount: number) => amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })
 
 /**
  * The pages share this service's origin with the operator console (/admin), so a script injected into one
@@ -150,6 +149,7 @@ ${body}
 const gamePage = (session: GameSession, nonce: string) => {
   const game = gameByCode.get(session.game_code)
   const title = game?.name ?? session.game_code
+  const currency = storedCurrency(session.currency)
   // Symbols every system font has, coloured here rather than relying on emoji fonts (by class: the page's
   // policy allows no style attribute).
   const symbols = [
@@ -177,15 +177,20 @@ const gamePage = (session: GameSession, nonce: string) => {
       </div>
       <div>
         <div class="label">Balance</div>
-        <div class="balance" id="balance">${money(session.balance)}</div>
+        <div class="balance" id="balance">${escapeHtml(formatMinor(session.balance, currency))} ${
+      escapeHtml(currency.code)
+    }</div>
       </div>
     </div>
     <div class="reels" aria-label="reels">${reels.map((symbol) => `<div class="reel">${symbol}</div>`).join("")}</div>
     <div class="controls">
       <select id="stake" aria-label="Stake">${
-      sandboxStakes.map((stake) => `<option value="${stake}"${stake === 1 ? " selected" : ""}>${money(stake)}</option>`)
-        .join("")
-    }</select>
+      // The stakes the currency's minor unit can hold (half a yen is no stake).
+      sandboxStakes.filter((stake) => minorOf(String(stake), currency) !== undefined).map((stake) =>
+        `<option value="${stake}"${stake === 1 ? " selected" : ""}>${
+          escapeHtml(formatMinor(minorOf(String(stake), currency)!, currency))
+        }</option>`
+      ).join("")}</select>
       <button id="spin" type="button">Spin</button>
     </div>
     <p class="result" id="result">Each spin is a wallet call: the stake is taken from the operator's wallet, the win paid back.</p>
@@ -204,7 +209,9 @@ const gamePage = (session: GameSession, nonce: string) => {
   const symbols = ${scriptJson(symbols)};
   const byId = (id) => document.getElementById(id);
   const newline = String.fromCharCode(10);
-  const money = (n) => n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  // Amounts come as the wallet protocol writes them: a number up to 3 decimals, a decimal string beyond.
+  const currency = ${scriptJson({ code: currency.code, exponent: currency.exponent })};
+  const money = (n) => (typeof n === "string" ? n : n.toFixed(currency.exponent)) + " " + currency.code;
   const el = (tag, className, text) => {
     const node = document.createElement(tag);
     if (className) node.className = className;
@@ -304,7 +311,7 @@ export const SandboxPages = HttpRouter.use(Effect.fnUntraced(function*(router) {
       const player = yield* players.findByUserCode(session.value.user_code)
       const balance = Option.match(player, {
         onNone: () => session.value.balance,
-        onSome: (p) => p.balance === null ? session.value.balance : toAmount(p.balance)
+        onSome: (p) => p.balance ?? session.value.balance
       })
       return htmlResponse((nonce) => gamePage({ ...session.value, balance }, nonce), 200)
     })

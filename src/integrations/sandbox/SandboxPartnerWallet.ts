@@ -1,7 +1,8 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { eventIdHeader, signatureHeader, timestampHeader, verify } from "../../wallet/outbox/Signature.ts"
-import { type Cents, centsFromNumeric, toAmount } from "../../domain/Money.ts"
+import { type Currency, knownCurrency } from "../../domain/Currency.ts"
+import { amountOnWire, type Minor, signedMinorOf } from "../../domain/Money.ts"
 import type { Environment } from "../../domain/Environment.ts"
 import { isStorableText } from "../../domain/Text.ts"
 import { CallbackTargets } from "../../partners/CallbackTargets.ts"
@@ -21,7 +22,8 @@ const Callback = Schema.Struct({
   kind: Schema.Literals(["balance", "bet", "win", "refund", "rollback"]),
   partner: Schema.String,
   player: Schema.Struct({ external_player_id: Schema.String }),
-  amount: Schema.optional(Schema.Finite),
+  currency: Schema.String,
+  amount: Schema.optional(Schema.Union([Schema.Finite, Schema.String])),
   rolls_back: Schema.optional(Schema.String)
 })
 type Callback = typeof Callback.Type
@@ -38,10 +40,12 @@ const unknownPlayer: WalletReply = { status: 404, body: { error: "unknown_player
  */
 export const decide = (
   callback: Pick<Callback, "kind">,
-  amount: Cents,
-  balance: Cents,
-  facts: { readonly rolledBack: boolean; readonly betApplied: boolean }
-): { readonly reply: WalletReply; readonly balance: Cents } => {
+  amount: Minor,
+  balance: Minor,
+  facts: { readonly rolledBack: boolean; readonly betApplied: boolean },
+  currency: Currency
+): { readonly reply: WalletReply; readonly balance: Minor } => {
+  const toAmount = (minor: Minor) => amountOnWire(minor, currency)
   switch (callback.kind) {
     case "balance":
       return { reply: { status: 200, body: { balance: toAmount(balance) } }, balance }
@@ -56,7 +60,7 @@ export const decide = (
       return { reply: { status: 200, body: { balance: toAmount(balance - amount) } }, balance: balance - amount }
     case "win":
     case "refund":
-      return { reply: { status: 200, body: { ok: true } }, balance: Math.max(0, balance + amount) }
+      return { reply: { status: 200, body: { ok: true } }, balance: balance + amount < 0n ? 0n : balance + amount }
     case "rollback":
       // A bet not seen (yet) is remembered as rolled back by this very event: it is refused if it comes.
       return {
@@ -96,18 +100,25 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
       const key = { partnerId, environment, eventId: callback.event_id }
       const seen = yield* repo.replyTo(key)
       if (Option.isSome(seen)) return seen.value
-      const wallet: WalletKey = { partnerId, externalPlayerId: callback.player.external_player_id }
+      // Each currency of a player is a wallet of its own; a currency it does not know is no player of it.
+      const currency = knownCurrency(callback.currency)
+      if (currency === undefined) return unknownPlayer
+      const wallet: WalletKey = {
+        partnerId,
+        externalPlayerId: callback.player.external_player_id,
+        currency: currency.code
+      }
       // A player the partner never launched and with no wallet here is not one of its players: nothing is opened for it.
-      const player = yield* players.find(partnerId, environment, wallet.externalPlayerId)
+      const player = yield* players.find(partnerId, environment, wallet.externalPlayerId, currency.code)
       if (Option.isNone(player) && !(yield* repo.hasWallet(wallet))) return unknownPlayer
       // A wallet opens at the balance the partner last confirmed for the player.
-      yield* repo.openWallet(wallet, Option.match(player, { onNone: () => 0, onSome: (p) => p.balance ?? 0 }))
+      yield* repo.openWallet(wallet, Option.match(player, { onNone: () => 0n, onSome: (p) => p.balance ?? 0n }))
       const balance = yield* repo.lockWallet(wallet)
       // Copies of one event arriving at once wait on the wallet's lock: the ones after the first get its answer.
       const answered = yield* repo.replyTo(key)
       if (Option.isSome(answered)) return answered.value
       // Our own callbacks: amounts are exact decimals (a refund's may be negative).
-      const amount = centsFromNumeric(String(callback.amount ?? 0))
+      const amount = signedMinorOf(String(callback.amount ?? 0), currency) ?? 0n
       const facts = {
         rolledBack: callback.kind === "bet" && (yield* repo.isRolledBack(key)),
         betApplied: callback.kind === "rollback" &&
@@ -116,7 +127,7 @@ export const SandboxPartnerWallet = HttpRouter.use(Effect.fnUntraced(function*(r
             (reply) => reply.status === 200
           )
       }
-      const decided = decide(callback, amount, balance, facts)
+      const decided = decide(callback, amount, balance, facts, currency)
       if (decided.balance !== balance) yield* repo.moveWallet(wallet, decided.balance)
       yield* repo.recordEvent({
         eventId: callback.event_id,

@@ -13,7 +13,8 @@ import { randomBytes, randomInt } from "node:crypto"
 import { aggregatorWalletPath } from "../playfiver/AggregatorRoute.ts"
 import { WalletAnswer } from "../playfiver/WalletProtocol.ts"
 import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
-import { parseCents, toAmount } from "../../domain/Money.ts"
+import { type Currency, storedCurrency } from "../../domain/Currency.ts"
+import { amountOnWire, type Minor, minorOf } from "../../domain/Money.ts"
 import { isStorableText } from "../../domain/Text.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { SandboxAgent, SandboxTestAgent } from "./SandboxAgent.ts"
@@ -25,10 +26,11 @@ export const sandboxStakes = [0.5, 1, 2, 5] as const
 
 /** Three reels of six symbols: three sevens pay 25x, three of a kind 10x, a pair 1.5x (about 93% back). */
 const spinReels = () => [randomInt(6), randomInt(6), randomInt(6)]
-const payout = (reels: ReadonlyArray<number>) => {
+/** The win of a stake in minor units: a pair's 1.5x rounds down to the currency's minor unit (the game's rule). */
+const payout = (reels: ReadonlyArray<number>, stake: Minor): Minor => {
   const [a, b, c] = reels
-  if (a === b && b === c) return a === 0 ? 25 : 10
-  return a === b || b === c || a === c ? 1.5 : 0
+  if (a === b && b === c) return stake * (a === 0 ? 25n : 10n)
+  return a === b || b === c || a === c ? stake * 3n / 2n : 0n
 }
 
 const SpinRequest = Schema.Struct({ bet: Schema.optional(Schema.Literals(sandboxStakes)) })
@@ -81,6 +83,11 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
     message: `This game session has made its ${config.maxSpinsPerSession} spins: launch the game again for more.`
   }, { status: 429 })
 
+  const stakeTooFine = (currency: Currency) =>
+    HttpServerResponse.jsonUnsafe({ message: `That stake is finer than ${currency.code}'s smallest unit.` }, {
+      status: 422
+    })
+
   // An expired session is one that does not exist (it is removed at a later launch).
   const notFound = HttpServerResponse.jsonUnsafe({ message: "This game session does not exist." }, { status: 404 })
 
@@ -96,11 +103,13 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
       const bet = Schema.decodeUnknownOption(SpinRequest)(body).pipe(
         Option.flatMap((spin) => Option.fromNullishOr(spin.bet))
       )
-      const stake = Option.getOrElse(bet, () => 1)
+      const currency = storedCurrency(session.value.currency)
+      const stake = minorOf(String(Option.getOrElse(bet, () => 1)), currency)
+      if (stake === undefined) return stakeTooFine(currency)
       const spins = yield* repo.countSpin(session.value.id)
       if (spins > config.maxSpinsPerSession) return tooManySpins
       const reels = spinReels()
-      const win = toAmount(Math.round(parseCents(String(stake))! * payout(reels)))
+      const win = payout(reels, stake)
       // A value of its own, never the session's id: that is the game URL's secret, and transaction ids are seen by
       // the partner, its logs and whoever reads its statements.
       const txnId = `sbx-${randomBytes(16).toString("base64url")}`
@@ -117,8 +126,8 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
             game_type: "slot",
             game_original: true,
             slot: {
-              bet: stake,
-              win,
+              bet: amountOnWire(stake, currency),
+              win: amountOnWire(win, currency),
               type: "BASE",
               txn_id: txnId,
               round_id: txnId,
@@ -141,8 +150,8 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
       return HttpServerResponse.jsonUnsafe({
         txn_id: txnId,
         reels,
-        bet: stake,
-        win: answer.msg === "" ? win : 0,
+        bet: amountOnWire(stake, currency),
+        win: amountOnWire(answer.msg === "" ? win : 0n, currency),
         ...answer,
         reason
       })

@@ -1,8 +1,8 @@
 import type { Duration, Effect, Option, Redacted } from "effect"
 import { Schema } from "effect"
 import type { Environment } from "../../domain/Environment.ts"
-import type { Cents } from "../../domain/Money.ts"
-import { IdFromBigInt, NumberFromNumeric } from "../../platform/SqlCodecs.ts"
+import type { Minor } from "../../domain/Money.ts"
+import { IdFromBigInt, MinorFromNumeric } from "../../platform/SqlCodecs.ts"
 
 // What SandboxRepo's two forms (SandboxRepo.ts over PostgreSQL, SandboxRepoMemory.ts) hold and offer.
 
@@ -13,7 +13,9 @@ export const GameSession = Schema.Struct({
   game_code: Schema.String,
   provider: Schema.String,
   player_name: Schema.NullOr(Schema.String),
-  balance: NumberFromNumeric,
+  /** In `currency`'s minor units. */
+  balance: MinorFromNumeric,
+  currency: Schema.String,
   lang: Schema.String,
   spins: Schema.Int
 })
@@ -51,9 +53,11 @@ export interface NewReceivedEvent {
   readonly rollsBack: string | null
 }
 
+/** A wallet of the demo partner: one per player and currency (each currency's balance is its own). */
 export interface WalletKey {
   readonly partnerId: number
   readonly externalPlayerId: string
+  readonly currency: string
 }
 
 export interface SandboxRepoService {
@@ -68,14 +72,14 @@ export interface SandboxRepoService {
   /** Runs `effect` in one transaction (the wallet applies an event whole or not at all). */
   transaction<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
   /** Sets a wallet's balance, opening the wallet if it has none. */
-  setWalletBalance(wallet: WalletKey, balance: Cents): Effect.Effect<void>
+  setWalletBalance(wallet: WalletKey, balance: Minor): Effect.Effect<void>
   /** Opens a wallet at `balance` unless it is open already. */
-  openWallet(wallet: WalletKey, balance: Cents): Effect.Effect<void>
+  openWallet(wallet: WalletKey, balance: Minor): Effect.Effect<void>
   /** Whether the wallet is open. */
   hasWallet(wallet: WalletKey): Effect.Effect<boolean>
   /** The wallet's balance, locked until the transaction ends. */
-  lockWallet(wallet: WalletKey): Effect.Effect<Cents>
-  moveWallet(wallet: WalletKey, balance: Cents): Effect.Effect<void>
+  lockWallet(wallet: WalletKey): Effect.Effect<Minor>
+  moveWallet(wallet: WalletKey, balance: Minor): Effect.Effect<void>
   /** The answer already given to this event, if any. */
   replyTo(event: EventKey): Effect.Effect<Option.Option<WalletReply>>
   /** Whether a rollback of this bet (its event) was received, from the same partner and environment. */

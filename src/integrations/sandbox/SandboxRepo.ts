@@ -2,8 +2,7 @@ import { Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effe
 import { randomBytes } from "node:crypto"
 import { Environment } from "../../domain/Environment.ts"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { formatCents } from "../../domain/Money.ts"
-import { CentsFromNumeric } from "../../platform/SqlCodecs.ts"
+import { MinorFromNumeric } from "../../platform/SqlCodecs.ts"
 import { GameSession, ReceivedEvent, type SandboxRepoService, WalletReply } from "./SandboxRecords.ts"
 import * as SandboxRepoMemory from "./SandboxRepoMemory.ts"
 
@@ -54,15 +53,16 @@ export class SandboxRepo extends Context.Service<SandboxRepo, SandboxRepoService
         Request: Schema.Struct({ id: Schema.String, ttl: Schema.Duration }),
         Result: GameSession,
         execute: ({ id, ttl }) =>
-          sql`SELECT id, user_code, game_code, provider, player_name, balance, lang, spins
+          sql`SELECT id, user_code, game_code, provider, player_name, balance, currency, lang, spins
               FROM sandbox_casino_sessions WHERE id = ${id} AND ${youngerThan(ttl)}`
       })
       const lockWallet = SqlSchema.findOne({
-        Request: Schema.Struct({ partnerId: Schema.Int, externalPlayerId: Schema.String }),
-        Result: Schema.Struct({ balance: CentsFromNumeric }),
+        Request: Schema.Struct({ partnerId: Schema.Int, externalPlayerId: Schema.String, currency: Schema.String }),
+        Result: Schema.Struct({ balance: MinorFromNumeric }),
         execute: (wallet) =>
           sql`SELECT balance FROM sandbox_partner_wallets
-              WHERE partner_id = ${wallet.partnerId} AND external_player_id = ${wallet.externalPlayerId} FOR UPDATE`
+              WHERE partner_id = ${wallet.partnerId} AND external_player_id = ${wallet.externalPlayerId}
+                AND currency = ${wallet.currency} FOR UPDATE`
       })
       const replyTo = SqlSchema.findOneOption({
         Request: Schema.Struct({ partnerId: Schema.Number, environment: Environment, eventId: Schema.String }),
@@ -102,9 +102,9 @@ export class SandboxRepo extends Context.Service<SandboxRepo, SandboxRepoService
         openSession: (session, ttl) =>
           Effect.all([
             sql`DELETE FROM sandbox_casino_sessions WHERE NOT (${youngerThan(ttl)})`,
-            sql`INSERT INTO sandbox_casino_sessions (id, user_code, game_code, provider, player_name, balance, lang)
+            sql`INSERT INTO sandbox_casino_sessions (id, user_code, game_code, provider, player_name, balance, currency, lang)
                 VALUES (${session.id}, ${session.user_code}, ${session.game_code}, ${session.provider},
-                        ${session.player_name}, ${session.balance}, ${session.lang})`
+                        ${session.player_name}, ${String(session.balance)}, ${session.currency}, ${session.lang})`
           ], { discard: true }).pipe(Effect.orDie),
         findSession: (id, ttl) => Effect.orDie(findSession({ id, ttl })),
         countSpin: (id) =>
@@ -114,24 +114,26 @@ export class SandboxRepo extends Context.Service<SandboxRepo, SandboxRepoService
           ),
         transaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)),
         setWalletBalance: (wallet, balance) =>
-          sql`INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, balance)
-              VALUES (${wallet.partnerId}, ${wallet.externalPlayerId}, ${formatCents(balance)})
-              ON CONFLICT (partner_id, external_player_id) DO UPDATE SET balance = EXCLUDED.balance, updated_at = now()`
+          sql`INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, currency, balance)
+              VALUES (${wallet.partnerId}, ${wallet.externalPlayerId}, ${wallet.currency}, ${String(balance)})
+              ON CONFLICT (partner_id, external_player_id, currency) DO UPDATE SET balance = EXCLUDED.balance, updated_at = now()`
             .pipe(Effect.asVoid, Effect.orDie),
         openWallet: (wallet, balance) =>
-          sql`INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, balance)
-              VALUES (${wallet.partnerId}, ${wallet.externalPlayerId}, ${formatCents(balance)})
+          sql`INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, currency, balance)
+              VALUES (${wallet.partnerId}, ${wallet.externalPlayerId}, ${wallet.currency}, ${String(balance)})
               ON CONFLICT DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
         hasWallet: (wallet) =>
           sql`SELECT 1 FROM sandbox_partner_wallets
-              WHERE partner_id = ${wallet.partnerId} AND external_player_id = ${wallet.externalPlayerId}`.pipe(
+              WHERE partner_id = ${wallet.partnerId} AND external_player_id = ${wallet.externalPlayerId}
+                AND currency = ${wallet.currency}`.pipe(
             Effect.map((rows) => rows.length > 0),
             Effect.orDie
           ),
         lockWallet: (wallet) => lockWallet(wallet).pipe(Effect.map((row) => row.balance), Effect.orDie),
         moveWallet: (wallet, balance) =>
-          sql`UPDATE sandbox_partner_wallets SET balance = ${formatCents(balance)}, updated_at = now()
-              WHERE partner_id = ${wallet.partnerId} AND external_player_id = ${wallet.externalPlayerId}`
+          sql`UPDATE sandbox_partner_wallets SET balance = ${String(balance)}, updated_at = now()
+              WHERE partner_id = ${wallet.partnerId} AND external_player_id = ${wallet.externalPlayerId}
+                AND currency = ${wallet.currency}`
             .pipe(Effect.asVoid, Effect.orDie),
         replyTo: (key) => replyTo(key).pipe(Effect.map(Option.map((row) => row.answer)), Effect.orDie),
         isRolledBack: (bet) =>

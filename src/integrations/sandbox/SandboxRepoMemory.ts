@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Exit, Option, Redacted, Semaphore } from "effect"
 import { randomBytes } from "node:crypto"
-import type { Cents } from "../../domain/Money.ts"
+import type { Minor } from "../../domain/Money.ts"
 import type {
   GameSession,
   NewReceivedEvent,
@@ -22,17 +22,17 @@ const InTransaction = Context.Reference<boolean>("partner-api/sandbox/SandboxRep
 export const make = (): SandboxRepoService => {
   const secret = Redacted.make(randomBytes(32).toString("hex"))
   const sessions = new Map<string, { session: GameSession; readonly createdAt: number }>()
-  let wallets = new Map<string, Cents>()
+  let wallets = new Map<string, Minor>()
   /** Keyed as the table is: partner, environment and event id. */
   let events = new Map<string, NewReceivedEvent>()
   const eventKey = (key: { readonly partnerId: number; readonly environment: string; readonly eventId: string }) =>
     `${key.partnerId}\u0000${key.environment}\u0000${key.eventId}`
   const lock = Semaphore.makeUnsafe(1)
-  const walletId = (wallet: WalletKey) => JSON.stringify([wallet.partnerId, wallet.externalPlayerId])
+  const walletId = (wallet: WalletKey) => JSON.stringify([wallet.partnerId, wallet.externalPlayerId, wallet.currency])
   const younger = (createdAt: number, ttl: Duration.Duration, now: number) =>
     !Duration.isFinite(ttl) || createdAt > now - Duration.toMillis(ttl)
   /** The balance column's CHECK (balance >= 0). */
-  const checked = (balance: Cents) =>
+  const checked = (balance: Minor) =>
     balance < 0
       ? Effect.die(new Error("new row for relation \"sandbox_partner_wallets\" violates check constraint"))
       : Effect.void

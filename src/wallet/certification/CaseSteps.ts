@@ -7,7 +7,7 @@ import {
   failureReason,
   type Timing
 } from "../../domain/Certification.ts"
-import type { Cents } from "../../domain/Money.ts"
+import type { Minor } from "../../domain/Money.ts"
 import type { PartnerAnswer } from "../../domain/Wallet.ts"
 import type { PartnerCallbacks } from "../outbox/PartnerCallbacks.ts"
 import { type Calls, CaseLog, makeCalls, roundOf, type RunSetting, type Signing } from "./CertificationCalls.ts"
@@ -15,9 +15,9 @@ import { type Calls, CaseLog, makeCalls, roundOf, type RunSetting, type Signing 
 /** What a case found: its problems (none: passed) and the test player's balance before, expected after, and after. */
 export interface Finding {
   readonly problems: ReadonlyArray<string>
-  readonly before?: Cents | undefined
-  readonly expected?: Cents | undefined
-  readonly after?: Cents | undefined
+  readonly before?: Minor | undefined
+  readonly expected?: Minor | undefined
+  readonly after?: Minor | undefined
   readonly timing?: Timing | undefined
 }
 
@@ -38,7 +38,7 @@ export const makeSteps = (
   const results: Array<CaseResult> = []
   const round = (name: string) => roundOf(setting.id, name)
   /** The balance the last case left, when it was read. */
-  let known: Cents | undefined
+  let known: Minor | undefined
 
   const finish = (
     key: CaseKey,
@@ -86,7 +86,7 @@ export const makeSteps = (
     Effect.map(calls.balance(log, label), balanceOf)
 
   /** A case that needs to know the balance it starts from. */
-  const money = (key: CaseKey, body: (log: CaseLog, before: Cents) => Effect.Effect<Finding>) =>
+  const money = (key: CaseKey, body: (log: CaseLog, before: Minor) => Effect.Effect<Finding>) =>
     run(key, (log) =>
       Effect.flatMap(current(log), (before) =>
         before === undefined
@@ -100,7 +100,7 @@ export const makeSteps = (
   const bet = (
     log: CaseLog,
     name: string,
-    amount: Cents,
+    amount: Minor,
     label = `bet ${amountText(amount)} (round ${round(name).roundId})`
   ) =>
     Effect.gen(function*() {
@@ -122,10 +122,10 @@ export const makeSteps = (
   const giveBack = (
     log: CaseLog,
     name: string,
-    amount: Cents,
+    amount: Minor,
     betEventId: string,
-    before: Cents,
-    after: Cents | undefined
+    before: Minor,
+    after: Minor | undefined
   ) =>
     after !== undefined && after < before
       ? Effect.andThen(
@@ -146,10 +146,10 @@ export const makeSteps = (
    */
   const refusedBet = (
     log: CaseLog,
-    before: Cents,
+    before: Minor,
     bet: {
       readonly name: string
-      readonly amount: Cents
+      readonly amount: Minor
       readonly label: string
       readonly call: { readonly eventId: string; readonly body: string }
     },

@@ -18,7 +18,7 @@ import {
   certificationHeader,
   type Exchange
 } from "../../domain/Certification.ts"
-import type { Cents } from "../../domain/Money.ts"
+import type { Minor } from "../../domain/Money.ts"
 import { type CallbackTarget, signingSecrets } from "../../domain/Partner.ts"
 import { answerOfSent, type PartnerCallbacks, type SentCallback, signedAt } from "../outbox/PartnerCallbacks.ts"
 import { signedHeaders } from "../outbox/Signature.ts"
@@ -154,7 +154,7 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
     betCall: (
       log: CaseLog,
       round: CallbackTransaction,
-      amount: Cents,
+      amount: Minor,
       options: { readonly party?: CallbackParty; readonly eventId?: string } = {}
     ) =>
       Effect.map(now, (at) => {
@@ -165,7 +165,7 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
     ask,
     notify,
 
-    win: (log: CaseLog, round: CallbackTransaction, amount: Cents) =>
+    win: (log: CaseLog, round: CallbackTransaction, amount: Minor) =>
       Effect.gen(function*() {
         const eventId = nextEventId()
         const body = bodyOf(log, winBody(setting.party, round, amount, null, yield* now), eventId)
@@ -173,7 +173,7 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
       }),
 
     /** A refund of `round`: its stake back less its win (`amount`, negative when the win was larger). */
-    refund: (log: CaseLog, round: CallbackTransaction, stakes: { readonly bet: Cents; readonly win: Cents }) =>
+    refund: (log: CaseLog, round: CallbackTransaction, stakes: { readonly bet: Minor; readonly win: Minor }) =>
       Effect.gen(function*() {
         const eventId = nextEventId()
         const amount = stakes.bet - stakes.win
@@ -186,7 +186,7 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
     rollback: (
       log: CaseLog,
       round: CallbackTransaction,
-      amount: Cents,
+      amount: Minor,
       betEventId: string,
       label = `rollback of the bet of round ${round.roundId}`,
       party: CallbackParty = setting.party

@@ -9,7 +9,7 @@ import {
   timingOf,
   timingProblems
 } from "../../domain/Certification.ts"
-import type { Cents } from "../../domain/Money.ts"
+import type { Minor } from "../../domain/Money.ts"
 import type { PartnerCallbacks } from "../outbox/PartnerCallbacks.ts"
 import type { RunSetting, Signing } from "./CertificationCalls.ts"
 import { balanceOf, type Finding, makeSteps } from "./CaseSteps.ts"
@@ -23,7 +23,7 @@ import { balanceOf, type Finding, makeSteps } from "./CaseSteps.ts"
  */
 
 /** The run's float: a free round's win of 100.00, taken back at the end, so any starting balance can play the cases. */
-const float: Cents = 10_000
+const float: Minor = 10_000
 /** Calls without an answer in time after which a run stops. */
 const maxTimeouts = 3
 
@@ -41,10 +41,10 @@ export const certify = Effect.fnUntraced(function*(
     callbacks,
     record
   )
-  let start: Cents | undefined
+  let start: Minor | undefined
   let floatCredited = false
   /** The bet case's stake as the service reckons it (the wallet answered a balance): what its round's refund gives back. */
-  let betTaken: Cents = 0
+  let betTaken: Minor = 0
 
   /** A bet signed in a way the wallet must refuse. */
   const badlySigned = (
@@ -199,7 +199,7 @@ export const certify = Effect.fnUntraced(function*(
         )
         const readings = new Map<string, number>()
         for (const answer of answers) {
-          readings.set(answerReading(answer), (readings.get(answerReading(answer)) ?? 0) + 1)
+          readings.set(answerReading(answer), (readings.get(answerReading(answer)) ?? 0n) + 1)
         }
         if (readings.size > 1) {
           problems.push(

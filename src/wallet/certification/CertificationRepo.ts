@@ -11,8 +11,7 @@ import {
   type StartedVia,
   StartedVia as StartedViaSchema
 } from "../../domain/Certification.ts"
-import { formatCents } from "../../domain/Money.ts"
-import { CentsFromNumeric, IdFromBigInt } from "../../platform/SqlCodecs.ts"
+import { IdFromBigInt, MinorFromNumeric } from "../../platform/SqlCodecs.ts"
 import { rowsOf } from "../../platform/SqlRows.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
 
@@ -69,9 +68,9 @@ const RunRow = Schema.Struct({
 const CaseRow = Schema.Struct({
   ...CaseResultSchema.fields,
   certificationRef: IdFromBigInt,
-  balanceBefore: Schema.NullOr(CentsFromNumeric),
-  expectedBalance: Schema.NullOr(CentsFromNumeric),
-  balanceAfter: Schema.NullOr(CentsFromNumeric),
+  balanceBefore: Schema.NullOr(MinorFromNumeric),
+  expectedBalance: Schema.NullOr(MinorFromNumeric),
+  balanceAfter: Schema.NullOr(MinorFromNumeric),
   exchanges: ExchangesJson
 }).pipe(Schema.encodeKeys({
   certificationRef: "certification_id",
@@ -87,7 +86,7 @@ const runningRows = rowsOf(Schema.Struct({ id: Schema.String }).pipe(Schema.enco
 
 const summaryOf = ({ ref: _, ...summary }: typeof RunRow.Type): CertificationSummary => summary
 
-const amount = (cents: number | null) => cents === null ? null : formatCents(cents)
+const amount = (cents: number | null) => cents === null ? null : String(cents)
 
 // A run stops after 3 calls without an answer, so no case takes more than a few time-outs: a run untouched for
 // this long has no instance running it any more.

@@ -1,8 +1,9 @@
+import type { Currency } from "../../domain/Currency.ts"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { CallbackTargets } from "../../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { type Callback, type CallbackView, isRedeliverable, viewOf } from "../../domain/Callbacks.ts"
-import type { Cents } from "../../domain/Money.ts"
+import type { Minor } from "../../domain/Money.ts"
 import { type Backlog, type CallbackFilter, OutboxRepo, type QueueHead } from "./OutboxRepo.ts"
 import { CallbackFailed, PartnerCallbacks } from "./PartnerCallbacks.ts"
 
@@ -40,7 +41,7 @@ export type CaughtUp =
    * Some of the delivery queue is still undelivered: `owed` is what it will credit (see creditOf); `away` when the partner
    * could not be reached or did not answer in time, so asking it now would only wait for another time-out.
    */
-  | { readonly _tag: "Stalled"; readonly owed: Cents; readonly away: boolean; readonly reason: string }
+  | { readonly _tag: "Stalled"; readonly owed: Minor; readonly away: boolean; readonly reason: string }
 
 /** Where the job that delivers the current player's delivery queue stands, as the queue reports it. */
 export interface DeliveryAttempt {
@@ -66,7 +67,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
    * next includes every credit already decided. A notification the queue's worker is sending at the same moment
    * may reach the partner twice: its event id makes the second harmless.
    */
-  catchUp(playerId: number): Effect.Effect<CaughtUp>
+  catchUp(playerId: number, currency: Currency): Effect.Effect<CaughtUp>
   list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<CallbackView>>
   /**
    * Sends a notification again (delivered or not), as soon as its player's delivery queue reaches it. With `partnerId`, only
@@ -150,7 +151,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
         }
       })
 
-      const catchUp = Effect.fn("CallbackOutbox.catchUp")(function*(playerId: number) {
+      const catchUp = Effect.fn("CallbackOutbox.catchUp")(function*(playerId: number, currency: Currency) {
         const queue = yield* repo.queueOf(playerId, catchUpLimit + 1)
         if (queue.length === 0) return { _tag: "Delivered" } as const
         for (const head of queue.slice(0, catchUpLimit)) {
@@ -160,7 +161,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
             const { message, reason } = outcome.failure
             return {
               _tag: "Stalled",
-              owed: yield* repo.owedTo(playerId),
+              owed: yield* repo.owedTo(playerId, currency),
               away: reason === "Timeout" || reason === "Unreachable",
               reason: message
             } as const
@@ -172,7 +173,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
         yield* repo.scheduleQueue(playerId, "preserve_run_at")
         return {
           _tag: "Stalled",
-          owed: yield* repo.owedTo(playerId),
+          owed: yield* repo.owedTo(playerId, currency),
           away: false,
           reason: "The rest of the delivery queue is left to the queue."
         } as const

@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Schema, Struct } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { Callback, CallbackStatus } from "../../domain/Callbacks.ts"
 import { Environment } from "../../domain/Environment.ts"
-import { CentsFromNumeric, IdFromBigInt } from "../../platform/SqlCodecs.ts"
+import { IdFromBigInt, MinorFromNumeric } from "../../platform/SqlCodecs.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
 import { MemoryCallbacks } from "../WalletRepoMemory.ts"
 import * as OutboxRepoMemory from "./OutboxRepoMemory.ts"
@@ -103,12 +103,15 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
       })
 
       // The amounts are read from the bodies this service wrote (numbers of at most two places), as numeric: exact.
+      // Bodies state amounts in the currency's units (a number or a decimal string): summed exactly, then in minor units.
       const owedTo = SqlSchema.findOne({
-        Request: Schema.Int,
-        Result: Schema.Struct({ owed: CentsFromNumeric }),
-        execute: (playerId) =>
+        Request: Schema.Struct({ playerId: Schema.Int, exponent: Schema.Int }),
+        Result: Schema.Struct({ owed: MinorFromNumeric }),
+        execute: ({ exponent, playerId }) =>
           sql`
-            SELECT COALESCE(sum((body::jsonb ->> 'amount')::numeric), 0)::numeric(20, 2)::text AS owed FROM partner_callbacks
+            SELECT (COALESCE(sum((body::jsonb ->> 'amount')::numeric), 0) * power(10::numeric, ${exponent}))::numeric(40, 0)::text
+              AS owed
+            FROM partner_callbacks
             WHERE player_id = ${playerId} AND status <> 'delivered' AND kind IN ('win', 'refund')
           `
       })
@@ -185,7 +188,8 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
           ),
         exhausted: (limit) => Effect.orDie(exhausted(limit)),
         queueOf: (playerId, limit) => Effect.orDie(queueOf({ playerId, limit })),
-        owedTo: (playerId) => owedTo(playerId).pipe(Effect.map((row) => row.owed), Effect.orDie),
+        owedTo: (playerId, currency) =>
+          owedTo({ playerId, exponent: currency.exponent }).pipe(Effect.map((row) => row.owed), Effect.orDie),
         countOf: (playerId) => countOf(playerId).pipe(Effect.map((row) => row.n), Effect.orDie),
         markDelivered: (id) =>
           sql`

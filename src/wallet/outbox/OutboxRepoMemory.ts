@@ -1,3 +1,4 @@
+import type { Currency } from "../../domain/Currency.ts"
 import { Clock, Effect, Option } from "effect"
 import type { Callback } from "../../domain/Callbacks.ts"
 import { creditOf } from "../../domain/Callbacks.ts"
@@ -66,10 +67,10 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
           )
         ),
       countOf: (playerId: number) => read((all) => all.filter((row) => row.playerId === playerId).length),
-      owedTo: (playerId: number) =>
+      owedTo: (playerId: number, currency: Currency) =>
         read((all) =>
           all.filter((row) => row.playerId === playerId && row.status !== "delivered")
-            .reduce((owed, row) => owed + creditOf(row), 0)
+            .reduce((owed, row) => owed + creditOf(row, currency), 0n)
         ),
       markDelivered: (id: number) =>
         change(

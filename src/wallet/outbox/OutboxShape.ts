@@ -1,7 +1,8 @@
+import type { Currency } from "../../domain/Currency.ts"
 import type { Effect, Option } from "effect"
 import type { Callback, CallbackStatus } from "../../domain/Callbacks.ts"
 import type { Environment } from "../../domain/Environment.ts"
-import type { Cents } from "../../domain/Money.ts"
+import type { Minor } from "../../domain/Money.ts"
 
 /**
  * What the outbox's repository offers, in both its forms (OutboxRepo.layerSql, OutboxRepoMemory), and the records
@@ -41,7 +42,7 @@ export interface OutboxRepoShape {
   /** A player's undelivered notifications, oldest first, at most `limit`: the delivery queue's head is the first. */
   queueOf(playerId: number, limit: number): Effect.Effect<ReadonlyArray<QueueHead>>
   /** What a player's undelivered notifications will credit once the partner applies them (see creditOf). */
-  owedTo(playerId: number): Effect.Effect<Cents>
+  owedTo(playerId: number, currency: Currency): Effect.Effect<Minor>
   /** How many callbacks (bets asked, notifications) were ever written for a player: it grows with each decision. */
   countOf(playerId: number): Effect.Effect<number>
   markDelivered(id: number): Effect.Effect<void>

@@ -2,7 +2,8 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { ByteSize, Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest, HttpIncomingMessage } from "effect/http"
 import * as ExactJson from "../../domain/ExactJson.ts"
-import { AmountCents } from "../../domain/Money.ts"
+import type { Currency } from "../../domain/Currency.ts"
+import { DecimalAmount, minorOf } from "../../domain/Money.ts"
 import { type CallbackTarget, signingSecrets } from "../../domain/Partner.ts"
 import type { PartnerAnswer } from "../../domain/Wallet.ts"
 import { CallbackUrlPolicy } from "../../partners/CallbackUrlPolicy.ts"
@@ -16,7 +17,7 @@ export class CallbackFailed extends Schema.TaggedError<CallbackFailed>()("Callba
 }) {}
 
 const PartnerReply = Schema.Struct({
-  balance: Schema.optional(Schema.NullOr(AmountCents)),
+  balance: Schema.optional(Schema.NullOr(DecimalAmount)),
   error: Schema.optional(Schema.NullOr(Schema.String))
 })
 const decodeReply = Schema.decodeUnknownExit(PartnerReply)
@@ -44,13 +45,22 @@ const snippet = (text: AnswerText) =>
  * What a partner's answer to a `balance` or `bet` callback says: its balance, a refusal, or nothing usable (an error
  * status, another body, one past maxAnswerBytes). The wallet and the wallet certification read answers alike.
  */
-export const readPartnerAnswer = (status: number, text: AnswerText): PartnerAnswer => {
+export const readPartnerAnswer = (status: number, text: AnswerText, currency: Currency): PartnerAnswer => {
   if (text === undefined) {
     return { _tag: "Unavailable", reason: `The partner answered HTTP ${status} with ${tooLarge}.` }
   }
   const reply = readReply(text)
   if (reply?._tag === "Success") {
-    const { balance, error } = reply.value
+    const { error } = reply.value
+    const stated = reply.value.balance
+    // The balance is in the player's currency: finer than its minor unit is no balance of that currency.
+    const balance = stated === undefined || stated === null ? stated : minorOf(stated, currency)
+    if (balance === undefined && stated !== undefined) {
+      return {
+        _tag: "Unavailable",
+        reason: `The partner's balance ${stated} has more decimals than ${currency.code} has (${currency.exponent}).`
+      }
+    }
     const code = error?.trim().toLowerCase()
     if (code === "insufficient_funds" && status < 500) return { _tag: "InsufficientFunds", balance: balance ?? null }
     if (code === "unknown_player" && status < 500) return { _tag: "UnknownPlayer" }
@@ -77,10 +87,10 @@ export interface SentCallback {
 }
 
 /** A balance or a bet as the partner answered it: no answer (a time-out, a refused connection) is Unavailable. */
-export const answerOfSent = (sent: SentCallback): PartnerAnswer =>
+export const answerOfSent = (sent: SentCallback, currency: Currency): PartnerAnswer =>
   sent.answer === null
     ? { _tag: "Unavailable", reason: sent.failure?.message ?? "no answer" }
-    : readPartnerAnswer(sent.answer.status, sent.answer.text)
+    : readPartnerAnswer(sent.answer.status, sent.answer.text, currency)
 
 /** The headers of a callback signed at `at` with every secret of the target valid then, as every callback is signed. */
 export const signedAt = (target: CallbackTarget, eventId: string, body: string) => (at: Date) =>
@@ -145,7 +155,7 @@ const isOverflow = (error: { readonly reason: { readonly _tag: string } }) =>
  */
 export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
   /** A callback that needs an answer (`balance`, `bet`): the player's balance, a refusal, or why there is none. */
-  ask(target: CallbackTarget, eventId: string, body: string): Effect.Effect<PartnerAnswer>
+  ask(target: CallbackTarget, eventId: string, body: string, currency: Currency): Effect.Effect<PartnerAnswer>
   /** A notification: delivered when the partner answers 2xx. */
   deliver(target: CallbackTarget, eventId: string, body: string): Effect.Effect<void, CallbackFailed>
   /**
@@ -225,9 +235,9 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
       const signed = (target: CallbackTarget, eventId: string, body: string) =>
         Effect.flatMap(now, (at) => post(target, eventId, body, signedAt(target, eventId, body)(at)))
 
-      const ask = (target: CallbackTarget, eventId: string, body: string) =>
+      const ask = (target: CallbackTarget, eventId: string, body: string, currency: Currency) =>
         signed(target, eventId, body).pipe(
-          Effect.map(({ status, text }) => readPartnerAnswer(status, text)),
+          Effect.map(({ status, text }) => readPartnerAnswer(status, text, currency)),
           Effect.catch((failed) => Effect.succeed<PartnerAnswer>({ _tag: "Unavailable", reason: failed.message }))
         )
 

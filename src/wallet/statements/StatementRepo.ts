@@ -3,7 +3,7 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { Environment } from "../../domain/Environment.ts"
 import { formatCents } from "../../domain/Money.ts"
 import { type ComputedStatement, nextDay } from "../../domain/Statements.ts"
-import { CentsFromNumeric, IdFromBigInt } from "../../platform/SqlCodecs.ts"
+import { IdFromBigInt, MinorFromNumeric } from "../../platform/SqlCodecs.ts"
 import { rowsOf } from "../../platform/SqlRows.ts"
 
 const listedFields = {
@@ -11,11 +11,11 @@ const listedFields = {
   environment: Environment,
   day: Schema.String,
   transactions: Schema.Int,
-  bets: CentsFromNumeric,
-  wins: CentsFromNumeric,
-  refunds: CentsFromNumeric,
-  rollbacks: CentsFromNumeric,
-  net: CentsFromNumeric,
+  bets: MinorFromNumeric,
+  wins: MinorFromNumeric,
+  refunds: MinorFromNumeric,
+  rollbacks: MinorFromNumeric,
+  net: MinorFromNumeric,
   computedAt: Schema.Date
 }
 
