@@ -58,6 +58,7 @@ const ScriptedAggregator = Layer.succeed(
   CasinoGateway.of({
     name: "memory",
     configured: true,
+    serves: () => true,
     providers: Effect.suspend(() => aggregator.down ? Effect.fail(unavailable) : Effect.succeed(aggregator.providers)),
     games: (provider) => Effect.succeed(aggregator.games.filter((game) => game.providerCode === provider.code)),
     launch: () => Effect.die("the console launches no game")

@@ -40,9 +40,9 @@ layer(Layer.merge(App, Browser.layer), live)("wallet certification in the consol
           externalPlayerId: "tester-1",
           name: null,
           email: null,
-          balance: 2_000
+          balance: 2_000n
         })
-        books.balances.set("tester-1", 2_000)
+        books.balances.set("tester-1", 2_000n)
         yield* givenAdmin("certifier@example.com")
 
         const page = yield* newPage()

@@ -86,7 +86,7 @@ const spinOnce = (page: Page, token: string, externalPlayerId: string) =>
     const launched = yield* client.casino.launch({
       payload: {
         external_player_id: externalPlayerId,
-        player_balance: 5000,
+        player_balance: "50.00",
         provider: "aurora-gaming",
         game_code: "ag-hidden-fortune"
       }

@@ -92,8 +92,8 @@ layer(App, live)("the console's operations pages in Chromium", (it) => {
         debitTxnId: null,
         gameCode: "ag-hidden-fortune",
         providerCode: "aurora-gaming",
-        bet: 300,
-        win: 0
+        bet: 300n,
+        win: 0n
       }, ana).pipe(Effect.orDie)
       yield* eventually(roundAlerts, (calls) => calls.length === 1, "the round's alert")
 

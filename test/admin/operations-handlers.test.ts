@@ -78,7 +78,7 @@ const givenStatement = Effect.gen(function*() {
     roundId: `r-${n}`,
     gameCode: "g",
     providerCode: "p",
-    bet: 1_000,
+    bet: 1_000n,
     win: n === 2 ? 2_500 : 0,
     amount: n === 2 ? 1_500 : -1_000,
     createdAt: new Date(at.getTime() + n * 60_000),

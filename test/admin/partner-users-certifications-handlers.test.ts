@@ -306,7 +306,7 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
             externalPlayerId: "cert-player",
             name: null,
             email: null,
-            balance: 10_000
+            balance: 10_000n
           })
       )
       const busy = yield* Effect.flip(

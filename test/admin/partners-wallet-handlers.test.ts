@@ -40,7 +40,7 @@ import { givenTestBet } from "../support/SpecWallet.ts"
 const TakingPartner = Layer.succeed(
   PartnerCallbacks,
   PartnerCallbacks.of({
-    ask: () => Effect.succeed({ _tag: "Balance", balance: 100_000 } satisfies PartnerAnswer),
+    ask: () => Effect.succeed({ _tag: "Balance", balance: 100_000n } satisfies PartnerAnswer),
     deliver: () => Effect.void,
     send: () => Effect.die("these specs send no test callback")
   })

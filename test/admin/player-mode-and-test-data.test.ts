@@ -62,9 +62,10 @@ layer(TestApp(), live)("player mode and test data through the admin API", (it) =
           partnerId: created.partner.id,
           environment,
           externalPlayerId,
+          currency: "BRL",
           name: null,
           email: null,
-          balance: 1000
+          balance: 1000n
         })
       yield* arrive("live", "same-id")
       yield* arrive("test", "same-id")

@@ -134,6 +134,7 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
       const failing = CasinoGateway.of({
         name: "failing",
         configured: true,
+        serves: () => true,
         providers: Effect.succeed([provider("Alpha Games"), provider("Gamma New")]),
         games: (p) =>
           p.code === "Gamma New"

@@ -43,7 +43,7 @@ const launchBody = (overrides: Partial<LaunchRequest> = {}): LaunchRequest => ({
   external_player_id: "player-1",
   player_name: "Ana Souza",
   player_email: "ana@example.com",
-  player_balance: 15050,
+  player_balance: "150.50",
   provider: "alpha-games",
   game_code: "a-1",
   ...overrides
@@ -154,10 +154,11 @@ layer(MemoryPartnerApi())("casino group, in memory", (it) => {
             id: data.partner_player.id,
             external_player_id: "player-1",
             internal_user_id: data.partner_player.internal_user_id,
-            balance: 150.5
+            balance: 150.5,
+            currency: "BRL"
           }
         })
-        const again = yield* client.casino.launch({ payload: launchBody({ player_balance: 2000 }) })
+        const again = yield* client.casino.launch({ payload: launchBody({ player_balance: "20.00" }) })
         assert.deepStrictEqual(
           [again.data.partner_player.id, again.data.partner_player.balance],
           [data.partner_player.id, 20]
@@ -188,7 +189,7 @@ layer(MemoryPartnerApi())("casino group, in memory", (it) => {
         assert.deepStrictEqual(yield* refusal(launchBody()), disabled)
         yield* catalog.setProviderEnabled("alpha-games", true)
         // Refused before the player is written.
-        assert.isTrue(Option.isNone(yield* (yield* PartnerPlayers).find(partner.id, "live", "player-1")))
+        assert.isTrue(Option.isNone(yield* (yield* PartnerPlayers).find(partner.id, "live", "player-1", "BRL")))
       }))
 
     it.effect("500 with a plain message and the gateway when the aggregator gives no URL", () =>

@@ -23,7 +23,8 @@ const PlayFiverApp = TestAppWith(
         playfiver: {
           baseUrl: fake.url,
           agentToken: Option.some(Redacted.make("agent-1")),
-          secretKey: Option.some(Redacted.make("secret-1"))
+          secretKey: Option.some(Redacted.make("secret-1")),
+          currency: "BRL"
         }
       }))
   )
@@ -38,7 +39,7 @@ const launchFailureLogs = (from: number) =>
 /** The balance in cents, as the typed client takes it (80.00). */
 const launchBody = {
   external_player_id: "pf-player",
-  player_balance: 8000,
+  player_balance: "80.00",
   provider: "pg-soft",
   game_code: "126"
 }
@@ -98,7 +99,7 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
       )
       const logged = logs.entries.length
       const refused = yield* failsWith(InternalError)(
-        client.casino.launch({ payload: { ...launchBody, player_balance: 4250 } })
+        client.casino.launch({ payload: { ...launchBody, player_balance: "42.50" } })
       ) // a 500
       fake.reset()
       const { message, provider, provider_response, success } = refused

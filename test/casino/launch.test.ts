@@ -38,7 +38,7 @@ const typedBody = (overrides: Partial<LaunchRequest> = {}): LaunchRequest => ({
   external_player_id: "player-1",
   player_name: "Ana Souza",
   player_email: "ana@example.com",
-  player_balance: 15050,
+  player_balance: "150.50",
   ...game,
   ...overrides
 })
@@ -107,7 +107,7 @@ layer(TestApp(), live)("POST /launch", (it) => {
       const first = (yield* launch(token, typedBody({ external_player_id: "returning" }))).data.partner_player
       const second = yield* launch(token, {
         external_player_id: "returning",
-        player_balance: 2000,
+        player_balance: "20.00",
         ...game
       })
       const player = second.data.partner_player
@@ -129,7 +129,7 @@ layer(TestApp(), live)("POST /launch", (it) => {
       const { token } = yield* givenPartner()
       const response = yield* launch(token, {
         external_player_id: "minimal",
-        player_balance: 0,
+        player_balance: "0.00",
         ...game,
         player_name: null,
         player_email: null,
@@ -288,7 +288,7 @@ layer(TestApp(), live)("POST /launch", (it) => {
       const { partner, token } = yield* givenPartner()
       const responses = yield* Effect.all(
         Array.from({ length: 25 }, (_, i) =>
-          launch(token, typedBody({ external_player_id: "racer", player_balance: i * 100 }))),
+          launch(token, typedBody({ external_player_id: "racer", player_balance: String(i) }))),
         { concurrency: "unbounded" }
       )
       assert.lengthOf(responses, 25) // every one answered (a failure fails the test)
@@ -306,12 +306,15 @@ layer(TestApp(), live)("POST /launch", (it) => {
       yield* givenSyncedCatalog
       const a = yield* givenPartner({ name: "Partner A" })
       const b = yield* givenPartner({ name: "Partner B" })
-      const fromA = (yield* launch(a.token, typedBody({ external_player_id: "shared-id", player_balance: 1000 }))).data
-      const fromB = (yield* launch(b.token, typedBody({ external_player_id: "shared-id", player_balance: 9900 }))).data
+      const fromA =
+        (yield* launch(a.token, typedBody({ external_player_id: "shared-id", player_balance: "10.00" }))).data
+      const fromB =
+        (yield* launch(b.token, typedBody({ external_player_id: "shared-id", player_balance: "99.00" }))).data
       assert.notStrictEqual(fromA.partner_player.id, fromB.partner_player.id)
       assert.notStrictEqual(fromA.partner_player.internal_user_id, fromB.partner_player.internal_user_id)
       // A's next launch sees A's player only, untouched by B.
-      const againA = (yield* launch(a.token, typedBody({ external_player_id: "shared-id", player_balance: 1100 }))).data
+      const againA =
+        (yield* launch(a.token, typedBody({ external_player_id: "shared-id", player_balance: "11.00" }))).data
       assert.strictEqual(againA.partner_player.id, fromA.partner_player.id)
       const sql = yield* SqlClient.SqlClient
       const balances = yield* sql<{ partner_id: string; balance: string }>`

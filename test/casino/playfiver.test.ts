@@ -1,3 +1,4 @@
+import { knownCurrency } from "../../src/domain/Currency.ts"
 import { assert, describe, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { FetchHttpClient } from "effect/http"
@@ -25,7 +26,8 @@ const PlayFiverAgainstFake = (options: { readonly credentials?: boolean; readonl
           playfiver: {
             baseUrl: fake.url,
             agentToken: options.credentials === false ? Option.none() : Option.some(Redacted.make(agentToken)),
-            secretKey: options.credentials === false ? Option.none() : Option.some(Redacted.make(secretKey))
+            secretKey: options.credentials === false ? Option.none() : Option.some(Redacted.make(secretKey)),
+            currency: "BRL"
           }
         }))
     )),
@@ -36,7 +38,8 @@ const launchRequest: GameLaunch = {
   userCode: 100042,
   gameCode: "126",
   providerCode: "PG Soft",
-  balance: 150.5,
+  balance: 15050n,
+  currency: knownCurrency("BRL")!,
   original: true,
   lang: "pt",
   rtp: 0,

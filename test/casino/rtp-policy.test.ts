@@ -24,7 +24,8 @@ const PlayFiverApp = TestAppWith(
         playfiver: {
           baseUrl: fake.url,
           agentToken: Option.some(Redacted.make("agent-1")),
-          secretKey: Option.some(Redacted.make("secret-1"))
+          secretKey: Option.some(Redacted.make("secret-1")),
+          currency: "BRL"
         }
       }))
   )
@@ -49,7 +50,7 @@ layer(PlayFiverApp, live)("the RTP policy", (it) => {
             const answer = yield* client.casino.launch({
               payload: {
                 external_player_id: "rtp-player",
-                player_balance: 1000,
+                player_balance: "10.00",
                 provider: "pg-soft",
                 game_code: "126",
                 user_rtp: userRtp ?? null
@@ -107,7 +108,7 @@ layer(PlayFiverApp, live)("the RTP policy", (it) => {
         const testLaunch = yield* (yield* partnerClient(test.token)).casino.launch({
           payload: {
             external_player_id: "rtp-test-player",
-            player_balance: 1000,
+            player_balance: "10.00",
             provider: "aurora-gaming",
             game_code: "ag-hidden-fortune",
             user_rtp: 50

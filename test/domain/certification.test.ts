@@ -130,20 +130,20 @@ describe("wallet certification rules", () => {
   })
 
   it("a balance against the one expected, in words, with the difference signed", () => {
-    assert.deepStrictEqual(compared("after the bet", 14_900, 14_900), [])
-    assert.deepStrictEqual(compared("after the bet", 14_800, 14_900), [
+    assert.deepStrictEqual(compared("after the bet", 14_900n, 14_900n), [])
+    assert.deepStrictEqual(compared("after the bet", 14_800n, 14_900n), [
       "After the bet the balance is 148.00, not 149.00 (-1.00)."
     ])
-    assert.deepStrictEqual(compared("at the end", 5_034, 5_000), [
+    assert.deepStrictEqual(compared("at the end", 5_034n, 5_000n), [
       "At the end the balance is 50.34, not 50.00 (+0.34)."
     ])
-    assert.deepStrictEqual(compared("afterwards", undefined, 1), ["The balance could not be read afterwards."])
+    assert.deepStrictEqual(compared("afterwards", undefined, 1n), ["The balance could not be read afterwards."])
   })
 
   it("answers read in words", () => {
-    assert.strictEqual(answerReading({ _tag: "Balance", balance: 14_900 }), "balance 149.00")
+    assert.strictEqual(answerReading({ _tag: "Balance", balance: 14_900n }), "balance 149.00")
     assert.strictEqual(
-      answerReading({ _tag: "InsufficientFunds", balance: 5 }),
+      answerReading({ _tag: "InsufficientFunds", balance: 5n }),
       "refused: insufficient funds (balance 0.05)"
     )
     assert.strictEqual(answerReading({ _tag: "UnknownPlayer" }), "refused: unknown player")

@@ -27,9 +27,9 @@ const line = (overrides: Partial<StatementLine> & Pick<StatementLine, "txnId">):
   roundId: overrides.txnId,
   gameCode: "g",
   providerCode: "p",
-  bet: 1000,
-  win: 450,
-  amount: -550,
+  bet: 1000n,
+  win: 450n,
+  amount: -550n,
   createdAt: new Date("2026-11-22T10:00:00.000Z"),
   settledAt: new Date("2026-11-22T10:00:00.100Z"),
   ...overrides
@@ -37,18 +37,18 @@ const line = (overrides: Partial<StatementLine> & Pick<StatementLine, "txnId">):
 
 const day = [
   line({ txnId: "b1" }),
-  line({ txnId: "b2", bet: 500, win: 0, amount: -500 }),
-  line({ txnId: "r2", kind: "refund", roundId: "b2", bet: 0, win: 0, amount: 500 }),
+  line({ txnId: "b2", bet: 500n, win: 0n, amount: -500n }),
+  line({ txnId: "r2", kind: "refund", roundId: "b2", bet: 0n, win: 0n, amount: 500n }),
   line({
     txnId: "b3",
     status: "refused",
     refusal: "INSUFFICIENT_USER_FUNDS",
     rolledBack: true,
-    bet: 200,
-    win: 0,
-    amount: 0
+    bet: 200n,
+    win: 0n,
+    amount: 0n
   }),
-  line({ txnId: "b4", status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", bet: 300, win: 0, amount: 0 })
+  line({ txnId: "b4", status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", bet: 300n, win: 0n, amount: 0n })
 ]
 
 describe("statements", () => {
@@ -68,19 +68,19 @@ describe("statements", () => {
 
   it("totals: bets and wins applied, refunds given back, rollbacks owed back, net the sum of applied amounts", () => {
     assert.deepStrictEqual(totalsOf(day), {
-      totals: { bets: 1500, wins: 450, refunds: 500, rollbacks: 200, net: -550 },
+      totals: { bets: 1500n, wins: 450n, refunds: 500n, rollbacks: 200n, net: -550n },
       counts: { transactions: 5, bets: 2, refusedBets: 2, wins: 1, refunds: 1, rollbacks: 1 }
     })
   })
 
   it("totals of the ledger's other events: a credit is a win, a debit's rollback gives back as a refund does", () => {
     const events = [
-      line({ txnId: "d1", win: 0, amount: -1000 }),
-      line({ txnId: "c1", kind: "credit", roundId: "d1", bet: 0, win: 700, amount: 700 }),
-      line({ txnId: "x1", kind: "rollback", roundId: "d1", bet: 0, win: 0, amount: 1000 })
+      line({ txnId: "d1", win: 0n, amount: -1000n }),
+      line({ txnId: "c1", kind: "credit", roundId: "d1", bet: 0n, win: 700n, amount: 700n }),
+      line({ txnId: "x1", kind: "rollback", roundId: "d1", bet: 0n, win: 0n, amount: 1000n })
     ]
     assert.deepStrictEqual(totalsOf(events), {
-      totals: { bets: 1000, wins: 700, refunds: 1000, rollbacks: 0, net: 700 },
+      totals: { bets: 1000n, wins: 700n, refunds: 1000n, rollbacks: 0n, net: 700n },
       counts: { transactions: 3, bets: 1, refusedBets: 0, wins: 1, refunds: 1, rollbacks: 0 }
     })
   })
@@ -136,13 +136,13 @@ describe("statements", () => {
     const { totals } = totalsOf(day)
     const result = reconcile({ lines: day, totals, transactions: day.length }, {
       lines: [
-        { txnId: "b1", kind: "bet", amount: -550, bet: 1000 },
-        { txnId: "b2", kind: "bet", amount: -600, externalPlayerId: "bo" },
-        { txnId: "b2", kind: "refund", amount: 500 },
-        { txnId: "b4", kind: "bet", status: "applied", amount: -300 },
-        { txnId: "zz", kind: "bet", amount: -1 }
+        { txnId: "b1", kind: "bet", amount: -550n, bet: 1000n },
+        { txnId: "b2", kind: "bet", amount: -600n, externalPlayerId: "bo" },
+        { txnId: "b2", kind: "refund", amount: 500n },
+        { txnId: "b4", kind: "bet", status: "applied", amount: -300n },
+        { txnId: "zz", kind: "bet", amount: -1n }
       ],
-      totals: { net: -550, bets: 1600, transactions: 5 }
+      totals: { net: -550n, bets: 1600n, transactions: 5 }
     })
     assert.strictEqual(result.matched, 1)
     assert.deepStrictEqual(

@@ -25,16 +25,16 @@ import {
 import { newTransaction } from "../../src/domain/WalletRecords.ts"
 import { at, eventFields, player, roundOf, transactionRow } from "../support/LedgerFixtures.ts"
 
-const debit: Debit = { _tag: "Debit", ...eventFields, txnId: "d-1", bet: 500 }
-const winBet: DebitAndCredit = { _tag: "DebitAndCredit", ...eventFields, txnId: "d-1", bet: 500, win: 0 }
-const credit: Credit = { _tag: "Credit", ...eventFields, txnId: "c-1", win: 700, debitTxnId: "d-1" }
+const debit: Debit = { _tag: "Debit", ...eventFields, txnId: "d-1", bet: 500n }
+const winBet: DebitAndCredit = { _tag: "DebitAndCredit", ...eventFields, txnId: "d-1", bet: 500n, win: 0n }
+const credit: Credit = { _tag: "Credit", ...eventFields, txnId: "c-1", win: 700n, debitTxnId: "d-1" }
 const rollback: Rollback = { _tag: "Rollback", ...eventFields, txnId: "rb-1", debitTxnId: "d-1" }
 const refund: Rollback = { ...rollback, debitTxnId: null }
 
 const round = roundOf()
 
 const applied = transactionRow({})
-const undone = transactionRow({ ref: 2, kind: "rollback", txnId: "rb-0", debitTxnId: "d-1", bet: 0, amount: 500 })
+const undone = transactionRow({ ref: 2, kind: "rollback", txnId: "rb-0", debitTxnId: "d-1", bet: 0n, amount: 500n })
 
 describe("the events as the ledger writes them", () => {
   it("each kind of event is a kind of transaction, and names what it must", () => {
@@ -45,9 +45,9 @@ describe("the events as the ledger writes them", () => {
       "rollback",
       "refund"
     ])
-    assert.deepInclude(newTransaction(debit, player), { kind: "bet", bet: 500, win: 0, debitTxnId: null })
-    assert.deepInclude(newTransaction(credit, player), { kind: "credit", bet: 0, win: 700, debitTxnId: "d-1" })
-    assert.deepInclude(newTransaction(rollback, player), { kind: "rollback", bet: 0, win: 0, debitTxnId: "d-1" })
+    assert.deepInclude(newTransaction(debit, player), { kind: "bet", bet: 500n, win: 0n, debitTxnId: null })
+    assert.deepInclude(newTransaction(credit, player), { kind: "credit", bet: 0n, win: 700n, debitTxnId: "d-1" })
+    assert.deepInclude(newTransaction(rollback, player), { kind: "rollback", bet: 0n, win: 0n, debitTxnId: "d-1" })
     assert.deepInclude(newTransaction(refund, player), { kind: "refund", debitTxnId: null })
   })
 
@@ -79,14 +79,14 @@ describe("a credit naming a debit", () => {
   })
 
   it("waits for a pending debit", () => {
-    assert.strictEqual(decide([transactionRow({ status: "pending", amount: 0 })])._tag, "Wait")
+    assert.strictEqual(decide([transactionRow({ status: "pending", amount: 0n })])._tag, "Wait")
   })
 
   it("is refused when no debit of the player's took a stake: none, another's, refused, rolled back", () => {
     assert.deepStrictEqual(decide([]), { _tag: "NoDebit" })
     assert.deepStrictEqual(decide([transactionRow({ playerId: 8 })]), { _tag: "NoDebit" })
     assert.deepStrictEqual(
-      decide([transactionRow({ status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", amount: 0 })]),
+      decide([transactionRow({ status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", amount: 0n })]),
       {
         _tag: "NoDebit"
       }
@@ -96,17 +96,17 @@ describe("a credit naming a debit", () => {
   })
 
   it("lands on the debit's round: its win on the round, the mirror raised, a win notification under its own id", () => {
-    const decided = creditRecords(credit, applied, player, "acme", round, 9_500, at, false)
+    const decided = creditRecords(credit, applied, player, "acme", round, 9_500n, at, false)
     assert.deepStrictEqual(decided.outcome, {
       status: "applied",
       refusal: null,
       note: null,
-      amount: 700,
-      balanceAfter: 10_200,
-      answer: { _tag: "Accepted", balance: 10_200 },
-      mirror: 10_200
+      amount: 700n,
+      balanceAfter: 10_200n,
+      answer: { _tag: "Accepted", balance: 10_200n },
+      mirror: 10_200n
     })
-    assert.deepStrictEqual(decided.round, { _tag: "Update", roundRef: 11, refund: false, addBet: 0, addWin: 700 })
+    assert.deepStrictEqual(decided.round, { _tag: "Update", roundRef: 11, refund: false, addBet: 0n, addWin: 700n })
     assert.deepStrictEqual(decided.callbacks.map((c) => [c.kind, c.txnId, c.eventId]), [
       ["win", "c-1", transactionEventId("win", "c-1")]
     ])
@@ -115,7 +115,7 @@ describe("a credit naming a debit", () => {
   })
 
   it("a shadow player's: answered with the partner's balance plus the win, kept nowhere", () => {
-    const decided = creditRecords(credit, applied, player, "acme", round, 9_000, at, true)
+    const decided = creditRecords(credit, applied, player, "acme", round, 9_000n, at, true)
     assert.deepInclude(decided.outcome, {
       balanceAfter: null,
       mirror: null,
@@ -138,9 +138,9 @@ describe("a rollback naming a debit", () => {
 
   it("a debit not seen yet: a tombstone; a pending one: wait; a refused one: nothing to give back", () => {
     assert.deepStrictEqual(decide([], Option.none()), { _tag: "Tombstone" })
-    assert.strictEqual(decide([transactionRow({ status: "pending", amount: 0 })])._tag, "Wait")
+    assert.strictEqual(decide([transactionRow({ status: "pending", amount: 0n })])._tag, "Wait")
     assert.deepStrictEqual(
-      decide([transactionRow({ status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", amount: 0 })]),
+      decide([transactionRow({ status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", amount: 0n })]),
       {
         _tag: "DebitRefused"
       }
@@ -154,7 +154,7 @@ describe("a rollback naming a debit", () => {
       player,
       "acme",
       Option.some(round),
-      9_500,
+      9_500n,
       at,
       false
     )
@@ -166,7 +166,7 @@ describe("a rollback naming a debit", () => {
       mirror: 10_000,
       answer: { _tag: "Accepted", balance: 10_000 }
     })
-    assert.deepStrictEqual(decided.round, { _tag: "Update", roundRef: 11, refund: false, addBet: -500, addWin: 0 })
+    assert.deepStrictEqual(decided.round, { _tag: "Update", roundRef: 11, refund: false, addBet: -500n, addWin: 0n })
     assert.deepStrictEqual(decided.callbacks.map((c) => [c.kind, c.txnId, c.eventId]), [
       ["rollback", "d-1", transactionEventId("rollback", "d-1")]
     ])
@@ -182,9 +182,9 @@ describe("a rollback naming a debit", () => {
         [{ _tag: "DebitRefused" }, "debit_refused"]
       ] as const
     ) {
-      const decided = debitRollbackRecords(decision, player, "acme", Option.none(), 9_500, at, false)
+      const decided = debitRollbackRecords(decision, player, "acme", Option.none(), 9_500n, at, false)
       assert.deepInclude(decided.outcome, { status: "applied", note, amount: 0, mirror: null })
-      assert.deepStrictEqual(decided.outcome.answer, { _tag: "Accepted", balance: 9_500 })
+      assert.deepStrictEqual(decided.outcome.answer, { _tag: "Accepted", balance: 9_500n })
       assert.deepStrictEqual(decided.callbacks, [])
     }
   })

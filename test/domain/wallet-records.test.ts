@@ -21,10 +21,10 @@ import {
 } from "../../src/domain/WalletRecords.ts"
 import { at, eventFields, player, roundOf, transactionRow } from "../support/LedgerFixtures.ts"
 
-const bet: DebitAndCredit = { _tag: "DebitAndCredit", ...eventFields, txnId: "t-1", bet: 500, win: 200 }
+const bet: DebitAndCredit = { _tag: "DebitAndCredit", ...eventFields, txnId: "t-1", bet: 500n, win: 200n }
 const refund: Rollback = { _tag: "Rollback", ...eventFields, txnId: "t-9", debitTxnId: null }
 
-const round = (overrides: Partial<Round> = {}): Round => roundOf({ winTotal: 200, ...overrides })
+const round = (overrides: Partial<Round> = {}): Round => roundOf({ winTotal: 200n, ...overrides })
 
 describe("the transaction a call brings", () => {
   it("a bet carries its amounts and fingerprint; a refund none", () => {
@@ -40,27 +40,27 @@ describe("the transaction a call brings", () => {
       debitTxnId: null,
       gameCode: "g",
       providerCode: "p",
-      bet: 500,
-      win: 200
+      bet: 500n,
+      win: 200n
     })
     const written = newTransaction(refund, player)
     assert.strictEqual(written.kind, "refund")
-    assert.strictEqual(written.bet, 0)
-    assert.strictEqual(written.win, 0)
+    assert.strictEqual(written.bet, 0n)
+    assert.strictEqual(written.win, 0n)
   })
 })
 
 describe("a bet's end", () => {
   it("taken: applied at the partner's balance plus the win, with the ask record and a win notification", () => {
-    const { callbacks, outcome } = betSettlement(player, "acme", bet, { _tag: "Balance", balance: 9_500 }, at)
+    const { callbacks, outcome } = betSettlement(player, "acme", bet, { _tag: "Balance", balance: 9_500n }, at)
     assert.deepStrictEqual(outcome, {
       status: "applied",
       refusal: null,
       note: null,
-      amount: -300,
-      balanceAfter: 9_700,
-      answer: { _tag: "Accepted", balance: 9700 },
-      mirror: 9_700
+      amount: -300n,
+      balanceAfter: 9_700n,
+      answer: { _tag: "Accepted", balance: 9700n },
+      mirror: 9_700n
     })
     assert.deepStrictEqual(callbacks.map((c) => [c.kind, c.eventId, c.asked]), [
       ["bet", transactionEventId("bet", "t-1"), { error: null }],
@@ -85,9 +85,9 @@ describe("a bet's end", () => {
   it("a pending bet read back is the call that wrote it (for recovery)", () => {
     const pending = betOf(transactionRow({
       txnId: "t-1",
-      win: 200,
+      win: 200n,
       status: "pending",
-      amount: 0,
+      amount: 0n,
       balanceAfter: null,
       answer: null,
       settledAt: null
@@ -114,59 +114,59 @@ describe("bets the partner is not asked about", () => {
   })
 
   it("refused: nothing moves, the mirror stays", () => {
-    assert.deepStrictEqual(refusedBet("ROUND_REFUNDED", 10_000, 10_000), {
+    assert.deepStrictEqual(refusedBet("ROUND_REFUNDED", 10_000n, 10_000n), {
       status: "refused",
       refusal: "ROUND_REFUNDED",
       note: null,
-      amount: 0,
-      balanceAfter: 10_000,
-      answer: { _tag: "Refused", refusal: "ROUND_REFUNDED", balance: 10_000 },
+      amount: 0n,
+      balanceAfter: 10_000n,
+      answer: { _tag: "Refused", refusal: "ROUND_REFUNDED", balance: 10_000n },
       mirror: null
     })
-    assert.deepStrictEqual(refusedBet("INVALID_USER", 0, 10_000).answer, {
+    assert.deepStrictEqual(refusedBet("INVALID_USER", 0n, 10_000n).answer, {
       _tag: "Refused",
       refusal: "INVALID_USER",
-      balance: 0
+      balance: 0n
     })
   })
 
   it("a free round credits its win through a notification; without a win it writes none", () => {
-    const free = freeBet({ ...bet, bet: 0 }, player, "acme", 10_000, at)
-    assert.strictEqual(free.outcome.balanceAfter, 10_200)
-    assert.strictEqual(free.outcome.mirror, 10_200)
+    const free = freeBet({ ...bet, bet: 0n }, player, "acme", 10_000n, at)
+    assert.strictEqual(free.outcome.balanceAfter, 10_200n)
+    assert.strictEqual(free.outcome.mirror, 10_200n)
     assert.deepStrictEqual(free.callbacks.map((c) => c.kind), ["win"])
-    assert.deepStrictEqual(freeBet({ ...bet, bet: 0, win: 0 }, player, "acme", 10_000, at).callbacks, [])
+    assert.deepStrictEqual(freeBet({ ...bet, bet: 0n, win: 0n }, player, "acme", 10_000n, at).callbacks, [])
   })
 
   it("its round is created settled, or updated with the win", () => {
-    assert.deepStrictEqual(roundWrite(Option.none(), { refund: false, addWin: 200 }), {
+    assert.deepStrictEqual(roundWrite(Option.none(), { refund: false, addWin: 200n }), {
       _tag: "Create",
       status: "settled",
       refundedEarly: false,
-      addBet: 0,
-      addWin: 200
+      addBet: 0n,
+      addWin: 200n
     })
-    assert.deepStrictEqual(roundWrite(Option.some(round()), { refund: true, addWin: 0 }), {
+    assert.deepStrictEqual(roundWrite(Option.some(round()), { refund: true, addWin: 0n }), {
       _tag: "Update",
       roundRef: 11,
       refund: true,
-      addBet: 0,
-      addWin: 0
+      addBet: 0n,
+      addWin: 0n
     })
   })
 })
 
 describe("a refund's records", () => {
   it("of an unknown round: a tombstone round, refunded early, nothing moved", () => {
-    const records = refundRecords(refund, player, "acme", Option.none(), { _tag: "Tombstone" }, 10_000, at)
+    const records = refundRecords(refund, player, "acme", Option.none(), { _tag: "Tombstone" }, 10_000n, at)
     assert.strictEqual(records.outcome.note, "early_refund")
-    assert.strictEqual(records.outcome.amount, 0)
+    assert.strictEqual(records.outcome.amount, 0n)
     assert.deepStrictEqual(records.round, {
       _tag: "Create",
       status: "refunded",
       refundedEarly: true,
-      addBet: 0,
-      addWin: 0
+      addBet: 0n,
+      addWin: 0n
     })
     assert.deepStrictEqual(records.callbacks, [])
   })
@@ -178,7 +178,7 @@ describe("a refund's records", () => {
       "acme",
       Option.some(round({ status: "refunded" })),
       { _tag: "AlreadyRefunded" },
-      10_000,
+      10_000n,
       at
     )
     assert.strictEqual(records.outcome.note, "already_refunded")
@@ -191,18 +191,18 @@ describe("a refund's records", () => {
       player,
       "acme",
       Option.some(round()),
-      { _tag: "Undo", amount: 300 },
-      10_000,
+      { _tag: "Undo", amount: 300n },
+      10_000n,
       at
     )
     assert.deepStrictEqual(records.outcome, {
       status: "applied",
       refusal: null,
       note: null,
-      amount: 300,
-      balanceAfter: 10_300,
-      answer: { _tag: "Accepted", balance: 10_300 },
-      mirror: 10_300
+      amount: 300n,
+      balanceAfter: 10_300n,
+      answer: { _tag: "Accepted", balance: 10_300n },
+      mirror: 10_300n
     })
     assert.deepStrictEqual(records.callbacks.map((c) => [c.kind, c.txnId]), [["refund", "t-9"]])
     assert.deepStrictEqual(
@@ -210,9 +210,9 @@ describe("a refund's records", () => {
         refund,
         player,
         "acme",
-        Option.some(round({ betTotal: 0, winTotal: 0 })),
-        { _tag: "Undo", amount: 0 },
-        10_000,
+        Option.some(round({ betTotal: 0n, winTotal: 0n })),
+        { _tag: "Undo", amount: 0n },
+        10_000n,
         at
       ).callbacks,
       []
@@ -231,44 +231,47 @@ describe("a shadow player's balance with notifications still on their way", () =
     roundId: "r-1",
     status: "settled",
     pendingBets: 0,
-    betTotal: 500,
-    winTotal: 2_000,
+    betTotal: 500n,
+    winTotal: 2_000n,
     refundedEarly: false,
     createdAt: at,
     updatedAt: at
   }
 
   it("what each waiting notification credits: a win's and a refund's amount (negative when the round paid more); a rollback nothing", () => {
-    const settled = betSettlement(shadow, "acme", { ...bet, win: 1_234 }, { _tag: "Balance", balance: 9_500 }, at)
+    const settled = betSettlement(shadow, "acme", { ...bet, win: 1_234n }, { _tag: "Balance", balance: 9_500n }, at)
     const win = settled.callbacks.find((c) => c.kind === "win")!
-    assert.strictEqual(creditOf(win), 1_234)
+    assert.strictEqual(creditOf(win), 1_234n)
     const refunded = refundRecords(
       refund,
       shadow,
       "acme",
       Option.some(round),
-      { _tag: "Undo", amount: -1_500 },
-      9_000,
+      { _tag: "Undo", amount: -1_500n },
+      9_000n,
       at,
       true
     )
-    assert.strictEqual(creditOf(refunded.callbacks[0]), -1_500)
+    assert.strictEqual(creditOf(refunded.callbacks[0]), -1_500n)
     const recovered = betSettlement(shadow, "acme", bet, { _tag: "Unavailable", reason: "down" }, at)
     const rollback = recovered.callbacks.find((c) => c.kind === "rollback")!
-    assert.strictEqual(creditOf(rollback), 0, "a rollback gives the stake back only if the partner took it: unknown")
+    assert.strictEqual(creditOf(rollback), 0n, "a rollback gives the stake back only if the partner took it: unknown")
   })
 
   it("the partner's balance plus what is owed, never below 0; refusals without a balance are left alone", () => {
-    assert.deepStrictEqual(withCredits({ _tag: "Balance", balance: 1_000 }, 250), { _tag: "Balance", balance: 1_250 })
-    assert.deepStrictEqual(withCredits({ _tag: "Balance", balance: 1_000 }, -1_500), { _tag: "Balance", balance: 0 })
-    assert.deepStrictEqual(withCredits({ _tag: "InsufficientFunds", balance: 10 }, 5), {
-      _tag: "InsufficientFunds",
-      balance: 15
+    assert.deepStrictEqual(withCredits({ _tag: "Balance", balance: 1_000n }, 250n), {
+      _tag: "Balance",
+      balance: 1_250n
     })
-    assert.deepStrictEqual(withCredits({ _tag: "InsufficientFunds", balance: null }, 5), {
+    assert.deepStrictEqual(withCredits({ _tag: "Balance", balance: 1_000n }, -1_500n), { _tag: "Balance", balance: 0n })
+    assert.deepStrictEqual(withCredits({ _tag: "InsufficientFunds", balance: 10n }, 5n), {
+      _tag: "InsufficientFunds",
+      balance: 15n
+    })
+    assert.deepStrictEqual(withCredits({ _tag: "InsufficientFunds", balance: null }, 5n), {
       _tag: "InsufficientFunds",
       balance: null
     })
-    assert.deepStrictEqual(withCredits({ _tag: "UnknownPlayer" }, 5), { _tag: "UnknownPlayer" })
+    assert.deepStrictEqual(withCredits({ _tag: "UnknownPlayer" }, 5n), { _tag: "UnknownPlayer" })
   })
 })

@@ -15,8 +15,8 @@ const round = (overrides: Partial<Round> = {}): Round => ({
   roundId: "r",
   status: "settled",
   pendingBets: 0,
-  betTotal: 0,
-  winTotal: 0,
+  betTotal: 0n,
+  winTotal: 0n,
   refundedEarly: false,
   createdAt: new Date(0),
   updatedAt: new Date(0),
@@ -31,15 +31,15 @@ const undo = (r: Round) => {
 
 describe("a refund's amount", () => {
   it("gives the stakes back and takes the wins back: stakes minus wins", () => {
-    assert.strictEqual(undo(round({ betTotal: 1_000 })), 1_000, "a lost round gives its stake back")
-    assert.strictEqual(undo(round({ betTotal: 1_000, winTotal: 400 })), 600)
+    assert.strictEqual(undo(round({ betTotal: 1_000n })), 1_000, "a lost round gives its stake back")
+    assert.strictEqual(undo(round({ betTotal: 1_000n, winTotal: 400n })), 600)
     assert.strictEqual(
-      undo(round({ betTotal: 1_000, winTotal: 1_000 })),
+      undo(round({ betTotal: 1_000n, winTotal: 1_000n })),
       0,
       "a round that paid back its stake moves nothing"
     )
     assert.strictEqual(
-      undo(round({ betTotal: 1_000, winTotal: 2_500 })),
+      undo(round({ betTotal: 1_000n, winTotal: 2_500n })),
       -1_500,
       "a round that paid more takes it back"
     )
@@ -55,22 +55,22 @@ describe("a refund's amount", () => {
   })
 
   it("is the same for an open round as for a settled one; a refunded round moves nothing again", () => {
-    assert.strictEqual(undo(round({ status: "open", betTotal: 250, winTotal: 50 })), 200)
-    assert.deepStrictEqual(decideRefund(round({ status: "refunded", betTotal: 250 })), { _tag: "AlreadyRefunded" })
+    assert.strictEqual(undo(round({ status: "open", betTotal: 250n, winTotal: 50n })), 200)
+    assert.deepStrictEqual(decideRefund(round({ status: "refunded", betTotal: 250n })), { _tag: "AlreadyRefunded" })
   })
 })
 
 describe("the balance mirror after a refund", () => {
   it("adds the refund's amount, a stake given back or a win taken back", () => {
-    assert.strictEqual(balanceAfterRefund(5_000, 1_000), 6_000)
-    assert.strictEqual(balanceAfterRefund(5_000, -1_500), 3_500)
-    assert.strictEqual(balanceAfterRefund(5_000, 0), 5_000)
+    assert.strictEqual(balanceAfterRefund(5_000n, 1_000n), 6_000n)
+    assert.strictEqual(balanceAfterRefund(5_000n, -1_500n), 3_500n)
+    assert.strictEqual(balanceAfterRefund(5_000n, 0n), 5_000n)
   })
 
   it("never goes below 0: the partner, who holds the money, has the last word", () => {
-    assert.strictEqual(balanceAfterRefund(1_000, -1_500), 0)
-    assert.strictEqual(balanceAfterRefund(0, -1), 0)
-    assert.strictEqual(balanceAfterRefund(1_500, -1_500), 0)
+    assert.strictEqual(balanceAfterRefund(1_000n, -1_500n), 0n)
+    assert.strictEqual(balanceAfterRefund(0n, -1n), 0n)
+    assert.strictEqual(balanceAfterRefund(1_500n, -1_500n), 0n)
   })
 
   it("answers the aggregator in currency units, exactly", () => {

@@ -48,7 +48,8 @@ const playfiver = (agentToken: Option.Option<string>, secretKey: Option.Option<s
       playfiver: {
         baseUrl: "http://127.0.0.1:9",
         agentToken: Option.map(agentToken, Redacted.make),
-        secretKey: Option.map(secretKey, Redacted.make)
+        secretKey: Option.map(secretKey, Redacted.make),
+        currency: "BRL"
       }
     }
   })

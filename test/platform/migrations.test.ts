@@ -236,8 +236,8 @@ it.effect("a ledger of the release before the wallet's events upgrades in place:
         .pipe(Effect.flatMap(decodeTransactions))
     )
     assert.deepStrictEqual(rows.map((t) => [t.kind, t.debitTxnId, t.answer]), [
-      ["bet", null, { refusal: null, balance: 14_444 }],
-      ["refund", null, { refusal: null, balance: 14_444 }]
+      ["bet", null, { refusal: null, balance: 14_444n }],
+      ["refund", null, { refusal: null, balance: 14_444n }]
     ])
     // A rollback names its debit; the first undo is the only one the database takes.
     const rollback = (txnId: string) =>

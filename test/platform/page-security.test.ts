@@ -3,6 +3,7 @@
  * Content-Security-Policy that runs only their own scripts, and still work under it in Chromium: a
  * script injected into one of them could otherwise call the console's API with an admin's cookie.
  */
+import { knownCurrency } from "../../src/domain/Currency.ts"
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import type { Page } from "playwright-core"
@@ -76,7 +77,8 @@ layer(Layer.merge(TestApp(), Browser.layer), live)("pages on the console's origi
           userCode: 424242,
           gameCode: game.code,
           providerCode: game.providerCode,
-          balance: 50,
+          balance: 5000n,
+          currency: knownCurrency("BRL")!,
           original: true,
           lang: "en",
           rtp: undefined,

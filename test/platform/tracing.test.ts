@@ -82,7 +82,8 @@ const upstreamAdapters = Layer.unwrap(Effect.map(Effect.service(FakeUpstream), (
           playfiver: {
             baseUrl: fake.url,
             agentToken: Option.some(Redacted.make(agentToken)),
-            secretKey: Option.some(Redacted.make(secretKey))
+            secretKey: Option.some(Redacted.make(secretKey)),
+            currency: "BRL"
           }
         })
       ))

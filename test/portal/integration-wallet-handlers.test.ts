@@ -43,7 +43,7 @@ import { givenTestBet } from "../support/SpecWallet.ts"
 const AnsweringPartner = Layer.succeed(
   PartnerCallbacks,
   PartnerCallbacks.of({
-    ask: () => Effect.succeed({ _tag: "Balance", balance: 100_000 } satisfies PartnerAnswer),
+    ask: () => Effect.succeed({ _tag: "Balance", balance: 100_000n } satisfies PartnerAnswer),
     deliver: () => Effect.void,
     send: (_target, _eventId, _body, headersAt) =>
       Effect.succeed({

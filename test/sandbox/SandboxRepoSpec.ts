@@ -61,9 +61,9 @@ export const sandboxRepoSpec = <R>(
       yield* repo.openWallet(wallet, 10_000)
       yield* repo.openWallet(wallet, 99)
       assert.isTrue(yield* repo.hasWallet(wallet))
-      assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 10_000, "opened once")
+      assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 10_000n, "opened once")
       yield* repo.setWalletBalance(wallet, 2_550)
-      assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 2_550)
+      assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 2_550n)
       const fresh = { partnerId: partner.id, externalPlayerId: player() }
       yield* repo.setWalletBalance(fresh, 1)
       assert.isTrue(yield* repo.hasWallet(fresh), "set opens it")
@@ -75,7 +75,7 @@ export const sandboxRepoSpec = <R>(
         Exit.isFailure(yield* Effect.exit(repo.transaction(repo.moveWallet(wallet, -1)))),
         "a negative balance is refused"
       )
-      assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 2_550)
+      assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 2_550n)
     }))
 
   it.effect("a transaction applies whole or not at all, and two on one wallet do not lose each other's move", () =>
@@ -86,7 +86,7 @@ export const sandboxRepoSpec = <R>(
       yield* repo.openWallet(wallet, 1_000)
       const eventId = `evt_${randomBytes(6).toString("hex")}`
       const failed = yield* Effect.exit(repo.transaction(Effect.gen(function*() {
-        yield* repo.moveWallet(wallet, (yield* repo.lockWallet(wallet)) - 300)
+        yield* repo.moveWallet(wallet, (yield* repo.lockWallet(wallet)) - 300n)
         yield* repo.recordEvent({
           eventId,
           partnerId: partner.id,
@@ -99,15 +99,15 @@ export const sandboxRepoSpec = <R>(
         return yield* Effect.fail("the partner refused" as const)
       })))
       assert.isTrue(Exit.isFailure(failed))
-      assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 1_000, "the move was undone")
+      assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 1_000n, "the move was undone")
       assert.isTrue(Option.isNone(yield* repo.replyTo(keyOf(partner.id, eventId))), "and the event")
       const add = repo.transaction(Effect.gen(function*() {
         const balance = yield* repo.lockWallet(wallet)
         for (let i = 0; i < 3; i++) yield* Effect.yieldNow
-        yield* repo.moveWallet(wallet, balance + 100)
+        yield* repo.moveWallet(wallet, balance + 100n)
       }))
       yield* Effect.all([add, add, add], { concurrency: "unbounded" })
-      assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 1_300)
+      assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 1_300n)
     }))
 
   it.effect("an event is recorded once with its answer and headers; a rollback's bet is remembered", () =>

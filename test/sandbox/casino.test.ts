@@ -51,7 +51,7 @@ layer(TestApp(), live)("the sandbox aggregator", (it) => {
         userCode: 1,
         gameCode: disabled.code,
         providerCode: disabled.providerCode,
-        balance: 1,
+        balance: 1n,
         original: true,
         lang: "pt",
         rtp: undefined,

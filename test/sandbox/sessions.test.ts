@@ -16,7 +16,7 @@ const launchSession = Effect.gen(function*() {
     userCode: 4242,
     gameCode: game.code,
     providerCode: game.providerCode,
-    balance: 10,
+    balance: 10n,
     original: true,
     lang: "en",
     rtp: undefined,

@@ -116,7 +116,7 @@ layer(App, live)("a test token on a service configured with the real upstreams",
       const launched = yield* client.casino.launch({
         payload: {
           external_player_id: "sbx-1",
-          player_balance: 5000,
+          player_balance: "50.00",
           provider: game.provider,
           game_code: game.game_code
         }
@@ -199,7 +199,7 @@ layer(App, live)("a test token on a service configured with the real upstreams",
       const providers = yield* client.casino.providers()
       assert.deepStrictEqual(providers.data.list.map((p) => p.provider), ["pg-soft", "pragmatic-play"])
       const launched = yield* client.casino.launch({
-        payload: { external_player_id: "live-1", player_balance: 5000, provider: "pg-soft", game_code: "126" }
+        payload: { external_player_id: "live-1", player_balance: "50.00", provider: "pg-soft", game_code: "126" }
       })
       assert.match(launched.data.launch.url, /^https:\/\/games\.example\/launch/)
 

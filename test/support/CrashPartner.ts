@@ -25,10 +25,10 @@ export const givenCrashPartner = (books: PartnerBooks, slug: string, external: s
       RETURNING partner_id::text AS id, webhook_secret
     `
     const [player] = yield* sql<{ id: string; internal_user_id: string }>`
-      INSERT INTO partner_players (partner_id, external_player_id, balance)
-      VALUES (${Number(partner.id)}, ${external}, ${balance}) RETURNING id::text, internal_user_id::text
+      INSERT INTO partner_players (partner_id, external_player_id, currency, balance)
+      VALUES (${Number(partner.id)}, ${external}, 'BRL', ${balance * 100}) RETURNING id::text, internal_user_id::text
     `
     books.secrets.add(partner.webhook_secret)
-    books.balances.set(external, balance * 100)
+    books.balances.set(external, BigInt(balance * 100))
     return { databaseUrl, sql, playerId: Number(player.id), userCode: Number(player.internal_user_id) }
   })

@@ -7,7 +7,8 @@
  * garbage, or failing notifications.
  */
 import { verify } from "../../src/wallet/outbox/Signature.ts"
-import { centsFromNumeric } from "../../src/domain/Money.ts"
+import { type Currency, knownCurrency } from "../../src/domain/Currency.ts"
+import { amountOnWire, type Minor, signedMinorOf } from "../../src/domain/Money.ts"
 import type { Answer, RecordedCall, Script } from "./FakeUpstream.ts"
 
 export type PartnerBehaviour =
@@ -46,6 +47,9 @@ export interface ReceivedCallback {
   readonly headers: RecordedCall["headers"]
 }
 
+/** Where a player's balance in one currency is kept: the player's id for BRL, `player/currency` for any other. */
+export const walletOf = (player: string, currency: string) => currency === "BRL" ? player : `${player}/${currency}`
+
 export class PartnerBooks {
   /** The partner's copies of webhook secrets (one fake can stand for several partners). */
   readonly secrets = new Set<string>()
@@ -64,7 +68,8 @@ export class PartnerBooks {
   readonly faults = new Set<WalletFault>()
   /** Only players with a balance here are known; any other is answered `unknown_player` (off: every player is known, at 0). */
   knownPlayersOnly = false
-  readonly balances = new Map<string, number>()
+  /** Minor units, by player (BRL, the tests' default) or `player/currency` (any other currency: its own balance). */
+  readonly balances = new Map<string, Minor>()
   readonly received: Array<ReceivedCallback> = []
   /** Event ids whose money was moved, in the order they were applied. */
   readonly applied: Array<string> = []
@@ -74,8 +79,8 @@ export class PartnerBooks {
   readonly rolledBack = new Set<string>()
   private readonly answers = new Map<string, Answer>()
 
-  balanceOf(player: string) {
-    return this.balances.get(player) ?? 0
+  balanceOf(player: string, currency = "BRL"): Minor {
+    return this.balances.get(walletOf(player, currency)) ?? 0n
   }
 
   receivedFor(eventId: string) {
@@ -102,11 +107,16 @@ export class PartnerBooks {
 
   /** What the partner does with a verified callback it has not answered before. */
   private apply(body: any): Answer {
-    const player = String(body.player?.external_player_id)
-    const exact = centsFromNumeric(String(body.amount ?? 0))
-    const cents = this.faults.has("rounds-amounts") ? Math.round(exact / 100) * 100 : exact
-    const balance = () => ({ kind: "json", body: { balance: this.balanceOf(player) / 100 } }) as const
-    if (this.behaviour === "unknown-player" || (this.knownPlayersOnly && !this.balances.has(player))) {
+    // Each currency of a player is a balance of its own; amounts are read exactly in the body's currency.
+    const currency: Currency = knownCurrency(String(body.currency)) ?? knownCurrency("BRL")!
+    const wallet = walletOf(String(body.player?.external_player_id), currency.code)
+    const exact = signedMinorOf(String(body.amount ?? 0), currency) ?? 0n
+    const unit = 10n ** BigInt(currency.exponent)
+    const cents = this.faults.has("rounds-amounts") ? exact / unit * unit : exact
+    const current = () => this.balances.get(wallet) ?? 0n
+    const stated = () => amountOnWire(current(), currency)
+    const balance = () => ({ kind: "json", body: { balance: stated() } }) as const
+    if (this.behaviour === "unknown-player" || (this.knownPlayersOnly && !this.balances.has(wallet))) {
       return { kind: "json", status: 404, body: { error: "unknown_player" } }
     }
     switch (body.kind) {
@@ -114,27 +124,23 @@ export class PartnerBooks {
         return balance()
       case "bet":
         if (this.rolledBack.has(body.event_id) && !this.faults.has("applies-late-bet")) {
-          return { kind: "json", status: 409, body: { error: "rolled_back", balance: this.balanceOf(player) / 100 } }
+          return { kind: "json", status: 409, body: { error: "rolled_back", balance: stated() } }
         }
-        if (this.behaviour === "broke" || this.balanceOf(player) < cents) {
-          return {
-            kind: "json",
-            status: 402,
-            body: { error: "insufficient_funds", balance: this.balanceOf(player) / 100 }
-          }
+        if (this.behaviour === "broke" || current() < cents) {
+          return { kind: "json", status: 402, body: { error: "insufficient_funds", balance: stated() } }
         }
-        this.balances.set(player, this.balanceOf(player) - cents)
+        this.balances.set(wallet, current() - cents)
         this.applied.push(body.event_id)
         return balance()
       case "win":
       case "refund":
-        this.balances.set(player, this.balanceOf(player) + cents)
+        this.balances.set(wallet, current() + cents)
         this.applied.push(body.event_id)
         return { kind: "json", body: { ok: true } }
       case "rollback":
         // Only a bet that was applied is given back; one not seen yet is refused if it comes.
         if (this.applied.includes(body.rolls_back)) {
-          this.balances.set(player, this.balanceOf(player) + cents)
+          this.balances.set(wallet, current() + cents)
           this.applied.push(body.event_id)
         } else {
           this.rolledBack.add(body.rolls_back)

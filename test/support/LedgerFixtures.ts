@@ -9,9 +9,10 @@ export const player = new PartnerPlayer({
   environment: "live",
   externalPlayerId: "p-42",
   internalUserId: 1000042,
+  currency: "BRL",
   name: null,
   email: null,
-  balance: 10_000
+  balance: 10_000n
 })
 
 export const at = new Date("2026-11-22T13:00:00.000Z")
@@ -35,8 +36,8 @@ export const roundOf = (overrides: Partial<Round> = {}): Round => ({
   roundId: "r-1",
   status: "settled",
   pendingBets: 0,
-  betTotal: 500,
-  winTotal: 0,
+  betTotal: 500n,
+  winTotal: 0n,
   refundedEarly: false,
   createdAt: at,
   updatedAt: at,
@@ -58,14 +59,14 @@ export const transactionRow = (overrides: Partial<WalletTransaction>): WalletTra
   debitTxnId: null,
   gameCode: "g",
   providerCode: "p",
-  bet: 500,
-  win: 0,
+  bet: 500n,
+  win: 0n,
   status: "applied",
   refusal: null,
   note: null,
-  amount: -500,
-  balanceAfter: 9_500,
-  answer: { refusal: null, balance: 9_500 },
+  amount: -500n,
+  balanceAfter: 9_500n,
+  answer: { refusal: null, balance: 9_500n },
   createdAt: at,
   settledAt: at,
   ageMillis: 0,

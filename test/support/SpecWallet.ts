@@ -17,9 +17,10 @@ export const givenTestBet = (
         partnerId,
         environment: "test",
         externalPlayerId: "p-1",
+        currency: "BRL",
         name: null,
         email: null,
-        balance: 100_000
+        balance: 100_000n
       })
     )
     yield* Wallet.use((wallet) =>

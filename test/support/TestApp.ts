@@ -1,3 +1,5 @@
+import { Currencies } from "../../src/domain/Currency.ts"
+import { CurrencyConfig } from "../../src/platform/CurrencyConfig.ts"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Duration, Effect, Layer, Option, Schema } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest } from "effect/http"
@@ -43,7 +45,8 @@ export const testCasinoConfig = (overrides: Partial<CasinoConfig["Service"]> = {
     playfiver: {
       baseUrl: "http://127.0.0.1:9",
       agentToken: Option.none(),
-      secretKey: Option.none()
+      secretKey: Option.none(),
+      currency: "BRL"
     },
     timeout: Duration.seconds(2),
     syncInterval: Duration.hours(1),
@@ -51,6 +54,14 @@ export const testCasinoConfig = (overrides: Partial<CasinoConfig["Service"]> = {
     catalogCacheMaxBytes: 1024 * 1024,
     ...overrides
   })
+
+/** Every fiat currency and the crypto codes tests play in (BTC, its display units, ETH, USDT); BRL by default. */
+export const testCurrencyConfig = (
+  settings: { readonly crypto?: ReadonlyArray<string>; readonly defaultCode?: string } = {}
+) => {
+  const currencies = new Currencies(settings.crypto ?? ["BTC", "mBTC", "uBTC", "ETH", "USDT"])
+  return CurrencyConfig.of({ currencies, defaultCurrency: currencies.find(settings.defaultCode ?? "BRL")! })
+}
 
 export const testSportsConfig = (overrides: Partial<SportsConfig["Service"]> = {}) =>
   SportsConfig.of({
@@ -165,6 +176,7 @@ export const testOperationsConfig = (overrides: Partial<OperationsConfig["Servic
 export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
   readonly casino?: Partial<CasinoConfig["Service"]>
+  readonly currencies?: { readonly crypto?: ReadonlyArray<string>; readonly defaultCode?: string }
   readonly sports?: Partial<SportsConfig["Service"]>
   readonly catalog?: Partial<SportsCatalogConfig["Service"]>
   readonly stream?: Partial<StreamConfig["Service"]>
@@ -182,6 +194,7 @@ export interface TestSettings {
 export type TestConfigs =
   | AppConfig
   | CasinoConfig
+  | CurrencyConfig
   | SportsConfig
   | SportsCatalogConfig
   | StreamConfig
@@ -198,6 +211,7 @@ export const TestConfig = (settings: TestSettings = {}) =>
   Layer.mergeAll(
     Layer.succeed(AppConfig, testConfig(settings.app)),
     Layer.succeed(CasinoConfig, testCasinoConfig(settings.casino)),
+    Layer.succeed(CurrencyConfig, testCurrencyConfig(settings.currencies)),
     Layer.succeed(SportsConfig, testSportsConfig(settings.sports)),
     Layer.succeed(SportsCatalogConfig, testCatalogConfig(settings.catalog)),
     Layer.succeed(StreamConfig, testStreamConfig(settings.stream)),

@@ -6,7 +6,11 @@ import { WalletRecovery } from "../../src/wallet/WalletRecovery.ts"
 import type { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { WalletCredentials } from "../../src/integrations/playfiver/WalletCredentials.ts"
 import type { Environment } from "../../src/domain/Environment.ts"
-import { centsFromNumeric, parseCents } from "../../src/domain/Money.ts"
+import { knownCurrency } from "../../src/domain/Currency.ts"
+import { minorOf } from "../../src/domain/Money.ts"
+
+/** A BRL amount as tests write it (`12.5`), in cents. */
+const parseCents = (text: string) => minorOf(text, knownCurrency("BRL")!)
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { FakeUpstream } from "./FakeUpstream.ts"
@@ -53,6 +57,7 @@ export const givenPlayer = (
       partnerId,
       environment,
       externalPlayerId,
+      currency: "BRL",
       name: null,
       email: null,
       balance: cents
@@ -130,7 +135,7 @@ export const mirrorOf = (playerId: number) =>
     Effect.service(SqlClient.SqlClient),
     (sql) => sql<{ balance: string }>`SELECT balance FROM partner_players WHERE id = ${playerId}`
   ).pipe(
-    Effect.map((rows) => centsFromNumeric(rows[0].balance)),
+    Effect.map((rows) => BigInt(rows[0].balance)),
     Effect.orDie
   )
 
@@ -173,7 +178,7 @@ export const assertConserved = (
     )
     const ledger = yield* ledgerOf(player.playerId)
     const applied = ledger.filter((row) => row.status === "applied")
-      .reduce((sum, row) => sum + centsFromNumeric(row.amount), 0)
+      .reduce((sum, row) => sum + BigInt(row.amount), 0n)
     const held = books.balanceOf(player.external)
     const start = parseCents(String(player.start))!
     assert.strictEqual(held, start + applied, "the partner holds its start plus the ledger's applied changes")

@@ -26,9 +26,10 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       partnerId: partner.id,
       environment: "live",
       externalPlayerId: `p-${unique()}`,
+      currency: "BRL",
       name: null,
       email: null,
-      balance: 10_000
+      balance: 10_000n
     })
   })
   const transaction = (
@@ -48,8 +49,8 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
     debitTxnId: null,
     gameCode: "g",
     providerCode: "p",
-    bet: 0,
-    win: 0,
+    bet: 0n,
+    win: 0n,
     ...more
   })
   const applied = (balance: number | null, amount = 0, more: Partial<Outcome> = {}): Outcome => ({
@@ -62,7 +63,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
     mirror: balance,
     ...more
   })
-  const create: RoundWrite = { _tag: "Create", status: "settled", refundedEarly: false, addBet: 0, addWin: 0 }
+  const create: RoundWrite = { _tag: "Create", status: "settled", refundedEarly: false, addBet: 0n, addWin: 0n }
   const win = (player: PartnerPlayer, txnId: string): NewCallback => ({
     partnerId: player.partnerId,
     environment: player.environment,
@@ -83,10 +84,10 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       const repo = yield* WalletRepo
       const player = yield* givenPlayer
       const txnId = `bet-${unique()}`
-      const opened = yield* repo.openBet(transaction(player, "bet", txnId, { bet: 1_000, win: 300 }), player)
+      const opened = yield* repo.openBet(transaction(player, "bet", txnId, { bet: 1_000n, win: 300n }), player)
       assert.strictEqual(opened._tag, "Opened")
       if (opened._tag !== "Opened") return
-      assert.strictEqual(opened.player.balance, 10_000)
+      assert.strictEqual(opened.player.balance, 10_000n)
       assert.deepInclude(opened.transaction, { status: "pending", bet: 1_000, win: 300, debitTxnId: null })
       const ask: NewCallback = {
         ...win(player, txnId),
@@ -96,10 +97,10 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       }
       assert.isTrue(yield* repo.settleBet(opened.transaction, applied(9_300, -700), [ask, win(player, txnId)]))
       assert.isFalse(yield* repo.settleBet(opened.transaction, applied(9_300, -700), []), "settled once")
-      assert.strictEqual(yield* mirrorOf(player), 9_300)
+      assert.strictEqual(yield* mirrorOf(player), 9_300n)
       const settled = Option.getOrThrow(yield* repo.findTransaction("live", "sandbox", "bet", txnId))
       assert.deepInclude(settled, { status: "applied", amount: -700, balanceAfter: 9_300 })
-      assert.deepStrictEqual(settled.answer, { refusal: null, balance: 9_300 })
+      assert.deepStrictEqual(settled.answer, { refusal: null, balance: 9_300n })
       const [round] = yield* repo.roundsByRef([settled.roundRef])
       assert.deepInclude(round, { status: "settled", pendingBets: 0, betTotal: 1_000, winTotal: 300 })
       const written = yield* (yield* OutboxRepo).list({ playerId: player.id, limit: 10 })
@@ -125,17 +126,17 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
         repo.recordDecided(transaction(player, "refund", txnId), applied(null), create, [])
       )
       assert.strictEqual(created._tag, "RoundChanged")
-      const update: RoundWrite = { _tag: "Update", roundRef: first.roundRef, refund: true, addBet: 0, addWin: 0 }
+      const update: RoundWrite = { _tag: "Update", roundRef: first.roundRef, refund: true, addBet: 0n, addWin: 0n }
       const again = yield* Effect.flip(
         repo.recordDecided(transaction(player, "refund", txnId), applied(null), update, [])
       )
       assert.strictEqual(again._tag, "TransactionExists")
       const late = yield* repo.openBet(
-        transaction(player, "bet", `late-${txnId}`, { roundId: `round-${txnId}`, bet: 100 }),
+        transaction(player, "bet", `late-${txnId}`, { roundId: `round-${txnId}`, bet: 100n }),
         player
       )
       assert.strictEqual(late._tag, "NotOpened")
-      assert.strictEqual(yield* mirrorOf(player), 10_000, "a decision without a mirror leaves it")
+      assert.strictEqual(yield* mirrorOf(player), 10_000n, "a decision without a mirror leaves it")
     }))
 
   it.effect("a rollback before its debit holds the debit's key: the debit is never opened, only refused", () =>
@@ -149,19 +150,19 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
         create,
         []
       )
-      const opened = yield* Effect.flip(repo.openBet(transaction(player, "bet", debitTxnId, { bet: 100 }), player))
+      const opened = yield* Effect.flip(repo.openBet(transaction(player, "bet", debitTxnId, { bet: 100n }), player))
       assert.strictEqual(opened._tag, "DebitRolledBack")
       const refusal: Outcome = {
         status: "refused",
         refusal: "DEBIT_ROLLED_BACK",
         note: null,
-        amount: 0,
-        balanceAfter: 10_000,
-        answer: refused("DEBIT_ROLLED_BACK", 10_000),
+        amount: 0n,
+        balanceAfter: 10_000n,
+        answer: refused("DEBIT_ROLLED_BACK", 10_000n),
         mirror: null
       }
       const written = yield* repo.recordDecided(
-        transaction(player, "bet", debitTxnId, { bet: 100 }),
+        transaction(player, "bet", debitTxnId, { bet: 100n }),
         refusal,
         create,
         []
@@ -174,15 +175,15 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       const repo = yield* WalletRepo
       const player = yield* givenPlayer
       const debitTxnId = `undo-${unique()}`
-      const opened = yield* repo.openBet(transaction(player, "bet", debitTxnId, { bet: 500 }), player)
+      const opened = yield* repo.openBet(transaction(player, "bet", debitTxnId, { bet: 500n }), player)
       if (opened._tag !== "Opened") return assert.fail("not opened")
       yield* repo.settleBet(opened.transaction, applied(9_500, -500), [])
       const update: RoundWrite = {
         _tag: "Update",
         roundRef: opened.transaction.roundRef,
         refund: false,
-        addBet: -500,
-        addWin: 0
+        addBet: -500n,
+        addWin: 0n
       }
       const undo = (txnId: string, outcome: Outcome) =>
         repo.recordDecided(
@@ -197,7 +198,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
         repo.recordDecided(
           transaction(player, "rollback", `rb2-${debitTxnId}`, { debitTxnId, roundId: opened.transaction.roundId }),
           applied(10_500, 500),
-          { ...update, addBet: 0 },
+          { ...update, addBet: 0n },
           []
         )
       )
@@ -205,17 +206,17 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       yield* repo.recordDecided(
         transaction(player, "rollback", `rb3-${debitTxnId}`, { debitTxnId, roundId: opened.transaction.roundId }),
         applied(null, 0, { note: "already_rolled_back" }),
-        { ...update, addBet: 0 },
+        { ...update, addBet: 0n },
         []
       )
-      assert.strictEqual(yield* mirrorOf(player), 10_000)
+      assert.strictEqual(yield* mirrorOf(player), 10_000n)
       const [round] = yield* repo.roundsByRef([opened.transaction.roundRef])
-      assert.strictEqual(round.betTotal, 0, "the stake is off its round")
+      assert.strictEqual(round.betTotal, 0n, "the stake is off its round")
       const rows = yield* repo.transactionsOfRounds([opened.transaction.roundRef])
       assert.deepStrictEqual(rows.map((t) => [t.kind, t.debitTxnId, t.amount]), [
-        ["bet", null, -500],
-        ["rollback", debitTxnId, 500],
-        ["rollback", debitTxnId, 0]
+        ["bet", null, -500n],
+        ["rollback", debitTxnId, 500n],
+        ["rollback", debitTxnId, 0n]
       ])
     }))
 
@@ -230,12 +231,17 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
         `round-${unique()}`,
         (round) => Effect.map(players.lockBalance(player.id), (balance) => [Option.isNone(round), balance])
       )
-      assert.deepStrictEqual(locked, [true, 10_000])
+      assert.deepStrictEqual(locked, [true, 10_000n])
       assert.isTrue(yield* players.setMode(player.partnerId, "shadow"))
-      yield* repo.recordDecided(transaction(player, "credit", `free-${unique()}`, { win: 100 }), applied(10_100, 100), {
-        ...create,
-        addWin: 100
-      }, [])
+      yield* repo.recordDecided(
+        transaction(player, "credit", `free-${unique()}`, { win: 100n }),
+        applied(10_100, 100),
+        {
+          ...create,
+          addWin: 100n
+        },
+        []
+      )
       assert.isNull(yield* mirrorOf(player))
     }))
 }

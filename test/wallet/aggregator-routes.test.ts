@@ -41,7 +41,7 @@ layer(WalletApp(books), live)("POST /aggregator/{aggregator}/wallet", (it) => {
       const again = yield* winBetAt("/aggregator/wallet", player.userCode, "route-1", 10)
       assert.deepStrictEqual(again.body, { msg: "", balance: 90 })
       assert.strictEqual((yield* ledgerOf(player.playerId)).length, 1)
-      assert.strictEqual(yield* mirrorOf(player.playerId), 9_000)
+      assert.strictEqual(yield* mirrorOf(player.playerId), 9_000n)
       // The sandbox's event ids are the ones they always were.
       assert.strictEqual(books.receivedFor(transactionEventId("bet", "route-1")).length, 1)
       yield* assertConserved(books, player, first.body)
@@ -57,6 +57,6 @@ layer(WalletApp(books), live)("POST /aggregator/{aggregator}/wallet", (it) => {
       assert.strictEqual(unknown.status, 404)
       assert.strictEqual(walletAnswer(unknown).msg, "INVALID_REQUEST")
       assert.deepStrictEqual(yield* ledgerOf(player.playerId), [])
-      assert.strictEqual(yield* mirrorOf(player.playerId), 10_000)
+      assert.strictEqual(yield* mirrorOf(player.playerId), 10_000n)
     }))
 })

@@ -75,9 +75,9 @@ const givenTestWallet = (wallet: "fake" | "sandbox") =>
       externalPlayerId: external,
       name: null,
       email: null,
-      balance: 5_000
+      balance: 5_000n
     })
-    books.balances.set(external, 5_000)
+    books.balances.set(external, 5_000n)
     return { ...created, external }
   })
 
@@ -143,7 +143,7 @@ layer(App, live)("wallet certification", (it) => {
       const { external, partner } = yield* givenTestWallet("fake")
       const run = yield* certify(partner.id, external)
       assert.deepStrictEqual(failed(run), [], JSON.stringify(run.cases.filter((result) => result.status !== "passed")))
-      assert.strictEqual(books.balanceOf(external), 5_000)
+      assert.strictEqual(books.balanceOf(external), 5_000n)
     }))
 
   const faults: ReadonlyArray<readonly [WalletFault, ReadonlyArray<CaseKey>]> = [

@@ -92,7 +92,7 @@ layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)(
             (n) => n === 1,
             "the debit at the partner"
           )
-          assert.strictEqual(books.balanceOf(player.external), 2_500, "the partner took the stake")
+          assert.strictEqual(books.balanceOf(player.external), 2_500n, "the partner took the stake")
           yield* kill(first)
           books.behaviour = "fine"
           const [left] = yield* sql<{ status: string }>`
@@ -108,11 +108,11 @@ layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)(
             PARTNER_CALLBACK_TIMEOUT: "1 second"
           })
           const [answered, repeated, retried] = yield* awaitOutcomes(second, 3)
-          assert.deepStrictEqual(answered, { _tag: "Accepted", balance: 4_000 }, second.output.join("\n"))
+          assert.deepStrictEqual(answered, { _tag: "Accepted", balance: 4_000n }, second.output.join("\n"))
           assert.deepStrictEqual(repeated, answered, "the rollback's repeat replays")
           assert.deepStrictEqual(
             retried,
-            { _tag: "Refused", refusal: "INSUFFICIENT_USER_FUNDS", balance: 4_000 },
+            { _tag: "Refused", refusal: "INSUFFICIENT_USER_FUNDS", balance: 4_000n },
             "the debit's retry replays its recovery"
           )
 
@@ -127,7 +127,7 @@ layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)(
             second.output.some((line) => line.includes("A bet left pending was settled as refused")),
             "the second instance recovered the debit"
           )
-          assert.strictEqual(books.balanceOf(player.external), 4_000, "the partner holds its start")
+          assert.strictEqual(books.balanceOf(player.external), 4_000n, "the partner holds its start")
           const notifications = yield* sql<{ kind: string }>`
           SELECT kind FROM partner_callbacks WHERE player_id = ${player.playerId} AND kind <> 'bet'
         `
@@ -165,8 +165,8 @@ layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)(
             WALLET_PENDING_TIMEOUT: "120 seconds"
           })
           const [staked, credited] = yield* awaitOutcomes(first, 2)
-          assert.deepStrictEqual(staked, { _tag: "Accepted", balance: 4_500 }, first.output.join("\n"))
-          assert.deepStrictEqual(credited, { _tag: "Accepted", balance: 6_500 })
+          assert.deepStrictEqual(staked, { _tag: "Accepted", balance: 4_500n }, first.output.join("\n"))
+          assert.deepStrictEqual(credited, { _tag: "Accepted", balance: 6_500n })
           const win = transactionEventId("win", "crash-credit-1", "sandbox")
           yield* eventually(
             Effect.sync(() => books.receivedFor(win).length),
@@ -177,7 +177,7 @@ layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)(
           books.hangNotifications = false
           const [written] = yield* sql<{ status: string }>`SELECT status FROM partner_callbacks WHERE event_id = ${win}`
           assert.notStrictEqual(written.status, "delivered", "the win is in the outbox, not delivered")
-          assert.strictEqual(books.balanceOf(player.external), 4_500, "the partner has not been paid the win")
+          assert.strictEqual(books.balanceOf(player.external), 4_500n, "the partner has not been paid the win")
 
           // Another instance takes the dead one's delivery over once its lock is stale; the aggregator's retry replays.
           const second = yield* ledger([paid], {
@@ -192,7 +192,7 @@ layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)(
             "the win delivered by the second instance"
           )
           assert.strictEqual(books.applied.filter((id) => id === win).length, 1, "the win paid once")
-          assert.strictEqual(books.balanceOf(player.external), 5_000 - 500 + 2_000, "start - stake + win")
+          assert.strictEqual(books.balanceOf(player.external), 5_000n - 500n + 2_000n, "start - stake + win")
 
           yield* assertConserved(books, player, { balance: toAmount(credited.balance) }).pipe(
             Effect.provideService(SqlClient.SqlClient, sql)

@@ -83,7 +83,7 @@ layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)("
           books.applied.filter((id) => id === win).length,
           1
         )
-        assert.strictEqual(books.balanceOf("crash-player"), 6_500)
+        assert.strictEqual(books.balanceOf("crash-player"), 6_500n)
       }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => books.reset()))),
     { timeout: 120_000 }
   )
@@ -98,7 +98,7 @@ layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)("
         const unanswered = yield* Effect.forkChild(winBet(first.url, "killed-bet-1", 15, 0))
         const bet = transactionEventId("bet", "killed-bet-1")
         yield* eventually(Effect.sync(() => books.receivedFor(bet).length), (n) => n === 1, "the bet at the partner")
-        assert.strictEqual(books.balanceOf("killed-player"), 2_500, "the partner took the stake")
+        assert.strictEqual(books.balanceOf("killed-player"), 2_500n, "the partner took the stake")
         process.kill(Number(first.handle.pid), "SIGKILL")
         yield* Effect.ignore(Fiber.await(unanswered))
         books.behaviour = "fine"
@@ -114,7 +114,7 @@ layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)("
           (rows) => rows[0]?.status === "delivered",
           "the rollback delivered"
         )
-        assert.strictEqual(books.balanceOf("killed-player"), 4_000, "the partner holds what the aggregator was told")
+        assert.strictEqual(books.balanceOf("killed-player"), 4_000n, "the partner holds what the aggregator was told")
         const [entry] = yield* sql<{ status: string; note: string }>`SELECT status, note FROM wallet_transactions`
         assert.deepStrictEqual(entry, { status: "refused", note: "recovered" })
       }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => books.reset()))),
@@ -157,7 +157,7 @@ layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)("
             1
           )
         }
-        assert.strictEqual(books.balanceOf("restart-player"), 1_300)
+        assert.strictEqual(books.balanceOf("restart-player"), 1_300n)
       }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => books.reset()))),
     { timeout: 120_000 }
   )

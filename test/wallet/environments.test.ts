@@ -127,7 +127,7 @@ layer(App, live)("live and test in the wallet", (it) => {
       assert.deepStrictEqual(liveSeen.entries.map((e) => e.txnId).sort(), ["env-1", "env-2"])
       assert.deepStrictEqual(testSeen.entries.map((e) => e.txnId).sort(), ["env-1", "env-r1"])
       const liveOne = yield* ledger.transaction({ partnerId: acme.partner.id, environment: "live" }, "env-1")
-      assert.deepStrictEqual(liveOne.map((e) => [e.kind, e.amount]), [["bet", -600]])
+      assert.deepStrictEqual(liveOne.map((e) => [e.kind, e.amount]), [["bet", -600n]])
       const testRound = yield* ledger.rounds(
         { partnerId: acme.partner.id, environment: "test" },
         "env-round",

@@ -69,7 +69,7 @@ const PartnerAuthMemory = Layer.succeed(
 const TakingPartner = Layer.succeed(
   PartnerCallbacks,
   PartnerCallbacks.of({
-    ask: () => Effect.succeed({ _tag: "Balance", balance: 100_000 } satisfies PartnerAnswer),
+    ask: () => Effect.succeed({ _tag: "Balance", balance: 100_000n } satisfies PartnerAnswer),
     deliver: () => Effect.void,
     send: () => Effect.die("the ledger's handlers send no certification callback")
   })
@@ -118,9 +118,10 @@ const givenPlayer = (partnerId = acme.id) =>
         partnerId,
         environment: "live",
         externalPlayerId: `player-${++players}`,
+        currency: "BRL",
         name: null,
         email: null,
-        balance: 100_000
+        balance: 100_000n
       })
   )
 

@@ -85,11 +85,12 @@ layer(WalletApp(books), live)("shadow players", (it) => {
         partnerId: acme.partner.id,
         environment: "live",
         externalPlayerId: "shadow-1",
+        currency: "BRL",
         name: "Zelda Quixotic",
         email: "zelda.quixotic@example.test",
-        balance: 98_765
+        balance: 98_765n
       })
-      books.balances.set("shadow-1", 98_765)
+      books.balances.set("shadow-1", 98_765n)
       assert.deepInclude(player, { name: null, email: null, balance: null })
       const user = player.internalUserId
       const figures = [987.65]
@@ -157,11 +158,12 @@ layer(WalletApp(books), live)("shadow players", (it) => {
         partnerId: acme.partner.id,
         environment: "live",
         externalPlayerId: "switch-1",
+        currency: "BRL",
         name: "Ulysses Persisted",
         email: "ulysses@example.test",
-        balance: 54_365
+        balance: 54_365n
       })
-      books.balances.set("switch-1", 54_365)
+      books.balances.set("switch-1", 54_365n)
       assert.strictEqual(player.name, "Ulysses Persisted")
       // A whole round while persisted: its balances are kept (mirror, balance_after, answer, the win's body) ...
       assert.deepStrictEqual(
@@ -206,9 +208,10 @@ layer(WalletApp(books), live)("shadow players", (it) => {
         partnerId: acme.partner.id,
         environment: "live",
         externalPlayerId: "switch-1",
+        currency: "BRL",
         name: "U",
         email: null,
-        balance: 5_000
+        balance: 5_000n
       })
       assert.deepInclude(again, { name: "U", balance: 5_000 })
     }).pipe(Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))))
@@ -230,7 +233,7 @@ layer(WalletApp(books), live)("shadow players", (it) => {
         msg: "",
         balance: 343.65
       })
-      assert.strictEqual(books.balanceOf("stalled-1"), 31_165, "the partner took neither win yet")
+      assert.strictEqual(books.balanceOf("stalled-1"), 31_165n, "the partner took neither win yet")
       // The partner takes notifications again: a Balance delivers the line first, and the partner's figure says it all.
       books.failNotifications = 0
       const told = yield* balance(user)

@@ -197,8 +197,8 @@ layer(WalletApp(books), live)("daily statements", (it) => {
           debitTxnId: null,
           gameCode: "ag-hidden-fortune",
           providerCode: "aurora-gaming",
-          bet: 100,
-          win: 0
+          bet: 100n,
+          win: 0n
         }, ana).pipe(Effect.orDie)
         assert.strictEqual(opened._tag, "Opened")
         const sql = yield* SqlClient.SqlClient

@@ -167,8 +167,8 @@ layer(FirstInstance, live)("stuck items and the operator alert", (it) => {
           debitTxnId: null,
           gameCode: "ag-hidden-fortune",
           providerCode: "aurora-gaming",
-          bet: 500,
-          win: 0
+          bet: 500n,
+          win: 0n
         }, ana).pipe(Effect.orDie)
         if (opened._tag !== "Opened") return assert.fail("the bet opened")
 

@@ -194,7 +194,7 @@ describe("a crash between the partner's answer and the settle, test and shadow p
           const player = yield* givenRacePlayer(crashBooks, 70, kind)
           const crashed = yield* winBet(player, `crash-${kind}-1`, { bet: 20, win: 5 })
           assert.strictEqual(crashed.status, 500, "the aggregator got no answer")
-          assert.strictEqual(crashBooks.balanceOf(player.external), 5_000, "the partner took the stake")
+          assert.strictEqual(crashBooks.balanceOf(player.external), 5_000n, "the partner took the stake")
           assert.deepInclude((yield* ledgerOf(player.playerId))[0], { txn_id: `crash-${kind}-1`, status: "pending" })
 
           const retried = yield* winBet(player, `crash-${kind}-1`, { bet: 20, win: 5 })

@@ -124,7 +124,7 @@ layer(WalletApp(books), live)("the ledger's events under races", (it) => {
       assert.deepStrictEqual(rollbacks.filter((row) => row.note === null).map((row) => row.amount), ["7.00"])
       assert.isTrue(rollbacks.filter((row) => row.note !== null).every((row) => row.note === "already_rolled_back"))
       assert.strictEqual(books.receivedFor(transactionEventId("rollback", "ev-rr-debit")).length, 1)
-      assert.strictEqual(books.balanceOf(player.external), 10_000)
+      assert.strictEqual(books.balanceOf(player.external), 10_000n)
     }))
 
   it.effect("under PlayFiver's key too: a debit and its rollbacks under different ids at once, its stake back once", () =>
@@ -155,7 +155,7 @@ layer(WalletApp(books), live)("the ledger's events under races", (it) => {
       assert.deepStrictEqual(keys, [{ aggregator: "playfiver" }], "every row under PlayFiver's key")
       assert.isAtMost(rows.filter((row) => row.kind === "rollback" && row.amount !== "0.00").length, 1)
       assert.lengthOf(outcomes, 5)
-      assert.strictEqual(books.balanceOf(player.external), 10_000, "whatever came first, nothing is left taken")
+      assert.strictEqual(books.balanceOf(player.external), 10_000n, "whatever came first, nothing is left taken")
     }))
 
   it.effect("a rollback overtaking its pending debit waits for it, then gives its stake back; its repeats replay", () =>
@@ -186,11 +186,11 @@ layer(WalletApp(books), live)("the ledger's events under races", (it) => {
         accepted(10_000)
       )
       const late = yield* handle(debit(player.userCode, "ev-ts-debit", 1_000))
-      assert.deepStrictEqual(late, { _tag: "Refused", refusal: "DEBIT_ROLLED_BACK", balance: 10_000 })
+      assert.deepStrictEqual(late, { _tag: "Refused", refusal: "DEBIT_ROLLED_BACK", balance: 10_000n })
       assert.deepStrictEqual(yield* handle(debit(player.userCode, "ev-ts-debit", 1_000)), late, "its repeat replays")
       assert.strictEqual(books.receivedFor(transactionEventId("bet", "ev-ts-debit")).length, 0)
       const credited = yield* handle(credit(player.userCode, "ev-ts-credit", 500, "ev-ts-debit"))
-      assert.deepStrictEqual(credited, { _tag: "Refused", refusal: "DEBIT_NOT_FOUND", balance: 10_000 })
+      assert.deepStrictEqual(credited, { _tag: "Refused", refusal: "DEBIT_NOT_FOUND", balance: 10_000n })
       yield* conserved(player, credited)
     }))
 
@@ -207,7 +207,7 @@ layer(WalletApp(books), live)("the ledger's events under races", (it) => {
       assert.deepStrictEqual(undone, accepted(10_000))
       if (taken._tag === "Refused") assert.strictEqual(taken.refusal, "DEBIT_ROLLED_BACK")
       yield* conserved(player, undone)
-      assert.strictEqual(books.balanceOf(player.external), 10_000)
+      assert.strictEqual(books.balanceOf(player.external), 10_000n)
     }).pipe(Effect.ensuring(restore)))
 
   it.effect("a credit naming no debit is a free win on its round; one naming another player's debit is refused", () =>
@@ -217,7 +217,7 @@ layer(WalletApp(books), live)("the ledger's events under races", (it) => {
       yield* handle(debit(ana.userCode, "ev-own-debit", 300))
       assert.deepStrictEqual(
         yield* handle(credit(bia.userCode, "ev-other-credit", 900, "ev-own-debit")),
-        { _tag: "Refused", refusal: "DEBIT_NOT_FOUND", balance: 10_000 }
+        { _tag: "Refused", refusal: "DEBIT_NOT_FOUND", balance: 10_000n }
       )
       const free = yield* handle(credit(bia.userCode, "ev-free-credit", 900, null))
       assert.deepStrictEqual(free, accepted(10_900))

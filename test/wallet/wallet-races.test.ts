@@ -144,7 +144,7 @@ describe("a partner past the time-out", () => {
         )
         yield* lateRestore
         assert.notInclude(lateBooks.applied, betEvent)
-        assert.strictEqual(lateBooks.balanceOf(player.external), 3_000)
+        assert.strictEqual(lateBooks.balanceOf(player.external), 3_000n)
         yield* assertConserved(lateBooks, player, answer.body)
       }).pipe(Effect.ensuring(lateRestore)))
   })
@@ -158,7 +158,7 @@ describe("a crash between the partner's answer and the settle", () => {
         const player = yield* givenWalletPlayer(crashBooks, 70)
         const crashed = yield* winBet(player.userCode, "crash-1", { bet: 20, win: 5 })
         assert.strictEqual(crashed.status, 500, "the aggregator got no answer")
-        assert.strictEqual(crashBooks.balanceOf(player.external), 5_000, "the partner took the stake")
+        assert.strictEqual(crashBooks.balanceOf(player.external), 5_000n, "the partner took the stake")
         assert.deepInclude((yield* ledgerOf(player.playerId))[0], { txn_id: "crash-1", status: "pending" })
 
         const retried = yield* winBet(player.userCode, "crash-1", { bet: 20, win: 5 })

@@ -92,13 +92,13 @@ describe("the rules, as pure functions", () => {
   it("a bet's end follows the partner's answer", () => {
     const call = bet("s-1", { bet: 1_000, win: 2_500 })
     const answers: ReadonlyArray<[PartnerAnswer, object]> = [
-      [{ _tag: "Balance", balance: 9_000 }, {
+      [{ _tag: "Balance", balance: 9_000n }, {
         status: "applied",
         amount: 1_500,
         balanceAfter: 11_500,
         rollback: false
       }],
-      [{ _tag: "InsufficientFunds", balance: 500 }, {
+      [{ _tag: "InsufficientFunds", balance: 500n }, {
         status: "refused",
         refusal: "INSUFFICIENT_USER_FUNDS",
         amount: 0,
@@ -112,11 +112,11 @@ describe("the rules, as pure functions", () => {
         askError: "down"
       }]
     ]
-    for (const [answer, expected] of answers) assert.deepInclude(settleBet(call, answer, 7_700), expected)
-    assert.deepStrictEqual(settleBet(call, { _tag: "InsufficientFunds", balance: null }, 7_700).answer, {
+    for (const [answer, expected] of answers) assert.deepInclude(settleBet(call, answer, 7_700n), expected)
+    assert.deepStrictEqual(settleBet(call, { _tag: "InsufficientFunds", balance: null }, 7_700n).answer, {
       _tag: "Refused",
       refusal: "INSUFFICIENT_USER_FUNDS",
-      balance: 7700
+      balance: 7700n
     })
   })
 
@@ -136,7 +136,7 @@ describe("the rules, as pure functions", () => {
       createdAt: new Date(0),
       updatedAt: new Date(0)
     }
-    assert.deepStrictEqual(decideRefund(round), { _tag: "Undo", amount: -1_500 })
+    assert.deepStrictEqual(decideRefund(round), { _tag: "Undo", amount: -1_500n })
     assert.deepStrictEqual(decideRefund({ ...round, status: "refunded" }), { _tag: "AlreadyRefunded" })
     assert.deepStrictEqual(decideRefund(undefined), { _tag: "Tombstone" })
   })
@@ -195,9 +195,10 @@ const given = Effect.gen(function*() {
     partnerId: 1,
     environment: "live",
     externalPlayerId: "p",
+    currency: "BRL",
     name: null,
     email: null,
-    balance: 10_000
+    balance: 10_000n
   })
 })
 
@@ -207,8 +208,8 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const player = yield* given
       const wallet = yield* Wallet
       const answer = yield* wallet.handle(bet("m-1", { bet: 1_000, win: 300 }), "live")
-      assert.deepStrictEqual(answer, { _tag: "Accepted", balance: 9300 })
-      assert.strictEqual(Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance, 9_300)
+      assert.deepStrictEqual(answer, { _tag: "Accepted", balance: 9300n })
+      assert.strictEqual(Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance, 9_300n)
       const written = (yield* MemoryCallbacks).filter((callback) => callback.txnId === "m-1").map((callback) =>
         callback.kind
       )
@@ -221,16 +222,16 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const wallet = yield* Wallet
       const sandboxBet = bet("m-same", { bet: 1_000, win: 0 }, "m-same-round")
       const playfiverBet: DebitAndCredit = { ...sandboxBet, aggregator: "playfiver" }
-      assert.deepStrictEqual(yield* wallet.handle(sandboxBet, "live"), { _tag: "Accepted", balance: 9000 })
-      assert.deepStrictEqual(yield* wallet.handle(playfiverBet, "live"), { _tag: "Accepted", balance: 8000 })
+      assert.deepStrictEqual(yield* wallet.handle(sandboxBet, "live"), { _tag: "Accepted", balance: 9000n })
+      assert.deepStrictEqual(yield* wallet.handle(playfiverBet, "live"), { _tag: "Accepted", balance: 8000n })
       // A repeat is a repeat within its aggregator only: it moves nothing.
-      assert.deepStrictEqual(yield* wallet.handle(playfiverBet, "live"), { _tag: "Accepted", balance: 8000 })
+      assert.deepStrictEqual(yield* wallet.handle(playfiverBet, "live"), { _tag: "Accepted", balance: 8000n })
       const repo = yield* WalletRepo
       const sandboxEntry = Option.getOrThrow(yield* repo.findTransaction("live", "sandbox", "bet", "m-same"))
       const playfiverEntry = Option.getOrThrow(yield* repo.findTransaction("live", "playfiver", "bet", "m-same"))
       assert.notStrictEqual(sandboxEntry.roundRef, playfiverEntry.roundRef)
-      assert.strictEqual(sandboxEntry.amount + playfiverEntry.amount, -2_000)
-      assert.strictEqual(Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance, 8_000)
+      assert.strictEqual(sandboxEntry.amount + playfiverEntry.amount, -2_000n)
+      assert.strictEqual(Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance, 8_000n)
       // The partner was asked twice, each under the event id it has always had for that aggregator's transaction
       // (PlayFiver's and the sandbox's ids predate aggregators' names: an aggregator added later has its name in them).
       assert.deepStrictEqual(partner.asked, [transactionEventId("bet", "m-same"), transactionEventId("bet", "m-same")])
@@ -238,7 +239,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       // A refund undoes only its own aggregator's round.
       assert.deepStrictEqual(
         yield* wallet.handle({ ...refundOf("m-same-refund", "m-same-round"), aggregator: "playfiver" }, "live"),
-        { _tag: "Accepted", balance: 9000 }
+        { _tag: "Accepted", balance: 9000n }
       )
       const rounds = yield* repo.roundsByRef([sandboxEntry.roundRef, playfiverEntry.roundRef])
       assert.deepStrictEqual(rounds.map((round) => [round.aggregator, round.status]), [
@@ -252,7 +253,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       yield* given
       partner.away = true
       const answer = yield* (yield* Wallet).handle(bet("m-2", { bet: 1_000, win: 0 }), "live")
-      assert.deepStrictEqual(answer, { _tag: "Refused", refusal: "INSUFFICIENT_USER_FUNDS", balance: 10_000 })
+      assert.deepStrictEqual(answer, { _tag: "Refused", refusal: "INSUFFICIENT_USER_FUNDS", balance: 10_000n })
       const written = (yield* MemoryCallbacks).filter((callback) => callback.txnId === "m-2")
       assert.deepStrictEqual(written.map((callback) => [callback.kind, callback.asked?.error ?? null]), [[
         "bet",
@@ -266,12 +267,12 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const wallet = yield* Wallet
       assert.deepStrictEqual(yield* wallet.handle(refundOf("m-r1", "m-round-3"), "live"), {
         _tag: "Accepted",
-        balance: 10_000
+        balance: 10_000n
       })
       assert.deepStrictEqual(yield* wallet.handle(bet("m-3", { bet: 500, win: 0 }, "m-round-3"), "live"), {
         _tag: "Refused",
         refusal: "ROUND_REFUNDED",
-        balance: 10_000
+        balance: 10_000n
       })
       assert.deepStrictEqual(partner.asked, [])
     }))
@@ -282,11 +283,11 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const wallet = yield* Wallet
       yield* wallet.handle(bet("m-4", { bet: 1_000, win: 6_000 }, "m-round-4"), "live")
       // The player spent the win elsewhere: the partner says 20.00.
-      yield* (yield* PartnerPlayers).confirmBalance(player.id, 2_000)
+      yield* (yield* PartnerPlayers).confirmBalance(player.id, 2_000n)
       const refunded = yield* wallet.handle(refundOf("m-r4", "m-round-4"), "live")
-      assert.deepStrictEqual(refunded, { _tag: "Accepted", balance: 0 })
+      assert.deepStrictEqual(refunded, { _tag: "Accepted", balance: 0n })
       const entry = Option.getOrThrow(yield* (yield* WalletRepo).findTransaction("live", "sandbox", "refund", "m-r4"))
-      assert.strictEqual(entry.amount, -5_000, "the partner is told the whole reversal")
+      assert.strictEqual(entry.amount, -5_000n, "the partner is told the whole reversal")
     }))
 
   it.effect("a refund waits for its round's pending bet, then undoes it", () =>
@@ -298,8 +299,8 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       yield* TestClock.adjust("50 millis")
       const refunding = yield* Effect.forkChild(wallet.handle(refundOf("m-r5", "m-round-5"), "live"))
       yield* TestClock.adjust("1 second")
-      assert.deepStrictEqual(yield* Fiber.join(pending), { _tag: "Accepted", balance: 9300 })
-      assert.deepStrictEqual(yield* Fiber.join(refunding), { _tag: "Accepted", balance: 10_000 })
+      assert.deepStrictEqual(yield* Fiber.join(pending), { _tag: "Accepted", balance: 9300n })
+      assert.deepStrictEqual(yield* Fiber.join(refunding), { _tag: "Accepted", balance: 10_000n })
     }))
 
   it.effect("a bet left pending past the time-out is recovered: refused with a rollback, and its repeat gets that", () =>
@@ -318,8 +319,8 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
         debitTxnId: null,
         gameCode: "g",
         providerCode: "p",
-        bet: 100,
-        win: 0
+        bet: 100n,
+        win: 0n
       }, player)
       assert.strictEqual(opened._tag, "Opened")
       const wallet = yield* Wallet
@@ -332,7 +333,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       assert.deepStrictEqual(yield* wallet.handle(bet("m-6", { bet: 100, win: 0 }), "live"), {
         _tag: "Refused",
         refusal: "INSUFFICIENT_USER_FUNDS",
-        balance: 10_000
+        balance: 10_000n
       })
       assert.isTrue(
         (yield* MemoryCallbacks).some((callback) => callback.txnId === "m-6" && callback.kind === "rollback")
@@ -350,40 +351,40 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
         gameCode: "g",
         providerCode: "p"
       } as const
-      const debitOf = (txnId: string): Debit => ({ _tag: "Debit", ...fields, txnId, bet: 1_000 })
+      const debitOf = (txnId: string): Debit => ({ _tag: "Debit", ...fields, txnId, bet: 1_000n })
       const rollbackOf = (txnId: string, debitTxnId: string): Rollback => ({
         _tag: "Rollback",
         ...fields,
         txnId,
         debitTxnId
       })
-      const credit: Credit = { _tag: "Credit", ...fields, txnId: "m-ev-c", win: 2_500, debitTxnId: "m-ev-d" }
-      assert.deepStrictEqual(yield* wallet.handle(debitOf("m-ev-d"), "live"), { _tag: "Accepted", balance: 9_000 })
-      assert.deepStrictEqual(yield* wallet.handle(credit, "live"), { _tag: "Accepted", balance: 11_500 })
+      const credit: Credit = { _tag: "Credit", ...fields, txnId: "m-ev-c", win: 2_500n, debitTxnId: "m-ev-d" }
+      assert.deepStrictEqual(yield* wallet.handle(debitOf("m-ev-d"), "live"), { _tag: "Accepted", balance: 9_000n })
+      assert.deepStrictEqual(yield* wallet.handle(credit, "live"), { _tag: "Accepted", balance: 11_500n })
       assert.deepStrictEqual(yield* wallet.handle(rollbackOf("m-ev-r1", "m-ev-d"), "live"), {
         _tag: "Accepted",
-        balance: 12_500
+        balance: 12_500n
       })
       assert.deepStrictEqual(yield* wallet.handle(rollbackOf("m-ev-r2", "m-ev-d"), "live"), {
         _tag: "Accepted",
-        balance: 12_500
+        balance: 12_500n
       })
       assert.deepStrictEqual(yield* wallet.handle({ ...credit, txnId: "m-ev-c2" }, "live"), {
         _tag: "Refused",
         refusal: "DEBIT_NOT_FOUND",
-        balance: 12_500
+        balance: 12_500n
       })
       assert.deepStrictEqual(yield* wallet.handle(rollbackOf("m-ev-r3", "m-ev-late"), "live"), {
         _tag: "Accepted",
-        balance: 12_500
+        balance: 12_500n
       })
       assert.deepStrictEqual(yield* wallet.handle(debitOf("m-ev-late"), "live"), {
         _tag: "Refused",
         refusal: "DEBIT_ROLLED_BACK",
-        balance: 12_500
+        balance: 12_500n
       })
       assert.notInclude(partner.asked, transactionEventId("bet", "m-ev-late"))
-      assert.strictEqual(Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance, 12_500)
+      assert.strictEqual(Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance, 12_500n)
       const notified = (yield* MemoryCallbacks).filter((c) => c.kind !== "bet" && c.txnId.startsWith("m-ev"))
       assert.deepStrictEqual(notified.map((c) => [c.kind, c.txnId]), [["win", "m-ev-c"], ["rollback", "m-ev-d"]])
     }))

@@ -60,10 +60,10 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         const { external, playerId, userCode } = yield* givenWalletPlayer(books, 120.5)
         const first = yield* balance(userCode)
         assert.deepStrictEqual(first.body, { msg: "", balance: 120.5 })
-        books.balances.set(external, 9_999)
+        books.balances.set(external, 9_999n)
         const second = yield* balance(userCode)
         assert.deepStrictEqual(second.body, { msg: "", balance: 99.99 })
-        assert.strictEqual(yield* mirrorOf(playerId), 9_999)
+        assert.strictEqual(yield* mirrorOf(playerId), 9_999n)
         const asked = books.received.filter((callback) => callback.body?.player?.external_player_id === external)
         assert.isTrue(asked.every((callback) => callback.verified && callback.kind === "balance"))
         const unknown = yield* balance(987_654_321)
@@ -87,7 +87,7 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         const answer = yield* winBet(userCode, "wb-1", { bet: 10, win: 25.5 })
         assert.strictEqual(answer.status, 200)
         assert.deepStrictEqual(answer.body, { msg: "", balance: 115.5 })
-        assert.strictEqual(yield* mirrorOf(playerId), 11_550)
+        assert.strictEqual(yield* mirrorOf(playerId), 11_550n)
         const [entry] = yield* ledgerOf(playerId)
         assert.deepInclude(entry, { txn_id: "wb-1", kind: "bet", status: "applied", refusal: null })
         assert.strictEqual(Number(entry.amount), 15.5)
@@ -165,7 +165,7 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
           (yield* ledgerOf(playerId)).map((entry) => [entry.status, entry.refusal]),
           [["refused", "INSUFFICIENT_USER_FUNDS"], ["refused", "INVALID_USER"]]
         )
-        assert.strictEqual(books.balanceOf(external), 500)
+        assert.strictEqual(books.balanceOf(external), 500n)
         // A refusal is an answer: no rollback follows.
         yield* Effect.sleep("300 millis")
         assert.strictEqual(books.receivedFor(transactionEventId("rollback", "poor-1")).length, 0)
@@ -185,11 +185,11 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
             Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))
           )
           assert.deepStrictEqual(answer.body, { msg: "INSUFFICIENT_USER_FUNDS", balance: 40 })
-          assert.strictEqual(yield* mirrorOf(playerId), 4_000)
+          assert.strictEqual(yield* mirrorOf(playerId), 4_000n)
           const rollback = transactionEventId("rollback", `${behaviour}-1`)
           yield* eventually(Effect.sync(() => books.receivedFor(rollback).length), (n) => n >= 1, "the rollback")
           // Whether or not the partner took the stake (the slow one did), it has it back, and no win was paid.
-          assert.strictEqual(books.balanceOf(external), 4_000)
+          assert.strictEqual(books.balanceOf(external), 4_000n)
           assert.strictEqual(books.receivedFor(transactionEventId("win", `${behaviour}-1`)).length, 0)
           if (behaviour === "huge") {
             const sql = yield* SqlClient.SqlClient
@@ -216,7 +216,7 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         )
         assert.deepStrictEqual(answer.body, { msg: "INSUFFICIENT_USER_FUNDS", balance: 40 })
         assert.isFalse(books.receivedFor(transactionEventId("bet", "wrong-secret-1"))[0].verified)
-        assert.strictEqual(books.balanceOf(external), 4_000)
+        assert.strictEqual(books.balanceOf(external), 4_000n)
       }))
 
     it.effect("a partner without a callback_url cannot take bets: INVALID_USER", () =>

@@ -62,7 +62,7 @@ layer(WalletApp(books), live)("Notifications", (it) => {
       const delivered = yield* eventually(callbackRow(win), (row) => row.status === "delivered", "the retry")
       assert.strictEqual(delivered.attempts, 2)
       assert.isNull(delivered.last_error)
-      assert.strictEqual(books.balanceOf(external), 5_200)
+      assert.strictEqual(books.balanceOf(external), 5_200n)
 
       const attempts = books.receivedFor(win)
       assert.strictEqual(attempts.length, 2)
@@ -88,7 +88,7 @@ layer(WalletApp(books), live)("Notifications", (it) => {
         Effect.ensuring(Effect.sync(() => (books.hugeNotifications = false)))
       )
       assert.strictEqual(delivered.attempts, 2)
-      assert.strictEqual(books.balanceOf(external), 5_200)
+      assert.strictEqual(books.balanceOf(external), 5_200n)
     }))
 
   it.effect("a player's notifications arrive in order, even when the first has to be retried", () =>
@@ -119,7 +119,7 @@ layer(WalletApp(books), live)("Notifications", (it) => {
       assert.strictEqual(retried.status, "pending")
       yield* eventually(Effect.sync(() => books.receivedFor(win).length), (n) => n === 2, "the replay")
       yield* eventually(callbackRow(win), (row) => row.status === "delivered", "delivered again")
-      assert.strictEqual(books.balanceOf(external), 1_300)
+      assert.strictEqual(books.balanceOf(external), 1_300n)
 
       const bet = yield* callbackRow(transactionEventId("bet", "replay-1"))
       const notReplayable = yield* Effect.exit(outbox.retry(Number(bet.id)))
@@ -146,7 +146,7 @@ describe("when deliveries run out of attempts", () => {
         assert.strictEqual((yield* callbackRow(win)).status, "failed", "no more attempts on its own")
         yield* (yield* CallbackOutbox).retry(Number(failed.id))
         yield* eventually(callbackRow(win), (row) => row.status === "delivered", "the operator's retry")
-        assert.strictEqual(patient.balanceOf("patient-1"), 1_100)
+        assert.strictEqual(patient.balanceOf("patient-1"), 1_100n)
       }))
   })
 })
