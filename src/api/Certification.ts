@@ -173,8 +173,8 @@ export const TestPlayerField = Schema.Trim.check(
   Schema.isMinLength(1, { message: "The :attribute field is required." }),
   Schema.isMaxLength(255, { message: "The :attribute field must not be greater than 255 characters." })
 ).annotate({
-  description: "The test player the run plays with: one of the partner's test players (launched once with the test " +
-    "token). Left as it was found: every case gives back what it moved.",
+  description: "The test player the run plays with: one of the partner's test players, launched once with the test " +
+    "token in the run's currency (the partner's default). Left as it was found: every case gives back what it moved.",
   examples: ["player-42"]
 })
 
