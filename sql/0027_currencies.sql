@@ -27,6 +27,9 @@ ALTER TABLE partner_players DROP CONSTRAINT partner_players_partner_environment_
 ALTER TABLE partner_players ADD CONSTRAINT partner_players_partner_environment_external_currency_key
   UNIQUE (partner_id, environment, external_player_id, currency);
 
+-- The shadow players' trigger (0015) names balance_after: it is set aside while the column changes type, and the
+-- answers below are rewritten without it (they only change units), then it is put back as it was.
+DROP TRIGGER wallet_transactions_forget_shadow_balances ON wallet_transactions;
 ALTER TABLE wallet_transactions
   ADD COLUMN currency text NOT NULL DEFAULT current_setting('partner_api.default_currency'),
   ALTER COLUMN bet TYPE numeric(40, 0)
@@ -47,6 +50,9 @@ SET answer = jsonb_set(
     * power(10::numeric, current_setting('partner_api.default_currency_exponent')::int))::numeric(40, 0)::text)
 )
 WHERE answer ? 'balance';
+CREATE TRIGGER wallet_transactions_forget_shadow_balances
+  BEFORE INSERT OR UPDATE OF balance_after, answer ON wallet_transactions
+  FOR EACH ROW EXECUTE FUNCTION forget_shadow_balances();
 -- A partner's transactions in one currency, newest first: the books' `?currency=` filter.
 CREATE INDEX wallet_transactions_by_partner_currency ON wallet_transactions (partner_id, currency, created_at, id);
 

@@ -40,7 +40,7 @@ export const certify = Command.make("certify", {
     }
   })).pipe(
     Command.withDescription(
-      "Certify the partner's test wallet now: every case is sent from this process to its test callback URL (or the sandbox " +
+      "Certify the partner's test wallet now, in the partner's default currency: every case is sent from this process to its test callback URL (or the sandbox " +
         "partner wallet at PUBLIC_URL), signed with its test webhook secret; prints the report, case by case on stderr as " +
         "they finish; exit code 0 only when every case passed"
     ),

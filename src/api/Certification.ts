@@ -1,7 +1,9 @@
 import { Effect, Option, Schema, Struct } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
+  caseChecks,
   CaseKey,
+  caseKeys,
   CaseResult,
   cases,
   Certification,
@@ -9,20 +11,23 @@ import {
   Exchange,
   Timing
 } from "../domain/Certification.ts"
+import { storedCurrency } from "../domain/Currency.ts"
+import { amountOnWire } from "../domain/Money.ts"
 import { isStorable, StorableText } from "../domain/Text.ts"
 import { Envelope, IsoDate } from "./Envelope.ts"
 import { Conflict, ErrorMessages, Forbidden, NotFound, ValidationFailed } from "./Errors.ts"
 import { RequestValidation } from "./RequestValidation.ts"
-import { Amount, centsAs } from "./Wallet.ts"
+import { Amount } from "./Wallet.ts"
 
 /**
  * Wallet certification for partners: with the test token, start a run of cases against the partner's test wallet
  * and read its report, case by case, with every request sent and every answer got (domain/Certification.ts). The
- * wire's run is the domain's renamed at the edge, amounts in currency units, each case with what it checks and the
- * fault it catches.
+ * wire's run is the domain's renamed at the edge, amounts from minor units to the units of the run's currency (a
+ * number for currencies of up to 3 decimals, a string beyond, as every amount of the contract), each case with what it
+ * checks (in the run's amounts) and the fault it catches.
  */
 
-const amountFromCents = Schema.NullOr(centsAs(Amount))
+const Balance = Schema.NullOr(Amount).annotate({ description: "In the run's `currency`" })
 
 const ExchangeEntry = Exchange.mapFields(Struct.assign({ sentAt: IsoDate })).pipe(
   Schema.encodeKeys({ sentAt: "sent_at" })
@@ -46,9 +51,9 @@ const CaseView = Schema.Struct({
   reason: CaseResult.fields.reason.annotate({
     description: "Why it failed or was not run, in words; null when it passed"
   }),
-  balanceBefore: amountFromCents,
-  expectedBalance: amountFromCents,
-  balanceAfter: amountFromCents,
+  balanceBefore: Balance,
+  expectedBalance: Balance,
+  balanceAfter: Balance,
   timing: Schema.NullOr(TimingEntry).annotate({
     description: "Answer times of the run's calls (the Answer times case)"
   }),
@@ -69,6 +74,7 @@ export const CertificationCodec = Schema.Struct({
     "id",
     "status",
     "externalPlayerId",
+    "currency",
     "callbackUrl",
     "startedBy",
     "startedVia",
@@ -90,12 +96,24 @@ export const CertificationCodec = Schema.Struct({
   casesTotal: "cases_total"
 }))
 
-/** A run as the report's codec takes it: each case with its catalog texts. */
-export const certificationView = (run: CertificationRecord): typeof CertificationCodec.Type => ({
-  ...run,
-  casesTotal: Object.keys(cases).length,
-  cases: run.cases.map((result) => ({ ...result, ...cases[result.key] }))
-})
+/** A run as the report's codec takes it: each case with its catalog texts and its balances in the run's currency. */
+export const certificationView = (run: CertificationRecord): typeof CertificationCodec.Type => {
+  const currency = storedCurrency(run.currency)
+  const onWire = (minor: bigint | null) => minor === null ? null : amountOnWire(minor, currency)
+  return {
+    ...run,
+    casesTotal: caseKeys.length,
+    cases: run.cases.map((result) => ({
+      ...result,
+      title: cases[result.key].title,
+      checks: caseChecks(result.key, currency),
+      catches: cases[result.key].catches,
+      balanceBefore: onWire(result.balanceBefore),
+      expectedBalance: onWire(result.expectedBalance),
+      balanceAfter: onWire(result.balanceAfter)
+    }))
+  }
+}
 
 export const CertificationEntry = Schema.toEncoded(CertificationCodec)
 
@@ -103,18 +121,19 @@ const exampleRun: typeof CertificationEntry.Type = {
   id: "cert_3f0c9a7d2e4f6a8b",
   status: "failed",
   external_player_id: "player-42",
+  currency: "BRL",
   callback_url: "https://acme.example/test-wallet",
   started_by: "partner acme-bets (test token)",
   started_via: "api",
-  summary: "16 of 17 cases passed; failed: The same event 20 times at once.",
+  summary: "17 of 18 cases passed; failed: The same event 20 times at once.",
   timeout_ms: 3000,
   started_at: "2026-11-22T13:00:00.120Z",
   finished_at: "2026-11-22T13:00:01.870Z",
-  cases_total: 17,
+  cases_total: 18,
   cases: [{
     key: "bet",
     title: cases.bet.title,
-    checks: cases.bet.checks,
+    checks: caseChecks("bet", storedCurrency("BRL")),
     catches: cases.bet.catches,
     status: "passed",
     reason: null,
@@ -123,7 +142,7 @@ const exampleRun: typeof CertificationEntry.Type = {
     balance_after: 149,
     timing: null,
     exchanges: [{
-      label: "bet 1.00 (round cert_3f0c9a7d2e4f6a8b_bet)",
+      label: "bet 1.00 BRL (round cert_3f0c9a7d2e4f6a8b_bet)",
       sent_at: "2026-11-22T13:00:00.410Z",
       millis: 38,
       request: {
@@ -139,7 +158,7 @@ const exampleRun: typeof CertificationEntry.Type = {
       },
       response: { status: 200, body: "{\"balance\":149}" },
       error: null,
-      reading: "balance 149.00"
+      reading: "balance 149.00 BRL"
     }],
     finished_at: "2026-11-22T13:00:00.470Z"
   }]
@@ -154,8 +173,8 @@ export const TestPlayerField = Schema.Trim.check(
   Schema.isMinLength(1, { message: "The :attribute field is required." }),
   Schema.isMaxLength(255, { message: "The :attribute field must not be greater than 255 characters." })
 ).annotate({
-  description: "The test player the run plays with: one of the partner's test players (launched once with the test " +
-    "token). Left as it was found: every case gives back what it moved.",
+  description: "The test player the run plays with: one of the partner's test players, launched once with the test " +
+    "token in the run's currency (the partner's default). Left as it was found: every case gives back what it moved.",
   examples: ["player-42"]
 })
 
@@ -181,9 +200,11 @@ export class CertificationGroup extends HttpApiGroup.make("certifications")
         "with GET /wallet/certifications/{certification_id} as its cases finish. The run sends its cases to the test " +
         "callback URL (or the sandbox partner wallet when there is none): balance, win, bet, refund, rollback, the same " +
         `event twice and 20 times at once, a rollback before its bet, a bad signature, a stale timestamp, a signature of ` +
-        "another body, insufficient funds, an unknown player, amounts with two decimals, a zero bet, conservation and " +
-        `answer times. ${howToTellThem} A live token is refused (403); a player that is not one of the partner's test ` +
-        "players is a 422 on `external_player_id`; a run already going for the partner is a 409."
+        "another body, insufficient funds, an unknown player, another currency, amounts to the minor unit, a zero " +
+        "bet, conservation and answer times. The run plays in the partner's default currency, with the test player's " +
+        "balance in it, and every amount scales with that currency (a bet of 1.00 BRL is 1 JPY, or 1 BTC). " +
+        `${howToTellThem} A live token is refused (403); a player that is not one of the partner's test players in ` +
+        "that currency is a 422 on `external_player_id`; a run already going for the partner is a 409."
     }))
   )
   .add(
@@ -195,8 +216,8 @@ export class CertificationGroup extends HttpApiGroup.make("certifications")
       summary: "A certification run's report, case by case (test token only)",
       description: "The run's status (`running`, `passed`, `failed`, `interrupted`), its summary, and each case " +
         "finished so far in the run's order: what it checks, the fault it catches, passed, failed (with why) or not " +
-        "run, the test player's balance before, expected and after, and every request sent and answer got. 404 for " +
-        "another partner's run."
+        "run, the test player's balance before, expected and after (in the run's `currency`), and every request sent " +
+        "and answer got. 404 for another partner's run."
     }))
   )
   .annotateMerge(OpenApi.annotations({

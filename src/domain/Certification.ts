@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { randomBytes } from "node:crypto"
-import { formatCents, type Minor } from "./Money.ts"
+import { type Currency, storedCurrency } from "./Currency.ts"
+import { formatMinor, type Minor } from "./Money.ts"
 import type { PartnerAnswer } from "./Wallet.ts"
 
 /**
@@ -34,6 +35,7 @@ export const caseKeys = [
   "other_body",
   "insufficient_funds",
   "unknown_player",
+  "other_currency",
   "two_decimals",
   "zero_bet",
   "conservation",
@@ -42,122 +44,222 @@ export const caseKeys = [
 export const CaseKey = Schema.Literals(caseKeys)
 export type CaseKey = typeof CaseKey.Type
 
+/**
+ * A run plays in one currency, the test player's, and every amount of its cases is in that currency's minor units,
+ * scaled by its exponent: a whole unit is 10^exponent minor units (1.00 BRL, 1 JPY, 1.00000000 BTC), so a case moves
+ * the same number of whole units in any currency. Every amount is a whole number of minor units (valid at every
+ * exponent from 0 to 18) and the amounts of one run are distinct at every exponent, so no two of a run's stakes can be
+ * mistaken for each other. The minor-unit case adds minor units to whole ones, so a wallet that rounds to fewer
+ * decimals than the currency has (cents in BTC) is caught.
+ */
+export interface CaseAmounts {
+  /** One whole unit: the stake of most cases (1.00 BRL, 1 JPY, 1 BTC). */
+  readonly unit: Minor
+  /** The free round's win that funds the run: 100 whole units. */
+  readonly float: Minor
+  /**
+   * The stake of the other body whose signature the `other_body` case sends: 10 whole units and one minor unit
+   * (10.01 BRL, 11 JPY, 10.00000001 BTC).
+   */
+  readonly otherBody: Minor
+  /** The bet of the `repeat` case, 2 whole units, and its win, 5. */
+  readonly repeatBet: Minor
+  readonly repeatWin: Minor
+  /** The bet of the `concurrent` case: 3 whole units. */
+  readonly concurrentBet: Minor
+  /** The minor-unit case's bet: 12 whole units and 34 minor units (12.34 BRL, 46 JPY, 12.00000034 BTC). */
+  readonly fineBet: Minor
+  /** Its win: 7 minor units (0.07 BRL, 7 JPY, 0.00000007 BTC). */
+  readonly fineWin: Minor
+}
+
+export const caseAmounts = (currency: Currency): CaseAmounts => {
+  const unit = 10n ** BigInt(currency.exponent)
+  return {
+    unit,
+    float: 100n * unit,
+    otherBody: 10n * unit + 1n,
+    repeatBet: 2n * unit,
+    repeatWin: 5n * unit,
+    concurrentBet: 3n * unit,
+    fineBet: 12n * unit + 34n,
+    fineWin: 7n
+  }
+}
+
+/**
+ * The currency the `other_currency` case sends a bet in: one that is not the run's (EUR, or USD for a run in EUR).
+ * The test player need not hold it: the case asks only that the run's balance does not move.
+ */
+export const otherCurrencyOf = (currency: Currency): Currency => storedCurrency(currency.code === "EUR" ? "USD" : "EUR")
+
+/** An amount as a report writes it: in the currency's units, with its code (`12.34 BRL`, `46 JPY`). */
+export const amountText = (minor: Minor, currency: Currency) => `${formatMinor(minor, currency)} ${currency.code}`
+
+/** A run's amounts in words, as the cases' descriptions name them. */
+export type AmountTexts = { readonly [K in keyof CaseAmounts]: string } & {
+  readonly zero: string
+  readonly fineRefund: string
+  readonly other: string
+}
+
+export const amountTexts = (currency: Currency): AmountTexts => {
+  const amounts = caseAmounts(currency)
+  const say = (minor: Minor) => amountText(minor, currency)
+  const other = otherCurrencyOf(currency)
+  return {
+    unit: say(amounts.unit),
+    float: say(amounts.float),
+    otherBody: say(amounts.otherBody),
+    repeatBet: say(amounts.repeatBet),
+    repeatWin: say(amounts.repeatWin),
+    concurrentBet: say(amounts.concurrentBet),
+    fineBet: say(amounts.fineBet),
+    fineWin: say(amounts.fineWin),
+    zero: say(0n),
+    fineRefund: say(amounts.fineBet - amounts.fineWin),
+    other: amountText(10n ** BigInt(other.exponent), other)
+  }
+}
+
 export interface CaseDescription {
   readonly title: string
-  /** What the case sends and what a correct wallet does with it. */
-  readonly checks: string
+  /** What the case sends and what a correct wallet does with it, with the amounts of the run's currency. */
+  readonly checks: (amounts: AmountTexts) => string
   /** The wallet fault it catches, named in its failure. */
   readonly catches: string
 }
 
-/** The cases in the order a run sends them. */
+/** The cases in the order a run sends them; amounts in the run's currency (see CaseAmounts). */
 export const cases: Readonly<Record<CaseKey, CaseDescription>> = {
   balance: {
     title: "Balance",
-    checks: "A balance callback for the test player is answered {\"balance\": <amount>}: the run's starting balance.",
-    catches: "a wallet that cannot answer the test player's balance in the contract's form"
+    checks: () =>
+      "A balance callback for the test player, in the run's currency, is answered {\"balance\": <amount>} in that " +
+      "currency (no more decimals than it has): the run's starting balance.",
+    catches: "a wallet that cannot answer the test player's balance in the contract's form and the run's currency"
   },
   win: {
     title: "Win",
-    checks:
-      "A free round's win of 100.00 is acknowledged (2xx) and credited once: the balance is 100.00 more. The run " +
-      "plays with it and takes it back at the end (see Conservation).",
+    checks: (a) =>
+      `A free round's win of ${a.float} is acknowledged (2xx) and credited once: the balance is ${a.float} more. The ` +
+      "run plays with it and takes it back at the end (see Conservation).",
     catches: "a win that is not credited, or credited more than once"
   },
   bet: {
     title: "Bet",
-    checks: "A bet of 1.00 is answered with the balance after it, 1.00 less, and the balance asked afterwards agrees.",
+    checks: (a) =>
+      `A bet of ${a.unit} is answered with the balance after it, ${a.unit} less, and the balance asked afterwards ` +
+      "agrees.",
     catches: "a stake that is not taken, or an answer that is not the balance after it"
   },
   refund: {
     title: "Refund",
-    checks:
-      "A refund of the bet's round (amount 1.00) is acknowledged and gives the stake back: the balance is 1.00 more.",
+    checks: (a) =>
+      `A refund of the bet's round (amount ${a.unit}) is acknowledged and gives the stake back: the balance is ` +
+      `${a.unit} more.`,
     catches: "a refund that is not applied"
   },
   rollback: {
     title: "Rollback",
-    checks: "A bet of 1.00, then a rollback of it: the stake comes back and the balance is as before the bet.",
+    checks: (a) =>
+      `A bet of ${a.unit}, then a rollback of it: the stake comes back and the balance is as before the bet.`,
     catches: "a rolled-back bet whose stake is not given back"
   },
   repeat: {
     title: "The same event twice",
-    checks:
-      "A bet of 2.00 sent twice with the same event id (freshly signed, as a retry is) gets the same answer and is " +
-      "taken once; its win of 5.00 sent twice is credited once; a refund of the round then gives the balance back.",
+    checks: (a) =>
+      `A bet of ${a.repeatBet} sent twice with the same event id (freshly signed, as a retry is) gets the same answer ` +
+      `and is taken once; its win of ${a.repeatWin} sent twice is credited once; a refund of the round then gives the ` +
+      "balance back.",
     catches: "double-applies a retry"
   },
   concurrent: {
     title: "The same event 20 times at once",
-    checks:
-      "A bet of 3.00 sent 20 times at the same moment with one event id: every answer is the same and the stake " +
-      "is taken once; a rollback then gives it back.",
+    checks: (a) =>
+      `A bet of ${a.concurrentBet} sent 20 times at the same moment with one event id: every answer is the same and ` +
+      "the stake is taken once; a rollback then gives it back.",
     catches: "double-applies a retry when the copies arrive together (a check-then-act race)"
   },
   rollback_first: {
     title: "A rollback before its bet",
-    checks:
+    checks: () =>
       "A rollback of a bet the wallet has not seen is acknowledged; the bet arriving after it is refused and the " +
       "balance does not move.",
     catches: "applies a late bet after its rollback"
   },
   bad_signature: {
     title: "A bad signature",
-    checks: "A bet of 1.00 signed with another secret is refused and the balance does not move.",
+    checks: (a) => `A bet of ${a.unit} signed with another secret is refused and the balance does not move.`,
     catches: "skips signature checks"
   },
   stale_timestamp: {
     title: "A stale timestamp",
-    checks:
-      "A bet of 1.00 signed correctly 10 minutes ago (a replayed callback) is refused and the balance does not move.",
+    checks: (a) =>
+      `A bet of ${a.unit} signed correctly 10 minutes ago (a replayed callback) is refused and the balance does not ` +
+      "move.",
     catches: "skips signature checks (an old signature, a replay, is accepted)"
   },
   other_body: {
     title: "A signature of another body",
-    checks:
-      "A bet of 1.00 carrying the signature of another body (the same bet of 0.01) is refused and the balance does " +
-      "not move.",
+    checks: (a) =>
+      `A bet of ${a.unit} carrying the signature of another body (the same bet of ${a.otherBody}) is refused and the ` +
+      "balance does not move.",
     catches: "skips signature checks (the signature is not checked against the body it came with)"
   },
   insufficient_funds: {
     title: "Insufficient funds",
-    checks:
-      "A bet of 1.00 more than the balance is refused with {\"error\": \"insufficient_funds\"} and the balance does " +
+    checks: (a) =>
+      `A bet of ${a.unit} more than the balance is refused with {"error": "insufficient_funds"} and the balance does ` +
       "not move.",
     catches: "takes a stake the balance cannot cover, or refuses it in a form the service cannot read"
   },
   unknown_player: {
     title: "An unknown player",
-    checks:
+    checks: () =>
       "A balance and a bet for a player the wallet never saw are answered {\"error\": \"unknown_player\"}; the test " +
       "player's balance does not move.",
     catches: "answers for a player it does not know"
   },
+  other_currency: {
+    title: "Another currency",
+    checks: (a) =>
+      `A bet of ${a.other} for the test player, in a currency that is not the run's: each currency of a player is a ` +
+      "balance of its own, so whatever the wallet answers (a refusal, or its balance in that currency) the balance " +
+      "in the run's currency does not move; a stake it took is given back by a rollback.",
+    catches: "mixes currencies (a stake in one currency taken from the player's balance in another)"
+  },
   two_decimals: {
-    title: "Amounts with two decimals",
-    checks: "A bet of 12.34, a win of 0.07 and the round's refund (12.27) move the balance by exactly those amounts.",
+    title: "Amounts to the minor unit",
+    checks: (a) =>
+      `A bet of ${a.fineBet}, a win of ${a.fineWin} and the round's refund (${a.fineRefund}) move the balance by ` +
+      "exactly those amounts, to the currency's smallest unit.",
     catches: "rounds amounts"
   },
   zero_bet: {
     title: "A zero bet",
-    checks:
-      "A bet of 0.00 is answered in the contract's form (the balance, unchanged, or a refusal) and moves nothing.",
+    checks: (a) =>
+      `A bet of ${a.zero} is answered in the contract's form (the balance, unchanged, or a refusal) and moves nothing.`,
     catches: "moves money, or fails, on a zero stake"
   },
   conservation: {
     title: "Conservation",
-    checks:
-      "The free round's win is taken back by a refund of its round (-100.00), and the balance at the end equals " +
-      "the balance at the start plus what the cases moved: 0.00, since every case gives back what it moved.",
+    checks: (a) =>
+      `The free round's win is taken back by a refund of its round (-${a.float}), and the balance at the end equals ` +
+      `the balance at the start plus what the cases moved: ${a.zero}, since every case gives back what it moved.`,
     catches: "loses or creates money over the run"
   },
   slowness: {
     title: "Answer times",
-    checks: "Every call of the run is answered within PARTNER_CALLBACK_TIMEOUT (3 s by default): p50 and p99 of the " +
+    checks: () =>
+      "Every call of the run is answered within PARTNER_CALLBACK_TIMEOUT (3 s by default): p50 and p99 of the " +
       "answer times, against it. Past it the service refuses the bet and rolls it back.",
     catches: "answers after the time-out"
   }
 }
+
+/** What a case checks, with the amounts of a run in `currency`. */
+export const caseChecks = (key: CaseKey, currency: Currency) => cases[key].checks(amountTexts(currency))
 
 /** A case's failure in words: what went wrong, then the fault it catches. */
 export const failureReason = (key: CaseKey, problems: ReadonlyArray<string>) =>
@@ -165,7 +267,7 @@ export const failureReason = (key: CaseKey, problems: ReadonlyArray<string>) =>
 
 /** One request a run sent (exactly as sent) and what came back. */
 export const Exchange = Schema.Struct({
-  /** What the request was, in words: `bet 1.00 (round cert_…_r1)`. */
+  /** What the request was, in words: `bet 1.00 BRL (round cert_…_r1)`. */
   label: Schema.String,
   sentAt: Schema.Date,
   /** How long the answer took; the time-out when none came. */
@@ -175,7 +277,7 @@ export const Exchange = Schema.Struct({
   response: Schema.NullOr(Schema.Struct({ status: Schema.Int, body: Schema.NullOr(Schema.String) })),
   /** Why no answer came (a time-out, a refused connection); null when one did. */
   error: Schema.NullOr(Schema.String),
-  /** How the service reads the answer: `balance 99.00`, `refused: insufficient funds`, `acknowledged (2xx)`, … */
+  /** How the service reads the answer: `balance 99.00 BRL`, `refused: insufficient funds`, `acknowledged (2xx)`, … */
   reading: Schema.String
 })
 export type Exchange = typeof Exchange.Type
@@ -196,10 +298,13 @@ export const CaseResult = Schema.Struct({
   status: CaseStatus,
   /** Why it failed (naming the fault it catches) or was not run; null when it passed. */
   reason: Schema.NullOr(Schema.String),
-  /** The test player's balance (cents) when the case began, what it should be at its end, and what it was. */
-  balanceBefore: Schema.NullOr(Schema.Int),
-  expectedBalance: Schema.NullOr(Schema.Int),
-  balanceAfter: Schema.NullOr(Schema.Int),
+  /**
+   * The test player's balance when the case began, what it should be at its end, and what it was: minor units of the
+   * run's currency.
+   */
+  balanceBefore: Schema.NullOr(Schema.BigInt),
+  expectedBalance: Schema.NullOr(Schema.BigInt),
+  balanceAfter: Schema.NullOr(Schema.BigInt),
   /** The answer times (the slowness case only). */
   timing: Schema.NullOr(Timing),
   exchanges: Schema.Array(Exchange),
@@ -212,6 +317,8 @@ export const Certification = Schema.Struct({
   id: Schema.String,
   partnerId: Schema.Int,
   externalPlayerId: Schema.String,
+  /** The run's currency (its code): the test player's row it plays with, and every amount of its cases. */
+  currency: Schema.String,
   /** Where the run sent its callbacks: the test callback URL, or the sandbox partner wallet's. */
   callbackUrl: Schema.String,
   /** The partner (`partner acme`), an operator's e-mail, or the CLI's `user@host`. */
@@ -255,29 +362,33 @@ export const certificationBody = (
     certification: { run: run.id, case: run.key }
   })
 
-/** Minor as reports print amounts: `1250` -> `"12.50"`. */
-export const amountText = (cents: Minor) => formatCents(cents)
-
 /** A balance the wallet reported against the one expected, in words: nothing when they agree. */
-export const compared = (what: string, observed: Minor | undefined, expected: Minor): ReadonlyArray<string> =>
+export const compared = (
+  what: string,
+  observed: Minor | undefined,
+  expected: Minor,
+  currency: Currency
+): ReadonlyArray<string> =>
   observed === undefined
     ? [`The balance could not be read ${what}.`]
     : observed === expected
     ? []
     : [
-      `${what[0].toUpperCase()}${what.slice(1)} the balance is ${amountText(observed)}, not ${amountText(expected)} ` +
-      `(${observed > expected ? "+" : ""}${amountText(observed - expected)}).`
+      `${what[0].toUpperCase()}${what.slice(1)} the balance is ${amountText(observed, currency)}, not ` +
+      `${amountText(expected, currency)} (${observed > expected ? "+" : ""}${
+        amountText(observed - expected, currency)
+      }).`
     ]
 
-/** How the service reads a partner's answer to a balance or a bet, in words. */
-export const answerReading = (answer: PartnerAnswer): string => {
+/** How the service reads a partner's answer to a balance or a bet (in `currency`, the call's), in words. */
+export const answerReading = (answer: PartnerAnswer, currency: Currency): string => {
   switch (answer._tag) {
     case "Balance":
-      return `balance ${amountText(answer.balance)}`
+      return `balance ${amountText(answer.balance, currency)}`
     case "InsufficientFunds":
       return answer.balance === null
         ? "refused: insufficient funds"
-        : `refused: insufficient funds (balance ${amountText(answer.balance)})`
+        : `refused: insufficient funds (balance ${amountText(answer.balance, currency)})`
     case "UnknownPlayer":
       return "refused: unknown player"
     case "Unavailable":

@@ -38,6 +38,7 @@ layer(Layer.merge(App, Browser.layer), live)("wallet certification in the consol
           partnerId: created.partner.id,
           environment: "test",
           externalPlayerId: "tester-1",
+          currency: "BRL",
           name: null,
           email: null,
           balance: 2_000n
@@ -74,16 +75,22 @@ layer(Layer.merge(App, Browser.layer), live)("wallet certification in the consol
             }).document
             const cases = page.querySelectorAll("li[data-case]").length
             return page.querySelector("[data-run-status]")?.getAttribute("data-run-status") === "running" &&
-              cases > 0 && cases < 17
+              cases > 0 && cases < 18
           })
         )
         yield* step(() => page.locator("[data-run-status=failed]").waitFor({ timeout: 20_000 }))
-        assert.strictEqual(yield* step(() => page.locator("li[data-case]").count()), 17)
+        assert.strictEqual(yield* step(() => page.locator("li[data-case]").count()), 18)
         assert.match(
           (yield* step(() => page.locator("[data-run-summary]").textContent()))!,
-          /^14 of 17 cases passed; failed: A bad signature, A stale timestamp, A signature of another body\.$/
+          /^15 of 18 cases passed; failed: A bad signature, A stale timestamp, A signature of another body\.$/
         )
         const caseOf = (key: string) => page.locator(`li[data-case=${key}]`)
+        assert.strictEqual(yield* step(() => page.locator("[data-run-currency]").textContent()), "BRL")
+        // Balances in the currency's units with its code: 20.00 BRL and the free round's 100.00 BRL.
+        assert.include(
+          (yield* step(() => caseOf("bad_signature").locator("dl.facts").textContent()))!,
+          "Balance before120.00 BRL"
+        )
         assert.strictEqual(yield* step(() => caseOf("balance").getAttribute("data-status")), "passed")
         for (
           const [key, fault] of [
@@ -97,7 +104,7 @@ layer(Layer.merge(App, Browser.layer), live)("wallet certification in the consol
         ) {
           assert.strictEqual(yield* step(() => caseOf(key).getAttribute("data-status")), "failed", key)
           const reason = (yield* step(() => caseOf(key).locator("[data-reason]").textContent()))!
-          assert.include(reason, "The bet was accepted: it was answered balance 119.00.", key)
+          assert.include(reason, "The bet was accepted: it was answered balance 119.00 BRL.", key)
           assert.include(reason, fault, key)
         }
         // The requests and answers of a failed case, as sent and got.

@@ -256,6 +256,7 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
       const run = {
         partnerId: id,
         externalPlayerId: "cert-player",
+        currency: "BRL",
         callbackUrl: "https://wallet.example/cb",
         startedBy: "ops",
         timeoutMillis: 3_000
@@ -265,14 +266,14 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
         key: "balance",
         status: "passed",
         reason: null,
-        balanceBefore: 10_000,
-        expectedBalance: 10_000,
-        balanceAfter: 10_000,
+        balanceBefore: 10_000n,
+        expectedBalance: 10_000n,
+        balanceAfter: 10_000n,
         timing: null,
         exchanges: [],
         finishedAt: new Date(0)
       })
-      yield* repo.finish(older.id, "failed", "1 of 17 cases passed.")
+      yield* repo.finish(older.id, "failed", "1 of 18 cases passed.")
       const newer = yield* repo.insert({ ...run, id: newCertificationId(), startedVia: "console" })
       const listed = yield* api.certifications.list({ params: { slug } })
       assert.deepStrictEqual(listed.runs.map((entry) => [entry.id, entry.status, entry.cases.length]), [[
@@ -283,11 +284,12 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
       const report = (yield* api.certifications.show({ params: { id: older.id } })).certification
       assert.deepStrictEqual([report.status, report.summary, report.started_via, report.cases.map((c) => c.key)], [
         "failed",
-        "1 of 17 cases passed.",
+        "1 of 18 cases passed.",
         "cli",
         ["balance"]
       ])
-      assert.strictEqual(report.cases_total, 17)
+      assert.strictEqual(report.cases_total, 18)
+      assert.deepStrictEqual([report.currency, report.cases[0].balance_before], ["BRL", 100])
       assert.instanceOf(yield* Effect.flip(api.certifications.show({ params: { id: newCertificationId() } })), NotFound)
       assert.instanceOf(yield* Effect.flip(api.certifications.list({ params: { slug: "no-such-partner" } })), NotFound)
       const unknown = yield* Effect.flip(
@@ -304,6 +306,7 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
             partnerId: id,
             environment: "test",
             externalPlayerId: "cert-player",
+            currency: "BRL",
             name: null,
             email: null,
             balance: 10_000n

@@ -4,8 +4,12 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { betBody } from "../../src/domain/Callbacks.ts"
+import { storedCurrency } from "../../src/domain/Currency.ts"
 import {
+  amountText,
   answerReading,
+  caseAmounts,
+  caseChecks,
   caseKeys,
   cases,
   certificationBody,
@@ -65,7 +69,7 @@ describe("wallet certification rules", () => {
 
   it("a run passes only when every case passed; a failed or skipped case fails it, named in the summary", () => {
     const all = caseKeys.map((key) => ({ key, status: "passed" as const }))
-    assert.deepStrictEqual(outcome(all), { status: "passed", summary: "17 of 17 cases passed." })
+    assert.deepStrictEqual(outcome(all), { status: "passed", summary: "18 of 18 cases passed." })
     const some = all.map((result) =>
       result.key === "repeat"
         ? { ...result, status: "failed" as const }
@@ -75,14 +79,14 @@ describe("wallet certification rules", () => {
     )
     assert.deepStrictEqual(outcome(some), {
       status: "failed",
-      summary: "15 of 17 cases passed; failed: The same event twice; 1 not run."
+      summary: "16 of 18 cases passed; failed: The same event twice; 1 not run."
     })
   })
 
   it("every case says what it checks and the fault it catches; a failure ends with that fault", () => {
     assert.deepStrictEqual(Object.keys(cases), [...caseKeys])
     for (const key of caseKeys) {
-      assert.isAbove(cases[key].checks.length, 20, key)
+      assert.isAbove(caseChecks(key, storedCurrency("BRL")).length, 20, key)
       assert.isAbove(cases[key].catches.length, 10, key)
     }
     assert.strictEqual(
@@ -112,9 +116,9 @@ describe("wallet certification rules", () => {
     const eventId = certificationEventId(id, 7)
     assert.strictEqual(eventId, `evt_${id}_007`)
     const real = betBody(
-      { partnerSlug: "acme", externalPlayerId: "p-1", userCode: 100001 },
+      { partnerSlug: "acme", externalPlayerId: "p-1", userCode: 100001, currency: storedCurrency("BRL") },
       { txnId: `${id}_bet`, roundId: `${id}_bet`, gameCode: "certification", providerCode: "certification" },
-      1234,
+      1234n,
       new Date("2026-11-22T13:00:00Z")
     )
     const body = certificationBody(real, { id, key: "two_decimals" }, eventId)
@@ -123,33 +127,66 @@ describe("wallet certification rules", () => {
       event_id: eventId,
       kind: "bet",
       amount: 12.34,
+      currency: "BRL",
       certification: { run: id, case: "two_decimals" }
     })
     const rollback = JSON.parse(certificationBody(real, { id, key: "rollback" }, eventId, `evt_${id}_006`))
     assert.strictEqual(rollback.rolls_back, `evt_${id}_006`)
   })
 
-  it("a balance against the one expected, in words, with the difference signed", () => {
-    assert.deepStrictEqual(compared("after the bet", 14_900n, 14_900n), [])
-    assert.deepStrictEqual(compared("after the bet", 14_800n, 14_900n), [
-      "After the bet the balance is 148.00, not 149.00 (-1.00)."
+  it("a balance against the one expected, in words and the currency's units, with the difference signed", () => {
+    const brl = storedCurrency("BRL")
+    const jpy = storedCurrency("JPY")
+    assert.deepStrictEqual(compared("after the bet", 14_900n, 14_900n, brl), [])
+    assert.deepStrictEqual(compared("after the bet", 14_800n, 14_900n, brl), [
+      "After the bet the balance is 148.00 BRL, not 149.00 BRL (-1.00 BRL)."
     ])
-    assert.deepStrictEqual(compared("at the end", 5_034n, 5_000n), [
-      "At the end the balance is 50.34, not 50.00 (+0.34)."
+    assert.deepStrictEqual(compared("at the end", 5_034n, 5_000n, jpy), [
+      "At the end the balance is 5034 JPY, not 5000 JPY (+34 JPY)."
     ])
-    assert.deepStrictEqual(compared("afterwards", undefined, 1n), ["The balance could not be read afterwards."])
+    assert.deepStrictEqual(compared("afterwards", undefined, 1n, brl), ["The balance could not be read afterwards."])
   })
 
-  it("answers read in words", () => {
-    assert.strictEqual(answerReading({ _tag: "Balance", balance: 14_900n }), "balance 149.00")
+  it("answers read in words, in the call's currency", () => {
+    const brl = storedCurrency("BRL")
+    assert.strictEqual(answerReading({ _tag: "Balance", balance: 14_900n }, brl), "balance 149.00 BRL")
     assert.strictEqual(
-      answerReading({ _tag: "InsufficientFunds", balance: 5n }),
-      "refused: insufficient funds (balance 0.05)"
+      answerReading({ _tag: "Balance", balance: 1n }, storedCurrency("BTC")),
+      "balance 0.00000001 BTC"
     )
-    assert.strictEqual(answerReading({ _tag: "UnknownPlayer" }), "refused: unknown player")
     assert.strictEqual(
-      answerReading({ _tag: "Unavailable", reason: "The partner answered HTTP 401: \"no\"" }),
+      answerReading({ _tag: "InsufficientFunds", balance: 5n }, brl),
+      "refused: insufficient funds (balance 0.05 BRL)"
+    )
+    assert.strictEqual(answerReading({ _tag: "UnknownPlayer" }, brl), "refused: unknown player")
+    assert.strictEqual(
+      answerReading({ _tag: "Unavailable", reason: "The partner answered HTTP 401: \"no\"" }, brl),
       "no usable answer: The partner answered HTTP 401: \"no\""
+    )
+  })
+
+  it("a run's amounts scale with its currency: whole units times 10^exponent, valid and distinct at every exponent from 0 to 18", () => {
+    for (let exponent = 0; exponent <= 18; exponent++) {
+      const currency = { code: "XTS", exponent, kind: "fiat" as const }
+      const amounts = caseAmounts(currency)
+      const unit = 10n ** BigInt(exponent)
+      assert.strictEqual(amounts.unit, unit)
+      assert.strictEqual(amounts.float, 100n * unit)
+      const all = Object.values(amounts)
+      assert.strictEqual(new Set(all).size, all.length, `distinct at exponent ${exponent}`)
+      for (const minor of [...all, amounts.fineBet - amounts.fineWin]) assert.isAbove(Number(minor), 0)
+    }
+    assert.deepStrictEqual(
+      Object.values(caseAmounts(storedCurrency("BRL"))).map((minor) => amountText(minor, storedCurrency("BRL"))),
+      ["1.00 BRL", "100.00 BRL", "10.01 BRL", "2.00 BRL", "5.00 BRL", "3.00 BRL", "12.34 BRL", "0.07 BRL"]
+    )
+    assert.deepStrictEqual(
+      Object.values(caseAmounts(storedCurrency("JPY"))).map((minor) => amountText(minor, storedCurrency("JPY"))),
+      ["1 JPY", "100 JPY", "11 JPY", "2 JPY", "5 JPY", "3 JPY", "46 JPY", "7 JPY"]
+    )
+    assert.include(
+      caseChecks("two_decimals", storedCurrency("BTC")),
+      "A bet of 12.00000034 BTC, a win of 0.00000007 BTC"
     )
   })
 })

@@ -1,14 +1,15 @@
 /**
  * A partner's wallet, as a fake over FakeUpstream: it checks each callback's
  * signature the way the partner guide tells partners to, keeps its players'
- * balances in cents, applies each event id once (a repeat gets the first
+ * balances in minor units, one balance per player and currency (`walletOf`),
+ * applies each event id once (a repeat gets the first
  * answer), remembers a rollback of a bet it has not seen and refuses that
  * bet if it arrives later, and can be told to misbehave: slow, late, down,
  * garbage, or failing notifications.
  */
 import { verify } from "../../src/wallet/outbox/Signature.ts"
-import { type Currency, knownCurrency } from "../../src/domain/Currency.ts"
-import { amountOnWire, type Minor, signedMinorOf } from "../../src/domain/Money.ts"
+import { knownCurrency } from "../../src/domain/Currency.ts"
+import { amountOnWire, formatMinor, signedMinorOf } from "../../src/domain/Money.ts"
 import type { Answer, RecordedCall, Script } from "./FakeUpstream.ts"
 
 export type PartnerBehaviour =
@@ -36,6 +37,10 @@ export type WalletFault =
   | "applies-late-bet"
   /** Applies amounts rounded to whole units. */
   | "rounds-amounts"
+  /** Keeps one balance per player whatever the currency: a stake in one currency is taken from another's balance. */
+  | "mixes-currencies"
+  /** Answers every balance with a digit more than the callback's currency has (half a minor unit more). */
+  | "answers-finer-balance"
 
 export interface ReceivedCallback {
   readonly eventId: string
@@ -46,9 +51,6 @@ export interface ReceivedCallback {
   readonly raw: string
   readonly headers: RecordedCall["headers"]
 }
-
-/** Where a player's balance in one currency is kept: the player's id for BRL, `player/currency` for any other. */
-export const walletOf = (player: string, currency: string) => currency === "BRL" ? player : `${player}/${currency}`
 
 export class PartnerBooks {
   /** The partner's copies of webhook secrets (one fake can stand for several partners). */
@@ -68,8 +70,13 @@ export class PartnerBooks {
   readonly faults = new Set<WalletFault>()
   /** Only players with a balance here are known; any other is answered `unknown_player` (off: every player is known, at 0). */
   knownPlayersOnly = false
-  /** Minor units, by player (BRL, the tests' default) or `player/currency` (any other currency: its own balance). */
-  readonly balances = new Map<string, Minor>()
+  /**
+   * The currency whose balances `balances` keys by the player's id alone (the tests' DEFAULT_CURRENCY); another
+   * currency's are keyed by `walletOf(player, currency)`.
+   */
+  homeCurrency = "BRL"
+  /** Balances in minor units of their currency, by `walletOf`. */
+  readonly balances = new Map<string, number>()
   readonly received: Array<ReceivedCallback> = []
   /** Event ids whose money was moved, in the order they were applied. */
   readonly applied: Array<string> = []
@@ -79,8 +86,13 @@ export class PartnerBooks {
   readonly rolledBack = new Set<string>()
   private readonly answers = new Map<string, Answer>()
 
-  balanceOf(player: string, currency = "BRL"): Minor {
-    return this.balances.get(walletOf(player, currency)) ?? 0n
+  balanceOf(player: string) {
+    return this.balances.get(player) ?? 0
+  }
+
+  /** The key of a player's balance in a currency (the player's id alone in the home currency, or for a mixing wallet). */
+  walletOf(player: string, currency: string) {
+    return currency === this.homeCurrency || this.faults.has("mixes-currencies") ? player : `${player} in ${currency}`
   }
 
   receivedFor(eventId: string) {
@@ -97,6 +109,7 @@ export class PartnerBooks {
     this.notificationDelayMillis = 0
     this.faults.clear()
     this.knownPlayersOnly = false
+    this.homeCurrency = "BRL"
     this.balances.clear()
     this.received.length = 0
     this.applied.length = 0
@@ -107,16 +120,20 @@ export class PartnerBooks {
 
   /** What the partner does with a verified callback it has not answered before. */
   private apply(body: any): Answer {
-    // Each currency of a player is a balance of its own; amounts are read exactly in the body's currency.
-    const currency: Currency = knownCurrency(String(body.currency)) ?? knownCurrency("BRL")!
-    const wallet = walletOf(String(body.player?.external_player_id), currency.code)
-    const exact = signedMinorOf(String(body.amount ?? 0), currency) ?? 0n
-    const unit = 10n ** BigInt(currency.exponent)
-    const cents = this.faults.has("rounds-amounts") ? exact / unit * unit : exact
-    const current = () => this.balances.get(wallet) ?? 0n
-    const stated = () => amountOnWire(current(), currency)
-    const balance = () => ({ kind: "json", body: { balance: stated() } }) as const
-    if (this.behaviour === "unknown-player" || (this.knownPlayersOnly && !this.balances.has(wallet))) {
+    // Each currency of a player is a balance of its own (unless it mixes them); one it does not know is no player.
+    const currency = knownCurrency(String(body.currency ?? this.homeCurrency))
+    if (currency === undefined) return { kind: "json", status: 404, body: { error: "unknown_player" } }
+    const player = this.walletOf(String(body.player?.external_player_id), currency.code)
+    const unit = 10 ** currency.exponent
+    const exact = Number(signedMinorOf(String(body.amount ?? 0), currency) ?? 0n)
+    const cents = this.faults.has("rounds-amounts") ? Math.round(exact / unit) * unit : exact
+    /** A balance as this wallet writes it: in the currency's units, or a digit finer than it has. */
+    const stated = (minor: number) =>
+      this.faults.has("answers-finer-balance")
+        ? `${formatMinor(BigInt(minor), currency)}${currency.exponent === 0 ? "." : ""}5`
+        : amountOnWire(BigInt(minor), currency)
+    const balance = () => ({ kind: "json", body: { balance: stated(this.balanceOf(player)) } }) as const
+    if (this.behaviour === "unknown-player" || (this.knownPlayersOnly && !this.balances.has(player))) {
       return { kind: "json", status: 404, body: { error: "unknown_player" } }
     }
     switch (body.kind) {
@@ -124,23 +141,27 @@ export class PartnerBooks {
         return balance()
       case "bet":
         if (this.rolledBack.has(body.event_id) && !this.faults.has("applies-late-bet")) {
-          return { kind: "json", status: 409, body: { error: "rolled_back", balance: stated() } }
+          return { kind: "json", status: 409, body: { error: "rolled_back", balance: stated(this.balanceOf(player)) } }
         }
-        if (this.behaviour === "broke" || current() < cents) {
-          return { kind: "json", status: 402, body: { error: "insufficient_funds", balance: stated() } }
+        if (this.behaviour === "broke" || this.balanceOf(player) < cents) {
+          return {
+            kind: "json",
+            status: 402,
+            body: { error: "insufficient_funds", balance: stated(this.balanceOf(player)) }
+          }
         }
-        this.balances.set(wallet, current() - cents)
+        this.balances.set(player, this.balanceOf(player) - cents)
         this.applied.push(body.event_id)
         return balance()
       case "win":
       case "refund":
-        this.balances.set(wallet, current() + cents)
+        this.balances.set(player, this.balanceOf(player) + cents)
         this.applied.push(body.event_id)
         return { kind: "json", body: { ok: true } }
       case "rollback":
         // Only a bet that was applied is given back; one not seen yet is refused if it comes.
         if (this.applied.includes(body.rolls_back)) {
-          this.balances.set(wallet, current() + cents)
+          this.balances.set(player, this.balanceOf(player) + cents)
           this.applied.push(body.event_id)
         } else {
           this.rolledBack.add(body.rolls_back)

@@ -1,5 +1,3 @@
-import { Currencies } from "../../src/domain/Currency.ts"
-import { CurrencyConfig } from "../../src/platform/CurrencyConfig.ts"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Duration, Effect, Layer, Option, Schema } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest } from "effect/http"
@@ -13,6 +11,8 @@ import { PartnersConfig } from "../../src/partners/PartnersConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { StreamConfig } from "../../src/sports/stream/StreamConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
+import { CurrencyConfig } from "../../src/platform/CurrencyConfig.ts"
+import { Currencies, type Currency } from "../../src/domain/Currency.ts"
 import { AddressRanges, ClientAddress } from "../../src/platform/ClientAddress.ts"
 import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
 import { ObservabilityConfig } from "../../src/platform/ObservabilityConfig.ts"
@@ -54,14 +54,6 @@ export const testCasinoConfig = (overrides: Partial<CasinoConfig["Service"]> = {
     catalogCacheMaxBytes: 1024 * 1024,
     ...overrides
   })
-
-/** Every fiat currency and the crypto codes tests play in (BTC, its display units, ETH, USDT); BRL by default. */
-export const testCurrencyConfig = (
-  settings: { readonly crypto?: ReadonlyArray<string>; readonly defaultCode?: string } = {}
-) => {
-  const currencies = new Currencies(settings.crypto ?? ["BTC", "mBTC", "uBTC", "ETH", "USDT"])
-  return CurrencyConfig.of({ currencies, defaultCurrency: currencies.find(settings.defaultCode ?? "BRL")! })
-}
 
 export const testSportsConfig = (overrides: Partial<SportsConfig["Service"]> = {}) =>
   SportsConfig.of({
@@ -176,7 +168,6 @@ export const testOperationsConfig = (overrides: Partial<OperationsConfig["Servic
 export interface TestSettings {
   readonly app?: Partial<AppConfig["Service"]>
   readonly casino?: Partial<CasinoConfig["Service"]>
-  readonly currencies?: { readonly crypto?: ReadonlyArray<string>; readonly defaultCode?: string }
   readonly sports?: Partial<SportsConfig["Service"]>
   readonly catalog?: Partial<SportsCatalogConfig["Service"]>
   readonly stream?: Partial<StreamConfig["Service"]>
@@ -187,19 +178,27 @@ export interface TestSettings {
   readonly observability?: Partial<ObservabilityConfig["Service"]>
   readonly admin?: Partial<IdentityConfig["Service"]>
   readonly operations?: Partial<OperationsConfig["Service"]>
+  /** CRYPTO_CURRENCIES (BTC, mBTC and USDT unless a test names others) and DEFAULT_CURRENCY (BRL unless said). */
+  readonly currencies?: { readonly crypto?: ReadonlyArray<string>; readonly defaultCurrency?: string }
   /** TRUSTED_PROXIES (none unless a test names some). */
   readonly trustedProxies?: ReadonlyArray<string>
+}
+
+/** The tests' currencies: every fiat one and a few crypto codes, so a restriction can mix both. */
+export const testCurrencyConfig = (settings: TestSettings["currencies"] = {}): CurrencyConfig["Service"] => {
+  const currencies = new Currencies(settings.crypto ?? ["BTC", "mBTC", "USDT"])
+  return { currencies, defaultCurrency: currencies.find(settings.defaultCurrency ?? "BRL") as Currency }
 }
 
 export type TestConfigs =
   | AppConfig
   | CasinoConfig
-  | CurrencyConfig
   | SportsConfig
   | SportsCatalogConfig
   | StreamConfig
   | CallbacksConfig
   | PartnersConfig
+  | CurrencyConfig
   | SandboxConfig
   | SharedStoreConfig
   | ObservabilityConfig
@@ -211,12 +210,12 @@ export const TestConfig = (settings: TestSettings = {}) =>
   Layer.mergeAll(
     Layer.succeed(AppConfig, testConfig(settings.app)),
     Layer.succeed(CasinoConfig, testCasinoConfig(settings.casino)),
-    Layer.succeed(CurrencyConfig, testCurrencyConfig(settings.currencies)),
     Layer.succeed(SportsConfig, testSportsConfig(settings.sports)),
     Layer.succeed(SportsCatalogConfig, testCatalogConfig(settings.catalog)),
     Layer.succeed(StreamConfig, testStreamConfig(settings.stream)),
     Layer.succeed(CallbacksConfig, testCallbacksConfig(settings.callbacks)),
     Layer.succeed(PartnersConfig, testPartnersConfig(settings.partners)),
+    Layer.succeed(CurrencyConfig, testCurrencyConfig(settings.currencies)),
     Layer.succeed(SandboxConfig, testSandboxConfig(settings.sandbox)),
     Layer.succeed(SharedStoreConfig, testSharedStoreConfig(settings.shared)),
     Layer.succeed(ObservabilityConfig, testObservabilityConfig(settings.observability)),

@@ -22,6 +22,7 @@ export const certificationRepoSpec = <R>(
     id: newCertificationId(),
     partnerId,
     externalPlayerId: "cert-player",
+    currency: "BTC",
     callbackUrl: "https://wallet.example/callbacks",
     startedBy: "ops@example.com",
     startedVia: "console",
@@ -31,9 +32,10 @@ export const certificationRepoSpec = <R>(
     key,
     status,
     reason: status === "passed" ? null : `The ${key} case ${status}.`,
-    balanceBefore: 10_000,
-    expectedBalance: 9_900,
-    balanceAfter: status === "passed" ? 9_900 : 10_000,
+    // Minor units of BTC past what a double holds (100.50000001 BTC): stored and read back exactly.
+    balanceBefore: 10_050_000_001n,
+    expectedBalance: 9_950_000_001n,
+    balanceAfter: status === "passed" ? 9_950_000_001n : 10_050_000_001n,
     timing: key === "bet"
       ? { calls: 3, p50Millis: 40, p99Millis: 90, maxMillis: 95, timedOut: 0, timeoutMillis: 3_000 }
       : null,
@@ -42,9 +44,9 @@ export const certificationRepoSpec = <R>(
       sentAt: new Date("2026-11-01T12:00:00.123Z"),
       millis: 42,
       request: { headers: { "content-type": "application/json" }, body: "{\"amount\":\"1.00\"}" },
-      response: { status: 200, body: "{\"balance\":\"99.00\"}" },
+      response: { status: 200, body: "{\"balance\":\"99.50000001\"}" },
       error: null,
-      reading: "balance 99.00"
+      reading: "balance 99.50000001 BTC"
     }],
     finishedAt: new Date("2026-11-01T12:00:01.000Z")
   })

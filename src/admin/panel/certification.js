@@ -16,8 +16,29 @@ const statusLabel = {
   interrupted: "interrupted"
 }
 
-/** @param {number | null} amount */
-const money = (amount) => amount === null ? "—" : amount.toFixed(2)
+/**
+ * The decimals an ISO currency is written with (JPY 0, BRL 2), or undefined for a code Intl does not take (mBTC).
+ * @param {string} code
+ */
+const decimalsOf = (code) => {
+  try {
+    return new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * An amount of the run's currency with its code: a number (a currency of up to 3 decimals) at the currency's
+ * decimals, a string (finer currencies) as it came.
+ * @param {number | string | null} amount
+ * @param {string} code
+ */
+const money = (amount, code) => {
+  if (amount === null) return "—"
+  const decimals = typeof amount === "number" ? decimalsOf(code) : undefined
+  return `${typeof amount === "number" && decimals !== undefined ? amount.toFixed(decimals) : String(amount)} ${code}`
+}
 
 /** A request as it went: the method, each header and the body. */
 function requestText(exchange) {
@@ -45,7 +66,7 @@ function exchangeItem(exchange) {
 }
 
 /** A case: a passed one in a line (what it checked, its balances and exchanges a click away); a failed one in full. */
-function caseItem(result) {
+function caseItem(result, currency) {
   const timing = result.timing
   const balances = result.balance_before === null && result.balance_after === null ?
     null :
@@ -53,11 +74,11 @@ function caseItem(result) {
       "dl.facts",
       {},
       h("dt", {}, "Balance before"),
-      h("dd", {}, money(result.balance_before)),
+      h("dd", {}, money(result.balance_before, currency)),
       h("dt", {}, "Expected after"),
-      h("dd", {}, money(result.expected_balance)),
+      h("dd", {}, money(result.expected_balance, currency)),
       h("dt", {}, "Balance after"),
-      h("dd", {}, money(result.balance_after))
+      h("dd", {}, money(result.balance_after, currency))
     )
   const passed = result.status === "passed"
   return h(
@@ -98,7 +119,7 @@ function report(run, onEnd) {
     status.setAttribute("data-run-status", current.status)
     fill(status, statusLabel[current.status])
     fill(summary, current.summary ?? `Running: ${current.cases.length} of ${current.cases_total} cases finished.`)
-    for (const result of current.cases.slice(shown)) list.append(caseItem(result))
+    for (const result of current.cases.slice(shown)) list.append(caseItem(result, current.currency))
     shown = current.cases.length
   }
   const follow = async () => {
@@ -123,6 +144,8 @@ function report(run, onEnd) {
       {},
       h("dt", {}, "Test player"),
       h("dd", {}, run.external_player_id),
+      h("dt", {}, "Currency"),
+      h("dd", { "data-run-currency": "" }, run.currency),
       h("dt", {}, "Sent to"),
       h("dd", {}, run.callback_url),
       h("dt", {}, "Started by"),
@@ -196,15 +219,20 @@ export async function certificationPage(main, params) {
     h(
       "p",
       {},
-      `17 cases go to ${testUrl}, signed with the test webhook secret: balance, win, bet, refund, rollback, the same event ` +
-        "twice and 20 times at once, a rollback before its bet, bad signatures, insufficient funds, an unknown player, two decimals, " +
-        "a zero bet, conservation and answer times. The test player is left as it was found."
+      `18 cases go to ${testUrl}, signed with the test webhook secret: balance, win, bet, refund, rollback, the same event ` +
+        "twice and 20 times at once, a rollback before its bet, bad signatures, insufficient funds, an unknown player, " +
+        "another currency, amounts to the minor unit, a zero bet, conservation and answer times. The run plays in the " +
+        "partner's default currency, its amounts scaled to it; the test player is left as it was found."
     ),
-    field("Test player", {
-      name: "external_player_id",
-      required: true,
-      value: overview.runs[0]?.external_player_id ?? ""
-    }, "The partner's own id of one of its test players (launched once with the test token)"),
+    field(
+      "Test player",
+      {
+        name: "external_player_id",
+        required: true,
+        value: overview.runs[0]?.external_player_id ?? ""
+      },
+      "The partner's own id of one of its test players (launched once with the test token, in the partner's default currency)"
+    ),
     h("button", { type: "submit" }, "Start certification")
   )
 

@@ -101,7 +101,7 @@ export const makeSteps = (
     log: CaseLog,
     name: string,
     amount: Minor,
-    label = `bet ${amountText(amount)} (round ${round(name).roundId})`
+    label = `bet ${amountText(amount, setting.party.currency)} (round ${round(name).roundId})`
   ) =>
     Effect.gen(function*() {
       const call = yield* calls.betCall(log, round(name), amount)
@@ -159,7 +159,7 @@ export const makeSteps = (
       const answer = yield* calls.ask(log, bet.label, bet.call.eventId, bet.call.body, signing)
       const after = yield* balanceAfter(log)
       const given = yield* giveBack(log, bet.name, bet.amount, bet.call.eventId, before, after)
-      return { answer, problems: compared("after it", after, before), given }
+      return { answer, problems: compared("after it", after, before, setting.party.currency), given }
     })
 
   return { calls, results, round, run, skip, balanceAfter, money, bet, giveBack, refusedBet }

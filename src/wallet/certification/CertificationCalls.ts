@@ -18,6 +18,7 @@ import {
   certificationHeader,
   type Exchange
 } from "../../domain/Certification.ts"
+import type { Currency } from "../../domain/Currency.ts"
 import type { Minor } from "../../domain/Money.ts"
 import { type CallbackTarget, signingSecrets } from "../../domain/Partner.ts"
 import { answerOfSent, type PartnerCallbacks, type SentCallback, signedAt } from "../outbox/PartnerCallbacks.ts"
@@ -53,7 +54,7 @@ export class CaseLog {
 export interface RunSetting {
   readonly id: string
   readonly target: CallbackTarget
-  /** The test player, as its callbacks name it. */
+  /** The test player, as its callbacks name it, in the run's currency (`party.currency`). */
   readonly party: CallbackParty
   readonly timeoutMillis: number
 }
@@ -119,11 +120,28 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
       return sentCallback
     })
 
-  /** A balance or a bet: the answer as the wallet reads one. */
-  const ask = (log: CaseLog, label: string, eventId: string, body: string, signing: Signing = valid) =>
+  /**
+   * A balance or a bet: the answer as the wallet reads one, its balance in `currency` (the run's unless the call was
+   * in another): finer than the currency's minor unit is no usable answer.
+   */
+  const ask = (
+    log: CaseLog,
+    label: string,
+    eventId: string,
+    body: string,
+    signing: Signing = valid,
+    currency: Currency = setting.party.currency
+  ) =>
     Effect.map(
-      send(log, label, eventId, body, signing, (sentCallback) => answerReading(answerOfSent(sentCallback))),
-      answerOfSent
+      send(
+        log,
+        label,
+        eventId,
+        body,
+        signing,
+        (sentCallback) => answerReading(answerOfSent(sentCallback, currency), currency)
+      ),
+      (sentCallback) => answerOfSent(sentCallback, currency)
     )
 
   /** A notification (win, refund, rollback): whether the wallet acknowledged it with a 2xx. */
@@ -147,7 +165,14 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
     balance: (log: CaseLog, label = "balance", party: CallbackParty = setting.party) =>
       Effect.gen(function*() {
         const eventId = nextEventId()
-        return yield* ask(log, label, eventId, bodyOf(log, balanceBody(party, yield* now).body, eventId))
+        return yield* ask(
+          log,
+          label,
+          eventId,
+          bodyOf(log, balanceBody(party, yield* now).body, eventId),
+          valid,
+          party.currency
+        )
       }),
 
     /** A bet's callback body and its event id, to be sent (once, or as the case repeats it). */
@@ -169,7 +194,7 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
       Effect.gen(function*() {
         const eventId = nextEventId()
         const body = bodyOf(log, winBody(setting.party, round, amount, null, yield* now), eventId)
-        return { eventId, body, label: `win ${amountText(amount)} (round ${round.roundId})` }
+        return { eventId, body, label: `win ${amountText(amount, setting.party.currency)} (round ${round.roundId})` }
       }),
 
     /** A refund of `round`: its stake back less its win (`amount`, negative when the win was larger). */
@@ -179,7 +204,12 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
         const amount = stakes.bet - stakes.win
         const refundTxn = { ...round, txnId: `${round.txnId}_refund` }
         const body = bodyOf(log, refundBody(setting.party, refundTxn, stakes, amount, null, yield* now), eventId)
-        return yield* notify(log, `refund of round ${round.roundId} (amount ${amountText(amount)})`, eventId, body)
+        return yield* notify(
+          log,
+          `refund of round ${round.roundId} (amount ${amountText(amount, setting.party.currency)})`,
+          eventId,
+          body
+        )
       }),
 
     /** A rollback of the bet `betEventId` of `round`: the stake back if the wallet took it. */

@@ -2,16 +2,18 @@ import { Effect } from "effect"
 import {
   amountText,
   answerReading,
+  caseAmounts,
   type CaseKey,
   caseKeys,
   type CaseResult,
-  compared,
+  compared as comparedIn,
+  otherCurrencyOf,
   timingOf,
   timingProblems
 } from "../../domain/Certification.ts"
 import type { Minor } from "../../domain/Money.ts"
 import type { PartnerCallbacks } from "../outbox/PartnerCallbacks.ts"
-import type { RunSetting, Signing } from "./CertificationCalls.ts"
+import { type RunSetting, type Signing, valid } from "./CertificationCalls.ts"
 import { balanceOf, type Finding, makeSteps } from "./CaseSteps.ts"
 
 /**
@@ -19,11 +21,10 @@ import { balanceOf, type Finding, makeSteps } from "./CaseSteps.ts"
  * starts from the balance the previous one left and ends by reading it, so one failure does not make the next case
  * fail; every case gives back what it moved (a refund, a rollback; a stake a wallet took when it should have refused
  * is given back by a rollback), and the free round's win that funds the run is taken back at the end. A run with no
- * starting balance, or after three calls without an answer in time, stops: the cases left are not run.
+ * starting balance, or after three calls without an answer in time, stops: the cases left are not run. Every amount
+ * is in the run's currency (the test player's), scaled to it (domain/Certification.ts CaseAmounts).
  */
 
-/** The run's float: a free round's win of 100.00, taken back at the end, so any starting balance can play the cases. */
-const float: Minor = 10_000
 /** Calls without an answer in time after which a run stops. */
 const maxTimeouts = 3
 
@@ -41,10 +42,17 @@ export const certify = Effect.fnUntraced(function*(
     callbacks,
     record
   )
+  const currency = setting.party.currency
+  /** The run's amounts; `float`: a free round's win of 100 whole units, taken back at the end, so any starting balance can play the cases. */
+  const { concurrentBet, fineBet, fineWin, float, otherBody, repeatBet, repeatWin, unit } = caseAmounts(currency)
+  const compared = (what: string, observed: Minor | undefined, expected: Minor) =>
+    comparedIn(what, observed, expected, currency)
+  const reading = (answer: Parameters<typeof answerReading>[0]) => answerReading(answer, currency)
+  const say = (minor: Minor) => amountText(minor, currency)
   let start: Minor | undefined
   let floatCredited = false
   /** The bet case's stake as the service reckons it (the wallet answered a balance): what its round's refund gives back. */
-  let betTaken: Minor = 0
+  let betTaken: Minor = 0n
 
   /** A bet signed in a way the wallet must refuse. */
   const badlySigned = (
@@ -54,18 +62,18 @@ export const certify = Effect.fnUntraced(function*(
   ) =>
     money(key, (log, before) =>
       Effect.gen(function*() {
-        const call = yield* calls.betCall(log, round(key), 100)
-        // Another body of the same event: the same bet, of 0.01.
-        const other = yield* calls.betCall(log, round(key), 1, { eventId: call.eventId })
+        const call = yield* calls.betCall(log, round(key), unit)
+        // Another body of the same event: the same bet, of 10 whole units and one minor unit.
+        const other = yield* calls.betCall(log, round(key), otherBody, { eventId: call.eventId })
         const { answer, given, problems } = yield* refusedBet(
           log,
           before,
-          { name: key, amount: 100, label, call },
+          { name: key, amount: unit, label, call },
           signing(other.body)
         )
         return {
           problems: [
-            ...(answer._tag === "Balance" ? [`The bet was accepted: it was answered ${answerReading(answer)}.`] : []),
+            ...(answer._tag === "Balance" ? [`The bet was accepted: it was answered ${reading(answer)}.`] : []),
             ...problems
           ],
           before,
@@ -79,7 +87,7 @@ export const certify = Effect.fnUntraced(function*(
       Effect.map(calls.balance(log, "balance of the test player"), (answer): Finding => {
         start = balanceOf(answer)
         return start === undefined
-          ? { problems: [`The balance was answered: ${answerReading(answer)}.`] }
+          ? { problems: [`The balance was answered: ${reading(answer)}.`] }
           : { problems: [], after: start }
       })),
 
@@ -102,11 +110,11 @@ export const certify = Effect.fnUntraced(function*(
 
     bet: money("bet", (log, before) =>
       Effect.gen(function*() {
-        const answer = yield* bet(log, "bet", 100)
-        if (answer._tag === "Balance") betTaken = 100
-        const expected = before - 100
+        const answer = yield* bet(log, "bet", unit)
+        if (answer._tag === "Balance") betTaken = unit
+        const expected = before - unit
         const problems = answer._tag !== "Balance"
-          ? [`The bet was answered: ${answerReading(answer)}.`]
+          ? [`The bet was answered: ${reading(answer)}.`]
           : compared("in the bet's answer", answer.balance, expected)
         const after = yield* balanceAfter(log)
         return { problems: [...problems, ...compared("afterwards", after, expected)], before, expected, after }
@@ -114,7 +122,7 @@ export const certify = Effect.fnUntraced(function*(
 
     refund: money("refund", (log, before) =>
       Effect.gen(function*() {
-        const acknowledged = yield* calls.refund(log, round("bet"), { bet: betTaken, win: 0 })
+        const acknowledged = yield* calls.refund(log, round("bet"), { bet: betTaken, win: 0n })
         const after = yield* balanceAfter(log)
         const expected = before + betTaken
         return {
@@ -130,15 +138,20 @@ export const certify = Effect.fnUntraced(function*(
 
     rollback: money("rollback", (log, before) =>
       Effect.gen(function*() {
-        const call = yield* calls.betCall(log, round("rollback"), 100)
-        const answer = yield* calls.ask(log, `bet 1.00 (round ${round("rollback").roundId})`, call.eventId, call.body)
-        const acknowledged = yield* calls.rollback(log, round("rollback"), 100, call.eventId)
+        const call = yield* calls.betCall(log, round("rollback"), unit)
+        const answer = yield* calls.ask(
+          log,
+          `bet ${say(unit)} (round ${round("rollback").roundId})`,
+          call.eventId,
+          call.body
+        )
+        const acknowledged = yield* calls.rollback(log, round("rollback"), unit, call.eventId)
         const after = yield* balanceAfter(log)
         return {
           problems: [
             ...(answer._tag === "Balance"
-              ? compared("in the bet's answer", answer.balance, before - 100)
-              : [`The bet was answered: ${answerReading(answer)}.`]),
+              ? compared("in the bet's answer", answer.balance, before - unit)
+              : [`The bet was answered: ${reading(answer)}.`]),
             ...(acknowledged ? [] : ["The rollback was not acknowledged with a 2xx."]),
             ...compared("after the rollback", after, before)
           ],
@@ -151,37 +164,37 @@ export const certify = Effect.fnUntraced(function*(
     repeat: money("repeat", (log, before) =>
       Effect.gen(function*() {
         const problems: Array<string> = []
-        const call = yield* calls.betCall(log, round("repeat"), 200)
-        const first = yield* calls.ask(log, "bet 2.00", call.eventId, call.body)
+        const call = yield* calls.betCall(log, round("repeat"), repeatBet)
+        const first = yield* calls.ask(log, `bet ${say(repeatBet)}`, call.eventId, call.body)
         const second = yield* calls.ask(
           log,
           "the same bet again (same event id and body, signed anew)",
           call.eventId,
           call.body
         )
-        if (answerReading(first) !== answerReading(second)) {
-          problems.push(`The two answers differ: ${answerReading(first)}, then ${answerReading(second)}.`)
+        if (reading(first) !== reading(second)) {
+          problems.push(`The two answers differ: ${reading(first)}, then ${reading(second)}.`)
         }
-        const taken = first._tag === "Balance" ? 200 : 0
-        if (first._tag !== "Balance") problems.push(`The bet was answered: ${answerReading(first)}.`)
+        const taken = first._tag === "Balance" ? repeatBet : 0n
+        if (first._tag !== "Balance") problems.push(`The bet was answered: ${reading(first)}.`)
         if (first._tag === "Unavailable") {
           yield* calls.rollback(
             log,
             round("repeat"),
-            200,
+            repeatBet,
             call.eventId,
             "rollback of the bet that got no usable answer, as the service sends one"
           )
         }
-        const win = yield* calls.win(log, round("repeat"), 500)
+        const win = yield* calls.win(log, round("repeat"), repeatWin)
         const acknowledged = [
           yield* calls.notify(log, win.label, win.eventId, win.body),
           yield* calls.notify(log, `the same ${win.label} again`, win.eventId, win.body)
         ]
         if (!acknowledged.every(Boolean)) problems.push("The win, sent twice, was not acknowledged both times.")
         const middle = yield* balanceAfter(log, "balance after the bet and the win, each sent twice")
-        problems.push(...compared("after the bet and the win, each sent twice,", middle, before - taken + 500))
-        yield* calls.refund(log, round("repeat"), { bet: taken, win: 500 })
+        problems.push(...compared("after the bet and the win, each sent twice,", middle, before - taken + repeatWin))
+        yield* calls.refund(log, round("repeat"), { bet: taken, win: repeatWin })
         const after = yield* balanceAfter(log, "balance after the round's refund")
         problems.push(...compared("after the round's refund", after, before))
         return { problems, before, expected: before, after }
@@ -190,27 +203,32 @@ export const certify = Effect.fnUntraced(function*(
     concurrent: money("concurrent", (log, before) =>
       Effect.gen(function*() {
         const problems: Array<string> = []
-        const call = yield* calls.betCall(log, round("concurrent"), 300)
+        const call = yield* calls.betCall(log, round("concurrent"), concurrentBet)
         const answers = yield* Effect.forEach(
           Array.from({ length: 20 }, (_, i) => i + 1),
           (n) =>
-            calls.ask(log, `copy ${n} of 20 of the bet 3.00 (one event id), sent at once`, call.eventId, call.body),
+            calls.ask(
+              log,
+              `copy ${n} of 20 of the bet ${say(concurrentBet)} (one event id), sent at once`,
+              call.eventId,
+              call.body
+            ),
           { concurrency: "unbounded" }
         )
         const readings = new Map<string, number>()
         for (const answer of answers) {
-          readings.set(answerReading(answer), (readings.get(answerReading(answer)) ?? 0n) + 1)
+          readings.set(reading(answer), (readings.get(reading(answer)) ?? 0) + 1)
         }
         if (readings.size > 1) {
           problems.push(
             `The 20 answers differ: ${[...readings].map(([reading, n]) => `${n} × ${reading}`).join("; ")}.`
           )
         }
-        const taken = answers.some((answer) => answer._tag === "Balance") ? 300 : 0
-        if (taken === 0) problems.push(`The bet was answered: ${answerReading(answers[0])}.`)
+        const taken = answers.some((answer) => answer._tag === "Balance") ? concurrentBet : 0n
+        if (taken === 0n) problems.push(`The bet was answered: ${reading(answers[0])}.`)
         const middle = yield* balanceAfter(log, "balance after the 20 copies")
         problems.push(...compared("after the 20 copies", middle, before - taken))
-        yield* calls.rollback(log, round("concurrent"), 300, call.eventId)
+        yield* calls.rollback(log, round("concurrent"), concurrentBet, call.eventId)
         const after = yield* balanceAfter(log, "balance after the bet's rollback")
         problems.push(...compared("after the bet's rollback", after, before))
         return { problems, before, expected: before, after }
@@ -222,14 +240,14 @@ export const certify = Effect.fnUntraced(function*(
         const acknowledged = yield* calls.rollback(
           log,
           round("late"),
-          100,
+          unit,
           betEventId,
           "rollback of a bet the wallet has not seen yet"
         )
-        const call = yield* calls.betCall(log, round("late"), 100, { eventId: betEventId })
+        const call = yield* calls.betCall(log, round("late"), unit, { eventId: betEventId })
         const { answer, given, problems } = yield* refusedBet(log, before, {
           name: "late",
-          amount: 100,
+          amount: unit,
           label: "the bet, arriving after its rollback",
           call
         })
@@ -237,7 +255,7 @@ export const certify = Effect.fnUntraced(function*(
           problems: [
             ...(acknowledged ? [] : ["The rollback was not acknowledged with a 2xx."]),
             ...(answer._tag === "Balance"
-              ? [`The bet was applied although its rollback came first: it was answered ${answerReading(answer)}.`]
+              ? [`The bet was applied although its rollback came first: it was answered ${reading(answer)}.`]
               : []),
             ...problems
           ],
@@ -247,33 +265,37 @@ export const certify = Effect.fnUntraced(function*(
         }
       })),
 
-    bad_signature: badlySigned("bad_signature", "bet 1.00 signed with another secret", () => ({ _tag: "OtherSecret" })),
+    bad_signature: badlySigned(
+      "bad_signature",
+      `bet ${say(unit)} signed with another secret`,
+      () => ({ _tag: "OtherSecret" })
+    ),
     stale_timestamp: badlySigned(
       "stale_timestamp",
-      "bet 1.00 signed correctly 10 minutes ago",
+      `bet ${say(unit)} signed correctly 10 minutes ago`,
       () => ({ _tag: "Stale", seconds: 600 })
     ),
     other_body: badlySigned(
       "other_body",
-      "bet 1.00 carrying the signature of the same bet of 0.01",
+      `bet ${say(unit)} carrying the signature of the same bet of ${say(otherBody)}`,
       (body) => ({ _tag: "OtherBody", body })
     ),
 
     insufficient_funds: money("insufficient_funds", (log, before) =>
       Effect.gen(function*() {
-        const amount = before + 100
+        const amount = before + unit
         const call = yield* calls.betCall(log, round("insufficient"), amount)
         const { answer, given, problems } = yield* refusedBet(log, before, {
           name: "insufficient",
           amount,
-          label: `bet ${amountText(amount)}, 1.00 more than the balance`,
+          label: `bet ${say(amount)}, ${say(unit)} more than the balance`,
           call
         })
         return {
           problems: [
             ...(answer._tag === "InsufficientFunds"
               ? []
-              : [`The bet was answered ${answerReading(answer)}, not {"error": "insufficient_funds"}.`]),
+              : [`The bet was answered ${reading(answer)}, not {"error": "insufficient_funds"}.`]),
             ...problems
           ],
           before,
@@ -292,18 +314,18 @@ export const certify = Effect.fnUntraced(function*(
           stranger
         )
         if (asked._tag !== "UnknownPlayer") {
-          problems.push(`Its balance was answered ${answerReading(asked)}, not {"error": "unknown_player"}.`)
+          problems.push(`Its balance was answered ${reading(asked)}, not {"error": "unknown_player"}.`)
         }
-        const call = yield* calls.betCall(log, round("unknown"), 100, { party: stranger })
-        const answer = yield* calls.ask(log, "bet 1.00 of that player", call.eventId, call.body)
+        const call = yield* calls.betCall(log, round("unknown"), unit, { party: stranger })
+        const answer = yield* calls.ask(log, `bet ${say(unit)} of that player`, call.eventId, call.body)
         if (answer._tag !== "UnknownPlayer") {
-          problems.push(`Its bet was answered ${answerReading(answer)}, not {"error": "unknown_player"}.`)
+          problems.push(`Its bet was answered ${reading(answer)}, not {"error": "unknown_player"}.`)
         }
         if (answer._tag === "Balance") {
           yield* calls.rollback(
             log,
             round("unknown"),
-            100,
+            unit,
             call.eventId,
             "give back: a rollback of that player's bet",
             stranger
@@ -314,18 +336,60 @@ export const certify = Effect.fnUntraced(function*(
         return { problems, before, expected: before, after }
       })),
 
+    other_currency: money("other_currency", (log, before) =>
+      Effect.gen(function*() {
+        const other = otherCurrencyOf(currency)
+        const party = { ...setting.party, currency: other }
+        const stake = caseAmounts(other).unit
+        const call = yield* calls.betCall(log, round("other_currency"), stake, { party })
+        const answer = yield* calls.ask(
+          log,
+          `bet ${amountText(stake, other)} of the test player, in ${other.code}`,
+          call.eventId,
+          call.body,
+          valid,
+          other
+        )
+        // Read before anything is given back: a wallet that took the stake from this balance shows it here.
+        const middle = yield* balanceAfter(log, `balance in ${currency.code} after the bet in ${other.code}`)
+        const problems = [
+          ...compared(`in ${currency.code} after the bet of ${amountText(stake, other)}`, middle, before)
+        ]
+        // A stake taken (or perhaps taken: no usable answer) in that currency is given back, as the service would.
+        if (answer._tag === "Balance" || answer._tag === "Unavailable") {
+          yield* calls.rollback(
+            log,
+            round("other_currency"),
+            stake,
+            call.eventId,
+            `give back: a rollback of the bet in ${other.code}`,
+            party
+          )
+          const after = yield* balanceAfter(log, "balance after the give-back")
+          problems.push(...compared("after the give-back", after, before))
+          return { problems, before, expected: before, after }
+        }
+        return { problems, before, expected: before, after: middle }
+      })),
+
     two_decimals: money("two_decimals", (log, before) =>
       Effect.gen(function*() {
-        const answer = yield* bet(log, "decimals", 1234)
-        const taken = answer._tag === "Balance" ? 1234 : 0
+        const answer = yield* bet(log, "decimals", fineBet)
+        const taken = answer._tag === "Balance" ? fineBet : 0n
         const problems = answer._tag === "Balance"
-          ? [...compared("in the bet's answer", answer.balance, before - 1234)]
-          : [`The bet was answered: ${answerReading(answer)}.`]
-        const win = yield* calls.win(log, round("decimals"), 7)
+          ? [...compared("in the bet's answer", answer.balance, before - fineBet)]
+          : [`The bet was answered: ${reading(answer)}.`]
+        const win = yield* calls.win(log, round("decimals"), fineWin)
         yield* calls.notify(log, win.label, win.eventId, win.body)
         const middle = yield* balanceAfter(log, "balance after the bet and the win")
-        problems.push(...compared("after the bet of 12.34 and the win of 0.07", middle, before - taken + 7))
-        yield* calls.refund(log, round("decimals"), { bet: taken, win: 7 })
+        problems.push(
+          ...compared(
+            `after the bet of ${say(fineBet)} and the win of ${say(fineWin)}`,
+            middle,
+            before - taken + fineWin
+          )
+        )
+        yield* calls.refund(log, round("decimals"), { bet: taken, win: fineWin })
         const after = yield* balanceAfter(log, "balance after the round's refund")
         problems.push(...compared("after the round's refund", after, before))
         return { problems, before, expected: before, after }
@@ -333,16 +397,16 @@ export const certify = Effect.fnUntraced(function*(
 
     zero_bet: money("zero_bet", (log, before) =>
       Effect.gen(function*() {
-        const call = yield* calls.betCall(log, round("zero"), 0)
-        const answer = yield* calls.ask(log, "bet 0.00", call.eventId, call.body)
+        const call = yield* calls.betCall(log, round("zero"), 0n)
+        const answer = yield* calls.ask(log, `bet ${say(0n)}`, call.eventId, call.body)
         const problems: Array<string> = answer._tag === "Unavailable"
-          ? [`The bet was answered: ${answerReading(answer)}.`]
+          ? [`The bet was answered: ${reading(answer)}.`]
           : answer._tag === "Balance"
           ? [...compared("in the bet's answer", answer.balance, before)]
           : []
         const after = yield* balanceAfter(log)
         problems.push(...compared("afterwards", after, before))
-        const given = yield* giveBack(log, "zero", 0, call.eventId, before, after)
+        const given = yield* giveBack(log, "zero", 0n, call.eventId, before, after)
         return { problems, before, expected: before, after: given }
       })),
 
@@ -351,18 +415,16 @@ export const certify = Effect.fnUntraced(function*(
         skip("conservation", "Not run: the starting balance could not be read (see Balance).") :
         run("conservation", (log) =>
           Effect.gen(function*() {
-            if (floatCredited) yield* calls.refund(log, round("float"), { bet: 0, win: float })
+            if (floatCredited) yield* calls.refund(log, round("float"), { bet: 0n, win: float })
             const end = yield* balanceAfter(log, "the balance at the end")
             const problems = compared("at the end", end, start!)
             return {
               problems: problems.length === 0 ? [] : [
-                `The balance started at ${
-                  amountText(start!)
-                }, the cases moved 0.00 in all (each gave back what it moved), ` +
-                `and it ends at ${end === undefined ? "an unknown balance" : amountText(end)}.`,
+                `The balance started at ${say(start!)}, the cases moved ${say(0n)} in all (each gave back what it ` +
+                `moved), and it ends at ${end === undefined ? "an unknown balance" : say(end)}.`,
                 ...(end === undefined
                   ? []
-                  : [`${end > start! ? "Created" : "Lost"}: ${amountText(Math.abs(end - start!))}.`])
+                  : [`${end > start! ? "Created" : "Lost"}: ${say(end > start! ? end - start! : start! - end)}.`])
               ],
               before: start,
               expected: start,

@@ -20,6 +20,8 @@ export interface NewCertification {
   readonly id: string
   readonly partnerId: number
   readonly externalPlayerId: string
+  /** The run's currency (its code). */
+  readonly currency: string
   readonly callbackUrl: string
   readonly startedBy: string
   readonly startedVia: StartedVia
@@ -86,7 +88,8 @@ const runningRows = rowsOf(Schema.Struct({ id: Schema.String }).pipe(Schema.enco
 
 const summaryOf = ({ ref: _, ...summary }: typeof RunRow.Type): CertificationSummary => summary
 
-const amount = (cents: number | null) => cents === null ? null : String(cents)
+/** Minor units as the numeric(40, 0) columns take them. */
+const amount = (minor: bigint | null) => minor === null ? null : minor.toString()
 
 // A run stops after 3 calls without an answer, so no case takes more than a few time-outs: a run untouched for
 // this long has no instance running it any more.
@@ -128,7 +131,7 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
         Duration.toSeconds(staleAfter)
       })`
       const runColumns = sql`
-        r.id, r.public_id, r.partner_id, r.external_player_id, r.callback_url, r.started_by, r.started_via,
+        r.id, r.public_id, r.partner_id, r.external_player_id, r.currency, r.callback_url, r.started_by, r.started_via,
         CASE WHEN ${stale} THEN 'interrupted' ELSE r.status END AS status,
         CASE WHEN ${stale} THEN ${abandoned} ELSE r.summary END AS summary,
         r.timeout_ms, r.started_at, r.finished_at`
@@ -138,6 +141,7 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
           id: Schema.String,
           partnerId: Schema.Int,
           externalPlayerId: Schema.String,
+          currency: Schema.String,
           callbackUrl: Schema.String,
           startedBy: Schema.String,
           startedVia: StartedViaSchema,
@@ -147,9 +151,9 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
         execute: (run) =>
           sql`
             INSERT INTO wallet_certifications AS r
-              (public_id, partner_id, external_player_id, callback_url, started_by, started_via, timeout_ms)
-            VALUES (${run.id}, ${run.partnerId}, ${run.externalPlayerId}, ${run.callbackUrl}, ${run.startedBy},
-                    ${run.startedVia}, ${run.timeoutMillis})
+              (public_id, partner_id, external_player_id, currency, callback_url, started_by, started_via, timeout_ms)
+            VALUES (${run.id}, ${run.partnerId}, ${run.externalPlayerId}, ${run.currency}, ${run.callbackUrl},
+                    ${run.startedBy}, ${run.startedVia}, ${run.timeoutMillis})
             ON CONFLICT (partner_id) WHERE status = 'running' DO NOTHING
             RETURNING ${runColumns}
           `

@@ -7,8 +7,10 @@ import {
   outcome,
   type StartedVia
 } from "../../domain/Certification.ts"
+import type { Currency } from "../../domain/Currency.ts"
 import { CallbackTargets } from "../../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
+import { CurrencyConfig } from "../../platform/CurrencyConfig.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
 import { PartnerCallbacks } from "../outbox/PartnerCallbacks.ts"
 import { certify } from "./CertificationCases.ts"
@@ -20,13 +22,14 @@ import {
   type CertificationSummary
 } from "./CertificationRepo.ts"
 
-/** The test player named for a run is not one of the partner's test players. */
+/** The test player named for a run is not one of the partner's test players in the run's currency. */
 export class UnknownTestPlayer extends Schema.TaggedError<UnknownTestPlayer>()("UnknownTestPlayer", {
-  externalPlayerId: Schema.String
+  externalPlayerId: Schema.String,
+  currency: Schema.String
 }) {
   override get message() {
-    return `"${this.externalPlayerId}" is not one of this partner's test players: launch a game for it once with the test ` +
-      "token, then certify with it."
+    return `"${this.externalPlayerId}" is not one of this partner's test players in ${this.currency}, the currency ` +
+      `the run plays in: launch a game for it once with the test token in ${this.currency}, then certify with it.`
   }
 }
 
@@ -43,21 +46,31 @@ export interface Starter {
  * job; if its instance stops, it is closed as interrupted (at once on a stop, after a while on a crash) and is
  * started again by a person, not retried from the start behind their back. The CLI runs one in its own process,
  * to its end. Nothing here touches the ledger: the run speaks to the wallet through PartnerCallbacks only.
+ *
+ * A run plays in one currency, with the test player's row of that currency: the one its caller names, or else the
+ * partner's default (`currencyOf`, the one place that chooses it).
  */
 export class Certifications extends Context.Service<Certifications, {
-  /** Starts a run in the background; answers it as stored, with no case yet. */
+  /**
+   * Starts a run in the background, in `currency` (the partner's default unless the caller names one); answers it as
+   * stored, with no case yet.
+   */
   start(
     partnerId: number,
     externalPlayerId: string,
-    starter: Starter
+    starter: Starter,
+    currency?: Currency
   ): Effect.Effect<Certification, UnknownTestPlayer | CertificationInProgress>
-  /** Runs to the end in the calling fiber, telling `onCase` of each case as it finishes. */
+  /** Runs to the end in the calling fiber, telling `onCase` of each case as it finishes; `currency` as for `start`. */
   run(
     partnerId: number,
     externalPlayerId: string,
     starter: Starter,
-    onCase?: (result: CaseResult) => Effect.Effect<void>
+    onCase?: (result: CaseResult) => Effect.Effect<void>,
+    currency?: Currency
   ): Effect.Effect<Certification, UnknownTestPlayer | CertificationInProgress>
+  /** The currency a partner's runs play in when their caller names none: the partner's default currency. */
+  currencyOf(partnerId: number): Effect.Effect<Currency>
   /** A run with its cases so far: the partner's own (`partnerId`), or any (the operator's). */
   find(id: string, partnerId?: number): Effect.Effect<Option.Option<Certification>>
   list(partnerId: number, limit: number): Effect.Effect<ReadonlyArray<CertificationSummary>>
@@ -71,29 +84,43 @@ export class Certifications extends Context.Service<Certifications, {
       const targets = yield* CallbackTargets
       const players = yield* PartnerPlayers
       const { timeout } = yield* CallbacksConfig
+      const { defaultCurrency } = yield* CurrencyConfig
       const running = yield* FiberSet.make<void>()
 
-      /** The run recorded as started: the partner's test target and its test player. */
+      /**
+       * The partner's default currency, which its test player plays in. For now every partner's is the deployment's
+       * DEFAULT_CURRENCY; a partner's own default currency plugs in here, and only here.
+       */
+      const currencyOf = (_partnerId: number): Effect.Effect<Currency> => Effect.succeed(defaultCurrency)
+
+      /** The run recorded as started: the partner's test target and its test player's row in the run's currency. */
       const prepare = Effect.fn("Certifications.prepare")(
-        function*(partnerId: number, externalPlayerId: string, starter: Starter) {
+        function*(partnerId: number, externalPlayerId: string, starter: Starter, named: Currency | undefined) {
+          const currency = named ?? (yield* currencyOf(partnerId))
           const target = Option.getOrThrowWith(
             yield* targets.get(partnerId, "test"),
             () => new Error(`no partner ${partnerId}`)
           )
-          const player = yield* players.find(partnerId, "test", externalPlayerId)
+          const player = yield* players.find(partnerId, "test", externalPlayerId, currency.code)
           if (Option.isNone(player)) {
-            return yield* new UnknownTestPlayer({ externalPlayerId })
+            return yield* new UnknownTestPlayer({ externalPlayerId, currency: currency.code })
           }
           const setting: RunSetting = {
             id: newCertificationId(),
             target,
-            party: { partnerSlug: target.partnerSlug, externalPlayerId, userCode: player.value.internalUserId },
+            party: {
+              partnerSlug: target.partnerSlug,
+              externalPlayerId,
+              userCode: player.value.internalUserId,
+              currency
+            },
             timeoutMillis: Duration.toMillis(timeout)
           }
           const started = yield* repo.insert({
             id: setting.id,
             partnerId,
             externalPlayerId,
+            currency: currency.code,
             // A test environment without a URL of its own has the sandbox partner wallet's (CallbackTargets).
             callbackUrl: target.callbackUrl ?? "",
             startedBy: starter.name,
@@ -143,8 +170,8 @@ export class Certifications extends Context.Service<Certifications, {
 
       return Certifications.of({
         start: Effect.fn("Certifications.start")(
-          function*(partnerId: number, externalPlayerId: string, starter: Starter) {
-            const { setting, started } = yield* prepare(partnerId, externalPlayerId, starter)
+          function*(partnerId: number, externalPlayerId: string, starter: Starter, currency?: Currency) {
+            const { setting, started } = yield* prepare(partnerId, externalPlayerId, starter, currency)
             yield* FiberSet.run(running, execute(setting, () => Effect.void))
             return started
           }
@@ -154,13 +181,15 @@ export class Certifications extends Context.Service<Certifications, {
             partnerId: number,
             externalPlayerId: string,
             starter: Starter,
-            onCase?: (result: CaseResult) => Effect.Effect<void>
+            onCase?: (result: CaseResult) => Effect.Effect<void>,
+            currency?: Currency
           ) {
-            const { setting } = yield* prepare(partnerId, externalPlayerId, starter)
+            const { setting } = yield* prepare(partnerId, externalPlayerId, starter, currency)
             yield* execute(setting, onCase ?? (() => Effect.void))
             return yield* found(setting.id)
           }
         ),
+        currencyOf,
         find: repo.find,
         list: repo.list,
         requirement: repo.requirement
