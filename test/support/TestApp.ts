@@ -11,6 +11,8 @@ import { PartnersConfig } from "../../src/partners/PartnersConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { StreamConfig } from "../../src/sports/stream/StreamConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
+import { CurrencyConfig } from "../../src/platform/CurrencyConfig.ts"
+import { Currencies, type Currency } from "../../src/domain/Currency.ts"
 import { AddressRanges, ClientAddress } from "../../src/platform/ClientAddress.ts"
 import { SharedStoreConfig } from "../../src/platform/SharedStore.ts"
 import { ObservabilityConfig } from "../../src/platform/ObservabilityConfig.ts"
@@ -175,8 +177,16 @@ export interface TestSettings {
   readonly observability?: Partial<ObservabilityConfig["Service"]>
   readonly admin?: Partial<IdentityConfig["Service"]>
   readonly operations?: Partial<OperationsConfig["Service"]>
+  /** CRYPTO_CURRENCIES (BTC, mBTC and USDT unless a test names others) and DEFAULT_CURRENCY (BRL unless said). */
+  readonly currencies?: { readonly crypto?: ReadonlyArray<string>; readonly defaultCurrency?: string }
   /** TRUSTED_PROXIES (none unless a test names some). */
   readonly trustedProxies?: ReadonlyArray<string>
+}
+
+/** The tests' currencies: every fiat one and a few crypto codes, so a restriction can mix both. */
+export const testCurrencyConfig = (settings: TestSettings["currencies"] = {}): CurrencyConfig["Service"] => {
+  const currencies = new Currencies(settings.crypto ?? ["BTC", "mBTC", "USDT"])
+  return { currencies, defaultCurrency: currencies.find(settings.defaultCurrency ?? "BRL") as Currency }
 }
 
 export type TestConfigs =
@@ -187,6 +197,7 @@ export type TestConfigs =
   | StreamConfig
   | CallbacksConfig
   | PartnersConfig
+  | CurrencyConfig
   | SandboxConfig
   | SharedStoreConfig
   | ObservabilityConfig
@@ -203,6 +214,7 @@ export const TestConfig = (settings: TestSettings = {}) =>
     Layer.succeed(StreamConfig, testStreamConfig(settings.stream)),
     Layer.succeed(CallbacksConfig, testCallbacksConfig(settings.callbacks)),
     Layer.succeed(PartnersConfig, testPartnersConfig(settings.partners)),
+    Layer.succeed(CurrencyConfig, testCurrencyConfig(settings.currencies)),
     Layer.succeed(SandboxConfig, testSandboxConfig(settings.sandbox)),
     Layer.succeed(SharedStoreConfig, testSharedStoreConfig(settings.shared)),
     Layer.succeed(ObservabilityConfig, testObservabilityConfig(settings.observability)),
