@@ -36,7 +36,16 @@ layer(Layer.merge(TestApp(), Browser.layer), live)("a partner's currencies in th
 
       const shapes = yield* patch({ default_currency: "R$", currencies: ["BRL", 7] })
       assert.strictEqual(shapes.status, 422)
-      assert.deepStrictEqual(Object.keys(shapes.body.errors).sort(), ["currencies", "default_currency"])
+      assert.deepStrictEqual(shapes.body.errors, {
+        default_currency: [
+          "The default currency field must hold currency codes such as BRL, EUR or mBTC (a letter, then 1 to 9 " +
+          "letters or digits)."
+        ],
+        currencies: [
+          "The currencies field must hold currency codes such as BRL, EUR or mBTC (a letter, then 1 to 9 letters or " +
+          "digits)."
+        ]
+      })
       const tooMany = yield* patch({ currencies: Array.from({ length: 65 }, (_, i) => `C${i}X`) })
       assert.strictEqual(tooMany.status, 422)
       const unknown = yield* patch({ currencies: ["BRL", "ZZZ"] })

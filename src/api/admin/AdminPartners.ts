@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { CurrencyCode, partnerCurrencyLimit } from "../../domain/Currency.ts"
+import { partnerCurrencyLimit } from "../../domain/Currency.ts"
 import { Environment } from "../../domain/Environment.ts"
 import { IsoDate } from "../../domain/IsoDate.ts"
 import { PlayerMode } from "../../domain/Partner.ts"
@@ -75,6 +75,13 @@ const RateLimit = Schema.NullOr(Schema.Int).annotate({
   description: "Requests a minute on the partner API, 1 or more; null: PARTNER_RATE_LIMIT applies"
 })
 
+/** A currency code as the console sends it (whether the deployment accepts it is the service's to say). */
+const currencyCodeMessage =
+  "The :attribute field must hold currency codes such as BRL, EUR or mBTC (a letter, then 1 to 9 letters or digits)."
+const CurrencyCodeInput = Schema.String.annotate({ message: currencyCodeMessage }).check(
+  Schema.isPattern(/^[A-Za-z][A-Za-z0-9]{1,9}$/, { message: currencyCodeMessage })
+)
+
 /** Partners: list, create (token and webhook secret shown once), edit, activate, deactivate, rotate. */
 export class AdminPartnersGroup extends HttpApiGroup.make("partners")
   .add(
@@ -130,7 +137,7 @@ export class AdminPartnersGroup extends HttpApiGroup.make("partners")
             "0 to 100, min not above max); applied from the next launch. Audited on its own (partner.set-rtp-policy)."
         })),
         default_currency: Schema.optional(
-          Schema.NullOr(CurrencyCode).annotate({
+          Schema.NullOr(CurrencyCodeInput).annotate({
             description:
               "A code the deployment accepts (ISO 4217, or a crypto code CRYPTO_CURRENCIES enables); null: " +
               "the deployment's DEFAULT_CURRENCY. Must be among `currencies` when the partner has them. Audited with " +
@@ -138,7 +145,7 @@ export class AdminPartnersGroup extends HttpApiGroup.make("partners")
           })
         ),
         currencies: Schema.optional(
-          Schema.NullOr(Schema.Array(CurrencyCode)).annotate({
+          Schema.NullOr(Schema.Array(CurrencyCodeInput)).annotate({
             description: `1 to ${partnerCurrencyLimit} codes the deployment accepts, the default among them; null: ` +
               "every currency the deployment enables. Audited with the default (partner.set-currencies)."
           })
