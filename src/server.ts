@@ -61,6 +61,7 @@ import { PartnerRateLimit } from "./partners/PartnerRateLimit.ts"
 import { Partners } from "./partners/Partners.ts"
 import { PartnersConfig } from "./partners/PartnersConfig.ts"
 import { AppConfig, publicBaseUrl } from "./platform/AppConfig.ts"
+import { CurrencyConfig } from "./platform/CurrencyConfig.ts"
 import { AuthFailureLimit } from "./platform/AuthFailureLimit.ts"
 import { ClientAddress } from "./platform/ClientAddress.ts"
 import { SportsConfig } from "./sports/SportsConfig.ts"
@@ -258,6 +259,7 @@ export const ConfigLive = Layer.mergeAll(
   StreamConfig.layer,
   CallbacksConfig.layer,
   PartnersConfig.layer,
+  CurrencyConfig.layer,
   SandboxConfig.layer,
   SharedStoreConfig.layer,
   ObservabilityConfig.layer,

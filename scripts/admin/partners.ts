@@ -80,6 +80,17 @@ const toRtpPolicy = (value: Option.Option<string>) =>
     }
   })
 
+/** `--currency`: a code, or `default` (back to the deployment's DEFAULT_CURRENCY); checked by the service. */
+const toDefaultCurrency = (value: Option.Option<string>) =>
+  Option.map(value, (text) => text.trim().toLowerCase() === "default" ? null : text.trim()).pipe(Option.getOrUndefined)
+
+/** `--currencies`: codes separated by commas, or `all` (every currency the deployment enables); checked by the service. */
+const toCurrencies = (value: Option.Option<string>) =>
+  Option.map(value, (text) =>
+    text.trim().toLowerCase() === "all"
+      ? null
+      : text.split(",").map((code) => code.trim()).filter((code) => code !== "")).pipe(Option.getOrUndefined)
+
 const toCallbackUrl = (value: Option.Option<string>) =>
   Option.map(value, (url) => url === "none" ? null : url).pipe(Option.getOrUndefined)
 
@@ -210,6 +221,20 @@ const set = Command.make("set", {
         "e.g. clamp:85-96) or fixed:VALUE (always VALUE, whatever was sent; e.g. fixed:94); whole percents 0 to 100"
     ),
     Flag.optional
+  ),
+  currency: Flag.String("currency").pipe(
+    Flag.withDescription(
+      "The currency of a launch that names none (a code such as BRL, EUR or mBTC); \"default\" follows the " +
+        "deployment's DEFAULT_CURRENCY"
+    ),
+    Flag.optional
+  ),
+  currencies: Flag.String("currencies").pipe(
+    Flag.withDescription(
+      "The only currencies its launches may be in, separated by commas (e.g. BRL,USD,USDT; 1 to 64, the default " +
+        "among them); \"all\" allows every currency the deployment enables"
+    ),
+    Flag.optional
   )
 }, (input) =>
   Effect.gen(function*() {
@@ -219,11 +244,12 @@ const set = Command.make("set", {
       input.name,
       input.rateLimit
     ]
-    if ([...settings, input.playerMode, input.rtpPolicy, input.requireCertification].every(Option.isNone)) {
+    const others = [input.playerMode, input.rtpPolicy, input.currency, input.currencies, input.requireCertification]
+    if ([...settings, ...others].every(Option.isNone)) {
       return yield* new CliError.UserError({
         cause: "nothing to change",
         userMessage: "Nothing to change: pass --commission, --callback-url, --rate-limit, --name, --player-mode, " +
-          "--rtp-policy or --require-certification."
+          "--rtp-policy, --currency, --currencies or --require-certification."
       })
     }
     const rtpPolicy = yield* toRtpPolicy(input.rtpPolicy)
@@ -242,9 +268,16 @@ const set = Command.make("set", {
       yield* userFacing(partners.setPlayerMode(cliActor, partner.slug, input.playerMode.value))
     }
     // Audited on its own (partner.set-rtp-policy), as the player mode.
-    const saved = rtpPolicy === undefined
+    const withRtp = rtpPolicy === undefined
       ? partner
       : yield* userFacing(partners.setRtpPolicy(cliActor, partner.slug, rtpPolicy))
+    // Both currency settings in one change (partner.set-currencies), judged together: the default among the list.
+    const saved = Option.isNone(input.currency) && Option.isNone(input.currencies)
+      ? withRtp
+      : yield* userFacing(partners.setCurrencies(cliActor, partner.slug, {
+        defaultCurrency: toDefaultCurrency(input.currency),
+        currencies: toCurrencies(input.currencies)
+      }))
     if (Option.isNone(input.requireCertification)) return yield* printPartner(saved)
     // The setting is the wallet certification's; its answer says whether it withdrew the live token.
     const set = yield* userFacing(
@@ -256,7 +289,8 @@ const set = Command.make("set", {
       live_token_withdrawn: set.liveTokenWithdrawn
     })
   })).pipe(Command.withDescription(
-    "Change a partner's name, commission, rate limit, player mode, RTP policy, wallet certification requirement, or the " +
+    "Change a partner's name, commission, rate limit, player mode, RTP policy, currencies, wallet certification " +
+      "requirement, or the " +
       "callback URL of an environment (--env, live by default)"
   ))
 

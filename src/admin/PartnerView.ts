@@ -9,7 +9,8 @@ import { maskedUrlOrNull } from "../domain/MaskedUrl.ts"
  * PartnerView codec, which names its fields on the wire): everything but its tokens and webhook secrets.
  * `rateLimitPerMinute` null: the service's PARTNER_RATE_LIMIT applies. `callbackUrl` is the live environment's;
  * `environments` shows both, live first; `playerMode` what the service keeps of its players (persisted or shadow);
- * `rtpPolicy` what its launches do with `user_rtp`. Callback URLs
+ * `rtpPolicy` what its launches do with `user_rtp`; `defaultCurrency` and `currencies` its currencies (null: the
+ * deployment's DEFAULT_CURRENCY, every currency the deployment enables). Callback URLs
  * are shown masked (maskedUrl): their credentials and query values may be keys.
  */
 export const partnerView = (
@@ -25,6 +26,8 @@ export const partnerView = (
     "commissionPercent",
     "rateLimitPerMinute",
     "rtpPolicy",
+    "defaultCurrency",
+    "currencies",
     "createdAt",
     "updatedAt"
   ]),

@@ -9,6 +9,7 @@ import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import type { SlugTaken } from "../partners/PartnerRepo.ts"
 import {
   type CreatedPartner,
+  type CurrencyChange,
   type InvalidPartnerInput,
   type NewPartner,
   type PartnerChanges,
@@ -22,7 +23,7 @@ import { maskedUrlOrNull } from "../domain/MaskedUrl.ts"
 
 /*
  * A partner's settings as an operator (console, CLI) or the partner's own users (portal) change them: its details
- * and status, tokens and webhook secrets, player mode, RTP policy and test data, made through the owning services
+ * and status, tokens and webhook secrets, player mode, RTP policy, currencies and test data, made through the owning services
  * and written to the audit trail in the same transaction as the change (who, what, before and after), so there is
  * no change without its row nor a row without its change. Secrets are handed to the caller once and never recorded.
  */
@@ -43,6 +44,12 @@ const partnerAudit = (partner: Partner, environments: ReadonlyArray<PartnerEnvir
     rate_limit_per_minute: partner.rateLimitPerMinute
   }
 }
+
+/** A partner's currencies as the audit trail records them (null: the deployment's). */
+const currenciesAudit = (partner: Partner) => ({
+  default_currency: partner.defaultCurrency,
+  currencies: partner.currencies
+})
 
 /** How long an old token or secret was kept valid, as the audit records it (absent: none, or the configured default). */
 const overlapOf = (overlap: Duration.Duration | undefined) =>
@@ -87,6 +94,12 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
   ): Effect.Effect<{ partner: Partner; mode: PlayerMode }, PartnerNotFound>
   /** What the partner's launches do with `user_rtp` (pass, clamp, fixed), both environments. */
   setRtpPolicy(actor: Actor, slug: string, policy: RtpPolicy): Effect.Effect<Partner, PartnerNotFound>
+  /** Its default currency and its restriction (null: the deployment's), validated by Partners.setCurrencies. */
+  setCurrencies(
+    actor: Actor,
+    slug: string,
+    change: CurrencyChange
+  ): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
   /** Deletes the partner's test players, rounds, transactions and callbacks; never a live row. */
   clearTestData(
     actor: Actor,
@@ -205,6 +218,21 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
             return after
           }))
         }),
+        setCurrencies: Effect.fn("PartnerAdmin.setCurrencies")(
+          function*(actor: Actor, slug: string, change: CurrencyChange) {
+            return yield* audit.atomically(Effect.gen(function*() {
+              const before = yield* partners.show(slug)
+              const after = yield* partners.setCurrencies(slug, change)
+              yield* audit.record(actor, {
+                action: "partner.set-currencies",
+                target: `partner:${slug}`,
+                before: currenciesAudit(before),
+                after: currenciesAudit(after)
+              })
+              return after
+            }))
+          }
+        ),
         clearTestData: Effect.fn("PartnerAdmin.clearTestData")(function*(actor: Actor, slug: string) {
           return yield* audit.atomically(Effect.gen(function*() {
             const partner = yield* partners.show(slug)

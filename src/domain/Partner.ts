@@ -37,6 +37,10 @@ export class Partner extends Schema.Class<Partner>("Partner")({
   rateLimitPerMinute: Schema.NullOr(Schema.Int),
   /** What its launches do with the `user_rtp` it sends (both environments). */
   rtpPolicy: RtpPolicy,
+  /** The currency of a launch that names none (a code, see Currency.ts); null: the deployment's DEFAULT_CURRENCY. */
+  defaultCurrency: Schema.NullOr(Schema.String),
+  /** The only currencies its launches may be in (1 to 64 codes); null: every currency the deployment enables. */
+  currencies: Schema.NullOr(Schema.Array(Schema.String)),
   createdAt: Schema.Date,
   updatedAt: Schema.Date
 }) {

@@ -21,6 +21,7 @@ const partnerColumns = {
   callbackUrl: "callback_url",
   rateLimitPerMinute: "rate_limit_per_minute",
   rtpPolicy: "rtp_policy",
+  defaultCurrency: "default_currency",
   createdAt: "created_at",
   updatedAt: "updated_at"
 } as const
@@ -106,7 +107,7 @@ export class PartnerRepo
       // The live environment's callback URL is the partner's `callback_url`.
       const columns =
         sql`p.id, p.name, p.slug, p.status, p.commission_percent, live.callback_url, p.rate_limit_per_minute,
-        p.rtp_policy, p.created_at, p.updated_at`
+        p.rtp_policy, p.default_currency, p.currencies, p.created_at, p.updated_at`
       const withLive = sql`JOIN partner_environments live ON live.partner_id = p.id AND live.environment = 'live'`
       // Lets every running service drop its cached token look-ups at once (see Partners).
       const announceChange = (slug: string) =>
@@ -202,10 +203,15 @@ export class PartnerRepo
         if (patch.commissionPercent !== undefined) changes.commission_percent = patch.commissionPercent
         if (patch.rateLimitPerMinute !== undefined) changes.rate_limit_per_minute = patch.rateLimitPerMinute
         if (patch.rtpPolicy !== undefined) changes.rtp_policy = JSON.stringify(patch.rtpPolicy)
+        if (patch.defaultCurrency !== undefined) changes.default_currency = patch.defaultCurrency
         const urls = Object.entries(patch.callbackUrls ?? {}).filter(([, url]) => url !== undefined)
         return sql.withTransaction(Effect.gen(function*() {
           if (Object.keys(changes).length > 0) {
             yield* sql`UPDATE partners SET ${sql.update(changes)} WHERE slug = ${slug}`
+          }
+          // An array is a parameter of its own, typed here (sql.update would leave its type to the driver).
+          if (patch.currencies !== undefined) {
+            yield* sql`UPDATE partners SET currencies = ${patch.currencies ?? null}::text[] WHERE slug = ${slug}`
           }
           yield* Effect.forEach(urls, ([environment, url]) =>
             sql`

@@ -120,6 +120,8 @@ export const make = (): PartnerRepoService => {
           callbackUrl: input.environments.live.callbackUrl,
           rateLimitPerMinute: input.rateLimitPerMinute,
           rtpPolicy: passRtp,
+          defaultCurrency: null,
+          currencies: null,
           createdAt: now,
           updatedAt: now
         })
@@ -144,6 +146,8 @@ export const make = (): PartnerRepoService => {
         if (patch.commissionPercent !== undefined) fields.commissionPercent = patch.commissionPercent
         if (patch.rateLimitPerMinute !== undefined) fields.rateLimitPerMinute = patch.rateLimitPerMinute
         if (patch.rtpPolicy !== undefined) fields.rtpPolicy = patch.rtpPolicy
+        if (patch.defaultCurrency !== undefined) fields.defaultCurrency = patch.defaultCurrency
+        if (patch.currencies !== undefined) fields.currencies = patch.currencies
         return Effect.map(save(row, fields), Option.some)
       }),
     setToken: (slug, environment, token, keepOld) =>

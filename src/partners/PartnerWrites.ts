@@ -42,6 +42,10 @@ export interface PartnerPatch {
   /** null: back to PARTNER_RATE_LIMIT. */
   readonly rateLimitPerMinute?: number | null | undefined
   readonly rtpPolicy?: RtpPolicy | undefined
+  /** null: back to the deployment's DEFAULT_CURRENCY. */
+  readonly defaultCurrency?: string | null | undefined
+  /** null: every currency the deployment enables. */
+  readonly currencies?: ReadonlyArray<string> | null | undefined
 }
 
 /** A new partner and its webhook secrets, one per environment (shown once). */

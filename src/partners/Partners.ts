@@ -1,5 +1,6 @@
-import { Cache, Context, Duration, Effect, Exit, Layer, Option, Schema, SchemaIssue } from "effect"
+import { Cache, Context, Duration, Effect, Exit, Layer, Option, Result, Schema, SchemaIssue } from "effect"
 import { hash, randomBytes } from "node:crypto"
+import { changedCurrencySettings } from "../domain/Currency.ts"
 import { type Environment, tokenPrefix } from "../domain/Environment.ts"
 import type {
   IssuedToken,
@@ -12,6 +13,7 @@ import { PartnerStatus as PartnerStatusSchema, tokenDisplayPrefix } from "../dom
 import type { RtpPolicy } from "../domain/RtpPolicy.ts"
 import { slugify } from "../domain/Slug.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
+import { CurrencyConfig } from "../platform/CurrencyConfig.ts"
 import { CallbackUrlPolicy } from "./CallbackUrlPolicy.ts"
 import { makeTokenCache } from "./TokenCache.ts"
 import { type InsertedPartner, PartnerRepo, SlugTaken } from "./PartnerRepo.ts"
@@ -86,6 +88,14 @@ export interface PartnerChanges {
   readonly testCallbackUrl?: string | null | undefined
   /** null: back to PARTNER_RATE_LIMIT. */
   readonly rateLimitPerMinute?: number | null | undefined
+}
+
+/** A change of a partner's currencies: a field absent is kept, null clears it (back to the deployment's). */
+export interface CurrencyChange {
+  /** null: the deployment's DEFAULT_CURRENCY. */
+  readonly defaultCurrency?: string | null | undefined
+  /** null: every currency the deployment enables. */
+  readonly currencies?: ReadonlyArray<string> | null | undefined
 }
 
 /** What a new partner's environment is handed, this once. */
@@ -187,6 +197,12 @@ export class Partners extends Context.Service<Partners, {
   environmentsOf(partners: ReadonlyArray<Pick<Partner, "id">>): Effect.Effect<ReadonlyArray<PartnerEnvironmentSettings>>
   /** What the partner's launches do with `user_rtp` from now on (every instance, at once: the change is announced). */
   setRtpPolicy(slug: string, policy: RtpPolicy): Effect.Effect<Partner, PartnerNotFound>
+  /**
+   * The partner's default currency and its restriction, from the next launch (announced as every change). Refused
+   * (InvalidPartnerInput, saying what to do) for a code the deployment does not accept (CurrencyConfig), an empty or
+   * too long restriction, or a restriction leaving the default out.
+   */
+  setCurrencies(slug: string, change: CurrencyChange): Effect.Effect<Partner, PartnerNotFound | InvalidPartnerInput>
 }>()("partner-api/partners/Partners") {
   static readonly layerNoDeps = Layer.effect(
     Partners,
@@ -195,6 +211,7 @@ export class Partners extends Context.Service<Partners, {
       const config = yield* AppConfig
       const partnersConfig = yield* PartnersConfig
       const urlPolicy = yield* CallbackUrlPolicy
+      const currencyConfig = yield* CurrencyConfig
 
       // All three are keyed by the token's hash, so no raw token is kept in memory.
       const authCacheTtlMillis = config.authCacheTtlMillis
@@ -362,6 +379,18 @@ export class Partners extends Context.Service<Partners, {
         )
       })
 
+      const setCurrencies = Effect.fn("Partners.setCurrencies")(function*(slug: string, change: CurrencyChange) {
+        const partner = yield* show(slug)
+        const settings = changedCurrencySettings(
+          partner,
+          change,
+          currencyConfig.currencies,
+          currencyConfig.defaultCurrency
+        )
+        if (Result.isFailure(settings)) return yield* new InvalidPartnerInput({ message: settings.failure })
+        return yield* repo.update(slug, settings.success).pipe(Effect.flatMap(updated(slug)))
+      })
+
       return Partners.of({
         authenticate,
         access,
@@ -372,6 +401,7 @@ export class Partners extends Context.Service<Partners, {
         findById: repo.findById,
         setStatus: (slug, status) => repo.update(slug, { status }).pipe(Effect.flatMap(updated(slug))),
         setRtpPolicy: (slug, rtpPolicy) => repo.update(slug, { rtpPolicy }).pipe(Effect.flatMap(updated(slug))),
+        setCurrencies,
         rotateToken,
         withdrawToken: (slug, environment) =>
           repo.removeToken(slug, environment).pipe(Effect.flatMap(Option.match({

@@ -150,6 +150,50 @@ layer(InMemoryConsole)("the console's partners and wallet over memory", (it) => 
       assert.strictEqual(refused.message, "Your role (viewer) can read but not change anything.")
     }))
 
+  it.effect("a partner's currencies are set and cleared (audited together); a code not accepted or a default left out is 422 naming the field", () =>
+    Effect.gen(function*() {
+      const api = yield* as("operator")
+      const slug = `eps-${unique()}`
+      const { partner } = yield* api.partners.create({ payload: { name: "Epsilon", slug } })
+      assert.deepStrictEqual([partner.defaultCurrency, partner.currencies], [null, null])
+      const set = yield* api.partners.update({
+        params: { slug },
+        payload: { default_currency: "USDT", currencies: ["USDT", "BRL"] }
+      })
+      assert.deepStrictEqual([set.partner.defaultCurrency, set.partner.currencies], ["USDT", ["USDT", "BRL"]])
+
+      const unknown = yield* Effect.flip(
+        api.partners.update({ params: { slug }, payload: { default_currency: "ETH" } })
+      )
+      assert.instanceOf(unknown, ValidationFailed)
+      assert.deepStrictEqual(Object.keys((unknown as ValidationFailed).errors), ["default_currency"])
+      assert.match(unknown.message, /^The default currency "ETH" is not a currency this deployment accepts/)
+      const leftOut = yield* Effect.flip(api.partners.update({ params: { slug }, payload: { currencies: ["EUR"] } }))
+      assert.deepStrictEqual((leftOut as ValidationFailed).errors, {
+        currencies: [
+          "The default currency USDT is not among the partner's currencies (EUR): add it to them, or choose a " +
+          "default among them, so that a launch naming no currency is not refused."
+        ]
+      })
+      assert.deepStrictEqual((yield* api.partners.show({ params: { slug } })).partner.currencies, ["USDT", "BRL"])
+
+      const cleared = yield* api.partners.update({
+        params: { slug },
+        payload: { default_currency: null, currencies: null }
+      })
+      assert.deepStrictEqual([cleared.partner.defaultCurrency, cleared.partner.currencies], [null, null])
+      const trail = yield* Effect.flatMap(
+        Effect.service(AuditRepo),
+        (audit) => audit.list({ target: `partner:${slug}`, limit: 10 })
+      )
+      assert.deepStrictEqual(
+        trail.filter((entry) => entry.action === "partner.set-currencies").map((entry) => entry.after).reverse(),
+        [{ default_currency: "USDT", currencies: ["USDT", "BRL"] }, { default_currency: null, currencies: null }],
+        "only the changes made; no partner.update beside them"
+      )
+      assert.isFalse(trail.some((entry) => entry.action === "partner.update"))
+    }))
+
   it.effect("wallet: transactions by partner and environment, each with its partner; a player needs its partner (422); an unknown partner is 404", () =>
     Effect.gen(function*() {
       const api = yield* as("viewer")

@@ -24,6 +24,8 @@ const partner = new PartnerAccess({
   callbackUrl: null,
   rateLimitPerMinute: null,
   rtpPolicy: passRtp,
+  defaultCurrency: null,
+  currencies: null,
   createdAt: new Date("2026-01-02T03:04:05.000Z"),
   updatedAt: new Date("2026-01-02T03:04:05.000Z"),
   environment: "test"

@@ -68,6 +68,8 @@ describe("tokens", () => {
         updatedAt: new Date(0),
         environment: "live",
         rtpPolicy: passRtp,
+        defaultCurrency: null,
+        currencies: null,
         ...(expires === undefined ? {} : { tokenExpiresAt: expires })
       })
     assert.isTrue(access(undefined).admitsAt(5))

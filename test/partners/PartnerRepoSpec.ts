@@ -55,6 +55,7 @@ export const partnerRepoSpec = <R>(
       )
       assert.strictEqual(partner.callbackUrl, "https://live.example/wallet", "the partner's callback URL is live's")
       assert.deepStrictEqual(partner.rtpPolicy, passRtp)
+      assert.deepStrictEqual([partner.defaultCurrency, partner.currencies], [null, null], "the deployment's currencies")
       assert.strictEqual(partner.createdAt.getTime(), partner.updatedAt.getTime())
       assert.match(webhookSecrets.live, /^whsec_\w+$/)
       assert.match(webhookSecrets.test, /^whsec_\w+$/)
@@ -129,6 +130,25 @@ export const partnerRepoSpec = <R>(
       assert.strictEqual((yield* environmentOf(partner.id, "test")).callbackUrl, "https://test.example/wallet")
       assert.deepStrictEqual(Option.getOrThrow(yield* repo.findById(partner.id)), cleared)
       assert.isTrue(Option.isNone(yield* repo.update(`none-${unique()}`, { name: "Nobody" })))
+    }))
+
+  it.effect("a partner's currencies are set, kept by other changes, read by its tokens too, and cleared by null", () =>
+    Effect.gen(function*() {
+      const repo = yield* PartnerRepo
+      const { input, partner } = yield* given()
+      const set = Option.getOrThrow(
+        yield* repo.update(input.slug, { defaultCurrency: "mBTC", currencies: ["mBTC", "BRL", "USDT"] })
+      )
+      assert.deepStrictEqual([set.defaultCurrency, set.currencies], ["mBTC", ["mBTC", "BRL", "USDT"]], "in its order")
+      const renamed = Option.getOrThrow(yield* repo.update(input.slug, { name: "Renamed" }))
+      assert.deepStrictEqual([renamed.defaultCurrency, renamed.currencies], ["mBTC", ["mBTC", "BRL", "USDT"]])
+      const access = Option.getOrThrow(yield* repo.findByTokenHash(input.environments.test.token.hash))
+      assert.deepStrictEqual([access.defaultCurrency, access.currencies], ["mBTC", ["mBTC", "BRL", "USDT"]])
+      const onlyList = Option.getOrThrow(yield* repo.update(input.slug, { currencies: ["mBTC"] }))
+      assert.deepStrictEqual([onlyList.defaultCurrency, onlyList.currencies], ["mBTC", ["mBTC"]])
+      const cleared = Option.getOrThrow(yield* repo.update(input.slug, { defaultCurrency: null, currencies: null }))
+      assert.deepStrictEqual([cleared.defaultCurrency, cleared.currencies], [null, null])
+      assert.deepStrictEqual(Option.getOrThrow(yield* repo.findById(partner.id)), cleared)
     }))
 
   it.effect("a new token replaces the old at once, or keeps it valid beside it until its overlap ends or is ended", () =>

@@ -4,6 +4,7 @@
  * partner API takes the old token and the new), sets the test callback URL, sends a test callback and reads the
  * answer, redelivers a failed callback, and sees none of another partner's rows; a viewer changes nothing; a change
  * without the CSRF token is refused; and the operator's audit trail shows every change as the partner user's. The
+ * usage page shows the partner's currencies, read-only. The
  * pages are photographed for the partner guide (docs/screenshots/portal-*.png).
  */
 import { assert, layer } from "@effect/vitest"
@@ -16,6 +17,7 @@ import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { eventually, live } from "../support/live.ts"
 import { givenPortalUser } from "../support/Portal.ts"
+import { Partners } from "../../src/partners/Partners.ts"
 import { bearer, givenPartner, request } from "../support/TestApp.ts"
 import { givenPlayer, givenWalletPlayer, WalletApp, winBet } from "../support/WalletApp.ts"
 
@@ -188,7 +190,24 @@ layer(Layer.merge(WalletApp(books, { callbacks: { maxAttempts: 1 } }), Browser.l
           yield* step(() => owner.getByRole("heading", { name: "1 test transaction" }).waitFor())
           yield* screenshot(owner, "portal-wallet")
           yield* open(owner, "Usage")
+          const currencies = owner.locator("[data-currencies]")
+          assert.strictEqual(
+            yield* step(() => currencies.textContent()),
+            "Default currencyBRL (the service's default): a launch naming no currency is in itAllowed currencies" +
+              "Every currency the service accepts"
+          )
           yield* screenshot(owner, "portal-usage")
+          // The operator restricts them; the portal shows the partner's own, and offers no way to change them.
+          yield* (yield* Partners).setCurrencies(mine.partner.slug, {
+            defaultCurrency: "EUR",
+            currencies: ["EUR", "BRL"]
+          })
+          yield* open(owner, "Usage")
+          assert.deepStrictEqual(yield* step(() => currencies.locator("dd").allTextContents()), [
+            "EUR: a launch naming no currency is in it",
+            "EUR, BRL"
+          ])
+          assert.strictEqual(yield* step(() => owner.locator("main input, main select").count()), 0)
           yield* open(owner, "Users")
           yield* screenshot(owner, "portal-users")
         })),

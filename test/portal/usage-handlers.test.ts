@@ -100,6 +100,22 @@ layer(InMemoryPortal)("the portal's usage over memory", (it) => {
         provider_quota: { provider, per_hour: 20, burst: 2, available_now: 2 }
       })
       assert.deepStrictEqual(answer.environments, [full("live", "betsapi"), full("test", "sandbox")])
+      assert.deepStrictEqual(
+        answer.currencies,
+        { default_currency: "BRL", default: true, allowed: null },
+        "the deployment's default, no restriction"
+      )
+    }))
+
+  it.effect("the partner's own currencies, as its operator set them", () =>
+    Effect.gen(function*() {
+      const { api, partner } = yield* given("viewer")
+      yield* (yield* Partners).setCurrencies(partner.slug, { defaultCurrency: "USDT", currencies: ["USDT", "EUR"] })
+      assert.deepStrictEqual((yield* api.usage.usage()).currencies, {
+        default_currency: "USDT",
+        default: false,
+        allowed: ["USDT", "EUR"]
+      })
     }))
 
   it.effect("a partner's own rate limit; what one environment spends shows there only, and reading spends nothing", () =>

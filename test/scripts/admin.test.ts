@@ -321,6 +321,60 @@ layer(TestApp(), live)("admin CLI", (it) => {
       assert.notStrictEqual(unknown.exitCode, 0)
     }))
 
+  it.effect("set --currency and --currencies (audited, checked against CRYPTO_CURRENCIES); default and all clear them", () =>
+    Effect.gen(function*() {
+      const withCrypto = adminCli({ CRYPTO_CURRENCIES: "BTC,mBTC" })
+      const created = JSON.parse((yield* admin("partners", "create", "--name", "Currencies")).stdout)
+      const shown = JSON.parse((yield* admin("partners", "show", created.slug)).stdout)
+      assert.deepStrictEqual([shown.default_currency, shown.currencies], [null, null])
+
+      const set = yield* withCrypto("partners", "set", created.slug, "--currency", "mBTC", "--currencies", "mBTC, BRL")
+      assert.strictEqual(set.exitCode, 0, set.stderr)
+      assert.deepStrictEqual([JSON.parse(set.stdout).default_currency, JSON.parse(set.stdout).currencies], [
+        "mBTC",
+        ["mBTC", "BRL"]
+      ])
+      const listed = JSON.parse((yield* admin("partners", "list")).stdout)
+      assert.deepStrictEqual(listed.find((partner: { slug: string }) => partner.slug === created.slug).currencies, [
+        "mBTC",
+        "BRL"
+      ])
+
+      const refusals = [
+        [["--currency", "mBTC"], /"mBTC" is not a currency this deployment accepts.*CRYPTO_CURRENCIES/],
+        [["--currency", "EUR"], /The default currency EUR is not among the partner's currencies \(mBTC, BRL\)/],
+        [["--currencies", "brl"], /"brl", which is not a currency this deployment accepts \(did you mean BRL\?\)/],
+        [["--currencies", ","], /1 to 64 codes \(0 given\)/]
+      ] as const
+      for (const [args, message] of refusals) {
+        const refused = yield* admin("partners", "set", created.slug, ...args)
+        assert.notStrictEqual(refused.exitCode, 0, args.join(" "))
+        assert.match(refused.stderr, message, args.join(" "))
+      }
+
+      const cleared = yield* admin("partners", "set", created.slug, "--currency", "default", "--currencies", "all")
+      assert.strictEqual(cleared.exitCode, 0, cleared.stderr)
+      assert.deepStrictEqual([JSON.parse(cleared.stdout).default_currency, JSON.parse(cleared.stdout).currencies], [
+        null,
+        null
+      ])
+      const sql = yield* SqlClient.SqlClient
+      const trail = yield* sql<{ action: string; before: unknown; after: unknown }>`
+        SELECT action, before, after FROM admin_audit WHERE target = ${`partner:${created.slug}`} ORDER BY id`
+      assert.deepStrictEqual(trail.slice(1).map((row) => [row.action, row.before, row.after]), [
+        [
+          "partner.set-currencies",
+          { default_currency: null, currencies: null },
+          { default_currency: "mBTC", currencies: ["mBTC", "BRL"] }
+        ],
+        [
+          "partner.set-currencies",
+          { default_currency: "mBTC", currencies: ["mBTC", "BRL"] },
+          { default_currency: null, currencies: null }
+        ]
+      ], "a refused change records nothing")
+    }))
+
   it.effect("set --rate-limit gives a partner its own limit, which the running service applies; default clears it", () =>
     Effect.gen(function*() {
       const created = JSON.parse((yield* admin("partners", "create", "--name", "Limited", "--rate-limit", "50")).stdout)

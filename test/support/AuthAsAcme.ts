@@ -16,6 +16,8 @@ export const acme = new PartnerAccess({
   callbackUrl: null,
   rateLimitPerMinute: null,
   rtpPolicy: { mode: "pass" },
+  defaultCurrency: null,
+  currencies: null,
   createdAt: new Date(0),
   updatedAt: new Date(0)
 })

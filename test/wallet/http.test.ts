@@ -43,6 +43,8 @@ const partnerOf = (id: number, slug: string) =>
     callbackUrl: `https://${slug}.example/wallet`,
     rateLimitPerMinute: null,
     rtpPolicy: { mode: "pass" },
+    defaultCurrency: null,
+    currencies: null,
     createdAt: at,
     updatedAt: at
   })

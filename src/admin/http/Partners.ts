@@ -63,9 +63,9 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(
         "update",
         Effect.fn("AdminHandlers.updatePartner")(function*({ params, payload }) {
           const actor = yield* currentActor
-          const { player_mode, rtp_policy, ...settings } = payload
-          // The player mode and the RTP policy are audited changes of their own (the mode forgets players' data); a
-          // request with only them records no empty partner.update.
+          const { currencies, default_currency, player_mode, rtp_policy, ...settings } = payload
+          // The player mode, the RTP policy and the currencies are audited changes of their own (the mode forgets
+          // players' data); a request with only them records no empty partner.update.
           const partner = Object.values(settings).every((value) => value === undefined)
             ? yield* partners.show(params.slug).pipe(Effect.mapError(notFound))
             : yield* changes.update(actor, params.slug, {
@@ -83,9 +83,24 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(
           if (player_mode !== undefined) {
             yield* changes.setPlayerMode(actor, partner.slug, player_mode).pipe(Effect.mapError(notFound))
           }
-          const saved = rtp_policy === undefined
+          const withRtp = rtp_policy === undefined
             ? partner
             : yield* changes.setRtpPolicy(actor, partner.slug, rtp_policy).pipe(Effect.mapError(notFound))
+          const saved = default_currency === undefined && currencies === undefined
+            ? withRtp
+            : yield* changes.setCurrencies(actor, partner.slug, { defaultCurrency: default_currency, currencies }).pipe(
+              Effect.catchTags({
+                // Named for the field the request changed (the list when both: the default is judged against it).
+                InvalidPartnerInput: (error) =>
+                  Effect.fail(
+                    new ValidationFailed({
+                      message: error.message,
+                      errors: { [currencies === undefined ? "default_currency" : "currencies"]: [error.message] }
+                    })
+                  ),
+                PartnerNotFound: (error) => Effect.fail(notFound(error))
+              })
+            )
           return yield* partnerAnswer(saved)
         })
       )

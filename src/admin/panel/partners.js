@@ -1,6 +1,6 @@
 // @ts-check
-// Partners: list and search; create (live and test tokens and webhook secrets shown once); edit (the player mode
-// and the RTP policy too); activate, deactivate; rotate a token or a webhook secret per environment; clear the test data. Every value
+// Partners: list and search; create (live and test tokens and webhook secrets shown once); edit (the player mode,
+// the RTP policy and the currencies too); activate, deactivate; rotate a token or a webhook secret per environment; clear the test data. Every value
 // says which environment it is.
 import { api, attempt, canChange, navigate } from "./session.js"
 import { field, fill, formValues, h, notice, secretBox, table, when } from "./dom.js"
@@ -29,6 +29,18 @@ const rtpPolicyOf = (values) =>
     : values.rtp_mode === "fixed"
     ? { mode: "fixed", value: Number(values.rtp_value) }
     : { mode: "pass" }
+
+/** A partner's currencies in a few words: its default (or the deployment's) and what it may use. */
+const currenciesText = (partner) =>
+  `${partner.default_currency ?? "deployment default"}; ${
+    partner.currencies === null ? "all currencies" : partner.currencies.join(", ")
+  }`
+
+/** The currencies field as the form says it: codes separated by commas (or spaces); none is no restriction (null). */
+const currencyListOf = (text) => {
+  const codes = text.split(/[\s,]+/).filter((code) => code !== "")
+  return codes.length === 0 ? null : codes
+}
 
 /** "2 players" / "1 player". */
 const counted = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`
@@ -196,6 +208,12 @@ export async function partnersPage(main, params) {
             const modeChanged = values.player_mode !== partner.player_mode
             const rtpPolicy = rtpPolicyOf(values)
             const rtpChanged = rtpText(rtpPolicy) !== rtpText(partner.rtp_policy)
+            // The currencies too (one change of their own, partner.set-currencies): both sent when either changes, so
+            // the service judges the default against the list the form shows.
+            const defaultCurrency = values.default_currency.trim() === "" ? null : values.default_currency.trim()
+            const currencies = currencyListOf(values.currencies)
+            const currenciesChanged = defaultCurrency !== partner.default_currency ||
+              (currencies ?? []).join(",") !== (partner.currencies ?? []).join(",")
             if (
               modeChanged && values.player_mode === "shadow" &&
               !confirm(
@@ -213,7 +231,9 @@ export async function partnersPage(main, params) {
                   ? null
                   : Number(values.rate_limit_per_minute),
                 player_mode: modeChanged ? values.player_mode : undefined,
-                rtp_policy: rtpChanged ? rtpPolicy : undefined
+                rtp_policy: rtpChanged ? rtpPolicy : undefined,
+                default_currency: currenciesChanged ? defaultCurrency : undefined,
+                currencies: currenciesChanged ? currencies : undefined
               })
             )
             if (done) showOutcome(notice("ok", `${done.partner.name} was saved.`))
@@ -293,6 +313,21 @@ export async function partnersPage(main, params) {
           step: "1",
           value: partner.rtp_policy.value ?? ""
         }, "With fixed")
+      ),
+      h(
+        "div.grid",
+        {},
+        field("Default currency", {
+          name: "default_currency",
+          value: partner.default_currency ?? "",
+          maxlength: 10,
+          autocomplete: "off"
+        }, "The currency of a launch that names none (BRL, EUR, mBTC…); empty: the deployment's DEFAULT_CURRENCY"),
+        field("Currencies", {
+          name: "currencies",
+          value: (partner.currencies ?? []).join(", "),
+          autocomplete: "off"
+        }, "The only currencies its launches may be in, separated by commas, the default among them; empty: all")
       ),
       h(
         "div.actions",
@@ -377,6 +412,7 @@ export async function partnersPage(main, params) {
         "Rate limit",
         "Player mode",
         "RTP",
+        "Currencies",
         "Created",
         "Actions"
       ],
@@ -406,6 +442,7 @@ export async function partnersPage(main, params) {
           partner.player_mode
         ),
         h("span", { "data-rtp-policy": rtpText(partner.rtp_policy) }, rtpText(partner.rtp_policy)),
+        h("span", { "data-currencies": "" }, currenciesText(partner)),
         when(partner.created_at),
         actions(partner)
       ]),

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { partnerCurrencyLimit } from "../../domain/Currency.ts"
 import { Environment } from "../../domain/Environment.ts"
 import { IsoDate } from "../../domain/IsoDate.ts"
 import { PlayerMode } from "../../domain/Partner.ts"
@@ -39,6 +40,12 @@ export const PartnerView = Schema.Struct({
       "What its launches do with the `user_rtp` it sends (both environments): `pass` it on, `clamp` it into " +
       "[min, max], or ignore it for a `fixed` value"
   }),
+  defaultCurrency: Schema.NullOr(Schema.String).annotate({
+    description: "The currency of a launch that names none; null: the deployment's DEFAULT_CURRENCY"
+  }),
+  currencies: Schema.NullOr(Schema.Array(Schema.String)).annotate({
+    description: "The only currencies its launches may be in; null: every currency the deployment enables"
+  }),
   environments: Schema.Array(PartnerEnvironmentView).annotate({ description: "Live and test, live first" }),
   createdAt: IsoDate,
   updatedAt: IsoDate
@@ -48,6 +55,7 @@ export const PartnerView = Schema.Struct({
   rateLimitPerMinute: "rate_limit_per_minute",
   playerMode: "player_mode",
   rtpPolicy: "rtp_policy",
+  defaultCurrency: "default_currency",
   createdAt: "created_at",
   updatedAt: "updated_at"
 }))
@@ -66,6 +74,13 @@ const Commission = Schema.Finite.annotate({ description: "Percent, 0 to 100" })
 const RateLimit = Schema.NullOr(Schema.Int).annotate({
   description: "Requests a minute on the partner API, 1 or more; null: PARTNER_RATE_LIMIT applies"
 })
+
+/** A currency code as the console sends it (whether the deployment accepts it is the service's to say). */
+const currencyCodeMessage =
+  "The :attribute field must hold currency codes such as BRL, EUR or mBTC (a letter, then 1 to 9 letters or digits)."
+const CurrencyCodeInput = Schema.String.annotate({ message: currencyCodeMessage }).check(
+  Schema.isPattern(/^[A-Za-z][A-Za-z0-9]{1,9}$/, { message: currencyCodeMessage })
+)
 
 /** Partners: list, create (token and webhook secret shown once), edit, activate, deactivate, rotate. */
 export class AdminPartnersGroup extends HttpApiGroup.make("partners")
@@ -120,14 +135,28 @@ export class AdminPartnersGroup extends HttpApiGroup.make("partners")
           description:
             "`{mode: \"pass\"}`, `{mode: \"clamp\", min, max}` or `{mode: \"fixed\", value}` (whole percents " +
             "0 to 100, min not above max); applied from the next launch. Audited on its own (partner.set-rtp-policy)."
-        }))
+        })),
+        default_currency: Schema.optional(
+          Schema.NullOr(CurrencyCodeInput).annotate({
+            description:
+              "A code the deployment accepts (ISO 4217, or a crypto code CRYPTO_CURRENCIES enables); null: " +
+              "the deployment's DEFAULT_CURRENCY. Must be among `currencies` when the partner has them. Audited with " +
+              "them (partner.set-currencies)."
+          })
+        ),
+        currencies: Schema.optional(
+          Schema.NullOr(Schema.Array(CurrencyCodeInput)).annotate({
+            description: `1 to ${partnerCurrencyLimit} codes the deployment accepts, the default among them; null: ` +
+              "every currency the deployment enables. Audited with the default (partner.set-currencies)."
+          })
+        )
       }),
       success: PartnerAnswer,
       error: [ValidationFailed, NotFound]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary:
         "Change a partner's name, commission, live or test callback URL (null or \"\" clears it), rate limit (null: the default), " +
-        "player mode or RTP policy"
+        "player mode, RTP policy or currencies"
     }))
   )
   .add(

@@ -65,14 +65,30 @@ const Usage = Schema.Struct({
   })
 })
 
-/** What the partner uses of the service's limits. */
+/** The partner's currencies as the operator set them (read-only here). */
+const PartnerCurrencies = Schema.Struct({
+  default_currency: Schema.String.annotate({ description: "The currency of a launch that names none" }),
+  default: Schema.Boolean.annotate({
+    description: "Whether it is the service's default (DEFAULT_CURRENCY) rather than the partner's own"
+  }),
+  allowed: Schema.NullOr(Schema.Array(Schema.String)).annotate({
+    description: "The only currencies the partner's launches may be in; null: every currency the service accepts"
+  })
+})
+
+/** What the partner uses of the service's limits, and the currencies its launches may be in. */
 export class PortalUsageGroup extends HttpApiGroup.make("usage")
   .add(
     HttpApiEndpoint.get("usage", "/usage", {
-      success: Schema.Struct({ success: Schema.Literal(true), environments: Schema.Array(Usage) })
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        environments: Schema.Array(Usage),
+        currencies: PartnerCurrencies
+      })
     }).annotateMerge(OpenApi.annotations({
       summary:
-        "The rate limit and the share of the sports provider's quota each environment uses, read without spending any"
+        "The rate limit and the share of the sports provider's quota each environment uses, read without spending any, " +
+        "and the partner's currencies (both environments), which its operator sets"
     }))
   )
   .middleware(PortalAuth)

@@ -4,6 +4,7 @@ import { RateLimiter } from "effect/persistence"
 import { PortalApi } from "../../api/portal/PortalApi.ts"
 import { type Environment, environments } from "../../domain/Environment.ts"
 import { PartnerRateLimit } from "../../partners/PartnerRateLimit.ts"
+import { CurrencyConfig } from "../../platform/CurrencyConfig.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { partnerQuotaUsage } from "../../sports/ProviderQuota.ts"
 import { SportsConfig } from "../../sports/SportsConfig.ts"
@@ -38,7 +39,10 @@ export const PortalWalletHandlers = HttpApiBuilder.group(
   })
 )
 
-/** The contract's "usage" group: the limits the session's partner uses, read without spending any. */
+/**
+ * The contract's "usage" group: the limits the session's partner uses, read without spending any, and its currencies
+ * (its default, or the deployment's; its restriction, or none).
+ */
 export const PortalUsageHandlers = HttpApiBuilder.group(
   PortalApi,
   "usage",
@@ -48,6 +52,7 @@ export const PortalUsageHandlers = HttpApiBuilder.group(
     const upstreams = yield* Upstreams
     const sportsConfig = yield* SportsConfig
     const limiter = yield* RateLimiter.RateLimiter
+    const currencyConfig = yield* CurrencyConfig
     return handlers.handle(
       "usage",
       Effect.fn("PortalHandlers.usage")(function*() {
@@ -85,7 +90,15 @@ export const PortalUsageHandlers = HttpApiBuilder.group(
             }
           })
         )
-        return { success: true as const, environments: usage }
+        return {
+          success: true as const,
+          environments: usage,
+          currencies: {
+            default_currency: partner.defaultCurrency ?? currencyConfig.defaultCurrency.code,
+            default: partner.defaultCurrency === null,
+            allowed: partner.currencies
+          }
+        }
       })
     )
   })

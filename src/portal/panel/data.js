@@ -125,7 +125,7 @@ export async function walletPage(main, params) {
 }
 
 export async function usagePage(main) {
-  const { environments: usage } = await api("GET", "/usage")
+  const { currencies, environments: usage } = await api("GET", "/usage")
   fill(
     main,
     h("h1", {}, "Usage"),
@@ -148,6 +148,21 @@ export async function usagePage(main) {
         `${each.provider_quota.per_hour} uncached calls an hour (bursts of ${each.provider_quota.burst})`,
         each.provider_quota.available_now === null ? "unknown" : String(each.provider_quota.available_now)
       ])
+    ),
+    h("h2", {}, "Currencies"),
+    h("p", {}, "The currencies your launches may be in, both environments. Your operator sets them."),
+    h(
+      "dl",
+      { "data-currencies": "" },
+      h("dt", {}, "Default currency"),
+      h(
+        "dd",
+        {},
+        `${currencies.default_currency}${currencies.default ? " (the service's default)" : ""}: a launch naming no ` +
+          "currency is in it"
+      ),
+      h("dt", {}, "Allowed currencies"),
+      h("dd", {}, currencies.allowed === null ? "Every currency the service accepts" : currencies.allowed.join(", "))
     )
   )
 }
