@@ -1,4 +1,3 @@
-import { CurrencyConfig } from "./platform/CurrencyConfig.ts"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -259,7 +258,6 @@ export const ConfigLive = Layer.mergeAll(
   StreamConfig.layer,
   CallbacksConfig.layer,
   PartnersConfig.layer,
-  CurrencyConfig.layer,
   SandboxConfig.layer,
   SharedStoreConfig.layer,
   ObservabilityConfig.layer,

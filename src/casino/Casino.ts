@@ -1,4 +1,5 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Result, Schema } from "effect"
+import { launchCurrency } from "../domain/Currency.ts"
 import type { PlayerLaunch } from "../domain/Casino.ts"
 import { minorOf } from "../domain/Money.ts"
 import { CurrencyConfig } from "../platform/CurrencyConfig.ts"
@@ -77,18 +78,17 @@ export class Casino extends Context.Service<Casino, {
         }
         yield* Effect.annotateCurrentSpan({ partner: partner.id, game: game.value.gameCode })
 
-        const currency = currencies.find(request.currency ?? defaultCurrency.code)
-        if (currency === undefined || !gateway.serves(currency)) {
-          return yield* new LaunchRefused({
-            errors: {
-              currency: [
-                currency === undefined
-                  ? "The selected currency is not one this service accepts."
-                  : `The game's casino aggregator does not play in ${currency.code}.`
-              ]
-            }
-          })
-        }
+        // The partner's currency rules (domain/Currency.ts): its default, its restriction, what the aggregator serves.
+        const chosen = launchCurrency({
+          requested: request.currency ?? undefined,
+          partnerDefault: partner.defaultCurrency,
+          partnerCurrencies: partner.currencies,
+          deploymentDefault: defaultCurrency,
+          currencies,
+          served: (code) => Option.exists(Option.fromNullishOr(currencies.find(code)), gateway.serves)
+        })
+        if (Result.isFailure(chosen)) return yield* new LaunchRefused({ errors: { currency: [chosen.failure] } })
+        const currency = chosen.success
         const balance = minorOf(request.playerBalance, currency)
         if (balance === undefined) {
           return yield* new LaunchRefused({

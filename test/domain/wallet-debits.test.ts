@@ -119,7 +119,7 @@ describe("a credit naming a debit", () => {
     assert.deepInclude(decided.outcome, {
       balanceAfter: null,
       mirror: null,
-      answer: { _tag: "Accepted", balance: 9_700 }
+      answer: { _tag: "Accepted", balance: 9_700n }
     })
   })
 })
@@ -161,10 +161,10 @@ describe("a rollback naming a debit", () => {
     assert.deepInclude(decided.outcome, {
       status: "applied",
       note: null,
-      amount: 500,
-      balanceAfter: 10_000,
-      mirror: 10_000,
-      answer: { _tag: "Accepted", balance: 10_000 }
+      amount: 500n,
+      balanceAfter: 10_000n,
+      mirror: 10_000n,
+      answer: { _tag: "Accepted", balance: 10_000n }
     })
     assert.deepStrictEqual(decided.round, { _tag: "Update", roundRef: 11, refund: false, addBet: -500n, addWin: 0n })
     assert.deepStrictEqual(decided.callbacks.map((c) => [c.kind, c.txnId, c.eventId]), [
@@ -183,7 +183,7 @@ describe("a rollback naming a debit", () => {
       ] as const
     ) {
       const decided = debitRollbackRecords(decision, player, "acme", Option.none(), 9_500n, at, false)
-      assert.deepInclude(decided.outcome, { status: "applied", note, amount: 0, mirror: null })
+      assert.deepInclude(decided.outcome, { status: "applied", note, amount: 0n, mirror: null })
       assert.deepStrictEqual(decided.outcome.answer, { _tag: "Accepted", balance: 9_500n })
       assert.deepStrictEqual(decided.callbacks, [])
     }

@@ -6,6 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Option } from "effect"
 import { creditOf, transactionEventId } from "../../src/domain/Callbacks.ts"
+import { knownCurrency } from "../../src/domain/Currency.ts"
 import { type CallbackTarget, PartnerPlayer } from "../../src/domain/Partner.ts"
 import { type Round, withCredits } from "../../src/domain/Wallet.ts"
 import { type DebitAndCredit, fingerprint, type Rollback } from "../../src/domain/WalletEvents.ts"
@@ -20,6 +21,8 @@ import {
   roundWrite
 } from "../../src/domain/WalletRecords.ts"
 import { at, eventFields, player, roundOf, transactionRow } from "../support/LedgerFixtures.ts"
+
+const brl = knownCurrency("BRL")!
 
 const bet: DebitAndCredit = { _tag: "DebitAndCredit", ...eventFields, txnId: "t-1", bet: 500n, win: 200n }
 const refund: Rollback = { _tag: "Rollback", ...eventFields, txnId: "t-9", debitTxnId: null }
@@ -36,6 +39,7 @@ describe("the transaction a call brings", () => {
       partnerId: 3,
       environment: "live",
       playerId: 7,
+      currency: "BRL",
       roundId: "r-1",
       debitTxnId: null,
       gameCode: "g",
@@ -241,7 +245,7 @@ describe("a shadow player's balance with notifications still on their way", () =
   it("what each waiting notification credits: a win's and a refund's amount (negative when the round paid more); a rollback nothing", () => {
     const settled = betSettlement(shadow, "acme", { ...bet, win: 1_234n }, { _tag: "Balance", balance: 9_500n }, at)
     const win = settled.callbacks.find((c) => c.kind === "win")!
-    assert.strictEqual(creditOf(win), 1_234n)
+    assert.strictEqual(creditOf(win, brl), 1_234n)
     const refunded = refundRecords(
       refund,
       shadow,
@@ -252,10 +256,14 @@ describe("a shadow player's balance with notifications still on their way", () =
       at,
       true
     )
-    assert.strictEqual(creditOf(refunded.callbacks[0]), -1_500n)
+    assert.strictEqual(creditOf(refunded.callbacks[0], brl), -1_500n)
     const recovered = betSettlement(shadow, "acme", bet, { _tag: "Unavailable", reason: "down" }, at)
     const rollback = recovered.callbacks.find((c) => c.kind === "rollback")!
-    assert.strictEqual(creditOf(rollback), 0n, "a rollback gives the stake back only if the partner took it: unknown")
+    assert.strictEqual(
+      creditOf(rollback, brl),
+      0n,
+      "a rollback gives the stake back only if the partner took it: unknown"
+    )
   })
 
   it("the partner's balance plus what is owed, never below 0; refusals without a balance are left alone", () => {

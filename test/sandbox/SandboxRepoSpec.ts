@@ -22,7 +22,8 @@ export const sandboxRepoSpec = <R>(
     game_code: "fortune-tiger",
     provider: "PGSOFT",
     player_name: null,
-    balance: 125.5,
+    balance: 12_550n,
+    currency: "BRL",
     lang: "en"
   })
 
@@ -56,23 +57,27 @@ export const sandboxRepoSpec = <R>(
     Effect.gen(function*() {
       const repo = yield* SandboxRepo
       const partner = yield* givenRepoPartner
-      const wallet = { partnerId: partner.id, externalPlayerId: player() }
+      const wallet = { partnerId: partner.id, externalPlayerId: player(), currency: "BRL" }
       assert.isFalse(yield* repo.hasWallet(wallet))
-      yield* repo.openWallet(wallet, 10_000)
-      yield* repo.openWallet(wallet, 99)
+      yield* repo.openWallet(wallet, 10_000n)
+      yield* repo.openWallet(wallet, 99n)
       assert.isTrue(yield* repo.hasWallet(wallet))
       assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 10_000n, "opened once")
-      yield* repo.setWalletBalance(wallet, 2_550)
+      yield* repo.setWalletBalance(wallet, 2_550n)
       assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 2_550n)
-      const fresh = { partnerId: partner.id, externalPlayerId: player() }
-      yield* repo.setWalletBalance(fresh, 1)
+      const fresh = { partnerId: partner.id, externalPlayerId: player(), currency: "BRL" }
+      yield* repo.setWalletBalance(fresh, 1n)
       assert.isTrue(yield* repo.hasWallet(fresh), "set opens it")
       assert.isFalse(
-        yield* repo.hasWallet({ partnerId: partner.id + 100_000, externalPlayerId: wallet.externalPlayerId }),
+        yield* repo.hasWallet({
+          partnerId: partner.id + 100_000,
+          externalPlayerId: wallet.externalPlayerId,
+          currency: "BRL"
+        }),
         "another partner's is another"
       )
       assert.isTrue(
-        Exit.isFailure(yield* Effect.exit(repo.transaction(repo.moveWallet(wallet, -1)))),
+        Exit.isFailure(yield* Effect.exit(repo.transaction(repo.moveWallet(wallet, -1n)))),
         "a negative balance is refused"
       )
       assert.strictEqual(yield* repo.transaction(repo.lockWallet(wallet)), 2_550n)
@@ -82,8 +87,8 @@ export const sandboxRepoSpec = <R>(
     Effect.gen(function*() {
       const repo = yield* SandboxRepo
       const partner = yield* givenRepoPartner
-      const wallet = { partnerId: partner.id, externalPlayerId: player() }
-      yield* repo.openWallet(wallet, 1_000)
+      const wallet = { partnerId: partner.id, externalPlayerId: player(), currency: "BRL" }
+      yield* repo.openWallet(wallet, 1_000n)
       const eventId = `evt_${randomBytes(6).toString("hex")}`
       const failed = yield* Effect.exit(repo.transaction(Effect.gen(function*() {
         yield* repo.moveWallet(wallet, (yield* repo.lockWallet(wallet)) - 300n)

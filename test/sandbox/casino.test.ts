@@ -1,9 +1,12 @@
 import { assert, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { CasinoGateway } from "../../src/casino/CasinoGateway.ts"
+import { knownCurrency } from "../../src/domain/Currency.ts"
 import { sandboxCasinoCatalog } from "../../src/integrations/sandbox/SandboxCasinoCatalog.ts"
 import { live } from "../support/live.ts"
 import { request, TestApp } from "../support/TestApp.ts"
+
+const brl = knownCurrency("BRL")!
 
 it("the sandbox catalog is the same on every start: a dozen providers, hundreds of games, a few disabled", () => {
   const first = sandboxCasinoCatalog()
@@ -29,7 +32,8 @@ layer(TestApp(), live)("the sandbox aggregator", (it) => {
         userCode: 100777,
         gameCode: game.code,
         providerCode: game.providerCode,
-        balance: 1234.5,
+        balance: 123_450n,
+        currency: brl,
         original: true,
         lang: "en",
         rtp: undefined,
@@ -37,7 +41,7 @@ layer(TestApp(), live)("the sandbox aggregator", (it) => {
       })
       const page = yield* request("GET", new URL(session.url).pathname)
       assert.strictEqual(page.status, 200)
-      assert.include(page.body, "1,234.50")
+      assert.include(page.body, "1234.50 BRL")
       assert.include(page.body, "Joana &lt;Dealer&gt;", "the player's name is escaped")
       assert.include(page.body, "Nordic Spin")
       assert.include(page.body, game.name)
@@ -52,6 +56,7 @@ layer(TestApp(), live)("the sandbox aggregator", (it) => {
         gameCode: disabled.code,
         providerCode: disabled.providerCode,
         balance: 1n,
+        currency: brl,
         original: true,
         lang: "pt",
         rtp: undefined,

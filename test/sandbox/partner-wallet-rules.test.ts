@@ -38,7 +38,7 @@ describe("the demo partner wallet's rules", () => {
 
   it("wins and refunds are paid; a negative refund never takes the balance below zero", () => {
     assert.strictEqual(decide({ kind: "win" }, 750n, 100n, none, brl).balance, 850n)
-    assert.strictEqual(decide({ kind: "refund" }, -300, 100, none).balance, 0n)
+    assert.strictEqual(decide({ kind: "refund" }, -300n, 100n, none, brl).balance, 0n)
     assert.deepStrictEqual(decide({ kind: "balance" }, 0n, 1234n, none, brl).reply, {
       status: 200,
       body: { balance: 12.34 }

@@ -2,11 +2,14 @@ import { assert, it, layer } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CasinoGateway } from "../../src/casino/CasinoGateway.ts"
+import { knownCurrency } from "../../src/domain/Currency.ts"
 import { sandboxCasinoCatalog } from "../../src/integrations/sandbox/SandboxCasinoCatalog.ts"
 import { SandboxConfig } from "../../src/integrations/sandbox/SandboxConfig.ts"
 import { sandboxPartnerWalletPath } from "../../src/integrations/sandbox/SandboxPartnerWallet.ts"
 import { live } from "../support/live.ts"
 import { request, TestApp } from "../support/TestApp.ts"
+
+const brl = knownCurrency("BRL")!
 
 const game = sandboxCasinoCatalog().games.find((g) => g.enabled)!
 
@@ -17,6 +20,7 @@ const launchSession = Effect.gen(function*() {
     gameCode: game.code,
     providerCode: game.providerCode,
     balance: 10n,
+    currency: brl,
     original: true,
     lang: "en",
     rtp: undefined,

@@ -50,7 +50,8 @@ const RealAdapters = Layer.mergeAll(
         playfiver: {
           baseUrl: fake.url,
           agentToken: Option.some(Redacted.make("agent-1")),
-          secretKey: Option.some(Redacted.make("secret-1"))
+          secretKey: Option.some(Redacted.make("secret-1")),
+          currency: "BRL"
         }
       }))
   ),

@@ -2,12 +2,16 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
+import { knownCurrency } from "../../src/domain/Currency.ts"
+import { formatMinor } from "../../src/domain/Money.ts"
 import { CallbackWorker } from "../../src/wallet/outbox/CallbackWorker.ts"
 import { sandboxPartnerWalletPath } from "../../src/integrations/sandbox/SandboxPartnerWallet.ts"
 import { signedHeaders, verify } from "../../src/wallet/outbox/Signature.ts"
 import { eventually, live } from "../support/live.ts"
 import { partnerClient } from "../support/PartnerClient.ts"
 import { bodyAs, givenPartner, givenSyncedCatalog, request, TestApp, textBody } from "../support/TestApp.ts"
+
+const brl = knownCurrency("BRL")!
 
 const serverUrl = Effect.map(
   Effect.service(HttpServer.HttpServer),
@@ -51,7 +55,7 @@ const launchPath = (token: string, externalPlayerId: string, cents: number) =>
     const launched = yield* client.casino.launch({
       payload: {
         external_player_id: externalPlayerId,
-        player_balance: cents,
+        player_balance: formatMinor(BigInt(cents), brl),
         provider: "aurora-gaming",
         game_code: "ag-hidden-fortune"
       }
@@ -77,7 +81,7 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
       const walletHolds = (expected: number) =>
         eventually(
           sql<{ balance: string }>`SELECT balance FROM sandbox_partner_wallets WHERE partner_id = ${partner.id}`,
-          (rows) => rows.length === 1 && Math.abs(Number(rows[0].balance) - expected) < 0.001,
+          (rows) => rows.length === 1 && formatMinor(BigInt(rows[0].balance), brl) === expected.toFixed(2),
           "the partner's wallet"
         )
       const spins: Array<typeof Spin.Type> = []
@@ -113,7 +117,7 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
       ))
 
       // A stake the wallet cannot cover is refused, in the aggregator's terms, and moves nothing.
-      yield* sql`UPDATE sandbox_partner_wallets SET balance = 1 WHERE partner_id = ${partner.id}`
+      yield* sql`UPDATE sandbox_partner_wallets SET balance = 100 WHERE partner_id = ${partner.id}`
       const refused = yield* request("POST", `${gamePath}/spin`, { json: { bet: 5 } })
       assert.deepInclude(refused.body, { msg: "INSUFFICIENT_USER_FUNDS", balance: 1, win: 0 })
     }))
@@ -131,7 +135,7 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
 
       // Played a while at 150.00...
       const first = yield* launch(150)
-      assert.strictEqual(yield* shownBalance(first), "150.00")
+      assert.strictEqual(yield* shownBalance(first), "150.00 BRL")
       assert.strictEqual(bodyAs(Spin)(yield* request("POST", `${first}/spin`, { json: { bet: 5 } })).msg, "")
 
       // ...then, once that spin's callbacks are in, the partner launches the player again with 10.00: the page
@@ -146,12 +150,12 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
         )
       yield* callbacksDelivered("first")
       const second = yield* launch(10)
-      assert.strictEqual(yield* shownBalance(second), "10.00")
+      assert.strictEqual(yield* shownBalance(second), "10.00 BRL")
       const spin = bodyAs(Spin)(yield* request("POST", `${second}/spin`, { json: { bet: 1 } }))
       assert.strictEqual(spin.msg, "")
       assert.isNull(spin.reason)
       assert.closeTo(spin.balance, 10 - 1 + spin.win, 0.001)
-      assert.strictEqual(yield* shownBalance(second), spin.balance.toFixed(2))
+      assert.strictEqual(yield* shownBalance(second), `${spin.balance.toFixed(2)} BRL`)
 
       // A stake above the balance the launch sent: refused, and the page is told why in words. (Once the
       // second session's win is in: arriving after the launch, it would rightly add to the partner's books.)
@@ -175,6 +179,7 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
           kind: "win",
           partner: partner.slug,
           player: { external_player_id: "x", user_code: 1 },
+          currency: "BRL",
           amount: 1000
         }
       })
@@ -185,11 +190,12 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
     Effect.gen(function*() {
       const { partner, webhookSecret } = yield* givenPartner({ name: "Late Operator" })
       const sql = yield* SqlClient.SqlClient
-      yield* sql`INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, balance) VALUES (${partner.id}, 'late', 30)`
+      yield* sql`INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, currency, balance) VALUES (${partner.id}, 'late', 'BRL', 3000)`
       const send = (body: Record<string, unknown>) => {
         const raw = JSON.stringify({
           partner: partner.slug,
           player: { external_player_id: "late", user_code: 1 },
+          currency: "BRL",
           ...body
         })
         return request("POST", sandboxPartnerWalletPath, {
@@ -213,6 +219,6 @@ layer(CallbackWorker.pipe(Layer.provideMerge(TestApp())), live)("the sandbox clo
       const [wallet] = yield* sql<{ balance: string }>`
         SELECT balance FROM sandbox_partner_wallets WHERE partner_id = ${partner.id} AND external_player_id = 'late'
       `
-      assert.strictEqual(wallet.balance, "30.00", "the stake was never taken")
+      assert.strictEqual(wallet.balance, "3000", "the stake was never taken")
     }))
 })

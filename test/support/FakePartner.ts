@@ -9,7 +9,7 @@
  */
 import { verify } from "../../src/wallet/outbox/Signature.ts"
 import { knownCurrency } from "../../src/domain/Currency.ts"
-import { amountOnWire, formatMinor, signedMinorOf } from "../../src/domain/Money.ts"
+import { amountOnWire, formatMinor, type Minor, signedMinorOf } from "../../src/domain/Money.ts"
 import type { Answer, RecordedCall, Script } from "./FakeUpstream.ts"
 
 export type PartnerBehaviour =
@@ -76,7 +76,7 @@ export class PartnerBooks {
    */
   homeCurrency = "BRL"
   /** Balances in minor units of their currency, by `walletOf`. */
-  readonly balances = new Map<string, number>()
+  readonly balances = new Map<string, Minor>()
   readonly received: Array<ReceivedCallback> = []
   /** Event ids whose money was moved, in the order they were applied. */
   readonly applied: Array<string> = []
@@ -86,8 +86,8 @@ export class PartnerBooks {
   readonly rolledBack = new Set<string>()
   private readonly answers = new Map<string, Answer>()
 
-  balanceOf(player: string) {
-    return this.balances.get(player) ?? 0
+  balanceOf(player: string): Minor {
+    return this.balances.get(player) ?? 0n
   }
 
   /** The key of a player's balance in a currency (the player's id alone in the home currency, or for a mixing wallet). */
@@ -124,14 +124,14 @@ export class PartnerBooks {
     const currency = knownCurrency(String(body.currency ?? this.homeCurrency))
     if (currency === undefined) return { kind: "json", status: 404, body: { error: "unknown_player" } }
     const player = this.walletOf(String(body.player?.external_player_id), currency.code)
-    const unit = 10 ** currency.exponent
-    const exact = Number(signedMinorOf(String(body.amount ?? 0), currency) ?? 0n)
-    const cents = this.faults.has("rounds-amounts") ? Math.round(exact / unit) * unit : exact
+    const unit = 10n ** BigInt(currency.exponent)
+    const exact = signedMinorOf(String(body.amount ?? 0), currency) ?? 0n
+    const cents = this.faults.has("rounds-amounts") ? exact / unit * unit : exact
     /** A balance as this wallet writes it: in the currency's units, or a digit finer than it has. */
-    const stated = (minor: number) =>
+    const stated = (minor: Minor) =>
       this.faults.has("answers-finer-balance")
-        ? `${formatMinor(BigInt(minor), currency)}${currency.exponent === 0 ? "." : ""}5`
-        : amountOnWire(BigInt(minor), currency)
+        ? `${formatMinor(minor, currency)}${currency.exponent === 0 ? "." : ""}5`
+        : amountOnWire(minor, currency)
     const balance = () => ({ kind: "json", body: { balance: stated(this.balanceOf(player)) } }) as const
     if (this.behaviour === "unknown-player" || (this.knownPlayersOnly && !this.balances.has(player))) {
       return { kind: "json", status: 404, body: { error: "unknown_player" } }

@@ -54,6 +54,7 @@ export const transactionRow = (overrides: Partial<WalletTransaction>): WalletTra
   environment: "live",
   aggregator: "sandbox",
   playerId: 7,
+  currency: "BRL",
   roundRef: 11,
   roundId: "r-1",
   debitTxnId: null,

@@ -39,6 +39,7 @@ export const MemoryCasinoGateway = Layer.succeed(
   CasinoGateway.of({
     name: "memory",
     configured: true,
+    serves: () => true,
     providers: Effect.succeed([]),
     games: () => Effect.succeed([]),
     launch: (request) =>

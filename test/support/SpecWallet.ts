@@ -1,15 +1,16 @@
 import { Effect } from "effect"
+import type { Minor } from "../../src/domain/Money.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Wallet } from "../../src/wallet/Wallet.ts"
 
 /**
- * A test player of 1,000.00 and one sandbox bet of theirs settled through the wallet, for the handler specs that
- * read a ledger (the console's and the portal's wallet groups) over memory.
+ * A test player of BRL 1,000.00 and one sandbox bet of theirs settled through the wallet, for the handler specs that
+ * read a ledger (the console's and the portal's wallet groups) over memory. The stake and win are in BRL cents.
  */
 export const givenTestBet = (
   partnerId: number,
   txnId: string,
-  amounts: { readonly bet: number; readonly win: number }
+  amounts: { readonly bet: Minor | number; readonly win: Minor | number }
 ) =>
   Effect.gen(function*() {
     const player = yield* PartnerPlayers.use((players) =>
@@ -30,8 +31,8 @@ export const givenTestBet = (
         userCode: player.internalUserId,
         txnId,
         roundId: "r-1",
-        bet: amounts.bet,
-        win: amounts.win,
+        bet: BigInt(amounts.bet),
+        win: BigInt(amounts.win),
         gameCode: "g",
         providerCode: "p"
       }, "test")

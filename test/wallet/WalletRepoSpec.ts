@@ -39,6 +39,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
     more: Partial<NewTransaction> = {}
   ): NewTransaction => ({
     aggregator: "sandbox",
+    currency: "BRL",
     kind,
     txnId,
     fingerprint: txnId,
@@ -53,13 +54,13 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
     win: 0n,
     ...more
   })
-  const applied = (balance: number | null, amount = 0, more: Partial<Outcome> = {}): Outcome => ({
+  const applied = (balance: bigint | null, amount = 0n, more: Partial<Outcome> = {}): Outcome => ({
     status: "applied",
     refusal: null,
     note: null,
     amount,
     balanceAfter: balance,
-    answer: accepted(balance ?? 0),
+    answer: accepted(balance ?? 0n),
     mirror: balance,
     ...more
   })
@@ -88,21 +89,21 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       assert.strictEqual(opened._tag, "Opened")
       if (opened._tag !== "Opened") return
       assert.strictEqual(opened.player.balance, 10_000n)
-      assert.deepInclude(opened.transaction, { status: "pending", bet: 1_000, win: 300, debitTxnId: null })
+      assert.deepInclude(opened.transaction, { status: "pending", bet: 1_000n, win: 300n, debitTxnId: null })
       const ask: NewCallback = {
         ...win(player, txnId),
         kind: "bet",
         eventId: `evt_ask_${txnId}`,
         asked: { error: null }
       }
-      assert.isTrue(yield* repo.settleBet(opened.transaction, applied(9_300, -700), [ask, win(player, txnId)]))
-      assert.isFalse(yield* repo.settleBet(opened.transaction, applied(9_300, -700), []), "settled once")
+      assert.isTrue(yield* repo.settleBet(opened.transaction, applied(9_300n, -700n), [ask, win(player, txnId)]))
+      assert.isFalse(yield* repo.settleBet(opened.transaction, applied(9_300n, -700n), []), "settled once")
       assert.strictEqual(yield* mirrorOf(player), 9_300n)
       const settled = Option.getOrThrow(yield* repo.findTransaction("live", "sandbox", "bet", txnId))
-      assert.deepInclude(settled, { status: "applied", amount: -700, balanceAfter: 9_300 })
+      assert.deepInclude(settled, { status: "applied", amount: -700n, balanceAfter: 9_300n })
       assert.deepStrictEqual(settled.answer, { refusal: null, balance: 9_300n })
       const [round] = yield* repo.roundsByRef([settled.roundRef])
-      assert.deepInclude(round, { status: "settled", pendingBets: 0, betTotal: 1_000, winTotal: 300 })
+      assert.deepInclude(round, { status: "settled", pendingBets: 0, betTotal: 1_000n, winTotal: 300n })
       const written = yield* (yield* OutboxRepo).list({ playerId: player.id, limit: 10 })
       assert.sameDeepMembers(written.map((c) => [c.kind, c.status, c.transactionRef]), [
         ["bet", "delivered", settled.ref],
@@ -117,7 +118,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       const txnId = `once-${unique()}`
       const first = yield* repo.recordDecided(
         transaction(player, "refund", txnId),
-        applied(null, 0, { note: "early_refund" }),
+        applied(null, 0n, { note: "early_refund" }),
         { ...create, status: "refunded", refundedEarly: true },
         []
       )
@@ -146,7 +147,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       const debitTxnId = `debit-${unique()}`
       yield* repo.recordDecided(
         transaction(player, "rollback", `rb-${debitTxnId}`, { debitTxnId }),
-        applied(null, 0, { note: "early_rollback" }),
+        applied(null, 0n, { note: "early_rollback" }),
         create,
         []
       )
@@ -177,7 +178,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       const debitTxnId = `undo-${unique()}`
       const opened = yield* repo.openBet(transaction(player, "bet", debitTxnId, { bet: 500n }), player)
       if (opened._tag !== "Opened") return assert.fail("not opened")
-      yield* repo.settleBet(opened.transaction, applied(9_500, -500), [])
+      yield* repo.settleBet(opened.transaction, applied(9_500n, -500n), [])
       const update: RoundWrite = {
         _tag: "Update",
         roundRef: opened.transaction.roundRef,
@@ -192,12 +193,12 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
           update,
           []
         )
-      yield* undo(`rb1-${debitTxnId}`, applied(10_000, 500))
+      yield* undo(`rb1-${debitTxnId}`, applied(10_000n, 500n))
       // A second undo that moves its round nothing (the round's totals never go below 0 either) meets the key.
       const twice = yield* Effect.flip(
         repo.recordDecided(
           transaction(player, "rollback", `rb2-${debitTxnId}`, { debitTxnId, roundId: opened.transaction.roundId }),
-          applied(10_500, 500),
+          applied(10_500n, 500n),
           { ...update, addBet: 0n },
           []
         )
@@ -205,7 +206,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       assert.strictEqual(twice._tag, "RoundChanged")
       yield* repo.recordDecided(
         transaction(player, "rollback", `rb3-${debitTxnId}`, { debitTxnId, roundId: opened.transaction.roundId }),
-        applied(null, 0, { note: "already_rolled_back" }),
+        applied(null, 0n, { note: "already_rolled_back" }),
         { ...update, addBet: 0n },
         []
       )
@@ -235,7 +236,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       assert.isTrue(yield* players.setMode(player.partnerId, "shadow"))
       yield* repo.recordDecided(
         transaction(player, "credit", `free-${unique()}`, { win: 100n }),
-        applied(10_100, 100),
+        applied(10_100n, 100n),
         {
           ...create,
           addWin: 100n

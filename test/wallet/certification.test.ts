@@ -85,7 +85,7 @@ const givenTestWallet = (wallet: "fake" | "sandbox", currency = "BRL", balance =
       email: null,
       balance
     })
-    books.balances.set(books.walletOf(external, currency), Number(balance))
+    books.balances.set(books.walletOf(external, currency), balance)
     return { ...created, external }
   })
 
@@ -167,7 +167,7 @@ layer(App, live)("wallet certification", (it) => {
       const { external, partner } = yield* givenTestWallet("fake")
       const run = yield* certify(partner.id, external)
       assert.deepStrictEqual(failed(run), [], JSON.stringify(run.cases.filter((result) => result.status !== "passed")))
-      assert.strictEqual(books.balanceOf(external), 5_000)
+      assert.strictEqual(books.balanceOf(external), 5_000n)
     }))
 
   const faults: ReadonlyArray<readonly [WalletFault, ReadonlyArray<CaseKey>]> = [
@@ -550,7 +550,7 @@ layer(YenApp, live)("wallet certification in the test player's currency", (it) =
           [],
           JSON.stringify(run.cases.filter((result) => result.status !== "passed"))
         )
-        assert.strictEqual(books.balanceOf(books.walletOf(external, currency)), Number(start))
+        assert.strictEqual(books.balanceOf(books.walletOf(external, currency)), start)
       }))
 
     it.effect(`in ${currency}, a wallet that mixes currencies fails Another currency, and only it`, () =>
@@ -590,7 +590,7 @@ layer(YenApp, live)("wallet certification in the test player's currency", (it) =
             `${currency} has (${exponent}).`
         )
         assert.strictEqual(run.cases.filter((result) => result.status === "skipped").length, 16)
-        assert.strictEqual(books.balanceOf(books.walletOf(external, currency)), Number(start))
+        assert.strictEqual(books.balanceOf(books.walletOf(external, currency)), start)
       }))
   }
 })

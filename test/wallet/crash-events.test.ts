@@ -32,12 +32,12 @@ const fields = (userCode: number, txnId: string) => ({
 const debit = (userCode: number, txnId: string, bet: number): Debit => ({
   _tag: "Debit",
   ...fields(userCode, txnId),
-  bet
+  bet: BigInt(bet)
 })
 const credit = (userCode: number, txnId: string, win: number, debitTxnId: string): Credit => ({
   _tag: "Credit",
   ...fields(userCode, txnId),
-  win,
+  win: BigInt(win),
   debitTxnId
 })
 const rollback = (userCode: number, txnId: string, debitTxnId: string): Rollback => ({

@@ -189,7 +189,7 @@ layer(App, live)("live and test in the wallet", (it) => {
         callbacks: []
       })
       assert.deepStrictEqual(yield* rowsOf(other.partner.id, "test"), otherBefore, "another partner's test rows stay")
-      assert.isTrue(Option.isNone(yield* (yield* PartnerPlayers).find(acme.partner.id, "test", "clear-me")))
+      assert.isTrue(Option.isNone(yield* (yield* PartnerPlayers).find(acme.partner.id, "test", "clear-me", "BRL")))
       // The test player's user code is gone: its sandbox sessions' calls are refused.
       assert.deepStrictEqual(
         walletAnswer(yield* walletCall({ type: "Balance", user_code: testPlayer.internalUserId }, "test")),

@@ -137,8 +137,8 @@ const winBet = (player: PartnerPlayer, txnId: string, bet: number, win: number, 
         userCode: player.internalUserId,
         txnId,
         roundId,
-        bet,
-        win,
+        bet: BigInt(bet),
+        win: BigInt(win),
         gameCode: "g",
         providerCode: "p"
       }, "live")

@@ -100,8 +100,8 @@ layer(WalletApp(books), live)("shadow players", (it) => {
       }
       const settle = Effect.gen(function*() {
         yield* assertConserved(books, { external: "shadow-1", playerId: player.id, start: 987.65 })
-        figures.push(books.balanceOf("shadow-1") / 100)
-        return books.balanceOf("shadow-1") / 100
+        figures.push(Number(books.balanceOf("shadow-1")) / 100)
+        return Number(books.balanceOf("shadow-1")) / 100
       })
       // A bet taken: the aggregator hears the partner's figure after the stake, plus the win (987.65 - 10 + 25).
       assert.deepStrictEqual(heard(yield* winBet(user, "sh-1", { bet: 10, win: 25 }, "sh-round-1")), {
@@ -213,7 +213,7 @@ layer(WalletApp(books), live)("shadow players", (it) => {
         email: null,
         balance: 5_000n
       })
-      assert.deepInclude(again, { name: "U", balance: 5_000 })
+      assert.deepInclude(again, { name: "U", balance: 5_000n })
     }).pipe(Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))))
 
   it.effect("a notification the partner refuses for now is counted as on its way; a partner that cannot be reached is not asked twice", () =>

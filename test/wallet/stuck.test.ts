@@ -157,6 +157,7 @@ layer(FirstInstance, live)("stuck items and the operator alert", (it) => {
         const repo = yield* WalletRepo
         const opened = yield* repo.openBet({
           aggregator: "sandbox",
+          currency: "BRL",
           kind: "bet",
           txnId: "stuck-bet",
           fingerprint: "stuck-bet",

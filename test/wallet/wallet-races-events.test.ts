@@ -33,13 +33,13 @@ const debit = (userCode: number, txnId: string, bet: number, roundId = "ev-round
   _tag: "Debit",
   ...fields(userCode, roundId),
   txnId,
-  bet
+  bet: BigInt(bet)
 })
 const credit = (userCode: number, txnId: string, win: number, debitTxnId: string | null): Credit => ({
   _tag: "Credit",
   ...fields(userCode, "ev-round"),
   txnId,
-  win,
+  win: BigInt(win),
   debitTxnId
 })
 const rollback = (userCode: number, txnId: string, debitTxnId: string, aggregator?: Aggregator): Rollback => ({
@@ -51,7 +51,7 @@ const rollback = (userCode: number, txnId: string, debitTxnId: string, aggregato
 
 const handle = (event: Debit | Credit | Rollback) =>
   Effect.flatMap(Effect.service(Wallet), (w) => w.handle(event, "live"))
-const accepted = (balance: number): WalletOutcome => ({ _tag: "Accepted", balance })
+const accepted = (balance: bigint): WalletOutcome => ({ _tag: "Accepted", balance })
 
 /**
  * Conservation in the events' terms: once every notification is delivered, the partner holds its start less the
@@ -66,8 +66,8 @@ const conserved = (
     const held = yield* assertConserved(books, player, { balance: toAmount(last.balance) })
     const rows = (yield* ledgerOf(player.playerId)).filter((row) => row.status === "applied")
     const sum = (kind: string) =>
-      rows.filter((row) => row.kind === kind).reduce((total, row) => total + Math.round(Number(row.amount) * 100), 0)
-    assert.strictEqual(held, player.start * 100 + sum("bet") + sum("credit") + sum("rollback"))
+      rows.filter((row) => row.kind === kind).reduce((total, row) => total + BigInt(row.amount), 0n)
+    assert.strictEqual(held, BigInt(player.start * 100) + sum("bet") + sum("credit") + sum("rollback"))
     return rows
   })
 
@@ -82,7 +82,7 @@ layer(WalletApp(books), live)("the ledger's events under races", (it) => {
         { concurrency: "unbounded" }
       )
       yield* restore
-      for (const outcome of outcomes) assert.deepStrictEqual(outcome, accepted(4_500))
+      for (const outcome of outcomes) assert.deepStrictEqual(outcome, accepted(4_500n))
       assert.strictEqual(books.receivedFor(transactionEventId("bet", "ev-copies-1")).length, 1)
       const rows = yield* conserved(player, outcomes[0])
       assert.deepStrictEqual(rows.map((row) => [row.kind, row.amount]), [["bet", "-5.00"]])
@@ -91,7 +91,7 @@ layer(WalletApp(books), live)("the ledger's events under races", (it) => {
   it.effect("a credit and a rollback of one debit at once: the stake back once, the win paid only before it", () =>
     Effect.gen(function*() {
       const player = yield* givenWalletPlayer(books, 100)
-      assert.deepStrictEqual(yield* handle(debit(player.userCode, "ev-cr-debit", 1_000)), accepted(9_000))
+      assert.deepStrictEqual(yield* handle(debit(player.userCode, "ev-cr-debit", 1_000)), accepted(9_000n))
       const [paid, undone] = yield* Effect.all([
         handle(credit(player.userCode, "ev-cr-credit", 2_500, "ev-cr-debit")),
         handle(rollback(player.userCode, "ev-cr-rollback", "ev-cr-debit"))
@@ -171,8 +171,8 @@ layer(WalletApp(books), live)("the ledger's events under races", (it) => {
       const undone = yield* handle(rollback(player.userCode, "ev-ov-rollback", "ev-ov-debit"))
       const taken = yield* Fiber.join(pending)
       yield* restore
-      assert.deepStrictEqual(taken, accepted(9_000), "the debit was taken...")
-      assert.deepStrictEqual(undone, accepted(10_000), "...and then given back")
+      assert.deepStrictEqual(taken, accepted(9_000n), "the debit was taken...")
+      assert.deepStrictEqual(undone, accepted(10_000n), "...and then given back")
       assert.deepStrictEqual(yield* handle(rollback(player.userCode, "ev-ov-rollback", "ev-ov-debit")), undone)
       const rows = yield* conserved(player, undone)
       assert.deepStrictEqual(rows.map((row) => [row.kind, row.amount]), [["bet", "-10.00"], ["rollback", "10.00"]])
@@ -183,7 +183,7 @@ layer(WalletApp(books), live)("the ledger's events under races", (it) => {
       const player = yield* givenWalletPlayer(books, 100)
       assert.deepStrictEqual(
         yield* handle(rollback(player.userCode, "ev-ts-rollback", "ev-ts-debit")),
-        accepted(10_000)
+        accepted(10_000n)
       )
       const late = yield* handle(debit(player.userCode, "ev-ts-debit", 1_000))
       assert.deepStrictEqual(late, { _tag: "Refused", refusal: "DEBIT_ROLLED_BACK", balance: 10_000n })
@@ -204,7 +204,7 @@ layer(WalletApp(books), live)("the ledger's events under races", (it) => {
         handle(rollback(player.userCode, "ev-at-rollback", "ev-at-debit"))
       ], { concurrency: "unbounded" })
       yield* restore
-      assert.deepStrictEqual(undone, accepted(10_000))
+      assert.deepStrictEqual(undone, accepted(10_000n))
       if (taken._tag === "Refused") assert.strictEqual(taken.refusal, "DEBIT_ROLLED_BACK")
       yield* conserved(player, undone)
       assert.strictEqual(books.balanceOf(player.external), 10_000n)
@@ -220,8 +220,8 @@ layer(WalletApp(books), live)("the ledger's events under races", (it) => {
         { _tag: "Refused", refusal: "DEBIT_NOT_FOUND", balance: 10_000n }
       )
       const free = yield* handle(credit(bia.userCode, "ev-free-credit", 900, null))
-      assert.deepStrictEqual(free, accepted(10_900))
+      assert.deepStrictEqual(free, accepted(10_900n))
       yield* conserved(bia, free)
-      yield* conserved(ana, accepted(9_700))
+      yield* conserved(ana, accepted(9_700n))
     }))
 })

@@ -17,7 +17,11 @@ import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { MemoryCallbacks } from "../../src/wallet/WalletRepoMemory.ts"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import * as ExactJson from "../../src/domain/ExactJson.ts"
-import { formatCents, parseCents } from "../../src/domain/Money.ts"
+import { knownCurrency } from "../../src/domain/Currency.ts"
+import { formatMinor, minorOf } from "../../src/domain/Money.ts"
+
+const brl = knownCurrency("BRL")!
+const parseCents = (text: string) => minorOf(text, brl)
 import { decideRefund, type PartnerAnswer, settleBet } from "../../src/domain/Wallet.ts"
 import {
   type Credit,
@@ -36,8 +40,8 @@ const bet = (txnId: string, amounts: { bet: number; win: number }, roundId = txn
   userCode: 100_001,
   txnId,
   roundId,
-  bet: amounts.bet,
-  win: amounts.win,
+  bet: BigInt(amounts.bet),
+  win: BigInt(amounts.win),
   gameCode: "g",
   providerCode: "p"
 })
@@ -54,13 +58,13 @@ const refundOf = (txnId: string, roundId: string): Rollback => ({
 
 describe("the rules, as pure functions", () => {
   it("amounts are exact decimals or nothing", () => {
-    assert.strictEqual(parseCents("12.5"), 1_250)
-    assert.strictEqual(parseCents("0.07"), 7)
-    assert.strictEqual(parseCents("1000000000000"), 100_000_000_000_000)
+    assert.strictEqual(parseCents("12.5"), 1_250n)
+    assert.strictEqual(parseCents("0.07"), 7n)
+    assert.strictEqual(parseCents("1000000000000"), 100_000_000_000_000n)
     for (const text of ["", " 1", "1 ", "0x10", "1e2", "-1", "1.005", "01", ".5", "5.", "1000000000000.01", "NaN"]) {
       assert.isUndefined(parseCents(text), text)
     }
-    assert.strictEqual(formatCents(-1_205), "-12.05")
+    assert.strictEqual(formatMinor(-1_205n, brl), "-12.05")
   })
 
   it("exact JSON keeps numbers as written", () => {
@@ -79,10 +83,16 @@ describe("the rules, as pure functions", () => {
     const base = bet("f-1", { bet: 100, win: 0 })
     assert.strictEqual(fingerprint(base), fingerprint({ ...base }))
     for (
-      const other of [{ ...base, bet: 101 }, { ...base, win: 1 }, { ...base, roundId: "x" }, { ...base, userCode: 2 }, {
-        ...base,
-        gameCode: "h"
-      }]
+      const other of [
+        { ...base, bet: 101n },
+        { ...base, win: 1n },
+        { ...base, roundId: "x" },
+        { ...base, userCode: 2 },
+        {
+          ...base,
+          gameCode: "h"
+        }
+      ]
     ) {
       assert.notStrictEqual(fingerprint(other), fingerprint(base))
     }
@@ -130,8 +140,8 @@ describe("the rules, as pure functions", () => {
       aggregator: "sandbox" as const,
       status: "settled" as const,
       pendingBets: 0,
-      betTotal: 1_000,
-      winTotal: 2_500,
+      betTotal: 1_000n,
+      winTotal: 2_500n,
       refundedEarly: false,
       createdAt: new Date(0),
       updatedAt: new Date(0)
@@ -143,7 +153,7 @@ describe("the rules, as pure functions", () => {
 })
 
 /** A partner's wallet in memory: takes stakes it can cover, after `delay`, or is away. */
-const partner = { balance: 10_000, away: false, delay: Duration.zero, asked: [] as Array<string> }
+const partner = { balance: 10_000n, away: false, delay: Duration.zero, asked: [] as Array<string> }
 const MemoryPartner = Layer.succeed(
   PartnerCallbacks,
   PartnerCallbacks.of({
@@ -152,7 +162,7 @@ const MemoryPartner = Layer.succeed(
         partner.asked.push(eventId)
         yield* Effect.sleep(partner.delay)
         if (partner.away) return { _tag: "Unavailable", reason: "away" } satisfies PartnerAnswer
-        const amount = parseCents(String(JSON.parse(body).amount ?? 0)) ?? 0
+        const amount = minorOf(String(JSON.parse(body).amount ?? 0), knownCurrency("BRL")!) ?? 0n
         if (amount > partner.balance) {
           return { _tag: "InsufficientFunds", balance: partner.balance } satisfies PartnerAnswer
         }
@@ -187,7 +197,7 @@ const RulesLive = Wallet.layer.pipe(
 )
 
 const given = Effect.gen(function*() {
-  partner.balance = 10_000
+  partner.balance = 10_000n
   partner.away = false
   partner.delay = Duration.zero
   partner.asked.length = 0
@@ -309,6 +319,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const repo = yield* WalletRepo
       const opened = yield* repo.openBet({
         aggregator: "sandbox",
+        currency: "BRL",
         kind: "bet",
         txnId: "m-6",
         fingerprint: fingerprint(bet("m-6", { bet: 100, win: 0 })),

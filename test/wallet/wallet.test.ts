@@ -101,7 +101,7 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         assert.deepStrictEqual(bet[0].body.game, { code: "ag-hidden-fortune", provider: "aurora-gaming" })
         yield* eventually(
           Effect.sync(() => books.balanceOf(external)),
-          (cents) => cents === 11_550,
+          (cents) => cents === 11_550n,
           "the win at the partner"
         )
         const win = books.receivedFor(transactionEventId("win", "wb-1"))
@@ -129,7 +129,7 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         assert.deepStrictEqual((yield* ledgerOf(playerId)).map((entry) => entry.txn_id), ["dup-1", "dup-2"])
         yield* eventually(
           Effect.sync(() => books.balanceOf(external)),
-          (cents) => cents === 9_100,
+          (cents) => cents === 9_100n,
           "one win of 3 at the partner"
         )
         assert.strictEqual(books.applied.filter((id) => id === transactionEventId("win", "dup-2")).length, 1)
@@ -144,7 +144,7 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         assert.strictEqual(books.receivedFor(transactionEventId("bet", "free-1")).length, 0)
         yield* eventually(
           Effect.sync(() => books.balanceOf(player.external)),
-          (cents) => cents === 1_400,
+          (cents) => cents === 1_400n,
           "the free win"
         )
         yield* assertConserved(books, player, answer.body)
@@ -263,7 +263,7 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         )
         yield* eventually(
           Effect.sync(() => books.balanceOf(external)),
-          (cents) => cents === 10_000,
+          (cents) => cents === 10_000n,
           "the refund at the partner"
         )
         const notice = books.receivedFor(transactionEventId("refund", "r-refund-1"))[0].body
@@ -286,7 +286,7 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         const refunds = (yield* ledgerOf(playerId)).filter((entry) => entry.kind === "refund")
         assert.sameMembers(refunds.map((entry) => entry.note), [null, "already_refunded"])
         yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) =>
-          cents === 5_000, "stake back, win taken back")
+          cents === 5_000n, "stake back, win taken back")
         yield* assertConserved(books, player, answers[0].body)
       }))
   })

@@ -103,7 +103,7 @@ layer(WalletApp(books), live)("Notifications", (it) => {
       )
       yield* winBet(userCode, "order-2", { bet: 1, win: 5 })
       yield* winBet(userCode, "order-3", { bet: 1, win: 7 })
-      yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 2_100, "all three wins")
+      yield* eventually(Effect.sync(() => books.balanceOf(external)), (cents) => cents === 2_100n, "all three wins")
       const wins = ["order-1", "order-2", "order-3"].map((txn) => transactionEventId("win", txn))
       assert.deepStrictEqual(books.applied.filter((id) => wins.includes(id)), wins)
     }))
