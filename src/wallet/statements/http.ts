@@ -24,7 +24,6 @@ import {
   type PostedTransaction,
   totalsFields
 } from "../../domain/Statements.ts"
-import { CurrencyConfig } from "../../platform/CurrencyConfig.ts"
 import { PartnerRateLimit } from "../../partners/PartnerRateLimit.ts"
 import { validationErrors } from "../../platform/RequestRefusals.ts"
 import { Statements } from "./Statements.ts"
@@ -32,13 +31,13 @@ import { Statements } from "./Statements.ts"
 const invalidBody = (message: string) =>
   new ValidationFailed({ message: ErrorMessages.invalidData, errors: { body: [message] } })
 
-/** What the partner's lines are read against: the statement's currencies, and the deployment's. */
+/** What the partner's lines are read against: the statement's currencies, and the currencies this service knows. */
 interface PostedContext {
   /** The currency of the statement's transaction of a kind and id, if it lists it. */
   readonly currencyOf: (key: string) => string | undefined
   /** The day's currencies, by code. */
   readonly dayCurrencies: ReadonlyArray<string>
-  /** A currency code the partner may name: the deployment's, or one of the day's. */
+  /** A currency code the partner may name: any this service knows (a currency the day did not have totals zero). */
   readonly currency: (code: string) => Currency | undefined
 }
 
@@ -202,7 +201,6 @@ export const StatementsHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const statements = yield* Statements
     const rateLimit = yield* PartnerRateLimit
-    const { currencies } = yield* CurrencyConfig
     // The partners whose reconciliation runs on this instance: one at a time each, as a run reads and compares the
     // partner's books in memory.
     const running = new Set<number>()
@@ -246,8 +244,7 @@ export const StatementsHandlers = HttpApiBuilder.group(
               const theirs = yield* readPosted(payload, {
                 currencyOf: (key) => byKey.get(key),
                 dayCurrencies,
-                currency: (code) =>
-                  currencies.find(code) ?? (dayCurrencies.includes(code) ? knownCurrency(code) : undefined)
+                currency: knownCurrency
               })
               return yield* respond(
                 () => statements.reconcile(partner, params.date, statement, theirs),
