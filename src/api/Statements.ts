@@ -60,7 +60,13 @@ const exampleSummary: typeof StatementSummaryEntry.Type = {
     },
     {
       currency: "BTC",
-      totals: { bets: "0.00050000", wins: "0", refunds: "0", rollbacks: "0", net: "-0.00050000" },
+      totals: {
+        bets: "0.00050000",
+        wins: "0.00000000",
+        refunds: "0.00000000",
+        rollbacks: "0.00000000",
+        net: "-0.00050000"
+      },
       counts: { transactions: 1, bets: 1, refused_bets: 0, wins: 0, refunds: 0, rollbacks: 0 }
     }
   ]
