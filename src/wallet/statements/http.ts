@@ -138,18 +138,11 @@ const readPosted = (posted: Stream.Stream<typeof PostedRecord.Type, unknown>, co
           // The line's currency: the one it names, else its transaction's in the statement, else the day's only one.
           const code = record.currency ?? context.currencyOf(key) ??
             (context.dayCurrencies.length === 1 ? context.dayCurrencies[0] : undefined)
-          let read: Partial<Record<keyof Amounts, Minor>> = {}
-          if (code === undefined) {
-            if (Object.keys(texts).length > 0) {
-              return yield* refuse(
-                "currency",
-                "The currency field is required: the statement does not list this transaction."
-              )
-            }
-          } else {
-            const currency = yield* currencyNamed("currency", code)
-            read = yield* amountsIn("", texts, currency)
-          }
+          // None of those (a transaction the statement does not list, on a day of several currencies or none): it can
+          // only be missing here, where its amounts are not compared, so they are left unread.
+          const read: Partial<Record<keyof Amounts, Minor>> = code === undefined
+            ? {}
+            : yield* amountsIn("", texts, yield* currencyNamed("currency", code))
           lines.set(key, {
             line,
             txnId: record.transaction_id,
