@@ -1,16 +1,20 @@
 import { Effect, Schema, SchemaGetter, Stream } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Environment } from "../domain/Environment.ts"
-import { formatCents, parseCents, toAmount } from "../domain/Money.ts"
+import { storedCurrency } from "../domain/Currency.ts"
+import { amountOnWire, isPlainDecimal } from "../domain/Money.ts"
 import {
   type Difference,
   isDay,
+  type LegacyCurrency,
+  lineOnWire,
   linesOf,
   type Reconciliation,
   type StatementLine,
   StatementLineCodec,
   type StatementSummary,
-  StatementSummaryCodec
+  StatementSummaryCodec,
+  summaryOnWire
 } from "../domain/Statements.ts"
 import { TransactionKind } from "../domain/Wallet.ts"
 import { Envelope } from "./Envelope.ts"
@@ -47,8 +51,25 @@ const exampleSummary: typeof StatementSummaryEntry.Type = {
   from: "2026-11-22T00:00:00.000Z",
   to: "2026-11-23T00:00:00.000Z",
   computed_at: "2026-11-23T00:01:02.345Z",
-  totals: { bets: 10, wins: 4.5, refunds: 0, rollbacks: 2, net: -5.5 },
-  counts: { transactions: 2, bets: 1, refused_bets: 1, wins: 1, refunds: 0, rollbacks: 1 }
+  counts: { transactions: 3, bets: 2, refused_bets: 1, wins: 1, refunds: 0, rollbacks: 1 },
+  currencies: [
+    {
+      currency: "BRL",
+      totals: { bets: 10, wins: 4.5, refunds: 0, rollbacks: 2, net: -5.5 },
+      counts: { transactions: 2, bets: 1, refused_bets: 1, wins: 1, refunds: 0, rollbacks: 1 }
+    },
+    {
+      currency: "BTC",
+      totals: {
+        bets: "0.00050000",
+        wins: "0.00000000",
+        refunds: "0.00000000",
+        rollbacks: "0.00000000",
+        net: "-0.00050000"
+      },
+      counts: { transactions: 1, bets: 1, refused_bets: 0, wins: 0, refunds: 0, rollbacks: 0 }
+    }
+  ]
 }
 
 const exampleLine: typeof StatementLineEntry.Type = {
@@ -63,6 +84,7 @@ const exampleLine: typeof StatementLineEntry.Type = {
   round_id: "round-5521",
   game_code: "vs20fruitsw",
   provider_code: "pragmatic-play",
+  currency: "BRL",
   bet: 10,
   win: 4.5,
   amount: -5.5,
@@ -99,43 +121,54 @@ const StatementDocument = HttpApiSchema.WithHeaders(HttpApiSchema.StreamUint8Arr
 })
 
 const signedAmountMessage =
-  "The :attribute field must be an amount with at most 2 decimal places (like -5.5 or \"12.50\")."
+  "The :attribute field must be an amount written plainly (like -5.5 or \"12.50\"), with no more decimals than its " +
+  "currency has (a string for currencies of more than 3)."
 
-/** A signed amount as the partner posts it (a number or decimal text, at most 2 places), in cents; never rounded. */
+/** Whether a text is a plain signed decimal (`-5.5`, `12.50`, `0.00000001`). */
+const isSignedDecimal = (text: string) => isPlainDecimal(text.startsWith("-") ? text.slice(1) : text)
+
+/**
+ * A signed amount as the partner posts it (a number or decimal text), kept as the text it says: it is read in its
+ * currency's minor units once that is known (`signedMinorOf`), exactly; never rounded.
+ */
 const SignedAmount = Schema.Union(
   [Schema.String, Schema.Finite].map((member) => member.annotate({ message: signedAmountMessage }))
 )
   .pipe(
     Schema.decodeTo(
-      Schema.String.check(
-        Schema.makeFilter((text: string) => signedCents(text) !== undefined, { message: signedAmountMessage })
-      ),
+      Schema.String.check(Schema.makeFilter(isSignedDecimal, { message: signedAmountMessage })),
       {
         decode: SchemaGetter.transform((value: string | number) => String(value)),
         encode: SchemaGetter.transform((text: string) => text)
       }
-    ),
-    Schema.decodeTo(Schema.Int, {
-      decode: SchemaGetter.transform((text: string) => signedCents(text)!),
-      encode: SchemaGetter.transform(formatCents)
-    })
+    )
   ).annotate({ message: signedAmountMessage })
 
-function signedCents(text: string): number | undefined {
-  const cents = parseCents(text.startsWith("-") ? text.slice(1) : text)
-  return cents === undefined ? undefined : text.startsWith("-") ? -cents : cents
-}
+const PostedCurrencyCode = Schema.String.annotate({
+  description: "A currency code (BRL, JPY, BTC): what the amounts beside it are in"
+})
 
-/** The partner's totals line (`record: "statement"`): the totals it has; those left out are not compared. */
+const PostedTotalsFields = Schema.Struct({
+  bets: Schema.optionalKey(SignedAmount),
+  wins: Schema.optionalKey(SignedAmount),
+  refunds: Schema.optionalKey(SignedAmount),
+  rollbacks: Schema.optionalKey(SignedAmount),
+  net: Schema.optionalKey(SignedAmount)
+})
+
+/**
+ * The partner's totals line (`record: "statement"`): the totals it has, per currency under `currencies` (the
+ * statement's own summary will do); those left out are not compared. `totals` alone (no currency) is read in the
+ * day's one currency, and refused when the day has several.
+ */
 export const PostedSummary = Schema.Struct({
   record: Schema.Literal("statement"),
-  totals: Schema.optionalKey(Schema.Struct({
-    bets: Schema.optionalKey(SignedAmount),
-    wins: Schema.optionalKey(SignedAmount),
-    refunds: Schema.optionalKey(SignedAmount),
-    rollbacks: Schema.optionalKey(SignedAmount),
-    net: Schema.optionalKey(SignedAmount)
-  })),
+  currencies: Schema.optionalKey(Schema.Array(Schema.Struct({
+    currency: PostedCurrencyCode,
+    totals: Schema.optionalKey(PostedTotalsFields),
+    counts: Schema.optionalKey(Schema.Struct({ transactions: Schema.optionalKey(Schema.Int) }))
+  }))),
+  totals: Schema.optionalKey(PostedTotalsFields),
   counts: Schema.optionalKey(Schema.Struct({ transactions: Schema.optionalKey(Schema.Int) }))
 })
 
@@ -145,6 +178,9 @@ export const PostedLine = Schema.Struct({
   transaction_id: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255)),
   kind: Schema.optionalKey(TransactionKind.annotate({ description: "bet (the default) or refund" })),
   status: Schema.optionalKey(Schema.Literals(["applied", "refused"])),
+  currency: Schema.optionalKey(PostedCurrencyCode.annotate({
+    description: "The currency of its amounts; without it, the statement's transaction's currency"
+  })),
   bet: Schema.optionalKey(SignedAmount),
   win: Schema.optionalKey(SignedAmount),
   amount: Schema.optionalKey(SignedAmount),
@@ -156,6 +192,9 @@ export const PostedRecord = Schema.Union([PostedSummary, PostedLine])
 
 const DifferenceEntry = Schema.Struct({
   field: Schema.String,
+  currency: Schema.optionalKey(Schema.String.annotate({
+    description: "The currency of an amount's two values (each in its units), and of a currency's totals"
+  })),
   ours: Schema.NullOr(Schema.Union([Schema.String, Schema.Finite, Schema.Boolean])),
   theirs: Schema.NullOr(Schema.Union([Schema.String, Schema.Finite, Schema.Boolean]))
 })
@@ -175,7 +214,8 @@ export const ReconciliationData = Schema.Struct({
     different: Schema.Int
   }),
   totals: Schema.Array(DifferenceEntry).annotate({
-    description: "The totals you sent that differ from the statement's"
+    description: "The totals you sent that differ from the statement's: each currency's (never added across " +
+      "currencies), and the day's count of transactions"
   }),
   missing_at_partner: Schema.Array(StatementLineEntry).annotate({
     description: "Applied transactions of the statement you did not send (the first 1000)"
@@ -246,7 +286,7 @@ export class StatementsGroup extends HttpApiGroup.make("statements")
           environment: "live",
           reconciled: false,
           counts: { ours: 2, theirs: 1, matched: 1, missing_at_partner: 0, missing_here: 0, different: 0 },
-          totals: [{ field: "net", ours: -5.5, theirs: -6 }],
+          totals: [{ field: "net", currency: "BRL", ours: -5.5, theirs: -6 }],
           missing_at_partner: [],
           missing_here: [],
           different: []
@@ -259,10 +299,13 @@ export class StatementsGroup extends HttpApiGroup.make("statements")
       description: "Post JSON lines (`Content-Type: application/x-ndjson`, up to 4 MiB; the day is looked up first, " +
         "so a day without a statement is a 404 before the body is read; one run at a time per partner, a second " +
         "a 429; each run counts as 10 requests against the rate limit): optionally a totals line " +
-        "`{\"record\": \"statement\", \"totals\": {…}}`, and one line per transaction you applied, " +
-        "`{\"transaction_id\", \"kind\", \"amount\", …}` (a line of the statement document itself will do). Each field you " +
-        "send is compared; those you leave out are not. A transaction is its kind (bet by default) and its id. 422 names " +
-        "the first line that cannot be read, or a transaction listed twice."
+        "`{\"record\": \"statement\", \"currencies\": [{\"currency\": \"BRL\", \"totals\": {…}}]}`, and one line per " +
+        "transaction you applied, `{\"transaction_id\", \"kind\", \"currency\", \"amount\", …}` (a line of the statement " +
+        "document itself will do). Amounts are read in their currency's units exactly (a string for currencies of " +
+        "more than 3 decimals); a line without `currency` is read in its transaction's. Each field you send is " +
+        "compared; those you leave out are not; totals are compared per currency. A transaction is its kind (bet by " +
+        "default) and its id. 422 names the first line that cannot be read (an amount finer than its currency, a " +
+        "currency this service does not know), or a transaction listed twice."
     }))
   )
   .annotateMerge(OpenApi.annotations({
@@ -284,6 +327,7 @@ interface SignedStatement {
   readonly document: string
   readonly sha256: Uint8Array
   readonly signature: string
+  readonly legacyCurrency: LegacyCurrency
 }
 
 /** Whether the client asked for the document itself: `format=jsonl`, or no format and an Accept naming JSON lines. */
@@ -300,10 +344,12 @@ export const statementDocument = (statement: SignedStatement) =>
     }
   }))
 
-const summaryEntry = encodeWith(StatementSummaryCodec)
+const encodeSummary = encodeWith(StatementSummaryCodec)
+/** The summary as the document writes it: amounts in each currency's units. */
+export const summaryEntry = (summary: StatementSummary) => encodeSummary(summaryOnWire(summary))
 const lineEntries = encodeWith(Schema.Array(StatementLineCodec))
-const transactionLines = (lines: ReadonlyArray<StatementLine>) =>
-  lineEntries(lines.map((line) => ({ record: "transaction" as const, ...line })))
+/** Transaction lines as the document writes them. */
+export const transactionLines = (lines: ReadonlyArray<StatementLine>) => lineEntries(lines.map(lineOnWire))
 
 /** The statement as JSON: its summary, the document's digest and size, its signature and a page of its transactions. */
 export const statementAnswer = (paging: PageRequest) => (statement: SignedStatement) =>
@@ -315,20 +361,26 @@ export const statementAnswer = (paging: PageRequest) => (statement: SignedStatem
       lines: statement.summary.counts.transactions + 1
     }),
     signature: Effect.succeed(statement.signature),
-    transactions: transactionLines(linesOf(statement.document, (paging.page - 1) * paging.perPage, paging.perPage)),
+    transactions: transactionLines(
+      linesOf(statement.document, (paging.page - 1) * paging.perPage, paging.perPage, statement.legacyCurrency)
+    ),
     meta: Effect.succeed({ page: paging.page, per_page: paging.perPage, total: statement.summary.counts.transactions })
   })
 
 /** How many transactions each list of a reconciliation's answer shows (its counts say how many there are). */
 const listedDifferences = 1000
 
-const moneyFields = new Set(["bet", "win", "amount", "bets", "wins", "refunds", "rollbacks", "net"])
-
-/** A difference on the wire: amounts in currency units. */
+/** A difference on the wire: amounts in their currency's units (as the document writes them). */
 const differenceEntry = (difference: Difference) => {
-  const units = (value: Difference["ours"]) =>
-    moneyFields.has(difference.field) && typeof value === "number" ? toAmount(value) : value
-  return { field: difference.field, ours: units(difference.ours), theirs: units(difference.theirs) }
+  const currency = difference.currency === undefined ? undefined : storedCurrency(difference.currency)
+  const onWire = (value: Difference["ours"]) =>
+    typeof value !== "bigint" ? value : currency === undefined ? value.toString() : amountOnWire(value, currency)
+  return {
+    field: difference.field,
+    ...(difference.currency === undefined ? {} : { currency: difference.currency }),
+    ours: onWire(difference.ours),
+    theirs: onWire(difference.theirs)
+  }
 }
 
 /** A reconciliation (Statements.reconcile) as the contract answers it: the counts, and the first of each list. */

@@ -1,14 +1,15 @@
-import { Schema, SchemaGetter } from "effect"
+import { Schema } from "effect"
 import { createHash } from "node:crypto"
 import { IsoDate } from "./IsoDate.ts"
 import { Environment } from "./Environment.ts"
-import { type Minor, toAmount } from "./Money.ts"
+import { type Currency, knownCurrency, storedCurrency } from "./Currency.ts"
+import { amountOnWire, type Minor } from "./Money.ts"
 import { TransactionKind, type WalletTransaction } from "./Wallet.ts"
 
 /**
  * Daily statements: for one partner, environment and UTC day, every wallet transaction created that day and
- * their totals, written once (after the day closed) as a JSON lines document, the bytes the partner API serves
- * and signs. A partner reconciles its own books against it: `reconcile` says which transactions are missing on
+ * their totals per currency (never added across currencies), written once (after the day closed) as a JSON lines
+ * document, the bytes the partner API serves and signs. A partner reconciles its own books against it: `reconcile` says which transactions are missing on
  * either side and which differ. Pure: the clock and the ledger are the caller's.
  */
 
@@ -37,7 +38,7 @@ export const dayOf = (instant: Date | number): string => new Date(instant).toISO
 
 // ---- Lines and totals ------------------------------------------------------------------------------------
 
-/** One transaction of the day, as the statement lists it. Amounts in cents. */
+/** One transaction of the day, as the statement lists it. Amounts in its currency's minor units. */
 export interface StatementLine {
   readonly txnId: string
   readonly kind: TransactionKind
@@ -50,6 +51,8 @@ export interface StatementLine {
   readonly roundId: string
   readonly gameCode: string | null
   readonly providerCode: string | null
+  /** The player's currency (its row of partner_players): the currency of every amount of the line. */
+  readonly currency: string
   readonly bet: Minor
   readonly win: Minor
   /** The change to the player's balance (0 unless applied). */
@@ -74,6 +77,7 @@ export const statementLine = (
   roundId: transaction.roundId,
   gameCode: transaction.gameCode,
   providerCode: transaction.providerCode,
+  currency: transaction.currency,
   bet: transaction.bet,
   win: transaction.win,
   amount: transaction.amount,
@@ -81,7 +85,7 @@ export const statementLine = (
   settledAt: transaction.settledAt
 })
 
-/** Money totals of a day, in cents. */
+/** Money totals of a day in one currency, in its minor units. */
 export interface StatementTotals {
   /** Stakes of the applied bets. */
   readonly bets: Minor
@@ -94,6 +98,8 @@ export interface StatementTotals {
   /** The players' net change: wins − bets + refunds (the sum of every applied transaction's amount). */
   readonly net: Minor
 }
+
+export const totalsFields = ["bets", "wins", "refunds", "rollbacks", "net"] as const
 
 export interface StatementCounts {
   readonly transactions: number
@@ -109,47 +115,110 @@ export interface StatementCounts {
   readonly rollbacks: number
 }
 
-export const totalsOf = (lines: ReadonlyArray<StatementLine>): { totals: StatementTotals; counts: StatementCounts } => {
-  const totals = { bets: 0, wins: 0, refunds: 0, rollbacks: 0, net: 0 }
-  const counts = { transactions: lines.length, bets: 0, refusedBets: 0, wins: 0, refunds: 0, rollbacks: 0 }
+/** One currency's part of a day: its money totals and its counts. */
+export interface CurrencyTotals {
+  readonly currency: string
+  readonly totals: StatementTotals
+  readonly counts: StatementCounts
+}
+
+const noCounts = (): { -readonly [K in keyof StatementCounts]: number } => ({
+  transactions: 0,
+  bets: 0,
+  refusedBets: 0,
+  wins: 0,
+  refunds: 0,
+  rollbacks: 0
+})
+
+/**
+ * The day's counts (every currency's: counting is not adding money) and its totals, one entry per currency that had
+ * a transaction, ordered by code. Amounts of two currencies are never added.
+ */
+export const totalsOf = (lines: ReadonlyArray<StatementLine>): {
+  counts: StatementCounts
+  currencies: ReadonlyArray<CurrencyTotals>
+} => {
+  const byCurrency = new Map<
+    string,
+    { totals: { -readonly [K in keyof StatementTotals]: Minor }; counts: ReturnType<typeof noCounts> }
+  >()
+  const all = noCounts()
   for (const line of lines) {
+    let entry = byCurrency.get(line.currency)
+    if (entry === undefined) {
+      entry = { totals: { bets: 0n, wins: 0n, refunds: 0n, rollbacks: 0n, net: 0n }, counts: noCounts() }
+      byCurrency.set(line.currency, entry)
+    }
+    const { counts, totals } = entry
+    const count = (name: keyof StatementCounts) => {
+      counts[name]++
+      all[name]++
+    }
+    count("transactions")
     if (line.status === "applied") totals.net += line.amount
     // A rollback of one debit gives back as a refund does; a credit is a win paid apart from its stake.
     if (line.kind === "refund" || line.kind === "rollback") {
       if (line.status === "applied") {
         totals.refunds += line.amount
-        counts.refunds++
+        count("refunds")
       }
     } else if (line.kind === "credit") {
       if (line.status === "applied") {
         totals.wins += line.win
-        counts.wins++
+        count("wins")
       }
     } else if (line.status === "applied") {
       totals.bets += line.bet
       totals.wins += line.win
-      counts.bets++
-      if (line.win > 0) counts.wins++
+      count("bets")
+      if (line.win > 0n) count("wins")
     } else {
-      counts.refusedBets++
+      count("refusedBets")
       if (line.rolledBack) {
         totals.rollbacks += line.bet
-        counts.rollbacks++
+        count("rollbacks")
       }
     }
   }
-  return { totals, counts }
+  const currencies = [...byCurrency.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([currency, entry]) => ({ currency, ...entry }))
+  return { counts: all, currencies }
 }
 
 // ---- The document ----------------------------------------------------------------------------------------
 
-/** An amount on the wire: currency units (a number with at most 2 places) from cents. */
-const Units = Schema.Finite.pipe(Schema.decodeTo(Schema.Int, {
-  decode: SchemaGetter.transform((units: number) => Math.round(units * 100)),
-  encode: SchemaGetter.transform(toAmount)
-}))
+/**
+ * An amount in the document: its currency's units, a JSON number for currencies of up to 3 decimals and a decimal
+ * string beyond (`amountOnWire`), exactly.
+ */
+export const WireAmount = Schema.Union([Schema.Finite, Schema.String]).annotate({
+  description:
+    "An amount in its currency's units: a JSON number for currencies of up to 3 decimals (12.5), a decimal string " +
+    "for finer ones (\"0.00000001\" BTC)"
+})
+type WireAmount = typeof WireAmount.Type
 
-/** A transaction line of the document (`record: "transaction"`), from the domain's StatementLine. */
+/** A signed decimal with no bound, exactly, in minor units; undefined for text finer than the currency's unit. */
+const exactMinorOf = (text: string, currency: Currency): Minor | undefined => {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text)
+  if (match === null) return undefined
+  const fraction = (match[3] ?? "").replace(/0+$/, "")
+  if (fraction.length > currency.exponent) return undefined
+  const minor = BigInt(match[2]!) * 10n ** BigInt(currency.exponent) +
+    BigInt(fraction.padEnd(currency.exponent, "0") || "0")
+  return match[1] === "-" ? -minor : minor
+}
+
+/** An amount of a stored document (ours, so one that cannot be read is a defect) in minor units. */
+const minorFromWire = (value: WireAmount, currency: Currency): Minor => {
+  const minor = exactMinorOf(typeof value === "number" ? String(value) : value, currency)
+  if (minor === undefined) throw new Error(`Not an amount of ${currency.code}: ${value}`)
+  return minor
+}
+
+/** A transaction line of the document (`record: "transaction"`), amounts as written (`lineOnWire`). */
 export const StatementLineCodec = Schema.Struct({
   record: Schema.tag("transaction"),
   txnId: Schema.String,
@@ -162,9 +231,10 @@ export const StatementLineCodec = Schema.Struct({
   roundId: Schema.String,
   gameCode: Schema.NullOr(Schema.String),
   providerCode: Schema.NullOr(Schema.String),
-  bet: Units,
-  win: Units,
-  amount: Units,
+  currency: Schema.String.annotate({ description: "The currency of the line's amounts (its player's)" }),
+  bet: WireAmount,
+  win: WireAmount,
+  amount: WireAmount,
   createdAt: IsoDate,
   settledAt: Schema.NullOr(IsoDate)
 }).pipe(Schema.encodeKeys({
@@ -177,8 +247,37 @@ export const StatementLineCodec = Schema.Struct({
   createdAt: "created_at",
   settledAt: "settled_at"
 }))
+export type StatementLineOnWire = typeof StatementLineCodec.Type
 
-const TotalsCodec = Schema.Struct({ bets: Units, wins: Units, refunds: Units, rollbacks: Units, net: Units })
+/** A line as the document writes it: amounts in its currency's units. */
+export const lineOnWire = (line: StatementLine): StatementLineOnWire => {
+  const currency = storedCurrency(line.currency)
+  return {
+    record: "transaction",
+    ...line,
+    bet: amountOnWire(line.bet, currency),
+    win: amountOnWire(line.win, currency),
+    amount: amountOnWire(line.amount, currency)
+  }
+}
+
+const lineFromWire = ({ record: _record, ...line }: StatementLineOnWire): StatementLine => {
+  const currency = storedCurrency(line.currency)
+  return {
+    ...line,
+    bet: minorFromWire(line.bet, currency),
+    win: minorFromWire(line.win, currency),
+    amount: minorFromWire(line.amount, currency)
+  }
+}
+
+const TotalsCodec = Schema.Struct({
+  bets: WireAmount,
+  wins: WireAmount,
+  refunds: WireAmount,
+  rollbacks: WireAmount,
+  net: WireAmount
+})
 const CountsCodec = Schema.Struct({
   transactions: Schema.Int,
   bets: Schema.Int,
@@ -188,8 +287,31 @@ const CountsCodec = Schema.Struct({
   rollbacks: Schema.Int
 }).pipe(Schema.encodeKeys({ refusedBets: "refused_bets" }))
 
-/** The document's first line (`record: "statement"`): whose, which day, when computed, the totals. */
+/** One currency's totals and counts in the summary. */
+export const CurrencyTotalsCodec = Schema.Struct({ currency: Schema.String, totals: TotalsCodec, counts: CountsCodec })
+
+/**
+ * The document's first line (`record: "statement"`): whose, which day, when computed, the day's counts (every
+ * currency's) and, per currency of the day (ordered by code), its totals and counts; a day without activity has none.
+ */
 export const StatementSummaryCodec = Schema.Struct({
+  record: Schema.tag("statement"),
+  partner: Schema.String,
+  environment: Environment,
+  date: Schema.String,
+  from: IsoDate,
+  to: IsoDate,
+  computedAt: IsoDate,
+  counts: CountsCodec,
+  currencies: Schema.Array(CurrencyTotalsCodec)
+}).pipe(Schema.encodeKeys({ computedAt: "computed_at" }))
+export type StatementSummaryOnWire = typeof StatementSummaryCodec.Type
+
+/**
+ * The summary of a document written before currencies (issue 33): one `totals` object, in the currency every
+ * transaction then had (the deployment's DEFAULT_CURRENCY, which sql/0029 recorded in wallet_statement_totals).
+ */
+const LegacySummaryCodec = Schema.Struct({
   record: Schema.tag("statement"),
   partner: Schema.String,
   environment: Environment,
@@ -200,12 +322,50 @@ export const StatementSummaryCodec = Schema.Struct({
   totals: TotalsCodec,
   counts: CountsCodec
 }).pipe(Schema.encodeKeys({ computedAt: "computed_at" }))
-export type StatementSummary = typeof StatementSummaryCodec.Type
+
+/** A statement's summary: the day's counts and one entry per currency, amounts in minor units. */
+export interface StatementSummary {
+  readonly record: "statement"
+  readonly partner: string
+  readonly environment: Environment
+  readonly date: string
+  readonly from: Date
+  readonly to: Date
+  readonly computedAt: Date
+  readonly counts: StatementCounts
+  readonly currencies: ReadonlyArray<CurrencyTotals>
+}
+
+const totalsOnWire = (totals: StatementTotals, currency: Currency) => ({
+  bets: amountOnWire(totals.bets, currency),
+  wins: amountOnWire(totals.wins, currency),
+  refunds: amountOnWire(totals.refunds, currency),
+  rollbacks: amountOnWire(totals.rollbacks, currency),
+  net: amountOnWire(totals.net, currency)
+})
+
+const totalsFromWire = (totals: typeof TotalsCodec.Type, currency: Currency): StatementTotals => ({
+  bets: minorFromWire(totals.bets, currency),
+  wins: minorFromWire(totals.wins, currency),
+  refunds: minorFromWire(totals.refunds, currency),
+  rollbacks: minorFromWire(totals.rollbacks, currency),
+  net: minorFromWire(totals.net, currency)
+})
+
+/** The summary as the document writes it: amounts in each currency's units. */
+export const summaryOnWire = (summary: StatementSummary): StatementSummaryOnWire => ({
+  ...summary,
+  currencies: summary.currencies.map((entry) => ({
+    ...entry,
+    totals: totalsOnWire(entry.totals, storedCurrency(entry.currency))
+  }))
+})
 
 const encodeLine = Schema.encodeSync(StatementLineCodec)
 const encodeSummary = Schema.encodeSync(StatementSummaryCodec)
 const decodeLine = Schema.decodeUnknownSync(StatementLineCodec)
 const decodeSummary = Schema.decodeUnknownSync(StatementSummaryCodec)
+const decodeLegacySummary = Schema.decodeUnknownSync(LegacySummaryCodec)
 
 /** A statement as computed: its summary, its lines and its document (the bytes served and signed). */
 export interface ComputedStatement {
@@ -236,7 +396,7 @@ export const computeStatement = (
     computedAt: header.computedAt,
     ...totalsOf(lines)
   }
-  const document = [encodeSummary(summary), ...lines.map((line) => encodeLine({ record: "transaction", ...line }))].map(
+  const document = [encodeSummary(summaryOnWire(summary)), ...lines.map((line) => encodeLine(lineOnWire(line)))].map(
     (line) => `${JSON.stringify(line)}\n`
   ).join("")
   return { summary, lines, document, sha256: documentDigest(document) }
@@ -244,21 +404,58 @@ export const computeStatement = (
 
 export const documentDigest = (document: string): Uint8Array => createHash("sha256").update(document).digest()
 
-/** The summary of a stored document (its first line). */
-export const summaryOf = (document: string): StatementSummary =>
-  decodeSummary(JSON.parse(document.slice(0, document.indexOf("\n"))))
+/**
+ * The currency of a document written before currencies: the one its stored totals name (sql/0029 gave them the
+ * deployment's DEFAULT_CURRENCY), none for a day without activity. Documents with currencies never need it.
+ */
+export type LegacyCurrency = string | undefined
+
+const legacy = (code: LegacyCurrency): Currency => {
+  const currency = code === undefined ? undefined : knownCurrency(code)
+  if (currency === undefined) throw new Error("A statement written before currencies, with no currency recorded for it")
+  return currency
+}
+
+/** The summary of a stored document (its first line), in either form: per currency, or from before currencies. */
+export const summaryOf = (document: string, legacyCurrency?: LegacyCurrency): StatementSummary => {
+  const json = JSON.parse(document.slice(0, document.indexOf("\n"))) as Record<string, unknown>
+  if (!("totals" in json)) {
+    const summary = decodeSummary(json)
+    return {
+      ...summary,
+      currencies: summary.currencies.map((entry) => ({
+        ...entry,
+        totals: totalsFromWire(entry.totals, storedCurrency(entry.currency))
+      }))
+    }
+  }
+  const { totals, ...summary } = decodeLegacySummary(json)
+  if (summary.counts.transactions === 0) return { ...summary, currencies: [] }
+  const currency = legacy(legacyCurrency)
+  return {
+    ...summary,
+    currencies: [{ currency: currency.code, totals: totalsFromWire(totals, currency), counts: summary.counts }]
+  }
+}
 
 /** The transaction lines of a stored document, `offset` lines past the summary, at most `limit`. */
 export const linesOf = (
   document: string,
   offset = 0,
-  limit = Number.POSITIVE_INFINITY
+  limit = Number.POSITIVE_INFINITY,
+  legacyCurrency?: LegacyCurrency
 ): ReadonlyArray<StatementLine> => {
   const lines: Array<StatementLine> = []
   let start = document.indexOf("\n") + 1
   for (let index = 0; start < document.length && lines.length < limit; index++) {
     const end = document.indexOf("\n", start)
-    if (index >= offset) lines.push(decodeLine(JSON.parse(document.slice(start, end))))
+    if (index >= offset) {
+      const json = JSON.parse(document.slice(start, end)) as Record<string, unknown>
+      // A line written before currencies has none: its amounts are in the statement's one currency.
+      lines.push(
+        lineFromWire(decodeLine("currency" in json ? json : { ...json, currency: legacy(legacyCurrency).code }))
+      )
+    }
     start = end + 1
   }
   return lines
@@ -271,6 +468,8 @@ export interface PostedTransaction {
   readonly txnId: string
   readonly kind: TransactionKind
   readonly status?: "applied" | "refused" | undefined
+  /** The currency its amounts were read in (the partner's, or the statement's transaction's when it sent none). */
+  readonly currency?: string | undefined
   readonly bet?: Minor | undefined
   readonly win?: Minor | undefined
   readonly amount?: Minor | undefined
@@ -278,16 +477,26 @@ export interface PostedTransaction {
   readonly externalPlayerId?: string | undefined
 }
 
-/** The partner's totals of the day; those it leaves out are not compared. */
-export type PostedTotals = { readonly [K in keyof StatementTotals]?: Minor | undefined } & {
+/** The partner's totals of one currency; those it leaves out are not compared. */
+export type PostedCurrencyTotals = { readonly [K in keyof StatementTotals]?: Minor | undefined } & {
   readonly transactions?: number | undefined
 }
 
-/** A field whose values differ: ours (the statement's) and the partner's. Amounts in cents. */
+/** The partner's totals of the day: its count of transactions, and totals per currency. */
+export interface PostedTotals {
+  readonly transactions?: number | undefined
+  readonly currencies: ReadonlyMap<string, PostedCurrencyTotals>
+}
+
+/**
+ * A field whose values differ: ours (the statement's) and the partner's. Amounts are minor units of `currency`
+ * (set for every amount and every total of a currency).
+ */
 export interface Difference {
   readonly field: string
-  readonly ours: string | number | boolean | null
-  readonly theirs: string | number | boolean | null
+  readonly currency?: string | undefined
+  readonly ours: string | number | bigint | boolean | null
+  readonly theirs: string | number | bigint | boolean | null
 }
 
 export interface Reconciliation {
@@ -298,17 +507,19 @@ export interface Reconciliation {
   readonly missingHere: ReadonlyArray<PostedTransaction>
   /** Transactions both list, with the fields that differ. */
   readonly different: ReadonlyArray<{ readonly line: StatementLine; readonly differences: ReadonlyArray<Difference> }>
-  /** The totals the partner sent that differ from ours. */
+  /** The totals the partner sent that differ from ours (a currency's, or the day's count of transactions). */
   readonly totals: ReadonlyArray<Difference>
 }
 
 const keyOf = (kind: string, txnId: string) => `${kind}\u0000${txnId}`
 
-const comparedFields = ["status", "bet", "win", "amount", "roundId", "externalPlayerId"] as const
+const comparedFields = ["status", "currency", "bet", "win", "amount", "roundId", "externalPlayerId"] as const
+const amountFields: ReadonlySet<string> = new Set(["bet", "win", "amount"])
 
 /** Wire names of the compared fields, as the partner sends them. */
 export const postedFieldNames: Record<(typeof comparedFields)[number], string> = {
   status: "status",
+  currency: "currency",
   bet: "bet",
   win: "win",
   amount: "amount",
@@ -316,14 +527,18 @@ export const postedFieldNames: Record<(typeof comparedFields)[number], string> =
   externalPlayerId: "external_player_id"
 }
 
+const zeroTotals: StatementTotals = { bets: 0n, wins: 0n, refunds: 0n, rollbacks: 0n, net: 0n }
+
 /**
- * The statement against the partner's books, transaction by transaction (a transaction is its kind and id).
+ * The statement against the partner's books, transaction by transaction (a transaction is its kind and id), and
+ * its totals currency by currency (a currency the partner sends that the day did not have is compared with zero).
+ * Amounts of a line in another currency than ours are not compared: the currency differs, and that is reported.
  * Every listed difference is kept: the caller decides how many to show.
  */
 export const reconcile = (
   ours: {
     readonly lines: ReadonlyArray<StatementLine>
-    readonly totals: StatementTotals
+    readonly currencies: ReadonlyArray<CurrencyTotals>
     readonly transactions: number
   },
   theirs: { readonly lines: ReadonlyArray<PostedTransaction>; readonly totals?: PostedTotals | undefined }
@@ -341,21 +556,37 @@ export const reconcile = (
       if (line.status === "applied") missingAtPartner.push(line)
       continue
     }
+    const sameCurrency = their.currency === undefined || their.currency === line.currency
     const differences = comparedFields.flatMap((field): Array<Difference> => {
       const value = their[field]
-      return value === undefined || value === line[field]
-        ? []
-        : [{ field: postedFieldNames[field], ours: line[field], theirs: value }]
+      if (value === undefined || value === line[field] || (amountFields.has(field) && !sameCurrency)) return []
+      return [{
+        field: postedFieldNames[field],
+        ...(amountFields.has(field) ? { currency: line.currency } : {}),
+        ours: line[field],
+        theirs: value
+      }]
     })
     if (differences.length === 0) matched++
     else different.push({ line, differences })
   }
   const missingHere = theirs.lines.filter((line) => !listed.has(keyOf(line.kind, line.txnId)))
-  const totals = Object.entries({ ...ours.totals, transactions: ours.transactions }).flatMap(
-    ([field, value]): Array<Difference> => {
-      const their = theirs.totals?.[field as keyof PostedTotals]
-      return their === undefined || their === value ? [] : [{ field, ours: value, theirs: their }]
+  const totals: Array<Difference> = []
+  if (theirs.totals?.transactions !== undefined && theirs.totals.transactions !== ours.transactions) {
+    totals.push({ field: "transactions", ours: ours.transactions, theirs: theirs.totals.transactions })
+  }
+  const byCurrency = new Map(ours.currencies.map((entry) => [entry.currency, entry]))
+  const postedCurrencies = [...(theirs.totals?.currencies ?? new Map<string, PostedCurrencyTotals>()).entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  for (const [currency, their] of postedCurrencies) {
+    const entry = byCurrency.get(currency)
+    const values = { ...(entry?.totals ?? zeroTotals), transactions: entry?.counts.transactions ?? 0 }
+    for (const field of [...totalsFields, "transactions"] as const) {
+      const value = their[field]
+      if (value !== undefined && value !== values[field]) {
+        totals.push({ field, currency, ours: values[field], theirs: value })
+      }
     }
-  )
+  }
   return { matched, missingAtPartner, missingHere, different, totals }
 }

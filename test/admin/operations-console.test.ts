@@ -92,6 +92,7 @@ layer(App, live)("the console's operations pages in Chromium", (it) => {
         debitTxnId: null,
         gameCode: "ag-hidden-fortune",
         providerCode: "aurora-gaming",
+        currency: "BRL",
         bet: 300n,
         win: 0n
       }, ana).pipe(Effect.orDie)
@@ -159,12 +160,16 @@ layer(App, live)("the console's operations pages in Chromium", (it) => {
         yield* step(() => shown.waitFor())
         yield* ready(page)
         const facts = (yield* step(() => shown.locator("dl").textContent()))!
-        assert.include(facts, "Bets12.00")
-        assert.include(facts, "Wins4.50")
-        assert.include(facts, "Net (players)-7.50")
         assert.match(facts, /Signaturev1=[0-9a-f]{64}/)
+        const tableOf = (caption: string) =>
+          shown.locator("table", { has: page.locator("caption", { hasText: caption }) })
+        // Totals per currency, each in its units: one currency that day.
         assert.deepStrictEqual(
-          yield* step(() => shown.locator("tbody tr td:first-child").allTextContents()),
+          yield* step(() => tableOf("Totals per currency").locator("tbody tr td").allTextContents()),
+          ["BRL", "2", "12", "4.5", "0", "0", "-7.5"]
+        )
+        assert.deepStrictEqual(
+          yield* step(() => tableOf("Transactions").locator("tbody tr td:first-child").allTextContents()),
           ["console-st-1", "console-st-2"]
         )
         yield* screenshot(page, "statements")

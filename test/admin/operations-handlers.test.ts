@@ -78,9 +78,10 @@ const givenStatement = Effect.gen(function*() {
     roundId: `r-${n}`,
     gameCode: "g",
     providerCode: "p",
+    currency: "BRL",
     bet: 1_000n,
-    win: n === 2 ? 2_500 : 0,
-    amount: n === 2 ? 1_500 : -1_000,
+    win: n === 2 ? 2_500n : 0n,
+    amount: n === 2 ? 1_500n : -1_000n,
     createdAt: new Date(at.getTime() + n * 60_000),
     settledAt: new Date(at.getTime() + n * 60_000)
   }))
@@ -114,13 +115,11 @@ layer(InMemoryConsole)("the console's statements and stuck items over memory", (
         environment: "live",
         date: "2026-11-20",
         transactions: computed.summary.counts.transactions,
-        totals: {
-          bets: computed.summary.totals.bets / 100,
-          wins: computed.summary.totals.wins / 100,
-          refunds: computed.summary.totals.refunds / 100,
-          rollbacks: computed.summary.totals.rollbacks / 100,
-          net: computed.summary.totals.net / 100
-        },
+        currencies: [{
+          currency: "BRL",
+          transactions: 3,
+          totals: { bets: 30, wins: 25, refunds: 0, rollbacks: 0, net: -5 }
+        }],
         computedAt: new Date("2026-11-21T00:05:00.000Z")
       }])
       assert.deepStrictEqual(

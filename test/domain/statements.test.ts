@@ -27,6 +27,7 @@ const line = (overrides: Partial<StatementLine> & Pick<StatementLine, "txnId">):
   roundId: overrides.txnId,
   gameCode: "g",
   providerCode: "p",
+  currency: "BRL",
   bet: 1000n,
   win: 450n,
   amount: -550n,
@@ -51,6 +52,22 @@ const day = [
   line({ txnId: "b4", status: "refused", refusal: "INSUFFICIENT_USER_FUNDS", bet: 300n, win: 0n, amount: 0n })
 ]
 
+const header = {
+  partner: "acme",
+  environment: "live",
+  date: "2026-11-22",
+  computedAt: new Date("2026-11-23T00:01:00Z")
+} as const
+
+/** A day of three currencies: BRL (2 decimals), JPY (0) and BTC (8). */
+const mixed = [
+  line({ txnId: "brl-1", currency: "BRL", bet: 1050n, win: 0n, amount: -1050n }),
+  line({ txnId: "jpy-1", currency: "JPY", bet: 500n, win: 1200n, amount: 700n }),
+  line({ txnId: "btc-1", currency: "BTC", bet: 1n, win: 0n, amount: -1n }),
+  line({ txnId: "btc-2", currency: "BTC", bet: 2_100_000_000_000_000n, win: 2_100_000_000_000_000n, amount: 0n }),
+  line({ txnId: "brl-2", currency: "BRL", bet: 99n, win: 0n, amount: -99n })
+]
+
 describe("statements", () => {
   it("days are real UTC dates", () => {
     assert.isTrue(isDay("2026-11-22"))
@@ -67,9 +84,14 @@ describe("statements", () => {
   })
 
   it("totals: bets and wins applied, refunds given back, rollbacks owed back, net the sum of applied amounts", () => {
+    const counts = { transactions: 5, bets: 2, refusedBets: 2, wins: 1, refunds: 1, rollbacks: 1 }
     assert.deepStrictEqual(totalsOf(day), {
-      totals: { bets: 1500n, wins: 450n, refunds: 500n, rollbacks: 200n, net: -550n },
-      counts: { transactions: 5, bets: 2, refusedBets: 2, wins: 1, refunds: 1, rollbacks: 1 }
+      counts,
+      currencies: [{
+        currency: "BRL",
+        totals: { bets: 1500n, wins: 450n, refunds: 500n, rollbacks: 200n, net: -550n },
+        counts
+      }]
     })
   })
 
@@ -79,29 +101,71 @@ describe("statements", () => {
       line({ txnId: "c1", kind: "credit", roundId: "d1", bet: 0n, win: 700n, amount: 700n }),
       line({ txnId: "x1", kind: "rollback", roundId: "d1", bet: 0n, win: 0n, amount: 1000n })
     ]
-    assert.deepStrictEqual(totalsOf(events), {
+    assert.deepStrictEqual(totalsOf(events).currencies, [{
+      currency: "BRL",
       totals: { bets: 1000n, wins: 700n, refunds: 1000n, rollbacks: 0n, net: 700n },
       counts: { transactions: 3, bets: 1, refusedBets: 0, wins: 1, refunds: 1, rollbacks: 0 }
-    })
+    }])
+  })
+
+  it("a day of BRL, JPY and BTC has three totals, each its own currency's, never mixed", () => {
+    const { counts, currencies } = totalsOf(mixed)
+    assert.strictEqual(counts.transactions, 5)
+    assert.deepStrictEqual(currencies.map((entry) => [entry.currency, entry.totals, entry.counts.transactions]), [
+      ["BRL", { bets: 1149n, wins: 0n, refunds: 0n, rollbacks: 0n, net: -1149n }, 2],
+      ["BTC", { bets: 2_100_000_000_000_001n, wins: 2_100_000_000_000_000n, refunds: 0n, rollbacks: 0n, net: -1n }, 2],
+      ["JPY", { bets: 500n, wins: 1200n, refunds: 0n, rollbacks: 0n, net: 700n }, 1]
+    ])
+    const summary = JSON.parse(computeStatement(header, mixed).document.split("\n")[0]!)
+    assert.deepStrictEqual(
+      summary.currencies.map((entry: { currency: string; totals: unknown }) => [entry.currency, entry.totals]),
+      [
+        ["BRL", { bets: 11.49, wins: 0, refunds: 0, rollbacks: 0, net: -11.49 }],
+        ["BTC", {
+          bets: "21000000.00000001",
+          wins: "21000000.00000000",
+          refunds: "0.00000000",
+          rollbacks: "0.00000000",
+          net: "-0.00000001"
+        }],
+        ["JPY", { bets: 500, wins: 1200, refunds: 0, rollbacks: 0, net: 700 }]
+      ]
+    )
+  })
+
+  it("amounts at scales 0, 2, 3 and 8 are written in their units and read back exactly", () => {
+    const scaled = [
+      line({ txnId: "jpy", currency: "JPY", bet: 1_000_000_000_000n, win: 1n, amount: -999_999_999_999n }),
+      line({ txnId: "eur", currency: "EUR", bet: 1n, win: 100_000_000_000_000n, amount: 99_999_999_999_999n }),
+      line({ txnId: "kwd", currency: "KWD", bet: 1001n, win: 1n, amount: -1000n }),
+      line({ txnId: "btc", currency: "BTC", bet: 1n, win: 2_100_000_000_000_000n, amount: 2_099_999_999_999_999n })
+    ]
+    const computed = computeStatement(header, scaled)
+    const written = computed.document.split("\n").slice(1, -1).map((text) => JSON.parse(text))
+    assert.deepStrictEqual(written.map((l) => [l.currency, l.bet, l.win, l.amount]), [
+      ["JPY", 1_000_000_000_000, 1, -999_999_999_999],
+      ["EUR", 0.01, 1_000_000_000_000, 999_999_999_999.99],
+      ["KWD", 1.001, 0.001, -1],
+      ["BTC", "0.00000001", "21000000.00000000", "20999999.99999999"]
+    ])
+    assert.deepStrictEqual(linesOf(computed.document), scaled)
+    assert.deepStrictEqual(summaryOf(computed.document), computed.summary)
   })
 
   it("the document: a summary line, then a line per transaction, each ending in a newline; read back page by page", () => {
-    const computed = computeStatement({
-      partner: "acme",
-      environment: "live",
-      date: "2026-11-22",
-      computedAt: new Date("2026-11-23T00:01:00Z")
-    }, day)
+    const computed = computeStatement(header, day)
     const lines = computed.document.split("\n")
     assert.strictEqual(lines.length, day.length + 2, "every line ends with a newline")
     assert.strictEqual(lines.at(-1), "")
     assert.strictEqual(
       lines[0],
       "{\"record\":\"statement\",\"partner\":\"acme\",\"environment\":\"live\",\"date\":\"2026-11-22\",\"from\":\"2026-11-22T00:00:00.000Z\"," +
-        "\"to\":\"2026-11-23T00:00:00.000Z\",\"computed_at\":\"2026-11-23T00:01:00.000Z\",\"totals\":{\"bets\":15,\"wins\":4.5,\"refunds\":5," +
-        "\"rollbacks\":2,\"net\":-5.5},\"counts\":{\"transactions\":5,\"bets\":2,\"refused_bets\":2,\"wins\":1,\"refunds\":1,\"rollbacks\":1}}"
+        "\"to\":\"2026-11-23T00:00:00.000Z\",\"computed_at\":\"2026-11-23T00:01:00.000Z\"," +
+        "\"counts\":{\"transactions\":5,\"bets\":2,\"refused_bets\":2,\"wins\":1,\"refunds\":1,\"rollbacks\":1}," +
+        "\"currencies\":[{\"currency\":\"BRL\",\"totals\":{\"bets\":15,\"wins\":4.5,\"refunds\":5,\"rollbacks\":2,\"net\":-5.5}," +
+        "\"counts\":{\"transactions\":5,\"bets\":2,\"refused_bets\":2,\"wins\":1,\"refunds\":1,\"rollbacks\":1}}]}"
     )
-    assert.deepStrictEqual(JSON.parse(lines[4]), {
+    assert.deepStrictEqual(JSON.parse(lines[4]!), {
       record: "transaction",
       transaction_id: "b3",
       kind: "bet",
@@ -113,6 +177,7 @@ describe("statements", () => {
       round_id: "b3",
       game_code: "g",
       provider_code: "p",
+      currency: "BRL",
       bet: 2,
       win: 0,
       amount: 0,
@@ -122,19 +187,32 @@ describe("statements", () => {
     assert.deepStrictEqual(summaryOf(computed.document), computed.summary)
     assert.deepStrictEqual(linesOf(computed.document).map((l) => l.txnId), ["b1", "b2", "r2", "b3", "b4"])
     assert.deepStrictEqual(linesOf(computed.document, 2, 2).map((l) => l.txnId), ["r2", "b3"])
-    assert.deepStrictEqual(linesOf(computed.document, 4, 50).map((l) => ({ ...l })), [
-      { ...day[4], record: "transaction" } as StatementLine
-    ])
-    const empty = computeStatement(
-      { partner: "acme", environment: "test", date: "2026-11-22", computedAt: new Date() },
-      []
-    )
+    assert.deepStrictEqual(linesOf(computed.document, 4, 50), [day[4]])
+    const empty = computeStatement({ ...header, environment: "test" }, [])
     assert.deepStrictEqual([empty.document.split("\n").length, linesOf(empty.document)], [2, []])
+    assert.deepStrictEqual(JSON.parse(empty.document.split("\n")[0]!).currencies, [], "no activity: no currency")
+  })
+
+  it("a document written before currencies is read as it is, in the currency its stored totals name", () => {
+    const old = "{\"record\":\"statement\",\"partner\":\"acme\",\"environment\":\"live\",\"date\":\"2026-11-22\"," +
+      "\"from\":\"2026-11-22T00:00:00.000Z\",\"to\":\"2026-11-23T00:00:00.000Z\",\"computed_at\":\"2026-11-23T00:01:00.000Z\"," +
+      "\"totals\":{\"bets\":10,\"wins\":4.5,\"refunds\":0,\"rollbacks\":0,\"net\":-5.5}," +
+      "\"counts\":{\"transactions\":1,\"bets\":1,\"refused_bets\":0,\"wins\":1,\"refunds\":0,\"rollbacks\":0}}\n" +
+      "{\"record\":\"transaction\",\"transaction_id\":\"b1\",\"kind\":\"bet\",\"status\":\"applied\",\"refusal\":null," +
+      "\"note\":null,\"rolled_back\":false,\"external_player_id\":\"ana\",\"round_id\":\"b1\",\"game_code\":\"g\"," +
+      "\"provider_code\":\"p\",\"bet\":10,\"win\":4.5,\"amount\":-5.5,\"created_at\":\"2026-11-22T10:00:00.000Z\"," +
+      "\"settled_at\":\"2026-11-22T10:00:00.100Z\"}\n"
+    assert.deepStrictEqual(summaryOf(old, "BRL").currencies, [{
+      currency: "BRL",
+      totals: { bets: 1000n, wins: 450n, refunds: 0n, rollbacks: 0n, net: -550n },
+      counts: { transactions: 1, bets: 1, refusedBets: 0, wins: 1, refunds: 0, rollbacks: 0 }
+    }])
+    assert.deepStrictEqual(linesOf(old, 0, 10, "BRL"), [line({ txnId: "b1" })])
   })
 
   it("reconciliation: by kind and id; applied ones missing at the partner, unknown ones, differing fields, differing totals", () => {
-    const { totals } = totalsOf(day)
-    const result = reconcile({ lines: day, totals, transactions: day.length }, {
+    const { currencies } = totalsOf(day)
+    const result = reconcile({ lines: day, currencies, transactions: day.length }, {
       lines: [
         { txnId: "b1", kind: "bet", amount: -550n, bet: 1000n },
         { txnId: "b2", kind: "bet", amount: -600n, externalPlayerId: "bo" },
@@ -142,7 +220,7 @@ describe("statements", () => {
         { txnId: "b4", kind: "bet", status: "applied", amount: -300n },
         { txnId: "zz", kind: "bet", amount: -1n }
       ],
-      totals: { net: -550n, bets: 1600n, transactions: 5 }
+      totals: { transactions: 5, currencies: new Map([["BRL", { net: -550n, bets: 1600n }]]) }
     })
     assert.strictEqual(result.matched, 1)
     assert.deepStrictEqual(
@@ -156,15 +234,20 @@ describe("statements", () => {
       "a refund is not its bet"
     )
     assert.deepStrictEqual(result.different.map((d) => [d.line.txnId, d.differences]), [
-      ["b2", [{ field: "amount", ours: -500, theirs: -600 }, {
+      ["b2", [{ field: "amount", currency: "BRL", ours: -500n, theirs: -600n }, {
         field: "external_player_id",
         ours: "ana",
         theirs: "bo"
       }]],
-      ["b4", [{ field: "status", ours: "refused", theirs: "applied" }, { field: "amount", ours: 0, theirs: -300 }]]
+      ["b4", [{ field: "status", ours: "refused", theirs: "applied" }, {
+        field: "amount",
+        currency: "BRL",
+        ours: 0n,
+        theirs: -300n
+      }]]
     ])
-    assert.deepStrictEqual(result.totals, [{ field: "bets", ours: 1500, theirs: 1600 }])
-    const clean = reconcile({ lines: day, totals, transactions: 5 }, {
+    assert.deepStrictEqual(result.totals, [{ field: "bets", currency: "BRL", ours: 1500n, theirs: 1600n }])
+    const clean = reconcile({ lines: day, currencies, transactions: 5 }, {
       lines: day.map((l) => ({ txnId: l.txnId, kind: l.kind, amount: l.amount }))
     })
     assert.deepStrictEqual([clean.matched, clean.missingAtPartner, clean.missingHere, clean.different, clean.totals], [
@@ -173,6 +256,31 @@ describe("statements", () => {
       [],
       [],
       []
+    ])
+  })
+
+  it("reconciliation per currency: totals compared currency by currency, a line in another currency reported as such", () => {
+    const { counts, currencies } = totalsOf(mixed)
+    const result = reconcile({ lines: mixed, currencies, transactions: counts.transactions }, {
+      lines: [
+        { txnId: "jpy-1", kind: "bet", currency: "BRL", amount: 700n },
+        { txnId: "btc-1", kind: "bet", currency: "BTC", amount: -1n, bet: 1n }
+      ],
+      totals: {
+        currencies: new Map([
+          ["BTC", { net: -1n, bets: 2_100_000_000_000_001n }],
+          // The same number in another currency is another amount: BRL's net is -11.49, JPY's 700.
+          ["JPY", { net: 700n, transactions: 2 }],
+          ["EUR", { net: 0n, bets: 5n }]
+        ])
+      }
+    })
+    assert.deepStrictEqual(result.different.map((d) => [d.line.txnId, d.differences]), [
+      ["jpy-1", [{ field: "currency", ours: "JPY", theirs: "BRL" }]]
+    ])
+    assert.deepStrictEqual(result.totals, [
+      { field: "bets", currency: "EUR", ours: 0n, theirs: 5n },
+      { field: "transactions", currency: "JPY", ours: 1, theirs: 2 }
     ])
   })
 })

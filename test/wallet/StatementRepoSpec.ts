@@ -17,7 +17,7 @@ export const statementRepoSpec = (it: Vitest.MethodsNonLive<StatementRepo | Part
     partnerId: number,
     environment: Environment,
     day: string,
-    totals = { bets: 12_345, wins: 2_000 }
+    totals = { bets: 12_345n, wins: 2_000n }
   ): NewStatement => {
     const computed = computeStatement({
       partner: `p-${partnerId}`,
@@ -25,16 +25,29 @@ export const statementRepoSpec = (it: Vitest.MethodsNonLive<StatementRepo | Part
       date: day,
       computedAt: new Date(`${day}T00:05:00.000Z`)
     }, [])
+    const counts = { ...computed.summary.counts, transactions: 7 }
+    // Two currencies, each its own totals: BRL's as given, and a BTC amount no double holds.
     const summary = {
       ...computed.summary,
-      totals: {
-        bets: totals.bets,
-        wins: totals.wins,
-        refunds: -150,
-        rollbacks: 700,
-        net: totals.wins - totals.bets - 150
-      },
-      counts: { ...computed.summary.counts, transactions: 7 }
+      counts,
+      currencies: totals.bets === 0n ? [] : [
+        {
+          currency: "BRL",
+          totals: {
+            bets: totals.bets,
+            wins: totals.wins,
+            refunds: -150n,
+            rollbacks: 700n,
+            net: totals.wins - totals.bets - 150n
+          },
+          counts: { ...counts, transactions: 5 }
+        },
+        {
+          currency: "BTC",
+          totals: { bets: 2_100_000_000_000_001n, wins: 0n, refunds: 0n, rollbacks: 0n, net: -2_100_000_000_000_001n },
+          counts: { ...counts, transactions: 2 }
+        }
+      ]
     }
     return { partnerId, environment, computed: { ...computed, summary } }
   }
@@ -50,7 +63,7 @@ export const statementRepoSpec = (it: Vitest.MethodsNonLive<StatementRepo | Part
       const wrote = yield* repo.close(day, new Date(), (written) => {
         told.push([...written])
         return Effect.succeed({
-          statements: [live, statement(partner.id, "test", day, { bets: 0, wins: 0 })],
+          statements: [live, statement(partner.id, "test", day, { bets: 0n, wins: 0n })],
           complete: true
         })
       })
@@ -58,10 +71,27 @@ export const statementRepoSpec = (it: Vitest.MethodsNonLive<StatementRepo | Part
       assert.isTrue(yield* repo.isComplete(day))
       assert.strictEqual(yield* repo.close(day, new Date(), () => Effect.die("a closed day's work never runs")), 0)
       const found = Option.getOrThrow(yield* repo.find(partner.id, "live", day))
-      assert.deepStrictEqual(
-        [found.day, found.transactions, found.bets, found.wins, found.refunds, found.rollbacks, found.net],
-        [day, 7, 12_345, 2_000, -150, 700, -10_495]
-      )
+      assert.deepStrictEqual([found.day, found.transactions, found.currencies], [day, 7, [
+        {
+          currency: "BRL",
+          bets: 12_345n,
+          wins: 2_000n,
+          refunds: -150n,
+          rollbacks: 700n,
+          net: -10_495n,
+          transactions: 5
+        },
+        {
+          currency: "BTC",
+          bets: 2_100_000_000_000_001n,
+          wins: 0n,
+          refunds: 0n,
+          rollbacks: 0n,
+          net: -2_100_000_000_000_001n,
+          transactions: 2
+        }
+      ]])
+      assert.deepStrictEqual(Option.getOrThrow(yield* repo.find(partner.id, "test", day)).currencies, [])
       assert.strictEqual(found.document, live.computed.document)
       assert.deepStrictEqual(new Uint8Array(found.sha256), new Uint8Array(live.computed.sha256))
       assert.deepStrictEqual(found.computedAt, live.computed.summary.computedAt)

@@ -6,8 +6,9 @@
  * the one it has and we do not. Time is a TestClock where it is the subject: the day is closed as if it were
  * tomorrow.
  */
+import { CurrencyConfig } from "../../src/platform/CurrencyConfig.ts"
 import { assert, layer } from "@effect/vitest"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
@@ -16,7 +17,6 @@ import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import { NotFound } from "../../src/api/Errors.ts"
-import { centsFromNumeric } from "../../src/domain/Money.ts"
 import { dayOf, dayStart, nextDay, previousDay } from "../../src/domain/Statements.ts"
 import { betOf, betSettlement } from "../../src/domain/WalletRecords.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
@@ -89,7 +89,7 @@ const closeAt = (at: number) =>
       Effect.flatMap(TestClock.setTime(at), () => statements.closeDays).pipe(Effect.provide(TestClock.layer()))
   )
 
-/** The day's totals and transactions summed by SQL from the ledger, in cents. */
+/** The day's totals and transactions summed by SQL from the ledger, in minor units (every transaction here is BRL). */
 const ledgerSums = (partnerId: number, environment: string, day: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -115,18 +115,16 @@ const ledgerSums = (partnerId: number, environment: string, day: string) =>
     `
     return {
       totals: {
-        bets: centsFromNumeric(sums.bets),
-        wins: centsFromNumeric(sums.wins),
-        refunds: centsFromNumeric(sums.refunds),
-        rollbacks: centsFromNumeric(sums.rollbacks),
-        net: centsFromNumeric(sums.net)
+        bets: BigInt(sums.bets),
+        wins: BigInt(sums.wins),
+        refunds: BigInt(sums.refunds),
+        rollbacks: BigInt(sums.rollbacks),
+        net: BigInt(sums.net)
       },
       transactions: sums.n,
       ids: ids.map((row) => `${row.kind}:${row.txn_id}`)
     }
   }).pipe(Effect.orDie)
-
-const cents = (units: number) => Math.round(units * 100)
 
 const Reconciliation = Schema.Struct({
   success: Schema.Literal(true),
@@ -140,18 +138,29 @@ const Reconciliation = Schema.Struct({
       missing_here: Schema.Number,
       different: Schema.Number
     }),
-    totals: Schema.Array(Schema.Struct({ field: Schema.String, ours: Schema.Unknown, theirs: Schema.Unknown })),
+    totals: Schema.Array(Schema.Struct({
+      field: Schema.String,
+      currency: Schema.optionalKey(Schema.String),
+      ours: Schema.Unknown,
+      theirs: Schema.Unknown
+    })),
     missing_at_partner: Schema.Array(Schema.Struct({ transaction_id: Schema.String, kind: Schema.String })),
     missing_here: Schema.Array(Schema.Struct({ transaction_id: Schema.String, kind: Schema.String })),
     different: Schema.Array(Schema.Struct({
       transaction_id: Schema.String,
-      differences: Schema.Array(Schema.Struct({ field: Schema.String, ours: Schema.Unknown, theirs: Schema.Unknown }))
+      differences: Schema.Array(Schema.Struct({
+        field: Schema.String,
+        currency: Schema.optionalKey(Schema.String),
+        ours: Schema.Unknown,
+        theirs: Schema.Unknown
+      }))
     }))
   })
 })
 const reconciliationOf = Schema.decodeUnknownSync(Reconciliation)
 
-layer(WalletApp(books), live)("daily statements", (it) => {
+// CurrencyConfig: the app needs it since issue 33, and TestConfig does not give it yet.
+layer(WalletApp(books).pipe(Layer.provide(CurrencyConfig.layer)), live)("daily statements", (it) => {
   it.effect(
     "a day closed once, equal to the ledger, signed, read by each environment's token, and reconciled",
     () =>
@@ -197,6 +206,7 @@ layer(WalletApp(books), live)("daily statements", (it) => {
           debitTxnId: null,
           gameCode: "ag-hidden-fortune",
           providerCode: "aurora-gaming",
+          currency: "BRL",
           bet: 100n,
           win: 0n
         }, ana).pipe(Effect.orDie)
@@ -232,11 +242,12 @@ layer(WalletApp(books), live)("daily statements", (it) => {
         if (!("data" in read)) return assert.fail("a JSON statement")
         const statement = read.data
         const sums = yield* ledgerSums(acme.partner.id, "live", day)
-        assert.deepStrictEqual(
-          Object.fromEntries(Object.entries(statement.statement.totals).map(([key, value]) => [key, cents(value)])),
-          sums.totals
-        )
-        assert.deepStrictEqual(sums.totals, { bets: 1625, wins: 750, refunds: 500, rollbacks: 300, net: -375 })
+        assert.deepStrictEqual(sums.totals, { bets: 1625n, wins: 750n, refunds: 500n, rollbacks: 300n, net: -375n })
+        // One currency that day: its totals, in its units, are the ledger's sums.
+        assert.deepStrictEqual(statement.statement.currencies.map((entry) => [entry.currency, entry.totals]), [
+          ["BRL", { bets: 16.25, wins: 7.5, refunds: 5, rollbacks: 3, net: -3.75 }]
+        ])
+        assert.deepStrictEqual(statement.statement.currencies[0]!.counts, statement.statement.counts)
         assert.strictEqual(statement.statement.counts.transactions, sums.transactions)
         assert.deepStrictEqual(statement.statement.counts, {
           transactions: 6,
@@ -252,6 +263,8 @@ layer(WalletApp(books), live)("daily statements", (it) => {
           refusal: "INSUFFICIENT_USER_FUNDS",
           rolled_back: true,
           external_player_id: "st-ana",
+          currency: "BRL",
+          bet: 2,
           amount: 0
         })
         assert.strictEqual(statement.statement.environment, "live")
@@ -296,7 +309,9 @@ layer(WalletApp(books), live)("daily statements", (it) => {
         const testRead = yield* testClient.statements.statement({ params: { date: day }, query: {} })
         if (!("data" in testRead)) return assert.fail("a JSON statement")
         assert.deepStrictEqual(testRead.data.transactions.map((line) => line.transaction_id), ["st-test-1"])
-        assert.deepStrictEqual(testRead.data.statement.totals, { bets: 3, wins: 1, refunds: 0, rollbacks: 0, net: -2 })
+        assert.deepStrictEqual(testRead.data.statement.currencies.map((entry) => [entry.currency, entry.totals]), [
+          ["BRL", { bets: 3, wins: 1, refunds: 0, rollbacks: 0, net: -2 }]
+        ])
         const testDocument = yield* rawGet(`${url}?format=jsonl`, bearer(acme.test.token))
         assert.isTrue(
           verified(acme.test.webhookSecret, testDocument.headers["x-statement-signature"]!, testDocument.text)
@@ -309,7 +324,7 @@ layer(WalletApp(books), live)("daily statements", (it) => {
           query: {}
         })
         if (!("data" in quietRead)) return assert.fail("a JSON statement")
-        assert.deepStrictEqual(quietRead.data.statement.totals, { bets: 0, wins: 0, refunds: 0, rollbacks: 0, net: 0 })
+        assert.deepStrictEqual(quietRead.data.statement.currencies, [], "no activity: no currency")
         assert.deepStrictEqual(quietRead.data.transactions, [])
         const quietDocument = yield* rawGet(`${url}?format=jsonl`, bearer(quiet.token))
         assert.isTrue(
@@ -351,9 +366,20 @@ layer(WalletApp(books), live)("daily statements", (it) => {
         )
         assert.deepStrictEqual(found.missing_here.map((line) => line.transaction_id), ["st-unknown"])
         assert.deepStrictEqual(found.different.map((line) => [line.transaction_id, line.differences]), [
-          ["st-1", [{ field: "amount", ours: -5.5, theirs: -6 }]]
+          ["st-1", [{ field: "amount", currency: "BRL", ours: -5.5, theirs: -6 }]]
         ])
-        assert.deepStrictEqual(found.totals, [{ field: "net", ours: -3.75, theirs: -2.5 }])
+        // Totals without a currency are the day's one currency's.
+        assert.deepStrictEqual(found.totals, [{ field: "net", currency: "BRL", ours: -3.75, theirs: -2.5 }])
+        const perCurrency = reconciliationOf(
+          (yield* reconcile(JSON.stringify({
+            record: "statement",
+            currencies: [{ currency: "BRL", totals: { net: "-3.75", bets: 16.25 } }, {
+              currency: "JPY",
+              totals: { net: 0 }
+            }]
+          }))).body
+        ).data
+        assert.deepStrictEqual(perCurrency.totals, [], "BRL's as ours, and JPY had nothing that day")
         assert.deepInclude(found.counts, { ours: 6, theirs: 6, missing_at_partner: 1, missing_here: 1, different: 1 })
 
         // What cannot be read is named by its line; a transaction listed twice too.
@@ -362,6 +388,19 @@ layer(WalletApp(books), live)("daily statements", (it) => {
         )
         assert.strictEqual(broken.status, 422)
         assert.match(errorBody(broken).errors!.body[0], /^Line 2: amount: The amount field must be an amount/)
+        // An amount finer than its currency, or a currency this service does not know: the line and the field.
+        const finer = yield* reconcile(`{"transaction_id": "st-1", "currency": "BRL", "amount": "-5.505"}`)
+        assert.deepStrictEqual([finer.status, errorBody(finer).errors], [422, {
+          body: ["Line 1: amount: The amount field must be an amount in BRL, with at most 2 decimal places."]
+        }])
+        const unknown = yield* reconcile(
+          `{"transaction_id": "st-1"}\n{"record": "statement", "currencies": [{"currency": "XYZ", "totals": {"net": 1}}]}`
+        )
+        assert.deepStrictEqual([unknown.status, errorBody(unknown).errors], [422, {
+          body: [
+            "Line 2: currencies.0.currency: The currencies.0.currency field must be a currency this service knows (like BRL, JPY or BTC)."
+          ]
+        }])
         const twice = yield* reconcile(`{"transaction_id": "st-1"}\n{"transaction_id": "st-1", "kind": "bet"}`)
         assert.deepStrictEqual(errorBody(twice).errors, {
           body: ["Line 2: the bet st-1 was already listed on line 1."]

@@ -1,10 +1,12 @@
-import { Clock, Duration, Effect, Schema } from "effect"
+import { Clock, Duration, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../api/admin/AdminApi.ts"
 import { NotFound } from "../../api/admin/AdminErrors.ts"
-import { encodeWith, page } from "../../api/Paging.ts"
-import { toAmount } from "../../domain/Money.ts"
-import { isDay, linesOf, StatementLineCodec, StatementSummaryCodec } from "../../domain/Statements.ts"
+import { page } from "../../api/Paging.ts"
+import { summaryEntry, transactionLines } from "../../api/Statements.ts"
+import { storedCurrency } from "../../domain/Currency.ts"
+import { amountOnWire } from "../../domain/Money.ts"
+import { isDay, linesOf } from "../../domain/Statements.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { Statements } from "../../wallet/statements/Statements.ts"
 import { OperationsConfig } from "../../wallet/stuck/OperationsConfig.ts"
@@ -20,8 +22,6 @@ export const AdminOperationsHandlers = HttpApiBuilder.group(
     const statements = yield* Statements
     const stuck = yield* StuckItems
     const config = yield* OperationsConfig
-    const summaryEntry = encodeWith(StatementSummaryCodec)
-    const lineEntries = encodeWith(Schema.Array(StatementLineCodec))
     const slugs = Effect.map(partners.list, (all) => new Map(all.map((partner) => [partner.id, partner.slug])))
 
     return handlers
@@ -45,13 +45,21 @@ export const AdminOperationsHandlers = HttpApiBuilder.group(
               environment: statement.environment,
               date: statement.day,
               transactions: statement.transactions,
-              totals: {
-                bets: toAmount(statement.bets),
-                wins: toAmount(statement.wins),
-                refunds: toAmount(statement.refunds),
-                rollbacks: toAmount(statement.rollbacks),
-                net: toAmount(statement.net)
-              },
+              // One entry per currency of the day, each in its own units: never added across currencies.
+              currencies: statement.currencies.map((totals) => {
+                const currency = storedCurrency(totals.currency)
+                return {
+                  currency: totals.currency,
+                  transactions: totals.transactions,
+                  totals: {
+                    bets: amountOnWire(totals.bets, currency),
+                    wins: amountOnWire(totals.wins, currency),
+                    refunds: amountOnWire(totals.refunds, currency),
+                    rollbacks: amountOnWire(totals.rollbacks, currency),
+                    net: amountOnWire(totals.net, currency)
+                  }
+                }
+              }),
               computedAt: statement.computedAt
             }))
           }
@@ -68,7 +76,12 @@ export const AdminOperationsHandlers = HttpApiBuilder.group(
             Effect.mapError((error) => new NotFound({ message: error.message }))
           )
           const paging = page(query)
-          const lines = linesOf(statement.document, (paging.page - 1) * paging.perPage, paging.perPage)
+          const lines = linesOf(
+            statement.document,
+            (paging.page - 1) * paging.perPage,
+            paging.perPage,
+            statement.legacyCurrency
+          )
           return {
             success: true as const,
             statement: yield* summaryEntry(statement.summary),
@@ -78,7 +91,7 @@ export const AdminOperationsHandlers = HttpApiBuilder.group(
               lines: statement.summary.counts.transactions + 1
             },
             signature: yield* statements.signature(partner.id, params.environment, statement.document),
-            transactions: yield* lineEntries(lines.map((line) => ({ record: "transaction" as const, ...line }))),
+            transactions: yield* transactionLines(lines),
             meta: { page: paging.page, per_page: paging.perPage, total: statement.summary.counts.transactions }
           }
         })

@@ -8,10 +8,17 @@ import { environmentBadge, facts, field, fill, formValues, h, notice, table, whe
 /** A UTC day as YYYY-MM-DD, `days` before today. */
 const dayBefore = (days) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10)
 
-const money = (value) => value.toFixed(2)
+/** An amount as the API writes it, in its currency's units (a number, or a string past 3 decimals), as it is. */
+const money = (value) => String(value)
+
+/** Totals per currency, one line each: never added across currencies. */
+const perCurrency = (currencies, field) =>
+  currencies.length === 0
+    ? "—"
+    : currencies.map((entry) => `${money(entry.totals[field])} ${entry.currency}`).join(", ")
 
 function statementView(answer, params) {
-  const { counts, totals } = answer.statement
+  const { counts, currencies } = answer.statement
   const { meta } = answer
   const pages = Math.max(1, Math.ceil(meta.total / meta.per_page))
   const pageLink = (page, text) => {
@@ -39,11 +46,6 @@ function statementView(answer, params) {
       "div.card",
       {},
       facts([
-        ["Bets", money(totals.bets)],
-        ["Wins", money(totals.wins)],
-        ["Refunds", money(totals.refunds)],
-        ["Rollbacks", money(totals.rollbacks)],
-        ["Net (players)", money(totals.net)],
         [
           "Transactions",
           `${counts.transactions} (${counts.bets} bets applied, ${counts.refused_bets} refused, ${counts.wins} wins, ` +
@@ -55,8 +57,22 @@ function statementView(answer, params) {
       ])
     ),
     table(
+      "Totals per currency",
+      ["Currency", "Transactions", "Bets", "Wins", "Refunds", "Rollbacks", "Net (players)"],
+      currencies.map((entry) => [
+        entry.currency,
+        String(entry.counts.transactions),
+        money(entry.totals.bets),
+        money(entry.totals.wins),
+        money(entry.totals.refunds),
+        money(entry.totals.rollbacks),
+        money(entry.totals.net)
+      ]),
+      "No transaction that day: no currency."
+    ),
+    table(
       "Transactions",
-      ["Transaction", "Kind", "Status", "Player", "Round", "Bet", "Win", "Amount", "Created"],
+      ["Transaction", "Kind", "Status", "Player", "Round", "Currency", "Bet", "Win", "Amount", "Created"],
       answer.transactions.map((line) => [
         h("a", {
           href: `/admin/wallet?partner=${
@@ -67,6 +83,7 @@ function statementView(answer, params) {
         h(`span.badge.${line.status}`, {}, line.rolled_back ? `${line.status}, rolled back` : line.status),
         line.external_player_id,
         line.round_id,
+        line.currency,
         money(line.bet),
         money(line.win),
         money(line.amount),
@@ -177,9 +194,9 @@ export async function statementsPage(main, params) {
           s.partner,
           environmentBadge(s.environment),
           String(s.transactions),
-          money(s.totals.bets),
-          money(s.totals.wins),
-          money(s.totals.net),
+          perCurrency(s.currencies, "bets"),
+          perCurrency(s.currencies, "wins"),
+          perCurrency(s.currencies, "net"),
           when(s.computed_at)
         ]),
         "No statement yet: days without activity have empty statements, read above."

@@ -5,19 +5,28 @@ import { IsoDate } from "../../domain/IsoDate.ts"
 import { StuckKind } from "../../domain/Stuck.ts"
 import { PageQuery, PerPageQuery } from "../Paging.ts"
 import { RequestValidation } from "../RequestValidation.ts"
+import { WireAmount } from "../../domain/Statements.ts"
 import { StatementData } from "../Statements.ts"
 import { NotFound, ValidationFailed } from "./AdminErrors.ts"
 import { AdminAuth } from "./AdminSecurity.ts"
 
-const Amount = Schema.Finite.annotate({ description: "Currency units, at most 2 decimal places" })
-
-/** A stored statement in the console's list (days with activity). */
+/** A stored statement in the console's list: its totals per currency of the day, each in that currency's units. */
 export const StatementListing = Schema.Struct({
   partner: Schema.String,
   environment: Environment,
   date: Schema.String,
   transactions: Schema.Int,
-  totals: Schema.Struct({ bets: Amount, wins: Amount, refunds: Amount, rollbacks: Amount, net: Amount }),
+  currencies: Schema.Array(Schema.Struct({
+    currency: Schema.String,
+    transactions: Schema.Int,
+    totals: Schema.Struct({
+      bets: WireAmount,
+      wins: WireAmount,
+      refunds: WireAmount,
+      rollbacks: WireAmount,
+      net: WireAmount
+    })
+  })).annotate({ description: "One entry per currency the day had (none for a day without activity), by code" }),
   computedAt: IsoDate
 }).pipe(Schema.encodeKeys({ computedAt: "computed_at" }))
 

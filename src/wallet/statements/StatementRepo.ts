@@ -1,21 +1,29 @@
 import { Context, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { Environment } from "../../domain/Environment.ts"
-import { formatCents } from "../../domain/Money.ts"
 import { type ComputedStatement, nextDay } from "../../domain/Statements.ts"
 import { IdFromBigInt, MinorFromNumeric } from "../../platform/SqlCodecs.ts"
 import { rowsOf } from "../../platform/SqlRows.ts"
+
+/** One currency's totals of a statement (wallet_statement_totals), in its minor units. */
+const StoredTotals = Schema.Struct({
+  currency: Schema.String,
+  bets: MinorFromNumeric,
+  wins: MinorFromNumeric,
+  refunds: MinorFromNumeric,
+  rollbacks: MinorFromNumeric,
+  net: MinorFromNumeric,
+  transactions: Schema.Int
+})
+export type StoredTotals = typeof StoredTotals.Type
 
 const listedFields = {
   partnerId: IdFromBigInt,
   environment: Environment,
   day: Schema.String,
   transactions: Schema.Int,
-  bets: MinorFromNumeric,
-  wins: MinorFromNumeric,
-  refunds: MinorFromNumeric,
-  rollbacks: MinorFromNumeric,
-  net: MinorFromNumeric,
+  /** Its totals, one per currency of the day (by code); none for a day without activity. */
+  currencies: Schema.fromJsonString(Schema.Array(StoredTotals)),
   computedAt: Schema.Date
 }
 
@@ -58,7 +66,8 @@ export interface DayClose {
 }
 
 /**
- * The daily statements (wallet_statements) and the days whose statements are all written
+ * The daily statements (wallet_statements, their totals per currency in wallet_statement_totals) and the days
+ * whose statements are all written
  * (wallet_statement_days): the only code that reads or writes them. A day is closed in one transaction
  * holding a fleet-wide lock, so however many instances try, each statement is computed and stored once.
  */
@@ -92,24 +101,34 @@ export class StatementRepo extends Context.Service<StatementRepo, {
     StatementRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      // Amounts as text in the JSON (a number would not hold 40 digits).
       const listed = sql.literal(
-        `partner_id, environment, day::text AS day, transactions, bets, wins, refunds, rollbacks, net,
-        computed_at`
+        `s.partner_id, s.environment, s.day::text AS day, s.transactions, s.computed_at,
+        (SELECT coalesce(json_agg(json_build_object('currency', t.currency, 'bets', t.bets::text,
+                  'wins', t.wins::text, 'refunds', t.refunds::text, 'rollbacks', t.rollbacks::text,
+                  'net', t.net::text, 'transactions', t.transactions) ORDER BY t.currency), '[]')::text
+         FROM wallet_statement_totals t
+         WHERE t.partner_id = s.partner_id AND t.environment = s.environment AND t.day = s.day) AS currencies`
       )
 
-      const insert = (day: string, statement: NewStatement) => {
-        const { summary } = statement.computed
-        return sql`
-          INSERT INTO wallet_statements (partner_id, environment, day, bets, wins, refunds, rollbacks, net, transactions,
-                                         document, document_sha256, computed_at)
-          VALUES (${statement.partnerId}, ${statement.environment}, ${day}::date, ${formatCents(summary.totals.bets)},
-                  ${formatCents(summary.totals.wins)}, ${formatCents(summary.totals.refunds)},
-                  ${formatCents(summary.totals.rollbacks)}, ${
-          formatCents(summary.totals.net)
-        }, ${summary.counts.transactions},
-                  ${statement.computed.document}, ${statement.computed.sha256}, ${summary.computedAt})
-        `
-      }
+      const insert = (day: string, statement: NewStatement) =>
+        Effect.gen(function*() {
+          const { summary } = statement.computed
+          yield* sql`
+            INSERT INTO wallet_statements (partner_id, environment, day, transactions, document, document_sha256,
+                                           computed_at)
+            VALUES (${statement.partnerId}, ${statement.environment}, ${day}::date, ${summary.counts.transactions},
+                    ${statement.computed.document}, ${statement.computed.sha256}, ${summary.computedAt})
+          `
+          yield* Effect.forEach(summary.currencies, ({ counts, currency, totals }) =>
+            sql`
+              INSERT INTO wallet_statement_totals (partner_id, environment, day, currency, bets, wins, refunds,
+                                                   rollbacks, net, transactions)
+              VALUES (${statement.partnerId}, ${statement.environment}, ${day}::date, ${currency},
+                      ${totals.bets.toString()}, ${totals.wins.toString()}, ${totals.refunds.toString()},
+                      ${totals.rollbacks.toString()}, ${totals.net.toString()}, ${counts.transactions})
+            `, { discard: true })
+        })
 
       const close = <E, R>(
         day: string,
@@ -140,8 +159,8 @@ export class StatementRepo extends Context.Service<StatementRepo, {
         Result: StoredStatement,
         execute: ({ day, environment, partnerId }) =>
           sql`
-            SELECT ${listed}, document, document_sha256 FROM wallet_statements
-            WHERE partner_id = ${partnerId} AND environment = ${environment} AND day = ${day}::date
+            SELECT ${listed}, s.document, s.document_sha256 FROM wallet_statements s
+            WHERE s.partner_id = ${partnerId} AND s.environment = ${environment} AND s.day = ${day}::date
           `
       })
 
@@ -154,11 +173,11 @@ export class StatementRepo extends Context.Service<StatementRepo, {
         Result: ListedStatement,
         execute: (filter) => {
           const conditions = [sql`true`]
-          if (filter.partnerId !== undefined) conditions.push(sql`partner_id = ${filter.partnerId}`)
-          if (filter.environment !== undefined) conditions.push(sql`environment = ${filter.environment}`)
+          if (filter.partnerId !== undefined) conditions.push(sql`s.partner_id = ${filter.partnerId}`)
+          if (filter.environment !== undefined) conditions.push(sql`s.environment = ${filter.environment}`)
           return sql`
-            SELECT ${listed} FROM wallet_statements WHERE ${sql.and(conditions)}
-            ORDER BY day DESC, partner_id, environment LIMIT ${filter.limit}
+            SELECT ${listed} FROM wallet_statements s WHERE ${sql.and(conditions)}
+            ORDER BY s.day DESC, s.partner_id, s.environment LIMIT ${filter.limit}
           `
         }
       })
@@ -204,11 +223,11 @@ export class StatementRepo extends Context.Service<StatementRepo, {
       environment,
       day,
       transactions: computed.summary.counts.transactions,
-      bets: computed.summary.totals.bets,
-      wins: computed.summary.totals.wins,
-      refunds: computed.summary.totals.refunds,
-      rollbacks: computed.summary.totals.rollbacks,
-      net: computed.summary.totals.net,
+      currencies: computed.summary.currencies.map(({ counts, currency, totals }) => ({
+        currency,
+        ...totals,
+        transactions: counts.transactions
+      })),
       computedAt: computed.summary.computedAt,
       document: computed.document,
       sha256: computed.sha256

@@ -6,6 +6,7 @@ import {
   computeStatement,
   dayOf,
   dayStart,
+  type LegacyCurrency,
   linesOf,
   nextDay,
   type PostedTotals,
@@ -45,6 +46,11 @@ export interface StatementRead {
   readonly summary: StatementSummary
   readonly document: string
   readonly sha256: Uint8Array
+  /**
+   * The currency a document written before currencies is in (its stored totals'); what `linesOf` reads its lines
+   * with. Undefined for a day without activity.
+   */
+  readonly legacyCurrency: LegacyCurrency
 }
 
 /** A statement with its `X-Statement-Signature`. */
@@ -203,11 +209,13 @@ export class Statements extends Context.Service<Statements, {
         function*(partner: StatementOwner, environment: Environment, day: string) {
           const stored = yield* repo.find(partner.id, environment, day)
           if (Option.isSome(stored)) {
+            const legacyCurrency = stored.value.currencies[0]?.currency
             return {
-              summary: summaryOf(stored.value.document),
+              summary: summaryOf(stored.value.document, legacyCurrency),
               document: stored.value.document,
-              sha256: stored.value.sha256
-            }
+              sha256: stored.value.sha256,
+              legacyCurrency
+            } satisfies StatementRead
           }
           const today = dayOf(yield* Clock.currentTimeMillis)
           const end = dayStart(nextDay(day))
@@ -268,8 +276,8 @@ export class Statements extends Context.Service<Statements, {
         theirs: { readonly lines: ReadonlyArray<PostedTransaction>; readonly totals?: PostedTotals | undefined }
       ) {
         const ours = {
-          lines: linesOf(statement.document),
-          totals: statement.summary.totals,
+          lines: linesOf(statement.document, 0, Number.POSITIVE_INFINITY, statement.legacyCurrency),
+          currencies: statement.summary.currencies,
           transactions: statement.summary.counts.transactions
         }
         return {
