@@ -35,14 +35,6 @@ export const Amount = Schema.Union([Schema.Finite, Schema.String]).annotate({
 // Callback) with their keys renamed at the edge, amounts from minor units to the currency's units (onWire, below)
 // and dates as ISO strings.
 
-// TEMPORARY (issue 33, removed before it lands): the certification area's two-decimal amounts.
-/** @deprecated */
-export const centsAs = (amount: typeof Schema.Finite) =>
-  amount.pipe(Schema.decodeTo(Schema.Int, {
-    decode: SchemaGetter.transform((units: number) => Math.round(units * 100)),
-    encode: SchemaGetter.transform((cents: number) => cents / 100)
-  }))
-
 /** A kept outcome as partners have always read it: `msg` empty or the refusal, and the balance in currency units. */
 const Answer = Schema.Struct({ msg: Schema.Literals(["", ...refusals]), balance: Schema.optionalKey(Amount) })
 

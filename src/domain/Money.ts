@@ -88,16 +88,3 @@ export const signedMinorOf = (text: string, currency: Currency): Minor | undefin
   const minor = minorOf(text.startsWith("-") ? text.slice(1) : text, currency)
   return minor === undefined || !text.startsWith("-") ? minor : -minor
 }
-
-// TEMPORARY (issue 33, removed before it lands): the two-decimal helpers the statements and certification areas
-// still import while they move to currencies. Nothing else may use them.
-const twoDecimals: Currency = { code: "XTS", exponent: 2, kind: "fiat" }
-/** @deprecated */
-export const toAmount = (cents: Minor | number): number => Number(cents) / 100
-/** @deprecated */
-export const formatCents = (cents: Minor | number): string => formatMinor(BigInt(cents), twoDecimals)
-/** @deprecated */
-export const parseCents = (text: string): number | undefined => {
-  const minor = minorOf(text, twoDecimals)
-  return minor === undefined ? undefined : Number(minor)
-}

@@ -10,7 +10,10 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
-import { toAmount } from "../../src/domain/Money.ts"
+import { knownCurrency } from "../../src/domain/Currency.ts"
+import { amountOnWire } from "../../src/domain/Money.ts"
+
+const toAmount = (minor: bigint) => amountOnWire(minor, knownCurrency("BRL")!)
 import type { Credit, Debit, Rollback, WalletEvent, WalletOutcome } from "../../src/domain/WalletEvents.ts"
 import { givenCrashPartner } from "../support/CrashPartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"

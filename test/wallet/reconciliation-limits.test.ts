@@ -3,9 +3,8 @@
  * statement is a 404 however large the body), the body is at most 4 MiB, a partner runs one at a time, and each
  * run counts as 10 requests against the partner's rate limit.
  */
-import { CurrencyConfig } from "../../src/platform/CurrencyConfig.ts"
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { HttpServer } from "effect/http"
 import { TestClock } from "effect/testing"
 import * as http from "node:http"
@@ -55,7 +54,7 @@ const heldOpen = (token: string, day: string) =>
     }))
 
 // CurrencyConfig: the app needs it since issue 33, and TestConfig does not give it yet.
-layer(TestApp().pipe(Layer.provide(CurrencyConfig.layer)), live)("reconciliation limits", (it) => {
+layer(TestApp(), live)("reconciliation limits", (it) => {
   it.effect(
     "the day looked up before the body is read; a body over 4 MiB a 413; one run at a time per partner; each 10 requests",
     () =>

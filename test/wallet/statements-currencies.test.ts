@@ -13,7 +13,6 @@ import type { PostedRecord } from "../../src/api/Statements.ts"
 import type { WalletTransaction } from "../../src/domain/Wallet.ts"
 import { computeStatement, linesOf, reconcile, type StatementLine, statementLine } from "../../src/domain/Statements.ts"
 import * as PartnerAuthMiddleware from "../../src/partners/PartnerAuth.ts"
-import { CurrencyConfig } from "../../src/platform/CurrencyConfig.ts"
 import { RequestValidationLive } from "../../src/routes.ts"
 import { StatementsHandlers } from "../../src/wallet/statements/http.ts"
 import { Statements } from "../../src/wallet/statements/Statements.ts"
@@ -101,7 +100,6 @@ const MemoryStatementsApi = StatementsHandlers.pipe(
   Layer.provideMerge(StatementsStub),
   Layer.provideMerge(MemoryServices()),
   // The casino's services in MemoryServices ask CurrencyConfig since issue 33; TestConfig does not give it yet.
-  Layer.provide(CurrencyConfig.layer),
   Layer.provideMerge(HttpServer.layerServices)
 )
 

@@ -6,9 +6,8 @@
  * the one it has and we do not. Time is a TestClock where it is the subject: the day is closed as if it were
  * tomorrow.
  */
-import { CurrencyConfig } from "../../src/platform/CurrencyConfig.ts"
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
@@ -160,7 +159,7 @@ const Reconciliation = Schema.Struct({
 const reconciliationOf = Schema.decodeUnknownSync(Reconciliation)
 
 // CurrencyConfig: the app needs it since issue 33, and TestConfig does not give it yet.
-layer(WalletApp(books).pipe(Layer.provide(CurrencyConfig.layer)), live)("daily statements", (it) => {
+layer(WalletApp(books), live)("daily statements", (it) => {
   it.effect(
     "a day closed once, equal to the ledger, signed, read by each environment's token, and reconciled",
     () =>

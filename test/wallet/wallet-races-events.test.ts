@@ -9,7 +9,8 @@ import { Effect, Fiber } from "effect"
 import { SqlClient } from "effect/sql"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import type { Aggregator } from "../../src/domain/Aggregator.ts"
-import { toAmount } from "../../src/domain/Money.ts"
+import { knownCurrency } from "../../src/domain/Currency.ts"
+import { amountOnWire } from "../../src/domain/Money.ts"
 import type { Credit, Debit, Rollback, WalletOutcome } from "../../src/domain/WalletEvents.ts"
 import { Wallet } from "../../src/wallet/Wallet.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
@@ -63,7 +64,7 @@ const conserved = (
   last: WalletOutcome
 ) =>
   Effect.gen(function*() {
-    const held = yield* assertConserved(books, player, { balance: toAmount(last.balance) })
+    const held = yield* assertConserved(books, player, { balance: amountOnWire(last.balance, knownCurrency("BRL")!) })
     const rows = (yield* ledgerOf(player.playerId)).filter((row) => row.status === "applied")
     const sum = (kind: string) =>
       rows.filter((row) => row.kind === kind).reduce((total, row) => total + BigInt(row.amount), 0n)
