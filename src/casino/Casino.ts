@@ -94,7 +94,12 @@ export class Casino extends Context.Service<Casino, {
           return yield* new LaunchRefused({
             errors: {
               player_balance: [
-                `The player balance must have at most ${currency.exponent} decimal places in ${currency.code}.`
+                // Read at the finest scale any amount has: refused there, it is above the largest amount.
+                minorOf(request.playerBalance, { ...currency, exponent: 18 }) === undefined
+                  ? "The player balance field must be an amount from 0 to 1000000000000."
+                  : currency.exponent === 0
+                  ? `The player balance field must be a whole number of ${currency.code}.`
+                  : `The player balance field must have at most ${currency.exponent} decimal places in ${currency.code}.`
               ]
             }
           })

@@ -17,7 +17,7 @@ import {
 } from "../support/TestApp.ts"
 
 const BALANCE_MESSAGE =
-  "The player balance field must be an amount from 0 to 1000000000000 with at most 2 decimal places (like 150.5 or \"150.50\")."
+  "The player balance field must be an amount from 0 to 1000000000000 written plainly (like 150.5 or \"150.50\")."
 
 const launchPath = "/api/partner/v1/launch"
 
@@ -88,7 +88,7 @@ layer(TestApp(), live)("POST /launch", (it) => {
       assert.strictEqual(again.status, 200)
       assert.deepStrictEqual(
         Object.keys(dataAs(PartnerPlayerOnTheWire)(again).partner_player).sort(),
-        ["balance", "external_player_id", "id", "internal_user_id"]
+        ["balance", "currency", "external_player_id", "id", "internal_user_id"]
       )
 
       // The launch URL opens the sandbox game page for this player.
@@ -192,7 +192,6 @@ layer(TestApp(), live)("POST /launch", (it) => {
       }],
       ...([
         ["a negative balance", -0.01],
-        ["a balance with fractions of a cent", 10.005],
         ["a balance too large", 1e13],
         ["a balance written with an exponent", 1e21],
         ["an empty balance", ""],
@@ -203,6 +202,24 @@ layer(TestApp(), live)("POST /launch", (it) => {
       ] as const).map(([name, value]) =>
         [name, { player_balance: value }, { player_balance: [BALANCE_MESSAGE] }] as const
       ),
+      ["a balance with fractions of a cent", { player_balance: 10.005 }, {
+        player_balance: ["The player balance field must have at most 2 decimal places in BRL."]
+      }],
+      ["a balance in JPY with decimals", { player_balance: 10.5, currency: "JPY" }, {
+        player_balance: ["The player balance field must be a whole number of JPY."]
+      }],
+      ["a balance above the largest amount", { player_balance: "1000000000000.01" }, {
+        player_balance: ["The player balance field must be an amount from 0 to 1000000000000."]
+      }],
+      ["a currency no one knows", { currency: "DOGGO" }, {
+        currency: [
+          "The currency field names \"DOGGO\", which is not a currency this deployment accepts: use an ISO 4217 " +
+          "code such as BRL or EUR, or a crypto code the deployment enables in CRYPTO_CURRENCIES."
+        ]
+      }],
+      ["a currency code that is not one", { currency: "12" }, {
+        currency: ["The currency field must be a currency code such as BRL, EUR or BTC."]
+      }],
       ["an RTP out of range, or not an integer", { user_rtp: 101 }, {
         user_rtp: ["The user rtp field must be between 0 and 100."]
       }],
@@ -320,6 +337,6 @@ layer(TestApp(), live)("POST /launch", (it) => {
       const balances = yield* sql<{ partner_id: string; balance: string }>`
         SELECT partner_id::text, balance::text FROM partner_players WHERE external_player_id = 'shared-id' ORDER BY partner_id
       `
-      assert.deepStrictEqual(balances.map((row) => row.balance), ["11.00", "99.00"])
+      assert.deepStrictEqual(balances.map((row) => row.balance), ["1100", "9900"])
     }))
 })
