@@ -1,3 +1,4 @@
+import { Partners } from "../../partners/Partners.ts"
 import { Cause, Context, Duration, Effect, Exit, FiberSet, Layer, Option, Schema } from "effect"
 import {
   caseKeys,
@@ -84,14 +85,20 @@ export class Certifications extends Context.Service<Certifications, {
       const targets = yield* CallbackTargets
       const players = yield* PartnerPlayers
       const { timeout } = yield* CallbacksConfig
-      const { defaultCurrency } = yield* CurrencyConfig
+      const { currencies, defaultCurrency } = yield* CurrencyConfig
+      const partners = yield* Partners
       const running = yield* FiberSet.make<void>()
 
       /**
-       * The partner's default currency, which its test player plays in. For now every partner's is the deployment's
-       * DEFAULT_CURRENCY; a partner's own default currency plugs in here, and only here.
+       * The partner's default currency, which its test player plays in: its own, or the deployment's DEFAULT_CURRENCY
+       * (also when its own is no longer enabled: the run then says which currency it played in).
        */
-      const currencyOf = (_partnerId: number): Effect.Effect<Currency> => Effect.succeed(defaultCurrency)
+      const currencyOf = (partnerId: number): Effect.Effect<Currency> =>
+        Effect.map(partners.findById(partnerId), (partner) =>
+          Option.match(Option.flatMapNullishOr(partner, (p) => p.defaultCurrency), {
+            onNone: () => defaultCurrency,
+            onSome: (code) => currencies.find(code) ?? defaultCurrency
+          }))
 
       /** The run recorded as started: the partner's test target and its test player's row in the run's currency. */
       const prepare = Effect.fn("Certifications.prepare")(
