@@ -6,12 +6,18 @@
 -- here (platform/Database.ts); a default currency that cannot hold an existing amount exactly (JPY under amounts
 -- with cents) stops the upgrade with nothing changed.
 
+-- Every amount about to be converted, each on its own (a sum of two fractions may be whole).
 IF EXISTS (
-  SELECT 1 FROM partner_players WHERE balance * power(10::numeric, current_setting('partner_api.default_currency_exponent')::int) % 1 <> 0
-  UNION ALL
-  SELECT 1 FROM wallet_transactions
-  WHERE (abs(amount) + bet + win + coalesce(balance_after, 0))
-    * power(10::numeric, current_setting('partner_api.default_currency_exponent')::int) % 1 <> 0
+  WITH amounts (value) AS (
+    SELECT balance FROM partner_players
+    UNION ALL SELECT unnest(ARRAY[amount, bet, win, balance_after, (answer ->> 'balance')::numeric]) FROM wallet_transactions
+    UNION ALL SELECT unnest(ARRAY[bet_total, win_total]) FROM wallet_rounds
+    UNION ALL SELECT balance FROM sandbox_casino_sessions
+    UNION ALL SELECT balance FROM sandbox_partner_wallets
+    UNION ALL SELECT unnest(ARRAY[balance_before, expected_balance, balance_after]) FROM wallet_certification_cases
+  )
+  SELECT 1 FROM amounts
+  WHERE value * power(10::numeric, current_setting('partner_api.default_currency_exponent')::int) % 1 <> 0
 ) THEN
   RAISE EXCEPTION 'DEFAULT_CURRENCY % cannot hold the amounts already recorded exactly; set the currency they were in',
     current_setting('partner_api.default_currency');

@@ -112,10 +112,12 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
       const [line] = launchFailureLogs(logged)
       assert.include(line, "INSUFFICIENT_AGENT_BALANCE")
       const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<{ balance: string }>`
-        SELECT balance::text FROM partner_players WHERE partner_id = ${partner.id} AND external_player_id = 'pf-player'
+      const rows = yield* sql<{ balance: string; currency: string }>`
+        SELECT balance::text, currency FROM partner_players
+        WHERE partner_id = ${partner.id} AND external_player_id = 'pf-player'
       `
-      assert.deepStrictEqual(rows.map((row) => row.balance), ["42.50"])
+      // 42.50 BRL, in BRL's minor units (the only currency PlayFiver's gateway serves).
+      assert.deepStrictEqual(rows.map((row) => [row.balance, row.currency]), [["4250", "BRL"]])
     }))
 
   it.effect("an aggregator's error page or a dropped connection: the partner learns neither the page nor the aggregator's address; the log has both", () =>

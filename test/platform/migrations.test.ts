@@ -1,7 +1,7 @@
 import { NodeServices } from "@effect/platform-node"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { assert, it } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
+import { ConfigProvider, Effect, Redacted } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
@@ -53,10 +53,16 @@ it.effect("two services migrating one database at once apply each migration once
     assert.isTrue(a.length === 0 || b.length === 0)
   }))
 
+/** The settings the loader gives the migrations of a deployment whose DEFAULT_CURRENCY is BRL (the default). */
+const brlSettings = { "partner_api.default_currency": "BRL", "partner_api.default_currency_exponent": "2" }
+
 /** The migrations up to `last`, as a database of an earlier release had them applied. */
 const migrateUpTo = (last: number) =>
   PgMigrator.run({
-    loader: Effect.map(Database.sqlFileLoader(Database.migrationsDirectory), (all) => all.filter(([id]) => id <= last))
+    loader: Effect.map(
+      Database.sqlFileLoader(Database.migrationsDirectory, brlSettings),
+      (all) => all.filter(([id]) => id <= last)
+    )
   }).pipe(Effect.provide(NodeServices.layer))
 
 it.effect("a partner of the release before environments keeps its token, URL and secret as its live ones, and gets a test environment", () =>
@@ -153,15 +159,16 @@ it.effect("a database of the release before aggregators upgrades in place: its r
     yield* releaseBeforeAggregators(url)
     yield* Database.migrate.pipe(onDatabase(url))
     const after = yield* aggregatorsOf(url)
+    // The amounts of before (12.34, 56.78, 44.44, 0.00), in BRL's minor units since sql/0027.
     assert.deepStrictEqual(after.rounds, [
-      { environment: "live", aggregator: "playfiver", bet_total: "12.34", win_total: "56.78" },
-      { environment: "test", aggregator: "sandbox", bet_total: "12.34", win_total: "56.78" }
+      { environment: "live", aggregator: "playfiver", bet_total: "1234", win_total: "5678" },
+      { environment: "test", aggregator: "sandbox", bet_total: "1234", win_total: "5678" }
     ])
     assert.deepStrictEqual(after.transactions, [
-      { environment: "live", aggregator: "playfiver", kind: "bet", txn_id: "txn-1", amount: "44.44" },
-      { environment: "live", aggregator: "playfiver", kind: "refund", txn_id: "txn-1", amount: "0.00" },
-      { environment: "test", aggregator: "sandbox", kind: "bet", txn_id: "txn-1", amount: "44.44" },
-      { environment: "test", aggregator: "sandbox", kind: "refund", txn_id: "txn-1", amount: "0.00" }
+      { environment: "live", aggregator: "playfiver", kind: "bet", txn_id: "txn-1", amount: "4444" },
+      { environment: "live", aggregator: "playfiver", kind: "refund", txn_id: "txn-1", amount: "0" },
+      { environment: "test", aggregator: "sandbox", kind: "bet", txn_id: "txn-1", amount: "4444" },
+      { environment: "test", aggregator: "sandbox", kind: "refund", txn_id: "txn-1", amount: "0" }
     ])
     assert.deepStrictEqual(after.providers, [{ aggregator: "playfiver", slug: "aurora", operator_enabled: false }])
     assert.deepStrictEqual(after.games, [{ aggregator: "playfiver", game_code: "g-1" }])
@@ -189,17 +196,17 @@ it.effect("a database of the release before aggregators upgrades in place: its r
     yield* sqlOn((sql) =>
       sql`
       INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id,
-                                       round_ref, round_id, bet, win, amount, status)
-      SELECT 'bet', 'txn-1', 'f', partner_id, environment, 'sandbox', player_id, ${other[0].id}, round_id, 1, 0, 0,
-             'pending'
+                                       currency, round_ref, round_id, bet, win, amount, status)
+      SELECT 'bet', 'txn-1', 'f', partner_id, environment, 'sandbox', player_id, 'BRL', ${other[0].id}, round_id, 100,
+             0, 0, 'pending'
       FROM wallet_rounds WHERE id = ${other[0].id}`
     )
     const twice = yield* sqlOn((sql) =>
       sql`
       INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id,
-                                       round_ref, round_id, bet, win, amount, status)
-      SELECT 'bet', 'txn-1', 'f', partner_id, environment, 'sandbox', player_id, ${other[0].id}, round_id, 1, 0, 0,
-             'pending'
+                                       currency, round_ref, round_id, bet, win, amount, status)
+      SELECT 'bet', 'txn-1', 'f', partner_id, environment, 'sandbox', player_id, 'BRL', ${other[0].id}, round_id, 100,
+             0, 0, 'pending'
       FROM wallet_rounds WHERE id = ${other[0].id}`
     ).pipe(Effect.flip)
     assert.strictEqual(violated(twice), "wallet_transactions_environment_aggregator_kind_txn_id")
@@ -239,17 +246,185 @@ it.effect("a ledger of the release before the wallet's events upgrades in place:
       ["bet", null, { refusal: null, balance: 14_444n }],
       ["refund", null, { refusal: null, balance: 14_444n }]
     ])
-    // A rollback names its debit; the first undo is the only one the database takes.
+    // A rollback names its debit; the first undo is the only one the database takes (12.34 back, 144.44 after, in
+    // minor units, in its debit's currency).
     const rollback = (txnId: string) =>
       sqlOn((sql) =>
         sql`
         INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id,
-                                         round_ref, round_id, debit_txn_id, amount, balance_after, status, answer,
-                                         settled_at)
-        SELECT 'rollback', ${txnId}, 'f', partner_id, environment, aggregator, player_id, round_ref, round_id, 'txn-1',
-               12.34, 144.44, 'applied', '{"msg": "", "balance": 144.44}', now()
+                                         currency, round_ref, round_id, debit_txn_id, amount, balance_after, status,
+                                         answer, settled_at)
+        SELECT 'rollback', ${txnId}, 'f', partner_id, environment, aggregator, player_id, currency, round_ref, round_id,
+               'txn-1', 1234, 14444, 'applied', '{"msg": "", "balance": "14444"}', now()
         FROM wallet_transactions WHERE environment = 'live' AND kind = 'bet'`
       )
     yield* rollback("undo-1")
     assert.strictEqual(violated(yield* Effect.flip(rollback("undo-2"))), "wallet_transactions_one_rollback_per_debit")
+  }))
+
+/** The messages of an error and of its causes (and a SqlError's reason), one a line. */
+const causesOf = (error: unknown): string => {
+  const lines: Array<string> = []
+  const seen = new Set<unknown>()
+  const visit = (value: unknown) => {
+    if (typeof value !== "object" || value === null || seen.has(value)) return
+    seen.add(value)
+    if ("message" in value) lines.push(String(value.message))
+    if ("reason" in value) visit(value.reason)
+    if ("cause" in value) visit(value.cause)
+  }
+  visit(error)
+  return lines.join("\n")
+}
+
+/**
+ * A database of the release before currencies (migrations up to 0026): a live player with 12.50, a round, an applied
+ * bet and a refused one with their kept answers, the sandbox's wallet and session of the player, and a statement.
+ * Every amount then was in the deployment's currency with two decimals.
+ */
+const releaseBeforeCurrencies = (url: string) =>
+  Effect.gen(function*() {
+    yield* migrateUpTo(26).pipe(onDatabase(url))
+    yield* Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+      Effect.gen(function*() {
+        const [partner] = yield* sql<{ id: string }>`
+          INSERT INTO partners (name, slug) VALUES ('Before Currencies', 'before-currencies') RETURNING id`
+        const [player] = yield* sql<{ id: string }>`
+          INSERT INTO partner_players (partner_id, environment, external_player_id, balance)
+          VALUES (${partner.id}, 'live', 'ana', 12.50) RETURNING id`
+        const [round] = yield* sql<{ id: string }>`
+          INSERT INTO wallet_rounds (partner_id, environment, player_id, aggregator, round_id, status, bet_total,
+                                     win_total)
+          VALUES (${partner.id}, 'live', ${player.id}, 'playfiver', 'round-1', 'settled', 2.50, 1.25)
+          RETURNING id`
+        yield* sql`
+          INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id,
+                                           round_ref, round_id, bet, win, amount, balance_after, status, refusal,
+                                           answer, settled_at)
+          VALUES ('bet', 'txn-1', 'f', ${partner.id}, 'live', 'playfiver', ${player.id}, ${round.id}, 'round-1',
+                  2.50, 1.25, -1.25, 12.50, 'applied', NULL, '{"msg": "", "balance": 12.50}', now()),
+                 ('bet', 'txn-2', 'f', ${partner.id}, 'live', 'playfiver', ${player.id}, ${round.id}, 'round-1',
+                  100.00, 0, 0, 12.50, 'refused', 'INSUFFICIENT_USER_FUNDS',
+                  '{"msg": "INSUFFICIENT_USER_FUNDS", "balance": 12.50}', now())`
+        yield* sql`
+          INSERT INTO sandbox_partner_wallets (partner_id, external_player_id, balance)
+          VALUES (${partner.id}, 'ana', 12.50)`
+        yield* sql`
+          INSERT INTO sandbox_casino_sessions (id, user_code, game_code, provider, balance, lang)
+          VALUES ('session-1', 100001, 'g-1', 'aurora', 12.50, 'en')`
+        yield* sql`
+          INSERT INTO wallet_statements (partner_id, environment, day, bets, wins, refunds, rollbacks, net, transactions,
+                                         document, document_sha256, computed_at)
+          VALUES (${partner.id}, 'live', '2026-01-01', 2.50, 1.25, 0, 0, -1.25, 2, '{}', ${
+          createHash("sha256").update("{}").digest()
+        }, now())`
+      })).pipe(onDatabase(url))
+  })
+
+/** What the upgrade to currencies is about: every amount and currency of the rows releaseBeforeCurrencies wrote. */
+const currencyRowsOf = (url: string) =>
+  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+    Effect.all({
+      players: sql`SELECT external_player_id, currency, balance::text FROM partner_players`,
+      rounds: sql`SELECT round_id, bet_total::text, win_total::text FROM wallet_rounds`,
+      transactions: sql`
+        SELECT txn_id, status, currency, bet::text, win::text, amount::text, balance_after::text, answer
+        FROM wallet_transactions ORDER BY txn_id`,
+      sandboxWallets: sql`SELECT external_player_id, currency, balance::text FROM sandbox_partner_wallets`,
+      sandboxSessions: sql`SELECT id, currency, balance::text FROM sandbox_casino_sessions`,
+      statements: sql`
+        SELECT day::text, currency, bets::text, wins::text, refunds::text, rollbacks::text, net::text, transactions
+        FROM wallet_statement_totals`
+    })).pipe(onDatabase(url))
+
+it.effect("a database of the release before currencies upgrades in place: every amount the same value in BRL's minor units, every row in BRL; a DEFAULT_CURRENCY that cannot hold them stops the upgrade with nothing changed", () =>
+  Effect.gen(function*() {
+    const url = yield* scopedDatabase({ empty: true })
+    yield* releaseBeforeCurrencies(url)
+    const sqlOn = <A, E>(work: (sql: SqlClient.SqlClient) => Effect.Effect<A, E>) =>
+      Effect.flatMap(Effect.service(SqlClient.SqlClient), work).pipe(onDatabase(url))
+    const migrated = sqlOn((sql) =>
+      sql<{ id: number }>`SELECT migration_id::int AS id FROM effect_sql_migrations ORDER BY migration_id`
+    )
+    const asBefore = sqlOn((sql) =>
+      Effect.all({
+        balances: sql`
+          SELECT p.balance::text AS player, w.balance::text AS wallet, s.balance::text AS session
+          FROM partner_players p, sandbox_partner_wallets w, sandbox_casino_sessions s`,
+        transactions: sql`
+          SELECT txn_id, bet::text, win::text, amount::text, balance_after::text, answer
+          FROM wallet_transactions ORDER BY txn_id`,
+        rounds: sql`SELECT bet_total::text, win_total::text FROM wallet_rounds`,
+        statements: sql`SELECT bets::text, net::text FROM wallet_statements`,
+        currencyColumns: sql`
+          SELECT table_name FROM information_schema.columns
+          WHERE table_schema = current_schema() AND column_name = 'currency'`
+      })
+    )
+    const before = yield* asBefore
+    assert.deepStrictEqual(before.balances, [{ player: "12.50", wallet: "12.50", session: "12.50" }])
+
+    // A deployment in JPY has no cents: 12.50 is no amount of yen, so the upgrade refuses and changes nothing.
+    const refused = yield* Database.migrate.pipe(
+      onDatabase(url),
+      Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ DEFAULT_CURRENCY: "JPY" }))),
+      Effect.flip
+    )
+    assert.strictEqual(refused._tag, "MigrationError")
+    assert.match(causesOf(refused), /DEFAULT_CURRENCY JPY cannot hold the amounts already recorded exactly/)
+    assert.deepStrictEqual((yield* migrated).at(-1), { id: 26 })
+    assert.deepStrictEqual(yield* asBefore, before)
+    assert.deepStrictEqual(before.currencyColumns, [])
+
+    // In BRL (DEFAULT_CURRENCY unset): the same values, in centavos, every row BRL's.
+    yield* Database.migrate.pipe(onDatabase(url))
+    assert.isAbove((yield* migrated).at(-1)?.id ?? 0, 28)
+    const after = yield* currencyRowsOf(url)
+    assert.deepStrictEqual(after, {
+      players: [{ external_player_id: "ana", currency: "BRL", balance: "1250" }],
+      rounds: [{ round_id: "round-1", bet_total: "250", win_total: "125" }],
+      transactions: [
+        {
+          txn_id: "txn-1",
+          status: "applied",
+          currency: "BRL",
+          bet: "250",
+          win: "125",
+          amount: "-125",
+          balance_after: "1250",
+          answer: { msg: "", balance: "1250" }
+        },
+        {
+          txn_id: "txn-2",
+          status: "refused",
+          currency: "BRL",
+          bet: "10000",
+          win: "0",
+          amount: "0",
+          balance_after: "1250",
+          answer: { msg: "INSUFFICIENT_USER_FUNDS", balance: "1250" }
+        }
+      ],
+      sandboxWallets: [{ external_player_id: "ana", currency: "BRL", balance: "1250" }],
+      sandboxSessions: [{ id: "session-1", currency: "BRL", balance: "1250" }],
+      statements: [{
+        day: "2026-01-01",
+        currency: "BRL",
+        bets: "250",
+        wins: "125",
+        refunds: "0",
+        rollbacks: "0",
+        net: "-125",
+        transactions: 2
+      }]
+    })
+    // The ledger's own codec reads the kept answers as the outcomes they were, in minor units.
+    const rows = yield* sqlOn((sql) =>
+      sql`SELECT ${sql.literal(transactionColumns)} FROM wallet_transactions ORDER BY txn_id`
+        .pipe(Effect.flatMap(decodeTransactions))
+    )
+    assert.deepStrictEqual(rows.map((t) => [t.txnId, t.bet, t.win, t.amount, t.balanceAfter, t.answer]), [
+      ["txn-1", 250n, 125n, -125n, 1250n, { refusal: null, balance: 1250n }],
+      ["txn-2", 10_000n, 0n, 0n, 1250n, { refusal: "INSUFFICIENT_USER_FUNDS", balance: 1250n }]
+    ])
   }))

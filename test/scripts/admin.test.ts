@@ -202,7 +202,8 @@ layer(TestApp(), live)("admin CLI", (it) => {
       const sql = yield* SqlClient.SqlClient
       const { partner } = yield* givenPartner({ name: "Callbacks Co", callbackUrl: "http://127.0.0.1:9/wallet" })
       const [player] = yield* sql<{ id: string }>`
-        INSERT INTO partner_players (partner_id, external_player_id, balance) VALUES (${partner.id}, 'cb-1', 10)
+        INSERT INTO partner_players (partner_id, external_player_id, currency, balance)
+        VALUES (${partner.id}, 'cb-1', 'BRL', 1000)
         RETURNING id::text
       `
       const [win] = yield* sql<{ id: string }>`
@@ -302,8 +303,8 @@ layer(TestApp(), live)("admin CLI", (it) => {
       }]])
 
       for (const [environment, external] of [["live", "kept"], ["test", "kept"], ["test", "gone"]]) {
-        yield* sql`INSERT INTO partner_players (partner_id, environment, external_player_id, balance)
-                   VALUES (${created.id}, ${environment}, ${external}, 10)`
+        yield* sql`INSERT INTO partner_players (partner_id, environment, external_player_id, currency, balance)
+                   VALUES (${created.id}, ${environment}, ${external}, 'BRL', 1000)`
       }
       const cleared = yield* admin("partners", "clear-test-data", created.slug)
       assert.strictEqual(cleared.exitCode, 0, cleared.stderr)
