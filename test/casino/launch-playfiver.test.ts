@@ -87,6 +87,22 @@ layer(PlayFiverApp, live)("POST /launch through PlayFiver", (it) => {
       })
     }))
 
+  it.effect("a launch in a currency the agent does not play in (PLAYFIVER_CURRENCY BRL) is a 422 naming currency, unasked", () =>
+    Effect.gen(function*() {
+      yield* givenSyncedCatalog
+      const fake = yield* FakeUpstream
+      fake.reset()
+      const { client } = yield* givenClient
+      const refused = yield* Effect.flip(client.casino.launch({ payload: { ...launchBody, currency: "JPY" } }))
+      assert.deepStrictEqual((refused as { readonly errors?: unknown }).errors, {
+        currency: [
+          "The currency field names \"JPY\", which this game's aggregator does not serve: send another currency, or " +
+          "launch a game whose aggregator serves it."
+        ]
+      })
+      assert.isFalse(fake.calls.some((call) => call.path === "/api/v2/game_launch"), "the aggregator is not asked")
+    }))
+
   it.effect("an upstream refusal is a 500 envelope with a plain message; the aggregator's answer goes to the log; the player row stays valid", () =>
     Effect.gen(function*() {
       yield* givenSyncedCatalog

@@ -36,14 +36,20 @@ const LedgerLive = Wallet.layer.pipe(
 )
 
 // Written by the test (the events it means), so read as they are.
-const events = JSON.parse(process.env.LEDGER_EVENTS ?? "[]") as ReadonlyArray<WalletEvent>
+// Amounts (bigints of minor units) cross as their decimal text, both ways.
+const events = JSON.parse(
+  process.env.LEDGER_EVENTS ?? "[]",
+  (key, value) => (key === "bet" || key === "win") && typeof value === "string" ? BigInt(value) : value
+) as ReadonlyArray<WalletEvent>
 
 const program = Effect.gen(function*() {
   const wallet = yield* Wallet
   yield* Console.log("ledger ready")
   for (const event of events) {
     const outcome = yield* wallet.handle(event, "live")
-    yield* Console.log(`outcome ${JSON.stringify(outcome)}`)
+    yield* Console.log(
+      `outcome ${JSON.stringify(outcome, (_key, value) => typeof value === "bigint" ? String(value) : value)}`
+    )
   }
   yield* Layer.launch(Layer.merge(CallbackWorker, WalletRecovery))
 })

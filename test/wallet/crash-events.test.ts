@@ -49,9 +49,17 @@ const rollback = (userCode: number, txnId: string, debitTxnId: string): Rollback
   debitTxnId
 })
 
+/**
+ * Events and outcomes cross to and from the ledger instance as JSON, where an amount (a bigint of minor units) is its
+ * decimal text: `bet`, `win` and `balance` are read back as bigints.
+ */
+const minorAsText = (_key: string, value: unknown) => typeof value === "bigint" ? String(value) : value
+const minorFromText = (key: string, value: unknown) =>
+  (key === "bet" || key === "win" || key === "balance") && typeof value === "string" ? BigInt(value) : value
+
 /** The outcomes a ledger instance has written so far, in the order it handled its events. */
 const outcomesOf = (instance: RunningProcess): Array<WalletOutcome> =>
-  instance.output.filter((line) => line.startsWith("outcome ")).map((line) => JSON.parse(line.slice(8)))
+  instance.output.filter((line) => line.startsWith("outcome ")).map((line) => JSON.parse(line.slice(8), minorFromText))
 
 /** Waits until the instance has handled `n` events; their outcomes. */
 const awaitOutcomes = (instance: RunningProcess, n: number) =>
@@ -66,7 +74,7 @@ const given = (external: string, start: number) =>
       startNode(["test/support/LedgerChild.ts"], {
         DATABASE_URL: databaseUrl,
         PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
-        LEDGER_EVENTS: JSON.stringify(events),
+        LEDGER_EVENTS: JSON.stringify(events, minorAsText),
         ...env
       }, /ledger ready/)
     const player = { external, playerId, start }
@@ -150,7 +158,7 @@ layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)(
               ["crash-rollback-1", "rollback", "applied", "debit_refused"]
             ]
           )
-          assert.strictEqual(Number(rows[1].amount), 0, "the rollback moved nothing again")
+          assert.strictEqual(BigInt(rows[1].amount), 0n, "the rollback moved nothing again")
         }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => books.reset()))),
       { timeout: 120_000 }
     )
@@ -203,7 +211,7 @@ layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)(
           const rows = yield* ledgerOf(player.playerId).pipe(Effect.provideService(SqlClient.SqlClient, sql))
           assert.deepStrictEqual(
             rows.map((row) => [row.txn_id, row.kind, row.status, row.amount]),
-            [["crash-stake-1", "bet", "applied", "-5.00"], ["crash-credit-1", "credit", "applied", "20.00"]]
+            [["crash-stake-1", "bet", "applied", "-500"], ["crash-credit-1", "credit", "applied", "2000"]]
           )
         }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => books.reset()))),
       { timeout: 120_000 }

@@ -123,10 +123,10 @@ layer(WalletApp(books).pipe(Layer.provide(logs.layer)), live)("exact wallet call
       const refunded = yield* refund(player.userCode, "same-id-1", "same-round-1")
       assert.deepStrictEqual(refunded.body, { msg: "", balance: 100 })
       assert.deepStrictEqual(
-        (yield* ledgerOf(player.playerId)).map((row) => [row.kind, row.txn_id, Number(row.amount)]),
+        (yield* ledgerOf(player.playerId)).map((row) => [row.kind, row.txn_id, BigInt(row.amount)]),
         [
-          ["bet", "same-id-1", -15],
-          ["refund", "same-id-1", 15]
+          ["bet", "same-id-1", -1500n],
+          ["refund", "same-id-1", 1500n]
         ]
       )
       yield* assertConserved(books, player, refunded.body)

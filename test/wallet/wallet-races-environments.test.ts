@@ -113,9 +113,9 @@ layer(WalletApp(books), live)("the wallet under races, test and shadow players",
           )
         }
         const ledger = yield* ledgerOf(player.playerId)
-        assert.deepStrictEqual(ledger.map((row) => [row.txn_id, row.status, Number(row.amount)]), [
-          [`${kind}-race-bet-1`, "applied", -6],
-          [`${kind}-race-refund-1`, "applied", 6]
+        assert.deepStrictEqual(ledger.map((row) => [row.txn_id, row.status, BigInt(row.amount)]), [
+          [`${kind}-race-bet-1`, "applied", -600n],
+          [`${kind}-race-refund-1`, "applied", 600n]
         ])
         yield* assertConserved(books, player, refunded.body)
       }).pipe(Effect.ensuring(restore)))

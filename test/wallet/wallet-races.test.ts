@@ -51,9 +51,9 @@ layer(WalletApp(books), live)("the wallet under races", (it) => {
         assert.deepStrictEqual((yield* refund(player.userCode, "race-refund-1", "race-round-1")).body, refunded.body)
       }
       const ledger = yield* ledgerOf(player.playerId)
-      assert.deepStrictEqual(ledger.map((row) => [row.txn_id, row.status, Number(row.amount)]), [
-        ["race-bet-1", "applied", -6],
-        ["race-refund-1", "applied", 6]
+      assert.deepStrictEqual(ledger.map((row) => [row.txn_id, row.status, BigInt(row.amount)]), [
+        ["race-bet-1", "applied", -600n],
+        ["race-refund-1", "applied", 600n]
       ])
       yield* assertConserved(books, player, refunded.body)
     }).pipe(Effect.ensuring(restore)))

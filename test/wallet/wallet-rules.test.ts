@@ -104,14 +104,14 @@ describe("the rules, as pure functions", () => {
     const answers: ReadonlyArray<[PartnerAnswer, object]> = [
       [{ _tag: "Balance", balance: 9_000n }, {
         status: "applied",
-        amount: 1_500,
-        balanceAfter: 11_500,
+        amount: 1_500n,
+        balanceAfter: 11_500n,
         rollback: false
       }],
       [{ _tag: "InsufficientFunds", balance: 500n }, {
         status: "refused",
         refusal: "INSUFFICIENT_USER_FUNDS",
-        amount: 0,
+        amount: 0n,
         rollback: false
       }],
       [{ _tag: "UnknownPlayer" }, { status: "refused", refusal: "INVALID_USER", rollback: false }],

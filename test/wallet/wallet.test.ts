@@ -90,7 +90,7 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         assert.strictEqual(yield* mirrorOf(playerId), 11_550n)
         const [entry] = yield* ledgerOf(playerId)
         assert.deepInclude(entry, { txn_id: "wb-1", kind: "bet", status: "applied", refusal: null })
-        assert.strictEqual(Number(entry.amount), 15.5)
+        assert.strictEqual(BigInt(entry.amount), 1_550n)
 
         // The bet was asked at once, signed; the win arrives through the outbox.
         const bet = books.receivedFor(transactionEventId("bet", "wb-1"))
@@ -252,13 +252,13 @@ layer(WalletApp(books, { callbacks: { timeout: Duration.seconds(1) } }), live)("
         )
 
         assert.deepStrictEqual(
-          (yield* ledgerOf(playerId)).map((entry) => [entry.txn_id, entry.status, entry.note, Number(entry.amount)]),
+          (yield* ledgerOf(playerId)).map((entry) => [entry.txn_id, entry.status, entry.note, BigInt(entry.amount)]),
           [
-            ["r-bet-1", "applied", null, -10],
-            ["r-refund-1", "applied", null, 10],
-            ["r-refund-2", "applied", "already_refunded", 0],
-            ["r-refund-3", "applied", "early_refund", 0],
-            ["r-bet-late", "refused", null, 0]
+            ["r-bet-1", "applied", null, -1_000n],
+            ["r-refund-1", "applied", null, 1_000n],
+            ["r-refund-2", "applied", "already_refunded", 0n],
+            ["r-refund-3", "applied", "early_refund", 0n],
+            ["r-bet-late", "refused", null, 0n]
           ]
         )
         yield* eventually(
