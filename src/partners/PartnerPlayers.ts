@@ -167,7 +167,10 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
       const lockBalance = SqlSchema.findOne({
         Request: Schema.Int,
         Result: Schema.Struct({ balance: Schema.NullOr(MinorFromNumeric) }),
-        execute: (playerId) => sql`SELECT balance FROM partner_players WHERE id = ${playerId} FOR UPDATE`
+        // FOR NO KEY UPDATE: decisions on the mirror take turns, while the key-share locks that rows referencing the
+        // player take (a round, a transaction, a callback written by another decision of the player) never wait on
+        // it, nor it on them (FOR UPDATE did: two decisions each holding a key share, each waiting to lock, deadlocked).
+        execute: (playerId) => sql`SELECT balance FROM partner_players WHERE id = ${playerId} FOR NO KEY UPDATE`
       })
       const modeOf = SqlSchema.findOneOption({
         Request: Schema.Int,

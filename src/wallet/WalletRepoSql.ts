@@ -38,12 +38,15 @@ const isDebitKeyTaken = violates("wallet_transactions_debit_or_tombstone")
 const isUndoneAlready = violates("wallet_transactions_one_rollback_per_debit")
 
 /** Two writers meeting on one round and one player in opposite order: PostgreSQL stops one, which tries again. */
+/** A deadlock or a serialization failure: PostgreSQL rolled the transaction back, and running it again is safe. */
+const isDeadlock = (error: unknown): error is SqlError.SqlError =>
+  SqlError.isSqlError(error) &&
+  (error.reason._tag === "DeadlockError" || error.reason._tag === "SerializationError")
+
 const retryDeadlocks = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   effect.pipe(
     Effect.retry({
-      while: (error) =>
-        SqlError.isSqlError(error) &&
-        (error.reason._tag === "DeadlockError" || error.reason._tag === "SerializationError"),
+      while: isDeadlock,
       schedule: Schedule.exponential("10 millis"),
       times: 5
     })
@@ -273,7 +276,7 @@ export const make = Effect.gen(function*() {
       SELECT * FROM recorded
     `).pipe(
       Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new RoundChanged()) : Effect.succeed(rows[0])),
-      retryDeadlocks,
+      // No retry here: it runs inside withRoundLocked's transaction, which a deadlock aborts; that one is retried whole.
       Effect.catchIf(
         isKeyTaken,
         () => Effect.fail(new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId }))
@@ -300,7 +303,13 @@ export const make = Effect.gen(function*() {
       work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>
     ) =>
       dieOnSqlError(
-        retryDeadlocks(sql.withTransaction(Effect.flatMap(lockRound(playerId, aggregator, roundId), work)))
+        retryDeadlocks(sql.withTransaction(
+          Effect.flatMap(lockRound(playerId, aggregator, roundId), work).pipe(
+            // A deadlock met by a step that cannot fail (the mirror's lock, a statement that dies on SQL errors) is
+            // the transaction's to retry, not a defect: it rolls back, and the whole decision runs again.
+            Effect.catchDefect((defect) => isDeadlock(defect) ? Effect.fail(defect) : Effect.die(defect))
+          )
+        ))
       ),
     recordDecided,
     ...reads
