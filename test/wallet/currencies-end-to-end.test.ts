@@ -12,7 +12,7 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { HttpServer } from "effect/http"
+import { HttpClient, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { type Currency, knownCurrency } from "../../src/domain/Currency.ts"
@@ -130,6 +130,11 @@ layer(
         assert.strictEqual(launched.status, 200, JSON.stringify(launched.body))
         const data = (launched.body as { data: { launch: { url: string }; partner_player: { currency: string } } }).data
         assert.strictEqual(data.partner_player.currency, code)
+        assert.strictEqual(checkAmounts(data, "launch"), 1, "the launch answers the player's balance")
+        assert.strictEqual(
+          minorOnWire((data.partner_player as { balance?: unknown }).balance, currencyOf(code), "launch balance"),
+          minorOf(starts[code], currencyOf(code))
+        )
         gamePaths[code] = new URL(data.launch.url).pathname
       }
       const players = yield* sql<{ currency: string; user_code: string }>`
@@ -182,6 +187,15 @@ layer(
         (rows) => rows[0].n === 0,
         "every callback delivered"
       )
+      // What the partner was sent (the game page lists a session's latest callbacks): amounts in its currency.
+      for (const code of ["EUR", "BTC"] as const) {
+        const shown = yield* request("GET", `${gamePaths[code]}/callbacks`)
+        const bodies = (shown.body as { callbacks: Array<{ body: Record<string, unknown> }> }).callbacks.map((c) =>
+          c.body
+        )
+        assert.isAtLeast(checkAmounts(bodies, `${code} callbacks`), 1)
+        assert.isTrue(bodies.every((body) => body.currency === code), `${code} callbacks are all in ${code}`)
+      }
 
       // What each currency moved, by the spins' own answers: the partner's balance is its start plus that.
       const sums = { EUR: 0n, BTC: 0n }
@@ -312,5 +326,18 @@ layer(
         assert.strictEqual(total("net"), held[code] - minorOf(starts[code], currency)!, `${code}: net = wallet moved`)
         assert.strictEqual(entry.counts.transactions, ofCurrency.length)
       }
+
+      // The signed JSON lines document says the same, in the same forms.
+      const document = yield* Effect.flatMap(
+        HttpClient.HttpClient,
+        (client) =>
+          client.get(`/api/partner/v1/wallet/statements/${day}?format=jsonl`, { headers: bearer(token) }).pipe(
+            Effect.flatMap((response) => response.text)
+          )
+      ).pipe(Effect.orDie)
+      const [summary, ...lines] = document.trimEnd().split("\n").map((line) => JSON.parse(line))
+      assert.deepStrictEqual(summary.currencies, statement.currencies)
+      assert.isAtLeast(checkAmounts(lines, "document"), spins.length * 3)
+      assert.deepStrictEqual(byTxn(lines), expected)
     }))
 })
