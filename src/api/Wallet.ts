@@ -5,7 +5,7 @@ import { Envelope } from "./Envelope.ts"
 import { NotFound } from "./Errors.ts"
 import { encodeWith, page, PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
 import { Callback } from "../domain/Callbacks.ts"
-import { storedCurrency } from "../domain/Currency.ts"
+import { knownCurrency, storedCurrency } from "../domain/Currency.ts"
 import { amountOnWire } from "../domain/Money.ts"
 import { refusals } from "../domain/WalletEvents.ts"
 import { StorableText } from "../domain/Text.ts"
@@ -188,9 +188,25 @@ export const instant = (edge: "start" | "end", description: string) =>
     )
   ).annotate({ message: isoMessage })
 
+const currencyMessage =
+  "The selected :attribute is invalid. Use a currency code such as BRL, EUR or BTC (codes are case-sensitive: mBTC)."
+
+/**
+ * A list's currency filter: a code this service knows (every ISO 4217 code with a minor unit, every crypto code),
+ * enabled by this deployment or not, since rows of a code since disabled are still read back. Anything else is a 422
+ * naming the field; a known code without rows is an empty list.
+ */
+export const currencyFilter = Schema.String.annotate({
+  description: "Only the entries in this currency (its code, case-sensitive)",
+  examples: ["BRL"]
+}).check(
+  Schema.makeFilter((code: string) => knownCurrency(code) !== undefined, { message: currencyMessage })
+).annotate({ message: currencyMessage })
+
 /** What a list of transactions is filtered by (the partner portal lists them the same way). */
 export const transactionsQuery = {
   external_player_id: Schema.optional(Schema.String.annotate({ examples: ["player-42"] })),
+  currency: Schema.optional(currencyFilter),
   round_id: Schema.optional(Schema.String.annotate({ examples: ["round-5521"] })),
   kind: Schema.optional(
     Schema.Literals(["bet", "refund"]).annotate({
@@ -219,7 +235,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
       )
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "The wallet transactions of the partner's players, newest first",
-      description: "Filtered by player, round, kind, status and a creation time range, paged."
+      description: "Filtered by player, currency, round, kind, status and a creation time range, paged."
     }))
   )
   .add(
@@ -283,6 +299,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
 /** A list of transactions as asked for (the contract's query), as the ledger reads it. */
 export const ledgerQueryOf = (query: {
   readonly external_player_id?: string | undefined
+  readonly currency?: string | undefined
   readonly round_id?: string | undefined
   readonly kind?: TransactionKind | undefined
   readonly status?: TransactionStatus | undefined
@@ -293,6 +310,7 @@ export const ledgerQueryOf = (query: {
 }) => ({
   filter: {
     externalPlayerId: query.external_player_id,
+    currency: query.currency,
     roundId: query.round_id,
     kind: query.kind,
     status: query.status,

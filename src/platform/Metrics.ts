@@ -38,10 +38,10 @@ export const rateLimitRefusals = Metric.counter("partner_rate_limit_refusals_tot
   incremental: true
 })
 
-/** `wallet_decisions_total{call, outcome}`: the aggregator's wallet calls by what they were answered. */
+/** `wallet_decisions_total{call, outcome, currency}`: the aggregator's wallet calls by what they were answered. */
 export const walletDecisions = Metric.counter("wallet_decisions_total", {
   description:
-    "Wallet calls from the aggregator, by call (Balance, WinBet, Refund; unread when refused before it was read) and answer (OK, INSUFFICIENT_USER_FUNDS, INVALID_USER, ROUND_REFUNDED, DUPLICATE_TRANSACTION, INVALID_REQUEST, INVALID_AGENT).",
+    "Wallet calls from the aggregator, by call (Balance, WinBet, Refund; unread when refused before it was read), answer (OK, INSUFFICIENT_USER_FUNDS, INVALID_USER, ROUND_REFUNDED, DUPLICATE_TRANSACTION, INVALID_REQUEST, INVALID_AGENT) and currency (the player's currency code; none when the call named no player of the environment or was not read).",
   incremental: true
 })
 
@@ -149,7 +149,7 @@ const answeredSeries = new Map<
   { readonly requests: Metric.Metric<number, unknown>; readonly duration: Metric.Metric<number, unknown> }
 >()
 const refusalSeries = seriesOf(rateLimitRefusals, "partner", "environment")
-const walletSeries = seriesOf(walletDecisions, "call", "outcome")
+const walletSeries = seriesOf(walletDecisions, "call", "outcome", "currency")
 const refreshSeries = seriesOf(refreshDuration, "refresh", "outcome")
 const providerCallSeries = seriesOf(sportsProviderCalls, "operation", "outcome")
 const providerCacheSeries = seriesOf(sportsProviderCache, "result")
@@ -192,9 +192,15 @@ export const recordRequest = (request: {
 export const recordRateLimitRefusal = (partner: string, environment: string) =>
   Metric.update(refusalSeries(partner, environment), 1)
 
-/** A wallet call's answer; an empty `msg` is the protocol's success, counted as `OK`. */
-export const recordWalletDecision = (call: string, msg: string) =>
-  Metric.update(walletSeries(call, msg === "" ? "OK" : msg), 1)
+/** The `currency` of a wallet decision without a player: an unknown user code, a call refused before it was read. */
+export const noCurrency = "none"
+
+/**
+ * A wallet call's answer; an empty `msg` is the protocol's success, counted as `OK`. `currency` is the player's
+ * currency code (a code this service knows, so the series stay bounded), or `noCurrency`.
+ */
+export const recordWalletDecision = (call: string, msg: string, currency: string) =>
+  Metric.update(walletSeries(call, msg === "" ? "OK" : msg, currency), 1)
 
 /** A sports provider call that reached the upstream: `outcome` is `success` or why it failed. */
 export const recordProviderCall = (operation: string, outcome: string) =>

@@ -30,7 +30,7 @@ import {
   transactionOf
 } from "../domain/WalletRecords.ts"
 import type { Environment } from "../domain/Environment.ts"
-import { recordWalletDecision } from "../platform/Metrics.ts"
+import { noCurrency, recordWalletDecision } from "../platform/Metrics.ts"
 import { makeDebitEvents } from "./DebitEvents.ts"
 import { makeLedgerSteps } from "./LedgerSteps.ts"
 import { PartnerAsks, type ShadowBalance } from "./PartnerAsks.ts"
@@ -295,10 +295,29 @@ export class Wallet extends Context.Service<Wallet, {
         }
       }
 
+      /** The player's currency, as the decision's metric is labelled (a user code's identity is kept in memory). */
+      const currencyOf = (event: WalletEvent, environment: Environment) =>
+        Effect.map(
+          players.identityByUserCode(event.userCode),
+          (identity) =>
+            Option.match(Option.filter(identity, (player) => player.environment === environment), {
+              onNone: () => noCurrency,
+              onSome: (player) => player.currency
+            })
+        )
+
       const handle = (event: WalletEvent, environment: Environment) =>
         decide(event, environment).pipe(
           Effect.tap((outcome) =>
-            recordWalletDecision(metricNameOf(event), outcome._tag === "Accepted" ? "" : outcome.refusal)
+            Effect.flatMap(
+              currencyOf(event, environment),
+              (currency) =>
+                recordWalletDecision(
+                  metricNameOf(event),
+                  outcome._tag === "Accepted" ? "" : outcome.refusal,
+                  currency
+                )
+            )
           )
         )
 

@@ -1,11 +1,12 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { HttpServer } from "effect/http"
-import { HttpApiTest } from "effect/http-api"
+import { HttpClientRequest, HttpServer } from "effect/http"
+import { HttpApiMiddleware, HttpApiTest } from "effect/http-api"
 import { randomBytes } from "node:crypto"
 import { AdminApi } from "../../src/api/admin/AdminApi.ts"
 import { Conflict, NotFound, SessionForbidden, ValidationFailed } from "../../src/api/admin/AdminErrors.ts"
 import * as AdminAuth from "../../src/admin/http/AdminAuth.ts"
+import { AdminAuth as AdminAuthMiddleware, csrfHeader } from "../../src/api/admin/AdminSecurity.ts"
 import { AdminPartnersHandlers } from "../../src/admin/http/Partners.ts"
 import { AdminWalletHandlers } from "../../src/admin/http/Wallet.ts"
 import { CallbackAdmin } from "../../src/changes/CallbackAdmin.ts"
@@ -224,5 +225,54 @@ layer(InMemoryConsole)("the console's partners and wallet over memory", (it) => 
       assert.instanceOf(yield* Effect.flip(api.wallet.callbacks({ query: { partner: "no-such-partner" } })), NotFound)
       assert.instanceOf(yield* Effect.flip(operator.wallet.redeliver({ params: { id: 987_654 } })), NotFound)
       assert.isTrue((yield* api.wallet.pending()).success)
+    }))
+
+  it.effect("wallet: ?currency= lists only that currency's entries (a known code without rows: none); a code that is no currency is 422 naming it", () =>
+    Effect.gen(function*() {
+      const email = `viewer-${unique()}@example.com`
+      yield* givenAdmin(email, "viewer")
+      const session = yield* sessionOf(email)
+      const api = yield* clientAs(session)
+      const operator = yield* as("operator")
+      const slug = `multi-${unique()}`
+      const { partner } = yield* operator.partners.create({ payload: { name: "Multi", slug } })
+      yield* givenTestBet(partner.id, `brl-${slug}`, { bet: 1_000, win: 250 }, "BRL")
+      yield* givenTestBet(partner.id, `jpy-${slug}`, { bet: 1_250, win: 0 }, "JPY")
+      const of = (
+        currency: string | undefined,
+        more: { readonly player?: string; readonly environment?: "test"; readonly transaction_id?: string } = {}
+      ) =>
+        Effect.map(
+          api.wallet.transactions({ query: { partner: slug, currency, ...more } }),
+          (found) => found.transactions.map((entry) => [entry.txnId, entry.currency, entry.bet, entry.win])
+        )
+      assert.deepStrictEqual(yield* of("JPY"), [[`jpy-${slug}`, "JPY", 1250, 0]])
+      assert.deepStrictEqual(yield* of("BRL", { player: "p-1", environment: "test" }), [[
+        `brl-${slug}`,
+        "BRL",
+        10,
+        2.5
+      ]])
+      assert.deepStrictEqual((yield* of(undefined)).length, 2)
+      assert.deepStrictEqual(yield* of("BRL", { transaction_id: `jpy-${slug}` }), [])
+      assert.deepStrictEqual(yield* of("EUR"), [])
+      // Values the typed client would refuse to send: the encoded request is sent to the raw URL.
+      for (const code of ["jpy", "YEN", "XYZ"]) {
+        const raw = yield* HttpApiTest.groups(AdminApi, ["wallet"]).pipe(Effect.provide(HttpApiMiddleware.layerClient(
+          AdminAuthMiddleware,
+          ({ next, request }) =>
+            next(HttpClientRequest.setHeaders(
+              HttpClientRequest.setUrl(request, `/admin/api/wallet/transactions?partner=${slug}&currency=${code}`),
+              { cookie: session.cookie, [csrfHeader]: session.csrf }
+            ))
+        )))
+        const refused = yield* Effect.flip(raw.wallet.transactions({ query: {} }))
+        assert.instanceOf(refused, ValidationFailed, code)
+        assert.deepStrictEqual((refused as ValidationFailed).errors, {
+          currency: [
+            "The selected currency is invalid. Use a currency code such as BRL, EUR or BTC (codes are case-sensitive: mBTC)."
+          ]
+        }, code)
+      }
     }))
 })

@@ -177,9 +177,13 @@ layer(App, live)("GET /metrics", (it) => {
       assert.strictEqual(valueOf(refusals, { partner: busy.partner.slug, environment: "live" }), 1)
 
       const decisions = family(families, "wallet_decisions_total", "counter")
-      assert.isAtLeast(valueOf(decisions, { call: "WinBet", outcome: "OK" }) ?? 0, 1)
-      assert.isAtLeast(valueOf(decisions, { call: "Balance", outcome: "INVALID_USER" }) ?? 0, 1)
-      assert.isAtLeast(valueOf(decisions, { call: "unread", outcome: "INVALID_AGENT" }) ?? 0, 1)
+      // Labelled with the player's currency code (BRL here), `none` when no player was found or the call not read.
+      assert.isAtLeast(valueOf(decisions, { call: "WinBet", outcome: "OK", currency: "BRL" }) ?? 0, 1)
+      assert.isAtLeast(valueOf(decisions, { call: "Balance", outcome: "INVALID_USER", currency: "none" }) ?? 0, 1)
+      assert.isAtLeast(valueOf(decisions, { call: "unread", outcome: "INVALID_AGENT", currency: "none" }) ?? 0, 1)
+      assert.isTrue(
+        decisions.samples.every((sample) => /^(none|[A-Za-z][A-Za-z0-9]{1,9})$/.test(sample.labels.currency))
+      )
 
       // The win waits in the outbox: no worker runs in this app.
       const pending = family(families, "callback_outbox_pending", "gauge")

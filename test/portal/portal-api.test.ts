@@ -9,6 +9,7 @@ import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { AuditRepo } from "../../src/identity/AuditRepo.ts"
 import { PartnerUsers } from "../../src/identity/PartnerUsers.ts"
+import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { ErrorMessages } from "../../src/domain/ErrorMessages.ts"
@@ -297,6 +298,41 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
         )
       }))
 
+    it.effect("?currency= lists only that currency's transactions of a player with BRL and JPY rows; a known code without rows is none", () =>
+      Effect.gen(function*() {
+        const wallet = yield* givenWalletPlayer(books, 100)
+        const jpy = yield* (yield* PartnerPlayers).arrive({
+          partnerId: wallet.partner.id,
+          environment: "live",
+          externalPlayerId: wallet.external,
+          currency: "JPY",
+          name: null,
+          email: null,
+          balance: 10_000n
+        })
+        books.balances.set(books.walletOf(wallet.external, "JPY"), 10_000n)
+        assert.strictEqual(walletAnswer(yield* winBet(wallet.userCode, "cur-brl", { bet: 2, win: 0.5 })).msg, "")
+        assert.strictEqual(walletAnswer(yield* winBet(jpy.internalUserId, "cur-jpy", { bet: 1250, win: 0 })).msg, "")
+        const { session } = yield* givenPortalUser(wallet.partner, "owner@currencies.example", "viewer")
+        const api = yield* portalClient(session)
+        const of = (currency?: string) =>
+          Effect.map(
+            api.wallet.transactions({ params: { environment: "live" }, query: { currency } }),
+            (found) => found.transactions.map((entry) => [entry.transaction_id, entry.currency, entry.bet, entry.win])
+          )
+        assert.deepStrictEqual(yield* of("JPY"), [["cur-jpy", "JPY", 1250, 0]])
+        assert.deepStrictEqual(yield* of("BRL"), [["cur-brl", "BRL", 2, 0.5]])
+        assert.deepStrictEqual((yield* of()).map(([id]) => id), ["cur-jpy", "cur-brl"])
+        assert.deepStrictEqual(yield* of("EUR"), [])
+        const refused = yield* portal("GET", "/wallet/live/transactions?currency=yen", session)
+        assert.strictEqual(refused.status, 422)
+        assert.deepStrictEqual(errorBody(refused).errors, {
+          currency: [
+            "The selected currency is invalid. Use a currency code such as BRL, EUR or BTC (codes are case-sensitive: mBTC)."
+          ]
+        })
+      }))
+
     it.effect("bad input is a 422 naming the field, never a 500", () =>
       Effect.gen(function*() {
         const { partner } = yield* givenPartner({ name: "Strict Co", slug: "strict-co" })
@@ -310,7 +346,9 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
           ["POST", "/deliveries/abc/redeliver", undefined, "id"],
           ["DELETE", "/users/abc", undefined, "id"],
           ["PATCH", "/users/1", { role: "admin" }, "role"],
-          ["GET", "/wallet/test/transactions?from=yesterday", undefined, "from"]
+          ["GET", "/wallet/test/transactions?from=yesterday", undefined, "from"],
+          ["GET", "/wallet/test/transactions?currency=brl", undefined, "currency"],
+          ["GET", "/wallet/live/transactions?currency=EURO", undefined, "currency"]
         ] as const
         for (const [method, path, json, field] of cases) {
           const answer = yield* portal(method, path, session, json)

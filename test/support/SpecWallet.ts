@@ -10,7 +10,8 @@ import { Wallet } from "../../src/wallet/Wallet.ts"
 export const givenTestBet = (
   partnerId: number,
   txnId: string,
-  amounts: { readonly bet: Minor | number; readonly win: Minor | number }
+  amounts: { readonly bet: Minor | number; readonly win: Minor | number },
+  currency = "BRL"
 ) =>
   Effect.gen(function*() {
     const player = yield* PartnerPlayers.use((players) =>
@@ -18,7 +19,7 @@ export const givenTestBet = (
         partnerId,
         environment: "test",
         externalPlayerId: "p-1",
-        currency: "BRL",
+        currency,
         name: null,
         email: null,
         balance: 100_000n

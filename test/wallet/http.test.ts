@@ -215,6 +215,35 @@ layer(Handlers)("GET /wallet over memory", (it) => {
       assert.strictEqual(future.data.meta.total, 0)
     }))
 
+  it.effect("GET /wallet/transactions?currency=: only that currency's entries; a known code without rows is empty", () =>
+    Effect.gen(function*() {
+      const brl = yield* givenPlayer()
+      const jpy = yield* (yield* PartnerPlayers).arrive({
+        partnerId: acme.id,
+        environment: "live",
+        externalPlayerId: brl.externalPlayerId,
+        currency: "JPY",
+        name: null,
+        email: null,
+        balance: 100_000n
+      })
+      yield* winBet(brl, "cur-brl", 1_000, 450)
+      yield* winBet(jpy, "cur-jpy", 1_250, 0)
+      const api = yield* client()
+      const of = (currency?: string) =>
+        Effect.map(
+          api.wallet.transactions({ query: { external_player_id: brl.externalPlayerId, currency } }),
+          (answer) => answer.data.transactions.map((t) => [t.transaction_id, t.currency, t.bet, t.win])
+        )
+      assert.deepStrictEqual(yield* of("JPY"), [["cur-jpy", "JPY", 1250, 0]])
+      assert.deepStrictEqual(yield* of("BRL"), [["cur-brl", "BRL", 10, 4.5]])
+      assert.deepStrictEqual((yield* of()).map(([id]) => id), ["cur-jpy", "cur-brl"])
+      // A code this service knows (enabled or not) with no rows: an empty page, not an error.
+      const none = yield* api.wallet.transactions({ query: { currency: "EUR", external_player_id: "player-1" } })
+      assert.deepStrictEqual([none.data.transactions, none.data.meta.total], [[], 0])
+      assert.strictEqual((yield* api.wallet.transactions({ query: { currency: "BTC" } })).data.meta.total, 0)
+    }))
+
   it.effect("GET /wallet/rounds/:round_id: the round with its transactions", () =>
     Effect.gen(function*() {
       const player = yield* givenPlayer()
@@ -269,6 +298,18 @@ layer(Handlers)("GET /wallet over memory", (it) => {
       )
       assert.instanceOf(filters, ValidationFailed)
       assert.deepStrictEqual(Object.keys((filters as ValidationFailed).errors).sort(), ["from", "status"])
+      // Not a currency code (codes are case-sensitive; a pattern alone is not enough): the contract's 422 naming it.
+      for (const code of ["brl", "EURO", "XYZ", "", "B%20RL"]) {
+        const currency = yield* Effect.flip(
+          (yield* raw(`/api/partner/v1/wallet/transactions?currency=${code}`)).wallet.transactions({ query: {} })
+        )
+        assert.instanceOf(currency, ValidationFailed, code)
+        assert.deepStrictEqual((currency as ValidationFailed).errors, {
+          currency: [
+            "The selected currency is invalid. Use a currency code such as BRL, EUR or BTC (codes are case-sensitive: mBTC)."
+          ]
+        }, code)
+      }
       const id = yield* Effect.flip(
         (yield* raw("/api/partner/v1/wallet/transactions/bad%00id")).wallet.transaction({
           params: { transaction_id: "x" },

@@ -59,7 +59,9 @@ export const AdminWalletHandlers = HttpApiBuilder.group(
           // Both environments unless one is chosen; a player id names a live player unless test is chosen.
           const scope = { partnerId: id, environment: query.environment }
           if (txn !== undefined) {
-            const found = yield* ledger.transaction(scope, txn, query.kind)
+            const found = (yield* ledger.transaction(scope, txn, query.kind)).filter((entry) =>
+              query.currency === undefined || entry.currency === query.currency
+            )
             return {
               success: true as const,
               transactions: yield* entries(found),
@@ -68,6 +70,7 @@ export const AdminWalletHandlers = HttpApiBuilder.group(
           }
           const found = yield* ledger.transactions(scope, {
             externalPlayerId: player,
+            currency: query.currency,
             roundId: text(query.round_id),
             kind: query.kind,
             status: query.status,

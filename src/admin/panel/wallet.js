@@ -1,14 +1,27 @@
 // @ts-check
-// Wallet: transactions and rounds searched by partner, player, transaction, round, status and time, each with its
-// ledger entry and callbacks (body, answer, attempts, next attempt, last error); redeliver; pending bets and failed
+// Wallet: transactions and rounds searched by partner, player, currency, transaction, round, status and time, each
+// with its ledger entry (amounts beside their currency's code) and callbacks (body, answer, attempts, next attempt, last error); redeliver; pending bets and failed
 // deliveries at a glance. Live, test or both: every transaction says which environment it is.
-import { api, attempt, canChange, navigate } from "./session.js"
-import { environmentBadge, field, fill, formValues, h, json, ledgerFilterFields, notice, table, when } from "./dom.js"
+import { api, attempt, canChange, errorText, navigate } from "./session.js"
+import {
+  environmentBadge,
+  field,
+  fill,
+  formValues,
+  h,
+  json,
+  ledgerFilterFields,
+  money,
+  notice,
+  table,
+  when
+} from "./dom.js"
 
 const searchKeys = [
   "partner",
   "environment",
   "player",
+  "currency",
   "transaction_id",
   "round_id",
   "kind",
@@ -83,10 +96,20 @@ function transactionCard(entry, region, after) {
       h("dd", {}, entry.round_id),
       h("dt", {}, "Game"),
       h("dd", {}, `${entry.game.provider ?? "—"} / ${entry.game.code ?? "—"}`),
+      h("dt", {}, "Currency"),
+      h("dd", { "data-field": "currency" }, entry.currency),
       h("dt", {}, "Bet / win / amount"),
-      h("dd", {}, `${entry.bet} / ${entry.win} / ${entry.amount}`),
+      h(
+        "dd",
+        { "data-field": "amounts" },
+        money(entry.bet, entry.currency),
+        " / ",
+        money(entry.win, entry.currency),
+        " / ",
+        money(entry.amount, entry.currency)
+      ),
       h("dt", {}, "Balance after"),
-      h("dd", {}, entry.balance_after ?? "—"),
+      h("dd", { "data-field": "balance-after" }, money(entry.balance_after, entry.currency)),
       h("dt", {}, "Refusal"),
       h("dd", {}, entry.refusal ?? "—"),
       h("dt", {}, "Answer to the aggregator"),
@@ -168,7 +191,7 @@ export async function walletPage(main, params) {
 
   let results = null
   if (found !== null) {
-    if (found.error) results = notice("error", found.error.message)
+    if (found.error) results = notice("error", errorText(found.error))
     else {
       const { meta, transactions } = found
       const pages = Math.max(1, Math.ceil(meta.total / meta.per_page))

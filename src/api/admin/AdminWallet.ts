@@ -3,7 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { PageMeta, PageQuery, PerPageQuery } from "../Paging.ts"
 import { RequestValidation } from "../RequestValidation.ts"
 import { CallbackDetail } from "../Callbacks.ts"
-import { instant, transactionFields, transactionKeys } from "../Wallet.ts"
+import { currencyFilter, instant, transactionFields, transactionKeys } from "../Wallet.ts"
 import { Environment } from "../../domain/Environment.ts"
 import { Conflict, NotFound, ValidationFailed } from "./AdminErrors.ts"
 import { AdminAuth } from "./AdminSecurity.ts"
@@ -28,6 +28,7 @@ export class AdminWalletGroup extends HttpApiGroup.make("wallet")
         /** Only this environment's transactions (both when absent; a player filter without it means live). */
         environment: Schema.optional(literal(["live", "test"])),
         player: Schema.optional(Schema.String),
+        currency: Schema.optional(currencyFilter),
         transaction_id: Schema.optional(Schema.String),
         round_id: Schema.optional(Schema.String),
         kind: Schema.optional(literal(["bet", "refund"])),
@@ -45,8 +46,8 @@ export class AdminWalletGroup extends HttpApiGroup.make("wallet")
       error: [ValidationFailed, NotFound]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary:
-        "Wallet transactions, newest first, by partner (slug), environment, player (with a partner), transaction, round, " +
-        "kind, status and time; each with its callbacks"
+        "Wallet transactions, newest first, by partner (slug), environment, player (with a partner), currency, " +
+        "transaction, round, kind, status and time; each with its callbacks"
     }))
   )
   .add(

@@ -75,12 +75,20 @@ export async function attempt(region, action, success) {
     if (success !== undefined) fill(region, notice("ok", typeof success === "function" ? success(result) : success))
     return result
   } catch (caught) {
-    const error = /** @type {Partial<ApiError>} */ (caught)
-    /** @type {Array<string>} */
-    const details = error.body?.errors ? Object.values(error.body.errors).flat().filter((m) => m !== error.message) : []
-    fill(region, notice("error", [error.message, ...details].join(" ")))
+    fill(region, notice("error", errorText(caught)))
     return undefined
   }
+}
+
+/**
+ * What a refusal says: its message, then each field's messages (a 422's `errors`), so the field at fault is named.
+ * @param {unknown} caught
+ */
+export function errorText(caught) {
+  const error = /** @type {Partial<ApiError>} */ (caught)
+  /** @type {Array<string>} */
+  const details = error.body?.errors ? Object.values(error.body.errors).flat().filter((m) => m !== error.message) : []
+  return [error.message, ...details].join(" ")
 }
 
 /**

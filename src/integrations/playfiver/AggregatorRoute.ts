@@ -7,7 +7,7 @@ import { ClientAddress } from "../../platform/ClientAddress.ts"
 import { CurrencyConfig } from "../../platform/CurrencyConfig.ts"
 import { storedCurrency } from "../../domain/Currency.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
-import { recordWalletDecision } from "../../platform/Metrics.ts"
+import { noCurrency, recordWalletDecision } from "../../platform/Metrics.ts"
 import { readBodyText } from "../../platform/RequestBody.ts"
 import { CallbacksConfig } from "../../wallet/CallbacksConfig.ts"
 import { Wallet } from "../../wallet/Wallet.ts"
@@ -69,7 +69,7 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
     Effect.as(
       Effect.logWarning("Wallet call refused").pipe(
         Effect.annotateLogs({ reason, status, remote_address: address }),
-        Effect.andThen(recordWalletDecision("unread", msg))
+        Effect.andThen(recordWalletDecision("unread", msg, noCurrency))
       ),
       HttpServerResponse.jsonUnsafe({ msg, balance: 0 }, { status, headers })
     )

@@ -86,10 +86,35 @@ export function field(label, attrs = {}, hint) {
 }
 
 /**
- * The ledger's filters both panels search transactions with: kind, status and a range of days, as the URL gives them.
+ * An amount beside its currency's code (`12.5 EUR`, `0.00000001 BTC`), exactly as the API wrote it: a number up to 3
+ * decimals or a decimal string beyond, never re-read as a float nor rounded. Null (pending, shadow): a dash.
+ * @param {number | string | null | undefined} amount
+ * @param {string} currency
+ */
+export function money(amount, currency) {
+  if (amount === null || amount === undefined) return "—"
+  return h("span.money", { "data-currency": currency }, `${String(amount)} ${currency}`)
+}
+
+/**
+ * The ledger's filters both panels search transactions with: currency, kind, status and a range of days, as the URL
+ * gives them.
  * @param {URLSearchParams} params
  */
 export const ledgerFilterFields = (params) => [
+  field(
+    "Currency",
+    {
+      name: "currency",
+      value: params.get("currency") ?? "",
+      placeholder: "Any",
+      autocomplete: "off",
+      autocapitalize: "off",
+      spellcheck: "false",
+      maxlength: 10
+    },
+    "Its code, case-sensitive: BRL, JPY, mBTC"
+  ),
   field("Kind", {
     type: "select",
     name: "kind",

@@ -1,11 +1,12 @@
 // @ts-check
-// The partner's own data: its wallet transactions and rounds per environment, as the partner API gives them, and
+// The partner's own data: its wallet transactions and rounds per environment, as the partner API gives them (each
+// amount beside its currency's code), and
 // what it uses of the rate limit and of the sports provider's quota.
-import { field, fill, formValues, h, ledgerFilterFields, notice, table, when } from "./dom.js"
-import { api, navigate } from "./session.js"
+import { field, fill, formValues, h, ledgerFilterFields, money, notice, table, when } from "./dom.js"
+import { api, errorText, navigate } from "./session.js"
 import { environments } from "./who.js"
 
-const filterKeys = ["environment", "external_player_id", "round_id", "kind", "status", "from", "to", "page"]
+const filterKeys = ["environment", "external_player_id", "currency", "round_id", "kind", "status", "from", "to", "page"]
 
 /** A transaction's callbacks, as the partner API lists them: each with its delivery state. */
 const callbacksOf = (entry) =>
@@ -34,8 +35,14 @@ const transactionsTable = (transactions) =>
       h(`span.badge.${entry.status}`, {}, entry.status),
       entry.player.external_player_id,
       entry.round_id,
-      `${entry.bet} / ${entry.win} / ${entry.amount}`,
-      entry.balance_after ?? "—",
+      [
+        money(entry.bet, entry.currency),
+        " / ",
+        money(entry.win, entry.currency),
+        " / ",
+        money(entry.amount, entry.currency)
+      ],
+      money(entry.balance_after, entry.currency),
       when(entry.created_at),
       callbacksOf(entry)
     ]),
@@ -96,14 +103,17 @@ export async function walletPage(main, params) {
         h(
           "p",
           {},
-          `Bets ${each.bet_total}, wins ${each.win_total}`,
+          "Bets ",
+          money(each.bet_total, each.currency),
+          ", wins ",
+          money(each.win_total, each.currency),
           each.refunded_early ? " (refunded before any bet of it arrived)" : ""
         ),
         transactionsTable(each.transactions)
       ])
     )
   const results = found.error ?
-    notice("error", found.error.message) :
+    notice("error", errorText(found.error)) :
     h(
       "section",
       { "aria-labelledby": "results-title" },
