@@ -24,6 +24,7 @@ import { Statements } from "./wallet/statements/Statements.ts"
 import { OperationsConfig } from "./wallet/stuck/OperationsConfig.ts"
 import { OperatorAlerts } from "./wallet/stuck/OperatorAlerts.ts"
 import { StuckAlertRepo } from "./wallet/stuck/StuckAlertRepo.ts"
+import { UnreadableCallRepo } from "./wallet/stuck/UnreadableCallRepo.ts"
 import { StuckItems } from "./wallet/stuck/StuckItems.ts"
 import { WalletOperations } from "./wallet/WalletOperations.ts"
 import { OutboxRepo } from "./wallet/outbox/OutboxRepo.ts"
@@ -134,6 +135,7 @@ export const callbacksLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) 
         CallbackOutbox.layer,
         StatementRepo.layerSql,
         StuckAlertRepo.layerSql,
+        UnreadableCallRepo.layerSql,
         OperatorAlerts.layer
       )
     ),

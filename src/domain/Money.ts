@@ -34,6 +34,15 @@ export const minorOf = (text: string, currency: Currency): Minor | undefined => 
   return whole * 10n ** BigInt(currency.exponent) + BigInt(fraction.padEnd(currency.exponent, "0") || "0")
 }
 
+/**
+ * Whether a plain decimal text has more (significant) places than the currency's minor unit: `0.001` in BRL, `10.5`
+ * in JPY. Trailing zeros are no places (`1.50` is BRL's); a text that is not a plain decimal is not finer, only wrong.
+ */
+export const isFinerThanMinorUnit = (text: string, currency: Currency): boolean => {
+  const match = plainDecimal.exec(text)
+  return match !== null && (match[2] ?? "").replace(/0+$/, "").length > currency.exponent
+}
+
 /** `1250n` in EUR -> `"12.50"`, in JPY `1250n` -> `"1250"`: the exact decimal text at the currency's exponent. */
 export const formatMinor = (minor: Minor, currency: Currency): string => {
   const sign = minor < 0n ? "-" : ""

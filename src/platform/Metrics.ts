@@ -66,7 +66,7 @@ export const outboxFailed = Metric.gauge("callback_outbox_failed", {
  */
 export const walletStuckItems = Metric.gauge("wallet_stuck_items", {
   description:
-    "Stuck wallet items now, by kind (round: open longer than WALLET_STUCK_ROUND_AFTER; bet: pending past its time-out and recovery; notification: out of delivery attempts) and environment (live, test); up to 1000 of each kind are counted."
+    "Stuck wallet items now, by kind (round: open longer than WALLET_STUCK_ROUND_AFTER; bet: pending past its time-out and recovery; notification: out of delivery attempts; amount: an aggregator's call finer than the player's currency, not yet resent readable, for 7 days at most) and environment (live, test); up to 1000 of each kind are counted."
 })
 
 /** `refresh_duration_seconds{refresh, outcome}`: catalog_full, catalog_live, casino_sync runs. */

@@ -71,6 +71,15 @@ export class WalletRepo extends Context.Service<WalletRepo, {
     kind: TransactionKind,
     txnId: string
   ): Effect.Effect<Option.Option<WalletTransaction>>
+  /**
+   * Which of these keys a transaction (of any kind) of the ledger holds: an aggregator's transaction id in one
+   * environment. An unreadable call resent readable is settled so.
+   */
+  existingTxnIds(
+    keys: ReadonlyArray<{ readonly environment: Environment; readonly aggregator: Aggregator; readonly txnId: string }>
+  ): Effect.Effect<
+    ReadonlyArray<{ readonly environment: Environment; readonly aggregator: Aggregator; readonly txnId: string }>
+  >
   /** A round's pending bets, oldest first. */
   pendingBetsOf(roundRef: number): Effect.Effect<ReadonlyArray<WalletTransaction>>
   /** Bets pending for longer than `olderThan` (their instance crashed or hung), oldest first. */

@@ -280,6 +280,18 @@ export const make = (callbacks: Array<MemoryCallback>) =>
               (t) => aged(t, at)
             )
         ),
+      existingTxnIds: (
+        keys: ReadonlyArray<
+          { readonly environment: Environment; readonly aggregator: Aggregator; readonly txnId: string }
+        >
+      ) =>
+        Effect.sync(() =>
+          keys.filter((key) =>
+            [...transactions.values()].some((t) =>
+              t.environment === key.environment && t.aggregator === key.aggregator && t.txnId === key.txnId
+            )
+          )
+        ),
       pendingBetsOf: (roundRef: number) =>
         Effect.map(now, (at) => all(at).filter((t) => t.roundRef === roundRef && t.status === "pending")),
       stalePendingBets: (olderThan: Duration.Duration, limit: number) =>

@@ -59,6 +59,18 @@ export const makeReads = (sql: SqlClient.SqlClient) => {
       sql`SELECT ${columns} FROM wallet_transactions
           WHERE environment = ${environment} AND aggregator = ${aggregator} AND kind = ${kind} AND txn_id = ${txnId}`
   })
+  const TxnKey = Schema.Struct({ environment: Environment, aggregator: Aggregator, txnId: Schema.String })
+  const existingTxnIds = SqlSchema.findAll({
+    Request: Schema.Array(TxnKey),
+    Result: TxnKey.pipe(Schema.encodeKeys({ txnId: "txn_id" })),
+    execute: (keys) =>
+      sql`
+        SELECT DISTINCT t.environment, t.aggregator, t.txn_id
+        FROM jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) AS k(environment text, aggregator text, "txnId" text)
+        JOIN wallet_transactions t ON t.environment = k.environment AND t.aggregator = k.aggregator
+          AND t.txn_id = k."txnId"
+      `
+  })
   const pendingBetsOf = SqlSchema.findAll({
     Request: Schema.Int,
     Result: TransactionRow,
@@ -80,6 +92,11 @@ export const makeReads = (sql: SqlClient.SqlClient) => {
   return {
     findTransaction: (environment: Environment, aggregator: Aggregator, kind: TransactionKind, txnId: string) =>
       Effect.orDie(findTransaction({ environment, aggregator, kind, txnId })),
+    existingTxnIds: (
+      keys: ReadonlyArray<
+        { readonly environment: Environment; readonly aggregator: Aggregator; readonly txnId: string }
+      >
+    ) => keys.length === 0 ? Effect.succeed([]) : Effect.orDie(existingTxnIds(keys)),
     pendingBetsOf: (roundRef: number) => Effect.orDie(pendingBetsOf(roundRef)),
     stalePendingBets: (olderThan: Duration.Duration, limit: number) =>
       selectTransactions(sql`

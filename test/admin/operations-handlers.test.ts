@@ -19,6 +19,7 @@ import { StatementRepo } from "../../src/wallet/statements/StatementRepo.ts"
 import { Statements } from "../../src/wallet/statements/Statements.ts"
 import { OperatorAlerts } from "../../src/wallet/stuck/OperatorAlerts.ts"
 import { StuckAlertRepo } from "../../src/wallet/stuck/StuckAlertRepo.ts"
+import { UnreadableCallRepo } from "../../src/wallet/stuck/UnreadableCallRepo.ts"
 import { StuckItems } from "../../src/wallet/stuck/StuckItems.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { type AdminSession, asAdmin, givenAdmin, sessionOf } from "../support/AdminConsole.ts"
@@ -46,6 +47,7 @@ const InMemoryConsole = AdminOperationsHandlers.pipe(
       Partners.layerNoDeps,
       StatementRepo.layerMemory,
       StuckAlertRepo.layerMemory,
+      UnreadableCallRepo.layerMemory,
       NoAlerts
     )
   ),

@@ -240,7 +240,7 @@ layer(FirstInstance, live)("stuck items and the operator alert", (it) => {
         )
         assert.deepStrictEqual(
           Object.fromEntries(stuck.map((sample) => [sample.labels.kind, sample.value])),
-          { round: 1, bet: 1, notification: 1 }
+          { round: 1, bet: 1, notification: 1, amount: 0 }
         )
 
         // Settled (recovery's work, done here by hand), the round and its bet are resolved; the bet's rollback retries

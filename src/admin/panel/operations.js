@@ -205,7 +205,14 @@ export async function statementsPage(main, params) {
   )
 }
 
-const kindNames = { round: "Round open", bet: "Bet pending", notification: "Notification failed" }
+const kindNames = {
+  round: "Round open",
+  bet: "Bet pending",
+  notification: "Notification failed",
+  amount: "Amount unreadable"
+}
+/** A kind this page does not name yet (a newer service's) still shows, as its own word. */
+const kindName = (kind) => kindNames[kind] ?? kind
 
 /** How long, in words: `3 min 20 s`. */
 const lasting = (seconds) => {
@@ -277,7 +284,8 @@ export async function stuckPage(main) {
       {},
       "What the wallet could not finish on its own: a round open too long, a bet still pending after its time-out and " +
         "the recovery pass after it, a notification whose delivery attempts ran out (the player's later notifications wait behind it; " +
-        "redeliver it from the wallet page)."
+        "redeliver it from the wallet page), an aggregator's call with an amount finer than the player's currency allows " +
+        "(nothing moved; listed until the aggregator resends it readable, for at most 7 days)."
     ),
     stuck.truncated.length === 0
       ? null
@@ -290,7 +298,7 @@ export async function stuckPage(main) {
         "Stuck now",
         ["Kind", "Partner", "Environment", "Round / transaction / event", "Player", "Since", "For", "What", "Alert"],
         stuck.items.map((item) => [
-          h("span", { "data-stuck": `${item.kind}:${item.subject}` }, kindNames[item.kind]),
+          h("span", { "data-stuck": `${item.kind}:${item.subject}` }, kindName(item.kind)),
           item.partner,
           environmentBadge(item.environment),
           walletLink(item),
@@ -311,7 +319,7 @@ export async function stuckPage(main) {
         "Resolved",
         ["Kind", "Partner", "Environment", "Round / transaction / event", "Noticed", "Resolved", "Alert"],
         stuck.resolved.map((item) => [
-          kindNames[item.kind],
+          kindName(item.kind),
           item.partner,
           environmentBadge(item.environment),
           item.subject,

@@ -113,7 +113,8 @@ export class AdminOperationsGroup extends HttpApiGroup.make("operations")
       })
     }).annotateMerge(OpenApi.annotations({
       summary:
-        "What is stuck now (rounds open too long, bets pending past their time-out, notifications out of attempts), " +
+        "What is stuck now (rounds open too long, bets pending past their time-out, notifications out of attempts, " +
+        "aggregators' calls with an amount finer than the player's currency), " +
         "each with its operator alert, and what was resolved lately"
     }))
   )

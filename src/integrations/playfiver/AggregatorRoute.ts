@@ -10,6 +10,7 @@ import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { noCurrency, recordWalletDecision } from "../../platform/Metrics.ts"
 import { readBodyText } from "../../platform/RequestBody.ts"
 import { CallbacksConfig } from "../../wallet/CallbacksConfig.ts"
+import { UnreadableCallRepo } from "../../wallet/stuck/UnreadableCallRepo.ts"
 import { Wallet } from "../../wallet/Wallet.ts"
 import { WalletCredentials } from "./WalletCredentials.ts"
 import { answerOf, CallEnvelope, readWalletCall, userCodeOf } from "./WalletProtocol.ts"
@@ -59,6 +60,7 @@ const seconds = (duration: Duration.Duration) => Math.max(1, Math.ceil(Duration.
 export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
   const wallet = yield* Wallet
   const players = yield* PartnerPlayers
+  const unreadable = yield* UnreadableCallRepo
   const { defaultCurrency } = yield* CurrencyConfig
   const credentials = yield* WalletCredentials
   const clientAddress = yield* ClientAddress
@@ -117,18 +119,36 @@ export const AggregatorRoute = HttpRouter.use(Effect.fnUntraced(function*(router
       // Amounts are in the player's currency (its row's: one per currency); a stranger's call reads in the default,
       // and the ledger refuses it anyway.
       const userCode = userCodeOf(body.success)
-      const currency = userCode === undefined
-        ? defaultCurrency
-        : Option.match(yield* players.identityByUserCode(userCode), {
-          onNone: () => defaultCurrency,
-          onSome: (player) => storedCurrency(player.currency)
-        })
+      const player = userCode === undefined ? Option.none() : yield* players.identityByUserCode(userCode)
+      const currency = Option.match(player, {
+        onNone: () => defaultCurrency,
+        onSome: (player) => storedCurrency(player.currency)
+      })
       const call = readWalletCall(body.success, agent.value.aggregator, currency)
       if (Result.isFailure(call)) {
-        const problem = typeof call.failure === "string"
-          ? call.failure
+        const failure = call.failure
+        if (typeof failure !== "string" && "_tag" in failure && failure._tag === "FinerAmount") {
+          // A known player's call (of the agent's environment) is kept for the operator: a stuck item until resent.
+          const known = Option.filter(player, (player) => player.environment === agent.value.environment)
+          if (Option.isSome(known)) {
+            yield* unreadable.record({
+              aggregator: agent.value.aggregator,
+              environment: known.value.environment,
+              partnerId: known.value.partnerId,
+              playerId: known.value.id,
+              txnId: failure.txnId,
+              roundId: failure.roundId,
+              field: failure.field,
+              amount: failure.amount,
+              currency: currency.code
+            })
+          }
+          return yield* refuse(400, "INVALID_REQUEST", failure.message, address)
+        }
+        const problem = typeof failure === "string"
+          ? failure
           : `not a Balance, WinBet or Refund call (${
-            formatIssue(call.failure.issue).issues
+            formatIssue(failure.issue).issues
               .map(({ message, path }) => `${(path ?? []).join(".") || "body"}: ${message}`)
               .join("; ")
           })`

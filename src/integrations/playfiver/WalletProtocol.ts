@@ -1,7 +1,7 @@
 import { Result, Schema, SchemaGetter } from "effect"
 import { JsonNumber, JsonNumberSchema } from "../../domain/ExactJson.ts"
 import type { Currency } from "../../domain/Currency.ts"
-import { amountOnWire, DecimalAmount, minorOf } from "../../domain/Money.ts"
+import { amountOnWire, DecimalAmount, isFinerThanMinorUnit, minorOf } from "../../domain/Money.ts"
 import { isStorableText } from "../../domain/Text.ts"
 import type { Refusal, WalletEvent, WalletOutcome } from "../../domain/WalletEvents.ts"
 import type { Aggregator } from "../../domain/Aggregator.ts"
@@ -108,16 +108,31 @@ export const CallEnvelope = Schema.Struct({
 })
 
 /**
+ * A WinBet whose amount is finer than the currency's minor unit (`slot.bet` 0.001 in BRL): no amount of it, so nothing
+ * moves; what the route records for the operator (a stuck item) when the call names a known player.
+ */
+export interface FinerAmount {
+  readonly _tag: "FinerAmount"
+  readonly txnId: string
+  readonly roundId: string
+  /** Where the amount was: `slot.bet` or `slot.win`. */
+  readonly field: "slot.bet" | "slot.win"
+  /** Its text as sent. */
+  readonly amount: string
+  readonly message: string
+}
+
+/**
  * A call read into the ledger's events, or why it cannot be. A bet without
  * a round is its own round; a refund must name its transaction and round.
- * Amounts are in the aggregator's one currency (PLAYFIVER_CURRENCY): one finer
- * than its minor unit is no amount of it, and nothing moves.
+ * Amounts are in the player's currency: one finer than its minor unit is no
+ * amount of it (FinerAmount), and nothing moves.
  */
 export const readWalletCall = (
   body: unknown,
   aggregator: Aggregator,
   currency: Currency
-): Result.Result<WalletEvent, Schema.SchemaError | string> => {
+): Result.Result<WalletEvent, Schema.SchemaError | string | FinerAmount> => {
   const wire = decodeWire(body)
   if (Result.isFailure(wire)) return Result.fail(wire.failure)
   const call = wire.success
@@ -128,10 +143,18 @@ export const readWalletCall = (
       const bet = minorOf(call.slot.bet, currency)
       const win = minorOf(call.slot.win, currency)
       if (bet === undefined || win === undefined) {
-        const [field, text] = bet === undefined ? ["bet", call.slot.bet] : ["win", call.slot.win]
-        return Result.fail(
-          `slot.${field} ${text} is finer than ${currency.code}'s minor unit (${currency.exponent} decimals).`
-        )
+        const [field, text] = bet === undefined
+          ? ["slot.bet" as const, call.slot.bet]
+          : ["slot.win" as const, call.slot.win]
+        if (!isFinerThanMinorUnit(text, currency)) return Result.fail(`${field} ${text} is above the largest amount.`)
+        return Result.fail({
+          _tag: "FinerAmount",
+          txnId: call.slot.txn_id,
+          roundId: call.slot.round_id ?? call.slot.txn_id,
+          field,
+          amount: text,
+          message: `${field} ${text} is finer than ${currency.code}'s minor unit (${currency.exponent} decimals).`
+        })
       }
       return Result.succeed({
         _tag: "DebitAndCredit",

@@ -2,6 +2,7 @@ import { Context, Duration, Effect, Layer } from "effect"
 import { environments } from "../../domain/Environment.ts"
 import {
   alertBody,
+  stuckAmount,
   stuckBet,
   type StuckItem,
   type StuckKind,
@@ -9,6 +10,7 @@ import {
   stuckNotification,
   stuckRound
 } from "../../domain/Stuck.ts"
+import { unreadableCallCurrentFor, unreadableCallKey } from "../../domain/UnreadableCalls.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { AppConfig, publicBaseUrl } from "../../platform/AppConfig.ts"
@@ -20,6 +22,7 @@ import { WalletRepo } from "../WalletRepo.ts"
 import { OperationsConfig } from "./OperationsConfig.ts"
 import { alertTimeout, OperatorAlerts } from "./OperatorAlerts.ts"
 import { type StuckAlert, StuckAlertRepo } from "./StuckAlertRepo.ts"
+import { UnreadableCallRepo } from "./UnreadableCallRepo.ts"
 
 /** What is stuck now, up to a limit of each kind; `truncated`: the kinds that had more. */
 export interface CurrentStuck {
@@ -42,7 +45,8 @@ export const maxAlertAttempts = 10
 
 /**
  * What the wallet could not finish on its own: rounds open longer than WALLET_STUCK_ROUND_AFTER, bets still
- * pending past WALLET_PENDING_TIMEOUT and the recovery pass after it, notifications whose attempts ran out. Read
+ * pending past WALLET_PENDING_TIMEOUT and the recovery pass after it, notifications whose attempts ran out, aggregators'
+ * calls whose amount was finer than the player's currency (until resent readable, for at most 7 days). Read
  * live (the console, the metric); `check`, run once per fleet on a schedule, records each new item (the first
  * sighting, fleet-wide, is the row's insert) and sends its operator alert once.
  */
@@ -64,6 +68,7 @@ export class StuckItems extends Context.Service<StuckItems, {
       const players = yield* PartnerPlayers
       const partners = yield* Partners
       const repo = yield* StuckAlertRepo
+      const unreadable = yield* UnreadableCallRepo
       const alerts = yield* OperatorAlerts
       const config = yield* OperationsConfig
       const callbacks = yield* CallbacksConfig
@@ -72,15 +77,20 @@ export class StuckItems extends Context.Service<StuckItems, {
       const stuckBetAfter = Duration.sum(callbacks.pendingTimeout, recoveryInterval(callbacks.pendingTimeout))
 
       const current = Effect.fn("StuckItems.current")(function*(limit: number) {
-        const [rounds, bets, notifications] = yield* Effect.all([
+        const [rounds, bets, notifications, received] = yield* Effect.all([
           wallet.openRounds(config.stuckRoundAfter, limit),
           wallet.stalePendingBets(stuckBetAfter, limit),
-          outbox.exhausted(limit)
-        ], { concurrency: 3 })
+          outbox.exhausted(limit),
+          unreadable.receivedWithin(unreadableCallCurrentFor, limit)
+        ], { concurrency: 4 })
+        // An unreadable call is settled once the ledger holds a transaction of its id (the aggregator resent it).
+        const resent = new Set((yield* wallet.existingTxnIds(received)).map(unreadableCallKey))
+        const amounts = received.filter((call) => !resent.has(unreadableCallKey(call)))
         const ids = new Set([
           ...rounds.map((open) => open.round.playerId),
           ...bets.map((bet) => bet.playerId),
-          ...notifications.map((n) => n.playerId)
+          ...notifications.map((n) => n.playerId),
+          ...amounts.map((call) => call.playerId)
         ])
         const owners = new Map(
           (yield* players.findByIds([...ids])).map((player) => [player.id, player.externalPlayerId])
@@ -89,12 +99,15 @@ export class StuckItems extends Context.Service<StuckItems, {
         const items = [
           ...rounds.map((open) => stuckRound(open.round, open.openSince, player(open.round.playerId))),
           ...bets.map((bet) => stuckBet(bet, player(bet.playerId))),
-          ...notifications.map((notification) => stuckNotification(notification, player(notification.playerId)))
+          ...notifications.map((notification) => stuckNotification(notification, player(notification.playerId))),
+          ...amounts.map((call) => stuckAmount(call, player(call.playerId)))
         ]
         const counted: Record<StuckKind, number> = {
           round: rounds.length,
           bet: bets.length,
-          notification: notifications.length
+          notification: notifications.length,
+          // Counted as read: a kind cut at the limit says nothing of the rest, settled or not.
+          amount: received.length
         }
         return { items, truncated: stuckKinds.filter((kind) => counted[kind] >= limit) }
       })
