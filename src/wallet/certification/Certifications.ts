@@ -94,11 +94,14 @@ export class Certifications extends Context.Service<Certifications, {
        * (also when its own is no longer enabled: the run then says which currency it played in).
        */
       const currencyOf = (partnerId: number): Effect.Effect<Currency> =>
-        Effect.map(partners.findById(partnerId), (partner) =>
-          Option.match(Option.flatMapNullishOr(partner, (p) => p.defaultCurrency), {
-            onNone: () => defaultCurrency,
-            onSome: (code) => currencies.find(code) ?? defaultCurrency
-          }))
+        Effect.map(
+          partners.findById(partnerId),
+          (partner) =>
+            Option.match(Option.flatMapNullishOr(partner, (p) => p.defaultCurrency), {
+              onNone: () => defaultCurrency,
+              onSome: (code) => currencies.find(code) ?? defaultCurrency
+            })
+        )
 
       /** The run recorded as started: the partner's test target and its test player's row in the run's currency. */
       const prepare = Effect.fn("Certifications.prepare")(
