@@ -294,14 +294,19 @@ export const CurrencyTotalsCodec = Schema.Struct({ currency: Schema.String, tota
  * The document's first line (`record: "statement"`): whose, which day, when computed, the day's counts (every
  * currency's) and, per currency of the day (ordered by code), its totals and counts; a day without activity has none.
  */
-export const StatementSummaryCodec = Schema.Struct({
+/** Whose statement, of which day, and when it was computed: the summary's first fields, in every release. */
+const summaryHead = {
   record: Schema.tag("statement"),
   partner: Schema.String,
   environment: Environment,
   date: Schema.String,
   from: IsoDate,
   to: IsoDate,
-  computedAt: IsoDate,
+  computedAt: IsoDate
+}
+
+export const StatementSummaryCodec = Schema.Struct({
+  ...summaryHead,
   counts: CountsCodec,
   currencies: Schema.Array(CurrencyTotalsCodec)
 }).pipe(Schema.encodeKeys({ computedAt: "computed_at" }))
@@ -312,13 +317,7 @@ export type StatementSummaryOnWire = typeof StatementSummaryCodec.Type
  * transaction then had (the deployment's DEFAULT_CURRENCY, which sql/0029 recorded in wallet_statement_totals).
  */
 const LegacySummaryCodec = Schema.Struct({
-  record: Schema.tag("statement"),
-  partner: Schema.String,
-  environment: Environment,
-  date: Schema.String,
-  from: IsoDate,
-  to: IsoDate,
-  computedAt: IsoDate,
+  ...summaryHead,
   totals: TotalsCodec,
   counts: CountsCodec
 }).pipe(Schema.encodeKeys({ computedAt: "computed_at" }))

@@ -5,25 +5,11 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import type { Page } from "playwright-core"
-import { adminClient, adminRequest, givenAdmin, loginAs, testPassword } from "../support/AdminConsole.ts"
-import { Browser, newPage, serverUrl, step } from "../support/Browser.ts"
+import { adminClient, adminRequest, givenAdmin, loginAs } from "../support/AdminConsole.ts"
+import { Browser, newPage, step } from "../support/Browser.ts"
+import { logIn, ready } from "../support/PanelSteps.ts"
 import { live } from "../support/live.ts"
 import { TestApp } from "../support/TestApp.ts"
-
-const ready = (page: Page) => step(() => page.waitForSelector("main[data-ready=true]"))
-
-const loggedIn = (page: Page, email: string) =>
-  Effect.gen(function*() {
-    const base = yield* serverUrl
-    yield* step(() => page.goto(`${base}/admin`))
-    yield* ready(page)
-    yield* step(() => page.getByLabel("E-mail").fill(email))
-    yield* step(() => page.getByLabel("Password").fill(testPassword))
-    yield* step(() => page.getByRole("button", { name: "Log in" }).click())
-    yield* step(() => page.getByRole("button", { name: "Log out" }).waitFor())
-    yield* ready(page)
-  })
 
 layer(Layer.merge(TestApp(), Browser.layer), live)("a partner's currencies in the console", (it) => {
   it.effect("bad codes and lists are 422s naming the field; the settings are shown and cleared", () =>
@@ -80,7 +66,7 @@ layer(Layer.merge(TestApp(), Browser.layer), live)("a partner's currencies in th
         const api = yield* adminClient(yield* loginAs("currencies@example.com"))
         const { partner } = yield* api.partners.create({ payload: { name: "Currency Console Bets" } })
         const page = yield* newPage()
-        yield* loggedIn(page, "currencies@example.com")
+        yield* logIn(page, "/admin", "currencies@example.com")
         yield* step(() => page.getByRole("navigation").getByRole("link", { name: "Partners" }).click())
         yield* ready(page)
         const row = page.locator("tr", { hasText: partner.name })

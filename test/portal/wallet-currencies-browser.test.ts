@@ -8,34 +8,15 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import type { Page } from "playwright-core"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
-import { givenAdmin, testPassword } from "../support/AdminConsole.ts"
-import { Browser, newPage, serverUrl, step } from "../support/Browser.ts"
+import { givenAdmin } from "../support/AdminConsole.ts"
+import { Browser, newPage, step } from "../support/Browser.ts"
+import { logIn, openSection, ready } from "../support/PanelSteps.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { live } from "../support/live.ts"
 import { givenPortalUser } from "../support/Portal.ts"
 import { givenPlayer, givenWalletPartner, walletAnswer, WalletApp, winBet } from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
-
-const ready = (page: Page) => step(() => page.waitForSelector("main[data-ready=true]"))
-
-const logIn = (page: Page, panel: "/admin" | "/portal", email: string) =>
-  Effect.gen(function*() {
-    const base = yield* serverUrl
-    yield* step(() => page.goto(`${base}${panel}`))
-    yield* ready(page)
-    yield* step(() => page.getByLabel("E-mail").fill(email))
-    yield* step(() => page.getByLabel("Password").fill(testPassword))
-    yield* step(() => page.getByRole("button", { name: "Log in" }).click())
-    yield* step(() => page.getByRole("button", { name: "Log out" }).waitFor())
-    yield* ready(page)
-  })
-
-const open = (page: Page, section: string) =>
-  Effect.andThen(
-    step(() => page.getByRole("navigation").getByRole("link", { name: section, exact: true }).click()),
-    ready(page)
-  )
 
 /** Searches with `currency` in the Currency field (the rest of the form as it is) and waits for the page. */
 const searchCurrency = (page: Page, currency: string) =>
@@ -80,7 +61,7 @@ layer(Layer.merge(WalletApp(books), Browser.layer), live)("amounts and their cur
         yield* givenAdmin("wallet-currencies@example.com")
         const page = yield* newPage()
         yield* logIn(page, "/admin", "wallet-currencies@example.com")
-        yield* open(page, "Wallet")
+        yield* openSection(page, "Wallet")
         yield* step(() => page.getByRole("search").getByLabel("Partner").selectOption(partner.slug))
 
         yield* searchCurrency(page, "BTC")
@@ -126,7 +107,7 @@ layer(Layer.merge(WalletApp(books), Browser.layer), live)("amounts and their cur
         yield* givenPortalUser(partner, `owner-${partner.slug}@currencies.example`)
         const page = yield* newPage()
         yield* logIn(page, "/portal", `owner-${partner.slug}@currencies.example`)
-        yield* open(page, "Wallet")
+        yield* openSection(page, "Wallet")
         const rows = page.locator("section[aria-labelledby=results-title] tbody tr")
         assert.strictEqual(yield* step(() => rows.count()), 2)
 

@@ -1,7 +1,5 @@
 import { Clock, Context, Duration, Effect, Layer, Schema, Struct } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { Aggregator } from "../../domain/Aggregator.ts"
-import { Environment } from "../../domain/Environment.ts"
 import { type NewUnreadableCall, UnreadableCall, unreadableCallKey } from "../../domain/UnreadableCalls.ts"
 import { IdFromBigInt, interval } from "../../platform/SqlCodecs.ts"
 
@@ -40,17 +38,7 @@ export class UnreadableCallRepo extends Context.Service<UnreadableCallRepo, {
       const selected = sql.literal(columns)
 
       const record = SqlSchema.findAll({
-        Request: Schema.Struct({
-          aggregator: Aggregator,
-          environment: Environment,
-          partnerId: Schema.Int,
-          playerId: Schema.Int,
-          txnId: Schema.String,
-          roundId: Schema.String,
-          field: Schema.String,
-          amount: Schema.String,
-          currency: Schema.String
-        }),
+        Request: Schema.Struct(Struct.omit(UnreadableCall.fields, ["ref", "receivedAt"])),
         Result: Schema.Struct({ id: IdFromBigInt }),
         execute: (call) =>
           sql`
