@@ -44,12 +44,25 @@ const setUp = (sql: SqlClient.SqlClient) =>
     const wallet = yield* partnerWallet(partner.webhook_secret)
     yield* sql`UPDATE partner_environments SET callback_url = ${`${wallet}/wallet`}
                WHERE partner_id = ${Number(partner.id)} AND environment = 'live'`
-    const codes = yield* sql<{ internal_user_id: string }>`
-      INSERT INTO partner_players (partner_id, environment, external_player_id, balance)
-      SELECT ${Number(partner.id)}, 'live', 'bench-player-' || n, 1000000 FROM generate_series(1, ${players}) AS n
-      ON CONFLICT (partner_id, environment, external_player_id) DO UPDATE SET balance = EXCLUDED.balance
-      RETURNING internal_user_id::text
+    // A baseline revision from before currencies keeps balances in units and players without a currency.
+    const [{ currencies }] = yield* sql<{ currencies: boolean }>`
+      SELECT EXISTS (SELECT 1 FROM information_schema.columns
+                     WHERE table_name = 'partner_players' AND column_name = 'currency') AS currencies
     `
+    const codes = currencies
+      ? yield* sql<{ internal_user_id: string }>`
+          INSERT INTO partner_players (partner_id, environment, external_player_id, currency, balance)
+          SELECT ${Number(partner.id)}, 'live', 'bench-player-' || n, 'BRL', 100000000
+          FROM generate_series(1, ${players}) AS n
+          ON CONFLICT (partner_id, environment, external_player_id, currency) DO UPDATE SET balance = EXCLUDED.balance
+          RETURNING internal_user_id::text
+        `
+      : yield* sql<{ internal_user_id: string }>`
+          INSERT INTO partner_players (partner_id, environment, external_player_id, balance)
+          SELECT ${Number(partner.id)}, 'live', 'bench-player-' || n, 1000000 FROM generate_series(1, ${players}) AS n
+          ON CONFLICT (partner_id, environment, external_player_id) DO UPDATE SET balance = EXCLUDED.balance
+          RETURNING internal_user_id::text
+        `
     const [agent] = yield* sql<{ value: string }>`SELECT value FROM service_secrets WHERE name = 'sandbox_agent_secret'`
     return { wallet, userCodes: codes.map((row) => Number(row.internal_user_id)), agentSecret: agent.value }
   })
