@@ -76,9 +76,12 @@ export const unknownCrypto = (codes: ReadonlyArray<string>): string | undefined 
   codes.find((code) => !cryptoCurrencies.some((currency) => currency.code === code))
 
 /** The currency a code names among every currency this service knows, enabled or not (for rows already written). */
-export const knownCurrency = (code: string): Currency | undefined =>
-  fiatCurrencies.find((currency) => currency.code === code) ??
-    cryptoCurrencies.find((currency) => currency.code === code)
+export const knownCurrency = (code: string): Currency | undefined => everyCurrency.get(code)
+
+// Looked up on every amount the wallet reads or writes: by key, not by scanning the table.
+const everyCurrency: ReadonlyMap<string, Currency> = new Map(
+  [...fiatCurrencies, ...cryptoCurrencies].map((currency) => [currency.code, currency])
+)
 
 /** The currency of a code this service stored (a player's, a transaction's): one it does not know is a defect. */
 export const storedCurrency = (code: string): Currency => {
