@@ -4,18 +4,17 @@ import { Environment } from "../domain/Environment.ts"
 import { storedCurrency } from "../domain/Currency.ts"
 import { amountOnWire, isPlainDecimal } from "../domain/Money.ts"
 import {
-  type Difference,
   isDay,
   type LegacyCurrency,
   lineOnWire,
   linesOf,
-  type Reconciliation,
   type StatementLine,
   StatementLineCodec,
   type StatementSummary,
   StatementSummaryCodec,
   summaryOnWire
 } from "../domain/Statements.ts"
+import { type Difference, type Reconciliation } from "../domain/StatementReconciliation.ts"
 import { TransactionKind } from "../domain/Wallet.ts"
 import { Envelope } from "./Envelope.ts"
 import { NotFound, TooManyRequests, ValidationFailed } from "./Errors.ts"

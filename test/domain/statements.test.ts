@@ -11,11 +11,11 @@ import {
   linesOf,
   nextDay,
   previousDay,
-  reconcile,
   type StatementLine,
   summaryOf,
   totalsOf
 } from "../../src/domain/Statements.ts"
+import { reconcile } from "../../src/domain/StatementReconciliation.ts"
 
 const line = (overrides: Partial<StatementLine> & Pick<StatementLine, "txnId">): StatementLine => ({
   kind: "bet",

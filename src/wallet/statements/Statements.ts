@@ -9,16 +9,18 @@ import {
   type LegacyCurrency,
   linesOf,
   nextDay,
-  type PostedTotals,
-  type PostedTransaction,
   previousDay,
-  reconcile,
-  type Reconciliation,
   type StatementLine,
   statementLine,
   type StatementSummary,
   summaryOf
 } from "../../domain/Statements.ts"
+import {
+  type PostedTotals,
+  type PostedTransaction,
+  reconcile,
+  type Reconciliation
+} from "../../domain/StatementReconciliation.ts"
 import { CallbackTargets } from "../../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { Partners } from "../../partners/Partners.ts"

@@ -17,13 +17,12 @@ import {
 } from "../../api/Statements.ts"
 import { type Currency, knownCurrency } from "../../domain/Currency.ts"
 import { type Minor, signedMinorOf } from "../../domain/Money.ts"
+import { linesOf, totalsFields } from "../../domain/Statements.ts"
 import {
-  linesOf,
   type PostedCurrencyTotals,
   type PostedTotals,
-  type PostedTransaction,
-  totalsFields
-} from "../../domain/Statements.ts"
+  type PostedTransaction
+} from "../../domain/StatementReconciliation.ts"
 import { PartnerRateLimit } from "../../partners/PartnerRateLimit.ts"
 import { validationErrors } from "../../platform/RequestRefusals.ts"
 import { Statements } from "./Statements.ts"
