@@ -14,7 +14,7 @@ import {
   StatementSummaryCodec,
   summaryOnWire
 } from "../domain/Statements.ts"
-import { type Difference, type Reconciliation } from "../domain/StatementReconciliation.ts"
+import type { Difference, Reconciliation } from "../domain/StatementReconciliation.ts"
 import { TransactionKind } from "../domain/Wallet.ts"
 import { Envelope } from "./Envelope.ts"
 import { NotFound, TooManyRequests, ValidationFailed } from "./Errors.ts"

@@ -18,11 +18,7 @@ import {
 import { type Currency, knownCurrency } from "../../domain/Currency.ts"
 import { type Minor, signedMinorOf } from "../../domain/Money.ts"
 import { linesOf, totalsFields } from "../../domain/Statements.ts"
-import {
-  type PostedCurrencyTotals,
-  type PostedTotals,
-  type PostedTransaction
-} from "../../domain/StatementReconciliation.ts"
+import type { PostedCurrencyTotals, PostedTotals, PostedTransaction } from "../../domain/StatementReconciliation.ts"
 import { PartnerRateLimit } from "../../partners/PartnerRateLimit.ts"
 import { validationErrors } from "../../platform/RequestRefusals.ts"
 import { Statements } from "./Statements.ts"
