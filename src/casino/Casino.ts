@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Result, Schema } from "effect"
 import { launchCurrency } from "../domain/Currency.ts"
 import type { PlayerLaunch } from "../domain/Casino.ts"
-import { minorOf } from "../domain/Money.ts"
+import { isFinerThanMinorUnit, minorOf } from "../domain/Money.ts"
 import { CurrencyConfig } from "../platform/CurrencyConfig.ts"
 import { type PartnerAccess, PartnerPlayer } from "../domain/Partner.ts"
 import { appliedRtp, type RtpPolicy } from "../domain/RtpPolicy.ts"
@@ -94,8 +94,8 @@ export class Casino extends Context.Service<Casino, {
           return yield* new LaunchRefused({
             errors: {
               player_balance: [
-                // Read at the finest scale any amount has: refused there, it is above the largest amount.
-                minorOf(request.playerBalance, { ...currency, exponent: 18 }) === undefined
+                // Not finer than the currency, and still refused: above the largest amount.
+                !isFinerThanMinorUnit(request.playerBalance, currency)
                   ? "The player balance field must be an amount from 0 to 1000000000000."
                   : currency.exponent === 0
                   ? `The player balance field must be a whole number of ${currency.code}.`
