@@ -7,7 +7,7 @@
  * with nothing written, never rounded.
  */
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Fiber, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { knownCurrency } from "../../src/domain/Currency.ts"
@@ -15,6 +15,7 @@ import { amountOnWire, minorOf } from "../../src/domain/Money.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
+import { AnotherInstance } from "../support/TestApp.ts"
 import {
   givenWalletPartner,
   ledgerOf,
@@ -151,6 +152,48 @@ layer(WalletApp(books), live)("a player's currencies", (it) => {
       // The rows are one player's at the partner, three balances under its id.
       assert.strictEqual(books.walletOf(external, "BRL"), external)
       assert.notStrictEqual(books.walletOf(external, "JPY"), books.walletOf(external, "BTC"))
+    }).pipe(Effect.ensuring(Effect.sync(() => books.reset()))))
+
+  it.effect("on two instances, a KWD and an EUR refund arriving while its bet waits at the partner, and the bet's repeat", () =>
+    Effect.gen(function*() {
+      const { partner } = yield* givenWalletPartner(books)
+      const external = `fleet-${partner.id}`
+      const rows = [
+        yield* givenRow(partner.id, external, "KWD", "10.005"),
+        yield* givenRow(partner.id, external, "EUR", "20.01")
+      ]
+      const amounts: Record<string, { bet: string; win: string }> = {
+        KWD: { bet: "1.234", win: "0.001" },
+        EUR: { bet: "2.55", win: "0.07" }
+      }
+      const other = yield* Layer.build(AnotherInstance())
+      books.behaviour = "slow"
+      books.delayMillis = 600
+      for (const row of rows) {
+        const { bet, win } = amounts[row.currency]
+        const id = `${row.currency}-fleet-${partner.id}`
+        const waiting = yield* Effect.forkChild(winBetText(row.userCode, id, bet, win, `round-${id}`))
+        yield* eventually(
+          Effect.sync(() => books.receivedFor(transactionEventId("bet", id)).length),
+          (n) => n === 1,
+          `the ${row.currency} bet at the partner`
+        )
+        // The other instance takes the refund of the waiting bet's round and a repeat of the bet, at once.
+        const [refunded, repeated] = yield* Effect.all([
+          refund(row.userCode, `refund-${id}`, `round-${id}`),
+          winBetText(row.userCode, id, bet, win, `round-${id}`)
+        ], { concurrency: "unbounded" }).pipe(Effect.provide(other))
+        const first = yield* Fiber.join(waiting)
+        assert.deepStrictEqual([first.status, refunded.status, repeated.status], [200, 200, 200])
+        assert.deepStrictEqual(repeated.body, first.body, `the ${row.currency} repeat gets the bet's answer`)
+        books.behaviour = "fine"
+        const { applied, ledger } = yield* assertConservedRow(row)
+        assert.strictEqual(applied, 0n, `the ${row.currency} round undone: its stake back, its win taken back`)
+        assert.strictEqual(ledger.filter((entry) => entry.kind === "bet").length, 1, `one ${row.currency} bet`)
+        books.behaviour = "slow"
+      }
+      assert.strictEqual(heldBy(rows[0]), rows[0].start, "KWD where it started, to the fils")
+      assert.strictEqual(heldBy(rows[1]), rows[1].start, "EUR where it started, to the cent")
     }).pipe(Effect.ensuring(Effect.sync(() => books.reset()))))
 
   it.effect("amounts at scales 0, 2, 3 and 8 travel exactly: call, ledger, callback body, answer", () =>
