@@ -1,16 +1,13 @@
 import { Effect, Option, Schema, Struct } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
-  caseChecks,
-  CaseKey,
-  caseKeys,
   CaseResult,
-  cases,
   Certification,
   type Certification as CertificationRecord,
   Exchange,
   Timing
 } from "../domain/Certification.ts"
+import { caseChecks, CaseKey, caseKeys, cases } from "../domain/CertificationCaseTexts.ts"
 import { storedCurrency } from "../domain/Currency.ts"
 import { amountOnWire } from "../domain/Money.ts"
 import { isStorable, StorableText } from "../domain/Text.ts"

@@ -7,15 +7,15 @@ import type { RtpPolicy } from "../domain/RtpPolicy.ts"
 import { AuditRepo } from "../identity/AuditRepo.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import type { SlugTaken } from "../partners/PartnerRepo.ts"
-import {
-  type CreatedPartner,
-  type CurrencyChange,
-  type InvalidPartnerInput,
-  type NewPartner,
-  type PartnerChanges,
-  type PartnerNotFound,
-  Partners
-} from "../partners/Partners.ts"
+import type {
+  CreatedPartner,
+  CurrencyChange,
+  InvalidPartnerInput,
+  NewPartner,
+  PartnerChanges,
+  PartnerNotFound
+} from "../partners/PartnerInputs.ts"
+import { Partners } from "../partners/Partners.ts"
 import { CertificationRepo } from "../wallet/certification/CertificationRepo.ts"
 import { type ClearedTestData, TestData } from "../wallet/TestData.ts"
 import { liveTokenGate } from "./CertificationAdmin.ts"

@@ -129,34 +129,6 @@ export type OpenedBet =
   /** The round was refunded (perhaps before this bet arrived), or the player is no longer there: nothing was written. */
   | { readonly _tag: "NotOpened" }
 
-/** A round open now, and since when (its oldest pending bet). */
-export interface OpenRound {
-  readonly round: Round
-  readonly openSince: Date
-}
-
-export interface RoundFilter {
-  readonly partnerId?: number | undefined
-  readonly environment?: Environment | undefined
-  /** A player's rows (one per currency it played in). */
-  readonly playerIds?: ReadonlyArray<number> | undefined
-  readonly roundId: string
-}
-
-export interface TransactionFilter {
-  readonly partnerId?: number | undefined
-  readonly environment?: Environment | undefined
-  /** A player's rows (one per currency it played in). */
-  readonly playerIds?: ReadonlyArray<number> | undefined
-  readonly currency?: string | undefined
-  readonly txnId?: string | undefined
-  readonly kind?: TransactionKind | undefined
-  readonly roundId?: string | undefined
-  readonly status?: TransactionStatus | undefined
-  readonly from?: Date | undefined
-  readonly to?: Date | undefined
-}
-
 /** What one decision writes: how its transaction ends and the callbacks recorded with it. */
 export interface Decided {
   readonly outcome: Outcome

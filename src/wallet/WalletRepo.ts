@@ -5,17 +5,15 @@ import type { Aggregator } from "../domain/Aggregator.ts"
 import type { Environment } from "../domain/Environment.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
+import type { OpenRound, RoundFilter, TransactionFilter } from "../domain/WalletQueries.ts"
 import type {
   DebitRolledBack,
   NewTransaction,
   OpenedBet,
-  OpenRound,
   Outcome,
   RoundChanged,
-  RoundFilter,
   RoundWrite,
-  TransactionExists,
-  TransactionFilter
+  TransactionExists
 } from "../domain/WalletRecords.ts"
 import * as WalletRepoMemory from "./WalletRepoMemory.ts"
 import * as WalletRepoSql from "./WalletRepoSql.ts"

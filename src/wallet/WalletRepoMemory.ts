@@ -5,17 +5,15 @@ import type { Environment } from "../domain/Environment.ts"
 import type { PlayerIdentity } from "../domain/Partner.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
+import type { OpenRound, RoundFilter, TransactionFilter } from "../domain/WalletQueries.ts"
 import {
   DebitRolledBack,
   type NewTransaction,
-  type OpenRound,
   type Outcome,
   RoundChanged,
-  type RoundFilter,
   type RoundWrite,
   storedAnswer,
-  TransactionExists,
-  type TransactionFilter
+  TransactionExists
 } from "../domain/WalletRecords.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 

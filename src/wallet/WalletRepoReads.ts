@@ -4,7 +4,7 @@ import { Aggregator } from "../domain/Aggregator.ts"
 import { Environment } from "../domain/Environment.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import { TransactionKind } from "../domain/Wallet.ts"
-import type { OpenRound, RoundFilter, TransactionFilter } from "../domain/WalletRecords.ts"
+import type { OpenRound, RoundFilter, TransactionFilter } from "../domain/WalletQueries.ts"
 import { interval } from "../platform/SqlCodecs.ts"
 import {
   decodeCount,

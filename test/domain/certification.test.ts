@@ -6,17 +6,11 @@ import { assert, describe, it } from "@effect/vitest"
 import { betBody } from "../../src/domain/Callbacks.ts"
 import { storedCurrency } from "../../src/domain/Currency.ts"
 import {
-  amountText,
   answerReading,
-  caseAmounts,
-  caseChecks,
-  caseKeys,
-  cases,
   certificationBody,
   certificationEventId,
   compared,
   type Exchange,
-  failureReason,
   isCertificationId,
   liveTokenRefusal,
   newCertificationId,
@@ -25,6 +19,14 @@ import {
   timingOf,
   timingProblems
 } from "../../src/domain/Certification.ts"
+import {
+  amountText,
+  caseAmounts,
+  caseChecks,
+  caseKeys,
+  cases,
+  failureReason
+} from "../../src/domain/CertificationCaseTexts.ts"
 
 const exchange = (millis: number): Exchange => ({
   label: "balance",

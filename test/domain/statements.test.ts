@@ -4,17 +4,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { appliedRtp, parseRtpPolicy, rtpPolicyText } from "../../src/domain/RtpPolicy.ts"
-import {
-  computeStatement,
-  dayOf,
-  isDay,
-  linesOf,
-  nextDay,
-  previousDay,
-  type StatementLine,
-  summaryOf,
-  totalsOf
-} from "../../src/domain/Statements.ts"
+import { dayOf, isDay, nextDay, previousDay, type StatementLine, totalsOf } from "../../src/domain/Statements.ts"
+import { computeStatement, linesOf, summaryOf } from "../../src/domain/StatementDocument.ts"
 import { reconcile } from "../../src/domain/StatementReconciliation.ts"
 
 const line = (overrides: Partial<StatementLine> & Pick<StatementLine, "txnId">): StatementLine => ({

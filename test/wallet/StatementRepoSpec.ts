@@ -1,7 +1,7 @@
 import { assert, type Vitest } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { Environment } from "../../src/domain/Environment.ts"
-import { computeStatement } from "../../src/domain/Statements.ts"
+import { computeStatement } from "../../src/domain/StatementDocument.ts"
 import type { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
 import { type NewStatement, StatementRepo } from "../../src/wallet/statements/StatementRepo.ts"
 import { givenRepoPartner } from "../support/RepoPartner.ts"

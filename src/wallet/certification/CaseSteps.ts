@@ -1,12 +1,6 @@
 import { Clock, Effect } from "effect"
-import {
-  amountText,
-  type CaseKey,
-  type CaseResult,
-  compared,
-  failureReason,
-  type Timing
-} from "../../domain/Certification.ts"
+import { type CaseResult, compared, type Timing } from "../../domain/Certification.ts"
+import { amountText, type CaseKey, failureReason } from "../../domain/CertificationCaseTexts.ts"
 import type { Minor } from "../../domain/Money.ts"
 import type { PartnerAnswer } from "../../domain/Wallet.ts"
 import type { PartnerCallbacks } from "../outbox/PartnerCallbacks.ts"

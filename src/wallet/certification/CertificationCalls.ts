@@ -10,14 +10,13 @@ import {
   winBody
 } from "../../domain/Callbacks.ts"
 import {
-  amountText,
   answerReading,
-  type CaseKey,
   certificationBody,
   certificationEventId,
   certificationHeader,
   type Exchange
 } from "../../domain/Certification.ts"
+import { amountText, type CaseKey } from "../../domain/CertificationCaseTexts.ts"
 import type { Currency } from "../../domain/Currency.ts"
 import type { Minor } from "../../domain/Money.ts"
 import { type CallbackTarget, signingSecrets } from "../../domain/Partner.ts"

@@ -1,13 +1,13 @@
 import { Partners } from "../../partners/Partners.ts"
 import { Cause, Context, Duration, Effect, Exit, FiberSet, Layer, Option, Schema } from "effect"
 import {
-  caseKeys,
   type CaseResult,
   type Certification,
   newCertificationId,
   outcome,
   type StartedVia
 } from "../../domain/Certification.ts"
+import { caseKeys } from "../../domain/CertificationCaseTexts.ts"
 import type { Currency } from "../../domain/Currency.ts"
 import { CallbackTargets } from "../../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"

@@ -1,7 +1,8 @@
 import { Context, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { Environment } from "../../domain/Environment.ts"
-import { type ComputedStatement, nextDay } from "../../domain/Statements.ts"
+import { nextDay } from "../../domain/Statements.ts"
+import type { ComputedStatement } from "../../domain/StatementDocument.ts"
 import { IdFromBigInt, MinorFromNumeric } from "../../platform/SqlCodecs.ts"
 import { rowsOf } from "../../platform/SqlRows.ts"
 

@@ -2,19 +2,14 @@ import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { createHmac } from "node:crypto"
 import { type Environment, environments } from "../../domain/Environment.ts"
 import { signingSecrets } from "../../domain/Partner.ts"
+import { dayOf, dayStart, nextDay, previousDay, type StatementLine, statementLine } from "../../domain/Statements.ts"
 import {
   computeStatement,
-  dayOf,
-  dayStart,
   type LegacyCurrency,
   linesOf,
-  nextDay,
-  previousDay,
-  type StatementLine,
-  statementLine,
   type StatementSummary,
   summaryOf
-} from "../../domain/Statements.ts"
+} from "../../domain/StatementDocument.ts"
 import {
   type PostedTotals,
   type PostedTransaction,

@@ -6,18 +6,18 @@ import { ErrorMessages, TooManyRequests, ValidationFailed } from "../../api/Erro
 import { page } from "../../api/Paging.ts"
 import { respond } from "../../api/Respond.ts"
 import { CurrentPartner } from "../../api/Security.ts"
+import { type PostedRecord, reconciliationMaxBytes } from "../../api/Statements.ts"
 import {
-  type PostedRecord,
   reconciliationAnswer,
-  reconciliationMaxBytes,
   statementAnswer,
   statementDocument,
   statementNotReady,
   wantsDocument
-} from "../../api/Statements.ts"
+} from "../../api/StatementsEdge.ts"
 import { type Currency, knownCurrency } from "../../domain/Currency.ts"
 import { type Minor, signedMinorOf } from "../../domain/Money.ts"
-import { linesOf, totalsFields } from "../../domain/Statements.ts"
+import { totalsFields } from "../../domain/Statements.ts"
+import { linesOf } from "../../domain/StatementDocument.ts"
 import type { PostedCurrencyTotals, PostedTotals, PostedTransaction } from "../../domain/StatementReconciliation.ts"
 import { PartnerRateLimit } from "../../partners/PartnerRateLimit.ts"
 import { validationErrors } from "../../platform/RequestRefusals.ts"
