@@ -25,6 +25,7 @@ import { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { RequestValidationLive } from "../../src/routes.ts"
 import { CertificationRepo } from "../../src/wallet/certification/CertificationRepo.ts"
+import * as CertificationRepoMemory from "../../src/wallet/certification/CertificationRepoMemory.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
 import { PartnerCallbacks } from "../../src/wallet/outbox/PartnerCallbacks.ts"
 import { LoginRefused } from "../../src/identity/SignIn.ts"
@@ -46,7 +47,9 @@ const InMemoryConsole = Layer.mergeAll(AdminPartnerUsersHandlers, AdminCertifica
     Certifications.layerNoDeps.pipe(Layer.provide(Layer.mergeAll(PartnerCallbacks.layer, CallbackTargetsOfRepo))),
     AuditRepo.layerMemory
   )),
-  Layer.provideMerge(Layer.mergeAll(Partners.layerNoDeps, CertificationRepo.layerMemory, PartnerPlayers.layerMemory)),
+  Layer.provideMerge(
+    Layer.mergeAll(Partners.layerNoDeps, CertificationRepoMemory.layerMemory, PartnerPlayers.layerMemory)
+  ),
   Layer.provideMerge(Layer.mergeAll(PartnerRepo.layerMemory, CallbackUrlPolicy.layer)),
   Layer.provideMerge(TestConfig()),
   Layer.provideMerge(HttpServer.layerServices)

@@ -20,6 +20,7 @@ import { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { RequestValidationLive } from "../../src/routes.ts"
 import { CertificationRepo } from "../../src/wallet/certification/CertificationRepo.ts"
+import * as CertificationRepoMemory from "../../src/wallet/certification/CertificationRepoMemory.ts"
 import { CallbackOutbox } from "../../src/wallet/outbox/CallbackOutbox.ts"
 import { OutboxRepo } from "../../src/wallet/outbox/OutboxRepo.ts"
 import { PartnerCallbacks } from "../../src/wallet/outbox/PartnerCallbacks.ts"
@@ -59,7 +60,7 @@ const InMemoryConsole = Layer.mergeAll(AdminPartnersHandlers, AdminWalletHandler
     Layer.mergeAll(
       WalletRepo.layerMemory,
       Partners.layerNoDeps,
-      CertificationRepo.layerMemory,
+      CertificationRepoMemory.layerMemory,
       AuditRepo.layerMemory,
       TakingPartner,
       NoTestData

@@ -21,6 +21,7 @@ import { PortalTokensHandlers, PortalWebhooksHandlers } from "../../src/portal/h
 import * as PortalAuth from "../../src/portal/http/PortalAuth.ts"
 import { RequestValidationLive } from "../../src/routes.ts"
 import { CertificationRepo } from "../../src/wallet/certification/CertificationRepo.ts"
+import * as CertificationRepoMemory from "../../src/wallet/certification/CertificationRepoMemory.ts"
 import { CallbackOutbox } from "../../src/wallet/outbox/CallbackOutbox.ts"
 import { OutboxRepo } from "../../src/wallet/outbox/OutboxRepo.ts"
 import { PartnerCallbacks } from "../../src/wallet/outbox/PartnerCallbacks.ts"
@@ -71,7 +72,7 @@ const InMemoryPortal = Layer.mergeAll(PortalTokensHandlers, PortalWebhooksHandle
   Layer.provideMerge(Layer.mergeAll(
     WalletRepo.layerMemory,
     Partners.layerNoDeps,
-    CertificationRepo.layerMemory,
+    CertificationRepoMemory.layerMemory,
     AuditRepo.layerMemory,
     AnsweringPartner,
     NoTestData

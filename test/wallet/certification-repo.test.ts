@@ -9,6 +9,7 @@ import { TestClock } from "effect/testing"
 import { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
 import { CallbacksConfig } from "../../src/wallet/CallbacksConfig.ts"
 import { CertificationRepo } from "../../src/wallet/certification/CertificationRepo.ts"
+import * as CertificationRepoMemory from "../../src/wallet/certification/CertificationRepoMemory.ts"
 import { testCallbacksConfig } from "../support/TestApp.ts"
 import { TestDatabase } from "../support/TestDatabase.ts"
 import { certificationRepoSpec } from "./CertificationRepoSpec.ts"
@@ -37,7 +38,7 @@ layer(
     )
 )
 
-layer(Layer.mergeAll(CertificationRepo.layerMemory, PartnerRepo.layerMemory).pipe(Layer.provide(config)))(
+layer(Layer.mergeAll(CertificationRepoMemory.layerMemory, PartnerRepo.layerMemory).pipe(Layer.provide(config)))(
   "CertificationRepo over memory",
   (it) => certificationRepoSpec(it, (_id, by) => TestClock.adjust(by))
 )

@@ -1,4 +1,4 @@
-import { Clock, Context, Duration, Effect, Layer, Option, Schema, Struct } from "effect"
+import { Context, Duration, Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { IsoDate } from "../../domain/IsoDate.ts"
 import {
@@ -93,8 +93,9 @@ const amount = (minor: bigint | null) => minor === null ? null : minor.toString(
 
 // A run stops after 3 calls without an answer, so no case takes more than a few time-outs: a run untouched for
 // this long has no instance running it any more.
-const staleAfterOf = (timeout: Duration.Duration) => Duration.max(Duration.minutes(5), Duration.times(timeout, 30))
-const abandoned = "The run stopped before it finished: the instance running it stopped. Start it again."
+export const staleAfterOf = (timeout: Duration.Duration) =>
+  Duration.max(Duration.minutes(5), Duration.times(timeout, 30))
+export const abandoned = "The run stopped before it finished: the instance running it stopped. Start it again."
 
 /**
  * The wallet certification's tables: its runs, their cases and the partners that require a passed run before their
@@ -265,119 +266,6 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
               Effect.asVoid,
               Effect.orDie
             )
-      })
-    })
-  )
-
-  /**
-   * The same rules over memory, for tests without PostgreSQL: one running run per partner (a stale one, untouched
-   * for longer than a run could take by the Clock, reads as interrupted and is closed when the partner starts
-   * another), cases once per position and key in the run's order, newest runs first. `lockPartner` holds nothing:
-   * memory has no transaction to hold a lock until, so the race it serializes is a test for the SQL layer. Its
-   * partners are not checked (the SQL's foreign key is).
-   */
-  static readonly layerMemory = Layer.effect(
-    CertificationRepo,
-    Effect.gen(function*() {
-      const staleAfter = Duration.toMillis(staleAfterOf((yield* CallbacksConfig).timeout))
-      interface Stored {
-        readonly ref: number
-        summary: CertificationSummary
-        updatedAt: number
-        readonly cases: Array<CaseResult & { readonly position: number }>
-      }
-      const runs: Array<Stored> = []
-      const required = new Set<number>()
-      let nextRef = 1
-      const isStale = (run: Stored, now: number) => run.summary.status === "running" && run.updatedAt < now - staleAfter
-      /** The run as read at `now`: a stale one as interrupted. */
-      const view = (run: Stored, now: number): CertificationSummary =>
-        isStale(run, now) ? { ...run.summary, status: "interrupted", summary: abandoned } : run.summary
-      const byId = (id: string) => runs.find((run) => run.summary.id === id)
-      return CertificationRepo.of({
-        insert: (run) =>
-          Effect.gen(function*() {
-            const now = yield* Clock.currentTimeMillis
-            for (const old of runs) {
-              if (old.summary.partnerId === run.partnerId && isStale(old, now)) {
-                old.summary = { ...old.summary, status: "interrupted", summary: abandoned, finishedAt: new Date(now) }
-              }
-            }
-            const running = runs.find((old) =>
-              old.summary.partnerId === run.partnerId && old.summary.status === "running"
-            )
-            if (running !== undefined) return yield* new CertificationInProgress({ id: running.summary.id })
-            if (byId(run.id) !== undefined) {
-              return yield* Effect.die(new Error(`wallet_certifications: public_id ${run.id} is taken`))
-            }
-            const summary: CertificationSummary = {
-              ...run,
-              status: "running",
-              summary: null,
-              startedAt: new Date(now),
-              finishedAt: null
-            }
-            runs.push({ ref: nextRef++, summary, updatedAt: now, cases: [] })
-            return summary
-          }),
-        recordCase: (id, position, result) =>
-          Effect.flatMap(Clock.currentTimeMillis, (now) => {
-            const run = byId(id)
-            if (run === undefined) return Effect.void
-            if (run.cases.some((done) => done.position === position || done.key === result.key)) {
-              return Effect.die(
-                new Error(`wallet_certification_cases: case ${position} (${result.key}) of ${id} is recorded already`)
-              )
-            }
-            run.updatedAt = now
-            run.cases.push({ ...result, position })
-            run.cases.sort((a, b) => a.position - b.position)
-            return Effect.void
-          }),
-        finish: (id, status, summary) =>
-          Effect.map(Clock.currentTimeMillis, (now) => {
-            const run = byId(id)
-            if (run === undefined || run.summary.status !== "running") return
-            run.summary = { ...run.summary, status, summary, finishedAt: new Date(now) }
-            run.updatedAt = now
-          }),
-        find: (id, partnerId) =>
-          Effect.map(Clock.currentTimeMillis, (now) => {
-            const run = byId(id)
-            if (run === undefined || (partnerId !== undefined && run.summary.partnerId !== partnerId)) {
-              return Option.none()
-            }
-            return Option.some<Certification>({
-              ...view(run, now),
-              cases: run.cases.map(({ position: _, ...result }) => result)
-            })
-          }),
-        list: (partnerId, limit) =>
-          Effect.map(
-            Clock.currentTimeMillis,
-            (now) =>
-              runs.filter((run) => run.summary.partnerId === partnerId).sort((a, b) => b.ref - a.ref).slice(0, limit)
-                .map((run) => view(run, now))
-          ),
-        requirement: (partnerId) =>
-          Effect.sync(() => {
-            const finished = runs.filter((run) =>
-              run.summary.partnerId === partnerId && run.summary.status !== "running"
-            )
-            const latest = finished.reduce<Stored | undefined>(
-              (newest, run) => newest === undefined || run.ref > newest.ref ? run : newest,
-              undefined
-            )
-            return { required: required.has(partnerId), latest: latest?.summary.status ?? null }
-          }),
-        setRequired: (partnerId, on) =>
-          Effect.sync(() => {
-            const had = required.has(partnerId)
-            if (on) required.add(partnerId)
-            else required.delete(partnerId)
-            return had !== on
-          }),
-        lockPartner: () => Effect.void
       })
     })
   )
