@@ -73,6 +73,7 @@ export const CertificationCodec = Schema.Struct({
     "externalPlayerId",
     "currency",
     "callbackUrl",
+    "partnerWallet",
     "startedBy",
     "startedVia",
     "summary"
@@ -85,6 +86,7 @@ export const CertificationCodec = Schema.Struct({
 }).pipe(Schema.encodeKeys({
   externalPlayerId: "external_player_id",
   callbackUrl: "callback_url",
+  partnerWallet: "partner_wallet",
   startedBy: "started_by",
   startedVia: "started_via",
   timeoutMillis: "timeout_ms",
@@ -120,13 +122,14 @@ const exampleRun: typeof CertificationEntry.Type = {
   external_player_id: "player-42",
   currency: "BRL",
   callback_url: "https://acme.example/test-wallet",
+  partner_wallet: true,
   started_by: "partner acme-bets (test token)",
   started_via: "api",
-  summary: "17 of 18 cases passed; failed: The same event 20 times at once.",
+  summary: "22 of 23 cases passed; failed: The same event 20 times at once.",
   timeout_ms: 3000,
   started_at: "2026-11-22T13:00:00.120Z",
   finished_at: "2026-11-22T13:00:01.870Z",
-  cases_total: 18,
+  cases_total: 23,
   cases: [{
     key: "bet",
     title: cases.bet.title,

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import type { Actor } from "../domain/Admin.ts"
-import { liveTokenRefusal, LiveTokenWithheld } from "../domain/Certification.ts"
+import { liveTokenIssuerRefusal, liveTokenRefusal, LiveTokenWithheld } from "../domain/Certification.ts"
 import type { Partner } from "../domain/Partner.ts"
 import type { PartnerNotFound } from "../partners/PartnerInputs.ts"
 import { Partners } from "../partners/Partners.ts"
@@ -9,8 +9,9 @@ import { AuditRepo } from "../identity/AuditRepo.ts"
 
 /**
  * The partner setting of the wallet certification, as operators change it (console and CLI alike, audited): a
- * partner that requires a passed run has a live token only once its latest finished run passed. Turning it on for
- * a partner without one withdraws its live token at once, in the same transaction; issuing one is then refused
+ * partner that requires a passed run has a live token only once its latest verdict on its own test wallet is a pass,
+ * on the host of its live callback URL (liveTokenRefusal). Turning it on for a partner without one withdraws its live
+ * token at once, in the same transaction; issuing one is then refused
  * (PartnerAdmin.rotateToken asks `liveTokenGate`) until a run passes. The token look-up is never involved: a
  * withheld token is simply not there.
  */
@@ -38,7 +39,11 @@ export class CertificationAdmin extends Context.Service<CertificationAdmin, {
               yield* repo.lockPartner(partner.id)
               const before = yield* repo.requirement(partner.id)
               yield* repo.setRequired(partner.id, required)
-              const withhold = liveTokenRefusal(slug, { required, latest: before.latest }) !== null
+              const withhold = liveTokenRefusal(slug, {
+                required,
+                latest: before.latest,
+                liveCallbackUrl: partner.callbackUrl
+              }) !== null
               const liveTokenWithdrawn = withhold ? yield* partners.withdrawToken(slug, "live") : false
               yield* audit.record(actor, {
                 action: "partner.set-certification-requirement",
@@ -59,12 +64,14 @@ export class CertificationAdmin extends Context.Service<CertificationAdmin, {
 }
 
 /**
- * Fails when the partner's live token may not be issued now (the setting is on and its latest finished run did not
- * pass), holding the partner's certification lock for the rest of the calling transaction.
+ * Fails when `actor` may not issue the partner's live token now (domain/Certification.ts liveTokenIssuerRefusal and
+ * liveTokenRefusal say why), holding the partner's certification lock for the rest of the calling transaction.
  */
-export const liveTokenGate = (repo: CertificationRepo["Service"], partner: Partner) =>
+export const liveTokenGate = (repo: CertificationRepo["Service"], partner: Partner, actor: Actor) =>
   Effect.gen(function*() {
     yield* repo.lockPartner(partner.id)
-    const refusal = liveTokenRefusal(partner.slug, yield* repo.requirement(partner.id))
+    const requirement = yield* repo.requirement(partner.id)
+    const refusal = liveTokenIssuerRefusal(partner.slug, requirement.required, actor) ??
+      liveTokenRefusal(partner.slug, { ...requirement, liveCallbackUrl: partner.callbackUrl })
     if (refusal !== null) return yield* new LiveTokenWithheld({ message: refusal })
   })

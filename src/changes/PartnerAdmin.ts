@@ -151,7 +151,7 @@ export class PartnerAdmin extends Context.Service<PartnerAdmin, {
           function*(actor: Actor, slug: string, environment: Environment, keepOld?: Duration.Duration) {
             return yield* audit.atomically(Effect.gen(function*() {
               if (environment === "live") {
-                yield* liveTokenGate(certifications, yield* partners.show(slug))
+                yield* liveTokenGate(certifications, yield* partners.show(slug), actor)
               }
               const rotated = yield* partners.rotateToken(slug, environment, undefined, keepOld)
               // That the environment's token changed is recorded (and how long the old one stays); the token never is.

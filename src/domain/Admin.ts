@@ -1,3 +1,4 @@
+import type { PartnerRole } from "./PartnerUser.ts"
 import { Schema } from "effect"
 
 /** What an admin may do: a `viewer` reads everything; an `operator` also changes things. */
@@ -31,6 +32,8 @@ export const isEmail = (email: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(emai
 export interface Actor {
   readonly name: string
   readonly via: "console" | "cli" | "portal"
+  /** A portal user's role in the partner's account (operators have none: they are the operator). */
+  readonly role?: PartnerRole | undefined
 }
 
 /** One entry of the audit trail. `before` and `after` never hold a secret (tokens, webhook secrets, passwords). */

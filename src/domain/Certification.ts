@@ -12,7 +12,11 @@ import type { PartnerAnswer } from "./Wallet.ts"
  * The rules here are pure: what each case checks and catches, how answers and timings are judged, how a run ends.
  */
 
-export const CertificationStatus = Schema.Literals(["running", "passed", "failed", "interrupted"])
+/**
+ * `not_run`: the service could not send the run's callbacks (the URL policy refused the address, its host did not
+ * resolve, an error of the service's own): it says nothing of the wallet, and never counts against the partner.
+ */
+export const CertificationStatus = Schema.Literals(["running", "passed", "failed", "interrupted", "not_run"])
 export type CertificationStatus = typeof CertificationStatus.Type
 
 export const CaseStatus = Schema.Literals(["passed", "failed", "skipped"])
@@ -78,6 +82,12 @@ export const Certification = Schema.Struct({
   currency: Schema.String,
   /** Where the run sent its callbacks: the test callback URL, or the sandbox partner wallet's. */
   callbackUrl: Schema.String,
+  /**
+   * Whether `callbackUrl` was the partner's own test callback URL: only such a run certifies its wallet (and counts
+   * for the live token's gate); one against the sandbox partner wallet, or another address of the service's own,
+   * is practice.
+   */
+  partnerWallet: Schema.Boolean,
   /** The partner (`partner acme`), an operator's e-mail, or the CLI's `user@host`. */
   startedBy: Schema.String,
   startedVia: StartedVia,
@@ -127,7 +137,7 @@ export const compared = (
   currency: Currency
 ): ReadonlyArray<string> =>
   observed === undefined
-    ? [`The balance could not be read ${what}.`]
+    ? [`The balance ${what.replace(/,$/, "")} could not be read.`]
     : observed === expected
     ? []
     : [
@@ -205,18 +215,59 @@ export const outcome = (results: ReadonlyArray<Pick<CaseResult, "key" | "status"
   }
 }
 
-/** Whether a partner's live token may be issued now, and why not: the setting, and its latest finished run. */
-export const liveTokenRefusal = (
-  slug: string,
-  requirement: { readonly required: boolean; readonly latest: CertificationStatus | null }
-): string | null => {
-  if (!requirement.required || requirement.latest === "passed") return null
-  const latest = requirement.latest === null
-    ? "it has no finished run yet"
-    : `its latest run ${requirement.latest === "failed" ? "failed" : "was interrupted"}`
-  return `The live token of ${slug} is issued only after a passed wallet certification, and ${latest}: ` +
-    `run one (partners certify ${slug} --player <test player>, or the console's Certification page) first.`
+/** What the live token's gate is judged on: the setting, the live callback URL, and the latest verdict on the wallet. */
+export interface GateEvidence {
+  readonly required: boolean
+  readonly liveCallbackUrl: string | null
+  /** The latest run that passed or failed against the partner's own test wallet (partnerWallet), if any. */
+  readonly latest: { readonly status: "passed" | "failed"; readonly callbackUrl: string } | null
 }
+
+/** A URL's host name, lower-cased; null when it is no URL. */
+const hostOf = (url: string) => URL.canParse(url) ? new URL(url).hostname.toLowerCase() : null
+
+/**
+ * Why the partner's live token may not be issued now, whoever asks; null when it may. Under the setting, a run proves
+ * only the wallet it ran against: the latest verdict on the partner's own test wallet must be a pass, and the live
+ * callback URL must be on the host that passed (a wallet certified on one host says nothing of another). Runs against
+ * the sandbox partner wallet, runs the service could not send and interrupted runs are no verdict.
+ */
+export const liveTokenRefusal = (slug: string, evidence: GateEvidence): string | null => {
+  if (!evidence.required) return null
+  const issued = `The live token of ${slug} is issued only after a passed wallet certification of its own test wallet`
+  const rerun = `run one (partners certify ${slug} --player <test player>, or the Certification page) with its own ` +
+    "test callback URL set"
+  const { latest } = evidence
+  if (latest === null) {
+    return `${issued}, and it has none yet (a run against the sandbox partner wallet, or one the service could not ` +
+      `send, is no verdict): ${rerun}.`
+  }
+  if (latest.status === "failed") return `${issued}, and its latest run against it failed: ${rerun}.`
+  const certified = hostOf(latest.callbackUrl)
+  if (evidence.liveCallbackUrl === null) {
+    return `${issued}, on the host it passed on (${certified}), and ${slug} has no live callback URL: set one there.`
+  }
+  const live = hostOf(evidence.liveCallbackUrl)
+  if (live !== certified) {
+    return `${issued}, on the host it passed on: its wallet passed on ${certified}, and its live callback URL is on ` +
+      `${live}. Set the live callback URL on ${certified}, or certify the wallet on ${live}.`
+  }
+  return null
+}
+
+/**
+ * Who may issue a live token while the partner requires a passed run: an operator, or in the portal only the
+ * partner's owner; null when `actor` may. (Without the setting, the portal's role matrix decides alone.)
+ */
+export const liveTokenIssuerRefusal = (
+  slug: string,
+  required: boolean,
+  actor: { readonly via: string; readonly role?: string | undefined }
+): string | null =>
+  required && actor.via === "portal" && actor.role !== "owner"
+    ? `While ${slug}'s live token requires a passed wallet certification, only its owner (or an operator) may ` +
+      "issue it: ask the owner of the account."
+    : null
 
 /** A live token an operator asked for is withheld: the partner requires a passed run and has none (liveTokenRefusal). */
 export class LiveTokenWithheld extends Schema.TaggedError<LiveTokenWithheld>()("LiveTokenWithheld", {

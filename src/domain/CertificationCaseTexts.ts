@@ -11,7 +11,12 @@ export const caseKeys = [
   "refund",
   "rollback",
   "repeat",
+  "replay",
+  "repeated_refund",
+  "repeated_rollback",
+  "same_id_other_body",
   "concurrent",
+  "in_flight",
   "rollback_first",
   "bad_signature",
   "stale_timestamp",
@@ -50,6 +55,19 @@ export interface CaseAmounts {
   readonly repeatWin: Minor
   /** The bet of the `concurrent` case: 3 whole units. */
   readonly concurrentBet: Minor
+  /** The `in_flight` case's bet (4 whole units), the win sent with it (6) and the win sent with its refund (8). */
+  readonly inFlightBet: Minor
+  readonly inFlightWin: Minor
+  readonly inFlightSecondWin: Minor
+  /** The `replay` case's bet (9 whole units) and the win between it and its replay (17). */
+  readonly replayBet: Minor
+  readonly replayWin: Minor
+  /** The bets of the cases that repeat a refund (13 whole units) and a rollback (14). */
+  readonly repeatedRefundBet: Minor
+  readonly repeatedRollbackBet: Minor
+  /** The `same_id_other_body` case's bet (15 whole units) and the other body under its event id (16). */
+  readonly sameIdBet: Minor
+  readonly sameIdOtherBet: Minor
   /** The minor-unit case's bet: 12 whole units and 34 minor units (12.34 BRL, 46 JPY, 12.00000034 BTC). */
   readonly fineBet: Minor
   /** Its win: 7 minor units (0.07 BRL, 7 JPY, 0.00000007 BTC). */
@@ -65,6 +83,15 @@ export const caseAmounts = (currency: Currency): CaseAmounts => {
     repeatBet: 2n * unit,
     repeatWin: 5n * unit,
     concurrentBet: 3n * unit,
+    inFlightBet: 4n * unit,
+    inFlightWin: 6n * unit,
+    inFlightSecondWin: 8n * unit,
+    replayBet: 9n * unit,
+    replayWin: 17n * unit,
+    repeatedRefundBet: 13n * unit,
+    repeatedRollbackBet: 14n * unit,
+    sameIdBet: 15n * unit,
+    sameIdOtherBet: 16n * unit,
     fineBet: 12n * unit + 34n,
     fineWin: 7n
   }
@@ -97,6 +124,15 @@ export const amountTexts = (currency: Currency): AmountTexts => {
     repeatBet: say(amounts.repeatBet),
     repeatWin: say(amounts.repeatWin),
     concurrentBet: say(amounts.concurrentBet),
+    inFlightBet: say(amounts.inFlightBet),
+    inFlightWin: say(amounts.inFlightWin),
+    inFlightSecondWin: say(amounts.inFlightSecondWin),
+    replayBet: say(amounts.replayBet),
+    replayWin: say(amounts.replayWin),
+    repeatedRefundBet: say(amounts.repeatedRefundBet),
+    repeatedRollbackBet: say(amounts.repeatedRollbackBet),
+    sameIdBet: say(amounts.sameIdBet),
+    sameIdOtherBet: say(amounts.sameIdOtherBet),
     fineBet: say(amounts.fineBet),
     fineWin: say(amounts.fineWin),
     zero: say(0n),
@@ -157,12 +193,50 @@ export const cases: Readonly<Record<CaseKey, CaseDescription>> = {
       "balance back.",
     catches: "double-applies a retry"
   },
+  replay: {
+    title: "A replay after the balance moved",
+    checks: (a) =>
+      `A bet of ${a.replayBet}, a win of ${a.replayWin}, then the same bet again (same event id and body, freshly ` +
+      "signed): the replay gets the bet's first answer (the balance after the bet, not today's), and moves nothing; " +
+      "a refund of the round then gives the balance back.",
+    catches: "answers a replayed event with a new answer (today's balance, or another decision) instead of the first"
+  },
+  repeated_refund: {
+    title: "A refund twice",
+    checks: (a) =>
+      `A bet of ${a.repeatedRefundBet}, then its round's refund sent twice with the same event id (as a retried ` +
+      "notification is): both acknowledged, the stake given back once.",
+    catches: "applies a repeated refund again (notifications are retried with the same event id)"
+  },
+  repeated_rollback: {
+    title: "A rollback twice",
+    checks: (a) =>
+      `A bet of ${a.repeatedRollbackBet}, then its rollback sent twice with the same event id: both acknowledged, the ` +
+      "stake given back once.",
+    catches: "applies a repeated rollback again (notifications are retried with the same event id)"
+  },
+  same_id_other_body: {
+    title: "One event id, another body",
+    checks: (a) =>
+      `A bet of ${a.sameIdBet}, then a bet of ${a.sameIdOtherBet} under the same event id (validly signed): the ` +
+      "second is refused or answered as the first, and moves nothing; a rollback then gives the stake back.",
+    catches: "takes an event id it has seen, with another body, as a new event (events must be keyed by their id alone)"
+  },
   concurrent: {
     title: "The same event 20 times at once",
     checks: (a) =>
       `A bet of ${a.concurrentBet} sent 20 times at the same moment with one event id: every answer is the same and ` +
       "the stake is taken once; a rollback then gives it back.",
     catches: "double-applies a retry when the copies arrive together (a check-then-act race)"
+  },
+  in_flight: {
+    title: "Two events of one player at once",
+    checks: (a) =>
+      `A bet of ${a.inFlightBet} and a win of ${a.inFlightWin} of another round sent at the same moment (a win ` +
+      `while a bet waits), then the bet's refund and a win of ${a.inFlightSecondWin} at the same moment: each lands, ` +
+      "the balance is the sum of both every time; the wins' refunds then give the balance back.",
+    catches:
+      "loses an update when two events of one player overlap (the balance read, then written back after the other)"
   },
   rollback_first: {
     title: "A rollback before its bet",
@@ -244,6 +318,17 @@ export const cases: Readonly<Record<CaseKey, CaseDescription>> = {
 /** What a case checks, with the amounts of a run in `currency`. */
 export const caseChecks = (key: CaseKey, currency: Currency) => cases[key].checks(amountTexts(currency))
 
-/** A case's failure in words: what went wrong, then the fault it catches. */
-export const failureReason = (key: CaseKey, problems: ReadonlyArray<string>) =>
-  `${problems.join(" ")} Fault caught: ${cases[key].catches}.`
+/** A problem that is only an answer the service could not read (answerReading's words for one). */
+const isUnreadable = (problem: string) => problem.includes("no usable answer") || problem.includes("could not be read")
+
+/**
+ * A case's failure in words: what went wrong, then the fault it catches; when every problem is an answer the service
+ * could not read, that is the fault named (the case could not judge its own). One period ends each sentence.
+ */
+export const failureReason = (key: CaseKey, problems: ReadonlyArray<string>) => {
+  // A case whose own fault is an unreadable answer (Balance, Insufficient funds) names it in its own words.
+  const fault = problems.every(isUnreadable) && !cases[key].catches.includes("cannot")
+    ? "answers the service cannot read (see each exchange's reading)"
+    : cases[key].catches
+  return `${problems.join(" ")} Fault caught: ${fault}.`.replace(/(?<!\.)\.\.(?!\.)/g, ".")
+}

@@ -7,6 +7,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import type { Page } from "playwright-core"
+import { caseKeys } from "../../src/domain/CertificationCaseTexts.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { givenAdmin, testPassword } from "../support/AdminConsole.ts"
 import { Browser, newPage, screenshot, serverUrl, step } from "../support/Browser.ts"
@@ -65,7 +66,7 @@ layer(Layer.merge(App, Browser.layer), live)("wallet certification in the consol
 
         // The list fills while the run is running, then the run ends failed.
         yield* step(() =>
-          page.waitForFunction(() => {
+          page.waitForFunction((total: number) => {
             // Runs in the page, where `document` is the console's.
             const page = (globalThis as unknown as {
               document: {
@@ -75,14 +76,14 @@ layer(Layer.merge(App, Browser.layer), live)("wallet certification in the consol
             }).document
             const cases = page.querySelectorAll("li[data-case]").length
             return page.querySelector("[data-run-status]")?.getAttribute("data-run-status") === "running" &&
-              cases > 0 && cases < 18
-          })
+              cases > 0 && cases < total
+          }, caseKeys.length)
         )
         yield* step(() => page.locator("[data-run-status=failed]").waitFor({ timeout: 20_000 }))
-        assert.strictEqual(yield* step(() => page.locator("li[data-case]").count()), 18)
+        assert.strictEqual(yield* step(() => page.locator("li[data-case]").count()), caseKeys.length)
         assert.match(
           (yield* step(() => page.locator("[data-run-summary]").textContent()))!,
-          /^15 of 18 cases passed; failed: A bad signature, A stale timestamp, A signature of another body\.$/
+          /^20 of 23 cases passed; failed: A bad signature, A stale timestamp, A signature of another body\.$/
         )
         const caseOf = (key: string) => page.locator(`li[data-case=${key}]`)
         assert.strictEqual(yield* step(() => page.locator("[data-run-currency]").textContent()), "BRL")

@@ -33,6 +33,7 @@ import { type AdminSession, asAdmin, givenAdmin, sessionOf, testPassword } from 
 import { givenPortalUser } from "../support/Portal.ts"
 import { CallbackTargetsOfRepo } from "../support/RepoPartner.ts"
 import { givenPartner, TestConfig } from "../support/TestApp.ts"
+import { caseKeys } from "../../src/domain/CertificationCaseTexts.ts"
 
 /**
  * The console's contract for a partner's portal users and its wallet certification (the envelope, 401 without a
@@ -261,6 +262,7 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
         externalPlayerId: "cert-player",
         currency: "BRL",
         callbackUrl: "https://wallet.example/cb",
+        partnerWallet: true,
         startedBy: "ops",
         timeoutMillis: 3_000
       } as const
@@ -291,7 +293,7 @@ layer(InMemoryConsole)("the console's partner users and certifications over memo
         "cli",
         ["balance"]
       ])
-      assert.strictEqual(report.cases_total, 18)
+      assert.strictEqual(report.cases_total, caseKeys.length)
       assert.deepStrictEqual([report.currency, report.cases[0].balance_before], ["BRL", 100])
       assert.instanceOf(yield* Effect.flip(api.certifications.show({ params: { id: newCertificationId() } })), NotFound)
       assert.instanceOf(yield* Effect.flip(api.certifications.list({ params: { slug: "no-such-partner" } })), NotFound)

@@ -12,6 +12,7 @@ import {
   compared,
   type Exchange,
   isCertificationId,
+  liveTokenIssuerRefusal,
   liveTokenRefusal,
   newCertificationId,
   outcome,
@@ -71,7 +72,7 @@ describe("wallet certification rules", () => {
 
   it("a run passes only when every case passed; a failed or skipped case fails it, named in the summary", () => {
     const all = caseKeys.map((key) => ({ key, status: "passed" as const }))
-    assert.deepStrictEqual(outcome(all), { status: "passed", summary: "18 of 18 cases passed." })
+    assert.deepStrictEqual(outcome(all), { status: "passed", summary: "23 of 23 cases passed." })
     const some = all.map((result) =>
       result.key === "repeat"
         ? { ...result, status: "failed" as const }
@@ -81,7 +82,7 @@ describe("wallet certification rules", () => {
     )
     assert.deepStrictEqual(outcome(some), {
       status: "failed",
-      summary: "16 of 18 cases passed; failed: The same event twice; 1 not run."
+      summary: "21 of 23 cases passed; failed: The same event twice; 1 not run."
     })
   })
 
@@ -97,17 +98,60 @@ describe("wallet certification rules", () => {
     )
   })
 
-  it("a live token is withheld only while required and the latest finished run did not pass", () => {
-    assert.isNull(liveTokenRefusal("acme", { required: false, latest: null }))
-    assert.isNull(liveTokenRefusal("acme", { required: true, latest: "passed" }))
+  it("a live token is withheld while required, until the latest verdict on the partner's own wallet passed on the live URL's host", () => {
+    const passed = { status: "passed" as const, callbackUrl: "https://wallet-test.acme.example/cb" }
+    const live = "https://WALLET-TEST.acme.example:8443/live"
+    assert.isNull(liveTokenRefusal("acme", { required: false, latest: null, liveCallbackUrl: null }))
+    assert.isNull(liveTokenRefusal("acme", { required: true, latest: passed, liveCallbackUrl: live }), "same host")
     assert.match(
-      liveTokenRefusal("acme", { required: true, latest: null })!,
-      /and it has no finished run yet: run one \(partners certify acme/
+      liveTokenRefusal("acme", { required: true, latest: null, liveCallbackUrl: live })!,
+      /of its own test wallet, and it has none yet \(a run against the sandbox partner wallet.*run one \(partners certify acme/
     )
-    assert.match(liveTokenRefusal("acme", { required: true, latest: "failed" })!, /and its latest run failed/)
     assert.match(
-      liveTokenRefusal("acme", { required: true, latest: "interrupted" })!,
-      /and its latest run was interrupted/
+      liveTokenRefusal("acme", {
+        required: true,
+        latest: { ...passed, status: "failed" },
+        liveCallbackUrl: live
+      })!,
+      /and its latest run against it failed/
+    )
+    assert.match(
+      liveTokenRefusal("acme", { required: true, latest: passed, liveCallbackUrl: null })!,
+      /on the host it passed on \(wallet-test\.acme\.example\), and acme has no live callback URL/
+    )
+    assert.strictEqual(
+      liveTokenRefusal("acme", { required: true, latest: passed, liveCallbackUrl: "https://elsewhere.example/cb" }),
+      "The live token of acme is issued only after a passed wallet certification of its own test wallet, on the " +
+        "host it passed on: its wallet passed on wallet-test.acme.example, and its live callback URL is on " +
+        "elsewhere.example. Set the live callback URL on wallet-test.acme.example, or certify the wallet on " +
+        "elsewhere.example."
+    )
+  })
+
+  it("under the setting, only an operator or the partner's owner may issue the live token", () => {
+    assert.isNull(liveTokenIssuerRefusal("acme", false, { via: "portal", role: "developer" }), "no setting")
+    assert.isNull(liveTokenIssuerRefusal("acme", true, { via: "console" }))
+    assert.isNull(liveTokenIssuerRefusal("acme", true, { via: "cli" }))
+    assert.isNull(liveTokenIssuerRefusal("acme", true, { via: "portal", role: "owner" }))
+    assert.match(
+      liveTokenIssuerRefusal("acme", true, { via: "portal", role: "developer" })!,
+      /only its owner \(or an operator\) may issue it/
+    )
+  })
+
+  it("a failure names the fault its case catches, or unreadable answers when that is all it saw; one period per sentence", () => {
+    assert.strictEqual(
+      failureReason("two_decimals", [
+        "The bet was answered: no usable answer: The partner's balance 88.75999999999999 has more decimals than BRL has (2).",
+        "The balance after the round's refund could not be read."
+      ]),
+      "The bet was answered: no usable answer: The partner's balance 88.75999999999999 has more decimals than BRL " +
+        "has (2). The balance after the round's refund could not be read. Fault caught: answers the service cannot " +
+        "read (see each exchange's reading)."
+    )
+    assert.strictEqual(
+      compared("of the test player afterwards", undefined, 0n, storedCurrency("BRL"))[0],
+      "The balance of the test player afterwards could not be read."
     )
   })
 
@@ -146,7 +190,7 @@ describe("wallet certification rules", () => {
     assert.deepStrictEqual(compared("at the end", 5_034n, 5_000n, jpy), [
       "At the end the balance is 5034 JPY, not 5000 JPY (+34 JPY)."
     ])
-    assert.deepStrictEqual(compared("afterwards", undefined, 1n, brl), ["The balance could not be read afterwards."])
+    assert.deepStrictEqual(compared("afterwards", undefined, 1n, brl), ["The balance afterwards could not be read."])
   })
 
   it("answers read in words, in the call's currency", () => {
@@ -180,11 +224,47 @@ describe("wallet certification rules", () => {
     }
     assert.deepStrictEqual(
       Object.values(caseAmounts(storedCurrency("BRL"))).map((minor) => amountText(minor, storedCurrency("BRL"))),
-      ["1.00 BRL", "100.00 BRL", "10.01 BRL", "2.00 BRL", "5.00 BRL", "3.00 BRL", "12.34 BRL", "0.07 BRL"]
+      [
+        "1.00 BRL",
+        "100.00 BRL",
+        "10.01 BRL",
+        "2.00 BRL",
+        "5.00 BRL",
+        "3.00 BRL",
+        "4.00 BRL",
+        "6.00 BRL",
+        "8.00 BRL",
+        "9.00 BRL",
+        "17.00 BRL",
+        "13.00 BRL",
+        "14.00 BRL",
+        "15.00 BRL",
+        "16.00 BRL",
+        "12.34 BRL",
+        "0.07 BRL"
+      ]
     )
     assert.deepStrictEqual(
       Object.values(caseAmounts(storedCurrency("JPY"))).map((minor) => amountText(minor, storedCurrency("JPY"))),
-      ["1 JPY", "100 JPY", "11 JPY", "2 JPY", "5 JPY", "3 JPY", "46 JPY", "7 JPY"]
+      [
+        "1 JPY",
+        "100 JPY",
+        "11 JPY",
+        "2 JPY",
+        "5 JPY",
+        "3 JPY",
+        "4 JPY",
+        "6 JPY",
+        "8 JPY",
+        "9 JPY",
+        "17 JPY",
+        "13 JPY",
+        "14 JPY",
+        "15 JPY",
+        "16 JPY",
+        "46 JPY",
+        "7 JPY"
+      ]
     )
     assert.include(
       caseChecks("two_decimals", storedCurrency("BTC")),

@@ -41,6 +41,18 @@ export type WalletFault =
   | "mixes-currencies"
   /** Answers every balance with a digit more than the callback's currency has (half a minor unit more). */
   | "answers-finer-balance"
+  /** Applies a refund again when it comes again (same event id): only bets and wins are kept once. */
+  | "repeats-refunds"
+  /** Applies a rollback again when it comes again (same event id). */
+  | "repeats-rollbacks"
+  /** Reads the balance, waits, and writes it back changed: of two events of one player at once, one is lost. */
+  | "loses-updates"
+  /** Knows an event by its id and amount: the same id with another amount is a new event. */
+  | "keys-on-body"
+  /** Answers a repeated bet with the balance as it is now, not with its first answer (it moves nothing again). */
+  | "answers-replay-anew"
+  /** Takes a bet the balance cannot cover, and answers the negative balance that leaves (which no one can read). */
+  | "overdraws"
 
 export interface ReceivedCallback {
   readonly eventId: string
@@ -143,7 +155,7 @@ export class PartnerBooks {
         if (this.rolledBack.has(body.event_id) && !this.faults.has("applies-late-bet")) {
           return { kind: "json", status: 409, body: { error: "rolled_back", balance: stated(this.balanceOf(player)) } }
         }
-        if (this.behaviour === "broke" || this.balanceOf(player) < cents) {
+        if (this.behaviour === "broke" || (this.balanceOf(player) < cents && !this.faults.has("overdraws"))) {
           return {
             kind: "json",
             status: 402,
@@ -174,12 +186,40 @@ export class PartnerBooks {
 
   private once(eventId: string, body: any): Answer {
     if (this.faults.has("double-applies-retry")) return this.apply(body)
-    const known = this.answers.get(eventId)
+    if (
+      (this.faults.has("repeats-refunds") && body.kind === "refund") ||
+      (this.faults.has("repeats-rollbacks") && body.kind === "rollback")
+    ) return this.apply(body)
+    const key = this.faults.has("keys-on-body") ? `${eventId} ${body.amount}` : eventId
+    const known = this.answers.get(key)
+    if (known !== undefined && this.faults.has("answers-replay-anew") && body.kind === "bet") {
+      return this.apply({ ...body, kind: "balance" })
+    }
     if (known !== undefined) return known
     const answer = this.apply(body)
-    this.answers.set(eventId, answer)
+    this.answers.set(key, answer)
     this.decided.push(eventId)
     return answer
+  }
+
+  /**
+   * A lost update: the event is decided on the balances as they are on arrival, and its change written over them
+   * 100 ms later, so whatever another event changed meanwhile is lost.
+   */
+  private writtenLater(decide: () => Answer): Answer {
+    const before = new Map(this.balances)
+    const answer = decide()
+    const changes = [...this.balances].filter(([key, balance]) => before.get(key) !== balance)
+    for (const [key] of changes) this.balances.set(key, before.get(key) ?? 0n)
+    return {
+      kind: "later",
+      millis: 100,
+      answerThen: () => {
+        // What it read on arrival, changed by this event: written over whatever happened since.
+        for (const [key, balance] of changes) this.balances.set(key, balance)
+        return answer
+      }
+    }
   }
 
   /** A huge partner's answer: the same JSON with 100 KB more in it. */
@@ -220,6 +260,9 @@ export class PartnerBooks {
     }
     if (this.behaviour === "late" && call.body?.kind === "bet") {
       return { kind: "later", millis: this.delayMillis, answerThen: () => this.once(eventId, call.body) }
+    }
+    if (this.faults.has("loses-updates") && ["bet", "win", "refund", "rollback"].includes(call.body?.kind)) {
+      return this.writtenLater(() => this.once(eventId, call.body))
     }
     const answer = this.padded(this.once(eventId, call.body), isNotification)
     if (isNotification && this.notificationDelayMillis > 0) {

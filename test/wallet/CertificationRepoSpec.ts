@@ -24,6 +24,7 @@ export const certificationRepoSpec = <R>(
     externalPlayerId: "cert-player",
     currency: "BTC",
     callbackUrl: "https://wallet.example/callbacks",
+    partnerWallet: true,
     startedBy: "ops@example.com",
     startedVia: "console",
     timeoutMillis: 3_000
@@ -125,7 +126,7 @@ export const certificationRepoSpec = <R>(
       assert.deepStrictEqual((yield* repo.list(acme.id, 1)).map((one) => one.id), [c.id])
       assert.deepStrictEqual(
         yield* repo.requirement(acme.id),
-        { required: false, latest: "passed" },
+        { required: false, latest: { status: "passed", callbackUrl: "https://wallet.example/callbacks" } },
         "the running one is not judged"
       )
     }))
@@ -162,6 +163,61 @@ export const certificationRepoSpec = <R>(
       const closed = Option.getOrThrow(yield* repo.find(dead.id))
       assert.strictEqual(closed.status, "interrupted")
       assert.isNotNull(closed.finishedAt, "closed for good")
-      assert.deepStrictEqual(yield* repo.requirement(acme.id), { required: false, latest: "interrupted" })
+      assert.deepStrictEqual(yield* repo.requirement(acme.id), { required: false, latest: null }, "no verdict")
+    }))
+
+  it.effect("only a verdict on the partner's own wallet counts: practice runs, not_run and interrupted runs do not", () =>
+    Effect.gen(function*() {
+      const repo = yield* CertificationRepo
+      const acme = yield* givenRepoPartner
+      const own = yield* repo.insert(run(acme.id))
+      yield* repo.finish(own.id, "failed", "1 case failed.")
+      const practice = yield* repo.insert({
+        ...run(acme.id),
+        callbackUrl: "https://sandbox.example/wallet",
+        partnerWallet: false
+      })
+      yield* repo.finish(practice.id, "passed", "All cases passed.")
+      const notRun = yield* repo.insert(run(acme.id))
+      yield* repo.finish(notRun.id, "not_run", "Not run: the service could not send the run's callbacks.")
+      const stopped = yield* repo.insert(run(acme.id))
+      yield* repo.finish(stopped.id, "interrupted", "The run was interrupted.")
+      assert.deepStrictEqual(yield* repo.requirement(acme.id), {
+        required: false,
+        latest: { status: "failed", callbackUrl: "https://wallet.example/callbacks" }
+      })
+      assert.deepStrictEqual(
+        Option.map(yield* repo.find(practice.id), (found) => [found.partnerWallet, found.callbackUrl]),
+        Option.some([false, "https://sandbox.example/wallet"])
+      )
+    }))
+
+  it.effect("runs that ended before their last case are claimed once each for recovery, with the balance they started from", () =>
+    Effect.gen(function*() {
+      const repo = yield* CertificationRepo
+      const acme = yield* givenRepoPartner
+      const finished = yield* repo.insert(run(acme.id))
+      yield* repo.finish(finished.id, "passed", "All cases passed.")
+      const stopped = yield* repo.insert(run(acme.id))
+      yield* repo.recordCase(stopped.id, 0, result("balance"))
+      yield* repo.finish(stopped.id, "interrupted", "The run was interrupted.")
+      const dead = yield* repo.insert(run(acme.id))
+      yield* age(dead.id, Duration.days(1))
+      // Every claim there is (other tests' runs share the repository), until none is left: this partner's, in order.
+      const claims: Array<[string, bigint | null]> = []
+      for (let claim = yield* repo.claimInterrupted; Option.isSome(claim); claim = yield* repo.claimInterrupted) {
+        if (claim.value.partnerId === acme.id) claims.push([claim.value.id, claim.value.start])
+      }
+      assert.deepStrictEqual(
+        claims,
+        [[stopped.id, 9_950_000_001n], [dead.id, null]],
+        "each once (a claim holds), a finished run never; the dead run read nothing, so nothing had moved"
+      )
+      assert.strictEqual(Option.getOrThrow(yield* repo.find(dead.id)).status, "interrupted", "closed by its claim")
+      yield* repo.recovered(stopped.id, "Recovered: nothing to give back.")
+      assert.strictEqual(
+        Option.getOrThrow(yield* repo.find(stopped.id)).summary,
+        "The run was interrupted. Recovered: nothing to give back."
+      )
     }))
 }

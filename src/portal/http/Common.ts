@@ -8,5 +8,5 @@ export const partnerOfSession = Effect.map(Effect.service(CurrentPartnerUser), (
 /** The partner user making the current request, as the audit trail names them: the change is the partner's own. */
 export const portalActor = Effect.map(
   Effect.service(CurrentPartnerUser),
-  (session): Actor => ({ name: session.user.email, via: "portal" })
+  (session): Actor => ({ name: session.user.email, via: "portal", role: session.user.role })
 )

@@ -13,7 +13,22 @@ export interface Finding {
   readonly expected?: Minor | undefined
   readonly after?: Minor | undefined
   readonly timing?: Timing | undefined
+  /** The balance the next case starts from, when the case put the wallet right after `after` (CaseSteps `money`). */
+  readonly next?: Minor | undefined
 }
+
+/**
+ * Whether a bet's answer proves the wallet refused it: a refusal of the contract's (insufficient funds, unknown player)
+ * or any 4xx status. A balance, a 2xx of another shape, a 5xx or no answer do not: the stake may have been taken.
+ */
+export const refusalProven = (answer: PartnerAnswer, status: number | null) =>
+  answer._tag === "InsufficientFunds" || answer._tag === "UnknownPlayer" ||
+  (answer._tag === "Unavailable" && status !== null && status >= 400 && status < 500)
+
+/** A case the service could not play: the reason says it is the service's, not the wallet's. */
+export const notSentReason = (why: string) =>
+  `Not run: the service could not send the run's callbacks (${why.replace(/\.$/, "")}). This says nothing of the ` +
+  "wallet: fix the test callback URL, or the service's reach, and run again."
 
 /** The balance a wallet answered, if it answered one. */
 export const balanceOf = (answer: PartnerAnswer) => answer._tag === "Balance" ? answer.balance : undefined
@@ -61,7 +76,12 @@ export const makeSteps = (
     Effect.gen(function*() {
       const log = new CaseLog(key)
       const finding = yield* body(log)
-      if (finding.after !== undefined) known = finding.after
+      // The next case starts from this one's end only if it was read: otherwise it reads the balance again.
+      known = "next" in finding ? finding.next : finding.after
+      const notSent = calls.notSent()
+      if (notSent !== undefined) {
+        return yield* finish(key, log, "skipped", notSentReason(notSent), {})
+      }
       yield* finish(
         key,
         log,
@@ -79,13 +99,42 @@ export const makeSteps = (
   const balanceAfter = (log: CaseLog, label = "balance after the case") =>
     Effect.map(calls.balance(log, label), balanceOf)
 
-  /** A case that needs to know the balance it starts from. */
+  /**
+   * A case the wallet ended elsewhere than it should have is put right by a refund of the difference, and the balance
+   * read again: the next case starts where this one should have left it, and no money the case moved stays with (or
+   * away from) the test player. The case has failed already (it compared). The win that funds the run is not: the
+   * run's end takes back only a float that was credited.
+   */
+  const putRight = (key: CaseKey, log: CaseLog, finding: Finding): Effect.Effect<Finding> => {
+    const { after, expected } = finding
+    if (key === "win" || after === undefined || expected === undefined || after === expected) {
+      return Effect.succeed(finding)
+    }
+    const missing = expected - after
+    return Effect.gen(function*() {
+      const call = yield* calls.refundCall(
+        log,
+        round(`${key}_put_right`),
+        missing > 0n ? { bet: missing, win: 0n } : { bet: 0n, win: -missing }
+      )
+      yield* calls.notify(
+        log,
+        `put right: a refund of ${amountText(missing, setting.party.currency)}, to the balance the case should have ` +
+          "left (a new event id)",
+        call.eventId,
+        call.body
+      )
+      return { ...finding, next: yield* balanceAfter(log, "balance after putting it right") }
+    })
+  }
+
+  /** A case that needs to know the balance it starts from, put right if the wallet ended it elsewhere (putRight). */
   const money = (key: CaseKey, body: (log: CaseLog, before: Minor) => Effect.Effect<Finding>) =>
     run(key, (log) =>
       Effect.flatMap(current(log), (before) =>
         before === undefined
           ? Effect.succeed<Finding>({ problems: ["The balance could not be read before the case."] })
-          : body(log, before)))
+          : Effect.flatMap(body(log, before), (finding) => putRight(key, log, finding))))
 
   /**
    * A bet of `amount`; one that got no usable answer is rolled back, as the service rolls back a bet it could not
@@ -135,8 +184,10 @@ export const makeSteps = (
       : Effect.succeed(after)
 
   /**
-   * A bet the wallet must refuse (signed badly, too large, after its rollback): the balance must not move; a stake
-   * taken anyway is given back. Its answer, for the case to judge.
+   * A bet the wallet must refuse (signed badly, too large, after its rollback): the balance must not move. Unless the
+   * answer proves the refusal (refusalProven), the stake is given back by a rollback at once, as the service rolls
+   * back a bet it could not confirm: an unreadable answer may hide a stake taken. A stake taken anyway is given back
+   * too. Its answer, for the case to judge.
    */
   const refusedBet = (
     log: CaseLog,
@@ -150,7 +201,22 @@ export const makeSteps = (
     signing?: Signing
   ) =>
     Effect.gen(function*() {
-      const answer = yield* calls.ask(log, bet.label, bet.call.eventId, bet.call.body, signing)
+      const { answer, status } = yield* calls.askWithStatus(log, bet.label, bet.call.eventId, bet.call.body, signing)
+      if (!refusalProven(answer, status)) {
+        yield* calls.rollback(
+          log,
+          round(bet.name),
+          bet.amount,
+          bet.call.eventId,
+          "rollback of the bet, whose answer does not prove it was refused, as the service sends one"
+        )
+        const after = yield* balanceAfter(log)
+        return {
+          answer,
+          problems: compared("after it and its rollback", after, before, setting.party.currency),
+          given: after
+        }
+      }
       const after = yield* balanceAfter(log)
       const given = yield* giveBack(log, bet.name, bet.amount, bet.call.eventId, before, after)
       return { answer, problems: compared("after it", after, before, setting.party.currency), given }

@@ -67,12 +67,19 @@ export const roundOf = (runId: string, name: string): CallbackTransaction => ({
 })
 
 /** The calls of one run: it numbers their event ids, counts time-outs, and keeps every exchange for the timings. */
-export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Service"]) => {
+export const makeCalls = (
+  setting: RunSetting,
+  callbacks: PartnerCallbacks["Service"],
+  /** The event id of the n-th call: the run's own numbering unless another pass over the run (recovery) names its own. */
+  eventIdOf: (n: number) => string = (n) => certificationEventId(setting.id, n)
+) => {
   let sent = 0
   let timedOut = 0
+  /** Why the service could not send a call (the URL policy, DNS): the run then says nothing of the wallet. */
+  let notSent: string | undefined
   const all: Array<Exchange> = []
   const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
-  const nextEventId = () => certificationEventId(setting.id, ++sent)
+  const nextEventId = () => eventIdOf(++sent)
 
   const headersFor = (signing: Signing, eventId: string, body: string) => (at: Date) => {
     const secrets = signingSecrets(setting.target, at)
@@ -113,6 +120,9 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
   ) =>
     Effect.map(callbacks.send(setting.target, eventId, body, headersFor(signing, eventId, body)), (sentCallback) => {
       if (sentCallback.failure?.reason === "Timeout") timedOut++
+      if (sentCallback.failure?.reason === "UnsafeUrl" || sentCallback.failure?.reason === "Unresolved") {
+        notSent ??= sentCallback.failure.message
+      }
       const exchange = exchangeOf(label, body, sentCallback, read(sentCallback))
       log.exchanges.push(exchange)
       all.push(exchange)
@@ -123,7 +133,7 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
    * A balance or a bet: the answer as the wallet reads one, its balance in `currency` (the run's unless the call was
    * in another): finer than the currency's minor unit is no usable answer.
    */
-  const ask = (
+  const askWithStatus = (
     log: CaseLog,
     label: string,
     eventId: string,
@@ -140,8 +150,9 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
         signing,
         (sentCallback) => answerReading(answerOfSent(sentCallback, currency), currency)
       ),
-      (sentCallback) => answerOfSent(sentCallback, currency)
+      (sentCallback) => ({ answer: answerOfSent(sentCallback, currency), status: sentCallback.answer?.status ?? null })
     )
+  const ask = (...args: Parameters<typeof askWithStatus>) => Effect.map(askWithStatus(...args), (asked) => asked.answer)
 
   /** A notification (win, refund, rollback): whether the wallet acknowledged it with a 2xx. */
   const notify = (log: CaseLog, label: string, eventId: string, body: string) =>
@@ -155,9 +166,40 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
   const bodyOf = (log: CaseLog, body: string, eventId: string, rollsBack?: string) =>
     certificationBody(body, { id: setting.id, key: log.key }, eventId, rollsBack)
 
+  const refundCall = (
+    log: CaseLog,
+    round: CallbackTransaction,
+    stakes: { readonly bet: Minor; readonly win: Minor },
+    fixedEventId?: string
+  ) =>
+    Effect.map(now, (at) => {
+      const eventId = fixedEventId ?? nextEventId()
+      const amount = stakes.bet - stakes.win
+      const refundTxn = { ...round, txnId: `${round.txnId}_refund` }
+      return {
+        eventId,
+        body: bodyOf(log, refundBody(setting.party, refundTxn, stakes, amount, null, at), eventId),
+        label: `refund of round ${round.roundId} (amount ${amountText(amount, setting.party.currency)})`
+      }
+    })
+
+  const rollbackCall = (
+    log: CaseLog,
+    round: CallbackTransaction,
+    amount: Minor,
+    betEventId: string,
+    label = `rollback of the bet of round ${round.roundId}`,
+    party: CallbackParty = setting.party
+  ) =>
+    Effect.map(now, (at) => {
+      const eventId = nextEventId()
+      return { eventId, body: bodyOf(log, rollbackBody(party, round, amount, at), eventId, betEventId), label }
+    })
+
   return {
     nextEventId,
     timedOut: () => timedOut,
+    notSent: () => notSent,
     exchanges: (): ReadonlyArray<Exchange> => all,
 
     /** The test player's balance (or `party`'s), as the wallet answers it. */
@@ -187,6 +229,8 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
       }),
 
     ask,
+    /** The same, with the answer's HTTP status (null when none came): a refusal is proven by its status too. */
+    askWithStatus,
     notify,
 
     win: (log: CaseLog, round: CallbackTransaction, amount: Minor) =>
@@ -196,39 +240,27 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
         return { eventId, body, label: `win ${amountText(amount, setting.party.currency)} (round ${round.roundId})` }
       }),
 
-    /** A refund of `round`: its stake back less its win (`amount`, negative when the win was larger). */
+    /** A refund of `round`, to be sent (once, or as a case repeats it): its stake back less its win. */
+    refundCall,
+    /** A refund of `round`, sent: its stake back less its win (`amount`, negative when the win was larger). */
     refund: (log: CaseLog, round: CallbackTransaction, stakes: { readonly bet: Minor; readonly win: Minor }) =>
-      Effect.gen(function*() {
-        const eventId = nextEventId()
-        const amount = stakes.bet - stakes.win
-        const refundTxn = { ...round, txnId: `${round.txnId}_refund` }
-        const body = bodyOf(log, refundBody(setting.party, refundTxn, stakes, amount, null, yield* now), eventId)
-        return yield* notify(
-          log,
-          `refund of round ${round.roundId} (amount ${amountText(amount, setting.party.currency)})`,
-          eventId,
-          body
-        )
-      }),
+      Effect.flatMap(refundCall(log, round, stakes), (call) => notify(log, call.label, call.eventId, call.body)),
 
-    /** A rollback of the bet `betEventId` of `round`: the stake back if the wallet took it. */
+    /** A rollback of the bet `betEventId` of `round`, to be sent (once, or as a case repeats it). */
+    rollbackCall,
+    /** A rollback of the bet `betEventId` of `round`, sent: the stake back if the wallet took it. */
     rollback: (
       log: CaseLog,
       round: CallbackTransaction,
       amount: Minor,
       betEventId: string,
-      label = `rollback of the bet of round ${round.roundId}`,
-      party: CallbackParty = setting.party
+      label?: string,
+      party?: CallbackParty
     ) =>
-      Effect.gen(function*() {
-        const eventId = nextEventId()
-        return yield* notify(
-          log,
-          label,
-          eventId,
-          bodyOf(log, rollbackBody(party, round, amount, yield* now), eventId, betEventId)
-        )
-      })
+      Effect.flatMap(
+        rollbackCall(log, round, amount, betEventId, label, party),
+        (call) => notify(log, call.label, call.eventId, call.body)
+      )
   }
 }
 

@@ -10,14 +10,18 @@ import { amountText, caseAmounts, type CaseKey, caseKeys } from "../../domain/Ce
 import type { Minor } from "../../domain/Money.ts"
 import type { PartnerCallbacks } from "../outbox/PartnerCallbacks.ts"
 import type { RunSetting } from "./CertificationCalls.ts"
-import { balanceOf, type Finding, makeSteps } from "./CaseSteps.ts"
+import { balanceOf, type Finding, makeSteps, notSentReason } from "./CaseSteps.ts"
 import { refusalCases } from "./RefusalCases.ts"
+import { repeatCases } from "./RepeatCases.ts"
 
 /**
  * The cases of a certification run, in order (domain/CertificationCaseTexts.ts says what each checks and catches).
- * Each case starts from the balance the previous one left and ends by reading it, so one failure does not make the
- * next case fail; every case gives back what it moved (a refund, a rollback; a stake a wallet took when it should have
- * refused is given back by a rollback), and the free round's win that funds the run is taken back at the end. A run
+ * Each case starts from a balance the run read (the one the previous case ended with, or read again when that one
+ * could not be read) and ends by reading it; every case gives back what it moved (a refund, a rollback; a stake a
+ * wallet may have taken when it should have refused is given back by a rollback), a case whose wallet ended it
+ * elsewhere than it should is put right by a refund of the difference (CaseSteps `money`), so one fault fails one
+ * case, and the free round's win that funds the run is taken back at the end. A run the service could not send (the
+ * URL policy, DNS) stops, its cases not run. A run
  * with no starting balance, or after three calls without an answer in time, stops: the cases left are not run. Every
  * amount is in the run's currency (the test player's), scaled to it (domain/CertificationCaseTexts.ts CaseAmounts).
  * The cases that must leave the balance where it was are in RefusalCases.ts.
@@ -28,7 +32,7 @@ const maxTimeouts = 3
 
 /**
  * Runs every case against the partner's test wallet, handing each result to `record` as it finishes; the results in
- * order.
+ * order, and why the service could not send the run's calls if it could not (the run is then no verdict: not_run).
  */
 export const certify = Effect.fnUntraced(function*(
   setting: RunSetting,
@@ -39,7 +43,7 @@ export const certify = Effect.fnUntraced(function*(
   const { balanceAfter, bet, calls, giveBack, money, results, round, run, skip } = steps
   const currency = setting.party.currency
   /** The run's amounts; `float`: a free round's win of 100 whole units, taken back at the end, so any starting balance can play the cases. */
-  const { concurrentBet, fineBet, fineWin, float, repeatBet, repeatWin, unit } = caseAmounts(currency)
+  const { fineBet, fineWin, float, unit } = caseAmounts(currency)
   const compared = (what: string, observed: Minor | undefined, expected: Minor) =>
     comparedIn(what, observed, expected, currency)
   const reading = (answer: Parameters<typeof answerReading>[0]) => answerReading(answer, currency)
@@ -128,78 +132,7 @@ export const certify = Effect.fnUntraced(function*(
         }
       })),
 
-    repeat: money("repeat", (log, before) =>
-      Effect.gen(function*() {
-        const problems: Array<string> = []
-        const call = yield* calls.betCall(log, round("repeat"), repeatBet)
-        const first = yield* calls.ask(log, `bet ${say(repeatBet)}`, call.eventId, call.body)
-        const second = yield* calls.ask(
-          log,
-          "the same bet again (same event id and body, signed anew)",
-          call.eventId,
-          call.body
-        )
-        if (reading(first) !== reading(second)) {
-          problems.push(`The two answers differ: ${reading(first)}, then ${reading(second)}.`)
-        }
-        const taken = first._tag === "Balance" ? repeatBet : 0n
-        if (first._tag !== "Balance") problems.push(`The bet was answered: ${reading(first)}.`)
-        if (first._tag === "Unavailable") {
-          yield* calls.rollback(
-            log,
-            round("repeat"),
-            repeatBet,
-            call.eventId,
-            "rollback of the bet that got no usable answer, as the service sends one"
-          )
-        }
-        const win = yield* calls.win(log, round("repeat"), repeatWin)
-        const acknowledged = [
-          yield* calls.notify(log, win.label, win.eventId, win.body),
-          yield* calls.notify(log, `the same ${win.label} again`, win.eventId, win.body)
-        ]
-        if (!acknowledged.every(Boolean)) problems.push("The win, sent twice, was not acknowledged both times.")
-        const middle = yield* balanceAfter(log, "balance after the bet and the win, each sent twice")
-        problems.push(...compared("after the bet and the win, each sent twice,", middle, before - taken + repeatWin))
-        yield* calls.refund(log, round("repeat"), { bet: taken, win: repeatWin })
-        const after = yield* balanceAfter(log, "balance after the round's refund")
-        problems.push(...compared("after the round's refund", after, before))
-        return { problems, before, expected: before, after }
-      })),
-
-    concurrent: money("concurrent", (log, before) =>
-      Effect.gen(function*() {
-        const problems: Array<string> = []
-        const call = yield* calls.betCall(log, round("concurrent"), concurrentBet)
-        const answers = yield* Effect.forEach(
-          Array.from({ length: 20 }, (_, i) => i + 1),
-          (n) =>
-            calls.ask(
-              log,
-              `copy ${n} of 20 of the bet ${say(concurrentBet)} (one event id), sent at once`,
-              call.eventId,
-              call.body
-            ),
-          { concurrency: "unbounded" }
-        )
-        const readings = new Map<string, number>()
-        for (const answer of answers) {
-          readings.set(reading(answer), (readings.get(reading(answer)) ?? 0) + 1)
-        }
-        if (readings.size > 1) {
-          problems.push(
-            `The 20 answers differ: ${[...readings].map(([reading, n]) => `${n} × ${reading}`).join("; ")}.`
-          )
-        }
-        const taken = answers.some((answer) => answer._tag === "Balance") ? concurrentBet : 0n
-        if (taken === 0n) problems.push(`The bet was answered: ${reading(answers[0])}.`)
-        const middle = yield* balanceAfter(log, "balance after the 20 copies")
-        problems.push(...compared("after the 20 copies", middle, before - taken))
-        yield* calls.rollback(log, round("concurrent"), concurrentBet, call.eventId)
-        const after = yield* balanceAfter(log, "balance after the bet's rollback")
-        problems.push(...compared("after the bet's rollback", after, before))
-        return { problems, before, expected: before, after }
-      })),
+    ...repeatCases(setting, steps),
 
     ...refusalCases(setting, steps),
 
@@ -252,7 +185,7 @@ export const certify = Effect.fnUntraced(function*(
             return {
               problems: problems.length === 0 ? [] : [
                 `The balance started at ${say(start!)}, the cases moved ${say(0n)} in all (each gave back what it ` +
-                `moved), and it ends at ${end === undefined ? "an unknown balance" : say(end)}.`,
+                `moved, or was put right), and it ends at ${end === undefined ? "an unknown balance" : say(end)}.`,
                 ...(end === undefined
                   ? []
                   : [`${end > start! ? "Created" : "Lost"}: ${say(end > start! ? end - start! : start! - end)}.`])
@@ -273,7 +206,10 @@ export const certify = Effect.fnUntraced(function*(
 
   for (const key of caseKeys) {
     const moneyCase = key !== "balance" && key !== "conservation" && key !== "slowness"
-    if (moneyCase && start === undefined) {
+    const notSent = calls.notSent()
+    if (notSent !== undefined) {
+      yield* skip(key, notSentReason(notSent))
+    } else if (moneyCase && start === undefined) {
       yield* skip(key, "Not run: the test player's balance could not be read (see Balance).")
     } else if (moneyCase && calls.timedOut() >= maxTimeouts) {
       yield* skip(
@@ -284,5 +220,5 @@ export const certify = Effect.fnUntraced(function*(
       yield* cases[key]
     }
   }
-  return results
+  return { results, notSent: calls.notSent() }
 })

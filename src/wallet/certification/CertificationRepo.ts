@@ -23,6 +23,8 @@ export interface NewCertification {
   /** The run's currency (its code). */
   readonly currency: string
   readonly callbackUrl: string
+  /** Whether `callbackUrl` is the partner's own test callback URL (Certification.partnerWallet). */
+  readonly partnerWallet: boolean
   readonly startedBy: string
   readonly startedVia: StartedVia
   readonly timeoutMillis: number
@@ -31,10 +33,24 @@ export interface NewCertification {
 /** A run without its cases, as lists show it. */
 export type CertificationSummary = Omit<Certification, "cases">
 
-/** The partner setting and what it is judged on: whether a passed run is required, and the latest finished run's end. */
+/**
+ * The partner setting and what it is judged on: whether a passed run is required, and the latest verdict (passed or
+ * failed) on the partner's own test wallet, with the URL it ran against.
+ */
 export interface CertificationRequirement {
   readonly required: boolean
-  readonly latest: CertificationStatus | null
+  readonly latest: { readonly status: "passed" | "failed"; readonly callbackUrl: string } | null
+}
+
+/** An interrupted run claimed for recovery: whose test player it played with, and the balance it started from. */
+export interface InterruptedRun {
+  readonly id: string
+  readonly partnerId: number
+  readonly externalPlayerId: string
+  readonly currency: string
+  readonly startedAt: Date
+  /** The balance the run's first case read (minor units); null when it read none, so nothing had moved. */
+  readonly start: bigint | null
 }
 
 /** The partner has a run going: two would move the same test player's money under each other. */
@@ -60,6 +76,7 @@ const RunRow = Schema.Struct({
   partnerId: "partner_id",
   externalPlayerId: "external_player_id",
   callbackUrl: "callback_url",
+  partnerWallet: "partner_wallet",
   startedBy: "started_by",
   startedVia: "started_via",
   timeoutMillis: "timeout_ms",
@@ -95,6 +112,23 @@ const amount = (minor: bigint | null) => minor === null ? null : minor.toString(
 // this long has no instance running it any more.
 export const staleAfterOf = (timeout: Duration.Duration) =>
   Duration.max(Duration.minutes(5), Duration.times(timeout, 30))
+/** How long an instance's claim on an interrupted run's recovery holds before another instance may take it over. */
+export const recoveryClaim = Duration.minutes(10)
+
+const InterruptedRow = Schema.Struct({
+  id: Schema.String,
+  partnerId: IdFromBigInt,
+  externalPlayerId: Schema.String,
+  currency: Schema.String,
+  startedAt: Schema.Date,
+  start: Schema.NullOr(MinorFromNumeric)
+}).pipe(Schema.encodeKeys({
+  id: "public_id",
+  partnerId: "partner_id",
+  externalPlayerId: "external_player_id",
+  startedAt: "started_at"
+}))
+
 export const abandoned = "The run stopped before it finished: the instance running it stopped. Start it again."
 
 /**
@@ -114,6 +148,14 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
   /** The partner's latest runs, newest first, without their cases. */
   list(partnerId: number, limit: number): Effect.Effect<ReadonlyArray<CertificationSummary>>
   requirement(partnerId: number): Effect.Effect<CertificationRequirement>
+  /**
+   * Claims one run that ended before its last case (interrupted, or not_run) and is not yet recovered (closing it
+   * first if its instance died while it ran), for this
+   * instance to put its test player's balance back; a claim lapses after a while, for another instance to take over.
+   */
+  readonly claimInterrupted: Effect.Effect<Option.Option<InterruptedRun>>
+  /** Records a claimed run as recovered, adding `note` (what recovery did) to its summary. */
+  recovered(id: string, note: string): Effect.Effect<void>
   /** Turns the setting on or off; whether it changed. */
   setRequired(partnerId: number, required: boolean): Effect.Effect<boolean>
   /**
@@ -132,7 +174,8 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
         Duration.toSeconds(staleAfter)
       })`
       const runColumns = sql`
-        r.id, r.public_id, r.partner_id, r.external_player_id, r.currency, r.callback_url, r.started_by, r.started_via,
+        r.id, r.public_id, r.partner_id, r.external_player_id, r.currency, r.callback_url, r.partner_wallet,
+        r.started_by, r.started_via,
         CASE WHEN ${stale} THEN 'interrupted' ELSE r.status END AS status,
         CASE WHEN ${stale} THEN ${abandoned} ELSE r.summary END AS summary,
         r.timeout_ms, r.started_at, r.finished_at`
@@ -144,6 +187,7 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
           externalPlayerId: Schema.String,
           currency: Schema.String,
           callbackUrl: Schema.String,
+          partnerWallet: Schema.Boolean,
           startedBy: Schema.String,
           startedVia: StartedViaSchema,
           timeoutMillis: Schema.Int
@@ -152,9 +196,10 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
         execute: (run) =>
           sql`
             INSERT INTO wallet_certifications AS r
-              (public_id, partner_id, external_player_id, currency, callback_url, started_by, started_via, timeout_ms)
+              (public_id, partner_id, external_player_id, currency, callback_url, partner_wallet, started_by, started_via,
+               timeout_ms)
             VALUES (${run.id}, ${run.partnerId}, ${run.externalPlayerId}, ${run.currency}, ${run.callbackUrl},
-                    ${run.startedBy}, ${run.startedVia}, ${run.timeoutMillis})
+                    ${run.partnerWallet}, ${run.startedBy}, ${run.startedVia}, ${run.timeoutMillis})
             ON CONFLICT (partner_id) WHERE status = 'running' DO NOTHING
             RETURNING ${runColumns}
           `
@@ -235,12 +280,44 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
 
       const requirement = SqlSchema.findOne({
         Request: Schema.Int,
-        Result: Schema.Struct({ required: Schema.Boolean, latest: Schema.NullOr(CertificationStatus) }),
+        Result: Schema.Struct({
+          required: Schema.Boolean,
+          latest: Schema.NullOr(
+            Schema.Struct({ status: Schema.Literals(["passed", "failed"]), callbackUrl: Schema.String })
+          )
+        }),
         execute: (partnerId) =>
           sql`
             SELECT EXISTS (SELECT 1 FROM wallet_certification_requirements WHERE partner_id = ${partnerId}) AS required,
-                   (SELECT status FROM wallet_certifications
-                    WHERE partner_id = ${partnerId} AND status <> 'running' ORDER BY id DESC LIMIT 1) AS latest
+                   (SELECT json_build_object('status', status, 'callbackUrl', callback_url) FROM wallet_certifications
+                    WHERE partner_id = ${partnerId} AND partner_wallet AND status IN ('passed', 'failed')
+                    ORDER BY id DESC LIMIT 1) AS latest
+          `
+      })
+
+      // A claim lapses after this long: the instance recovering the run died, and another takes it over.
+      const claimFor = sql`make_interval(secs => ${Duration.toSeconds(recoveryClaim)})`
+      const claimInterrupted = SqlSchema.findOneOption({
+        Request: Schema.Void,
+        Result: InterruptedRow,
+        execute: () =>
+          sql`
+            WITH candidate AS (
+              SELECT r.id FROM wallet_certifications r
+              WHERE r.recovered_at IS NULL AND (r.status IN ('interrupted', 'not_run') OR ${stale})
+                AND (r.recovery_started_at IS NULL OR r.recovery_started_at < now() - ${claimFor})
+              ORDER BY r.id LIMIT 1
+              FOR UPDATE SKIP LOCKED
+            )
+            UPDATE wallet_certifications r
+            SET recovery_started_at = now(),
+                summary = CASE WHEN r.status = 'running' THEN ${abandoned} ELSE r.summary END,
+                status = CASE WHEN r.status = 'running' THEN 'interrupted' ELSE r.status END,
+                finished_at = COALESCE(r.finished_at, now())
+            FROM candidate WHERE r.id = candidate.id
+            RETURNING r.public_id, r.partner_id, r.external_player_id, r.currency, r.started_at,
+              (SELECT c.balance_after FROM wallet_certification_cases c
+               WHERE c.certification_id = r.id AND c.case_key = 'balance' AND c.status = 'passed') AS start
           `
       })
 
@@ -258,6 +335,13 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
         list: (partnerId, limit) =>
           list({ partnerId, limit }).pipe(Effect.map((rows) => rows.map(summaryOf)), Effect.orDie),
         requirement: (partnerId) => Effect.orDie(requirement(partnerId)),
+        claimInterrupted: Effect.orDie(claimInterrupted(undefined)),
+        recovered: (id, note) =>
+          sql`
+            UPDATE wallet_certifications
+            SET recovered_at = now(), summary = concat_ws(' ', summary, ${note}::text), updated_at = now()
+            WHERE public_id = ${id}
+          `.pipe(Effect.asVoid, Effect.orDie),
         setRequired,
         // Keyed apart from every other advisory lock of the service by the table's own oid.
         lockPartner: (partnerId) =>

@@ -6,6 +6,7 @@ import {
   CertificationInProgress,
   CertificationRepo,
   type CertificationSummary,
+  recoveryClaim,
   staleAfterOf
 } from "./CertificationRepo.ts"
 
@@ -26,6 +27,8 @@ const makeMemory = (staleAfter: number): CertificationRepo["Service"] => {
     readonly ref: number
     summary: CertificationSummary
     updatedAt: number
+    recoveryStartedAt: number | null
+    recoveredAt: number | null
     readonly cases: Array<CaseResult & { readonly position: number }>
   }
   const runs: Array<Stored> = []
@@ -57,7 +60,7 @@ const makeMemory = (staleAfter: number): CertificationRepo["Service"] => {
           startedAt: new Date(now),
           finishedAt: null
         }
-        runs.push({ ref: nextRef++, summary, updatedAt: now, cases: [] })
+        runs.push({ ref: nextRef++, summary, updatedAt: now, recoveryStartedAt: null, recoveredAt: null, cases: [] })
         return summary
       }),
     recordCase: (id, position, result) =>
@@ -101,12 +104,49 @@ const makeMemory = (staleAfter: number): CertificationRepo["Service"] => {
       ),
     requirement: (partnerId) =>
       Effect.sync(() => {
-        const finished = runs.filter((run) => run.summary.partnerId === partnerId && run.summary.status !== "running")
-        const latest = finished.reduce<Stored | undefined>(
+        const verdicts = runs.filter((run) =>
+          run.summary.partnerId === partnerId && run.summary.partnerWallet &&
+          (run.summary.status === "passed" || run.summary.status === "failed")
+        )
+        const latest = verdicts.reduce<Stored | undefined>(
           (newest, run) => newest === undefined || run.ref > newest.ref ? run : newest,
           undefined
         )
-        return { required: required.has(partnerId), latest: latest?.summary.status ?? null }
+        return {
+          required: required.has(partnerId),
+          latest: latest === undefined ? null : {
+            status: latest.summary.status === "passed" ? "passed" as const : "failed" as const,
+            callbackUrl: latest.summary.callbackUrl
+          }
+        }
+      }),
+    claimInterrupted: Effect.map(Clock.currentTimeMillis, (now) => {
+      const run = runs.find((run) =>
+        run.recoveredAt === null &&
+        (run.summary.status === "interrupted" || run.summary.status === "not_run" || isStale(run, now)) &&
+        (run.recoveryStartedAt === null || run.recoveryStartedAt < now - Duration.toMillis(recoveryClaim))
+      )
+      if (run === undefined) return Option.none()
+      if (run.summary.status === "running") {
+        run.summary = { ...run.summary, status: "interrupted", summary: abandoned, finishedAt: new Date(now) }
+      }
+      run.recoveryStartedAt = now
+      const balance = run.cases.find((done) => done.key === "balance" && done.status === "passed")
+      return Option.some({
+        id: run.summary.id,
+        partnerId: run.summary.partnerId,
+        externalPlayerId: run.summary.externalPlayerId,
+        currency: run.summary.currency,
+        startedAt: run.summary.startedAt,
+        start: balance?.balanceAfter ?? null
+      })
+    }),
+    recovered: (id, note) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const run = byId(id)
+        if (run === undefined) return
+        run.recoveredAt = now
+        run.summary = { ...run.summary, summary: [run.summary.summary, note].filter(Boolean).join(" ") }
       }),
     setRequired: (partnerId, on) =>
       Effect.sync(() => {

@@ -10,10 +10,12 @@ import {
 import { caseKeys } from "../../domain/CertificationCaseTexts.ts"
 import type { Currency } from "../../domain/Currency.ts"
 import { CallbackTargets } from "../../partners/CallbackTargets.ts"
+import { ExemptCallbackUrls } from "../../partners/CallbackUrlPolicy.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { CurrencyConfig } from "../../platform/CurrencyConfig.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
 import { PartnerCallbacks } from "../outbox/PartnerCallbacks.ts"
+import { notSentReason } from "./CaseSteps.ts"
 import { certify } from "./CertificationCases.ts"
 import type { RunSetting } from "./CertificationCalls.ts"
 import {
@@ -33,6 +35,9 @@ export class UnknownTestPlayer extends Schema.TaggedError<UnknownTestPlayer>()("
       `the run plays in: launch a game for it once with the test token in ${this.currency}, then certify with it.`
   }
 }
+
+/** A URL's path, for telling the service's own addresses apart whatever host or query names them. */
+const pathOf = (url: string) => URL.canParse(url) ? new URL(url).pathname : url
 
 /** Who starts a run, as the run records it. */
 export interface Starter {
@@ -88,6 +93,7 @@ export class Certifications extends Context.Service<Certifications, {
       const { currencies, defaultCurrency } = yield* CurrencyConfig
       const partners = yield* Partners
       const running = yield* FiberSet.make<void>()
+      const servicesOwn = new Set([...(yield* ExemptCallbackUrls)].map(pathOf))
 
       /**
        * The partner's default currency, which its test player plays in: its own, or the deployment's DEFAULT_CURRENCY
@@ -107,10 +113,18 @@ export class Certifications extends Context.Service<Certifications, {
       const prepare = Effect.fn("Certifications.prepare")(
         function*(partnerId: number, externalPlayerId: string, starter: Starter, named: Currency | undefined) {
           const currency = named ?? (yield* currencyOf(partnerId))
+          // Read now, not from the cache: a run often follows the partner setting its test callback URL.
           const target = Option.getOrThrowWith(
-            yield* targets.get(partnerId, "test"),
+            yield* targets.fresh(partnerId, "test"),
             () => new Error(`no partner ${partnerId}`)
           )
+          const own = (yield* partners.environmentsOf([{ id: partnerId }]))
+            .find((settings) => settings.environment === "test")
+          // Only the partner's own address certifies its wallet: never the sandbox partner wallet the test environment
+          // falls back to, nor another address of the service's own (those exempt from the URL policy), known by its
+          // path whatever host or query reaches it, so that no alias of the service certifies its own wallet.
+          const partnerWallet = own?.callbackUrl != null && own.callbackUrl === target.callbackUrl &&
+            !servicesOwn.has(pathOf(own.callbackUrl))
           const player = yield* players.find(partnerId, "test", externalPlayerId, currency.code)
           if (Option.isNone(player)) {
             return yield* new UnknownTestPlayer({ externalPlayerId, currency: currency.code })
@@ -133,6 +147,7 @@ export class Certifications extends Context.Service<Certifications, {
             currency: currency.code,
             // A test environment without a URL of its own has the sandbox partner wallet's (CallbackTargets).
             callbackUrl: target.callbackUrl ?? "",
+            partnerWallet,
             startedBy: starter.name,
             startedVia: starter.via,
             timeoutMillis: setting.timeoutMillis
@@ -148,21 +163,28 @@ export class Certifications extends Context.Service<Certifications, {
           callbacks,
           (result) => Effect.andThen(repo.recordCase(setting.id, caseKeys.indexOf(result.key), result), onCase(result))
         ).pipe(
-          Effect.flatMap((results) => {
+          Effect.flatMap(({ notSent, results }) => {
+            if (notSent !== undefined) return repo.finish(setting.id, "not_run", notSentReason(notSent))
             const { status, summary } = outcome(results)
             return repo.finish(setting.id, status, summary)
           }),
           Effect.onExit((exit) => {
             if (Exit.isSuccess(exit)) return Effect.void
-            const stopped = Cause.hasInterruptsOnly(exit.cause)
-            return Effect.andThen(
-              stopped ? Effect.void : Effect.logError("A wallet certification run failed", exit.cause),
-              repo.finish(
+            // A stop: recovery (CertificationRecovery) puts the test player's balance back on a later start.
+            if (Cause.hasInterruptsOnly(exit.cause)) {
+              return repo.finish(
                 setting.id,
                 "interrupted",
-                stopped
-                  ? "The run was interrupted before it finished (the service was stopping): start it again."
-                  : "The run stopped on an internal error (see the service's log): start it again."
+                "The run was interrupted before it finished (the service was stopping): start it again."
+              )
+            }
+            return Effect.andThen(
+              Effect.logError("A wallet certification run failed", exit.cause),
+              repo.finish(
+                setting.id,
+                "not_run",
+                "Not run: the run stopped on an error of the service's own (see its log). This says nothing of the " +
+                  "wallet: start it again."
               )
             )
           }),

@@ -162,7 +162,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
             return {
               _tag: "Stalled",
               owed: yield* repo.owedTo(playerId, currency),
-              away: reason === "Timeout" || reason === "Unreachable",
+              away: reason === "Timeout" || reason === "Unreachable" || reason === "Unresolved",
               reason: message
             } as const
           }

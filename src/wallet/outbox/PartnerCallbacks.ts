@@ -12,7 +12,11 @@ import { signedHeaders } from "./Signature.ts"
 
 /** The partner could not be told: down, slow, an error status, a refused address. */
 export class CallbackFailed extends Schema.TaggedError<CallbackFailed>()("CallbackFailed", {
-  reason: Schema.Literals(["Timeout", "Unreachable", "HttpStatus", "InvalidAnswer", "UnsafeUrl"]),
+  /**
+   * `UnsafeUrl`: the URL policy refused the address (before sending, or the address its host resolved to);
+   * `Unresolved`: the host name did not resolve. In both, nothing reached the partner.
+   */
+  reason: Schema.Literals(["Timeout", "Unreachable", "Unresolved", "HttpStatus", "InvalidAnswer", "UnsafeUrl"]),
   message: Schema.String
 }) {}
 
@@ -30,6 +34,9 @@ const readReply = (text: string) => {
     return undefined
   }
 }
+
+/** What the socket says when a host name does not resolve (getaddrinfo's codes). */
+const unresolvedCodes = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EAI_FAIL", "EAI_NODATA"])
 
 /** The most of a partner's answer that is read: a wallet's answer is a few bytes; past this it is no answer. */
 export const maxAnswerBytes = 64 * 1024
@@ -202,11 +209,16 @@ export class PartnerCallbacks extends Context.Service<PartnerCallbacks, {
           const response = yield* client.execute(request).pipe(
             Effect.mapError((error) => {
               // The socket's own reason (refused, reset, an address the policy refuses) says more than "Transport error".
-              const cause = "cause" in error.reason && error.reason.cause instanceof Error
-                ? `: ${error.reason.cause.message}`
-                : ""
+              const socket = "cause" in error.reason && error.reason.cause instanceof Error
+                ? error.reason.cause as NodeJS.ErrnoException
+                : undefined
+              const cause = socket === undefined ? "" : `: ${socket.message}`
               return new CallbackFailed({
-                reason: "Unreachable",
+                reason: socket?.code === "EADDRNOTALLOWED"
+                  ? "UnsafeUrl"
+                  : unresolvedCodes.has(socket?.code ?? "")
+                  ? "Unresolved"
+                  : "Unreachable",
                 message: `The partner could not be reached${cause} (${error.message})`
               })
             })
