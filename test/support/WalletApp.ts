@@ -2,6 +2,7 @@ import { assert } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { CallbackWorker } from "../../src/wallet/outbox/CallbackWorker.ts"
+import { playerQueuePrefix } from "../../src/wallet/outbox/OutboxRepo.ts"
 import { WalletRecovery } from "../../src/wallet/WalletRecovery.ts"
 import type { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { WalletCredentials } from "../../src/integrations/playfiver/WalletCredentials.ts"
@@ -168,12 +169,19 @@ export const assertConserved = (
 ) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // The undelivered notifications with their player's delivery job (when it is due, how often it ran, whether a
+    // worker holds it and its last error): a failure shows why they were not delivered, not only that.
     yield* eventually(
-      sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM partner_callbacks
-        WHERE player_id = ${player.playerId} AND kind <> 'bet' AND status <> 'delivered'
+      sql`
+        SELECT c.id, c.kind, c.event_id, c.status, c.attempts, c.last_error, c.created_at, now() AS read_at,
+               j.id AS job_id, j.run_at AS job_run_at, j.attempts AS job_attempts, j.locked_at AS job_locked_at,
+               j.last_error AS job_last_error
+        FROM partner_callbacks c
+        LEFT JOIN graphile_worker.jobs j ON j.key = ${playerQueuePrefix} || c.player_id
+        WHERE c.player_id = ${player.playerId} AND c.kind <> 'bet' AND c.status <> 'delivered'
+        ORDER BY c.id
       `.pipe(Effect.orDie),
-      (rows) => rows[0].n === 0,
+      (rows) => rows.length === 0,
       "every notification delivered"
     )
     const ledger = yield* ledgerOf(player.playerId)
