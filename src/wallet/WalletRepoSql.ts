@@ -17,7 +17,7 @@ import { mirrorWriting, playerReading, playerStateOf } from "./LedgerMirror.ts"
 import { type PlayerIdentity, playerOf } from "../domain/Partner.ts"
 import { interval } from "../platform/SqlCodecs.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
-import { deliveryTask, playerQueuePrefix } from "./outbox/OutboxRepo.ts"
+import { deliveryJobId } from "./outbox/OutboxRepo.ts"
 import { makeReads } from "./WalletRepoReads.ts"
 import {
   decodeCount,
@@ -146,15 +146,8 @@ export const make = Effect.gen(function*() {
     // reads is never run, and the caller's statement need not know this one's parts.
     return sql`
         scheduled_queues AS (
-          SELECT job.id FROM jsonb_array_elements_text(${JSON.stringify(queues)}::jsonb) AS queue(player_id)
-          CROSS JOIN LATERAL graphile_worker.add_job(
-            ${deliveryTask},
-            json_build_object('player_id', queue.player_id::bigint),
-            queue_name => ${playerQueuePrefix} || queue.player_id,
-            max_attempts => ${config.maxAttempts}::smallint,
-            job_key => ${playerQueuePrefix} || queue.player_id,
-            job_key_mode => 'preserve_run_at'
-          ) AS job
+          SELECT ${deliveryJobId(sql, sql`queue.player_id::bigint`, config.maxAttempts, "preserve_run_at")} AS id
+          FROM jsonb_array_elements_text(${JSON.stringify(queues)}::jsonb) AS queue(player_id)
           WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)})
         ),
         written_callbacks AS (

@@ -15,7 +15,34 @@ export const deliveryTask = "partner_callbacks"
 
 /** One job (and one job queue) per player: their notifications go one at a time, in order. */
 export const playerQueuePrefix = "partner-callbacks:player:"
-const playerQueue = (playerId: number) => `${playerQueuePrefix}${playerId}`
+
+/**
+ * The SQL expression that schedules a player's delivery queue (`playerId`, a bigint) and is its job's id. The job
+ * is keyed by the player: add_job updates it while no worker holds it, and adds a new job when one does (that run
+ * may have read the queue before this statement's notification was committed). add_job looks first (is the job
+ * held?) and writes after; a worker that takes the job in between leaves the write doing nothing, and the job's id
+ * null: the held run ends without the new notification and no job is left to deliver it. That happens when a worker
+ * takes a job at the commit this statement waited for (two decisions of one player at once). Asked again, add_job
+ * then sees the job held and adds the new one.
+ */
+export const deliveryJobId = (
+  sql: SqlClient.SqlClient,
+  playerId: Statement.Fragment,
+  maxAttempts: number,
+  mode: "preserve_run_at" | "replace"
+) => {
+  const added = () =>
+    sql`(SELECT job.id FROM graphile_worker.add_job(
+      ${deliveryTask},
+      json_build_object('player_id', ${playerId}),
+      queue_name => ${playerQueuePrefix} || ${playerId},
+      max_attempts => ${maxAttempts}::smallint,
+      job_key => ${playerQueuePrefix} || ${playerId},
+      job_key_mode => ${mode}
+    ) AS job)`
+  // COALESCE asks the second time only when the first came back without a job.
+  return sql`COALESCE(${added()}, ${added()})`
+}
 
 /** A partner_callbacks row (next_attempt_at from its player's job) is a domain Callback: ids as bigint, columns in snake_case. */
 const CallbackRow = Callback.mapFields(Struct.assign({
@@ -81,14 +108,10 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
       const config = yield* CallbacksConfig
 
       const scheduleQueue = (playerId: number, mode: "preserve_run_at" | "replace") =>
-        sql`SELECT id FROM graphile_worker.add_job(
-              ${deliveryTask},
-              json_build_object('player_id', ${playerId}::bigint),
-              queue_name => ${playerQueue(playerId)},
-              max_attempts => ${config.maxAttempts}::smallint,
-              job_key => ${playerQueue(playerId)},
-              job_key_mode => ${mode}
-            )`.pipe(Effect.asVoid, Effect.orDie)
+        sql`SELECT ${deliveryJobId(sql, sql`${playerId}::bigint`, config.maxAttempts, mode)} AS id`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
 
       const queueOf = SqlSchema.findAll({
         Request: Schema.Struct({ playerId: Schema.Int, limit: Schema.Int }),
