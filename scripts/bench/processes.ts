@@ -59,6 +59,13 @@ export const startCommand = (
           if (ready.test(line)) Deferred.doneUnsafe(started, Exit.void)
         })
       ),
+      // Output that ends before the ready line is a process that ended: said at once, not after the whole time-out.
+      Effect.ensuring(Effect.sync(() =>
+        Deferred.doneUnsafe(
+          started,
+          Exit.die(new Error(`${args.join(" ")} ended before it was ready:\n${output.join("\n")}`))
+        )
+      )),
       Effect.forkScoped
     )
     yield* Deferred.await(started).pipe(
