@@ -106,18 +106,22 @@ const acquire = Effect.fn("EmbeddedPostgres.acquire")(
       }
     }
     const logTail: Array<string> = []
-    const port = yield* promise("find a free port", freePort)
-    const cluster: EmbeddedCluster = new EmbeddedPostgresClass({
-      databaseDir: clusterDir,
-      port,
-      user: credentials.user,
-      password: credentials.password,
-      authMethod: "scram-sha-256",
-      persistent: true,
-      createPostgresUser: isRoot,
-      onLog: (message: unknown) => remember(logTail, String(message)),
-      onError: (message: unknown) => remember(logTail, String(message))
-    })
+    // The port is free when chosen, but another socket may take it before the postmaster binds it (a TOCTOU race
+    // that a machine busy with connections meets): a start refused for that reason is tried again on another port.
+    let port = yield* promise("find a free port", freePort)
+    const clusterOn = (port: number): EmbeddedCluster =>
+      new EmbeddedPostgresClass({
+        databaseDir: clusterDir,
+        port,
+        user: credentials.user,
+        password: credentials.password,
+        authMethod: "scram-sha-256",
+        persistent: true,
+        createPostgresUser: isRoot,
+        onLog: (message: unknown) => remember(logTail, String(message)),
+        onError: (message: unknown) => remember(logTail, String(message))
+      })
+    let cluster = clusterOn(port)
     const failed = (what: string) => (cause: unknown) =>
       new EmbeddedPostgresError({
         message: `Could not ${what} (${clusterDir}): ${describe(cause)}\n${logTail.slice(-15).join("")}`
@@ -141,7 +145,7 @@ const acquire = Effect.fn("EmbeddedPostgres.acquire")(
       catch: failed("find the postgres user")
     })
     const pgCtl = yield* promise("locate pg_ctl", pgCtlPath)
-    yield* Effect.acquireRelease(
+    const start = Effect.suspend(() =>
       Effect.tryPromise({
         try: () =>
           execFile(pgCtl, [
@@ -167,7 +171,28 @@ const acquire = Effect.fn("EmbeddedPostgres.acquire")(
                 new EmbeddedPostgresError({ message: `${error.message}\n${log.split("\n").slice(-15).join("\n")}` })
               )
           )
+        )
+      )
+    )
+    const portTaken = (error: EmbeddedPostgresError) => error.message.includes("Address already in use")
+    yield* Effect.acquireRelease(
+      start.pipe(
+        Effect.catchIf(
+          portTaken,
+          (error) =>
+            Effect.logWarning("The embedded PostgreSQL's port was taken before it started; trying another").pipe(
+              Effect.annotateLogs({ port }),
+              Effect.andThen(promise("find a free port", freePort)),
+              Effect.tap((free) =>
+                Effect.sync(() => {
+                  port = free
+                  cluster = clusterOn(free)
+                })
+              ),
+              Effect.andThen(Effect.fail(error))
+            )
         ),
+        Effect.retry({ while: portTaken, times: 4 }),
         Effect.andThen(promise("inspect the started PostgreSQL", () => runningPostmaster(clusterDir))),
         Effect.flatMap((started) =>
           started === undefined
