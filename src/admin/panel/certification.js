@@ -13,7 +13,8 @@ const statusLabel = {
   failed: "failed",
   skipped: "not run",
   running: "running",
-  interrupted: "interrupted"
+  interrupted: "interrupted",
+  not_run: "not run (no verdict)"
 }
 
 /**
@@ -291,11 +292,13 @@ export async function certificationPage(main, params) {
   const runs = () =>
     table(
       "Runs",
-      ["Started", "By", "Test player", "Status", "Summary", ""],
+      ["Started", "By", "Test player", "Wallet", "Status", "Summary", ""],
       overview.runs.map((run) => [
         when(run.started_at),
         `${run.started_by} (${run.started_via})`,
         run.external_player_id,
+        // Only a run against the partner's own test callback URL certifies it (the live token's gate counts no other).
+        run.partner_wallet ? "its own" : "practice (the sandbox's)",
         h(`span.badge.${run.status}`, {}, statusLabel[run.status]),
         run.summary ?? "—",
         run.id === current?.id
