@@ -12,43 +12,20 @@ import { CertificationAdmin } from "../../src/changes/CertificationAdmin.ts"
 import type { Certification } from "../../src/domain/Certification.ts"
 import { caseKeys, cases } from "../../src/domain/CertificationCaseTexts.ts"
 import { sandboxPartnerWalletPath } from "../../src/integrations/sandbox/SandboxConfig.ts"
-import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
 import { adminRequest, type AdminSession } from "../support/AdminConsole.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { live } from "../support/live.ts"
+import { givenCertifiable } from "../support/CertificationWallet.ts"
 import { givenPortalUser } from "../support/Portal.ts"
-import { givenPartner, TestApp } from "../support/TestApp.ts"
+import { TestApp } from "../support/TestApp.ts"
 
 const books = new PartnerBooks()
 const App = TestApp({ callbacks: { timeout: Duration.seconds(10) } }).pipe(
   Layer.provideMerge(FakeUpstream.layer(books.script))
 )
-
-let partners = 0
-
-/** A partner with a test player of 50.00 BRL on both sides, whose test callbacks go where `testCallbackUrl` says. */
-const givenCertifiable = (urls: { readonly testCallbackUrl: string | null; readonly callbackUrl?: string | null }) =>
-  Effect.gen(function*() {
-    const created = yield* givenPartner({ name: `Gated ${++partners}`, ...urls })
-    books.secrets.add(created.test.webhookSecret)
-    const external = `gated-${created.partner.id}`
-    yield* (yield* PartnerPlayers).arrive({
-      partnerId: created.partner.id,
-      environment: "test",
-      externalPlayerId: external,
-      currency: "BRL",
-      name: null,
-      email: null,
-      balance: 5_000n
-    })
-    books.balances.set(external, 5_000n)
-    // The fake knows only the players it was told of: an unknown one is `unknown_player`, as a wallet must say.
-    books.knownPlayersOnly = true
-    return { ...created, external }
-  })
 
 const certify = (partnerId: number, external: string) =>
   Effect.flatMap(
@@ -81,7 +58,7 @@ layer(App, live)("wallet certification, second step", (it) => {
       const port = (server.address as { readonly port: number }).port
       // The sandbox partner wallet of this very service, under an address of its own choosing (another host name).
       const sandbox = `http://127.0.0.1:${port}${sandboxPartnerWalletPath}?environment=test&as=mine`
-      const { external, partner } = yield* givenCertifiable({
+      const { external, partner } = yield* givenCertifiable(books, "Gated", {
         testCallbackUrl: sandbox,
         callbackUrl: `${fake.url}/wallet`
       })
@@ -98,7 +75,7 @@ layer(App, live)("wallet certification, second step", (it) => {
       )
 
       // No test callback URL at all: the run goes to the sandbox partner wallet the test environment falls back to.
-      const bare = yield* givenCertifiable({ testCallbackUrl: null })
+      const bare = yield* givenCertifiable(books, "Gated", { testCallbackUrl: null })
       const fallback = yield* certify(bare.partner.id, bare.external)
       assert.isFalse(fallback.partnerWallet, "the fallback is never the partner's wallet")
     }))
@@ -107,7 +84,7 @@ layer(App, live)("wallet certification, second step", (it) => {
     Effect.gen(function*() {
       const fake = yield* FakeUpstream
       const port = new URL(fake.url).port
-      const { external, partner } = yield* givenCertifiable({
+      const { external, partner } = yield* givenCertifiable(books, "Gated", {
         testCallbackUrl: `${fake.url}/wallet`,
         callbackUrl: `http://localhost:${port}/wallet`
       })
@@ -152,7 +129,7 @@ layer(App, live)("wallet certification, second step", (it) => {
   it.effect("a wallet that takes a stake it must refuse and answers a negative balance fails one case, and ends where it started", () =>
     Effect.gen(function*() {
       const fake = yield* FakeUpstream
-      const { external, partner } = yield* givenCertifiable({ testCallbackUrl: `${fake.url}/wallet` })
+      const { external, partner } = yield* givenCertifiable(books, "Gated", { testCallbackUrl: `${fake.url}/wallet` })
       books.faults.add("overdraws")
       const run = yield* certify(partner.id, external).pipe(Effect.ensuring(Effect.sync(() => books.faults.clear())))
       assert.deepStrictEqual(failedKeys(run), ["insufficient_funds"])

@@ -9,40 +9,18 @@ import { Context, Duration, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { spawn } from "node:child_process"
 import type { Certification } from "../../src/domain/Certification.ts"
-import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { CertificationRecovery, recoveryEventId } from "../../src/wallet/certification/CertificationRecovery.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
+import { givenCertifiable } from "../support/CertificationWallet.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { eventually, live } from "../support/live.ts"
 import { TestDatabaseUrl } from "../support/TestDatabase.ts"
-import { AnotherInstance, givenPartner, TestApp } from "../support/TestApp.ts"
+import { AnotherInstance, TestApp } from "../support/TestApp.ts"
 
 const books = new PartnerBooks()
 const timeout = Duration.seconds(10)
 const App = TestApp({ callbacks: { timeout } }).pipe(Layer.provideMerge(FakeUpstream.layer(books.script)))
-
-let partners = 0
-
-/** A partner whose test wallet is the fake, with a test player of 50.00 BRL on both sides. */
-const givenCertifiable = Effect.gen(function*() {
-  const fake = yield* FakeUpstream
-  const created = yield* givenPartner({ name: `Recovered ${++partners}`, testCallbackUrl: `${fake.url}/wallet` })
-  books.secrets.add(created.test.webhookSecret)
-  const external = `recovered-${created.partner.id}`
-  yield* (yield* PartnerPlayers).arrive({
-    partnerId: created.partner.id,
-    environment: "test",
-    externalPlayerId: external,
-    currency: "BRL",
-    name: null,
-    email: null,
-    balance: 5_000n
-  })
-  books.balances.set(external, 5_000n)
-  books.knownPlayersOnly = true
-  return { ...created, external }
-})
 
 const runOf = (id: string) =>
   Effect.flatMap(Effect.service(Certifications), (service) => service.find(id)).pipe(Effect.map(Option.getOrThrow))
@@ -82,7 +60,9 @@ const assertPutBack = (run: Certification, external: string) => {
 layer(App, live)("wallet certification recovery", (it) => {
   it.effect("a run stopped with its instance is recovered on the next start: the float and the stake taken back", () =>
     Effect.gen(function*() {
-      const { external, partner } = yield* givenCertifiable
+      const { external, partner } = yield* givenCertifiable(books, "Recovered", {
+        testCallbackUrl: `${(yield* FakeUpstream).url}/wallet`
+      })
       books.behaviour = "slow"
       books.delayMillis = 100
       const started = yield* Effect.scoped(Effect.gen(function*() {
@@ -106,7 +86,9 @@ layer(App, live)("wallet certification recovery", (it) => {
 
   it.effect("a run whose process is killed (SIGKILL) is recovered once it is seen dead: the wallet ends where it started", () =>
     Effect.gen(function*() {
-      const { external, partner } = yield* givenCertifiable
+      const { external, partner } = yield* givenCertifiable(books, "Recovered", {
+        testCallbackUrl: `${(yield* FakeUpstream).url}/wallet`
+      })
       books.behaviour = "slow"
       books.delayMillis = 100
       const url = yield* TestDatabaseUrl
