@@ -2,26 +2,22 @@
  * Wallet certification end to end: the whole service over real HTTP and PostgreSQL, certifying the sandbox partner
  * wallet of this very service (it passes every case), a fake partner wallet without faults (passes too) and with each
  * fault switched on (the case that should catch it fails, naming it), through the service, the partner API (test and
- * live tokens) and the admin CLI (exit code, the live token's gate); and runs in JPY and BTC, their amounts scaled to
- * the currency, against wallets that keep each currency apart, mix them, or answer balances finer than the currency
- * has. No run writes a ledger row.
+ * live tokens) and the admin CLI (exit code, the live token's gate). No run writes a ledger row. Runs in other
+ * currencies: certification-currencies.test.ts.
  */
 import { assert, layer } from "@effect/vitest"
 import { Context, Duration, Effect, Layer, Option, Result } from "effect"
-import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
-import type { Certification } from "../../src/domain/Certification.ts"
 import { type CaseKey, caseKeys, cases } from "../../src/domain/CertificationCaseTexts.ts"
-import { storedCurrency } from "../../src/domain/Currency.ts"
 import { sandboxPartnerWalletPath } from "../../src/integrations/sandbox/SandboxConfig.ts"
 import { Conflict, Forbidden, NotFound, ValidationFailed } from "../../src/client/PartnerClient.ts"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { CallbackUrlPolicy } from "../../src/partners/CallbackUrlPolicy.ts"
-import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { PartnersConfig } from "../../src/partners/PartnersConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { SandboxCallbackUrlsLive } from "../../src/server.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
+import { certify, failedCases, givenTestWallet, ledgerRows } from "../support/CertificationWallet.ts"
 import { PartnerBooks, type WalletFault } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { admin } from "../support/AdminCli.ts"
@@ -53,78 +49,18 @@ const App = TestApp({ callbacks: { timeout } }).pipe(Layer.provideMerge(FakeUpst
 const ShortTimeOutApp = TestApp({ callbacks: { timeout: Duration.seconds(1) } }).pipe(
   Layer.provideMerge(FakeUpstream.layer(books.script))
 )
-/** A deployment whose default currency (every partner's, for now) is JPY, with BTC enabled. */
-const YenApp = TestApp({ callbacks: { timeout }, currencies: { crypto: ["BTC"], defaultCurrency: "JPY" } }).pipe(
-  Layer.provideMerge(FakeUpstream.layer(books.script))
-)
-
-let partners = 0
-
-/**
- * A partner whose test callbacks go to `wallet` (the fake, or this service's sandbox partner wallet), with a test
- * player of `balance` minor units of `currency` on both sides (50.00 BRL unless said).
- */
-const givenTestWallet = (wallet: "fake" | "sandbox", currency = "BRL", balance = 5_000n) =>
-  Effect.gen(function*() {
-    const fake = yield* FakeUpstream
-    const server = yield* HttpServer.HttpServer
-    const origin = `http://127.0.0.1:${(server.address as { readonly port: number }).port}`
-    const created = yield* givenPartner({
-      name: `Certified ${++partners}`,
-      testCallbackUrl: wallet === "fake"
-        ? `${fake.url}/wallet`
-        : `${origin}${sandboxPartnerWalletPath}?environment=test`
-    })
-    books.secrets.add(created.test.webhookSecret)
-    const external = `tester-${created.partner.id}`
-    yield* (yield* PartnerPlayers).arrive({
-      partnerId: created.partner.id,
-      environment: "test",
-      externalPlayerId: external,
-      currency,
-      name: null,
-      email: null,
-      balance
-    })
-    books.balances.set(books.walletOf(external, currency), balance)
-    return { ...created, external }
-  })
-
-const failed = (run: Certification) =>
-  run.cases.filter((result) => result.status === "failed").map((result) => result.key)
-
-/** Rows the ledger and the outbox hold for a partner: a run must write none. */
-const ledgerRows = (partnerId: number) =>
-  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-    sql<{ n: number }>`
-      SELECT (SELECT count(*) FROM wallet_transactions WHERE partner_id = ${partnerId})::int +
-             (SELECT count(*) FROM partner_callbacks WHERE partner_id = ${partnerId})::int +
-             (SELECT count(*) FROM wallet_rounds WHERE partner_id = ${partnerId})::int AS n
-    `).pipe(Effect.map((rows) => rows[0].n), Effect.orDie)
-
-/** A run to its end, in the partner's default currency or the one named. */
-const certify = (partnerId: number, external: string, currency?: string) =>
-  Effect.flatMap(
-    Effect.service(Certifications),
-    (service) =>
-      service.run(
-        partnerId,
-        external,
-        { name: "test", via: "cli" },
-        undefined,
-        currency === undefined ? undefined : storedCurrency(currency)
-      )
-  ).pipe(
-    Effect.orDie
-  )
 
 layer(App, live)("wallet certification", (it) => {
   it.effect("the sandbox partner wallet passes every case, is left as it was found, and no ledger row is written", () =>
     Effect.gen(function*() {
-      const { external, partner } = yield* givenTestWallet("sandbox")
+      const { external, partner } = yield* givenTestWallet(books, "sandbox")
       const run = yield* certify(partner.id, external)
       assert.deepStrictEqual(run.cases.map((result) => result.key), [...caseKeys])
-      assert.deepStrictEqual(failed(run), [], JSON.stringify(run.cases.filter((result) => result.status !== "passed")))
+      assert.deepStrictEqual(
+        failedCases(run),
+        [],
+        JSON.stringify(run.cases.filter((result) => result.status !== "passed"))
+      )
       assert.strictEqual(run.status, "passed")
       assert.strictEqual(run.summary, `${caseKeys.length} of ${caseKeys.length} cases passed.`)
       assert.strictEqual(run.currency, "BRL")
@@ -165,9 +101,13 @@ layer(App, live)("wallet certification", (it) => {
   it.effect("a fake wallet without faults passes every case", () =>
     Effect.gen(function*() {
       books.knownPlayersOnly = true
-      const { external, partner } = yield* givenTestWallet("fake")
+      const { external, partner } = yield* givenTestWallet(books, "fake")
       const run = yield* certify(partner.id, external)
-      assert.deepStrictEqual(failed(run), [], JSON.stringify(run.cases.filter((result) => result.status !== "passed")))
+      assert.deepStrictEqual(
+        failedCases(run),
+        [],
+        JSON.stringify(run.cases.filter((result) => result.status !== "passed"))
+      )
       assert.strictEqual(books.balanceOf(external), 5_000n)
     }))
 
@@ -196,10 +136,10 @@ layer(App, live)("wallet certification", (it) => {
         books.knownPlayersOnly = true
         books.faults.clear()
         books.faults.add(fault)
-        const { external, partner } = yield* givenTestWallet("fake")
+        const { external, partner } = yield* givenTestWallet(books, "fake")
         const run = yield* certify(partner.id, external)
         books.faults.clear()
-        assert.deepStrictEqual(failed(run), [...catchers])
+        assert.deepStrictEqual(failedCases(run), [...catchers])
         assert.strictEqual(run.status, "failed")
         assert.strictEqual(books.balanceOf(external), 5_000n, "the wallet ends where it started: nothing left behind")
         for (const key of catchers) {
@@ -212,7 +152,7 @@ layer(App, live)("wallet certification", (it) => {
 
   it.effect("the partner API: the test token starts a run and reads it case by case; a live token, a stranger and a player that is not a test player are refused", () =>
     Effect.gen(function*() {
-      const { external, partner, test, token } = yield* givenTestWallet("sandbox")
+      const { external, partner, test, token } = yield* givenTestWallet(books, "sandbox")
       const client = yield* partnerClient(test.token)
       const started =
         (yield* client.certifications.start({ payload: { external_player_id: external } })).data.certification
@@ -285,7 +225,7 @@ layer(App, live)("wallet certification", (it) => {
 
   it.effect("the CLI certifies: exit 0 only when every case passes; a required certification withholds the live token until one passes", () =>
     Effect.gen(function*() {
-      const sandbox = yield* givenTestWallet("sandbox")
+      const sandbox = yield* givenTestWallet(books, "sandbox")
       const passed = yield* admin("partners", "certify", sandbox.partner.slug, "--player", sandbox.external)
       assert.strictEqual(passed.exitCode, 0, passed.stderr)
       assert.strictEqual(JSON.parse(passed.stdout).status, "passed")
@@ -294,7 +234,7 @@ layer(App, live)("wallet certification", (it) => {
 
       books.knownPlayersOnly = true
       books.faults.add("skips-signature-checks")
-      const faulty = yield* givenTestWallet("fake")
+      const faulty = yield* givenTestWallet(books, "fake")
       const failedRun = yield* admin("partners", "certify", faulty.partner.slug, "--player", faulty.external).pipe(
         Effect.ensuring(Effect.sync(() => books.faults.clear()))
       )
@@ -375,7 +315,7 @@ layer(App, live)("wallet certification", (it) => {
 
   it.effect("a run is closed as interrupted when its instance stops; one whose instance died gives the partner its turn back", () =>
     Effect.gen(function*() {
-      const { external, partner } = yield* givenTestWallet("fake")
+      const { external, partner } = yield* givenTestWallet(books, "fake")
       const here = yield* Certifications
       books.behaviour = "slow"
       books.delayMillis = 4_000
@@ -412,7 +352,7 @@ layer(App, live)("wallet certification", (it) => {
 layer(ShortTimeOutApp, live)("wallet certification against a 1 s time-out", (it) => {
   it.effect("a wallet that answers after the time-out fails on its first call and the run stops; a second run meanwhile is a 409", () =>
     Effect.gen(function*() {
-      const { external, test } = yield* givenTestWallet("fake")
+      const { external, test } = yield* givenTestWallet(books, "fake")
       // Answers in 4 s, against the 1 s time-out.
       books.behaviour = "slow"
       books.delayMillis = 4_000
@@ -439,185 +379,4 @@ layer(ShortTimeOutApp, live)("wallet certification against a 1 s time-out", (it)
       assert.deepInclude(slowness.timing!, { calls: 1, timed_out: 1, timeout_ms: 1_000 })
       assert.strictEqual(run.cases[0].exchanges[0].error, "The partner did not answer within 1s.")
     }))
-})
-
-layer(YenApp, live)("wallet certification in the test player's currency", (it) => {
-  const caseOf = (run: Certification, key: CaseKey) => run.cases.find((result) => result.key === key)!
-  /** The bodies a case sent, as the wallet read them. */
-  const bodiesOf = (run: Certification, key: CaseKey) =>
-    caseOf(run, key).exchanges.map((exchange) => JSON.parse(exchange.request.body))
-
-  it.effect("in JPY, the partner's default, the sandbox partner wallet passes every case, its amounts in whole yen", () =>
-    Effect.gen(function*() {
-      books.faults.clear()
-      const { external, partner, test } = yield* givenTestWallet("sandbox", "JPY", 5_000n)
-      const client = yield* partnerClient(test.token)
-      const started =
-        (yield* client.certifications.start({ payload: { external_player_id: external } })).data.certification
-      assert.strictEqual(started.currency, "JPY")
-      const done = (yield* eventually(
-        client.certifications.show({ params: { certification_id: started.id } }),
-        (answer) => answer.data.certification.status !== "running",
-        "the run's end"
-      )).data.certification
-      assert.strictEqual(
-        done.status,
-        "passed",
-        JSON.stringify(done.cases.filter((result) => result.status !== "passed"))
-      )
-      assert.strictEqual(done.currency, "JPY")
-      // A bet of 1.00 is 1 yen; the float of 100.00 is 100 yen; balances are whole yen with the code.
-      const bet = done.cases.find((result) => result.key === "bet")!
-      assert.deepStrictEqual([bet.balance_before, bet.expected_balance, bet.balance_after], [5_100, 5_099, 5_099])
-      assert.strictEqual(bet.exchanges[0].label, `bet 1 JPY (round ${started.id}_bet)`)
-      assert.strictEqual(bet.exchanges[0].reading, "balance 5099 JPY")
-      assert.strictEqual(bet.exchanges[0].response?.body, "{\"balance\":5099}")
-      assert.include(bet.checks, "A bet of 1 JPY")
-      const run = Option.getOrThrow(yield* (yield* Certifications).find(started.id, partner.id))
-      assert.deepInclude(bodiesOf(run, "bet")[0], { kind: "bet", amount: 1, currency: "JPY" })
-      assert.deepInclude(bodiesOf(run, "win")[0], { kind: "win", amount: 100, currency: "JPY" })
-      // To the minor unit: 12 yen and 34 yen, a win of 7, refunded 39.
-      const fine = bodiesOf(run, "two_decimals")
-      assert.deepStrictEqual(
-        fine.filter((body) => body.kind !== "balance").map((body) => [body.kind, body.amount, body.currency]),
-        [["bet", 46, "JPY"], ["win", 7, "JPY"], ["refund", 39, "JPY"]]
-      )
-      // The other currency's bet is in EUR, for a player the sandbox wallet holds no EUR of.
-      const other = caseOf(run, "other_currency")
-      assert.deepInclude(JSON.parse(other.exchanges[0].request.body), { kind: "bet", amount: 1, currency: "EUR" })
-      assert.strictEqual(other.exchanges[0].reading, "refused: unknown player")
-      assert.deepStrictEqual([caseOf(run, "conservation").expectedBalance, caseOf(run, "conservation").balanceAfter], [
-        5_000n,
-        5_000n
-      ])
-      // A player with no JPY row is not a test player of a JPY run, whatever other currency it holds.
-      yield* (yield* PartnerPlayers).arrive({
-        partnerId: partner.id,
-        environment: "test",
-        externalPlayerId: "reais-only",
-        currency: "BRL",
-        name: null,
-        email: null,
-        balance: 5_000n
-      })
-      const refused = yield* failsWith(ValidationFailed)(
-        client.certifications.start({ payload: { external_player_id: "reais-only" } })
-      )
-      assert.match(
-        refused.errors.external_player_id[0],
-        /"reais-only" is not one of this partner's test players in JPY/
-      )
-      assert.strictEqual(yield* ledgerRows(partner.id), 0)
-    }))
-
-  it.effect("in BTC, named by the caller, the sandbox partner wallet passes every case, amounts in satoshis and on the wire as decimal strings", () =>
-    Effect.gen(function*() {
-      books.faults.clear()
-      // 0.5 BTC, and 50 yen of the same player, which a BTC run never touches.
-      const { external, partner, test } = yield* givenTestWallet("sandbox", "BTC", 50_000_000n)
-      yield* (yield* PartnerPlayers).arrive({
-        partnerId: partner.id,
-        environment: "test",
-        externalPlayerId: external,
-        currency: "JPY",
-        name: null,
-        email: null,
-        balance: 50n
-      })
-      const run = yield* certify(partner.id, external, "BTC")
-      assert.deepStrictEqual(failed(run), [], JSON.stringify(run.cases.filter((result) => result.status !== "passed")))
-      assert.strictEqual(run.status, "passed")
-      assert.strictEqual(run.currency, "BTC")
-      const bet = caseOf(run, "bet")
-      assert.deepStrictEqual([bet.balanceBefore, bet.expectedBalance, bet.balanceAfter], [
-        10_050_000_000n,
-        9_950_000_000n,
-        9_950_000_000n
-      ])
-      assert.strictEqual(bet.exchanges[0].reading, "balance 99.50000000 BTC")
-      assert.deepInclude(bodiesOf(run, "bet")[0], { kind: "bet", amount: "1.00000000", currency: "BTC" })
-      const fine = bodiesOf(run, "two_decimals")
-      assert.deepStrictEqual(
-        fine.filter((body) => body.kind !== "balance").map((body) => [body.kind, body.amount]),
-        [["bet", "12.00000034"], ["win", "0.00000007"], ["refund", "12.00000027"]]
-      )
-      const otherBody = caseOf(run, "other_body").exchanges[0].label
-      assert.strictEqual(otherBody, "bet 1.00000000 BTC carrying the signature of the same bet of 10.00000001 BTC")
-      assert.deepStrictEqual(caseOf(run, "conservation").balanceAfter, 50_000_000n)
-      // The report writes BTC balances as decimal strings, which no JSON reader rounds.
-      const client = yield* partnerClient(test.token)
-      const report = (yield* client.certifications.show({ params: { certification_id: run.id } })).data.certification
-      const wireBet = report.cases.find((result) => result.key === "bet")!
-      assert.deepStrictEqual([wireBet.balance_before, wireBet.expected_balance, wireBet.balance_after], [
-        "100.50000000",
-        "99.50000000",
-        "99.50000000"
-      ])
-      // The same player's yen were never asked for nor moved.
-      const yen = yield* (yield* PartnerPlayers).find(partner.id, "test", external, "JPY")
-      assert.strictEqual(Option.getOrThrow(yen).balance, 50n)
-      assert.isTrue(
-        run.cases.flatMap((result) => result.exchanges).every((exchange) =>
-          JSON.parse(exchange.request.body).currency !== "JPY"
-        )
-      )
-    }))
-
-  for (const currency of ["JPY", "BTC"] as const) {
-    const start = currency === "JPY" ? 5_000n : 50_000_000n
-
-    it.effect(`in ${currency}, a fake wallet that keeps each currency apart passes every case`, () =>
-      Effect.gen(function*() {
-        books.knownPlayersOnly = true
-        books.faults.clear()
-        const { external, partner } = yield* givenTestWallet("fake", currency, start)
-        const run = yield* certify(partner.id, external, currency)
-        assert.deepStrictEqual(
-          failed(run),
-          [],
-          JSON.stringify(run.cases.filter((result) => result.status !== "passed"))
-        )
-        assert.strictEqual(books.balanceOf(books.walletOf(external, currency)), start)
-      }))
-
-    it.effect(`in ${currency}, a wallet that mixes currencies fails Another currency, and only it`, () =>
-      Effect.gen(function*() {
-        books.knownPlayersOnly = true
-        books.faults.clear()
-        books.faults.add("mixes-currencies")
-        const { external, partner } = yield* givenTestWallet("fake", currency, start)
-        const run = yield* certify(partner.id, external, currency).pipe(
-          Effect.ensuring(Effect.sync(() => books.faults.clear()))
-        )
-        assert.deepStrictEqual(failed(run), ["other_currency"])
-        const reason = caseOf(run, "other_currency").reason!
-        // 1.00 EUR taken from the run's balance, read in the run's currency: 100 minor units of it.
-        const took = currency === "JPY" ? "-100 JPY" : "-0.00000100 BTC"
-        assert.include(reason, `In ${currency} after the bet of 1.00 EUR the balance is`)
-        assert.include(reason, `(${took})`)
-        assert.include(reason, `Fault caught: ${cases.other_currency.catches}.`)
-      }))
-
-    it.effect(`in ${currency}, a wallet that answers a balance finer than ${currency} has fails Balance, saying so, and the run stops`, () =>
-      Effect.gen(function*() {
-        books.knownPlayersOnly = true
-        books.faults.clear()
-        books.faults.add("answers-finer-balance")
-        const { external, partner } = yield* givenTestWallet("fake", currency, start)
-        const run = yield* certify(partner.id, external, currency).pipe(
-          Effect.ensuring(Effect.sync(() => books.faults.clear()))
-        )
-        assert.deepStrictEqual(failed(run), ["balance"])
-        assert.strictEqual(run.status, "failed")
-        const exponent = currency === "JPY" ? 0 : 8
-        const stated = currency === "JPY" ? "5000.5" : "0.500000005"
-        assert.include(
-          caseOf(run, "balance").reason!,
-          `The balance was answered: no usable answer: The partner's balance ${stated} has more decimals than ` +
-            `${currency} has (${exponent}).`
-        )
-        assert.strictEqual(run.cases.filter((result) => result.status === "skipped").length, caseKeys.length - 2)
-        assert.strictEqual(books.balanceOf(books.walletOf(external, currency)), start)
-      }))
-  }
 })
