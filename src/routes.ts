@@ -30,6 +30,7 @@ import { PortalLoginHandlers, PortalSessionHandlers } from "./portal/http/Sessio
 import { PortalUsersHandlers } from "./portal/http/Users.ts"
 import { AggregatorRoute } from "./integrations/playfiver/AggregatorRoute.ts"
 import { WalletHandlers } from "./wallet/http.ts"
+import { CertificationRepo } from "./wallet/certification/CertificationRepo.ts"
 import { Certifications } from "./wallet/certification/Certifications.ts"
 import { CertificationHandlers } from "./wallet/certification/http.ts"
 import { StatementsHandlers } from "./wallet/statements/http.ts"
@@ -81,6 +82,7 @@ export const ApiHandlersLive = Layer.mergeAll(
     SportsStream,
     WalletLedger,
     Certifications,
+    CertificationRepo,
     Statements,
     PartnerRateLimit,
     PartnerAuth,

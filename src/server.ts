@@ -18,6 +18,7 @@ import { PartnerUsers } from "./identity/PartnerUsers.ts"
 import { CallbackOutbox } from "./wallet/outbox/CallbackOutbox.ts"
 import { CallbacksConfig } from "./wallet/CallbacksConfig.ts"
 import { CallbackWorker } from "./wallet/outbox/CallbackWorker.ts"
+import { CertificationPruning } from "./wallet/certification/CertificationPruning.ts"
 import { Certifications } from "./wallet/certification/Certifications.ts"
 import { StatementRepo } from "./wallet/statements/StatementRepo.ts"
 import { Statements } from "./wallet/statements/Statements.ts"
@@ -276,7 +277,8 @@ export const AppLive = Layer.mergeAll(
   StreamSchedule,
   CallbackWorker,
   WalletRecovery,
-  WalletOperations
+  WalletOperations,
+  CertificationPruning
 ).pipe(
   Layer.provideMerge(ServicesLive),
   Layer.provideMerge(Database.layer)

@@ -22,16 +22,48 @@ export type CaseStatus = typeof CaseStatus.Type
 export const StartedVia = Schema.Literals(["api", "console", "cli"])
 export type StartedVia = typeof StartedVia.Type
 
-/** One request a run sent (exactly as sent) and what came back. */
+/** The most of a request's or an answer's body a report keeps: a wallet padding its answers must not grow it. */
+export const keptBodyBytes = 2048
+
+/** A body as a report keeps it: its first `keptBodyBytes` bytes, cut on a UTF-8 character's boundary, and its size. */
+export const keptBody = (body: string): { readonly body: string; readonly bodyBytes: number } => {
+  const bytes = new TextEncoder().encode(body)
+  if (bytes.length <= keptBodyBytes) return { body, bodyBytes: bytes.length }
+  let end = keptBodyBytes
+  // A continuation byte (10xxxxxx) is the middle of a character: cut before the character instead.
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--
+  return { body: new TextDecoder().decode(bytes.subarray(0, end)), bodyBytes: bytes.length }
+}
+
+/** The whole body's size: more than `keptBodyBytes` says the body kept is its beginning only. */
+const BodyBytes = Schema.Int.annotate({
+  description:
+    `The whole body's size in bytes; past ${keptBodyBytes}, \`body\` is its first ${keptBodyBytes} bytes only`
+})
+
+export const ExchangeRequest = Schema.Struct({
+  headers: Schema.Record(Schema.String, Schema.String),
+  body: Schema.String,
+  bodyBytes: BodyBytes
+})
+
+/** An answer: a body past 64 KiB is not read (null, and so is its size). */
+export const ExchangeResponse = Schema.Struct({
+  status: Schema.Int,
+  body: Schema.NullOr(Schema.String),
+  bodyBytes: Schema.NullOr(BodyBytes)
+})
+
+/** One request a run sent (as sent, its body cut to `keptBodyBytes`) and what came back (cut alike). */
 export const Exchange = Schema.Struct({
   /** What the request was, in words: `bet 1.00 BRL (round cert_…_r1)`. */
   label: Schema.String,
   sentAt: Schema.Date,
   /** How long the answer took; the time-out when none came. */
   millis: Schema.Int,
-  request: Schema.Struct({ headers: Schema.Record(Schema.String, Schema.String), body: Schema.String }),
-  /** The answer's status and body; null when none came. A body past 64 KiB is not read: null. */
-  response: Schema.NullOr(Schema.Struct({ status: Schema.Int, body: Schema.NullOr(Schema.String) })),
+  request: ExchangeRequest,
+  /** The answer's status and body; null when none came. */
+  response: Schema.NullOr(ExchangeResponse),
   /** Why no answer came (a time-out, a refused connection); null when one did. */
   error: Schema.NullOr(Schema.String),
   /** How the service reads the answer: `balance 99.00 BRL`, `refused: insufficient funds`, `acknowledged (2xx)`, … */

@@ -218,7 +218,7 @@ layer(App, live)("wallet certification", (it) => {
         18
       ])
       assert.strictEqual(started.currency, "BRL")
-      const read = client.certifications.show({ params: { certification_id: started.id } })
+      const read = client.certifications.show({ params: { certification_id: started.id }, query: {} })
       const done = (yield* eventually(read, (answer) =>
         answer.data.certification.status !== "running", "the run's end")).data.certification
       assert.strictEqual(done.status, "passed")
@@ -245,7 +245,9 @@ layer(App, live)("wallet certification", (it) => {
         liveClient.certifications.start({ payload: { external_player_id: external } })
       )
       assert.include(refused.message, "call it with your test token")
-      yield* failsWith(Forbidden)(liveClient.certifications.show({ params: { certification_id: started.id } }))
+      yield* failsWith(Forbidden)(
+        liveClient.certifications.show({ params: { certification_id: started.id }, query: {} })
+      )
       const onTheWire = yield* request("POST", "/api/partner/v1/wallet/certifications", {
         headers: bearer(token),
         json: { external_player_id: external }
@@ -254,7 +256,10 @@ layer(App, live)("wallet certification", (it) => {
       // Another partner's run is not found; a player that is not a test player, or none, is a 422 on the field.
       const stranger = yield* givenPartner({ name: "Stranger" })
       yield* failsWith(NotFound)(
-        (yield* partnerClient(stranger.test.token)).certifications.show({ params: { certification_id: started.id } })
+        (yield* partnerClient(stranger.test.token)).certifications.show({
+          params: { certification_id: started.id },
+          query: {}
+        })
       )
       const unknown = yield* failsWith(ValidationFailed)(
         client.certifications.start({ payload: { external_player_id: "nobody" } })
@@ -397,7 +402,7 @@ layer(ShortTimeOutApp, live)("wallet certification against a 1 s time-out", (it)
         client.certifications.start({ payload: { external_player_id: external } })
       )
       assert.include(second.message, first.id)
-      const read = client.certifications.show({ params: { certification_id: first.id } })
+      const read = client.certifications.show({ params: { certification_id: first.id }, query: {} })
       const run = (yield* eventually(read, (answer) =>
         answer.data.certification.status !== "running", "the slow run's end").pipe(
           Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))
@@ -430,7 +435,7 @@ layer(YenApp, live)("wallet certification in the test player's currency", (it) =
         (yield* client.certifications.start({ payload: { external_player_id: external } })).data.certification
       assert.strictEqual(started.currency, "JPY")
       const done = (yield* eventually(
-        client.certifications.show({ params: { certification_id: started.id } }),
+        client.certifications.show({ params: { certification_id: started.id }, query: {} }),
         (answer) => answer.data.certification.status !== "running",
         "the run's end"
       )).data.certification
@@ -520,7 +525,8 @@ layer(YenApp, live)("wallet certification in the test player's currency", (it) =
       assert.deepStrictEqual(caseOf(run, "conservation").balanceAfter, 50_000_000n)
       // The report writes BTC balances as decimal strings, which no JSON reader rounds.
       const client = yield* partnerClient(test.token)
-      const report = (yield* client.certifications.show({ params: { certification_id: run.id } })).data.certification
+      const report =
+        (yield* client.certifications.show({ params: { certification_id: run.id }, query: {} })).data.certification
       const wireBet = report.cases.find((result) => result.key === "bet")!
       assert.deepStrictEqual([wireBet.balance_before, wireBet.expected_balance, wireBet.balance_after], [
         "100.50000000",

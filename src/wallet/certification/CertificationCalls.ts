@@ -14,7 +14,8 @@ import {
   certificationBody,
   certificationEventId,
   certificationHeader,
-  type Exchange
+  type Exchange,
+  keptBody
 } from "../../domain/Certification.ts"
 import { amountText, type CaseKey } from "../../domain/CertificationCaseTexts.ts"
 import type { Currency } from "../../domain/Currency.ts"
@@ -91,14 +92,20 @@ export const makeCalls = (setting: RunSetting, callbacks: PartnerCallbacks["Serv
     return { ...signed, [certificationHeader]: setting.id }
   }
 
+  // Bodies are cut here, as the exchange is made: nothing a wallet answers grows a report past keptBodyBytes a body.
   const exchangeOf = (label: string, body: string, sentCallback: SentCallback, reading: string): Exchange => ({
     label,
     sentAt: sentCallback.sentAt,
     millis: sentCallback.millis,
-    request: { headers: { ...sentCallback.headers }, body },
+    request: { headers: { ...sentCallback.headers }, ...keptBody(body) },
     response: sentCallback.answer === null
       ? null
-      : { status: sentCallback.answer.status, body: sentCallback.answer.text ?? null },
+      : {
+        status: sentCallback.answer.status,
+        ...(sentCallback.answer.text === undefined
+          ? { body: null, bodyBytes: null }
+          : keptBody(sentCallback.answer.text))
+      },
     error: sentCallback.failure?.message ?? null,
     reading
   })
