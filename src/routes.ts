@@ -23,6 +23,7 @@ import { SystemStatus } from "./admin/SystemStatus.ts"
 import { AdminWalletHandlers } from "./admin/http/Wallet.ts"
 import { PortalApi } from "./api/portal/PortalApi.ts"
 import { PortalTokensHandlers, PortalWebhooksHandlers } from "./portal/http/Integration.ts"
+import { PortalCertificationsHandlers } from "./portal/http/Certifications.ts"
 import { PortalUsageHandlers, PortalWalletHandlers } from "./portal/http/Data.ts"
 import { PortalOpenApiRoute, PortalPanelRoutes } from "./portal/http/Panel.ts"
 import * as PortalAuth from "./portal/http/PortalAuth.ts"
@@ -127,6 +128,7 @@ const PortalRoutesLive = Layer.mergeAll(
       PortalWebhooksHandlers,
       PortalWalletHandlers,
       PortalUsageHandlers,
+      PortalCertificationsHandlers,
       PortalUsersHandlers
     ).pipe(Layer.provideMerge(Layer.mergeAll(PortalAuth.layer, RequestValidationLive)))
   )),
