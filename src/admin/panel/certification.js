@@ -40,15 +40,28 @@ const money = (amount, code) => {
   return `${typeof amount === "number" && decimals !== undefined ? amount.toFixed(decimals) : String(amount)} ${code}`
 }
 
+/**
+ * A body as the report keeps it (its first 2 KiB), said to be only its beginning when the whole was larger.
+ * @param {string} body
+ * @param {number | null} bytes the whole body's size
+ */
+const keptText = (body, bytes) =>
+  bytes !== null && bytes > new TextEncoder().encode(body).length
+    ? `${body}\n… (cut: the first 2 KiB of ${bytes} bytes)`
+    : body
+
 /** A request as it went: the method, each header and the body. */
 function requestText(exchange) {
   const headers = Object.entries(exchange.request.headers).map(([name, value]) => `${name}: ${value}`)
-  return ["POST", ...headers, "", exchange.request.body].join("\n")
+  return ["POST", ...headers, "", keptText(exchange.request.body, exchange.request.body_bytes)].join("\n")
 }
 
 function answerText(exchange) {
   if (exchange.response === null) return `No answer: ${exchange.error}`
-  return `HTTP ${exchange.response.status}\n\n${exchange.response.body ?? "(larger than 64 KiB: not read)"}`
+  const body = exchange.response.body === null
+    ? "(larger than 64 KiB: not read)"
+    : keptText(exchange.response.body, exchange.response.body_bytes)
+  return `HTTP ${exchange.response.status}\n\n${body}`
 }
 
 function exchangeItem(exchange) {
