@@ -3,14 +3,17 @@
  * 60 KB (under the 64 KiB the service reads, so the run plays as usual) leaves a report under 200 KB, each body cut to
  * 2 KiB with its whole size; the partner lists its runs in pages and reads a report whole or a page of its cases at a
  * time, bad paging values refused naming the field; and the partner's own starts past CERTIFICATION_RUNS_PER_HOUR
- * are refused with a 429 saying when the next may start, the operators' runs counted but never refused.
+ * are refused with a 429 saying when the next may start, the operators' runs counted but never refused; runs past
+ * 90 days, inserted old by the test, are pruned with their case rows.
  */
 import { assert, layer } from "@effect/vitest"
 import { Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { keptBodyBytes } from "../../src/domain/Certification.ts"
 import { caseKeys } from "../../src/domain/CertificationCaseTexts.ts"
+import { runsKeptFor } from "../../src/domain/CertificationRuns.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
+import { CertificationRepo } from "../../src/wallet/certification/CertificationRepo.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
@@ -47,15 +50,18 @@ const givenFakeWallet = Effect.gen(function*() {
 /** A finished run of the partner, written by the test `minutesAgo` (started through `via`). */
 const givenPastRun = (partnerId: number, minutesAgo: number, via: "api" | "console" = "api") =>
   Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-    sql<{ started_at: Date }>`
+    sql<{ id: string; public_id: string; started_at: Date }>`
       INSERT INTO wallet_certifications
         (public_id, partner_id, external_player_id, currency, callback_url, started_by, started_via, timeout_ms, status,
          summary, started_at, finished_at)
       VALUES ('cert_' || substr(md5(random()::text), 1, 16), ${partnerId}, 'old-player', 'BRL', 'http://gone', 'test',
               ${via}, 3000, 'passed', '18 of 18 cases passed.', now() - make_interval(mins => ${minutesAgo}),
               now() - make_interval(mins => ${minutesAgo}))
-      RETURNING started_at
-    `).pipe(Effect.map((rows) => rows[0].started_at), Effect.orDie)
+      RETURNING id, public_id, started_at
+    `).pipe(
+      Effect.map(([row]) => ({ ref: Number(row.id), id: row.public_id, startedAt: row.started_at })),
+      Effect.orDie
+    )
 
 layer(App, live)("certification reports within bounds", (it) => {
   it.effect(
@@ -177,7 +183,7 @@ layer(App, live)("certification reports within bounds", (it) => {
           json: { external_player_id: external }
         })
         assert.strictEqual(refused.status, 429)
-        const next = new Date(oldest.getTime() + 3_600_000)
+        const next = new Date(oldest.startedAt.getTime() + 3_600_000)
         const message = errorBody(refused).message
         assert.include(message, "A partner may start 3 wallet certification runs in any hour")
         assert.include(message, `the next may start at ${next.toISOString().slice(11, 16)} UTC (in `)
@@ -194,4 +200,30 @@ layer(App, live)("certification reports within bounds", (it) => {
       }),
     { timeout: 120_000 }
   )
+
+  it.effect("runs older than 90 days are pruned with their case rows; each partner's latest finished run stays, however old", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const days = (n: number) => n * 24 * 60
+      const [acme, other] = [(yield* givenFakeWallet).partner, (yield* givenFakeWallet).partner]
+      const oldest = yield* givenPastRun(acme.id, days(120))
+      const old = yield* givenPastRun(acme.id, days(91), "console")
+      const recent = yield* givenPastRun(acme.id, days(89))
+      const othersOld = yield* givenPastRun(other.id, days(100))
+      const othersLatest = yield* givenPastRun(other.id, days(95))
+      for (const run of [oldest, old, othersOld]) {
+        yield* sql`
+          INSERT INTO wallet_certification_cases (certification_id, position, case_key, status, reason, exchanges)
+          VALUES (${run.ref}, 0, 'balance', 'passed', NULL, '[]'::jsonb)
+        `
+      }
+      assert.strictEqual(yield* (yield* CertificationRepo).prune(runsKeptFor), 3)
+      const left = yield* sql<{ public_id: string }>`
+        SELECT public_id FROM wallet_certifications WHERE partner_id IN (${acme.id}, ${other.id}) ORDER BY id`
+      assert.deepStrictEqual(left.map((row) => row.public_id), [recent.id, othersLatest.id])
+      const [cases] = yield* sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM wallet_certification_cases
+        WHERE certification_id IN (${oldest.ref}, ${old.ref}, ${othersOld.ref})`
+      assert.strictEqual(cases.n, 0, "their cases went with them")
+    }))
 })
