@@ -23,6 +23,7 @@ import { SystemStatus } from "./admin/SystemStatus.ts"
 import { AdminWalletHandlers } from "./admin/http/Wallet.ts"
 import { PortalApi } from "./api/portal/PortalApi.ts"
 import { PortalTokensHandlers, PortalWebhooksHandlers } from "./portal/http/Integration.ts"
+import { PortalCertificationsHandlers } from "./portal/http/Certifications.ts"
 import { PortalUsageHandlers, PortalWalletHandlers } from "./portal/http/Data.ts"
 import { PortalOpenApiRoute, PortalPanelRoutes } from "./portal/http/Panel.ts"
 import * as PortalAuth from "./portal/http/PortalAuth.ts"
@@ -30,6 +31,7 @@ import { PortalLoginHandlers, PortalSessionHandlers } from "./portal/http/Sessio
 import { PortalUsersHandlers } from "./portal/http/Users.ts"
 import { AggregatorRoute } from "./integrations/playfiver/AggregatorRoute.ts"
 import { WalletHandlers } from "./wallet/http.ts"
+import { CertificationRepo } from "./wallet/certification/CertificationRepo.ts"
 import { Certifications } from "./wallet/certification/Certifications.ts"
 import { CertificationHandlers } from "./wallet/certification/http.ts"
 import { StatementsHandlers } from "./wallet/statements/http.ts"
@@ -81,6 +83,7 @@ export const ApiHandlersLive = Layer.mergeAll(
     SportsStream,
     WalletLedger,
     Certifications,
+    CertificationRepo,
     Statements,
     PartnerRateLimit,
     PartnerAuth,
@@ -125,6 +128,7 @@ const PortalRoutesLive = Layer.mergeAll(
       PortalWebhooksHandlers,
       PortalWalletHandlers,
       PortalUsageHandlers,
+      PortalCertificationsHandlers,
       PortalUsersHandlers
     ).pipe(Layer.provideMerge(Layer.mergeAll(PortalAuth.layer, RequestValidationLive)))
   )),

@@ -19,6 +19,7 @@ import { CallbackOutbox } from "./wallet/outbox/CallbackOutbox.ts"
 import { CallbacksConfig } from "./wallet/CallbacksConfig.ts"
 import { CallbackWorker } from "./wallet/outbox/CallbackWorker.ts"
 import { CertificationRecovery } from "./wallet/certification/CertificationRecovery.ts"
+import { CertificationPruning } from "./wallet/certification/CertificationPruning.ts"
 import { Certifications } from "./wallet/certification/Certifications.ts"
 import { StatementRepo } from "./wallet/statements/StatementRepo.ts"
 import { Statements } from "./wallet/statements/Statements.ts"
@@ -278,7 +279,8 @@ export const AppLive = Layer.mergeAll(
   CallbackWorker,
   WalletRecovery,
   CertificationRecovery,
-  WalletOperations
+  WalletOperations,
+  CertificationPruning
 ).pipe(
   Layer.provideMerge(ServicesLive),
   Layer.provideMerge(Database.layer)

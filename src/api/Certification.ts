@@ -1,18 +1,24 @@
 import { Effect, Option, Schema, Struct } from "effect"
+import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
   CaseResult,
   Certification,
   type Certification as CertificationRecord,
   Exchange,
+  ExchangeRequest,
+  ExchangeResponse,
   Timing
 } from "../domain/Certification.ts"
 import { caseChecks, CaseKey, caseKeys, cases } from "../domain/CertificationCaseTexts.ts"
+import { secondsUntil } from "../domain/CertificationRuns.ts"
 import { storedCurrency } from "../domain/Currency.ts"
+import type { Page, PageRequest } from "../domain/Paging.ts"
 import { amountOnWire } from "../domain/Money.ts"
 import { isStorable, StorableText } from "../domain/Text.ts"
 import { Envelope, IsoDate } from "./Envelope.ts"
-import { Conflict, ErrorMessages, Forbidden, NotFound, ValidationFailed } from "./Errors.ts"
+import { Conflict, ErrorMessages, Forbidden, NotFound, TooManyRequests, ValidationFailed } from "./Errors.ts"
+import { encodeWith, page, PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { Amount } from "./Wallet.ts"
 
@@ -26,9 +32,11 @@ import { Amount } from "./Wallet.ts"
 
 const Balance = Schema.NullOr(Amount).annotate({ description: "In the run's `currency`" })
 
-const ExchangeEntry = Exchange.mapFields(Struct.assign({ sentAt: IsoDate })).pipe(
-  Schema.encodeKeys({ sentAt: "sent_at" })
-)
+const ExchangeEntry = Exchange.mapFields(Struct.assign({
+  sentAt: IsoDate,
+  request: ExchangeRequest.pipe(Schema.encodeKeys({ bodyBytes: "body_bytes" })),
+  response: Schema.NullOr(ExchangeResponse.pipe(Schema.encodeKeys({ bodyBytes: "body_bytes" })))
+})).pipe(Schema.encodeKeys({ sentAt: "sent_at" }))
 
 const TimingEntry = Timing.pipe(Schema.encodeKeys({
   p50Millis: "p50_ms",
@@ -55,8 +63,10 @@ const CaseView = Schema.Struct({
     description: "Answer times of the run's calls (the Answer times case)"
   }),
   exchanges: Schema.Array(ExchangeEntry).annotate({
-    description: "Every request the case sent (headers and body exactly as sent) and the answer (status and body), " +
-      "or why none came, with how long it took and how the service reads it"
+    description:
+      "Every request the case sent (headers exactly as sent) and the answer (status and body), or why none " +
+      "came, with how long it took and how the service reads it. Each body is kept to its first 2 KiB (cut on a " +
+      "character's boundary); `body_bytes` is the whole body's size"
   }),
   finishedAt: IsoDate
 }).pipe(Schema.encodeKeys({
@@ -66,7 +76,7 @@ const CaseView = Schema.Struct({
   finishedAt: "finished_at"
 }))
 
-export const CertificationCodec = Schema.Struct({
+const runFields = {
   ...Struct.pick(Certification.fields, [
     "id",
     "status",
@@ -81,9 +91,10 @@ export const CertificationCodec = Schema.Struct({
   timeoutMillis: Certification.fields.timeoutMillis,
   startedAt: IsoDate,
   finishedAt: Schema.NullOr(IsoDate),
-  casesTotal: Schema.Int,
-  cases: Schema.Array(CaseView)
-}).pipe(Schema.encodeKeys({
+  casesTotal: Schema.Int
+}
+
+const runKeys = {
   externalPlayerId: "external_player_id",
   callbackUrl: "callback_url",
   partnerWallet: "partner_wallet",
@@ -93,7 +104,14 @@ export const CertificationCodec = Schema.Struct({
   startedAt: "started_at",
   finishedAt: "finished_at",
   casesTotal: "cases_total"
-}))
+} as const
+
+export const CertificationCodec = Schema.Struct({ ...runFields, cases: Schema.Array(CaseView) }).pipe(
+  Schema.encodeKeys(runKeys)
+)
+
+/** A run as the list shows it: the report without its cases. */
+export const CertificationRunCodec = Schema.Struct(runFields).pipe(Schema.encodeKeys(runKeys))
 
 /** A run as the report's codec takes it: each case with its catalog texts and its balances in the run's currency. */
 export const certificationView = (run: CertificationRecord): typeof CertificationCodec.Type => {
@@ -115,6 +133,7 @@ export const certificationView = (run: CertificationRecord): typeof Certificatio
 }
 
 export const CertificationEntry = Schema.toEncoded(CertificationCodec)
+export const CertificationRunEntry = Schema.toEncoded(CertificationRunCodec)
 
 const exampleRun: typeof CertificationEntry.Type = {
   id: "cert_3f0c9a7d2e4f6a8b",
@@ -154,9 +173,10 @@ const exampleRun: typeof CertificationEntry.Type = {
           "x-partner-certification": "cert_3f0c9a7d2e4f6a8b"
         },
         body: "{\"event_id\":\"evt_cert_3f0c9a7d2e4f6a8b_003\",\"kind\":\"bet\",…,\"amount\":1," +
-          "\"certification\":{\"run\":\"cert_3f0c9a7d2e4f6a8b\",\"case\":\"bet\"}}"
+          "\"certification\":{\"run\":\"cert_3f0c9a7d2e4f6a8b\",\"case\":\"bet\"}}",
+        body_bytes: 297
       },
-      response: { status: 200, body: "{\"balance\":149}" },
+      response: { status: 200, body: "{\"balance\":149}", body_bytes: 15 },
       error: null,
       reading: "balance 149.00 BRL"
     }],
@@ -166,6 +186,28 @@ const exampleRun: typeof CertificationEntry.Type = {
 
 const CertificationResponse = (identifier: string) =>
   Envelope(identifier, Schema.Struct({ certification: CertificationEntry }), { example: { certification: exampleRun } })
+
+const { cases: _exampleCases, ...exampleSummary } = exampleRun
+
+const ReportResponse = Envelope(
+  "WalletCertificationResponse",
+  Schema.Struct({
+    certification: CertificationEntry,
+    meta: Schema.optionalKey(PageMeta).annotate({
+      description: "Only when `page` or `per_page` was given: the page of the cases answered, and `total`, the cases " +
+        "finished so far"
+    })
+  }),
+  { example: { certification: exampleRun } }
+)
+
+const RunsResponse = Envelope(
+  "WalletCertificationsResponse",
+  Schema.Struct({ certifications: Schema.Array(CertificationRunEntry), meta: PageMeta }),
+  { example: { certifications: [exampleSummary], meta: { page: 1, per_page: 50, total: 1 } } }
+)
+
+const pagingQuery = { page: Schema.optional(PageQuery), per_page: Schema.optional(PerPageQuery) }
 
 /** The test player a run plays with, as partners and operators name it. */
 export const TestPlayerField = Schema.Trim.check(
@@ -193,7 +235,7 @@ export class CertificationGroup extends HttpApiGroup.make("certifications")
     HttpApiEndpoint.post("start", "/wallet/certifications", {
       payload: StartRequest,
       success: CertificationResponse("WalletCertificationStarted"),
-      error: [Forbidden, Conflict]
+      error: [Forbidden, Conflict, TooManyRequests]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Certify the partner's test wallet: start a run of cases (test token only)",
       description: "Starts a run in the background and answers it at once (`status: running`, no case yet); read it " +
@@ -204,20 +246,39 @@ export class CertificationGroup extends HttpApiGroup.make("certifications")
         "bet, conservation and answer times. The run plays in the partner's default currency, with the test player's " +
         "balance in it, and every amount scales with that currency (a bet of 1.00 BRL is 1 JPY, or 1 BTC). " +
         `${howToTellThem} A live token is refused (403); a player that is not one of the partner's test players in ` +
-        "that currency is a 422 on `external_player_id`; a run already going for the partner is a 409."
+        "that currency is a 422 on `external_player_id`; a run already going for the partner is a 409. At most " +
+        "CERTIFICATION_RUNS_PER_HOUR runs (6 by default) start in any rolling hour, counting the ones your operator " +
+        "started: past them a 429 says when the next may start (a UTC time, and minutes from now), and `Retry-After` " +
+        "in seconds. Runs are kept 90 days (each partner's latest verdict on its own wallet longer)."
+    }))
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/wallet/certifications", {
+      query: pagingQuery,
+      success: RunsResponse,
+      error: Forbidden
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "The partner's certification runs, newest first, without their cases (test token only)",
+      description:
+        "Each run's status, summary, currency, callback URL, who started it and when, paged with `page` and " +
+        "`per_page`. Read a run's cases with GET /wallet/certifications/{certification_id}. Runs older than 90 days " +
+        "are pruned, but for the latest verdict on the partner's own wallet."
     }))
   )
   .add(
     HttpApiEndpoint.get("show", "/wallet/certifications/:certification_id", {
       params: { certification_id: StorableText },
-      success: CertificationResponse("WalletCertificationResponse"),
+      query: pagingQuery,
+      success: ReportResponse,
       error: [Forbidden, NotFound]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "A certification run's report, case by case (test token only)",
       description: "The run's status (`running`, `passed`, `failed`, `interrupted`), its summary, and each case " +
         "finished so far in the run's order: what it checks, the fault it catches, passed, failed (with why) or not " +
         "run, the test player's balance before, expected and after (in the run's `currency`), and every request sent " +
-        "and answer got. 404 for another partner's run."
+        "and answer got, each body kept to its first 2 KiB with its whole size in `body_bytes`. The whole report " +
+        "unless `page` or `per_page` is given: then that page of the cases, in the run's order, and `meta`. 404 for " +
+        "another partner's run."
     }))
   )
   .annotateMerge(OpenApi.annotations({
@@ -251,8 +312,35 @@ const encodeCertification = Schema.encodeEffect(CertificationCodec)
 export const certificationAnswer = (run: CertificationRecord) =>
   Effect.map(Effect.orDie(encodeCertification(certificationView(run))), (certification) => ({ certification }))
 
+/** A run without its cases as the list answers it. */
+export const runView = (run: Omit<CertificationRecord, "cases">): typeof CertificationRunCodec.Type => ({
+  ...run,
+  casesTotal: caseKeys.length
+})
+
+const encodeRuns = encodeWith(Schema.Array(CertificationRunCodec))
+
+/** A page of runs, as the list answers it. */
+export const runsAnswer = (found: Page<Omit<CertificationRecord, "cases">>) =>
+  Effect.map(encodeRuns(found.results.map(runView)), (certifications) => ({
+    certifications,
+    meta: { page: found.page, per_page: found.perPage, total: found.total }
+  }))
+
+/** How a report is asked for: whole (as clients have always read it) unless `page` or `per_page` is given. */
+export const reportPaging = (
+  query: { readonly page?: number | undefined; readonly per_page?: number | undefined }
+): PageRequest | undefined => query.page === undefined && query.per_page === undefined ? undefined : page(query)
+
+/** A report as `show` answers it: the whole run, or a page of its cases and `meta`. */
+export const reportAnswer = (report: { readonly run: CertificationRecord; readonly page?: Page<unknown> }) =>
+  Effect.map(certificationAnswer(report.run), (answer) =>
+    report.page === undefined
+      ? answer
+      : { ...answer, meta: { page: report.page.page, per_page: report.page.perPage, total: report.page.total } })
+
 /** The run found, or a 404. */
-export const foundRun = (run: Option.Option<CertificationRecord>) =>
+export const foundRun = <A>(run: Option.Option<A>) =>
   Option.match(run, {
     onNone: () => Effect.fail(new NotFound({ message: "Certification run not found." })),
     onSome: Effect.succeed
@@ -265,5 +353,15 @@ export const startRefusals = {
       new ValidationFailed({ message: ErrorMessages.invalidData, errors: { external_player_id: [unknown.message] } })
     ),
   CertificationInProgress: (running: { readonly message: string }) =>
-    Effect.fail(new Conflict({ message: running.message }))
+    Effect.fail(new Conflict({ message: running.message })),
+  // A 429 with Retry-After: the header on the answer, the time of day and minutes in the message.
+  CertificationRunsLimited: (limited: { readonly message: string; readonly nextAt: Date; readonly now: Date }) =>
+    Effect.andThen(
+      HttpEffect.appendPreResponseHandler((_request, response) =>
+        Effect.succeed(
+          HttpServerResponse.setHeader(response, "retry-after", String(secondsUntil(limited.nextAt, limited.now)))
+        )
+      ),
+      Effect.fail(new TooManyRequests({ message: limited.message }))
+    )
 }

@@ -26,16 +26,64 @@ export type CaseStatus = typeof CaseStatus.Type
 export const StartedVia = Schema.Literals(["api", "console", "cli"])
 export type StartedVia = typeof StartedVia.Type
 
-/** One request a run sent (exactly as sent) and what came back. */
+/** The most of a request's or an answer's body a report keeps: a wallet padding its answers must not grow it. */
+export const keptBodyBytes = 2048
+
+/**
+ * How much of its bodies a run keeps in all at `keptBodyBytes` each; past it, each body keeps `keptBodyBytesPastBudget`
+ * (its beginning: the balance or the error a wallet answers). A run's exchanges are about a hundred, so the bound per
+ * body alone would let a padding wallet grow a report with every case added; this one bounds the report.
+ */
+export const keptBodiesBudget = 96 * 1024
+export const keptBodyBytesPastBudget = 256
+
+/**
+ * A body as a report keeps it: its first `limit` bytes (`keptBodyBytes` unless said), cut on a UTF-8 character's
+ * boundary, and its size.
+ */
+export const keptBody = (
+  body: string,
+  limit: number = keptBodyBytes
+): { readonly body: string; readonly bodyBytes: number } => {
+  const bytes = new TextEncoder().encode(body)
+  if (bytes.length <= limit) return { body, bodyBytes: bytes.length }
+  let end = limit
+  // A continuation byte (10xxxxxx) is the middle of a character: cut before the character instead.
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--
+  return { body: new TextDecoder().decode(bytes.subarray(0, end)), bodyBytes: bytes.length }
+}
+
+/** The whole body's size: larger than the body kept says that one is its beginning only. */
+const BodyBytes = Schema.Int.annotate({
+  description: `The whole body's size in bytes; when larger than \`body\`, that is its beginning only: its first ` +
+    `${keptBodyBytes} bytes, or ${keptBodyBytesPastBudget} once the run has kept ${
+      keptBodiesBudget / 1024
+    } KiB of bodies`
+})
+
+export const ExchangeRequest = Schema.Struct({
+  headers: Schema.Record(Schema.String, Schema.String),
+  body: Schema.String,
+  bodyBytes: BodyBytes
+})
+
+/** An answer: a body past 64 KiB is not read (null, and so is its size). */
+export const ExchangeResponse = Schema.Struct({
+  status: Schema.Int,
+  body: Schema.NullOr(Schema.String),
+  bodyBytes: Schema.NullOr(BodyBytes)
+})
+
+/** One request a run sent (as sent, its body cut to `keptBodyBytes`) and what came back (cut alike). */
 export const Exchange = Schema.Struct({
   /** What the request was, in words: `bet 1.00 BRL (round cert_…_r1)`. */
   label: Schema.String,
   sentAt: Schema.Date,
   /** How long the answer took; the time-out when none came. */
   millis: Schema.Int,
-  request: Schema.Struct({ headers: Schema.Record(Schema.String, Schema.String), body: Schema.String }),
-  /** The answer's status and body; null when none came. A body past 64 KiB is not read: null. */
-  response: Schema.NullOr(Schema.Struct({ status: Schema.Int, body: Schema.NullOr(Schema.String) })),
+  request: ExchangeRequest,
+  /** The answer's status and body; null when none came. */
+  response: Schema.NullOr(ExchangeResponse),
   /** Why no answer came (a time-out, a refused connection); null when one did. */
   error: Schema.NullOr(Schema.String),
   /** How the service reads the answer: `balance 99.00 BRL`, `refused: insufficient funds`, `acknowledged (2xx)`, … */

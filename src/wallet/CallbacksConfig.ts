@@ -28,6 +28,11 @@ export class CallbacksConfig extends Context.Service<CallbacksConfig, {
    * from elsewhere is refused before its body is read.
    */
   readonly aggregatorAllowedIps: AddressRanges
+  /**
+   * Wallet certification runs a partner may start itself in any rolling hour (CERTIFICATION_RUNS_PER_HOUR); the
+   * operators' runs count toward it but are never refused.
+   */
+  readonly certificationRunsPerHour: number
 }>()("partner-api/wallet/CallbacksConfig") {
   static readonly config = Config.all({
     timeout: Config.Duration("PARTNER_CALLBACK_TIMEOUT").pipe(Config.withDefault(Duration.seconds(3))),
@@ -45,7 +50,11 @@ export class CallbacksConfig extends Context.Service<CallbacksConfig, {
     walletAgentSecret: Config.option(Config.Redacted("PLAYFIVER_AGENT_SECRET")),
     aggregatorAllowedIps: Config.schema(AddressRangesFromString, "AGGREGATOR_ALLOWED_IPS").pipe(
       Config.withDefault(new AddressRanges([]))
-    )
+    ),
+    certificationRunsPerHour: Config.schema(
+      Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 1000 })),
+      "CERTIFICATION_RUNS_PER_HOUR"
+    ).pipe(Config.withDefault(6))
   }).pipe(
     Config.mapEffect((config) =>
       Duration.isGreaterThan(config.pendingTimeout, Duration.sum(config.timeout, Duration.seconds(1)))

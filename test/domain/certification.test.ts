@@ -12,6 +12,8 @@ import {
   compared,
   type Exchange,
   isCertificationId,
+  keptBody,
+  keptBodyBytes,
   liveTokenIssuerRefusal,
   liveTokenRefusal,
   newCertificationId,
@@ -33,13 +35,27 @@ const exchange = (millis: number): Exchange => ({
   label: "balance",
   sentAt: new Date(0),
   millis,
-  request: { headers: {}, body: "{}" },
-  response: { status: 200, body: "{\"balance\":1}" },
+  request: { headers: {}, body: "{}", bodyBytes: 2 },
+  response: { status: 200, body: "{\"balance\":1}", bodyBytes: 13 },
   error: null,
   reading: "balance 1.00"
 })
 
 describe("wallet certification rules", () => {
+  it("a body is kept to its first 2 KiB, cut before a character rather than through it, with its whole size", () => {
+    assert.deepStrictEqual(keptBody("{}"), { body: "{}", bodyBytes: 2 })
+    const exact = "x".repeat(keptBodyBytes)
+    assert.deepStrictEqual(keptBody(exact), { body: exact, bodyBytes: keptBodyBytes })
+    const long = keptBody("x".repeat(60_000))
+    assert.deepStrictEqual([long.body.length, long.bodyBytes], [keptBodyBytes, 60_000])
+    // "€" is 3 bytes: 2047 bytes then one across the bound, which is left out whole.
+    const euro = keptBody(`${"x".repeat(keptBodyBytes - 1)}€€`)
+    assert.deepStrictEqual([euro.body, euro.bodyBytes], ["x".repeat(keptBodyBytes - 1), keptBodyBytes + 5])
+    const euros = keptBody("€".repeat(1_000))
+    assert.deepStrictEqual([euros.body, euros.bodyBytes], ["€".repeat(682), 3_000])
+    assert.isAtMost(new TextEncoder().encode(euros.body).length, keptBodyBytes)
+  })
+
   it("percentiles are by nearest rank, over the values in any order", () => {
     assert.strictEqual(percentile([], 50), 0)
     assert.strictEqual(percentile([7], 99), 7)

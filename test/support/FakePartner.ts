@@ -26,6 +26,8 @@ export type PartnerBehaviour =
   | "unknown-player"
   /** Applies each callback as `fine` does, and answers it with its usual JSON padded past 64 KiB. */
   | "huge"
+  /** Applies each callback as `fine` does, and pads its usual JSON to about 60 KB: under the 64 KiB the service reads. */
+  | "padded"
 
 /** Faults of a partner's wallet that the wallet certification must catch, each switched on alone (`faults`). */
 export type WalletFault =
@@ -224,6 +226,9 @@ export class PartnerBooks {
 
   /** A huge partner's answer: the same JSON with 100 KB more in it. */
   private padded(answer: Answer, isNotification: boolean): Answer {
+    if (this.behaviour === "padded" && answer.kind === "json") {
+      return { ...answer, body: { ...(answer.body as object), padding: "x".repeat(60_000) } }
+    }
     if (!(this.behaviour === "huge" || (isNotification && this.hugeNotifications)) || answer.kind !== "json") {
       return answer
     }

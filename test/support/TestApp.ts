@@ -105,6 +105,7 @@ export const testCallbacksConfig = (overrides: Partial<CallbacksConfig["Service"
     walletAgentCode: Option.none(),
     walletAgentSecret: Option.none(),
     aggregatorAllowedIps: new AddressRanges([]),
+    certificationRunsPerHour: 6,
     ...overrides
   })
 

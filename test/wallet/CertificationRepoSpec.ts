@@ -1,10 +1,12 @@
 import { assert, type Vitest } from "@effect/vitest"
-import { Duration, Effect, Exit, Option } from "effect"
+import { Duration, Effect, Exit, Option, Result } from "effect"
 import { type CaseResult, newCertificationId } from "../../src/domain/Certification.ts"
 import type { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
+import { runsKeptFor } from "../../src/domain/CertificationRuns.ts"
 import {
   CertificationInProgress,
   CertificationRepo,
+  CertificationRunsLimited,
   type NewCertification
 } from "../../src/wallet/certification/CertificationRepo.ts"
 import { givenRepoPartner } from "../support/RepoPartner.ts"
@@ -18,7 +20,7 @@ export const certificationRepoSpec = <R>(
   it: Vitest.MethodsNonLive<CertificationRepo | PartnerRepo | R>,
   age: (id: string, by: Duration.Duration) => Effect.Effect<void, never, R>
 ) => {
-  const run = (partnerId: number): NewCertification => ({
+  const run = (partnerId: number, startedVia: NewCertification["startedVia"] = "console"): NewCertification => ({
     id: newCertificationId(),
     partnerId,
     externalPlayerId: "cert-player",
@@ -26,9 +28,17 @@ export const certificationRepoSpec = <R>(
     callbackUrl: "https://wallet.example/callbacks",
     partnerWallet: true,
     startedBy: "ops@example.com",
-    startedVia: "console",
+    startedVia,
     timeoutMillis: 3_000
   })
+  /** A run started and finished at once. */
+  const finished = (partnerId: number, startedVia: NewCertification["startedVia"] = "console") =>
+    Effect.gen(function*() {
+      const repo = yield* CertificationRepo
+      const started = yield* repo.insert(run(partnerId, startedVia))
+      yield* repo.finish(started.id, "passed", "All cases passed.")
+      return started
+    })
   const result = (key: CaseResult["key"], status: CaseResult["status"] = "passed"): CaseResult => ({
     key,
     status,
@@ -44,8 +54,8 @@ export const certificationRepoSpec = <R>(
       label: `${key} 1.00`,
       sentAt: new Date("2026-11-01T12:00:00.123Z"),
       millis: 42,
-      request: { headers: { "content-type": "application/json" }, body: "{\"amount\":\"1.00\"}" },
-      response: { status: 200, body: "{\"balance\":\"99.50000001\"}" },
+      request: { headers: { "content-type": "application/json" }, body: "{\"amount\":\"1.00\"}", bodyBytes: 17 },
+      response: { status: 200, body: "{\"balance\":\"99.50000001\"}", bodyBytes: 24 },
       error: null,
       reading: "balance 99.50000001 BTC"
     }],
@@ -219,5 +229,105 @@ export const certificationRepoSpec = <R>(
         Option.getOrThrow(yield* repo.find(stopped.id)).summary,
         "The run was interrupted. Recovered: nothing to give back."
       )
+    }))
+
+  // CERTIFICATION_RUNS_PER_HOUR is 6 in the tests' settings (testCallbacksConfig).
+  it.effect("the partner's own starts are limited to 6 in a rolling hour, everyone's counted; an operator's are never refused", () =>
+    Effect.gen(function*() {
+      const repo = yield* CertificationRepo
+      const [acme, other] = [yield* givenRepoPartner, yield* givenRepoPartner]
+      const first = yield* finished(acme.id, "console")
+      for (const via of ["cli", "api", "console", "api", "api"] as const) yield* finished(acme.id, via)
+      const refused = yield* Effect.flip(repo.insert(run(acme.id, "api")))
+      assert.instanceOf(refused, CertificationRunsLimited)
+      assert.strictEqual(refused.perHour, 6)
+      assert.strictEqual(refused.nextAt.getTime(), first.startedAt.getTime() + 3_600_000, "when the oldest leaves")
+      assert.match(
+        refused.message,
+        /^A partner may start 6 wallet certification runs in any hour, and 6 were started in the last hour: the next may start at \d\d:\d\d UTC \(in (59|60) minutes\)\.$/
+      )
+      assert.strictEqual((yield* finished(other.id, "api")).status, "running", "another partner has its own count")
+      yield* age(first.id, Duration.minutes(61))
+      // Over PostgreSQL the oldest left the hour; over memory the clock moved past all of them.
+      assert.strictEqual((yield* finished(acme.id, "api")).status, "running")
+      // Over PostgreSQL 6 again in the hour: the partner's next is refused, an operator's is not.
+      assert.strictEqual((yield* finished(acme.id, "console")).status, "running", "an operator's start is not refused")
+    }))
+
+  it.effect("concurrent starts of a partner at its last place: one starts, the others are refused, and the limit holds", () =>
+    Effect.gen(function*() {
+      const repo = yield* CertificationRepo
+      const acme = yield* givenRepoPartner
+      for (let n = 0; n < 5; n++) yield* finished(acme.id, "api")
+      const starts = yield* Effect.all(
+        Array.from({ length: 8 }, () => Effect.result(repo.insert(run(acme.id, "api")))),
+        { concurrency: "unbounded" }
+      )
+      const started = starts.flatMap((one) => Result.isSuccess(one) ? [one.success] : [])
+      assert.strictEqual(started.length, 1)
+      for (const one of starts) {
+        if (Result.isFailure(one)) {
+          assert.oneOf(one.failure._tag, ["CertificationInProgress", "CertificationRunsLimited"])
+        }
+      }
+      yield* repo.finish(started[0].id, "passed", "All cases passed.")
+      const [again, more] = yield* Effect.all(
+        [Effect.flip(repo.insert(run(acme.id, "api"))), Effect.flip(repo.insert(run(acme.id, "api")))],
+        { concurrency: "unbounded" }
+      )
+      assert.deepStrictEqual([again._tag, more._tag], ["CertificationRunsLimited", "CertificationRunsLimited"])
+      assert.strictEqual((yield* repo.listPage(acme.id, { page: 1, perPage: 50 })).total, 6)
+    }))
+
+  it.effect("runs are listed in pages, newest first; a report's cases are read in pages, in the run's order, its own partner's only", () =>
+    Effect.gen(function*() {
+      const repo = yield* CertificationRepo
+      const [acme, other] = [yield* givenRepoPartner, yield* givenRepoPartner]
+      const a = yield* finished(acme.id)
+      const b = yield* finished(acme.id)
+      const c = yield* repo.insert(run(acme.id))
+      const first = yield* repo.listPage(acme.id, { page: 1, perPage: 2 })
+      assert.deepStrictEqual([first.results.map((one) => one.id), first.total, first.page], [[c.id, b.id], 3, 1])
+      assert.notProperty(first.results[0], "cases")
+      assert.deepStrictEqual((yield* repo.listPage(acme.id, { page: 2, perPage: 2 })).results.map((one) => one.id), [
+        a.id
+      ])
+      assert.deepStrictEqual((yield* repo.listPage(acme.id, { page: 3, perPage: 2 })).results, [])
+      assert.strictEqual((yield* repo.listPage(other.id, { page: 1, perPage: 2 })).total, 0)
+
+      const [balance, bet, win] = [result("balance"), result("bet", "failed"), result("win")]
+      yield* repo.recordCase(c.id, 2, win)
+      yield* repo.recordCase(c.id, 0, balance)
+      yield* repo.recordCase(c.id, 1, bet)
+      const second = Option.getOrThrow(yield* repo.findPage(c.id, acme.id, { page: 2, perPage: 2 }))
+      assert.deepStrictEqual([second.run.cases, second.casesFinished, second.run.status], [[win], 3, "running"])
+      const whole = Option.getOrThrow(yield* repo.findPage(c.id, acme.id, { page: 1, perPage: 50 }))
+      assert.deepStrictEqual(whole.run, Option.getOrThrow(yield* repo.find(c.id, acme.id)))
+      assert.isTrue(Option.isNone(yield* repo.findPage(c.id, other.id, { page: 1, perPage: 50 })))
+    }))
+
+  it.effect("runs older than 90 days are pruned with their cases, but each partner's latest verdict on its own wallet", () =>
+    Effect.gen(function*() {
+      const repo = yield* CertificationRepo
+      const [acme, other] = [yield* givenRepoPartner, yield* givenRepoPartner]
+      const oldest = yield* finished(acme.id)
+      yield* repo.recordCase(oldest.id, 0, result("balance"))
+      const latest = yield* finished(acme.id)
+      const otherOld = yield* finished(other.id)
+      const otherNew = yield* finished(other.id)
+      const old = Duration.sum(runsKeptFor, Duration.days(1))
+      for (const id of [oldest.id, latest.id, otherOld.id]) yield* age(id, old)
+      const current = yield* repo.insert(run(acme.id))
+      // At least these two: over memory, the clock moved past the earlier tests' runs too.
+      assert.isAtLeast(yield* repo.prune(runsKeptFor), 2)
+      assert.isTrue(Option.isNone(yield* repo.find(oldest.id)), "with its cases")
+      assert.isTrue(Option.isNone(yield* repo.find(otherOld.id)))
+      assert.deepStrictEqual((yield* repo.list(acme.id, 10)).map((one) => one.id), [current.id, latest.id])
+      assert.deepStrictEqual((yield* repo.list(other.id, 10)).map((one) => one.id), [otherNew.id])
+      assert.deepStrictEqual(yield* repo.requirement(acme.id), {
+        required: false,
+        latest: { status: "passed", callbackUrl: "https://wallet.example/callbacks" }
+      })
+      assert.strictEqual(yield* repo.prune(runsKeptFor), 0)
     }))
 }

@@ -42,7 +42,7 @@ layer(YenApp, live)("wallet certification in the test player's currency", (it) =
         (yield* client.certifications.start({ payload: { external_player_id: external } })).data.certification
       assert.strictEqual(started.currency, "JPY")
       const done = (yield* eventually(
-        client.certifications.show({ params: { certification_id: started.id } }),
+        client.certifications.show({ params: { certification_id: started.id }, query: {} }),
         (answer) => answer.data.certification.status !== "running",
         "the run's end"
       )).data.certification
@@ -136,7 +136,8 @@ layer(YenApp, live)("wallet certification in the test player's currency", (it) =
       assert.deepStrictEqual(caseOf(run, "conservation").balanceAfter, 50_000_000n)
       // The report writes BTC balances as decimal strings, which no JSON reader rounds.
       const client = yield* partnerClient(test.token)
-      const report = (yield* client.certifications.show({ params: { certification_id: run.id } })).data.certification
+      const report =
+        (yield* client.certifications.show({ params: { certification_id: run.id }, query: {} })).data.certification
       const wireBet = report.cases.find((result) => result.key === "bet")!
       assert.deepStrictEqual([wireBet.balance_before, wireBet.expected_balance, wireBet.balance_after], [
         "100.50000000",

@@ -23,6 +23,8 @@ import { givenPortalUser } from "../support/Portal.ts"
 import { TestApp } from "../support/TestApp.ts"
 
 const books = new PartnerBooks()
+// The fake knows only the players it was told of: an unknown one is `unknown_player`, as a wallet must say.
+books.knownPlayersOnly = true
 const App = TestApp({ callbacks: { timeout: Duration.seconds(10) } }).pipe(
   Layer.provideMerge(FakeUpstream.layer(books.script))
 )

@@ -19,6 +19,8 @@ import { TestDatabaseUrl } from "../support/TestDatabase.ts"
 import { AnotherInstance, TestApp } from "../support/TestApp.ts"
 
 const books = new PartnerBooks()
+// The fake knows only the players it was told of: an unknown one is `unknown_player`, as a wallet must say.
+books.knownPlayersOnly = true
 const timeout = Duration.seconds(10)
 const App = TestApp({ callbacks: { timeout } }).pipe(Layer.provideMerge(FakeUpstream.layer(books.script)))
 

@@ -171,7 +171,7 @@ layer(App, live)("wallet certification", (it) => {
         caseKeys.length
       ])
       assert.strictEqual(started.currency, "BRL")
-      const read = client.certifications.show({ params: { certification_id: started.id } })
+      const read = client.certifications.show({ params: { certification_id: started.id }, query: {} })
       const done = (yield* eventually(read, (answer) =>
         answer.data.certification.status !== "running", "the run's end")).data.certification
       assert.strictEqual(done.status, "passed")
@@ -198,7 +198,9 @@ layer(App, live)("wallet certification", (it) => {
         liveClient.certifications.start({ payload: { external_player_id: external } })
       )
       assert.include(refused.message, "call it with your test token")
-      yield* failsWith(Forbidden)(liveClient.certifications.show({ params: { certification_id: started.id } }))
+      yield* failsWith(Forbidden)(
+        liveClient.certifications.show({ params: { certification_id: started.id }, query: {} })
+      )
       const onTheWire = yield* request("POST", "/api/partner/v1/wallet/certifications", {
         headers: bearer(token),
         json: { external_player_id: external }
@@ -207,7 +209,10 @@ layer(App, live)("wallet certification", (it) => {
       // Another partner's run is not found; a player that is not a test player, or none, is a 422 on the field.
       const stranger = yield* givenPartner({ name: "Stranger" })
       yield* failsWith(NotFound)(
-        (yield* partnerClient(stranger.test.token)).certifications.show({ params: { certification_id: started.id } })
+        (yield* partnerClient(stranger.test.token)).certifications.show({
+          params: { certification_id: started.id },
+          query: {}
+        })
       )
       const unknown = yield* failsWith(ValidationFailed)(
         client.certifications.start({ payload: { external_player_id: "nobody" } })
@@ -363,7 +368,7 @@ layer(ShortTimeOutApp, live)("wallet certification against a 1 s time-out", (it)
         client.certifications.start({ payload: { external_player_id: external } })
       )
       assert.include(second.message, first.id)
-      const read = client.certifications.show({ params: { certification_id: first.id } })
+      const read = client.certifications.show({ params: { certification_id: first.id }, query: {} })
       const run = (yield* eventually(read, (answer) =>
         answer.data.certification.status !== "running", "the slow run's end").pipe(
           Effect.ensuring(Effect.sync(() => (books.behaviour = "fine")))

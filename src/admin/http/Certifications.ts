@@ -49,7 +49,9 @@ export const AdminCertificationsHandlers = HttpApiBuilder.group(
           }).pipe(
             Effect.catchTags({
               UnknownTestPlayer: (unknown) => Effect.fail(invalid("external_player_id", unknown.message)),
-              CertificationInProgress: (running) => Effect.fail(new Conflict({ message: running.message }))
+              CertificationInProgress: (running) => Effect.fail(new Conflict({ message: running.message })),
+              // Only the partner's own starts are limited; an operator's is counted, never refused.
+              CertificationRunsLimited: Effect.die
             })
           )
           return { success: true as const, certification: yield* encode(run) }

@@ -41,15 +41,28 @@ const money = (amount, code) => {
   return `${typeof amount === "number" && decimals !== undefined ? amount.toFixed(decimals) : String(amount)} ${code}`
 }
 
+/**
+ * A body as the report keeps it (its first 2 KiB), said to be only its beginning when the whole was larger.
+ * @param {string} body
+ * @param {number | null} bytes the whole body's size
+ */
+const keptText = (body, bytes) =>
+  bytes !== null && bytes > new TextEncoder().encode(body).length
+    ? `${body}\n… (cut: the first 2 KiB of ${bytes} bytes)`
+    : body
+
 /** A request as it went: the method, each header and the body. */
 function requestText(exchange) {
   const headers = Object.entries(exchange.request.headers).map(([name, value]) => `${name}: ${value}`)
-  return ["POST", ...headers, "", exchange.request.body].join("\n")
+  return ["POST", ...headers, "", keptText(exchange.request.body, exchange.request.body_bytes)].join("\n")
 }
 
 function answerText(exchange) {
   if (exchange.response === null) return `No answer: ${exchange.error}`
-  return `HTTP ${exchange.response.status}\n\n${exchange.response.body ?? "(larger than 64 KiB: not read)"}`
+  const body = exchange.response.body === null
+    ? "(larger than 64 KiB: not read)"
+    : keptText(exchange.response.body, exchange.response.body_bytes)
+  return `HTTP ${exchange.response.status}\n\n${body}`
 }
 
 function exchangeItem(exchange) {
@@ -220,10 +233,12 @@ export async function certificationPage(main, params) {
     h(
       "p",
       {},
-      `18 cases go to ${testUrl}, signed with the test webhook secret: balance, win, bet, refund, rollback, the same event ` +
-        "twice and 20 times at once, a rollback before its bet, bad signatures, insufficient funds, an unknown player, " +
-        "another currency, amounts to the minor unit, a zero bet, conservation and answer times. The run plays in the " +
-        "partner's default currency, its amounts scaled to it; the test player is left as it was found."
+      `23 cases go to ${testUrl}, signed with the test webhook secret: balance, win, bet, refund, rollback, the same event ` +
+        "twice, a replay after the balance moved, a refund and a rollback twice, one event id with another body, the " +
+        "same event 20 times at once, two events of one player at once, a rollback before its bet, bad signatures, " +
+        "insufficient funds, an unknown player, another currency, amounts to the minor unit, a zero bet, conservation " +
+        "and answer times. The run plays in the partner's default currency, its amounts scaled to it; the test player " +
+        "is left as it was found. Only a run against the partner's own test callback URL counts for the live token."
     ),
     field(
       "Test player",

@@ -1,4 +1,5 @@
 import { HttpApi, OpenApi } from "effect/http-api"
+import { PortalCertificationsGroup } from "./PortalCertifications.ts"
 import { PortalUsageGroup, PortalWalletGroup } from "./PortalData.ts"
 import { PortalTokensGroup, PortalWebhooksGroup } from "./PortalIntegration.ts"
 import { PortalLoginGroup, PortalSessionGroup } from "./PortalSession.ts"
@@ -30,6 +31,7 @@ export class PortalApi extends HttpApi.make("portal-api")
     PortalWebhooksGroup,
     PortalWalletGroup,
     PortalUsageGroup,
+    PortalCertificationsGroup,
     PortalUsersGroup
   )
   .prefix(portalApiPrefix)

@@ -83,7 +83,8 @@ export class PortalTokensGroup extends HttpApiGroup.make("tokens")
         "Issue a new token; the current one stops now, or stays valid for `keep_old_hours` so a fleet can move over",
       description:
         "A live token is refused (409) while the operator requires a passed wallet certification first and the " +
-        "latest finished run did not pass."
+        "latest verdict on the partner's own test wallet did not pass, or the live callback URL is not on the host " +
+        "it passed on, or the caller is not the account's owner; the message says which."
     }))
   )
   .add(

@@ -15,6 +15,7 @@ export const portalPages = [
   "/webhooks",
   "/wallet",
   "/usage",
+  "/certification",
   "/users",
   "/account"
 ] as const
@@ -36,6 +37,7 @@ export const PortalPanelRoutes = panelRoutes({
     "who.js": "text/javascript",
     "integration.js": "text/javascript",
     "data.js": "text/javascript",
+    "certification.js": "text/javascript",
     "users.js": "text/javascript",
     "portal.css": "text/css"
   }

@@ -4,6 +4,7 @@
 import { fill } from "./dom.js"
 import { api, client, drawBar, drawPage, loginForm, navigate, passwordForm, runShell, session } from "./session.js"
 import { tokensPage, webhooksPage } from "./integration.js"
+import { certificationPage } from "./certification.js"
 import { usagePage, walletPage } from "./data.js"
 import { invitationPage, usersPage } from "./users.js"
 import { who } from "./who.js"
@@ -24,6 +25,7 @@ const pages = {
   "/portal/webhooks": webhooksPage,
   "/portal/wallet": walletPage,
   "/portal/usage": usagePage,
+  "/portal/certification": certificationPage,
   "/portal/users": usersPage,
   "/portal/account": accountPage
 }
@@ -34,6 +36,7 @@ const nav = [
   ["/portal/webhooks", "Webhooks"],
   ["/portal/wallet", "Wallet"],
   ["/portal/usage", "Usage"],
+  ["/portal/certification", "Certification"],
   ["/portal/users", "Users"],
   ["/portal/account", "Account"]
 ]

@@ -14,7 +14,11 @@ import {
   certificationBody,
   certificationEventId,
   certificationHeader,
-  type Exchange
+  type Exchange,
+  keptBodiesBudget,
+  keptBody,
+  keptBodyBytes,
+  keptBodyBytesPastBudget
 } from "../../domain/Certification.ts"
 import { amountText, type CaseKey } from "../../domain/CertificationCaseTexts.ts"
 import type { Currency } from "../../domain/Currency.ts"
@@ -98,14 +102,28 @@ export const makeCalls = (
     return { ...signed, [certificationHeader]: setting.id }
   }
 
+  /** Bytes of bodies the run's report keeps so far: past keptBodiesBudget, each body keeps its beginning only. */
+  let kept = 0
+  const keep = (text: string) => {
+    const cut = keptBody(text, kept < keptBodiesBudget ? keptBodyBytes : keptBodyBytesPastBudget)
+    kept += Buffer.byteLength(cut.body)
+    return cut
+  }
+
+  // Bodies are cut here, as the exchange is made: nothing a wallet answers grows a report past its bounds.
   const exchangeOf = (label: string, body: string, sentCallback: SentCallback, reading: string): Exchange => ({
     label,
     sentAt: sentCallback.sentAt,
     millis: sentCallback.millis,
-    request: { headers: { ...sentCallback.headers }, body },
+    request: { headers: { ...sentCallback.headers }, ...keep(body) },
     response: sentCallback.answer === null
       ? null
-      : { status: sentCallback.answer.status, body: sentCallback.answer.text ?? null },
+      : {
+        status: sentCallback.answer.status,
+        ...(sentCallback.answer.text === undefined
+          ? { body: null, bodyBytes: null }
+          : keep(sentCallback.answer.text))
+      },
     error: sentCallback.failure?.message ?? null,
     reading
   })

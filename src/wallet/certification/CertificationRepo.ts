@@ -11,6 +11,8 @@ import {
   type StartedVia,
   StartedVia as StartedViaSchema
 } from "../../domain/Certification.ts"
+import { nextRunAt, runsLimitMessage, runsWindow } from "../../domain/CertificationRuns.ts"
+import { type Page, pageOf, type PageRequest, pageWindow } from "../../domain/Paging.ts"
 import { IdFromBigInt, MinorFromNumeric } from "../../platform/SqlCodecs.ts"
 import { rowsOf } from "../../platform/SqlRows.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
@@ -60,6 +62,22 @@ export class CertificationInProgress extends Schema.TaggedError<CertificationInP
   override get message() {
     return `A wallet certification of this partner is running (${this.id}): wait for it to finish.`
   }
+}
+
+/** The partner started as many runs in the last hour as it may (CERTIFICATION_RUNS_PER_HOUR): when the next may. */
+export class CertificationRunsLimited extends Schema.TaggedError<CertificationRunsLimited>()(
+  "CertificationRunsLimited",
+  { perHour: Schema.Int, nextAt: Schema.Date, now: Schema.Date }
+) {
+  override get message() {
+    return runsLimitMessage(this.perHour, this.nextAt, this.now)
+  }
+}
+
+/** A run with a page of its cases, and how many of its cases have finished in all. */
+export interface CertificationReport {
+  readonly run: Certification
+  readonly casesFinished: number
 }
 
 // Exchanges are kept as the report shows them: JSON, dates as ISO strings.
@@ -138,15 +156,28 @@ export const abandoned = "The run stopped before it finished: the instance runni
  * another.
  */
 export class CertificationRepo extends Context.Service<CertificationRepo, {
-  /** Records a run as running; fails when the partner has one running already. */
-  insert(run: NewCertification): Effect.Effect<CertificationSummary, CertificationInProgress>
+  /**
+   * Records a run as running; fails when the partner has one running already, or when the partner itself starts it
+   * (`api`) and has started CERTIFICATION_RUNS_PER_HOUR runs (anyone's) in the last hour. The count and the insert are
+   * one step under the partner's lock, so concurrent starts cannot both take the last place.
+   */
+  insert(run: NewCertification): Effect.Effect<CertificationSummary, CertificationInProgress | CertificationRunsLimited>
   /** Records a finished case of the run (its `position` in the run's order), and that the run is alive. */
   recordCase(id: string, position: number, result: CaseResult): Effect.Effect<void>
   finish(id: string, status: Exclude<CertificationStatus, "running">, summary: string): Effect.Effect<void>
   /** A run with its cases so far: the partner's own (`partnerId`), or any (the operator's). */
   find(id: string, partnerId?: number): Effect.Effect<Option.Option<Certification>>
+  /** A run with a page of its cases (in the run's order): the partner's own. */
+  findPage(id: string, partnerId: number, cases: PageRequest): Effect.Effect<Option.Option<CertificationReport>>
   /** The partner's latest runs, newest first, without their cases. */
   list(partnerId: number, limit: number): Effect.Effect<ReadonlyArray<CertificationSummary>>
+  /** A page of the partner's runs, newest first, without their cases. */
+  listPage(partnerId: number, page: PageRequest): Effect.Effect<Page<CertificationSummary>>
+  /**
+   * Deletes the runs (with their cases) started longer ago than `olderThan`, but for each partner's latest verdict on
+   * its own wallet, which `requirement` judges its live token on; how many were deleted.
+   */
+  prune(olderThan: Duration.Duration): Effect.Effect<number>
   requirement(partnerId: number): Effect.Effect<CertificationRequirement>
   /**
    * Claims one run that ended before its last case (interrupted, or not_run) and is not yet recovered (closing it
@@ -168,7 +199,7 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
     CertificationRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const { timeout } = yield* CallbacksConfig
+      const { certificationRunsPerHour, timeout } = yield* CallbacksConfig
       const staleAfter = staleAfterOf(timeout)
       const stale = sql`r.status = 'running' AND r.updated_at < now() - make_interval(secs => ${
         Duration.toSeconds(staleAfter)
@@ -205,13 +236,42 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
           `
       })
 
+      const lockPartner = (partnerId: number) =>
+        // Keyed apart from every other advisory lock of the service by the table's own oid.
+        sql`SELECT pg_advisory_xact_lock('wallet_certification_requirements'::regclass::oid::int, ${partnerId}::int)`
+          .pipe(Effect.asVoid, Effect.orDie)
+
+      const startsInWindow = SqlSchema.findAll({
+        Request: Schema.Int,
+        Result: Schema.Struct({ now: Schema.Date, startedAt: Schema.NullOr(Schema.Date) }).pipe(
+          Schema.encodeKeys({ startedAt: "started_at" })
+        ),
+        // The transaction's now() with each start: one clock for the count and the message.
+        execute: (partnerId) =>
+          sql`
+            SELECT now() AS now, r.started_at FROM (SELECT 1) AS one
+            LEFT JOIN wallet_certifications r ON r.partner_id = ${partnerId}
+              AND r.started_at > now() - make_interval(secs => ${Duration.toSeconds(runsWindow)})
+          `
+      })
+
       const insert = (run: NewCertification) =>
         sql.withTransaction(Effect.gen(function*() {
+          yield* lockPartner(run.partnerId)
           // The run of an instance that died is closed first, so it does not hold the partner's turn forever.
           yield* sql`
             UPDATE wallet_certifications r SET status = 'interrupted', summary = ${abandoned}, finished_at = now()
             WHERE r.partner_id = ${run.partnerId} AND ${stale}
           `
+          if (run.startedVia === "api") {
+            const rows = yield* startsInWindow(run.partnerId)
+            const now = rows[0].now
+            const starts = rows.flatMap((row) => row.startedAt === null ? [] : [row.startedAt])
+            const nextAt = nextRunAt(starts, certificationRunsPerHour, now)
+            if (nextAt !== null) {
+              return yield* new CertificationRunsLimited({ perHour: certificationRunsPerHour, nextAt, now })
+            }
+          }
           const inserted = yield* insertRun(run)
           if (Option.isSome(inserted)) return summaryOf(inserted.value)
           const [running] = yield* runningRows(
@@ -270,6 +330,65 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
             cases: found.map(({ certificationRef: _, ...result }) => result)
           })
         }).pipe(Effect.orDie)
+
+      const casesPage = SqlSchema.findAll({
+        Request: Schema.Struct({ ref: Schema.Int, limit: Schema.Int, offset: Schema.Int }),
+        Result: CaseRow,
+        execute: ({ limit, offset, ref }) =>
+          sql`
+            SELECT certification_id, position, case_key, status, reason, balance_before, expected_balance, balance_after,
+                   timing, exchanges, finished_at
+            FROM wallet_certification_cases WHERE certification_id = ${ref} ORDER BY position
+            LIMIT ${limit} OFFSET ${offset}
+          `
+      })
+      const casesCount = SqlSchema.findOne({
+        Request: Schema.Int,
+        Result: Schema.Struct({ n: Schema.Int }),
+        execute: (ref) => sql`SELECT count(*)::int AS n FROM wallet_certification_cases WHERE certification_id = ${ref}`
+      })
+      const findPage = (id: string, partnerId: number, cases: PageRequest) =>
+        Effect.gen(function*() {
+          const run = yield* findRun({ id, partnerId })
+          if (Option.isNone(run)) return Option.none<CertificationReport>()
+          const found = yield* casesPage({ ref: run.value.ref, ...pageWindow(cases) })
+          const { n } = yield* casesCount(run.value.ref)
+          return Option.some<CertificationReport>({
+            run: { ...summaryOf(run.value), cases: found.map(({ certificationRef: _, ...result }) => result) },
+            casesFinished: n
+          })
+        }).pipe(Effect.orDie)
+
+      const runsPage = SqlSchema.findAll({
+        Request: Schema.Struct({ partnerId: Schema.Int, limit: Schema.Int, offset: Schema.Int }),
+        Result: RunRow,
+        execute: ({ limit, offset, partnerId }) =>
+          sql`SELECT ${runColumns} FROM wallet_certifications r WHERE r.partner_id = ${partnerId}
+              ORDER BY r.id DESC LIMIT ${limit} OFFSET ${offset}`
+      })
+      const runsCount = SqlSchema.findOne({
+        Request: Schema.Int,
+        Result: Schema.Struct({ n: Schema.Int }),
+        execute: (partnerId) =>
+          sql`SELECT count(*)::int AS n FROM wallet_certifications WHERE partner_id = ${partnerId}`
+      })
+      const listPage = (partnerId: number, page: PageRequest) =>
+        Effect.all([runsPage({ partnerId, ...pageWindow(page) }), runsCount(partnerId)]).pipe(
+          Effect.map(([rows, { n }]) => pageOf(page, rows.map(summaryOf), n)),
+          Effect.orDie
+        )
+
+      const prune = (olderThan: Duration.Duration) =>
+        sql`
+          DELETE FROM wallet_certifications r
+          WHERE r.started_at < now() - make_interval(secs => ${Duration.toSeconds(olderThan)})
+            AND r.id IS DISTINCT FROM (
+              SELECT latest.id FROM wallet_certifications latest
+              WHERE latest.partner_id = r.partner_id AND latest.partner_wallet AND latest.status IN ('passed', 'failed')
+              ORDER BY latest.id DESC LIMIT 1
+            )
+          RETURNING r.id
+        `.pipe(Effect.map((rows) => rows.length), Effect.orDie)
 
       const list = SqlSchema.findAll({
         Request: Schema.Struct({ partnerId: Schema.Int, limit: Schema.Int }),
@@ -332,8 +451,11 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
         recordCase,
         finish,
         find,
+        findPage,
         list: (partnerId, limit) =>
           list({ partnerId, limit }).pipe(Effect.map((rows) => rows.map(summaryOf)), Effect.orDie),
+        listPage,
+        prune,
         requirement: (partnerId) => Effect.orDie(requirement(partnerId)),
         claimInterrupted: Effect.orDie(claimInterrupted(undefined)),
         recovered: (id, note) =>
@@ -343,13 +465,7 @@ export class CertificationRepo extends Context.Service<CertificationRepo, {
             WHERE public_id = ${id}
           `.pipe(Effect.asVoid, Effect.orDie),
         setRequired,
-        // Keyed apart from every other advisory lock of the service by the table's own oid.
-        lockPartner: (partnerId) =>
-          sql`SELECT pg_advisory_xact_lock('wallet_certification_requirements'::regclass::oid::int, ${partnerId}::int)`
-            .pipe(
-              Effect.asVoid,
-              Effect.orDie
-            )
+        lockPartner
       })
     })
   )

@@ -1,10 +1,13 @@
 import { Clock, Duration, Effect, Layer, Option } from "effect"
 import type { CaseResult, Certification } from "../../domain/Certification.ts"
+import { nextRunAt } from "../../domain/CertificationRuns.ts"
+import { pageOf, slicePage } from "../../domain/Paging.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
 import {
   abandoned,
   CertificationInProgress,
   CertificationRepo,
+  CertificationRunsLimited,
   type CertificationSummary,
   recoveryClaim,
   staleAfterOf
@@ -13,16 +16,20 @@ import {
 /**
  * The same rules over memory, for tests without PostgreSQL: one running run per partner (a stale one, untouched
  * for longer than a run could take by the Clock, reads as interrupted and is closed when the partner starts
- * another), cases once per position and key in the run's order, newest runs first. `lockPartner` holds nothing:
+ * another), the partner's own starts limited in a rolling hour by the Clock, cases once per position and key in the
+ * run's order, newest runs first, old runs pruned but for each partner's latest verdict on its own wallet. `lockPartner` holds nothing:
  * memory has no transaction to hold a lock until, so the race it serializes is a test for the SQL layer. Its
  * partners are not checked (the SQL's foreign key is).
  */
 export const layerMemory = Layer.effect(
   CertificationRepo,
-  Effect.map(CallbacksConfig, (config) => makeMemory(Duration.toMillis(staleAfterOf(config.timeout))))
+  Effect.map(
+    CallbacksConfig,
+    (config) => makeMemory(Duration.toMillis(staleAfterOf(config.timeout)), config.certificationRunsPerHour)
+  )
 )
 
-const makeMemory = (staleAfter: number): CertificationRepo["Service"] => {
+const makeMemory = (staleAfter: number, runsPerHour: number): CertificationRepo["Service"] => {
   interface Stored {
     readonly ref: number
     summary: CertificationSummary
@@ -46,6 +53,15 @@ const makeMemory = (staleAfter: number): CertificationRepo["Service"] => {
         for (const old of runs) {
           if (old.summary.partnerId === run.partnerId && isStale(old, now)) {
             old.summary = { ...old.summary, status: "interrupted", summary: abandoned, finishedAt: new Date(now) }
+          }
+        }
+        if (run.startedVia === "api") {
+          const starts = runs.filter((old) => old.summary.partnerId === run.partnerId).map((old) =>
+            old.summary.startedAt
+          )
+          const nextAt = nextRunAt(starts, runsPerHour, new Date(now))
+          if (nextAt !== null) {
+            return yield* new CertificationRunsLimited({ perHour: runsPerHour, nextAt, now: new Date(now) })
           }
         }
         const running = runs.find((old) => old.summary.partnerId === run.partnerId && old.summary.status === "running")
@@ -94,6 +110,39 @@ const makeMemory = (staleAfter: number): CertificationRepo["Service"] => {
           ...view(run, now),
           cases: run.cases.map(({ position: _, ...result }) => result)
         })
+      }),
+    findPage: (id, partnerId, request) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const run = byId(id)
+        if (run === undefined || run.summary.partnerId !== partnerId) return Option.none()
+        const page = slicePage(request, run.cases.map(({ position: _, ...result }) => result))
+        return Option.some({ run: { ...view(run, now), cases: page.results }, casesFinished: page.total })
+      }),
+    listPage: (partnerId, request) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const page = slicePage(
+          request,
+          runs.filter((run) => run.summary.partnerId === partnerId).sort((a, b) => b.ref - a.ref)
+        )
+        return pageOf(request, page.results.map((run) => view(run, now)), page.total)
+      }),
+    prune: (olderThan) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const before = now - Duration.toMillis(olderThan)
+        // Each partner's latest verdict on its own wallet, as the SQL's (what `requirement` judges).
+        const latestFinished = new Map<number, number>()
+        for (const run of runs) {
+          const verdict = run.summary.status === "passed" || run.summary.status === "failed"
+          if (!verdict || !run.summary.partnerWallet) continue
+          const latest = latestFinished.get(run.summary.partnerId)
+          if (latest === undefined || run.ref > latest) latestFinished.set(run.summary.partnerId, run.ref)
+        }
+        const kept = runs.filter((run) =>
+          run.summary.startedAt.getTime() >= before || latestFinished.get(run.summary.partnerId) === run.ref
+        )
+        const pruned = runs.length - kept.length
+        runs.splice(0, runs.length, ...kept)
+        return pruned
       }),
     list: (partnerId, limit) =>
       Effect.map(

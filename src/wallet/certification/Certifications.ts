@@ -22,6 +22,7 @@ import {
   type CertificationInProgress,
   CertificationRepo,
   type CertificationRequirement,
+  type CertificationRunsLimited,
   type CertificationSummary
 } from "./CertificationRepo.ts"
 
@@ -66,7 +67,7 @@ export class Certifications extends Context.Service<Certifications, {
     externalPlayerId: string,
     starter: Starter,
     currency?: Currency
-  ): Effect.Effect<Certification, UnknownTestPlayer | CertificationInProgress>
+  ): Effect.Effect<Certification, UnknownTestPlayer | CertificationInProgress | CertificationRunsLimited>
   /** Runs to the end in the calling fiber, telling `onCase` of each case as it finishes; `currency` as for `start`. */
   run(
     partnerId: number,
@@ -74,7 +75,7 @@ export class Certifications extends Context.Service<Certifications, {
     starter: Starter,
     onCase?: (result: CaseResult) => Effect.Effect<void>,
     currency?: Currency
-  ): Effect.Effect<Certification, UnknownTestPlayer | CertificationInProgress>
+  ): Effect.Effect<Certification, UnknownTestPlayer | CertificationInProgress | CertificationRunsLimited>
   /** The currency a partner's runs play in when their caller names none: the partner's default currency. */
   currencyOf(partnerId: number): Effect.Effect<Currency>
   /** A run with its cases so far: the partner's own (`partnerId`), or any (the operator's). */
