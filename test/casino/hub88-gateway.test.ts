@@ -1,4 +1,4 @@
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
@@ -205,4 +205,37 @@ layer(Hub88AgainstFake({ signingKey: makeKeyPair() }), live)("Hub88 adapter sign
       assert.notInclude(shown, "PRIVATE KEY")
       assert.notInclude(shown, operatorKeys.privatePem.split("\n")[1])
     }))
+})
+
+describe("Hub88 launch body", () => {
+  it("passes the launch's options through in Hub88's names: mobile, country, IP, lobby and deposit URLs, meta", () => {
+    const body = Hub88Gateway.launchBody({
+      request: { ...launchRequest, currency: currency("KWD"), lang: "en" },
+      token: "v1.token",
+      operatorId,
+      subPartnerId: Option.none(),
+      options: {
+        platform: "mobile",
+        country: "BR",
+        ip: "203.0.113.7",
+        lobbyUrl: "https://casino.example/lobby",
+        depositUrl: "https://casino.example/deposit",
+        meta: { partner: "acme" }
+      }
+    })
+    assert.deepStrictEqual(body, {
+      user: "100042",
+      token: "v1.token",
+      platform: "GPL_MOBILE",
+      operator_id: operatorId,
+      lang: "en",
+      game_code: "clt_dragonrising",
+      currency: "KWD",
+      country: "BR",
+      lobby_url: "https://casino.example/lobby",
+      deposit_url: "https://casino.example/deposit",
+      ip: "203.0.113.7",
+      meta: { partner: "acme" }
+    })
+  })
 })
