@@ -35,9 +35,7 @@ const ListedGame = Schema.Struct({
   /** The studio: Hub88 has no provider list, its providers are the distinct products. */
   product: Schema.NonEmptyString,
   enabled: Maybe(Schema.Boolean),
-  url_thumb: Maybe(Schema.String),
-  category: Maybe(Schema.String),
-  platforms: Maybe(Schema.Array(Schema.String))
+  url_thumb: Maybe(Schema.String)
 })
 export const GameListAnswer = Schema.Array(ListedGame)
 export type ListedGame = typeof ListedGame.Type
