@@ -146,12 +146,18 @@ export const Hub88WalletRoute = HttpRouter.use(Effect.fnUntraced(function*(route
       return reply(call === "balance" ? "balance" : call, { ...request, status }, currency, balance)
     })
 
-  /** The player's balance, asked of the ledger, for an answer decided here. */
+  /**
+   * The player's balance for an answer refused here, as the ledger answers its own refusals: the mirror the ledger
+   * keeps (it already holds a win whose notification is still on its way), or a shadow player's asked of the partner.
+   */
   const balanceOf = (player: PlayerIdentity) =>
-    Effect.map(
-      wallet.handle({ _tag: "Balance", userCode: player.internalUserId }, environment),
-      (outcome) => outcome.balance
-    )
+    Effect.flatMap(players.findById(player.id), (found) =>
+      Option.isSome(found) && found.value.balance !== null
+        ? Effect.succeed(found.value.balance)
+        : Effect.map(
+          wallet.handle({ _tag: "Balance", userCode: player.internalUserId }, environment),
+          (outcome) => outcome.balance
+        ))
 
   const seen = (kind: "bet" | "credit", txnId: string) =>
     Effect.map(repo.findTransaction(environment, "hub88", kind, txnId), Option.isSome)
