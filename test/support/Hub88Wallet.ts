@@ -101,6 +101,7 @@ export const givenHub88Player = (books: PartnerBooks, currency: string, start: M
     books.balances.set(books.walletOf(external, currency), start)
     const userCode = player.internalUserId
     return {
+      partnerId: created.partner.id,
       userCode,
       user: String(userCode),
       playerId: player.id,

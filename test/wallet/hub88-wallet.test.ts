@@ -24,6 +24,7 @@ import {
 } from "../support/Hub88Wallet.ts"
 import { live } from "../support/live.ts"
 import { ledgerOf } from "../support/WalletApp.ts"
+import { ledgerScopeOf, WalletLedger } from "../../src/wallet/WalletLedger.ts"
 
 const books = new PartnerBooks()
 
@@ -77,6 +78,15 @@ layer(Hub88WalletApp(books), live)("Hub88's wallet calls", (it) => {
       const { ledger } = yield* assertHub88Conserved(books, player, again)
       // The ledger's transaction id is Hub88's transaction_uuid: what the partner's callback and lookups carry.
       assert.deepStrictEqual(ledger.map((row) => [row.txn_id, row.amount]), [["h-bet-1", "-1000"]])
+      const found = yield* (yield* WalletLedger).transaction(
+        ledgerScopeOf({ id: player.partnerId, environment: "live" }),
+        "h-bet-1"
+      )
+      assert.deepStrictEqual(found.map((entry) => [entry.txnId, entry.kind, entry.status]), [[
+        "h-bet-1",
+        "bet",
+        "applied"
+      ]])
       yield* assertHub88Conserved(books, other)
     }))
 
