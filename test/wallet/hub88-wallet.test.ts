@@ -103,6 +103,11 @@ layer(Hub88WalletApp(books), live)("Hub88's wallet calls", (it) => {
         const answer = yield* hub88Call("/transaction/win", { ...win, ...change })
         assert.strictEqual(answer.status, "RS_ERROR_DUPLICATE_TRANSACTION", JSON.stringify(change))
       }
+      // One id space for every kind: a win wearing its bet's id, a bet wearing a win's, are used ids.
+      const sameId = yield* hub88Call("/transaction/win", winOf(player, "h-w-bet", "h-w-bet", 100_000))
+      assert.deepStrictEqual([sameId.status, sameId.balance], ["RS_ERROR_DUPLICATE_TRANSACTION", 12_000_000])
+      const betAsWin = yield* hub88Call("/transaction/bet", betOf(player, "h-w-win", 100_000))
+      assert.strictEqual(betAsWin.status, "RS_ERROR_DUPLICATE_TRANSACTION")
       const unknown = yield* hub88Call("/transaction/win", winOf(player, "h-w-win-2", "h-never", 100_000))
       assert.deepStrictEqual([unknown.status, unknown.balance], ["RS_ERROR_TRANSACTION_DOES_NOT_EXIST", 12_000_000])
 

@@ -159,8 +159,35 @@ export const Hub88WalletRoute = HttpRouter.use(Effect.fnUntraced(function*(route
           (outcome) => outcome.balance
         ))
 
-  const seen = (kind: "bet" | "credit", txnId: string) =>
+  const seen = (kind: "bet" | "credit" | "rollback", txnId: string) =>
     Effect.map(repo.findTransaction(environment, "hub88", kind, txnId), Option.isSome)
+
+  /**
+   * Hub88's transaction ids are one space for every kind, the ledger's one per kind: an id the ledger holds under
+   * another kind only (a win reusing its bet's id) is a used id, refused before the ledger would take it as new. Two
+   * such calls at the same moment are not caught (Hub88 does not send them).
+   */
+  const usedByAnotherKind = (kind: "bet" | "credit" | "rollback", txnId: string) =>
+    Effect.gen(function*() {
+      // Any kind first, then its own: a row is never taken back, so a copy written between the two looks is seen
+      // by the second as its own kind, never taken for another's.
+      if ((yield* repo.existingTxnIds([{ environment, aggregator: "hub88", txnId }])).length === 0) return false
+      return !(yield* seen(kind, txnId))
+    })
+
+  /** The answer refusing a used id, or none. */
+  const reused = (
+    call: "bet" | "win" | "rollback",
+    request: { readonly user: string; readonly requestUuid: string; readonly transactionUuid: string },
+    player: PlayerIdentity,
+    currency: Currency
+  ) =>
+    Effect.gen(function*() {
+      const kind = call === "win" ? "credit" : call
+      if (!(yield* usedByAnotherKind(kind, request.transactionUuid))) return Option.none()
+      const status = "RS_ERROR_DUPLICATE_TRANSACTION" as const
+      return Option.some(yield* early(call, { ...request, status }, currency, yield* balanceOf(player)))
+    })
 
   /** A bet's or a win's amount in the player's currency, or the answer refusing it (a finer one kept as stuck). */
   const movement = (
@@ -200,6 +227,8 @@ export const Hub88WalletRoute = HttpRouter.use(Effect.fnUntraced(function*(route
 
   const bet = (request: BetRequest, player: PlayerIdentity, currency: Currency) =>
     Effect.gen(function*() {
+      const refused = yield* reused("bet", request, player, currency)
+      if (Option.isSome(refused)) return refused.value
       // A repeat is the ledger's to answer, however late: the same content replays, another is a duplicate.
       if (!(yield* seen("bet", request.transactionUuid))) {
         const token = yield* tokenStatus(request.token, request.user, request.gameCode, currency)
@@ -215,13 +244,19 @@ export const Hub88WalletRoute = HttpRouter.use(Effect.fnUntraced(function*(route
 
   const win = (request: WinRequest, player: PlayerIdentity, currency: Currency) =>
     Effect.gen(function*() {
+      const refused = yield* reused("win", request, player, currency)
+      if (Option.isSome(refused)) return refused.value
       const amount = yield* movement("win", request, player, currency)
       if (Result.isFailure(amount)) return amount.failure
       return yield* decided("win", request, currency, creditOf(player.internalUserId, request, amount.success))
     })
 
   const rollback = (request: RollbackRequest, player: PlayerIdentity, currency: Currency) =>
-    decided("rollback", request, currency, rollbackOf(player.internalUserId, request))
+    Effect.gen(function*() {
+      const refused = yield* reused("rollback", request, player, currency)
+      if (Option.isSome(refused)) return refused.value
+      return yield* decided("rollback", request, currency, rollbackOf(player.internalUserId, request))
+    })
 
   const balance = (request: BalanceRequest, player: PlayerIdentity, currency: Currency) =>
     Effect.gen(function*() {
