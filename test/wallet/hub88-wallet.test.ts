@@ -119,6 +119,19 @@ layer(Hub88WalletApp(books), live)("Hub88's wallet calls", (it) => {
       yield* assertHub88Conserved(books, player, late)
     }))
 
+  it.effect("a free bet takes nothing from the player; its win is paid", () =>
+    Effect.gen(function*() {
+      const player = yield* givenHub88Player(books, "BRL", 10_000n)
+      const free = yield* hub88Call("/transaction/bet", betOf(player, "h-free-bet", 1_000_000, { is_free: true }))
+      assert.deepStrictEqual([free.status, free.balance], ["RS_OK", 10_000_000])
+      assert.strictEqual(books.receivedFor(transactionEventId("bet", "h-free-bet", "hub88")).length, 0)
+      const paid = yield* hub88Call("/transaction/win", winOf(player, "h-free-win", "h-free-bet", 4_000_000))
+      assert.deepStrictEqual([paid.status, paid.balance], ["RS_OK", 14_000_000])
+      const charged = yield* hub88Call("/transaction/bet", betOf(player, "h-free-bet", 1_000_000))
+      assert.strictEqual(charged.status, "RS_ERROR_DUPLICATE_TRANSACTION", "the same id as a paid bet is another bet")
+      yield* assertHub88Conserved(books, player, paid)
+    }))
+
   it.effect("a rollback of a bet never seen is RS_OK and moves nothing; that bet, when it comes, is refused", () =>
     Effect.gen(function*() {
       const player = yield* givenHub88Player(books, "BRL", 10_000n)

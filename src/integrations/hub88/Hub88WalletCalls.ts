@@ -21,12 +21,15 @@ const fieldsOf = (userCode: number, request: { readonly transactionUuid: string;
   providerCode: null
 })
 
-/** A bet: a stake asked of the partner. */
+/**
+ * A bet: a stake asked of the partner. A free bet (`is_free`) takes nothing from the player: its stake is 0, which the
+ * ledger records without asking the partner, and a win naming it is paid as any other.
+ */
 export const debitOf = (userCode: number, request: BetRequest, bet: Minor): Debit => ({
   _tag: "Debit",
   ...fieldsOf(userCode, request),
   gameCode: request.gameCode,
-  bet
+  bet: request.isFree ? 0n : bet
 })
 
 /** A win: paying the bet it names (`reference_transaction_uuid`), on that bet's round. */
