@@ -30,6 +30,7 @@ import * as PortalAuth from "./portal/http/PortalAuth.ts"
 import { PortalLoginHandlers, PortalSessionHandlers } from "./portal/http/Session.ts"
 import { PortalUsersHandlers } from "./portal/http/Users.ts"
 import { AggregatorRoute } from "./integrations/playfiver/AggregatorRoute.ts"
+import { Hub88WalletRouteWhenConfigured } from "./integrations/hub88/Hub88Wiring.ts"
 import { WalletHandlers } from "./wallet/http.ts"
 import { CertificationRepo } from "./wallet/certification/CertificationRepo.ts"
 import { Certifications } from "./wallet/certification/Certifications.ts"
@@ -156,6 +157,7 @@ export const RoutesLive = Layer.mergeAll(
   HealthRoutes,
   MetricsRoutesLive,
   AggregatorRoute,
+  Hub88WalletRouteWhenConfigured,
   // Always: test launches play on the sandbox's game pages whatever CASINO_GATEWAY says.
   SandboxRoutes,
   HttpEdgeMiddleware

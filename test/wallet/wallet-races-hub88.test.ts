@@ -1,0 +1,94 @@
+/**
+ * Hub88's wallet calls under races, over real HTTP (signed) and PostgreSQL, the partner's wallet the fake over real
+ * HTTP. After every scenario, conservation: the partner's wallet holds its start plus the ledger's applied changes,
+ * exact to the minor unit, and nothing is left pending.
+ */
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { transactionEventId } from "../../src/domain/Callbacks.ts"
+import { PartnerBooks } from "../support/FakePartner.ts"
+import {
+  assertHub88Conserved,
+  betOf,
+  givenHub88Player,
+  hub88Call,
+  Hub88WalletApp,
+  rollbackOf,
+  winOf
+} from "../support/Hub88Wallet.ts"
+import { live } from "../support/live.ts"
+
+const books = new PartnerBooks()
+const restore = Effect.sync(() => {
+  books.behaviour = "fine"
+  books.delayMillis = 1_500
+})
+
+layer(Hub88WalletApp(books), live)("Hub88's wallet calls under races", (it) => {
+  it.effect("copies of one bet at once while the partner is slow: one ask, one stake, one answer", () =>
+    Effect.gen(function*() {
+      const player = yield* givenHub88Player(books, "BRL", 5_000n)
+      books.behaviour = "slow"
+      books.delayMillis = 400
+      const bet = betOf(player, "hr-copies", 500_000)
+      const answers = yield* Effect.all(
+        Array.from({ length: 20 }, () => hub88Call("/transaction/bet", bet)),
+        { concurrency: "unbounded" }
+      )
+      yield* restore
+      for (const answer of answers) assert.deepStrictEqual([answer.status, answer.balance], ["RS_OK", 4_500_000])
+      assert.strictEqual(books.receivedFor(transactionEventId("bet", "hr-copies", "hub88")).length, 1)
+      const { ledger } = yield* assertHub88Conserved(books, player, answers[0])
+      assert.deepStrictEqual(ledger.map((row) => [row.kind, row.amount]), [["bet", "-500"]])
+    }).pipe(Effect.ensuring(restore)))
+
+  it.effect("a win and a rollback of one bet at once: the stake back once, the win paid only if it came first", () =>
+    Effect.gen(function*() {
+      const player = yield* givenHub88Player(books, "BRL", 10_000n)
+      yield* hub88Call("/transaction/bet", betOf(player, "hr-wr-bet", 1_000_000))
+      const [paid, undone] = yield* Effect.all([
+        hub88Call("/transaction/win", winOf(player, "hr-wr-win", "hr-wr-bet", 2_500_000)),
+        hub88Call("/transaction/rollback", rollbackOf(player, "hr-wr-rb", "hr-wr-bet"))
+      ], { concurrency: "unbounded" })
+      assert.strictEqual(undone.status, "RS_OK")
+      assert.include(["RS_OK", "RS_ERROR_TRANSACTION_DOES_NOT_EXIST"], paid.status)
+      const { ledger } = yield* assertHub88Conserved(books, player, paid.balance > undone.balance ? paid : undone)
+      assert.deepStrictEqual(ledger.filter((row) => row.kind === "rollback").map((row) => row.amount), ["1000"])
+      assert.strictEqual(ledger.filter((row) => row.kind === "credit").length, paid.status === "RS_OK" ? 1 : 0)
+    }))
+
+  it.effect("several bets and wins of one round, each sent twice at once: each moves its money once", () =>
+    Effect.gen(function*() {
+      const player = yield* givenHub88Player(books, "BRL", 10_000n)
+      const round = { round: "hr-round" }
+      const bets = Array.from({ length: 6 }, (_, i) => betOf(player, `hr-r-bet-${i}`, (i + 1) * 100_000, round))
+      const staked = yield* Effect.all(
+        [...bets, ...bets].map((bet) => hub88Call("/transaction/bet", bet)),
+        { concurrency: "unbounded" }
+      )
+      for (const answer of staked) assert.strictEqual(answer.status, "RS_OK")
+      // The wins, each twice, with the bets' retries and a rollback of the last bet, all at once.
+      const wins = bets.slice(0, 5).map((_, i) =>
+        winOf(player, `hr-r-win-${i}`, `hr-r-bet-${i}`, (i + 1) * 200_000, { ...round, round_closed: i === 4 })
+      )
+      const settled = yield* Effect.all(
+        [
+          ...[...wins, ...wins].map((win) => hub88Call("/transaction/win", win)),
+          ...bets.map((bet) => hub88Call("/transaction/bet", bet)),
+          hub88Call("/transaction/rollback", rollbackOf(player, "hr-r-rb", "hr-r-bet-5", round))
+        ],
+        { concurrency: "unbounded" }
+      )
+      for (const answer of settled) assert.strictEqual(answer.status, "RS_OK")
+      const { held, ledger } = yield* assertHub88Conserved(books, player)
+      // Once the win notifications are delivered, the balance Hub88 reads is the partner's.
+      yield* assertHub88Conserved(books, player, yield* hub88Call("/user/info", { user: player.user }))
+      // Stakes 1..6 reais (21), wins 2..10 reais (30), the sixth stake (6) given back: 100 - 21 + 30 + 6.
+      assert.strictEqual(held, 11_500n)
+      assert.strictEqual(ledger.filter((row) => row.kind === "bet").length, 6)
+      assert.strictEqual(ledger.filter((row) => row.kind === "credit").length, 5)
+      for (let i = 0; i < 6; i++) {
+        assert.strictEqual(books.receivedFor(transactionEventId("bet", `hr-r-bet-${i}`, "hub88")).length, 1)
+      }
+    }))
+})
