@@ -69,13 +69,14 @@ export const studioServings = (
   })
 }
 
-/** The ids of the providers not served: another aggregator serves their studio. */
+/** The ids of the configured aggregators' providers not served: another aggregator serves their studio. */
 export const unservedProviders = (
   listings: ReadonlyArray<StudioListing>,
   rules: StudioRules
 ): ReadonlyArray<number> => {
   const servedBy = new Map(studioServings(listings, rules).map((serving) => [serving.studio, serving.servedBy]))
   return listings.filter((listing) => {
+    if (!rules.order.includes(listing.aggregator)) return false
     const server = servedBy.get(studioOf(listing.name, rules.aliases))
     return server !== undefined && server !== listing.aggregator
   }).map((listing) => listing.id)
