@@ -5,62 +5,16 @@
  * to their game's aggregator with platform and country; /status showing each aggregator.
  */
 import { assert, layer } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Effect } from "effect"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
-import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { ValidationFailed } from "../../src/client/PartnerClient.ts"
-import { healthyHub88, hub88Keys, operatorId, operatorKeys } from "../support/FakeHub88.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
-import { healthyAggregator } from "../support/PlayFiverScripts.ts"
 import { live } from "../support/live.ts"
 import { failsWith, partnerClient } from "../support/PartnerClient.ts"
-import {
-  givenPartner,
-  givenSyncedCatalog,
-  request,
-  TestAppWith,
-  testCasinoConfig,
-  validationErrors
-} from "../support/TestApp.ts"
+import { givenPartner, givenSyncedCatalog, request, validationErrors } from "../support/TestApp.ts"
+import { TwoAggregatorsApp } from "../support/TwoAggregators.ts"
 
-const hub88Path = "/operator/generic/v2/"
-const gameUrlPath = `${hub88Path}game/url`
-
-/** Both aggregators at the one fake: Hub88's paths answered as Hub88, the rest as PlayFiver. */
-const bothAggregators = FakeUpstream.layer((call) =>
-  call.path.startsWith(hub88Path) ? healthyHub88(call) : healthyAggregator(call)
-)
-
-/** HUB88_* as the environment would give them, Hub88 at the fake. */
-const hub88Settings = Layer.unwrap(
-  Effect.map(Effect.service(FakeUpstream), (fake) =>
-    ConfigProvider.layer(ConfigProvider.fromEnv({
-      env: {
-        HUB88_BASE_URL: fake.url,
-        HUB88_OPERATOR_ID: String(operatorId),
-        HUB88_PRIVATE_KEY: operatorKeys.privatePem,
-        HUB88_PUBLIC_KEY: hub88Keys.publicPem,
-        HUB88_CURRENCIES: "BRL"
-      }
-    })))
-)
-
-const TwoAggregatorsApp = TestAppWith(
-  Layer.effect(
-    CasinoConfig,
-    Effect.map(Effect.service(FakeUpstream), (fake) =>
-      testCasinoConfig({
-        gateways: ["playfiver", "hub88"],
-        timeout: Duration.millis(1000),
-        playfiver: {
-          baseUrl: fake.url,
-          agentToken: Option.some(Redacted.make("agent-1")),
-          secretKey: Option.some(Redacted.make("secret-1")),
-          currency: "BRL"
-        }
-      }))
-  )
-).pipe(Layer.provide(hub88Settings), Layer.provideMerge(bothAggregators))
+const gameUrlPath = "/operator/generic/v2/game/url"
 
 const givenClient = Effect.flatMap(
   givenPartner(),
@@ -89,7 +43,7 @@ const refusal = (call: Effect.Effect<unknown, unknown>) =>
 
 const serveBy = (aggregator: string) => CasinoCatalog.use((catalog) => catalog.setStudioServer("pgsoft", aggregator))
 
-layer(TwoAggregatorsApp, live)("CASINO_GATEWAY=playfiver,hub88", (it) => {
+layer(TwoAggregatorsApp(), live)("CASINO_GATEWAY=playfiver,hub88", (it) => {
   it.effect("lists both catalogues side by side; PG Soft, offered by both, once: the first listed serves it", () =>
     Effect.gen(function*() {
       yield* serveBy("playfiver")
