@@ -85,7 +85,7 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
   games(query: GameQuery, unserved: Unserved): Effect.Effect<GamePage>
   /** Every provider of the aggregators kept, served or not: what the studio matching reads. */
   readonly listings: Effect.Effect<ReadonlyArray<ProviderListing>>
-  /** Whether some aggregator kept has no provider yet (never synced). */
+  /** Whether some aggregator kept was never synced (no provider, no recorded sync). */
   readonly isEmpty: Effect.Effect<boolean>
   /** Runs a sync: one at a time across every instance, all of it or none. */
   syncing<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
@@ -228,8 +228,11 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
         findGame: (providerRef, gameCode, unserved) => Effect.orDie(findGame({ providerRef, gameCode, unserved })),
         games,
         listings: Effect.orDie(listings()),
+        // An aggregator listed that has neither a provider nor a recorded sync was never synced.
         isEmpty: Effect.map(
-          emptyRows(sql`SELECT (SELECT count(DISTINCT aggregator) FROM casino_providers WHERE ${mine})
+          emptyRows(sql`SELECT (SELECT count(*) FROM unnest(${kept}::text[]) AS k(aggregator)
+                                WHERE EXISTS (SELECT 1 FROM casino_providers p WHERE p.aggregator = k.aggregator)
+                                   OR EXISTS (SELECT 1 FROM casino_aggregator_syncs s WHERE s.aggregator = k.aggregator))
                                < ${kept.length} AS empty`),
           (rows) => rows[0].empty
         ),
