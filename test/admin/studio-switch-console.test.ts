@@ -2,7 +2,7 @@
  * The studio switch in the console, over PostgreSQL with two aggregators (CASINO_GATEWAY=playfiver,hub88, both at
  * their fakes) and a real headless Chromium: the casino page shows PG Soft, offered by both, served by PlayFiver
  * (the first listed); the operator switches it to Hub88; the page and the partner's catalogue follow, and the audit
- * trail records it. A viewer is refused the change.
+ * trail records it; the System page shows each aggregator's state. A viewer is refused the change.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -10,7 +10,7 @@ import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import { adminRequest, givenAdmin, loginAs } from "../support/AdminConsole.ts"
 import { Browser, newPage, step } from "../support/Browser.ts"
 import { live } from "../support/live.ts"
-import { logIn, openSection, ready } from "../support/PanelSteps.ts"
+import { logIn, openSection } from "../support/PanelSteps.ts"
 import { partnerClient } from "../support/PartnerClient.ts"
 import { givenPartner, givenSyncedCatalog } from "../support/TestApp.ts"
 import { TwoAggregatorsApp } from "../support/TwoAggregators.ts"
@@ -29,7 +29,8 @@ layer(Layer.merge(TwoAggregatorsApp(), Browser.layer), live)("the studio switch 
 
       yield* step(() => row.getByRole("button", { name: "Serve from hub88" }).click())
       yield* step(() => page.getByText("is served by hub88.").waitFor())
-      yield* ready(page)
+      // The page is drawn again after the change: wait for the new row, not the old page's readiness.
+      yield* step(() => page.getByText("hub88 (chosen)").waitFor())
       const after = page.getByRole("table", { name: "Studios several aggregators offer" }).getByRole("row")
         .filter({ hasText: "PG Soft (playfiver)" })
       assert.include(yield* step(() => after.innerText()), "hub88 (chosen)")
@@ -45,6 +46,15 @@ layer(Layer.merge(TwoAggregatorsApp(), Browser.layer), live)("the studio switch 
       assert.deepStrictEqual(entries.map((entry) => [entry.action, entry.after]), [
         ["casino.studio-server", { served_by: "hub88", chosen: true }]
       ])
+
+      // The System page shows each aggregator: configured, its last sync, the wallet calls the ledger recorded.
+      yield* openSection(page, "System")
+      const aggregators = page.getByRole("table", { name: "Casino aggregators" }).getByRole("row")
+      const rows = yield* step(() => aggregators.allInnerTexts())
+      const hub88 = rows.find((text) => text.startsWith("hub88"))!
+      assert.include(hub88, "yes")
+      assert.notInclude(hub88, "never", "its catalogue was synced")
+      assert.isDefined(rows.find((text) => text.startsWith("playfiver")))
 
       // Back to the default, for the other tests of the file.
       yield* CasinoCatalog.use((catalog) => catalog.setStudioServer("pgsoft", "playfiver"))
