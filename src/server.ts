@@ -38,8 +38,9 @@ import { WalletLedger } from "./wallet/WalletLedger.ts"
 import { WalletRecovery } from "./wallet/WalletRecovery.ts"
 import { WalletRepo } from "./wallet/WalletRepo.ts"
 import { Casino } from "./casino/Casino.ts"
+import { WalletCallsByAggregator } from "./casino/AggregatorStates.ts"
 import { CasinoCatalog } from "./casino/CasinoCatalog.ts"
-import { CasinoConfig } from "./casino/CasinoConfig.ts"
+import { CasinoConfig, sandboxSelected } from "./casino/CasinoConfig.ts"
 import * as CasinoGatewaySelection from "./integrations/CasinoGatewaySelection.ts"
 import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
 import * as TestCasino from "./casino/TestCasino.ts"
@@ -89,11 +90,17 @@ import {
 import { RoutesLive } from "./routes.ts"
 
 /** Whether the sandbox aggregator is the casino gateway: then its agent's calls are taken as live ones. */
-const casinoSandboxSelected = Effect.map(Effect.service(CasinoConfig), (config) => config.gateway === "sandbox")
+const casinoSandboxSelected = Effect.map(Effect.service(CasinoConfig), sandboxSelected)
 
-/** The casino area: the gateway CASINO_GATEWAY selects, the local catalog, players and launches. */
+/** The casino area: the gateways CASINO_GATEWAY lists, the local catalog, players and launches. */
 export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(CasinoCatalog.layer, CasinoGatewaySelection.layer(SandboxCasinoGatewayLive)))
+  Layer.provideMerge(
+    Layer.mergeAll(
+      CasinoCatalog.layer,
+      CasinoGatewaySelection.layer(SandboxCasinoGatewayLive),
+      WalletCallsByAggregator.layerSql
+    )
+  )
 )
 
 /** Where a test environment's callbacks go without a callback URL of its own: this service's sandbox partner wallet. */

@@ -7,7 +7,8 @@ import { CallbacksConfig } from "../wallet/CallbacksConfig.ts"
 import { WalletLedger } from "../wallet/WalletLedger.ts"
 import { CasinoCatalog } from "../casino/CasinoCatalog.ts"
 import { CasinoConfig } from "../casino/CasinoConfig.ts"
-import { CasinoGateway } from "../casino/CasinoGateway.ts"
+import { type AggregatorState, aggregatorStates, WalletCallsByAggregator } from "../casino/AggregatorStates.ts"
+import { CasinoGateways } from "../casino/CasinoGateway.ts"
 import { SportsCatalog } from "../sports/catalog/SportsCatalog.ts"
 import { SportsCatalogConfig } from "../sports/catalog/SportsCatalogConfig.ts"
 import { AppConfig, publicBaseUrl } from "../platform/AppConfig.ts"
@@ -27,8 +28,12 @@ export interface SystemReport {
   readonly startedAt: Date
   readonly database: { readonly ok: boolean; readonly embedded: boolean }
   readonly casino: {
+    /** CASINO_GATEWAY's names, comma-separated. */
     readonly gateway: string
+    /** Every aggregator listed is configured. */
     readonly configured: boolean
+    /** Each aggregator's state; its wallet calls are the live ones. */
+    readonly aggregators: ReadonlyArray<AggregatorState>
     readonly providers: number
     readonly games: number
   }
@@ -63,7 +68,7 @@ const configuration = Effect.gen(function*() {
     DATABASE_URL: Option.isSome(app.databaseUrl) ? "set (not shown)" : `unset: embedded under ${app.dataDir}`,
     LOG_LEVEL: app.logLevel,
     AUTH_CACHE_TTL: `${app.authCacheTtlMillis} ms`,
-    CASINO_GATEWAY: casino.gateway,
+    CASINO_GATEWAY: casino.gateways.join(","),
     CASINO_SYNC_INTERVAL: duration(casino.syncInterval),
     PLAYFIVER_BASE_URL: casino.playfiver.baseUrl,
     PLAYFIVER_AGENT_TOKEN: Option.isSome(casino.playfiver.agentToken) ? "set (not shown)" : "unset",
@@ -108,7 +113,8 @@ export class SystemStatus extends Context.Service<SystemStatus, {
       const app = yield* AppConfig
       const casinoConfig = yield* CasinoConfig
       const sportsConfig = yield* SportsConfig
-      const casinoGateway = yield* CasinoGateway
+      const casinoGateways = yield* CasinoGateways
+      const walletCalls = yield* WalletCallsByAggregator
       const databaseOk = DatabaseHealth.ping.pipe(
         Effect.provideService(SqlClient.SqlClient, sql),
         Effect.as(true),
@@ -116,21 +122,24 @@ export class SystemStatus extends Context.Service<SystemStatus, {
       )
 
       const report = Effect.fn("SystemStatus.report")(function*() {
-        const [ok, backlog, pending, providers, games, overview] = yield* Effect.all([
+        const [ok, backlog, pending, providers, games, overview, syncs, calls] = yield* Effect.all([
           databaseOk,
           outbox.backlog,
           ledger.pending(1000),
           casinoCatalog.allProviders,
           casinoCatalog.games({ page: 1, perPage: 1 }),
-          sportsCatalog.overview
+          sportsCatalog.overview,
+          casinoCatalog.lastSyncs,
+          walletCalls.seen({ environment: "live" })
         ])
         return {
           version,
           startedAt,
           database: { ok, embedded: Option.isNone(app.databaseUrl) },
           casino: {
-            gateway: casinoConfig.gateway,
-            configured: casinoGateway.configured,
+            gateway: casinoConfig.gateways.join(","),
+            configured: casinoGateways.all.every((gateway) => gateway.configured),
+            aggregators: aggregatorStates(casinoGateways.all, syncs, calls),
             providers: providers.length,
             games: games.total
           },

@@ -19,6 +19,14 @@ const StatusPartnerCodec = Schema.Struct({
 export const StatusData = Schema.Struct({
   partner: Schema.toEncoded(StatusPartnerCodec),
   aggregator_configured: Schema.Boolean,
+  /** Each casino aggregator the token reaches: configured, its last catalogue sync, the partner's wallet calls from it. */
+  aggregators: Schema.Array(Schema.Struct({
+    name: Schema.String,
+    configured: Schema.Boolean,
+    last_catalog_sync: Schema.NullOr(Schema.String),
+    wallet_calls: Schema.Int,
+    last_wallet_call: Schema.NullOr(Schema.String)
+  })),
   sports_gateway: Schema.Struct({
     configured: Schema.Boolean,
     provider: Schema.String
@@ -38,6 +46,22 @@ export class AccountGroup extends HttpApiGroup.make("account").add(
           environment: "live"
         },
         aggregator_configured: true,
+        aggregators: [
+          {
+            name: "playfiver",
+            configured: true,
+            last_catalog_sync: "2026-11-28T19:00:00.000Z",
+            wallet_calls: 1520,
+            last_wallet_call: "2026-11-28T19:41:07.512Z"
+          },
+          {
+            name: "hub88",
+            configured: true,
+            last_catalog_sync: "2026-11-28T19:00:02.000Z",
+            wallet_calls: 0,
+            last_wallet_call: null
+          }
+        ],
         sports_gateway: { configured: true, provider: "betsapi" }
       }
     })
@@ -57,11 +81,27 @@ export const statusAnswer = (
   partner: PartnerAccess,
   upstreams: {
     readonly aggregatorConfigured: boolean
+    aggregators(partnerId: number): Effect.Effect<
+      ReadonlyArray<{
+        readonly name: string
+        readonly configured: boolean
+        readonly lastCatalogSync: Date | null
+        readonly walletCalls: number
+        readonly lastWalletCall: Date | null
+      }>
+    >
     readonly sportsProvider: { readonly name: string; readonly configured: boolean }
   }
 ) =>
-  Effect.map(statusPartner(partner), (partner) => ({
-    partner,
+  Effect.map(Effect.all([statusPartner(partner), upstreams.aggregators(partner.id)]), ([encoded, aggregators]) => ({
+    partner: encoded,
     aggregator_configured: upstreams.aggregatorConfigured,
+    aggregators: aggregators.map((state) => ({
+      name: state.name,
+      configured: state.configured,
+      last_catalog_sync: state.lastCatalogSync?.toISOString() ?? null,
+      wallet_calls: state.walletCalls,
+      last_wallet_call: state.lastWalletCall?.toISOString() ?? null
+    })),
     sports_gateway: { configured: upstreams.sportsProvider.configured, provider: upstreams.sportsProvider.name }
   }))

@@ -1,6 +1,7 @@
 import { Effect, Schema, SchemaAST, SchemaGetter, Struct } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { CasinoGame, CasinoProvider, type PlayerLaunch } from "../domain/Casino.ts"
+import { isIsoCountry } from "../domain/Countries.ts"
 import { CurrencyCode, storedCurrency } from "../domain/Currency.ts"
 import { amountOnWire, decimalAmount } from "../domain/Money.ts"
 import { PartnerPlayer } from "../domain/Partner.ts"
@@ -51,6 +52,27 @@ const Language = Schema.String.pipe(
   )
 )
 
+export const launchPlatforms = ["desktop", "mobile"] as const
+
+const Platform = Schema.Literals(launchPlatforms).annotate({
+  message: `The selected :attribute is invalid. Supported: ${launchPlatforms.join(", ")}.`
+})
+
+/** An ISO 3166-1 alpha-2 country code, in either case; read upper-case ("br" is "BR"). */
+const Country = Schema.String.pipe(
+  Schema.decodeTo(
+    Schema.String.check(
+      Schema.makeFilter((code: string) => isIsoCountry(code), {
+        message: "The :attribute field must be an ISO 3166-1 alpha-2 country code, such as BR."
+      })
+    ),
+    {
+      decode: SchemaGetter.transform((raw: string) => raw.trim().toUpperCase()),
+      encode: SchemaGetter.transform((code: string) => code)
+    }
+  )
+)
+
 const typeMessages: Partial<Record<string, string>> = {
   String: "The :attribute field must be a string.",
   Number: "The :attribute field must be a number.",
@@ -97,7 +119,11 @@ const LaunchRequestFields = Schema.Struct({
       Schema.isInt({ message: "The :attribute field must be an integer." }),
       Schema.isBetween({ minimum: 0, maximum: 100 }, { message: "The :attribute field must be between 0 and 100." })
     )
-  )
+  ),
+  /** The player's device: `desktop` (the default) or `mobile`; passed to aggregators that take it. */
+  platform: optionalNullable(Platform),
+  /** The player's country, ISO 3166-1 alpha-2; passed to aggregators that take it. */
+  country: optionalNullable(Country)
 })
 
 /** A launch as a partner sends it (the wire form: `player_balance` in currency units). */
@@ -298,6 +324,8 @@ export const playerLaunchOf = (payload: LaunchRequest): PlayerLaunch => ({
   playerBalance: payload.player_balance,
   currency: payload.currency ?? null,
   provider: payload.provider,
+  platform: payload.platform ?? null,
+  country: payload.country ?? null,
   gameCode: payload.game_code,
   original: payload.game_original ?? null,
   lang: payload.lang ?? null,

@@ -7,7 +7,7 @@ import { type PartnerAccess, PartnerPlayer } from "../domain/Partner.ts"
 import { appliedRtp, type RtpPolicy } from "../domain/RtpPolicy.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { CasinoCatalog } from "./CasinoCatalog.ts"
-import { CasinoGateway, CasinoGatewayError } from "./CasinoGateway.ts"
+import { CasinoGatewayError, CasinoGateways } from "./CasinoGateway.ts"
 
 /** The launch names something that cannot be launched; the map is field -> messages. */
 export class LaunchRefused extends Schema.TaggedError<LaunchRefused>()("LaunchRefused", {
@@ -60,15 +60,17 @@ export class Casino extends Context.Service<Casino, {
     Effect.gen(function*() {
       const catalog = yield* CasinoCatalog
       const players = yield* PartnerPlayers
-      const gateway = yield* CasinoGateway
+      const gateways = yield* CasinoGateways
       const { currencies, defaultCurrency } = yield* CurrencyConfig
 
       const launch = Effect.fn("Casino.launch")(function*(partner: PartnerAccess, request: PlayerLaunch) {
         const game = yield* catalog.findGame(request.provider, request.gameCode)
-        if (Option.isNone(game)) {
-          const provider = yield* catalog.findProvider(request.provider)
+        // The game of a studio another aggregator serves is not launchable: its provider is known, its game is not.
+        const gateway = Option.isSome(game) ? gateways.of(game.value.aggregator) : undefined
+        if (Option.isNone(game) || gateway === undefined) {
+          const known = yield* catalog.knowsProvider(request.provider)
           return yield* new LaunchRefused({
-            errors: Option.isNone(provider)
+            errors: !known
               ? { provider: ["The selected provider is invalid."] }
               : { game_code: ["The selected game code is invalid for this provider."] }
           })
@@ -131,7 +133,9 @@ export class Casino extends Context.Service<Casino, {
           original: request.original ?? true,
           lang: request.lang ?? "pt",
           rtp: rtp.applied ?? undefined,
-          playerName: player.name
+          playerName: player.name,
+          platform: request.platform ?? "desktop",
+          country: request.country ?? undefined
         }).pipe(
           // The details (the aggregator's address, its answer or error page) are the operator's, in the log only.
           Effect.tapError((cause) =>

@@ -12,6 +12,8 @@ import {
 } from "./CasinoCatalogRules.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
 import type { PageRequest } from "../domain/Paging.ts"
+import { type StudioServing, studioServings, unservedProviders } from "../domain/Studios.ts"
+import { CasinoStudioRepo } from "./CasinoStudioRepo.ts"
 
 export type { GameQuery } from "./CasinoCatalogRepo.ts"
 export type { SyncReport } from "./CasinoCatalogRules.ts"
@@ -83,10 +85,21 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
   /** A page of games, with the page it is. */
   games(query: GameQuery): Effect.Effect<GamePage & PageRequest>
   findProvider(ref: string): Effect.Effect<Option.Option<CasinoProvider>>
+  /** Whether `ref` names a provider kept, served or not (another aggregator serving its studio). */
+  knowsProvider(ref: string): Effect.Effect<boolean>
   findGame(providerRef: string, gameCode: string): Effect.Effect<Option.Option<CasinoGame>>
   readonly isEmpty: Effect.Effect<boolean>
-  /** Applies one complete snapshot of the aggregator's catalog, all or nothing. */
-  sync(snapshot: Snapshot): Effect.Effect<SyncReport>
+  /** Applies one complete snapshot of an aggregator's catalog, all or nothing, and records the sync's time. */
+  sync(aggregator: string, snapshot: Snapshot): Effect.Effect<SyncReport>
+  /** When each aggregator's catalogue was last synced. */
+  readonly lastSyncs: Effect.Effect<ReadonlyMap<string, Date>>
+  /** Every studio the aggregators kept offer, and which one serves it. */
+  readonly studios: Effect.Effect<ReadonlyArray<StudioServing>>
+  /** The operator's choice of the aggregator serving `studio` (a studio key). */
+  setStudioServer(studio: string, aggregator: string): Effect.Effect<void>
+  /** The operator's alias: the provider name key `alias` is the studio `studio`. */
+  setStudioAlias(alias: string, studio: string): Effect.Effect<void>
+  removeStudioAlias(alias: string): Effect.Effect<boolean>
   setProviderEnabled(ref: string, enabled: boolean): Effect.Effect<CasinoProvider, UnknownProvider>
   setGameEnabled(providerRef: string, gameCode: string, enabled: boolean): Effect.Effect<CasinoGame, UnknownGame>
 }>()("partner-api/casino/CasinoCatalog") {
@@ -95,7 +108,8 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
     CasinoCatalog,
     Effect.gen(function*() {
       const repo = yield* CasinoCatalogRepo
-      const { catalogCacheMaxBytes, catalogCacheTtl } = yield* CasinoConfig
+      const studioRepo = yield* CasinoStudioRepo
+      const { catalogCacheMaxBytes, catalogCacheTtl, gateways } = yield* CasinoConfig
 
       const cache = yield* ByteBoundedCache.make({
         lookup: (read: CachedRead<unknown>) => read.answer,
@@ -108,15 +122,33 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
       yield* repo.onChange(cache.invalidateAll)
       const changed = Effect.andThen(repo.announceChange, cache.invalidateAll)
 
-      const sync = Effect.fn("CasinoCatalog.sync")(function*(snapshot: Snapshot) {
-        const changes = catalogChanges(yield* repo.stored, snapshot)
+      const sync = Effect.fn("CasinoCatalog.sync")(function*(aggregator: string, snapshot: Snapshot) {
+        const changes = catalogChanges(yield* repo.stored(aggregator), snapshot)
         const report = syncReport(changes)
         if (changesAnything(report)) {
-          yield* repo.write(changes)
+          yield* repo.write(aggregator, changes)
           yield* changed
         }
+        yield* repo.markSynced(aggregator)
         return report
       }, repo.syncing)
+
+      // The studio rules: the configured aggregators' order, the operator's choices and aliases (domain/Studios.ts).
+      const rules = Effect.map(
+        Effect.all({ servers: studioRepo.servers, aliases: studioRepo.aliases }),
+        ({ aliases, servers }) => ({ order: gateways as ReadonlyArray<string>, aliases, owners: servers })
+      )
+      const studios = Effect.map(
+        Effect.all({ listings: repo.listings, rules }),
+        ({ listings, rules }) => studioServings(listings, rules)
+      )
+      const unserved = cached(
+        { unserved: true },
+        Effect.map(
+          Effect.all({ listings: repo.listings, rules }),
+          ({ listings, rules }) => unservedProviders(listings, rules)
+        )
+      )
 
       const setProviderEnabled = Effect.fn("CasinoCatalog.setProviderEnabled")(
         function*(ref: string, enabled: boolean) {
@@ -139,27 +171,45 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
       const games = (query: GameQuery) => {
         const canonical = canonicalGameQuery(query)
         return Effect.map(
-          cached({ games: canonical }, repo.games(canonical)),
+          cached({ games: canonical }, Effect.flatMap(unserved, (left) => repo.games(canonical, left))),
           (found) => ({ ...found, page: canonical.page, perPage: canonical.perPage })
         )
       }
       const findProvider = (ref: string) => {
         const canonical = canonicalProviderRef(ref)
-        return cached({ provider: canonical }, repo.findProvider(canonical))
+        return cached({ provider: canonical }, Effect.flatMap(unserved, (left) => repo.findProvider(canonical, left)))
       }
+      const knowsProvider = (ref: string) =>
+        cached(
+          { known: canonicalProviderRef(ref) },
+          Effect.map(repo.findProvider(canonicalProviderRef(ref), []), Option.isSome)
+        )
       const findGame = (providerRef: string, gameCode: string) => {
         const canonical = canonicalProviderRef(providerRef)
-        return cached({ game: canonical, gameCode }, repo.findGame(canonical, gameCode))
+        return cached(
+          { game: canonical, gameCode },
+          Effect.flatMap(unserved, (left) => repo.findGame(canonical, gameCode, left))
+        )
       }
+      const ruleChange = <A>(effect: Effect.Effect<A>) => Effect.tap(effect, () => changed)
 
       return CasinoCatalog.of({
-        enabledProviders: cached({ enabledProviders: true }, repo.providers(true)),
-        allProviders: repo.providers(false),
+        enabledProviders: cached(
+          { enabledProviders: true },
+          Effect.flatMap(unserved, (left) => repo.providers(true, left))
+        ),
+        allProviders: repo.providers(false, []),
         games,
         findProvider,
+        knowsProvider,
         findGame,
         isEmpty: repo.isEmpty,
         sync,
+        lastSyncs: repo.lastSyncs,
+        studios,
+        setStudioServer: (studio, aggregator) => ruleChange(studioRepo.setServer(studio, aggregator)),
+        setStudioAlias: (alias, studio) => ruleChange(studioRepo.setAlias(alias, studio)),
+        removeStudioAlias: (alias) => ruleChange(studioRepo.removeAlias(alias)),
         setProviderEnabled,
         setGameEnabled
       })
@@ -167,8 +217,12 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
   )
 
   /** The catalog over PostgreSQL. */
-  static readonly layer = CasinoCatalog.layerNoDeps.pipe(Layer.provide(CasinoCatalogRepo.layerSql))
+  static readonly layer = CasinoCatalog.layerNoDeps.pipe(
+    Layer.provide(Layer.merge(CasinoCatalogRepo.layerSql, CasinoStudioRepo.layerSql))
+  )
 
   /** The catalog in this process's memory (the test environment's, when the live one is a real aggregator's). */
-  static readonly layerMemory = CasinoCatalog.layerNoDeps.pipe(Layer.provide(CasinoCatalogRepo.layerMemory))
+  static readonly layerMemory = CasinoCatalog.layerNoDeps.pipe(
+    Layer.provide(Layer.merge(CasinoCatalogRepo.layerMemory, CasinoStudioRepo.layerMemory))
+  )
 }

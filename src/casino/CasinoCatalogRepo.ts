@@ -5,6 +5,7 @@ import { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { IdFromBigInt } from "../platform/SqlCodecs.ts"
 import { rowsOf } from "../platform/SqlRows.ts"
+import { makeMemory } from "./CasinoCatalogRepoMemory.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
 import {
   type CatalogChanges,
@@ -22,6 +23,16 @@ export interface GameQuery {
   readonly page: number
   readonly perPage: number
 }
+
+/** A provider as the studio matching reads it (domain/Studios.ts). */
+export interface ProviderListing {
+  readonly id: number
+  readonly aggregator: string
+  readonly name: string
+}
+
+/** Providers another aggregator serves the studio of (domain/Studios.ts): left out of every read partners make. */
+export type Unserved = ReadonlyArray<number>
 
 export interface GamePage {
   readonly games: ReadonlyArray<CasinoGame>
@@ -68,16 +79,23 @@ const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (
  * process through NOTIFY.
  */
 export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
-  providers(enabledOnly: boolean): Effect.Effect<ReadonlyArray<CasinoProvider>>
-  findProvider(ref: string): Effect.Effect<Option.Option<CasinoProvider>>
-  findGame(providerRef: string, gameCode: string): Effect.Effect<Option.Option<CasinoGame>>
-  games(query: GameQuery): Effect.Effect<GamePage>
+  providers(enabledOnly: boolean, unserved: Unserved): Effect.Effect<ReadonlyArray<CasinoProvider>>
+  findProvider(ref: string, unserved: Unserved): Effect.Effect<Option.Option<CasinoProvider>>
+  findGame(providerRef: string, gameCode: string, unserved: Unserved): Effect.Effect<Option.Option<CasinoGame>>
+  games(query: GameQuery, unserved: Unserved): Effect.Effect<GamePage>
+  /** Every provider of the aggregators kept, served or not: what the studio matching reads. */
+  readonly listings: Effect.Effect<ReadonlyArray<ProviderListing>>
+  /** Whether some aggregator kept was never synced (no provider, no recorded sync). */
   readonly isEmpty: Effect.Effect<boolean>
   /** Runs a sync: one at a time across every instance, all of it or none. */
   syncing<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
-  /** What the syncs stored: the aggregator's facts, without the operator's switches. */
-  readonly stored: Effect.Effect<StoredCatalog>
-  write(changes: CatalogChanges): Effect.Effect<void>
+  /** What the syncs stored of one aggregator: its facts, without the operator's switches. */
+  stored(aggregator: string): Effect.Effect<StoredCatalog>
+  write(aggregator: string, changes: CatalogChanges): Effect.Effect<void>
+  /** Records that a sync of `aggregator` completed now (whether or not it changed anything). */
+  markSynced(aggregator: string): Effect.Effect<void>
+  /** When each aggregator's catalogue was last synced. */
+  readonly lastSyncs: Effect.Effect<ReadonlyMap<string, Date>>
   /** The operator's switch; none when the reference names nothing. */
   setProviderEnabled(ref: string, enabled: boolean): Effect.Effect<Option.Option<CasinoProvider>>
   setGameEnabled(providerRef: string, gameCode: string, enabled: boolean): Effect.Effect<Option.Option<CasinoGame>>
@@ -91,58 +109,80 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const pg = yield* PgClient.PgClient
-      // The catalog kept here is the aggregator CASINO_GATEWAY names: its rows, and its keys (a provider's code and
-      // slug are unique within one aggregator).
-      const aggregator = (yield* CasinoConfig).gateway
-      const mine = sql`aggregator = ${aggregator}`
+      // The catalog kept here is the aggregators CASINO_GATEWAY lists: their rows, and their keys (a provider's code
+      // and slug are unique within one aggregator). A provider another aggregator serves the studio of is left out.
+      const kept = (yield* CasinoConfig).gateways as ReadonlyArray<string>
+      const mine = sql`aggregator = ANY(${kept}::text[])`
+      const servedProvider = (column: "id" | "provider_id", unserved: Unserved) =>
+        unserved.length === 0 ? mine : sql.and([mine, sql`NOT (${sql(column)} = ANY(${unserved}::int[]))`])
 
-      const providerColumns = sql`id, slug, name, upstream_code, enabled`
-      const gameColumns =
-        sql`id, game_code, name, provider_id, provider_slug, provider_upstream_code, enabled, image_url, original`
-      const providerMatch = (ref: string) =>
-        sql.and([mine, isProviderId(ref) ? sql`id = ${Number(ref)}` : sql`slug = ${ref}`])
-      const gameProviderMatch = (ref: string) =>
-        sql.and([mine, isProviderId(ref) ? sql`provider_id = ${Number(ref)}` : sql`provider_slug = ${ref}`])
+      const providerColumns = sql`id, slug, name, upstream_code, enabled, aggregator`
+      const gameColumns = sql`id, game_code, name, provider_id, provider_slug, provider_upstream_code, enabled,
+                              image_url, original, aggregator`
+      const providerMatch = (ref: string, unserved: Unserved) =>
+        sql.and([servedProvider("id", unserved), isProviderId(ref) ? sql`id = ${Number(ref)}` : sql`slug = ${ref}`])
+      const gameProviderMatch = (ref: string, unserved: Unserved) =>
+        sql.and([
+          servedProvider("provider_id", unserved),
+          isProviderId(ref) ? sql`provider_id = ${Number(ref)}` : sql`provider_slug = ${ref}`
+        ])
+      const Unserved = Schema.Array(Schema.Number)
 
       const providers = SqlSchema.findAll({
-        Request: Schema.Boolean,
+        Request: Schema.Struct({ enabledOnly: Schema.Boolean, unserved: Unserved }),
         Result: ProviderRow,
-        execute: (enabledOnly) =>
+        execute: ({ enabledOnly, unserved }) =>
           sql`SELECT ${providerColumns} FROM casino_providers_status
-              WHERE ${mine} ${enabledOnly ? sql`AND enabled` : sql``} ORDER BY name COLLATE natural_ci, id`
+              WHERE ${servedProvider("id", unserved)} ${enabledOnly ? sql`AND enabled` : sql``}
+              ORDER BY name COLLATE natural_ci, id`
       })
+      // A slug is unique within one aggregator: two aggregators' studios of one slug are one studio, one served.
       const findProvider = SqlSchema.findOneOption({
-        Request: Schema.String,
+        Request: Schema.Struct({ ref: Schema.String, unserved: Unserved }),
         Result: ProviderRow,
-        execute: (ref) => sql`SELECT ${providerColumns} FROM casino_providers_status WHERE ${providerMatch(ref)}`
+        execute: ({ ref, unserved }) =>
+          sql`SELECT ${providerColumns} FROM casino_providers_status WHERE ${providerMatch(ref, unserved)}
+              ORDER BY id LIMIT 1`
       })
       const findGame = SqlSchema.findOneOption({
-        Request: Schema.Struct({ providerRef: Schema.String, gameCode: Schema.String }),
+        Request: Schema.Struct({ providerRef: Schema.String, gameCode: Schema.String, unserved: Unserved }),
         Result: GameRow,
-        execute: ({ gameCode, providerRef }) =>
+        execute: ({ gameCode, providerRef, unserved }) =>
           sql`SELECT ${gameColumns} FROM casino_games_status
-              WHERE game_code = ${gameCode} AND ${gameProviderMatch(providerRef)}`
+              WHERE game_code = ${gameCode} AND ${gameProviderMatch(providerRef, unserved)} ORDER BY id LIMIT 1`
+      })
+      const listings = SqlSchema.findAll({
+        Request: Schema.Void,
+        Result: Schema.Struct({ id: Schema.Int, aggregator: Schema.String, name: Schema.String }),
+        execute: () => sql`SELECT id, aggregator, name FROM casino_providers WHERE ${mine} ORDER BY id`
       })
       const storedProviders = SqlSchema.findAll({
-        Request: Schema.Void,
+        Request: Schema.String,
         Result: ProviderRecord,
-        execute: () =>
+        execute: (aggregator) =>
           sql`SELECT upstream_code, slug, name, image_url, upstream_enabled, present_upstream FROM casino_providers
-              WHERE ${mine}`
+              WHERE aggregator = ${aggregator}`
       })
       const storedGames = SqlSchema.findAll({
-        Request: Schema.Void,
+        Request: Schema.String,
         Result: GameRecord,
-        execute: () =>
+        execute: (aggregator) =>
           sql`SELECT p.upstream_code AS provider_code, g.game_code, g.name, g.image_url, g.original, g.upstream_enabled,
                      g.present_upstream
               FROM casino_games g JOIN casino_providers p ON p.id = g.provider_id
               WHERE g.aggregator = ${aggregator}`
       })
+      const syncTimes = SqlSchema.findAll({
+        Request: Schema.Void,
+        Result: Schema.Struct({ aggregator: Schema.String, synced_at: Schema.Date }),
+        execute: () => sql`SELECT aggregator, synced_at FROM casino_aggregator_syncs WHERE ${mine}`
+      })
 
-      const games = Effect.fn("CasinoCatalogRepo.games")(function*(query: GameQuery) {
-        const filters: Array<Statement.Fragment> = [mine]
-        if (query.provider !== undefined && query.provider !== "") filters.push(gameProviderMatch(query.provider))
+      const games = Effect.fn("CasinoCatalogRepo.games")(function*(query: GameQuery, unserved: Unserved) {
+        const filters: Array<Statement.Fragment> = [servedProvider("provider_id", unserved)]
+        if (query.provider !== undefined && query.provider !== "") {
+          filters.push(gameProviderMatch(query.provider, unserved))
+        }
         const search = query.search?.trim()
         if (search) filters.push(sql`search_text LIKE ${containing(search)}`)
         if (query.enabled !== undefined) filters.push(query.enabled ? sql`enabled` : sql`NOT enabled`)
@@ -157,7 +197,7 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
       }, Effect.orDie)
 
       // Rows travel as one JSON document: typed by the column list, whatever nulls or emptiness they hold.
-      const writeProviders = (rows: ReadonlyArray<ProviderRecord>) =>
+      const writeProviders = (aggregator: string, rows: ReadonlyArray<ProviderRecord>) =>
         rows.length === 0 ? Effect.void : sql`
           INSERT INTO casino_providers (aggregator, slug, upstream_code, name, image_url, upstream_enabled, present_upstream,
                                         synced_at)
@@ -168,7 +208,7 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
             name = EXCLUDED.name, image_url = EXCLUDED.image_url, upstream_enabled = EXCLUDED.upstream_enabled,
             present_upstream = EXCLUDED.present_upstream, synced_at = now()
         `.pipe(Effect.asVoid)
-      const writeGames = (rows: ReadonlyArray<GameRecord>) =>
+      const writeGames = (aggregator: string, rows: ReadonlyArray<GameRecord>) =>
         rows.length === 0 ? Effect.void : sql`
           INSERT INTO casino_games (aggregator, provider_id, game_code, name, image_url, original, upstream_enabled,
                                     present_upstream, synced_at)
@@ -183,37 +223,56 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
         `.pipe(Effect.asVoid)
 
       return CasinoCatalogRepo.of({
-        providers: (enabledOnly) => Effect.orDie(providers(enabledOnly)),
-        findProvider: (ref) => Effect.orDie(findProvider(ref)),
-        findGame: (providerRef, gameCode) => Effect.orDie(findGame({ providerRef, gameCode })),
+        providers: (enabledOnly, unserved) => Effect.orDie(providers({ enabledOnly, unserved })),
+        findProvider: (ref, unserved) => Effect.orDie(findProvider({ ref, unserved })),
+        findGame: (providerRef, gameCode, unserved) => Effect.orDie(findGame({ providerRef, gameCode, unserved })),
         games,
+        listings: Effect.orDie(listings()),
+        // An aggregator listed that has neither a provider nor a recorded sync was never synced.
         isEmpty: Effect.map(
-          emptyRows(sql`SELECT NOT EXISTS (SELECT 1 FROM casino_providers WHERE ${mine}) AS empty`),
+          emptyRows(sql`SELECT (SELECT count(*) FROM unnest(${kept}::text[]) AS k(aggregator)
+                                WHERE EXISTS (SELECT 1 FROM casino_providers p WHERE p.aggregator = k.aggregator)
+                                   OR EXISTS (SELECT 1 FROM casino_aggregator_syncs s WHERE s.aggregator = k.aggregator))
+                               < ${kept.length} AS empty`),
           (rows) => rows[0].empty
         ),
         syncing: (effect) =>
           sql.withTransaction(
             Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:casino-sync'))`, effect)
           ).pipe(Effect.catchTag("SqlError", Effect.die)),
-        stored: Effect.all({ providers: storedProviders(), games: storedGames() }, { concurrency: 1 }).pipe(
-          Effect.orDie
-        ),
-        write: (changes) =>
+        stored: (aggregator) =>
+          Effect.all({ providers: storedProviders(aggregator), games: storedGames(aggregator) }, { concurrency: 1 })
+            .pipe(Effect.orDie),
+        write: (aggregator, changes) =>
           Effect.andThen(
-            writeProviders([...changes.providers.added, ...changes.providers.changed, ...changes.providers.absent]),
-            writeGames([...changes.games.added, ...changes.games.changed, ...changes.games.absent])
+            writeProviders(aggregator, [
+              ...changes.providers.added,
+              ...changes.providers.changed,
+              ...changes.providers.absent
+            ]),
+            writeGames(aggregator, [...changes.games.added, ...changes.games.changed, ...changes.games.absent])
           ).pipe(Effect.orDie),
+        markSynced: (aggregator) =>
+          sql`INSERT INTO casino_aggregator_syncs (aggregator, synced_at) VALUES (${aggregator}, now())
+              ON CONFLICT (aggregator) DO UPDATE SET synced_at = EXCLUDED.synced_at`.pipe(Effect.asVoid, Effect.orDie),
+        lastSyncs: Effect.map(
+          Effect.orDie(syncTimes()),
+          (rows) => new Map(rows.map((row) => [row.aggregator, row.synced_at]))
+        ),
+        // The operator's switches reach the providers of every aggregator kept, served or not.
         setProviderEnabled: (ref, enabled) =>
           Effect.andThen(
-            sql`UPDATE casino_providers SET operator_enabled = ${enabled} WHERE ${providerMatch(ref)}`,
-            findProvider(ref)
+            sql`UPDATE casino_providers SET operator_enabled = ${enabled}
+                WHERE id = (SELECT id FROM casino_providers WHERE ${providerMatch(ref, [])} ORDER BY id LIMIT 1)`,
+            findProvider({ ref, unserved: [] })
           ).pipe(Effect.orDie),
         setGameEnabled: (providerRef, gameCode, enabled) =>
           Effect.andThen(
             sql`UPDATE casino_games SET operator_enabled = ${enabled}
                 WHERE ${mine} AND game_code = ${gameCode}
-                  AND provider_id = (SELECT id FROM casino_providers WHERE ${providerMatch(providerRef)})`,
-            findGame({ providerRef, gameCode })
+                  AND provider_id = (SELECT id FROM casino_providers WHERE ${providerMatch(providerRef, [])}
+                                     ORDER BY id LIMIT 1)`,
+            findGame({ providerRef, gameCode, unserved: [] })
           ).pipe(Effect.orDie),
         announceChange: ChangeFeed.announce(casinoCatalogChangedChannel).pipe(
           Effect.provideService(SqlClient.SqlClient, sql)
@@ -226,156 +285,4 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
 
   /** The same tables in memory (see makeMemory), for tests without PostgreSQL. */
   static readonly layerMemory = Layer.sync(CasinoCatalogRepo, () => makeMemory())
-}
-
-interface StoredProvider extends ProviderRecord {
-  readonly id: number
-  readonly operatorEnabled: boolean
-}
-
-interface StoredGame extends GameRecord {
-  readonly id: number
-  readonly operatorEnabled: boolean
-}
-
-const restore = <V>(map: Map<string, V>, from: ReadonlyMap<string, V>) => {
-  map.clear()
-  for (const [key, value] of from) map.set(key, value)
-}
-
-/** Names in the order partners see them: case-insensitive, numbers by value (PostgreSQL's natural_ci, near enough). */
-const byName = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true, sensitivity: "base" })
-
-/**
- * The casino catalog's tables in memory, with the `_status` views' rule
- * (enabled = the operator's switch, the aggregator's flag, listed, and for
- * a game its provider enabled), for tests without a database. Changes
- * reach the listeners of this one instance.
- */
-const makeMemory = () => {
-  const providers = new Map<string, StoredProvider>()
-  const games = new Map<string, StoredGame>()
-  const listeners: Array<Effect.Effect<void>> = []
-  let nextId = 1
-
-  const providerEnabled = (p: StoredProvider) => p.operatorEnabled && p.upstreamEnabled && p.presentUpstream
-  const toProvider = (p: StoredProvider) =>
-    new CasinoProvider({
-      id: p.id,
-      slug: p.slug,
-      name: p.name,
-      upstreamCode: p.upstreamCode,
-      enabled: providerEnabled(p)
-    })
-  const toGame = (g: StoredGame) => {
-    const provider = providers.get(g.providerCode)!
-    return new CasinoGame({
-      id: g.id,
-      gameCode: g.gameCode,
-      name: g.name,
-      providerId: provider.id,
-      providerSlug: provider.slug,
-      providerUpstreamCode: provider.upstreamCode,
-      enabled: g.operatorEnabled && g.upstreamEnabled && g.presentUpstream && providerEnabled(provider),
-      imageUrl: g.imageUrl,
-      original: g.original
-    })
-  }
-  const providerByRef = (ref: string) =>
-    [...providers.values()].find((p) => isProviderId(ref) ? p.id === Number(ref) : p.slug === ref)
-  const gameByRef = (providerRef: string, gameCode: string) => {
-    const provider = providerByRef(providerRef)
-    return provider === undefined ? undefined : games.get(`${provider.upstreamCode}\u0000${gameCode}`)
-  }
-  const sortedGames = () =>
-    [...games.values()].map(toGame).sort((a, b) =>
-      a.providerId - b.providerId || byName(a.name, b.name) || (a.gameCode < b.gameCode ? -1 : 1)
-    )
-
-  return CasinoCatalogRepo.of({
-    providers: (enabledOnly) =>
-      Effect.sync(() =>
-        [...providers.values()].map(toProvider).filter((p) => !enabledOnly || p.enabled)
-          .sort((a, b) => byName(a.name, b.name) || a.id - b.id)
-      ),
-    findProvider: (ref) => Effect.sync(() => Option.map(Option.fromNullishOr(providerByRef(ref)), toProvider)),
-    findGame: (providerRef, gameCode) =>
-      Effect.sync(() => Option.map(Option.fromNullishOr(gameByRef(providerRef, gameCode)), toGame)),
-    games: (query) =>
-      Effect.sync(() => {
-        const provider = query.provider === undefined || query.provider === "" ? undefined : query.provider
-        const search = query.search?.trim().toLowerCase()
-        const matching = sortedGames().filter((game) =>
-          (provider === undefined ||
-            (isProviderId(provider) ? game.providerId === Number(provider) : game.providerSlug === provider)) &&
-          (!search || `${game.gameCode} ${game.name}`.toLowerCase().includes(search)) &&
-          (query.enabled === undefined || game.enabled === query.enabled)
-        )
-        const start = (query.page - 1) * query.perPage
-        return { games: matching.slice(start, start + query.perPage), total: matching.length }
-      }),
-    isEmpty: Effect.sync(() => providers.size === 0),
-    // All of it or none, as the SQL's transaction: what a failed sync wrote is put back.
-    syncing: (effect) =>
-      Effect.suspend(() => {
-        const before = { providers: new Map(providers), games: new Map(games) }
-        return Effect.onError(effect, () =>
-          Effect.sync(() => {
-            restore(providers, before.providers)
-            restore(games, before.games)
-          }))
-      }),
-    // The records as a sync stored them, without the ids and switches the rows have beside them.
-    stored: Effect.sync(() => ({
-      providers: [...providers.values()].map(({ id: _, operatorEnabled: __, ...record }) => record),
-      games: [...games.values()].map(({ id: _, operatorEnabled: __, ...record }) => record)
-    })),
-    write: (changes) =>
-      Effect.sync(() => {
-        const written = [...changes.providers.added, ...changes.providers.changed, ...changes.providers.absent]
-        // A slug is one provider's (UNIQUE in SQL): a write giving it to another is refused whole, a defect.
-        const slugs = new Map([...providers.values()].map((p) => [p.slug, p.upstreamCode]))
-        for (const row of written) {
-          const slug = providers.get(row.upstreamCode)?.slug ?? row.slug
-          const holder = slugs.get(slug)
-          if (holder !== undefined && holder !== row.upstreamCode) {
-            throw new Error(`casino_providers: the slug "${slug}" is another provider's`)
-          }
-          slugs.set(slug, row.upstreamCode)
-        }
-        for (const row of written) {
-          const before = providers.get(row.upstreamCode)
-          providers.set(row.upstreamCode, {
-            ...row,
-            slug: before?.slug ?? row.slug,
-            id: before?.id ?? nextId++,
-            operatorEnabled: before?.operatorEnabled ?? true
-          })
-        }
-        for (const row of [...changes.games.added, ...changes.games.changed, ...changes.games.absent]) {
-          if (!providers.has(row.providerCode)) continue
-          const key = `${row.providerCode}\u0000${row.gameCode}`
-          const before = games.get(key)
-          games.set(key, { ...row, id: before?.id ?? nextId++, operatorEnabled: before?.operatorEnabled ?? true })
-        }
-      }),
-    setProviderEnabled: (ref, enabled) =>
-      Effect.sync(() => {
-        const provider = providerByRef(ref)
-        if (provider === undefined) return Option.none()
-        const updated = { ...provider, operatorEnabled: enabled }
-        providers.set(provider.upstreamCode, updated)
-        return Option.some(toProvider(updated))
-      }),
-    setGameEnabled: (providerRef, gameCode, enabled) =>
-      Effect.sync(() => {
-        const game = gameByRef(providerRef, gameCode)
-        if (game === undefined) return Option.none()
-        const updated = { ...game, operatorEnabled: enabled }
-        games.set(`${game.providerCode}\u0000${game.gameCode}`, updated)
-        return Option.some(toGame(updated))
-      }),
-    announceChange: Effect.suspend(() => Effect.all(listeners, { discard: true })),
-    onChange: (effect) => Effect.sync(() => void listeners.push(effect))
-  })
 }

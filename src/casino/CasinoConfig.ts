@@ -1,11 +1,50 @@
-import { ByteSize, Config, Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+import {
+  ByteSize,
+  Config,
+  Context,
+  Duration,
+  Effect,
+  Layer,
+  Option,
+  Redacted,
+  Result,
+  Schema,
+  SchemaIssue
+} from "effect"
 import { CurrencyCode } from "../domain/Currency.ts"
 
-export type CasinoGatewayKind = "sandbox" | "playfiver"
+export const casinoGatewayKinds = ["sandbox", "playfiver", "hub88"] as const
+export type CasinoGatewayKind = (typeof casinoGatewayKinds)[number]
+/** A real aggregator (not the sandbox). */
+export type RealAggregator = Exclude<CasinoGatewayKind, "sandbox">
+
+/**
+ * CASINO_GATEWAY read: one name or a comma-separated list of real aggregators (`playfiver,hub88`), each once, the
+ * first serving a studio they share unless the operator chooses otherwise; `sandbox` only alone.
+ */
+export const gatewayList = (text: string): Result.Result<ReadonlyArray<CasinoGatewayKind>, string> => {
+  const names = text.split(",").map((name) => name.trim().toLowerCase()).filter((name) => name !== "")
+  if (names.length === 0) return Result.fail("CASINO_GATEWAY names no aggregator")
+  for (const name of names) {
+    if (!(casinoGatewayKinds as ReadonlyArray<string>).includes(name)) {
+      return Result.fail(`CASINO_GATEWAY names ${name}: expected ${casinoGatewayKinds.join(", ")}`)
+    }
+  }
+  if (new Set(names).size !== names.length) return Result.fail("CASINO_GATEWAY names an aggregator twice")
+  if (names.includes("sandbox") && names.length > 1) {
+    return Result.fail("CASINO_GATEWAY=sandbox stands alone: it is not listed with real aggregators")
+  }
+  return Result.succeed(names as ReadonlyArray<CasinoGatewayKind>)
+}
+
+/** Whether the sandbox aggregator is the live one (CASINO_GATEWAY=sandbox). */
+export const sandboxSelected = (config: { readonly gateways: ReadonlyArray<CasinoGatewayKind> }) =>
+  config.gateways.includes("sandbox")
 
 /** Settings of the casino area, from the environment. */
 export class CasinoConfig extends Context.Service<CasinoConfig, {
-  readonly gateway: CasinoGatewayKind
+  /** CASINO_GATEWAY: the live aggregators, in its order (`sandbox` alone, or real ones). */
+  readonly gateways: ReadonlyArray<CasinoGatewayKind>
   readonly playfiver: {
     readonly baseUrl: string
     readonly agentToken: Option.Option<Redacted.Redacted>
@@ -23,7 +62,16 @@ export class CasinoConfig extends Context.Service<CasinoConfig, {
   readonly catalogCacheMaxBytes: number
 }>()("partner-api/casino/CasinoConfig") {
   static readonly config = Config.all({
-    gateway: Config.Literals(["sandbox", "playfiver"], "CASINO_GATEWAY").pipe(Config.withDefault("sandbox" as const)),
+    gateways: Config.String("CASINO_GATEWAY").pipe(
+      Config.withDefault("sandbox"),
+      Config.mapEffect((text) =>
+        Result.match(gatewayList(text), {
+          onFailure: (message) =>
+            Effect.fail(new Config.ConfigError(new Schema.SchemaError(new SchemaIssue.InvalidValue({ message })))),
+          onSuccess: Effect.succeed
+        })
+      )
+    ),
     playfiver: Config.all({
       baseUrl: Config.URL("PLAYFIVER_BASE_URL").pipe(
         Config.map((url) => url.toString().replace(/\/$/, "")),

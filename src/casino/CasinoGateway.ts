@@ -1,4 +1,4 @@
-import { Context, Effect, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import type { Currency } from "../domain/Currency.ts"
 import type { Minor } from "../domain/Money.ts"
 
@@ -32,7 +32,13 @@ export interface GameLaunch {
   readonly rtp: number | undefined
   /** For display only; the aggregator's protocol does not carry it. */
   readonly playerName: string | null
+  /** The player's device; an aggregator whose protocol has no such field ignores it (PlayFiver's, the sandbox's). */
+  readonly platform: LaunchPlatform
+  /** The player's country, ISO 3166-1 alpha-2 upper-case, when the partner sent it; ignored where not carried. */
+  readonly country: string | undefined
 }
+
+export type LaunchPlatform = "desktop" | "mobile"
 
 export interface LaunchedGame {
   readonly url: string
@@ -67,3 +73,21 @@ export class CasinoGateway extends Context.Service<CasinoGateway, {
   games(provider: UpstreamProvider): Effect.Effect<ReadonlyArray<UpstreamGame>, CasinoGatewayError>
   launch(request: GameLaunch): Effect.Effect<LaunchedGame, CasinoGatewayError>
 }>()("partner-api/casino/CasinoGateway") {}
+
+/**
+ * The live aggregators CASINO_GATEWAY lists, in its order (a test token's: the sandbox alone). The catalogue is
+ * synced from each, and a launch goes to its game's.
+ */
+export class CasinoGateways extends Context.Service<CasinoGateways, {
+  readonly all: ReadonlyArray<CasinoGateway["Service"]>
+  /** The gateway of an aggregator by its name; undefined when it is not one of these. */
+  of(aggregator: string): CasinoGateway["Service"] | undefined
+}>()("partner-api/casino/CasinoGateways") {
+  static readonly make = (all: ReadonlyArray<CasinoGateway["Service"]>): CasinoGateways["Service"] =>
+    CasinoGateways.of({ all, of: (aggregator) => all.find((gateway) => gateway.name === aggregator) })
+
+  /** One gateway alone (the sandbox's). */
+  static readonly fromGateway = <E, R>(gateway: Layer.Layer<CasinoGateway, E, R>) =>
+    Layer.effect(CasinoGateways, Effect.map(Effect.service(CasinoGateway), (one) => CasinoGateways.make([one])))
+      .pipe(Layer.provide(gateway))
+}

@@ -1,8 +1,8 @@
 import { Effect, Layer } from "effect"
 import { Casino } from "./Casino.ts"
 import { CasinoCatalog } from "./CasinoCatalog.ts"
-import { CasinoConfig } from "./CasinoConfig.ts"
-import type { CasinoGateway } from "./CasinoGateway.ts"
+import { CasinoConfig, sandboxSelected } from "./CasinoConfig.ts"
+import { type CasinoGateway, CasinoGateways } from "./CasinoGateway.ts"
 import { CatalogSync } from "./CatalogSync.ts"
 
 /** The sandbox's catalog synced into the test catalog now, then every `interval`; a failure waits for the next run. */
@@ -26,14 +26,14 @@ const syncedEvery = (interval: CasinoConfig["Service"]["syncInterval"]) =>
  */
 export const layer = <E, R>(testGateway: Layer.Layer<CasinoGateway, E, R>) =>
   Layer.unwrap(Effect.map(Effect.service(CasinoConfig), (config) => {
-    const sharesCatalog = config.gateway === "sandbox"
+    const sharesCatalog = sandboxSelected(config)
     const catalog: Layer.Layer<CasinoCatalog, never, CasinoCatalog | CasinoConfig> = sharesCatalog
       ? Layer.effect(CasinoCatalog, Effect.service(CasinoCatalog))
       : CasinoCatalog.layerMemory
     // Fresh: built apart from the live services, never taking their place (or they its).
     return Layer.fresh(
       Layer.merge(Casino.layer, sharesCatalog ? Layer.empty : syncedEvery(config.syncInterval)).pipe(
-        Layer.provideMerge(Layer.merge(catalog, testGateway))
+        Layer.provideMerge(Layer.merge(catalog, CasinoGateways.fromGateway(testGateway)))
       )
     )
   }))

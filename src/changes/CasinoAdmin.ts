@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { CasinoCatalog, type UnknownGame, type UnknownProvider } from "../casino/CasinoCatalog.ts"
 import type { Actor } from "../domain/Admin.ts"
 import type { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
@@ -18,6 +18,16 @@ const gameAudit = (game: CasinoGame) => ({
   enabled: game.enabled
 })
 
+/** The studio is not one several aggregators offer, or the aggregator named does not offer it. */
+export class UnknownStudioServer extends Schema.TaggedError<UnknownStudioServer>()("UnknownStudioServer", {
+  studio: Schema.String,
+  aggregator: Schema.String
+}) {
+  override get message() {
+    return `No studio "${this.studio}" offered by ${this.aggregator} among the aggregators CASINO_GATEWAY lists.`
+  }
+}
+
 export class CasinoAdmin extends Context.Service<CasinoAdmin, {
   setProviderEnabled(actor: Actor, ref: string, enabled: boolean): Effect.Effect<CasinoProvider, UnknownProvider>
   setGameEnabled(
@@ -26,6 +36,8 @@ export class CasinoAdmin extends Context.Service<CasinoAdmin, {
     gameCode: string,
     enabled: boolean
   ): Effect.Effect<CasinoGame, UnknownGame>
+  /** Which aggregator serves a studio several offer (its studio key); the others' games of it leave the catalogue. */
+  setStudioServer(actor: Actor, studio: string, aggregator: string): Effect.Effect<void, UnknownStudioServer>
 }>()("partner-api/changes/CasinoAdmin") {
   static readonly layer = Layer.effect(
     CasinoAdmin,
@@ -60,6 +72,23 @@ export class CasinoAdmin extends Context.Service<CasinoAdmin, {
                 after: gameAudit(after)
               })
               return after
+            }))
+          }
+        ),
+        setStudioServer: Effect.fn("CasinoAdmin.setStudioServer")(
+          function*(actor: Actor, studio: string, aggregator: string) {
+            return yield* audit.atomically(Effect.gen(function*() {
+              const serving = (yield* catalog.studios).find((one) => one.studio === studio)
+              if (serving === undefined || !serving.offeredBy.includes(aggregator)) {
+                return yield* new UnknownStudioServer({ studio, aggregator })
+              }
+              yield* catalog.setStudioServer(studio, aggregator)
+              yield* audit.record(actor, {
+                action: "casino.studio-server",
+                target: `studio:${studio}`,
+                before: { served_by: serving.servedBy, chosen: serving.chosen },
+                after: { served_by: aggregator, chosen: true }
+              })
             }))
           }
         )

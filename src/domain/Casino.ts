@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { Aggregator } from "./Aggregator.ts"
 
 /** A casino provider in the local catalog. `id` is the integer `provider_id` partners see. */
 export class CasinoProvider extends Schema.Class<CasinoProvider>("CasinoProvider")({
@@ -7,7 +8,9 @@ export class CasinoProvider extends Schema.Class<CasinoProvider>("CasinoProvider
   name: Schema.String,
   /** The provider's name as the aggregator knows it; the key the catalog is synced on. */
   upstreamCode: Schema.String,
-  enabled: Schema.Boolean
+  enabled: Schema.Boolean,
+  /** The aggregator whose provider it is. */
+  aggregator: Aggregator
 }) {}
 
 /** A game in the local catalog. `enabled` already accounts for its provider. */
@@ -20,7 +23,9 @@ export class CasinoGame extends Schema.Class<CasinoGame>("CasinoGame")({
   providerUpstreamCode: Schema.String,
   enabled: Schema.Boolean,
   imageUrl: Schema.NullOr(Schema.String),
-  original: Schema.Boolean
+  original: Schema.Boolean,
+  /** The aggregator whose game it is: the one a launch of it goes to. */
+  aggregator: Aggregator
 }) {}
 
 /**
@@ -42,4 +47,8 @@ export interface PlayerLaunch {
   readonly original: boolean | null
   readonly lang: string | null
   readonly rtp: number | null
+  /** `desktop` (null: the default) or `mobile`. */
+  readonly platform: "desktop" | "mobile" | null
+  /** ISO 3166-1 alpha-2, upper-case; null: not sent. */
+  readonly country: string | null
 }

@@ -74,3 +74,11 @@ export const countryCodesOf = (reference: string): ReadonlyArray<string> => {
   const codes = Object.entries(names).filter(([, known]) => known.toLowerCase() === name).map(([code]) => code)
   return /^[a-z]{2,3}$/.test(wanted) ? [...new Set([wanted, ...codes])] : codes
 }
+
+const regionNames = new Intl.DisplayNames(["en"], { type: "region" })
+/** Codes Intl names that are not countries of ISO 3166-1 (groupings, private use, unknown). */
+const notCountries = new Set(["EU", "EZ", "UN", "QO", "XA", "XB", "XK", "ZZ"])
+
+/** Whether `code` is an ISO 3166-1 alpha-2 country code, upper-case ("BR"): one the runtime's ICU data names. */
+export const isIsoCountry = (code: string): boolean =>
+  /^[A-Z]{2}$/.test(code) && !notCountries.has(code) && regionNames.of(code) !== code

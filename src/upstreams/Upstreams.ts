@@ -1,7 +1,8 @@
 import { Context, Data, Duration, Effect, Layer, LayerMap, Scope } from "effect"
 import { Casino } from "../casino/Casino.ts"
 import { CasinoCatalog } from "../casino/CasinoCatalog.ts"
-import { CasinoGateway } from "../casino/CasinoGateway.ts"
+import { aggregatorStates, WalletCallsByAggregator } from "../casino/AggregatorStates.ts"
+import { CasinoGateways } from "../casino/CasinoGateway.ts"
 import { type Environment, environments } from "../domain/Environment.ts"
 import { StatusReport } from "../partners/StatusReport.ts"
 import { SportsCatalog } from "../sports/catalog/SportsCatalog.ts"
@@ -21,7 +22,7 @@ export const keyOf = (partner: { readonly environment: Environment }) =>
  * What answers a partner's requests in one key: the casino aggregator and the sports provider, the services over
  * them, and what /status says of them.
  */
-export type UpstreamServices = Casino | CasinoCatalog | CasinoGateway | SportsProvider | SportsCatalog | StatusReport
+export type UpstreamServices = Casino | CasinoCatalog | CasinoGateways | SportsProvider | SportsCatalog | StatusReport
 
 // The partner API's contract learns here which services its PartnerUpstreams middleware provides: the contract
 // depends on nothing above it, and this area, which provides them, names them.
@@ -31,28 +32,38 @@ declare module "../api/Security.ts" {
   }
 }
 
-/** What /status says of the upstreams beside it. */
-const statusReport = Layer.effect(
-  StatusReport,
-  Effect.gen(function*() {
-    const gateway = yield* CasinoGateway
-    const provider = yield* SportsProvider
-    return StatusReport.of({
-      aggregatorConfigured: gateway.configured,
-      sportsProvider: { name: provider.name, configured: provider.configured }
+/** What /status says of the upstreams beside it, in `environment`. */
+const statusReport = (environment: Environment) =>
+  Layer.effect(
+    StatusReport,
+    Effect.gen(function*() {
+      const gateways = yield* CasinoGateways
+      const catalog = yield* CasinoCatalog
+      const walletCalls = yield* WalletCallsByAggregator
+      const provider = yield* SportsProvider
+      return StatusReport.of({
+        aggregatorConfigured: gateways.all.every((gateway) => gateway.configured),
+        aggregators: (partnerId) =>
+          Effect.map(
+            Effect.all([catalog.lastSyncs, walletCalls.seen({ environment, partnerId })]),
+            ([syncs, calls]) => aggregatorStates(gateways.all, syncs, calls)
+          ),
+        sportsProvider: { name: provider.name, configured: provider.configured }
+      })
     })
-  })
-)
+  )
 
 /** The services the surrounding context holds, the ones the rest of the service uses too (the live ones). */
 const fromContext = Layer.effectContext(Effect.map(
   Effect.context<Exclude<UpstreamServices, StatusReport>>(),
-  Context.pick(Casino, CasinoCatalog, CasinoGateway, SportsProvider, SportsCatalog)
+  Context.pick(Casino, CasinoCatalog, CasinoGateways, SportsProvider, SportsCatalog)
 ))
 
 /** `services` with what /status says of them (fresh: the keys' builds share a memo map, and each says its own). */
-const reported = <R>(services: Layer.Layer<Exclude<UpstreamServices, StatusReport>, never, R>) =>
-  Layer.fresh(statusReport).pipe(Layer.provideMerge(services))
+const reported = <R>(
+  environment: Environment,
+  services: Layer.Layer<Exclude<UpstreamServices, StatusReport>, never, R>
+) => Layer.fresh(statusReport(environment)).pipe(Layer.provideMerge(services))
 
 /**
  * The upstreams of each key, one effect LayerMap. `live` is the context's services: the aggregator CASINO_GATEWAY
@@ -67,8 +78,13 @@ export class Upstreams extends Context.Service<Upstreams, LayerMap.LayerMap<Upst
     Layer.effect(
       Upstreams,
       LayerMap.make(
-        (key: UpstreamsKey): Layer.Layer<UpstreamServices, never, R | Exclude<UpstreamServices, StatusReport>> =>
-          key.environment === "live" ? reported(fromContext) : reported(test),
+        (
+          key: UpstreamsKey
+        ): Layer.Layer<
+          UpstreamServices,
+          never,
+          R | Exclude<UpstreamServices, StatusReport> | WalletCallsByAggregator
+        > => key.environment === "live" ? reported("live", fromContext) : reported(key.environment, test),
         {
           idleTimeToLive: Duration.infinity,
           preloadKeys: environments.map((environment) => new UpstreamsKey({ environment }))

@@ -11,6 +11,7 @@ import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import {
   CasinoGateway,
   CasinoGatewayError,
+  CasinoGateways,
   type UpstreamGame,
   type UpstreamProvider
 } from "../../src/casino/CasinoGateway.ts"
@@ -53,17 +54,17 @@ const aggregator = {
   ] as ReadonlyArray<UpstreamGame>
 }
 const unavailable = new CasinoGatewayError({ reason: "Unavailable", message: "connection refused at 10.0.0.9" })
-const ScriptedAggregator = Layer.succeed(
+const ScriptedAggregator = CasinoGateways.fromGateway(Layer.succeed(
   CasinoGateway,
   CasinoGateway.of({
-    name: "memory",
+    name: "sandbox",
     configured: true,
     serves: () => true,
     providers: Effect.suspend(() => aggregator.down ? Effect.fail(unavailable) : Effect.succeed(aggregator.providers)),
     games: (provider) => Effect.succeed(aggregator.games.filter((game) => game.providerCode === provider.code)),
     launch: () => Effect.die("the console launches no game")
   })
-)
+))
 
 const InMemoryConsole = AdminCasinoHandlers.pipe(
   Layer.provideMerge(Layer.mergeAll(AdminAuth.layer, RequestValidationLive)),

@@ -29,7 +29,7 @@ const report: SystemReport = {
   version: "9.9.9",
   startedAt: new Date("2026-11-28T08:00:00.000Z"),
   database: { ok: true, embedded: true },
-  casino: { gateway: "sandbox", configured: true, providers: 3, games: 40 },
+  casino: { gateway: "sandbox", aggregators: [], configured: true, providers: 3, games: 40 },
   sports: {
     provider: "sandbox",
     configured: true,

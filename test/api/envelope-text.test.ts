@@ -59,6 +59,7 @@ describe("envelopeWriter", () => {
     Effect.gen(function*() {
       const data = yield* statusAnswer(partner, {
         aggregatorConfigured: true,
+        aggregators: () => Effect.succeed([]),
         sportsProvider: { name: "sandbox", configured: false }
       })
       const write = envelopeWriter(StatusData, (_: PartnerAccess) => Effect.succeed(data))

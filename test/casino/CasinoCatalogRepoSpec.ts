@@ -44,13 +44,13 @@ export const casinoCatalogRepoSpec = (it: Vitest.MethodsNonLive<CasinoCatalogRep
   const byGame = (rows: ReadonlyArray<GameRecord>) =>
     rows.toSorted((a, b) => `${a.providerCode}/${a.gameCode}`.localeCompare(`${b.providerCode}/${b.gameCode}`))
   const storedOf = (tag: string) =>
-    Effect.map(Effect.flatMap(Effect.service(CasinoCatalogRepo), (repo) => repo.stored), (stored) => ({
+    Effect.map(Effect.flatMap(Effect.service(CasinoCatalogRepo), (repo) => repo.stored("sandbox")), (stored) => ({
       providers: byCode(stored.providers.filter((row) => row.upstreamCode.endsWith(tag))),
       games: byGame(stored.games.filter((row) => row.providerCode.endsWith(tag)))
     }))
   const gameOf = (providerRef: string, gameCode: string) =>
     Effect.map(
-      Effect.flatMap(Effect.service(CasinoCatalogRepo), (repo) => repo.findGame(providerRef, gameCode)),
+      Effect.flatMap(Effect.service(CasinoCatalogRepo), (repo) => repo.findGame(providerRef, gameCode, [])),
       Option.getOrThrow
     )
 
@@ -64,7 +64,7 @@ export const casinoCatalogRepoSpec = (it: Vitest.MethodsNonLive<CasinoCatalogRep
       const ox = game(pg, "98", "Fortune Ox", { original: false, imageUrl: null })
       const hush = game(quiet, "q-1", "Hush")
       const stray = game(provider(tag, "Unknown"), "x-1", "Stray")
-      yield* repo.write(added([pg, quiet], [tiger, ox, hush, stray]))
+      yield* repo.write("sandbox", added([pg, quiet], [tiger, ox, hush, stray]))
       assert.isFalse(yield* repo.isEmpty)
       assert.deepStrictEqual(yield* storedOf(tag), {
         providers: byCode([pg, quiet]),
@@ -73,17 +73,17 @@ export const casinoCatalogRepoSpec = (it: Vitest.MethodsNonLive<CasinoCatalogRep
 
       const mine = <A extends { readonly upstreamCode: string }>(all: ReadonlyArray<A>) =>
         all.filter((one) => one.upstreamCode.endsWith(tag))
-      const listed = mine(yield* repo.providers(false))
+      const listed = mine(yield* repo.providers(false, []))
       assert.deepStrictEqual(
         listed.map((one) => [one.slug, one.name, one.upstreamCode, one.enabled]),
         [[pg.slug, pg.name, pg.upstreamCode, true], [quiet.slug, quiet.name, quiet.upstreamCode, false]]
       )
-      assert.deepStrictEqual(mine(yield* repo.providers(true)).map((one) => one.slug), [pg.slug])
-      const found = Option.getOrThrow(yield* repo.findProvider(pg.slug))
+      assert.deepStrictEqual(mine(yield* repo.providers(true, [])).map((one) => one.slug), [pg.slug])
+      const found = Option.getOrThrow(yield* repo.findProvider(pg.slug, []))
       assert.deepStrictEqual(found, listed[0])
-      assert.deepStrictEqual(Option.getOrThrow(yield* repo.findProvider(String(found.id))), found)
-      assert.deepStrictEqual(Option.getOrThrow(yield* repo.findProvider(`00${found.id}`)), found, "an id's zeros")
-      assert.isTrue(Option.isNone(yield* repo.findProvider(`none-${tag}`)))
+      assert.deepStrictEqual(Option.getOrThrow(yield* repo.findProvider(String(found.id), [])), found)
+      assert.deepStrictEqual(Option.getOrThrow(yield* repo.findProvider(`00${found.id}`, [])), found, "an id's zeros")
+      assert.isTrue(Option.isNone(yield* repo.findProvider(`none-${tag}`, [])))
 
       const read = yield* gameOf(String(found.id), "126")
       assert.deepStrictEqual(
@@ -95,8 +95,8 @@ export const casinoCatalogRepoSpec = (it: Vitest.MethodsNonLive<CasinoCatalogRep
       const oxRead = yield* gameOf(pg.slug, "98")
       assert.deepStrictEqual([oxRead.imageUrl, oxRead.original], [null, false])
       assert.isFalse((yield* gameOf(quiet.slug, "q-1")).enabled, "its provider is not enabled")
-      assert.isTrue(Option.isNone(yield* repo.findGame(pg.slug, "x-1")))
-      assert.isTrue(Option.isNone(yield* repo.findGame(quiet.slug, "126")), "a game is its provider's")
+      assert.isTrue(Option.isNone(yield* repo.findGame(pg.slug, "x-1", [])))
+      assert.isTrue(Option.isNone(yield* repo.findGame(quiet.slug, "126", [])), "a game is its provider's")
     }))
 
   it.effect("a later sync changes a row's facts but keeps its id, its slug and the operator's switch; an absent row is kept, disabled", () =>
@@ -106,13 +106,13 @@ export const casinoCatalogRepoSpec = (it: Vitest.MethodsNonLive<CasinoCatalogRep
       const pg = provider(tag, "PG Soft")
       const tiger = game(pg, "126", "Fortune Tiger")
       const ox = game(pg, "98", "Fortune Ox")
-      yield* repo.write(added([pg], [tiger, ox]))
-      const before = Option.getOrThrow(yield* repo.findProvider(pg.slug))
+      yield* repo.write("sandbox", added([pg], [tiger, ox]))
+      const before = Option.getOrThrow(yield* repo.findProvider(pg.slug, []))
       const tigerBefore = yield* gameOf(pg.slug, "126")
       yield* repo.setGameEnabled(pg.slug, "126", false)
 
       const renamed = { ...pg, slug: `renamed-${tag}`, name: `PG Soft Renamed ${tag}` }
-      yield* repo.write({
+      yield* repo.write("sandbox", {
         providers: { added: [], changed: [renamed], absent: [] },
         games: {
           added: [],
@@ -120,9 +120,9 @@ export const casinoCatalogRepoSpec = (it: Vitest.MethodsNonLive<CasinoCatalogRep
           absent: [{ ...ox, presentUpstream: false }]
         }
       })
-      const after = Option.getOrThrow(yield* repo.findProvider(pg.slug))
+      const after = Option.getOrThrow(yield* repo.findProvider(pg.slug, []))
       assert.deepStrictEqual([after.id, after.slug, after.name], [before.id, pg.slug, renamed.name])
-      assert.isTrue(Option.isNone(yield* repo.findProvider(renamed.slug)), "a slug is given once, for good")
+      assert.isTrue(Option.isNone(yield* repo.findProvider(renamed.slug, [])), "a slug is given once, for good")
       const tigerAfter = yield* gameOf(pg.slug, "126")
       assert.deepStrictEqual(
         [tigerAfter.id, tigerAfter.name, tigerAfter.original, tigerAfter.enabled],
@@ -140,8 +140,8 @@ export const casinoCatalogRepoSpec = (it: Vitest.MethodsNonLive<CasinoCatalogRep
       const repo = yield* CasinoCatalogRepo
       const tag = unique()
       const pg = provider(tag, "PG Soft")
-      yield* repo.write(added([pg], [game(pg, "126", "Fortune Tiger"), game(pg, "98", "Fortune Ox")]))
-      const id = Option.getOrThrow(yield* repo.findProvider(pg.slug)).id
+      yield* repo.write("sandbox", added([pg], [game(pg, "126", "Fortune Tiger"), game(pg, "98", "Fortune Ox")]))
+      const id = Option.getOrThrow(yield* repo.findProvider(pg.slug, [])).id
 
       const off = Option.getOrThrow(yield* repo.setProviderEnabled(String(id), false))
       assert.deepStrictEqual([off.id, off.enabled], [id, false])
@@ -168,18 +168,21 @@ export const casinoCatalogRepoSpec = (it: Vitest.MethodsNonLive<CasinoCatalogRep
       const tag = unique()
       const first = provider(tag, "Alpha Studio")
       const second = provider(tag, "Beta Studio")
-      yield* repo.write(added([first, second], [
-        game(first, "g-10", "Game 10"),
-        game(first, "g-9", "Game 9"),
-        game(first, "b-1", "beta"),
-        game(first, "a-1", "Alpha"),
-        game(first, "p-1", "100% Gold", { upstreamEnabled: false }),
-        game(first, "u-1", "Under_Score"),
-        game(second, "s-1", "Second")
-      ]))
-      const firstId = Option.getOrThrow(yield* repo.findProvider(first.slug)).id
+      yield* repo.write(
+        "sandbox",
+        added([first, second], [
+          game(first, "g-10", "Game 10"),
+          game(first, "g-9", "Game 9"),
+          game(first, "b-1", "beta"),
+          game(first, "a-1", "Alpha"),
+          game(first, "p-1", "100% Gold", { upstreamEnabled: false }),
+          game(first, "u-1", "Under_Score"),
+          game(second, "s-1", "Second")
+        ])
+      )
+      const firstId = Option.getOrThrow(yield* repo.findProvider(first.slug, [])).id
       const page = (query: Partial<Parameters<typeof repo.games>[0]>) =>
-        Effect.map(repo.games({ page: 1, perPage: 50, provider: first.slug, ...query }), (found) => ({
+        Effect.map(repo.games({ page: 1, perPage: 50, provider: first.slug, ...query }, []), (found) => ({
           codes: found.games.map((one) => one.gameCode),
           total: found.total
         }))
@@ -202,9 +205,9 @@ export const casinoCatalogRepoSpec = (it: Vitest.MethodsNonLive<CasinoCatalogRep
       assert.strictEqual((yield* page({ enabled: true })).total, 5)
       assert.deepStrictEqual(yield* page({ provider: second.slug }), { codes: ["s-1"], total: 1 })
       assert.deepStrictEqual(yield* page({ provider: `none-${tag}` }), { codes: [], total: 0 })
-      const everyone = yield* repo.games({ page: 1, perPage: 200, search: tag })
+      const everyone = yield* repo.games({ page: 1, perPage: 200, search: tag }, [])
       assert.deepStrictEqual(everyone, { games: [], total: 0 }, "the search reads games, not their providers")
-      const both = yield* repo.games({ page: 1, perPage: 200, search: "second" })
+      const both = yield* repo.games({ page: 1, perPage: 200, search: "second" }, [])
       assert.isTrue(both.games.some((one) => one.gameCode === "s-1" && one.providerSlug === second.slug))
     }))
 
@@ -213,9 +216,9 @@ export const casinoCatalogRepoSpec = (it: Vitest.MethodsNonLive<CasinoCatalogRep
       const repo = yield* CasinoCatalogRepo
       const tag = unique()
       const pg = provider(tag, "PG Soft")
-      yield* repo.write(added([pg], [game(pg, "126", "Fortune Tiger")]))
+      yield* repo.write("sandbox", added([pg], [game(pg, "126", "Fortune Tiger")]))
       const failed = yield* Effect.exit(repo.syncing(Effect.gen(function*() {
-        yield* repo.write({
+        yield* repo.write("sandbox", {
           providers: { added: [provider(tag, "Later")], changed: [{ ...pg, name: "Changed" }], absent: [] },
           games: { added: [game(pg, "98", "Fortune Ox")], changed: [], absent: [] }
         })
@@ -232,9 +235,9 @@ export const casinoCatalogRepoSpec = (it: Vitest.MethodsNonLive<CasinoCatalogRep
       const repo = yield* CasinoCatalogRepo
       const tag = unique()
       const pg = provider(tag, "PG Soft")
-      yield* repo.write(added([pg]))
+      yield* repo.write("sandbox", added([pg]))
       const impostor = { ...provider(tag, "Impostor"), slug: pg.slug }
-      const refused = yield* Effect.exit(repo.write(added([provider(tag, "Fine"), impostor])))
+      const refused = yield* Effect.exit(repo.write("sandbox", added([provider(tag, "Fine"), impostor])))
       assert.isTrue(Exit.hasDies(refused))
       assert.deepStrictEqual((yield* storedOf(tag)).providers, [pg])
     }))

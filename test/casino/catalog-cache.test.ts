@@ -1,3 +1,4 @@
+import { CasinoStudioRepo } from "../../src/casino/CasinoStudioRepo.ts"
 /** The casino catalog's read cache: one entry per meaning, within its bound in bytes, without a database. */
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Layer, Option } from "effect"
@@ -15,14 +16,14 @@ const countedCatalog = (maxBytes = 1024 * 1024) => {
     Effect.map(Effect.service(CasinoCatalogRepo), (repo) =>
       CasinoCatalogRepo.of({
         ...repo,
-        games: (query) => Effect.andThen(Effect.sync(() => lookups.games++), repo.games(query)),
+        games: (query) => Effect.andThen(Effect.sync(() => lookups.games++), repo.games(query, [])),
         findGame: (providerRef, gameCode) =>
-          Effect.andThen(Effect.sync(() => lookups.findGame++), repo.findGame(providerRef, gameCode)),
-        findProvider: (ref) => Effect.andThen(Effect.sync(() => lookups.findProvider++), repo.findProvider(ref))
+          Effect.andThen(Effect.sync(() => lookups.findGame++), repo.findGame(providerRef, gameCode, [])),
+        findProvider: (ref) => Effect.andThen(Effect.sync(() => lookups.findProvider++), repo.findProvider(ref, []))
       }))
   ).pipe(Layer.provide(CasinoCatalogRepo.layerMemory))
   const layer = CasinoCatalog.layerNoDeps.pipe(
-    Layer.provide(counting),
+    Layer.provide(Layer.merge(counting, CasinoStudioRepo.layerMemory)),
     Layer.provide(
       Layer.succeed(
         CasinoConfig,
@@ -52,7 +53,7 @@ describe("the casino catalog's cache keys", () => {
     const { layer, lookups } = countedCatalog()
     return Effect.gen(function*() {
       const catalog = yield* CasinoCatalog
-      yield* catalog.sync(snapshot)
+      yield* catalog.sync("sandbox", snapshot)
       const id = (yield* catalog.enabledProviders)[0].id
 
       for (const ref of [`${id}`, `0${id}`, `00${id}`]) {
@@ -85,7 +86,7 @@ describe("the casino catalog's cache keys", () => {
     const { layer, lookups } = countedCatalog(16)
     return Effect.gen(function*() {
       const catalog = yield* CasinoCatalog
-      yield* catalog.sync(snapshot)
+      yield* catalog.sync("sandbox", snapshot)
       yield* catalog.findGame("alpha-games", "a-1")
       yield* catalog.findGame("alpha-games", "a-1")
       assert.strictEqual(lookups.findGame, 2)

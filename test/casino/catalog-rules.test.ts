@@ -3,6 +3,7 @@ import { Duration, Effect, Layer, Option } from "effect"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import { CasinoCatalogRepo } from "../../src/casino/CasinoCatalogRepo.ts"
 import { assignSlugs, catalogChanges, syncReport } from "../../src/casino/CasinoCatalogRules.ts"
+import { CasinoStudioRepo } from "../../src/casino/CasinoStudioRepo.ts"
 import type { UpstreamGame, UpstreamProvider } from "../../src/casino/CasinoGateway.ts"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { testCasinoConfig } from "../support/TestApp.ts"
@@ -85,7 +86,7 @@ describe("the casino catalog's rules", () => {
 
 layer(
   CasinoCatalog.layerNoDeps.pipe(
-    Layer.provideMerge(CasinoCatalogRepo.layerMemory),
+    Layer.provideMerge(Layer.merge(CasinoCatalogRepo.layerMemory, CasinoStudioRepo.layerMemory)),
     Layer.provide(Layer.succeed(CasinoConfig, testCasinoConfig({ catalogCacheTtl: Duration.minutes(5) })))
   )
 )("the casino catalog over its repository in memory", (it) => {
@@ -94,17 +95,17 @@ layer(
       const catalog = yield* CasinoCatalog
       const snapshot = { providers: [provider("Alpha Games")], games: [game("Alpha Games", "a-1", "Alpha One")] }
       assert.isTrue(yield* catalog.isEmpty)
-      yield* catalog.sync(snapshot)
+      yield* catalog.sync("sandbox", snapshot)
       assert.deepStrictEqual((yield* catalog.enabledProviders).map((p) => p.slug), ["alpha-games"])
       const before = yield* catalog.findGame("alpha-games", "a-1")
       assert.isTrue(Option.isSome(before) && before.value.enabled)
 
       yield* catalog.setGameEnabled("alpha-games", "a-1", false)
-      yield* catalog.sync(snapshot)
+      yield* catalog.sync("sandbox", snapshot)
       const after = yield* catalog.findGame("alpha-games", "a-1")
       assert.isTrue(Option.isSome(after) && !after.value.enabled, "the cached answer was forgotten, the switch kept")
 
-      yield* catalog.sync({ providers: [], games: [] })
+      yield* catalog.sync("sandbox", { providers: [], games: [] })
       assert.deepStrictEqual(yield* catalog.enabledProviders, [], "a provider no longer listed is not offered")
       const unknown = yield* Effect.flip(catalog.setProviderEnabled("no-such", true))
       assert.strictEqual(unknown._tag, "UnknownProvider")

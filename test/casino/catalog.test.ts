@@ -5,6 +5,7 @@ import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import {
   CasinoGateway,
   CasinoGatewayError,
+  CasinoGateways,
   type UpstreamGame,
   type UpstreamProvider
 } from "../../src/casino/CasinoGateway.ts"
@@ -50,18 +51,18 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
     Effect.gen(function*() {
       yield* emptyCatalog
       const catalog = yield* CasinoCatalog
-      const first = yield* catalog.sync(baseSnapshot)
+      const first = yield* catalog.sync("sandbox", baseSnapshot)
       assert.deepStrictEqual(first, {
         providers: { added: 2, changed: 0, absent: 0 },
         games: { added: 4, changed: 0, absent: 0 }
       })
-      const again = yield* catalog.sync(baseSnapshot)
+      const again = yield* catalog.sync("sandbox", baseSnapshot)
       assert.deepStrictEqual(again, {
         providers: { added: 0, changed: 0, absent: 0 },
         games: { added: 0, changed: 0, absent: 0 }
       })
 
-      const changed = yield* catalog.sync({
+      const changed = yield* catalog.sync("sandbox", {
         providers: baseSnapshot.providers,
         games: [
           game("Alpha Games", "a-1", "Alpha One Deluxe"), // renamed
@@ -78,7 +79,7 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
       assert.isTrue(renamed._tag === "Some" && renamed.value.name === "Alpha One Deluxe")
 
       // It comes back when the aggregator lists it again.
-      yield* catalog.sync(baseSnapshot)
+      yield* catalog.sync("sandbox", baseSnapshot)
       const back = yield* catalog.findGame("beta-studio", "B_100%")
       assert.isTrue(back._tag === "Some" && back.value.enabled)
     }))
@@ -87,14 +88,14 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
     Effect.gen(function*() {
       yield* emptyCatalog
       const catalog = yield* CasinoCatalog
-      yield* catalog.sync(baseSnapshot)
+      yield* catalog.sync("sandbox", baseSnapshot)
       yield* catalog.setGameEnabled("alpha-games", "a-1", false)
-      yield* catalog.sync(baseSnapshot)
+      yield* catalog.sync("sandbox", baseSnapshot)
       const stillOff = yield* catalog.findGame("alpha-games", "a-1")
       assert.isTrue(stillOff._tag === "Some" && !stillOff.value.enabled)
       yield* catalog.setGameEnabled("alpha-games", "a-1", true)
 
-      const report = yield* catalog.sync({
+      const report = yield* catalog.sync("sandbox", {
         providers: [provider("Alpha Games")],
         games: baseSnapshot.games.filter((g) => g.providerCode === "Alpha Games")
       })
@@ -103,14 +104,18 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
       assert.deepStrictEqual(providers.map((p) => p.slug), ["alpha-games"])
       const orphan = yield* catalog.findGame("beta-studio", "b-1")
       assert.isTrue(orphan._tag === "Some" && !orphan.value.enabled)
-      yield* catalog.sync(baseSnapshot)
+      yield* catalog.sync("sandbox", baseSnapshot)
     }))
 
   it.effect("two syncs at once neither fail nor duplicate", () =>
     Effect.gen(function*() {
       yield* emptyCatalog
       const catalog = yield* CasinoCatalog
-      yield* Effect.all([catalog.sync(baseSnapshot), catalog.sync(baseSnapshot), catalog.sync(baseSnapshot)], {
+      yield* Effect.all([
+        catalog.sync("sandbox", baseSnapshot),
+        catalog.sync("sandbox", baseSnapshot),
+        catalog.sync("sandbox", baseSnapshot)
+      ], {
         concurrency: "unbounded"
       })
       const { total } = yield* catalog.games({ page: 1, perPage: 200 })
@@ -121,7 +126,7 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
     Effect.gen(function*() {
       yield* emptyCatalog
       const catalog = yield* CasinoCatalog
-      yield* catalog.sync(baseSnapshot)
+      yield* catalog.sync("sandbox", baseSnapshot)
       const sql = yield* SqlClient.SqlClient
       // Read the tables themselves: the catalog's own reads may be answered from memory.
       const snapshotOfTables = sql`
@@ -144,7 +149,11 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
       })
       const error = yield* Effect.flip(
         Effect.flatMap(Effect.service(CatalogSync), (sync) => sync.run).pipe(
-          Effect.provide(Layer.fresh(CatalogSync.layer).pipe(Layer.provide(Layer.succeed(CasinoGateway, failing))))
+          Effect.provide(
+            Layer.fresh(CatalogSync.layer).pipe(
+              Layer.provide(CasinoGateways.fromGateway(Layer.succeed(CasinoGateway, failing)))
+            )
+          )
         )
       )
       assert.strictEqual(error.reason, "Unavailable")
@@ -157,7 +166,7 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
     it.effect("/games search is case-insensitive over name and code, and takes % and _ literally", () =>
       Effect.gen(function*() {
         yield* emptyCatalog
-        yield* (yield* CasinoCatalog).sync(baseSnapshot)
+        yield* (yield* CasinoCatalog).sync("sandbox", baseSnapshot)
         const { token } = yield* givenPartner()
         const client = yield* partnerClient(token)
         const codes = (search: string) =>
@@ -176,7 +185,7 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
       Effect.gen(function*() {
         yield* emptyCatalog
         const catalog = yield* CasinoCatalog
-        yield* catalog.sync(baseSnapshot)
+        yield* catalog.sync("sandbox", baseSnapshot)
         yield* catalog.setGameEnabled("alpha-games", "a-2", false)
         const { token } = yield* givenPartner()
         const client = yield* partnerClient(token)
@@ -206,7 +215,7 @@ layer(TestApp(), live)("the local casino catalog", (it) => {
     it.effect("/games paging: a per_page above 200 means 200; a value that cannot be read is a 422 naming the field", () =>
       Effect.gen(function*() {
         yield* emptyCatalog
-        yield* (yield* CasinoCatalog).sync(baseSnapshot)
+        yield* (yield* CasinoCatalog).sync("sandbox", baseSnapshot)
         const { token } = yield* givenPartner()
         const client = yield* partnerClient(token)
         const games = (query: { readonly page?: number; readonly per_page?: number }) => client.casino.games({ query })

@@ -37,7 +37,7 @@ const snapshot = {
   ]
 }
 
-const givenCatalog = Effect.flatMap(Effect.service(CasinoCatalog), (catalog) => catalog.sync(snapshot))
+const givenCatalog = Effect.flatMap(Effect.service(CasinoCatalog), (catalog) => catalog.sync("sandbox", snapshot))
 
 const launchBody = (overrides: Partial<LaunchRequest> = {}): LaunchRequest => ({
   external_player_id: "player-1",
@@ -201,7 +201,7 @@ layer(MemoryPartnerApi())("casino group, in memory", (it) => {
           client.casino.launch({ payload: launchBody({ game_code: unlaunchableGame }) })
         )
         assert.strictEqual(failed.message, "The game could not be launched: the casino aggregator is unavailable.")
-        assert.strictEqual(failed.provider, "memory")
+        assert.strictEqual(failed.provider, "sandbox")
       }))
   })
 })

@@ -47,7 +47,9 @@ const launchRequest: GameLaunch = {
   original: true,
   lang: "pt",
   rtp: undefined,
-  playerName: "Ana"
+  playerName: "Ana",
+  platform: "desktop",
+  country: undefined
 }
 
 const gatewayError = <A>(effect: Effect.Effect<A, CasinoGatewayError>) => Effect.flip(effect)

@@ -18,7 +18,7 @@ const PlayFiverApp = TestAppWith(
     CasinoConfig,
     Effect.map(Effect.service(FakeUpstream), (fake) =>
       testCasinoConfig({
-        gateway: "playfiver",
+        gateways: ["playfiver"],
         timeout: Duration.millis(500),
         playfiver: {
           baseUrl: fake.url,

@@ -21,7 +21,7 @@ const PlayFiverAgainstFake = (options: { readonly credentials?: boolean; readonl
       CasinoConfig,
       Effect.map(Effect.service(FakeUpstream), (fake) =>
         testCasinoConfig({
-          gateway: "playfiver",
+          gateways: ["playfiver"],
           timeout: Duration.fromInputUnsafe(options.timeout ?? "300 millis"),
           playfiver: {
             baseUrl: fake.url,
@@ -43,7 +43,9 @@ const launchRequest: GameLaunch = {
   original: true,
   lang: "pt",
   rtp: 0,
-  playerName: "Ana"
+  playerName: "Ana",
+  platform: "desktop",
+  country: undefined
 }
 
 const gatewayError = <A>(effect: Effect.Effect<A, CasinoGatewayError>) => Effect.flip(effect)

@@ -19,7 +19,7 @@ const PlayFiverApp = TestAppWith(
     CasinoConfig,
     Effect.map(Effect.service(FakeUpstream), (fake) =>
       testCasinoConfig({
-        gateway: "playfiver",
+        gateways: ["playfiver"],
         timeout: Duration.seconds(2),
         playfiver: {
           baseUrl: fake.url,

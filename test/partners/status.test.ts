@@ -24,6 +24,13 @@ layer(MemoryPartnerApi())("GET /status", (it) => {
             environment: "live"
           },
           aggregator_configured: true,
+          aggregators: [{
+            name: "sandbox",
+            configured: true,
+            last_catalog_sync: null,
+            wallet_calls: 0,
+            last_wallet_call: null
+          }],
           sports_gateway: { configured: true, provider: "sandbox" }
         }
       })
@@ -44,7 +51,7 @@ layer(MemoryPartnerApi())("GET /status", (it) => {
 const playfiver = (agentToken: Option.Option<string>, secretKey: Option.Option<string>) =>
   MemoryPartnerApi({
     casino: {
-      gateway: "playfiver",
+      gateways: ["playfiver"],
       playfiver: {
         baseUrl: "http://127.0.0.1:9",
         agentToken: Option.map(agentToken, Redacted.make),

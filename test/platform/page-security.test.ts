@@ -82,7 +82,9 @@ layer(Layer.merge(TestApp(), Browser.layer), live)("pages on the console's origi
           original: true,
           lang: "en",
           rtp: undefined,
-          playerName: "Policy Tester"
+          playerName: "Policy Tester",
+          platform: "desktop",
+          country: undefined
         })
         const path = new URL(session.url).pathname
         const first = policyOf((yield* request("GET", path)).headers)

@@ -78,7 +78,7 @@ const upstreamAdapters = Layer.unwrap(Effect.map(Effect.service(FakeUpstream), (
       Layer.provide(Layer.succeed(
         CasinoConfig,
         testCasinoConfig({
-          gateway: "playfiver",
+          gateways: ["playfiver"],
           playfiver: {
             baseUrl: fake.url,
             agentToken: Option.some(Redacted.make(agentToken)),

@@ -37,7 +37,9 @@ layer(TestApp(), live)("the sandbox aggregator", (it) => {
         original: true,
         lang: "en",
         rtp: undefined,
-        playerName: "Joana <Dealer>"
+        playerName: "Joana <Dealer>",
+        platform: "desktop",
+        country: undefined
       })
       const page = yield* request("GET", new URL(session.url).pathname)
       assert.strictEqual(page.status, 200)
@@ -60,7 +62,9 @@ layer(TestApp(), live)("the sandbox aggregator", (it) => {
         original: true,
         lang: "pt",
         rtp: undefined,
-        playerName: null
+        playerName: null,
+        platform: "desktop",
+        country: undefined
       }))
       assert.strictEqual(error.reason, "Rejected")
     }))

@@ -24,7 +24,9 @@ const launchSession = Effect.gen(function*() {
     original: true,
     lang: "en",
     rtp: undefined,
-    playerName: null
+    playerName: null,
+    platform: "desktop",
+    country: undefined
   }).pipe(Effect.orDie)
   return new URL(launched.url).pathname
 })
@@ -89,7 +91,7 @@ layer(TestApp({ sandbox: { sessionTtl: Duration.minutes(30) } }), live)(
   }
 )
 
-layer(TestApp({ casino: { gateway: "playfiver" } }), live)("the sandbox's routes with a real aggregator", (it) => {
+layer(TestApp({ casino: { gateways: ["playfiver"] } }), live)("the sandbox's routes with a real aggregator", (it) => {
   it.effect("are mounted all the same: test launches play on the sandbox whatever CASINO_GATEWAY says", () =>
     Effect.gen(function*() {
       assert.strictEqual((yield* request("GET", `/sandbox/casino/art/${game.code}.svg`)).status, 200)

@@ -45,7 +45,7 @@ const RealAdapters = Layer.mergeAll(
     CasinoConfig,
     Effect.map(Effect.service(FakeAggregator), (fake) =>
       testCasinoConfig({
-        gateway: "playfiver",
+        gateways: ["playfiver"],
         timeout: Duration.seconds(1),
         playfiver: {
           baseUrl: fake.url,

@@ -14,6 +14,7 @@ import { Casino } from "../../src/casino/Casino.ts"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
 import { CasinoCatalogRepo } from "../../src/casino/CasinoCatalogRepo.ts"
 import { CasinoGateway, CasinoGatewayError } from "../../src/casino/CasinoGateway.ts"
+import { CasinoStudioRepo } from "../../src/casino/CasinoStudioRepo.ts"
 import * as CasinoGatewaySelection from "../../src/integrations/CasinoGatewaySelection.ts"
 import { CasinoHandlers } from "../../src/casino/http.ts"
 import { CallbackUrlPolicy } from "../../src/partners/CallbackUrlPolicy.ts"
@@ -37,7 +38,7 @@ export const unlaunchableGame = "unlaunchable"
 export const MemoryCasinoGateway = Layer.succeed(
   CasinoGateway,
   CasinoGateway.of({
-    name: "memory",
+    name: "sandbox",
     configured: true,
     serves: () => true,
     providers: Effect.succeed([]),
@@ -60,6 +61,14 @@ const StatusReportMemory = Layer.effect(
     (gateway) =>
       StatusReport.of({
         aggregatorConfigured: gateway.configured,
+        aggregators: () =>
+          Effect.succeed([{
+            name: gateway.name,
+            configured: gateway.configured,
+            lastCatalogSync: null,
+            walletCalls: 0,
+            lastWalletCall: null
+          }]),
         sportsProvider: { name: "sandbox", configured: true }
       })
   )
@@ -69,7 +78,9 @@ const StatusReportMemory = Layer.effect(
 export const MemoryServices = (settings: TestSettings = {}) =>
   Layer.mergeAll(Casino.layer, StatusReportMemory, PartnerRateLimit.layer, AuthFailureLimit.layer).pipe(
     Layer.provideMerge(Layer.mergeAll(
-      CasinoCatalog.layerNoDeps.pipe(Layer.provideMerge(CasinoCatalogRepo.layerMemory)),
+      CasinoCatalog.layerNoDeps.pipe(
+        Layer.provideMerge(Layer.merge(CasinoCatalogRepo.layerMemory, CasinoStudioRepo.layerMemory))
+      ),
       Partners.layerNoDeps.pipe(Layer.provideMerge(Layer.merge(PartnerRepo.layerMemory, CallbackUrlPolicy.layer))),
       PartnerPlayers.layerMemory,
       CasinoGatewayMemory

@@ -41,7 +41,7 @@ export const testConfig = (overrides: Partial<AppConfig["Service"]> = {}) =>
 
 export const testCasinoConfig = (overrides: Partial<CasinoConfig["Service"]> = {}) =>
   CasinoConfig.of({
-    gateway: "sandbox",
+    gateways: ["sandbox"],
     playfiver: {
       baseUrl: "http://127.0.0.1:9",
       agentToken: Option.none(),

@@ -312,7 +312,7 @@ layer(App, live)("wallet certification", (it) => {
       Layer.fresh(CallbackUrlPolicy.layer).pipe(
         Layer.provide(Layer.fresh(SandboxCallbackUrlsLive)),
         // Whatever the casino gateway: test environments always have the sandbox partner wallet.
-        Layer.provide(Layer.succeed(CasinoConfig, testCasinoConfig({ gateway: "playfiver" }))),
+        Layer.provide(Layer.succeed(CasinoConfig, testCasinoConfig({ gateways: ["playfiver"] }))),
         Layer.provide(Layer.succeed(AppConfig, testConfig({ publicUrl: Option.some("http://10.0.0.5:8080") }))),
         Layer.provide(Layer.succeed(PartnersConfig, testPartnersConfig({ callbackAllowPrivate: false })))
       )

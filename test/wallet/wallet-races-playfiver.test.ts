@@ -17,7 +17,7 @@ const books = new PartnerBooks()
 const restore = Effect.sync(() => (books.behaviour = "fine"))
 
 const settings = {
-  casino: { gateway: "playfiver" as const },
+  casino: { gateways: ["playfiver"] as const },
   callbacks: {
     walletAgentCode: Option.some("pf-agent"),
     walletAgentSecret: Option.some(Redacted.make("pf-secret-0123456789"))

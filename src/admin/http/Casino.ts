@@ -5,6 +5,7 @@ import { NotFound, UpstreamFailed } from "../../api/admin/AdminErrors.ts"
 import { page } from "../../api/Paging.ts"
 import { CasinoCatalog } from "../../casino/CasinoCatalog.ts"
 import type { CasinoGame, CasinoProvider } from "../../domain/Casino.ts"
+import type { StudioServing } from "../../domain/Studios.ts"
 import { CasinoAdmin } from "../../changes/CasinoAdmin.ts"
 import { CasinoSyncAdmin } from "../../changes/CasinoSyncAdmin.ts"
 import { AuditRepo } from "../../identity/AuditRepo.ts"
@@ -14,7 +15,15 @@ const providerJson = (provider: CasinoProvider) => ({
   id: provider.id,
   slug: provider.slug,
   name: provider.name,
-  enabled: provider.enabled
+  enabled: provider.enabled,
+  aggregator: provider.aggregator
+})
+const studioJson = (serving: StudioServing) => ({
+  studio: serving.studio,
+  names: serving.names,
+  offered_by: serving.offeredBy,
+  served_by: serving.servedBy,
+  chosen: serving.chosen
 })
 const gameJson = (game: CasinoGame) => ({
   game_code: game.gameCode,
@@ -36,10 +45,11 @@ export const AdminCasinoHandlers = HttpApiBuilder.group(
       .handle(
         "providers",
         () =>
-          Effect.all([catalog.allProviders, audit.list({ target: "casino:catalog", limit: 10 })]).pipe(
-            Effect.map(([providers, syncs]) => ({
+          Effect.all([catalog.allProviders, catalog.studios, audit.list({ target: "casino:catalog", limit: 10 })]).pipe(
+            Effect.map(([providers, studios, syncs]) => ({
               success: true as const,
               providers: providers.map(providerJson),
+              studios: studios.filter((serving) => serving.offeredBy.length > 1).map(studioJson),
               syncs: syncs.map((entry) => ({
                 at: entry.at,
                 actor: `${entry.actor} (${entry.via})`,
@@ -87,6 +97,17 @@ export const AdminCasinoHandlers = HttpApiBuilder.group(
             Effect.mapError((error) => new NotFound({ message: error.message })),
             Effect.map((game) => ({ success: true as const, game: gameJson(game) }))
           )
+      )
+      .handle(
+        "serveStudio",
+        ({ params }) =>
+          Effect.flatMap(currentActor, (actor) => changes.setStudioServer(actor, params.studio, params.aggregator))
+            .pipe(
+              Effect.andThen(catalog.studios),
+              Effect.map((studios) => studios.find((serving) => serving.studio === params.studio)!),
+              Effect.mapError((error) => new NotFound({ message: error.message })),
+              Effect.map((serving) => ({ success: true as const, studio: studioJson(serving) }))
+            )
       )
       .handle("sync", () =>
         Effect.flatMap(currentActor, (actor) => syncs.sync(actor)).pipe(

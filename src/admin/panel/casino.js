@@ -1,5 +1,6 @@
 // @ts-check
-// Casino: providers and games with enable/disable; sync now; the last syncs and what they changed.
+// Casino: providers and games with enable/disable; sync now; the last syncs and what they changed; which aggregator
+// serves a studio several offer, and the switch.
 import { api, attempt, canChange, navigate } from "./session.js"
 import { field, fill, formValues, h, json, table, when } from "./dom.js"
 
@@ -13,7 +14,7 @@ export async function casinoPage(main, params) {
   const games = new URLSearchParams({ page, per_page: "50" })
   if (provider) games.set("provider", provider)
   if (search) games.set("search", search)
-  const [{ providers, syncs }, gameList] = await Promise.all([
+  const [{ providers, studios, syncs }, gameList] = await Promise.all([
     api("GET", "/casino/providers"),
     api("GET", `/casino/games?${games}`)
   ])
@@ -100,16 +101,52 @@ export async function casinoPage(main, params) {
         "No sync was asked from the console or the CLI yet (the scheduled ones run every CASINO_SYNC_INTERVAL)."
       )
     ),
+    studios.length === 0 ? null : h(
+      "section",
+      { "aria-labelledby": "studios-title" },
+      h("h2", { id: "studios-title" }, "Studios several aggregators offer"),
+      table(
+        "Studios several aggregators offer",
+        ["Studio", "Offered by", "Served by", ""],
+        studios.map((s) => [
+          s.names.map((n) => `${n.name} (${n.aggregator})`).join(", "),
+          s.offered_by.join(", "),
+          `${s.served_by}${s.chosen ? " (chosen)" : " (first in CASINO_GATEWAY)"}`,
+          !canChange() ? "—" : h(
+            "div.actions",
+            {},
+            ...s.offered_by.filter((a) => a !== s.served_by).map((a) =>
+              h("button.secondary.small", {
+                type: "button",
+                on: {
+                  click: async () => {
+                    if (
+                      await attempt(
+                        region,
+                        () =>
+                          api("POST", `/casino/studios/${encodeURIComponent(s.studio)}/serve/${encodeURIComponent(a)}`),
+                        `${s.names[0].name} is served by ${a}.`
+                      )
+                    ) await reload()
+                  }
+                }
+              }, `Serve from ${a}`)
+            )
+          )
+        ])
+      )
+    ),
     h(
       "section",
       { "aria-labelledby": "providers-title" },
       h("h2", { id: "providers-title" }, "Providers"),
       table(
         "Providers",
-        ["Name", "Slug", "Enabled", ""],
+        ["Name", "Slug", "Aggregator", "Enabled", ""],
         providers.map((p) => [
           p.name,
           h("code", {}, p.slug),
+          p.aggregator,
           p.enabled ? "yes" : "no",
           toggle(
             "",

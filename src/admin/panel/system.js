@@ -107,6 +107,22 @@ export async function systemPage(main) {
     ),
     h(
       "section",
+      { "aria-labelledby": "aggregators-title" },
+      h("h2", { id: "aggregators-title" }, "Casino aggregators"),
+      table(
+        "Casino aggregators",
+        ["Aggregator", "Configured", "Last catalog sync", "Wallet calls (live)", "Last wallet call"],
+        system.casino.aggregators.map((a) => [
+          a.name,
+          a.configured ? "yes" : "no",
+          a.last_catalog_sync ? when(a.last_catalog_sync) : "never",
+          String(a.wallet_calls),
+          a.last_wallet_call ? when(a.last_wallet_call) : "none"
+        ])
+      )
+    ),
+    h(
+      "section",
       { "aria-labelledby": "config-title" },
       h("h2", { id: "config-title" }, "Configuration (no secrets)"),
       table(

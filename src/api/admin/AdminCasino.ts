@@ -10,13 +10,23 @@ const ProviderView = Schema.Struct({
   id: Schema.Int,
   slug: Schema.String,
   name: Schema.String,
-  enabled: Schema.Boolean
+  enabled: Schema.Boolean,
+  /** The aggregator whose provider it is. */
+  aggregator: Schema.String
 })
 const GameView = Schema.Struct({
   game_code: Schema.String,
   name: Schema.String,
   provider: Schema.String,
   enabled: Schema.Boolean
+})
+/** A studio more than one aggregator offers, and the one serving it (the operator's choice, or CASINO_GATEWAY's first). */
+const StudioView = Schema.Struct({
+  studio: Schema.String,
+  names: Schema.Array(Schema.Struct({ aggregator: Schema.String, name: Schema.String })),
+  offered_by: Schema.Array(Schema.String),
+  served_by: Schema.String,
+  chosen: Schema.Boolean
 })
 const Counts = Schema.Struct({ added: Schema.Int, changed: Schema.Int, absent: Schema.Int })
 export const SyncView = Schema.Struct({ providers: Counts, games: Counts })
@@ -28,6 +38,8 @@ export class AdminCasinoGroup extends HttpApiGroup.make("casino")
       success: Schema.Struct({
         success: Schema.Literal(true),
         providers: Schema.Array(ProviderView),
+        /** The studios several aggregators offer. */
+        studios: Schema.Array(StudioView),
         syncs: Schema.Array(SyncRecord)
       })
     }).annotateMerge(
@@ -59,6 +71,17 @@ export class AdminCasinoGroup extends HttpApiGroup.make("casino")
       success: Schema.Struct({ success: Schema.Literal(true), game: GameView }),
       error: NotFound
     })
+  )
+  .add(
+    HttpApiEndpoint.post("serveStudio", "/casino/studios/:studio/serve/:aggregator", {
+      params: { studio: Schema.String, aggregator: Schema.String },
+      success: Schema.Struct({ success: Schema.Literal(true), studio: StudioView }),
+      error: NotFound
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Serve a studio several aggregators offer from this one; the others' games leave"
+      })
+    )
   )
   .add(
     HttpApiEndpoint.post("sync", "/casino/sync", {

@@ -34,8 +34,23 @@ export const SystemView = Schema.Struct({
   startedAt: IsoDate,
   database: Schema.Struct({ ok: Schema.Boolean, embedded: Schema.Boolean }),
   casino: Schema.Struct({
+    /** CASINO_GATEWAY's names, comma-separated. */
     gateway: Schema.String,
     configured: Schema.Boolean,
+    /** Each aggregator CASINO_GATEWAY lists: configured, its last catalogue sync, the live wallet calls it made. */
+    aggregators: Schema.Array(
+      Schema.Struct({
+        name: Schema.String,
+        configured: Schema.Boolean,
+        lastCatalogSync: Schema.NullOr(IsoDate),
+        walletCalls: Schema.Int,
+        lastWalletCall: Schema.NullOr(IsoDate)
+      }).pipe(Schema.encodeKeys({
+        lastCatalogSync: "last_catalog_sync",
+        walletCalls: "wallet_calls",
+        lastWalletCall: "last_wallet_call"
+      }))
+    ),
     providers: Schema.Int,
     games: Schema.Int
   }),

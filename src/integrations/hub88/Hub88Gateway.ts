@@ -42,7 +42,7 @@ export type ListedGame = typeof ListedGame.Type
 
 const GameUrlAnswer = Schema.Struct({ url: Schema.NonEmptyString })
 
-/** What a launch adds to the port's request; the port carries none of these yet, so a launch sends the defaults. */
+/** What a launch adds to the port's request: the port carries `platform` and `country`; the rest are sent when given. */
 export interface Hub88LaunchOptions {
   /** `desktop` (the default) or `mobile`: Hub88's GPL_DESKTOP / GPL_MOBILE. */
   readonly platform?: "desktop" | "mobile" | undefined
@@ -110,7 +110,7 @@ export const upstreamGameOf = (game: ListedGame): UpstreamGame => ({
  * (X-Hub88-Signature), over effect's HttpClient with CASINO_GATEWAY_TIMEOUT on each attempt. The catalogue is one
  * call (`/game/list`, every game): its providers are the distinct `product` values, and a sync's reads share one
  * answer for a minute (a failure is not kept). A read is retried with backoff on transient failures; a launch never.
- * Not yet selectable by CASINO_GATEWAY (CasinoGatewaySelection): that, and Hub88's wallet calls, are later steps.
+ * Selected by CASINO_GATEWAY listing `hub88` (CasinoGatewaySelection); its wallet calls are served apart.
  * `layerNoDeps` leaves the launch tokens to the caller; `layer` mints them with Hub88LaunchTokens.layer.
  */
 export const layerNoDeps = Layer.effect(
@@ -234,7 +234,7 @@ export const layerNoDeps = Layer.effect(
       providers: Effect.map(catalogue, providersOf),
       games: (provider) =>
         Effect.map(catalogue, (games) => games.filter((game) => game.product === provider.code).map(upstreamGameOf)),
-      launch: (request) => launchWith(request, {})
+      launch: (request) => launchWith(request, { platform: request.platform, country: request.country })
     })
   })
 )

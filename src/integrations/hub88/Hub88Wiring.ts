@@ -6,8 +6,8 @@ import { Hub88WalletRoute } from "./Hub88WalletRoute.ts"
 /**
  * The settings whose presence says the deployment has a Hub88 account. Any one of them set, Hub88Config reads them
  * all, and a missing or bad one stops the start with its message (never a half-configured wallet). None set, Hub88
- * is not served. A stopgap of this step's: CASINO_GATEWAY becoming a list (the selection's own work) will say which
- * aggregators are served, and then this check goes.
+ * is not served. Listing `hub88` in CASINO_GATEWAY (its catalogue and launches) needs the same settings, so a
+ * deployment that launches Hub88 games always serves its wallet calls.
  */
 export const hub88Settings = [
   "HUB88_BASE_URL",
