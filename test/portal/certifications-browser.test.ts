@@ -7,16 +7,16 @@
 import { assert, layer } from "@effect/vitest"
 import { Duration, Effect, Layer } from "effect"
 import { caseKeys } from "../../src/domain/CertificationCaseTexts.ts"
-import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
 import { Browser, newPage, screenshot, step } from "../support/Browser.ts"
+import { givenCertifiable } from "../support/CertificationWallet.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { eventually, live } from "../support/live.ts"
 import { logIn, openSection, ready } from "../support/PanelSteps.ts"
 import { partnerClient } from "../support/PartnerClient.ts"
 import { givenPortalUser } from "../support/Portal.ts"
-import { givenPartner, TestApp } from "../support/TestApp.ts"
+import { TestApp } from "../support/TestApp.ts"
 
 const books = new PartnerBooks()
 const App = TestApp({ callbacks: { timeout: Duration.seconds(10) } }).pipe(
@@ -26,21 +26,8 @@ const App = TestApp({ callbacks: { timeout: Duration.seconds(10) } }).pipe(
 /** A partner whose test callbacks go to the fake wallet, with a test player of 50.00 BRL on both sides. */
 const givenFakeWallet = (name: string, slug: string) =>
   Effect.gen(function*() {
-    const fake = yield* FakeUpstream
-    const created = yield* givenPartner({ name, slug, testCallbackUrl: `${fake.url}/wallet` })
-    books.secrets.add(created.test.webhookSecret)
-    const external = `tester-${created.partner.id}`
-    yield* (yield* PartnerPlayers).arrive({
-      partnerId: created.partner.id,
-      environment: "test",
-      externalPlayerId: external,
-      currency: "BRL",
-      name: null,
-      email: null,
-      balance: 5_000n
-    })
-    books.balances.set(external, 5_000n)
-    return { ...created, external, callbackUrl: `${fake.url}/wallet` }
+    const url = `${(yield* FakeUpstream).url}/wallet`
+    return { ...yield* givenCertifiable(books, { name, slug }, { testCallbackUrl: url }), callbackUrl: url }
   })
 
 layer(Layer.merge(App, Browser.layer), live)("the portal's Certification section in Chromium", (it) => {

@@ -13,19 +13,21 @@ import { givenPartner } from "./TestApp.ts"
 let partners = 0
 
 /**
- * A partner to certify, named after `name`, with a test player of `balance` minor units of `currency` (50.00 BRL unless
+ * A partner to certify, named after `partner`, with a test player of `balance` minor units of `currency` (50.00 BRL unless
  * said) on both sides, the service's and the fake wallet's `books`, and its test callbacks going where
  * `urls.testCallbackUrl` says.
  */
 export const givenCertifiable = (
   books: PartnerBooks,
-  name: string,
+  /** A name, numbered here to be the partner's own; or the partner's exact name and slug. */
+  partner: string | { readonly name: string; readonly slug: string },
   urls: { readonly testCallbackUrl: string | null; readonly callbackUrl?: string | null },
   player: { readonly currency?: string; readonly balance?: bigint } = {}
 ) =>
   Effect.gen(function*() {
     const { balance = 5_000n, currency = "BRL" } = player
-    const created = yield* givenPartner({ name: `${name} ${++partners}`, ...urls })
+    const named = typeof partner === "string" ? { name: `${partner} ${++partners}` } : partner
+    const created = yield* givenPartner({ ...named, ...urls })
     books.secrets.add(created.test.webhookSecret)
     const external = `tester-${created.partner.id}`
     yield* (yield* PartnerPlayers).arrive({

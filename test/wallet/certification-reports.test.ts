@@ -12,9 +12,9 @@ import { SqlClient } from "effect/sql"
 import { keptBodyBytes, keptBodyBytesPastBudget } from "../../src/domain/Certification.ts"
 import { caseKeys } from "../../src/domain/CertificationCaseTexts.ts"
 import { runsKeptFor } from "../../src/domain/CertificationRuns.ts"
-import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { CertificationRepo } from "../../src/wallet/certification/CertificationRepo.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
+import { givenTestWallet } from "../support/CertificationWallet.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { eventually, live } from "../support/live.ts"
@@ -29,23 +29,7 @@ const App = TestApp({ callbacks: { timeout: Duration.seconds(10), certificationR
 const certifications = "/api/partner/v1/wallet/certifications"
 
 /** A partner whose test callbacks go to the fake wallet, with a test player of 50.00 BRL on both sides. */
-const givenFakeWallet = Effect.gen(function*() {
-  const fake = yield* FakeUpstream
-  const created = yield* givenPartner({ name: "Reported", testCallbackUrl: `${fake.url}/wallet` })
-  books.secrets.add(created.test.webhookSecret)
-  const external = `tester-${created.partner.id}`
-  yield* (yield* PartnerPlayers).arrive({
-    partnerId: created.partner.id,
-    environment: "test",
-    externalPlayerId: external,
-    currency: "BRL",
-    name: null,
-    email: null,
-    balance: 5_000n
-  })
-  books.balances.set(external, 5_000n)
-  return { ...created, external }
-})
+const givenFakeWallet = givenTestWallet(books, "fake")
 
 /** A finished run of the partner, written by the test `minutesAgo` (started through `via`). */
 const givenPastRun = (partnerId: number, minutesAgo: number, via: "api" | "console" = "api") =>
