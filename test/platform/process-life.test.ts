@@ -8,7 +8,7 @@ import { NodeServices } from "@effect/platform-node"
 import { assert, it } from "@effect/vitest"
 import { Effect, FileSystem } from "effect"
 import * as net from "node:net"
-import { freePort, isAlive, postmasterPid, startCommand } from "../support/process.ts"
+import { isAlive, onFreePort, postmasterPid, startCommand } from "../support/process.ts"
 
 const portAnswers = (port: number) =>
   Effect.promise(() =>
@@ -25,14 +25,15 @@ const portAnswers = (port: number) =>
 /** Runs `npm start` on the embedded database under `dataDir` until `stop` is sent, and checks how it ended. */
 const startAndStop = (dataDir: string, stop: (npmPid: number) => void) =>
   Effect.gen(function*() {
-    const port = yield* freePort()
-    const { handle, output, outputEnded } = yield* startCommand("npm", ["start"], {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: undefined,
-      LOG_LEVEL: "Info"
-    }, /Listening on/)
+    const { handle, output, outputEnded, port } = yield* onFreePort((port) =>
+      startCommand("npm", ["start"], {
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATABASE_URL: undefined,
+        LOG_LEVEL: "Info"
+      }, /Listening on/)
+    )
     const postmaster = yield* postmasterPid(dataDir)
     assert.isDefined(postmaster, output.join("\n"))
     assert.isTrue(yield* portAnswers(port))

@@ -10,7 +10,7 @@ import { launchWithin, ShutdownTimedOut } from "../../src/platform/Shutdown.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { healthyAggregator } from "../support/PlayFiverScripts.ts"
 import { eventually } from "../support/live.ts"
-import { freePort, startNode } from "../support/process.ts"
+import { onFreePort, startNode } from "../support/process.ts"
 import { scopedDatabase } from "../support/TestDatabase.ts"
 
 const token = "pak_shutdown_test_000000000000000000000000000000"
@@ -25,18 +25,19 @@ it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
         : healthyAggregator(call)
     )
     const databaseUrl = yield* scopedDatabase()
-    const port = yield* freePort()
-    const { handle, output, outputEnded } = yield* startNode(["src/main.ts"], {
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DEMO_PARTNER_TOKEN: token,
-      CASINO_GATEWAY: "playfiver",
-      PLAYFIVER_BASE_URL: fake.url,
-      PLAYFIVER_AGENT_TOKEN: "agent",
-      PLAYFIVER_SECRET_KEY: "secret",
-      CASINO_GATEWAY_TIMEOUT: "10 seconds"
-    }, /Listening on/)
+    const { handle, output, outputEnded, port } = yield* onFreePort((port) =>
+      startNode(["src/main.ts"], {
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DEMO_PARTNER_TOKEN: token,
+        CASINO_GATEWAY: "playfiver",
+        PLAYFIVER_BASE_URL: fake.url,
+        PLAYFIVER_AGENT_TOKEN: "agent",
+        PLAYFIVER_SECRET_KEY: "secret",
+        CASINO_GATEWAY_TIMEOUT: "10 seconds"
+      }, /Listening on/)
+    )
 
     const launch = yield* Effect.forkChild(Effect.promise(async () => {
       const response = await fetch(`http://127.0.0.1:${port}/api/partner/v1/launch`, {
@@ -76,19 +77,20 @@ it.live(
       // The aggregator never answers a launch; the service would wait 10 minutes for it.
       fake.script((call) => call.path === "/api/v2/game_launch" ? { kind: "hang" } : healthyAggregator(call))
       const databaseUrl = yield* scopedDatabase()
-      const port = yield* freePort()
-      const { handle, output, outputEnded } = yield* startNode(["src/main.ts"], {
-        DATABASE_URL: databaseUrl,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DEMO_PARTNER_TOKEN: token,
-        CASINO_GATEWAY: "playfiver",
-        PLAYFIVER_BASE_URL: fake.url,
-        PLAYFIVER_AGENT_TOKEN: "agent",
-        PLAYFIVER_SECRET_KEY: "secret",
-        CASINO_GATEWAY_TIMEOUT: "10 minutes",
-        SHUTDOWN_TIMEOUT: "2 seconds"
-      }, /Listening on/)
+      const { handle, output, outputEnded, port } = yield* onFreePort((port) =>
+        startNode(["src/main.ts"], {
+          DATABASE_URL: databaseUrl,
+          PORT: String(port),
+          HOST: "127.0.0.1",
+          DEMO_PARTNER_TOKEN: token,
+          CASINO_GATEWAY: "playfiver",
+          PLAYFIVER_BASE_URL: fake.url,
+          PLAYFIVER_AGENT_TOKEN: "agent",
+          PLAYFIVER_SECRET_KEY: "secret",
+          CASINO_GATEWAY_TIMEOUT: "10 minutes",
+          SHUTDOWN_TIMEOUT: "2 seconds"
+        }, /Listening on/)
+      )
 
       const launch = yield* Effect.forkChild(Effect.promise(async () => {
         try {

@@ -1,5 +1,6 @@
 import { NodeServices } from "@effect/platform-node"
 import { Effect, Stream } from "effect"
+import { freePort } from "../../scripts/bench/processes.ts"
 import { ChildProcess, ChildProcessSpawner } from "effect/process"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
@@ -29,6 +30,23 @@ export const runCommand = (command: string, args: ReadonlyArray<string>, env: Re
   }).pipe(Effect.scoped, Effect.provide(NodeServices.layer), Effect.orDie)
 
 export { freePort, type RunningProcess, startCommand, startNode } from "../../scripts/bench/processes.ts"
+
+/**
+ * Starts a service on a port found free, and again on another when that one was taken before the service bound it
+ * (EADDRINUSE: a service takes seconds to start, and another test's socket got the port first, which a busy run
+ * sees), up to three tries. The port it listens on comes with what `start` gives.
+ */
+export const onFreePort = <A extends object, E, R>(
+  start: (port: number) => Effect.Effect<A, E, R>,
+  tries = 3
+): Effect.Effect<A & { readonly port: number }, E, R> =>
+  Effect.flatMap(freePort(), (port) =>
+    start(port).pipe(
+      Effect.map((started) => ({ ...started, port })),
+      Effect.catchDefect((defect) =>
+        tries > 1 && String(defect).includes("EADDRINUSE") ? onFreePort(start, tries - 1) : Effect.die(defect)
+      )
+    ))
 
 /** Whether a process with this pid is still running. */
 export const isAlive = (pid: number) => {

@@ -15,7 +15,7 @@ import { givenCrashPartner } from "../support/CrashPartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
-import { freePort, startNode } from "../support/process.ts"
+import { onFreePort, startNode } from "../support/process.ts"
 
 const books = new PartnerBooks()
 
@@ -41,17 +41,19 @@ const given = (c: Case) =>
     const brl = yield* crash.givenRow("50", "BRL")
     const service = (env: Record<string, string> = {}) =>
       Effect.gen(function*() {
-        const port = yield* freePort()
-        const running = yield* startNode(["src/main.ts"], {
-          DATABASE_URL: crash.databaseUrl,
-          PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
-          CRYPTO_CURRENCIES: "BTC",
-          PORT: String(port),
-          HOST: "127.0.0.1",
-          CATALOG_REFRESH_INTERVAL: "24 hours",
-          CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
-          ...env
-        }, /Listening on/)
+        const running = yield* onFreePort((port) =>
+          startNode(["src/main.ts"], {
+            DATABASE_URL: crash.databaseUrl,
+            PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
+            CRYPTO_CURRENCIES: "BTC",
+            PORT: String(port),
+            HOST: "127.0.0.1",
+            CATALOG_REFRESH_INTERVAL: "24 hours",
+            CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
+            ...env
+          }, /Listening on/)
+        )
+        const port = running.port
         return { ...running, url: `http://127.0.0.1:${port}` }
       })
     const first = yield* service({ PARTNER_CALLBACK_TIMEOUT: "60 seconds", WALLET_PENDING_TIMEOUT: "120 seconds" })

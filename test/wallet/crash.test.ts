@@ -13,7 +13,7 @@ import { givenCrashPartner } from "../support/CrashPartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
-import { freePort, startNode } from "../support/process.ts"
+import { onFreePort, startNode } from "../support/process.ts"
 
 const books = new PartnerBooks()
 
@@ -23,16 +23,18 @@ const given = (player: string, balance: number) =>
     const { databaseUrl, sql, userCode } = yield* givenCrashPartner(books, "crash-partner", player, balance)
     const service = (env: Record<string, string> = {}) =>
       Effect.gen(function*() {
-        const port = yield* freePort()
-        const running = yield* startNode(["src/main.ts"], {
-          DATABASE_URL: databaseUrl,
-          PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
-          PORT: String(port),
-          HOST: "127.0.0.1",
-          CATALOG_REFRESH_INTERVAL: "24 hours",
-          CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
-          ...env
-        }, /Listening on/)
+        const running = yield* onFreePort((port) =>
+          startNode(["src/main.ts"], {
+            DATABASE_URL: databaseUrl,
+            PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
+            PORT: String(port),
+            HOST: "127.0.0.1",
+            CATALOG_REFRESH_INTERVAL: "24 hours",
+            CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
+            ...env
+          }, /Listening on/)
+        )
+        const port = running.port
         return { ...running, url: `http://127.0.0.1:${port}` }
       })
     const first = yield* service({ PARTNER_CALLBACK_TIMEOUT: "60 seconds", WALLET_PENDING_TIMEOUT: "120 seconds" })
