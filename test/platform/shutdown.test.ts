@@ -15,6 +15,23 @@ import { scopedDatabase } from "../support/TestDatabase.ts"
 
 const token = "pak_shutdown_test_000000000000000000000000000000"
 
+/** The service in a process of its own, on a database of its own, its casino PlayFiver at the fake (`aggregatorUrl`). */
+const startService = (aggregatorUrl: string, env: Record<string, string>) =>
+  Effect.flatMap(scopedDatabase(), (databaseUrl) =>
+    onFreePort((port) =>
+      startNode(["src/main.ts"], {
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DEMO_PARTNER_TOKEN: token,
+        CASINO_GATEWAY: "playfiver",
+        PLAYFIVER_BASE_URL: aggregatorUrl,
+        PLAYFIVER_AGENT_TOKEN: "agent",
+        PLAYFIVER_SECRET_KEY: "secret",
+        ...env
+      }, /Listening on/)
+    ))
+
 it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
   Effect.gen(function*() {
     const fake = yield* FakeUpstream
@@ -24,20 +41,9 @@ it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
         ? { kind: "delay", millis: 1_500, answer: healthyAggregator(call) }
         : healthyAggregator(call)
     )
-    const databaseUrl = yield* scopedDatabase()
-    const { handle, output, outputEnded, port } = yield* onFreePort((port) =>
-      startNode(["src/main.ts"], {
-        DATABASE_URL: databaseUrl,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DEMO_PARTNER_TOKEN: token,
-        CASINO_GATEWAY: "playfiver",
-        PLAYFIVER_BASE_URL: fake.url,
-        PLAYFIVER_AGENT_TOKEN: "agent",
-        PLAYFIVER_SECRET_KEY: "secret",
-        CASINO_GATEWAY_TIMEOUT: "10 seconds"
-      }, /Listening on/)
-    )
+    const { handle, output, outputEnded, port } = yield* startService(fake.url, {
+      CASINO_GATEWAY_TIMEOUT: "10 seconds"
+    })
 
     const launch = yield* Effect.forkChild(Effect.promise(async () => {
       const response = await fetch(`http://127.0.0.1:${port}/api/partner/v1/launch`, {
@@ -47,8 +53,11 @@ it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
       })
       return { status: response.status, body: await response.json() as { data?: { launch?: { url?: string } } } }
     }))
-    yield* eventually(Effect.sync(() => fake.calls.some((call) => call.path === "/api/v2/game_launch")), (sent) =>
-      sent, "the launch waiting on the aggregator")
+    yield* eventually(
+      Effect.sync(() => fake.calls.some((call) => call.path === "/api/v2/game_launch")),
+      (sent) => sent,
+      "the launch waiting on the aggregator"
+    )
     process.kill(Number(handle.pid), "SIGTERM")
 
     const answered = yield* Fiber.join(launch)
@@ -59,9 +68,7 @@ it.live("SIGTERM: in-flight requests finish, then the process exits", () =>
     assert.strictEqual(Number(exitCode), 0, output.join("\n"))
     // The last request was logged before the process went away.
     assert.isTrue(
-      output.some((line) =>
-        line.includes("\"path\":\"/api/partner/v1/launch\"") && line.includes("\"status\":200")
-      ),
+      output.some((line) => line.includes("\"path\":\"/api/partner/v1/launch\"") && line.includes("\"status\":200")),
       output.join("\n")
     )
   }).pipe(
@@ -76,21 +83,10 @@ it.live(
       const fake = yield* FakeUpstream
       // The aggregator never answers a launch; the service would wait 10 minutes for it.
       fake.script((call) => call.path === "/api/v2/game_launch" ? { kind: "hang" } : healthyAggregator(call))
-      const databaseUrl = yield* scopedDatabase()
-      const { handle, output, outputEnded, port } = yield* onFreePort((port) =>
-        startNode(["src/main.ts"], {
-          DATABASE_URL: databaseUrl,
-          PORT: String(port),
-          HOST: "127.0.0.1",
-          DEMO_PARTNER_TOKEN: token,
-          CASINO_GATEWAY: "playfiver",
-          PLAYFIVER_BASE_URL: fake.url,
-          PLAYFIVER_AGENT_TOKEN: "agent",
-          PLAYFIVER_SECRET_KEY: "secret",
-          CASINO_GATEWAY_TIMEOUT: "10 minutes",
-          SHUTDOWN_TIMEOUT: "2 seconds"
-        }, /Listening on/)
-      )
+      const { handle, output, outputEnded, port } = yield* startService(fake.url, {
+        CASINO_GATEWAY_TIMEOUT: "10 minutes",
+        SHUTDOWN_TIMEOUT: "2 seconds"
+      })
 
       const launch = yield* Effect.forkChild(Effect.promise(async () => {
         try {

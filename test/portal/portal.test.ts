@@ -11,40 +11,18 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import type { Page } from "playwright-core"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
-import { givenAdmin, testPassword } from "../support/AdminConsole.ts"
+import { givenAdmin } from "../support/AdminConsole.ts"
 import { Browser, newPage, screenshot, serverUrl, step } from "../support/Browser.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { eventually, live } from "../support/live.ts"
+import { logIn, openSection as open, ready } from "../support/PanelSteps.ts"
 import { givenPortalUser } from "../support/Portal.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { bearer, givenPartner, request } from "../support/TestApp.ts"
 import { givenPlayer, givenWalletPlayer, WalletApp, winBet } from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
-
-/** The page is drawn: the shell marks its main region once a page's data has arrived. */
-const ready = (page: Page) => step(() => page.waitForSelector("main[data-ready=true]"))
-
-/** Logs in on a panel's log-in page (`/admin` or `/portal`) and waits for its pages. */
-const logIn = (page: Page, panel: "/admin" | "/portal", email: string, password = testPassword) =>
-  Effect.gen(function*() {
-    const base = yield* serverUrl
-    yield* step(() => page.goto(`${base}${panel}`))
-    yield* ready(page)
-    yield* step(() => page.getByLabel("E-mail").fill(email))
-    yield* step(() => page.getByLabel("Password").fill(password))
-    yield* step(() => page.getByRole("button", { name: "Log in" }).click())
-    yield* step(() => page.getByRole("button", { name: "Log out" }).waitFor())
-    yield* ready(page)
-  })
-
-/** Goes to a section through the navigation, as a person does, and waits for it to be drawn. */
-const open = (page: Page, section: string) =>
-  Effect.andThen(
-    step(() => page.getByRole("navigation").getByRole("link", { name: section, exact: true }).click()),
-    ready(page)
-  )
 
 /** Accepts the next confirmation the page asks. */
 const confirming = (page: Page, action: () => Promise<unknown>) =>

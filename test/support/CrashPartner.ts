@@ -1,3 +1,4 @@
+import { onFreePort, startNode } from "./process.ts"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
@@ -50,3 +51,23 @@ export const givenCrashPartner = (
     const player = yield* givenRow(balance, currency)
     return { databaseUrl, sql, givenRow, ...player }
   })
+
+/**
+ * An instance of the service in a process of its own on `databaseUrl` (its catalogues' refreshes out of the way),
+ * reachable at `url`: what a crash test kills and starts again.
+ */
+export const startCrashService = (databaseUrl: string, env: Record<string, string> = {}) =>
+  Effect.map(
+    onFreePort((port) =>
+      startNode(["src/main.ts"], {
+        DATABASE_URL: databaseUrl,
+        PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        CATALOG_REFRESH_INTERVAL: "24 hours",
+        CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
+        ...env
+      }, /Listening on/)
+    ),
+    (running) => ({ ...running, url: `http://127.0.0.1:${running.port}` })
+  )

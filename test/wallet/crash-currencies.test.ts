@@ -11,11 +11,10 @@ import { Effect, Fiber, Layer } from "effect"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { knownCurrency } from "../../src/domain/Currency.ts"
 import { amountOnWire, minorOf } from "../../src/domain/Money.ts"
-import { givenCrashPartner } from "../support/CrashPartner.ts"
+import { givenCrashPartner, startCrashService } from "../support/CrashPartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
-import { onFreePort, startNode } from "../support/process.ts"
 
 const books = new PartnerBooks()
 
@@ -40,22 +39,7 @@ const given = (c: Case) =>
     const crash = yield* givenCrashPartner(books, `crash-${c.currency.toLowerCase()}`, external, c.start, c.currency)
     const brl = yield* crash.givenRow("50", "BRL")
     const service = (env: Record<string, string> = {}) =>
-      Effect.gen(function*() {
-        const running = yield* onFreePort((port) =>
-          startNode(["src/main.ts"], {
-            DATABASE_URL: crash.databaseUrl,
-            PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
-            CRYPTO_CURRENCIES: "BTC",
-            PORT: String(port),
-            HOST: "127.0.0.1",
-            CATALOG_REFRESH_INTERVAL: "24 hours",
-            CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
-            ...env
-          }, /Listening on/)
-        )
-        const port = running.port
-        return { ...running, url: `http://127.0.0.1:${port}` }
-      })
+      startCrashService(crash.databaseUrl, { CRYPTO_CURRENCIES: "BTC", ...env })
     const first = yield* service({ PARTNER_CALLBACK_TIMEOUT: "60 seconds", WALLET_PENDING_TIMEOUT: "120 seconds" })
     const [agent] = yield* crash.sql<{ value: string }>`
       SELECT value FROM service_secrets WHERE name = 'sandbox_agent_secret'

@@ -9,11 +9,10 @@ import { NodeServices } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
 import { Effect, Fiber, Layer } from "effect"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
-import { givenCrashPartner } from "../support/CrashPartner.ts"
+import { givenCrashPartner, startCrashService } from "../support/CrashPartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
-import { onFreePort, startNode } from "../support/process.ts"
 
 const books = new PartnerBooks()
 
@@ -21,22 +20,7 @@ const books = new PartnerBooks()
 const given = (player: string, balance: number) =>
   Effect.gen(function*() {
     const { databaseUrl, sql, userCode } = yield* givenCrashPartner(books, "crash-partner", player, balance)
-    const service = (env: Record<string, string> = {}) =>
-      Effect.gen(function*() {
-        const running = yield* onFreePort((port) =>
-          startNode(["src/main.ts"], {
-            DATABASE_URL: databaseUrl,
-            PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
-            PORT: String(port),
-            HOST: "127.0.0.1",
-            CATALOG_REFRESH_INTERVAL: "24 hours",
-            CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
-            ...env
-          }, /Listening on/)
-        )
-        const port = running.port
-        return { ...running, url: `http://127.0.0.1:${port}` }
-      })
+    const service = (env: Record<string, string> = {}) => startCrashService(databaseUrl, env)
     const first = yield* service({ PARTNER_CALLBACK_TIMEOUT: "60 seconds", WALLET_PENDING_TIMEOUT: "120 seconds" })
     const [agent] = yield* sql<{ value: string }>`SELECT value FROM service_secrets WHERE name = 'sandbox_agent_secret'`
     const winBet = (url: string, txnId: string, bet: number, win: number) =>
