@@ -59,17 +59,7 @@ export const privateKeyOf = (text: string): Result.Result<KeyObject, string> => 
       "is not an unencrypted RSA private key in PEM (-----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----)"
     )
   }
-  let key: KeyObject
-  try {
-    key = createPrivateKey({ key: pem, format: "pem" })
-  } catch {
-    return Result.fail("could not be read as a PEM private key (damaged or truncated text)")
-  }
-  if (key.asymmetricKeyType !== "rsa") return Result.fail(`is a ${key.asymmetricKeyType} key, not an RSA key`)
-  if (modulusBits(key) < minimumKeyBits) {
-    return Result.fail(`is a ${modulusBits(key)}-bit RSA key; Hub88 keys have at least ${minimumKeyBits} bits`)
-  }
-  return Result.succeed(key)
+  return rsaKeyOf(() => createPrivateKey({ key: pem, format: "pem" }), "private")
 }
 
 /** Hub88's public key from PEM text (SPKI, `BEGIN PUBLIC KEY`), or why not. */
@@ -81,11 +71,16 @@ export const publicKeyOf = (text: string): Result.Result<KeyObject, string> => {
   if (!pem.startsWith("-----BEGIN PUBLIC KEY-----")) {
     return Result.fail("is not a public key in SPKI PEM (-----BEGIN PUBLIC KEY-----)")
   }
+  return rsaKeyOf(() => createPublicKey({ key: pem, format: "pem" }), "public")
+}
+
+/** A key read by `read`, kept only when it is an RSA key of Hub88's size; or why not. */
+const rsaKeyOf = (read: () => KeyObject, kind: "private" | "public"): Result.Result<KeyObject, string> => {
   let key: KeyObject
   try {
-    key = createPublicKey({ key: pem, format: "pem" })
+    key = read()
   } catch {
-    return Result.fail("could not be read as a PEM public key (damaged or truncated text)")
+    return Result.fail(`could not be read as a PEM ${kind} key (damaged or truncated text)`)
   }
   if (key.asymmetricKeyType !== "rsa") return Result.fail(`is a ${key.asymmetricKeyType} key, not an RSA key`)
   if (modulusBits(key) < minimumKeyBits) {
