@@ -86,8 +86,12 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
    * removed since (a test environment's players cleared) may still be named here: the write then finds no player.
    */
   identityByUserCode(userCode: number): Effect.Effect<Option.Option<PlayerIdentity>>
-  /** The partner told us the player's balance (kept only for a player with a mirror: never a shadow one). */
-  confirmBalance(playerId: number, balance: Minor): Effect.Effect<void>
+  /**
+   * The partner told us the player's balance: kept as the mirror (only for a player with one: never a shadow one)
+   * when `stillCurrent` holds with the mirror locked, so a decision written while the partner was asked is never
+   * overwritten by an answer that may not include it. False: not kept.
+   */
+  confirmBalance(playerId: number, balance: Minor, stillCurrent: Effect.Effect<boolean>): Effect.Effect<boolean>
   /** The mirror, locked until the surrounding transaction ends: decisions made from it take turns. Null: a shadow player. */
   lockBalance(playerId: number): Effect.Effect<Minor | null>
   /** The partner's player mode. */
@@ -222,9 +226,15 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
         findById: (id) => Effect.orDie(findById(id)),
         findByIds: (ids) => ids.length === 0 ? Effect.succeed([]) : Effect.orDie(findByIds(ids)),
         findByUserCode: (userCode) => Effect.orDie(findByUserCode(userCode)),
-        confirmBalance: (playerId, balance) =>
-          sql`UPDATE partner_players SET balance = ${String(balance)}, updated_at = now()
-              WHERE id = ${playerId} AND balance IS NOT NULL`.pipe(Effect.asVoid, Effect.orDie),
+        confirmBalance: (playerId, balance, stillCurrent) =>
+          sql.withTransaction(Effect.gen(function*() {
+            // Locked as a decision locks it: one in flight is committed (and seen by stillCurrent) or waits.
+            if ((yield* lockBalance(playerId)).balance === null || !(yield* stillCurrent)) return false
+            yield* sql`UPDATE partner_players SET balance = ${
+              String(balance)
+            }, updated_at = now() WHERE id = ${playerId}`
+            return true
+          })).pipe(Effect.orDie),
         lockBalance: (playerId) =>
           lockBalance(playerId).pipe(
             Effect.map((row) => row.balance),
@@ -290,7 +300,12 @@ export class PartnerPlayers extends Context.Service<PartnerPlayers, {
             identityOf
           )
         ),
-      confirmBalance: (playerId, balance) => Effect.sync(() => update(playerId, balance)),
+      confirmBalance: (playerId, balance, stillCurrent) =>
+        Effect.gen(function*() {
+          if ((players.get(playerId)?.balance ?? null) === null || !(yield* stillCurrent)) return false
+          update(playerId, balance)
+          return true
+        }),
       lockBalance: (playerId) => Effect.sync(() => players.get(playerId)?.balance ?? null),
       modeOf: (partnerId) => Effect.sync(() => modes.get(partnerId) ?? "persisted"),
       setMode: (partnerId, mode) =>

@@ -24,8 +24,11 @@ const balanceTries = 3
 
 /**
  * What the wallet asks a partner about one of its players: to take a stake,
- * or its balance. A persisted player's answer is the partner's as it comes:
- * the service keeps a mirror of its own. A shadow player's balance is kept
+ * or its balance. A persisted player's stake is asked as it comes: the
+ * service keeps a mirror of its own. Their balance is asked after their
+ * delivery queue, as a shadow player's is below, so that an answer the
+ * mirror takes never leaves out a win or a stake given back that was already
+ * decided (the mirror would lose it). A shadow player's balance is kept
  * nowhere here, so the partner's balance is all there is, and it must take in
  * every decision already made: the player's delivery queue of notifications
  * (wins, refunds, rollbacks) is delivered first, in the call's own time; what
@@ -37,6 +40,17 @@ const balanceTries = 3
 export class PartnerAsks extends Context.Service<PartnerAsks, {
   /** Asks the partner (a `bet` or a `balance` callback) about `player`. */
   ask(player: PartnerPlayer, target: CallbackTarget, eventId: string, body: string): Effect.Effect<PartnerAnswer>
+  /**
+   * Asks the partner for `player`'s balance (a `balance` callback) after their delivery queue, whatever the player's
+   * mode: the answer takes in every notification already decided. `stillCurrent` tells, when run, whether no callback
+   * of the player's was written since it was asked: only then may the answer replace the ledger's mirror.
+   */
+  askBalance(
+    player: PartnerPlayer,
+    target: CallbackTarget,
+    eventId: string,
+    body: string
+  ): Effect.Effect<{ readonly answer: PartnerAnswer; readonly stillCurrent: Effect.Effect<boolean> }>
   /** A shadow player's balance as its partner holds it now. */
   shadowBalance(player: PartnerPlayer): Effect.Effect<ShadowBalance>
   /** Whether no callback of the player was written since the balance `asked` was asked (inside a decision's transaction). */
@@ -69,6 +83,7 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
             if (delivered.away) {
               return {
                 answer: { _tag: "Unavailable", reason: delivered.reason } as PartnerAnswer,
+                before,
                 callbacks: before,
                 current: true
               }
@@ -79,14 +94,14 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
             delivered._tag === "Stalled" ? delivered.owed : 0n
           )
           const after = yield* repo.countOf(player.id)
-          return { answer, callbacks: after, current: after === before }
+          return { answer, before, callbacks: after, current: after === before }
         }
       )
 
       const shadowBalance = Effect.fn("PartnerAsks.shadowBalance")(function*(player: PartnerPlayer) {
         const target = yield* targets.get(player.partnerId, player.environment)
         if (!canBet(target)) return { balance: null, callbacks: yield* repo.countOf(player.id) }
-        let asked = { answer: { _tag: "UnknownPlayer" } as PartnerAnswer, callbacks: 0, current: false }
+        let asked = { answer: { _tag: "UnknownPlayer" } as PartnerAnswer, before: 0, callbacks: 0, current: false }
         for (let tries = 0; tries < balanceTries && !asked.current; tries++) {
           const request = balanceBody(
             partyOf(player, target.value.partnerSlug),
@@ -118,6 +133,16 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
           player.balance === null
             ? askShadow(player, target, eventId, body)
             : callbacks.ask(target, eventId, body, storedCurrency(player.currency)),
+        askBalance: (player, target, eventId, body) =>
+          player.balance === null
+            ? Effect.map(askShadow(player, target, eventId, body), (answer) => ({
+              answer,
+              stillCurrent: Effect.succeed(true)
+            }))
+            : Effect.map(askAfterQueue(player, target, eventId, body), (asked) => ({
+              answer: asked.answer,
+              stillCurrent: Effect.map(repo.countOf(player.id), (n) => n === asked.before)
+            })),
         shadowBalance,
         isCurrent: (player, asked) => Effect.map(repo.countOf(player.id), (n) => n === asked.callbacks)
       })

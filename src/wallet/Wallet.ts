@@ -261,7 +261,7 @@ export class Wallet extends Context.Service<Wallet, {
         // A shadow player has no balance here to answer with: only the partner knows it (0 when it cannot say).
         if (target.value.callbackUrl === null) return accepted(player.balance ?? 0n)
         const asked = balanceBody(partyOf(player, target.value.partnerSlug), yield* now)
-        const answer = yield* asks.ask(player, target.value, asked.eventId, asked.body)
+        const { answer, stillCurrent } = yield* asks.askBalance(player, target.value, asked.eventId, asked.body)
         switch (answer._tag) {
           case "Unavailable":
             // A balance moves no money: the last one the partner confirmed is a fair answer while it is away.
@@ -274,8 +274,13 @@ export class Wallet extends Context.Service<Wallet, {
           case "InsufficientFunds":
           case "Balance": {
             const confirmed = answer.balance ?? player.balance ?? 0n
-            yield* players.confirmBalance(player.id, confirmed)
-            return accepted(confirmed)
+            if (player.balance === null || (yield* players.confirmBalance(player.id, confirmed, stillCurrent))) {
+              return accepted(confirmed)
+            }
+            // A decision of the player's was written while the partner was asked: the mirror holds it, the answer
+            // may not.
+            const latest = yield* players.findById(player.id)
+            return accepted(Option.getOrUndefined(latest)?.balance ?? confirmed)
           }
         }
       })

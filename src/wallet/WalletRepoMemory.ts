@@ -76,7 +76,7 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       Effect.gen(function*() {
         transactions.set(txnKey(transaction), transaction)
         if (outcome?.mirror !== null && outcome?.mirror !== undefined) {
-          yield* players.confirmBalance(transaction.playerId, outcome.mirror)
+          yield* players.confirmBalance(transaction.playerId, outcome.mirror, Effect.succeed(true))
         }
         for (const callback of written) callbacks.push({ ...callback, transactionRef: transaction.ref })
         return transaction

@@ -4,24 +4,27 @@
  * exact to the minor unit, and nothing is left pending.
  */
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import {
   assertHub88Conserved,
   betOf,
+  gameCode,
   givenHub88Player,
   hub88Call,
   Hub88WalletApp,
+  implied,
   rollbackOf,
   winOf
 } from "../support/Hub88Wallet.ts"
-import { live } from "../support/live.ts"
+import { eventually, live } from "../support/live.ts"
 
 const books = new PartnerBooks()
 const restore = Effect.sync(() => {
   books.behaviour = "fine"
   books.delayMillis = 1_500
+  books.failNotifications = 0
 })
 
 layer(Hub88WalletApp(books), live)("Hub88's wallet calls under races", (it) => {
@@ -91,4 +94,53 @@ layer(Hub88WalletApp(books), live)("Hub88's wallet calls under races", (it) => {
         assert.strictEqual(books.receivedFor(transactionEventId("bet", `hr-r-bet-${i}`, "hub88")).length, 1)
       }
     }))
+
+  // Hub88 rolls a bet back when its answer is late, and resends the bet: all three meet the bet still at the partner.
+  for (const [currency, stake] of [["JPY", 700n], ["KWD", 1_250n]] as const) {
+    it.effect(`${currency}: a rollback and two copies of its bet while the bet waits at the partner: the stake back once, told exactly`, () =>
+      Effect.gen(function*() {
+        const player = yield* givenHub88Player(books, currency, 5_000n)
+        const txn = `hr-pending-${currency}`
+        const bet = betOf(player, txn, implied(stake, currency))
+        books.behaviour = "slow"
+        books.delayMillis = 600
+        const first = yield* Effect.forkChild(hub88Call("/transaction/bet", bet))
+        yield* eventually(
+          Effect.sync(() => books.receivedFor(transactionEventId("bet", txn, "hub88")).length),
+          (received) => received === 1,
+          "the partner was asked for the stake"
+        )
+        // The rollback's notification fails once: it waits for its retry when Hub88 asks the balance below.
+        books.failNotifications = 1
+        const [undone, ...copies] = yield* Effect.all([
+          hub88Call("/transaction/rollback", rollbackOf(player, `${txn}-rb`, txn)),
+          hub88Call("/transaction/bet", bet),
+          hub88Call("/transaction/bet", bet)
+        ], { concurrency: "unbounded" })
+        const staked = yield* Fiber.join(first)
+        books.behaviour = "fine"
+        assert.deepStrictEqual([undone.status, undone.balance], ["RS_OK", implied(5_000n, currency)])
+        // The bet's copies replay its answer, the stake taken; the rollback that followed gave it back.
+        for (const answer of [staked, ...copies]) {
+          assert.deepStrictEqual([answer.status, answer.balance], ["RS_OK", implied(5_000n - stake, currency)])
+        }
+        assert.strictEqual(books.receivedFor(transactionEventId("bet", txn, "hub88")).length, 1)
+        yield* eventually(
+          Effect.sync(() =>
+            books.received.filter((got) => got.kind === "rollback" && got.body.rolls_back !== undefined)
+          ),
+          (sent) => sent.some((got) => got.body.player?.external_player_id === player.external),
+          "the rollback's notification was tried and failed"
+        )
+        assert.strictEqual(books.balanceOf(player.wallet), 5_000n - stake, "the partner has not applied it yet")
+        // Asked while the notification waits for its retry: it is delivered first, so the answer includes it.
+        const told = yield* hub88Call("/user/balance", { user: player.user, token: player.token, game_code: gameCode })
+        const { held, ledger } = yield* assertHub88Conserved(books, player, told)
+        assert.strictEqual(held, 5_000n, "the stake came back, once")
+        assert.deepStrictEqual(ledger.map((row) => [row.kind, row.amount]), [
+          ["bet", String(-stake)],
+          ["rollback", String(stake)]
+        ])
+      }).pipe(Effect.ensuring(restore)))
+  }
 })

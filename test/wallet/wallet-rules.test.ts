@@ -293,7 +293,7 @@ layer(RulesLive)("the wallet's rules over memory", (it) => {
       const wallet = yield* Wallet
       yield* wallet.handle(bet("m-4", { bet: 1_000, win: 6_000 }, "m-round-4"), "live")
       // The player spent the win elsewhere: the partner says 20.00.
-      yield* (yield* PartnerPlayers).confirmBalance(player.id, 2_000n)
+      yield* (yield* PartnerPlayers).confirmBalance(player.id, 2_000n, Effect.succeed(true))
       const refunded = yield* wallet.handle(refundOf("m-r4", "m-round-4"), "live")
       assert.deepStrictEqual(refunded, { _tag: "Accepted", balance: 0n })
       const entry = Option.getOrThrow(yield* (yield* WalletRepo).findTransaction("live", "sandbox", "refund", "m-r4"))
