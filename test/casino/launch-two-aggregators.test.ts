@@ -145,4 +145,28 @@ layer(TwoAggregatorsApp(), live)("CASINO_GATEWAY=playfiver,hub88", (it) => {
       for (const aggregator of status.data.aggregators) assert.isNotNull(aggregator.last_catalog_sync)
       assert.isTrue(status.data.aggregator_configured)
     }))
+
+  it.effect("a test token reaches only the sandbox aggregator: its catalogue, its launch; neither fake is called", () =>
+    Effect.gen(function*() {
+      yield* givenSyncedCatalog
+      const { test } = yield* givenPartner()
+      const fake = yield* FakeUpstream
+      fake.reset()
+      const client = yield* partnerClient(test.token)
+      const providers = yield* client.casino.providers()
+      assert.strictEqual(providers.partner.environment, "test")
+      assert.notInclude(providers.data.list.map((p) => p.provider), "crazy-tooth-studio", "no Hub88 studio")
+      const games = yield* client.casino.games({ query: { per_page: 100 } })
+      assert.notInclude(games.data.games.map((g) => g.game_code), "clt_dragonrising")
+      const refused = yield* refusal(
+        client.casino.launch({ payload: launch({ provider: "crazy-tooth-studio", game_code: "clt_dragonrising" }) })
+      )
+      assert.includeMembers(Object.keys(refused ?? {}), ["provider"])
+      const game = games.data.games[0]
+      const launched = yield* client.casino.launch({
+        payload: launch({ provider: game.provider, game_code: game.game_code })
+      })
+      assert.match(launched.data.launch.url, /\/sandbox\/casino\/play\/test\./)
+      assert.deepStrictEqual(fake.calls.map((call) => call.path), [], "no call reached PlayFiver or Hub88")
+    }))
 })
