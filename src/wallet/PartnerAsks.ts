@@ -19,23 +19,18 @@ export interface ShadowBalance {
   readonly callbacks: number
 }
 
-/** Times a shadow player's balance is asked again because a callback of theirs was written while it was asked. */
+/** Times a balance is asked again because a callback of the player's was written while it was asked. */
 const balanceTries = 3
 
 /**
- * What the wallet asks a partner about one of its players: to take a stake,
- * or its balance. A persisted player's stake is asked as it comes: the
- * service keeps a mirror of its own. Their balance is asked after their
- * delivery queue, as a shadow player's is below, so that an answer the
- * mirror takes never leaves out a win or a stake given back that was already
- * decided (the mirror would lose it). A shadow player's balance is kept
- * nowhere here, so the partner's balance is all there is, and it must take in
- * every decision already made: the player's delivery queue of notifications
- * (wins, refunds, rollbacks) is delivered first, in the call's own time; what
- * could not be delivered is added (what the partner holds once it arrives); a
- * partner that could not be reached a moment ago is not waited for again; and
- * the balance is asked again when another callback of the player was written
- * while it was asked (that decision may or may not be in it).
+ * What the wallet asks a partner about one of its players: to take a stake, or its balance. Either way the partner's
+ * answer must take in every decision already made, since it is what the aggregator is told and (for a persisted
+ * player) what the mirror becomes: the player's delivery queue of notifications (wins, refunds, rollbacks) is
+ * delivered first, in the call's own time; what could not be delivered is added when it is a credit (what the partner
+ * holds once it arrives); a partner that could not be reached a moment ago is not waited for again; and the balance
+ * is asked again when another callback of the player was written while it was asked (that decision may or may not be
+ * in it). Before, a persisted player's stake was asked as it came, and an answer lacking a rollback still on its way
+ * became the mirror and the aggregator's balance.
  */
 export class PartnerAsks extends Context.Service<PartnerAsks, {
   /** Asks the partner (a `bet` or a `balance` callback) about `player`. */
@@ -64,14 +59,14 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
       const repo = yield* OutboxRepo
       const targets = yield* CallbackTargets
 
-      /** One ask of a shadow player's partner, after their delivery queue; whether a callback of theirs was written meanwhile. */
+      /** One ask of the partner, after the player's delivery queue; whether a callback of theirs was written meanwhile. */
       const askAfterQueue = Effect.fn("PartnerAsks.askAfterQueue")(
         function*(player: PartnerPlayer, target: CallbackTarget, eventId: string, body: string) {
           const before = yield* repo.countOf(player.id)
           const delivered = yield* outbox.catchUp(player.id, storedCurrency(player.currency))
           if (delivered._tag === "Stalled") {
             yield* Effect.logWarning(
-              "A shadow player's notifications were not all delivered before the partner was asked"
+              "A player's notifications were not all delivered before the partner was asked"
             ).pipe(
               Effect.annotateLogs({
                 partner_id: player.partnerId,
@@ -116,7 +111,7 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
         }
       })
 
-      const askShadow = Effect.fn("PartnerAsks.askShadow")(
+      const askAfterDecisions = Effect.fn("PartnerAsks.askAfterDecisions")(
         function*(player: PartnerPlayer, target: CallbackTarget, eventId: string, body: string) {
           const asked = yield* askAfterQueue(player, target, eventId, body)
           if (asked.current || asked.answer._tag !== "Balance") return asked.answer
@@ -129,13 +124,10 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
       )
 
       return PartnerAsks.of({
-        ask: (player, target, eventId, body) =>
-          player.balance === null
-            ? askShadow(player, target, eventId, body)
-            : callbacks.ask(target, eventId, body, storedCurrency(player.currency)),
+        ask: askAfterDecisions,
         askBalance: (player, target, eventId, body) =>
           player.balance === null
-            ? Effect.map(askShadow(player, target, eventId, body), (answer) => ({
+            ? Effect.map(askAfterDecisions(player, target, eventId, body), (answer) => ({
               answer,
               stillCurrent: Effect.succeed(true)
             }))

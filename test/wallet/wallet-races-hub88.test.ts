@@ -143,4 +143,23 @@ layer(Hub88WalletApp(books), live)("Hub88's wallet calls under races", (it) => {
         ])
       }).pipe(Effect.ensuring(restore)))
   }
+
+  it.effect("a bet asked while a rollback's notification waits for its retry: delivered first, so the answer has it", () =>
+    Effect.gen(function*() {
+      const player = yield* givenHub88Player(books, "KWD", 5_000n)
+      yield* hub88Call("/transaction/bet", betOf(player, "hr-next-1", implied(2_000n, "KWD")))
+      books.failNotifications = 1
+      const undone = yield* hub88Call("/transaction/rollback", rollbackOf(player, "hr-next-rb", "hr-next-1"))
+      assert.deepStrictEqual([undone.status, undone.balance], ["RS_OK", implied(5_000n, "KWD")])
+      yield* eventually(
+        Effect.sync(() => books.failNotifications),
+        (left) => left === 0,
+        "the rollback's notification was tried and failed"
+      )
+      assert.strictEqual(books.balanceOf(player.wallet), 3_000n, "the partner has not applied it yet")
+      const next = yield* hub88Call("/transaction/bet", betOf(player, "hr-next-2", implied(125n, "KWD")))
+      assert.deepStrictEqual([next.status, next.balance], ["RS_OK", implied(4_875n, "KWD")])
+      const { held } = yield* assertHub88Conserved(books, player, next)
+      assert.strictEqual(held, 4_875n)
+    }).pipe(Effect.ensuring(restore)))
 })
