@@ -163,7 +163,12 @@ export const PostedSummary = Schema.Struct({
 export const PostedLine = Schema.Struct({
   record: Schema.optionalKey(Schema.Literal("transaction")),
   transaction_id: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255)),
-  kind: Schema.optionalKey(TransactionKind.annotate({ description: "bet (the default) or refund" })),
+  kind: Schema.optionalKey(
+    TransactionKind.annotate({
+      description:
+        "bet (the default), refund, credit or rollback (the last two: aggregators that send wins and rollbacks apart, such as Hub88)"
+    })
+  ),
   status: Schema.optionalKey(Schema.Literals(["applied", "refused"])),
   currency: Schema.optionalKey(PostedCurrencyCode.annotate({
     description: "The currency of its amounts; without it, the statement's transaction's currency"

@@ -203,15 +203,18 @@ export const currencyFilter = Schema.String.annotate({
   Schema.makeFilter((code: string) => knownCurrency(code) !== undefined, { message: currencyMessage })
 ).annotate({ message: currencyMessage })
 
+/** A transaction's kind as a filter: a credit and a rollback are the events of aggregators that send them (Hub88). */
+const transactionKindFilter = Schema.Literals(["bet", "refund", "credit", "rollback"]).annotate({
+  message: "The selected :attribute is invalid. Use bet, refund, credit or rollback."
+})
+
 /** What a list of transactions is filtered by (the partner portal lists them the same way). */
 export const transactionsQuery = {
   external_player_id: Schema.optional(Schema.String.annotate({ examples: ["player-42"] })),
   currency: Schema.optional(currencyFilter),
   round_id: Schema.optional(Schema.String.annotate({ examples: ["round-5521"] })),
   kind: Schema.optional(
-    Schema.Literals(["bet", "refund"]).annotate({
-      message: "The selected :attribute is invalid. Use bet or refund."
-    })
+    transactionKindFilter
   ),
   status: Schema.optional(
     Schema.Literals(["pending", "applied", "refused"]).annotate({
@@ -243,9 +246,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
       params: { transaction_id: StorableText },
       query: {
         kind: Schema.optional(
-          Schema.Literals(["bet", "refund"]).annotate({
-            message: "The selected :attribute is invalid. Use bet or refund."
-          })
+          transactionKindFilter
         )
       },
       success: Envelope(
@@ -255,9 +256,9 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
       ),
       error: NotFound
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
-      summary: "One transaction id: the bet and/or the refund that carried it",
+      summary: "One transaction id: every transaction of the partner's players that carried it",
       description: "A transaction is its kind and its id, so a refund may carry its bet's id: both are listed " +
-        "(narrow with `kind`). 404 when none of the partner's players has one."
+        "(narrow with `kind`: bet, refund, credit or rollback). 404 when none of the partner's players has one."
     }))
   )
   .add(

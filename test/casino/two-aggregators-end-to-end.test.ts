@@ -339,5 +339,14 @@ layer(TwoAggregatorsApp({ books, hub88Currencies: "BRL,KWD" }), live)("two aggre
         refunded.map((entry) => [entry.kind, entry.currency, wireMinor(entry.amount, brl)]),
         [["bet", "BRL", -333n], ["refund", "BRL", 333n]]
       )
+      // Hub88's kinds narrow a list as PlayFiver's do.
+      for (const [kind, ids] of [["credit", ["h-win-1", "h-win-2", "h-win-4"]], ["rollback", ["h-rb-3"]]] as const) {
+        const narrowed = yield* request("GET", `/api/partner/v1/wallet/transactions?kind=${kind}&per_page=200`, {
+          headers: bearer(token)
+        })
+        assert.strictEqual(narrowed.status, 200, JSON.stringify(narrowed.body))
+        const listed = (narrowed.body as { data: { transactions: ReadonlyArray<WireEntry> } }).data.transactions
+        assert.deepStrictEqual(listed.map((entry) => entry.transaction_id).sort(), [...ids], kind)
+      }
     }))
 })

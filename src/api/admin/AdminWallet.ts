@@ -31,7 +31,7 @@ export class AdminWalletGroup extends HttpApiGroup.make("wallet")
         currency: Schema.optional(currencyFilter),
         transaction_id: Schema.optional(Schema.String),
         round_id: Schema.optional(Schema.String),
-        kind: Schema.optional(literal(["bet", "refund"])),
+        kind: Schema.optional(literal(["bet", "refund", "credit", "rollback"])),
         status: Schema.optional(literal(["pending", "applied", "refused"])),
         from: Schema.optional(instant("start", "Created at or after")),
         to: Schema.optional(instant("end", "Created at or before")),
