@@ -90,6 +90,38 @@ const setGameEnabled = (command: "enable-game" | "disable-game") =>
       Command.provide(AdminLayers.casinoCatalog)
     )
 
+const aliasName = Argument.String("alias").pipe(
+  Argument.withDescription("The provider name taken as another studio's, as typed (\"PG Soft Games\") or its key")
+)
+
+const aliasList = Command.make("list", {}, () =>
+  Effect.gen(function*() {
+    const catalog = yield* CasinoCatalog
+    const aliases = [...(yield* catalog.studioAliases)].map(([alias, studio]) => ({ alias, studio }))
+    yield* printJson(aliases.sort((a, b) => a.alias.localeCompare(b.alias)))
+  })).pipe(Command.withDescription("The studio aliases kept (alias key -> studio key)"))
+
+const aliasSet = Command.make("set", {
+  alias: aliasName,
+  studio: Argument.String("studio").pipe(Argument.withDescription("The studio's name, as typed, or its key"))
+}, ({ alias, studio }) =>
+  Effect.gen(function*() {
+    const catalog = yield* CasinoAdmin
+    yield* printJson(yield* userFacing(catalog.setStudioAlias(cliActor, alias, studio)))
+  })).pipe(Command.withDescription("Take a provider name as another studio's (no chains); audited"))
+
+const aliasRemove = Command.make("remove", { alias: aliasName }, ({ alias }) =>
+  Effect.gen(function*() {
+    const catalog = yield* CasinoAdmin
+    yield* printJson(yield* userFacing(catalog.removeStudioAlias(cliActor, alias)))
+  })).pipe(Command.withDescription("Remove a studio alias; audited"))
+
+const casinoAlias = Command.make("alias").pipe(
+  Command.withDescription("The studio aliases: names the matching across aggregators misses, joined"),
+  Command.withSubcommands([aliasList, aliasSet, aliasRemove]),
+  Command.provide(AdminLayers.casinoCatalog)
+)
+
 const casinoCommand = Command.make("casino").pipe(
   Command.withDescription("The local casino catalog"),
   Command.withSubcommands([
@@ -98,7 +130,8 @@ const casinoCommand = Command.make("casino").pipe(
     setProviderEnabled("enable-provider"),
     setProviderEnabled("disable-provider"),
     setGameEnabled("enable-game"),
-    setGameEnabled("disable-game")
+    setGameEnabled("disable-game"),
+    casinoAlias
   ])
 )
 

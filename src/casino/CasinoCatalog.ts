@@ -12,7 +12,7 @@ import {
 } from "./CasinoCatalogRules.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
 import type { PageRequest } from "../domain/Paging.ts"
-import { type StudioServing, studioServings, unservedProviders } from "../domain/Studios.ts"
+import { type StudioAliasRefused, type StudioServing, studioServings, unservedProviders } from "../domain/Studios.ts"
 import { CasinoStudioRepo } from "./CasinoStudioRepo.ts"
 
 export type { GameQuery } from "./CasinoCatalogRepo.ts"
@@ -97,9 +97,12 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
   readonly studios: Effect.Effect<ReadonlyArray<StudioServing>>
   /** The operator's choice of the aggregator serving `studio` (a studio key). */
   setStudioServer(studio: string, aggregator: string): Effect.Effect<void>
-  /** The operator's alias: the provider name key `alias` is the studio `studio`. */
-  setStudioAlias(alias: string, studio: string): Effect.Effect<void>
-  removeStudioAlias(alias: string): Effect.Effect<boolean>
+  /** The operator's aliases: alias key -> studio key. */
+  readonly studioAliases: Effect.Effect<ReadonlyMap<string, string>>
+  /** The operator's alias: the provider name key `alias` is the studio `studio`; answers the studio it was before. */
+  setStudioAlias(alias: string, studio: string): Effect.Effect<Option.Option<string>, StudioAliasRefused>
+  /** Answers the studio the alias was, none when there was no such alias. */
+  removeStudioAlias(alias: string): Effect.Effect<Option.Option<string>>
   setProviderEnabled(ref: string, enabled: boolean): Effect.Effect<CasinoProvider, UnknownProvider>
   setGameEnabled(providerRef: string, gameCode: string, enabled: boolean): Effect.Effect<CasinoGame, UnknownGame>
 }>()("partner-api/casino/CasinoCatalog") {
@@ -191,7 +194,7 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
           Effect.flatMap(unserved, (left) => repo.findGame(canonical, gameCode, left))
         )
       }
-      const ruleChange = <A>(effect: Effect.Effect<A>) => Effect.tap(effect, () => changed)
+      const ruleChange = <A, E>(effect: Effect.Effect<A, E>) => Effect.tap(effect, () => changed)
 
       return CasinoCatalog.of({
         enabledProviders: cached(
@@ -208,6 +211,7 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
         lastSyncs: repo.lastSyncs,
         studios,
         setStudioServer: (studio, aggregator) => ruleChange(studioRepo.setServer(studio, aggregator)),
+        studioAliases: studioRepo.aliases,
         setStudioAlias: (alias, studio) => ruleChange(studioRepo.setAlias(alias, studio)),
         removeStudioAlias: (alias) => ruleChange(studioRepo.removeAlias(alias)),
         setProviderEnabled,

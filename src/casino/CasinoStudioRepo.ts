@@ -1,5 +1,6 @@
-import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient, SqlSchema } from "effect/sql"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlError, SqlSchema } from "effect/sql"
+import { studioAliasConflict, StudioAliasRefused } from "../domain/Studios.ts"
 
 /**
  * The operator's studio rules (domain/Studios.ts): which aggregator serves a studio several offer, and the aliases
@@ -12,8 +13,13 @@ export class CasinoStudioRepo extends Context.Service<CasinoStudioRepo, {
   setServer(studio: string, aggregator: string): Effect.Effect<void>
   /** Alias key -> studio key. */
   readonly aliases: Effect.Effect<ReadonlyMap<string, string>>
-  setAlias(alias: string, studio: string): Effect.Effect<void>
-  removeAlias(alias: string): Effect.Effect<boolean>
+  /**
+   * Sets `alias -> studio` unless studioAliasConflict refuses it against the aliases kept, checked and written as
+   * one step: two sets at once (`a -> b` and `b -> a`) cannot both pass. Answers the alias's studio before, if any.
+   */
+  setAlias(alias: string, studio: string): Effect.Effect<Option.Option<string>, StudioAliasRefused>
+  /** Removes an alias; answers its studio, none when there was no such alias. */
+  removeAlias(alias: string): Effect.Effect<Option.Option<string>>
 }>()("partner-api/casino/CasinoStudioRepo") {
   static readonly layerSql = Layer.effect(
     CasinoStudioRepo,
@@ -29,6 +35,15 @@ export class CasinoStudioRepo extends Context.Service<CasinoStudioRepo, {
         Result: Schema.Struct({ alias: Schema.String, studio: Schema.String }),
         execute: () => sql`SELECT alias, studio FROM casino_studio_aliases`
       })
+      const removed = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: Schema.Struct({ studio: Schema.String }),
+        execute: (alias) => sql`DELETE FROM casino_studio_aliases WHERE alias = ${alias} RETURNING studio`
+      })
+      const aliasMap = Effect.map(
+        Effect.orDie(aliases()),
+        (rows): ReadonlyMap<string, string> => new Map(rows.map((row) => [row.alias, row.studio]))
+      )
       return CasinoStudioRepo.of({
         servers: Effect.map(
           Effect.orDie(servers()),
@@ -40,20 +55,26 @@ export class CasinoStudioRepo extends Context.Service<CasinoStudioRepo, {
             Effect.asVoid,
             Effect.orDie
           ),
-        aliases: Effect.map(Effect.orDie(aliases()), (rows) => new Map(rows.map((row) => [row.alias, row.studio]))),
+        aliases: aliasMap,
         setAlias: (alias, studio) =>
-          sql`INSERT INTO casino_studio_aliases (alias, studio) VALUES (${alias}, ${studio})
-              ON CONFLICT (alias) DO UPDATE SET studio = EXCLUDED.studio`.pipe(Effect.asVoid, Effect.orDie),
-        removeAlias: (alias) =>
-          sql`DELETE FROM casino_studio_aliases WHERE alias = ${alias} RETURNING alias`.pipe(
-            Effect.map((rows) => rows.length > 0),
-            Effect.orDie
-          )
+          sql.withTransaction(Effect.gen(function*() {
+            // Every set takes the table's lock first (in the caller's transaction when there is one, so held until
+            // its audit row is written too): the check below reads aliases no other set is writing. Reads of the
+            // table go on meanwhile (the mode does not block SELECT); a removal cannot make a chain, so needs none.
+            yield* sql`LOCK TABLE casino_studio_aliases IN SHARE ROW EXCLUSIVE MODE`
+            const kept = yield* aliasMap
+            const refused = studioAliasConflict(kept, alias, studio)
+            if (refused !== undefined) return yield* refused
+            yield* sql`INSERT INTO casino_studio_aliases (alias, studio) VALUES (${alias}, ${studio})
+                       ON CONFLICT (alias) DO UPDATE SET studio = EXCLUDED.studio`
+            return Option.fromUndefinedOr(kept.get(alias))
+          })).pipe(Effect.catchIf(SqlError.isSqlError, Effect.die)),
+        removeAlias: (alias) => removed(alias).pipe(Effect.map(Option.map((row) => row.studio)), Effect.orDie)
       })
     })
   )
 
-  /** The same rules in memory, for tests without PostgreSQL. */
+  /** The same rules in memory, for tests without PostgreSQL; a set's check and write are one synchronous step. */
   static readonly layerMemory = Layer.sync(CasinoStudioRepo, () => {
     const servers = new Map<string, string>()
     const aliases = new Map<string, string>()
@@ -61,8 +82,20 @@ export class CasinoStudioRepo extends Context.Service<CasinoStudioRepo, {
       servers: Effect.sync(() => new Map(servers)),
       setServer: (studio, aggregator) => Effect.sync(() => void servers.set(studio, aggregator)),
       aliases: Effect.sync(() => new Map(aliases)),
-      setAlias: (alias, studio) => Effect.sync(() => void aliases.set(alias, studio)),
-      removeAlias: (alias) => Effect.sync(() => aliases.delete(alias))
+      setAlias: (alias, studio) =>
+        Effect.suspend(() => {
+          const refused = studioAliasConflict(aliases, alias, studio)
+          if (refused !== undefined) return Effect.fail(refused)
+          const before = Option.fromUndefinedOr(aliases.get(alias))
+          aliases.set(alias, studio)
+          return Effect.succeed(before)
+        }),
+      removeAlias: (alias) =>
+        Effect.sync(() => {
+          const before = Option.fromUndefinedOr(aliases.get(alias))
+          aliases.delete(alias)
+          return before
+        })
     })
   })
 }

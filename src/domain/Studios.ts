@@ -5,6 +5,7 @@
  * is served by one of them: the operator's choice when that aggregator offers it, otherwise the first in
  * CASINO_GATEWAY that does. The others' providers of that studio are neither listed nor launchable. Pure.
  */
+import { Result, Schema } from "effect"
 
 /** A studio's key: its name lower-cased, accents, spaces and punctuation left out ("PG Soft" and "pg-soft": "pgsoft"). */
 export const studioKey = (name: string): string =>
@@ -80,4 +81,87 @@ export const unservedProviders = (
     const server = servedBy.get(studioOf(listing.name, rules.aliases))
     return server !== undefined && server !== listing.aggregator
   }).map((listing) => listing.id)
+}
+
+/** The longest name an alias or its studio may be given as: a name, not a sentence. */
+export const studioNameMaxLength = 100
+
+/** How many aliases may be kept: the catalogue reads them all whenever it works out the studios. */
+export const studioAliasLimit = 500
+
+/** An alias the rules refuse; `field` is the name at fault (`alias` or `studio`), `reason` says why in words. */
+export class StudioAliasRefused extends Schema.TaggedError<StudioAliasRefused>()("StudioAliasRefused", {
+  field: Schema.Literals(["alias", "studio"]),
+  reason: Schema.String
+}) {
+  override get message() {
+    return this.reason
+  }
+}
+
+const keyOf = (field: "alias" | "studio", name: string): Result.Result<string, StudioAliasRefused> => {
+  if (name.length > studioNameMaxLength) {
+    return Result.fail(
+      new StudioAliasRefused({ field, reason: `The ${field} is longer than ${studioNameMaxLength} characters.` })
+    )
+  }
+  const key = studioKey(name)
+  return key === "" ?
+    Result.fail(
+      new StudioAliasRefused({ field, reason: `The ${field} "${name}" has no letter or digit, so no studio key.` })
+    ) :
+    Result.succeed(key)
+}
+
+/** An alias as the operator names it (the names as typed), as keys: each bounded, not empty, not the same studio. */
+export const studioAliasKeys = (
+  aliasName: string,
+  studioName: string
+): Result.Result<{ readonly alias: string; readonly studio: string }, StudioAliasRefused> =>
+  Result.flatMap(
+    keyOf("alias", aliasName),
+    (alias) =>
+      Result.flatMap(keyOf("studio", studioName), (studio) =>
+        alias === studio ?
+          Result.fail(
+            new StudioAliasRefused({
+              field: "studio",
+              reason: `"${aliasName}" and "${studioName}" are one studio already (${alias}): an alias joins two keys.`
+            })
+          ) :
+          Result.succeed({ alias, studio }))
+  )
+
+/**
+ * Why `alias -> studio` (keys) may not join the aliases kept, if it may not. Aliases do not chain: a studio is one
+ * look-up away (studioOf), so an alias may not be another's studio, nor its studio another alias; and a new one must
+ * fit within studioAliasLimit. Changing an alias's studio is allowed.
+ */
+export const studioAliasConflict = (
+  kept: ReadonlyMap<string, string>,
+  alias: string,
+  studio: string
+): StudioAliasRefused | undefined => {
+  const naming = [...kept].filter(([, target]) => target === alias).map(([other]) => other)
+  if (naming.length > 0) {
+    return new StudioAliasRefused({
+      field: "alias",
+      reason: `"${alias}" is the studio of the alias ${naming.map((other) => `"${other}"`).join(", ")}: ` +
+        "aliases do not chain, so it cannot be an alias itself."
+    })
+  }
+  const target = kept.get(studio)
+  if (target !== undefined) {
+    return new StudioAliasRefused({
+      field: "studio",
+      reason: `"${studio}" is itself an alias of "${target}": aliases do not chain, name "${target}" instead.`
+    })
+  }
+  if (!kept.has(alias) && kept.size >= studioAliasLimit) {
+    return new StudioAliasRefused({
+      field: "alias",
+      reason: `There are ${studioAliasLimit} aliases already, the most kept: remove one first.`
+    })
+  }
+  return undefined
 }

@@ -2,7 +2,14 @@ import { assert, describe, it } from "@effect/vitest"
 import { Result } from "effect"
 import { gatewayList } from "../../src/casino/CasinoConfig.ts"
 import { isIsoCountry } from "../../src/domain/Countries.ts"
-import { studioKey, studioServings, unservedProviders } from "../../src/domain/Studios.ts"
+import {
+  studioAliasConflict,
+  studioAliasKeys,
+  studioAliasLimit,
+  studioKey,
+  studioServings,
+  unservedProviders
+} from "../../src/domain/Studios.ts"
 
 const listings = [
   { id: 1, aggregator: "playfiver", name: "PG Soft" },
@@ -43,6 +50,46 @@ describe("studios across aggregators", () => {
 
   it("aggregators not configured are neither served nor left out", () => {
     assert.deepStrictEqual(unservedProviders(listings, { order: ["playfiver"], aliases: none, owners: none }), [])
+  })
+})
+
+describe("the operator's aliases", () => {
+  const refusal = (result: ReturnType<typeof studioAliasKeys>) =>
+    Result.match(result, { onSuccess: () => undefined, onFailure: (refused) => [refused.field, refused.message] })
+
+  it("names as typed become keys; a name too long, without a letter or digit, or one studio with the other is refused", () => {
+    assert.deepStrictEqual(Result.getOrThrow(studioAliasKeys("PG Soft Games", "PG-Soft")), {
+      alias: "pgsoftgames",
+      studio: "pgsoft"
+    })
+    assert.deepStrictEqual(refusal(studioAliasKeys("x".repeat(101), "PG Soft")), [
+      "alias",
+      "The alias is longer than 100 characters."
+    ])
+    assert.isUndefined(refusal(studioAliasKeys("x".repeat(100), "PG Soft")), "100 characters are allowed")
+    assert.deepStrictEqual(refusal(studioAliasKeys("PG Soft", " -- ")), [
+      "studio",
+      "The studio \" -- \" has no letter or digit, so no studio key."
+    ])
+    assert.deepStrictEqual(refusal(studioAliasKeys("PG Soft", "pg-soft")), [
+      "studio",
+      "\"PG Soft\" and \"pg-soft\" are one studio already (pgsoft): an alias joins two keys."
+    ])
+  })
+
+  it("no chains either way; a new alias beyond the limit is refused, changing a kept one is not", () => {
+    const kept = new Map([["pgsoftgames", "pgsoft"]])
+    assert.strictEqual(studioAliasConflict(kept, "pgsoft", "pocketgames")?.field, "alias")
+    assert.strictEqual(studioAliasConflict(kept, "pocket", "pgsoftgames")?.field, "studio")
+    assert.isUndefined(studioAliasConflict(kept, "pgsoftgames", "pocketgames"), "an alias may change its studio")
+    assert.isUndefined(studioAliasConflict(kept, "pgs", "pgsoft"), "two aliases may name one studio")
+
+    const full = new Map(Array.from({ length: studioAliasLimit }, (_, i) => [`alias${i}`, `studio${i}`]))
+    assert.strictEqual(
+      studioAliasConflict(full, "onemore", "pgsoft")?.message,
+      "There are 500 aliases already, the most kept: remove one first."
+    )
+    assert.isUndefined(studioAliasConflict(full, "alias7", "pgsoft"))
   })
 })
 

@@ -25,7 +25,7 @@ export interface AdminAnswer {
 
 /** One request to the admin API (or the console's pages), with a session cookie and CSRF token when given. */
 export const adminRequest = (
-  method: "GET" | "POST" | "PATCH" | "DELETE",
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
   path: string,
   options: {
     readonly session?: AdminSession

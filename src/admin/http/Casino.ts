@@ -5,11 +5,11 @@ import { NotFound, UpstreamFailed } from "../../api/admin/AdminErrors.ts"
 import { page } from "../../api/Paging.ts"
 import { CasinoCatalog } from "../../casino/CasinoCatalog.ts"
 import type { CasinoGame, CasinoProvider } from "../../domain/Casino.ts"
-import type { StudioServing } from "../../domain/Studios.ts"
+import { studioAliasLimit, type StudioServing } from "../../domain/Studios.ts"
 import { CasinoAdmin } from "../../changes/CasinoAdmin.ts"
 import { CasinoSyncAdmin } from "../../changes/CasinoSyncAdmin.ts"
 import { AuditRepo } from "../../identity/AuditRepo.ts"
-import { currentActor } from "./Common.ts"
+import { currentActor, invalid, notFound } from "./Common.ts"
 
 const providerJson = (provider: CasinoProvider) => ({
   id: provider.id,
@@ -108,6 +108,32 @@ export const AdminCasinoHandlers = HttpApiBuilder.group(
               Effect.mapError((error) => new NotFound({ message: error.message })),
               Effect.map((serving) => ({ success: true as const, studio: studioJson(serving) }))
             )
+      )
+      .handle(
+        "studioAliases",
+        () =>
+          Effect.map(catalog.studioAliases, (aliases) => ({
+            success: true as const,
+            aliases: [...aliases].map(([alias, studio]) => ({ alias, studio }))
+              .sort((a, b) => a.alias.localeCompare(b.alias)),
+            limit: studioAliasLimit
+          }))
+      )
+      .handle(
+        "setStudioAlias",
+        ({ params, payload }) =>
+          Effect.flatMap(currentActor, (actor) => changes.setStudioAlias(actor, params.alias, payload.studio)).pipe(
+            Effect.mapError((refused) => invalid(refused.field, refused.message)),
+            Effect.map((alias) => ({ success: true as const, alias }))
+          )
+      )
+      .handle(
+        "removeStudioAlias",
+        ({ params }) =>
+          Effect.flatMap(currentActor, (actor) => changes.removeStudioAlias(actor, params.alias)).pipe(
+            Effect.mapError(notFound),
+            Effect.map((alias) => ({ success: true as const, alias }))
+          )
       )
       .handle("sync", () =>
         Effect.flatMap(currentActor, (actor) => syncs.sync(actor)).pipe(

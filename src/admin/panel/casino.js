@@ -1,8 +1,8 @@
 // @ts-check
 // Casino: providers and games with enable/disable; sync now; the last syncs and what they changed; which aggregator
-// serves a studio several offer, and the switch.
+// serves a studio several offer, and the switch; the studio aliases, added and removed.
 import { api, attempt, canChange, navigate } from "./session.js"
-import { field, fill, formValues, h, json, table, when } from "./dom.js"
+import { field, fill, formValues, h, json, notice, table, when } from "./dom.js"
 
 const counts = (c) =>
   `providers +${c.providers.added} ~${c.providers.changed} −${c.providers.absent}; games +${c.games.added} ~${c.games.changed} −${c.games.absent}`
@@ -14,9 +14,10 @@ export async function casinoPage(main, params) {
   const games = new URLSearchParams({ page, per_page: "50" })
   if (provider) games.set("provider", provider)
   if (search) games.set("search", search)
-  const [{ providers, studios, syncs }, gameList] = await Promise.all([
+  const [{ providers, studios, syncs }, gameList, { aliases, limit }] = await Promise.all([
     api("GET", "/casino/providers"),
-    api("GET", `/casino/games?${games}`)
+    api("GET", `/casino/games?${games}`),
+    api("GET", "/casino/studio-aliases")
   ])
   const region = h("div", { "aria-live": "polite" })
   const reload = async () => {
@@ -56,6 +57,32 @@ export async function casinoPage(main, params) {
     }),
     field("Search games", { type: "search", name: "search", value: search }),
     h("button", { type: "submit" }, "Show games")
+  )
+
+  // A refused alias is announced beside its form; an added or removed one in the page's outcome, once redrawn.
+  const aliasRegion = h("div", { "aria-live": "polite" })
+  const aliasForm = h(
+    "form.inline",
+    {
+      "aria-label": "Add a studio alias",
+      on: {
+        submit: async (event) => {
+          event.preventDefault()
+          const values = formValues(aliasForm)
+          const added = await attempt(
+            aliasRegion,
+            () => api("PUT", `/casino/studio-aliases/${encodeURIComponent(values.alias)}`, { studio: values.studio })
+          )
+          if (added) {
+            fill(region, notice("ok", `${added.alias.alias} is taken as ${added.alias.studio}.`))
+            await reload()
+          }
+        }
+      }
+    },
+    field("Alias", { name: "alias", required: true }, "A provider name, as an aggregator writes it"),
+    field("Studio", { name: "studio", required: true }, "The studio it is"),
+    h("button", { type: "submit" }, "Add alias")
   )
 
   const pages = Math.max(1, Math.ceil(gameList.meta.total / gameList.meta.per_page))
@@ -135,6 +162,42 @@ export async function casinoPage(main, params) {
           )
         ])
       )
+    ),
+    h(
+      "section",
+      { "aria-labelledby": "aliases-title" },
+      h("h2", { id: "aliases-title" }, "Studio aliases"),
+      h(
+        "p",
+        {},
+        "Studios are matched across aggregators by name, ignoring case, spaces and punctuation; an alias joins a " +
+          `name the matching misses to a studio (names are kept as keys; aliases do not chain; at most ${limit}).`
+      ),
+      table(
+        "Studio aliases",
+        ["Alias", "Studio", ""],
+        aliases.map((a) => [
+          h("code", {}, a.alias),
+          h("code", {}, a.studio),
+          !canChange() ? "—" : h("button.danger.small", {
+            type: "button",
+            on: {
+              click: async () => {
+                if (
+                  await attempt(
+                    region,
+                    () => api("DELETE", `/casino/studio-aliases/${encodeURIComponent(a.alias)}`),
+                    `The alias ${a.alias} is removed.`
+                  )
+                ) await reload()
+              }
+            }
+          }, `Remove ${a.alias}`)
+        ]),
+        "No alias: studios are matched by their names alone."
+      ),
+      canChange() ? aliasForm : null,
+      aliasRegion
     ),
     h(
       "section",

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { IsoDate } from "../../domain/IsoDate.ts"
+import { studioAliasLimit, studioNameMaxLength } from "../../domain/Studios.ts"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { PageMeta, PageQuery, PerPageQuery } from "../Paging.ts"
 import { RequestValidation } from "../RequestValidation.ts"
@@ -28,6 +29,16 @@ const StudioView = Schema.Struct({
   served_by: Schema.String,
   chosen: Schema.Boolean
 })
+/** An operator's alias: both names as studio keys (lower-case letters and digits). */
+const StudioAliasView = Schema.Struct({
+  alias: Schema.String.annotate({ description: "The key of the provider name taken as another studio" }),
+  studio: Schema.String.annotate({ description: "The key of the studio it is taken as" })
+})
+const aliasParam = {
+  alias: Schema.String.annotate({
+    description: "The provider name as typed (\"PG Soft Games\") or its key; matched by its key"
+  })
+}
 const Counts = Schema.Struct({ added: Schema.Int, changed: Schema.Int, absent: Schema.Int })
 export const SyncView = Schema.Struct({ providers: Counts, games: Counts })
 const SyncRecord = Schema.Struct({ at: IsoDate, actor: Schema.String, changes: Schema.Unknown })
@@ -80,6 +91,48 @@ export class AdminCasinoGroup extends HttpApiGroup.make("casino")
     }).annotateMerge(
       OpenApi.annotations({
         summary: "Serve a studio several aggregators offer from this one; the others' games leave"
+      })
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("studioAliases", "/casino/studio-aliases", {
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        /** By alias. */
+        aliases: Schema.Array(StudioAliasView),
+        limit: Schema.Int.annotate({ description: "The most aliases kept" })
+      })
+    }).annotateMerge(
+      OpenApi.annotations({ summary: "The operator's studio aliases: names the matching by key misses, joined" })
+    )
+  )
+  .add(
+    HttpApiEndpoint.put("setStudioAlias", "/casino/studio-aliases/:alias", {
+      params: aliasParam,
+      payload: Schema.Struct({
+        studio: Schema.String.annotate({ description: "The studio's name as typed (\"PG Soft\") or its key" })
+      }),
+      success: Schema.Struct({ success: Schema.Literal(true), alias: StudioAliasView }),
+      error: ValidationFailed
+    }).middleware(RequestValidation).annotateMerge(
+      OpenApi.annotations({
+        summary: "Take a provider name as another studio's (audited as casino.studio-alias); the catalogue follows",
+        description:
+          `Both names are stored as keys. A 422 names the field at fault: a name over ${studioNameMaxLength} ` +
+          "characters or without a letter or digit, both names one studio, a chain (the alias is another alias's " +
+          `studio, or the studio is itself an alias), or a new alias beyond ${studioAliasLimit}. Setting an alias ` +
+          "kept changes its studio."
+      })
+    )
+  )
+  .add(
+    HttpApiEndpoint.delete("removeStudioAlias", "/casino/studio-aliases/:alias", {
+      params: aliasParam,
+      success: Schema.Struct({ success: Schema.Literal(true), alias: StudioAliasView }),
+      error: NotFound
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Remove a studio alias (audited as casino.studio-alias); answers the one removed"
       })
     )
   )

@@ -39,7 +39,7 @@ export class ApiError extends Error {
 
 /** One call to the panel's API. A change carries the session's CSRF token; a lost session leads to the log-in page. */
 /**
- * @param {"GET" | "POST" | "PATCH" | "DELETE"} method
+ * @param {"GET" | "POST" | "PUT" | "PATCH" | "DELETE"} method
  * @param {string} path
  * @param {unknown} [body]
  * @returns {Promise<any>} the answer's JSON (its shape is the admin API's contract, src/api/admin)
