@@ -144,11 +144,11 @@ const exampleRun: typeof CertificationEntry.Type = {
   partner_wallet: true,
   started_by: "partner acme-bets (test token)",
   started_via: "api",
-  summary: "22 of 23 cases passed; failed: The same event 20 times at once.",
+  summary: "24 of 25 cases passed; failed: The same event 20 times at once.",
   timeout_ms: 3000,
   started_at: "2026-11-22T13:00:00.120Z",
   finished_at: "2026-11-22T13:00:01.870Z",
-  cases_total: 23,
+  cases_total: 25,
   cases: [{
     key: "bet",
     title: cases.bet.title,

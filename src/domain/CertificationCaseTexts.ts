@@ -17,6 +17,8 @@ export const caseKeys = [
   "same_id_other_body",
   "concurrent",
   "in_flight",
+  "hub88_round",
+  "hub88_race",
   "rollback_first",
   "bad_signature",
   "stale_timestamp",
@@ -68,6 +70,17 @@ export interface CaseAmounts {
   /** The `same_id_other_body` case's bet (15 whole units) and the other body under its event id (16). */
   readonly sameIdBet: Minor
   readonly sameIdOtherBet: Minor
+  /**
+   * The `hub88_round` case's round, as Hub88 plays one: two bets (22 and 19 whole units), a win of 10 paying the
+   * first, and a win of 12 paying it again after the round closed. The wins pay back exactly the stake that stays (the
+   * second is rolled back), so the round ends where it started without a refund, which Hub88 never sends.
+   */
+  readonly hub88FirstBet: Minor
+  readonly hub88SecondBet: Minor
+  readonly hub88Win: Minor
+  readonly hub88LateWin: Minor
+  /** The `hub88_race` case's bet, sent with its rollback: 18 whole units. */
+  readonly hub88RaceBet: Minor
   /** The minor-unit case's bet: 12 whole units and 34 minor units (12.34 BRL, 46 JPY, 12.00000034 BTC). */
   readonly fineBet: Minor
   /** Its win: 7 minor units (0.07 BRL, 7 JPY, 0.00000007 BTC). */
@@ -92,6 +105,11 @@ export const caseAmounts = (currency: Currency): CaseAmounts => {
     repeatedRollbackBet: 14n * unit,
     sameIdBet: 15n * unit,
     sameIdOtherBet: 16n * unit,
+    hub88FirstBet: 22n * unit,
+    hub88SecondBet: 19n * unit,
+    hub88Win: 10n * unit,
+    hub88LateWin: 12n * unit,
+    hub88RaceBet: 18n * unit,
     fineBet: 12n * unit + 34n,
     fineWin: 7n
   }
@@ -133,6 +151,11 @@ export const amountTexts = (currency: Currency): AmountTexts => {
     repeatedRollbackBet: say(amounts.repeatedRollbackBet),
     sameIdBet: say(amounts.sameIdBet),
     sameIdOtherBet: say(amounts.sameIdOtherBet),
+    hub88FirstBet: say(amounts.hub88FirstBet),
+    hub88SecondBet: say(amounts.hub88SecondBet),
+    hub88Win: say(amounts.hub88Win),
+    hub88LateWin: say(amounts.hub88LateWin),
+    hub88RaceBet: say(amounts.hub88RaceBet),
     fineBet: say(amounts.fineBet),
     fineWin: say(amounts.fineWin),
     zero: say(0n),
@@ -237,6 +260,28 @@ export const cases: Readonly<Record<CaseKey, CaseDescription>> = {
       "the balance is the sum of both every time; the wins' refunds then give the balance back.",
     catches:
       "loses an update when two events of one player overlap (the balance read, then written back after the other)"
+  },
+  hub88_round: {
+    title: "A Hub88 round",
+    checks: (a) =>
+      `A round as Hub88 plays it: two bets of ${a.hub88FirstBet} and ${a.hub88SecondBet} (each a transaction of its ` +
+      `own), a win of ${a.hub88Win} paying the first, a rollback naming the second (\`rolls_back\`) sent twice with ` +
+      `the same event id, then a win of ${a.hub88LateWin} paying the first again after the round closed: both rollbacks ` +
+      `acknowledged and the second stake given back once, only that stake, and both wins credited; the round ends ` +
+      "where it started.",
+    catches:
+      "undoes more or less than the bet a rollback names, applies a repeated rollback again, or refuses a win after " +
+      "its round's first win or its close (Hub88 rounds hold several bets and wins)"
+  },
+  hub88_race: {
+    title: "A Hub88 bet and its rollback at once",
+    checks: (a) =>
+      `A bet of ${a.hub88RaceBet} and a rollback naming it sent at the same moment (Hub88 rolls back a bet it gave up ` +
+      "on while the bet still waits): whichever arrives first, the rollback is acknowledged and the balance ends " +
+      "where it was; a bet taken first is given back by the rollback, a bet arriving after its rollback is refused.",
+    catches:
+      "loses a stake when a bet and its rollback overlap (the rollback finds no bet and gives nothing back, then the " +
+      "bet is taken, or their updates overwrite each other)"
   },
   rollback_first: {
     title: "A rollback before its bet",

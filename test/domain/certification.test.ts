@@ -88,7 +88,7 @@ describe("wallet certification rules", () => {
 
   it("a run passes only when every case passed; a failed or skipped case fails it, named in the summary", () => {
     const all = caseKeys.map((key) => ({ key, status: "passed" as const }))
-    assert.deepStrictEqual(outcome(all), { status: "passed", summary: "23 of 23 cases passed." })
+    assert.deepStrictEqual(outcome(all), { status: "passed", summary: "25 of 25 cases passed." })
     const some = all.map((result) =>
       result.key === "repeat"
         ? { ...result, status: "failed" as const }
@@ -98,7 +98,7 @@ describe("wallet certification rules", () => {
     )
     assert.deepStrictEqual(outcome(some), {
       status: "failed",
-      summary: "21 of 23 cases passed; failed: The same event twice; 1 not run."
+      summary: "23 of 25 cases passed; failed: The same event twice; 1 not run."
     })
   })
 
@@ -256,6 +256,11 @@ describe("wallet certification rules", () => {
         "14.00 BRL",
         "15.00 BRL",
         "16.00 BRL",
+        "22.00 BRL",
+        "19.00 BRL",
+        "10.00 BRL",
+        "12.00 BRL",
+        "18.00 BRL",
         "12.34 BRL",
         "0.07 BRL"
       ]
@@ -278,6 +283,11 @@ describe("wallet certification rules", () => {
         "14 JPY",
         "15 JPY",
         "16 JPY",
+        "22 JPY",
+        "19 JPY",
+        "10 JPY",
+        "12 JPY",
+        "18 JPY",
         "46 JPY",
         "7 JPY"
       ]

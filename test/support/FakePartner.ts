@@ -53,6 +53,11 @@ export type WalletFault =
   | "keys-on-body"
   /** Answers a repeated bet with the balance as it is now, not with its first answer (it moves nothing again). */
   | "answers-replay-anew"
+  /**
+   * Pays one win per round, as PlayFiver's rounds have: a later win of a round that was paid is acknowledged and not
+   * credited (a Hub88 round pays several, and after it closed).
+   */
+  | "one-win-per-round"
   /** Takes a bet the balance cannot cover, and answers the negative balance that leaves (which no one can read). */
   | "overdraws"
 
@@ -98,6 +103,8 @@ export class PartnerBooks {
   readonly decided: Array<string> = []
   /** Bets (by event id) rolled back before they were seen: refused if they come. */
   readonly rolledBack = new Set<string>()
+  /** Rounds (by round id) a win was credited in: a wallet with `one-win-per-round` credits no other. */
+  private readonly paidRounds = new Set<string>()
   private readonly answers = new Map<string, Answer>()
 
   balanceOf(player: string): Minor {
@@ -129,6 +136,7 @@ export class PartnerBooks {
     this.applied.length = 0
     this.decided.length = 0
     this.rolledBack.clear()
+    this.paidRounds.clear()
     this.answers.clear()
   }
 
@@ -168,6 +176,13 @@ export class PartnerBooks {
         this.applied.push(body.event_id)
         return balance()
       case "win":
+        if (this.faults.has("one-win-per-round") && this.paidRounds.has(String(body.round_id))) {
+          return { kind: "json", body: { ok: true } }
+        }
+        this.paidRounds.add(String(body.round_id))
+        this.balances.set(player, this.balanceOf(player) + cents)
+        this.applied.push(body.event_id)
+        return { kind: "json", body: { ok: true } }
       case "refund":
         this.balances.set(player, this.balanceOf(player) + cents)
         this.applied.push(body.event_id)

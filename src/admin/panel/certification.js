@@ -233,9 +233,10 @@ export async function certificationPage(main, params) {
     h(
       "p",
       {},
-      `23 cases go to ${testUrl}, signed with the test webhook secret: balance, win, bet, refund, rollback, the same event ` +
+      `25 cases go to ${testUrl}, signed with the test webhook secret: balance, win, bet, refund, rollback, the same event ` +
         "twice, a replay after the balance moved, a refund and a rollback twice, one event id with another body, the " +
-        "same event 20 times at once, two events of one player at once, a rollback before its bet, bad signatures, " +
+        "same event 20 times at once, two events of one player at once, a Hub88 round and a Hub88 bet with its " +
+        "rollback at once, a rollback before its bet, bad signatures, " +
         "insufficient funds, an unknown player, another currency, amounts to the minor unit, a zero bet, conservation " +
         "and answer times. The run plays in the partner's default currency, its amounts scaled to it; the test player " +
         "is left as it was found. Only a run against the partner's own test callback URL counts for the live token."

@@ -11,6 +11,7 @@ import type { Minor } from "../../domain/Money.ts"
 import type { PartnerCallbacks } from "../outbox/PartnerCallbacks.ts"
 import type { RunSetting } from "./CertificationCalls.ts"
 import { balanceOf, type Finding, makeSteps, notSentReason } from "./CaseSteps.ts"
+import { hub88Cases } from "./Hub88Cases.ts"
 import { refusalCases } from "./RefusalCases.ts"
 import { repeatCases } from "./RepeatCases.ts"
 
@@ -24,7 +25,8 @@ import { repeatCases } from "./RepeatCases.ts"
  * URL policy, DNS) stops, its cases not run. A run
  * with no starting balance, or after three calls without an answer in time, stops: the cases left are not run. Every
  * amount is in the run's currency (the test player's), scaled to it (domain/CertificationCaseTexts.ts CaseAmounts).
- * The cases that must leave the balance where it was are in RefusalCases.ts.
+ * The cases that must leave the balance where it was are in RefusalCases.ts; those of events sent more than once or at
+ * once in RepeatCases.ts, and in Hub88's terms (its rounds' bets, wins and rollbacks) in Hub88Cases.ts.
  */
 
 /** Calls without an answer in time after which a run stops. */
@@ -133,6 +135,8 @@ export const certify = Effect.fnUntraced(function*(
       })),
 
     ...repeatCases(setting, steps),
+
+    ...hub88Cases(setting, steps),
 
     ...refusalCases(setting, steps),
 
