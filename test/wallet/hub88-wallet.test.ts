@@ -132,6 +132,30 @@ layer(Hub88WalletApp(books), live)("Hub88's wallet calls", (it) => {
       yield* assertHub88Conserved(books, player, paid)
     }))
 
+  it.effect("a free bet's repeat replays; with another amount it is a duplicate, and nothing moves either way", () =>
+    Effect.gen(function*() {
+      const player = yield* givenHub88Player(books, "BRL", 10_000n)
+      const free = betOf(player, "h-free-repeat", 1_000_000, { is_free: true })
+      const first = yield* hub88Call("/transaction/bet", free)
+      assert.deepStrictEqual([first.status, first.balance], ["RS_OK", 10_000_000])
+      const again = yield* hub88Call("/transaction/bet", free)
+      assert.deepStrictEqual([again.status, again.balance], ["RS_OK", 10_000_000], "the same free bet, replayed")
+      for (const amount of [2_000_000, 0]) {
+        const changed = yield* hub88Call("/transaction/bet", { ...free, amount })
+        assert.deepStrictEqual(
+          [changed.status, changed.balance],
+          ["RS_ERROR_DUPLICATE_TRANSACTION", 10_000_000],
+          `a free bet of ${amount} wearing its id`
+        )
+      }
+      assert.strictEqual(books.receivedFor(transactionEventId("bet", "h-free-repeat", "hub88")).length, 0)
+      const { held, ledger } = yield* assertHub88Conserved(books, player, again)
+      assert.strictEqual(held, 10_000n, "nothing moved")
+      assert.deepStrictEqual(ledger.map((row) => [row.txn_id, row.kind, row.status, row.amount]), [
+        ["h-free-repeat", "bet", "applied", "0"]
+      ])
+    }))
+
   it.effect("a rollback of a bet never seen is RS_OK and moves nothing; that bet, when it comes, is refused", () =>
     Effect.gen(function*() {
       const player = yield* givenHub88Player(books, "BRL", 10_000n)
