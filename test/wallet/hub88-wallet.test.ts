@@ -167,6 +167,33 @@ layer(Hub88WalletApp(books), live)("Hub88's wallet calls", (it) => {
       yield* assertHub88Conserved(books, player, bet)
     }))
 
+  // Hub88 rolls back bets only: a rollback naming a win names no bet the operator can find, which the spec answers RS_OK.
+  it.effect("a rollback naming a win is RS_OK and moves nothing: the win stays paid, its bet can still be rolled back", () =>
+    Effect.gen(function*() {
+      const player = yield* givenHub88Player(books, "BRL", 10_000n)
+      yield* hub88Call("/transaction/bet", betOf(player, "h-rbw-bet", 1_000_000))
+      const win = winOf(player, "h-rbw-win", "h-rbw-bet", 3_000_000)
+      const paid = yield* hub88Call("/transaction/win", win)
+      assert.deepStrictEqual([paid.status, paid.balance], ["RS_OK", 12_000_000])
+      const ofWin = rollbackOf(player, "h-rbw-rb", "h-rbw-win")
+      const undone = yield* hub88Call("/transaction/rollback", ofWin)
+      assert.deepStrictEqual([undone.status, undone.balance], ["RS_OK", 12_000_000], "the win is not taken back")
+      assert.strictEqual((yield* hub88Call("/transaction/rollback", ofWin)).balance, 12_000_000, "replayed")
+      const again = yield* hub88Call("/transaction/win", win)
+      assert.deepStrictEqual([again.status, again.balance], ["RS_OK", 12_000_000], "the win, still paid, replays")
+      assert.strictEqual(books.receivedFor(transactionEventId("rollback", "h-rbw-win", "hub88")).length, 0)
+      // The bet itself is untouched by it: its own rollback gives the stake back.
+      const ofBet = yield* hub88Call("/transaction/rollback", rollbackOf(player, "h-rbw-rb-2", "h-rbw-bet"))
+      assert.deepStrictEqual([ofBet.status, ofBet.balance], ["RS_OK", 13_000_000])
+      const { ledger } = yield* assertHub88Conserved(books, player, ofBet)
+      assert.deepStrictEqual(ledger.map((row) => [row.txn_id, row.kind, row.status, row.note, row.amount]), [
+        ["h-rbw-bet", "bet", "applied", null, "-1000"],
+        ["h-rbw-win", "credit", "applied", null, "3000"],
+        ["h-rbw-rb", "rollback", "applied", "early_rollback", "0"],
+        ["h-rbw-rb-2", "rollback", "applied", null, "1000"]
+      ])
+    }))
+
   it.effect("a win after the token expired is credited; a bet after it is refused", () =>
     Effect.gen(function*() {
       const player = yield* givenHub88Player(books, "BRL", 10_000n)

@@ -42,7 +42,11 @@ export const creditOf = (userCode: number, request: WinRequest, win: Minor): Cre
   debitTxnId: request.referenceTransactionUuid
 })
 
-/** A rollback: the stake of the bet it names given back, once (one before its bet leaves a tombstone). */
+/**
+ * A rollback: the stake of the bet it names given back, once (one before its bet leaves a tombstone). Hub88 rolls back
+ * bets only, so one naming a win names no bet the ledger has: RS_OK and a tombstone, as the spec answers a rollback of
+ * a transaction the operator cannot find; the win is never taken back.
+ */
 export const rollbackOf = (userCode: number, request: RollbackRequest): Rollback => ({
   _tag: "Rollback",
   ...fieldsOf(userCode, request),

@@ -63,7 +63,7 @@ const metricNames = { info: "Balance", balance: "Balance", bet: "Debit", win: "C
  * - win: no token checked (wins come late and are retried); the currency and amount as a bet's; a Credit naming the
  *   bet it pays;
  * - rollback: no token checked; a Rollback naming the bet it undoes (one never seen: RS_OK, and that bet is then
- *   refused).
+ *   refused; one naming a win is the same, since Hub88 rolls back bets only: RS_OK, nothing moves, the win stays).
  * An amount finer than the currency moves nothing, is answered RS_ERROR_WRONG_TYPES and is kept for the operator as
  * an unreadable call (a stuck item until resent readable).
  */
