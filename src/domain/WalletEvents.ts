@@ -30,6 +30,12 @@ export interface Balance {
 export interface Debit extends BetFields {
   readonly _tag: "Debit"
   readonly bet: Minor
+  /**
+   * A free bet's amount (Hub88's `is_free`): staked for the player by the aggregator, so `bet` is 0 and nothing is
+   * taken or asked, but it is the bet's content all the same: a repeat naming another amount is another transaction
+   * wearing a used id. Only the fingerprint reads it; no row keeps it.
+   */
+  readonly freeStake?: Minor
 }
 
 /**
@@ -102,8 +108,8 @@ export const accepted = (balance: Minor): WalletOutcome => ({ _tag: "Accepted", 
 export const refused = (refusal: Refusal, balance: Minor): WalletOutcome => ({ _tag: "Refused", refusal, balance })
 
 /**
- * What a transaction carries that money depends on: the player, the round, the amounts, the debit it names and the
- * game. A repeat of a transaction id must carry the same, or it is another transaction wearing a used id. PlayFiver's
+ * What a transaction carries that money depends on: the player, the round, the amounts (a free bet's too, though it
+ * takes nothing), the debit it names and the game. A repeat of a transaction id must carry the same, or it is another transaction wearing a used id. PlayFiver's
  * two (a stake and its win, a round's refund) hash as they did before the union, so their repeats still replay; a
  * plain debit is a stake with no win.
  */
@@ -128,7 +134,9 @@ const fingerprinted = (event: MoneyEvent) => {
         hashed(event.bet),
         hashed(winOf(event)),
         event.gameCode,
-        event.providerCode
+        event.providerCode,
+        // Appended only for a free bet, so every other stake's fingerprint stays what its rows keep.
+        ...(event._tag === "Debit" && event.freeStake !== undefined ? [{ free: hashed(event.freeStake) }] : [])
       ]
     case "Credit":
       return [

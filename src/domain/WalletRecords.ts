@@ -49,7 +49,10 @@ import {
  * Wallet.ts) decides when, and with what it read, and writes what they give.
  */
 
-/** Another call already holds this (kind, transaction id): read it and replay, wait, or refuse. */
+/**
+ * Another call already holds this (kind, transaction id), or, for an aggregator whose ids are one space for every kind
+ * (Hub88: domain/Aggregator.ts idsAcrossKinds), this id under another kind: read it and replay, wait, or refuse.
+ */
 export class TransactionExists extends Schema.TaggedError<TransactionExists>()("TransactionExists", {
   kind: TransactionKind,
   txnId: Schema.String

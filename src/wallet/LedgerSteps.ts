@@ -1,4 +1,5 @@
 import { Clock, Duration, Effect, Option } from "effect"
+import { idsAcrossKinds } from "../domain/Aggregator.ts"
 import type { PartnerPlayer, PlayerIdentity } from "../domain/Partner.ts"
 import type { Environment } from "../domain/Environment.ts"
 import type { StoredOutcome, WalletTransaction } from "../domain/Wallet.ts"
@@ -78,10 +79,20 @@ export const makeLedgerSteps = Effect.gen(function*() {
     }
   )
 
-  /** The transaction an event's id already names, replayed. */
+  /**
+   * The transaction an event's id already names, replayed. None of the event's kind holds it when the key met was
+   * that of an aggregator whose ids are one space for every kind (Hub88's: another kind took the id at the same
+   * moment): a used id, refused as a changed repeat is.
+   */
   const replayStored = Effect.fn("Wallet.replayStored")(function*(event: MoneyEvent, player: PartnerPlayer) {
     const found = yield* repo.findTransaction(player.environment, event.aggregator, kindOf(event), event.txnId)
-    return yield* replay(Option.getOrThrow(found), event, player)
+    if (Option.isSome(found) || !idsAcrossKinds(event.aggregator)) {
+      return yield* replay(Option.getOrThrow(found), event, player)
+    }
+    yield* Effect.logWarning("Wallet call refused: its transaction id was taken by another kind of transaction").pipe(
+      Effect.annotateLogs({ kind: kindOf(event), txn_id: event.txnId, user_code: event.userCode })
+    )
+    return refused("DUPLICATE_TRANSACTION", yield* currentBalance(player))
   })
 
   /** The transaction an event's id names, if seen before. */

@@ -1,6 +1,6 @@
 import { Context, Duration, Effect, Option, Semaphore } from "effect"
 import type { NewCallback } from "../domain/Callbacks.ts"
-import type { Aggregator } from "../domain/Aggregator.ts"
+import { type Aggregator, idsAcrossKinds } from "../domain/Aggregator.ts"
 import type { Environment } from "../domain/Environment.ts"
 import type { PlayerIdentity } from "../domain/Partner.ts"
 import type { PageRequest } from "../domain/Paging.ts"
@@ -57,6 +57,9 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       t.kind === "rollback" && t.status === "applied" && t.note !== "already_rolled_back"
         ? `${t.environment}\u0000${t.aggregator}\u0000${t.debitTxnId}`
         : undefined
+    // The SQL's key of an aggregator whose ids are one space for every kind (Hub88): its id, whatever the kind.
+    const idKey = (t: Keyed) =>
+      idsAcrossKinds(t.aggregator) ? `${t.environment}\u0000${t.aggregator}\u0000${t.txnId}` : undefined
     const taken = (key: (t: Keyed) => string | undefined, t: Keyed) => {
       const mine = key(t)
       return mine !== undefined && [...transactions.values()].some((other) => key(other) === mine)
@@ -162,6 +165,9 @@ export const make = (callbacks: Array<MemoryCallback>) =>
           if (taken(debitKey, { ...bet, status: "pending", note: null })) {
             return yield* new DebitRolledBack({ txnId: bet.txnId })
           }
+          if (taken(idKey, { ...bet, status: "pending", note: null })) {
+            return yield* new TransactionExists({ kind: "bet", txnId: bet.txnId })
+          }
           const player = yield* players.findById(bet.playerId)
           const round = rounds.get(roundKey(bet.playerId, bet.aggregator, bet.roundId)) ?? newRound(bet, at)
           if (Option.isNone(player) || round.status === "refunded") {
@@ -266,6 +272,9 @@ export const make = (callbacks: Array<MemoryCallback>) =>
               : new RoundChanged())
           }
           if (taken(undoKey, keyed)) return yield* new RoundChanged()
+          if (taken(idKey, keyed)) {
+            return yield* new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId })
+          }
           putRound(round)
           return yield* write(settled(fresh(transaction, round, at), outcome, at), outcome, written)
         }),

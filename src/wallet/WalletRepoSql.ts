@@ -31,7 +31,13 @@ import {
 
 const violates = (constraint: string) => (error: unknown): boolean =>
   SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation" && error.reason.constraint === constraint
-const isKeyTaken = violates("wallet_transactions_environment_aggregator_kind_txn_id")
+/**
+ * The id is taken: of this kind, or (Hub88's ids are one space for every kind, domain/Aggregator.ts idsAcrossKinds)
+ * of another kind of an aggregator whose ids are; either way the call is answered from what holds it.
+ */
+const isKeyTaken = (error: unknown) =>
+  violates("wallet_transactions_environment_aggregator_kind_txn_id")(error) ||
+  violates("wallet_transactions_hub88_txn_id")(error)
 /** A debit and its tombstone (a rollback that came first) hold one key: whichever is written second is refused. */
 const isDebitKeyTaken = violates("wallet_transactions_debit_or_tombstone")
 /** A debit is undone once. */

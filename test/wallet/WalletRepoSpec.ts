@@ -221,6 +221,35 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       ])
     }))
 
+  it.effect("Hub88's ids are one space for every kind; PlayFiver's and the sandbox's are one per kind", () =>
+    Effect.gen(function*() {
+      const repo = yield* WalletRepo
+      const player = yield* givenPlayer
+      const txnId = `id-${unique()}`
+      for (const aggregator of ["hub88", "sandbox", "playfiver"] as const) {
+        const of = (kind: NewTransaction["kind"], more: Partial<NewTransaction> = {}) =>
+          transaction(player, kind, txnId, { aggregator, roundId: `round-${aggregator}-${txnId}`, ...more })
+        const credit = yield* repo.recordDecided(of("credit", { win: 100n }), applied(null, 100n), create, [])
+        const update: RoundWrite = { _tag: "Update", roundRef: credit.roundRef, refund: false, addBet: 0n, addWin: 0n }
+        const betting = repo.openBet(of("bet", { bet: 100n }), player)
+        const undoing = repo.recordDecided(
+          of("rollback", { debitTxnId: `never-${txnId}` }),
+          applied(null, 0n, { note: "early_rollback" }),
+          update,
+          []
+        )
+        if (aggregator === "hub88") {
+          const bet = yield* Effect.flip(betting)
+          assert.deepStrictEqual([bet._tag, bet.txnId], ["TransactionExists", txnId], "a bet wearing a win's id")
+          const rollback = yield* Effect.flip(undoing)
+          assert.deepStrictEqual([rollback._tag, "txnId" in rollback && rollback.txnId], ["TransactionExists", txnId])
+        } else {
+          assert.strictEqual((yield* betting)._tag, "Opened", aggregator)
+          assert.strictEqual((yield* undoing).kind, "rollback", aggregator)
+        }
+      }
+    }))
+
   it.effect("the mirror is locked with the round, and a shadow player's is never written", () =>
     Effect.gen(function*() {
       const repo = yield* WalletRepo

@@ -132,6 +132,30 @@ layer(Hub88WalletApp(books), live)("Hub88's wallet calls", (it) => {
       yield* assertHub88Conserved(books, player, paid)
     }))
 
+  it.effect("a free bet's repeat replays; with another amount it is a duplicate, and nothing moves either way", () =>
+    Effect.gen(function*() {
+      const player = yield* givenHub88Player(books, "BRL", 10_000n)
+      const free = betOf(player, "h-free-repeat", 1_000_000, { is_free: true })
+      const first = yield* hub88Call("/transaction/bet", free)
+      assert.deepStrictEqual([first.status, first.balance], ["RS_OK", 10_000_000])
+      const again = yield* hub88Call("/transaction/bet", free)
+      assert.deepStrictEqual([again.status, again.balance], ["RS_OK", 10_000_000], "the same free bet, replayed")
+      for (const amount of [2_000_000, 0]) {
+        const changed = yield* hub88Call("/transaction/bet", { ...free, amount })
+        assert.deepStrictEqual(
+          [changed.status, changed.balance],
+          ["RS_ERROR_DUPLICATE_TRANSACTION", 10_000_000],
+          `a free bet of ${amount} wearing its id`
+        )
+      }
+      assert.strictEqual(books.receivedFor(transactionEventId("bet", "h-free-repeat", "hub88")).length, 0)
+      const { held, ledger } = yield* assertHub88Conserved(books, player, again)
+      assert.strictEqual(held, 10_000n, "nothing moved")
+      assert.deepStrictEqual(ledger.map((row) => [row.txn_id, row.kind, row.status, row.amount]), [
+        ["h-free-repeat", "bet", "applied", "0"]
+      ])
+    }))
+
   it.effect("a rollback of a bet never seen is RS_OK and moves nothing; that bet, when it comes, is refused", () =>
     Effect.gen(function*() {
       const player = yield* givenHub88Player(books, "BRL", 10_000n)
@@ -141,6 +165,33 @@ layer(Hub88WalletApp(books), live)("Hub88's wallet calls", (it) => {
       assert.deepStrictEqual([bet.status, bet.balance], ["RS_ERROR_DUPLICATE_TRANSACTION", 10_000_000])
       assert.strictEqual(books.receivedFor(transactionEventId("bet", "h-rb-bet", "hub88")).length, 0)
       yield* assertHub88Conserved(books, player, bet)
+    }))
+
+  // Hub88 rolls back bets only: a rollback naming a win names no bet the operator can find, which the spec answers RS_OK.
+  it.effect("a rollback naming a win is RS_OK and moves nothing: the win stays paid, its bet can still be rolled back", () =>
+    Effect.gen(function*() {
+      const player = yield* givenHub88Player(books, "BRL", 10_000n)
+      yield* hub88Call("/transaction/bet", betOf(player, "h-rbw-bet", 1_000_000))
+      const win = winOf(player, "h-rbw-win", "h-rbw-bet", 3_000_000)
+      const paid = yield* hub88Call("/transaction/win", win)
+      assert.deepStrictEqual([paid.status, paid.balance], ["RS_OK", 12_000_000])
+      const ofWin = rollbackOf(player, "h-rbw-rb", "h-rbw-win")
+      const undone = yield* hub88Call("/transaction/rollback", ofWin)
+      assert.deepStrictEqual([undone.status, undone.balance], ["RS_OK", 12_000_000], "the win is not taken back")
+      assert.strictEqual((yield* hub88Call("/transaction/rollback", ofWin)).balance, 12_000_000, "replayed")
+      const again = yield* hub88Call("/transaction/win", win)
+      assert.deepStrictEqual([again.status, again.balance], ["RS_OK", 12_000_000], "the win, still paid, replays")
+      assert.strictEqual(books.receivedFor(transactionEventId("rollback", "h-rbw-win", "hub88")).length, 0)
+      // The bet itself is untouched by it: its own rollback gives the stake back.
+      const ofBet = yield* hub88Call("/transaction/rollback", rollbackOf(player, "h-rbw-rb-2", "h-rbw-bet"))
+      assert.deepStrictEqual([ofBet.status, ofBet.balance], ["RS_OK", 13_000_000])
+      const { ledger } = yield* assertHub88Conserved(books, player, ofBet)
+      assert.deepStrictEqual(ledger.map((row) => [row.txn_id, row.kind, row.status, row.note, row.amount]), [
+        ["h-rbw-bet", "bet", "applied", null, "-1000"],
+        ["h-rbw-win", "credit", "applied", null, "3000"],
+        ["h-rbw-rb", "rollback", "applied", "early_rollback", "0"],
+        ["h-rbw-rb-2", "rollback", "applied", null, "1000"]
+      ])
     }))
 
   it.effect("a win after the token expired is credited; a bet after it is refused", () =>

@@ -60,6 +60,62 @@ layer(Hub88WalletApp(books), live)("Hub88's wallet calls under races", (it) => {
       assert.strictEqual(ledger.filter((row) => row.kind === "credit").length, paid.status === "RS_OK" ? 1 : 0)
     }))
 
+  // Hub88's ids are one space for every kind: the database's key decides which of two calls at once takes one.
+  it.effect("a bet and a win wearing one transaction_uuid at once, many times: exactly one of each pair moves money", () =>
+    Effect.gen(function*() {
+      const player = yield* givenHub88Player(books, "BRL", 100_000n)
+      yield* hub88Call("/transaction/bet", betOf(player, "hr-id-paid", 100_000))
+      const pairs = 24
+      const answers = yield* Effect.forEach(
+        Array.from({ length: pairs }, (_, i) => `hr-id-${i}`),
+        (txn) =>
+          Effect.all([
+            hub88Call("/transaction/bet", betOf(player, txn, 100_000)),
+            hub88Call("/transaction/win", winOf(player, txn, "hr-id-paid", 300_000))
+          ], { concurrency: "unbounded" }),
+        { concurrency: 4 }
+      )
+      for (const [staked, paid] of answers) {
+        // One takes the id; the other is a used id, never a 500 (hub88Call asserts HTTP 200).
+        assert.sameMembers([staked.status, paid.status], ["RS_OK", "RS_ERROR_DUPLICATE_TRANSACTION"])
+      }
+      const { held, ledger } = yield* assertHub88Conserved(books, player)
+      for (let i = 0; i < pairs; i++) {
+        const rows = ledger.filter((row) => row.txn_id === `hr-id-${i}`)
+        assert.strictEqual(rows.length, 1, `one row holds hr-id-${i}`)
+        assert.strictEqual(rows[0].kind, answers[i][0].status === "RS_OK" ? "bet" : "credit")
+      }
+      const bets = answers.filter(([staked]) => staked.status === "RS_OK").length
+      // The first stake (R$ 1), then R$ 1 per bet taken and R$ 3 per win taken.
+      assert.strictEqual(held, 100_000n - 100n - 100n * BigInt(bets) + 300n * BigInt(pairs - bets))
+    }))
+
+  it.effect("a win and a rollback wearing one transaction_uuid at once: exactly one takes it", () =>
+    Effect.gen(function*() {
+      const player = yield* givenHub88Player(books, "BRL", 100_000n)
+      yield* hub88Call("/transaction/bet", betOf(player, "hr-idr-paid", 100_000))
+      const pairs = 12
+      const answers = yield* Effect.forEach(
+        Array.from({ length: pairs }, (_, i) => `hr-idr-${i}`),
+        (txn) =>
+          Effect.all([
+            hub88Call("/transaction/win", winOf(player, txn, "hr-idr-paid", 300_000)),
+            // A rollback of a bet never seen: its tombstone, moving nothing, if it takes the id.
+            hub88Call("/transaction/rollback", rollbackOf(player, txn, `${txn}-never`))
+          ], { concurrency: "unbounded" }),
+        { concurrency: 4 }
+      )
+      for (const [paid, undone] of answers) {
+        assert.sameMembers([paid.status, undone.status], ["RS_OK", "RS_ERROR_DUPLICATE_TRANSACTION"])
+      }
+      const { held, ledger } = yield* assertHub88Conserved(books, player)
+      for (let i = 0; i < pairs; i++) {
+        assert.strictEqual(ledger.filter((row) => row.txn_id === `hr-idr-${i}`).length, 1)
+      }
+      const wins = answers.filter(([paid]) => paid.status === "RS_OK").length
+      assert.strictEqual(held, 100_000n - 100n + 300n * BigInt(wins))
+    }))
+
   it.effect("several bets and wins of one round, each sent twice at once: each moves its money once", () =>
     Effect.gen(function*() {
       const player = yield* givenHub88Player(books, "BRL", 10_000n)

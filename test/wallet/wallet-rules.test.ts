@@ -99,6 +99,26 @@ describe("the rules, as pure functions", () => {
     assert.notStrictEqual(fingerprint(refundOf("f-1", "f-1")), fingerprint(base), "a refund is another kind")
   })
 
+  it("a free bet's amount is in its fingerprint, and every other stake's stays what its rows keep", () => {
+    const paid: Debit = {
+      _tag: "Debit",
+      aggregator: "hub88",
+      userCode: 100_001,
+      txnId: "f-2",
+      roundId: "r-2",
+      bet: 500n,
+      gameCode: "g",
+      providerCode: null
+    }
+    const free: Debit = { ...paid, bet: 0n, freeStake: 500n }
+    assert.notStrictEqual(fingerprint({ ...free, freeStake: 600n }), fingerprint(free), "another free amount")
+    assert.notStrictEqual(fingerprint(free), fingerprint({ ...paid, bet: 0n }), "a free bet is no stake of 0")
+    assert.notStrictEqual(fingerprint(free), fingerprint(paid), "nor the paid bet of its amount")
+    // As hashed before free bets had an amount: a repeat of a row written then still replays.
+    assert.strictEqual(fingerprint(paid), "iYQuiaC0G0VTq1N5AXZKcqJ963e9W5kfc6y6vxBsDN4")
+    assert.strictEqual(fingerprint(bet("f-1", { bet: 100, win: 0 })), "vTd_B6xD3Zc4CK27_GEHIBsn9zYd40hh-x2LLDC2P-c")
+  })
+
   it("a bet's end follows the partner's answer", () => {
     const call = bet("s-1", { bet: 1_000, win: 2_500 })
     const answers: ReadonlyArray<[PartnerAnswer, object]> = [

@@ -23,13 +23,14 @@ const fieldsOf = (userCode: number, request: { readonly transactionUuid: string;
 
 /**
  * A bet: a stake asked of the partner. A free bet (`is_free`) takes nothing from the player: its stake is 0, which the
- * ledger records without asking the partner, and a win naming it is paid as any other.
+ * ledger records without asking the partner, and a win naming it is paid as any other. Its amount is still what Hub88
+ * sent (`freeStake`), so a repeat with another amount is RS_ERROR_DUPLICATE_TRANSACTION, not the same bet replayed.
  */
 export const debitOf = (userCode: number, request: BetRequest, bet: Minor): Debit => ({
   _tag: "Debit",
   ...fieldsOf(userCode, request),
   gameCode: request.gameCode,
-  bet: request.isFree ? 0n : bet
+  ...(request.isFree ? { bet: 0n, freeStake: bet } : { bet })
 })
 
 /** A win: paying the bet it names (`reference_transaction_uuid`), on that bet's round. */
@@ -41,7 +42,11 @@ export const creditOf = (userCode: number, request: WinRequest, win: Minor): Cre
   debitTxnId: request.referenceTransactionUuid
 })
 
-/** A rollback: the stake of the bet it names given back, once (one before its bet leaves a tombstone). */
+/**
+ * A rollback: the stake of the bet it names given back, once (one before its bet leaves a tombstone). Hub88 rolls back
+ * bets only, so one naming a win names no bet the ledger has: RS_OK and a tombstone, as the spec answers a rollback of
+ * a transaction the operator cannot find; the win is never taken back.
+ */
 export const rollbackOf = (userCode: number, request: RollbackRequest): Rollback => ({
   _tag: "Rollback",
   ...fieldsOf(userCode, request),

@@ -56,13 +56,14 @@ const metricNames = { info: "Balance", balance: "Balance", bet: "Debit", win: "C
  * - info: the player's balance as the partner's wallet says it (no token travels on it);
  * - balance: the token must be valid (bound to the user, the game and the player's currency), then the balance;
  * - bet: a transaction id seen before goes straight to the ledger (the same content replays its answer, another is
- *   RS_ERROR_DUPLICATE_TRANSACTION; a changed currency too); a new one needs a valid token (expired:
+ *   RS_ERROR_DUPLICATE_TRANSACTION; a changed currency too; an id a win or a rollback holds is one too, even sent
+ *   at the same moment: the ledger's key holds Hub88's ids once across kinds); a new one needs a valid token (expired:
  *   RS_ERROR_TOKEN_EXPIRED), the player's currency (RS_ERROR_WRONG_CURRENCY), an amount that is a whole number of
  *   the currency's minor units, and then is a Debit;
  * - win: no token checked (wins come late and are retried); the currency and amount as a bet's; a Credit naming the
  *   bet it pays;
  * - rollback: no token checked; a Rollback naming the bet it undoes (one never seen: RS_OK, and that bet is then
- *   refused).
+ *   refused; one naming a win is the same, since Hub88 rolls back bets only: RS_OK, nothing moves, the win stays).
  * An amount finer than the currency moves nothing, is answered RS_ERROR_WRONG_TYPES and is kept for the operator as
  * an unreadable call (a stuck item until resent readable).
  */
@@ -163,9 +164,11 @@ export const Hub88WalletRoute = HttpRouter.use(Effect.fnUntraced(function*(route
     Effect.map(repo.findTransaction(environment, "hub88", kind, txnId), Option.isSome)
 
   /**
-   * Hub88's transaction ids are one space for every kind, the ledger's one per kind: an id the ledger holds under
-   * another kind only (a win reusing its bet's id) is a used id, refused before the ledger would take it as new. Two
-   * such calls at the same moment are not caught (Hub88 does not send them).
+   * Hub88's transaction ids are one space for every kind: an id the ledger holds under another kind only (a win
+   * reusing its bet's id) is a used id, refused here before its token or its bet are looked at (a win naming no bet
+   * is not written, so the ledger alone would answer it RS_ERROR_TRANSACTION_DOES_NOT_EXIST). This look is not what
+   * holds the rule: two calls at the same moment both pass it, and the ledger's key on Hub88's ids
+   * (sql/0035_hub88_one_id_space.sql) takes the first written and answers the other as a used id.
    */
   const usedByAnotherKind = (kind: "bet" | "credit" | "rollback", txnId: string) =>
     Effect.gen(function*() {
