@@ -27,10 +27,11 @@ const balanceTries = 3
  * answer must take in every decision already made, since it is what the aggregator is told and (for a persisted
  * player) what the mirror becomes: the player's delivery queue of notifications (wins, refunds, rollbacks) is
  * delivered first, in the call's own time; what could not be delivered is added when it is a credit (what the partner
- * holds once it arrives); a partner that could not be reached a moment ago is not waited for again; and the balance
- * is asked again when another callback of the player was written while it was asked (that decision may or may not be
- * in it). Before, a persisted player's stake was asked as it came, and an answer lacking a rollback still on its way
- * became the mirror and the aggregator's balance.
+ * holds once it arrives); a partner that could not be reached a moment ago is not waited for again. A shadow
+ * player's balance is asked again when another callback of theirs was written while it was asked (that decision may
+ * or may not be in it); a persisted player's `Balance` answer then does not replace the mirror. Before, a persisted
+ * player's partner was asked at once, and an answer lacking a rollback still on its way became the mirror and the
+ * aggregator's balance.
  */
 export class PartnerAsks extends Context.Service<PartnerAsks, {
   /** Asks the partner (a `bet` or a `balance` callback) about `player`. */
@@ -59,35 +60,40 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
       const repo = yield* OutboxRepo
       const targets = yield* CallbackTargets
 
-      /** One ask of the partner, after the player's delivery queue; whether a callback of theirs was written meanwhile. */
+      /**
+       * The player's delivery queue delivered first, in the call's own time: what the partner is still owed once the
+       * rest arrives, or that it could not be reached a moment ago (asking it now would only wait for another time-out).
+       */
+      const deliverFirst = Effect.fn("PartnerAsks.deliverFirst")(function*(player: PartnerPlayer) {
+        const delivered = yield* outbox.catchUp(player.id, storedCurrency(player.currency))
+        if (delivered._tag === "Delivered") return { _tag: "Ready", owed: 0n } as const
+        yield* Effect.logWarning("A player's notifications were not all delivered before the partner was asked").pipe(
+          Effect.annotateLogs({
+            partner_id: player.partnerId,
+            player_id: player.id,
+            detail: delivered.reason,
+            away: delivered.away
+          })
+        )
+        return delivered.away
+          ? { _tag: "Away", reason: delivered.reason } as const
+          : { _tag: "Ready", owed: delivered.owed } as const
+      })
+
+      /** One ask of the partner, after the player's delivery queue. */
       const askAfterQueue = Effect.fn("PartnerAsks.askAfterQueue")(
         function*(player: PartnerPlayer, target: CallbackTarget, eventId: string, body: string) {
+          const ready = yield* deliverFirst(player)
+          if (ready._tag === "Away") return { _tag: "Unavailable", reason: ready.reason } satisfies PartnerAnswer
+          return withCredits(yield* callbacks.ask(target, eventId, body, storedCurrency(player.currency)), ready.owed)
+        }
+      )
+
+      /** One ask after the queue, and whether a callback of the player's was written meanwhile. */
+      const askCounted = Effect.fn("PartnerAsks.askCounted")(
+        function*(player: PartnerPlayer, target: CallbackTarget, eventId: string, body: string) {
           const before = yield* repo.countOf(player.id)
-          const delivered = yield* outbox.catchUp(player.id, storedCurrency(player.currency))
-          if (delivered._tag === "Stalled") {
-            yield* Effect.logWarning(
-              "A player's notifications were not all delivered before the partner was asked"
-            ).pipe(
-              Effect.annotateLogs({
-                partner_id: player.partnerId,
-                player_id: player.id,
-                detail: delivered.reason,
-                away: delivered.away
-              })
-            )
-            if (delivered.away) {
-              return {
-                answer: { _tag: "Unavailable", reason: delivered.reason } as PartnerAnswer,
-                before,
-                callbacks: before,
-                current: true
-              }
-            }
-          }
-          const answer = withCredits(
-            yield* callbacks.ask(target, eventId, body, storedCurrency(player.currency)),
-            delivered._tag === "Stalled" ? delivered.owed : 0n
-          )
+          const answer = yield* askAfterQueue(player, target, eventId, body)
           const after = yield* repo.countOf(player.id)
           return { answer, before, callbacks: after, current: after === before }
         }
@@ -102,7 +108,7 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
             partyOf(player, target.value.partnerSlug),
             new Date(yield* Clock.currentTimeMillis)
           )
-          asked = yield* askAfterQueue(player, target.value, request.eventId, request.body)
+          asked = yield* askCounted(player, target.value, request.eventId, request.body)
         }
         const { answer } = asked
         return {
@@ -113,7 +119,7 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
 
       const askAfterDecisions = Effect.fn("PartnerAsks.askAfterDecisions")(
         function*(player: PartnerPlayer, target: CallbackTarget, eventId: string, body: string) {
-          const asked = yield* askAfterQueue(player, target, eventId, body)
+          const asked = yield* askCounted(player, target, eventId, body)
           if (asked.current || asked.answer._tag !== "Balance") return asked.answer
           // The stake was taken while another decision of the player's was written: its balance is asked again.
           const again = yield* shadowBalance(player)
@@ -124,14 +130,19 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
       )
 
       return PartnerAsks.of({
-        ask: askAfterDecisions,
+        // A persisted player's stake is not asked again when another decision was written meanwhile: the count that
+        // tells costs two statements on the hot path, and the mirror is set right by the next ask.
+        ask: (player, target, eventId, body) =>
+          player.balance === null
+            ? askAfterDecisions(player, target, eventId, body)
+            : askAfterQueue(player, target, eventId, body),
         askBalance: (player, target, eventId, body) =>
           player.balance === null
             ? Effect.map(askAfterDecisions(player, target, eventId, body), (answer) => ({
               answer,
               stillCurrent: Effect.succeed(true)
             }))
-            : Effect.map(askAfterQueue(player, target, eventId, body), (asked) => ({
+            : Effect.map(askCounted(player, target, eventId, body), (asked) => ({
               answer: asked.answer,
               stillCurrent: Effect.map(repo.countOf(player.id), (n) => n === asked.before)
             })),
