@@ -28,7 +28,7 @@ export const signedHeaders = (secrets: ReadonlyArray<string>, eventId: string, b
 }
 
 /**
- * A partner's check, as the partner guide (docs/partners.md) shows it: one of the signatures matches
+ * A partner's check, as the partner guide (docs/partner-guide/callbacks.md) shows it: one of the signatures matches
  * its secret and the timestamp is recent (5 minutes).
  */
 export const verify = (
