@@ -4,6 +4,7 @@ import { createHash } from "node:crypto"
 import { type HttpApi, type HttpApiGroup, HttpApiScalar, OpenApi } from "effect/http-api"
 import { AppConfig } from "./AppConfig.ts"
 import { toOpenApi30 } from "./OpenApi30.ts"
+import { partnerGuideRoutes } from "./PartnerGuide.ts"
 
 /** Where a contract's machine-readable descriptions are served under its prefix, without a token. */
 export const openApiPaths = (apiPrefix: `/${string}`) => ({
@@ -86,7 +87,8 @@ export const serversOf = (publicUrl: Option.Option<string>) =>
 
 /**
  * The docs page of `api` (Scalar, bundled: no CDN), its OpenAPI documents
- * under `apiPrefix` (with `servers`), `/` leading to the docs page, and the favicon browsers ask every page for.
+ * under `apiPrefix` (with `servers`), the partner guide under /docs/guide, `/` leading to the docs page, and the
+ * favicon browsers ask every page for.
  */
 export const apiDocsRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>,
@@ -98,6 +100,7 @@ export const apiDocsRoutes = <Id extends string, Groups extends HttpApiGroup.Con
       path: docsPath,
       scalar: { withDefaultFonts: false, favicon: "/favicon.ico" }
     }).pipe(Layer.provide(DocsPageSecurity)),
+    partnerGuideRoutes,
     HttpRouter.use(Effect.fnUntraced(function*(router) {
       const servers = serversOf((yield* AppConfig).publicUrl)
       // Built once, on first use: the contract does not change while the process runs.
