@@ -54,13 +54,14 @@ export const servedHref = (href: string): string | undefined => {
 export const headingAnchor = (text: string) =>
   text.toLowerCase().replaceAll(/[`*]/g, "").replaceAll(/[^\p{L}\p{N} _-]/gu, "").replaceAll(" ", "-")
 
-/** One page's markdown as HTML. Raw HTML in the markdown is shown as text, never passed through. */
+/** One page's markdown as HTML. Raw HTML in the markdown is shown as text, never passed through; comments are dropped. */
 export const renderMarkdown = (markdown: string): string => {
   const seen = new Map<string, number>()
   const marked = new Marked({
     gfm: true,
     renderer: {
-      html: ({ text }) => escapeHtml(text),
+      // A comment (a marker for the guide's tests) is dropped; any other HTML is shown as text.
+      html: ({ text }) => /^\s*<!--[\s\S]*-->\s*$/.test(text) ? "" : escapeHtml(text),
       heading({ depth, text, tokens }) {
         const base = headingAnchor(text)
         const count = seen.get(base) ?? 0

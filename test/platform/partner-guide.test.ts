@@ -26,6 +26,7 @@ describe("the guide's markdown, rendered", () => {
     assert.notInclude(html, "javascript:")
     assert.notInclude(html, "operators.md")
     assert.include(html, `<h1 id="title">Title</h1>`)
+    assert.notInclude(renderMarkdown("<!-- a marker -->\n\ntext"), "marker")
     assert.strictEqual(servedHref("callbacks.md#the-signature"), "/docs/guide/callbacks#the-signature")
     assert.strictEqual(servedHref("README.md"), "/docs/guide")
     assert.strictEqual(servedHref("https://example.com/x"), "https://example.com/x")
