@@ -50,6 +50,11 @@ export const servedHref = (href: string): string | undefined => {
   return `${pagePath(match[1])}${match[2] ?? ""}`
 }
 
+/** The docs' screenshot an image of a page shows (`../screenshots/<name>.png`), by its file name. */
+export const screenshotOf = (href: string) => /^\.\.\/screenshots\/([\w-]+\.png)$/.exec(href)?.[1]
+
+const screenshotFolder = new URL("../../docs/screenshots/", import.meta.url)
+
 /** A heading's anchor as GitHub writes it, so `page.md#anchor` links work in the repository and here alike. */
 export const headingAnchor = (text: string) =>
   text.toLowerCase().replaceAll(/[`*]/g, "").replaceAll(/[^\p{L}\p{N} _-]/gu, "").replaceAll(" ", "-")
@@ -74,8 +79,13 @@ export const renderMarkdown = (markdown: string): string => {
         const served = servedHref(href)
         return served === undefined ? inner : `<a href="${escapeHtml(served)}">${inner}</a>`
       },
-      // The guide has no images; one would be shown by its alt text rather than fetched from elsewhere.
-      image: ({ text }: Tokens.Image) => escapeHtml(text)
+      // The docs' screenshots are served beside the pages; any other image is shown by its alt text, never fetched.
+      image: ({ href, text }: Tokens.Image) => {
+        const served = screenshotOf(href)
+        return served === undefined
+          ? escapeHtml(text)
+          : `<img src="${guidePath}/screenshots/${served}" alt="${escapeHtml(text)}" loading="lazy">`
+      }
     }
   })
   return marked.parse(markdown, { async: false })
@@ -88,7 +98,7 @@ nav a{display:block;padding:.2rem 0;color:#0f766e;text-decoration:none}nav a[ari
 main{flex:1;max-width:60rem;padding:1.5rem 2.5rem;overflow-wrap:anywhere}
 a{color:#0f766e}code{background:#f1f5f9;padding:.1rem .25rem;border-radius:3px;font-size:.9em}
 pre{background:#0f172a;color:#e2e8f0;padding:1rem;overflow:auto;border-radius:6px}pre code{background:none;padding:0}
-table{border-collapse:collapse;display:block;overflow:auto}th,td{border:1px solid #d9e2ec;padding:.35rem .6rem;vertical-align:top}
+table{border-collapse:collapse;display:block;overflow:auto}img{max-width:100%;border:1px solid #d9e2ec}th,td{border:1px solid #d9e2ec;padding:.35rem .6rem;vertical-align:top}
 `
 
 /** A static page: no script at all, styles allowed by hash only, nothing loaded from anywhere. */
@@ -127,8 +137,32 @@ export const renderGuide = Effect.fnUntraced(function*() {
   return new Map(sources.map(([page, markdown]) => [page, pageHtml(page, renderMarkdown(markdown), titles)]))
 })
 
-/** GET /docs/guide and /docs/guide/<page>: the guide's pages, rendered once at start. */
+/** The screenshots the pages show, read once at start: a missing one fails the start, as a missing page does. */
+const readScreenshots = Effect.fnUntraced(function*() {
+  const names = new Set<string>()
+  for (const page of guidePages) {
+    const markdown = yield* Effect.promise(() => readFile(new URL(`${page}.md`, guideFolder), "utf8"))
+    for (const [, href] of markdown.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)) {
+      const name = screenshotOf(href)
+      if (name !== undefined) names.add(name)
+    }
+  }
+  return yield* Effect.forEach(names, (name) =>
+    Effect.map(
+      Effect.promise(() => readFile(new URL(name, screenshotFolder))),
+      (bytes) => [name, new Uint8Array(bytes)] as const
+    ))
+})
+
+/** GET /docs/guide and /docs/guide/<page>: the guide's pages, rendered once at start, and the screenshots they show. */
 export const partnerGuideRoutes = HttpRouter.use(Effect.fnUntraced(function*(router) {
+  for (const [name, bytes] of yield* readScreenshots()) {
+    const image = HttpServerResponse.uint8Array(bytes, {
+      contentType: "image/png",
+      headers: { "x-content-type-options": "nosniff", "cache-control": "public, max-age=3600" }
+    })
+    yield* router.add("GET", `${guidePath}/screenshots/${name}`, Effect.succeed(image))
+  }
   const pages = yield* renderGuide()
   for (const [page, html] of pages) {
     const response = HttpServerResponse.text(html, {

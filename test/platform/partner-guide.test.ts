@@ -55,6 +55,14 @@ layer(TestApp(), live)("the partner guide, served", (it) => {
         for (const other of guidePages) assert.include(html, `href="${pagePath(other)}"`, page)
         assert.include(html, `href="/docs"`, page)
       }
+      // The portal's page shows the docs' screenshots, served beside it.
+      const portal = textBody(yield* request("GET", "/docs/guide/portal"))
+      const images = [...portal.matchAll(/<img src="([^"]+)"/g)].map((match) => match[1])
+      assert.isAbove(images.length, 3)
+      for (const src of images) {
+        const image = yield* request("GET", src)
+        assert.deepStrictEqual([image.status, image.contentType], [200, "image/png"], src)
+      }
       const unknown = yield* request("GET", "/docs/guide/nowhere")
       assert.strictEqual(unknown.status, 404)
     }))
