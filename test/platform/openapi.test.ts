@@ -16,10 +16,18 @@ import { serversOf } from "../../src/platform/ApiDocs.ts"
 import { live } from "../support/live.ts"
 import { bodyAs, type RawResponse, request, TestApp, textBody } from "../support/TestApp.ts"
 
+/**
+ * Validation holds the event loop for a second or more (longer on a busy machine), during which the server's
+ * kept-alive sockets pass their idle time-out unnoticed. Once it ends, the loop is let through a timers and a poll
+ * phase, so the server's closes are sent and read, and the next request never goes out on a socket being closed
+ * (which it otherwise did, ECONNRESET, once the documents carried the webhooks and took longer to validate).
+ */
+const loopCaughtUp = Effect.promise(() => new Promise<void>((resolve) => setTimeout(() => setImmediate(resolve), 1)))
+
 const validate = (document: unknown) =>
   Effect.promise(() =>
     SwaggerParser.validate(structuredClone(document) as any).then(() => "valid", (error: Error) => error.message)
-  )
+  ).pipe(Effect.tap(() => loopCaughtUp))
 
 /** An OpenAPI document is free-form JSON, read here by path as the specification lays it out. */
 type Json = Record<string, any>
