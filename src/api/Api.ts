@@ -40,7 +40,9 @@ export class PartnerApi extends HttpApi.make("partner-api")
       "Query values are read strictly: an integer is plain decimal digits, and a value that cannot be read is a 422 " +
       "naming the field. Each partner may send a number of requests a minute: every answer after authentication " +
       "carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds), and past the limit the " +
-      "answer is a 429 with `Retry-After` (seconds).",
+      "answer is a 429 with `Retry-After` (seconds).\n\n" +
+      "The partner guide, from a test token to going live (the callbacks, their signature, certification, " +
+      "statements), is at [/docs/guide](/docs/guide); the callbacks this service sends are the documents' webhooks.",
     transform: documentPartnerApi
   }))
 {}

@@ -179,7 +179,7 @@ export const GameEntry = Schema.toEncoded(GameEntryCodec)
 
 /**
  * A partner's player (domain PartnerPlayer) on the wire; its balance in its currency's units, as partners send it: a
- * number for currencies of up to 3 decimals, a decimal string beyond (docs/partners.md, "Currencies").
+ * number for currencies of up to 3 decimals, a decimal string beyond (docs/partner-guide/casino.md, "Currencies").
  */
 export const PartnerPlayerEntryCodec = Schema.Struct({
   ...Struct.pick(PartnerPlayer.fields, ["id", "externalPlayerId"]),

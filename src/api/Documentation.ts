@@ -1,4 +1,5 @@
 import { ErrorMessages } from "./Errors.ts"
+import { documentWebhooks } from "./Webhooks.ts"
 
 /**
  * Shapes the generated OpenAPI document for the people who read it (the
@@ -113,6 +114,7 @@ const errorExamples: Record<string, Json> = {
 
 /** The API-level OpenAPI transform of the partner API (see Api.ts). */
 export const documentPartnerApi = (spec: Json): Json => {
+  documentWebhooks(spec)
   dropSafeIntegerBounds(spec)
   nameResponseKeys(spec)
   documentRateLimitHeaders(spec)

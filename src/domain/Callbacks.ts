@@ -13,6 +13,122 @@ import { amountOnWire, type Minor, signedMinorOf } from "./Money.ts"
  */
 export type CallbackKind = "balance" | "bet" | "win" | "refund" | "rollback"
 
+/**
+ * The headers every callback carries beside its JSON body (src/wallet/outbox/Signature.ts signs with them), and the
+ * one a wallet certification's calls add. Here, in the domain, so the contract's documents name them as sent.
+ */
+export const callbackHeaders = {
+  eventId: "x-partner-event-id",
+  timestamp: "x-partner-timestamp",
+  signature: "x-partner-signature"
+} as const
+
+// The bodies' schemas: what the builders below write (each builder's object is checked against its schema's
+// encoded type) and what the partner API's OpenAPI documents describe as its webhooks (src/api/Webhooks.ts).
+
+/** An amount as amountOnWire writes it: a JSON number up to 3 decimals, a decimal string at full scale beyond. */
+const WireAmount = Schema.Union([Schema.Finite, Schema.String]).annotate({
+  description: "In the body's `currency`, exactly: a JSON number for currencies of up to 3 decimals (`12.5`), a " +
+    "decimal string at the currency's full scale beyond (`\"0.00000001\"`)."
+})
+
+const commonFields = {
+  event_id: Schema.String.annotate({
+    description: "The event's id (also in `X-Partner-Event-Id`): apply each once, and answer a repeat as the first"
+  }),
+  created_at: Schema.String.annotate({ description: "When the event was decided (ISO 8601, UTC)" }),
+  partner: Schema.String.annotate({ description: "Your partner slug" }),
+  player: Schema.Struct({
+    external_player_id: Schema.String.annotate({ description: "Your id of the player" }),
+    user_code: Schema.Int.annotate({ description: "The player's user code at the aggregator (one per currency)" })
+  }),
+  currency: Schema.String.annotate({ description: "The player's currency: every amount of the body is in it" }),
+  certification: Schema.optionalKey(
+    Schema.Struct({ run: Schema.String, case: Schema.String }).annotate({
+      description: "Only on a wallet certification's calls: the run and its case (signed with the body)"
+    })
+  )
+}
+
+const transactionFields = {
+  transaction_id: Schema.String.annotate({ description: "The aggregator's transaction id" }),
+  round_id: Schema.NullOr(Schema.String),
+  game: Schema.Struct({ code: Schema.NullOr(Schema.String), provider: Schema.NullOr(Schema.String) })
+}
+
+const statedBalance = Schema.optionalKey(WireAmount.annotate({
+  description: "The player's balance after it as this service reckons it (absent for a shadow player)"
+}))
+
+export const BalanceCallback = Schema.Struct({ ...commonFields, kind: Schema.Literal("balance") }).annotate({
+  identifier: "BalanceCallback",
+  description: "Answer the player's balance in `currency`."
+})
+
+export const BetCallback = Schema.Struct({
+  ...commonFields,
+  kind: Schema.Literal("bet"),
+  ...transactionFields,
+  amount: WireAmount.annotate({ description: "The stake to take" })
+}).annotate({
+  identifier: "BetCallback",
+  description: "Take `amount` from the player's balance and answer the balance after it, or refuse."
+})
+
+export const WinCallback = Schema.Struct({
+  ...commonFields,
+  kind: Schema.Literal("win"),
+  ...transactionFields,
+  amount: WireAmount.annotate({ description: "The win to credit" }),
+  balance: statedBalance
+}).annotate({ identifier: "WinCallback", description: "Credit `amount`; answer any 2xx." })
+
+export const RefundCallback = Schema.Struct({
+  ...commonFields,
+  kind: Schema.Literal("refund"),
+  ...transactionFields,
+  amount: WireAmount.annotate({
+    description: "What to apply: the round's stake back less its win (negative when the win was larger)"
+  }),
+  bet: WireAmount,
+  win: WireAmount,
+  balance: statedBalance
+}).annotate({ identifier: "RefundCallback", description: "The round `round_id` is undone: apply `amount`." })
+
+export const RollbackCallback = Schema.Struct({
+  ...commonFields,
+  kind: Schema.Literal("rollback"),
+  ...transactionFields,
+  amount: WireAmount.annotate({ description: "The stake to give back, if you took it" }),
+  rolls_back: Schema.String.annotate({ description: "The event id of the bet it undoes" })
+}).annotate({
+  identifier: "RollbackCallback",
+  description: "The bet `rolls_back` was refused to the player: if you applied it, give `amount` back; if you " +
+    "have not seen it, record the rollback and refuse that bet if it arrives later."
+})
+
+export const TestCallback = Schema.Struct({
+  event_id: Schema.String,
+  kind: Schema.Literal("test"),
+  created_at: Schema.String,
+  partner: Schema.String,
+  environment: Environment,
+  message: Schema.String
+}).annotate({
+  identifier: "TestCallback",
+  description: "Sent when you (or your operator) ask for a test callback: it moves no money; answer any 2xx."
+})
+
+/** What a partner answers a `balance` or a `bet` (PartnerCallbacks reads it, exactly, in the body's currency). */
+export const CallbackAnswer = Schema.Struct({
+  balance: Schema.optionalKey(Schema.NullOr(WireAmount)),
+  error: Schema.optionalKey(
+    Schema.NullOr(Schema.String).annotate({
+      description: "A refusal: `insufficient_funds` (with the balance) or `unknown_player`"
+    })
+  )
+}).annotate({ identifier: "CallbackAnswer" })
+
 export const CallbackStatus = Schema.Literals(["pending", "delivered", "failed"])
 export type CallbackStatus = typeof CallbackStatus.Type
 
@@ -140,7 +256,7 @@ const idsPredateNames: ReadonlySet<string> = new Set(["playfiver", "sandbox"])
 
 export const balanceEventId = () => `evt_${randomBytes(16).toString("hex")}`
 
-const base = (kind: CallbackKind, eventId: string, party: CallbackParty, now: Date) => ({
+const base = <K extends CallbackKind>(kind: K, eventId: string, party: CallbackParty, now: Date) => ({
   event_id: eventId,
   kind,
   created_at: now.toISOString(),
@@ -163,30 +279,37 @@ export const testBody = (partnerSlug: string, environment: Environment, now: Dat
   const eventId = balanceEventId()
   return {
     eventId,
-    body: JSON.stringify({
-      event_id: eventId,
-      kind: "test",
-      created_at: now.toISOString(),
-      partner: partnerSlug,
-      environment,
-      message: "A test callback: check its signature as you check every callback, and answer with any 2xx."
-    })
+    body: JSON.stringify(
+      {
+        event_id: eventId,
+        kind: "test",
+        created_at: now.toISOString(),
+        partner: partnerSlug,
+        environment,
+        message: "A test callback: check its signature as you check every callback, and answer with any 2xx."
+      } satisfies typeof TestCallback.Encoded
+    )
   }
 }
 
 /** A JSON body, keys in a fixed order; kept byte for byte so every retry sends the same body. */
 export const balanceBody = (party: CallbackParty, now: Date) => {
   const eventId = balanceEventId()
-  return { eventId, body: JSON.stringify(base("balance", eventId, party, now)) }
+  return {
+    eventId,
+    body: JSON.stringify(base("balance", eventId, party, now) satisfies typeof BalanceCallback.Encoded)
+  }
 }
 
 /** Take `amount` (the stake) from the player's balance, or refuse. */
 export const betBody = (party: CallbackParty, txn: CallbackTransaction, amount: Minor, now: Date) =>
-  JSON.stringify({
-    ...base("bet", transactionEventId("bet", txn.txnId, txn.aggregator), party, now),
-    ...transaction(txn),
-    amount: amountOnWire(amount, party.currency)
-  })
+  JSON.stringify(
+    {
+      ...base("bet", transactionEventId("bet", txn.txnId, txn.aggregator), party, now),
+      ...transaction(txn),
+      amount: amountOnWire(amount, party.currency)
+    } satisfies typeof BetCallback.Encoded
+  )
 
 /** The balance a notification states, when this service reckons one: a shadow player's (null) has none. */
 const stated = (balance: Minor | null, currency: Currency) =>
@@ -203,12 +326,14 @@ export const winBody = (
   balance: Minor | null,
   now: Date
 ) =>
-  JSON.stringify({
-    ...base("win", transactionEventId("win", txn.txnId, txn.aggregator), party, now),
-    ...transaction(txn),
-    amount: amountOnWire(amount, party.currency),
-    ...stated(balance, party.currency)
-  })
+  JSON.stringify(
+    {
+      ...base("win", transactionEventId("win", txn.txnId, txn.aggregator), party, now),
+      ...transaction(txn),
+      amount: amountOnWire(amount, party.currency),
+      ...stated(balance, party.currency)
+    } satisfies typeof WinCallback.Encoded
+  )
 
 /**
  * The round `round_id` is refunded: apply `amount` (the stake back, less any
@@ -222,23 +347,27 @@ export const refundBody = (
   balance: Minor | null,
   now: Date
 ) =>
-  JSON.stringify({
-    ...base("refund", transactionEventId("refund", txn.txnId, txn.aggregator), party, now),
-    ...transaction(txn),
-    amount: amountOnWire(amount, party.currency),
-    bet: amountOnWire(round.bet, party.currency),
-    win: amountOnWire(round.win, party.currency),
-    ...stated(balance, party.currency)
-  })
+  JSON.stringify(
+    {
+      ...base("refund", transactionEventId("refund", txn.txnId, txn.aggregator), party, now),
+      ...transaction(txn),
+      amount: amountOnWire(amount, party.currency),
+      bet: amountOnWire(round.bet, party.currency),
+      win: amountOnWire(round.win, party.currency),
+      ...stated(balance, party.currency)
+    } satisfies typeof RefundCallback.Encoded
+  )
 
 /**
  * The bet `rolls_back` was not confirmed in time and was refused to the
  * aggregator: if it was applied, give `amount` back; if not, ignore this.
  */
 export const rollbackBody = (party: CallbackParty, txn: CallbackTransaction, amount: Minor, now: Date) =>
-  JSON.stringify({
-    ...base("rollback", transactionEventId("rollback", txn.txnId, txn.aggregator), party, now),
-    ...transaction(txn),
-    amount: amountOnWire(amount, party.currency),
-    rolls_back: transactionEventId("bet", txn.txnId, txn.aggregator)
-  })
+  JSON.stringify(
+    {
+      ...base("rollback", transactionEventId("rollback", txn.txnId, txn.aggregator), party, now),
+      ...transaction(txn),
+      amount: amountOnWire(amount, party.currency),
+      rolls_back: transactionEventId("bet", txn.txnId, txn.aggregator)
+    } satisfies typeof RollbackCallback.Encoded
+  )

@@ -14,7 +14,7 @@ const rank: Record<PartnerRole, number> = { viewer: 0, developer: 1, owner: 2 }
 export const roleReaches = (role: PartnerRole, needed: PartnerRole) => rank[role] >= rank[needed]
 
 /**
- * What each kind of change in the portal needs: the one table of the role matrix (docs/partners.md shows it). `account`
+ * What each kind of change in the portal needs: the one table of the role matrix (docs/partner-guide/portal.md shows it). `account`
  * is the user's own (their password, logging out).
  */
 export const changeNeeds = {

@@ -1,8 +1,10 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { createHash } from "node:crypto"
 import { type HttpApi, type HttpApiGroup, HttpApiScalar, OpenApi } from "effect/http-api"
+import { AppConfig } from "./AppConfig.ts"
 import { toOpenApi30 } from "./OpenApi30.ts"
+import { partnerGuideRoutes } from "./PartnerGuide.ts"
 
 /** Where a contract's machine-readable descriptions are served under its prefix, without a token. */
 export const openApiPaths = (apiPrefix: `/${string}`) => ({
@@ -72,9 +74,21 @@ const DocsPageSecurity = HttpRouter.middleware((httpEffect) =>
 ).layer
 
 /**
+ * The documents' `servers`: PUBLIC_URL when it is set; otherwise "/", which OpenAPI reads relative to where the
+ * document was fetched from, so it names this service's origin however it was reached (localhost:PORT would be
+ * wrong from anywhere else). The Scalar page is not given them: its "Try it" may send only to the page's own origin
+ * (its policy's connect-src), which it does when a document names no server.
+ */
+export const serversOf = (publicUrl: Option.Option<string>) =>
+  Option.match(publicUrl, {
+    onNone: () => [{ url: "/", description: "This service: the origin this document was read from" }],
+    onSome: (url) => [{ url, description: "This service (its PUBLIC_URL)" }]
+  })
+
+/**
  * The docs page of `api` (Scalar, bundled: no CDN), its OpenAPI documents
- * under `apiPrefix`, `/` leading to the docs page, and the favicon browsers
- * ask every page for.
+ * under `apiPrefix` (with `servers`), the partner guide under /docs/guide, `/` leading to the docs page, and the
+ * favicon browsers ask every page for.
  */
 export const apiDocsRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>,
@@ -86,11 +100,13 @@ export const apiDocsRoutes = <Id extends string, Groups extends HttpApiGroup.Con
       path: docsPath,
       scalar: { withDefaultFonts: false, favicon: "/favicon.ico" }
     }).pipe(Layer.provide(DocsPageSecurity)),
+    partnerGuideRoutes,
     HttpRouter.use(Effect.fnUntraced(function*(router) {
+      const servers = serversOf((yield* AppConfig).publicUrl)
       // Built once, on first use: the contract does not change while the process runs.
       let v31: OpenApi.OpenAPISpec | undefined
       let v30: Record<string, unknown> | undefined
-      const openApi31 = () => (v31 ??= OpenApi.fromApi(api))
+      const openApi31 = () => (v31 ??= { ...OpenApi.fromApi(api), servers })
       yield* router.add("GET", paths.v31, Effect.sync(() => HttpServerResponse.jsonUnsafe(openApi31())))
       yield* router.add(
         "GET",

@@ -166,29 +166,37 @@ const convertResponses = (responses: unknown) => {
 
 const operationMethods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const
 
+const convertPathItem = (pathItem: unknown) => {
+  if (!isObject(pathItem)) return
+  convertParameters(pathItem.parameters)
+  for (const method of operationMethods) {
+    const operation = pathItem[method]
+    if (!isObject(operation)) continue
+    convertParameters(operation.parameters)
+    if (isObject(operation.requestBody)) convertContent(operation.requestBody.content)
+    convertResponses(operation.responses)
+  }
+  // Operations 3.0 has no method for (QUERY) cannot be described in it.
+  delete pathItem["x-oai-additionalOperations"]
+}
+
 /** The same document as OpenAPI 3.0.3. The input is not changed. */
 export const toOpenApi30 = (document: Json): Json => {
   const spec: Json = structuredClone(document)
   spec.openapi = "3.0.3"
   delete spec.jsonSchemaDialect
-  delete spec.webhooks
   if (isObject(spec.info)) {
     delete spec.info.summary
     if (isObject(spec.info.license)) delete spec.info.license.identifier
   }
-  for (const pathItem of Object.values(spec.paths ?? {})) {
-    if (!isObject(pathItem)) continue
-    convertParameters(pathItem.parameters)
-    for (const method of operationMethods) {
-      const operation = pathItem[method]
-      if (!isObject(operation)) continue
-      convertParameters(operation.parameters)
-      if (isObject(operation.requestBody)) convertContent(operation.requestBody.content)
-      convertResponses(operation.responses)
-    }
-    // Operations 3.0 has no method for (QUERY) cannot be described in it.
-    delete pathItem["x-oai-additionalOperations"]
+  for (const pathItem of Object.values(spec.paths ?? {})) convertPathItem(pathItem)
+  // 3.0 has no webhooks: the same path items under the `x-webhooks` extension, which 3.0 tooling that knows of
+  // webhooks (Redocly, Scalar) reads, and the rest ignores.
+  if (isObject(spec.webhooks)) {
+    for (const pathItem of Object.values(spec.webhooks)) convertPathItem(pathItem)
+    spec["x-webhooks"] = spec.webhooks
   }
+  delete spec.webhooks
   const components = spec.components
   if (isObject(components)) {
     delete components.pathItems

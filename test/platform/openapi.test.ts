@@ -6,18 +6,28 @@
  */
 import SwaggerParser from "@apidevtools/swagger-parser"
 import { assert, layer } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { PartnerApi } from "../../src/api/Api.ts"
 import { LaunchRequest } from "../../src/api/Casino.ts"
 import { RefreshRequest } from "../../src/api/Catalog.ts"
+import { webhookBodies, webhookExamples } from "../../src/api/Webhooks.ts"
+import { serversOf } from "../../src/platform/ApiDocs.ts"
 import { live } from "../support/live.ts"
 import { bodyAs, type RawResponse, request, TestApp, textBody } from "../support/TestApp.ts"
+
+/**
+ * Validation holds the event loop for a second or more (longer on a busy machine), during which the server's
+ * kept-alive sockets pass their idle time-out unnoticed. Once it ends, the loop is let through a timers and a poll
+ * phase, so the server's closes are sent and read, and the next request never goes out on a socket being closed
+ * (which it otherwise did, ECONNRESET, once the documents carried the webhooks and took longer to validate).
+ */
+const loopCaughtUp = Effect.promise(() => new Promise<void>((resolve) => setTimeout(() => setImmediate(resolve), 1)))
 
 const validate = (document: unknown) =>
   Effect.promise(() =>
     SwaggerParser.validate(structuredClone(document) as any).then(() => "valid", (error: Error) => error.message)
-  )
+  ).pipe(Effect.tap(() => loopCaughtUp))
 
 /** An OpenAPI document is free-form JSON, read here by path as the specification lays it out. */
 type Json = Record<string, any>
@@ -156,5 +166,42 @@ layer(TestApp(), live)("the contract as documents and a docs page", (it) => {
       assert.strictEqual(favicon.status, 200)
       assert.strictEqual(favicon.contentType, "image/svg+xml")
       assert.match(textBody(favicon), /^<svg /)
+    }))
+
+  it.effect("both documents name this service as their server and every callback as a webhook whose example decodes", () =>
+    Effect.gen(function*() {
+      const v31 = documentOf(yield* request("GET", "/api/partner/v1/openapi-3.1.json"))
+      const v30 = documentOf(yield* request("GET", "/api/partner/v1/openapi.json"))
+      const kinds = ["balance", "bet", "win", "refund", "rollback", "test"] as const
+      for (const [document, webhooks] of [[v31, v31.webhooks], [v30, v30["x-webhooks"]]] as const) {
+        // No PUBLIC_URL in the tests: "/", this service's origin wherever the document was read.
+        assert.deepStrictEqual(document.servers.map((server: Json) => server.url), ["/"])
+        assert.deepStrictEqual(Object.keys(webhooks).sort(), [...kinds].sort())
+        for (const kind of kinds) {
+          const operation = webhooks[kind].post
+          assert.includeMembers(
+            operation.parameters.map((parameter: Json) => parameter.name),
+            ["x-partner-event-id", "x-partner-timestamp", "x-partner-signature"],
+            kind
+          )
+          const media = operation.requestBody.content["application/json"]
+          assert.isDefined(
+            componentOf(document, media.schema.$ref === undefined ? media.schema.allOf[0] : media.schema)
+          )
+          // The example is what the service sends, and the service's own schema reads it.
+          const decoded = Schema.decodeUnknownExit(webhookBodies[kind])(media.example)
+          assert.strictEqual(decoded._tag, "Success", `${kind}: ${String(decoded)}`)
+          assert.deepStrictEqual(media.example, webhookExamples[kind])
+          assert.includeMembers(
+            Object.keys(operation.responses),
+            kind === "balance" || kind === "bet" ? ["200"] : ["2XX"]
+          )
+        }
+      }
+      assert.isUndefined(v30.webhooks)
+      assert.deepStrictEqual(serversOf(Option.some("https://api.example.com")), [{
+        url: "https://api.example.com",
+        description: "This service (its PUBLIC_URL)"
+      }])
     }))
 })

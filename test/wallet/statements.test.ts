@@ -34,7 +34,10 @@ const books = new PartnerBooks()
 
 /** The partner guide's statement check, as a partner copies it: the ```js block that defines `statementVerified`. */
 const readmeCheck = Effect.promise(async () => {
-  const readme = readFileSync(new URL("../../docs/partners.md", import.meta.url), "utf8")
+  const readme = readFileSync(
+    new URL("../../docs/partner-guide/statements-and-reconciliation.md", import.meta.url),
+    "utf8"
+  )
   const code = /```js\n([^`]*statementVerified[^`]*)```/.exec(readme)?.[1]
   assert.isDefined(code, "the partner guide shows how to verify a statement")
   const file = path.join(tmpdir(), `statement-check-${process.pid}-${Date.now()}.mjs`)

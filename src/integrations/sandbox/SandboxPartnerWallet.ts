@@ -34,7 +34,7 @@ const unknownPlayer: WalletReply = { status: 404, body: { error: "unknown_player
 
 /**
  * What the wallet answers a callback, given the player's balance: the
- * partner's rules, as the partner guide (docs/partners.md) asks a partner to keep them.
+ * partner's rules, as the partner guide (docs/partner-guide/callbacks.md) asks a partner to keep them.
  * `rolledBack`: a rollback of this bet came first. `betApplied`: for a
  * rollback, whether the bet it rolls back was taken.
  */
@@ -72,7 +72,7 @@ export const decide = (
 
 /**
  * A partner's wallet, as the sandbox's demo partner runs it: what a partner
- * is asked to build (docs/partners.md), working. It checks the
+ * is asked to build (docs/partner-guide/callbacks.md), working. It checks the
  * signature with the partner's webhook secret, applies each event id once
  * (a repeat gets the first answer), keeps its players' balances (starting
  * from the balance the partner gave at launch), refuses a bet the balance

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
+import { callbackHeaders } from "../../domain/Callbacks.ts"
 
 /**
  * How callbacks are signed: HMAC-SHA256, keyed with the partner's webhook
@@ -9,9 +10,9 @@ import { createHmac, timingSafeEqual } from "node:crypto"
  * `v1=<new>,v1=<old>`; a partner accepts the callback if any matches. A
  * retry sends the same body with a fresh timestamp.
  */
-export const signatureHeader = "x-partner-signature"
-export const timestampHeader = "x-partner-timestamp"
-export const eventIdHeader = "x-partner-event-id"
+export const signatureHeader = callbackHeaders.signature
+export const timestampHeader = callbackHeaders.timestamp
+export const eventIdHeader = callbackHeaders.eventId
 
 export const sign = (secret: string, timestamp: number, body: string) =>
   `v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`
@@ -27,7 +28,7 @@ export const signedHeaders = (secrets: ReadonlyArray<string>, eventId: string, b
 }
 
 /**
- * A partner's check, as the partner guide (docs/partners.md) shows it: one of the signatures matches
+ * A partner's check, as the partner guide (docs/partner-guide/callbacks.md) shows it: one of the signatures matches
  * its secret and the timestamp is recent (5 minutes).
  */
 export const verify = (
