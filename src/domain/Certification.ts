@@ -321,3 +321,11 @@ export const liveTokenIssuerRefusal = (
 export class LiveTokenWithheld extends Schema.TaggedError<LiveTokenWithheld>()("LiveTokenWithheld", {
   message: Schema.String
 }) {}
+
+/** How a case words what it sees in the run's currency: a balance compared, an answer read, an amount said. */
+export const wordsIn = (currency: Currency) => ({
+  compared: (what: string, observed: Minor | undefined, expected: Minor) =>
+    compared(what, observed, expected, currency),
+  reading: (answer: PartnerAnswer) => answerReading(answer, currency),
+  say: (minor: Minor) => amountText(minor, currency)
+})

@@ -1,12 +1,6 @@
 import { Effect } from "effect"
-import {
-  answerReading,
-  type CaseResult,
-  compared as comparedIn,
-  timingOf,
-  timingProblems
-} from "../../domain/Certification.ts"
-import { amountText, caseAmounts, type CaseKey, caseKeys } from "../../domain/CertificationCaseTexts.ts"
+import { type CaseResult, timingOf, timingProblems, wordsIn } from "../../domain/Certification.ts"
+import { caseAmounts, type CaseKey, caseKeys } from "../../domain/CertificationCaseTexts.ts"
 import type { Minor } from "../../domain/Money.ts"
 import type { PartnerCallbacks } from "../outbox/PartnerCallbacks.ts"
 import type { RunSetting } from "./CertificationCalls.ts"
@@ -46,10 +40,7 @@ export const certify = Effect.fnUntraced(function*(
   const currency = setting.party.currency
   /** The run's amounts; `float`: a free round's win of 100 whole units, taken back at the end, so any starting balance can play the cases. */
   const { fineBet, fineWin, float, unit } = caseAmounts(currency)
-  const compared = (what: string, observed: Minor | undefined, expected: Minor) =>
-    comparedIn(what, observed, expected, currency)
-  const reading = (answer: Parameters<typeof answerReading>[0]) => answerReading(answer, currency)
-  const say = (minor: Minor) => amountText(minor, currency)
+  const { compared, reading, say } = wordsIn(currency)
   let start: Minor | undefined
   let floatCredited = false
   /** The bet case's stake as the service reckons it (the wallet answered a balance): what its round's refund gives back. */

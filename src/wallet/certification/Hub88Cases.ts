@@ -1,10 +1,9 @@
 /** The certification cases in Hub88's terms: the callbacks a Hub88 round sends the partner, and its rollback's race. */
 import { Effect } from "effect"
 import type { CallbackTransaction } from "../../domain/Callbacks.ts"
-import { answerReading, compared as comparedIn } from "../../domain/Certification.ts"
-import { amountText, caseAmounts } from "../../domain/CertificationCaseTexts.ts"
+import { wordsIn } from "../../domain/Certification.ts"
+import { caseAmounts } from "../../domain/CertificationCaseTexts.ts"
 import type { Minor } from "../../domain/Money.ts"
-import type { PartnerAnswer } from "../../domain/Wallet.ts"
 import { type makeSteps, refusalProven } from "./CaseSteps.ts"
 import type { CaseLog, RunSetting } from "./CertificationCalls.ts"
 
@@ -20,10 +19,7 @@ export const hub88Cases = (setting: RunSetting, steps: ReturnType<typeof makeSte
   const { balanceAfter, calls, money, round } = steps
   const currency = setting.party.currency
   const amounts = caseAmounts(currency)
-  const compared = (what: string, observed: Minor | undefined, expected: Minor) =>
-    comparedIn(what, observed, expected, currency)
-  const reading = (answer: PartnerAnswer) => answerReading(answer, currency)
-  const say = (minor: Minor) => amountText(minor, currency)
+  const { compared, reading, say } = wordsIn(currency)
   /** A transaction of round `name` (Hub88's transaction_uuid in its round): `cert_…_<name>_<part>`. */
   const transaction = (name: string, part: string): CallbackTransaction => ({
     ...round(name),

@@ -1,8 +1,7 @@
 /** The certification cases that must leave the test player's balance where it was: refusals and strangers. */
 import { Effect } from "effect"
-import { answerReading, compared as comparedIn } from "../../domain/Certification.ts"
+import { wordsIn } from "../../domain/Certification.ts"
 import { amountText, caseAmounts, otherCurrencyOf } from "../../domain/CertificationCaseTexts.ts"
-import type { Minor } from "../../domain/Money.ts"
 import type { makeSteps } from "./CaseSteps.ts"
 import { type RunSetting, type Signing, valid } from "./CertificationCalls.ts"
 
@@ -15,10 +14,7 @@ export const refusalCases = (setting: RunSetting, steps: ReturnType<typeof makeS
   const { balanceAfter, calls, money, refusedBet, round } = steps
   const currency = setting.party.currency
   const { otherBody, unit } = caseAmounts(currency)
-  const compared = (what: string, observed: Minor | undefined, expected: Minor) =>
-    comparedIn(what, observed, expected, currency)
-  const reading = (answer: Parameters<typeof answerReading>[0]) => answerReading(answer, currency)
-  const say = (minor: Minor) => amountText(minor, currency)
+  const { compared, reading, say } = wordsIn(currency)
 
   /** A bet signed in a way the wallet must refuse. */
   const badlySigned = (

@@ -1,7 +1,7 @@
 /** The certification cases of events sent more than once, or at the same moment: what retries and traffic do. */
 import { Effect } from "effect"
-import { answerReading, compared as comparedIn } from "../../domain/Certification.ts"
-import { amountText, caseAmounts } from "../../domain/CertificationCaseTexts.ts"
+import { wordsIn } from "../../domain/Certification.ts"
+import { caseAmounts } from "../../domain/CertificationCaseTexts.ts"
 import type { Minor } from "../../domain/Money.ts"
 import type { PartnerAnswer } from "../../domain/Wallet.ts"
 import type { makeSteps } from "./CaseSteps.ts"
@@ -17,10 +17,7 @@ export const repeatCases = (setting: RunSetting, steps: ReturnType<typeof makeSt
   const { balanceAfter, calls, money, round } = steps
   const currency = setting.party.currency
   const amounts = caseAmounts(currency)
-  const compared = (what: string, observed: Minor | undefined, expected: Minor) =>
-    comparedIn(what, observed, expected, currency)
-  const reading = (answer: PartnerAnswer) => answerReading(answer, currency)
-  const say = (minor: Minor) => amountText(minor, currency)
+  const { compared, reading, say } = wordsIn(currency)
   /** A stake the wallet took (it answered a balance) or may have taken (no usable answer): a rollback settles both. */
   const mayHaveTaken = (answer: PartnerAnswer) => answer._tag === "Balance" || answer._tag === "Unavailable"
 
