@@ -127,7 +127,7 @@ export class SystemStatus extends Context.Service<SystemStatus, {
           outbox.backlog,
           ledger.pending(1000),
           casinoCatalog.allProviders,
-          casinoCatalog.games({ page: 1, perPage: 1 }),
+          casinoCatalog.games({ page: 1, perPage: 1 }).pipe(Effect.orDie), // names no provider: never refused
           sportsCatalog.overview,
           casinoCatalog.lastSyncs,
           walletCalls.seen({ environment: "live" })

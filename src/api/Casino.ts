@@ -253,7 +253,8 @@ export class CasinoGroup extends HttpApiGroup.make("casino")
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Casino games, filtered by provider and search, paged",
       description: "Disabled games are listed too, flagged `enabled: false` (filter with `enabled=true`). Ordered by " +
-        "provider, then name. A provider that does not exist matches nothing."
+        "provider, then name. A `provider` (id or slug) the catalog of the token's environment does not know is a 422 " +
+        "on `provider`: list them with `/providers` (a test token's are the sandbox aggregator's)."
     }))
   )
   .add(
@@ -374,6 +375,17 @@ export const launchAnswer = (launched: {
       partner_player: player
     })
   )
+
+/** A games listing's failure as the contract answers it: a provider the catalog does not know is a 422 on `provider`. */
+export const gamesFailures = {
+  UnknownProvider: () =>
+    Effect.fail(
+      new ValidationFailed({
+        message: ErrorMessages.invalidData,
+        errors: { provider: ["The selected provider is invalid."] }
+      })
+    )
+}
 
 /**
  * A launch's failures as the contract answers them: what cannot be launched is a 422 naming its fields; no launch URL

@@ -82,8 +82,11 @@ const canonicalGameQuery = (query: GameQuery): GameQuery => {
 export class CasinoCatalog extends Context.Service<CasinoCatalog, {
   readonly enabledProviders: Effect.Effect<ReadonlyArray<CasinoProvider>>
   readonly allProviders: Effect.Effect<ReadonlyArray<CasinoProvider>>
-  /** A page of games, with the page it is. */
-  games(query: GameQuery): Effect.Effect<GamePage & PageRequest>
+  /**
+   * A page of games, with the page it is. A `provider` the catalog does not know (kept, served or not, enabled or
+   * not: knowsProvider) is refused, so a partner's typo is not read as a provider without games.
+   */
+  games(query: GameQuery): Effect.Effect<GamePage & PageRequest, UnknownProvider>
   findProvider(ref: string): Effect.Effect<Option.Option<CasinoProvider>>
   /** Whether `ref` names a provider kept, served or not (another aggregator serving its studio). */
   knowsProvider(ref: string): Effect.Effect<boolean>
@@ -171,13 +174,6 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
         }
       )
 
-      const games = (query: GameQuery) => {
-        const canonical = canonicalGameQuery(query)
-        return Effect.map(
-          cached({ games: canonical }, Effect.flatMap(unserved, (left) => repo.games(canonical, left))),
-          (found) => ({ ...found, page: canonical.page, perPage: canonical.perPage })
-        )
-      }
       const findProvider = (ref: string) => {
         const canonical = canonicalProviderRef(ref)
         return cached({ provider: canonical }, Effect.flatMap(unserved, (left) => repo.findProvider(canonical, left)))
@@ -192,6 +188,18 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
         return cached(
           { game: canonical, gameCode },
           Effect.flatMap(unserved, (left) => repo.findGame(canonical, gameCode, left))
+        )
+      }
+      const games = (query: GameQuery) => {
+        const canonical = canonicalGameQuery(query)
+        const found = Effect.map(
+          cached({ games: canonical }, Effect.flatMap(unserved, (left) => repo.games(canonical, left))),
+          (found) => ({ ...found, page: canonical.page, perPage: canonical.perPage })
+        )
+        const provider = canonical.provider
+        return provider === undefined ? found : Effect.flatMap(
+          knowsProvider(provider),
+          (known) => known ? found : Effect.fail(new UnknownProvider({ provider }))
         )
       }
       const ruleChange = <A, E>(effect: Effect.Effect<A, E>) => Effect.tap(effect, () => changed)

@@ -4,6 +4,7 @@ import { PartnerApi } from "../api/Api.ts"
 import {
   gameQueryOf,
   gamesAnswer,
+  gamesFailures,
   launchAnswer,
   launchFailures,
   playerLaunchOf,
@@ -27,7 +28,10 @@ export const CasinoHandlers = HttpApiBuilder.group(
       )
       .handle(
         "games",
-        ({ query }) => respond(() => CasinoCatalog.use((catalog) => catalog.games(gameQueryOf(query))), games)
+        ({ query }) =>
+          respond(() => CasinoCatalog.use((catalog) => catalog.games(gameQueryOf(query))), games).pipe(
+            Effect.catchTags(gamesFailures)
+          )
       )
       .handle(
         "launch",

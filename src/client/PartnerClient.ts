@@ -16,6 +16,10 @@ import { PartnerAuth } from "../api/Security.ts"
  *
  * It needs an `HttpClient` (`FetchHttpClient.layer` from "effect/http", or
  * `NodeHttpClient` from @effect/platform-node).
+ *
+ * Partners get it as the package `@partner-api/client` (packages/partner-client:
+ * `npm pack` there builds it, JavaScript and .d.ts, from this file and what it
+ * imports: src/api, src/domain), so nothing here may import the server's areas.
  */
 
 export { PartnerApi } from "../api/Api.ts"

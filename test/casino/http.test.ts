@@ -87,7 +87,7 @@ layer(MemoryPartnerApi())("casino group, in memory", (it) => {
         ])
       }))
 
-    it.effect("/games filters by provider id or slug; an unknown provider is an empty page", () =>
+    it.effect("/games filters by provider id or slug; an unknown provider is a 422 naming it", () =>
       Effect.gen(function*() {
         yield* givenCatalog
         const { id } = Option.getOrThrow(yield* (yield* CasinoCatalog).findProvider("beta-studio"))
@@ -98,8 +98,17 @@ layer(MemoryPartnerApi())("casino group, in memory", (it) => {
           assert.deepStrictEqual(data.games.map((g) => g.game_code), ["b-1", "b-2"])
           assert.strictEqual(data.meta.total, 2)
         }
-        const unknown = yield* client.casino.games({ query: { provider: "nobody" } })
-        assert.deepStrictEqual(unknown.data, { games: [], meta: { page: 1, per_page: 50, total: 0 } })
+        for (const provider of ["nobody", "999999", "pragmatic-play"]) {
+          const unknown = yield* failsWith(ValidationFailed)(client.casino.games({ query: { provider } }))
+          assert.strictEqual(unknown.message, "The given data was invalid.", provider)
+          assert.deepStrictEqual(unknown.errors, { provider: ["The selected provider is invalid."] }, provider)
+        }
+        // A provider the catalog keeps is known, disabled or not: its games are listed (flagged), never a 422.
+        const closed = yield* client.casino.games({ query: { provider: "closed-co" } })
+        assert.deepStrictEqual(closed.data.games.map((g) => [g.game_code, g.enabled]), [["c-1", false]])
+        // No provider (or only spaces) is no filter.
+        const all = yield* client.casino.games({ query: { provider: "  " } })
+        assert.strictEqual(all.data.meta.total, 6)
       }))
 
     it.effect("/games answers the contract's fields, disabled games flagged, and filters on enabled", () =>
