@@ -60,6 +60,10 @@ export const givenTestWallet = (books: PartnerBooks, wallet: "fake" | "sandbox",
 export const failedCases = (run: Certification) =>
   run.cases.filter((result) => result.status === "failed").map((result) => result.key)
 
+/** A run's failed cases with their reasons, for a failure's message: what the run saw, not only that it failed. */
+export const failedReasons = (run: Certification) =>
+  run.cases.filter((result) => result.status === "failed").map((result) => `${result.key}: ${result.reason}`)
+
 /** Rows the ledger and the outbox hold for a partner: a run must write none. */
 export const ledgerRows = (partnerId: number) =>
   Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>

@@ -14,7 +14,7 @@ import { caseKeys } from "../../src/domain/CertificationCaseTexts.ts"
 import { runsKeptFor } from "../../src/domain/CertificationRuns.ts"
 import { CertificationRepo } from "../../src/wallet/certification/CertificationRepo.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
-import { givenTestWallet } from "../support/CertificationWallet.ts"
+import { failedReasons, givenTestWallet } from "../support/CertificationWallet.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { eventually, live } from "../support/live.ts"
@@ -99,10 +99,11 @@ layer(App, live)("certification reports within bounds", (it) => {
         const second = yield* service.run(partner.id, external, { name: "ops", via: "cli" }).pipe(Effect.orDie)
         const client = yield* partnerClient(test.token)
         const listed = (yield* client.certifications.list({ query: {} })).data
-        assert.deepStrictEqual(listed.certifications.map((run) => [run.id, run.started_via, run.status]), [
-          [second.id, "cli", "passed"],
-          [first.id, "console", "passed"]
-        ])
+        assert.deepStrictEqual(
+          listed.certifications.map((run) => [run.id, run.started_via, run.status]),
+          [[second.id, "cli", "passed"], [first.id, "console", "passed"]],
+          `failed cases: ${JSON.stringify([first, second].flatMap(failedReasons))}`
+        )
         assert.deepStrictEqual(listed.meta, { page: 1, per_page: 50, total: 2 })
         assert.notProperty(listed.certifications[0], "cases")
         const paged = (yield* client.certifications.list({ query: { page: 2, per_page: 1 } })).data
