@@ -7,7 +7,8 @@
  * created on DATABASE_URL's server (or an embedded PostgreSQL in a temporary
  * directory) and dropped at the end.
  */
-import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { PgClient } from "@effect/sql-pg"
 import type autocannon from "autocannon"
 import { Context, Effect, FileSystem, Layer, Redacted } from "effect"

@@ -1,4 +1,4 @@
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Console, Effect, Exit, Layer, Runtime } from "effect"
 import { AppConfig } from "./platform/AppConfig.ts"
 import * as Logging from "./platform/Logging.ts"

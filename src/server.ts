@@ -1,4 +1,4 @@
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import { CallbackAdmin } from "./changes/CallbackAdmin.ts"
@@ -10,7 +10,6 @@ import { SportsAdmin } from "./changes/SportsAdmin.ts"
 import { AdminAccounts } from "./identity/AdminAccounts.ts"
 import { AdminAccountRepo } from "./identity/AdminAccountRepo.ts"
 import { AuditRepo } from "./identity/AuditRepo.ts"
-import { IdentityConfig } from "./identity/IdentityConfig.ts"
 import { LoginAttemptRepo } from "./identity/LoginAttemptRepo.ts"
 import { PasswordHashing } from "./identity/Passwords.ts"
 import { PartnerUserRepo } from "./identity/PartnerUserRepo.ts"
@@ -23,7 +22,6 @@ import { CertificationPruning } from "./wallet/certification/CertificationPrunin
 import { Certifications } from "./wallet/certification/Certifications.ts"
 import { StatementRepo } from "./wallet/statements/StatementRepo.ts"
 import { Statements } from "./wallet/statements/Statements.ts"
-import { OperationsConfig } from "./wallet/stuck/OperationsConfig.ts"
 import { OperatorAlerts } from "./wallet/stuck/OperatorAlerts.ts"
 import { StuckAlertRepo } from "./wallet/stuck/StuckAlertRepo.ts"
 import { UnreadableCallRepo } from "./wallet/stuck/UnreadableCallRepo.ts"
@@ -40,57 +38,52 @@ import { WalletRepo } from "./wallet/WalletRepo.ts"
 import { Casino } from "./casino/Casino.ts"
 import { WalletCallsByAggregator } from "./casino/AggregatorStates.ts"
 import { CasinoCatalog } from "./casino/CasinoCatalog.ts"
-import { CasinoConfig, sandboxSelected } from "./casino/CasinoConfig.ts"
 import * as CasinoGatewaySelection from "./integrations/CasinoGatewaySelection.ts"
 import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
 import * as TestCasino from "./casino/TestCasino.ts"
 import { CatalogSchedule } from "./sports/catalog/CatalogSchedule.ts"
 import { SportsCatalog } from "./sports/catalog/SportsCatalog.ts"
-import { SportsCatalogConfig } from "./sports/catalog/SportsCatalogConfig.ts"
 import { ChangeRecorder } from "./sports/stream/ChangeRecorder.ts"
 import { recordingOdds } from "./sports/stream/OddsReads.ts"
 import { SportsChangeLog } from "./sports/stream/SportsChangeLog.ts"
 import { SportsStream } from "./sports/stream/SportsStream.ts"
-import { StreamConfig } from "./sports/stream/StreamConfig.ts"
 import { StreamLeases } from "./sports/stream/StreamLeases.ts"
 import { StreamRecords } from "./sports/stream/StreamRecords.ts"
 import { StreamSchedule } from "./sports/stream/StreamSchedule.ts"
-import { CallbackTargets, DefaultTestCallbackUrl } from "./partners/CallbackTargets.ts"
-import { ExemptCallbackUrls } from "./partners/CallbackUrlPolicy.ts"
 import * as DemoPartner from "./partners/DemoPartner.ts"
-import { DemoPartnerWallet } from "./partners/DemoPartner.ts"
 import { PartnerPlayers } from "./partners/PartnerPlayers.ts"
 import { PartnerRateLimit } from "./partners/PartnerRateLimit.ts"
 import { Partners } from "./partners/Partners.ts"
-import { PartnersConfig } from "./partners/PartnersConfig.ts"
-import { AppConfig, publicBaseUrl } from "./platform/AppConfig.ts"
-import { CurrencyConfig } from "./platform/CurrencyConfig.ts"
+import { AppConfig } from "./platform/AppConfig.ts"
 import { AuthFailureLimit } from "./platform/AuthFailureLimit.ts"
-import { ClientAddress } from "./platform/ClientAddress.ts"
 import { SportsConfig } from "./sports/SportsConfig.ts"
 import * as SportsProviderSelection from "./integrations/SportsProviderSelection.ts"
 import * as TestSports from "./sports/TestSports.ts"
 import { Upstreams } from "./upstreams/Upstreams.ts"
 import * as Database from "./platform/Database.ts"
-import { ObservabilityConfig } from "./platform/ObservabilityConfig.ts"
 import { TracingLive } from "./platform/Tracing.ts"
 import { createHttpServer, MaxBodySizeLive } from "./platform/HttpEdge.ts"
 import { serveRoutes } from "./platform/HttpServe.ts"
-import { SharedPersistence, SharedRateLimiterLive, SharedStoreConfig, SharedStoreLive } from "./platform/SharedStore.ts"
+import { SharedPersistence, SharedRateLimiterLive, SharedStoreLive } from "./platform/SharedStore.ts"
 import {
   ConfiguredAgentCredentialsLive,
   SandboxAgentCredentialsLive,
   SandboxCasinoGatewayLive,
-  SandboxConfig,
-  sandboxPartnerWalletPath,
   SandboxSportsProviderLive,
   SandboxTestCasinoGatewayLive
 } from "./integrations/sandbox/Sandbox.ts"
 
 import { RoutesLive } from "./routes.ts"
+import {
+  CallbackTargetsLive,
+  casinoSandboxSelected,
+  ConfigLive,
+  DemoPartnerWalletLive,
+  SandboxCallbackUrlsLive
+} from "./processLayers.ts"
 
-/** Whether the sandbox aggregator is the casino gateway: then its agent's calls are taken as live ones. */
-const casinoSandboxSelected = Effect.map(Effect.service(CasinoConfig), sandboxSelected)
+// Where they were first defined; tests and the bench import them from here.
+export { CallbackTargetsLive, ConfigLive, SandboxCallbackUrlsLive } from "./processLayers.ts"
 
 /** The casino area: the gateways CASINO_GATEWAY lists, the local catalog, players and launches. */
 export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
@@ -102,16 +95,6 @@ export const CasinoLive = Layer.mergeAll(Casino.layer, CatalogSync.layer).pipe(
     )
   )
 )
-
-/** Where a test environment's callbacks go without a callback URL of its own: this service's sandbox partner wallet. */
-const defaultTestCallbackUrl = (app: AppConfig["Service"]) =>
-  `${publicBaseUrl(app)}${sandboxPartnerWalletPath}?environment=test`
-
-/** Callback targets; a test environment without a callback URL of its own is answered by the sandbox partner wallet. */
-export const CallbackTargetsLive = CallbackTargets.layer.pipe(Layer.provide(Layer.effect(
-  DefaultTestCallbackUrl,
-  Effect.map(Effect.service(AppConfig), defaultTestCallbackUrl)
-)))
 
 /**
  * The agents the aggregator's wallet calls must carry: the sandbox's own or the configured one (live),
@@ -150,28 +133,6 @@ export const callbacksLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) 
     ),
     Layer.provideMerge(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargetsLive))
   )
-
-/** On the sandbox, the demo partner's wallet is the sandbox's own partner wallet. */
-const DemoPartnerWalletLive = Layer.effect(
-  DemoPartnerWallet,
-  Effect.map(casinoSandboxSelected, (selected) => selected ? { path: sandboxPartnerWalletPath } : undefined)
-)
-
-/**
- * That wallet is this service's own: its callback URL is exempt from the policy, and so is the test environments'
- * default (served whatever the casino gateway), which plain http:// on a private address would otherwise refuse.
- */
-export const SandboxCallbackUrlsLive = Layer.effect(
-  ExemptCallbackUrls,
-  Effect.gen(function*() {
-    const wallet = yield* DemoPartnerWallet
-    const app = yield* AppConfig
-    return new Set([
-      defaultTestCallbackUrl(app),
-      ...(wallet === undefined ? [] : [`${publicBaseUrl(app)}${wallet.path}`])
-    ])
-  })
-).pipe(Layer.provide(DemoPartnerWalletLive))
 
 /** The sports provider a live token streams: the one SPORTS_PROVIDER names (`betsapi`, `sandbox`). */
 const liveProvider = <A, E, R>(layer: (provider: string) => Layer.Layer<A, E, R>) =>
@@ -258,24 +219,6 @@ export const SharedStoresLive = Layer.mergeAll(SharedRateLimiterLive, SharedPers
 )
 
 export const ServicesLive = servicesLayer(WalletRepo.layerSql)
-
-/** Every setting, read from the environment. */
-export const ConfigLive = Layer.mergeAll(
-  AppConfig.layer,
-  CurrencyConfig.layer,
-  CasinoConfig.layer,
-  SportsConfig.layer,
-  SportsCatalogConfig.layer,
-  StreamConfig.layer,
-  CallbacksConfig.layer,
-  PartnersConfig.layer,
-  SandboxConfig.layer,
-  SharedStoreConfig.layer,
-  ObservabilityConfig.layer,
-  IdentityConfig.layer,
-  OperationsConfig.layer,
-  ClientAddress.layer
-)
 
 /** The services with their database (migrated), start-up data and background work. */
 export const AppLive = Layer.mergeAll(

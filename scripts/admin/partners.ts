@@ -11,6 +11,7 @@ import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Partners } from "../../src/partners/Partners.ts"
 import { AdminLayers } from "./layers.ts"
 import { cliActor } from "./accounts.ts"
+import { explainCallbackRefusal, noteIfPrivate } from "./callbackUrls.ts"
 import { certifications, certify } from "./certification.ts"
 import { printJson, slug, userFacing } from "./output.ts"
 import { partnerUserCommands } from "./partnerUsers.ts"
@@ -113,7 +114,7 @@ const create = Command.make("create", {
 }, (input) =>
   Effect.gen(function*() {
     const partners = yield* PartnerAdmin
-    const { partner, test, token, webhookSecret } = yield* userFacing(partners.create(cliActor, {
+    const { partner, test, token, webhookSecret } = yield* userFacing(explainCallbackRefusal(partners.create(cliActor, {
       name: input.name,
       slug: Option.getOrUndefined(input.slug),
       status: input.status,
@@ -121,7 +122,9 @@ const create = Command.make("create", {
       callbackUrl: toCallbackUrl(input.callbackUrl),
       testCallbackUrl: toCallbackUrl(input.testCallbackUrl),
       rateLimitPerMinute: yield* toRateLimit(input.rateLimit)
-    }))
+    })))
+    yield* noteIfPrivate(input.callbackUrl)
+    yield* noteIfPrivate(input.testCallbackUrl)
     // The only time the tokens and the webhook secrets are shown: live at the top, test beside it.
     yield* Console.log(JSON.stringify({
       id: partner.id,
@@ -257,13 +260,14 @@ const set = Command.make("set", {
     // The player mode is a change of its own in the audit trail; only it given, no empty partner.update is recorded.
     const partner = settings.every(Option.isNone)
       ? yield* userFacing((yield* Partners).show(input.slug))
-      : yield* userFacing(partners.update(cliActor, input.slug, {
+      : yield* userFacing(explainCallbackRefusal(partners.update(cliActor, input.slug, {
         name: Option.getOrUndefined(input.name),
         commissionPercent: Option.getOrUndefined(input.commission),
         // --callback-url is the environment's (--env); the rest are the partner's, the same in both.
         [input.environment === "live" ? "callbackUrl" : "testCallbackUrl"]: toCallbackUrl(input.callbackUrl),
         rateLimitPerMinute: yield* toRateLimit(input.rateLimit)
-      }))
+      })))
+    yield* noteIfPrivate(input.callbackUrl)
     if (Option.isSome(input.playerMode)) {
       yield* userFacing(partners.setPlayerMode(cliActor, partner.slug, input.playerMode.value))
     }

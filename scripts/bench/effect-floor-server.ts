@@ -4,7 +4,8 @@
  * the raw node:http baseline is the HTTP stack's; the gap between it and the
  * service is the service's own work.
  */
-import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { readFileSync } from "node:fs"

@@ -1,8 +1,8 @@
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { Context, Effect, FileSystem, Layer, Option, Path, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { Logger as JobQueueLogger, runMigrations } from "graphile-worker"
+import { readdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { AppConfig } from "./AppConfig.ts"
 import { CurrencyConfig } from "./CurrencyConfig.ts"
@@ -52,9 +52,6 @@ export const sqlFileLoader = (
     )
   })
 
-/** graphile-worker logs through its own logger; its migrations have nothing worth a line. */
-const silentLogger = new JobQueueLogger(() => () => {})
-
 /** What migrations read of the configuration: the currency rows written before currencies existed were in. */
 export const migrationSettings = Effect.map(CurrencyConfig.config, ({ defaultCurrency }) => ({
   "partner_api.default_currency": defaultCurrency.code,
@@ -77,7 +74,12 @@ export const migrate = Effect.flatMap(
  */
 export const migrateJobQueue = (url: Redacted.Redacted) =>
   Effect.tryPromise({
-    try: () => runMigrations({ connectionString: Redacted.value(url), logger: silentLogger }),
+    // Imported here, not at the top: loading graphile-worker costs every admin CLI command a fifth of a second.
+    try: async () => {
+      const { Logger, runMigrations } = await import("graphile-worker")
+      // graphile-worker logs through its own logger; its migrations have nothing worth a line.
+      await runMigrations({ connectionString: Redacted.value(url), logger: new Logger(() => () => {}) })
+    },
     catch: (cause) =>
       new PgMigrator.MigrationError({ kind: "Failed", cause, message: "Cannot migrate the job queue schema" })
   })
@@ -87,19 +89,43 @@ export class DatabaseUrl
   extends Context.Service<DatabaseUrl, Redacted.Redacted>()("partner-api/platform/DatabaseUrl")
 {}
 
-/** A pooled client for one database URL, migrated before anything uses it. */
+/** The newest migration a folder holds: ours are `NNNN_name.sql`, graphile-worker's `NNNNNN.sql`. */
+const newestMigration = (directory: string) =>
+  Math.max(0, ...readdirSync(directory).map((file) => Number(/^(\d+)[_.]/.exec(file)?.[1] ?? 0)))
+
+/**
+ * Whether the database already has every migration of this code and of its graphile-worker. The migrators load
+ * every file and graphile-worker itself before finding nothing to do, a fifth of a second of CPU that each admin
+ * CLI command paid; any doubt (a table missing, an error) runs them.
+ */
+const isMigrated = Effect.gen(function*() {
+  const newest = {
+    app: newestMigration(migrationsDirectory),
+    queue: newestMigration(fileURLToPath(new URL("../sql", import.meta.resolve("graphile-worker"))))
+  }
+  const sql = yield* SqlClient.SqlClient
+  const [row] = yield* sql<{ app: number | null; queue: number | null }>`
+    SELECT (SELECT max(migration_id) FROM effect_sql_migrations) AS app,
+           (SELECT max(id) FROM graphile_worker.migrations) AS queue`
+  return row?.app === newest.app && row.queue === newest.queue
+}).pipe(Effect.orElseSucceed(() => false))
+
+/** A pooled client for one database URL, migrated before anything uses it (unless it is up to date already). */
 export const ofUrl = (url: Redacted.Redacted) =>
-  Layer.effectDiscard(Effect.andThen(migrate, migrateJobQueue(url))).pipe(
-    Layer.provideMerge(Layer.succeed(DatabaseUrl, url)),
-    Layer.provideMerge(PgClient.layer({
-      url,
-      maxConnections: 20,
-      connectTimeout: "5 seconds",
-      applicationName: "partner-api",
-      // Short queries only: compiling a plan (tens of ms) costs more than any of them runs.
-      startupParameters: { jit: "off" }
-    }))
+  Layer.effectDiscard(
+    Effect.when(Effect.andThen(migrate, migrateJobQueue(url)), Effect.map(isMigrated, (done) => !done))
   )
+    .pipe(
+      Layer.provideMerge(Layer.succeed(DatabaseUrl, url)),
+      Layer.provideMerge(PgClient.layer({
+        url,
+        maxConnections: 20,
+        connectTimeout: "5 seconds",
+        applicationName: "partner-api",
+        // Short queries only: compiling a plan (tens of ms) costs more than any of them runs.
+        startupParameters: { jit: "off" }
+      }))
+    )
 
 /**
  * The database: `DATABASE_URL` when set, otherwise the embedded cluster

@@ -1,5 +1,5 @@
 import { Effect, Redacted, type Scope } from "effect"
-import { Logger as GraphileLogger, run as runGraphile, type Runner, type TaskList } from "graphile-worker"
+import type { Runner, TaskList } from "graphile-worker"
 import { Pool } from "pg"
 import { DatabaseUrl } from "./Database.ts"
 
@@ -37,6 +37,8 @@ export const run = Effect.fn("JobQueue.run")(
     const url = yield* DatabaseUrl
     const context = yield* Effect.context<never>()
     const runFork = Effect.runForkWith(context)
+    // Loaded when a queue starts, not with this module: the admin CLI imports the services that enqueue, never runs one.
+    const { Logger: GraphileLogger, run: runGraphile } = yield* Effect.promise(() => import("graphile-worker"))
 
     // The queue's own messages join the service's log; its per-job chatter only at debug level.
     const logger = new GraphileLogger((scope) => (level, message, meta) => {

@@ -1,47 +1,10 @@
-import { NodeRedis } from "@effect/platform-node"
-import {
-  Cause,
-  Config,
-  Context,
-  Deferred,
-  Duration,
-  Effect,
-  Exit,
-  Layer,
-  Option,
-  Redacted,
-  Schedule,
-  Schema,
-  Scope
-} from "effect"
+import { Cause, Context, Deferred, Duration, Effect, Exit, Layer, Option, Redacted, Schedule, Scope } from "effect"
 import { Persistence, RateLimiter, Redis } from "effect/persistence"
 
-/**
- * Where state shared by every instance of the service lives: Redis when
- * REDIS_URL is set, this process's memory otherwise (one instance).
- */
-export class SharedStoreConfig extends Context.Service<SharedStoreConfig, {
-  readonly redisUrl: Option.Option<Redacted.Redacted>
-  /** Put before every key this service writes in Redis, so several deployments (or test runs) share one Redis. */
-  readonly keyPrefix: string
-  /**
-   * Instances in the fleet. While Redis is unreachable each instance keeps
-   * to its own part (1/FLEET_SIZE) of every shared limit, in memory, so the
-   * fleet as a whole still stays within it.
-   */
-  readonly fleetSize: number
-}>()("partner-api/platform/SharedStoreConfig") {
-  static readonly config = Config.all({
-    redisUrl: Config.option(Config.Redacted("REDIS_URL")),
-    keyPrefix: Config.String("REDIS_KEY_PREFIX").pipe(Config.withDefault("pag:")),
-    fleetSize: Config.schema(
-      Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1)),
-      "FLEET_SIZE"
-    ).pipe(Config.withDefault(1))
-  })
+import { SharedStoreConfig } from "./SharedStoreConfig.ts"
 
-  static readonly layer = Layer.effect(SharedStoreConfig, Effect.map(SharedStoreConfig.config, SharedStoreConfig.of))
-}
+// Kept in a file of its own so the configuration (ConfigLive, which the admin CLI builds) loads no Redis client.
+export { SharedStoreConfig } from "./SharedStoreConfig.ts"
 
 /** How the shared store is doing, as /ready reports it. */
 export type SharedStoreState = "memory" | "redis" | "redis-unreachable"
@@ -84,15 +47,20 @@ const memoryStore = SharedStore.of({
  */
 const nodeRedisLayer = (url: Redacted.Redacted) => {
   const state = { connected: false }
-  return NodeRedis.layer({
-    url: Redacted.value(url),
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: 2_000,
-      reconnectStrategy: (retries: number, cause: Error) =>
-        state.connected ? Math.min(2 ** retries * 50, 2_000) + Math.floor(Math.random() * 200) : cause
-    }
-  }).pipe(Layer.tap(() => Effect.sync(() => (state.connected = true))))
+  // Loaded only with REDIS_URL set: node-redis is some 650 modules, which every start and CLI command paid for.
+  return Layer.unwrap(
+    Effect.promise(() => import("@effect/platform-node/NodeRedis")).pipe(Effect.map((NodeRedis) =>
+      NodeRedis.layer({
+        url: Redacted.value(url),
+        disableOfflineQueue: true,
+        socket: {
+          connectTimeout: 2_000,
+          reconnectStrategy: (retries: number, cause: Error) =>
+            state.connected ? Math.min(2 ** retries * 50, 2_000) + Math.floor(Math.random() * 200) : cause
+        }
+      }).pipe(Layer.tap(() => Effect.sync(() => (state.connected = true))))
+    ))
+  )
 }
 
 const notConnectedYet = () =>

@@ -164,7 +164,7 @@ layer(TestApp(), live)("admin CLI", (it) => {
         ["https://[fd00:ec2::254]/wallet", /\(fd00:ec2::254\)/],
         [
           "https://localhost/wallet",
-          /must not resolve to a private, loopback, link-local or reserved address\.$/m
+          /must not resolve to a private, loopback, link-local or reserved address\. A wallet on this machine/
         ],
         ["ftp://partner.example/wallet", /must be an http:\/\/ or https:\/\/ URL/],
         ["not a url", /must be an absolute http:\/\/ or https:\/\/ URL/]
@@ -174,6 +174,8 @@ layer(TestApp(), live)("admin CLI", (it) => {
         assert.strictEqual(refused.exitCode, 1, url)
         assert.match(refused.stderr, /Invalid callback URL/, url)
         assert.match(refused.stderr, reason, url)
+        // What lifts a refusal for a private wallet, and that the service needs it too; not for a malformed URL.
+        assert.strictEqual(/the service as well as this CLI/.test(refused.stderr), !/^(ftp|not)/.test(url), url)
       }
       const { slug } = JSON.parse(
         (yield* strict(

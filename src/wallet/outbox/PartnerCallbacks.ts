@@ -1,4 +1,4 @@
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { ByteSize, Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { HttpBody, HttpClient, HttpClientRequest, HttpIncomingMessage } from "effect/http"
 import * as ExactJson from "../../domain/ExactJson.ts"

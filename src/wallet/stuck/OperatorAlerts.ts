@@ -1,4 +1,4 @@
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { HttpBody, HttpClient, type HttpClientError, HttpClientRequest } from "effect/http"
 import { sign } from "../outbox/Signature.ts"
