@@ -133,11 +133,13 @@ export class Statements extends Context.Service<Statements, {
 
       /**
        * The lines of a partner environment's transactions created in [from, to) (a day, or today so far), each with its
-       * player's own id and whether a rollback was sent.
+       * player's own id and whether a rollback was sent. `settledOnly`: a bet still pending is left out (a day's close
+       * waits for them; a close so far cannot, and a pending bet is no line of either status).
        */
       const linesBetween = Effect.fnUntraced(
-        function*(partnerId: number, environment: Environment, from: Date, to: Date) {
-          const transactions = yield* wallet.createdBetween(partnerId, environment, from, to)
+        function*(partnerId: number, environment: Environment, from: Date, to: Date, settledOnly = false) {
+          const created = yield* wallet.createdBetween(partnerId, environment, from, to)
+          const transactions = settledOnly ? created.filter((t) => t.status !== "pending") : created
           if (transactions.length === 0) return []
           const [owners, rolledBack] = yield* Effect.all([
             players.findByIds([...new Set(transactions.map((t) => t.playerId))]),
@@ -293,7 +295,8 @@ export class Statements extends Context.Service<Statements, {
               "A bet of today is still waiting for your wallet's answer: close the statement again in a few seconds."
           })
         }
-        const lines = yield* linesBetween(partner.id, "test", dayStart(day), now)
+        // Settled only: a bet begun after the look above may still wait for its answer.
+        const lines = yield* linesBetween(partner.id, "test", dayStart(day), now, true)
         const computed = computeStatement(
           { partner: partner.slug, environment: "test", date: day, computedAt: now, upTo: now },
           lines
