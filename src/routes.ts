@@ -55,7 +55,7 @@ import { refreshOutboxGauges } from "./wallet/outbox/OutboxGauges.ts"
 import { seeingOnly } from "./platform/HandlerContext.ts"
 import { HealthRoutes, HttpEdgeMiddleware } from "./platform/HttpEdge.ts"
 import { validateRequests } from "./platform/RequestRefusals.ts"
-import { SandboxRoutes } from "./integrations/sandbox/Sandbox.ts"
+import { SandboxApiHandlers, SandboxDriver, SandboxDriverLive, SandboxRoutes } from "./integrations/sandbox/Sandbox.ts"
 import * as PartnerUpstreamsMiddleware from "./upstreams/PartnerUpstreams.ts"
 
 /** Request validation, failing with the contract's 422 naming every failing field. */
@@ -77,7 +77,8 @@ export const ApiHandlersLive = Layer.mergeAll(
   SportsStreamHandlers,
   WalletHandlers,
   CertificationHandlers,
-  StatementsHandlers
+  StatementsHandlers,
+  SandboxApiHandlers
 ).pipe(
   seeingOnly(
     AppConfig,
@@ -89,11 +90,13 @@ export const ApiHandlersLive = Layer.mergeAll(
     PartnerRateLimit,
     PartnerAuth,
     PartnerUpstreams,
-    RequestValidation
+    RequestValidation,
+    SandboxDriver
   ),
   Layer.provideMerge(
     Layer.mergeAll(PartnerAuthMiddleware.layer, PartnerUpstreamsMiddleware.layer, RequestValidationLive)
-  )
+  ),
+  Layer.provide(SandboxDriverLive)
 )
 
 /** The operator console's API: its handlers behind the session middleware, with request validation. */

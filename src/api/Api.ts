@@ -6,6 +6,7 @@ import { CertificationGroup } from "./Certification.ts"
 import { partnerApiPrefix } from "../domain/Partner.ts"
 import { documentPartnerApi } from "./Documentation.ts"
 import { PartnerAuth } from "./Security.ts"
+import { SandboxGroup } from "./Sandbox.ts"
 import { SportsGroup } from "./Sports.ts"
 import { StatementsGroup } from "./Statements.ts"
 import { SportsStreamGroup } from "./SportsStream.ts"
@@ -26,6 +27,7 @@ export class PartnerApi extends HttpApi.make("partner-api")
   .add(WalletGroup)
   .add(CertificationGroup)
   .add(StatementsGroup)
+  .add(SandboxGroup)
   .prefix(apiPrefix)
   .middleware(PartnerAuth)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })

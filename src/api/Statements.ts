@@ -95,6 +95,15 @@ export const StatementData = Schema.Struct({
   meta: PageMeta
 })
 
+/** A statement as the envelope carries it. */
+export const exampleStatementData: typeof StatementData.Encoded = {
+  statement: exampleSummary,
+  document: { sha256: "5f1c…", bytes: 812, lines: 3 },
+  signature: "v1=3a9d…",
+  transactions: [exampleLine],
+  meta: { page: 1, per_page: 50, total: 2 }
+}
+
 /** The JSON lines document, its signature and digest in headers. */
 const StatementDocument = HttpApiSchema.WithHeaders(HttpApiSchema.StreamUint8Array({ contentType: jsonLines }), {
   "x-statement-signature": Schema.String.annotate({
@@ -241,15 +250,7 @@ export class StatementsGroup extends HttpApiGroup.make("statements")
         per_page: Schema.optional(PerPageQuery)
       },
       success: [
-        Envelope("WalletStatementResponse", StatementData, {
-          example: {
-            statement: exampleSummary,
-            document: { sha256: "5f1c…", bytes: 812, lines: 3 },
-            signature: "v1=3a9d…",
-            transactions: [exampleLine],
-            meta: { page: 1, per_page: 50, total: 2 }
-          }
-        }),
+        Envelope("WalletStatementResponse", StatementData, { example: exampleStatementData }),
         StatementDocument
       ],
       error: NotFound

@@ -137,9 +137,16 @@ const summaryHead = {
 
 export const StatementSummaryCodec = Schema.Struct({
   ...summaryHead,
+  /**
+   * Only on a test statement of today closed so far (Statements.closeSoFar): it covers the day up to `closedUpTo`
+   * (`to` too), and the day's own statement replaces it. Absent from every other statement, whose bytes stay as
+   * they always were.
+   */
+  partial: Schema.optionalKey(Schema.Literal(true)),
+  closedUpTo: Schema.optionalKey(IsoDate),
   counts: CountsCodec,
   currencies: Schema.Array(CurrencyTotalsCodec)
-}).pipe(Schema.encodeKeys({ computedAt: "computed_at" }))
+}).pipe(Schema.encodeKeys({ computedAt: "computed_at", closedUpTo: "closed_up_to" }))
 export type StatementSummaryOnWire = typeof StatementSummaryCodec.Type
 
 /**
@@ -161,6 +168,9 @@ export interface StatementSummary {
   readonly from: Date
   readonly to: Date
   readonly computedAt: Date
+  /** A statement of the day so far (test only): its lines are those before `closedUpTo`, which is also `to`. */
+  readonly partial?: true
+  readonly closedUpTo?: Date
   readonly counts: StatementCounts
   readonly currencies: ReadonlyArray<CurrencyTotals>
 }
@@ -212,17 +222,21 @@ export const computeStatement = (
     readonly environment: Environment
     readonly date: string
     readonly computedAt: Date
+    /** A statement of the day so far: up to this moment, marked partial. */
+    readonly upTo?: Date | undefined
   },
   lines: ReadonlyArray<StatementLine>
 ): ComputedStatement => {
+  const upTo = header.upTo
   const summary: StatementSummary = {
     record: "statement",
     partner: header.partner,
     environment: header.environment,
     date: header.date,
     from: dayStart(header.date),
-    to: dayStart(nextDay(header.date)),
+    to: upTo ?? dayStart(nextDay(header.date)),
     computedAt: header.computedAt,
+    ...(upTo === undefined ? {} : { partial: true as const, closedUpTo: upTo }),
     ...totalsOf(lines)
   }
   const document = [encodeSummary(summaryOnWire(summary)), ...lines.map((line) => encodeLine(lineOnWire(line)))].map(

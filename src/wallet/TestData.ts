@@ -33,6 +33,8 @@ export class TestData extends Context.Service<TestData, {
           // Children first: callbacks name transactions, transactions name rounds, all of them name players.
           const statements = yield* sql`
           DELETE FROM wallet_statements WHERE partner_id = ${partnerId} AND environment = 'test' RETURNING day`
+          // Today's statement so far goes with the transactions it counted (counted apart: it is no daily statement).
+          yield* sql`DELETE FROM wallet_statement_partials WHERE partner_id = ${partnerId}`
           const callbacks = yield* sql`
           DELETE FROM partner_callbacks WHERE partner_id = ${partnerId} AND environment = 'test' RETURNING id`
           const transactions = yield* sql`

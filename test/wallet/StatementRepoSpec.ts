@@ -221,4 +221,36 @@ export const statementRepoSpec = (it: Vitest.MethodsNonLive<StatementRepo | Part
       const wrote = yield* Effect.all([close, close, close], { concurrency: "unbounded" })
       assert.deepStrictEqual([wrote.reduce((sum, n) => sum + n, 0), runs], [1, 1])
     }))
+
+  it.effect("a test statement so far is replaced when closed again, and deleted when the day's own is written", () =>
+    Effect.gen(function*() {
+      const repo = yield* StatementRepo
+      const partner = yield* givenRepoPartner
+      const day = `${yearOf()}-11-11`
+      const soFar = (hour: number) => {
+        const at = new Date(`${day}T${String(hour).padStart(2, "0")}:00:00.000Z`)
+        const computed = computeStatement(
+          { partner: `p-${partner.id}`, environment: "test", date: day, computedAt: at, upTo: at },
+          []
+        )
+        return { document: computed.document, sha256: computed.sha256, closedUpTo: at }
+      }
+      assert.isTrue(Option.isNone(yield* repo.findPartial(partner.id, day)))
+      assert.isTrue(yield* repo.savePartial(partner.id, day, soFar(1), new Date()))
+      assert.isTrue(yield* repo.savePartial(partner.id, day, soFar(2), new Date()))
+      const kept = Option.getOrThrow(yield* repo.findPartial(partner.id, day))
+      assert.strictEqual(kept.document, soFar(2).document)
+      assert.deepStrictEqual(kept.closedUpTo, soFar(2).closedUpTo)
+      // It is no daily statement: the day is neither written nor begun by it.
+      assert.isTrue(Option.isNone(yield* repo.find(partner.id, "test", day)))
+      yield* repo.close(day, new Date(), () =>
+        Effect.succeed({
+          statements: [statement(partner.id, "live", day), statement(partner.id, "test", day)],
+          complete: true
+        }))
+      assert.isTrue(Option.isNone(yield* repo.findPartial(partner.id, day)))
+      // Once the day has its own, none is kept again.
+      assert.isFalse(yield* repo.savePartial(partner.id, day, soFar(3), new Date()))
+      assert.isTrue(Option.isNone(yield* repo.findPartial(partner.id, day)))
+    }))
 }

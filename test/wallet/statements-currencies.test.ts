@@ -78,6 +78,7 @@ const StatementsStub = Layer.succeed(
   Statements,
   Statements.of({
     closeDays: Effect.succeed([]),
+    closeSoFar: () => Effect.succeed({ day: "2026-11-22", statement: { ...read, signature: "v1=stub" } }),
     read: () => Effect.succeed(read),
     signature: () => Effect.succeed("v1=stub"),
     readSigned: () => Effect.succeed({ ...read, signature: "v1=stub" }),

@@ -6,6 +6,9 @@ import {
   SandboxWalletCredentialsLive
 } from "./SandboxAgent.ts"
 import { sandboxGateway } from "./SandboxGateway.ts"
+import { SandboxAggregator } from "./SandboxAggregator.ts"
+import { SandboxDriver } from "./SandboxDriver.ts"
+import { SandboxHandlers } from "./http.ts"
 import { SandboxPages } from "./SandboxPages.ts"
 import { SandboxPartnerWallet } from "./SandboxPartnerWallet.ts"
 import { SandboxPlay } from "./SandboxPlay.ts"
@@ -24,6 +27,9 @@ const SandboxServicesLive = Layer.merge(SandboxAgent.layer, SandboxTestAgent.lay
   Layer.provideMerge(SandboxRepo.layer)
 )
 
+/** The sandbox aggregator's wallet calls (its game page's and the partner API's sandbox endpoints'). */
+export const SandboxAggregatorLive = SandboxAggregator.layer.pipe(Layer.provide(SandboxServicesLive))
+
 /** The sandbox aggregator (CasinoGateway), for live launches. */
 export const SandboxCasinoGatewayLive = sandboxGateway("live").pipe(Layer.provide(SandboxServicesLive))
 
@@ -41,8 +47,20 @@ export const ConfiguredAgentCredentialsLive = ConfiguredWalletCredentialsLive.pi
  * Always served: test launches play here whatever CASINO_GATEWAY says.
  */
 export const SandboxRoutes = Layer.mergeAll(SandboxPages, SandboxPlay, SandboxPartnerWallet).pipe(
+  Layer.provide(SandboxAggregatorLive),
   Layer.provide(SandboxServicesLive)
 )
+
+/** The partner API's sandbox endpoints (test token only): the game page's calls and today's statement so far. */
+export const SandboxApiHandlers = SandboxHandlers
+
+/** What those endpoints drive the sandbox with (built beside the handlers, which see only the services they take). */
+export const SandboxDriverLive = SandboxDriver.layer.pipe(
+  Layer.provide(SandboxAggregatorLive),
+  Layer.provide(SandboxServicesLive)
+)
+
+export { SandboxDriver } from "./SandboxDriver.ts"
 
 export { SandboxConfig, testAgentCode } from "./SandboxConfig.ts"
 export { sandboxPartnerWalletPath } from "./SandboxPartnerWallet.ts"

@@ -125,7 +125,10 @@ const page = (title: string, body: string, nonce: string) =>
       background: #1d1230; color: #f4f1ea; font-size: 16px; }
     .controls button { flex: 1; padding: 12px; border: 0; border-radius: 12px; font: bold 18px Georgia, serif; cursor: pointer;
       color: #2a1600; background: linear-gradient(180deg, #ffe29a, #d9a441); box-shadow: 0 6px 0 #8a5a12; }
-    .controls button:disabled { opacity: 0.6; cursor: wait; }
+    .controls button:disabled, .actions button:disabled { opacity: 0.6; cursor: wait; }
+    .actions { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; margin-bottom: 14px; }
+    .actions button { padding: 8px; border-radius: 10px; border: 1px solid rgba(255,215,128,0.35); cursor: pointer;
+      background: #1d1230; color: #f4f1ea; font-size: 13px; }
     .result { min-height: 20px; margin: 0 0 12px; text-align: center; font-size: 15px; }
     .result.win { color: #7dffa8; } .result.refused { color: #ff9c8a; }
     .callbacks { margin-top: 16px; padding-top: 14px; border-top: 1px solid rgba(255,255,255,0.08); }
@@ -193,6 +196,12 @@ const gamePage = (session: GameSession, nonce: string) => {
       ).join("")}</select>
       <button id="spin" type="button">Spin</button>
     </div>
+    <div class="actions" aria-label="Wallet calls to try">
+      <button id="refund" type="button" disabled title="Refund: the whole round undone">Refund the last round</button>
+      <button id="rollback" type="button" disabled title="Rollback: the round's stake given back">Roll back the last bet</button>
+      <button id="late-win" type="button" disabled title="A win on the last round, after it">Late win</button>
+      <button id="refused-bet" type="button" title="A stake a unit above the balance">Bet the wallet refuses</button>
+    </div>
     <p class="result" id="result">Each spin is a wallet call: the stake is taken from the operator's wallet, the win paid back.</p>
     <p class="note">Sandbox casino: a demo game launched through the Partner Aggregator API.</p>
     <section class="callbacks" aria-live="polite">
@@ -234,33 +243,65 @@ const gamePage = (session: GameSession, nonce: string) => {
       return item;
     }));
   }
-  byId("spin").addEventListener("click", async () => {
-    const button = byId("spin");
+  // The round the buttons act on: the last spin the wallet accepted.
+  let lastRound = null;
+  const roundButtons = ["refund", "rollback", "late-win"];
+  // What each button's call did, when the wallet accepted it.
+  const done = {
+    refund: () => "Round refunded: its stake given back, its win taken back (a refund callback).",
+    rollback: () => "Bet rolled back: its stake given back (a rollback callback).",
+    "late-win": (answer) => "Late win of " + money(answer.win) + " paid on the last round (a win callback).",
+    "refused-bet": () => "The wallet took the stake: it did not refuse it."
+  };
+  async function call(path, body) {
+    const response = await fetch("/sandbox/casino/play/" + encodeURIComponent(session) + "/" + path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body)
+    });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(answer.message || "The call failed.");
+    return answer;
+  }
+  async function play(button, run) {
     const result = byId("result");
-    button.disabled = true;
+    const buttons = ["spin", ...roundButtons, "refused-bet"].map(byId);
+    buttons.forEach((b) => { b.disabled = true; });
     try {
-      const response = await fetch("/sandbox/casino/play/" + encodeURIComponent(session) + "/spin", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ bet: Number(byId("stake").value) })
-      });
-      const spin = await response.json();
-      if (!response.ok) throw new Error(spin.message || "The spin failed.");
-      document.querySelectorAll(".reel").forEach((reel, i) => { reel.innerHTML = symbols[spin.reels[i]]; });
-      byId("balance").textContent = money(spin.balance);
-      result.className = "result " + (spin.msg ? "refused" : spin.win > 0 ? "win" : "");
-      result.textContent = spin.msg
-        ? spin.reason
-        : spin.win > 0 ? "You won " + money(spin.win) + "!" : "No win this time.";
+      const answer = await run();
+      byId("balance").textContent = money(answer.balance);
       await showCallbacks();
       setTimeout(showCallbacks, 1000);
     } catch (error) {
       result.className = "result refused";
       result.textContent = error.message;
     } finally {
-      button.disabled = false;
+      byId("spin").disabled = false;
+      byId("refused-bet").disabled = false;
+      roundButtons.forEach((id) => { byId(id).disabled = lastRound === null; });
     }
-  });
+  }
+  byId("spin").addEventListener("click", () => play(byId("spin"), async () => {
+    const result = byId("result");
+    const spin = await call("spin", { bet: Number(byId("stake").value) });
+    document.querySelectorAll(".reel").forEach((reel, i) => { reel.innerHTML = symbols[spin.reels[i]]; });
+    if (!spin.msg) lastRound = spin.round_id;
+    result.className = "result " + (spin.msg ? "refused" : spin.win > 0 ? "win" : "");
+    result.textContent = spin.msg
+      ? spin.reason
+      : spin.win > 0 ? "You won " + money(spin.win) + "!" : "No win this time.";
+    return spin;
+  }));
+  for (const id of [...roundButtons, "refused-bet"]) {
+    byId(id).addEventListener("click", () => play(byId(id), async () => {
+      const result = byId("result");
+      const body = id === "refused-bet" ? {} : { round_id: lastRound, win: Number(byId("stake").value) };
+      const answer = await call(id, body);
+      result.className = "result " + (answer.msg ? "refused" : id === "late-win" ? "win" : "");
+      result.textContent = answer.msg ? answer.reason : done[id](answer);
+      return answer;
+    }));
+  }
   showCallbacks();
 </script>`,
     nonce

@@ -1,25 +1,14 @@
-import { Effect, Option, Redacted, Schema } from "effect"
-import {
-  FetchHttpClient,
-  HttpClient,
-  HttpClientRequest,
-  HttpRouter,
-  HttpServer,
-  HttpServerRequest,
-  HttpServerResponse
-} from "effect/http"
-import { NetAddress } from "effect/net"
-import { randomBytes, randomInt } from "node:crypto"
-import { aggregatorWalletPath } from "../playfiver/AggregatorRoute.ts"
-import { WalletAnswer } from "../playfiver/WalletProtocol.ts"
+import { Effect, Option, Schema } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { randomInt } from "node:crypto"
 import { CallbackOutbox } from "../../wallet/outbox/CallbackOutbox.ts"
 import { type Currency, storedCurrency } from "../../domain/Currency.ts"
 import { amountOnWire, type Minor, minorOf } from "../../domain/Money.ts"
 import { isStorableText } from "../../domain/Text.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
-import { SandboxAgent, SandboxTestAgent } from "./SandboxAgent.ts"
+import { SandboxAggregator, type SandboxOutcome, type SandboxPlayer, stakeAboveBalance } from "./SandboxAggregator.ts"
 import { SandboxConfig } from "./SandboxConfig.ts"
-import { SandboxRepo, sessionEnvironment } from "./SandboxRepo.ts"
+import { type GameSession, SandboxRepo, sessionEnvironment } from "./SandboxRepo.ts"
 
 /** Stakes the sandbox game offers. */
 export const sandboxStakes = [0.5, 1, 2, 5] as const
@@ -34,17 +23,11 @@ const payout = (reels: ReadonlyArray<number>, stake: Minor): Minor => {
 }
 
 const SpinRequest = Schema.Struct({ bet: Schema.optional(Schema.Literals(sandboxStakes)) })
-
-const decodeWalletAnswer = Schema.decodeUnknownEffect(WalletAnswer)
-
-/** A refusal in words, for people on the game page; the code (the protocol's `msg`) is what the aggregator reads. */
-const refusalReasons: Record<string, string> = {
-  INSUFFICIENT_USER_FUNDS: "Insufficient funds: the balance does not cover this stake.",
-  INVALID_USER: "The operator's wallet did not accept this player, or could not be reached.",
-  ROUND_REFUNDED: "This round was already refunded.",
-  DUPLICATE_TRANSACTION: "This transaction id was already used for a different bet.",
-  ROUND_NOT_FOUND: "This round is unknown."
-}
+/** What a button names: the round it acts on (the page's last spin), and a late win's amount (one of the stakes). */
+const RoundRequest = Schema.Struct({
+  round_id: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
+  win: Schema.optional(Schema.Literals(sandboxStakes))
+})
 
 /** The session behind an id, while it is open; an id PostgreSQL could not store names none and is not sent to it. */
 export const openSession = Effect.fn("SandboxPlay.openSession")(function*(id: string) {
@@ -56,28 +39,22 @@ export const openSession = Effect.fn("SandboxPlay.openSession")(function*(id: st
 /**
  * The sandbox aggregator at play: a spin on the game page becomes the same
  * wallet call a real aggregator makes (WinBet, over HTTP, to this service's
- * wallet endpoint, with the sandbox agent's credentials), so the whole loop
- * runs on the embedded default: the ledger, the partner's signed
- * callbacks, and the balance coming back. A test launch's session spins
- * with the test agent's credentials.
+ * wallet endpoint, with the sandbox agent's credentials: SandboxAggregator),
+ * so the whole loop runs on the embedded default: the ledger, the partner's
+ * signed callbacks, and the balance coming back. A test launch's session
+ * spins with the test agent's credentials. Beside Spin, the page's buttons
+ * make the other calls a partner's wallet must handle: a refund of the last
+ * round, a rollback of its bet, a late win on it, and a bet above the
+ * balance (docs/partners.md, "Sandbox").
  */
 export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
   const repo = yield* SandboxRepo
   const config = yield* SandboxConfig
-  const agents = { live: yield* SandboxAgent, test: yield* SandboxTestAgent }
+  const aggregator = yield* SandboxAggregator
   const players = yield* PartnerPlayers
   const outbox = yield* CallbackOutbox
-  const server = yield* HttpServer.HttpServer
-  const httpClient = (yield* HttpClient.HttpClient).pipe(HttpClient.filterStatusOk)
   const findSession = (id: string) =>
     openSession(id).pipe(Effect.provideService(SandboxRepo, repo), Effect.provideService(SandboxConfig, config))
-
-  // The aggregator calls the operator URL; here that is this very server, on its loopback.
-  const ownUrl = NetAddress.isInetAddress(server.address)
-    ? server.address._tag === "InetAddressV6"
-      ? `http://[::1]:${server.address.port}`
-      : `http://127.0.0.1:${server.address.port}`
-    : "http://127.0.0.1"
 
   const tooManySpins = HttpServerResponse.jsonUnsafe({
     message: `This game session has made its ${config.maxSpinsPerSession} spins: launch the game again for more.`
@@ -90,72 +67,134 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
 
   // An expired session is one that does not exist (it is removed at a later launch).
   const notFound = HttpServerResponse.jsonUnsafe({ message: "This game session does not exist." }, { status: 404 })
+  const noRound = HttpServerResponse.jsonUnsafe({ message: "Spin first: the buttons act on the last round." }, {
+    status: 422
+  })
 
-  yield* router.add(
-    "POST",
-    "/sandbox/casino/play/:session/spin",
+  const playerOf = (session: GameSession): SandboxPlayer => ({
+    userCode: session.user_code,
+    environment: sessionEnvironment(session.id),
+    currency: session.currency,
+    gameCode: session.game_code,
+    provider: session.provider
+  })
+
+  /** The answer the page reads: the protocol's, its reason in words, and what was staked and won. */
+  const answered = (outcome: SandboxOutcome, currency: Currency, amounts: { bet: Minor; win: Minor }) =>
+    HttpServerResponse.jsonUnsafe({
+      txn_id: outcome.txnId,
+      round_id: outcome.roundId,
+      bet: amountOnWire(amounts.bet, currency),
+      win: amountOnWire(outcome.msg === "" ? amounts.win : 0n, currency),
+      msg: outcome.msg,
+      balance: outcome.balance,
+      reason: outcome.reason
+    })
+
+  /** A call of the session's, counted with its spins (the page needs no auth: its URL is all it takes). */
+  const sessionCall = (
+    make: (session: GameSession, body: unknown) => Effect.Effect<HttpServerResponse.HttpServerResponse>
+  ) =>
     Effect.gen(function*() {
       const { session: id } = yield* HttpRouter.params
       const session = yield* findSession(id ?? "")
       if (Option.isNone(session)) return notFound
       const request = yield* HttpServerRequest.HttpServerRequest
       const body = yield* Effect.orElseSucceed(request.json, () => ({}))
-      const bet = Schema.decodeUnknownOption(SpinRequest)(body).pipe(
-        Option.flatMap((spin) => Option.fromNullishOr(spin.bet))
-      )
-      const currency = storedCurrency(session.value.currency)
-      const stake = minorOf(String(Option.getOrElse(bet, () => 1)), currency)
-      if (stake === undefined) return stakeTooFine(currency)
       const spins = yield* repo.countSpin(session.value.id)
       if (spins > config.maxSpinsPerSession) return tooManySpins
-      const reels = spinReels()
-      const win = payout(reels, stake)
-      // A value of its own, never the session's id: that is the game URL's secret, and transaction ids are seen by
-      // the partner, its logs and whoever reads its statements.
-      const txnId = `sbx-${randomBytes(16).toString("base64url")}`
-      // A test launch's spins are the test agent's calls: the wallet tells the environment by them. Posted to the
-      // sandbox's own path, where only its agents get in.
-      const agent = agents[sessionEnvironment(session.value.id)]
-      const answer = yield* httpClient.execute(
-        HttpClientRequest.post(`${ownUrl}${aggregatorWalletPath("sandbox")}`).pipe(
-          HttpClientRequest.bodyJsonUnsafe({
-            type: "WinBet",
-            user_code: session.value.user_code,
-            agent_code: agent.agentCode,
-            agent_secret: Redacted.value(agent.agentSecret),
-            game_type: "slot",
-            game_original: true,
-            slot: {
-              bet: amountOnWire(stake, currency),
-              win: amountOnWire(win, currency),
-              type: "BASE",
-              txn_id: txnId,
-              round_id: txnId,
-              txn_type: "debit_credit",
-              game_code: session.value.game_code,
-              provider_code: session.value.provider,
-              created_at: new Date().toISOString()
-            }
-          })
-        )
-      ).pipe(
-        Effect.flatMap((response) => response.json),
-        Effect.flatMap(decodeWalletAnswer),
-        Effect.timeout("10 seconds"),
-        Effect.orDie
-      )
-      const reason = answer.msg === ""
-        ? null
-        : refusalReasons[answer.msg] ?? `Refused by the operator's wallet (${answer.msg}).`
-      return HttpServerResponse.jsonUnsafe({
-        txn_id: txnId,
-        reels,
-        bet: amountOnWire(stake, currency),
-        win: amountOnWire(answer.msg === "" ? win : 0n, currency),
-        ...answer,
-        reason
-      })
+      return yield* make(session.value, body)
     })
+
+  yield* router.add(
+    "POST",
+    "/sandbox/casino/play/:session/spin",
+    sessionCall((session, body) =>
+      Effect.gen(function*() {
+        const bet = Schema.decodeUnknownOption(SpinRequest)(body).pipe(
+          Option.flatMap((spin) => Option.fromNullishOr(spin.bet))
+        )
+        const currency = storedCurrency(session.currency)
+        const stake = minorOf(String(Option.getOrElse(bet, () => 1)), currency)
+        if (stake === undefined) return stakeTooFine(currency)
+        const reels = spinReels()
+        const win = payout(reels, stake)
+        const outcome = yield* aggregator.winBet(playerOf(session), { bet: stake, win })
+        return HttpServerResponse.jsonUnsafe({
+          txn_id: outcome.txnId,
+          round_id: outcome.roundId,
+          reels,
+          bet: amountOnWire(stake, currency),
+          win: amountOnWire(outcome.msg === "" ? win : 0n, currency),
+          msg: outcome.msg,
+          balance: outcome.balance,
+          reason: outcome.reason
+        })
+      })
+    )
+  )
+
+  /** A button acting on the page's last round. */
+  const onRound = (
+    act: (
+      session: GameSession,
+      round: typeof RoundRequest.Type
+    ) => Effect.Effect<HttpServerResponse.HttpServerResponse>
+  ) =>
+    sessionCall((session, body) =>
+      Option.match(Schema.decodeUnknownOption(RoundRequest)(body), {
+        onNone: () => Effect.succeed(noRound),
+        onSome: (round) => act(session, round)
+      })
+    )
+
+  const zero = { bet: 0n, win: 0n }
+  yield* router.add(
+    "POST",
+    "/sandbox/casino/play/:session/refund",
+    onRound((session, round) =>
+      Effect.map(
+        aggregator.refund(playerOf(session), round.round_id),
+        (outcome) => answered(outcome, storedCurrency(session.currency), zero)
+      )
+    )
+  )
+  yield* router.add(
+    "POST",
+    "/sandbox/casino/play/:session/rollback",
+    onRound((session, round) =>
+      Effect.map(
+        aggregator.rollback(playerOf(session), round.round_id),
+        (outcome) => answered(outcome, storedCurrency(session.currency), zero)
+      )
+    )
+  )
+  yield* router.add(
+    "POST",
+    "/sandbox/casino/play/:session/late-win",
+    onRound((session, round) => {
+      const currency = storedCurrency(session.currency)
+      const win = minorOf(String(round.win ?? 1), currency)
+      if (win === undefined) return Effect.succeed(stakeTooFine(currency))
+      return Effect.map(
+        aggregator.winBet(playerOf(session), { bet: 0n, win, roundId: round.round_id }),
+        (outcome) => answered(outcome, currency, { bet: 0n, win })
+      )
+    })
+  )
+  yield* router.add(
+    "POST",
+    "/sandbox/casino/play/:session/refused-bet",
+    sessionCall((session) =>
+      Effect.gen(function*() {
+        const currency = storedCurrency(session.currency)
+        const player = yield* players.findByUserCode(session.user_code)
+        const balance = Option.match(player, { onNone: () => session.balance, onSome: (p) => p.balance })
+        const bet = stakeAboveBalance(balance, currency)
+        const outcome = yield* aggregator.winBet(playerOf(session), { bet, win: 0n })
+        return answered(outcome, currency, { bet, win: 0n })
+      })
+    )
   )
 
   yield* router.add(
@@ -189,4 +228,4 @@ export const SandboxPlay = HttpRouter.use(Effect.fnUntraced(function*(router) {
       })
     })
   )
-}, Effect.provide(FetchHttpClient.layer)))
+}))

@@ -41,6 +41,17 @@ export const StoredStatement = Schema.Struct({ ...listedFields, document: Schema
   )
 export type StoredStatement = typeof StoredStatement.Type
 
+/** A test statement of today so far, as kept until it is closed again or the day's own is written. */
+export interface PartialStatement {
+  readonly document: string
+  readonly sha256: Uint8Array
+  readonly closedUpTo: Date
+}
+
+const PartialRow = Schema.Struct({ document: Schema.String, sha256: Schema.Uint8Array, closedUpTo: Schema.Date }).pipe(
+  Schema.encodeKeys({ sha256: "document_sha256", closedUpTo: "closed_up_to" })
+)
+
 export interface NewStatement {
   readonly partnerId: number
   readonly environment: Environment
@@ -67,9 +78,10 @@ export interface DayClose {
 }
 
 /**
- * The daily statements (wallet_statements, their totals per currency in wallet_statement_totals) and the days
+ * The daily statements (wallet_statements, their totals per currency in wallet_statement_totals), the days
  * whose statements are all written
- * (wallet_statement_days): the only code that reads or writes them. A day is closed in one transaction
+ * (wallet_statement_days) and the test statements of today so far (wallet_statement_partials): the only code that
+ * reads or writes them (but TestData, which clears a test environment). A day is closed in one transaction
  * holding a fleet-wide lock, so however many instances try, each statement is computed and stored once.
  */
 export class StatementRepo extends Context.Service<StatementRepo, {
@@ -91,6 +103,13 @@ export class StatementRepo extends Context.Service<StatementRepo, {
     work: (written: ReadonlySet<string>) => Effect.Effect<DayClose, E, R>
   ): Effect.Effect<number, E, R>
   find(partnerId: number, environment: Environment, day: string): Effect.Effect<Option.Option<StoredStatement>>
+  /**
+   * Keeps a test statement of `day` so far, replacing the one closed before; none once the day has its own statement
+   * (false then: the day's statement is what is read).
+   */
+  savePartial(partnerId: number, day: string, statement: PartialStatement, computedAt: Date): Effect.Effect<boolean>
+  /** The test statement of `day` so far, if one was closed and the day's own is not written yet. */
+  findPartial(partnerId: number, day: string): Effect.Effect<Option.Option<PartialStatement>>
   /** The latest stored statements, newest day first. */
   recent(filter: {
     readonly partnerId?: number | undefined
@@ -120,6 +139,11 @@ export class StatementRepo extends Context.Service<StatementRepo, {
                                            computed_at)
             VALUES (${statement.partnerId}, ${statement.environment}, ${day}::date, ${summary.counts.transactions},
                     ${statement.computed.document}, ${statement.computed.sha256}, ${summary.computedAt})
+          `
+          // The day's own statement replaces what was closed of it so far.
+          yield* sql`
+            DELETE FROM wallet_statement_partials
+            WHERE partner_id = ${statement.partnerId} AND environment = ${statement.environment} AND day = ${day}::date
           `
           yield* Effect.forEach(summary.currencies, ({ counts, currency, totals }) =>
             sql`
@@ -165,6 +189,36 @@ export class StatementRepo extends Context.Service<StatementRepo, {
           `
       })
 
+      const findPartial = SqlSchema.findOneOption({
+        Request: Schema.Struct({ partnerId: Schema.Int, day: Schema.String }),
+        Result: PartialRow,
+        execute: ({ day, partnerId }) =>
+          sql`
+            SELECT document, document_sha256, closed_up_to FROM wallet_statement_partials
+            WHERE partner_id = ${partnerId} AND environment = 'test' AND day = ${day}::date
+          `
+      })
+
+      // Under the close's lock: a partial one is never written beside the day's own.
+      const savePartial = (partnerId: number, day: string, statement: PartialStatement, computedAt: Date) =>
+        sql.withTransaction(Effect.gen(function*() {
+          yield* sql`SELECT pg_advisory_xact_lock(hashtext('wallet_statement_days'))`
+          const [final] = yield* sql`
+            SELECT 1 FROM wallet_statements WHERE partner_id = ${partnerId} AND environment = 'test' AND day = ${day}::date
+          `
+          if (final !== undefined) return false
+          yield* sql`
+            INSERT INTO wallet_statement_partials (partner_id, environment, day, document, document_sha256,
+                                                   closed_up_to, computed_at)
+            VALUES (${partnerId}, 'test', ${day}::date, ${statement.document}, ${statement.sha256},
+                    ${statement.closedUpTo}, ${computedAt})
+            ON CONFLICT (partner_id, environment, day) DO UPDATE SET document = EXCLUDED.document,
+              document_sha256 = EXCLUDED.document_sha256, closed_up_to = EXCLUDED.closed_up_to,
+              computed_at = EXCLUDED.computed_at
+          `
+          return true
+        })).pipe(Effect.orDie)
+
       const recent = SqlSchema.findAll({
         Request: Schema.Struct({
           partnerId: Schema.optional(Schema.Int),
@@ -200,6 +254,8 @@ export class StatementRepo extends Context.Service<StatementRepo, {
           `.pipe(Effect.flatMap(decodeDays), Effect.map((rows) => rows.map((row) => row.day)), Effect.orDie),
         close,
         find: (partnerId, environment, day) => Effect.orDie(find({ partnerId, environment, day })),
+        savePartial,
+        findPartial: (partnerId, day) => Effect.orDie(findPartial({ partnerId, day })),
         recent: (filter) => Effect.orDie(recent(filter))
       })
     })
@@ -212,6 +268,7 @@ export class StatementRepo extends Context.Service<StatementRepo, {
    */
   static readonly layerMemory = Layer.sync(StatementRepo, () => {
     const statements = new Map<string, StoredStatement>()
+    const partials = new Map<string, PartialStatement>()
     const days = new Map<string, Date>()
     const lock = Semaphore.makeUnsafe(1)
     const key = (partnerId: number, environment: Environment, day: string) => `${partnerId}:${environment}:${day}`
@@ -262,11 +319,20 @@ export class StatementRepo extends Context.Service<StatementRepo, {
             )
           }
           result.statements.forEach((statement, i) => statements.set(keys[i], stored(day, statement)))
+          keys.forEach((k) => partials.delete(k))
           if (result.complete) days.set(day, closedAt)
           return result.statements.length
         })),
       find: (partnerId, environment, day) =>
         Effect.sync(() => Option.fromNullishOr(statements.get(key(partnerId, environment, day)))),
+      savePartial: (partnerId, day, statement) =>
+        lock.withPermit(Effect.sync(() => {
+          if (statements.has(key(partnerId, "test", day))) return false
+          partials.set(key(partnerId, "test", day), statement)
+          return true
+        })),
+      findPartial: (partnerId, day) =>
+        Effect.sync(() => Option.fromNullishOr(partials.get(key(partnerId, "test", day)))),
       recent: (filter) =>
         Effect.sync(() =>
           [...statements.values()]

@@ -84,6 +84,13 @@ export interface StatementOwner {
 export class Statements extends Context.Service<Statements, {
   /** Writes the statements of the days that ended not written yet, oldest day first, each once across the fleet; the days it wrote to. */
   readonly closeDays: Effect.Effect<ReadonlyArray<string>>
+  /**
+   * Closes today's test statement so far (a test environment's only): marked `partial`, re-closable, replaced by the
+   * day's own once the day ends. The day, and the statement as read, signed.
+   */
+  closeSoFar(
+    partner: StatementOwner & { readonly environment: Environment }
+  ): Effect.Effect<{ readonly day: string; readonly statement: SignedStatement }, StatementNotReady>
   read(partner: StatementOwner, environment: Environment, day: string): Effect.Effect<StatementRead, StatementNotReady>
   /** The `X-Statement-Signature` of a document, with the environment's webhook secrets valid now. */
   signature(partnerId: number, environment: Environment, document: string): Effect.Effect<string>
@@ -124,19 +131,26 @@ export class Statements extends Context.Service<Statements, {
       const targets = yield* CallbackTargets
       const closeAfter = Duration.sum(Duration.minutes(1), (yield* CallbacksConfig).pendingTimeout)
 
-      /** The lines of a partner environment's day, each with its player's own id and whether a rollback was sent. */
-      const linesOfDay = Effect.fnUntraced(function*(partnerId: number, environment: Environment, day: string) {
-        const transactions = yield* wallet.createdBetween(partnerId, environment, dayStart(day), dayStart(nextDay(day)))
-        if (transactions.length === 0) return []
-        const [owners, rolledBack] = yield* Effect.all([
-          players.findByIds([...new Set(transactions.map((t) => t.playerId))]),
-          outbox.rolledBack(transactions.filter((t) => t.kind === "bet" && t.status === "refused").map((t) => t.ref))
-        ])
-        const byId = new Map(owners.map((player) => [player.id, player.externalPlayerId]))
-        return transactions.map((t): StatementLine =>
-          statementLine(t, byId.get(t.playerId) ?? "", rolledBack.has(t.ref))
-        )
-      })
+      /**
+       * The lines of a partner environment's transactions created in [from, to) (a day, or today so far), each with its
+       * player's own id and whether a rollback was sent. `settledOnly`: a bet still pending is left out (a day's close
+       * waits for them; a close so far cannot, and a pending bet is no line of either status).
+       */
+      const linesBetween = Effect.fnUntraced(
+        function*(partnerId: number, environment: Environment, from: Date, to: Date, settledOnly = false) {
+          const created = yield* wallet.createdBetween(partnerId, environment, from, to)
+          const transactions = settledOnly ? created.filter((t) => t.status !== "pending") : created
+          if (transactions.length === 0) return []
+          const [owners, rolledBack] = yield* Effect.all([
+            players.findByIds([...new Set(transactions.map((t) => t.playerId))]),
+            outbox.rolledBack(transactions.filter((t) => t.kind === "bet" && t.status === "refused").map((t) => t.ref))
+          ])
+          const byId = new Map(owners.map((player) => [player.id, player.externalPlayerId]))
+          return transactions.map((t): StatementLine =>
+            statementLine(t, byId.get(t.playerId) ?? "", rolledBack.has(t.ref))
+          )
+        }
+      )
 
       /**
        * The statements of `day` not written yet (`written` has those that are), for every environment of every
@@ -153,7 +167,7 @@ export class Statements extends Context.Service<Statements, {
             for (const environment of environments) {
               const key = `${partner.id}:${environment}`
               if (written.has(key) || waiting.has(key)) continue
-              const lines = yield* linesOfDay(partner.id, environment, day)
+              const lines = yield* linesBetween(partner.id, environment, dayStart(day), end)
               const computed = computeStatement(
                 { partner: partner.slug, environment, date: day, computedAt: closedAt },
                 lines
@@ -205,6 +219,18 @@ export class Statements extends Context.Service<Statements, {
       const read = Effect.fn("Statements.read")(
         function*(partner: StatementOwner, environment: Environment, day: string) {
           const stored = yield* repo.find(partner.id, environment, day)
+          // A test statement of the day so far, while the day has none of its own (that one replaces it).
+          const partial = Option.isNone(stored) && environment === "test"
+            ? yield* repo.findPartial(partner.id, day)
+            : Option.none()
+          if (Option.isSome(partial)) {
+            return {
+              summary: summaryOf(partial.value.document),
+              document: partial.value.document,
+              sha256: partial.value.sha256,
+              legacyCurrency: undefined
+            } satisfies StatementRead
+          }
           if (Option.isSome(stored)) {
             const legacyCurrency = stored.value.currencies[0]?.currency
             return {
@@ -247,6 +273,42 @@ export class Statements extends Context.Service<Statements, {
         }
       )
 
+      /**
+       * Today's test statement so far: the test environment's transactions of the UTC day up to now, written as a
+       * statement marked `partial` with `closed_up_to`, kept (replacing the one closed before) until the day's own is
+       * written after it ends. Never for live: a live statement is written once, after its day.
+       */
+      const closeSoFar = Effect.fn("Statements.closeSoFar")(function*(
+        partner: StatementOwner & { readonly environment: Environment }
+      ) {
+        if (partner.environment !== "test") {
+          return yield* new StatementNotReady({
+            message: "Only the test environment's statement closes before its day ends."
+          })
+        }
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const day = dayOf(now.getTime())
+        const waiting = yield* wallet.pendingBetween(dayStart(day), now)
+        if (waiting.some((pair) => pair.partnerId === partner.id && pair.environment === "test")) {
+          return yield* new StatementNotReady({
+            message:
+              "A bet of today is still waiting for your wallet's answer: close the statement again in a few seconds."
+          })
+        }
+        // Settled only: a bet begun after the look above may still wait for its answer.
+        const lines = yield* linesBetween(partner.id, "test", dayStart(day), now, true)
+        const computed = computeStatement(
+          { partner: partner.slug, environment: "test", date: day, computedAt: now, upTo: now },
+          lines
+        )
+        yield* repo.savePartial(partner.id, day, {
+          document: computed.document,
+          sha256: computed.sha256,
+          closedUpTo: now
+        }, now)
+        return { day, statement: yield* readSigned(partner, day) }
+      })
+
       const signature = Effect.fn("Statements.signature")(
         function*(partnerId: number, environment: Environment, document: string) {
           const target = yield* targets.get(partnerId, environment)
@@ -286,7 +348,15 @@ export class Statements extends Context.Service<Statements, {
         } satisfies Reconciled
       })
 
-      return Statements.of({ closeDays, read, signature, readSigned, reconcile: reconcileDay, recent: repo.recent })
+      return Statements.of({
+        closeDays,
+        closeSoFar,
+        read,
+        signature,
+        readSigned,
+        reconcile: reconcileDay,
+        recent: repo.recent
+      })
     })
   )
 }
