@@ -465,10 +465,30 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
         )
         const failed = yield* eventually(
           api.webhooks.deliveries({ params: { environment: "test" }, query: { status: "failed" } }),
-          (answer) => answer.callbacks.length === 1
+          (answer) => answer.callbacks.length === 2
         )
-        assert.include(failed.callbacks[0].lastError ?? "", "HTTP 500")
-        yield* api.webhooks.redeliver({ params: { id: failed.callbacks[0].id } })
+        // The win the wallet refused, newest, then the test callback it answered 400: every callback is in the log.
+        const [win, test] = failed.callbacks
+        assert.strictEqual(win.kind, "win")
+        assert.include(win.lastError ?? "", "HTTP 500")
+        assert.deepStrictEqual(test, {
+          id: null,
+          eventId: sent.headers["x-partner-event-id"],
+          partner: "hooks-co",
+          externalPlayerId: null,
+          kind: "test",
+          txnId: null,
+          status: "failed",
+          attempts: 1,
+          lastError: `The partner answered HTTP 400: ${JSON.stringify(JSON.stringify({ error: "unknown kind" }))}`,
+          createdAt: test.createdAt,
+          deliveredAt: null,
+          nextAttemptAt: null,
+          body: sent.body,
+          redeliverable: false
+        })
+        assert.isNotNull(win.id)
+        yield* api.webhooks.redeliver({ params: { id: win.id! } })
         yield* eventually(
           api.webhooks.deliveries({ params: { environment: "test" }, query: { status: "delivered" } }),
           (answer) => answer.callbacks.some((callback) => callback.kind === "win")
@@ -479,7 +499,7 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
           entry
         ) => [entry.action, entry.via])
         assert.deepStrictEqual(trail.reverse(), [["partner.update", "portal"], ["partner.test-callback", "portal"]])
-        const redelivered = yield* auditOf(`callback:${failed.callbacks[0].id}`)
+        const redelivered = yield* auditOf(`callback:${win.id}`)
         assert.deepStrictEqual(redelivered.map((entry) => [entry.action, entry.actor, entry.via]), [[
           "callback.redeliver",
           "dev@hooks.example",
