@@ -240,6 +240,8 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
           headers: { origin: "https://evil.example" }
         })
         assert.strictEqual(elsewhere.status, 403)
+        // The portal's refusal names the portal: a partner user has never seen the console.
+        assert.strictEqual(errorBody(elsewhere).message, "Changes are only taken from the portal's own pages.")
         const refusals = (yield* auditOf("POST /portal/api/tokens/test/roll")).map((
           entry
         ) => [entry.actor, entry.via, (entry.after as { status: number }).status])
