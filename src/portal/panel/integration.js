@@ -112,6 +112,13 @@ function trialView(environment, trial) {
   return h("div.trial", { role: "status", "aria-label": `The ${environment} test callback` }, request, answer)
 }
 
+/**
+ * An id as the delivery log shows it: whole (to copy), but free to wrap anywhere, so a sandbox's long ids do not widen
+ * the table past its card and push Redeliver out of view (portal.css: code.id).
+ * @param {string | null} id
+ */
+const idText = (id) => id === null ? "—" : h("code.id", { title: id }, id)
+
 function deliveriesTable(callbacks, change) {
   return table(
     "Deliveries",
@@ -120,15 +127,20 @@ function deliveriesTable(callbacks, change) {
     callbacks.map((callback) => [
       callback.id === null ? "—" : String(callback.id),
       callback.kind,
-      callback.player ?? "—",
-      callback.transaction_id ?? "—",
+      idText(callback.player),
+      idText(callback.transaction_id),
       h(`span.badge.${callback.status}`, {}, callback.status),
       String(callback.attempts),
       when(callback.next_attempt_at),
       callback.last_error ?? "—",
       callback.body === null
-        ? callback.event_id ?? "—"
-        : h("details", {}, h("summary", {}, callback.event_id ?? "Body"), json(callback.body)),
+        ? idText(callback.event_id)
+        : h(
+          "details",
+          {},
+          h("summary", {}, callback.event_id === null ? "Body" : idText(callback.event_id)),
+          json(callback.body)
+        ),
       callback.redeliverable && may("developer")
         ? h("button.small", {
           type: "button",
