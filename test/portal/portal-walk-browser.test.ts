@@ -2,11 +2,17 @@
  * The portal walked as a partner walks it (issue 37, part 7), in a real headless Chromium at a laptop's 1280 px: an
  * invitation link cut at its `#` is refused in words; the only owner's row offers no role change or removal, and says
  * why; the delivery log fits its card with Redeliver in view whatever the ids' length; and every page writes a moment
- * one way (`2026-11-28 21:05:09 UTC`).
+ * one way (`2026-11-28 21:05:09 UTC`); and the Statements page beside Wallet lists the days, opens one and downloads
+ * its signed file.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import { createHash } from "node:crypto"
+import { readFileSync } from "node:fs"
 import type { Page } from "playwright-core"
+import { dayOf, dayStart, nextDay } from "../../src/domain/Statements.ts"
+import { Statements } from "../../src/wallet/statements/Statements.ts"
 import { Browser, newPage, serverUrl, step } from "../support/Browser.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
@@ -14,7 +20,7 @@ import { eventually, live } from "../support/live.ts"
 import { logIn, openSection as open, ready } from "../support/PanelSteps.ts"
 import { givenPortalUser } from "../support/Portal.ts"
 import { givenPartner } from "../support/TestApp.ts"
-import { givenPlayer, WalletApp, winBet } from "../support/WalletApp.ts"
+import { givenPlayer, givenWalletPartner, walletAnswer, WalletApp, winBet } from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
 
@@ -137,7 +143,9 @@ layer(Layer.merge(WalletApp(books), Browser.layer), live)("the portal walked as 
         yield* confirming(owner, () => redeliver.click())
 
         // Every page writes its moments one way: no ISO date outside the wire's bodies.
-        for (const section of ["Tokens", "Webhooks", "Wallet", "Usage", "Certification", "Users", "Account"]) {
+        for (
+          const section of ["Tokens", "Webhooks", "Wallet", "Statements", "Usage", "Certification", "Users", "Account"]
+        ) {
           yield* open(owner, section)
           if (section === "Wallet") {
             yield* step(() => owner.getByLabel("Environment").selectOption("test"))
@@ -158,5 +166,62 @@ layer(Layer.merge(WalletApp(books), Browser.layer), live)("the portal walked as 
         }
       })),
     { timeout: 120_000 }
+  )
+
+  it.effect(
+    "the Statements page lists a closed day with its totals, opens it and downloads its signed file",
+    () =>
+      Effect.scoped(Effect.gen(function*() {
+        const acme = yield* givenWalletPartner(books)
+        yield* givenPortalUser(acme.partner, `viewer-${acme.partner.slug}@walked.example`, "viewer")
+        const bo = yield* givenPlayer(books, acme.partner.id, "portal-statement-bo", 100)
+        assert.strictEqual(walletAnswer(yield* winBet(bo.internalUserId, "portal-st-1", { bet: 10, win: 4.5 })).msg, "")
+        assert.strictEqual(walletAnswer(yield* winBet(bo.internalUserId, "portal-st-2", { bet: 2, win: 0 })).msg, "")
+        const day = dayOf(Date.now())
+        const statements = yield* Statements
+        yield* Effect.andThen(TestClock.setTime(dayStart(nextDay(day)).getTime() + 5 * 60_000), statements.closeDays)
+          .pipe(Effect.provide(TestClock.layer()))
+
+        // A viewer reads them: statements change nothing.
+        const page = yield* newPage()
+        yield* logIn(page, "/portal", `viewer-${acme.partner.slug}@walked.example`)
+        const nav = yield* step(() => page.getByRole("navigation").getByRole("link").allTextContents())
+        assert.strictEqual(nav[nav.indexOf("Wallet") + 1], "Statements", "beside Wallet")
+        yield* open(page, "Statements")
+        const row = page.locator("tbody tr", { hasText: day })
+        assert.strictEqual(
+          yield* step(() => row.locator("li[data-currency=BRL]").textContent()),
+          "Bets 12 BRL · wins 4.5 BRL · refunds 0 BRL · rollbacks 0 BRL · net -7.5 BRL"
+        )
+        assert.strictEqual(yield* step(() => row.locator("td[data-label=Transactions]").textContent()), "2")
+
+        yield* step(() => row.getByRole("link", { name: "Open" }).click())
+        yield* ready(page)
+        const shown = page.locator(`[data-statement='${day}']`)
+        assert.deepStrictEqual(
+          yield* step(() => shown.locator("tbody tr td:first-child").allTextContents()),
+          ["portal-st-1", "portal-st-2"]
+        )
+        const facts = (yield* step(() => shown.locator("dl").textContent()))!
+        assert.match(facts, /Signaturev1=[0-9a-f]{64}/)
+        const digest = /SHA-256 ([0-9a-f]{64})/.exec(facts)![1]
+
+        // The file is the signed document, byte for byte: its digest is the one shown.
+        const [saved] = yield* step(() =>
+          Promise.all([page.waitForEvent("download"), shown.getByRole("button", { name: "Download" }).click()])
+        )
+        assert.strictEqual(saved.suggestedFilename(), `statement-${acme.partner.slug}-live-${day}.jsonl`)
+        const file = readFileSync((yield* step(() => saved.path()))!)
+        assert.strictEqual(createHash("sha256").update(file).digest("hex"), digest)
+        const [summary] = file.toString("utf8").trim().split("\n").map((line) => JSON.parse(line))
+        assert.deepStrictEqual([summary.record, summary.partner, summary.date], ["statement", acme.partner.slug, day])
+        yield* step(() => page.getByText(`The statement of ${day} (live) was downloaded.`).waitFor())
+
+        // Another day has none: said in words.
+        yield* step(() => page.goto(`${new URL(page.url()).origin}/portal/statements?environment=live&date=2001-01-01`))
+        yield* ready(page)
+        assert.include((yield* step(() => page.getByRole("alert").textContent()))!, "2001-01-01")
+      })),
+    { timeout: 90_000 }
   )
 })
