@@ -28,6 +28,7 @@ import { PortalUsageHandlers, PortalWalletHandlers } from "./portal/http/Data.ts
 import { PortalOpenApiRoute, PortalPanelRoutes } from "./portal/http/Panel.ts"
 import * as PortalAuth from "./portal/http/PortalAuth.ts"
 import { PortalLoginHandlers, PortalSessionHandlers } from "./portal/http/Session.ts"
+import { PortalStatementsHandlers } from "./portal/http/Statements.ts"
 import { PortalUsersHandlers } from "./portal/http/Users.ts"
 import { AggregatorRoute } from "./integrations/playfiver/AggregatorRoute.ts"
 import { Hub88WalletRouteWhenConfigured } from "./integrations/hub88/Hub88Wiring.ts"
@@ -131,6 +132,7 @@ const PortalRoutesLive = Layer.mergeAll(
       PortalTokensHandlers,
       PortalWebhooksHandlers,
       PortalWalletHandlers,
+      PortalStatementsHandlers,
       PortalUsageHandlers,
       PortalCertificationsHandlers,
       PortalUsersHandlers

@@ -1,5 +1,5 @@
 import { Schema, SchemaGetter } from "effect"
-import { CallbackView } from "../domain/Callbacks.ts"
+import { CallbackView, TestCallbackView } from "../domain/Callbacks.ts"
 import { IsoDate } from "./Wallet.ts"
 
 /*
@@ -45,3 +45,51 @@ export const CallbackDetail = Schema.Struct({
   deliveredAt: "delivered_at",
   nextAttemptAt: "next_attempt_at"
 }))
+
+/**
+ * A test callback as the portal's delivery log shows it (domain TestCallbackView), in CallbackDetail's shape so the
+ * log reads as one list: no id (it cannot be redelivered), player, transaction or next attempt; its event id and body
+ * null when its send was recorded before they were kept.
+ */
+export const TestCallbackDetail = Schema.Struct({
+  id: Schema.Null,
+  eventId: TestCallbackView.fields.eventId,
+  partner: TestCallbackView.fields.partner,
+  externalPlayerId: Schema.Null,
+  kind: TestCallbackView.fields.kind,
+  txnId: Schema.Null,
+  status: TestCallbackView.fields.status,
+  attempts: TestCallbackView.fields.attempts,
+  lastError: TestCallbackView.fields.lastError,
+  createdAt: IsoDate,
+  deliveredAt: Schema.NullOr(IsoDate),
+  nextAttemptAt: Schema.Null,
+  body: Schema.NullOr(CallbackBody),
+  redeliverable: Schema.Literal(false)
+}).pipe(Schema.encodeKeys({
+  eventId: "event_id",
+  externalPlayerId: "player",
+  txnId: "transaction_id",
+  lastError: "last_error",
+  createdAt: "created_at",
+  deliveredAt: "delivered_at",
+  nextAttemptAt: "next_attempt_at"
+}))
+
+/** A test callback's view in the delivery log's shape. */
+export const testCallbackDetail = (view: TestCallbackView): typeof TestCallbackDetail.Type => ({
+  id: null,
+  eventId: view.eventId,
+  partner: view.partner,
+  externalPlayerId: null,
+  kind: view.kind,
+  txnId: null,
+  status: view.status,
+  attempts: view.attempts,
+  lastError: view.lastError,
+  createdAt: view.createdAt,
+  deliveredAt: view.deliveredAt,
+  nextAttemptAt: null,
+  body: view.body,
+  redeliverable: false
+})

@@ -3,8 +3,9 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { Environment } from "../domain/Environment.ts"
 import { isPlainDecimal } from "../domain/Money.ts"
 import { isDay } from "../domain/Statements.ts"
-import { StatementLineCodec, StatementSummaryCodec } from "../domain/StatementDocument.ts"
+import { StatementLineCodec, StatementSummaryCodec, WireAmount } from "../domain/StatementDocument.ts"
 import { TransactionKind } from "../domain/Wallet.ts"
+import { IsoDate } from "../domain/IsoDate.ts"
 import { Envelope } from "./Envelope.ts"
 import { NotFound, TooManyRequests, ValidationFailed } from "./Errors.ts"
 import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
@@ -21,7 +22,7 @@ export const reconciliationMaxBytes = "4 MiB"
 /** The media type of the statement document (and of what a partner posts to reconcile). */
 export const jsonLines = "application/x-ndjson"
 
-const DayParam = Schema.String.check(
+export const DayParam = Schema.String.check(
   Schema.makeFilter(isDay, { message: "The :attribute field must be a date (YYYY-MM-DD)." })
 ).annotate({ description: "A UTC day, YYYY-MM-DD", examples: ["2026-11-22"] })
 
@@ -79,6 +80,26 @@ const exampleLine: typeof StatementLineEntry.Type = {
   settled_at: "2026-11-22T13:00:02.410Z"
 }
 
+/** A stored statement in a list (the console's Statements page, the portal's): its totals per currency of the day, each in that currency's units. */
+export const StatementListing = Schema.Struct({
+  partner: Schema.String,
+  environment: Environment,
+  date: Schema.String,
+  transactions: Schema.Int,
+  currencies: Schema.Array(Schema.Struct({
+    currency: Schema.String,
+    transactions: Schema.Int,
+    totals: Schema.Struct({
+      bets: WireAmount,
+      wins: WireAmount,
+      refunds: WireAmount,
+      rollbacks: WireAmount,
+      net: WireAmount
+    })
+  })).annotate({ description: "One entry per currency the day had (none for a day without activity), by code" }),
+  computedAt: IsoDate
+}).pipe(Schema.encodeKeys({ computedAt: "computed_at" }))
+
 export const StatementData = Schema.Struct({
   statement: StatementSummaryEntry,
   document: Schema.Struct({
@@ -105,7 +126,7 @@ export const exampleStatementData: typeof StatementData.Encoded = {
 }
 
 /** The JSON lines document, its signature and digest in headers. */
-const StatementDocument = HttpApiSchema.WithHeaders(HttpApiSchema.StreamUint8Array({ contentType: jsonLines }), {
+export const StatementDocument = HttpApiSchema.WithHeaders(HttpApiSchema.StreamUint8Array({ contentType: jsonLines }), {
   "x-statement-signature": Schema.String.annotate({
     description: "`v1=<hex>`: HMAC-SHA256 of this body, keyed with the environment's webhook secret"
   }),

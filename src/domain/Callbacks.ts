@@ -194,6 +194,26 @@ export const viewOf = (callback: Callback, partner: string, externalPlayerId: st
   redeliverable: isRedeliverable(callback)
 })
 
+/**
+ * A test callback as the delivery log shows it: sent once on a partner user's or an operator's request, never retried,
+ * so `delivered` when the partner answered 2xx and `failed` otherwise. It is kept in the audit trail, where every
+ * send is recorded, not in the outbox (it moves no money and waits in no player's line); sends recorded before the
+ * trail kept their event id and body have neither.
+ */
+export const TestCallbackView = Schema.Struct({
+  eventId: Schema.NullOr(Schema.String),
+  partner: Schema.String,
+  environment: Environment,
+  kind: Schema.Literal("test"),
+  status: Schema.Literals(["delivered", "failed"]),
+  attempts: Schema.Int,
+  lastError: Schema.NullOr(Schema.String),
+  createdAt: Schema.Date,
+  deliveredAt: Schema.NullOr(Schema.Date),
+  body: Schema.NullOr(Schema.String)
+})
+export type TestCallbackView = typeof TestCallbackView.Type
+
 /** A callback to record with the wallet decision that caused it. */
 export interface NewCallback {
   readonly partnerId: number

@@ -17,6 +17,10 @@ const AuditRow = Schema.Struct({
 export interface AuditFilter {
   readonly target?: string | undefined
   readonly actor?: string | undefined
+  /** Only changes of this action (the portal's delivery log reads its test callbacks this way). */
+  readonly action?: string | undefined
+  /** Only changes whose `after` has these top-level values (`environment: "test"`), as jsonb's `@>` compares. */
+  readonly afterHas?: Readonly<Record<string, string>> | undefined
   readonly limit: number
 }
 
@@ -42,13 +46,17 @@ export class AuditRepo extends Context.Service<AuditRepo, {
         Request: Schema.Struct({
           target: Schema.NullOr(Schema.String),
           actor: Schema.NullOr(Schema.String),
+          action: Schema.NullOr(Schema.String),
+          afterHas: Schema.NullOr(Schema.String),
           limit: Schema.Int
         }),
         Result: AuditRow,
-        execute: ({ actor, limit, target }) =>
+        execute: ({ action, actor, afterHas, limit, target }) =>
           sql`
             SELECT id, at, actor, via, action, target, before, after FROM admin_audit
             WHERE (${target}::text IS NULL OR target = ${target}) AND (${actor}::text IS NULL OR actor = ${actor})
+              AND (${action}::text IS NULL OR action = ${action})
+              AND (${afterHas}::jsonb IS NULL OR after @> ${afterHas}::jsonb)
             ORDER BY at DESC, id DESC LIMIT ${limit}
           `
       })
@@ -63,7 +71,13 @@ export class AuditRepo extends Context.Service<AuditRepo, {
                     ${json(change.before)}::jsonb, ${json(change.after)}::jsonb)
           `.pipe(Effect.asVoid, Effect.orDie),
         list: (filter) =>
-          list({ target: filter.target ?? null, actor: filter.actor ?? null, limit: filter.limit }).pipe(Effect.orDie)
+          list({
+            target: filter.target ?? null,
+            actor: filter.actor ?? null,
+            action: filter.action ?? null,
+            afterHas: filter.afterHas === undefined ? null : JSON.stringify(filter.afterHas),
+            limit: filter.limit
+          }).pipe(Effect.orDie)
       })
     })
   )
@@ -96,7 +110,11 @@ export class AuditRepo extends Context.Service<AuditRepo, {
           entries
             .filter((entry) =>
               (filter.target === undefined || entry.target === filter.target) &&
-              (filter.actor === undefined || entry.actor === filter.actor)
+              (filter.actor === undefined || entry.actor === filter.actor) &&
+              (filter.action === undefined || entry.action === filter.action) &&
+              Object.entries(filter.afterHas ?? {}).every(([key, value]) =>
+                (entry.after as Record<string, unknown> | null)?.[key] === value
+              )
             )
             .sort((a, b) => b.at.getTime() - a.at.getTime() || b.id - a.id)
             .slice(0, filter.limit)

@@ -249,6 +249,7 @@ layer(
         headers: { origin: "https://evil.example" }
       })
       assert.strictEqual(crossSite.status, 403)
+      assert.strictEqual(crossSite.body.message, "Changes are only taken from the console's own pages.")
       const list = yield* adminRequest("GET", "/admin/api/partners?search=forged", { session })
       assert.deepStrictEqual(list.body.partners, [])
       const created = yield* adminRequest("POST", "/admin/api/partners", { session, json: { name: "Real One" } })

@@ -240,6 +240,8 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
           headers: { origin: "https://evil.example" }
         })
         assert.strictEqual(elsewhere.status, 403)
+        // The portal's refusal names the portal: a partner user has never seen the console.
+        assert.strictEqual(errorBody(elsewhere).message, "Changes are only taken from the portal's own pages.")
         const refusals = (yield* auditOf("POST /portal/api/tokens/test/roll")).map((
           entry
         ) => [entry.actor, entry.via, (entry.after as { status: number }).status])
@@ -465,10 +467,30 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
         )
         const failed = yield* eventually(
           api.webhooks.deliveries({ params: { environment: "test" }, query: { status: "failed" } }),
-          (answer) => answer.callbacks.length === 1
+          (answer) => answer.callbacks.length === 2
         )
-        assert.include(failed.callbacks[0].lastError ?? "", "HTTP 500")
-        yield* api.webhooks.redeliver({ params: { id: failed.callbacks[0].id } })
+        // The win the wallet refused, newest, then the test callback it answered 400: every callback is in the log.
+        const [win, test] = failed.callbacks
+        assert.strictEqual(win.kind, "win")
+        assert.include(win.lastError ?? "", "HTTP 500")
+        assert.deepStrictEqual(test, {
+          id: null,
+          eventId: sent.headers["x-partner-event-id"],
+          partner: "hooks-co",
+          externalPlayerId: null,
+          kind: "test",
+          txnId: null,
+          status: "failed",
+          attempts: 1,
+          lastError: `The partner answered HTTP 400: ${JSON.stringify(JSON.stringify({ error: "unknown kind" }))}`,
+          createdAt: test.createdAt,
+          deliveredAt: null,
+          nextAttemptAt: null,
+          body: sent.body,
+          redeliverable: false
+        })
+        assert.isNotNull(win.id)
+        yield* api.webhooks.redeliver({ params: { id: win.id! } })
         yield* eventually(
           api.webhooks.deliveries({ params: { environment: "test" }, query: { status: "delivered" } }),
           (answer) => answer.callbacks.some((callback) => callback.kind === "win")
@@ -479,7 +501,7 @@ layer(WalletApp(books, { app: { authCacheTtlMillis: 0 }, callbacks: { maxAttempt
           entry
         ) => [entry.action, entry.via])
         assert.deepStrictEqual(trail.reverse(), [["partner.update", "portal"], ["partner.test-callback", "portal"]])
-        const redelivered = yield* auditOf(`callback:${failed.callbacks[0].id}`)
+        const redelivered = yield* auditOf(`callback:${win.id}`)
         assert.deepStrictEqual(redelivered.map((entry) => [entry.action, entry.actor, entry.via]), [[
           "callback.redeliver",
           "dev@hooks.example",

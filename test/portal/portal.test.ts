@@ -119,6 +119,17 @@ layer(Layer.merge(WalletApp(books, { callbacks: { maxAttempts: 1 } }), Browser.l
             JSON.stringify({ error: "unknown kind" })
           )
           yield* screenshot(owner, "portal-test-callback")
+          // The test callback is in the delivery log at once, as every callback is: failed (answered 400), never
+          // redelivered, and still there when the page is drawn again.
+          const testRow = owner.locator("[data-deliveries=test] tbody tr", {
+            has: owner.locator("td[data-label=Kind]", { hasText: /^test$/ })
+          })
+          assert.strictEqual(yield* step(() => testRow.count()), 1)
+          assert.include(yield* step(() => testRow.textContent()), "failed")
+          assert.include(yield* step(() => testRow.textContent()), "The partner answered HTTP 400")
+          assert.strictEqual(yield* step(() => testRow.getByRole("button", { name: "Redeliver" }).count()), 0)
+          yield* open(owner, "Webhooks")
+          assert.strictEqual(yield* step(() => testRow.count()), 1, "the log read again")
 
           // A win the partner's test wallet refused once: failed in the log, redelivered from it.
           const player = yield* givenPlayer(books, mine.partner.id, "portal-player", 100, "test")

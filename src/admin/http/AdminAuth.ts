@@ -21,6 +21,7 @@ export const layer = Layer.effect(
     const accounts = yield* AdminAccounts
     const audit = yield* AuditRepo
     const session = guarded({
+      panel: "console",
       find: accounts.session,
       csrfOf: (found) => found.csrfToken,
       forbids: (found, change, annotations) =>

@@ -5,30 +5,9 @@ import { IsoDate } from "../../domain/IsoDate.ts"
 import { StuckKind } from "../../domain/Stuck.ts"
 import { PageQuery, PerPageQuery } from "../Paging.ts"
 import { RequestValidation } from "../RequestValidation.ts"
-import { WireAmount } from "../../domain/StatementDocument.ts"
-import { StatementData } from "../Statements.ts"
+import { StatementData, StatementListing } from "../Statements.ts"
 import { NotFound, ValidationFailed } from "./AdminErrors.ts"
 import { AdminAuth } from "./AdminSecurity.ts"
-
-/** A stored statement in the console's list: its totals per currency of the day, each in that currency's units. */
-export const StatementListing = Schema.Struct({
-  partner: Schema.String,
-  environment: Environment,
-  date: Schema.String,
-  transactions: Schema.Int,
-  currencies: Schema.Array(Schema.Struct({
-    currency: Schema.String,
-    transactions: Schema.Int,
-    totals: Schema.Struct({
-      bets: WireAmount,
-      wins: WireAmount,
-      refunds: WireAmount,
-      rollbacks: WireAmount,
-      net: WireAmount
-    })
-  })).annotate({ description: "One entry per currency the day had (none for a day without activity), by code" }),
-  computedAt: IsoDate
-}).pipe(Schema.encodeKeys({ computedAt: "computed_at" }))
 
 const AlertStatus = Schema.Literals(["off", "pending", "sent", "failed"]).annotate({
   description:

@@ -3,6 +3,7 @@ import { PortalCertificationsGroup } from "./PortalCertifications.ts"
 import { PortalUsageGroup, PortalWalletGroup } from "./PortalData.ts"
 import { PortalTokensGroup, PortalWebhooksGroup } from "./PortalIntegration.ts"
 import { PortalLoginGroup, PortalSessionGroup } from "./PortalSession.ts"
+import { PortalStatementsGroup } from "./PortalStatements.ts"
 import { PortalUsersGroup } from "./PortalUsers.ts"
 
 export const portalApiPrefix = "/portal/api"
@@ -30,6 +31,7 @@ export class PortalApi extends HttpApi.make("portal-api")
     PortalTokensGroup,
     PortalWebhooksGroup,
     PortalWalletGroup,
+    PortalStatementsGroup,
     PortalUsageGroup,
     PortalCertificationsGroup,
     PortalUsersGroup

@@ -5,7 +5,7 @@ import { IsoDate } from "../../domain/IsoDate.ts"
 import { tokenOverlapHours } from "../../domain/Partner.ts"
 import { changeNeeds, type PartnerRole } from "../../domain/PartnerUser.ts"
 import { Conflict, NotFound, ValidationFailed } from "../identity/Errors.ts"
-import { CallbackDetail } from "../Callbacks.ts"
+import { CallbackDetail, TestCallbackDetail } from "../Callbacks.ts"
 import { PerPageQuery } from "../Paging.ts"
 import { RequestValidation } from "../RequestValidation.ts"
 import { PortalAuth, RoleNeeded } from "./PortalSecurity.ts"
@@ -178,11 +178,15 @@ export class PortalWebhooksGroup extends HttpApiGroup.make("webhooks")
         ),
         limit: Schema.optional(PerPageQuery)
       },
-      success: Schema.Struct({ success: Schema.Literal(true), callbacks: Schema.Array(CallbackDetail) }),
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        callbacks: Schema.Array(Schema.Union([CallbackDetail, TestCallbackDetail]))
+      }),
       error: ValidationFailed
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary:
-        "The delivery log: every callback of the environment, newest first, with status, attempts, last error and next attempt"
+        "The delivery log: every callback of the environment, test callbacks (`kind: test`, `id: null`) among them, " +
+        "newest first, with status, attempts, last error and next attempt"
     }))
   )
   .add(

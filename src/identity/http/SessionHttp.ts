@@ -16,7 +16,9 @@ const expired = new SessionUnauthorized({ message: "Your session has ended: log 
 const badCsrf = new SessionForbidden({
   message: "This change lacks the session's CSRF token (X-CSRF-Token): reload the page."
 })
-const crossOrigin = new SessionForbidden({ message: "Changes are only taken from the console's own pages." })
+/** The refusal of a change from another origin, in the words of the panel it was sent to (each has its own pages). */
+const crossOrigin = (panel: SessionRules<unknown>["panel"]) =>
+  new SessionForbidden({ message: `Changes are only taken from the ${panel}'s own pages.` })
 
 const reads = new Set(["GET", "HEAD", "OPTIONS"])
 
@@ -50,6 +52,8 @@ export interface RefusedChange {
 }
 
 export interface SessionRules<S> {
+  /** The panel the session is of, as its refusals name it to the person using it. */
+  readonly panel: "console" | "portal"
   readonly find: (sessionId: string) => Effect.Effect<Option.Option<S>>
   readonly csrfOf: (session: S) => string
   /**
@@ -93,7 +97,7 @@ export const guarded = <S>(rules: SessionRules<S>) =>
       : given === undefined || !sameSecret(given, rules.csrfOf(session))
       ? badCsrf
       : !sameOrigin(request)
-      ? crossOrigin
+      ? crossOrigin(rules.panel)
       : rules.forbids(session, true, endpoint.annotations)
     if (forbidden !== undefined) {
       return yield* (change

@@ -1,7 +1,7 @@
 // @ts-check
 // A partner's portal users, as its owner manages them in the partner portal and an operator in the console: the
 // same list and the same changes (invite, role, a new invitation link, remove) under each panel's own API path.
-import { field, fill, formValues, h, notice, secretBox, table, when } from "./dom.js"
+import { field, fill, formValues, h, notice, secretBox, table, when, whenText } from "./dom.js"
 import { api, canChange, changes, navigate } from "./session.js"
 
 const roles =
@@ -14,7 +14,9 @@ const invitationBox = (answer) =>
   secretBox(
     `Invitation for ${answer.user.email}`,
     [["Invitation link", answer.invitation_url, "invitation-url"]],
-    `Shown only this once: send it to ${answer.user.email} over a safe channel. It works once, until ${answer.expires_at}.`
+    `Shown only this once: send it to ${answer.user.email} over a safe channel. It works once, until ${
+      whenText(answer.expires_at)
+    }.`
   )
 
 /**
@@ -27,6 +29,8 @@ const invitationBox = (answer) =>
 export async function usersSection(region, options) {
   const { users } = await api("GET", options.path)
   const { change, outcome } = changes(region, () => usersSection(region, options), "users-outcome")
+  // The API refuses to demote or remove a partner's last owner (409): the only owner's row offers neither, and says why.
+  const owners = users.filter((user) => user.role === "owner").length
   const actions = (user) => {
     if (!options.manage) return "—"
     const roleForm = h(
@@ -63,6 +67,18 @@ export async function usersSection(region, options) {
       : options.resets
       ? h("button.secondary.small", { type: "button", on: { click: reset } }, "Reset password")
       : null
+    if (user.role === "owner" && owners === 1) {
+      return h(
+        "div.actions",
+        {},
+        newLink,
+        h(
+          "p.hint",
+          { "data-only-owner": "" },
+          "The only owner: make another user owner before changing this role or removing them."
+        )
+      )
+    }
     return h(
       "div.actions",
       {},

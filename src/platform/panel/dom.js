@@ -170,11 +170,21 @@ export function json(value) {
   return h("pre.json", {}, JSON.stringify(value, null, 2))
 }
 
-/** @param {string | null | undefined} iso */
+/**
+ * A moment as both panels write it, everywhere: `2026-11-28 21:05:09 UTC` (UTC, as the API's ISO dates and the
+ * partner's logs are; never the browser's own zone, which would make two people read two times). Text for a
+ * sentence; `when` for a table or a list.
+ * @param {string} iso
+ */
+export const whenText = (iso) => new Date(iso).toISOString().replace("T", " ").slice(0, 19) + " UTC"
+
+/**
+ * A moment (whenText), marked up with its ISO value; "—" for none.
+ * @param {string | null | undefined} iso
+ */
 export function when(iso) {
   if (iso === null || iso === undefined) return "—"
-  const date = new Date(iso)
-  return h("time", { datetime: iso, title: iso }, date.toISOString().replace("T", " ").slice(0, 19) + " UTC")
+  return h("time", { datetime: iso, title: iso }, whenText(iso))
 }
 
 /**

@@ -10,6 +10,7 @@ import { CallbackAdmin } from "../../changes/CallbackAdmin.ts"
 import { PartnerAdmin } from "../../changes/PartnerAdmin.ts"
 import { partnerOfSession, portalActor } from "./Common.ts"
 import { maskedUrlOrNull } from "../../domain/MaskedUrl.ts"
+import { testCallbackDetail } from "../../api/Callbacks.ts"
 
 /** The latest end of these rolled tokens; null: none is in an overlap. */
 const latestEnd = (tokens: ReadonlyArray<IssuedToken>) =>
@@ -147,15 +148,22 @@ export const PortalWebhooksHandlers = HttpApiBuilder.group(
         })
       )
       .handle("deliveries", ({ params, query }) =>
-        Effect.flatMap(partnerOfSession, (partner) =>
-          outbox.list({
-            partnerId: partner.id,
-            environment: params.environment,
-            status: query.status,
-            limit: query.limit ?? 100
-          })).pipe(
-            Effect.map((found) => ({ success: true as const, callbacks: found }))
-          ))
+        Effect.flatMap(partnerOfSession, (partner) => {
+          const filter = { status: query.status, limit: query.limit ?? 100 }
+          // The outbox's callbacks and the test ones (kept in the audit trail), merged newest first: the log shows
+          // every callback the partner was sent, as the portal's guide says.
+          return Effect.all([
+            outbox.list({ partnerId: partner.id, environment: params.environment, ...filter }),
+            callbacks.testsSent(partner, params.environment, filter)
+          ], { concurrency: 2 }).pipe(
+            Effect.map(([sent, tests]) => ({
+              success: true as const,
+              callbacks: [...sent, ...tests.map(testCallbackDetail)]
+                .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+                .slice(0, filter.limit)
+            }))
+          )
+        }))
       .handle(
         "redeliver",
         ({ params }) =>

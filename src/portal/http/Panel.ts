@@ -14,6 +14,7 @@ export const portalPages = [
   "/tokens",
   "/webhooks",
   "/wallet",
+  "/statements",
   "/usage",
   "/certification",
   "/users",
@@ -37,6 +38,7 @@ export const PortalPanelRoutes = panelRoutes({
     "who.js": "text/javascript",
     "integration.js": "text/javascript",
     "data.js": "text/javascript",
+    "statements.js": "text/javascript",
     "certification.js": "text/javascript",
     "users.js": "text/javascript",
     "portal.css": "text/css"

@@ -54,6 +54,7 @@ export const layer = Layer.effect(
         )
       )
     const session = guarded({
+      panel: "portal",
       find: users.session,
       admit: withinAllowance,
       csrfOf: (found) => found.csrfToken,

@@ -6,6 +6,7 @@ import { api, client, drawBar, drawPage, loginForm, navigate, passwordForm, runS
 import { tokensPage, webhooksPage } from "./integration.js"
 import { certificationPage } from "./certification.js"
 import { usagePage, walletPage } from "./data.js"
+import { statementsPage } from "./statements.js"
 import { invitationPage, usersPage } from "./users.js"
 import { who } from "./who.js"
 
@@ -24,6 +25,7 @@ const pages = {
   "/portal/tokens": tokensPage,
   "/portal/webhooks": webhooksPage,
   "/portal/wallet": walletPage,
+  "/portal/statements": statementsPage,
   "/portal/usage": usagePage,
   "/portal/certification": certificationPage,
   "/portal/users": usersPage,
@@ -35,6 +37,7 @@ const nav = [
   ["/portal/tokens", "Tokens"],
   ["/portal/webhooks", "Webhooks"],
   ["/portal/wallet", "Wallet"],
+  ["/portal/statements", "Statements"],
   ["/portal/usage", "Usage"],
   ["/portal/certification", "Certification"],
   ["/portal/users", "Users"],

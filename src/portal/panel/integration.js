@@ -112,20 +112,35 @@ function trialView(environment, trial) {
   return h("div.trial", { role: "status", "aria-label": `The ${environment} test callback` }, request, answer)
 }
 
+/**
+ * An id as the delivery log shows it: whole (to copy), but free to wrap anywhere, so a sandbox's long ids do not widen
+ * the table past its card and push Redeliver out of view (portal.css: code.id).
+ * @param {string | null} id
+ */
+const idText = (id) => id === null ? "—" : h("code.id", { title: id }, id)
+
 function deliveriesTable(callbacks, change) {
   return table(
     "Deliveries",
     ["#", "Kind", "Player", "Transaction", "Status", "Attempts", "Next attempt", "Last error", "Body", ""],
+    // A test callback (kind test) has no id, player or transaction: it is sent once and never redelivered.
     callbacks.map((callback) => [
-      String(callback.id),
+      callback.id === null ? "—" : String(callback.id),
       callback.kind,
-      callback.player,
-      callback.transaction_id,
+      idText(callback.player),
+      idText(callback.transaction_id),
       h(`span.badge.${callback.status}`, {}, callback.status),
       String(callback.attempts),
       when(callback.next_attempt_at),
       callback.last_error ?? "—",
-      h("details", {}, h("summary", {}, callback.event_id), json(callback.body)),
+      callback.body === null
+        ? idText(callback.event_id)
+        : h(
+          "details",
+          {},
+          h("summary", {}, callback.event_id === null ? "Body" : idText(callback.event_id)),
+          json(callback.body)
+        ),
       callback.redeliverable && may("developer")
         ? h("button.small", {
           type: "button",
@@ -148,13 +163,15 @@ function deliveriesTable(callbacks, change) {
   )
 }
 
+/** An environment's delivery log, the newest 50 of the status chosen ("": all). */
+const deliveriesPath = (environment, status) =>
+  `/webhooks/${environment}/deliveries?limit=50${status === "" ? "" : `&status=${status}`}`
+
 export async function webhooksPage(main, params) {
   const status = params.get("status") ?? ""
   const [{ environments: webhooks }, ...logs] = await Promise.all([
     api("GET", "/webhooks"),
-    ...environments.map(([environment]) =>
-      api("GET", `/webhooks/${environment}/deliveries?limit=50${status === "" ? "" : `&status=${status}`}`)
-    )
+    ...environments.map(([environment]) => api("GET", deliveriesPath(environment, status)))
   ])
   const { change, outcome } = changes(main, () => webhooksPage(main, params))
   const section = ([environment, label], index) => {
@@ -184,12 +201,17 @@ export async function webhooksPage(main, params) {
       h("button", { type: "submit" }, "Save")
     )
     const trial = h("div", { "aria-live": "polite" })
+    const deliveries = h("div", { "data-deliveries": environment }, deliveriesTable(logs[index].callbacks, change))
     const test = h("button.secondary", {
       type: "button",
       on: {
         click: async () => {
           const sent = await attempt(trial, () => api("POST", `/webhooks/${environment}/test`))
-          if (sent !== undefined) fill(trial, trialView(environment, sent))
+          if (sent === undefined) return
+          fill(trial, trialView(environment, sent))
+          // The send is in the delivery log now, as every callback is: the log is read again, the answer kept above.
+          const log = await attempt(trial, () => api("GET", deliveriesPath(environment, status)))
+          if (log !== undefined) fill(deliveries, deliveriesTable(log.callbacks, change))
         }
       }
     }, `Send a test callback (${environment})`)
@@ -238,7 +260,7 @@ export async function webhooksPage(main, params) {
       ),
       developer ? secretForm : h("p.empty", {}, readOnly("webhooks")),
       h("h3", {}, `${label} deliveries`),
-      deliveriesTable(logs[index].callbacks, change)
+      deliveries
     )
   }
   const filter = h(

@@ -21,6 +21,23 @@ export async function usersPage(main) {
 export async function invitationPage(main, accepted) {
   const invitation = location.hash.slice(1)
   history.replaceState(null, "", "/portal/invitation")
+  // A link cut at its `#` (a mail client, a copy of half of it, this page reloaded) has no secret to ask about: it is
+  // refused here in the words of a refused secret, not sent to the API for a 422 about a field nobody typed.
+  if (invitation === "") {
+    return fill(
+      main,
+      h(
+        "div.card.narrow",
+        {},
+        h("h1", {}, "Invitation"),
+        notice(
+          "error",
+          "This invitation link cannot be used: it lacks its secret, the part after #. Open the whole link exactly as " +
+            "you were sent it; if it was cut or is lost, ask your partner's owner or the operator for a new one."
+        )
+      )
+    )
+  }
   let found
   try {
     found = await api("POST", "/invitation", { invitation })

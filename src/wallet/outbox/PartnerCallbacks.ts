@@ -45,7 +45,8 @@ const tooLarge = `an answer larger than ${maxAnswerBytes / 1024} KiB`
 /** An answer's text, or undefined when it is larger than maxAnswerBytes (not read further). */
 export type AnswerText = string | undefined
 
-const snippet = (text: AnswerText) =>
+/** An answer's beginning, as a failure's message quotes it. */
+export const snippet = (text: AnswerText) =>
   text === undefined ? `(${tooLarge})` : JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text)
 
 /**
