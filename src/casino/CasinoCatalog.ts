@@ -14,6 +14,7 @@ import { CasinoConfig } from "./CasinoConfig.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import { type StudioAliasRefused, type StudioServing, studioServings, unservedProviders } from "../domain/Studios.ts"
 import { CasinoStudioRepo } from "./CasinoStudioRepo.ts"
+import * as CasinoCatalogRepoMemory from "./CasinoCatalogRepoMemory.ts"
 
 export type { GameQuery } from "./CasinoCatalogRepo.ts"
 export type { SyncReport } from "./CasinoCatalogRules.ts"
@@ -235,6 +236,6 @@ export class CasinoCatalog extends Context.Service<CasinoCatalog, {
 
   /** The catalog in this process's memory (the test environment's, when the live one is a real aggregator's). */
   static readonly layerMemory = CasinoCatalog.layerNoDeps.pipe(
-    Layer.provide(Layer.merge(CasinoCatalogRepo.layerMemory, CasinoStudioRepo.layerMemory))
+    Layer.provide(Layer.merge(CasinoCatalogRepoMemory.layerMemory, CasinoStudioRepo.layerMemory))
   )
 }

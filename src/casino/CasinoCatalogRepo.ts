@@ -5,7 +5,6 @@ import { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import * as ChangeFeed from "../platform/ChangeFeed.ts"
 import { IdFromBigInt } from "../platform/SqlCodecs.ts"
 import { rowsOf } from "../platform/SqlRows.ts"
-import { makeMemory } from "./CasinoCatalogRepoMemory.ts"
 import { CasinoConfig } from "./CasinoConfig.ts"
 import {
   type CatalogChanges,
@@ -282,7 +281,4 @@ export class CasinoCatalogRepo extends Context.Service<CasinoCatalogRepo, {
       })
     })
   )
-
-  /** The same tables in memory (see makeMemory), for tests without PostgreSQL. */
-  static readonly layerMemory = Layer.sync(CasinoCatalogRepo, () => makeMemory())
 }

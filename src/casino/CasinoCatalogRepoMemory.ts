@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { type Aggregator, isAggregator } from "../domain/Aggregator.ts"
 import { CasinoGame, CasinoProvider } from "../domain/Casino.ts"
 import { CasinoCatalogRepo, type Unserved } from "./CasinoCatalogRepo.ts"
@@ -191,3 +191,6 @@ export const makeMemory = (): CasinoCatalogRepo["Service"] => {
     onChange: (effect) => Effect.sync(() => void listeners.push(effect))
   })
 }
+
+/** The same tables in memory, for tests without PostgreSQL (apart from the SQL repository, so neither imports the other). */
+export const layerMemory = Layer.sync(CasinoCatalogRepo, () => makeMemory())

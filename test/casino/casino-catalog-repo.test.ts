@@ -8,10 +8,11 @@ import { CasinoCatalogRepo } from "../../src/casino/CasinoCatalogRepo.ts"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { TestDatabase } from "../support/TestDatabase.ts"
 import { casinoCatalogRepoSpec } from "./CasinoCatalogRepoSpec.ts"
+import * as CasinoCatalogRepoMemory from "../../src/casino/CasinoCatalogRepoMemory.ts"
 
 layer(CasinoCatalogRepo.layerSql.pipe(Layer.provide([CasinoConfig.layer, TestDatabase])))(
   "CasinoCatalogRepo over PostgreSQL",
   casinoCatalogRepoSpec
 )
 
-layer(CasinoCatalogRepo.layerMemory)("CasinoCatalogRepo over memory", casinoCatalogRepoSpec)
+layer(CasinoCatalogRepoMemory.layerMemory)("CasinoCatalogRepo over memory", casinoCatalogRepoSpec)

@@ -7,6 +7,7 @@ import { CasinoCatalogRepo } from "../../src/casino/CasinoCatalogRepo.ts"
 import { canonicalProviderRef } from "../../src/casino/CasinoCatalogRules.ts"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { testCasinoConfig } from "../support/TestApp.ts"
+import * as CasinoCatalogRepoMemory from "../../src/casino/CasinoCatalogRepoMemory.ts"
 
 /** The catalog over the in-memory repository, counting the look-ups that reach it. */
 const countedCatalog = (maxBytes = 1024 * 1024) => {
@@ -21,7 +22,7 @@ const countedCatalog = (maxBytes = 1024 * 1024) => {
           Effect.andThen(Effect.sync(() => lookups.findGame++), repo.findGame(providerRef, gameCode, [])),
         findProvider: (ref) => Effect.andThen(Effect.sync(() => lookups.findProvider++), repo.findProvider(ref, []))
       }))
-  ).pipe(Layer.provide(CasinoCatalogRepo.layerMemory))
+  ).pipe(Layer.provide(CasinoCatalogRepoMemory.layerMemory))
   const layer = CasinoCatalog.layerNoDeps.pipe(
     Layer.provide(Layer.merge(counting, CasinoStudioRepo.layerMemory)),
     Layer.provide(

@@ -1,12 +1,12 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Option } from "effect"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
-import { CasinoCatalogRepo } from "../../src/casino/CasinoCatalogRepo.ts"
 import { assignSlugs, catalogChanges, syncReport } from "../../src/casino/CasinoCatalogRules.ts"
 import { CasinoStudioRepo } from "../../src/casino/CasinoStudioRepo.ts"
 import type { UpstreamGame, UpstreamProvider } from "../../src/casino/CasinoGateway.ts"
 import { CasinoConfig } from "../../src/casino/CasinoConfig.ts"
 import { testCasinoConfig } from "../support/TestApp.ts"
+import * as CasinoCatalogRepoMemory from "../../src/casino/CasinoCatalogRepoMemory.ts"
 
 const provider = (code: string, name = code): UpstreamProvider => ({ code, name, enabled: true, imageUrl: null })
 const game = (providerCode: string, code: string, name = code, enabled = true): UpstreamGame => ({
@@ -86,7 +86,7 @@ describe("the casino catalog's rules", () => {
 
 layer(
   CasinoCatalog.layerNoDeps.pipe(
-    Layer.provideMerge(Layer.merge(CasinoCatalogRepo.layerMemory, CasinoStudioRepo.layerMemory)),
+    Layer.provideMerge(Layer.merge(CasinoCatalogRepoMemory.layerMemory, CasinoStudioRepo.layerMemory)),
     Layer.provide(Layer.succeed(CasinoConfig, testCasinoConfig({ catalogCacheTtl: Duration.minutes(5) })))
   )
 )("the casino catalog over its repository in memory", (it) => {

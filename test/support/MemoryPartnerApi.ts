@@ -12,7 +12,6 @@ import { PartnerApi } from "../../src/api/Api.ts"
 import { PartnerAuth } from "../../src/api/Security.ts"
 import { Casino } from "../../src/casino/Casino.ts"
 import { CasinoCatalog } from "../../src/casino/CasinoCatalog.ts"
-import { CasinoCatalogRepo } from "../../src/casino/CasinoCatalogRepo.ts"
 import { CasinoGateway, CasinoGatewayError } from "../../src/casino/CasinoGateway.ts"
 import { CasinoStudioRepo } from "../../src/casino/CasinoStudioRepo.ts"
 import * as CasinoGatewaySelection from "../../src/integrations/CasinoGatewaySelection.ts"
@@ -30,6 +29,7 @@ import { SharedStoresLive } from "../../src/server.ts"
 import { RequestValidationLive } from "../../src/routes.ts"
 import { SpecUpstreams } from "./SpecUpstreams.ts"
 import { TestConfig, type TestSettings } from "./TestApp.ts"
+import * as CasinoCatalogRepoMemory from "../../src/casino/CasinoCatalogRepoMemory.ts"
 
 /** A game code the memory gateway cannot launch: the aggregator is unavailable for it. */
 export const unlaunchableGame = "unlaunchable"
@@ -79,7 +79,7 @@ export const MemoryServices = (settings: TestSettings = {}) =>
   Layer.mergeAll(Casino.layer, StatusReportMemory, PartnerRateLimit.layer, AuthFailureLimit.layer).pipe(
     Layer.provideMerge(Layer.mergeAll(
       CasinoCatalog.layerNoDeps.pipe(
-        Layer.provideMerge(Layer.merge(CasinoCatalogRepo.layerMemory, CasinoStudioRepo.layerMemory))
+        Layer.provideMerge(Layer.merge(CasinoCatalogRepoMemory.layerMemory, CasinoStudioRepo.layerMemory))
       ),
       Partners.layerNoDeps.pipe(Layer.provideMerge(Layer.merge(PartnerRepo.layerMemory, CallbackUrlPolicy.layer))),
       PartnerPlayers.layerMemory,
