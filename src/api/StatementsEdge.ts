@@ -6,7 +6,7 @@ import { Effect, Schema, Stream } from "effect"
 import { HttpApiSchema } from "effect/http-api"
 import type { Environment } from "../domain/Environment.ts"
 import { storedCurrency } from "../domain/Currency.ts"
-import { amountOnWire } from "../domain/Money.ts"
+import { amountOnWire, type Minor } from "../domain/Money.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Difference, Reconciliation } from "../domain/StatementReconciliation.ts"
 import type { StatementLine } from "../domain/Statements.ts"
@@ -124,3 +124,43 @@ export const reconciliationAnswer = (reconciled: {
 
 /** A day without a statement (yet): a 404 saying why. */
 export const statementNotReady = (error: { readonly message: string }) => new NotFound({ message: error.message })
+
+/** A day's statement as a listing holds it (the console's and the portal's): its totals, one per currency. */
+export interface ListedDay {
+  readonly environment: Environment
+  readonly day: string
+  readonly transactions: number
+  readonly currencies: ReadonlyArray<{
+    readonly currency: string
+    readonly transactions: number
+    readonly bets: Minor
+    readonly wins: Minor
+    readonly refunds: Minor
+    readonly rollbacks: Minor
+    readonly net: Minor
+  }>
+  readonly computedAt: Date
+}
+
+/** A listed day on the wire, of `partner` (its slug): one entry per currency of the day, never added across them. */
+export const listingOf = (partner: string, statement: ListedDay) => ({
+  partner,
+  environment: statement.environment,
+  date: statement.day,
+  transactions: statement.transactions,
+  currencies: statement.currencies.map((totals) => {
+    const currency = storedCurrency(totals.currency)
+    return {
+      currency: totals.currency,
+      transactions: totals.transactions,
+      totals: {
+        bets: amountOnWire(totals.bets, currency),
+        wins: amountOnWire(totals.wins, currency),
+        refunds: amountOnWire(totals.refunds, currency),
+        rollbacks: amountOnWire(totals.rollbacks, currency),
+        net: amountOnWire(totals.net, currency)
+      }
+    }
+  }),
+  computedAt: statement.computedAt
+})

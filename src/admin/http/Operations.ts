@@ -3,9 +3,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../api/admin/AdminApi.ts"
 import { NotFound } from "../../api/admin/AdminErrors.ts"
 import { page } from "../../api/Paging.ts"
-import { summaryEntry, transactionLines } from "../../api/StatementsEdge.ts"
-import { storedCurrency } from "../../domain/Currency.ts"
-import { amountOnWire } from "../../domain/Money.ts"
+import { listingOf, summaryEntry, transactionLines } from "../../api/StatementsEdge.ts"
 import { isDay } from "../../domain/Statements.ts"
 import { linesOf } from "../../domain/StatementDocument.ts"
 import { Partners } from "../../partners/Partners.ts"
@@ -41,28 +39,7 @@ export const AdminOperationsHandlers = HttpApiBuilder.group(
           const names = yield* slugs
           return {
             success: true as const,
-            statements: found.map((statement) => ({
-              partner: names.get(statement.partnerId) ?? "",
-              environment: statement.environment,
-              date: statement.day,
-              transactions: statement.transactions,
-              // One entry per currency of the day, each in its own units: never added across currencies.
-              currencies: statement.currencies.map((totals) => {
-                const currency = storedCurrency(totals.currency)
-                return {
-                  currency: totals.currency,
-                  transactions: totals.transactions,
-                  totals: {
-                    bets: amountOnWire(totals.bets, currency),
-                    wins: amountOnWire(totals.wins, currency),
-                    refunds: amountOnWire(totals.refunds, currency),
-                    rollbacks: amountOnWire(totals.rollbacks, currency),
-                    net: amountOnWire(totals.net, currency)
-                  }
-                }
-              }),
-              computedAt: statement.computedAt
-            }))
+            statements: found.map((statement) => listingOf(names.get(statement.partnerId) ?? "", statement))
           }
         })
       )

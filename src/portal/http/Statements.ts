@@ -3,10 +3,8 @@ import { HttpApiBuilder } from "effect/http-api"
 import { notFound } from "../../api/identity/Errors.ts"
 import { page } from "../../api/Paging.ts"
 import { PortalApi } from "../../api/portal/PortalApi.ts"
-import { statementAnswer, statementDocument } from "../../api/StatementsEdge.ts"
-import { storedCurrency } from "../../domain/Currency.ts"
+import { listingOf, statementAnswer, statementDocument } from "../../api/StatementsEdge.ts"
 import type { Environment } from "../../domain/Environment.ts"
-import { amountOnWire } from "../../domain/Money.ts"
 import { Partners } from "../../partners/Partners.ts"
 import { Statements } from "../../wallet/statements/Statements.ts"
 import { partnerOfSession } from "./Common.ts"
@@ -39,28 +37,7 @@ export const PortalStatementsHandlers = HttpApiBuilder.group(
           })
           return {
             success: true as const,
-            statements: found.map((statement) => ({
-              partner: partner.slug,
-              environment: statement.environment,
-              date: statement.day,
-              transactions: statement.transactions,
-              // One entry per currency of the day, each in its own units: never added across currencies.
-              currencies: statement.currencies.map((totals) => {
-                const currency = storedCurrency(totals.currency)
-                return {
-                  currency: totals.currency,
-                  transactions: totals.transactions,
-                  totals: {
-                    bets: amountOnWire(totals.bets, currency),
-                    wins: amountOnWire(totals.wins, currency),
-                    refunds: amountOnWire(totals.refunds, currency),
-                    rollbacks: amountOnWire(totals.rollbacks, currency),
-                    net: amountOnWire(totals.net, currency)
-                  }
-                }
-              }),
-              computedAt: statement.computedAt
-            }))
+            statements: found.map((statement) => listingOf(partner.slug, statement))
           }
         }))
       .handle(
