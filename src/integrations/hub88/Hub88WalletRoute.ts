@@ -170,15 +170,17 @@ export const Hub88WalletRoute = HttpRouter.use(Effect.fnUntraced(function*(route
    * holds the rule: two calls at the same moment both pass it, and the ledger's key on Hub88's ids
    * (sql/0035_hub88_one_id_space.sql) takes the first written and answers the other as a used id.
    */
-  const usedByAnotherKind = (kind: "bet" | "credit" | "rollback", txnId: string) =>
+  const usage = (kind: "bet" | "credit" | "rollback", txnId: string) =>
     Effect.gen(function*() {
       // Any kind first, then its own: a row is never taken back, so a copy written between the two looks is seen
       // by the second as its own kind, never taken for another's.
-      if ((yield* repo.existingTxnIds([{ environment, aggregator: "hub88", txnId }])).length === 0) return false
-      return !(yield* seen(kind, txnId))
+      if ((yield* repo.existingTxnIds([{ environment, aggregator: "hub88", txnId }])).length === 0) {
+        return "unused" as const
+      }
+      return (yield* seen(kind, txnId)) ? "own kind" as const : "another kind" as const
     })
 
-  /** The answer refusing a used id, or none. */
+  /** The answer refusing an id used by another kind, or how the id is used (a bet seen before skips its token). */
   const reused = (
     call: "bet" | "win" | "rollback",
     request: { readonly user: string; readonly requestUuid: string; readonly transactionUuid: string },
@@ -186,10 +188,10 @@ export const Hub88WalletRoute = HttpRouter.use(Effect.fnUntraced(function*(route
     currency: Currency
   ) =>
     Effect.gen(function*() {
-      const kind = call === "win" ? "credit" : call
-      if (!(yield* usedByAnotherKind(kind, request.transactionUuid))) return Option.none()
+      const used = yield* usage(call === "win" ? "credit" : call, request.transactionUuid)
+      if (used !== "another kind") return Result.succeed(used)
       const status = "RS_ERROR_DUPLICATE_TRANSACTION" as const
-      return Option.some(yield* early(call, { ...request, status }, currency, yield* balanceOf(player)))
+      return Result.fail(yield* early(call, { ...request, status }, currency, yield* balanceOf(player)))
     })
 
   /** A bet's or a win's amount in the player's currency, or the answer refusing it (a finer one kept as stuck). */
@@ -228,16 +230,18 @@ export const Hub88WalletRoute = HttpRouter.use(Effect.fnUntraced(function*(route
       ? Effect.succeed("Invalid" as const)
       : tokens.check(token, { user, gameCode, currency: currency.code })
 
+  const tokenRefusal = (token: "Expired" | "Invalid") =>
+    token === "Expired" ? "RS_ERROR_TOKEN_EXPIRED" as const : "RS_ERROR_INVALID_TOKEN" as const
+
   const bet = (request: BetRequest, player: PlayerIdentity, currency: Currency) =>
     Effect.gen(function*() {
-      const refused = yield* reused("bet", request, player, currency)
-      if (Option.isSome(refused)) return refused.value
+      const used = yield* reused("bet", request, player, currency)
+      if (Result.isFailure(used)) return used.failure
       // A repeat is the ledger's to answer, however late: the same content replays, another is a duplicate.
-      if (!(yield* seen("bet", request.transactionUuid))) {
+      if (used.success === "unused") {
         const token = yield* tokenStatus(request.token, request.user, request.gameCode, currency)
         if (token !== "Valid") {
-          const status = token === "Expired" ? "RS_ERROR_TOKEN_EXPIRED" as const : "RS_ERROR_INVALID_TOKEN" as const
-          return yield* early("bet", { ...request, status }, currency, yield* balanceOf(player))
+          return yield* early("bet", { ...request, status: tokenRefusal(token) }, currency, yield* balanceOf(player))
         }
       }
       const amount = yield* movement("bet", request, player, currency)
@@ -247,8 +251,8 @@ export const Hub88WalletRoute = HttpRouter.use(Effect.fnUntraced(function*(route
 
   const win = (request: WinRequest, player: PlayerIdentity, currency: Currency) =>
     Effect.gen(function*() {
-      const refused = yield* reused("win", request, player, currency)
-      if (Option.isSome(refused)) return refused.value
+      const used = yield* reused("win", request, player, currency)
+      if (Result.isFailure(used)) return used.failure
       const amount = yield* movement("win", request, player, currency)
       if (Result.isFailure(amount)) return amount.failure
       return yield* decided("win", request, currency, creditOf(player.internalUserId, request, amount.success))
@@ -256,18 +260,15 @@ export const Hub88WalletRoute = HttpRouter.use(Effect.fnUntraced(function*(route
 
   const rollback = (request: RollbackRequest, player: PlayerIdentity, currency: Currency) =>
     Effect.gen(function*() {
-      const refused = yield* reused("rollback", request, player, currency)
-      if (Option.isSome(refused)) return refused.value
+      const used = yield* reused("rollback", request, player, currency)
+      if (Result.isFailure(used)) return used.failure
       return yield* decided("rollback", request, currency, rollbackOf(player.internalUserId, request))
     })
 
   const balance = (request: BalanceRequest, player: PlayerIdentity, currency: Currency) =>
     Effect.gen(function*() {
       const token = yield* tokenStatus(request.token, request.user, request.gameCode, currency)
-      if (token !== "Valid") {
-        const status = token === "Expired" ? "RS_ERROR_TOKEN_EXPIRED" as const : "RS_ERROR_INVALID_TOKEN" as const
-        return yield* early("balance", { ...request, status }, currency)
-      }
+      if (token !== "Valid") return yield* early("balance", { ...request, status: tokenRefusal(token) }, currency)
       return yield* decided("balance", request, currency, { _tag: "Balance", userCode: player.internalUserId })
     })
 
