@@ -14,12 +14,11 @@ import { knownCurrency } from "../../src/domain/Currency.ts"
 import { amountOnWire } from "../../src/domain/Money.ts"
 
 const toAmount = (minor: bigint) => amountOnWire(minor, knownCurrency("BRL")!)
-import type { Credit, Debit, Rollback, WalletEvent, WalletOutcome } from "../../src/domain/WalletEvents.ts"
-import { givenCrashPartner } from "../support/CrashPartner.ts"
+import type { Credit, Debit, Rollback } from "../../src/domain/WalletEvents.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
+import { awaitOutcomes, givenLedgerInstances, kill } from "../support/LedgerInstances.ts"
 import { eventually, live } from "../support/live.ts"
-import { type RunningProcess, startNode } from "../support/process.ts"
 import { assertConserved, ledgerOf } from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
@@ -49,39 +48,7 @@ const rollback = (userCode: number, txnId: string, debitTxnId: string): Rollback
   debitTxnId
 })
 
-/**
- * Events and outcomes cross to and from the ledger instance as JSON, where an amount (a bigint of minor units) is its
- * decimal text: `bet`, `win` and `balance` are read back as bigints.
- */
-const minorAsText = (_key: string, value: unknown) => typeof value === "bigint" ? String(value) : value
-const minorFromText = (key: string, value: unknown) =>
-  (key === "bet" || key === "win" || key === "balance") && typeof value === "string" ? BigInt(value) : value
-
-/** The outcomes a ledger instance has written so far, in the order it handled its events. */
-const outcomesOf = (instance: RunningProcess): Array<WalletOutcome> =>
-  instance.output.filter((line) => line.startsWith("outcome ")).map((line) => JSON.parse(line.slice(8), minorFromText))
-
-/** Waits until the instance has handled `n` events; their outcomes. */
-const awaitOutcomes = (instance: RunningProcess, n: number) =>
-  eventually(Effect.sync(() => outcomesOf(instance)), (outcomes) => outcomes.length >= n, `${n} outcomes`)
-
-/** A database of the test's own with a partner and one player, and a way to start ledger instances on it. */
-const given = (external: string, start: number) =>
-  Effect.gen(function*() {
-    const { databaseUrl, playerId, sql, userCode } = yield* givenCrashPartner(books, "crash-events", external, start)
-    /** A ledger instance that handles `events`, then delivers notifications and recovers pending bets until killed. */
-    const ledger = (events: ReadonlyArray<WalletEvent>, env: Record<string, string>) =>
-      startNode(["test/support/LedgerChild.ts"], {
-        DATABASE_URL: databaseUrl,
-        PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
-        LEDGER_EVENTS: JSON.stringify(events, minorAsText),
-        ...env
-      }, /ledger ready/)
-    const player = { external, playerId, start }
-    return { ledger, player, sql, userCode }
-  })
-
-const kill = (instance: RunningProcess) => Effect.sync(() => process.kill(Number(instance.handle.pid), "SIGKILL"))
+const given = (external: string, start: number) => givenLedgerInstances(books, "crash-events", external, start)
 
 layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)(
   "the ledger's events across a crash",

@@ -12,14 +12,12 @@ import { SqlClient } from "effect/sql"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { knownCurrency } from "../../src/domain/Currency.ts"
 import { amountOnWire } from "../../src/domain/Money.ts"
-import type { WalletEvent, WalletOutcome } from "../../src/domain/WalletEvents.ts"
 import type { BetRequest, RollbackRequest, WinRequest } from "../../src/integrations/hub88/Hub88Protocol.ts"
 import { creditOf, debitOf, rollbackOf, statusOf } from "../../src/integrations/hub88/Hub88WalletCalls.ts"
-import { givenCrashPartner } from "../support/CrashPartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
+import { awaitOutcomes, givenLedgerInstances, kill } from "../support/LedgerInstances.ts"
 import { eventually, live } from "../support/live.ts"
-import { type RunningProcess, startNode } from "../support/process.ts"
 import { assertConserved, ledgerOf } from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
@@ -32,30 +30,7 @@ const win = (userCode: number, txn: string, betTxn: string, minor: bigint) =>
 const rollback = (userCode: number, txn: string, betTxn: string) =>
   rollbackOf(userCode, { ...ids(txn), referenceTransactionUuid: betTxn } as RollbackRequest)
 
-const minorAsText = (_key: string, value: unknown) => typeof value === "bigint" ? String(value) : value
-const minorFromText = (key: string, value: unknown) =>
-  (key === "bet" || key === "win" || key === "balance") && typeof value === "string" ? BigInt(value) : value
-
-const outcomesOf = (instance: RunningProcess): Array<WalletOutcome> =>
-  instance.output.filter((line) => line.startsWith("outcome ")).map((line) => JSON.parse(line.slice(8), minorFromText))
-
-const awaitOutcomes = (instance: RunningProcess, n: number) =>
-  eventually(Effect.sync(() => outcomesOf(instance)), (outcomes) => outcomes.length >= n, `${n} outcomes`)
-
-const given = (external: string, start: number) =>
-  Effect.gen(function*() {
-    const { databaseUrl, playerId, sql, userCode } = yield* givenCrashPartner(books, "crash-hub88", external, start)
-    const ledger = (events: ReadonlyArray<WalletEvent>, env: Record<string, string>) =>
-      startNode(["test/support/LedgerChild.ts"], {
-        DATABASE_URL: databaseUrl,
-        PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
-        LEDGER_EVENTS: JSON.stringify(events, minorAsText),
-        ...env
-      }, /ledger ready/)
-    return { ledger, player: { external, playerId, start }, sql, userCode }
-  })
-
-const kill = (instance: RunningProcess) => Effect.sync(() => process.kill(Number(instance.handle.pid), "SIGKILL"))
+const given = (external: string, start: number) => givenLedgerInstances(books, "crash-hub88", external, start)
 
 layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)("Hub88's calls across a crash", (it) => {
   it.effect(
