@@ -5,16 +5,27 @@
  * at once: each ends with the partner holding what the aggregator was last told.
  */
 import { assert, layer } from "@effect/vitest"
-import { Effect, Fiber, Option, Redacted } from "effect"
+import { Effect, Fiber, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
-import { request } from "../support/TestApp.ts"
-import { assertConserved, givenWalletPlayer, ledgerOf, refund, WalletApp, winBet } from "../support/WalletApp.ts"
+import { AnotherInstance, request } from "../support/TestApp.ts"
+import {
+  assertConserved,
+  balance,
+  givenWalletPlayer,
+  ledgerOf,
+  refund,
+  WalletApp,
+  winBet
+} from "../support/WalletApp.ts"
 
 const books = new PartnerBooks()
-const restore = Effect.sync(() => (books.behaviour = "fine"))
+const restore = Effect.sync(() => {
+  books.behaviour = "fine"
+  books.failNotifications = 0
+})
 
 const settings = {
   casino: { gateways: ["playfiver"] as const },
@@ -89,5 +100,24 @@ layer(WalletApp(books, settings), live)("the wallet under races, PlayFiver's key
       ])
       assert.deepStrictEqual(yield* aggregatorsOf(player.playerId), ["playfiver"])
       yield* assertConserved(books, player, refunded.body)
+    }).pipe(Effect.ensuring(restore)))
+
+  it.effect("a WinBet at another instance while a refund's notification waits for its retry: delivered first, so told", () =>
+    Effect.gen(function*() {
+      const player = yield* givenWalletPlayer(books, 100)
+      const other = yield* Layer.build(AnotherInstance())
+      yield* winBet(player.userCode, "pf-late-1", { bet: 10, win: 0 }, "pf-late-round-1")
+      books.failNotifications = 1
+      const refunded = yield* refund(player.userCode, "pf-late-refund-1", "pf-late-round-1")
+      assert.deepStrictEqual(refunded.body, { msg: "", balance: 100 })
+      yield* eventually(Effect.sync(() => books.failNotifications), (left) => left === 0, "the refund's failed attempt")
+      // The partner has not applied the refund yet; the other instance's stake delivers it before asking.
+      const next = yield* winBet(player.userCode, "pf-late-2", { bet: 5, win: 0 }, "pf-late-round-2").pipe(
+        Effect.provide(other)
+      )
+      assert.deepStrictEqual(next.body, { msg: "", balance: 95 })
+      const told = yield* balance(player.userCode)
+      assert.deepStrictEqual(told.body, { msg: "", balance: 95 })
+      yield* assertConserved(books, player, told.body)
     }).pipe(Effect.ensuring(restore)))
 })
