@@ -3,7 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { EventResult, EventSummary, sportsCapabilities, SportsLeague } from "../domain/Sports.ts"
 import { StorableText } from "../domain/Text.ts"
 import { Envelope, IsoDate } from "./Envelope.ts"
-import { NotFound, ProviderUnavailable } from "./Errors.ts"
+import { NotFound, ProviderUnavailable, ValidationFailed } from "./Errors.ts"
 import { integerQuery, PageMeta, PageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { PartnerUpstreams } from "./Security.ts"
@@ -109,12 +109,23 @@ const statsFields = [
   "red_cards"
 ] as const
 
+const statsValues = Object.fromEntries(statsFields.flatMap((field) => [
+  [`${field}_home`, Schema.optionalKey(Schema.Int)],
+  [`${field}_away`, Schema.optionalKey(Schema.Int)]
+])) as Record<`${(typeof statsFields)[number]}_${"home" | "away"}`, Schema.optionalKey<Schema.Int>>
+
+/** One sample the gateway kept: the statistics' totals at a minute of the match. */
+const StatsSample = Schema.Struct({ minute: Schema.Int, sampled_at: IsoDate, ...statsValues })
+
 const StatsTrendData = Schema.Struct({
   event_id: Schema.String,
-  ...Object.fromEntries(statsFields.flatMap((field) => [
-    [`${field}_home`, Schema.optionalKey(Schema.Int)],
-    [`${field}_away`, Schema.optionalKey(Schema.Int)]
-  ])) as Record<`${(typeof statsFields)[number]}_${"home" | "away"}`, Schema.optionalKey<Schema.Int>>
+  ...statsValues,
+  trend: Schema.optionalKey(
+    Schema.Array(StatsSample).annotate({
+      description: "Where the provider answers running totals (API-Football): the samples the gateway kept over " +
+        "the match, by minute, one a minute at most (200 at most)."
+    })
+  )
 })
 
 const eventPath = <const Name extends string, const Path extends `/${string}`, Data extends Schema.Top>(
@@ -147,15 +158,24 @@ const exampleMarkets = [{
   odds: [{ label: "1", value: 2.1 }, { label: "X", value: 3.25 }, { label: "2", value: 3.6 }]
 }]
 
-const providerPaging = "Paged as the provider pages (`page`, 50 a page); `meta.total` is the provider's count."
+const providerPaging = "Paged as the provider pages (`page`, 50 a page); `meta.total` is the provider's count. " +
+  "422 naming `sport_id` for a sport the provider does not offer (`/sports/status` lists its `sport_ids`)."
 
 export class SportsGroup extends HttpApiGroup.make("sports")
   .add(
     HttpApiEndpoint.get("status", "/sports/status", {
       success: Envelope(
         "SportsStatusResponse",
-        Schema.Struct({ provider: Schema.String, capabilities: Schema.Array(Schema.String) }),
-        { example: { provider: "betsapi", capabilities: [...sportsCapabilities] } }
+        Schema.Struct({
+          provider: Schema.String,
+          capabilities: Schema.Array(Schema.String),
+          sport_ids: Schema.optionalKey(
+            Schema.Array(Schema.Int).annotate({
+              description: "The sports the provider offers (`sport_id` values); absent when it offers any."
+            })
+          )
+        }),
+        { example: { provider: "apifootball", capabilities: [...sportsCapabilities], sport_ids: [1] } }
       )
     }).annotateMerge(OpenApi.annotations({
       summary: "The active sports provider and what it can answer",
@@ -180,7 +200,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
           }
         }
       ),
-      error: ProviderUnavailable
+      error: [ValidationFailed, ProviderUnavailable]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Leagues of a sport, straight from the provider",
       description: `${providerPaging} 502 when the provider cannot be queried.`
@@ -202,7 +222,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
           }
         }
       ),
-      error: ProviderUnavailable
+      error: [ValidationFailed, ProviderUnavailable]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Events not started yet, straight from the provider",
       description: `Kick-off times are ISO 8601, UTC. ${providerPaging}`
@@ -224,7 +244,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
           }
         }
       ),
-      error: ProviderUnavailable
+      error: [ValidationFailed, ProviderUnavailable]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Events in play, straight from the provider",
       description: `\`score\` is home-away; \`minute\` the match clock. ${providerPaging}`
@@ -270,7 +290,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
         }),
         { example: { results: [{ ...exampleEvent, score: "2-1" }], meta: { page: 1, per_page: 50, total: 1 } } }
       ),
-      error: ProviderUnavailable
+      error: [ValidationFailed, ProviderUnavailable]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Finished events, of a day if asked, straight from the provider",
       description: `\`day\` is a UTC day. ${providerPaging}`

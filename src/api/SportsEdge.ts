@@ -11,7 +11,7 @@ import {
   type sportsCapabilities,
   type SportsEvent,
   type SportsLeague,
-  type StatsTrend,
+  type StatsReport,
   summaryOf
 } from "../domain/Sports.ts"
 import { encodeWith } from "./Paging.ts"
@@ -64,8 +64,17 @@ const encodeLiveEventDetail = encodeWith(LiveEventDetailCodec)
 
 /** The provider the token reaches, as `/sports/status` answers it. */
 export const providerStatus = (
-  provider: { readonly name: string; readonly capabilities: ReadonlyArray<typeof sportsCapabilities[number]> }
-) => Effect.succeed({ provider: provider.name, capabilities: provider.capabilities })
+  provider: {
+    readonly name: string
+    readonly capabilities: ReadonlyArray<typeof sportsCapabilities[number]>
+    readonly sportIds: ReadonlyArray<number> | undefined
+  }
+) =>
+  Effect.succeed({
+    provider: provider.name,
+    capabilities: provider.capabilities,
+    ...(provider.sportIds === undefined ? {} : { sport_ids: provider.sportIds })
+  })
 
 /** The leagues, with the provider that listed them. */
 export const leaguesAnswer = (page: Page<SportsLeague>, provider: { readonly name: string }) =>
@@ -97,7 +106,17 @@ export const oddsAnswer = (markets: ReadonlyArray<OddsMarket>, eventId: string) 
 export const lineupAnswer = (eventId: string) => (lineup: Lineup) =>
   Effect.succeed({ event_id: eventId, home: lineup.home, away: lineup.away })
 
-export const statsTrendAnswer = (eventId: string) => (stats: StatsTrend) =>
-  Effect.succeed({ event_id: eventId, ...stats })
+export const statsTrendAnswer = (eventId: string) => (report: StatsReport) =>
+  Effect.succeed({
+    event_id: eventId,
+    ...report.latest,
+    ...(report.samples.length === 0 ? {} : {
+      trend: report.samples.map((sample) => ({
+        minute: sample.minute,
+        sampled_at: sample.sampledAt,
+        ...sample.stats
+      }))
+    })
+  })
 
 export const resultAnswer = encodeWith(ResultCodec)

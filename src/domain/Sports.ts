@@ -101,6 +101,22 @@ export interface Lineup {
 /** Latest value of each statistic, per side. */
 export type StatsTrend = Readonly<Record<string, number>>
 
+/** The statistics' totals at one minute of a match, as the gateway sampled them. */
+export interface StatSample {
+  readonly minute: number
+  readonly stats: StatsTrend
+  readonly sampledAt: Date
+}
+
+/**
+ * An event's statistics: the latest values, and how they moved (the samples the gateway kept, where the provider
+ * answers totals rather than a series; none otherwise).
+ */
+export interface StatsReport {
+  readonly latest: StatsTrend
+  readonly samples: ReadonlyArray<StatSample>
+}
+
 export const EventResult = Schema.Struct({
   eventId: Schema.String,
   homeScore: Schema.Int,

@@ -199,6 +199,32 @@ export const refreshScopeOf = (
   })
 }
 
+/**
+ * The configured sports a provider offers (`offered`; every one when undefined), and those it does not, which the
+ * scheduled refreshes skip.
+ */
+export const offeredSportIds = (
+  configured: ReadonlyArray<number>,
+  offered: ReadonlyArray<number> | undefined
+): { readonly kept: ReadonlyArray<number>; readonly skipped: ReadonlyArray<number> } => ({
+  kept: offered === undefined ? configured : configured.filter((id) => offered.includes(id)),
+  skipped: offered === undefined ? [] : configured.filter((id) => !offered.includes(id))
+})
+
+/** A refresh asked for a sport the provider does not offer is refused, naming `sport_id` (nothing is fetched). */
+export const offeredRefreshScope = (
+  scope: RefreshScope,
+  provider: string,
+  offered: ReadonlyArray<number> | undefined
+): Result.Result<RefreshScope, InvalidSportsCatalogQuery> => {
+  const { skipped } = offeredSportIds(scope.sportIds, offered)
+  return skipped.length === 0 ? Result.succeed(scope) : Result.fail(
+    new InvalidSportsCatalogQuery({
+      errors: { sport_id: [`The sports provider ${provider} does not offer sport ${skipped.join(", ")}.`] }
+    })
+  )
+}
+
 /** The frequent refresh of events in play, over every configured sport. */
 export const liveRefreshScopeOf = (configuredSportIds: ReadonlyArray<number>): RefreshScope => ({
   sportIds: sortedUnique(configuredSportIds),

@@ -222,8 +222,8 @@ export const countedProviderCall =
       return recordProviderCall(operation, typeof reason === "string" ? reason : "failure")
     })
 
-/** A provider read served from the cache (`hit`) or sent upstream (`miss`). */
-export const recordProviderCache = (result: "hit" | "miss") => Metric.update(providerCacheSeries(result), 1)
+/** A provider read served from the cache (`hit`), sent upstream (`miss`), or the last answer kept (`stale`). */
+export const recordProviderCache = (result: "hit" | "miss" | "stale") => Metric.update(providerCacheSeries(result), 1)
 
 /** What is left of the provider's whole hourly quota after a call took its token. */
 export const recordProviderQuotaRemaining = (remaining: number) =>

@@ -1,9 +1,8 @@
-import { Clock, Context, Duration, Effect, type Layer, Schema } from "effect"
+import { Clock, Context, Effect, type Layer, Schema } from "effect"
 import type { RateLimiter } from "effect/persistence"
-import * as ByteBoundedCache from "../platform/ByteBoundedCache.ts"
 import type { SharedPersistence, SharedStore } from "../platform/SharedStore.ts"
-import * as Metrics from "../platform/Metrics.ts"
 import {
+  canonicalId,
   type EventResult,
   type Lineup,
   type OddsMarket,
@@ -12,13 +11,14 @@ import {
   type SportsCapability,
   type SportsEvent,
   type SportsLeague,
-  type StatsTrend
+  type StatSample,
+  type StatsReport
 } from "../domain/Sports.ts"
-import { type Endpoint, eventCall, listCall, type ProviderCall } from "./ProviderCache.ts"
+import { makeProviderAnswers, type Origin, readOnce } from "./ProviderAnswers.ts"
+import { type Endpoint, eventCall, listCall, type ProviderCall, readKeyOf } from "./ProviderCall.ts"
 import type { Content, Reader, SportsProtocol, Usable } from "./ProviderProtocol.ts"
 import { providerQuota } from "./ProviderQuota.ts"
-import { makeSharedAnswers, type Origin } from "./SharedAnswers.ts"
-import { SportsConfig } from "./SportsConfig.ts"
+import type { SportsConfig } from "./SportsConfig.ts"
 import { SportsProviderError } from "./SportsProviderError.ts"
 
 export { SportsProviderError }
@@ -28,13 +28,22 @@ export class EventNotFound extends Schema.TaggedError<EventNotFound>()("EventNot
   message: Schema.String
 }) {}
 
+/** A list asked of a sport the provider does not offer: the partner's query is wrong (a 422 naming `sport_id`). */
+export class UnsupportedSport extends Schema.TaggedError<UnsupportedSport>()("UnsupportedSport", {
+  sportId: Schema.Number,
+  message: Schema.String
+}) {}
+
 /** A provider answer, mapped, with the raw payload it came from. */
 export interface Fetched<A> {
   readonly value: A
   readonly raw: unknown
   /** When the provider gave this answer (epoch millis), for the `Age` header. */
   readonly storedAt: number
-  /** Whether the provider was asked for it on this request's behalf, or it came from a cache (this instance's or the fleet's). */
+  /**
+   * Whether the provider was asked for it, or it came from another instance, or it is the last answer kept, served
+   * while the provider cannot be asked.
+   */
   readonly origin: Origin
 }
 
@@ -47,8 +56,8 @@ export interface ListQuery {
 
 /**
  * The active sports data provider: one operation per provider endpoint of
- * the contract. Layers: the sandbox (simulated sports data, the default) and
- * BetsAPI over HTTP. Answers are cached per call with TTLs that fit the data,
+ * the contract. Layers: the sandbox (simulated sports data, the default),
+ * BetsAPI and API-Football over HTTP. Answers are cached per request with TTLs that fit the data,
  * identical concurrent calls share one upstream request, and upstream calls
  * stay under SPORTS_PROVIDER_RATE_LIMIT per hour.
  */
@@ -56,15 +65,17 @@ export class SportsProvider extends Context.Service<SportsProvider, {
   readonly name: string
   readonly configured: boolean
   readonly capabilities: ReadonlyArray<SportsCapability>
-  leagues(query: ListQuery): Effect.Effect<Fetched<Page<SportsLeague>>, SportsProviderError>
-  upcoming(query: ListQuery): Effect.Effect<Fetched<Page<SportsEvent>>, SportsProviderError>
-  live(query: ListQuery): Effect.Effect<Fetched<Page<SportsEvent>>, SportsProviderError>
-  ended(query: ListQuery): Effect.Effect<Fetched<Page<SportsEvent>>, SportsProviderError>
+  /** The sports it offers (the gateway's sport ids); every sport when undefined. */
+  readonly sportIds: ReadonlyArray<number> | undefined
+  leagues(query: ListQuery): Effect.Effect<Fetched<Page<SportsLeague>>, SportsProviderError | UnsupportedSport>
+  upcoming(query: ListQuery): Effect.Effect<Fetched<Page<SportsEvent>>, SportsProviderError | UnsupportedSport>
+  live(query: ListQuery): Effect.Effect<Fetched<Page<SportsEvent>>, SportsProviderError | UnsupportedSport>
+  ended(query: ListQuery): Effect.Effect<Fetched<Page<SportsEvent>>, SportsProviderError | UnsupportedSport>
   event(eventId: string): Effect.Effect<Fetched<SportsEvent>, SportsProviderError | EventNotFound>
   odds(eventId: string): Effect.Effect<Fetched<ReadonlyArray<OddsMarket>>, SportsProviderError | EventNotFound>
   liveOdds(eventId: string): Effect.Effect<Fetched<ReadonlyArray<OddsMarket>>, SportsProviderError | EventNotFound>
   lineup(eventId: string): Effect.Effect<Fetched<Lineup>, SportsProviderError | EventNotFound>
-  statsTrend(eventId: string): Effect.Effect<Fetched<StatsTrend>, SportsProviderError | EventNotFound>
+  statsTrend(eventId: string): Effect.Effect<Fetched<StatsReport>, SportsProviderError | EventNotFound>
   result(eventId: string): Effect.Effect<Fetched<EventResult>, SportsProviderError | EventNotFound>
 }>()("partner-api/sports/SportsProvider") {}
 
@@ -90,122 +101,104 @@ export interface SportsTransport {
 
 export { providerQuota }
 
-interface Stored<A> {
-  readonly origin: Origin
-  /** The payload as the provider sent it (the token removed), for `include_raw`. */
-  readonly raw: unknown
-  readonly content: Content<A>
-  readonly timeToLive: Duration.Duration
-  /** When the provider gave it (epoch millis). */
-  readonly storedAt: number
+/** Where an event's statistics samples are kept (StatSamplesRepo), for a protocol that gives them. */
+export interface StatSamples {
+  record(provider: string, eventId: string, sample: StatSample): Effect.Effect<void>
+  samplesOf(provider: string, eventId: string): Effect.Effect<ReadonlyArray<StatSample>>
 }
 
 /**
- * Builds the SportsProvider over a transport and the protocol it speaks:
- * caching (effect's Cache, one per kind of answer, values read once, all
- * under one bound in bytes), coalescing, and the hourly limit.
+ * Builds the SportsProvider over a transport and the protocol it speaks: the answers kept per request
+ * (ProviderAnswers: cached, coalesced, shared by the fleet, the last one served while the provider cannot be asked),
+ * each read once per kind, and the hourly limit.
  */
 export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   readonly name: string
   readonly configured: boolean
   readonly transport: SportsTransport
   readonly protocol: SportsProtocol
+  readonly statSamples?: StatSamples | undefined
 }) {
-  const config = yield* SportsConfig
-  const { name, protocol, transport } = options
+  const { name, protocol, statSamples, transport } = options
   const takeToken = transport.chargesQuota === true ? Effect.void : yield* providerQuota(name)
-  const budget = ByteBoundedCache.makeBudget(Number(config.cacheMaxSize))
-  const shared = yield* makeSharedAnswers({
-    storeId: `sports-provider-${name}`,
-    lockFor: 4 * Duration.toMillis(config.timeout) + 1_000
+  const sample = protocol.statsSample
+  const answers = yield* makeProviderAnswers({
+    name,
+    call: (request) => transport.call(request.path, request.params),
+    protocol,
+    takeToken,
+    onFresh: statSamples === undefined || sample === undefined ?
+      undefined :
+      (request, raw) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const taken = sample(request, raw, now)
+          // A sample not kept (the database busy) is only a point missing from a trend: the answer goes on.
+          return taken === undefined
+            ? Effect.void
+            : Effect.ignore(statSamples.record(name, taken.eventId, taken.sample))
+        })
   })
 
-  /** One kind of answer: its cache, each entry fetched once and read once. */
-  const answers = <A>(kind: string, read: Reader<A>) =>
-    Effect.map(
-      budget.cache<ProviderCall, Stored<A>, SportsProviderError>({
-        lookup: Effect.fn(`SportsProvider.fetch.${kind}`)(
-          function*(call: ProviderCall): Effect.fn.Return<Stored<A>, SportsProviderError> {
-            const { params, path } = protocol.request(call)
-            const upstream = Effect.gen(function*() {
-              yield* takeToken
-              const raw = yield* transport.call(path, params).pipe(Metrics.countedProviderCall(kind))
-              const ttl = Duration.min(protocol.timeToLive(call, raw), config.cacheTtlMax)
-              return { raw, storedAt: yield* Clock.currentTimeMillis, ttlMillis: Duration.toMillis(ttl) }
-            })
-            const { answer, origin } = yield* shared(`${path}?${new URLSearchParams(params)}`, upstream)
-            const age = (yield* Clock.currentTimeMillis) - answer.storedAt
-            return {
-              raw: answer.raw,
-              origin,
-              content: read(answer.raw, call),
-              storedAt: answer.storedAt,
-              // An answer another instance fetched is kept here only for what is left of its lifetime.
-              timeToLive: Duration.millis(Math.max(0, answer.ttlMillis - age))
-            }
-          }
-        ),
-        timeToLive: (stored) => stored.timeToLive,
-        // Weighed as kept: the payload and its decoded content (ByteBoundedCache.encodedBytes, the default).
-        capacity: 5_000
-      }),
-      (cache) => cache.get
-    )
-  const leaguesCache = yield* answers("leagues", protocol.leagues)
-  const eventsCache = yield* answers("events", protocol.events)
-  const viewCache = yield* answers("view", protocol.event)
-  const oddsCache = yield* answers("odds", protocol.odds)
-  const lineupCache = yield* answers("lineup", protocol.lineup)
-  const statsTrendCache = yield* answers("statsTrend", protocol.statsTrend)
-  const resultCache = yield* answers("result", protocol.result)
-
-  /** Reads through a cache; a refusal or an answer of the wrong shape is an error worded for `what`. */
-  const fetch = <A>(
-    what: string,
-    cache: (call: ProviderCall) => Effect.Effect<Stored<A>, SportsProviderError>,
-    call: ProviderCall
-  ): Effect.Effect<
+  /** Reads a call's answer as `read` makes it; a refusal or an answer of the wrong shape is an error worded for `what`. */
+  const fetch = Effect.fnUntraced(function*<A>(what: string, read: Reader<A>, call: ProviderCall): Effect.fn.Return<
     { readonly raw: unknown; readonly content: Usable<A>; readonly stamp: Pick<Fetched<A>, "storedAt" | "origin"> },
     SportsProviderError
-  > =>
-    Effect.flatMap(cache(call), ({ content, origin, raw, storedAt }) => {
-      switch (content._tag) {
-        case "Rejected":
-          return Effect.fail(
-            new SportsProviderError({
-              reason: "Rejected",
-              message: `The sports provider refused ${what}: ${content.code ?? "unknown error"}.`,
-              providerResponse: raw
-            })
-          )
-        case "Invalid":
-          return Effect.fail(
-            new SportsProviderError({
-              reason: "InvalidResponse",
-              message: `The sports provider's answer to ${what} has an unexpected shape.`,
-              providerResponse: raw
-            })
-          )
-        default:
-          return Effect.succeed({ raw, content, stamp: { storedAt, origin } })
+  > {
+    const request = protocol.request(call)
+    if (request === undefined) {
+      return {
+        raw: null,
+        content: { _tag: "NotFound" },
+        stamp: { storedAt: yield* Clock.currentTimeMillis, origin: "shared" }
       }
-    })
+    }
+    const { origin, stored } = yield* answers(request)
+    const content = readOnce(stored, readKeyOf(call), (raw): Content<A> => read(raw, call))
+    const raw = stored.raw
+    switch (content._tag) {
+      case "Rejected":
+        return yield* new SportsProviderError({
+          reason: "Rejected",
+          message: content.message ?? `The sports provider refused ${what}: ${content.code ?? "unknown error"}.`,
+          providerResponse: raw
+        })
+      case "Invalid":
+        return yield* new SportsProviderError({
+          reason: "InvalidResponse",
+          message: `The sports provider's answer to ${what} has an unexpected shape.`,
+          providerResponse: raw
+        })
+      default:
+        return { raw, content, stamp: { storedAt: stored.storedAt, origin } }
+    }
+  })
 
   const emptyPage = <A>(page: number): Page<A> => ({ results: [], page, perPage: 0, total: 0 })
 
+  /** A list of a sport the provider offers; another sport is the partner's mistake (a 422), not the provider's. */
+  const offered = (sportId: number) =>
+    protocol.sportIds === undefined || protocol.sportIds.includes(sportId)
+      ? Effect.void
+      : Effect.fail(
+        new UnsupportedSport({
+          sportId,
+          message: `The sports provider ${name} does not offer sport ${sportId} (it offers ${
+            protocol.sportIds.join(", ")
+          }).`
+        })
+      )
+
   const leagues = Effect.fn("SportsProvider.leagues")(function*(query: ListQuery) {
-    const { content, raw, stamp } = yield* fetch(
-      "the league list",
-      leaguesCache,
-      listCall("leagues", query)
-    )
+    yield* offered(query.sportId)
+    const { content, raw, stamp } = yield* fetch("the league list", protocol.leagues, listCall("leagues", query))
     if (content._tag !== "Found") return { value: emptyPage<SportsLeague>(query.page), raw, ...stamp }
     return { value: content.answer, raw, ...stamp }
   })
 
   const events = (what: string, endpoint: Endpoint, spanName: string) =>
     Effect.fn(spanName)(function*(query: ListQuery) {
-      const { content, raw, stamp } = yield* fetch(what, eventsCache, listCall(endpoint, query))
+      yield* offered(query.sportId)
+      const { content, raw, stamp } = yield* fetch(what, protocol.events, listCall(endpoint, query))
       if (content._tag !== "Found") return { value: emptyPage<SportsEvent>(query.page), raw, ...stamp }
       return { value: content.answer, raw, ...stamp }
     })
@@ -213,7 +206,7 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   const notFound = (eventId: string, message = `Event ${eventId} not found.`) => new EventNotFound({ eventId, message })
 
   const event = Effect.fn("SportsProvider.event")(function*(eventId: string) {
-    const { content, raw, stamp } = yield* fetch("the event", viewCache, eventCall("event", eventId))
+    const { content, raw, stamp } = yield* fetch("the event", protocol.event, eventCall("event", eventId))
     const value = content._tag === "Found" ? content.answer : undefined
     if (value === undefined) return yield* notFound(eventId)
     return { value, raw, ...stamp }
@@ -232,32 +225,47 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   const odds = (inPlay: boolean) =>
     Effect.fn(inPlay ? "SportsProvider.liveOdds" : "SportsProvider.odds")(function*(eventId: string) {
       const what = inPlay ? "the live odds" : "the odds"
-      const { content, raw, stamp } = yield* fetch(what, oddsCache, eventCall("odds", eventId))
+      const read = inPlay ? protocol.liveOdds : protocol.odds
+      const { content, raw, stamp } = yield* fetch(what, read, eventCall(inPlay ? "liveOdds" : "odds", eventId))
       if (content._tag === "NotFound") return yield* notFound(eventId)
-      const value = content._tag === "Found" ? (inPlay ? content.answer.live : content.answer.prematch) : []
+      const value = content._tag === "Found" ? content.answer : []
       if (value.length === 0) yield* confirmEvent(eventId)
       return { value, raw, ...stamp }
     })
 
   /** An event detail that may be missing (line-up, statistics): a 404 that says so when the event has none. */
   const eventDetail = <D>(options: {
-    readonly span: string
     readonly what: string
     readonly endpoint: Endpoint
-    readonly cache: (call: ProviderCall) => Effect.Effect<Stored<D | undefined>, SportsProviderError>
-    readonly missing: (eventId: string) => string
+    readonly read: Reader<D | undefined>
   }) =>
-    Effect.fn(options.span)(function*(eventId: string) {
-      const { content, raw, stamp } = yield* fetch(options.what, options.cache, eventCall(options.endpoint, eventId))
+    Effect.fnUntraced(function*(eventId: string) {
+      const { content, raw, stamp } = yield* fetch(options.what, options.read, eventCall(options.endpoint, eventId))
       if (content._tag === "NotFound") return yield* notFound(eventId)
       if (content._tag === "Nothing") yield* confirmEvent(eventId)
       const value = content._tag === "Found" ? content.answer : undefined
-      if (value === undefined) return yield* notFound(eventId, options.missing(eventId))
       return { value, raw, ...stamp }
     })
 
+  const lineupDetail = eventDetail({ what: "the line-up", endpoint: "lineup", read: protocol.lineup })
+  const lineup = Effect.fn("SportsProvider.lineup")(function*(eventId: string) {
+    const { value, ...rest } = yield* lineupDetail(eventId)
+    if (value === undefined) return yield* notFound(eventId, `No line-up is available for event ${eventId}.`)
+    return { value, ...rest }
+  })
+
+  const statsDetail = eventDetail({ what: "the statistics", endpoint: "statsTrend", read: protocol.statsTrend })
+  const statsTrend = Effect.fn("SportsProvider.statsTrend")(function*(eventId: string) {
+    const { value, ...rest } = yield* statsDetail(eventId)
+    const samples = statSamples === undefined ? [] : yield* statSamples.samplesOf(name, canonicalId(eventId))
+    // Kept samples outlive the provider's answer: after a match the trend is still there.
+    const latest = value ?? samples.at(-1)?.stats
+    if (latest === undefined) return yield* notFound(eventId, `No statistics are available for event ${eventId}.`)
+    return { value: { latest, samples } satisfies StatsReport, ...rest }
+  })
+
   const result = Effect.fn("SportsProvider.result")(function*(eventId: string) {
-    const { content, raw, stamp } = yield* fetch("the result", resultCache, eventCall("result", eventId))
+    const { content, raw, stamp } = yield* fetch("the result", protocol.result, eventCall("result", eventId))
     if (content._tag !== "Found") return yield* notFound(eventId)
     const outcome = content.answer
     switch (outcome._tag) {
@@ -273,8 +281,9 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   return SportsProvider.of({
     name,
     configured: options.configured,
-    // Both providers answer every operation of the contract.
+    // Every provider answers every operation of the contract.
     capabilities: sportsCapabilities,
+    sportIds: protocol.sportIds,
     leagues,
     upcoming: events("the upcoming events", "upcoming", "SportsProvider.upcoming"),
     live: events("the live events", "live", "SportsProvider.live"),
@@ -282,20 +291,8 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
     event,
     odds: odds(false),
     liveOdds: odds(true),
-    lineup: eventDetail({
-      span: "SportsProvider.lineup",
-      what: "the line-up",
-      endpoint: "lineup",
-      cache: lineupCache,
-      missing: (eventId) => `No line-up is available for event ${eventId}.`
-    }),
-    statsTrend: eventDetail({
-      span: "SportsProvider.statsTrend",
-      what: "the statistics",
-      endpoint: "statsTrend",
-      cache: statsTrendCache,
-      missing: (eventId) => `No statistics are available for event ${eventId}.`
-    }),
+    lineup,
+    statsTrend,
     result
   })
 })

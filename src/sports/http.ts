@@ -4,7 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
 import { envelopeWriter, partnerSummary } from "../api/Envelope.ts"
 import { respond, respondWith, respondWritten } from "../api/Respond.ts"
-import { NotFound, ProviderUnavailable } from "../api/Errors.ts"
+import { NotFound, ProviderUnavailable, ValidationFailed } from "../api/Errors.ts"
 import { OddsData } from "../api/Sports.ts"
 import {
   endedAnswer,
@@ -24,34 +24,44 @@ import type { PartnerAccess } from "../domain/Partner.ts"
 import type { OddsMarket } from "../domain/Sports.ts"
 import { recordProviderCache } from "../platform/Metrics.ts"
 import { ProviderCaller } from "./ProviderQuota.ts"
-import { type EventNotFound, type Fetched, SportsProvider, type SportsProviderError } from "./SportsProvider.ts"
+import {
+  type EventNotFound,
+  type Fetched,
+  SportsProvider,
+  type SportsProviderError,
+  type UnsupportedSport
+} from "./SportsProvider.ts"
 
 /**
  * How old a provider answer is: `Age` in whole seconds since the provider
  * gave it, and `X-Cache: MISS` when the provider was asked while this
  * request waited (alone or sharing the call), `HIT` when it came from a
- * cache, this instance's or the fleet's.
+ * cache, this instance's or the fleet's, `STALE` when it is the last answer
+ * kept, past its freshness, served while the provider cannot be asked (its quota).
  */
 const freshness = (answer: { readonly storedAt: number; readonly origin: string }, startedAt: number) =>
   Effect.flatMap(Clock.currentTimeMillis, (now) => {
     const miss = answer.origin === "upstream" && answer.storedAt >= startedAt
     const headers = {
       age: String(Math.max(0, Math.floor((now - answer.storedAt) / 1000))),
-      "x-cache": miss ? "MISS" : "HIT"
+      "x-cache": miss ? "MISS" : answer.origin === "stale" ? "STALE" : "HIT"
     }
     return Effect.andThen(
-      recordProviderCache(miss ? "miss" : "hit"),
+      recordProviderCache(miss ? "miss" : answer.origin === "stale" ? "stale" : "hit"),
       HttpEffect.appendPreResponseHandler((_request, response) =>
         Effect.succeed(HttpServerResponse.setHeaders(response, headers))
       )
     )
   })
 
-type Fetch<A> = (provider: SportsProvider["Service"]) => Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound>
+type Fetch<A> = (
+  provider: SportsProvider["Service"]
+) => Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound | UnsupportedSport>
 
 /**
  * The provider the token reaches (PartnerUpstreams), asked for `fetch` on the partner's share of its quota, the
- * answer's freshness in the headers: 404 for an unknown event, 502 for any failure of the provider.
+ * answer's freshness in the headers: 404 for an unknown event, 422 for a sport the provider does not offer, 502 for
+ * any failure of the provider.
  */
 const asked = <A>(partner: PartnerAccess, fetch: Fetch<A>) =>
   Effect.flatMap(
@@ -71,7 +81,9 @@ const asked = <A>(partner: PartnerAccess, fetch: Fetch<A>) =>
                 provider_response: error.providerResponse ?? { error: error.reason, error_detail: error.message }
               })
             ),
-          EventNotFound: (error) => Effect.fail(new NotFound({ message: error.message }))
+          EventNotFound: (error) => Effect.fail(new NotFound({ message: error.message })),
+          UnsupportedSport: (error) =>
+            Effect.fail(new ValidationFailed({ message: error.message, errors: { sport_id: [error.message] } }))
         })
       )
   )

@@ -81,6 +81,7 @@ const OneMatchProvider = Layer.succeed(
       name: "memory",
       configured: true,
       capabilities: [],
+      sportIds: undefined,
       leagues: (query) => answer(query.sportId === 1 ? [league] : []),
       upcoming: (query) => answer(query.sportId === 1 ? [match] : []),
       live: () => answer<SportsEvent>([]),

@@ -39,6 +39,7 @@ const providerNamed = (name: string) => {
     name,
     configured: true,
     capabilities: sportsCapabilities,
+    sportIds: undefined,
     leagues: never,
     upcoming: never,
     live: never,

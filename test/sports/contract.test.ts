@@ -38,6 +38,7 @@ const MemoryProvider = Layer.succeed(
     name: "memory",
     configured: true,
     capabilities: ["leagues", "event-result"],
+    sportIds: undefined,
     leagues: (query) =>
       query.sportId === 91 ? down() : fetched({ results: [league], page: query.page, perPage: 50, total: 1 }),
     upcoming: down,

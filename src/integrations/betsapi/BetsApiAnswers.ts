@@ -1,5 +1,5 @@
 import { Duration, Option, Predicate, Schema } from "effect"
-import type { Endpoint, ProviderCall } from "../../sports/ProviderCache.ts"
+import type { Endpoint, ProviderCall } from "../../sports/ProviderCall.ts"
 import type { Content, SportsProtocol } from "../../sports/ProviderProtocol.ts"
 import * as BetsApi from "./BetsApi.ts"
 
@@ -86,6 +86,8 @@ const pathOf: Readonly<Record<Endpoint, BetsApi.Path>> = {
   ended: BetsApi.paths.ended,
   event: BetsApi.paths.view,
   odds: BetsApi.paths.odds,
+  // One answer holds both: the live odds are the same request as the odds, so one upstream call serves the two.
+  liveOdds: BetsApi.paths.odds,
   lineup: BetsApi.paths.lineup,
   statsTrend: BetsApi.paths.statsTrend,
   result: BetsApi.paths.result
@@ -115,18 +117,16 @@ const reader =
 /** BetsAPI's protocol, as the SportsProvider port takes it (BetsAPI over HTTP and the sandbox speak it). */
 export const protocol: SportsProtocol = {
   request: (call) => ({ path: pathOf[call.endpoint], params: paramsOf(call) }),
-  timeToLive: (call, raw) => timeToLive(pathOf[call.endpoint], raw),
+  timeToLive: (request, raw) => timeToLive(request.path, raw),
   leagues: reader(BetsApi.LeaguesAnswer, false, (answer, call) => BetsApi.toLeagues(answer, call.sportId ?? 0)),
   events: reader(BetsApi.EventsAnswer, false, (answer, call) => BetsApi.toEvents(answer, call.page ?? 1)),
   event: reader(BetsApi.ViewAnswer, false, (answer) => {
     const first = answer.results[0]
     return first === undefined ? undefined : BetsApi.toEvent(first)
   }),
-  // Both ways at once: one answer serves the odds and the live odds, and each read gives the very same value.
-  odds: reader(BetsApi.OddsAnswer, true, (answer) => ({
-    prematch: BetsApi.toOdds(answer, false),
-    live: BetsApi.toOdds(answer, true)
-  })),
+  // One answer serves the odds and the live odds (the same request), each read once.
+  odds: reader(BetsApi.OddsAnswer, true, (answer) => BetsApi.toOdds(answer, false)),
+  liveOdds: reader(BetsApi.OddsAnswer, true, (answer) => BetsApi.toOdds(answer, true)),
   lineup: reader(BetsApi.LineupAnswer, true, BetsApi.toLineup),
   statsTrend: reader(BetsApi.StatsTrendAnswer, true, BetsApi.toStatsTrend),
   result: reader(BetsApi.ResultAnswer, false, BetsApi.toResult)

@@ -2,15 +2,17 @@ import { Effect } from "effect"
 import type { Page } from "../../domain/Paging.ts"
 import type { RefreshScope, Snapshot } from "../../domain/SportsCatalog.ts"
 import type { SportsEvent } from "../../domain/Sports.ts"
-import type { Fetched, SportsProvider, SportsProviderError } from "../SportsProvider.ts"
+import type { Fetched, SportsProvider, SportsProviderError, UnsupportedSport } from "../SportsProvider.ts"
 
 /** A runaway pager (a provider reporting millions of pages) stops here. */
 const maxPages = 5_000
 
 /** Every page of a paged list: the first tells how many there are, the rest come a few at a time. */
 const allPages = Effect.fn("SportsCatalogImport.allPages")(function*<A>(
-  fetchPage: (page: number) => Effect.Effect<Fetched<Page<A>>, SportsProviderError>
+  fetchPageOfAnySport: (page: number) => Effect.Effect<Fetched<Page<A>>, SportsProviderError | UnsupportedSport>
 ) {
+  // The refresh's scope holds only the sports the provider offers (SportsCatalog sees to it): another is a defect.
+  const fetchPage = (page: number) => Effect.catchTag(fetchPageOfAnySport(page), "UnsupportedSport", Effect.die)
   const first = yield* fetchPage(1)
   const pageCount = first.value.perPage > 0 && first.value.results.length > 0
     ? Math.min(Math.ceil(first.value.total / first.value.perPage), maxPages)

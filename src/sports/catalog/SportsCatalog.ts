@@ -30,6 +30,8 @@ import {
   type ListQuery,
   listQueryOf,
   liveRefreshScopeOf,
+  offeredRefreshScope,
+  offeredSportIds,
   refreshScopeOf,
   sortedNames,
   sportName,
@@ -211,13 +213,28 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
           })
         ).pipe(Effect.flatMap(Fiber.join))
 
+      // CATALOG_SPORT_IDS the provider does not offer (a football-only provider, say) are skipped, said once.
+      const scheduled = offeredSportIds(config.sportIds, provider.sportIds)
+      if (scheduled.skipped.length > 0) {
+        yield* Effect.logWarning("CATALOG_SPORT_IDS names sports the provider does not offer; they are skipped").pipe(
+          Effect.annotateLogs({
+            provider: provider.name,
+            skipped: scheduled.skipped.join(","),
+            kept: scheduled.kept.join(",")
+          })
+        )
+      }
+
       const refresh = Effect.fn("SportsCatalog.refresh")(function*(request: RefreshRequest | null | undefined) {
-        return yield* refreshOnce(yield* Effect.fromResult(refreshScopeOf(request, config.sportIds)))
+        const scope = yield* Effect.fromResult(refreshScopeOf(request, scheduled.kept))
+        return yield* refreshOnce(
+          yield* Effect.fromResult(offeredRefreshScope(scope, provider.name, provider.sportIds))
+        )
       })
 
       return SportsCatalog.of({
         refresh,
-        refreshLive: refreshOnce(liveRefreshScopeOf(config.sportIds)).pipe(
+        refreshLive: refreshOnce(liveRefreshScopeOf(scheduled.kept)).pipe(
           Effect.withSpan("SportsCatalog.refreshLive")
         ),
         overview: overview("overview").pipe(Effect.withSpan("SportsCatalog.overview")),

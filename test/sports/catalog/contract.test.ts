@@ -32,6 +32,7 @@ const NoProvider = Layer.succeed(
     name: "memory",
     configured: true,
     capabilities: [],
+    sportIds: undefined,
     leagues: unused,
     upcoming: unused,
     live: unused,

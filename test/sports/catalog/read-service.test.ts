@@ -58,6 +58,7 @@ const dataProvider = (providerData: { events: ReadonlyArray<SportsEvent> }, gate
         name: "memory",
         configured: true,
         capabilities: [],
+        sportIds: undefined,
         leagues: (query) =>
           Effect.andThen(gate ? Deferred.await(gate) : Effect.void, () => {
             calls.leagues++
