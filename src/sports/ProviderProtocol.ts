@@ -58,6 +58,8 @@ export interface SportsProtocol {
   readonly timeToLive: (request: ProviderRequest, raw: unknown) => Duration.Duration
   /** The sports the provider offers (the gateway's sport ids); every sport when absent. */
   readonly sportIds?: ReadonlyArray<number> | undefined
+  /** Whether its upcoming list is a day's (the day asked, else today, UTC), not every event to come. */
+  readonly upcomingByDay?: boolean | undefined
   /**
    * A sample of an event's statistics an answer carries, for a provider that answers running totals rather than a
    * series: the port keeps each one it fetches, and the stats-trend answer shows them.

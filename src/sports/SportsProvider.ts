@@ -67,6 +67,8 @@ export class SportsProvider extends Context.Service<SportsProvider, {
   readonly capabilities: ReadonlyArray<SportsCapability>
   /** The sports it offers (the gateway's sport ids); every sport when undefined. */
   readonly sportIds: ReadonlyArray<number> | undefined
+  /** Whether its upcoming list is one day's (`day`, else today), so a refresh asks it day by day. */
+  readonly upcomingByDay: boolean
   leagues(query: ListQuery): Effect.Effect<Fetched<Page<SportsLeague>>, SportsProviderError | UnsupportedSport>
   upcoming(query: ListQuery): Effect.Effect<Fetched<Page<SportsEvent>>, SportsProviderError | UnsupportedSport>
   live(query: ListQuery): Effect.Effect<Fetched<Page<SportsEvent>>, SportsProviderError | UnsupportedSport>
@@ -284,6 +286,7 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
     // Every provider answers every operation of the contract.
     capabilities: sportsCapabilities,
     sportIds: protocol.sportIds,
+    upcomingByDay: protocol.upcomingByDay === true,
     leagues,
     upcoming: events("the upcoming events", "upcoming", "SportsProvider.upcoming"),
     live: events("the live events", "live", "SportsProvider.live"),

@@ -25,13 +25,17 @@ const allPages = Effect.fn("SportsCatalogImport.allPages")(function*<A>(
   return [first, ...rest] as ReadonlyArray<Fetched<Page<A>>>
 })
 
+/** Days of upcoming events a refresh reads of a provider that lists them day by day (today included). */
+const upcomingDays = 3
+
 const itemsOf = <A>(pages: ReadonlyArray<Fetched<Page<A>>>) => pages.flatMap((page) => page.value.results)
 
 const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10).replaceAll("-", "")
 
 /**
  * Fetches the snapshot a refresh will publish: per sport, every page of
- * leagues, and every page of upcoming, in-play, and today's and yesterday's
+ * leagues, and every page of upcoming (a provider that lists them by day: today's and the next two days'), in-play,
+ * and today's and yesterday's
  * ended events (so games that finished since the last refresh are closed).
  * Any failure fails the whole snapshot, so nothing half-fetched is written.
  */
@@ -47,8 +51,12 @@ export const fetchSnapshot = Effect.fn("SportsCatalogImport.fetchSnapshot")(func
         ? itemsOf(yield* allPages((page) => provider.leagues({ sportId, page })))
         : []
       if (!scope.events) return { leagues, events: [] as ReadonlyArray<Fetched<Page<SportsEvent>>> }
+      // A provider whose upcoming list is a day's is asked for today and the days after it, up to upcomingDays.
+      const upcomingDays = provider.upcomingByDay
+        ? Array.from({ length: upcomingDays }, (_, i) => utcDay(now + i * 86_400_000))
+        : [undefined]
       const lists = [
-        ...(scope.liveOnly ? [] : [(page: number) => provider.upcoming({ sportId, page })]),
+        ...(scope.liveOnly ? [] : upcomingDays.map((day) => (page: number) => provider.upcoming({ sportId, page, day }))),
         (page: number) => provider.live({ sportId, page }),
         (page: number) => provider.ended({ sportId, page, day: utcDay(now) }),
         ...(scope.liveOnly ? [] : [(page: number) => provider.ended({ sportId, page, day: utcDay(now - 86_400_000) })])
