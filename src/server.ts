@@ -43,6 +43,8 @@ import { CatalogSync, CatalogSyncSchedule } from "./casino/CatalogSync.ts"
 import * as TestCasino from "./casino/TestCasino.ts"
 import { CatalogSchedule } from "./sports/catalog/CatalogSchedule.ts"
 import { SportsCatalog } from "./sports/catalog/SportsCatalog.ts"
+import { StatSamplesPruning } from "./sports/StatSamplesPruning.ts"
+import { StatSamplesRepo } from "./sports/StatSamplesRepo.ts"
 import { ChangeRecorder } from "./sports/stream/ChangeRecorder.ts"
 import { recordingOdds } from "./sports/stream/OddsReads.ts"
 import { SportsChangeLog } from "./sports/stream/SportsChangeLog.ts"
@@ -198,7 +200,8 @@ export const servicesLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) =
             CallbackTargetsLive,
             SportsProviderLayer,
             PartnerRateLimit.layer,
-            AuthFailureLimit.layer
+            AuthFailureLimit.layer,
+            StatSamplesRepo.layer
           )
         ),
         Layer.provideMerge(SportsStreamLive),
@@ -230,7 +233,8 @@ export const AppLive = Layer.mergeAll(
   WalletRecovery,
   CertificationRecovery,
   WalletOperations,
-  CertificationPruning
+  CertificationPruning,
+  StatSamplesPruning
 ).pipe(
   Layer.provideMerge(ServicesLive),
   Layer.provideMerge(Database.layer)
