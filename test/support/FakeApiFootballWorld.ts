@@ -13,6 +13,9 @@ export const iso = (millis: number) => `${new Date(millis).toISOString().slice(0
 /** "2024-02-06": a kick-off's UTC date, what `date=` matches. */
 export const isoDate = (millis: number) => new Date(millis).toISOString().slice(0, 10)
 
+/** "42 Arsenal" → ["42", "Arsenal"]. */
+const splitFirst = (row: string) => [row.slice(0, row.indexOf(" ")), row.slice(row.indexOf(" ") + 1)] as const
+
 export const leagues = { championsLeague: 2, premierLeague: 39, serieA: 71, j1League: 98 } as const
 export const bookmakers = { bwin: 6, bet365: 8 } as const
 /** The bookmaker whose pre-match odds the adapter reads: API-Football's Bet365. */
@@ -22,7 +25,7 @@ export const preMatchBookmaker = bookmakers.bet365
 export const fixtures = {
   /** NS, today (UTC), about two hours ahead (less late in the day, so it stays today). */
   upcoming: 1_301_001,
-  /** NS, ten minutes ahead: inside the live-odds window from the start, lineups already out. */
+  /** NS, ten minutes ahead (kick-offs are on whole minutes): inside the live-odds window from the start, lineups already out. */
   startingSoon: 1_301_002,
   /** NS, tomorrow 18:00 UTC. */
   tomorrow: 1_301_003,
@@ -53,27 +56,13 @@ export const inPlay = new Set(["1H", "HT", "2H", "ET", "BT", "P", "SUSP", "INT",
 export const finishedStatuses = new Set(["FT", "AET", "PEN"])
 const ended = new Set(["FT", "AET", "PEN", "ABD", "AWD", "WO"])
 export const notStarted = new Set(["TBD", "NS", "PST", "CANC"])
-export const statusLong: Record<string, string> = {
-  TBD: "Time To Be Defined",
-  NS: "Not Started",
-  "1H": "First Half",
-  HT: "Halftime",
-  "2H": "Second Half",
-  ET: "Extra Time",
-  BT: "Break Time",
-  P: "Penalty In Progress",
-  SUSP: "Match Suspended",
-  INT: "Match Interrupted",
-  LIVE: "In Progress",
-  FT: "Match Finished",
-  AET: "Match Finished",
-  PEN: "Match Finished",
-  PST: "Match Postponed",
-  CANC: "Match Cancelled",
-  ABD: "Match Abandoned",
-  AWD: "Technical Loss",
-  WO: "WalkOver"
-}
+/** Each status's long name, as `fixture.status.long` gives it. */
+export const statusLong: Record<string, string> = Object.fromEntries(
+  ("TBD Time To Be Defined; NS Not Started; 1H First Half; HT Halftime; 2H Second Half; ET Extra Time; " +
+    "BT Break Time; P Penalty In Progress; SUSP Match Suspended; INT Match Interrupted; LIVE In Progress; " +
+    "FT Match Finished; AET Match Finished; PEN Match Finished; PST Match Postponed; CANC Match Cancelled; " +
+    "ABD Match Abandoned; AWD Technical Loss; WO WalkOver").split("; ").map((row) => splitFirst(row))
+)
 
 export interface Team {
   readonly id: number
@@ -94,74 +83,65 @@ export interface League {
   readonly teams: ReadonlyArray<Team>
 }
 
-/** "42 Arsenal; 49 Chelsea": ids and names, as the upstream numbers teams. */
-const teams = (rows: string): ReadonlyArray<Team> =>
-  rows.split("; ").map((row) => ({ id: Number(row.slice(0, row.indexOf(" "))), name: row.slice(row.indexOf(" ") + 1) }))
+/** A league; its teams given as "42 Arsenal; 49 Chelsea" (ids and names, as the upstream numbers them). */
+const league = (
+  id: number,
+  [name, type, country, code]: readonly [string, "League" | "Cup", string, string | null],
+  european: boolean,
+  uncovered: ReadonlyArray<string>,
+  teams: string
+): League => ({
+  id,
+  name,
+  type,
+  country,
+  code,
+  flag: code === null ? null : `https://media.api-sports.io/flags/${code.toLowerCase()}.svg`,
+  european,
+  uncovered,
+  teams: teams.split("; ").map((row) => splitFirst(row)).map(([id, name]) => ({ id: Number(id), name }))
+})
 
 export const leagueList: ReadonlyArray<League> = [
-  {
-    id: leagues.premierLeague,
-    name: "Premier League",
-    type: "League",
-    country: "England",
-    code: "GB",
-    flag: "https://media.api-sports.io/flags/gb.svg",
-    european: true,
-    uncovered: [],
-    teams: teams(
-      "42 Arsenal; 49 Chelsea; 40 Liverpool; 50 Manchester City; 33 Manchester United; " +
-        "47 Tottenham; 34 Newcastle; 66 Aston Villa; 51 Brighton; 48 West Ham; 45 Everton; " +
-        "36 Fulham; 52 Crystal Palace; 55 Brentford"
-    )
-  },
-  {
-    id: leagues.serieA,
-    name: "Serie A",
-    type: "League",
-    country: "Brazil",
-    code: "BR",
-    flag: "https://media.api-sports.io/flags/br.svg",
-    european: false,
-    uncovered: ["predictions"],
-    teams: teams(
-      "127 Flamengo; 121 Palmeiras; 131 Corinthians; 126 Sao Paulo; 124 Fluminense; " +
-        "130 Gremio; 119 Internacional; 1062 Atletico-MG; 120 Botafogo; 128 Santos; " +
-        "118 Bahia; 134 Atletico Paranaense; 135 Cruzeiro; 133 Vasco DA Gama; " +
-        "154 Fortaleza EC; 794 RB Bragantino; 136 Vitoria; 152 Juventude; 129 Ceara; " +
-        "7848 Mirassol"
-    )
-  },
-  {
-    id: leagues.j1League,
-    name: "J1 League",
-    type: "League",
-    country: "Japan",
-    code: "JP",
-    flag: "https://media.api-sports.io/flags/jp.svg",
-    european: false,
-    uncovered: ["statistics_players", "injuries", "predictions"],
-    teams: teams(
-      "287 Urawa; 290 Kashima; 294 Kawasaki Frontale; 296 Yokohama F. Marinos; " +
-        "292 Vissel Kobe; 288 Gamba Osaka; 289 Nagoya Grampus; 281 Sanfrecce Hiroshima; " +
-        "293 Cerezo Osaka; 282 Kashiwa Reysol; 303 FC Tokyo; 316 Albirex Niigata; " +
-        "306 Machida Zelvia; 307 Tokyo Verdy; 308 Shonan Bellmare; 309 Avispa Fukuoka; " +
-        "310 Kyoto Sanga; 311 Consadole Sapporo; 312 Jubilo Iwata; 313 Sagan Tosu"
-    )
-  },
-  {
-    id: leagues.championsLeague,
-    name: "UEFA Champions League",
-    type: "Cup",
-    country: "World",
-    code: null,
-    flag: null,
-    european: true,
-    uncovered: [],
-    teams: teams(
-      "541 Real Madrid; 157 Bayern München; 85 Paris Saint Germain; 505 Inter; " +
-        "529 Barcelona; 496 Juventus"
-    )
-  }
+  league(
+    leagues.premierLeague,
+    ["Premier League", "League", "England", "GB"],
+    true,
+    [],
+    "42 Arsenal; 49 Chelsea; 40 Liverpool; 50 Manchester City; 33 Manchester United; " +
+      "47 Tottenham; 34 Newcastle; 66 Aston Villa; 51 Brighton; 48 West Ham; 45 Everton; " +
+      "36 Fulham; 52 Crystal Palace; 55 Brentford"
+  ),
+  league(
+    leagues.serieA,
+    ["Serie A", "League", "Brazil", "BR"],
+    false,
+    ["predictions"],
+    "127 Flamengo; 121 Palmeiras; 131 Corinthians; 126 Sao Paulo; 124 Fluminense; " +
+      "130 Gremio; 119 Internacional; 1062 Atletico-MG; 120 Botafogo; 128 Santos; " +
+      "118 Bahia; 134 Atletico Paranaense; 135 Cruzeiro; 133 Vasco DA Gama; " +
+      "154 Fortaleza EC; 794 RB Bragantino; 136 Vitoria; 152 Juventude; 129 Ceara; " +
+      "7848 Mirassol"
+  ),
+  league(
+    leagues.j1League,
+    ["J1 League", "League", "Japan", "JP"],
+    false,
+    ["statistics_players", "injuries", "predictions"],
+    "287 Urawa; 290 Kashima; 294 Kawasaki Frontale; 296 Yokohama F. Marinos; " +
+      "292 Vissel Kobe; 288 Gamba Osaka; 289 Nagoya Grampus; 281 Sanfrecce Hiroshima; " +
+      "293 Cerezo Osaka; 282 Kashiwa Reysol; 303 FC Tokyo; 316 Albirex Niigata; " +
+      "306 Machida Zelvia; 307 Tokyo Verdy; 308 Shonan Bellmare; 309 Avispa Fukuoka; " +
+      "310 Kyoto Sanga; 311 Consadole Sapporo; 312 Jubilo Iwata; 313 Sagan Tosu"
+  ),
+  league(
+    leagues.championsLeague,
+    ["UEFA Champions League", "Cup", "World", null],
+    true,
+    [],
+    "541 Real Madrid; 157 Bayern München; 85 Paris Saint Germain; 505 Inter; " +
+      "529 Barcelona; 496 Juventus"
+  )
 ]
 
 export const leagueById = (id: number) => leagueList.find((league) => league.id === id)!
@@ -233,7 +213,7 @@ export const defaultStatistics = (side: "home" | "away"): Array<Statistic> => {
 /** The default world around `now` (epoch ms of the fake's clock). */
 export const makeWorld = (now: number): Map<number, Fixture> => {
   const today = Math.floor(now / DAY) * DAY
-  const seconds = (millis: number) => Math.floor(millis / 1000) * 1000
+  const wholeMinute = (millis: number) => Math.floor(millis / MINUTE) * MINUTE
   const world = new Map<number, Fixture>()
   const add = (
     id: number,
@@ -252,7 +232,7 @@ export const makeWorld = (now: number): Map<number, Fixture> => {
       round,
       home: team(leagueId, home),
       away: team(leagueId, away),
-      kickoff: seconds(kickoff),
+      kickoff: wholeMinute(kickoff),
       status,
       elapsed: null,
       goals: none(),
@@ -359,18 +339,9 @@ export const makeWorld = (now: number): Map<number, Fixture> => {
     }
   )
   const fillerPairs = [
-    ...pairsOf(leagues.serieA, ["Flamengo", "Palmeiras"], "Regular Season - 36"),
-    ...pairsOf(leagues.j1League, [], "Regular Season - 38"),
-    ...pairsOf(pl, [
-      "Arsenal",
-      "Chelsea",
-      "Liverpool",
-      "Manchester City",
-      "Manchester United",
-      "Tottenham",
-      "Newcastle",
-      "Aston Villa"
-    ], "Regular Season - 14")
+    ...pairsOf(leagues.serieA, 2, "Regular Season - 36"),
+    ...pairsOf(leagues.j1League, 0, "Regular Season - 38"),
+    ...pairsOf(pl, 8, "Regular Season - 14")
   ]
   fillerPairs.forEach(([leagueId, round, pair], i) =>
     add(fillerFixtures[i]!, leagueId, round, pair, tomorrow + 9 * HOUR + i * 30 * MINUTE, "NS")
@@ -378,9 +349,9 @@ export const makeWorld = (now: number): Map<number, Fixture> => {
   return world
 }
 
-/** The league's teams, less `busy`, two by two: tomorrow's fixtures that fill the odds' pages. */
-const pairsOf = (leagueId: number, busy: ReadonlyArray<string>, round: string) => {
-  const free = leagueById(leagueId).teams.filter((t) => !busy.includes(t.name))
+/** The league's teams past the first `busy` ones, two by two: tomorrow's fixtures that fill the odds' pages. */
+const pairsOf = (leagueId: number, busy: number, round: string) => {
+  const free = leagueById(leagueId).teams.slice(busy)
   return Array.from(
     { length: Math.floor(free.length / 2) },
     (_, i) => [leagueId, round, [free[2 * i]!.name, free[2 * i + 1]!.name] as const] as const
@@ -399,17 +370,10 @@ export const winners = (fixture: Fixture) => {
 /** Moves a fixture along its life cycle as the upstream would show it, keeping when it ended. */
 export const setStatus = (fixture: Fixture, short: string, elapsed: number | null | undefined, now: number) => {
   if (statusLong[short] === undefined) throw new Error(`FakeApiFootball: unknown status ${short}`)
-  const defaults: Record<string, number> = {
-    "1H": 1,
-    HT: 45,
-    "2H": 46,
-    ET: 91,
-    BT: 105,
-    P: 120,
-    FT: 90,
-    AET: 120,
-    PEN: 120
-  }
+  const defaults: Record<string, number> = Object.fromEntries(
+    "1H 1; HT 45; 2H 46; ET 91; BT 105; P 120; FT 90; AET 120; PEN 120".split("; ").map((row) => splitFirst(row))
+      .map(([short, minute]) => [short, Number(minute)])
+  )
   fixture.status = short
   fixture.elapsed = elapsed !== undefined
     ? elapsed
