@@ -82,6 +82,7 @@ const OneMatchProvider = Layer.succeed(
       configured: true,
       capabilities: [],
       sportIds: undefined,
+      upcomingByDay: false,
       leagues: (query) => answer(query.sportId === 1 ? [league] : []),
       upcoming: (query) => answer(query.sportId === 1 ? [match] : []),
       live: () => answer<SportsEvent>([]),

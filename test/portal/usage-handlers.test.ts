@@ -40,6 +40,7 @@ const providerNamed = (name: string) => {
     configured: true,
     capabilities: sportsCapabilities,
     sportIds: undefined,
+    upcomingByDay: false,
     leagues: never,
     upcoming: never,
     live: never,

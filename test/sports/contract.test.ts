@@ -39,6 +39,7 @@ const MemoryProvider = Layer.succeed(
     configured: true,
     capabilities: ["leagues", "event-result"],
     sportIds: undefined,
+    upcomingByDay: false,
     leagues: (query) =>
       query.sportId === 91 ? down() : fetched({ results: [league], page: query.page, perPage: 50, total: 1 }),
     upcoming: down,

@@ -26,7 +26,7 @@ const allPages = Effect.fn("SportsCatalogImport.allPages")(function*<A>(
 })
 
 /** Days of upcoming events a refresh reads of a provider that lists them day by day (today included). */
-const upcomingDays = 3
+const upcomingDaysRead = 3
 
 const itemsOf = <A>(pages: ReadonlyArray<Fetched<Page<A>>>) => pages.flatMap((page) => page.value.results)
 
@@ -51,9 +51,9 @@ export const fetchSnapshot = Effect.fn("SportsCatalogImport.fetchSnapshot")(func
         ? itemsOf(yield* allPages((page) => provider.leagues({ sportId, page })))
         : []
       if (!scope.events) return { leagues, events: [] as ReadonlyArray<Fetched<Page<SportsEvent>>> }
-      // A provider whose upcoming list is a day's is asked for today and the days after it, up to upcomingDays.
+      // A provider whose upcoming list is a day's is asked for today and the days after it, up to upcomingDaysRead.
       const upcomingDays = provider.upcomingByDay
-        ? Array.from({ length: upcomingDays }, (_, i) => utcDay(now + i * 86_400_000))
+        ? Array.from({ length: upcomingDaysRead }, (_, i) => utcDay(now + i * 86_400_000))
         : [undefined]
       const lists = [
         ...(scope.liveOnly ? [] : upcomingDays.map((day) => (page: number) => provider.upcoming({ sportId, page, day }))),

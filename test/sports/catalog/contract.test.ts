@@ -33,6 +33,7 @@ const NoProvider = Layer.succeed(
     configured: true,
     capabilities: [],
     sportIds: undefined,
+    upcomingByDay: false,
     leagues: unused,
     upcoming: unused,
     live: unused,

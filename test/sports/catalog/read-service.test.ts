@@ -59,6 +59,7 @@ const dataProvider = (providerData: { events: ReadonlyArray<SportsEvent> }, gate
         configured: true,
         capabilities: [],
         sportIds: undefined,
+        upcomingByDay: false,
         leagues: (query) =>
           Effect.andThen(gate ? Deferred.await(gate) : Effect.void, () => {
             calls.leagues++
