@@ -136,16 +136,20 @@ export const callbacksLayer = <E, R>(walletRepo: Layer.Layer<WalletRepo, E, R>) 
     Layer.provideMerge(Layer.mergeAll(OutboxRepo.layerSql, PartnerCallbacks.layer, CallbackTargetsLive))
   )
 
-/** The sports provider a live token streams: the one SPORTS_PROVIDER names (`betsapi`, `sandbox`). */
+/** The sports provider a live token streams: the one SPORTS_PROVIDER names (`betsapi`, `apifootball`, `sandbox`). */
 const liveProvider = <A, E, R>(layer: (provider: string) => Layer.Layer<A, E, R>) =>
   Layer.unwrap(Effect.map(Effect.service(SportsConfig), (config) => layer(config.provider)))
 
 /** The provider a test token streams, whatever SPORTS_PROVIDER says. */
 const sandboxProvider = "sandbox"
 
-/** The provider SPORTS_PROVIDER selects: BetsAPI or the sandbox's simulated sports data; its odds reads recorded in the change stream. */
+/**
+ * The provider SPORTS_PROVIDER selects: BetsAPI, API-Football or the sandbox's simulated sports data; its odds reads
+ * recorded in the change stream, its statistics samples (a provider of running totals) kept.
+ */
 const SportsProviderLayer = liveProvider(recordingOdds).pipe(
-  Layer.provide(SportsProviderSelection.layer(SandboxSportsProviderLive))
+  Layer.provide(SportsProviderSelection.layer(SandboxSportsProviderLive)),
+  Layer.provide(StatSamplesRepo.layer)
 )
 
 /** The live change stream: its log, what writes to it, the streams of this instance. */

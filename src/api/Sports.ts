@@ -208,7 +208,11 @@ export class SportsGroup extends HttpApiGroup.make("sports")
   )
   .add(
     HttpApiEndpoint.get("upcoming", "/sports/events/upcoming", {
-      query: { ...listQuery, league_id: Schema.optional(Schema.String.annotate({ examples: ["155"] })) },
+      query: {
+        ...listQuery,
+        day: Schema.optional(DayQuery),
+        league_id: Schema.optional(Schema.String.annotate({ examples: ["155"] }))
+      },
       success: Envelope(
         "SportsUpcomingResponse",
         Schema.Struct({
@@ -225,7 +229,8 @@ export class SportsGroup extends HttpApiGroup.make("sports")
       error: [ValidationFailed, ProviderUnavailable]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Events not started yet, straight from the provider",
-      description: `Kick-off times are ISO 8601, UTC. ${providerPaging}`
+      description: "Kick-off times are ISO 8601, UTC. `day` (UTC) keeps the events of that day; a provider that " +
+        `lists upcoming events by day (API-Football) answers today's without it. ${providerPaging}`
     }))
   )
   .add(

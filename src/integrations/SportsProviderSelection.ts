@@ -2,6 +2,8 @@ import { Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { SportsConfig } from "../sports/SportsConfig.ts"
 import type { ProviderLayer } from "../sports/SportsProvider.ts"
+import type { StatSamplesRepo } from "../sports/StatSamplesRepo.ts"
+import * as ApiFootballProvider from "./apifootball/ApiFootballProvider.ts"
 import * as BetsApiProvider from "./betsapi/BetsApiProvider.ts"
 
 /**
@@ -10,7 +12,8 @@ import * as BetsApiProvider from "./betsapi/BetsApiProvider.ts"
  * counts its answers).
  */
 const providers = {
-  betsapi: BetsApiProvider.layer
+  betsapi: BetsApiProvider.layer,
+  apifootball: ApiFootballProvider.layer
 } satisfies Record<Exclude<SportsConfig["Service"]["provider"], "sandbox">, Layer.Any>
 
 /**
@@ -19,6 +22,6 @@ const providers = {
  */
 export const layer = <E, R>(sandbox: ProviderLayer<E, R>) =>
   Layer.unwrap(
-    Effect.map(Effect.service(SportsConfig), (config): ProviderLayer<E, R> =>
+    Effect.map(Effect.service(SportsConfig), (config): ProviderLayer<E, R | StatSamplesRepo> =>
       config.provider === "sandbox" ? sandbox : providers[config.provider].pipe(Layer.provide(FetchHttpClient.layer)))
   )

@@ -1,6 +1,6 @@
 import { ByteSize, Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 
-export type SportsProviderKind = "sandbox" | "betsapi"
+export type SportsProviderKind = "sandbox" | "betsapi" | "apifootball"
 
 /** Settings of the sports area, from the environment. */
 export class SportsConfig extends Context.Service<SportsConfig, {
@@ -8,6 +8,14 @@ export class SportsConfig extends Context.Service<SportsConfig, {
   readonly betsapi: {
     readonly baseUrl: string
     readonly token: Option.Option<Redacted.Redacted>
+  }
+  readonly apifootball: {
+    readonly baseUrl: string
+    readonly key: Option.Option<Redacted.Redacted>
+    /** The bookmaker whose pre-match odds are answered (API-Football's ids; 8 is Bet365). */
+    readonly bookmakerId: number
+    /** Calls a minute at most, across the fleet: the plan's figure or below, never a burst that risks the key. */
+    readonly callsPerMinute: number
   }
   /** Time-out of each call to the provider. */
   readonly timeout: Duration.Duration
@@ -23,13 +31,30 @@ export class SportsConfig extends Context.Service<SportsConfig, {
   readonly cacheMaxSize: ByteSize.ByteSize
 }>()("partner-api/sports/SportsConfig") {
   static readonly config = Config.all({
-    provider: Config.Literals(["sandbox", "betsapi"], "SPORTS_PROVIDER").pipe(Config.withDefault("sandbox" as const)),
+    provider: Config.Literals(["sandbox", "betsapi", "apifootball"], "SPORTS_PROVIDER").pipe(
+      Config.withDefault("sandbox" as const)
+    ),
     betsapi: Config.all({
       baseUrl: Config.URL("BETSAPI_BASE_URL").pipe(
         Config.map((url) => url.toString().replace(/\/$/, "")),
         Config.withDefault("https://api.b365api.com")
       ),
       token: Config.option(Config.Redacted("BETSAPI_TOKEN"))
+    }),
+    apifootball: Config.all({
+      baseUrl: Config.URL("APIFOOTBALL_BASE_URL").pipe(
+        Config.map((url) => url.toString().replace(/\/$/, "")),
+        Config.withDefault("https://v3.football.api-sports.io")
+      ),
+      key: Config.option(Config.Redacted("APIFOOTBALL_KEY")),
+      bookmakerId: Config.schema(
+        Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1)),
+        "APIFOOTBALL_BOOKMAKER"
+      ).pipe(Config.withDefault(8)),
+      callsPerMinute: Config.schema(
+        Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1)),
+        "APIFOOTBALL_CALLS_PER_MINUTE"
+      ).pipe(Config.withDefault(10))
     }),
     timeout: Config.Duration("SPORTS_PROVIDER_TIMEOUT").pipe(Config.withDefault(Duration.seconds(5))),
     rateLimitPerHour: Config.schema(

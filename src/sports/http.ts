@@ -126,7 +126,11 @@ export const SportsHandlers = HttpApiBuilder.group(
       status: () => respond(() => Effect.service(SportsProvider), providerStatus),
       leagues: ({ query }) => answer(query, (provider) => provider.leagues(listOf(query)), leaguesAnswer),
       upcoming: ({ query }) =>
-        answer(query, (provider) => provider.upcoming({ ...listOf(query), leagueId: query.league_id }), upcomingAnswer),
+        answer(
+          query,
+          (provider) => provider.upcoming({ ...listOf(query), day: query.day, leagueId: query.league_id }),
+          upcomingAnswer
+        ),
       live: ({ query }) => answer(query, (provider) => provider.live(listOf(query)), liveAnswer),
       liveEvent: ({ params, query }) => answer(query, (provider) => provider.event(params.eventId), liveEventAnswer),
       ended: ({ query }) =>

@@ -59,6 +59,7 @@ export const testSportsConfig = (overrides: Partial<SportsConfig["Service"]> = {
   SportsConfig.of({
     provider: "sandbox",
     betsapi: { baseUrl: "http://127.0.0.1:9", token: Option.none() },
+    apifootball: { baseUrl: "http://127.0.0.1:9", key: Option.none(), bookmakerId: 8, callsPerMinute: 300 },
     timeout: Duration.seconds(2),
     rateLimitPerHour: 3600,
     partnerQuotaShare: 1,

@@ -27,30 +27,33 @@ const dateOf = (day: string) => `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.sli
 const today = (now: number) => new Date(now).toISOString().slice(0, 10)
 
 /** The requests of each call; `now` picks the day of a list asked without one (UTC). */
-export const requestOf = (bookmakerId: number, now: () => number) => (call: ProviderCall): ProviderRequest | undefined => {
-  const day = call.day === undefined ? today(now()) : dateOf(call.day)
-  switch (call.endpoint) {
-    case "leagues":
-      return { path: ApiFootball.paths.leagues, params: { current: "true" } }
-    case "upcoming":
-      return { path: ApiFootball.paths.fixtures, params: { date: day, status: upcomingStatuses } }
-    case "live":
-      return { path: ApiFootball.paths.fixtures, params: { live: "all" } }
-    case "ended":
-      return { path: ApiFootball.paths.fixtures, params: { date: day, status: endedStatuses } }
-    case "event":
-    case "lineup":
-    case "statsTrend":
-    case "result":
-      return fixtureId(call.eventId) ? { path: ApiFootball.paths.fixtures, params: { id: call.eventId! } } : undefined
-    case "odds":
-      return fixtureId(call.eventId)
-        ? { path: ApiFootball.paths.odds, params: { fixture: call.eventId!, bookmaker: String(bookmakerId) } }
-        : undefined
-    case "liveOdds":
-      return fixtureId(call.eventId) ? { path: ApiFootball.paths.liveOdds, params: { fixture: call.eventId! } } : undefined
+export const requestOf =
+  (bookmakerId: number, now: () => number) => (call: ProviderCall): ProviderRequest | undefined => {
+    const day = call.day === undefined ? today(now()) : dateOf(call.day)
+    switch (call.endpoint) {
+      case "leagues":
+        return { path: ApiFootball.paths.leagues, params: { current: "true" } }
+      case "upcoming":
+        return { path: ApiFootball.paths.fixtures, params: { date: day, status: upcomingStatuses } }
+      case "live":
+        return { path: ApiFootball.paths.fixtures, params: { live: "all" } }
+      case "ended":
+        return { path: ApiFootball.paths.fixtures, params: { date: day, status: endedStatuses } }
+      case "event":
+      case "lineup":
+      case "statsTrend":
+      case "result":
+        return fixtureId(call.eventId) ? { path: ApiFootball.paths.fixtures, params: { id: call.eventId! } } : undefined
+      case "odds":
+        return fixtureId(call.eventId)
+          ? { path: ApiFootball.paths.odds, params: { fixture: call.eventId!, bookmaker: String(bookmakerId) } }
+          : undefined
+      case "liveOdds":
+        return fixtureId(call.eventId)
+          ? { path: ApiFootball.paths.liveOdds, params: { fixture: call.eventId! } }
+          : undefined
+    }
   }
-}
 
 const seconds = Duration.seconds
 const minutes = Duration.minutes
@@ -104,11 +107,17 @@ const responseOf = <A>(schema: Schema.Codec<A, unknown>, raw: unknown): Content<
   if (envelope._tag === "Failed") {
     const failure = envelope.failures[0]
     return failure.kind === "plan"
-      ? { _tag: "Rejected", code: "plan", message: `The sports provider's plan does not cover this: ${failure.message}` }
+      ? {
+        _tag: "Rejected",
+        code: "plan",
+        message: `The sports provider's plan does not cover this: ${failure.message}`
+      }
       : {
         _tag: "Rejected",
         code: failure.parameter ?? failure.kind,
-        message: `The sports provider refused the parameter ${failure.parameter ?? "(unnamed)"} the gateway sent: ${failure.message}`
+        message: `The sports provider refused the parameter ${
+          failure.parameter ?? "(unnamed)"
+        } the gateway sent: ${failure.message}`
       }
   }
   const decoded = Schema.decodeUnknownOption(schema)(envelope.response)

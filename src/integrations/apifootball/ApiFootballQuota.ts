@@ -117,8 +117,10 @@ export const makeApiFootballQuota = Effect.fnUntraced(function*(options: { reado
 
   /** After each answer: the holds it calls for. */
   const observe = (failures: ReadonlyArray<Failure>, quota: QuotaHeaders) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      Effect.forEach(holdsOf(failures, quota), (kind) => hold(kind, now), { discard: true }))
+    Effect.flatMap(
+      Clock.currentTimeMillis,
+      (now) => Effect.forEach(holdsOf(failures, quota), (kind) => hold(kind, now), { discard: true })
+    )
 
   /** What `/status` (free of quota) says of the day. */
   const observeAccount = (account: Account) =>

@@ -56,7 +56,9 @@ export const fetchSnapshot = Effect.fn("SportsCatalogImport.fetchSnapshot")(func
         ? Array.from({ length: upcomingDaysRead }, (_, i) => utcDay(now + i * 86_400_000))
         : [undefined]
       const lists = [
-        ...(scope.liveOnly ? [] : upcomingDays.map((day) => (page: number) => provider.upcoming({ sportId, page, day }))),
+        ...(scope.liveOnly
+          ? []
+          : upcomingDays.map((day) => (page: number) => provider.upcoming({ sportId, page, day }))),
         (page: number) => provider.live({ sportId, page }),
         (page: number) => provider.ended({ sportId, page, day: utcDay(now) }),
         ...(scope.liveOnly ? [] : [(page: number) => provider.ended({ sportId, page, day: utcDay(now - 86_400_000) })])
