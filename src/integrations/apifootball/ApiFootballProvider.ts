@@ -22,8 +22,9 @@ const noContent = { get: "", parameters: [], errors: [], results: 0, paging: { c
  * API-Football (api-sports v3) over effect's HttpClient. Each call is a GET with the key in `x-apisports-key` and
  * nothing else the host refuses: no trace propagation headers, no body headers. The key is scrubbed from anything
  * shown or logged. Every answer's envelope is read for its failures (most arrive as HTTP 200) and its headers for the
- * quota: the day's and the minute's limits hold the whole fleet (ApiFootballQuota). A dropped connection is tried once
- * more; a time-out is final (a partner is waiting, and the provider may be holding requests past its limit).
+ * quota: the day's and the minute's limits hold the whole fleet (ApiFootballQuota). A dropped connection or a 5xx is
+ * tried once more, after the minute's token is taken again; a time-out is final (a partner is waiting, and the
+ * provider may be holding requests past its limit).
  */
 export const layer = Layer.effect(
   SportsProvider,
@@ -69,6 +70,10 @@ export const layer = Layer.effect(
         case "Status":
           return fail("Unavailable", `The sports provider failed (HTTP ${failure.status}).`, failure.body)
         case "NotJson":
+          // A server error's page (HTML) says the provider failed, not that it speaks another language.
+          return failure.status !== undefined && failure.status >= 500
+            ? fail("Unavailable", `The sports provider failed (HTTP ${failure.status}).`, failure.body)
+            : fail("InvalidResponse", "The sports provider answered with something that is not JSON.", failure.body)
         case "Shape":
           return fail("InvalidResponse", "The sports provider answered with something that is not JSON.", failure.body)
       }
