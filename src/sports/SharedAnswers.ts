@@ -83,7 +83,14 @@ export const makeSharedAnswers = Effect.fnUntraced(function*(options: {
             const found = yield* read(answer)
             if (found !== undefined) return { answer: found, origin: "shared" as Origin }
             const locked = yield* onRedis(redis.send("SET", lockKey, token, "NX", "PX", String(options.lockFor)))
-            if (locked === "OK") return yield* fetchAndShare
+            if (locked === "OK") {
+              // Another instance may have stored the answer and let go of the lock between the read above and the
+              // lock taken here: read again before asking the provider.
+              const stored = yield* read(answer)
+              if (stored === undefined) return yield* fetchAndShare
+              yield* Effect.ignore(onRedis(release(lockKey, token)))
+              return { answer: stored, origin: "shared" as Origin }
+            }
             yield* Effect.sleep("25 millis")
           }
           // Whoever held the lock never answered (it died): ask the provider.
