@@ -93,6 +93,12 @@ export interface OddsMarket {
   readonly quotedAt?: number | undefined
 }
 
+/** An odds value as a provider sends it ("1.833", 1.833, "EVS", "-"): a finite decimal above 1, or nothing. */
+export const oddsValue = (raw: unknown): number | undefined => {
+  const value = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : Number.NaN
+  return Number.isFinite(value) && value > 1 ? value : undefined
+}
+
 export interface Lineup {
   readonly home: ReadonlyArray<string>
   readonly away: ReadonlyArray<string>

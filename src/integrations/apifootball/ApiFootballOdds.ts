@@ -1,13 +1,12 @@
 import { Schema } from "effect"
-import type { Odd, OddsMarket } from "../../domain/Sports.ts"
-import { oddsValue } from "../betsapi/BetsApi.ts"
+import { type Odd, type OddsMarket, oddsValue } from "../../domain/Sports.ts"
 import { Integer, Maybe, Text } from "./ApiFootballFields.ts"
 
 /**
  * API-Football's two odds shapes (../shared/spec/api-football.md §6) and their mapping to the domain's markets:
  * pre-match (`/odds`: per fixture, per bookmaker, per bet) and live (`/odds/live`: per fixture, per bet, no
  * bookmaker level). Bet ids differ between the two catalogues, so a market's key means nothing across them. A price
- * is kept only as a finite decimal above 1 (BetsAPI's rule, `oddsValue`); a market left with none is left out.
+ * is kept only as a finite decimal above 1 (the domain's rule, `oddsValue`); a market left with none is left out.
  */
 
 /** A price as it comes: a decimal text ("1.50"), sometimes a number. */

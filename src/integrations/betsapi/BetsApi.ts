@@ -9,6 +9,7 @@ import type {
   SportsTeam,
   StatsTrend
 } from "../../domain/Sports.ts"
+import { oddsValue } from "../../domain/Sports.ts"
 import type { ResultOutcome } from "../../sports/ProviderProtocol.ts"
 
 /**
@@ -191,11 +192,7 @@ const marketNames: Readonly<Record<string, string>> = {
   "17_3": "Total Goals"
 }
 
-/** An odds value as the upstream sends it ("1.833", 1.833, "EVS", "-"): a finite number above 1, or nothing. */
-export const oddsValue = (raw: unknown): number | undefined => {
-  const value = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : Number.NaN
-  return Number.isFinite(value) && value > 1 ? value : undefined
-}
+export { oddsValue }
 
 /** A handicap line from the home side ("-0.5", "0.0,-0.5"), signed, and its mirror for the away side. */
 const handicapLines = (raw: unknown): { home: string; away: string } | undefined => {
