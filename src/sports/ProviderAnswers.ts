@@ -1,7 +1,6 @@
 import { Clock, Duration, Effect } from "effect"
 import * as ByteBoundedCache from "../platform/ByteBoundedCache.ts"
 import * as Metrics from "../platform/Metrics.ts"
-import { makeRecentMap } from "../platform/RecentMap.ts"
 import type { ProviderRequest, SportsProtocol } from "./ProviderProtocol.ts"
 import { makeSharedAnswers, type Origin as SharedOrigin } from "./SharedAnswers.ts"
 import { SportsConfig } from "./SportsConfig.ts"
@@ -33,8 +32,36 @@ export interface Answered {
 /** How long the last answer to each request is kept to be served while the provider cannot be asked. */
 const staleFor = Duration.toMillis(Duration.hours(24))
 
-/** Last answers kept for that, at most (the newest; most share their payload with the cache's entries). */
-const staleCapacity = 500
+/**
+ * The last answers kept for that, the newest first, within a quarter of SPORTS_PROVIDER_CACHE_MAX_SIZE on top of the
+ * cache (most share their payload with its entries while those live).
+ */
+const makeLastAnswers = (maxBytes: number) => {
+  const kept = new Map<string, { readonly stored: StoredAnswer; readonly bytes: number; readonly until: number }>()
+  let bytes = 0
+  const drop = (key: string) => {
+    const entry = kept.get(key)
+    if (entry === undefined) return
+    kept.delete(key)
+    bytes -= entry.bytes
+  }
+  return {
+    set: (key: string, stored: StoredAnswer) => {
+      drop(key)
+      const size = ByteBoundedCache.encodedBytes(stored.raw)
+      if (size > maxBytes) return
+      kept.set(key, { stored, bytes: size, until: stored.storedAt + staleFor })
+      bytes += size
+      // A Map iterates in insertion order: the oldest answers go first.
+      while (bytes > maxBytes) drop(kept.keys().next().value!)
+    },
+    get: (key: string, now: number) => {
+      const entry = kept.get(key)
+      if (entry === undefined || entry.until <= now) return undefined
+      return entry.stored
+    }
+  }
+}
 
 /** Failures that mean the provider is not to be asked now (a quota), not that it failed: a kept answer serves. */
 const notToBeAsked = (error: SportsProviderError) => error.reason === "RateLimited" || error.reason === "QuotaSpent"
@@ -66,7 +93,7 @@ export const makeProviderAnswers = Effect.fnUntraced(function*(options: {
     storeId: `sports-provider-${options.name}`,
     lockFor: 4 * Duration.toMillis(config.timeout) + 1_000
   })
-  const lastGood = makeRecentMap<string, StoredAnswer>(staleCapacity)
+  const lastGood = makeLastAnswers(Math.floor(Number(config.cacheMaxSize) / 4))
 
   const fetch = Effect.fn("SportsProvider.fetch")(function*(key: string): Effect.fn.Return<
     StoredAnswer,
@@ -90,7 +117,7 @@ export const makeProviderAnswers = Effect.fnUntraced(function*(options: {
       timeToLive: Duration.millis(Math.max(0, answer.ttlMillis - (now - answer.storedAt))),
       reads: new Map()
     }
-    lastGood.set(key, stored, answer.storedAt + staleFor)
+    lastGood.set(key, stored)
     return stored
   })
 
