@@ -15,9 +15,11 @@ CREATE TABLE sports_catalog_world (
 -- in commit order, so the highest is the newest. The sandbox's test world (the catalog test tokens read, in each
 -- instance's memory) writes to the same log on every deployment, so a row of another provider wins over a newer
 -- `sandbox` one: only a deployment that streams nothing but the sandbox holds the sandbox's world. An empty log
--- says nothing: `unknown`, which the first publish replaces (its provider's world is imported whole).
+-- says nothing: `unknown`, which the first publish replaces (its provider's world is imported whole). The database
+-- setting `partner_api.sports_provider`, when an operator set it before upgrading (docs/operators.md), wins over both.
 INSERT INTO sports_catalog_world (provider)
 VALUES (COALESCE(
+  nullif(current_setting('partner_api.sports_provider', true), ''),
   (SELECT provider FROM sports_changes WHERE provider <> 'sandbox' ORDER BY position DESC LIMIT 1),
   (SELECT provider FROM sports_changes ORDER BY position DESC LIMIT 1),
   'unknown'

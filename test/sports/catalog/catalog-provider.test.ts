@@ -92,17 +92,17 @@ const onDatabase = (url: string) => Effect.provide(PgClient.layer({ url: Redacte
 /** The settings the loader gives the migrations of a deployment whose DEFAULT_CURRENCY is BRL (the default). */
 const brlSettings = { "partner_api.default_currency": "BRL", "partner_api.default_currency_exponent": "2" }
 
-/** The migrations up to `last`, as a database of an earlier release had them applied. */
-const migrateUpTo = (last: number) =>
+/** The migrations up to `last`, as a database of an earlier release had them applied, with `settings` of its own. */
+const migrateUpTo = (last: number, settings: Readonly<Record<string, string>> = {}) =>
   PgMigrator.run({
     loader: Effect.map(
-      Database.sqlFileLoader(Database.migrationsDirectory, brlSettings),
+      Database.sqlFileLoader(Database.migrationsDirectory, { ...brlSettings, ...settings }),
       (all) => all.filter(([id]) => id <= last)
     )
   }).pipe(Effect.provide(NodeServices.layer))
 
 /** A catalog as 0036 kept it (one league, two teams, one ended event and their membership), and changes by `logged`. */
-const catalogBefore0037 = (logged: ReadonlyArray<string>) =>
+const catalogBefore0037 = (logged: ReadonlyArray<string>, settings: Readonly<Record<string, string>> = {}) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* migrateUpTo(36)
@@ -119,7 +119,7 @@ const catalogBefore0037 = (logged: ReadonlyArray<string>) =>
       yield* sql`INSERT INTO sports_changes (provider, kind, event_id, sport_id, league_id, data)
                  VALUES (${provider}, 'event', '8001', 1, '900', '{}')`
     }
-    yield* Database.migrate
+    yield* migrateUpTo(Number.MAX_SAFE_INTEGER, settings)
     const providers = yield* sql<{ provider: string }>`
       SELECT provider FROM sports_leagues UNION SELECT provider FROM sports_teams
       UNION SELECT provider FROM sports_team_leagues UNION SELECT provider FROM sports_events`
@@ -127,8 +127,8 @@ const catalogBefore0037 = (logged: ReadonlyArray<string>) =>
     return { rows: providers.map((row) => row.provider), world: world.provider }
   })
 
-const before0037 = (logged: ReadonlyArray<string>) =>
-  Effect.flatMap(scopedDatabase({ empty: true }), (url) => catalogBefore0037(logged).pipe(onDatabase(url)))
+const before0037 = (logged: ReadonlyArray<string>, settings: Readonly<Record<string, string>> = {}) =>
+  Effect.flatMap(scopedDatabase({ empty: true }), (url) => catalogBefore0037(logged, settings).pipe(onDatabase(url)))
 
 it.effect("rows written before 0037 are the provider's whose change the log holds last; a publish of it keeps them", () =>
   Effect.gen(function*() {
@@ -157,4 +157,11 @@ it.effect("the sandbox's test world, newer in the log, does not claim another pr
     assert.deepStrictEqual(yield* before0037(["betsapi", "sandbox"]), { rows: ["betsapi"], world: "betsapi" })
     assert.deepStrictEqual(yield* before0037(["sandbox", "sandbox"]), { rows: ["sandbox"], world: "sandbox" })
     assert.deepStrictEqual(yield* before0037([]), { rows: ["unknown"], world: "unknown" })
+  }))
+
+it.effect("the operator's partner_api.sports_provider, set before upgrading, wins over the log", () =>
+  Effect.gen(function*() {
+    const named = { "partner_api.sports_provider": "betsapi" }
+    assert.deepStrictEqual(yield* before0037(["sandbox"], named), { rows: ["betsapi"], world: "betsapi" })
+    assert.deepStrictEqual(yield* before0037([], named), { rows: ["betsapi"], world: "betsapi" })
   }))
