@@ -19,9 +19,17 @@ const field = (value: unknown) =>
     : `"${(value instanceof Date ? value.toISOString() : String(value)).replaceAll("\"", "\"\"")}"`
 
 const tables = [
-  { table: "sports_leagues", columns: ["id", "sport_id", "country_code", "name"], where: "id NOT LIKE 'bl%'" },
-  { table: "sports_teams", columns: ["id", "sport_id", "country_code", "name"], where: "id NOT LIKE 'bt%'" },
-  { table: "sports_team_leagues", columns: ["team_id", "league_id"], where: "team_id NOT LIKE 'bt%'" },
+  {
+    table: "sports_leagues",
+    columns: ["id", "sport_id", "country_code", "name", "provider"],
+    where: "id NOT LIKE 'bl%'"
+  },
+  {
+    table: "sports_teams",
+    columns: ["id", "sport_id", "country_code", "name", "provider"],
+    where: "id NOT LIKE 'bt%'"
+  },
+  { table: "sports_team_leagues", columns: ["team_id", "league_id", "provider"], where: "team_id NOT LIKE 'bt%'" },
   {
     table: "sports_events",
     columns: [
@@ -38,7 +46,8 @@ const tables = [
       "status",
       "score",
       "minute",
-      "has_odds"
+      "has_odds",
+      "provider"
     ],
     where: "id NOT LIKE 'be%'"
   }

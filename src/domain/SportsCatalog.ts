@@ -130,6 +130,11 @@ export interface RefreshScope {
 
 /** Everything the provider listed for a scope, fetched before anything is written. */
 export interface Snapshot {
+  /**
+   * The provider whose world it is (its `name`: `betsapi`, `sandbox`): its ids are that provider's, so the catalog
+   * publishing it holds its rows and no other provider's.
+   */
+  readonly provider: string
   readonly scope: RefreshScope
   readonly leagues: ReadonlyArray<SportsLeague>
   readonly events: ReadonlyArray<SportsEvent>

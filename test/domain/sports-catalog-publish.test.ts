@@ -27,6 +27,7 @@ const scope = { sportIds: [1, 987654], leagues: true, events: true, liveOnly: fa
 describe("a snapshot's records", () => {
   it("leagues listed and those only events mention; countries in lower case; sports only when something of them is listed", () => {
     const records = snapshotRecords({
+      provider: "betsapi",
       scope,
       leagues: [listed],
       events: [event("1", unlisted, { id: "br", name: "Brazil", countryCode: "BR" })]
@@ -39,6 +40,7 @@ describe("a snapshot's records", () => {
   it("a team takes its own country, else its league's; plays in every league it is seen in, once", () => {
     const home = { id: "h", name: "Home", countryCode: null }
     const records = snapshotRecords({
+      provider: "betsapi",
       scope,
       leagues: [],
       events: [event("1", listed, home), event("2", listed, home), event("3", unlisted, { ...home, countryCode: "ES" })]
@@ -56,6 +58,7 @@ describe("a snapshot's records", () => {
   it("an event carries the names its league and team records carry", () => {
     const renamed = { ...listed, name: "Premier Division (new)" }
     const records = snapshotRecords({
+      provider: "betsapi",
       scope,
       leagues: [renamed],
       events: [

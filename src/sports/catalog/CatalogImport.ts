@@ -82,6 +82,7 @@ export const fetchSnapshot = Effect.fn("SportsCatalogImport.fetchSnapshot")(func
     }
   }
   return {
+    provider: provider.name,
     scope,
     leagues: perSport.flatMap(({ leagues }) => leagues),
     events: [...events.values()],

@@ -69,6 +69,7 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
   /** Events in play (and just ended): score, minute, status. */
   readonly refreshLive: Effect.Effect<RefreshOutcome, SportsProviderError>
   readonly overview: Effect.Effect<SportsCatalogOverview>
+  /** No event of the active provider: never filled, or filled by the provider a switch left (sql/0037). */
   readonly isEmpty: Effect.Effect<boolean>
   sports(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<SportRecord>>
   countries(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<CountryRecord>>
@@ -238,7 +239,7 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
           Effect.withSpan("SportsCatalog.refreshLive")
         ),
         overview: overview("overview").pipe(Effect.withSpan("SportsCatalog.overview")),
-        isEmpty: repo.isEmpty,
+        isEmpty: repo.isEmptyFor(provider.name),
         sports: Effect.fn("SportsCatalog.sports")(list(sportList)),
         countries: Effect.fn("SportsCatalog.countries")(list(countryList)),
         leagues: Effect.fn("SportsCatalog.leagues")(function*(filters: SportsCatalogFilters, page: PageRequest) {

@@ -24,6 +24,32 @@ const recordRow = (row: RecordRow) => ({
 })
 
 /**
+ * Removes the world of the provider the catalog held (`from`; null: none recorded) and records that it now holds
+ * `to`'s, in the publish's transaction: the old world leaves whole as the new one arrives whole, and a publish that
+ * fails leaves the old world as it was. Since only one provider's rows exist at each commit, the catalog's reads need
+ * no provider filter. Each table goes in one statement (the rows of the old world are all its rows); readers see the
+ * old world until the commit. Returns how many rows left.
+ */
+const removeWorld = Effect.fnUntraced(function*(from: string | null, to: string) {
+  const sql = yield* SqlClient.SqlClient
+  let removed = 0
+  for (const table of ["sports_team_leagues", "sports_events", "sports_teams", "sports_leagues"]) {
+    const [gone] = yield* sql<{ readonly n: number }>`
+      WITH gone AS (DELETE FROM ${sql(table)} WHERE provider <> ${to} RETURNING 1) SELECT count(*)::int AS n FROM gone
+    `
+    removed += gone?.n ?? 0
+  }
+  yield* sql`
+    INSERT INTO sports_catalog_world (provider) VALUES (${to})
+    ON CONFLICT (singleton) DO UPDATE SET provider = EXCLUDED.provider
+  `
+  yield* Effect.logInfo("A publish by another provider replaces the sports catalog's world (in its transaction)").pipe(
+    Effect.annotateLogs({ from: from ?? "none", to, rows_removed: removed })
+  )
+  return removed
+})
+
+/**
  * Publishes a snapshot's records (domain/SportsCatalogPublish), to be run
  * in one transaction (SportsCatalogRepo.layerSql does), in bulk: nothing of it is
  * seen until all of it is written, a failure leaves the previous catalog as
@@ -33,13 +59,18 @@ const recordRow = (row: RecordRow) => ({
  */
 export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
   const sql = yield* SqlClient.SqlClient
-  const { scope } = snapshot
+  const { provider, scope } = snapshot
   yield* sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:sports-catalog'))`
 
   const records = snapshotRecords(snapshot)
   let changed = 0
   let deactivated = 0
   const count = (rows: ReadonlyArray<unknown>) => rows.length
+
+  // Whose world the catalog holds: one row, read under the lock (a publish by another provider may just have
+  // committed), so a publish by the same provider as the last costs one glance, never a scan.
+  const [world] = yield* sql<{ readonly provider: string }>`SELECT provider FROM sports_catalog_world`
+  const removed = world?.provider === provider ? 0 : yield* removeWorld(world?.provider ?? null, provider)
 
   changed += count(
     yield* sql`
@@ -64,8 +95,8 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
 
   changed += count(
     yield* sql`
-      INSERT INTO sports_leagues (id, sport_id, country_code, name)
-      SELECT l.id, l.sport_id, l.country_code, l.name
+      INSERT INTO sports_leagues (id, sport_id, country_code, name, provider)
+      SELECT l.id, l.sport_id, l.country_code, l.name, ${provider}
       FROM json_to_recordset(${JSON.stringify(records.leagues.map(recordRow))}::json)
         AS l(id text, sport_id integer, country_code text, name text)
       LEFT JOIN sports_leagues kept ON kept.id = l.id
@@ -96,8 +127,8 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
     for (const chunk of chunks(records.teams.map(recordRow))) {
       changed += count(
         yield* sql`
-          INSERT INTO sports_teams (id, sport_id, country_code, name)
-          SELECT t.id, t.sport_id, t.country_code, t.name
+          INSERT INTO sports_teams (id, sport_id, country_code, name, provider)
+          SELECT t.id, t.sport_id, t.country_code, t.name, ${provider}
           FROM json_to_recordset(${JSON.stringify(chunk)}::json)
             AS t(id text, sport_id integer, country_code text, name text)
           LEFT JOIN sports_teams kept ON kept.id = t.id
@@ -114,8 +145,8 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
     }
     for (const chunk of chunks(records.memberships.map((m) => ({ team_id: m.teamId, league_id: m.leagueId })))) {
       yield* sql`
-        INSERT INTO sports_team_leagues (team_id, league_id)
-        SELECT m.team_id, m.league_id FROM json_to_recordset(${
+        INSERT INTO sports_team_leagues (team_id, league_id, provider)
+        SELECT m.team_id, m.league_id, ${provider} FROM json_to_recordset(${
         JSON.stringify(chunk)
       }::json) AS m(team_id text, league_id text)
         ON CONFLICT DO NOTHING
@@ -141,9 +172,9 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
       changed += count(
         yield* sql`
           INSERT INTO sports_events (id, sport_id, country_code, league_id, league_name, home_team_id, home_name,
-                                     away_team_id, away_name, starts_at, status, score, minute, has_odds)
+                                     away_team_id, away_name, starts_at, status, score, minute, has_odds, provider)
           SELECT e.id, e.sport_id, e.country_code, e.league_id, e.league_name, e.home_team_id, e.home_name,
-                 e.away_team_id, e.away_name, e.starts_at, e.status, e.score, e.minute, e.has_odds
+                 e.away_team_id, e.away_name, e.starts_at, e.status, e.score, e.minute, e.has_odds, ${provider}
           FROM json_to_recordset(${JSON.stringify(rows)}::json) AS e(
             id text, sport_id integer, country_code text, league_id text, league_name text, home_team_id text,
             home_name text, away_team_id text, away_name text, starts_at timestamptz, status text, score text,
@@ -214,7 +245,7 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
   `
 
   // Delivered at commit: every instance forgets its cached reads once the new catalog is visible.
-  if (changed + deactivated > 0) yield* ChangeFeed.announce(sportsCatalogChangedChannel)
+  if (changed + deactivated + removed > 0) yield* ChangeFeed.announce(sportsCatalogChangedChannel)
 
   return publishReportOf(records, { changed, deactivated })
 })

@@ -260,9 +260,17 @@ const makeSql = Effect.gen(function*() {
     leagues: Effect.fn("SportsCatalogRepo.leagues")(leagues),
     teams: Effect.fn("SportsCatalogRepo.teams")(teams),
     overview: Effect.withSpan(overview, "SportsCatalogRepo.overview"),
-    isEmpty: emptyRows(sql`SELECT NOT EXISTS (SELECT 1 FROM sports_events) AS empty`).pipe(
-      Effect.map((rows) => rows[0].empty),
-      Effect.withSpan("SportsCatalogRepo.isEmpty")
+    isEmptyFor: Effect.fn("SportsCatalogRepo.isEmptyFor")((provider: string) =>
+      // Another provider's world holds none of this one's events, whatever its size: the world's one row says so
+      // before any event is looked at (the CASE reads the events only when the world is this provider's).
+      Effect.map(
+        emptyRows(sql`
+          SELECT CASE WHEN (SELECT provider FROM sports_catalog_world) = ${provider}
+                      THEN NOT EXISTS (SELECT 1 FROM sports_events WHERE provider = ${provider})
+                      ELSE true END AS empty
+        `),
+        (rows) => rows[0].empty
+      )
     ),
     publish: Effect.fn("SportsCatalogRepo.publish")((snapshot) =>
       // What changed for the live stream is written in the same transaction, after the catalog's own writes.
@@ -278,7 +286,8 @@ const makeSql = Effect.gen(function*() {
 
 /**
  * The local sports catalog's tables (sports_sports, sports_countries,
- * sports_leagues, sports_teams, sports_team_leagues, sports_events): the
+ * sports_leagues, sports_teams, sports_team_leagues, sports_events, and
+ * sports_catalog_world, whose provider's rows they hold): the
  * only code that reads or writes them. Queries come already read by the
  * rules (SportsCatalogQuery); answers are decoded domain values. Database
  * failures are defects here: callers cannot act on them.
@@ -305,13 +314,18 @@ export class SportsCatalogRepo extends Context.Service<SportsCatalogRepo, {
   leagues(query: ListQuery, page: PageRequest): Effect.Effect<Page<NamedRecord>>
   teams(query: ListQuery, page: PageRequest): Effect.Effect<Page<NamedRecord>>
   readonly overview: Effect.Effect<SportsCatalogOverview>
-  /** No event at all: the catalog was never filled. */
-  readonly isEmpty: Effect.Effect<boolean>
+  /**
+   * No event of `provider` (its `name`): the catalog was never filled, or holds another provider's world (the
+   * deployment switched providers), which its first publish replaces.
+   */
+  isEmptyFor(provider: string): Effect.Effect<boolean>
   /**
    * Publishes a snapshot, all or nothing, taking turns with every other publish (any instance).
    * Unchanged rows are not rewritten; what the scope covered but the snapshot no longer lists goes
-   * inactive. A change is announced on sportsCatalogChangedChannel once it is visible, and sent to the live
-   * change stream (CatalogChanges) in the same transaction.
+   * inactive. Every row carries the snapshot's provider; when the catalog held another provider's world, that
+   * world leaves in the same transaction (the catalog holds one provider's rows at each commit). A change is
+   * announced on sportsCatalogChangedChannel once it is visible, and sent to the live change stream
+   * (CatalogChanges) in the same transaction.
    */
   publish(snapshot: Snapshot): Effect.Effect<PublishReport>
   /** Runs `run` after each change published (by any instance), for as long as the scope lives. */

@@ -21,10 +21,11 @@ const named = (search: string | null, name: string) => search === null || name.t
 
 /**
  * SportsCatalogRepo in memory, for tests of the read service without a
- * database: the same reads over plain records, and a publish that upserts,
- * counts what changed and deactivates what the scope covered but the
- * snapshot no longer lists. Change listeners run after each changing publish; `layerMemoryNoDeps` sends
- * every publish to the CatalogChanges the caller provides (a change stream), `layerMemory` to nobody.
+ * database: the same reads over plain records, and a publish that replaces
+ * another provider's world, upserts, counts what changed and deactivates
+ * what the scope covered but the snapshot no longer lists. Change listeners run after each changing publish;
+ * `layerMemoryNoDeps` sends every publish to the CatalogChanges the caller provides (a change stream),
+ * `layerMemory` to nobody.
  */
 export const layerMemoryNoDeps = Layer.effect(
   SportsCatalogRepo,
@@ -36,6 +37,8 @@ export const layerMemoryNoDeps = Layer.effect(
     const teamLeagues = new Set<string>()
     const events = new Map<string, StoredEvent>()
     const listeners = new Set<Effect.Effect<void>>()
+    /** Whose world the records are (sports_catalog_world): none until the first publish. */
+    let world: string | null = null
 
     const matches = (query: EventQuery) => (event: StoredEvent) =>
       event.active && event.status === query.source &&
@@ -87,10 +90,18 @@ export const layerMemoryNoDeps = Layer.effect(
 
     const publish = Effect.fn("SportsCatalogRepoMemory.publish")(function*(snapshot: Snapshot) {
       const now = new Date(yield* Clock.currentTimeMillis)
-      const { scope } = snapshot
+      const { provider, scope } = snapshot
       let changed = 0
       let deactivated = 0
       const records = snapshotRecords(snapshot)
+      // Another provider's world leaves whole before this one's is written (nothing here fails midway), so the
+      // reads, as the SQL's, need no provider filter.
+      let removed = 0
+      if (world !== provider) {
+        removed = leagues.size + teams.size + teamLeagues.size + events.size
+        for (const table of [leagues, teams, teamLeagues, events]) table.clear()
+        world = provider
+      }
       for (const sport of records.sports) {
         changed += upsert(sports, sport.id, { ...sport, active: sports.get(sport.id)?.active ?? true })
       }
@@ -144,7 +155,9 @@ export const layerMemoryNoDeps = Layer.effect(
           active: leaguesWhere((l) => l.active && l.countryCode === country.code)
         })
       }
-      if (changed + deactivated > 0) yield* Effect.forEach(listeners, (listener) => listener, { discard: true })
+      if (changed + deactivated + removed > 0) {
+        yield* Effect.forEach(listeners, (listener) => listener, { discard: true })
+      }
       yield* changes.published(snapshot)
       return publishReportOf(records, { changed, deactivated })
     })
@@ -220,7 +233,7 @@ export const layerMemoryNoDeps = Layer.effect(
           events: active(events.values())
         }
       }),
-      isEmpty: Effect.sync(() => events.size === 0),
+      isEmptyFor: (provider) => Effect.sync(() => world !== provider || events.size === 0),
       publish,
       onChange: (run) =>
         Effect.acquireRelease(Effect.sync(() => listeners.add(run)), () => Effect.sync(() => listeners.delete(run)))

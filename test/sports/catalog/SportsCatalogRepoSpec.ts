@@ -40,13 +40,34 @@ const chelseaArsenal = event("9002", premier, ["Chelsea", "Arsenal"], "2030-01-0
 const santosFlamengo = event("9003", norte, ["Santos", "Flamengo"], "2029-12-31T20:00:00.000Z", { live: true })
 const lakersBulls = event("9004", pro, ["Lakers", "Bulls"], "2030-01-02T01:00:00.000Z")
 
+/** The provider whose world the shared catalog holds, and another one, whose ids are another id space. */
+export const providerA = "betsapi"
+export const providerB = "api-football"
+
+const answeredAt = (events: ReadonlyArray<SportsEvent>) =>
+  new Map(events.map((each) => [each.id, Date.parse("2029-12-31T00:00:00.000Z")]))
 const snapshotOf = (events: ReadonlyArray<SportsEvent>): Snapshot => ({
+  provider: providerA,
   scope: { sportIds: [1, 18], leagues: true, events: true, liveOnly: false },
   leagues: [premier, norte, pro],
   events,
-  answeredAt: new Map(events.map((each) => [each.id, Date.parse("2029-12-31T00:00:00.000Z")]))
+  answeredAt: answeredAt(events)
 })
-const everything = snapshotOf([arsenalBrighton, chelseaArsenal, santosFlamengo, lakersBulls])
+export const everything = snapshotOf([arsenalBrighton, chelseaArsenal, santosFlamengo, lakersBulls])
+export const overviewOfEverything = { sports: 2, countries: 3, leagues: 3, teams: 7, events: 4 }
+
+/** B's world: event 9001 is another match there (B's fixture 9001 is not A's event 9001), in a league of its own. */
+const copa: SportsLeague = { id: "77", name: "Copa Sur", sportId: 1, countryCode: "ar" }
+const bocaRiver = event("9001", copa, ["Boca", "River"], "2030-01-03T18:00:00.000Z")
+export const worldOfB = (events: ReadonlyArray<SportsEvent> = [bocaRiver]): Snapshot => ({
+  provider: providerB,
+  scope: { sportIds: [1], leagues: true, events: true, liveOnly: false },
+  leagues: [copa],
+  events,
+  answeredAt: answeredAt(events)
+})
+/** B's world with an event the catalog refuses (a status its check does not know), written after its other rows. */
+export const brokenWorldOfB = worldOfB([bocaRiver, { ...bocaRiver, id: "9010", status: "abandoned" as never }])
 
 const narrowing = { sportIds: null, countryCodes: null, leagueId: null, teamId: null, search: null }
 const eventQuery = (query: Partial<EventQuery> = {}): EventQuery => ({
@@ -83,8 +104,8 @@ export const sportsCatalogRepoSpec = (it: Vitest.MethodsNonLive<SportsCatalogRep
         changed: 0,
         deactivated: 0
       })
-      assert.isFalse(yield* repo.isEmpty)
-      assert.deepStrictEqual(yield* repo.overview, { sports: 2, countries: 3, leagues: 3, teams: 7, events: 4 })
+      assert.isFalse(yield* repo.isEmptyFor(providerA))
+      assert.deepStrictEqual(yield* repo.overview, overviewOfEverything)
     }))
 
   it.effect("the feed: an open event's fields, by source, in kick-off order either way, paged", () =>
@@ -203,5 +224,48 @@ export const sportsCatalogRepoSpec = (it: Vitest.MethodsNonLive<SportsCatalogRep
       const back = yield* repo.publish(everything)
       assert.isTrue(back.changed >= 1, JSON.stringify(back))
       assert.deepStrictEqual(yield* feed({}), ["9001", "9002", "9004"])
+    }))
+  it.effect("empty for a provider: no event of it, whatever another provider's world holds", () =>
+    Effect.gen(function*() {
+      const repo = yield* SportsCatalogRepo
+      yield* published
+      assert.isFalse(yield* repo.isEmptyFor(providerA))
+      assert.isTrue(yield* repo.isEmptyFor(providerB), "the start-up fill runs at once after a switch")
+      assert.isTrue(yield* repo.isEmptyFor("sandbox"))
+    }))
+
+  it.effect("a publish by another provider replaces the world whole: leagues, teams, events, memberships, totals", () =>
+    Effect.gen(function*() {
+      const repo = yield* SportsCatalogRepo
+      yield* published
+      const names = <A extends { readonly name: string }>(page: { readonly results: ReadonlyArray<A> }) =>
+        page.results.map((record) => record.name)
+      const report = yield* repo.publish(worldOfB())
+      assert.deepInclude(report, { leagues: 1, teams: 2, events: 1 })
+      assert.deepStrictEqual(yield* repo.overview, { sports: 1, countries: 1, leagues: 1, teams: 2, events: 1 })
+      // Every record, inactive ones included: nothing of A's world is left, not even marked inactive.
+      assert.deepStrictEqual(names(yield* repo.leagues(listQuery(), all)), ["Copa Sur"])
+      assert.deepStrictEqual(names(yield* repo.teams(listQuery(), all)), ["Boca", "River"])
+      assert.deepStrictEqual(yield* feed({}), ["9001"])
+      assert.deepStrictEqual(yield* feed({ source: "live" }), [])
+      const [fixture] = yield* repo.feedPage(eventQuery(), byTime, all)
+      assert.deepInclude(fixture, { leagueName: "Copa Sur", homeName: "Boca", awayName: "River" }, "B's 9001")
+      assert.deepStrictEqual(names(yield* repo.teams(listQuery({ leagueId: "900" }), all)), [], "A's memberships")
+      assert.deepStrictEqual(names(yield* repo.leagues(listQuery({ teamId: "900-Arsenal" }), all)), [])
+      assert.deepStrictEqual(names(yield* repo.leagues(listQuery({ teamId: "77-Boca" }), all)), ["Copa Sur"])
+      assert.isTrue(yield* repo.isEmptyFor(providerA))
+      assert.isFalse(yield* repo.isEmptyFor(providerB))
+
+      // Switching back imports A's world again, whole, and B's leaves.
+      yield* published
+      assert.deepStrictEqual(yield* repo.overview, overviewOfEverything)
+      assert.deepStrictEqual(names(yield* repo.leagues(listQuery(), all)), [
+        "Liga Norte",
+        "Premier Division",
+        "Pro League"
+      ])
+      assert.deepStrictEqual(yield* feed({}), ["9001", "9002", "9004"])
+      assert.deepStrictEqual(names(yield* repo.teams(listQuery({ leagueId: "77" }), all)), [])
+      assert.isTrue(yield* repo.isEmptyFor(providerB))
     }))
 }

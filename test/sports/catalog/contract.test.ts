@@ -104,8 +104,9 @@ const refusal = <A, E, R>(call: Effect.Effect<A, E, R>) =>
 
 const seeded = Effect.gen(function*() {
   const repo = yield* SportsCatalogRepo
-  if (yield* repo.isEmpty) {
+  if (yield* repo.isEmptyFor("memory")) {
     yield* repo.publish({
+      provider: "memory",
       scope: { sportIds: [1], leagues: true, events: true, liveOnly: false },
       leagues: [premier],
       events

@@ -2,6 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { makeWorkerUtils } from "graphile-worker"
 import { Client } from "pg"
+import { SqlClient } from "effect/sql"
 import { CatalogSchedule } from "../../../src/sports/catalog/CatalogSchedule.ts"
 import { CatalogApp, type ProviderData } from "../../support/CatalogApp.ts"
 import { catalogProvider, providerEvents } from "../../support/CatalogScripts.ts"
@@ -58,6 +59,38 @@ layer(
       assert.isAbove(fake.calls.filter((call) => call.path === "/v3/events/inplay").length, 1)
     }))
 })
+
+/** The catalog as a deployment on another provider left it: that provider's event 70000 is another match. */
+const anotherWorld = Layer.effectDiscard(Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`UPDATE sports_catalog_world SET provider = 'api-football'`
+  yield* sql`INSERT INTO sports_leagues (id, sport_id, country_code, name, provider)
+             VALUES ('77', 1, 'ar', 'Copa Sur', 'api-football')`
+  yield* sql`
+    INSERT INTO sports_events (id, sport_id, country_code, league_id, league_name, home_team_id, home_name,
+                               away_team_id, away_name, starts_at, status, provider)
+    VALUES ('70000', 1, 'ar', '77', 'Copa Sur', '1', 'Boca', '2', 'River', '2030-01-03T18:00:00Z', 'prematch',
+            'api-football')`
+}))
+
+layer(CatalogSchedule.pipe(Layer.provideMerge(anotherWorld), Layer.provideMerge(CatalogApp())), live)(
+  "the scheduled refresh after a switch of provider",
+  (it) => {
+    it.effect("fills at start-up: the catalog held none of this provider's events, and the other's leave", () =>
+      Effect.gen(function*() {
+        const { token } = yield* givenPartner()
+        const client = yield* partnerClient(token)
+        const overview = yield* client.catalog.overview()
+        assert.strictEqual(overview.data.events_total, 129)
+        assert.strictEqual(overview.data.leagues_total, 4)
+        const sql = yield* SqlClient.SqlClient
+        assert.deepStrictEqual(yield* sql`SELECT DISTINCT provider FROM sports_events`, [{ provider: "betsapi" }])
+        assert.deepStrictEqual(yield* sql`SELECT league_id FROM sports_events WHERE id = '70000'`, [{
+          league_id: "900"
+        }])
+      }))
+  }
+)
 
 const stoppingProviderData: ProviderData = { events: providerEvents() }
 const fullRefreshKey = "sports-catalog:full@600000ms"
