@@ -53,7 +53,10 @@ const makeLastAnswers = (maxBytes: number) => {
       kept.set(key, { stored, bytes: size, until: stored.storedAt + staleFor })
       bytes += size
       // A Map iterates in insertion order: the oldest answers go first.
-      while (bytes > maxBytes) drop(kept.keys().next().value!)
+      for (const oldest of kept.keys()) {
+        if (bytes <= maxBytes) break
+        drop(oldest)
+      }
     },
     get: (key: string, now: number) => {
       const entry = kept.get(key)
