@@ -4,6 +4,7 @@ import { withoutSecrets } from "../../platform/Secrets.ts"
 import { attemptFailure, jsonBody, timeEachAttempt, type UpstreamFailure } from "../../platform/UpstreamHttp.ts"
 import { SportsConfig } from "../../sports/SportsConfig.ts"
 import { makeSportsProvider, providerQuota, SportsProvider, SportsProviderError } from "../../sports/SportsProvider.ts"
+import { providerErrorOf } from "../../sports/SportsProviderError.ts"
 import { StatSamplesRepo } from "../../sports/StatSamplesRepo.ts"
 import * as ApiFootball from "./ApiFootball.ts"
 import { protocol } from "./ApiFootballAnswers.ts"
@@ -59,25 +60,7 @@ export const layer = Layer.effect(
         ...(providerResponse === undefined ? {} : { providerResponse: scrub(providerResponse) })
       })
 
-    const providerError = (failure: UpstreamFailure): SportsProviderError => {
-      switch (failure.kind) {
-        case "Unreachable":
-          return fail("Unavailable", "The sports provider could not be reached.")
-        case "Unreadable":
-          return fail("Unavailable", "The sports provider's answer could not be read.")
-        case "TimedOut":
-          return fail("Timeout", "The sports provider did not answer in time.")
-        case "Status":
-          return fail("Unavailable", `The sports provider failed (HTTP ${failure.status}).`, failure.body)
-        case "NotJson":
-          // A server error's page (HTML) says the provider failed, not that it speaks another language.
-          return failure.status !== undefined && failure.status >= 500
-            ? fail("Unavailable", `The sports provider failed (HTTP ${failure.status}).`, failure.body)
-            : fail("InvalidResponse", "The sports provider answered with something that is not JSON.", failure.body)
-        case "Shape":
-          return fail("InvalidResponse", "The sports provider answered with something that is not JSON.", failure.body)
-      }
-    }
+    const providerError = providerErrorOf(fail)
 
     const headersOf = (response: HttpClientResponse.HttpClientResponse) =>
       ApiFootball.quotaOf(response.headers as Readonly<Record<string, string | undefined>>)

@@ -4,6 +4,7 @@ import { withoutSecrets } from "../../platform/Secrets.ts"
 import { attemptFailure, jsonBody, timeEachAttempt, type UpstreamFailure } from "../../platform/UpstreamHttp.ts"
 import { SportsConfig } from "../../sports/SportsConfig.ts"
 import { makeSportsProvider, providerQuota, SportsProvider, SportsProviderError } from "../../sports/SportsProvider.ts"
+import { providerErrorOf } from "../../sports/SportsProviderError.ts"
 import { protocol } from "./BetsApiAnswers.ts"
 
 /**
@@ -45,21 +46,7 @@ export const layer = Layer.effect(
         ...(providerResponse === undefined ? {} : { providerResponse: scrub(providerResponse) })
       })
 
-    const providerError = (failure: UpstreamFailure): SportsProviderError => {
-      switch (failure.kind) {
-        case "Unreachable":
-          return fail("Unavailable", "The sports provider could not be reached.")
-        case "Unreadable":
-          return fail("Unavailable", "The sports provider's answer could not be read.")
-        case "TimedOut":
-          return fail("Timeout", "The sports provider did not answer in time.")
-        case "Status":
-          return fail("Unavailable", `The sports provider failed (HTTP ${failure.status}).`, failure.body)
-        case "NotJson":
-        case "Shape":
-          return fail("InvalidResponse", "The sports provider answered with something that is not JSON.", failure.body)
-      }
-    }
+    const providerError = providerErrorOf(fail)
 
     const call = (path: string, params: Readonly<Record<string, string>>) =>
       configured
