@@ -291,8 +291,9 @@ layer(BetsApiApp(), live)("BetsAPI provider", (it) => {
       const fake = yield* FakeUpstream
       const { client } = yield* givenClient
       fake.reset()
-      // A slow provider, so all 100 arrive while the first call is in flight.
-      fake.script((call) => ({ kind: "delay", millis: 300, answer: healthyBetsApi(call) }))
+      // A slow provider, so the requests arrive while the first call is in flight (one arriving after it finds the
+      // cache); well inside the app's 400 ms time-out, so a busy machine does not turn the wait into a time-out.
+      fake.script((call) => ({ kind: "delay", millis: 100, answer: healthyBetsApi(call) }))
       const responses = yield* Effect.all(
         Array.from({ length: 100 }, () => client.sports.odds(event("1002"))),
         { concurrency: "unbounded" }
