@@ -20,6 +20,7 @@ import { EmbeddedPostgres } from "../src/platform/EmbeddedPostgres.ts"
 import { catalogScenario } from "./bench/catalog.ts"
 import { fleetScenario } from "./bench/fleet.ts"
 import { streamScenario } from "./bench/stream.ts"
+import { hub88Scenario } from "./bench/hub88.ts"
 import { walletScenario } from "./bench/wallet.ts"
 import {
   type BenchContext,
@@ -274,6 +275,7 @@ const scenarios: Record<string, Scenario> = {
   odds: oddsScenario,
   catalog: catalogScenario,
   wallet: walletScenario,
+  hub88: hub88Scenario,
   fleet: fleetScenario,
   stream: streamScenario
 }

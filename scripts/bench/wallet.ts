@@ -30,7 +30,7 @@ const partnerWallet = (secret: string) =>
   })
 
 /** A partner whose wallet is a local process, and its players, on one service's database. */
-const setUp = (sql: SqlClient.SqlClient) =>
+export const setUp = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
     const [partner] = yield* sql<{ id: string; webhook_secret: string }>`
       WITH p AS (
@@ -68,7 +68,7 @@ const setUp = (sql: SqlClient.SqlClient) =>
   })
 
 /** The plain program of winbet-floor.ts on a database of its own, with a partner wallet of its own. */
-const startFloor = (context: BenchContext) =>
+export const startFloor = (context: BenchContext) =>
   Effect.gen(function*() {
     const database = yield* scopedDatabase(context, `partner_api_bench_${process.pid}_floor`)
     const secret = "whsec_bench_floor"
@@ -88,7 +88,10 @@ const startFloor = (context: BenchContext) =>
   })
 
 /** WinBet bodies for one target: a new transaction each, one in four with a win. */
-const calls = (setup: { readonly userCodes: ReadonlyArray<number>; readonly agentSecret: string }, prefix: string) => {
+export const calls = (
+  setup: { readonly userCodes: ReadonlyArray<number>; readonly agentSecret: string },
+  prefix: string
+) => {
   let counter = 0
   const call = (txnId: string, userCode: number, win: number) =>
     JSON.stringify({
@@ -124,7 +127,7 @@ const calls = (setup: { readonly userCodes: ReadonlyArray<number>; readonly agen
   }
 }
 
-const undelivered = (sql: SqlClient.SqlClient) =>
+export const undelivered = (sql: SqlClient.SqlClient) =>
   sql<{ n: number }>`SELECT count(*)::int AS n FROM partner_callbacks WHERE status <> 'delivered' AND kind <> 'bet'`
     .pipe(
       Effect.map(([row]) => row.n)
