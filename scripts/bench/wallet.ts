@@ -222,6 +222,16 @@ export const walletScenario: Scenario = (context) =>
       `  50 copies of one transaction at once: ${new Set(answers).size} distinct answer(s); ` +
         `the most copies of any event the partner received: ${stats.maxCopies}; signatures rejected: ${stats.rejected}`
     )
+
+    // BENCH_INDEX_STATS=1: how often the run read each index of the wallet's tables (pg_stat_user_indexes).
+    if (process.env.BENCH_INDEX_STATS !== undefined) {
+      const used = yield* context.sql<{ index: string; scans: number }>`
+        SELECT indexrelname AS index, idx_scan::int AS scans FROM pg_stat_user_indexes
+        WHERE relname IN ('wallet_transactions', 'wallet_rounds', 'partner_callbacks', 'partner_players')
+        ORDER BY relname, indexrelname
+      `
+      console.log(`  index scans: ${used.map((row) => `${row.index} ${row.scans}`).join(", ")}`)
+    }
   }).pipe(Effect.scoped)
 
 /** Rows: the floor first, then the service, then each revision. */
