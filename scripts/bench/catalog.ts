@@ -321,11 +321,14 @@ export const catalogScenario: Scenario = (context) =>
       const instances: ReadonlyArray<Instance> = [
         { label: "service", cached: { url: context.baseUrl, pid: context.pid }, uncached },
         ...(yield* Effect.forEach(revisions, (r) =>
-          Effect.map(r.instance.startAgain({ CATALOG_CACHE_TTL: "0 seconds" }), (revisionUncached): Instance => ({
-            label: `service at ${r.revision}`,
-            cached: r.instance,
-            uncached: revisionUncached
-          }))))
+          Effect.map(
+            r.instance.startAgain({ CATALOG_CACHE_TTL: "0 seconds", ...asSeededProvider }),
+            (revisionUncached): Instance => ({
+              label: `service at ${r.revision}`,
+              cached: r.instance,
+              uncached: revisionUncached
+            })
+          )))
       ]
       const tomorrow = utcDay(1)
       const feed = "/api/partner/v1/sports/feed"
