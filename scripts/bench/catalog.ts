@@ -167,6 +167,10 @@ export const seedCatalog = (sql: SqlClient.SqlClient) =>
     yield* sql.unsafe(
       "VACUUM ANALYZE sports_sports, sports_countries, sports_leagues, sports_teams, sports_events, sports_team_leagues"
     )
+    // The feeds' totals a publish keeps (sql/0040), written for the rows loaded here as a publish would.
+    const [{ kept }] = yield* sql<{ kept: boolean }>`
+      SELECT to_regproc('sports_feed_totals_keep') IS NOT NULL AS kept`
+    if (kept) yield* sql`SELECT sports_feed_totals_keep(true)`
     const [counts] = yield* sql<{ events: number; teams: number; prematch: number; live: number }>`
       SELECT (SELECT count(*) FROM sports_events)::int AS events, (SELECT count(*) FROM sports_teams)::int AS teams,
              (SELECT count(*) FROM sports_events WHERE status = 'prematch')::int AS prematch,
