@@ -38,6 +38,7 @@ import {
   type SportsCatalogFilters
 } from "../../domain/SportsCatalogQuery.ts"
 import * as ByteBoundedCache from "../../platform/ByteBoundedCache.ts"
+import { traced } from "../../platform/Traced.ts"
 import { SportsProvider, type SportsProviderError } from "../SportsProvider.ts"
 import { CatalogChanges } from "./CatalogChanges.ts"
 import { fetchSnapshot } from "./CatalogImport.ts"
@@ -174,9 +175,12 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
           page: pageKey(page)
         }))
 
-      const filters = Effect.fn("SportsCatalog.filters")(function*(source: EventSource, filters: SportsCatalogFilters) {
-        return yield* filtersAnswer(yield* Effect.fromResult(eventQueryOf(source, filters)))
-      })
+      const filters = traced(
+        "SportsCatalog.filters",
+        Effect.fnUntraced(function*(source: EventSource, filters: SportsCatalogFilters) {
+          return yield* filtersAnswer(yield* Effect.fromResult(eventQueryOf(source, filters)))
+        })
+      )
 
       const list =
         <A>(read: (key: ListKey) => Effect.Effect<Page<A>>) => (filters: SportsCatalogFilters, page: PageRequest) =>
@@ -238,27 +242,39 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
         refreshLive: refreshOnce(liveRefreshScopeOf(scheduled.kept)).pipe(
           Effect.withSpan("SportsCatalog.refreshLive")
         ),
-        overview: overview("overview").pipe(Effect.withSpan("SportsCatalog.overview")),
+        overview: traced("SportsCatalog.overview", () => overview("overview"))(),
         isEmpty: repo.isEmptyFor(provider.name),
-        sports: Effect.fn("SportsCatalog.sports")(list(sportList)),
-        countries: Effect.fn("SportsCatalog.countries")(list(countryList)),
-        leagues: Effect.fn("SportsCatalog.leagues")(function*(filters: SportsCatalogFilters, page: PageRequest) {
-          return entries(yield* list(leagueList)(filters, page), namedEntryOf)
-        }),
-        teams: Effect.fn("SportsCatalog.teams")(function*(filters: SportsCatalogFilters, page: PageRequest) {
-          return entries(yield* list(teamList)(filters, page), namedEntryOf)
-        }),
-        filters,
-        prematch: Effect.fn("SportsCatalog.prematch")(
-          function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
-            return yield* prematchAnswer(yield* feedKey("prematch", filters, sort, page))
-          }
+        sports: traced("SportsCatalog.sports", list(sportList)),
+        countries: traced("SportsCatalog.countries", list(countryList)),
+        leagues: traced(
+          "SportsCatalog.leagues",
+          Effect.fnUntraced(function*(filters: SportsCatalogFilters, page: PageRequest) {
+            return entries(yield* list(leagueList)(filters, page), namedEntryOf)
+          })
         ),
-        live: Effect.fn("SportsCatalog.live")(
-          function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
-            const answer = yield* liveEvents(yield* feedKey("live", filters, sort, page))
-            return liveAnswerAt(answer, yield* Clock.currentTimeMillis)
-          }
+        teams: traced(
+          "SportsCatalog.teams",
+          Effect.fnUntraced(function*(filters: SportsCatalogFilters, page: PageRequest) {
+            return entries(yield* list(teamList)(filters, page), namedEntryOf)
+          })
+        ),
+        filters,
+        prematch: traced(
+          "SportsCatalog.prematch",
+          Effect.fnUntraced(
+            function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
+              return yield* prematchAnswer(yield* feedKey("prematch", filters, sort, page))
+            }
+          )
+        ),
+        live: traced(
+          "SportsCatalog.live",
+          Effect.fnUntraced(
+            function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
+              const answer = yield* liveEvents(yield* feedKey("live", filters, sort, page))
+              return liveAnswerAt(answer, yield* Clock.currentTimeMillis)
+            }
+          )
         )
       })
     })
