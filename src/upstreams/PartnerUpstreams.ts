@@ -13,19 +13,23 @@ export const layer = Layer.effect(
   PartnerUpstreams,
   Effect.gen(function*() {
     const upstreams = yield* Upstreams
-    const contexts = new Map<Environment, Context.Context<UpstreamServices | Upstreams>>()
+    // Each environment's services as entries, added one by one to a request's context: Context.merge would copy
+    // the whole request context (every service of the app) on every request, an add does not.
+    const entries = new Map<Environment, ReadonlyArray<readonly [string, unknown]>>()
     for (const environment of environments) {
       const services = yield* upstreams.contextEffect(keyOf({ environment }))
-      contexts.set(environment, Context.add(services, Upstreams, upstreams))
+      entries.set(environment, [...Context.add(services, Upstreams, upstreams).mapUnsafe])
     }
+    const withUpstreams = (environment: Environment) => (context: Context.Context<never>) => {
+      let next = context as Context.Context<UpstreamServices | Upstreams>
+      for (const [key, service] of entries.get(environment)!) next = Context.addUnsafe(next, key, service)
+      return next
+    }
+    const adders = new Map(environments.map((environment) => [environment, withUpstreams(environment)]))
     return PartnerUpstreams.of((httpEffect) =>
       Effect.flatMap(
         Effect.service(CurrentPartner),
-        (partner) =>
-          Effect.updateContext(
-            httpEffect,
-            (context: Context.Context<never>) => Context.merge(context, contexts.get(partner.environment)!)
-          )
+        (partner) => Effect.updateContext(httpEffect, adders.get(partner.environment)!)
       )
     )
   })
