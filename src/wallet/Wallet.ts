@@ -125,18 +125,11 @@ export class Wallet extends Context.Service<Wallet, {
       )
 
       const askAndSettle = Effect.fn("Wallet.askAndSettle")(
-        function*(
-          event: StakeEvent,
-          player: PartnerPlayer,
-          target: CallbackTarget,
-          pending: WalletTransaction,
-          queued: boolean
-        ) {
+        function*(event: StakeEvent, player: PartnerPlayer, target: CallbackTarget, pending: WalletTransaction) {
           const at = yield* now
           const party = partyOf(player, target.partnerSlug)
           const eventId = transactionEventId("bet", event.txnId, event.aggregator)
-          const body = betBody(party, transactionOf(event), event.bet, at)
-          const answer = yield* asks.ask(player, target, eventId, body, { queued })
+          const answer = yield* asks.ask(player, target, eventId, betBody(party, transactionOf(event), event.bet, at))
           if (answer._tag === "Unavailable") {
             yield* Effect.logWarning("Partner bet callback failed; bet refused and rolled back").pipe(
               Effect.annotateLogs({ partner_id: player.partnerId, txn_id: event.txnId, detail: answer.reason })
@@ -173,7 +166,7 @@ export class Wallet extends Context.Service<Wallet, {
           repo.openBet(newTransaction(event, who), who).pipe(
             Effect.flatMap((opened) =>
               opened._tag === "Opened"
-                ? askAndSettle(event, opened.player, target.value, opened.transaction, opened.queued)
+                ? askAndSettle(event, opened.player, target.value, opened.transaction)
                 : restore(withPlayer(who, (player) => decideBet(event, player, target)))
             ),
             Effect.catchTag(
