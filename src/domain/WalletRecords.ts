@@ -128,7 +128,16 @@ export type RoundWrite =
 
 export type OpenedBet =
   /** With the player as the same step read it: its mirror (or none, a shadow player) when the bet was written. */
-  | { readonly _tag: "Opened"; readonly transaction: WalletTransaction; readonly player: PartnerPlayer }
+  | {
+    readonly _tag: "Opened"
+    readonly transaction: WalletTransaction
+    readonly player: PartnerPlayer
+    /**
+     * Whether the player had undelivered notifications (wins, refunds, rollbacks) as the bet was written: only then
+     * is their delivery queue looked up and delivered before the partner is asked.
+     */
+    readonly queued: boolean
+  }
   /** The round was refunded (perhaps before this bet arrived), or the player is no longer there: nothing was written. */
   | { readonly _tag: "NotOpened" }
 

@@ -34,8 +34,18 @@ const balanceTries = 3
  * aggregator's balance.
  */
 export class PartnerAsks extends Context.Service<PartnerAsks, {
-  /** Asks the partner (a `bet` or a `balance` callback) about `player`. */
-  ask(player: PartnerPlayer, target: CallbackTarget, eventId: string, body: string): Effect.Effect<PartnerAnswer>
+  /**
+   * Asks the partner (a `bet` or a `balance` callback) about `player`. `queued: false` says that the statement that
+   * wrote the bet found no undelivered notification of the player's: a persisted player's delivery queue is then not
+   * looked up again (a shadow player's always is, its answer being the balance the aggregator is told).
+   */
+  ask(
+    player: PartnerPlayer,
+    target: CallbackTarget,
+    eventId: string,
+    body: string,
+    options?: { readonly queued?: boolean }
+  ): Effect.Effect<PartnerAnswer>
   /**
    * Asks the partner for `player`'s balance (a `balance` callback) after their delivery queue, whatever the player's
    * mode: the answer takes in every notification already decided. `stillCurrent` tells, when run, whether no callback
@@ -132,9 +142,13 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
       return PartnerAsks.of({
         // A persisted player's stake is not asked again when another decision was written meanwhile: the count that
         // tells costs two statements on the hot path, and the mirror is set right by the next ask.
-        ask: (player, target, eventId, body) =>
+        // Nor is its delivery queue looked up when the statement that wrote the bet found it empty: a notification
+        // written since is as one written while the partner is asked, which the next ask takes in.
+        ask: (player, target, eventId, body, options) =>
           player.balance === null
             ? askAfterDecisions(player, target, eventId, body)
+            : options?.queued === false
+            ? callbacks.ask(target, eventId, body, storedCurrency(player.currency))
             : askAfterQueue(player, target, eventId, body),
         askBalance: (player, target, eventId, body) =>
           player.balance === null

@@ -125,11 +125,18 @@ export class Wallet extends Context.Service<Wallet, {
       )
 
       const askAndSettle = Effect.fn("Wallet.askAndSettle")(
-        function*(event: StakeEvent, player: PartnerPlayer, target: CallbackTarget, pending: WalletTransaction) {
+        function*(
+          event: StakeEvent,
+          player: PartnerPlayer,
+          target: CallbackTarget,
+          pending: WalletTransaction,
+          queued: boolean
+        ) {
           const at = yield* now
           const party = partyOf(player, target.partnerSlug)
           const eventId = transactionEventId("bet", event.txnId, event.aggregator)
-          const answer = yield* asks.ask(player, target, eventId, betBody(party, transactionOf(event), event.bet, at))
+          const body = betBody(party, transactionOf(event), event.bet, at)
+          const answer = yield* asks.ask(player, target, eventId, body, { queued })
           if (answer._tag === "Unavailable") {
             yield* Effect.logWarning("Partner bet callback failed; bet refused and rolled back").pipe(
               Effect.annotateLogs({ partner_id: player.partnerId, txn_id: event.txnId, detail: answer.reason })
@@ -166,7 +173,7 @@ export class Wallet extends Context.Service<Wallet, {
           repo.openBet(newTransaction(event, who), who).pipe(
             Effect.flatMap((opened) =>
               opened._tag === "Opened"
-                ? askAndSettle(event, opened.player, target.value, opened.transaction)
+                ? askAndSettle(event, opened.player, target.value, opened.transaction, opened.queued)
                 : restore(withPlayer(who, (player) => decideBet(event, player, target)))
             ),
             Effect.catchTag(

@@ -176,7 +176,8 @@ export const make = (callbacks: Array<MemoryCallback>) =>
           putRound({ ...round, status: "open", pendingBets: round.pendingBets + 1, updatedAt: new Date(at) })
           const transaction = fresh(bet, round, at)
           transactions.set(txnKey(bet), transaction)
-          return { _tag: "Opened" as const, transaction, player: player.value }
+          // The memory ledger does not see the outbox: the player's delivery queue is always looked up.
+          return { _tag: "Opened" as const, transaction, player: player.value, queued: true }
         }),
       settleBet: (
         bet: WalletTransaction,

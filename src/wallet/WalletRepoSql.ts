@@ -83,7 +83,9 @@ export const make = Effect.gen(function*() {
 
   /**
    * One statement: the player read (its mirror as the bet is written), the round opened, the bet written
-   * pending. Nothing is written when the round was refunded or the player is gone.
+   * pending, and whether the player has undelivered notifications (partner_callbacks_undelivered), so that a player
+   * with none is not looked up again before the partner is asked. Nothing is written when the round was refunded or
+   * the player is gone.
    */
   const openBet = (bet: NewTransaction, player: PlayerIdentity) =>
     sql`
@@ -105,13 +107,21 @@ export const make = Effect.gen(function*() {
         FROM round
         RETURNING ${columns}
       )
-      SELECT opened.*, player.* FROM opened, player
+      SELECT opened.*, player.*,
+             EXISTS (SELECT 1 FROM partner_callbacks
+                     WHERE player_id = ${bet.playerId} AND status <> 'delivered' AND kind <> 'bet') AS player_queued
+      FROM opened, player
     `.pipe(
       Effect.flatMap((rows) => rows.length === 0 ? Effect.succeed(undefined) : decodeOpened(rows[0])),
       Effect.map((opened): OpenedBet =>
         opened === undefined
           ? { _tag: "NotOpened" }
-          : { _tag: "Opened", transaction: opened.transaction, player: playerOf(player, playerStateOf(opened.state)) }
+          : {
+            _tag: "Opened",
+            transaction: opened.transaction,
+            player: playerOf(player, playerStateOf(opened.state)),
+            queued: opened.queued
+          }
       ),
       retryDeadlocks,
       Effect.catchIf(isKeyTaken, () => Effect.fail(new TransactionExists({ kind: "bet", txnId: bet.txnId }))),

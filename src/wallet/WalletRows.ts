@@ -58,8 +58,13 @@ export const decodeTransactions = Schema.decodeUnknownEffect(Schema.Array(Transa
 /** An opened bet's row: the transaction's columns and the player's (playerReading). */
 const decodeTransaction = Schema.decodeUnknownEffect(TransactionRow)
 const decodePlayerState = Schema.decodeUnknownEffect(PlayerStateColumns)
+const decodeQueued = Schema.decodeUnknownEffect(Schema.Struct({ player_queued: Schema.Boolean }))
 export const decodeOpened = (row: unknown) =>
-  Effect.all({ transaction: decodeTransaction(row), state: decodePlayerState(row) })
+  Effect.all({
+    transaction: decodeTransaction(row),
+    state: decodePlayerState(row),
+    queued: Effect.map(decodeQueued(row), (columns) => columns.player_queued)
+  })
 
 export const RoundRow = Round.mapFields(Struct.assign({
   ref: IdFromBigInt,
@@ -93,8 +98,8 @@ export const decodeFirstCreated = Schema.decodeUnknownEffect(
 export const decodeCount = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ n: Schema.Int })))
 
 /** A kept outcome as its column holds it (JSON text). */
-export const storedAnswerColumn = (outcome: StoredOutcome) =>
-  JSON.stringify(Schema.encodeSync(StoredOutcomeColumn)(outcome))
+const encodeStoredAnswer = Schema.encodeSync(StoredOutcomeColumn)
+export const storedAnswerColumn = (outcome: StoredOutcome) => JSON.stringify(encodeStoredAnswer(outcome))
 
 export const transactionColumns =
   `id, kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, currency, round_ref, round_id, debit_txn_id, game_code, provider_code,
