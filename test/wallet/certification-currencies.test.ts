@@ -11,7 +11,7 @@ import { type CaseKey, caseKeys, cases } from "../../src/domain/CertificationCas
 import { ValidationFailed } from "../../src/client/PartnerClient.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
-import { certify, failedCases, givenTestWallet, ledgerRows } from "../support/CertificationWallet.ts"
+import { certify, failedCases, failedReasons, givenTestWallet, ledgerRows } from "../support/CertificationWallet.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { eventually, live } from "../support/live.ts"
@@ -114,7 +114,7 @@ layer(YenApp, live)("wallet certification in the test player's currency", (it) =
       assert.deepStrictEqual(
         failedCases(run),
         [],
-        JSON.stringify(run.cases.filter((result) => result.status !== "passed"))
+        failedReasons(run).join("; ")
       )
       assert.strictEqual(run.status, "passed")
       assert.strictEqual(run.currency, "BTC")
@@ -166,7 +166,7 @@ layer(YenApp, live)("wallet certification in the test player's currency", (it) =
         assert.deepStrictEqual(
           failedCases(run),
           [],
-          JSON.stringify(run.cases.filter((result) => result.status !== "passed"))
+          failedReasons(run).join("; ")
         )
         assert.strictEqual(books.balanceOf(books.walletOf(external, currency)), start)
       }))

@@ -7,7 +7,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Duration, Effect, Layer } from "effect"
 import { type CaseKey, caseKeys, cases } from "../../src/domain/CertificationCaseTexts.ts"
-import { certify, failedCases, givenTestWallet, ledgerRows } from "../support/CertificationWallet.ts"
+import { certify, failedCases, failedReasons, givenTestWallet, ledgerRows } from "../support/CertificationWallet.ts"
 import { PartnerBooks, type WalletFault } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { live } from "../support/live.ts"
@@ -108,7 +108,7 @@ layer(App, live)("wallet certification of a faulty wallet", (it) => {
       assert.deepStrictEqual(
         failedCases(refusing),
         [],
-        JSON.stringify(refusing.cases.filter((r) => r.status !== "passed"))
+        failedReasons(refusing).join("; ")
       )
       const raceBet = refusing.cases.find((result) => result.key === "hub88_race")!.exchanges.find((exchange) =>
         exchange.label.startsWith("bet")

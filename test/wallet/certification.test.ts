@@ -17,7 +17,7 @@ import { PartnersConfig } from "../../src/partners/PartnersConfig.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { SandboxCallbackUrlsLive } from "../../src/server.ts"
 import { Certifications } from "../../src/wallet/certification/Certifications.ts"
-import { certify, failedCases, givenTestWallet, ledgerRows } from "../support/CertificationWallet.ts"
+import { certify, failedCases, failedReasons, givenTestWallet, ledgerRows } from "../support/CertificationWallet.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { FakeUpstream } from "../support/FakeUpstream.ts"
 import { admin } from "../support/AdminCli.ts"
@@ -59,7 +59,7 @@ layer(App, live)("wallet certification", (it) => {
       assert.deepStrictEqual(
         failedCases(run),
         [],
-        JSON.stringify(run.cases.filter((result) => result.status !== "passed"))
+        failedReasons(run).join("; ")
       )
       assert.strictEqual(run.status, "passed")
       assert.strictEqual(run.summary, `${caseKeys.length} of ${caseKeys.length} cases passed.`)
@@ -106,7 +106,7 @@ layer(App, live)("wallet certification", (it) => {
       assert.deepStrictEqual(
         failedCases(run),
         [],
-        JSON.stringify(run.cases.filter((result) => result.status !== "passed"))
+        failedReasons(run).join("; ")
       )
       assert.strictEqual(books.balanceOf(external), 5_000n)
     }))
@@ -306,7 +306,7 @@ layer(App, live)("wallet certification", (it) => {
       assert.strictEqual(
         next.status,
         "passed",
-        JSON.stringify(next.cases.filter((result) => result.status !== "passed"))
+        failedReasons(next).join("; ")
       )
       const [closed] = yield* sql<{ status: string; finished_at: Date | null }>`
         SELECT status, finished_at FROM wallet_certifications WHERE public_id = 'cert_00000000000000ff'`
