@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { withoutSecrets } from "../platform/Secrets.ts"
 import type { UpstreamFailure } from "../platform/UpstreamHttp.ts"
 
 /** Any failure of the sports provider, as partners see it: a 502. */
@@ -49,4 +50,19 @@ export const providerErrorOf = (
     case "Shape":
       return fail("InvalidResponse", "The sports provider answered with something that is not JSON.", failure.body)
   }
+}
+
+/**
+ * A provider's errors with its secret (a token, a key) scrubbed from what they show: `scrub` for any value shown,
+ * `fail` for an error of its own wording, `fromUpstream` for a failed call.
+ */
+export const providerFailures = (secret: string) => {
+  const scrub = (value: unknown) => withoutSecrets(value, [secret])
+  const fail = (reason: SportsProviderError["reason"], message: string, providerResponse?: unknown) =>
+    new SportsProviderError({
+      reason,
+      message: String(scrub(message)),
+      ...(providerResponse === undefined ? {} : { providerResponse: scrub(providerResponse) })
+    })
+  return { scrub, fail, fromUpstream: providerErrorOf(fail) }
 }

@@ -17,7 +17,7 @@ import {
   seasonOf,
   statusLong
 } from "./FakeApiFootballWorld.ts"
-import { fixtureJson, leagueLogo, lineupsJson, statisticsJson } from "./FakeApiFootballShapes.ts"
+import { fixtureJson, fixtureLeagueJson, leagueLogo, lineupsJson, statisticsJson } from "./FakeApiFootballShapes.ts"
 
 export interface RouteAnswer {
   readonly errors?: Record<string, string>
@@ -225,14 +225,7 @@ const preMatchJson = (fixture: Fixture, now: number) => {
     }
   ]
   return {
-    league: {
-      id: fixture.league.id,
-      name: fixture.league.name,
-      country: fixture.league.country,
-      logo: leagueLogo(fixture.league),
-      flag: fixture.league.flag,
-      season: fixture.season
-    },
+    league: fixtureLeagueJson(fixture),
     fixture: { id: fixture.id, timezone: "UTC", date: iso(fixture.kickoff), timestamp: fixture.kickoff / 1000 },
     update: iso(Math.floor(now / (3 * HOUR)) * 3 * HOUR),
     bookmakers: [

@@ -57,6 +57,16 @@ export const statisticsJson = (fixture: Fixture) =>
 export const lineupsJson = (fixture: Fixture) =>
   fixture.lineups ? [lineupJson(fixture.home), lineupJson(fixture.away)] : []
 
+/** A fixture's league as the odds list it (a fixture's own adds its round and standings). */
+export const fixtureLeagueJson = (fixture: Fixture) => ({
+  id: fixture.league.id,
+  name: fixture.league.name,
+  country: fixture.league.country,
+  logo: leagueLogo(fixture.league),
+  flag: fixture.league.flag,
+  season: fixture.season
+})
+
 /** A fixture as `/fixtures` lists it; with `inline` (a query by id or ids), its events, lineups, statistics, players. */
 export const fixtureJson = (fixture: Fixture, inline: boolean) => {
   const started = !notStarted.has(fixture.status)
@@ -74,16 +84,7 @@ export const fixtureJson = (fixture: Fixture, inline: boolean) => {
       venue: { id: fixture.home.id + 500, name: `${fixture.home.name} Stadium`, city: fixture.league.country },
       status: { long: statusLong[fixture.status], short: fixture.status, elapsed: fixture.elapsed, extra: null }
     },
-    league: {
-      id: fixture.league.id,
-      name: fixture.league.name,
-      country: fixture.league.country,
-      logo: leagueLogo(fixture.league),
-      flag: fixture.league.flag,
-      season: fixture.season,
-      round: fixture.round,
-      standings: fixture.league.type === "League"
-    },
+    league: { ...fixtureLeagueJson(fixture), round: fixture.round, standings: fixture.league.type === "League" },
     teams: {
       home: { ...teamJson(fixture.home), winner: winner.home },
       away: { ...teamJson(fixture.away), winner: winner.away }

@@ -1,10 +1,9 @@
 import { Clock, Effect, flow, Layer, Option, Redacted, Schedule } from "effect"
 import { Headers, HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
-import { withoutSecrets } from "../../platform/Secrets.ts"
 import { attemptFailure, jsonBody, timeEachAttempt, type UpstreamFailure } from "../../platform/UpstreamHttp.ts"
 import { SportsConfig } from "../../sports/SportsConfig.ts"
 import { makeSportsProvider, providerQuota, SportsProvider, SportsProviderError } from "../../sports/SportsProvider.ts"
-import { providerErrorOf } from "../../sports/SportsProviderError.ts"
+import { providerFailures } from "../../sports/SportsProviderError.ts"
 import { StatSamplesRepo } from "../../sports/StatSamplesRepo.ts"
 import * as ApiFootball from "./ApiFootball.ts"
 import { protocol } from "./ApiFootballAnswers.ts"
@@ -34,7 +33,7 @@ export const layer = Layer.effect(
     const settings = config.apifootball
     const key = Option.getOrElse(Option.map(settings.key, Redacted.value), () => "")
     const configured = key !== ""
-    const scrub = (value: unknown) => withoutSecrets(value, [key])
+    const { fail, fromUpstream: providerError, scrub } = providerFailures(key)
     const quota = yield* makeApiFootballQuota({ callsPerMinute: settings.callsPerMinute })
     const hourly = yield* providerQuota("apifootball")
     const samples = yield* StatSamplesRepo
@@ -52,15 +51,6 @@ export const layer = Layer.effect(
       HttpClient.tapRequest(() => Effect.andThen(quota.take, hourly)),
       HttpClient.retryTransient({ retryOn: "errors-only", schedule: Schedule.exponential("200 millis"), times: 1 })
     )
-
-    const fail = (reason: SportsProviderError["reason"], message: string, providerResponse?: unknown) =>
-      new SportsProviderError({
-        reason,
-        message: String(scrub(message)),
-        ...(providerResponse === undefined ? {} : { providerResponse: scrub(providerResponse) })
-      })
-
-    const providerError = providerErrorOf(fail)
 
     const headersOf = (response: HttpClientResponse.HttpClientResponse) =>
       ApiFootball.quotaOf(response.headers as Readonly<Record<string, string | undefined>>)

@@ -1,10 +1,9 @@
 import { Effect, flow, Layer, Option, Redacted, Schedule } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import { withoutSecrets } from "../../platform/Secrets.ts"
 import { attemptFailure, jsonBody, timeEachAttempt, type UpstreamFailure } from "../../platform/UpstreamHttp.ts"
 import { SportsConfig } from "../../sports/SportsConfig.ts"
 import { makeSportsProvider, providerQuota, SportsProvider, SportsProviderError } from "../../sports/SportsProvider.ts"
-import { providerErrorOf } from "../../sports/SportsProviderError.ts"
+import { providerFailures } from "../../sports/SportsProviderError.ts"
 import { protocol } from "./BetsApiAnswers.ts"
 
 /**
@@ -22,7 +21,7 @@ export const layer = Layer.effect(
     const config = yield* SportsConfig
     const token = Option.getOrElse(Option.map(config.betsapi.token, Redacted.value), () => "")
     const configured = token !== ""
-    const scrub = (value: unknown) => withoutSecrets(value, [token])
+    const { fail, fromUpstream: providerError, scrub } = providerFailures(token)
     const quota = yield* providerQuota("betsapi")
 
     const client = (yield* HttpClient.HttpClient).pipe(
@@ -38,15 +37,6 @@ export const layer = Layer.effect(
       timeEachAttempt(config.timeout, { retried: false }),
       HttpClient.retryTransient({ retryOn: "errors-only", schedule: Schedule.exponential("100 millis"), times: 2 })
     )
-
-    const fail = (reason: SportsProviderError["reason"], message: string, providerResponse?: unknown) =>
-      new SportsProviderError({
-        reason,
-        message: String(scrub(message)),
-        ...(providerResponse === undefined ? {} : { providerResponse: scrub(providerResponse) })
-      })
-
-    const providerError = providerErrorOf(fail)
 
     const call = (path: string, params: Readonly<Record<string, string>>) =>
       configured
