@@ -76,9 +76,20 @@ export const migrateJobQueue = (url: Redacted.Redacted) =>
   Effect.tryPromise({
     // Imported here, not at the top: loading graphile-worker costs every admin CLI command a fifth of a second.
     try: async () => {
-      const { Logger, runMigrations } = await import("graphile-worker")
-      // graphile-worker logs through its own logger; its migrations have nothing worth a line.
-      await runMigrations({ connectionString: Redacted.value(url), logger: new Logger(() => () => {}) })
+      const [{ Logger, runMigrations }, { Pool }] = await Promise.all([import("graphile-worker"), import("pg")])
+      // A pool of ours, ended before this returns: given only a URL, graphile-worker ends the pool it makes without
+      // waiting, its error handlers gone, and a connection the server closes meanwhile (the database dropped or
+      // stopping) raises an unhandled 'error' that takes the process down. Errors that matter reach the queries.
+      const pool = new Pool({ connectionString: Redacted.value(url), max: 1 })
+      const ignore = () => {}
+      pool.on("error", ignore)
+      pool.on("connect", (client) => client.on("error", ignore))
+      try {
+        // graphile-worker logs through its own logger; its migrations have nothing worth a line.
+        await runMigrations({ pgPool: pool, logger: new Logger(() => () => {}) })
+      } finally {
+        await pool.end()
+      }
     },
     catch: (cause) =>
       new PgMigrator.MigrationError({ kind: "Failed", cause, message: "Cannot migrate the job queue schema" })
