@@ -26,9 +26,15 @@ export interface Prices {
 export interface StreamProviderData {
   events: ReadonlyArray<ProviderEvent>
   odds: Map<string, Record<string, Prices>>
+  /** The home price of market 1_1 in each odds answer the fake gave, by event: what a failed wait shows. */
+  readonly served: Map<string, Array<number>>
 }
 
-export const streamProviderData = (): StreamProviderData => ({ events: providerEvents(), odds: new Map() })
+export const streamProviderData = (): StreamProviderData => ({
+  events: providerEvents(),
+  odds: new Map(),
+  served: new Map()
+})
 
 /** Three markets for an event, priced from `base`. */
 export const marketsAt = (base: number): Record<string, Prices> => ({
@@ -43,6 +49,8 @@ export const streamProvider = (providerData: StreamProviderData): Script => {
   return (call) => {
     if (call.path !== "/v2/event/odds") return catalog(call)
     const markets = providerData.odds.get(call.query.event_id ?? "") ?? {}
+    const served = providerData.served.get(call.query.event_id ?? "") ?? []
+    providerData.served.set(call.query.event_id ?? "", [...served, markets["1_1"]?.home ?? 0])
     const addTime = String(Math.floor(Date.now() / 1000))
     const odds = Object.fromEntries(
       Object.entries(markets).map(([key, prices]) => [key, [{
@@ -190,6 +198,17 @@ export const logPositions = (provider: string, after = 0, eventIds?: ReadonlyArr
       ORDER BY c.position`).pipe(Effect.map((rows) => rows.map((row) => row.position)), Effect.orDie)
 
 /** How many changes of `kind` about `eventId` the log holds. */
+/** The home prices of market 1_1 the log holds for `eventId`, in the log's order: beside `served`, where a change was lost. */
+export const loggedHomePrices = (provider: string, eventId: string) =>
+  Effect.flatMap(
+    Effect.service(SqlClient.SqlClient),
+    (sql) =>
+      sql<{ home: number }>`
+        SELECT (data::jsonb -> 'odds' -> 0 ->> 'value')::float8 AS home FROM sports_changes
+        WHERE provider = ${provider} AND kind = 'odds' AND event_id = ${eventId} AND data::jsonb ->> 'market_key' = '1_1'
+        ORDER BY position`
+  ).pipe(Effect.map((rows) => rows.map((row) => row.home)), Effect.orDie)
+
 export const logged = (provider: string, kind: string, eventId: string) =>
   Effect.flatMap(
     Effect.service(SqlClient.SqlClient),

@@ -15,6 +15,7 @@ import { partnerClient } from "../../support/PartnerClient.ts"
 import {
   changesOf,
   logged,
+  loggedHomePrices,
   logPositions,
   marketsAt,
   nextHeartbeat,
@@ -61,9 +62,14 @@ layer(StreamApp(providerData), live)("resuming the live change stream", (it) => 
       const second = yield* openStream(baseUrl, token, { lastEventId: lastSeen })
       yield* Fiber.join(burst)
       // Every odds answer of the burst written to the log, then the resumed stream caught up with it.
+      // Read with the prices the fake served and the log holds, so a failure shows which answer went missing.
       yield* eventually(
-        Effect.forEach(burstEvents, (id) => logged("betsapi", "odds", id)),
-        (counts) => counts.every((n) => n === 36),
+        Effect.forEach(burstEvents, (id) =>
+          Effect.map(
+            Effect.all([logged("betsapi", "odds", id), loggedHomePrices("betsapi", id)]),
+            ([count, prices]) => ({ id, count, served: providerData.served.get(id), logged: prices })
+          )),
+        (events) => events.every((event) => event.count === 36),
         "every answer logged"
       )
       const log = yield* logPositions("betsapi", Number(start))
