@@ -167,6 +167,10 @@ export const seedCatalog = (sql: SqlClient.SqlClient) =>
     yield* sql.unsafe(
       "VACUUM ANALYZE sports_sports, sports_countries, sports_leagues, sports_teams, sports_events, sports_team_leagues"
     )
+    // The feeds' totals a publish keeps (sql/0040), written for the rows loaded here as a publish would.
+    const [{ kept }] = yield* sql<{ kept: boolean }>`
+      SELECT to_regproc('sports_feed_totals_keep') IS NOT NULL AS kept`
+    if (kept) yield* sql`SELECT sports_feed_totals_keep(true)`
     const [counts] = yield* sql<{ events: number; teams: number; prematch: number; live: number }>`
       SELECT (SELECT count(*) FROM sports_events)::int AS events, (SELECT count(*) FROM sports_teams)::int AS teams,
              (SELECT count(*) FROM sports_events WHERE status = 'prematch')::int AS prematch,
@@ -321,11 +325,14 @@ export const catalogScenario: Scenario = (context) =>
       const instances: ReadonlyArray<Instance> = [
         { label: "service", cached: { url: context.baseUrl, pid: context.pid }, uncached },
         ...(yield* Effect.forEach(revisions, (r) =>
-          Effect.map(r.instance.startAgain({ CATALOG_CACHE_TTL: "0 seconds" }), (revisionUncached): Instance => ({
-            label: `service at ${r.revision}`,
-            cached: r.instance,
-            uncached: revisionUncached
-          }))))
+          Effect.map(
+            r.instance.startAgain({ CATALOG_CACHE_TTL: "0 seconds", ...asSeededProvider }),
+            (revisionUncached): Instance => ({
+              label: `service at ${r.revision}`,
+              cached: r.instance,
+              uncached: revisionUncached
+            })
+          )))
       ]
       const tomorrow = utcDay(1)
       const feed = "/api/partner/v1/sports/feed"

@@ -93,6 +93,30 @@ export const sportName = (id: number) => sportNames[id] ?? `Sport ${id}`
 /** Names as the dynamic filters offer them: each once, in reading order. */
 export const sortedNames = (names: Iterable<string>): ReadonlyArray<string> => [...new Set(names)].sort(compareNames)
 
+/** A narrowing's fields, always in this order. */
+const narrowingFields = (query: Narrowing): Narrowing => ({
+  sportIds: query.sportIds,
+  countryCodes: query.countryCodes,
+  leagueId: query.leagueId,
+  teamId: query.teamId,
+  search: query.search
+})
+
+/** An event query's fields, always in this order: the same query gives the same JSON. */
+export const eventQueryFields = (query: EventQuery): EventQuery => ({
+  source: query.source,
+  ...narrowingFields(query),
+  hasOdds: query.hasOdds,
+  startsFrom: query.startsFrom,
+  startsBefore: query.startsBefore
+})
+
+/** A list query's fields, always in this order. */
+export const listQueryFields = (query: ListQuery): ListQuery => ({ ...narrowingFields(query), active: query.active })
+
+/** A feed order's fields, always in this order. */
+export const feedOrderFields = (order: FeedOrder): FeedOrder => ({ by: order.by, descending: order.descending })
+
 /** The first instant of a YYYYMMDD day (UTC). */
 export const dayStart = (day: string) =>
   Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6, 8)))

@@ -1,12 +1,12 @@
 import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder, HttpApiSecurity } from "effect/http-api"
 import { ErrorMessages, TooManyRequests, Unauthorized } from "../api/Errors.ts"
 import { CurrentPartner, PartnerAuth } from "../api/Security.ts"
 import { isPartnerTokenShaped, type PartnerAccess } from "../domain/Partner.ts"
 import { AuthFailureLimit } from "../platform/AuthFailureLimit.ts"
 import { ClientAddress } from "../platform/ClientAddress.ts"
-import { RequestLog } from "../platform/HttpEdge.ts"
+import { currentRecord } from "../platform/RequestRecord.ts"
 import { PartnerRateLimit } from "./PartnerRateLimit.ts"
 import { Partners } from "./Partners.ts"
 import { PartnersConfig } from "./PartnersConfig.ts"
@@ -33,6 +33,9 @@ const seconds = (duration: Duration.Duration) => Math.max(1, Math.ceil(Duration.
  * instance has seen belong to a partner is looked up whatever its address
  * did, so a partner sharing an address with a guesser keeps working; only
  * its failures count.
+ *
+ * The partner it admits, its limit's headers and an address's Retry-After go into the request's record, which the
+ * edge step (platform/HttpEdge.ts) writes the access line, the metrics and the answer's headers from.
  */
 export const layer = Layer.effect(
   PartnerAuth,
@@ -63,12 +66,8 @@ export const layer = Layer.effect(
     const tooManyInvalid = (retryAfter: Duration.Duration) => {
       const refusal = new TooManyRequests({ message: ErrorMessages.invalidTokensLimited(seconds(retryAfter)) })
       return Effect.withFiber<never, TooManyRequests>((fiber) => {
-        HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, (_request, response) =>
-          Effect.succeed(
-            response.status === 429 && response.headers["retry-after"] === undefined
-              ? HttpServerResponse.setHeader(response, "retry-after", String(seconds(retryAfter)))
-              : response
-          ))
+        const record = currentRecord(fiber.context)
+        if (record !== undefined) record.retryAfterOn429 = String(seconds(retryAfter))
         return Effect.andThen(keepRefusal(refusal), Effect.fail(refusal))
       })
     }
@@ -109,10 +108,12 @@ export const layer = Layer.effect(
           const partner = found.value
           // Counted before its look-up as any unknown token; found, it is no refusal.
           const counted = known ? Effect.void : failures.giveBack("partner-api", address())
-          const log = fiber.getRef(RequestLog)
-          log.partnerId = partner.id
-          log.partnerSlug = partner.slug
-          log.environment = partner.environment
+          const record = currentRecord(fiber.context)
+          if (record !== undefined) {
+            record.partnerId = partner.id
+            record.partnerSlug = partner.slug
+            record.environment = partner.environment
+          }
           return counted.pipe(
             Effect.andThen(admitWithinLimit(partner)),
             Effect.andThen(Effect.provideService(httpEffect, CurrentPartner, partner))

@@ -1,7 +1,7 @@
 import { Context, Duration, Effect, Layer } from "effect"
-import { HttpEffect, HttpServerResponse } from "effect/http"
 import { RateLimiter } from "effect/persistence"
 import { type PartnerAccess, PartnerRateLimited } from "../domain/Partner.ts"
+import { currentRecord } from "../platform/RequestRecord.ts"
 import { recordRateLimitRefusal } from "../platform/Metrics.ts"
 import { PartnersConfig } from "./PartnersConfig.ts"
 
@@ -11,13 +11,14 @@ const windowMillis = Duration.toMillis(window)
 /** Whole seconds, rounded up: a client told 0 would come back at once and be refused again. */
 const seconds = (millis: number) => Math.max(1, Math.ceil(millis / 1000))
 
-/** The IETF draft's RateLimit-* headers (Reset in seconds), set on the answer whatever it is. */
+/**
+ * The IETF draft's RateLimit-* headers (Reset in seconds), set on the answer whatever it is: kept in the request's
+ * record, which the edge step puts on the answer with its own headers (the last admit of a request is the one said).
+ */
 const withRateLimitHeaders = (headers: Record<string, string>) =>
   Effect.withFiber<void>((fiber) => {
-    HttpEffect.appendPreResponseHandlerUnsafe(
-      fiber.context,
-      (_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers))
-    )
+    const record = currentRecord(fiber.context)
+    if (record !== undefined) record.headers = headers
     return Effect.void
   })
 

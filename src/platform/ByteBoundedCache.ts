@@ -13,7 +13,9 @@ import { serialize } from "node:v8"
  *
  * Keys are compared structurally (effect's Equal: plain objects and arrays
  * by content, Data classes by their fields), so a key must be built in one
- * canonical form.
+ * canonical form. An object key is hashed field by field on every read: the
+ * caches read per request key by one canonical string instead (the
+ * provider's request, the catalog's query as JSON).
  */
 export interface ByteBoundedCache<Key, A, E> {
   get(key: Key): Effect.Effect<A, E>

@@ -6,22 +6,9 @@ import { type IncomingMessage, Server, type ServerResponse, STATUS_CODES } from 
 import type { Duplex } from "node:stream"
 import { recordRequest } from "./Metrics.ts"
 import { maxBodyBytes } from "./RequestBody.ts"
+import { type RequestRecord, RequestRecords } from "./RequestRecord.ts"
 import * as DatabaseHealth from "./DatabaseHealth.ts"
 import { SharedStore } from "./SharedStore.ts"
-
-/**
- * What the access log learns while a request runs. The partner is only
- * known once the auth middleware, deep inside the route, has resolved it.
- */
-export const RequestLog = Context.Reference<{
-  partnerId: number | undefined
-  partnerSlug: string | undefined
-  /** The environment of the partner's token (live, test). */
-  environment: string | undefined
-}>(
-  "partner-api/platform/RequestLog",
-  { defaultValue: () => ({ partnerId: undefined, partnerSlug: undefined, environment: undefined }) }
-)
 
 /** The error envelope's body, as the contract's errors encode it (src/api/Errors.ts), for answers outside an endpoint. */
 const errorBody = (status: number, message: string) =>
@@ -71,65 +58,83 @@ const isApiPath = (path: string) =>
   path.startsWith("/api/") || path.startsWith("/admin/api/") || path.startsWith("/portal/api/")
 
 /**
- * Their answers carry tokens, secrets, invitation links and a partner's books: no browser or proxy keeps them, and
- * none reads them as another type than they say. An answer that says its own caching (the change stream's) keeps it.
+ * An answer with the headers the request's record holds and, on the APIs' paths, the APIs' own, set in one copy. The
+ * APIs' answers carry tokens, secrets, invitation links and a partner's books: no browser or proxy keeps them
+ * (no-store), and none reads them as another type than they say (nosniff). An answer that says its own caching (the
+ * change stream's) keeps it.
  */
-const withApiHeaders = (response: HttpServerResponse.HttpServerResponse) =>
-  HttpServerResponse.setHeaders(response, {
-    "cache-control": response.headers["cache-control"] ?? "no-store",
-    "x-content-type-options": "nosniff"
+const finished = (response: HttpServerResponse.HttpServerResponse, path: string, record: RequestRecord) => {
+  const api = isApiPath(path)
+  const retryAfter = response.status === 429 && response.headers["retry-after"] === undefined &&
+      record.headers?.["retry-after"] === undefined
+    ? record.retryAfterOn429
+    : undefined
+  if (!api && record.headers === undefined && retryAfter === undefined) return response
+  return HttpServerResponse.setHeaders(response, {
+    ...record.headers,
+    ...(retryAfter === undefined ? undefined : { "retry-after": retryAfter }),
+    ...(api
+      ? {
+        "cache-control": response.headers["cache-control"] ?? "no-store",
+        "x-content-type-options": "nosniff"
+      }
+      : undefined)
   })
+}
 
 /**
- * The outermost layer of every request: one access-log line (method, path,
- * status, duration, partner id and its token's environment; never a header, so never a token), the
- * error envelope for anything that escaped the routes, and the APIs' answers' headers (withApiHeaders).
+ * The edge step, the outermost of every request and the only one around it (auth, inside the partner API, is the
+ * other): one record added to the context (RequestRecords), one clock read at each end, the error envelope for
+ * anything that escaped the routes, the answer's headers set once (finished), and at the exit one access-log line
+ * (method, path, status, duration, partner id and its token's environment; never a header, so never a token) and
+ * one metrics record, both from what the record holds.
  */
 export const HttpEdgeMiddleware = HttpRouter.middleware((httpEffect) =>
   Effect.withFiber((fiber) => {
     const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
     const startedAt = performance.now()
-    const log = {
-      partnerId: undefined as number | undefined,
-      partnerSlug: undefined as string | undefined,
-      environment: undefined as string | undefined
+    const path = pathOf(request.url)
+    const record: RequestRecord = {
+      partnerId: undefined,
+      partnerSlug: undefined,
+      environment: undefined,
+      headers: undefined,
+      retryAfterOn429: undefined
     }
-    let route = "unmatched"
-    // The router puts the matched route in the fiber's context for the rest of the request, up to the
-    // service provided around it below, so it is read there.
-    const readRoute = Effect.withFiber<void>((fiber) => {
-      route = routePattern(fiber.context)
-      return Effect.void
-    })
-    const writeLog = (status: number) => {
-      const path = pathOf(request.url)
-      const line = quietPaths.has(path) ? Effect.logDebug("request") : Effect.logInfo("request")
-      const millis = performance.now() - startedAt
-      return line.pipe(
-        Effect.annotateLogs({
-          method: request.method,
-          path,
-          status,
-          duration_ms: Math.round(millis * 100) / 100,
-          partner_id: log.partnerId ?? null,
-          environment: log.environment ?? null
-        }),
-        Effect.andThen(recordRequest({
-          route,
-          method: request.method,
-          status,
-          partner: log.partnerSlug ?? "none",
-          environment: log.environment ?? "none",
-          seconds: millis / 1000
-        }))
+    // Added without a restore, as the router adds the matched route: the request's fiber ends with the request.
+    // So at the exit the context still holds the route the router matched, read there.
+    fiber.setContext(Context.add(fiber.context, RequestRecords, record))
+    return Effect.matchCauseEffect(httpEffect, {
+      onSuccess: (response) => Effect.succeed(finished(response, path, record)),
+      onFailure: (cause) =>
+        Cause.hasInterruptsOnly(cause)
+          ? Effect.failCause(cause)
+          : Effect.map(failureResponse(cause), (response) => finished(response, path, record))
+    }).pipe(
+      Effect.onExit((exit) =>
+        Effect.withFiber((fiber) => {
+          const status = Exit.isSuccess(exit) ? exit.value.status : 499
+          const millis = performance.now() - startedAt
+          recordRequest({
+            route: routePattern(fiber.context),
+            method: request.method,
+            status,
+            partner: record.partnerSlug ?? "none",
+            environment: record.environment ?? "none",
+            seconds: millis / 1000
+          }, fiber.context)
+          return (quietPaths.has(path) ? Effect.logDebug("request") : Effect.logInfo("request")).pipe(
+            Effect.annotateLogs({
+              method: request.method,
+              path,
+              status,
+              duration_ms: Math.round(millis * 100) / 100,
+              partner_id: record.partnerId ?? null,
+              environment: record.environment ?? null
+            })
+          )
+        })
       )
-    }
-    return httpEffect.pipe(
-      Effect.ensuring(readRoute),
-      Effect.provideService(RequestLog, log),
-      Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : failureResponse(cause)),
-      Effect.map((response) => isApiPath(pathOf(request.url)) ? withApiHeaders(response) : response),
-      Effect.onExit((exit) => writeLog(Exit.isSuccess(exit) ? exit.value.status : 499))
     )
   }), { global: true })
 

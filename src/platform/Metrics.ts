@@ -1,4 +1,4 @@
-import { Effect, Exit, Metric } from "effect"
+import { type Context, Effect, Exit, Metric } from "effect"
 
 /**
  * Every metric the service exports, in one place: each area records through
@@ -157,7 +157,7 @@ const stuckSeries = seriesOf(walletStuckItems, "kind", "environment")
 const streamsOpenSeries = seriesOf(sportsStreamsOpen, "environment")
 const streamResetSeries = seriesOf(sportsStreamResets, "reason")
 
-/** One answered HTTP request (on every request's path: both series in one step). */
+/** One answered HTTP request, recorded at once (on every request's path, by the edge step: both series in one step). */
 export const recordRequest = (request: {
   readonly route: string
   readonly method: string
@@ -165,28 +165,26 @@ export const recordRequest = (request: {
   readonly partner: string
   readonly environment: string
   readonly seconds: number
-}) =>
-  Effect.withFiber<void>((fiber) => {
-    const key =
-      `${request.route}\u0000${request.method}\u0000${request.status}\u0000${request.partner}\u0000${request.environment}`
-    let series = answeredSeries.get(key)
-    if (series === undefined) {
-      series = {
-        requests: requestSeries(
-          request.route,
-          request.method,
-          String(request.status),
-          request.partner,
-          request.environment
-        ),
-        duration: durationSeries(request.route, request.method)
-      }
-      answeredSeries.set(key, series)
+}, context: Context.Context<never>): void => {
+  const key =
+    `${request.route}\u0000${request.method}\u0000${request.status}\u0000${request.partner}\u0000${request.environment}`
+  let series = answeredSeries.get(key)
+  if (series === undefined) {
+    series = {
+      requests: requestSeries(
+        request.route,
+        request.method,
+        String(request.status),
+        request.partner,
+        request.environment
+      ),
+      duration: durationSeries(request.route, request.method)
     }
-    series.requests.updateUnsafe(1, fiber.context)
-    series.duration.updateUnsafe(request.seconds, fiber.context)
-    return Effect.void
-  })
+    answeredSeries.set(key, series)
+  }
+  series.requests.updateUnsafe(1, context)
+  series.duration.updateUnsafe(request.seconds, context)
+}
 
 /** A partner API request refused for the partner's rate limit in an environment. */
 export const recordRateLimitRefusal = (partner: string, environment: string) =>

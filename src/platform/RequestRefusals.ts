@@ -1,4 +1,4 @@
-import { ByteSize, Effect, type Schema, SchemaIssue } from "effect"
+import { ByteSize, Context, Effect, type Schema, SchemaIssue } from "effect"
 import { HttpMethod, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { unhandled } from "effect/Types"
 import { type HttpApiEndpoint, HttpApiError, type HttpApiSchema } from "effect/http-api"
@@ -133,18 +133,35 @@ export const validateRequests = <E>(invalidData: (errors: FieldErrors) => E) =>
 (
   httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled>,
   { endpoint }: { readonly endpoint: HttpApiEndpoint.Top }
-): Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled | E, HttpServerRequest.HttpServerRequest> =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled | E, HttpServerRequest.HttpServerRequest> => {
+  // Applied once per endpoint, when the routes are built: what the endpoint takes is read here, not per request.
+  // A streamed payload (JSON lines) is read by its handler, within the limits its schema sets; its media type
+  // and declared size are checked here, so those refusals are in the envelope too.
+  const streamed = [...endpoint.payload.values()].flatMap((payload) =>
+    payload.encoding._tag === "Stream"
+      ? [payload.schemas[0] as HttpApiSchema.StreamUint8Array | HttpApiSchema.StreamNdjson<Schema.Top>]
+      : []
+  )
+  const decoded = Effect.catch(
+    httpEffect,
+    (error): Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled | E> =>
+      HttpApiError.HttpApiSchemaError.is(error) &&
+        (error.kind === "Payload" || error.kind === "Query" || error.kind === "Params")
+        ? Effect.fail(invalidData(validationErrors(error.cause.issue)))
+        : Effect.fail(error)
+  )
+  // An endpoint without a body (the reads) only has its query checked: one step per request.
+  if (endpoint.payload.size === 0) {
+    return Effect.withFiber((fiber) => {
+      const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+      const queryErrors = unstorableQueryValues(request.url)
+      return Object.keys(queryErrors).length > 0 ? Effect.fail(invalidData(queryErrors)) : decoded
+    })
+  }
+  return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     Effect.gen(function*() {
       const queryErrors = unstorableQueryValues(request.url)
       if (Object.keys(queryErrors).length > 0) return yield* Effect.fail(invalidData(queryErrors))
-      // A streamed payload (JSON lines) is read by its handler, within the limits its schema sets; its media type
-      // and declared size are checked here, so those refusals are in the envelope too.
-      const streamed = [...endpoint.payload.values()].flatMap((payload) =>
-        payload.encoding._tag === "Stream"
-          ? [payload.schemas[0] as HttpApiSchema.StreamUint8Array | HttpApiSchema.StreamNdjson<Schema.Top>]
-          : []
-      )
       if (streamed.length > 0 && HttpMethod.hasBody(request.method)) {
         const mediaType = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase()
         if (!endpoint.payload.has(mediaType)) {
@@ -162,7 +179,7 @@ export const validateRequests = <E>(invalidData: (errors: FieldErrors) => E) =>
           )
         }
       }
-      if (endpoint.payload.size > 0 && HttpMethod.hasBody(request.method) && streamed.length === 0) {
+      if (HttpMethod.hasBody(request.method) && streamed.length === 0) {
         const contentType = request.headers["content-type"]
         if (contentType !== undefined && !isJson(contentType)) {
           return yield* Effect.fail(invalidData({
@@ -177,12 +194,6 @@ export const validateRequests = <E>(invalidData: (errors: FieldErrors) => E) =>
           return yield* Effect.fail(invalidData({ body: [body.failure.message] }))
         }
       }
-      return yield* Effect.catch(
-        httpEffect,
-        (error): Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled | E> =>
-          HttpApiError.HttpApiSchemaError.is(error) &&
-            (error.kind === "Payload" || error.kind === "Query" || error.kind === "Params")
-            ? Effect.fail(invalidData(validationErrors(error.cause.issue)))
-            : Effect.fail(error)
-      )
+      return yield* decoded
     }))
+}

@@ -1,4 +1,4 @@
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted, References } from "effect"
 import { FetchHttpClient, Headers } from "effect/http"
 import { OtlpSerialization, OtlpTracer } from "effect/observability"
 import { ObservabilityConfig } from "./ObservabilityConfig.ts"
@@ -10,13 +10,15 @@ import { ObservabilityConfig } from "./ObservabilityConfig.ts"
  * OTEL_SERVICE_NAME, with the headers OTEL_EXPORTER_OTLP_TRACES_HEADERS or
  * OTEL_EXPORTER_OTLP_HEADERS name (a collector's key). The endpoint alone
  * turns it on (effect's own `layerFromConfig` also wants
- * OTEL_TRACES_EXPORTER=otlp). Without one nothing is set up. Pending spans
- * are flushed at shutdown.
+ * OTEL_TRACES_EXPORTER=otlp). Pending spans are flushed at shutdown.
+ *
+ * Without one, tracing is off (effect's TracerEnabled): no request span, and every `Effect.fn` or `withSpan`
+ * makes a no-op span instead of a timed one with its attributes, which nobody would read.
  */
 export const TracingLive = Layer.unwrap(
   Effect.map(Effect.service(ObservabilityConfig), (config) =>
     Option.match(config.tracesEndpoint, {
-      onNone: () => Layer.empty,
+      onNone: () => Layer.succeed(References.TracerEnabled, false),
       onSome: (url) =>
         OtlpTracer.layer({
           url,

@@ -20,6 +20,7 @@ import type { Content, Reader, SportsProtocol, Usable } from "./ProviderProtocol
 import { providerQuota } from "./ProviderQuota.ts"
 import type { SportsConfig } from "./SportsConfig.ts"
 import { SportsProviderError } from "./SportsProviderError.ts"
+import { traced } from "../platform/Traced.ts"
 
 export { SportsProviderError }
 
@@ -190,29 +191,38 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
         })
       )
 
-  const leagues = Effect.fn("SportsProvider.leagues")(function*(query: ListQuery) {
-    yield* offered(query.sportId)
-    const { content, raw, stamp } = yield* fetch("the league list", protocol.leagues, listCall("leagues", query))
-    if (content._tag !== "Found") return { value: emptyPage<SportsLeague>(query.page), raw, ...stamp }
-    return { value: content.answer, raw, ...stamp }
-  })
-
-  const events = (what: string, endpoint: Endpoint, spanName: string) =>
-    Effect.fn(spanName)(function*(query: ListQuery) {
+  const leagues = traced(
+    "SportsProvider.leagues",
+    Effect.fnUntraced(function*(query: ListQuery) {
       yield* offered(query.sportId)
-      const { content, raw, stamp } = yield* fetch(what, protocol.events, listCall(endpoint, query))
-      if (content._tag !== "Found") return { value: emptyPage<SportsEvent>(query.page), raw, ...stamp }
+      const { content, raw, stamp } = yield* fetch("the league list", protocol.leagues, listCall("leagues", query))
+      if (content._tag !== "Found") return { value: emptyPage<SportsLeague>(query.page), raw, ...stamp }
       return { value: content.answer, raw, ...stamp }
     })
+  )
+
+  const events = (what: string, endpoint: Endpoint, spanName: string) =>
+    traced(
+      spanName,
+      Effect.fnUntraced(function*(query: ListQuery) {
+        yield* offered(query.sportId)
+        const { content, raw, stamp } = yield* fetch(what, protocol.events, listCall(endpoint, query))
+        if (content._tag !== "Found") return { value: emptyPage<SportsEvent>(query.page), raw, ...stamp }
+        return { value: content.answer, raw, ...stamp }
+      })
+    )
 
   const notFound = (eventId: string, message = `Event ${eventId} not found.`) => new EventNotFound({ eventId, message })
 
-  const event = Effect.fn("SportsProvider.event")(function*(eventId: string) {
-    const { content, raw, stamp } = yield* fetch("the event", protocol.event, eventCall("event", eventId))
-    const value = content._tag === "Found" ? content.answer : undefined
-    if (value === undefined) return yield* notFound(eventId)
-    return { value, raw, ...stamp }
-  })
+  const event = traced(
+    "SportsProvider.event",
+    Effect.fnUntraced(function*(eventId: string) {
+      const { content, raw, stamp } = yield* fetch("the event", protocol.event, eventCall("event", eventId))
+      const value = content._tag === "Found" ? content.answer : undefined
+      if (value === undefined) return yield* notFound(eventId)
+      return { value, raw, ...stamp }
+    })
+  )
 
   /**
    * A provider may answer the odds, line-up or statistics of an event it does
@@ -225,15 +235,18 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   // The protocol maps an answer's markets once, as it is kept: a cached answer gives the very same value on every
   // read (the handler writes each value's JSON once).
   const odds = (inPlay: boolean) =>
-    Effect.fn(inPlay ? "SportsProvider.liveOdds" : "SportsProvider.odds")(function*(eventId: string) {
-      const what = inPlay ? "the live odds" : "the odds"
-      const read = inPlay ? protocol.liveOdds : protocol.odds
-      const { content, raw, stamp } = yield* fetch(what, read, eventCall(inPlay ? "liveOdds" : "odds", eventId))
-      if (content._tag === "NotFound") return yield* notFound(eventId)
-      const value = content._tag === "Found" ? content.answer : []
-      if (value.length === 0) yield* confirmEvent(eventId)
-      return { value, raw, ...stamp }
-    })
+    traced(
+      inPlay ? "SportsProvider.liveOdds" : "SportsProvider.odds",
+      Effect.fnUntraced(function*(eventId: string) {
+        const what = inPlay ? "the live odds" : "the odds"
+        const read = inPlay ? protocol.liveOdds : protocol.odds
+        const { content, raw, stamp } = yield* fetch(what, read, eventCall(inPlay ? "liveOdds" : "odds", eventId))
+        if (content._tag === "NotFound") return yield* notFound(eventId)
+        const value = content._tag === "Found" ? content.answer : []
+        if (value.length === 0) yield* confirmEvent(eventId)
+        return { value, raw, ...stamp }
+      })
+    )
 
   /** An event detail that may be missing (line-up, statistics): a 404 that says so when the event has none. */
   const eventDetail = <D>(options: {
@@ -250,35 +263,44 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
     })
 
   const lineupDetail = eventDetail({ what: "the line-up", endpoint: "lineup", read: protocol.lineup })
-  const lineup = Effect.fn("SportsProvider.lineup")(function*(eventId: string) {
-    const { value, ...rest } = yield* lineupDetail(eventId)
-    if (value === undefined) return yield* notFound(eventId, `No line-up is available for event ${eventId}.`)
-    return { value, ...rest }
-  })
+  const lineup = traced(
+    "SportsProvider.lineup",
+    Effect.fnUntraced(function*(eventId: string) {
+      const { value, ...rest } = yield* lineupDetail(eventId)
+      if (value === undefined) return yield* notFound(eventId, `No line-up is available for event ${eventId}.`)
+      return { value, ...rest }
+    })
+  )
 
   const statsDetail = eventDetail({ what: "the statistics", endpoint: "statsTrend", read: protocol.statsTrend })
-  const statsTrend = Effect.fn("SportsProvider.statsTrend")(function*(eventId: string) {
-    const { value, ...rest } = yield* statsDetail(eventId)
-    const samples = statSamples === undefined ? [] : yield* statSamples.samplesOf(name, canonicalId(eventId))
-    // Kept samples outlive the provider's answer: after a match the trend is still there.
-    const latest = value ?? samples.at(-1)?.stats
-    if (latest === undefined) return yield* notFound(eventId, `No statistics are available for event ${eventId}.`)
-    return { value: { latest, samples } satisfies StatsReport, ...rest }
-  })
+  const statsTrend = traced(
+    "SportsProvider.statsTrend",
+    Effect.fnUntraced(function*(eventId: string) {
+      const { value, ...rest } = yield* statsDetail(eventId)
+      const samples = statSamples === undefined ? [] : yield* statSamples.samplesOf(name, canonicalId(eventId))
+      // Kept samples outlive the provider's answer: after a match the trend is still there.
+      const latest = value ?? samples.at(-1)?.stats
+      if (latest === undefined) return yield* notFound(eventId, `No statistics are available for event ${eventId}.`)
+      return { value: { latest, samples } satisfies StatsReport, ...rest }
+    })
+  )
 
-  const result = Effect.fn("SportsProvider.result")(function*(eventId: string) {
-    const { content, raw, stamp } = yield* fetch("the result", protocol.result, eventCall("result", eventId))
-    if (content._tag !== "Found") return yield* notFound(eventId)
-    const outcome = content.answer
-    switch (outcome._tag) {
-      case "Unknown":
-        return yield* notFound(eventId)
-      case "NotFinished":
-        return yield* notFound(eventId, `Event ${eventId} has no final result yet (it is ${outcome.status}).`)
-      case "Result":
-        return { value: outcome.result, raw, ...stamp }
-    }
-  })
+  const result = traced(
+    "SportsProvider.result",
+    Effect.fnUntraced(function*(eventId: string) {
+      const { content, raw, stamp } = yield* fetch("the result", protocol.result, eventCall("result", eventId))
+      if (content._tag !== "Found") return yield* notFound(eventId)
+      const outcome = content.answer
+      switch (outcome._tag) {
+        case "Unknown":
+          return yield* notFound(eventId)
+        case "NotFinished":
+          return yield* notFound(eventId, `Event ${eventId} has no final result yet (it is ${outcome.status}).`)
+        case "Result":
+          return { value: outcome.result, raw, ...stamp }
+      }
+    })
+  )
 
   return SportsProvider.of({
     name,

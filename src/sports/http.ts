@@ -1,5 +1,5 @@
 import { Clock, Effect } from "effect"
-import { HttpEffect, HttpServerResponse } from "effect/http"
+import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
 import { envelopeWriter, partnerSummary } from "../api/Envelope.ts"
@@ -39,20 +39,48 @@ import {
  * cache, this instance's or the fleet's, `STALE` when it is the last answer
  * kept, past its freshness, served while the provider cannot be asked (its quota).
  */
-const freshness = (answer: { readonly storedAt: number; readonly origin: string }, startedAt: number) =>
+const freshness = (
+  answer: { readonly raw: unknown; readonly storedAt: number; readonly origin: string },
+  startedAt: number
+) =>
   Effect.flatMap(Clock.currentTimeMillis, (now) => {
     const miss = answer.origin === "upstream" && answer.storedAt >= startedAt
-    const headers = {
-      age: String(Math.max(0, Math.floor((now - answer.storedAt) / 1000))),
-      "x-cache": miss ? "MISS" : answer.origin === "stale" ? "STALE" : "HIT"
-    }
+    const state = miss ? "miss" : answer.origin === "stale" ? "stale" : "hit"
     return Effect.andThen(
-      recordProviderCache(miss ? "miss" : answer.origin === "stale" ? "stale" : "hit"),
-      HttpEffect.appendPreResponseHandler((_request, response) =>
-        Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+      recordProviderCache(state),
+      HttpEffect.appendPreResponseHandler(
+        headersOf(answer.raw, Math.max(0, Math.floor((now - answer.storedAt) / 1000)), state)
       )
     )
   })
+
+type CacheState = "miss" | "stale" | "hit"
+
+interface Stamped {
+  readonly age: number
+  readonly state: CacheState
+  readonly handler: (
+    request: HttpServerRequest.HttpServerRequest,
+    response: HttpServerResponse.HttpServerResponse
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse>
+}
+
+/** The last headers written for each kept answer (its raw payload, the same object while it is kept). */
+const stamped = new WeakMap<object, Stamped>()
+
+/**
+ * What puts `Age` and `X-Cache` on the answer: built once per kept answer, age (in whole seconds) and state, and
+ * reused by every request reading it within that second.
+ */
+const headersOf = (raw: unknown, age: number, state: CacheState): Stamped["handler"] => {
+  const kept = typeof raw === "object" && raw !== null ? stamped.get(raw) : undefined
+  if (kept !== undefined && kept.age === age && kept.state === state) return kept.handler
+  const headers = { age: String(age), "x-cache": state === "miss" ? "MISS" : state === "stale" ? "STALE" : "HIT" }
+  const handler: Stamped["handler"] = (_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+  if (typeof raw === "object" && raw !== null) stamped.set(raw, { age, state, handler })
+  return handler
+}
 
 type Fetch<A> = (
   provider: SportsProvider["Service"]

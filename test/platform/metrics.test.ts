@@ -89,6 +89,7 @@ layer(App, live)("GET /metrics", (it) => {
       yield* givenSyncedCatalog
       const busy = yield* givenPartner({ name: "Busy Metrics" })
       for (let i = 0; i < 3; i++) yield* request("GET", "/api/partner/v1/status", { headers: bearer(busy.token) })
+      assert.strictEqual((yield* request("GET", "/api/partner/v1/status")).status, 401)
       yield* request("GET", "/no/such/route")
       const reader = yield* givenPartner({ name: "Sports Reader" })
       const odds = yield* request("GET", "/api/partner/v1/sports/events/upcoming?sport_id=1", {
@@ -147,6 +148,12 @@ layer(App, live)("GET /metrics", (it) => {
       )
       assert.isAtLeast(
         valueOf(requests, { route: "unmatched", status: "404", partner: "none", environment: "none" }) ?? 0,
+        1
+      )
+      // A refusal by auth is counted under its route, with no partner.
+      assert.isAtLeast(
+        valueOf(requests, { route: "/api/partner/v1/status", status: "401", partner: "none", environment: "none" }) ??
+          0,
         1
       )
       assert.isTrue(requests.samples.every((sample) => !sample.labels.route.includes("?")))

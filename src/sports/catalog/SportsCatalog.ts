@@ -23,11 +23,14 @@ import {
 } from "../../domain/SportsCatalog.ts"
 import {
   type EventQuery,
+  eventQueryFields,
   eventQueryOf,
   facetQueryOf,
   type FeedOrder,
+  feedOrderFields,
   feedOrderOf,
   type ListQuery,
+  listQueryFields,
   listQueryOf,
   liveRefreshScopeOf,
   offeredRefreshScope,
@@ -38,6 +41,7 @@ import {
   type SportsCatalogFilters
 } from "../../domain/SportsCatalogQuery.ts"
 import * as ByteBoundedCache from "../../platform/ByteBoundedCache.ts"
+import { traced } from "../../platform/Traced.ts"
 import { SportsProvider, type SportsProviderError } from "../SportsProvider.ts"
 import { CatalogChanges } from "./CatalogChanges.ts"
 import { fetchSnapshot } from "./CatalogImport.ts"
@@ -107,42 +111,70 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
       // queries the rules already read, so two requests that mean the same thing share an entry.
 
       const budget = ByteBoundedCache.makeBudget(config.cacheMaxBytes)
-      const cached = <Key, A>(lookup: (key: Key) => Effect.Effect<A>) =>
+      const cached = <Key extends string, A>(lookup: (key: Key) => Effect.Effect<A>) =>
         Effect.map(budget.cache({ lookup, timeToLive: config.cacheTtl }), (cache) => cache.get)
+      /**
+       * Keyed by the query written as one string (`fields`: each field in a fixed order, so the same query is the
+       * same JSON), which a read hashes and compares as a string, not structurally field by field; a miss reads
+       * the query back from its JSON.
+       */
+      const cachedBy = <Key, A>(fields: (key: Key) => Key, lookup: (key: Key) => Effect.Effect<A>) =>
+        Effect.map(
+          budget.cache({
+            lookup: (text: string) => lookup(JSON.parse(text) as Key),
+            timeToLive: config.cacheTtl
+          }),
+          (cache) => (key: Key) => cache.get(JSON.stringify(fields(key)))
+        )
 
       /** Counted once per set of filters, whatever the page or the sort. */
-      const feedTotal = yield* cached(repo.feedTotal)
+      const feedTotal = yield* cachedBy(eventQueryFields, repo.feedTotal)
       // Facets are read apart (facetQueryOf): the leagues facet of `league_id=7` is the one of no league chosen, shared.
-      const sportFacet = yield* cached((query: EventQuery) =>
-        Effect.map(repo.eventSportIds(query), (ids) => sortedNames(ids.map(sportName)))
+      const sportFacet = yield* cachedBy(
+        eventQueryFields,
+        (query) => Effect.map(repo.eventSportIds(query), (ids) => sortedNames(ids.map(sportName)))
       )
-      const countryFacet = yield* cached((query: EventQuery) =>
-        Effect.map(repo.eventCountryCodes(query), (codes) => sortedNames(codes.map(countryName)))
+      const countryFacet = yield* cachedBy(
+        eventQueryFields,
+        (query) => Effect.map(repo.eventCountryCodes(query), (codes) => sortedNames(codes.map(countryName)))
       )
-      const leagueFacet = yield* cached((query: EventQuery) => Effect.map(repo.eventLeagueNames(query), sortedNames))
-      const teamFacet = yield* cached((query: EventQuery) => Effect.map(repo.eventTeamNames(query), sortedNames))
+      const leagueFacet = yield* cachedBy(
+        eventQueryFields,
+        (query) => Effect.map(repo.eventLeagueNames(query), sortedNames)
+      )
+      const teamFacet = yield* cachedBy(
+        eventQueryFields,
+        (query) => Effect.map(repo.eventTeamNames(query), sortedNames)
+      )
       type ListKey = { readonly query: ListQuery; readonly page: PageRequest }
-      const sportList = yield* cached((key: ListKey) => repo.sports(key.query, key.page))
-      const countryList = yield* cached((key: ListKey) => repo.countries(key.query, key.page))
-      const leagueList = yield* cached((key: ListKey) => repo.leagues(key.query, key.page))
-      const teamList = yield* cached((key: ListKey) => repo.teams(key.query, key.page))
+      const listKeyFields = (key: ListKey): ListKey => ({ query: listQueryFields(key.query), page: pageKey(key.page) })
+      const sportList = yield* cachedBy(listKeyFields, (key) => repo.sports(key.query, key.page))
+      const countryList = yield* cachedBy(listKeyFields, (key) => repo.countries(key.query, key.page))
+      const leagueList = yield* cachedBy(listKeyFields, (key) => repo.leagues(key.query, key.page))
+      const teamList = yield* cachedBy(listKeyFields, (key) => repo.teams(key.query, key.page))
       const overview = yield* cached((_: "overview") => repo.overview)
       // Whole answers as well, so that a repeated read is the very same value (the handlers write each value's
       // JSON once, src/api/Envelope.ts).
       // A page itself is kept only as part of its answer (the answer caches below have its key); the total is
       // shared by every page and sort of the same filters.
       type FeedKey = { readonly query: EventQuery; readonly order: FeedOrder; readonly page: PageRequest }
+      const feedKeyFields = (key: FeedKey): FeedKey => ({
+        query: eventQueryFields(key.query),
+        order: feedOrderFields(key.order),
+        page: pageKey(key.page)
+      })
       const feedAnswer = (key: FeedKey) =>
         Effect.map(
           Effect.all([repo.feedPage(key.query, key.order, key.page), feedTotal(key.query)], { concurrency: 2 }),
           ([results, total]) => pageOf(key.page, results, total)
         )
-      const prematchAnswer = yield* cached((key: FeedKey) =>
-        Effect.map(feedAnswer(key), (answer) => entries(answer, feedEntryOf))
+      const prematchAnswer = yield* cachedBy(
+        feedKeyFields,
+        (key) => Effect.map(feedAnswer(key), (answer) => entries(answer, feedEntryOf))
       )
       // The live feed kept whole too, before its minutes: they move with the clock, so its answer is the same
       // value only while none of its minutes has moved.
-      const liveEvents = yield* cached(feedAnswer)
+      const liveEvents = yield* cachedBy(feedKeyFields, feedAnswer)
       const liveAnswers = new WeakMap<
         Page<FeedEvent>,
         { readonly minutes: string; readonly answer: Page<LiveFeedEntry> }
@@ -155,14 +187,13 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
         liveAnswers.set(answer, { minutes, answer: live })
         return live
       }
-      const filtersAnswer = yield* cached((query: EventQuery) =>
+      const filtersAnswer = yield* cachedBy(eventQueryFields, (query) =>
         Effect.all({
           sports: sportFacet(facetQueryOf("sport", query)),
           countries: countryFacet(facetQueryOf("country", query)),
           leagues: leagueFacet(facetQueryOf("league", query)),
           teams: teamFacet(facetQueryOf("team", query))
-        }, { concurrency: 4 })
-      )
+        }, { concurrency: 4 }))
 
       yield* repo.onChange(budget.invalidateAll)
 
@@ -174,9 +205,12 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
           page: pageKey(page)
         }))
 
-      const filters = Effect.fn("SportsCatalog.filters")(function*(source: EventSource, filters: SportsCatalogFilters) {
-        return yield* filtersAnswer(yield* Effect.fromResult(eventQueryOf(source, filters)))
-      })
+      const filters = traced(
+        "SportsCatalog.filters",
+        Effect.fnUntraced(function*(source: EventSource, filters: SportsCatalogFilters) {
+          return yield* filtersAnswer(yield* Effect.fromResult(eventQueryOf(source, filters)))
+        })
+      )
 
       const list =
         <A>(read: (key: ListKey) => Effect.Effect<Page<A>>) => (filters: SportsCatalogFilters, page: PageRequest) =>
@@ -238,27 +272,39 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
         refreshLive: refreshOnce(liveRefreshScopeOf(scheduled.kept)).pipe(
           Effect.withSpan("SportsCatalog.refreshLive")
         ),
-        overview: overview("overview").pipe(Effect.withSpan("SportsCatalog.overview")),
+        overview: traced("SportsCatalog.overview", () => overview("overview"))(),
         isEmpty: repo.isEmptyFor(provider.name),
-        sports: Effect.fn("SportsCatalog.sports")(list(sportList)),
-        countries: Effect.fn("SportsCatalog.countries")(list(countryList)),
-        leagues: Effect.fn("SportsCatalog.leagues")(function*(filters: SportsCatalogFilters, page: PageRequest) {
-          return entries(yield* list(leagueList)(filters, page), namedEntryOf)
-        }),
-        teams: Effect.fn("SportsCatalog.teams")(function*(filters: SportsCatalogFilters, page: PageRequest) {
-          return entries(yield* list(teamList)(filters, page), namedEntryOf)
-        }),
-        filters,
-        prematch: Effect.fn("SportsCatalog.prematch")(
-          function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
-            return yield* prematchAnswer(yield* feedKey("prematch", filters, sort, page))
-          }
+        sports: traced("SportsCatalog.sports", list(sportList)),
+        countries: traced("SportsCatalog.countries", list(countryList)),
+        leagues: traced(
+          "SportsCatalog.leagues",
+          Effect.fnUntraced(function*(filters: SportsCatalogFilters, page: PageRequest) {
+            return entries(yield* list(leagueList)(filters, page), namedEntryOf)
+          })
         ),
-        live: Effect.fn("SportsCatalog.live")(
-          function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
-            const answer = yield* liveEvents(yield* feedKey("live", filters, sort, page))
-            return liveAnswerAt(answer, yield* Clock.currentTimeMillis)
-          }
+        teams: traced(
+          "SportsCatalog.teams",
+          Effect.fnUntraced(function*(filters: SportsCatalogFilters, page: PageRequest) {
+            return entries(yield* list(teamList)(filters, page), namedEntryOf)
+          })
+        ),
+        filters,
+        prematch: traced(
+          "SportsCatalog.prematch",
+          Effect.fnUntraced(
+            function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
+              return yield* prematchAnswer(yield* feedKey("prematch", filters, sort, page))
+            }
+          )
+        ),
+        live: traced(
+          "SportsCatalog.live",
+          Effect.fnUntraced(
+            function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
+              const answer = yield* liveEvents(yield* feedKey("live", filters, sort, page))
+              return liveAnswerAt(answer, yield* Clock.currentTimeMillis)
+            }
+          )
         )
       })
     })

@@ -61,10 +61,14 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
   const sql = yield* SqlClient.SqlClient
   const { provider, scope } = snapshot
   yield* sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:sports-catalog'))`
+  // This publish keeps the feeds' totals itself (below), so its writes to the events do not mark them stale (sql/0040).
+  yield* sql`SELECT set_config('partner_api.catalog_publish', 'on', true)`
 
   const records = snapshotRecords(snapshot)
   let changed = 0
   let deactivated = 0
+  /** Events written or gone inactive: the feeds' totals are written again. */
+  let eventsMoved = 0
   const count = (rows: ReadonlyArray<unknown>) => rows.length
 
   // Whose world the catalog holds: one row, read under the lock (a publish by another provider may just have
@@ -169,7 +173,7 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
         minute: event.minute,
         has_odds: event.hasOdds
       }))
-      changed += count(
+      const written = count(
         yield* sql`
           INSERT INTO sports_events (id, sport_id, country_code, league_id, league_name, home_team_id, home_name,
                                      away_team_id, away_name, starts_at, status, score, minute, has_odds, provider)
@@ -203,12 +207,14 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
           RETURNING id
         `
       )
+      changed += written
+      eventsMoved += written
     }
     if (!scope.liveOnly) {
       // Events the provider no longer lists before or during play (removed, cancelled) go inactive.
       const sportIds = JSON.stringify(scope.sportIds)
       const seen = JSON.stringify(snapshot.events.map((event) => event.id))
-      deactivated += count(
+      const gone = count(
         yield* sql`
           UPDATE sports_events SET active = false, last_update = now()
           WHERE active AND status IN ('prematch', 'live')
@@ -217,6 +223,8 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
           RETURNING id
         `
       )
+      deactivated += gone
+      eventsMoved += gone
       deactivated += count(
         yield* sql`
           UPDATE sports_teams SET active = false, updated_at = now()
@@ -243,6 +251,10 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
           FROM sports_countries c2) x
     WHERE x.code = c.code AND c.active IS DISTINCT FROM x.active
   `
+
+  // The feeds' totals, as the events now stand, in this transaction (sql/0040): again when an event was written or
+  // left (another provider's world too), or when a write other than a publish left them stale.
+  yield* sql`SELECT sports_feed_totals_keep(${eventsMoved + removed > 0})`
 
   // Delivered at commit: every instance forgets its cached reads once the new catalog is visible.
   if (changed + deactivated + removed > 0) yield* ChangeFeed.announce(sportsCatalogChangedChannel)

@@ -12,6 +12,7 @@ import {
   SportsCatalogOverview
 } from "../../domain/SportsCatalog.ts"
 import type { EventQuery, FeedOrder, FeedSortKey, ListQuery } from "../../domain/SportsCatalogQuery.ts"
+import { dayOf, groupingOf } from "../../domain/SportsFeedTotals.ts"
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
 import { CatalogChanges } from "./CatalogChanges.ts"
 import { publishSnapshot, sportsCatalogChangedChannel } from "./SportsCatalogPublishSql.ts"
@@ -36,6 +37,7 @@ const namedRows = rowsOf(NamedRow)
 const sportRows = rowsOf(SportRecord)
 const countryRows = rowsOf(CountryRecord)
 const totalRows = rowsOf(Schema.Struct({ total: Schema.Int }))
+const keptTotalRows = rowsOf(Schema.Struct({ total: Schema.NullOr(Schema.Int) }))
 const sportIdRows = rowsOf(Schema.Struct({ id: Schema.Int }))
 const textRows = rowsOf(Schema.Struct({ value: Schema.String }))
 const overviewRows = rowsOf(SportsCatalogOverview)
@@ -102,6 +104,34 @@ const makeSql = Effect.gen(function*() {
 
   const countOf = (from: Statement.Fragment, where: Statement.Fragment) =>
     Effect.map(totalRows(sql`SELECT count(*)::int AS total FROM ${from} WHERE ${where}`), (rows) => rows[0].total)
+
+  /**
+   * A feed's exact total. Filters the publishes' summary covers (domain/SportsFeedTotals) read it: a sum of a few
+   * rows of sports_feed_totals, one indexed statement, in the snapshot that says whether the summary is fresh
+   * (sql/0040). Any other filter, or a summary marked stale by a write that was not a publish, is counted.
+   */
+  const feedTotal = (query: EventQuery) => {
+    const grouping = groupingOf(query)
+    if (grouping === null) return countOf(sql`sports_events`, eventConditions(query))
+    const conditions = [sql`status = ${query.source}`, sql`grouped_by = ${grouping}`]
+    if (query.sportIds !== null) conditions.push(oneOf("sport_id", query.sportIds))
+    if (query.countryCodes !== null) conditions.push(oneOf("country_code", query.countryCodes))
+    if (query.leagueId !== null) conditions.push(sql`league_id = ${query.leagueId}`)
+    if (query.hasOdds !== null) conditions.push(sql`has_odds = ${query.hasOdds}`)
+    if (query.startsFrom !== null) conditions.push(sql`day >= ${dayOf(query.startsFrom)}::date`)
+    if (query.startsBefore !== null) conditions.push(sql`day < ${dayOf(query.startsBefore)}::date`)
+    return Effect.flatMap(
+      keptTotalRows(sql`
+        SELECT CASE WHEN (SELECT fresh FROM sports_feed_totals_state)
+                    THEN (SELECT COALESCE(sum(total), 0)::int FROM sports_feed_totals WHERE ${sql.and(conditions)})
+               END AS total
+      `),
+      (rows) => {
+        const kept = rows[0].total
+        return kept === null ? countOf(sql`sports_events`, eventConditions(query)) : Effect.succeed(kept)
+      }
+    )
+  }
 
   // The dynamic filters: ids come from the open-events indexes; names from the league and team records.
   const eventSportIds = (query: EventQuery) =>
@@ -248,9 +278,7 @@ const makeSql = Effect.gen(function*() {
 
   return SportsCatalogRepo.of({
     feedPage: Effect.fn("SportsCatalogRepo.feedPage")(feedPage),
-    feedTotal: Effect.fn("SportsCatalogRepo.feedTotal")((query: EventQuery) =>
-      countOf(sql`sports_events`, eventConditions(query))
-    ),
+    feedTotal: Effect.fn("SportsCatalogRepo.feedTotal")(feedTotal),
     eventSportIds: Effect.fn("SportsCatalogRepo.eventSportIds")(eventSportIds),
     eventCountryCodes: Effect.fn("SportsCatalogRepo.eventCountryCodes")(eventCountryCodes),
     eventLeagueNames: Effect.fn("SportsCatalogRepo.eventLeagueNames")(eventLeagueNames),

@@ -3,6 +3,7 @@ import { type PageRequest, slicePage } from "../../domain/Paging.ts"
 import type { CountryRecord, FeedEvent, NamedRecord, Snapshot, SportRecord } from "../../domain/SportsCatalog.ts"
 import { publishReportOf, snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
 import type { EventQuery, FeedOrder, ListQuery } from "../../domain/SportsCatalogQuery.ts"
+import { groupingOf, totalFrom, totalsOf, type TotalsRow } from "../../domain/SportsFeedTotals.ts"
 import { compareNames } from "../../domain/Text.ts"
 import { CatalogChanges } from "./CatalogChanges.ts"
 import { SportsCatalogRepo } from "./SportsCatalogRepo.ts"
@@ -39,6 +40,13 @@ export const layerMemoryNoDeps = Layer.effect(
     const listeners = new Set<Effect.Effect<void>>()
     /** Whose world the records are (sports_catalog_world): none until the first publish. */
     let world: string | null = null
+    /** The feeds' totals that repeat, kept by each publish that moved an event (sql/0040's summary). */
+    let totals: ReadonlyArray<TotalsRow> = []
+    const keepTotals = () => {
+      totals = totalsOf(
+        [...events.values()].filter((event) => event.active && ["prematch", "live"].includes(event.status))
+      )
+    }
 
     const matches = (query: EventQuery) => (event: StoredEvent) =>
       event.active && event.status === query.source &&
@@ -156,6 +164,7 @@ export const layerMemoryNoDeps = Layer.effect(
         })
       }
       if (changed + deactivated + removed > 0) {
+        keepTotals()
         yield* Effect.forEach(listeners, (listener) => listener, { discard: true })
       }
       yield* changes.published(snapshot)
@@ -165,7 +174,12 @@ export const layerMemoryNoDeps = Layer.effect(
     return SportsCatalogRepo.of({
       feedPage: (query, order, page) =>
         Effect.sync(() => slicePage(page, selected(query).sort(feedOrder(order))).results.map(feedEvent)),
-      feedTotal: (query) => Effect.sync(() => selected(query).length),
+      // From the summary when it covers the filters (as the SQL's feedTotal), counted otherwise.
+      feedTotal: (query) =>
+        Effect.sync(() => {
+          const grouping = groupingOf(query)
+          return grouping === null ? selected(query).length : totalFrom(totals, query, grouping)
+        }),
       eventSportIds: (query) => Effect.sync(() => [...new Set(selected(query).map((event) => event.sportId))]),
       eventCountryCodes: (query) =>
         Effect.sync(() => [

@@ -136,6 +136,40 @@ export const sportsCatalogRepoSpec = (it: Vitest.MethodsNonLive<SportsCatalogRep
       assert.strictEqual(yield* repo.feedTotal(eventQuery({ source: "live" })), 1)
     }))
 
+  it.effect("a feed's total is exact whether the publish's summary covers its filters or it is counted", () =>
+    Effect.gen(function*() {
+      const repo = yield* SportsCatalogRepo
+      yield* published
+      const day = Date.parse("2030-01-01T00:00:00.000Z")
+      const queries: ReadonlyArray<Partial<EventQuery>> = [
+        {},
+        { source: "live" },
+        { sportIds: [1] },
+        { sportIds: [1, 18] },
+        { sportIds: [] },
+        { countryCodes: ["gb", "us"] },
+        { leagueId: "900" },
+        { hasOdds: false },
+        { startsFrom: day, startsBefore: day + 86_400_000 },
+        { startsFrom: day + 86_400_000 },
+        { sportIds: [1], countryCodes: ["gb"] },
+        { sportIds: [18], hasOdds: true },
+        { sportIds: [1], startsBefore: day + 86_400_000 },
+        { countryCodes: ["gb"], hasOdds: true },
+        { leagueId: "900", hasOdds: true },
+        { hasOdds: true, startsFrom: day },
+        { sportIds: [1, 18], hasOdds: true, startsFrom: day, startsBefore: day + 2 * 86_400_000 },
+        // Not covered: counted.
+        { teamId: "900-Arsenal" },
+        { sportIds: [1], search: "arsenal" },
+        { startsFrom: day + 11 * 3_600_000 },
+        { countryCodes: ["gb"], leagueId: "900" }
+      ]
+      for (const query of queries) {
+        assert.strictEqual(yield* repo.feedTotal(eventQuery(query)), (yield* feed(query)).length, JSON.stringify(query))
+      }
+    }))
+
   it.effect("the feed's filters: sport, country, league, team (home or away), search, odds, kick-off window", () =>
     Effect.gen(function*() {
       yield* published
