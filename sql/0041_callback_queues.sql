@@ -1,15 +1,17 @@
 -- The outbox's own delivery queues (issue 38): a row per player with notifications to deliver, which a worker claims
--- for a lease (locked_by, locked_until) and drains in order. It replaces a graphile-worker job per player, whose
+-- (locked_by, locked_at) and drains in order. It replaces a graphile-worker job per player, whose
 -- add_job was a large part of a win's cost and whose locked, exhausted jobs could stop the queue's runner.
 CREATE TABLE partner_callback_queues (
-  player_id       bigint PRIMARY KEY REFERENCES partner_players (id),
+  -- A player deleted (a partner's test environment cleared) takes their queue along.
+  player_id       bigint PRIMARY KEY REFERENCES partner_players (id) ON DELETE CASCADE,
   -- When a worker may take the queue next; NULL: its head failed for good and it waits for an operator.
   next_attempt_at timestamptz DEFAULT now(),
   -- Runs that failed in a row: the backoff's exponent.
   attempts        integer NOT NULL DEFAULT 0,
   locked_by       text,
-  -- A holder that did not release by then is gone: the queue may be claimed again.
-  locked_until    timestamptz
+  -- A holder that kept the queue longer than a claiming worker's PARTNER_CALLBACK_STALE_LOCK is taken for dead:
+  -- the queue may be claimed again.
+  locked_at       timestamptz
 );
 CREATE INDEX partner_callback_queues_due ON partner_callback_queues (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
 COMMENT ON TABLE partner_callback_queues IS

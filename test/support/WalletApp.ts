@@ -169,12 +169,12 @@ export const assertConserved = (
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     // The undelivered notifications with their player's delivery queue (when it is due, how many runs failed, who
-    // holds it until when): a failure shows why they were not delivered, not only that.
+    // holds it since when): a failure shows why they were not delivered, not only that.
     yield* eventually(
       sql`
         SELECT c.id, c.kind, c.event_id, c.status, c.attempts, c.last_error, c.created_at, now() AS read_at,
                q.next_attempt_at AS queue_next_attempt_at, q.attempts AS queue_attempts, q.locked_by AS queue_locked_by,
-               q.locked_until AS queue_locked_until
+               q.locked_at AS queue_locked_at
         FROM partner_callbacks c
         LEFT JOIN partner_callback_queues q ON q.player_id = c.player_id
         WHERE c.player_id = ${player.playerId} AND c.kind <> 'bet' AND c.status <> 'delivered'

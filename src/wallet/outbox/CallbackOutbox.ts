@@ -46,7 +46,7 @@ export type CaughtUp =
  * partners de-duplicate), in order, by whichever instance's worker claimed it,
  * with exponential backoff between failed runs (domain/DeliveryQueue.ts). Once
  * shutdown begins, a run takes no further notification: it hands the rest of
- * the delivery queue back, so no delivery queue waits for a lease to pass after a restart.
+ * the delivery queue back, so no delivery queue waits to be taken for stale after a restart.
  */
 export class CallbackOutbox extends Context.Service<CallbackOutbox, {
   /** Takes up to `limit` due delivery queues for `holder`, each for PARTNER_CALLBACK_STALE_LOCK at most. */
@@ -111,7 +111,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
       const run = Effect.fnUntraced(function*(queue: HeldQueue, stopTaking: Effect.Effect<boolean>) {
         let delivered = 0
         while (true) {
-          // A run stays short (its lease tells the living from the dead): the rest goes on in a new run.
+          // A run stays short (how long it held the queue tells the living from the dead): the rest goes on in a new run.
           if (delivered === drainBatch || (yield* stopTaking)) return { _tag: "Due" } as const
           const [head] = yield* repo.queueOf(queue.playerId, 1)
           if (head === undefined) return { _tag: "Emptied" } as const

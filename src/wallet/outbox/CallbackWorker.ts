@@ -16,13 +16,13 @@ import { CallbackOutbox } from "./CallbackOutbox.ts"
  * 20 s, … up to about 6 h), from any instance. On shutdown the runs in flight
  * finish the notification they hold and hand their queues back before the
  * pool closes; after a crash, another instance takes the dead one's queues
- * over once their lease (PARTNER_CALLBACK_STALE_LOCK) has passed.
+ * over once it has held them for PARTNER_CALLBACK_STALE_LOCK (as the taking instance is configured).
  */
 export const callbackWorker = (options: { readonly pollInterval: Duration.Input }) =>
   Layer.effectDiscard(Effect.gen(function*() {
     const config = yield* CallbacksConfig
     const outbox = yield* CallbackOutbox
-    // The queues' leases name their holder: this instance, unique across restarts.
+    // A held queue names its holder: this instance, unique across restarts.
     const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
     const runs = yield* FiberSet.make<void>()
     const news = yield* Queue.sliding<void>(1)
@@ -36,7 +36,7 @@ export const callbackWorker = (options: { readonly pollInterval: Duration.Input 
         runs,
         outbox.drain(queue, Effect.sync(() => stopping)).pipe(
           Effect.asVoid,
-          // The database failed under the run: its lease keeps the queue until it passes, then any worker goes on.
+          // The database failed under the run: the queue stays held until it is stale, then any worker goes on.
           Effect.catchCause((cause) => Effect.logWarning("A delivery run failed", cause)),
           Effect.ensuring(Effect.andThen(Effect.sync(() => running--), wake))
         )

@@ -7,7 +7,7 @@ import { IdFromBigInt, interval } from "../../platform/SqlCodecs.ts"
 
 /**
  * The players' delivery queues over PostgreSQL (partner_callback_queues), part of OutboxRepo.layerSql: a row per
- * player with notifications to deliver, claimed by a worker for a lease. Its SQL is here and nowhere else; the
+ * player with notifications to deliver, claimed by a worker (locked_by, locked_at). Its SQL is here and nowhere else; the
  * wallet's statements schedule queues through `queuesScheduling`.
  */
 
@@ -38,8 +38,8 @@ const decodeClaimed = Schema.decodeUnknownEffect(Schema.Array(Claimed))
 const QueueStats = Schema.Struct({ queued: Schema.Int, locked: Schema.Int, failing: Schema.Int })
 export const decodeQueueStats = Schema.decodeUnknownEffect(Schema.Array(QueueStats))
 
-/** Not held: never claimed, released, or its holder's lease passed. */
-const free = "(locked_until IS NULL OR locked_until < now())"
+/** Not held: never claimed, or released. */
+const free = "locked_at IS NULL"
 
 /** What undelivered notifications a player has: their queue's content. */
 const undelivered = (sql: SqlClient.SqlClient, playerId: number) =>
@@ -52,14 +52,15 @@ export const make = Effect.gen(function*() {
   const scheduleQueue = (playerId: number, mode: "preserve" | "now") =>
     queuesScheduling(sql, sql`VALUES (${playerId}::bigint)`, mode).pipe(Effect.asVoid, Effect.orDie)
 
-  // One statement: the due queues no one holds, locked only while it runs (a writer's lock is skipped, not waited for).
-  const claim = (holder: string, limit: number, lease: Duration.Duration) =>
+  // One statement: the due queues no one holds, or whose holder kept them past `staleAfter` (a crashed instance);
+  // their rows locked only while it runs (a writer's lock is skipped, not waited for).
+  const claim = (holder: string, limit: number, staleAfter: Duration.Duration) =>
     sql`
       UPDATE partner_callback_queues queue
-      SET locked_by = ${holder}, locked_until = now() + ${interval(lease)}::interval
+      SET locked_by = ${holder}, locked_at = now()
       FROM (
         SELECT player_id FROM partner_callback_queues
-        WHERE next_attempt_at <= now() AND ${sql.literal(free)}
+        WHERE next_attempt_at <= now() AND (locked_at IS NULL OR locked_at < now() - ${interval(staleAfter)}::interval)
         ORDER BY next_attempt_at
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED
@@ -75,7 +76,7 @@ export const make = Effect.gen(function*() {
   const handBack = (queue: HeldQueue, attempts: number, next: Statement.Fragment) =>
     sql`
       UPDATE partner_callback_queues
-      SET locked_by = NULL, locked_until = NULL, attempts = ${attempts}, next_attempt_at = ${next}
+      SET locked_by = NULL, locked_at = NULL, attempts = ${attempts}, next_attempt_at = ${next}
       WHERE player_id = ${queue.playerId} AND locked_by = ${queue.holder}
     `
 
@@ -121,7 +122,7 @@ export const make = Effect.gen(function*() {
     release,
     whenWritten: (wake: Effect.Effect<void>) =>
       ChangeFeed.onChange(callbacksWrittenChannel, wake).pipe(Effect.provideService(PgClient.PgClient, pg)),
-    /** The queues, for the backlog: free, held, and free after failed runs. */
+    /** The queues, for the backlog: not held, held (or left held by a crashed instance), and not held after failed runs. */
     stats: sql`
       SELECT count(*) FILTER (WHERE ${sql.literal(free)})::int AS queued,
              count(*) FILTER (WHERE NOT ${sql.literal(free)})::int AS locked,

@@ -11,7 +11,7 @@ interface MemoryQueue {
   nextAttemptAt: number | null
   attempts: number
   lockedBy: string | null
-  lockedUntil: number | null
+  lockedAt: number | null
 }
 
 /**
@@ -27,14 +27,14 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
     /** Rows by id (their index in `written`, from 1), created when first read. */
     const rows = new Map<number, Callback>()
     const queues = new Map<number, MemoryQueue>()
-    const free = (queue: MemoryQueue, now: number) => queue.lockedUntil === null || queue.lockedUntil < now
+    const free = (queue: MemoryQueue) => queue.lockedAt === null
     const undelivered = (playerId: number) =>
       [...rows.values()].some((row) => row.playerId === playerId && row.status !== "delivered" && row.kind !== "bet")
     /** queuesScheduling's rule: see OutboxRepoShape.scheduleQueue. */
     const schedule = (playerId: number, mode: "preserve" | "now", now: number) => {
       const queue = queues.get(playerId)
       if (queue === undefined) {
-        queues.set(playerId, { nextAttemptAt: now, attempts: 0, lockedBy: null, lockedUntil: null })
+        queues.set(playerId, { nextAttemptAt: now, attempts: 0, lockedBy: null, lockedAt: null })
         return
       }
       const waiting = mode === "preserve" && queue.attempts === 0 && queue.nextAttemptAt !== null
@@ -113,17 +113,18 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
         change(id, (row) => ({ attempts: row.attempts + 1, lastError: error, status: final ? "failed" : "pending" })),
       scheduleQueue: (playerId: number, mode: "preserve" | "now") =>
         read((_, now) => schedule(playerId, mode, now.getTime())),
-      claim: (holder: string, limit: number, lease: Duration.Duration) =>
+      claim: (holder: string, limit: number, staleAfter: Duration.Duration) =>
         read((_, now) =>
           [...queues.entries()]
             .filter(([, queue]) =>
-              queue.nextAttemptAt !== null && queue.nextAttemptAt <= now.getTime() && free(queue, now.getTime())
+              queue.nextAttemptAt !== null && queue.nextAttemptAt <= now.getTime() &&
+              (queue.lockedAt === null || queue.lockedAt < now.getTime() - Duration.toMillis(staleAfter))
             )
             .sort(([, a], [, b]) => a.nextAttemptAt! - b.nextAttemptAt!)
             .slice(0, limit)
             .map(([playerId, queue]): HeldQueue => {
               queue.lockedBy = holder
-              queue.lockedUntil = now.getTime() + Duration.toMillis(lease)
+              queue.lockedAt = now.getTime()
               return { playerId, holder, attempts: queue.attempts }
             })
         ),
@@ -135,7 +136,7 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
           const failed = release._tag === "BackingOff" || release._tag === "Parked"
           Object.assign(queue, {
             lockedBy: null,
-            lockedUntil: null,
+            lockedAt: null,
             attempts: failed ? release.attempts : 0,
             nextAttemptAt: release._tag === "Parked"
               ? null
@@ -197,9 +198,9 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
           failed: waiting.length - pending.length,
           oldestPendingSeconds: (now.getTime() - oldest) / 1000,
           queues: {
-            queued: [...queues.values()].filter((queue) => free(queue, now.getTime())).length,
-            locked: [...queues.values()].filter((queue) => !free(queue, now.getTime())).length,
-            failing: [...queues.values()].filter((queue) => free(queue, now.getTime()) && queue.attempts > 0).length
+            queued: [...queues.values()].filter(free).length,
+            locked: [...queues.values()].filter((queue) => !free(queue)).length,
+            failing: [...queues.values()].filter((queue) => free(queue) && queue.attempts > 0).length
           }
         }
       })

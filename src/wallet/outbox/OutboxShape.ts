@@ -26,7 +26,10 @@ export interface Backlog {
   readonly failed: number
   /** The oldest pending notification's age; 0 when nothing is pending. */
   readonly oldestPendingSeconds: number
-  /** The players' delivery queues: not held by a worker, held, and not held after failed runs (backing off or parked). */
+  /**
+   * The players' delivery queues: not held by a worker, held (or left held by a crashed instance), and not held after
+   * failed runs (backing off or parked).
+   */
   readonly queues: { readonly queued: number; readonly locked: number; readonly failing: number }
 }
 
@@ -56,11 +59,11 @@ export interface OutboxRepoShape {
    */
   scheduleQueue(playerId: number, mode: "preserve" | "now"): Effect.Effect<void>
   /**
-   * Takes up to `limit` due delivery queues no living worker holds, the longest waiting first, for `holder` until
-   * `lease` has passed: a queue not released by then is claimable again (its holder is taken for dead).
+   * Takes up to `limit` due delivery queues for `holder`, the longest waiting first: those no worker holds, and those
+   * held for longer than `staleAfter` (their holder is taken for dead).
    */
-  claim(holder: string, limit: number, lease: Duration.Duration): Effect.Effect<ReadonlyArray<HeldQueue>>
-  /** Hands a held queue back as its run left it (see QueueRelease); nothing if its lease passed to another holder. */
+  claim(holder: string, limit: number, staleAfter: Duration.Duration): Effect.Effect<ReadonlyArray<HeldQueue>>
+  /** Hands a held queue back as its run left it (see QueueRelease); nothing if another holder took it over. */
   release(queue: HeldQueue, release: QueueRelease): Effect.Effect<void>
   /** Runs `wake` after notifications were written (by any instance), for as long as the scope lives. */
   whenWritten(wake: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>

@@ -13,11 +13,11 @@ import { givenRepoPartner } from "../../support/RepoPartner.ts"
 /**
  * What the players' delivery queues promise, whichever form keeps them: OutboxRepo over PostgreSQL (layerSql) and
  * over memory (layerMemory), the notifications written by WalletRepo, run by outbox-queue-repo.test.ts on the real
- * clock (leases and backoffs must pass).
+ * clock (stale holds and backoffs must pass).
  */
 export const outboxQueueSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPlayers | OutboxRepo | PartnerRepo>) => {
   const unique = () => randomBytes(4).toString("hex")
-  const lease = Duration.minutes(1)
+  const staleAfter = Duration.minutes(1)
   const givenPlayer = Effect.gen(function*() {
     const partner = yield* givenRepoPartner
     return yield* (yield* PartnerPlayers).arrive({
@@ -76,10 +76,10 @@ export const outboxQueueSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPl
    * The player's queue if `holder` could claim it now. Other due queues it claimed (other tests' players) are handed
    * straight back.
    */
-  const claimOf = (holder: string, player: PartnerPlayer, leaseFor = lease) =>
+  const claimOf = (holder: string, player: PartnerPlayer, staleFor = staleAfter) =>
     Effect.gen(function*() {
       const repo = yield* OutboxRepo
-      const claimed = yield* repo.claim(holder, 1_000, leaseFor)
+      const claimed = yield* repo.claim(holder, 1_000, staleFor)
       for (const other of claimed) if (other.playerId !== player.id) yield* repo.release(other, { _tag: "Due" })
       return claimed.find((queue) => queue.playerId === player.id)
     })
@@ -115,15 +115,15 @@ export const outboxQueueSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPl
       assert.deepInclude(yield* claimOf(`b-${unique()}`, player), { playerId: player.id, attempts: 0 })
     }))
 
-  it.effect("a lease that passed is claimable again, and its old holder's release changes nothing", () =>
+  it.effect("a queue held longer than the claimer's stale time is claimable again; its old holder's release changes nothing", () =>
     Effect.gen(function*() {
       const repo = yield* OutboxRepo
       const player = yield* givenPlayer
       yield* writeWin(player)
-      const crashed = (yield* claimOf(`crashed-${unique()}`, player, Duration.millis(300)))!
-      assert.isUndefined(yield* claimOf(`b-${unique()}`, player), "the lease still runs")
+      const crashed = (yield* claimOf(`crashed-${unique()}`, player))!
       yield* Effect.sleep("400 millis")
-      const taken = yield* claimOf(`b-${unique()}`, player)
+      assert.isUndefined(yield* claimOf(`b-${unique()}`, player), "not held a minute yet")
+      const taken = yield* claimOf(`b-${unique()}`, player, Duration.millis(300))
       assert.deepInclude(taken, { playerId: player.id })
       yield* repo.release(crashed, { _tag: "Due" })
       assert.isUndefined(yield* claimOf(`c-${unique()}`, player), "still its new holder's")

@@ -1,6 +1,6 @@
 /**
  * A worker stopping (the instance shuts down) takes no further notification: each run finishes the one it holds and
- * hands its queue back, due at once, so the next instance goes on without waiting for a lease to pass.
+ * hands its queue back, due at once, so the next instance goes on without waiting for it to be taken for stale.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"

@@ -1,7 +1,7 @@
 /**
- * A crashed instance leaves the delivery queues it held leased to it. Nothing releases them: a lease that passed
- * (PARTNER_CALLBACK_STALE_LOCK) is simply claimable again, and a living instance's worker takes the queue over; a
- * queue whose lease still runs is its holder's.
+ * A crashed instance leaves the delivery queues it held locked to it. Nothing releases them: a queue held longer than
+ * PARTNER_CALLBACK_STALE_LOCK (as the living instance has it) is simply claimable again, and that instance's worker
+ * takes it over; a queue held for less is its holder's.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -16,20 +16,20 @@ import { givenWalletPlayer, winBet } from "../../support/WalletApp.ts"
 
 const books = new PartnerBooks()
 
-// No worker in the app until the test starts one, once the leases are as a crash left them.
+// No worker in the app until the test starts one, once the queues are as a crash left them.
 layer(TestApp().pipe(Layer.provideMerge(FakeUpstream.layer(books.script))), live)(
   "the callback worker after a crash elsewhere",
   (it) => {
-    it.effect("takes over a player's delivery queue whose holder's lease passed, and leaves one whose lease runs", () =>
+    it.effect("takes over a player's delivery queue held for longer than its stale time, and leaves one held for less", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const [crashed, alive] = [yield* givenWalletPlayer(books, 10), yield* givenWalletPlayer(books, 10)]
         // Free rounds: the partner is asked nothing, so only a worker delivers their wins.
         yield* winBet(crashed.userCode, "stale-1", { bet: 0, win: 1 })
         yield* winBet(alive.userCode, "stale-2", { bet: 0, win: 1 })
-        yield* sql`UPDATE partner_callback_queues SET locked_by = 'crashed', locked_until = now() - interval '1 second'
+        yield* sql`UPDATE partner_callback_queues SET locked_by = 'crashed', locked_at = now() - interval '11 minutes'
                  WHERE player_id = ${crashed.playerId}`
-        yield* sql`UPDATE partner_callback_queues SET locked_by = 'alive', locked_until = now() + interval '1 hour'
+        yield* sql`UPDATE partner_callback_queues SET locked_by = 'alive', locked_at = now() - interval '9 minutes'
                  WHERE player_id = ${alive.playerId}`
 
         const services = yield* Effect.context<never>()
