@@ -20,26 +20,23 @@ export const callbacksWrittenChannel = "partner_callbacks_written"
  * unchanged: its lock is what a holder forgetting an emptied queue waits for (see `release`), so that a notification
  * committed meanwhile is seen.
  */
-export const queuesScheduling = (sql: SqlClient.SqlClient, players: Statement.Fragment, mode: "preserve" | "now") =>
-  sql`
+export const queuesScheduling = (sql: SqlClient.SqlClient, players: Statement.Fragment, mode: "preserve" | "now") => {
+  const keepsItsTime = sql.literal(
+    mode === "preserve" ? "queue.attempts = 0 AND queue.next_attempt_at IS NOT NULL" : "false"
+  )
+  return sql`
     INSERT INTO partner_callback_queues AS queue (player_id)
     ${players}
     ON CONFLICT (player_id) DO UPDATE
-    SET attempts = 0,
-        next_attempt_at = CASE WHEN ${
-    sql.literal(String(mode === "preserve"))
-  } AND queue.attempts = 0 AND queue.next_attempt_at IS NOT NULL
-                               THEN queue.next_attempt_at ELSE now() END
+    SET attempts = 0, next_attempt_at = CASE WHEN ${keepsItsTime} THEN queue.next_attempt_at ELSE now() END
     RETURNING queue.player_id, pg_notify(${callbacksWrittenChannel}, '')
   `
+}
 
 const Claimed = Schema.Struct({ player_id: IdFromBigInt, attempts: Schema.Int })
 const decodeClaimed = Schema.decodeUnknownEffect(Schema.Array(Claimed))
 const QueueStats = Schema.Struct({ queued: Schema.Int, locked: Schema.Int, failing: Schema.Int })
-export const decodeQueueStats = Schema.decodeUnknownEffect(Schema.Array(QueueStats))
-
-/** Not held: never claimed, or released. */
-const free = "locked_at IS NULL"
+const decodeQueueStats = Schema.decodeUnknownEffect(Schema.Array(QueueStats))
 
 /** What undelivered notifications a player has: their queue's content. */
 const undelivered = (sql: SqlClient.SqlClient, playerId: number) =>
@@ -116,18 +113,20 @@ export const make = Effect.gen(function*() {
     }
   }
 
+  /** The queues, for the backlog: not held, held (or left held by a crashed instance), and not held after failed runs. */
+  const stats = sql`
+    SELECT count(*) FILTER (WHERE locked_at IS NULL)::int AS queued,
+           count(*) FILTER (WHERE locked_at IS NOT NULL)::int AS locked,
+           count(*) FILTER (WHERE locked_at IS NULL AND attempts > 0)::int AS failing
+    FROM partner_callback_queues
+  `.pipe(Effect.flatMap(decodeQueueStats), Effect.map(([row]) => row))
+
   return {
     scheduleQueue,
     claim,
     release,
     whenWritten: (wake: Effect.Effect<void>) =>
       ChangeFeed.onChange(callbacksWrittenChannel, wake).pipe(Effect.provideService(PgClient.PgClient, pg)),
-    /** The queues, for the backlog: not held, held (or left held by a crashed instance), and not held after failed runs. */
-    stats: sql`
-      SELECT count(*) FILTER (WHERE ${sql.literal(free)})::int AS queued,
-             count(*) FILTER (WHERE NOT ${sql.literal(free)})::int AS locked,
-             count(*) FILTER (WHERE ${sql.literal(free)} AND attempts > 0)::int AS failing
-      FROM partner_callback_queues
-    `
+    stats
   }
 })

@@ -207,13 +207,13 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
             FROM partner_callbacks
             WHERE status <> 'delivered' AND kind <> 'bet'
           `.pipe(Effect.flatMap(decodeBacklog)),
-          queues: Effect.flatMap(queues.stats, OutboxQueuesSql.decodeQueueStats)
+          queues: queues.stats
         }).pipe(
-          Effect.map(({ callbacks: [row], queues: [stats] }) => ({
+          Effect.map(({ callbacks: [row], queues }) => ({
             pending: row.pending,
             failed: row.failed,
             oldestPendingSeconds: row.oldest_pending_seconds,
-            queues: stats
+            queues
           })),
           Effect.orDie
         )
