@@ -31,6 +31,16 @@ export const backoff = (attempts: number): Duration.Duration =>
   Duration.millis(Math.round(Math.exp(Math.min(attempts, 10)) * 1_000))
 
 /**
+ * A run the service itself failed (the database refused or dropped it, not the partner): the queue is tried again
+ * shortly, its failed runs as they were, since the partner was not the cause.
+ */
+export const afterBreakdown = (held: HeldQueue): QueueRelease => ({
+  _tag: "BackingOff",
+  attempts: held.attempts,
+  delay: backoff(1)
+})
+
+/**
  * A run whose head failed after it delivered `delivered` notifications. The queue that moved backs off afresh from
  * here; one that did not counts this run, and its last allowed run parks it.
  */

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Duration } from "effect"
-import { afterFailure, backoff } from "../../src/domain/DeliveryQueue.ts"
+import { afterBreakdown, afterFailure, backoff } from "../../src/domain/DeliveryQueue.ts"
 
 describe("a player's delivery queue after a failed run", () => {
   const held = (attempts: number) => ({ playerId: 1, holder: "h", attempts })
@@ -24,5 +24,9 @@ describe("a player's delivery queue after a failed run", () => {
 
   it("backs off afresh once the run delivered something before its failure", () => {
     assert.deepInclude(afterFailure(held(24), 3, 25), { _tag: "BackingOff", attempts: 1 })
+  })
+
+  it("tries a run the service itself failed again shortly, its failed runs as they were", () => {
+    assert.deepInclude(afterBreakdown(held(4)), { _tag: "BackingOff", attempts: 4 })
   })
 })

@@ -1,9 +1,9 @@
 import type { Currency } from "../../domain/Currency.ts"
-import { Context, Effect, Layer, Option, Schema, type Scope } from "effect"
+import { Context, Effect, Layer, Option, Schedule, Schema, type Scope } from "effect"
 import { CallbackTargets } from "../../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { type Callback, type CallbackView, isRedeliverable, viewOf } from "../../domain/Callbacks.ts"
-import { afterFailure, type HeldQueue, type QueueRelease } from "../../domain/DeliveryQueue.ts"
+import { afterBreakdown, afterFailure, type HeldQueue, type QueueRelease } from "../../domain/DeliveryQueue.ts"
 import type { Minor } from "../../domain/Money.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
 import { type Backlog, type CallbackFilter, OutboxRepo, type QueueHead } from "./OutboxRepo.ts"
@@ -142,8 +142,18 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
       })
 
       const drain = Effect.fn("CallbackOutbox.drain")(function*(queue: HeldQueue, stopTaking: Effect.Effect<boolean>) {
-        const release = yield* run(queue, stopTaking)
-        yield* repo.release(queue, release)
+        // A run the database failed (a connection refused under load) hands its queue back all the same, tried
+        // again shortly: left held, the queue would wait PARTNER_CALLBACK_STALE_LOCK for another worker.
+        const release = yield* run(queue, stopTaking).pipe(
+          Effect.catchCause((cause) =>
+            Effect.as(Effect.logWarning("A delivery run failed", cause), afterBreakdown(queue))
+          )
+        )
+        yield* repo.release(queue, release).pipe(
+          Effect.sandbox,
+          Effect.retry({ schedule: Schedule.exponential("200 millis"), times: 5 }),
+          Effect.catchCause((cause) => Effect.logWarning("A delivery queue was not handed back", cause))
+        )
         return release
       })
 

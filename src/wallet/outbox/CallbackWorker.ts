@@ -36,8 +36,6 @@ export const callbackWorker = (options: { readonly pollInterval: Duration.Input 
         runs,
         outbox.drain(queue, Effect.sync(() => stopping)).pipe(
           Effect.asVoid,
-          // The database failed under the run: the queue stays held until it is stale, then any worker goes on.
-          Effect.catchCause((cause) => Effect.logWarning("A delivery run failed", cause)),
           Effect.ensuring(Effect.andThen(Effect.sync(() => running--), wake))
         )
       )
