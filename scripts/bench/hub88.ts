@@ -14,7 +14,7 @@ import type { BenchContext, Scenario } from "./context.ts"
 import { fetchText } from "./context.ts"
 import { number, recordGoal } from "./goals.ts"
 import { compare, type Comparison, printTable, type Target } from "./harness.ts"
-import { calls, setUp, startFloor, undelivered } from "./wallet.ts"
+import { calls, drainedOf, setUp, startFloor } from "./wallet.ts"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -111,9 +111,7 @@ export const hub88Scenario: Scenario = (context) =>
       body: bodies[0].bet.body
     })
     if (!first.includes(`"RS_OK"`)) return yield* Effect.die(`A Hub88 bet answered ${first}`)
-    const drained = Effect.gen(function*() {
-      while ((yield* undelivered(context.sql)) > 0) yield* Effect.sleep("100 millis")
-    })
+    const drained = drainedOf([{ name: "the service", sql: context.sql }])
     const at = (n: number): Array<Target> => [
       {
         name: `plain node:http + pg, ${n} conn.`,

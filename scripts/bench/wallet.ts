@@ -133,6 +133,34 @@ export const undelivered = (sql: SqlClient.SqlClient) =>
       Effect.map(([row]) => row.n)
     )
 
+/**
+ * Waits until every target's outbox is delivered, so the next target does not pay for the last one's deliveries. A
+ * target whose outbox stops draining (a delivery queue that stalled) is named and no longer waited for, rather than
+ * hanging the run: within `patience` of its last progress.
+ */
+export const drainedOf = (targets: ReadonlyArray<{ readonly name: string; readonly sql: SqlClient.SqlClient }>) => {
+  const patience = 60_000
+  const stalled = new Set<string>()
+  return Effect.gen(function*() {
+    const progress = new Map<string, { left: number; at: number }>()
+    while (true) {
+      const waiting = targets.filter((target) => !stalled.has(target.name))
+      const left = yield* Effect.forEach(waiting, (target) => undelivered(target.sql))
+      if (left.every((n) => n === 0)) return
+      for (const [i, target] of waiting.entries()) {
+        const last = progress.get(target.name)
+        if (last === undefined || left[i] < last.left) {
+          progress.set(target.name, { left: left[i], at: performance.now() })
+        } else if (left[i] > 0 && performance.now() - last.at > patience) {
+          stalled.add(target.name)
+          console.log(`  ${target.name}: ${left[i]} notifications stopped draining; no longer waited for`)
+        }
+      }
+      yield* Effect.sleep("100 millis")
+    }
+  })
+}
+
 export const walletScenario: Scenario = (context) =>
   Effect.gen(function*() {
     const headers = { "content-type": "application/json" }
@@ -159,10 +187,10 @@ export const walletScenario: Scenario = (context) =>
     }
     // Each run leaves wins in its outbox; they are delivered before the next run starts, or the next
     // target would pay for the previous one's deliveries.
-    const databases = [context.sql, ...revisions.map((r) => r.instance.sql)]
-    const drained = Effect.gen(function*() {
-      while ((yield* Effect.forEach(databases, undelivered)).some((n) => n > 0)) yield* Effect.sleep("100 millis")
-    })
+    const drained = drainedOf([
+      { name: "the service", sql: context.sql },
+      ...revisions.map((r) => ({ name: `the service at ${r.revision}`, sql: r.instance.sql }))
+    ])
     const target = (name: string, url: string, pid: number, request: autocannon.Request, at: number): Target => ({
       name,
       options: { url, pid, headers, requests: [request], connections: at, seconds },

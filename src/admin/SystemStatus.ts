@@ -50,6 +50,7 @@ export interface SystemReport {
     }
   }
   readonly wallet: { readonly pendingBets: number; readonly failedCallbacks: number; readonly pendingCallbacks: number }
+  /** The players' delivery queues (under the name the console's API has always given them). */
   readonly jobs: { readonly queued: number; readonly locked: number; readonly failing: number }
   readonly configuration: Readonly<Record<string, string>>
 }
@@ -150,7 +151,7 @@ export class SystemStatus extends Context.Service<SystemStatus, {
             catalog: overview
           },
           wallet: { pendingBets: pending.length, failedCallbacks: backlog.failed, pendingCallbacks: backlog.pending },
-          jobs: backlog.jobs,
+          jobs: backlog.queues,
           configuration: settings
         } satisfies SystemReport
       })

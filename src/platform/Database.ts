@@ -69,8 +69,8 @@ export const migrate = Effect.flatMap(
 
 /**
  * Creates or upgrades the job queue's own schema (graphile-worker's
- * `graphile_worker`), which the callbacks outbox enqueues into from inside
- * its transactions. It keeps its own migrations; concurrent starts are safe.
+ * `graphile_worker`), which the fleet's schedules run on. It keeps its own
+ * migrations; concurrent starts are safe.
  */
 export const migrateJobQueue = (url: Redacted.Redacted) =>
   Effect.tryPromise({

@@ -4,9 +4,8 @@ import { Pool } from "pg"
 import { DatabaseUrl } from "./Database.ts"
 
 /**
- * graphile-worker, run the one way this service runs it: the callback
- * delivery (wallet/outbox/CallbackWorker.ts) and the fleet's schedules
- * (FleetSchedule.ts) each start one with their own task list. It owns the
+ * graphile-worker, run the one way this service runs it: the fleet's
+ * schedules (FleetSchedule.ts) start one with their task list. It owns the
  * queue's connection pool, its logger (into the service's log) and its start
  * and stop; what a task does, and what must happen while the queue stops,
  * is the caller's.
@@ -23,8 +22,6 @@ export interface Options {
   /** Milliseconds between looks for jobs due (new jobs are also announced by NOTIFY). */
   readonly pollInterval: number
   readonly taskList: TaskList
-  /** A failure of a job that is expected (the caller logged it already): its stack goes to debug level. */
-  readonly isExpectedFailure?: ((error: unknown) => boolean) | undefined
   /** Runs when the scope closes, before the queue is asked to stop. */
   readonly beforeStop?: Effect.Effect<void> | undefined
   /** Runs once the queue was asked to stop (it takes no new job), before waiting for its runs to end. */
@@ -41,9 +38,8 @@ export const run = Effect.fn("JobQueue.run")(
     const { Logger: GraphileLogger, run: runGraphile } = yield* Effect.promise(() => import("graphile-worker"))
 
     // The queue's own messages join the service's log; its per-job chatter only at debug level.
-    const logger = new GraphileLogger((scope) => (level, message, meta) => {
-      const expected = meta?.failure === true && options.isExpectedFailure?.(meta.error) === true
-      const effectLevel = expected ? "Debug" : level === "error" ? "Error" : level === "warning" ? "Warn" : "Debug"
+    const logger = new GraphileLogger((scope) => (level, message) => {
+      const effectLevel = level === "error" ? "Error" : level === "warning" ? "Warn" : "Debug"
       runFork(
         Effect.logWithLevel(effectLevel)(`${options.logPrefix}: ${message}`).pipe(Effect.annotateLogs({ ...scope }))
       )

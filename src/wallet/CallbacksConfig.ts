@@ -10,8 +10,8 @@ export class CallbacksConfig extends Context.Service<CallbacksConfig, {
   /** Notifications this instance delivers at once (each player's stay in order). */
   readonly workers: number
   /**
-   * A delivery job holding its lock longer than this belongs to an instance that died mid-delivery;
-   * its lock is released so another instance picks the delivery queue up.
+   * A player's delivery queue held longer than this belongs to an instance that died mid-delivery: this
+   * instance's worker may claim it (a run holds a queue for at most drainBatch time-outs).
    */
   readonly staleLockAfter: Duration.Duration
   /**

@@ -16,8 +16,7 @@ import {
 import { mirrorWriting, playerReading, playerStateOf } from "./LedgerMirror.ts"
 import { type PlayerIdentity, playerOf } from "../domain/Partner.ts"
 import { interval } from "../platform/SqlCodecs.ts"
-import { CallbacksConfig } from "./CallbacksConfig.ts"
-import { deliveryJobId } from "./outbox/OutboxRepo.ts"
+import { queuesScheduling } from "./outbox/OutboxRepo.ts"
 import { makeReads } from "./WalletRepoReads.ts"
 import {
   decodeCount,
@@ -66,12 +65,11 @@ const dieOnSqlError = <A, E, R>(
 /**
  * WalletRepo over PostgreSQL (its `layerSql`; its reads in WalletRepoReads.ts): each step of the state machine is one statement, or one transaction
  * holding the round's row lock. The ledger's atomic write is this repository's: the round, the transaction, the
- * callbacks (partner_callbacks rows and their players' delivery queues, which the outbox then delivers) and the
+ * callbacks (partner_callbacks rows and their players' delivery queues, partner_callback_queues, which the outbox then delivers) and the
  * player's mirror (LedgerMirror.ts) in one statement.
  */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const config = yield* CallbacksConfig
   const columns = sql.literal(transactionColumns)
   const rounds = sql.literal(roundColumns)
   const reads = makeReads(sql)
@@ -131,7 +129,7 @@ export const make = Effect.gen(function*() {
 
   /**
    * The decision's callbacks, as common table expressions of its statement: each recorded for the transaction
-   * `transactionRef` names, and each player's delivery queue scheduled, only if the CTE named `guard` produced a row.
+   * `transactionRef` names, and each player's delivery queue made due, only if the CTE named `guard` produced a row.
    */
   const callbacksWriting = (
     callbacks: ReadonlyArray<NewCallback>,
@@ -156,16 +154,21 @@ export const make = Effect.gen(function*() {
         last_error: callback.asked?.error ?? null
       }
     })
-    // A delivery queue is scheduled for each player with a notification to deliver.
+    // Each player with a notification to deliver has their delivery queue made due (and the workers told, at commit).
     const queues = [...new Set(rows.filter((row) => row.status === "pending").map((row) => row.player_id))]
-    // The delivery queues are scheduled first, and the insert refers to them: a plain SELECT in WITH that nothing
-    // reads is never run, and the caller's statement need not know this one's parts.
+    // The delivery queues are written first, and the insert refers to them: the caller's statement need not know
+    // this one's parts.
     return sql`
-        scheduled_queues AS (
-          SELECT ${deliveryJobId(sql, sql`queue.player_id::bigint`, config.maxAttempts, "preserve_run_at")} AS id
-          FROM jsonb_array_elements_text(${JSON.stringify(queues)}::jsonb) AS queue(player_id)
-          WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)})
-        ),
+        scheduled_queues AS (${
+      queuesScheduling(
+        sql,
+        sql`SELECT queue.player_id::bigint FROM jsonb_array_elements_text(${
+          JSON.stringify(queues)
+        }::jsonb) AS queue(player_id)
+            WHERE EXISTS (SELECT 1 FROM ${sql(options.guard)})`,
+        "preserve"
+      )
+    }),
         written_callbacks AS (
           INSERT INTO partner_callbacks (event_id, partner_id, environment, player_id, kind, txn_id, transaction_ref, body,
                                          status, attempts, last_error, delivered_at)

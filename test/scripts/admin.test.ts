@@ -238,10 +238,10 @@ layer(TestApp(), live)("admin CLI", (it) => {
       const retried = yield* admin("callbacks", "retry", win.id)
       assert.strictEqual(retried.exitCode, 0, retried.stderr)
       assert.deepInclude(JSON.parse(retried.stdout), { id: Number(win.id), status: "pending", last_error: null })
-      const [job] = yield* sql<{ attempts: number }>`
-        SELECT attempts FROM graphile_worker.jobs WHERE key = ${`partner-callbacks:player:${player.id}`}
+      const [queue] = yield* sql<{ attempts: number; due: boolean }>`
+        SELECT attempts, next_attempt_at <= now() AS due FROM partner_callback_queues WHERE player_id = ${player.id}
       `
-      assert.strictEqual(job.attempts, 0, "the player's delivery queue is scheduled afresh")
+      assert.deepStrictEqual(queue, { attempts: 0, due: true }, "the player's delivery queue is scheduled afresh")
 
       const unknown = yield* admin("callbacks", "retry", "987654")
       assert.notStrictEqual(unknown.exitCode, 0)

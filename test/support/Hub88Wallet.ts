@@ -13,7 +13,6 @@ import type { Minor } from "../../src/domain/Money.ts"
 import { mintToken, tokenKeyOf } from "../../src/integrations/hub88/Hub88LaunchTokens.ts"
 import { signBody } from "../../src/integrations/hub88/Hub88Signature.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
-import { playerQueuePrefix } from "../../src/wallet/outbox/OutboxRepo.ts"
 import type { PartnerBooks } from "./FakePartner.ts"
 import { hub88Keys, operatorKeys } from "./FakeHub88.ts"
 import { eventually } from "./live.ts"
@@ -165,7 +164,6 @@ export const assertHub88Conserved = (books: PartnerBooks, player: Hub88Player, l
     yield* eventually(
       sql`
         SELECT c.id FROM partner_callbacks c
-        LEFT JOIN graphile_worker.jobs j ON j.key = ${playerQueuePrefix} || c.player_id
         WHERE c.player_id = ${player.playerId} AND c.kind <> 'bet' AND c.status <> 'delivered'
       `.pipe(Effect.orDie),
       (rows) => rows.length === 0,

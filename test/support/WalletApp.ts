@@ -2,7 +2,6 @@ import { assert } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { CallbackWorker } from "../../src/wallet/outbox/CallbackWorker.ts"
-import { playerQueuePrefix } from "../../src/wallet/outbox/OutboxRepo.ts"
 import { WalletRecovery } from "../../src/wallet/WalletRecovery.ts"
 import type { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { WalletCredentials } from "../../src/integrations/playfiver/WalletCredentials.ts"
@@ -169,15 +168,15 @@ export const assertConserved = (
 ) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    // The undelivered notifications with their player's delivery job (when it is due, how often it ran, whether a
-    // worker holds it and its last error): a failure shows why they were not delivered, not only that.
+    // The undelivered notifications with their player's delivery queue (when it is due, how many runs failed, who
+    // holds it since when): a failure shows why they were not delivered, not only that.
     yield* eventually(
       sql`
         SELECT c.id, c.kind, c.event_id, c.status, c.attempts, c.last_error, c.created_at, now() AS read_at,
-               j.id AS job_id, j.run_at AS job_run_at, j.attempts AS job_attempts, j.locked_at AS job_locked_at,
-               j.last_error AS job_last_error
+               q.next_attempt_at AS queue_next_attempt_at, q.attempts AS queue_attempts, q.locked_by AS queue_locked_by,
+               q.locked_at AS queue_locked_at
         FROM partner_callbacks c
-        LEFT JOIN graphile_worker.jobs j ON j.key = ${playerQueuePrefix} || c.player_id
+        LEFT JOIN partner_callback_queues q ON q.player_id = c.player_id
         WHERE c.player_id = ${player.playerId} AND c.kind <> 'bet' AND c.status <> 'delivered'
         ORDER BY c.id
       `.pipe(Effect.orDie),

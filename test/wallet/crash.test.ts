@@ -126,7 +126,7 @@ layer(Layer.merge(FakeUpstream.layer(books.script), NodeServices.layer), live)("
           "it did not deliver the whole line"
         )
         const locked = yield* sql<{ id: string }>`
-        SELECT id::text FROM graphile_worker.jobs WHERE task_identifier = 'partner_callbacks' AND locked_at IS NOT NULL
+        SELECT player_id::text AS id FROM partner_callback_queues WHERE locked_by IS NOT NULL
       `
         assert.deepStrictEqual(locked, [], "no lock left behind")
 

@@ -90,7 +90,7 @@ export async function systemPage(main) {
       h("h2", { id: "jobs-title" }, "Background work"),
       facts([
         [
-          "Delivery jobs queued / running / retrying",
+          "Delivery queues waiting / being delivered / retrying",
           `${system.jobs.queued} / ${system.jobs.locked} / ${system.jobs.failing}`
         ],
         ["Notifications pending / failed", `${system.wallet.pending_callbacks} / ${system.wallet.failed_callbacks}`],

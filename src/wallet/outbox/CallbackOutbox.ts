@@ -1,9 +1,11 @@
 import type { Currency } from "../../domain/Currency.ts"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schedule, Schema, type Scope } from "effect"
 import { CallbackTargets } from "../../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { type Callback, type CallbackView, isRedeliverable, viewOf } from "../../domain/Callbacks.ts"
+import { afterBreakdown, afterFailure, type HeldQueue, type QueueRelease } from "../../domain/DeliveryQueue.ts"
 import type { Minor } from "../../domain/Money.ts"
+import { CallbacksConfig } from "../CallbacksConfig.ts"
 import { type Backlog, type CallbackFilter, OutboxRepo, type QueueHead } from "./OutboxRepo.ts"
 import { CallbackFailed, PartnerCallbacks } from "./PartnerCallbacks.ts"
 
@@ -25,12 +27,6 @@ export class CallbackNotReplayable extends Schema.TaggedError<CallbackNotReplaya
   }
 }
 
-/** The head of a player's delivery queue could not be delivered this time; the queue tries again later. */
-export class DeliveryStalled extends Schema.TaggedError<DeliveryStalled>()("DeliveryStalled", {
-  callbackId: Schema.Int,
-  message: Schema.String
-}) {}
-
 /** Notifications a wallet call delivers in its own time at most; the rest of a longer delivery queue is counted as owed. */
 export const catchUpLimit = 10
 
@@ -43,27 +39,29 @@ export type CaughtUp =
    */
   | { readonly _tag: "Stalled"; readonly owed: Minor; readonly away: boolean; readonly reason: string }
 
-/** Where the job that delivers the current player's delivery queue stands, as the queue reports it. */
-export interface DeliveryAttempt {
-  readonly attempts: number
-  readonly maxAttempts: number
-}
-
 /**
  * Delivery of the durable outbox's notifications (win, refund, rollback).
  * They were written with the wallet decision that caused them (OutboxRepo);
  * here a player's delivery queue is delivered at least once (the event id lets
- * partners de-duplicate), in order, by whichever instance's worker is free,
- * with the queue's exponential backoff between attempts. Once shutdown
- * begins, a run takes no further notification: it hands the rest of the
- * delivery queue back to the job queue, so no delivery queue waits on a stale lock after a restart.
+ * partners de-duplicate), in order, by whichever instance's worker claimed it,
+ * with exponential backoff between failed runs (domain/DeliveryQueue.ts). Once
+ * shutdown begins, a run takes no further notification: it hands the rest of
+ * the delivery queue back, so no delivery queue waits to be taken for stale after a restart.
  */
 export class CallbackOutbox extends Context.Service<CallbackOutbox, {
-  /** Delivers a player's undelivered notifications in order; fails (to be retried) at the first that fails. */
-  drain(playerId: number, attempt: DeliveryAttempt): Effect.Effect<{ readonly delivered: number }, DeliveryStalled>
+  /** Takes up to `limit` due delivery queues for `holder`, each for PARTNER_CALLBACK_STALE_LOCK at most. */
+  claim(holder: string, limit: number): Effect.Effect<ReadonlyArray<HeldQueue>>
+  /**
+   * Delivers a held queue's notifications in order, at most drainBatch, stopping at the first that fails, and
+   * hands the queue back as the run left it. Once `stopTaking` answers true (its worker's shutdown began), the run
+   * takes no further notification.
+   */
+  drain(queue: HeldQueue, stopTaking: Effect.Effect<boolean>): Effect.Effect<QueueRelease>
+  /** Runs `wake` after notifications were written, by any instance, for as long as the scope lives. */
+  whenWritten(wake: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>
   /**
    * Delivers a player's delivery queue now, in the calling wallet call's time (at most catchUpLimit notifications, stopping
-   * at the first that fails; the queue's job goes on with the rest as usual), so that the partner's balance asked
+   * at the first that fails; the delivery queue goes on with the rest as usual), so that the partner's balance asked
    * next includes every credit already decided. A notification the queue's worker is sending at the same moment
    * may reach the partner twice: its event id makes the second harmless.
    */
@@ -76,8 +74,6 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
   retry(id: number, partnerId?: number): Effect.Effect<CallbackView, CallbackNotFound | CallbackNotReplayable>
   /** What waits to be delivered, for the operator. */
   readonly backlog: Effect.Effect<Backlog>
-  /** Shutdown began: runs in flight finish the notification they hold and stop. */
-  readonly stopTaking: Effect.Effect<void>
 }>()("partner-api/wallet/CallbackOutbox") {
   static readonly layer = Layer.effect(
     CallbackOutbox,
@@ -86,7 +82,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
       const targets = yield* CallbackTargets
       const callbacks = yield* PartnerCallbacks
       const players = yield* PartnerPlayers
-      let stopping = false
+      const config = yield* CallbacksConfig
 
       // Who each callback is for, from the services that own partners and players.
       const viewed = Effect.fnUntraced(function*(records: ReadonlyArray<Callback>) {
@@ -111,16 +107,14 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
             ? Effect.fail(new CallbackFailed({ reason: "Unreachable", message: "The partner no longer exists." }))
             : callbacks.deliver(target.value, head.eventId, head.body))
 
-      const drain = Effect.fn("CallbackOutbox.drain")(function*(playerId: number, attempt: DeliveryAttempt) {
+      /** How a run ended: what becomes of its queue. */
+      const run = Effect.fnUntraced(function*(queue: HeldQueue, stopTaking: Effect.Effect<boolean>) {
         let delivered = 0
         while (true) {
-          if (delivered === drainBatch || stopping) {
-            // A run stays short (its lock tells the living from the dead): the rest goes on in a new run.
-            yield* repo.scheduleQueue(playerId, "replace")
-            return { delivered }
-          }
-          const [head] = yield* repo.queueOf(playerId, 1)
-          if (head === undefined) return { delivered }
+          // A run stays short (how long it held the queue tells the living from the dead): the rest goes on in a new run.
+          if (delivered === drainBatch || (yield* stopTaking)) return { _tag: "Due" } as const
+          const [head] = yield* repo.queueOf(queue.playerId, 1)
+          if (head === undefined) return { _tag: "Emptied" } as const
           const { eventId, id, partnerId } = head
           const outcome = yield* Effect.result(deliverOne(head))
           if (outcome._tag === "Success") {
@@ -129,26 +123,38 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
             continue
           }
           const error = outcome.failure.message
-          // The last attempt the queue will make marks the notification failed: the delivery queue waits for an operator.
-          const final = delivered === 0 && attempt.attempts >= attempt.maxAttempts
+          const release = afterFailure(queue, delivered, config.maxAttempts)
+          // The queue's last allowed run marks the notification failed: the delivery queue waits for an operator.
+          const final = release._tag === "Parked"
           yield* repo.markFailed(id, error, final)
           yield* Effect.logWarning("Partner notification not delivered").pipe(
             Effect.annotateLogs({
               callback_id: id,
               event_id: eventId,
               partner_id: partnerId,
-              player_id: playerId,
+              player_id: queue.playerId,
               detail: error,
               final
             })
           )
-          if (delivered > 0) {
-            // The delivery queue moved: back off afresh from here rather than from this job's earlier failures.
-            yield* repo.scheduleQueue(playerId, "replace")
-            return { delivered }
-          }
-          return yield* new DeliveryStalled({ callbackId: id, message: error })
+          return release
         }
+      })
+
+      const drain = Effect.fn("CallbackOutbox.drain")(function*(queue: HeldQueue, stopTaking: Effect.Effect<boolean>) {
+        // A run the database failed (a connection refused under load) hands its queue back all the same, tried
+        // again shortly: left held, the queue would wait PARTNER_CALLBACK_STALE_LOCK for another worker.
+        const release = yield* run(queue, stopTaking).pipe(
+          Effect.catchCause((cause) =>
+            Effect.as(Effect.logWarning("A delivery run failed", cause), afterBreakdown(queue))
+          )
+        )
+        yield* repo.release(queue, release).pipe(
+          Effect.sandbox,
+          Effect.retry({ schedule: Schedule.exponential("200 millis"), times: 5 }),
+          Effect.catchCause((cause) => Effect.logWarning("A delivery queue was not handed back", cause))
+        )
+        return release
       })
 
       const catchUp = Effect.fn("CallbackOutbox.catchUp")(function*(playerId: number, currency: Currency) {
@@ -169,8 +175,8 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
           yield* repo.markDelivered(head.id)
         }
         if (queue.length <= catchUpLimit) return { _tag: "Delivered" } as const
-        // The delivery queue may have been one an operator had to restart (its job ran out of attempts): it has a job again.
-        yield* repo.scheduleQueue(playerId, "preserve_run_at")
+        // The delivery queue may have been one waiting for an operator (its head ran out of attempts): it is due again.
+        yield* repo.scheduleQueue(playerId, "preserve")
         return {
           _tag: "Stalled",
           owed: yield* repo.owedTo(playerId, currency),
@@ -189,14 +195,13 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
       })
 
       return CallbackOutbox.of({
+        claim: (holder, limit) => repo.claim(holder, limit, config.staleLockAfter),
         drain,
+        whenWritten: repo.whenWritten,
         catchUp,
         list: (filter) => Effect.flatMap(repo.list(filter), viewed),
         retry,
-        backlog: repo.backlog,
-        stopTaking: Effect.sync(() => {
-          stopping = true
-        })
+        backlog: repo.backlog
       })
     })
   )

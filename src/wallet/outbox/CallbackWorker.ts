@@ -1,69 +1,74 @@
-import { Duration, Effect, Layer, Schedule } from "effect"
-import { SqlClient } from "effect/sql"
-import * as JobQueue from "../../platform/JobQueue.ts"
-import { CallbackOutbox, DeliveryStalled } from "./CallbackOutbox.ts"
-import { deliveryTask } from "./OutboxRepo.ts"
+import { type Duration, Effect, Fiber, FiberSet, Layer, Queue } from "effect"
+import { randomUUID } from "node:crypto"
+import { hostname } from "node:os"
+import type { HeldQueue } from "../../domain/DeliveryQueue.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
-
-/** How the queue's connections are named in pg_stat_activity. */
-export const jobQueueApplicationName = "partner-api-job-queue"
+import { CallbackOutbox } from "./CallbackOutbox.ts"
 
 /**
- * Delivers the outbox's notifications: graphile-worker runs the players'
- * delivery jobs on PARTNER_CALLBACK_WORKERS at once. It is told of new
- * jobs by NOTIFY, so a notification usually leaves within milliseconds of
- * its commit; a failed job comes back after exp(min(attempts, 10)) seconds
- * (3 s, 7 s, 20 s, … up to about 6 h between tries), from any instance. On
- * shutdown the runs in flight finish the notification they hold, hand the
- * rest of their delivery queue back to the queue, and stop before the pool closes;
- * after a crash, another instance takes the dead one's delivery queues over once its
- * lock is PARTNER_CALLBACK_STALE_LOCK old.
+ * Delivers the outbox's notifications: the instance claims the players' due
+ * delivery queues (partner_callback_queues) and runs up to
+ * PARTNER_CALLBACK_WORKERS of them at once, each drained in order. It is told
+ * of new notifications by NOTIFY at their commit, so one usually leaves
+ * within milliseconds, and looks every `pollInterval` besides (for a
+ * backoff that ended, a notice lost while reconnecting); a queue whose
+ * head failed comes back after exp(min(attempts, 10)) seconds (3 s, 7 s,
+ * 20 s, … up to about 6 h), from any instance. On shutdown the runs in flight
+ * finish the notification they hold and hand their queues back before the
+ * pool closes; after a crash, another instance takes the dead one's queues
+ * over once it has held them for PARTNER_CALLBACK_STALE_LOCK (as the taking instance is configured).
  */
-export const CallbackWorker = Layer.effectDiscard(Effect.gen(function*() {
-  const config = yield* CallbacksConfig
-  const outbox = yield* CallbackOutbox
-  const sql = yield* SqlClient.SqlClient
-  const context = yield* Effect.context<never>()
-  const runPromise = Effect.runPromiseWith(context)
+export const callbackWorker = (options: { readonly pollInterval: Duration.Input }) =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    const config = yield* CallbacksConfig
+    const outbox = yield* CallbackOutbox
+    // A held queue names its holder: this instance, unique across restarts.
+    const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+    const runs = yield* FiberSet.make<void>()
+    const news = yield* Queue.sliding<void>(1)
+    const wake = Effect.asVoid(Queue.offer(news, undefined))
+    let running = 0
+    let stopping = false
 
-  yield* JobQueue.run({
-    logPrefix: "Job queue",
-    applicationName: jobQueueApplicationName,
-    connections: config.workers + 2,
-    concurrency: config.workers,
-    pollInterval: 2_000,
-    // A job that failed because the partner could not be reached is expected (the outbox logged its one WARN
-    // line, and the queue retries it): its stack trace is no news.
-    isExpectedFailure: (error) => error instanceof DeliveryStalled,
-    beforeStop: outbox.stopTaking,
-    taskList: {
-      [deliveryTask]: async (payload, helpers) => {
-        const playerId = Number((payload as { readonly player_id?: unknown }).player_id)
-        await runPromise(
-          outbox.drain(playerId, { attempts: helpers.job.attempts, maxAttempts: helpers.job.max_attempts })
+    const start = (queue: HeldQueue) => {
+      running++
+      return FiberSet.run(
+        runs,
+        outbox.drain(queue, Effect.sync(() => stopping)).pipe(
+          Effect.asVoid,
+          Effect.ensuring(Effect.andThen(Effect.sync(() => running--), wake))
         )
-      }
+      )
     }
-  })
 
-  // A hard crash leaves its delivery job locked (the queue would wait 4 hours). Runs are short (at most
-  // drainBatch time-outs), so a lock much older than that is released for a living instance to take over.
-  // Read through the queue's public surface: its `jobs` view (a player's delivery queue is locked with its job, by
-  // the same worker) and force_unlock_workers, which frees that worker's jobs and queues alike.
-  const staleBefore = sql`now() - ${`${Duration.toSeconds(config.staleLockAfter)} seconds`}::interval`
-  const releaseAbandoned = sql`
-    SELECT graphile_worker.force_unlock_workers(array_agg(DISTINCT locked_by))
-    FROM graphile_worker.jobs
-    WHERE task_identifier = ${deliveryTask} AND locked_by IS NOT NULL AND locked_at < ${staleBefore}
-    HAVING count(*) > 0
-  `.pipe(
-    Effect.tap((rows) =>
-      rows.length > 0 ? Effect.logWarning("Released delivery jobs abandoned by a crashed instance") : Effect.void
-    ),
-    Effect.ignore({ log: "Warn" })
-  )
-  yield* releaseAbandoned.pipe(
-    Effect.repeat(Schedule.spaced(Duration.min(Duration.minutes(1), Duration.divideUnsafe(config.staleLockAfter, 2)))),
-    Effect.forkScoped
-  )
-}))
+    // A claim the database failed is no claim: the next look tries again.
+    const claim = (limit: number) =>
+      outbox.claim(holder, limit).pipe(
+        Effect.catchCause((cause) => Effect.as(Effect.logWarning("Could not claim delivery queues", cause), []))
+      )
+
+    // Claims as many queues as there are free runs, and looks again at once while every one asked for came; otherwise
+    // it waits for news: a notification written, a run ended, or the poll.
+    const look = Effect.gen(function*() {
+      const free = config.workers - running
+      const claimed = free > 0 ? yield* claim(free) : []
+      for (const queue of claimed) yield* start(queue)
+      if (free === 0 || claimed.length < free) yield* Effect.timeoutOption(Queue.take(news), options.pollInterval)
+    })
+
+    yield* outbox.whenWritten(wake)
+    const claimer = yield* Effect.forkScoped(Effect.repeat(look, { while: () => !stopping }))
+    // Runs first when the scope closes (finalizers run last added first): no new claim, the runs finish the notification
+    // they hold and hand their queues back, and only then does the scope interrupt what is left.
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        stopping = true
+        yield* wake
+        yield* Fiber.await(claimer)
+        yield* FiberSet.awaitEmpty(runs)
+      })
+    )
+  }))
+
+/** The worker every instance runs. */
+export const CallbackWorker = callbackWorker({ pollInterval: "2 seconds" })

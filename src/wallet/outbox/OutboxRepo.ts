@@ -3,48 +3,15 @@ import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { Callback, CallbackStatus } from "../../domain/Callbacks.ts"
 import { Environment } from "../../domain/Environment.ts"
 import { IdFromBigInt, MinorFromNumeric } from "../../platform/SqlCodecs.ts"
-import { CallbacksConfig } from "../CallbacksConfig.ts"
 import { MemoryCallbacks } from "../WalletRepoMemory.ts"
+import * as OutboxQueuesSql from "./OutboxQueuesSql.ts"
 import * as OutboxRepoMemory from "./OutboxRepoMemory.ts"
 import type { Backlog, OutboxRepoShape } from "./OutboxShape.ts"
 
+export { callbacksWrittenChannel, queuesScheduling } from "./OutboxQueuesSql.ts"
 export type { Backlog, CallbackFilter, QueueHead } from "./OutboxShape.ts"
 
-/** The job queue's task that delivers one player's notifications, oldest first. */
-export const deliveryTask = "partner_callbacks"
-
-/** One job (and one job queue) per player: their notifications go one at a time, in order. */
-export const playerQueuePrefix = "partner-callbacks:player:"
-
-/**
- * The SQL expression that schedules a player's delivery queue (`playerId`, a bigint) and is its job's id. The job
- * is keyed by the player: add_job updates it while no worker holds it, and adds a new job when one does (that run
- * may have read the queue before this statement's notification was committed). add_job looks first (is the job
- * held?) and writes after; a worker that takes the job in between leaves the write doing nothing, and the job's id
- * null: the held run ends without the new notification and no job is left to deliver it. That happens when a worker
- * takes a job at the commit this statement waited for (two decisions of one player at once). Asked again, add_job
- * then sees the job held and adds the new one.
- */
-export const deliveryJobId = (
-  sql: SqlClient.SqlClient,
-  playerId: Statement.Fragment,
-  maxAttempts: number,
-  mode: "preserve_run_at" | "replace"
-) => {
-  const added = () =>
-    sql`(SELECT job.id FROM graphile_worker.add_job(
-      ${deliveryTask},
-      json_build_object('player_id', ${playerId}),
-      queue_name => ${playerQueuePrefix} || ${playerId},
-      max_attempts => ${maxAttempts}::smallint,
-      job_key => ${playerQueuePrefix} || ${playerId},
-      job_key_mode => ${mode}
-    ) AS job)`
-  // COALESCE asks the second time only when the first came back without a job.
-  return sql`COALESCE(${added()}, ${added()})`
-}
-
-/** A partner_callbacks row (next_attempt_at from its player's job) is a domain Callback: ids as bigint, columns in snake_case. */
+/** A partner_callbacks row (next_attempt_at from its player's delivery queue) is a domain Callback: ids as bigint, columns in snake_case. */
 const CallbackRow = Callback.mapFields(Struct.assign({
   id: IdFromBigInt,
   partnerId: IdFromBigInt,
@@ -72,27 +39,20 @@ const HeadRow = Schema.Struct({
   environment: Environment
 }).pipe(Schema.encodeKeys({ eventId: "event_id", partnerId: "partner_id" }))
 
-const Backlog = Schema.Struct({
-  pending: Schema.Int,
-  failed: Schema.Int,
-  oldest_pending_seconds: Schema.Finite,
-  queued: Schema.Int,
-  locked: Schema.Int,
-  failing: Schema.Int
-})
+const Backlog = Schema.Struct({ pending: Schema.Int, failed: Schema.Int, oldest_pending_seconds: Schema.Finite })
 const decodeBacklog = Schema.decodeUnknownEffect(Schema.Array(Backlog))
 /** The transactions a rollback was written for; a requeued notification's player. */
 const decodeRefs = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ ref: IdFromBigInt })))
 const decodePlayers = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ player_id: IdFromBigInt })))
 
 /**
- * The outbox's rows (partner_callbacks) and its players' delivery queues in
- * the job queue (graphile-worker's add_job): what is delivered, and how. The
- * rows are written by the ledger (WalletRepoSql), in the statement of the
+ * The outbox's rows (partner_callbacks) and its players' delivery queues
+ * (partner_callback_queues, OutboxQueuesSql.ts): what is delivered, and how.
+ * Both are written by the ledger (WalletRepoSql), in the statement of the
  * wallet decision that caused them, so a crash keeps both or neither.
  */
 export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("partner-api/wallet/OutboxRepo") {
-  /** Over the memory wallet repository's callbacks (MemoryCallbacks), without a job queue. */
+  /** Over the memory wallet repository's callbacks (MemoryCallbacks), with its delivery queues in memory. */
   static readonly layerMemory = Layer.effect(
     OutboxRepo,
     Effect.flatMap(
@@ -105,13 +65,7 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
     OutboxRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const config = yield* CallbacksConfig
-
-      const scheduleQueue = (playerId: number, mode: "preserve_run_at" | "replace") =>
-        sql`SELECT ${deliveryJobId(sql, sql`${playerId}::bigint`, config.maxAttempts, mode)} AS id`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        )
+      const queues = yield* OutboxQueuesSql.make
 
       const queueOf = SqlSchema.findAll({
         Request: Schema.Struct({ playerId: Schema.Int, limit: Schema.Int }),
@@ -149,9 +103,9 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
         sql`
           SELECT c.id, c.event_id, c.partner_id, c.environment, c.player_id, c.kind, c.txn_id,
                  c.transaction_ref, c.status, c.attempts, c.last_error, c.created_at, c.delivered_at, c.body,
-                 CASE WHEN c.status = 'pending' THEN j.run_at END AS next_attempt_at
+                 CASE WHEN c.status = 'pending' THEN q.next_attempt_at END AS next_attempt_at
           FROM partner_callbacks c
-          LEFT JOIN graphile_worker.jobs j ON j.key = ${playerQueuePrefix} || c.player_id
+          LEFT JOIN partner_callback_queues q ON q.player_id = c.player_id
           WHERE ${where}
           ORDER BY c.id DESC
           LIMIT ${limit}
@@ -226,7 +180,10 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
             SET attempts = attempts + 1, last_error = ${error}, status = ${final ? "failed" : "pending"}
             WHERE id = ${id}
           `.pipe(Effect.asVoid, Effect.orDie),
-        scheduleQueue,
+        scheduleQueue: queues.scheduleQueue,
+        claim: queues.claim,
+        release: queues.release,
+        whenWritten: queues.whenWritten,
         list: (filter) => Effect.orDie(list(filter)),
         find: (id, partnerId) => Effect.orDie(find({ id, partnerId })),
         requeue: (id) =>
@@ -234,35 +191,29 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
             const [row] = yield* sql`
               UPDATE partner_callbacks SET status = 'pending', last_error = NULL WHERE id = ${id} RETURNING player_id
             `.pipe(Effect.flatMap(decodePlayers))
-            if (row !== undefined) yield* scheduleQueue(row.player_id, "replace")
+            if (row !== undefined) yield* queues.scheduleQueue(row.player_id, "now")
           })).pipe(Effect.orDie),
         ofTransactions: (refs) =>
           refs.length === 0
             ? Effect.succeed([])
             : ofTransactions(refs).pipe(Effect.map((rows) => [...rows].reverse()), Effect.orDie),
         // Only undelivered notifications are read, through the index that serves the players' delivery queues.
-        backlog: sql`
-          SELECT b.pending, b.failed, b.oldest_pending_seconds, j.queued, j.locked, j.failing
-          FROM (
+        backlog: Effect.all({
+          callbacks: sql`
             SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending,
                    count(*) FILTER (WHERE status = 'failed')::int AS failed,
                    COALESCE(EXTRACT(EPOCH FROM now() - min(created_at) FILTER (WHERE status = 'pending')), 0)::float8
                      AS oldest_pending_seconds
             FROM partner_callbacks
             WHERE status <> 'delivered' AND kind <> 'bet'
-          ) b, (
-            SELECT count(*) FILTER (WHERE locked_at IS NULL)::int AS queued,
-                   count(*) FILTER (WHERE locked_at IS NOT NULL)::int AS locked,
-                   count(*) FILTER (WHERE attempts > 0 AND locked_at IS NULL)::int AS failing
-            FROM graphile_worker.jobs WHERE task_identifier = ${deliveryTask}
-          ) j
-        `.pipe(
-          Effect.flatMap(decodeBacklog),
-          Effect.map(([row]) => ({
+          `.pipe(Effect.flatMap(decodeBacklog)),
+          queues: queues.stats
+        }).pipe(
+          Effect.map(({ callbacks: [row], queues }) => ({
             pending: row.pending,
             failed: row.failed,
             oldestPendingSeconds: row.oldest_pending_seconds,
-            jobs: { queued: row.queued, locked: row.locked, failing: row.failing }
+            queues
           })),
           Effect.orDie
         )

@@ -1,21 +1,46 @@
 import type { Currency } from "../../domain/Currency.ts"
-import { Clock, Effect, Option } from "effect"
+import { Clock, Duration, Effect, Option, Schedule } from "effect"
 import type { Callback } from "../../domain/Callbacks.ts"
 import { creditOf } from "../../domain/Callbacks.ts"
+import type { HeldQueue, QueueRelease } from "../../domain/DeliveryQueue.ts"
 import type { MemoryCallback } from "../WalletRepoMemory.ts"
 import type { Backlog, CallbackFilter, OutboxRepoShape, QueueHead } from "./OutboxShape.ts"
+
+/** A player's delivery queue in memory: partner_callback_queues' row; times in the Clock's milliseconds. */
+interface MemoryQueue {
+  nextAttemptAt: number | null
+  attempts: number
+  lockedBy: string | null
+  lockedAt: number | null
+}
 
 /**
  * The outbox in memory (`OutboxRepo.layerMemory`): the callbacks the
  * memory wallet repository wrote (MemoryCallbacks) read as the outbox's rows,
- * with their delivery state kept here. There is no job queue: no delivery queue is
- * scheduled; it serves tests of the ledger's handlers and of the rules, not
- * of delivery.
+ * with their delivery state and the players' delivery queues kept here. A
+ * notification is seen when the outbox next reads (nothing here runs
+ * between a write and a read): its player's queue is then made due, as the
+ * SQL's statement does at the write.
  */
 export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<OutboxRepoShape> =>
   Effect.sync(() => {
     /** Rows by id (their index in `written`, from 1), created when first read. */
     const rows = new Map<number, Callback>()
+    const queues = new Map<number, MemoryQueue>()
+    const free = (queue: MemoryQueue) => queue.lockedAt === null
+    const undelivered = (playerId: number) =>
+      [...rows.values()].some((row) => row.playerId === playerId && row.status !== "delivered" && row.kind !== "bet")
+    /** queuesScheduling's rule: see OutboxRepoShape.scheduleQueue. */
+    const schedule = (playerId: number, mode: "preserve" | "now", now: number) => {
+      const queue = queues.get(playerId)
+      if (queue === undefined) {
+        queues.set(playerId, { nextAttemptAt: now, attempts: 0, lockedBy: null, lockedAt: null })
+        return
+      }
+      const waiting = mode === "preserve" && queue.attempts === 0 && queue.nextAttemptAt !== null
+      queue.nextAttemptAt = waiting ? queue.nextAttemptAt : now
+      queue.attempts = 0
+    }
     const rowsNow = (now: Date): ReadonlyArray<Callback> => {
       written.forEach((callback, index) => {
         const id = index + 1
@@ -38,8 +63,15 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
           nextAttemptAt: null,
           body: callback.body
         })
+        if (status === "pending") schedule(callback.playerId, "preserve", now.getTime())
       })
-      return [...rows.values()]
+      return [...rows.values()].map((row) =>
+        row.status === "pending" ? { ...row, nextAttemptAt: dueAt(row.playerId) } : row
+      )
+    }
+    const dueAt = (playerId: number) => {
+      const next = queues.get(playerId)?.nextAttemptAt
+      return next === undefined || next === null ? null : new Date(next)
     }
     const read = <A>(f: (rows: ReadonlyArray<Callback>, now: Date) => A) =>
       Effect.map(Clock.currentTimeMillis, (millis) => f(rowsNow(new Date(millis)), new Date(millis)))
@@ -79,7 +111,48 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
         ),
       markFailed: (id: number, error: string, final: boolean) =>
         change(id, (row) => ({ attempts: row.attempts + 1, lastError: error, status: final ? "failed" : "pending" })),
-      scheduleQueue: (_playerId: number, _mode: "preserve_run_at" | "replace") => Effect.void,
+      scheduleQueue: (playerId: number, mode: "preserve" | "now") =>
+        read((_, now) => schedule(playerId, mode, now.getTime())),
+      claim: (holder: string, limit: number, staleAfter: Duration.Duration) =>
+        read((_, now) =>
+          [...queues.entries()]
+            .filter(([, queue]) =>
+              queue.nextAttemptAt !== null && queue.nextAttemptAt <= now.getTime() &&
+              (queue.lockedAt === null || queue.lockedAt < now.getTime() - Duration.toMillis(staleAfter))
+            )
+            .sort(([, a], [, b]) => a.nextAttemptAt! - b.nextAttemptAt!)
+            .slice(0, limit)
+            .map(([playerId, queue]): HeldQueue => {
+              queue.lockedBy = holder
+              queue.lockedAt = now.getTime()
+              return { playerId, holder, attempts: queue.attempts }
+            })
+        ),
+      release: (held: HeldQueue, release: QueueRelease) =>
+        read((_, now) => {
+          const queue = queues.get(held.playerId)
+          if (queue === undefined || queue.lockedBy !== held.holder) return
+          if (release._tag === "Emptied" && !undelivered(held.playerId)) return void queues.delete(held.playerId)
+          const failed = release._tag === "BackingOff" || release._tag === "Parked"
+          Object.assign(queue, {
+            lockedBy: null,
+            lockedAt: null,
+            attempts: failed ? release.attempts : 0,
+            nextAttemptAt: release._tag === "Parked"
+              ? null
+              : now.getTime() + (release._tag === "BackingOff" ? Duration.toMillis(release.delay) : 0)
+          })
+        }),
+      // Nothing announces a write in memory: the written callbacks are looked at every few milliseconds instead.
+      whenWritten: (wake: Effect.Effect<void>) => {
+        let seen = written.length
+        const look = Effect.suspend(() => {
+          if (written.length === seen) return Effect.void
+          seen = written.length
+          return wake
+        })
+        return Effect.asVoid(Effect.forkScoped(Effect.repeat(look, Schedule.spaced("20 millis"))))
+      },
       list: (filter: CallbackFilter) =>
         read((all) =>
           all.filter((row) =>
@@ -95,7 +168,14 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
             all.find((row) => row.id === id && (partnerId === undefined || row.partnerId === partnerId))
           )
         ),
-      requeue: (id: number) => change(id, () => ({ status: "pending", lastError: null })),
+      requeue: (id: number) =>
+        Effect.andThen(
+          change(id, () => ({ status: "pending", lastError: null })),
+          read((_, now) => {
+            const row = rows.get(id)
+            if (row !== undefined) schedule(row.playerId, "now", now.getTime())
+          })
+        ),
       ofTransactions: (refs: ReadonlyArray<number>) =>
         read((all) => all.filter((row) => row.transactionRef !== null && refs.includes(row.transactionRef))),
       rolledBack: (refs: ReadonlyArray<number>) =>
@@ -117,7 +197,11 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
           pending: pending.length,
           failed: waiting.length - pending.length,
           oldestPendingSeconds: (now.getTime() - oldest) / 1000,
-          jobs: { queued: 0, locked: 0, failing: 0 }
+          queues: {
+            queued: [...queues.values()].filter(free).length,
+            locked: [...queues.values()].filter((queue) => !free(queue)).length,
+            failing: [...queues.values()].filter((queue) => free(queue) && queue.attempts > 0).length
+          }
         }
       })
     }

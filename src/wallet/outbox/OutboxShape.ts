@@ -1,6 +1,7 @@
 import type { Currency } from "../../domain/Currency.ts"
-import type { Effect, Option } from "effect"
+import type { Duration, Effect, Option, Scope } from "effect"
 import type { Callback, CallbackStatus } from "../../domain/Callbacks.ts"
+import type { HeldQueue, QueueRelease } from "../../domain/DeliveryQueue.ts"
 import type { Environment } from "../../domain/Environment.ts"
 import type { Minor } from "../../domain/Money.ts"
 
@@ -25,8 +26,11 @@ export interface Backlog {
   readonly failed: number
   /** The oldest pending notification's age; 0 when nothing is pending. */
   readonly oldestPendingSeconds: number
-  /** The delivery jobs: waiting, being run, and waiting again after a failed attempt. */
-  readonly jobs: { readonly queued: number; readonly locked: number; readonly failing: number }
+  /**
+   * The players' delivery queues: not held by a worker, held (or left held by a crashed instance), and not held after
+   * failed runs (backing off or parked).
+   */
+  readonly queues: { readonly queued: number; readonly locked: number; readonly failing: number }
 }
 
 export interface CallbackFilter {
@@ -49,10 +53,20 @@ export interface OutboxRepoShape {
   /** A failed attempt; `final` marks it failed for good (the delivery queue then waits for an operator). */
   markFailed(id: number, error: string, final: boolean): Effect.Effect<void>
   /**
-   * Schedules the player's delivery queue. `preserve_run_at` keeps a waiting job's time unless it is backing off
-   * after a failure; `replace` runs it now.
+   * Makes the player's delivery queue due, as a notification written does: `preserve` keeps the time of a queue
+   * waiting its turn, and makes one backing off or waiting for an operator due now, its backoff forgotten; `now`
+   * makes it due now whatever it waited for.
    */
-  scheduleQueue(playerId: number, mode: "preserve_run_at" | "replace"): Effect.Effect<void>
+  scheduleQueue(playerId: number, mode: "preserve" | "now"): Effect.Effect<void>
+  /**
+   * Takes up to `limit` due delivery queues for `holder`, the longest waiting first: those no worker holds, and those
+   * held for longer than `staleAfter` (their holder is taken for dead).
+   */
+  claim(holder: string, limit: number, staleAfter: Duration.Duration): Effect.Effect<ReadonlyArray<HeldQueue>>
+  /** Hands a held queue back as its run left it (see QueueRelease); nothing if another holder took it over. */
+  release(queue: HeldQueue, release: QueueRelease): Effect.Effect<void>
+  /** Runs `wake` after notifications were written (by any instance), for as long as the scope lives. */
+  whenWritten(wake: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>
   list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<Callback>>
   /** The callback with this id; with `partnerId`, only if it is that partner's. */
   find(id: number, partnerId?: number): Effect.Effect<Option.Option<Callback>>
@@ -60,7 +74,7 @@ export interface OutboxRepoShape {
   requeue(id: number): Effect.Effect<void>
   /** Every callback of these wallet transactions, oldest first. */
   ofTransactions(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<Callback>>
-  /** What waits: notifications pending or failed for good, the oldest pending one's age, and the delivery jobs. */
+  /** What waits: notifications pending or failed for good, the oldest pending one's age, and the delivery queues. */
   readonly backlog: Effect.Effect<Backlog>
   /** Those of these wallet transactions the partner was sent a rollback for. */
   rolledBack(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlySet<number>>

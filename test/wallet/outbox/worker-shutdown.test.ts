@@ -1,39 +1,47 @@
 /**
- * The job queue's connections may still be closing when the worker's release
- * returns; the database stopping right then (as the embedded PostgreSQL does
- * after the service, or a test database dropped WITH (FORCE)) cuts them. That
- * raised an unhandled 'error' (the queue had dropped its pool's handlers) and
- * took the process down; now it is a debug line.
+ * A worker stopping (the instance shuts down) takes no further notification: each run finishes the one it holds and
+ * hands its queue back, due at once, so the next instance goes on without waiting for it to be taken for stale.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { CallbackWorker, jobQueueApplicationName } from "../../../src/wallet/outbox/CallbackWorker.ts"
-import { live } from "../../support/live.ts"
-import { TestServices } from "../../support/TestApp.ts"
+import { transactionEventId } from "../../../src/domain/Callbacks.ts"
+import { CallbackWorker } from "../../../src/wallet/outbox/CallbackWorker.ts"
+import { PartnerBooks } from "../../support/FakePartner.ts"
+import { FakeUpstream } from "../../support/FakeUpstream.ts"
+import { eventually, live } from "../../support/live.ts"
+import { TestApp } from "../../support/TestApp.ts"
+import { givenWalletPlayer, winBet } from "../../support/WalletApp.ts"
 
-layer(TestServices(), live)("the callback worker", (it) => {
-  it.effect("its connections cut by the server while they close raise nothing", () =>
+const books = new PartnerBooks()
+
+const instance = Effect.flatMap(
+  Effect.context<never>(),
+  (services) => Layer.build(CallbackWorker.pipe(Layer.provide(Layer.succeedContext(services))))
+)
+
+layer(TestApp().pipe(Layer.provideMerge(FakeUpstream.layer(books.script))), live)("the callback worker", (it) => {
+  it.effect("on shutdown finishes the notification it holds and hands the queue back; the next instance goes on", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const services = yield* Effect.context<never>()
-      const queueConnections = Effect.map(
-        sql<{ count: number }>`
-          SELECT count(*)::int AS count FROM pg_stat_activity
-          WHERE datname = current_database() AND application_name = ${jobQueueApplicationName}
-        `,
-        ([row]) => row.count
-      )
-      for (let run = 0; run < 3; run++) {
-        yield* Effect.scoped(Effect.gen(function*() {
-          yield* Layer.build(CallbackWorker.pipe(Layer.provide(Layer.succeedContext(services))))
-          assert.isAbove(yield* queueConnections, 0, "the queue is connected")
-        }))
-        // The server goes away under whatever is still closing.
-        yield* sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                   WHERE datname = current_database() AND application_name = ${jobQueueApplicationName}`
-        yield* Effect.sleep("200 millis") // an unhandled 'error' would surface here and fail the run
-        assert.strictEqual(yield* queueConnections, 0)
-      }
-    }))
+      const player = yield* givenWalletPlayer(books, 10)
+      const wins = ["bye-1", "bye-2", "bye-3"].map((txn) => transactionEventId("win", txn))
+      for (const txn of ["bye-1", "bye-2", "bye-3"]) yield* winBet(player.userCode, txn, { bet: 0, win: 1 })
+      books.notificationDelayMillis = 1_000
+      yield* Effect.scoped(Effect.gen(function*() {
+        yield* instance
+        yield* eventually(Effect.sync(() => books.receivedFor(wins[0]).length), (n) => n === 1, "the first sent")
+      }))
+      // The scope closed once the held notification was answered.
+      assert.deepStrictEqual(books.applied.filter((id) => wins.includes(id)), [wins[0]], "the held one, no more")
+      const [queue] = yield* sql<{ locked_by: string | null; attempts: number; due: boolean }>`
+        SELECT locked_by, attempts, next_attempt_at <= now() AS due FROM partner_callback_queues
+        WHERE player_id = ${player.playerId}`
+      assert.deepStrictEqual(queue, { locked_by: null, attempts: 0, due: true }, "handed back, due at once")
+
+      books.notificationDelayMillis = 0
+      yield* instance
+      yield* eventually(Effect.sync(() => wins.every((win) => books.applied.includes(win))), (done) => done, "the rest")
+      assert.deepStrictEqual(books.applied.filter((id) => wins.includes(id)), wins, "in order, each once")
+    }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => (books.notificationDelayMillis = 0)))))
 })

@@ -1,38 +1,53 @@
+/**
+ * A crashed instance leaves the delivery queues it held locked to it. Nothing releases them: a queue held longer than
+ * PARTNER_CALLBACK_STALE_LOCK (as the living instance has it) is simply claimable again, and that instance's worker
+ * takes it over; a queue held for less is its holder's.
+ */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { transactionEventId } from "../../../src/domain/Callbacks.ts"
 import { CallbackWorker } from "../../../src/wallet/outbox/CallbackWorker.ts"
-import { deliveryTask, playerQueuePrefix } from "../../../src/wallet/outbox/OutboxRepo.ts"
+import { PartnerBooks } from "../../support/FakePartner.ts"
+import { FakeUpstream } from "../../support/FakeUpstream.ts"
 import { eventually, live } from "../../support/live.ts"
-import { TestServices } from "../../support/TestApp.ts"
+import { TestApp } from "../../support/TestApp.ts"
+import { givenWalletPlayer, winBet } from "../../support/WalletApp.ts"
 
-layer(TestServices(), live)("the callback worker after a crash elsewhere", (it) => {
-  it.effect("releases a player's delivery queue a dead instance left locked: its job and its queue", () =>
-    Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const queue = `${playerQueuePrefix}987654`
-      // A delivery queue as a crashed instance leaves it: its job and queue locked by a worker that no longer runs.
-      // The job waits an hour, so the living worker does not simply run it.
-      yield* sql`SELECT id FROM graphile_worker.add_job(${deliveryTask}, json_build_object('player_id', 987654),
-                   queue_name => ${queue}, job_key => ${queue}, run_at => now() + interval '1 hour')`
-      yield* sql`UPDATE graphile_worker._private_jobs SET locked_by = 'crashed', locked_at = now() - interval '1 hour'
-                 WHERE key = ${queue}`
-      yield* sql`UPDATE graphile_worker._private_job_queues SET locked_by = 'crashed', locked_at = now() - interval '1 hour'
-                 WHERE queue_name = ${queue}`
-      const locks = sql<{ job: string | null; queue: string | null }>`
-        SELECT j.locked_by AS job, q.locked_by AS queue
-        FROM graphile_worker.jobs j JOIN graphile_worker._private_job_queues q ON q.queue_name = j.queue_name
-        WHERE j.key = ${queue}`
-      assert.deepStrictEqual(yield* locks, [{ job: "crashed", queue: "crashed" }])
+const books = new PartnerBooks()
 
-      const services = yield* Effect.context<never>()
-      yield* Effect.scoped(Effect.gen(function*() {
+// No worker in the app until the test starts one, once the queues are as a crash left them.
+layer(TestApp().pipe(Layer.provideMerge(FakeUpstream.layer(books.script))), live)(
+  "the callback worker after a crash elsewhere",
+  (it) => {
+    it.effect("takes over a player's delivery queue held for longer than its stale time, and leaves one held for less", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const [crashed, alive] = [yield* givenWalletPlayer(books, 10), yield* givenWalletPlayer(books, 10)]
+        // Free rounds: the partner is asked nothing, so only a worker delivers their wins.
+        yield* winBet(crashed.userCode, "stale-1", { bet: 0, win: 1 })
+        yield* winBet(alive.userCode, "stale-2", { bet: 0, win: 1 })
+        yield* sql`UPDATE partner_callback_queues SET locked_by = 'crashed', locked_at = now() - interval '11 minutes'
+                 WHERE player_id = ${crashed.playerId}`
+        yield* sql`UPDATE partner_callback_queues SET locked_by = 'alive', locked_at = now() - interval '9 minutes'
+                 WHERE player_id = ${alive.playerId}`
+
+        const services = yield* Effect.context<never>()
         yield* Layer.build(CallbackWorker.pipe(Layer.provide(Layer.succeedContext(services))))
+        const win = transactionEventId("win", "stale-1")
+        yield* eventually(Effect.sync(() => books.applied.includes(win)), (done) => done, "the crashed holder's win")
         yield* eventually(
-          locks,
-          (rows) => rows.length === 1 && rows[0].job === null && rows[0].queue === null,
-          "the delivery queue released"
+          sql<
+            { n: number }
+          >`SELECT count(*)::int AS n FROM partner_callback_queues WHERE player_id = ${crashed.playerId}`,
+          ([row]) => row.n === 0,
+          "its queue emptied and forgotten"
         )
-      }))
-    }))
-})
+        yield* Effect.sleep("500 millis")
+        assert.isFalse(books.applied.includes(transactionEventId("win", "stale-2")), "the living holder's is its own")
+        const [held] = yield* sql<{ locked_by: string }>`
+        SELECT locked_by FROM partner_callback_queues WHERE player_id = ${alive.playerId}`
+        assert.strictEqual(held.locked_by, "alive")
+      }).pipe(Effect.scoped))
+  }
+)
