@@ -3,6 +3,7 @@ import type { Environment } from "../../src/domain/Environment.ts"
 import { CallbackTargets } from "../../src/partners/CallbackTargets.ts"
 import { randomBytes } from "node:crypto"
 import { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
+import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 
 /**
  * A partner row of its own for a repository's spec (whatever form PartnerRepo has): the rows of other tables
@@ -20,6 +21,20 @@ export const givenRepoPartner = Effect.gen(function*() {
     environments: { live: { callbackUrl: null, token: token() }, test: { callbackUrl: null, token: token() } }
   }).pipe(Effect.orDie)
   return partner
+})
+
+/** A live player of BRL 100.00 of a partner of its own (givenRepoPartner), for the wallet's and the outbox's specs. */
+export const givenRepoPlayer = Effect.gen(function*() {
+  const partner = yield* givenRepoPartner
+  return yield* (yield* PartnerPlayers).arrive({
+    partnerId: partner.id,
+    environment: "live",
+    externalPlayerId: `p-${randomBytes(4).toString("hex")}`,
+    currency: "BRL",
+    name: null,
+    email: null,
+    balance: 10_000n
+  })
 })
 
 /**

@@ -9,7 +9,7 @@ import type { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { OutboxRepo } from "../../src/wallet/outbox/OutboxRepo.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
-import { givenRepoPartner } from "../support/RepoPartner.ts"
+import { givenRepoPlayer } from "../support/RepoPartner.ts"
 
 /**
  * What the ledger's atomic write promises, whichever form keeps it: WalletRepo with the players' mirror
@@ -20,18 +20,7 @@ import { givenRepoPartner } from "../support/RepoPartner.ts"
  */
 export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPlayers | OutboxRepo | PartnerRepo>) => {
   const unique = () => randomBytes(4).toString("hex")
-  const givenPlayer = Effect.gen(function*() {
-    const partner = yield* givenRepoPartner
-    return yield* (yield* PartnerPlayers).arrive({
-      partnerId: partner.id,
-      environment: "live",
-      externalPlayerId: `p-${unique()}`,
-      currency: "BRL",
-      name: null,
-      email: null,
-      balance: 10_000n
-    })
-  })
+  const givenPlayer = givenRepoPlayer
   const transaction = (
     player: PartnerPlayer,
     kind: NewTransaction["kind"],

@@ -8,7 +8,7 @@ import type { PartnerRepo } from "../../../src/partners/PartnerRepo.ts"
 import { PartnerPlayers } from "../../../src/partners/PartnerPlayers.ts"
 import { OutboxRepo } from "../../../src/wallet/outbox/OutboxRepo.ts"
 import { WalletRepo } from "../../../src/wallet/WalletRepo.ts"
-import { givenRepoPartner } from "../../support/RepoPartner.ts"
+import { givenRepoPlayer } from "../../support/RepoPartner.ts"
 
 /**
  * What the players' delivery queues promise, whichever form keeps them: OutboxRepo over PostgreSQL (layerSql) and
@@ -18,18 +18,7 @@ import { givenRepoPartner } from "../../support/RepoPartner.ts"
 export const outboxQueueSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPlayers | OutboxRepo | PartnerRepo>) => {
   const unique = () => randomBytes(4).toString("hex")
   const staleAfter = Duration.minutes(1)
-  const givenPlayer = Effect.gen(function*() {
-    const partner = yield* givenRepoPartner
-    return yield* (yield* PartnerPlayers).arrive({
-      partnerId: partner.id,
-      environment: "live",
-      externalPlayerId: `p-${unique()}`,
-      currency: "BRL",
-      name: null,
-      email: null,
-      balance: 10_000n
-    })
-  })
+  const givenPlayer = givenRepoPlayer
   /** A credit decided for the player, with its win notification. */
   const writeWin = (player: PartnerPlayer) => {
     const txnId = `win-${unique()}`
