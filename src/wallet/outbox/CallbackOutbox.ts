@@ -107,17 +107,14 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
             ? Effect.fail(new CallbackFailed({ reason: "Unreachable", message: "The partner no longer exists." }))
             : callbacks.deliver(target.value, head.eventId, head.body))
 
-      /**
-       * How a run ended: what becomes of its queue. The run reads its batch once, oldest first: a notification written
-       * meanwhile is for the next run, which the release's own look (an emptied queue is forgotten only when nothing
-       * is left) makes due at once.
-       */
+      /** How a run ended: what becomes of its queue. */
       const run = Effect.fnUntraced(function*(queue: HeldQueue, stopTaking: Effect.Effect<boolean>) {
-        // A run stays short (how long it held the queue tells the living from the dead): the rest goes on in a new run.
-        const batch = yield* repo.queueOf(queue.playerId, drainBatch)
         let delivered = 0
-        for (const head of batch) {
-          if (yield* stopTaking) return { _tag: "Due" } as const
+        while (true) {
+          // A run stays short (how long it held the queue tells the living from the dead): the rest goes on in a new run.
+          if (delivered === drainBatch || (yield* stopTaking)) return { _tag: "Due" } as const
+          const [head] = yield* repo.queueOf(queue.playerId, 1)
+          if (head === undefined) return { _tag: "Emptied" } as const
           const { eventId, id, partnerId } = head
           const outcome = yield* Effect.result(deliverOne(head))
           if (outcome._tag === "Success") {
@@ -142,7 +139,6 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
           )
           return release
         }
-        return batch.length === drainBatch ? { _tag: "Due" } as const : { _tag: "Emptied" } as const
       })
 
       const drain = Effect.fn("CallbackOutbox.drain")(function*(queue: HeldQueue, stopTaking: Effect.Effect<boolean>) {
