@@ -178,7 +178,7 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
           sql`
             UPDATE partner_callbacks
             SET attempts = attempts + 1, last_error = ${error}, status = ${final ? "failed" : "pending"}
-            WHERE id = ${id}
+            WHERE id = ${id} AND status <> 'delivered'
           `.pipe(Effect.asVoid, Effect.orDie),
         scheduleQueue: queues.scheduleQueue,
         claim: queues.claim,

@@ -110,7 +110,13 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
           (row, now) => ({ status: "delivered", attempts: row.attempts + 1, lastError: null, deliveredAt: now })
         ),
       markFailed: (id: number, error: string, final: boolean) =>
-        change(id, (row) => ({ attempts: row.attempts + 1, lastError: error, status: final ? "failed" : "pending" })),
+        change(
+          id,
+          (row) =>
+            row.status === "delivered"
+              ? {}
+              : { attempts: row.attempts + 1, lastError: error, status: final ? "failed" : "pending" }
+        ),
       scheduleQueue: (playerId: number, mode: "preserve" | "now") =>
         read((_, now) => schedule(playerId, mode, now.getTime())),
       claim: (holder: string, limit: number, staleAfter: Duration.Duration) =>

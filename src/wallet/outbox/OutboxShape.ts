@@ -50,7 +50,11 @@ export interface OutboxRepoShape {
   /** How many callbacks (bets asked, notifications) were ever written for a player: it grows with each decision. */
   countOf(playerId: number): Effect.Effect<number>
   markDelivered(id: number): Effect.Effect<void>
-  /** A failed attempt; `final` marks it failed for good (the delivery queue then waits for an operator). */
+  /**
+   * A failed attempt; `final` marks it failed for good (the delivery queue then waits for an operator). A notification
+   * already delivered stays so: another sender (a wallet call's catch-up, another run) got it to the partner, and
+   * counting it as owed again would add it twice to a balance.
+   */
   markFailed(id: number, error: string, final: boolean): Effect.Effect<void>
   /**
    * Makes the player's delivery queue due, as a notification written does: `preserve` keeps the time of a queue

@@ -1,6 +1,7 @@
 import { assert, type Vitest } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { randomBytes } from "node:crypto"
+import { storedCurrency } from "../../../src/domain/Currency.ts"
 import type { HeldQueue } from "../../../src/domain/DeliveryQueue.ts"
 import type { PartnerPlayer } from "../../../src/domain/Partner.ts"
 import { accepted } from "../../../src/domain/WalletEvents.ts"
@@ -77,6 +78,20 @@ export const outboxQueueSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPl
       const repo = yield* OutboxRepo
       for (const head of yield* repo.queueOf(player.id, 100)) yield* repo.markDelivered(head.id)
     })
+
+  it.effect("a failure reported after another sender delivered the notification leaves it delivered, owed nothing", () =>
+    Effect.gen(function*() {
+      const repo = yield* OutboxRepo
+      const player = yield* givenPlayer
+      yield* writeWin(player)
+      const [head] = yield* repo.queueOf(player.id, 1)
+      // A run took it, a wallet call's catch-up delivered it meanwhile, then the run's own attempt failed.
+      yield* repo.markDelivered(head.id)
+      yield* repo.markFailed(head.id, "The partner refused it.", false)
+      yield* repo.markFailed(head.id, "The partner refused it.", true)
+      assert.deepStrictEqual(yield* repo.queueOf(player.id, 1), [])
+      assert.strictEqual(yield* repo.owedTo(player.id, storedCurrency(player.currency)), 0n)
+    }))
 
   it.effect("a notification makes its player's queue due; one holder at a time; an emptied queue is forgotten", () =>
     Effect.gen(function*() {
