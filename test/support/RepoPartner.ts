@@ -1,5 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import type { Environment } from "../../src/domain/Environment.ts"
+import type { PartnerPlayer } from "../../src/domain/Partner.ts"
+import type { NewTransaction } from "../../src/domain/WalletRecords.ts"
 import { CallbackTargets } from "../../src/partners/CallbackTargets.ts"
 import { randomBytes } from "node:crypto"
 import { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
@@ -35,6 +37,30 @@ export const givenRepoPlayer = Effect.gen(function*() {
     email: null,
     balance: 10_000n
   })
+})
+
+/** A transaction of `kind` for the player, in the sandbox's BRL, for a repository's spec to write; `more` overrides. */
+export const repoTransaction = (
+  player: PartnerPlayer,
+  kind: NewTransaction["kind"],
+  txnId: string,
+  more: Partial<NewTransaction> = {}
+): NewTransaction => ({
+  aggregator: "sandbox",
+  currency: "BRL",
+  kind,
+  txnId,
+  fingerprint: txnId,
+  partnerId: player.partnerId,
+  environment: player.environment,
+  playerId: player.id,
+  roundId: `round-${txnId}`,
+  debitTxnId: null,
+  gameCode: "g",
+  providerCode: "p",
+  bet: 0n,
+  win: 0n,
+  ...more
 })
 
 /**

@@ -9,7 +9,7 @@ import type { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { OutboxRepo } from "../../src/wallet/outbox/OutboxRepo.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
-import { givenRepoPlayer } from "../support/RepoPartner.ts"
+import { givenRepoPlayer, repoTransaction } from "../support/RepoPartner.ts"
 
 /**
  * What the ledger's atomic write promises, whichever form keeps it: WalletRepo with the players' mirror
@@ -21,28 +21,7 @@ import { givenRepoPlayer } from "../support/RepoPartner.ts"
 export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPlayers | OutboxRepo | PartnerRepo>) => {
   const unique = () => randomBytes(4).toString("hex")
   const givenPlayer = givenRepoPlayer
-  const transaction = (
-    player: PartnerPlayer,
-    kind: NewTransaction["kind"],
-    txnId: string,
-    more: Partial<NewTransaction> = {}
-  ): NewTransaction => ({
-    aggregator: "sandbox",
-    currency: "BRL",
-    kind,
-    txnId,
-    fingerprint: txnId,
-    partnerId: player.partnerId,
-    environment: player.environment,
-    playerId: player.id,
-    roundId: `round-${txnId}`,
-    debitTxnId: null,
-    gameCode: "g",
-    providerCode: "p",
-    bet: 0n,
-    win: 0n,
-    ...more
-  })
+  const transaction = repoTransaction
   const applied = (balance: bigint | null, amount = 0n, more: Partial<Outcome> = {}): Outcome => ({
     status: "applied",
     refusal: null,

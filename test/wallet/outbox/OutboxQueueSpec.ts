@@ -9,7 +9,7 @@ import type { PartnerRepo } from "../../../src/partners/PartnerRepo.ts"
 import { PartnerPlayers } from "../../../src/partners/PartnerPlayers.ts"
 import { OutboxRepo } from "../../../src/wallet/outbox/OutboxRepo.ts"
 import { WalletRepo } from "../../../src/wallet/WalletRepo.ts"
-import { givenRepoPlayer } from "../../support/RepoPartner.ts"
+import { givenRepoPlayer, repoTransaction } from "../../support/RepoPartner.ts"
 
 /**
  * What the players' delivery queues promise, whichever form keeps them: OutboxRepo over PostgreSQL (layerSql) and
@@ -25,22 +25,7 @@ export const outboxQueueSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPl
     const txnId = `win-${unique()}`
     return Effect.flatMap(Effect.service(WalletRepo), (repo) =>
       repo.recordDecided(
-        {
-          aggregator: "sandbox",
-          currency: "BRL",
-          kind: "credit",
-          txnId,
-          fingerprint: txnId,
-          partnerId: player.partnerId,
-          environment: player.environment,
-          playerId: player.id,
-          roundId: `round-${txnId}`,
-          debitTxnId: null,
-          gameCode: "g",
-          providerCode: "p",
-          bet: 0n,
-          win: 100n
-        },
+        repoTransaction(player, "credit", txnId, { win: 100n }),
         {
           status: "applied",
           refusal: null,
