@@ -1,5 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import type { Environment } from "../../src/domain/Environment.ts"
+import type { NewCallback } from "../../src/domain/Callbacks.ts"
 import type { PartnerPlayer } from "../../src/domain/Partner.ts"
 import type { NewTransaction } from "../../src/domain/WalletRecords.ts"
 import { CallbackTargets } from "../../src/partners/CallbackTargets.ts"
@@ -61,6 +62,17 @@ export const repoTransaction = (
   bet: 0n,
   win: 0n,
   ...more
+})
+
+/** The win notification of the player's transaction `txnId`, for a repository's spec to write with it. */
+export const repoWinCallback = (player: PartnerPlayer, txnId: string, body = "{}"): NewCallback => ({
+  partnerId: player.partnerId,
+  environment: player.environment,
+  playerId: player.id,
+  kind: "win",
+  txnId,
+  eventId: `evt_${txnId}`,
+  body
 })
 
 /**

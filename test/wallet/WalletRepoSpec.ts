@@ -9,7 +9,7 @@ import type { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
 import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import { OutboxRepo } from "../../src/wallet/outbox/OutboxRepo.ts"
 import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
-import { givenRepoPlayer, repoTransaction } from "../support/RepoPartner.ts"
+import { givenRepoPlayer, repoTransaction, repoWinCallback } from "../support/RepoPartner.ts"
 
 /**
  * What the ledger's atomic write promises, whichever form keeps it: WalletRepo with the players' mirror
@@ -33,15 +33,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
     ...more
   })
   const create: RoundWrite = { _tag: "Create", status: "settled", refundedEarly: false, addBet: 0n, addWin: 0n }
-  const win = (player: PartnerPlayer, txnId: string): NewCallback => ({
-    partnerId: player.partnerId,
-    environment: player.environment,
-    playerId: player.id,
-    kind: "win",
-    txnId,
-    eventId: `evt_${txnId}`,
-    body: "{}"
-  })
+  const win = (player: PartnerPlayer, txnId: string) => repoWinCallback(player, txnId)
   const mirrorOf = (player: PartnerPlayer) =>
     Effect.map(
       Effect.flatMap(Effect.service(PartnerPlayers), (players) => players.findById(player.id)),

@@ -9,7 +9,7 @@ import type { PartnerRepo } from "../../../src/partners/PartnerRepo.ts"
 import { PartnerPlayers } from "../../../src/partners/PartnerPlayers.ts"
 import { OutboxRepo } from "../../../src/wallet/outbox/OutboxRepo.ts"
 import { WalletRepo } from "../../../src/wallet/WalletRepo.ts"
-import { givenRepoPlayer, repoTransaction } from "../../support/RepoPartner.ts"
+import { givenRepoPlayer, repoTransaction, repoWinCallback } from "../../support/RepoPartner.ts"
 
 /**
  * What the players' delivery queues promise, whichever form keeps them: OutboxRepo over PostgreSQL (layerSql) and
@@ -36,15 +36,7 @@ export const outboxQueueSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPl
           mirror: null
         },
         { _tag: "Create", status: "settled", refundedEarly: false, addBet: 0n, addWin: 100n },
-        [{
-          partnerId: player.partnerId,
-          environment: player.environment,
-          playerId: player.id,
-          kind: "win",
-          txnId,
-          eventId: `evt_${txnId}`,
-          body: "{\"amount\":1}"
-        }]
+        [repoWinCallback(player, txnId, "{\"amount\":1}")]
       )).pipe(Effect.orDie)
   }
   /**
