@@ -50,6 +50,8 @@ import { recordingOdds } from "./sports/stream/OddsReads.ts"
 import { SportsChangeLog } from "./sports/stream/SportsChangeLog.ts"
 import { SportsStream } from "./sports/stream/SportsStream.ts"
 import { StreamLeases } from "./sports/stream/StreamLeases.ts"
+import { recordingResults } from "./sports/stream/ResultReads.ts"
+import { ResultRecords } from "./sports/stream/ResultRecords.ts"
 import { StreamRecords } from "./sports/stream/StreamRecords.ts"
 import { StreamSchedule } from "./sports/stream/StreamSchedule.ts"
 import * as DemoPartner from "./partners/DemoPartner.ts"
@@ -143,18 +145,23 @@ const liveProvider = <A, E, R>(layer: (provider: string) => Layer.Layer<A, E, R>
 /** The provider a test token streams, whatever SPORTS_PROVIDER says. */
 const sandboxProvider = "sandbox"
 
+/** A provider's reads recorded: its odds in the change stream, its results in the service's record of results. */
+const recordingReads = (provider: string) => recordingResults(provider).pipe(Layer.provide(recordingOdds(provider)))
+
 /**
- * The provider SPORTS_PROVIDER selects: BetsAPI, API-Football or the sandbox's simulated sports data; its odds reads
- * recorded in the change stream, its statistics samples (a provider of running totals) kept.
+ * The provider SPORTS_PROVIDER selects: BetsAPI, API-Football or the sandbox's simulated sports data; its odds and
+ * result reads recorded, its statistics samples (a provider of running totals) kept.
  */
-const SportsProviderLayer = liveProvider(recordingOdds).pipe(
+const SportsProviderLayer = liveProvider(recordingReads).pipe(
   Layer.provide(SportsProviderSelection.layer(SandboxSportsProviderLive)),
   Layer.provide(StatSamplesRepo.layer)
 )
 
 /** The live change stream: its log, what writes to it, the streams of this instance. */
 const SportsStreamLive = Layer.mergeAll(SportsStream.layer, ChangeRecorder.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(SportsChangeLog.layerSql, StreamRecords.layerSql, StreamLeases.layerSql))
+  Layer.provideMerge(
+    Layer.mergeAll(SportsChangeLog.layerSql, StreamRecords.layerSql, ResultRecords.layerSql, StreamLeases.layerSql)
+  )
 )
 
 /** The live sports catalog, its refreshes recorded in the change stream of the live provider. */
@@ -162,13 +169,13 @@ const SportsLive = SportsCatalog.layer.pipe(Layer.provideMerge(liveProvider(Chan
 
 /**
  * The upstreams of each environment (src/upstreams): live, the ones above; test, always the sandboxes' (the
- * sandbox aggregator's test agent, the sandbox's sports provider and a catalog of its own, its refreshes and odds
- * reads recorded in the sandbox provider's change stream).
+ * sandbox aggregator's test agent, the sandbox's sports provider and a catalog of its own, its refreshes, odds and
+ * result reads recorded in the sandbox provider's change stream and record of results).
  */
 const UpstreamsLive = Upstreams.layer(Layer.merge(
   TestCasino.layer(SandboxTestCasinoGatewayLive),
   TestSports.layer(
-    recordingOdds(sandboxProvider).pipe(Layer.provide(SandboxSportsProviderLive)),
+    recordingReads(sandboxProvider).pipe(Layer.provide(SandboxSportsProviderLive)),
     ChangeRecorder.memoryCatalogChanges(sandboxProvider)
   )
 ))

@@ -1,6 +1,14 @@
 import { Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { EventResult, EventSummary, sportsCapabilities, SportsLeague } from "../domain/Sports.ts"
+import {
+  EventResult,
+  eventStatuses,
+  EventSummary,
+  FinalScore,
+  sportsCapabilities,
+  SportsLeague,
+  StatusReason
+} from "../domain/Sports.ts"
 import { StorableText } from "../domain/Text.ts"
 import { Envelope, IsoDate } from "./Envelope.ts"
 import { NotFound, ProviderUnavailable, ValidationFailed } from "./Errors.ts"
@@ -50,6 +58,23 @@ const minute = Schema.Int.annotate({
   description: "The match clock where the sport has one; otherwise whole minutes since the start (0 before it)"
 })
 
+/** Where an event is in its life cycle, and why where the provider says so: what every event answered carries. */
+const lifeCycle = {
+  status: Schema.Literals(eventStatuses).annotate({
+    description: "scheduled, live, final, postponed, cancelled, abandoned or suspended (an event the provider " +
+      "still calls in play long after kick-off is suspended, reason overdue: never final until the provider says so)"
+  }),
+  reason: Schema.NullOr(StatusReason).annotate({
+    description: "Why it has its status, where the provider says so: its own code (API-Football's PST, BetsAPI's " +
+      "time_status 4) and words (Match Postponed); the service's own code is overdue. Null otherwise."
+  })
+}
+
+const FinalAt = Schema.NullOr(IsoDate).annotate({
+  description: "When the service first saw the event final (no provider gives the time a match ended); null while " +
+    "it is not final, or for a result the service has no record of"
+})
+
 const summaryKeys = {
   id: "event_id",
   homeName: "home_name",
@@ -58,15 +83,17 @@ const summaryKeys = {
   leagueName: "league_name"
 } as const
 
-export const UpcomingEventCodec = Schema.Struct({ ...EventSummary.fields, startsAt: IsoDate }).pipe(
+export const UpcomingEventCodec = Schema.Struct({ ...EventSummary.fields, startsAt: IsoDate, ...lifeCycle }).pipe(
   Schema.encodeKeys({ ...summaryKeys, startsAt: "starts_at" })
 )
-export const LiveEventCodec = Schema.Struct({ ...EventSummary.fields, score: Schema.String, minute }).pipe(
-  Schema.encodeKeys(summaryKeys)
-)
-export const EndedEventCodec = Schema.Struct({ ...EventSummary.fields, score: Schema.String }).pipe(
-  Schema.encodeKeys(summaryKeys)
-)
+export const LiveEventCodec = Schema.Struct({ ...EventSummary.fields, score: Schema.String, minute, ...lifeCycle })
+  .pipe(Schema.encodeKeys(summaryKeys))
+export const EndedEventCodec = Schema.Struct({
+  ...EventSummary.fields,
+  score: Schema.String,
+  ...lifeCycle,
+  finalAt: FinalAt
+}).pipe(Schema.encodeKeys({ ...summaryKeys, finalAt: "final_at" }))
 /** One event in play: the summary without its league, with its state. */
 export const LiveEventDetailCodec = Schema.Struct({
   id: EventSummary.fields.id,
@@ -74,8 +101,9 @@ export const LiveEventDetailCodec = Schema.Struct({
   awayName: EventSummary.fields.awayName,
   minute,
   score: Schema.String,
-  status: Schema.String
-}).pipe(Schema.encodeKeys({ id: "event_id", homeName: "home_name", awayName: "away_name" }))
+  ...lifeCycle,
+  finalAt: FinalAt
+}).pipe(Schema.encodeKeys({ id: "event_id", homeName: "home_name", awayName: "away_name", finalAt: "final_at" }))
 
 /** The odds answers' `data`, for the handlers that write their answers once per value (src/api/Envelope.ts). */
 export const OddsData = Schema.Struct({
@@ -94,9 +122,20 @@ export const LeagueCodec = SportsLeague.mapFields(({ id, name, countryCode }) =>
   Schema.encodeKeys({ id: "league_id", name: "league_name", countryCode: "country_code" })
 )
 
-export const ResultCodec = EventResult.pipe(
-  Schema.encodeKeys({ eventId: "event_id", homeScore: "home_score", awayScore: "away_score" })
-)
+const scoreKeys = { homeScore: "home_score", awayScore: "away_score" } as const
+
+/** A final result with the service's record of it: when it first saw it final, and its last correction. */
+export const ResultCodec = Schema.Struct({
+  ...EventResult.fields,
+  status: Schema.Literal("final"),
+  finalAt: FinalAt,
+  correctedAt: Schema.NullOr(IsoDate).annotate({
+    description: "When the service saw the last correction of this result after it was final; null: never corrected"
+  }),
+  previous: Schema.NullOr(FinalScore.pipe(Schema.encodeKeys(scoreKeys))).annotate({
+    description: "The final result the last correction replaced; null: never corrected"
+  })
+}).pipe(Schema.encodeKeys({ eventId: "event_id", ...scoreKeys, finalAt: "final_at", correctedAt: "corrected_at" }))
 
 const statsFields = [
   "possession",
@@ -221,7 +260,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
         }),
         {
           example: {
-            results: [{ ...exampleEvent, starts_at: "2026-11-22T19:00:00.000Z" }],
+            results: [{ ...exampleEvent, starts_at: "2026-11-22T19:00:00.000Z", status: "scheduled", reason: null }],
             meta: { page: 1, per_page: 50, total: 1 }
           }
         }
@@ -230,7 +269,8 @@ export class SportsGroup extends HttpApiGroup.make("sports")
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Events not started yet, straight from the provider",
       description: "Kick-off times are ISO 8601, UTC. `day` (UTC) keeps the events of that day; a provider that " +
-        `lists upcoming events by day (API-Football) answers today's without it. ${providerPaging}`
+        `lists upcoming events by day (API-Football) answers today's without it. Each event has its \`status\` ` +
+        `(\`scheduled\`, or \`postponed\` with its \`reason\`, ...). ${providerPaging}`
     }))
   )
   .add(
@@ -244,7 +284,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
         }),
         {
           example: {
-            results: [{ ...exampleEvent, score: "1-0", minute: 37 }],
+            results: [{ ...exampleEvent, score: "1-0", minute: 37, status: "live", reason: null }],
             meta: { page: 1, per_page: 50, total: 1 }
           }
         }
@@ -252,7 +292,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
       error: [ValidationFailed, ProviderUnavailable]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Events in play, straight from the provider",
-      description: `\`score\` is home-away; \`minute\` the match clock. ${providerPaging}`
+      description: `\`score\` is home-away; \`minute\` the match clock; \`status\` as every event's. ${providerPaging}`
     }))
   )
   .add(
@@ -269,15 +309,18 @@ export class SportsGroup extends HttpApiGroup.make("sports")
             away_name: "Palmeiras",
             minute: 37,
             score: "1-0",
-            status: "live"
+            status: "live",
+            reason: null,
+            final_at: null
           }
         }
       ),
       error: [NotFound, ProviderUnavailable]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "One event's state: score, minute and status",
-      description: "Answers any event the provider knows, with its `status`; one not started has `score: \"\"`. " +
-        "404 when the provider does not know the event."
+      description: "Answers any event the provider knows, with its `status` (`scheduled`, `live`, `final`, " +
+        "`postponed`, `cancelled`, `abandoned`, `suspended`), its `reason` where the provider says so, and " +
+        "`final_at` once final; one not started has `score: \"\"`. 404 when the provider does not know the event."
     }))
   )
   .add(
@@ -293,12 +336,24 @@ export class SportsGroup extends HttpApiGroup.make("sports")
           results: Schema.Array(Schema.toEncoded(EndedEventCodec)),
           meta: PageMeta
         }),
-        { example: { results: [{ ...exampleEvent, score: "2-1" }], meta: { page: 1, per_page: 50, total: 1 } } }
+        {
+          example: {
+            results: [{
+              ...exampleEvent,
+              score: "2-1",
+              status: "final",
+              reason: null,
+              final_at: "2026-11-22T20:53:12.000Z"
+            }],
+            meta: { page: 1, per_page: 50, total: 1 }
+          }
+        }
       ),
       error: [ValidationFailed, ProviderUnavailable]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Finished events, of a day if asked, straight from the provider",
-      description: `\`day\` is a UTC day. ${providerPaging}`
+      description: "`day` is a UTC day. Each event has its `status` (`final`, with a `reason` for a walkover or an " +
+        `award) and \`final_at\`, when the service first saw it final (null before it has a record). ${providerPaging}`
     }))
   )
   .add(eventPath("odds", "/sports/events/:eventId/odds", OddsData, {
@@ -344,8 +399,20 @@ export class SportsGroup extends HttpApiGroup.make("sports")
     Schema.toEncoded(ResultCodec),
     {
       summary: "Final result of an ended event",
-      description: "Final score and the winner (`home`, `away` or `draw`).",
-      example: { event_id: "10150123", home_score: 2, away_score: 1, winner: "home" }
+      description: "Final score and the winner (`home`, `away` or `draw`), with the service's own record of it, the " +
+        "same on every instance: `final_at`, when it first saw the event final, and where the result changed after " +
+        "that, `corrected_at` and the result it replaced (`previous`). The change stream sends the correction as a " +
+        "`result` with `corrected: true`. 404 while the event is not final (the message says its status and reason).",
+      example: {
+        event_id: "10150123",
+        home_score: 2,
+        away_score: 2,
+        winner: "draw",
+        status: "final",
+        final_at: "2026-11-22T20:53:12.000Z",
+        corrected_at: "2026-11-23T09:10:00.000Z",
+        previous: { home_score: 2, away_score: 1, winner: "home" }
+      }
     }
   ))
   .middleware(PartnerUpstreams)

@@ -8,6 +8,7 @@ import {
   minuteOf,
   type OddsMarket,
   type Page,
+  type SettledResult,
   type sportsCapabilities,
   type SportsEvent,
   type SportsLeague,
@@ -46,19 +47,28 @@ const listedWith = <S extends Schema.Codec<unknown, unknown>, A>(
       meta: { page: page.page, per_page: page.perPage, total: page.total }
     }))
 }
+/** Where an event is in its life cycle, as every event answered says it. */
+const lifeCycleOf = (event: SportsEvent) => ({ status: event.status, reason: event.reason ?? null })
+
 const listedLeagues = listedWith(LeagueCodec, (league: SportsLeague) => league)
 const listedUpcoming = listedWith(
   UpcomingEventCodec,
-  (event: SportsEvent) => ({ ...summaryOf(event), startsAt: event.startsAt })
+  (event: SportsEvent) => ({ ...summaryOf(event), startsAt: event.startsAt, ...lifeCycleOf(event) })
 )
 const listedEnded = listedWith(
   EndedEventCodec,
-  (event: SportsEvent) => ({ ...summaryOf(event), score: event.score ?? "" })
+  (event: SportsEvent) => ({
+    ...summaryOf(event),
+    score: event.score ?? "",
+    ...lifeCycleOf(event),
+    finalAt: event.finalAt ?? null
+  })
 )
 const listedLive = listedWith(LiveEventCodec, (event: SportsEvent, now: number) => ({
   ...summaryOf(event),
   score: event.score ?? "",
-  minute: minuteOf(event, now)
+  minute: minuteOf(event, now),
+  ...lifeCycleOf(event)
 }))
 const encodeLiveEventDetail = encodeWith(LiveEventDetailCodec)
 
@@ -96,7 +106,8 @@ export const liveEventAnswer = (event: SportsEvent) =>
       awayName: event.away.name,
       minute: minuteOf(event, now),
       score: event.score ?? "",
-      status: event.status
+      ...lifeCycleOf(event),
+      finalAt: event.finalAt ?? null
     }))
 
 /** An event's odds, the event named. */
@@ -119,4 +130,14 @@ export const statsTrendAnswer = (eventId: string) => (report: StatsReport) =>
     })
   })
 
-export const resultAnswer = encodeWith(ResultCodec)
+const encodeResult = encodeWith(ResultCodec)
+
+/** A final result, with the service's record of it (none: no record, final_at null). */
+export const resultAnswer = ({ settlement, ...result }: SettledResult) =>
+  encodeResult({
+    ...result,
+    status: "final",
+    finalAt: settlement?.finalAt ?? null,
+    correctedAt: settlement?.correctedAt ?? null,
+    previous: settlement?.previous ?? null
+  })

@@ -41,10 +41,19 @@ export const SportsStreamEvent = Schema.Union([
     Connected,
     "First on every connection: where the stream goes on from, and the filters as read."
   ),
-  streamEvent("event", EventChange, "An event created, or its status, start time, listing or names changed."),
+  streamEvent(
+    "event",
+    EventChange,
+    "An event created, or its status (with its reason), start time, listing or names changed."
+  ),
   streamEvent("score", ScoreChange, "A score or a minute changed, in play."),
   streamEvent("odds", OddsChange, "A market opened, its prices moved, it was suspended or reopened."),
-  streamEvent("result", ResultChange, "An event ended with its final score."),
+  streamEvent(
+    "result",
+    ResultChange,
+    "An event is final with its result, or its result was corrected after it was final (corrected: true, with the " +
+      "result it replaced in previous)."
+  ),
   streamEvent(
     "reset",
     Reset,
@@ -56,7 +65,9 @@ export type SportsStreamEvent = typeof SportsStreamEvent.Type
 const description = [
   "Server-Sent Events (`text/event-stream`) of every change the service sees in the sports catalog and the odds: " +
   "`event` (created, status, start time), `score` (score and minute), `odds` (prices, a market suspended or " +
-  "reopened), `result`; first `connected`, and `reset` when the stream cannot go on from where the client was. " +
+  "reopened), `result` (final, or corrected after final); first `connected`, and `reset` when the stream cannot go " +
+  "on from where the client was. An event's `status` is its life cycle: `scheduled`, `live`, `final`, `postponed`, " +
+  "`cancelled`, `abandoned` or `suspended`, with the provider's `reason` where it gives one. " +
   "Each change's `id` is its position in one log every instance serves: reconnect (to any instance) with the " +
   "`Last-Event-ID` header and the stream goes on after it, in order, with no gap and no repeat, for " +
   "STREAM_RETENTION (1 hour); further back, one `reset`. Every change carries `updated_at` (the provider's) " +

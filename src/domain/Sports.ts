@@ -18,7 +18,23 @@ export const sportNames: Readonly<Record<number, string>> = {
   151: "E-sports"
 }
 
-export type EventStatus = "prematch" | "live" | "ended" | "postponed" | "cancelled" | "interrupted"
+/**
+ * Where an event is in its life cycle, whatever the provider's words (each integration maps its own codes):
+ * `scheduled` (not started), `live` (in play), `final` (finished, its result settled by the provider), `postponed`
+ * (to another date), `cancelled` (will not be played), `abandoned` (started and stopped for good), `suspended`
+ * (stopped, may resume; also an event the provider still calls in play long past its kick-off: see
+ * SportsLifecycle.ts).
+ */
+export const eventStatuses = ["scheduled", "live", "final", "postponed", "cancelled", "abandoned", "suspended"] as const
+export type EventStatus = (typeof eventStatuses)[number]
+
+/**
+ * Why an event has its status, where the provider says so: the provider's own code (API-Football's `PST`, BetsAPI's
+ * `time_status` `4`) and its words (API-Football's `status.long`; BetsAPI's documented meaning of the code). The
+ * service's own reason, for an event stuck in play, has the code `overdue`.
+ */
+export const StatusReason = Schema.Struct({ code: Schema.String, text: Schema.String })
+export type StatusReason = typeof StatusReason.Type
 
 export interface SportsTeam {
   readonly id: string
@@ -42,6 +58,13 @@ export interface SportsEvent {
   readonly away: SportsTeam
   readonly startsAt: Date
   readonly status: EventStatus
+  /** Why it has its status, where the provider says so (postponed, cancelled, abandoned, suspended, a walkover...). */
+  readonly reason?: StatusReason | undefined
+  /**
+   * When the service first saw it final (its record of results, sql/0042), where it holds one: no provider gives
+   * the time a match ended.
+   */
+  readonly finalAt?: Date | undefined
   /** "2-1", or null before it starts. */
   readonly score: string | null
   readonly minute: number | null
@@ -123,13 +146,35 @@ export interface StatsReport {
   readonly samples: ReadonlyArray<StatSample>
 }
 
-export const EventResult = Schema.Struct({
-  eventId: Schema.String,
+/** A final score and who won it (the provider's word where it flags a winner: a shoot-out's). */
+export const FinalScore = Schema.Struct({
   homeScore: Schema.Int,
   awayScore: Schema.Int,
   winner: Schema.Literals(["home", "away", "draw"])
 })
+export type FinalScore = typeof FinalScore.Type
+
+export const EventResult = Schema.Struct({ eventId: Schema.String, ...FinalScore.fields })
 export type EventResult = typeof EventResult.Type
+
+/** The winner a score gives. */
+export const winnerOf = (homeScore: number, awayScore: number): FinalScore["winner"] =>
+  homeScore > awayScore ? "home" : homeScore < awayScore ? "away" : "draw"
+
+/**
+ * What the service's record of results (sql/0042) says of a final result: when it first saw it final, and its last
+ * correction (when, and the result it replaced), so every instance answers the same, after any restart.
+ */
+export interface Settlement {
+  readonly finalAt: Date
+  readonly correctedAt: Date | null
+  readonly previous: FinalScore | null
+}
+
+/** A final result as the result endpoint answers it: the provider's, with the service's record of it where it keeps one. */
+export interface SettledResult extends EventResult {
+  readonly settlement?: Settlement | undefined
+}
 
 /** The operations a sports provider answers, as the status endpoint lists them. */
 export const sportsCapabilities = [

@@ -1,4 +1,5 @@
 import { countryName } from "./Countries.ts"
+import type { EventStatus } from "./Sports.ts"
 import type { PublishReport, Snapshot } from "./SportsCatalog.ts"
 import { sportName } from "./SportsCatalogQuery.ts"
 
@@ -37,6 +38,7 @@ export interface EventRow {
   readonly awayTeamId: string
   readonly awayName: string
   readonly startsAt: Date
+  /** In the catalog's words (catalogStatus). */
   readonly status: string
   readonly score: string | null
   readonly minute: number | null
@@ -44,6 +46,21 @@ export interface EventRow {
 }
 
 const lower = (code: string | null) => code?.toLowerCase() ?? null
+
+/**
+ * An event's status in the catalog's own words (sql/0003): the feed an open event is on (`prematch`, `live`), or how
+ * it left them. Its feeds' indexes are written in these words, and it tells no reason, so it keeps them; the life
+ * cycle's words are the change stream's and the provider endpoints'.
+ */
+export const catalogStatus: Readonly<Record<EventStatus, string>> = {
+  scheduled: "prematch",
+  live: "live",
+  final: "ended",
+  postponed: "postponed",
+  cancelled: "cancelled",
+  abandoned: "cancelled",
+  suspended: "interrupted"
+}
 
 const computed = new WeakMap<Snapshot, SnapshotRecords>()
 
@@ -108,7 +125,7 @@ const recordsOf = (snapshot: Snapshot): SnapshotRecords => {
       awayTeamId: event.away.id,
       awayName: teams.get(event.away.id)?.name ?? event.away.name,
       startsAt: event.startsAt,
-      status: event.status,
+      status: catalogStatus[event.status],
       score: event.score,
       minute: event.minute,
       hasOdds: event.hasOdds

@@ -1,5 +1,6 @@
 import type { RefreshScope } from "./SportsCatalog.ts"
-import { minuteOf, type Odd } from "./Sports.ts"
+import { minuteOf, type Odd, winnerOf } from "./Sports.ts"
+import { type ResultRecord, settleResult } from "./SportsLifecycle.ts"
 import type {
   ChangeKind,
   ChangeRecord,
@@ -36,6 +37,7 @@ export const eventFacts = (event: EventRecord): string =>
     event.awayName,
     event.startsAt,
     event.status,
+    event.reason === null ? null : [event.reason.code, event.reason.text],
     event.active,
     event.score,
     event.minute
@@ -43,11 +45,16 @@ export const eventFacts = (event: EventRecord): string =>
 
 const sameFacts = (a: EventRecord, b: EventRecord) => eventFacts(a) === eventFacts(b)
 
-/** A final score, "2-1", as numbers; anything else is no result. */
+/** A final score, "2-1", as a result; anything else is no result. */
 const finalScore = (score: string | null) => {
   const match = /^(\d+)-(\d+)$/.exec(score ?? "")
-  return match === null ? undefined : { home: Number(match[1]), away: Number(match[2]) }
+  if (match === null) return undefined
+  const [homeScore, awayScore] = [Number(match[1]), Number(match[2])]
+  return { homeScore, awayScore, winner: winnerOf(homeScore, awayScore) }
 }
+
+/** Events still to come or in play: a full refresh that no longer lists one removes it. */
+const isOpen = (event: EventRecord) => event.status === "scheduled" || event.status === "live"
 
 /**
  * The events a refresh covered and no longer lists: open, active events of
@@ -63,7 +70,7 @@ export const unlistedEvents = (
   const ids: Array<string> = []
   for (const event of previous) {
     if (
-      event.active && (event.status === "prematch" || event.status === "live") &&
+      event.active && isOpen(event) &&
       scope.sportIds.includes(event.sportId) && !listed.has(event.eventId)
     ) {
       ids.push(event.eventId)
@@ -72,11 +79,31 @@ export const unlistedEvents = (
   return ids
 }
 
-/** What changed of one event, in the order the stream sends it: the event, its score, its result. */
+/** A result record as the stream's result change carries it. */
+const resultData = (record: ResultRecord) => ({
+  home_score: record.homeScore,
+  away_score: record.awayScore,
+  winner: record.winner,
+  final_at: iso(record.finalAt),
+  corrected: record.correctedAt !== null,
+  corrected_at: record.correctedAt === null ? null : iso(record.correctedAt),
+  previous: record.previous === null ? null : {
+    home_score: record.previous.homeScore,
+    away_score: record.previous.awayScore,
+    winner: record.previous.winner
+  }
+})
+
+/**
+ * What changed of one event, in the order the stream sends it: the event, its score, its result. `result` is the
+ * service's record of its final result once this sighting is settled (none while it has no final score); `settled`
+ * whether this sighting changed that record (first seen final, or corrected).
+ */
 const changesOfEvent = (
   previous: EventRecord | undefined,
   current: EventRecord,
-  seenAt: number
+  seenAt: number,
+  outcome: { readonly result: ResultRecord | undefined; readonly settled: boolean }
 ): ReadonlyArray<ChangeRecord> => {
   const changes: Array<ChangeRecord> = []
   const head = { event_id: current.eventId, sport_id: current.sportId, league_id: current.leagueId }
@@ -91,7 +118,7 @@ const changesOfEvent = (
     })
 
   const changed = previous === undefined ? ["created" as const] : [
-    ...(previous.status !== current.status ? ["status" as const] : []),
+    ...(previous.status !== current.status || !sameReason(previous, current) ? ["status" as const] : []),
     ...(previous.startsAt !== current.startsAt ? ["starts_at" as const] : []),
     ...(previous.active !== current.active ? ["active" as const] : []),
     ...(previous.leagueName !== current.leagueName || previous.homeName !== current.homeName ||
@@ -107,6 +134,8 @@ const changesOfEvent = (
       away_name: current.awayName,
       starts_at: iso(current.startsAt),
       status: current.status,
+      reason: current.reason,
+      final_at: current.finalAt === null ? null : iso(current.finalAt),
       active: current.active,
       changed,
       ...age
@@ -124,54 +153,82 @@ const changesOfEvent = (
       ...age
     })
   }
-  const final = finalScore(current.score)
+  // Sent when the event turns final, when its final score moves, and when the service's record of the result
+  // changes (a correction): always the record's result, the service's latest.
+  const { result, settled } = outcome
   if (
-    current.status === "ended" && final !== undefined &&
-    (previous?.status !== "ended" || previous.score !== current.score)
+    result !== undefined &&
+    (settled || previous?.status !== "final" || previous.score !== current.score)
   ) {
-    record("result", {
-      ...head,
-      home_score: final.home,
-      away_score: final.away,
-      winner: final.home > final.away ? "home" : final.home < final.away ? "away" : "draw",
-      ...age
-    })
+    record("result", { ...head, ...resultData(result), ...age })
   }
   return changes
 }
+
+const sameReason = (a: EventRecord, b: EventRecord) =>
+  a.reason?.code === b.reason?.code && a.reason?.text === b.reason?.text
 
 /**
  * What a refresh changed: for each event it saw, against what the log last
  * said of it (an answer older than that is ignored: a cache may hand back an
  * earlier state than one already sent), and for each it covered and no
- * longer lists (`unlisted`), its removal. `records` are the events whose
- * record changes. On a provider's first refresh (`baseline`), the records are
- * written and nothing is sent: there was no stream of it before.
+ * longer lists (`unlisted`), its removal. A final score is settled against
+ * the service's record of results (`results`: first seen final, or a
+ * correction). `records` are the events whose record changes, `settled` the
+ * results whose record changes. On a provider's first refresh (`baseline`),
+ * the records are written and nothing is sent: there was no stream of it before.
  */
 export const eventChanges = (options: {
   readonly previous: ReadonlyMap<string, EventRecord>
   readonly observed: ReadonlyArray<EventRecord>
   readonly unlisted: ReadonlyArray<string>
+  /** What the service holds of the results of the observed events (those it holds). */
+  readonly results: ReadonlyMap<string, ResultRecord>
   readonly seenAt: number
   readonly baseline: boolean
-}): { readonly changes: ReadonlyArray<ChangeRecord>; readonly records: ReadonlyArray<EventRecord> } => {
-  const { baseline, previous, seenAt } = options
+}): {
+  readonly changes: ReadonlyArray<ChangeRecord>
+  readonly records: ReadonlyArray<EventRecord>
+  readonly settled: ReadonlyArray<ResultRecord>
+} => {
+  const { baseline, previous, results, seenAt } = options
   const changes: Array<ChangeRecord> = []
   const records: Array<EventRecord> = []
-  for (const current of options.observed) {
-    const before = previous.get(current.eventId)
-    if (before !== undefined && (current.answeredAt < before.answeredAt || sameFacts(before, current))) continue
+  const settled: Array<ResultRecord> = []
+  for (const observed of options.observed) {
+    const before = previous.get(observed.eventId)
+    if (before !== undefined && observed.answeredAt < before.answeredAt) continue
+    // The facts the log holds, under a digest of other facts (a release that added one): kept again, nothing sent.
+    if (before !== undefined && sameFacts(before, observed)) {
+      records.push({ ...observed, finalAt: before.finalAt })
+      continue
+    }
+    const held = results.get(observed.eventId)
+    const final = observed.status === "final" ? finalScore(observed.score) : undefined
+    const finalAt = observed.status !== "final"
+      ? null
+      : held?.finalAt ?? (before?.status === "final" ? before.finalAt : null) ?? seenAt
+    const settling = final === undefined ? undefined : settleResult(
+      held,
+      { eventId: observed.eventId, result: final, answeredAt: observed.answeredAt },
+      { seenAt, finalAt: finalAt ?? seenAt }
+    )
+    if (settling !== undefined) settled.push(settling)
+    const current = { ...observed, finalAt }
     records.push(current)
-    if (!baseline) changes.push(...changesOfEvent(before, current, seenAt))
+    if (!baseline) {
+      const result = final === undefined ? undefined : settling ?? held
+      changes.push(...changesOfEvent(before, current, seenAt, { result, settled: settling !== undefined }))
+    }
   }
   for (const eventId of options.unlisted) {
     const before = previous.get(eventId)
     if (before === undefined || !before.active) continue
     const removed = { ...before, active: false, answeredAt: seenAt }
     records.push(removed)
-    if (!baseline) changes.push(...changesOfEvent(before, removed, seenAt))
+    if (!baseline) changes.push(...changesOfEvent(before, removed, seenAt, { result: undefined, settled: false }))
   }
-  return { changes, records }
+  return { changes, records, settled }
 }
 
 // ---- odds

@@ -1,5 +1,5 @@
 import { Schema, SchemaTransformation } from "effect"
-import type { Odd } from "./Sports.ts"
+import { type EventStatus, eventStatuses, type Odd, type StatusReason } from "./Sports.ts"
 
 /**
  * The live sports change stream as the service speaks about it: the kinds of
@@ -41,6 +41,27 @@ const about = {
 
 export const eventFields = ["created", "status", "starts_at", "active", "names"] as const
 
+/** An event's status on the wire: the life cycle's seven values. */
+const Status = Schema.Literals(eventStatuses).annotate({
+  description: "scheduled, live, final, postponed, cancelled, abandoned or suspended"
+})
+
+/** Why an event has its status, where the provider says so. */
+export const Reason = Schema.NullOr(
+  Schema.Struct({
+    code: Schema.String.annotate({
+      description: "The provider's own status code (API-Football's PST, BetsAPI's time_status 4); the service's " +
+        "own: overdue (still in play long after kick-off)"
+    }),
+    text: Schema.String.annotate({ description: "In the provider's words (Match Postponed), or the code's meaning" })
+  }).annotate({ identifier: "SportsStatusReason" })
+).annotate({ description: "Why the event has its status, where the provider says so; null otherwise" })
+
+/** When the service first saw an event final. */
+const FinalAt = Instant.annotate({
+  description: "When the service first saw the event final (no provider gives the time a match ended)"
+})
+
 /** An event created, or its status, start time, listing or names changed. */
 export const EventChange = Schema.Struct({
   ...about,
@@ -48,7 +69,9 @@ export const EventChange = Schema.Struct({
   home_name: Schema.String,
   away_name: Schema.String,
   starts_at: Instant,
-  status: Schema.String.annotate({ description: "prematch, live, ended, postponed, cancelled or interrupted" }),
+  status: Status,
+  reason: Reason,
+  final_at: Schema.NullOr(FinalAt),
   active: Schema.Boolean.annotate({ description: "false once the provider stopped listing the event (removed)" }),
   changed: Schema.Array(Schema.Literals(eventFields)).annotate({
     description: "What changed: created, status, starts_at, active, names"
@@ -58,7 +81,7 @@ export const EventChange = Schema.Struct({
 /** A score or a minute changed, in play. */
 export const ScoreChange = Schema.Struct({
   ...about,
-  status: Schema.String,
+  status: Status,
   score: Schema.String.annotate({ description: "home-away, as the live feed answers it" }),
   minute: Schema.Int.annotate({
     description: "The match clock where the sport has one; otherwise whole minutes since the start"
@@ -86,12 +109,23 @@ export const OddsChange = Schema.Struct({
   odds: Schema.Array(Schema.Struct({ label: Schema.String, value: Schema.Finite }))
 }).annotate({ identifier: "SportsStreamOddsChange" })
 
-/** An event ended with a final score (or its final score was corrected). */
+const Winner = Schema.Literals(["home", "away", "draw"])
+
+/** An event ended with a final score, or its final score was corrected. */
 export const ResultChange = Schema.Struct({
   ...about,
   home_score: Schema.Int,
   away_score: Schema.Int,
-  winner: Schema.Literals(["home", "away", "draw"])
+  winner: Winner,
+  final_at: FinalAt,
+  corrected: Schema.Boolean.annotate({
+    description: "true: this result replaces a final result of the event (a correction after final; see previous)"
+  }),
+  corrected_at: Schema.NullOr(Instant).annotate({
+    description: "When the service saw the last correction; null: never corrected"
+  }),
+  previous: Schema.NullOr(Schema.Struct({ home_score: Schema.Int, away_score: Schema.Int, winner: Winner }))
+    .annotate({ description: "The final result the last correction replaced; null: never corrected" })
 }).annotate({ identifier: "SportsStreamResultChange" })
 
 export type EventChange = typeof EventChange.Encoded
@@ -118,10 +152,14 @@ export interface EventRecord {
   readonly homeName: string
   readonly awayName: string
   readonly startsAt: number
-  readonly status: string
+  readonly status: EventStatus
+  /** Why it has its status, where the provider says so. */
+  readonly reason: StatusReason | null
   readonly active: boolean
   readonly score: string | null
   readonly minute: number | null
+  /** When the service first saw it final (none while not final): told by the rules, not a fact of the provider's. */
+  readonly finalAt: number | null
   /** When the provider gave the answer this came from. */
   readonly answeredAt: number
 }

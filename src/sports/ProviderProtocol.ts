@@ -8,7 +8,8 @@ import type {
   SportsEvent,
   SportsLeague,
   StatSample,
-  StatsTrend
+  StatsTrend,
+  StatusReason
 } from "../domain/Sports.ts"
 import type { ProviderCall } from "./ProviderCall.ts"
 
@@ -36,7 +37,7 @@ export type Usable<A> = Exclude<Content<A>, { readonly _tag: "Rejected" | "Inval
 export type ResultOutcome =
   | { readonly _tag: "Result"; readonly result: EventResult }
   | { readonly _tag: "Unknown" }
-  | { readonly _tag: "NotFinished"; readonly status: EventStatus }
+  | { readonly _tag: "NotFinished"; readonly status: EventStatus; readonly reason?: StatusReason | undefined }
 
 /** Reads one answer (its payload as the provider sent it) of a call. */
 export type Reader<A> = (raw: unknown, call: ProviderCall) => Content<A>

@@ -1,4 +1,4 @@
-import { ByteSize, Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { ByteSize, Config, Context, Duration, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
 
 export type SportsProviderKind = "sandbox" | "betsapi" | "apifootball"
 
@@ -29,6 +29,11 @@ export class SportsConfig extends Context.Service<SportsConfig, {
   readonly cacheTtlMax: Duration.Duration
   /** The most the cached answers may hold, in encoded bytes (payload and decoded content); the least recently used go first. */
   readonly cacheMaxSize: ByteSize.ByteSize
+  /**
+   * An event the provider still calls in play this long after its kick-off is answered `suspended` (reason
+   * `overdue`), never `final`: a feed that never sent the final whistle.
+   */
+  readonly overdueAfter: Duration.Duration
 }>()("partner-api/sports/SportsConfig") {
   static readonly config = Config.all({
     provider: Config.Literals(["sandbox", "betsapi", "apifootball"], "SPORTS_PROVIDER").pipe(
@@ -70,7 +75,19 @@ export class SportsConfig extends Context.Service<SportsConfig, {
       "SPORTS_SCHEDULED_RESERVE"
     ).pipe(Config.withDefault(0.25)),
     cacheTtlMax: Config.Duration("SPORTS_PROVIDER_CACHE_TTL_MAX").pipe(Config.withDefault(Duration.infinity)),
-    cacheMaxSize: Config.ByteSize("SPORTS_PROVIDER_CACHE_MAX_SIZE").pipe(Config.withDefault(ByteSize.megabytes(64)))
+    cacheMaxSize: Config.ByteSize("SPORTS_PROVIDER_CACHE_MAX_SIZE").pipe(Config.withDefault(ByteSize.megabytes(64))),
+    overdueAfter: Config.Duration("SPORTS_OVERDUE_AFTER").pipe(
+      Config.withDefault(Duration.hours(6)),
+      Config.mapEffect((after) =>
+        Duration.isGreaterThan(after, Duration.zero) ? Effect.succeed(after) : Effect.fail(
+          new Config.ConfigError(
+            new Schema.SchemaError(
+              new SchemaIssue.InvalidValue({ message: "SPORTS_OVERDUE_AFTER must be a duration above zero" })
+            )
+          )
+        )
+      )
+    )
   })
 
   static readonly layer = Layer.effect(SportsConfig, Effect.map(SportsConfig.config, SportsConfig.of))

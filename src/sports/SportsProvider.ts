@@ -3,10 +3,10 @@ import type { RateLimiter } from "effect/persistence"
 import type { SharedPersistence, SharedStore } from "../platform/SharedStore.ts"
 import {
   canonicalId,
-  type EventResult,
   type Lineup,
   type OddsMarket,
   type Page,
+  type SettledResult,
   sportsCapabilities,
   type SportsCapability,
   type SportsEvent,
@@ -14,11 +14,12 @@ import {
   type StatSample,
   type StatsReport
 } from "../domain/Sports.ts"
+import { overdue } from "../domain/SportsLifecycle.ts"
 import { makeProviderAnswers, type Origin, readOnce } from "./ProviderAnswers.ts"
 import { type Endpoint, eventCall, listCall, type ProviderCall, readKeyOf } from "./ProviderCall.ts"
 import type { Content, Reader, SportsProtocol, Usable } from "./ProviderProtocol.ts"
 import { providerQuota } from "./ProviderQuota.ts"
-import type { SportsConfig } from "./SportsConfig.ts"
+import { SportsConfig } from "./SportsConfig.ts"
 import { SportsProviderError } from "./SportsProviderError.ts"
 import { traced } from "../platform/Traced.ts"
 
@@ -79,7 +80,8 @@ export class SportsProvider extends Context.Service<SportsProvider, {
   liveOdds(eventId: string): Effect.Effect<Fetched<ReadonlyArray<OddsMarket>>, SportsProviderError | EventNotFound>
   lineup(eventId: string): Effect.Effect<Fetched<Lineup>, SportsProviderError | EventNotFound>
   statsTrend(eventId: string): Effect.Effect<Fetched<StatsReport>, SportsProviderError | EventNotFound>
-  result(eventId: string): Effect.Effect<Fetched<EventResult>, SportsProviderError | EventNotFound>
+  /** A final result; with the service's record of it (when it first saw it final, its last correction) where kept. */
+  result(eventId: string): Effect.Effect<Fetched<SettledResult>, SportsProviderError | EventNotFound>
 }>()("partner-api/sports/SportsProvider") {}
 
 /**
@@ -123,6 +125,7 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
   readonly statSamples?: StatSamples | undefined
 }) {
   const { name, protocol, statSamples, transport } = options
+  const { overdueAfter } = yield* SportsConfig
   const takeToken = transport.chargesQuota === true ? Effect.void : yield* providerQuota(name)
   const sample = protocol.statsSample
   const answers = yield* makeProviderAnswers({
@@ -178,6 +181,16 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
 
   const emptyPage = <A>(page: number): Page<A> => ({ results: [], page, perPage: 0, total: 0 })
 
+  /**
+   * Events as of now: one the provider still calls in play long past its kick-off is `suspended` (SportsLifecycle's
+   * `overdue`). Applied to each read, not to the answer kept: the answer stays the provider's while the clock moves.
+   */
+  const asOfNow = (events: ReadonlyArray<SportsEvent>) =>
+    Effect.map(Clock.currentTimeMillis, (now) => {
+      const read = events.map((event) => overdue(event, now, overdueAfter))
+      return read.every((event, i) => event === events[i]) ? events : read
+    })
+
   /** A list of a sport the provider offers; another sport is the partner's mistake (a 422), not the provider's. */
   const offered = (sportId: number) =>
     protocol.sportIds === undefined || protocol.sportIds.includes(sportId)
@@ -208,7 +221,9 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
         yield* offered(query.sportId)
         const { content, raw, stamp } = yield* fetch(what, protocol.events, listCall(endpoint, query))
         if (content._tag !== "Found") return { value: emptyPage<SportsEvent>(query.page), raw, ...stamp }
-        return { value: content.answer, raw, ...stamp }
+        const results = yield* asOfNow(content.answer.results)
+        const value = results === content.answer.results ? content.answer : { ...content.answer, results }
+        return { value, raw, ...stamp }
       })
     )
 
@@ -218,8 +233,9 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
     "SportsProvider.event",
     Effect.fnUntraced(function*(eventId: string) {
       const { content, raw, stamp } = yield* fetch("the event", protocol.event, eventCall("event", eventId))
-      const value = content._tag === "Found" ? content.answer : undefined
-      if (value === undefined) return yield* notFound(eventId)
+      const found = content._tag === "Found" ? content.answer : undefined
+      if (found === undefined) return yield* notFound(eventId)
+      const [value] = yield* asOfNow([found])
       return { value, raw, ...stamp }
     })
   )
@@ -294,8 +310,10 @@ export const makeSportsProvider = Effect.fnUntraced(function*(options: {
       switch (outcome._tag) {
         case "Unknown":
           return yield* notFound(eventId)
-        case "NotFinished":
-          return yield* notFound(eventId, `Event ${eventId} has no final result yet (it is ${outcome.status}).`)
+        case "NotFinished": {
+          const why = outcome.reason === undefined ? "" : `: ${outcome.reason.text}`
+          return yield* notFound(eventId, `Event ${eventId} has no final result yet (it is ${outcome.status}${why}).`)
+        }
         case "Result":
           return { value: outcome.result, raw, ...stamp }
       }

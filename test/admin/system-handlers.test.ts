@@ -50,7 +50,7 @@ const match: SportsEvent = {
   home: { id: "900-home", name: "Home", countryCode: null },
   away: { id: "900-away", name: "Away", countryCode: null },
   startsAt: new Date("2026-12-01T15:00:00.000Z"),
-  status: "prematch",
+  status: "scheduled",
   score: null,
   minute: null,
   hasLineup: false,

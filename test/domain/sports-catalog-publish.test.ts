@@ -16,7 +16,7 @@ const event = (
   home,
   away: { id: "away", name: "Away", countryCode: null },
   startsAt: new Date(Date.UTC(2026, 11, 1)),
-  status: "prematch",
+  status: "scheduled",
   score: null,
   minute: null,
   hasLineup: false,

@@ -5,6 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { eventChanges, oddsChanges, unlistedEvents } from "../../src/domain/SportsChangeRules.ts"
 import type { EventRecord, MarketRecord } from "../../src/domain/SportsChanges.ts"
+import type { ResultRecord } from "../../src/domain/SportsLifecycle.ts"
 import { carries, streamFilterOf } from "../../src/domain/SportsStream.ts"
 
 const at = Date.UTC(2026, 11, 1, 12)
@@ -16,32 +17,52 @@ const event = (fields: Partial<EventRecord> = {}): EventRecord => ({
   homeName: "Arsenal",
   awayName: "Chelsea",
   startsAt: at,
-  status: "prematch",
+  status: "scheduled",
+  reason: null,
   active: true,
   score: null,
   minute: null,
+  finalAt: null,
   answeredAt: at - 60_000,
   ...fields
 })
-const sent = (previous: EventRecord | undefined, observed: EventRecord, baseline = false) =>
+const result = (fields: Partial<ResultRecord> = {}): ResultRecord => ({
+  eventId: "7",
+  homeScore: 2,
+  awayScore: 1,
+  winner: "home",
+  finalAt: at - 3_600_000,
+  correctedAt: null,
+  previous: null,
+  answeredAt: at - 3_600_000,
+  ...fields
+})
+const sent = (
+  previous: EventRecord | undefined,
+  observed: EventRecord,
+  options: { readonly baseline?: boolean; readonly held?: ResultRecord } = {}
+) =>
   eventChanges({
     previous: new Map(previous === undefined ? [] : [["7", previous]]),
     observed: [observed],
     unlisted: [],
+    results: new Map(options.held === undefined ? [] : [["7", options.held]]),
     seenAt: at,
-    baseline
+    baseline: options.baseline ?? false
   })
 const kinds = (outcome: ReturnType<typeof sent>) =>
   outcome.changes.map((
     change
   ) => [change.kind, JSON.parse(change.data).changed ?? JSON.parse(change.data).score ?? "result"])
+const dataOf = (outcome: ReturnType<typeof sent>, kind: string) =>
+  JSON.parse(outcome.changes.find((change) => change.kind === kind)!.data)
 
 describe("the change stream's rules", () => {
-  it("events: created, then status and start time, score and minute in play, the result once ended", () => {
+  it("events: created, then status and start time, score and minute in play, the result once final", () => {
     assert.deepStrictEqual(kinds(sent(undefined, event())), [["event", ["created"]]])
     assert.deepStrictEqual(
-      sent(undefined, event(), true),
-      { changes: [], records: [event()] },
+      sent(undefined, event(), { baseline: true }),
+      { changes: [], records: [event()], settled: [] },
       "a provider's first refresh sends nothing"
     )
     assert.deepStrictEqual(kinds(sent(event(), event({ startsAt: at + 3_600_000 }))), [["event", ["starts_at"]]])
@@ -51,45 +72,118 @@ describe("the change stream's rules", () => {
     ], ["score", "0-0"]])
     const live = event({ status: "live", score: "0-0", minute: 1 })
     assert.deepStrictEqual(kinds(sent(live, { ...live, minute: 2, answeredAt: at })), [["score", "0-0"]])
-    assert.deepStrictEqual(
-      kinds(sent(live, { ...live, status: "ended", score: "2-1", minute: null, answeredAt: at })),
-      [
-        ["event", ["status"]],
-        ["result", "result"]
-      ]
-    )
-    assert.deepInclude(
-      JSON.parse(sent(live, { ...live, status: "ended", score: "2-1", answeredAt: at }).changes[1].data),
-      {
-        home_score: 2,
-        away_score: 1,
-        winner: "home"
-      }
-    )
+    const final = sent(live, { ...live, status: "final", score: "2-1", minute: null, answeredAt: at })
+    assert.deepStrictEqual(kinds(final), [["event", ["status"]], ["result", "result"]])
+    assert.deepInclude(dataOf(final, "event"), { status: "final", reason: null, final_at: new Date(at).toISOString() })
+    assert.deepStrictEqual(dataOf(final, "result"), {
+      event_id: "7",
+      sport_id: 1,
+      league_id: "900",
+      home_score: 2,
+      away_score: 1,
+      winner: "home",
+      final_at: new Date(at).toISOString(),
+      corrected: false,
+      corrected_at: null,
+      previous: null,
+      updated_at: new Date(at).toISOString(),
+      seen_at: new Date(at).toISOString()
+    })
+    assert.deepStrictEqual(final.settled, [result({ finalAt: at, answeredAt: at })], "the result is recorded")
+    assert.deepStrictEqual(final.records.map((record) => record.finalAt), [at], "the event's record says when")
     assert.deepStrictEqual(
       sent(live, { ...live, answeredAt: at }),
-      { changes: [], records: [] },
-      "nothing changed, nothing written"
+      { changes: [], records: [{ ...live, answeredAt: at }], settled: [] },
+      "the same facts: nothing sent (the record kept again, as a digest of other facts brought it here)"
     )
+  })
+
+  it("a final score that changes is a correction: the result again, marked, with the one it replaces", () => {
+    const final = event({ status: "final", score: "2-1", finalAt: at - 3_600_000, answeredAt: at - 3_600_000 })
+    const corrected = sent(final, { ...final, score: "2-2", finalAt: null, answeredAt: at }, { held: result() })
+    assert.deepStrictEqual(kinds(corrected), [["result", "result"]], "the event itself did not change")
+    assert.deepInclude(dataOf(corrected, "result"), {
+      home_score: 2,
+      away_score: 2,
+      winner: "draw",
+      final_at: new Date(at - 3_600_000).toISOString(),
+      corrected: true,
+      corrected_at: new Date(at).toISOString(),
+      previous: { home_score: 2, away_score: 1, winner: "home" }
+    })
+    assert.deepStrictEqual(corrected.settled, [
+      result({
+        homeScore: 2,
+        awayScore: 2,
+        winner: "draw",
+        correctedAt: at,
+        previous: { homeScore: 2, awayScore: 1, winner: "home" },
+        answeredAt: at
+      })
+    ])
+    assert.deepStrictEqual(corrected.records[0].finalAt, at - 3_600_000, "still final since it first was")
+  })
+
+  it("a result the service recorded before the stream saw the event final is sent as recorded", () => {
+    // The result endpoint saw 2-1 and then 2-2 (a correction); the refresh sees the event final for the first time.
+    const held = result({
+      homeScore: 2,
+      awayScore: 2,
+      winner: "draw",
+      correctedAt: at - 60_000,
+      previous: { homeScore: 2, awayScore: 1, winner: "home" },
+      answeredAt: at - 60_000
+    })
+    const live = event({ status: "live", score: "2-1", minute: 88 })
+    const final = sent(live, { ...live, status: "final", score: "2-2", answeredAt: at }, { held })
+    assert.deepStrictEqual(final.settled, [], "nothing new to record")
+    assert.deepInclude(dataOf(final, "event"), { final_at: new Date(held.finalAt).toISOString() })
+    assert.deepInclude(dataOf(final, "result"), {
+      home_score: 2,
+      away_score: 2,
+      corrected: true,
+      corrected_at: new Date(at - 60_000).toISOString(),
+      previous: { home_score: 2, away_score: 1, winner: "home" }
+    })
+  })
+
+  it("a status's reason is part of the event: a new reason is a status change", () => {
+    const postponed = event({ status: "postponed", reason: { code: "PST", text: "Match Postponed" }, answeredAt: at })
+    const outcome = sent(event(), postponed)
+    assert.deepStrictEqual(kinds(outcome), [["event", ["status"]]])
+    assert.deepInclude(dataOf(outcome, "event"), {
+      status: "postponed",
+      reason: { code: "PST", text: "Match Postponed" },
+      final_at: null
+    })
+    const reworded = { ...postponed, reason: { code: "PST", text: "Postponed: weather" }, answeredAt: at + 1 }
+    assert.deepStrictEqual(kinds(sent(postponed, reworded)), [["event", ["status"]]])
   })
 
   it("an answer older than what the log holds never undoes it", () => {
     const scored = event({ status: "live", score: "1-0", minute: 30, answeredAt: at })
     assert.deepStrictEqual(sent(scored, { ...scored, score: "0-0", minute: 29, answeredAt: at - 5_000 }), {
       changes: [],
-      records: []
+      records: [],
+      settled: []
     })
   })
 
   it("a full refresh that no longer lists an open event of its sports removes it", () => {
     const scope = { sportIds: [1], leagues: true, events: true, liveOnly: false }
-    const previous = [event(), event({ eventId: "8", status: "ended" }), event({ eventId: "9", sportId: 18 })]
+    const previous = [
+      event(),
+      event({ eventId: "8", status: "final" }),
+      event({ eventId: "9", sportId: 18 }),
+      event({ eventId: "10", status: "postponed" })
+    ]
     assert.deepStrictEqual(unlistedEvents(previous, new Set(), scope), ["7"])
     assert.deepStrictEqual(unlistedEvents(previous, new Set(), { ...scope, liveOnly: true }), [])
     const removed = eventChanges({
       previous: new Map([["7", event()]]),
       observed: [],
       unlisted: ["7"],
+      results: new Map(),
       seenAt: at,
       baseline: false
     })

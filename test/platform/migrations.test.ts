@@ -428,3 +428,37 @@ it.effect("a database of the release before currencies upgrades in place: every 
       ["txn-2", 10_000n, 0n, 0n, 1250n, { refusal: "INSUFFICIENT_USER_FUNDS", balance: 1250n }]
     ])
   }))
+
+it.effect("the change log's event records of the release before the life cycle upgrade to its words; a final one says since when", () =>
+  Effect.gen(function*() {
+    const url = yield* scopedDatabase({ empty: true })
+    yield* migrateUpTo(41).pipe(onDatabase(url))
+    const answeredAt = "2026-11-20T21:00:00.000Z"
+    yield* Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+      sql`
+        INSERT INTO sports_stream_events (provider, event_id, sport_id, league_id, league_name, home_name, away_name,
+                                          starts_at, status, active, score, minute, answered_at, fingerprint)
+        SELECT 'betsapi', s.status, 1, '94', 'League', 'Home', 'Away', now(), s.status, true, null, null,
+               ${answeredAt}, 'x'
+        FROM unnest(ARRAY['prematch', 'live', 'ended', 'postponed', 'cancelled', 'interrupted']) AS s(status)`).pipe(
+        onDatabase(url)
+      )
+    yield* Database.migrate.pipe(onDatabase(url))
+    const rows = yield* Effect.flatMap(
+      Effect.service(SqlClient.SqlClient),
+      (sql) =>
+        sql<{ event_id: string; status: string; final_at: Date | null; reason: unknown }>`
+        SELECT event_id, status, final_at, reason FROM sports_stream_events ORDER BY event_id`
+    ).pipe(onDatabase(url))
+    assert.deepStrictEqual(
+      rows.map((row) => [row.event_id, row.status, row.final_at?.toISOString() ?? null, row.reason]),
+      [
+        ["cancelled", "cancelled", null, null],
+        ["ended", "final", answeredAt, null],
+        ["interrupted", "suspended", null, null],
+        ["live", "live", null, null],
+        ["postponed", "postponed", null, null],
+        ["prematch", "scheduled", null, null]
+      ]
+    )
+  }))

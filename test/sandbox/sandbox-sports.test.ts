@@ -122,7 +122,9 @@ layer(TestApp(), live)("every sports endpoint on the sandbox, from a fresh start
         "home_name",
         "league_id",
         "league_name",
-        "starts_at"
+        "reason",
+        "starts_at",
+        "status"
       ])
       assert.match(first.starts_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
       assert.isAbove(Date.parse(first.starts_at), Date.now() - 60_000)
@@ -136,10 +138,12 @@ layer(TestApp(), live)("every sports endpoint on the sandbox, from a fresh start
       const inPlay = liveList.data.results[0]
       assert.match(inPlay.score, /^\d+-\d+$/)
       assert.isNumber(inPlay.minute)
+      assert.strictEqual(inPlay.status, "live")
 
       const today = new Date().toISOString().slice(0, 10)
       const ended = yield* client.sports.ended({ query: { sport_id: 1 } })
       assert.match(ended.data.results[0].score, /^\d+-\d+$/)
+      assert.deepInclude(ended.data.results[0], { status: "final", reason: null })
       // The day as YYYY-MM-DD, which the typed client does not send.
       const endedToday = yield* get(token, `/sports/events/ended?sport_id=1&day=${today}`)
       assert.strictEqual(endedToday.status, 200)
@@ -154,7 +158,13 @@ layer(TestApp(), live)("every sports endpoint on the sandbox, from a fresh start
       const id = inPlay.event_id
 
       const detail = yield* client.sports.liveEvent(event(id))
-      assert.deepInclude(detail.data, { event_id: id, home_name: inPlay.home_name, status: "live" })
+      assert.deepInclude(detail.data, {
+        event_id: id,
+        home_name: inPlay.home_name,
+        status: "live",
+        reason: null,
+        final_at: null
+      })
 
       for (
         const [path, read] of [["odds", client.sports.odds(event(id))], [
@@ -190,12 +200,21 @@ layer(TestApp(), live)("every sports endpoint on the sandbox, from a fresh start
       const ended = (yield* client.sports.ended({ query: { sport_id: 1 } })).data.results[0]
       const result = yield* client.sports.result(event(ended.event_id))
       const [home, away] = ended.score.split("-").map(Number)
-      assert.deepStrictEqual(result.data, {
+      // The sandbox speaks BetsAPI's codes (0, 1, 3): its matches are scheduled, live, then final.
+      const endedDetail = yield* client.sports.liveEvent(event(ended.event_id))
+      assert.deepInclude(endedDetail.data, { status: "final", reason: null })
+      assert.deepInclude(result.data, {
         event_id: ended.event_id,
         home_score: home,
         away_score: away,
-        winner: home > away ? "home" : home < away ? "away" : "draw"
+        winner: home > away ? "home" : home < away ? "away" : "draw",
+        status: "final",
+        corrected_at: null,
+        previous: null
       })
+      assert.isString(result.data.final_at, "first seen final by this read: recorded")
+      const again = yield* client.sports.liveEvent(event(ended.event_id))
+      assert.strictEqual(again.data.final_at, result.data.final_at)
     }))
 
   it.effect("an unknown event is a 404; tennis has no line-up", () =>

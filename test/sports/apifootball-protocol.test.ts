@@ -95,7 +95,7 @@ describe("API-Football leagues and fixtures", () => {
     }))
     assert.deepStrictEqual(
       [event.startsAt.toISOString(), event.status, event.score, event.minute, event.league.countryCode],
-      ["2024-02-06T14:00:00.000Z", "prematch", null, null, null]
+      ["2024-02-06T14:00:00.000Z", "scheduled", null, null, null]
     )
   })
 
@@ -108,30 +108,39 @@ describe("API-Football leagues and fixtures", () => {
     assert.isTrue(decodes(ApiFootball.FixturesResponse, [fixture(), fixture()]))
   })
 
-  it("every status code of the notes", () => {
+  it("every status code of the notes in the life cycle, with its words as the reason where it tells one", () => {
     const codes = {
-      TBD: "prematch",
-      NS: "prematch",
-      "1H": "live",
-      HT: "live",
-      "2H": "live",
-      ET: "live",
-      BT: "live",
-      P: "live",
-      LIVE: "live",
-      SUSP: "interrupted",
-      INT: "interrupted",
-      FT: "ended",
-      AET: "ended",
-      PEN: "ended",
-      AWD: "ended",
-      WO: "ended",
-      PST: "postponed",
-      CANC: "cancelled",
-      ABD: "cancelled",
-      XYZ: "interrupted"
+      TBD: ["scheduled", "Time To Be Defined"],
+      NS: ["scheduled", null],
+      "1H": ["live", null],
+      HT: ["live", null],
+      "2H": ["live", null],
+      ET: ["live", null],
+      BT: ["live", null],
+      P: ["live", null],
+      LIVE: ["live", null],
+      SUSP: ["suspended", "Match Suspended"],
+      INT: ["suspended", "Match Interrupted"],
+      FT: ["final", null],
+      AET: ["final", null],
+      PEN: ["final", null],
+      AWD: ["final", "Technical Loss"],
+      WO: ["final", "WalkOver"],
+      PST: ["postponed", "Match Postponed"],
+      CANC: ["cancelled", "Match Cancelled"],
+      ABD: ["abandoned", "Match Abandoned"],
+      XYZ: ["suspended", "Status not documented"]
     } as const
-    for (const [short, status] of Object.entries(codes)) assert.strictEqual(ApiFootball.statusOf(short), status, short)
+    for (const [short, [status, text]] of Object.entries(codes)) {
+      const mapped = ApiFootball.statusOf(short)
+      assert.deepStrictEqual([mapped.status, mapped.reason?.text ?? null], [status, text], short)
+      if (text !== null) assert.strictEqual(mapped.reason?.code, short)
+    }
+    assert.deepStrictEqual(
+      ApiFootball.statusOf("pst", "Match Postponed - bad weather"),
+      { status: "postponed", reason: { code: "PST", text: "Match Postponed - bad weather" } },
+      "the answer's own words (status.long) first"
+    )
   })
 
   it("the inline line-ups: the starting elevens matched by team id", () => {
@@ -240,8 +249,9 @@ describe("API-Football results", () => {
     })
     assert.deepStrictEqual(ApiFootball.toResult(withStatus("PST", { home: null, away: null })), {
       _tag: "NotFinished",
-      status: "postponed"
-    })
+      status: "postponed",
+      reason: { code: "PST", text: "x" }
+    }, "the reason in the answer's words (status.long)")
     assert.deepStrictEqual(ApiFootball.toResult(undefined), { _tag: "Unknown" })
   })
 })

@@ -28,7 +28,9 @@ type Client = Effect.Success<typeof givenClient>["client"]
 
 /** The ended list's data, as the wire carries it. */
 const EndedData = Schema.Struct({
-  results: Schema.Array(Schema.Struct({ event_id: Schema.String, score: Schema.String }))
+  results: Schema.Array(
+    Schema.Struct({ event_id: Schema.String, score: Schema.String, status: Schema.String, reason: Schema.Null })
+  )
 })
 
 const event = (eventId: string) => ({ params: { eventId }, query: {} })
@@ -78,7 +80,9 @@ layer(BetsApiApp(), live)("BetsAPI provider", (it) => {
           away_name: "Chelsea",
           league_id: "94",
           league_name: "England Premier League",
-          starts_at: "2026-11-22T15:00:00.000Z"
+          starts_at: "2026-11-22T15:00:00.000Z",
+          status: "scheduled",
+          reason: null
         }])
         const fake = yield* FakeUpstream
         const sent = fake.calls.find((call) => call.path === "/v3/events/upcoming")!
@@ -88,7 +92,12 @@ layer(BetsApiApp(), live)("BetsAPI provider", (it) => {
         assert.deepInclude(liveList.data.results[0], { event_id: "1001", score: "1-0", minute: 34 })
         // The day as YYYY-MM-DD, which the typed client does not send, goes to the provider as YYYYMMDD.
         const endedOnTheWire = yield* get(token, "/sports/events/ended?day=2026-11-22")
-        assert.deepInclude(dataAs(EndedData)(endedOnTheWire).results[0], { event_id: "1003", score: "2-1" })
+        assert.deepInclude(dataAs(EndedData)(endedOnTheWire).results[0], {
+          event_id: "1003",
+          score: "2-1",
+          status: "final",
+          reason: null
+        })
         assert.strictEqual(fake.calls.find((call) => call.path === "/v3/events/ended")!.query.day, "20261122")
         const ended = yield* client.sports.ended({ query: { day: "20261122" } })
         assert.deepInclude(ended.data.results[0], { event_id: "1003", score: "2-1" })
@@ -105,7 +114,9 @@ layer(BetsApiApp(), live)("BetsAPI provider", (it) => {
           away_name: "Chelsea",
           minute: 34,
           score: "1-0",
-          status: "live"
+          status: "live",
+          reason: null,
+          final_at: null
         })
       }))
 
@@ -152,7 +163,17 @@ layer(BetsApiApp(), live)("BetsAPI provider", (it) => {
           shots_on_target_away: 1
         })
         const result = yield* client.sports.result(event("1003"))
-        assert.deepStrictEqual(result.data, { event_id: "1003", home_score: 2, away_score: 1, winner: "home" })
+        const { final_at, ...rest } = result.data
+        assert.deepStrictEqual(rest, {
+          event_id: "1003",
+          home_score: 2,
+          away_score: 1,
+          winner: "home",
+          status: "final",
+          corrected_at: null,
+          previous: null
+        })
+        assert.isAtMost(Date.parse(final_at!), Date.now(), "first seen final by this read, recorded")
       }))
 
     it.effect("include_raw=true adds the provider's payload, which never holds the token", () =>

@@ -31,7 +31,10 @@ const unknown = (eventId: string) => Effect.fail(new EventNotFound({ eventId, me
 const down = () =>
   Effect.fail(new SportsProviderError({ reason: "Timeout", message: "The sports provider did not answer in time." }))
 
-/** Event 1003 ended 2-1; no other event exists; sport 91's lists fail upstream. */
+/**
+ * Event 1003 ended 2-1 (the service has no record of it); 1004 ended 2-2, a correction of 2-1 the service recorded;
+ * no other event exists; sport 91's lists fail upstream.
+ */
 const MemoryProvider = Layer.succeed(
   SportsProvider,
   SportsProvider.of({
@@ -51,7 +54,21 @@ const MemoryProvider = Layer.succeed(
     lineup: unknown,
     statsTrend: unknown,
     result: (eventId) =>
-      eventId === "1003" ? fetched({ eventId, homeScore: 2, awayScore: 1, winner: "home" as const }) : unknown(eventId)
+      eventId === "1003"
+        ? fetched({ eventId, homeScore: 2, awayScore: 1, winner: "home" as const })
+        : eventId === "1004"
+        ? fetched({
+          eventId,
+          homeScore: 2,
+          awayScore: 2,
+          winner: "draw" as const,
+          settlement: {
+            finalAt: new Date("2026-11-22T20:53:12.000Z"),
+            correctedAt: new Date("2026-11-23T09:10:00.000Z"),
+            previous: { homeScore: 2, awayScore: 1, winner: "home" as const }
+          }
+        })
+        : unknown(eventId)
   })
 )
 
@@ -92,10 +109,31 @@ layer(Handlers, live)("the sports group's contract (in memory)", (it) => {
       assert.deepStrictEqual(raw.provider_response, { success: 1 })
     }))
 
-  it.effect("a result: the score and the winner", () =>
+  it.effect("a result: the score and the winner, final, with the service's record of it (its correction) where kept", () =>
     Effect.gen(function*() {
-      const answer = yield* (yield* client).sports.result({ params: { eventId: "1003" }, query: {} })
-      assert.deepStrictEqual(answer.data, { event_id: "1003", home_score: 2, away_score: 1, winner: "home" })
+      const api = yield* client
+      const answer = yield* api.sports.result({ params: { eventId: "1003" }, query: {} })
+      assert.deepStrictEqual(answer.data, {
+        event_id: "1003",
+        home_score: 2,
+        away_score: 1,
+        winner: "home",
+        status: "final",
+        final_at: null,
+        corrected_at: null,
+        previous: null
+      })
+      const corrected = yield* api.sports.result({ params: { eventId: "1004" }, query: {} })
+      assert.deepStrictEqual(corrected.data, {
+        event_id: "1004",
+        home_score: 2,
+        away_score: 2,
+        winner: "draw",
+        status: "final",
+        final_at: "2026-11-22T20:53:12.000Z",
+        corrected_at: "2026-11-23T09:10:00.000Z",
+        previous: { home_score: 2, away_score: 1, winner: "home" }
+      })
     }))
 
   it.effect("an unknown event is a 404 on every event endpoint", () =>

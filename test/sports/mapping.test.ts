@@ -36,9 +36,9 @@ describe("BetsAPI mapping", () => {
     ])
   })
 
-  it("maps time_status to the gateway's statuses", () => {
-    const statusOf = (timeStatus: string) =>
-      BetsApi.toEvent(
+  it("maps every time_status to the life cycle, with the code's meaning as its reason where it says more", () => {
+    const lifeCycleOf = (timeStatus: string) => {
+      const event = BetsApi.toEvent(
         decode(BetsApi.ViewAnswer, {
           results: [{
             id: 1,
@@ -50,21 +50,24 @@ describe("BetsAPI mapping", () => {
             away: { id: 2, name: "A" }
           }]
         }).results[0]
-      ).status
+      )
+      return [event.status, event.reason?.text ?? null, event.reason?.code ?? null]
+    }
     assert.deepStrictEqual(
-      ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "99"].map(statusOf),
+      ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "99", "42"].map(lifeCycleOf),
       [
-        "prematch",
-        "live",
-        "interrupted",
-        "ended",
-        "postponed",
-        "cancelled",
-        "ended",
-        "interrupted",
-        "cancelled",
-        "interrupted",
-        "cancelled"
+        ["scheduled", null, null],
+        ["live", null, null],
+        ["scheduled", "To be fixed", "2"],
+        ["final", null, null],
+        ["postponed", "Postponed", "4"],
+        ["cancelled", "Cancelled", "5"],
+        ["final", "Walkover", "6"],
+        ["suspended", "Interrupted", "7"],
+        ["abandoned", "Abandoned", "8"],
+        ["abandoned", "Retired", "9"],
+        ["cancelled", "Removed", "99"],
+        ["suspended", "Status not documented", "42"]
       ]
     )
   })
@@ -78,7 +81,13 @@ describe("BetsAPI mapping", () => {
     })
     const away = result("0-2")
     assert.strictEqual(away._tag === "Result" ? away.result.winner : away._tag, "away")
-    assert.deepStrictEqual(result("1-0", "1"), { _tag: "NotFinished", status: "live" })
+    assert.deepStrictEqual(result("1-0", "1"), { _tag: "NotFinished", status: "live", reason: undefined })
+    assert.deepStrictEqual(result("1-1", "8"), {
+      _tag: "NotFinished",
+      status: "abandoned",
+      reason: { code: "8", text: "Abandoned" }
+    })
+    assert.deepInclude(result("3-0", "6"), { _tag: "Result" }, "a walkover with a score is final")
     assert.deepStrictEqual(BetsApi.toResult({ results: [] }), { _tag: "Unknown" })
   })
 })

@@ -18,8 +18,8 @@ export interface ProviderEvent {
   readonly home: { readonly id: string; readonly name: string }
   readonly away: { readonly id: string; readonly name: string }
   readonly startsAt: number
-  /** 0 upcoming, 1 in play, 3 ended. */
-  readonly timeStatus: 0 | 1 | 3
+  /** 0 upcoming, 1 in play, 3 ended (the lists hold these); any other of BetsAPI's codes an event's own answers tell. */
+  readonly timeStatus: number
   readonly ss: string | null
   readonly minute: number | null
   readonly hasOdds: boolean

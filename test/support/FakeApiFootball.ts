@@ -80,6 +80,8 @@ export class FakeApiFootball extends Context.Service<FakeApiFootball, {
   setStatistics(fixtureId: number, side: "home" | "away", type: string, value: number | string | null): void
   /** A fixture's kick-off in the current world (epoch ms). */
   kickoff(fixtureId: number): number
+  /** Moves a fixture's kick-off (to the whole minute), e.g. days back: a result that comes late. */
+  setKickoff(fixtureId: number, epochMillis: number): void
   /** Default world restored (around the real clock), counters zeroed, injections and calls cleared, offset 0. */
   reset(): void
 }>()("test/FakeApiFootball") {
@@ -267,6 +269,9 @@ const start = () =>
           score: (id, home, away) => score(fixture(id), home, away),
           setStatistics: (id, side, type, value) => setStatistic(fixture(id), side, type, value),
           kickoff: (id) => fixture(id).kickoff,
+          setKickoff: (id, epochMillis) => {
+            world.set(id, { ...fixture(id), kickoff: Math.floor(epochMillis / MINUTE) * MINUTE })
+          },
           reset: () => {
             offset = 0
             world = makeWorld(Date.now())

@@ -43,10 +43,18 @@ export const marketsAt = (base: number): Record<string, Prices> => ({
   "1_3": { home: base + 0.2, draw: 3.4, away: 3.8 }
 })
 
-/** The catalog's provider, with odds answers (pre-match, BetsAPI's shape) from `providerData.odds`. */
+/**
+ * The catalog's provider, with odds answers (pre-match, BetsAPI's shape) from `providerData.odds`, and each event's
+ * result answer (its status and score) from `providerData.events`.
+ */
 export const streamProvider = (providerData: StreamProviderData): Script => {
   const catalog = catalogProvider(providerData)
   return (call) => {
+    if (call.path === "/v1/bet365/result") {
+      const event = providerData.events.find((candidate) => candidate.id === call.query.event_id)
+      const results = event === undefined ? [] : [{ id: event.id, time_status: String(event.timeStatus), ss: event.ss }]
+      return { kind: "json", body: { success: 1, results } }
+    }
     if (call.path !== "/v2/event/odds") return catalog(call)
     const markets = providerData.odds.get(call.query.event_id ?? "") ?? {}
     const served = providerData.served.get(call.query.event_id ?? "") ?? []

@@ -1,5 +1,13 @@
 import { Schema } from "effect"
-import type { EventStatus, Lineup, SportsEvent, SportsLeague, SportsTeam, StatsTrend } from "../../domain/Sports.ts"
+import type {
+  EventStatus,
+  Lineup,
+  SportsEvent,
+  SportsLeague,
+  SportsTeam,
+  StatsTrend,
+  StatusReason
+} from "../../domain/Sports.ts"
 import type { ResultOutcome } from "../../sports/ProviderProtocol.ts"
 import { Integer, Maybe, Text } from "./ApiFootballFields.ts"
 
@@ -193,35 +201,47 @@ export type Fixture = typeof Fixture.Type
 
 export const FixturesResponse = Schema.Array(Fixture)
 
-/** A fixture's status (`fixture.status.short`) in the gateway's terms; a code not known is "interrupted". */
-export const statusOf = (short: string): EventStatus => {
-  switch (short.trim().toUpperCase()) {
-    case "NS":
-    case "TBD":
-      return "prematch"
-    case "1H":
-    case "HT":
-    case "2H":
-    case "ET":
-    case "BT":
-    case "P":
-    case "LIVE":
-      return "live"
-    case "FT":
-    case "AET":
-    case "PEN":
-    case "AWD":
-    case "WO":
-      return "ended"
-    case "PST":
-      return "postponed"
-    case "CANC":
-    case "ABD":
-      return "cancelled"
-    default:
-      // SUSP, INT, and any code not known.
-      return "interrupted"
-  }
+/**
+ * Each status code (`fixture.status.short`, ../shared/spec/api-football.md) in the life cycle, and whether it tells a
+ * reason (its `status.long`, or these words when the answer has none): plain kick-off, play and full time do not.
+ */
+const fixtureStatuses: Readonly<Record<string, { readonly status: EventStatus; readonly reason?: string }>> = {
+  NS: { status: "scheduled" },
+  TBD: { status: "scheduled", reason: "Time To Be Defined" },
+  "1H": { status: "live" },
+  HT: { status: "live" },
+  "2H": { status: "live" },
+  ET: { status: "live" },
+  BT: { status: "live" },
+  P: { status: "live" },
+  LIVE: { status: "live" },
+  FT: { status: "final" },
+  AET: { status: "final" },
+  PEN: { status: "final" },
+  AWD: { status: "final", reason: "Technical Loss" },
+  WO: { status: "final", reason: "WalkOver" },
+  PST: { status: "postponed", reason: "Match Postponed" },
+  CANC: { status: "cancelled", reason: "Match Cancelled" },
+  ABD: { status: "abandoned", reason: "Match Abandoned" },
+  SUSP: { status: "suspended", reason: "Match Suspended" },
+  INT: { status: "suspended", reason: "Match Interrupted" }
+}
+
+/**
+ * A fixture's status (`fixture.status.short`, with its `long` words) in the life cycle, with the provider's reason
+ * where the code tells one; a code not known is `suspended` (neither in play nor final), said so.
+ */
+export const statusOf = (
+  short: string,
+  long?: string | null
+): { readonly status: EventStatus; readonly reason?: StatusReason } => {
+  const code = short.trim().toUpperCase()
+  const known = fixtureStatuses[code]
+  const words = long?.trim() || undefined
+  if (known === undefined) return { status: "suspended", reason: { code, text: words ?? "Status not documented" } }
+  return known.reason === undefined
+    ? { status: known.status }
+    : { status: known.status, reason: { code, text: words ?? known.reason } }
 }
 
 /** A country's code from its flag's address (".../flags/gb.svg" is "gb", ".../flags/gb-eng.svg" "gb-eng"). */
@@ -250,7 +270,7 @@ export const toEvent = (fixture: Fixture): SportsEvent => {
     home: team(fixture.teams.home),
     away: team(fixture.teams.away),
     startsAt: new Date(startsAtOf(fixture.fixture)),
-    status: statusOf(fixture.fixture.status.short),
+    ...statusOf(fixture.fixture.status.short, fixture.fixture.status.long),
     score: typeof home === "number" && typeof away === "number" ? `${home}-${away}` : null,
     minute: fixture.fixture.status.elapsed ?? null,
     hasLineup: hasStartingEleven(fixture),
@@ -310,7 +330,7 @@ const finalCodes = new Set(["FT", "AET", "PEN", "AWD", "WO"])
 export const toResult = (fixture: Fixture | undefined): ResultOutcome => {
   if (fixture === undefined) return { _tag: "Unknown" }
   const short = fixture.fixture.status.short.trim().toUpperCase()
-  if (!finalCodes.has(short)) return { _tag: "NotFinished", status: statusOf(short) }
+  if (!finalCodes.has(short)) return { _tag: "NotFinished", ...statusOf(short, fixture.fixture.status.long) }
   const homeScore = fixture.goals?.home
   const awayScore = fixture.goals?.away
   if (typeof homeScore !== "number" || typeof awayScore !== "number") return { _tag: "Unknown" }

@@ -14,9 +14,14 @@ import * as ApiFootball from "./ApiFootball.ts"
 
 const perPage = 50
 
-/** Statuses of a day's list, joined by `-` as the provider takes them. */
-const upcomingStatuses = "NS-TBD"
-const endedStatuses = "FT-AET-PEN-AWD-WO"
+/**
+ * Statuses of a day's list, joined by `-` as the provider takes them: the upcoming list has the fixtures not played,
+ * postponed and cancelled ones too; the ended one those over, with a result or without (cancelled, abandoned). So a
+ * fixture that will not be played as listed is seen with its status and reason (on the lists and the change stream),
+ * rather than dropping out of them.
+ */
+const upcomingStatuses = "NS-TBD-PST-CANC"
+const endedStatuses = "FT-AET-PEN-AWD-WO-CANC-ABD"
 
 /** A fixture id is a positive integer: anything else names nothing the provider knows, and is not asked. */
 const fixtureId = (eventId: string | undefined) => eventId !== undefined && /^[1-9]\d{0,11}$/.test(eventId)

@@ -7,9 +7,10 @@ import type {
   SportsEvent,
   SportsLeague,
   SportsTeam,
-  StatsTrend
+  StatsTrend,
+  StatusReason
 } from "../../domain/Sports.ts"
-import { oddsValue } from "../../domain/Sports.ts"
+import { oddsValue, winnerOf } from "../../domain/Sports.ts"
 import type { ResultOutcome } from "../../sports/ProviderProtocol.ts"
 
 /**
@@ -119,23 +120,33 @@ export const ResultAnswer = Schema.Struct({
 
 // ---- mapping into the domain's shapes
 
-const statusOf = (timeStatus: number): EventStatus => {
-  switch (timeStatus) {
-    case 0:
-      return "prematch"
-    case 1:
-      return "live"
-    case 3:
-    case 6:
-      return "ended"
-    case 4:
-      return "postponed"
-    case 5:
-    case 8:
-    case 99:
-      return "cancelled"
-    default:
-      return "interrupted"
+/**
+ * Each `time_status` (../shared/spec/upstreams.md) in the life cycle, with the code's meaning as the reason where it
+ * says more than the status: BetsAPI gives a code, no words of its own. A walkover is final (its score, where it
+ * gives one, is the result); a retirement (tennis) is abandoned, not final: the score does not tell who won.
+ */
+const timeStatuses: Readonly<Record<number, { readonly status: EventStatus; readonly reason?: string }>> = {
+  0: { status: "scheduled" },
+  1: { status: "live" },
+  2: { status: "scheduled", reason: "To be fixed" },
+  3: { status: "final" },
+  4: { status: "postponed", reason: "Postponed" },
+  5: { status: "cancelled", reason: "Cancelled" },
+  6: { status: "final", reason: "Walkover" },
+  7: { status: "suspended", reason: "Interrupted" },
+  8: { status: "abandoned", reason: "Abandoned" },
+  9: { status: "abandoned", reason: "Retired" },
+  99: { status: "cancelled", reason: "Removed" }
+}
+
+/** A `time_status` in the life cycle; a code not documented is `suspended` (neither in play nor final), said so. */
+export const statusOf = (timeStatus: number): { readonly status: EventStatus; readonly reason?: StatusReason } => {
+  const known = timeStatuses[timeStatus]
+  const code = String(timeStatus)
+  if (known === undefined) return { status: "suspended", reason: { code, text: "Status not documented" } }
+  return known.reason === undefined ? { status: known.status } : {
+    status: known.status,
+    reason: { code, text: known.reason }
   }
 }
 
@@ -148,7 +159,7 @@ export const toEvent = (raw: Event): SportsEvent => ({
   home: team(raw.home),
   away: team(raw.away),
   startsAt: new Date(raw.time * 1000),
-  status: statusOf(raw.time_status),
+  ...statusOf(raw.time_status),
   score: raw.ss ?? null,
   minute: raw.timer?.tm ?? null,
   hasLineup: (raw.has_lineup ?? 0) === 1,
@@ -290,18 +301,10 @@ export const toStatsTrend = (answer: typeof StatsTrendAnswer.Type): StatsTrend |
 export const toResult = (answer: typeof ResultAnswer.Type): ResultOutcome => {
   const event = answer.results[0]
   if (event === undefined) return { _tag: "Unknown" }
-  const status = statusOf(event.time_status)
+  const { reason, status } = statusOf(event.time_status)
   const score = /^(\d+)-(\d+)$/.exec(event.ss ?? "")
-  if (status !== "ended" || score === null) return { _tag: "NotFinished", status }
+  if (status !== "final" || score === null) return { _tag: "NotFinished", status, reason }
   const homeScore = Number(score[1])
   const awayScore = Number(score[2])
-  return {
-    _tag: "Result",
-    result: {
-      eventId: event.id,
-      homeScore,
-      awayScore,
-      winner: homeScore > awayScore ? "home" : homeScore < awayScore ? "away" : "draw"
-    }
-  }
+  return { _tag: "Result", result: { eventId: event.id, homeScore, awayScore, winner: winnerOf(homeScore, awayScore) } }
 }

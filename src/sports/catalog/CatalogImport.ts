@@ -28,6 +28,12 @@ const allPages = Effect.fn("SportsCatalogImport.allPages")(function*<A>(
 /** Days of upcoming events a refresh reads of a provider that lists them day by day (today included). */
 const upcomingDaysRead = 3
 
+/**
+ * Days of ended events a full refresh reads, by kick-off (today included): a result the provider gives up to 48 hours
+ * late (API-Football's competitions without live scores stay NS until then) still becomes final and is streamed.
+ */
+const endedDaysRead = 3
+
 const itemsOf = <A>(pages: ReadonlyArray<Fetched<Page<A>>>) => pages.flatMap((page) => page.value.results)
 
 const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10).replaceAll("-", "")
@@ -35,8 +41,8 @@ const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10).repla
 /**
  * Fetches the snapshot a refresh will publish: per sport, every page of
  * leagues, and every page of upcoming (a provider that lists them by day: today's and the next two days'), in-play,
- * and today's and yesterday's
- * ended events (so games that finished since the last refresh are closed).
+ * and ended events (today's; a full refresh also the two days before), so games that finished since the last
+ * refresh are closed, late results included.
  * Any failure fails the whole snapshot, so nothing half-fetched is written.
  */
 export const fetchSnapshot = Effect.fn("SportsCatalogImport.fetchSnapshot")(function*(
@@ -60,8 +66,10 @@ export const fetchSnapshot = Effect.fn("SportsCatalogImport.fetchSnapshot")(func
           ? []
           : upcomingDays.map((day) => (page: number) => provider.upcoming({ sportId, page, day }))),
         (page: number) => provider.live({ sportId, page }),
-        (page: number) => provider.ended({ sportId, page, day: utcDay(now) }),
-        ...(scope.liveOnly ? [] : [(page: number) => provider.ended({ sportId, page, day: utcDay(now - 86_400_000) })])
+        ...Array.from(
+          { length: scope.liveOnly ? 1 : endedDaysRead },
+          (_, i) => (page: number) => provider.ended({ sportId, page, day: utcDay(now - i * 86_400_000) })
+        )
       ]
       const events = yield* Effect.forEach(lists, (list) => allPages(list), { concurrency: 2 })
       return { leagues, events: events.flat() }

@@ -1,9 +1,12 @@
 import { Cause, Clock, Context, Duration, Effect, Layer } from "effect"
+import type { EventResult, SettledResult } from "../../domain/Sports.ts"
 import type { Snapshot } from "../../domain/SportsCatalog.ts"
 import { snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
 import { eventChanges, oddsChanges, staleMarketChanges, unlistedEvents } from "../../domain/SportsChangeRules.ts"
 import type { ChangeRecord, EventRecord, MarketRecord, OddsSighting } from "../../domain/SportsChanges.ts"
+import { settledResult, settleResult } from "../../domain/SportsLifecycle.ts"
 import { CatalogChanges } from "../catalog/CatalogChanges.ts"
+import { ResultRecords } from "./ResultRecords.ts"
 import { SportsChangeLog } from "./SportsChangeLog.ts"
 import { StreamConfig } from "./StreamConfig.ts"
 import { StreamRecords } from "./StreamRecords.ts"
@@ -14,16 +17,24 @@ const marketKey = (market: MarketRecord) => `${phaseKey(market)}\u0000${market.k
 
 /**
  * Writes to the change log what the catalog's refreshes, the odds reads and
- * the passing of time change: it reads what the log knows (StreamRecords),
- * lets the rules (domain/SportsChanges) tell what changed, and writes the
+ * the passing of time change: it reads what the log knows (StreamRecords)
+ * and what the service holds of final results (ResultRecords), lets the rules
+ * (domain/SportsChangeRules, SportsLifecycle) tell what changed, and writes the
  * changes and the new records together, holding the log's lock
- * (SportsChangeLog.withLog).
+ * (SportsChangeLog.withLog). A result read (GET .../result) is settled against
+ * the same record of results.
  */
 export class ChangeRecorder extends Context.Service<ChangeRecorder, {
   /** What a published snapshot changed in the data of `provider` (a provider's name); inside the publish's transaction when it has one. */
   recordRefresh(provider: string, snapshot: Snapshot): Effect.Effect<void>
   /** What odds answers changed in the data of `provider`; answers for events the log does not know are left out. */
   recordOdds(provider: string, sightings: ReadonlyArray<OddsSighting>): Effect.Effect<number>
+  /**
+   * A final result the provider answered (at `answeredAt`), settled against the service's record of results of
+   * `provider` (first seen final, or a correction, is recorded), with that record. Written only when it changes the
+   * record; sent on the stream by the next refresh that sees the event.
+   */
+  recordResult(provider: string, result: EventResult, answeredAt: number): Effect.Effect<SettledResult>
   /** Suspends, as stale, every market no answer has carried for STREAM_STALE_AFTER. */
   readonly suspendStale: Effect.Effect<number>
   /** Drops changes older than STREAM_RETENTION. */
@@ -34,6 +45,7 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
     Effect.gen(function*() {
       const log = yield* SportsChangeLog
       const known = yield* StreamRecords
+      const results = yield* ResultRecords
       const config = yield* StreamConfig
       const staleAfterMillis = Duration.toMillis(config.staleAfter)
 
@@ -41,7 +53,9 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
         const { scope } = snapshot
         if (!scope.events) return
         const seenAt = yield* Clock.currentTimeMillis
-        const observed = snapshotRecords(snapshot).events.map((row): EventRecord => ({
+        // The rows are the snapshot's events, in order, with the names the catalog's records carry; the status is the
+        // event's own (the catalog keeps its own words for it).
+        const observed = snapshotRecords(snapshot).events.map((row, i): EventRecord => ({
           eventId: row.id,
           sportId: row.sportId,
           leagueId: row.leagueId,
@@ -49,10 +63,12 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
           homeName: row.homeName,
           awayName: row.awayName,
           startsAt: row.startsAt.getTime(),
-          status: row.status,
+          status: snapshot.events[i].status,
+          reason: snapshot.events[i].reason ?? null,
           active: true,
           score: row.score,
           minute: row.minute,
+          finalAt: null,
           answeredAt: snapshot.answeredAt?.get(row.id) ?? seenAt
         }))
         const listed = new Set(observed.map((event) => event.eventId))
@@ -63,14 +79,20 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
             observed,
             scope.liveOnly ? [] : scope.sportIds
           )
-          const { changes, records } = eventChanges({
+          const movedEvents = observed.filter((event) => moved.has(event.eventId))
+          const { changes, records, settled } = eventChanges({
             previous,
-            observed: observed.filter((event) => moved.has(event.eventId)),
+            observed: movedEvents,
             unlisted: unlistedEvents(previous.values(), listed, scope),
+            results: yield* results.held(
+              provider,
+              movedEvents.filter((event) => event.status === "final").map((event) => event.eventId)
+            ),
             seenAt,
             baseline
           })
           yield* known.saveEvents(provider, records)
+          yield* results.save(provider, settled)
           yield* log.append(provider, changes)
         }))
       })
@@ -117,6 +139,29 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
         }
       )
 
+      const recordResult = Effect.fn("ChangeRecorder.recordResult")(
+        function*(provider: string, result: EventResult, answeredAt: number) {
+          const settle = Effect.gen(function*() {
+            const seenAt = yield* Clock.currentTimeMillis
+            const held = (yield* results.held(provider, [result.eventId])).get(result.eventId)
+            const settled = settleResult(
+              held,
+              { eventId: result.eventId, result, answeredAt },
+              { seenAt, finalAt: held?.finalAt ?? seenAt }
+            )
+            return { held, settled }
+          })
+          // Read first: a result already recorded (nearly every read) is answered without the log's lock.
+          const looked = yield* settle
+          if (looked.settled === undefined) return settledResult(result, looked.held)
+          return yield* log.withLog(Effect.gen(function*() {
+            const { held, settled } = yield* settle
+            if (settled !== undefined) yield* results.save(provider, [settled])
+            return settledResult(result, settled ?? held)
+          }))
+        }
+      )
+
       const suspendStale = Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         return yield* log.withLog(Effect.gen(function*() {
@@ -134,10 +179,11 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
       return ChangeRecorder.of({
         recordRefresh,
         recordOdds,
+        recordResult,
         suspendStale,
-        prune: log.withLog(Effect.tap(log.prune(config.retention), () => known.prune)).pipe(
-          Effect.withSpan("ChangeRecorder.prune")
-        )
+        prune: log.withLog(
+          Effect.tap(log.prune(config.retention), () => Effect.andThen(known.prune, results.prune))
+        ).pipe(Effect.withSpan("ChangeRecorder.prune"))
       })
     })
   )

@@ -2,6 +2,7 @@ import { Clock, Context, Effect, Layer, Schema } from "effect"
 import * as Arr from "effect/Array"
 import { SqlClient } from "effect/sql"
 import { createHash } from "node:crypto"
+import { eventStatuses, StatusReason } from "../../domain/Sports.ts"
 import type { EventRecord, MarketRecord } from "../../domain/SportsChanges.ts"
 import { eventFacts } from "../../domain/SportsChangeRules.ts"
 import { suspensionReasons } from "../../domain/SportsChanges.ts"
@@ -19,10 +20,12 @@ const EventRow = Schema.Struct({
   home_name: Schema.String,
   away_name: Schema.String,
   starts_at: Schema.Date,
-  status: Schema.String,
+  status: Schema.Literals(eventStatuses),
+  reason: Schema.NullOr(StatusReason),
   active: Schema.Boolean,
   score: Schema.NullOr(Schema.String),
   minute: Schema.NullOr(Schema.Int),
+  final_at: Schema.NullOr(Schema.Date),
   answered_at: Schema.Date
 })
 
@@ -54,9 +57,11 @@ const eventOf = (row: typeof EventRow.Type): EventRecord => ({
   awayName: row.away_name,
   startsAt: row.starts_at.getTime(),
   status: row.status,
+  reason: row.reason,
   active: row.active,
   score: row.score,
   minute: row.minute,
+  finalAt: row.final_at?.getTime() ?? null,
   answeredAt: row.answered_at.getTime()
 })
 
@@ -79,8 +84,8 @@ const fingerprintOf = (event: EventRecord) => createHash("sha1").update(eventFac
 
 /** The columns of an event's record, as the statements below read them (from `s`). */
 const eventColumns =
-  `s.event_id, s.sport_id, s.league_id, s.league_name, s.home_name, s.away_name, s.starts_at, s.status,
-  s.active, s.score, s.minute, s.answered_at`
+  `s.event_id, s.sport_id, s.league_id, s.league_name, s.home_name, s.away_name, s.starts_at, s.status, s.reason,
+  s.active, s.score, s.minute, s.final_at, s.answered_at`
 
 /** A statement's rows decoded by `Result`; database failures are defects here: callers cannot act on them. */
 const eventRows = rowsOf(EventRow)
@@ -115,7 +120,7 @@ const makeSql = Effect.gen(function*() {
       // NOT IN over a subquery is a hashed subplan: one pass over the listed ids, whatever their number.
       const unlisted = openOfSports.length === 0 ? [] : yield* eventRows(sql`
         SELECT ${sql.literal(eventColumns)} FROM sports_stream_events s
-        WHERE s.provider = ${provider} AND s.active AND s.status IN ('prematch', 'live')
+        WHERE s.provider = ${provider} AND s.active AND s.status IN ('scheduled', 'live')
           AND s.sport_id IN (SELECT json_array_elements_text(${JSON.stringify(openOfSports)}::json)::integer)
           AND s.event_id NOT IN (SELECT o.id FROM json_to_recordset(${seen}::json) AS o(id text))
       `)
@@ -138,26 +143,29 @@ const makeSql = Effect.gen(function*() {
         away_name: record.awayName,
         starts_at: iso(record.startsAt),
         status: record.status,
+        reason: record.reason,
         active: record.active,
         score: record.score,
         minute: record.minute,
+        final_at: record.finalAt === null ? null : iso(record.finalAt),
         answered_at: iso(record.answeredAt),
         fingerprint: fingerprintOf(record)
       }))
       return sql`
         INSERT INTO sports_stream_events (provider, event_id, sport_id, league_id, league_name, home_name, away_name, starts_at,
-                                          status, active, score, minute, answered_at, fingerprint)
+                                          status, reason, active, score, minute, final_at, answered_at, fingerprint)
         SELECT ${provider}, e.event_id, e.sport_id, e.league_id, e.league_name, e.home_name, e.away_name, e.starts_at, e.status,
-               e.active, e.score, e.minute, e.answered_at, e.fingerprint
+               e.reason, e.active, e.score, e.minute, e.final_at, e.answered_at, e.fingerprint
         FROM json_to_recordset(${JSON.stringify(rows)}::json) AS e(
           event_id text, sport_id integer, league_id text, league_name text, home_name text, away_name text,
-          starts_at timestamptz, status text, active boolean, score text, minute integer, answered_at timestamptz,
-          fingerprint text)
+          starts_at timestamptz, status text, reason jsonb, active boolean, score text, minute integer,
+          final_at timestamptz, answered_at timestamptz, fingerprint text)
         ON CONFLICT (provider, event_id) DO UPDATE SET
           sport_id = EXCLUDED.sport_id, league_id = EXCLUDED.league_id, league_name = EXCLUDED.league_name,
           home_name = EXCLUDED.home_name, away_name = EXCLUDED.away_name, starts_at = EXCLUDED.starts_at,
-          status = EXCLUDED.status, active = EXCLUDED.active, score = EXCLUDED.score, minute = EXCLUDED.minute,
-          answered_at = EXCLUDED.answered_at, fingerprint = EXCLUDED.fingerprint
+          status = EXCLUDED.status, reason = EXCLUDED.reason, active = EXCLUDED.active, score = EXCLUDED.score,
+          minute = EXCLUDED.minute, final_at = EXCLUDED.final_at, answered_at = EXCLUDED.answered_at,
+          fingerprint = EXCLUDED.fingerprint
       `
     }, { discard: true }))
 
@@ -246,7 +254,7 @@ const makeSql = Effect.gen(function*() {
       yield* sql`DELETE FROM sports_stream_markets WHERE answered_at < now() - interval '1 day'`
       yield* sql`
         DELETE FROM sports_stream_events
-        WHERE (NOT active OR status NOT IN ('prematch', 'live')) AND answered_at < now() - interval '3 days'
+        WHERE (NOT active OR status NOT IN ('scheduled', 'live')) AND answered_at < now() - interval '3 days'
       `
     }).pipe(Effect.orDie, Effect.withSpan("StreamRecords.prune"))
   })
@@ -271,7 +279,7 @@ const makeMemory = Effect.sync(() => {
       throw new Error("ON CONFLICT DO UPDATE command cannot affect row a second time")
     }
   }
-  const open = (event: EventRecord) => event.active && (event.status === "prematch" || event.status === "live")
+  const open = (event: EventRecord) => event.active && (event.status === "scheduled" || event.status === "live")
   const compare = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0
   const day = 86_400_000
 

@@ -28,7 +28,7 @@ const event = (
   home: { id: `${league.id}-${home}`, name: home, countryCode: null },
   away: { id: `${league.id}-${away}`, name: away, countryCode: null },
   startsAt: new Date(startsAt),
-  status: options.live === true ? "live" : "prematch",
+  status: options.live === true ? "live" : "scheduled",
   score: options.live === true ? "1-0" : null,
   minute: options.live === true ? 12 : null,
   hasLineup: false,
@@ -67,7 +67,7 @@ export const worldOfB = (events: ReadonlyArray<SportsEvent> = [bocaRiver]): Snap
   answeredAt: answeredAt(events)
 })
 /** B's world with an event the catalog refuses (a status its check does not know), written after its other rows. */
-export const brokenWorldOfB = worldOfB([bocaRiver, { ...bocaRiver, id: "9010", status: "abandoned" as never }])
+export const brokenWorldOfB = worldOfB([bocaRiver, { ...bocaRiver, id: "9010", status: "exploded" as never }])
 
 const narrowing = { sportIds: null, countryCodes: null, leagueId: null, teamId: null, search: null }
 const eventQuery = (query: Partial<EventQuery> = {}): EventQuery => ({

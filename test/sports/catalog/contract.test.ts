@@ -48,7 +48,7 @@ const NoProvider = Layer.succeed(
 )
 
 const premier: SportsLeague = { id: "900", name: "Premier Division", sportId: 1, countryCode: "gb" }
-const event = (id: string, status: "prematch" | "live", hour: number): SportsEvent => ({
+const event = (id: string, status: "scheduled" | "live", hour: number): SportsEvent => ({
   id,
   sportId: 1,
   league: premier,
@@ -62,9 +62,9 @@ const event = (id: string, status: "prematch" | "live", hour: number): SportsEve
   hasOdds: id !== "3"
 })
 const events = [
-  event("1", "prematch", 10),
-  event("2", "prematch", 12),
-  event("3", "prematch", 14),
+  event("1", "scheduled", 10),
+  event("2", "scheduled", 12),
+  event("3", "scheduled", 14),
   event("4", "live", 9)
 ]
 

@@ -23,7 +23,7 @@ const event = (
   league: SportsLeague,
   home: string,
   away: string,
-  status: "prematch" | "live"
+  status: "scheduled" | "live"
 ): SportsEvent => ({
   id,
   sportId: league.sportId,
@@ -65,9 +65,9 @@ const dataProvider = (providerData: { events: ReadonlyArray<SportsEvent> }, gate
             calls.leagues++
             return Effect.succeed(page([premier, pro].filter((league) => league.sportId === query.sportId)))
           }),
-        upcoming: events("prematch"),
+        upcoming: events("scheduled"),
         live: events("live"),
-        ended: events("ended"),
+        ended: events("final"),
         event: unused,
         odds: unused,
         liveOdds: unused,
@@ -124,7 +124,7 @@ const firstPage = { page: 1, perPage: 50 }
 describe("the sports catalog over its in-memory repository", () => {
   it.effect("sport_id 1, 01, 001 and Soccer are one read of the repository, answered alike", () => {
     const providerData = {
-      events: [event("1", premier, "Arsenal", "Chelsea", "prematch"), event("2", pro, "Boston", "Denver", "prematch")]
+      events: [event("1", premier, "Arsenal", "Chelsea", "scheduled"), event("2", pro, "Boston", "Denver", "scheduled")]
     }
     const { layer, reads } = catalogOver({ providerData })
     return Effect.gen(function*() {
@@ -162,7 +162,7 @@ describe("the sports catalog over its in-memory repository", () => {
 
   it.effect("the leagues facet is one read for every league chosen; lists ignore the feed-only filters", () => {
     const providerData = {
-      events: [event("1", premier, "Arsenal", "Chelsea", "prematch"), event("2", pro, "Boston", "Denver", "prematch")]
+      events: [event("1", premier, "Arsenal", "Chelsea", "scheduled"), event("2", pro, "Boston", "Denver", "scheduled")]
     }
     const { layer, reads } = catalogOver({ providerData })
     return Effect.gen(function*() {
@@ -214,7 +214,7 @@ describe("the sports catalog over its in-memory repository", () => {
     Effect.gen(function*() {
       const gate = yield* Deferred.make<void>()
       const { calls, layer } = catalogOver({
-        providerData: { events: [event("1", premier, "Arsenal", "Chelsea", "prematch")] },
+        providerData: { events: [event("1", premier, "Arsenal", "Chelsea", "scheduled")] },
         gate
       })
       yield* Effect.gen(function*() {

@@ -24,10 +24,12 @@ export const streamRecordsSpec = <R>(
     homeName: "Home",
     awayName: "Away",
     startsAt: at + 2 * hour,
-    status: "prematch",
+    status: "scheduled",
+    reason: null,
     active: true,
     score: null,
     minute: null,
+    finalAt: null,
     answeredAt: at,
     ...change
   })
@@ -71,6 +73,25 @@ export const streamRecordsSpec = <R>(
       assert.strictEqual((yield* records.places(other, ["a"])).size, 0)
     }))
 
+  it.effect("an event's status, its reason and when it was final are kept as saved", () =>
+    Effect.gen(function*() {
+      const records = yield* StreamRecords
+      const w = provider()
+      const at = yield* now
+      const walkover = event("w", at, {
+        status: "final",
+        reason: { code: "6", text: "Walkover" },
+        score: "3-0",
+        finalAt: at - 60_000
+      })
+      const postponed = event("p", at, { status: "postponed", reason: { code: "PST", text: "Match Postponed" } })
+      yield* records.saveEvents(w, [walkover, postponed])
+      const read = yield* records.eventRecords(w, [{ ...walkover, score: "3-1" }, { ...postponed, reason: null }], [])
+      assert.deepStrictEqual([...read.moved].sort(), ["p", "w"], "a reason is one of its facts")
+      assert.deepStrictEqual(read.previous.get("w"), walkover)
+      assert.deepStrictEqual(read.previous.get("p"), postponed)
+    }))
+
   it.effect("the open events of a refresh's sports it no longer lists are told too; ended ones and other sports' are not", () =>
     Effect.gen(function*() {
       const records = yield* StreamRecords
@@ -80,7 +101,8 @@ export const streamRecordsSpec = <R>(
         event("listed", at),
         event("gone", at),
         event("gonelive", at, { status: "live" }),
-        event("ended", at, { status: "ended" }),
+        event("ended", at, { status: "final" }),
+        event("postponed", at, { status: "postponed" }),
         event("inactive", at, { active: false }),
         event("othersport", at, { sportId: 2 })
       ])
@@ -148,10 +170,10 @@ export const streamRecordsSpec = <R>(
       const at = yield* now
       const old = at - 4 * 24 * hour
       yield* records.saveEvents(w, [
-        event("oldended", old, { status: "ended" }),
+        event("oldended", old, { status: "final" }),
         event("oldinactive", old, { active: false }),
         event("oldopen", old),
-        event("newended", at - hour, { status: "ended" })
+        event("newended", at - hour, { status: "final" })
       ])
       yield* records.saveMarkets(w, [market("oldopen", "old", at - 25 * hour), market("oldopen", "new", at - hour)])
       yield* records.prune

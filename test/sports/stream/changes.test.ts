@@ -78,7 +78,9 @@ layer(StreamApp(providerData), live)("the live change stream", (it) => {
       )
       assert.deepInclude(event, {
         changed: ["starts_at"],
-        status: "prematch",
+        status: "scheduled",
+        reason: null,
+        final_at: null,
         active: true,
         sport_id: 1,
         league_id: "900"
