@@ -1,9 +1,11 @@
 import { Cause, Clock, Context, Duration, Effect, Layer } from "effect"
+import { closingChange, type ClosingLine, closingsAtKickOff, kickOffs } from "../../domain/ClosingLines.ts"
 import type { Snapshot } from "../../domain/SportsCatalog.ts"
 import { snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
 import { eventChanges, oddsChanges, staleMarketChanges, unlistedEvents } from "../../domain/SportsChangeRules.ts"
 import type { ChangeRecord, EventRecord, MarketRecord, OddsSighting } from "../../domain/SportsChanges.ts"
 import { CatalogChanges } from "../catalog/CatalogChanges.ts"
+import { ClosingLinesRepo } from "./ClosingLinesRepo.ts"
 import { SportsChangeLog } from "./SportsChangeLog.ts"
 import { StreamConfig } from "./StreamConfig.ts"
 import { StreamRecords } from "./StreamRecords.ts"
@@ -17,13 +19,18 @@ const marketKey = (market: MarketRecord) => `${phaseKey(market)}\u0000${market.k
  * the passing of time change: it reads what the log knows (StreamRecords),
  * lets the rules (domain/SportsChanges) tell what changed, and writes the
  * changes and the new records together, holding the log's lock
- * (SportsChangeLog.withLog).
+ * (SportsChangeLog.withLog). An event a refresh sees kick off gets its
+ * closing line there too (ClosingLinesRepo): the pre-match markets the log
+ * holds, or, where it holds none, an ask of the provider (ClosingLineAsks),
+ * whose answer comes back through recordClosing.
  */
 export class ChangeRecorder extends Context.Service<ChangeRecorder, {
   /** What a published snapshot changed in the data of `provider` (a provider's name); inside the publish's transaction when it has one. */
   recordRefresh(provider: string, snapshot: Snapshot): Effect.Effect<void>
   /** What odds answers changed in the data of `provider`; answers for events the log does not know are left out. */
   recordOdds(provider: string, sightings: ReadonlyArray<OddsSighting>): Effect.Effect<number>
+  /** Keeps a closing line the provider answered, and sends it, unless the event has one already; whether it was kept. */
+  recordClosing(provider: string, line: ClosingLine): Effect.Effect<boolean>
   /** Suspends, as stale, every market no answer has carried for STREAM_STALE_AFTER. */
   readonly suspendStale: Effect.Effect<number>
   /** Drops changes older than STREAM_RETENTION. */
@@ -34,8 +41,20 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
     Effect.gen(function*() {
       const log = yield* SportsChangeLog
       const known = yield* StreamRecords
+      const closings = yield* ClosingLinesRepo
       const config = yield* StreamConfig
       const staleAfterMillis = Duration.toMillis(config.staleAfter)
+      const closingAskAfterMillis = Duration.toMillis(config.closingAskAfter)
+
+      /** Keeps the lines of events that have none yet and appends a `closing` change for each one kept. Under withLog. */
+      const keepLines = (provider: string, lines: ReadonlyArray<ClosingLine>, seenAt: number) =>
+        Effect.gen(function*() {
+          if (lines.length === 0) return 0
+          const kept = yield* closings.keep(provider, lines)
+          const changes = lines.filter((line) => kept.has(line.eventId)).map((line) => closingChange(line, seenAt))
+          yield* log.append(provider, changes)
+          return changes.length
+        })
 
       const recordRefresh = Effect.fn("ChangeRecorder.recordRefresh")(function*(provider: string, snapshot: Snapshot) {
         const { scope } = snapshot
@@ -72,7 +91,19 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
           })
           yield* known.saveEvents(provider, records)
           yield* log.append(provider, changes)
+          // After the events' changes: a closing line follows the kick-off that closed it.
+          const started = kickOffs(previous, records)
+          if (started.length === 0) return
+          const held = yield* known.marketRecords(provider, started.map((event) => event.eventId))
+          const { asks, lines } = closingsAtKickOff({ kickOffs: started, held, seenAt })
+          yield* keepLines(provider, lines, seenAt)
+          yield* closings.want(provider, asks, seenAt + closingAskAfterMillis)
         }))
+      })
+
+      const recordClosing = Effect.fn("ChangeRecorder.recordClosing")(function*(provider: string, line: ClosingLine) {
+        const seenAt = yield* Clock.currentTimeMillis
+        return (yield* log.withLog(keepLines(provider, [line], seenAt))) > 0
       })
 
       const recordOdds = Effect.fn("ChangeRecorder.recordOdds")(
@@ -134,6 +165,7 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
       return ChangeRecorder.of({
         recordRefresh,
         recordOdds,
+        recordClosing,
         suspendStale,
         prune: log.withLog(Effect.tap(log.prune(config.retention), () => known.prune)).pipe(
           Effect.withSpan("ChangeRecorder.prune")
