@@ -1,7 +1,8 @@
 import { assert, type Vitest } from "@effect/vitest"
-import { Deferred, Effect, Schedule } from "effect"
+import { Clock, Deferred, Effect, Schedule } from "effect"
 import { randomBytes } from "node:crypto"
 import type { ClosingAsk, ClosingLine } from "../../../src/domain/ClosingLines.ts"
+import { pruneClosingLines } from "../../../src/sports/stream/ClosingLinesPruning.ts"
 import { ClosingLinesRepo } from "../../../src/sports/stream/ClosingLinesRepo.ts"
 
 /**
@@ -146,5 +147,24 @@ export const closingLinesRepoSpec = (it: Vitest.MethodsNonLive<ClosingLinesRepo>
         ["asked-new"]
       )
       assert.strictEqual(yield* repo.prune(new Date(cut)), 0, "nothing left to prune")
+    }))
+
+  it.effect("the daily prune removes the lines whose kick-off is more than 30 days past, and keeps the others", () =>
+    Effect.gen(function*() {
+      const repo = yield* ClosingLinesRepo
+      const p = provider()
+      const now = yield* Clock.currentTimeMillis
+      yield* repo.keep(p, [
+        line("31 days", { closedAt: now - 31 * day }),
+        line("30 days and a minute", { closedAt: now - 30 * day - 60_000 }),
+        line("29 days", { closedAt: now - 29 * day }),
+        line("today", { closedAt: now })
+      ])
+      assert.strictEqual(yield* pruneClosingLines, 2)
+      const kept = yield* Effect.forEach(
+        ["31 days", "30 days and a minute", "29 days", "today"],
+        (eventId) => repo.closingLine(p, eventId)
+      )
+      assert.deepStrictEqual(kept.map((each) => each?.eventId ?? null), [null, null, "29 days", "today"])
     }))
 }
