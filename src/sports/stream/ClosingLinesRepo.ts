@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Context, Effect, Layer, Schema, type Scope } from "effect"
+import { Context, Effect, Layer, Schema, Scope } from "effect"
 import * as Arr from "effect/Array"
 import { SqlClient } from "effect/sql"
 import type { ClosingAsk, ClosingLine } from "../../domain/ClosingLines.ts"
@@ -61,6 +61,21 @@ const makeSql = Effect.gen(function*() {
   const pg = yield* PgClient.PgClient
   const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
     Effect.orDie(Effect.provideService(effect, SqlClient.SqlClient, sql))
+
+  // One LISTEN (a pooled connection held) for every asker of the instance, started by the first, for as long as the
+  // repository lives.
+  const repoScope = yield* Effect.scope
+  const wakes = new Set<Effect.Effect<void>>()
+  let listening = false
+  const listen = Effect.suspend(() => {
+    if (listening) return Effect.void
+    listening = true
+    const wakeAll = Effect.suspend(() => Effect.forEach([...wakes], (wake) => wake, { discard: true }))
+    return ChangeFeed.onChange(closingAsksChannel, wakeAll).pipe(
+      Effect.provideService(PgClient.PgClient, pg),
+      Scope.provide(repoScope)
+    )
+  })
 
   const keep = (provider: string, lines: ReadonlyArray<ClosingLine>) =>
     Effect.map(
@@ -179,7 +194,13 @@ const makeSql = Effect.gen(function*() {
       )
     ),
     whenWanted: (wake) =>
-      ChangeFeed.onChange(closingAsksChannel, wake).pipe(Effect.provideService(PgClient.PgClient, pg))
+      Effect.andThen(
+        Effect.acquireRelease(
+          Effect.sync(() => void wakes.add(wake)),
+          () => Effect.sync(() => void wakes.delete(wake))
+        ),
+        listen
+      )
   })
 })
 
