@@ -45,6 +45,7 @@ import { CasinoHandlers } from "./casino/http.ts"
 import { SportsCatalogHandlers } from "./sports/catalog/http.ts"
 import { SportsStreamHandlers } from "./sports/stream/http.ts"
 import { SportsStream } from "./sports/stream/SportsStream.ts"
+import { ClosingLinesRepo } from "./sports/stream/ClosingLinesRepo.ts"
 import * as PartnerAuthMiddleware from "./partners/PartnerAuth.ts"
 import { AccountHandlers } from "./partners/http.ts"
 import { PartnerRateLimit } from "./partners/PartnerRateLimit.ts"
@@ -84,6 +85,7 @@ export const ApiHandlersLive = Layer.mergeAll(
   seeingOnly(
     AppConfig,
     SportsStream,
+    ClosingLinesRepo,
     WalletLedger,
     Certifications,
     CertificationRepo,

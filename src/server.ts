@@ -46,6 +46,9 @@ import { SportsCatalog } from "./sports/catalog/SportsCatalog.ts"
 import { StatSamplesPruning } from "./sports/StatSamplesPruning.ts"
 import { StatSamplesRepo } from "./sports/StatSamplesRepo.ts"
 import { ChangeRecorder } from "./sports/stream/ChangeRecorder.ts"
+import { askingClosingLines } from "./sports/stream/ClosingLineAsks.ts"
+import { ClosingLinesPruning } from "./sports/stream/ClosingLinesPruning.ts"
+import { ClosingLinesRepo } from "./sports/stream/ClosingLinesRepo.ts"
 import { recordingOdds } from "./sports/stream/OddsReads.ts"
 import { SportsChangeLog } from "./sports/stream/SportsChangeLog.ts"
 import { SportsStream } from "./sports/stream/SportsStream.ts"
@@ -149,18 +152,31 @@ const sandboxProvider = "sandbox"
 const recordingReads = (provider: string) => recordingResults(provider).pipe(Layer.provide(recordingOdds(provider)))
 
 /**
- * The provider SPORTS_PROVIDER selects: BetsAPI, API-Football or the sandbox's simulated sports data; its odds and
- * result reads recorded, its statistics samples (a provider of running totals) kept.
+ * The provider named `provider` with its reads recorded (recordingReads), and asked for the closing lines the
+ * stream could not keep at kick-off.
  */
-const SportsProviderLayer = liveProvider(recordingReads).pipe(
+const recordingReadsAndClosings = (provider: string) =>
+  Layer.merge(recordingReads(provider), askingClosingLines(provider))
+
+/**
+ * The provider SPORTS_PROVIDER selects: BetsAPI, API-Football or the sandbox's simulated sports data; its odds and
+ * result reads recorded, its closing lines asked for, its statistics samples (a provider of running totals) kept.
+ */
+const SportsProviderLayer = liveProvider(recordingReadsAndClosings).pipe(
   Layer.provide(SportsProviderSelection.layer(SandboxSportsProviderLive)),
   Layer.provide(StatSamplesRepo.layer)
 )
 
-/** The live change stream: its log, what writes to it, the streams of this instance. */
+/** The live change stream: its log, what writes to it (closing lines too), the streams of this instance. */
 const SportsStreamLive = Layer.mergeAll(SportsStream.layer, ChangeRecorder.layer).pipe(
   Layer.provideMerge(
-    Layer.mergeAll(SportsChangeLog.layerSql, StreamRecords.layerSql, ResultRecords.layerSql, StreamLeases.layerSql)
+    Layer.mergeAll(
+      SportsChangeLog.layerSql,
+      StreamRecords.layerSql,
+      ResultRecords.layerSql,
+      StreamLeases.layerSql,
+      ClosingLinesRepo.layerSql
+    )
   )
 )
 
@@ -170,12 +186,13 @@ const SportsLive = SportsCatalog.layer.pipe(Layer.provideMerge(liveProvider(Chan
 /**
  * The upstreams of each environment (src/upstreams): live, the ones above; test, always the sandboxes' (the
  * sandbox aggregator's test agent, the sandbox's sports provider and a catalog of its own, its refreshes, odds and
- * result reads recorded in the sandbox provider's change stream and record of results).
+ * result reads recorded in the sandbox provider's change stream and record of results, its closing lines asked of
+ * the sandbox).
  */
 const UpstreamsLive = Upstreams.layer(Layer.merge(
   TestCasino.layer(SandboxTestCasinoGatewayLive),
   TestSports.layer(
-    recordingReads(sandboxProvider).pipe(Layer.provide(SandboxSportsProviderLive)),
+    recordingReadsAndClosings(sandboxProvider).pipe(Layer.provide(SandboxSportsProviderLive)),
     ChangeRecorder.memoryCatalogChanges(sandboxProvider)
   )
 ))
@@ -245,7 +262,8 @@ export const AppLive = Layer.mergeAll(
   CertificationRecovery,
   WalletOperations,
   CertificationPruning,
-  StatSamplesPruning
+  StatSamplesPruning,
+  ClosingLinesPruning
 ).pipe(
   Layer.provideMerge(ServicesLive),
   Layer.provideMerge(Database.layer)

@@ -9,6 +9,7 @@ import {
   SportsLeague,
   StatusReason
 } from "../domain/Sports.ts"
+import { ClosingSourceField } from "../domain/SportsChanges.ts"
 import { StorableText } from "../domain/Text.ts"
 import { Envelope, IsoDate } from "./Envelope.ts"
 import { NotFound, ProviderUnavailable, ValidationFailed } from "./Errors.ts"
@@ -113,6 +114,23 @@ export const OddsData = Schema.Struct({
     key: Schema.String.annotate({ description: "The provider's market key (e.g. 1_1)" }),
     odds: Schema.Array(Schema.Struct({ label: Schema.String, value: Schema.Finite }))
   }))
+})
+
+/**
+ * The closing odds answer's `data`: the odds answers' shape (OddsData, so whatever applies to every odds answer applies
+ * to it), with when the line closed, where it came from, and how old its newest price is.
+ */
+export const ClosingOddsData = Schema.Struct({
+  ...OddsData.fields,
+  closed_at: IsoDate.annotate({
+    description: "When the pre-match line closed, ISO 8601 UTC: the kick-off as the service knows it (the event's " +
+      "start time, or when the service saw it in play if that came first)"
+  }),
+  source: ClosingSourceField,
+  quoted_at: IsoDate.annotate({
+    description: "The provider's time for the newest of these prices, ISO 8601 UTC: its quote time where it gives " +
+      "one, else when it answered them"
+  })
 })
 
 // Wire entries derived from the domain's: keys in snake_case, the handlers encode with these codecs.
@@ -366,6 +384,30 @@ export class SportsGroup extends HttpApiGroup.make("sports")
     description: "The latest in-play odds of each market, decimal.",
     example: { event_id: "10150123", markets: exampleMarkets }
   }))
+  .add(
+    HttpApiEndpoint.get("closingOdds", "/sports/events/:eventId/odds/closing", {
+      params: { eventId: StorableText.annotate({ description: "The provider's event id", examples: ["10150123"] }) },
+      success: Envelope("ClosingOddsResponse", ClosingOddsData, {
+        example: {
+          event_id: "10150123",
+          markets: exampleMarkets,
+          closed_at: "2026-11-22T19:00:00.000Z",
+          source: "kick_off",
+          quoted_at: "2026-11-22T18:59:12.000Z"
+        }
+      }),
+      error: [NotFound]
+    }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
+      summary: "Closing line of an event: its last pre-match odds",
+      description: "The last pre-match odds of each market, kept by the service when the event went live: the " +
+        "prices it held at kick-off (`source: kick_off`), or, for an event already live when it first saw it (or " +
+        "whose pre-match odds nobody had read), the provider's last pre-match odds, asked shortly after kick-off " +
+        "(`source: provider`). The service's own record, the same on every instance, kept 30 days after kick-off; " +
+        "the provider is not asked when it is read. The change stream sends it once as a `closing` change. 404 when " +
+        "none is kept for the event (not gone live yet, the provider had no pre-match odds of it, or closed more " +
+        "than 30 days ago)."
+    }))
+  )
   .add(eventPath(
     "lineup",
     "/sports/events/:eventId/lineup",

@@ -3,6 +3,7 @@
  * contract writes them.
  */
 import { Clock, Effect, Schema } from "effect"
+import type { ClosingLine } from "../domain/ClosingLines.ts"
 import {
   type Lineup,
   minuteOf,
@@ -113,6 +114,15 @@ export const liveEventAnswer = (event: SportsEvent) =>
 /** An event's odds, the event named. */
 export const oddsAnswer = (markets: ReadonlyArray<OddsMarket>, eventId: string) =>
   Effect.succeed({ event_id: eventId, markets })
+
+/** An event's closing line: its markets as the odds answers write them, with when and where it closed. */
+export const closingOddsAnswer = (eventId: string) => (line: ClosingLine) =>
+  Effect.map(oddsAnswer(line.markets, eventId), (odds) => ({
+    ...odds,
+    closed_at: new Date(line.closedAt),
+    source: line.source,
+    quoted_at: new Date(line.quotedAt)
+  }))
 
 export const lineupAnswer = (eventId: string) => (lineup: Lineup) =>
   Effect.succeed({ event_id: eventId, home: lineup.home, away: lineup.away })

@@ -1,7 +1,14 @@
 import { Effect, Schema, type Stream } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { changeKinds, EventChange, OddsChange, ResultChange, ScoreChange } from "../domain/SportsChanges.ts"
+import {
+  changeKinds,
+  ClosingChange,
+  EventChange,
+  OddsChange,
+  ResultChange,
+  ScoreChange
+} from "../domain/SportsChanges.ts"
 import { Connected, Reset, streamFilterOf } from "../domain/SportsStream.ts"
 import { StorableText } from "../domain/Text.ts"
 import { SportRef } from "./Catalog.ts"
@@ -21,7 +28,7 @@ const repeatable = <S extends Schema.Top>(item: S, description: string) =>
   )
 
 const Kind = Schema.Literals(changeKinds).annotate({
-  message: "The selected :attribute is invalid. Use event, score, odds or result."
+  message: "The selected :attribute is invalid. Use event, score, odds, result or closing."
 })
 
 /** One event of the stream: its SSE name, its id (a log position), its data as JSON. */
@@ -55,6 +62,12 @@ export const SportsStreamEvent = Schema.Union([
       "result it replaced in previous)."
   ),
   streamEvent(
+    "closing",
+    ClosingChange,
+    "An event's closing line: the last pre-match odds of each market, kept once when it went live " +
+      "(GET /sports/events/{eventId}/odds/closing answers it for 30 days)."
+  ),
+  streamEvent(
     "reset",
     Reset,
     "The stream cannot go on from the client's position: re-read the feeds, then go on from its id."
@@ -65,9 +78,10 @@ export type SportsStreamEvent = typeof SportsStreamEvent.Type
 const description = [
   "Server-Sent Events (`text/event-stream`) of every change the service sees in the sports catalog and the odds: " +
   "`event` (created, status, start time), `score` (score and minute), `odds` (prices, a market suspended or " +
-  "reopened), `result` (final, or corrected after final); first `connected`, and `reset` when the stream cannot go " +
-  "on from where the client was. An event's `status` is its life cycle: `scheduled`, `live`, `final`, `postponed`, " +
-  "`cancelled`, `abandoned` or `suspended`, with the provider's `reason` where it gives one. " +
+  "reopened), `result` (final, or corrected after final), `closing` (an event's closing line, once, after the " +
+  "kick-off that closed it); first `connected`, and `reset` when the stream cannot go on from where the client " +
+  "was. An event's `status` is its life cycle: `scheduled`, `live`, `final`, `postponed`, `cancelled`, `abandoned` " +
+  "or `suspended`, with the provider's `reason` where it gives one. " +
   "Each change's `id` is its position in one log every instance serves: reconnect (to any instance) with the " +
   "`Last-Event-ID` header and the stream goes on after it, in order, with no gap and no repeat, for " +
   "STREAM_RETENTION (1 hour); further back, one `reset`. Every change carries `updated_at` (the provider's) " +
@@ -90,7 +104,7 @@ export class SportsStreamGroup extends HttpApiGroup.make("stream")
           StorableText.annotate({ examples: ["10150123"] }),
           "Event ids (the provider's); repeatable"
         ),
-        kinds: repeatable(Kind, "Kinds of change: event, score, odds, result; repeatable (default: all)")
+        kinds: repeatable(Kind, "Kinds of change: event, score, odds, result, closing; repeatable (default: all)")
       },
       headers: {
         "last-event-id": Schema.optional(Schema.String.annotate({

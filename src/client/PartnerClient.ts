@@ -67,7 +67,10 @@ export type PartnerClient = Effect.Success<ReturnType<typeof makePartnerClient>>
 
 type ChangesRequest = Parameters<PartnerClient["stream"]["changes"]>[0]
 
-/** The live change stream's events, as the typed client decodes them (`connected`, `event`, `score`, `odds`, `result`, `reset`). */
+/**
+ * The live change stream's events, as the typed client decodes them (`connected`, `event`, `score`, `odds`, `result`,
+ * `closing`, `reset`).
+ */
 export type SportsChange = Stream.Success<Effect.Success<ReturnType<PartnerClient["stream"]["changes"]>>>
 
 export interface SportsChangesOptions {

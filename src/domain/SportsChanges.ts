@@ -13,7 +13,7 @@ import { type EventStatus, eventStatuses, type Odd, type StatusReason } from "./
  * SportsStream.ts) names them as the stream's events.
  */
 
-export const changeKinds = ["event", "score", "odds", "result"] as const
+export const changeKinds = ["event", "score", "odds", "result", "closing"] as const
 export type ChangeKind = (typeof changeKinds)[number]
 
 /** An instant on the wire: ISO 8601, UTC; a Date once decoded. */
@@ -128,10 +128,39 @@ export const ResultChange = Schema.Struct({
     .annotate({ description: "The final result the last correction replaced; null: never corrected" })
 }).annotate({ identifier: "SportsStreamResultChange" })
 
+export const closingSources = ["kick_off", "provider"] as const
+export type ClosingSource = (typeof closingSources)[number]
+
+/** Where a closing line came from, as the stream and the closing odds answer say it. */
+export const ClosingSourceField = Schema.Literals(closingSources).annotate({
+  description: "kick_off: the last pre-match prices the service held when it saw the event go live; provider: the " +
+    "provider's last pre-match odds, asked after kick-off (an event already live when the service first saw it, or " +
+    "one whose pre-match odds nobody had read)"
+})
+
+/** One market of a closing line: its last pre-match prices. */
+export const ClosingMarket = Schema.Struct({
+  key: Schema.String.annotate({ description: "The provider's market key (e.g. 1_1)" }),
+  name: Schema.String,
+  odds: Schema.Array(Schema.Struct({ label: Schema.String, value: Schema.Finite }))
+})
+
+/** An event's closing line: the last pre-match odds of each of its markets, kept once when it went live. */
+export const ClosingChange = Schema.Struct({
+  ...about,
+  closed_at: Instant.annotate({
+    description: "When the pre-match line closed: the kick-off as the service knows it (the event's start time, or " +
+      "when the service saw it in play if that came first)"
+  }),
+  source: ClosingSourceField,
+  markets: Schema.Array(ClosingMarket)
+}).annotate({ identifier: "SportsStreamClosingChange" })
+
 export type EventChange = typeof EventChange.Encoded
 export type ScoreChange = typeof ScoreChange.Encoded
 export type OddsChange = typeof OddsChange.Encoded
 export type ResultChange = typeof ResultChange.Encoded
+export type ClosingChange = typeof ClosingChange.Encoded
 
 /** One row of the log, before it is given its position. */
 export interface ChangeRecord {

@@ -7,6 +7,7 @@ import { respond, respondWith, respondWritten } from "../api/Respond.ts"
 import { NotFound, ProviderUnavailable, ValidationFailed } from "../api/Errors.ts"
 import { OddsData } from "../api/Sports.ts"
 import {
+  closingOddsAnswer,
   endedAnswer,
   includeRaw,
   leaguesAnswer,
@@ -21,9 +22,10 @@ import {
   upcomingAnswer
 } from "../api/SportsEdge.ts"
 import type { PartnerAccess } from "../domain/Partner.ts"
-import type { OddsMarket } from "../domain/Sports.ts"
+import { canonicalId, type OddsMarket } from "../domain/Sports.ts"
 import { recordProviderCache } from "../platform/Metrics.ts"
 import { ProviderCaller } from "./ProviderQuota.ts"
+import { ClosingLinesRepo } from "./stream/ClosingLinesRepo.ts"
 import {
   type EventNotFound,
   type Fetched,
@@ -131,6 +133,22 @@ const answer = <A, D>(
       }))
   )
 
+/** The closing line the service kept of an event of the provider the token reaches (its own record): 404 without one. */
+const closingLineOf = (closings: ClosingLinesRepo["Service"], eventId: string) =>
+  Effect.flatMap(
+    Effect.service(SportsProvider),
+    (provider) =>
+      Effect.flatMap(closings.closingLine(provider.name, canonicalId(eventId)), (line) =>
+        line === undefined
+          ? Effect.fail(
+            new NotFound({
+              message: `No closing line is kept for event ${eventId}: it has not gone live, the provider had no ` +
+                "pre-match odds of it, or it closed more than 30 days ago."
+            })
+          )
+          : Effect.succeed(line))
+  )
+
 export const SportsHandlers = HttpApiBuilder.group(
   PartnerApi,
   "sports",
@@ -140,6 +158,7 @@ export const SportsHandlers = HttpApiBuilder.group(
      * envelope is written once per value (and event id); with the raw payload asked for, as any answer.
      */
     const writeOdds = envelopeWriter(OddsData, oddsAnswer)
+    const closings = yield* ClosingLinesRepo
     const odds = (
       eventId: string,
       query: { readonly include_raw?: string | undefined },
@@ -169,6 +188,8 @@ export const SportsHandlers = HttpApiBuilder.group(
         ),
       odds: ({ params, query }) => odds(params.eventId, query, (provider) => provider.odds(params.eventId)),
       liveOdds: ({ params, query }) => odds(params.eventId, query, (provider) => provider.liveOdds(params.eventId)),
+      closingOdds: ({ params }) =>
+        respond(() => closingLineOf(closings, params.eventId), closingOddsAnswer(params.eventId)),
       lineup: ({ params, query }) =>
         answer(query, (provider) => provider.lineup(params.eventId), lineupAnswer(params.eventId)),
       statsTrend: ({ params, query }) =>

@@ -99,7 +99,7 @@ layer(TestApp(), live)("the contract as documents and a docs page", (it) => {
           const documented = events.anyOf.map((event: Json) => componentOf(document, event))
           assert.deepStrictEqual(
             documented.map((event: Json) => event.properties.event.enum[0]),
-            ["connected", "event", "score", "odds", "result", "reset"],
+            ["connected", "event", "score", "odds", "result", "closing", "reset"],
             where
           )
           for (const event of documented) {

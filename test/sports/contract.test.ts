@@ -1,7 +1,8 @@
 /**
  * The sports group's contract, handler by handler, over a provider in memory
  * (no PostgreSQL, no socket, no upstream): the wire shape of a provider's
- * answers, 404 for an unknown event, 502 when the provider fails. The
+ * answers, 404 for an unknown event, 502 when the provider fails, and the
+ * closing line the service kept (its own record, here in memory). The
  * providers themselves (BetsAPI, the sandbox) are betsapi.test.ts and
  * event-answers.test.ts.
  */
@@ -19,6 +20,7 @@ import { EventNotFound, SportsProvider, SportsProviderError } from "../../src/sp
 import { SportsCatalog } from "../../src/sports/catalog/SportsCatalog.ts"
 import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
+import { ClosingLinesRepo } from "../../src/sports/stream/ClosingLinesRepo.ts"
 import { testCatalogConfig, testSportsConfig } from "../support/TestApp.ts"
 import { live } from "../support/live.ts"
 import { AuthAsAcme } from "../support/AuthAsAcme.ts"
@@ -81,7 +83,7 @@ const Upstreams = SpecUpstreams.pipe(
 )
 
 const Handlers = SportsHandlers.pipe(
-  Layer.provideMerge(Layer.mergeAll(AuthAsAcme, Upstreams, RequestValidationLive)),
+  Layer.provideMerge(Layer.mergeAll(AuthAsAcme, Upstreams, RequestValidationLive, ClosingLinesRepo.layerMemory)),
   Layer.provideMerge(HttpServer.layerServices)
 )
 
@@ -152,6 +154,49 @@ layer(Handlers, live)("the sports group's contract (in memory)", (it) => {
         const error = yield* Effect.flip(call)
         assert.instanceOf(error, NotFound)
         assert.strictEqual((error as NotFound).message, "Event 999 not found.")
+      }
+    }))
+
+  it.effect("a closing line: the odds answers' markets, when and where it closed; none kept is a 404 that says why", () =>
+    Effect.gen(function*() {
+      const closings = yield* ClosingLinesRepo
+      const markets = [{ key: "1_1", name: "Full Time Result", odds: [{ label: "1", value: 2.1 }] }]
+      yield* closings.keep("memory", [{
+        eventId: "1003",
+        sportId: 1,
+        leagueId: "155",
+        source: "kick_off",
+        closedAt: Date.parse("2026-11-22T19:00:00.000Z"),
+        quotedAt: Date.parse("2026-11-22T18:59:12.000Z"),
+        markets
+      }])
+      yield* closings.keep("another", [{
+        eventId: "1004",
+        sportId: 1,
+        leagueId: "155",
+        source: "provider",
+        closedAt: 0,
+        quotedAt: 0,
+        markets
+      }])
+      const api = yield* client
+      // Asked with leading zeros, as the provider endpoints are, it is the same event.
+      const answer = yield* api.sports.closingOdds({ params: { eventId: "01003" } })
+      assert.deepStrictEqual(answer.data, {
+        event_id: "01003",
+        markets,
+        closed_at: new Date("2026-11-22T19:00:00.000Z"),
+        source: "kick_off",
+        quoted_at: new Date("2026-11-22T18:59:12.000Z")
+      })
+      for (const eventId of ["999", "1004"]) {
+        const error = yield* Effect.flip(api.sports.closingOdds({ params: { eventId } }))
+        assert.instanceOf(error, NotFound, `${eventId}: another provider's line is not this provider's`)
+        assert.strictEqual(
+          (error as NotFound).message,
+          `No closing line is kept for event ${eventId}: it has not gone live, the provider had no pre-match odds ` +
+            "of it, or it closed more than 30 days ago."
+        )
       }
     }))
 

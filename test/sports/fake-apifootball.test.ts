@@ -256,7 +256,7 @@ layer(FakeApiFootball.layer, live)("a fake API-Football over real HTTP", (it) =>
         )
       }))
 
-    it.effect("pre-match odds: 10 a page, two bookmakers, odd as a string, a value as a number; only NS fixtures", () =>
+    it.effect("pre-match odds: 10 a page, two bookmakers, odd as a string, a value as a number; NS fixtures, and started ones' last (7 days of history)", () =>
       Effect.gen(function*() {
         const fake = yield* freshFake
         const date = day(fake.kickoff(fillerFixtures[0]!))
@@ -275,7 +275,10 @@ layer(FakeApiFootball.layer, live)("a fake API-Football over real HTTP", (it) =>
         assert.strictEqual(beyond.body.results, 0)
         const one = yield* items(fake, `/odds?fixture=${fixtures.upcoming}&bookmaker=${preMatchBookmaker}`)
         assert.deepStrictEqual(one[0].bookmakers.map((b: any) => b.name), ["Bet365"])
-        assert.deepStrictEqual(yield* items(fake, `/odds?fixture=${fixtures.live}`), [])
+        const [started] = yield* items(fake, `/odds?fixture=${fixtures.live}`)
+        assert.isBelow(Date.parse(started.update), fake.kickoff(fixtures.live), "the last update before kick-off")
+        assert.deepStrictEqual(yield* items(fake, `/odds?fixture=${fixtures.postponed}`), [])
+        assert.deepStrictEqual(yield* items(fake, `/odds?fixture=${fixtures.cancelled}`), [])
       }))
   })
 

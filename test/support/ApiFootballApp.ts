@@ -1,21 +1,25 @@
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfig.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
+import { StreamConfig } from "../../src/sports/stream/StreamConfig.ts"
 import { FakeApiFootball } from "./FakeApiFootball.ts"
-import { TestAppWith, testCatalogConfig, testSportsConfig } from "./TestApp.ts"
+import { TestAppWith, testCatalogConfig, testSportsConfig, testStreamConfig } from "./TestApp.ts"
 
 /**
  * The whole service with SPORTS_PROVIDER=apifootball, over real HTTP to a fake API-Football (its public protocol),
- * the catalog refreshing soccer, basketball and tennis as CATALOG_SPORT_IDS says by default.
+ * the catalog refreshing soccer, basketball and tennis as CATALOG_SPORT_IDS says by default, and the change stream's
+ * settings a test chooses.
  */
 export const ApiFootballApp = (options: {
   readonly sports?: Partial<SportsConfig["Service"]>
+  readonly stream?: Partial<StreamConfig["Service"]>
   readonly callsPerMinute?: number
   readonly key?: string | undefined
 } = {}) =>
   TestAppWith(
     Layer.mergeAll(
       Layer.succeed(SportsCatalogConfig, testCatalogConfig({ sportIds: [1, 18, 13], cacheTtl: Duration.zero })),
+      Layer.succeed(StreamConfig, testStreamConfig(options.stream)),
       Layer.effect(
         SportsConfig,
         Effect.map(Effect.service(FakeApiFootball), (fake) =>

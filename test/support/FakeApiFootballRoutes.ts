@@ -5,6 +5,7 @@
  */
 import {
   bookmakers,
+  DAY,
   finishedStatuses,
   type Fixture,
   HOUR,
@@ -14,6 +15,7 @@ import {
   type League,
   leagueList,
   MINUTE,
+  notStarted,
   seasonOf,
   statusLong
 } from "./FakeApiFootballWorld.ts"
@@ -197,7 +199,17 @@ const perFixture = (
 
 const price = (value: number) => value.toFixed(2)
 
-/** A fixture's pre-match odds from both bookmakers: prices derived from its id, so each fixture's are its own. */
+/**
+ * Whether `/odds` answers a fixture's pre-match odds: not started yet, or started (in play or over) within the 7 days of
+ * history the provider keeps (§5), its last pre-match odds then.
+ */
+const hasPreMatchOdds = (fixture: Fixture, now: number) =>
+  fixture.status === "NS" || (!notStarted.has(fixture.status) && now - fixture.kickoff <= 7 * DAY)
+
+/**
+ * A fixture's pre-match odds from both bookmakers: prices derived from its id, so each fixture's are its own; updated
+ * every 3 hours until kick-off.
+ */
 const preMatchJson = (fixture: Fixture, now: number) => {
   const spread = (fixture.id % 13) / 13
   const bets = (shade: number) => [
@@ -227,7 +239,7 @@ const preMatchJson = (fixture: Fixture, now: number) => {
   return {
     league: fixtureLeagueJson(fixture),
     fixture: { id: fixture.id, timezone: "UTC", date: iso(fixture.kickoff), timestamp: fixture.kickoff / 1000 },
-    update: iso(Math.floor(now / (3 * HOUR)) * 3 * HOUR),
+    update: iso(Math.floor(Math.min(now, fixture.kickoff - 1) / (3 * HOUR)) * 3 * HOUR),
     bookmakers: [
       { id: bookmakers.bet365, name: "Bet365", bets: bets(0) },
       { id: bookmakers.bwin, name: "Bwin", bets: bets(0.05) }
@@ -254,7 +266,7 @@ const oddsAnswer = (world: Map<number, Fixture>, query: Query, now: number): Rou
     return failed({ required: "At least one parameter is required." })
   }
   const items = [...world.values()].filter((f) =>
-    f.status === "NS" &&
+    hasPreMatchOdds(f, now) &&
     (query.fixture === undefined || f.id === int(query.fixture)) &&
     (query.league === undefined || f.league.id === int(query.league)) &&
     (query.season === undefined || f.season === int(query.season)) &&

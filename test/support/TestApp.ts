@@ -90,6 +90,7 @@ export const testStreamConfig = (overrides: Partial<StreamConfig["Service"]> = {
     heartbeatInterval: Duration.millis(500),
     maxConnectionsPerPartner: 20,
     clientBufferBytes: 1024 * 1024,
+    closingAskAfter: Duration.minutes(2),
     ...overrides
   })
 

@@ -1,4 +1,5 @@
 import { Cause, Clock, Context, Duration, Effect, Layer } from "effect"
+import { closingChange, type ClosingLine, closingsAtKickOff, kickOffs } from "../../domain/ClosingLines.ts"
 import type { EventResult, SettledResult } from "../../domain/Sports.ts"
 import type { Snapshot } from "../../domain/SportsCatalog.ts"
 import { snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
@@ -6,6 +7,7 @@ import { eventChanges, oddsChanges, staleMarketChanges, unlistedEvents } from ".
 import type { ChangeRecord, EventRecord, MarketRecord, OddsSighting } from "../../domain/SportsChanges.ts"
 import { settledResult, settleResult } from "../../domain/SportsLifecycle.ts"
 import { CatalogChanges } from "../catalog/CatalogChanges.ts"
+import { ClosingLinesRepo } from "./ClosingLinesRepo.ts"
 import { ResultRecords } from "./ResultRecords.ts"
 import { SportsChangeLog } from "./SportsChangeLog.ts"
 import { StreamConfig } from "./StreamConfig.ts"
@@ -22,7 +24,10 @@ const marketKey = (market: MarketRecord) => `${phaseKey(market)}\u0000${market.k
  * (domain/SportsChangeRules, SportsLifecycle) tell what changed, and writes the
  * changes and the new records together, holding the log's lock
  * (SportsChangeLog.withLog). A result read (GET .../result) is settled against
- * the same record of results.
+ * the same record of results. An event a refresh sees kick off gets its
+ * closing line there too (ClosingLinesRepo): the pre-match markets the log
+ * holds, or, where it holds none, an ask of the provider (ClosingLineAsks),
+ * whose answer comes back through recordClosing.
  */
 export class ChangeRecorder extends Context.Service<ChangeRecorder, {
   /** What a published snapshot changed in the data of `provider` (a provider's name); inside the publish's transaction when it has one. */
@@ -35,6 +40,8 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
    * record; sent on the stream by the next refresh that sees the event.
    */
   recordResult(provider: string, result: EventResult, answeredAt: number): Effect.Effect<SettledResult>
+  /** Keeps a closing line the provider answered, and sends it, unless the event has one already; whether it was kept. */
+  recordClosing(provider: string, line: ClosingLine): Effect.Effect<boolean>
   /** Suspends, as stale, every market no answer has carried for STREAM_STALE_AFTER. */
   readonly suspendStale: Effect.Effect<number>
   /** Drops changes older than STREAM_RETENTION. */
@@ -46,8 +53,20 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
       const log = yield* SportsChangeLog
       const known = yield* StreamRecords
       const results = yield* ResultRecords
+      const closings = yield* ClosingLinesRepo
       const config = yield* StreamConfig
       const staleAfterMillis = Duration.toMillis(config.staleAfter)
+      const closingAskAfterMillis = Duration.toMillis(config.closingAskAfter)
+
+      /** Keeps the lines of events that have none yet and appends a `closing` change for each one kept. Under withLog. */
+      const keepLines = (provider: string, lines: ReadonlyArray<ClosingLine>, seenAt: number) =>
+        Effect.gen(function*() {
+          if (lines.length === 0) return 0
+          const kept = yield* closings.keep(provider, lines)
+          const changes = lines.filter((line) => kept.has(line.eventId)).map((line) => closingChange(line, seenAt))
+          yield* log.append(provider, changes)
+          return changes.length
+        })
 
       const recordRefresh = Effect.fn("ChangeRecorder.recordRefresh")(function*(provider: string, snapshot: Snapshot) {
         const { scope } = snapshot
@@ -94,7 +113,19 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
           yield* known.saveEvents(provider, records)
           yield* results.save(provider, settled)
           yield* log.append(provider, changes)
+          // After the events' changes: a closing line follows the kick-off that closed it.
+          const started = kickOffs(previous, records)
+          if (started.length === 0) return
+          const held = yield* known.marketRecords(provider, started.map((event) => event.eventId))
+          const { asks, lines } = closingsAtKickOff({ kickOffs: started, held, seenAt })
+          yield* keepLines(provider, lines, seenAt)
+          yield* closings.want(provider, asks, seenAt + closingAskAfterMillis)
         }))
+      })
+
+      const recordClosing = Effect.fn("ChangeRecorder.recordClosing")(function*(provider: string, line: ClosingLine) {
+        const seenAt = yield* Clock.currentTimeMillis
+        return (yield* log.withLog(keepLines(provider, [line], seenAt))) > 0
       })
 
       const recordOdds = Effect.fn("ChangeRecorder.recordOdds")(
@@ -180,6 +211,7 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
         recordRefresh,
         recordOdds,
         recordResult,
+        recordClosing,
         suspendStale,
         prune: log.withLog(
           Effect.tap(log.prune(config.retention), () => Effect.andThen(known.prune, results.prune))

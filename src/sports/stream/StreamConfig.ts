@@ -26,6 +26,11 @@ export class StreamConfig extends Context.Service<StreamConfig, {
   readonly maxConnectionsPerPartner: number
   /** What a stream may have waiting for its client, in bytes; past it the client is too slow: reset and closed. */
   readonly clientBufferBytes: number
+  /**
+   * How long after a kick-off the provider is asked for an event's closing line, where the log held no pre-match
+   * odds of it: the provider's last pre-match prices settled, and asks kept off the refresh that saw the kick-off.
+   */
+  readonly closingAskAfter: Duration.Duration
 }>()("partner-api/sports/stream/StreamConfig") {
   static readonly config = Config.all({
     retention: duration("STREAM_RETENTION", Duration.hours(1)),
@@ -38,7 +43,8 @@ export class StreamConfig extends Context.Service<StreamConfig, {
     clientBufferBytes: Config.ByteSize("STREAM_CLIENT_BUFFER").pipe(
       Config.withDefault(ByteSize.mebibytes(1)),
       Config.map(ByteSize.toNumberUnsafe)
-    )
+    ),
+    closingAskAfter: duration("CLOSING_LINES_ASK_AFTER", Duration.minutes(2))
   })
 
   static readonly layer = Layer.effect(StreamConfig, Effect.map(StreamConfig.config, StreamConfig.of))

@@ -126,7 +126,7 @@ layer(StreamApp(providerData), live)("the live change stream", (it) => {
       assert.strictEqual(refused.status, 422)
       assert.strictEqual(refused.error.message, "The given data was invalid.")
       assert.deepStrictEqual(refused.error.errors, {
-        kinds: ["The selected kinds is invalid. Use event, score, odds or result."],
+        kinds: ["The selected kinds is invalid. Use event, score, odds, result or closing."],
         sport_id: ["The sport id field must be a sport id (like 1) or a sport name (like Soccer)."]
       })
       const tooMany = yield* openStream(baseUrl, token, {
