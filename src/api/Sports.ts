@@ -1,5 +1,6 @@
 import { Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { oddsFormats, OddsValue } from "../domain/OddsFormat.ts"
 import {
   EventResult,
   eventStatuses,
@@ -53,6 +54,23 @@ export const IncludeRawQuery = Schema.Literals(["true", "false", "1", "0"]).anno
 })
 
 const rawQuery = { include_raw: Schema.optional(IncludeRawQuery) }
+
+/** How an odds answer writes its prices; `decimal`, the providers' own, unless asked. */
+export const OddsFormatQuery = Schema.Literals(oddsFormats).annotate({
+  message: "The selected :attribute is invalid. Use decimal, american, fractional or probability.",
+  description: "How prices are written: decimal (default, 2.5), american (150: +150; -200), fractional " +
+    "(\"3/2\") or probability (implied, 0.4). The answer's Odds-Format header echoes it."
+})
+
+/** The query parameter of every odds answer: spread it into the endpoint's query. */
+export const oddsFormatQuery = { odds_format: Schema.optional(OddsFormatQuery) }
+
+/** The header every odds answer names its format in (sent as `odds-format`: HTTP header names are case-blind). */
+export const oddsFormatHeader = "Odds-Format"
+
+/** A price as `odds_format` writes it: the schema of every odds answer's `value`. */
+export { OddsValue }
+
 const listQuery = { sport_id: Schema.optional(SportIdQuery), page: Schema.optional(PageQuery), ...rawQuery }
 
 const minute = Schema.Int.annotate({
@@ -112,7 +130,7 @@ export const OddsData = Schema.Struct({
   markets: Schema.Array(Schema.Struct({
     name: Schema.String,
     key: Schema.String.annotate({ description: "The provider's market key (e.g. 1_1)" }),
-    odds: Schema.Array(Schema.Struct({ label: Schema.String, value: Schema.Finite }))
+    odds: Schema.Array(Schema.Struct({ label: Schema.String, value: OddsValue }))
   }))
 })
 
@@ -185,15 +203,21 @@ const StatsTrendData = Schema.Struct({
   )
 })
 
-const eventPath = <const Name extends string, const Path extends `/${string}`, Data extends Schema.Top>(
+const eventPath = <
+  const Name extends string,
+  const Path extends `/${string}`,
+  Data extends Schema.Top,
+  Query extends typeof rawQuery = typeof rawQuery
+>(
   name: Name,
   path: Path,
   data: Data,
-  docs: { readonly summary: string; readonly description: string; readonly example: Data["Encoded"] }
+  docs: { readonly summary: string; readonly description: string; readonly example: Data["Encoded"] },
+  query: Query = rawQuery as Query
 ) =>
   HttpApiEndpoint.get(name, path, {
     params: { eventId: StorableText.annotate({ description: "The provider's event id", examples: ["10150123"] }) },
-    query: rawQuery,
+    query,
     success: Envelope(`${name[0].toUpperCase()}${name.slice(1)}Response`, data, { example: docs.example }),
     error: [NotFound, ProviderUnavailable]
   }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
@@ -214,6 +238,13 @@ const exampleMarkets = [{
   key: "1_1",
   odds: [{ label: "1", value: 2.1 }, { label: "X", value: 3.25 }, { label: "2", value: 3.6 }]
 }]
+
+/** An odds endpoint's query: the raw payload, and the format. */
+const oddsQuery = { ...rawQuery, ...oddsFormatQuery }
+
+/** What every odds answer says of `odds_format`. */
+export const oddsFormatDocs = "Prices are decimal unless `odds_format` asks for american, fractional or " +
+  "probability; the `Odds-Format` header names the format of the answer. 422 naming `odds_format` for another value."
 
 const providerPaging = "Paged as the provider pages (`page`, 50 a page); `meta.total` is the provider's count. " +
   "422 naming `sport_id` for a sport the provider does not offer (`/sports/status` lists its `sport_ids`)."
@@ -376,14 +407,14 @@ export class SportsGroup extends HttpApiGroup.make("sports")
   )
   .add(eventPath("odds", "/sports/events/:eventId/odds", OddsData, {
     summary: "Pre-match odds of an event",
-    description: "Each market with its outcomes and decimal odds.",
+    description: `Each market with its outcomes and their odds. ${oddsFormatDocs}`,
     example: { event_id: "10150123", markets: exampleMarkets }
-  }))
+  }, oddsQuery))
   .add(eventPath("liveOdds", "/sports/events/:eventId/odds/live", OddsData, {
     summary: "In-play odds of an event",
-    description: "The latest in-play odds of each market, decimal.",
+    description: `The latest in-play odds of each market. ${oddsFormatDocs}`,
     example: { event_id: "10150123", markets: exampleMarkets }
-  }))
+  }, oddsQuery))
   .add(
     HttpApiEndpoint.get("closingOdds", "/sports/events/:eventId/odds/closing", {
       params: { eventId: StorableText.annotate({ description: "The provider's event id", examples: ["10150123"] }) },

@@ -1,4 +1,5 @@
 import { Schema, SchemaTransformation } from "effect"
+import { marketsIn, type OddsFormat, OddsValue } from "./OddsFormat.ts"
 import { type EventStatus, eventStatuses, type Odd, type StatusReason } from "./Sports.ts"
 
 /**
@@ -106,8 +107,22 @@ export const OddsChange = Schema.Struct({
       "Why it is suspended: stale (no fresh data for STREAM_STALE_AFTER) or withdrawn (the provider stopped quoting it)"
   }),
   changed: Schema.Literals(marketChangeTypes),
-  odds: Schema.Array(Schema.Struct({ label: Schema.String, value: Schema.Finite }))
+  odds: Schema.Array(Schema.Struct({ label: Schema.String, value: OddsValue }))
 }).annotate({ identifier: "SportsStreamOddsChange" })
+
+/** The kinds of change whose data carries prices (`odds`, decimal as logged). */
+export const kindsWithOdds: ReadonlySet<string> = new Set<ChangeKind>(["odds"])
+
+/**
+ * A logged change's data for a reader of `format`: the log keeps (and every decimal reader shares) one text of each
+ * change; a reader of another format gets the prices of a change that carries them converted, everything else as
+ * logged, in the same order.
+ */
+export const changeDataIn = (format: OddsFormat, kind: string, data: string): string => {
+  if (format === "decimal" || !kindsWithOdds.has(kind)) return data
+  const change = JSON.parse(data) as { readonly odds: ReadonlyArray<{ readonly value: number }> }
+  return JSON.stringify({ ...change, odds: marketsIn(format, [change])[0].odds })
+}
 
 const Winner = Schema.Literals(["home", "away", "draw"])
 

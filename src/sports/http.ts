@@ -8,6 +8,7 @@ import { NotFound, ProviderUnavailable, ValidationFailed } from "../api/Errors.t
 import { OddsData } from "../api/Sports.ts"
 import {
   closingOddsAnswer,
+  echoOddsFormat,
   endedAnswer,
   includeRaw,
   leaguesAnswer,
@@ -16,11 +17,13 @@ import {
   liveAnswer,
   liveEventAnswer,
   oddsAnswer,
+  oddsFormatOf,
   providerStatus,
   resultAnswer,
   statsTrendAnswer,
   upcomingAnswer
 } from "../api/SportsEdge.ts"
+import { type OddsFormat, oddsFormats } from "../domain/OddsFormat.ts"
 import type { PartnerAccess } from "../domain/Partner.ts"
 import { canonicalId, type OddsMarket } from "../domain/Sports.ts"
 import { recordProviderCache } from "../platform/Metrics.ts"
@@ -155,19 +158,30 @@ export const SportsHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     /**
      * The odds, polled by every partner: a cached answer's markets are the same value on every read, so its
-     * envelope is written once per value (and event id); with the raw payload asked for, as any answer.
+     * envelope is written once per value (and event id) in each format; with the raw payload asked for, as any
+     * answer. The format is named in the Odds-Format header either way.
      */
-    const writeOdds = envelopeWriter(OddsData, oddsAnswer)
+    const writeOdds = Object.fromEntries(oddsFormats.map((format) => [
+      format,
+      envelopeWriter(OddsData, (markets: ReadonlyArray<OddsMarket>, eventId) => oddsAnswer(markets, eventId, format))
+    ])) as Record<OddsFormat, ReturnType<typeof envelopeWriter<typeof OddsData, ReadonlyArray<OddsMarket>>>>
     const closings = yield* ClosingLinesRepo
     const odds = (
       eventId: string,
-      query: { readonly include_raw?: string | undefined },
+      query: { readonly include_raw?: string | undefined; readonly odds_format?: OddsFormat | undefined },
       fetch: Fetch<ReadonlyArray<OddsMarket>>
-    ) =>
-      includeRaw(query)
-        ? answer(query, fetch, (markets) => oddsAnswer(markets, eventId))
-        : respondWritten((partner) => asked(partner, fetch), (partner, { fetched }) =>
-          writeOdds(partner, fetched.value, eventId))
+    ) => {
+      const format = oddsFormatOf(query)
+      const echoed = <A, E, R>(written: Effect.Effect<A, E, R>) => Effect.tap(written, () => echoOddsFormat(format))
+      return includeRaw(query)
+        ? echoed(answer(query, fetch, (markets) => oddsAnswer(markets, eventId, format)))
+        : echoed(
+          respondWritten(
+            (partner) => asked(partner, fetch),
+            (partner, { fetched }) => writeOdds[format](partner, fetched.value, eventId)
+          )
+        )
+    }
 
     return handlers.handleAll({
       status: () => respond(() => Effect.service(SportsProvider), providerStatus),
