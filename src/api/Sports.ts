@@ -12,6 +12,7 @@ import {
 } from "../domain/Sports.ts"
 import { ClosingSourceField } from "../domain/SportsChanges.ts"
 import { StorableText } from "../domain/Text.ts"
+import { timeZoneNamed } from "../domain/ZoneDays.ts"
 import { Envelope, IsoDate } from "./Envelope.ts"
 import { NotFound, ProviderUnavailable, ValidationFailed } from "./Errors.ts"
 import { integerQuery, PageMeta, PageQuery } from "./Paging.ts"
@@ -28,7 +29,7 @@ export const SportIdQuery = integerQuery({
 
 /** `YYYYMMDD` (the provider's form) or `YYYY-MM-DD`, a real calendar day; decoded to `YYYYMMDD`. */
 export const DayQuery = Schema.String.annotate({
-  description: "UTC day, YYYYMMDD or YYYY-MM-DD",
+  description: "A day, YYYYMMDD or YYYY-MM-DD: UTC, or in `timezone` when given",
   examples: ["2026-11-22"]
 }).pipe(
   Schema.decodeTo(
@@ -44,6 +45,24 @@ export const DayQuery = Schema.String.annotate({
     {
       decode: SchemaGetter.transform((raw: string) => raw.trim().replace(/^(\d{4})-(\d{2})-(\d{2})$/, "$1$2$3")),
       encode: SchemaGetter.transform((day: string) => day)
+    }
+  )
+)
+
+/** An IANA time zone name, any case; decoded to the runtime's spelling of it (`asia/tokyo` is Asia/Tokyo). */
+export const TimeZoneQuery = Schema.String.annotate({
+  description: "The IANA time zone `day` (or `date`) is cut in, by kick-off time (default UTC); times stay UTC",
+  examples: ["America/Sao_Paulo"]
+}).pipe(
+  Schema.decodeTo(
+    Schema.String.check(
+      Schema.makeFilter((zone: string) => timeZoneNamed(zone) !== undefined, {
+        message: "The :attribute field must be an IANA time zone name, like America/Sao_Paulo or Asia/Tokyo."
+      })
+    ),
+    {
+      decode: SchemaGetter.transform((raw: string) => timeZoneNamed(raw.trim()) ?? raw.trim()),
+      encode: SchemaGetter.transform((zone: string) => zone)
     }
   )
 )
@@ -72,6 +91,14 @@ export const oddsFormatHeader = "Odds-Format"
 export { OddsValue }
 
 const listQuery = { sport_id: Schema.optional(SportIdQuery), page: Schema.optional(PageQuery), ...rawQuery }
+
+/** A list of a day's events: `day` cut in `timezone`. */
+const dayListQuery = {
+  ...listQuery,
+  day: Schema.optional(DayQuery),
+  timezone: Schema.optional(TimeZoneQuery),
+  league_id: Schema.optional(Schema.String.annotate({ examples: ["155"] }))
+}
 
 const minute = Schema.Int.annotate({
   description: "The match clock where the sport has one; otherwise whole minutes since the start (0 before it)"
@@ -246,6 +273,12 @@ const oddsQuery = { ...rawQuery, ...oddsFormatQuery }
 export const oddsFormatDocs = "Prices are decimal unless `odds_format` asks for american, fractional or " +
   "probability; the `Odds-Format` header names the format of the answer. 422 naming `odds_format` for another value."
 
+const zoneDays = "With `timezone` (an IANA name, e.g. America/Sao_Paulo), `day` is that zone's day, cut by " +
+  "kick-off time; times stay UTC. The provider lists UTC days, so the service reads each UTC day the zone's day " +
+  "overlaps whole, keeps the kick-offs within it and pages them itself, in kick-off order, 50 a page, `meta.total` " +
+  "the zone's day's count (`provider_response`: every provider answer read). 422 naming `timezone` for a zone the " +
+  "service does not know, or for a UTC day the provider lists more than 5,000 events of (narrow with `league_id`)."
+
 const providerPaging = "Paged as the provider pages (`page`, 50 a page); `meta.total` is the provider's count. " +
   "422 naming `sport_id` for a sport the provider does not offer (`/sports/status` lists its `sport_ids`)."
 
@@ -296,11 +329,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
   )
   .add(
     HttpApiEndpoint.get("upcoming", "/sports/events/upcoming", {
-      query: {
-        ...listQuery,
-        day: Schema.optional(DayQuery),
-        league_id: Schema.optional(Schema.String.annotate({ examples: ["155"] }))
-      },
+      query: dayListQuery,
       success: Envelope(
         "SportsUpcomingResponse",
         Schema.Struct({
@@ -317,9 +346,9 @@ export class SportsGroup extends HttpApiGroup.make("sports")
       error: [ValidationFailed, ProviderUnavailable]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Events not started yet, straight from the provider",
-      description: "Kick-off times are ISO 8601, UTC. `day` (UTC) keeps the events of that day; a provider that " +
-        `lists upcoming events by day (API-Football) answers today's without it. Each event has its \`status\` ` +
-        `(\`scheduled\`, or \`postponed\` with its \`reason\`, ...). ${providerPaging}`
+      description: "Kick-off times are ISO 8601, UTC. `day` keeps the events of that day; a provider that " +
+        `lists upcoming events by day (API-Football) answers today's (UTC) without it. Each event has its ` +
+        `\`status\` (\`scheduled\`, or \`postponed\` with its \`reason\`, ...). ${zoneDays} ${providerPaging}`
     }))
   )
   .add(
@@ -374,11 +403,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
   )
   .add(
     HttpApiEndpoint.get("ended", "/sports/events/ended", {
-      query: {
-        ...listQuery,
-        day: Schema.optional(DayQuery),
-        league_id: Schema.optional(Schema.String.annotate({ examples: ["155"] }))
-      },
+      query: dayListQuery,
       success: Envelope(
         "SportsEndedResponse",
         Schema.Struct({
@@ -401,8 +426,9 @@ export class SportsGroup extends HttpApiGroup.make("sports")
       error: [ValidationFailed, ProviderUnavailable]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Finished events, of a day if asked, straight from the provider",
-      description: "`day` is a UTC day. Each event has its `status` (`final`, with a `reason` for a walkover or an " +
-        `award) and \`final_at\`, when the service first saw it final (null before it has a record). ${providerPaging}`
+      description: "`day` is a UTC day unless `timezone` says otherwise. Each event has its `status` (`final`, with " +
+        "a `reason` for a walkover or an award) and `final_at`, when the service first saw it final (null before it " +
+        `has a record). ${zoneDays} ${providerPaging}`
     }))
   )
   .add(eventPath("odds", "/sports/events/:eventId/odds", OddsData, {

@@ -35,6 +35,15 @@ export const listOf = (query: { readonly sport_id?: number | undefined; readonly
   page: query.page ?? 1
 })
 
+/** A day list's query (upcoming, ended) as the provider takes it, its day cut in `timezone` when given. */
+export const dayListOf = (query: {
+  readonly sport_id?: number | undefined
+  readonly page?: number | undefined
+  readonly day?: string | undefined
+  readonly league_id?: string | undefined
+  readonly timezone?: string | undefined
+}) => ({ ...listOf(query), day: query.day, leagueId: query.league_id, timeZone: query.timezone })
+
 /** Whether the answer also carries the provider's raw payload. */
 export const includeRaw = (query: { readonly include_raw?: string | undefined }) =>
   query.include_raw === "true" || query.include_raw === "1"

@@ -8,6 +8,7 @@ import { NotFound, ProviderUnavailable, ValidationFailed } from "../api/Errors.t
 import { OddsData } from "../api/Sports.ts"
 import {
   closingOddsAnswer,
+  dayListOf,
   echoOddsFormat,
   endedAnswer,
   includeRaw,
@@ -29,6 +30,7 @@ import { canonicalId, type OddsMarket } from "../domain/Sports.ts"
 import { recordProviderCache } from "../platform/Metrics.ts"
 import { ProviderCaller } from "./ProviderQuota.ts"
 import { ClosingLinesRepo } from "./stream/ClosingLinesRepo.ts"
+import { zoneDayList, type ZoneDayTooLarge } from "./ZoneDayLists.ts"
 import {
   type EventNotFound,
   type Fetched,
@@ -89,12 +91,12 @@ const headersOf = (raw: unknown, age: number, state: CacheState): Stamped["handl
 
 type Fetch<A> = (
   provider: SportsProvider["Service"]
-) => Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound | UnsupportedSport>
+) => Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound | UnsupportedSport | ZoneDayTooLarge>
 
 /**
  * The provider the token reaches (PartnerUpstreams), asked for `fetch` on the partner's share of its quota, the
- * answer's freshness in the headers: 404 for an unknown event, 422 for a sport the provider does not offer, 502 for
- * any failure of the provider.
+ * answer's freshness in the headers: 404 for an unknown event, 422 for a sport the provider does not offer (or a
+ * zone's day it lists too much of), 502 for any failure of the provider.
  */
 const asked = <A>(partner: PartnerAccess, fetch: Fetch<A>) =>
   Effect.flatMap(
@@ -116,7 +118,9 @@ const asked = <A>(partner: PartnerAccess, fetch: Fetch<A>) =>
             ),
           EventNotFound: (error) => Effect.fail(new NotFound({ message: error.message })),
           UnsupportedSport: (error) =>
-            Effect.fail(new ValidationFailed({ message: error.message, errors: { sport_id: [error.message] } }))
+            Effect.fail(new ValidationFailed({ message: error.message, errors: { sport_id: [error.message] } })),
+          ZoneDayTooLarge: (error) =>
+            Effect.fail(new ValidationFailed({ message: error.message, errors: { timezone: [error.message] } }))
         })
       )
   )
@@ -187,19 +191,10 @@ export const SportsHandlers = HttpApiBuilder.group(
       status: () => respond(() => Effect.service(SportsProvider), providerStatus),
       leagues: ({ query }) => answer(query, (provider) => provider.leagues(listOf(query)), leaguesAnswer),
       upcoming: ({ query }) =>
-        answer(
-          query,
-          (provider) => provider.upcoming({ ...listOf(query), day: query.day, leagueId: query.league_id }),
-          upcomingAnswer
-        ),
+        answer(query, (provider) => zoneDayList(provider.upcoming, dayListOf(query)), upcomingAnswer),
       live: ({ query }) => answer(query, (provider) => provider.live(listOf(query)), liveAnswer),
       liveEvent: ({ params, query }) => answer(query, (provider) => provider.event(params.eventId), liveEventAnswer),
-      ended: ({ query }) =>
-        answer(
-          query,
-          (provider) => provider.ended({ ...listOf(query), day: query.day, leagueId: query.league_id }),
-          endedAnswer
-        ),
+      ended: ({ query }) => answer(query, (provider) => zoneDayList(provider.ended, dayListOf(query)), endedAnswer),
       odds: ({ params, query }) => odds(params.eventId, query, (provider) => provider.odds(params.eventId)),
       liveOdds: ({ params, query }) => odds(params.eventId, query, (provider) => provider.liveOdds(params.eventId)),
       closingOdds: ({ params }) =>
