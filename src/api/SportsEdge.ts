@@ -123,8 +123,12 @@ export const liveEventAnswer = (event: SportsEvent) =>
       finalAt: event.finalAt ?? null
     }))
 
-/** An event's odds, the event named, in `format` (decimal, as the provider quoted them, unless asked). */
-export const oddsAnswer = (markets: ReadonlyArray<OddsMarket>, eventId: string, format = defaultOddsFormat) =>
+/** An event's odds, the event named, decimal as the provider quoted them. */
+export const oddsAnswer = (markets: ReadonlyArray<OddsMarket>, eventId: string) =>
+  Effect.succeed({ event_id: eventId, markets })
+
+/** An event's odds in `format`, for a writer that keeps each format's text (the header is the handler's). */
+export const oddsAnswerIn = (format: OddsFormat) => (markets: ReadonlyArray<OddsMarket>, eventId: string) =>
   Effect.succeed({ event_id: eventId, markets: marketsIn(format, markets) })
 
 /** The format an odds answer is written in: the query's `odds_format`, else decimal. */

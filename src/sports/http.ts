@@ -12,12 +12,14 @@ import {
   echoOddsFormat,
   endedAnswer,
   includeRaw,
+  inOddsFormat,
   leaguesAnswer,
   lineupAnswer,
   listOf,
   liveAnswer,
   liveEventAnswer,
   oddsAnswer,
+  oddsAnswerIn,
   oddsFormatOf,
   providerStatus,
   resultAnswer,
@@ -167,7 +169,7 @@ export const SportsHandlers = HttpApiBuilder.group(
      */
     const writeOdds = Object.fromEntries(oddsFormats.map((format) => [
       format,
-      envelopeWriter(OddsData, (markets: ReadonlyArray<OddsMarket>, eventId) => oddsAnswer(markets, eventId, format))
+      envelopeWriter(OddsData, oddsAnswerIn(format))
     ])) as Record<OddsFormat, ReturnType<typeof envelopeWriter<typeof OddsData, ReadonlyArray<OddsMarket>>>>
     const closings = yield* ClosingLinesRepo
     const odds = (
@@ -176,15 +178,12 @@ export const SportsHandlers = HttpApiBuilder.group(
       fetch: Fetch<ReadonlyArray<OddsMarket>>
     ) => {
       const format = oddsFormatOf(query)
-      const echoed = <A, E, R>(written: Effect.Effect<A, E, R>) => Effect.tap(written, () => echoOddsFormat(format))
       return includeRaw(query)
-        ? echoed(answer(query, fetch, (markets) => oddsAnswer(markets, eventId, format)))
-        : echoed(
-          respondWritten(
-            (partner) => asked(partner, fetch),
-            (partner, { fetched }) => writeOdds[format](partner, fetched.value, eventId)
-          )
-        )
+        ? answer(query, fetch, (markets) => Effect.flatMap(oddsAnswer(markets, eventId), inOddsFormat(query)))
+        : respondWritten(
+          (partner) => asked(partner, fetch),
+          (partner, { fetched }) => writeOdds[format](partner, fetched.value, eventId)
+        ).pipe(Effect.tap(() => echoOddsFormat(format)))
     }
 
     return handlers.handleAll({
