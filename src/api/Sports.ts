@@ -444,6 +444,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
   .add(
     HttpApiEndpoint.get("closingOdds", "/sports/events/:eventId/odds/closing", {
       params: { eventId: StorableText.annotate({ description: "The provider's event id", examples: ["10150123"] }) },
+      query: oddsFormatQuery,
       success: Envelope("ClosingOddsResponse", ClosingOddsData, {
         example: {
           event_id: "10150123",
@@ -462,7 +463,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
         "(`source: provider`). The service's own record, the same on every instance, kept 30 days after kick-off; " +
         "the provider is not asked when it is read. The change stream sends it once as a `closing` change. 404 when " +
         "none is kept for the event (not gone live yet, the provider had no pre-match odds of it, or closed more " +
-        "than 30 days ago)."
+        `than 30 days ago). ${oddsFormatDocs}`
     }))
   )
   .add(eventPath(

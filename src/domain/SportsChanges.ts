@@ -110,8 +110,8 @@ export const OddsChange = Schema.Struct({
   odds: Schema.Array(Schema.Struct({ label: Schema.String, value: OddsValue }))
 }).annotate({ identifier: "SportsStreamOddsChange" })
 
-/** The kinds of change whose data carries prices (`odds`, decimal as logged). */
-export const kindsWithOdds: ReadonlySet<string> = new Set<ChangeKind>(["odds"])
+/** The kinds of change whose data carries prices, decimal as logged: `odds` its own `odds`, `closing` its markets'. */
+export const kindsWithOdds: ReadonlySet<string> = new Set<ChangeKind>(["odds", "closing"])
 
 /**
  * A logged change's data for a reader of `format`: the log keeps (and every decimal reader shares) one text of each
@@ -120,7 +120,11 @@ export const kindsWithOdds: ReadonlySet<string> = new Set<ChangeKind>(["odds"])
  */
 export const changeDataIn = (format: OddsFormat, kind: string, data: string): string => {
   if (format === "decimal" || !kindsWithOdds.has(kind)) return data
-  const change = JSON.parse(data) as { readonly odds: ReadonlyArray<{ readonly value: number }> }
+  if (kind === "closing") {
+    const line = JSON.parse(data) as { readonly markets: ReadonlyArray<{ readonly odds: ReadonlyArray<Odd> }> }
+    return JSON.stringify({ ...line, markets: marketsIn(format, line.markets) })
+  }
+  const change = JSON.parse(data) as { readonly odds: ReadonlyArray<Odd> }
   return JSON.stringify({ ...change, odds: marketsIn(format, [change])[0].odds })
 }
 
@@ -168,7 +172,11 @@ export const ClosingChange = Schema.Struct({
       "when the service saw it in play if that came first)"
   }),
   source: ClosingSourceField,
-  markets: Schema.Array(ClosingMarket)
+  // As the stream sends them: each price in the reader's `odds_format`.
+  markets: Schema.Array(ClosingMarket.mapFields(({ odds, ...fields }) => ({
+    ...fields,
+    odds: Schema.Array(Schema.Struct({ label: Schema.String, value: OddsValue }))
+  })))
 }).annotate({ identifier: "SportsStreamClosingChange" })
 
 export type EventChange = typeof EventChange.Encoded

@@ -196,8 +196,11 @@ export const SportsHandlers = HttpApiBuilder.group(
       ended: ({ query }) => answer(query, (provider) => zoneDayList(provider.ended, dayListOf(query)), endedAnswer),
       odds: ({ params, query }) => odds(params.eventId, query, (provider) => provider.odds(params.eventId)),
       liveOdds: ({ params, query }) => odds(params.eventId, query, (provider) => provider.liveOdds(params.eventId)),
-      closingOdds: ({ params }) =>
-        respond(() => closingLineOf(closings, params.eventId), closingOddsAnswer(params.eventId)),
+      closingOdds: ({ params, query }) =>
+        respond(
+          () => closingLineOf(closings, params.eventId),
+          (line) => Effect.flatMap(closingOddsAnswer(params.eventId)(line), inOddsFormat(query))
+        ),
       lineup: ({ params, query }) =>
         answer(query, (provider) => provider.lineup(params.eventId), lineupAnswer(params.eventId)),
       statsTrend: ({ params, query }) =>

@@ -270,6 +270,24 @@ describe("a change's data for a reader of another odds format", () => {
     assert.strictEqual(changeDataIn("american", "score", score), score)
   })
 
+  it("a closing line's prices in every market, in the format", () => {
+    const closing = JSON.stringify({
+      event_id: "7",
+      source: "kick_off",
+      markets: [{ key: "1_1", name: "Full Time Result", odds: [{ label: "Home", value: 2.5 }] }, {
+        key: "1_2",
+        name: "Handicap",
+        odds: [{ label: "Home -0.5", value: 1.5 }]
+      }]
+    })
+    assert.strictEqual(changeDataIn("decimal", "closing", closing), closing)
+    assert.strictEqual(
+      changeDataIn("fractional", "closing", closing),
+      '{"event_id":"7","source":"kick_off","markets":[{"key":"1_1","name":"Full Time Result","odds":[{"label":"Home",' +
+        '"value":"3/2"}]},{"key":"1_2","name":"Handicap","odds":[{"label":"Home -0.5","value":"1/2"}]}]}'
+    )
+  })
+
   it("an odds change's prices in the format, every other field as logged and in its place", () => {
     assert.strictEqual(
       changeDataIn("american", "odds", odds),
