@@ -6,7 +6,7 @@ import { Envelope, IsoDate } from "./Envelope.ts"
 import { InternalError } from "./Errors.ts"
 import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
-import { DayQuery } from "./Sports.ts"
+import { DayQuery, TimeZoneQuery } from "./Sports.ts"
 import { PartnerUpstreams } from "./Security.ts"
 
 // Query values the contract leaves open get one documented reading each; a
@@ -86,7 +86,8 @@ export const feedFilters = {
   has_odds: Schema.optional(BooleanQuery),
   date: Schema.optional(DayQuery),
   date_from: Schema.optional(DayQuery),
-  date_to: Schema.optional(DayQuery)
+  date_to: Schema.optional(DayQuery),
+  timezone: Schema.optional(TimeZoneQuery)
 }
 
 export const feedQuery = {
@@ -167,8 +168,10 @@ const exampleLeague = {
 
 const catalogRead = "Read from the local catalog (see refresh), never from the provider; names sort in name order, " +
   "then by id, so pages never overlap."
-const feedRead = "Read from the local catalog. Filters combine; `date`, `date_from` and `date_to` are UTC days " +
-  "(YYYY-MM-DD or YYYYMMDD), `date_to` before `date_from` is a 422. Ties sort in kick-off order, then by id."
+const feedRead = "Read from the local catalog. Filters combine; `date`, `date_from` and `date_to` are days " +
+  "(YYYY-MM-DD or YYYYMMDD) cut by kick-off time in `timezone` (an IANA name such as America/Sao_Paulo; default " +
+  "UTC; `starts_at` and every time stay UTC), `date_to` before `date_from` is a 422, and so is a zone the service " +
+  "does not know (naming `timezone`). Ties sort in kick-off order, then by id."
 
 // The wire's entries are the domain's, keys in snake_case and dates as ISO strings: each codec below
 // encodes what the catalog answers, and the contract declares its encoded side (the typed client reads that).
@@ -192,7 +195,8 @@ export const FiltersCodec = SportsCatalogFilters.pipe(Schema.encodeKeys({
   teamId: "team_id",
   hasOdds: "has_odds",
   dateFrom: "date_from",
-  dateTo: "date_to"
+  dateTo: "date_to",
+  timeZone: "timezone"
 }))
 
 export const PrematchEntryCodec = Schema.Struct({ ...FeedEntry.fields, startsAt: IsoDate, lastUpdate: IsoDate }).pipe(

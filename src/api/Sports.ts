@@ -1,5 +1,6 @@
 import { Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { oddsFormats, OddsValue } from "../domain/OddsFormat.ts"
 import {
   EventResult,
   eventStatuses,
@@ -11,6 +12,7 @@ import {
 } from "../domain/Sports.ts"
 import { ClosingSourceField } from "../domain/SportsChanges.ts"
 import { StorableText } from "../domain/Text.ts"
+import { timeZoneNamed } from "../domain/ZoneDays.ts"
 import { Envelope, IsoDate } from "./Envelope.ts"
 import { NotFound, ProviderUnavailable, ValidationFailed } from "./Errors.ts"
 import { integerQuery, PageMeta, PageQuery } from "./Paging.ts"
@@ -27,7 +29,7 @@ export const SportIdQuery = integerQuery({
 
 /** `YYYYMMDD` (the provider's form) or `YYYY-MM-DD`, a real calendar day; decoded to `YYYYMMDD`. */
 export const DayQuery = Schema.String.annotate({
-  description: "UTC day, YYYYMMDD or YYYY-MM-DD",
+  description: "A day, YYYYMMDD or YYYY-MM-DD: UTC, or in `timezone` when given",
   examples: ["2026-11-22"]
 }).pipe(
   Schema.decodeTo(
@@ -47,13 +49,56 @@ export const DayQuery = Schema.String.annotate({
   )
 )
 
+/** An IANA time zone name, any case; decoded to the runtime's spelling of it (`asia/tokyo` is Asia/Tokyo). */
+export const TimeZoneQuery = Schema.String.annotate({
+  description: "The IANA time zone `day` (or `date`) is cut in, by kick-off time (default UTC); times stay UTC",
+  examples: ["America/Sao_Paulo"]
+}).pipe(
+  Schema.decodeTo(
+    Schema.String.check(
+      Schema.makeFilter((zone: string) => timeZoneNamed(zone) !== undefined, {
+        message: "The :attribute field must be an IANA time zone name, like America/Sao_Paulo or Asia/Tokyo."
+      })
+    ),
+    {
+      decode: SchemaGetter.transform((raw: string) => timeZoneNamed(raw.trim()) ?? raw.trim()),
+      encode: SchemaGetter.transform((zone: string) => zone)
+    }
+  )
+)
+
 export const IncludeRawQuery = Schema.Literals(["true", "false", "1", "0"]).annotate({
   message: "The :attribute field must be true or false.",
   description: "true: also answer the provider's raw payload in provider_response"
 })
 
 const rawQuery = { include_raw: Schema.optional(IncludeRawQuery) }
+
+/** How an odds answer writes its prices; `decimal`, the providers' own, unless asked. */
+export const OddsFormatQuery = Schema.Literals(oddsFormats).annotate({
+  message: "The selected :attribute is invalid. Use decimal, american, fractional or probability.",
+  description: "How prices are written: decimal (default, 2.5), american (150: +150; -200), fractional " +
+    "(\"3/2\") or probability (implied, 0.4). The answer's Odds-Format header echoes it."
+})
+
+/** The query parameter of every odds answer: spread it into the endpoint's query. */
+export const oddsFormatQuery = { odds_format: Schema.optional(OddsFormatQuery) }
+
+/** The header every odds answer names its format in (sent as `odds-format`: HTTP header names are case-blind). */
+export const oddsFormatHeader = "Odds-Format"
+
+/** A price as `odds_format` writes it: the schema of every odds answer's `value`. */
+export { OddsValue }
+
 const listQuery = { sport_id: Schema.optional(SportIdQuery), page: Schema.optional(PageQuery), ...rawQuery }
+
+/** A list of a day's events: `day` cut in `timezone`. */
+const dayListQuery = {
+  ...listQuery,
+  day: Schema.optional(DayQuery),
+  timezone: Schema.optional(TimeZoneQuery),
+  league_id: Schema.optional(Schema.String.annotate({ examples: ["155"] }))
+}
 
 const minute = Schema.Int.annotate({
   description: "The match clock where the sport has one; otherwise whole minutes since the start (0 before it)"
@@ -112,7 +157,7 @@ export const OddsData = Schema.Struct({
   markets: Schema.Array(Schema.Struct({
     name: Schema.String,
     key: Schema.String.annotate({ description: "The provider's market key (e.g. 1_1)" }),
-    odds: Schema.Array(Schema.Struct({ label: Schema.String, value: Schema.Finite }))
+    odds: Schema.Array(Schema.Struct({ label: Schema.String, value: OddsValue }))
   }))
 })
 
@@ -185,15 +230,21 @@ const StatsTrendData = Schema.Struct({
   )
 })
 
-const eventPath = <const Name extends string, const Path extends `/${string}`, Data extends Schema.Top>(
+const eventPath = <
+  const Name extends string,
+  const Path extends `/${string}`,
+  Data extends Schema.Top,
+  Query extends typeof rawQuery = typeof rawQuery
+>(
   name: Name,
   path: Path,
   data: Data,
-  docs: { readonly summary: string; readonly description: string; readonly example: Data["Encoded"] }
+  docs: { readonly summary: string; readonly description: string; readonly example: Data["Encoded"] },
+  query: Query = rawQuery as Query
 ) =>
   HttpApiEndpoint.get(name, path, {
     params: { eventId: StorableText.annotate({ description: "The provider's event id", examples: ["10150123"] }) },
-    query: rawQuery,
+    query,
     success: Envelope(`${name[0].toUpperCase()}${name.slice(1)}Response`, data, { example: docs.example }),
     error: [NotFound, ProviderUnavailable]
   }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
@@ -214,6 +265,19 @@ const exampleMarkets = [{
   key: "1_1",
   odds: [{ label: "1", value: 2.1 }, { label: "X", value: 3.25 }, { label: "2", value: 3.6 }]
 }]
+
+/** An odds endpoint's query: the raw payload, and the format. */
+const oddsQuery = { ...rawQuery, ...oddsFormatQuery }
+
+/** What every odds answer says of `odds_format`. */
+export const oddsFormatDocs = "Prices are decimal unless `odds_format` asks for american, fractional or " +
+  "probability; the `Odds-Format` header names the format of the answer. 422 naming `odds_format` for another value."
+
+const zoneDays = "With `timezone` (an IANA name, e.g. America/Sao_Paulo), `day` is that zone's day, cut by " +
+  "kick-off time; times stay UTC. The provider lists UTC days, so the service reads each UTC day the zone's day " +
+  "overlaps whole, keeps the kick-offs within it and pages them itself, in kick-off order, 50 a page, `meta.total` " +
+  "the zone's day's count (`provider_response`: every provider answer read). 422 naming `timezone` for a zone the " +
+  "service does not know, or for a UTC day the provider lists more than 5,000 events of (narrow with `league_id`)."
 
 const providerPaging = "Paged as the provider pages (`page`, 50 a page); `meta.total` is the provider's count. " +
   "422 naming `sport_id` for a sport the provider does not offer (`/sports/status` lists its `sport_ids`)."
@@ -265,11 +329,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
   )
   .add(
     HttpApiEndpoint.get("upcoming", "/sports/events/upcoming", {
-      query: {
-        ...listQuery,
-        day: Schema.optional(DayQuery),
-        league_id: Schema.optional(Schema.String.annotate({ examples: ["155"] }))
-      },
+      query: dayListQuery,
       success: Envelope(
         "SportsUpcomingResponse",
         Schema.Struct({
@@ -286,9 +346,9 @@ export class SportsGroup extends HttpApiGroup.make("sports")
       error: [ValidationFailed, ProviderUnavailable]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Events not started yet, straight from the provider",
-      description: "Kick-off times are ISO 8601, UTC. `day` (UTC) keeps the events of that day; a provider that " +
-        `lists upcoming events by day (API-Football) answers today's without it. Each event has its \`status\` ` +
-        `(\`scheduled\`, or \`postponed\` with its \`reason\`, ...). ${providerPaging}`
+      description: "Kick-off times are ISO 8601, UTC. `day` keeps the events of that day; a provider that " +
+        `lists upcoming events by day (API-Football) answers today's (UTC) without it. Each event has its ` +
+        `\`status\` (\`scheduled\`, or \`postponed\` with its \`reason\`, ...). ${zoneDays} ${providerPaging}`
     }))
   )
   .add(
@@ -343,11 +403,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
   )
   .add(
     HttpApiEndpoint.get("ended", "/sports/events/ended", {
-      query: {
-        ...listQuery,
-        day: Schema.optional(DayQuery),
-        league_id: Schema.optional(Schema.String.annotate({ examples: ["155"] }))
-      },
+      query: dayListQuery,
       success: Envelope(
         "SportsEndedResponse",
         Schema.Struct({
@@ -370,23 +426,25 @@ export class SportsGroup extends HttpApiGroup.make("sports")
       error: [ValidationFailed, ProviderUnavailable]
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Finished events, of a day if asked, straight from the provider",
-      description: "`day` is a UTC day. Each event has its `status` (`final`, with a `reason` for a walkover or an " +
-        `award) and \`final_at\`, when the service first saw it final (null before it has a record). ${providerPaging}`
+      description: "`day` is a UTC day unless `timezone` says otherwise. Each event has its `status` (`final`, with " +
+        "a `reason` for a walkover or an award) and `final_at`, when the service first saw it final (null before it " +
+        `has a record). ${zoneDays} ${providerPaging}`
     }))
   )
   .add(eventPath("odds", "/sports/events/:eventId/odds", OddsData, {
     summary: "Pre-match odds of an event",
-    description: "Each market with its outcomes and decimal odds.",
+    description: `Each market with its outcomes and their odds. ${oddsFormatDocs}`,
     example: { event_id: "10150123", markets: exampleMarkets }
-  }))
+  }, oddsQuery))
   .add(eventPath("liveOdds", "/sports/events/:eventId/odds/live", OddsData, {
     summary: "In-play odds of an event",
-    description: "The latest in-play odds of each market, decimal.",
+    description: `The latest in-play odds of each market. ${oddsFormatDocs}`,
     example: { event_id: "10150123", markets: exampleMarkets }
-  }))
+  }, oddsQuery))
   .add(
     HttpApiEndpoint.get("closingOdds", "/sports/events/:eventId/odds/closing", {
       params: { eventId: StorableText.annotate({ description: "The provider's event id", examples: ["10150123"] }) },
+      query: oddsFormatQuery,
       success: Envelope("ClosingOddsResponse", ClosingOddsData, {
         example: {
           event_id: "10150123",
@@ -405,7 +463,7 @@ export class SportsGroup extends HttpApiGroup.make("sports")
         "(`source: provider`). The service's own record, the same on every instance, kept 30 days after kick-off; " +
         "the provider is not asked when it is read. The change stream sends it once as a `closing` change. 404 when " +
         "none is kept for the event (not gone live yet, the provider had no pre-match odds of it, or closed more " +
-        "than 30 days ago)."
+        `than 30 days ago). ${oddsFormatDocs}`
     }))
   )
   .add(eventPath(

@@ -3,7 +3,9 @@
  * contract writes them.
  */
 import { Clock, Effect, Schema } from "effect"
+import { HttpEffect, HttpServerResponse } from "effect/http"
 import type { ClosingLine } from "../domain/ClosingLines.ts"
+import { defaultOddsFormat, type InFormat, marketsIn, type OddsFormat, oddsFormats } from "../domain/OddsFormat.ts"
 import {
   type Lineup,
   minuteOf,
@@ -22,6 +24,7 @@ import {
   LeagueCodec,
   LiveEventCodec,
   LiveEventDetailCodec,
+  oddsFormatHeader,
   ResultCodec,
   UpcomingEventCodec
 } from "./Sports.ts"
@@ -31,6 +34,15 @@ export const listOf = (query: { readonly sport_id?: number | undefined; readonly
   sportId: query.sport_id ?? 1,
   page: query.page ?? 1
 })
+
+/** A day list's query (upcoming, ended) as the provider takes it, its day cut in `timezone` when given. */
+export const dayListOf = (query: {
+  readonly sport_id?: number | undefined
+  readonly page?: number | undefined
+  readonly day?: string | undefined
+  readonly league_id?: string | undefined
+  readonly timezone?: string | undefined
+}) => ({ ...listOf(query), day: query.day, leagueId: query.league_id, timeZone: query.timezone })
 
 /** Whether the answer also carries the provider's raw payload. */
 export const includeRaw = (query: { readonly include_raw?: string | undefined }) =>
@@ -111,9 +123,45 @@ export const liveEventAnswer = (event: SportsEvent) =>
       finalAt: event.finalAt ?? null
     }))
 
-/** An event's odds, the event named. */
+/** An event's odds, the event named, decimal as the provider quoted them. */
 export const oddsAnswer = (markets: ReadonlyArray<OddsMarket>, eventId: string) =>
   Effect.succeed({ event_id: eventId, markets })
+
+/** An event's odds in `format`, for a writer that keeps each format's text (the header is the handler's). */
+export const oddsAnswerIn = (format: OddsFormat) => (markets: ReadonlyArray<OddsMarket>, eventId: string) =>
+  Effect.succeed({ event_id: eventId, markets: marketsIn(format, markets) })
+
+/** The format an odds answer is written in: the query's `odds_format`, else decimal. */
+export const oddsFormatOf = (query: { readonly odds_format?: OddsFormat | undefined }): OddsFormat =>
+  query.odds_format ?? defaultOddsFormat
+
+const echoes = Object.fromEntries(oddsFormats.map((format) => [
+  format,
+  HttpEffect.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeader(response, oddsFormatHeader.toLowerCase(), format))
+  )
+])) as Record<OddsFormat, Effect.Effect<void>>
+
+/** Names `format` in the answer's Odds-Format header. */
+export const echoOddsFormat = (format: OddsFormat): Effect.Effect<void> => echoes[format]
+
+/** An odds answer whose outcomes' `value`s are decimal prices. */
+interface PricedData {
+  readonly markets: ReadonlyArray<{ readonly odds: ReadonlyArray<{ readonly value: number }> }>
+}
+
+/**
+ * Any odds answer's data in the format its query asks for: each market's prices converted (decimal ones left as they
+ * are), and the format named in the Odds-Format header. An odds endpoint takes `oddsFormatQuery` (./Sports.ts) in its
+ * query and passes its data through this: `toData(...).pipe(Effect.flatMap(inOddsFormat(query)))`.
+ */
+export const inOddsFormat = (query: { readonly odds_format?: OddsFormat | undefined }) => {
+  const format = oddsFormatOf(query)
+  return <D extends PricedData>(
+    data: D
+  ): Effect.Effect<Omit<D, "markets"> & { readonly markets: ReadonlyArray<InFormat<D["markets"][number]>> }> =>
+    Effect.as(echoOddsFormat(format), { ...data, markets: marketsIn(format, data.markets) })
+}
 
 /** An event's closing line: its markets as the odds answers write them, with when and where it closed. */
 export const closingOddsAnswer = (eventId: string) => (line: ClosingLine) =>

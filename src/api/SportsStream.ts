@@ -1,6 +1,7 @@
 import { Effect, Schema, type Stream } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import type { OddsFormat } from "../domain/OddsFormat.ts"
 import {
   changeKinds,
   ClosingChange,
@@ -15,6 +16,7 @@ import { SportRef } from "./Catalog.ts"
 import { ErrorMessages, TooManyRequests, ValidationFailed } from "./Errors.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { PartnerUpstreams } from "./Security.ts"
+import { oddsFormatHeader, oddsFormatQuery } from "./Sports.ts"
 
 /** The most values one filter may list. */
 export const maxFilterValues = 100
@@ -86,6 +88,9 @@ const description = [
   "`Last-Event-ID` header and the stream goes on after it, in order, with no gap and no repeat, for " +
   "STREAM_RETENTION (1 hour); further back, one `reset`. Every change carries `updated_at` (the provider's) " +
   "and `seen_at` (the service's); a market with no fresh data for STREAM_STALE_AFTER is sent `suspended`.",
+  "`odds_format` (decimal, american, fractional or probability; decimal unless asked) writes the prices of `odds` " +
+  "changes as the odds endpoints do; `connected` and the `Odds-Format` header name it. 422 naming `odds_format` " +
+  "for another value.",
   "Filters are repeatable (`sport_id=1&sport_id=18`); a change is sent when it meets every filter given. A " +
   "comment line (`: heartbeat`) keeps a quiet stream open every STREAM_HEARTBEAT_INTERVAL (15 s). A client " +
   "that reads too slowly gets a last `reset` and is closed; an instance that stops sends `retry:` (reconnect in " +
@@ -104,7 +109,8 @@ export class SportsStreamGroup extends HttpApiGroup.make("stream")
           StorableText.annotate({ examples: ["10150123"] }),
           "Event ids (the provider's); repeatable"
         ),
-        kinds: repeatable(Kind, "Kinds of change: event, score, odds, result, closing; repeatable (default: all)")
+        kinds: repeatable(Kind, "Kinds of change: event, score, odds, result, closing; repeatable (default: all)"),
+        ...oddsFormatQuery
       },
       headers: {
         "last-event-id": Schema.optional(Schema.String.annotate({
@@ -154,9 +160,12 @@ export const streamFilterOfQuery = (query: {
  */
 const streamHeaders = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no", connection: "close" }
 
-/** The stream's answer: its events as they come. */
-export const streamAnswer = (body: Stream.Stream<Uint8Array>) =>
-  HttpServerResponse.stream(body, { contentType: "text/event-stream", headers: streamHeaders })
+/** The stream's answer: its events as they come, their prices' format named as every odds answer names it. */
+export const streamAnswer = (format: OddsFormat) => (body: Stream.Stream<Uint8Array>) =>
+  HttpServerResponse.stream(body, {
+    contentType: "text/event-stream",
+    headers: { ...streamHeaders, [oddsFormatHeader.toLowerCase()]: format }
+  })
 
 /**
  * Refused for the stream limit: a 429 with Retry-After, and the connection closes too: a stream client opens one per

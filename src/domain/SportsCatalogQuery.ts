@@ -3,6 +3,7 @@ import { countryCodesOf, countryName } from "./Countries.ts"
 import { type EventSource, InvalidSportsCatalogQuery, type RefreshRequest, type RefreshScope } from "./SportsCatalog.ts"
 import { sportNames } from "./Sports.ts"
 import { compareNames } from "./Text.ts"
+import { dayStartIn, nextDay, utcZone } from "./ZoneDays.ts"
 
 /**
  * How the sports catalog reads a query: references resolved (a sport by id
@@ -23,10 +24,12 @@ export const SportsCatalogFilters = Schema.Struct({
   teamId: Schema.optional(Schema.String),
   search: Schema.optional(Schema.String),
   hasOdds: Schema.optional(Schema.Boolean),
-  /** Days as YYYYMMDD (UTC). */
+  /** Days as YYYYMMDD, in `timeZone` (UTC unless given). */
   date: Schema.optional(Schema.String),
   dateFrom: Schema.optional(Schema.String),
   dateTo: Schema.optional(Schema.String),
+  /** The IANA zone the days are cut in, as the runtime names it (the contract checked it). */
+  timeZone: Schema.optional(Schema.String),
   active: Schema.optional(Schema.Boolean)
 })
 export type SportsCatalogFilters = typeof SportsCatalogFilters.Type
@@ -74,8 +77,6 @@ const sortKeys: ReadonlySet<string> = new Set<FeedSortKey>([
   "away_name",
   "last_update"
 ])
-const dayMillis = 86_400_000
-
 const sortedUnique = <A extends number | string>(items: Iterable<A>): ReadonlyArray<A> =>
   [...new Set(items)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
 
@@ -117,10 +118,6 @@ export const listQueryFields = (query: ListQuery): ListQuery => ({ ...narrowingF
 /** A feed order's fields, always in this order. */
 export const feedOrderFields = (order: FeedOrder): FeedOrder => ({ by: order.by, descending: order.descending })
 
-/** The first instant of a YYYYMMDD day (UTC). */
-export const dayStart = (day: string) =>
-  Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6, 8)))
-
 const narrowingOf = (filters: SportsCatalogFilters): Narrowing => {
   const search = filters.search?.trim().toLowerCase()
   return {
@@ -134,10 +131,11 @@ const narrowingOf = (filters: SportsCatalogFilters): Narrowing => {
 
 /**
  * The kick-off range the date filters select, [from, before): `date` one day, `dateFrom`/`dateTo` an
- * inclusive range of days, both together their overlap. `dateTo` before `dateFrom` cannot be answered.
+ * inclusive range of days, both together their overlap, each day cut in `timeZone` (UTC unless given). `dateTo`
+ * before `dateFrom` cannot be answered.
  */
 export const startRangeOf = (
-  filters: Pick<SportsCatalogFilters, "date" | "dateFrom" | "dateTo">
+  filters: Pick<SportsCatalogFilters, "date" | "dateFrom" | "dateTo" | "timeZone">
 ): Result.Result<
   { readonly startsFrom: number | null; readonly startsBefore: number | null },
   InvalidSportsCatalogQuery
@@ -149,14 +147,15 @@ export const startRangeOf = (
       })
     )
   }
+  const zone = filters.timeZone ?? utcZone
   let from: number | null = null
   let before: number | null = null
   if (filters.date !== undefined) {
-    from = dayStart(filters.date)
-    before = from + dayMillis
+    from = dayStartIn(filters.date, zone)
+    before = dayStartIn(nextDay(filters.date), zone)
   }
-  if (filters.dateFrom !== undefined) from = Math.max(from ?? -Infinity, dayStart(filters.dateFrom))
-  if (filters.dateTo !== undefined) before = Math.min(before ?? Infinity, dayStart(filters.dateTo) + dayMillis)
+  if (filters.dateFrom !== undefined) from = Math.max(from ?? -Infinity, dayStartIn(filters.dateFrom, zone))
+  if (filters.dateTo !== undefined) before = Math.min(before ?? Infinity, dayStartIn(nextDay(filters.dateTo), zone))
   return Result.succeed({ startsFrom: from, startsBefore: before })
 }
 

@@ -1,4 +1,5 @@
 import { Schema, SchemaTransformation } from "effect"
+import { marketsIn, type OddsFormat, OddsValue } from "./OddsFormat.ts"
 import { type EventStatus, eventStatuses, type Odd, type StatusReason } from "./Sports.ts"
 
 /**
@@ -106,8 +107,26 @@ export const OddsChange = Schema.Struct({
       "Why it is suspended: stale (no fresh data for STREAM_STALE_AFTER) or withdrawn (the provider stopped quoting it)"
   }),
   changed: Schema.Literals(marketChangeTypes),
-  odds: Schema.Array(Schema.Struct({ label: Schema.String, value: Schema.Finite }))
+  odds: Schema.Array(Schema.Struct({ label: Schema.String, value: OddsValue }))
 }).annotate({ identifier: "SportsStreamOddsChange" })
+
+/** The kinds of change whose data carries prices, decimal as logged: `odds` its own `odds`, `closing` its markets'. */
+export const kindsWithOdds: ReadonlySet<string> = new Set<ChangeKind>(["odds", "closing"])
+
+/**
+ * A logged change's data for a reader of `format`: the log keeps (and every decimal reader shares) one text of each
+ * change; a reader of another format gets the prices of a change that carries them converted, everything else as
+ * logged, in the same order.
+ */
+export const changeDataIn = (format: OddsFormat, kind: string, data: string): string => {
+  if (format === "decimal" || !kindsWithOdds.has(kind)) return data
+  if (kind === "closing") {
+    const line = JSON.parse(data) as { readonly markets: ReadonlyArray<{ readonly odds: ReadonlyArray<Odd> }> }
+    return JSON.stringify({ ...line, markets: marketsIn(format, line.markets) })
+  }
+  const change = JSON.parse(data) as { readonly odds: ReadonlyArray<Odd> }
+  return JSON.stringify({ ...change, odds: marketsIn(format, [change])[0].odds })
+}
 
 const Winner = Schema.Literals(["home", "away", "draw"])
 
@@ -153,7 +172,11 @@ export const ClosingChange = Schema.Struct({
       "when the service saw it in play if that came first)"
   }),
   source: ClosingSourceField,
-  markets: Schema.Array(ClosingMarket)
+  // As the stream sends them: each price in the reader's `odds_format`.
+  markets: Schema.Array(ClosingMarket.mapFields(({ odds, ...fields }) => ({
+    ...fields,
+    odds: Schema.Array(Schema.Struct({ label: Schema.String, value: OddsValue }))
+  })))
 }).annotate({ identifier: "SportsStreamClosingChange" })
 
 export type EventChange = typeof EventChange.Encoded

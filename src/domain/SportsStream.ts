@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { oddsFormats } from "./OddsFormat.ts"
 import { type ChangeKind, changeKinds } from "./SportsChanges.ts"
 import { sportIdsOf } from "./SportsCatalogQuery.ts"
 import { canonicalId } from "./Sports.ts"
@@ -26,7 +27,10 @@ export const Connected = Schema.Struct({
   }).annotate({ description: "The filters as read (null: any)" }),
   heartbeat_seconds: Schema.Finite,
   retention_seconds: Schema.Finite,
-  stale_after_seconds: Schema.Finite
+  stale_after_seconds: Schema.Finite,
+  odds_format: Schema.Literals(oddsFormats).annotate({
+    description: "The format of the prices of this stream's odds changes (`odds_format`; decimal unless asked)"
+  })
 }).annotate({ identifier: "SportsStreamConnected" })
 export type Connected = typeof Connected.Encoded
 

@@ -8,24 +8,31 @@ import { NotFound, ProviderUnavailable, ValidationFailed } from "../api/Errors.t
 import { OddsData } from "../api/Sports.ts"
 import {
   closingOddsAnswer,
+  dayListOf,
+  echoOddsFormat,
   endedAnswer,
   includeRaw,
+  inOddsFormat,
   leaguesAnswer,
   lineupAnswer,
   listOf,
   liveAnswer,
   liveEventAnswer,
   oddsAnswer,
+  oddsAnswerIn,
+  oddsFormatOf,
   providerStatus,
   resultAnswer,
   statsTrendAnswer,
   upcomingAnswer
 } from "../api/SportsEdge.ts"
+import { type OddsFormat, oddsFormats } from "../domain/OddsFormat.ts"
 import type { PartnerAccess } from "../domain/Partner.ts"
 import { canonicalId, type OddsMarket } from "../domain/Sports.ts"
 import { recordProviderCache } from "../platform/Metrics.ts"
 import { ProviderCaller } from "./ProviderQuota.ts"
 import { ClosingLinesRepo } from "./stream/ClosingLinesRepo.ts"
+import { zoneDayList, type ZoneDayTooLarge } from "./ZoneDayLists.ts"
 import {
   type EventNotFound,
   type Fetched,
@@ -86,12 +93,12 @@ const headersOf = (raw: unknown, age: number, state: CacheState): Stamped["handl
 
 type Fetch<A> = (
   provider: SportsProvider["Service"]
-) => Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound | UnsupportedSport>
+) => Effect.Effect<Fetched<A>, SportsProviderError | EventNotFound | UnsupportedSport | ZoneDayTooLarge>
 
 /**
  * The provider the token reaches (PartnerUpstreams), asked for `fetch` on the partner's share of its quota, the
- * answer's freshness in the headers: 404 for an unknown event, 422 for a sport the provider does not offer, 502 for
- * any failure of the provider.
+ * answer's freshness in the headers: 404 for an unknown event, 422 for a sport the provider does not offer (or a
+ * zone's day it lists too much of), 502 for any failure of the provider.
  */
 const asked = <A>(partner: PartnerAccess, fetch: Fetch<A>) =>
   Effect.flatMap(
@@ -113,7 +120,9 @@ const asked = <A>(partner: PartnerAccess, fetch: Fetch<A>) =>
             ),
           EventNotFound: (error) => Effect.fail(new NotFound({ message: error.message })),
           UnsupportedSport: (error) =>
-            Effect.fail(new ValidationFailed({ message: error.message, errors: { sport_id: [error.message] } }))
+            Effect.fail(new ValidationFailed({ message: error.message, errors: { sport_id: [error.message] } })),
+          ZoneDayTooLarge: (error) =>
+            Effect.fail(new ValidationFailed({ message: error.message, errors: { timezone: [error.message] } }))
         })
       )
   )
@@ -155,41 +164,43 @@ export const SportsHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     /**
      * The odds, polled by every partner: a cached answer's markets are the same value on every read, so its
-     * envelope is written once per value (and event id); with the raw payload asked for, as any answer.
+     * envelope is written once per value (and event id) in each format; with the raw payload asked for, as any
+     * answer. The format is named in the Odds-Format header either way.
      */
-    const writeOdds = envelopeWriter(OddsData, oddsAnswer)
+    const writeOdds = Object.fromEntries(oddsFormats.map((format) => [
+      format,
+      envelopeWriter(OddsData, oddsAnswerIn(format))
+    ])) as Record<OddsFormat, ReturnType<typeof envelopeWriter<typeof OddsData, ReadonlyArray<OddsMarket>>>>
     const closings = yield* ClosingLinesRepo
     const odds = (
       eventId: string,
-      query: { readonly include_raw?: string | undefined },
+      query: { readonly include_raw?: string | undefined; readonly odds_format?: OddsFormat | undefined },
       fetch: Fetch<ReadonlyArray<OddsMarket>>
-    ) =>
-      includeRaw(query)
-        ? answer(query, fetch, (markets) => oddsAnswer(markets, eventId))
-        : respondWritten((partner) => asked(partner, fetch), (partner, { fetched }) =>
-          writeOdds(partner, fetched.value, eventId))
+    ) => {
+      const format = oddsFormatOf(query)
+      return includeRaw(query)
+        ? answer(query, fetch, (markets) => Effect.flatMap(oddsAnswer(markets, eventId), inOddsFormat(query)))
+        : respondWritten(
+          (partner) => asked(partner, fetch),
+          (partner, { fetched }) => writeOdds[format](partner, fetched.value, eventId)
+        ).pipe(Effect.tap(() => echoOddsFormat(format)))
+    }
 
     return handlers.handleAll({
       status: () => respond(() => Effect.service(SportsProvider), providerStatus),
       leagues: ({ query }) => answer(query, (provider) => provider.leagues(listOf(query)), leaguesAnswer),
       upcoming: ({ query }) =>
-        answer(
-          query,
-          (provider) => provider.upcoming({ ...listOf(query), day: query.day, leagueId: query.league_id }),
-          upcomingAnswer
-        ),
+        answer(query, (provider) => zoneDayList(provider.upcoming, dayListOf(query)), upcomingAnswer),
       live: ({ query }) => answer(query, (provider) => provider.live(listOf(query)), liveAnswer),
       liveEvent: ({ params, query }) => answer(query, (provider) => provider.event(params.eventId), liveEventAnswer),
-      ended: ({ query }) =>
-        answer(
-          query,
-          (provider) => provider.ended({ ...listOf(query), day: query.day, leagueId: query.league_id }),
-          endedAnswer
-        ),
+      ended: ({ query }) => answer(query, (provider) => zoneDayList(provider.ended, dayListOf(query)), endedAnswer),
       odds: ({ params, query }) => odds(params.eventId, query, (provider) => provider.odds(params.eventId)),
       liveOdds: ({ params, query }) => odds(params.eventId, query, (provider) => provider.liveOdds(params.eventId)),
-      closingOdds: ({ params }) =>
-        respond(() => closingLineOf(closings, params.eventId), closingOddsAnswer(params.eventId)),
+      closingOdds: ({ params, query }) =>
+        respond(
+          () => closingLineOf(closings, params.eventId),
+          (line) => Effect.flatMap(closingOddsAnswer(params.eventId)(line), inOddsFormat(query))
+        ),
       lineup: ({ params, query }) =>
         answer(query, (provider) => provider.lineup(params.eventId), lineupAnswer(params.eventId)),
       statsTrend: ({ params, query }) =>

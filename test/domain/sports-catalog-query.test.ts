@@ -75,6 +75,26 @@ describe("reading a sports catalog query", () => {
     sameKey(eventQuery({ date: "20261201" }), eventQuery({ dateFrom: "20261201", dateTo: "20261201" }), "one day")
   })
 
+  it("days cut in a time zone: kick-offs of that zone's day, as UTC instants; one day asked two ways is one query", () => {
+    assert.deepStrictEqual(Result.getOrThrow(startRangeOf({ date: "20261201", timeZone: "America/Sao_Paulo" })), {
+      startsFrom: Date.parse("2026-12-01T03:00:00Z"),
+      startsBefore: Date.parse("2026-12-02T03:00:00Z")
+    })
+    assert.deepStrictEqual(
+      Result.getOrThrow(startRangeOf({ dateFrom: "20261201", dateTo: "20261203", timeZone: "Asia/Tokyo" })),
+      { startsFrom: Date.parse("2026-11-30T15:00:00Z"), startsBefore: Date.parse("2026-12-03T15:00:00Z") }
+    )
+    sameKey(
+      eventQuery({ date: "20261201", timeZone: "Asia/Tokyo" }),
+      eventQuery({ dateFrom: "20261201", dateTo: "20261201", timeZone: "Asia/Tokyo" }),
+      "one Tokyo day"
+    )
+    sameKey(eventQuery({ date: "20261201", timeZone: "UTC" }), eventQuery({ date: "20261201" }), "UTC is the default")
+    assert.isFalse(
+      Equal.equals(eventQuery({ date: "20261201", timeZone: "Asia/Tokyo" }), eventQuery({ date: "20261201" }))
+    )
+  })
+
   it("date_to before date_from cannot be answered, and says so on date_to", () => {
     const reversed = eventQueryOf("prematch", { dateFrom: "20261203", dateTo: "20261201" })
     assert.isTrue(Result.isFailure(reversed))

@@ -4,7 +4,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { eventChanges, oddsChanges, unlistedEvents } from "../../src/domain/SportsChangeRules.ts"
-import type { EventRecord, MarketRecord } from "../../src/domain/SportsChanges.ts"
+import { changeDataIn, type EventRecord, type MarketRecord } from "../../src/domain/SportsChanges.ts"
 import type { ResultRecord } from "../../src/domain/SportsLifecycle.ts"
 import { carries, streamFilterOf } from "../../src/domain/SportsStream.ts"
 
@@ -253,5 +253,54 @@ describe("the change stream's rules", () => {
     assert.isFalse(carries(filter, { ...change, leagueId: "901" }))
     assert.isFalse(carries(streamFilterOf({ sportIds: ["Curling"] }), change), "an unknown sport matches nothing")
     assert.isTrue(carries(streamFilterOf({}), change))
+  })
+})
+
+describe("a change's data for a reader of another odds format", () => {
+  const odds = JSON.stringify({
+    event_id: "7",
+    market_key: "1_1",
+    changed: "prices",
+    odds: [{ label: "Home", value: 2.5 }, { label: "Draw", value: 3.25 }]
+  })
+
+  it("a decimal reader, and any change without prices, gets the logged text itself", () => {
+    assert.strictEqual(changeDataIn("decimal", "odds", odds), odds)
+    const score = JSON.stringify({ event_id: "7", score: "1-0", minute: 2.5 })
+    assert.strictEqual(changeDataIn("american", "score", score), score)
+  })
+
+  it("a closing line's prices in every market, in the format", () => {
+    const closing = JSON.stringify({
+      event_id: "7",
+      source: "kick_off",
+      markets: [{ key: "1_1", name: "Full Time Result", odds: [{ label: "Home", value: 2.5 }] }, {
+        key: "1_2",
+        name: "Handicap",
+        odds: [{ label: "Home -0.5", value: 1.5 }]
+      }]
+    })
+    assert.strictEqual(changeDataIn("decimal", "closing", closing), closing)
+    assert.strictEqual(
+      changeDataIn("fractional", "closing", closing),
+      '{"event_id":"7","source":"kick_off","markets":[{"key":"1_1","name":"Full Time Result","odds":[{"label":"Home",' +
+        '"value":"3/2"}]},{"key":"1_2","name":"Handicap","odds":[{"label":"Home -0.5","value":"1/2"}]}]}'
+    )
+  })
+
+  it("an odds change's prices in the format, every other field as logged and in its place", () => {
+    assert.strictEqual(
+      changeDataIn("american", "odds", odds),
+      "{\"event_id\":\"7\",\"market_key\":\"1_1\",\"changed\":\"prices\",\"odds\":[{\"label\":\"Home\",\"value\":150}," +
+        "{\"label\":\"Draw\",\"value\":225}]}"
+    )
+    assert.deepStrictEqual(JSON.parse(changeDataIn("fractional", "odds", odds)).odds, [
+      { label: "Home", value: "3/2" },
+      { label: "Draw", value: "9/4" }
+    ])
+    assert.deepStrictEqual(JSON.parse(changeDataIn("probability", "odds", odds)).odds.map((o: any) => o.value), [
+      0.4,
+      0.3077
+    ])
   })
 })

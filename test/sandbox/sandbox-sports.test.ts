@@ -179,7 +179,7 @@ layer(TestApp(), live)("every sports endpoint on the sandbox, from a fresh start
           assert.isString(market.name)
           for (const odd of market.odds) {
             assert.isString(odd.label)
-            assert.isTrue(Number.isFinite(odd.value) && odd.value > 1)
+            assert.isTrue(typeof odd.value === "number" && Number.isFinite(odd.value) && odd.value > 1)
           }
         }
       }

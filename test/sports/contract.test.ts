@@ -181,7 +181,7 @@ layer(Handlers, live)("the sports group's contract (in memory)", (it) => {
       }])
       const api = yield* client
       // Asked with leading zeros, as the provider endpoints are, it is the same event.
-      const answer = yield* api.sports.closingOdds({ params: { eventId: "01003" } })
+      const answer = yield* api.sports.closingOdds({ params: { eventId: "01003" }, query: {} })
       assert.deepStrictEqual(answer.data, {
         event_id: "01003",
         markets,
@@ -190,7 +190,7 @@ layer(Handlers, live)("the sports group's contract (in memory)", (it) => {
         quoted_at: new Date("2026-11-22T18:59:12.000Z")
       })
       for (const eventId of ["999", "1004"]) {
-        const error = yield* Effect.flip(api.sports.closingOdds({ params: { eventId } }))
+        const error = yield* Effect.flip(api.sports.closingOdds({ params: { eventId }, query: {} }))
         assert.instanceOf(error, NotFound, `${eventId}: another provider's line is not this provider's`)
         assert.strictEqual(
           (error as NotFound).message,

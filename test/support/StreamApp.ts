@@ -106,6 +106,8 @@ export interface StreamEvent {
 /** A stream being read: what it has received so far. */
 export interface OpenStream {
   readonly status: number
+  /** The answer's headers. */
+  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
   /** The error envelope when the answer is not a stream. */
   readonly error: any
   readonly events: Array<StreamEvent>
@@ -149,6 +151,7 @@ export const openStream = (
           let text = ""
           const stream: OpenStream = {
             status: response.statusCode ?? 0,
+            headers: response.headers,
             get error() {
               return text === "" ? undefined : JSON.parse(text)
             },

@@ -1,6 +1,8 @@
 import { Cause, Effect } from "effect"
 import type { NonEmptyReadonlyArray } from "effect/Array"
 import { Sse } from "effect/encoding"
+import type { OddsFormat } from "../../domain/OddsFormat.ts"
+import { changeDataIn } from "../../domain/SportsChanges.ts"
 import { carries, resetOf, type ResetReason, type StreamFilter } from "../../domain/SportsStream.ts"
 import type { LoggedChange } from "./SportsChangeLog.ts"
 
@@ -67,6 +69,8 @@ export class Mailbox {
 /** One open stream, as the tail sees it once it is live (caught up). */
 export interface Subscriber {
   readonly filter: StreamFilter
+  /** The format its client reads prices in. */
+  readonly oddsFormat: OddsFormat
   /** The last position queued to it: a change at or below it is never sent to it again. */
   cursor: number
   /** When something was last queued to it (epoch millis), for the heartbeat. */
@@ -74,9 +78,14 @@ export interface Subscriber {
   readonly mailbox: Mailbox
 }
 
-/** A change as the stream sends it: `id`, `event`, `data`, a blank line. */
-export const encodeChange = (change: LoggedChange) =>
-  Sse.encoder.write({ _tag: "Event", id: String(change.position), event: change.kind, data: change.data })
+/** A change as the stream sends it to a reader of `format`: `id`, `event`, `data`, a blank line. */
+export const encodeChange = (change: LoggedChange, format: OddsFormat) =>
+  Sse.encoder.write({
+    _tag: "Event",
+    id: String(change.position),
+    event: change.kind,
+    data: changeDataIn(format, change.kind, change.data)
+  })
 
 /** A reset event: its id is the position to go on from. */
 export const encodeReset = (reason: ResetReason, resumeFrom: number) =>
@@ -101,9 +110,9 @@ export interface Delivery {
  * One provider's changes in the log as this instance follows them, and the live streams of that
  * provider: `cursor` is the last position read from the log; every change after
  * it is read in order (ChangeTail is fed by SportsStream's reader) and handed
- * to each stream its filter carries it to. A batch is encoded once; streams
- * with equal filters share one chunk (so a thousand identical streams hold
- * one copy). A stream is never buffered without bound: one that has not
+ * to each stream its filter carries it to. A batch is encoded once for each
+ * odds format its streams read; streams with equal filters and formats share
+ * one chunk (so a thousand identical streams hold one copy). A stream is never buffered without bound: one that has not
  * taken what it holds, when the next chunk would take it past
  * `clientBufferBytes`, lets it go, gets a last `reset` and ends.
  */
@@ -139,11 +148,20 @@ export class ChangeTail {
   /** Hands a page of changes read after `cursor` (in order) to the live streams. */
   publish(changes: ReadonlyArray<LoggedChange>, now: number): Delivery {
     if (changes.length === 0) return { sent: 0, slow: [] }
-    const texts = changes.map(encodeChange)
+    const encoded = new Map<OddsFormat, ReadonlyArray<string>>()
+    const textsIn = (format: OddsFormat) => {
+      let texts = encoded.get(format)
+      if (texts === undefined) {
+        texts = changes.map((change) => encodeChange(change, format))
+        encoded.set(format, texts)
+      }
+      return texts
+    }
     const first = changes[0].position
     const last = changes[changes.length - 1].position
     const shared = new Map<string, { readonly chunk: Uint8Array; readonly count: number } | null>()
-    const matching = (filter: StreamFilter, after: number) => {
+    const matching = (filter: StreamFilter, format: OddsFormat, after: number) => {
+      const texts = textsIn(format)
       let text = ""
       let count = 0
       for (let i = 0; i < changes.length; i++) {
@@ -161,14 +179,15 @@ export class ChangeTail {
       if (subscriber.cursor >= last) continue
       let delivery: { readonly chunk: Uint8Array; readonly count: number } | null | undefined
       if (subscriber.cursor < first) {
-        delivery = shared.get(subscriber.filter.key)
+        const key = `${subscriber.filter.key}|${subscriber.oddsFormat}`
+        delivery = shared.get(key)
         if (delivery === undefined) {
-          delivery = matching(subscriber.filter, -1)
-          shared.set(subscriber.filter.key, delivery)
+          delivery = matching(subscriber.filter, subscriber.oddsFormat, -1)
+          shared.set(key, delivery)
         }
       } else {
         // Caught up from the log into the middle of this page: only what it has not had.
-        delivery = matching(subscriber.filter, subscriber.cursor)
+        delivery = matching(subscriber.filter, subscriber.oddsFormat, subscriber.cursor)
       }
       if (delivery !== null && !this.offer(subscriber, delivery.chunk, last, now)) {
         slow.push(subscriber)

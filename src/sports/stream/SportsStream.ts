@@ -15,6 +15,7 @@ import {
 } from "effect"
 import { Sse } from "effect/encoding"
 import type { Environment } from "../../domain/Environment.ts"
+import type { OddsFormat } from "../../domain/OddsFormat.ts"
 import { type Connected, describeFilter, type ResetReason, type StreamFilter } from "../../domain/SportsStream.ts"
 import * as Metrics from "../../platform/Metrics.ts"
 import { ChangeTail, type Delivery, encodeChange, encodeReset, Mailbox, type Subscriber, utf8 } from "./ChangeTail.ts"
@@ -33,6 +34,8 @@ export interface OpenRequest {
   /** The name of the sports provider whose changes the partner's token streams (its environment's provider). */
   readonly provider: string
   readonly filter: StreamFilter
+  /** The format the client reads prices in: the log's decimal text is converted for it alone. */
+  readonly oddsFormat: OddsFormat
   /** Last-Event-ID: the last position the client has; none, the stream starts at the log's head. */
   readonly lastEventId: number | undefined
   /** Cuts the connection: a client that stopped reading gets no more than its buffer and its reset. */
@@ -237,7 +240,8 @@ export class SportsStream extends Context.Service<SportsStream, {
               filters: describeFilter(request.filter),
               heartbeat_seconds: Duration.toSeconds(config.heartbeatInterval),
               retention_seconds: Duration.toSeconds(config.retention),
-              stale_after_seconds: Duration.toSeconds(config.staleAfter)
+              stale_after_seconds: Duration.toSeconds(config.staleAfter),
+              odds_format: request.oddsFormat
             } satisfies Connected
           )
         }))
@@ -267,7 +271,8 @@ export class SportsStream extends Context.Service<SportsStream, {
           const next = catchUp(tail, connection, reached)
           if (page.changes.length === 0) return next
           yield* Metric.update(Metrics.sportsStreamEventsSent, page.changes.length)
-          return Stream.concat(Stream.succeed(utf8(page.changes.map(encodeChange).join(""))), next)
+          const text = page.changes.map((change) => encodeChange(change, subscriber.oddsFormat)).join("")
+          return Stream.concat(Stream.succeed(utf8(text)), next)
         }))
 
       /** The stream cannot go on from where the client is: a reset to where the tail is (or the log's head), then live. */
@@ -292,7 +297,13 @@ export class SportsStream extends Context.Service<SportsStream, {
           const mailbox = new Mailbox()
           const now = yield* Clock.currentTimeMillis
           const connection: Connection = {
-            subscriber: { filter: request.filter, cursor: 0, lastQueuedAt: now, mailbox },
+            subscriber: {
+              filter: request.filter,
+              oddsFormat: request.oddsFormat,
+              cursor: 0,
+              lastQueuedAt: now,
+              mailbox
+            },
             environment: request.partner.environment,
             finished: false
           }

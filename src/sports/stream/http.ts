@@ -4,6 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../../api/Api.ts"
 import { CurrentPartner } from "../../api/Security.ts"
 import { lastEventIdOf, streamAnswer, streamFilterOfQuery, streamLimitReached } from "../../api/SportsStream.ts"
+import { oddsFormatOf } from "../../api/SportsEdge.ts"
 import { SportsProvider } from "../SportsProvider.ts"
 import { SportsStream } from "./SportsStream.ts"
 
@@ -26,12 +27,13 @@ export const SportsStreamHandlers = HttpApiBuilder.group(
               partner,
               provider: provider.name,
               filter: streamFilterOfQuery(query),
+              oddsFormat: oddsFormatOf(query),
               lastEventId,
               abort: Effect.sync(() => NodeHttpServerRequest.toServerResponse(request).destroy())
             })
           ),
           Effect.catchTag("StreamLimitReached", streamLimitReached),
-          Effect.map(streamAnswer)
+          Effect.map(streamAnswer(oddsFormatOf(query)))
         )
     )
   })

@@ -15,6 +15,9 @@ const day = (offset: number) => new Date(Date.UTC(2026, 11, 1 + offset)).toISOSt
 const compactDay = (offset: number) => day(offset).replaceAll("-", "")
 const onDay = (event: ProviderEvent, offset: number) =>
   new Date(event.startsAt).toISOString().slice(0, 10) === day(offset)
+/** Whether an event kicks off on `day` (YYYY-MM-DD) on the clocks of `timeZone`, as Intl's own calendar says. */
+const onDayIn = (event: ProviderEvent, day: string, timeZone: string) =>
+  new Date(event.startsAt).toLocaleDateString("en-CA", { timeZone }) === day
 const ids = (events: ReadonlyArray<ProviderEvent>) => events.map((event) => event.id).sort()
 const resultIds = (page: { readonly data: { readonly results: ReadonlyArray<{ readonly event_id: string }> } }) =>
   page.data.results.map((entry) => entry.event_id).sort()
@@ -141,6 +144,62 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         yield* wireCheck(token, `date_to=${day(0)}`, upcoming.filter((e) => onDay(e, 0)))
         yield* wireCheck(token, `date=${day(1)}&date_from=${day(2)}`, [])
         yield* wireCheck(token, `date=${day(9)}`, [])
+      }))
+
+    it.effect("days in a time zone: cut by kick-off on its clocks (Tokyo's midnight is 15:00 UTC), times still UTC", () =>
+      Effect.gen(function*() {
+        const { client, token } = yield* withCatalog
+        const check = (query: FeedQuery, expected: ReadonlyArray<ProviderEvent>) =>
+          Effect.gen(function*() {
+            const response = yield* client.catalog.prematch({ query: { per_page: 200, ...query } })
+            assert.deepStrictEqual(resultIds(response), ids(expected), JSON.stringify(query))
+            return response
+          })
+        const tokyo = (event: ProviderEvent, offset: number) => onDayIn(event, day(offset), "Asia/Tokyo")
+        // Kick-offs at 15:00 and 16:00 UTC are the next day in Tokyo: the UTC day and Tokyo's are not the same events.
+        const crossing = upcoming.filter((e) => onDay(e, 0) && !tokyo(e, 0))
+        assert.isAbove(crossing.length, 0)
+        const response = yield* check(
+          { date: compactDay(0), timezone: "Asia/Tokyo" },
+          upcoming.filter((e) => tokyo(e, 0))
+        )
+        assert.isTrue(response.data.results.every((entry) => entry.starts_at.endsWith("Z")), "times stay UTC")
+        yield* check({ date: compactDay(1), timezone: "Asia/Tokyo" }, upcoming.filter((e) => tokyo(e, 1)))
+        yield* check(
+          { date_from: compactDay(1), date_to: compactDay(2), timezone: "Asia/Tokyo" },
+          upcoming.filter((e) => tokyo(e, 1) || tokyo(e, 2))
+        )
+        yield* check({ date: compactDay(0), timezone: "UTC" }, upcoming.filter((e) => onDay(e, 0)))
+        // Any case on the wire; the live feed and the dynamic filters cut days the same way.
+        yield* wireCheck(token, `date=${day(0)}&timezone=asia/tokyo`, upcoming.filter((e) => tokyo(e, 0)))
+        const saoPaulo = (event: ProviderEvent, offset: number) => onDayIn(event, day(offset), "America/Sao_Paulo")
+        for (const offset of [-1, 0]) {
+          const live = yield* client.catalog.live({
+            query: { per_page: 200, date: compactDay(offset), timezone: "America/Sao_Paulo" }
+          })
+          const expected = inPlay.filter((e) => saoPaulo(e, offset))
+          assert.isAbove(expected.length, 0, "in play either side of São Paulo's midnight (03:00 UTC)")
+          assert.deepStrictEqual(resultIds(live), ids(expected), `live, day ${offset} in São Paulo`)
+        }
+        const dated = yield* client.catalog.filters({ query: { date: compactDay(0), timezone: "Asia/Tokyo" } })
+        assert.deepStrictEqual(
+          dated.data.leagues,
+          [...new Set(upcoming.filter((e) => tokyo(e, 0)).map((e) => e.league.name))].sort()
+        )
+      }))
+
+    it.effect("a time zone the service does not know, or an offset, is the contract's 422 naming timezone", () =>
+      Effect.gen(function*() {
+        const { token } = yield* withCatalog
+        for (const path of ["/sports/feed/prematch", "/sports/feed/live", "/sports/catalog/filters"]) {
+          for (const zone of ["Mars/Olympus", "%2B09:00", "Tokyo"]) {
+            const refused = yield* api(token, `${path}?date=${day(0)}&timezone=${zone}`)
+            assert.strictEqual(refused.status, 422, `${path} ${zone}`)
+            assert.deepStrictEqual((refused.body as { errors: unknown }).errors, {
+              timezone: ["The timezone field must be an IANA time zone name, like America/Sao_Paulo or Asia/Tokyo."]
+            })
+          }
+        }
       }))
 
     it.effect("sorts by each field, both ways; an unknown sort means time ascending", () =>

@@ -36,7 +36,7 @@ layer(app, live)("closing lines on API-Football", (it) => {
       yield* eventually(logged("apifootball", "odds", soon), (n) => n === preMatch.data.markets.length, "its markets")
 
       const asked = yield* eventually(
-        Effect.option(client.sports.closingOdds({ params: { eventId: inPlay } })),
+        Effect.option(client.sports.closingOdds({ params: { eventId: inPlay }, query: {} })),
         (answer) => answer._tag === "Some",
         "the closing line asked of the provider"
       ).pipe(Effect.map((answer) => answer._tag === "Some" ? answer.value.data : assert.fail("none")))
@@ -54,7 +54,7 @@ layer(app, live)("closing lines on API-Football", (it) => {
       const kickOff = Date.now()
       fake.setStatus(fixtures.startingSoon, "1H", 1)
       yield* refresh(token)
-      const closing = (yield* client.sports.closingOdds({ params: { eventId: soon } })).data
+      const closing = (yield* client.sports.closingOdds({ params: { eventId: soon }, query: {} })).data
       assert.strictEqual(closing.source, "kick_off")
       assert.deepStrictEqual(closing.markets, preMatch.data.markets)
       assert.isAtLeast(closing.closed_at.getTime(), kickOff, "seen in play before its start time: closed then")

@@ -7,6 +7,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { NotFound } from "../../../src/api/Errors.ts"
+import { marketsIn } from "../../../src/domain/OddsFormat.ts"
 import { refresh } from "../../support/CatalogApp.ts"
 import { FakeUpstream } from "../../support/FakeUpstream.ts"
 import { baseUrlOf } from "../../support/FleetApp.ts"
@@ -22,9 +23,15 @@ import {
   streamProviderData,
   until
 } from "../../support/StreamApp.ts"
-import { givenPartner } from "../../support/TestApp.ts"
+import { bearer, givenPartner, request } from "../../support/TestApp.ts"
 
 const providerData = streamProviderData()
+
+/** Markets answered in decimal (the typed client reads any format's `value`), in `format`. */
+const inFormat = (
+  format: Parameters<typeof marketsIn>[0],
+  markets: ReadonlyArray<{ readonly odds: ReadonlyArray<{ readonly label: string; readonly value: number | string }> }>
+) => marketsIn(format, markets.map((market) => ({ ...market, odds: market.odds.map((o) => ({ ...o, value: Number(o.value) })) })))
 // 70001 is pre-match when the service first sees it; 80003 and 80004 are already live (CatalogScripts).
 const [kickingOff, seenLive, withoutOdds] = ["70001", "80003", "80004"]
 
@@ -35,7 +42,12 @@ layer(StreamApp(providerData, { closingAskAfter: Duration.millis(1) }), live)("c
       const client = yield* partnerClient(token)
       const fake = yield* FakeUpstream
       const stream = yield* openStream(yield* baseUrlOf, token, { query: "kinds=closing&sport_id=1" })
+      // The same lines, priced as fractions: the log's decimal text converted for this reader only.
+      const fractional = yield* openStream(yield* baseUrlOf, token, {
+        query: "kinds=closing&sport_id=1&odds_format=fractional"
+      })
       yield* until(stream, (s) => s.events.length === 1, "connected")
+      yield* until(fractional, (s) => s.events.length === 1, "connected")
 
       providerData.odds.set(seenLive, marketsAt(1.9))
       providerData.odds.set(kickingOff, marketsAt(2.5))
@@ -46,7 +58,7 @@ layer(StreamApp(providerData, { closingAskAfter: Duration.millis(1) }), live)("c
 
       // First seen live: the provider's last pre-match odds, asked after kick-off.
       const asked = yield* eventually(
-        Effect.option(client.sports.closingOdds({ params: { eventId: seenLive } })),
+        Effect.option(client.sports.closingOdds({ params: { eventId: seenLive }, query: {} })),
         (answer) => answer._tag === "Some",
         "the closing line asked of the provider"
       ).pipe(Effect.map((answer) => answer._tag === "Some" ? answer.value.data : assert.fail("none")))
@@ -67,7 +79,7 @@ layer(StreamApp(providerData, { closingAskAfter: Duration.millis(1) }), live)("c
         (calls) => calls > 0,
         "the provider asked"
       )
-      const none = yield* failsWith(NotFound)(client.sports.closingOdds({ params: { eventId: withoutOdds } }))
+      const none = yield* failsWith(NotFound)(client.sports.closingOdds({ params: { eventId: withoutOdds }, query: {} }))
       assert.match(none.message, /^No closing line is kept for event 80004/)
 
       // The kick-off: the event goes live, its line is the pre-match prices the log held.
@@ -76,7 +88,7 @@ layer(StreamApp(providerData, { closingAskAfter: Duration.millis(1) }), live)("c
         event.id === kickingOff ? { ...event, timeStatus: 1, ss: "0-0", minute: 1 } : event
       )
       yield* refresh(token)
-      const closing = (yield* client.sports.closingOdds({ params: { eventId: kickingOff } })).data
+      const closing = (yield* client.sports.closingOdds({ params: { eventId: kickingOff }, query: {} })).data
       assert.strictEqual(closing.source, "kick_off")
       assert.deepStrictEqual(closing.markets, preMatch.data.markets)
       assert.isAtLeast(closing.closed_at.getTime(), kickOff)
@@ -88,7 +100,18 @@ layer(StreamApp(providerData, { closingAskAfter: Duration.millis(1) }), live)("c
       yield* client.sports.odds({ params: { eventId: kickingOff }, query: {} })
       yield* eventually(logged("betsapi", "odds", kickingOff), (n) => n === 6, "the later prices logged")
       yield* refresh(token)
-      assert.deepStrictEqual((yield* client.sports.closingOdds({ params: { eventId: kickingOff } })).data, closing)
+      assert.deepStrictEqual((yield* client.sports.closingOdds({ params: { eventId: kickingOff }, query: {} })).data, closing)
+      // In another format, as every odds answer: the prices converted, the format in the Odds-Format header.
+      const american = yield* client.sports.closingOdds({
+        params: { eventId: kickingOff },
+        query: { odds_format: "american" }
+      })
+      assert.deepStrictEqual(american.data.markets, inFormat("american", closing.markets))
+      assert.deepStrictEqual(american.data.markets[0].odds.map((odd) => odd.value), [150, 220, 260])
+      const onTheWire = yield* request("GET", `/api/partner/v1/sports/events/${kickingOff}/odds/closing?odds_format=probability`, {
+        headers: bearer(token)
+      })
+      assert.strictEqual(onTheWire.headers["odds-format"], "probability")
 
       // The stream: one `closing` each, as the endpoint answers it.
       yield* until(stream, (s) => changesOf(s).length >= 2, "both closing lines")
@@ -107,6 +130,11 @@ layer(StreamApp(providerData, { closingAskAfter: Duration.millis(1) }), live)("c
           updated_at: answer.quoted_at.toISOString()
         })
       }
+      yield* until(fractional, (s) => changesOf(s).length >= 2, "both closing lines, as fractions")
+      assert.deepStrictEqual(
+        changesOf(fractional).map((change) => change.data.markets),
+        [asked, closing].map((answer) => inFormat("fractional", answer.markets))
+      )
       assert.strictEqual(yield* logged("betsapi", "closing", kickingOff), 1)
       assert.strictEqual(yield* logged("betsapi", "closing", seenLive), 1)
     }))
@@ -117,7 +145,7 @@ layer(StreamApp(providerData, { closingAskAfter: Duration.millis(1) }), live)("c
       const client = yield* partnerClient(created.test.token)
       const [inPlay] = (yield* client.catalog.live({ query: { per_page: 1 } })).data.results
       const closing = yield* eventually(
-        Effect.option(client.sports.closingOdds({ params: { eventId: inPlay.event_id } })),
+        Effect.option(client.sports.closingOdds({ params: { eventId: inPlay.event_id }, query: {} })),
         (answer) => answer._tag === "Some",
         "the sandbox's closing line"
       ).pipe(Effect.map((answer) => answer._tag === "Some" ? answer.value.data : assert.fail("none")))
@@ -129,6 +157,6 @@ layer(StreamApp(providerData, { closingAskAfter: Duration.millis(1) }), live)("c
       assert.isBelow(closing.quoted_at.getTime(), closing.closed_at.getTime() + 1)
       // A live token reads the live provider's: the sandbox's events are not BetsAPI's.
       const liveClient = yield* partnerClient(created.token)
-      yield* failsWith(NotFound)(liveClient.sports.closingOdds({ params: { eventId: inPlay.event_id } }))
+      yield* failsWith(NotFound)(liveClient.sports.closingOdds({ params: { eventId: inPlay.event_id }, query: {} }))
     }))
 })

@@ -22,7 +22,7 @@ layer(TestApp({ stream: { closingAskAfter: Duration.millis(1) } }), live)("closi
       yield* refresh(created.token)
       const [inPlay] = (yield* client.catalog.live({ query: { per_page: 1 } })).data.results
       const closing = yield* eventually(
-        Effect.option(client.sports.closingOdds({ params: { eventId: inPlay.event_id } })),
+        Effect.option(client.sports.closingOdds({ params: { eventId: inPlay.event_id }, query: {} })),
         (answer) => answer._tag === "Some",
         "the closing line"
       ).pipe(Effect.map((answer) => answer._tag === "Some" ? answer.value.data : assert.fail("none")))
@@ -34,7 +34,7 @@ layer(TestApp({ stream: { closingAskAfter: Duration.millis(1) } }), live)("closi
         "the last pre-match odds, as the odds endpoint answers them in play"
       )
       const test = yield* partnerClient(created.test.token)
-      assert.deepStrictEqual((yield* test.sports.closingOdds({ params: { eventId: inPlay.event_id } })).data, closing)
+      assert.deepStrictEqual((yield* test.sports.closingOdds({ params: { eventId: inPlay.event_id }, query: {} })).data, closing)
 
       yield* until(
         stream,

@@ -42,6 +42,7 @@ const request = (partnerId: number): OpenRequest => ({
   partner: { id: partnerId, environment: "live" },
   provider: "sandbox",
   filter: streamFilterOf({}),
+  oddsFormat: "decimal",
   lastEventId: undefined,
   abort: Effect.void
 })
