@@ -119,7 +119,7 @@ layer(Handlers, live)("the catalog group's contract (in memory)", (it) => {
     Effect.gen(function*() {
       yield* seeded
       const feed = yield* (yield* client()).catalog.prematch({ query: {} })
-      assert.deepStrictEqual(feed.data.meta, { page: 1, per_page: 50, total: 3 })
+      assert.deepStrictEqual(feed.data.meta, { page: 1, per_page: 50, total: 3, next_since: feed.data.meta.next_since })
       assert.deepStrictEqual(feed.data.results[0], {
         event_id: "1",
         sport_id: 1,
@@ -154,10 +154,16 @@ layer(Handlers, live)("the catalog group's contract (in memory)", (it) => {
       assert.deepStrictEqual([second.data.results.map((entry) => entry.event_id), second.data.meta], [["3"], {
         page: 2,
         per_page: 2,
-        total: 3
+        total: 3,
+        next_since: second.data.meta.next_since
       }])
       const capped = yield* api.catalog.leagues({ query: { per_page: 999 } })
-      assert.deepStrictEqual(capped.data.meta, { page: 1, per_page: 200, total: 1 })
+      assert.deepStrictEqual(capped.data.meta, {
+        page: 1,
+        per_page: 200,
+        total: 1,
+        next_since: capped.data.meta.next_since
+      })
       assert.deepStrictEqual(capped.data.results, [
         { id: "900", name: "Premier Division", country: "England", country_code: "gb", sport_id: 1, active: true }
       ])
