@@ -6,16 +6,17 @@
 -- what changed by positions alone (the last one it was given). A position drawn for a record is one the log holds
 -- no change at: the log's head counts it (drawn_through), so the stream and a since read agree on where the log is.
 
--- One row per record of the catalog: `record` says which table holds `id` (a sport's integer id as text).
+-- One row per record of the catalog: `record` says which list holds `id` (a sport's integer id as text). An event is
+-- a record of each feed it is or was open in (`prematch`, `live`), with a position of its own there: a change of an
+-- event in play is no change of the pre-match feed, so a pre-match sync does not hear of its every minute, while one
+-- that leaves a feed is a change of it (its last there), so a sync that held it hears it left.
 CREATE TABLE sports_catalog_positions (
-  record   text NOT NULL CHECK (record IN ('sport', 'country', 'league', 'team', 'event')),
+  record   text NOT NULL CHECK (record IN ('sport', 'country', 'league', 'team', 'prematch', 'live')),
   id       text NOT NULL,
   position bigint NOT NULL,
-  -- An event's listing as of `position` (`prematch`, `live`, or `none`: ended, or no longer listed), and the position
-  -- at which it last moved from one to another (0: never since it came): a feed read since a position reports an
-  -- event not in it as removed only when it may have been in it then.
-  listing  text CHECK (listing IN ('prematch', 'live', 'none')),
-  moved_at bigint NOT NULL DEFAULT 0,
+  -- A feed's event: whether it was open in the feed as of `position` (a later change is the feed's only if it is open
+  -- in it then, or was).
+  listed   boolean,
   PRIMARY KEY (record, id)
 );
 CREATE INDEX sports_catalog_positions_by_position ON sports_catalog_positions (record, position);
@@ -39,18 +40,17 @@ DECLARE
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtext('partner-api:sports-changes'));
   CREATE TEMPORARY TABLE catalog_records ON COMMIT DROP AS
-    SELECT 1 AS kind, 'sport' AS record, id::text AS id, NULL::text AS listing FROM sports_sports
+    SELECT 1 AS kind, 'sport' AS record, id::text AS id, NULL::boolean AS listed FROM sports_sports
     UNION ALL SELECT 2, 'country', code, NULL FROM sports_countries
     UNION ALL SELECT 3, 'league', id, NULL FROM sports_leagues
     UNION ALL SELECT 4, 'team', id, NULL FROM sports_teams
-    UNION ALL SELECT 5, 'event', id, CASE WHEN active AND status IN ('prematch', 'live') THEN status ELSE 'none' END
-      FROM sports_events;
+    UNION ALL SELECT 5, status, id, true FROM sports_events WHERE active AND status IN ('prematch', 'live');
   records := (SELECT count(*) FROM catalog_records);
   IF records > 0 THEN
     first := nextval(sequence_name);
     PERFORM setval(sequence_name, first + records - 1);
-    INSERT INTO sports_catalog_positions (record, id, position, listing)
-    SELECT record, id, first + row_number() OVER (ORDER BY kind, id COLLATE "C") - 1, listing FROM catalog_records;
+    INSERT INTO sports_catalog_positions (record, id, position, listed)
+    SELECT record, id, first + row_number() OVER (ORDER BY kind, id COLLATE "C") - 1, listed FROM catalog_records;
     UPDATE sports_change_floor SET drawn_through = first + records - 1;
   END IF;
 END;

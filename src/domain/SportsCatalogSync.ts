@@ -1,57 +1,74 @@
 import { Result, Schema } from "effect"
 import type { Page, PageRequest } from "./Paging.ts"
+import type { EventSource } from "./SportsCatalog.ts"
 import type { EventQuery, ListQuery } from "./SportsCatalogQuery.ts"
 
 /**
  * Reading the catalog's lists and feeds since a position of the live
  * stream's change log (`?since=`): what changed after it, and where to go
- * on from. Every record of the catalog carries the position at which a
- * publish last changed it, one of its own, drawn in commit order (sql/0042),
+ * on from. Every record of a list carries the position at which a publish
+ * last changed it there, one of its own, drawn in commit order (sql/0042),
  * so "changed after n" is "stamped above n", and a page of changes in
- * position order ends at a position nothing unread lies below. Pure.
+ * position order ends at a position nothing unread lies below. An event is a
+ * record of each feed it is or was open in: a change of an event in play is
+ * none of the pre-match feed's, the change that takes it out of one is that
+ * feed's last. Pure.
  */
 
-/** The records a since read covers, each kind a list of its own. */
-export type RecordKind = "sport" | "country" | "league" | "team" | "event"
+/** The lists a since read covers: an event is a record of each feed it is or was open in. */
+export type RecordKind = "sport" | "country" | "league" | "team" | EventSource
 
 /** The order a publish's records take their positions in: kind by kind, then by id as text. */
-export const recordKinds: ReadonlyArray<RecordKind> = ["sport", "country", "league", "team", "event"]
+export const recordKinds: ReadonlyArray<Exclude<RecordKind, EventSource>> = ["sport", "country", "league", "team"]
+export const feeds: ReadonlyArray<EventSource> = ["prematch", "live"]
 
-/** An event's place in the feeds: the one it is listed in, or none (ended, no longer listed by the provider). */
-export type Listing = "prematch" | "live" | "none"
+/** The feed an event is open in, from its stored facts (as the feeds select events); none: ended, no longer listed. */
+export const openFeedOf = (event: { readonly active: boolean; readonly status: string }): EventSource | null =>
+  event.active && (event.status === "prematch" || event.status === "live") ? event.status : null
 
-/** An event's listing from its stored facts, as the feeds select open events. */
-export const listingOf = (event: { readonly active: boolean; readonly status: string }): Listing =>
-  event.active && (event.status === "prematch" || event.status === "live") ? event.status : "none"
-
-/**
- * What a record knows of its last change: its position, and for an event its listing then and the position at which
- * the listing last moved (0: never since it came).
- */
+/** A record's position in a list, and for a feed's event whether it was open in the feed then. */
 export interface RecordPosition {
   readonly position: number
-  readonly listing: Listing | null
-  readonly movedAt: number
+  readonly listed: boolean | null
 }
 
-/** The record's position after a change at `position`: the listing's move is kept, or moved to now. */
-export const restamped = (
-  previous: RecordPosition | undefined,
-  position: number,
-  listing: Listing | null
-): RecordPosition => ({
-  position,
-  listing,
-  movedAt: previous === undefined ? 0 : previous.listing === listing ? previous.movedAt : position
-})
+/**
+ * The feeds a changed event's change belongs to: the one it is open in now, and one it was open in at its last
+ * position there (it left it). A feed it never was in never hears of it; one it left hears of it once, its last.
+ */
+export const feedsChanged = (
+  openNow: EventSource | null,
+  was: (feed: EventSource) => RecordPosition | undefined
+): ReadonlyArray<EventSource> => feeds.filter((feed) => openNow === feed || was(feed)?.listed === true)
+
+/** What a publish wrote (new, changed or gone inactive): the records of each list, and the events, by id. */
+export type Written = Readonly<Record<Exclude<RecordKind, EventSource> | "event", ReadonlyArray<string>>>
+
+/** The positions a publish draws for what it wrote: one a record, and an event one for each feed it may be a change of. */
+export const positionsFor = (written: Written) =>
+  recordKinds.reduce((count, kind) => count + written[kind].length, 0) + feeds.length * written.event.length
 
 /**
- * Which records a since read answers: every one changed after the since whose league, country, sport and teams meet
- * the filters (the filters of what a record is, read on its data now, as the stream's are); each is listed, or
- * removed when the rest of the query (its search, `active`, `has_odds`, days, and for a feed being open in it) now
- * leaves it out, as a change may have. A feed's event not open in it is answered only when its listing moved after
- * the since (it may have been in the feed then): an event in play changes every minute, and a pre-match feed need
- * not hear of it each time.
+ * Each written record's position, from `first` on: records kind by kind, ids in order; then each event's, one per
+ * feed (one its change is not a change of, feedsChanged, is left unused: a gap, as a rolled-back change leaves).
+ */
+export const positionsFrom = (written: Written, first: number) => {
+  const records = recordKinds.flatMap((kind) => [...written[kind]].sort().map((id) => ({ kind, id })))
+    .map((record, i) => ({ ...record, position: first + i }))
+  const after = first + records.length
+  const events = [...written.event].sort().map((id, i): { readonly id: string } & Record<EventSource, number> => ({
+    id,
+    prematch: after + i * feeds.length,
+    live: after + i * feeds.length + 1
+  }))
+  return { records, events }
+}
+
+/**
+ * Which records a since read answers: every one of the list changed after the since whose league, country, sport and
+ * teams meet the filters (the filters of what a record is, read on its data now, as the stream's are); each is
+ * listed, or removed when the rest of the query (its search, `active`, `has_odds`, days, and for a feed being open in
+ * it) now leaves it out, as a change may have.
  */
 export const changedEventsOf = (query: EventQuery): EventQuery => ({
   ...query,

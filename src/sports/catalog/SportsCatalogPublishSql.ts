@@ -3,7 +3,7 @@ import * as Arr from "effect/Array"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { PublishReport, Snapshot } from "../../domain/SportsCatalog.ts"
 import { publishReportOf, type RecordRow, snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
-import { type RecordKind, recordKinds } from "../../domain/SportsCatalogSync.ts"
+import { positionsFrom, type Written } from "../../domain/SportsCatalogSync.ts"
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
 
 /** NOTIFY channel: the sports catalog changed (a refresh), from any instance. */
@@ -41,7 +41,7 @@ const removeWorld = Effect.fnUntraced(function*(from: string | null, to: string)
     removed += gone?.n ?? 0
   }
   // Their positions go with them (a since from before this world began is answered as lost, sql/0042).
-  yield* sql`DELETE FROM sports_catalog_positions WHERE record IN ('league', 'team', 'event')`
+  yield* sql`DELETE FROM sports_catalog_positions WHERE record IN ('league', 'team', 'prematch', 'live')`
   yield* sql`
     INSERT INTO sports_catalog_world (provider) VALUES (${to})
     ON CONFLICT (singleton) DO UPDATE SET provider = EXCLUDED.provider
@@ -55,7 +55,7 @@ const removeWorld = Effect.fnUntraced(function*(from: string | null, to: string)
 /** What a publish did: its report, the records it wrote (new, changed or gone inactive), and the rows of another world it removed. */
 export interface Published {
   readonly report: PublishReport
-  readonly touched: Readonly<Record<RecordKind, ReadonlyArray<string>>>
+  readonly touched: Written
   readonly removed: number
 }
 
@@ -84,14 +84,14 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): 
   /** Events written or gone inactive: the feeds' totals are written again. */
   let eventsMoved = 0
   /** The ids of the records written, by kind, for their positions (a since read finds them by these). */
-  const touched: Record<RecordKind, Set<string>> = {
+  const touched: Record<keyof Written, Set<string>> = {
     sport: new Set(),
     country: new Set(),
     league: new Set(),
     team: new Set(),
     event: new Set()
   }
-  const writtenOf = (kind: RecordKind) => (rows: ReadonlyArray<{ readonly id: string | number }>) => {
+  const writtenOf = (kind: keyof Written) => (rows: ReadonlyArray<{ readonly id: string | number }>) => {
     for (const row of rows) touched[kind].add(String(row.id))
     return rows.length
   }
@@ -309,26 +309,34 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): 
 })
 
 /**
- * Gives each record a publish wrote the next of the positions drawn for it from `first` (CatalogChanges.positions,
- * in the publish's transaction, holding the log's lock to its commit), with an event's listing and where it last
- * moved (sql/0042); a publish that replaced another provider's world marks where this one began.
+ * Gives each record a publish wrote its position, drawn for it from `first` on (CatalogChanges.positions, in the
+ * publish's transaction, holding the log's lock to its commit; domain/SportsCatalogSync.positionsFrom): an event one
+ * in each feed it is open in now or was at its last position there. A publish that replaced another provider's
+ * world marks where this one began.
  */
 export const stampPublished = Effect.fnUntraced(function*(published: Published, first: number) {
   const sql = yield* SqlClient.SqlClient
-  const records = recordKinds.flatMap((record) => [...published.touched[record]].sort().map((id) => ({ record, id })))
-  for (const [chunkIndex, chunk] of chunks(records).entries()) {
-    const rows = chunk.map((row, i) => ({ ...row, position: first + chunkIndex * chunkSize + i }))
+  const { events, records } = positionsFrom(published.touched, first)
+  for (const chunk of chunks(records)) {
     yield* sql`
-      INSERT INTO sports_catalog_positions AS kept (record, id, position, listing)
-      SELECT r.record, r.id, r.position,
-             CASE WHEN r.record = 'event' THEN (
-               SELECT CASE WHEN e.active AND e.status IN ('prematch', 'live') THEN e.status ELSE 'none' END
-               FROM sports_events e WHERE e.id = r.id
-             ) END
-      FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(record text, id text, position bigint)
-      ON CONFLICT (record, id) DO UPDATE SET
-        position = EXCLUDED.position, listing = EXCLUDED.listing,
-        moved_at = CASE WHEN kept.listing IS DISTINCT FROM EXCLUDED.listing THEN EXCLUDED.position ELSE kept.moved_at END
+      INSERT INTO sports_catalog_positions (record, id, position)
+      SELECT r.kind, r.id, r.position FROM json_to_recordset(${JSON.stringify(chunk)}::json)
+        AS r(kind text, id text, position bigint)
+      ON CONFLICT (record, id) DO UPDATE SET position = EXCLUDED.position
+    `
+  }
+  // domain/SportsCatalogSync.feedsChanged, over the events as they now stand and their positions in each feed.
+  for (const chunk of chunks(events)) {
+    yield* sql`
+      INSERT INTO sports_catalog_positions (record, id, position, listed)
+      SELECT f.feed, r.id, CASE f.feed WHEN 'prematch' THEN r.prematch ELSE r.live END,
+             COALESCE(e.active AND e.status = f.feed, false)
+      FROM json_to_recordset(${JSON.stringify(chunk)}::json) AS r(id text, prematch bigint, live bigint)
+      CROSS JOIN (VALUES ('prematch'), ('live')) AS f(feed)
+      LEFT JOIN sports_events e ON e.id = r.id
+      LEFT JOIN sports_catalog_positions was ON was.record = f.feed AND was.id = r.id
+      WHERE (e.active AND e.status = f.feed) OR was.listed
+      ON CONFLICT (record, id) DO UPDATE SET position = EXCLUDED.position, listed = EXCLUDED.listed
     `
   }
   if (published.removed > 0) yield* sql`UPDATE sports_catalog_world SET since_floor = ${first}`

@@ -17,6 +17,7 @@ import {
   changedEventsOf,
   type ChangedPage,
   changedRecordsOf,
+  positionsFor,
   type RecordKind,
   type SyncBounds
 } from "../../domain/SportsCatalogSync.ts"
@@ -304,18 +305,17 @@ const makeSql = Effect.gen(function*() {
 
   /**
    * The records of `kind` that `select` reads (each with `listed`, and `key`, its id as the positions table keeps
-   * it) changed after `since`, in position order, paged, and how many; `candidate` narrows them on their position too.
+   * it) changed after `since`, in position order, paged, and how many.
    */
   const changedSince = <A extends { readonly position: number; readonly listed: boolean }, E, R>(
     decode: (rows: Statement.Statement<unknown>) => Effect.Effect<ReadonlyArray<A>, E, R>,
     kind: RecordKind,
     select: Statement.Fragment,
     since: number,
-    page: PageRequest,
-    candidate: Statement.Fragment = sql`true`
+    page: PageRequest
   ) => {
     const from = sql`(${select}) x JOIN sports_catalog_positions p ON p.record = ${kind} AND p.id = x.key
-                     WHERE p.position > ${since} AND ${candidate}`
+                     WHERE p.position > ${since}`
     return Effect.map(
       paged(
         page,
@@ -372,18 +372,16 @@ const makeSql = Effect.gen(function*() {
   )
   const teamsSince = listSince(changedNamedRows, "team", sql`sports_teams`, namedColumns, sql`id`, teamConditions)
 
-  /** A feed's events changed after `since`: open in its source now, or moved out of a listing after it. */
+  /** A feed's events changed after `since` (its own positions: those of changes it is or was open in). */
   const eventsSince = (query: EventQuery, since: number, page: PageRequest) =>
     changedSince(
       changedFeedRows,
-      "event",
+      query.source,
       sql`SELECT id, sport_id, country_code, league_id, league_name, home_name, away_name, starts_at, status, score,
-                 minute, has_odds, last_update, ${eventConditions(query)} AS listed,
-                 (active AND ${openIn(query)}) AS open, id AS key
+                 minute, has_odds, last_update, ${eventConditions(query)} AS listed, id AS key
           FROM sports_events WHERE ${sql.and([sql`true`, ...eventNarrowing(changedEventsOf(query))])}`,
       since,
-      page,
-      sql`(x.open OR p.moved_at > ${since})`
+      page
     )
 
   const syncBounds = Effect.gen(function*() {
@@ -440,7 +438,7 @@ const makeSql = Effect.gen(function*() {
       sql.withTransaction(Effect.gen(function*() {
         const published = yield* publishSnapshot(snapshot)
         yield* changes.published(snapshot)
-        const count = Object.values(published.touched).reduce((sum, ids) => sum + ids.length, 0)
+        const count = positionsFor(published.touched)
         if (count > 0 || published.removed > 0) {
           const first = yield* changes.positions(Math.max(count, 1))
           if (first === undefined) return yield* Effect.die("The change log drew no positions for a publish")
@@ -489,9 +487,9 @@ export class SportsCatalogRepo extends Context.Service<SportsCatalogRepo, {
   /** The change log's head alone: read before a list's rows, the position its answer goes on from. */
   readonly head: Effect.Effect<number>
   /**
-   * The events of `query`'s feed changed after `since` (at or below the head read before): those whose league,
-   * country, sport and teams meet it (changedEventsOf) and are open in its source, or whose listing moved after
-   * `since`; each listed or not. In the order they changed, paged.
+   * The events of `query`'s feed changed after `since`, by their positions in that feed (a change of an event open in
+   * it, or the one that took it out, domain/SportsCatalogSync.feedsChanged), whose league, country, sport and teams
+   * meet it (changedEventsOf); each listed or not. In the order they changed, paged.
    */
   eventsSince(query: EventQuery, since: number, page: PageRequest): Effect.Effect<ChangedPage<FeedEvent>>
   /** The same for the lists (changedRecordsOf): every record of it changed after `since`, listed or not. */

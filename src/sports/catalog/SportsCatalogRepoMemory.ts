@@ -7,11 +7,13 @@ import {
   changedEventsOf,
   type ChangedPage,
   changedRecordsOf,
-  listingOf,
+  feedsChanged,
+  openFeedOf,
+  positionsFor,
+  positionsFrom,
   type RecordKind,
-  recordKinds,
   type RecordPosition,
-  restamped
+  type Written
 } from "../../domain/SportsCatalogSync.ts"
 import { groupingOf, totalFrom, totalsOf, type TotalsRow } from "../../domain/SportsFeedTotals.ts"
 import { compareNames } from "../../domain/Text.ts"
@@ -54,7 +56,7 @@ export const layerMemoryNoDeps = Layer.effect(
     const positions = new Map<string, RecordPosition>()
     const positionKey = (kind: RecordKind, id: string | number) => `${kind}\u0000${id}`
     /** Records written whose positions are not drawn yet (the log could not be reached): drawn with the next publish. */
-    const unstamped: Record<RecordKind, Set<string>> = {
+    const unstamped: Record<keyof Written, Set<string>> = {
       sport: new Set(),
       country: new Set(),
       league: new Set(),
@@ -119,7 +121,7 @@ export const layerMemoryNoDeps = Layer.effect(
     ) => Effect.succeed(slicePage(page, [...items].filter(keep).sort(order)))
 
     /** Writes `row` when it differs from what `table` holds, the record left for its position: 1 when written. */
-    const upsert = <K extends string | number, A>(kind: RecordKind, table: Map<K, A>, key: K, row: A) => {
+    const upsert = <K extends string | number, A>(kind: keyof Written, table: Map<K, A>, key: K, row: A) => {
       const changed = !Equal.equals(table.get(key), row)
       if (changed) {
         table.set(key, row)
@@ -140,8 +142,8 @@ export const layerMemoryNoDeps = Layer.effect(
       if (world !== provider) {
         removed = leagues.size + teams.size + teamLeagues.size + events.size
         for (const table of [leagues, teams, teamLeagues, events]) table.clear()
-        for (const kind of ["league", "team", "event"] as const) {
-          unstamped[kind].clear()
+        for (const kind of ["league", "team", "event"] as const) unstamped[kind].clear()
+        for (const kind of ["league", "team", "prematch", "live"] as const) {
           for (const key of positions.keys()) if (key.startsWith(positionKey(kind, ""))) positions.delete(key)
         }
         worldBegins ||= removed > 0
@@ -163,7 +165,7 @@ export const layerMemoryNoDeps = Layer.effect(
       const listedTeams = new Set(records.teams.map((team) => team.id))
       // What the scope covered but the snapshot no longer lists goes inactive.
       const deactivate = <A extends { readonly active: boolean; readonly sportId: number }>(
-        kind: RecordKind,
+        kind: keyof Written,
         table: Map<string, A>,
         listed: (id: string) => boolean
       ) => {
@@ -221,16 +223,27 @@ export const layerMemoryNoDeps = Layer.effect(
      * when the log cannot be reached they wait for the next publish's.
      */
     const stamp = Effect.gen(function*() {
-      const written = recordKinds.flatMap((kind) => [...unstamped[kind]].sort().map((id) => ({ kind, id })))
-      if (written.length === 0 && !worldBegins) return
-      const first = yield* changes.positions(Math.max(written.length, 1))
+      const written: Written = {
+        sport: [...unstamped.sport],
+        country: [...unstamped.country],
+        league: [...unstamped.league],
+        team: [...unstamped.team],
+        event: [...unstamped.event]
+      }
+      const count = positionsFor(written)
+      if (count === 0 && !worldBegins) return
+      const first = yield* changes.positions(Math.max(count, 1))
       if (first === undefined) return
-      written.forEach(({ id, kind }, i) => {
-        const key = positionKey(kind, id)
-        const event = kind === "event" ? events.get(id) : undefined
-        positions.set(key, restamped(positions.get(key), first + i, event === undefined ? null : listingOf(event)))
-      })
-      for (const kind of recordKinds) unstamped[kind].clear()
+      const { events: changedEvents, records } = positionsFrom(written, first)
+      for (const { id, kind, position } of records) positions.set(positionKey(kind, id), { position, listed: null })
+      for (const drawn of changedEvents) {
+        const event = events.get(drawn.id)
+        const open = event === undefined ? null : openFeedOf(event)
+        for (const feed of feedsChanged(open, (feed) => positions.get(positionKey(feed, drawn.id)))) {
+          positions.set(positionKey(feed, drawn.id), { position: drawn[feed], listed: open === feed })
+        }
+      }
+      for (const kind of Object.values(unstamped)) kind.clear()
       if (worldBegins) worldFloor = first
       worldBegins = false
     })
@@ -244,13 +257,13 @@ export const layerMemoryNoDeps = Layer.effect(
       keyOf: (item: A) => string | number,
       since: number,
       page: PageRequest,
-      candidate: (item: A, position: RecordPosition) => boolean,
+      candidate: (item: A) => boolean,
       listed: (item: A) => boolean
     ): Effect.Effect<ChangedPage<A>> =>
       publishing.withPermit(Effect.sync(() => {
         const changed = [...items()].flatMap((record) => {
           const position = positions.get(positionKey(kind, keyOf(record)))
-          return position === undefined || position.position <= since || !candidate(record, position)
+          return position === undefined || position.position <= since || !candidate(record)
             ? []
             : [{ record, position: position.position, listed: listed(record) }]
         }).sort((a, b) => a.position - b.position)
@@ -318,13 +331,12 @@ export const layerMemoryNoDeps = Layer.effect(
       eventsSince: (query, since, page) =>
         Effect.map(
           changedSince(
-            "event",
+            query.source,
             () => events.values(),
             (event) => event.id,
             since,
             page,
-            (event, position) =>
-              narrowed(changedEventsOf(query))(event) && (openIn(query)(event) || position.movedAt > since),
+            narrowed(changedEventsOf(query)),
             matches(query)
           ),
           (changed) => ({

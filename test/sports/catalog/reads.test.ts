@@ -339,7 +339,8 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         assert.deepStrictEqual([lastPage.data.results.length, lastPage.data.meta], [1, {
           page: 4,
           per_page: 5,
-          total: 16
+          total: 16,
+          next_since: lastPage.data.meta.next_since
         }])
       }))
   })
