@@ -101,7 +101,11 @@ export class LostPosition extends Schema.TaggedError<LostPosition>()("LostPositi
   message: Schema.String
 }) {}
 
-/** `since` when the catalog can answer what changed after it (from the floor to the head, both included). */
+/**
+ * `since` when the catalog can answer what changed after it: from the floor to the head, both included, as the stream
+ * goes on from a Last-Event-ID (0, the log's start, while nothing is pruned). A page walk from `since` goes on from
+ * positions at or above it, so only the floor rising meanwhile (STREAM_RETENTION) cuts one short, as it does a stream.
+ */
 export const checkedSince = (since: number, bounds: SyncBounds): Result.Result<number, LostPosition> =>
   since < bounds.floor
     ? Result.fail(

@@ -1,8 +1,8 @@
 /**
  * Sync since a position (`?since=` on the catalog's lists and feeds), over PostgreSQL and HTTP: a partner that read
  * a list, missed what changed, and resyncs with since ends with what a partner reading everything now holds; what left
- * a list says so; since=0, a since the log no longer covers, past its head, or unreadable; a publish still open when a
- * since read answers is answered by the next one, never passed.
+ * a list says so; since=0, a since the log no longer covers, past its head, or unreadable; a publish still open when
+ * a since read answers is answered by the next one, never passed.
  */
 import { assert, layer } from "@effect/vitest"
 import { Deferred, Duration, Effect, Fiber, Schema } from "effect"
@@ -241,6 +241,13 @@ layer(CatalogApp(providerData), live)("since a position: the catalog's lists and
       const fresh = (yield* read(token, "/sports/feed/prematch", "per_page=1")).meta.next_since
       assert.strictEqual((yield* api(token, `/sports/feed/prematch?since=${fresh}`)).status, 200)
       assert.strictEqual((yield* api(token, `/sports/feed/prematch?since=${head}`)).status, 200, "the floor is kept")
+      // 0, the log's start, is pruned too: as the stream, a 410.
+      const fromZero = yield* api(token, "/sports/catalog/teams?since=0")
+      assert.deepStrictEqual([fromZero.status, errorBody(fromZero).message], [
+        410,
+        `Changes after since=0 are no longer kept (they are kept from position ${(yield* log.bounds).floor}): ` +
+        "re-read the list without since, then go on from its meta.next_since."
+      ])
 
       for (const value of ["abc", "-1", "1e3", "0x10", "1000000000000000"]) {
         const refused = yield* api(token, `/sports/feed/live?since=${value}`)
