@@ -28,7 +28,7 @@ import { publishSnapshot, sportsCatalogChangedChannel, stampPublished } from "./
 import { rowsOf } from "../../platform/SqlRows.ts"
 
 // Rows are decoded once, into the domain's own shapes.
-const FeedRow = FeedEvent.pipe(Schema.encodeKeys({
+const feedColumns = {
   sportId: "sport_id",
   countryCode: "country_code",
   leagueId: "league_id",
@@ -38,22 +38,13 @@ const FeedRow = FeedEvent.pipe(Schema.encodeKeys({
   startsAt: "starts_at",
   hasOdds: "has_odds",
   lastUpdate: "last_update"
-}))
+} as const
+const FeedRow = FeedEvent.pipe(Schema.encodeKeys(feedColumns))
 const NamedRow = NamedRecord.pipe(Schema.encodeKeys({ countryCode: "country_code", sportId: "sport_id" }))
 /** A record of a since read: the record's own fields, its position and whether it is listed (sql/0042). */
 const Position = Schema.NumberFromString.check(Schema.isInt())
 const changeFields = { position: Position, listed: Schema.Boolean }
-const ChangedFeedRow = Schema.Struct({ ...FeedEvent.fields, ...changeFields }).pipe(Schema.encodeKeys({
-  sportId: "sport_id",
-  countryCode: "country_code",
-  leagueId: "league_id",
-  leagueName: "league_name",
-  homeName: "home_name",
-  awayName: "away_name",
-  startsAt: "starts_at",
-  hasOdds: "has_odds",
-  lastUpdate: "last_update"
-}))
+const ChangedFeedRow = Schema.Struct({ ...FeedEvent.fields, ...changeFields }).pipe(Schema.encodeKeys(feedColumns))
 const ChangedNamedRow = Schema.Struct({ ...NamedRecord.fields, ...changeFields }).pipe(
   Schema.encodeKeys({ countryCode: "country_code", sportId: "sport_id" })
 )
@@ -104,9 +95,13 @@ const makeSql = Effect.gen(function*() {
   const oneOf = <A extends string | number>(column: string, values: ReadonlyArray<A>) =>
     values.length === 0 ? sql`false` : sql`${sql(column)} IN ${sql.in(values)}`
 
-  // The status is written out, not bound, so the planner can always use the open-events indexes.
-  const openIn = (query: EventQuery) => query.source === "live" ? sql`status = 'live'` : sql`status = 'prematch'`
-  const eventConditions = (query: EventQuery) => sql.and([sql`active`, openIn(query), ...eventNarrowing(query)])
+  const eventConditions = (query: EventQuery) =>
+    // The status is written out, not bound, so the planner can always use the open-events indexes.
+    sql.and([
+      sql`active`,
+      query.source === "live" ? sql`status = 'live'` : sql`status = 'prematch'`,
+      ...eventNarrowing(query)
+    ])
   /** What narrows events besides being open in the feed's source. */
   const eventNarrowing = (query: EventQuery) => {
     const conditions: Array<Statement.Fragment> = []
