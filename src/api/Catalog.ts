@@ -1,10 +1,17 @@
 import { Schema, SchemaGetter } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { FeedEntry, LiveFeedEntry, NamedEntry, SportsCatalogOverview } from "../domain/SportsCatalog.ts"
+import {
+  CountryRecord,
+  FeedEntry,
+  LiveFeedEntry,
+  NamedEntry,
+  SportRecord,
+  SportsCatalogOverview
+} from "../domain/SportsCatalog.ts"
 import { SportsCatalogFilters } from "../domain/SportsCatalogQuery.ts"
 import { Envelope, IsoDate } from "./Envelope.ts"
-import { InternalError } from "./Errors.ts"
-import { PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
+import { Gone, InternalError } from "./Errors.ts"
+import { integerQuery, PageMeta, PageQuery, PerPageQuery } from "./Paging.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { DayQuery, TimeZoneQuery } from "./Sports.ts"
 import { PartnerUpstreams } from "./Security.ts"
@@ -104,6 +111,21 @@ export const feedQuery = {
   }))
 }
 
+/**
+ * `since`: a position of the change log (the live stream's event ids, a list's `meta.next_since`), decimal digits
+ * (at most 15, as a stream's Last-Event-ID). Kept apart from the lists' and feeds' own filters, added to each.
+ */
+export const SinceQuery = integerQuery({
+  minimum: 0,
+  maximum: 999_999_999_999_999,
+  description: "A position of the change log (a list's meta.next_since, or a stream event's id): answers what " +
+    "changed after it, in the order it changed, entries no longer in the list marked removed; 0 is everything " +
+    "since the log began.",
+  example: 1048576
+})
+
+export const sinceQuery = { since: Schema.optional(SinceQuery) }
+
 /** The refresh body; every field optional, and the body itself too. */
 export const RefreshRequest = Schema.Struct({
   sport_id: Schema.optionalKey(
@@ -128,9 +150,26 @@ const Imported = Schema.Struct({
   deactivated: Schema.Int
 })
 
+/** The `meta` of the catalog's lists and feeds: the page's, and the position to go on from. */
+export const SyncMeta = Schema.Struct({
+  ...PageMeta.fields,
+  next_since: Schema.Int.annotate({
+    description: "The position of the change log this answer goes on from: send it as `since` for what changed " +
+      "after it (with `since`, walk a long answer this way, page 1 each time). The live stream's ids are the same " +
+      "positions.",
+    examples: [1048576]
+  })
+})
+
+/** An entry's mark in an answer to `since`. */
+const Removed = Schema.optionalKey(Schema.Boolean.annotate({
+  description: "Only with `since`: true when the record changed so that it is no longer in the list as asked " +
+    "(ended, no longer listed, filtered out): drop it; false otherwise"
+}))
+
 /** The `data` of a list: `results` and `meta`. */
 const listData = <Entry extends Schema.Top>(entry: Entry) =>
-  Schema.Struct({ results: Schema.Array(entry), meta: PageMeta })
+  Schema.Struct({ results: Schema.Array(entry), meta: SyncMeta })
 
 const listEnvelope = <Entry extends Schema.Top>(
   identifier: string,
@@ -138,7 +177,7 @@ const listEnvelope = <Entry extends Schema.Top>(
   example: Entry["Encoded"]
 ) =>
   Envelope(identifier, data, {
-    example: { results: [example], meta: { page: 1, per_page: 50, total: 1 } }
+    example: { results: [example], meta: { page: 1, per_page: 50, total: 1, next_since: 1048576 } }
   })
 
 const list = <Entry extends Schema.Top>(identifier: string, entry: Entry, example: Entry["Encoded"]) =>
@@ -166,12 +205,16 @@ const exampleLeague = {
   active: true
 }
 
+const sinceRead = "With `since` (a position of the change log: `meta.next_since`, or a stream event's id), only " +
+  "what changed after it, in the order it changed (the sort aside), each entry with `removed` (true: it left the " +
+  "list as asked, drop it); go on from `meta.next_since`. A `since` the log no longer covers, or past its head, is " +
+  "a 410: re-read without it."
 const catalogRead = "Read from the local catalog (see refresh), never from the provider; names sort in name order, " +
-  "then by id, so pages never overlap."
+  `then by id, so pages never overlap. ${sinceRead}`
 const feedRead = "Read from the local catalog. Filters combine; `date`, `date_from` and `date_to` are days " +
   "(YYYY-MM-DD or YYYYMMDD) cut by kick-off time in `timezone` (an IANA name such as America/Sao_Paulo; default " +
   "UTC; `starts_at` and every time stay UTC), `date_to` before `date_from` is a 422, and so is a zone the service " +
-  "does not know (naming `timezone`). Ties sort in kick-off order, then by id."
+  `does not know (naming \`timezone\`). Ties sort in kick-off order, then by id. ${sinceRead}`
 
 // The wire's entries are the domain's, keys in snake_case and dates as ISO strings: each codec below
 // encodes what the catalog answers, and the contract declares its encoded side (the typed client reads that).
@@ -199,9 +242,12 @@ export const FiltersCodec = SportsCatalogFilters.pipe(Schema.encodeKeys({
   timeZone: "timezone"
 }))
 
-export const PrematchEntryCodec = Schema.Struct({ ...FeedEntry.fields, startsAt: IsoDate, lastUpdate: IsoDate }).pipe(
-  Schema.encodeKeys(feedKeys)
-)
+export const PrematchEntryCodec = Schema.Struct({
+  ...FeedEntry.fields,
+  startsAt: IsoDate,
+  lastUpdate: IsoDate,
+  removed: Removed
+}).pipe(Schema.encodeKeys(feedKeys))
 
 export const LiveEntryCodec = Schema.Struct({
   ...LiveFeedEntry.fields,
@@ -209,10 +255,15 @@ export const LiveEntryCodec = Schema.Struct({
   lastUpdate: IsoDate,
   minute: LiveFeedEntry.fields.minute.annotate({
     description: "The match clock where the sport has one; otherwise whole minutes since the start (0 before it)"
-  })
+  }),
+  removed: Removed
 }).pipe(Schema.encodeKeys(feedKeys))
 
-export const NamedEntryCodec = NamedEntry.pipe(Schema.encodeKeys({ countryCode: "country_code", sportId: "sport_id" }))
+export const NamedEntryCodec = Schema.Struct({ ...NamedEntry.fields, removed: Removed }).pipe(
+  Schema.encodeKeys({ countryCode: "country_code", sportId: "sport_id" })
+)
+export const SportEntryCodec = Schema.Struct({ ...SportRecord.fields, removed: Removed })
+export const CountryEntryCodec = Schema.Struct({ ...CountryRecord.fields, removed: Removed })
 
 export const OverviewCodec = SportsCatalogOverview.pipe(Schema.encodeKeys({
   sports: "sports_total",
@@ -284,12 +335,9 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
   )
   .add(
     HttpApiEndpoint.get("sports", "/sports/catalog/sports", {
-      query: listQuery,
-      success: list(
-        "CatalogSportsResponse",
-        Schema.Struct({ id: Schema.Int, name: Schema.String, active: Schema.Boolean }),
-        { id: 1, name: "Soccer", active: true }
-      )
+      query: { ...listQuery, ...sinceQuery },
+      success: list("CatalogSportsResponse", SportEntryCodec, { id: 1, name: "Soccer", active: true }),
+      error: Gone
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Sports of the local catalog",
       description: `A sport is active while it has open events. ${catalogRead}`
@@ -297,12 +345,9 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
   )
   .add(
     HttpApiEndpoint.get("countries", "/sports/catalog/countries", {
-      query: listQuery,
-      success: list(
-        "CatalogCountriesResponse",
-        Schema.Struct({ name: Schema.String, code: Schema.String, active: Schema.Boolean }),
-        { name: "Brazil", code: "br", active: true }
-      )
+      query: { ...listQuery, ...sinceQuery },
+      success: list("CatalogCountriesResponse", CountryEntryCodec, { name: "Brazil", code: "br", active: true }),
+      error: Gone
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Countries of the local catalog",
       description:
@@ -311,8 +356,9 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
   )
   .add(
     HttpApiEndpoint.get("leagues", "/sports/catalog/leagues", {
-      query: listQuery,
-      success: list("CatalogLeaguesResponse", NamedRef, exampleLeague)
+      query: { ...listQuery, ...sinceQuery },
+      success: list("CatalogLeaguesResponse", NamedRef, exampleLeague),
+      error: Gone
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Leagues of the local catalog",
       description: `\`country\` is null for international competitions. ${catalogRead}`
@@ -320,12 +366,13 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
   )
   .add(
     HttpApiEndpoint.get("teams", "/sports/catalog/teams", {
-      query: listQuery,
+      query: { ...listQuery, ...sinceQuery },
       success: list("CatalogTeamsResponse", NamedRef, {
         ...exampleLeague,
         id: "10305",
         name: "Flamengo"
-      })
+      }),
+      error: Gone
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Teams of the local catalog",
       description: `\`league_id\` narrows to the teams that play in the league. ${catalogRead}`
@@ -354,8 +401,9 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
   )
   .add(
     HttpApiEndpoint.get("prematch", "/sports/feed/prematch", {
-      query: feedQuery,
-      success: listEnvelope("PrematchFeedResponse", PrematchFeedData, examplePrematch)
+      query: { ...feedQuery, ...sinceQuery },
+      success: listEnvelope("PrematchFeedResponse", PrematchFeedData, examplePrematch),
+      error: Gone
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Events not started yet, filtered, sorted and paged",
       description: feedRead
@@ -363,8 +411,9 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
   )
   .add(
     HttpApiEndpoint.get("live", "/sports/feed/live", {
-      query: feedQuery,
-      success: listEnvelope("LiveFeedResponse", LiveFeedData, { ...examplePrematch, score: "1-0", minute: 37 })
+      query: { ...feedQuery, ...sinceQuery },
+      success: listEnvelope("LiveFeedResponse", LiveFeedData, { ...examplePrematch, score: "1-0", minute: 37 }),
+      error: Gone
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Events in play, filtered, sorted and paged",
       description: `The prematch feed's contract, plus \`score\` (home-away) and \`minute\`. ${feedRead}`

@@ -9,9 +9,10 @@ import type {
   RefreshOutcome,
   RefreshRequest as CatalogRefresh
 } from "../domain/SportsCatalog.ts"
+import type { LostPosition, Synced } from "../domain/SportsCatalogSync.ts"
 import { FiltersCodec, LiveEntryCodec, PrematchEntryCodec, type RefreshRequest } from "./Catalog.ts"
-import { ErrorMessages, InternalError, ValidationFailed } from "./Errors.ts"
-import { listed } from "./Paging.ts"
+import { ErrorMessages, Gone, InternalError, ValidationFailed } from "./Errors.ts"
+import { encodeWith } from "./Paging.ts"
 
 /** The query's filters, as the catalog takes them: already checked by the contract, so a failure here is a defect. */
 export const filtersOf = Schema.decodeSync(FiltersCodec)
@@ -23,6 +24,12 @@ export const sortOf = (
   sortBy: query.sort_by,
   direction: query.sort_direction
 })
+
+/** The position a list's query goes on from (`?since=`), none: the whole list. */
+export const sinceOf = (query: { readonly since?: number | undefined }) => query.since ?? null
+
+/** A since the change log no longer covers (or never did): the 410 saying so, in the stream's words. */
+export const lostPosition = (lost: LostPosition) => new Gone({ message: lost.message, reason: lost.reason })
 
 /** A query the catalog cannot read: a 422 naming its fields. */
 export const invalidQuery = (error: InvalidSportsCatalogQuery) =>
@@ -80,8 +87,24 @@ export const refreshFailures = (provider: string) => ({
     )
 })
 
-export const prematchAnswer = listed(PrematchEntryCodec)
-export const liveFeedAnswer = listed(LiveEntryCodec)
+/** A list or a feed as the catalog's lists answer: `results` encoded by `entry`, and `meta` with `next_since`. */
+export const synced = <S extends Schema.Codec<unknown, unknown>>(entry: S) => {
+  const encode = encodeWith(Schema.Array(entry))
+  return (answer: Synced<S["Type"]>) =>
+    Effect.map(encode(answer.results), (results) => ({
+      results,
+      meta: { page: answer.page, per_page: answer.perPage, total: answer.total, next_since: answer.next }
+    }))
+}
+
+/** A feed's failures as the contract answers them: a query it cannot read is a 422, a lost since a 410. */
+export const feedFailures = {
+  InvalidSportsCatalogQuery: (error: InvalidSportsCatalogQuery) => Effect.fail(invalidQuery(error)),
+  LostPosition: (error: LostPosition) => Effect.fail(lostPosition(error))
+}
+
+export const prematchAnswer = synced(PrematchEntryCodec)
+export const liveFeedAnswer = synced(LiveEntryCodec)
 
 /** The facets of a source's feed, the source named. */
 export const filtersAnswer = (facets: Facets, source: string) =>

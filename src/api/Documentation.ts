@@ -104,6 +104,12 @@ const errorExamples: Record<string, Json> = {
   NotFoundEncoded: { success: false, message: ErrorMessages.eventNotFound },
   TooManyRequestsEncoded: { success: false, message: ErrorMessages.rateLimited(1200, 1) },
   InternalErrorEncoded: { success: false, message: ErrorMessages.internal },
+  GoneEncoded: {
+    success: false,
+    message: "Changes after since=1048576 are no longer kept (they are kept from position 1050112): re-read the list " +
+      "without since, then go on from its meta.next_since.",
+    reason: "expired"
+  },
   ProviderUnavailableEncoded: {
     success: false,
     message: "The sports provider could not be queried.",

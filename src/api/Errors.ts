@@ -65,3 +65,16 @@ export class Conflict extends Schema.Error<Conflict>("Conflict")({
   httpApiStatus: 409,
   description: "Something already in progress stands in the way (a certification run of the partner)."
 }) {}
+
+export class Gone extends Schema.Error<Gone>("Gone")({
+  success: Schema.tag(false),
+  message: Schema.String,
+  reason: Schema.Literals(["expired", "unknown_position"]).annotate({
+    description: "The stream's words for it: expired, the changes after `since` are no longer kept " +
+      "(STREAM_RETENTION); unknown_position, `since` is past the change log's head"
+  })
+}, {
+  httpApiStatus: 410,
+  description: "The change log cannot answer from the position `since` names: re-read the list without `since`, " +
+    "then go on from its `meta.next_since`."
+}) {}

@@ -28,6 +28,7 @@ import { Unauthorized, ValidationFailed } from "../api/Errors.ts"
 export {
   Conflict,
   Forbidden,
+  Gone,
   InternalError,
   NotFound,
   ProviderUnavailable,

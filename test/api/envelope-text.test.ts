@@ -8,12 +8,12 @@ import { Effect, Schema } from "effect"
 import { statusAnswer, StatusData } from "../../src/api/Account.ts"
 import { FiltersData, PrematchEntryCodec, PrematchFeedData } from "../../src/api/Catalog.ts"
 import { Envelope, envelopeWriter, ok } from "../../src/api/Envelope.ts"
-import { listed } from "../../src/api/Paging.ts"
+import { synced } from "../../src/api/CatalogEdge.ts"
 import { OddsData } from "../../src/api/Sports.ts"
 import { PartnerAccess } from "../../src/domain/Partner.ts"
 import { passRtp } from "../../src/domain/RtpPolicy.ts"
-import type { Page } from "../../src/domain/Paging.ts"
 import type { FeedEntry } from "../../src/domain/SportsCatalog.ts"
+import type { Synced } from "../../src/domain/SportsCatalogSync.ts"
 
 const partner = new PartnerAccess({
   id: 12,
@@ -72,8 +72,14 @@ describe("envelopeWriter", () => {
 
   it.effect("writes a feed page (its entries encoded to the wire, then the envelope) as the endpoint's schema does", () =>
     Effect.gen(function*() {
-      const page: Page<FeedEntry> = { results: [entry(1), entry(2), entry(3)], page: 2, perPage: 3, total: 1234 }
-      const toWire = listed(PrematchEntryCodec)
+      const page: Synced<FeedEntry> = {
+        results: [entry(1), { ...entry(2), removed: true }, entry(3)],
+        page: 2,
+        perPage: 3,
+        total: 1234,
+        next: 1048576
+      }
+      const toWire = synced(PrematchEntryCodec)
       const write = envelopeWriter(PrematchFeedData, toWire)
       const expected = asTheBuilderWrites(PrematchFeedData, yield* toWire(page))
       assert.strictEqual(body(yield* write(partner, page)), expected)

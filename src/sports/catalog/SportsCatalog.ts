@@ -40,6 +40,15 @@ import {
   sportName,
   type SportsCatalogFilters
 } from "../../domain/SportsCatalogQuery.ts"
+import {
+  type ChangedPage,
+  checkedSince,
+  type LostPosition,
+  mapEntries,
+  type Synced,
+  syncedChanges,
+  syncedPage
+} from "../../domain/SportsCatalogSync.ts"
 import * as ByteBoundedCache from "../../platform/ByteBoundedCache.ts"
 import { traced } from "../../platform/Traced.ts"
 import { SportsProvider, type SportsProviderError } from "../SportsProvider.ts"
@@ -54,6 +63,9 @@ export interface FeedSort {
   readonly sortBy?: string | undefined
   readonly direction?: string | undefined
 }
+
+/** A position of the change log a read goes on from (`?since=`); none (or null): the whole list. */
+export type Since = number | null | undefined
 
 /** A page as a cache key: the request's page and size only, whatever else it carries. */
 const pageKey = (page: PageRequest): PageRequest => ({ page: page.page, perPage: page.perPage })
@@ -75,24 +87,47 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
   readonly overview: Effect.Effect<SportsCatalogOverview>
   /** No event of the active provider: never filled, or filled by the provider a switch left (sql/0037). */
   readonly isEmpty: Effect.Effect<boolean>
-  sports(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<SportRecord>>
-  countries(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<CountryRecord>>
-  leagues(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<NamedEntry>>
-  teams(filters: SportsCatalogFilters, page: PageRequest): Effect.Effect<Page<NamedEntry>>
+  /**
+   * The lists, each answer as of a position of the change log (its `next`). With `since`, what changed after it
+   * (domain/SportsCatalogSync): entries in the order they changed, those no longer in the list marked removed;
+   * LostPosition when the log no longer covers it.
+   */
+  sports(
+    filters: SportsCatalogFilters,
+    page: PageRequest,
+    since?: Since
+  ): Effect.Effect<Synced<SportRecord>, LostPosition>
+  countries(
+    filters: SportsCatalogFilters,
+    page: PageRequest,
+    since?: Since
+  ): Effect.Effect<Synced<CountryRecord>, LostPosition>
+  leagues(
+    filters: SportsCatalogFilters,
+    page: PageRequest,
+    since?: Since
+  ): Effect.Effect<Synced<NamedEntry>, LostPosition>
+  teams(
+    filters: SportsCatalogFilters,
+    page: PageRequest,
+    since?: Since
+  ): Effect.Effect<Synced<NamedEntry>, LostPosition>
   /** The dynamic filters: each facet narrowed by every chosen filter except its own. */
   filters(source: EventSource, filters: SportsCatalogFilters): Effect.Effect<Facets, InvalidSportsCatalogQuery>
-  /** Events not started yet. */
+  /** Events not started yet; with `since`, those that changed after it, in the order they changed (not `sort`). */
   prematch(
     filters: SportsCatalogFilters,
     sort: FeedSort,
-    page: PageRequest
-  ): Effect.Effect<Page<FeedEntry>, InvalidSportsCatalogQuery>
-  /** Events in play, with their minute as of now. */
+    page: PageRequest,
+    since?: Since
+  ): Effect.Effect<Synced<FeedEntry>, InvalidSportsCatalogQuery | LostPosition>
+  /** Events in play, with their minute as of now; `since` as the prematch feed's. */
   live(
     filters: SportsCatalogFilters,
     sort: FeedSort,
-    page: PageRequest
-  ): Effect.Effect<Page<LiveFeedEntry>, InvalidSportsCatalogQuery>
+    page: PageRequest,
+    since?: Since
+  ): Effect.Effect<Synced<LiveFeedEntry>, InvalidSportsCatalogQuery | LostPosition>
 }>()("partner-api/catalog/SportsCatalog") {
   /** The service over whichever SportsCatalogRepo is provided (the tests' in-memory one, say). */
   static readonly layerNoDeps = Layer.effect(
@@ -101,11 +136,6 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
       const repo = yield* SportsCatalogRepo
       const provider = yield* SportsProvider
       const config = yield* SportsCatalogConfig
-
-      const entries = <A, B>(answer: Page<A>, entryOf: (item: A) => B): Page<B> => ({
-        ...answer,
-        results: answer.results.map(entryOf)
-      })
 
       // ---- reads, through the caches: one per kind of read, all under one budget, keyed by the
       // queries the rules already read, so two requests that mean the same thing share an entry.
@@ -146,44 +176,74 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
         eventQueryFields,
         (query) => Effect.map(repo.eventTeamNames(query), sortedNames)
       )
-      type ListKey = { readonly query: ListQuery; readonly page: PageRequest }
-      const listKeyFields = (key: ListKey): ListKey => ({ query: listQueryFields(key.query), page: pageKey(key.page) })
-      const sportList = yield* cachedBy(listKeyFields, (key) => repo.sports(key.query, key.page))
-      const countryList = yield* cachedBy(listKeyFields, (key) => repo.countries(key.query, key.page))
-      const leagueList = yield* cachedBy(listKeyFields, (key) => repo.leagues(key.query, key.page))
-      const teamList = yield* cachedBy(listKeyFields, (key) => repo.teams(key.query, key.page))
+      // Every list's answer is as of a position of the change log: the head, read before its rows (a change that
+      // commits meanwhile is answered again from there, never skipped), or for a since read's full page, its last.
+      const asOfHead = <A>(read: Effect.Effect<Page<A>>) =>
+        Effect.flatMap(repo.head, (head) => Effect.map(read, (answer) => syncedPage(answer, head)))
+      const sinceAnswer = <A>(page: PageRequest, read: Effect.Effect<ChangedPage<A>>) =>
+        Effect.flatMap(repo.head, (head) => Effect.map(read, (changed) => syncedChanges(page, changed, head)))
+      /** `since` while the log still covers it (checked at each request, the answer itself may be kept). */
+      const checked = (since: number) =>
+        Effect.flatMap(repo.syncBounds, (bounds) => Effect.fromResult(checkedSince(since, bounds)))
+
+      type ListKey = { readonly query: ListQuery; readonly page: PageRequest; readonly since: number | null }
+      const listKeyFields = (key: ListKey): ListKey => ({
+        query: listQueryFields(key.query),
+        page: pageKey(key.page),
+        since: key.since
+      })
+      const listOf = <A>(
+        whole: (query: ListQuery, page: PageRequest) => Effect.Effect<Page<A>>,
+        changed: (query: ListQuery, since: number, page: PageRequest) => Effect.Effect<ChangedPage<A>>
+      ) =>
+        cachedBy(listKeyFields, (key) =>
+          key.since === null
+            ? asOfHead(whole(key.query, key.page))
+            : sinceAnswer(key.page, changed(key.query, key.since, key.page)))
+      const sportList = yield* listOf(repo.sports, repo.sportsSince)
+      const countryList = yield* listOf(repo.countries, repo.countriesSince)
+      const leagueList = yield* listOf(repo.leagues, repo.leaguesSince)
+      const teamList = yield* listOf(repo.teams, repo.teamsSince)
       const overview = yield* cached((_: "overview") => repo.overview)
       // Whole answers as well, so that a repeated read is the very same value (the handlers write each value's
       // JSON once, src/api/Envelope.ts).
       // A page itself is kept only as part of its answer (the answer caches below have its key); the total is
       // shared by every page and sort of the same filters.
-      type FeedKey = { readonly query: EventQuery; readonly order: FeedOrder; readonly page: PageRequest }
+      type FeedKey = {
+        readonly query: EventQuery
+        readonly order: FeedOrder
+        readonly page: PageRequest
+        readonly since: number | null
+      }
       const feedKeyFields = (key: FeedKey): FeedKey => ({
         query: eventQueryFields(key.query),
         order: feedOrderFields(key.order),
-        page: pageKey(key.page)
+        page: pageKey(key.page),
+        since: key.since
       })
-      const feedAnswer = (key: FeedKey) =>
-        Effect.map(
-          Effect.all([repo.feedPage(key.query, key.order, key.page), feedTotal(key.query)], { concurrency: 2 }),
-          ([results, total]) => pageOf(key.page, results, total)
-        )
+      const feedAnswer = (key: FeedKey): Effect.Effect<Synced<FeedEvent>> =>
+        key.since === null
+          ? asOfHead(Effect.map(
+            Effect.all([repo.feedPage(key.query, key.order, key.page), feedTotal(key.query)], { concurrency: 2 }),
+            ([results, total]) => pageOf(key.page, results, total)
+          ))
+          : sinceAnswer(key.page, repo.eventsSince(key.query, key.since, key.page))
       const prematchAnswer = yield* cachedBy(
         feedKeyFields,
-        (key) => Effect.map(feedAnswer(key), (answer) => entries(answer, feedEntryOf))
+        (key) => Effect.map(feedAnswer(key), (answer) => mapEntries(answer, feedEntryOf))
       )
       // The live feed kept whole too, before its minutes: they move with the clock, so its answer is the same
       // value only while none of its minutes has moved.
       const liveEvents = yield* cachedBy(feedKeyFields, feedAnswer)
       const liveAnswers = new WeakMap<
-        Page<FeedEvent>,
-        { readonly minutes: string; readonly answer: Page<LiveFeedEntry> }
+        Synced<FeedEvent>,
+        { readonly minutes: string; readonly answer: Synced<LiveFeedEntry> }
       >()
-      const liveAnswerAt = (answer: Page<FeedEvent>, now: number) => {
+      const liveAnswerAt = (answer: Synced<FeedEvent>, now: number) => {
         const minutes = answer.results.map((event) => minuteOf(event, now)).join(",")
         const kept = liveAnswers.get(answer)
         if (kept !== undefined && kept.minutes === minutes) return kept.answer
-        const live = entries(answer, (event) => liveEntryOf(event, now))
+        const live = mapEntries(answer, (event) => liveEntryOf(event, now))
         liveAnswers.set(answer, { minutes, answer: live })
         return live
       }
@@ -197,13 +257,28 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
 
       yield* repo.onChange(budget.invalidateAll)
 
-      /** The feed's key as the caches know it: the query and order the rules read, the page and its size. */
-      const feedKey = (source: EventSource, filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) =>
-        Effect.map(Effect.fromResult(eventQueryOf(source, filters)), (query): FeedKey => ({
-          query,
-          order: feedOrderOf(sort.sortBy, sort.direction),
-          page: pageKey(page)
-        }))
+      /**
+       * The feed's key as the caches know it: the query and order the rules read, the page and its size, and the since
+       * (checked; a since read is in the order things changed, whatever the sort asked).
+       */
+      const feedKey = (
+        source: EventSource,
+        filters: SportsCatalogFilters,
+        sort: FeedSort,
+        page: PageRequest,
+        since: Since
+      ) =>
+        Effect.gen(function*() {
+          const query = yield* Effect.fromResult(eventQueryOf(source, filters))
+          const from = since ?? null
+          if (from !== null) yield* checked(from)
+          return {
+            query,
+            order: from === null ? feedOrderOf(sort.sortBy, sort.direction) : feedOrderOf(undefined, undefined),
+            page: pageKey(page),
+            since: from
+          } satisfies FeedKey
+        })
 
       const filters = traced(
         "SportsCatalog.filters",
@@ -213,8 +288,12 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
       )
 
       const list =
-        <A>(read: (key: ListKey) => Effect.Effect<Page<A>>) => (filters: SportsCatalogFilters, page: PageRequest) =>
-          read({ query: listQueryOf(filters), page: pageKey(page) })
+        <A>(read: (key: ListKey) => Effect.Effect<Synced<A>>) =>
+        (filters: SportsCatalogFilters, page: PageRequest, since?: Since) =>
+          Effect.andThen(
+            since === undefined || since === null ? Effect.void : checked(since),
+            read({ query: listQueryOf(filters), page: pageKey(page), since: since ?? null })
+          )
 
       // ---- refresh
 
@@ -278,30 +357,30 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
         countries: traced("SportsCatalog.countries", list(countryList)),
         leagues: traced(
           "SportsCatalog.leagues",
-          Effect.fnUntraced(function*(filters: SportsCatalogFilters, page: PageRequest) {
-            return entries(yield* list(leagueList)(filters, page), namedEntryOf)
+          Effect.fnUntraced(function*(filters: SportsCatalogFilters, page: PageRequest, since?: Since) {
+            return mapEntries(yield* list(leagueList)(filters, page, since), namedEntryOf)
           })
         ),
         teams: traced(
           "SportsCatalog.teams",
-          Effect.fnUntraced(function*(filters: SportsCatalogFilters, page: PageRequest) {
-            return entries(yield* list(teamList)(filters, page), namedEntryOf)
+          Effect.fnUntraced(function*(filters: SportsCatalogFilters, page: PageRequest, since?: Since) {
+            return mapEntries(yield* list(teamList)(filters, page, since), namedEntryOf)
           })
         ),
         filters,
         prematch: traced(
           "SportsCatalog.prematch",
           Effect.fnUntraced(
-            function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
-              return yield* prematchAnswer(yield* feedKey("prematch", filters, sort, page))
+            function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest, since?: Since) {
+              return yield* prematchAnswer(yield* feedKey("prematch", filters, sort, page, since))
             }
           )
         ),
         live: traced(
           "SportsCatalog.live",
           Effect.fnUntraced(
-            function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest) {
-              const answer = yield* liveEvents(yield* feedKey("live", filters, sort, page))
+            function*(filters: SportsCatalogFilters, sort: FeedSort, page: PageRequest, since?: Since) {
+              const answer = yield* liveEvents(yield* feedKey("live", filters, sort, page, since))
               return liveAnswerAt(answer, yield* Clock.currentTimeMillis)
             }
           )

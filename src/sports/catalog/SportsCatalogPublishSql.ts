@@ -1,8 +1,9 @@
 import { Effect } from "effect"
 import * as Arr from "effect/Array"
-import { SqlClient } from "effect/sql"
-import type { Snapshot } from "../../domain/SportsCatalog.ts"
+import { SqlClient, type SqlError } from "effect/sql"
+import type { PublishReport, Snapshot } from "../../domain/SportsCatalog.ts"
 import { publishReportOf, type RecordRow, snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
+import { positionsFrom, type Written } from "../../domain/SportsCatalogSync.ts"
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
 
 /** NOTIFY channel: the sports catalog changed (a refresh), from any instance. */
@@ -39,6 +40,8 @@ const removeWorld = Effect.fnUntraced(function*(from: string | null, to: string)
     `
     removed += gone?.n ?? 0
   }
+  // Their positions go with them (a since from before this world began is answered as lost, sql/0044).
+  yield* sql`DELETE FROM sports_catalog_positions WHERE record IN ('league', 'team', 'prematch', 'live')`
   yield* sql`
     INSERT INTO sports_catalog_world (provider) VALUES (${to})
     ON CONFLICT (singleton) DO UPDATE SET provider = EXCLUDED.provider
@@ -49,6 +52,13 @@ const removeWorld = Effect.fnUntraced(function*(from: string | null, to: string)
   return removed
 })
 
+/** What a publish did: its report, the records it wrote (new, changed or gone inactive), and the rows of another world it removed. */
+export interface Published {
+  readonly report: PublishReport
+  readonly touched: Written
+  readonly removed: number
+}
+
 /**
  * Publishes a snapshot's records (domain/SportsCatalogPublish), to be run
  * in one transaction (SportsCatalogRepo.layerSql does), in bulk: nothing of it is
@@ -57,7 +67,11 @@ const removeWorld = Effect.fnUntraced(function*(from: string | null, to: string)
  * lock. Unchanged rows are not rewritten. Part of SportsCatalogRepo.layerSql:
  * nothing else imports it.
  */
-export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
+export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): Effect.fn.Return<
+  Published,
+  SqlError.SqlError,
+  SqlClient.SqlClient
+> {
   const sql = yield* SqlClient.SqlClient
   const { provider, scope } = snapshot
   yield* sql`SELECT pg_advisory_xact_lock(hashtext('partner-api:sports-catalog'))`
@@ -69,15 +83,31 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
   let deactivated = 0
   /** Events written or gone inactive: the feeds' totals are written again. */
   let eventsMoved = 0
-  const count = (rows: ReadonlyArray<unknown>) => rows.length
+  /** The ids of the records written, by kind, for their positions (a since read finds them by these). */
+  const touched: Record<keyof Written, Set<string>> = {
+    sport: new Set(),
+    country: new Set(),
+    league: new Set(),
+    team: new Set(),
+    event: new Set()
+  }
+  const writtenOf = (kind: keyof Written) => (rows: ReadonlyArray<{ readonly id: string | number }>) => {
+    for (const row of rows) touched[kind].add(String(row.id))
+    return rows.length
+  }
+  const sportsWritten = writtenOf("sport")
+  const countriesWritten = writtenOf("country")
+  const leaguesWritten = writtenOf("league")
+  const teamsWritten = writtenOf("team")
+  const eventsWritten = writtenOf("event")
 
   // Whose world the catalog holds: one row, read under the lock (a publish by another provider may just have
   // committed), so a publish by the same provider as the last costs one glance, never a scan.
   const [world] = yield* sql<{ readonly provider: string }>`SELECT provider FROM sports_catalog_world`
   const removed = world?.provider === provider ? 0 : yield* removeWorld(world?.provider ?? null, provider)
 
-  changed += count(
-    yield* sql`
+  changed += sportsWritten(
+    yield* sql<{ readonly id: number }>`
       INSERT INTO sports_sports (id, name)
       SELECT s.id, s.name FROM json_to_recordset(${JSON.stringify(records.sports)}::json) AS s(id integer, name text)
       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
@@ -85,20 +115,20 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
       RETURNING id
     `
   )
-  changed += count(
-    yield* sql`
+  changed += countriesWritten(
+    yield* sql<{ readonly id: string }>`
       INSERT INTO sports_countries (code, name)
       SELECT c.code, c.name FROM json_to_recordset(${
       JSON.stringify(records.countries)
     }::json) AS c(code text, name text)
       ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
       WHERE sports_countries.name IS DISTINCT FROM EXCLUDED.name
-      RETURNING code
+      RETURNING code AS id
     `
   )
 
-  changed += count(
-    yield* sql`
+  changed += leaguesWritten(
+    yield* sql<{ readonly id: string }>`
       INSERT INTO sports_leagues (id, sport_id, country_code, name, provider)
       SELECT l.id, l.sport_id, l.country_code, l.name, ${provider}
       FROM json_to_recordset(${JSON.stringify(records.leagues.map(recordRow))}::json)
@@ -115,8 +145,8 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
     `
   )
   if (scope.leagues && !scope.liveOnly) {
-    deactivated += count(
-      yield* sql`
+    deactivated += leaguesWritten(
+      yield* sql<{ readonly id: string }>`
         UPDATE sports_leagues SET active = false, updated_at = now()
         WHERE active AND sport_id IN (SELECT json_array_elements_text(${JSON.stringify(scope.sportIds)}::json)::integer)
           AND id NOT IN (SELECT json_array_elements_text(${
@@ -129,8 +159,8 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
 
   if (scope.events) {
     for (const chunk of chunks(records.teams.map(recordRow))) {
-      changed += count(
-        yield* sql`
+      changed += teamsWritten(
+        yield* sql<{ readonly id: string }>`
           INSERT INTO sports_teams (id, sport_id, country_code, name, provider)
           SELECT t.id, t.sport_id, t.country_code, t.name, ${provider}
           FROM json_to_recordset(${JSON.stringify(chunk)}::json)
@@ -173,8 +203,8 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
         minute: event.minute,
         has_odds: event.hasOdds
       }))
-      const written = count(
-        yield* sql`
+      const written = eventsWritten(
+        yield* sql<{ readonly id: string }>`
           INSERT INTO sports_events (id, sport_id, country_code, league_id, league_name, home_team_id, home_name,
                                      away_team_id, away_name, starts_at, status, score, minute, has_odds, provider)
           SELECT e.id, e.sport_id, e.country_code, e.league_id, e.league_name, e.home_team_id, e.home_name,
@@ -214,8 +244,8 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
       // Events the provider no longer lists before or during play (removed, cancelled) go inactive.
       const sportIds = JSON.stringify(scope.sportIds)
       const seen = JSON.stringify(snapshot.events.map((event) => event.id))
-      const gone = count(
-        yield* sql`
+      const gone = eventsWritten(
+        yield* sql<{ readonly id: string }>`
           UPDATE sports_events SET active = false, last_update = now()
           WHERE active AND status IN ('prematch', 'live')
             AND sport_id IN (SELECT json_array_elements_text(${sportIds}::json)::integer)
@@ -225,8 +255,8 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
       )
       deactivated += gone
       eventsMoved += gone
-      deactivated += count(
-        yield* sql`
+      deactivated += teamsWritten(
+        yield* sql<{ readonly id: string }>`
           UPDATE sports_teams SET active = false, updated_at = now()
           WHERE active AND sport_id IN (SELECT json_array_elements_text(${sportIds}::json)::integer)
             AND id NOT IN (SELECT json_array_elements_text(${
@@ -239,18 +269,24 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
   }
 
   // A sport or a country is active while one of its leagues is.
-  yield* sql`
-    UPDATE sports_sports s SET active = x.active, updated_at = now()
-    FROM (SELECT s2.id, EXISTS (SELECT 1 FROM sports_leagues l WHERE l.sport_id = s2.id AND l.active) AS active
-          FROM sports_sports s2) x
-    WHERE x.id = s.id AND s.active IS DISTINCT FROM x.active
-  `
-  yield* sql`
-    UPDATE sports_countries c SET active = x.active, updated_at = now()
-    FROM (SELECT c2.code, EXISTS (SELECT 1 FROM sports_leagues l WHERE l.country_code = c2.code AND l.active) AS active
-          FROM sports_countries c2) x
-    WHERE x.code = c.code AND c.active IS DISTINCT FROM x.active
-  `
+  sportsWritten(
+    yield* sql<{ readonly id: number }>`
+      UPDATE sports_sports s SET active = x.active, updated_at = now()
+      FROM (SELECT s2.id, EXISTS (SELECT 1 FROM sports_leagues l WHERE l.sport_id = s2.id AND l.active) AS active
+            FROM sports_sports s2) x
+      WHERE x.id = s.id AND s.active IS DISTINCT FROM x.active
+      RETURNING s.id
+    `
+  )
+  countriesWritten(
+    yield* sql<{ readonly id: string }>`
+      UPDATE sports_countries c SET active = x.active, updated_at = now()
+      FROM (SELECT c2.code, EXISTS (SELECT 1 FROM sports_leagues l WHERE l.country_code = c2.code AND l.active) AS active
+            FROM sports_countries c2) x
+      WHERE x.code = c.code AND c.active IS DISTINCT FROM x.active
+      RETURNING c.code AS id
+    `
+  )
 
   // The feeds' totals, as the events now stand, in this transaction (sql/0040): again when an event was written or
   // left (another provider's world too), or when a write other than a publish left them stale.
@@ -259,5 +295,49 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot) {
   // Delivered at commit: every instance forgets its cached reads once the new catalog is visible.
   if (changed + deactivated + removed > 0) yield* ChangeFeed.announce(sportsCatalogChangedChannel)
 
-  return publishReportOf(records, { changed, deactivated })
+  return {
+    report: publishReportOf(records, { changed, deactivated }),
+    touched: {
+      sport: [...touched.sport],
+      country: [...touched.country],
+      league: [...touched.league],
+      team: [...touched.team],
+      event: [...touched.event]
+    },
+    removed
+  }
+})
+
+/**
+ * Gives each record a publish wrote its position, drawn for it from `first` on (CatalogChanges.positions, in the
+ * publish's transaction, holding the log's lock to its commit; domain/SportsCatalogSync.positionsFrom): an event one
+ * in each feed it is open in now or was at its last position there. A publish that replaced another provider's
+ * world marks where this one began.
+ */
+export const stampPublished = Effect.fnUntraced(function*(published: Published, first: number) {
+  const sql = yield* SqlClient.SqlClient
+  const { events, records } = positionsFrom(published.touched, first)
+  for (const chunk of chunks(records)) {
+    yield* sql`
+      INSERT INTO sports_catalog_positions (record, id, position)
+      SELECT r.kind, r.id, r.position FROM json_to_recordset(${JSON.stringify(chunk)}::json)
+        AS r(kind text, id text, position bigint)
+      ON CONFLICT (record, id) DO UPDATE SET position = EXCLUDED.position
+    `
+  }
+  // domain/SportsCatalogSync.feedsChanged, over the events as they now stand and their positions in each feed.
+  for (const chunk of chunks(events)) {
+    yield* sql`
+      INSERT INTO sports_catalog_positions (record, id, position, listed)
+      SELECT f.feed, r.id, CASE f.feed WHEN 'prematch' THEN r.prematch ELSE r.live END,
+             COALESCE(e.active AND e.status = f.feed, false)
+      FROM json_to_recordset(${JSON.stringify(chunk)}::json) AS r(id text, prematch bigint, live bigint)
+      CROSS JOIN (VALUES ('prematch'), ('live')) AS f(feed)
+      LEFT JOIN sports_events e ON e.id = r.id
+      LEFT JOIN sports_catalog_positions was ON was.record = f.feed AND was.id = r.id
+      WHERE (e.active AND e.status = f.feed) OR was.listed
+      ON CONFLICT (record, id) DO UPDATE SET position = EXCLUDED.position, listed = EXCLUDED.listed
+    `
+  }
+  if (published.removed > 0) yield* sql`UPDATE sports_catalog_world SET since_floor = ${first}`
 })

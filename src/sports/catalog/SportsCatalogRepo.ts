@@ -12,14 +12,23 @@ import {
   SportsCatalogOverview
 } from "../../domain/SportsCatalog.ts"
 import type { EventQuery, FeedOrder, FeedSortKey, ListQuery } from "../../domain/SportsCatalogQuery.ts"
+import {
+  type Changed,
+  changedEventsOf,
+  type ChangedPage,
+  changedRecordsOf,
+  positionsFor,
+  type RecordKind,
+  type SyncBounds
+} from "../../domain/SportsCatalogSync.ts"
 import { dayOf, groupingOf } from "../../domain/SportsFeedTotals.ts"
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
 import { CatalogChanges } from "./CatalogChanges.ts"
-import { publishSnapshot, sportsCatalogChangedChannel } from "./SportsCatalogPublishSql.ts"
+import { publishSnapshot, sportsCatalogChangedChannel, stampPublished } from "./SportsCatalogPublishSql.ts"
 import { rowsOf } from "../../platform/SqlRows.ts"
 
 // Rows are decoded once, into the domain's own shapes.
-const FeedRow = FeedEvent.pipe(Schema.encodeKeys({
+const feedColumns = {
   sportId: "sport_id",
   countryCode: "country_code",
   leagueId: "league_id",
@@ -29,8 +38,16 @@ const FeedRow = FeedEvent.pipe(Schema.encodeKeys({
   startsAt: "starts_at",
   hasOdds: "has_odds",
   lastUpdate: "last_update"
-}))
+} as const
+const FeedRow = FeedEvent.pipe(Schema.encodeKeys(feedColumns))
 const NamedRow = NamedRecord.pipe(Schema.encodeKeys({ countryCode: "country_code", sportId: "sport_id" }))
+/** A record of a since read: the record's own fields, its position and whether it is listed (sql/0044). */
+const Position = Schema.NumberFromString.check(Schema.isInt())
+const changeFields = { position: Position, listed: Schema.Boolean }
+const ChangedFeedRow = Schema.Struct({ ...FeedEvent.fields, ...changeFields }).pipe(Schema.encodeKeys(feedColumns))
+const ChangedNamedRow = Schema.Struct({ ...NamedRecord.fields, ...changeFields }).pipe(
+  Schema.encodeKeys({ countryCode: "country_code", sportId: "sport_id" })
+)
 /** A statement's rows decoded by `Result` (SqlSchema); the statement is built from a query the rules already read. */
 const feedRows = rowsOf(FeedRow)
 const namedRows = rowsOf(NamedRow)
@@ -42,6 +59,16 @@ const sportIdRows = rowsOf(Schema.Struct({ id: Schema.Int }))
 const textRows = rowsOf(Schema.Struct({ value: Schema.String }))
 const overviewRows = rowsOf(SportsCatalogOverview)
 const emptyRows = rowsOf(Schema.Struct({ empty: Schema.Boolean }))
+const changedFeedRows = rowsOf(ChangedFeedRow)
+const changedNamedRows = rowsOf(ChangedNamedRow)
+const changedSportRows = rowsOf(Schema.Struct({ ...SportRecord.fields, ...changeFields }))
+const changedCountryRows = rowsOf(Schema.Struct({ ...CountryRecord.fields, ...changeFields }))
+const sinceFloorRows = rowsOf(Schema.Struct({ floor: Position }))
+
+/** A since read's row as the domain takes it: the record, its position, listed or not. */
+const changedOf = <A extends { readonly position: number; readonly listed: boolean }>(
+  { listed, position, ...record }: A
+): Changed<Omit<A, "position" | "listed">> => ({ record, position, listed })
 
 const sortColumns: Record<FeedSortKey, string> = {
   time: "starts_at",
@@ -68,9 +95,16 @@ const makeSql = Effect.gen(function*() {
   const oneOf = <A extends string | number>(column: string, values: ReadonlyArray<A>) =>
     values.length === 0 ? sql`false` : sql`${sql(column)} IN ${sql.in(values)}`
 
-  const eventConditions = (query: EventQuery) => {
+  const eventConditions = (query: EventQuery) =>
     // The status is written out, not bound, so the planner can always use the open-events indexes.
-    const conditions = [sql`active`, query.source === "live" ? sql`status = 'live'` : sql`status = 'prematch'`]
+    sql.and([
+      sql`active`,
+      query.source === "live" ? sql`status = 'live'` : sql`status = 'prematch'`,
+      ...eventNarrowing(query)
+    ])
+  /** What narrows events besides being open in the feed's source. */
+  const eventNarrowing = (query: EventQuery) => {
+    const conditions: Array<Statement.Fragment> = []
     if (query.sportIds !== null) conditions.push(oneOf("sport_id", query.sportIds))
     if (query.countryCodes !== null) conditions.push(oneOf("country_code", query.countryCodes))
     if (query.leagueId !== null) conditions.push(sql`league_id = ${query.leagueId}`)
@@ -79,7 +113,7 @@ const makeSql = Effect.gen(function*() {
     if (query.hasOdds !== null) conditions.push(sql`has_odds = ${query.hasOdds}`)
     if (query.startsFrom !== null) conditions.push(sql`starts_at >= ${new Date(query.startsFrom)}`)
     if (query.startsBefore !== null) conditions.push(sql`starts_at < ${new Date(query.startsBefore)}`)
-    return sql.and(conditions)
+    return conditions
   }
 
   const feedPage = (query: EventQuery, order: FeedOrder, page: PageRequest) => {
@@ -190,35 +224,29 @@ const makeSql = Effect.gen(function*() {
     return paged(page, decode(rows), countOf(from, where))
   }
 
-  const sports = (query: ListQuery, page: PageRequest) => {
+  const sportsFrom = sql`(SELECT id, name, active, lower(name) AS name_search FROM sports_sports) s`
+  const sportConditions = (query: ListQuery) => {
     const conditions = common(query, "name_search")
     const link = sql`l.sport_id = s.id`
     if (query.sportIds !== null) conditions.push(oneOf("id", query.sportIds))
     if (query.countryCodes !== null) conditions.push(hasLeague(link, oneOf("l.country_code", query.countryCodes)))
     if (query.leagueId !== null) conditions.push(hasLeague(link, sql`l.id = ${query.leagueId}`))
-    return pagedByName(
-      sportRows,
-      sql`(SELECT id, name, active, lower(name) AS name_search FROM sports_sports) s`,
-      "id",
-      conditions,
-      page
-    )
+    return conditions
   }
+  const sports = (query: ListQuery, page: PageRequest) =>
+    pagedByName(sportRows, sportsFrom, "id", sportConditions(query), page)
 
-  const countries = (query: ListQuery, page: PageRequest) => {
+  const countriesFrom = sql`(SELECT code, name, active, lower(name) AS name_search FROM sports_countries) c`
+  const countryConditions = (query: ListQuery) => {
     const conditions = common(query, "name_search")
     const link = sql`l.country_code = c.code`
     if (query.countryCodes !== null) conditions.push(oneOf("code", query.countryCodes))
     if (query.sportIds !== null) conditions.push(hasLeague(link, oneOf("l.sport_id", query.sportIds)))
     if (query.leagueId !== null) conditions.push(hasLeague(link, sql`l.id = ${query.leagueId}`))
-    return pagedByName(
-      countryRows,
-      sql`(SELECT code, name, active, lower(name) AS name_search FROM sports_countries) c`,
-      "code",
-      conditions,
-      page
-    )
+    return conditions
   }
+  const countries = (query: ListQuery, page: PageRequest) =>
+    pagedByName(countryRows, countriesFrom, "code", countryConditions(query), page)
 
   /**
    * A page of leagues or teams in name order. A search is matched first (through its trigrams), then
@@ -247,23 +275,115 @@ const makeSql = Effect.gen(function*() {
     return conditions
   }
 
-  const leagues = (query: ListQuery, page: PageRequest) => {
+  const leagueConditions = (query: ListQuery) => {
     const conditions = recordConditions(query)
     if (query.leagueId !== null) conditions.push(sql`id = ${query.leagueId}`)
     if (query.teamId !== null) {
       conditions.push(sql`id IN (SELECT league_id FROM sports_team_leagues WHERE team_id = ${query.teamId})`)
     }
-    return namedPage("sports_leagues", query, page, conditions)
+    return conditions
   }
+  const leagues = (query: ListQuery, page: PageRequest) =>
+    namedPage("sports_leagues", query, page, leagueConditions(query))
 
-  const teams = (query: ListQuery, page: PageRequest) => {
+  const teamConditions = (query: ListQuery) => {
     const conditions = recordConditions(query)
     if (query.teamId !== null) conditions.push(sql`id = ${query.teamId}`)
     if (query.leagueId !== null) {
       conditions.push(sql`id IN (SELECT team_id FROM sports_team_leagues WHERE league_id = ${query.leagueId})`)
     }
-    return namedPage("sports_teams", query, page, conditions)
+    return conditions
   }
+  const teams = (query: ListQuery, page: PageRequest) => namedPage("sports_teams", query, page, teamConditions(query))
+
+  // ---- since a position (sql/0044): the records changed after it, in the order they changed
+
+  /**
+   * The records of `kind` that `select` reads (each with `listed`, and `key`, its id as the positions table keeps
+   * it) changed after `since`, in position order, paged, and how many.
+   */
+  const changedSince = <A extends { readonly position: number; readonly listed: boolean }, E, R>(
+    decode: (rows: Statement.Statement<unknown>) => Effect.Effect<ReadonlyArray<A>, E, R>,
+    kind: RecordKind,
+    select: Statement.Fragment,
+    since: number,
+    page: PageRequest
+  ) => {
+    const from = sql`(${select}) x JOIN sports_catalog_positions p ON p.record = ${kind} AND p.id = x.key
+                     WHERE p.position > ${since}`
+    return Effect.map(
+      paged(
+        page,
+        decode(sql`SELECT x.*, p.position::text AS position FROM ${from} ORDER BY p.position ${limit(page)}`),
+        Effect.map(totalRows(sql`SELECT count(*)::int AS total FROM ${from}`), (rows) => rows[0].total)
+      ),
+      (answer) => ({ results: answer.results.map(changedOf), total: answer.total })
+    )
+  }
+
+  /** A list's rows of `from` (keyed by `key`) that `conditions` of the query's records select, listed or not. */
+  const listSince = <A extends { readonly position: number; readonly listed: boolean }, E, R>(
+    decode: (rows: Statement.Statement<unknown>) => Effect.Effect<ReadonlyArray<A>, E, R>,
+    kind: RecordKind,
+    from: Statement.Fragment,
+    columns: Statement.Fragment,
+    key: Statement.Fragment,
+    conditions: (query: ListQuery) => Array<Statement.Fragment>
+  ) =>
+  (query: ListQuery, since: number, page: PageRequest) =>
+    changedSince(
+      decode,
+      kind,
+      sql`SELECT ${columns}, ${sql.and(conditions(query))} AS listed, ${key} AS key FROM ${from}
+          WHERE ${sql.and(conditions(changedRecordsOf(query)))}`,
+      since,
+      page
+    )
+
+  const namedColumns = sql`id, name, country_code, sport_id, active`
+  const sportsSince = listSince(
+    changedSportRows,
+    "sport",
+    sportsFrom,
+    sql`id, name, active`,
+    sql`id::text`,
+    sportConditions
+  )
+  const countriesSince = listSince(
+    changedCountryRows,
+    "country",
+    countriesFrom,
+    sql`code, name, active`,
+    sql`code`,
+    countryConditions
+  )
+  const leaguesSince = listSince(
+    changedNamedRows,
+    "league",
+    sql`sports_leagues`,
+    namedColumns,
+    sql`id`,
+    leagueConditions
+  )
+  const teamsSince = listSince(changedNamedRows, "team", sql`sports_teams`, namedColumns, sql`id`, teamConditions)
+
+  /** A feed's events changed after `since` (its own positions: those of changes it is or was open in). */
+  const eventsSince = (query: EventQuery, since: number, page: PageRequest) =>
+    changedSince(
+      changedFeedRows,
+      query.source,
+      sql`SELECT id, sport_id, country_code, league_id, league_name, home_name, away_name, starts_at, status, score,
+                 minute, has_odds, last_update, ${eventConditions(query)} AS listed, id AS key
+          FROM sports_events WHERE ${sql.and([sql`true`, ...eventNarrowing(changedEventsOf(query))])}`,
+      since,
+      page
+    )
+
+  const syncBounds = Effect.gen(function*() {
+    const log = yield* changes.bounds
+    const [world] = yield* sinceFloorRows(sql`SELECT since_floor::text AS floor FROM sports_catalog_world`)
+    return { head: log.head, floor: Math.max(log.floor, world?.floor ?? 0) } satisfies SyncBounds
+  })
 
   const overview = Effect.map(
     overviewRows(sql`
@@ -283,6 +403,13 @@ const makeSql = Effect.gen(function*() {
     eventCountryCodes: Effect.fn("SportsCatalogRepo.eventCountryCodes")(eventCountryCodes),
     eventLeagueNames: Effect.fn("SportsCatalogRepo.eventLeagueNames")(eventLeagueNames),
     eventTeamNames: Effect.fn("SportsCatalogRepo.eventTeamNames")(eventTeamNames),
+    eventsSince: Effect.fn("SportsCatalogRepo.eventsSince")(eventsSince),
+    sportsSince: Effect.fn("SportsCatalogRepo.sportsSince")(sportsSince),
+    countriesSince: Effect.fn("SportsCatalogRepo.countriesSince")(countriesSince),
+    leaguesSince: Effect.fn("SportsCatalogRepo.leaguesSince")(leaguesSince),
+    teamsSince: Effect.fn("SportsCatalogRepo.teamsSince")(teamsSince),
+    syncBounds: Effect.withSpan(syncBounds, "SportsCatalogRepo.syncBounds"),
+    head: Effect.map(changes.bounds, (bounds) => bounds.head),
     sports: Effect.fn("SportsCatalogRepo.sports")(sports),
     countries: Effect.fn("SportsCatalogRepo.countries")(countries),
     leagues: Effect.fn("SportsCatalogRepo.leagues")(leagues),
@@ -301,8 +428,19 @@ const makeSql = Effect.gen(function*() {
       )
     ),
     publish: Effect.fn("SportsCatalogRepo.publish")((snapshot) =>
-      // What changed for the live stream is written in the same transaction, after the catalog's own writes.
-      sql.withTransaction(Effect.tap(publishSnapshot(snapshot), () => changes.published(snapshot))).pipe(
+      // What changed for the live stream is written in the same transaction, after the catalog's own writes; then
+      // the positions of the records written, drawn holding the log's lock to the commit.
+      sql.withTransaction(Effect.gen(function*() {
+        const published = yield* publishSnapshot(snapshot)
+        yield* changes.published(snapshot)
+        const count = positionsFor(published.touched)
+        if (count > 0 || published.removed > 0) {
+          const first = yield* changes.positions(Math.max(count, 1))
+          if (first === undefined) return yield* Effect.die("The change log drew no positions for a publish")
+          yield* stampPublished(published, first)
+        }
+        return published.report
+      })).pipe(
         Effect.provideService(SqlClient.SqlClient, sql),
         Effect.orDie
       )
@@ -336,6 +474,24 @@ export class SportsCatalogRepo extends Context.Service<SportsCatalogRepo, {
   eventLeagueNames(query: EventQuery): Effect.Effect<ReadonlyArray<string>>
   /** The names of the teams playing them, home or away. */
   eventTeamNames(query: EventQuery): Effect.Effect<ReadonlyArray<string>>
+  /**
+   * Where the change log stands for a since read (domain/SportsCatalogSync): its head, and its floor raised to where
+   * this catalog's world began.
+   */
+  readonly syncBounds: Effect.Effect<SyncBounds>
+  /** The change log's head alone: read before a list's rows, the position its answer goes on from. */
+  readonly head: Effect.Effect<number>
+  /**
+   * The events of `query`'s feed changed after `since`, by their positions in that feed (a change of an event open in
+   * it, or the one that took it out, domain/SportsCatalogSync.feedsChanged), whose league, country, sport and teams
+   * meet it (changedEventsOf); each listed or not. In the order they changed, paged.
+   */
+  eventsSince(query: EventQuery, since: number, page: PageRequest): Effect.Effect<ChangedPage<FeedEvent>>
+  /** The same for the lists (changedRecordsOf): every record of it changed after `since`, listed or not. */
+  sportsSince(query: ListQuery, since: number, page: PageRequest): Effect.Effect<ChangedPage<SportRecord>>
+  countriesSince(query: ListQuery, since: number, page: PageRequest): Effect.Effect<ChangedPage<CountryRecord>>
+  leaguesSince(query: ListQuery, since: number, page: PageRequest): Effect.Effect<ChangedPage<NamedRecord>>
+  teamsSince(query: ListQuery, since: number, page: PageRequest): Effect.Effect<ChangedPage<NamedRecord>>
   /** Lists in name order (natural, case aside), then by id. */
   sports(query: ListQuery, page: PageRequest): Effect.Effect<Page<SportRecord>>
   countries(query: ListQuery, page: PageRequest): Effect.Effect<Page<CountryRecord>>

@@ -1,8 +1,20 @@
-import { Clock, Effect, Equal, Layer } from "effect"
+import { Clock, Effect, Equal, Layer, Semaphore } from "effect"
 import { type PageRequest, slicePage } from "../../domain/Paging.ts"
 import type { CountryRecord, FeedEvent, NamedRecord, Snapshot, SportRecord } from "../../domain/SportsCatalog.ts"
 import { publishReportOf, snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
 import type { EventQuery, FeedOrder, ListQuery } from "../../domain/SportsCatalogQuery.ts"
+import {
+  changedEventsOf,
+  type ChangedPage,
+  changedRecordsOf,
+  feedsChanged,
+  openFeedOf,
+  positionsFor,
+  positionsFrom,
+  type RecordKind,
+  type RecordPosition,
+  type Written
+} from "../../domain/SportsCatalogSync.ts"
 import { groupingOf, totalFrom, totalsOf, type TotalsRow } from "../../domain/SportsFeedTotals.ts"
 import { compareNames } from "../../domain/Text.ts"
 import { CatalogChanges } from "./CatalogChanges.ts"
@@ -40,6 +52,22 @@ export const layerMemoryNoDeps = Layer.effect(
     const listeners = new Set<Effect.Effect<void>>()
     /** Whose world the records are (sports_catalog_world): none until the first publish. */
     let world: string | null = null
+    /** Each record's position (sql/0042's sports_catalog_positions), by kind and id. */
+    const positions = new Map<string, RecordPosition>()
+    const positionKey = (kind: RecordKind, id: string | number) => `${kind}\u0000${id}`
+    /** Records written whose positions are not drawn yet (the log could not be reached): drawn with the next publish. */
+    const unstamped: Record<keyof Written, Set<string>> = {
+      sport: new Set(),
+      country: new Set(),
+      league: new Set(),
+      team: new Set(),
+      event: new Set()
+    }
+    /** Where this world began (sports_catalog_world.since_floor), and whether the next positions drawn say it. */
+    let worldFloor = 0
+    let worldBegins = false
+    /** A publish holds it from its first write to its positions; a since read, for its reading: none sees between. */
+    const publishing = Semaphore.makeUnsafe(1)
     /** The feeds' totals that repeat, kept by each publish that moved an event (sql/0040's summary). */
     let totals: ReadonlyArray<TotalsRow> = []
     const keepTotals = () => {
@@ -48,8 +76,10 @@ export const layerMemoryNoDeps = Layer.effect(
       )
     }
 
-    const matches = (query: EventQuery) => (event: StoredEvent) =>
-      event.active && event.status === query.source &&
+    const openIn = (query: EventQuery) => (event: StoredEvent) => event.active && event.status === query.source
+    const matches = (query: EventQuery) => (event: StoredEvent) => openIn(query)(event) && narrowed(query)(event)
+    /** What narrows events besides being open in the feed's source. */
+    const narrowed = (query: EventQuery) => (event: StoredEvent) =>
       (query.sportIds === null || query.sportIds.includes(event.sportId)) &&
       (query.countryCodes === null || (event.countryCode !== null && query.countryCodes.includes(event.countryCode))) &&
       (query.leagueId === null || event.leagueId === query.leagueId) &&
@@ -90,9 +120,13 @@ export const layerMemoryNoDeps = Layer.effect(
       page: PageRequest
     ) => Effect.succeed(slicePage(page, [...items].filter(keep).sort(order)))
 
-    const upsert = <K, A>(table: Map<K, A>, key: K, row: A) => {
+    /** Writes `row` when it differs from what `table` holds, the record left for its position: 1 when written. */
+    const upsert = <K extends string | number, A>(kind: keyof Written, table: Map<K, A>, key: K, row: A) => {
       const changed = !Equal.equals(table.get(key), row)
-      if (changed) table.set(key, row)
+      if (changed) {
+        table.set(key, row)
+        unstamped[kind].add(String(key))
+      }
       return changed ? 1 : 0
     }
 
@@ -108,32 +142,44 @@ export const layerMemoryNoDeps = Layer.effect(
       if (world !== provider) {
         removed = leagues.size + teams.size + teamLeagues.size + events.size
         for (const table of [leagues, teams, teamLeagues, events]) table.clear()
+        for (const kind of ["league", "team", "event"] as const) unstamped[kind].clear()
+        for (const kind of ["league", "team", "prematch", "live"] as const) {
+          for (const key of positions.keys()) if (key.startsWith(positionKey(kind, ""))) positions.delete(key)
+        }
+        worldBegins ||= removed > 0
         world = provider
       }
       for (const sport of records.sports) {
-        changed += upsert(sports, sport.id, { ...sport, active: sports.get(sport.id)?.active ?? true })
+        changed += upsert("sport", sports, sport.id, { ...sport, active: sports.get(sport.id)?.active ?? true })
       }
       for (const country of records.countries) {
-        changed += upsert(countries, country.code, { ...country, active: countries.get(country.code)?.active ?? true })
+        changed += upsert("country", countries, country.code, {
+          ...country,
+          active: countries.get(country.code)?.active ?? true
+        })
       }
-      for (const league of records.leagues) changed += upsert(leagues, league.id, { ...league, active: true })
+      for (const league of records.leagues) {
+        changed += upsert("league", leagues, league.id, { ...league, active: true })
+      }
       const listedLeagues = new Set(records.leagues.map((league) => league.id))
       const listedTeams = new Set(records.teams.map((team) => team.id))
       // What the scope covered but the snapshot no longer lists goes inactive.
       const deactivate = <A extends { readonly active: boolean; readonly sportId: number }>(
+        kind: keyof Written,
         table: Map<string, A>,
         listed: (id: string) => boolean
       ) => {
         for (const [id, row] of table) {
           if (row.active && scope.sportIds.includes(row.sportId) && !listed(id)) {
             table.set(id, { ...row, active: false })
+            unstamped[kind].add(id)
             deactivated++
           }
         }
       }
-      if (scope.leagues && !scope.liveOnly) deactivate(leagues, (id) => listedLeagues.has(id))
+      if (scope.leagues && !scope.liveOnly) deactivate("league", leagues, (id) => listedLeagues.has(id))
       if (scope.events) {
-        for (const team of records.teams) changed += upsert(teams, team.id, { ...team, active: true })
+        for (const team of records.teams) changed += upsert("team", teams, team.id, { ...team, active: true })
         for (const membership of records.memberships) {
           teamLeagues.add(`${membership.teamId}\u0000${membership.leagueId}`)
         }
@@ -144,32 +190,115 @@ export const layerMemoryNoDeps = Layer.effect(
             previous === undefined || !Equal.equals({ ...previous, lastUpdate: null }, { ...open, lastUpdate: null })
           ) {
             events.set(row.id, { ...open, lastUpdate: now })
+            unstamped.event.add(row.id)
             changed++
           }
         }
         if (!scope.liveOnly) {
           const listed = new Set(snapshot.events.map((event) => event.id))
-          deactivate(events, (id) => listed.has(id) || !["prematch", "live"].includes(events.get(id)!.status))
-          deactivate(teams, (id) => listedTeams.has(id))
+          deactivate("event", events, (id) => listed.has(id) || !["prematch", "live"].includes(events.get(id)!.status))
+          deactivate("team", teams, (id) => listedTeams.has(id))
         }
       }
       // A sport or a country is active while one of its leagues is.
       for (const sport of sports.values()) {
-        sports.set(sport.id, { ...sport, active: leaguesWhere((l) => l.active && l.sportId === sport.id) })
+        const active = leaguesWhere((l) => l.active && l.sportId === sport.id)
+        if (active !== sport.active) upsert("sport", sports, sport.id, { ...sport, active })
       }
       for (const country of countries.values()) {
-        countries.set(country.code, {
-          ...country,
-          active: leaguesWhere((l) => l.active && l.countryCode === country.code)
-        })
+        const active = leaguesWhere((l) => l.active && l.countryCode === country.code)
+        if (active !== country.active) upsert("country", countries, country.code, { ...country, active })
       }
       if (changed + deactivated + removed > 0) {
         keepTotals()
         yield* Effect.forEach(listeners, (listener) => listener, { discard: true })
       }
       yield* changes.published(snapshot)
+      yield* stamp
       return publishReportOf(records, { changed, deactivated })
     })
+
+    /**
+     * The records written get their positions, drawn from the log (as the SQL's publish does, after its changes);
+     * when the log cannot be reached they wait for the next publish's.
+     */
+    const stamp = Effect.gen(function*() {
+      const written: Written = {
+        sport: [...unstamped.sport],
+        country: [...unstamped.country],
+        league: [...unstamped.league],
+        team: [...unstamped.team],
+        event: [...unstamped.event]
+      }
+      const count = positionsFor(written)
+      if (count === 0 && !worldBegins) return
+      const first = yield* changes.positions(Math.max(count, 1))
+      if (first === undefined) return
+      const { events: changedEvents, records } = positionsFrom(written, first)
+      for (const { id, kind, position } of records) positions.set(positionKey(kind, id), { position, listed: null })
+      for (const drawn of changedEvents) {
+        const event = events.get(drawn.id)
+        const open = event === undefined ? null : openFeedOf(event)
+        for (const feed of feedsChanged(open, (feed) => positions.get(positionKey(feed, drawn.id)))) {
+          positions.set(positionKey(feed, drawn.id), { position: drawn[feed], listed: open === feed })
+        }
+      }
+      for (const kind of Object.values(unstamped)) kind.clear()
+      if (worldBegins) worldFloor = first
+      worldBegins = false
+    })
+
+    // ---- since a position: the records changed after it, in the order they changed (domain/SportsCatalogSync)
+
+    /** The records of `kind` in `items` changed after `since` that `candidate` keeps, each listed or not, paged. */
+    const changedSince = <A>(
+      kind: RecordKind,
+      items: () => Iterable<A>,
+      keyOf: (item: A) => string | number,
+      since: number,
+      page: PageRequest,
+      candidate: (item: A) => boolean,
+      listed: (item: A) => boolean
+    ): Effect.Effect<ChangedPage<A>> =>
+      publishing.withPermit(Effect.sync(() => {
+        const changed = [...items()].flatMap((record) => {
+          const position = positions.get(positionKey(kind, keyOf(record)))
+          return position === undefined || position.position <= since || !candidate(record)
+            ? []
+            : [{ record, position: position.position, listed: listed(record) }]
+        }).sort((a, b) => a.position - b.position)
+        const { results, total } = slicePage(page, changed)
+        return { results, total }
+      }))
+
+    /** A list's records changed after `since` whose identity the query's filters keep (changedRecordsOf). */
+    const listSince = <A>(
+      kind: RecordKind,
+      items: () => Iterable<A>,
+      keyOf: (item: A) => string | number,
+      keeps: (query: ListQuery) => (record: A) => boolean
+    ) =>
+    (query: ListQuery, since: number, page: PageRequest) =>
+      changedSince(kind, items, keyOf, since, page, keeps(changedRecordsOf(query)), keeps(query))
+
+    const sportKeeps = (query: ListQuery) => (sport: SportRecord) =>
+      named(query.search, sport.name) && (query.active === null || sport.active === query.active) &&
+      (query.sportIds === null || query.sportIds.includes(sport.id)) &&
+      (query.countryCodes === null ||
+        leaguesWhere((l) => l.sportId === sport.id && query.countryCodes!.includes(l.countryCode ?? ""))) &&
+      (query.leagueId === null || leaguesWhere((l) => l.sportId === sport.id && l.id === query.leagueId))
+    const countryKeeps = (query: ListQuery) => (country: CountryRecord) =>
+      named(query.search, country.name) && (query.active === null || country.active === query.active) &&
+      (query.countryCodes === null || query.countryCodes.includes(country.code)) &&
+      (query.sportIds === null ||
+        leaguesWhere((l) => l.countryCode === country.code && query.sportIds!.includes(l.sportId))) &&
+      (query.leagueId === null || leaguesWhere((l) => l.countryCode === country.code && l.id === query.leagueId))
+    const leagueKeeps = (query: ListQuery) => (league: NamedRecord) =>
+      recordMatches(query, league) && (query.leagueId === null || league.id === query.leagueId) &&
+      (query.teamId === null || teamLeagues.has(`${query.teamId}\u0000${league.id}`))
+    const teamKeeps = (query: ListQuery) => (team: NamedRecord) =>
+      recordMatches(query, team) && (query.teamId === null || team.id === query.teamId) &&
+      (query.leagueId === null || teamLeagues.has(`${team.id}\u0000${query.leagueId}`))
 
     return SportsCatalogRepo.of({
       feedPage: (query, order, page) =>
@@ -195,48 +324,32 @@ export const layerMemoryNoDeps = Layer.effect(
             teams.get(id)?.name ?? []
           )
         ),
-      sports: (query, page) =>
-        list(
-          sports.values(),
-          (sport) =>
-            named(query.search, sport.name) && (query.active === null || sport.active === query.active) &&
-            (query.sportIds === null || query.sportIds.includes(sport.id)) &&
-            (query.countryCodes === null ||
-              leaguesWhere((l) => l.sportId === sport.id && query.countryCodes!.includes(l.countryCode ?? ""))) &&
-            (query.leagueId === null || leaguesWhere((l) => l.sportId === sport.id && l.id === query.leagueId)),
-          byName((s) => s.id),
-          page
+      sports: (query, page) => list(sports.values(), sportKeeps(query), byName((s) => s.id), page),
+      countries: (query, page) => list(countries.values(), countryKeeps(query), byName((c) => c.code), page),
+      leagues: (query, page) => list(leagues.values(), leagueKeeps(query), byName((l) => l.id), page),
+      teams: (query, page) => list(teams.values(), teamKeeps(query), byName((t) => t.id), page),
+      eventsSince: (query, since, page) =>
+        Effect.map(
+          changedSince(
+            query.source,
+            () => events.values(),
+            (event) => event.id,
+            since,
+            page,
+            narrowed(changedEventsOf(query)),
+            matches(query)
+          ),
+          (changed) => ({
+            ...changed,
+            results: changed.results.map((each) => ({ ...each, record: feedEvent(each.record) }))
+          })
         ),
-      countries: (query, page) =>
-        list(
-          countries.values(),
-          (country) =>
-            named(query.search, country.name) && (query.active === null || country.active === query.active) &&
-            (query.countryCodes === null || query.countryCodes.includes(country.code)) &&
-            (query.sportIds === null ||
-              leaguesWhere((l) => l.countryCode === country.code && query.sportIds!.includes(l.sportId))) &&
-            (query.leagueId === null || leaguesWhere((l) => l.countryCode === country.code && l.id === query.leagueId)),
-          byName((c) => c.code),
-          page
-        ),
-      leagues: (query, page) =>
-        list(
-          leagues.values(),
-          (league) =>
-            recordMatches(query, league) && (query.leagueId === null || league.id === query.leagueId) &&
-            (query.teamId === null || teamLeagues.has(`${query.teamId}\u0000${league.id}`)),
-          byName((l) => l.id),
-          page
-        ),
-      teams: (query, page) =>
-        list(
-          teams.values(),
-          (team) =>
-            recordMatches(query, team) && (query.teamId === null || team.id === query.teamId) &&
-            (query.leagueId === null || teamLeagues.has(`${team.id}\u0000${query.leagueId}`)),
-          byName((t) => t.id),
-          page
-        ),
+      sportsSince: listSince("sport", () => sports.values(), (sport) => sport.id, sportKeeps),
+      countriesSince: listSince("country", () => countries.values(), (country) => country.code, countryKeeps),
+      leaguesSince: listSince("league", () => leagues.values(), (league) => league.id, leagueKeeps),
+      teamsSince: listSince("team", () => teams.values(), (team) => team.id, teamKeeps),
+      syncBounds: Effect.map(changes.bounds, (bounds) => ({ ...bounds, floor: Math.max(bounds.floor, worldFloor) })),
+      head: Effect.map(changes.bounds, (bounds) => bounds.head),
       overview: Effect.sync(() => {
         const active = (rows: Iterable<{ readonly active: boolean }>) => [...rows].filter((row) => row.active).length
         return {
@@ -248,7 +361,7 @@ export const layerMemoryNoDeps = Layer.effect(
         }
       }),
       isEmptyFor: (provider) => Effect.sync(() => world !== provider || events.size === 0),
-      publish,
+      publish: (snapshot) => publishing.withPermit(publish(snapshot)),
       onChange: (run) =>
         Effect.acquireRelease(Effect.sync(() => listeners.add(run)), () => Effect.sync(() => listeners.delete(run)))
           .pipe(Effect.asVoid)

@@ -1,22 +1,33 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../../api/Api.ts"
-import { FiltersData, LiveFeedData, NamedEntryCodec, OverviewCodec, PrematchFeedData } from "../../api/Catalog.ts"
 import {
+  CountryEntryCodec,
+  FiltersData,
+  LiveFeedData,
+  NamedEntryCodec,
+  OverviewCodec,
+  PrematchFeedData,
+  SportEntryCodec
+} from "../../api/Catalog.ts"
+import {
+  feedFailures,
   filtersAnswer,
   filtersOf,
   invalidQuery,
   liveFeedAnswer,
+  lostPosition,
   prematchAnswer,
   refreshAnswer,
   refreshFailures,
   refreshOf,
-  sortOf
+  sinceOf,
+  sortOf,
+  synced
 } from "../../api/CatalogEdge.ts"
 import { envelopeWriter } from "../../api/Envelope.ts"
 import { respond, respondWith, respondWritten } from "../../api/Respond.ts"
-import { encodeWith, listed, page } from "../../api/Paging.ts"
-import { CountryRecord, SportRecord } from "../../domain/SportsCatalog.ts"
+import { encodeWith, page } from "../../api/Paging.ts"
 import { SportsProvider } from "../SportsProvider.ts"
 import { SportsCatalog } from "./SportsCatalog.ts"
 
@@ -42,24 +53,24 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
       overview: () => respond(() => SportsCatalog.use((catalog) => catalog.overview), encodeWith(OverviewCodec)),
       sports: ({ query }) =>
         respond(
-          () => SportsCatalog.use((catalog) => catalog.sports(filtersOf(query), page(query))),
-          listed(SportRecord)
-        ),
+          () => SportsCatalog.use((catalog) => catalog.sports(filtersOf(query), page(query), sinceOf(query))),
+          synced(SportEntryCodec)
+        ).pipe(Effect.mapError(lostPosition)),
       countries: ({ query }) =>
         respond(
-          () => SportsCatalog.use((catalog) => catalog.countries(filtersOf(query), page(query))),
-          listed(CountryRecord)
-        ),
+          () => SportsCatalog.use((catalog) => catalog.countries(filtersOf(query), page(query), sinceOf(query))),
+          synced(CountryEntryCodec)
+        ).pipe(Effect.mapError(lostPosition)),
       leagues: ({ query }) =>
         respond(
-          () => SportsCatalog.use((catalog) => catalog.leagues(filtersOf(query), page(query))),
-          listed(NamedEntryCodec)
-        ),
+          () => SportsCatalog.use((catalog) => catalog.leagues(filtersOf(query), page(query), sinceOf(query))),
+          synced(NamedEntryCodec)
+        ).pipe(Effect.mapError(lostPosition)),
       teams: ({ query }) =>
         respond(
-          () => SportsCatalog.use((catalog) => catalog.teams(filtersOf(query), page(query))),
-          listed(NamedEntryCodec)
-        ),
+          () => SportsCatalog.use((catalog) => catalog.teams(filtersOf(query), page(query), sinceOf(query))),
+          synced(NamedEntryCodec)
+        ).pipe(Effect.mapError(lostPosition)),
       filters: ({ query }) =>
         respondWritten(
           () => SportsCatalog.use((catalog) => catalog.filters(query.source ?? "prematch", filtersOf(query))),
@@ -67,16 +78,20 @@ export const SportsCatalogHandlers = HttpApiBuilder.group(
         ).pipe(Effect.mapError(invalidQuery)),
       prematch: ({ query }) =>
         respondWritten(
-          () => SportsCatalog.use((catalog) => catalog.prematch(filtersOf(query), sortOf(query), page(query))),
+          () =>
+            SportsCatalog.use((catalog) =>
+              catalog.prematch(filtersOf(query), sortOf(query), page(query), sinceOf(query))
+            ),
           writePrematch
         )
-          .pipe(Effect.mapError(invalidQuery)),
+          .pipe(Effect.catchTags(feedFailures)),
       live: ({ query }) =>
         respondWritten(
-          () => SportsCatalog.use((catalog) => catalog.live(filtersOf(query), sortOf(query), page(query))),
+          () =>
+            SportsCatalog.use((catalog) => catalog.live(filtersOf(query), sortOf(query), page(query), sinceOf(query))),
           writeLive
         )
-          .pipe(Effect.mapError(invalidQuery))
+          .pipe(Effect.catchTags(feedFailures))
     })
   })
 )

@@ -227,30 +227,55 @@ export class ChangeRecorder extends Context.Service<ChangeRecorder, {
   static readonly catalogChanges = (provider: string) =>
     Layer.effect(
       CatalogChanges,
-      Effect.map(Effect.service(ChangeRecorder), (recorder) =>
-        CatalogChanges.of({ published: (snapshot) => recorder.recordRefresh(provider, snapshot) }))
+      Effect.gen(function*() {
+        const recorder = yield* ChangeRecorder
+        const log = yield* SportsChangeLog
+        return CatalogChanges.of({
+          published: (snapshot) => recorder.recordRefresh(provider, snapshot),
+          positions: (count) => log.withLog(log.draw(count)),
+          bounds: log.bounds
+        })
+      })
     )
 
   /**
    * A catalog in this instance's memory (the sandbox's, for test tokens, beside BetsAPI), streamed as `provider`: the log is
    * written after the catalog, and a failure to write it is logged, not the refresh's: the next refresh,
-   * compared with what the log holds, tells what was missed.
+   * compared with what the log holds, tells what was missed; records left without positions get them with it.
    */
   static readonly memoryCatalogChanges = (provider: string) =>
     Layer.effect(
       CatalogChanges,
-      Effect.map(Effect.service(ChangeRecorder), (recorder) =>
-        CatalogChanges.of({
-          published: (snapshot) =>
-            recorder.recordRefresh(provider, snapshot).pipe(
-              Effect.catchCause((cause) =>
-                Cause.hasInterruptsOnly(cause)
-                  ? Effect.failCause(cause)
-                  : Effect.logWarning("The change stream missed a refresh of a test catalog").pipe(
-                    Effect.annotateLogs({ provider, cause: Cause.pretty(cause) })
-                  )
-              )
+      Effect.gen(function*() {
+        const recorder = yield* ChangeRecorder
+        const log = yield* SportsChangeLog
+        /** A failure the catalog's own publish goes on without: logged; `orElse` answered instead. */
+        const logged = <A>(what: string, work: Effect.Effect<A>, orElse: A) =>
+          work.pipe(
+            Effect.catchCause((cause) =>
+              Cause.hasInterruptsOnly(cause)
+                ? Effect.failCause(cause)
+                : Effect.logWarning(what).pipe(
+                  Effect.annotateLogs({ provider, cause: Cause.pretty(cause) }),
+                  Effect.as(orElse)
+                )
             )
-        }))
+          )
+        return CatalogChanges.of({
+          published: (snapshot) =>
+            logged(
+              "The change stream missed a refresh of a test catalog",
+              recorder.recordRefresh(provider, snapshot),
+              undefined
+            ),
+          positions: (count) =>
+            logged(
+              "A test catalog's changed records get their positions with its next refresh",
+              log.withLog(log.draw(count)),
+              undefined
+            ),
+          bounds: log.bounds
+        })
+      })
     )
 }

@@ -25,6 +25,12 @@ export interface LoggedChange {
   readonly data: string
 }
 
+/** Where the log stands: its head (the highest position committed) and its floor (the highest pruned), one snapshot. */
+export interface LogBounds {
+  readonly head: number
+  readonly floor: number
+}
+
 /** A page of the log: its changes, and the highest position pruned when it was read (same snapshot). */
 export interface LogPage {
   readonly floor: number
@@ -45,7 +51,8 @@ const PageRow = Schema.Struct({
 
 /** A statement's rows decoded by `Result`; database failures are defects here: callers cannot act on them. */
 const pageRows = rowsOf(PageRow)
-const headRows = rowsOf(Schema.Struct({ head: Position }))
+const boundsRows = rowsOf(Schema.Struct({ head: Position, floor: Position }))
+const lastRows = rowsOf(Schema.Struct({ last: Position }))
 const countRows = rowsOf(Schema.Struct({ pruned: Schema.Int }))
 
 const makeSql = Effect.gen(function*() {
@@ -152,17 +159,37 @@ const makeSql = Effect.gen(function*() {
       return pruned
     }))
 
+  // Under the lock nobody else draws, so a block is one nextval and one setval (sql/0044).
+  const draw = (count: number) =>
+    Effect.map(
+      lastRows(sql`
+        WITH drawn AS (
+          SELECT setval(pg_get_serial_sequence('sports_changes', 'position'),
+                        nextval(pg_get_serial_sequence('sports_changes', 'position')) + ${count - 1}) AS last
+        ),
+        kept AS (UPDATE sports_change_floor SET drawn_through = GREATEST(drawn_through, (SELECT last FROM drawn)))
+        SELECT last::text AS last FROM drawn
+      `),
+      (rows) => rows[0].last - count + 1
+    )
+
+  // Pruned to nothing, the log's head is still the last position it had (or drew).
+  const bounds = Effect.map(
+    boundsRows(sql`
+      SELECT GREATEST((SELECT max(position) FROM sports_changes), pruned_through, drawn_through)::text AS head,
+             pruned_through::text AS floor
+      FROM sports_change_floor
+    `),
+    (rows): LogBounds => rows[0]
+  )
+
   return SportsChangeLog.of({
     withLog,
     append: Effect.fn("SportsChangeLog.append")(append),
     read: Effect.fn("SportsChangeLog.read")(read),
-    // Pruned to nothing, the log's head is still the last position it had.
-    head: Effect.map(
-      headRows(sql`
-        SELECT GREATEST((SELECT max(position) FROM sports_changes), pruned_through)::text AS head FROM sports_change_floor
-      `),
-      (rows) => rows[0].head
-    ),
+    draw: Effect.fn("SportsChangeLog.draw")(draw),
+    head: Effect.map(bounds, (bounds) => bounds.head),
+    bounds,
     prune: Effect.fn("SportsChangeLog.prune")(prune),
     onAppend: (run) => ChangeFeed.onChange(sportsChangesChannel, run).pipe(Effect.provideService(PgClient.PgClient, pg))
   })
@@ -185,11 +212,14 @@ const makeMemory = Effect.sync(() => {
   let rows: Array<Row> = []
   let lastPosition = 0
   let floor = 0
+  let drawnThrough = 0
   let inLog = false
   let told = false
   const listeners = new Set<Effect.Effect<void>>()
   const lock = Semaphore.makeUnsafe(1)
   const announce = Effect.suspend(() => Effect.forEach([...listeners], (run) => run, { discard: true }))
+
+  const headNow = () => Math.max(rows.at(-1)?.position ?? 0, floor, drawnThrough)
 
   const matches = (filter: StreamFilter | null) => (row: Row) =>
     filter === null || (
@@ -203,16 +233,19 @@ const makeMemory = Effect.sync(() => {
   const withLog = <A, E, R>(work: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.flatMap(Effect.service(HoldsLog), (holds) => {
       if (holds) {
-        const kept = { rows, floor }
-        return Effect.onExit(work, (exit) => Effect.sync(() => Exit.isFailure(exit) && ({ rows, floor } = kept)))
+        const kept = { rows, floor, drawnThrough }
+        return Effect.onExit(
+          work,
+          (exit) => Effect.sync(() => Exit.isFailure(exit) && ({ rows, floor, drawnThrough } = kept))
+        )
       }
       return lock.withPermit(Effect.gen(function*() {
-        const kept = { rows, floor }
+        const kept = { rows, floor, drawnThrough }
         inLog = true
         told = false
         const exit = yield* Effect.exit(Effect.provideService(work, HoldsLog, true))
         inLog = false
-        if (Exit.isFailure(exit)) ({ rows, floor } = kept)
+        if (Exit.isFailure(exit)) ({ rows, floor, drawnThrough } = kept)
         else if (told) yield* announce
         return yield* exit
       }))
@@ -245,7 +278,15 @@ const makeMemory = Effect.sync(() => {
           .slice(0, limit)
           .map(({ recordedAt: _at, provider: _provider, ...change }) => change)
       })),
-    head: Effect.sync(() => Math.max(rows.at(-1)?.position ?? 0, floor)),
+    draw: (count) =>
+      Effect.sync(() => {
+        const first = lastPosition + 1
+        lastPosition += count
+        drawnThrough = lastPosition
+        return first
+      }),
+    head: Effect.sync(headNow),
+    bounds: Effect.sync(() => ({ head: headNow(), floor })),
     prune: (retention) =>
       withLog(Effect.map(Clock.currentTimeMillis, (now) => {
         const cut = rows.findLast((row) => row.recordedAt < now - Duration.toMillis(retention))
@@ -284,8 +325,15 @@ export class SportsChangeLog extends Context.Service<SportsChangeLog, {
     readonly filter: StreamFilter | null
     readonly limit: number
   }): Effect.Effect<LogPage>
-  /** The highest position committed (the floor once everything is pruned; 0 for a log never written). */
+  /**
+   * Draws `count` (at least 1) positions in a row for records kept elsewhere (the catalog's, sql/0044), in commit
+   * order like the log's own, and returns the first. No change is logged at them; the head counts them. Under withLog.
+   */
+  draw(count: number): Effect.Effect<number>
+  /** The highest position committed or drawn (the floor once everything is pruned; 0 for a log never written). */
   readonly head: Effect.Effect<number>
+  /** The head and the floor, in one snapshot. */
+  readonly bounds: Effect.Effect<LogBounds>
   /** Removes changes older than `retention`, raising the floor. */
   prune(retention: Duration.Duration): Effect.Effect<number>
   /** Runs `run` after each burst of appends (any instance), for as long as the scope lives. */

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import type { SportsEvent, SportsLeague } from "../../../src/domain/Sports.ts"
 import type { Snapshot } from "../../../src/domain/SportsCatalog.ts"
 import type { EventQuery, FeedOrder, ListQuery } from "../../../src/domain/SportsCatalogQuery.ts"
+import type { ChangedPage } from "../../../src/domain/SportsCatalogSync.ts"
 import { SportsCatalogRepo } from "../../../src/sports/catalog/SportsCatalogRepo.ts"
 
 /**
@@ -259,6 +260,108 @@ export const sportsCatalogRepoSpec = (it: Vitest.MethodsNonLive<SportsCatalogRep
       assert.isTrue(back.changed >= 1, JSON.stringify(back))
       assert.deepStrictEqual(yield* feed({}), ["9001", "9002", "9004"])
     }))
+  /** What a since read of the repository answers: ids in position order, each listed or not. */
+  const changedIds = <A>(page: ChangedPage<A>, id: (record: A) => string | number) =>
+    page.results.map((change) => [String(id(change.record)), change.listed])
+  const eventsSince = (query: Partial<EventQuery>, since: number, page = all) =>
+    Effect.flatMap(
+      Effect.service(SportsCatalogRepo),
+      (repo) =>
+        Effect.map(repo.eventsSince(eventQuery(query), since, page), (changed) => changedIds(changed, (e) => e.id))
+    )
+
+  it.effect("since a position: every record changed after it, in the order they changed, from 0 everything", () =>
+    Effect.gen(function*() {
+      const repo = yield* SportsCatalogRepo
+      yield* published
+      const head = yield* repo.head
+      assert.deepStrictEqual(yield* repo.syncBounds, { head, floor: 0 })
+      assert.deepStrictEqual(yield* repo.eventsSince(eventQuery(), head, all), { results: [], total: 0 })
+      // From 0, the whole feed, each listed (in the order the tests above last changed them); an event of the other
+      // feed never was in it, and is not said.
+      assert.sameDeepMembers(yield* eventsSince({}, 0), [["9001", true], ["9002", true], ["9004", true]])
+      assert.deepStrictEqual(yield* eventsSince({ source: "live" }, 0), [["9003", true]])
+      const leagues = yield* repo.leaguesSince(listQuery(), 0, all)
+      assert.deepStrictEqual(changedIds(leagues, (l) => l.id), [["900", true], ["910", true], ["950", true]])
+      assert.deepStrictEqual(leagues.results[1].record, {
+        id: "910",
+        name: "Liga Norte",
+        countryCode: "br",
+        sportId: 1,
+        active: true
+      })
+      assert.isTrue(leagues.results[0].position < leagues.results[1].position, "in position order")
+      assert.isTrue(leagues.results[2].position <= head)
+      assert.deepStrictEqual(changedIds(yield* repo.sportsSince(listQuery(), 0, all), (s) => s.id), [
+        ["1", true],
+        ["18", true]
+      ])
+      assert.deepStrictEqual(changedIds(yield* repo.countriesSince(listQuery(), 0, all), (c) => c.code), [
+        ["br", true],
+        ["gb", true],
+        ["us", true]
+      ])
+      assert.strictEqual((yield* repo.teamsSince(listQuery(), 0, all)).total, overviewOfEverything.teams)
+      // Paged: per_page at a time, in the same order.
+      const first = yield* repo.eventsSince(eventQuery(), 0, { page: 1, perPage: 2 })
+      const second = yield* repo.eventsSince(eventQuery(), 0, { page: 2, perPage: 2 })
+      assert.deepStrictEqual([first.results.length, second.results.length, second.total], [2, 1, 3])
+      assert.deepStrictEqual(
+        [...first.results, ...second.results].map((change) => change.record.id),
+        (yield* eventsSince({}, 0)).map(([id]) => id)
+      )
+      assert.isTrue(first.results[1].position < second.results[0].position)
+    }))
+
+  it.effect("since a position: what left a list says so; what never was in it is not said", () =>
+    Effect.gen(function*() {
+      const repo = yield* SportsCatalogRepo
+      yield* published
+      const before = yield* repo.head
+      // 9002 is no longer listed; 9004 moves to the next day and gets odds taken away; 9003's score moves, in play.
+      yield* repo.publish(snapshotOf([
+        arsenalBrighton,
+        { ...santosFlamengo, score: "2-0", minute: 30 },
+        { ...lakersBulls, startsAt: new Date("2030-01-03T01:00:00.000Z"), hasOdds: false }
+      ]))
+      assert.isAbove(yield* repo.head, before)
+      assert.deepStrictEqual(yield* eventsSince({}, before), [["9002", false], ["9004", true]])
+      assert.deepStrictEqual(yield* eventsSince({ source: "live" }, before), [["9003", true]], "9002 never was live")
+      // Filters of what a record is (league, sport, country, team) keep an event out; those of its state say removed.
+      assert.deepStrictEqual(yield* eventsSince({ leagueId: "900" }, before), [["9002", false]])
+      assert.deepStrictEqual(yield* eventsSince({ sportIds: [18] }, before), [["9004", true]])
+      assert.deepStrictEqual(yield* eventsSince({ hasOdds: true }, before), [["9002", false], ["9004", false]])
+      const day = Date.parse("2030-01-02T00:00:00.000Z")
+      assert.deepStrictEqual(
+        yield* eventsSince({ startsFrom: day, startsBefore: day + 86_400_000 }, before),
+        [["9002", false], ["9004", false]],
+        "moved out of the day"
+      )
+      assert.deepStrictEqual(yield* eventsSince({ search: "lakers" }, before), [["9002", false], ["9004", true]])
+      // The leagues and teams that went inactive, and a list asked for active ones only says they left it.
+      const teams = yield* repo.teamsSince(listQuery({ active: true }), before, all)
+      assert.deepStrictEqual(changedIds(teams, (t) => t.id), [["900-Chelsea", false]])
+      assert.deepStrictEqual(
+        changedIds(yield* repo.teamsSince(listQuery(), before, all), (t) => t.id),
+        [["900-Chelsea", true]],
+        "still listed, inactive"
+      )
+      assert.isFalse((yield* repo.teamsSince(listQuery(), before, all)).results[0].record.active)
+      assert.deepStrictEqual(yield* repo.leaguesSince(listQuery(), before, all), { results: [], total: 0 })
+
+      // Back as it was: 9002 listed again; the prematch feed since the change hears of it, and of 9004 moving back.
+      const middle = yield* repo.head
+      yield* published
+      assert.deepStrictEqual(yield* eventsSince({}, middle), [["9002", true], ["9004", true]])
+      assert.deepStrictEqual(yield* eventsSince({}, before), [["9002", true], ["9004", true]], "each once, as it is")
+      // A live event whose minute moves again: not the prematch feed's business.
+      const later = yield* repo.head
+      yield* repo.publish(snapshotOf([arsenalBrighton, chelseaArsenal, { ...santosFlamengo, minute: 13 }, lakersBulls]))
+      assert.deepStrictEqual(yield* eventsSince({}, later), [])
+      assert.deepStrictEqual(yield* eventsSince({ source: "live" }, later), [["9003", true]])
+      yield* published
+    }))
+
   it.effect("empty for a provider: no event of it, whatever another provider's world holds", () =>
     Effect.gen(function*() {
       const repo = yield* SportsCatalogRepo
@@ -274,8 +377,13 @@ export const sportsCatalogRepoSpec = (it: Vitest.MethodsNonLive<SportsCatalogRep
       yield* published
       const names = <A extends { readonly name: string }>(page: { readonly results: ReadonlyArray<A> }) =>
         page.results.map((record) => record.name)
+      const before = yield* repo.head
       const report = yield* repo.publish(worldOfB())
       assert.deepInclude(report, { leagues: 1, teams: 2, events: 1 })
+      // A since from A's world cannot say what left with it: the floor is where B's began.
+      const bounds = yield* repo.syncBounds
+      assert.isTrue(bounds.floor > before && bounds.floor <= bounds.head, JSON.stringify({ before, bounds }))
+      assert.deepStrictEqual(yield* eventsSince({}, bounds.floor - 1), [["9001", true]])
       assert.deepStrictEqual(yield* repo.overview, { sports: 1, countries: 1, leagues: 1, teams: 2, events: 1 })
       // Every record, inactive ones included: nothing of A's world is left, not even marked inactive.
       assert.deepStrictEqual(names(yield* repo.leagues(listQuery(), all)), ["Copa Sur"])

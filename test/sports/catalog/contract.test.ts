@@ -9,7 +9,7 @@ import { Effect, Layer } from "effect"
 import { HttpClientRequest, HttpServer } from "effect/http"
 import { HttpApiMiddleware, HttpApiTest } from "effect/http-api"
 import { PartnerApi } from "../../../src/api/Api.ts"
-import { ValidationFailed } from "../../../src/api/Errors.ts"
+import { Gone, ValidationFailed } from "../../../src/api/Errors.ts"
 import { PartnerAuth } from "../../../src/api/Security.ts"
 import type { SportsEvent, SportsLeague } from "../../../src/domain/Sports.ts"
 import { RequestValidationLive } from "../../../src/routes.ts"
@@ -119,7 +119,7 @@ layer(Handlers, live)("the catalog group's contract (in memory)", (it) => {
     Effect.gen(function*() {
       yield* seeded
       const feed = yield* (yield* client()).catalog.prematch({ query: {} })
-      assert.deepStrictEqual(feed.data.meta, { page: 1, per_page: 50, total: 3 })
+      assert.deepStrictEqual(feed.data.meta, { page: 1, per_page: 50, total: 3, next_since: feed.data.meta.next_since })
       assert.deepStrictEqual(feed.data.results[0], {
         event_id: "1",
         sport_id: 1,
@@ -154,15 +154,44 @@ layer(Handlers, live)("the catalog group's contract (in memory)", (it) => {
       assert.deepStrictEqual([second.data.results.map((entry) => entry.event_id), second.data.meta], [["3"], {
         page: 2,
         per_page: 2,
-        total: 3
+        total: 3,
+        next_since: second.data.meta.next_since
       }])
       const capped = yield* api.catalog.leagues({ query: { per_page: 999 } })
-      assert.deepStrictEqual(capped.data.meta, { page: 1, per_page: 200, total: 1 })
+      assert.deepStrictEqual(capped.data.meta, {
+        page: 1,
+        per_page: 200,
+        total: 1,
+        next_since: capped.data.meta.next_since
+      })
       assert.deepStrictEqual(capped.data.results, [
         { id: "900", name: "Premier Division", country: "England", country_code: "gb", sport_id: 1, active: true }
       ])
       const beyond = yield* api.catalog.prematch({ query: { page: 50 } })
       assert.deepStrictEqual(beyond.data.results, [])
+    }))
+
+  it.effect("since a position: what changed after it, each entry marked; a position past the head is a 410", () =>
+    Effect.gen(function*() {
+      yield* seeded
+      const api = yield* client()
+      const whole = yield* api.catalog.prematch({ query: {} })
+      const fromStart = yield* api.catalog.prematch({ query: { since: 0, per_page: 2 } })
+      assert.deepStrictEqual(fromStart.data.results.map((entry) => [entry.event_id, entry.removed]), [["1", false], [
+        "2",
+        false
+      ]])
+      assert.strictEqual(fromStart.data.meta.total, 3)
+      const rest = yield* api.catalog.prematch({ query: { since: fromStart.data.meta.next_since, per_page: 2 } })
+      assert.deepStrictEqual(rest.data.results.map((entry) => entry.event_id), ["3"])
+      assert.strictEqual(rest.data.meta.next_since, whole.data.meta.next_since, "a short page goes on from the head")
+      const none = yield* api.catalog.teams({ query: { since: whole.data.meta.next_since } })
+      assert.deepStrictEqual([none.data.results, none.data.meta.total], [[], 0])
+      const gone = yield* Effect.flip(api.catalog.leagues({ query: { since: whole.data.meta.next_since + 1 } }))
+      assert.instanceOf(gone, Gone)
+      assert.strictEqual((gone as Gone).reason, "unknown_position")
+      const unreadable = yield* refusal((yield* client({ query: "since=soon" })).catalog.live({ query: {} }))
+      assert.deepStrictEqual(Object.keys(unreadable), ["since"])
     }))
 
   it.effect("the overview counts each kind of record", () =>

@@ -13,6 +13,7 @@ import { SportsCatalogRepo } from "../../../src/sports/catalog/SportsCatalogRepo
 import * as SportsCatalogRepoMemory from "../../../src/sports/catalog/SportsCatalogRepoMemory.ts"
 import type { Page } from "../../../src/domain/Paging.ts"
 import type { SportsEvent, SportsLeague } from "../../../src/domain/Sports.ts"
+import { InvalidSportsCatalogQuery } from "../../../src/domain/SportsCatalog.ts"
 import { type ListQuery, SportsProvider } from "../../../src/sports/SportsProvider.ts"
 import { testCatalogConfig } from "../../support/TestApp.ts"
 
@@ -189,6 +190,7 @@ describe("the sports catalog over its in-memory repository", () => {
     return Effect.gen(function*() {
       const catalog = yield* SportsCatalog
       const error = yield* Effect.flip(catalog.live({ dateFrom: "20261203", dateTo: "20261201" }, {}, firstPage))
+      assert.instanceOf(error, InvalidSportsCatalogQuery)
       assert.deepStrictEqual(error.errors, { date_to: ["The date to field must be a day on or after date from."] })
       assert.strictEqual(reads.size, 0)
     }).pipe(Effect.provide(layer))

@@ -248,7 +248,13 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         assert.strictEqual(new Set(all).size, upcoming.length)
         for (const page of pages) assert.strictEqual(page.data.meta.total, upcoming.length)
         const capped = yield* client.catalog.prematch({ query: { per_page: 999, page: 1 } })
-        assert.deepStrictEqual(capped.data.meta, { page: 1, per_page: 200, total: upcoming.length })
+        assert.deepStrictEqual(capped.data.meta, {
+          page: 1,
+          per_page: 200,
+          total: upcoming.length,
+          next_since: capped.data.meta.next_since
+        })
+        assert.isAbove(capped.data.meta.next_since, 0, "the position the answer goes on from")
         const beyond = yield* client.catalog.prematch({ query: { page: 50 } })
         assert.deepStrictEqual(beyond.data.results, [])
       }))
@@ -338,7 +344,7 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         const all = yield* sports({})
         assert.deepStrictEqual(all.data, {
           results: [{ id: 18, name: "Basketball", active: true }, { id: 1, name: "Soccer", active: true }],
-          meta: { page: 1, per_page: 50, total: 2 }
+          meta: { page: 1, per_page: 50, total: 2, next_since: all.data.meta.next_since }
         })
         assert.deepStrictEqual(names(yield* sports({ search: "SOC" })), ["Soccer"])
         assert.deepStrictEqual(names(yield* sports({ country: "us" })), ["Basketball"])
@@ -357,7 +363,7 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         const first = (yield* countries({ per_page: 1 })).data
         assert.deepStrictEqual(first, {
           results: [{ name: "England", code: "gb", active: true }],
-          meta: { page: 1, per_page: 1, total: 3 }
+          meta: { page: 1, per_page: 1, total: 3, next_since: first.meta.next_since }
         })
       }))
 
@@ -392,7 +398,8 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
         assert.deepStrictEqual([lastPage.data.results.length, lastPage.data.meta], [1, {
           page: 4,
           per_page: 5,
-          total: 16
+          total: 16,
+          next_since: lastPage.data.meta.next_since
         }])
       }))
   })

@@ -128,6 +128,27 @@ export const sportsChangeLogSpec = <R>(
       )
     }))
 
+  it.effect("positions drawn for records: in a row, after every one given, before every one after; the head counts them", () =>
+    Effect.gen(function*() {
+      const log = yield* SportsChangeLog
+      const w = provider()
+      yield* log.withLog(log.append(w, [change("before")]))
+      const [before] = (yield* read(w)).changes
+      const first = yield* log.withLog(log.draw(3))
+      assert.strictEqual(first, before.position + 1)
+      assert.deepStrictEqual(yield* log.bounds, { head: first + 2, floor: (yield* read(w)).floor })
+      assert.strictEqual(yield* log.head, first + 2, "no change is logged there, the head is past them")
+      yield* log.withLog(log.append(w, [change("after")]))
+      const [, after] = (yield* read(w)).changes
+      assert.strictEqual(after.position, first + 3)
+      assert.deepStrictEqual((yield* read(w, { after: first })).changes.map((c) => c.eventId), ["after"])
+      // Drawn by a withLog that fails: not reused, and the head does not count them.
+      const head = yield* log.head
+      assert.isTrue(Exit.isFailure(yield* Effect.exit(log.withLog(Effect.andThen(log.draw(2), Effect.fail("no"))))))
+      assert.strictEqual(yield* log.head, head)
+      assert.isAbove(yield* log.withLog(log.draw(1)), head + 2)
+    }))
+
   it.effect("a listener is told after changes are appended, for as long as its scope lives", () =>
     Effect.gen(function*() {
       const log = yield* SportsChangeLog
