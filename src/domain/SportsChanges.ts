@@ -173,7 +173,7 @@ export const ClosingChange = Schema.Struct({
   }),
   source: ClosingSourceField,
   // As the stream sends them: each price in the reader's `odds_format`.
-  markets: Schema.Array(ClosingMarket.mapFields(({ odds, ...fields }) => ({
+  markets: Schema.Array(ClosingMarket.mapFields((fields) => ({
     ...fields,
     odds: Schema.Array(Schema.Struct({ label: Schema.String, value: OddsValue }))
   })))
