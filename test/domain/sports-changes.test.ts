@@ -283,8 +283,8 @@ describe("a change's data for a reader of another odds format", () => {
     assert.strictEqual(changeDataIn("decimal", "closing", closing), closing)
     assert.strictEqual(
       changeDataIn("fractional", "closing", closing),
-      '{"event_id":"7","source":"kick_off","markets":[{"key":"1_1","name":"Full Time Result","odds":[{"label":"Home",' +
-        '"value":"3/2"}]},{"key":"1_2","name":"Handicap","odds":[{"label":"Home -0.5","value":"1/2"}]}]}'
+      "{\"event_id\":\"7\",\"source\":\"kick_off\",\"markets\":[{\"key\":\"1_1\",\"name\":\"Full Time Result\",\"odds\":[{\"label\":\"Home\"," +
+        "\"value\":\"3/2\"}]},{\"key\":\"1_2\",\"name\":\"Handicap\",\"odds\":[{\"label\":\"Home -0.5\",\"value\":\"1/2\"}]}]}"
     )
   })
 

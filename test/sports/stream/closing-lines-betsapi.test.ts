@@ -31,7 +31,11 @@ const providerData = streamProviderData()
 const inFormat = (
   format: Parameters<typeof marketsIn>[0],
   markets: ReadonlyArray<{ readonly odds: ReadonlyArray<{ readonly label: string; readonly value: number | string }> }>
-) => marketsIn(format, markets.map((market) => ({ ...market, odds: market.odds.map((o) => ({ ...o, value: Number(o.value) })) })))
+) =>
+  marketsIn(
+    format,
+    markets.map((market) => ({ ...market, odds: market.odds.map((o) => ({ ...o, value: Number(o.value) })) }))
+  )
 // 70001 is pre-match when the service first sees it; 80003 and 80004 are already live (CatalogScripts).
 const [kickingOff, seenLive, withoutOdds] = ["70001", "80003", "80004"]
 
@@ -79,7 +83,9 @@ layer(StreamApp(providerData, { closingAskAfter: Duration.millis(1) }), live)("c
         (calls) => calls > 0,
         "the provider asked"
       )
-      const none = yield* failsWith(NotFound)(client.sports.closingOdds({ params: { eventId: withoutOdds }, query: {} }))
+      const none = yield* failsWith(NotFound)(
+        client.sports.closingOdds({ params: { eventId: withoutOdds }, query: {} })
+      )
       assert.match(none.message, /^No closing line is kept for event 80004/)
 
       // The kick-off: the event goes live, its line is the pre-match prices the log held.
@@ -100,7 +106,10 @@ layer(StreamApp(providerData, { closingAskAfter: Duration.millis(1) }), live)("c
       yield* client.sports.odds({ params: { eventId: kickingOff }, query: {} })
       yield* eventually(logged("betsapi", "odds", kickingOff), (n) => n === 6, "the later prices logged")
       yield* refresh(token)
-      assert.deepStrictEqual((yield* client.sports.closingOdds({ params: { eventId: kickingOff }, query: {} })).data, closing)
+      assert.deepStrictEqual(
+        (yield* client.sports.closingOdds({ params: { eventId: kickingOff }, query: {} })).data,
+        closing
+      )
       // In another format, as every odds answer: the prices converted, the format in the Odds-Format header.
       const american = yield* client.sports.closingOdds({
         params: { eventId: kickingOff },
@@ -108,9 +117,13 @@ layer(StreamApp(providerData, { closingAskAfter: Duration.millis(1) }), live)("c
       })
       assert.deepStrictEqual(american.data.markets, inFormat("american", closing.markets))
       assert.deepStrictEqual(american.data.markets[0].odds.map((odd) => odd.value), [150, 220, 260])
-      const onTheWire = yield* request("GET", `/api/partner/v1/sports/events/${kickingOff}/odds/closing?odds_format=probability`, {
-        headers: bearer(token)
-      })
+      const onTheWire = yield* request(
+        "GET",
+        `/api/partner/v1/sports/events/${kickingOff}/odds/closing?odds_format=probability`,
+        {
+          headers: bearer(token)
+        }
+      )
       assert.strictEqual(onTheWire.headers["odds-format"], "probability")
 
       // The stream: one `closing` each, as the endpoint answers it.

@@ -34,7 +34,10 @@ layer(TestApp({ stream: { closingAskAfter: Duration.millis(1) } }), live)("closi
         "the last pre-match odds, as the odds endpoint answers them in play"
       )
       const test = yield* partnerClient(created.test.token)
-      assert.deepStrictEqual((yield* test.sports.closingOdds({ params: { eventId: inPlay.event_id }, query: {} })).data, closing)
+      assert.deepStrictEqual(
+        (yield* test.sports.closingOdds({ params: { eventId: inPlay.event_id }, query: {} })).data,
+        closing
+      )
 
       yield* until(
         stream,
