@@ -193,7 +193,9 @@ const examplePrematch = {
   away_name: "Palmeiras",
   starts_at: "2026-11-22T19:00:00.000Z",
   has_odds: true,
-  last_update: "2026-11-22T18:55:12.000Z"
+  last_update: "2026-11-22T18:55:12.000Z",
+  status: "scheduled" as const,
+  reason: null
 }
 
 const exampleLeague = {
@@ -242,10 +244,25 @@ export const FiltersCodec = SportsCatalogFilters.pipe(Schema.encodeKeys({
   timeZone: "timezone"
 }))
 
+/** Where a feed's event is in its life cycle: what tells a partner why an entry left a feed (`removed`). */
+const feedLifeCycle = {
+  status: FeedEntry.fields.status.annotate({
+    description: "In the life cycle's words, as on the provider's event endpoints and the change stream: scheduled " +
+      "(every entry of the prematch feed), live (every entry of the live feed), final, postponed, cancelled, " +
+      "abandoned or suspended (an entry that left, `removed`). An event the provider stopped listing keeps the last " +
+      "status the catalog had of it."
+  }),
+  reason: FeedEntry.fields.reason.annotate({
+    description: "Why it has its status, where the provider said so: its own code (API-Football's PST, BetsAPI's " +
+      "time_status 4) and words (Match Postponed); the service's own code is overdue. Null otherwise."
+  })
+}
+
 export const PrematchEntryCodec = Schema.Struct({
   ...FeedEntry.fields,
   startsAt: IsoDate,
   lastUpdate: IsoDate,
+  ...feedLifeCycle,
   removed: Removed
 }).pipe(Schema.encodeKeys(feedKeys))
 
@@ -253,6 +270,7 @@ export const LiveEntryCodec = Schema.Struct({
   ...LiveFeedEntry.fields,
   startsAt: IsoDate,
   lastUpdate: IsoDate,
+  ...feedLifeCycle,
   minute: LiveFeedEntry.fields.minute.annotate({
     description: "The match clock where the sport has one; otherwise whole minutes since the start (0 before it)"
   }),
@@ -412,7 +430,12 @@ export class CatalogGroup extends HttpApiGroup.make("catalog")
   .add(
     HttpApiEndpoint.get("live", "/sports/feed/live", {
       query: { ...feedQuery, ...sinceQuery },
-      success: listEnvelope("LiveFeedResponse", LiveFeedData, { ...examplePrematch, score: "1-0", minute: 37 }),
+      success: listEnvelope("LiveFeedResponse", LiveFeedData, {
+        ...examplePrematch,
+        status: "live",
+        score: "1-0",
+        minute: 37
+      }),
       error: Gone
     }).middleware(RequestValidation).annotateMerge(OpenApi.annotations({
       summary: "Events in play, filtered, sorted and paged",

@@ -1,6 +1,13 @@
 import { Schema } from "effect"
 import { countryName } from "./Countries.ts"
-import { minuteOf, type SportsEvent, type SportsLeague } from "./Sports.ts"
+import {
+  type EventStatus,
+  eventStatuses,
+  minuteOf,
+  type SportsEvent,
+  type SportsLeague,
+  StatusReason
+} from "./Sports.ts"
 
 /**
  * The local sports catalog as the service speaks about it: what it holds
@@ -12,7 +19,36 @@ import { minuteOf, type SportsEvent, type SportsLeague } from "./Sports.ts"
 /** The two feeds: events not started yet, and events in play. */
 export type EventSource = "prematch" | "live"
 
-/** An open event, as the feeds list it. */
+/**
+ * An event's status in the catalog's own words (sql/0003, sql/0045): the feed an open event is on (`prematch`,
+ * `live`), or how it left them. The feeds' indexes are written in these words, so the catalog keeps them; it answers
+ * in the life cycle's (lifeCycleStatusOf).
+ */
+export const catalogStatuses = [
+  "prematch",
+  "live",
+  "ended",
+  "postponed",
+  "cancelled",
+  "abandoned",
+  "interrupted"
+] as const
+export type CatalogStatus = (typeof catalogStatuses)[number]
+
+const lifeCycleStatuses: Readonly<Record<CatalogStatus, EventStatus>> = {
+  prematch: "scheduled",
+  live: "live",
+  ended: "final",
+  postponed: "postponed",
+  cancelled: "cancelled",
+  abandoned: "abandoned",
+  interrupted: "suspended"
+}
+
+/** A catalog status in the life cycle's words, as the feeds answer it (SportsCatalogPublish's catalogStatus undone). */
+export const lifeCycleStatusOf = (status: CatalogStatus): EventStatus => lifeCycleStatuses[status]
+
+/** An event as the feeds list it (an open one; with `since`, also one that left them). */
 export const FeedEvent = Schema.Struct({
   id: Schema.String,
   sportId: Schema.Int,
@@ -22,7 +58,9 @@ export const FeedEvent = Schema.Struct({
   homeName: Schema.String,
   awayName: Schema.String,
   startsAt: Schema.Date,
-  status: Schema.String,
+  status: Schema.Literals(catalogStatuses),
+  /** Why it has its status, where the provider said so (the provider's event's `reason`). */
+  reason: Schema.NullOr(StatusReason),
   score: Schema.NullOr(Schema.String),
   minute: Schema.NullOr(Schema.Int),
   hasOdds: Schema.Boolean,
@@ -48,7 +86,7 @@ export type CountryRecord = typeof CountryRecord.Type
 
 const countryOf = (code: string | null) => code === null ? null : countryName(code)
 
-/** An open event as the prematch feed answers it: its country by name. */
+/** An event as the prematch feed answers it: its country by name, its status in the life cycle's words. */
 export const FeedEntry = Schema.Struct({
   id: FeedEvent.fields.id,
   sportId: FeedEvent.fields.sportId,
@@ -59,7 +97,9 @@ export const FeedEntry = Schema.Struct({
   awayName: FeedEvent.fields.awayName,
   startsAt: FeedEvent.fields.startsAt,
   hasOdds: FeedEvent.fields.hasOdds,
-  lastUpdate: FeedEvent.fields.lastUpdate
+  lastUpdate: FeedEvent.fields.lastUpdate,
+  status: Schema.Literals(eventStatuses),
+  reason: FeedEvent.fields.reason
 })
 export type FeedEntry = typeof FeedEntry.Type
 
@@ -68,10 +108,11 @@ export const LiveFeedEntry = Schema.Struct({ ...FeedEntry.fields, score: Schema.
 export type LiveFeedEntry = typeof LiveFeedEntry.Type
 
 export const feedEntryOf = (
-  { countryCode, minute: _minute, score: _score, status: _status, ...event }: FeedEvent
+  { countryCode, minute: _minute, score: _score, status, ...event }: FeedEvent
 ): FeedEntry => ({
   ...event,
-  country: countryOf(countryCode)
+  country: countryOf(countryCode),
+  status: lifeCycleStatusOf(status)
 })
 
 /** `now` (epoch millis) dates the minute of a sport without a match clock. */

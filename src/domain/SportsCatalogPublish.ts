@@ -1,6 +1,6 @@
 import { countryName } from "./Countries.ts"
-import type { EventStatus } from "./Sports.ts"
-import type { PublishReport, Snapshot } from "./SportsCatalog.ts"
+import type { EventStatus, StatusReason } from "./Sports.ts"
+import type { CatalogStatus, PublishReport, Snapshot } from "./SportsCatalog.ts"
 import { sportName } from "./SportsCatalogQuery.ts"
 
 /**
@@ -39,7 +39,9 @@ export interface EventRow {
   readonly awayName: string
   readonly startsAt: Date
   /** In the catalog's words (catalogStatus). */
-  readonly status: string
+  readonly status: CatalogStatus
+  /** Why, where the provider says so. */
+  readonly reason: StatusReason | null
   readonly score: string | null
   readonly minute: number | null
   readonly hasOdds: boolean
@@ -48,17 +50,17 @@ export interface EventRow {
 const lower = (code: string | null) => code?.toLowerCase() ?? null
 
 /**
- * An event's status in the catalog's own words (sql/0003): the feed an open event is on (`prematch`, `live`), or how
- * it left them. Its feeds' indexes are written in these words, and it tells no reason, so it keeps them; the life
- * cycle's words are the change stream's and the provider endpoints'.
+ * An event's status in the catalog's own words (sql/0003; `abandoned` since sql/0045): the feed an open event is on
+ * (`prematch`, `live`), or how it left them. Its feeds' indexes are written in these words, so it keeps them; one word
+ * for each of the life cycle's, which the feeds answer (SportsCatalog.ts lifeCycleStatusOf).
  */
-export const catalogStatus: Readonly<Record<EventStatus, string>> = {
+export const catalogStatus: Readonly<Record<EventStatus, CatalogStatus>> = {
   scheduled: "prematch",
   live: "live",
   final: "ended",
   postponed: "postponed",
   cancelled: "cancelled",
-  abandoned: "cancelled",
+  abandoned: "abandoned",
   suspended: "interrupted"
 }
 
@@ -126,6 +128,7 @@ const recordsOf = (snapshot: Snapshot): SnapshotRecords => {
       awayName: teams.get(event.away.id)?.name ?? event.away.name,
       startsAt: event.startsAt,
       status: catalogStatus[event.status],
+      reason: event.reason ?? null,
       score: event.score,
       minute: event.minute,
       hasOdds: event.hasOdds

@@ -51,7 +51,9 @@ const entry = (n: number): FeedEntry => ({
   awayName: "Union \u00e9 \"x\"",
   startsAt: new Date(Date.UTC(2026, 10, 28, 19, n)),
   hasOdds: n % 3 === 0,
-  lastUpdate: new Date(Date.UTC(2026, 10, 27, 8, 30, 0, n))
+  lastUpdate: new Date(Date.UTC(2026, 10, 27, 8, 30, 0, n)),
+  status: n % 4 === 0 ? "postponed" : "scheduled",
+  reason: n % 4 === 0 ? { code: "PST", text: "Match \"Postponed\"" } : null
 })
 
 describe("envelopeWriter", () => {

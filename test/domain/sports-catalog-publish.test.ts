@@ -1,7 +1,8 @@
 /** What a refresh's snapshot publishes, record by record, without a database. */
 import { assert, describe, it } from "@effect/vitest"
-import type { SportsEvent, SportsLeague } from "../../src/domain/Sports.ts"
-import { snapshotRecords } from "../../src/domain/SportsCatalogPublish.ts"
+import { eventStatuses, type SportsEvent, type SportsLeague } from "../../src/domain/Sports.ts"
+import { catalogStatuses, lifeCycleStatusOf } from "../../src/domain/SportsCatalog.ts"
+import { catalogStatus, snapshotRecords } from "../../src/domain/SportsCatalogPublish.ts"
 
 const listed: SportsLeague = { id: "900", name: "Premier Division", sportId: 1, countryCode: "GB" }
 const unlisted: SportsLeague = { id: "902", name: "World Cup", sportId: 1, countryCode: null }
@@ -70,5 +71,34 @@ describe("a snapshot's records", () => {
       ["Premier Division (new)", "New name", "gb"],
       ["Premier Division (new)", "New name", "gb"]
     ])
+  })
+
+  it("an event's status in the catalog's words, one for each of the life cycle's, and its reason; the feeds answer the life cycle's", () => {
+    const postponed = { code: "PST", text: "Match Postponed" }
+    const records = snapshotRecords({
+      provider: "apifootball",
+      scope,
+      leagues: [],
+      events: eventStatuses.map((status, i) => ({
+        ...event(String(i), listed, { id: "home", name: "Home", countryCode: null }),
+        status,
+        ...(status === "postponed" ? { reason: postponed } : {})
+      }))
+    })
+    assert.deepStrictEqual(records.events.map((row) => [row.status, row.reason]), [
+      ["prematch", null],
+      ["live", null],
+      ["ended", null],
+      ["postponed", postponed],
+      ["cancelled", null],
+      ["abandoned", null],
+      ["interrupted", null]
+    ])
+    assert.deepStrictEqual(eventStatuses.map((status) => lifeCycleStatusOf(catalogStatus[status])), [...eventStatuses])
+    assert.sameMembers(
+      Object.values(catalogStatus),
+      [...catalogStatuses],
+      "every catalog word is one of the life cycle's"
+    )
   })
 })

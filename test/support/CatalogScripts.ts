@@ -18,7 +18,7 @@ export interface ProviderEvent {
   readonly home: { readonly id: string; readonly name: string }
   readonly away: { readonly id: string; readonly name: string }
   readonly startsAt: number
-  /** 0 upcoming, 1 in play, 3 ended (the lists hold these); any other of BetsAPI's codes an event's own answers tell. */
+  /** 0 upcoming, 1 in play, 3 ended and on (4 postponed, 8 abandoned...: the ended list holds them), as BetsAPI's. */
   readonly timeStatus: number
   readonly ss: string | null
   readonly minute: number | null
@@ -146,8 +146,9 @@ export const catalogProvider = (providerData: { events: ReadonlyArray<ProviderEv
     case "/v3/events/inplay":
       return paged(bySport.filter((e) => e.timeStatus === 1).map(eventJson), call)
     case "/v3/events/ended": {
-      // The catalog asks for today's and yesterday's; the data's ended games are all listed for any day.
-      return paged(bySport.filter((e) => e.timeStatus === 3).map(eventJson), call)
+      // The catalog asks for today's and yesterday's; the data's ended games are all listed for any day, with those
+      // that left play or the schedule otherwise (postponed, cancelled, abandoned...: any code from 3 on).
+      return paged(bySport.filter((e) => e.timeStatus >= 3).map(eventJson), call)
     }
   }
   // Event calls answer as BetsAPI does: an unknown event's view is an empty list, and its odds, line-up,

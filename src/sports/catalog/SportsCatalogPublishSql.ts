@@ -199,6 +199,7 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): 
         away_name: event.awayName,
         starts_at: event.startsAt.toISOString(),
         status: event.status,
+        reason: event.reason,
         score: event.score,
         minute: event.minute,
         has_odds: event.hasOdds
@@ -206,34 +207,37 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): 
       const written = eventsWritten(
         yield* sql<{ readonly id: string }>`
           INSERT INTO sports_events (id, sport_id, country_code, league_id, league_name, home_team_id, home_name,
-                                     away_team_id, away_name, starts_at, status, score, minute, has_odds, provider)
+                                     away_team_id, away_name, starts_at, status, reason, score, minute, has_odds,
+                                     provider)
           SELECT e.id, e.sport_id, e.country_code, e.league_id, e.league_name, e.home_team_id, e.home_name,
-                 e.away_team_id, e.away_name, e.starts_at, e.status, e.score, e.minute, e.has_odds, ${provider}
+                 e.away_team_id, e.away_name, e.starts_at, e.status, e.reason, e.score, e.minute, e.has_odds,
+                 ${provider}
           FROM json_to_recordset(${JSON.stringify(rows)}::json) AS e(
             id text, sport_id integer, country_code text, league_id text, league_name text, home_team_id text,
-            home_name text, away_team_id text, away_name text, starts_at timestamptz, status text, score text,
-            minute integer, has_odds boolean)
+            home_name text, away_team_id text, away_name text, starts_at timestamptz, status text, reason jsonb,
+            score text, minute integer, has_odds boolean)
           LEFT JOIN sports_events kept ON kept.id = e.id
           WHERE kept.id IS NULL
              OR (kept.sport_id, kept.country_code, kept.league_id, kept.league_name, kept.home_team_id, kept.home_name,
-                 kept.away_team_id, kept.away_name, kept.starts_at, kept.status, kept.score, kept.minute, kept.has_odds,
-                 kept.active)
+                 kept.away_team_id, kept.away_name, kept.starts_at, kept.status, kept.reason, kept.score, kept.minute,
+                 kept.has_odds, kept.active)
                IS DISTINCT FROM (e.sport_id, e.country_code, e.league_id, e.league_name, e.home_team_id, e.home_name,
-                 e.away_team_id, e.away_name, e.starts_at, e.status, e.score, e.minute, e.has_odds, true)
+                 e.away_team_id, e.away_name, e.starts_at, e.status, e.reason, e.score, e.minute, e.has_odds, true)
           ON CONFLICT (id) DO UPDATE SET
             sport_id = EXCLUDED.sport_id, country_code = EXCLUDED.country_code, league_id = EXCLUDED.league_id,
             league_name = EXCLUDED.league_name, home_team_id = EXCLUDED.home_team_id,
             home_name = EXCLUDED.home_name, away_team_id = EXCLUDED.away_team_id, away_name = EXCLUDED.away_name,
-            starts_at = EXCLUDED.starts_at, status = EXCLUDED.status, score = EXCLUDED.score,
+            starts_at = EXCLUDED.starts_at, status = EXCLUDED.status, reason = EXCLUDED.reason, score = EXCLUDED.score,
             minute = EXCLUDED.minute, has_odds = EXCLUDED.has_odds, active = true, last_update = now()
           WHERE (sports_events.sport_id, sports_events.country_code, sports_events.league_id,
                  sports_events.league_name, sports_events.home_team_id, sports_events.home_name,
                  sports_events.away_team_id, sports_events.away_name, sports_events.starts_at,
-                 sports_events.status, sports_events.score, sports_events.minute, sports_events.has_odds,
-                 sports_events.active)
+                 sports_events.status, sports_events.reason, sports_events.score, sports_events.minute,
+                 sports_events.has_odds, sports_events.active)
             IS DISTINCT FROM (EXCLUDED.sport_id, EXCLUDED.country_code, EXCLUDED.league_id, EXCLUDED.league_name,
                  EXCLUDED.home_team_id, EXCLUDED.home_name, EXCLUDED.away_team_id, EXCLUDED.away_name,
-                 EXCLUDED.starts_at, EXCLUDED.status, EXCLUDED.score, EXCLUDED.minute, EXCLUDED.has_odds, true)
+                 EXCLUDED.starts_at, EXCLUDED.status, EXCLUDED.reason, EXCLUDED.score, EXCLUDED.minute,
+                 EXCLUDED.has_odds, true)
           RETURNING id
         `
       )

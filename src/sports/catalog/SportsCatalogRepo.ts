@@ -128,7 +128,7 @@ const makeSql = Effect.gen(function*() {
       : sql`${sql(column)} ${direction}, starts_at ASC, id ASC`
     // The page is chosen on the open-events index alone; only its rows are then read.
     return feedRows(sql`
-      SELECT id, sport_id, country_code, league_id, league_name, home_name, away_name, starts_at, status,
+      SELECT id, sport_id, country_code, league_id, league_name, home_name, away_name, starts_at, status, reason,
              score, minute, has_odds, last_update
       FROM sports_events
       WHERE id IN (SELECT id FROM sports_events WHERE ${eventConditions(query)} ORDER BY ${orderBy} ${limit(page)})
@@ -372,8 +372,8 @@ const makeSql = Effect.gen(function*() {
     changedSince(
       changedFeedRows,
       query.source,
-      sql`SELECT id, sport_id, country_code, league_id, league_name, home_name, away_name, starts_at, status, score,
-                 minute, has_odds, last_update, ${eventConditions(query)} AS listed, id AS key
+      sql`SELECT id, sport_id, country_code, league_id, league_name, home_name, away_name, starts_at, status, reason,
+                 score, minute, has_odds, last_update, ${eventConditions(query)} AS listed, id AS key
           FROM sports_events WHERE ${sql.and([sql`true`, ...eventNarrowing(changedEventsOf(query))])}`,
       since,
       page

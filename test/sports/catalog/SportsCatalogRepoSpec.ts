@@ -124,6 +124,7 @@ export const sportsCatalogRepoSpec = (it: Vitest.MethodsNonLive<SportsCatalogRep
         awayName: "Brighton",
         startsAt: new Date("2030-01-01T10:00:00.000Z"),
         status: "prematch",
+        reason: null,
         score: null,
         minute: null,
         hasOdds: true,
@@ -360,6 +361,41 @@ export const sportsCatalogRepoSpec = (it: Vitest.MethodsNonLive<SportsCatalogRep
       assert.deepStrictEqual(yield* eventsSince({}, later), [])
       assert.deepStrictEqual(yield* eventsSince({ source: "live" }, later), [["9003", true]])
       yield* published
+    }))
+
+  it.effect("an event's status and reason as the provider said them: abandoned apart from cancelled; a new reason is a change", () =>
+    Effect.gen(function*() {
+      const repo = yield* SportsCatalogRepo
+      yield* published
+      const before = yield* repo.head
+      const abandoned = { code: "ABD", text: "Match Abandoned" }
+      const postponed = { code: "PST", text: "Match Postponed" }
+      const leaving = (reason: { readonly code: string; readonly text: string }) =>
+        snapshotOf([
+          { ...arsenalBrighton, status: "postponed", reason },
+          chelseaArsenal,
+          { ...santosFlamengo, status: "abandoned", reason: abandoned },
+          lakersBulls
+        ])
+      yield* repo.publish(leaving(postponed))
+      const statuses = (source: "prematch" | "live", since: number) =>
+        Effect.map(
+          repo.eventsSince(eventQuery({ source }), since, all),
+          (page) => page.results.map(({ listed, record }) => [record.id, listed, record.status, record.reason])
+        )
+      assert.deepStrictEqual(yield* statuses("prematch", before), [["9001", false, "postponed", postponed]])
+      assert.deepStrictEqual(yield* statuses("live", before), [["9003", false, "abandoned", abandoned]])
+      const middle = yield* repo.head
+      const rescheduled = { code: "PST", text: "Postponed to 2030-01-08" }
+      assert.strictEqual((yield* repo.publish(leaving(rescheduled))).changed, 1, "the reason is the event's")
+      assert.deepStrictEqual(yield* statuses("prematch", middle), [], "it had left: not the feed's change")
+      assert.deepStrictEqual(yield* statuses("prematch", before), [["9001", false, "postponed", rescheduled]])
+      yield* published
+      assert.deepStrictEqual((yield* repo.feedPage(eventQuery(), byTime, all)).map((e) => [e.id, e.reason]), [
+        ["9001", null],
+        ["9002", null],
+        ["9004", null]
+      ], "back in the feed, without a reason")
     }))
 
   it.effect("empty for a provider: no event of it, whatever another provider's world holds", () =>

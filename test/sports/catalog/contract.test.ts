@@ -130,20 +130,21 @@ layer(Handlers, live)("the catalog group's contract (in memory)", (it) => {
         away_name: "Away 1",
         starts_at: "2026-12-01T10:00:00.000Z",
         has_odds: true,
-        last_update: feed.data.results[0].last_update
+        last_update: feed.data.results[0].last_update,
+        status: "scheduled",
+        reason: null
       })
       assert.match(feed.data.results[0].last_update, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
     }))
 
-  it.effect("a live entry adds the score and the minute", () =>
+  it.effect("a live entry adds the score and the minute; its status is live", () =>
     Effect.gen(function*() {
       yield* seeded
       const feed = yield* (yield* client()).catalog.live({ query: {} })
-      assert.deepStrictEqual(feed.data.results.map((entry) => [entry.event_id, entry.score, entry.minute]), [[
-        "4",
-        "2-1",
-        63
-      ]])
+      assert.deepStrictEqual(
+        feed.data.results.map((entry) => [entry.event_id, entry.score, entry.minute, entry.status, entry.reason]),
+        [["4", "2-1", 63, "live", null]]
+      )
     }))
 
   it.effect("paging: meta echoes the page, per_page is capped at 200, a page past the end is empty", () =>

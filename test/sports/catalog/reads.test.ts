@@ -69,8 +69,10 @@ layer(CatalogApp(), live)("the sports catalog, read", (it) => {
           "last_update",
           "league_id",
           "league_name",
+          "reason",
           "sport_id",
-          "starts_at"
+          "starts_at",
+          "status"
         ])
       }))
 

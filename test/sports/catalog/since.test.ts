@@ -197,6 +197,53 @@ layer(CatalogApp(providerData), live)("since a position: the catalog's lists and
       assert.strictEqual(quiet.data.meta.next_since, live.data.meta.next_since)
     }))
 
+  it.effect("an entry that left a feed says why in the life cycle's words: final, postponed with its reason, abandoned", () =>
+    Effect.gen(function*() {
+      const { token } = yield* givenPartner({ name: "Why" })
+      yield* refresh(token)
+      const [ends, stops] = providerData.events.filter((event) => event.timeStatus === 1)
+      const postponed = providerData.events.find((event) => event.timeStatus === 0 && event.sportId === 18)!
+      const liveSince = (yield* read(token, "/sports/feed/live", "per_page=1")).meta.next_since
+      const prematchSince = (yield* read(token, "/sports/feed/prematch", "per_page=1")).meta.next_since
+      const open = (yield* read(token, "/sports/feed/live", "")).results.find((entry) => entry.event_id === ends.id)
+      assert.deepInclude(open, { status: "live", reason: null }, "an open entry of the live feed is live")
+      providerData.events = changing((event) => event.id === ends.id, (event) => ({
+        ...event,
+        timeStatus: 3,
+        ss: "2-1",
+        minute: null
+      }))
+      providerData.events = changing((event) => event.id === stops.id, (event) => ({ ...event, timeStatus: 8 }))
+      providerData.events = changing((event) => event.id === postponed.id, (event) => ({ ...event, timeStatus: 4 }))
+      yield* refresh(token)
+
+      // Read raw, over HTTP: every key the feeds send.
+      const live = (yield* read(token, "/sports/feed/live", `since=${liveSince}`)).results
+      assert.deepInclude(live.find((entry) => entry.event_id === ends.id), {
+        removed: true,
+        status: "final",
+        reason: null,
+        score: "2-1"
+      })
+      assert.deepInclude(live.find((entry) => entry.event_id === stops.id), {
+        removed: true,
+        status: "abandoned",
+        reason: { code: "8", text: "Abandoned" }
+      })
+      const prematch = (yield* read(token, "/sports/feed/prematch", `since=${prematchSince}&sport_id=18`)).results
+      assert.deepInclude(prematch.find((entry) => entry.event_id === postponed.id), {
+        removed: true,
+        status: "postponed",
+        reason: { code: "4", text: "Postponed" }
+      })
+      const stays = (yield* read(token, "/sports/feed/prematch", "per_page=200")).results
+      assert.deepStrictEqual(
+        [...new Set(stays.map((entry) => entry.status))],
+        ["scheduled"],
+        "what is open is scheduled"
+      )
+    }))
+
   it.effect("since=0 is everything since the log began; the position is one the stream goes on from too", () =>
     Effect.gen(function*() {
       const { token } = yield* givenPartner({ name: "Zero" })
