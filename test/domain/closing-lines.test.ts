@@ -15,27 +15,12 @@ import {
   kickOffs,
   maxAskAttempts
 } from "../../src/domain/ClosingLines.ts"
-import { ClosingChange, type EventRecord, type MarketRecord } from "../../src/domain/SportsChanges.ts"
+import { ClosingChange, type MarketRecord } from "../../src/domain/SportsChanges.ts"
+import { eventRecord, recordsAt } from "../support/EventRecords.ts"
 
-const at = Date.UTC(2026, 11, 1, 12)
+const at = recordsAt
 const minute = 60_000
-const event = (fields: Partial<EventRecord> = {}): EventRecord => ({
-  eventId: "7",
-  sportId: 1,
-  leagueId: "900",
-  leagueName: "Premier Division",
-  homeName: "Arsenal",
-  awayName: "Chelsea",
-  startsAt: at,
-  status: "scheduled",
-  reason: null,
-  finalAt: null,
-  active: true,
-  score: null,
-  minute: null,
-  answeredAt: at - minute,
-  ...fields
-})
+const event = eventRecord
 const market = (key: string, fields: Partial<MarketRecord> = {}): MarketRecord => ({
   eventId: "7",
   inPlay: false,

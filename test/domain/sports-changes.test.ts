@@ -7,25 +7,10 @@ import { eventChanges, oddsChanges, unlistedEvents } from "../../src/domain/Spor
 import { changeDataIn, type EventRecord, type MarketRecord } from "../../src/domain/SportsChanges.ts"
 import type { ResultRecord } from "../../src/domain/SportsLifecycle.ts"
 import { carries, streamFilterOf } from "../../src/domain/SportsStream.ts"
+import { eventRecord, recordsAt } from "../support/EventRecords.ts"
 
-const at = Date.UTC(2026, 11, 1, 12)
-const event = (fields: Partial<EventRecord> = {}): EventRecord => ({
-  eventId: "7",
-  sportId: 1,
-  leagueId: "900",
-  leagueName: "Premier Division",
-  homeName: "Arsenal",
-  awayName: "Chelsea",
-  startsAt: at,
-  status: "scheduled",
-  reason: null,
-  active: true,
-  score: null,
-  minute: null,
-  finalAt: null,
-  answeredAt: at - 60_000,
-  ...fields
-})
+const at = recordsAt
+const event = eventRecord
 const result = (fields: Partial<ResultRecord> = {}): ResultRecord => ({
   eventId: "7",
   homeScore: 2,
