@@ -10,7 +10,8 @@ import type {
   RefreshRequest as CatalogRefresh
 } from "../domain/SportsCatalog.ts"
 import type { LostPosition, Synced } from "../domain/SportsCatalogSync.ts"
-import { FiltersCodec, LiveEntryCodec, PrematchEntryCodec, type RefreshRequest } from "./Catalog.ts"
+import type { RefreshRequest } from "./CatalogQuery.ts"
+import { FiltersCodec, LiveEntryCodec, PrematchEntryCodec } from "./CatalogWire.ts"
 import { ErrorMessages, Gone, InternalError, ValidationFailed } from "./Errors.ts"
 import { encodeWith } from "./Paging.ts"
 

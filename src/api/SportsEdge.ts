@@ -19,15 +19,15 @@ import {
   summaryOf
 } from "../domain/Sports.ts"
 import { encodeWith } from "./Paging.ts"
+import { oddsFormatHeader } from "./SportsQuery.ts"
 import {
   EndedEventCodec,
   LeagueCodec,
   LiveEventCodec,
   LiveEventDetailCodec,
-  oddsFormatHeader,
   ResultCodec,
   UpcomingEventCodec
-} from "./Sports.ts"
+} from "./SportsWire.ts"
 
 /** A list's query as the provider takes it: sport 1 (soccer) and page 1 unless it says otherwise. */
 export const listOf = (query: { readonly sport_id?: number | undefined; readonly page?: number | undefined }) => ({

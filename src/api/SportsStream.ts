@@ -12,11 +12,11 @@ import {
 } from "../domain/SportsChanges.ts"
 import { Connected, Reset, streamFilterOf } from "../domain/SportsStream.ts"
 import { StorableText } from "../domain/Text.ts"
-import { SportRef } from "./Catalog.ts"
+import { SportRef } from "./CatalogQuery.ts"
 import { ErrorMessages, TooManyRequests, ValidationFailed } from "./Errors.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { PartnerUpstreams } from "./Security.ts"
-import { oddsFormatHeader, oddsFormatQuery } from "./Sports.ts"
+import { oddsFormatHeader, oddsFormatQuery } from "./SportsQuery.ts"
 
 /** The most values one filter may list. */
 export const maxFilterValues = 100

@@ -5,7 +5,7 @@ import { PartnerApi } from "../api/Api.ts"
 import { envelopeWriter, partnerSummary } from "../api/Envelope.ts"
 import { respond, respondWith, respondWritten } from "../api/Respond.ts"
 import { NotFound, ProviderUnavailable, ValidationFailed } from "../api/Errors.ts"
-import { OddsData } from "../api/Sports.ts"
+import { OddsData } from "../api/SportsWire.ts"
 import {
   closingOddsAnswer,
   dayListOf,

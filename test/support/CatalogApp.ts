@@ -1,6 +1,6 @@
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfig.ts"
-import type { RefreshRequest } from "../../src/api/Catalog.ts"
+import type { RefreshRequest } from "../../src/api/CatalogQuery.ts"
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { catalogProvider, type ProviderEvent, providerEvents } from "./CatalogScripts.ts"
 import { FakeUpstream } from "./FakeUpstream.ts"

@@ -9,7 +9,7 @@ import {
   OverviewCodec,
   PrematchFeedData,
   SportEntryCodec
-} from "../../api/Catalog.ts"
+} from "../../api/CatalogWire.ts"
 import {
   feedFailures,
   filtersAnswer,

@@ -1,6 +1,6 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { PrematchEntry } from "../../../src/api/Catalog.ts"
+import { PrematchEntry } from "../../../src/api/CatalogWire.ts"
 import { api, CatalogApp, refresh } from "../../support/CatalogApp.ts"
 import { type ProviderEvent, providerEvents } from "../../support/CatalogScripts.ts"
 import { live } from "../../support/live.ts"
