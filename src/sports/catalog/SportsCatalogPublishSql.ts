@@ -3,8 +3,9 @@ import * as Arr from "effect/Array"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { PublishReport, Snapshot } from "../../domain/SportsCatalog.ts"
 import { publishReportOf, type RecordRow, snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
-import { positionsFrom, type Written } from "../../domain/SportsCatalogSync.ts"
+import { positionsFor, positionsFrom, type Written } from "../../domain/SportsCatalogSync.ts"
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
+import type { CatalogChanges } from "./CatalogChanges.ts"
 
 /** NOTIFY channel: the sports catalog changed (a refresh), from any instance. */
 export const sportsCatalogChangedChannel = "partner_api_sports_catalog_changed"
@@ -67,7 +68,7 @@ export interface Published {
  * lock. Unchanged rows are not rewritten. Part of SportsCatalogRepo.layerSql:
  * nothing else imports it.
  */
-export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): Effect.fn.Return<
+const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): Effect.fn.Return<
   Published,
   SqlError.SqlError,
   SqlClient.SqlClient
@@ -318,7 +319,7 @@ export const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): 
  * in each feed it is open in now or was at its last position there. A publish that replaced another provider's
  * world marks where this one began.
  */
-export const stampPublished = Effect.fnUntraced(function*(published: Published, first: number) {
+const stampPublished = Effect.fnUntraced(function*(published: Published, first: number) {
   const sql = yield* SqlClient.SqlClient
   const { events, records } = positionsFrom(published.touched, first)
   for (const chunk of chunks(records)) {
@@ -345,3 +346,21 @@ export const stampPublished = Effect.fnUntraced(function*(published: Published, 
   }
   if (published.removed > 0) yield* sql`UPDATE sports_catalog_world SET since_floor = ${first}`
 })
+
+/**
+ * A publish whole, inside the caller's transaction: the catalog's own writes, then what changed for the live stream
+ * (CatalogChanges), then the positions of the records written, drawn holding the log's lock to the commit.
+ */
+export const publishWithPositions = Effect.fnUntraced(
+  function*(snapshot: Snapshot, changes: CatalogChanges["Service"]) {
+    const published = yield* publishSnapshot(snapshot)
+    yield* changes.published(snapshot)
+    const count = positionsFor(published.touched)
+    if (count > 0 || published.removed > 0) {
+      const first = yield* changes.positions(Math.max(count, 1))
+      if (first === undefined) return yield* Effect.die("The change log drew no positions for a publish")
+      yield* stampPublished(published, first)
+    }
+    return published.report
+  }
+)

@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Context, Effect, Layer, Schema, type Scope } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { type Page, pageOf, type PageRequest, pageWindow } from "../../domain/Paging.ts"
 import {
@@ -12,63 +12,24 @@ import {
   SportsCatalogOverview
 } from "../../domain/SportsCatalog.ts"
 import type { EventQuery, FeedOrder, FeedSortKey, ListQuery } from "../../domain/SportsCatalogQuery.ts"
-import {
-  type Changed,
-  changedEventsOf,
-  type ChangedPage,
-  changedRecordsOf,
-  positionsFor,
-  type RecordKind,
-  type SyncBounds
-} from "../../domain/SportsCatalogSync.ts"
+import type { ChangedPage, SyncBounds } from "../../domain/SportsCatalogSync.ts"
 import { dayOf, groupingOf } from "../../domain/SportsFeedTotals.ts"
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
 import { CatalogChanges } from "./CatalogChanges.ts"
-import { publishSnapshot, sportsCatalogChangedChannel, stampPublished } from "./SportsCatalogPublishSql.ts"
-import { rowsOf } from "../../platform/SqlRows.ts"
-
-// Rows are decoded once, into the domain's own shapes.
-const feedColumns = {
-  sportId: "sport_id",
-  countryCode: "country_code",
-  leagueId: "league_id",
-  leagueName: "league_name",
-  homeName: "home_name",
-  awayName: "away_name",
-  startsAt: "starts_at",
-  hasOdds: "has_odds",
-  lastUpdate: "last_update"
-} as const
-const FeedRow = FeedEvent.pipe(Schema.encodeKeys(feedColumns))
-const NamedRow = NamedRecord.pipe(Schema.encodeKeys({ countryCode: "country_code", sportId: "sport_id" }))
-/** A record of a since read: the record's own fields, its position and whether it is listed (sql/0044). */
-const Position = Schema.NumberFromString.check(Schema.isInt())
-const changeFields = { position: Position, listed: Schema.Boolean }
-const ChangedFeedRow = Schema.Struct({ ...FeedEvent.fields, ...changeFields }).pipe(Schema.encodeKeys(feedColumns))
-const ChangedNamedRow = Schema.Struct({ ...NamedRecord.fields, ...changeFields }).pipe(
-  Schema.encodeKeys({ countryCode: "country_code", sportId: "sport_id" })
-)
-/** A statement's rows decoded by `Result` (SqlSchema); the statement is built from a query the rules already read. */
-const feedRows = rowsOf(FeedRow)
-const namedRows = rowsOf(NamedRow)
-const sportRows = rowsOf(SportRecord)
-const countryRows = rowsOf(CountryRecord)
-const totalRows = rowsOf(Schema.Struct({ total: Schema.Int }))
-const keptTotalRows = rowsOf(Schema.Struct({ total: Schema.NullOr(Schema.Int) }))
-const sportIdRows = rowsOf(Schema.Struct({ id: Schema.Int }))
-const textRows = rowsOf(Schema.Struct({ value: Schema.String }))
-const overviewRows = rowsOf(SportsCatalogOverview)
-const emptyRows = rowsOf(Schema.Struct({ empty: Schema.Boolean }))
-const changedFeedRows = rowsOf(ChangedFeedRow)
-const changedNamedRows = rowsOf(ChangedNamedRow)
-const changedSportRows = rowsOf(Schema.Struct({ ...SportRecord.fields, ...changeFields }))
-const changedCountryRows = rowsOf(Schema.Struct({ ...CountryRecord.fields, ...changeFields }))
-const sinceFloorRows = rowsOf(Schema.Struct({ floor: Position }))
-
-/** A since read's row as the domain takes it: the record, its position, listed or not. */
-const changedOf = <A extends { readonly position: number; readonly listed: boolean }>(
-  { listed, position, ...record }: A
-): Changed<Omit<A, "position" | "listed">> => ({ record, position, listed })
+import { publishWithPositions, sportsCatalogChangedChannel } from "./SportsCatalogPublishSql.ts"
+import { makeSinceReads } from "./SportsCatalogSinceSql.ts"
+import {
+  countryRows,
+  emptyRows,
+  feedRows,
+  keptTotalRows,
+  namedRows,
+  overviewRows,
+  sportIdRows,
+  sportRows,
+  textRows,
+  totalRows
+} from "./SportsCatalogRows.ts"
 
 const sortColumns: Record<FeedSortKey, string> = {
   time: "starts_at",
@@ -296,93 +257,18 @@ const makeSql = Effect.gen(function*() {
   }
   const teams = (query: ListQuery, page: PageRequest) => namedPage("sports_teams", query, page, teamConditions(query))
 
-  // ---- since a position (sql/0044): the records changed after it, in the order they changed
-
-  /**
-   * The records of `kind` that `select` reads (each with `listed`, and `key`, its id as the positions table keeps
-   * it) changed after `since`, in position order, paged, and how many.
-   */
-  const changedSince = <A extends { readonly position: number; readonly listed: boolean }, E, R>(
-    decode: (rows: Statement.Statement<unknown>) => Effect.Effect<ReadonlyArray<A>, E, R>,
-    kind: RecordKind,
-    select: Statement.Fragment,
-    since: number,
-    page: PageRequest
-  ) => {
-    const from = sql`(${select}) x JOIN sports_catalog_positions p ON p.record = ${kind} AND p.id = x.key
-                     WHERE p.position > ${since}`
-    return Effect.map(
-      paged(
-        page,
-        decode(sql`SELECT x.*, p.position::text AS position FROM ${from} ORDER BY p.position ${limit(page)}`),
-        Effect.map(totalRows(sql`SELECT count(*)::int AS total FROM ${from}`), (rows) => rows[0].total)
-      ),
-      (answer) => ({ results: answer.results.map(changedOf), total: answer.total })
-    )
-  }
-
-  /** A list's rows of `from` (keyed by `key`) that `conditions` of the query's records select, listed or not. */
-  const listSince = <A extends { readonly position: number; readonly listed: boolean }, E, R>(
-    decode: (rows: Statement.Statement<unknown>) => Effect.Effect<ReadonlyArray<A>, E, R>,
-    kind: RecordKind,
-    from: Statement.Fragment,
-    columns: Statement.Fragment,
-    key: Statement.Fragment,
-    conditions: (query: ListQuery) => Array<Statement.Fragment>
-  ) =>
-  (query: ListQuery, since: number, page: PageRequest) =>
-    changedSince(
-      decode,
-      kind,
-      sql`SELECT ${columns}, ${sql.and(conditions(query))} AS listed, ${key} AS key FROM ${from}
-          WHERE ${sql.and(conditions(changedRecordsOf(query)))}`,
-      since,
-      page
-    )
-
-  const namedColumns = sql`id, name, country_code, sport_id, active`
-  const sportsSince = listSince(
-    changedSportRows,
-    "sport",
+  const { countriesSince, eventsSince, leaguesSince, sportsSince, syncBounds, teamsSince } = makeSinceReads(sql, {
+    limit,
+    paged,
     sportsFrom,
-    sql`id, name, active`,
-    sql`id::text`,
-    sportConditions
-  )
-  const countriesSince = listSince(
-    changedCountryRows,
-    "country",
+    sportConditions,
     countriesFrom,
-    sql`code, name, active`,
-    sql`code`,
-    countryConditions
-  )
-  const leaguesSince = listSince(
-    changedNamedRows,
-    "league",
-    sql`sports_leagues`,
-    namedColumns,
-    sql`id`,
-    leagueConditions
-  )
-  const teamsSince = listSince(changedNamedRows, "team", sql`sports_teams`, namedColumns, sql`id`, teamConditions)
-
-  /** A feed's events changed after `since` (its own positions: those of changes it is or was open in). */
-  const eventsSince = (query: EventQuery, since: number, page: PageRequest) =>
-    changedSince(
-      changedFeedRows,
-      query.source,
-      sql`SELECT id, sport_id, country_code, league_id, league_name, home_name, away_name, starts_at, status, reason,
-                 score, minute, has_odds, last_update, ${eventConditions(query)} AS listed, id AS key
-          FROM sports_events WHERE ${sql.and([sql`true`, ...eventNarrowing(changedEventsOf(query))])}`,
-      since,
-      page
-    )
-
-  const syncBounds = Effect.gen(function*() {
-    const log = yield* changes.bounds
-    const [world] = yield* sinceFloorRows(sql`SELECT since_floor::text AS floor FROM sports_catalog_world`)
-    return { head: log.head, floor: Math.max(log.floor, world?.floor ?? 0) } satisfies SyncBounds
+    countryConditions,
+    leagueConditions,
+    teamConditions,
+    eventConditions,
+    eventNarrowing,
+    logBounds: changes.bounds
   })
 
   const overview = Effect.map(
@@ -428,19 +314,7 @@ const makeSql = Effect.gen(function*() {
       )
     ),
     publish: Effect.fn("SportsCatalogRepo.publish")((snapshot) =>
-      // What changed for the live stream is written in the same transaction, after the catalog's own writes; then
-      // the positions of the records written, drawn holding the log's lock to the commit.
-      sql.withTransaction(Effect.gen(function*() {
-        const published = yield* publishSnapshot(snapshot)
-        yield* changes.published(snapshot)
-        const count = positionsFor(published.touched)
-        if (count > 0 || published.removed > 0) {
-          const first = yield* changes.positions(Math.max(count, 1))
-          if (first === undefined) return yield* Effect.die("The change log drew no positions for a publish")
-          yield* stampPublished(published, first)
-        }
-        return published.report
-      })).pipe(
+      sql.withTransaction(publishWithPositions(snapshot, changes)).pipe(
         Effect.provideService(SqlClient.SqlClient, sql),
         Effect.orDie
       )
