@@ -4,6 +4,7 @@
 import { layer } from "@effect/vitest"
 import { Clock, Effect, Layer } from "effect"
 import { StreamRecords } from "../../../src/sports/stream/StreamRecords.ts"
+import * as StreamRecordsMemory from "../../../src/sports/stream/StreamRecordsMemory.ts"
 import { TestDatabase } from "../../support/TestDatabase.ts"
 import { streamRecordsSpec } from "./StreamRecordsSpec.ts"
 
@@ -12,4 +13,7 @@ layer(StreamRecords.layerSql.pipe(Layer.provide(TestDatabase)))(
   (it) => streamRecordsSpec(it, Effect.sync(() => Date.now()))
 )
 
-layer(StreamRecords.layerMemory)("StreamRecords over memory", (it) => streamRecordsSpec(it, Clock.currentTimeMillis))
+layer(StreamRecordsMemory.layerMemory)(
+  "StreamRecords over memory",
+  (it) => streamRecordsSpec(it, Clock.currentTimeMillis)
+)
