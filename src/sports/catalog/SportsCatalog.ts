@@ -67,6 +67,13 @@ export interface FeedSort {
 /** A position of the change log a read goes on from (`?since=`); none (or null): the whole list. */
 export type Since = number | null | undefined
 
+/** A list's read: a page of it as of a position of the change log, or with `since` what changed after it. */
+export type CatalogList<A> = (
+  filters: SportsCatalogFilters,
+  page: PageRequest,
+  since?: Since
+) => Effect.Effect<Synced<A>, LostPosition>
+
 /** A page as a cache key: the request's page and size only, whatever else it carries. */
 const pageKey = (page: PageRequest): PageRequest => ({ page: page.page, perPage: page.perPage })
 
@@ -92,26 +99,10 @@ export class SportsCatalog extends Context.Service<SportsCatalog, {
    * (domain/SportsCatalogSync): entries in the order they changed, those no longer in the list marked removed;
    * LostPosition when the log no longer covers it.
    */
-  sports(
-    filters: SportsCatalogFilters,
-    page: PageRequest,
-    since?: Since
-  ): Effect.Effect<Synced<SportRecord>, LostPosition>
-  countries(
-    filters: SportsCatalogFilters,
-    page: PageRequest,
-    since?: Since
-  ): Effect.Effect<Synced<CountryRecord>, LostPosition>
-  leagues(
-    filters: SportsCatalogFilters,
-    page: PageRequest,
-    since?: Since
-  ): Effect.Effect<Synced<NamedEntry>, LostPosition>
-  teams(
-    filters: SportsCatalogFilters,
-    page: PageRequest,
-    since?: Since
-  ): Effect.Effect<Synced<NamedEntry>, LostPosition>
+  readonly sports: CatalogList<SportRecord>
+  readonly countries: CatalogList<CountryRecord>
+  readonly leagues: CatalogList<NamedEntry>
+  readonly teams: CatalogList<NamedEntry>
   /** The dynamic filters: each facet narrowed by every chosen filter except its own. */
   filters(source: EventSource, filters: SportsCatalogFilters): Effect.Effect<Facets, InvalidSportsCatalogQuery>
   /** Events not started yet; with `since`, those that changed after it, in the order they changed (not `sort`). */
