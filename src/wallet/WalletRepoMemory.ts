@@ -6,10 +6,13 @@ import type { PlayerIdentity } from "../domain/Partner.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import type { OpenRound, RoundFilter, TransactionFilter } from "../domain/WalletQueries.ts"
+import type { DebitLedger } from "../domain/WalletDebits.ts"
 import {
+  type DebitLedgerQuery,
   DebitRolledBack,
   type NewTransaction,
   type Outcome,
+  type PlayerAsDecided,
   RoundChanged,
   type RoundWrite,
   storedAnswer,
@@ -69,7 +72,13 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       ...transaction,
       ageMillis: now - transaction.createdAt.getTime()
     })
-    const putRound = (round: Round) => rounds.set(roundKey(round.playerId, round.aggregator, round.roundId), round)
+    // Every write of a round raises its version, as the SQL's statements do (a new round's is 0).
+    const putRound = (round: Round) => {
+      const key = roundKey(round.playerId, round.aggregator, round.roundId)
+      const before = rounds.get(key)
+      rounds.set(key, { ...round, version: before === undefined ? 0 : before.version + 1 })
+    }
+    const callbacksOf = (playerId: number) => callbacks.filter((callback) => callback.playerId === playerId).length
 
     const write = (
       transaction: WalletTransaction,
@@ -137,7 +146,8 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       winTotal: 0n,
       refundedEarly: false,
       createdAt: new Date(now),
-      updatedAt: new Date(now)
+      updatedAt: new Date(now),
+      version: 0
     })
 
     const matches = (filter: TransactionFilter) => (t: WalletTransaction) =>
@@ -225,10 +235,19 @@ export const make = (callbacks: Array<MemoryCallback>) =>
         transaction: NewTransaction,
         outcome: Outcome,
         roundWrite: RoundWrite,
-        written: ReadonlyArray<NewCallback>
+        written: ReadonlyArray<NewCallback>,
+        asDecided: PlayerAsDecided
       ) =>
         Effect.gen(function*() {
           const at = yield* now
+          // The decision's guard: the player as decided on, and (below) the round at its version.
+          const player = Option.getOrUndefined(yield* players.findById(asDecided.playerId))
+          if (
+            player === undefined || player.balance !== asDecided.mirror ||
+            (asDecided.callbacksWritten !== undefined && callbacksOf(player.id) !== asDecided.callbacksWritten)
+          ) {
+            return yield* new RoundChanged()
+          }
           let round: Round
           if (roundWrite._tag === "Create") {
             if (rounds.has(roundKey(transaction.playerId, transaction.aggregator, transaction.roundId))) {
@@ -243,7 +262,10 @@ export const make = (callbacks: Array<MemoryCallback>) =>
             }
           } else {
             const current = roundByRef(roundWrite.roundRef)
-            if (current === undefined || (roundWrite.refund && current.pendingBets > 0)) {
+            if (
+              current === undefined || current.version !== roundWrite.version ||
+              (roundWrite.refund && current.pendingBets > 0)
+            ) {
               return yield* new RoundChanged()
             }
             // The SQL table's checks: a round's totals never go below 0.
@@ -279,6 +301,31 @@ export const make = (callbacks: Array<MemoryCallback>) =>
           putRound(round)
           return yield* write(settled(fresh(transaction, round, at), outcome, at), outcome, written)
         }),
+      debitLedger: (query: DebitLedgerQuery) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const player = yield* players.findById(query.playerId)
+          if (Option.isNone(player)) return Option.none<DebitLedger>()
+          const keyed = (kind: TransactionKind, txnId: string) =>
+            Option.getOrUndefined(Option.map(
+              Option.fromNullishOr(transactions.get(txnKey({ ...query, kind, txnId }))),
+              (t) => aged(t, at)
+            ))
+          const debit = keyed("bet", query.debitTxnId)
+          const round = Option.fromNullishOr(
+            debit !== undefined && debit.playerId === query.playerId
+              ? roundByRef(debit.roundRef)
+              : rounds.get(roundKey(query.playerId, query.aggregator, query.roundId))
+          )
+          return Option.some<DebitLedger>({
+            player: { ...player.value, callbacksWritten: callbacksOf(query.playerId) },
+            seen: keyed(query.kind, query.txnId),
+            debit,
+            round,
+            transactions: Option.isSome(round) ? all(at).filter((t) => t.roundRef === round.value.ref) : []
+          })
+        }),
+      callbacksWritten: (playerId: number) => Effect.sync(() => callbacksOf(playerId)),
       findTransaction: (environment: Environment, aggregator: Aggregator, kind: TransactionKind, txnId: string) =>
         Effect.map(
           now,
