@@ -4,15 +4,17 @@
  * same rounds, is the plain program of winbet-floor.ts (two durable commits and the partner call per call) plus what
  * Hub88's protocol adds that no design removes: one RSA-SHA256 verify per call, measured apart here. Bodies are
  * signed before the rounds, so the load generator's signing does not take the machine's time from the service.
+ * With BENCH_BASELINE, each revision runs the same calls on a database of its own, in the same rounds.
  */
 import type autocannon from "autocannon"
 import { Effect } from "effect"
 import { generateKeyPairSync, randomBytes } from "node:crypto"
 import { mintToken, tokenKeyOf } from "../../src/integrations/hub88/Hub88LaunchTokens.ts"
 import { signBody, verifyBody } from "../../src/integrations/hub88/Hub88Signature.ts"
-import type { BenchContext, Scenario } from "./context.ts"
+import type { SqlClient } from "effect/sql"
+import type { Scenario, ServiceInstance } from "./context.ts"
 import { fetchText } from "./context.ts"
-import { number, recordGoal } from "./goals.ts"
+import { baselineRevisions, number, recordGoal } from "./goals.ts"
 import { compare, type Comparison, printTable, type Target } from "./harness.ts"
 import { calls, drainedOf, setUp, startFloor } from "./wallet.ts"
 
@@ -32,27 +34,29 @@ const verifyMicros = (body: string, signature: string, publicKey: ReturnType<typ
   return ((performance.now() - started) * 1_000) / rounds
 }
 
-/** The service with Hub88 as its aggregator, on the bench's database, and signed bet and win bodies for its players. */
-const startHub88 = (context: BenchContext) =>
+type Keys = { readonly operator: ReturnType<typeof rsa>; readonly hub88: ReturnType<typeof rsa> }
+
+/** The settings that make an instance Hub88's, with the operator's key and Hub88's. */
+const hub88Settings = (keys: Keys) => ({
+  CASINO_GATEWAY: "hub88",
+  // Its game list is never asked for here: the wallet calls need none.
+  HUB88_BASE_URL: "http://127.0.0.1:9",
+  HUB88_OPERATOR_ID: "4242",
+  HUB88_PRIVATE_KEY: keys.operator.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  HUB88_PUBLIC_KEY: keys.hub88.publicKey.export({ type: "spki", format: "pem" }).toString(),
+  HUB88_CURRENCIES: "BRL"
+})
+
+/** Signed bet and win bodies for the players of an instance's database (`tag` keeps each instance's ids apart). */
+const signedCalls = (keys: Keys, sql: SqlClient.SqlClient, tag: string) =>
   Effect.gen(function*() {
-    const operator = rsa()
-    const hub88 = rsa()
-    const instance = yield* context.startService({
-      CASINO_GATEWAY: "hub88",
-      // Its game list is never asked for here: the wallet calls need none.
-      HUB88_BASE_URL: "http://127.0.0.1:9",
-      HUB88_OPERATOR_ID: "4242",
-      HUB88_PRIVATE_KEY: operator.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-      HUB88_PUBLIC_KEY: hub88.publicKey.export({ type: "spki", format: "pem" }).toString(),
-      HUB88_CURRENCIES: "BRL"
-    })
-    const setup = yield* setUp(context.sql)
-    const tokenKey = tokenKeyOf(operator.privateKey)
-    const signed = (body: string) => ({ body, signature: signBody(body, hub88.privateKey) })
-    const bodies = Array.from({ length: pairs }, (_, n) => {
+    const setup = yield* setUp(sql)
+    const tokenKey = tokenKeyOf(keys.operator.privateKey)
+    const signed = (body: string) => ({ body, signature: signBody(body, keys.hub88.privateKey) })
+    return Array.from({ length: pairs }, (_, n) => {
       const user = String(setup.userCodes[n % setup.userCodes.length])
       const token = mintToken(tokenKey, { user, gameCode, currency: "BRL" }, Date.now() + 3_600_000, randomBytes(12))
-      const txn = `bench-hub88-${process.pid}-${n}`
+      const txn = `${txnPrefix}${tag}-${n}`
       const common = { user, token, game_code: gameCode, currency: "BRL", round: `round-${txn}`, is_free: false }
       const bet = JSON.stringify({
         request_uuid: `req-bet-${txn}`,
@@ -71,8 +75,16 @@ const startHub88 = (context: BenchContext) =>
       })
       return { bet: signed(bet), win: signed(win) }
     })
-    return { instance, bodies, verify: verifyMicros(bodies[0].bet.body, bodies[0].bet.signature, hub88.publicKey) }
   })
+const txnPrefix = `bench-hub88-${process.pid}-`
+
+/** A Hub88 instance to measure: where it answers, its bodies, and its database (whose ledger says what it took). */
+interface Measured {
+  readonly name: string
+  readonly instance: ServiceInstance
+  readonly sql: SqlClient.SqlClient
+  readonly bodies: ReadonlyArray<{ readonly bet: Signed; readonly win: Signed }>
+}
 
 type Signed = { readonly body: string; readonly signature: string }
 
@@ -101,25 +113,48 @@ const hub88Requests = (bodies: ReadonlyArray<{ readonly bet: Signed; readonly wi
 export const hub88Scenario: Scenario = (context) =>
   Effect.gen(function*() {
     const headers = { "content-type": "application/json" }
-    const { bodies, instance, verify } = yield* startHub88(context)
+    const keys: Keys = { operator: rsa(), hub88: rsa() }
+    const instance = yield* context.startService(hub88Settings(keys))
+    const measured: Array<Measured> = [{
+      name: "service",
+      instance,
+      sql: context.sql,
+      bodies: yield* signedCalls(keys, context.sql, "service")
+    }]
+    for (const revision of baselineRevisions) {
+      const at = yield* context.startRevision(revision, hub88Settings(keys))
+      measured.push({
+        name: `service at ${revision}`,
+        instance: at,
+        sql: at.sql,
+        bodies: yield* signedCalls(keys, at.sql, revision)
+      })
+    }
+    const verify = verifyMicros(
+      measured[0].bodies[0].bet.body,
+      measured[0].bodies[0].bet.signature,
+      keys.hub88.publicKey
+    )
     const floor = yield* startFloor(context)
     const floorCalls = calls(floor, "hub88-floor")
-    // Both answer once before the rounds start (and must answer OK).
-    const first = yield* fetchText(`${instance.url}/aggregator/hub88/transaction/bet`, {
-      method: "POST",
-      headers: { ...headers, "x-hub88-signature": bodies[0].bet.signature },
-      body: bodies[0].bet.body
-    })
-    if (!first.includes(`"RS_OK"`)) return yield* Effect.die(`A Hub88 bet answered ${first}`)
-    const drained = drainedOf([{ name: "the service", sql: context.sql }])
+    // Each answers once before the rounds start (and must answer OK).
+    for (const { bodies, instance } of measured) {
+      const first = yield* fetchText(`${instance.url}/aggregator/hub88/transaction/bet`, {
+        method: "POST",
+        headers: { ...headers, "x-hub88-signature": bodies[0].bet.signature },
+        body: bodies[0].bet.body
+      })
+      if (!first.includes(`"RS_OK"`)) return yield* Effect.die(`A Hub88 bet answered ${first}`)
+    }
+    const drained = drainedOf(measured.map(({ name, sql }) => ({ name: `the ${name}`, sql })))
     const at = (n: number): Array<Target> => [
       {
         name: `plain node:http + pg, ${n} conn.`,
         options: { url: floor.url, pid: floor.pid, headers, requests: [floorCalls.request], connections: n, seconds },
         settle: drained
       },
-      {
-        name: `service, Hub88 bet then win, ${n} conn.`,
+      ...measured.map(({ bodies, instance, name }): Target => ({
+        name: `${name}, Hub88 bet then win, ${n} conn.`,
         options: {
           url: instance.url,
           pid: instance.pid,
@@ -129,29 +164,34 @@ export const hub88Scenario: Scenario = (context) =>
           seconds
         },
         settle: drained
-      }
+      }))
     ]
     const rows = yield* compare([...at(connections), ...at(10)])
+    const half = rows.length / 2
     printTable(
       `Hub88's wallet: a bet then its win per connection, each a new transaction, RSA-signed (${connections} connections, ${seconds} s per round)`,
-      rows.slice(0, 2)
+      rows.slice(0, half)
     )
-    printTable("The same at 10 connections", rows.slice(2))
+    printTable("The same at 10 connections", rows.slice(half))
     console.log(`  one RSA-SHA256 verify (2048-bit key, a bet's body) takes ${verify.toFixed(0)} µs here`)
-    // Every call answered 200 whatever its status: the ledger says whether the bets and wins were taken.
-    const sent = rows.reduce((sum, row) => sum + row.result.total, 0) - rows[0].result.total - rows[2].result.total
-    const [{ written }] = yield* context.sql<{ written: number }>`
-      SELECT count(*)::int AS written FROM wallet_transactions WHERE txn_id LIKE ${`bench-hub88-${process.pid}-%`}
-    `
-    console.log(
-      `  ledger: ${number(written)} Hub88 transactions written for ${number(sent)} calls measured (and the warm-ups)`
-    )
-    recordHub88Goals(rows.slice(0, 2), rows.slice(2), verify)
+    // Every call answered 200 whatever its status: each ledger says whether the bets and wins were taken.
+    for (const { name, sql } of measured) {
+      const [{ written }] = yield* sql<{ written: number }>`
+        SELECT count(*)::int AS written FROM wallet_transactions WHERE txn_id LIKE ${`${txnPrefix}%`}
+      `
+      console.log(`  ledger of the ${name}: ${number(written)} Hub88 transactions written (the warm-up's among them)`)
+    }
+    recordHub88Goals(rows.slice(0, half), rows.slice(half), verify, baselineRevisions)
   }).pipe(Effect.scoped)
 
-const recordHub88Goals = (at50: ReadonlyArray<Comparison>, at10: ReadonlyArray<Comparison>, verify: number) => {
-  const [floor50, service50] = at50
-  const [floor10, service10] = at10
+const recordHub88Goals = (
+  at50: ReadonlyArray<Comparison>,
+  at10: ReadonlyArray<Comparison>,
+  verify: number,
+  revisions: ReadonlyArray<string>
+) => {
+  const [floor50, service50, ...revisions50] = at50
+  const [floor10, service10, ...revisions10] = at10
   const perSecond = (row: Comparison) => `${number(row.result.requestsPerSecond)}/s`
   // The floor of a Hub88 call: the plain program's, plus the verify its protocol needs (at full load, the plain
   // program's rate with that much more CPU per call).
@@ -159,7 +199,8 @@ const recordHub88Goals = (at50: ReadonlyArray<Comparison>, at10: ReadonlyArray<C
   const floorRate = floorCpu === undefined
     ? floor50.result.requestsPerSecond
     : floor50.result.requestsPerSecond * (floorCpu / (floorCpu + verify))
-  const ratio = service50.result.requestsPerSecond / floorRate
+  const ratioOf = (row: Comparison) => row.result.requestsPerSecond / floorRate
+  const ratio = ratioOf(service50)
   recordGoal({
     path: `Hub88 bet and win, partner wallet local, ${connections} connections`,
     baseline: `plain node:http + pg with one RSA verify: ${number(floorRate)}/s (${perSecond(floor50)} without)`,
@@ -167,7 +208,10 @@ const recordHub88Goals = (at50: ReadonlyArray<Comparison>, at10: ReadonlyArray<C
     figure: `${ratio.toFixed(2)} of it`,
     goal: ">= 0.60 of it, >= 1,000/s",
     met: ratio >= 0.6 && service50.result.requestsPerSecond >= 1_000,
-    revisions: []
+    revisions: revisions50.map((row, i) => ({
+      revision: revisions[i],
+      figure: `${ratioOf(row).toFixed(2)}, ${perSecond(row)}`
+    }))
   })
   recordGoal({
     path: "Hub88 bet and win, 10 connections",
@@ -176,6 +220,6 @@ const recordHub88Goals = (at50: ReadonlyArray<Comparison>, at10: ReadonlyArray<C
     figure: `p99 ${number(service10.result.p99)} ms`,
     goal: "p99 <= 25 ms",
     met: service10.result.p99 <= 25,
-    revisions: []
+    revisions: revisions10.map((row, i) => ({ revision: revisions[i], figure: `p99 ${number(row.result.p99)} ms` }))
   })
 }

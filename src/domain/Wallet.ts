@@ -50,7 +50,9 @@ export const Round = Schema.Struct({
   /** The round was refunded before any bet of it arrived. */
   refundedEarly: Schema.Boolean,
   createdAt: Schema.Date,
-  updatedAt: Schema.Date
+  updatedAt: Schema.Date,
+  /** Raised by every write of the round: a decision's write names the version it was decided on (sql/0046). */
+  version: Schema.Int
 })
 export type Round = typeof Round.Type
 

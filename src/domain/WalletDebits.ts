@@ -1,18 +1,33 @@
 import { Option } from "effect"
 import { rollbackBody, winBody } from "./Callbacks.ts"
 import type { Minor } from "./Money.ts"
-import type { PartnerPlayer } from "./Partner.ts"
+import type { PartnerPlayer, PlayerState } from "./Partner.ts"
 import { balanceAfterRefund, type Round, type WalletTransaction } from "./Wallet.ts"
 import { accepted, type Credit } from "./WalletEvents.ts"
 import { type Decided, notification, partyOf, type RoundWrite, roundWrite, transactionOf } from "./WalletRecords.ts"
 
 /**
  * The rules of the events that name a debit (a credit paying it, a rollback undoing it), apart from where the ledger
- * is kept: what each decides from the debit as its round, locked, shows it, and what that writes. A debit is a bet
+ * is kept: what each decides from the debit as its round shows it, and what that writes. A debit is a bet
  * row (kind `bet`); its credits and rollbacks are rows of its round naming it (`debitTxnId`).
  */
 
-/** What the locked round shows of the debit an event names. */
+/**
+ * What one read of the ledger shows an event naming a debit (a credit or a rollback) before it is decided: the
+ * player as they are, the event's own transaction if it was written before, the debit named (whoever's), and the
+ * round it is decided on, with that round's transactions. The round is the debit's when the debit is the player's,
+ * else the event's own (where a rollback of a debit not seen yet leaves its tombstone). One statement reads it all,
+ * so it is one moment's view; the decision's write compares the round's version and the player's state.
+ */
+export interface DebitLedger {
+  readonly player: PlayerState & { readonly callbacksWritten: number }
+  readonly seen: WalletTransaction | undefined
+  readonly debit: WalletTransaction | undefined
+  readonly round: Option.Option<Round>
+  readonly transactions: ReadonlyArray<WalletTransaction>
+}
+
+/** What the round shows of the debit an event names. */
 export interface DebitState {
   /** The debit, if it came (none: not yet, or never). */
   readonly debit: WalletTransaction | undefined
@@ -22,7 +37,7 @@ export interface DebitState {
   readonly roundRefunded: boolean
 }
 
-/** The debit's state from its round's transactions (read with the round locked). */
+/** The debit's state from its round's transactions (read with the round, at one moment). */
 export const debitState = (
   transactions: ReadonlyArray<WalletTransaction>,
   debitTxnId: string,

@@ -121,6 +121,8 @@ export type RoundWrite =
   | {
     readonly _tag: "Update"
     readonly roundRef: number
+    /** The round's version the decision was taken on: a round written since is not written again. */
+    readonly version: number
     readonly refund: boolean
     readonly addBet: Minor
     readonly addWin: Minor
@@ -140,6 +142,32 @@ export type OpenedBet =
   }
   /** The round was refunded (perhaps before this bet arrived), or the player is no longer there: nothing was written. */
   | { readonly _tag: "NotOpened" }
+
+/**
+ * The player as a decision took them, compared again by the decision's write under the player's row lock: the mirror
+ * it started from (null for a shadow player), and for a shadow player whose balance was asked of its partner, how many
+ * callbacks of theirs had been written then (a decision written since may not be in the answer). A write whose player
+ * changed writes nothing, and the decision is taken again.
+ */
+export interface PlayerAsDecided {
+  readonly playerId: number
+  readonly mirror: Minor | null
+  /** Not compared when absent: a shadow player asked often enough is taken as asked, so their calls are answered. */
+  readonly callbacksWritten?: number | undefined
+}
+
+/** What the ledger is read for before an event naming a debit is decided (WalletRepo.debitLedger). */
+export interface DebitLedgerQuery {
+  readonly environment: Environment
+  readonly aggregator: Aggregator
+  /** The event's own transaction: its kind and id. */
+  readonly kind: TransactionKind
+  readonly txnId: string
+  readonly debitTxnId: string
+  /** The event's round: where a debit not seen yet is decided (a rollback's tombstone). */
+  readonly roundId: string
+  readonly playerId: number
+}
 
 /** What one decision writes: how its transaction ends and the callbacks recorded with it. */
 export interface Decided {
@@ -269,7 +297,14 @@ export const roundWrite = (
 ): RoundWrite =>
   Option.match(round, {
     onNone: () => ({ _tag: "Create", status: "settled", refundedEarly: false, addBet: 0n, addWin: change.addWin }),
-    onSome: (r) => ({ _tag: "Update", roundRef: r.ref, refund: change.refund, addBet: 0n, addWin: change.addWin })
+    onSome: (r) => ({
+      _tag: "Update",
+      roundRef: r.ref,
+      version: r.version,
+      refund: change.refund,
+      addBet: 0n,
+      addWin: change.addWin
+    })
   })
 
 /**

@@ -12,21 +12,33 @@ import { MinorFromNumeric } from "../platform/SqlCodecs.ts"
  */
 
 /**
- * A CTE named `mirror` that sets the player's balance, only when the CTE named `guard` produced a row. A shadow
- * player (no mirror) is never given one: its balance stays the partner's alone.
+ * A CTE named `mirror` that writes the player's row, only when the CTE named `guard` produced a row: the balance set
+ * (a shadow player, with no mirror, is never given one: its balance stays the partner's alone), and the count of
+ * callbacks written for the player raised by the decision's (sql/0046: what a shadow player's next decision compares
+ * with the count its partner was asked at).
  */
 export const mirrorWriting = (
   sql: SqlClient.SqlClient,
-  change: { readonly playerId: number; readonly balance: Minor | null },
+  change: {
+    readonly playerId: number
+    readonly balance: Minor | null
+    readonly callbacks: ReadonlyArray<{ readonly playerId: number }>
+  },
   guard: string
-): Statement.Fragment =>
-  sql`mirror AS (
-    UPDATE partner_players SET balance = ${change.balance === null ? null : String(change.balance)}, updated_at = now()
-    WHERE id = ${change.playerId} AND ${change.balance !== null} AND balance IS NOT NULL AND EXISTS (SELECT 1 FROM ${
-    sql(guard)
-  })
+): Statement.Fragment => {
+  const setsBalance = change.balance !== null
+  const written = change.callbacks.filter((callback) => callback.playerId === change.playerId).length
+  return sql`mirror AS (
+    UPDATE partner_players
+    SET balance = CASE WHEN ${setsBalance} AND balance IS NOT NULL THEN ${
+    setsBalance ? String(change.balance) : null
+  }::numeric ELSE balance END,
+        callbacks_written = callbacks_written + ${written}, updated_at = now()
+    WHERE id = ${change.playerId} AND ((${setsBalance} AND balance IS NOT NULL) OR ${written} > 0)
+      AND EXISTS (SELECT 1 FROM ${sql(guard)})
     RETURNING id
   )`
+}
 
 /**
  * A CTE named `player` with the player's state (mirror, name, e-mail) as the statement starts, and no row when the

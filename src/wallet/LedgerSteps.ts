@@ -4,7 +4,7 @@ import type { PartnerPlayer, PlayerIdentity } from "../domain/Partner.ts"
 import type { Environment } from "../domain/Environment.ts"
 import type { StoredOutcome, WalletTransaction } from "../domain/Wallet.ts"
 import { accepted, fingerprint, kindOf, type MoneyEvent, refused, type WalletOutcome } from "../domain/WalletEvents.ts"
-import { type Decided, newTransaction, type RoundWrite } from "../domain/WalletRecords.ts"
+import { type Decided, newTransaction, type PlayerAsDecided, type RoundWrite } from "../domain/WalletRecords.ts"
 import { CallbackTargets } from "../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { CallbacksConfig } from "./CallbacksConfig.ts"
@@ -52,6 +52,15 @@ export const makeLedgerSteps = Effect.gen(function*() {
   const balanceHolds = (player: PartnerPlayer, asked: Option.Option<ShadowBalance>, tries: number) =>
     Option.isNone(asked) || tries >= balanceTries ? Effect.succeed(true) : asks.isCurrent(player, asked.value)
   const balanceOf = (asked: Option.Option<ShadowBalance>) => Option.getOrUndefined(asked)?.balance ?? 0n
+  /**
+   * The player as a decision takes them, for its write to compare (balanceHolds' rule, held by the write): the mirror
+   * read, and for a shadow player asked fewer than `balanceTries` times, the callbacks counted when it was asked.
+   */
+  const asDecided = (player: PartnerPlayer, asked: Option.Option<ShadowBalance>, tries: number): PlayerAsDecided => ({
+    playerId: player.id,
+    mirror: player.balance,
+    callbacksWritten: Option.isSome(asked) && tries < balanceTries ? asked.value.callbacks : undefined
+  })
   /** The balance to answer a refusal with: the mirror, or a shadow player's balance asked now. */
   const currentBalance = (player: PartnerPlayer) =>
     player.balance === null ? Effect.map(asks.shadowBalance(player), (asked) => asked.balance ?? 0n) : Effect.succeed(
@@ -99,16 +108,26 @@ export const makeLedgerSteps = Effect.gen(function*() {
   const findSeen = (event: MoneyEvent, environment: Environment) =>
     repo.findTransaction(environment, event.aggregator, kindOf(event), event.txnId)
 
-  /** Writes a transaction decided without a pending step, with its round and callbacks; its answer. */
+  /**
+   * Writes a transaction decided without a pending step, with its round and callbacks, if the round and the player
+   * are still as decided on (`asDecided`); its answer.
+   */
   const record = (
     event: MoneyEvent,
     player: PartnerPlayer,
     decided: Decided,
     write: RoundWrite,
+    asDecided: PlayerAsDecided,
     roundId: string = event.roundId
   ) =>
     Effect.as(
-      repo.recordDecided({ ...newTransaction(event, player), roundId }, decided.outcome, write, decided.callbacks),
+      repo.recordDecided(
+        { ...newTransaction(event, player), roundId },
+        decided.outcome,
+        write,
+        decided.callbacks,
+        asDecided
+      ),
       decided.outcome.answer
     )
 
@@ -134,6 +153,7 @@ export const makeLedgerSteps = Effect.gen(function*() {
     askedBalance,
     balanceHolds,
     balanceOf,
+    asDecided,
     currentBalance,
     replay,
     replayStored,

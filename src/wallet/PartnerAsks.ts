@@ -7,8 +7,8 @@ import { type PartnerAnswer, withCredits } from "../domain/Wallet.ts"
 import { canBet, partyOf } from "../domain/WalletRecords.ts"
 import { CallbackTargets } from "../partners/CallbackTargets.ts"
 import { CallbackOutbox } from "./outbox/CallbackOutbox.ts"
-import { OutboxRepo } from "./outbox/OutboxRepo.ts"
 import { PartnerCallbacks } from "./outbox/PartnerCallbacks.ts"
+import { WalletRepo } from "./WalletRepo.ts"
 
 /**
  * A shadow player's balance as the partner holds it (null when it cannot say), and how many callbacks of that
@@ -67,7 +67,7 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
     Effect.gen(function*() {
       const callbacks = yield* PartnerCallbacks
       const outbox = yield* CallbackOutbox
-      const repo = yield* OutboxRepo
+      const ledger = yield* WalletRepo
       const targets = yield* CallbackTargets
 
       /**
@@ -102,16 +102,16 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
       /** One ask after the queue, and whether a callback of the player's was written meanwhile. */
       const askCounted = Effect.fn("PartnerAsks.askCounted")(
         function*(player: PartnerPlayer, target: CallbackTarget, eventId: string, body: string) {
-          const before = yield* repo.countOf(player.id)
+          const before = yield* ledger.callbacksWritten(player.id)
           const answer = yield* askAfterQueue(player, target, eventId, body)
-          const after = yield* repo.countOf(player.id)
+          const after = yield* ledger.callbacksWritten(player.id)
           return { answer, before, callbacks: after, current: after === before }
         }
       )
 
       const shadowBalance = Effect.fn("PartnerAsks.shadowBalance")(function*(player: PartnerPlayer) {
         const target = yield* targets.get(player.partnerId, player.environment)
-        if (!canBet(target)) return { balance: null, callbacks: yield* repo.countOf(player.id) }
+        if (!canBet(target)) return { balance: null, callbacks: yield* ledger.callbacksWritten(player.id) }
         let asked = { answer: { _tag: "UnknownPlayer" } as PartnerAnswer, before: 0, callbacks: 0, current: false }
         for (let tries = 0; tries < balanceTries && !asked.current; tries++) {
           const request = balanceBody(
@@ -158,10 +158,10 @@ export class PartnerAsks extends Context.Service<PartnerAsks, {
             }))
             : Effect.map(askCounted(player, target, eventId, body), (asked) => ({
               answer: asked.answer,
-              stillCurrent: Effect.map(repo.countOf(player.id), (n) => n === asked.before)
+              stillCurrent: Effect.map(ledger.callbacksWritten(player.id), (n) => n === asked.before)
             })),
         shadowBalance,
-        isCurrent: (player, asked) => Effect.map(repo.countOf(player.id), (n) => n === asked.callbacks)
+        isCurrent: (player, asked) => Effect.map(ledger.callbacksWritten(player.id), (n) => n === asked.callbacks)
       })
     })
   )

@@ -94,8 +94,16 @@ export class Wallet extends Context.Service<Wallet, {
                   const locked = yield* players.lockBalance(player.id)
                   if (!(yield* balanceHolds(player, asked, tries))) return Option.none()
                   const mirror = locked ?? balanceOf(asked)
+                  // Held by the locks already: its write compares what they hold.
+                  const held = { playerId: player.id, mirror: locked }
                   const refusal = (outcome: Outcome) =>
-                    record(event, player, { outcome, callbacks: [] }, roundWrite(round, { refund: false, addWin: 0n }))
+                    record(
+                      event,
+                      player,
+                      { outcome, callbacks: [] },
+                      roundWrite(round, { refund: false, addWin: 0n }),
+                      held
+                    )
                   if (Option.isSome(round) && round.value.status === "refunded") {
                     return Option.some(yield* refusal(refusedBet("ROUND_REFUNDED", mirror, locked)))
                   }
@@ -106,7 +114,8 @@ export class Wallet extends Context.Service<Wallet, {
                       event,
                       player,
                       freeBet({ ...event, win }, player, target.value.partnerSlug, mirror, yield* now, locked === null),
-                      roundWrite(round, { refund: false, addWin: win })
+                      roundWrite(round, { refund: false, addWin: win }),
+                      held
                     )
                   )
                 })
@@ -216,7 +225,10 @@ export class Wallet extends Context.Service<Wallet, {
               const mirror = locked ?? balanceOf(asked)
               const decision = decideRefund(Option.getOrUndefined(round))
               const decided = refundRecords(event, player, slug, round, decision, mirror, yield* now, locked === null)
-              const answer = yield* record(event, player, decided, decided.round)
+              const answer = yield* record(event, player, decided, decided.round, {
+                playerId: player.id,
+                mirror: locked
+              })
               return { _tag: "Done" as const, answer }
             })).pipe(
               Effect.catchTag(

@@ -6,11 +6,14 @@ import type { Environment } from "../domain/Environment.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import type { OpenRound, RoundFilter, TransactionFilter } from "../domain/WalletQueries.ts"
+import type { DebitLedger } from "../domain/WalletDebits.ts"
 import type {
+  DebitLedgerQuery,
   DebitRolledBack,
   NewTransaction,
   OpenedBet,
   Outcome,
+  PlayerAsDecided,
   RoundChanged,
   RoundWrite,
   TransactionExists
@@ -52,16 +55,29 @@ export class WalletRepo extends Context.Service<WalletRepo, {
     work: (round: Option.Option<Round>) => Effect.Effect<A, E, R>
   ): Effect.Effect<A, E, R>
   /**
-   * Records a transaction decided without a pending step, with its round, mirror and callbacks, atomically. Its keys
-   * hold the races on a debit: a stake written applied whose rollback came first fails DebitRolledBack; a tombstone
-   * beside its debit, or a second undo of one debit, fails RoundChanged (decide again on what is there).
+   * Records a transaction decided without a pending step, with its round, mirror and callbacks, atomically, only if
+   * the round is still at the version it was decided on and the player as it was decided on (`player`); else it
+   * writes nothing and fails RoundChanged (decide again on what is there). Its keys hold the races on a debit: a
+   * stake written applied whose rollback came first fails DebitRolledBack; a tombstone beside its debit, or a second
+   * undo of one debit, fails RoundChanged.
    */
   recordDecided(
     transaction: NewTransaction,
     outcome: Outcome,
     round: RoundWrite,
-    callbacks: ReadonlyArray<NewCallback>
+    callbacks: ReadonlyArray<NewCallback>,
+    player: PlayerAsDecided
   ): Effect.Effect<WalletTransaction, TransactionExists | RoundChanged | DebitRolledBack>
+  /**
+   * What an event naming a debit is decided on, read at one moment (domain/WalletDebits.ts DebitLedger); none when
+   * the player is gone.
+   */
+  debitLedger(query: DebitLedgerQuery): Effect.Effect<Option.Option<DebitLedger>>
+  /**
+   * How many callbacks the ledger wrote for the player: a decision on a shadow player's balance asked of its partner
+   * holds only if none was written since it was asked.
+   */
+  callbacksWritten(playerId: number): Effect.Effect<number>
   /** A transaction by its kind and id, of one aggregator in one environment (each numbers its own). */
   findTransaction(
     environment: Environment,

@@ -1,21 +1,22 @@
 import { Context, Duration, Effect, Option, Semaphore } from "effect"
 import type { NewCallback } from "../domain/Callbacks.ts"
 import { type Aggregator, idsAcrossKinds } from "../domain/Aggregator.ts"
-import type { Environment } from "../domain/Environment.ts"
 import type { PlayerIdentity } from "../domain/Partner.ts"
-import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
-import type { OpenRound, RoundFilter, TransactionFilter } from "../domain/WalletQueries.ts"
+import type { DebitLedger } from "../domain/WalletDebits.ts"
 import {
+  type DebitLedgerQuery,
   DebitRolledBack,
   type NewTransaction,
   type Outcome,
+  type PlayerAsDecided,
   RoundChanged,
   type RoundWrite,
   storedAnswer,
   TransactionExists
 } from "../domain/WalletRecords.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
+import { makeMemoryReads } from "./WalletRepoMemoryReads.ts"
 
 export type MemoryCallback = NewCallback & { readonly transactionRef: number }
 
@@ -69,7 +70,13 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       ...transaction,
       ageMillis: now - transaction.createdAt.getTime()
     })
-    const putRound = (round: Round) => rounds.set(roundKey(round.playerId, round.aggregator, round.roundId), round)
+    // Every write of a round raises its version, as the SQL's statements do (a new round's is 0).
+    const putRound = (round: Round) => {
+      const key = roundKey(round.playerId, round.aggregator, round.roundId)
+      const before = rounds.get(key)
+      rounds.set(key, { ...round, version: before === undefined ? 0 : before.version + 1 })
+    }
+    const callbacksOf = (playerId: number) => callbacks.filter((callback) => callback.playerId === playerId).length
 
     const write = (
       transaction: WalletTransaction,
@@ -137,20 +144,9 @@ export const make = (callbacks: Array<MemoryCallback>) =>
       winTotal: 0n,
       refundedEarly: false,
       createdAt: new Date(now),
-      updatedAt: new Date(now)
+      updatedAt: new Date(now),
+      version: 0
     })
-
-    const matches = (filter: TransactionFilter) => (t: WalletTransaction) =>
-      (filter.partnerId === undefined || t.partnerId === filter.partnerId) &&
-      (filter.environment === undefined || t.environment === filter.environment) &&
-      (filter.playerIds === undefined || filter.playerIds.includes(t.playerId)) &&
-      (filter.currency === undefined || t.currency === filter.currency) &&
-      (filter.txnId === undefined || t.txnId === filter.txnId) &&
-      (filter.kind === undefined || t.kind === filter.kind) &&
-      (filter.roundId === undefined || t.roundId === filter.roundId) &&
-      (filter.status === undefined || t.status === filter.status) &&
-      (filter.from === undefined || t.createdAt >= filter.from) &&
-      (filter.to === undefined || t.createdAt <= filter.to)
 
     const now = Effect.clockWith((clock) => Effect.succeed(clock.currentTimeMillisUnsafe()))
     const all = (now: number) => [...transactions.values()].map((t) => aged(t, now)).sort((a, b) => a.ref - b.ref)
@@ -225,10 +221,19 @@ export const make = (callbacks: Array<MemoryCallback>) =>
         transaction: NewTransaction,
         outcome: Outcome,
         roundWrite: RoundWrite,
-        written: ReadonlyArray<NewCallback>
+        written: ReadonlyArray<NewCallback>,
+        asDecided: PlayerAsDecided
       ) =>
         Effect.gen(function*() {
           const at = yield* now
+          // The decision's guard: the player as decided on, and (below) the round at its version.
+          const player = Option.getOrUndefined(yield* players.findById(asDecided.playerId))
+          if (
+            player === undefined || player.balance !== asDecided.mirror ||
+            (asDecided.callbacksWritten !== undefined && callbacksOf(player.id) !== asDecided.callbacksWritten)
+          ) {
+            return yield* new RoundChanged()
+          }
           let round: Round
           if (roundWrite._tag === "Create") {
             if (rounds.has(roundKey(transaction.playerId, transaction.aggregator, transaction.roundId))) {
@@ -243,7 +248,10 @@ export const make = (callbacks: Array<MemoryCallback>) =>
             }
           } else {
             const current = roundByRef(roundWrite.roundRef)
-            if (current === undefined || (roundWrite.refund && current.pendingBets > 0)) {
+            if (
+              current === undefined || current.version !== roundWrite.version ||
+              (roundWrite.refund && current.pendingBets > 0)
+            ) {
               return yield* new RoundChanged()
             }
             // The SQL table's checks: a round's totals never go below 0.
@@ -279,89 +287,31 @@ export const make = (callbacks: Array<MemoryCallback>) =>
           putRound(round)
           return yield* write(settled(fresh(transaction, round, at), outcome, at), outcome, written)
         }),
-      findTransaction: (environment: Environment, aggregator: Aggregator, kind: TransactionKind, txnId: string) =>
-        Effect.map(
-          now,
-          (at) =>
-            Option.map(
-              Option.fromNullishOr(transactions.get(txnKey({ environment, aggregator, kind, txnId }))),
+      debitLedger: (query: DebitLedgerQuery) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const player = yield* players.findById(query.playerId)
+          if (Option.isNone(player)) return Option.none<DebitLedger>()
+          const keyed = (kind: TransactionKind, txnId: string) =>
+            Option.getOrUndefined(Option.map(
+              Option.fromNullishOr(transactions.get(txnKey({ ...query, kind, txnId }))),
               (t) => aged(t, at)
-            )
-        ),
-      existingTxnIds: (
-        keys: ReadonlyArray<
-          { readonly environment: Environment; readonly aggregator: Aggregator; readonly txnId: string }
-        >
-      ) =>
-        Effect.sync(() =>
-          keys.filter((key) =>
-            [...transactions.values()].some((t) =>
-              t.environment === key.environment && t.aggregator === key.aggregator && t.txnId === key.txnId
-            )
+            ))
+          const debit = keyed("bet", query.debitTxnId)
+          const round = Option.fromNullishOr(
+            debit !== undefined && debit.playerId === query.playerId
+              ? roundByRef(debit.roundRef)
+              : rounds.get(roundKey(query.playerId, query.aggregator, query.roundId))
           )
-        ),
-      pendingBetsOf: (roundRef: number) =>
-        Effect.map(now, (at) => all(at).filter((t) => t.roundRef === roundRef && t.status === "pending")),
-      stalePendingBets: (olderThan: Duration.Duration, limit: number) =>
-        Effect.map(
-          now,
-          (at) =>
-            all(at).filter((t) => t.status === "pending" && t.ageMillis >= Duration.toMillis(olderThan)).slice(0, limit)
-        ),
-      pendingBets: (limit: number) =>
-        Effect.map(now, (at) => all(at).filter((t) => t.status === "pending").slice(0, limit)),
-      createdBetween: (partnerId: number, environment: Environment, from: Date, to: Date) =>
-        Effect.map(now, (at) =>
-          all(at).filter((t) =>
-            t.partnerId === partnerId && t.environment === environment && t.createdAt >= from && t.createdAt < to
-          )),
-      pendingBetween: (from: Date, to: Date) =>
-        Effect.sync(() => {
-          const pending = [...transactions.values()].filter((t) =>
-            t.status === "pending" && t.createdAt >= from && t.createdAt < to
-          )
-          const keys = new Set(pending.map((t) =>
-            `${t.partnerId}:${t.environment}`
-          ))
-          return [...keys].map((key) => ({
-            partnerId: Number(key.split(":")[0]),
-            environment: key.split(":")[1] as Environment
-          }))
+          return Option.some<DebitLedger>({
+            player: { ...player.value, callbacksWritten: callbacksOf(query.playerId) },
+            seen: keyed(query.kind, query.txnId),
+            debit,
+            round,
+            transactions: Option.isSome(round) ? all(at).filter((t) => t.roundRef === round.value.ref) : []
+          })
         }),
-      firstCreatedAt: Effect.sync(() =>
-        Option.fromNullishOr(
-          [...transactions.values()].map((t) => t.createdAt).sort((a, b) => a.getTime() - b.getTime())[0]
-        )
-      ),
-      openRounds: (olderThan: Duration.Duration, limit: number) =>
-        Effect.map(now, (at) =>
-          [...rounds.values()].filter((round) =>
-            round.status === "open"
-          ).map((round): OpenRound => {
-            const pending = all(at).find((t) => t.roundRef === round.ref && t.status === "pending")
-            return { round, openSince: pending?.createdAt ?? round.updatedAt }
-          }).filter((open) => at - open.openSince.getTime() >= Duration.toMillis(olderThan))
-            .sort((a, b) => a.openSince.getTime() - b.openSince.getTime()).slice(0, limit)),
-      transactions: (filter: TransactionFilter, page: PageRequest) =>
-        Effect.map(now, (at) => {
-          const found = all(at).filter(matches(filter)).reverse()
-          return {
-            transactions: found.slice((page.page - 1) * page.perPage, page.page * page.perPage),
-            total: found.length
-          }
-        }),
-      rounds: (filter: RoundFilter) =>
-        Effect.sync(() =>
-          [...rounds.values()].filter((round) =>
-            round.roundId === filter.roundId &&
-            (filter.partnerId === undefined || round.partnerId === filter.partnerId) &&
-            (filter.environment === undefined || round.environment === filter.environment) &&
-            (filter.playerIds === undefined || filter.playerIds.includes(round.playerId))
-          )
-        ),
-      roundsByRef: (refs: ReadonlyArray<number>) =>
-        Effect.sync(() => refs.flatMap((ref) => roundByRef(ref) ?? [])),
-      transactionsOfRounds: (refs: ReadonlyArray<number>) =>
-        Effect.map(now, (at) => all(at).filter((t) => refs.includes(t.roundRef)))
+      callbacksWritten: (playerId: number) => Effect.sync(() => callbacksOf(playerId)),
+      ...makeMemoryReads({ rounds, transactions, roundByRef, txnKey, aged, all, now })
     }
   })

@@ -3,9 +3,12 @@ import { type SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { Aggregator } from "../domain/Aggregator.ts"
 import { Environment } from "../domain/Environment.ts"
 import type { PageRequest } from "../domain/Paging.ts"
-import { TransactionKind } from "../domain/Wallet.ts"
+import { TransactionKind, type WalletTransaction } from "../domain/Wallet.ts"
+import type { DebitLedger } from "../domain/WalletDebits.ts"
+import type { DebitLedgerQuery } from "../domain/WalletRecords.ts"
 import type { OpenRound, RoundFilter, TransactionFilter } from "../domain/WalletQueries.ts"
-import { interval } from "../platform/SqlCodecs.ts"
+import { IdFromBigInt, interval } from "../platform/SqlCodecs.ts"
+import { PlayerStateColumns, playerStateOf } from "./LedgerMirror.ts"
 import {
   decodeCount,
   decodeFirstCreated,
@@ -13,7 +16,9 @@ import {
   decodePendingPairs,
   decodeRounds,
   decodeTransactions,
+  prefixedRoundColumns,
   roundColumns,
+  roundOfPrefixed,
   RoundRow,
   transactionColumns,
   TransactionRow
@@ -89,7 +94,78 @@ export const makeReads = (sql: SqlClient.SqlClient) => {
       sql`SELECT ${columns} FROM wallet_transactions WHERE round_ref = ANY(${refs}::bigint[]) ORDER BY id`
   })
 
+  const decodeLedgerPlayer = Schema.decodeUnknownEffect(
+    Schema.Struct({ ...PlayerStateColumns.fields, player_callbacks: IdFromBigInt })
+  )
+  const decodeLedgerRound = Schema.decodeUnknownEffect(RoundRow)
+  const decodeLedgerTransaction = Schema.decodeUnknownEffect(TransactionRow)
+
+  /**
+   * One statement: the player's state, the event's own transaction and the debit it names (whoever's), the round it
+   * is decided on (the debit's, when the debit is the player's; else the event's own) and that round's transactions.
+   * No row when the player is gone. Each row is a transaction (or none) beside the round's columns and the player's.
+   */
+  const debitLedger = (query: DebitLedgerQuery) =>
+    sql`
+      WITH player AS (
+        SELECT balance AS player_balance, name AS player_name, email AS player_email,
+               callbacks_written AS player_callbacks
+        FROM partner_players WHERE id = ${query.playerId}
+      ),
+      debit AS (
+        SELECT round_ref FROM wallet_transactions
+        WHERE environment = ${query.environment} AND aggregator = ${query.aggregator} AND kind = 'bet'
+          AND txn_id = ${query.debitTxnId} AND player_id = ${query.playerId}
+      ),
+      round AS (
+        SELECT ${sql.literal(prefixedRoundColumns)} FROM wallet_rounds
+        WHERE id = (SELECT round_ref FROM debit)
+           OR (NOT EXISTS (SELECT 1 FROM debit) AND player_id = ${query.playerId}
+               AND aggregator = ${query.aggregator} AND round_id = ${query.roundId})
+      ),
+      found AS (
+        SELECT ${columns} FROM wallet_transactions
+        WHERE environment = ${query.environment} AND aggregator = ${query.aggregator}
+          AND ((kind = ${query.kind} AND txn_id = ${query.txnId}) OR (kind = 'bet' AND txn_id = ${query.debitTxnId}))
+        UNION ALL
+        SELECT ${columns} FROM wallet_transactions WHERE round_ref = (SELECT r_id FROM round)
+      )
+      SELECT found.*, round.*, player.* FROM player LEFT JOIN found ON true LEFT JOIN round ON true
+    `.pipe(
+      Effect.flatMap((rows: ReadonlyArray<Record<string, unknown>>) =>
+        rows.length === 0 ? Effect.succeed(Option.none<DebitLedger>()) : Effect.gen(function*() {
+          const player = yield* decodeLedgerPlayer(rows[0])
+          const round = rows[0].r_id === null
+            ? Option.none()
+            : Option.some(yield* decodeLedgerRound(roundOfPrefixed(rows[0])))
+          const byRef = new Map<number, WalletTransaction>()
+          for (const row of rows) {
+            if (row.id === null) continue
+            const transaction = yield* decodeLedgerTransaction(row)
+            byRef.set(transaction.ref, transaction)
+          }
+          const found = [...byRef.values()].sort((a, b) => a.ref - b.ref)
+          const ofRound = Option.isSome(round) ? found.filter((t) => t.roundRef === round.value.ref) : []
+          return Option.some<DebitLedger>({
+            player: { ...playerStateOf(player), callbacksWritten: player.player_callbacks },
+            seen: found.find((t) => t.kind === query.kind && t.txnId === query.txnId),
+            debit: found.find((t) => t.kind === "bet" && t.txnId === query.debitTxnId),
+            round,
+            transactions: ofRound
+          })
+        })
+      ),
+      Effect.orDie
+    )
+
   return {
+    debitLedger,
+    callbacksWritten: (playerId: number) =>
+      sql`SELECT callbacks_written AS n FROM partner_players WHERE id = ${playerId}`.pipe(
+        Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ n: IdFromBigInt })))),
+        Effect.map((rows) => rows[0]?.n ?? 0),
+        Effect.orDie
+      ),
     findTransaction: (environment: Environment, aggregator: Aggregator, kind: TransactionKind, txnId: string) =>
       Effect.orDie(findTransaction({ environment, aggregator, kind, txnId })),
     existingTxnIds: (

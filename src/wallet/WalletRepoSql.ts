@@ -8,6 +8,7 @@ import {
   type NewTransaction,
   type OpenedBet,
   type Outcome,
+  type PlayerAsDecided,
   RoundChanged,
   type RoundWrite,
   storedAnswer,
@@ -92,7 +93,8 @@ export const make = Effect.gen(function*() {
         INSERT INTO wallet_rounds (partner_id, environment, player_id, aggregator, round_id, status, pending_bets)
         SELECT ${bet.partnerId}, ${bet.environment}, ${bet.playerId}, ${bet.aggregator}, ${bet.roundId}, 'open', 1 FROM player
         ON CONFLICT (player_id, aggregator, round_id) DO UPDATE
-          SET status = 'open', pending_bets = wallet_rounds.pending_bets + 1, updated_at = now()
+          SET status = 'open', pending_bets = wallet_rounds.pending_bets + 1, updated_at = now(),
+              version = wallet_rounds.version + 1
           WHERE wallet_rounds.status <> 'refunded'
         RETURNING id
       ),
@@ -218,11 +220,11 @@ export const make = Effect.gen(function*() {
             status = CASE WHEN status = 'refunded' THEN 'refunded' WHEN pending_bets > 1 THEN 'open' ELSE 'settled' END,
             bet_total = bet_total + ${applied ? String(bet.bet) : "0"},
             win_total = win_total + ${applied ? String(bet.win) : "0"},
-            updated_at = now()
+            updated_at = now(), version = version + 1
         WHERE id = (SELECT round_ref FROM settled)
         RETURNING id
       ),
-      ${mirrorWriting(sql, { playerId: bet.playerId, balance: outcome.mirror }, "round")},
+      ${mirrorWriting(sql, { playerId: bet.playerId, balance: outcome.mirror, callbacks }, "round")},
       ${callbacksWriting(callbacks, { guard: "round", transactionRef: sql`${bet.ref}::bigint` })}
       SELECT count(*)::int AS n FROM round
     `.pipe(
@@ -240,14 +242,37 @@ export const make = Effect.gen(function*() {
     )
       .pipe(Effect.map((found) => Option.fromNullishOr(found[0])))
 
+  /**
+   * The decision's guard, as common table expressions: `held_round`, the round at the version it was decided on, and
+   * `held_player`, the player as it was decided on (PlayerAsDecided), each locked (round first, as every write of the
+   * ledger takes them) and compared as locked. A row locked after waiting is read at its latest version, so a change
+   * committed meanwhile is seen; the rest of the statement writes only when `held_player` has its row. A round to be
+   * created has no row to hold: its insert meets the round's key instead.
+   */
+  const guardHolding = (round: RoundWrite, player: PlayerAsDecided) =>
+    sql`held_round AS MATERIALIZED (
+        SELECT id FROM wallet_rounds
+        WHERE ${round._tag === "Update" ? sql`id = ${round.roundRef} AND version = ${round.version}` : sql`false`}
+        FOR NO KEY UPDATE
+      ),
+      held_player AS MATERIALIZED (
+        SELECT id FROM partner_players
+        WHERE id = ${player.playerId}
+          AND ${player.mirror === null ? sql`balance IS NULL` : sql`balance = ${String(player.mirror)}::numeric`}
+          AND ${player.callbacksWritten === undefined ? sql`true` : sql`callbacks_written = ${player.callbacksWritten}`}
+          AND (${round._tag === "Create"} OR EXISTS (SELECT 1 FROM held_round))
+        FOR NO KEY UPDATE
+      )`
+
   const roundWriting = (transaction: NewTransaction, round: RoundWrite) =>
     round._tag === "Create"
       ? sql`round AS (
           INSERT INTO wallet_rounds (partner_id, environment, player_id, aggregator, round_id, status, refunded_early, bet_total,
                                      win_total)
-          VALUES (${transaction.partnerId}, ${transaction.environment}, ${transaction.playerId}, ${transaction.aggregator},
-                  ${transaction.roundId}, ${round.status}, ${round.refundedEarly}, ${String(round.addBet)},
-                  ${String(round.addWin)})
+          SELECT ${transaction.partnerId}, ${transaction.environment}, ${transaction.playerId}, ${transaction.aggregator},
+                 ${transaction.roundId}, ${round.status}, ${round.refundedEarly}, ${String(round.addBet)},
+                 ${String(round.addWin)}
+          FROM held_player
           ON CONFLICT (player_id, aggregator, round_id) DO NOTHING
           RETURNING id
         )`
@@ -256,8 +281,8 @@ export const make = Effect.gen(function*() {
           SET status = CASE WHEN ${round.refund} OR status = 'refunded' THEN 'refunded'
                             WHEN pending_bets > 0 THEN 'open' ELSE 'settled' END,
               bet_total = bet_total + ${String(round.addBet)}, win_total = win_total + ${String(round.addWin)},
-              updated_at = now()
-          WHERE id = ${round.roundRef} AND NOT (${round.refund} AND pending_bets > 0)
+              updated_at = now(), version = version + 1
+          WHERE id = ${round.roundRef} AND EXISTS (SELECT 1 FROM held_player) AND NOT (${round.refund} AND pending_bets > 0)
           RETURNING id
         )`
 
@@ -265,11 +290,13 @@ export const make = Effect.gen(function*() {
     transaction: NewTransaction,
     outcome: Outcome,
     round: RoundWrite,
-    callbacks: ReadonlyArray<NewCallback>
+    callbacks: ReadonlyArray<NewCallback>,
+    player: PlayerAsDecided
   ) => {
     const o = outcomeColumns(outcome)
     return selectTransactions(sql`
-      WITH ${roundWriting(transaction, round)},
+      WITH ${guardHolding(round, player)},
+      ${roundWriting(transaction, round)},
       recorded AS (
         INSERT INTO wallet_transactions (kind, txn_id, fingerprint, partner_id, environment, aggregator, player_id, currency,
                                          round_ref, round_id, debit_txn_id, game_code, provider_code, bet, win, status,
@@ -283,12 +310,14 @@ export const make = Effect.gen(function*() {
         FROM round
         RETURNING ${columns}
       ),
-      ${mirrorWriting(sql, { playerId: transaction.playerId, balance: outcome.mirror }, "recorded")},
+      ${mirrorWriting(sql, { playerId: transaction.playerId, balance: outcome.mirror, callbacks }, "recorded")},
       ${callbacksWriting(callbacks, { guard: "recorded", transactionRef: sql`(SELECT id FROM recorded)` })}
       SELECT * FROM recorded
     `).pipe(
+      // Nothing written: the round or the player changed since the decision read them (or the round to create exists).
       Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new RoundChanged()) : Effect.succeed(rows[0])),
-      // No retry here: it runs inside withRoundLocked's transaction, which a deadlock aborts; that one is retried whole.
+      // A deadlock rolled the statement (or withRoundLocked's transaction) back: nothing was written, decide again.
+      Effect.catchIf((error): boolean => isDeadlock(error), () => Effect.fail(new RoundChanged())),
       Effect.catchIf(
         isKeyTaken,
         () => Effect.fail(new TransactionExists({ kind: transaction.kind, txnId: transaction.txnId }))

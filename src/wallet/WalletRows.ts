@@ -71,7 +71,8 @@ export const RoundRow = Round.mapFields(Struct.assign({
   partnerId: IdFromBigInt,
   playerId: IdFromBigInt,
   betTotal: MinorFromNumeric,
-  winTotal: MinorFromNumeric
+  winTotal: MinorFromNumeric,
+  version: IdFromBigInt
 })).pipe(Schema.encodeKeys({
   ref: "id",
   partnerId: "partner_id",
@@ -106,4 +107,14 @@ export const transactionColumns =
   bet, win, status, refusal, note, amount, balance_after, answer, created_at, settled_at,
   (extract(epoch FROM now() - created_at) * 1000)::float8 AS age_millis`
 export const roundColumns =
-  "id, partner_id, environment, player_id, aggregator, round_id, status, pending_bets, bet_total, win_total, refunded_early, created_at, updated_at"
+  "id, partner_id, environment, player_id, aggregator, round_id, status, pending_bets, bet_total, win_total, refunded_early, created_at, updated_at, version"
+
+/**
+ * A round's columns beside a transaction's in one row (the debit ledger's read): each prefixed `r_`, and read back
+ * without it.
+ */
+export const prefixedRoundColumns = roundColumns.split(", ").map((column) => `${column} AS r_${column}`).join(", ")
+export const roundOfPrefixed = (row: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(row).filter(([column]) => column.startsWith("r_")).map(([column, value]) => [column.slice(2), value])
+  )

@@ -106,7 +106,14 @@ describe("a credit naming a debit", () => {
       answer: { _tag: "Accepted", balance: 10_200n },
       mirror: 10_200n
     })
-    assert.deepStrictEqual(decided.round, { _tag: "Update", roundRef: 11, refund: false, addBet: 0n, addWin: 700n })
+    assert.deepStrictEqual(decided.round, {
+      _tag: "Update",
+      roundRef: 11,
+      version: 0,
+      refund: false,
+      addBet: 0n,
+      addWin: 700n
+    })
     assert.deepStrictEqual(decided.callbacks.map((c) => [c.kind, c.txnId, c.eventId]), [
       ["win", "c-1", transactionEventId("win", "c-1")]
     ])
@@ -166,7 +173,14 @@ describe("a rollback naming a debit", () => {
       mirror: 10_000n,
       answer: { _tag: "Accepted", balance: 10_000n }
     })
-    assert.deepStrictEqual(decided.round, { _tag: "Update", roundRef: 11, refund: false, addBet: -500n, addWin: 0n })
+    assert.deepStrictEqual(decided.round, {
+      _tag: "Update",
+      roundRef: 11,
+      version: 0,
+      refund: false,
+      addBet: -500n,
+      addWin: 0n
+    })
     assert.deepStrictEqual(decided.callbacks.map((c) => [c.kind, c.txnId, c.eventId]), [
       ["rollback", "d-1", transactionEventId("rollback", "d-1")]
     ])

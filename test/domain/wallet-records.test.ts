@@ -153,6 +153,7 @@ describe("bets the partner is not asked about", () => {
     assert.deepStrictEqual(roundWrite(Option.some(round()), { refund: true, addWin: 0n }), {
       _tag: "Update",
       roundRef: 11,
+      version: 0,
       refund: true,
       addBet: 0n,
       addWin: 0n
@@ -239,7 +240,8 @@ describe("a shadow player's balance with notifications still on their way", () =
     winTotal: 2_000n,
     refundedEarly: false,
     createdAt: at,
-    updatedAt: at
+    updatedAt: at,
+    version: 0
   }
 
   it("what each waiting notification credits: a win's and a refund's amount (negative when the round paid more); a rollback nothing", () => {

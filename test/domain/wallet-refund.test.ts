@@ -24,6 +24,7 @@ const round = (overrides: Partial<Round> = {}): Round => ({
   refundedEarly: false,
   createdAt: new Date(0),
   updatedAt: new Date(0),
+  version: 0,
   ...overrides
 })
 

@@ -121,7 +121,8 @@ describe("the rules, as pure functions", () => {
       winTotal: 2_500n,
       refundedEarly: false,
       createdAt: new Date(0),
-      updatedAt: new Date(0)
+      updatedAt: new Date(0),
+      version: 0
     }
     assert.deepStrictEqual(decideRefund(round), { _tag: "Undo", amount: -1_500n })
     assert.deepStrictEqual(decideRefund({ ...round, status: "refunded" }), { _tag: "AlreadyRefunded" })

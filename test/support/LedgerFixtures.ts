@@ -41,6 +41,7 @@ export const roundOf = (overrides: Partial<Round> = {}): Round => ({
   refundedEarly: false,
   createdAt: at,
   updatedAt: at,
+  version: 0,
   ...overrides
 })
 

@@ -39,6 +39,28 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       Effect.flatMap(Effect.service(PartnerPlayers), (players) => players.findById(player.id)),
       (found) => Option.getOrThrow(found).balance
     )
+  /** A change of a round, written at the version the round has when it is written (a decision taken now). */
+  type RoundChange = Omit<Extract<RoundWrite, { readonly _tag: "Update" }>, "version">
+  const versionOf = (roundRef: number) =>
+    Effect.flatMap(Effect.service(WalletRepo), (repo) => repo.roundsByRef([roundRef])).pipe(
+      Effect.map(([round]) => round.version)
+    )
+  /** Records as a decision taken now would: on the player as they are and the round at its version. */
+  const record = (
+    written: NewTransaction,
+    outcome: Outcome,
+    round: RoundWrite | RoundChange,
+    callbacks: ReadonlyArray<NewCallback> = []
+  ) =>
+    Effect.gen(function*() {
+      const repo = yield* WalletRepo
+      const players = yield* PartnerPlayers
+      const mirror = Option.getOrThrow(yield* players.findById(written.playerId)).balance
+      const write: RoundWrite = round._tag === "Create" || "version" in round
+        ? round
+        : { ...round, version: yield* versionOf(round.roundRef) }
+      return yield* repo.recordDecided(written, outcome, write, callbacks, { playerId: written.playerId, mirror })
+    })
 
   it.effect("a bet opened pending reads the mirror; its settle moves the mirror, its round and writes its callbacks", () =>
     Effect.gen(function*() {
@@ -76,7 +98,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       const repo = yield* WalletRepo
       const player = yield* givenPlayer
       const txnId = `once-${unique()}`
-      const first = yield* repo.recordDecided(
+      const first = yield* record(
         transaction(player, "refund", txnId),
         applied(null, 0n, { note: "early_refund" }),
         { ...create, status: "refunded", refundedEarly: true },
@@ -84,12 +106,12 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       )
       // The round is met first: created meanwhile, the decision is taken again; on it, the id is taken.
       const created = yield* Effect.flip(
-        repo.recordDecided(transaction(player, "refund", txnId), applied(null), create, [])
+        record(transaction(player, "refund", txnId), applied(null), create, [])
       )
       assert.strictEqual(created._tag, "RoundChanged")
-      const update: RoundWrite = { _tag: "Update", roundRef: first.roundRef, refund: true, addBet: 0n, addWin: 0n }
+      const update: RoundChange = { _tag: "Update", roundRef: first.roundRef, refund: true, addBet: 0n, addWin: 0n }
       const again = yield* Effect.flip(
-        repo.recordDecided(transaction(player, "refund", txnId), applied(null), update, [])
+        record(transaction(player, "refund", txnId), applied(null), update, [])
       )
       assert.strictEqual(again._tag, "TransactionExists")
       const late = yield* repo.openBet(
@@ -105,7 +127,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       const repo = yield* WalletRepo
       const player = yield* givenPlayer
       const debitTxnId = `debit-${unique()}`
-      yield* repo.recordDecided(
+      yield* record(
         transaction(player, "rollback", `rb-${debitTxnId}`, { debitTxnId }),
         applied(null, 0n, { note: "early_rollback" }),
         create,
@@ -122,7 +144,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
         answer: refused("DEBIT_ROLLED_BACK", 10_000n),
         mirror: null
       }
-      const written = yield* repo.recordDecided(
+      const written = yield* record(
         transaction(player, "bet", debitTxnId, { bet: 100n }),
         refusal,
         create,
@@ -139,7 +161,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       const opened = yield* repo.openBet(transaction(player, "bet", debitTxnId, { bet: 500n }), player)
       if (opened._tag !== "Opened") return assert.fail("not opened")
       yield* repo.settleBet(opened.transaction, applied(9_500n, -500n), [])
-      const update: RoundWrite = {
+      const update: RoundChange = {
         _tag: "Update",
         roundRef: opened.transaction.roundRef,
         refund: false,
@@ -147,7 +169,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
         addWin: 0n
       }
       const undo = (txnId: string, outcome: Outcome) =>
-        repo.recordDecided(
+        record(
           transaction(player, "rollback", txnId, { debitTxnId, roundId: opened.transaction.roundId }),
           outcome,
           update,
@@ -156,7 +178,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       yield* undo(`rb1-${debitTxnId}`, applied(10_000n, 500n))
       // A second undo that moves its round nothing (the round's totals never go below 0 either) meets the key.
       const twice = yield* Effect.flip(
-        repo.recordDecided(
+        record(
           transaction(player, "rollback", `rb2-${debitTxnId}`, { debitTxnId, roundId: opened.transaction.roundId }),
           applied(10_500n, 500n),
           { ...update, addBet: 0n },
@@ -164,7 +186,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
         )
       )
       assert.strictEqual(twice._tag, "RoundChanged")
-      yield* repo.recordDecided(
+      yield* record(
         transaction(player, "rollback", `rb3-${debitTxnId}`, { debitTxnId, roundId: opened.transaction.roundId }),
         applied(null, 0n, { note: "already_rolled_back" }),
         { ...update, addBet: 0n },
@@ -189,10 +211,10 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       for (const aggregator of ["hub88", "sandbox", "playfiver"] as const) {
         const of = (kind: NewTransaction["kind"], more: Partial<NewTransaction> = {}) =>
           transaction(player, kind, txnId, { aggregator, roundId: `round-${aggregator}-${txnId}`, ...more })
-        const credit = yield* repo.recordDecided(of("credit", { win: 100n }), applied(null, 100n), create, [])
-        const update: RoundWrite = { _tag: "Update", roundRef: credit.roundRef, refund: false, addBet: 0n, addWin: 0n }
+        const credit = yield* record(of("credit", { win: 100n }), applied(null, 100n), create, [])
+        const update: RoundChange = { _tag: "Update", roundRef: credit.roundRef, refund: false, addBet: 0n, addWin: 0n }
         const betting = repo.openBet(of("bet", { bet: 100n }), player)
-        const undoing = repo.recordDecided(
+        const undoing = record(
           of("rollback", { debitTxnId: `never-${txnId}` }),
           applied(null, 0n, { note: "early_rollback" }),
           update,
@@ -223,7 +245,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       )
       assert.deepStrictEqual(locked, [true, 10_000n])
       assert.isTrue(yield* players.setMode(player.partnerId, "shadow"))
-      yield* repo.recordDecided(
+      yield* record(
         transaction(player, "credit", `free-${unique()}`, { win: 100n }),
         applied(10_100n, 100n),
         {
@@ -233,5 +255,113 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
         []
       )
       assert.isNull(yield* mirrorOf(player))
+    }))
+
+  it.effect("a decision's write holds only on the round's version and the player it was decided on, else writes nothing", () =>
+    Effect.gen(function*() {
+      const repo = yield* WalletRepo
+      const players = yield* PartnerPlayers
+      const player = yield* givenPlayer
+      const debitTxnId = `guard-${unique()}`
+      const opened = yield* repo.openBet(transaction(player, "bet", debitTxnId, { bet: 500n }), player)
+      if (opened._tag !== "Opened") return assert.fail("not opened")
+      yield* repo.settleBet(opened.transaction, applied(9_500n, -500n), [])
+      const [round] = yield* repo.roundsByRef([opened.transaction.roundRef])
+      const credit = (txnId: string) =>
+        transaction(player, "credit", txnId, { debitTxnId, roundId: round.roundId, win: 300n })
+      const paid = (version: number) =>
+        ({ _tag: "Update", roundRef: round.ref, version, refund: false, addBet: 0n, addWin: 300n }) as const
+      const stale = [
+        // The round written since (its settle raised the version read before it).
+        { write: paid(round.version - 1), held: { playerId: player.id, mirror: 9_500n } },
+        // The mirror moved since.
+        { write: paid(round.version), held: { playerId: player.id, mirror: 10_000n } }
+      ]
+      for (const [i, { held, write }] of stale.entries()) {
+        const txnId = `stale-${i}-${debitTxnId}`
+        const refused = yield* Effect.flip(
+          repo.recordDecided(credit(txnId), applied(9_800n, 300n), write, [win(player, txnId)], held)
+        )
+        assert.strictEqual(refused._tag, "RoundChanged")
+        assert.isTrue(Option.isNone(yield* repo.findTransaction("live", "sandbox", "credit", txnId)), "nothing written")
+      }
+      assert.strictEqual(yield* mirrorOf(player), 9_500n)
+      assert.strictEqual(yield* repo.callbacksWritten(player.id), 0, "no callback written")
+      const [unchanged] = yield* repo.roundsByRef([round.ref])
+      assert.deepInclude(unchanged, { version: round.version, winTotal: 0n })
+
+      const txnId = `held-${debitTxnId}`
+      yield* repo.recordDecided(credit(txnId), applied(9_800n, 300n), paid(round.version), [win(player, txnId)], {
+        playerId: player.id,
+        mirror: 9_500n
+      })
+      assert.strictEqual(yield* mirrorOf(player), 9_800n)
+      assert.strictEqual(yield* repo.callbacksWritten(player.id), 1)
+      const [written] = yield* repo.roundsByRef([round.ref])
+      assert.deepInclude(written, { version: round.version + 1, winTotal: 300n })
+
+      // A shadow player's decision holds on the count of callbacks written when its partner was asked.
+      assert.isTrue(yield* players.setMode(player.partnerId, "shadow"))
+      const shadowTxnId = `shadow-${debitTxnId}`
+      const asked = { playerId: player.id, mirror: null, callbacksWritten: 0 }
+      const late = yield* Effect.flip(
+        repo.recordDecided(credit(shadowTxnId), applied(null, 300n), paid(round.version + 1), [
+          win(player, shadowTxnId)
+        ], asked)
+      )
+      assert.strictEqual(late._tag, "RoundChanged", "a callback was written since the partner was asked")
+      yield* repo.recordDecided(
+        credit(shadowTxnId),
+        applied(null, 300n),
+        paid(round.version + 1),
+        [win(player, shadowTxnId)],
+        { ...asked, callbacksWritten: 1 }
+      )
+      assert.strictEqual(yield* repo.callbacksWritten(player.id), 2)
+      assert.isNull(yield* mirrorOf(player))
+    }))
+
+  it.effect("the debit ledger read: the player, the event's own transaction, the debit (whoever's) and its round", () =>
+    Effect.gen(function*() {
+      const repo = yield* WalletRepo
+      const player = yield* givenPlayer
+      const other = yield* givenPlayer
+      const debitTxnId = `read-${unique()}`
+      const opened = yield* repo.openBet(transaction(player, "bet", debitTxnId, { bet: 500n }), player)
+      if (opened._tag !== "Opened") return assert.fail("not opened")
+      yield* repo.settleBet(opened.transaction, applied(9_500n, -500n), [])
+      const query = {
+        environment: "live",
+        aggregator: "sandbox",
+        kind: "credit",
+        txnId: `credit-${debitTxnId}`,
+        debitTxnId,
+        roundId: "the-credit's-own",
+        playerId: player.id
+      } as const
+      const before = Option.getOrThrow(yield* repo.debitLedger(query))
+      assert.deepInclude(before.player, { balance: 9_500n, callbacksWritten: 0 })
+      assert.isUndefined(before.seen)
+      assert.strictEqual(before.debit?.ref, opened.transaction.ref)
+      assert.strictEqual(Option.getOrThrow(before.round).ref, opened.transaction.roundRef, "the debit's round")
+      assert.deepStrictEqual(before.transactions.map((t) => t.ref), [opened.transaction.ref])
+
+      const [round] = yield* repo.roundsByRef([opened.transaction.roundRef])
+      yield* record(
+        transaction(player, "credit", query.txnId, { debitTxnId, roundId: round.roundId, win: 200n }),
+        applied(9_700n, 200n),
+        { _tag: "Update", roundRef: round.ref, refund: false, addBet: 0n, addWin: 200n }
+      )
+      const after = Option.getOrThrow(yield* repo.debitLedger(query))
+      assert.strictEqual(after.seen?.kind, "credit")
+      assert.deepStrictEqual(after.transactions.map((t) => t.kind), ["bet", "credit"])
+      assert.strictEqual(Option.getOrThrow(after.round).version, round.version + 1)
+
+      // Someone else's debit is shown as the debit, but the round read is the event's own (none yet).
+      const foreign = Option.getOrThrow(yield* repo.debitLedger({ ...query, playerId: other.id }))
+      assert.strictEqual(foreign.debit?.playerId, player.id)
+      assert.isTrue(Option.isNone(foreign.round))
+      assert.deepStrictEqual(foreign.transactions, [])
+      assert.isTrue(Option.isNone(yield* repo.debitLedger({ ...query, playerId: 987_654_321 })), "a player gone")
     }))
 }

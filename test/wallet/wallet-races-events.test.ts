@@ -12,6 +12,7 @@ import type { Aggregator } from "../../src/domain/Aggregator.ts"
 import { knownCurrency } from "../../src/domain/Currency.ts"
 import { amountOnWire } from "../../src/domain/Money.ts"
 import type { Credit, Debit, Rollback, WalletOutcome } from "../../src/domain/WalletEvents.ts"
+import { PartnerAdmin } from "../../src/changes/PartnerAdmin.ts"
 import { Wallet } from "../../src/wallet/Wallet.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import { eventually, live } from "../support/live.ts"
@@ -225,4 +226,56 @@ layer(WalletApp(books), live)("the ledger's events under races", (it) => {
       yield* conserved(bia, free)
       yield* conserved(ana, accepted(9_700n))
     }))
+
+  // Each decision is written only on the player as it read them: credits and rollbacks of one player's rounds at once
+  // meet on the player's row (the mirror, or a shadow player's count of callbacks), and every one that met a change
+  // is read and decided again, never written on a stale balance.
+  for (const mode of ["persisted", "shadow"] as const) {
+    it.effect(`${mode}: credits and rollbacks in eight rounds of one player at once each move their money once`, () =>
+      Effect.gen(function*() {
+        const player = yield* givenWalletPlayer(books, 100)
+        if (mode === "shadow") {
+          yield* (yield* PartnerAdmin).setPlayerMode({ name: "tester", via: "cli" }, player.partner.slug, "shadow")
+        }
+        const rounds = Array.from({ length: 8 }, (_, i) => i)
+        for (const i of rounds) {
+          const staked = yield* handle(
+            debit(player.userCode, `ev-many-${mode}-debit-${i}`, 100 + i, `ev-many-${mode}-round-${i}`)
+          )
+          assert.strictEqual(
+            staked._tag,
+            "Accepted",
+            JSON.stringify(staked, (_, v) => typeof v === "bigint" ? String(v) : v)
+          )
+        }
+        const outcomes = yield* Effect.all(
+          rounds.map((i) =>
+            i % 2 === 0
+              ? handle(credit(player.userCode, `ev-many-${mode}-credit-${i}`, 1_000 + i, `ev-many-${mode}-debit-${i}`))
+              : handle(rollback(player.userCode, `ev-many-${mode}-rollback-${i}`, `ev-many-${mode}-debit-${i}`))
+          ),
+          { concurrency: "unbounded" }
+        )
+        assert.deepStrictEqual(outcomes.map((outcome) => outcome._tag), rounds.map(() => "Accepted"))
+        const stakes = rounds.reduce((total, i) => total + 100 + i, 0)
+        const wins = rounds.filter((i) => i % 2 === 0).reduce((total, i) => total + 1_000 + i, 0)
+        const givenBack = rounds.filter((i) => i % 2 === 1).reduce((total, i) => total + 100 + i, 0)
+        // Each only adds to the balance: the last written told the largest, every stake, win and give-back in it. A
+        // shadow player's answers are the partner's balance as asked, taken as it is after a few asks met a change
+        // (LedgerSteps' balanceTries): the partner's books are what must add up.
+        const last = outcomes.reduce((top, outcome) => outcome.balance > top.balance ? outcome : top)
+        if (mode === "persisted") assert.strictEqual(last.balance, BigInt(10_000 - stakes + wins + givenBack))
+        const rows = mode === "persisted"
+          ? yield* conserved(player, last)
+          : (yield* ledgerOf(player.playerId)).filter((row) => row.status === "applied")
+        if (mode === "shadow") {
+          assert.strictEqual(yield* assertConserved(books, player), BigInt(10_000 - stakes + wins + givenBack))
+        }
+        assert.deepStrictEqual(
+          rows.filter((row) => row.kind !== "bet").map((row) => [row.kind, row.amount]).sort(),
+          rounds.map((i) => i % 2 === 0 ? ["credit", String(1_000 + i)] : ["rollback", String(100 + i)]).sort(),
+          "each credit and each give-back written once, exactly"
+        )
+      }))
+  }
 })

@@ -93,12 +93,6 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
           `
       })
 
-      const countOf = SqlSchema.findOne({
-        Request: Schema.Int,
-        Result: Schema.Struct({ n: Schema.Int }),
-        execute: (playerId) => sql`SELECT count(*)::int AS n FROM partner_callbacks WHERE player_id = ${playerId}`
-      })
-
       const select = (where: Statement.Fragment, limit: number) =>
         sql`
           SELECT c.id, c.event_id, c.partner_id, c.environment, c.player_id, c.kind, c.txn_id,
@@ -167,7 +161,6 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
         queueOf: (playerId, limit) => Effect.orDie(queueOf({ playerId, limit })),
         owedTo: (playerId, currency) =>
           owedTo({ playerId, exponent: currency.exponent }).pipe(Effect.map((row) => row.owed), Effect.orDie),
-        countOf: (playerId) => countOf(playerId).pipe(Effect.map((row) => row.n), Effect.orDie),
         markDelivered: (id) =>
           sql`
             UPDATE partner_callbacks

@@ -98,7 +98,6 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
             })
           )
         ),
-      countOf: (playerId: number) => read((all) => all.filter((row) => row.playerId === playerId).length),
       owedTo: (playerId: number, currency: Currency) =>
         read((all) =>
           all.filter((row) => row.playerId === playerId && row.status !== "delivered")

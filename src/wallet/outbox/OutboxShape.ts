@@ -47,8 +47,6 @@ export interface OutboxRepoShape {
   queueOf(playerId: number, limit: number): Effect.Effect<ReadonlyArray<QueueHead>>
   /** What a player's undelivered notifications will credit once the partner applies them (see creditOf). */
   owedTo(playerId: number, currency: Currency): Effect.Effect<Minor>
-  /** How many callbacks (bets asked, notifications) were ever written for a player: it grows with each decision. */
-  countOf(playerId: number): Effect.Effect<number>
   markDelivered(id: number): Effect.Effect<void>
   /**
    * A failed attempt; `final` marks it failed for good (the delivery queue then waits for an operator). A notification

@@ -1,5 +1,5 @@
 import { assert, type Vitest } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { storedCurrency } from "../../../src/domain/Currency.ts"
 import type { HeldQueue } from "../../../src/domain/DeliveryQueue.ts"
@@ -23,8 +23,10 @@ export const outboxQueueSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPl
   /** A credit decided for the player, with its win notification. */
   const writeWin = (player: PartnerPlayer) => {
     const txnId = `win-${unique()}`
-    return Effect.flatMap(Effect.service(WalletRepo), (repo) =>
-      repo.recordDecided(
+    return Effect.gen(function*() {
+      const repo = yield* WalletRepo
+      const mirror = Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance
+      return yield* repo.recordDecided(
         repoTransaction(player, "credit", txnId, { win: 100n }),
         {
           status: "applied",
@@ -36,8 +38,10 @@ export const outboxQueueSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPl
           mirror: null
         },
         { _tag: "Create", status: "settled", refundedEarly: false, addBet: 0n, addWin: 100n },
-        [repoWinCallback(player, txnId, "{\"amount\":1}")]
-      )).pipe(Effect.orDie)
+        [repoWinCallback(player, txnId, "{\"amount\":1}")],
+        { playerId: player.id, mirror }
+      )
+    }).pipe(Effect.orDie)
   }
   /**
    * The player's queue if `holder` could claim it now. Other due queues it claimed (other tests' players) are handed
