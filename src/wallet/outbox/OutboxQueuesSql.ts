@@ -90,26 +90,22 @@ export const make = Effect.gen(function*() {
   const scheduleQueue = (playerId: number, mode: "preserve" | "now") =>
     queuesScheduling(sql, sql`VALUES (${playerId}::bigint)`, mode).pipe(Effect.asVoid, Effect.orDie)
 
-  /** The claimed queues from the claim's rows, each with its batch in order. */
+  /** The claimed queues from the claim's rows (ordered by player, then by notification: a queue's rows in a run). */
   const claimedFrom = (holder: string) =>
     Effect.fnUntraced(function*(raw: ReadonlyArray<unknown>) {
       const rows = yield* decodeClaimed(raw)
       const heads = yield* decodeHeads(raw.filter((_, i) => rows[i].id !== null))
-      const queues = new Map<number, { readonly queue: ClaimedQueue; readonly batch: Array<QueueHead> }>()
+      const queues: Array<ClaimedQueue & { readonly batch: Array<QueueHead> }> = []
       let next = 0
       for (const row of rows) {
-        let claimed = queues.get(row.player_id)
-        if (claimed === undefined) {
-          const batch: Array<QueueHead> = []
-          claimed = {
-            queue: { playerId: row.player_id, holder, attempts: row.attempts, lease: row.lease, batch },
-            batch
-          }
-          queues.set(row.player_id, claimed)
+        let queue = queues.at(-1)
+        if (queue?.playerId !== row.player_id) {
+          queue = { playerId: row.player_id, holder, attempts: row.attempts, lease: row.lease, batch: [] }
+          queues.push(queue)
         }
-        if (row.id !== null) claimed.batch.push(heads[next++])
+        if (row.id !== null) queue.batch.push(heads[next++])
       }
-      return [...queues.values()].map((claimed) => claimed.queue)
+      return queues
     })
 
   // One statement: the due queues no one holds, or whose holder kept them past `staleAfter` (a crashed instance),
@@ -117,16 +113,15 @@ export const make = Effect.gen(function*() {
   // The batch is read in the statement's snapshot, taken when it began: a notification whose writer committed after
   // that, and before the claim locked its queue's row, is not in it, so an emptied batch is not an emptied queue
   // (`forget` looks again). The lease is the row's version as the claim wrote it (xmin, the claim's transaction).
-  const claim = (holder: string, limit: number, staleAfter: Duration.Duration) =>
-    sql`
+  const claim = (holder: string, limit: number, staleAfter: Duration.Duration) => {
+    const stale = sql`now() - ${interval(staleAfter)}::interval`
+    return sql`
       WITH claimed AS (
         UPDATE partner_callback_queues queue
         SET locked_by = ${holder}, locked_at = now()
         FROM (
           SELECT player_id FROM partner_callback_queues
-          WHERE next_attempt_at <= now() AND (locked_at IS NULL OR locked_at < now() - ${
-      interval(staleAfter)
-    }::interval)
+          WHERE next_attempt_at <= now() AND (locked_at IS NULL OR locked_at < ${stale})
           ORDER BY next_attempt_at
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED
@@ -139,6 +134,7 @@ export const make = Effect.gen(function*() {
       LEFT JOIN LATERAL (${undelivered(sql, sql`claimed.player_id`)} ORDER BY id LIMIT ${drainBatch}) head ON true
       ORDER BY claimed.player_id, head.id
     `.pipe(Effect.flatMap(claimedFrom(holder)), Effect.orDie)
+  }
 
   /** The run's marks, as the WITH parts of its release's statement. */
   const marking = (marks: RunMarks) => [
@@ -165,23 +161,23 @@ export const make = Effect.gen(function*() {
    * - one whose writer comes after the DELETE waits for this statement and writes the row anew.
    * A row written since the claim by anyone else (a catch-up's scheduling) is kept too: one more run finds it empty.
    */
-  const forget = (queue: HeldQueue, marks: RunMarks) =>
-    sql`
-      WITH ${
-      sql.csv([
-        ...marking(marks),
-        sql`forgotten AS (
-          DELETE FROM partner_callback_queues
-          WHERE player_id = ${queue.playerId} AND locked_by = ${queue.holder} AND xmin = ${queue.lease}::xid
-            AND NOT EXISTS (${undelivered(sql, sql`${queue.playerId}`)} AND id <> ALL(${marks.delivered}::bigint[]))
-          RETURNING player_id
-        )`
-      ])
-    }
+  const forget = (queue: HeldQueue, marks: RunMarks) => {
+    const forgotten = sql`
+      forgotten AS (
+        DELETE FROM partner_callback_queues
+        WHERE player_id = ${queue.playerId} AND locked_by = ${queue.holder} AND xmin = ${queue.lease}::xid
+          AND NOT EXISTS (${undelivered(sql, sql`${queue.playerId}`)} AND id <> ALL(${marks.delivered}::bigint[]))
+        RETURNING player_id
+      )
+    `
+    // The hand-back reads `forgotten`, so it runs after the DELETE, and only when nothing was deleted.
+    return sql`
+      ${sql.csv("WITH", [...marking(marks), forgotten])}
       UPDATE partner_callback_queues
       SET locked_by = NULL, locked_at = NULL, attempts = 0, next_attempt_at = now()
       WHERE player_id = ${queue.playerId} AND locked_by = ${queue.holder} AND NOT EXISTS (SELECT 1 FROM forgotten)
     `
+  }
 
   const release = (queue: HeldQueue, release: QueueRelease, marks: RunMarks = noMarks) => {
     switch (release._tag) {
