@@ -129,7 +129,7 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
         function*(queue: ClaimedQueue, stopTaking: Effect.Effect<boolean>, marks: UnwrittenMarks) {
           let delivered = 0
           for (const head of queue.batch) {
-            // A run stays short (how long it held the queue tells the living from the dead): the rest goes on in a new run.
+            // Once its worker's shutdown began, the run hands the rest back, due at once for any instance.
             if (yield* stopTaking) return { _tag: "Due" } as const
             for (const id of marks.delivered) yield* repo.markDelivered(id)
             marks.delivered = []
@@ -157,7 +157,8 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
             )
             return release
           }
-          // A full batch may have more behind it; a shorter one was all the claim saw (the release looks again).
+          // A run stays short (how long it held the queue tells the living from the dead): a full batch may have more
+          // behind it, for a new run. A shorter one was all the claim saw: the release of the emptied queue looks again.
           return queue.batch.length === drainBatch ? { _tag: "Due" } as const : { _tag: "Emptied" } as const
         }
       )
