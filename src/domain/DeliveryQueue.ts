@@ -6,6 +6,9 @@ import { Duration } from "effect"
  * ended leaves of the queue.
  */
 
+/** Notifications one run of a queue delivers at most, so a run lasts at most this many time-outs. */
+export const drainBatch = 50
+
 /** A queue a worker claimed: it delivers the player's notifications until it releases it, or its lease ends. */
 export interface HeldQueue {
   readonly playerId: number
@@ -13,6 +16,11 @@ export interface HeldQueue {
   readonly holder: string
   /** Runs of the queue that failed in a row before this one. */
   readonly attempts: number
+  /**
+   * The queue as the claim left it (the repository's mark, opaque): an emptied queue is forgotten only while nothing
+   * wrote it since, since a notification written is written with its queue.
+   */
+  readonly lease: string
 }
 
 /** How a run of a player's queue ended, and so what the queue does next. */
@@ -34,7 +42,7 @@ export const backoff = (attempts: number): Duration.Duration =>
  * A run the service itself failed (the database refused or dropped it, not the partner): the queue is tried again
  * shortly, its failed runs as they were, since the partner was not the cause.
  */
-export const afterBreakdown = (held: HeldQueue): QueueRelease => ({
+export const afterBreakdown = (held: Pick<HeldQueue, "attempts">): QueueRelease => ({
   _tag: "BackingOff",
   attempts: held.attempts,
   delay: backoff(1)
@@ -44,7 +52,11 @@ export const afterBreakdown = (held: HeldQueue): QueueRelease => ({
  * A run whose head failed after it delivered `delivered` notifications. The queue that moved backs off afresh from
  * here; one that did not counts this run, and its last allowed run parks it.
  */
-export const afterFailure = (held: HeldQueue, delivered: number, maxAttempts: number): QueueRelease => {
+export const afterFailure = (
+  held: Pick<HeldQueue, "attempts">,
+  delivered: number,
+  maxAttempts: number
+): QueueRelease => {
   const attempts = delivered > 0 ? 1 : held.attempts + 1
   return delivered === 0 && attempts >= maxAttempts
     ? { _tag: "Parked", attempts }

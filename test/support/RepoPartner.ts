@@ -2,7 +2,9 @@ import { Effect, Layer, Option } from "effect"
 import type { Environment } from "../../src/domain/Environment.ts"
 import type { NewCallback } from "../../src/domain/Callbacks.ts"
 import type { PartnerPlayer } from "../../src/domain/Partner.ts"
+import { accepted } from "../../src/domain/WalletEvents.ts"
 import type { NewTransaction } from "../../src/domain/WalletRecords.ts"
+import { WalletRepo } from "../../src/wallet/WalletRepo.ts"
 import { CallbackTargets } from "../../src/partners/CallbackTargets.ts"
 import { randomBytes } from "node:crypto"
 import { PartnerRepo } from "../../src/partners/PartnerRepo.ts"
@@ -95,3 +97,30 @@ export const CallbackTargetsOfRepo = Layer.effect(
     return CallbackTargets.of({ get, fresh: get })
   })
 )
+
+/**
+ * A credit decided for the player as they are now (a free win on a round of its own, the mirror left as it is), with
+ * its win notification, written by the wallet's repository; the notification's event id.
+ */
+export const writeRepoWin = (player: PartnerPlayer) =>
+  Effect.gen(function*() {
+    const txnId = `win-${randomBytes(4).toString("hex")}`
+    const callback = repoWinCallback(player, txnId, "{\"amount\":1}")
+    const mirror = Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance
+    yield* (yield* WalletRepo).recordDecided(
+      repoTransaction(player, "credit", txnId, { win: 100n }),
+      {
+        status: "applied",
+        refusal: null,
+        note: null,
+        amount: 100n,
+        balanceAfter: null,
+        answer: accepted(0n),
+        mirror: null
+      },
+      { _tag: "Create", status: "settled", refundedEarly: false, addBet: 0n, addWin: 100n },
+      [callback],
+      { playerId: player.id, mirror }
+    )
+    return callback.eventId
+  }).pipe(Effect.orDie)

@@ -3,14 +3,18 @@ import { Context, Effect, Layer, Option, Schedule, Schema, type Scope } from "ef
 import { CallbackTargets } from "../../partners/CallbackTargets.ts"
 import { PartnerPlayers } from "../../partners/PartnerPlayers.ts"
 import { type Callback, type CallbackView, isRedeliverable, viewOf } from "../../domain/Callbacks.ts"
-import { afterBreakdown, afterFailure, type HeldQueue, type QueueRelease } from "../../domain/DeliveryQueue.ts"
+import { afterBreakdown, afterFailure, drainBatch, type QueueRelease } from "../../domain/DeliveryQueue.ts"
 import type { Minor } from "../../domain/Money.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
-import { type Backlog, type CallbackFilter, OutboxRepo, type QueueHead } from "./OutboxRepo.ts"
+import {
+  type Backlog,
+  type CallbackFilter,
+  type ClaimedQueue,
+  OutboxRepo,
+  type QueueHead,
+  type RunMarks
+} from "./OutboxRepo.ts"
 import { CallbackFailed, PartnerCallbacks } from "./PartnerCallbacks.ts"
-
-/** Notifications one delivery run sends at most, so a run lasts at most this many time-outs. */
-export const drainBatch = 50
 
 export class CallbackNotFound extends Schema.TaggedError<CallbackNotFound>()("CallbackNotFound", { id: Schema.Int }) {
   override get message() {
@@ -25,6 +29,12 @@ export class CallbackNotReplayable extends Schema.TaggedError<CallbackNotReplaya
     return `Callback ${this.id} is a bet: it was answered during the aggregator's call and is never sent again ` +
       `(an unconfirmed bet is followed by its rollback notification, which can be retried).`
   }
+}
+
+/** A run's marks while it runs (see RunMarks). */
+interface UnwrittenMarks {
+  delivered: ReadonlyArray<number>
+  failed?: RunMarks["failed"]
 }
 
 /** Notifications a wallet call delivers in its own time at most; the rest of a longer delivery queue is counted as owed. */
@@ -49,14 +59,16 @@ export type CaughtUp =
  * the delivery queue back, so no delivery queue waits to be taken for stale after a restart.
  */
 export class CallbackOutbox extends Context.Service<CallbackOutbox, {
-  /** Takes up to `limit` due delivery queues for `holder`, each for PARTNER_CALLBACK_STALE_LOCK at most. */
-  claim(holder: string, limit: number): Effect.Effect<ReadonlyArray<HeldQueue>>
   /**
-   * Delivers a held queue's notifications in order, at most drainBatch, stopping at the first that fails, and
-   * hands the queue back as the run left it. Once `stopTaking` answers true (its worker's shutdown began), the run
-   * takes no further notification.
+   * Takes up to `limit` due delivery queues for `holder`, each for PARTNER_CALLBACK_STALE_LOCK at most, with its head
+   * batch (at most drainBatch notifications).
    */
-  drain(queue: HeldQueue, stopTaking: Effect.Effect<boolean>): Effect.Effect<QueueRelease>
+  claim(holder: string, limit: number): Effect.Effect<ReadonlyArray<ClaimedQueue>>
+  /**
+   * Delivers a claimed queue's batch in order, stopping at the first that fails, and hands the queue back as the run
+   * left it. Once `stopTaking` answers true (its worker's shutdown began), the run takes no further notification.
+   */
+  drain(queue: ClaimedQueue, stopTaking: Effect.Effect<boolean>): Effect.Effect<QueueRelease>
   /** Runs `wake` after notifications were written, by any instance, for as long as the scope lives. */
   whenWritten(wake: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>
   /**
@@ -107,55 +119,68 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
             ? Effect.fail(new CallbackFailed({ reason: "Unreachable", message: "The partner no longer exists." }))
             : callbacks.deliver(target.value, head.eventId, head.body))
 
-      /** How a run ended: what becomes of its queue. */
-      const run = Effect.fnUntraced(function*(queue: HeldQueue, stopTaking: Effect.Effect<boolean>) {
-        let delivered = 0
-        while (true) {
-          // A run stays short (how long it held the queue tells the living from the dead): the rest goes on in a new run.
-          if (delivered === drainBatch || (yield* stopTaking)) return { _tag: "Due" } as const
-          const [head] = yield* repo.queueOf(queue.playerId, 1)
-          if (head === undefined) return { _tag: "Emptied" } as const
-          const { eventId, id, partnerId } = head
-          const outcome = yield* Effect.result(deliverOne(head))
-          if (outcome._tag === "Success") {
-            yield* repo.markDelivered(id)
-            delivered++
-            continue
+      /**
+       * How a run ended: what becomes of its queue. What it did to its notifications and has not written yet is in
+       * `marks`, written with the queue's release: a notification delivered is marked when the run sends the next one
+       * (so what a wallet call's catch-up counts as owed never includes one the partner had for longer than a
+       * delivery, as when each was marked at once), or with the release when it was the run's last.
+       */
+      const run = Effect.fnUntraced(
+        function*(queue: ClaimedQueue, stopTaking: Effect.Effect<boolean>, marks: UnwrittenMarks) {
+          let delivered = 0
+          for (const head of queue.batch) {
+            // Once its worker's shutdown began, the run hands the rest back, due at once for any instance.
+            if (yield* stopTaking) return { _tag: "Due" } as const
+            for (const id of marks.delivered) yield* repo.markDelivered(id)
+            marks.delivered = []
+            const { eventId, id, partnerId } = head
+            const outcome = yield* Effect.result(deliverOne(head))
+            if (outcome._tag === "Success") {
+              marks.delivered = [id]
+              delivered++
+              continue
+            }
+            const error = outcome.failure.message
+            const release = afterFailure(queue, delivered, config.maxAttempts)
+            // The queue's last allowed run marks the notification failed: the delivery queue waits for an operator.
+            const final = release._tag === "Parked"
+            marks.failed = { id, error, final }
+            yield* Effect.logWarning("Partner notification not delivered").pipe(
+              Effect.annotateLogs({
+                callback_id: id,
+                event_id: eventId,
+                partner_id: partnerId,
+                player_id: queue.playerId,
+                detail: error,
+                final
+              })
+            )
+            return release
           }
-          const error = outcome.failure.message
-          const release = afterFailure(queue, delivered, config.maxAttempts)
-          // The queue's last allowed run marks the notification failed: the delivery queue waits for an operator.
-          const final = release._tag === "Parked"
-          yield* repo.markFailed(id, error, final)
-          yield* Effect.logWarning("Partner notification not delivered").pipe(
-            Effect.annotateLogs({
-              callback_id: id,
-              event_id: eventId,
-              partner_id: partnerId,
-              player_id: queue.playerId,
-              detail: error,
-              final
-            })
+          // A run stays short (how long it held the queue tells the living from the dead): a full batch may have more
+          // behind it, for a new run. A shorter one was all the claim saw: the release of the emptied queue looks again.
+          return queue.batch.length === drainBatch ? { _tag: "Due" } as const : { _tag: "Emptied" } as const
+        }
+      )
+
+      const drain = Effect.fn("CallbackOutbox.drain")(
+        function*(queue: ClaimedQueue, stopTaking: Effect.Effect<boolean>) {
+          const marks: UnwrittenMarks = { delivered: [] }
+          // A run the database failed (a connection refused under load) hands its queue back all the same, tried
+          // again shortly: left held, the queue would wait PARTNER_CALLBACK_STALE_LOCK for another worker.
+          const release = yield* run(queue, stopTaking, marks).pipe(
+            Effect.catchCause((cause) =>
+              Effect.as(Effect.logWarning("A delivery run failed", cause), afterBreakdown(queue))
+            )
+          )
+          yield* repo.release(queue, release, marks).pipe(
+            Effect.sandbox,
+            Effect.retry({ schedule: Schedule.exponential("200 millis"), times: 5 }),
+            Effect.catchCause((cause) => Effect.logWarning("A delivery queue was not handed back", cause))
           )
           return release
         }
-      })
-
-      const drain = Effect.fn("CallbackOutbox.drain")(function*(queue: HeldQueue, stopTaking: Effect.Effect<boolean>) {
-        // A run the database failed (a connection refused under load) hands its queue back all the same, tried
-        // again shortly: left held, the queue would wait PARTNER_CALLBACK_STALE_LOCK for another worker.
-        const release = yield* run(queue, stopTaking).pipe(
-          Effect.catchCause((cause) =>
-            Effect.as(Effect.logWarning("A delivery run failed", cause), afterBreakdown(queue))
-          )
-        )
-        yield* repo.release(queue, release).pipe(
-          Effect.sandbox,
-          Effect.retry({ schedule: Schedule.exponential("200 millis"), times: 5 }),
-          Effect.catchCause((cause) => Effect.logWarning("A delivery queue was not handed back", cause))
-        )
-        return release
-      })
+      )
 
       const catchUp = Effect.fn("CallbackOutbox.catchUp")(function*(playerId: number, currency: Currency) {
         const queue = yield* repo.queueOf(playerId, catchUpLimit + 1)

@@ -1,7 +1,7 @@
 import { type Duration, Effect, Fiber, FiberSet, Layer, Queue } from "effect"
 import { randomUUID } from "node:crypto"
 import { hostname } from "node:os"
-import type { HeldQueue } from "../../domain/DeliveryQueue.ts"
+import type { ClaimedQueue } from "./OutboxRepo.ts"
 import { CallbacksConfig } from "../CallbacksConfig.ts"
 import { CallbackOutbox } from "./CallbackOutbox.ts"
 
@@ -30,7 +30,7 @@ export const callbackWorker = (options: { readonly pollInterval: Duration.Input 
     let running = 0
     let stopping = false
 
-    const start = (queue: HeldQueue) => {
+    const start = (queue: ClaimedQueue) => {
       running++
       return FiberSet.run(
         runs,

@@ -9,7 +9,7 @@ import * as OutboxRepoMemory from "./OutboxRepoMemory.ts"
 import type { Backlog, OutboxRepoShape } from "./OutboxShape.ts"
 
 export { callbacksWrittenChannel, queuesScheduling } from "./OutboxQueuesSql.ts"
-export type { Backlog, CallbackFilter, QueueHead } from "./OutboxShape.ts"
+export type { Backlog, CallbackFilter, ClaimedQueue, QueueHead, RunMarks } from "./OutboxShape.ts"
 
 /** A partner_callbacks row (next_attempt_at from its player's delivery queue) is a domain Callback: ids as bigint, columns in snake_case. */
 const CallbackRow = Callback.mapFields(Struct.assign({
@@ -28,16 +28,6 @@ const CallbackRow = Callback.mapFields(Struct.assign({
   deliveredAt: "delivered_at",
   nextAttemptAt: "next_attempt_at"
 }))
-
-/** What delivering the head of a delivery queue needs. */
-const HeadRow = Schema.Struct({
-  id: IdFromBigInt,
-  eventId: Schema.String,
-  kind: Callback.fields.kind,
-  body: Schema.String,
-  partnerId: IdFromBigInt,
-  environment: Environment
-}).pipe(Schema.encodeKeys({ eventId: "event_id", partnerId: "partner_id" }))
 
 const Backlog = Schema.Struct({ pending: Schema.Int, failed: Schema.Int, oldest_pending_seconds: Schema.Finite })
 const decodeBacklog = Schema.decodeUnknownEffect(Schema.Array(Backlog))
@@ -69,14 +59,9 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
 
       const queueOf = SqlSchema.findAll({
         Request: Schema.Struct({ playerId: Schema.Int, limit: Schema.Int }),
-        Result: HeadRow,
+        Result: OutboxQueuesSql.HeadRow,
         execute: ({ limit, playerId }) =>
-          sql`
-            SELECT id, event_id, kind, body, partner_id, environment FROM partner_callbacks
-            WHERE player_id = ${playerId} AND status <> 'delivered' AND kind <> 'bet'
-            ORDER BY id
-            LIMIT ${limit}
-          `
+          sql`${OutboxQueuesSql.undelivered(sql, sql`${playerId}`)} ORDER BY id LIMIT ${limit}`
       })
 
       // The amounts are read from the bodies this service wrote (numbers of at most two places), as numeric: exact.
@@ -161,18 +146,9 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
         queueOf: (playerId, limit) => Effect.orDie(queueOf({ playerId, limit })),
         owedTo: (playerId, currency) =>
           owedTo({ playerId, exponent: currency.exponent }).pipe(Effect.map((row) => row.owed), Effect.orDie),
-        markDelivered: (id) =>
-          sql`
-            UPDATE partner_callbacks
-            SET status = 'delivered', attempts = attempts + 1, last_error = NULL, delivered_at = now()
-            WHERE id = ${id}
-          `.pipe(Effect.asVoid, Effect.orDie),
+        markDelivered: (id) => OutboxQueuesSql.deliveredMarking(sql, [id]).pipe(Effect.asVoid, Effect.orDie),
         markFailed: (id, error, final) =>
-          sql`
-            UPDATE partner_callbacks
-            SET attempts = attempts + 1, last_error = ${error}, status = ${final ? "failed" : "pending"}
-            WHERE id = ${id} AND status <> 'delivered'
-          `.pipe(Effect.asVoid, Effect.orDie),
+          OutboxQueuesSql.failedMarking(sql, { id, error, final }).pipe(Effect.asVoid, Effect.orDie),
         scheduleQueue: queues.scheduleQueue,
         claim: queues.claim,
         release: queues.release,

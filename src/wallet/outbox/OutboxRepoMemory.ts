@@ -2,9 +2,9 @@ import type { Currency } from "../../domain/Currency.ts"
 import { Clock, Duration, Effect, Option, Schedule } from "effect"
 import type { Callback } from "../../domain/Callbacks.ts"
 import { creditOf } from "../../domain/Callbacks.ts"
-import type { HeldQueue, QueueRelease } from "../../domain/DeliveryQueue.ts"
+import { drainBatch, type HeldQueue, type QueueRelease } from "../../domain/DeliveryQueue.ts"
 import type { MemoryCallback } from "../WalletRepoMemory.ts"
-import type { Backlog, CallbackFilter, OutboxRepoShape, QueueHead } from "./OutboxShape.ts"
+import type { Backlog, CallbackFilter, ClaimedQueue, OutboxRepoShape, QueueHead, RunMarks } from "./OutboxShape.ts"
 
 /** A player's delivery queue in memory: partner_callback_queues' row; times in the Clock's milliseconds. */
 interface MemoryQueue {
@@ -12,6 +12,8 @@ interface MemoryQueue {
   attempts: number
   lockedBy: string | null
   lockedAt: number | null
+  /** Bumped by every write of the queue (a scheduling, a claim), as the row's xmin changes: a lease compares it. */
+  version: number
 }
 
 /**
@@ -28,18 +30,20 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
     const rows = new Map<number, Callback>()
     const queues = new Map<number, MemoryQueue>()
     const free = (queue: MemoryQueue) => queue.lockedAt === null
-    const undelivered = (playerId: number) =>
-      [...rows.values()].some((row) => row.playerId === playerId && row.status !== "delivered" && row.kind !== "bet")
+    let versions = 0
+    const undelivered = (all: ReadonlyArray<Callback>, playerId: number) =>
+      all.filter((row) => row.playerId === playerId && row.status !== "delivered" && row.kind !== "bet")
     /** queuesScheduling's rule: see OutboxRepoShape.scheduleQueue. */
     const schedule = (playerId: number, mode: "preserve" | "now", now: number) => {
       const queue = queues.get(playerId)
       if (queue === undefined) {
-        queues.set(playerId, { nextAttemptAt: now, attempts: 0, lockedBy: null, lockedAt: null })
+        queues.set(playerId, { nextAttemptAt: now, attempts: 0, lockedBy: null, lockedAt: null, version: ++versions })
         return
       }
       const waiting = mode === "preserve" && queue.attempts === 0 && queue.nextAttemptAt !== null
       queue.nextAttemptAt = waiting ? queue.nextAttemptAt : now
       queue.attempts = 0
+      queue.version = ++versions
     }
     const rowsNow = (now: Date): ReadonlyArray<Callback> => {
       written.forEach((callback, index) => {
@@ -75,51 +79,45 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
     }
     const read = <A>(f: (rows: ReadonlyArray<Callback>, now: Date) => A) =>
       Effect.map(Clock.currentTimeMillis, (millis) => f(rowsNow(new Date(millis)), new Date(millis)))
+    const changeNow = (id: number, now: Date, f: (row: Callback, now: Date) => Partial<Callback>) => {
+      const row = rows.get(id)
+      if (row !== undefined) rows.set(id, { ...row, ...f(row, now) })
+    }
     const change = (id: number, f: (row: Callback, now: Date) => Partial<Callback>) =>
-      read((_, now) => {
-        const row = rows.get(id)
-        if (row !== undefined) rows.set(id, { ...row, ...f(row, now) })
-      })
+      read((_, now) => changeNow(id, now, f))
+    const deliveredNow = (row: Callback, now: Date): Partial<Callback> => ({
+      status: "delivered",
+      attempts: row.attempts + 1,
+      lastError: null,
+      deliveredAt: now
+    })
+    const failedAttempt = (error: string, final: boolean) => (row: Callback): Partial<Callback> =>
+      row.status === "delivered"
+        ? {}
+        : { attempts: row.attempts + 1, lastError: error, status: final ? "failed" : "pending" }
+    const headOf = (row: Callback): QueueHead => ({
+      id: row.id,
+      eventId: row.eventId,
+      kind: row.kind,
+      body: row.body,
+      partnerId: row.partnerId,
+      environment: row.environment
+    })
 
     return {
       queueOf: (playerId: number, limit: number) =>
-        read((all) =>
-          all.filter((row) => row.playerId === playerId && row.status !== "delivered" && row.kind !== "bet").slice(
-            0,
-            limit
-          ).map(
-            (row): QueueHead => ({
-              id: row.id,
-              eventId: row.eventId,
-              kind: row.kind,
-              body: row.body,
-              partnerId: row.partnerId,
-              environment: row.environment
-            })
-          )
-        ),
+        read((all) => undelivered(all, playerId).slice(0, limit).map(headOf)),
       owedTo: (playerId: number, currency: Currency) =>
         read((all) =>
           all.filter((row) => row.playerId === playerId && row.status !== "delivered")
             .reduce((owed, row) => owed + creditOf(row, currency), 0n)
         ),
-      markDelivered: (id: number) =>
-        change(
-          id,
-          (row, now) => ({ status: "delivered", attempts: row.attempts + 1, lastError: null, deliveredAt: now })
-        ),
-      markFailed: (id: number, error: string, final: boolean) =>
-        change(
-          id,
-          (row) =>
-            row.status === "delivered"
-              ? {}
-              : { attempts: row.attempts + 1, lastError: error, status: final ? "failed" : "pending" }
-        ),
+      markDelivered: (id: number) => change(id, deliveredNow),
+      markFailed: (id: number, error: string, final: boolean) => change(id, failedAttempt(error, final)),
       scheduleQueue: (playerId: number, mode: "preserve" | "now") =>
         read((_, now) => schedule(playerId, mode, now.getTime())),
       claim: (holder: string, limit: number, staleAfter: Duration.Duration) =>
-        read((_, now) =>
+        read((all, now) =>
           [...queues.entries()]
             .filter(([, queue]) =>
               queue.nextAttemptAt !== null && queue.nextAttemptAt <= now.getTime() &&
@@ -127,21 +125,35 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
             )
             .sort(([, a], [, b]) => a.nextAttemptAt! - b.nextAttemptAt!)
             .slice(0, limit)
-            .map(([playerId, queue]): HeldQueue => {
+            .map(([playerId, queue]): ClaimedQueue => {
               queue.lockedBy = holder
               queue.lockedAt = now.getTime()
-              return { playerId, holder, attempts: queue.attempts }
+              queue.version = ++versions
+              const batch = undelivered(all, playerId).slice(0, drainBatch).map(headOf)
+              return { playerId, holder, attempts: queue.attempts, lease: String(queue.version), batch }
             })
         ),
-      release: (held: HeldQueue, release: QueueRelease) =>
+      // The marks first, as the SQL's statement writes them whoever holds the queue; an emptied queue is forgotten
+      // only as the SQL's is: nothing left undelivered, and nothing wrote the queue since its claim.
+      release: (held: HeldQueue, release: QueueRelease, marks: RunMarks = { delivered: [] }) =>
         read((_, now) => {
+          for (const id of marks.delivered) changeNow(id, now, deliveredNow)
+          if (marks.failed !== undefined) {
+            changeNow(marks.failed.id, now, failedAttempt(marks.failed.error, marks.failed.final))
+          }
           const queue = queues.get(held.playerId)
-          if (queue === undefined || queue.lockedBy !== held.holder) return
-          if (release._tag === "Emptied" && !undelivered(held.playerId)) return void queues.delete(held.playerId)
+          if (queue === undefined || queue.lockedBy !== held.holder) {
+            return
+          }
+          const untouched = String(queue.version) === held.lease
+          if (release._tag === "Emptied" && untouched && undelivered([...rows.values()], held.playerId).length === 0) {
+            return void queues.delete(held.playerId)
+          }
           const failed = release._tag === "BackingOff" || release._tag === "Parked"
           Object.assign(queue, {
             lockedBy: null,
             lockedAt: null,
+            version: ++versions,
             attempts: failed ? release.attempts : 0,
             nextAttemptAt: release._tag === "Parked"
               ? null

@@ -20,6 +20,19 @@ export interface QueueHead {
   readonly environment: Environment
 }
 
+/** A queue a worker claimed, with its head batch read by the claim: at most drainBatch, oldest first. */
+export interface ClaimedQueue extends HeldQueue {
+  readonly batch: ReadonlyArray<QueueHead>
+}
+
+/** What a run did to its notifications that is not written yet: written with its queue's release. */
+export interface RunMarks {
+  /** Notifications the run delivered. */
+  readonly delivered: ReadonlyArray<number>
+  /** The notification whose attempt failed; `final` when its attempts ran out (see markFailed). */
+  readonly failed?: { readonly id: number; readonly error: string; readonly final: boolean } | undefined
+}
+
 export interface Backlog {
   /** Notifications not delivered yet and still retried, and those whose attempts ran out. */
   readonly pending: number
@@ -62,11 +75,18 @@ export interface OutboxRepoShape {
   scheduleQueue(playerId: number, mode: "preserve" | "now"): Effect.Effect<void>
   /**
    * Takes up to `limit` due delivery queues for `holder`, the longest waiting first: those no worker holds, and those
-   * held for longer than `staleAfter` (their holder is taken for dead).
+   * held for longer than `staleAfter` (their holder is taken for dead). Each comes with its head batch (at most
+   * drainBatch undelivered notifications, oldest first), read by the same claim. A notification committed while the
+   * claim ran may be missing from its batch: the release of an emptied queue sees it and keeps the queue.
    */
-  claim(holder: string, limit: number, staleAfter: Duration.Duration): Effect.Effect<ReadonlyArray<HeldQueue>>
-  /** Hands a held queue back as its run left it (see QueueRelease); nothing if another holder took it over. */
-  release(queue: HeldQueue, release: QueueRelease): Effect.Effect<void>
+  claim(holder: string, limit: number, staleAfter: Duration.Duration): Effect.Effect<ReadonlyArray<ClaimedQueue>>
+  /**
+   * Hands a held queue back as its run left it (see QueueRelease), and writes the run's `marks` with it (as
+   * markDelivered and markFailed do, even when another holder took the queue over; the queue then stays that holder's).
+   * An emptied queue is forgotten only when no notification is left undelivered and nothing wrote the queue since its
+   * claim; otherwise it is due again at once.
+   */
+  release(queue: HeldQueue, release: QueueRelease, marks?: RunMarks): Effect.Effect<void>
   /** Runs `wake` after notifications were written (by any instance), for as long as the scope lives. */
   whenWritten(wake: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope>
   list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<Callback>>

@@ -1,15 +1,14 @@
 import { assert, type Vitest } from "@effect/vitest"
-import { Duration, Effect, Option } from "effect"
+import { Duration, Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { storedCurrency } from "../../../src/domain/Currency.ts"
 import type { HeldQueue } from "../../../src/domain/DeliveryQueue.ts"
 import type { PartnerPlayer } from "../../../src/domain/Partner.ts"
-import { accepted } from "../../../src/domain/WalletEvents.ts"
 import type { PartnerRepo } from "../../../src/partners/PartnerRepo.ts"
 import { PartnerPlayers } from "../../../src/partners/PartnerPlayers.ts"
 import { OutboxRepo } from "../../../src/wallet/outbox/OutboxRepo.ts"
 import { WalletRepo } from "../../../src/wallet/WalletRepo.ts"
-import { givenRepoPlayer, repoTransaction, repoWinCallback } from "../../support/RepoPartner.ts"
+import { givenRepoPlayer, writeRepoWin } from "../../support/RepoPartner.ts"
 
 /**
  * What the players' delivery queues promise, whichever form keeps them: OutboxRepo over PostgreSQL (layerSql) and
@@ -20,29 +19,7 @@ export const outboxQueueSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPl
   const unique = () => randomBytes(4).toString("hex")
   const staleAfter = Duration.minutes(1)
   const givenPlayer = givenRepoPlayer
-  /** A credit decided for the player, with its win notification. */
-  const writeWin = (player: PartnerPlayer) => {
-    const txnId = `win-${unique()}`
-    return Effect.gen(function*() {
-      const repo = yield* WalletRepo
-      const mirror = Option.getOrThrow(yield* (yield* PartnerPlayers).findById(player.id)).balance
-      return yield* repo.recordDecided(
-        repoTransaction(player, "credit", txnId, { win: 100n }),
-        {
-          status: "applied",
-          refusal: null,
-          note: null,
-          amount: 100n,
-          balanceAfter: null,
-          answer: accepted(0n),
-          mirror: null
-        },
-        { _tag: "Create", status: "settled", refundedEarly: false, addBet: 0n, addWin: 100n },
-        [repoWinCallback(player, txnId, "{\"amount\":1}")],
-        { playerId: player.id, mirror }
-      )
-    }).pipe(Effect.orDie)
-  }
+  const writeWin = writeRepoWin
   /**
    * The player's queue if `holder` could claim it now. Other due queues it claimed (other tests' players) are handed
    * straight back.
