@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import * as Arr from "effect/Array"
-import { SqlClient, type SqlError, type Statement } from "effect/sql"
+import { SqlClient, type SqlError } from "effect/sql"
 import type { PublishReport, Snapshot } from "../../domain/SportsCatalog.ts"
 import { publishReportOf, type RecordRow, snapshotRecords } from "../../domain/SportsCatalogPublish.ts"
-import { feeds, recordKinds } from "../../domain/SportsCatalogSync.ts"
+import { positionsFor, positionsFrom, type Written } from "../../domain/SportsCatalogSync.ts"
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
 import type { CatalogChanges } from "./CatalogChanges.ts"
 
@@ -53,45 +53,12 @@ const removeWorld = Effect.fnUntraced(function*(from: string | null, to: string)
   return removed
 })
 
-/**
- * What a publish did: its report, how many positions the records it wrote (new, changed or gone inactive) take
- * (domain/SportsCatalogSync.positionsFor), and the rows of another world it removed. The records themselves stay in
- * PostgreSQL, in the transaction's `written_records` (below), for their positions.
- */
+/** What a publish did: its report, the records it wrote (new, changed or gone inactive), and the rows of another world it removed. */
 export interface Published {
   readonly report: PublishReport
-  readonly positions: { readonly records: number; readonly events: number }
+  readonly touched: Written
   readonly removed: number
 }
-
-type WrittenKind = (typeof recordKinds)[number] | "event"
-
-/** The order of the kinds' positions (domain/SportsCatalogSync.recordKinds), as a PostgreSQL array. */
-const recordOrder = `{${recordKinds.join(",")}}`
-
-/**
- * The records a publish writes, by kind and id, kept in PostgreSQL for their positions (stampPublished) rather than
- * sent back to the service and again to PostgreSQL: a table of the transaction's own, gone at its end.
- */
-const keepWritten = Effect.fnUntraced(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`
-    CREATE TEMPORARY TABLE IF NOT EXISTS written_records (kind text NOT NULL, id text NOT NULL, PRIMARY KEY (kind, id))
-    ON COMMIT DROP
-  `
-  yield* sql`TRUNCATE written_records`
-})
-
-/** Runs a statement that writes records of `kind` and returns their `id`s: keeps them, and answers how many. */
-const writing = (sql: SqlClient.SqlClient, kind: WrittenKind) => (statement: Statement.Statement<unknown>) =>
-  Effect.map(
-    sql<{ readonly n: number }>`
-      WITH written AS (${statement}),
-      kept AS (INSERT INTO written_records (kind, id) SELECT ${kind}, id::text FROM written ON CONFLICT DO NOTHING)
-      SELECT count(*)::int AS n FROM written
-    `,
-    (rows) => rows[0]?.n ?? 0
-  )
 
 /**
  * Publishes a snapshot's records (domain/SportsCatalogPublish), to be run
@@ -117,21 +84,31 @@ const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): Effect.
   let deactivated = 0
   /** Events written or gone inactive: the feeds' totals are written again. */
   let eventsMoved = 0
-  // The ids of the records written, by kind, for their positions (a since read finds them by these).
-  yield* keepWritten()
-  const sportsWritten = writing(sql, "sport")
-  const countriesWritten = writing(sql, "country")
-  const leaguesWritten = writing(sql, "league")
-  const teamsWritten = writing(sql, "team")
-  const eventsWritten = writing(sql, "event")
+  /** The ids of the records written, by kind, for their positions (a since read finds them by these). */
+  const touched: Record<keyof Written, Set<string>> = {
+    sport: new Set(),
+    country: new Set(),
+    league: new Set(),
+    team: new Set(),
+    event: new Set()
+  }
+  const writtenOf = (kind: keyof Written) => (rows: ReadonlyArray<{ readonly id: string | number }>) => {
+    for (const row of rows) touched[kind].add(String(row.id))
+    return rows.length
+  }
+  const sportsWritten = writtenOf("sport")
+  const countriesWritten = writtenOf("country")
+  const leaguesWritten = writtenOf("league")
+  const teamsWritten = writtenOf("team")
+  const eventsWritten = writtenOf("event")
 
   // Whose world the catalog holds: one row, read under the lock (a publish by another provider may just have
   // committed), so a publish by the same provider as the last costs one glance, never a scan.
   const [world] = yield* sql<{ readonly provider: string }>`SELECT provider FROM sports_catalog_world`
   const removed = world?.provider === provider ? 0 : yield* removeWorld(world?.provider ?? null, provider)
 
-  changed += yield* sportsWritten(
-    sql`
+  changed += sportsWritten(
+    yield* sql<{ readonly id: number }>`
       INSERT INTO sports_sports (id, name)
       SELECT s.id, s.name FROM json_to_recordset(${JSON.stringify(records.sports)}::json) AS s(id integer, name text)
       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
@@ -139,8 +116,8 @@ const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): Effect.
       RETURNING id
     `
   )
-  changed += yield* countriesWritten(
-    sql`
+  changed += countriesWritten(
+    yield* sql<{ readonly id: string }>`
       INSERT INTO sports_countries (code, name)
       SELECT c.code, c.name FROM json_to_recordset(${
       JSON.stringify(records.countries)
@@ -151,8 +128,8 @@ const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): Effect.
     `
   )
 
-  changed += yield* leaguesWritten(
-    sql`
+  changed += leaguesWritten(
+    yield* sql<{ readonly id: string }>`
       INSERT INTO sports_leagues (id, sport_id, country_code, name, provider)
       SELECT l.id, l.sport_id, l.country_code, l.name, ${provider}
       FROM json_to_recordset(${JSON.stringify(records.leagues.map(recordRow))}::json)
@@ -169,8 +146,8 @@ const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): Effect.
     `
   )
   if (scope.leagues && !scope.liveOnly) {
-    deactivated += yield* leaguesWritten(
-      sql`
+    deactivated += leaguesWritten(
+      yield* sql<{ readonly id: string }>`
         UPDATE sports_leagues SET active = false, updated_at = now()
         WHERE active AND sport_id IN (SELECT json_array_elements_text(${JSON.stringify(scope.sportIds)}::json)::integer)
           AND id NOT IN (SELECT json_array_elements_text(${
@@ -183,8 +160,8 @@ const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): Effect.
 
   if (scope.events) {
     for (const chunk of chunks(records.teams.map(recordRow))) {
-      changed += yield* teamsWritten(
-        sql`
+      changed += teamsWritten(
+        yield* sql<{ readonly id: string }>`
           INSERT INTO sports_teams (id, sport_id, country_code, name, provider)
           SELECT t.id, t.sport_id, t.country_code, t.name, ${provider}
           FROM json_to_recordset(${JSON.stringify(chunk)}::json)
@@ -228,8 +205,8 @@ const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): Effect.
         minute: event.minute,
         has_odds: event.hasOdds
       }))
-      const written = yield* eventsWritten(
-        sql`
+      const written = eventsWritten(
+        yield* sql<{ readonly id: string }>`
           INSERT INTO sports_events (id, sport_id, country_code, league_id, league_name, home_team_id, home_name,
                                      away_team_id, away_name, starts_at, status, reason, score, minute, has_odds,
                                      provider)
@@ -272,8 +249,8 @@ const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): Effect.
       // Events the provider no longer lists before or during play (removed, cancelled) go inactive.
       const sportIds = JSON.stringify(scope.sportIds)
       const seen = JSON.stringify(snapshot.events.map((event) => event.id))
-      const gone = yield* eventsWritten(
-        sql`
+      const gone = eventsWritten(
+        yield* sql<{ readonly id: string }>`
           UPDATE sports_events SET active = false, last_update = now()
           WHERE active AND status IN ('prematch', 'live')
             AND sport_id IN (SELECT json_array_elements_text(${sportIds}::json)::integer)
@@ -283,8 +260,8 @@ const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): Effect.
       )
       deactivated += gone
       eventsMoved += gone
-      deactivated += yield* teamsWritten(
-        sql`
+      deactivated += teamsWritten(
+        yield* sql<{ readonly id: string }>`
           UPDATE sports_teams SET active = false, updated_at = now()
           WHERE active AND sport_id IN (SELECT json_array_elements_text(${sportIds}::json)::integer)
             AND id NOT IN (SELECT json_array_elements_text(${
@@ -297,8 +274,8 @@ const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): Effect.
   }
 
   // A sport or a country is active while one of its leagues is.
-  yield* sportsWritten(
-    sql`
+  sportsWritten(
+    yield* sql<{ readonly id: number }>`
       UPDATE sports_sports s SET active = x.active, updated_at = now()
       FROM (SELECT s2.id, EXISTS (SELECT 1 FROM sports_leagues l WHERE l.sport_id = s2.id AND l.active) AS active
             FROM sports_sports s2) x
@@ -306,8 +283,8 @@ const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): Effect.
       RETURNING s.id
     `
   )
-  yield* countriesWritten(
-    sql`
+  countriesWritten(
+    yield* sql<{ readonly id: string }>`
       UPDATE sports_countries c SET active = x.active, updated_at = now()
       FROM (SELECT c2.code, EXISTS (SELECT 1 FROM sports_leagues l WHERE l.country_code = c2.code AND l.active) AS active
             FROM sports_countries c2) x
@@ -323,49 +300,50 @@ const publishSnapshot = Effect.fnUntraced(function*(snapshot: Snapshot): Effect.
   // Delivered at commit: every instance forgets its cached reads once the new catalog is visible.
   if (changed + deactivated + removed > 0) yield* ChangeFeed.announce(sportsCatalogChangedChannel)
 
-  const [counts] = yield* sql<{ readonly records: number; readonly events: number }>`
-    SELECT count(*) FILTER (WHERE kind <> 'event')::int AS records, count(*) FILTER (WHERE kind = 'event')::int AS events
-    FROM written_records
-  `
   return {
     report: publishReportOf(records, { changed, deactivated }),
-    positions: { records: counts?.records ?? 0, events: counts?.events ?? 0 },
+    touched: {
+      sport: [...touched.sport],
+      country: [...touched.country],
+      league: [...touched.league],
+      team: [...touched.team],
+      event: [...touched.event]
+    },
     removed
   }
 })
 
 /**
- * Gives each record a publish wrote (written_records) its position, drawn for it from `first` on
- * (CatalogChanges.positions, in the publish's transaction, holding the log's lock to its commit), numbered inside
- * PostgreSQL as domain/SportsCatalogSync.positionsFrom numbers them: records kind by kind, ids in order; then each
- * event's, one per feed, one in each feed it is open in now or was at its last position there
- * (domain/SportsCatalogSync.feedsChanged). A publish that replaced another provider's world marks where this one
- * began.
+ * Gives each record a publish wrote its position, drawn for it from `first` on (CatalogChanges.positions, in the
+ * publish's transaction, holding the log's lock to its commit; domain/SportsCatalogSync.positionsFrom): an event one
+ * in each feed it is open in now or was at its last position there. A publish that replaced another provider's
+ * world marks where this one began.
  */
 const stampPublished = Effect.fnUntraced(function*(published: Published, first: number) {
   const sql = yield* SqlClient.SqlClient
-  // Ids in code point order (COLLATE "C"), as the JavaScript sort of the memory twin orders them.
-  yield* sql`
-    INSERT INTO sports_catalog_positions (record, id, position)
-    SELECT kind, id, ${first}::bigint - 1
-             + row_number() OVER (ORDER BY array_position(${recordOrder}::text[], kind), id COLLATE "C")
-    FROM written_records WHERE kind <> 'event'
-    ON CONFLICT (record, id) DO UPDATE SET position = EXCLUDED.position
-  `
-  yield* sql`
-    INSERT INTO sports_catalog_positions (record, id, position, listed)
-    SELECT f.feed, r.id, r.prematch + f.step, COALESCE(e.active AND e.status = f.feed, false)
-    FROM (
-      SELECT id, ${first + published.positions.records}::bigint + 2 * (row_number() OVER (ORDER BY id COLLATE "C") - 1)
-               AS prematch
-      FROM written_records WHERE kind = 'event'
-    ) AS r
-    CROSS JOIN (VALUES ('prematch', 0), ('live', 1)) AS f(feed, step)
-    LEFT JOIN sports_events e ON e.id = r.id
-    LEFT JOIN sports_catalog_positions was ON was.record = f.feed AND was.id = r.id
-    WHERE (e.active AND e.status = f.feed) OR was.listed
-    ON CONFLICT (record, id) DO UPDATE SET position = EXCLUDED.position, listed = EXCLUDED.listed
-  `
+  const { events, records } = positionsFrom(published.touched, first)
+  for (const chunk of chunks(records)) {
+    yield* sql`
+      INSERT INTO sports_catalog_positions (record, id, position)
+      SELECT r.kind, r.id, r.position FROM json_to_recordset(${JSON.stringify(chunk)}::json)
+        AS r(kind text, id text, position bigint)
+      ON CONFLICT (record, id) DO UPDATE SET position = EXCLUDED.position
+    `
+  }
+  // domain/SportsCatalogSync.feedsChanged, over the events as they now stand and their positions in each feed.
+  for (const chunk of chunks(events)) {
+    yield* sql`
+      INSERT INTO sports_catalog_positions (record, id, position, listed)
+      SELECT f.feed, r.id, CASE f.feed WHEN 'prematch' THEN r.prematch ELSE r.live END,
+             COALESCE(e.active AND e.status = f.feed, false)
+      FROM json_to_recordset(${JSON.stringify(chunk)}::json) AS r(id text, prematch bigint, live bigint)
+      CROSS JOIN (VALUES ('prematch'), ('live')) AS f(feed)
+      LEFT JOIN sports_events e ON e.id = r.id
+      LEFT JOIN sports_catalog_positions was ON was.record = f.feed AND was.id = r.id
+      WHERE (e.active AND e.status = f.feed) OR was.listed
+      ON CONFLICT (record, id) DO UPDATE SET position = EXCLUDED.position, listed = EXCLUDED.listed
+    `
+  }
   if (published.removed > 0) yield* sql`UPDATE sports_catalog_world SET since_floor = ${first}`
 })
 
@@ -377,7 +355,7 @@ export const publishWithPositions = Effect.fnUntraced(
   function*(snapshot: Snapshot, changes: CatalogChanges["Service"]) {
     const published = yield* publishSnapshot(snapshot)
     yield* changes.published(snapshot)
-    const count = published.positions.records + feeds.length * published.positions.events
+    const count = positionsFor(published.touched)
     if (count > 0 || published.removed > 0) {
       const first = yield* changes.positions(Math.max(count, 1))
       if (first === undefined) return yield* Effect.die("The change log drew no positions for a publish")
