@@ -319,77 +319,76 @@ export const catalogScenario: Scenario = (context) =>
         yield* seedCatalog(instance.sql)
         return { revision, instance }
       }))
-    // BENCH_REFRESH_ONLY=1: the refresh alone (below), for work on it, without the reads' rounds.
-    if (process.env.BENCH_REFRESH_ONLY !== "1") {
-      yield* Effect.scoped(Effect.gen(function*() {
-        // The instances without a read cache live as long as the reads are measured.
-        const uncached = yield* context.startService({ CATALOG_CACHE_TTL: "0 seconds", ...asSeededProvider })
-        const instances: ReadonlyArray<Instance> = [
-          { label: "service", cached: { url: context.baseUrl, pid: context.pid }, uncached },
-          ...(yield* Effect.forEach(revisions, (r) =>
-            Effect.map(
-              r.instance.startAgain({ CATALOG_CACHE_TTL: "0 seconds", ...asSeededProvider }),
-              (revisionUncached): Instance => ({
-                label: `service at ${r.revision}`,
-                cached: r.instance,
-                uncached: revisionUncached
-              })
-            )))
-        ]
-        const tomorrow = utcDay(1)
-        const feed = "/api/partner/v1/sports/feed"
-        const catalog = "/api/partner/v1/sports/catalog"
-        const feedPaths = [
-          `${feed}/prematch?sport_id=1`,
-          `${feed}/prematch?sport_id=1&date=${tomorrow}`,
-          `${feed}/prematch?country=es&sort_by=league_name`,
-          `${feed}/prematch?league_id=bl7`,
-          `${feed}/prematch?has_odds=true&date_from=${tomorrow}&date_to=${
-            utcDay(3)
-          }&sort_by=home_name&sort_direction=desc`,
-          `${feed}/prematch?team_id=bt1234`,
-          `${feed}/prematch?sport_id=1&search=united`,
-          `${feed}/prematch?sport_id=1&page=20`,
-          `${feed}/live?sport_id=1&sort_by=last_update&sort_direction=desc`
-        ]
-        // The widest: every soccer team with a fixture in the next four weeks (about 25,000 names).
-        const widest = `${catalog}/filters?source=prematch&sport_id=1`
+    yield* Effect.scoped(Effect.gen(function*() {
+      // BENCH_REFRESH_ONLY=1: the refresh alone (below), for work on it, without the reads' rounds.
+      if (process.env.BENCH_REFRESH_ONLY === "1") return
+      // The instances without a read cache live as long as the reads are measured.
+      const uncached = yield* context.startService({ CATALOG_CACHE_TTL: "0 seconds", ...asSeededProvider })
+      const instances: ReadonlyArray<Instance> = [
+        { label: "service", cached: { url: context.baseUrl, pid: context.pid }, uncached },
+        ...(yield* Effect.forEach(revisions, (r) =>
+          Effect.map(
+            r.instance.startAgain({ CATALOG_CACHE_TTL: "0 seconds", ...asSeededProvider }),
+            (revisionUncached): Instance => ({
+              label: `service at ${r.revision}`,
+              cached: r.instance,
+              uncached: revisionUncached
+            })
+          )))
+      ]
+      const tomorrow = utcDay(1)
+      const feed = "/api/partner/v1/sports/feed"
+      const catalog = "/api/partner/v1/sports/catalog"
+      const feedPaths = [
+        `${feed}/prematch?sport_id=1`,
+        `${feed}/prematch?sport_id=1&date=${tomorrow}`,
+        `${feed}/prematch?country=es&sort_by=league_name`,
+        `${feed}/prematch?league_id=bl7`,
+        `${feed}/prematch?has_odds=true&date_from=${tomorrow}&date_to=${
+          utcDay(3)
+        }&sort_by=home_name&sort_direction=desc`,
+        `${feed}/prematch?team_id=bt1234`,
+        `${feed}/prematch?sport_id=1&search=united`,
+        `${feed}/prematch?sport_id=1&page=20`,
+        `${feed}/live?sport_id=1&sort_by=last_update&sort_direction=desc`
+      ]
+      // The widest: every soccer team with a fixture in the next four weeks (about 25,000 names).
+      const widest = `${catalog}/filters?source=prematch&sport_id=1`
 
-        const feedDatabase = yield* databaseBaseline(context, "Feeds", feedPaths)
-        const [feeds] = yield* measure(context, instances, "Feeds over 1,000,000 events, typical filters and sorts", [{
-          name: "feeds",
-          paths: feedPaths
-        }])
-        recordCatalogGoals.feeds(feeds, feedDatabase, revisions.map((r) => r.revision))
+      const feedDatabase = yield* databaseBaseline(context, "Feeds", feedPaths)
+      const [feeds] = yield* measure(context, instances, "Feeds over 1,000,000 events, typical filters and sorts", [{
+        name: "feeds",
+        paths: feedPaths
+      }])
+      recordCatalogGoals.feeds(feeds, feedDatabase, revisions.map((r) => r.revision))
 
-        const widestDatabase = yield* databaseBaseline(context, "Dynamic filters, all soccer", [widest])
-        const [, allSoccer] = yield* measure(context, instances, "Dynamic filters over 1,000,000 events", [
-          {
-            name: "typical",
-            paths: [
-              `${catalog}/filters?source=prematch&sport_id=1&date=${tomorrow}`,
-              `${catalog}/filters?source=prematch&country=es`,
-              `${catalog}/filters?source=prematch&league_id=bl7`,
-              `${catalog}/filters?source=prematch&sport_id=18&has_odds=true`,
-              `${catalog}/filters?source=live`
-            ]
-          },
-          { name: "all soccer", paths: [widest] }
-        ])
-        recordCatalogGoals.widest(allSoccer, widestDatabase, revisions.map((r) => r.revision))
-        yield* measure(context, instances, "Catalog lists with search over 2,000 leagues and 50,000 teams", [{
-          name: "lists",
+      const widestDatabase = yield* databaseBaseline(context, "Dynamic filters, all soccer", [widest])
+      const [, allSoccer] = yield* measure(context, instances, "Dynamic filters over 1,000,000 events", [
+        {
+          name: "typical",
           paths: [
-            `${catalog}/leagues?search=premier`,
-            `${catalog}/leagues?search=league%2012`,
-            `${catalog}/leagues?search=cup&sport_id=1`,
-            `${catalog}/leagues?search=zzz`,
-            `${catalog}/teams?search=united`,
-            `${catalog}/teams?search=rovers%20north&sport_id=1`
+            `${catalog}/filters?source=prematch&sport_id=1&date=${tomorrow}`,
+            `${catalog}/filters?source=prematch&country=es`,
+            `${catalog}/filters?source=prematch&league_id=bl7`,
+            `${catalog}/filters?source=prematch&sport_id=18&has_odds=true`,
+            `${catalog}/filters?source=live`
           ]
-        }])
-      }))
-    }
+        },
+        { name: "all soccer", paths: [widest] }
+      ])
+      recordCatalogGoals.widest(allSoccer, widestDatabase, revisions.map((r) => r.revision))
+      yield* measure(context, instances, "Catalog lists with search over 2,000 leagues and 50,000 teams", [{
+        name: "lists",
+        paths: [
+          `${catalog}/leagues?search=premier`,
+          `${catalog}/leagues?search=league%2012`,
+          `${catalog}/leagues?search=cup&sport_id=1`,
+          `${catalog}/leagues?search=zzz`,
+          `${catalog}/teams?search=united`,
+          `${catalog}/teams?search=rovers%20north&sport_id=1`
+        ]
+      }])
+    }))
     yield* refreshScenario(context, revisions)
   }).pipe(Effect.scoped)
 
