@@ -320,6 +320,8 @@ export const catalogScenario: Scenario = (context) =>
         return { revision, instance }
       }))
     yield* Effect.scoped(Effect.gen(function*() {
+      // BENCH_REFRESH_ONLY=1: the refresh alone (below), for work on it, without the reads' rounds.
+      if (process.env.BENCH_REFRESH_ONLY === "1") return
       // The instances without a read cache live as long as the reads are measured.
       const uncached = yield* context.startService({ CATALOG_CACHE_TTL: "0 seconds", ...asSeededProvider })
       const instances: ReadonlyArray<Instance> = [

@@ -89,13 +89,8 @@ const eventColumns =
 
 /** A statement's rows decoded by `Result`; database failures are defects here: callers cannot act on them. */
 const eventRows = rowsOf(EventRow)
-/** An observed event whose facts moved, with what the log held of it (nulls: nothing). */
-const movedRows = rowsOf(Schema.Struct({
-  observed: Schema.String,
-  ...Object.fromEntries(Object.entries(EventRow.fields).map(([key, field]) => [key, Schema.NullOr(field)])) as {
-    [K in keyof typeof EventRow.fields]: Schema.NullOr<(typeof EventRow.fields)[K]>
-  }
-}))
+/** An observed event whose facts moved, and whether the log holds it (a refresh's new events come back as this only). */
+const movedRows = rowsOf(Schema.Struct({ observed: Schema.String, held: Schema.Boolean }))
 const marketRows = rowsOf(MarketRow)
 const staleRows = rowsOf(StaleRow)
 const knownRows = rowsOf(Schema.Struct({ known: Schema.Boolean }))
@@ -109,12 +104,20 @@ const makeSql = Effect.gen(function*() {
   const eventRecords = (provider: string, observed: ReadonlyArray<EventRecord>, openOfSports: ReadonlyArray<number>) =>
     Effect.gen(function*() {
       const seen = JSON.stringify(observed.map((event) => ({ id: event.eventId, h: fingerprintOf(event) })))
-      // Only the observed events whose facts moved (or that the log does not hold yet) are read back...
+      // Only the observed events whose facts moved (or that the log does not hold yet) are read back, by id...
       const moved = yield* movedRows(sql`
         WITH seen AS MATERIALIZED (SELECT * FROM json_to_recordset(${seen}::json) AS o(id text, h text))
-        SELECT seen.id AS observed, ${sql.literal(eventColumns)}
+        SELECT seen.id AS observed, s.event_id IS NOT NULL AS held
         FROM seen LEFT JOIN sports_stream_events s ON s.provider = ${provider} AND s.event_id = seen.id
         WHERE s.fingerprint IS DISTINCT FROM seen.h
+      `)
+      // ...with what the log holds of those it holds: a refresh of 100,000 new events reads back 100,000 ids alone.
+      const heldIds = moved.filter((row) => row.held).map((row) => row.observed)
+      const held = heldIds.length === 0 ? [] : yield* eventRows(sql`
+        SELECT ${sql.literal(eventColumns)} FROM sports_stream_events s
+        WHERE s.provider = ${provider} AND s.event_id IN (SELECT json_array_elements_text(${
+        JSON.stringify(heldIds)
+      }::json))
       `)
       // ...and the open events of the refresh's sports it no longer lists.
       // NOT IN over a subquery is a hashed subplan: one pass over the listed ids, whatever their number.
@@ -125,9 +128,7 @@ const makeSql = Effect.gen(function*() {
           AND s.event_id NOT IN (SELECT o.id FROM json_to_recordset(${seen}::json) AS o(id text))
       `)
       const previous = new Map<string, EventRecord>()
-      for (const row of moved) {
-        if (row.event_id !== null) previous.set(row.event_id, eventOf(row as typeof EventRow.Type))
-      }
+      for (const row of held) previous.set(row.event_id, eventOf(row))
       for (const row of unlisted) previous.set(row.event_id, eventOf(row))
       return { moved: new Set(moved.map((row) => row.observed)), previous }
     })

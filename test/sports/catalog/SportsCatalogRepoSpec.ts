@@ -314,6 +314,26 @@ export const sportsCatalogRepoSpec = (it: Vitest.MethodsNonLive<SportsCatalogRep
       assert.isTrue(first.results[1].position < second.results[0].position)
     }))
 
+  it.effect("a publish numbers what it wrote: kind by kind, ids in order, then each event one position per feed", () =>
+    Effect.gen(function*() {
+      const repo = yield* SportsCatalogRepo
+      yield* published
+      const head = yield* repo.head
+      // Two leagues renamed: they and their events are written again (the events carry their league's name).
+      const renamed = (league: SportsLeague) => ({ ...league, name: `${league.name} Renamed` })
+      yield* repo.publish({ ...everything, leagues: [renamed(pro), norte, renamed(premier)] })
+      const leagues = (yield* repo.leaguesSince(listQuery(), head, all)).results
+      const events = (yield* repo.eventsSince(eventQuery(), head, all)).results
+      assert.deepStrictEqual(leagues.map((change) => change.record.id), ["900", "950"])
+      assert.deepStrictEqual(events.map((change) => change.record.id), ["9001", "9002", "9004"])
+      const [p900, p950] = leagues.map((change) => change.position)
+      const [p9001, p9002, p9004] = events.map((change) => change.position)
+      assert.isTrue(head < p900 && p900 < p950 && p950 < p9001, `${[head, p900, p950, p9001]}`)
+      // Each event takes two (its pre-match and its live one): the next event's is two further on.
+      assert.deepStrictEqual([p9002 - p9001, p9004 - p9002], [2, 2])
+      yield* published
+    }))
+
   it.effect("since a position: what left a list says so; what never was in it is not said", () =>
     Effect.gen(function*() {
       const repo = yield* SportsCatalogRepo
