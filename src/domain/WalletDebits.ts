@@ -1,8 +1,10 @@
 import { Option } from "effect"
 import { rollbackBody, winBody } from "./Callbacks.ts"
 import type { Minor } from "./Money.ts"
+import type { Aggregator } from "./Aggregator.ts"
+import type { Environment } from "./Environment.ts"
 import type { PartnerPlayer, PlayerState } from "./Partner.ts"
-import { balanceAfterRefund, type Round, type WalletTransaction } from "./Wallet.ts"
+import { balanceAfterRefund, type Round, type TransactionKind, type WalletTransaction } from "./Wallet.ts"
 import { accepted, type Credit } from "./WalletEvents.ts"
 import { type Decided, notification, partyOf, type RoundWrite, roundWrite, transactionOf } from "./WalletRecords.ts"
 
@@ -11,6 +13,19 @@ import { type Decided, notification, partyOf, type RoundWrite, roundWrite, trans
  * is kept: what each decides from the debit as its round shows it, and what that writes. A debit is a bet
  * row (kind `bet`); its credits and rollbacks are rows of its round naming it (`debitTxnId`).
  */
+
+/** What the ledger is read for before an event naming a debit is decided (WalletRepo.debitLedger). */
+export interface DebitLedgerQuery {
+  readonly environment: Environment
+  readonly aggregator: Aggregator
+  /** The event's own transaction: its kind and id. */
+  readonly kind: TransactionKind
+  readonly txnId: string
+  readonly debitTxnId: string
+  /** The event's round: where a debit not seen yet is decided (a rollback's tombstone). */
+  readonly roundId: string
+  readonly playerId: number
+}
 
 /**
  * What one read of the ledger shows an event naming a debit (a credit or a rollback) before it is decided: the

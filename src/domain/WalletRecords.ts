@@ -156,19 +156,6 @@ export interface PlayerAsDecided {
   readonly callbacksWritten?: number | undefined
 }
 
-/** What the ledger is read for before an event naming a debit is decided (WalletRepo.debitLedger). */
-export interface DebitLedgerQuery {
-  readonly environment: Environment
-  readonly aggregator: Aggregator
-  /** The event's own transaction: its kind and id. */
-  readonly kind: TransactionKind
-  readonly txnId: string
-  readonly debitTxnId: string
-  /** The event's round: where a debit not seen yet is decided (a rollback's tombstone). */
-  readonly roundId: string
-  readonly playerId: number
-}
-
 /** What one decision writes: how its transaction ends and the callbacks recorded with it. */
 export interface Decided {
   readonly outcome: Outcome

@@ -6,9 +6,8 @@ import type { Environment } from "../domain/Environment.ts"
 import type { PageRequest } from "../domain/Paging.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
 import type { OpenRound, RoundFilter, TransactionFilter } from "../domain/WalletQueries.ts"
-import type { DebitLedger } from "../domain/WalletDebits.ts"
+import type { DebitLedger, DebitLedgerQuery } from "../domain/WalletDebits.ts"
 import type {
-  DebitLedgerQuery,
   DebitRolledBack,
   NewTransaction,
   OpenedBet,

@@ -3,9 +3,8 @@ import type { NewCallback } from "../domain/Callbacks.ts"
 import { type Aggregator, idsAcrossKinds } from "../domain/Aggregator.ts"
 import type { PlayerIdentity } from "../domain/Partner.ts"
 import type { Round, TransactionKind, WalletTransaction } from "../domain/Wallet.ts"
-import type { DebitLedger } from "../domain/WalletDebits.ts"
+import type { DebitLedger, DebitLedgerQuery } from "../domain/WalletDebits.ts"
 import {
-  type DebitLedgerQuery,
   DebitRolledBack,
   type NewTransaction,
   type Outcome,
