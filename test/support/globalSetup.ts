@@ -6,6 +6,11 @@
  * otherwise an embedded cluster in a temporary directory. A migrated
  * template database is made once; each test file clones it into a database
  * of its own (TestDatabase). Everything the run created is dropped at the end.
+ *
+ * One compile cache for the run's node processes (NODE_COMPILE_CACHE, in a
+ * temporary directory removed at the end): the workers and every service, CLI
+ * and script a test starts strip a module's types and compile it once per run,
+ * not once per process, from a fresh clone on.
  */
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
@@ -42,6 +47,11 @@ const adminQuery = (adminUrl: string, run: (sql: SqlClient.SqlClient) => Effect.
   )
 
 export default async function setup(project: TestProject) {
+  const compileCache = process.env.NODE_COMPILE_CACHE === undefined
+    ? await fs.mkdtemp(path.join(os.tmpdir(), "partner-api-compile-"))
+    : undefined
+  // Set before the workers start: they and every process they start inherit it.
+  if (compileCache !== undefined) process.env.NODE_COMPILE_CACHE = compileCache
   const chromium = await chooseChromium()
   console.log(`Browser tests drive ${chromium.description}.`)
   project.provide("chromium", chromium)
@@ -85,5 +95,6 @@ export default async function setup(project: TestProject) {
           Effect.forEach(rows, ({ datname }) => sql.unsafe(`DROP DATABASE ${quoteIdentifier(datname)} WITH (FORCE)`))
       ))
     await stopEmbedded()
+    if (compileCache !== undefined) await fs.rm(compileCache, { recursive: true, force: true })
   }
 }
