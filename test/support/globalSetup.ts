@@ -95,6 +95,7 @@ export default async function setup(project: TestProject) {
           Effect.forEach(rows, ({ datname }) => sql.unsafe(`DROP DATABASE ${quoteIdentifier(datname)} WITH (FORCE)`))
       ))
     await stopEmbedded()
-    if (compileCache !== undefined) await fs.rm(compileCache, { recursive: true, force: true })
+    // Node writes a process's new entries as it exits: a worker or service ending now may still be adding some.
+    if (compileCache !== undefined) await fs.rm(compileCache, { recursive: true, force: true, maxRetries: 10 })
   }
 }
