@@ -88,11 +88,24 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     const url = adminUrl!
-    await adminQuery(url, (sql) =>
+    // What the workers left: their last clone, never taken, and drops they had not finished. A clone still being
+    // made is not listed yet; it holds the template, whose drop waits for it, so the next round finds it.
+    const dropRound = (sql: SqlClient.SqlClient) =>
       Effect.flatMap(
         sql<{ datname: string }>`SELECT datname FROM pg_database WHERE starts_with(datname, ${prefix})`,
         (rows) =>
-          Effect.forEach(rows, ({ datname }) => sql.unsafe(`DROP DATABASE ${quoteIdentifier(datname)} WITH (FORCE)`))
+          Effect.as(
+            Effect.forEach(
+              rows,
+              ({ datname }) => sql.unsafe(`DROP DATABASE IF EXISTS ${quoteIdentifier(datname)} WITH (FORCE)`),
+              { concurrency: 1 }
+            ),
+            rows.length
+          )
+      )
+    await adminQuery(url, (sql) =>
+      dropRound(sql).pipe(
+        Effect.repeat({ while: (dropped) => dropped > 0, times: 5 })
       ))
     await stopEmbedded()
     // Node writes a process's new entries as it exits: a worker or service ending now may still be adding some.
