@@ -37,12 +37,16 @@ declare module "vitest" {
   }
 }
 
-const adminQuery = (adminUrl: string, run: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>) =>
+const adminQuery = (
+  adminUrl: string,
+  run: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>,
+  maxConnections = 1
+) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* run(sql)
   }).pipe(
-    Effect.provide(PgClient.layer({ url: Redacted.make(adminUrl), maxConnections: 1 })),
+    Effect.provide(PgClient.layer({ url: Redacted.make(adminUrl), maxConnections })),
     Effect.runPromise
   )
 
@@ -88,6 +92,7 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     const url = adminUrl!
+    const dropsAtOnce = 6
     // What the workers left: their last clone, never taken, and drops they had not finished. A clone still being
     // made is not listed yet; it holds the template, whose drop waits for it, so the next round finds it.
     const dropRound = (sql: SqlClient.SqlClient) =>
@@ -98,15 +103,17 @@ export default async function setup(project: TestProject) {
             Effect.forEach(
               rows,
               ({ datname }) => sql.unsafe(`DROP DATABASE IF EXISTS ${quoteIdentifier(datname)} WITH (FORCE)`),
-              { concurrency: 1 }
+              // Each drop waits for a checkpoint; drops at once share one.
+              { concurrency: dropsAtOnce }
             ),
             rows.length
           )
       )
-    await adminQuery(url, (sql) =>
-      dropRound(sql).pipe(
-        Effect.repeat({ while: (dropped) => dropped > 0, times: 5 })
-      ))
+    await adminQuery(
+      url,
+      (sql) => dropRound(sql).pipe(Effect.repeat({ while: (dropped) => dropped > 0, times: 5 })),
+      dropsAtOnce
+    )
     await stopEmbedded()
     // Node writes a process's new entries as it exits: a worker or service ending now may still be adding some.
     if (compileCache !== undefined) await fs.rm(compileCache, { recursive: true, force: true, maxRetries: 10 })
