@@ -18,10 +18,12 @@ import { SqlClient } from "effect/sql"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
+import { pathToFileURL } from "node:url"
 import type { TestProject } from "vitest/node"
 import * as Database from "../../src/platform/Database.ts"
 import { EmbeddedPostgres } from "../../src/platform/EmbeddedPostgres.ts"
 import { chooseChromium } from "./Browser.ts"
+import { runNode } from "./process.ts"
 import { redisAnswers, testRedisUrl } from "./RedisKeys.ts"
 import { databaseUrl, quoteIdentifier } from "./urls.ts"
 
@@ -36,6 +38,8 @@ declare module "vitest" {
     }
   }
 }
+
+const serverModule = pathToFileURL(path.resolve(import.meta.dirname, "../../src/server.ts")).href
 
 const adminQuery = (
   adminUrl: string,
@@ -56,6 +60,11 @@ export default async function setup(project: TestProject) {
     : undefined
   // Set before the workers start: they and every process they start inherit it.
   if (compileCache !== undefined) process.env.NODE_COMPILE_CACHE = compileCache
+  // The service's modules go into it at once, while the template is migrated: Node writes a process's entries as it
+  // exits, and the services a crash test kills (SIGKILL) never do, so each of them compiled everything again.
+  const compiled = compileCache === undefined
+    ? Promise.resolve()
+    : Effect.runPromise(runNode(["--input-type=module", "-e", `await import(${JSON.stringify(serverModule)})`], {}))
   const chromium = await chooseChromium()
   console.log(`Browser tests drive ${chromium.description}.`)
   project.provide("chromium", chromium)
@@ -89,6 +98,7 @@ export default async function setup(project: TestProject) {
     Effect.asVoid
   ))
   project.provide("testDatabase", { adminUrl, template, prefix })
+  await compiled
 
   return async () => {
     const url = adminUrl!
