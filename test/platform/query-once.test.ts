@@ -18,7 +18,7 @@ const decoderOf = (endpoint: HttpApiEndpoint.Top) =>
   Schema.decodeUnknownEffect(Schema.toCodecArrayFromSingle(endpoint.query!), { errors: "all" })
 
 const decode = (decoder: ReturnType<typeof decoderOf>, input: Record<string, string | Array<string>>) =>
-  Effect.runSync(Effect.result(decoder(input)))
+  Effect.runSync(Effect.result(decoder(input) as Effect.Effect<unknown, Schema.SchemaError>))
 
 const shown = (result: ReturnType<typeof decode>) =>
   result._tag === "Success" ? JSON.stringify(result.success) : String(result.failure)
