@@ -21,6 +21,13 @@ import { compare, type Comparison, printTable, type Target } from "./harness.ts"
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 /** Fewer connections than the throughput scenarios: these figures are about latency at a steady load. */
 const connections = Number(process.env.BENCH_CATALOG_CONNECTIONS ?? 10)
+/**
+ * The parts measured (`feeds`, `filters`, `lists`, `refresh`; all unless BENCH_CATALOG_PARTS lists some): one part
+ * alone is a shorter run, and a profile (BENCH_CPU_PROF) of its requests only.
+ */
+const parts = new Set(
+  (process.env.BENCH_CATALOG_PARTS ?? "feeds,filters,lists,refresh").split(",").map((part) => part.trim())
+)
 
 const countryCodes = [
   "ar",
@@ -320,8 +327,8 @@ export const catalogScenario: Scenario = (context) =>
         return { revision, instance }
       }))
     yield* Effect.scoped(Effect.gen(function*() {
-      // BENCH_REFRESH_ONLY=1: the refresh alone (below), for work on it, without the reads' rounds.
-      if (process.env.BENCH_REFRESH_ONLY === "1") return
+      // BENCH_CATALOG_PARTS=refresh: the refresh alone (below), for work on it, without the reads' instances.
+      if (!["feeds", "filters", "lists"].some((part) => parts.has(part))) return
       // The instances without a read cache live as long as the reads are measured.
       const uncached = yield* context.startService({ CATALOG_CACHE_TTL: "0 seconds", ...asSeededProvider })
       const instances: ReadonlyArray<Instance> = [
@@ -355,41 +362,46 @@ export const catalogScenario: Scenario = (context) =>
       // The widest: every soccer team with a fixture in the next four weeks (about 25,000 names).
       const widest = `${catalog}/filters?source=prematch&sport_id=1`
 
-      const feedDatabase = yield* databaseBaseline(context, "Feeds", feedPaths)
-      const [feeds] = yield* measure(context, instances, "Feeds over 1,000,000 events, typical filters and sorts", [{
-        name: "feeds",
-        paths: feedPaths
-      }])
-      recordCatalogGoals.feeds(feeds, feedDatabase, revisions.map((r) => r.revision))
-
-      const widestDatabase = yield* databaseBaseline(context, "Dynamic filters, all soccer", [widest])
-      const [, allSoccer] = yield* measure(context, instances, "Dynamic filters over 1,000,000 events", [
-        {
-          name: "typical",
+      if (parts.has("feeds")) {
+        const feedDatabase = yield* databaseBaseline(context, "Feeds", feedPaths)
+        const [feeds] = yield* measure(context, instances, "Feeds over 1,000,000 events, typical filters and sorts", [{
+          name: "feeds",
+          paths: feedPaths
+        }])
+        recordCatalogGoals.feeds(feeds, feedDatabase, revisions.map((r) => r.revision))
+      }
+      if (parts.has("filters")) {
+        const widestDatabase = yield* databaseBaseline(context, "Dynamic filters, all soccer", [widest])
+        const [, allSoccer] = yield* measure(context, instances, "Dynamic filters over 1,000,000 events", [
+          {
+            name: "typical",
+            paths: [
+              `${catalog}/filters?source=prematch&sport_id=1&date=${tomorrow}`,
+              `${catalog}/filters?source=prematch&country=es`,
+              `${catalog}/filters?source=prematch&league_id=bl7`,
+              `${catalog}/filters?source=prematch&sport_id=18&has_odds=true`,
+              `${catalog}/filters?source=live`
+            ]
+          },
+          { name: "all soccer", paths: [widest] }
+        ])
+        recordCatalogGoals.widest(allSoccer, widestDatabase, revisions.map((r) => r.revision))
+      }
+      if (parts.has("lists")) {
+        yield* measure(context, instances, "Catalog lists with search over 2,000 leagues and 50,000 teams", [{
+          name: "lists",
           paths: [
-            `${catalog}/filters?source=prematch&sport_id=1&date=${tomorrow}`,
-            `${catalog}/filters?source=prematch&country=es`,
-            `${catalog}/filters?source=prematch&league_id=bl7`,
-            `${catalog}/filters?source=prematch&sport_id=18&has_odds=true`,
-            `${catalog}/filters?source=live`
+            `${catalog}/leagues?search=premier`,
+            `${catalog}/leagues?search=league%2012`,
+            `${catalog}/leagues?search=cup&sport_id=1`,
+            `${catalog}/leagues?search=zzz`,
+            `${catalog}/teams?search=united`,
+            `${catalog}/teams?search=rovers%20north&sport_id=1`
           ]
-        },
-        { name: "all soccer", paths: [widest] }
-      ])
-      recordCatalogGoals.widest(allSoccer, widestDatabase, revisions.map((r) => r.revision))
-      yield* measure(context, instances, "Catalog lists with search over 2,000 leagues and 50,000 teams", [{
-        name: "lists",
-        paths: [
-          `${catalog}/leagues?search=premier`,
-          `${catalog}/leagues?search=league%2012`,
-          `${catalog}/leagues?search=cup&sport_id=1`,
-          `${catalog}/leagues?search=zzz`,
-          `${catalog}/teams?search=united`,
-          `${catalog}/teams?search=rovers%20north&sport_id=1`
-        ]
-      }])
+        }])
+      }
     }))
-    yield* refreshScenario(context, revisions)
+    if (parts.has("refresh")) yield* refreshScenario(context, revisions)
   }).pipe(Effect.scoped)
 
 /** Rows of a set: the raw baseline, then each instance as configured and without its read cache. */

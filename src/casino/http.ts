@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
+import { servedApi } from "../platform/QueryOnce.ts"
 import {
   gameQueryOf,
   gamesAnswer,
@@ -17,7 +18,7 @@ import { CasinoCatalog } from "./CasinoCatalog.ts"
 
 /** The casino group: the catalog and launches of the casino the token reaches (PartnerUpstreams). */
 export const CasinoHandlers = HttpApiBuilder.group(
-  PartnerApi,
+  servedApi(PartnerApi),
   "casino",
   Effect.fn(function*(handlers) {
     const games = gamesAnswer(publicBaseUrl(yield* AppConfig))

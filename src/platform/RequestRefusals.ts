@@ -3,6 +3,7 @@ import { HttpMethod, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { unhandled } from "effect/Types"
 import { type HttpApiEndpoint, HttpApiError, type HttpApiSchema } from "effect/http-api"
 import { decodeUrlComponent, isStorableText, storableTextMessage } from "../domain/Text.ts"
+import { makeRecentMap } from "./RecentMap.ts"
 import { readBodyText } from "./RequestBody.ts"
 
 // The HTTP edge's refusals of input: what the contract's RequestValidation middleware (src/api) does
@@ -120,6 +121,29 @@ export const unstorableQueryValues = (url: string): Record<string, Array<string>
   return errors
 }
 
+/** Query texts found storable kept per endpoint, the least recently read first out; a longer text is not kept. */
+const storableQueriesKept = 256
+const longestKept = 1024
+
+/**
+ * unstorableQueryValues once per distinct query text: a partner polls the same query, and reading it again (split,
+ * percent-decoded, scanned) cost as much as decoding it. Only a text with nothing to refuse is kept (the refusal of
+ * one is read anew, as before); the check depends on the text alone.
+ */
+const queryTextChecks = () => {
+  const storable = makeRecentMap<string, true>(storableQueriesKept)
+  return (url: string): FieldErrors | undefined => {
+    const start = url.indexOf("?")
+    if (start === -1) return undefined
+    const text = url.slice(start)
+    if (storable.get(text, 0) !== undefined) return undefined
+    const errors = unstorableQueryValues(url)
+    if (Object.keys(errors).length > 0) return errors
+    if (text.length <= longestKept) storable.set(text, true, Infinity)
+    return undefined
+  }
+}
+
 /**
  * The request validation middleware: a body that is not JSON, and any body,
  * path or query that does not decode, become one failure naming every
@@ -150,18 +174,19 @@ export const validateRequests = <E>(invalidData: (errors: FieldErrors) => E) =>
         ? Effect.fail(invalidData(validationErrors(error.cause.issue)))
         : Effect.fail(error)
   )
+  const queryErrorsOf = queryTextChecks()
   // An endpoint without a body (the reads) only has its query checked: one step per request.
   if (endpoint.payload.size === 0) {
     return Effect.withFiber((fiber) => {
       const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-      const queryErrors = unstorableQueryValues(request.url)
-      return Object.keys(queryErrors).length > 0 ? Effect.fail(invalidData(queryErrors)) : decoded
+      const queryErrors = queryErrorsOf(request.url)
+      return queryErrors !== undefined ? Effect.fail(invalidData(queryErrors)) : decoded
     })
   }
   return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     Effect.gen(function*() {
-      const queryErrors = unstorableQueryValues(request.url)
-      if (Object.keys(queryErrors).length > 0) return yield* Effect.fail(invalidData(queryErrors))
+      const queryErrors = queryErrorsOf(request.url)
+      if (queryErrors !== undefined) return yield* Effect.fail(invalidData(queryErrors))
       if (streamed.length > 0 && HttpMethod.hasBody(request.method)) {
         const mediaType = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase()
         if (!endpoint.payload.has(mediaType)) {

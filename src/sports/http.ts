@@ -2,6 +2,7 @@ import { Clock, Effect } from "effect"
 import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
+import { servedApi } from "../platform/QueryOnce.ts"
 import { envelopeWriter, partnerSummary } from "../api/Envelope.ts"
 import { respond, respondWith, respondWritten } from "../api/Respond.ts"
 import { NotFound, ProviderUnavailable, ValidationFailed } from "../api/Errors.ts"
@@ -159,7 +160,7 @@ const closingLineOf = (closings: ClosingLinesRepo["Service"], eventId: string) =
   )
 
 export const SportsHandlers = HttpApiBuilder.group(
-  PartnerApi,
+  servedApi(PartnerApi),
   "sports",
   Effect.fn(function*(handlers) {
     /**

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../api/Api.ts"
+import { servedApi } from "../platform/QueryOnce.ts"
 import { respond } from "../api/Respond.ts"
 import { ledgerQueryOf, roundsAnswer, transactionAnswer, transactionsAnswer } from "../api/Wallet.ts"
 import type { TransactionKind } from "../domain/Wallet.ts"
@@ -24,7 +25,7 @@ export const ledgerReads = Effect.map(Effect.service(WalletLedger), (ledger) => 
 
 /** Reconciliation for partners: always scoped to the calling partner's own players, in its token's environment. */
 export const WalletHandlers = HttpApiBuilder.group(
-  PartnerApi,
+  servedApi(PartnerApi),
   "wallet",
   Effect.fn(function*(handlers) {
     const reads = yield* ledgerReads

@@ -74,14 +74,17 @@ layer(WalletApp(books), live)("text PostgreSQL cannot store", (it) => {
         ["/sports/feed/live?league_id=x%00", "league_id", storable("league id")],
         ["/sports/events/upcoming?league_id=x%00", "league_id", storable("league id")]
       ]
-      for (const [path, field, message] of cases) {
-        const response = yield* request("GET", `/api/partner/v1${path}`, { headers: bearer(token) })
-        assert.strictEqual(response.status, 422, path)
-        assert.deepStrictEqual(response.body, {
-          success: false,
-          message: "The given data was invalid.",
-          errors: { [field]: [message] }
-        }, path)
+      // Each asked twice: a query text is checked once per distinct text, and a refused one is never kept as fine.
+      for (const attempt of ["first", "again"]) {
+        for (const [path, field, message] of cases) {
+          const response = yield* request("GET", `/api/partner/v1${path}`, { headers: bearer(token) })
+          assert.strictEqual(response.status, 422, `${path}, ${attempt}`)
+          assert.deepStrictEqual(response.body, {
+            success: false,
+            message: "The given data was invalid.",
+            errors: { [field]: [message] }
+          }, `${path}, ${attempt}`)
+        }
       }
     }))
 

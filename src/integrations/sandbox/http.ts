@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../../api/Api.ts"
+import { servedApi } from "../../platform/QueryOnce.ts"
 import { respond } from "../../api/Respond.ts"
 import { asSandboxPartner, callRefused, sandboxCallAnswer, unknownRound } from "../../api/Sandbox.ts"
 import { statementAnswer, statementNotReady } from "../../api/StatementsEdge.ts"
@@ -9,7 +10,7 @@ import { SandboxDriver } from "./SandboxDriver.ts"
 
 /** The partner API's sandbox group: a test token's partner drives its own test rounds and statement only. */
 export const SandboxHandlers = HttpApiBuilder.group(
-  PartnerApi,
+  servedApi(PartnerApi),
   "sandbox",
   Effect.fn(function*(handlers) {
     const driver = yield* SandboxDriver

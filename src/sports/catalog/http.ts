@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../../api/Api.ts"
+import { servedApi } from "../../platform/QueryOnce.ts"
 import {
   CountryEntryCodec,
   FiltersData,
@@ -33,7 +34,7 @@ import { SportsCatalog } from "./SportsCatalog.ts"
 
 /** The catalog group: the catalog the token reaches (PartnerUpstreams; a test token's is over the sandbox's sports data). */
 export const SportsCatalogHandlers = HttpApiBuilder.group(
-  PartnerApi,
+  servedApi(PartnerApi),
   "catalog",
   Effect.fn("SportsCatalogHttp.handlers")(function*(handlers) {
     // The reads partners poll: each value the catalog answers again (from its cache) is written once.

@@ -2,6 +2,7 @@ import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequ
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../../api/Api.ts"
+import { servedApi } from "../../platform/QueryOnce.ts"
 import { CurrentPartner } from "../../api/Security.ts"
 import { lastEventIdOf, streamAnswer, streamFilterOfQuery, streamLimitReached } from "../../api/SportsStream.ts"
 import { oddsFormatOf } from "../../api/SportsEdge.ts"
@@ -10,7 +11,7 @@ import { SportsStream } from "./SportsStream.ts"
 
 /** The stream group: the changes of the sports provider the token reaches (PartnerUpstreams), by its name. */
 export const SportsStreamHandlers = HttpApiBuilder.group(
-  PartnerApi,
+  servedApi(PartnerApi),
   "stream",
   Effect.fn("SportsStreamHttp.handlers")(function*(handlers) {
     const streams = yield* SportsStream

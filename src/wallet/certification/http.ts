@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PartnerApi } from "../../api/Api.ts"
+import { servedApi } from "../../platform/QueryOnce.ts"
 import {
   apiStarter,
   asTestPartner,
@@ -22,7 +23,7 @@ import { Certifications } from "./Certifications.ts"
  * Certifications; reports and lists are read from the repository, which pages them.
  */
 export const CertificationHandlers = HttpApiBuilder.group(
-  PartnerApi,
+  servedApi(PartnerApi),
   "certifications",
   Effect.fn(function*(handlers) {
     const certifications = yield* Certifications

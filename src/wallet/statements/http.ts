@@ -2,6 +2,7 @@ import { Effect, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiError } from "effect/http-api"
 import { PartnerApi } from "../../api/Api.ts"
+import { servedApi } from "../../platform/QueryOnce.ts"
 import { ErrorMessages, TooManyRequests, ValidationFailed } from "../../api/Errors.ts"
 import { page } from "../../api/Paging.ts"
 import { respond } from "../../api/Respond.ts"
@@ -184,7 +185,7 @@ export const reconciliationRequests = 10
 
 /** Daily statements for partners: always the calling partner's own, in its token's environment. */
 export const StatementsHandlers = HttpApiBuilder.group(
-  PartnerApi,
+  servedApi(PartnerApi),
   "statements",
   Effect.fn(function*(handlers) {
     const statements = yield* Statements
