@@ -2,19 +2,13 @@
  * A claim brings its queue's batch, and a release writes its run's marks, alike over PostgreSQL and over memory
  * (OutboxRepo.layerSql, OutboxRepo.layerMemory), the notifications written by the wallet's repository of the same form.
  */
-import { assert, layer, type Vitest } from "@effect/vitest"
-import { Duration, Effect, Layer } from "effect"
+import { assert } from "@effect/vitest"
+import { Duration, Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import type { PartnerPlayer } from "../../../src/domain/Partner.ts"
-import { PartnerPlayers } from "../../../src/partners/PartnerPlayers.ts"
-import { PartnerRepo } from "../../../src/partners/PartnerRepo.ts"
-import { CallbacksConfig } from "../../../src/wallet/CallbacksConfig.ts"
 import { OutboxRepo } from "../../../src/wallet/outbox/OutboxRepo.ts"
-import { WalletRepo } from "../../../src/wallet/WalletRepo.ts"
-import { live } from "../../support/live.ts"
 import { givenRepoPlayer, writeRepoWin } from "../../support/RepoPartner.ts"
-import { testCallbacksConfig } from "../../support/TestApp.ts"
-import { TestDatabase } from "../../support/TestDatabase.ts"
+import { type OutboxRepoSpec, overBothForms } from "./OutboxRepoForms.ts"
 
 const unique = () => randomBytes(4).toString("hex")
 
@@ -35,7 +29,7 @@ const statusOf = (player: PartnerPlayer) =>
     (repo) => repo.list({ playerId: player.id, limit: 100 })
   ).pipe(Effect.map((rows) => [...rows].reverse().map((row) => [row.eventId, row.status, row.attempts] as const)))
 
-const spec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPlayers | OutboxRepo | PartnerRepo>) => {
+const spec: OutboxRepoSpec = (it) => {
   it.effect("a claim brings the queue's undelivered notifications, oldest first; a release marks them delivered", () =>
     Effect.gen(function*() {
       const repo = yield* OutboxRepo
@@ -96,20 +90,4 @@ const spec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPlayers | OutboxRepo
     }))
 }
 
-const Config = Layer.succeed(CallbacksConfig, testCallbacksConfig())
-
-layer(
-  Layer.mergeAll(WalletRepo.layerSql, OutboxRepo.layerSql).pipe(
-    Layer.provideMerge(Layer.mergeAll(PartnerPlayers.layerSql, PartnerRepo.layerSql, Config)),
-    Layer.provide(TestDatabase)
-  ),
-  live
-)("a claim's batch and a release's marks over PostgreSQL", spec)
-
-layer(
-  OutboxRepo.layerMemory.pipe(
-    Layer.provideMerge(WalletRepo.layerMemory),
-    Layer.provideMerge(Layer.mergeAll(PartnerPlayers.layerMemory, PartnerRepo.layerMemory))
-  ),
-  live
-)("a claim's batch and a release's marks over memory", spec)
+overBothForms("a claim's batch and a release's marks", spec)

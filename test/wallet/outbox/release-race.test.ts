@@ -12,7 +12,8 @@ import { CallbackOutbox } from "../../../src/wallet/outbox/CallbackOutbox.ts"
 import { OutboxRepo, queuesScheduling } from "../../../src/wallet/outbox/OutboxRepo.ts"
 import { PartnerBooks } from "../../support/FakePartner.ts"
 import { FakeUpstream } from "../../support/FakeUpstream.ts"
-import { eventually, live } from "../../support/live.ts"
+import { live } from "../../support/live.ts"
+import { awaitLockWait } from "./OutboxRepoForms.ts"
 import { TestApp } from "../../support/TestApp.ts"
 import { givenWalletPlayer, winBet } from "../../support/WalletApp.ts"
 
@@ -94,13 +95,7 @@ layer(TestApp().pipe(Layer.provideMerge(FakeUpstream.layer(books.script))), live
 
       // The run delivered its batch and releases the queue emptied, its mark with it: the release waits for the writer.
       const releasing = yield* Effect.forkChild(repo.release(held, { _tag: "Emptied" }, { delivered: [head.id] }))
-      yield* eventually(
-        sql<{ n: number }>`
-          SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock'`.pipe(Effect.orDie),
-        ([row]) => row.n > 0,
-        "the release waiting for the writer's row"
-      )
+      yield* awaitLockWait("the release waiting for the writer's row")
       yield* Deferred.succeed(commit, undefined)
       yield* Fiber.join(writer)
       yield* Fiber.join(releasing)

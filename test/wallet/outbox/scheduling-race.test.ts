@@ -11,7 +11,8 @@ import { SqlClient } from "effect/sql"
 import { OutboxRepo, queuesScheduling } from "../../../src/wallet/outbox/OutboxRepo.ts"
 import { PartnerBooks } from "../../support/FakePartner.ts"
 import { FakeUpstream } from "../../support/FakeUpstream.ts"
-import { eventually, live } from "../../support/live.ts"
+import { live } from "../../support/live.ts"
+import { awaitLockWait } from "./OutboxRepoForms.ts"
 import { TestApp } from "../../support/TestApp.ts"
 import { givenWalletPlayer, winBet } from "../../support/WalletApp.ts"
 
@@ -42,13 +43,7 @@ layer(TestApp().pipe(Layer.provideMerge(FakeUpstream.layer(books.script))), live
 
       // The holder found nothing left to deliver (the notification is not committed) and forgets the queue: it waits.
       const forgetting = yield* Effect.forkChild(repo.release(held, { _tag: "Emptied" }))
-      yield* eventually(
-        sql<{ n: number }>`
-          SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock'`.pipe(Effect.orDie),
-        ([row]) => row.n > 0,
-        "the holder waiting for the writer's row"
-      )
+      yield* awaitLockWait("the holder waiting for the writer's row")
       yield* Deferred.succeed(commit, undefined)
       yield* Fiber.join(writer)
       yield* Fiber.join(forgetting)
