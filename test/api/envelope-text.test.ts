@@ -35,9 +35,11 @@ const partner = new PartnerAccess({
 const asTheBuilderWrites = <S extends Schema.Codec<unknown, unknown>>(dataSchema: S, data: S["Type"]) =>
   JSON.stringify(Schema.encodeSync(Envelope("Answer", dataSchema))(ok(partner, data) as never))
 
-const body = (response: { readonly body: unknown }) => {
+/** The answer's body as text, its `content-length` checked against its bytes (the envelope's length is summed). */
+const body = (response: { readonly body: unknown; readonly headers: Record<string, string | undefined> }) => {
   const content = response.body as { readonly _tag: string; readonly body: Uint8Array; readonly contentType: string }
   assert.strictEqual(content._tag, "Uint8Array")
+  assert.strictEqual(response.headers["content-length"], String(content.body.length))
   return new TextDecoder().decode(content.body)
 }
 
