@@ -6,7 +6,8 @@ import type { Environment } from "./Environment.ts"
 import type { PartnerPlayer, PlayerState } from "./Partner.ts"
 import { balanceAfterRefund, type Round, type TransactionKind, type WalletTransaction } from "./Wallet.ts"
 import { accepted, type Credit } from "./WalletEvents.ts"
-import { type Decided, notification, partyOf, type RoundWrite, roundWrite, transactionOf } from "./WalletRecords.ts"
+import { notification, partyOf, roundWrite, transactionOf } from "./WalletRecords.ts"
+import { type Decided, type RoundWrite } from "./WalletWrites.ts"
 
 /**
  * The rules of the events that name a debit (a credit paying it, a rollback undoing it), apart from where the ledger

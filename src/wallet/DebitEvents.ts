@@ -12,7 +12,7 @@ import {
   isPlayersDebit
 } from "../domain/WalletDebits.ts"
 import { type Credit, kindOf, refused, type Rollback, type WalletOutcome } from "../domain/WalletEvents.ts"
-import type { Decided, RoundWrite } from "../domain/WalletRecords.ts"
+import type { Decided, RoundWrite } from "../domain/WalletWrites.ts"
 import type { LedgerSteps } from "./LedgerSteps.ts"
 
 /** One try at a decision on a debit's round: done, or wait for the debit, or look again. */

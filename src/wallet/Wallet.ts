@@ -17,18 +17,20 @@ import {
 import {
   betSettlement,
   canBet,
-  type DebitRolledBack,
   freeBet,
   newTransaction,
-  type Outcome,
   partyOf,
   refundRecords,
   refusedBet,
-  type RoundChanged,
   roundWrite,
-  type TransactionExists,
   transactionOf
 } from "../domain/WalletRecords.ts"
+import {
+  type DebitRolledBack,
+  type Outcome,
+  type RoundChanged,
+  type TransactionExists
+} from "../domain/WalletWrites.ts"
 import type { Environment } from "../domain/Environment.ts"
 import { noCurrency, recordWalletDecision } from "../platform/Metrics.ts"
 import { makeDebitEvents } from "./DebitEvents.ts"

@@ -16,7 +16,7 @@ import type {
   RoundChanged,
   RoundWrite,
   TransactionExists
-} from "../domain/WalletRecords.ts"
+} from "../domain/WalletWrites.ts"
 import * as WalletRepoMemory from "./WalletRepoMemory.ts"
 import * as WalletRepoSql from "./WalletRepoSql.ts"
 

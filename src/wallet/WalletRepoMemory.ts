@@ -13,7 +13,7 @@ import {
   type RoundWrite,
   storedAnswer,
   TransactionExists
-} from "../domain/WalletRecords.ts"
+} from "../domain/WalletWrites.ts"
 import { PartnerPlayers } from "../partners/PartnerPlayers.ts"
 import { makeMemoryReads } from "./WalletRepoMemoryReads.ts"
 

@@ -13,7 +13,7 @@ import {
   type RoundWrite,
   storedAnswer,
   TransactionExists
-} from "../domain/WalletRecords.ts"
+} from "../domain/WalletWrites.ts"
 import { mirrorWriting, playerReading, playerStateOf } from "./LedgerMirror.ts"
 import { type PlayerIdentity, playerOf } from "../domain/Partner.ts"
 import { interval } from "../platform/SqlCodecs.ts"
