@@ -1,7 +1,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, type Scope } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import { type Page, pageOf, type PageRequest, pageWindow } from "../../domain/Paging.ts"
+import { type Page, pageOf, type PageRequest } from "../../domain/Paging.ts"
 import {
   CountryRecord,
   FeedEvent,
@@ -11,12 +11,13 @@ import {
   SportRecord,
   SportsCatalogOverview
 } from "../../domain/SportsCatalog.ts"
-import type { EventQuery, FeedOrder, FeedSortKey, ListQuery } from "../../domain/SportsCatalogQuery.ts"
+import type { EventQuery, FeedOrder, ListQuery } from "../../domain/SportsCatalogQuery.ts"
 import type { ChangedPage, SyncBounds } from "../../domain/SportsCatalogSync.ts"
 import { dayOf, groupingOf } from "../../domain/SportsFeedTotals.ts"
 import * as ChangeFeed from "../../platform/ChangeFeed.ts"
 import { CatalogChanges } from "./CatalogChanges.ts"
 import { publishWithPositions, sportsCatalogChangedChannel } from "./SportsCatalogPublishSql.ts"
+import { makeEventSql } from "./SportsCatalogEventSql.ts"
 import { makeSinceReads } from "./SportsCatalogSinceSql.ts"
 import {
   countryRows,
@@ -31,62 +32,16 @@ import {
   totalRows
 } from "./SportsCatalogRows.ts"
 
-const sortColumns: Record<FeedSortKey, string> = {
-  time: "starts_at",
-  league_name: "league_name",
-  home_name: "home_name",
-  away_name: "away_name",
-  last_update: "last_update"
-}
-const nameSorts: ReadonlySet<FeedSortKey> = new Set(["league_name", "home_name", "away_name"])
-
-/** LIKE pattern for a substring (already lower-cased), with the user's own % and _ taken literally. */
-const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-
 /** The sports catalog's tables in PostgreSQL. */
 const makeSql = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const pg = yield* PgClient.PgClient
   const changes = yield* CatalogChanges
 
-  const limit = (page: PageRequest) => {
-    const { limit, offset } = pageWindow(page)
-    return sql`LIMIT ${limit} OFFSET ${offset}`
-  }
-  const oneOf = <A extends string | number>(column: string, values: ReadonlyArray<A>) =>
-    values.length === 0 ? sql`false` : sql`${sql(column)} IN ${sql.in(values)}`
-
-  const eventConditions = (query: EventQuery) =>
-    // The status is written out, not bound, so the planner can always use the open-events indexes.
-    sql.and([
-      sql`active`,
-      query.source === "live" ? sql`status = 'live'` : sql`status = 'prematch'`,
-      ...eventNarrowing(query)
-    ])
-  /** What narrows events besides being open in the feed's source. */
-  const eventNarrowing = (query: EventQuery) => {
-    const conditions: Array<Statement.Fragment> = []
-    if (query.sportIds !== null) conditions.push(oneOf("sport_id", query.sportIds))
-    if (query.countryCodes !== null) conditions.push(oneOf("country_code", query.countryCodes))
-    if (query.leagueId !== null) conditions.push(sql`league_id = ${query.leagueId}`)
-    if (query.teamId !== null) conditions.push(sql`(home_team_id = ${query.teamId} OR away_team_id = ${query.teamId})`)
-    if (query.search !== null) conditions.push(sql`search_text LIKE ${containing(query.search)}`)
-    if (query.hasOdds !== null) conditions.push(sql`has_odds = ${query.hasOdds}`)
-    if (query.startsFrom !== null) conditions.push(sql`starts_at >= ${new Date(query.startsFrom)}`)
-    if (query.startsBefore !== null) conditions.push(sql`starts_at < ${new Date(query.startsBefore)}`)
-    return conditions
-  }
+  const { containing, eventConditions, eventNarrowing, feedOrdering, limit, oneOf } = makeEventSql(sql)
 
   const feedPage = (query: EventQuery, order: FeedOrder, page: PageRequest) => {
-    const column = sortColumns[order.by]
-    const direction = order.descending ? sql`DESC` : sql`ASC`
-    // Ties keep kick-off order, then id, so pages never overlap; by time, the id follows the direction (one index walk).
-    // Names sort naturally (sql/0008: the natural_ci collation, as the indexes do).
-    const orderBy = order.by === "time"
-      ? sql`starts_at ${direction}, id ${direction}`
-      : nameSorts.has(order.by)
-      ? sql`${sql(column)} COLLATE natural_ci ${direction}, starts_at ASC, id ASC`
-      : sql`${sql(column)} ${direction}, starts_at ASC, id ASC`
+    const orderBy = feedOrdering(order)
     // The page is chosen on the open-events index alone; only its rows are then read.
     return feedRows(sql`
       SELECT id, sport_id, country_code, league_id, league_name, home_name, away_name, starts_at, status, reason,
