@@ -7,7 +7,7 @@ import type { PartnerPlayer, PlayerState } from "./Partner.ts"
 import { balanceAfterRefund, type Round, type TransactionKind, type WalletTransaction } from "./Wallet.ts"
 import { accepted, type Credit } from "./WalletEvents.ts"
 import { notification, partyOf, roundWrite, transactionOf } from "./WalletRecords.ts"
-import { type Decided, type RoundWrite } from "./WalletWrites.ts"
+import type { Decided, RoundWrite } from "./WalletWrites.ts"
 
 /**
  * The rules of the events that name a debit (a credit paying it, a rollback undoing it), apart from where the ledger

@@ -25,12 +25,7 @@ import {
   roundWrite,
   transactionOf
 } from "../domain/WalletRecords.ts"
-import {
-  type DebitRolledBack,
-  type Outcome,
-  type RoundChanged,
-  type TransactionExists
-} from "../domain/WalletWrites.ts"
+import type { DebitRolledBack, Outcome, RoundChanged, TransactionExists } from "../domain/WalletWrites.ts"
 import type { Environment } from "../domain/Environment.ts"
 import { noCurrency, recordWalletDecision } from "../platform/Metrics.ts"
 import { makeDebitEvents } from "./DebitEvents.ts"
