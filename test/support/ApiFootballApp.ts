@@ -3,7 +3,7 @@ import { SportsCatalogConfig } from "../../src/sports/catalog/SportsCatalogConfi
 import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { StreamConfig } from "../../src/sports/stream/StreamConfig.ts"
 import { FakeApiFootball } from "./FakeApiFootball.ts"
-import { TestAppWith, testCatalogConfig, testSportsConfig, testStreamConfig } from "./TestApp.ts"
+import { quotaNeverSpent, TestAppWith, testCatalogConfig, testSportsConfig, testStreamConfig } from "./TestApp.ts"
 
 /**
  * The whole service with SPORTS_PROVIDER=apifootball, over real HTTP to a fake API-Football (its public protocol),
@@ -26,7 +26,7 @@ export const ApiFootballApp = (options: {
           testSportsConfig({
             provider: "apifootball",
             timeout: Duration.millis(500),
-            rateLimitPerHour: 1_000_000,
+            rateLimitPerHour: quotaNeverSpent,
             apifootball: {
               baseUrl: fake.url,
               key: "key" in options && options.key === undefined

@@ -5,7 +5,7 @@ import { SportsConfig } from "../../src/sports/SportsConfig.ts"
 import { catalogProvider, type ProviderEvent, providerEvents } from "./CatalogScripts.ts"
 import { FakeUpstream } from "./FakeUpstream.ts"
 import { partnerClient } from "./PartnerClient.ts"
-import { bearer, request, TestAppWith, testCatalogConfig, testSportsConfig } from "./TestApp.ts"
+import { bearer, quotaNeverSpent, request, TestAppWith, testCatalogConfig, testSportsConfig } from "./TestApp.ts"
 
 /** The fake provider's sports data, which the test can change between refreshes. */
 export interface ProviderData {
@@ -36,7 +36,7 @@ export const CatalogApp = (
         Effect.map(Effect.service(FakeUpstream), (fake) =>
           testSportsConfig({
             provider: "betsapi",
-            rateLimitPerHour: 1_000_000,
+            rateLimitPerHour: quotaNeverSpent,
             cacheTtlMax: Duration.zero,
             betsapi: { baseUrl: fake.url, token: Option.some(Redacted.make("catalog-test")) }
           }))

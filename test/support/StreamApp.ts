@@ -8,7 +8,7 @@ import { StreamConfig } from "../../src/sports/stream/StreamConfig.ts"
 import { catalogProvider, type ProviderEvent, providerEvents } from "./CatalogScripts.ts"
 import { FakeUpstream, type Script } from "./FakeUpstream.ts"
 import { eventually } from "./live.ts"
-import { TestAppWith, testCatalogConfig, testSportsConfig, testStreamConfig } from "./TestApp.ts"
+import { quotaNeverSpent, TestAppWith, testCatalogConfig, testSportsConfig, testStreamConfig } from "./TestApp.ts"
 
 /**
  * The live change stream's tests: the catalog's small set of sports data (CatalogScripts) with odds the test can move,
@@ -80,7 +80,7 @@ export const fakeBetsApi = Layer.effect(
   Effect.map(Effect.service(FakeUpstream), (fake) =>
     testSportsConfig({
       provider: "betsapi",
-      rateLimitPerHour: 1_000_000,
+      rateLimitPerHour: quotaNeverSpent,
       cacheTtlMax: Duration.zero,
       betsapi: { baseUrl: fake.url, token: Option.some(Redacted.make("stream-test")) }
     }))

@@ -55,6 +55,13 @@ export const testCasinoConfig = (overrides: Partial<CasinoConfig["Service"]> = {
     ...overrides
   })
 
+/**
+ * An hourly quota a test cannot spend: each bucket's burst of 60 comes back within a millisecond (the limiter's
+ * shortest window). A spent quota serves the last answer kept, stale, so a test that moves the provider's data and
+ * reads it back at full speed would, on a fast run, read old prices; a test of the quota sets its own.
+ */
+export const quotaNeverSpent = 1_000_000_000
+
 export const testSportsConfig = (overrides: Partial<SportsConfig["Service"]> = {}) =>
   SportsConfig.of({
     provider: "sandbox",
