@@ -47,7 +47,8 @@ import { SportsStreamHandlers } from "./sports/stream/http.ts"
 import { SportsStream } from "./sports/stream/SportsStream.ts"
 import { ClosingLinesRepo } from "./sports/stream/ClosingLinesRepo.ts"
 import * as PartnerAuthMiddleware from "./partners/PartnerAuth.ts"
-import { AccountHandlers } from "./partners/http.ts"
+import { AccountHandlers, answeredStatus } from "./partners/http.ts"
+import { DirectAdmission } from "./partners/DirectAdmission.ts"
 import { PartnerRateLimit } from "./partners/PartnerRateLimit.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
 import { SportsHandlers } from "./sports/http.ts"
@@ -59,6 +60,8 @@ import { HealthRoutes, HttpEdgeMiddleware } from "./platform/HttpEdge.ts"
 import { validateRequests } from "./platform/RequestRefusals.ts"
 import { SandboxApiHandlers, SandboxDriver, SandboxDriverLive, SandboxRoutes } from "./integrations/sandbox/Sandbox.ts"
 import * as PartnerUpstreamsMiddleware from "./upstreams/PartnerUpstreams.ts"
+import { directPartnerAnswer } from "./upstreams/DirectPartnerAnswers.ts"
+import { DirectAnswers } from "./platform/DirectAnswers.ts"
 
 /** Request validation, failing with the contract's 422 naming every failing field. */
 export const RequestValidationLive = Layer.succeed(
@@ -156,6 +159,18 @@ const MetricsRoutesLive = Layer.unwrap(
 )
 
 /** Every route the service answers: the partner API, its OpenAPI documents and docs page, the probes and metrics, the sandbox's. */
+/**
+ * The hottest reads, answered at the edge by their endpoints' own handlers (platform/DirectAnswers) for the requests
+ * DirectAdmission admits; every other request for them goes the whole way.
+ */
+const DirectAnswersLive = Layer.mergeAll(
+  directPartnerAnswer({
+    route: PartnerApi.groups.account.endpoints.status.path,
+    errors: PartnerApi.groups.account.endpoints.status.error,
+    handler: () => answeredStatus
+  })
+).pipe(Layer.provide(DirectAdmission.layer))
+
 export const RoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(PartnerApi).pipe(Layer.provide(ApiHandlersLive)),
   apiDocsRoutes(PartnerApi, apiPrefix),
@@ -167,5 +182,6 @@ export const RoutesLive = Layer.mergeAll(
   Hub88WalletRouteWhenConfigured,
   // Always: test launches play on the sandbox's game pages whatever CASINO_GATEWAY says.
   SandboxRoutes,
-  HttpEdgeMiddleware
-)
+  HttpEdgeMiddleware,
+  DirectAnswersLive
+).pipe(Layer.provide(DirectAnswers.layer))

@@ -3,8 +3,8 @@
  * request's partner, and the answer is written for the wire and put in the success envelope. Apart from Envelope.ts,
  * which the errors' schemas import.
  */
-import { Effect } from "effect"
-import type { HttpServerResponse } from "effect/http"
+import { Effect, Schema } from "effect"
+import { HttpServerResponse } from "effect/http"
 import type { PartnerAccess } from "../domain/Partner.ts"
 import { ok, type PartnerSummary } from "./Envelope.ts"
 import { CurrentPartner } from "./Security.ts"
@@ -53,3 +53,30 @@ export const respondWritten = <A, E, R, RW>(
     Effect.service(CurrentPartner),
     (partner) => Effect.flatMap(answer(partner), (value) => write(partner, value))
   )
+
+/**
+ * A failure answered as HttpApi answers an endpoint's error: its schema's encoding as JSON text, with the status the
+ * schema names; the first of `schemas` (the endpoint's and its middleware's errors) it is one of. For the edge's
+ * direct answers (platform/DirectAnswers), which run an endpoint's handler without HttpApi around it. An error of
+ * none of them is a defect, as HttpApi makes it.
+ */
+export const errorAnswer = (schemas: Iterable<Schema.Top>) => {
+  const encoders = [...schemas].map((schema) => ({
+    is: Schema.is(schema as Schema.Codec<unknown, unknown>),
+    encode: Schema.encodeUnknownSync(schema as Schema.Codec<unknown, unknown>),
+    // Where the contract's errors state it (Errors.ts: `httpApiStatus` on each class), as HttpApi reads it.
+    status: Number(schema.ast.annotations?.httpApiStatus ?? 500)
+  }))
+  return (error: unknown): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+    for (const encoder of encoders) {
+      if (!encoder.is(error)) continue
+      return Effect.sync(() =>
+        HttpServerResponse.text(JSON.stringify(encoder.encode(error)), {
+          status: encoder.status,
+          contentType: "application/json"
+        })
+      )
+    }
+    return Effect.die(error)
+  }
+}

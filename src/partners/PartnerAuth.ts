@@ -6,10 +6,10 @@ import { CurrentPartner, PartnerAuth } from "../api/Security.ts"
 import { isPartnerTokenShaped, type PartnerAccess } from "../domain/Partner.ts"
 import { AuthFailureLimit } from "../platform/AuthFailureLimit.ts"
 import { ClientAddress } from "../platform/ClientAddress.ts"
-import { currentRecord } from "../platform/RequestRecord.ts"
+import { currentRecord, recordPartner } from "../platform/RequestRecord.ts"
 import { PartnerRateLimit } from "./PartnerRateLimit.ts"
 import { Partners } from "./Partners.ts"
-import { PartnersConfig } from "./PartnersConfig.ts"
+import { admitsTokenOf, PartnersConfig } from "./PartnersConfig.ts"
 
 const missingToken = new Unauthorized({ message: ErrorMessages.missingToken })
 const invalidPartner = new Unauthorized({ message: ErrorMessages.invalidPartner })
@@ -46,8 +46,7 @@ export const layer = Layer.effect(
     const clientAddress = yield* ClientAddress
     const { serviceEnvironment } = yield* PartnersConfig
     /** The configured mode of the service: a staging deployment never lets a live token in. */
-    const admittedHere = (partner: PartnerAccess) =>
-      serviceEnvironment === "production" || partner.environment === "test"
+    const admittedHere = (partner: PartnerAccess) => admitsTokenOf(serviceEnvironment, partner)
     // A request refused with a 429 (its partner's rate limit, or its address's invalid tokens) must be answered
     // 429 when the X-Partner-Key scheme runs after the bearer one (the last scheme's failure is the answer).
     const refusedForRate = new WeakMap<HttpServerRequest.HttpServerRequest, TooManyRequests>()
@@ -108,12 +107,7 @@ export const layer = Layer.effect(
           const partner = found.value
           // Counted before its look-up as any unknown token; found, it is no refusal.
           const counted = known ? Effect.void : failures.giveBack("partner-api", address())
-          const record = currentRecord(fiber.context)
-          if (record !== undefined) {
-            record.partnerId = partner.id
-            record.partnerSlug = partner.slug
-            record.environment = partner.environment
-          }
+          recordPartner(fiber.context, partner)
           return counted.pipe(
             Effect.andThen(admitWithinLimit(partner)),
             Effect.andThen(Effect.provideService(httpEffect, CurrentPartner, partner))

@@ -3,6 +3,10 @@ import { Config, Context, Duration, Effect, Layer, Schema } from "effect"
 export const ServiceEnvironment = Schema.Literals(["production", "staging"])
 export type ServiceEnvironment = typeof ServiceEnvironment.Type
 
+/** Whether a deployment lets the partner's token in: production every token, staging test tokens only. */
+export const admitsTokenOf = (serviceEnvironment: ServiceEnvironment, partner: { readonly environment: string }) =>
+  serviceEnvironment === "production" || partner.environment === "test"
+
 /** Settings of partner accounts, from the environment. */
 export class PartnersConfig extends Context.Service<PartnersConfig, {
   /**

@@ -8,16 +8,18 @@ import { respondWritten } from "../api/Respond.ts"
 import type { PartnerAccess } from "../domain/Partner.ts"
 import { StatusReport } from "./StatusReport.ts"
 
+/**
+ * `/status`'s answer, by its HttpApi handler and by the edge's direct answer alike (src/routes.ts). It depends on
+ * the partner alone (and the upstreams its token reaches, PartnerUpstreams): written once per partner this instance
+ * keeps in memory.
+ */
+export const answeredStatus = respondWritten(
+  Effect.succeed,
+  envelopeWriter(StatusData, (partner: PartnerAccess) => StatusReport.use((report) => statusAnswer(partner, report)))
+)
+
 export const AccountHandlers = HttpApiBuilder.group(
   servedApi(PartnerApi),
   "account",
-  Effect.fn(function*(handlers) {
-    // The answer depends on the partner alone (and the upstreams its token reaches, PartnerUpstreams): written once
-    // per partner this instance keeps in memory.
-    const status = envelopeWriter(
-      StatusData,
-      (partner: PartnerAccess) => StatusReport.use((report) => statusAnswer(partner, report))
-    )
-    return handlers.handle("status", () => respondWritten(Effect.succeed, status))
-  })
+  (handlers) => Effect.succeed(handlers.handle("status", () => answeredStatus))
 )

@@ -4,7 +4,8 @@ import { SqlClient } from "effect/sql"
 import { ErrorMessages } from "../domain/ErrorMessages.ts"
 import { type IncomingMessage, Server, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
-import { recordRequest } from "./Metrics.ts"
+import { DirectAnswers } from "./DirectAnswers.ts"
+import { recordDirectAnswer, recordRequest } from "./Metrics.ts"
 import { maxBodyBytes } from "./RequestBody.ts"
 import { type RequestRecord, RequestRecords } from "./RequestRecord.ts"
 import * as DatabaseHealth from "./DatabaseHealth.ts"
@@ -49,9 +50,37 @@ const pathOf = (url: string) => {
 
 const quietPaths = new Set(["/health", "/ready", "/metrics"])
 
-/** The matched route's pattern (`/api/partner/v1/sports/events/:eventId/odds`), never the raw path; `unmatched` for none. */
-const routePattern = (context: Context.Context<never>) =>
-  Context.getOrUndefined(context, HttpRouter.RouteContext)?.route.path ?? "unmatched"
+/**
+ * The matched route's pattern (`/api/partner/v1/sports/events/:eventId/odds`), never the raw path: the router's, or
+ * the direct answer's; `unmatched` for none.
+ */
+const routePattern = (context: Context.Context<never>, record: RequestRecord) =>
+  Context.getOrUndefined(context, HttpRouter.RouteContext)?.route.path ?? record.route ?? "unmatched"
+
+/**
+ * The request through the direct answer for its path (DirectAnswers), or on to the router when there is none, or
+ * when it declines: a GET of an exact path, without a query.
+ */
+const throughDirect = <E, R>(
+  answers: DirectAnswers["Service"],
+  request: HttpServerRequest.HttpServerRequest,
+  path: string,
+  record: RequestRecord,
+  routed: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
+  if (request.method !== "GET" || path.length !== request.url.length) return routed
+  const found = answers.find(path)
+  if (found === undefined) return routed
+  const [direct, param] = found
+  return Effect.flatMap(direct.answer(request, param), (response) => {
+    if (response === undefined) return routed
+    record.route = direct.route
+    return Effect.withFiber((fiber) => {
+      recordDirectAnswer(direct.route, fiber.context)
+      return Effect.succeed(response)
+    })
+  })
+}
 
 /** The three APIs: the partner API's, the console's and the portal's (not their pages, which set their own). */
 const isApiPath = (path: string) =>
@@ -89,54 +118,58 @@ const finished = (response: HttpServerResponse.HttpServerResponse, path: string,
  * (method, path, status, duration, partner id and its token's environment; never a header, so never a token) and
  * one metrics record, both from what the record holds.
  */
-export const HttpEdgeMiddleware = HttpRouter.middleware((httpEffect) =>
-  Effect.withFiber((fiber) => {
-    const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-    const startedAt = performance.now()
-    const path = pathOf(request.url)
-    const record: RequestRecord = {
-      partnerId: undefined,
-      partnerSlug: undefined,
-      environment: undefined,
-      headers: undefined,
-      retryAfterOn429: undefined
-    }
-    // Added without a restore, as the router adds the matched route: the request's fiber ends with the request.
-    // So at the exit the context still holds the route the router matched, read there.
-    fiber.setContext(Context.add(fiber.context, RequestRecords, record))
-    return Effect.matchCauseEffect(httpEffect, {
-      onSuccess: (response) => Effect.succeed(finished(response, path, record)),
-      onFailure: (cause) =>
-        Cause.hasInterruptsOnly(cause)
-          ? Effect.failCause(cause)
-          : Effect.map(failureResponse(cause), (response) => finished(response, path, record))
-    }).pipe(
-      Effect.onExit((exit) =>
-        Effect.withFiber((fiber) => {
-          const status = Exit.isSuccess(exit) ? exit.value.status : 499
-          const millis = performance.now() - startedAt
-          recordRequest({
-            route: routePattern(fiber.context),
-            method: request.method,
-            status,
-            partner: record.partnerSlug ?? "none",
-            environment: record.environment ?? "none",
-            seconds: millis / 1000
-          }, fiber.context)
-          return (quietPaths.has(path) ? Effect.logDebug("request") : Effect.logInfo("request")).pipe(
-            Effect.annotateLogs({
+export const HttpEdgeMiddleware = HttpRouter.middleware(
+  Effect.map(Effect.service(DirectAnswers), (answers) => (httpEffect) =>
+    Effect.withFiber((fiber) => {
+      const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+      const startedAt = performance.now()
+      const path = pathOf(request.url)
+      const record: RequestRecord = {
+        partnerId: undefined,
+        partnerSlug: undefined,
+        environment: undefined,
+        headers: undefined,
+        retryAfterOn429: undefined,
+        route: undefined
+      }
+      // Added without a restore, as the router adds the matched route: the request's fiber ends with the request.
+      // So at the exit the context still holds the route the router matched, read there.
+      fiber.setContext(Context.add(fiber.context, RequestRecords, record))
+      return Effect.matchCauseEffect(throughDirect(answers, request, path, record, httpEffect), {
+        onSuccess: (response) => Effect.succeed(finished(response, path, record)),
+        onFailure: (cause) =>
+          Cause.hasInterruptsOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.map(failureResponse(cause), (response) => finished(response, path, record))
+      }).pipe(
+        Effect.onExit((exit) =>
+          Effect.withFiber((fiber) => {
+            const status = Exit.isSuccess(exit) ? exit.value.status : 499
+            const millis = performance.now() - startedAt
+            recordRequest({
+              route: routePattern(fiber.context, record),
               method: request.method,
-              path,
               status,
-              duration_ms: Math.round(millis * 100) / 100,
-              partner_id: record.partnerId ?? null,
-              environment: record.environment ?? null
-            })
-          )
-        })
+              partner: record.partnerSlug ?? "none",
+              environment: record.environment ?? "none",
+              seconds: millis / 1000
+            }, fiber.context)
+            return (quietPaths.has(path) ? Effect.logDebug("request") : Effect.logInfo("request")).pipe(
+              Effect.annotateLogs({
+                method: request.method,
+                path,
+                status,
+                duration_ms: Math.round(millis * 100) / 100,
+                partner_id: record.partnerId ?? null,
+                environment: record.environment ?? null
+              })
+            )
+          })
+        )
       )
-    )
-  }), { global: true })
+    })),
+  { global: true }
+)
 
 export { MaxBodySizeLive } from "./RequestBody.ts"
 

@@ -31,6 +31,16 @@ export const httpRequestDuration = Metric.histogram("http_request_duration_secon
   boundaries: requestSeconds
 })
 
+/**
+ * `http_direct_answers_total{route}`: answers the edge step gave itself (DirectAnswers), by route pattern; the rest of
+ * that route's `http_requests_total` went through the router and the contract in full.
+ */
+export const httpDirectAnswers = Metric.counter("http_direct_answers_total", {
+  description:
+    "HTTP answers given at the edge by the endpoint's own handler, without the router and HttpApi (the hottest reads, for a partner this instance knows), by route pattern.",
+  incremental: true
+})
+
 /** `partner_rate_limit_refusals_total{partner, environment}`: partner API requests refused with 429. */
 export const rateLimitRefusals = Metric.counter("partner_rate_limit_refusals_total", {
   description:
@@ -185,6 +195,12 @@ export const recordRequest = (request: {
   series.requests.updateUnsafe(1, context)
   series.duration.updateUnsafe(request.seconds, context)
 }
+
+const directSeries = seriesOf(httpDirectAnswers, "route")
+
+/** One answer the edge step gave itself (DirectAnswers), for `route`. */
+export const recordDirectAnswer = (route: string, context: Context.Context<never>): void =>
+  directSeries(route).updateUnsafe(1, context)
 
 /** A partner API request refused for the partner's rate limit in an environment. */
 export const recordRateLimitRefusal = (partner: string, environment: string) =>

@@ -13,6 +13,8 @@ export interface RequestRecord {
   headers: Record<string, string> | undefined
   /** Retry-After for a 429 about this request's address, set only if the answer is that 429. */
   retryAfterOn429: string | undefined
+  /** The route of the direct answer (DirectAnswers) that answered it, which the router never matched. */
+  route: string | undefined
 }
 
 /** The request's record, present only inside the edge step (outside a request, nothing records into it). */
@@ -23,3 +25,15 @@ export class RequestRecords extends Context.Service<RequestRecords, RequestRecor
 /** The current request's record, if the edge step runs around it. */
 export const currentRecord = (context: Context.Context<never>): RequestRecord | undefined =>
   Context.getOrUndefined(context, RequestRecords)
+
+/** Puts the partner a step admitted into the request's record (the access line's and metrics' partner). */
+export const recordPartner = (
+  context: Context.Context<never>,
+  partner: { readonly id: number; readonly slug: string; readonly environment: string }
+) => {
+  const record = currentRecord(context)
+  if (record === undefined) return
+  record.partnerId = partner.id
+  record.partnerSlug = partner.slug
+  record.environment = partner.environment
+}

@@ -4,6 +4,7 @@ import { Effect, Layer, Schema } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { RequestValidation } from "../../src/api/RequestValidation.ts"
+import { DirectAnswers } from "../../src/platform/DirectAnswers.ts"
 import { HttpEdgeMiddleware, MaxBodySizeLive } from "../../src/platform/HttpEdge.ts"
 import { RequestValidationLive } from "../../src/routes.ts"
 import { makeLogCapture } from "../support/LogCapture.ts"
@@ -119,7 +120,12 @@ const ProbeApp = HttpRouter.serve(
     HttpEdgeMiddleware
   ),
   { disableLogger: true, disableListenLog: true }
-).pipe(Layer.provide(MaxBodySizeLive), Layer.provideMerge(NodeHttpServer.layerTest), Layer.provide(logs.layer))
+).pipe(
+  Layer.provide(DirectAnswers.layer),
+  Layer.provide(MaxBodySizeLive),
+  Layer.provideMerge(NodeHttpServer.layerTest),
+  Layer.provide(logs.layer)
+)
 
 layer(ProbeApp, live)("request validation and failures", (it) => {
   describe("422 with every failing field", () => {

@@ -1,0 +1,106 @@
+/**
+ * The edge's direct answers (platform/DirectAnswers) are the contract's answers, byte for byte: the same request is
+ * sent once as the edge answers it (an exact path, no query) and once through the router and HttpApi (the same path
+ * with an empty query, `?`, which the direct answer never takes), and the two answers are compared whole: status,
+ * headers (but Date, and the rate limit's remaining count and reset, which the later one moves) and body bytes. What a direct
+ * answer declines (no token, an unknown one, two schemes, an inactive partner) goes the whole way, and
+ * `http_direct_answers_total` says which were direct.
+ */
+import { assert, layer } from "@effect/vitest"
+import { Effect, Option, Redacted } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import { Partners } from "../../src/partners/Partners.ts"
+import { live } from "../support/live.ts"
+import { parsePrometheusText } from "../support/PrometheusText.ts"
+import { bearer, givenPartner, partnerKey, request, TestApp, textBody } from "../support/TestApp.ts"
+
+const metricsToken = "metrics-secret-for-direct-answers"
+const status = "/api/partner/v1/status"
+
+/** An answer as it came: status, headers and the body's text, untouched. */
+const exchange = (path: string, headers: Record<string, string>) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(HttpClientRequest.get(path).pipe(HttpClientRequest.setHeaders(headers)))
+    return { status: response.status, headers: { ...response.headers }, text: yield* response.text }
+  }).pipe(Effect.orDie)
+
+/** How many answers the edge gave itself for /status, as the metrics say. */
+const directCount = Effect.map(request("GET", "/metrics", { headers: bearer(metricsToken) }), (scraped) => {
+  const family = parsePrometheusText(textBody(scraped)).get("http_direct_answers_total")
+  return family?.samples.find((sample) => sample.labels.route === status)?.value ?? 0
+})
+
+/**
+ * The answer through the contract, then the edge's direct one, compared whole; the direct one counted or not, as
+ * `direct` says. The contract's goes first: a token it looks up is then known here, as the edge needs.
+ */
+const bothWays = (headers: Record<string, string>, direct: boolean) =>
+  Effect.gen(function*() {
+    const viaContract = yield* exchange(`${status}?`, headers)
+    const before = yield* directCount
+    const viaEdge = yield* exchange(status, headers)
+    assert.strictEqual(yield* directCount, before + (direct ? 1 : 0), direct ? "answered at the edge" : "declined")
+    const { date: _a, "ratelimit-remaining": remainingThen, "ratelimit-reset": resetThen, ...contractHeaders } =
+      viaContract.headers
+    const { date: _b, "ratelimit-remaining": remainingNow, "ratelimit-reset": resetNow, ...edgeHeaders } =
+      viaEdge.headers
+    assert.strictEqual(resetNow === undefined, resetThen === undefined, "a reset on both or neither")
+    assert.deepStrictEqual(
+      { status: viaEdge.status, headers: edgeHeaders, text: viaEdge.text },
+      { status: viaContract.status, headers: contractHeaders, text: viaContract.text }
+    )
+    if (remainingThen !== undefined && remainingThen !== "0") {
+      assert.strictEqual(Number(remainingNow), Number(remainingThen) - 1, "one request of the limit each")
+    } else {
+      assert.strictEqual(remainingNow, remainingThen)
+    }
+    return viaEdge
+  })
+
+layer(
+  TestApp({
+    observability: { metricsToken: Option.some(Redacted.make(metricsToken)) }
+  }),
+  live
+)("direct answers", (it) => {
+  it.effect("/status at the edge is the contract's answer, byte for byte, in each scheme and environment", () =>
+    Effect.gen(function*() {
+      const created = yield* givenPartner({ name: "Acme \"Bets\" ç", slug: "direct-acme", commissionPercent: 12.5 })
+      const { test } = yield* (yield* Partners).rotateToken("direct-acme", "test")
+        .pipe(Effect.map(({ token }) => ({ test: token })), Effect.orDie)
+      const live = yield* bothWays(bearer(created.token), true)
+      assert.strictEqual(live.status, 200)
+      assert.include(live.text, "\"environment\":\"live\"")
+      const sandbox = yield* bothWays(partnerKey(test), true)
+      assert.include(sandbox.text, "\"environment\":\"test\"")
+      assert.include(sandbox.text, "\"provider\":\"sandbox\"")
+    }))
+
+  it.effect("past the partner's limit, the edge's 429 is the contract's, with its Retry-After", () =>
+    Effect.gen(function*() {
+      const { token } = yield* givenPartner({ slug: "direct-busy", rateLimitPerMinute: 4 })
+      yield* bothWays(bearer(token), true)
+      yield* bothWays(bearer(token), true)
+      const refused = yield* bothWays(bearer(token), true)
+      assert.strictEqual(refused.status, 429)
+      assert.isDefined(refused.headers["retry-after"])
+      assert.strictEqual(JSON.parse(refused.text).success, false)
+    }))
+
+  it.effect("what the edge declines goes the whole way, and is answered as the contract says", () =>
+    Effect.gen(function*() {
+      const { token } = yield* givenPartner({ slug: "direct-declined" })
+      const missing = yield* bothWays({}, false)
+      assert.strictEqual(JSON.parse(missing.text).message, "API key do parceiro nao informada.")
+      const unknown = yield* bothWays(bearer(`pak_live_${"0".repeat(40)}`), false)
+      assert.strictEqual(JSON.parse(unknown.text).message, "Parceiro invalido ou inativo.")
+      // Known, but in another spelling of the scheme, or in both schemes: the contract decides.
+      yield* exchange(status, bearer(token))
+      assert.strictEqual((yield* bothWays({ authorization: `bearer ${token}` }, false)).status, 200)
+      assert.strictEqual((yield* bothWays({ ...bearer(token), ...partnerKey("pak_other") }, false)).status, 200)
+      yield* (yield* Partners).setStatus("direct-declined", "inactive")
+      const inactive = yield* bothWays(bearer(token), false)
+      assert.strictEqual(inactive.status, 401)
+    }))
+})
