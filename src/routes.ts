@@ -51,7 +51,7 @@ import { AccountHandlers, answeredStatus } from "./partners/http.ts"
 import { DirectAdmission } from "./partners/DirectAdmission.ts"
 import { PartnerRateLimit } from "./partners/PartnerRateLimit.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
-import { SportsHandlers } from "./sports/http.ts"
+import { answeredOdds, SportsHandlers } from "./sports/http.ts"
 import { apiDocsRoutes } from "./platform/ApiDocs.ts"
 import { metricsRoutes } from "./platform/MetricsRoute.ts"
 import { refreshOutboxGauges } from "./wallet/outbox/OutboxGauges.ts"
@@ -160,14 +160,22 @@ const MetricsRoutesLive = Layer.unwrap(
 
 /** Every route the service answers: the partner API, its OpenAPI documents and docs page, the probes and metrics, the sandbox's. */
 /**
- * The hottest reads, answered at the edge by their endpoints' own handlers (platform/DirectAnswers) for the requests
- * DirectAdmission admits; every other request for them goes the whole way.
+ * The hottest reads, `/status` and an event's pre-match odds, answered at the edge by their endpoints' own handlers
+ * (platform/DirectAnswers) for the requests DirectAdmission admits; every other request for them goes the whole way.
  */
+const partnerGetRoutes = Object.values(PartnerApi.groups).flatMap((group) =>
+  Object.values(group.endpoints).filter((endpoint) => endpoint.method === "GET").map((endpoint) => endpoint.path)
+)
 const DirectAnswersLive = Layer.mergeAll(
   directPartnerAnswer({
-    route: PartnerApi.groups.account.endpoints.status.path,
-    errors: PartnerApi.groups.account.endpoints.status.error,
+    endpoint: PartnerApi.groups.account.endpoints.status,
+    others: partnerGetRoutes,
     handler: () => answeredStatus
+  }),
+  directPartnerAnswer({
+    endpoint: PartnerApi.groups.sports.endpoints.odds,
+    others: partnerGetRoutes,
+    handler: (eventId) => answeredOdds(eventId!)
   })
 ).pipe(Layer.provide(DirectAdmission.layer))
 

@@ -10,16 +10,33 @@ import type { HttpServerRequest, HttpServerResponse } from "effect/http"
 export interface DirectAnswer {
   /** The contract's route pattern (`/api/partner/v1/sports/events/:eventId/odds`): the access line's and metrics'. */
   readonly route: string
+  /**
+   * The API's other route patterns of the method: a path one of them also matches (`/sports/events/live/odds`, which
+   * the router gives to `/sports/events/live/:eventId`) is declined, and the router decides.
+   */
+  readonly others?: ReadonlyArray<string> | undefined
   readonly answer: (
     request: HttpServerRequest.HttpServerRequest,
     param: string | undefined
-  ) => Effect.Effect<HttpServerResponse.HttpServerResponse | undefined>
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse | undefined, never, HttpServerRequest.HttpServerRequest>
 }
 
 interface Registered extends DirectAnswer {
   readonly prefix: string
   readonly suffix: string
+  /** The other patterns that can match a path this one matches, as segments (`undefined`: a parameter). */
+  readonly clashes: ReadonlyArray<ReadonlyArray<string | undefined>>
 }
+
+const segmentsOf = (pattern: string) =>
+  pattern.split("/").map((segment) => segment.startsWith(":") ? undefined : segment)
+
+/** Whether two patterns match some path in common: as many segments, each pair equal or one a parameter. */
+const overlap = (a: ReadonlyArray<string | undefined>, b: ReadonlyArray<string | undefined>) =>
+  a.length === b.length && a.every((segment, i) => segment === undefined || b[i] === undefined || segment === b[i])
+
+const matches = (pattern: ReadonlyArray<string | undefined>, path: ReadonlyArray<string>) =>
+  pattern.length === path.length && pattern.every((segment, i) => segment === undefined || segment === path[i])
 
 /**
  * The direct answers, GET only, registered by the areas as routes are (a layer adds one) and read by the edge step
@@ -42,10 +59,14 @@ export class DirectAnswers extends Context.Service<DirectAnswers, {
           return
         }
         const end = answer.route.indexOf("/", at + 1)
+        const own = segmentsOf(answer.route)
         withParam.push({
           ...answer,
           prefix: answer.route.slice(0, at + 1),
-          suffix: end === -1 ? "" : answer.route.slice(end)
+          suffix: end === -1 ? "" : answer.route.slice(end),
+          clashes: (answer.others ?? []).filter((other) => other !== answer.route).map(segmentsOf).filter((other) =>
+            overlap(own, other)
+          )
         })
       },
       find: (path) => {
@@ -56,6 +77,10 @@ export class DirectAnswers extends Context.Service<DirectAnswers, {
           const param = path.slice(registered.prefix.length, path.length - registered.suffix.length)
           // One segment, not empty, as the router reads it (no percent-decoding to do: then it is not direct).
           if (param === "" || param.includes("/") || param.includes("%")) continue
+          if (registered.clashes.length > 0) {
+            const segments = path.split("/")
+            if (registered.clashes.some((other) => matches(other, segments))) continue
+          }
           return [registered, param]
         }
         return undefined

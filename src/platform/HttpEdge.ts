@@ -67,7 +67,7 @@ const throughDirect = <E, R>(
   path: string,
   record: RequestRecord,
   routed: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> => {
   if (request.method !== "GET" || path.length !== request.url.length) return routed
   const found = answers.find(path)
   if (found === undefined) return routed

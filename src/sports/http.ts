@@ -159,33 +159,41 @@ const closingLineOf = (closings: ClosingLinesRepo["Service"], eventId: string) =
           : Effect.succeed(line))
   )
 
+/**
+ * The odds, polled by every partner: a cached answer's markets are the same value on every read, so its envelope is
+ * written once per value (and event id) in each format; with the raw payload asked for, as any answer. The format is
+ * named in the Odds-Format header either way. Shared by the HttpApi handlers and the edge's direct answer
+ * (src/routes.ts), so both write from the same kept bytes.
+ */
+const writeOdds = Object.fromEntries(oddsFormats.map((format) => [
+  format,
+  envelopeWriter(OddsData, oddsAnswerIn(format))
+])) as Record<OddsFormat, ReturnType<typeof envelopeWriter<typeof OddsData, ReadonlyArray<OddsMarket>>>>
+
+const writtenOdds = (eventId: string, format: OddsFormat, fetch: Fetch<ReadonlyArray<OddsMarket>>) =>
+  respondWritten(
+    (partner) => asked(partner, fetch),
+    (partner, { fetched }) => writeOdds[format](partner, fetched.value, eventId)
+  ).pipe(Effect.tap(() => echoOddsFormat(format)))
+
+const odds = (
+  eventId: string,
+  query: { readonly include_raw?: string | undefined; readonly odds_format?: OddsFormat | undefined },
+  fetch: Fetch<ReadonlyArray<OddsMarket>>
+) =>
+  includeRaw(query)
+    ? answer(query, fetch, (markets) => Effect.flatMap(oddsAnswer(markets, eventId), inOddsFormat(query)))
+    : writtenOdds(eventId, oddsFormatOf(query), fetch)
+
+/** An event's pre-match odds asked with no query: the odds endpoint's answer, by its handler and the edge's alike. */
+export const answeredOdds = (eventId: string) =>
+  writtenOdds(eventId, oddsFormatOf({}), (provider) => provider.odds(eventId))
+
 export const SportsHandlers = HttpApiBuilder.group(
   servedApi(PartnerApi),
   "sports",
   Effect.fn(function*(handlers) {
-    /**
-     * The odds, polled by every partner: a cached answer's markets are the same value on every read, so its
-     * envelope is written once per value (and event id) in each format; with the raw payload asked for, as any
-     * answer. The format is named in the Odds-Format header either way.
-     */
-    const writeOdds = Object.fromEntries(oddsFormats.map((format) => [
-      format,
-      envelopeWriter(OddsData, oddsAnswerIn(format))
-    ])) as Record<OddsFormat, ReturnType<typeof envelopeWriter<typeof OddsData, ReadonlyArray<OddsMarket>>>>
     const closings = yield* ClosingLinesRepo
-    const odds = (
-      eventId: string,
-      query: { readonly include_raw?: string | undefined; readonly odds_format?: OddsFormat | undefined },
-      fetch: Fetch<ReadonlyArray<OddsMarket>>
-    ) => {
-      const format = oddsFormatOf(query)
-      return includeRaw(query)
-        ? answer(query, fetch, (markets) => Effect.flatMap(oddsAnswer(markets, eventId), inOddsFormat(query)))
-        : respondWritten(
-          (partner) => asked(partner, fetch),
-          (partner, { fetched }) => writeOdds[format](partner, fetched.value, eventId)
-        ).pipe(Effect.tap(() => echoOddsFormat(format)))
-    }
 
     return handlers.handleAll({
       status: () => respond(() => Effect.service(SportsProvider), providerStatus),

@@ -18,8 +18,8 @@ export const upstreamsAdders = Effect.gen(function*() {
     const services = yield* upstreams.contextEffect(keyOf({ environment }))
     entries.set(environment, [...Context.add(services, Upstreams, upstreams).mapUnsafe])
   }
-  const withUpstreams = (environment: Environment) => (context: Context.Context<never>) => {
-    let next = context as Context.Context<UpstreamServices | Upstreams>
+  const withUpstreams = (environment: Environment) => <R>(context: Context.Context<R>) => {
+    let next = context as Context.Context<R | UpstreamServices | Upstreams>
     for (const [key, service] of entries.get(environment)!) next = Context.addUnsafe(next, key, service)
     return next
   }
