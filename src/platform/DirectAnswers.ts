@@ -24,8 +24,11 @@ export interface DirectAnswer {
 interface Registered extends DirectAnswer {
   readonly prefix: string
   readonly suffix: string
-  /** The other patterns that can match a path this one matches, as segments (`undefined`: a parameter). */
-  readonly clashes: ReadonlyArray<ReadonlyArray<string | undefined>>
+  /**
+   * The parameter's values another pattern matches too, with this one's path around them: the literal segment each
+   * clashing pattern has where this one has its parameter (`live`, for `/sports/events/live/:eventId`).
+   */
+  readonly reserved: ReadonlySet<string>
 }
 
 const segmentsOf = (pattern: string) =>
@@ -35,8 +38,18 @@ const segmentsOf = (pattern: string) =>
 const overlap = (a: ReadonlyArray<string | undefined>, b: ReadonlyArray<string | undefined>) =>
   a.length === b.length && a.every((segment, i) => segment === undefined || b[i] === undefined || segment === b[i])
 
-const matches = (pattern: ReadonlyArray<string | undefined>, path: ReadonlyArray<string>) =>
-  pattern.length === path.length && pattern.every((segment, i) => segment === undefined || segment === path[i])
+/**
+ * The values of `own`'s one parameter for which `other` matches the same path: where both match a path, `other` has
+ * a literal where `own` has its parameter (the router then prefers `other`, static first), or a parameter there too
+ * (a duplicate route, which the router refuses to build).
+ */
+const reservedBy = (
+  own: ReadonlyArray<string | undefined>,
+  others: ReadonlyArray<ReadonlyArray<string | undefined>>
+) => {
+  const at = own.indexOf(undefined)
+  return new Set(others.filter((other) => overlap(own, other)).flatMap((other) => other[at] ?? []))
+}
 
 /**
  * The direct answers, GET only, registered by the areas as routes are (a layer adds one) and read by the edge step
@@ -64,9 +77,7 @@ export class DirectAnswers extends Context.Service<DirectAnswers, {
           ...answer,
           prefix: answer.route.slice(0, at + 1),
           suffix: end === -1 ? "" : answer.route.slice(end),
-          clashes: (answer.others ?? []).filter((other) => other !== answer.route).map(segmentsOf).filter((other) =>
-            overlap(own, other)
-          )
+          reserved: reservedBy(own, (answer.others ?? []).filter((other) => other !== answer.route).map(segmentsOf))
         })
       },
       find: (path) => {
@@ -76,11 +87,7 @@ export class DirectAnswers extends Context.Service<DirectAnswers, {
           if (!path.startsWith(registered.prefix) || !path.endsWith(registered.suffix)) continue
           const param = path.slice(registered.prefix.length, path.length - registered.suffix.length)
           // One segment, not empty, as the router reads it (no percent-decoding to do: then it is not direct).
-          if (param === "" || param.includes("/") || param.includes("%")) continue
-          if (registered.clashes.length > 0) {
-            const segments = path.split("/")
-            if (registered.clashes.some((other) => matches(other, segments))) continue
-          }
+          if (param === "" || param.includes("/") || param.includes("%") || registered.reserved.has(param)) continue
           return [registered, param]
         }
         return undefined
