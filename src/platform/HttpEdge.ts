@@ -1,4 +1,4 @@
-import { Cause, Context, Effect, Exit } from "effect"
+import { Cause, Context, Effect, Exit, References, Tracer } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { ErrorMessages } from "../domain/ErrorMessages.ts"
@@ -77,6 +77,11 @@ const throughDirect = <E, R>(
     record.route = direct.route
     return Effect.withFiber((fiber) => {
       recordDirectAnswer(direct.route, fiber.context)
+      // The route on the request's span, as the router puts the route it matched (only while tracing is on).
+      if (fiber.getRef(References.TracerEnabled)) {
+        const span = Context.getOrUndefined(fiber.context, Tracer.ParentSpan)
+        if (span !== undefined && span._tag === "Span" && span.sampled) span.attribute("http.route", direct.route)
+      }
       return Effect.succeed(response)
     })
   })
