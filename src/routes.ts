@@ -158,14 +158,15 @@ const MetricsRoutesLive = Layer.unwrap(
   })
 )
 
-/** Every route the service answers: the partner API, its OpenAPI documents and docs page, the probes and metrics, the sandbox's. */
+/** The partner API's GET route patterns, from the contract: a direct answer leaves the router the paths they share. */
+const partnerGetRoutes = Object.values(PartnerApi.groups).flatMap((group) =>
+  Object.values(group.endpoints).filter((endpoint) => endpoint.method === "GET").map((endpoint) => endpoint.path)
+)
+
 /**
  * The hottest reads, `/status` and an event's pre-match odds, answered at the edge by their endpoints' own handlers
  * (platform/DirectAnswers) for the requests DirectAdmission admits; every other request for them goes the whole way.
  */
-const partnerGetRoutes = Object.values(PartnerApi.groups).flatMap((group) =>
-  Object.values(group.endpoints).filter((endpoint) => endpoint.method === "GET").map((endpoint) => endpoint.path)
-)
 const DirectAnswersLive = Layer.mergeAll(
   directPartnerAnswer({
     endpoint: PartnerApi.groups.account.endpoints.status,
@@ -179,6 +180,7 @@ const DirectAnswersLive = Layer.mergeAll(
   })
 ).pipe(Layer.provide(DirectAdmission.layer))
 
+/** Every route the service answers: the partner API, its OpenAPI documents and docs page, the probes and metrics, the sandbox's. */
 export const RoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(PartnerApi).pipe(Layer.provide(ApiHandlersLive)),
   apiDocsRoutes(PartnerApi, apiPrefix),

@@ -121,7 +121,8 @@ const finished = (response: HttpServerResponse.HttpServerResponse, path: string,
  * other): one record added to the context (RequestRecords), one clock read at each end, the error envelope for
  * anything that escaped the routes, the answer's headers set once (finished), and at the exit one access-log line
  * (method, path, status, duration, partner id and its token's environment; never a header, so never a token) and
- * one metrics record, both from what the record holds.
+ * one metrics record, both from what the record holds. Before the router, a request one of the DirectAnswers takes
+ * is answered there (throughDirect).
  */
 export const HttpEdgeMiddleware = HttpRouter.middleware(
   Effect.map(Effect.service(DirectAnswers), (answers) => (httpEffect) =>
