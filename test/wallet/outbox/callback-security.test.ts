@@ -11,11 +11,12 @@ import { SqlClient } from "effect/sql"
 import { connect } from "node:net"
 import { WalletCredentials } from "../../../src/integrations/playfiver/WalletCredentials.ts"
 import { transactionEventId } from "../../../src/domain/Callbacks.ts"
+import { CallbackTargets } from "../../../src/partners/CallbackTargets.ts"
 import { Partners } from "../../../src/partners/Partners.ts"
 import { AddressRanges } from "../../../src/platform/ClientAddress.ts"
 import { PartnerBooks } from "../../support/FakePartner.ts"
 import { FakeUpstream } from "../../support/FakeUpstream.ts"
-import { live } from "../../support/live.ts"
+import { eventually, live } from "../../support/live.ts"
 import { request } from "../../support/TestApp.ts"
 import {
   assertConserved,
@@ -36,7 +37,13 @@ describe("webhook secret rotation", () => {
           const { partner, webhookSecret: old } = yield* givenWalletPartner(books)
           const player = yield* givenPlayer(books, partner.id, "rotating", 100)
           const { webhookSecret: fresh } = yield* (yield* Partners).rotateWebhookSecret(partner.slug)
-          yield* Effect.sleep("100 millis") // the change notice reaches the callback targets' cache
+          // The change notice reaches the callback targets' cache: it gives the new secret.
+          const targets = yield* CallbackTargets
+          yield* eventually(
+            targets.get(partner.id, "live"),
+            (target) => Option.isSome(target) && target.value.webhookSecret === fresh,
+            "the new secret in the callback targets' cache"
+          )
 
           // The partner still verifies with the old secret only: accepted.
           books.secrets.clear()
