@@ -5,8 +5,10 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { transactionEventId } from "../../../src/domain/Callbacks.ts"
 import { CallbackWorker, callbackWorker } from "../../../src/wallet/outbox/CallbackWorker.ts"
+import { callbacksWrittenChannel } from "../../../src/wallet/outbox/OutboxQueuesSql.ts"
 import { PartnerBooks } from "../../support/FakePartner.ts"
 import { FakeUpstream, type Script } from "../../support/FakeUpstream.ts"
 import { eventually, live } from "../../support/live.ts"
@@ -41,7 +43,16 @@ layer(TestApp().pipe(Layer.provideMerge(FakeUpstream.layer(recording))), live)("
       const player = yield* givenWalletPlayer(books, 10)
       // A worker that would look for due queues only once an hour: only the NOTIFY can wake it.
       yield* instance(callbackWorker({ pollInterval: "1 hour" }))
-      yield* Effect.sleep("500 millis") // its first look is done, and it listens
+      // It listens: PostgreSQL shows its connection's LISTEN on the outbox's channel (the app runs no other worker).
+      const sql = yield* SqlClient.SqlClient
+      yield* eventually(
+        sql<{ readonly n: number }>`
+          SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND query ILIKE ${`LISTEN %${callbacksWrittenChannel}%`}
+        `.pipe(Effect.orDie),
+        ([row]) => row.n >= 1,
+        "the worker's LISTEN"
+      )
       for (const txn of ["notify-1", "notify-2", "notify-3"]) {
         // A free round: the partner is asked nothing, so only the worker delivers the win.
         yield* winBet(player.userCode, txn, { bet: 0, win: 1 })
