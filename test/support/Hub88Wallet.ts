@@ -16,7 +16,7 @@ import { PartnerPlayers } from "../../src/partners/PartnerPlayers.ts"
 import type { PartnerBooks } from "./FakePartner.ts"
 import { hub88Keys, operatorKeys } from "./FakeHub88.ts"
 import { eventually } from "./live.ts"
-import { request } from "./TestApp.ts"
+import { AnotherInstance, request } from "./TestApp.ts"
 import { givenWalletPartner, ledgerOf, WalletApp } from "./WalletApp.ts"
 import type { TestSettings } from "./TestApp.ts"
 
@@ -29,13 +29,17 @@ export const hub88Env = {
   HUB88_CURRENCIES: "BRL,JPY,KWD"
 }
 
+/** The configuration Hub88's settings are read from: the process's environment with hub88Env over it. */
+const hub88Config = ConfigProvider.layer(ConfigProvider.fromEnv({
+  env: { ...(process.env as Record<string, string>), ...hub88Env }
+}))
+
 /** WalletApp with Hub88 configured (so its wallet paths are served). */
 export const Hub88WalletApp = (books: PartnerBooks, settings: TestSettings = {}) =>
-  WalletApp(books, settings).pipe(
-    Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({
-      env: { ...(process.env as Record<string, string>), ...hub88Env }
-    })))
-  )
+  WalletApp(books, settings).pipe(Layer.provide(hub88Config))
+
+/** A second instance on the test's database with Hub88 configured too: a test sends it calls with its context. */
+export const AnotherHub88Instance = () => AnotherInstance().pipe(Layer.provide(hub88Config))
 
 const tokenKey = tokenKeyOf(operatorKeys.privateKey)
 

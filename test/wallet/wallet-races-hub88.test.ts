@@ -4,10 +4,11 @@
  * exact to the minor unit, and nothing is left pending.
  */
 import { assert, layer } from "@effect/vitest"
-import { Effect, Fiber } from "effect"
+import { Effect, Fiber, Layer } from "effect"
 import { transactionEventId } from "../../src/domain/Callbacks.ts"
 import { PartnerBooks } from "../support/FakePartner.ts"
 import {
+  AnotherHub88Instance,
   assertHub88Conserved,
   betOf,
   gameCode,
@@ -198,6 +199,40 @@ layer(Hub88WalletApp(books), live)("Hub88's wallet calls under races", (it) => {
           ["rollback", String(stake)]
         ])
       }).pipe(Effect.ensuring(restore)))
+  }
+
+  // The credit's and the rollback's decisions meet on the round and the player in PostgreSQL (one guarded write each,
+  // compared as they lock), whichever instance reads them: in a currency of no places and one of three.
+  for (const [currency, stake, prize] of [["JPY", 900n, 2_300n], ["KWD", 1_250n, 3_125n]] as const) {
+    it.effect(`${currency}, two instances: a win at one and its bet's rollback at the other, each twice, at once: one takes the bet, told exactly`, () =>
+      Effect.gen(function*() {
+        const player = yield* givenHub88Player(books, currency, 10_000n)
+        const other = yield* Layer.build(AnotherHub88Instance())
+        const txn = `hr-two-${currency}`
+        yield* hub88Call("/transaction/bet", betOf(player, txn, implied(stake, currency)))
+        const paid = winOf(player, `${txn}-win`, txn, implied(prize, currency))
+        const undone = rollbackOf(player, `${txn}-rb`, txn)
+        const [wins, rollbacks] = yield* Effect.all([
+          Effect.all([hub88Call("/transaction/win", paid), hub88Call("/transaction/win", paid)], {
+            concurrency: "unbounded"
+          }),
+          Effect.all([hub88Call("/transaction/rollback", undone), hub88Call("/transaction/rollback", undone)], {
+            concurrency: "unbounded"
+          }).pipe(Effect.provide(other))
+        ], { concurrency: "unbounded" })
+        // A rollback always takes its bet back; the win is paid only if it came first, and its copy replays it.
+        for (const answer of rollbacks) assert.strictEqual(answer.status, "RS_OK")
+        assert.deepStrictEqual(wins[1].status, wins[0].status)
+        assert.include(["RS_OK", "RS_ERROR_TRANSACTION_DOES_NOT_EXIST"], wins[0].status)
+        const won = wins[0].status === "RS_OK"
+        const told = yield* hub88Call("/user/balance", { user: player.user, token: player.token, game_code: gameCode })
+        const { held, ledger } = yield* assertHub88Conserved(books, player, told)
+        assert.strictEqual(held, 10_000n + (won ? prize : 0n), `the stake back once, in ${currency}'s minor units`)
+        assert.deepStrictEqual(
+          ledger.map((row) => [row.kind, row.amount]).sort(),
+          [["bet", String(-stake)], ["rollback", String(stake)], ...(won ? [["credit", String(prize)]] : [])].sort()
+        )
+      }).pipe(Effect.scoped))
   }
 
   it.effect("a bet asked while a rollback's notification waits for its retry: delivered first, so the answer has it", () =>
