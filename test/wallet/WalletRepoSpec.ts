@@ -34,6 +34,15 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
   })
   const create: RoundWrite = { _tag: "Create", status: "settled", refundedEarly: false, addBet: 0n, addWin: 0n }
   const win = (player: PartnerPlayer, txnId: string) => repoWinCallback(player, txnId)
+  /** A bet of 500 on a balance of 10,000, opened and settled: its transaction. */
+  const settledBet = (player: PartnerPlayer, txnId: string) =>
+    Effect.gen(function*() {
+      const repo = yield* WalletRepo
+      const opened = yield* repo.openBet(transaction(player, "bet", txnId, { bet: 500n }), player)
+      if (opened._tag !== "Opened") return assert.fail("not opened")
+      yield* repo.settleBet(opened.transaction, applied(9_500n, -500n), [])
+      return opened.transaction
+    })
   const mirrorOf = (player: PartnerPlayer) =>
     Effect.map(
       Effect.flatMap(Effect.service(PartnerPlayers), (players) => players.findById(player.id)),
@@ -158,19 +167,17 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       const repo = yield* WalletRepo
       const player = yield* givenPlayer
       const debitTxnId = `undo-${unique()}`
-      const opened = yield* repo.openBet(transaction(player, "bet", debitTxnId, { bet: 500n }), player)
-      if (opened._tag !== "Opened") return assert.fail("not opened")
-      yield* repo.settleBet(opened.transaction, applied(9_500n, -500n), [])
+      const bet = yield* settledBet(player, debitTxnId)
       const update: RoundChange = {
         _tag: "Update",
-        roundRef: opened.transaction.roundRef,
+        roundRef: bet.roundRef,
         refund: false,
         addBet: -500n,
         addWin: 0n
       }
       const undo = (txnId: string, outcome: Outcome) =>
         record(
-          transaction(player, "rollback", txnId, { debitTxnId, roundId: opened.transaction.roundId }),
+          transaction(player, "rollback", txnId, { debitTxnId, roundId: bet.roundId }),
           outcome,
           update,
           []
@@ -179,7 +186,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       // A second undo that moves its round nothing (the round's totals never go below 0 either) meets the key.
       const twice = yield* Effect.flip(
         record(
-          transaction(player, "rollback", `rb2-${debitTxnId}`, { debitTxnId, roundId: opened.transaction.roundId }),
+          transaction(player, "rollback", `rb2-${debitTxnId}`, { debitTxnId, roundId: bet.roundId }),
           applied(10_500n, 500n),
           { ...update, addBet: 0n },
           []
@@ -187,15 +194,15 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       )
       assert.strictEqual(twice._tag, "RoundChanged")
       yield* record(
-        transaction(player, "rollback", `rb3-${debitTxnId}`, { debitTxnId, roundId: opened.transaction.roundId }),
+        transaction(player, "rollback", `rb3-${debitTxnId}`, { debitTxnId, roundId: bet.roundId }),
         applied(null, 0n, { note: "already_rolled_back" }),
         { ...update, addBet: 0n },
         []
       )
       assert.strictEqual(yield* mirrorOf(player), 10_000n)
-      const [round] = yield* repo.roundsByRef([opened.transaction.roundRef])
+      const [round] = yield* repo.roundsByRef([bet.roundRef])
       assert.strictEqual(round.betTotal, 0n, "the stake is off its round")
-      const rows = yield* repo.transactionsOfRounds([opened.transaction.roundRef])
+      const rows = yield* repo.transactionsOfRounds([bet.roundRef])
       assert.deepStrictEqual(rows.map((t) => [t.kind, t.debitTxnId, t.amount]), [
         ["bet", null, -500n],
         ["rollback", debitTxnId, 500n],
@@ -263,10 +270,8 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       const players = yield* PartnerPlayers
       const player = yield* givenPlayer
       const debitTxnId = `guard-${unique()}`
-      const opened = yield* repo.openBet(transaction(player, "bet", debitTxnId, { bet: 500n }), player)
-      if (opened._tag !== "Opened") return assert.fail("not opened")
-      yield* repo.settleBet(opened.transaction, applied(9_500n, -500n), [])
-      const [round] = yield* repo.roundsByRef([opened.transaction.roundRef])
+      const bet = yield* settledBet(player, debitTxnId)
+      const [round] = yield* repo.roundsByRef([bet.roundRef])
       const credit = (txnId: string) =>
         transaction(player, "credit", txnId, { debitTxnId, roundId: round.roundId, win: 300n })
       const paid = (version: number) =>
@@ -327,9 +332,7 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       const player = yield* givenPlayer
       const other = yield* givenPlayer
       const debitTxnId = `read-${unique()}`
-      const opened = yield* repo.openBet(transaction(player, "bet", debitTxnId, { bet: 500n }), player)
-      if (opened._tag !== "Opened") return assert.fail("not opened")
-      yield* repo.settleBet(opened.transaction, applied(9_500n, -500n), [])
+      const bet = yield* settledBet(player, debitTxnId)
       const query = {
         environment: "live",
         aggregator: "sandbox",
@@ -342,11 +345,11 @@ export const walletRepoSpec = (it: Vitest.MethodsNonLive<WalletRepo | PartnerPla
       const before = Option.getOrThrow(yield* repo.debitLedger(query))
       assert.deepInclude(before.player, { balance: 9_500n, callbacksWritten: 0 })
       assert.isUndefined(before.seen)
-      assert.strictEqual(before.debit?.ref, opened.transaction.ref)
-      assert.strictEqual(Option.getOrThrow(before.round).ref, opened.transaction.roundRef, "the debit's round")
-      assert.deepStrictEqual(before.transactions.map((t) => t.ref), [opened.transaction.ref])
+      assert.strictEqual(before.debit?.ref, bet.ref)
+      assert.strictEqual(Option.getOrThrow(before.round).ref, bet.roundRef, "the debit's round")
+      assert.deepStrictEqual(before.transactions.map((t) => t.ref), [bet.ref])
 
-      const [round] = yield* repo.roundsByRef([opened.transaction.roundRef])
+      const [round] = yield* repo.roundsByRef([bet.roundRef])
       yield* record(
         transaction(player, "credit", query.txnId, { debitTxnId, roundId: round.roundId, win: 200n }),
         applied(9_700n, 200n),
