@@ -76,6 +76,9 @@ export const scopedDatabase = (context: BenchContext, name: string) =>
     return url.toString()
   })
 
+/** The database a connection URL names, as PostgreSQL's process titles name it. */
+export const databaseNameOf = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1))
+
 export const fetchText = (url: string, init?: RequestInit) =>
   Effect.promise(() => fetch(url, init).then((r) => r.text()))
 

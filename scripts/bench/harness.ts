@@ -1,6 +1,6 @@
 import autocannon from "autocannon"
 import { Effect } from "effect"
-import { readFile } from "node:fs/promises"
+import { readdir, readFile } from "node:fs/promises"
 
 export { freePort } from "./processes.ts"
 
@@ -17,6 +17,11 @@ export interface LoadResult {
    * work shares the machine, so it compares targets on a noisy host.
    */
   readonly cpuMicrosPerRequest?: number | undefined
+  /**
+   * CPU time the PostgreSQL backends serving the target's database spent per request, when the database is named:
+   * on a machine whose cores the service and the database share, the database's work is the service's cost too.
+   */
+  readonly databaseCpuMicrosPerRequest?: number | undefined
 }
 
 export interface LoadOptions {
@@ -30,6 +35,8 @@ export interface LoadOptions {
   readonly seconds?: number
   /** The serving process, to measure its CPU time per request (Linux). */
   readonly pid?: number
+  /** The database the target works in, to measure its PostgreSQL backends' CPU time per request (Linux). */
+  readonly database?: string
 }
 
 /** User + system CPU time of a process so far, in microseconds (Linux /proc; undefined elsewhere). */
@@ -44,6 +51,46 @@ export const cpuMicrosOf = async (pid: number | undefined): Promise<number | und
   } catch {
     return undefined
   }
+}
+
+/** A backend's process title: `postgres: [cluster: ]user database host(port) activity`. */
+const backendTitle = /^postgres: (?:\S+: )?\S+ (\S+) (?:\S+\(\d+\)|\[local\])/
+
+/**
+ * User + system CPU time of each PostgreSQL backend connected to `database` now, in microseconds by pid (Linux
+ * /proc; undefined elsewhere).
+ */
+export const databaseCpuMicrosOf = async (
+  database: string | undefined
+): Promise<ReadonlyMap<number, number> | undefined> => {
+  if (database === undefined) return undefined
+  try {
+    const backends = new Map<number, number>()
+    for (const pid of await readdir("/proc")) {
+      if (!/^\d+$/.test(pid)) continue
+      const title = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")
+      if (backendTitle.exec(title)?.[1] !== database) continue
+      const micros = await cpuMicrosOf(Number(pid))
+      if (micros !== undefined) backends.set(Number(pid), micros)
+    }
+    return backends
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * What the backends spent between two readings: a backend that started meanwhile counts whole; one that ended
+ * meanwhile (a pool letting an idle connection go) is missed, so the figure errs low.
+ */
+const spentBetween = (
+  before: ReadonlyMap<number, number> | undefined,
+  after: ReadonlyMap<number, number> | undefined
+) => {
+  if (before === undefined || after === undefined) return undefined
+  let spent = 0
+  for (const [pid, micros] of after) spent += micros - (before.get(pid) ?? 0)
+  return spent
 }
 
 /** One autocannon run; a short warm-up first so JIT and caches are settled. */
@@ -61,12 +108,17 @@ export const load = (options: LoadOptions) =>
       })
     await run(2)
     const cpuBefore = await cpuMicrosOf(options.pid)
+    const databaseBefore = await databaseCpuMicrosOf(options.database)
     const result = await run(options.seconds ?? 10)
     const cpuAfter = await cpuMicrosOf(options.pid)
-    return {
-      cpuMicrosPerRequest: cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+    const databaseAfter = await databaseCpuMicrosOf(options.database)
+    const perRequest = (before: number | undefined, after: number | undefined) =>
+      before === undefined || after === undefined || result.requests.total === 0
         ? undefined
-        : (cpuAfter - cpuBefore) / result.requests.total,
+        : (after - before) / result.requests.total
+    return {
+      cpuMicrosPerRequest: perRequest(cpuBefore, cpuAfter),
+      databaseCpuMicrosPerRequest: perRequest(0, spentBetween(databaseBefore, databaseAfter)),
       requestsPerSecond: result.requests.average,
       p50: result.latency.p50,
       p99: result.latency.p99,
@@ -123,7 +175,8 @@ export const compare = (targets: ReadonlyArray<Target>, rounds = Number(process.
         errors: results[i].reduce((sum, r) => sum + r.errors, 0),
         non2xx: results[i].reduce((sum, r) => sum + r.non2xx, 0),
         total: results[i].reduce((sum, r) => sum + r.total, 0),
-        cpuMicrosPerRequest: medianOf(results[i].map((r) => r.cpuMicrosPerRequest))
+        cpuMicrosPerRequest: medianOf(results[i].map((r) => r.cpuMicrosPerRequest)),
+        databaseCpuMicrosPerRequest: medianOf(results[i].map((r) => r.databaseCpuMicrosPerRequest))
       }
     }))
   })
@@ -135,16 +188,19 @@ const number = (value: number, digits = 0) =>
 /**
  * Prints medians, each row's ratio to the first (the baseline), and the per-round spread.
  * With CPU figures: each row's CPU time per request, and the first row's over it (the
- * throughput ratio the row would reach if CPU were all that limited both).
+ * throughput ratio the row would reach if CPU were all that limited both); with the
+ * database's, its backends' CPU time per request too.
  */
 export const printTable = (title: string, rows: ReadonlyArray<Comparison>) => {
   const withCpu = rows.some((row) => row.result.cpuMicrosPerRequest !== undefined)
+  const withDatabase = rows.some((row) => row.result.databaseCpuMicrosPerRequest !== undefined)
+  const micros = (value: number | undefined, width: number) => pad(value === undefined ? "-" : number(value, 1), width)
   const lines = [
     "",
     title,
     `${"".padEnd(34)}${pad("req/s", 9)}${pad("p50 ms", 8)}${pad("p99 ms", 8)}${pad("failed", 8)}${pad("vs first", 10)}${
       withCpu ? `${pad("cpu us/req", 12)}${pad("cpu vs first", 14)}` : ""
-    }  rounds (req/s)`
+    }${withDatabase ? pad("db cpu us/req", 15) : ""}  rounds (req/s)`
   ]
   const baseline = rows[0]?.result
   for (const { name, result, rounds } of rows) {
@@ -158,11 +214,11 @@ export const printTable = (title: string, rows: ReadonlyArray<Comparison>) => {
         pad(number(result.p99, 1), 8)
       }${pad(number(result.non2xx + result.errors), 8)}${pad(ratio.toFixed(2), 10)}${
         withCpu
-          ? `${pad(cpu === undefined ? "-" : number(cpu, 1), 12)}${
-            pad(cpuRatio === undefined ? "-" : cpuRatio.toFixed(2), 14)
-          }`
+          ? `${micros(cpu, 12)}${pad(cpuRatio === undefined ? "-" : cpuRatio.toFixed(2), 14)}`
           : ""
-      }  ${rounds.map((r) => number(r.requestsPerSecond)).join(" / ")}`
+      }${withDatabase ? micros(result.databaseCpuMicrosPerRequest, 15) : ""}  ${
+        rounds.map((r) => number(r.requestsPerSecond)).join(" / ")
+      }`
     )
   }
   console.log(lines.join("\n"))

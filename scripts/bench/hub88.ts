@@ -13,7 +13,7 @@ import { mintToken, tokenKeyOf } from "../../src/integrations/hub88/Hub88LaunchT
 import { signBody, verifyBody } from "../../src/integrations/hub88/Hub88Signature.ts"
 import type { SqlClient } from "effect/sql"
 import type { Scenario, ServiceInstance } from "./context.ts"
-import { fetchText } from "./context.ts"
+import { databaseNameOf, fetchText } from "./context.ts"
 import { baselineRevisions, number, recordGoal } from "./goals.ts"
 import { compare, type Comparison, printTable, type Target } from "./harness.ts"
 import { calls, drainedOf, setUp, startFloor } from "./wallet.ts"
@@ -83,6 +83,7 @@ interface Measured {
   readonly name: string
   readonly instance: ServiceInstance
   readonly sql: SqlClient.SqlClient
+  readonly databaseUrl: string
   readonly bodies: ReadonlyArray<{ readonly bet: Signed; readonly win: Signed }>
 }
 
@@ -119,6 +120,7 @@ export const hub88Scenario: Scenario = (context) =>
       name: "service",
       instance,
       sql: context.sql,
+      databaseUrl: context.databaseUrl,
       bodies: yield* signedCalls(keys, context.sql, "service")
     }]
     for (const revision of baselineRevisions) {
@@ -127,6 +129,7 @@ export const hub88Scenario: Scenario = (context) =>
         name: `service at ${revision}`,
         instance: at,
         sql: at.sql,
+        databaseUrl: at.databaseUrl,
         bodies: yield* signedCalls(keys, at.sql, revision)
       })
     }
@@ -150,14 +153,23 @@ export const hub88Scenario: Scenario = (context) =>
     const at = (n: number): Array<Target> => [
       {
         name: `plain node:http + pg, ${n} conn.`,
-        options: { url: floor.url, pid: floor.pid, headers, requests: [floorCalls.request], connections: n, seconds },
+        options: {
+          url: floor.url,
+          pid: floor.pid,
+          database: databaseNameOf(floor.database),
+          headers,
+          requests: [floorCalls.request],
+          connections: n,
+          seconds
+        },
         settle: drained
       },
-      ...measured.map(({ bodies, instance, name }): Target => ({
+      ...measured.map(({ bodies, databaseUrl, instance, name }): Target => ({
         name: `${name}, Hub88 bet then win, ${n} conn.`,
         options: {
           url: instance.url,
           pid: instance.pid,
+          database: databaseNameOf(databaseUrl),
           headers,
           requests: hub88Requests(bodies.slice(1)),
           connections: n,

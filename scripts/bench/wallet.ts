@@ -12,7 +12,7 @@
 import type autocannon from "autocannon"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import { type BenchContext, fetchText, type Scenario, scopedDatabase } from "./context.ts"
+import { type BenchContext, databaseNameOf, fetchText, type Scenario, scopedDatabase } from "./context.ts"
 import { baselineRevisions, number, recordGoal } from "./goals.ts"
 import { compare, type Comparison, freePort, printTable, type Target } from "./harness.ts"
 import { startNode } from "./processes.ts"
@@ -84,7 +84,7 @@ export const startFloor = (context: BenchContext) =>
       PLAYERS: String(players)
     }, /Listening on/)
     const userCodes = Array.from({ length: players }, (_, i) => i + 1)
-    return { url: `http://127.0.0.1:${port}`, pid: handle.pid, wallet, userCodes, agentSecret }
+    return { url: `http://127.0.0.1:${port}`, pid: handle.pid, database, wallet, userCodes, agentSecret }
   })
 
 /** WinBet bodies for one target: a new transaction each, one in four with a win. */
@@ -191,16 +191,34 @@ export const walletScenario: Scenario = (context) =>
       { name: "the service", sql: context.sql },
       ...revisions.map((r) => ({ name: `the service at ${r.revision}`, sql: r.instance.sql }))
     ])
-    const target = (name: string, url: string, pid: number, request: autocannon.Request, at: number): Target => ({
+    const target = (
+      name: string,
+      served: { readonly url: string; readonly pid: number; readonly databaseUrl: string },
+      request: autocannon.Request,
+      at: number
+    ): Target => ({
       name,
-      options: { url, pid, headers, requests: [request], connections: at, seconds },
+      options: {
+        url: served.url,
+        pid: served.pid,
+        database: databaseNameOf(served.databaseUrl),
+        headers,
+        requests: [request],
+        connections: at,
+        seconds
+      },
       settle: drained
     })
     const at = (n: number): Array<Target> => [
-      target(`plain node:http + pg, ${n} conn.`, floor.url, floor.pid, floorCalls.request, n),
-      target(`service, ${n} conn.`, context.baseUrl, context.pid, afterCalls.request, n),
+      target(`plain node:http + pg, ${n} conn.`, { ...floor, databaseUrl: floor.database }, floorCalls.request, n),
+      target(`service, ${n} conn.`, { ...context, url: context.baseUrl }, afterCalls.request, n),
       ...revisions.map((r) =>
-        target(`service at ${r.revision}, ${n} conn.`, r.instance.url, r.instance.pid, r.calls.request, n)
+        target(
+          `service at ${r.revision}, ${n} conn.`,
+          { ...r.instance, databaseUrl: r.instance.databaseUrl },
+          r.calls.request,
+          n
+        )
       )
     ]
     const rows = yield* compare([...at(connections), ...at(10)])
