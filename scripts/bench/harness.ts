@@ -112,13 +112,13 @@ export const load = (options: LoadOptions) =>
     const result = await run(options.seconds ?? 10)
     const cpuAfter = await cpuMicrosOf(options.pid)
     const databaseAfter = await databaseCpuMicrosOf(options.database)
-    const perRequest = (before: number | undefined, after: number | undefined) =>
-      before === undefined || after === undefined || result.requests.total === 0
-        ? undefined
-        : (after - before) / result.requests.total
+    const perRequest = (spent: number | undefined) =>
+      spent === undefined || result.requests.total === 0 ? undefined : spent / result.requests.total
     return {
-      cpuMicrosPerRequest: perRequest(cpuBefore, cpuAfter),
-      databaseCpuMicrosPerRequest: perRequest(0, spentBetween(databaseBefore, databaseAfter)),
+      cpuMicrosPerRequest: perRequest(
+        cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore
+      ),
+      databaseCpuMicrosPerRequest: perRequest(spentBetween(databaseBefore, databaseAfter)),
       requestsPerSecond: result.requests.average,
       p50: result.latency.p50,
       p99: result.latency.p99,
