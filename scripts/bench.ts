@@ -356,6 +356,25 @@ const main = Effect.gen(function*() {
       return { url: `http://127.0.0.1:${port}`, pid: handle.pid, output }
     })
   const startService = (env: Record<string, string>) => serviceOn(databaseUrl, env)
+  /** An instance from `cwd` (this checkout when undefined) on a database of its own, `partner_api_bench_<pid>_<name>`. */
+  const instanceApart = (name: string, env: Record<string, string>, cwd?: string) =>
+    Effect.gen(function*() {
+      const database = yield* scopedDatabase(
+        `partner_api_bench_${process.pid}_${name.replace(/[^A-Za-z0-9]/g, "_").toLowerCase()}`
+      )
+      const instance = yield* serviceOn(database, env, cwd)
+      const sql = Context.get(
+        yield* Layer.build(PgClient.layer({ url: Redacted.make(database), maxConnections: 2 })),
+        SqlClient.SqlClient
+      )
+      return {
+        ...instance,
+        sql,
+        databaseUrl: database,
+        startAgain: (more: Record<string, string>) => serviceOn(database, more, cwd)
+      }
+    })
+  const startApart = (name: string, env: Record<string, string>) => instanceApart(name, env)
   const startRevision = (revision: string, env: Record<string, string>) =>
     Effect.gen(function*() {
       const files = yield* FileSystem.FileSystem
@@ -366,20 +385,7 @@ const main = Effect.gen(function*() {
       )
       if ((yield* exported.exitCode) !== 0) return yield* Effect.die(`git archive ${revision} failed`)
       yield* files.symlink(`${process.cwd()}/node_modules`, `${tree}/node_modules`)
-      const database = yield* scopedDatabase(
-        `partner_api_bench_${process.pid}_${revision.replace(/[^A-Za-z0-9]/g, "_").toLowerCase()}`
-      )
-      const instance = yield* serviceOn(database, env, tree)
-      const sql = Context.get(
-        yield* Layer.build(PgClient.layer({ url: Redacted.make(database), maxConnections: 2 })),
-        SqlClient.SqlClient
-      )
-      return {
-        ...instance,
-        sql,
-        databaseUrl: database,
-        startAgain: (more: Record<string, string>) => serviceOn(database, more, tree)
-      }
+      return yield* instanceApart(revision, env, tree)
     })
   const { url: baseUrl, pid } = yield* startService({})
   console.log(
@@ -392,7 +398,16 @@ const main = Effect.gen(function*() {
     yield* Layer.build(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 2 })),
     SqlClient.SqlClient
   )
-  const context: BenchContext = { baseUrl, pid, token: benchToken, sql, databaseUrl, startService, startRevision }
+  const context: BenchContext = {
+    baseUrl,
+    pid,
+    token: benchToken,
+    sql,
+    databaseUrl,
+    startService,
+    startApart,
+    startRevision
+  }
   for (const name of selected) yield* scenarios[name](context)
   printGoals()
   console.log("(This machine is shared: figures move between runs; ratios within one run are what compare.)")

@@ -18,6 +18,18 @@ export interface BenchContext {
     env: Record<string, string>
   ) => Effect.Effect<ServiceInstance, unknown, ChildProcessSpawner.ChildProcessSpawner | Scope.Scope>
   /**
+   * Starts this checkout's service on a database of its own (named by `name`), as a revision's instance is: a
+   * scenario that measures an instance beside revisions' measures each alone on its database.
+   */
+  readonly startApart: (
+    name: string,
+    env: Record<string, string>
+  ) => Effect.Effect<
+    InstanceApart,
+    unknown,
+    ChildProcessSpawner.ChildProcessSpawner | Scope.Scope
+  >
+  /**
    * Starts the service as it was at a git revision (its tree exported to a temporary directory, this
    * checkout's node_modules beside it), on a database of its own: the baseline of a before-and-after row.
    */
@@ -25,17 +37,20 @@ export interface BenchContext {
     revision: string,
     env: Record<string, string>
   ) => Effect.Effect<
-    ServiceInstance & {
-      readonly sql: SqlClient.SqlClient
-      readonly databaseUrl: string
-      /** Another instance of that revision on the same database, with other settings. */
-      readonly startAgain: (
-        env: Record<string, string>
-      ) => Effect.Effect<ServiceInstance, unknown, ChildProcessSpawner.ChildProcessSpawner | Scope.Scope>
-    },
+    InstanceApart,
     unknown,
     ChildProcessSpawner.ChildProcessSpawner | FileSystem.FileSystem | Scope.Scope
   >
+}
+
+/** An instance on a database of its own. */
+export interface InstanceApart extends ServiceInstance {
+  readonly sql: SqlClient.SqlClient
+  readonly databaseUrl: string
+  /** Another instance of the same code on the same database, with other settings. */
+  readonly startAgain: (
+    env: Record<string, string>
+  ) => Effect.Effect<ServiceInstance, unknown, ChildProcessSpawner.ChildProcessSpawner | Scope.Scope>
 }
 
 export interface ServiceInstance {
