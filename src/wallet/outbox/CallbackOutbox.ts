@@ -215,7 +215,9 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
         if (Option.isNone(found)) return yield* new CallbackNotFound({ id })
         if (!isRedeliverable(found.value)) return yield* new CallbackNotReplayable({ id })
         yield* repo.requeue(id)
-        const [view] = yield* viewed([Option.getOrThrow(yield* repo.find(id))])
+        // Answered as the retry left it, pending: read again, it may already be delivered again by a worker the
+        // requeue woke.
+        const [view] = yield* viewed([{ ...found.value, status: "pending", lastError: null }])
         return view
       })
 
