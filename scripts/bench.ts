@@ -11,12 +11,10 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { PgClient } from "@effect/sql-pg"
 import type autocannon from "autocannon"
-import { Context, Effect, FileSystem, Layer, Redacted } from "effect"
-import { ChildProcess, ChildProcessSpawner } from "effect/process"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import * as os from "node:os"
 import { hashToken } from "../src/partners/Partners.ts"
-import { EmbeddedPostgres } from "../src/platform/EmbeddedPostgres.ts"
 import { catalogScenario } from "./bench/catalog.ts"
 import { fleetScenario } from "./bench/fleet.ts"
 import { streamScenario } from "./bench/stream.ts"
@@ -31,8 +29,8 @@ import {
   type Scenario
 } from "./bench/context.ts"
 import { baselineRevisions, number, printGoals, recordGoal } from "./bench/goals.ts"
-import { compare, freePort, printTable } from "./bench/harness.ts"
-import { startNode } from "./bench/processes.ts"
+import { compare, printTable } from "./bench/harness.ts"
+import { databaseServer, instancesOn } from "./bench/instances.ts"
 
 const benchToken = "pak_bench_000000000000000000000000000000000000000"
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
@@ -280,30 +278,6 @@ const scenarios: Record<string, Scenario> = {
   stream: streamScenario
 }
 
-/** A PostgreSQL server URL: DATABASE_URL's, or an embedded cluster living as long as the scope. */
-const databaseServer = Effect.gen(function*() {
-  if (process.env.DATABASE_URL !== undefined) return process.env.DATABASE_URL
-  const files = yield* FileSystem.FileSystem
-  const dataDir = yield* files.makeTempDirectoryScoped({ prefix: "partner-api-bench-" })
-  // The cluster's own user (postgres, when run as root) must reach it.
-  yield* files.chmod(dataDir, 0o755)
-  // Room for the fleet's three instances and the stream's readers beside the service kept running: about 30
-  // connections each (its pool and the job queue's), past PostgreSQL's default of 100.
-  const context = yield* Layer.build(EmbeddedPostgres.layer(dataDir, { database: "postgres", maxConnections: 300 }))
-  return Redacted.value(Context.get(context, EmbeddedPostgres).adminUrl)
-})
-
-const withDatabase = (url: string) => (name: string) => {
-  const target = new URL(url)
-  target.pathname = `/${name}`
-  return target.toString()
-}
-
-const adminStatement = (url: string, statement: string) =>
-  Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql.unsafe(statement)).pipe(
-    Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))
-  )
-
 const main = Effect.gen(function*() {
   const wanted = process.argv.slice(2)
   const selected = wanted.length === 0 ? Object.keys(scenarios) : wanted
@@ -314,79 +288,10 @@ const main = Effect.gen(function*() {
   }
 
   const server = yield* databaseServer
-  /** A database of the run's own on the server, dropped at the end. */
-  const scopedDatabase = (name: string) =>
-    Effect.as(
-      Effect.acquireRelease(
-        adminStatement(server, `CREATE DATABASE ${name}`),
-        () => Effect.ignore(adminStatement(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
-      ),
-      withDatabase(server)(name)
-    )
+  const { instanceApart, scopedDatabase, serviceOn, startRevision } = instancesOn(server, benchToken)
   const databaseUrl = yield* scopedDatabase(`partner_api_bench_${process.pid}`)
-
-  // Background catalog refreshes are pushed out of the run, so what a scenario seeds stays as seeded.
-  // Partner wallets of the bench listen on this machine's loopback.
-  const serviceOn = (database: string, env: Record<string, string>, cwd?: string) =>
-    Effect.gen(function*() {
-      const port = yield* freePort()
-      const { handle, output } = yield* startNode(
-        ["src/main.ts"],
-        {
-          PORT: String(port),
-          HOST: "127.0.0.1",
-          DATABASE_URL: database,
-          DEMO_PARTNER_TOKEN: benchToken,
-          LOG_LEVEL: "Info",
-          CATALOG_REFRESH_INTERVAL: "24 hours",
-          CATALOG_LIVE_REFRESH_INTERVAL: "24 hours",
-          PARTNER_CALLBACK_ALLOW_PRIVATE: "true",
-          // One partner sends everything: its allowance is checked on every request, never spent.
-          PARTNER_RATE_LIMIT: "1000000000",
-          // BENCH_CPU_PROF=<dir>: a CPU profile of the service under test, written when it stops.
-          ...(process.env.BENCH_CPU_PROF !== undefined && cwd === undefined
-            ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` }
-            : {}),
-          ...env
-        },
-        /Listening on/,
-        "60 seconds",
-        cwd
-      )
-      return { url: `http://127.0.0.1:${port}`, pid: handle.pid, output }
-    })
   const startService = (env: Record<string, string>) => serviceOn(databaseUrl, env)
-  /** An instance from `cwd` (this checkout when undefined) on a database of its own, `partner_api_bench_<pid>_<name>`. */
-  const instanceApart = (name: string, env: Record<string, string>, cwd?: string) =>
-    Effect.gen(function*() {
-      const database = yield* scopedDatabase(
-        `partner_api_bench_${process.pid}_${name.replace(/[^A-Za-z0-9]/g, "_").toLowerCase()}`
-      )
-      const instance = yield* serviceOn(database, env, cwd)
-      const sql = Context.get(
-        yield* Layer.build(PgClient.layer({ url: Redacted.make(database), maxConnections: 2 })),
-        SqlClient.SqlClient
-      )
-      return {
-        ...instance,
-        sql,
-        databaseUrl: database,
-        startAgain: (more: Record<string, string>) => serviceOn(database, more, cwd)
-      }
-    })
   const startApart = (name: string, env: Record<string, string>) => instanceApart(name, env)
-  const startRevision = (revision: string, env: Record<string, string>) =>
-    Effect.gen(function*() {
-      const files = yield* FileSystem.FileSystem
-      const tree = yield* files.makeTempDirectoryScoped({ prefix: "partner-api-baseline-" })
-      const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
-      const exported = yield* spawner.spawn(
-        ChildProcess.make("sh", ["-c", `git archive ${revision} | tar -x -C ${tree}`])
-      )
-      if ((yield* exported.exitCode) !== 0) return yield* Effect.die(`git archive ${revision} failed`)
-      yield* files.symlink(`${process.cwd()}/node_modules`, `${tree}/node_modules`)
-      return yield* instanceApart(revision, env, tree)
-    })
   const { url: baseUrl, pid } = yield* startService({})
   console.log(
     `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), database: ${
