@@ -214,10 +214,10 @@ export class CallbackOutbox extends Context.Service<CallbackOutbox, {
         const found = yield* repo.find(id, partnerId)
         if (Option.isNone(found)) return yield* new CallbackNotFound({ id })
         if (!isRedeliverable(found.value)) return yield* new CallbackNotReplayable({ id })
-        yield* repo.requeue(id)
-        // Answered as the retry left it, pending: read again, it may already be delivered again by a worker the
-        // requeue woke.
-        const [view] = yield* viewed([{ ...found.value, status: "pending", lastError: null }])
+        // Answered as the requeue left it, pending: read again later, a worker the requeue woke may have delivered it.
+        const requeued = yield* repo.requeue(id)
+        if (Option.isNone(requeued)) return yield* new CallbackNotFound({ id })
+        const [view] = yield* viewed([requeued.value])
         return view
       })
 

@@ -161,6 +161,8 @@ export class OutboxRepo extends Context.Service<OutboxRepo, OutboxRepoShape>()("
               UPDATE partner_callbacks SET status = 'pending', last_error = NULL WHERE id = ${id} RETURNING player_id
             `.pipe(Effect.flatMap(decodePlayers))
             if (row !== undefined) yield* queues.scheduleQueue(row.player_id, "now")
+            // Read in the requeue's transaction: no worker claims the queue before it commits.
+            return yield* find({ id })
           })).pipe(Effect.orDie),
         ofTransactions: (refs) =>
           refs.length === 0

@@ -188,9 +188,10 @@ export const make = (written: ReadonlyArray<MemoryCallback>): Effect.Effect<Outb
       requeue: (id: number) =>
         Effect.andThen(
           change(id, () => ({ status: "pending", lastError: null })),
-          read((_, now) => {
+          read((all, now) => {
             const row = rows.get(id)
             if (row !== undefined) schedule(row.playerId, "now", now.getTime())
+            return Option.fromNullishOr(all.find((requeued) => requeued.id === id))
           })
         ),
       ofTransactions: (refs: ReadonlyArray<number>) =>

@@ -92,8 +92,11 @@ export interface OutboxRepoShape {
   list(filter: CallbackFilter): Effect.Effect<ReadonlyArray<Callback>>
   /** The callback with this id; with `partnerId`, only if it is that partner's. */
   find(id: number, partnerId?: number): Effect.Effect<Option.Option<Callback>>
-  /** Puts a notification back in its player's delivery queue and runs it now. */
-  requeue(id: number): Effect.Effect<void>
+  /**
+   * Puts a notification back in its player's delivery queue and runs it now; answers it as requeued (read before any
+   * worker can take it again), none when there is no such notification.
+   */
+  requeue(id: number): Effect.Effect<Option.Option<Callback>>
   /** Every callback of these wallet transactions, oldest first. */
   ofTransactions(transactionRefs: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<Callback>>
   /** What waits: notifications pending or failed for good, the oldest pending one's age, and the delivery queues. */
