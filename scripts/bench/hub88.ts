@@ -20,8 +20,15 @@ import { calls, drainedOf, setUp, startFloor } from "./wallet.ts"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
-/** Bet-and-win pairs signed before the rounds: enough for every round at the rates this machine reaches. */
-const pairs = Number(process.env.BENCH_HUB88_PAIRS ?? 8_000)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+/** Above any rate of new Hub88 pairs a service has reached here (735/s; a replay answers faster, and is not measured). */
+const fastestPairsPerSecond = 1_200
+/**
+ * Bet-and-win pairs signed before the rounds, each sent once: every round of both connection counts, its 2 s warm-up
+ * included, at the fastest rate. A run that needs more fails (below) rather than send a pair again: a pair sent again
+ * is a replay, answered from the ledger without the partner's call, and would be counted as a new transaction.
+ */
+const pairs = Number(process.env.BENCH_HUB88_PAIRS ?? rounds * 2 * (seconds + 2) * fastestPairsPerSecond)
 const gameCode = "clt_dragonrising"
 
 const rsa = () => generateKeyPairSync("rsa", { modulusLength: 2048 })
@@ -84,13 +91,25 @@ interface Measured {
   readonly instance: ServiceInstance
   readonly sql: SqlClient.SqlClient
   readonly databaseUrl: string
-  readonly bodies: ReadonlyArray<{ readonly bet: Signed; readonly win: Signed }>
+  /** The bet each instance answers before the rounds (its pair is not among `calls`). */
+  readonly first: Signed
+  readonly calls: ReturnType<typeof hub88Calls>
 }
+
+/** An instance's signed pairs: the first answered before the rounds, the rest its rounds' calls. */
+const measuredCalls = (bodies: ReadonlyArray<{ readonly bet: Signed; readonly win: Signed }>) => ({
+  first: bodies[0].bet,
+  calls: hub88Calls(bodies.slice(1))
+})
 
 type Signed = { readonly body: string; readonly signature: string }
 
-/** Each connection's bet, then that bet's win: the pair taken in turn from the signed bodies. */
-const hub88Requests = (bodies: ReadonlyArray<{ readonly bet: Signed; readonly win: Signed }>) => {
+/**
+ * An instance's calls for all its rounds: on each connection a bet, then that bet's win, the pairs taken in turn from
+ * the signed bodies, each once across every round and connection count. `taken` says how many pairs were asked for:
+ * past the bodies' number they would be sent again (replays), which the scenario refuses to count.
+ */
+const hub88Calls = (bodies: ReadonlyArray<{ readonly bet: Signed; readonly win: Signed }>) => {
   let next = 0
   /** The connection's own context (autocannon keeps one per connection): which pair its last bet was. */
   type Pairing = { pair?: number }
@@ -102,13 +121,16 @@ const hub88Requests = (bodies: ReadonlyArray<{ readonly bet: Signed; readonly wi
       return { ...request, body, headers: { ...request.headers, "x-hub88-signature": signature } }
     }
   })
-  return [
-    request("/aggregator/hub88/transaction/bet", (context) => {
-      context.pair = next++ % bodies.length
-      return bodies[context.pair].bet
-    }),
-    request("/aggregator/hub88/transaction/win", (context) => bodies[context.pair ?? 0].win)
-  ]
+  return {
+    requests: [
+      request("/aggregator/hub88/transaction/bet", (context) => {
+        context.pair = next++ % bodies.length
+        return bodies[context.pair].bet
+      }),
+      request("/aggregator/hub88/transaction/win", (context) => bodies[context.pair ?? 0].win)
+    ],
+    taken: () => next
+  }
 }
 
 export const hub88Scenario: Scenario = (context) =>
@@ -122,7 +144,7 @@ export const hub88Scenario: Scenario = (context) =>
       instance,
       sql: instance.sql,
       databaseUrl: instance.databaseUrl,
-      bodies: yield* signedCalls(keys, instance.sql, "service")
+      ...measuredCalls(yield* signedCalls(keys, instance.sql, "service"))
     }]
     for (const revision of baselineRevisions) {
       const at = yield* context.startRevision(revision, hub88Settings(keys))
@@ -131,22 +153,22 @@ export const hub88Scenario: Scenario = (context) =>
         instance: at,
         sql: at.sql,
         databaseUrl: at.databaseUrl,
-        bodies: yield* signedCalls(keys, at.sql, revision)
+        ...measuredCalls(yield* signedCalls(keys, at.sql, revision))
       })
     }
     const verify = verifyMicros(
-      measured[0].bodies[0].bet.body,
-      measured[0].bodies[0].bet.signature,
+      measured[0].first.body,
+      measured[0].first.signature,
       keys.hub88.publicKey
     )
     const floor = yield* startFloor(context)
     const floorCalls = calls(floor, "hub88-floor")
     // Each answers once before the rounds start (and must answer OK).
-    for (const { bodies, instance } of measured) {
+    for (const { first: bet, instance } of measured) {
       const first = yield* fetchText(`${instance.url}/aggregator/hub88/transaction/bet`, {
         method: "POST",
-        headers: { ...headers, "x-hub88-signature": bodies[0].bet.signature },
-        body: bodies[0].bet.body
+        headers: { ...headers, "x-hub88-signature": bet.signature },
+        body: bet.body
       })
       if (!first.includes(`"RS_OK"`)) return yield* Effect.die(`A Hub88 bet answered ${first}`)
     }
@@ -165,14 +187,14 @@ export const hub88Scenario: Scenario = (context) =>
         },
         settle: drained
       },
-      ...measured.map(({ bodies, databaseUrl, instance, name }): Target => ({
+      ...measured.map(({ calls, databaseUrl, instance, name }): Target => ({
         name: `${name}, Hub88 bet then win, ${n} conn.`,
         options: {
           url: instance.url,
           pid: instance.pid,
           database: databaseNameOf(databaseUrl),
           headers,
-          requests: hub88Requests(bodies.slice(1)),
+          requests: calls.requests,
           connections: n,
           seconds
         },
@@ -180,6 +202,15 @@ export const hub88Scenario: Scenario = (context) =>
       }))
     ]
     const rows = yield* compare([...at(connections), ...at(10)])
+    for (const { calls, name } of measured) {
+      const signed = pairs - 1
+      if (calls.taken() > signed) {
+        return yield* Effect.die(
+          `The ${name} took ${number(calls.taken())} Hub88 pairs where ${number(signed)} were signed: the rest were ` +
+            `replays, not new transactions. Run again with BENCH_HUB88_PAIRS above ${number(calls.taken() + 1)}.`
+        )
+      }
+    }
     const half = rows.length / 2
     printTable(
       `Hub88's wallet: a bet then its win per connection, each a new transaction, RSA-signed (${connections} connections, ${seconds} s per round)`,
@@ -194,6 +225,10 @@ export const hub88Scenario: Scenario = (context) =>
       `
       console.log(`  ledger of the ${name}: ${number(written)} Hub88 transactions written (the warm-up's among them)`)
     }
+    console.log(
+      `  pairs sent, each once: ${measured.map(({ calls, name }) => `${name} ${number(calls.taken())}`).join(", ")}` +
+        ` (${number(pairs)} signed each)`
+    )
     recordHub88Goals(rows.slice(0, half), rows.slice(half), verify, baselineRevisions)
   }).pipe(Effect.scoped)
 
