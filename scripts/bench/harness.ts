@@ -156,7 +156,10 @@ const medianOf = (values: ReadonlyArray<number | undefined>) =>
  * of each: on a shared machine the load drifts between runs, so targets are
  * compared within the same minutes, never across.
  */
-export const compare = (targets: ReadonlyArray<Target>, rounds = Number(process.env.BENCH_ROUNDS ?? 3)) =>
+/** How many rounds each comparison measures (BENCH_ROUNDS, 3). */
+export const benchRounds = Number(process.env.BENCH_ROUNDS ?? 3)
+
+export const compare = (targets: ReadonlyArray<Target>, rounds = benchRounds) =>
   Effect.gen(function*() {
     const results = targets.map(() => [] as Array<LoadResult>)
     for (let round = 0; round < rounds; round++) {

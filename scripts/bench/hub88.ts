@@ -15,12 +15,11 @@ import type { SqlClient } from "effect/sql"
 import type { Scenario, ServiceInstance } from "./context.ts"
 import { databaseNameOf, fetchText } from "./context.ts"
 import { baselineRevisions, number, recordGoal } from "./goals.ts"
-import { compare, type Comparison, printTable, type Target } from "./harness.ts"
+import { benchRounds, compare, type Comparison, printTable, type Target } from "./harness.ts"
 import { calls, drainedOf, setUp, startFloor } from "./wallet.ts"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 /** Above any rate of new Hub88 pairs a service has reached here (735/s; a replay answers faster, and is not measured). */
 const fastestPairsPerSecond = 1_200
 /**
@@ -28,7 +27,7 @@ const fastestPairsPerSecond = 1_200
  * included, at the fastest rate. A run that needs more fails (below) rather than send a pair again: a pair sent again
  * is a replay, answered from the ledger without the partner's call, and would be counted as a new transaction.
  */
-const pairs = Number(process.env.BENCH_HUB88_PAIRS ?? rounds * 2 * (seconds + 2) * fastestPairsPerSecond)
+const pairs = Number(process.env.BENCH_HUB88_PAIRS ?? benchRounds * 2 * (seconds + 2) * fastestPairsPerSecond)
 const gameCode = "clt_dragonrising"
 
 const rsa = () => generateKeyPairSync("rsa", { modulusLength: 2048 })
