@@ -291,7 +291,6 @@ const main = Effect.gen(function*() {
   const { instanceApart, scopedDatabase, serviceOn, startRevision } = instancesOn(server, benchToken)
   const databaseUrl = yield* scopedDatabase(`partner_api_bench_${process.pid}`)
   const startService = (env: Record<string, string>) => serviceOn(databaseUrl, env)
-  const startApart = (name: string, env: Record<string, string>) => instanceApart(name, env)
   const { url: baseUrl, pid } = yield* startService({})
   console.log(
     `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), database: ${
@@ -310,7 +309,7 @@ const main = Effect.gen(function*() {
     sql,
     databaseUrl,
     startService,
-    startApart,
+    startApart: instanceApart,
     startRevision
   }
   for (const name of selected) yield* scenarios[name](context)

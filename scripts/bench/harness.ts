@@ -151,14 +151,14 @@ const median = (values: ReadonlyArray<number>) => {
 const medianOf = (values: ReadonlyArray<number | undefined>) =>
   values.every((value) => value !== undefined) && values.length > 0 ? median(values as Array<number>) : undefined
 
+/** How many rounds each comparison measures (BENCH_ROUNDS, 3). */
+export const benchRounds = Number(process.env.BENCH_ROUNDS ?? 3)
+
 /**
  * Measures every target once per round, interleaved, and keeps the median
  * of each: on a shared machine the load drifts between runs, so targets are
  * compared within the same minutes, never across.
  */
-/** How many rounds each comparison measures (BENCH_ROUNDS, 3). */
-export const benchRounds = Number(process.env.BENCH_ROUNDS ?? 3)
-
 export const compare = (targets: ReadonlyArray<Target>, rounds = benchRounds) =>
   Effect.gen(function*() {
     const results = targets.map(() => [] as Array<LoadResult>)

@@ -212,14 +212,7 @@ export const walletScenario: Scenario = (context) =>
     const at = (n: number): Array<Target> => [
       target(`plain node:http + pg, ${n} conn.`, { ...floor, databaseUrl: floor.database }, floorCalls.request, n),
       target(`service, ${n} conn.`, { ...context, url: context.baseUrl }, afterCalls.request, n),
-      ...revisions.map((r) =>
-        target(
-          `service at ${r.revision}, ${n} conn.`,
-          { ...r.instance, databaseUrl: r.instance.databaseUrl },
-          r.calls.request,
-          n
-        )
-      )
+      ...revisions.map((r) => target(`service at ${r.revision}, ${n} conn.`, r.instance, r.calls.request, n))
     ]
     const rows = yield* compare([...at(connections), ...at(10)])
     const half = rows.length / 2
